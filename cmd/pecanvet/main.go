@@ -1,0 +1,59 @@
+// Command pecanvet finds concurrency bugs in Go code — data races,
+// atomicity violations and atomic-set-serializability violations — that a
+// run did not show but another schedule would, and proves each by replaying
+// that schedule.
+//
+// Subcommands:
+//
+//	pecanvet predict [-patterns P] [-json] TRACE   predict anomalies of a recorded trace
+//	pecanvet trace [-text|-bin] [-o OUT] TRACE     print or convert a trace
+//
+// Run "pecanvet help" or "pecanvet SUBCOMMAND -h" for details.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/pecanvet/pecanvet/ssatrace/search"
+)
+
+const usage = `pecanvet finds concurrency bugs in Go code that one run did not show but
+another schedule would: data races, atomicity violations and atomic-set-
+serializability violations. Each is predicted from a recorded trace and
+reported with the schedule that exposes it.
+
+Usage:
+
+	pecanvet predict [-patterns P] [-json] TRACE   predict the anomalies of a trace
+	pecanvet trace [-text|-bin] [-o OUT] TRACE     print a trace as text, or convert it
+
+Run "pecanvet SUBCOMMAND -h" for the flags of a subcommand.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "predict":
+		return cmdPredict(args[1:], stdout, stderr)
+	case "trace":
+		return cmdTrace(args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "pecanvet: unknown subcommand %q\n\n%s", args[0], usage)
+	return 2
+}
+
+func searchOptions(maxTries int) search.Options {
+	return search.Options{MaxTries: maxTries}
+}

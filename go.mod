@@ -1,0 +1,3 @@
+module github.com/pecanvet/pecanvet
+
+go 1.24

@@ -1,0 +1,112 @@
+// Package predict runs the PTG engine end to end on one trace: it builds the
+// graph, searches it for pattern instances and keeps those for which a
+// feasible schedule exists, each with that schedule. It is what
+// `pecanvet predict` prints and what the replayer will be fed.
+package predict
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/pecanvet/pecanvet/ssatrace/pattern"
+	"github.com/pecanvet/pecanvet/ssatrace/ptg"
+	"github.com/pecanvet/pecanvet/ssatrace/schedule"
+	"github.com/pecanvet/pecanvet/ssatrace/search"
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// Options configure a prediction.
+type Options struct {
+	Search search.Options
+}
+
+// Anomaly is one predicted access anomaly with the schedule that exposes it.
+type Anomaly struct {
+	Pattern  *pattern.Pattern
+	Events   []int32  // event indices (0-based), in pattern order
+	Sites    []string // site of each event ("" if unknown)
+	Key      string   // pattern.Key: one report per combination of sites
+	Schedule []int32  // event indices (0-based), ending with the anomaly's last event
+	// Unsound names a lock used in a non-nested way by the schedule, when
+	// Theorem 1 does not cover it; empty otherwise.
+	Unsound string
+}
+
+// Stats describe a prediction run.
+type Stats struct {
+	Events, Goroutines int
+	Build              time.Duration // PTG construction
+	Search             time.Duration // pattern search, schedule generation excluded
+	Schedule           time.Duration // schedule generation and checking
+	Schedules          int           // schedules attempted
+	Candidates         int           // candidate instances the search proposed
+	Infeasible         int           // candidates without a feasible schedule
+}
+
+// Result is the outcome of Run.
+type Result struct {
+	Graph     *ptg.Graph
+	Anomalies []Anomaly
+	Warnings  []string
+	Stats     Stats
+}
+
+// Run predicts the anomalies of tr matching pats.
+func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error) {
+	if len(tr.Events) == 0 {
+		return nil, fmt.Errorf("empty trace: no events to analyze")
+	}
+	if err := tr.Check(); err != nil {
+		return nil, err
+	}
+	res := &Result{}
+	t0 := time.Now()
+	gr := ptg.Build(tr)
+	res.Graph = gr
+	res.Stats.Build = time.Since(t0)
+	res.Stats.Events = len(tr.Events)
+	res.Stats.Goroutines = len(tr.Goroutines)
+	res.Warnings = append(res.Warnings, gr.Warn...)
+
+	var schedTime time.Duration
+	t1 := time.Now()
+	st := search.Run(gr, pats, opt.Search, func(c search.Candidate) bool {
+		ts := time.Now()
+		defer func() { schedTime += time.Since(ts) }()
+		res.Stats.Schedules++
+		sched, err := schedule.Generate(gr, c.Events, c.Pattern.Adjacent)
+		if err != nil {
+			res.Stats.Infeasible++
+			return false
+		}
+		if err := schedule.Check(gr, sched, c.Events, c.Pattern.Adjacent); err != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("internal: generated schedule for %s rejected: %v", c.Key, err))
+			res.Stats.Infeasible++
+			return false
+		}
+		a := Anomaly{Pattern: c.Pattern, Events: c.Events, Key: c.Key, Schedule: sched}
+		for _, e := range c.Events {
+			a.Sites = append(a.Sites, tr.Site(tr.Events[e]))
+		}
+		a.Unsound = unsound(gr, sched)
+		res.Anomalies = append(res.Anomalies, a)
+		return true
+	})
+	res.Stats.Search = time.Since(t1) - schedTime
+	res.Stats.Schedule = schedTime
+	res.Stats.Candidates = st.Candidates
+	return res, nil
+}
+
+func unsound(gr *ptg.Graph, sched []int32) string {
+	if len(gr.Unsafe) == 0 {
+		return ""
+	}
+	for _, e := range sched {
+		ev := gr.Tr.Events[e]
+		if (ev.Op.IsAcquire() || ev.Op.IsRelease()) && gr.Unsafe[ev.Obj] {
+			return gr.Tr.Objects[ev.Obj]
+		}
+	}
+	return ""
+}

@@ -1,0 +1,218 @@
+// Package ptg builds the Partial and Temporal order Graph of PECAN (section
+// 4–5.1) from a trace: the indices the pattern search walks (events by
+// goroutine, by memory location, by atomic region), the happens-before
+// relation (the paper's POR) kept compactly, locksets with read/write modes,
+// and atomic regions.
+//
+// Happens-before is stored only for thread-communication (TC) events, as the
+// paper prescribes: every event gets a scalar epoch (its goroutine's own clock
+// component), and each goroutine keeps a vector-clock snapshot only where a
+// TC edge changed its knowledge of the others. POR between any two events is
+// then derived on demand by one binary search, and memory stays linear in the
+// trace plus (TC events × goroutines).
+//
+// The Go rules for POR edges (DESIGN.md, "Events"):
+//
+//   - fork → the child's first event; a goroutine's last event → join of it;
+//   - channels, per channel, sends and non-closed receives counted in trace
+//     order: k-th send → k-th receive; with capacity c > 0 the k-th receive →
+//     the (k+c)-th send; unbuffered, the k-th receive → the event after the
+//     k-th send in the sender (the send completes only when received);
+//   - close → every later receive that observed the close;
+//   - wg-done (and wg-add with a negative delta) → every later wg-wait;
+//   - the first once on an object → every later once on it;
+//   - the latest cond-signal/broadcast → the cond-wait that follows it;
+//   - the latest atomic store (or read-modify-write) → an atomic load or
+//     read-modify-write of the same object.
+//
+// Mutexes are not POR edges (hybrid model, section 4.2); they give locksets.
+//
+// Atomic regions: per goroutine, the maximal stretches during which it is
+// inside a critical section or a region-begin/end unit (so the outermost
+// critical section or the enclosing unit, whichever is larger, with
+// overlapping ones merged), split at the boundary events fork, join, send,
+// recv, close, wg-wait and cond-wait, which belong to no region.
+//
+// Inconsistent input (unlock of a lock not held, non-nested locking, a trace
+// order that contradicts happens-before) is reported in Graph.Warnings and
+// analysis goes on; Graph.Unsound names locks whose use makes schedule
+// soundness unguaranteed.
+package ptg
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// Graph is the PTG of one trace.
+type Graph struct {
+	Tr *trace.Trace
+	NG int // number of goroutines
+
+	Local  []int32  // event → position in its goroutine's program order
+	Epoch  []uint32 // event → its goroutine's own clock component
+	Lock   []int32  // event → lockset node (-1: no lock held)
+	Region []int32  // event → atomic region id (-1: none)
+
+	byG    csr // goroutine → its events in program order
+	byObj  csr // object → access events on it in trace order
+	snaps  [][]snapshot
+	nodes  []lockNode
+	sets   lockSets
+	Srcs   map[int32][]int32 // event → the events with a POR edge into it
+	Regs   []RegionInfo      // region id → extent
+	Warn   []string          // inconsistencies found while building, in trace order
+	Unsafe map[int32]bool    // locks used in a non-nested way (schedules touching them may be unsound)
+}
+
+// RegionInfo is the extent of one atomic region instance.
+type RegionInfo struct {
+	G           int32
+	First, Last int32 // event indices of its first and last event
+}
+
+type snapshot struct {
+	local int32    // first local position this snapshot applies to
+	vc    []uint32 // clock of every goroutine as known at and after local
+}
+
+type lockNode struct {
+	lock   int32
+	mode   uint8 // 1 write, 2 read
+	depth  int16
+	parent int32
+	acq    int32 // the acquiring event
+	set    int32 // interned lockset of the whole stack ending here
+}
+
+const (
+	modeW = 1
+	modeR = 2
+)
+
+// csr is a compressed sparse row index: row r holds items[start[r]:start[r+1]].
+type csr struct {
+	start []int32
+	items []int32
+}
+
+func (c *csr) row(r int32) []int32 {
+	if r < 0 || int(r)+1 >= len(c.start) {
+		return nil
+	}
+	return c.items[c.start[r]:c.start[r+1]]
+}
+
+func buildCSR(rows int, n int, key func(i int) int32) csr {
+	start := make([]int32, rows+1)
+	cnt := 0
+	for i := 0; i < n; i++ {
+		if k := key(i); k >= 0 {
+			start[k+1]++
+			cnt++
+		}
+	}
+	for r := 0; r < rows; r++ {
+		start[r+1] += start[r]
+	}
+	items := make([]int32, cnt)
+	fill := make([]int32, rows)
+	for i := 0; i < n; i++ {
+		if k := key(i); k >= 0 {
+			items[start[k]+fill[k]] = int32(i)
+			fill[k]++
+		}
+	}
+	return csr{start, items}
+}
+
+// G returns the events of goroutine g in program order.
+func (gr *Graph) G(g int32) []int32 { return gr.byG.row(g) }
+
+// Accesses returns the access events on object o in trace order.
+func (gr *Graph) Accesses(o int32) []int32 { return gr.byObj.row(o) }
+
+// NumObjects returns the size of the object table.
+func (gr *Graph) NumObjects() int { return len(gr.Tr.Objects) }
+
+// Ev returns event i.
+func (gr *Graph) Ev(i int32) trace.Event { return gr.Tr.Events[i] }
+
+// Build computes the PTG of tr, which must satisfy tr.Check.
+func Build(tr *trace.Trace) *Graph {
+	n := len(tr.Events)
+	gr := &Graph{
+		Tr:     tr,
+		NG:     len(tr.Goroutines),
+		Local:  make([]int32, n),
+		Epoch:  make([]uint32, n),
+		Lock:   make([]int32, n),
+		Region: make([]int32, n),
+		Srcs:   map[int32][]int32{},
+		Unsafe: map[int32]bool{},
+	}
+	gr.sets.init()
+	evs := tr.Events
+	gr.byG = buildCSR(gr.NG, n, func(i int) int32 { return evs[i].G })
+	gr.byObj = buildCSR(len(tr.Objects), n, func(i int) int32 {
+		if evs[i].Op.IsAccess() {
+			return evs[i].Obj
+		}
+		return -1
+	})
+	for g := int32(0); g < int32(gr.NG); g++ {
+		for l, e := range gr.byG.row(g) {
+			gr.Local[e] = int32(l)
+		}
+	}
+	b := newBuilder(gr)
+	for i := range evs {
+		b.step(int32(i))
+	}
+	b.finish()
+	return gr
+}
+
+func (gr *Graph) warnf(i int32, format string, args ...any) {
+	if len(gr.Warn) >= 100 {
+		if len(gr.Warn) == 100 {
+			gr.Warn = append(gr.Warn, "further warnings suppressed")
+		}
+		return
+	}
+	gr.Warn = append(gr.Warn, fmt.Sprintf("event %d: ", i+1)+fmt.Sprintf(format, args...))
+}
+
+// VC returns the clock component of goroutine h known to event e
+// (for h == e's goroutine, e's own epoch).
+func (gr *Graph) VC(e int32, h int32) uint32 {
+	g := gr.Tr.Events[e].G
+	if g == h {
+		return gr.Epoch[e]
+	}
+	ss := gr.snaps[g]
+	l := gr.Local[e]
+	k := sort.Search(len(ss), func(i int) bool { return ss[i].local > l }) - 1
+	if k < 0 {
+		return 0
+	}
+	return ss[k].vc[h]
+}
+
+// POR reports whether a happens before b (program order or a chain of TC
+// edges). It is false for a == b.
+func (gr *Graph) POR(a, b int32) bool {
+	if a == b {
+		return false
+	}
+	ea, eb := gr.Tr.Events[a], gr.Tr.Events[b]
+	if ea.G == eb.G {
+		return gr.Local[a] < gr.Local[b]
+	}
+	return gr.VC(b, ea.G) >= gr.Epoch[a]
+}
+
+// Ordered reports whether a and b are ordered by POR either way.
+func (gr *Graph) Ordered(a, b int32) bool { return gr.POR(a, b) || gr.POR(b, a) }

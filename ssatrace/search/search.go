@@ -1,0 +1,638 @@
+// Package search is PECAN's pattern-directed search (section 5.2): it walks
+// the PTG's indices for instances of access-anomaly patterns that the
+// recorded trace, or a mutation of it, can realize.
+//
+// A candidate must pass the mutation condition — the corrected Algorithm 1,
+// l(i) ∩ l(j) = ∅ && !POR(v_i, v_j), generalized to any number of events:
+//
+//   - no event of the pattern happens before (POR) an event that the
+//     pattern places earlier;
+//   - wherever the pattern puts one goroutine's events between two events
+//     of another goroutine's region, the locks the latter holds throughout
+//     that gap (Algorithm 2's "some v_x between v_i and v_j": the gap must
+//     not be covered by a lock the inserted event needs) do not conflict
+//     with the inserted event's lockset, nor with the locks the inserted
+//     goroutine holds throughout its own gap;
+//   - for adjacent patterns (races), the two events' locksets do not conflict.
+//
+// These are necessary conditions of the hybrid model, so the search misses
+// no real anomaly; the schedule generator decides each candidate exactly.
+//
+// Scale: events are grouped into classes — for one-event groups by
+// (goroutine, object, site, op, lockset), for region groups by the sites,
+// objects, ops and locksets of the matched events — so the lock condition is
+// checked once per class combination, and the POR condition, monotone along
+// program order, by binary search over a class's instances. Reports are
+// unique per combination of source sites (pattern.Key): once one is
+// confirmed its combination is skipped, and each combination gets a bounded
+// number of tries.
+package search
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/pecanvet/pecanvet/ssatrace/pattern"
+	"github.com/pecanvet/pecanvet/ssatrace/ptg"
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// Options bound the search.
+type Options struct {
+	// MaxTries is the number of candidate instances tried per site
+	// combination before it is given up (0: 8).
+	MaxTries int
+	// PerClass is the number of partner instances tried per instance of
+	// the first group within a class combination (0: 2).
+	PerClass int
+}
+
+// Candidate is one pattern instance proposed to the caller.
+type Candidate struct {
+	Pattern *pattern.Pattern
+	Events  []int32 // pattern order
+	Key     string
+}
+
+// Stats counts what the search did.
+type Stats struct {
+	Candidates int // instances proposed
+	Confirmed  int // site combinations confirmed
+	GaveUp     int // site combinations abandoned after MaxTries
+}
+
+// Run searches gr for instances of pats, in order, and calls try for each
+// candidate; try reports whether it confirmed the candidate (e.g. found a
+// schedule). Confirmed site combinations are not proposed again.
+func Run(gr *ptg.Graph, pats []*pattern.Pattern, opt Options, try func(Candidate) bool) Stats {
+	if opt.MaxTries <= 0 {
+		opt.MaxTries = 8
+	}
+	if opt.PerClass <= 0 {
+		opt.PerClass = 2
+	}
+	s := &searcher{gr: gr, opt: opt, try: try, tries: map[string]int{}, done: map[string]bool{}, shapes: map[string]*groupIndex{}}
+	// Adjacent (race) patterns: first the instances that reverse the
+	// recorded order — the recorded order was already seen to be harmless.
+	for pass := 0; pass < 2; pass++ {
+		for _, p := range pats {
+			if p.Adjacent {
+				s.pattern(p, pass == 0)
+			}
+		}
+	}
+	for _, p := range pats {
+		if !p.Adjacent {
+			s.pattern(p, false)
+		}
+	}
+	return s.stats
+}
+
+type searcher struct {
+	gr     *ptg.Graph
+	opt    Options
+	try    func(Candidate) bool
+	tries  map[string]int
+	done   map[string]bool
+	stats  Stats
+	shapes map[string]*groupIndex
+	single *groupIndex
+}
+
+// group is the part of a pattern in one atomic region.
+type group struct {
+	ar    int
+	t     int
+	pos   []int // pattern positions, increasing
+	sv    []int
+	at    []pattern.Access
+	shape string
+}
+
+// class is a set of group instances that agree on goroutine, objects,
+// sites, ops and locksets.
+type class struct {
+	g     int32
+	objs  []int32
+	sites []int32
+	locks []int32 // lockset id per element
+	helds []int32 // lockset id held throughout each gap between elements
+	inst  [][]int32
+}
+
+type groupIndex struct {
+	classes []*class
+	byObj   map[int32][]int32 // object of element 0 → class indices
+}
+
+func groupsOf(p *pattern.Pattern) []*group {
+	var gs []*group
+	by := map[int]*group{}
+	for i := 0; i < p.Len(); i++ {
+		g := by[p.AR[i]]
+		if g == nil {
+			g = &group{ar: p.AR[i], t: p.T[i]}
+			by[p.AR[i]] = g
+			gs = append(gs, g)
+		}
+		g.pos = append(g.pos, i)
+		g.sv = append(g.sv, p.SV[i])
+		g.at = append(g.at, p.AT[i])
+	}
+	for _, g := range gs {
+		var b strings.Builder
+		// Shape: element SV equalities (normalized within the group) and access types.
+		norm := map[int]int{}
+		for k := range g.pos {
+			v, ok := norm[g.sv[k]]
+			if !ok {
+				v = len(norm)
+				norm[g.sv[k]] = v
+			}
+			fmt.Fprintf(&b, "%d%s", v, g.at[k])
+		}
+		if p.Atomic {
+			b.WriteString("+a")
+		}
+		g.shape = b.String()
+	}
+	return gs
+}
+
+// matches reports whether op can stand for access type a.
+func matches(op trace.Op, a pattern.Access, atomic bool) bool {
+	if op.IsAtomic() && !atomic {
+		return false
+	}
+	if a == pattern.R {
+		return op.Reads()
+	}
+	return op.Writes()
+}
+
+func (s *searcher) index(g *group, atomic bool) *groupIndex {
+	if len(g.pos) == 1 {
+		if s.single == nil {
+			s.single = s.buildSingles()
+		}
+		return s.single
+	}
+	if ix, ok := s.shapes[g.shape]; ok {
+		return ix
+	}
+	ix := s.buildRegionGroups(g, atomic)
+	s.shapes[g.shape] = ix
+	return ix
+}
+
+type singleKey struct {
+	g, obj, site, lock int32
+	op                 trace.Op
+}
+
+// buildSingles classes every access event; patterns filter by op.
+func (s *searcher) buildSingles() *groupIndex {
+	gr := s.gr
+	ix := &groupIndex{byObj: map[int32][]int32{}}
+	at := map[singleKey]int32{}
+	for o := int32(0); o < int32(gr.NumObjects()); o++ {
+		for _, e := range gr.Accesses(o) {
+			ev := gr.Ev(e)
+			k := singleKey{ev.G, o, ev.Site, gr.LockSet(e), ev.Op}
+			c, ok := at[k]
+			if !ok {
+				c = int32(len(ix.classes))
+				at[k] = c
+				ix.classes = append(ix.classes, &class{g: ev.G, objs: []int32{o}, sites: []int32{ev.Site}, locks: []int32{k.lock}})
+				ix.byObj[o] = append(ix.byObj[o], c)
+			}
+			ix.classes[c].inst = append(ix.classes[c].inst, []int32{e})
+		}
+	}
+	// Instances of a class are one goroutine's, so trace order is program order.
+	return ix
+}
+
+// item is a distinct (object, site, op) access within one region, with its
+// first and last occurrence.
+type item struct {
+	obj, site   int32
+	op          trace.Op
+	first, last int32
+}
+
+func (s *searcher) buildRegionGroups(g *group, atomic bool) *groupIndex {
+	gr := s.gr
+	ix := &groupIndex{byObj: map[int32][]int32{}}
+	at := map[string]int32{}
+	var items []item
+	itemAt := map[[3]int32]int{}
+	var key []byte
+	n := len(g.pos)
+	for r := range gr.Regs {
+		reg := gr.Regs[r]
+		items = items[:0]
+		clear(itemAt)
+		row := gr.G(reg.G)
+		for l := gr.Local[reg.First]; l <= gr.Local[reg.Last]; l++ {
+			e := row[l]
+			ev := gr.Ev(e)
+			if !ev.Op.IsAccess() || gr.Region[e] != int32(r) {
+				continue
+			}
+			k := [3]int32{ev.Obj, ev.Site, int32(ev.Op)}
+			if i, ok := itemAt[k]; ok {
+				items[i].last = e
+			} else {
+				itemAt[k] = len(items)
+				items = append(items, item{ev.Obj, ev.Site, ev.Op, e, e})
+			}
+		}
+		if len(items) == 0 {
+			continue
+		}
+		// Enumerate item sequences for the group's elements: the first
+		// element at its first occurrence, the last at its last, middle
+		// ones at the earliest occurrence after the previous element.
+		choice := make([]int, n)
+		var evsel = make([]int32, n)
+		var rec func(k int, after int32)
+		rec = func(k int, after int32) {
+			if k == n {
+				// SV equalities within the group.
+				for a := 0; a < n; a++ {
+					for b := a + 1; b < n; b++ {
+						same := items[choice[a]].obj == items[choice[b]].obj
+						if same != (g.sv[a] == g.sv[b]) {
+							return
+						}
+					}
+				}
+				inst := append([]int32(nil), evsel...)
+				key = key[:0]
+				cl := &class{g: reg.G}
+				for a := 0; a < n; a++ {
+					it := items[choice[a]]
+					cl.objs = append(cl.objs, it.obj)
+					cl.sites = append(cl.sites, it.site)
+					cl.locks = append(cl.locks, gr.LockSet(inst[a]))
+					if a > 0 {
+						cl.helds = append(cl.helds, gr.SetOf(gr.Held(inst[a-1], inst[a])))
+					}
+				}
+				key = fmt.Appendf(key, "%d|%v|%v|%v|%v|%v", reg.G, cl.objs, cl.sites, cl.locks, cl.helds, opsOf(gr, inst))
+				c, ok := at[string(key)]
+				if !ok {
+					c = int32(len(ix.classes))
+					at[string(key)] = c
+					ix.classes = append(ix.classes, cl)
+					ix.byObj[cl.objs[0]] = append(ix.byObj[cl.objs[0]], c)
+				}
+				ix.classes[c].inst = append(ix.classes[c].inst, inst)
+				return
+			}
+			for i, it := range items {
+				if !matches(it.op, g.at[k], atomic) {
+					continue
+				}
+				var e int32
+				switch {
+				case k == 0:
+					e = it.first
+				case k == n-1:
+					e = it.last
+				default:
+					e = s.nextOcc(reg, it, after)
+				}
+				if e <= after {
+					continue
+				}
+				choice[k] = i
+				evsel[k] = e
+				rec(k+1, e)
+			}
+		}
+		rec(0, -1)
+	}
+	return ix
+}
+
+func opsOf(gr *ptg.Graph, inst []int32) []trace.Op {
+	ops := make([]trace.Op, len(inst))
+	for i, e := range inst {
+		ops[i] = gr.Ev(e).Op
+	}
+	return ops
+}
+
+// nextOcc returns the first occurrence of it in region reg after event after, or -1.
+func (s *searcher) nextOcc(reg ptg.RegionInfo, it item, after int32) int32 {
+	gr := s.gr
+	row := gr.G(reg.G)
+	start := gr.Local[reg.First]
+	if after >= reg.First {
+		start = gr.Local[after] + 1
+	}
+	for l := start; l <= gr.Local[reg.Last]; l++ {
+		e := row[l]
+		ev := gr.Ev(e)
+		if ev.Obj == it.obj && ev.Site == it.site && ev.Op == it.op && ev.Op.IsAccess() {
+			return e
+		}
+	}
+	return -1
+}
+
+// pattern searches one pattern.
+func (s *searcher) pattern(p *pattern.Pattern, reversedOnly bool) {
+	gs := groupsOf(p)
+	ixs := make([]*groupIndex, len(gs))
+	for i, g := range gs {
+		ixs[i] = s.index(g, p.Atomic)
+	}
+	m := &matcher{s: s, p: p, gs: gs, ixs: ixs, reversedOnly: reversedOnly,
+		cls: make([]*class, len(gs)), objOf: map[int]int32{}, gOf: map[int]int32{}}
+	m.classes(0)
+}
+
+type matcher struct {
+	s            *searcher
+	p            *pattern.Pattern
+	gs           []*group
+	ixs          []*groupIndex
+	reversedOnly bool
+	cls          []*class
+	objOf        map[int]int32 // SV var → object
+	gOf          map[int]int32 // T var → goroutine
+}
+
+// classes chooses a class for group k and recurses.
+func (m *matcher) classes(k int) {
+	if k == len(m.gs) {
+		m.combination()
+		return
+	}
+	g := m.gs[k]
+	ix := m.ixs[k]
+	var cand []int32
+	if o, ok := m.objOf[g.sv[0]]; ok {
+		cand = ix.byObj[o]
+	} else {
+		cand = nil
+		for _, cs := range ix.byObj {
+			cand = append(cand, cs...)
+		}
+		sort.Slice(cand, func(i, j int) bool { return cand[i] < cand[j] })
+	}
+	gr := m.s.gr
+	for _, ci := range cand {
+		c := ix.classes[ci]
+		// Ops must match the group's access types (singles are shared by all).
+		ok := true
+		for e := range g.pos {
+			if !matches(gr.Ev(c.inst[0][e]).Op, g.at[e], m.p.Atomic) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		// Thread bindings.
+		if gg, bound := m.gOf[g.t]; bound && gg != c.g {
+			continue
+		}
+		clash := false
+		for t, gg := range m.gOf {
+			if t != g.t && gg == c.g {
+				clash = true
+			}
+		}
+		if clash {
+			continue
+		}
+		// Object bindings.
+		var newSV []int
+		for e, v := range g.sv {
+			if o, bound := m.objOf[v]; bound {
+				if o != c.objs[e] {
+					ok = false
+				}
+				continue
+			}
+			for v2, o2 := range m.objOf {
+				if v2 != v && o2 == c.objs[e] {
+					ok = false
+				}
+			}
+			if ok {
+				m.objOf[v] = c.objs[e]
+				newSV = append(newSV, v)
+			}
+		}
+		_, hadT := m.gOf[g.t]
+		if ok {
+			m.gOf[g.t] = c.g
+			m.cls[k] = c
+			m.classes(k + 1)
+		}
+		if !hadT {
+			delete(m.gOf, g.t)
+		}
+		for _, v := range newSV {
+			delete(m.objOf, v)
+		}
+	}
+}
+
+// combination handles one choice of classes: site key, lock condition,
+// then instances.
+func (m *matcher) combination() {
+	p := m.p
+	n := p.Len()
+	sites := make([]string, n)
+	elem := make([][2]int, n) // position → (group, element)
+	for gi, g := range m.gs {
+		for e, pos := range g.pos {
+			sites[pos] = m.s.gr.Tr.Name(trace.TabSite, m.cls[gi].sites[e])
+			elem[pos] = [2]int{gi, e}
+		}
+	}
+	key := pattern.Key(p, sites)
+	if m.s.done[key] || m.s.tries[key] >= m.s.opt.MaxTries {
+		return
+	}
+	if !m.locksOK(elem) {
+		return
+	}
+	m.instances(key, elem)
+}
+
+// locksOK is the lock part of the mutation condition for a class combination.
+func (m *matcher) locksOK(elem [][2]int) bool {
+	gr := m.s.gr
+	n := len(elem)
+	// active[g] = held lockset of group g's current gap, if inside one.
+	lastPos := make([]int, len(m.gs))
+	firstPos := make([]int, len(m.gs))
+	for gi, g := range m.gs {
+		firstPos[gi] = g.pos[0]
+		lastPos[gi] = g.pos[len(g.pos)-1]
+	}
+	gapAt := func(gi, pos int) (int32, bool) {
+		// The gap of group gi that contains position pos (strictly inside).
+		g := m.gs[gi]
+		for e := 0; e+1 < len(g.pos); e++ {
+			if g.pos[e] < pos && pos < g.pos[e+1] {
+				return m.cls[gi].helds[e], true
+			}
+		}
+		return 0, false
+	}
+	for pos := 0; pos < n; pos++ {
+		gi, e := elem[pos][0], elem[pos][1]
+		l := m.cls[gi].locks[e]
+		for gj := range m.gs {
+			if gj == gi || m.cls[gj].g == m.cls[gi].g {
+				continue
+			}
+			if h, in := gapAt(gj, pos); in && gr.Conflict(h, l) {
+				return false
+			}
+		}
+		if m.p.Adjacent && pos+1 < n {
+			gk, ek := elem[pos+1][0], elem[pos+1][1]
+			if m.cls[gk].g != m.cls[gi].g && gr.Conflict(l, m.cls[gk].locks[ek]) {
+				return false
+			}
+		}
+	}
+	// Gaps of different goroutines that overlap in the pattern's order.
+	for gi := range m.gs {
+		for gj := gi + 1; gj < len(m.gs); gj++ {
+			if m.cls[gi].g == m.cls[gj].g {
+				continue
+			}
+			for a := 0; a+1 < len(m.gs[gi].pos); a++ {
+				for b := 0; b+1 < len(m.gs[gj].pos); b++ {
+					lo := max(m.gs[gi].pos[a], m.gs[gj].pos[b])
+					hi := min(m.gs[gi].pos[a+1], m.gs[gj].pos[b+1])
+					if lo < hi && gr.Conflict(m.cls[gi].helds[a], m.cls[gj].helds[b]) {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// instances tries instance tuples of the chosen classes that pass the POR
+// condition.
+func (m *matcher) instances(key string, elem [][2]int) {
+	gr := m.s.gr
+	n := len(elem)
+	chosen := make([][]int32, len(m.gs))
+	events := make([]int32, n)
+	// okWith reports whether instance in of group gi is compatible with the
+	// already chosen groups < gi: -1 too early, +1 too late, 0 fine,
+	// 2 incompatible for another reason.
+	okWith := func(gi int, in []int32) int {
+		g := m.gs[gi]
+		for e, pos := range g.pos {
+			x := in[e]
+			for gj := 0; gj < gi; gj++ {
+				for f, pos2 := range m.gs[gj].pos {
+					y := chosen[gj][f]
+					if pos2 < pos {
+						// y must be able to precede x.
+						if gr.POR(x, y) {
+							return -1
+						}
+						if gr.Ev(x).G == gr.Ev(y).G && gr.Local[y] > gr.Local[x] {
+							return -1
+						}
+					} else {
+						if gr.POR(y, x) {
+							return +1
+						}
+						if gr.Ev(x).G == gr.Ev(y).G && gr.Local[y] < gr.Local[x] {
+							return +1
+						}
+					}
+					if gr.Region[x] >= 0 && gr.Region[x] == gr.Region[y] && m.gs[gj].ar != g.ar {
+						return 2
+					}
+				}
+			}
+		}
+		return 0
+	}
+	var rec func(gi int) bool
+	rec = func(gi int) bool {
+		if gi == len(m.gs) {
+			for gj, g := range m.gs {
+				for e, pos := range g.pos {
+					events[pos] = chosen[gj][e]
+				}
+			}
+			if m.reversedOnly && !(events[n-1] < events[0]) {
+				return false
+			}
+			m.s.stats.Candidates++
+			m.s.tries[key]++
+			if m.s.try(Candidate{Pattern: m.p, Events: append([]int32(nil), events...), Key: key}) {
+				m.s.done[key] = true
+				m.s.stats.Confirmed++
+				return true
+			}
+			if m.s.tries[key] >= m.s.opt.MaxTries {
+				m.s.stats.GaveUp++
+				return true
+			}
+			return false
+		}
+		insts := m.cls[gi].inst
+		if gi == 0 {
+			for _, in := range insts {
+				chosen[0] = in
+				if rec(1) {
+					return true
+				}
+			}
+			return false
+		}
+		// Instances are in program order and the POR condition is monotone:
+		// the compatible ones form a range.
+		lo := sort.Search(len(insts), func(i int) bool { return okWith(gi, insts[i]) != -1 })
+		hi := sort.Search(len(insts), func(i int) bool { return okWith(gi, insts[i]) == +1 })
+		if lo >= hi {
+			return false
+		}
+		// Try the ones nearest the first group's instance first.
+		anchor := chosen[0][0]
+		mid := lo + sort.Search(hi-lo, func(i int) bool { return insts[lo+i][0] >= anchor })
+		tried := 0
+		for d := 0; lo <= mid-1-d || mid+d < hi; d++ {
+			for _, i := range [2]int{mid + d, mid - 1 - d} {
+				if i < lo || i >= hi {
+					continue
+				}
+				if okWith(gi, insts[i]) != 0 {
+					continue
+				}
+				chosen[gi] = insts[i]
+				if rec(gi + 1) {
+					return true
+				}
+				if tried++; tried >= m.s.opt.PerClass {
+					return false
+				}
+			}
+		}
+		return false
+	}
+	rec(0)
+}
