@@ -145,7 +145,7 @@ func jsonAnomaly(a predict.Anomaly) jsonOut {
 		Pattern:  a.Pattern.Name,
 		Events:   plus1(a.Events),
 		Sites:    a.Sites,
-		Schedule: plus1(a.Schedule),
+		Schedule: plus1(a.Schedule.Events()),
 		Unsound:  a.Unsound,
 	}
 }
@@ -196,7 +196,7 @@ func printHuman(w io.Writer, path string, tr *trace.Trace, res *predict.Result) 
 		if a.Unsound != "" {
 			fmt.Fprintf(w, "   note: lock %s is used in a non-nested way; this schedule is not guaranteed feasible\n", a.Unsound)
 		}
-		fmt.Fprintf(w, "   schedule (%d steps):\n", len(a.Schedule))
+		fmt.Fprintf(w, "   schedule (%d steps):\n", a.Schedule.Len())
 		printSchedule(w, tr, a)
 	}
 }
@@ -234,7 +234,7 @@ func printSchedule(w io.Writer, tr *trace.Trace, a predict.Anomaly) {
 	for k, e := range a.Events {
 		mark[e] = k + 1
 	}
-	s := a.Schedule
+	s := a.Schedule.Events()
 	step := func(i int) {
 		e := s[i]
 		ev := tr.Events[e]

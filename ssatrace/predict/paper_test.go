@@ -62,7 +62,7 @@ func TestFigure1(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, a := range res.Anomalies {
-		got[strings.Join(a.Sites, " ")] = numbers(a.Schedule)
+		got[strings.Join(a.Sites, " ")] = numbers(a.Schedule.Events())
 	}
 	// The races are (2,5), (2,6) and (3,7), each scheduled in the order
 	// opposite to the recorded one. (3,7): ⟨1,5,2,6,7,3⟩ in the paper's
@@ -99,7 +99,7 @@ func TestFigure4(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := numbers(s); got != "<1,4,2,5>" {
+	if got := numbers(s.Events()); got != "<1,4,2,5>" {
 		t.Errorf("schedule %s, want <1,4,2,5>", got)
 	}
 }
@@ -122,7 +122,7 @@ func TestFigure5(t *testing.T) {
 	gr := ptg.Build(parse(t, fig5))
 	for _, p := range [][]int32{{2, 7}, {7, 2}} {
 		if s, err := schedule.Generate(gr, p, true); err == nil {
-			t.Errorf("false race %v: got schedule %s, want none", p, numbers(s))
+			t.Errorf("false race %v: got schedule %s, want none", p, numbers(s.Events()))
 		}
 	}
 	// Without the POR (v2 and v5 plain accesses) the race is real and the
@@ -133,7 +133,7 @@ func TestFigure5(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := numbers(s); got != "<5,6,7,1,2,3,8>" {
+	if got := numbers(s.Events()); got != "<5,6,7,1,2,3,8>" {
 		t.Errorf("schedule %s, want <5,6,7,1,2,3,8>", got)
 	}
 }
@@ -166,7 +166,7 @@ func TestFigure3(t *testing.T) {
 	if a.Pattern.Name != "RWW" || numbers(a.Events) != "<2,8,5>" {
 		t.Errorf("got %s %s, want RWW <2,8,5>", a.Pattern.Name, numbers(a.Events))
 	}
-	if got := numbers(a.Schedule); got != "<1,2,3,4,7,8,5>" {
+	if got := numbers(a.Schedule.Events()); got != "<1,2,3,4,7,8,5>" {
 		t.Errorf("schedule %s", got)
 	}
 }

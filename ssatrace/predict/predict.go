@@ -26,7 +26,7 @@ type Anomaly struct {
 	Events   []int32  // event indices (0-based), in pattern order
 	Sites    []string // site of each event ("" if unknown)
 	Key      string   // pattern.Key: one report per combination of sites
-	Schedule []int32  // event indices (0-based), ending with the anomaly's last event
+	Schedule schedule.Schedule // ends with the anomaly's last event
 	// Unsound names a lock used in a non-nested way by the schedule, when
 	// Theorem 1 does not cover it; empty otherwise.
 	Unsound string
@@ -69,12 +69,13 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	res.Warnings = append(res.Warnings, gr.Warn...)
 
 	var schedTime time.Duration
+	gen := schedule.NewGenerator(gr)
 	t1 := time.Now()
 	st := search.Run(gr, pats, opt.Search, func(c search.Candidate) bool {
 		ts := time.Now()
 		defer func() { schedTime += time.Since(ts) }()
 		res.Stats.Schedules++
-		sched, err := schedule.Generate(gr, c.Events, c.Pattern.Adjacent)
+		sched, err := gen.Generate(c.Events, c.Pattern.Adjacent)
 		if err != nil {
 			res.Stats.Infeasible++
 			return false
@@ -98,11 +99,11 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	return res, nil
 }
 
-func unsound(gr *ptg.Graph, sched []int32) string {
+func unsound(gr *ptg.Graph, sched schedule.Schedule) string {
 	if len(gr.Unsafe) == 0 {
 		return ""
 	}
-	for _, e := range sched {
+	for _, e := range sched.Events() {
 		ev := gr.Tr.Events[e]
 		if (ev.Op.IsAcquire() || ev.Op.IsRelease()) && gr.Unsafe[ev.Obj] {
 			return gr.Tr.Objects[ev.Obj]

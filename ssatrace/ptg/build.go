@@ -99,7 +99,8 @@ func isBoundary(op trace.Op) bool {
 
 func (b *builder) edge(src, dst int32) {
 	gr := b.gr
-	gr.Srcs[dst] = append(gr.Srcs[dst], src)
+	gr.srcs[dst] = append(gr.srcs[dst], src)
+	gr.hasSrc[dst>>6] |= 1 << (dst & 63)
 }
 
 // join merges the clock of src into goroutine g's current clock.

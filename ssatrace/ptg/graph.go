@@ -61,7 +61,8 @@ type Graph struct {
 	snaps  [][]snapshot
 	nodes  []lockNode
 	sets   lockSets
-	Srcs   map[int32][]int32 // event → the events with a POR edge into it
+	srcs   map[int32][]int32 // event → the events with a POR edge into it
+	hasSrc []uint64          // bitset over events: has an entry in srcs
 	Regs   []RegionInfo      // region id → extent
 	Warn   []string          // inconsistencies found while building, in trace order
 	Unsafe map[int32]bool    // locks used in a non-nested way (schedules touching them may be unsound)
@@ -150,7 +151,8 @@ func Build(tr *trace.Trace) *Graph {
 		Epoch:  make([]uint32, n),
 		Lock:   make([]int32, n),
 		Region: make([]int32, n),
-		Srcs:   map[int32][]int32{},
+		srcs:   map[int32][]int32{},
+		hasSrc: make([]uint64, (n+63)/64),
 		Unsafe: map[int32]bool{},
 	}
 	gr.sets.init()
@@ -216,3 +218,36 @@ func (gr *Graph) POR(a, b int32) bool {
 
 // Ordered reports whether a and b are ordered by POR either way.
 func (gr *Graph) Ordered(a, b int32) bool { return gr.POR(a, b) || gr.POR(b, a) }
+
+// Sources returns the events with a direct POR edge into e (program order
+// aside).
+func (gr *Graph) Sources(e int32) []int32 {
+	if gr.hasSrc[e>>6]&(1<<(e&63)) == 0 {
+		return nil
+	}
+	return gr.srcs[e]
+}
+
+// LockHold is one lock held at some point of a schedule.
+type LockHold struct {
+	Lock  int32
+	G     int32
+	Write bool
+}
+
+// StateAt returns the state after the first w events of the trace ran in
+// trace order: how many events of each goroutine ran, and the locks held.
+func (gr *Graph) StateAt(w int32) (pos []int32, held []LockHold) {
+	pos = make([]int32, gr.NG)
+	for g := int32(0); g < int32(gr.NG); g++ {
+		row := gr.G(g)
+		k := sort.Search(len(row), func(i int) bool { return row[i] >= w })
+		pos[g] = int32(k)
+		if k > 0 {
+			gr.HeldAcquires(row[k-1], func(_, lock int32, write bool) {
+				held = append(held, LockHold{lock, g, write})
+			})
+		}
+	}
+	return pos, held
+}

@@ -10,61 +10,43 @@ import (
 // Check verifies that sched is feasible for the PTG — each goroutine runs a
 // prefix of its program order, every POR source runs before its target, no
 // lock is held by two goroutines at once (read locks shared) — and that it
-// realizes the pattern instance p (in order; back to back if adjacent).
-// It is the safety net between Generate and a report.
-func Check(gr *ptg.Graph, sched []int32, p []int32, adjacent bool) error {
+// realizes the pattern instance p (in order; back to back if adjacent). The
+// prefix, being the recorded trace, is taken as feasible; the tail is
+// checked step by step. It is the safety net between Generate and a report.
+func Check(gr *ptg.Graph, sched Schedule, p []int32, adjacent bool) error {
 	evs := gr.Tr.Events
-	pos := make([]int32, gr.NG)
+	if sched.Prefix < 0 || int(sched.Prefix) > len(evs) {
+		return fmt.Errorf("prefix of %d events out of range", sched.Prefix)
+	}
+	st := newState(gr)
+	st.reset(sched.Prefix)
 	at := make(map[int32]int, len(p))
 	for _, e := range p {
 		at[e] = -1
+		if e < sched.Prefix {
+			return fmt.Errorf("pattern event %d is in the unchanged prefix", e+1)
+		}
 	}
-	owner := map[int32]int32{}
-	readers := map[int32]map[int32]int{}
-	done := func(e int32) bool { return gr.Local[e] < pos[evs[e].G] }
-	for i, e := range sched {
+	for i, e := range sched.Tail {
+		step := int(sched.Prefix) + i + 1
 		if e < 0 || int(e) >= len(evs) {
-			return fmt.Errorf("step %d: no event %d", i+1, e+1)
+			return fmt.Errorf("step %d: no event %d", step, e+1)
 		}
 		ev := evs[e]
-		if gr.Local[e] != pos[ev.G] {
-			return fmt.Errorf("step %d: event %d out of program order", i+1, e+1)
+		if gr.Local[e] != st.pos[ev.G] {
+			return fmt.Errorf("step %d: event %d out of program order", step, e+1)
 		}
-		for _, src := range gr.Srcs[e] {
-			if !done(src) {
-				return fmt.Errorf("step %d: event %d runs before event %d, which happens before it", i+1, e+1, src+1)
-			}
-		}
-		switch ev.Op {
-		case trace.Lock, trace.RLock:
-			if o, ok := owner[ev.Obj]; ok && o != ev.G {
-				return fmt.Errorf("step %d: event %d acquires %s held by %s", i+1, e+1, gr.Tr.Objects[ev.Obj], gr.Tr.Goroutines[o])
-			}
-			if ev.Op == trace.Lock {
-				for r := range readers[ev.Obj] {
-					if r != ev.G {
-						return fmt.Errorf("step %d: event %d write-locks %s read-held by %s", i+1, e+1, gr.Tr.Objects[ev.Obj], gr.Tr.Goroutines[r])
-					}
-				}
-				owner[ev.Obj] = ev.G
-			} else {
-				if readers[ev.Obj] == nil {
-					readers[ev.Obj] = map[int32]int{}
-				}
-				readers[ev.Obj][ev.G]++
-			}
-		case trace.Unlock:
-			if owner[ev.Obj] == ev.G {
-				delete(owner, ev.Obj)
-			}
-		case trace.RUnlock:
-			if r := readers[ev.Obj]; r != nil {
-				if r[ev.G]--; r[ev.G] <= 0 {
-					delete(r, ev.G)
-				}
+		for _, src := range gr.Sources(e) {
+			if !st.executed(src) {
+				return fmt.Errorf("step %d: event %d runs before event %d, which happens before it", step, e+1, src+1)
 			}
 		}
-		pos[ev.G]++
+		if ev.Op == trace.Lock || ev.Op == trace.RLock {
+			if b := st.blocker(e); b >= 0 {
+				return fmt.Errorf("step %d: event %d acquires %s held by %s", step, e+1, gr.Tr.Objects[ev.Obj], gr.Tr.Goroutines[b])
+			}
+		}
+		st.step(e)
 		if _, ok := at[e]; ok {
 			at[e] = i
 		}
@@ -79,6 +61,9 @@ func Check(gr *ptg.Graph, sched []int32, p []int32, adjacent bool) error {
 			return fmt.Errorf("pattern event %d (event %d) out of place", k+1, e+1)
 		}
 		prev = i
+	}
+	if len(sched.Tail) == 0 || sched.Tail[len(sched.Tail)-1] != p[len(p)-1] {
+		return fmt.Errorf("schedule does not end with the anomaly's last event")
 	}
 	return nil
 }

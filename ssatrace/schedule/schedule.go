@@ -32,6 +32,7 @@ package schedule
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/pecanvet/pecanvet/ssatrace/ptg"
@@ -41,30 +42,76 @@ import (
 // maxRounds bounds the constraint refinements of one generation.
 const maxRounds = 64
 
-// Generate returns a feasible schedule (event indices, in order, ending with
-// the last pattern event) in which the events of p occur in p's order — and
-// back to back if adjacent — or an error saying why there is none.
-func Generate(gr *ptg.Graph, p []int32, adjacent bool) ([]int32, error) {
+// Schedule is a generated schedule: the first Prefix events of the trace in
+// trace order, then Tail. Keeping the prefix implicit keeps a schedule small
+// however long the trace.
+type Schedule struct {
+	Prefix int32
+	Tail   []int32
+}
+
+// Len returns the number of steps.
+func (s Schedule) Len() int { return int(s.Prefix) + len(s.Tail) }
+
+// At returns the event of step i (0-based).
+func (s Schedule) At(i int) int32 {
+	if i < int(s.Prefix) {
+		return int32(i)
+	}
+	return s.Tail[i-int(s.Prefix)]
+}
+
+// Events returns all steps as one slice.
+func (s Schedule) Events() []int32 {
+	out := make([]int32, 0, s.Len())
+	for i := int32(0); i < s.Prefix; i++ {
+		out = append(out, i)
+	}
+	return append(out, s.Tail...)
+}
+
+// Generator generates schedules for one PTG, reusing its scratch space
+// between calls. It is not safe for concurrent use.
+type Generator struct {
+	gr *ptg.Graph
+	st state
+}
+
+// NewGenerator returns a Generator for gr.
+func NewGenerator(gr *ptg.Graph) *Generator {
+	return &Generator{gr: gr, st: newState(gr)}
+}
+
+// Generate returns a feasible schedule (ending with the last pattern event)
+// in which the events of p occur in p's order — and back to back if
+// adjacent — or an error saying why there is none.
+func Generate(gr *ptg.Graph, p []int32, adjacent bool) (Schedule, error) {
+	return NewGenerator(gr).Generate(p, adjacent)
+}
+
+// Generate is the package-level Generate on g's PTG.
+func (g *Generator) Generate(p []int32, adjacent bool) (Schedule, error) {
+	gr := g.gr
 	if len(p) == 0 {
-		return nil, fmt.Errorf("empty pattern instance")
+		return Schedule{}, fmt.Errorf("empty pattern instance")
 	}
 	evs := gr.Tr.Events
 	for k := 1; k < len(p); k++ {
 		a, b := p[k-1], p[k]
-		if a == b {
-			return nil, fmt.Errorf("event %d used twice", a+1)
+		if slices.Contains(p[:k], b) {
+			return Schedule{}, fmt.Errorf("event %d used twice", b+1)
 		}
 		if evs[a].G == evs[b].G && gr.Local[a] > gr.Local[b] {
-			return nil, fmt.Errorf("events %d and %d of one goroutine in reverse program order", a+1, b+1)
+			return Schedule{}, fmt.Errorf("events %d and %d of one goroutine in reverse program order", a+1, b+1)
 		}
 		if gr.POR(b, a) {
-			return nil, fmt.Errorf("event %d happens before event %d", b+1, a+1)
+			return Schedule{}, fmt.Errorf("event %d happens before event %d", b+1, a+1)
 		}
 		if adjacent && evs[a].G == evs[b].G && gr.Local[b] != gr.Local[a]+1 {
-			return nil, fmt.Errorf("events %d and %d of one goroutine cannot be adjacent", a+1, b+1)
+			return Schedule{}, fmt.Errorf("events %d and %d of one goroutine cannot be adjacent", a+1, b+1)
 		}
 	}
-	s := &sim{gr: gr, p: p, adjacent: adjacent, ng: gr.NG}
+	s := &sim{gr: gr, p: p, adjacent: adjacent, ng: gr.NG, st: &g.st}
 	// Pattern order: the goroutine of p[k] waits at p[k] for p[k-1].
 	for k := 1; k < len(p); k++ {
 		if evs[p[k]].G != evs[p[k-1]].G {
@@ -72,23 +119,96 @@ func Generate(gr *ptg.Graph, p []int32, adjacent bool) ([]int32, error) {
 		}
 	}
 	for round := 0; round < maxRounds; round++ {
-		sched, fix, err := s.run()
-		if err != nil {
-			return nil, err
-		}
-		if sched != nil {
+		sched, ok, fix := s.run()
+		if ok {
 			return sched, nil
 		}
 		if !fix {
-			return nil, fmt.Errorf("no feasible schedule: %s", s.why)
+			return Schedule{}, fmt.Errorf("no feasible schedule: %s", s.why)
 		}
 	}
-	return nil, fmt.Errorf("no feasible schedule found in %d refinements: %s", maxRounds, s.why)
+	return Schedule{}, fmt.Errorf("no feasible schedule found in %d refinements: %s", maxRounds, s.why)
 }
 
 // hold says: the goroutine of event at may not execute at (or anything
 // after it) until event after has executed.
 type hold struct{ at, after int32 }
+
+// state is the simulated execution state: positions and lock holders.
+type state struct {
+	gr      *ptg.Graph
+	pos     []int32   // goroutine → local index of its next event
+	owner   []int32   // lock → write holder + 1, 0 if none
+	readers [][]int32 // lock → goroutines holding it in read mode (with repeats)
+	touched []int32   // locks whose entries are set
+}
+
+func newState(gr *ptg.Graph) state {
+	n := len(gr.Tr.Objects)
+	return state{gr: gr, owner: make([]int32, n), readers: make([][]int32, n)}
+}
+
+// reset sets the state to the first w trace events run in trace order.
+func (st *state) reset(w int32) {
+	for _, l := range st.touched {
+		st.owner[l] = 0
+		st.readers[l] = st.readers[l][:0]
+	}
+	st.touched = st.touched[:0]
+	pos, held := st.gr.StateAt(w)
+	st.pos = pos
+	for _, h := range held {
+		st.touched = append(st.touched, h.Lock)
+		if h.Write {
+			st.owner[h.Lock] = h.G + 1
+		} else {
+			st.readers[h.Lock] = append(st.readers[h.Lock], h.G)
+		}
+	}
+}
+
+func (st *state) executed(e int32) bool {
+	return st.gr.Local[e] < st.pos[st.gr.Tr.Events[e].G]
+}
+
+// step runs event e (the next event of its goroutine).
+func (st *state) step(e int32) {
+	ev := st.gr.Tr.Events[e]
+	st.pos[ev.G]++
+	switch ev.Op {
+	case trace.Lock:
+		st.owner[ev.Obj] = ev.G + 1
+		st.touched = append(st.touched, ev.Obj)
+	case trace.Unlock:
+		if st.owner[ev.Obj] == ev.G+1 {
+			st.owner[ev.Obj] = 0
+		}
+	case trace.RLock:
+		st.readers[ev.Obj] = append(st.readers[ev.Obj], ev.G)
+		st.touched = append(st.touched, ev.Obj)
+	case trace.RUnlock:
+		r := st.readers[ev.Obj]
+		if i := slices.Index(r, ev.G); i >= 0 {
+			st.readers[ev.Obj] = slices.Delete(r, i, i+1)
+		}
+	}
+}
+
+// blocker returns a goroutine that keeps acquire event e from running, or -1.
+func (st *state) blocker(e int32) int32 {
+	ev := st.gr.Tr.Events[e]
+	if o := st.owner[ev.Obj] - 1; o >= 0 && o != ev.G {
+		return o
+	}
+	if ev.Op == trace.Lock {
+		for _, r := range st.readers[ev.Obj] {
+			if r != ev.G {
+				return r
+			}
+		}
+	}
+	return -1
+}
 
 type sim struct {
 	gr       *ptg.Graph
@@ -98,29 +218,26 @@ type sim struct {
 	holds    []hold
 	extra    []int32 // events that must also run (lock releases)
 	why      string
+	st       *state
 
-	// per run
-	pos     []int32 // goroutine → local index of its next event
-	need    []int32 // goroutine → last local index it must execute (-1: none)
-	owner   map[int32]int32
-	readers map[int32]map[int32]int
-	gHolds  [][]hold
+	need   []int32 // goroutine → last local index it must execute
+	gHolds [][]hold
 }
 
-func (s *sim) executed(e int32) bool {
-	return s.gr.Local[e] < s.pos[s.gr.Tr.Events[e].G]
-}
-
-// closure computes need[] from the pattern events, extras and hold targets.
+// closure computes need[] from the pattern events, extras and hold targets:
+// everything they depend on through program order and POR.
 func (s *sim) closure() {
 	gr := s.gr
 	evs := gr.Tr.Events
+	pos := s.st.pos
+	if s.need == nil {
+		s.need = make([]int32, s.ng)
+	}
 	for g := range s.need {
-		s.need[g] = s.pos[g] - 1
+		s.need[g] = pos[g] - 1
 	}
 	var work []int32
-	scanned := make([]int32, s.ng)
-	copy(scanned, s.pos)
+	scanned := slices.Clone(pos)
 	want := func(e int32) {
 		g := evs[e].G
 		if gr.Local[e] > s.need[g] {
@@ -142,18 +259,19 @@ func (s *sim) closure() {
 		work = work[:len(work)-1]
 		row := gr.G(g)
 		for ; scanned[g] <= s.need[g]; scanned[g]++ {
-			for _, src := range gr.Srcs[row[scanned[g]]] {
+			for _, src := range gr.Sources(row[scanned[g]]) {
 				want(src)
 			}
 		}
 	}
 }
 
-// run simulates once. It returns a schedule, or fix == true if it added a
-// constraint and wants another round, or neither (with s.why) on failure.
-func (s *sim) run() (sched []int32, fix bool, err error) {
+// run simulates once. It returns a schedule (ok), or fix == true if it
+// added a constraint and wants another round, or neither (with s.why).
+func (s *sim) run() (sched Schedule, ok, fix bool) {
 	gr := s.gr
 	evs := gr.Tr.Events
+	st := s.st
 	// Window start: the first event that may have to wait.
 	w := s.p[0]
 	for _, e := range s.p {
@@ -162,121 +280,71 @@ func (s *sim) run() (sched []int32, fix bool, err error) {
 	for _, h := range s.holds {
 		w = min(w, h.at)
 	}
-	s.pos = make([]int32, s.ng)
-	s.need = make([]int32, s.ng)
-	s.owner = map[int32]int32{}
-	s.readers = map[int32]map[int32]int{}
-	for i := int32(0); i < w; i++ {
-		e := evs[i]
-		s.pos[e.G]++
-		s.lockStep(i, e)
+	st.reset(w)
+	if s.gHolds == nil {
+		s.gHolds = make([][]hold, s.ng)
 	}
-	s.gHolds = make([][]hold, s.ng)
+	for g := range s.gHolds {
+		s.gHolds[g] = s.gHolds[g][:0]
+	}
 	for _, h := range s.holds {
 		g := evs[h.at].G
 		s.gHolds[g] = append(s.gHolds[g], h)
 	}
 	s.closure()
 
-	out := make([]int32, 0, int(w)+64)
-	for i := int32(0); i < w; i++ {
-		out = append(out, i)
-	}
+	tail := make([]int32, 0, 64)
 	nextPat := 0
 	for {
 		best := int32(-1)
 		for g := 0; g < s.ng; g++ {
-			if s.pos[g] > s.need[g] {
+			if st.pos[g] > s.need[g] {
 				continue
 			}
-			e := gr.G(int32(g))[s.pos[g]]
+			e := gr.G(int32(g))[st.pos[g]]
 			if (best < 0 || e < best) && s.enabled(e, nextPat) {
 				best = e
 			}
 		}
 		if best < 0 {
-			return nil, s.unstick(nextPat), nil
+			return Schedule{}, false, s.unstick()
 		}
-		out = s.exec(out, best)
+		st.step(best)
+		tail = append(tail, best)
 		if nextPat < len(s.p) && best == s.p[nextPat] {
 			nextPat++
 			for s.adjacent && nextPat < len(s.p) {
 				nx := s.p[nextPat]
 				if !s.enabled(nx, nextPat) {
 					s.why = fmt.Sprintf("event %d cannot follow event %d at once", nx+1, s.p[nextPat-1]+1)
-					return nil, false, nil
+					return Schedule{}, false, false
 				}
-				out = s.exec(out, nx)
+				st.step(nx)
+				tail = append(tail, nx)
 				nextPat++
 			}
 			if nextPat == len(s.p) {
-				return out, false, nil
+				return Schedule{Prefix: w, Tail: tail}, true, false
 			}
 		}
 	}
-}
-
-func (s *sim) exec(out []int32, e int32) []int32 {
-	ev := s.gr.Tr.Events[e]
-	s.pos[ev.G]++
-	s.lockStep(e, ev)
-	return append(out, e)
-}
-
-func (s *sim) lockStep(i int32, e trace.Event) {
-	switch e.Op {
-	case trace.Lock:
-		s.owner[e.Obj] = e.G
-	case trace.Unlock:
-		if s.owner[e.Obj] == e.G {
-			delete(s.owner, e.Obj)
-		}
-	case trace.RLock:
-		r := s.readers[e.Obj]
-		if r == nil {
-			r = map[int32]int{}
-			s.readers[e.Obj] = r
-		}
-		r[e.G]++
-	case trace.RUnlock:
-		if r := s.readers[e.Obj]; r != nil {
-			if r[e.G]--; r[e.G] <= 0 {
-				delete(r, e.G)
-			}
-		}
-	}
-}
-
-// lockBlocker returns the goroutine that keeps e (an acquire) from running, or -1.
-func (s *sim) lockBlocker(e int32) int32 {
-	ev := s.gr.Tr.Events[e]
-	if o, ok := s.owner[ev.Obj]; ok && o != ev.G {
-		return o
-	}
-	if ev.Op == trace.Lock {
-		for r := range s.readers[ev.Obj] {
-			if r != ev.G {
-				return r
-			}
-		}
-	}
-	return -1
 }
 
 func (s *sim) enabled(e int32, nextPat int) bool {
 	gr := s.gr
+	st := s.st
 	ev := gr.Tr.Events[e]
-	for _, src := range gr.Srcs[e] {
-		if !s.executed(src) {
+	for _, src := range gr.Sources(e) {
+		if !st.executed(src) {
 			return false
 		}
 	}
-	if ev.Op.IsAcquire() && s.lockBlocker(e) >= 0 {
+	if ev.Op.IsAcquire() && st.blocker(e) >= 0 {
 		return false
 	}
 	l := gr.Local[e]
 	for _, h := range s.gHolds[ev.G] {
-		if l >= gr.Local[h.at] && !s.executed(h.after) {
+		if l >= gr.Local[h.at] && !st.executed(h.after) {
 			return false
 		}
 	}
@@ -287,21 +355,21 @@ func (s *sim) enabled(e int32, nextPat int) bool {
 			nx := s.p[nextPat+1]
 			ng := gr.Tr.Events[nx].G
 			if ng != ev.G {
-				if s.pos[ng] != gr.Local[nx] {
+				if st.pos[ng] != gr.Local[nx] {
 					return false
 				}
-				for _, src := range gr.Srcs[nx] {
-					if src != e && !s.executed(src) {
+				for _, src := range gr.Sources(nx) {
+					if src != e && !st.executed(src) {
 						return false
 					}
 				}
 				if gr.Tr.Events[nx].Op.IsAcquire() {
-					if b := s.lockBlocker(nx); b >= 0 && b != ev.G {
+					if b := st.blocker(nx); b >= 0 && b != ev.G {
 						return false
 					}
 				}
 				for _, h := range s.gHolds[ng] {
-					if gr.Local[nx] >= gr.Local[h.at] && h.after != e && !s.executed(h.after) {
+					if gr.Local[nx] >= gr.Local[h.at] && h.after != e && !st.executed(h.after) {
 						return false
 					}
 				}
@@ -319,19 +387,20 @@ func (s *sim) enabled(e int32, nextPat int) bool {
 
 // unstick looks at a stuck state and adds one constraint that may get the
 // simulation past it. It reports whether it did.
-func (s *sim) unstick(nextPat int) bool {
+func (s *sim) unstick() bool {
 	gr := s.gr
 	evs := gr.Tr.Events
-	// Candidates: goroutines waiting for a lock, earliest event first.
+	st := s.st
+	// Goroutines waiting for a lock, earliest event first.
 	type wait struct{ e, holder int32 }
 	var waits []wait
 	for g := 0; g < s.ng; g++ {
-		if s.pos[g] > s.need[g] {
+		if st.pos[g] > s.need[g] {
 			continue
 		}
-		e := gr.G(int32(g))[s.pos[g]]
+		e := gr.G(int32(g))[st.pos[g]]
 		if evs[e].Op.IsAcquire() {
-			if h := s.lockBlocker(e); h >= 0 {
+			if h := st.blocker(e); h >= 0 {
 				waits = append(waits, wait{e, h})
 			}
 		}
@@ -340,44 +409,34 @@ func (s *sim) unstick(nextPat int) bool {
 	for _, w := range waits {
 		lock := evs[w.e].Obj
 		h := w.holder
-		// The holder's acquisition of the lock and its release.
 		acq := s.heldAcquire(h, lock)
 		if acq < 0 {
 			continue
 		}
-		if s.pos[h] > s.need[h] {
+		if st.pos[h] > s.need[h] {
 			// The holder was not needed any further: let it run to its release.
-			if rel := s.release(acq); rel >= 0 {
+			if rel := s.release(acq); rel >= 0 && !slices.Contains(s.extra, rel) {
 				s.extra = append(s.extra, rel)
 				return true
 			}
 			continue
 		}
-		// Move the holder's critical section after the waiter's.
+		// Move the holder's critical section after the waiter's (OML move).
 		rel := s.release(w.e)
 		if rel < 0 {
 			continue
 		}
 		nh := hold{at: acq, after: rel}
-		dup := false
-		for _, o := range s.holds {
-			if o == nh {
-				dup = true
-			}
-		}
-		if dup {
+		if slices.Contains(s.holds, nh) {
 			continue
 		}
-		// The holder must not be held back past a pattern event that has to
-		// run before the waiter's release can happen — that would deadlock;
-		// a later round detects it, as the same hold would be asked again.
 		s.holds = append(s.holds, nh)
 		return true
 	}
 	var stuck []string
 	for g := 0; g < s.ng; g++ {
-		if s.pos[g] <= s.need[g] {
-			e := gr.G(int32(g))[s.pos[g]]
+		if st.pos[g] <= s.need[g] {
+			e := gr.G(int32(g))[st.pos[g]]
 			stuck = append(stuck, fmt.Sprintf("%s at event %d (%s)", gr.Tr.Goroutines[g], e+1, evs[e].Op))
 		}
 	}
@@ -389,12 +448,12 @@ func (s *sim) unstick(nextPat int) bool {
 // the locks it holds now.
 func (s *sim) heldAcquire(g, lock int32) int32 {
 	gr := s.gr
-	if s.pos[g] == 0 {
+	pos := s.st.pos[g]
+	if pos == 0 {
 		return -1
 	}
-	lastDone := gr.G(g)[s.pos[g]-1]
 	res := int32(-1)
-	gr.HeldAcquires(lastDone, func(acq, l int32, _ bool) {
+	gr.HeldAcquires(gr.G(g)[pos-1], func(acq, l int32, _ bool) {
 		if l == lock && res < 0 {
 			res = acq
 		}

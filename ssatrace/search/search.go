@@ -29,6 +29,7 @@
 package search
 
 import (
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"strings"
@@ -73,6 +74,18 @@ func Run(gr *ptg.Graph, pats []*pattern.Pattern, opt Options, try func(Candidate
 		opt.PerClass = 2
 	}
 	s := &searcher{gr: gr, opt: opt, try: try, tries: map[string]int{}, done: map[string]bool{}, shapes: map[string]*groupIndex{}}
+	// Index every region-group shape in one pass over the regions.
+	var gs []*group
+	var atomic []bool
+	for _, p := range pats {
+		for _, g := range groupsOf(p) {
+			if len(g.pos) > 1 {
+				gs = append(gs, g)
+				atomic = append(atomic, p.Atomic)
+			}
+		}
+	}
+	s.buildRegionGroups(gs, atomic)
 	// Adjacent (race) patterns: first the instances that reverse the
 	// recorded order — the recorded order was already seen to be harmless.
 	for pass := 0; pass < 2; pass++ {
@@ -99,6 +112,9 @@ type searcher struct {
 	stats  Stats
 	shapes map[string]*groupIndex
 	single *groupIndex
+
+	items     []item  // distinct accesses of all regions
+	itemStart []int32 // region → its items in items[itemStart[r]:itemStart[r+1]]
 }
 
 // group is the part of a pattern in one atomic region.
@@ -125,6 +141,15 @@ type class struct {
 type groupIndex struct {
 	classes []*class
 	byObj   map[int32][]int32 // object of element 0 → class indices
+}
+
+// all returns every class index in order.
+func (ix *groupIndex) all() []int32 {
+	out := make([]int32, len(ix.classes))
+	for i := range out {
+		out[i] = int32(i)
+	}
+	return out
 }
 
 func groupsOf(p *pattern.Pattern) []*group {
@@ -182,9 +207,8 @@ func (s *searcher) index(g *group, atomic bool) *groupIndex {
 	if ix, ok := s.shapes[g.shape]; ok {
 		return ix
 	}
-	ix := s.buildRegionGroups(g, atomic)
-	s.shapes[g.shape] = ix
-	return ix
+	s.buildRegionGroups([]*group{g}, []bool{atomic})
+	return s.shapes[g.shape]
 }
 
 type singleKey struct {
@@ -223,18 +247,14 @@ type item struct {
 	first, last int32
 }
 
-func (s *searcher) buildRegionGroups(g *group, atomic bool) *groupIndex {
+// regionItems lists, once, the distinct accesses of every region.
+func (s *searcher) regionItems() {
 	gr := s.gr
-	ix := &groupIndex{byObj: map[int32][]int32{}}
-	at := map[string]int32{}
-	var items []item
-	itemAt := map[[3]int32]int{}
-	var key []byte
-	n := len(g.pos)
+	s.itemStart = make([]int32, len(gr.Regs)+1)
+	var big map[[3]int32]int
 	for r := range gr.Regs {
 		reg := gr.Regs[r]
-		items = items[:0]
-		clear(itemAt)
+		first := len(s.items)
 		row := gr.G(reg.G)
 		for l := gr.Local[reg.First]; l <= gr.Local[reg.Last]; l++ {
 			e := row[l]
@@ -242,81 +262,150 @@ func (s *searcher) buildRegionGroups(g *group, atomic bool) *groupIndex {
 			if !ev.Op.IsAccess() || gr.Region[e] != int32(r) {
 				continue
 			}
-			k := [3]int32{ev.Obj, ev.Site, int32(ev.Op)}
-			if i, ok := itemAt[k]; ok {
-				items[i].last = e
-			} else {
-				itemAt[k] = len(items)
-				items = append(items, item{ev.Obj, ev.Site, ev.Op, e, e})
+			found := -1
+			if len(s.items)-first <= 16 {
+				for i := first; i < len(s.items); i++ {
+					it := &s.items[i]
+					if it.obj == ev.Obj && it.site == ev.Site && it.op == ev.Op {
+						found = i
+						break
+					}
+				}
+				if found < 0 && len(s.items)-first == 16 {
+					// Switch to a map for large regions.
+					big = map[[3]int32]int{}
+					for i := first; i < len(s.items); i++ {
+						it := s.items[i]
+						big[[3]int32{it.obj, it.site, int32(it.op)}] = i
+					}
+				}
+			} else if i, ok := big[[3]int32{ev.Obj, ev.Site, int32(ev.Op)}]; ok {
+				found = i
 			}
+			if found >= 0 {
+				s.items[found].last = e
+				continue
+			}
+			if len(s.items)-first > 16 {
+				big[[3]int32{ev.Obj, ev.Site, int32(ev.Op)}] = len(s.items)
+			}
+			s.items = append(s.items, item{ev.Obj, ev.Site, ev.Op, e, e})
 		}
+		s.itemStart[r+1] = int32(len(s.items))
+	}
+}
+
+// buildRegionGroups builds the class index of every multi-event group shape
+// in gs in one pass over the regions.
+func (s *searcher) buildRegionGroups(gs []*group, atomic []bool) {
+	gr := s.gr
+	if s.itemStart == nil {
+		s.regionItems()
+	}
+	type building struct {
+		g      *group
+		atomic bool
+		ix     *groupIndex
+		at     map[string]int32
+	}
+	var bs []*building
+	for i, g := range gs {
+		if _, ok := s.shapes[g.shape]; ok {
+			continue
+		}
+		b := &building{g: g, atomic: atomic[i], ix: &groupIndex{byObj: map[int32][]int32{}}, at: map[string]int32{}}
+		s.shapes[g.shape] = b.ix
+		bs = append(bs, b)
+	}
+	if len(bs) == 0 {
+		return
+	}
+	var key []byte
+	for r := range gr.Regs {
+		reg := gr.Regs[r]
+		items := s.items[s.itemStart[r]:s.itemStart[r+1]]
 		if len(items) == 0 {
 			continue
 		}
-		// Enumerate item sequences for the group's elements: the first
-		// element at its first occurrence, the last at its last, middle
-		// ones at the earliest occurrence after the previous element.
-		choice := make([]int, n)
-		var evsel = make([]int32, n)
-		var rec func(k int, after int32)
-		rec = func(k int, after int32) {
-			if k == n {
-				// SV equalities within the group.
-				for a := 0; a < n; a++ {
-					for b := a + 1; b < n; b++ {
-						same := items[choice[a]].obj == items[choice[b]].obj
-						if same != (g.sv[a] == g.sv[b]) {
-							return
+		for _, b := range bs {
+			g := b.g
+			n := len(g.pos)
+			if len(items) < 1 {
+				continue
+			}
+			ix := b.ix
+			// Enumerate item sequences for the group's elements: the first
+			// element at its first occurrence, the last at its last, middle
+			// ones at the earliest occurrence after the previous element.
+			choice := make([]int, n)
+			evsel := make([]int32, n)
+			var rec func(k int, after int32)
+			rec = func(k int, after int32) {
+				if k == n {
+					// SV equalities within the group.
+					for a := 0; a < n; a++ {
+						for c := a + 1; c < n; c++ {
+							same := items[choice[a]].obj == items[choice[c]].obj
+							if same != (g.sv[a] == g.sv[c]) {
+								return
+							}
 						}
 					}
-				}
-				inst := append([]int32(nil), evsel...)
-				key = key[:0]
-				cl := &class{g: reg.G}
-				for a := 0; a < n; a++ {
-					it := items[choice[a]]
-					cl.objs = append(cl.objs, it.obj)
-					cl.sites = append(cl.sites, it.site)
-					cl.locks = append(cl.locks, gr.LockSet(inst[a]))
-					if a > 0 {
-						cl.helds = append(cl.helds, gr.SetOf(gr.Held(inst[a-1], inst[a])))
+					key = binary.LittleEndian.AppendUint32(key[:0], uint32(reg.G))
+					for a := 0; a < n; a++ {
+						it := items[choice[a]]
+						key = binary.LittleEndian.AppendUint32(key, uint32(it.obj))
+						key = binary.LittleEndian.AppendUint32(key, uint32(it.site))
+						key = binary.LittleEndian.AppendUint32(key, uint32(gr.LockSet(evsel[a])))
+						key = append(key, byte(it.op))
+						if a > 0 {
+							key = binary.LittleEndian.AppendUint32(key, uint32(gr.SetOf(gr.Held(evsel[a-1], evsel[a]))))
+						}
 					}
+					c, ok := b.at[string(key)]
+					if !ok {
+						cl := &class{g: reg.G}
+						for a := 0; a < n; a++ {
+							it := items[choice[a]]
+							cl.objs = append(cl.objs, it.obj)
+							cl.sites = append(cl.sites, it.site)
+							cl.locks = append(cl.locks, gr.LockSet(evsel[a]))
+							if a > 0 {
+								cl.helds = append(cl.helds, gr.SetOf(gr.Held(evsel[a-1], evsel[a])))
+							}
+						}
+						c = int32(len(ix.classes))
+						b.at[string(key)] = c
+						ix.classes = append(ix.classes, cl)
+						ix.byObj[cl.objs[0]] = append(ix.byObj[cl.objs[0]], c)
+					}
+					ix.classes[c].inst = append(ix.classes[c].inst, append([]int32(nil), evsel...))
+					return
 				}
-				key = fmt.Appendf(key, "%d|%v|%v|%v|%v|%v", reg.G, cl.objs, cl.sites, cl.locks, cl.helds, opsOf(gr, inst))
-				c, ok := at[string(key)]
-				if !ok {
-					c = int32(len(ix.classes))
-					at[string(key)] = c
-					ix.classes = append(ix.classes, cl)
-					ix.byObj[cl.objs[0]] = append(ix.byObj[cl.objs[0]], c)
+				for i, it := range items {
+					if !matches(it.op, g.at[k], b.atomic) {
+						continue
+					}
+					var e int32
+					switch {
+					case k == 0:
+						e = it.first
+					case k == n-1:
+						e = it.last
+					default:
+						e = s.nextOcc(reg, it, after)
+					}
+					if e <= after {
+						continue
+					}
+					choice[k] = i
+					evsel[k] = e
+					rec(k+1, e)
 				}
-				ix.classes[c].inst = append(ix.classes[c].inst, inst)
-				return
 			}
-			for i, it := range items {
-				if !matches(it.op, g.at[k], atomic) {
-					continue
-				}
-				var e int32
-				switch {
-				case k == 0:
-					e = it.first
-				case k == n-1:
-					e = it.last
-				default:
-					e = s.nextOcc(reg, it, after)
-				}
-				if e <= after {
-					continue
-				}
-				choice[k] = i
-				evsel[k] = e
-				rec(k+1, e)
-			}
+			rec(0, -1)
 		}
-		rec(0, -1)
 	}
-	return ix
 }
 
 func opsOf(gr *ptg.Graph, inst []int32) []trace.Op {
@@ -353,7 +442,8 @@ func (s *searcher) pattern(p *pattern.Pattern, reversedOnly bool) {
 		ixs[i] = s.index(g, p.Atomic)
 	}
 	m := &matcher{s: s, p: p, gs: gs, ixs: ixs, reversedOnly: reversedOnly,
-		cls: make([]*class, len(gs)), objOf: map[int]int32{}, gOf: map[int]int32{}}
+		cls: make([]*class, len(gs)), objOf: map[int]int32{}, gOf: map[int]int32{},
+		allCls: make([][]int32, len(gs)), siteIdx: make([]int32, p.Len())}
 	m.classes(0)
 }
 
@@ -366,6 +456,9 @@ type matcher struct {
 	cls          []*class
 	objOf        map[int]int32 // SV var → object
 	gOf          map[int]int32 // T var → goroutine
+	allCls       [][]int32
+	keyBuf       []byte
+	siteIdx      []int32
 }
 
 // classes chooses a class for group k and recurses.
@@ -380,11 +473,10 @@ func (m *matcher) classes(k int) {
 	if o, ok := m.objOf[g.sv[0]]; ok {
 		cand = ix.byObj[o]
 	} else {
-		cand = nil
-		for _, cs := range ix.byObj {
-			cand = append(cand, cs...)
+		if m.allCls[k] == nil {
+			m.allCls[k] = ix.all()
 		}
-		sort.Slice(cand, func(i, j int) bool { return cand[i] < cand[j] })
+		cand = m.allCls[k]
 	}
 	gr := m.s.gr
 	for _, ci := range cand {
@@ -452,18 +544,18 @@ func (m *matcher) classes(k int) {
 func (m *matcher) combination() {
 	p := m.p
 	n := p.Len()
-	sites := make([]string, n)
 	elem := make([][2]int, n) // position → (group, element)
 	for gi, g := range m.gs {
 		for e, pos := range g.pos {
-			sites[pos] = m.s.gr.Tr.Name(trace.TabSite, m.cls[gi].sites[e])
+			m.siteIdx[pos] = m.cls[gi].sites[e]
 			elem[pos] = [2]int{gi, e}
 		}
 	}
-	key := pattern.Key(p, sites)
-	if m.s.done[key] || m.s.tries[key] >= m.s.opt.MaxTries {
+	m.keyBuf = siteKey(m.keyBuf[:0], p, m.siteIdx)
+	if m.s.done[string(m.keyBuf)] || m.s.tries[string(m.keyBuf)] >= m.s.opt.MaxTries {
 		return
 	}
+	key := string(m.keyBuf)
 	if !m.locksOK(elem) {
 		return
 	}
@@ -583,7 +675,11 @@ func (m *matcher) instances(key string, elem [][2]int) {
 			}
 			m.s.stats.Candidates++
 			m.s.tries[key]++
-			if m.s.try(Candidate{Pattern: m.p, Events: append([]int32(nil), events...), Key: key}) {
+			sites := make([]string, n)
+			for i, e := range events {
+				sites[i] = gr.Tr.Site(gr.Ev(e))
+			}
+			if m.s.try(Candidate{Pattern: m.p, Events: append([]int32(nil), events...), Key: pattern.Key(m.p, sites)}) {
 				m.s.done[key] = true
 				m.s.stats.Confirmed++
 				return true
@@ -635,4 +731,23 @@ func (m *matcher) instances(key string, elem [][2]int) {
 		return false
 	}
 	rec(0)
+}
+
+// siteKey appends to b a compact key with the same equivalence as
+// pattern.Key on site names (site indices and names correspond one to one):
+// the (access, site) items in pattern order, sorted for adjacent pairs.
+func siteKey(b []byte, p *pattern.Pattern, sites []int32) []byte {
+	item := func(i int) uint64 { return uint64(uint32(sites[i]))<<8 | uint64(p.AT[i]) }
+	if p.Adjacent && len(sites) == 2 {
+		a, c := item(0), item(1)
+		if c < a {
+			a, c = c, a
+		}
+		b = binary.LittleEndian.AppendUint64(b, a)
+		return binary.LittleEndian.AppendUint64(b, c)
+	}
+	for i := range sites {
+		b = binary.LittleEndian.AppendUint64(b, item(i))
+	}
+	return b
 }

@@ -1,0 +1,127 @@
+// Command bench measures pecanvet's engine and prints one line per
+// measurement, "BENCH <name> key=value ...", so that runs can be compared
+// with grep and benchstat-like tools. Every ratio it prints is measured
+// side by side in the same run.
+//
+//	go run ./ssatrace/internal/bench [-sizes 1e5,1e6,1e7] [-only ptg]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/pecanvet/pecanvet/ssatrace/internal/gen"
+	"github.com/pecanvet/pecanvet/ssatrace/pattern"
+	"github.com/pecanvet/pecanvet/ssatrace/predict"
+)
+
+func main() {
+	sizes := flag.String("sizes", "1e5,1e6,1e7", "trace sizes (events) for ptg-search")
+	goroutines := flag.Int("goroutines", 8, "goroutines in generated traces")
+	locations := flag.Int("locations", 64, "shared locations in generated traces")
+	locks := flag.Int("locks", 8, "locks in generated traces")
+	chans := flag.Float64("chan-density", 0.01, "fraction of events that are channel operations")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the engine runs to this file")
+	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(2)
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
+
+	pats, _ := pattern.Builtin("all")
+	var prev struct {
+		n   int
+		sec float64
+	}
+	for _, s := range strings.Split(*sizes, ",") {
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || f < 1 {
+			fmt.Fprintf(os.Stderr, "bench: bad size %q\n", s)
+			os.Exit(2)
+		}
+		n := int(f)
+		tr := gen.Large(gen.LargeOptions{Events: n, Goroutines: *goroutines, Locations: *locations, Locks: *locks, ChannelDensity: *chans, Seed: 1})
+		base := heapNow()
+		peak := watchPeak()
+		t0 := time.Now()
+		res, err := predict.Run(tr, pats, predict.Options{})
+		wall := time.Since(t0)
+		peakBytes := peak()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+			os.Exit(1)
+		}
+		search := (res.Stats.Build + res.Stats.Search).Seconds()
+		// Memory per event: the trace itself (24 bytes per event, live
+		// before the run) plus the engine's peak on top of it.
+		eventBytes := int64(len(tr.Events)) * 24
+		mem := peakBytes - base + eventBytes
+		fmt.Printf("BENCH ptg-search events=%d seconds=%.3f events_per_sec=%.0f mem_bytes=%d bytes_per_event=%.1f goroutines=%d anomalies=%d candidates=%d wall_seconds=%.3f\n",
+			n, search, float64(n)/search, mem, float64(mem)/float64(n), *goroutines, len(res.Anomalies), res.Stats.Candidates, wall.Seconds())
+		if res.Stats.Schedules > 0 {
+			fmt.Printf("BENCH schedule events=%d ms_per_aa=%.3f schedules=%d infeasible=%d\n",
+				n, res.Stats.Schedule.Seconds()*1000/float64(res.Stats.Schedules), res.Stats.Schedules, res.Stats.Infeasible)
+		}
+		if prev.n > 0 {
+			fmt.Printf("BENCH ptg-scaling from=%d to=%d time_ratio=%.2f size_ratio=%.1f\n", prev.n, n, search/prev.sec, float64(n)/float64(prev.n))
+		}
+		prev.n, prev.sec = n, search
+		runtime.KeepAlive(res)
+		tr = nil
+		res = nil
+		runtime.GC()
+	}
+}
+
+func heapNow() int64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
+}
+
+// watchPeak samples the heap until the returned function is called, and
+// returns the highest HeapAlloc seen.
+func watchPeak() func() int64 {
+	var peak atomic.Int64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	sample := func() {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		if v := int64(ms.HeapAlloc); v > peak.Load() {
+			peak.Store(v)
+		}
+	}
+	go func() {
+		defer close(done)
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				sample()
+			}
+		}
+	}()
+	return func() int64 {
+		sample()
+		close(stop)
+		<-done
+		return peak.Load()
+	}
+}

@@ -1,0 +1,160 @@
+package pattern
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+)
+
+// The built-in sets, in pattern syntax.
+var builtinSrc = []struct{ name, src string }{
+	{"race", `
+# Data races (PECAN, section 3): two goroutines access one location, at least
+# one of them writes, and the accesses run back to back.
+race/RW adjacent T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w
+race/WR adjacent T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-r
+race/WW adjacent T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-w
+`},
+	{"av", `
+# Single-variable atomicity violations: a unit of work u1 accesses s1 twice
+# and another goroutine's access falls between the two.
+av/RWR atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-w-r
+av/RWW atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-w-w
+av/WRW atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=w-r-w
+av/WWR atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=w-w-r
+av/WWW atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=w-w-w
+`},
+	{"asv", `
+# Atomic-set-serializability violations: the 14 problematic data access
+# patterns of Figure 2 of Vaziri et al.'s atomic-sets paper, in its order
+# (its text says 11; the figure has 14). Unit of work u is u1 on thread t1,
+# u' is u2 on t2; locations l and l1 are s1, l2 is s2.
+asv/asv-1  atomic T=t1-t2-t1    SV=s1-s1-s1    AR=u1-u2-u1    AT=r-w-w   # R_u(l) W_u'(l) W_u(l)
+asv/asv-2  atomic T=t1-t2-t1    SV=s1-s1-s1    AR=u1-u2-u1    AT=r-w-r   # R_u(l) W_u'(l) R_u(l)
+asv/asv-3  atomic T=t1-t2-t1    SV=s1-s1-s1    AR=u1-u2-u1    AT=w-r-w   # W_u(l) R_u'(l) W_u(l)
+asv/asv-4  atomic T=t1-t2-t1    SV=s1-s1-s1    AR=u1-u2-u1    AT=w-w-r   # W_u(l) W_u'(l) R_u(l)
+asv/asv-5  atomic T=t1-t2-t1    SV=s1-s1-s1    AR=u1-u2-u1    AT=w-w-w   # W_u(l) W_u'(l) W_u(l)
+asv/asv-6  atomic T=t1-t2-t2-t1 SV=s1-s1-s2-s2 AR=u1-u2-u2-u1 AT=w-w-w-w # W_u(l1) W_u'(l1) W_u'(l2) W_u(l2)
+asv/asv-7  atomic T=t1-t2-t2-t1 SV=s1-s2-s1-s2 AR=u1-u2-u2-u1 AT=w-w-w-w # W_u(l1) W_u'(l2) W_u'(l1) W_u(l2)
+asv/asv-8  atomic T=t1-t2-t1-t2 SV=s1-s2-s2-s1 AR=u1-u2-u1-u2 AT=w-w-w-w # W_u(l1) W_u'(l2) W_u(l2) W_u'(l1)
+asv/asv-9  atomic T=t1-t2-t2-t1 SV=s1-s1-s2-s2 AR=u1-u2-u2-u1 AT=w-r-r-w # W_u(l1) R_u'(l1) R_u'(l2) W_u(l2)
+asv/asv-10 atomic T=t1-t2-t2-t1 SV=s1-s2-s1-s2 AR=u1-u2-u2-u1 AT=w-r-r-w # W_u(l1) R_u'(l2) R_u'(l1) W_u(l2)
+asv/asv-11 atomic T=t1-t2-t2-t1 SV=s1-s1-s2-s2 AR=u1-u2-u2-u1 AT=r-w-w-r # R_u(l1) W_u'(l1) W_u'(l2) R_u(l2)
+asv/asv-12 atomic T=t1-t2-t2-t1 SV=s1-s2-s1-s2 AR=u1-u2-u2-u1 AT=r-w-w-r # R_u(l1) W_u'(l2) W_u'(l1) R_u(l2)
+asv/asv-13 atomic T=t1-t2-t1-t2 SV=s1-s2-s2-s1 AR=u1-u2-u1-u2 AT=r-w-r-w # R_u(l1) W_u'(l2) R_u(l2) W_u'(l1)
+asv/asv-14 atomic T=t1-t2-t1-t2 SV=s1-s2-s2-s1 AR=u1-u2-u1-u2 AT=w-r-w-r # W_u(l1) R_u'(l2) W_u(l2) R_u'(l1)
+`},
+}
+
+// allSet is the name of the union of the built-in sets.
+const allSet = "all"
+
+var builtins = sync.OnceValue(func() map[string][]*Pattern {
+	m := map[string][]*Pattern{}
+	for _, b := range builtinSrc {
+		pats := MustParse(b.src)
+		for _, p := range pats {
+			p.Pos = "built-in set " + b.name
+		}
+		m[b.name] = pats
+		m[allSet] = append(m[allSet], pats...)
+	}
+	return m
+})
+
+// BuiltinNames returns the names of the built-in sets: "race", "av", "asv"
+// and "all" (their union).
+func BuiltinNames() []string {
+	names := make([]string, 0, len(builtinSrc)+1)
+	for _, b := range builtinSrc {
+		names = append(names, b.name)
+	}
+	return append(names, allSet)
+}
+
+// Builtin returns a fresh copy of the built-in set called name, and whether
+// there is one.
+func Builtin(name string) ([]*Pattern, bool) {
+	pats, ok := builtins()[name]
+	if !ok {
+		return nil, false
+	}
+	out := make([]*Pattern, len(pats))
+	for i, p := range pats {
+		out[i] = p.Clone()
+	}
+	return out, true
+}
+
+// Resolve turns a -patterns flag value into patterns: a comma-separated list
+// of built-in set names and/or files; or, if the value contains '=', inline
+// pattern text (parsed with name "-patterns"). A built-in name wins over a
+// file of the same name (write ./race for the file). An item that is neither
+// a built-in name nor an existing file is an error naming it and listing the
+// built-ins. A pattern given twice (same Kind/Name) is an error unless both
+// definitions are Equal, in which case the first is kept. The empty string
+// (or only spaces) means "all".
+func Resolve(spec string) ([]*Pattern, error) {
+	if strings.TrimSpace(spec) == "" {
+		pats, _ := Builtin(allSet)
+		return pats, nil
+	}
+	if strings.Contains(spec, "=") {
+		pats, err := Parse(spec, "-patterns")
+		if err != nil {
+			return nil, err
+		}
+		if len(pats) == 0 {
+			return nil, fmt.Errorf("-patterns: no patterns in %q", spec)
+		}
+		return pats, nil
+	}
+	var out []*Pattern
+	index := map[string]*Pattern{}
+	for item := range strings.SplitSeq(spec, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			return nil, fmt.Errorf("-patterns: empty item in %q", spec)
+		}
+		pats, ok := Builtin(item)
+		if !ok {
+			var err error
+			if pats, err = parseFile(item); err != nil {
+				return nil, err
+			}
+		}
+		for _, p := range pats {
+			if q, dup := index[p.ID()]; dup {
+				if !q.Equal(p) {
+					return nil, fmt.Errorf("%s: pattern %s differs from the one defined at %s", p.Pos, p.ID(), q.Pos)
+				}
+				continue
+			}
+			index[p.ID()] = p
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// parseFile parses the patterns of the file named by a -patterns item.
+func parseFile(item string) ([]*Pattern, error) {
+	fi, err := os.Stat(item)
+	if err != nil || fi.IsDir() {
+		return nil, fmt.Errorf("-patterns: %q is neither a built-in pattern set (%s) nor a pattern file",
+			item, strings.Join(BuiltinNames(), ", "))
+	}
+	data, err := os.ReadFile(item)
+	if err != nil {
+		return nil, fmt.Errorf("-patterns: %v", err)
+	}
+	pats, err := Parse(string(data), item)
+	if err != nil {
+		return nil, err
+	}
+	if len(pats) == 0 {
+		return nil, fmt.Errorf("-patterns: %s defines no patterns", item)
+	}
+	return pats, nil
+}

@@ -1,0 +1,350 @@
+package pattern
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Access is the access type of a pattern event.
+type Access uint8
+
+// The access types.
+const (
+	R Access = iota + 1 // a read (matches any access that reads)
+	W                   // a write (matches any access that writes)
+)
+
+// String returns "r" or "w".
+func (a Access) String() string {
+	switch a {
+	case R:
+		return "r"
+	case W:
+		return "w"
+	}
+	return "Access(" + strconv.Itoa(int(a)) + ")"
+}
+
+func (a Access) word() string {
+	switch a {
+	case R:
+		return "read"
+	case W:
+		return "write"
+	}
+	return a.String()
+}
+
+// A Pattern is an access-anomaly pattern [E, T, SV, AR, AT]; see the package
+// documentation for its meaning. E, T, SV, AR and AT have the same length,
+// Len. T, SV and AR are normalized: numbered by first occurrence 0, 1, 2, ….
+type Pattern struct {
+	Kind     string // "race", "av", "asv", or a user-chosen kind
+	Name     string // e.g. "RW", "RWR", "asv-9"; Kind/Name is unique within a set
+	Adjacent bool   // the events must run back to back in the schedule (data races)
+	Atomic   bool   // sync/atomic accesses may match (never for races)
+
+	E         []string // event names (default e1..en)
+	T, SV, AR []int    // normalized variables
+	AT        []Access
+
+	// Original variable names, indexed by normalized number: TNames[T[i]]
+	// is the name of event i's thread. They only matter for printing; nil
+	// names print as t1, t2, … (s1, … and u1, …).
+	TNames, SVNames, ARNames []string
+
+	// Pos says where the pattern was defined: "NAME:LINE:COL" for a parsed
+	// pattern, "built-in set NAME" for a built-in one. Equal ignores it.
+	Pos string
+}
+
+// Len returns the number of events.
+func (p *Pattern) Len() int { return len(p.AT) }
+
+// ID returns "Kind/Name", the pattern's identity within a set.
+func (p *Pattern) ID() string { return p.Kind + "/" + p.Name }
+
+// Threads returns the number of distinct threads.
+func (p *Pattern) Threads() int { return distinct(p.T) }
+
+// Vars returns the number of distinct shared variables.
+func (p *Pattern) Vars() int { return distinct(p.SV) }
+
+// Regions returns the number of distinct atomic regions.
+func (p *Pattern) Regions() int { return distinct(p.AR) }
+
+// distinct counts the values of a normalized sequence.
+func distinct(s []int) int {
+	n := 0
+	for _, v := range s {
+		if v+1 > n {
+			n = v + 1
+		}
+	}
+	return n
+}
+
+// ThreadName returns the name of event i's thread, and likewise VarName and
+// RegionName.
+func (p *Pattern) ThreadName(i int) string { return varName(p.TNames, p.T[i], "t") }
+
+// VarName returns the name of event i's shared variable.
+func (p *Pattern) VarName(i int) string { return varName(p.SVNames, p.SV[i], "s") }
+
+// RegionName returns the name of event i's atomic region.
+func (p *Pattern) RegionName(i int) string { return varName(p.ARNames, p.AR[i], "u") }
+
+// EventName returns the name of event i.
+func (p *Pattern) EventName(i int) string {
+	if i < len(p.E) && p.E[i] != "" {
+		return p.E[i]
+	}
+	return defaultEvent(i)
+}
+
+func varName(names []string, k int, prefix string) string {
+	if k >= 0 && k < len(names) && names[k] != "" {
+		return names[k]
+	}
+	return prefix + strconv.Itoa(k+1)
+}
+
+func defaultEvent(i int) string { return "e" + strconv.Itoa(i+1) }
+
+// String returns the pattern in its canonical text form, which Parse turns
+// back into an equal pattern (with the same names):
+//
+//	kind/name [adjacent] [atomic] T=… SV=… AR=… AT=… [E=…]
+//
+// E is omitted when it is the default e1-…-en.
+func (p *Pattern) String() string {
+	var b strings.Builder
+	b.WriteString(p.Kind)
+	b.WriteByte('/')
+	b.WriteString(p.Name)
+	if p.Adjacent {
+		b.WriteString(" adjacent")
+	}
+	if p.Atomic {
+		b.WriteString(" atomic")
+	}
+	seq := func(key string, n int, elem func(i int) string) {
+		b.WriteByte(' ')
+		b.WriteString(key)
+		b.WriteByte('=')
+		for i := range n {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteString(elem(i))
+		}
+	}
+	seq("T", len(p.T), p.ThreadName)
+	seq("SV", len(p.SV), p.VarName)
+	seq("AR", len(p.AR), p.RegionName)
+	seq("AT", len(p.AT), func(i int) string { return p.AT[i].String() })
+	if !p.defaultE() {
+		seq("E", len(p.E), p.EventName)
+	}
+	return b.String()
+}
+
+// defaultE reports whether E is empty or e1, e2, …, en.
+func (p *Pattern) defaultE() bool {
+	for i, e := range p.E {
+		if e != defaultEvent(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// Describe returns a short human phrase for the pattern, e.g. "read–write
+// race" or "write–read–read–write atomic-set serializability violation:
+// W(u1,s1) R(u2,s1) R(u2,s2) W(u1,s2)". The events are written as
+// ACCESS(region,variable); when a thread of the pattern has more than one
+// region, as ACCESS(thread:region,variable).
+func (p *Pattern) Describe() string {
+	words := make([]string, p.Len())
+	for i, a := range p.AT {
+		words[i] = a.word()
+	}
+	var what string
+	switch p.Kind {
+	case "race":
+		what = "race"
+	case "av":
+		what = "atomicity violation"
+	case "asv":
+		what = "atomic-set serializability violation"
+	default:
+		what = strconv.Quote(p.Kind) + " pattern"
+	}
+	phrase := strings.Join(words, "–") + " " + what
+	if p.Len() == 2 && p.Vars() == 1 && p.Threads() == 2 && p.Regions() == 2 {
+		return phrase // the plain race shape: the phrase says it all
+	}
+	// Regions identify threads unless some thread has several regions.
+	regionOf := map[int]int{}
+	showThread := false
+	for i := range p.Len() {
+		if r, ok := regionOf[p.T[i]]; ok && r != p.AR[i] {
+			showThread = true
+		}
+		regionOf[p.T[i]] = p.AR[i]
+	}
+	evs := make([]string, p.Len())
+	for i, a := range p.AT {
+		who := p.RegionName(i)
+		if showThread {
+			who = p.ThreadName(i) + ":" + who
+		}
+		evs[i] = strings.ToUpper(a.String()) + "(" + who + "," + p.VarName(i) + ")"
+	}
+	return phrase + ": " + strings.Join(evs, " ")
+}
+
+// Equal reports whether p and q define the same pattern: the same kind,
+// name, options and normalized sequences. The spelling of variables and of
+// event names, and Pos, are ignored.
+func (p *Pattern) Equal(q *Pattern) bool {
+	return p.Kind == q.Kind && p.Name == q.Name &&
+		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic &&
+		slices.Equal(p.T, q.T) && slices.Equal(p.SV, q.SV) &&
+		slices.Equal(p.AR, q.AR) && slices.Equal(p.AT, q.AT)
+}
+
+// Clone returns a deep copy of p.
+func (p *Pattern) Clone() *Pattern {
+	q := *p
+	q.E = slices.Clone(p.E)
+	q.T = slices.Clone(p.T)
+	q.SV = slices.Clone(p.SV)
+	q.AR = slices.Clone(p.AR)
+	q.AT = slices.Clone(p.AT)
+	q.TNames = slices.Clone(p.TNames)
+	q.SVNames = slices.Clone(p.SVNames)
+	q.ARNames = slices.Clone(p.ARNames)
+	return &q
+}
+
+// Validate checks the invariants of a pattern built in memory (Parse only
+// returns valid patterns): equal lengths (E may be nil), at least two events
+// and two threads, normalized T, SV and AR, names (if any) matching the
+// variable counts, each region used by one thread, R/W access types, distinct
+// event names, and no Atomic race.
+func (p *Pattern) Validate() error {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("pattern %s: %s", p.ID(), fmt.Sprintf(format, args...))
+	}
+	n := len(p.AT)
+	for _, s := range []struct {
+		key string
+		n   int
+	}{{"T", len(p.T)}, {"SV", len(p.SV)}, {"AR", len(p.AR)}} {
+		if s.n != n {
+			return fail("%s has %s but AT has %d", s.key, plural(s.n, "element"), n)
+		}
+	}
+	if p.E != nil && len(p.E) != n {
+		return fail("E has %s but AT has %d", plural(len(p.E), "element"), n)
+	}
+	if n < 2 {
+		return fail("a pattern needs at least 2 events, this one has %d", n)
+	}
+	for _, s := range []struct {
+		key   string
+		seq   []int
+		names []string
+	}{{"T", p.T, p.TNames}, {"SV", p.SV, p.SVNames}, {"AR", p.AR, p.ARNames}} {
+		next := 0
+		for i, v := range s.seq {
+			if v < 0 || v > next {
+				return fail("%s is not normalized: element %d is %d, want at most %d", s.key, i+1, v, next)
+			}
+			if v == next {
+				next++
+			}
+		}
+		if s.names != nil {
+			if len(s.names) != next {
+				return fail("%s has %d variables but %d names", s.key, next, len(s.names))
+			}
+			if k := firstDup(s.names); k >= 0 {
+				return fail("%s names variables %d and %d both %q", s.key, slices.Index(s.names, s.names[k])+1, k+1, s.names[k])
+			}
+		}
+	}
+	if p.Threads() < 2 {
+		return fail("a pattern needs at least 2 threads")
+	}
+	threadOf := map[int]int{}
+	for i, r := range p.AR {
+		if t, ok := threadOf[r]; ok && t != p.T[i] {
+			return fail("region %s is used by threads %s and %s; a region belongs to one thread",
+				p.RegionName(i), varName(p.TNames, t, "t"), p.ThreadName(i))
+		}
+		threadOf[r] = p.T[i]
+	}
+	for i, a := range p.AT {
+		if a != R && a != W {
+			return fail("event %d has access type %v, want r or w", i+1, a)
+		}
+	}
+	if k := firstDup(p.E); k >= 0 {
+		return fail("duplicate event name %q in E", p.E[k])
+	}
+	for i, e := range p.E {
+		if e == "" {
+			return fail("event %d has an empty name", i+1)
+		}
+	}
+	if p.Atomic && p.Kind == "race" {
+		return fail("races never involve sync/atomic accesses")
+	}
+	return nil
+}
+
+// firstDup returns the index of the first element of s equal to an earlier
+// one, or -1.
+func firstDup(s []string) int {
+	seen := make(map[string]bool, len(s))
+	for i, x := range s {
+		if seen[x] {
+			return i
+		}
+		seen[x] = true
+	}
+	return -1
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// Key identifies a report: for Adjacent two-event patterns (races) the
+// unordered pair of (site, access) items; otherwise the ordered sequence of
+// (site, access) items. sites[i] is the source site of the access bound to
+// event i; the access of an item is the pattern's AT at that position. Items
+// are encoded as ACCESS@SITE and joined by '|', e.g. "r@file.go:12|w@file.go:20".
+// Patterns of different kinds with the same key are the same report. Key
+// panics if len(sites) != p.Len().
+func Key(p *Pattern, sites []string) string {
+	if len(sites) != p.Len() {
+		panic(fmt.Sprintf("pattern.Key: %d sites for pattern %s of %d events", len(sites), p.ID(), p.Len()))
+	}
+	items := make([]string, len(sites))
+	for i, s := range sites {
+		items[i] = p.AT[i].String() + "@" + s
+	}
+	if p.Adjacent && len(items) == 2 {
+		sort.Strings(items)
+	}
+	return strings.Join(items, "|")
+}
