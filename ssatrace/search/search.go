@@ -135,7 +135,14 @@ type class struct {
 	sites []int32
 	locks []int32 // lockset id per element
 	helds []int32 // lockset id held throughout each gap between elements
-	inst  [][]int32
+	flat  []int32 // instances, len(objs) events each, in program order
+}
+
+func (c *class) count() int { return len(c.flat) / len(c.objs) }
+
+func (c *class) inst(i int) []int32 {
+	n := len(c.objs)
+	return c.flat[i*n : (i+1)*n : (i+1)*n]
 }
 
 type groupIndex struct {
@@ -232,7 +239,7 @@ func (s *searcher) buildSingles() *groupIndex {
 				ix.classes = append(ix.classes, &class{g: ev.G, objs: []int32{o}, sites: []int32{ev.Site}, locks: []int32{k.lock}})
 				ix.byObj[o] = append(ix.byObj[o], c)
 			}
-			ix.classes[c].inst = append(ix.classes[c].inst, []int32{e})
+			ix.classes[c].flat = append(ix.classes[c].flat, e)
 		}
 	}
 	// Instances of a class are one goroutine's, so trace order is program order.
@@ -379,7 +386,7 @@ func (s *searcher) buildRegionGroups(gs []*group, atomic []bool) {
 						ix.classes = append(ix.classes, cl)
 						ix.byObj[cl.objs[0]] = append(ix.byObj[cl.objs[0]], c)
 					}
-					ix.classes[c].inst = append(ix.classes[c].inst, append([]int32(nil), evsel...))
+					ix.classes[c].flat = append(ix.classes[c].flat, evsel...)
 					return
 				}
 				for i, it := range items {
@@ -442,7 +449,7 @@ func (s *searcher) pattern(p *pattern.Pattern, reversedOnly bool) {
 		ixs[i] = s.index(g, p.Atomic)
 	}
 	m := &matcher{s: s, p: p, gs: gs, ixs: ixs, reversedOnly: reversedOnly,
-		cls: make([]*class, len(gs)), objOf: map[int]int32{}, gOf: map[int]int32{},
+		cls: make([]*class, len(gs)), objOf: unbound(p.Vars()), gOf: unbound(p.Threads()),
 		allCls: make([][]int32, len(gs)), siteIdx: make([]int32, p.Len())}
 	m.classes(0)
 }
@@ -454,8 +461,8 @@ type matcher struct {
 	ixs          []*groupIndex
 	reversedOnly bool
 	cls          []*class
-	objOf        map[int]int32 // SV var → object
-	gOf          map[int]int32 // T var → goroutine
+	objOf        []int32 // SV var → object, -1 unbound
+	gOf          []int32 // T var → goroutine, -1 unbound
 	allCls       [][]int32
 	keyBuf       []byte
 	siteIdx      []int32
@@ -470,7 +477,7 @@ func (m *matcher) classes(k int) {
 	g := m.gs[k]
 	ix := m.ixs[k]
 	var cand []int32
-	if o, ok := m.objOf[g.sv[0]]; ok {
+	if o := m.objOf[g.sv[0]]; o >= 0 {
 		cand = ix.byObj[o]
 	} else {
 		if m.allCls[k] == nil {
@@ -479,62 +486,63 @@ func (m *matcher) classes(k int) {
 		cand = m.allCls[k]
 	}
 	gr := m.s.gr
+	boundT := m.gOf[g.t]
+	var newSV [8]int
+next:
 	for _, ci := range cand {
 		c := ix.classes[ci]
+		// Thread bindings: same T var, same goroutine; different, different.
+		if boundT >= 0 {
+			if boundT != c.g {
+				continue
+			}
+		} else {
+			for _, gg := range m.gOf {
+				if gg == c.g {
+					continue next
+				}
+			}
+		}
 		// Ops must match the group's access types (singles are shared by all).
-		ok := true
 		for e := range g.pos {
-			if !matches(gr.Ev(c.inst[0][e]).Op, g.at[e], m.p.Atomic) {
-				ok = false
-				break
+			if !matches(gr.Ev(c.flat[e]).Op, g.at[e], m.p.Atomic) {
+				continue next
 			}
-		}
-		if !ok {
-			continue
-		}
-		// Thread bindings.
-		if gg, bound := m.gOf[g.t]; bound && gg != c.g {
-			continue
-		}
-		clash := false
-		for t, gg := range m.gOf {
-			if t != g.t && gg == c.g {
-				clash = true
-			}
-		}
-		if clash {
-			continue
 		}
 		// Object bindings.
-		var newSV []int
+		nNew := 0
+		ok := true
 		for e, v := range g.sv {
-			if o, bound := m.objOf[v]; bound {
+			if o := m.objOf[v]; o >= 0 {
 				if o != c.objs[e] {
 					ok = false
+					break
 				}
 				continue
 			}
-			for v2, o2 := range m.objOf {
-				if v2 != v && o2 == c.objs[e] {
+			for _, o2 := range m.objOf {
+				if o2 == c.objs[e] {
 					ok = false
+					break
 				}
 			}
-			if ok {
-				m.objOf[v] = c.objs[e]
-				newSV = append(newSV, v)
+			if !ok {
+				break
+			}
+			m.objOf[v] = c.objs[e]
+			if nNew < len(newSV) {
+				newSV[nNew] = v
+				nNew++
 			}
 		}
-		_, hadT := m.gOf[g.t]
 		if ok {
 			m.gOf[g.t] = c.g
 			m.cls[k] = c
 			m.classes(k + 1)
+			m.gOf[g.t] = boundT
 		}
-		if !hadT {
-			delete(m.gOf, g.t)
-		}
-		for _, v := range newSV {
-			delete(m.objOf, v)
+		for _, v := range newSV[:nNew] {
+			m.objOf[v] = -1
 		}
 	}
 }
@@ -628,14 +636,22 @@ func (m *matcher) instances(key string, elem [][2]int) {
 	n := len(elem)
 	chosen := make([][]int32, len(m.gs))
 	events := make([]int32, n)
+	// Enumerate from the group with the fewest instances; the others are
+	// found by binary search relative to the groups already chosen.
+	order := make([]int, len(m.gs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return m.cls[order[a]].count() < m.cls[order[b]].count() })
 	// okWith reports whether instance in of group gi is compatible with the
-	// already chosen groups < gi: -1 too early, +1 too late, 0 fine,
-	// 2 incompatible for another reason.
-	okWith := func(gi int, in []int32) int {
+	// groups chosen before it (order[:k]): -1 too early, +1 too late,
+	// 0 fine, 2 incompatible for another reason.
+	okWith := func(k int, in []int32) int {
+		gi := order[k]
 		g := m.gs[gi]
 		for e, pos := range g.pos {
 			x := in[e]
-			for gj := 0; gj < gi; gj++ {
+			for _, gj := range order[:k] {
 				for f, pos2 := range m.gs[gj].pos {
 					y := chosen[gj][f]
 					if pos2 < pos {
@@ -662,9 +678,9 @@ func (m *matcher) instances(key string, elem [][2]int) {
 		}
 		return 0
 	}
-	var rec func(gi int) bool
-	rec = func(gi int) bool {
-		if gi == len(m.gs) {
+	var rec func(k int) bool
+	rec = func(k int) bool {
+		if k == len(m.gs) {
 			for gj, g := range m.gs {
 				for e, pos := range g.pos {
 					events[pos] = chosen[gj][e]
@@ -690,10 +706,12 @@ func (m *matcher) instances(key string, elem [][2]int) {
 			}
 			return false
 		}
-		insts := m.cls[gi].inst
-		if gi == 0 {
-			for _, in := range insts {
-				chosen[0] = in
+		gi := order[k]
+		c := m.cls[gi]
+		cnt := c.count()
+		if k == 0 {
+			for i := 0; i < cnt; i++ {
+				chosen[gi] = c.inst(i)
 				if rec(1) {
 					return true
 				}
@@ -702,25 +720,26 @@ func (m *matcher) instances(key string, elem [][2]int) {
 		}
 		// Instances are in program order and the POR condition is monotone:
 		// the compatible ones form a range.
-		lo := sort.Search(len(insts), func(i int) bool { return okWith(gi, insts[i]) != -1 })
-		hi := sort.Search(len(insts), func(i int) bool { return okWith(gi, insts[i]) == +1 })
+		lo := sort.Search(cnt, func(i int) bool { return okWith(k, c.inst(i)) != -1 })
+		hi := lo + sort.Search(cnt-lo, func(i int) bool { return okWith(k, c.inst(lo+i)) == +1 })
 		if lo >= hi {
 			return false
 		}
-		// Try the ones nearest the first group's instance first.
-		anchor := chosen[0][0]
-		mid := lo + sort.Search(hi-lo, func(i int) bool { return insts[lo+i][0] >= anchor })
+		// Try the ones nearest the anchor's instance first.
+		anchor := chosen[order[0]][0]
+		mid := lo + sort.Search(hi-lo, func(i int) bool { return c.inst(lo + i)[0] >= anchor })
 		tried := 0
 		for d := 0; lo <= mid-1-d || mid+d < hi; d++ {
 			for _, i := range [2]int{mid + d, mid - 1 - d} {
 				if i < lo || i >= hi {
 					continue
 				}
-				if okWith(gi, insts[i]) != 0 {
+				in := c.inst(i)
+				if okWith(k, in) != 0 {
 					continue
 				}
-				chosen[gi] = insts[i]
-				if rec(gi + 1) {
+				chosen[gi] = in
+				if rec(k + 1) {
 					return true
 				}
 				if tried++; tried >= m.s.opt.PerClass {
@@ -750,4 +769,12 @@ func siteKey(b []byte, p *pattern.Pattern, sites []int32) []byte {
 		b = binary.LittleEndian.AppendUint64(b, item(i))
 	}
 	return b
+}
+
+func unbound(n int) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = -1
+	}
+	return s
 }
