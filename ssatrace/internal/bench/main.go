@@ -20,6 +20,7 @@ import (
 	"github.com/pecanvet/pecanvet/ssatrace/internal/gen"
 	"github.com/pecanvet/pecanvet/ssatrace/pattern"
 	"github.com/pecanvet/pecanvet/ssatrace/predict"
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
 
 func main() {
@@ -29,7 +30,19 @@ func main() {
 	locks := flag.Int("locks", 8, "locks in generated traces")
 	chans := flag.Float64("chan-density", 0.01, "fraction of events that are channel operations")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the engine runs to this file")
+	writeTrace := flag.String("write-trace", "", "instead of benchmarking, write a generated binary trace of the first -sizes events to this file")
 	flag.Parse()
+	if *writeTrace != "" {
+		n, err := strconv.ParseFloat(strings.Split(*sizes, ",")[0], 64)
+		if err == nil {
+			err = writeGenerated(*writeTrace, gen.LargeOptions{Events: int(n), Goroutines: *goroutines, Locations: *locations, Locks: *locks, ChannelDensity: *chans, Seed: 1})
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -124,4 +137,22 @@ func watchPeak() func() int64 {
 		<-done
 		return peak.Load()
 	}
+}
+
+// writeGenerated streams a generated trace to path without holding it in memory.
+func writeGenerated(path string, opt gen.LargeOptions) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	enc := trace.NewBinaryEncoder(f)
+	if err := gen.LargeStream(opt, enc.Encode); err != nil {
+		f.Close()
+		return err
+	}
+	if err := enc.Close(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
