@@ -97,37 +97,17 @@ func cmdPredict(args []string, stdout, stderr io.Writer) int {
 // readTrace reads a whole trace, refusing (without reading it all) one with
 // more than max events.
 func readTrace(path string, max int) (*trace.Trace, error) {
-	var r io.Reader = os.Stdin
-	name := "<stdin>"
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
+	opt := trace.ReadOptions{MaxEvents: max}
+	tr, err := func() (*trace.Trace, error) {
+		if path == "-" {
+			return trace.ReadTrace(os.Stdin, "<stdin>", opt)
 		}
-		defer f.Close()
-		r, name = f, path
+		return trace.ReadFile(path, opt)
+	}()
+	if errors.Is(err, trace.ErrTooManyEvents) {
+		return nil, fmt.Errorf("%v; raise -max-events if this machine has the memory (about 150 bytes per event)", err)
 	}
-	dec, err := trace.NewDecoder(r, name)
-	if err != nil {
-		return nil, err
-	}
-	tr := &trace.Trace{}
-	for {
-		e, err := dec.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(tr.Events) >= max {
-			return nil, fmt.Errorf("%s: more than %d events; raise -max-events if this machine has the memory (about 100 bytes per event)", name, max)
-		}
-		tr.Events = append(tr.Events, e)
-	}
-	tr.Tables = *dec.Tables()
-	tr.Truncated = dec.Truncated()
-	return tr, nil
+	return tr, err
 }
 
 type jsonOut struct {

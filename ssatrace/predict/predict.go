@@ -23,9 +23,9 @@ type Options struct {
 // Anomaly is one predicted access anomaly with the schedule that exposes it.
 type Anomaly struct {
 	Pattern  *pattern.Pattern
-	Events   []int32  // event indices (0-based), in pattern order
-	Sites    []string // site of each event ("" if unknown)
-	Key      string   // pattern.Key: one report per combination of sites
+	Events   []int32           // event indices (0-based), in pattern order
+	Sites    []string          // site of each event ("" if unknown)
+	Key      string            // pattern.Key: one report per combination of sites
 	Schedule schedule.Schedule // ends with the anomaly's last event
 	// Unsound names a lock used in a non-nested way by the schedule, when
 	// Theorem 1 does not cover it; empty otherwise.

@@ -61,6 +61,10 @@ func IsBinary(prefix []byte) bool {
 	return len(prefix) >= len(BinaryMagic) && string(prefix[:len(BinaryMagic)]) == BinaryMagic
 }
 
+// ErrTooManyEvents is wrapped by the error of a read that stopped at
+// ReadOptions.MaxEvents.
+var ErrTooManyEvents = errors.New("trace too large")
+
 // ReadOptions control ReadTrace, ReadFile and NewDecoderOptions.
 type ReadOptions struct {
 	// Lenient accepts a trace whose writer was killed mid-run: a binary trace
@@ -70,6 +74,9 @@ type ReadOptions struct {
 	// reason saying where the data ended, unless the trace recorded one.
 	// Corrupt data is an error in either mode.
 	Lenient bool
+	// MaxEvents, if positive, makes ReadTrace and ReadFile fail, without
+	// reading further, on a trace with more events: a bound on memory.
+	MaxEvents int
 }
 
 // NewDecoder returns a strict decoder for r, which may hold either format:
@@ -117,6 +124,9 @@ func ReadTrace(r io.Reader, name string, opt ReadOptions) (*Trace, error) {
 				break
 			}
 			return nil, err
+		}
+		if opt.MaxEvents > 0 && total >= opt.MaxEvents {
+			return nil, fmt.Errorf("%s: more than %d events: %w", name, opt.MaxEvents, ErrTooManyEvents)
 		}
 		if len(cur) == cap(cur) {
 			chunks = append(chunks, cur)
