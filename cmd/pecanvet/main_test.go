@@ -176,3 +176,18 @@ func TestHelp(t *testing.T) {
 		t.Errorf("unknown subcommand: exit %d", code)
 	}
 }
+
+func TestPredictSchedules(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s")
+	if code, _, errs := runCmd(t, "predict", "-schedules", dir, "../../examples/fig1.trace"); code != 1 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil || len(ents) != 3 {
+		t.Fatalf("%v, %d files", err, len(ents))
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "003-race-WR.sched"))
+	if !strings.Contains(string(b), "anomaly race/WR 6 7\n") || !strings.HasSuffix(string(b), "T1 read y @fig1.go:3 n=1\n") {
+		t.Errorf("schedule file:\n%s", b)
+	}
+}

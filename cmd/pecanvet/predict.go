@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -34,7 +35,8 @@ func cmdPredict(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print one JSON object per line per anomaly")
 	maxTries := fs.Int("max-tries", 8, "candidate instances tried per site combination")
 	maxEvents := fs.Int("max-events", 50_000_000, "refuse traces with more events than this (memory: about 100 bytes per event)")
-	verbose := fs.Bool("v", false, "also print warnings and statistics")
+	verbose := fs.Bool("v", false, "also print statistics")
+	schedDir := fs.String("schedules", "", "write each anomaly's schedule (bug hatching clip) to a file in this directory, for replay")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, predictUsage)
 		fs.PrintDefaults()
@@ -70,6 +72,12 @@ func cmdPredict(args []string, stdout, stderr io.Writer) int {
 	}
 	if tr.Truncated != "" {
 		fmt.Fprintf(stderr, "pecanvet predict: %s: warning: the trace is truncated (%s); predictions cover the recorded part\n", path, tr.Truncated)
+	}
+	if *schedDir != "" {
+		if err := writeSchedules(*schedDir, tr, res); err != nil {
+			fmt.Fprintf(stderr, "pecanvet predict: %v\n", err)
+			return 2
+		}
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -258,4 +266,26 @@ func printSchedule(w io.Writer, tr *trace.Trace, a predict.Anomaly) {
 		}
 		i = j + 1
 	}
+}
+
+// writeSchedules writes one schedule file per anomaly into dir, named by
+// its number and pattern; each file is written whole or not at all.
+func writeSchedules(dir string, tr *trace.Trace, res *predict.Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, a := range res.Anomalies {
+		s, err := trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events)
+		if err != nil {
+			return err
+		}
+		name := fmt.Sprintf("%03d-%s-%s.sched", i+1, a.Pattern.Kind, a.Pattern.Name)
+		if err := writeFileAtomic(filepath.Join(dir, name), func(w io.Writer) error {
+			_, err := s.WriteTo(w)
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,0 +1,264 @@
+package trace
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// A Schedule is a bug hatching clip: the order in which the goroutines of a
+// recorded run must execute their events to expose one predicted anomaly.
+// The replayer matches each step by goroutine, op, site and occurrence
+// count — never by object, whose identity (an address) changes between
+// runs — so a Schedule stays valid for every run of the same build.
+//
+// Its file format is text, one step per line, in the trace text format plus
+// the occurrence count:
+//
+//	# pecanvet schedule v1
+//	build 3f2a9c1e                 (optional: identity of the instrumented build)
+//	anomaly race/WR 6 7            (pattern, then the step numbers of its events)
+//	T1 write w @fig1.go:1 n=1
+//	...
+//
+// Step numbers count from 1 in file order; n=K says this is the K-th event
+// of that goroutine with that op at that site.
+type Schedule struct {
+	Build   string // identity of the instrumented build, "" if unknown
+	Pattern string // "kind/name" of the anomaly
+	Anomaly []int  // 0-based step indices of the anomaly's events, in pattern order
+	Steps   []Step
+}
+
+// Step is one event of a Schedule.
+type Step struct {
+	G    string
+	Op   Op
+	Obj  string // for people; not matched
+	Site string // "" if unknown
+	N    int    // occurrence of (G, Op, Site), from 1
+}
+
+// ScheduleHeader is the first line of a schedule file.
+const ScheduleHeader = "# pecanvet schedule v1"
+
+// Key identifies a step for matching.
+func (s Step) Key() string { return fmt.Sprintf("%s %s @%s n=%d", s.G, s.Op, s.Site, s.N) }
+
+func (s Step) String() string {
+	var b strings.Builder
+	b.WriteString(s.G)
+	b.WriteByte(' ')
+	b.WriteString(s.Op.String())
+	if s.Obj != "" {
+		b.WriteByte(' ')
+		b.WriteString(s.Obj)
+	}
+	if s.Site != "" {
+		b.WriteString(" @")
+		b.WriteString(s.Site)
+	}
+	fmt.Fprintf(&b, " n=%d", s.N)
+	return b.String()
+}
+
+// NewSchedule builds the schedule that runs the events sched (indices into
+// tr.Events, in order) and whose anomaly consists of events anomaly.
+func NewSchedule(tr *Trace, pattern string, sched, anomaly []int32) (*Schedule, error) {
+	s := &Schedule{Pattern: pattern}
+	type occKey struct {
+		g    int32
+		op   Op
+		site int32
+	}
+	// Occurrences count along each goroutine's program order; a schedule
+	// runs a prefix of it, so counting over the events in trace order up
+	// to each step's event gives the same numbers.
+	need := make(map[int32]bool, len(sched))
+	for _, e := range sched {
+		if e < 0 || int(e) >= len(tr.Events) {
+			return nil, fmt.Errorf("schedule step refers to event %d of %d", e+1, len(tr.Events))
+		}
+		need[e] = true
+	}
+	occ := map[occKey]int{}
+	n := make(map[int32]int, len(sched))
+	last := int32(-1)
+	for _, e := range sched {
+		last = max(last, e)
+	}
+	for i := int32(0); i <= last; i++ {
+		ev := tr.Events[i]
+		k := occKey{ev.G, ev.Op, ev.Site}
+		occ[k]++
+		if need[i] {
+			n[i] = occ[k]
+		}
+	}
+	at := make(map[int32]int, len(sched))
+	for i, e := range sched {
+		ev := tr.Events[e]
+		s.Steps = append(s.Steps, Step{G: tr.Goroutines[ev.G], Op: ev.Op, Obj: tr.ObjName(ev), Site: tr.Site(ev), N: n[e]})
+		at[e] = i
+	}
+	for _, e := range anomaly {
+		i, ok := at[e]
+		if !ok {
+			return nil, fmt.Errorf("anomaly event %d is not in the schedule", e+1)
+		}
+		s.Anomaly = append(s.Anomaly, i)
+	}
+	return s, nil
+}
+
+// WriteTo writes s in the schedule file format.
+func (s *Schedule) WriteTo(w io.Writer) (int64, error) {
+	bw := bufio.NewWriter(w)
+	var n int64
+	p := func(format string, args ...any) {
+		k, _ := fmt.Fprintf(bw, format, args...)
+		n += int64(k)
+	}
+	p("%s\n", ScheduleHeader)
+	if s.Build != "" {
+		p("build %s\n", s.Build)
+	}
+	p("anomaly %s", s.Pattern)
+	for _, i := range s.Anomaly {
+		p(" %d", i+1)
+	}
+	p("\n")
+	for _, st := range s.Steps {
+		p("%s\n", st)
+	}
+	return n, bw.Flush()
+}
+
+// ParseSchedule reads a schedule file. Errors name the line.
+func ParseSchedule(r io.Reader, name string) (*Schedule, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	s := &Schedule{}
+	line := 0
+	errf := func(format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
+	}
+	sawAnomaly := false
+	var anomalyLine int
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if line == 1 && strings.HasPrefix(text, "# pecanvet schedule ") && text != ScheduleHeader {
+			return nil, errf("unsupported schedule version %q (this pecanvet reads %q)", strings.TrimPrefix(text, "# pecanvet schedule "), "v1")
+		}
+		if i := strings.Index(text, " #"); i >= 0 {
+			text = text[:i]
+		}
+		f := strings.Fields(text)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		switch f[0] {
+		case "build":
+			if len(f) != 2 {
+				return nil, errf("build takes one identifier")
+			}
+			s.Build = f[1]
+			continue
+		case "anomaly":
+			if sawAnomaly {
+				return nil, errf("second anomaly line")
+			}
+			if len(f) < 3 {
+				return nil, errf("anomaly needs a pattern and at least one step number")
+			}
+			sawAnomaly, anomalyLine = true, line
+			s.Pattern = f[1]
+			for _, x := range f[2:] {
+				k, err := strconv.Atoi(x)
+				if err != nil || k < 1 {
+					return nil, errf("bad step number %q", x)
+				}
+				s.Anomaly = append(s.Anomaly, k-1)
+			}
+			continue
+		}
+		st, err := parseStep(f)
+		if err != nil {
+			return nil, errf("%v", err)
+		}
+		s.Steps = append(s.Steps, st)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %v", name, line+1, err)
+	}
+	if !sawAnomaly {
+		return nil, fmt.Errorf("%s: no anomaly line", name)
+	}
+	if len(s.Steps) == 0 {
+		return nil, fmt.Errorf("%s: no steps", name)
+	}
+	for _, k := range s.Anomaly {
+		if k >= len(s.Steps) {
+			line = anomalyLine
+			return nil, errf("anomaly step %d beyond the %d steps", k+1, len(s.Steps))
+		}
+	}
+	return s, s.checkOccurrences(name)
+}
+
+func parseStep(f []string) (Step, error) {
+	var st Step
+	if len(f) < 3 {
+		return st, fmt.Errorf("a step is: goroutine op [object] [@site] n=K")
+	}
+	st.G = f[0]
+	op, ok := ParseOp(f[1])
+	if !ok {
+		return st, fmt.Errorf("unknown op %q", f[1])
+	}
+	st.Op = op
+	rest := f[2:]
+	if len(rest) > 0 && !strings.HasPrefix(rest[0], "@") && !strings.HasPrefix(rest[0], "n=") {
+		st.Obj = rest[0]
+		rest = rest[1:]
+	}
+	if len(rest) > 0 && strings.HasPrefix(rest[0], "@") {
+		st.Site = rest[0][1:]
+		if st.Site == "" {
+			return st, fmt.Errorf("empty site")
+		}
+		rest = rest[1:]
+	}
+	if len(rest) != 1 || !strings.HasPrefix(rest[0], "n=") {
+		return st, fmt.Errorf("a step ends with n=K (its occurrence count)")
+	}
+	n, err := strconv.Atoi(rest[0][2:])
+	if err != nil || n < 1 {
+		return st, fmt.Errorf("bad occurrence %q", rest[0])
+	}
+	st.N = n
+	return st, nil
+}
+
+// checkOccurrences verifies that within each goroutine the occurrence
+// counts of one (op, site) are 1, 2, 3, …, as they are in a prefix of a
+// program order.
+func (s *Schedule) checkOccurrences(name string) error {
+	type k struct {
+		g    string
+		op   Op
+		site string
+	}
+	seen := map[k]int{}
+	for i, st := range s.Steps {
+		key := k{st.G, st.Op, st.Site}
+		if st.N != seen[key]+1 {
+			return fmt.Errorf("%s: step %d (%s): occurrence %d, want %d (a schedule runs a prefix of each goroutine)", name, i+1, st, st.N, seen[key]+1)
+		}
+		seen[key] = st.N
+	}
+	return nil
+}

@@ -1,0 +1,111 @@
+package trace
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+const fig1Text = `T1 write w @fig1.go:1
+T2 write x @fig1.go:5
+T1 read x @fig1.go:2
+T1 read z @fig1.go:2
+T1 read y @fig1.go:3
+T2 write z @fig1.go:6
+T2 write y @fig1.go:7
+`
+
+func TestScheduleRoundTrip(t *testing.T) {
+	tr, err := ReadTrace(strings.NewReader(fig1Text), "fig1", ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSchedule(tr, "race/WR", []int32{0, 1, 2, 3, 5, 6, 4}, []int32{6, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if _, err := s.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := `# pecanvet schedule v1
+anomaly race/WR 6 7
+T1 write w @fig1.go:1 n=1
+T2 write x @fig1.go:5 n=1
+T1 read x @fig1.go:2 n=1
+T1 read z @fig1.go:2 n=2
+T2 write z @fig1.go:6 n=1
+T2 write y @fig1.go:7 n=1
+T1 read y @fig1.go:3 n=1
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	s2, err := ParseSchedule(strings.NewReader(b.String()), "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b2 bytes.Buffer
+	s2.WriteTo(&b2)
+	if b2.String() != b.String() {
+		t.Errorf("round trip changed the schedule:\n%s", b2.String())
+	}
+}
+
+func TestScheduleOccurrences(t *testing.T) {
+	tr, _ := ReadTrace(strings.NewReader("a read x @f.go:1\na read x @f.go:1\nb write x @f.go:2\na read x @f.go:1\n"), "t", ReadOptions{})
+	s, err := NewSchedule(tr, "race/RW", []int32{0, 1, 3, 2}, []int32{3, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Steps[2].N; got != 3 {
+		t.Errorf("third read has n=%d, want 3", got)
+	}
+}
+
+func TestScheduleErrors(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"", "no anomaly line"},
+		{"anomaly race/RW 1\n", "no steps"},
+		{"# pecanvet schedule v9\n", "unsupported schedule version"},
+		{"anomaly race/RW 1\na rd x n=1\n", ":2: unknown op"},
+		{"anomaly race/RW 1\na read x @f.go:1\n", ":2: a step ends with n=K"},
+		{"anomaly race/RW 1\na read x @f.go:1 n=0\n", ":2: bad occurrence"},
+		{"anomaly race/RW 3\na read x n=1\n", ":1: anomaly step 3 beyond"},
+		{"anomaly race/RW 1\na read x @f.go:1 n=2\n", "occurrence 2, want 1"},
+		{"anomaly race/RW x\n", ":1: bad step number"},
+		{"anomaly race/RW 1\nanomaly race/RW 1\n", ":2: second anomaly line"},
+	} {
+		_, err := ParseSchedule(strings.NewReader(tc.src), "s")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+func FuzzScheduleDecode(f *testing.F) {
+	f.Add("# pecanvet schedule v1\nbuild ab12\nanomaly race/RW 2 1\na read x @f.go:1 n=1\nb write x @f.go:2 n=1\n")
+	f.Add("anomaly av/RWR 1 3 2\ng1 read c.n#1 @c.go:3:4 n=1\ng2 write c.n#1 @c.go:9 n=1\ng1 read c.n#1 @c.go:3:4 n=2\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		s, err := ParseSchedule(strings.NewReader(src), "fuzz")
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz") {
+				t.Fatalf("error without the file name: %v", err)
+			}
+			return
+		}
+		var b bytes.Buffer
+		if _, err := s.WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		s2, err := ParseSchedule(bytes.NewReader(b.Bytes()), "again")
+		if err != nil {
+			t.Fatalf("re-parse of written schedule: %v\n%s", err, b.String())
+		}
+		var b2 bytes.Buffer
+		s2.WriteTo(&b2)
+		if b.String() != b2.String() {
+			t.Fatalf("not stable:\n%s\n%s", b.String(), b2.String())
+		}
+	})
+}
