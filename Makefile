@@ -30,6 +30,7 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzTextDecode -fuzztime=$(FUZZTIME) ./ssatrace/trace/
 	$(GO) test -run='^$$' -fuzz=FuzzBinaryDecode -fuzztime=$(FUZZTIME) ./ssatrace/trace/
+	$(GO) test -run='^$$' -fuzz=FuzzScheduleDecode -fuzztime=$(FUZZTIME) ./ssatrace/trace/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./ssatrace/pattern/
 
 eval:

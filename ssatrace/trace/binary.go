@@ -39,7 +39,10 @@ package trace
 //
 // A trace whose writer was killed ends without the end marker, possibly
 // inside a record: strict decoding fails, lenient decoding (ReadOptions)
-// returns the complete events and sets Truncated.
+// returns the complete events and sets Truncated. Lenient decoding also
+// stops at a 0x00 header byte: a writer that extends its file ahead of the
+// data (the recorder's memory mapping) and stores the first byte of each
+// write last leaves, when killed, its complete records and then zeros.
 //
 // An event on the previous event's goroutine with object and site indices
 // below 128 and no argument takes 3 bytes; BenchmarkEncode's trace (16
@@ -116,6 +119,14 @@ func (e *binaryEncoder) flush() {
 		_, e.err = e.w.Write(e.buf)
 	}
 	e.buf = e.buf[:0]
+}
+
+// Flush writes what the encoder has buffered to the underlying writer. It
+// is not part of Encoder (reach it by an interface assertion): the recorder
+// runtime flushes after every event, so that a killed process loses none.
+func (e *binaryEncoder) Flush() error {
+	e.flush()
+	return e.err
 }
 
 // lookup returns the file index of t's name i in the selected table, if
@@ -558,6 +569,14 @@ func (d *binaryDecoder) control(h byte) error {
 		d.fail(io.EOF)
 		return io.EOF
 	default:
+		if h == 0 && d.lenient {
+			// Zero padding after the last record (see the format).
+			if d.trunc == "" {
+				d.trunc = fmt.Sprintf("trace ends at byte %d without end marker (zero padding follows; writer killed?)", d.off+int64(start))
+			}
+			d.fail(io.EOF)
+			return io.EOF
+		}
 		err := d.errorf(d.off+int64(start), "invalid record header byte %#02x", h)
 		d.fail(err)
 		return err
