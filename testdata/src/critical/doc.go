@@ -1,0 +1,17 @@
+// Package critical is a Go version of the ConTest "Critical" program (PECAN
+// Table 1): a hand-made critical section. A goroutine waits until the
+// section's owner field is 0, writes its own id into it, runs its body,
+// checks that it still owns the section, and writes 0 back.
+//
+// Known bug: atomicity violation (WWR) and data races on Section.owner. The
+// test of the owner at critical.go:15 and the write at critical.go:18 are
+// not one atomic step, so two goroutines can both find the section free and
+// both enter. Then the second one's write at critical.go:18 lands between
+// the first one's write at critical.go:18 and its check at critical.go:20:
+// the first goroutine finds a foreign owner inside its own critical section
+// and panics ("critical: goroutine 1 found owner 2"). Every access to owner
+// is also a data race (reads at critical.go:15 and critical.go:20, writes at
+// critical.go:18 and critical.go:23).
+//
+// go test -race flags it in a single run.
+package critical

@@ -1,0 +1,31 @@
+package mergesortfixed
+
+import (
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestTwoSorts(t *testing.T) {
+	s := &Sorter{budget: NewBudget(1), minPar: 4}
+	a := []int{9, 3, 7, 1, 8, 2, 6, 4}
+	b := []int{15, 11, 14, 10, 13, 12}
+
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		time.Sleep(5 * time.Millisecond) // the second request arrives later
+		s.Sort(b)
+	}()
+	s.Sort(a)
+	wg.Wait()
+
+	if !slices.IsSorted(a) || !slices.IsSorted(b) {
+		t.Fatalf("not sorted: %v %v", a, b)
+	}
+	if got := s.budget.Available(); got != 1 {
+		t.Errorf("budget = %d after the sorts, want 1", got)
+	}
+}

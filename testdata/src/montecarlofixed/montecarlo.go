@@ -1,0 +1,54 @@
+package montecarlofixed
+
+import (
+	"math/rand/v2"
+	"sync/atomic"
+)
+
+// Task is one simulation: Paths random walks of Steps steps.
+type Task struct {
+	Seed         uint64
+	Paths, Steps int
+}
+
+// run returns how many of the task's walks end above their start.
+func (t Task) run() int {
+	rng := rand.New(rand.NewPCG(t.Seed, 0x9e3779b97f4a7c15))
+	ups := 0
+	for range t.Paths {
+		price := 100.0
+		for range t.Steps {
+			price *= 1 + 0.02*rng.NormFloat64() + 0.001
+		}
+		if price > 100 {
+			ups++
+		}
+	}
+	return ups
+}
+
+// Sim accumulates the results of the tasks.
+type Sim struct {
+	ups, paths atomic.Int64
+}
+
+// Worker runs tasks and adds their results to the totals.
+func (s *Sim) Worker(tasks []Task) {
+	for _, t := range tasks {
+		u := t.run()
+		s.ups.Add(int64(u))
+		s.paths.Add(int64(t.Paths))
+	}
+}
+
+// Result returns the number of walks that ended up and the number of walks.
+func (s *Sim) Result() (ups, paths int) {
+	return int(s.ups.Load()), int(s.paths.Load())
+}
+
+// Sequential runs all tasks in one goroutine.
+func Sequential(tasks []Task) (ups, paths int) {
+	var s Sim
+	s.Worker(tasks)
+	return s.Result()
+}
