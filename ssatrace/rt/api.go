@@ -1,0 +1,484 @@
+package rt
+
+import (
+	"strconv"
+	"sync"
+	"unsafe"
+
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// record records an event on the object at addr.
+func record(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg int64, flags uint8) {
+	mu.Lock()
+	recordLocked(addr, class, site, op, arg, flags)
+	mu.Unlock()
+}
+
+// recordLocked is record with mu held.
+func recordLocked(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg int64, flags uint8) {
+	w := rec
+	if w == nil {
+		return
+	}
+	id, stack := self(uintptr(addr))
+	if stack {
+		return // private to the goroutine: see self
+	}
+	g := w.goroutine(id)
+	s := w.site(site)
+	w.emit(g, trace.Event{Op: op, Flags: flags, Obj: w.object(uintptr(addr), class, s.desc), Site: s.idx, Arg: arg})
+}
+
+// recordSync records an operation on a channel (the runtime's channel),
+// WaitGroup, Once or Cond. It is separate from record because syncObject
+// keeps a weak pointer to the object, which makes its argument escape: the
+// addresses given to record must not, or every variable instrumented code
+// reads would be moved to the heap.
+func recordSync(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg int64, flags uint8) {
+	mu.Lock()
+	recordSyncLocked(addr, class, site, op, arg, flags)
+	mu.Unlock()
+}
+
+func recordSyncLocked(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg int64, flags uint8) {
+	w := rec
+	if w == nil {
+		return
+	}
+	id, stack := self(uintptr(addr))
+	if stack {
+		return
+	}
+	g := w.goroutine(id)
+	s := w.site(site)
+	var capacity int64
+	if class == classChan {
+		capacity = arg
+	}
+	w.emit(g, trace.Event{Op: op, Flags: flags, Obj: w.syncObject(addr, class, s.desc, capacity), Site: s.idx, Arg: arg})
+}
+
+// ---- Memory ----
+
+// R records a read of the variable at addr (for a map, the map itself),
+// just before it happens.
+func R(addr unsafe.Pointer, site int32) {
+	if active.Load() {
+		gate(site, trace.Read)
+		record(addr, classMem, site, trace.Read, 0, 0)
+	}
+}
+
+// W records a write of the variable at addr, just before it happens.
+func W(addr unsafe.Pointer, site int32) {
+	if active.Load() {
+		gate(site, trace.Write)
+		record(addr, classMem, site, trace.Write, 0, 0)
+	}
+}
+
+// ---- Locks ----
+
+// rlockerTab is the interface type word of the sync.Locker that
+// RWMutex.RLocker returns: locking it takes the RWMutex in read mode.
+var rlockerTab = func() unsafe.Pointer {
+	var l sync.Locker = new(sync.RWMutex).RLocker()
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&l))[0]
+}()
+
+// lockerAddr returns the address of the lock behind l (the interface's data
+// pointer) and whether l takes it in read mode (an RLocker).
+func lockerAddr(l sync.Locker) (unsafe.Pointer, bool) {
+	iface := (*[2]unsafe.Pointer)(unsafe.Pointer(&l))
+	return iface[1], iface[0] == rlockerTab
+}
+
+// Lock performs l.Lock() (Mutex.Lock, RWMutex.Lock) and records the
+// acquisition.
+func Lock(l sync.Locker, site int32) {
+	if !active.Load() {
+		l.Lock()
+		return
+	}
+	addr, read := lockerAddr(l)
+	op := trace.Lock
+	if read {
+		op = trace.RLock
+	}
+	gate(site, op)
+	l.Lock()
+	record(addr, classLock, site, op, 0, 0)
+}
+
+// Unlock records the release and performs l.Unlock().
+func Unlock(l sync.Locker, site int32) {
+	if !active.Load() {
+		l.Unlock()
+		return
+	}
+	addr, read := lockerAddr(l)
+	op := trace.Unlock
+	if read {
+		op = trace.RUnlock
+	}
+	gate(site, op)
+	record(addr, classLock, site, op, 0, 0)
+	l.Unlock()
+}
+
+// RLock performs rw.RLock() and records it.
+func RLock(rw *sync.RWMutex, site int32) {
+	if !active.Load() {
+		rw.RLock()
+		return
+	}
+	gate(site, trace.RLock)
+	rw.RLock()
+	record(unsafe.Pointer(rw), classLock, site, trace.RLock, 0, 0)
+}
+
+// RUnlock records the release and performs rw.RUnlock().
+func RUnlock(rw *sync.RWMutex, site int32) {
+	if !active.Load() {
+		rw.RUnlock()
+		return
+	}
+	gate(site, trace.RUnlock)
+	record(unsafe.Pointer(rw), classLock, site, trace.RUnlock, 0, 0)
+	rw.RUnlock()
+}
+
+// TryLock performs m.TryLock() (Mutex or RWMutex) and records a lock if it
+// succeeded.
+func TryLock(m interface{ TryLock() bool }, site int32) bool {
+	if !active.Load() {
+		return m.TryLock()
+	}
+	// Only a successful TryLock is an event: the gate comes after it (a
+	// failed one leaves nothing to schedule).
+	if !m.TryLock() {
+		return false
+	}
+	gate(site, trace.Lock)
+	addr := (*[2]unsafe.Pointer)(unsafe.Pointer(&m))[1]
+	record(addr, classLock, site, trace.Lock, 0, 0)
+	return true
+}
+
+// TryRLock performs rw.TryRLock() and records an rlock if it succeeded.
+func TryRLock(rw *sync.RWMutex, site int32) bool {
+	if !active.Load() {
+		return rw.TryRLock()
+	}
+	if !rw.TryRLock() {
+		return false
+	}
+	gate(site, trace.RLock)
+	record(unsafe.Pointer(rw), classLock, site, trace.RLock, 0, 0)
+	return true
+}
+
+// ---- WaitGroup, Once, Cond ----
+
+// WGAdd records and performs wg.Add(delta).
+func WGAdd(wg *sync.WaitGroup, delta int, site int32) {
+	if active.Load() {
+		gate(site, trace.WGAdd)
+		recordSync(unsafe.Pointer(wg), classWG, site, trace.WGAdd, int64(delta), 0)
+	}
+	wg.Add(delta)
+}
+
+// WGDone records and performs wg.Done().
+func WGDone(wg *sync.WaitGroup, site int32) {
+	if active.Load() {
+		gate(site, trace.WGDone)
+		recordSync(unsafe.Pointer(wg), classWG, site, trace.WGDone, 0, 0)
+	}
+	wg.Done()
+}
+
+// WGWait performs wg.Wait() and records it when it returns.
+func WGWait(wg *sync.WaitGroup, site int32) {
+	if !active.Load() {
+		wg.Wait()
+		return
+	}
+	gate(site, trace.WGWait)
+	wg.Wait()
+	recordSync(unsafe.Pointer(wg), classWG, site, trace.WGWait, 0, 0)
+}
+
+// WGGo is wg.Go(f) (Go 1.25), implemented with Add and Done so that it
+// builds with older toolchains: it records wg-add 1 and a fork, runs f in
+// the new goroutine (begin … wg-done, end) and performs wg.Done last.
+func WGGo(wg *sync.WaitGroup, f func(), site int32) {
+	if !active.Load() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f()
+		}()
+		return
+	}
+	WGAdd(wg, 1, site)
+	id := Go(site)
+	go func() {
+		Begin(id)
+		defer func() {
+			if active.Load() {
+				gate(site, trace.WGDone)
+				recordSync(unsafe.Pointer(wg), classWG, site, trace.WGDone, 0, 0)
+			}
+			End()
+			wg.Done()
+		}()
+		f()
+	}()
+}
+
+// OnceDo performs o.Do(f). The call that runs f records its once event
+// when f returns (or panics), before Do lets the other callers go; the
+// others record theirs when Do returns. So the first once event of o in the
+// trace is the call that ran f.
+func OnceDo(o *sync.Once, f func(), site int32) {
+	if !active.Load() {
+		o.Do(f)
+		return
+	}
+	// The once event comes after f's events (for the call that ran f) or
+	// after Do returned, so that is where replay gates it.
+	ran := false
+	o.Do(func() {
+		defer func() {
+			ran = true
+			gate(site, trace.OnceDo)
+			recordSync(unsafe.Pointer(o), classOnce, site, trace.OnceDo, 0, 0)
+		}()
+		f()
+	})
+	if !ran {
+		gate(site, trace.OnceDo)
+		recordSync(unsafe.Pointer(o), classOnce, site, trace.OnceDo, 0, 0)
+	}
+}
+
+// CondWait performs c.Wait(), recording the release of c.L before it and,
+// when it returns, the cond-wait and the reacquisition of c.L.
+func CondWait(c *sync.Cond, site int32) {
+	if !active.Load() {
+		c.Wait()
+		return
+	}
+	l, read := lockerAddr(c.L)
+	unlock, lock := trace.Unlock, trace.Lock
+	if read {
+		unlock, lock = trace.RUnlock, trace.RLock
+	}
+	gate(site, unlock)
+	record(l, classLock, site, unlock, 0, 0)
+	c.Wait()
+	// Replay gates the two events Wait's return records; Wait has already
+	// taken c.L again, so a schedule that puts another goroutine's lock of
+	// c.L between them deadlocks (and is pruned).
+	gate(site, trace.CondWait)
+	mu.Lock()
+	recordSyncLocked(unsafe.Pointer(c), classCond, site, trace.CondWait, 0, 0)
+	mu.Unlock()
+	gate(site, lock)
+	mu.Lock()
+	recordLocked(l, classLock, site, lock, 0, 0)
+	mu.Unlock()
+}
+
+// CondSignal records and performs c.Signal().
+func CondSignal(c *sync.Cond, site int32) {
+	if active.Load() {
+		gate(site, trace.CondSignal)
+		recordSync(unsafe.Pointer(c), classCond, site, trace.CondSignal, 0, 0)
+	}
+	c.Signal()
+}
+
+// CondBroadcast records and performs c.Broadcast().
+func CondBroadcast(c *sync.Cond, site int32) {
+	if active.Load() {
+		gate(site, trace.CondBroadcast)
+		recordSync(unsafe.Pointer(c), classCond, site, trace.CondBroadcast, 0, 0)
+	}
+	c.Broadcast()
+}
+
+// ---- Goroutines ----
+
+// Go records, in the parent, the fork of a goroutine about to be started
+// with a go statement, and returns the child's identity for Begin. The
+// child is named after the parent and the parent's spawn count ("g1.2": the
+// second goroutine g1 started), so it has the same name in every run. It
+// returns nil when not recording.
+func Go(site int32) *Goroutine {
+	if !active.Load() {
+		return nil
+	}
+	gate(site, trace.Fork)
+	mu.Lock()
+	defer mu.Unlock()
+	w := rec
+	if w == nil {
+		return nil
+	}
+	p := w.cur()
+	p.spawns++
+	c := w.newG(p.name + "." + strconv.Itoa(p.spawns))
+	w.emit(p, trace.Event{Op: trace.Fork, Obj: c.idx, Site: w.site(site).idx})
+	return c
+}
+
+// Begin is the first call in a goroutine started after Go: it binds the
+// running goroutine to its identity and records begin.
+func Begin(id *Goroutine) {
+	if id == nil || !active.Load() {
+		return
+	}
+	gateG(id, trace.NoIndex, trace.Begin)
+	goid := curGoid()
+	mu.Lock()
+	defer mu.Unlock()
+	w := rec
+	if w == nil || id.w != w || id.goid != 0 {
+		return // another recording's, or begun already: this goroutine will be a root
+	}
+	id.goid = goid
+	w.gmap[goid] = id
+	c := &w.gcache[uint64(goid)%gcacheSize]
+	c.goid, c.g = goid, id
+	w.emit(id, trace.Event{Op: trace.Begin, Obj: trace.NoIndex, Site: trace.NoIndex})
+}
+
+// End records the end of a goroutine started through Go and Begin; it is
+// deferred right after Begin, so it is the goroutine's last event.
+func End() {
+	if !active.Load() {
+		return
+	}
+	gate(trace.NoIndex, trace.End)
+	goid := curGoid()
+	mu.Lock()
+	defer mu.Unlock()
+	w := rec
+	if w == nil {
+		return
+	}
+	g := w.gmap[goid]
+	if g == nil {
+		return
+	}
+	w.emit(g, trace.Event{Op: trace.End, Obj: trace.NoIndex, Site: trace.NoIndex})
+	w.forget(g)
+}
+
+// ---- Channels ----
+
+// chanAddr returns the runtime channel behind a channel value.
+func chanAddr(p unsafe.Pointer) unsafe.Pointer { return *(*unsafe.Pointer)(p) }
+
+// Send performs ch <- v and records the send.
+func Send[T any](ch chan<- T, v T, site int32) {
+	if !active.Load() {
+		ch <- v
+		return
+	}
+	gateSend(site, cap(ch))
+	ch <- v
+	recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), 0)
+}
+
+// Recv performs <-ch and records the receive.
+func Recv[T any](ch <-chan T, site int32) T {
+	v, _ := Recv2(ch, site)
+	return v
+}
+
+// Recv2 performs v, ok := <-ch and records the receive (as having seen the
+// channel closed if !ok).
+func Recv2[T any](ch <-chan T, site int32) (T, bool) {
+	if !active.Load() {
+		v, ok := <-ch
+		return v, ok
+	}
+	gate(site, trace.Recv)
+	v, ok := <-ch
+	var flags uint8
+	if !ok {
+		flags = trace.FlagClosed
+	}
+	recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Recv, int64(cap(ch)), flags)
+	return v, ok
+}
+
+// Close records the close and performs close(ch).
+func Close[T any](ch chan<- T, site int32) {
+	if active.Load() && ch != nil {
+		gate(site, trace.Close)
+		recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Close, int64(cap(ch)), 0)
+	}
+	close(ch)
+}
+
+// Sent records a send that a select statement performed: the first
+// statement of the select case that fired.
+func Sent[T any](ch chan<- T, site int32) {
+	if active.Load() {
+		gate(site, trace.Send)
+		recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), 0)
+	}
+}
+
+// Received records a receive that a select statement (or a range loop)
+// performed; ok is false if it saw the channel closed.
+func Received[T any](ch <-chan T, ok bool, site int32) {
+	if active.Load() {
+		gate(site, trace.Recv)
+		var flags uint8
+		if !ok {
+			flags = trace.FlagClosed
+		}
+		recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Recv, int64(cap(ch)), flags)
+	}
+}
+
+// ---- Units of work ----
+
+// RegionBegin records the start of a unit of work (a method call on a
+// receiver); the unit is named by the site's Obj.
+func RegionBegin(site int32) { region(site, trace.RegionBegin) }
+
+// RegionEnd records the end of the unit begun at the same site.
+func RegionEnd(site int32) { region(site, trace.RegionEnd) }
+
+func region(site int32, op trace.Op) {
+	if !active.Load() {
+		return
+	}
+	gate(site, op)
+	mu.Lock()
+	if w := rec; w != nil {
+		g := w.cur()
+		s := w.site(site)
+		w.emit(g, trace.Event{Op: op, Obj: w.unit(s.desc), Site: s.idx})
+	}
+	mu.Unlock()
+}
+
+// ---- sync/atomic (the wrappers are generated: atomic_gen.go) ----
+
+//go:generate go run gen_atomic.go
+
+// casOp is the event of a CompareAndSwap: it wrote only if it swapped.
+func casOp(swapped bool) trace.Op {
+	if swapped {
+		return trace.AtomicRMW
+	}
+	return trace.AtomicLoad
+}

@@ -1,0 +1,156 @@
+package rt
+
+import (
+	"sync"
+	"testing"
+	"unsafe"
+)
+
+// benchRecord starts recording for a benchmark; the trace is discarded.
+func benchRecord(b *testing.B) {
+	b.Helper()
+	recordTo(b)
+	b.Cleanup(func() { finish("") })
+}
+
+// BenchmarkRecordRW: one read and one write recorded per iteration
+// (ns/op is per event pair; see ns/event).
+func BenchmarkRecordRW(b *testing.B) {
+	benchRecord(b)
+	x := heap[[8]int]()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		R(unsafe.Pointer(&x[i&7]), sRead)
+		W(unsafe.Pointer(&x[i&7]), sWrite)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/event")
+}
+
+// BenchmarkRecordRWParallel: reads and writes from all Ps at once (they
+// contend for the recorder's lock).
+func BenchmarkRecordRWParallel(b *testing.B) {
+	benchRecord(b)
+	x := heap[[8]int]()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			R(unsafe.Pointer(&x[i&7]), sRead)
+			W(unsafe.Pointer(&x[i&7]), sWrite)
+			i++
+		}
+	})
+}
+
+// BenchmarkRecordLockUnlock: Lock and Unlock of a mutex, recorded.
+func BenchmarkRecordLockUnlock(b *testing.B) {
+	benchRecord(b)
+	m := heap[sync.Mutex]()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Lock(m, sLock)
+		Unlock(m, sUnlock)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/event")
+}
+
+// BenchmarkRecordAtomic: an atomic add, recorded.
+func BenchmarkRecordAtomic(b *testing.B) {
+	benchRecord(b)
+	n := heap[int64]()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		AddInt64(n, 1, sAtomic)
+	}
+}
+
+// BenchmarkRecordChanPingPong: a send and a receive on an unbuffered
+// channel between two goroutines per iteration, both sides recorded.
+func BenchmarkRecordChanPingPong(b *testing.B) {
+	benchRecord(b)
+	chanPingPong(b)
+}
+
+// BenchmarkNoRecordChanPingPong is BenchmarkRecordChanPingPong with
+// recording off.
+func BenchmarkNoRecordChanPingPong(b *testing.B) {
+	b.Setenv(EnvTrace, "")
+	if err := reset(); err != nil {
+		b.Fatal(err)
+	}
+	chanPingPong(b)
+}
+
+func chanPingPong(b *testing.B) {
+	ping, pong := make(chan int), make(chan int)
+	id := Go(sGo)
+	go func() {
+		Begin(id)
+		defer End()
+		for {
+			v, ok := Recv2(ping, sRecv)
+			if !ok {
+				return
+			}
+			Send(pong, v, sSend)
+		}
+	}()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Send(ping, i, sSend)
+		Recv(pong, sRecv)
+	}
+	b.StopTimer()
+	Close(ping, sClose)
+}
+
+// BenchmarkNoRecord: R and W with recording off.
+func BenchmarkNoRecord(b *testing.B) {
+	b.Setenv(EnvTrace, "")
+	if err := reset(); err != nil {
+		b.Fatal(err)
+	}
+	x := heap[[8]int]()
+	for i := 0; i < b.N; i++ {
+		R(unsafe.Pointer(&x[i&7]), sRead)
+		W(unsafe.Pointer(&x[i&7]), sWrite)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/event")
+}
+
+// BenchmarkNoRecordLockUnlock: Lock and Unlock through the runtime with
+// recording off.
+func BenchmarkNoRecordLockUnlock(b *testing.B) {
+	b.Setenv(EnvTrace, "")
+	if err := reset(); err != nil {
+		b.Fatal(err)
+	}
+	m := heap[sync.Mutex]()
+	for i := 0; i < b.N; i++ {
+		Lock(m, sLock)
+		Unlock(m, sUnlock)
+	}
+}
+
+func BenchmarkGoid(b *testing.B) {
+	if goidOff == 0 {
+		goidOff = calibrate()
+	}
+	var s int64
+	for i := 0; i < b.N; i++ {
+		s += curGoid()
+	}
+	sinkInt = s
+}
+
+func BenchmarkGoidSlow(b *testing.B) {
+	var s int64
+	for i := 0; i < b.N; i++ {
+		s += slowGoid()
+	}
+	sinkInt = s
+}
+
+var sinkInt int64

@@ -1,0 +1,361 @@
+package rt
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// recorder is the state of one recording. All of it is guarded by mu.
+type recorder struct {
+	out output
+	enc trace.Encoder
+	fl  interface{ Flush() error } // enc, if it can flush (it can: binary encoder)
+	tab trace.Tables
+	in  *trace.Interner
+
+	// Goroutines: runtime id → logical goroutine, with a direct-mapped
+	// cache in front of the map.
+	gmap   map[int64]*Goroutine
+	gcache [gcacheSize]gcacheEnt
+	roots  int
+
+	sites  []siteInfo // by site id, resolved lazily from regs
+	objs   map[objKey]int32
+	ocache [ocacheSize]ocacheEnt
+	descN  map[string]int   // description → addresses named so far
+	units  map[string]int32 // unit name → object
+	refs   map[int32]objRef // sync object → the live object (syncObject)
+	chans  []*chanState     // by object index; nil for non-channels
+
+	hb holdback
+
+	events  int64 // written
+	dropped int64 // rejected by the encoder
+}
+
+const (
+	gcacheSize = 256
+	ocacheSize = 4096
+)
+
+type gcacheEnt struct {
+	goid int64
+	g    *Goroutine
+}
+
+// Object classes: an address names a different object for each class, so
+// that, say, a struct whose first field is a mutex and that mutex are not
+// confused. Plain and atomic accesses share classMem.
+const (
+	classMem uint8 = iota
+	classLock
+	classChan
+	classWG
+	classOnce
+	classCond
+)
+
+type objKey struct {
+	addr  uintptr
+	class uint8
+}
+
+type ocacheEnt struct {
+	addr  uintptr
+	class uint8
+	idx1  int32 // object index + 1; 0: empty
+}
+
+type siteInfo struct {
+	ok   bool
+	idx  int32  // index into the site table, or NoIndex
+	desc string // sanitized object description
+}
+
+var unknownSite = siteInfo{ok: true, idx: trace.NoIndex, desc: "obj"}
+
+// Goroutine is a logical goroutine. rt.Go returns the child's, which the
+// child passes to rt.Begin.
+type Goroutine struct {
+	w      *recorder
+	name   string
+	idx    int32 // in the goroutine table
+	goid   int64 // runtime id, once known
+	spawns int
+
+	// Reorder buffer state (see holdback).
+	q      []*held // held events of this goroutine, in program order
+	waitCh int32   // after an unbuffered send: the channel whose receive count
+	waitN  int64   // must reach waitN before the next event; -1: none
+	parked int32   // channel on whose waiters list g is, or -1
+	inWork bool
+	listed bool // in hb.gs
+}
+
+func newRecorder(out output) *recorder {
+	w := &recorder{
+		out:   out,
+		gmap:  map[int64]*Goroutine{},
+		objs:  map[objKey]int32{},
+		descN: map[string]int{},
+		units: map[string]int32{},
+		refs:  map[int32]objRef{},
+	}
+	w.in = trace.NewInterner(&w.tab)
+	w.enc = trace.NewBinaryEncoder(out)
+	w.fl, _ = w.enc.(interface{ Flush() error })
+	w.hb.init()
+	if w.fl != nil {
+		w.fl.Flush() // the header
+	}
+	return w
+}
+
+// close ends the recording; see finish.
+func (w *recorder) close(reason string) error {
+	w.flushHeld()
+	if reason != "" {
+		w.enc.SetTruncated(reason)
+	}
+	err := w.enc.Close()
+	if e := w.out.close(); err == nil {
+		err = e
+	}
+	return err
+}
+
+// write encodes one event into the output.
+func (w *recorder) write(ev trace.Event) {
+	if err := w.enc.Encode(ev, &w.tab); err != nil {
+		// A site the format cannot hold: keep the event without it.
+		if ev.Site == trace.NoIndex || w.enc.Encode(withoutSite(ev), &w.tab) != nil {
+			w.dropped++
+			return
+		}
+	}
+	w.events++
+	if w.fl != nil {
+		w.fl.Flush()
+	}
+}
+
+func withoutSite(ev trace.Event) trace.Event {
+	ev.Site = trace.NoIndex
+	return ev
+}
+
+// goroutine returns the logical goroutine with runtime id id, making it a
+// new root if it was never seen.
+func (w *recorder) goroutine(id int64) *Goroutine {
+	c := &w.gcache[uint64(id)%gcacheSize]
+	if c.goid == id && c.g != nil {
+		return c.g
+	}
+	g := w.gmap[id]
+	if g == nil {
+		w.roots++
+		g = w.newG("g" + strconv.Itoa(w.roots))
+		g.goid = id
+		w.gmap[id] = g
+	}
+	c.goid, c.g = id, g
+	return g
+}
+
+// cur returns the calling goroutine.
+func (w *recorder) cur() *Goroutine { return w.goroutine(curGoid()) }
+
+func (w *recorder) newG(name string) *Goroutine {
+	idx, _ := w.in.Intern(trace.TabGoroutine, name)
+	return &Goroutine{w: w, name: name, idx: idx, waitCh: -1, parked: -1}
+}
+
+// forget drops the runtime id of an ended goroutine.
+func (w *recorder) forget(g *Goroutine) {
+	delete(w.gmap, g.goid)
+	if c := &w.gcache[uint64(g.goid)%gcacheSize]; c.g == g {
+		*c = gcacheEnt{}
+	}
+}
+
+// site returns what is known of site id.
+func (w *recorder) site(id int32) *siteInfo {
+	if uint32(id) < uint32(len(w.sites)) {
+		if s := &w.sites[id]; s.ok {
+			return s
+		}
+	}
+	if id < 0 || int(id) >= len(regs) {
+		return &unknownSite
+	}
+	for len(w.sites) < len(regs) {
+		w.sites = append(w.sites, siteInfo{})
+	}
+	s := &w.sites[id]
+	r := regs[id]
+	s.ok, s.idx, s.desc = true, trace.NoIndex, sanitizeName(r.Obj)
+	if pos := sanitizeSite(r.Pos); pos != "" {
+		s.idx, _ = w.in.Intern(trace.TabSite, pos)
+	}
+	return s
+}
+
+// object returns the object at addr of the given class, naming it desc#k
+// when first seen.
+func (w *recorder) object(addr uintptr, class uint8, desc string) int32 {
+	c := &w.ocache[ocacheSlot(addr, class)]
+	if c.addr == addr && c.class == class && c.idx1 != 0 {
+		return c.idx1 - 1
+	}
+	k := objKey{addr, class}
+	idx, ok := w.objs[k]
+	if !ok {
+		n := w.descN[desc] + 1
+		w.descN[desc] = n
+		idx, _ = w.in.Intern(trace.TabObject, desc+"#"+strconv.Itoa(n))
+		w.objs[k] = idx
+	}
+	*c = ocacheEnt{addr, class, idx + 1}
+	return idx
+}
+
+func ocacheSlot(addr uintptr, class uint8) uintptr {
+	return (addr>>3 ^ addr>>15 ^ uintptr(class)<<7) % ocacheSize
+}
+
+// unit returns the object naming a unit of work (no address: the name is
+// the description itself).
+func (w *recorder) unit(desc string) int32 {
+	idx, ok := w.units[desc]
+	if !ok {
+		idx, _ = w.in.Intern(trace.TabObject, desc)
+		w.units[desc] = idx
+	}
+	return idx
+}
+
+// syncObject returns the object of the channel, WaitGroup, Once or Cond
+// at addr. One that was collected and whose address now holds a new one is
+// a different object: the new one gets the next name (and, for a channel,
+// fresh counts). Otherwise a new channel's first receive would be paired
+// with the old channel's sends and its close would be a second close; a new
+// WaitGroup's wait would follow the old one's dones, and a new Once's first
+// call would not be its first once event. (Locks and memory locations keep
+// their address's name: reuse only merges locksets or access histories,
+// which replay sorts out.)
+func (w *recorder) syncObject(addr unsafe.Pointer, class uint8, desc string, capacity int64) int32 {
+	obj := w.object(uintptr(addr), class, desc)
+	ref, known := w.refs[obj]
+	if known {
+		if sameObj(ref, addr) {
+			return obj
+		}
+		// Collected and reused: forget the address.
+		delete(w.objs, objKey{uintptr(addr), class})
+		w.ocache[ocacheSlot(uintptr(addr), class)] = ocacheEnt{}
+		obj = w.object(uintptr(addr), class, desc)
+	}
+	w.refs[obj] = makeObjRef(addr)
+	if class == classChan {
+		w.chanOf(obj, capacity)
+	}
+	return obj
+}
+
+// chanOf returns the state of channel object obj.
+func (w *recorder) chanOf(obj int32, capacity int64) *chanState {
+	for int(obj) >= len(w.chans) {
+		w.chans = append(w.chans, nil)
+	}
+	cs := w.chans[obj]
+	if cs == nil {
+		cs = &chanState{cap: capacity}
+		w.chans[obj] = cs
+	}
+	return cs
+}
+
+// sanitizeName makes an object description a valid trace name (see
+// trace's rules: printable, no spaces, no '=', not starting with '#' or
+// '@'). '#' is replaced too, so that "desc#k" is unambiguous.
+func sanitizeName(s string) string {
+	if s == "" {
+		return "obj"
+	}
+	ok := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c == 0x7f || c == '=' || c == '#' || c == '@' || c >= utf8.RuneSelf {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '=' || r == '#' || r == '@':
+			r = '_'
+		case r == utf8.RuneError || r == ' ' || !unicode.IsPrint(r):
+			r = '_'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// sanitizeSite returns pos as a valid trace site ("file:line" or
+// "file:line:col", spaces replaced), or "" if it is not one.
+func sanitizeSite(pos string) string {
+	pos = sanitizeName(pos)
+	// sanitizeName replaced '#', '@' and '=', which sites may hold; they
+	// are rare in file names, and the replacement keeps the position.
+	i := strings.LastIndexByte(pos, ':')
+	if i <= 0 || !positive(pos[i+1:]) {
+		return ""
+	}
+	file := pos[:i]
+	if j := strings.LastIndexByte(file, ':'); j >= 0 && isDigits(file[j+1:]) {
+		if !positive(file[j+1:]) {
+			return ""
+		}
+		file = file[:j]
+	}
+	if file == "" {
+		return ""
+	}
+	return pos
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func positive(s string) bool {
+	if !isDigits(s) {
+		return false
+	}
+	n, err := strconv.ParseInt(s, 10, 32)
+	return err == nil && n > 0
+}
+
+// now returns a monotonic time in nanoseconds.
+func now() int64 { return int64(time.Since(epoch)) }
+
+var epoch = time.Now()

@@ -1,0 +1,343 @@
+package rt
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// Replay: the deterministic scheduler (PECAN section 7, "Deterministic
+// scheduling").
+//
+// With PECANVET_SCHEDULE naming a schedule file (trace.Schedule), every
+// instrumented operation waits in gate until the schedule gives its
+// goroutine the turn. Steps are matched by logical goroutine, op, site and
+// occurrence count. A goroutine whose next event is not its next step took
+// another branch: the verdict is "diverged". When nobody moves for the
+// stall time: "deadlock". When the last step has run: "reproduced". Then,
+// and after any other verdict, every goroutine runs free.
+//
+// When the turn passes on: an operation the runtime performs and records
+// passes it when it is recorded — in a feasible schedule a lock is free, a
+// buffered channel ready and a WaitGroup at zero when their turn comes, so
+// the replay trace has the schedule's order exactly; an unbuffered send
+// passes it at once, since its receive (a later step) completes it; a
+// plain read or write, which the instrumented code performs after R/W
+// return, passes it when its goroutine reaches its next gate — or, if that
+// takes longer than pendingGrace (the goroutine went on into uninstrumented
+// code), after that. A lock that is not free when its turn comes holds the
+// turn: nothing moves, and the stall makes it a deadlock verdict.
+//
+// The verdict is written as JSON to PECANVET_VERDICT. Replay also records a
+// trace (PECANVET_TRACE) of what ran, for the report.
+const (
+	EnvSchedule = "PECANVET_SCHEDULE"
+	EnvVerdict  = "PECANVET_VERDICT"
+	EnvStall    = "PECANVET_STALL_MS" // default 2000
+)
+
+const pendingGrace = 2 * time.Millisecond
+
+// Verdict is what the replayer writes.
+type Verdict struct {
+	Verdict   string   `json:"verdict"` // reproduced, diverged, deadlock, ended
+	Step      int      `json:"step"`    // 1-based step at which it was decided (for reproduced: the number of steps)
+	Steps     int      `json:"steps"`
+	Goroutine string   `json:"goroutine,omitempty"`
+	Expected  string   `json:"expected,omitempty"`
+	Actual    string   `json:"actual,omitempty"`
+	Waiting   []string `json:"waiting,omitempty"` // deadlock: who waits where
+	Message   string   `json:"message,omitempty"`
+}
+
+type occKey struct {
+	op   trace.Op
+	site string
+}
+
+type replayer struct {
+	s       *trace.Schedule
+	proj    map[string][]int // goroutine → its step indices
+	cursor  int
+	free    bool
+	cond    *sync.Cond // on mu
+	verdict string
+	path    string
+
+	// per goroutine (by logical name; Goroutine values differ per recorder)
+	next    map[string]int
+	occ     map[string]map[occKey]int
+	waiting map[string]trace.Step
+
+	pending      *Goroutine // whose step awaits its completion
+	pendingEmit  bool       // completes when pending records its event
+	expect       trace.Op   // the op pending must record
+	pendingSince time.Time
+	lastMove     time.Time
+	stall        time.Duration
+}
+
+var rp *replayer
+
+// startReplay loads the schedule named by the environment, if any. It runs
+// after the recorder started (replay records what it runs).
+func startReplay() error {
+	path := os.Getenv(EnvSchedule)
+	if path == "" {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	s, err := trace.ParseSchedule(f, path)
+	if err != nil {
+		return err
+	}
+	stall := 2 * time.Second
+	if v := os.Getenv(EnvStall); v != "" {
+		if ms, err := strconv.Atoi(v); err == nil && ms > 0 {
+			stall = time.Duration(ms) * time.Millisecond
+		}
+	}
+	r := &replayer{
+		s: s, proj: map[string][]int{}, cond: sync.NewCond(&mu),
+		next: map[string]int{}, occ: map[string]map[occKey]int{}, waiting: map[string]trace.Step{},
+		path: os.Getenv(EnvVerdict), lastMove: time.Now(), stall: stall,
+	}
+	for i, st := range s.Steps {
+		r.proj[st.G] = append(r.proj[st.G], i)
+	}
+	mu.Lock()
+	rp = r
+	mu.Unlock()
+	go r.watch()
+	return nil
+}
+
+// passes reports how an op hands the turn on: 1 when recorded (the
+// runtime performs the operation and then records it; in a feasible
+// schedule a lock is free, a buffered channel ready, a WaitGroup at zero
+// when their turn comes, so they do not block), 2 at the goroutine's next
+// gate (plain accesses, which happen after R/W return). An unbuffered send
+// passes at its gate (0): its receive, a later step, must run for it to
+// complete; gateSend handles it.
+func passes(op trace.Op) int {
+	if op == trace.Read || op == trace.Write {
+		return 2
+	}
+	return 1
+}
+
+// gate is the turnstile: see the comment at the top of this file.
+func gate(site int32, op trace.Op) {
+	if rp == nil {
+		return
+	}
+	mu.Lock()
+	if rp != nil && !rp.free && rec != nil {
+		rp.turn(rec.cur(), site, op, passes(op))
+	}
+	mu.Unlock()
+}
+
+// gateSend gates a send on a channel of capacity c.
+func gateSend(site int32, c int) {
+	if rp == nil {
+		return
+	}
+	pass := 1
+	if c == 0 {
+		pass = 0
+	}
+	mu.Lock()
+	if rp != nil && !rp.free && rec != nil {
+		rp.turn(rec.cur(), site, trace.Send, pass)
+	}
+	mu.Unlock()
+}
+
+// gateG is gate for a goroutine not yet bound to the running one (Begin).
+func gateG(g *Goroutine, site int32, op trace.Op) {
+	if rp == nil || g == nil {
+		return
+	}
+	mu.Lock()
+	if rp != nil && !rp.free && rec != nil && g.w == rec {
+		rp.turn(g, site, op, passes(op))
+	}
+	mu.Unlock()
+}
+
+// recorded is called (under mu) when g records an event with op.
+func (r *replayer) recorded(g *Goroutine, op trace.Op) {
+	if r.pending == g && r.pendingEmit {
+		r.pending = nil
+		if op != r.expect {
+			// A CompareAndSwap that failed where the recorded one swapped,
+			// or the other way round.
+			r.decide(Verdict{Verdict: "diverged", Step: r.cursor + 1, Goroutine: g.name, Expected: r.s.Steps[r.cursor].Key(),
+				Actual:  op.String(),
+				Message: fmt.Sprintf("goroutine %s: step %d expects %s, the operation was a %s", g.name, r.cursor+1, r.s.Steps[r.cursor], op)})
+			return
+		}
+		r.advance()
+	}
+}
+
+// turn waits, with mu held, until the step of g's operation comes.
+func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
+	if r.pending == g {
+		r.pending = nil
+		r.advance()
+	}
+	if r.free {
+		return
+	}
+	siteName := ""
+	if site >= 0 {
+		siteName = rec.tab.Name(trace.TabSite, rec.site(site).idx)
+	}
+	occ := r.occ[g.name]
+	if occ == nil {
+		occ = map[occKey]int{}
+		r.occ[g.name] = occ
+	}
+	mine := r.proj[g.name]
+	i := r.next[g.name]
+	// A CompareAndSwap gates as a read-modify-write but records a load if
+	// it fails: it matches either; recorded checks the outcome.
+	if op == trace.AtomicRMW && i < len(mine) {
+		if st := r.s.Steps[mine[i]]; st.Op == trace.AtomicLoad && st.Site == siteName {
+			op = trace.AtomicLoad
+		}
+	}
+	k := occKey{op, siteName}
+	occ[k]++
+	n := occ[k]
+	if i >= len(mine) {
+		// No more steps for g: it waits until the schedule is done.
+		r.waiting[g.name] = trace.Step{G: g.name, Op: op, Site: siteName, N: n}
+		for !r.free {
+			r.cond.Wait()
+		}
+		delete(r.waiting, g.name)
+		return
+	}
+	st := r.s.Steps[mine[i]]
+	if st.Op != op || st.Site != siteName || st.N != n {
+		r.decide(Verdict{Verdict: "diverged", Step: mine[i] + 1, Goroutine: g.name, Expected: st.Key(),
+			Actual: trace.Step{G: g.name, Op: op, Site: siteName, N: n}.Key(),
+			Message: fmt.Sprintf("goroutine %s took another path: step %d expects %s, it did %s n=%d", g.name, mine[i]+1, st, op, n)})
+		return
+	}
+	r.waiting[g.name] = st
+	for r.cursor != mine[i] && !r.free {
+		r.cond.Wait()
+	}
+	delete(r.waiting, g.name)
+	if r.free {
+		return
+	}
+	r.next[g.name] = i + 1
+	switch pass {
+	case 0:
+		r.advance()
+	case 1:
+		r.pending, r.pendingEmit, r.expect = g, true, op
+	default:
+		r.pending, r.pendingEmit, r.pendingSince = g, false, time.Now()
+	}
+}
+
+// advance passes the turn to the next step.
+func (r *replayer) advance() {
+	r.cursor++
+	r.lastMove = time.Now()
+	if r.cursor >= len(r.s.Steps) {
+		r.decide(Verdict{Verdict: "reproduced", Step: len(r.s.Steps)})
+		return
+	}
+	r.cond.Broadcast()
+}
+
+// decide records the verdict (the first one counts) and frees everyone.
+func (r *replayer) decide(v Verdict) {
+	if r.verdict == "" {
+		r.verdict = v.Verdict
+		v.Steps = len(r.s.Steps)
+		r.write(v)
+	}
+	r.free = true
+	r.cond.Broadcast()
+}
+
+func (r *replayer) write(v Verdict) {
+	if r.path == "" {
+		return
+	}
+	b, _ := json.Marshal(v)
+	tmp := r.path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err == nil {
+		os.Rename(tmp, r.path)
+	}
+}
+
+// watch completes plain accesses whose goroutine went on into
+// uninstrumented code, and declares a deadlock when nothing moves.
+func (r *replayer) watch() {
+	t := time.NewTicker(time.Millisecond)
+	defer t.Stop()
+	for range t.C {
+		mu.Lock()
+		if r.free {
+			mu.Unlock()
+			return
+		}
+		now := time.Now()
+		if r.pending != nil && !r.pendingEmit && now.Sub(r.pendingSince) >= pendingGrace {
+			r.pending = nil
+			r.advance()
+		} else if now.Sub(r.lastMove) >= r.stall {
+			v := Verdict{Verdict: "deadlock", Step: r.cursor + 1,
+				Message: fmt.Sprintf("nothing moved for %v; step %d (%s) never came", r.stall, r.cursor+1, r.s.Steps[r.cursor])}
+			for g, st := range r.waiting {
+				v.Waiting = append(v.Waiting, g+" waits at "+st.String())
+			}
+			sortStrings(v.Waiting)
+			r.decide(v)
+		}
+		mu.Unlock()
+	}
+}
+
+// ended is called when the process finishes its trace: a schedule not run
+// to its end gets the verdict "ended".
+func (r *replayer) ended(reason string) {
+	if r.verdict != "" {
+		return
+	}
+	msg := "the program ended before the schedule did"
+	if reason != "" {
+		msg += " (" + reason + ")"
+	}
+	st := ""
+	if r.cursor < len(r.s.Steps) {
+		st = r.s.Steps[r.cursor].Key()
+	}
+	r.decide(Verdict{Verdict: "ended", Step: r.cursor + 1, Expected: st, Message: msg})
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
