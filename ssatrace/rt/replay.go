@@ -233,7 +233,7 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 	st := r.s.Steps[mine[i]]
 	if st.Op != op || st.Site != siteName || st.N != n {
 		r.decide(Verdict{Verdict: "diverged", Step: mine[i] + 1, Goroutine: g.name, Expected: st.Key(),
-			Actual: trace.Step{G: g.name, Op: op, Site: siteName, N: n}.Key(),
+			Actual:  trace.Step{G: g.name, Op: op, Site: siteName, N: n}.Key(),
 			Message: fmt.Sprintf("goroutine %s took another path: step %d expects %s, it did %s n=%d", g.name, mine[i]+1, st, op, n)})
 		return
 	}
