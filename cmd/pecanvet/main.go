@@ -5,6 +5,7 @@
 //
 // Subcommands:
 //
+//	pecanvet record [-run R] [-o DIR] [packages]   record one trace per test
 //	pecanvet predict [-patterns P] [-json] TRACE   predict anomalies of a recorded trace
 //	pecanvet trace [-text|-bin] [-o OUT] TRACE     print or convert a trace
 //
@@ -26,6 +27,7 @@ reported with the schedule that exposes it.
 
 Usage:
 
+	pecanvet record [-run R] [-o DIR] [packages]   record one trace per test
 	pecanvet predict [-patterns P] [-json] TRACE   predict the anomalies of a trace
 	pecanvet trace [-text|-bin] [-o OUT] TRACE     print a trace as text, or convert it
 
@@ -46,6 +48,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdPredict(args[1:], stdout, stderr)
 	case "trace":
 		return cmdTrace(args[1:], stdout, stderr)
+	case "record":
+		return cmdRecord(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

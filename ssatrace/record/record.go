@@ -1,0 +1,333 @@
+// Package record records concrete traces of a package's tests: it builds
+// the package's test binary instrumented (ssatrace/instrument, through
+// -overlay, so the user's files are never touched) once per package, runs
+// each selected test in its own process with the recorder switched on, and
+// keeps one trace per test. Every run has a time bound; a test that hangs
+// is killed with its process group and its trace kept, marked truncated.
+//
+// The same machinery runs a test under a replay schedule (RunTest with
+// extra environment), which is how the replayer reuses it.
+package record
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/pecanvet/pecanvet/ssatrace/instrument"
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// Options configure a recording.
+type Options struct {
+	Dir        string        // directory inside the user's module (the go command's working directory)
+	Patterns   []string      // package patterns; default "."
+	Run        string        // regexp selecting tests (as go test -run); default all
+	OutDir     string        // where traces go; default a temporary directory
+	Timeout    time.Duration // per test; default 2m
+	Plain      bool          // also time each test uninstrumented
+	BuildFlags []string
+	Progress   io.Writer // progress lines, if not nil
+}
+
+// Test is the outcome of recording one test.
+type Test struct {
+	Package    string // import path
+	Name       string
+	Trace      string // path of the trace file
+	Events     int
+	Goroutines int
+	Shared     int // locations accessed by two or more goroutines, at least one writing
+	Wall       time.Duration
+	PlainWall  time.Duration // 0 unless Options.Plain
+	Passed     bool
+	TimedOut   bool
+	Truncated  string // why the trace is incomplete, if it is
+	Output     string // the test's output (tail)
+}
+
+// Build is an instrumented build of some packages: test binaries ready to
+// run under the recorder or a replay schedule.
+type Build struct {
+	Inst     *instrument.Result
+	Binaries map[string]string // import path → instrumented test binary
+	Plain    map[string]string // import path → uninstrumented test binary (if built)
+	Dirs     map[string]string // import path → package directory
+	Notes    []string
+	tmp      string
+}
+
+// Close removes the build's temporary files.
+func (b *Build) Close() error {
+	var errs []error
+	if b.Inst != nil {
+		errs = append(errs, b.Inst.Cleanup())
+	}
+	if b.tmp != "" {
+		errs = append(errs, os.RemoveAll(b.tmp))
+	}
+	return errors.Join(errs...)
+}
+
+// NewBuild instruments the packages and builds one test binary per package
+// that has tests. A package that does not compile yields the compiler's
+// own messages as the error.
+func NewBuild(ctx context.Context, opt Options) (*Build, error) {
+	pats := opt.Patterns
+	if len(pats) == 0 {
+		pats = []string{"."}
+	}
+	inst, err := instrument.Instrument(ctx, instrument.Options{Dir: opt.Dir, Patterns: pats, BuildFlags: opt.BuildFlags})
+	if err != nil {
+		return nil, err
+	}
+	b := &Build{Inst: inst, Binaries: map[string]string{}, Plain: map[string]string{}, Dirs: map[string]string{}, Notes: inst.Notes}
+	b.tmp, err = os.MkdirTemp("", "pecanvet-bin-")
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	for i, p := range inst.Packages {
+		if !p.Tests {
+			b.Notes = append(b.Notes, p.ImportPath+": no test files")
+			continue
+		}
+		b.Dirs[p.ImportPath] = p.Dir
+		bin := filepath.Join(b.tmp, fmt.Sprintf("p%d.test", i))
+		args := append([]string{"test", "-c", "-o", bin, "-vet=off", "-overlay=" + inst.Overlay}, opt.BuildFlags...)
+		if err := goCmd(ctx, opt.Dir, append(args, p.ImportPath)...); err != nil {
+			b.Close()
+			return nil, fmt.Errorf("building %s instrumented: %w", p.ImportPath, err)
+		}
+		b.Binaries[p.ImportPath] = bin
+		if opt.Plain {
+			plain := filepath.Join(b.tmp, fmt.Sprintf("p%d.plain.test", i))
+			args := append([]string{"test", "-c", "-o", plain, "-vet=off"}, opt.BuildFlags...)
+			if err := goCmd(ctx, opt.Dir, append(args, p.ImportPath)...); err != nil {
+				b.Close()
+				return nil, fmt.Errorf("building %s: %w", p.ImportPath, err)
+			}
+			b.Plain[p.ImportPath] = plain
+		}
+	}
+	return b, nil
+}
+
+// goCmd runs the go command and returns its output as the error on failure.
+func goCmd(ctx context.Context, dir string, args ...string) error {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(out.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// Tests lists the tests of a package's binary that match run.
+func (b *Build) Tests(ctx context.Context, pkg, run string) ([]string, error) {
+	bin := b.Binaries[pkg]
+	if bin == "" {
+		return nil, fmt.Errorf("%s: no test binary", pkg)
+	}
+	var re *regexp.Regexp
+	if run != "" {
+		var err error
+		if re, err = regexp.Compile(run); err != nil {
+			return nil, fmt.Errorf("-run: %v", err)
+		}
+	}
+	cmd := exec.CommandContext(ctx, bin, "-test.list", ".")
+	cmd.Dir = b.Dirs[pkg]
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s: listing tests: %v", pkg, err)
+	}
+	var names []string
+	for _, l := range strings.Split(string(out), "\n") {
+		l = strings.TrimSpace(l)
+		if !strings.HasPrefix(l, "Test") || (re != nil && !re.MatchString(l)) {
+			continue
+		}
+		names = append(names, l)
+	}
+	return names, nil
+}
+
+// Run is one execution of a test binary.
+type Run struct {
+	Wall     time.Duration
+	Passed   bool
+	TimedOut bool
+	Output   string
+}
+
+// RunTest runs one test of bin in dir with extra environment, killing its
+// process group after timeout.
+func RunTest(ctx context.Context, bin, dir, test string, env []string, timeout time.Duration) Run {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	// -test.timeout slightly above ours makes the test binary itself dump
+	// goroutines if our kill somehow does not land.
+	cmd := exec.Command(bin, "-test.run", "^"+regexp.QuoteMeta(test)+"$", "-test.count=1", "-test.v",
+		"-test.timeout", (timeout + 30*time.Second).String())
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out tailBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	r := Run{}
+	if err := cmd.Start(); err != nil {
+		r.Output = err.Error()
+		return r
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		r.TimedOut = true
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-done
+	}
+	r.Wall = time.Since(start)
+	r.Passed = err == nil && !r.TimedOut
+	r.Output = out.String()
+	return r
+}
+
+// tailBuffer keeps the last 64 KiB written to it.
+type tailBuffer struct{ b []byte }
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > 64<<10 {
+		t.b = append(t.b[:0], t.b[len(t.b)-(64<<10):]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string { return string(t.b) }
+
+// Record records every selected test of the packages.
+func Record(ctx context.Context, opt Options) ([]Test, []string, error) {
+	if opt.Timeout <= 0 {
+		opt.Timeout = 2 * time.Minute
+	}
+	b, err := NewBuild(ctx, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer b.Close()
+	out := opt.OutDir
+	if out == "" {
+		if out, err = os.MkdirTemp("", "pecanvet-traces-"); err != nil {
+			return nil, nil, err
+		}
+	}
+	var results []Test
+	pkgs := make([]string, 0, len(b.Binaries))
+	for p := range b.Binaries {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	for _, pkg := range pkgs {
+		tests, err := b.Tests(ctx, pkg, opt.Run)
+		if err != nil {
+			return results, b.Notes, err
+		}
+		if len(tests) == 0 {
+			b.Notes = append(b.Notes, pkg+": no tests match")
+			continue
+		}
+		dir := filepath.Join(out, strings.ReplaceAll(pkg, "/", "_"))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return results, b.Notes, err
+		}
+		for _, name := range tests {
+			if opt.Progress != nil {
+				fmt.Fprintf(opt.Progress, "recording %s %s\n", pkg, name)
+			}
+			t := b.RecordTest(ctx, pkg, name, filepath.Join(dir, name+".trace"), opt.Timeout)
+			if opt.Plain {
+				pr := RunTest(ctx, b.Plain[pkg], b.Dirs[pkg], name, nil, opt.Timeout)
+				t.PlainWall = pr.Wall
+			}
+			results = append(results, t)
+		}
+	}
+	return results, b.Notes, nil
+}
+
+// RecordTest runs one test with the recorder on, writing its trace to path.
+func (b *Build) RecordTest(ctx context.Context, pkg, name, path string, timeout time.Duration) Test {
+	r := RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], name, []string{"PECANVET_TRACE=" + path}, timeout)
+	t := Test{Package: pkg, Name: name, Trace: path, Wall: r.Wall, Passed: r.Passed, TimedOut: r.TimedOut, Output: r.Output}
+	tr, err := trace.ReadFile(path, trace.ReadOptions{Lenient: true})
+	switch {
+	case err != nil && os.IsNotExist(errors.Unwrap(err)):
+		t.Truncated = "no trace written"
+	case err != nil:
+		t.Truncated = err.Error()
+	default:
+		t.Events = len(tr.Events)
+		t.Goroutines = len(tr.Goroutines)
+		t.Shared = SharedLocations(tr)
+		t.Truncated = tr.Truncated
+	}
+	if r.TimedOut {
+		t.Truncated = fmt.Sprintf("timed out after %v", timeout)
+	}
+	return t
+}
+
+// SharedLocations counts the memory locations that two or more goroutines
+// access, at least one of them writing (PECAN's SV column).
+func SharedLocations(tr *trace.Trace) int {
+	type acc struct {
+		g      int32
+		multi  bool
+		writes bool
+	}
+	m := map[int32]*acc{}
+	for _, e := range tr.Events {
+		if !e.Op.IsAccess() || e.Op.IsAtomic() {
+			continue
+		}
+		a := m[e.Obj]
+		if a == nil {
+			a = &acc{g: e.G}
+			m[e.Obj] = a
+		}
+		if a.g != e.G {
+			a.multi = true
+		}
+		if e.Op.Writes() {
+			a.writes = true
+		}
+	}
+	n := 0
+	for _, a := range m {
+		if a.multi && a.writes {
+			n++
+		}
+	}
+	return n
+}
