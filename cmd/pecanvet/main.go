@@ -5,6 +5,7 @@
 //
 // Subcommands:
 //
+//	pecanvet check [-run R] [-json] [packages]     record, predict, replay: print what was reproduced
 //	pecanvet record [-run R] [-o DIR] [packages]   record one trace per test
 //	pecanvet predict [-patterns P] [-json] TRACE   predict anomalies of a recorded trace
 //	pecanvet trace [-text|-bin] [-o OUT] TRACE     print or convert a trace
@@ -27,6 +28,7 @@ reported with the schedule that exposes it.
 
 Usage:
 
+	pecanvet check [-run R] [-json] [packages]     record, predict, replay: print what was reproduced
 	pecanvet record [-run R] [-o DIR] [packages]   record one trace per test
 	pecanvet predict [-patterns P] [-json] TRACE   predict the anomalies of a trace
 	pecanvet trace [-text|-bin] [-o OUT] TRACE     print a trace as text, or convert it
@@ -50,6 +52,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdTrace(args[1:], stdout, stderr)
 	case "record":
 		return cmdRecord(args[1:], stdout, stderr)
+	case "check":
+		return cmdCheck(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/replay/check"
+	"github.com/pecanvet/pecanvet/ssatrace/pattern"
+)
+
+const checkUsage = `usage: pecanvet check [-run REGEXP] [-json] [-patterns P] [-v] [packages]
+
+Run the whole dynamic loop: record each test of the packages, predict the
+anomalies another schedule would show, replay each prediction's schedule
+deterministically, and print only those that were reproduced — each with
+its bug hatching clip and, first, what it did to the program (a panic, a
+failed test). Exit status: 0 nothing reproduced, 1 anomalies reproduced,
+2 error.
+
+Flags:
+`
+
+func cmdCheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	run := fs.String("run", "", "check only the tests matching this regexp")
+	asJSON := fs.Bool("json", false, "print one JSON object per line per reproduced anomaly")
+	patterns := fs.String("patterns", "all", "anomaly patterns (see pecanvet predict -h)")
+	verbose := fs.Bool("v", false, "also print the predictions replay pruned, with their verdicts")
+	timeout := fs.Duration("timeout", 2*time.Minute, "time bound for recording one test")
+	replayTimeout := fs.Duration("replay-timeout", 30*time.Second, "time bound for one replay")
+	stall := fs.Duration("stall", 2*time.Second, "a replay in which nothing moves this long is a deadlock")
+	maxReplays := fs.Int("max-replays", 50, "replays per test at most")
+	budget := fs.Duration("budget", 5*time.Minute, "time budget per package")
+	quiet := fs.Bool("q", false, "no progress lines on standard error")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, checkUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	pats, err := pattern.Resolve(*patterns)
+	if err != nil {
+		fmt.Fprintf(stderr, "pecanvet check: %v\n", err)
+		return 2
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "pecanvet check: %v\n", err)
+		return 2
+	}
+	pkgs := fs.Args()
+	if len(pkgs) == 0 {
+		pkgs = []string{"."}
+	}
+	opt := check.Options{
+		Dir: dir, Patterns: pkgs, Run: *run, Anomalies: pats, Timeout: *timeout,
+		Replay:     replay.Options{Timeout: *replayTimeout, Stall: *stall},
+		MaxReplays: *maxReplays, Budget: *budget,
+	}
+	if !*quiet {
+		opt.Progress = stderr
+	}
+	rep, err := check.Run(context.Background(), opt)
+	if rep != nil {
+		for _, n := range rep.Notes {
+			fmt.Fprintf(stderr, "pecanvet check: note: %s\n", n)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "pecanvet check: %v\n", err)
+		return 2
+	}
+	found := rep.Reproduced()
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		for _, f := range rep.Findings {
+			if f.Reproduced() || *verbose {
+				enc.Encode(checkJSON(f))
+			}
+		}
+	} else {
+		for _, f := range found {
+			printFinding(stdout, f)
+		}
+		if *verbose {
+			for _, f := range rep.Findings {
+				if !f.Reproduced() {
+					printPruned(stdout, f)
+				}
+			}
+		}
+		fmt.Fprintf(stdout, "pecanvet check: %d tests, %d events recorded, %d predictions replayed, %d reproduced\n",
+			rep.Tests, rep.Events, len(rep.Findings), len(found))
+	}
+	if len(found) > 0 {
+		return 1
+	}
+	return 0
+}
+
+func describe(f check.Finding) string {
+	kind := kindNames[f.Anomaly.Pattern.Kind]
+	if kind == "" {
+		kind = f.Anomaly.Pattern.Kind
+	}
+	return fmt.Sprintf("%s (%s) on %s", kind, f.Anomaly.Pattern.ID(), strings.Join(uniq(baseObjects(f.Objects)), ", "))
+}
+
+// baseObjects drops the "#k" instance suffix of object names.
+func baseObjects(objs []string) []string {
+	out := make([]string, len(objs))
+	for i, o := range objs {
+		if k := strings.LastIndexByte(o, '#'); k > 0 {
+			o = o[:k]
+		}
+		out[i] = o
+	}
+	return out
+}
+
+func uniq(s []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func printFinding(w io.Writer, f check.Finding) {
+	v := f.Verdict
+	what := "reproduced"
+	if v.Consequence != "" {
+		what += "; " + v.Consequence
+	}
+	fmt.Fprintf(w, "%s: %s — %s\n", siteOr(f.Anomaly.Sites[0]), describe(f), what)
+	for k, e := range f.Anomaly.Events {
+		st := f.Schedule.Steps[f.Schedule.Anomaly[k]]
+		_ = e
+		fmt.Fprintf(w, "   e%d %s %s %s at %s\n", k+1, st.G, st.Op, st.Obj, siteOr(st.Site))
+	}
+	fmt.Fprintf(w, "   test %s %s; clip (%d steps):\n", f.Package, f.Test, len(f.Schedule.Steps))
+	for _, l := range replay.Clip(f.Schedule) {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintln(w)
+}
+
+func printPruned(w io.Writer, f check.Finding) {
+	v := f.Verdict
+	msg := v.Message
+	if msg == "" {
+		msg = v.Expected
+	}
+	fmt.Fprintf(w, "pruned: %s: %s — %s at step %d of %d: %s [%s %s]\n",
+		siteOr(f.Anomaly.Sites[0]), describe(f), v.Verdict, v.Step, v.Steps, msg, f.Package, f.Test)
+}
+
+type checkOut struct {
+	Kind        string   `json:"kind"`
+	Pattern     string   `json:"pattern"`
+	Verdict     string   `json:"verdict"`
+	Sites       []string `json:"sites"`
+	Goroutines  []string `json:"goroutines"`
+	Schedule    []string `json:"schedule"`
+	Consequence string   `json:"consequence,omitempty"`
+	Test        string   `json:"test"`
+	Package     string   `json:"package"`
+	Message     string   `json:"message,omitempty"`
+}
+
+func checkJSON(f check.Finding) checkOut {
+	o := checkOut{
+		Kind: f.Anomaly.Pattern.Kind, Pattern: f.Anomaly.Pattern.Name, Verdict: f.Verdict.Verdict,
+		Sites: f.Anomaly.Sites, Goroutines: f.Goroutines, Consequence: f.Verdict.Consequence,
+		Test: f.Test, Package: f.Package,
+	}
+	if !f.Reproduced() {
+		o.Message = f.Verdict.Message
+	}
+	for _, st := range f.Schedule.Steps {
+		s := st.G + " " + st.Op.String()
+		if st.Obj != "" {
+			s += " " + st.Obj
+		}
+		if st.Site != "" {
+			s += " " + st.Site
+		}
+		o.Schedule = append(o.Schedule, s)
+	}
+	return o
+}

@@ -1,0 +1,151 @@
+// Package replay proves or prunes predicted anomalies: it runs a test of an
+// instrumented build under a generated schedule, with the deterministic
+// scheduler of the recorder runtime (ssatrace/rt, replay.go) switched on,
+// and returns the verdict — reproduced, diverged, deadlock, timeout — with
+// what the program did under the schedule: a panic, a failed test (PECAN's
+// EXP column), or nothing. Only reproduced anomalies are ever reported.
+package replay
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pecanvet/pecanvet/ssatrace/record"
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// Verdicts.
+const (
+	Reproduced = "reproduced" // the schedule ran to its end: the anomaly happened
+	Diverged   = "diverged"   // a goroutine took another branch
+	Deadlock   = "deadlock"   // nobody could move
+	Timeout    = "timeout"    // the wall-clock bound was hit
+	Ended      = "ended"      // the program ended (or died) before the schedule did
+)
+
+// Options bound one replay.
+type Options struct {
+	Timeout time.Duration // wall clock; default 30s
+	Stall   time.Duration // no progress for this long is a deadlock; default 2s
+}
+
+// Verdict is the outcome of one replay.
+type Verdict struct {
+	Verdict   string   `json:"verdict"`
+	Step      int      `json:"step,omitempty"` // step at which it was decided
+	Steps     int      `json:"steps"`
+	Goroutine string   `json:"goroutine,omitempty"`
+	Expected  string   `json:"expected,omitempty"`
+	Actual    string   `json:"actual,omitempty"`
+	Waiting   []string `json:"waiting,omitempty"`
+	Message   string   `json:"message,omitempty"`
+
+	// What the program did under the schedule.
+	Passed      bool   `json:"passed"`
+	Panicked    bool   `json:"panicked,omitempty"`
+	Consequence string `json:"consequence,omitempty"` // panic message or failed assertion
+	Output      string `json:"-"`
+	Trace       string `json:"-"` // path of the replay's own trace (removed unless kept)
+	Wall        time.Duration
+}
+
+// Run replays test of package pkg in build b under sched. dir is a scratch
+// directory for the schedule, verdict and trace files.
+func Run(ctx context.Context, b *record.Build, pkg, test string, sched *trace.Schedule, dir string, opt Options) Verdict {
+	if opt.Timeout <= 0 {
+		opt.Timeout = 30 * time.Second
+	}
+	if opt.Stall <= 0 {
+		opt.Stall = 2 * time.Second
+	}
+	v := Verdict{Steps: len(sched.Steps)}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		v.Verdict, v.Message = Ended, err.Error()
+		return v
+	}
+	schedPath := filepath.Join(dir, "schedule")
+	verdictPath := filepath.Join(dir, "verdict.json")
+	tracePath := filepath.Join(dir, "replay.trace")
+	os.Remove(verdictPath)
+	f, err := os.Create(schedPath)
+	if err == nil {
+		_, err = sched.WriteTo(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		v.Verdict, v.Message = Ended, "writing the schedule: "+err.Error()
+		return v
+	}
+	env := []string{
+		"PECANVET_TRACE=" + tracePath,
+		"PECANVET_SCHEDULE=" + schedPath,
+		"PECANVET_VERDICT=" + verdictPath,
+		"PECANVET_STALL_MS=" + strconv.FormatInt(opt.Stall.Milliseconds(), 10),
+	}
+	r := record.RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], test, env, opt.Timeout)
+	v.Passed, v.Output, v.Trace, v.Wall = r.Passed, r.Output, tracePath, r.Wall
+	if data, err := os.ReadFile(verdictPath); err == nil {
+		if err := json.Unmarshal(data, &v); err != nil {
+			v.Verdict, v.Message = Ended, "unreadable verdict: "+err.Error()
+		}
+	}
+	v.Steps = len(sched.Steps)
+	switch {
+	case v.Verdict != "":
+	case r.TimedOut:
+		v.Verdict = Timeout
+		v.Message = fmt.Sprintf("no verdict within %v", opt.Timeout)
+	default:
+		v.Verdict = Ended
+		v.Message = "the test process ended before the schedule did"
+	}
+	if r.TimedOut && v.Verdict != Reproduced {
+		v.Verdict = Timeout
+	}
+	v.Panicked, v.Consequence = consequence(r.Output, r.Passed)
+	return v
+}
+
+var (
+	panicLine = regexp.MustCompile(`(?m)^panic: (.*)$`)
+	failLine  = regexp.MustCompile(`(?m)^\s+(\S+\.go:\d+: .*)$`)
+)
+
+// consequence extracts what went wrong from a test's output: the panic
+// message, or the failed assertions.
+func consequence(out string, passed bool) (panicked bool, msg string) {
+	if m := panicLine.FindStringSubmatch(out); m != nil {
+		msg = strings.TrimSpace(m[1])
+		// The location of the panic: the first frame in a user file.
+		lines := strings.Split(out[strings.Index(out, m[0]):], "\n")
+		for i, l := range lines {
+			l = strings.TrimSpace(l)
+			if strings.HasPrefix(l, "/") && strings.Contains(l, ".go:") && !strings.Contains(l, "/src/runtime/") &&
+				!strings.Contains(l, "/src/testing/") && !strings.Contains(l, "pecanvetrt") && i > 0 {
+				msg += " at " + filepath.Base(strings.Fields(l)[0])
+				break
+			}
+		}
+		return true, "panic: " + msg
+	}
+	if passed {
+		return false, ""
+	}
+	var fails []string
+	for _, m := range failLine.FindAllStringSubmatch(out, 5) {
+		fails = append(fails, strings.TrimSpace(m[1]))
+	}
+	if len(fails) > 0 {
+		return false, "test fails: " + strings.Join(fails, "; ")
+	}
+	return false, "test fails"
+}
