@@ -28,6 +28,11 @@ const (
 	Deadlock   = "deadlock"   // nobody could move
 	Timeout    = "timeout"    // the wall-clock bound was hit
 	Ended      = "ended"      // the program ended (or died) before the schedule did
+
+	// interrupted is the runtime's verdict when a goroutine takes another
+	// path after the other goroutines' part of the anomaly ran; Run turns
+	// it into Reproduced if the program then failed, else Diverged.
+	interrupted = "interrupted"
 )
 
 // Options bound one replay.
@@ -112,6 +117,16 @@ func Run(ctx context.Context, b *record.Build, pkg, test string, sched *trace.Sc
 		v.Verdict = Timeout
 	}
 	v.Panicked, v.Consequence = consequence(r.Output, r.Passed)
+	if v.Verdict == interrupted {
+		// The other goroutines' part of the anomaly ran inside the unit of
+		// one goroutine, which then took another path: proved only if the
+		// program then failed.
+		if v.Panicked || !v.Passed {
+			v.Verdict = Reproduced
+		} else {
+			v.Verdict = Diverged
+		}
+	}
 	return v
 }
 

@@ -65,7 +65,7 @@ func recordSyncLocked(addr unsafe.Pointer, class uint8, site int32, op trace.Op,
 // just before it happens.
 func R(addr unsafe.Pointer, site int32) {
 	if active.Load() {
-		gate(site, trace.Read)
+		gate(addr, site, trace.Read)
 		record(addr, classMem, site, trace.Read, 0, 0)
 	}
 }
@@ -73,7 +73,7 @@ func R(addr unsafe.Pointer, site int32) {
 // W records a write of the variable at addr, just before it happens.
 func W(addr unsafe.Pointer, site int32) {
 	if active.Load() {
-		gate(site, trace.Write)
+		gate(addr, site, trace.Write)
 		record(addr, classMem, site, trace.Write, 0, 0)
 	}
 }
@@ -106,7 +106,7 @@ func Lock(l sync.Locker, site int32) {
 	if read {
 		op = trace.RLock
 	}
-	gate(site, op)
+	gate(addr, site, op)
 	l.Lock()
 	record(addr, classLock, site, op, 0, 0)
 }
@@ -122,7 +122,7 @@ func Unlock(l sync.Locker, site int32) {
 	if read {
 		op = trace.RUnlock
 	}
-	gate(site, op)
+	gate(addr, site, op)
 	record(addr, classLock, site, op, 0, 0)
 	l.Unlock()
 }
@@ -133,7 +133,7 @@ func RLock(rw *sync.RWMutex, site int32) {
 		rw.RLock()
 		return
 	}
-	gate(site, trace.RLock)
+	gate(unsafe.Pointer(rw), site, trace.RLock)
 	rw.RLock()
 	record(unsafe.Pointer(rw), classLock, site, trace.RLock, 0, 0)
 }
@@ -144,7 +144,7 @@ func RUnlock(rw *sync.RWMutex, site int32) {
 		rw.RUnlock()
 		return
 	}
-	gate(site, trace.RUnlock)
+	gate(unsafe.Pointer(rw), site, trace.RUnlock)
 	record(unsafe.Pointer(rw), classLock, site, trace.RUnlock, 0, 0)
 	rw.RUnlock()
 }
@@ -160,8 +160,8 @@ func TryLock(m interface{ TryLock() bool }, site int32) bool {
 	if !m.TryLock() {
 		return false
 	}
-	gate(site, trace.Lock)
 	addr := (*[2]unsafe.Pointer)(unsafe.Pointer(&m))[1]
+	gate(addr, site, trace.Lock)
 	record(addr, classLock, site, trace.Lock, 0, 0)
 	return true
 }
@@ -174,7 +174,7 @@ func TryRLock(rw *sync.RWMutex, site int32) bool {
 	if !rw.TryRLock() {
 		return false
 	}
-	gate(site, trace.RLock)
+	gate(unsafe.Pointer(rw), site, trace.RLock)
 	record(unsafe.Pointer(rw), classLock, site, trace.RLock, 0, 0)
 	return true
 }
@@ -184,7 +184,7 @@ func TryRLock(rw *sync.RWMutex, site int32) bool {
 // WGAdd records and performs wg.Add(delta).
 func WGAdd(wg *sync.WaitGroup, delta int, site int32) {
 	if active.Load() {
-		gate(site, trace.WGAdd)
+		gate(unsafe.Pointer(wg), site, trace.WGAdd)
 		recordSync(unsafe.Pointer(wg), classWG, site, trace.WGAdd, int64(delta), 0)
 	}
 	wg.Add(delta)
@@ -193,7 +193,7 @@ func WGAdd(wg *sync.WaitGroup, delta int, site int32) {
 // WGDone records and performs wg.Done().
 func WGDone(wg *sync.WaitGroup, site int32) {
 	if active.Load() {
-		gate(site, trace.WGDone)
+		gate(unsafe.Pointer(wg), site, trace.WGDone)
 		recordSync(unsafe.Pointer(wg), classWG, site, trace.WGDone, 0, 0)
 	}
 	wg.Done()
@@ -205,7 +205,7 @@ func WGWait(wg *sync.WaitGroup, site int32) {
 		wg.Wait()
 		return
 	}
-	gate(site, trace.WGWait)
+	gate(unsafe.Pointer(wg), site, trace.WGWait)
 	wg.Wait()
 	recordSync(unsafe.Pointer(wg), classWG, site, trace.WGWait, 0, 0)
 }
@@ -228,7 +228,7 @@ func WGGo(wg *sync.WaitGroup, f func(), site int32) {
 		Begin(id)
 		defer func() {
 			if active.Load() {
-				gate(site, trace.WGDone)
+				gate(unsafe.Pointer(wg), site, trace.WGDone)
 				recordSync(unsafe.Pointer(wg), classWG, site, trace.WGDone, 0, 0)
 			}
 			End()
@@ -253,13 +253,13 @@ func OnceDo(o *sync.Once, f func(), site int32) {
 	o.Do(func() {
 		defer func() {
 			ran = true
-			gate(site, trace.OnceDo)
+			gate(unsafe.Pointer(o), site, trace.OnceDo)
 			recordSync(unsafe.Pointer(o), classOnce, site, trace.OnceDo, 0, 0)
 		}()
 		f()
 	})
 	if !ran {
-		gate(site, trace.OnceDo)
+		gate(unsafe.Pointer(o), site, trace.OnceDo)
 		recordSync(unsafe.Pointer(o), classOnce, site, trace.OnceDo, 0, 0)
 	}
 }
@@ -276,17 +276,17 @@ func CondWait(c *sync.Cond, site int32) {
 	if read {
 		unlock, lock = trace.RUnlock, trace.RLock
 	}
-	gate(site, unlock)
+	gate(l, site, unlock)
 	record(l, classLock, site, unlock, 0, 0)
 	c.Wait()
 	// Replay gates the two events Wait's return records; Wait has already
 	// taken c.L again, so a schedule that puts another goroutine's lock of
 	// c.L between them deadlocks (and is pruned).
-	gate(site, trace.CondWait)
+	gate(unsafe.Pointer(c), site, trace.CondWait)
 	mu.Lock()
 	recordSyncLocked(unsafe.Pointer(c), classCond, site, trace.CondWait, 0, 0)
 	mu.Unlock()
-	gate(site, lock)
+	gate(l, site, lock)
 	mu.Lock()
 	recordLocked(l, classLock, site, lock, 0, 0)
 	mu.Unlock()
@@ -295,7 +295,7 @@ func CondWait(c *sync.Cond, site int32) {
 // CondSignal records and performs c.Signal().
 func CondSignal(c *sync.Cond, site int32) {
 	if active.Load() {
-		gate(site, trace.CondSignal)
+		gate(unsafe.Pointer(c), site, trace.CondSignal)
 		recordSync(unsafe.Pointer(c), classCond, site, trace.CondSignal, 0, 0)
 	}
 	c.Signal()
@@ -304,7 +304,7 @@ func CondSignal(c *sync.Cond, site int32) {
 // CondBroadcast records and performs c.Broadcast().
 func CondBroadcast(c *sync.Cond, site int32) {
 	if active.Load() {
-		gate(site, trace.CondBroadcast)
+		gate(unsafe.Pointer(c), site, trace.CondBroadcast)
 		recordSync(unsafe.Pointer(c), classCond, site, trace.CondBroadcast, 0, 0)
 	}
 	c.Broadcast()
@@ -321,7 +321,7 @@ func Go(site int32) *Goroutine {
 	if !active.Load() {
 		return nil
 	}
-	gate(site, trace.Fork)
+	gate(nil, site, trace.Fork)
 	mu.Lock()
 	defer mu.Unlock()
 	w := rec
@@ -362,7 +362,7 @@ func End() {
 	if !active.Load() {
 		return
 	}
-	gate(trace.NoIndex, trace.End)
+	gate(nil, trace.NoIndex, trace.End)
 	goid := curGoid()
 	mu.Lock()
 	defer mu.Unlock()
@@ -407,7 +407,7 @@ func Recv2[T any](ch <-chan T, site int32) (T, bool) {
 		v, ok := <-ch
 		return v, ok
 	}
-	gate(site, trace.Recv)
+	gate(nil, site, trace.Recv)
 	v, ok := <-ch
 	var flags uint8
 	if !ok {
@@ -420,7 +420,7 @@ func Recv2[T any](ch <-chan T, site int32) (T, bool) {
 // Close records the close and performs close(ch).
 func Close[T any](ch chan<- T, site int32) {
 	if active.Load() && ch != nil {
-		gate(site, trace.Close)
+		gate(nil, site, trace.Close)
 		recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Close, int64(cap(ch)), 0)
 	}
 	close(ch)
@@ -430,7 +430,7 @@ func Close[T any](ch chan<- T, site int32) {
 // statement of the select case that fired.
 func Sent[T any](ch chan<- T, site int32) {
 	if active.Load() {
-		gate(site, trace.Send)
+		gate(nil, site, trace.Send)
 		recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), 0)
 	}
 }
@@ -439,7 +439,7 @@ func Sent[T any](ch chan<- T, site int32) {
 // performed; ok is false if it saw the channel closed.
 func Received[T any](ch <-chan T, ok bool, site int32) {
 	if active.Load() {
-		gate(site, trace.Recv)
+		gate(nil, site, trace.Recv)
 		var flags uint8
 		if !ok {
 			flags = trace.FlagClosed
@@ -461,7 +461,7 @@ func region(site int32, op trace.Op) {
 	if !active.Load() {
 		return
 	}
-	gate(site, op)
+	gate(nil, site, op)
 	mu.Lock()
 	if w := rec; w != nil {
 		g := w.cur()

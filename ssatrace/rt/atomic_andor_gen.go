@@ -16,7 +16,7 @@ func AndInt32(addr *int32, mask int32, site int32) (r int32) {
 	if !active.Load() {
 		return atomic.AndInt32(addr, mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AndInt32(addr, mask)
@@ -29,7 +29,7 @@ func Int32And(v *atomic.Int32, mask int32, site int32) (r int32) {
 	if !active.Load() {
 		return v.And(mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.And(mask)
@@ -42,7 +42,7 @@ func OrInt32(addr *int32, mask int32, site int32) (r int32) {
 	if !active.Load() {
 		return atomic.OrInt32(addr, mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.OrInt32(addr, mask)
@@ -55,7 +55,7 @@ func Int32Or(v *atomic.Int32, mask int32, site int32) (r int32) {
 	if !active.Load() {
 		return v.Or(mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Or(mask)
@@ -68,7 +68,7 @@ func AndInt64(addr *int64, mask int64, site int32) (r int64) {
 	if !active.Load() {
 		return atomic.AndInt64(addr, mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AndInt64(addr, mask)
@@ -81,7 +81,7 @@ func Int64And(v *atomic.Int64, mask int64, site int32) (r int64) {
 	if !active.Load() {
 		return v.And(mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.And(mask)
@@ -94,7 +94,7 @@ func OrInt64(addr *int64, mask int64, site int32) (r int64) {
 	if !active.Load() {
 		return atomic.OrInt64(addr, mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.OrInt64(addr, mask)
@@ -107,7 +107,7 @@ func Int64Or(v *atomic.Int64, mask int64, site int32) (r int64) {
 	if !active.Load() {
 		return v.Or(mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Or(mask)
@@ -120,7 +120,7 @@ func AndUint32(addr *uint32, mask uint32, site int32) (r uint32) {
 	if !active.Load() {
 		return atomic.AndUint32(addr, mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AndUint32(addr, mask)
@@ -133,7 +133,7 @@ func Uint32And(v *atomic.Uint32, mask uint32, site int32) (r uint32) {
 	if !active.Load() {
 		return v.And(mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.And(mask)
@@ -146,7 +146,7 @@ func OrUint32(addr *uint32, mask uint32, site int32) (r uint32) {
 	if !active.Load() {
 		return atomic.OrUint32(addr, mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.OrUint32(addr, mask)
@@ -159,7 +159,7 @@ func Uint32Or(v *atomic.Uint32, mask uint32, site int32) (r uint32) {
 	if !active.Load() {
 		return v.Or(mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Or(mask)
@@ -172,7 +172,7 @@ func AndUint64(addr *uint64, mask uint64, site int32) (r uint64) {
 	if !active.Load() {
 		return atomic.AndUint64(addr, mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AndUint64(addr, mask)
@@ -185,7 +185,7 @@ func Uint64And(v *atomic.Uint64, mask uint64, site int32) (r uint64) {
 	if !active.Load() {
 		return v.And(mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.And(mask)
@@ -198,7 +198,7 @@ func OrUint64(addr *uint64, mask uint64, site int32) (r uint64) {
 	if !active.Load() {
 		return atomic.OrUint64(addr, mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.OrUint64(addr, mask)
@@ -211,7 +211,7 @@ func Uint64Or(v *atomic.Uint64, mask uint64, site int32) (r uint64) {
 	if !active.Load() {
 		return v.Or(mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Or(mask)
@@ -224,7 +224,7 @@ func AndUintptr(addr *uintptr, mask uintptr, site int32) (r uintptr) {
 	if !active.Load() {
 		return atomic.AndUintptr(addr, mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AndUintptr(addr, mask)
@@ -237,7 +237,7 @@ func UintptrAnd(v *atomic.Uintptr, mask uintptr, site int32) (r uintptr) {
 	if !active.Load() {
 		return v.And(mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.And(mask)
@@ -250,7 +250,7 @@ func OrUintptr(addr *uintptr, mask uintptr, site int32) (r uintptr) {
 	if !active.Load() {
 		return atomic.OrUintptr(addr, mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.OrUintptr(addr, mask)
@@ -263,7 +263,7 @@ func UintptrOr(v *atomic.Uintptr, mask uintptr, site int32) (r uintptr) {
 	if !active.Load() {
 		return v.Or(mask)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Or(mask)

@@ -14,7 +14,7 @@ func AddInt32(addr *int32, delta int32, site int32) (r int32) {
 	if !active.Load() {
 		return atomic.AddInt32(addr, delta)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AddInt32(addr, delta)
@@ -27,7 +27,7 @@ func Int32Add(v *atomic.Int32, delta int32, site int32) (r int32) {
 	if !active.Load() {
 		return v.Add(delta)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Add(delta)
@@ -40,7 +40,7 @@ func CompareAndSwapInt32(addr *int32, old, new int32, site int32) (r bool) {
 	if !active.Load() {
 		return atomic.CompareAndSwapInt32(addr, old, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.CompareAndSwapInt32(addr, old, new)
@@ -53,7 +53,7 @@ func Int32CompareAndSwap(v *atomic.Int32, old, new int32, site int32) (r bool) {
 	if !active.Load() {
 		return v.CompareAndSwap(old, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.CompareAndSwap(old, new)
@@ -66,7 +66,7 @@ func LoadInt32(addr *int32, site int32) (r int32) {
 	if !active.Load() {
 		return atomic.LoadInt32(addr)
 	}
-	gate(site, trace.AtomicLoad)
+	gate(unsafe.Pointer(addr), site, trace.AtomicLoad)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.LoadInt32(addr)
@@ -79,7 +79,7 @@ func Int32Load(v *atomic.Int32, site int32) (r int32) {
 	if !active.Load() {
 		return v.Load()
 	}
-	gate(site, trace.AtomicLoad)
+	gate(unsafe.Pointer(v), site, trace.AtomicLoad)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Load()
@@ -93,7 +93,7 @@ func StoreInt32(addr *int32, val int32, site int32) {
 		atomic.StoreInt32(addr, val)
 		return
 	}
-	gate(site, trace.AtomicStore)
+	gate(unsafe.Pointer(addr), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
 	atomic.StoreInt32(addr, val)
@@ -106,7 +106,7 @@ func Int32Store(v *atomic.Int32, val int32, site int32) {
 		v.Store(val)
 		return
 	}
-	gate(site, trace.AtomicStore)
+	gate(unsafe.Pointer(v), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
 	v.Store(val)
@@ -118,7 +118,7 @@ func SwapInt32(addr *int32, new int32, site int32) (r int32) {
 	if !active.Load() {
 		return atomic.SwapInt32(addr, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.SwapInt32(addr, new)
@@ -131,7 +131,7 @@ func Int32Swap(v *atomic.Int32, new int32, site int32) (r int32) {
 	if !active.Load() {
 		return v.Swap(new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Swap(new)
@@ -144,7 +144,7 @@ func AddInt64(addr *int64, delta int64, site int32) (r int64) {
 	if !active.Load() {
 		return atomic.AddInt64(addr, delta)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AddInt64(addr, delta)
@@ -157,7 +157,7 @@ func Int64Add(v *atomic.Int64, delta int64, site int32) (r int64) {
 	if !active.Load() {
 		return v.Add(delta)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Add(delta)
@@ -170,7 +170,7 @@ func CompareAndSwapInt64(addr *int64, old, new int64, site int32) (r bool) {
 	if !active.Load() {
 		return atomic.CompareAndSwapInt64(addr, old, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.CompareAndSwapInt64(addr, old, new)
@@ -183,7 +183,7 @@ func Int64CompareAndSwap(v *atomic.Int64, old, new int64, site int32) (r bool) {
 	if !active.Load() {
 		return v.CompareAndSwap(old, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.CompareAndSwap(old, new)
@@ -196,7 +196,7 @@ func LoadInt64(addr *int64, site int32) (r int64) {
 	if !active.Load() {
 		return atomic.LoadInt64(addr)
 	}
-	gate(site, trace.AtomicLoad)
+	gate(unsafe.Pointer(addr), site, trace.AtomicLoad)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.LoadInt64(addr)
@@ -209,7 +209,7 @@ func Int64Load(v *atomic.Int64, site int32) (r int64) {
 	if !active.Load() {
 		return v.Load()
 	}
-	gate(site, trace.AtomicLoad)
+	gate(unsafe.Pointer(v), site, trace.AtomicLoad)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Load()
@@ -223,7 +223,7 @@ func StoreInt64(addr *int64, val int64, site int32) {
 		atomic.StoreInt64(addr, val)
 		return
 	}
-	gate(site, trace.AtomicStore)
+	gate(unsafe.Pointer(addr), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
 	atomic.StoreInt64(addr, val)
@@ -236,7 +236,7 @@ func Int64Store(v *atomic.Int64, val int64, site int32) {
 		v.Store(val)
 		return
 	}
-	gate(site, trace.AtomicStore)
+	gate(unsafe.Pointer(v), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
 	v.Store(val)
@@ -248,7 +248,7 @@ func SwapInt64(addr *int64, new int64, site int32) (r int64) {
 	if !active.Load() {
 		return atomic.SwapInt64(addr, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.SwapInt64(addr, new)
@@ -261,7 +261,7 @@ func Int64Swap(v *atomic.Int64, new int64, site int32) (r int64) {
 	if !active.Load() {
 		return v.Swap(new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Swap(new)
@@ -274,7 +274,7 @@ func AddUint32(addr *uint32, delta uint32, site int32) (r uint32) {
 	if !active.Load() {
 		return atomic.AddUint32(addr, delta)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AddUint32(addr, delta)
@@ -287,7 +287,7 @@ func Uint32Add(v *atomic.Uint32, delta uint32, site int32) (r uint32) {
 	if !active.Load() {
 		return v.Add(delta)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Add(delta)
@@ -300,7 +300,7 @@ func CompareAndSwapUint32(addr *uint32, old, new uint32, site int32) (r bool) {
 	if !active.Load() {
 		return atomic.CompareAndSwapUint32(addr, old, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.CompareAndSwapUint32(addr, old, new)
@@ -313,7 +313,7 @@ func Uint32CompareAndSwap(v *atomic.Uint32, old, new uint32, site int32) (r bool
 	if !active.Load() {
 		return v.CompareAndSwap(old, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.CompareAndSwap(old, new)
@@ -326,7 +326,7 @@ func LoadUint32(addr *uint32, site int32) (r uint32) {
 	if !active.Load() {
 		return atomic.LoadUint32(addr)
 	}
-	gate(site, trace.AtomicLoad)
+	gate(unsafe.Pointer(addr), site, trace.AtomicLoad)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.LoadUint32(addr)
@@ -339,7 +339,7 @@ func Uint32Load(v *atomic.Uint32, site int32) (r uint32) {
 	if !active.Load() {
 		return v.Load()
 	}
-	gate(site, trace.AtomicLoad)
+	gate(unsafe.Pointer(v), site, trace.AtomicLoad)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Load()
@@ -353,7 +353,7 @@ func StoreUint32(addr *uint32, val uint32, site int32) {
 		atomic.StoreUint32(addr, val)
 		return
 	}
-	gate(site, trace.AtomicStore)
+	gate(unsafe.Pointer(addr), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
 	atomic.StoreUint32(addr, val)
@@ -366,7 +366,7 @@ func Uint32Store(v *atomic.Uint32, val uint32, site int32) {
 		v.Store(val)
 		return
 	}
-	gate(site, trace.AtomicStore)
+	gate(unsafe.Pointer(v), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
 	v.Store(val)
@@ -378,7 +378,7 @@ func SwapUint32(addr *uint32, new uint32, site int32) (r uint32) {
 	if !active.Load() {
 		return atomic.SwapUint32(addr, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.SwapUint32(addr, new)
@@ -391,7 +391,7 @@ func Uint32Swap(v *atomic.Uint32, new uint32, site int32) (r uint32) {
 	if !active.Load() {
 		return v.Swap(new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Swap(new)
@@ -404,7 +404,7 @@ func AddUint64(addr *uint64, delta uint64, site int32) (r uint64) {
 	if !active.Load() {
 		return atomic.AddUint64(addr, delta)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AddUint64(addr, delta)
@@ -417,7 +417,7 @@ func Uint64Add(v *atomic.Uint64, delta uint64, site int32) (r uint64) {
 	if !active.Load() {
 		return v.Add(delta)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Add(delta)
@@ -430,7 +430,7 @@ func CompareAndSwapUint64(addr *uint64, old, new uint64, site int32) (r bool) {
 	if !active.Load() {
 		return atomic.CompareAndSwapUint64(addr, old, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.CompareAndSwapUint64(addr, old, new)
@@ -443,7 +443,7 @@ func Uint64CompareAndSwap(v *atomic.Uint64, old, new uint64, site int32) (r bool
 	if !active.Load() {
 		return v.CompareAndSwap(old, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.CompareAndSwap(old, new)
@@ -456,7 +456,7 @@ func LoadUint64(addr *uint64, site int32) (r uint64) {
 	if !active.Load() {
 		return atomic.LoadUint64(addr)
 	}
-	gate(site, trace.AtomicLoad)
+	gate(unsafe.Pointer(addr), site, trace.AtomicLoad)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.LoadUint64(addr)
@@ -469,7 +469,7 @@ func Uint64Load(v *atomic.Uint64, site int32) (r uint64) {
 	if !active.Load() {
 		return v.Load()
 	}
-	gate(site, trace.AtomicLoad)
+	gate(unsafe.Pointer(v), site, trace.AtomicLoad)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Load()
@@ -483,7 +483,7 @@ func StoreUint64(addr *uint64, val uint64, site int32) {
 		atomic.StoreUint64(addr, val)
 		return
 	}
-	gate(site, trace.AtomicStore)
+	gate(unsafe.Pointer(addr), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
 	atomic.StoreUint64(addr, val)
@@ -496,7 +496,7 @@ func Uint64Store(v *atomic.Uint64, val uint64, site int32) {
 		v.Store(val)
 		return
 	}
-	gate(site, trace.AtomicStore)
+	gate(unsafe.Pointer(v), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
 	v.Store(val)
@@ -508,7 +508,7 @@ func SwapUint64(addr *uint64, new uint64, site int32) (r uint64) {
 	if !active.Load() {
 		return atomic.SwapUint64(addr, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.SwapUint64(addr, new)
@@ -521,7 +521,7 @@ func Uint64Swap(v *atomic.Uint64, new uint64, site int32) (r uint64) {
 	if !active.Load() {
 		return v.Swap(new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Swap(new)
@@ -534,7 +534,7 @@ func AddUintptr(addr *uintptr, delta uintptr, site int32) (r uintptr) {
 	if !active.Load() {
 		return atomic.AddUintptr(addr, delta)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AddUintptr(addr, delta)
@@ -547,7 +547,7 @@ func UintptrAdd(v *atomic.Uintptr, delta uintptr, site int32) (r uintptr) {
 	if !active.Load() {
 		return v.Add(delta)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Add(delta)
@@ -560,7 +560,7 @@ func CompareAndSwapUintptr(addr *uintptr, old, new uintptr, site int32) (r bool)
 	if !active.Load() {
 		return atomic.CompareAndSwapUintptr(addr, old, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.CompareAndSwapUintptr(addr, old, new)
@@ -573,7 +573,7 @@ func UintptrCompareAndSwap(v *atomic.Uintptr, old, new uintptr, site int32) (r b
 	if !active.Load() {
 		return v.CompareAndSwap(old, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.CompareAndSwap(old, new)
@@ -586,7 +586,7 @@ func LoadUintptr(addr *uintptr, site int32) (r uintptr) {
 	if !active.Load() {
 		return atomic.LoadUintptr(addr)
 	}
-	gate(site, trace.AtomicLoad)
+	gate(unsafe.Pointer(addr), site, trace.AtomicLoad)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.LoadUintptr(addr)
@@ -599,7 +599,7 @@ func UintptrLoad(v *atomic.Uintptr, site int32) (r uintptr) {
 	if !active.Load() {
 		return v.Load()
 	}
-	gate(site, trace.AtomicLoad)
+	gate(unsafe.Pointer(v), site, trace.AtomicLoad)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Load()
@@ -613,7 +613,7 @@ func StoreUintptr(addr *uintptr, val uintptr, site int32) {
 		atomic.StoreUintptr(addr, val)
 		return
 	}
-	gate(site, trace.AtomicStore)
+	gate(unsafe.Pointer(addr), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
 	atomic.StoreUintptr(addr, val)
@@ -626,7 +626,7 @@ func UintptrStore(v *atomic.Uintptr, val uintptr, site int32) {
 		v.Store(val)
 		return
 	}
-	gate(site, trace.AtomicStore)
+	gate(unsafe.Pointer(v), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
 	v.Store(val)
@@ -638,7 +638,7 @@ func SwapUintptr(addr *uintptr, new uintptr, site int32) (r uintptr) {
 	if !active.Load() {
 		return atomic.SwapUintptr(addr, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.SwapUintptr(addr, new)
@@ -651,7 +651,7 @@ func UintptrSwap(v *atomic.Uintptr, new uintptr, site int32) (r uintptr) {
 	if !active.Load() {
 		return v.Swap(new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Swap(new)
@@ -664,7 +664,7 @@ func CompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer, site i
 	if !active.Load() {
 		return atomic.CompareAndSwapPointer(addr, old, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.CompareAndSwapPointer(addr, old, new)
@@ -677,7 +677,7 @@ func LoadPointer(addr *unsafe.Pointer, site int32) (r unsafe.Pointer) {
 	if !active.Load() {
 		return atomic.LoadPointer(addr)
 	}
-	gate(site, trace.AtomicLoad)
+	gate(unsafe.Pointer(addr), site, trace.AtomicLoad)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.LoadPointer(addr)
@@ -691,7 +691,7 @@ func StorePointer(addr *unsafe.Pointer, val unsafe.Pointer, site int32) {
 		atomic.StorePointer(addr, val)
 		return
 	}
-	gate(site, trace.AtomicStore)
+	gate(unsafe.Pointer(addr), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
 	atomic.StorePointer(addr, val)
@@ -703,7 +703,7 @@ func SwapPointer(addr *unsafe.Pointer, new unsafe.Pointer, site int32) (r unsafe
 	if !active.Load() {
 		return atomic.SwapPointer(addr, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.SwapPointer(addr, new)
@@ -716,7 +716,7 @@ func BoolCompareAndSwap(v *atomic.Bool, old, new bool, site int32) (r bool) {
 	if !active.Load() {
 		return v.CompareAndSwap(old, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.CompareAndSwap(old, new)
@@ -729,7 +729,7 @@ func BoolLoad(v *atomic.Bool, site int32) (r bool) {
 	if !active.Load() {
 		return v.Load()
 	}
-	gate(site, trace.AtomicLoad)
+	gate(unsafe.Pointer(v), site, trace.AtomicLoad)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Load()
@@ -743,7 +743,7 @@ func BoolStore(v *atomic.Bool, val bool, site int32) {
 		v.Store(val)
 		return
 	}
-	gate(site, trace.AtomicStore)
+	gate(unsafe.Pointer(v), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
 	v.Store(val)
@@ -755,7 +755,7 @@ func BoolSwap(v *atomic.Bool, new bool, site int32) (r bool) {
 	if !active.Load() {
 		return v.Swap(new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Swap(new)
@@ -768,7 +768,7 @@ func PointerCompareAndSwap[T any](v *atomic.Pointer[T], old, new *T, site int32)
 	if !active.Load() {
 		return v.CompareAndSwap(old, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.CompareAndSwap(old, new)
@@ -781,7 +781,7 @@ func PointerLoad[T any](v *atomic.Pointer[T], site int32) (r *T) {
 	if !active.Load() {
 		return v.Load()
 	}
-	gate(site, trace.AtomicLoad)
+	gate(unsafe.Pointer(v), site, trace.AtomicLoad)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Load()
@@ -795,7 +795,7 @@ func PointerStore[T any](v *atomic.Pointer[T], val *T, site int32) {
 		v.Store(val)
 		return
 	}
-	gate(site, trace.AtomicStore)
+	gate(unsafe.Pointer(v), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
 	v.Store(val)
@@ -807,7 +807,7 @@ func PointerSwap[T any](v *atomic.Pointer[T], new *T, site int32) (r *T) {
 	if !active.Load() {
 		return v.Swap(new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Swap(new)
@@ -820,7 +820,7 @@ func ValueCompareAndSwap(v *atomic.Value, old, new any, site int32) (r bool) {
 	if !active.Load() {
 		return v.CompareAndSwap(old, new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.CompareAndSwap(old, new)
@@ -833,7 +833,7 @@ func ValueLoad(v *atomic.Value, site int32) (r any) {
 	if !active.Load() {
 		return v.Load()
 	}
-	gate(site, trace.AtomicLoad)
+	gate(unsafe.Pointer(v), site, trace.AtomicLoad)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Load()
@@ -847,7 +847,7 @@ func ValueStore(v *atomic.Value, val any, site int32) {
 		v.Store(val)
 		return
 	}
-	gate(site, trace.AtomicStore)
+	gate(unsafe.Pointer(v), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
 	v.Store(val)
@@ -859,7 +859,7 @@ func ValueSwap(v *atomic.Value, new any, site int32) (r any) {
 	if !active.Load() {
 		return v.Swap(new)
 	}
-	gate(site, trace.AtomicRMW)
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Swap(new)

@@ -155,7 +155,7 @@
 //
 // # Replay
 //
-// Every wrapper calls gate(site, op) before its operation. It does nothing
+// Every wrapper calls gate(addr, site, op) before its operation. It does nothing
 // while recording; the deterministic scheduler of replay will wait there
 // for the goroutine's turn, which is why the runtime performs the blocking
 // operations itself.

@@ -142,7 +142,7 @@ func gen(b *bytes.Buffer, t typ, o op, method bool) {
 	} else {
 		fmt.Fprintf(b, "\t\t%s\n\t\treturn\n", call)
 	}
-	fmt.Fprintf(b, "\t}\n\tgate(site, %s)\n\tmu.Lock()\n\tdefer mu.Unlock()\n", gateOp)
+	fmt.Fprintf(b, "\t}\n\tgate(unsafe.Pointer(%s), site, %s)\n\tmu.Lock()\n\tdefer mu.Unlock()\n", addr, gateOp)
 	if result != "" {
 		fmt.Fprintf(b, "\tr = %s\n", call)
 	} else {

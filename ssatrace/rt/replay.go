@@ -7,12 +7,19 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
 
 // Replay: the deterministic scheduler (PECAN section 7, "Deterministic
 // scheduling").
+//
+// One refinement over PECAN: a goroutine that takes another path only
+// after all its anomaly steps ran (the anomaly changed a value it then
+// branched on) is not a divergence — it is released to run free and its
+// remaining steps are dropped; the anomaly's own events stay scheduled, so
+// a "reproduced" verdict still means they happened in the pattern's order.
 //
 // With PECANVET_SCHEDULE naming a schedule file (trace.Schedule), every
 // instrumented operation waits in gate until the schedule gives its
@@ -71,6 +78,8 @@ type replayer struct {
 
 	// per goroutine (by logical name; Goroutine values differ per recorder)
 	next    map[string]int
+	freed   map[string]bool // goroutines released after their part of the anomaly
+	isAnom  map[int]bool    // anomaly step indices
 	occ     map[string]map[occKey]int
 	waiting map[string]trace.Step
 
@@ -80,7 +89,11 @@ type replayer struct {
 	pendingSince time.Time
 	lastMove     time.Time
 	stall        time.Duration
+	finishing    bool
 }
+
+// endGrace bounds how long the end of the process waits for the schedule.
+const endGrace = time.Second
 
 var rp *replayer
 
@@ -109,10 +122,14 @@ func startReplay() error {
 	r := &replayer{
 		s: s, proj: map[string][]int{}, cond: sync.NewCond(&mu),
 		next: map[string]int{}, occ: map[string]map[occKey]int{}, waiting: map[string]trace.Step{},
+		freed: map[string]bool{}, isAnom: map[int]bool{},
 		path: os.Getenv(EnvVerdict), lastMove: time.Now(), stall: stall,
 	}
 	for i, st := range s.Steps {
 		r.proj[st.G] = append(r.proj[st.G], i)
+	}
+	for _, i := range s.Anomaly {
+		r.isAnom[i] = true
 	}
 	mu.Lock()
 	rp = r
@@ -135,10 +152,17 @@ func passes(op trace.Op) int {
 	return 1
 }
 
-// gate is the turnstile: see the comment at the top of this file.
-func gate(site int32, op trace.Op) {
+// gate is the turnstile: see the comment at the top of this file. addr is
+// the object operated on, if any: operations on the goroutine's own stack
+// are not recorded (see self), so they are not scheduled either.
+func gate(addr unsafe.Pointer, site int32, op trace.Op) {
 	if rp == nil {
 		return
+	}
+	if addr != nil {
+		if _, stack := self(uintptr(addr)); stack {
+			return
+		}
 	}
 	mu.Lock()
 	if rp != nil && !rp.free && rec != nil {
@@ -197,7 +221,7 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 		r.pending = nil
 		r.advance()
 	}
-	if r.free {
+	if r.free || r.freed[g.name] {
 		return
 	}
 	siteName := ""
@@ -232,9 +256,28 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 	}
 	st := r.s.Steps[mine[i]]
 	if st.Op != op || st.Site != siteName || st.N != n {
+		if r.doneWithAnomaly(g.name, mine[i]) {
+			// g has no anomaly step left: it took another path only after
+			// its part of the anomaly (typically because the anomaly changed
+			// a value it reads). Any execution in which the anomaly's
+			// events happen in order proves it, so g runs free from here
+			// and its remaining steps are dropped.
+			r.release(g.name)
+			return
+		}
+		if r.othersDone(g.name) {
+			// Every other goroutine's part of the anomaly ran, in order,
+			// inside g's unit; g then took another path before finishing
+			// its part. That is the anomaly's effect if the program then
+			// fails; the driver decides on that (verdict "interrupted").
+			r.decide(Verdict{Verdict: "interrupted", Step: mine[i] + 1, Goroutine: g.name, Expected: st.Key(),
+				Actual:  trace.Step{G: g.name, Op: op, Site: siteName, N: n}.Key(),
+				Message: fmt.Sprintf("after the interleaving, goroutine %s took another path: step %d expects %s, it did %s @%s n=%d", g.name, mine[i]+1, st, op, siteName, n)})
+			return
+		}
 		r.decide(Verdict{Verdict: "diverged", Step: mine[i] + 1, Goroutine: g.name, Expected: st.Key(),
 			Actual:  trace.Step{G: g.name, Op: op, Site: siteName, N: n}.Key(),
-			Message: fmt.Sprintf("goroutine %s took another path: step %d expects %s, it did %s n=%d", g.name, mine[i]+1, st, op, n)})
+			Message: fmt.Sprintf("goroutine %s took another path: step %d expects %s, it did %s @%s n=%d", g.name, mine[i]+1, st, op, siteName, n)})
 		return
 	}
 	r.waiting[g.name] = st
@@ -256,9 +299,56 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 	}
 }
 
+// doneWithAnomaly reports whether goroutine g has no anomaly step at or
+// after step index from.
+func (r *replayer) doneWithAnomaly(g string, from int) bool {
+	for _, i := range r.proj[g] {
+		if i >= from && r.isAnom[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// othersDone reports whether every anomaly step of goroutines other than g
+// has run.
+func (r *replayer) othersDone(g string) bool {
+	others := false
+	for _, i := range r.s.Anomaly {
+		if r.s.Steps[i].G != g {
+			if i >= r.cursor {
+				return false
+			}
+			others = true
+		}
+	}
+	return others
+}
+
+// release lets goroutine g run free and drops its remaining steps.
+func (r *replayer) release(g string) {
+	r.freed[g] = true
+	delete(r.waiting, g)
+	r.lastMove = time.Now()
+	r.skipFreed()
+	if r.cursor >= len(r.s.Steps) {
+		r.decide(Verdict{Verdict: "reproduced", Step: len(r.s.Steps)})
+		return
+	}
+	r.cond.Broadcast()
+}
+
+// skipFreed moves the cursor past steps of released goroutines.
+func (r *replayer) skipFreed() {
+	for r.cursor < len(r.s.Steps) && r.freed[r.s.Steps[r.cursor].G] {
+		r.cursor++
+	}
+}
+
 // advance passes the turn to the next step.
 func (r *replayer) advance() {
 	r.cursor++
+	r.skipFreed()
 	r.lastMove = time.Now()
 	if r.cursor >= len(r.s.Steps) {
 		r.decide(Verdict{Verdict: "reproduced", Step: len(r.s.Steps)})
@@ -301,6 +391,9 @@ func (r *replayer) watch() {
 			return
 		}
 		now := time.Now()
+		if r.finishing {
+			r.cond.Broadcast()
+		}
 		if r.pending != nil && !r.pendingEmit && now.Sub(r.pendingSince) >= pendingGrace {
 			r.pending = nil
 			r.advance()
@@ -317,9 +410,19 @@ func (r *replayer) watch() {
 	}
 }
 
-// ended is called when the process finishes its trace: a schedule not run
-// to its end gets the verdict "ended".
+// ended is called (with mu held) when the process finishes its trace: it
+// gives the goroutines still owing steps up to endGrace to take them (the
+// test may end while, say, a goroutine's end is still to come), then a
+// schedule not run to its end gets the verdict "ended".
 func (r *replayer) ended(reason string) {
+	if r.verdict != "" {
+		return
+	}
+	deadline := time.Now().Add(endGrace)
+	r.finishing = true
+	for !r.free && time.Now().Before(deadline) {
+		r.cond.Wait() // watch broadcasts every tick while finishing
+	}
 	if r.verdict != "" {
 		return
 	}

@@ -1,0 +1,255 @@
+package replay_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/replay/check"
+	"github.com/pecanvet/pecanvet/ssatrace/pattern"
+	"github.com/pecanvet/pecanvet/ssatrace/record"
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// subjects is the evaluation corpus (a module of its own).
+var subjects, _ = filepath.Abs("../testdata/src")
+
+func build(t *testing.T, pkgs ...string) *record.Build {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds instrumented test binaries")
+	}
+	b, err := record.NewBuild(context.Background(), record.Options{Dir: subjects, Patterns: pkgs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+// ownOrder is the schedule that replays a whole recorded trace in its own
+// order (its "anomaly" is the last event).
+func ownOrder(t *testing.T, tr *trace.Trace) *trace.Schedule {
+	t.Helper()
+	all := make([]int32, len(tr.Events))
+	for i := range all {
+		all[i] = int32(i)
+	}
+	s, err := trace.NewSchedule(tr, "own/order", all, all[len(all)-1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// eventLines renders a trace for comparison: goroutine, op, object, site.
+func eventLines(tr *trace.Trace) []string {
+	out := make([]string, len(tr.Events))
+	for i, e := range tr.Events {
+		out[i] = tr.Goroutines[e.G] + " " + e.Op.String() + " " + tr.ObjName(e) + " " + tr.Site(e)
+	}
+	return out
+}
+
+// TestOwnOrder replays each recorded trace in its own order: every replay
+// must be reproduced and record exactly the same events in the same order.
+// PECANVET_REPLAY_RUNS (default 3) sets the number of replays per test;
+// PECANVET_OWN_ORDER=all runs it on every subject (make eval does, with
+// 100 runs).
+func TestOwnOrder(t *testing.T) {
+	pkgs := []string{"./pecanfig1", "./account", "./loader", "./pingpong", "./airlinefixed", "./sendclosedfixed", "./jigsaw", "./lazyinitfixed"}
+	if os.Getenv("PECANVET_OWN_ORDER") == "all" {
+		pkgs = []string{"./..."}
+	}
+	runs := 3
+	if n, err := strconv.Atoi(os.Getenv("PECANVET_REPLAY_RUNS")); err == nil && n > 0 {
+		runs = n
+	}
+	b := build(t, pkgs...)
+	ctx := context.Background()
+	dir := t.TempDir()
+	tests, total := 0, 0
+	for pkg := range b.Binaries {
+		names, err := b.Tests(ctx, pkg, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			recPath := filepath.Join(dir, "rec.trace")
+			rt := b.RecordTest(ctx, pkg, name, recPath, time.Minute)
+			if rt.Events == 0 {
+				continue
+			}
+			tr, err := trace.ReadFile(recPath, trace.ReadOptions{Lenient: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Join(eventLines(tr), "\n")
+			s := ownOrder(t, tr)
+			tests++
+			for i := 0; i < runs; i++ {
+				v := replay.Run(ctx, b, pkg, name, s, filepath.Join(dir, "r"), replay.Options{})
+				if v.Verdict != replay.Reproduced {
+					t.Fatalf("%s %s run %d: %s at step %d: %s", pkg, name, i, v.Verdict, v.Step, v.Message)
+				}
+				got, err := trace.ReadFile(v.Trace, trace.ReadOptions{Lenient: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				lines := eventLines(got)
+				if len(lines) > len(tr.Events) {
+					lines = lines[:len(tr.Events)]
+				}
+				if g := strings.Join(lines, "\n"); g != want {
+					t.Fatalf("%s %s run %d: replay differs from the recording:\n%s", pkg, name, i, firstDiff(want, g))
+				}
+				total++
+			}
+		}
+	}
+	t.Logf("%d tests replayed in their own order %d times each (%d replays), all reproduced exactly", tests, runs, total)
+}
+
+func firstDiff(a, b string) string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(la) && i < len(lb); i++ {
+		if la[i] != lb[i] {
+			return "event " + strconv.Itoa(i+1) + ": recorded " + la[i] + ", replayed " + lb[i]
+		}
+	}
+	return "lengths differ"
+}
+
+func checkPkgs(t *testing.T, pkgs ...string) *check.Report {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds instrumented test binaries")
+	}
+	pats, _ := pattern.Builtin("all")
+	rep, err := check.Run(context.Background(), check.Options{Dir: subjects, Patterns: pkgs, Anomalies: pats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// TestFigure1 is PECAN Figure 1: the race between the read of y (line 3)
+// and the write of y (line 7) is reproduced and the panic reported.
+func TestFigure1(t *testing.T) {
+	rep := checkPkgs(t, "./pecanfig1")
+	ok := false
+	for _, f := range rep.Reproduced() {
+		if f.Anomaly.Pattern.Kind == "race" && strings.Join(f.Anomaly.Sites, " ") == "pecanfig1/fig1.go:22:4 pecanfig1/fig1.go:13:7" {
+			if !f.Verdict.Panicked || !strings.Contains(f.Verdict.Consequence, "ERROR") {
+				t.Errorf("race (3,7) reproduced without the panic: %+v", f.Verdict)
+			}
+			ok = true
+		}
+	}
+	if !ok {
+		t.Fatalf("race (3,7) not reproduced; findings: %v", summary(rep))
+	}
+}
+
+// TestPrunedDiverged: in flagpublishfixed the model predicts a race that
+// needs Get to see the flag unset, so it returns early: pruned, nothing
+// reported.
+func TestPrunedDiverged(t *testing.T) {
+	rep := checkPkgs(t, "./flagpublishfixed")
+	if r := rep.Reproduced(); len(r) > 0 {
+		t.Fatalf("fixed twin reported: %v", summary(rep))
+	}
+	diverged := 0
+	for _, f := range rep.Findings {
+		if f.Verdict.Verdict == replay.Diverged {
+			diverged++
+		}
+	}
+	if diverged == 0 {
+		t.Fatalf("no prediction pruned as diverged: %v", summary(rep))
+	}
+}
+
+// TestLockViolationPruned replays a schedule edited to put one goroutine's
+// critical section inside another's: the replay is pruned as a deadlock
+// within the stall time, not hung.
+func TestLockViolationPruned(t *testing.T) {
+	b := build(t, "./pecanfig1fixed")
+	ctx := context.Background()
+	pkg := "subjects/pecanfig1fixed"
+	dir := t.TempDir()
+	rt := b.RecordTest(ctx, pkg, "TestFigure1", filepath.Join(dir, "rec"), time.Minute)
+	tr, err := trace.ReadFile(rt.Trace, trace.ReadOptions{Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Find the two lock events and move the second goroutine's lock right
+	// after the first one's.
+	var locks []int32
+	for i, e := range tr.Events {
+		if e.Op == trace.Lock {
+			locks = append(locks, int32(i))
+		}
+	}
+	if len(locks) < 2 || tr.Events[locks[0]].G == tr.Events[locks[1]].G {
+		t.Fatalf("unexpected trace: %d locks", len(locks))
+	}
+	// The schedule: everything up to the first lock, then the other
+	// goroutine's events up to its lock.
+	var order []int32
+	for i := int32(0); i <= locks[0]; i++ {
+		order = append(order, i)
+	}
+	g2 := tr.Events[locks[1]].G
+	for i := locks[0] + 1; i <= locks[1]; i++ {
+		if tr.Events[i].G == g2 {
+			order = append(order, i)
+		}
+	}
+	s, err := trace.NewSchedule(tr, "edited/lock", order, []int32{locks[1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	v := replay.Run(ctx, b, pkg, "TestFigure1", s, filepath.Join(dir, "r"), replay.Options{Stall: 300 * time.Millisecond, Timeout: 20 * time.Second})
+	if v.Verdict != replay.Deadlock {
+		t.Fatalf("verdict %s (%s), want deadlock", v.Verdict, v.Message)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("pruning took %v", d)
+	}
+}
+
+// TestStaleSchedule replays a schedule whose site no longer exists (the
+// binary was rebuilt, or the file edited): the verdict names the first
+// mismatching step.
+func TestStaleSchedule(t *testing.T) {
+	b := build(t, "./pecanfig1")
+	ctx := context.Background()
+	pkg := "subjects/pecanfig1"
+	dir := t.TempDir()
+	rt := b.RecordTest(ctx, pkg, "TestFigure1", filepath.Join(dir, "rec"), time.Minute)
+	tr, err := trace.ReadFile(rt.Trace, trace.ReadOptions{Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := ownOrder(t, tr)
+	s.Steps[3].Site = "pecanfig1/fig1.go:99:1"
+	v := replay.Run(ctx, b, pkg, "TestFigure1", s, filepath.Join(dir, "r"), replay.Options{})
+	if v.Verdict != replay.Diverged || v.Step != 4 || !strings.Contains(v.Message, "step 4 expects") {
+		t.Fatalf("verdict %+v, want diverged at step 4", v)
+	}
+}
+
+func summary(rep *check.Report) []string {
+	var out []string
+	for _, f := range rep.Findings {
+		out = append(out, f.Anomaly.Pattern.ID()+" "+strings.Join(f.Anomaly.Sites, " ")+" → "+f.Verdict.Verdict+" "+f.Verdict.Message)
+	}
+	return out
+}

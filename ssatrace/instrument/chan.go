@@ -1,0 +1,337 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// chanElem returns the element type of channel expression ch.
+func (w *fileRW) chanElem(ch ast.Expr) types.Type {
+	if c, ok := w.coreOf(ch).(*types.Chan); ok {
+		return c.Elem()
+	}
+	return nil
+}
+
+// sendsAsIs reports whether value v can be passed to rt.Send for channel
+// ch as it is: the type parameter of Send is inferred from the channel, so
+// the value must be untyped or of exactly the element type.
+func (w *fileRW) sendsAsIs(ch, v ast.Expr) bool {
+	if w.isPure(v) {
+		return true
+	}
+	elem, vt := w.chanElem(ch), w.typeOf(v)
+	return elem != nil && vt != nil && types.Identical(elem, vt)
+}
+
+// send rewrites ch <- v into rt.Send.
+func (w *fileRW) send(s *ast.SendStmt, list bool) pcs {
+	if !w.ins.api.has("Send") || w.chanElem(s.Chan) == nil {
+		return w.nodeSplice(s, rn(s.Chan, w.expr(s.Chan, cLoad)), rn(s.Value, w.expr(s.Value, cLoad)))
+	}
+	site := w.site(s.Arrow, w.typeStr(w.typeOf(s.Chan)))
+	if w.sendsAsIs(s.Chan, s.Value) {
+		return genAt(s.Pos(), rtName+".Send(").cat(w.load(s.Chan), gen(", "), w.load(s.Value), gen(", "+site+")"))
+	}
+	// The value needs the assignment's conversion: c := ch; v := zero(c); v = value.
+	c, v := w.tmp(), w.tmp()
+	body := genAt(s.Pos(), c+" := ").cat(w.load(s.Chan), gen("; "+v+" := "+w.h("E")+"("+c+"); "+v+" = "),
+		w.load(s.Value), gen("; "+rtName+".Send("+c+", "+v+", "+site+")"))
+	if list {
+		return gen("{ ").cat(body, gen(" }"))
+	}
+	return gen("func() { ").cat(body, gen(" }()"))
+}
+
+// goStmt rewrites go f(x) so that the function and arguments are evaluated
+// in the parent, the fork is recorded, and the child records its begin and
+// end:
+//
+//	{ f0, x0 := f, x; id := rt.Go(site); go func() { rt.Begin(id); defer rt.End(); f0(x0) }() }
+func (w *fileRW) goStmt(s *ast.GoStmt) pcs {
+	plain := func() pcs { return w.nodeSplice(s, rn(s.Call, w.expr(s.Call, cLoad))) }
+	if !w.ins.api.has("Go") || !w.ins.api.has("Begin") || !w.ins.api.has("End") {
+		return plain()
+	}
+	nsites := len(w.sites)
+	cp := w.goParts(s.Call)
+	if cp == nil {
+		w.sites = w.sites[:nsites]
+		return plain()
+	}
+	for i, a := range cp.argExprs {
+		if a != nil && !cp.pure[i] && !cp.tuple && !w.typeable(a) {
+			w.sites = w.sites[:nsites]
+			return plain()
+		}
+	}
+	id := w.tmp()
+	site := w.site(s.Go, w.goDesc(s.Call))
+	var lhs []string
+	var rhs []pcs
+	var fun pcs
+	switch {
+	case cp.lit != nil:
+	case cp.static:
+		fun = cp.fun
+	default:
+		f := w.tmp()
+		lhs, rhs = append(lhs, f), append(rhs, cp.fun)
+		fun = gen(f)
+	}
+	var args []pcs
+	if cp.tuple {
+		tt := w.typeOf(s.Call.Args[0]).(*types.Tuple)
+		var names []string
+		for i := 0; i < tt.Len(); i++ {
+			n := w.tmp()
+			names = append(names, n)
+			args = append(args, gen(n))
+		}
+		lhs = append(lhs, strings.Join(names, ", "))
+		rhs = append(rhs, cp.args[0])
+	} else {
+		for i, a := range cp.args {
+			if cp.pure[i] {
+				args = append(args, a)
+				continue
+			}
+			n := w.tmp()
+			lhs, rhs = append(lhs, n), append(rhs, a)
+			args = append(args, gen(n))
+		}
+	}
+	out := genAt(s.Pos(), "{ ")
+	if len(lhs) > 0 {
+		out = out.cat(gen(strings.Join(lhs, ", ")+" := "), join(rhs, ", "), gen("; "))
+	}
+	out = out.cat(gen(id + " := " + rtName + ".Go(" + site + "); "))
+	begin := " " + rtName + ".Begin(" + id + "); defer " + rtName + ".End();"
+	call := gen("(").cat(join(args, ", "))
+	if cp.ellipsis {
+		call = call.cat(gen("..."))
+	}
+	call = call.cat(gen(")"))
+	if cp.lit != nil {
+		out = out.cat(genAt(s.Go, "go "), w.funcLit(cp.lit, gen(begin)), call)
+	} else {
+		out = out.cat(genAt(s.Go, "go func() {"+begin+" "), fun, call, gen(" }()"))
+	}
+	return out.cat(gen(" }"))
+}
+
+// goDesc describes the function a go statement starts.
+func (w *fileRW) goDesc(call *ast.CallExpr) string {
+	switch f := unparen(call.Fun).(type) {
+	case *ast.FuncLit:
+		return "func"
+	case *ast.Ident:
+		return f.Name
+	case *ast.SelectorExpr:
+		if sel := w.info.Selections[f]; sel != nil {
+			if n := namedOf(sel.Recv()); n != nil {
+				return n.Obj().Name() + "." + f.Sel.Name
+			}
+		}
+		return f.Sel.Name
+	}
+	return "func"
+}
+
+// rangeStmt rewrites a range loop. Over a channel, the body records the
+// receive it got, and the loop's end records the receive that saw the
+// channel closed (unless a break left it):
+//
+//	{ c := ch; brk := false; for v := range c { rt.Received(c, true, s); ... }; if !brk { rt.Received(c, false, s) } }
+//
+// When that needs a block and the loop is labeled, the label moves into the
+// block (whole is then true: p replaces the labeled statement).
+func (w *fileRW) rangeStmt(s *ast.RangeStmt, lbl *ast.LabeledStmt) (p pcs, whole bool) {
+	var kp, vp pcs
+	if s.Tok == token.ASSIGN {
+		kp = w.lhsInline(s.Key, w.lhsKind(s.Key), "W")
+		if s.Value != nil {
+			vp = w.lhsInline(s.Value, w.lhsKind(s.Value), "W")
+		}
+	}
+	if s.Key != nil && s.Tok == token.ASSIGN && isBlank(s.Key) {
+		kp = nil
+	}
+	switch w.coreOf(s.X).(type) {
+	case *types.Chan:
+		if !w.ins.api.has("Received") || lbl != nil && w.fn.gotos[lbl.Label.Name] {
+			break
+		}
+		c, brk := w.tmp(), w.tmp()
+		site := w.site(s.For, w.typeStr(w.typeOf(s.X)))
+		xp := w.load(s.X)
+		w.fn.rchan[s] = brk
+		w.pushBrk(s)
+		body := w.blockIns(s.Body, gen(" "+rtName+".Received("+c+", true, "+site+");"))
+		w.popBrk()
+		loop := w.nodeSplice(s, rn(s.Key, kp), rn(s.Value, vp), rn(s.X, gen(c)), rn(s.Body, body))
+		out := genAt(s.Pos(), "{ "+c+" := ").cat(xp, gen("; "+brk+" := false; "))
+		if lbl != nil {
+			out = out.cat(w.orig(lbl.Pos(), lbl.Colon+1), gen(" "))
+		}
+		out = out.cat(loop, gen("; if !"+brk+" { "+rtName+".Received("+c+", false, "+site+") } }"))
+		return out, lbl != nil
+	case *types.Map:
+		site := w.site(s.For, w.typeStr(w.typeOf(s.X)))
+		xp := gen(w.h("MR")+"(").cat(w.load(s.X), gen(", "+site+")"))
+		w.pushBrk(s)
+		body := w.stmt(s.Body, false)
+		w.popBrk()
+		return w.nodeSplice(s, rn(s.Key, kp), rn(s.Value, vp), rn(s.X, xp), rn(s.Body, body)), false
+	}
+	xctx := cLoad
+	if _, ok := w.coreOf(s.X).(*types.Array); ok {
+		xctx = cAddr // ranging over an array copies it: not recorded
+	}
+	xp := w.expr(s.X, xctx)
+	w.pushBrk(s)
+	body := w.stmt(s.Body, false)
+	w.popBrk()
+	return w.nodeSplice(s, rn(s.Key, kp), rn(s.Value, vp), rn(s.X, xp), rn(s.Body, body)), false
+}
+
+func isBlank(e ast.Expr) bool {
+	id, ok := unparen(e).(*ast.Ident)
+	return ok && id.Name == "_"
+}
+
+// selectStmt rewrites a select so that the case that fired records its
+// operation: channel operands and sent values are evaluated before the
+// select, in source order (as Go does), into temporaries the cases use:
+//
+//	{ c1 := ch1; c2 := ch2; v2 := x; select { case v, ok := <-c1: rt.Received(c1, ok, s1); ... case c2 <- v2: rt.Sent(c2, s2); ... } }
+func (w *fileRW) selectStmt(s *ast.SelectStmt, lbl *ast.LabeledStmt) (p pcs, whole bool) {
+	w.pushBrk(s)
+	defer w.popBrk()
+	if !w.ins.api.has("Received") || !w.ins.api.has("Sent") || lbl != nil && w.fn.gotos[lbl.Label.Name] {
+		return w.selectPlain(s), false
+	}
+	var pre pcs
+	var rs []repl
+	for _, c := range s.Body.List {
+		cc := c.(*ast.CommClause)
+		var header, insert pcs
+		switch comm := cc.Comm.(type) {
+		case *ast.SendStmt:
+			ch := w.tmp()
+			pre = pre.cat(gen(ch+" := "), w.load(comm.Chan), gen("; "))
+			var val pcs
+			switch {
+			case w.isPure(comm.Value):
+				val = w.origN(comm.Value)
+			case w.sendsAsIs(comm.Chan, comm.Value):
+				v := w.tmp()
+				pre = pre.cat(gen(v+" := "), w.load(comm.Value), gen("; "))
+				val = gen(v)
+			default:
+				v := w.tmp()
+				pre = pre.cat(gen(v+" := "+w.h("E")+"("+ch+"); "+v+" = "), w.load(comm.Value), gen("; "))
+				val = gen(v)
+			}
+			site := w.site(comm.Arrow, w.typeStr(w.typeOf(comm.Chan)))
+			header = genAt(cc.Case, "case "+ch+" <- ").cat(val)
+			insert = gen(" " + rtName + ".Sent(" + ch + ", " + site + ");")
+		case *ast.ExprStmt:
+			u := unparen(comm.X).(*ast.UnaryExpr)
+			ch, ok := w.tmp(), w.tmp()
+			pre = pre.cat(gen(ch+" := "), w.load(u.X), gen("; "))
+			site := w.site(u.OpPos, w.typeStr(w.typeOf(u.X)))
+			header = genAt(cc.Case, "case _, "+ok+" := <-"+ch)
+			insert = gen(" " + rtName + ".Received(" + ch + ", " + ok + ", " + site + ");")
+		case *ast.AssignStmt:
+			u := unparen(comm.Rhs[0]).(*ast.UnaryExpr)
+			ch := w.tmp()
+			pre = pre.cat(gen(ch+" := "), w.load(u.X), gen("; "))
+			site := w.site(u.OpPos, w.typeStr(w.typeOf(u.X)))
+			if comm.Tok == token.DEFINE {
+				ok := ""
+				if len(comm.Lhs) == 2 && !isBlank(comm.Lhs[1]) {
+					ok = comm.Lhs[1].(*ast.Ident).Name
+				} else {
+					ok = w.tmp()
+				}
+				header = genAt(cc.Case, "case ").cat(w.origN(comm.Lhs[0]), gen(", "+ok+" := <-"+ch))
+				insert = gen(" " + rtName + ".Received(" + ch + ", " + ok + ", " + site + ");")
+				break
+			}
+			if len(comm.Lhs) == 2 && !isBlank(comm.Lhs[1]) && !isBool(w.typeOf(comm.Lhs[1])) {
+				// ok does not fit a bool: keep the assignment, assume ok.
+				header = genAt(cc.Case, "case ").cat(w.nodeSplice(comm, rn(u.X, gen(ch))))
+				if header == nil {
+					header = genAt(cc.Case, "case ").cat(w.origN(comm))
+				}
+				insert = gen(" " + rtName + ".Received(" + ch + ", true, " + site + ");")
+				break
+			}
+			rv, ok := "_", w.tmp()
+			if !isBlank(comm.Lhs[0]) {
+				rv = w.tmp()
+			}
+			header = genAt(cc.Case, "case "+rv+", "+ok+" := <-"+ch)
+			insert = gen(" " + rtName + ".Received(" + ch + ", " + ok + ", " + site + ");")
+			for i, l := range comm.Lhs {
+				val := rv
+				if i == 1 {
+					val = ok
+				}
+				if isBlank(l) {
+					continue
+				}
+				kind := w.lhsKind(l)
+				target := w.lhsInline(l, kind, "W")
+				if target == nil {
+					target = w.origN(l)
+				}
+				insert = insert.cat(gen(" "), target, gen(" = "+val+";"))
+			}
+		}
+		crs := []repl{}
+		if header != nil {
+			crs = append(crs, repl{cc.Case, cc.Colon, header}, insertAt(cc.Colon+1, insert))
+		}
+		for _, st := range cc.Body {
+			crs = append(crs, rn(st, w.stmt(st, true)))
+		}
+		rs = append(rs, rn(cc, w.nodeSplice(cc, crs...)))
+	}
+	sel := w.nodeSplice(s, rn(s.Body, w.nodeSplice(s.Body, rs...)))
+	if pre == nil {
+		return sel, false
+	}
+	out := genAt(s.Pos(), "{ ").cat(pre)
+	if lbl != nil {
+		out = out.cat(w.orig(lbl.Pos(), lbl.Colon+1), gen(" "))
+	}
+	return out.cat(w.or(sel, s), gen(" }")), lbl != nil
+}
+
+// selectPlain rewrites only the operands and bodies of a select.
+func (w *fileRW) selectPlain(s *ast.SelectStmt) pcs {
+	var rs []repl
+	for _, c := range s.Body.List {
+		cc := c.(*ast.CommClause)
+		var crs []repl
+		switch comm := cc.Comm.(type) {
+		case *ast.SendStmt:
+			crs = append(crs, rn(comm.Chan, w.expr(comm.Chan, cLoad)), rn(comm.Value, w.expr(comm.Value, cLoad)))
+		case *ast.ExprStmt:
+			u := unparen(comm.X).(*ast.UnaryExpr)
+			crs = append(crs, rn(u.X, w.expr(u.X, cLoad)))
+		case *ast.AssignStmt:
+			u := unparen(comm.Rhs[0]).(*ast.UnaryExpr)
+			crs = append(crs, rn(u.X, w.expr(u.X, cLoad)))
+		}
+		for _, st := range cc.Body {
+			crs = append(crs, rn(st, w.stmt(st, true)))
+		}
+		rs = append(rs, rn(cc, w.nodeSplice(cc, crs...)))
+	}
+	return w.nodeSplice(s, rn(s.Body, w.nodeSplice(s.Body, rs...)))
+}

@@ -1,0 +1,212 @@
+package instrument
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/printer"
+	"go/scanner"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+)
+
+// checkError is an error found in rewritten code, at its original position.
+type checkError struct {
+	pos token.Position
+	msg string
+}
+
+func (e checkError) Error() string { return fmt.Sprintf("%s: %s", e.pos, e.msg) }
+
+// check type-checks a unit with its rewritten files (out[i] == nil: file i
+// unchanged) and returns the errors, at the original positions the line
+// directives give them.
+func (ins *instrumenter) check(u *unit, out, srcs [][]byte) []checkError {
+	changed := false
+	for _, o := range out {
+		if o != nil {
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	var errs []checkError
+	var files []*ast.File
+	mine := make(map[*ast.File]bool)
+	cgo := false
+	for i, f := range u.files {
+		mine[f.syntax] = true
+		if f.cgoTwin != nil {
+			mine[f.cgoTwin] = true
+			cgo = true
+		}
+		if out[i] == nil {
+			if f.cgoTwin != nil {
+				files = append(files, f.cgoTwin)
+			} else {
+				files = append(files, f.syntax)
+			}
+			continue
+		}
+		af, err := parser.ParseFile(ins.fset, f.path, out[i], parser.SkipObjectResolution|parser.AllErrors)
+		if err != nil {
+			if list, ok := err.(scanner.ErrorList); ok {
+				for _, e := range list {
+					errs = append(errs, checkError{e.Pos, e.Msg})
+				}
+			} else {
+				errs = append(errs, checkError{token.Position{Filename: f.path}, err.Error()})
+			}
+			continue
+		}
+		files = append(files, af)
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	for _, f := range u.pkg.Syntax {
+		if !mine[f] {
+			files = append(files, f) // cgo-generated files
+		}
+	}
+	imp := ins.importerFor(u)
+	conf := types.Config{
+		Importer:    imp,
+		FakeImportC: cgo, // cgo files are checked as written, C references unchecked
+		Sizes:       u.pkg.TypesSizes,
+		Error: func(err error) {
+			if te, ok := err.(types.Error); ok {
+				errs = append(errs, checkError{te.Fset.Position(te.Pos), te.Msg})
+			} else {
+				errs = append(errs, checkError{msg: err.Error()})
+			}
+		},
+	}
+	if u.pkg.Module != nil && u.pkg.Module.GoVersion != "" {
+		conf.GoVersion = "go" + u.pkg.Module.GoVersion
+	}
+	conf.Check(u.pkg.PkgPath, ins.fset, files, nil)
+	return errs
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// importerFor resolves the imports of a unit's rewritten files: the
+// unit's own imports, the runtime (a stub with its exported API) and sync.
+func (ins *instrumenter) importerFor(u *unit) types.Importer {
+	var fallback types.Importer
+	var find func(path string) (*types.Package, error)
+	var stub *types.Package
+	find = func(path string) (*types.Package, error) {
+		if path == "unsafe" {
+			return types.Unsafe, nil
+		}
+		if path == ins.rtImport {
+			if stub == nil {
+				p, err := ins.runtimeStub(importerFunc(find))
+				if err != nil {
+					return nil, err
+				}
+				stub = p
+			}
+			return stub, nil
+		}
+		if p := u.pkg.Imports[path]; p != nil && p.Types != nil {
+			return p.Types, nil
+		}
+		if p := findImport(u.pkg.Types, path, make(map[*types.Package]bool)); p != nil {
+			return p, nil
+		}
+		if fallback == nil {
+			fallback = importer.ForCompiler(ins.fset, "gc", nil)
+		}
+		return fallback.Import(path)
+	}
+	return importerFunc(find)
+}
+
+// findImport looks for path among the transitive imports of p.
+func findImport(p *types.Package, path string, seen map[*types.Package]bool) *types.Package {
+	if p == nil || seen[p] {
+		return nil
+	}
+	seen[p] = true
+	for _, q := range p.Imports() {
+		if q.Path() == path {
+			return q
+		}
+	}
+	for _, q := range p.Imports() {
+		if r := findImport(q, path, seen); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// runtimeStub type-checks the exported API of the embedded runtime (its
+// functions' signatures, its types reduced to empty structs but Site) so
+// that rewritten code can be type-checked without compiling the runtime.
+func (ins *instrumenter) runtimeStub(imp types.Importer) (*types.Package, error) {
+	src := ins.api.stub
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "rtstub.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, fmt.Errorf("runtime stub: %v", err)
+	}
+	conf := types.Config{Importer: imp, Error: func(error) {}}
+	pkg, _ := conf.Check(ins.rtImport, fset, []*ast.File{f}, nil)
+	return pkg, nil
+}
+
+// runtimeStubSource renders the exported API of the runtime's files.
+func runtimeStubSource(files []*ast.File, fset *token.FileSet) string {
+	var b bytes.Buffer
+	b.WriteString("package rt\n\nimport (\n\t\"sync\"\n\t\"sync/atomic\"\n\t\"unsafe\"\n)\n\n")
+	b.WriteString("var _ sync.Mutex\nvar _ atomic.Bool\nvar _ unsafe.Pointer\n\n")
+	var decls []string
+	for _, f := range files {
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv != nil || !d.Name.IsExported() {
+					continue
+				}
+				fd := *d
+				fd.Body = nil
+				fd.Doc = nil
+				var s bytes.Buffer
+				printer.Fprint(&s, fset, &fd)
+				decls = append(decls, s.String())
+			case *ast.GenDecl:
+				if d.Tok != token.TYPE {
+					continue
+				}
+				for _, sp := range d.Specs {
+					ts := sp.(*ast.TypeSpec)
+					if !ts.Name.IsExported() {
+						continue
+					}
+					if ts.Name.Name == "Site" {
+						var s bytes.Buffer
+						printer.Fprint(&s, fset, &ast.GenDecl{Tok: token.TYPE, Specs: []ast.Spec{ts}})
+						decls = append(decls, s.String())
+						continue
+					}
+					decls = append(decls, "type "+ts.Name.Name+" struct{}")
+				}
+			}
+		}
+	}
+	sort.Strings(decls)
+	b.WriteString(strings.Join(decls, "\n\n"))
+	b.WriteString("\n")
+	return b.String()
+}

@@ -1,0 +1,128 @@
+// Package instrument records a concrete trace of a package's tests: it
+// rewrites the package's Go files (tests included) so that every operation
+// that matters for concurrency calls the recorder runtime (ssatrace/rt),
+// and builds them through `go test -overlay`, never touching the user's
+// files.
+//
+// # Using it
+//
+//	res, err := instrument.Instrument(ctx, instrument.Options{Dir: dir, Patterns: []string{"./..."}})
+//	defer res.Cleanup()
+//	// PECANVET_TRACE=trace.bin go test -overlay=res.Overlay -vet=off -count=1 <import paths>
+//
+// Instrument loads the packages with go/packages (with their tests) and
+// type-checks them; a package that does not type-check is a *LoadError
+// carrying the go command's and the type checker's messages
+// ("file:line:col: msg"), and nothing is written. Only packages of the main
+// module that the patterns match are instrumented. go/packages returns
+// several variants of a package with tests (p, "p [p.test]",
+// "p_test [p.test]"): each file is rewritten once, with the types of the
+// variant that holds the most (p's own files and its in-package _test.go
+// files come from "p [p.test]"). Build with the same build flags as the
+// load (Options.BuildFlags), -vet=off (vet would analyze the rewritten
+// code) and -count=1 (a cached test result writes no trace). The trace
+// file, named by PECANVET_TRACE, has one writer: run one test binary per
+// file (one package per go test, or go test -c and run the binaries).
+//
+// Everything lives in Result.Dir, a temporary directory: the rewritten
+// files, overlay.json and the runtime. The runtime is a module of its own
+// there (Result.RuntimeDir, module pecanvet.invalid/rt_<hash>, holding the
+// embedded source of ssatrace/rt and ssatrace/trace with rt's import of
+// trace rewritten), which the overlay's copy of the user's go.mod requires
+// and replaces. It cannot be a package added by the overlay inside the
+// user's module: the runtime has assembly files, and the go command runs
+// the assembler in the package's directory, which an overlay cannot
+// create. (A module in vendor mode therefore cannot be instrumented; record
+// with -mod=mod.) A test package without a TestMain gets a generated one,
+// zz_pecanvet_main_test.go, that calls rt.Finish after m.Run; os.Exit in
+// instrumented code becomes rt.Exit, which ends the trace too. The Go code
+// of cgo files is instrumented (with the types go/packages computed for the
+// file cgo generated from it, matched by original position; references to
+// C are left alone), their C code is not, and Result.Notes says so;
+// generated files are instrumented like any other.
+//
+// # What is instrumented
+//
+// Memory, with rt.R and rt.W just before the access: package-level
+// variables (also of other packages), struct fields (through pointers and
+// values, promoted fields), array and slice elements, whatever a pointer
+// points to, maps (rt.R/W on the map as one location: index, comma-ok,
+// assignment, delete, clear, range), and local variables that SSA puts on
+// the heap (go/ssa's Alloc.Heap: captured by a closure, or address taken).
+// Locals that never escape get no calls — that, and the runtime ignoring
+// addresses on the caller's own stack, is what keeps the overhead low.
+// Values of sync and sync/atomic types are not memory: their methods are
+// operations below. x++ and x op= y are a read then a write of x; in a
+// tuple assignment the right-hand sides are evaluated first, then the
+// left-hand sides' addresses, then each write is recorded just before it
+// happens; short-circuit operands are instrumented in place, so only when
+// they are evaluated; deferred calls' arguments at defer time; a method
+// value's receiver when the value is taken.
+//
+// Operations, performed by the runtime so that replay can gate them:
+// sync.Mutex and RWMutex Lock/Unlock/RLock/RUnlock/TryLock/TryRLock (also
+// promoted from embedded mutexes, through sync.Locker, as method
+// expressions, and as method values, which become closures over the
+// receiver), WaitGroup Add/Done/Wait/Go, Once.Do, Cond Wait/Signal/
+// Broadcast; every sync/atomic function and method of the atomic types the
+// runtime wraps; channel send, receive (also comma-ok), close; select (the
+// channel operands and sent values are evaluated before the select, in
+// source order as Go does, and the case that fired records rt.Sent or
+// rt.Received, default records nothing); range over a channel (each
+// iteration records rt.Received, and the loop end the receive that saw the
+// channel closed, unless a break left the loop); go statements (the
+// function and arguments are evaluated in the parent, rt.Go records the
+// fork, and the new goroutine calls rt.Begin and defers rt.End); and units
+// of work: every method with a receiver starts with
+// rt.RegionBegin(site); defer rt.RegionEnd(site). An operation is only
+// rewritten when the embedded runtime has its wrapper.
+//
+// # Sites
+//
+// Every instrumented operation passes a site id, the index of a Site in
+// Result.Sites. Each rewritten file registers its sites with rt.Register in
+// a package-level variable initializer, and passes ids as pecanvetS__N+k:
+// referring to that variable makes every instrumented function depend on the
+// registration in Go's initialization order. Site.Pos is the module-relative
+// slash path, line and byte column (1-based) of the position go/ssa gives
+// the corresponding instruction, so that the static analysis and the trace
+// speak of the same sites:
+//
+//	variable x (load or store)        the identifier (ssa UnOp / Store of a Global or Alloc)
+//	field x.f                         the field name f (FieldAddr, and its UnOp / Store)
+//	element a[i], map m[k]            the '[' (IndexAddr, Lookup, MapUpdate)
+//	pointee *p                        the '*' (UnOp / Store)
+//	call: sync, atomic, close, delete the '(' (Call, Defer and Go's CallCommon)
+//	method value of a sync method     the method name (MakeClosure)
+//	send ch <- v                      the '<-' (Send)
+//	receive <-ch                      the '<-' (UnOp ARROW)
+//	select case                       the case's '<-' (SelectState.Pos)
+//	range over a channel or map       the 'for' (UnOp ARROW, Range)
+//	go statement                      the 'go' (Go)
+//	unit of work (method)             the method name (Function.Pos)
+//
+// (TestSitesAreSSAPositions checks this on the test corpus.) Site.Obj
+// describes the object statically: "pkg.v" for a package variable, "F.v"
+// or "T.M.v" for a local, "T.f" for a field (T the struct type that declares
+// it), "[]int elem" for an element, the map's type for a map, "*" plus the
+// pointer's description for a pointee, the mutex's location for a lock
+// ("Counter.mu"), the channel's type for a channel ("chan int"), "T.M" for a
+// unit of work.
+//
+// # Positions
+//
+// The rewritten file keeps every line of the original on its line:
+// instrumentation calls are inserted on the line of the code they
+// instrument, and nothing generated contains a newline (the helpers and
+// the site table are appended after the last line). Where a rewrite moves
+// original text (the right-hand side of an assignment evaluated into a
+// temporary, hoisted select operands, the arguments of a go statement), the
+// moved text is preceded by a /*line file:line:col*/ directive naming its
+// original position. So compiler messages, panics, runtime.Caller and test
+// failure messages report the user's file and line; the corpus test
+// compares them with an uninstrumented run.
+//
+// Every rewritten package is type-checked before it is written; a statement
+// whose rewrite does not type-check (a bug of the instrumenter) is left as
+// it was, with a note, rather than breaking the user's build.
+package instrument

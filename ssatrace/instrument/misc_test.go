@@ -1,0 +1,157 @@
+package instrument
+
+import (
+	"context"
+	"errors"
+	"go/ast"
+	"go/token"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pecanvet/pecanvet/ssatrace"
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// TestTypeErrors checks that a package that does not type-check is an
+// error carrying the type checker's messages, and that nothing is written.
+func TestTypeErrors(t *testing.T) {
+	before, _ := filepath.Glob(filepath.Join(os.TempDir(), "pecanvet-instr-*"))
+	dir, _ := filepath.Abs(filepath.Join("testdata", "broken"))
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
+	if err == nil {
+		res.Cleanup()
+		t.Fatal("no error for a package that does not type-check")
+	}
+	var le *LoadError
+	if !errors.As(err, &le) {
+		t.Fatalf("error %T: %v", err, err)
+	}
+	msg := err.Error()
+	for _, want := range []string{
+		"bad.go:3:13: cannot use \"not an int\" (untyped string constant) as int value in variable declaration",
+		"bad.go:5:12: undefined: undefined",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q:\n%s", want, msg)
+		}
+	}
+	after, _ := filepath.Glob(filepath.Join(os.TempDir(), "pecanvet-instr-*"))
+	if len(after) > len(before) {
+		t.Errorf("temp dirs were left behind: %v", after)
+	}
+}
+
+// TestCgo checks that in a cgo package the plain Go files are instrumented
+// while the cgo file is copied, with a note saying so, and that the
+// package builds and records.
+func TestCgo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a cgo test binary")
+	}
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("no C compiler")
+	}
+	dir, _ := filepath.Abs(filepath.Join("testdata", "cgodemo"))
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Cleanup()
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "cgo file c.go: Go code instrumented, C code not") {
+		t.Errorf("notes: %q", res.Notes)
+	}
+	if len(res.Packages) != 1 || !res.Packages[0].Tests || len(res.Packages[0].Files) != 3 {
+		t.Errorf("packages: %+v", res.Packages)
+	}
+	traceFile := filepath.Join(res.Dir, "cgo.trace")
+	cmd := exec.Command("go", "test", "-count=1", "-vet=off", "-overlay="+res.Overlay, "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PECANVET_TRACE="+traceFile)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	tr, err := trace.ReadFile(traceFile, trace.ReadOptions{Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var locks, writes, forks int
+	for _, e := range tr.Events {
+		switch e.Op {
+		case trace.Lock:
+			locks++
+		case trace.Fork:
+			forks++
+		case trace.Write:
+			if strings.HasPrefix(tr.Site(e), "cg/") {
+				writes++
+			}
+		}
+	}
+	if locks != 1 || writes != 2 || forks != 1 {
+		t.Errorf("%d locks, %d writes, %d forks:\n%v", locks, writes, forks, tr.Events)
+	}
+}
+
+// TestRuntimeFiles checks the embedded runtime source.
+func TestRuntimeFiles(t *testing.T) {
+	files, err := ssatrace.RuntimeFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"rt/doc.go", "trace/event.go"} {
+		if _, ok := files[want]; !ok {
+			t.Errorf("no %s among %d files", want, len(files))
+		}
+	}
+	for name := range files {
+		dir, base := path.Split(name)
+		if dir != "rt/" && dir != "trace/" || strings.HasSuffix(base, "_test.go") ||
+			!strings.HasSuffix(base, ".go") && !strings.HasSuffix(base, ".s") {
+			t.Errorf("unexpected runtime file %s", name)
+		}
+	}
+	api, err := parseRuntimeAPI(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fn := range []string{"R", "W", "Lock", "Unlock", "Send", "Recv", "Go", "Begin", "End", "RegionBegin", "Finish", "Exit"} {
+		if !api.has(fn) {
+			t.Errorf("the runtime lacks %s", fn)
+		}
+	}
+}
+
+// TestFallback checks that a statement whose rewrite does not type-check
+// is left as it was, with a note, and the rest still instrumented.
+func TestFallback(t *testing.T) {
+	testBreakStmt = func(fset *token.FileSet, s ast.Stmt) bool {
+		p := fset.Position(s.Pos())
+		return strings.HasSuffix(p.Filename, "counter.go") && p.Line == 27 // c.n++ in Inc
+	}
+	defer func() { testBreakStmt = nil }()
+	dir, _ := filepath.Abs(filepath.Join("testdata", "tricky"))
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./counter"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Cleanup()
+	t.Log(res.Notes)
+	if len(res.Notes) == 0 || !strings.Contains(res.Notes[0], "counter.go:27") {
+		t.Errorf("notes: %q", res.Notes)
+	}
+	var at27, others int
+	for _, s := range res.Sites {
+		if strings.HasPrefix(s.Pos, "counter/counter.go:27:") {
+			at27++
+		} else if strings.HasPrefix(s.Pos, "counter/counter.go:") {
+			others++
+		}
+	}
+	if at27 != 0 || others == 0 {
+		t.Errorf("%d sites on the broken line, %d elsewhere", at27, others)
+	}
+}

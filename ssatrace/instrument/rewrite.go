@@ -1,0 +1,772 @@
+package instrument
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+)
+
+// Names the rewritten code introduces. None can clash with the user's: Go
+// code does not use double underscores in identifiers, and the imports are
+// named.
+const (
+	rtName     = "pecanvetrt__"
+	unsafeName = "pecanvetunsafe__"
+	syncName   = "pecanvetsync__"
+)
+
+// fileRW rewrites one file.
+type fileRW struct {
+	ins   *instrumenter
+	u     *unit
+	info  *types.Info
+	pkg   *types.Package
+	tf    *token.File
+	file  *ast.File
+	src   []byte
+	path  string             // original path
+	n     int                // file number: suffix of the file's helpers
+	heap  map[token.Pos]bool // declaring positions of heap-allocated locals
+	skip  map[ast.Node]bool  // nodes copied verbatim (the rewrite did not type-check)
+	first int32              // global id of the file's first site
+	sites []Site
+	ntmp  int
+
+	useSync           bool
+	hasLineDirectives bool
+	keepRefs          map[string]bool // package-level functions whose calls became runtime calls, as the file named them
+
+	fn *funcCtx // the function being rewritten
+}
+
+// funcCtx is the per-function state.
+type funcCtx struct {
+	name   string              // "F" or "T.M": names locals in sites
+	gotos  map[string]bool     // labels some goto targets
+	labels map[string]ast.Stmt // labeled statements, by label
+	brk    []ast.Stmt          // enclosing for/range/switch/select, innermost last
+	rchan  map[ast.Stmt]string // range-over-channel loops: their break flag
+	parent *funcCtx
+}
+
+func newFuncCtx(name string, body *ast.BlockStmt) *funcCtx {
+	fc := &funcCtx{name: name, gotos: make(map[string]bool), labels: make(map[string]ast.Stmt), rchan: make(map[ast.Stmt]string)}
+	if body != nil {
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.BranchStmt:
+				if n.Tok == token.GOTO && n.Label != nil {
+					fc.gotos[n.Label.Name] = true
+				}
+			case *ast.LabeledStmt:
+				fc.labels[n.Label.Name] = n.Stmt
+			}
+			return true
+		})
+	}
+	return fc
+}
+
+// h names the file's helper h.
+func (w *fileRW) h(name string) string { return "pecanvet" + name + "__" + strconv.Itoa(w.n) }
+
+// tmp returns a fresh temporary name.
+func (w *fileRW) tmp() string {
+	w.ntmp++
+	return "pecanvet__" + strconv.Itoa(w.ntmp)
+}
+
+// site registers a site and returns the expression that passes its id.
+func (w *fileRW) site(pos token.Pos, obj string) string {
+	k := len(w.sites)
+	w.sites = append(w.sites, Site{Pos: w.ins.relPos(pos), Obj: obj})
+	return w.h("S") + "+" + strconv.Itoa(k)
+}
+
+// Contexts of an expression.
+const (
+	cLoad = iota // its value is used: a variable is read
+	cAddr        // its address is taken (or it is assigned): not read itself
+)
+
+// wrapR reads the location whose address-able text is addr.
+func (w *fileRW) wrapR(addr pcs, site string) pcs {
+	return gen("(*"+w.h("R")+"(&").cat(addr, gen(", "+site+"))"))
+}
+
+// expr rewrites e; nil means unchanged.
+func (w *fileRW) expr(e ast.Expr, ctx int) pcs {
+	if e == nil || w.skipExpr(e) {
+		return nil
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		return w.ident(e, ctx)
+	case *ast.ParenExpr:
+		return w.nodeSplice(e, rn(e.X, w.expr(e.X, ctx)))
+	case *ast.SelectorExpr:
+		return w.selector(e, ctx)
+	case *ast.IndexExpr:
+		return w.index(e, ctx)
+	case *ast.StarExpr:
+		return w.star(e, ctx)
+	case *ast.UnaryExpr:
+		return w.unary(e)
+	case *ast.BinaryExpr:
+		return w.nodeSplice(e, rn(e.X, w.expr(e.X, cLoad)), rn(e.Y, w.expr(e.Y, cLoad)))
+	case *ast.CallExpr:
+		return w.call(e)
+	case *ast.SliceExpr:
+		bctx := cLoad
+		if _, ok := w.coreOf(e.X).(*types.Array); ok {
+			bctx = cAddr
+		}
+		return w.nodeSplice(e, rn(e.X, w.expr(e.X, bctx)), rn(e.Low, w.expr(e.Low, cLoad)),
+			rn(e.High, w.expr(e.High, cLoad)), rn(e.Max, w.expr(e.Max, cLoad)))
+	case *ast.TypeAssertExpr:
+		return w.nodeSplice(e, rn(e.X, w.expr(e.X, cLoad)))
+	case *ast.CompositeLit:
+		return w.complit(e)
+	case *ast.FuncLit:
+		return w.funcLit(e, nil)
+	case *ast.KeyValueExpr:
+		return w.nodeSplice(e, rn(e.Key, w.expr(e.Key, cLoad)), rn(e.Value, w.expr(e.Value, cLoad)))
+	}
+	return nil
+}
+
+// load is expr in load context, or the original text.
+func (w *fileRW) load(e ast.Expr) pcs { return w.or(w.expr(e, cLoad), e) }
+
+func (w *fileRW) ident(e *ast.Ident, ctx int) pcs {
+	switch obj := w.info.Uses[e].(type) {
+	case *types.Func:
+		if isOsExit(obj) && w.ins.api.has("Exit") {
+			w.keepRefs[e.Name] = true // dot import: keep the import used
+			return genAt(e.Pos(), rtName+".Exit")
+		}
+	case *types.Var:
+		if ctx == cLoad && !obj.IsField() && w.sharedVar(obj) && w.plainMemory(e) {
+			return w.wrapR(w.origN(e), w.site(e.Pos(), w.describeVar(obj)))
+		}
+	}
+	return nil
+}
+
+// baseCtx is the context of the operand x of a field selection or array
+// index: x itself is read only if it is a pointer (or not addressable).
+func (w *fileRW) baseCtx(x ast.Expr) int {
+	if !isPointer(w.typeOf(x)) && w.addressable(x) {
+		return cAddr
+	}
+	return cLoad
+}
+
+func (w *fileRW) selector(e *ast.SelectorExpr, ctx int) pcs {
+	sel := w.info.Selections[e]
+	if sel == nil { // package-qualified identifier
+		switch obj := w.info.Uses[e.Sel].(type) {
+		case *types.Func:
+			if isOsExit(obj) && w.ins.api.has("Exit") {
+				w.keepRef(e)
+				return genAt(e.Pos(), rtName+".Exit")
+			}
+		case *types.Var:
+			if ctx == cLoad && w.plainMemory(e) {
+				return w.wrapR(w.origN(e), w.site(e.Sel.Pos(), w.describeVar(obj)))
+			}
+		}
+		return nil
+	}
+	switch sel.Kind() {
+	case types.FieldVal:
+		inner := w.nodeSplice(e, rn(e.X, w.expr(e.X, w.baseCtx(e.X))))
+		if ctx == cLoad && w.addressable(e) && w.shared(e) && w.plainMemory(e) {
+			return w.wrapR(w.or(inner, e), w.site(e.Sel.Pos(), w.describe(e)))
+		}
+		return inner
+	case types.MethodVal:
+		if p := w.syncMethodValue(e, sel); p != nil {
+			return p
+		}
+		return w.nodeSplice(e, rn(e.X, w.expr(e.X, w.recvCtx(e, sel))))
+	}
+	return nil
+}
+
+// recvCtx is the context of the receiver operand of a method value or call.
+func (w *fileRW) recvCtx(e *ast.SelectorExpr, sel *types.Selection) int {
+	xt := w.typeOf(e.X)
+	if isPointer(xt) || isInterface(xt) || !w.addressable(e.X) {
+		return cLoad
+	}
+	if len(sel.Index()) > 1 {
+		return cAddr // promoted through embedded fields
+	}
+	if fn, ok := sel.Obj().(*types.Func); ok {
+		if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && isPointer(sig.Recv().Type()) {
+			return cAddr // x.M() with M on *T takes &x
+		}
+	}
+	return cLoad // the receiver is copied
+}
+
+func (w *fileRW) index(e *ast.IndexExpr, ctx int) pcs {
+	if _, ok := w.coreOf(e.X).(*types.Signature); ok {
+		return nil // instantiation of a generic function
+	}
+	ip := w.expr(e.Index, cLoad)
+	switch t := w.coreOf(e.X).(type) {
+	case *types.Map:
+		if ctx == cLoad {
+			m := gen(w.h("MR")+"(").cat(w.load(e.X), gen(", "+w.site(e.Lbrack, w.typeStr(w.typeOf(e.X)))+")"))
+			return w.nodeSplice(e, rn(e.X, m), rn(e.Index, ip))
+		}
+		return w.nodeSplice(e, rn(e.X, w.expr(e.X, cLoad)), rn(e.Index, ip))
+	case *types.Slice, *types.Pointer:
+		if p, ok := t.(*types.Pointer); ok {
+			if _, ok := p.Elem().Underlying().(*types.Array); !ok {
+				break
+			}
+		}
+		inner := w.nodeSplice(e, rn(e.X, w.expr(e.X, cLoad)), rn(e.Index, ip))
+		if ctx == cLoad && w.plainMemory(e) {
+			return w.wrapR(w.or(inner, e), w.site(e.Lbrack, w.elemDesc(e.X)))
+		}
+		return inner
+	case *types.Array:
+		bctx := w.baseCtx(e.X)
+		inner := w.nodeSplice(e, rn(e.X, w.expr(e.X, bctx)), rn(e.Index, ip))
+		if ctx == cLoad && bctx == cAddr && w.shared(e.X) && w.plainMemory(e) {
+			return w.wrapR(w.or(inner, e), w.site(e.Lbrack, w.elemDesc(e.X)))
+		}
+		return inner
+	}
+	return w.nodeSplice(e, rn(e.X, w.expr(e.X, cLoad)), rn(e.Index, ip))
+}
+
+func (w *fileRW) star(e *ast.StarExpr, ctx int) pcs {
+	xp := w.expr(e.X, cLoad)
+	if ctx == cLoad && w.plainMemory(e) {
+		return gen("(*"+w.h("R")+"(").cat(w.or(xp, e.X), gen(", "+w.site(e.Star, w.describe(e))+"))"))
+	}
+	return w.nodeSplice(e, rn(e.X, xp))
+}
+
+func (w *fileRW) unary(e *ast.UnaryExpr) pcs {
+	switch e.Op {
+	case token.AND:
+		if _, ok := unparen(e.X).(*ast.CompositeLit); ok {
+			return w.nodeSplice(e, rn(e.X, w.expr(e.X, cLoad)))
+		}
+		return w.nodeSplice(e, rn(e.X, w.expr(e.X, cAddr)))
+	case token.ARROW:
+		if w.ins.api.has("Recv") {
+			site := w.site(e.OpPos, w.typeStr(w.typeOf(e.X)))
+			return genAt(e.Pos(), rtName+".Recv(").cat(w.load(e.X), gen(", "+site+")"))
+		}
+	}
+	return w.nodeSplice(e, rn(e.X, w.expr(e.X, cLoad)))
+}
+
+func (w *fileRW) complit(e *ast.CompositeLit) pcs {
+	t := w.typeOf(e)
+	if t != nil {
+		t = deref(t)
+	}
+	_, isStruct := coreType(t).(*types.Struct)
+	var rs []repl
+	for _, elt := range e.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if !isStruct {
+				rs = append(rs, rn(kv.Key, w.expr(kv.Key, cLoad)))
+			}
+			rs = append(rs, rn(kv.Value, w.expr(kv.Value, cLoad)))
+			continue
+		}
+		rs = append(rs, rn(elt, w.expr(elt, cLoad)))
+	}
+	return w.nodeSplice(e, rs...)
+}
+
+// addrOf is a pointer to the location e.
+func (w *fileRW) addrOf(e ast.Expr) pcs {
+	if s, ok := unparen(e).(*ast.StarExpr); ok {
+		return w.load(s.X)
+	}
+	return gen("&").cat(w.or(w.expr(e, cAddr), e))
+}
+
+// ---- Calls ----
+
+// callParts is a call taken apart, for calls that are rendered anew (runtime
+// wrappers) and for go statements, which evaluate the function and the
+// arguments before starting the goroutine.
+type callParts struct {
+	fun      pcs
+	static   bool // the function needs no evaluation (a declared function, a builtin, a method expression)
+	lit      *ast.FuncLit
+	args     []pcs
+	pure     []bool // the argument needs no evaluation (a constant, nil, a site)
+	argExprs []ast.Expr
+	tuple    bool // the only argument is a multi-value call
+	ellipsis bool
+}
+
+func (cp *callParts) render() pcs {
+	out := cp.fun.cat(gen("("), join(cp.args, ", "))
+	if cp.ellipsis {
+		out = out.cat(gen("..."))
+	}
+	return out.cat(gen(")"))
+}
+
+func (w *fileRW) call(e *ast.CallExpr) pcs {
+	if cp := w.specialCall(e); cp != nil {
+		return cp.render()
+	}
+	tv := w.info.Types[e.Fun]
+	var fp pcs
+	switch {
+	case tv.IsType(): // conversion
+	case tv.IsBuiltin():
+		return w.builtinCall(e)
+	default:
+		fp = w.callee(e.Fun)
+	}
+	rs := []repl{rn(e.Fun, fp)}
+	for _, a := range e.Args {
+		rs = append(rs, rn(a, w.expr(a, cLoad)))
+	}
+	return w.nodeSplice(e, rs...)
+}
+
+// callee rewrites the function operand of a call.
+func (w *fileRW) callee(f ast.Expr) pcs {
+	switch x := f.(type) {
+	case *ast.ParenExpr:
+		return w.nodeSplice(x, rn(x.X, w.callee(x.X)))
+	case *ast.SelectorExpr:
+		if sel := w.info.Selections[x]; sel != nil && sel.Kind() == types.MethodVal {
+			return w.nodeSplice(x, rn(x.X, w.expr(x.X, w.recvCtx(x, sel))))
+		}
+	}
+	return w.expr(f, cLoad)
+}
+
+// staticCallee reports whether f denotes a function without evaluating
+// anything: a declared function (possibly instantiated), a builtin or a
+// method expression.
+func (w *fileRW) staticCallee(f ast.Expr) bool {
+	switch x := unparen(f).(type) {
+	case *ast.Ident:
+		switch w.info.Uses[x].(type) {
+		case *types.Func, *types.Builtin:
+			return true
+		}
+	case *ast.SelectorExpr:
+		sel := w.info.Selections[x]
+		if sel == nil {
+			_, ok := w.info.Uses[x.Sel].(*types.Func)
+			return ok
+		}
+		return sel.Kind() == types.MethodExpr
+	case *ast.IndexExpr:
+		return w.staticCallee(x.X)
+	case *ast.IndexListExpr:
+		return w.staticCallee(x.X)
+	}
+	return false
+}
+
+func (w *fileRW) builtinCall(e *ast.CallExpr) pcs {
+	var name string
+	if id, ok := unparen(e.Fun).(*ast.Ident); ok {
+		if b, ok := w.info.Uses[id].(*types.Builtin); ok {
+			name = b.Name()
+		}
+	}
+	var rs []repl
+	for i, a := range e.Args {
+		if i == 0 && (name == "delete" || name == "clear") {
+			if _, ok := w.coreOf(a).(*types.Map); ok {
+				m := gen(w.h("MW")+"(").cat(w.load(a), gen(", "+w.site(e.Lparen, w.typeStr(w.typeOf(a)))+")"))
+				rs = append(rs, rn(a, m))
+				continue
+			}
+		}
+		rs = append(rs, rn(a, w.expr(a, cLoad)))
+	}
+	return w.nodeSplice(e, rs...)
+}
+
+// keepRef remembers how the file referred to a package-level function whose
+// uses the rewrite replaces, so that its import stays used.
+func (w *fileRW) keepRef(f ast.Expr) {
+	switch x := unparen(f).(type) {
+	case *ast.Ident:
+		w.keepRefs[x.Name] = true
+	case *ast.SelectorExpr:
+		if id, ok := x.X.(*ast.Ident); ok {
+			w.keepRefs[id.Name+"."+x.Sel.Name] = true
+		}
+	}
+}
+
+// calleeFunc returns the declared function f denotes, if any.
+func (w *fileRW) calleeFunc(f ast.Expr) *types.Func {
+	switch x := unparen(f).(type) {
+	case *ast.Ident:
+		fn, _ := w.info.Uses[x].(*types.Func)
+		return fn
+	case *ast.SelectorExpr:
+		if w.info.Selections[x] == nil {
+			fn, _ := w.info.Uses[x.Sel].(*types.Func)
+			return fn
+		}
+	}
+	return nil
+}
+
+// syncMethods maps methods of package sync to runtime wrappers.
+var syncMethods = map[string]string{
+	"Mutex.Lock":       "Lock",
+	"Mutex.Unlock":     "Unlock",
+	"Mutex.TryLock":    "TryLock",
+	"RWMutex.Lock":     "Lock",
+	"RWMutex.Unlock":   "Unlock",
+	"RWMutex.RLock":    "RLock",
+	"RWMutex.RUnlock":  "RUnlock",
+	"RWMutex.TryLock":  "TryLock",
+	"RWMutex.TryRLock": "TryRLock",
+	"Locker.Lock":      "Lock",
+	"Locker.Unlock":    "Unlock",
+	"WaitGroup.Add":    "WGAdd",
+	"WaitGroup.Done":   "WGDone",
+	"WaitGroup.Wait":   "WGWait",
+	"WaitGroup.Go":     "WGGo",
+	"Once.Do":          "OnceDo",
+	"Cond.Wait":        "CondWait",
+	"Cond.Signal":      "CondSignal",
+	"Cond.Broadcast":   "CondBroadcast",
+}
+
+// syncWrapper returns the runtime wrapper of method fn of a sync or
+// sync/atomic type ("" if there is none), and the type's name.
+func (w *fileRW) syncWrapper(fn *types.Func) (wrapper, typeName string) {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || fn.Pkg() == nil {
+		return "", ""
+	}
+	n := namedOf(sig.Recv().Type())
+	if n == nil {
+		return "", ""
+	}
+	tn := n.Obj().Name()
+	var name string
+	switch fn.Pkg().Path() {
+	case "sync":
+		name = syncMethods[tn+"."+fn.Name()]
+	case "sync/atomic":
+		name = tn + fn.Name()
+	}
+	if name == "" || !w.ins.api.has(name) {
+		return "", ""
+	}
+	return name, tn
+}
+
+// specialCall maps a call to a runtime wrapper: channel close, sync
+// methods, sync/atomic functions and methods. It returns nil for other
+// calls.
+func (w *fileRW) specialCall(e *ast.CallExpr) *callParts {
+	if e.Ellipsis.IsValid() {
+		return nil
+	}
+	fun := unparen(e.Fun)
+	mk := func(wrapper string, recv pcs, args []ast.Expr, site string) *callParts {
+		cp := &callParts{fun: genAt(e.Pos(), rtName+"."+wrapper), static: true}
+		if recv != nil {
+			cp.args = append(cp.args, recv)
+			cp.pure = append(cp.pure, false)
+			cp.argExprs = append(cp.argExprs, nil)
+		}
+		for _, a := range args {
+			cp.args = append(cp.args, w.load(a))
+			cp.pure = append(cp.pure, w.isPure(a))
+			cp.argExprs = append(cp.argExprs, a)
+		}
+		cp.args = append(cp.args, gen(site))
+		cp.pure = append(cp.pure, true)
+		cp.argExprs = append(cp.argExprs, nil)
+		return cp
+	}
+	if id, ok := fun.(*ast.Ident); ok {
+		if b, ok := w.info.Uses[id].(*types.Builtin); ok {
+			if b.Name() == "close" && len(e.Args) == 1 && w.ins.api.has("Close") {
+				return mk("Close", nil, e.Args, w.site(e.Lparen, w.typeStr(w.typeOf(e.Args[0]))))
+			}
+			return nil
+		}
+	}
+	if fn := w.calleeFunc(fun); fn != nil {
+		if fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && w.ins.api.has(fn.Name()) && len(e.Args) > 0 {
+			w.keepRef(fun)
+			return mk(fn.Name(), nil, e.Args, w.site(e.Lparen, w.describe(e.Args[0])))
+		}
+		return nil
+	}
+	sx, ok := fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	sel := w.info.Selections[sx]
+	if sel == nil {
+		return nil
+	}
+	fn, ok := sel.Obj().(*types.Func)
+	if !ok {
+		return nil
+	}
+	wrapper, _ := w.syncWrapper(fn)
+	if wrapper == "" {
+		return nil
+	}
+	switch sel.Kind() {
+	case types.MethodVal:
+		recv, desc, ok := w.recvPointer(sx.X, sel)
+		if !ok {
+			return nil
+		}
+		return mk(wrapper, recv, e.Args, w.site(e.Lparen, desc))
+	case types.MethodExpr:
+		if len(e.Args) == 0 {
+			return nil
+		}
+		if !isPointer(w.typeOf(e.Args[0])) && !isInterface(w.typeOf(e.Args[0])) {
+			return nil
+		}
+		return mk(wrapper, nil, e.Args, w.site(e.Lparen, w.describe(&ast.StarExpr{X: e.Args[0]})))
+	}
+	return nil
+}
+
+// recvPointer returns a pointer to (or, for an interface, the value of) the
+// receiver of method selection x.M, following embedded fields, and a
+// description of it.
+func (w *fileRW) recvPointer(x ast.Expr, sel *types.Selection) (pcs, string, bool) {
+	path := sel.Index()[:len(sel.Index())-1]
+	xt := w.typeOf(x)
+	if xt == nil {
+		return nil, "", false
+	}
+	direct := isPointer(xt) || isInterface(xt)
+	if len(path) == 0 {
+		if direct {
+			return w.load(x), w.describe(x), true
+		}
+		if !w.addressable(x) {
+			return nil, "", false
+		}
+		return gen("&").cat(w.or(w.expr(x, cAddr), x)), w.describe(x), true
+	}
+	var text pcs
+	switch {
+	case isPointer(xt):
+		text = w.load(x)
+	case w.addressable(x):
+		text = w.or(w.expr(x, cAddr), x)
+	default:
+		return nil, "", false
+	}
+	t := xt
+	desc := ""
+	for _, ix := range path {
+		dt := deref(t)
+		st, ok := coreType(dt).(*types.Struct)
+		if !ok || ix >= st.NumFields() {
+			return nil, "", false
+		}
+		f := st.Field(ix)
+		if !f.Exported() && f.Pkg() != w.pkg {
+			return nil, "", false
+		}
+		owner := "struct"
+		if n := namedOf(dt); n != nil {
+			owner = n.Obj().Name()
+		}
+		desc = owner + "." + f.Name()
+		text = text.cat(gen("." + f.Name()))
+		t = f.Type()
+	}
+	if isPointer(t) || isInterface(t) {
+		return text, desc, true
+	}
+	return gen("&").cat(text), desc, true
+}
+
+// syncMethodValue rewrites a method value of a sync type (mu.Unlock used as
+// a function value) into a closure over the receiver, evaluated now, that
+// calls the runtime wrapper.
+func (w *fileRW) syncMethodValue(e *ast.SelectorExpr, sel *types.Selection) pcs {
+	fn, ok := sel.Obj().(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync" {
+		return nil
+	}
+	wrapper, tn := w.syncWrapper(fn)
+	if wrapper == "" {
+		return nil
+	}
+	recv, desc, ok := w.recvPointer(e.X, sel)
+	if !ok {
+		return nil
+	}
+	ptype := "*" + syncName + "." + tn
+	if tn == "Locker" {
+		ptype = syncName + ".Locker"
+	}
+	w.useSync = true
+	site := w.site(e.Sel.Pos(), desc)
+	const p = "pecanvetp__"
+	var lit string
+	switch wrapper {
+	case "TryLock", "TryRLock":
+		lit = fmt.Sprintf("func() bool { return %s.%s(%s, %s) }", rtName, wrapper, p, site)
+	case "WGAdd":
+		lit = fmt.Sprintf("func(d int) { %s.%s(%s, d, %s) }", rtName, wrapper, p, site)
+	case "WGGo", "OnceDo":
+		lit = fmt.Sprintf("func(f func()) { %s.%s(%s, f, %s) }", rtName, wrapper, p, site)
+	default:
+		lit = fmt.Sprintf("func() { %s.%s(%s, %s) }", rtName, wrapper, p, site)
+	}
+	sig := lit[:strings.Index(lit, " {")]
+	return genAt(e.Pos(), fmt.Sprintf("func(%s %s) %s { return %s }(", p, ptype, sig, lit)).cat(recv, gen(")"))
+}
+
+// goParts takes the call of a go statement apart.
+func (w *fileRW) goParts(call *ast.CallExpr) *callParts {
+	if cp := w.specialCall(call); cp != nil {
+		return cp
+	}
+	cp := &callParts{ellipsis: call.Ellipsis.IsValid()}
+	fun := unparen(call.Fun)
+	if w.info.Types[call.Fun].IsType() {
+		return nil
+	}
+	switch {
+	case isFuncLit(fun):
+		cp.lit = fun.(*ast.FuncLit)
+	case w.staticCallee(fun):
+		cp.static = true
+		cp.fun = w.or(w.expr(call.Fun, cLoad), call.Fun)
+	default:
+		cp.fun = w.or(w.callee(call.Fun), call.Fun)
+	}
+	for _, a := range call.Args {
+		cp.args = append(cp.args, w.load(a))
+		cp.pure = append(cp.pure, w.isPure(a))
+		cp.argExprs = append(cp.argExprs, a)
+	}
+	if len(call.Args) == 1 {
+		if _, ok := w.typeOf(call.Args[0]).(*types.Tuple); ok {
+			cp.tuple = true
+		}
+	}
+	return cp
+}
+
+func isFuncLit(e ast.Expr) bool {
+	_, ok := e.(*ast.FuncLit)
+	return ok
+}
+
+// funcLit rewrites a function literal; insert goes at the start of its body.
+func (w *fileRW) funcLit(e *ast.FuncLit, insert pcs) pcs {
+	saved := w.fn
+	name := "func"
+	if saved != nil {
+		name = saved.name
+	}
+	w.fn = newFuncCtx(name, e.Body)
+	w.fn.parent = saved
+	body := w.blockIns(e.Body, insert)
+	w.fn = saved
+	return w.nodeSplice(e, rn(e.Body, body))
+}
+
+// untypedRisk reports whether a temporary declared as `t := e` could get
+// another type than the one e has in its context (e's final type is
+// final): e is an untyped boolean or shifted untyped constant whose
+// context gives it a type other than the default.
+func (w *fileRW) untypedRisk(e ast.Expr, final types.Type) bool {
+	switch x := unparen(e).(type) {
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ, token.LAND, token.LOR:
+			return !isBool(final)
+		case token.SHL, token.SHR:
+			if w.isPure(x.X) {
+				return final != types.Typ[types.Int]
+			}
+			return false
+		}
+		rx := w.isPure(x.X) || w.untypedRisk(x.X, final)
+		ry := w.isPure(x.Y) || w.untypedRisk(x.Y, final)
+		return rx && ry
+	case *ast.UnaryExpr:
+		if x.Op == token.NOT || x.Op == token.SUB || x.Op == token.XOR || x.Op == token.ADD {
+			return w.untypedRisk(x.X, final)
+		}
+	}
+	return false
+}
+
+// typeable reports whether `t := e` gives t e's own type, so that t can
+// stand for e wherever e stood.
+func (w *fileRW) typeable(e ast.Expr) bool {
+	t := w.typeOf(e)
+	if t == nil {
+		return false
+	}
+	// A generic function instantiated by its context (f assigned to a
+	// func(int) variable) cannot be held uninstantiated.
+	switch x := unparen(e).(type) {
+	case *ast.Ident:
+		if _, ok := w.info.Instances[x]; ok {
+			return false
+		}
+	case *ast.SelectorExpr:
+		if _, ok := w.info.Instances[x.Sel]; ok {
+			return false
+		}
+	}
+	if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+		return false
+	}
+	return !w.untypedRisk(e, t)
+}
+
+// hasEffects reports whether evaluating e calls a function or receives
+// (so that the order of e and an access matters).
+func hasEffects(e ast.Node) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			found = true
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}

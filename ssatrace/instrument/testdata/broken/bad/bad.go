@@ -1,0 +1,5 @@
+package bad
+
+var x int = "not an int"
+
+func F() { undefined() }

@@ -1,0 +1,3 @@
+module example.com/tricky
+
+go 1.25

@@ -1,0 +1,161 @@
+package syntax
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestShadow(t *testing.T) {
+	if got := Shadow(); got != "NOT A PACKAGE!" {
+		t.Error(got)
+	}
+}
+
+func TestRegister(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := 0; i < 5; i++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); Register(fmt.Sprint(i)) }()
+	}
+	wg.Wait()
+	if n := Register("last"); n != 6 {
+		t.Error(n)
+	}
+}
+
+func TestAccount(t *testing.T) {
+	a := &Account{Balance: 1}
+	a.Deposit(2)
+	if !a.TryDeposit(3) || a.Balance != 6 || len(a.Log) != 1 {
+		t.Error(a.Balance)
+	}
+	a.Lock()
+	if a.TryDeposit(1) {
+		t.Error("locked")
+	}
+	a.Unlock()
+}
+
+func TestLabeled(t *testing.T) {
+	found, steps := Labeled([][]int{{1, -1, 5}, {3, 42, 4}})
+	if found != 11 || steps != 7 {
+		t.Error(found, steps)
+	}
+}
+
+func TestSelectLoop(t *testing.T) {
+	in := make(chan int)
+	out := make(chan string, 100)
+	quit := make(chan struct{})
+	go func() {
+		for i := 1; i <= 10; i++ {
+			in <- i
+		}
+		close(quit)
+	}()
+	sum, err := SelectLoop(in, out, quit)
+	if err != nil || sum != 55 {
+		t.Error(sum, err)
+	}
+}
+
+func TestClosures(t *testing.T) {
+	if got := Closures(5); got != 12 {
+		t.Error(got)
+	}
+}
+
+func TestMethods(t *testing.T) {
+	a, b := Methods()
+	if a != 6 || b != 120 {
+		t.Error(a, b)
+	}
+}
+
+func TestRecover(t *testing.T) {
+	err := Recover(func() {
+		var m map[string]int
+		m["x"] = 1
+	})
+	if err == nil || !strings.Contains(err.Error(), "nil map") {
+		t.Error(err)
+	}
+	err = Recover(func() {
+		var p *pt
+		_ = p.x
+	})
+	if err == nil || !strings.Contains(err.Error(), "nil pointer") {
+		t.Error(err)
+	}
+	err = Recover(func() {
+		s := []int{1}
+		i := 3
+		s[i] = 2
+	})
+	if err == nil || !strings.Contains(err.Error(), "index out of range [3] with length 1") {
+		t.Error(err)
+	}
+}
+
+func TestChannels(t *testing.T) {
+	if got := fmt.Sprint(Channels()); got != "[2 4 6]" {
+		t.Error(got)
+	}
+}
+
+func TestAtomics(t *testing.T) {
+	h, r := Atomics()
+	if h != 4 || r != 9 {
+		t.Error(h, r)
+	}
+}
+
+func TestCond(t *testing.T) {
+	if Cond() != 3 {
+		t.Error("cond")
+	}
+}
+
+func TestOnce(t *testing.T) {
+	if n := Once(); n != 1 {
+		t.Error(n)
+	}
+}
+
+func TestAssign(t *testing.T) {
+	want := "2 1 {8 4} [9 1 2] 1 [2 1 3] 2 2 2 true [0 5 0] 2 1"
+	if got := Assign(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if global != 7 || initialized != 6 {
+		t.Error(global, initialized)
+	}
+}
+
+func TestShortCircuit(t *testing.T) {
+	if !ShortCircuit(nil) || !ShortCircuit(&pt{1, 0}) || ShortCircuit(&pt{0, 0}) {
+		t.Error("short circuit")
+	}
+}
+
+func TestSends(t *testing.T) {
+	if got := Sends(); got != "myErr <nil> false" {
+		t.Error(got)
+	}
+}
+
+func TestExitValue(t *testing.T) {
+	Exit = os.Exit
+	if Exit == nil {
+		t.Error("nil")
+	}
+}
+
+func TestFailsOnPurposeToo(t *testing.T) {
+	if os.Getenv("PECANVET_CORPUS_FAIL") != "" {
+		t.Fatal("failing on purpose")
+	}
+}

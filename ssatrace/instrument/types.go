@@ -1,0 +1,320 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Type helpers.
+
+func unparen(e ast.Expr) ast.Expr { return ast.Unparen(e) }
+
+func deref(t types.Type) types.Type {
+	if p, ok := types.Unalias(t).Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// coreType returns the underlying type of t, or for a type parameter the
+// single underlying type of all types in its type set (nil if there is none).
+func coreType(t types.Type) types.Type {
+	t = types.Unalias(t)
+	tp, ok := t.(*types.TypeParam)
+	if !ok {
+		return t.Underlying()
+	}
+	iface, ok := tp.Constraint().Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	var core types.Type
+	for i := 0; i < iface.NumEmbeddeds(); i++ {
+		var terms []types.Type
+		switch e := iface.EmbeddedType(i).(type) {
+		case *types.Union:
+			for j := 0; j < e.Len(); j++ {
+				terms = append(terms, e.Term(j).Type())
+			}
+		default:
+			terms = append(terms, e)
+		}
+		for _, term := range terms {
+			u := coreType(term)
+			if u == nil {
+				return nil
+			}
+			if _, isIface := u.(*types.Interface); isIface {
+				continue
+			}
+			if core == nil {
+				core = u
+			} else if !types.Identical(core, u) {
+				return nil
+			}
+		}
+	}
+	return core
+}
+
+func isPointer(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := coreType(t).(*types.Pointer)
+	return ok
+}
+
+func isInterface(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return true
+	}
+	_, ok := t.Underlying().(*types.Interface)
+	return ok
+}
+
+// namedOf returns the named type t or *t, if any.
+func namedOf(t types.Type) *types.Named {
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	n, _ := t.(*types.Named)
+	return n
+}
+
+// isSyncType reports whether t (or *t) is a type of package sync or
+// sync/atomic: values of those types are touched through their methods
+// (which the instrumenter maps to runtime calls), never as plain memory.
+func isSyncType(t types.Type) bool {
+	n := namedOf(t)
+	if n == nil || n.Obj().Pkg() == nil {
+		return false
+	}
+	switch n.Obj().Pkg().Path() {
+	case "sync", "sync/atomic":
+		return true
+	}
+	return false
+}
+
+func isOsExit(fn *types.Func) bool {
+	return fn.Pkg() != nil && fn.Pkg().Path() == "os" && fn.Name() == "Exit"
+}
+
+// isBool reports whether t is the predeclared bool.
+func isBool(t types.Type) bool { return t == types.Typ[types.Bool] }
+
+func (w *fileRW) typeOf(e ast.Expr) types.Type { return w.info.TypeOf(e) }
+
+func (w *fileRW) coreOf(e ast.Expr) types.Type {
+	t := w.typeOf(e)
+	if t == nil {
+		return nil
+	}
+	return coreType(t)
+}
+
+// skipExpr reports whether e is not code that runs: a type, a constant, a
+// builtin or nil.
+func (w *fileRW) skipExpr(e ast.Expr) bool {
+	tv, ok := w.info.Types[e]
+	return ok && (tv.IsType() || tv.Value != nil || tv.IsBuiltin() || tv.IsNil())
+}
+
+// isPure reports whether evaluating e has no effect and no dependence on
+// when it happens (constants and nil).
+func (w *fileRW) isPure(e ast.Expr) bool {
+	tv, ok := w.info.Types[e]
+	return ok && (tv.Value != nil || tv.IsNil())
+}
+
+// addressable reports whether e denotes a variable (Go's addressability).
+func (w *fileRW) addressable(e ast.Expr) bool {
+	switch e := unparen(e).(type) {
+	case *ast.Ident:
+		v, ok := w.info.Uses[e].(*types.Var)
+		return ok && !v.IsField()
+	case *ast.SelectorExpr:
+		sel := w.info.Selections[e]
+		if sel == nil {
+			_, ok := w.info.Uses[e.Sel].(*types.Var)
+			return ok
+		}
+		if sel.Kind() != types.FieldVal {
+			return false
+		}
+		return sel.Indirect() || isPointer(w.typeOf(e.X)) || w.addressable(e.X)
+	case *ast.IndexExpr:
+		switch t := w.coreOf(e.X).(type) {
+		case *types.Slice:
+			return true
+		case *types.Pointer:
+			_, ok := t.Elem().Underlying().(*types.Array)
+			return ok
+		case *types.Array:
+			return w.addressable(e.X)
+		}
+		return false
+	case *ast.StarExpr:
+		return !w.skipExpr(e)
+	}
+	return false
+}
+
+// shared reports whether the variable e denotes may be reached by another
+// goroutine: a package-level variable, a local that SSA puts on the heap,
+// anything reached through a pointer or a slice, or a part of such a
+// variable. e must be addressable.
+func (w *fileRW) shared(e ast.Expr) bool {
+	switch e := unparen(e).(type) {
+	case *ast.Ident:
+		v, ok := w.info.Uses[e].(*types.Var)
+		return ok && w.sharedVar(v)
+	case *ast.SelectorExpr:
+		sel := w.info.Selections[e]
+		if sel == nil {
+			return true // package-qualified variable
+		}
+		return sel.Indirect() || isPointer(w.typeOf(e.X)) || w.shared(e.X)
+	case *ast.IndexExpr:
+		switch w.coreOf(e.X).(type) {
+		case *types.Slice, *types.Pointer:
+			return true
+		case *types.Array:
+			return w.shared(e.X)
+		}
+		return false
+	case *ast.StarExpr:
+		return true
+	}
+	return false
+}
+
+func (w *fileRW) sharedVar(v *types.Var) bool {
+	if v.IsField() {
+		return false
+	}
+	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		return true
+	}
+	return w.heap[v.Pos()]
+}
+
+// fieldOwner returns the name of the struct type that declares the field
+// selected by sel ("struct" for an unnamed one).
+func fieldOwner(sel *types.Selection) (owner string, field *types.Var) {
+	t := sel.Recv()
+	for _, ix := range sel.Index() {
+		t = deref(t)
+		name := "struct"
+		if n := namedOf(t); n != nil {
+			name = n.Obj().Name()
+		}
+		st, ok := coreType(t).(*types.Struct)
+		if !ok || ix >= st.NumFields() {
+			return name, nil
+		}
+		owner, field = name, st.Field(ix)
+		t = field.Type()
+	}
+	return owner, field
+}
+
+// typeStr renders t for a site description: packages by name, the
+// instrumented package's own types unqualified.
+func (w *fileRW) typeStr(t types.Type) string {
+	if t == nil {
+		return "?"
+	}
+	return types.TypeString(t, func(p *types.Package) string {
+		if p == w.pkg {
+			return ""
+		}
+		return p.Name()
+	})
+}
+
+// describeVar names a variable for a site: "pkg.v" for package-level ones,
+// "F.v" (or "T.M.v") for locals.
+func (w *fileRW) describeVar(v *types.Var) string {
+	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		return v.Pkg().Name() + "." + v.Name()
+	}
+	fn := "func"
+	if w.fn != nil {
+		fn = w.fn.name
+	}
+	return fn + "." + v.Name()
+}
+
+// describe names the location e denotes: a variable, a field "T.f", an
+// element "[]int elem", a map by its type, a pointee "*x".
+func (w *fileRW) describe(e ast.Expr) string {
+	e = unparen(e)
+	switch x := e.(type) {
+	case *ast.Ident:
+		if v, ok := w.info.Uses[x].(*types.Var); ok {
+			return w.describeVar(v)
+		}
+	case *ast.SelectorExpr:
+		sel := w.info.Selections[x]
+		if sel == nil {
+			if v, ok := w.info.Uses[x.Sel].(*types.Var); ok {
+				return w.describeVar(v)
+			}
+			break
+		}
+		if sel.Kind() == types.FieldVal {
+			owner, f := fieldOwner(sel)
+			if f != nil {
+				return owner + "." + f.Name()
+			}
+		}
+	case *ast.IndexExpr:
+		if _, ok := w.coreOf(x.X).(*types.Map); ok {
+			return w.typeStr(w.typeOf(x.X))
+		}
+		return w.elemDesc(x.X)
+	case *ast.StarExpr:
+		return "*" + w.describe(x.X)
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			return w.describe(x.X)
+		}
+	}
+	return w.typeStr(w.typeOf(e))
+}
+
+// elemDesc describes an element of the slice, array or pointer to array x.
+func (w *fileRW) elemDesc(x ast.Expr) string {
+	t := w.typeOf(x)
+	if p, ok := coreType(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	return w.typeStr(t) + " elem"
+}
+
+// plainMemory reports whether the location e is plain memory that the
+// instrumenter records reads and writes of: not a value of a sync or
+// sync/atomic type, nor a field of one (sync.Cond.L).
+func (w *fileRW) plainMemory(e ast.Expr) bool {
+	if isSyncType(w.typeOf(e)) {
+		return false
+	}
+	if s, ok := unparen(e).(*ast.SelectorExpr); ok {
+		if sel := w.info.Selections[s]; sel != nil {
+			if _, f := fieldOwner(sel); f != nil && f.Pkg() != nil {
+				switch f.Pkg().Path() {
+				case "sync", "sync/atomic":
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
