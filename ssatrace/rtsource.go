@@ -3,8 +3,9 @@
 //
 // The recorder runtime (ssatrace/rt) and the trace model it writes
 // (ssatrace/trace) are compiled into the user's test binary: the instrumenter
-// (ssatrace/instrument) copies their source into the build through
-// `go test -overlay`, so the user's module needs no dependency on pecanvet.
+// (ssatrace/instrument) writes their source into a temporary module that the
+// overlaid go.mod of the user's module requires (`go test -overlay`), so the
+// user's module needs no dependency on pecanvet.
 package ssatrace
 
 import (

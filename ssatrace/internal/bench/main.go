@@ -3,7 +3,11 @@
 // with grep and benchstat-like tools. Every ratio it prints is measured
 // side by side in the same run.
 //
-//	go run ./ssatrace/internal/bench [-sizes 1e5,1e6,1e7] [-only ptg]
+//	go run ./ssatrace/internal/bench [-only ptg,record,replay] [-sizes 1e5,1e6,1e7]
+//
+// Suites: ptg (PTG search and schedule generation on generated traces),
+// record (the subjects' tests timed plain, recorded and under -race) and
+// replay (record, predict and replay on the subjects).
 package main
 
 import (
@@ -31,6 +35,10 @@ func main() {
 	chans := flag.Float64("chan-density", 0.01, "fraction of events that are channel operations")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the engine runs to this file")
 	writeTrace := flag.String("write-trace", "", "instead of benchmarking, write a generated binary trace of the first -sizes events to this file")
+	only := flag.String("only", "ptg,record,replay", "suites to run")
+	subjects := flag.String("subjects", "testdata/src", "the subjects module (record and replay suites)")
+	pkgs := flag.String("pkgs", defaultPkgs, "subject packages for the record and replay suites (patterns)")
+	runs := flag.Int("runs", 5, "runs per timing in the record suite (the median is reported)")
 	flag.Parse()
 	if *writeTrace != "" {
 		n, err := strconv.ParseFloat(strings.Split(*sizes, ",")[0], 64)
@@ -53,19 +61,41 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 
+	suites := map[string]bool{}
+	for _, x := range strings.Split(*only, ",") {
+		suites[strings.TrimSpace(x)] = true
+	}
+	if suites["ptg"] {
+		benchPTG(*sizes, *goroutines, *locations, *locks, *chans)
+	}
+	if suites["record"] {
+		if err := benchRecord(*subjects, strings.Fields(*pkgs), *runs); err != nil {
+			fmt.Fprintln(os.Stderr, "bench: record:", err)
+			os.Exit(1)
+		}
+	}
+	if suites["replay"] {
+		if err := benchReplay(*subjects, strings.Fields(*pkgs)); err != nil {
+			fmt.Fprintln(os.Stderr, "bench: replay:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+func benchPTG(sizes string, goroutines, locations, locks int, chans float64) {
 	pats, _ := pattern.Builtin("all")
 	var prev struct {
 		n   int
 		sec float64
 	}
-	for _, s := range strings.Split(*sizes, ",") {
+	for _, s := range strings.Split(sizes, ",") {
 		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil || f < 1 {
 			fmt.Fprintf(os.Stderr, "bench: bad size %q\n", s)
 			os.Exit(2)
 		}
 		n := int(f)
-		tr := gen.Large(gen.LargeOptions{Events: n, Goroutines: *goroutines, Locations: *locations, Locks: *locks, ChannelDensity: *chans, Seed: 1})
+		tr := gen.Large(gen.LargeOptions{Events: n, Goroutines: goroutines, Locations: locations, Locks: locks, ChannelDensity: chans, Seed: 1})
 		base := heapNow()
 		peak := watchPeak()
 		t0 := time.Now()
@@ -82,7 +112,7 @@ func main() {
 		eventBytes := int64(len(tr.Events)) * 24
 		mem := peakBytes - base + eventBytes
 		fmt.Printf("BENCH ptg-search events=%d seconds=%.3f events_per_sec=%.0f mem_bytes=%d bytes_per_event=%.1f goroutines=%d anomalies=%d candidates=%d wall_seconds=%.3f\n",
-			n, search, float64(n)/search, mem, float64(mem)/float64(n), *goroutines, len(res.Anomalies), res.Stats.Candidates, wall.Seconds())
+			n, search, float64(n)/search, mem, float64(mem)/float64(n), goroutines, len(res.Anomalies), res.Stats.Candidates, wall.Seconds())
 		if res.Stats.Schedules > 0 {
 			fmt.Printf("BENCH schedule events=%d ms_per_aa=%.3f schedules=%d infeasible=%d\n",
 				n, res.Stats.Schedule.Seconds()*1000/float64(res.Stats.Schedules), res.Stats.Schedules, res.Stats.Infeasible)
