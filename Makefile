@@ -33,8 +33,12 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzScheduleDecode -fuzztime=$(FUZZTIME) ./ssatrace/trace/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./ssatrace/pattern/
 
+# The evaluation: PECAN's Table 1 on testdata/src (written to EVAL.md and
+# the README), and every subject's recorded trace replayed 100 times in its
+# own order.
 eval:
-	@echo "make eval: not yet — it lands with the evaluation corpus issue"
+	$(GO) run ./internal/eval -race-runs 100 -o EVAL.md -readme README.md
+	PECANVET_OWN_ORDER=all PECANVET_REPLAY_RUNS=100 $(GO) test -v -count=1 -timeout 60m -run TestOwnOrder ./replay/ | grep -E 'replayed|^(ok|FAIL|---)'
 
 clean:
 	rm -rf $(BIN)

@@ -156,41 +156,49 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: unreadable trace: %v", pkg, test, err))
 			continue
 		}
-		res, err := predict.Run(tr, opt.Anomalies, predict.Options{})
-		if err != nil {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: %v", pkg, test, err))
-			continue
-		}
-		n := 0
-		for ai, a := range res.Anomalies {
+		// Replay confirms each prediction inside the search, so that a
+		// site combination whose first schedule is pruned gets its other
+		// instances tried.
+		replays, skipped := 0, 0
+		confirm := func(a predict.Anomaly) bool {
 			if seen[a.Key] {
-				continue
+				return true // already proved by an earlier test
 			}
-			if n >= opt.MaxReplays {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: %d predictions not replayed (-max-replays %d)", pkg, test, len(res.Anomalies)-ai, opt.MaxReplays))
-				break
+			if replays >= opt.MaxReplays || time.Now().After(deadline) {
+				skipped++
+				return false
 			}
-			if time.Now().After(deadline) {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: budget of %v spent; %d predictions not replayed", pkg, test, opt.Budget, len(res.Anomalies)-ai))
-				return nil
-			}
-			n++
+			replays++
 			s, err := trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events)
 			if err != nil {
-				return err
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: %v", pkg, test, err))
+				return false
 			}
-			opt.progress("check: %s %s: replaying %d/%d (%s)", pkg, test, n, len(res.Anomalies), a.Pattern.ID())
-			v := replay.Run(ctx, b, pkg, test, s, filepath.Join(dir, fmt.Sprintf("r%d", ai)), opt.Replay)
+			opt.progress("check: %s %s: replay %d (%s %s)", pkg, test, replays, a.Pattern.ID(), a.Sites[0])
+			v := replay.Run(ctx, b, pkg, test, s, filepath.Join(dir, fmt.Sprintf("r%d", replays)), opt.Replay)
 			f := Finding{Package: pkg, Test: test, Anomaly: a, Schedule: s, Verdict: v}
 			for _, e := range a.Events {
 				ev := tr.Events[e]
 				f.Goroutines = append(f.Goroutines, tr.Goroutines[ev.G])
 				f.Objects = append(f.Objects, tr.ObjName(ev))
 			}
+			rep.Findings = append(rep.Findings, f)
 			if f.Reproduced() {
 				seen[a.Key] = true
+				return true
 			}
-			rep.Findings = append(rep.Findings, f)
+			return false
+		}
+		if _, err := predict.Run(tr, opt.Anomalies, predict.Options{Confirm: confirm}); err != nil {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: %v", pkg, test, err))
+			continue
+		}
+		if skipped > 0 {
+			why := fmt.Sprintf("-max-replays %d", opt.MaxReplays)
+			if time.Now().After(deadline) {
+				why = fmt.Sprintf("budget of %v spent", opt.Budget)
+			}
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: %d predictions not replayed (%s)", pkg, test, skipped, why))
 		}
 	}
 	return nil

@@ -18,6 +18,11 @@ import (
 // Options configure a prediction.
 type Options struct {
 	Search search.Options
+	// Confirm, if set, is asked about each anomaly that has a feasible
+	// schedule (the replayer runs it); an anomaly it rejects is dropped and
+	// the search tries other instances of the same site combination, up to
+	// Search.MaxTries.
+	Confirm func(Anomaly) bool
 }
 
 // Anomaly is one predicted access anomaly with the schedule that exposes it.
@@ -90,6 +95,9 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 			a.Sites = append(a.Sites, tr.Site(tr.Events[e]))
 		}
 		a.Unsound = unsound(gr, sched)
+		if opt.Confirm != nil && !opt.Confirm(a) {
+			return false
+		}
 		res.Anomalies = append(res.Anomalies, a)
 		return true
 	})
