@@ -3,6 +3,10 @@
 // run did not show but another schedule would, and proves each by replaying
 // that schedule.
 //
+// As a vet tool:
+//
+//	go vet -vettool=$(go env GOPATH)/bin/pecanvet ./...
+//
 // Subcommands:
 //
 //	pecanvet check [-run R] [-json] [packages]     record, predict, replay: print what was reproduced
@@ -23,10 +27,18 @@ import (
 
 const usage = `pecanvet finds concurrency bugs in Go code that one run did not show but
 another schedule would: data races, atomicity violations and atomic-set-
-serializability violations. Each is predicted from a recorded trace and
-reported with the schedule that exposes it.
+serializability violations. Each is predicted from a recorded run of the
+package's tests, proved by replaying the schedule that exposes it, and
+reported with that schedule (the bug hatching clip).
 
-Usage:
+As a vet tool (the usual way):
+
+	go vet -vettool=$(go env GOPATH)/bin/pecanvet ./...
+
+  flags: -pecan.patterns P, -pecan.budget D (per package), -pecan.replay=false
+  (static candidates only, marked unconfirmed), -pecan.maxreplays N, -json.
+
+Subcommands:
 
 	pecanvet check [-run R] [-json] [packages]     record, predict, replay: print what was reproduced
 	pecanvet record [-run R] [-o DIR] [packages]   record one trace per test
@@ -37,6 +49,10 @@ Run "pecanvet SUBCOMMAND -h" for the flags of a subcommand.
 `
 
 func main() {
+	if isVetInvocation(os.Args[1:]) {
+		vetMain(os.Args[1:])
+		return
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -8,7 +8,7 @@ type State struct{ w, x, y, z int }
 // First is thread 1 of Figure 1.
 func (s *State) First() {
 	s.w = 1        // line 1
-	r := s.x + s.z // line 2
+	r := s.x + s.z /* line 2 */ // want "atomic-set-serializability violation on State.x" "atomic-set-serializability violation on State.z"
 	_ = r
 	if s.y == 0 { // line 3
 		panic("ERROR") // line 4
@@ -17,9 +17,9 @@ func (s *State) First() {
 
 // Second is thread 2 of Figure 1.
 func (s *State) Second() {
-	s.x = 1 // line 5
-	s.z = 1 // line 6
-	s.y = 0 // line 7
+	s.x = 1 /* line 5 */ // want "data race on State.x" "atomic-set-serializability violation on State.x, State.z"
+	s.z = 1 /* line 6 */ // want "data race on State.z" "atomic-set-serializability violation on State.z, State.y"
+	s.y = 0 /* line 7 */ // want `data race on State.y: this write and another goroutine's read \(fig1.go:13\) can run back to back; reproduced, panic: ERROR`
 }
 
 // Run runs both threads; the second starts a little later.

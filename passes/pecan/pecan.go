@@ -1,0 +1,351 @@
+// Package pecan is pecanvet's reporting analyzer: the one `go vet
+// -vettool=pecanvet` runs. For a package with concurrency (goroutines,
+// channels, sync or sync/atomic: symbolic.Result.HasConcurrency) it runs
+// the dynamic loop — record the package's tests instrumented, predict the
+// anomalies another schedule would show, replay each schedule — and
+// reports, as diagnostics, only the anomalies replay reproduced, each with
+// its bug hatching clip as related information (one position per step, so
+// editors can walk it).
+//
+// Unlike passes/symbolic and passes/candidates, which are pure and fast
+// enough for gopls, this analyzer builds and runs test binaries: it is for
+// the vet tool and for CI, not for editors. A package without concurrency
+// does no dynamic work (the fast path). When a dynamic step fails — the
+// build, a timeout, the budget — the static result stays and a one-line
+// note on standard error says what was skipped and why.
+//
+// Flags: -patterns, -budget (per package), -replay (false: report the
+// static candidates, marked unconfirmed, instead of running anything),
+// -maxreplays.
+package pecan
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/pecanvet/pecanvet/passes/candidates"
+	"github.com/pecanvet/pecanvet/passes/symbolic"
+	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/replay/check"
+	"github.com/pecanvet/pecanvet/ssatrace/pattern"
+)
+
+// Analyzer reports the reproduced concurrency anomalies of a package.
+var Analyzer = &analysis.Analyzer{
+	Name:       "pecan",
+	Doc:        "report concurrency anomalies (data races, atomicity and atomic-set-serializability violations) that another schedule of the package's tests exhibits, each proved by replaying that schedule",
+	URL:        "https://github.com/pecanvet/pecanvet",
+	Requires:   []*analysis.Analyzer{symbolic.Analyzer, candidates.Analyzer},
+	Run:        run,
+	ResultType: reflect.TypeOf((*Result)(nil)),
+}
+
+// Result lists what the analyzer did, for tests and drivers.
+type Result struct {
+	Dynamic bool     // the dynamic loop ran
+	Notes   []string // skipped work and bounds hit
+}
+
+var (
+	patternsFlag = "all"
+	budget       = 5 * time.Minute
+	doReplay     = true
+	maxReplays   = 50
+)
+
+func init() {
+	Analyzer.Flags.StringVar(&patternsFlag, "patterns", patternsFlag, "anomaly patterns: built-in sets (race, av, asv, all), pattern files or inline pattern text")
+	Analyzer.Flags.DurationVar(&budget, "budget", budget, "time budget for the dynamic work of one package")
+	Analyzer.Flags.BoolVar(&doReplay, "replay", doReplay, "confirm by recording and replaying; false reports the static candidates, marked unconfirmed")
+	Analyzer.Flags.IntVar(&maxReplays, "maxreplays", maxReplays, "replays per test at most")
+}
+
+// SkipDynamic, when set, turns the dynamic loop off (the vet tool sets it
+// for units analyzed only for facts, and for external test packages).
+var SkipDynamic bool
+
+func run(pass *analysis.Pass) (any, error) {
+	res := &Result{}
+	sym := pass.ResultOf[symbolic.Analyzer].(*symbolic.Result)
+	if !sym.HasConcurrency || SkipDynamic || len(pass.Files) == 0 {
+		return res, nil
+	}
+	if strings.HasSuffix(pass.Pkg.Path(), "_test") {
+		return res, nil // the package's own unit runs the tests
+	}
+	if !doReplay {
+		reportCandidates(pass, *pass.ResultOf[candidates.Analyzer].(*candidates.Result))
+		return res, nil
+	}
+	pats, err := pattern.Resolve(patternsFlag)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
+	res.Dynamic = true
+	rep, err := check.Run(context.Background(), check.Options{
+		Dir: dir, Patterns: []string{"."}, Anomalies: pats, Budget: budget, MaxReplays: maxReplays,
+	})
+	if rep != nil {
+		res.Notes = append(res.Notes, rep.Notes...)
+	}
+	if err != nil {
+		note(pass, fmt.Sprintf("dynamic check skipped: %s", firstLine(err.Error())))
+		res.Notes = append(res.Notes, err.Error())
+		return res, nil
+	}
+	for _, n := range rep.Notes {
+		if strings.Contains(n, "budget") || strings.Contains(n, "not replayed") || strings.Contains(n, "timed out") || strings.Contains(n, "no test") {
+			note(pass, n)
+		}
+	}
+	report(pass, rep.Reproduced())
+	return res, nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// note tells the user what was skipped, on standard error (go vet shows
+// it), without making it a diagnostic.
+func note(pass *analysis.Pass, msg string) {
+	fmt.Fprintf(os.Stderr, "pecanvet: %s: %s\n", pass.Pkg.Path(), msg)
+}
+
+// report turns reproduced findings into diagnostics: one per reporting
+// position and kind (the strongest evidence first), the others mentioned.
+func report(pass *analysis.Pass, found []check.Finding) {
+	files := fileIndex(pass)
+	type key struct {
+		pos  token.Pos
+		kind string
+	}
+	groups := map[key][]check.Finding{}
+	var order []key
+	for _, f := range found {
+		pos := files.pos(f.Anomaly.Sites[0])
+		if !pos.IsValid() {
+			continue // the anomaly starts outside this package's files
+		}
+		k := key{pos, f.Anomaly.Pattern.Kind}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], f)
+	}
+	for _, k := range order {
+		fs := groups[k]
+		sort.SliceStable(fs, func(i, j int) bool { return strength(fs[i]) > strength(fs[j]) })
+		f := fs[0]
+		msg := Message(f)
+		if len(fs) > 1 {
+			msg += fmt.Sprintf(" (and %d more %s here)", len(fs)-1, plural(kindWord(f.Anomaly.Pattern.Kind), len(fs)-1))
+		}
+		d := analysis.Diagnostic{Pos: k.pos, Category: f.Anomaly.Pattern.Kind, Message: msg}
+		for _, l := range replay.Clip(f.Schedule) {
+			if l.Step == 0 {
+				continue
+			}
+			p := files.pos(l.Site)
+			if !p.IsValid() {
+				continue
+			}
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: fmt.Sprintf("step %d: %s %s %s", l.Step, l.G, l.Op, l.Obj)})
+		}
+		pass.Report(d)
+	}
+}
+
+func plural(w string, n int) string {
+	if n == 1 {
+		return w
+	}
+	return w + "s"
+}
+
+func strength(f check.Finding) int {
+	switch {
+	case f.Verdict.Panicked:
+		return 2
+	case !f.Verdict.Passed:
+		return 1
+	}
+	return 0
+}
+
+func kindWord(kind string) string {
+	switch kind {
+	case "race":
+		return "data race"
+	case "av":
+		return "atomicity violation"
+	case "asv":
+		return "atomic-set-serializability violation"
+	}
+	return kind + " anomaly"
+}
+
+// Message is the one-line diagnostic of a finding, e.g.
+//
+//	atomicity violation on Counter.n: another goroutine's write (counter.go:22)
+//	can fall between this read and the write at counter.go:22; reproduced, test
+//	fails: counter_test.go:14: n = 1, want 2
+func Message(f check.Finding) string {
+	a := f.Anomaly
+	steps := make([]string, len(a.Events))
+	gs := make([]string, len(a.Events))
+	for k := range a.Events {
+		st := f.Schedule.Steps[f.Schedule.Anomaly[k]]
+		steps[k] = opWord(st.Op.String())
+		gs[k] = st.G
+	}
+	objs := uniq(baseObjects(f.Objects))
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s on %s: ", kindWord(a.Pattern.Kind), strings.Join(objs, ", "))
+	short := func(k int) string { return shortSite(a.Sites[k]) }
+	switch {
+	case len(a.Events) == 2:
+		fmt.Fprintf(&b, "this %s and another goroutine's %s (%s) can run back to back", steps[0], steps[1], short(1))
+	case len(a.Events) == 3 && gs[0] == gs[2] && gs[1] != gs[0]:
+		fmt.Fprintf(&b, "another goroutine's %s (%s) can fall between this %s and the %s at %s", steps[1], short(1), steps[0], steps[2], short(2))
+	default:
+		fmt.Fprintf(&b, "this %s", steps[0])
+		for k := 1; k < len(steps); k++ {
+			who := "this goroutine's"
+			if gs[k] != gs[0] {
+				who = "another goroutine's"
+			}
+			fmt.Fprintf(&b, ", then %s %s (%s)", who, steps[k], short(k))
+		}
+		b.WriteString(" can happen in this order")
+	}
+	b.WriteString("; reproduced")
+	if c := f.Verdict.Consequence; c != "" {
+		b.WriteString(", " + c)
+	}
+	return b.String()
+}
+
+func opWord(op string) string {
+	switch op {
+	case "read", "atomic-load":
+		return "read"
+	case "write", "atomic-store":
+		return "write"
+	case "atomic-rmw":
+		return "read-modify-write"
+	}
+	return op
+}
+
+func shortSite(s string) string {
+	parts := strings.Split(filepath.Base(s), ":")
+	if len(parts) >= 2 {
+		return parts[0] + ":" + parts[1]
+	}
+	return s
+}
+
+func baseObjects(objs []string) []string {
+	out := make([]string, len(objs))
+	for i, o := range objs {
+		if k := strings.LastIndexByte(o, '#'); k > 0 {
+			o = o[:k]
+		}
+		out[i] = o
+	}
+	return out
+}
+
+func uniq(s []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// reportCandidates reports the static candidates, marked unconfirmed
+// (-pecan.replay=false).
+func reportCandidates(pass *analysis.Pass, cands candidates.Result) {
+	for _, c := range cands {
+		if len(c.Sites) == 0 {
+			continue
+		}
+		var others []string
+		for _, p := range c.Sites[1:] {
+			pos := pass.Fset.Position(p)
+			others = append(others, filepath.Base(pos.Filename)+":"+strconv.Itoa(pos.Line))
+		}
+		pass.Report(analysis.Diagnostic{Pos: c.Sites[0], Category: c.Kind,
+			Message: fmt.Sprintf("possible %s (%s/%s) with %s; not confirmed (-pecan.replay=false)", kindWord(c.Kind), c.Kind, c.Pattern, strings.Join(others, ", "))})
+	}
+}
+
+// files maps "module-relative/path.go:line:col" sites to positions in the
+// pass's files.
+type files struct {
+	fset   *token.FileSet
+	byPath []*ast.File
+	names  []string
+}
+
+func fileIndex(pass *analysis.Pass) *files {
+	fs := &files{fset: pass.Fset}
+	for _, f := range pass.Files {
+		fs.byPath = append(fs.byPath, f)
+		fs.names = append(fs.names, filepath.ToSlash(pass.Fset.File(f.Pos()).Name()))
+	}
+	return fs
+}
+
+func (fs *files) pos(site string) token.Pos {
+	parts := strings.Split(site, ":")
+	if len(parts) < 2 {
+		return token.NoPos
+	}
+	path := parts[0]
+	line, err := strconv.Atoi(parts[1])
+	if err != nil || line < 1 {
+		return token.NoPos
+	}
+	col := 1
+	if len(parts) >= 3 {
+		if c, err := strconv.Atoi(parts[2]); err == nil && c >= 1 {
+			col = c
+		}
+	}
+	for i, name := range fs.names {
+		if name == path || strings.HasSuffix(name, "/"+path) {
+			tf := fs.fset.File(fs.byPath[i].Pos())
+			if line > tf.LineCount() {
+				return token.NoPos
+			}
+			p := tf.LineStart(line) + token.Pos(col-1)
+			if int(p) > tf.Base()+tf.Size() {
+				return tf.LineStart(line)
+			}
+			return p
+		}
+	}
+	return token.NoPos
+}

@@ -1,0 +1,27 @@
+package pecan_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/pecanvet/pecanvet/passes/pecan"
+)
+
+// TestSubjects runs the analyzer, dynamic loop included, on evaluation
+// subjects: each buggy one gets its // want diagnostics, each fixed twin
+// none.
+func TestSubjects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records and replays the subjects' tests")
+	}
+	dir, err := filepath.Abs("../../testdata/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, pecan.Analyzer,
+		"./pecanfig1", "./pecanfig1fixed",
+		"./flagpublish", "./flagpublishfixed",
+		"./manager", "./managerfixed")
+}
