@@ -287,6 +287,8 @@ func evalSubject(dir, name string, pats []*pattern.Pattern, raceRuns int) (*row,
 	for i := 0; i < raceRuns; i++ {
 		c := exec.Command(race, "-test.count=1")
 		c.Dir = pkgDir
+		// The race runtime sleeps a second at exit by default.
+		c.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0")
 		out, _ := c.CombinedOutput()
 		flagged := strings.Contains(string(out), "WARNING: DATA RACE")
 		if i == 0 {

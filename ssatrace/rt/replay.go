@@ -79,6 +79,7 @@ type replayer struct {
 	// per goroutine (by logical name; Goroutine values differ per recorder)
 	next    map[string]int
 	freed   map[string]bool // goroutines released after their part of the anomaly
+	gone    map[string]bool // goroutines that ended
 	isAnom  map[int]bool    // anomaly step indices
 	occ     map[string]map[occKey]int
 	waiting map[string]trace.Step
@@ -122,7 +123,7 @@ func startReplay() error {
 	r := &replayer{
 		s: s, proj: map[string][]int{}, cond: sync.NewCond(&mu),
 		next: map[string]int{}, occ: map[string]map[occKey]int{}, waiting: map[string]trace.Step{},
-		freed: map[string]bool{}, isAnom: map[int]bool{},
+		freed: map[string]bool{}, gone: map[string]bool{}, isAnom: map[int]bool{},
 		path: os.Getenv(EnvVerdict), lastMove: time.Now(), stall: stall,
 	}
 	for i, st := range s.Steps {
@@ -201,6 +202,9 @@ func gateG(g *Goroutine, site int32, op trace.Op) {
 
 // recorded is called (under mu) when g records an event with op.
 func (r *replayer) recorded(g *Goroutine, op trace.Op) {
+	if op == trace.End {
+		r.gone[g.name] = true
+	}
 	if r.pending == g && r.pendingEmit {
 		r.pending = nil
 		if op != r.expect {
@@ -293,7 +297,7 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 	case 0:
 		r.advance()
 	case 1:
-		r.pending, r.pendingEmit, r.expect = g, true, op
+		r.pending, r.pendingEmit, r.expect, r.pendingSince = g, true, op, time.Now()
 	default:
 		r.pending, r.pendingEmit, r.pendingSince = g, false, time.Now()
 	}
@@ -304,6 +308,24 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 func (r *replayer) doneWithAnomaly(g string, from int) bool {
 	for _, i := range r.proj[g] {
 		if i >= from && r.isAnom[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// blockedGrace is how long a goroutine may block inside its granted
+// operation while all others wait before replay calls it a deadlock.
+const blockedGrace = 100 * time.Millisecond
+
+// othersWaiting reports whether every goroutine seen, other than g, waits
+// at a gate, ended, or was released.
+func (r *replayer) othersWaiting(g string) bool {
+	for name := range r.occ {
+		if name == g || r.gone[name] || r.freed[name] {
+			continue
+		}
+		if _, ok := r.waiting[name]; !ok {
 			return false
 		}
 	}
@@ -397,6 +419,19 @@ func (r *replayer) watch() {
 		if r.pending != nil && !r.pendingEmit && now.Sub(r.pendingSince) >= pendingGrace {
 			r.pending = nil
 			r.advance()
+		} else if r.pending != nil && r.pendingEmit && now.Sub(r.pendingSince) >= blockedGrace && r.othersWaiting(r.pending.name) {
+			// The goroutine whose turn it is blocks in its operation (a
+			// lock another holds, a channel nobody else will serve) while
+			// every other goroutine waits for its turn: a deadlock now,
+			// no need to wait for the stall time.
+			st := r.s.Steps[r.cursor]
+			v := Verdict{Verdict: "deadlock", Step: r.cursor + 1, Goroutine: r.pending.name,
+				Message: fmt.Sprintf("goroutine %s blocks in step %d (%s) while every other goroutine waits for its turn", r.pending.name, r.cursor+1, st)}
+			for g, w := range r.waiting {
+				v.Waiting = append(v.Waiting, g+" waits at "+w.String())
+			}
+			sortStrings(v.Waiting)
+			r.decide(v)
 		} else if now.Sub(r.lastMove) >= r.stall {
 			v := Verdict{Verdict: "deadlock", Step: r.cursor + 1,
 				Message: fmt.Sprintf("nothing moved for %v; step %d (%s) never came", r.stall, r.cursor+1, r.s.Steps[r.cursor])}

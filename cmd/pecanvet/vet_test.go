@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// buildTool builds the pecanvet binary once per test.
+func buildTool(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds pecanvet and runs go vet")
+	}
+	bin := filepath.Join(t.TempDir(), "pecanvet")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// copyTree copies the demo module and adds extra files.
+func copyTree(t *testing.T, src string, extra map[string]string) string {
+	t.Helper()
+	dst := t.TempDir()
+	filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		b, _ := os.ReadFile(p)
+		os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755)
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	for name, content := range extra {
+		os.MkdirAll(filepath.Dir(filepath.Join(dst, name)), 0o755)
+		os.WriteFile(filepath.Join(dst, name), []byte(content), 0o644)
+	}
+	return dst
+}
+
+func hashTree(t *testing.T, dir string) string {
+	h := sha256.New()
+	var paths []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	sort.Strings(paths)
+	for _, p := range paths {
+		b, _ := os.ReadFile(p)
+		h.Write([]byte(p))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func goVet(t *testing.T, dir string, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"vet"}, args...)...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, out.String()
+}
+
+const plainPkg = `// Package plain has no concurrency: pecanvet does no dynamic work for it.
+package plain
+
+func Add(a, b int) int { return a + b }
+`
+
+// TestGoVet runs the real go vet with pecanvet as its vet tool on a copy
+// of the demo module.
+func TestGoVet(t *testing.T) {
+	bin := buildTool(t)
+	dir := copyTree(t, "../../examples/demo", map[string]string{"plain/plain.go": plainPkg})
+	before := hashTree(t, dir)
+
+	code, out := goVet(t, dir, "-vettool="+bin, "./...")
+	if code != 1 {
+		t.Errorf("exit code %d, want 1 (diagnostics)\n%s", code, out)
+	}
+	want := "bank/bank.go:17:11: atomicity violation on Account.balance: another goroutine's write (bank.go:24) can fall between this read and the write at bank.go:24; reproduced, test fails: bank_test.go:19: balance = 10, want 30"
+	if !strings.Contains(out, want) {
+		t.Errorf("output lacks\n%s\ngot:\n%s", want, out)
+	}
+	if !strings.Contains(out, "bank/bank.go:24:4: \tstep") {
+		t.Errorf("no clip steps as related information:\n%s", out)
+	}
+	if strings.Contains(out, "plain") {
+		t.Errorf("the package without concurrency got output:\n%s", out)
+	}
+	if hashTree(t, dir) != before {
+		t.Errorf("go vet -vettool=pecanvet changed the module's files")
+	}
+
+	// -json: vet's JSON format, keyed by package and analyzer.
+	code, out = goVet(t, dir, "-vettool="+bin, "-json", "./bank")
+	var m map[string]map[string][]struct {
+		Posn, Message string
+		Related       []struct{ Posn, Message string }
+	}
+	start := strings.Index(out, "{")
+	if start < 0 || json.Unmarshal([]byte(out[start:]), &m) != nil {
+		t.Fatalf("exit %d, output not JSON:\n%s", code, out)
+	}
+	var diags int
+	for _, byAnalyzer := range m {
+		for _, ds := range byAnalyzer["pecan"] {
+			diags++
+			if !strings.Contains(ds.Message, "atomicity violation") || len(ds.Related) == 0 {
+				t.Errorf("JSON diagnostic %+v", ds)
+			}
+		}
+	}
+	if diags == 0 {
+		t.Errorf("no pecan diagnostics in JSON:\n%s", out)
+	}
+
+	// -pecan.replay=false: the static candidates, marked unconfirmed.
+	_, out = goVet(t, dir, "-vettool="+bin, "-pecan.replay=false", "./bank")
+	if !strings.Contains(out, "not confirmed (-pecan.replay=false)") {
+		t.Errorf("-pecan.replay=false output:\n%s", out)
+	}
+}
+
+// TestGoVetTypeError: a package that does not type-check gets vet's own
+// error, and pecanvet does not crash.
+func TestGoVetTypeError(t *testing.T) {
+	bin := buildTool(t)
+	dir := copyTree(t, "../../examples/demo", map[string]string{
+		"broken/broken.go": "package broken\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\nfunc F() int { mu.Lock(); return undefinedName }\n",
+	})
+	code, out := goVet(t, dir, "-vettool="+bin, "./broken")
+	if code == 0 || !strings.Contains(out, "broken.go:7") || !strings.Contains(out, "undefined") {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+	if strings.Contains(out, "panic") {
+		t.Errorf("pecanvet panicked:\n%s", out)
+	}
+}
