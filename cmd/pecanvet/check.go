@@ -41,6 +41,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	maxReplays := fs.Int("max-replays", 50, "replays per test at most")
 	budget := fs.Duration("budget", 5*time.Minute, "time budget per package")
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
+	drivers := fs.Bool("drivers", true, "generate test drivers for packages without tests (two goroutines calling a type's exported methods)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, checkUsage)
 		fs.PrintDefaults()
@@ -68,7 +69,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	opt := check.Options{
 		Dir: dir, Patterns: pkgs, Run: *run, Anomalies: pats, Timeout: *timeout,
 		Replay:     replay.Options{Timeout: *replayTimeout, Stall: *stall},
-		MaxReplays: *maxReplays, Budget: *budget,
+		MaxReplays: *maxReplays, Budget: *budget, Drivers: *drivers,
 	}
 	if !*quiet {
 		opt.Progress = stderr

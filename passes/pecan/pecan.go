@@ -95,7 +95,7 @@ func run(pass *analysis.Pass) (any, error) {
 	dir := filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
 	res.Dynamic = true
 	rep, err := check.Run(context.Background(), check.Options{
-		Dir: dir, Patterns: []string{"."}, Anomalies: pats, Budget: budget, MaxReplays: maxReplays,
+		Dir: dir, Patterns: []string{"."}, Anomalies: pats, Budget: budget, MaxReplays: maxReplays, Drivers: true,
 	})
 	if rep != nil {
 		res.Notes = append(res.Notes, rep.Notes...)

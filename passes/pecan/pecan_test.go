@@ -25,3 +25,16 @@ func TestSubjects(t *testing.T) {
 		"./flagpublish", "./flagpublishfixed",
 		"./manager", "./managerfixed")
 }
+
+// TestGeneratedDriver: a package without tests gets its bug found through
+// a generated driver.
+func TestGeneratedDriver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records and replays")
+	}
+	dir, err := filepath.Abs("testdata/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, pecan.Analyzer, "./notests")
+}

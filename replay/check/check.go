@@ -36,6 +36,7 @@ type Options struct {
 	BuildFlags []string
 	Progress   io.Writer // progress lines, if not nil
 	KeepTraces string    // if set, keep the recorded traces here
+	Drivers    bool      // generate test drivers for packages without tests
 }
 
 // Finding is one prediction and what replay made of it.
@@ -84,7 +85,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if opt.Anomalies == nil {
 		opt.Anomalies, _ = pattern.Builtin("all")
 	}
-	b, err := record.NewBuild(ctx, record.Options{Dir: opt.Dir, Patterns: opt.Patterns, BuildFlags: opt.BuildFlags})
+	b, err := record.NewBuild(ctx, record.Options{Dir: opt.Dir, Patterns: opt.Patterns, BuildFlags: opt.BuildFlags, Drivers: opt.Drivers})
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,10 @@ type Options struct {
 	Dir        string   // working directory (a directory inside the user's module)
 	Patterns   []string // package patterns, e.g. "./..." or "."
 	BuildFlags []string // passed to the go command that loads the packages (e.g. -tags)
+	// Extra adds files (absolute path → content) to the packages, as if
+	// they were on disk — generated test drivers. They are instrumented and
+	// added to the overlay like the package's own files.
+	Extra map[string][]byte
 }
 
 // Site is one instrumented operation: the id passed to the runtime is its
@@ -122,6 +126,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 		BuildFlags: opt.BuildFlags,
 		Tests:      true,
 		Fset:       fset,
+		Overlay:    opt.Extra,
 	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
@@ -157,6 +162,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 		api:      api,
 		modDir:   mod.Dir,
 		rtImport: rtModule + "/rt",
+		extra:    opt.Extra,
 	}
 	type output struct {
 		orig string
@@ -189,6 +195,8 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 		for i, f := range u.files {
 			if rewritten[i] != nil {
 				outs = append(outs, output{f.path, rewritten[i]})
+			} else if b, ok := opt.Extra[f.path]; ok {
+				outs = append(outs, output{f.path, b})
 			}
 		}
 	}
@@ -566,6 +574,7 @@ type instrumenter struct {
 	sites    []Site
 	nfiles   int
 	notes    []string
+	extra    map[string][]byte // generated files (Options.Extra)
 }
 
 // relPos renders a position as the site table wants it.
@@ -585,9 +594,12 @@ func (ins *instrumenter) instrumentUnit(u *unit) ([][]byte, error) {
 	heap := heapVars(u.pkg)
 	srcs := make([][]byte, len(u.files))
 	for i, f := range u.files {
-		src, err := os.ReadFile(f.path)
-		if err != nil {
-			return nil, err
+		src, ok := ins.extra[f.path]
+		if !ok {
+			var err error
+			if src, err = os.ReadFile(f.path); err != nil {
+				return nil, err
+			}
 		}
 		if tf := ins.fset.File(f.syntax.Pos()); tf == nil || tf.Size() != len(src) {
 			return nil, fmt.Errorf("%s changed while it was being instrumented", f.path)

@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pecanvet/pecanvet/ssatrace/driver"
 	"github.com/pecanvet/pecanvet/ssatrace/instrument"
 	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
@@ -38,6 +39,9 @@ type Options struct {
 	Plain      bool          // also time each test uninstrumented
 	BuildFlags []string
 	Progress   io.Writer // progress lines, if not nil
+	// Drivers generates test drivers (ssatrace/driver) for packages that
+	// have no tests.
+	Drivers bool
 }
 
 // Test is the outcome of recording one test.
@@ -87,7 +91,14 @@ func NewBuild(ctx context.Context, opt Options) (*Build, error) {
 	if len(pats) == 0 {
 		pats = []string{"."}
 	}
-	inst, err := instrument.Instrument(ctx, instrument.Options{Dir: opt.Dir, Patterns: pats, BuildFlags: opt.BuildFlags})
+	var extra map[string][]byte
+	if opt.Drivers {
+		var err error
+		if extra, err = driver.Generate(ctx, opt.Dir, pats, opt.BuildFlags); err != nil {
+			return nil, err
+		}
+	}
+	inst, err := instrument.Instrument(ctx, instrument.Options{Dir: opt.Dir, Patterns: pats, BuildFlags: opt.BuildFlags, Extra: extra})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,3 @@
+module drivertest
+
+go 1.24
