@@ -6,8 +6,9 @@
 //	go run ./ssatrace/internal/bench [-only ptg,record,replay] [-sizes 1e5,1e6,1e7]
 //
 // Suites: ptg (PTG search and schedule generation on generated traces),
-// record (the subjects' tests timed plain, recorded and under -race) and
-// replay (record, predict and replay on the subjects).
+// record (the subjects' tests timed plain, recorded and under -race),
+// replay (record, predict and replay on the subjects) and vet (go vet with
+// pecanvet against plain go vet on packages without concurrency).
 package main
 
 import (
@@ -35,7 +36,7 @@ func main() {
 	chans := flag.Float64("chan-density", 0.01, "fraction of events that are channel operations")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the engine runs to this file")
 	writeTrace := flag.String("write-trace", "", "instead of benchmarking, write a generated binary trace of the first -sizes events to this file")
-	only := flag.String("only", "ptg,record,replay", "suites to run")
+	only := flag.String("only", "ptg,record,replay,vet", "suites to run")
 	subjects := flag.String("subjects", "testdata/src", "the subjects module (record and replay suites)")
 	pkgs := flag.String("pkgs", defaultPkgs, "subject packages for the record and replay suites (patterns)")
 	runs := flag.Int("runs", 5, "runs per timing in the record suite (the median is reported)")
@@ -71,6 +72,12 @@ func main() {
 	if suites["record"] {
 		if err := benchRecord(*subjects, strings.Fields(*pkgs), *runs); err != nil {
 			fmt.Fprintln(os.Stderr, "bench: record:", err)
+			os.Exit(1)
+		}
+	}
+	if suites["vet"] {
+		if err := benchVetFastpath(*runs); err != nil {
+			fmt.Fprintln(os.Stderr, "bench: vet:", err)
 			os.Exit(1)
 		}
 	}
