@@ -38,3 +38,24 @@ func TestGeneratedDriver(t *testing.T) {
 	}
 	analysistest.Run(t, dir, pecan.Analyzer, "./notests")
 }
+
+// TestFixedTwins: no fixed twin of any subject gets a diagnostic (none has
+// a // want line, so analysistest fails on any report).
+func TestFixedTwins(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records and replays the subjects' tests")
+	}
+	dir, err := filepath.Abs("../../testdata/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed, err := filepath.Glob(filepath.Join(dir, "*fixed"))
+	if err != nil || len(fixed) < 30 {
+		t.Fatalf("%d fixed twins found (%v)", len(fixed), err)
+	}
+	var pats []string
+	for _, f := range fixed {
+		pats = append(pats, "./"+filepath.Base(f))
+	}
+	analysistest.Run(t, dir, pecan.Analyzer, pats...)
+}

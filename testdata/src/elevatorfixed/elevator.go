@@ -23,7 +23,9 @@ func (b *Building) Call(floor int) {
 	b.pending = append(b.pending, floor)
 }
 
-func (b *Building) claimNext() (int, bool) {
+// serveNext claims the oldest pending call and records its service, in
+// one critical section.
+func (b *Building) serveNext() (int, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.pending) == 0 {
@@ -31,13 +33,8 @@ func (b *Building) claimNext() (int, bool) {
 	}
 	floor := b.pending[0]
 	b.pending = slices.Delete(b.pending, 0, 1)
-	return floor, true
-}
-
-func (b *Building) arrive(floor int) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	b.served[floor]++
+	return floor, true
 }
 
 // Served returns how many times each floor was served.
@@ -59,11 +56,10 @@ func NewLift(b *Building) *Lift { return &Lift{b: b} }
 // ServeNext serves the oldest pending call; it reports false if there is
 // none.
 func (l *Lift) ServeNext() bool {
-	f, ok := l.b.claimNext()
+	f, ok := l.b.serveNext()
 	if !ok {
 		return false
 	}
 	l.floor = f
-	l.b.arrive(f)
 	return true
 }
