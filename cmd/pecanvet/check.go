@@ -113,35 +113,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 }
 
 func describe(f check.Finding) string {
-	kind := kindNames[f.Anomaly.Pattern.Kind]
-	if kind == "" {
-		kind = f.Anomaly.Pattern.Kind
-	}
-	return fmt.Sprintf("%s (%s) on %s", kind, f.Anomaly.Pattern.ID(), strings.Join(uniq(baseObjects(f.Objects)), ", "))
-}
-
-// baseObjects drops the "#k" instance suffix of object names.
-func baseObjects(objs []string) []string {
-	out := make([]string, len(objs))
-	for i, o := range objs {
-		if k := strings.LastIndexByte(o, '#'); k > 0 {
-			o = o[:k]
-		}
-		out[i] = o
-	}
-	return out
-}
-
-func uniq(s []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, x := range s {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
+	return fmt.Sprintf("%s (%s) on %s", pattern.KindName(f.Anomaly.Pattern.Kind), f.Anomaly.Pattern.ID(), strings.Join(f.ObjectNames(), ", "))
 }
 
 func printFinding(w io.Writer, f check.Finding) {

@@ -146,12 +146,6 @@ func plus1(s []int32) []int32 {
 	return out
 }
 
-var kindNames = map[string]string{
-	"race": "data race",
-	"av":   "atomicity violation",
-	"asv":  "atomic-set-serializability violation",
-}
-
 func printHuman(w io.Writer, path string, tr *trace.Trace, res *predict.Result) {
 	if len(res.Anomalies) == 0 {
 		fmt.Fprintf(w, "%s: no anomalies predicted (%d events, %d goroutines)\n", path, res.Stats.Events, res.Stats.Goroutines)
@@ -172,10 +166,7 @@ func printHuman(w io.Writer, path string, tr *trace.Trace, res *predict.Result) 
 	fmt.Fprintf(w, "%s: %d anomalies predicted (%s) from %d events, %d goroutines\n",
 		path, len(res.Anomalies), strings.Join(parts, ", "), res.Stats.Events, res.Stats.Goroutines)
 	for i, a := range res.Anomalies {
-		kind := kindNames[a.Pattern.Kind]
-		if kind == "" {
-			kind = a.Pattern.Kind
-		}
+		kind := pattern.KindName(a.Pattern.Kind)
 		fmt.Fprintf(w, "\n%d. %s (%s) on %s\n", i+1, kind, a.Pattern.ID(), objectsOf(tr, a.Events))
 		for k, e := range a.Events {
 			ev := tr.Events[e]

@@ -154,7 +154,7 @@ func report(pass *analysis.Pass, found []check.Finding) {
 		f := fs[0]
 		msg := Message(f)
 		if len(fs) > 1 {
-			msg += fmt.Sprintf(" (and %d more %s here)", len(fs)-1, plural(kindWord(f.Anomaly.Pattern.Kind), len(fs)-1))
+			msg += fmt.Sprintf(" (and %d more %s here)", len(fs)-1, plural(pattern.KindName(f.Anomaly.Pattern.Kind), len(fs)-1))
 		}
 		d := analysis.Diagnostic{Pos: k.pos, Category: f.Anomaly.Pattern.Kind, Message: msg}
 		for _, l := range replay.Clip(f.Schedule) {
@@ -188,18 +188,6 @@ func strength(f check.Finding) int {
 	return 0
 }
 
-func kindWord(kind string) string {
-	switch kind {
-	case "race":
-		return "data race"
-	case "av":
-		return "atomicity violation"
-	case "asv":
-		return "atomic-set-serializability violation"
-	}
-	return kind + " anomaly"
-}
-
 // Message is the one-line diagnostic of a finding, e.g.
 //
 //	atomicity violation on Counter.n: another goroutine's write (counter.go:22)
@@ -214,9 +202,9 @@ func Message(f check.Finding) string {
 		steps[k] = opWord(st.Op.String())
 		gs[k] = st.G
 	}
-	objs := uniq(baseObjects(f.Objects))
+	objs := f.ObjectNames()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s on %s: ", kindWord(a.Pattern.Kind), strings.Join(objs, ", "))
+	fmt.Fprintf(&b, "%s on %s: ", pattern.KindName(a.Pattern.Kind), strings.Join(objs, ", "))
 	short := func(k int) string { return shortSite(a.Sites[k]) }
 	switch {
 	case len(a.Events) == 2:
@@ -261,29 +249,6 @@ func shortSite(s string) string {
 	return s
 }
 
-func baseObjects(objs []string) []string {
-	out := make([]string, len(objs))
-	for i, o := range objs {
-		if k := strings.LastIndexByte(o, '#'); k > 0 {
-			o = o[:k]
-		}
-		out[i] = o
-	}
-	return out
-}
-
-func uniq(s []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, x := range s {
-		if !seen[x] {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 // reportCandidates reports the static candidates, marked unconfirmed
 // (-pecan.replay=false).
 func reportCandidates(pass *analysis.Pass, cands candidates.Result) {
@@ -297,7 +262,7 @@ func reportCandidates(pass *analysis.Pass, cands candidates.Result) {
 			others = append(others, filepath.Base(pos.Filename)+":"+strconv.Itoa(pos.Line))
 		}
 		pass.Report(analysis.Diagnostic{Pos: c.Sites[0], Category: c.Kind,
-			Message: fmt.Sprintf("possible %s (%s/%s) with %s; not confirmed (-pecan.replay=false)", kindWord(c.Kind), c.Kind, c.Pattern, strings.Join(others, ", "))})
+			Message: fmt.Sprintf("possible %s (%s/%s) with %s; not confirmed (-pecan.replay=false)", pattern.KindName(c.Kind), c.Kind, c.Pattern, strings.Join(others, ", "))})
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/pecanvet/pecanvet/replay"
@@ -47,6 +48,23 @@ type Finding struct {
 	Verdict       replay.Verdict
 	Goroutines    []string // of the anomaly's events, in pattern order
 	Objects       []string
+}
+
+// ObjectNames returns the objects of the anomaly's events without their
+// "#k" instance suffixes, each once.
+func (f *Finding) ObjectNames() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, o := range f.Objects {
+		if k := strings.LastIndexByte(o, '#'); k > 0 {
+			o = o[:k]
+		}
+		if !seen[o] {
+			seen[o] = true
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // Reproduced reports whether the finding was proved.

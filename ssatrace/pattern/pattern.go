@@ -348,3 +348,18 @@ func Key(p *Pattern, sites []string) string {
 	}
 	return strings.Join(items, "|")
 }
+
+// KindName returns the words for a kind of anomaly: "data race",
+// "atomicity violation", "atomic-set-serializability violation", or
+// "<kind> anomaly" for a user kind.
+func KindName(kind string) string {
+	switch kind {
+	case "race":
+		return "data race"
+	case "av":
+		return "atomicity violation"
+	case "asv":
+		return "atomic-set-serializability violation"
+	}
+	return kind + " anomaly"
+}
