@@ -48,7 +48,7 @@ const (
 	EnvStall    = "PECANVET_STALL_MS" // default 2000
 )
 
-const pendingGrace = 2 * time.Millisecond
+const pendingGrace = 10 * time.Millisecond
 
 // Verdict is what the replayer writes.
 type Verdict struct {
