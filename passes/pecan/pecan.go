@@ -23,6 +23,7 @@ import (
 	"context"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -30,6 +31,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -78,8 +80,12 @@ var SkipDynamic bool
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{}
 	sym := pass.ResultOf[symbolic.Analyzer].(*symbolic.Result)
-	if !sym.HasConcurrency || SkipDynamic || len(pass.Files) == 0 {
+	if SkipDynamic || len(pass.Files) == 0 {
 		return res, nil
+	}
+	dir := filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
+	if !sym.HasConcurrency && !testsConcurrent(pass, dir) {
+		return res, nil // the fast path
 	}
 	if strings.HasSuffix(pass.Pkg.Path(), "_test") {
 		return res, nil // the package's own unit runs the tests
@@ -92,11 +98,8 @@ func run(pass *analysis.Pass) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
 	res.Dynamic = true
-	rep, err := check.Run(context.Background(), check.Options{
-		Dir: dir, Patterns: []string{"."}, Anomalies: pats, Budget: budget, MaxReplays: maxReplays, Drivers: true,
-	})
+	rep, err := runCheck(dir, pats)
 	if rep != nil {
 		res.Notes = append(res.Notes, rep.Notes...)
 	}
@@ -113,6 +116,65 @@ func run(pass *analysis.Pass) (any, error) {
 	report(pass, rep.Reproduced())
 	return res, nil
 }
+
+// testsConcurrent reports whether a unit without its test files (go vet
+// analyzes the package with its tests; other drivers may not) has test
+// files in dir that use goroutines, channels or sync: the package's
+// concurrency may live in its tests, which drive it from goroutines.
+func testsConcurrent(pass *analysis.Pass, dir string) bool {
+	for _, f := range pass.Files {
+		if strings.HasSuffix(pass.Fset.File(f.Pos()).Name(), "_test.go") {
+			return false // the unit has its tests: symbolic saw them
+		}
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	fset := token.NewFileSet()
+	for _, name := range names {
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == "sync" || p == "sync/atomic" {
+				return true
+			}
+		}
+		found := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.GoStmt, *ast.ChanType, *ast.SendStmt:
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// runCheck runs the dynamic loop on the package in dir, once per process:
+// drivers that analyze a package both with and without its tests (as
+// analysistest does) share the result.
+func runCheck(dir string, pats []*pattern.Pattern) (*check.Report, error) {
+	v, _ := checks.LoadOrStore(dir, &checkOnce{})
+	c := v.(*checkOnce)
+	c.once.Do(func() {
+		c.rep, c.err = check.Run(context.Background(), check.Options{
+			Dir: dir, Patterns: []string{"."}, Anomalies: pats, Budget: budget, MaxReplays: maxReplays, Drivers: true,
+		})
+	})
+	return c.rep, c.err
+}
+
+type checkOnce struct {
+	once sync.Once
+	rep  *check.Report
+	err  error
+}
+
+var checks sync.Map // package directory → *checkOnce
 
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -138,7 +200,7 @@ func report(pass *analysis.Pass, found []check.Finding) {
 	groups := map[key][]check.Finding{}
 	var order []key
 	for _, f := range found {
-		pos := files.pos(f.Anomaly.Sites[0])
+		pos := files.pos(reportSite(f))
 		if !pos.IsValid() {
 			continue // the anomaly starts outside this package's files
 		}
@@ -169,6 +231,34 @@ func report(pass *analysis.Pass, found []check.Finding) {
 		}
 		pass.Report(d)
 	}
+}
+
+// reportSite is where a finding is reported: its first event's site,
+// except for two-event patterns matched in either order (races), which are
+// reported at the earlier of their two sites in the source, so that the
+// position does not depend on which order replay proved.
+func reportSite(f check.Finding) string {
+	s := f.Anomaly.Sites
+	if f.Anomaly.Pattern.Adjacent && len(s) == 2 && siteLess(s[1], s[0]) {
+		return s[1]
+	}
+	return s[0]
+}
+
+// siteLess orders "path:line:col" sites by path, then line and column.
+func siteLess(a, b string) bool {
+	pa, pb := strings.Split(a, ":"), strings.Split(b, ":")
+	if len(pa) < 2 || len(pb) < 2 || pa[0] != pb[0] {
+		return a < b
+	}
+	for i := 1; i < len(pa) && i < len(pb); i++ {
+		x, _ := strconv.Atoi(pa[i])
+		y, _ := strconv.Atoi(pb[i])
+		if x != y {
+			return x < y
+		}
+	}
+	return len(pa) < len(pb)
 }
 
 func plural(w string, n int) string {
@@ -208,7 +298,11 @@ func Message(f check.Finding) string {
 	short := func(k int) string { return shortSite(a.Sites[k]) }
 	switch {
 	case len(a.Events) == 2:
-		fmt.Fprintf(&b, "this %s and another goroutine's %s (%s) can run back to back", steps[0], steps[1], short(1))
+		r, o := 0, 1
+		if reportSite(f) != a.Sites[0] {
+			r, o = 1, 0
+		}
+		fmt.Fprintf(&b, "this %s and another goroutine's %s (%s) can run back to back", steps[r], steps[o], short(o))
 	case len(a.Events) == 3 && gs[0] == gs[2] && gs[1] != gs[0]:
 		fmt.Fprintf(&b, "another goroutine's %s (%s) can fall between this %s and the %s at %s", steps[1], short(1), steps[0], steps[2], short(2))
 	default:

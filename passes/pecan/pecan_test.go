@@ -1,7 +1,9 @@
 package pecan_test
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -9,9 +11,10 @@ import (
 	"github.com/pecanvet/pecanvet/passes/pecan"
 )
 
-// TestSubjects runs the analyzer, dynamic loop included, on evaluation
-// subjects: each buggy one gets its // want diagnostics, each fixed twin
-// none.
+// TestSubjects runs the analyzer, dynamic loop included, on the buggy
+// evaluation subjects: each gets exactly its // want diagnostics (the
+// anomalies pecanvet reproduces; for sendclosed, treeset and wgaddinside,
+// whose bugs it does not reproduce, none).
 func TestSubjects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("records and replays the subjects' tests")
@@ -20,10 +23,20 @@ func TestSubjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, dir, pecan.Analyzer,
-		"./pecanfig1", "./pecanfig1fixed",
-		"./flagpublish", "./flagpublishfixed",
-		"./manager", "./managerfixed")
+	all, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pats []string
+	for _, p := range all {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() && !strings.HasSuffix(p, "fixed") {
+			pats = append(pats, "./"+filepath.Base(p))
+		}
+	}
+	if len(pats) < 30 {
+		t.Fatalf("only %d buggy subjects", len(pats))
+	}
+	analysistest.Run(t, dir, pecan.Analyzer, pats...)
 }
 
 // TestGeneratedDriver: a package without tests gets its bug found through

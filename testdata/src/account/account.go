@@ -25,8 +25,8 @@ func (a *Account) Balance() int {
 func (a *Account) Deposit(amount int) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	b := a.balance
-	a.balance = b + amount
+	b := a.balance         // want "data race on Account\\.balance" "atomicity violation on Account\\.balance"
+	a.balance = b + amount // want "data race on Account\\.balance"
 }
 
 // Withdraw takes amount from the balance; it reports false and changes
@@ -50,6 +50,6 @@ func (a *Account) Transfer(to *Account, amount int) bool {
 		return false
 	}
 	a.balance -= amount
-	to.balance += amount
+	to.balance += amount // want "atomicity violation on Account\\.balance"
 	return true
 }

@@ -54,8 +54,8 @@ func (q *Queue) Pop() *Conn {
 // Listen hands c to the workers and marks it accepted (thread T1).
 func Listen(q *Queue, c *Conn) {
 	q.Push(c)
-	tmp := c.state
-	c.state = tmp + 1
+	tmp := c.state    // want "data race on Conn\\.state"
+	c.state = tmp + 1 // want "data race on Conn\\.state"
 }
 
 // Work handles one connection (thread T2).

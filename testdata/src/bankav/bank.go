@@ -12,7 +12,7 @@ type Account struct {
 func (a *Account) Balance() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.balance
+	return a.balance // want "atomicity violation on Account\\.balance"
 }
 
 // Set sets the balance.

@@ -19,7 +19,7 @@ func (a *Account) Balance() int {
 func (a *Account) Set(v int) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.balance = v
+	a.balance = v // want "atomic-set-serializability violation on Account\\.balance, Bank\\.last"
 }
 
 // Bank holds accounts.
@@ -46,11 +46,11 @@ func (b *Bank) Transfer(from, to, amount int) {
 	f, t := b.accts[from], b.accts[to]
 	f.Set(f.Balance() - amount)
 	t.Set(t.Balance() + amount)
-	b.seq++
+	b.seq++ // want "atomic-set-serializability violation on Bank\\.seq, Bank\\.last"
 	id := b.seq
 	b.tx.Unlock()
 
-	b.last = id
+	b.last = id // want "data race on Bank\\.last"
 }
 
 // LastTransfer returns the sequence number of the latest transfer.

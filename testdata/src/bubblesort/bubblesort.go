@@ -30,7 +30,7 @@ func (s *Array) Set(i, v int) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old := s.a[i]
-	s.a[i] = v
+	s.a[i] = v // want "atomic-set-serializability violation on \\[\\]int_elem"
 	return old
 }
 

@@ -20,10 +20,10 @@ func New(out io.Writer, size int) *Writer {
 
 // Write buffers p, flushing first if it does not fit.
 func (w *Writer) Write(p []byte) (int, error) {
-	n := w.n
+	n := w.n                    // want "data race on Writer\\.n" "atomicity violation on Writer\\.n"
 	if n+len(p) <= len(w.buf) { // fast path: it fits
 		copy(w.buf[n:], p)
-		w.n = n + len(p)
+		w.n = n + len(p) // want "data race on Writer\\.n"
 		return len(p), nil
 	}
 	w.mu.Lock()
@@ -46,10 +46,10 @@ func (w *Writer) Flush() error {
 }
 
 func (w *Writer) flush() error {
-	if w.n == 0 {
+	if w.n == 0 { // want "atomicity violation on Writer\\.n"
 		return nil
 	}
-	_, err := w.out.Write(w.buf[:w.n])
+	_, err := w.out.Write(w.buf[:w.n]) // want "atomicity violation on Writer\\.n"
 	w.n = 0
 	return err
 }

@@ -12,12 +12,12 @@ type Section struct {
 
 // Run runs body while goroutine id owns the section.
 func (s *Section) Run(id int, body func()) {
-	for s.owner != 0 {
+	for s.owner != 0 { // want "data race on Section\\.owner" "atomicity violation on Section\\.owner"
 		runtime.Gosched()
 	}
-	s.owner = id
+	s.owner = id // want "data race on Section\\.owner" "atomicity violation on Section\\.owner"
 	body()
-	if s.owner != id {
+	if s.owner != id { // want "atomicity violation on Section\\.owner"
 		panic(fmt.Sprintf("critical: goroutine %d found owner %d", id, s.owner))
 	}
 	s.owner = 0

@@ -16,7 +16,7 @@ type DB struct {
 
 // Query returns the value of key.
 func (db *DB) Query(key string) (string, error) {
-	if db.closed {
+	if db.closed { // want "data race on DB\\.closed"
 		return "", ErrDBClosed
 	}
 	return db.rows[key], nil
@@ -36,7 +36,7 @@ func New(rows map[string]string) *Server { return &Server{db: &DB{rows: rows}} }
 
 // Handle answers a request for key.
 func (s *Server) Handle(key string) (string, error) {
-	if s.shuttingDown {
+	if s.shuttingDown { // want "data race on Server\\.shuttingDown" "atomic-set-serializability violation on Server\\.shuttingDown, DB\\.closed"
 		return "", ErrServerClosed
 	}
 	return s.db.Query(key)

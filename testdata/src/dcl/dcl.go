@@ -9,7 +9,7 @@ type Config struct {
 }
 
 func (c *Config) load() {
-	c.Host, c.Port = "localhost", 8080
+	c.Host, c.Port = "localhost", 8080 // want "data race on Config\\.Port"
 }
 
 // Registry creates the configuration on first use.
@@ -21,7 +21,7 @@ type Registry struct {
 
 // Config returns the configuration, creating it on first use.
 func (r *Registry) Config() *Config {
-	if r.cfg == nil {
+	if r.cfg == nil { // want "data race on Registry\\.cfg"
 		r.mu.Lock()
 		if r.cfg == nil {
 			r.cfg = new(Config)

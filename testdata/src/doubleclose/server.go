@@ -14,7 +14,7 @@ func (s *Server) Done() <-chan struct{} { return s.quit }
 
 // Stop stops the server; it may be called more than once.
 func (s *Server) Stop() {
-	if !s.stopped {
+	if !s.stopped { // want "data race on Server\\.stopped"
 		s.stopped = true
 		close(s.quit)
 	}

@@ -25,7 +25,7 @@ func Foo(o1 *XObject) error {
 		o1.f(i)
 	}
 	o1.mu.Unlock()
-	if o1.x == 0 {
+	if o1.x == 0 { // want "data race on XObject\\.x"
 		return ErrHard
 	}
 	return nil

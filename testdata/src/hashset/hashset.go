@@ -16,7 +16,7 @@ func New[T comparable]() *Set[T] { return &Set[T]{m: make(map[T]struct{})} }
 func (s *Set[T]) Contains(v T) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := s.m[v]
+	_, ok := s.m[v] // want "atomicity violation on map\\[T\\]struct\\{\\}"
 	return ok
 }
 

@@ -26,14 +26,14 @@ func (q *Queue) Add(e Event) {
 func (q *Queue) Size() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return len(q.items)
+	return len(q.items) // want "atomicity violation on Queue\\.items"
 }
 
 // ElementAt returns event i.
 func (q *Queue) ElementAt(i int) Event {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.items[i]
+	return q.items[i] // want "atomicity violation on Queue\\.items"
 }
 
 // RemoveElementAt removes event i.

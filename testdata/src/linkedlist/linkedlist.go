@@ -22,14 +22,14 @@ func Of[T any](vs ...T) *List[T] {
 
 // AddLast appends v.
 func (l *List[T]) AddLast(v T) {
-	n := &node[T]{val: v, prev: l.tail}
+	n := &node[T]{val: v, prev: l.tail} // want "data race on List\\.tail" "atomicity violation on List\\.tail" "atomic-set-serializability violation on List\\.tail, List\\.size"
 	if n.prev == nil {
 		l.head = n
 	} else {
 		n.prev.next = n
 	}
-	l.tail = n
-	l.size++
+	l.tail = n // want "data race on List\\.tail" "atomic-set-serializability violation on List\\.tail, List\\.size"
+	l.size++   // want "data race on List\\.size" "atomicity violation on List\\.size"
 }
 
 // RemoveFirst removes and returns the first element.

@@ -31,7 +31,7 @@ type ManagedConnection struct {
 // SetInvocationHandler creates the connection's multiplexer.
 func (c *ManagedConnection) SetInvocationHandler(h Handler) {
 	m := &Multiplexer{handler: h}
-	c.multiplexer = m
+	c.multiplexer = m // want "data race on ManagedConnection\\.multiplexer"
 }
 
 // Invoke sends req over the connection.

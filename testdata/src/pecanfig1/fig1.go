@@ -8,18 +8,18 @@ type State struct{ w, x, y, z int }
 // First is thread 1 of Figure 1.
 func (s *State) First() {
 	s.w = 1        // line 1
-	r := s.x + s.z /* line 2 */ // want "atomic-set-serializability violation on State.x" "atomic-set-serializability violation on State.z"
+	r := s.x + s.z // line 2 // want "data race on State\\.x" "data race on State\\.z" "atomic-set-serializability violation on State\\.x, State\\.y" "atomic-set-serializability violation on State\\.z, State\\.y"
 	_ = r
-	if s.y == 0 { // line 3
+	if s.y == 0 { // line 3 // want "data race on State\\.y"
 		panic("ERROR") // line 4
 	}
 }
 
 // Second is thread 2 of Figure 1.
 func (s *State) Second() {
-	s.x = 1 /* line 5 */ // want "data race on State.x" "atomic-set-serializability violation on State.x, State.z"
-	s.z = 1 /* line 6 */ // want "data race on State.z" "atomic-set-serializability violation on State.z, State.y"
-	s.y = 0 /* line 7 */ // want `data race on State.y: this write and another goroutine's read \(fig1.go:13\) can run back to back; reproduced, panic: ERROR`
+	s.x = 1 // line 5 // want "atomic-set-serializability violation on State\\.x, State\\.z"
+	s.z = 1 // line 6 // want "atomic-set-serializability violation on State\\.z, State\\.y"
+	s.y = 0 // line 7
 }
 
 // Run runs both threads; the second starts a little later.

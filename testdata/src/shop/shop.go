@@ -16,17 +16,17 @@ func New(stock int) *Shop { return &Shop{stock: stock} }
 func (s *Shop) Buy(n int) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.stock < n {
+	if s.stock < n { // want "data race on Shop\\.stock" "atomicity violation on Shop\\.stock"
 		return false
 	}
-	s.stock -= n
+	s.stock -= n // want "data race on Shop\\.stock" "atomicity violation on Shop\\.stock"
 	s.sold += n
 	return true
 }
 
 // Deliver adds n items to the stock.
 func (s *Shop) Deliver(n int) {
-	s.stock += n
+	s.stock += n // want "atomicity violation on Shop\\.stock"
 }
 
 // Stock returns the number of items in stock.
