@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/pecanvet/pecanvet/replay"
@@ -74,7 +76,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if !*quiet {
 		opt.Progress = stderr
 	}
-	rep, err := check.Run(context.Background(), opt)
+	// An interrupt stops the work (and the test processes) and still
+	// removes the temporary files.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := check.Run(ctx, opt)
 	if rep != nil {
 		for _, n := range rep.Notes {
 			fmt.Fprintf(stderr, "pecanvet check: note: %s\n", n)

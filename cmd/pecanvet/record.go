@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/pecanvet/pecanvet/ssatrace/record"
@@ -49,7 +51,11 @@ func cmdRecord(args []string, stdout, stderr io.Writer) int {
 	if len(pats) == 0 {
 		pats = []string{"."}
 	}
-	tests, notes, err := record.Record(context.Background(), record.Options{
+	// An interrupt stops the work (and the test processes) and still
+	// removes the temporary files.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	tests, notes, err := record.Record(ctx, record.Options{
 		Dir: dir, Patterns: pats, Run: *run, OutDir: *out, Timeout: *timeout, Plain: *plain, Progress: stderr,
 	})
 	for _, n := range notes {

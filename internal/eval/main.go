@@ -350,6 +350,9 @@ func countLOC(dir string) int {
 }
 
 func ms(d time.Duration) string {
+	if d < time.Millisecond {
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	}
 	return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000)
 }
 
