@@ -33,6 +33,8 @@ const (
 	// path after the other goroutines' part of the anomaly ran; Run turns
 	// it into Reproduced if the program then failed, else Diverged.
 	interrupted = "interrupted"
+	// running is the runtime's provisional verdict after an anomaly step.
+	running = "running"
 )
 
 // Options bound one replay.
@@ -117,6 +119,17 @@ func Run(ctx context.Context, b *record.Build, pkg, test string, sched *trace.Sc
 		v.Verdict = Timeout
 	}
 	v.Panicked, v.Consequence = consequence(r.Output, r.Passed)
+	if v.Verdict == running {
+		// The process ended without a verdict after the last progress
+		// mark. If only one goroutine's part of the anomaly was still to
+		// come and the program panicked, that is an interrupted anomaly.
+		if v.Goroutine != "" && v.Panicked {
+			v.Verdict = interrupted
+		} else {
+			v.Verdict = Ended
+			v.Message = "the test process ended before the schedule did (" + v.Message + ")"
+		}
+	}
 	if v.Verdict == interrupted {
 		// The other goroutines' part of the anomaly ran inside the unit of
 		// one goroutine, which then took another path: proved only if the
@@ -145,7 +158,7 @@ func consequence(out string, passed bool) (panicked bool, msg string) {
 		for i, l := range lines {
 			l = strings.TrimSpace(l)
 			if strings.HasPrefix(l, "/") && strings.Contains(l, ".go:") && !strings.Contains(l, "/src/runtime/") &&
-				!strings.Contains(l, "/src/testing/") && !strings.Contains(l, "pecanvetrt") && i > 0 {
+				!strings.Contains(l, "/src/testing/") && !strings.Contains(l, "pecanvet-instr-") && i > 0 {
 				msg += " at " + filepath.Base(strings.Fields(l)[0])
 				break
 			}

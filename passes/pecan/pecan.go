@@ -212,7 +212,12 @@ func report(pass *analysis.Pass, found []check.Finding) {
 	}
 	for _, k := range order {
 		fs := groups[k]
-		sort.SliceStable(fs, func(i, j int) bool { return strength(fs[i]) > strength(fs[j]) })
+		sort.SliceStable(fs, func(i, j int) bool {
+			if a, b := strength(fs[i]), strength(fs[j]); a != b {
+				return a > b
+			}
+			return fs[i].Anomaly.Key < fs[j].Anomaly.Key
+		})
 		f := fs[0]
 		msg := Message(f)
 		if len(fs) > 1 {

@@ -45,6 +45,15 @@ asv/asv-12 atomic T=t1-t2-t2-t1 SV=s1-s2-s1-s2 AR=u1-u2-u2-u1 AT=r-w-w-r # R_u(l
 asv/asv-13 atomic T=t1-t2-t1-t2 SV=s1-s2-s2-s1 AR=u1-u2-u1-u2 AT=r-w-r-w # R_u(l1) W_u'(l2) R_u(l2) W_u'(l1)
 asv/asv-14 atomic T=t1-t2-t1-t2 SV=s1-s2-s2-s1 AR=u1-u2-u1-u2 AT=w-r-w-r # W_u(l1) R_u'(l2) W_u(l2) R_u'(l1)
 `},
+	{"chan", `
+# Channel races (Go): a send on a channel another goroutine closes
+# (panic: send on closed channel), and two closes (panic: close of closed
+# channel). The events are channel operations; a send stands for r, a close
+# for w, as in the race detector's model.
+race/send-close  adjacent chan T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w
+race/close-send  adjacent chan T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-r
+race/close-close adjacent chan T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-w
+`},
 }
 
 // allSet is the name of the union of the built-in sets.
@@ -63,8 +72,8 @@ var builtins = sync.OnceValue(func() map[string][]*Pattern {
 	return m
 })
 
-// BuiltinNames returns the names of the built-in sets: "race", "av", "asv"
-// and "all" (their union).
+// BuiltinNames returns the names of the built-in sets: "race", "av",
+// "asv", "chan" and "all" (their union).
 func BuiltinNames() []string {
 	names := make([]string, 0, len(builtinSrc)+1)
 	for _, b := range builtinSrc {

@@ -124,15 +124,15 @@ func TestBuiltinRaceAV(t *testing.T) {
 }
 
 func TestBuiltinAll(t *testing.T) {
-	if got, want := BuiltinNames(), []string{"race", "av", "asv", "all"}; !slices.Equal(got, want) {
+	if got, want := BuiltinNames(), []string{"race", "av", "asv", "chan", "all"}; !slices.Equal(got, want) {
 		t.Errorf("BuiltinNames() = %q, want %q", got, want)
 	}
 	all, ok := Builtin("all")
-	if !ok || len(all) != 3+5+14 {
-		t.Fatalf("all has %d patterns, want 22", len(all))
+	if !ok || len(all) != 3+5+14+3 {
+		t.Fatalf("all has %d patterns, want 25", len(all))
 	}
 	var concat []*Pattern
-	for _, n := range []string{"race", "av", "asv"} {
+	for _, n := range []string{"race", "av", "asv", "chan"} {
 		pats, _ := Builtin(n)
 		concat = append(concat, pats...)
 	}
@@ -148,7 +148,11 @@ func TestBuiltinAll(t *testing.T) {
 		if err := p.Validate(); err != nil {
 			t.Error(err)
 		}
-		if want := "built-in set " + p.Kind; p.Pos != want {
+		set := p.Kind
+		if p.Chan {
+			set = "chan"
+		}
+		if want := "built-in set " + set; p.Pos != want {
 			t.Errorf("%s: Pos = %q, want %q", p.ID(), p.Pos, want)
 		}
 		if p.Atomic == (p.Kind == "race") || p.Adjacent != (p.Kind == "race") {
@@ -215,14 +219,14 @@ func TestResolve(t *testing.T) {
 		{spec: "race/RW adjacent T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w; race/WW adjacent T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-w", want: []string{"race/RW", "race/WW"}},
 		{spec: "a/b T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w, c/d T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w",
 			wantErr: `-patterns:1:37: unexpected ","`},
-		{spec: "x/y adjacnet T=t1-t2", wantErr: `-patterns:1:5: unknown option "adjacnet" (want adjacent or atomic)`},
+		{spec: "x/y adjacnet T=t1-t2", wantErr: `-patterns:1:5: unknown option "adjacnet" (want adjacent, atomic or chan)`},
 		{spec: "# only = a comment", wantErr: `-patterns: no patterns in "# only = a comment"`},
 		{spec: "av," + conflict, wantErr: conflict + ":2:3: pattern av/RWR differs from the one defined at built-in set av"},
 		{spec: conflict + ",av", wantErr: "built-in set av: pattern av/RWR differs from the one defined at " + conflict + ":2:3"},
 		{spec: "race," + bad, wantErr: bad + ":2:32: unknown access type \"z\" (want r or w)"},
 		{spec: empty, wantErr: "-patterns: " + empty + " defines no patterns"},
-		{spec: "races", wantErr: `-patterns: "races" is neither a built-in pattern set (race, av, asv, all) nor a pattern file`},
-		{spec: dir, wantErr: fmt.Sprintf("-patterns: %q is neither a built-in pattern set (race, av, asv, all) nor a pattern file", dir)},
+		{spec: "races", wantErr: `-patterns: "races" is neither a built-in pattern set (race, av, asv, chan, all) nor a pattern file`},
+		{spec: dir, wantErr: fmt.Sprintf("-patterns: %q is neither a built-in pattern set (race, av, asv, chan, all) nor a pattern file", dir)},
 		{spec: "race,,av", wantErr: `-patterns: empty item in "race,,av"`},
 		{spec: "race,", wantErr: `-patterns: empty item in "race,"`},
 	}
@@ -255,5 +259,21 @@ func TestResolveFileNamedLikeBuiltin(t *testing.T) {
 	pats, err = Resolve("./race")
 	if err != nil || len(pats) != 1 || pats[0].ID() != "my/x" || pats[0].Pos != "./race:1:1" {
 		t.Errorf(`Resolve("./race") = %v, %v; want the file`, pats, err)
+	}
+}
+
+func TestBuiltinChan(t *testing.T) {
+	pats, ok := Builtin("chan")
+	if !ok || len(pats) != 3 {
+		t.Fatalf("chan set: %d patterns", len(pats))
+	}
+	for _, p := range pats {
+		if !p.Chan || !p.Adjacent || p.Kind != "race" || p.Len() != 2 {
+			t.Errorf("%s: %s", p.ID(), p)
+		}
+		q, err := Parse(p.String(), "again")
+		if err != nil || !q[0].Equal(p) {
+			t.Errorf("%s does not round-trip: %v", p, err)
+		}
 	}
 }

@@ -325,11 +325,16 @@ func (p *parser) pattern() (pat *Pattern, head position, err *Error) {
 				}
 				pat.Atomic = true
 				atomicAt = wordAt
+			case strings.EqualFold(word, "chan"):
+				if pat.Chan {
+					p.fail(wordAt, "duplicate option chan")
+				}
+				pat.Chan = true
 			default:
 				if _, isField := lookupField(word); isField {
 					p.fail(p.pos(), "expected \"=\" after %s, found %s", word, p.here())
 				}
-				p.fail(wordAt, "unknown option %q (want adjacent or atomic)", word)
+				p.fail(wordAt, "unknown option %q (want adjacent, atomic or chan)", word)
 			}
 			continue
 		}

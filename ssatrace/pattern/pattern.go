@@ -46,6 +46,7 @@ type Pattern struct {
 	Name     string // e.g. "RW", "RWR", "asv-9"; Kind/Name is unique within a set
 	Adjacent bool   // the events must run back to back in the schedule (data races)
 	Atomic   bool   // sync/atomic accesses may match (never for races)
+	Chan     bool   // the events are channel operations: a send stands for r, a close for w
 
 	E         []string // event names (default e1..en)
 	T, SV, AR []int    // normalized variables
@@ -131,6 +132,9 @@ func (p *Pattern) String() string {
 	if p.Atomic {
 		b.WriteString(" atomic")
 	}
+	if p.Chan {
+		b.WriteString(" chan")
+	}
 	seq := func(key string, n int, elem func(i int) string) {
 		b.WriteByte(' ')
 		b.WriteString(key)
@@ -212,7 +216,7 @@ func (p *Pattern) Describe() string {
 // event names, and Pos, are ignored.
 func (p *Pattern) Equal(q *Pattern) bool {
 	return p.Kind == q.Kind && p.Name == q.Name &&
-		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic &&
+		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan &&
 		slices.Equal(p.T, q.T) && slices.Equal(p.SV, q.SV) &&
 		slices.Equal(p.AR, q.AR) && slices.Equal(p.AT, q.AT)
 }

@@ -57,7 +57,7 @@ type Graph struct {
 	Region []int32  // event → atomic region id (-1: none)
 
 	byG    csr // goroutine → its events in program order
-	byObj  csr // object → access events on it in trace order
+	byObj  csr // object → access events (and channel sends and closes) on it in trace order
 	snaps  [][]snapshot
 	nodes  []lockNode
 	sets   lockSets
@@ -132,7 +132,8 @@ func buildCSR(rows int, n int, key func(i int) int32) csr {
 // G returns the events of goroutine g in program order.
 func (gr *Graph) G(g int32) []int32 { return gr.byG.row(g) }
 
-// Accesses returns the access events on object o in trace order.
+// Accesses returns the access events on object o in trace order; for a
+// channel, its sends and closes (which channel patterns match).
 func (gr *Graph) Accesses(o int32) []int32 { return gr.byObj.row(o) }
 
 // NumObjects returns the size of the object table.
@@ -159,7 +160,7 @@ func Build(tr *trace.Trace) *Graph {
 	evs := tr.Events
 	gr.byG = buildCSR(gr.NG, n, func(i int) int32 { return evs[i].G })
 	gr.byObj = buildCSR(len(tr.Objects), n, func(i int) int32 {
-		if evs[i].Op.IsAccess() {
+		if op := evs[i].Op; op.IsAccess() || op == trace.Send || op == trace.Close {
 			return evs[i].Obj
 		}
 		return -1

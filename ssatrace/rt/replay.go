@@ -369,14 +369,43 @@ func (r *replayer) skipFreed() {
 
 // advance passes the turn to the next step.
 func (r *replayer) advance() {
+	done := r.cursor
 	r.cursor++
 	r.skipFreed()
+	if r.isAnom[done] && r.cursor < len(r.s.Steps) {
+		r.progress()
+	}
 	r.lastMove = time.Now()
 	if r.cursor >= len(r.s.Steps) {
 		r.decide(Verdict{Verdict: "reproduced", Step: len(r.s.Steps)})
 		return
 	}
 	r.cond.Broadcast()
+}
+
+// progress writes a provisional verdict after an anomaly step: if the
+// process then dies (a panic kills it before any verdict), the driver
+// knows how far the anomaly got. Goroutine names the one goroutine owning
+// every anomaly step still to come, if there is one: the others' part of
+// the anomaly is done.
+func (r *replayer) progress() {
+	owner := ""
+	for _, i := range r.s.Anomaly {
+		if i < r.cursor {
+			continue
+		}
+		g := r.s.Steps[i].G
+		if owner != "" && owner != g {
+			owner = ""
+			break
+		}
+		owner = g
+	}
+	if owner != "" && !r.othersDone(owner) {
+		owner = ""
+	}
+	r.write(Verdict{Verdict: "running", Step: r.cursor + 1, Steps: len(r.s.Steps), Goroutine: owner,
+		Message: fmt.Sprintf("the schedule was at step %d", r.cursor+1)})
 }
 
 // decide records the verdict (the first one counts) and frees everyone.

@@ -193,9 +193,17 @@ func groupsOf(p *pattern.Pattern) []*group {
 	return gs
 }
 
-// matches reports whether op can stand for access type a.
-func matches(op trace.Op, a pattern.Access, atomic bool) bool {
-	if op.IsAtomic() && !atomic {
+// matches reports whether op can stand for access type a in pattern p.
+func matches(op trace.Op, a pattern.Access, p *pattern.Pattern) bool {
+	if p.Chan {
+		return op == trace.Send && a == pattern.R || op == trace.Close && a == pattern.W
+	}
+	return matchesAccess(op, a, p.Atomic)
+}
+
+// matchesAccess reports whether memory access op can stand for a.
+func matchesAccess(op trace.Op, a pattern.Access, atomic bool) bool {
+	if !op.IsAccess() || op.IsAtomic() && !atomic {
 		return false
 	}
 	if a == pattern.R {
@@ -390,7 +398,7 @@ func (s *searcher) buildRegionGroups(gs []*group, atomic []bool) {
 					return
 				}
 				for i, it := range items {
-					if !matches(it.op, g.at[k], b.atomic) {
+					if !matchesAccess(it.op, g.at[k], b.atomic) {
 						continue
 					}
 					var e int32
@@ -505,7 +513,7 @@ next:
 		}
 		// Ops must match the group's access types (singles are shared by all).
 		for e := range g.pos {
-			if !matches(gr.Ev(c.flat[e]).Op, g.at[e], m.p.Atomic) {
+			if !matches(gr.Ev(c.flat[e]).Op, g.at[e], m.p) {
 				continue next
 			}
 		}

@@ -521,6 +521,9 @@ func (m *Model) Realizes(p *pattern.Pattern, inst []int, s []int) bool {
 // matches reports whether access event e can be bound to pattern event i.
 func (m *Model) matches(p *pattern.Pattern, i, e int) bool {
 	op := m.ev[e].Op
+	if p.Chan {
+		return op == trace.Send && p.AT[i] == pattern.R || op == trace.Close && p.AT[i] == pattern.W
+	}
 	if !op.IsAccess() || (op.IsAtomic() && !p.Atomic) {
 		return false
 	}

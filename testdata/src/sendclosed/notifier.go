@@ -25,7 +25,7 @@ func (n *Notifier) Notify(ev string) bool {
 	if closed {
 		return false
 	}
-	n.ch <- ev
+	n.ch <- ev // want "data race on chan_string"
 	return true
 }
 

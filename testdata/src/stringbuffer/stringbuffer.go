@@ -18,7 +18,7 @@ func New(s string) *Buffer { return &Buffer{b: []byte(s)} }
 func (s *Buffer) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.b) // want "atomicity violation on Buffer\\.b"
+	return len(s.b) // want "atomicity violation on "
 }
 
 // SetLength truncates the buffer, or pads it with zero bytes, to n bytes.

