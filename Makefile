@@ -26,7 +26,7 @@ demo: build
 
 # Benchmarks: one line per measurement, "BENCH <name> key=value ...".
 bench:
-	$(GO) run ./internal/bench
+	$(GO) run ./ssatrace/internal/bench
 
 # Short fuzzing of every decoder (the seed corpora also run in 'make test').
 FUZZTIME ?= 30s
