@@ -34,5 +34,13 @@ func vetMain(args []string) {
 			pecan.SkipDynamic = true
 		}
 	}
-	unitchecker.Main(pecan.Analyzer)
+	// The dynamic analyzer needs no SSA or facts; only -pecan.replay=false
+	// (report the static candidates) needs the SSA-based analyzers.
+	a := pecan.Analyzer
+	for _, arg := range args {
+		if arg == "-pecan.replay=false" || arg == "--pecan.replay=false" {
+			a = pecan.StaticAnalyzer
+		}
+	}
+	unitchecker.Main(a)
 }

@@ -15,8 +15,8 @@
 // note on standard error says what was skipped and why.
 //
 // Flags: -patterns, -budget (per package), -replay (false: report the
-// static candidates, marked unconfirmed, instead of running anything),
-// -maxreplays.
+// static candidates, marked unconfirmed, instead of running anything —
+// StaticAnalyzer does that), -maxreplays.
 package pecan
 
 import (
@@ -25,6 +25,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -35,6 +36,8 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/pecanvet/pecanvet/passes/candidates"
 	"github.com/pecanvet/pecanvet/passes/symbolic"
@@ -43,13 +46,29 @@ import (
 	"github.com/pecanvet/pecanvet/ssatrace/pattern"
 )
 
-// Analyzer reports the reproduced concurrency anomalies of a package.
+const doc = "report concurrency anomalies (data races, atomicity and atomic-set-serializability violations) that another schedule of the package's tests exhibits, each proved by replaying that schedule"
+
+// Analyzer reports the reproduced concurrency anomalies of a package. It
+// needs no SSA and exports no facts: a package without concurrency costs
+// one walk of its syntax (the fast path), and its dependencies nothing.
 var Analyzer = &analysis.Analyzer{
 	Name:       "pecan",
-	Doc:        "report concurrency anomalies (data races, atomicity and atomic-set-serializability violations) that another schedule of the package's tests exhibits, each proved by replaying that schedule",
+	Doc:        doc,
+	URL:        "https://github.com/pecanvet/pecanvet",
+	Requires:   []*analysis.Analyzer{inspect.Analyzer},
+	Run:        run,
+	ResultType: reflect.TypeOf((*Result)(nil)),
+}
+
+// StaticAnalyzer is Analyzer for -replay=false: it reports the static
+// candidates (passes/candidates), marked unconfirmed, and runs nothing.
+// It has the same name and flags; a driver registers one or the other.
+var StaticAnalyzer = &analysis.Analyzer{
+	Name:       "pecan",
+	Doc:        doc,
 	URL:        "https://github.com/pecanvet/pecanvet",
 	Requires:   []*analysis.Analyzer{symbolic.Analyzer, candidates.Analyzer},
-	Run:        run,
+	Run:        runStatic,
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
 
@@ -67,10 +86,51 @@ var (
 )
 
 func init() {
-	Analyzer.Flags.StringVar(&patternsFlag, "patterns", patternsFlag, "anomaly patterns: built-in sets (race, av, asv, all), pattern files or inline pattern text")
-	Analyzer.Flags.DurationVar(&budget, "budget", budget, "time budget for the dynamic work of one package")
-	Analyzer.Flags.BoolVar(&doReplay, "replay", doReplay, "confirm by recording and replaying; false reports the static candidates, marked unconfirmed")
-	Analyzer.Flags.IntVar(&maxReplays, "maxreplays", maxReplays, "replays per test at most")
+	for _, a := range []*analysis.Analyzer{Analyzer, StaticAnalyzer} {
+		a.Flags.StringVar(&patternsFlag, "patterns", patternsFlag, "anomaly patterns: built-in sets (race, av, asv, chan, all), pattern files or inline pattern text")
+		a.Flags.DurationVar(&budget, "budget", budget, "time budget for the dynamic work of one package")
+		a.Flags.BoolVar(&doReplay, "replay", doReplay, "confirm by recording and replaying; false reports the static candidates, marked unconfirmed")
+		a.Flags.IntVar(&maxReplays, "maxreplays", maxReplays, "replays per test at most")
+	}
+}
+
+// runStatic reports the static candidates of a package with concurrency.
+func runStatic(pass *analysis.Pass) (any, error) {
+	sym := pass.ResultOf[symbolic.Analyzer].(*symbolic.Result)
+	if sym.HasConcurrency && !strings.HasSuffix(pass.Pkg.Path(), "_test") {
+		reportCandidates(pass, *pass.ResultOf[candidates.Analyzer].(*candidates.Result))
+	}
+	return &Result{}, nil
+}
+
+// hasConcurrency reports what symbolic.Result.HasConcurrency does, from the
+// syntax alone: a go statement, a channel type or operation, a Go(func)
+// method call (WaitGroup.Go, errgroup), or an import of sync or sync/atomic.
+func hasConcurrency(pass *analysis.Pass) bool {
+	for _, imp := range pass.Pkg.Imports() {
+		if p := imp.Path(); p == "sync" || p == "sync/atomic" {
+			return true
+		}
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	found := false
+	ins.Preorder([]ast.Node{(*ast.GoStmt)(nil), (*ast.SendStmt)(nil), (*ast.UnaryExpr)(nil), (*ast.ChanType)(nil), (*ast.SelectStmt)(nil), (*ast.CallExpr)(nil)}, func(n ast.Node) {
+		if found {
+			return
+		}
+		switch n := n.(type) {
+		case *ast.UnaryExpr:
+			found = n.Op == token.ARROW
+		case *ast.CallExpr:
+			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Go" && len(n.Args) == 1 {
+				_, isFunc := pass.TypesInfo.TypeOf(n.Args[0]).Underlying().(*types.Signature)
+				found = isFunc
+			}
+		default:
+			found = true
+		}
+	})
+	return found
 }
 
 // SkipDynamic, when set, turns the dynamic loop off (the vet tool sets it
@@ -79,20 +139,15 @@ var SkipDynamic bool
 
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{}
-	sym := pass.ResultOf[symbolic.Analyzer].(*symbolic.Result)
-	if SkipDynamic || len(pass.Files) == 0 {
+	if SkipDynamic || len(pass.Files) == 0 || !doReplay {
 		return res, nil
 	}
 	dir := filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
-	if !sym.HasConcurrency && !testsConcurrent(pass, dir) {
+	if !hasConcurrency(pass) && !testsConcurrent(pass, dir) {
 		return res, nil // the fast path
 	}
 	if strings.HasSuffix(pass.Pkg.Path(), "_test") {
 		return res, nil // the package's own unit runs the tests
-	}
-	if !doReplay {
-		reportCandidates(pass, *pass.ResultOf[candidates.Analyzer].(*candidates.Result))
-		return res, nil
 	}
 	pats, err := pattern.Resolve(patternsFlag)
 	if err != nil {
