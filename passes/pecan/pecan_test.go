@@ -13,8 +13,7 @@ import (
 
 // TestSubjects runs the analyzer, dynamic loop included, on the buggy
 // evaluation subjects: each gets exactly its // want diagnostics (the
-// anomalies pecanvet reproduces; for sendclosed, treeset and wgaddinside,
-// whose bugs it does not reproduce, none).
+// anomalies pecanvet reproduces).
 func TestSubjects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("records and replays the subjects' tests")

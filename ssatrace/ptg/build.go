@@ -24,12 +24,15 @@ type builder struct {
 	inComp   []bool
 	chans    map[int32]*chanState
 	wgs      map[int32][]int32 // wg → done events so far
+	wgAdders map[wgKey]bool    // (wg, goroutine) pairs where the goroutine added
 	onces    map[int32]int32   // once → its first event
 	conds    map[int32]int32   // cond → latest signal/broadcast
 	atomics  map[int32]int32   // object → latest atomic store/rmw
 	forkedBy []int32           // goroutine → its fork event, -1
 	lastEv   []int32           // goroutine → its latest event so far
 }
+
+type wgKey struct{ wg, g int32 }
 
 type holder struct {
 	writer  int32 // goroutine holding in write mode, -1
@@ -58,6 +61,7 @@ func newBuilder(gr *Graph) *builder {
 		inComp:   make([]bool, ng),
 		chans:    map[int32]*chanState{},
 		wgs:      map[int32][]int32{},
+		wgAdders: map[wgKey]bool{},
 		onces:    map[int32]int32{},
 		conds:    map[int32]int32{},
 		atomics:  map[int32]int32{},
@@ -175,6 +179,12 @@ func (b *builder) step(i int32) {
 		b.chanOp(i, e)
 	case trace.WGWait:
 		for _, d := range b.wgs[e.Obj] {
+			// A release by a goroutine that added to the WaitGroup itself
+			// orders nothing: its Add may come after the Wait, which then
+			// does not wait for it (WaitGroup.Add inside the goroutine).
+			if dg := gr.Tr.Events[d].G; dg != g && b.wgAdders[wgKey{e.Obj, dg}] {
+				continue
+			}
 			b.edge(d, i)
 			b.join(g, d)
 		}
@@ -183,6 +193,8 @@ func (b *builder) step(i int32) {
 	case trace.WGAdd:
 		if e.Arg < 0 {
 			b.wgs[e.Obj] = append(b.wgs[e.Obj], i)
+		} else if e.Arg > 0 {
+			b.wgAdders[wgKey{e.Obj, g}] = true
 		}
 	case trace.OnceDo:
 		if f, ok := b.onces[e.Obj]; ok {

@@ -19,7 +19,9 @@
 //     the (k+c)-th send; unbuffered, the k-th receive → the event after the
 //     k-th send in the sender (the send completes only when received);
 //   - close → every later receive that observed the close;
-//   - wg-done (and wg-add with a negative delta) → every later wg-wait;
+//   - wg-done (and wg-add with a negative delta) → every later wg-wait,
+//     unless the releasing goroutine itself added to the WaitGroup (its
+//     Add may come after the Wait, which then does not wait for it);
 //   - the first once on an object → every later once on it;
 //   - the latest cond-signal/broadcast → the cond-wait that follows it;
 //   - the latest atomic store (or read-modify-write) → an atomic load or

@@ -106,6 +106,8 @@ func TestGoRules(t *testing.T) {
 		{"close → closed recv", "a write x\na close c\nb recv c ok=false\nb read x", 1, 4, true},
 		{"wg done → wait", "a write x\na wg-done w\nb wg-wait w\nb read x", 1, 4, true},
 		{"wg add → wait is no edge", "a write x\na wg-add w delta=1\nb wg-wait w\nb read x", 1, 4, false},
+		{"wg done of a goroutine that added itself is no edge", "m fork a\na begin\na wg-add w delta=1\na write x\na wg-done w\nm wg-wait w\nm read x", 4, 7, false},
+		{"wg done after the waiter's add", "m wg-add w delta=1\nm fork a\na begin\na write x\na wg-done w\nm wg-wait w\nm read x", 4, 7, true},
 		{"once first → later", "a write x\na once o\nb once o\nb read x", 1, 4, true},
 		{"once later → later is no edge", "a once o\nb write x\nb once o\nc once o\nc read x", 2, 5, false},
 		{"cond signal → wait", "a write x\na cond-signal c\nb cond-wait c\nb read x", 1, 4, true},

@@ -141,11 +141,29 @@ type state struct {
 	owner   []int32   // lock → write holder + 1, 0 if none
 	readers [][]int32 // lock → goroutines holding it in read mode (with repeats)
 	touched []int32   // locks whose entries are set
+	// WaitGroup counters: a Wait runs only at zero. (Happens-before alone
+	// does not say so once a goroutine's own Add may follow the Wait.)
+	wg       map[int32]int64
+	wgEvents []int32 // the trace's Add and Done events
 }
 
 func newState(gr *ptg.Graph) state {
 	n := len(gr.Tr.Objects)
-	return state{gr: gr, owner: make([]int32, n), readers: make([][]int32, n)}
+	st := state{gr: gr, owner: make([]int32, n), readers: make([][]int32, n), wg: map[int32]int64{}}
+	for i, e := range gr.Tr.Events {
+		if e.Op == trace.WGAdd || e.Op == trace.WGDone {
+			st.wgEvents = append(st.wgEvents, int32(i))
+		}
+	}
+	return st
+}
+
+// wgDelta is the change an Add or Done makes to its WaitGroup's counter.
+func wgDelta(e trace.Event) int64 {
+	if e.Op == trace.WGDone {
+		return -1
+	}
+	return e.Arg
 }
 
 // reset sets the state to the first w trace events run in trace order.
@@ -157,6 +175,14 @@ func (st *state) reset(w int32) {
 	st.touched = st.touched[:0]
 	pos, held := st.gr.StateAt(w)
 	st.pos = pos
+	clear(st.wg)
+	for _, i := range st.wgEvents {
+		if i >= w {
+			break
+		}
+		e := st.gr.Tr.Events[i]
+		st.wg[e.Obj] += wgDelta(e)
+	}
 	for _, h := range held {
 		st.touched = append(st.touched, h.Lock)
 		if h.Write {
@@ -176,6 +202,8 @@ func (st *state) step(e int32) {
 	ev := st.gr.Tr.Events[e]
 	st.pos[ev.G]++
 	switch ev.Op {
+	case trace.WGAdd, trace.WGDone:
+		st.wg[ev.Obj] += wgDelta(ev)
 	case trace.Lock:
 		st.owner[ev.Obj] = ev.G + 1
 		st.touched = append(st.touched, ev.Obj)
@@ -342,6 +370,9 @@ func (s *sim) enabled(e int32, nextPat int) bool {
 	if ev.Op.IsAcquire() && st.blocker(e) >= 0 {
 		return false
 	}
+	if ev.Op == trace.WGWait && st.wg[ev.Obj] > 0 {
+		return false
+	}
 	l := gr.Local[e]
 	for _, h := range s.gHolds[ev.G] {
 		if l >= gr.Local[h.at] && !st.executed(h.after) {
@@ -406,6 +437,29 @@ func (s *sim) unstick() bool {
 		}
 	}
 	sort.Slice(waits, func(i, j int) bool { return waits[i].e < waits[j].e })
+	// A Wait blocked by another goroutine's Add: hold that Add until after
+	// the Wait (the goroutine that adds to the WaitGroup itself).
+	for g := 0; g < s.ng; g++ {
+		if st.pos[g] > s.need[g] {
+			continue
+		}
+		e := gr.G(int32(g))[st.pos[g]]
+		ev := evs[e]
+		if ev.Op != trace.WGWait || st.wg[ev.Obj] <= 0 {
+			continue
+		}
+		for _, a := range st.wgEvents {
+			ae := evs[a]
+			if ae.Obj != ev.Obj || ae.Op != trace.WGAdd || ae.Arg <= 0 || ae.G == ev.G || !st.executed(a) {
+				continue
+			}
+			nh := hold{at: a, after: e}
+			if !slices.Contains(s.holds, nh) {
+				s.holds = append(s.holds, nh)
+				return true
+			}
+		}
+	}
 	for _, w := range waits {
 		lock := evs[w.e].Obj
 		h := w.holder

@@ -144,6 +144,7 @@ func (m *Model) buildEdges() {
 	}
 	chans := map[int32]*chanInfo{}
 	lastAtomicStore := map[int32]int{}
+	wgAdders := map[[2]int32]bool{}
 	lastSignal := map[int32]int{}
 	wgReleases := map[int32][]int{}
 	firstOnce := map[int32]int{}
@@ -181,9 +182,16 @@ func (m *Model) buildEdges() {
 		case trace.WGAdd:
 			if e.Arg < 0 {
 				wgReleases[e.Obj] = append(wgReleases[e.Obj], i)
+			} else if e.Arg > 0 {
+				wgAdders[[2]int32{e.Obj, e.G}] = true
 			}
 		case trace.WGWait:
 			for _, d := range wgReleases[e.Obj] {
+				// A goroutine that added to the WaitGroup itself may add
+				// after the Wait: its release orders nothing.
+				if dg := m.ev[d].G; dg != e.G && wgAdders[[2]int32{e.Obj, dg}] {
+					continue
+				}
 				add(d, i)
 			}
 		case trace.OnceDo:

@@ -19,7 +19,7 @@ func (g *Group) run(f func() int) {
 	defer g.wg.Done()
 	r := f()
 	g.mu.Lock()
-	g.results = append(g.results, r)
+	g.results = append(g.results, r) // want "data race on Group\\.results"
 	g.mu.Unlock()
 }
 
