@@ -21,8 +21,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/pecanvet/pecanvet/ssatrace/search"
 )
 
 const usage = `pecanvet finds concurrency bugs in Go code that one run did not show but
@@ -76,8 +74,4 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "pecanvet: unknown subcommand %q\n\n%s", args[0], usage)
 	return 2
-}
-
-func searchOptions(maxTries int) search.Options {
-	return search.Options{MaxTries: maxTries}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pecanvet/pecanvet/ssatrace/pattern"
 	"github.com/pecanvet/pecanvet/ssatrace/predict"
+	"github.com/pecanvet/pecanvet/ssatrace/search"
 	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
 
@@ -62,7 +63,7 @@ func cmdPredict(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pecanvet predict: %v\n", err)
 		return 2
 	}
-	res, err := predict.Run(tr, pats, predict.Options{Search: searchOptions(*maxTries)})
+	res, err := predict.Run(tr, pats, predict.Options{Search: search.Options{MaxTries: *maxTries}})
 	if err != nil {
 		fmt.Fprintf(stderr, "pecanvet predict: %s: %v\n", path, err)
 		return 2

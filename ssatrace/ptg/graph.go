@@ -219,9 +219,6 @@ func (gr *Graph) POR(a, b int32) bool {
 	return gr.VC(b, ea.G) >= gr.Epoch[a]
 }
 
-// Ordered reports whether a and b are ordered by POR either way.
-func (gr *Graph) Ordered(a, b int32) bool { return gr.POR(a, b) || gr.POR(b, a) }
-
 // Sources returns the events with a direct POR edge into e (program order
 // aside).
 func (gr *Graph) Sources(e int32) []int32 {

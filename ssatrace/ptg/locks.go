@@ -126,22 +126,6 @@ func (gr *Graph) Held(a, b int32) int32 {
 	return x
 }
 
-// OuterAcquire returns the acquiring event of the outermost lock held at
-// event e whose acquisition comes after event after (in e's goroutine), or
-// -1 if there is none. It is the outermost-lock (OML) node of PECAN
-// section 6, limited to what can still be moved.
-func (gr *Graph) OuterAcquire(e, after int32) int32 {
-	best := int32(-1)
-	for n := gr.Lock[e]; n >= 0; n = gr.nodes[n].parent {
-		if a := gr.nodes[n].acq; a > after {
-			best = a
-		} else {
-			break
-		}
-	}
-	return best
-}
-
 // HeldAcquires calls f with the acquiring event of every lock held at e,
 // innermost first.
 func (gr *Graph) HeldAcquires(e int32, f func(acq, lock int32, write bool)) {

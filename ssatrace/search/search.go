@@ -423,14 +423,6 @@ func (s *searcher) buildRegionGroups(gs []*group, atomic []bool) {
 	}
 }
 
-func opsOf(gr *ptg.Graph, inst []int32) []trace.Op {
-	ops := make([]trace.Op, len(inst))
-	for i, e := range inst {
-		ops[i] = gr.Ev(e).Op
-	}
-	return ops
-}
-
 // nextOcc returns the first occurrence of it in region reg after event after, or -1.
 func (s *searcher) nextOcc(reg ptg.RegionInfo, it item, after int32) int32 {
 	gr := s.gr
