@@ -142,6 +142,9 @@ func checkPkgs(t *testing.T, pkgs ...string) *check.Report {
 // and the write of y (line 7) is reproduced and the panic reported.
 func TestFigure1(t *testing.T) {
 	rep := checkPkgs(t, "./pecanfig1")
+	if rep.Listed == 0 || rep.Tests != rep.Listed {
+		t.Errorf("tests checked %d of %d listed, want all", rep.Tests, rep.Listed)
+	}
 	ok := false
 	for _, f := range rep.Reproduced() {
 		if f.Anomaly.Pattern.Kind == "race" && strings.Join(f.Anomaly.Sites, " ") == "pecanfig1/fig1.go:22:4 pecanfig1/fig1.go:13:7" {

@@ -74,8 +74,10 @@ var StaticAnalyzer = &analysis.Analyzer{
 
 // Result lists what the analyzer did, for tests and drivers.
 type Result struct {
-	Dynamic bool     // the dynamic loop ran
-	Notes   []string // skipped work and bounds hit
+	Dynamic bool          // the dynamic loop ran
+	Notes   []string      // skipped work and bounds hit
+	Skipped string        // why the dynamic loop did not run or failed, if so
+	Report  *check.Report // the dynamic loop's report, if it ran
 }
 
 var (
@@ -91,11 +93,13 @@ func init() {
 		a.Flags.DurationVar(&budget, "budget", budget, "time budget for the dynamic work of one package")
 		a.Flags.BoolVar(&doReplay, "replay", doReplay, "confirm by recording and replaying; false reports the static candidates, marked unconfirmed")
 		a.Flags.IntVar(&maxReplays, "maxreplays", maxReplays, "replays per test at most")
+		a.Flags.StringVar(&statsFile, "stats", statsFile, "append one JSON line per package to this file: tests found and checked, notes, why it was skipped (for evaluations)")
 	}
 }
 
 // runStatic reports the static candidates of a package with concurrency.
 func runStatic(pass *analysis.Pass) (any, error) {
+	defer writeStats(pass, &Result{Skipped: "static candidates only (-pecan.replay=false)"})
 	sym := pass.ResultOf[symbolic.Analyzer].(*symbolic.Result)
 	if sym.HasConcurrency && !strings.HasSuffix(pass.Pkg.Path(), "_test") {
 		reportCandidates(pass, *pass.ResultOf[candidates.Analyzer].(*candidates.Result))
@@ -139,14 +143,18 @@ var SkipDynamic bool
 
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{}
+	defer writeStats(pass, res)
 	if SkipDynamic || len(pass.Files) == 0 || !doReplay {
+		res.Skipped = "no dynamic check (no files, or -pecan.replay=false)"
 		return res, nil
 	}
 	dir := filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
 	if !hasConcurrency(pass) && !testsConcurrent(pass, dir) {
+		res.Skipped = "no concurrency in the package or its tests (fast path)"
 		return res, nil // the fast path
 	}
 	if strings.HasSuffix(pass.Pkg.Path(), "_test") {
+		res.Skipped = "external test package: its tests run with " + strings.TrimSuffix(pass.Pkg.Path(), "_test")
 		return res, nil // the package's own unit runs the tests
 	}
 	pats, err := pattern.Resolve(patternsFlag)
@@ -155,10 +163,12 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	res.Dynamic = true
 	rep, err := runCheck(dir, pats)
+	res.Report = rep
 	if rep != nil {
 		res.Notes = append(res.Notes, rep.Notes...)
 	}
 	if err != nil {
+		res.Skipped = fmt.Sprintf("dynamic check skipped: %s", firstLine(err.Error()))
 		note(pass, fmt.Sprintf("dynamic check skipped: %s", firstLine(err.Error())))
 		res.Notes = append(res.Notes, err.Error())
 		return res, nil

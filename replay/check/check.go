@@ -76,6 +76,7 @@ type Report struct {
 	Notes    []string  // skipped work, bounds hit, build notes
 	Tests    int
 	Events   int
+	Listed   int // tests found in the packages; Listed-Tests were left unchecked
 }
 
 // Reproduced returns the proved findings.
@@ -139,6 +140,7 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 	if err != nil {
 		return err
 	}
+	rep.Listed += len(tests)
 	if len(tests) == 0 {
 		rep.Notes = append(rep.Notes, pkg+": no tests to run")
 		return nil

@@ -1,0 +1,65 @@
+package pecan
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// statsFile is the -stats flag: evaluations (internal/eval) need to know,
+// per package, what the dynamic loop checked and what it skipped, which the
+// diagnostics alone do not say. Being a flag, it is part of go vet's cache
+// key, so a run with a fresh file is never answered from go vet's cache.
+var statsFile string
+
+// Stats is one line of the -stats file: what the analyzer did with one
+// package (one vet unit).
+type Stats struct {
+	Package      string   `json:"package"`
+	Dir          string   `json:"dir,omitempty"`
+	Dynamic      bool     `json:"dynamic"`           // the dynamic loop ran
+	Skipped      string   `json:"skipped,omitempty"` // why it did not run, or failed
+	TestsListed  int      `json:"tests_listed"`      // tests found in the package
+	TestsChecked int      `json:"tests_checked"`     // of them, recorded and predicted
+	Reproduced   int      `json:"reproduced"`        // reproduced findings, before grouping into diagnostics
+	Notes        []string `json:"notes,omitempty"`
+}
+
+// writeStats appends res as one JSON line to the -stats file, if set. Units
+// analyzed only for facts (SkipDynamic) are dependencies, not packages the
+// user asked about, and get no line.
+func writeStats(pass *analysis.Pass, res *Result) {
+	if statsFile == "" || SkipDynamic {
+		return
+	}
+	st := Stats{Package: pass.Pkg.Path(), Dynamic: res.Dynamic, Skipped: res.Skipped, Notes: res.Notes}
+	if len(pass.Files) > 0 {
+		st.Dir = dirOf(pass)
+	}
+	if r := res.Report; r != nil {
+		st.TestsListed, st.TestsChecked = r.Listed, r.Tests
+		st.Reproduced = len(r.Reproduced())
+	}
+	b, err := json.Marshal(st)
+	if err != nil {
+		return
+	}
+	// One write per line, with O_APPEND: go vet runs units in parallel
+	// processes, and each line must land whole.
+	f, err := os.OpenFile(statsFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pecanvet: -stats: %v\n", err)
+		return
+	}
+	defer f.Close()
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		fmt.Fprintf(os.Stderr, "pecanvet: -stats: %v\n", err)
+	}
+}
+
+func dirOf(pass *analysis.Pass) string {
+	return filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
+}

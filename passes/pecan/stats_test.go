@@ -1,0 +1,68 @@
+package pecan
+
+import (
+	"bufio"
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/pecanvet/pecanvet/replay/check"
+)
+
+// TestWriteStats: with -stats set, each analyzed unit appends one JSON line
+// with what was found and checked; dependency units (SkipDynamic) append
+// nothing.
+func TestWriteStats(t *testing.T) {
+	if Analyzer.Flags.Lookup("stats") == nil || StaticAnalyzer.Flags.Lookup("stats") == nil {
+		t.Fatal("no -stats flag")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "stats.jsonl")
+	old := statsFile
+	statsFile = out
+	defer func() { statsFile = old }()
+
+	fset := token.NewFileSet()
+	src := filepath.Join(dir, "a.go")
+	f, err := parser.ParseFile(fset, src, "package a\n", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pass := &analysis.Pass{Fset: fset, Files: []*ast.File{f}, Pkg: types.NewPackage("example.com/a", "a")}
+	writeStats(pass, &Result{Dynamic: true, Notes: []string{"n1"}, Report: &check.Report{Listed: 5, Tests: 3}})
+	writeStats(pass, &Result{Skipped: "no concurrency in the package or its tests (fast path)"})
+	SkipDynamic = true
+	writeStats(pass, &Result{Skipped: "dependency"})
+	SkipDynamic = false
+
+	fh, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	var got []Stats
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		var s Stats
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			t.Fatalf("line %q: %v", sc.Text(), err)
+		}
+		got = append(got, s)
+	}
+	if len(got) != 2 {
+		t.Fatalf("got %d lines, want 2: %+v", len(got), got)
+	}
+	if s := got[0]; s.Package != "example.com/a" || s.Dir != dir || !s.Dynamic || s.TestsListed != 5 || s.TestsChecked != 3 || len(s.Notes) != 1 || s.Skipped != "" {
+		t.Errorf("first line = %+v", s)
+	}
+	if s := got[1]; s.Dynamic || s.Skipped == "" || s.TestsListed != 0 {
+		t.Errorf("second line = %+v", s)
+	}
+}
