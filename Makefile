@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules fuzz clean
 
 all: build
 
@@ -37,11 +37,26 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./ssatrace/pattern/
 
 # The evaluation: PECAN's Table 1 on testdata/src (written to EVAL.md and
-# the README), and every subject's recorded trace replayed 100 times in its
-# own order.
+# the README), every subject's recorded trace replayed 100 times in its
+# own order, then code we did not write (eval-racetd, eval-modules).
 eval:
-	$(GO) run ./internal/eval -race-runs 100 -o EVAL.md -readme README.md
+	$(GO) run ./internal/eval -sections corpus -race-runs 100 -o EVAL.md -readme README.md
 	PECANVET_OWN_ORDER=all PECANVET_REPLAY_RUNS=100 $(GO) test -v -count=1 -timeout 60m -run TestOwnOrder ./replay/ | grep -E 'replayed|^(ok|FAIL|---)'
+	$(MAKE) eval-racetd eval-modules
+
+# Go's race testdata as a module: go vet -vettool=pecanvet beside go test
+# -race (the race-testdata section of EVAL.md). EVAL_VETFLAGS adds go vet
+# flags, e.g. EVAL_VETFLAGS=-pecan.budget=2m.
+EVAL_VETFLAGS ?=
+eval-racetd:
+	$(GO) run ./internal/eval -sections racetd -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# The pinned modules of internal/eval/modules.txt from the module proxy
+# (needs it; long): the real-modules section of EVAL.md. EVAL_MODULES
+# selects some, e.g. EVAL_MODULES=golang.org/x/sync,pubsub.
+EVAL_MODULES ?=
+eval-modules:
+	$(GO) run ./internal/eval -sections modules -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 clean:
 	rm -rf $(BIN)

@@ -1,0 +1,342 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// The real-modules section (issue 14): pinned modules from the module
+// proxy, each copied out of the module cache and checked with
+// `go vet -vettool=pecanvet ./...` beside `go test -race -count=1 ./...`.
+
+// modSpec is one line of the modules file.
+type modSpec struct {
+	Path, Version string
+	Why           string // the comment after it
+}
+
+// readModules reads "module@version  # why" lines; blank lines and lines
+// starting with # are skipped.
+func readModules(path string) ([]modSpec, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []modSpec
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		why := ""
+		if i := strings.Index(line, "#"); i >= 0 {
+			line, why = strings.TrimSpace(line[:i]), strings.TrimSpace(line[i+1:])
+		}
+		if line == "" {
+			continue
+		}
+		p, v, ok := strings.Cut(line, "@")
+		if !ok || p == "" || v == "" || strings.ContainsAny(line, " \t") {
+			return nil, fmt.Errorf("%s:%d: want module@version, got %q", path, n, line)
+		}
+		out = append(out, modSpec{p, v, why})
+	}
+	return out, sc.Err()
+}
+
+func (m modSpec) String() string { return m.Path + "@" + m.Version }
+
+func (c *config) selected(m modSpec) bool {
+	if c.only == nil {
+		return true
+	}
+	return c.only[m.Path] || c.only[filepath.Base(m.Path)] || c.only[m.String()]
+}
+
+// triageEntry is one triaged report.
+type triageEntry struct {
+	Verdict string // "true bug" or "false"
+	Reason  string
+}
+
+var triageRow = regexp.MustCompile(`^\|\s*` + "`?" + `([^|` + "`" + `]+?)` + "`?" + `\s*\|\s*([^|]+?)\s*\|\s*(.*?)\s*\|?\s*$`)
+
+// readTriage reads the triage file's table rows: | key | true bug/false | reason |.
+func readTriage(path string) (map[string]triageEntry, error) {
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return map[string]triageEntry{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]triageEntry{}
+	for n, l := range strings.Split(string(b), "\n") {
+		m := triageRow.FindStringSubmatch(strings.TrimSpace(l))
+		if m == nil || m[1] == "key" || strings.HasPrefix(m[1], "--") {
+			continue
+		}
+		v := strings.ToLower(m[2])
+		if v != "true bug" && v != "false" {
+			return nil, fmt.Errorf("%s:%d: verdict %q: want \"true bug\" or \"false\"", path, n+1, m[2])
+		}
+		out[m[1]] = triageEntry{v, m[3]}
+	}
+	return out, nil
+}
+
+// reportKey names a report stably for a pinned version:
+// module@version file:line category.
+func reportKey(m modSpec, dir string, d diag) string {
+	file, line := splitPosn(d.Posn)
+	if r, err := filepath.Rel(dir, file); err == nil {
+		file = filepath.ToSlash(r)
+	}
+	return fmt.Sprintf("%s %s:%d %s", m, file, line, d.Category)
+}
+
+type modResult struct {
+	spec      modSpec
+	goLine    string
+	err       string // download or copy failed
+	packages  []pkgRow
+	reports   []modReport
+	vet, race *run
+	notes     []string
+	vetErrs   []string
+}
+
+type modReport struct {
+	key, message string
+	triage       *triageEntry
+}
+
+func evalModule(ctx context.Context, c *config, work string, m modSpec, triage map[string]triageEntry) *modResult {
+	res := &modResult{spec: m}
+	progress("modules: %s: go mod download", m)
+	dl := measure(ctx, c.stepTimeout, work, nil, "go", "mod", "download", "-json", m.String())
+	var info struct{ Dir, GoMod, Error string }
+	if err := json.Unmarshal(dl.Stdout, &info); err != nil || info.Error != "" || info.Dir == "" {
+		res.err = strings.TrimSpace(fmt.Sprintf("go mod download: %s %s %s", dl.describe(), info.Error, lastLines(dl.Stderr, 3)))
+		return res
+	}
+	dir := filepath.Join(work, strings.NewReplacer("/", "_", "@", "_").Replace(m.String()))
+	if err := os.CopyFS(dir, os.DirFS(info.Dir)); err != nil {
+		res.err = "copy out of the module cache: " + err.Error()
+		return res
+	}
+	// The module cache is read-only; the copy must be the user's own.
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil {
+			if fi, err := d.Info(); err == nil {
+				os.Chmod(p, fi.Mode().Perm()|0o200)
+			}
+		}
+		return nil
+	})
+	if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+		if mm := regexp.MustCompile(`(?m)^go\s+(\S+)`).FindSubmatch(b); mm != nil {
+			res.goLine = string(mm[1])
+		}
+	} else {
+		res.err = "no go.mod in the module (a +incompatible module): not evaluated"
+		return res
+	}
+	res.notes = append(res.notes, warmDeps(ctx, c, dir)...)
+
+	progress("modules: %s: go test -race -count=1 ./... (bound %v)", m, c.raceTimeout)
+	res.race = measure(ctx, c.raceTimeout, dir, nil, "go", "test", "-race", "-count=1", "./...")
+	progress("modules: %s: go test -race: %s in %s", m, res.race.describe(), secs(res.race.Wall))
+	if res.race.describe() != "ok" {
+		res.notes = append(res.notes, "go test -race: "+res.race.describe()+": "+failSummary(res.race.Stdout, res.race.Stderr))
+	}
+
+	stats := filepath.Join(work, filepath.Base(dir)+".stats.jsonl")
+	args := vetArgs(c, stats)
+	progress("modules: %s: go %s (bound %v)", m, strings.Join(args, " "), c.vetTimeout)
+	res.vet = measure(ctx, c.vetTimeout, dir, nil, "go", args...)
+	progress("modules: %s: go vet: %s in %s", m, res.vet.describe(), secs(res.vet.Wall))
+	diags, errs, err := parseVetJSON(res.vet.Stdout)
+	if err != nil {
+		res.notes = append(res.notes, err.Error())
+	}
+	res.vetErrs = errs
+	seen := map[string]bool{}
+	for _, d := range diags {
+		k := reportKey(m, dir, d)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		r := modReport{key: k, message: d.Message}
+		if t, ok := triage[k]; ok {
+			r.triage = &t
+		}
+		res.reports = append(res.reports, r)
+	}
+	sort.Slice(res.reports, func(i, j int) bool { return res.reports[i].key < res.reports[j].key })
+	st, err := readStats(stats)
+	if err != nil {
+		res.notes = append(res.notes, err.Error())
+	}
+	res.packages = packageRows(ctx, dir, st, c)
+	res.notes = append(res.notes, pecanNotes(res.vet.Stderr)...)
+	if res.vet.describe() != "ok" {
+		res.notes = append(res.notes, "go vet: "+res.vet.describe()+": "+lastLines(res.vet.Stderr, 5))
+	}
+	return res
+}
+
+// failSummary picks the FAIL lines of a go test run.
+func failSummary(stdout, stderr []byte) string {
+	var out []string
+	for _, l := range strings.Split(string(stdout)+"\n"+string(stderr), "\n") {
+		if strings.HasPrefix(l, "FAIL") || strings.HasPrefix(l, "--- FAIL") {
+			out = append(out, strings.TrimSpace(l))
+		}
+	}
+	if len(out) == 0 {
+		return lastLines(stderr, 3)
+	}
+	if len(out) > 8 {
+		out = append(out[:8], "…")
+	}
+	return strings.Join(out, " / ")
+}
+
+func (c *config) runModules(out string) error {
+	start := time.Now()
+	mods, err := readModules(c.modulesFile)
+	if err != nil {
+		return fmt.Errorf("modules: %v", err)
+	}
+	triage, err := readTriage(c.triageFile)
+	if err != nil {
+		return fmt.Errorf("modules: %v", err)
+	}
+	work, err := os.MkdirTemp("", "pecanvet-eval-modules-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	var results []*modResult
+	var picked []modSpec
+	for _, m := range mods {
+		if c.selected(m) {
+			picked = append(picked, m)
+		}
+	}
+	if len(picked) == 0 {
+		return fmt.Errorf("modules: -modules %q selects none of %s", c.onlyFlag, c.modulesFile)
+	}
+	for i, m := range picked {
+		progress("modules: [%d/%d] %s", i+1, len(picked), m)
+		results = append(results, evalModule(context.Background(), c, work, m, triage))
+	}
+	text := renderModules(results, mods, c) + fmt.Sprintf("\nGenerated by `make eval-modules` on %s (section took %v).\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), time.Since(start).Round(time.Second))
+	fmt.Print(text)
+	progress("modules: written to %s", out)
+	return writeSection(out, "modules", text)
+}
+
+func renderModules(results []*modResult, all []modSpec, c *config) string {
+	var b strings.Builder
+	b.WriteString("## Real modules from the module proxy\n\n")
+	fmt.Fprintf(&b, "The pinned modules of `%s`, each copied out of the module cache into a temporary directory and checked from its root with `go vet -vettool=pecanvet -json ./...`%s, beside `go test -race -count=1 ./...`. ", c.modulesFile, flagsNote(c))
+	b.WriteString("Both ran on the same warm build cache (the module's dependencies built beforehand, with -race and without; the module's own packages built by each run); wall time includes the build. " + vetCacheNote + " ")
+	b.WriteString("Peak RSS: the largest single process of the command's tree (wait4's rusage) / the largest sampled sum over the live tree. ")
+	fmt.Fprintf(&b, "Packages: checked / fast path (no concurrency, nothing run) / skipped. Reports are triaged in `%s`; an untriaged one is marked ⚠.\n\n", c.triageFile)
+	if len(results) < len(all) {
+		var names []string
+		for _, r := range results {
+			names = append(names, r.spec.String())
+		}
+		fmt.Fprintf(&b, "This run evaluated %d of the %d listed modules (-modules): %s.\n\n", len(results), len(all), strings.Join(names, ", "))
+	}
+	b.WriteString("| module | go | packages checked/fast/skipped | tests checked | reports (untriaged) | -race reports | vet | -race | vet/-race | peak RSS vet | peak RSS -race |\n")
+	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	var sum struct {
+		mods, skipped, tests, checked, reports, untriaged, over3 int
+		maxRSS                                                   int64
+		maxRatio                                                 float64
+	}
+	for _, r := range results {
+		if r.err != "" {
+			fmt.Fprintf(&b, "| %s | %s | – | – | – | – | – | – | – | – | – |\n", r.spec, mdCell("not evaluated: "+r.err))
+			continue
+		}
+		ck, fast, sk, tests, tc := countStatus(r.packages)
+		untriaged := 0
+		for _, rep := range r.reports {
+			if rep.triage == nil {
+				untriaged++
+			}
+		}
+		sum.mods++
+		sum.skipped += sk
+		sum.tests += tests
+		sum.checked += tc
+		sum.reports += len(r.reports)
+		sum.untriaged += untriaged
+		sum.maxRSS = max(sum.maxRSS, r.vet.MaxRSS, r.vet.TreeRSS)
+		if r.race.Wall > 0 {
+			x := r.vet.Wall.Seconds() / r.race.Wall.Seconds()
+			sum.maxRatio = max(sum.maxRatio, x)
+			if x > 3 {
+				sum.over3++
+			}
+		}
+		rs := fmt.Sprintf("%d", len(r.reports))
+		if untriaged > 0 {
+			rs += fmt.Sprintf(" (⚠ %d)", untriaged)
+		}
+		vet := secs(r.vet.Wall)
+		if d := r.vet.describe(); d != "ok" {
+			vet += " (" + d + ")"
+		}
+		race := secs(r.race.Wall)
+		if d := r.race.describe(); d != "ok" {
+			race += " (" + d + ")"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d/%d/%d | %d/%d | %s | %d | %s | %s | %s | %s / %s | %s / %s |\n",
+			r.spec, r.goLine, ck, fast, sk, tc, tests, rs, raceReports(r.race), vet, race, ratio(r.vet.Wall, r.race.Wall),
+			mib(r.vet.MaxRSS), mib(r.vet.TreeRSS), mib(r.race.MaxRSS), mib(r.race.TreeRSS))
+	}
+	fmt.Fprintf(&b, "\nOver the %d modules evaluated: %d packages skipped, %d of %d tests checked (fast-path packages' tests count as unchecked), %d reports (%d untriaged), vet over 3x -race on %d, worst ratio %.1fx, peak RSS of vet's tree at most %s.\n",
+		sum.mods, sum.skipped, sum.checked, sum.tests, sum.reports, sum.untriaged, sum.over3, sum.maxRatio, mib(sum.maxRSS))
+	for _, r := range results {
+		if r.err != "" {
+			continue
+		}
+		fmt.Fprintf(&b, "\n### %s\n\n", r.spec)
+		if r.spec.Why != "" {
+			fmt.Fprintf(&b, "%s. ", r.spec.Why)
+		}
+		fmt.Fprintf(&b, "go %s; vet's largest process at its peak: %s.\n\n", r.goLine, r.vet.PeakProc)
+		b.WriteString(renderPackages(r.packages))
+		if len(r.reports) > 0 {
+			b.WriteString("\nReports:\n\n")
+			for _, rep := range r.reports {
+				t := "⚠ untriaged"
+				if rep.triage != nil {
+					t = rep.triage.Verdict + ": " + rep.triage.Reason
+				}
+				fmt.Fprintf(&b, "- `%s` — %s — %s\n", rep.key, oneLine(rep.message), oneLine(t))
+			}
+		}
+		b.WriteString(renderNotes(r.notes, r.vetErrs))
+	}
+	return b.String()
+}
+
+// raceReports counts the race detector's reports in a go test -race run.
+func raceReports(r *run) int {
+	return strings.Count(string(r.Stdout), "WARNING: DATA RACE") + strings.Count(string(r.Stderr), "WARNING: DATA RACE")
+}

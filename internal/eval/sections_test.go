@@ -1,0 +1,242 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pecanvet/pecanvet/passes/pecan"
+)
+
+// TestPrepareRaceTestdata prepares the module from the toolchain's race
+// testdata: the dropped files and TestNoRaceIssue60934 are gone, every
+// other test is kept, and the files still parse.
+func TestPrepareRaceTestdata(t *testing.T) {
+	src := filepath.Join(runtime.GOROOT(), "src", "runtime", "race", "testdata")
+	orig, err := testFuncs(src)
+	if err != nil || len(orig) == 0 {
+		t.Skipf("no race testdata in GOROOT: %v", err)
+	}
+	dst := filepath.Join(t.TempDir(), "racetd")
+	if err := prepareRaceTestdata(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	for f := range raceTDDrop {
+		if _, err := os.Stat(filepath.Join(dst, f)); err == nil {
+			t.Errorf("%s kept", f)
+		}
+	}
+	got, err := testFuncs(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, f := range orig {
+		if !raceTDDrop[filepath.Base(f.File)] && !raceTDDropFuncs[f.Name] {
+			want[f.Name] = true
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d tests, want %d", len(got), len(want))
+	}
+	for _, f := range got {
+		if raceTDDropFuncs[f.Name] || !want[f.Name] {
+			t.Errorf("unexpected test %s", f.Name)
+		}
+	}
+	mod, _ := os.ReadFile(filepath.Join(dst, "go.mod"))
+	if !strings.HasPrefix(string(mod), "module racetd\n\ngo 1.") {
+		t.Errorf("go.mod = %q", mod)
+	}
+}
+
+func TestDropFuncs(t *testing.T) {
+	src := "package p\n\nfunc A() {}\n\n// B is dropped.\nfunc B() {\n\t_ = 1\n}\n\nfunc C() {}\n"
+	out, gone, err := dropFuncs("p.go", []byte(src), map[string]bool{"B": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "package p\n\nfunc A() {}\n\n\nfunc C() {}\n"; string(out) != want || len(gone) != 1 {
+		t.Errorf("dropFuncs = %q %v, want %q", out, gone, want)
+	}
+}
+
+func TestGoLine(t *testing.T) {
+	for v, want := range map[string]string{"go1.26.8": "1.26", "go1.27rc1": "1.27", "devel +abc": "1.21"} {
+		if got := goLine(v); got != want {
+			t.Errorf("goLine(%q) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// TestVetJSONToTests: go vet -json's diagnostics are read (an analyzer
+// error too) and attributed to the test function holding them, or to the
+// one their clip passes through.
+func TestVetJSONToTests(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "x_test.go")
+	src := "package x\n\nimport \"testing\"\n\nfunc helper() {\n\t_ = 1\n}\n\nfunc TestRaceA(t *testing.T) {\n\thelper()\n}\n\nfunc TestNoRaceB(t *testing.T) {\n\t_ = 2\n}\n\nfunc Testlower(t *testing.T) {}\n\nfunc TestMain(m *testing.M) {}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	funcs, err := testFuncs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(funcs) != 2 || funcs[0].Name != "TestRaceA" || funcs[1].Name != "TestNoRaceB" {
+		t.Fatalf("testFuncs = %+v", funcs)
+	}
+	out := `{
+	"x": {
+		"pecan": [
+			{"category": "race", "posn": "` + file + `:6:2", "message": "m1",
+			 "related": [{"posn": "` + file + `:10:2", "message": "step 1"}]},
+			{"category": "av", "posn": "` + file + `:14:2", "message": "m2"}
+		]
+	}
+}
+{
+	"y": {
+		"pecan": {"error": "boom"}
+	}
+}
+`
+	diags, errs, err := parseVetJSON([]byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diags) != 2 || len(errs) != 1 || errs[0] != "y: boom" {
+		t.Fatalf("diags %+v errs %v", diags, errs)
+	}
+	if got := testOf(funcs, diags[0]); got != "TestRaceA" {
+		t.Errorf("helper's report attributed to %q, want TestRaceA (through its clip)", got)
+	}
+	if got := testOf(funcs, diags[1]); got != "TestNoRaceB" {
+		t.Errorf("attributed to %q, want TestNoRaceB", got)
+	}
+	if _, _, err := parseVetJSON([]byte("{not json")); err == nil {
+		t.Error("no error for bad output")
+	}
+}
+
+func TestRaceFailures(t *testing.T) {
+	out := "=== RUN   TestRaceA\n--- FAIL: TestRaceA (0.00s)\n--- PASS: TestRaceB (0.00s)\n    --- FAIL: TestNoRaceC (0.01s)\n--- FAIL: TestRaceA (0.00s)\n"
+	race, noRace := raceFailures([]byte(out))
+	if strings.Join(race, ",") != "TestRaceA" || strings.Join(noRace, ",") != "TestNoRaceC" {
+		t.Errorf("raceFailures = %v %v", race, noRace)
+	}
+}
+
+func TestReadModules(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "m.txt")
+	os.WriteFile(p, []byte("# comment\n\ngolang.org/x/sync@v0.24.0  # errgroup\nexample.com/a/v2@v2.0.1\n"), 0o644)
+	ms, err := readModules(p)
+	if err != nil || len(ms) != 2 || ms[0].String() != "golang.org/x/sync@v0.24.0" || ms[0].Why != "errgroup" || ms[1].Path != "example.com/a/v2" {
+		t.Fatalf("readModules = %+v, %v", ms, err)
+	}
+	os.WriteFile(p, []byte("golang.org/x/sync\n"), 0o644)
+	if _, err := readModules(p); err == nil || !strings.Contains(err.Error(), ":1:") {
+		t.Errorf("no version: err = %v, want one naming the line", err)
+	}
+}
+
+func TestReadTriage(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "triage.md")
+	os.WriteFile(p, []byte("# Triage\n\n| key | verdict | reason |\n|---|---|---|\n| `m@v1 a/b.go:12 av` | false | the counter's Adds commute |\n| m@v1 c.go:3 race | true bug | unsynchronized flag |\n"), 0o644)
+	tr, err := readTriage(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, ok := tr["m@v1 a/b.go:12 av"]; !ok || e.Verdict != "false" || e.Reason != "the counter's Adds commute" {
+		t.Errorf("entry = %+v %v; all %v", e, ok, tr)
+	}
+	if e := tr["m@v1 c.go:3 race"]; e.Verdict != "true bug" {
+		t.Errorf("entry = %+v", e)
+	}
+	os.WriteFile(p, []byte("| m@v1 c.go:3 race | maybe | hmm |\n"), 0o644)
+	if _, err := readTriage(p); err == nil {
+		t.Error("no error for a verdict that is neither")
+	}
+	m := modSpec{Path: "m", Version: "v1"}
+	if k := reportKey(m, "/w/m", diag{Posn: "/w/m/a/b.go:12:7", Category: "av"}); k != "m@v1 a/b.go:12 av" {
+		t.Errorf("reportKey = %q", k)
+	}
+}
+
+// TestClassify: a package is checked only if its dynamic loop ran; tests
+// the budget left are counted; the external test unit alone is a skip.
+func TestClassify(t *testing.T) {
+	st, reason, n := classify([]pecan.Stats{{Dynamic: true, TestsListed: 5, TestsChecked: 3}, {Skipped: "external test package: its tests run with p"}})
+	if st != "checked" || n != 3 || !strings.Contains(reason, "2 of 5 tests not checked") {
+		t.Errorf("classify = %q %q %d", st, reason, n)
+	}
+	if _, _, n := classify([]pecan.Stats{{Dynamic: true, TestsListed: 4, TestsChecked: 4}, {Package: "p_test", Dynamic: true, TestsListed: 4, TestsChecked: 4}}); n != 4 {
+		t.Errorf("two units checking the same directory: %d tests checked, want 4", n)
+	}
+	if st, _, _ := classify([]pecan.Stats{{Skipped: "no concurrency in the package or its tests (fast path)"}}); st != "fast path" {
+		t.Errorf("fast path classified %q", st)
+	}
+	if st, _, _ := classify([]pecan.Stats{{Skipped: "external test package: its tests run with p"}}); st != "skipped" {
+		t.Errorf("external-tests-only package classified %q", st)
+	}
+	if st, reason, _ := classify([]pecan.Stats{{Dynamic: true, Skipped: "dynamic check skipped: go: updates to go.mod needed"}}); st != "skipped" || !strings.Contains(reason, "go.mod") {
+		t.Errorf("failed check classified %q %q", st, reason)
+	}
+	if st, _, _ := classify(nil); st != "skipped" {
+		t.Errorf("unreached package classified %q", st)
+	}
+}
+
+func TestWriteSection(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "EVAL.md")
+	if err := writeSection(p, "a", "A1\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeSection(p, "b", "B1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeSection(p, "a", "A2"); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(p)
+	want := "# pecanvet evaluation\n\n<!-- eval:a:begin -->\nA2\n<!-- eval:a:end -->\n\n<!-- eval:b:begin -->\nB1\n<!-- eval:b:end -->\n"
+	if string(b) != want {
+		t.Errorf("file = %q, want %q", b, want)
+	}
+	os.WriteFile(p, []byte("<!-- eval:a:begin -->\n"), 0o644)
+	if err := writeSection(p, "a", "x"); err == nil {
+		t.Error("no error for a missing end marker")
+	}
+}
+
+// TestRenderModules: an untriaged report is flagged in the table and
+// counted in the summary; a triaged one shows its verdict.
+func TestRenderModules(t *testing.T) {
+	r := &modResult{
+		spec:     modSpec{Path: "example.com/m", Version: "v1.0.0"},
+		goLine:   "1.20",
+		packages: []pkgRow{{path: "example.com/m", tests: 4, checked: 3, status: "checked"}, {path: "example.com/m/x", tests: 2, status: "skipped", reason: "boom"}},
+		reports: []modReport{
+			{key: "example.com/m@v1.0.0 a.go:3 race", message: "data race", triage: &triageEntry{"true bug", "unguarded flag"}},
+			{key: "example.com/m@v1.0.0 b.go:9 av", message: "atomicity violation"},
+		},
+		vet:  &run{Wall: 30 * time.Second, Exit: 0},
+		race: &run{Wall: 10 * time.Second, Exit: 0, Stdout: []byte("WARNING: DATA RACE\n")},
+	}
+	out := renderModules([]*modResult{r}, []modSpec{r.spec}, &config{modulesFile: "m.txt", triageFile: "t.md"})
+	for _, want := range []string{
+		"| example.com/m@v1.0.0 | 1.20 | 1/0/1 | 3/6 | 2 (⚠ 1) | 1 | 30.0 s | 10.0 s | 3.0x |",
+		"1 packages skipped, 3 of 6 tests checked",
+		"2 reports (1 untriaged)",
+		"true bug: unguarded flag",
+		"`example.com/m@v1.0.0 b.go:9 av` — atomicity violation — ⚠ untriaged",
+		"| example.com/m/x | 0/2 | skipped | boom |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+}
