@@ -50,7 +50,7 @@ func measure(ctx context.Context, timeout time.Duration, dir string, env []strin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.Cancel = func() error { return killTree(cmd.Process.Pid) }
 	cmd.WaitDelay = 10 * time.Second
 	r := &run{Exit: -1}
 	start := time.Now()
@@ -93,17 +93,43 @@ func measure(ctx context.Context, timeout time.Duration, dir string, env []strin
 	return r
 }
 
+// killTree kills root's process group and every descendant, with its own
+// group: the vet tool runs test binaries in process groups of their own,
+// which a kill of root's group alone would leave running.
+func killTree(root int) error {
+	tree := procTree(root)
+	err := syscall.Kill(-root, syscall.SIGKILL)
+	for pid := range tree {
+		syscall.Kill(-pid, syscall.SIGKILL) // fails harmlessly if pid leads no group
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	return err
+}
+
 // treeRSS sums the resident sets of root and its descendants, read from
 // /proc, and names the largest.
 func treeRSS(root int) (sum int64, top string) {
+	var topRSS int64
+	for _, p := range procTree(root) {
+		sum += p.rss
+		if p.rss > topRSS {
+			topRSS, top = p.rss, p.comm
+		}
+	}
+	return sum, top
+}
+
+type proc struct {
+	ppid int
+	rss  int64 // bytes
+	comm string
+}
+
+// procTree reads root and its live descendants from /proc.
+func procTree(root int) map[int]proc {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
-		return 0, ""
-	}
-	type proc struct {
-		ppid int
-		rss  int64
-		comm string
+		return nil
 	}
 	procs := map[int]proc{}
 	page := int64(os.Getpagesize())
@@ -133,18 +159,13 @@ func treeRSS(root int) (sum int64, top string) {
 			}
 		}
 	}
-	var topRSS int64
+	out := map[int]proc{}
 	for pid := range in {
-		p, ok := procs[pid]
-		if !ok {
-			continue
-		}
-		sum += p.rss
-		if p.rss > topRSS {
-			topRSS, top = p.rss, p.comm
+		if p, ok := procs[pid]; ok {
+			out[pid] = p
 		}
 	}
-	return sum, top
+	return out
 }
 
 type stat struct {

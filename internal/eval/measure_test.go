@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"os"
+	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -56,6 +58,35 @@ func TestMeasureTimeout(t *testing.T) {
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("took %v after a 300ms bound", d)
+	}
+}
+
+// TestMeasureTimeoutOwnGroup: a descendant that left the process group
+// (as the vet tool's test binaries do) is killed at the bound too.
+func TestMeasureTimeoutOwnGroup(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	r := measure(context.Background(), 500*time.Millisecond, t.TempDir(), nil, "sh", "-c", "setsid sleep 31 & echo $!; wait")
+	if !r.TimedOut {
+		t.Fatalf("run = %+v, want timed out", r)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(r.Stdout)))
+	if err != nil {
+		t.Fatalf("pid %q: %v", r.Stdout, err)
+	}
+	for i := 0; ; i++ {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			return // gone
+		}
+		if strings.Contains(string(b), ") Z ") {
+			return // killed, not yet reaped by init
+		}
+		if i == 50 {
+			t.Fatalf("process %d in its own group still running after the bound: %s", pid, b)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
