@@ -250,7 +250,7 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 	var b strings.Builder
 	b.WriteString("## Real modules from the module proxy\n\n")
 	fmt.Fprintf(&b, "The pinned modules of `%s`, each copied out of the module cache into a temporary directory and checked from its root with `go vet -vettool=pecanvet -json ./...`%s, beside `go test -race -count=1 ./...`. ", c.modulesFile, flagsNote(c))
-	b.WriteString("Both ran on the same warm build cache (the module's dependencies built beforehand, with -race and without; the module's own packages built by each run); wall time includes the build. " + vetCacheNote + " ")
+	b.WriteString("Both ran on the same warm build cache (the module's dependencies built beforehand, with -race and without; the module's own packages built by each run); wall time includes the build (and, for -race, the race runtime's default 1 s sleep at exit of each test binary, as users see it). " + vetCacheNote + " ")
 	b.WriteString("Peak RSS: the largest single process of the command's tree (wait4's rusage) / the largest sampled sum over the live tree. ")
 	fmt.Fprintf(&b, "Packages: checked / fast path (no concurrency, nothing run) / skipped. Reports are triaged in `%s`; an untriaged one is marked ⚠.\n\n", c.triageFile)
 	if len(results) < len(all) {

@@ -190,24 +190,26 @@ func packageRows(ctx context.Context, dir string, stats []pecan.Stats, c *config
 	if c != nil {
 		timeout = c.stepTimeout
 	}
-	r := measure(ctx, timeout, dir, nil, "go", "list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{if .Error}}{{.Error}}{{end}}", "./...")
+	r := measure(ctx, timeout, dir, nil, "go", "list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .TestGoFiles \",\"}},{{join .XTestGoFiles \",\"}}\t{{if .Error}}{{.Error}}{{end}}", "./...")
 	byDir := map[string][]pecan.Stats{}
 	for _, s := range stats {
 		byDir[s.Dir] = append(byDir[s.Dir], s)
 	}
 	var rows []pkgRow
 	for _, l := range strings.Split(strings.TrimSpace(string(r.Stdout)), "\n") {
-		f := strings.SplitN(l, "\t", 3)
-		if len(f) < 2 {
+		f := strings.SplitN(l, "\t", 4)
+		if len(f) < 3 {
 			continue
 		}
 		row := pkgRow{path: f[0], dir: f[1]}
-		if funcs, err := testFuncs(row.dir); err == nil {
+		// The test files the go command builds (build constraints
+		// applied), not every *_test.go in the directory.
+		if funcs, err := testFuncsIn(row.dir, strings.Split(f[2], ",")); err == nil {
 			row.tests = len(funcs)
 		}
 		row.status, row.reason, row.checked = classify(byDir[row.dir])
-		if len(f) == 3 && f[2] != "" && row.status != "checked" {
-			row.reason = strings.TrimSpace(row.reason + "; go list: " + firstLineOf(f[2]))
+		if len(f) == 4 && f[3] != "" && row.status != "checked" {
+			row.reason = strings.TrimSpace(row.reason + "; go list: " + firstLineOf(f[3]))
 		}
 		rows = append(rows, row)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -238,5 +239,37 @@ func TestRenderModules(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}
+	}
+}
+
+// TestPackageRows: packages come from go list, their tests from the test
+// files the go command builds (a file excluded by a build constraint does
+// not count), joined with the stats lines by directory.
+func TestPackageRows(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/m\n\ngo 1.21\n")
+	write("a.go", "package m\n")
+	write("a_test.go", "package m\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n")
+	write("x_test.go", "package m_test\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n")
+	write("never_test.go", "//go:build never\n\npackage m\n\nimport \"testing\"\n\nfunc TestNever(t *testing.T) {}\n")
+	write("sub/b.go", "package sub\n")
+	write("sub/b_test.go", "package sub\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {}\n")
+	stats := []pecan.Stats{{Package: "example.com/m", Dir: dir, Dynamic: true, TestsListed: 2, TestsChecked: 2}}
+	rows := packageRows(context.Background(), dir, stats, nil)
+	if len(rows) != 2 {
+		t.Fatalf("rows = %+v", rows)
+	}
+	if r := rows[0]; r.path != "example.com/m" || r.tests != 2 || r.checked != 2 || r.status != "checked" {
+		t.Errorf("row = %+v, want 2 tests, both checked", r)
+	}
+	if r := rows[1]; r.path != "example.com/m/sub" || r.tests != 1 || r.status != "skipped" {
+		t.Errorf("row = %+v, want 1 test, skipped (never reached)", r)
 	}
 }

@@ -111,6 +111,22 @@ func testFuncs(dir string) ([]testFunc, error) {
 	if err != nil {
 		return nil, err
 	}
+	return testFuncsOf(names)
+}
+
+// testFuncsIn is testFuncs for the named files of dir (empty names
+// skipped).
+func testFuncsIn(dir string, files []string) ([]testFunc, error) {
+	var names []string
+	for _, f := range files {
+		if f != "" {
+			names = append(names, filepath.Join(dir, f))
+		}
+	}
+	return testFuncsOf(names)
+}
+
+func testFuncsOf(names []string) ([]testFunc, error) {
 	sort.Strings(names)
 	fset := token.NewFileSet()
 	var out []testFunc
