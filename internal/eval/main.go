@@ -66,6 +66,7 @@ type row struct {
 	known                  string // yes, no, or "" for fixed twins and unlisted subjects
 	notes                  []string
 	reproducedSites        [][]string
+	checkWall, raceWall    time.Duration // pecanvet check, and go test -race -count=1, build included
 }
 
 func main() {
@@ -231,7 +232,9 @@ func evalSubject(dir, name string, pats []*pattern.Pattern, raceRuns int) (*row,
 		return nil, err
 	}
 	defer os.RemoveAll(traces)
+	checkStart := time.Now()
 	rep, err := check.Run(ctx, check.Options{Dir: dir, Patterns: []string{"./" + name}, Anomalies: pats, KeepTraces: traces})
+	r.checkWall = time.Since(checkStart)
 	if err != nil {
 		return nil, err
 	}
@@ -307,6 +310,7 @@ func evalSubject(dir, name string, pats []*pattern.Pattern, raceRuns int) (*row,
 	}
 	r.overhead = median(tr)/median(tp) - 1
 	race := filepath.Join(tmp, "race.test")
+	r.raceWall = raceWall(dir, pkg)
 	cmd := exec.Command("go", "test", "-race", "-c", "-o", race, "-vet=off", pkg)
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -436,6 +440,7 @@ func summarize(rows []*row, took time.Duration) string {
 	fmt.Fprintf(&b, "- Known bug reproduced (a REAL anomaly on two or more of its lines in SUBJECTS.md): %d of %d listed subjects.\n", knownYes, knownAll)
 	fmt.Fprintf(&b, "- Fixed twins with REAL = 0: %d of %d.\n", fixedClean, fixed)
 	fmt.Fprintf(&b, "- Buggy subjects `go test -race` does not flag in one run: %d; pecanvet reproduces an anomaly in %d of them.\n", raceMissed, raceMissedFound)
+	b.WriteString(wallSummary(rows))
 	for _, r := range rows {
 		for _, n := range r.notes {
 			if strings.Contains(n, "not replayed") || strings.Contains(n, "budget") || strings.Contains(n, "timed out") {
