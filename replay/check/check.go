@@ -208,9 +208,13 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 			}
 			return false
 		}
-		if _, err := predict.Run(tr, opt.Anomalies, predict.Options{Confirm: confirm}); err != nil {
+		res, err := predict.Run(tr, opt.Anomalies, predict.Options{Confirm: confirm, Deadline: deadline, Context: ctx})
+		if err != nil {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: %v", pkg, test, err))
 			continue
+		}
+		if res.Cut != "" {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: budget of %v spent while predicting; %s", pkg, test, opt.Budget, res.Cut))
 		}
 		if skipped > 0 {
 			why := fmt.Sprintf("-max-replays %d", opt.MaxReplays)
