@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/pecanvet/pecanvet/ssatrace/internal/gen"
+	"github.com/pecanvet/pecanvet/ssatrace/internal/hb"
 	"github.com/pecanvet/pecanvet/ssatrace/pattern"
 	"github.com/pecanvet/pecanvet/ssatrace/predict"
 	"github.com/pecanvet/pecanvet/ssatrace/trace"
@@ -120,6 +121,12 @@ func benchPTG(sizes string, goroutines, locations, locks int, chans float64) {
 		mem := peakBytes - base + eventBytes
 		fmt.Printf("BENCH ptg-search events=%d seconds=%.3f events_per_sec=%.0f mem_bytes=%d bytes_per_event=%.1f goroutines=%d anomalies=%d candidates=%d wall_seconds=%.3f\n",
 			n, search, float64(n)/search, mem, float64(mem)/float64(n), goroutines, len(res.Anomalies), res.Stats.Candidates, wall.Seconds())
+		// The baseline on the same trace, in the same process.
+		t2 := time.Now()
+		d := hb.Run(tr)
+		hbSec := time.Since(t2).Seconds()
+		fmt.Printf("BENCH hb-baseline events=%d seconds=%.3f events_per_sec=%.0f races=%d race_locations=%d\n", n, hbSec, float64(n)/hbSec, d.Races, d.Locations)
+		fmt.Printf("BENCH ptg-vs-hb events=%d ratio=%.2f target=4\n", n, search/hbSec)
 		if res.Stats.Schedules > 0 {
 			fmt.Printf("BENCH schedule events=%d ms_per_aa=%.3f schedules=%d infeasible=%d\n",
 				n, res.Stats.Schedule.Seconds()*1000/float64(res.Stats.Schedules), res.Stats.Schedules, res.Stats.Infeasible)
