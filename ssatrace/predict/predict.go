@@ -117,7 +117,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 			res.Stats.Infeasible++
 			return false
 		}
-		if err := schedule.Check(gr, sched, c.Events, c.Pattern.Adjacent); err != nil {
+		if err := gen.Check(sched, c.Events, c.Pattern.Adjacent); err != nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("internal: generated schedule for %s rejected: %v", c.Key, err))
 			res.Stats.Infeasible++
 			return false
