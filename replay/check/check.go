@@ -170,10 +170,13 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 		if rt.Events == 0 {
 			continue
 		}
-		tr, err := trace.ReadFile(tracePath, trace.ReadOptions{Lenient: true})
+		tr, cut, err := predict.ReadPrefix(tracePath, predict.MaxEvents)
 		if err != nil {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: unreadable trace: %v", pkg, test, err))
 			continue
+		}
+		if cut {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: trace of %d events cut to its first %d to bound memory; predicting from those", pkg, test, rt.Events, len(tr.Events)))
 		}
 		// Replay confirms each prediction inside the search, so that a
 		// site combination whose first schedule is pruned gets its other
