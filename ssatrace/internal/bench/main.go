@@ -3,9 +3,11 @@
 // with grep and benchstat-like tools. Every ratio it prints is measured
 // side by side in the same run.
 //
-//	go run ./ssatrace/internal/bench [-only ptg,record,replay] [-sizes 1e5,1e6,1e7]
+//	go run ./ssatrace/internal/bench [-only ptg,stream,record,replay] [-sizes 1e5,1e6,1e7]
 //
-// Suites: ptg (PTG search and schedule generation on generated traces),
+// Suites: ptg (PTG search and schedule generation on generated traces, and
+// hb-baseline: a FastTrack race pass over the same trace, with the ratio),
+// stream (windowed prediction of the traces above one window, from a file),
 // record (the subjects' tests timed plain, recorded and under -race),
 // replay (record, predict and replay on the subjects) and vet (go vet with
 // pecanvet against plain go vet on packages without concurrency).
@@ -37,7 +39,7 @@ func main() {
 	chans := flag.Float64("chan-density", 0.01, "fraction of events that are channel operations")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the engine runs to this file")
 	writeTrace := flag.String("write-trace", "", "instead of benchmarking, write a generated binary trace of the first -sizes events to this file")
-	only := flag.String("only", "ptg,record,replay,vet", "suites to run")
+	only := flag.String("only", "ptg,stream,record,replay,vet", "suites to run (stream: windowed prediction of the ptg traces above one window, from a file)")
 	subjects := flag.String("subjects", "testdata/src", "the subjects module (record and replay suites)")
 	pkgs := flag.String("pkgs", defaultPkgs, "subject packages for the record and replay suites (patterns)")
 	runs := flag.Int("runs", 5, "runs per timing in the record suite (the median is reported)")
@@ -69,6 +71,12 @@ func main() {
 	}
 	if suites["ptg"] {
 		benchPTG(*sizes, *goroutines, *locations, *locks, *chans)
+	}
+	if suites["stream"] {
+		if err := benchStream(*sizes, *goroutines, *locations, *locks, *chans); err != nil {
+			fmt.Fprintln(os.Stderr, "bench: stream:", err)
+			os.Exit(1)
+		}
 	}
 	if suites["record"] {
 		if err := benchRecord(*subjects, strings.Fields(*pkgs), *runs); err != nil {
@@ -199,4 +207,58 @@ func writeGenerated(path string, opt gen.LargeOptions) error {
 		return err
 	}
 	return f.Close()
+}
+
+// benchStream runs the windowed prediction (predict.RunStream) on the
+// generated traces larger than one window, streamed from a file, and
+// reports the peak heap: what bounds pecanvet's memory on long traces.
+func benchStream(sizes string, goroutines, locations, locks int, chans float64) error {
+	pats, _ := pattern.Builtin("all")
+	var wopt predict.WindowOptions
+	for _, s := range strings.Split(sizes, ",") {
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || f < 1 {
+			return fmt.Errorf("bad size %q", s)
+		}
+		n := int(f)
+		if n <= 1<<20 {
+			continue // one window: ptg-search measures it
+		}
+		dir, err := os.MkdirTemp("", "pecanvet-bench-")
+		if err != nil {
+			return err
+		}
+		path := dir + "/gen.trace"
+		err = writeGenerated(path, gen.LargeOptions{Events: n, Goroutines: goroutines, Locations: locations, Locks: locks, ChannelDensity: chans, Seed: 1})
+		if err != nil {
+			os.RemoveAll(dir)
+			return err
+		}
+		in, err := os.Open(path)
+		if err != nil {
+			os.RemoveAll(dir)
+			return err
+		}
+		dec, err := trace.NewDecoder(in, path)
+		if err != nil {
+			in.Close()
+			os.RemoveAll(dir)
+			return err
+		}
+		base := heapNow()
+		peak := watchPeak()
+		t0 := time.Now()
+		res, err := predict.RunStream(dec, pats, predict.Options{}, wopt)
+		wall := time.Since(t0)
+		peakBytes := peak()
+		in.Close()
+		os.RemoveAll(dir)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("BENCH ptg-stream events=%d seconds=%.3f windows=%d peak_heap_bytes=%d anomalies=%d candidates=%d\n",
+			n, wall.Seconds(), res.Windows, peakBytes-base, len(res.Anomalies), res.Stats.Candidates)
+		runtime.GC()
+	}
+	return nil
 }
