@@ -344,6 +344,14 @@ type item struct {
 func (s *searcher) regionItems() {
 	gr := s.gr
 	s.itemStart = make([]int32, len(gr.Regs)+1)
+	// At most one item per access inside a region: size items once.
+	n := 0
+	for e, r := range gr.Region {
+		if r >= 0 && gr.Tr.Events[e].Op.IsAccess() {
+			n++
+		}
+	}
+	s.items = make([]item, 0, n)
 	var big map[[3]int32]int
 	for r := range gr.Regs {
 		reg := gr.Regs[r]
