@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/pecanvet/pecanvet/ssatrace/pattern"
 	"github.com/pecanvet/pecanvet/ssatrace/schedule"
@@ -91,7 +92,7 @@ func RunStream(dec trace.Decoder, pats []*pattern.Pattern, opt Options, wopt Win
 			break
 		}
 		tabs := *dec.Tables()
-		if err := out.window(st, buf, w0, tabs, pats, opt, found); err != nil {
+		if err := out.window(st, buf, w0, eof, tabs, pats, opt, found); err != nil {
 			return nil, err
 		}
 		out.Windows++
@@ -118,7 +119,7 @@ func RunStream(dec trace.Decoder, pats []*pattern.Pattern, opt Options, wopt Win
 
 // window analyzes events buf (global indices from w0) after the preamble
 // of st.
-func (out *StreamResult) window(st *streamState, buf []trace.Event, w0 int, tabs trace.Tables, pats []*pattern.Pattern, opt Options, found map[string]bool) error {
+func (out *StreamResult) window(st *streamState, buf []trace.Event, w0 int, last bool, tabs trace.Tables, pats []*pattern.Pattern, opt Options, found map[string]bool) error {
 	pre, orig := st.preamble()
 	np := int32(len(pre))
 	tr := &trace.Trace{Tables: tabs, Events: append(pre, buf...)}
@@ -160,6 +161,9 @@ func (out *StreamResult) window(st *streamState, buf []trace.Event, w0 int, tabs
 		return fmt.Errorf("window at event %d: %w", w0+1, err)
 	}
 	for _, w := range res.Warnings {
+		if !last && strings.Contains(w, " ends holding ") {
+			continue // the window, not the goroutine, ended there
+		}
 		if out.Windows > 0 {
 			w = fmt.Sprintf("window at event %d: %s", w0+1, w)
 		}
