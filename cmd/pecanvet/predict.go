@@ -38,6 +38,7 @@ func cmdPredict(args []string, stdout, stderr io.Writer) int {
 	maxEvents := fs.Int("max-events", 50_000_000, "refuse traces with more events than this (memory: about 100 bytes per event)")
 	verbose := fs.Bool("v", false, "also print statistics")
 	schedDir := fs.String("schedules", "", "write each anomaly's schedule (bug hatching clip) to a file in this directory, for replay")
+	window := fs.Int("window", 0, "stream the trace and predict over overlapping windows of this many events (memory bounded by the window, not the trace; anomalies spread over more than a quarter window may be missed)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, predictUsage)
 		fs.PrintDefaults()
@@ -58,6 +59,13 @@ func cmdPredict(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	path := fs.Arg(0)
+	if *window > 0 {
+		if *schedDir != "" {
+			fmt.Fprintf(stderr, "pecanvet predict: -schedules needs the whole trace; it cannot be used with -window\n")
+			return 2
+		}
+		return predictWindowed(path, pats, *window, *maxTries, *asJSON, *verbose, stdout, stderr)
+	}
 	tr, err := readTrace(path, *maxEvents)
 	if err != nil {
 		fmt.Fprintf(stderr, "pecanvet predict: %v\n", err)

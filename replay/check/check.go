@@ -172,10 +172,13 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 		if rt.Events == 0 {
 			continue
 		}
-		tr, err := trace.ReadFile(tracePath, trace.ReadOptions{Lenient: true})
+		tr, cut, err := predict.ReadPrefix(tracePath, predict.MaxEvents)
 		if err != nil {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: unreadable trace: %v", pkg, test, err))
 			continue
+		}
+		if cut {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: trace of %d events cut to its first %d to bound memory; predicting from those", pkg, test, rt.Events, len(tr.Events)))
 		}
 		// Replay confirms each prediction inside the search, so that a
 		// site combination whose first schedule is pruned gets its other
@@ -210,9 +213,13 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 			}
 			return false
 		}
-		if _, err := predict.Run(tr, opt.Anomalies, predict.Options{Confirm: confirm}); err != nil {
+		res, err := predict.Run(tr, opt.Anomalies, predict.Options{Confirm: confirm, Deadline: deadline, Context: ctx})
+		if err != nil {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: %v", pkg, test, err))
 			continue
+		}
+		if res.Cut != "" {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: budget of %v spent while predicting; %s", pkg, test, opt.Budget, res.Cut))
 		}
 		if skipped > 0 {
 			why := fmt.Sprintf("-max-replays %d", opt.MaxReplays)

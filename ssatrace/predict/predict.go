@@ -5,6 +5,7 @@
 package predict
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -23,6 +24,19 @@ type Options struct {
 	// the search tries other instances of the same site combination, up to
 	// Search.MaxTries.
 	Confirm func(Anomaly) bool
+	// Deadline, if not zero, and Context, if set, bound the prediction:
+	// once either runs out the search stops, Run returns the anomalies
+	// found so far and Result.Cut says what was left out.
+	Deadline time.Time
+	Context  context.Context
+}
+
+// stop reports whether the deadline or the context ran out.
+func (o *Options) stop() bool {
+	if o.Context != nil && o.Context.Err() != nil {
+		return true
+	}
+	return !o.Deadline.IsZero() && time.Now().After(o.Deadline)
 }
 
 // Anomaly is one predicted access anomaly with the schedule that exposes it.
@@ -54,6 +68,9 @@ type Result struct {
 	Anomalies []Anomaly
 	Warnings  []string
 	Stats     Stats
+	// Cut is empty when the search ran to the end; otherwise it says
+	// where the deadline stopped it (the anomalies are those found before).
+	Cut string
 }
 
 // Run predicts the anomalies of tr matching pats.
@@ -76,7 +93,22 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	var schedTime time.Duration
 	gen := schedule.NewGenerator(gr)
 	t1 := time.Now()
-	st := search.Run(gr, pats, opt.Search, func(c search.Candidate) bool {
+	sopt := opt.Search
+	if opt.Context != nil || !opt.Deadline.IsZero() {
+		sopt.Stop = func() bool {
+			return opt.stop() || opt.Search.Stop != nil && opt.Search.Stop()
+		}
+	}
+	if sopt.Stop != nil && sopt.Stop() {
+		res.Cut = "time ran out before the search: nothing searched"
+		return res, nil
+	}
+	st := search.Run(gr, pats, sopt, func(c search.Candidate) bool {
+		// A schedule costs up to a pass over the trace: check the deadline
+		// before each one, not only at the search's polls.
+		if sopt.Stop != nil && sopt.Stop() {
+			return false
+		}
 		ts := time.Now()
 		defer func() { schedTime += time.Since(ts) }()
 		res.Stats.Schedules++
@@ -85,7 +117,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 			res.Stats.Infeasible++
 			return false
 		}
-		if err := schedule.Check(gr, sched, c.Events, c.Pattern.Adjacent); err != nil {
+		if err := gen.Check(sched, c.Events, c.Pattern.Adjacent); err != nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("internal: generated schedule for %s rejected: %v", c.Key, err))
 			res.Stats.Infeasible++
 			return false
@@ -104,6 +136,12 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	res.Stats.Search = time.Since(t1) - schedTime
 	res.Stats.Schedule = schedTime
 	res.Stats.Candidates = st.Candidates
+	if st.Cut {
+		res.Cut = fmt.Sprintf("time ran out in the search, at pattern %s: %d anomalies found, the rest of the patterns not searched", st.CutAt, len(res.Anomalies))
+	}
+	if st.Capped > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("search: %d site combinations given up after the cap on goroutine assignments (search.Options.MaxAssign)", st.Capped))
+	}
 	return res, nil
 }
 

@@ -160,6 +160,16 @@ func Build(tr *trace.Trace) *Graph {
 	}
 	gr.sets.init()
 	evs := tr.Events
+	// Size the lock nodes and regions once (each acquisition makes at most
+	// one of each): growing them was a fifth of the build time.
+	acq := 0
+	for _, e := range evs {
+		if e.Op.IsAcquire() || e.Op == trace.RegionBegin {
+			acq++
+		}
+	}
+	gr.nodes = make([]lockNode, 0, acq)
+	gr.Regs = make([]RegionInfo, 0, acq)
 	gr.byG = buildCSR(gr.NG, n, func(i int) int32 { return evs[i].G })
 	gr.byObj = buildCSR(len(tr.Objects), n, func(i int) int32 {
 		if op := evs[i].Op; op.IsAccess() || op == trace.Send || op == trace.Close {

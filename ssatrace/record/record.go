@@ -291,17 +291,14 @@ func Record(ctx context.Context, opt Options) ([]Test, []string, error) {
 func (b *Build) RecordTest(ctx context.Context, pkg, name, path string, timeout time.Duration) Test {
 	r := RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], name, []string{"PECANVET_TRACE=" + path}, timeout)
 	t := Test{Package: pkg, Name: name, Trace: path, Wall: r.Wall, Passed: r.Passed, TimedOut: r.TimedOut, Output: r.Output}
-	tr, err := trace.ReadFile(path, trace.ReadOptions{Lenient: true})
+	events, goroutines, shared, truncated, err := traceStats(path)
 	switch {
-	case err != nil && os.IsNotExist(errors.Unwrap(err)):
+	case err != nil && os.IsNotExist(err):
 		t.Truncated = "no trace written"
 	case err != nil:
 		t.Truncated = err.Error()
 	default:
-		t.Events = len(tr.Events)
-		t.Goroutines = len(tr.Goroutines)
-		t.Shared = SharedLocations(tr)
-		t.Truncated = tr.Truncated
+		t.Events, t.Goroutines, t.Shared, t.Truncated = events, goroutines, shared, truncated
 	}
 	if r.TimedOut {
 		t.Truncated = fmt.Sprintf("timed out after %v", timeout)
@@ -312,33 +309,9 @@ func (b *Build) RecordTest(ctx context.Context, pkg, name, path string, timeout 
 // SharedLocations counts the memory locations that two or more goroutines
 // access, at least one of them writing (PECAN's SV column).
 func SharedLocations(tr *trace.Trace) int {
-	type acc struct {
-		g      int32
-		multi  bool
-		writes bool
-	}
-	m := map[int32]*acc{}
+	sh := newSharedCounter()
 	for _, e := range tr.Events {
-		if !e.Op.IsAccess() || e.Op.IsAtomic() {
-			continue
-		}
-		a := m[e.Obj]
-		if a == nil {
-			a = &acc{g: e.G}
-			m[e.Obj] = a
-		}
-		if a.g != e.G {
-			a.multi = true
-		}
-		if e.Op.Writes() {
-			a.writes = true
-		}
+		sh.add(e)
 	}
-	n := 0
-	for _, a := range m {
-		if a.multi && a.writes {
-			n++
-		}
-	}
-	return n
+	return sh.count()
 }

@@ -14,11 +14,21 @@ import (
 // prefix, being the recorded trace, is taken as feasible; the tail is
 // checked step by step. It is the safety net between Generate and a report.
 func Check(gr *ptg.Graph, sched Schedule, p []int32, adjacent bool) error {
+	st := newState(gr)
+	return check(&st, gr, sched, p, adjacent)
+}
+
+// Check is Check on g's PTG. It reuses g's scratch state, which saves a
+// pass over the trace per call.
+func (g *Generator) Check(sched Schedule, p []int32, adjacent bool) error {
+	return check(&g.st, g.gr, sched, p, adjacent)
+}
+
+func check(st *state, gr *ptg.Graph, sched Schedule, p []int32, adjacent bool) error {
 	evs := gr.Tr.Events
 	if sched.Prefix < 0 || int(sched.Prefix) > len(evs) {
 		return fmt.Errorf("prefix of %d events out of range", sched.Prefix)
 	}
-	st := newState(gr)
 	st.reset(sched.Prefix)
 	at := make(map[int32]int, len(p))
 	for _, e := range p {

@@ -47,6 +47,13 @@ type Options struct {
 	// PerClass is the number of partner instances tried per instance of
 	// the first group within a class combination (0: 2).
 	PerClass int
+	// MaxAssign is the number of goroutine assignments examined per site
+	// combination before it is given up as capped (0: 1024; negative: no
+	// cap). It bounds traces where many goroutines run the same code.
+	MaxAssign int
+	// Stop, if set, is polled every few thousand steps; once it returns
+	// true the search ends and Stats.Cut says so. Use it for deadlines.
+	Stop func() bool
 }
 
 // Candidate is one pattern instance proposed to the caller.
@@ -61,6 +68,15 @@ type Stats struct {
 	Candidates int // instances proposed
 	Confirmed  int // site combinations confirmed
 	GaveUp     int // site combinations abandoned after MaxTries
+	Capped     int // site combinations abandoned after MaxAssign goroutine assignments
+	// Combinations counts the combinations of code (skeletons, one per
+	// pattern group) examined: it does not grow with the number of
+	// goroutines that run the same code.
+	Combinations int
+	// Cut is set when Stop ended the search early: the patterns from
+	// CutAt on were searched partly or not at all.
+	Cut   bool
+	CutAt string // ID of the pattern being searched when Stop fired
 }
 
 // Run searches gr for instances of pats, in order, and calls try for each
@@ -73,7 +89,10 @@ func Run(gr *ptg.Graph, pats []*pattern.Pattern, opt Options, try func(Candidate
 	if opt.PerClass <= 0 {
 		opt.PerClass = 2
 	}
-	s := &searcher{gr: gr, opt: opt, try: try, tries: map[string]int{}, done: map[string]bool{}, shapes: map[string]*groupIndex{}}
+	if opt.MaxAssign == 0 {
+		opt.MaxAssign = 1024
+	}
+	s := &searcher{gr: gr, opt: opt, try: try, tries: map[string]int{}, done: map[string]bool{}, assigns: map[string]int{}, shapes: map[string]*groupIndex{}}
 	// Index every region-group shape in one pass over the regions.
 	var gs []*group
 	var atomic []bool
@@ -90,28 +109,48 @@ func Run(gr *ptg.Graph, pats []*pattern.Pattern, opt Options, try func(Candidate
 	// recorded order — the recorded order was already seen to be harmless.
 	for pass := 0; pass < 2; pass++ {
 		for _, p := range pats {
-			if p.Adjacent {
+			if s.cur = p; p.Adjacent && !s.stopped() {
 				s.pattern(p, pass == 0)
 			}
 		}
 	}
 	for _, p := range pats {
-		if !p.Adjacent {
+		if s.cur = p; !p.Adjacent && !s.stopped() {
 			s.pattern(p, false)
 		}
 	}
 	return s.stats
 }
 
+// stopped polls opt.Stop at its first call and every 4096th after, and
+// latches its answer.
+func (s *searcher) stopped() bool {
+	if s.stats.Cut {
+		return true
+	}
+	s.steps++
+	if s.opt.Stop != nil && (s.steps-1)&4095 == 0 && s.opt.Stop() {
+		s.stats.Cut = true
+		if s.cur != nil {
+			s.stats.CutAt = s.cur.ID()
+		}
+	}
+	return s.stats.Cut
+}
+
 type searcher struct {
-	gr     *ptg.Graph
-	opt    Options
-	try    func(Candidate) bool
-	tries  map[string]int
-	done   map[string]bool
-	stats  Stats
-	shapes map[string]*groupIndex
-	single *groupIndex
+	gr    *ptg.Graph
+	opt   Options
+	try   func(Candidate) bool
+	tries map[string]int
+	done  map[string]bool
+	// assigns counts the goroutine assignments examined per site key.
+	assigns map[string]int
+	steps   uint64
+	cur     *pattern.Pattern // the pattern being searched
+	stats   Stats
+	shapes  map[string]*groupIndex
+	single  *groupIndex
 
 	items     []item  // distinct accesses of all regions
 	itemStart []int32 // region → its items in items[itemStart[r]:itemStart[r+1]]
@@ -148,15 +187,54 @@ func (c *class) inst(i int) []int32 {
 type groupIndex struct {
 	classes []*class
 	byObj   map[int32][]int32 // object of element 0 → class indices
+
+	// Skeletons group the classes that differ only in their goroutine
+	// (built lazily by skeletons). The matcher chooses skeletons first,
+	// so that site keys and the lock condition are computed once per
+	// combination of code rather than once per combination of goroutines
+	// running it: with G goroutines running the same code, a k-group
+	// pattern has G^k class combinations but one skeleton combination.
+	skels     []skeleton
+	skelByObj map[int32][]int32 // object of element 0 → skeleton indices
+	allSkels  []int32
 }
 
-// all returns every class index in order.
-func (ix *groupIndex) all() []int32 {
-	out := make([]int32, len(ix.classes))
-	for i := range out {
-		out[i] = int32(i)
+// skeleton is a set of classes with equal objects, sites, ops, locksets and
+// held locksets, one per goroutine.
+type skeleton struct {
+	proto   *class  // the first member; its goroutine is not meaningful
+	members []int32 // class indices, in creation order
+}
+
+// skeletons builds ix's skeletons once.
+func (ix *groupIndex) skeletons(gr *ptg.Graph) {
+	if ix.skelByObj != nil {
+		return
 	}
-	return out
+	ix.skelByObj = map[int32][]int32{}
+	at := map[string]int32{}
+	var key []byte
+	for ci, c := range ix.classes {
+		key = key[:0]
+		for e := range c.objs {
+			key = binary.LittleEndian.AppendUint32(key, uint32(c.objs[e]))
+			key = binary.LittleEndian.AppendUint32(key, uint32(c.sites[e]))
+			key = binary.LittleEndian.AppendUint32(key, uint32(c.locks[e]))
+			key = append(key, byte(gr.Ev(c.flat[e]).Op))
+			if e > 0 {
+				key = binary.LittleEndian.AppendUint32(key, uint32(c.helds[e-1]))
+			}
+		}
+		si, ok := at[string(key)]
+		if !ok {
+			si = int32(len(ix.skels))
+			at[string(key)] = si
+			ix.skels = append(ix.skels, skeleton{proto: c})
+			ix.skelByObj[c.objs[0]] = append(ix.skelByObj[c.objs[0]], si)
+			ix.allSkels = append(ix.allSkels, si)
+		}
+		ix.skels[si].members = append(ix.skels[si].members, int32(ci))
+	}
 }
 
 func groupsOf(p *pattern.Pattern) []*group {
@@ -266,6 +344,14 @@ type item struct {
 func (s *searcher) regionItems() {
 	gr := s.gr
 	s.itemStart = make([]int32, len(gr.Regs)+1)
+	// At most one item per access inside a region: size items once.
+	n := 0
+	for e, r := range gr.Region {
+		if r >= 0 && gr.Tr.Events[e].Op.IsAccess() {
+			n++
+		}
+	}
+	s.items = make([]item, 0, n)
 	var big map[[3]int32]int
 	for r := range gr.Regs {
 		reg := gr.Regs[r]
@@ -443,14 +529,16 @@ func (s *searcher) nextOcc(reg ptg.RegionInfo, it item, after int32) int32 {
 
 // pattern searches one pattern.
 func (s *searcher) pattern(p *pattern.Pattern, reversedOnly bool) {
+	s.cur = p
 	gs := groupsOf(p)
 	ixs := make([]*groupIndex, len(gs))
 	for i, g := range gs {
 		ixs[i] = s.index(g, p.Atomic)
+		ixs[i].skeletons(s.gr)
 	}
 	m := &matcher{s: s, p: p, gs: gs, ixs: ixs, reversedOnly: reversedOnly,
-		cls: make([]*class, len(gs)), objOf: unbound(p.Vars()), gOf: unbound(p.Threads()),
-		allCls: make([][]int32, len(gs)), siteIdx: make([]int32, p.Len())}
+		cls: make([]*class, len(gs)), sk: make([]*skeleton, len(gs)), objOf: unbound(p.Vars()), gOf: unbound(p.Threads()),
+		siteIdx: make([]int32, p.Len())}
 	m.classes(0)
 }
 
@@ -461,15 +549,19 @@ type matcher struct {
 	ixs          []*groupIndex
 	reversedOnly bool
 	cls          []*class
+	sk           []*skeleton
 	objOf        []int32 // SV var → object, -1 unbound
 	gOf          []int32 // T var → goroutine, -1 unbound
-	allCls       [][]int32
 	keyBuf       []byte
 	siteIdx      []int32
 }
 
-// classes chooses a class for group k and recurses.
+// classes chooses a skeleton for group k and recurses; goroutines are
+// assigned per site combination, in assign.
 func (m *matcher) classes(k int) {
+	if m.s.stopped() {
+		return
+	}
 	if k == len(m.gs) {
 		m.combination()
 		return
@@ -478,31 +570,16 @@ func (m *matcher) classes(k int) {
 	ix := m.ixs[k]
 	var cand []int32
 	if o := m.objOf[g.sv[0]]; o >= 0 {
-		cand = ix.byObj[o]
+		cand = ix.skelByObj[o]
 	} else {
-		if m.allCls[k] == nil {
-			m.allCls[k] = ix.all()
-		}
-		cand = m.allCls[k]
+		cand = ix.allSkels
 	}
 	gr := m.s.gr
-	boundT := m.gOf[g.t]
 	var newSV [8]int
 next:
-	for _, ci := range cand {
-		c := ix.classes[ci]
-		// Thread bindings: same T var, same goroutine; different, different.
-		if boundT >= 0 {
-			if boundT != c.g {
-				continue
-			}
-		} else {
-			for _, gg := range m.gOf {
-				if gg == c.g {
-					continue next
-				}
-			}
-		}
+	for _, si := range cand {
+		sk := &ix.skels[si]
+		c := sk.proto
 		// Ops must match the group's access types (singles are shared by all).
 		for e := range g.pos {
 			if !matches(gr.Ev(c.flat[e]).Op, g.at[e], m.p) {
@@ -536,10 +613,9 @@ next:
 			}
 		}
 		if ok {
-			m.gOf[g.t] = c.g
+			m.sk[k] = sk
 			m.cls[k] = c
 			m.classes(k + 1)
-			m.gOf[g.t] = boundT
 		}
 		for _, v := range newSV[:nNew] {
 			m.objOf[v] = -1
@@ -547,9 +623,58 @@ next:
 	}
 }
 
+// assign chooses, for group k, a class of its skeleton whose goroutine
+// fits the thread bindings (same T var, same goroutine; different,
+// different), and at the end tries the instances. It reports whether the
+// site combination is finished (confirmed, given up or capped).
+func (m *matcher) assign(k int, key string, elem [][2]int) bool {
+	s := m.s
+	if s.stopped() {
+		return true
+	}
+	if k == len(m.gs) {
+		if s.opt.MaxAssign > 0 && s.assigns[key] >= s.opt.MaxAssign {
+			// Counted once: the tries mark keeps the key from coming back.
+			s.stats.Capped++
+			s.tries[key] = s.opt.MaxTries
+			return true
+		}
+		s.assigns[key]++
+		m.instances(key, elem)
+		return s.done[key] || s.tries[key] >= s.opt.MaxTries
+	}
+	g := m.gs[k]
+	ix := m.ixs[k]
+	boundT := m.gOf[g.t]
+next:
+	for _, ci := range m.sk[k].members {
+		c := ix.classes[ci]
+		if boundT >= 0 {
+			if boundT != c.g {
+				continue
+			}
+		} else {
+			for _, gg := range m.gOf {
+				if gg == c.g {
+					continue next
+				}
+			}
+		}
+		m.gOf[g.t] = c.g
+		m.cls[k] = c
+		fin := m.assign(k+1, key, elem)
+		m.gOf[g.t] = boundT
+		if fin {
+			return true
+		}
+	}
+	return false
+}
+
 // combination handles one choice of classes: site key, lock condition,
 // then instances.
 func (m *matcher) combination() {
+	m.s.stats.Combinations++
 	p := m.p
 	n := p.Len()
 	elem := make([][2]int, n) // position → (group, element)
@@ -567,7 +692,9 @@ func (m *matcher) combination() {
 	if !m.locksOK(elem) {
 		return
 	}
-	m.instances(key, elem)
+	saved := append([]*class(nil), m.cls...)
+	m.assign(0, key, elem)
+	copy(m.cls, saved)
 }
 
 // locksOK is the lock part of the mutation condition for a class combination.
@@ -595,7 +722,7 @@ func (m *matcher) locksOK(elem [][2]int) bool {
 		gi, e := elem[pos][0], elem[pos][1]
 		l := m.cls[gi].locks[e]
 		for gj := range m.gs {
-			if gj == gi || m.cls[gj].g == m.cls[gi].g {
+			if gj == gi || m.gs[gj].t == m.gs[gi].t {
 				continue
 			}
 			if h, in := gapAt(gj, pos); in && gr.Conflict(h, l) {
@@ -604,7 +731,7 @@ func (m *matcher) locksOK(elem [][2]int) bool {
 		}
 		if m.p.Adjacent && pos+1 < n {
 			gk, ek := elem[pos+1][0], elem[pos+1][1]
-			if m.cls[gk].g != m.cls[gi].g && gr.Conflict(l, m.cls[gk].locks[ek]) {
+			if m.gs[gk].t != m.gs[gi].t && gr.Conflict(l, m.cls[gk].locks[ek]) {
 				return false
 			}
 		}
@@ -612,7 +739,7 @@ func (m *matcher) locksOK(elem [][2]int) bool {
 	// Gaps of different goroutines that overlap in the pattern's order.
 	for gi := range m.gs {
 		for gj := gi + 1; gj < len(m.gs); gj++ {
-			if m.cls[gi].g == m.cls[gj].g {
+			if m.gs[gi].t == m.gs[gj].t {
 				continue
 			}
 			for a := 0; a+1 < len(m.gs[gi].pos); a++ {
@@ -711,6 +838,9 @@ func (m *matcher) instances(key string, elem [][2]int) {
 		cnt := c.count()
 		if k == 0 {
 			for i := 0; i < cnt; i++ {
+				if m.s.stopped() {
+					return true
+				}
 				chosen[gi] = c.inst(i)
 				if rec(1) {
 					return true
