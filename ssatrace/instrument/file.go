@@ -154,6 +154,9 @@ func (ins *instrumenter) rewriteUnit(u *unit, heap map[token.Pos]bool, srcs [][]
 			w.hasLineDirectives = bytes.Contains(w.src, []byte("//line ")) || bytes.Contains(w.src, []byte("/*line "))
 			ins.nfiles++
 			out[i] = w.rewrite()
+			if out[i] != nil && ins.langTag {
+				out[i] = withLangTag(f.path, out[i])
+			}
 			if out[i] != nil {
 				ins.sites = append(ins.sites, w.sites...)
 			}

@@ -149,9 +149,6 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	if mod == nil {
 		return nil, fmt.Errorf("no package of the main module matches %s", strings.Join(patterns, " "))
 	}
-	if v := mod.GoVersion; v != "" && versionLess(v, "1.18") {
-		return nil, fmt.Errorf("module %s declares go %s: the instrumented code needs go 1.18 or later (generics)", mod.Path, v)
-	}
 	if vendored(mod, opt.BuildFlags) {
 		return nil, fmt.Errorf("module %s is vendored: record with -mod=mod (the runtime module cannot be added to vendor/)", mod.Path)
 	}
@@ -163,6 +160,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 		modDir:   mod.Dir,
 		rtImport: rtModule + "/rt",
 		extra:    opt.Extra,
+		langTag:  needsLangTag(mod.GoVersion),
 	}
 	type output struct {
 		orig string
@@ -257,11 +255,15 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 		if strings.HasPrefix(k, "rt/") {
 			b = []byte(strings.ReplaceAll(string(b), traceOld, traceNew))
 		}
-		if err := writeFile(filepath.Join(rtDir, filepath.FromSlash(k)), b); err != nil {
+		name := filepath.Join(rtDir, filepath.FromSlash(k))
+		if strings.HasSuffix(k, ".go") {
+			b = withLangTag(name, b)
+		}
+		if err := writeFile(name, b); err != nil {
 			return fail(err)
 		}
 	}
-	if err := writeFile(filepath.Join(rtDir, "go.mod"), []byte("module "+rtModule+"\n\ngo 1.21\n")); err != nil {
+	if err := writeFile(filepath.Join(rtDir, "go.mod"), []byte(runtimeGoMod(rtModule, mod.GoVersion))); err != nil {
 		return fail(err)
 	}
 	gomod, err := os.ReadFile(mod.GoMod)
@@ -575,6 +577,7 @@ type instrumenter struct {
 	nfiles   int
 	notes    []string
 	extra    map[string][]byte // generated files (Options.Extra)
+	langTag  bool              // rewritten files need a go1.21 build tag (goversion.go)
 }
 
 // relPos renders a position as the site table wants it.
