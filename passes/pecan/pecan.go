@@ -23,6 +23,7 @@ import (
 	"context"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -146,7 +147,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !hasConcurrency(pass) && !testsConcurrent(pass, dir) {
 		return res, nil // the fast path
 	}
-	if strings.HasSuffix(pass.Pkg.Path(), "_test") {
+	if strings.HasSuffix(pass.Pkg.Path(), "_test") && hasInternalUnit(dir) {
 		return res, nil // the package's own unit runs the tests
 	}
 	pats, err := pattern.Resolve(patternsFlag)
@@ -172,19 +173,22 @@ func run(pass *analysis.Pass) (any, error) {
 	return res, nil
 }
 
-// testsConcurrent reports whether a unit without its test files (go vet
-// analyzes the package with its tests; other drivers may not) has test
-// files in dir that use goroutines, channels or sync: the package's
-// concurrency may live in its tests, which drive it from goroutines.
+// testsConcurrent reports whether test files in dir that the unit does not
+// hold use goroutines, channels or sync: the package's concurrency may live
+// in its tests, which drive it from goroutines — in the external tests
+// (p_test, a unit of their own), or in all of them for a driver that
+// analyzes the package without its tests.
 func testsConcurrent(pass *analysis.Pass, dir string) bool {
+	seen := make(map[string]bool)
 	for _, f := range pass.Files {
-		if strings.HasSuffix(pass.Fset.File(f.Pos()).Name(), "_test.go") {
-			return false // the unit has its tests: symbolic saw them
-		}
+		seen[pass.Fset.File(f.Pos()).Name()] = true // hasConcurrency saw it
 	}
 	names, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	fset := token.NewFileSet()
 	for _, name := range names {
+		if seen[name] {
+			continue
+		}
 		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
 		if err != nil {
 			continue
@@ -207,6 +211,18 @@ func testsConcurrent(pass *analysis.Pass, dir string) bool {
 		}
 	}
 	return false
+}
+
+// hasInternalUnit reports whether go vet analyzes the package in dir itself
+// (p or p [p.test]) besides its external tests: it does when the directory
+// has Go files other than external tests. A directory of external tests
+// only (an integration-test folder) is checked by its p_test unit.
+func hasInternalUnit(dir string) bool {
+	p, err := build.ImportDir(dir, 0)
+	if err != nil {
+		return true // let the package's own unit (or the go command) say what is wrong
+	}
+	return len(p.GoFiles)+len(p.CgoFiles)+len(p.TestGoFiles) > 0
 }
 
 // runCheck runs the dynamic loop on the package in dir, once per process:
