@@ -87,6 +87,11 @@ func (w *fileRW) funcDecl(d *ast.FuncDecl) pcs {
 		site := w.site(d.Name.Pos(), name)
 		insert = gen(" " + rtName + ".RegionBegin(" + site + "); defer " + rtName + ".RegionEnd(" + site + ");")
 	}
+	// A TestMain of the package's own may return instead of calling
+	// os.Exit (which becomes rt.Exit): the trace ends when it returns.
+	if d.Recv == nil && name == "TestMain" && strings.HasSuffix(w.path, "_test.go") && w.ins.api.has("Finish") {
+		insert = gen(" defer " + rtName + ".Finish();")
+	}
 	return w.nodeSplice(d, rn(d.Body, w.blockIns(d.Body, insert)))
 }
 

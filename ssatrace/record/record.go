@@ -169,15 +169,38 @@ func (b *Build) Tests(ctx context.Context, pkg, run string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: listing tests: %v", pkg, err)
 	}
-	var names []string
+	// What go test runs: tests, examples with output (the only ones the
+	// binary lists) and fuzz targets' seed corpora; benchmarks, a few
+	// iterations each (testArgs), when the package has nothing else.
+	var names, benchmarks []string
 	for _, l := range strings.Split(string(out), "\n") {
 		l = strings.TrimSpace(l)
-		if !strings.HasPrefix(l, "Test") || (re != nil && !re.MatchString(l)) {
+		if l == "" || (re != nil && !re.MatchString(l)) {
 			continue
 		}
-		names = append(names, l)
+		switch {
+		case strings.HasPrefix(l, "Test"), strings.HasPrefix(l, "Example"), strings.HasPrefix(l, "Fuzz"):
+			names = append(names, l)
+		case strings.HasPrefix(l, "Benchmark"):
+			benchmarks = append(benchmarks, l)
+		}
+	}
+	if len(names) == 0 {
+		names = benchmarks
 	}
 	return names, nil
+}
+
+// testArgs are the test binary's flags that run test (a test, example,
+// fuzz target or benchmark).
+func testArgs(test string) []string {
+	sel := "^" + regexp.QuoteMeta(test) + "$"
+	if strings.HasPrefix(test, "Benchmark") {
+		// A few iterations, not one: b.RunParallel's goroutines share
+		// b.N, and at 1x only one of them runs the body.
+		return []string{"-test.run", "^$", "-test.bench", sel, "-test.benchtime", "4x"}
+	}
+	return []string{"-test.run", sel}
 }
 
 // Run is one execution of a test binary.
@@ -195,8 +218,8 @@ func RunTest(ctx context.Context, bin, dir, test string, env []string, timeout t
 	defer cancel()
 	// -test.timeout slightly above ours makes the test binary itself dump
 	// goroutines if our kill somehow does not land.
-	cmd := exec.Command(bin, "-test.run", "^"+regexp.QuoteMeta(test)+"$", "-test.count=1", "-test.v",
-		"-test.timeout", (timeout + 30*time.Second).String())
+	cmd := exec.Command(bin, append(testArgs(test), "-test.count=1", "-test.v",
+		"-test.timeout", (timeout + 30*time.Second).String())...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
