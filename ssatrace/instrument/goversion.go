@@ -3,6 +3,10 @@ package instrument
 import (
 	"bytes"
 	"go/build/constraint"
+	"path"
+	"path/filepath"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // The rewritten code needs a newer language than some modules declare: its
@@ -140,4 +144,25 @@ func runtimeGoMod(module, mainGo string) string {
 		s += "\ngo " + v + "\n"
 	}
 	return s
+}
+
+// vendorRuntimeImports returns the import paths of the runtime's packages
+// rt and trace for a module built in vendor mode: packages of the main
+// module, overlaid. rt has assembly, and the go command runs the assembler
+// in the package's directory, which must exist on disk; the vendor
+// directory does and holds no Go package, so rt is overlaid there, as
+// package <module>/vendor. trace, pure Go, goes in a directory that only
+// the overlay creates.
+func vendorRuntimeImports(modPath, hash string) (rt, trace string) {
+	return modPath + "/vendor", modPath + "/pecanvet_trace_" + hash
+}
+
+// vendorRuntimePath is where the runtime file k ("rt/x.go", "trace/y.go")
+// appears, through the overlay, in vendor mode.
+func vendorRuntimePath(mod *packages.Module, hash, k string) string {
+	dir, base := path.Split(k)
+	if dir == "rt/" {
+		return filepath.Join(mod.Dir, "vendor", base)
+	}
+	return filepath.Join(mod.Dir, "pecanvet_trace_"+hash, base)
 }

@@ -149,16 +149,18 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	if mod == nil {
 		return nil, fmt.Errorf("no package of the main module matches %s", strings.Join(patterns, " "))
 	}
-	if vendored(mod, opt.BuildFlags) {
-		return nil, fmt.Errorf("module %s is vendored: record with -mod=mod (the runtime module cannot be added to vendor/)", mod.Path)
-	}
 	hash := runtimeHash(rtFiles)
 	rtModule := runtimeModulePrefix + hash
+	rtImport, traceImport := rtModule+"/rt", rtModule+"/trace"
+	vendor := vendored(mod, opt.BuildFlags)
+	if vendor {
+		rtImport, traceImport = vendorRuntimeImports(mod.Path, hash)
+	}
 	ins := &instrumenter{
 		fset:     fset,
 		api:      api,
 		modDir:   mod.Dir,
-		rtImport: rtModule + "/rt",
+		rtImport: rtImport,
 		extra:    opt.Extra,
 		langTag:  needsLangTag(mod.GoVersion),
 	}
@@ -227,7 +229,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 		Notes:         dedup(append(notes, ins.notes...)),
 		Sites:         ins.sites,
 		RuntimeDir:    rtDir,
-		RuntimeImport: rtModule + "/rt",
+		RuntimeImport: rtImport,
 	}
 	for _, k := range pkgOrder {
 		res.Packages = append(res.Packages, *pkgByPath[k])
@@ -247,9 +249,12 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	// The runtime is a module of its own in the temp dir (real files: the
 	// assembler runs in the package's directory, which an overlay cannot
 	// create), required and replaced by the overlaid go.mod of the user's
-	// module.
+	// module. In vendor mode the go command takes no module from outside
+	// vendor/, and vendor/modules.txt, which would have to list it, is not
+	// read through the overlay: the runtime's packages are overlaid into
+	// the main module instead (vendorRuntimeImports).
 	traceOld := strconv.Quote("github.com/pecanvet/pecanvet/ssatrace/trace")
-	traceNew := strconv.Quote(rtModule + "/trace")
+	traceNew := strconv.Quote(traceImport)
 	for _, k := range sortedKeys(rtFiles) {
 		b := rtFiles[k]
 		if strings.HasPrefix(k, "rt/") {
@@ -262,6 +267,12 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 		if err := writeFile(name, b); err != nil {
 			return fail(err)
 		}
+		if vendor {
+			replace[vendorRuntimePath(mod, hash, k)] = name
+		}
+	}
+	if vendor {
+		return res, writeOverlay(res.Overlay, replace, fail)
 	}
 	if err := writeFile(filepath.Join(rtDir, "go.mod"), []byte(runtimeGoMod(rtModule, mod.GoVersion))); err != nil {
 		return fail(err)
@@ -277,14 +288,19 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 		return fail(err)
 	}
 	replace[mod.GoMod] = goModCopy
+	return res, writeOverlay(res.Overlay, replace, fail)
+}
+
+// writeOverlay writes the overlay file; on failure it cleans up with fail.
+func writeOverlay(name string, replace map[string]string, fail func(error) (*Result, error)) error {
 	js, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "\t")
+	if err == nil {
+		err = writeFile(name, js)
+	}
 	if err != nil {
-		return fail(err)
+		_, err = fail(err)
 	}
-	if err := writeFile(res.Overlay, js); err != nil {
-		return fail(err)
-	}
-	return res, nil
+	return err
 }
 
 func dedup(list []string) []string {

@@ -219,7 +219,7 @@ func RunTest(ctx context.Context, bin, dir, test string, env []string, timeout t
 	// -test.timeout slightly above ours makes the test binary itself dump
 	// goroutines if our kill somehow does not land.
 	cmd := exec.Command(bin, append(testArgs(test), "-test.count=1", "-test.v",
-		"-test.timeout", (timeout + 30*time.Second).String())...)
+		"-test.timeout", (timeout+30*time.Second).String())...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
