@@ -277,6 +277,24 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	if err := writeFile(filepath.Join(rtDir, "go.mod"), []byte(runtimeGoMod(rtModule, mod.GoVersion))); err != nil {
 		return fail(err)
 	}
+	// In a workspace the runtime joins the workspace (an overlaid go.work
+	// with one more use line) rather than the module's requirements: a new
+	// requirement makes the go command load the whole module graph, which
+	// fails in workspaces whose modules require each other at versions
+	// that exist only in the workspace.
+	if work := goWork(ctx, dir); work != "" {
+		b, err := os.ReadFile(work)
+		if err != nil {
+			return fail(err)
+		}
+		b = append(b, fmt.Sprintf("\n// Added by pecanvet: the recorder runtime.\nuse %s\n", strconv.Quote(filepath.ToSlash(rtDir)))...)
+		workCopy := filepath.Join(tmp, "go.work")
+		if err := writeFile(workCopy, b); err != nil {
+			return fail(err)
+		}
+		replace[work] = workCopy
+		return res, writeOverlay(res.Overlay, replace, fail)
+	}
 	gomod, err := os.ReadFile(mod.GoMod)
 	if err != nil {
 		return fail(err)

@@ -2,9 +2,12 @@ package instrument
 
 import (
 	"bytes"
+	"context"
 	"go/build/constraint"
+	"os/exec"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -165,4 +168,18 @@ func vendorRuntimePath(mod *packages.Module, hash, k string) string {
 		return filepath.Join(mod.Dir, "vendor", base)
 	}
 	return filepath.Join(mod.Dir, "pecanvet_trace_"+hash, base)
+}
+
+// goWork returns the go.work file the go command uses in dir, or "".
+func goWork(ctx context.Context, dir string) string {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOWORK")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	if w := strings.TrimSpace(string(out)); w != "off" {
+		return w
+	}
+	return ""
 }
