@@ -39,7 +39,7 @@
 // only the overlay has. The user's go line stays; for a module older than
 // go 1.21 the rewritten files and the runtime get a go1.21 build tag, which
 // sets their language version without changing what the code means (see
-// goversion.go). A test package without a TestMain gets a generated one,
+// modules.go). A test package without a TestMain gets a generated one,
 // zz_pecanvet_main_test.go, that calls rt.Finish after m.Run; os.Exit in
 // instrumented code becomes rt.Exit, which ends the trace too. The Go code
 // of cgo files is instrumented (with the types go/packages computed for the

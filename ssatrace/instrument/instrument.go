@@ -611,7 +611,7 @@ type instrumenter struct {
 	nfiles   int
 	notes    []string
 	extra    map[string][]byte // generated files (Options.Extra)
-	langTag  bool              // rewritten files need a go1.21 build tag (goversion.go)
+	langTag  bool              // rewritten files need a go1.21 build tag (modules.go)
 }
 
 // relPos renders a position as the site table wants it.
