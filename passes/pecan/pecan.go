@@ -160,12 +160,12 @@ func run(pass *analysis.Pass) (any, error) {
 		res.Notes = append(res.Notes, rep.Notes...)
 	}
 	if err != nil {
-		note(pass, fmt.Sprintf("dynamic check skipped: %s", firstLine(err.Error())))
-		res.Notes = append(res.Notes, err.Error())
-		return res, nil
+		// A skip must not pass for "no bugs": the error makes go vet
+		// print it and exit non-zero.
+		return nil, skipError(pass.Pkg.Path(), dir, err)
 	}
 	for _, n := range rep.Notes {
-		if strings.Contains(n, "budget") || strings.Contains(n, "not replayed") || strings.Contains(n, "timed out") || strings.Contains(n, "no test") {
+		if strings.Contains(n, "budget") || strings.Contains(n, "not replayed") || strings.Contains(n, "timed out") || strings.Contains(n, "no test") || strings.Contains(n, "fails") {
 			note(pass, n)
 		}
 	}
@@ -247,11 +247,21 @@ type checkOnce struct {
 
 var checks sync.Map // package directory → *checkOnce
 
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
+// skipError says why the dynamic check of a package could not run, and
+// what to run instead.
+func skipError(pkg, dir string, err error) error {
+	msg := err.Error()
+	if lines := strings.Split(msg, "\n"); len(lines) > 12 {
+		msg = strings.Join(lines[:12], "\n") + "\n…"
 	}
-	return s
+	hint := fmt.Sprintf("`go test -c -o /dev/null` in %s shows whether the tests build without pecanvet; -pecan.replay=false checks statically, without building", dir)
+	switch {
+	case strings.Contains(msg, "C compiler") || strings.Contains(msg, "cgo"):
+		hint = "cgo needs a C compiler: install one (or set CC), or run go vet with CGO_ENABLED=0 if the package builds without cgo"
+	case strings.Contains(msg, "do not type-check"):
+		hint = fmt.Sprintf("the package or its tests do not compile; `go vet %s` shows the errors", pkg)
+	}
+	return fmt.Errorf("dynamic check skipped: %s\n(%s)", msg, hint)
 }
 
 // note tells the user what was skipped, on standard error (go vet shows

@@ -69,6 +69,7 @@ type Build struct {
 	Dirs     map[string]string // import path → package directory
 	Notes    []string
 	tmp      string
+	opt      Options // what the build was made with (PlainBinary)
 }
 
 // Close removes the build's temporary files.
@@ -102,7 +103,7 @@ func NewBuild(ctx context.Context, opt Options) (*Build, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Build{Inst: inst, Binaries: map[string]string{}, Plain: map[string]string{}, Dirs: map[string]string{}, Notes: inst.Notes}
+	b := &Build{Inst: inst, Binaries: map[string]string{}, Plain: map[string]string{}, Dirs: map[string]string{}, Notes: inst.Notes, opt: opt}
 	b.tmp, err = os.MkdirTemp("", "pecanvet-bin-")
 	if err != nil {
 		b.Close()
@@ -132,6 +133,25 @@ func NewBuild(ctx context.Context, opt Options) (*Build, error) {
 		}
 	}
 	return b, nil
+}
+
+// PlainBinary returns the package's uninstrumented test binary, building it
+// on first use: to tell a test that fails in a normal run from one that
+// fails only instrumented.
+func (b *Build) PlainBinary(ctx context.Context, pkg string) (string, error) {
+	if bin := b.Plain[pkg]; bin != "" {
+		return bin, nil
+	}
+	if b.Binaries[pkg] == "" {
+		return "", fmt.Errorf("%s: no test binary", pkg)
+	}
+	bin := b.Binaries[pkg] + ".plain"
+	args := append([]string{"test", "-c", "-o", bin, "-vet=off"}, b.opt.BuildFlags...)
+	if err := goCmd(ctx, b.opt.Dir, append(args, pkg)...); err != nil {
+		return "", fmt.Errorf("building %s: %w", pkg, err)
+	}
+	b.Plain[pkg] = bin
+	return bin, nil
 }
 
 // goCmd runs the go command and returns its output as the error on failure.
