@@ -10,9 +10,12 @@
 // Unlike passes/symbolic and passes/candidates, which are pure and fast
 // enough for gopls, this analyzer builds and runs test binaries: it is for
 // the vet tool and for CI, not for editors. A package without concurrency
-// does no dynamic work (the fast path). When a dynamic step fails — the
-// build, a timeout, the budget — the static result stays and a one-line
-// note on standard error says what was skipped and why.
+// does no dynamic work (the fast path). When a bound is hit — a timeout,
+// the budget — or a test fails while recorded (in a normal run too, or only
+// under instrumentation), a one-line note on standard error says so. When
+// the dynamic check of a package cannot run at all (its tests do not
+// build), the analyzer fails with the cause and what to run instead, so
+// that go vet exits non-zero: a skip never passes for "no bugs".
 //
 // Flags: -patterns, -budget (per package), -replay (false: report the
 // static candidates, marked unconfirmed, instead of running anything —
