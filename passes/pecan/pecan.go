@@ -10,9 +10,12 @@
 // Unlike passes/symbolic and passes/candidates, which are pure and fast
 // enough for gopls, this analyzer builds and runs test binaries: it is for
 // the vet tool and for CI, not for editors. A package without concurrency
-// does no dynamic work (the fast path). When a dynamic step fails — the
-// build, a timeout, the budget — the static result stays and a one-line
-// note on standard error says what was skipped and why.
+// does no dynamic work (the fast path). When a bound is hit — a timeout,
+// the budget — or a test fails while recorded (in a normal run too, or only
+// under instrumentation), a one-line note on standard error says so. When
+// the dynamic check of a package cannot run at all (its tests do not
+// build), the analyzer fails with the cause and what to run instead, so
+// that go vet exits non-zero: a skip never passes for "no bugs".
 //
 // Flags: -patterns, -budget (per package), -replay (false: report the
 // static candidates, marked unconfirmed, instead of running anything —
@@ -23,6 +26,7 @@ import (
 	"context"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -153,7 +157,7 @@ func run(pass *analysis.Pass) (any, error) {
 		res.Skipped = "no concurrency in the package or its tests (fast path)"
 		return res, nil // the fast path
 	}
-	if strings.HasSuffix(pass.Pkg.Path(), "_test") {
+	if strings.HasSuffix(pass.Pkg.Path(), "_test") && hasInternalUnit(dir) {
 		res.Skipped = "external test package: its tests run with " + strings.TrimSuffix(pass.Pkg.Path(), "_test")
 		return res, nil // the package's own unit runs the tests
 	}
@@ -168,13 +172,13 @@ func run(pass *analysis.Pass) (any, error) {
 		res.Notes = append(res.Notes, rep.Notes...)
 	}
 	if err != nil {
-		res.Skipped = fmt.Sprintf("dynamic check skipped: %s", firstLine(err.Error()))
-		note(pass, fmt.Sprintf("dynamic check skipped: %s", firstLine(err.Error())))
-		res.Notes = append(res.Notes, err.Error())
-		return res, nil
+		res.Skipped = "dynamic check skipped: " + strings.SplitN(err.Error(), "\n", 2)[0]
+		// A skip must not pass for "no bugs": the error makes go vet
+		// print it and exit non-zero.
+		return res, skipError(pass.Pkg.Path(), dir, err)
 	}
 	for _, n := range rep.Notes {
-		if strings.Contains(n, "budget") || strings.Contains(n, "not replayed") || strings.Contains(n, "timed out") || strings.Contains(n, "no test") {
+		if strings.Contains(n, "budget") || strings.Contains(n, "not replayed") || strings.Contains(n, "timed out") || strings.Contains(n, "no test") || strings.Contains(n, "fails") {
 			note(pass, n)
 		}
 	}
@@ -182,19 +186,22 @@ func run(pass *analysis.Pass) (any, error) {
 	return res, nil
 }
 
-// testsConcurrent reports whether a unit without its test files (go vet
-// analyzes the package with its tests; other drivers may not) has test
-// files in dir that use goroutines, channels or sync: the package's
-// concurrency may live in its tests, which drive it from goroutines.
+// testsConcurrent reports whether test files in dir that the unit does not
+// hold use goroutines, channels or sync: the package's concurrency may live
+// in its tests, which drive it from goroutines — in the external tests
+// (p_test, a unit of their own), or in all of them for a driver that
+// analyzes the package without its tests.
 func testsConcurrent(pass *analysis.Pass, dir string) bool {
+	seen := make(map[string]bool)
 	for _, f := range pass.Files {
-		if strings.HasSuffix(pass.Fset.File(f.Pos()).Name(), "_test.go") {
-			return false // the unit has its tests: symbolic saw them
-		}
+		seen[pass.Fset.File(f.Pos()).Name()] = true // hasConcurrency saw it
 	}
 	names, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	fset := token.NewFileSet()
 	for _, name := range names {
+		if seen[name] {
+			continue
+		}
 		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
 		if err != nil {
 			continue
@@ -219,6 +226,18 @@ func testsConcurrent(pass *analysis.Pass, dir string) bool {
 	return false
 }
 
+// hasInternalUnit reports whether go vet analyzes the package in dir itself
+// (p or p [p.test]) besides its external tests: it does when the directory
+// has Go files other than external tests. A directory of external tests
+// only (an integration-test folder) is checked by its p_test unit.
+func hasInternalUnit(dir string) bool {
+	p, err := build.ImportDir(dir, 0)
+	if err != nil {
+		return true // let the package's own unit (or the go command) say what is wrong
+	}
+	return len(p.GoFiles)+len(p.CgoFiles)+len(p.TestGoFiles) > 0
+}
+
 // runCheck runs the dynamic loop on the package in dir, once per process:
 // drivers that analyze a package both with and without its tests (as
 // analysistest does) share the result.
@@ -241,11 +260,21 @@ type checkOnce struct {
 
 var checks sync.Map // package directory → *checkOnce
 
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
+// skipError says why the dynamic check of a package could not run, and
+// what to run instead.
+func skipError(pkg, dir string, err error) error {
+	msg := err.Error()
+	if lines := strings.Split(msg, "\n"); len(lines) > 12 {
+		msg = strings.Join(lines[:12], "\n") + "\n…"
 	}
-	return s
+	hint := fmt.Sprintf("`go test -c -o /dev/null` in %s shows whether the tests build without pecanvet; -pecan.replay=false checks statically, without building", dir)
+	switch {
+	case strings.Contains(msg, "C compiler") || strings.Contains(msg, "cgo"):
+		hint = "cgo needs a C compiler: install one (or set CC), or run go vet with CGO_ENABLED=0 if the package builds without cgo"
+	case strings.Contains(msg, "do not type-check"):
+		hint = fmt.Sprintf("the package or its tests do not compile; `go vet %s` shows the errors", pkg)
+	}
+	return fmt.Errorf("dynamic check skipped: %s\n(%s)", msg, hint)
 }
 
 // note tells the user what was skipped, on standard error (go vet shows

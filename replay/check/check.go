@@ -134,6 +134,20 @@ func (o *Options) progress(format string, args ...any) {
 	}
 }
 
+// failNote says why a test failed while it was recorded: in a normal run
+// too (the user's test fails without pecanvet's help), or only
+// instrumented (a timing assertion, say). Either way its trace is used.
+func failNote(ctx context.Context, b *record.Build, pkg, test string, timeout time.Duration) string {
+	plain, err := b.PlainBinary(ctx, pkg)
+	if err != nil {
+		return fmt.Sprintf("%s %s: fails instrumented (the uninstrumented build failed: %v); predicting from its trace anyway", pkg, test, err)
+	}
+	if r := record.RunTest(ctx, plain, b.Dirs[pkg], test, nil, timeout); r.Passed {
+		return fmt.Sprintf("%s %s: fails only under instrumentation (it passes in a normal run); predicting from its trace anyway", pkg, test)
+	}
+	return fmt.Sprintf("%s %s: fails in a normal run too, without pecanvet; predicting from its trace anyway", pkg, test)
+}
+
 func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt Options, rep *Report) error {
 	deadline := time.Now().Add(opt.Budget)
 	tests, err := b.Tests(ctx, pkg, opt.Run)
@@ -167,7 +181,7 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 		if rt.TimedOut {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: timed out after %v while recording; predicting from the partial trace", pkg, test, opt.Timeout))
 		} else if !rt.Passed {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: fails without pecanvet's help; predicting from its trace anyway", pkg, test))
+			rep.Notes = append(rep.Notes, failNote(ctx, b, pkg, test, opt.Timeout))
 		}
 		if rt.Events == 0 {
 			continue

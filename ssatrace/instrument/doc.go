@@ -32,8 +32,14 @@
 // and replaces. It cannot be a package added by the overlay inside the
 // user's module: the runtime has assembly files, and the go command runs
 // the assembler in the package's directory, which an overlay cannot
-// create. (A module in vendor mode therefore cannot be instrumented; record
-// with -mod=mod.) A test package without a TestMain gets a generated one,
+// create. In vendor mode, where the go command takes modules only from
+// vendor/ (and reads vendor/modules.txt past the overlay), the runtime's
+// packages are overlaid into the main module instead: rt into the existing
+// vendor directory (import path <module>/vendor), trace into a directory
+// only the overlay has. The user's go line stays; for a module older than
+// go 1.21 the rewritten files and the runtime get a go1.21 build tag, which
+// sets their language version without changing what the code means (see
+// modules.go). A test package without a TestMain gets a generated one,
 // zz_pecanvet_main_test.go, that calls rt.Finish after m.Run; os.Exit in
 // instrumented code becomes rt.Exit, which ends the trace too. The Go code
 // of cgo files is instrumented (with the types go/packages computed for the

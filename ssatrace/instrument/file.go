@@ -87,6 +87,11 @@ func (w *fileRW) funcDecl(d *ast.FuncDecl) pcs {
 		site := w.site(d.Name.Pos(), name)
 		insert = gen(" " + rtName + ".RegionBegin(" + site + "); defer " + rtName + ".RegionEnd(" + site + ");")
 	}
+	// A TestMain of the package's own may return instead of calling
+	// os.Exit (which becomes rt.Exit): the trace ends when it returns.
+	if d.Recv == nil && name == "TestMain" && strings.HasSuffix(w.path, "_test.go") && w.ins.api.has("Finish") {
+		insert = gen(" defer " + rtName + ".Finish();")
+	}
 	return w.nodeSplice(d, rn(d.Body, w.blockIns(d.Body, insert)))
 }
 
@@ -154,6 +159,9 @@ func (ins *instrumenter) rewriteUnit(u *unit, heap map[token.Pos]bool, srcs [][]
 			w.hasLineDirectives = bytes.Contains(w.src, []byte("//line ")) || bytes.Contains(w.src, []byte("/*line "))
 			ins.nfiles++
 			out[i] = w.rewrite()
+			if out[i] != nil && ins.langTag {
+				out[i] = withLangTag(f.path, out[i])
+			}
 			if out[i] != nil {
 				ins.sites = append(ins.sites, w.sites...)
 			}

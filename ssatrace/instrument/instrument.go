@@ -149,20 +149,20 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	if mod == nil {
 		return nil, fmt.Errorf("no package of the main module matches %s", strings.Join(patterns, " "))
 	}
-	if v := mod.GoVersion; v != "" && versionLess(v, "1.18") {
-		return nil, fmt.Errorf("module %s declares go %s: the instrumented code needs go 1.18 or later (generics)", mod.Path, v)
-	}
-	if vendored(mod, opt.BuildFlags) {
-		return nil, fmt.Errorf("module %s is vendored: record with -mod=mod (the runtime module cannot be added to vendor/)", mod.Path)
-	}
 	hash := runtimeHash(rtFiles)
 	rtModule := runtimeModulePrefix + hash
+	rtImport, traceImport := rtModule+"/rt", rtModule+"/trace"
+	vendor := vendored(mod, opt.BuildFlags)
+	if vendor {
+		rtImport, traceImport = vendorRuntimeImports(mod.Path, hash)
+	}
 	ins := &instrumenter{
 		fset:     fset,
 		api:      api,
 		modDir:   mod.Dir,
-		rtImport: rtModule + "/rt",
+		rtImport: rtImport,
 		extra:    opt.Extra,
+		langTag:  needsLangTag(mod.GoVersion),
 	}
 	type output struct {
 		orig string
@@ -229,7 +229,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 		Notes:         dedup(append(notes, ins.notes...)),
 		Sites:         ins.sites,
 		RuntimeDir:    rtDir,
-		RuntimeImport: rtModule + "/rt",
+		RuntimeImport: rtImport,
 	}
 	for _, k := range pkgOrder {
 		res.Packages = append(res.Packages, *pkgByPath[k])
@@ -249,20 +249,51 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	// The runtime is a module of its own in the temp dir (real files: the
 	// assembler runs in the package's directory, which an overlay cannot
 	// create), required and replaced by the overlaid go.mod of the user's
-	// module.
+	// module. In vendor mode the go command takes no module from outside
+	// vendor/, and vendor/modules.txt, which would have to list it, is not
+	// read through the overlay: the runtime's packages are overlaid into
+	// the main module instead (vendorRuntimeImports).
 	traceOld := strconv.Quote("github.com/pecanvet/pecanvet/ssatrace/trace")
-	traceNew := strconv.Quote(rtModule + "/trace")
+	traceNew := strconv.Quote(traceImport)
 	for _, k := range sortedKeys(rtFiles) {
 		b := rtFiles[k]
 		if strings.HasPrefix(k, "rt/") {
 			b = []byte(strings.ReplaceAll(string(b), traceOld, traceNew))
 		}
-		if err := writeFile(filepath.Join(rtDir, filepath.FromSlash(k)), b); err != nil {
+		name := filepath.Join(rtDir, filepath.FromSlash(k))
+		if strings.HasSuffix(k, ".go") {
+			b = withLangTag(name, b)
+		}
+		if err := writeFile(name, b); err != nil {
 			return fail(err)
 		}
+		if vendor {
+			replace[vendorRuntimePath(mod, hash, k)] = name
+		}
 	}
-	if err := writeFile(filepath.Join(rtDir, "go.mod"), []byte("module "+rtModule+"\n\ngo 1.21\n")); err != nil {
+	if vendor {
+		return res, writeOverlay(res.Overlay, replace, fail)
+	}
+	if err := writeFile(filepath.Join(rtDir, "go.mod"), []byte(runtimeGoMod(rtModule, mod.GoVersion))); err != nil {
 		return fail(err)
+	}
+	// In a workspace the runtime joins the workspace (an overlaid go.work
+	// with one more use line) rather than the module's requirements: a new
+	// requirement makes the go command load the whole module graph, which
+	// fails in workspaces whose modules require each other at versions
+	// that exist only in the workspace.
+	if work := goWork(ctx, dir); work != "" {
+		b, err := os.ReadFile(work)
+		if err != nil {
+			return fail(err)
+		}
+		b = append(b, fmt.Sprintf("\n// Added by pecanvet: the recorder runtime.\nuse %s\n", strconv.Quote(filepath.ToSlash(rtDir)))...)
+		workCopy := filepath.Join(tmp, "go.work")
+		if err := writeFile(workCopy, b); err != nil {
+			return fail(err)
+		}
+		replace[work] = workCopy
+		return res, writeOverlay(res.Overlay, replace, fail)
 	}
 	gomod, err := os.ReadFile(mod.GoMod)
 	if err != nil {
@@ -275,14 +306,19 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 		return fail(err)
 	}
 	replace[mod.GoMod] = goModCopy
+	return res, writeOverlay(res.Overlay, replace, fail)
+}
+
+// writeOverlay writes the overlay file; on failure it cleans up with fail.
+func writeOverlay(name string, replace map[string]string, fail func(error) (*Result, error)) error {
 	js, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "\t")
+	if err == nil {
+		err = writeFile(name, js)
+	}
 	if err != nil {
-		return fail(err)
+		_, err = fail(err)
 	}
-	if err := writeFile(res.Overlay, js); err != nil {
-		return fail(err)
-	}
-	return res, nil
+	return err
 }
 
 func dedup(list []string) []string {
@@ -575,6 +611,7 @@ type instrumenter struct {
 	nfiles   int
 	notes    []string
 	extra    map[string][]byte // generated files (Options.Extra)
+	langTag  bool              // rewritten files need a go1.21 build tag (modules.go)
 }
 
 // relPos renders a position as the site table wants it.

@@ -69,6 +69,7 @@ type Build struct {
 	Dirs     map[string]string // import path → package directory
 	Notes    []string
 	tmp      string
+	opt      Options // what the build was made with (PlainBinary)
 }
 
 // Close removes the build's temporary files.
@@ -102,7 +103,7 @@ func NewBuild(ctx context.Context, opt Options) (*Build, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Build{Inst: inst, Binaries: map[string]string{}, Plain: map[string]string{}, Dirs: map[string]string{}, Notes: inst.Notes}
+	b := &Build{Inst: inst, Binaries: map[string]string{}, Plain: map[string]string{}, Dirs: map[string]string{}, Notes: inst.Notes, opt: opt}
 	b.tmp, err = os.MkdirTemp("", "pecanvet-bin-")
 	if err != nil {
 		b.Close()
@@ -132,6 +133,25 @@ func NewBuild(ctx context.Context, opt Options) (*Build, error) {
 		}
 	}
 	return b, nil
+}
+
+// PlainBinary returns the package's uninstrumented test binary, building it
+// on first use: to tell a test that fails in a normal run from one that
+// fails only instrumented.
+func (b *Build) PlainBinary(ctx context.Context, pkg string) (string, error) {
+	if bin := b.Plain[pkg]; bin != "" {
+		return bin, nil
+	}
+	if b.Binaries[pkg] == "" {
+		return "", fmt.Errorf("%s: no test binary", pkg)
+	}
+	bin := b.Binaries[pkg] + ".plain"
+	args := append([]string{"test", "-c", "-o", bin, "-vet=off"}, b.opt.BuildFlags...)
+	if err := goCmd(ctx, b.opt.Dir, append(args, pkg)...); err != nil {
+		return "", fmt.Errorf("building %s: %w", pkg, err)
+	}
+	b.Plain[pkg] = bin
+	return bin, nil
 }
 
 // goCmd runs the go command and returns its output as the error on failure.
@@ -169,15 +189,38 @@ func (b *Build) Tests(ctx context.Context, pkg, run string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: listing tests: %v", pkg, err)
 	}
-	var names []string
+	// What go test runs: tests, examples with output (the only ones the
+	// binary lists) and fuzz targets' seed corpora; benchmarks, a few
+	// iterations each (testArgs), when the package has nothing else.
+	var names, benchmarks []string
 	for _, l := range strings.Split(string(out), "\n") {
 		l = strings.TrimSpace(l)
-		if !strings.HasPrefix(l, "Test") || (re != nil && !re.MatchString(l)) {
+		if l == "" || (re != nil && !re.MatchString(l)) {
 			continue
 		}
-		names = append(names, l)
+		switch {
+		case strings.HasPrefix(l, "Test"), strings.HasPrefix(l, "Example"), strings.HasPrefix(l, "Fuzz"):
+			names = append(names, l)
+		case strings.HasPrefix(l, "Benchmark"):
+			benchmarks = append(benchmarks, l)
+		}
+	}
+	if len(names) == 0 {
+		names = benchmarks
 	}
 	return names, nil
+}
+
+// testArgs are the test binary's flags that run test (a test, example,
+// fuzz target or benchmark).
+func testArgs(test string) []string {
+	sel := "^" + regexp.QuoteMeta(test) + "$"
+	if strings.HasPrefix(test, "Benchmark") {
+		// A few iterations, not one: b.RunParallel's goroutines share
+		// b.N, and at 1x only one of them runs the body.
+		return []string{"-test.run", "^$", "-test.bench", sel, "-test.benchtime", "4x"}
+	}
+	return []string{"-test.run", sel}
 }
 
 // Run is one execution of a test binary.
@@ -195,8 +238,8 @@ func RunTest(ctx context.Context, bin, dir, test string, env []string, timeout t
 	defer cancel()
 	// -test.timeout slightly above ours makes the test binary itself dump
 	// goroutines if our kill somehow does not land.
-	cmd := exec.Command(bin, "-test.run", "^"+regexp.QuoteMeta(test)+"$", "-test.count=1", "-test.v",
-		"-test.timeout", (timeout + 30*time.Second).String())
+	cmd := exec.Command(bin, append(testArgs(test), "-test.count=1", "-test.v",
+		"-test.timeout", (timeout+30*time.Second).String())...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
