@@ -143,7 +143,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, nil
 	}
 	dir := filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
-	if !hasConcurrency(pass) && !testsConcurrent(pass, dir) {
+	if !hasConcurrency(pass) && !usesHiddenGoroutines(pass) && !testsConcurrent(pass, dir) {
 		return res, nil // the fast path
 	}
 	if strings.HasSuffix(pass.Pkg.Path(), "_test") {
@@ -193,6 +193,9 @@ func testsConcurrent(pass *analysis.Pass, dir string) bool {
 			if p, _ := strconv.Unquote(imp.Path.Value); p == "sync" || p == "sync/atomic" {
 				return true
 			}
+		}
+		if fileHidesGoroutines(f) {
+			return true
 		}
 		found := false
 		ast.Inspect(f, func(n ast.Node) bool {

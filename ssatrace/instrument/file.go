@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // rewrite produces the instrumented text of the file, or nil if the file
@@ -86,6 +89,11 @@ func (w *fileRW) funcDecl(d *ast.FuncDecl) pcs {
 	if recv != "" && w.ins.api.has("RegionBegin") && w.ins.api.has("RegionEnd") {
 		site := w.site(d.Name.Pos(), name)
 		insert = gen(" " + rtName + ".RegionBegin(" + site + "); defer " + rtName + ".RegionEnd(" + site + ");")
+	}
+	if recv == "" && w.isTestFunc(d) && w.ins.api.has("Drain") {
+		// Deferred first, so it runs last: after the test's own deferred
+		// calls, while the test still runs (see rt.Drain).
+		insert = gen(" defer " + rtName + ".Drain();")
 	}
 	return w.nodeSplice(d, rn(d.Body, w.blockIns(d.Body, insert)))
 }
@@ -222,4 +230,29 @@ func (ins *instrumenter) culprit(u *unit, e checkError) ast.Node {
 
 func (ins *instrumenter) notef(format string, args ...any) {
 	ins.notes = append(ins.notes, fmt.Sprintf(format, args...))
+}
+
+// isTestFunc reports whether d is a test function of a _test.go file:
+// TestXxx(t *testing.T).
+func (w *fileRW) isTestFunc(d *ast.FuncDecl) bool {
+	if !strings.HasSuffix(w.path, "_test.go") || d.Type.TypeParams != nil {
+		return false
+	}
+	name := d.Name.Name
+	if !strings.HasPrefix(name, "Test") || name == "TestMain" {
+		return false
+	}
+	if r, _ := utf8.DecodeRuneInString(name[len("Test"):]); unicode.IsLower(r) {
+		return false
+	}
+	params := d.Type.Params.List
+	if len(params) != 1 || len(params[0].Names) > 1 || d.Type.Results != nil {
+		return false
+	}
+	ptr, ok := w.typeOf(params[0].Type).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n := namedOf(ptr.Elem())
+	return n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing" && n.Obj().Name() == "T"
 }
