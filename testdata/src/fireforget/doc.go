@@ -3,7 +3,7 @@
 // that the caller need not wait; Hits reads the count.
 //
 // Known bug: a data race on Stats.hits: the goroutine's read and write at
-// stats.go:11 against the read at stats.go:16, with nothing ordering them.
+// stats.go:11 against the read at stats.go:17, with nothing ordering them.
 // The test does not wait for the goroutine, so whether the goroutine runs
 // before the test returns is up to the scheduler: a recorder that stops at
 // the end of the test function misses one side of the race in some runs.

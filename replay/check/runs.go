@@ -1,0 +1,128 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/ssatrace/predict"
+	"github.com/pecanvet/pecanvet/ssatrace/record"
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// testCheck is the checking of one test: its recorded runs (the ordinary
+// one and, if that leaves nothing reproduced, perturbed ones), the
+// predictions from each trace and their replays. Replays are counted over
+// all its traces against MaxReplays; anomalies are reported once per
+// package (seen, keyed by site combination and pattern) whichever trace
+// predicted them.
+type testCheck struct {
+	ctx       context.Context
+	b         *record.Build
+	pkg, test string
+	dir       string
+	opt       Options
+	rep       *Report
+	seen      map[string]bool
+	deadline  time.Time
+
+	replays, skipped int
+	found            int // predictions of this test proved (now or by an earlier test)
+}
+
+// baseline tells replay how the test fails without pecanvet's help, so
+// that a replay is not credited with that failure.
+func (c *testCheck) baseline(rt record.Test) {
+	panicked, cons := replay.Consequence(rt.Output, false)
+	c.opt.Replay.Baseline = cons
+	c.opt.Replay.BaselinePanicked = panicked
+}
+
+// check predicts from the trace at path (the outcome of recording rt) and
+// replays the predictions.
+func (c *testCheck) check(rt record.Test, path string) {
+	if rt.Events == 0 {
+		if rt.Truncated != "" {
+			c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: no events recorded (%s)", c.pkg, c.test, rt.Truncated))
+		}
+		return
+	}
+	tr, err := trace.ReadFile(path, trace.ReadOptions{Lenient: true})
+	if err != nil {
+		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: unreadable trace: %v", c.pkg, c.test, err))
+		return
+	}
+	// Replay confirms each prediction inside the search, so that a site
+	// combination whose first schedule is pruned gets its other instances
+	// tried.
+	confirm := func(a predict.Anomaly) bool {
+		if c.seen[a.Key] {
+			c.found++
+			return true // already proved by an earlier test or trace
+		}
+		if c.replays >= c.opt.MaxReplays || time.Now().After(c.deadline) {
+			c.skipped++
+			return false
+		}
+		c.replays++
+		s, err := trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events)
+		if err != nil {
+			c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
+			return false
+		}
+		c.opt.progress("check: %s %s: replay %d (%s %s)", c.pkg, c.test, c.replays, a.Pattern.ID(), a.Sites[0])
+		v := replay.Run(c.ctx, c.b, c.pkg, c.test, s, filepath.Join(c.dir, fmt.Sprintf("r%d", c.replays)), c.opt.Replay)
+		f := Finding{Package: c.pkg, Test: c.test, Anomaly: a, Schedule: s, Verdict: v}
+		for _, e := range a.Events {
+			ev := tr.Events[e]
+			f.Goroutines = append(f.Goroutines, tr.Goroutines[ev.G])
+			f.Objects = append(f.Objects, tr.ObjName(ev))
+		}
+		c.rep.Findings = append(c.rep.Findings, f)
+		if f.Reproduced() {
+			c.seen[a.Key] = true
+			c.found++
+			return true
+		}
+		return false
+	}
+	if _, err := predict.Run(tr, c.opt.Anomalies, predict.Options{Confirm: confirm}); err != nil {
+		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
+	}
+}
+
+// perturbed records the test again under perturbed schedules (rt.EnvPerturb,
+// seeds 1..Perturb) when its first run, rt, had two goroutines or more but
+// nothing was proved from it: the run may have hidden the accesses that
+// race (a goroutine ran wholly before another started, or ended in an
+// order that hid them). Each trace is predicted from and replayed like the
+// first. The seeds are fixed, so what is tried is the same every time.
+func (c *testCheck) perturbed(rt record.Test, path string) {
+	if c.opt.Perturb <= 0 || c.found > 0 || rt.Goroutines < 2 {
+		return
+	}
+	for seed := 1; seed <= c.opt.Perturb; seed++ {
+		if time.Now().After(c.deadline) || c.ctx.Err() != nil {
+			return
+		}
+		p := path[:len(path)-len(filepath.Ext(path))] + ".p" + strconv.Itoa(seed) + ".trace"
+		c.opt.progress("check: %s %s: recording, perturbed (seed %d)", c.pkg, c.test, seed)
+		prt := c.b.RecordTestEnv(c.ctx, c.pkg, c.test, p, c.opt.Timeout, []string{"PECANVET_PERTURB=" + strconv.Itoa(seed)})
+		c.rep.Events += prt.Events
+		c.check(prt, p)
+	}
+}
+
+// notes adds the notes about bounds hit.
+func (c *testCheck) notes() {
+	if c.skipped > 0 {
+		why := fmt.Sprintf("-max-replays %d", c.opt.MaxReplays)
+		if time.Now().After(c.deadline) {
+			why = fmt.Sprintf("budget of %v spent", c.opt.Budget)
+		}
+		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %d predictions not replayed (%s)", c.pkg, c.test, c.skipped, why))
+	}
+}
