@@ -160,7 +160,9 @@ var (
 // Consequence extracts what went wrong from a test's output: whether it
 // panicked, and the panic message or the failed assertions ("" if it
 // passed).
-func Consequence(out string, passed bool) (panicked bool, msg string) { return consequence(out, passed) }
+func Consequence(out string, passed bool) (panicked bool, msg string) {
+	return consequence(out, passed)
+}
 
 // consequence extracts what went wrong from a test's output: the panic
 // message, or the failed assertions.
