@@ -1,6 +1,8 @@
 // Package pecan is pecanvet's reporting analyzer: the one `go vet
 // -vettool=pecanvet` runs. For a package with concurrency (goroutines,
-// channels, sync or sync/atomic: symbolic.Result.HasConcurrency) it runs
+// channels, sync or sync/atomic: symbolic.Result.HasConcurrency; or a
+// standard-library API that runs its code on another goroutine, such as
+// time.AfterFunc, in the package or its tests: hiddenGoroutines) it runs
 // the dynamic loop — record the package's tests instrumented, predict the
 // anomalies another schedule would show, replay each schedule — and
 // reports, as diagnostics, only the anomalies replay reproduced, each with
