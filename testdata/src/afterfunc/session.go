@@ -13,12 +13,12 @@ type Session struct {
 func Open(user string, d time.Duration) *Session {
 	s := &Session{user: user}
 	s.timer = time.AfterFunc(d, func() {
-		s.expired = true
+		s.expired = true // want "data race on Session\\.expired"
 	})
 	return s
 }
 
 // Expired reports whether the session's lifetime is over.
 func (s *Session) Expired() bool {
-	return s.expired // want "data race on Session\\.expired"
+	return s.expired
 }
