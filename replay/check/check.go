@@ -173,7 +173,7 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 		if rt.TimedOut {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: timed out after %v while recording; predicting from the partial trace", pkg, test, opt.Timeout))
 		} else if !rt.Passed {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: fails without pecanvet's help; predicting from its trace anyway", pkg, test))
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: fails without pecanvet's help; predicting from its trace up to the failure (a replay failing the same way is not credited to the anomaly)", pkg, test))
 			tc.baseline(rt)
 		}
 		tc.check(rt, tracePath)

@@ -69,3 +69,36 @@ func TestDeterminism(t *testing.T) {
 	}
 	t.Logf("%d runs, each reproduced:\n%s", runs, first)
 }
+
+// TestFailingTests: tests that fail (t.Fatal), panic (in the test or
+// another goroutine) or call os.Exit in every run are evidence too: the
+// race before the failure is proved from the trace up to it, and the
+// failure the test shows anyway is not passed off as the race's
+// consequence.
+func TestFailingTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records and replays")
+	}
+	dir, err := filepath.Abs("testdata/failing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pats, _ := pattern.Builtin("race")
+	rep, err := check.Run(context.Background(), check.Options{Dir: dir, Anomalies: pats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range rep.Reproduced() {
+		got[f.Test] = f.Verdict.Consequence
+	}
+	for _, test := range []string{"TestFatal", "TestPanic", "TestPanicInGoroutine", "TestExit"} {
+		c, ok := got[test]
+		switch {
+		case !ok:
+			t.Errorf("%s: its race was not reproduced (notes %q)", test, rep.Notes)
+		case !strings.HasSuffix(c, "(as without pecanvet's help)"):
+			t.Errorf("%s: consequence %q is the test's own failure, not marked as such", test, c)
+		}
+	}
+}
