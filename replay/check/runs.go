@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pecanvet/pecanvet/replay"
@@ -75,6 +76,17 @@ func (c *testCheck) check(rt record.Test, path string) {
 		}
 		c.opt.progress("check: %s %s: replay %d (%s %s)", c.pkg, c.test, c.replays, a.Pattern.ID(), a.Sites[0])
 		v := replay.Run(c.ctx, c.b, c.pkg, c.test, s, filepath.Join(c.dir, fmt.Sprintf("r%d", c.replays)), c.opt.Replay)
+		if stalledOnLate(v, s) && c.replays < c.opt.MaxReplays && !time.Now().After(c.deadline) {
+			// The goroutine whose turn it was never reached a gate: on a
+			// loaded machine it may just have been slow. A stall verdict
+			// then depends on the load, and the answer on the run: try
+			// once more with a longer stall bound.
+			c.replays++
+			o := c.opt.Replay
+			o.Stall = 4 * stallOf(o)
+			c.opt.progress("check: %s %s: replay %d (%s %s), stall bound %v", c.pkg, c.test, c.replays, a.Pattern.ID(), a.Sites[0], o.Stall)
+			v = replay.Run(c.ctx, c.b, c.pkg, c.test, s, filepath.Join(c.dir, fmt.Sprintf("r%d", c.replays)), o)
+		}
 		f := Finding{Package: c.pkg, Test: c.test, Anomaly: a, Schedule: s, Verdict: v}
 		for _, e := range a.Events {
 			ev := tr.Events[e]
@@ -125,4 +137,27 @@ func (c *testCheck) notes() {
 		}
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %d predictions not replayed (%s)", c.pkg, c.test, c.skipped, why))
 	}
+}
+
+// stalledOnLate reports whether replay v stopped because nothing moved for
+// the stall bound while the goroutine owning the awaited step was not
+// waiting at any gate (it had not got there yet, rather than being held).
+func stalledOnLate(v replay.Verdict, s *trace.Schedule) bool {
+	if v.Verdict != replay.Deadlock || !strings.HasPrefix(v.Message, "nothing moved") || v.Step < 1 || v.Step > len(s.Steps) {
+		return false
+	}
+	g := s.Steps[v.Step-1].G
+	for _, w := range v.Waiting {
+		if strings.HasPrefix(w, g+" waits") {
+			return false
+		}
+	}
+	return true
+}
+
+func stallOf(o replay.Options) time.Duration {
+	if o.Stall > 0 {
+		return o.Stall
+	}
+	return 2 * time.Second
 }
