@@ -31,7 +31,8 @@ type testCheck struct {
 	deadline  time.Time
 
 	replays, skipped int
-	found            int // predictions of this test proved (now or by an earlier test)
+	found            int             // predictions of this test proved (now or by an earlier test)
+	pruned           map[string]bool // keys whose replays failed in an earlier trace of this test
 }
 
 // baseline tells replay how the test fails without pecanvet's help, so
@@ -59,10 +60,25 @@ func (c *testCheck) check(rt record.Test, path string) {
 	// Replay confirms each prediction inside the search, so that a site
 	// combination whose first schedule is pruned gets its other instances
 	// tried.
+	prunedBefore, prunedNow := c.pruned, map[string]bool{}
+	defer func() {
+		if c.pruned == nil {
+			c.pruned = map[string]bool{}
+		}
+		for k := range prunedNow {
+			c.pruned[k] = true
+		}
+	}()
 	confirm := func(a predict.Anomaly) bool {
 		if c.seen[a.Key] {
 			c.found++
 			return true // already proved by an earlier test or trace
+		}
+		if prunedBefore[a.Key] {
+			// Tried from an earlier run of this test: a perturbed run is
+			// for what that run did not show. (Within one trace, other
+			// instances of a pruned key are still tried.)
+			return false
 		}
 		if c.replays >= c.opt.MaxReplays || time.Now().After(c.deadline) {
 			c.skipped++
@@ -99,6 +115,7 @@ func (c *testCheck) check(rt record.Test, path string) {
 			c.found++
 			return true
 		}
+		prunedNow[a.Key] = true
 		return false
 	}
 	if _, err := predict.Run(tr, c.opt.Anomalies, predict.Options{Confirm: confirm}); err != nil {
