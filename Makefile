@@ -41,6 +41,7 @@ fuzz:
 # own order, then code we did not write (eval-racetd, eval-modules).
 eval:
 	$(GO) run ./internal/eval -sections corpus -race-runs 100 -o EVAL.md -readme README.md
+	PECANVET_DETERMINISM_RUNS=10 $(GO) test -v -count=1 -timeout 60m -run TestDeterminism ./replay/check/ | grep -E 'runs|^(ok|FAIL|---)'
 	PECANVET_OWN_ORDER=all PECANVET_REPLAY_RUNS=100 $(GO) test -v -count=1 -timeout 60m -run TestOwnOrder ./replay/ | grep -E 'replayed|^(ok|FAIL|---)'
 	$(MAKE) eval-racetd eval-modules
 

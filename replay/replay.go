@@ -41,6 +41,11 @@ const (
 type Options struct {
 	Timeout time.Duration // wall clock; default 30s
 	Stall   time.Duration // no progress for this long is a deadlock; default 2s
+	// Baseline is the consequence (as Consequence gives it) of the
+	// test's recorded run, if that failed or panicked: the same failure in
+	// a replay is the test's own, not the anomaly's.
+	Baseline         string
+	BaselinePanicked bool
 }
 
 // Verdict is the outcome of one replay.
@@ -119,6 +124,10 @@ func Run(ctx context.Context, b *record.Build, pkg, test string, sched *trace.Sc
 		v.Verdict = Timeout
 	}
 	v.Panicked, v.Consequence = consequence(r.Output, r.Passed)
+	ownFailure := opt.Baseline != "" && v.Consequence == opt.Baseline && v.Panicked == opt.BaselinePanicked
+	if ownFailure {
+		v.Consequence += " (as without pecanvet's help)"
+	}
 	if v.Verdict == running {
 		// The process ended without a verdict after the last progress
 		// mark. If only one goroutine's part of the anomaly was still to
@@ -134,7 +143,7 @@ func Run(ctx context.Context, b *record.Build, pkg, test string, sched *trace.Sc
 		// The other goroutines' part of the anomaly ran inside the unit of
 		// one goroutine, which then took another path: proved only if the
 		// program then failed.
-		if v.Panicked || !v.Passed {
+		if (v.Panicked || !v.Passed) && !ownFailure {
 			v.Verdict = Reproduced
 		} else {
 			v.Verdict = Diverged
@@ -147,6 +156,13 @@ var (
 	panicLine = regexp.MustCompile(`(?m)^panic: (.*)$`)
 	failLine  = regexp.MustCompile(`(?m)^\s+(\S+\.go:\d+: .*)$`)
 )
+
+// Consequence extracts what went wrong from a test's output: whether it
+// panicked, and the panic message or the failed assertions ("" if it
+// passed).
+func Consequence(out string, passed bool) (panicked bool, msg string) {
+	return consequence(out, passed)
+}
 
 // consequence extracts what went wrong from a test's output: the panic
 // message, or the failed assertions.

@@ -1,6 +1,8 @@
 // Package pecan is pecanvet's reporting analyzer: the one `go vet
 // -vettool=pecanvet` runs. For a package with concurrency (goroutines,
-// channels, sync or sync/atomic: symbolic.Result.HasConcurrency) it runs
+// channels, sync or sync/atomic: symbolic.Result.HasConcurrency; or a
+// standard-library API that runs its code on another goroutine, such as
+// time.AfterFunc, in the package or its tests: hiddenGoroutines) it runs
 // the dynamic loop — record the package's tests instrumented, predict the
 // anomalies another schedule would show, replay each schedule — and
 // reports, as diagnostics, only the anomalies replay reproduced, each with
@@ -153,7 +155,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, nil
 	}
 	dir := filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
-	if !hasConcurrency(pass) && !testsConcurrent(pass, dir) {
+	if !hasConcurrency(pass) && !usesHiddenGoroutines(pass) && !testsConcurrent(pass, dir) {
 		res.Skipped = "no concurrency in the package or its tests (fast path)"
 		return res, nil // the fast path
 	}
@@ -210,6 +212,9 @@ func testsConcurrent(pass *analysis.Pass, dir string) bool {
 			if p, _ := strconv.Unquote(imp.Path.Value); p == "sync" || p == "sync/atomic" {
 				return true
 			}
+		}
+		if fileHidesGoroutines(f) {
+			return true
 		}
 		found := false
 		ast.Inspect(f, func(n ast.Node) bool {

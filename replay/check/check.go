@@ -38,6 +38,10 @@ type Options struct {
 	Progress   io.Writer // progress lines, if not nil
 	KeepTraces string    // if set, keep the recorded traces here
 	Drivers    bool      // generate test drivers for packages without tests
+	// Perturb is how many more runs of a test to record, under perturbed
+	// schedules (seeds 1..Perturb), when its first run leaves nothing
+	// reproduced: see perturbed. Default 2; negative: none.
+	Perturb int
 }
 
 // Finding is one prediction and what replay made of it.
@@ -100,6 +104,9 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	}
 	if opt.Budget <= 0 {
 		opt.Budget = 5 * time.Minute
+	}
+	if opt.Perturb == 0 {
+		opt.Perturb = 2
 	}
 	if opt.Anomalies == nil {
 		opt.Anomalies, _ = pattern.Builtin("all")
@@ -178,70 +185,16 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 		rt := b.RecordTest(ctx, pkg, test, tracePath, opt.Timeout)
 		rep.Tests++
 		rep.Events += rt.Events
+		tc := &testCheck{ctx: ctx, b: b, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline}
 		if rt.TimedOut {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: timed out after %v while recording; predicting from the partial trace", pkg, test, opt.Timeout))
 		} else if !rt.Passed {
-			rep.Notes = append(rep.Notes, failNote(ctx, b, pkg, test, opt.Timeout))
+			rep.Notes = append(rep.Notes, failNote(ctx, b, pkg, test, opt.Timeout)+" (a replay failing the same way is not credited to the anomaly)")
+			tc.baseline(rt)
 		}
-		if rt.Events == 0 {
-			continue
-		}
-		tr, cut, err := predict.ReadPrefix(tracePath, predict.MaxEvents)
-		if err != nil {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: unreadable trace: %v", pkg, test, err))
-			continue
-		}
-		if cut {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: trace of %d events cut to its first %d to bound memory; predicting from those", pkg, test, rt.Events, len(tr.Events)))
-		}
-		// Replay confirms each prediction inside the search, so that a
-		// site combination whose first schedule is pruned gets its other
-		// instances tried.
-		replays, skipped := 0, 0
-		confirm := func(a predict.Anomaly) bool {
-			if seen[a.Key] {
-				return true // already proved by an earlier test
-			}
-			if replays >= opt.MaxReplays || time.Now().After(deadline) {
-				skipped++
-				return false
-			}
-			replays++
-			s, err := trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events)
-			if err != nil {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: %v", pkg, test, err))
-				return false
-			}
-			opt.progress("check: %s %s: replay %d (%s %s)", pkg, test, replays, a.Pattern.ID(), a.Sites[0])
-			v := replay.Run(ctx, b, pkg, test, s, filepath.Join(dir, fmt.Sprintf("r%d", replays)), opt.Replay)
-			f := Finding{Package: pkg, Test: test, Anomaly: a, Schedule: s, Verdict: v}
-			for _, e := range a.Events {
-				ev := tr.Events[e]
-				f.Goroutines = append(f.Goroutines, tr.Goroutines[ev.G])
-				f.Objects = append(f.Objects, tr.ObjName(ev))
-			}
-			rep.Findings = append(rep.Findings, f)
-			if f.Reproduced() {
-				seen[a.Key] = true
-				return true
-			}
-			return false
-		}
-		res, err := predict.Run(tr, opt.Anomalies, predict.Options{Confirm: confirm, Deadline: deadline, Context: ctx})
-		if err != nil {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: %v", pkg, test, err))
-			continue
-		}
-		if res.Cut != "" {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: budget of %v spent while predicting; %s", pkg, test, opt.Budget, res.Cut))
-		}
-		if skipped > 0 {
-			why := fmt.Sprintf("-max-replays %d", opt.MaxReplays)
-			if time.Now().After(deadline) {
-				why = fmt.Sprintf("budget of %v spent", opt.Budget)
-			}
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: %d predictions not replayed (%s)", pkg, test, skipped, why))
-		}
+		tc.check(rt, tracePath)
+		tc.perturbed(rt, tracePath)
+		tc.notes()
 	}
 	return nil
 }

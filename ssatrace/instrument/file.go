@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // rewrite produces the instrumented text of the file, or nil if the file
@@ -91,6 +94,10 @@ func (w *fileRW) funcDecl(d *ast.FuncDecl) pcs {
 	// os.Exit (which becomes rt.Exit): the trace ends when it returns.
 	if d.Recv == nil && name == "TestMain" && strings.HasSuffix(w.path, "_test.go") && w.ins.api.has("Finish") {
 		insert = gen(" defer " + rtName + ".Finish();")
+	} else if recv == "" && w.isTestFunc(d) && w.ins.api.has("Drain") {
+		// Deferred first, so it runs last: after the test's own deferred
+		// calls, while the test still runs (see rt.Drain).
+		insert = gen(" defer " + rtName + ".Drain();")
 	}
 	return w.nodeSplice(d, rn(d.Body, w.blockIns(d.Body, insert)))
 }
@@ -230,4 +237,29 @@ func (ins *instrumenter) culprit(u *unit, e checkError) ast.Node {
 
 func (ins *instrumenter) notef(format string, args ...any) {
 	ins.notes = append(ins.notes, fmt.Sprintf(format, args...))
+}
+
+// isTestFunc reports whether d is a test function of a _test.go file:
+// TestXxx(t *testing.T).
+func (w *fileRW) isTestFunc(d *ast.FuncDecl) bool {
+	if !strings.HasSuffix(w.path, "_test.go") || d.Type.TypeParams != nil {
+		return false
+	}
+	name := d.Name.Name
+	if !strings.HasPrefix(name, "Test") || name == "TestMain" {
+		return false
+	}
+	if r, _ := utf8.DecodeRuneInString(name[len("Test"):]); unicode.IsLower(r) {
+		return false
+	}
+	params := d.Type.Params.List
+	if len(params) != 1 || len(params[0].Names) > 1 || d.Type.Results != nil {
+		return false
+	}
+	ptr, ok := w.typeOf(params[0].Type).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n := namedOf(ptr.Elem())
+	return n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing" && n.Obj().Name() == "T"
 }

@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"go/ast"
 	"go/token"
@@ -9,6 +10,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -153,5 +155,46 @@ func TestFallback(t *testing.T) {
 	}
 	if at27 != 0 || others == 0 {
 		t.Errorf("%d sites on the broken line, %d elsewhere", at27, others)
+	}
+}
+
+// TestDrainInserted: every test function of the corpus defers rt.Drain
+// first (on the line of its opening brace, so line numbers stay), and
+// nothing else does.
+func TestDrainInserted(t *testing.T) {
+	setupCorpus(t)
+	ov, err := os.ReadFile(corpus.res.Overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o struct{ Replace map[string]string }
+	if err := json.Unmarshal(ov, &o); err != nil {
+		t.Fatal(err)
+	}
+	testFunc := regexp.MustCompile(`^func (Test[A-Z]\w*)\(t \*testing\.T\) \{`)
+	checked := 0
+	for orig, repl := range o.Replace {
+		if filepath.Base(filepath.Dir(orig)) != "counter" || !strings.HasSuffix(orig, ".go") {
+			continue
+		}
+		b, err := os.ReadFile(repl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(string(b), "\n") {
+			drain := strings.Contains(l, "defer "+rtName+".Drain()")
+			switch m := testFunc.FindStringSubmatch(l); {
+			case m != nil && strings.HasSuffix(orig, "_test.go"):
+				checked++
+				if !strings.HasPrefix(l, m[0]+" defer "+rtName+".Drain();") {
+					t.Errorf("%s:%d: test function without Drain first: %s", filepath.Base(orig), i+1, l)
+				}
+			case drain:
+				t.Errorf("%s:%d: Drain outside a test function: %s", filepath.Base(orig), i+1, l)
+			}
+		}
+	}
+	if checked < 3 {
+		t.Errorf("only %d test functions found in the counter corpus", checked)
 	}
 }

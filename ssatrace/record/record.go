@@ -332,7 +332,13 @@ func Record(ctx context.Context, opt Options) ([]Test, []string, error) {
 
 // RecordTest runs one test with the recorder on, writing its trace to path.
 func (b *Build) RecordTest(ctx context.Context, pkg, name, path string, timeout time.Duration) Test {
-	r := RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], name, []string{"PECANVET_TRACE=" + path}, timeout)
+	return b.RecordTestEnv(ctx, pkg, name, path, timeout, nil)
+}
+
+// RecordTestEnv is RecordTest with extra environment for the test process
+// (a perturbation seed: rt.EnvPerturb).
+func (b *Build) RecordTestEnv(ctx context.Context, pkg, name, path string, timeout time.Duration, env []string) Test {
+	r := RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], name, append([]string{"PECANVET_TRACE=" + path}, env...), timeout)
 	t := Test{Package: pkg, Name: name, Trace: path, Wall: r.Wall, Passed: r.Passed, TimedOut: r.TimedOut, Output: r.Output}
 	events, goroutines, shared, truncated, err := traceStats(path)
 	switch {

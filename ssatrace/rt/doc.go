@@ -136,7 +136,9 @@
 //	rt.Finish()              // after m.Run returns: end marker, file trimmed
 //	rt.Truncate(reason)      // an abnormal end the caller detected
 //
-// Both write what the reorder buffer still holds (waiting up to 100 ms for
+//	rt.Drain()               // deferred first in every test function: see drain.go
+//
+// Finish and Truncate write what the reorder buffer still holds (waiting up to 100 ms for
 // goroutines that are about to record the other side of a communication);
 // events recorded afterwards are dropped. A process that ends without
 // either (a panic, a signal, returning from main) leaves a trace without
@@ -152,6 +154,10 @@
 // SIGKILL of the process; a lenient read recovers it and marks it
 // truncated. Elsewhere the file is written through a buffer flushed when
 // the trace is finished.
+//
+// With PECANVET_PERTURB set to a seed, a recording is perturbed: the
+// goroutines are delayed at their operations by seeded, PCT-like decisions
+// (perturb.go), so that a re-recording can show what one ordinary run hid.
 //
 // # Replay
 //

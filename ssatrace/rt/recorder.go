@@ -24,6 +24,7 @@ type recorder struct {
 	gmap   map[int64]*Goroutine
 	gcache [gcacheSize]gcacheEnt
 	roots  int
+	kids   []*Goroutine // started through Go, not known to have ended (see Drain)
 
 	sites  []siteInfo // by site id, resolved lazily from regs
 	objs   map[objKey]int32
@@ -96,6 +97,8 @@ type Goroutine struct {
 	parked int32   // channel on whose waiters list g is, or -1
 	inWork bool
 	listed bool // in hb.gs
+
+	perturbN uint32 // events seen by the perturbation (perturb.go)
 }
 
 func newRecorder(out output) *recorder {

@@ -158,6 +158,9 @@ func passes(op trace.Op) int {
 // are not recorded (see self), so they are not scheduled either.
 func gate(addr unsafe.Pointer, site int32, op trace.Op) {
 	if rp == nil {
+		if perturbSeed != 0 {
+			perturbAt(addr, op)
+		}
 		return
 	}
 	if addr != nil {
@@ -175,6 +178,9 @@ func gate(addr unsafe.Pointer, site int32, op trace.Op) {
 // gateSend gates a send on a channel of capacity c.
 func gateSend(site int32, c int) {
 	if rp == nil {
+		if perturbSeed != 0 {
+			perturbAt(nil, trace.Send)
+		}
 		return
 	}
 	pass := 1
@@ -190,6 +196,9 @@ func gateSend(site int32, c int) {
 
 // gateG is gate for a goroutine not yet bound to the running one (Begin).
 func gateG(g *Goroutine, site int32, op trace.Op) {
+	if rp == nil && perturbSeed != 0 && g != nil {
+		perturbBegin(g)
+	}
 	if rp == nil || g == nil {
 		return
 	}

@@ -1,0 +1,104 @@
+package check_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pecanvet/pecanvet/replay/check"
+	"github.com/pecanvet/pecanvet/ssatrace/pattern"
+)
+
+// TestDeterminism: checking subjects whose tests start goroutines they do
+// not wait for (fireforget, afterfunc) and their fixed twins gives the same
+// reproduced set every time, with the known bugs in it and nothing for the
+// twins. PECANVET_DETERMINISM_RUNS sets the number of runs (default 3;
+// make eval uses 10).
+func TestDeterminism(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records and replays subjects repeatedly")
+	}
+	runs := 3
+	if v := os.Getenv("PECANVET_DETERMINISM_RUNS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 2 {
+			t.Fatalf("PECANVET_DETERMINISM_RUNS=%q: want a number >= 2", v)
+		}
+		runs = n
+	}
+	dir, err := filepath.Abs("../../testdata/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pats, ok := pattern.Builtin("all")
+	if !ok {
+		t.Fatal("no built-in pattern set all")
+	}
+	subjects := []string{"./fireforget", "./fireforgetfixed", "./afterfunc", "./afterfuncfixed"}
+	var first string
+	for i := 0; i < runs; i++ {
+		rep, err := check.Run(context.Background(), check.Options{Dir: dir, Patterns: subjects, Anomalies: pats})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found []string
+		for _, f := range rep.Reproduced() {
+			found = append(found, f.Package+" "+f.Test+" "+f.Anomaly.Key)
+		}
+		sort.Strings(found)
+		got := strings.Join(found, "\n")
+		if i == 0 {
+			first = got
+			for _, want := range []string{"subjects/fireforget ", "subjects/afterfunc "} {
+				if !strings.Contains(got, want) {
+					t.Errorf("run 1: nothing reproduced in %s; got:\n%s", want, got)
+				}
+			}
+			if strings.Contains(got, "fixed ") {
+				t.Errorf("run 1: a fixed twin reported:\n%s", got)
+			}
+			continue
+		}
+		if got != first {
+			t.Fatalf("run %d reproduced\n%s\nrun 1 reproduced\n%s", i+1, got, first)
+		}
+	}
+	t.Logf("%d runs, each reproduced:\n%s", runs, first)
+}
+
+// TestFailingTests: tests that fail (t.Fatal), panic (in the test or
+// another goroutine) or call os.Exit in every run are evidence too: the
+// race before the failure is proved from the trace up to it, and the
+// failure the test shows anyway is not passed off as the race's
+// consequence.
+func TestFailingTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records and replays")
+	}
+	dir, err := filepath.Abs("testdata/failing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pats, _ := pattern.Builtin("race")
+	rep, err := check.Run(context.Background(), check.Options{Dir: dir, Anomalies: pats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range rep.Reproduced() {
+		got[f.Test] = f.Verdict.Consequence
+	}
+	for _, test := range []string{"TestFatal", "TestPanic", "TestPanicInGoroutine", "TestExit"} {
+		c, ok := got[test]
+		switch {
+		case !ok:
+			t.Errorf("%s: its race was not reproduced (notes %q)", test, rep.Notes)
+		case !strings.HasSuffix(c, "(as without pecanvet's help)"):
+			t.Errorf("%s: consequence %q is the test's own failure, not marked as such", test, c)
+		}
+	}
+}

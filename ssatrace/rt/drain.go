@@ -1,0 +1,233 @@
+package rt
+
+import (
+	"bytes"
+	"os"
+	"runtime"
+	"strconv"
+	"time"
+)
+
+// Draining the end of a test.
+//
+// A recorded run is one sample of the test's schedules. A goroutine the
+// test started but did not wait for may not have run at all when the test
+// function returned, and the process then exits before it does: the trace
+// lacks its accesses, and nothing can be predicted about them, although
+// `go test -race`, whose process goes on with the next test, often sees
+// them. So the instrumenter makes every test function's first statement
+//
+//	defer rt.Drain()
+//
+// which runs after the test's own deferred calls (and after t.Fatal's
+// runtime.Goexit, or during a panic), while the test is still running, so
+// that a late goroutine may still use t. Drain lets the goroutines started
+// through rt.Go proceed, bounded: it returns as soon as every one of them
+// has begun and has either ended or sat blocked (on a channel, a select, a
+// lock, a WaitGroup, a Cond, I/O) with no new event recorded for
+// drainQuiet, and in any case after drainBound (PECANVET_DRAIN_MS). A
+// goroutine that sleeps or runs counts as busy: it is about to record.
+//
+// Under a replay schedule, Drain instead keeps the test goroutine there
+// until the schedule no longer needs the others (the verdict is decided,
+// or the next step is the test goroutine's own), with the same bound, so
+// that replay sees the same end-of-test window as the recording.
+
+// EnvDrain overrides drainBound, in milliseconds (0 turns draining off).
+const EnvDrain = "PECANVET_DRAIN_MS"
+
+var (
+	drainBound = time.Second
+	drainQuiet = 20 * time.Millisecond
+)
+
+func init() {
+	if v := os.Getenv(EnvDrain); v != "" {
+		if ms, err := strconv.Atoi(v); err == nil && ms >= 0 {
+			drainBound = time.Duration(ms) * time.Millisecond
+		}
+	}
+}
+
+// Drain waits, bounded, until the goroutines started so far have run: see
+// above. The instrumenter defers it first in every test function.
+func Drain() {
+	if !active.Load() || drainBound <= 0 {
+		return
+	}
+	if rp != nil {
+		drainReplay()
+		return
+	}
+	self := curGoid()
+	start := time.Now()
+	quietSince := start
+	last := int64(-1)
+	for i := 0; ; i++ {
+		mu.Lock()
+		w := rec
+		if w == nil {
+			mu.Unlock()
+			return
+		}
+		pending, live := w.liveKids(self)
+		count := w.events + w.hb.total
+		mu.Unlock()
+		if pending == 0 && len(live) == 0 {
+			return // everyone started has ended
+		}
+		t := time.Now()
+		if count != last || pending > 0 || anyBusy(live) {
+			quietSince, last = t, count
+		}
+		if t.Sub(quietSince) >= drainQuiet || t.Sub(start) >= drainBound {
+			return
+		}
+		if i < 10 {
+			runtime.Gosched()
+		} else {
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+// addKid remembers a goroutine started through Go, for Drain. The list is
+// pruned of ended goroutines as it grows, so that a test starting many
+// short goroutines keeps it short.
+func (w *recorder) addKid(g *Goroutine) {
+	if len(w.kids) >= 64 && len(w.kids) == cap(w.kids) {
+		keep := w.kids[:0]
+		for _, k := range w.kids {
+			if k.goid == 0 || w.gmap[k.goid] == k {
+				keep = append(keep, k)
+			}
+		}
+		for i := len(keep); i < len(w.kids); i++ {
+			w.kids[i] = nil
+		}
+		w.kids = keep
+	}
+	w.kids = append(w.kids, g)
+}
+
+// liveKids returns, with mu held, the number of goroutines forked through
+// Go that have not begun yet, and the runtime ids of those that began and
+// have not ended (other than self). Ended ones are dropped from w.kids.
+func (w *recorder) liveKids(self int64) (pending int, live map[int64]bool) {
+	live = map[int64]bool{}
+	keep := w.kids[:0]
+	for _, g := range w.kids {
+		switch {
+		case g.goid == 0:
+			pending++
+		case w.gmap[g.goid] != g:
+			continue // ended (End forgets it)
+		case g.goid != self:
+			live[g.goid] = true
+		}
+		keep = append(keep, g)
+	}
+	for i := len(keep); i < len(w.kids); i++ {
+		w.kids[i] = nil
+	}
+	w.kids = keep
+	return pending, live
+}
+
+// anyBusy reports whether one of the goroutines with the given runtime ids
+// is running, runnable, sleeping or in a system call, rather than blocked
+// on synchronization or I/O (from the goroutine headers of runtime.Stack).
+func anyBusy(ids map[int64]bool) bool {
+	if len(ids) == 0 {
+		return false
+	}
+	buf := make([]byte, 64<<10)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) || len(buf) >= 64<<20 {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	for len(buf) > 0 {
+		line := buf
+		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+			line, buf = buf[:i], buf[i+1:]
+		} else {
+			buf = nil
+		}
+		id, state, ok := parseGoroutineHeader(line)
+		if ok && ids[id] && !blockedState(state) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseGoroutineHeader parses "goroutine 12 [chan receive, 2 minutes]:".
+func parseGoroutineHeader(line []byte) (id int64, state string, ok bool) {
+	const prefix = "goroutine "
+	if !bytes.HasPrefix(line, []byte(prefix)) {
+		return 0, "", false
+	}
+	rest := line[len(prefix):]
+	i := bytes.IndexByte(rest, ' ')
+	if i <= 0 {
+		return 0, "", false
+	}
+	id, err := strconv.ParseInt(string(rest[:i]), 10, 64)
+	if err != nil {
+		return 0, "", false
+	}
+	rest = rest[i+1:]
+	if len(rest) == 0 || rest[0] != '[' {
+		return 0, "", false
+	}
+	end := bytes.IndexAny(rest, ",]")
+	if end < 0 {
+		return 0, "", false
+	}
+	return id, string(rest[1:end]), true
+}
+
+// blockedState reports whether a goroutine in this runtime wait state waits
+// for another goroutine (or for I/O), as opposed to being about to run.
+func blockedState(s string) bool {
+	for _, p := range []string{"chan ", "select", "sync.", "semacquire", "IO wait", "sync.Cond.Wait", "sleep (synctest)"} {
+		if len(s) >= len(p) && s[:len(p)] == p {
+			return true
+		}
+	}
+	return false
+}
+
+// drainReplay is Drain under a replay schedule.
+func drainReplay() {
+	deadline := time.Now().Add(drainBound)
+	mu.Lock()
+	defer mu.Unlock()
+	r, w := rp, rec
+	if r == nil || w == nil {
+		return
+	}
+	for !r.free && time.Now().Before(deadline) {
+		me := w.gmap[curGoid()]
+		if me != nil && r.pending == me && !r.pendingEmit {
+			// Our last plain access is done: pass the turn on now rather
+			// than after pendingGrace.
+			r.pending = nil
+			r.advance()
+			continue
+		}
+		if r.cursor >= len(r.s.Steps) || me != nil && r.s.Steps[r.cursor].G == me.name {
+			return
+		}
+		mu.Unlock()
+		time.Sleep(time.Millisecond)
+		mu.Lock()
+		if rp != r || rec != w {
+			return
+		}
+	}
+}
