@@ -22,7 +22,6 @@ type builder struct {
 	unitDep  []int32
 	region   []int32 // goroutine → open region id or -1
 	inComp   []bool
-	csAcc    []bool // goroutine → its outermost critical section so far contains an access
 	chans    map[int32]*chanState
 	wgs      map[int32][]int32 // wg → done events so far
 	wgAdders map[wgKey]bool    // (wg, goroutine) pairs where the goroutine added
@@ -60,7 +59,6 @@ func newBuilder(gr *Graph) *builder {
 		unitDep:  make([]int32, ng),
 		region:   make([]int32, ng),
 		inComp:   make([]bool, ng),
-		csAcc:    make([]bool, ng),
 		chans:    map[int32]*chanState{},
 		wgs:      map[int32][]int32{},
 		wgAdders: map[wgKey]bool{},
@@ -330,9 +328,6 @@ func (b *builder) locks(i int32, e trace.Event) {
 	g := e.G
 	switch e.Op {
 	case trace.Lock, trace.RLock:
-		if b.lockTop[g] < 0 {
-			b.csAcc[g] = false
-		}
 		h := b.holderOf(e.Obj)
 		for n := b.lockTop[g]; n >= 0; n = gr.nodes[n].parent {
 			if gr.nodes[n].lock == e.Obj {
@@ -387,9 +382,6 @@ func (b *builder) locks(i int32, e trace.Event) {
 		}
 	}
 	gr.Lock[i] = b.lockTop[g]
-	if e.Op.IsAccess() && b.lockTop[g] >= 0 {
-		b.csAcc[g] = true
-	}
 	// A release event's own lockset excludes the released lock (lockTop
 	// already popped); an acquire's includes it.
 }
@@ -435,23 +427,9 @@ func (b *builder) regions(i int32, e trace.Event) {
 	r := b.region[g]
 	gr.Region[i] = r
 	gr.Regs[r].Last = i
-	if closing || unitRelease(e.Op, b.lockTop[g] < 0 && b.csAcc[g], b.unitDep[g]) {
+	if closing {
 		b.region[g] = -1
 	}
-}
-
-// unitRelease reports whether a release ends the atomic region there:
-// guarded is true when it leaves the goroutine holding no lock after a
-// critical section that contained an access, and dep is the unit depth.
-// When the outermost unit's own code releases the lock that guards its
-// accesses, it has split the unit on purpose (singleflight's Do publishes a
-// pending call that way), so the accesses before and after are different
-// units. A release inside a nested unit (a method the unit calls, such as
-// the demo's Balance inside Deposit) does not split the caller's unit: the
-// caller composed two critical sections and expects them to run together.
-// Nor does a critical section that guards no access (PECAN's Figure 3).
-func unitRelease(op trace.Op, guarded bool, dep int32) bool {
-	return op.IsRelease() && guarded && dep == 1
 }
 
 func (b *builder) finish() {

@@ -333,11 +333,6 @@ func (m *Model) buildRegions() {
 	for _, s := range m.seq {
 		// Intervals of positions in s, inclusive.
 		var iv [][2]int
-		// splitAfter[p]: the unit's own code (outside nested units)
-		// released at p its last lock, after a critical section with an
-		// access: the region ends after p.
-		splitAfter := make([]bool, len(s))
-		csAcc := false
 		st := lockState{}
 		csStart := -1
 		depth, unitStart := 0, -1
@@ -347,17 +342,10 @@ func (m *Model) buildRegions() {
 			st.apply(ev)
 			if ev.Op.IsAcquire() && wasEmpty {
 				csStart = p
-				csAcc = false
-			}
-			if ev.Op.IsAccess() && !st.empty() {
-				csAcc = true
 			}
 			if ev.Op.IsRelease() && csStart >= 0 && st.empty() {
 				iv = append(iv, [2]int{csStart, p})
 				csStart = -1
-			}
-			if ev.Op.IsRelease() && st.empty() && csAcc && depth == 1 {
-				splitAfter[p] = true
 			}
 			switch ev.Op {
 			case trace.RegionBegin:
@@ -405,9 +393,6 @@ func (m *Model) buildRegions() {
 					m.regions++
 				}
 				m.region[e] = id
-				if splitAfter[p] {
-					id = -1
-				}
 			}
 		}
 	}
