@@ -46,3 +46,54 @@ func TestCommutingUpdates(t *testing.T) {
 		}
 	}
 }
+
+// TestSplit: a violation across the unit's own unlock is marked with the
+// unlock's site; one across the unlocks of the methods it calls is not.
+func TestSplit(t *testing.T) {
+	const do = `
+T1 fork T2 @s.go:1
+T1 region-begin Group.Do @s.go:2
+T1 lock mu @s.go:3
+T1 write m @s.go:4
+T1 unlock mu @s.go:5
+T1 lock mu @s.go:6
+T1 write m @s.go:7
+T1 unlock mu @s.go:8
+T1 region-end Group.Do @s.go:9
+T2 begin
+T2 lock mu @s.go:20
+T2 write m @s.go:21
+T2 unlock mu @s.go:22
+`
+	res, err := Run(parse(t, do), builtin(t, "av"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Anomalies) == 0 {
+		t.Fatal("no anomaly across the gap")
+	}
+	for _, a := range res.Anomalies {
+		if a.Split != "s.go:5" {
+			t.Errorf("%s %s: Split %q, want s.go:5", a.Pattern.ID(), numbers(a.Events), a.Split)
+		}
+	}
+	// The same accesses in methods the unit calls: no split.
+	nested := strings.NewReplacer(
+		"T1 lock mu @s.go:3", "T1 region-begin Group.set @s.go:30\nT1 lock mu @s.go:3",
+		"T1 unlock mu @s.go:5", "T1 unlock mu @s.go:5\nT1 region-end Group.set @s.go:31",
+		"T1 lock mu @s.go:6", "T1 region-begin Group.set @s.go:30\nT1 lock mu @s.go:6",
+		"T1 unlock mu @s.go:8", "T1 unlock mu @s.go:8\nT1 region-end Group.set @s.go:31",
+	).Replace(do)
+	res, err = Run(parse(t, nested), builtin(t, "av"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Anomalies) == 0 {
+		t.Fatal("nested: no anomaly across the gap")
+	}
+	for _, a := range res.Anomalies {
+		if a.Split != "" {
+			t.Errorf("nested: %s %s: Split %q, want none", a.Pattern.ID(), numbers(a.Events), a.Split)
+		}
+	}
+}
