@@ -36,7 +36,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	run := fs.String("run", "", "check only the tests matching this regexp")
 	asJSON := fs.Bool("json", false, "print one JSON object per line per reproduced anomaly")
 	patterns := fs.String("patterns", "all", "anomaly patterns (see pecanvet predict -h)")
-	verbose := fs.Bool("v", false, "also print the predictions replay pruned, with their verdicts")
+	verbose := fs.Bool("v", false, "also print the interleavings without effect (reproduced across a unit's own unlock, test passing) and the predictions replay pruned, with their verdicts")
 	timeout := fs.Duration("timeout", 2*time.Minute, "time bound for recording one test")
 	replayTimeout := fs.Duration("replay-timeout", 30*time.Second, "time bound for one replay")
 	stall := fs.Duration("stall", 2*time.Second, "a replay in which nothing moves this long is a deadlock")
