@@ -35,6 +35,11 @@
 // overlapping ones merged), split at the boundary events fork, join, send,
 // recv, close, wg-wait and cond-wait, which belong to no region.
 //
+// A unit whose own code releases the lock that guarded its accesses splits
+// itself on purpose there; regions are not cut (a violation across the
+// split can still be a bug), but Graph.SplitBetween names the release, and
+// such a violation is reported only with evidence of an effect.
+//
 // Inconsistent input (unlock of a lock not held, non-nested locking, a trace
 // order that contradicts happens-before) is reported in Graph.Warnings and
 // analysis goes on; Graph.Unsound names locks whose use makes schedule
