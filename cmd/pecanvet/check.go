@@ -36,7 +36,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	run := fs.String("run", "", "check only the tests matching this regexp")
 	asJSON := fs.Bool("json", false, "print one JSON object per line per reproduced anomaly")
 	patterns := fs.String("patterns", "all", "anomaly patterns (see pecanvet predict -h)")
-	verbose := fs.Bool("v", false, "also print the predictions replay pruned, with their verdicts")
+	verbose := fs.Bool("v", false, "also print the interleavings without effect (reproduced across a unit's own unlock, test passing) and the predictions replay pruned, with their verdicts")
 	timeout := fs.Duration("timeout", 2*time.Minute, "time bound for recording one test")
 	replayTimeout := fs.Duration("replay-timeout", 30*time.Second, "time bound for one replay")
 	stall := fs.Duration("stall", 2*time.Second, "a replay in which nothing moves this long is a deadlock")
@@ -90,11 +90,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pecanvet check: %v\n", err)
 		return 2
 	}
-	found := rep.Reproduced()
+	found := rep.Reported()
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		for _, f := range rep.Findings {
-			if f.Reproduced() || *verbose {
+			if f.Reproduced() && !f.WithoutEffect() || *verbose {
 				enc.Encode(checkJSON(f))
 			}
 		}
@@ -104,13 +104,22 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		if *verbose {
 			for _, f := range rep.Findings {
+				if f.WithoutEffect() {
+					printFinding(stdout, f)
+				}
+			}
+			for _, f := range rep.Findings {
 				if !f.Reproduced() {
 					printPruned(stdout, f)
 				}
 			}
 		}
-		fmt.Fprintf(stdout, "pecanvet check: %d tests, %d events recorded, %d predictions replayed, %d reproduced\n",
+		fmt.Fprintf(stdout, "pecanvet check: %d tests, %d events recorded, %d predictions replayed, %d reproduced",
 			rep.Tests, rep.Events, len(rep.Findings), len(found))
+		if n := len(rep.Reproduced()) - len(found); n > 0 {
+			fmt.Fprintf(stdout, " (and %d without effect%s)", n, map[bool]string{false: ", shown with -v", true: ""}[*verbose])
+		}
+		fmt.Fprintln(stdout)
 	}
 	if len(found) > 0 {
 		return 1
@@ -127,6 +136,9 @@ func printFinding(w io.Writer, f check.Finding) {
 	what := "reproduced"
 	if v.Consequence != "" {
 		what += "; " + v.Consequence
+	}
+	if f.WithoutEffect() {
+		what = "interleaving without effect: " + what + "; the unit releases its lock at " + siteOr(f.Anomaly.Split) + " in between on purpose, and the test passes"
 	}
 	fmt.Fprintf(w, "%s: %s — %s\n", siteOr(f.Anomaly.Sites[0]), describe(f), what)
 	for k, e := range f.Anomaly.Events {
@@ -162,6 +174,10 @@ type checkOut struct {
 	Test        string   `json:"test"`
 	Package     string   `json:"package"`
 	Message     string   `json:"message,omitempty"`
+	// WithoutEffect: reproduced across the unit's deliberate split (Split,
+	// the release's site) with a passing replay; listed only with -v.
+	WithoutEffect bool   `json:"without_effect,omitempty"`
+	Split         string `json:"split,omitempty"`
 }
 
 func checkJSON(f check.Finding) checkOut {
@@ -169,6 +185,7 @@ func checkJSON(f check.Finding) checkOut {
 		Kind: f.Anomaly.Pattern.Kind, Pattern: f.Anomaly.Pattern.Name, Verdict: f.Verdict.Verdict,
 		Sites: f.Anomaly.Sites, Goroutines: f.Goroutines, Consequence: f.Verdict.Consequence,
 		Test: f.Test, Package: f.Package,
+		WithoutEffect: f.WithoutEffect(), Split: f.Anomaly.Split,
 	}
 	if !f.Reproduced() {
 		o.Message = f.Verdict.Message

@@ -91,6 +91,7 @@ var (
 	budget       = 5 * time.Minute
 	doReplay     = true
 	maxReplays   = 50
+	verbose      = false
 )
 
 func init() {
@@ -100,6 +101,7 @@ func init() {
 		a.Flags.BoolVar(&doReplay, "replay", doReplay, "confirm by recording and replaying; false reports the static candidates, marked unconfirmed")
 		a.Flags.IntVar(&maxReplays, "maxreplays", maxReplays, "replays per test at most")
 		a.Flags.StringVar(&statsFile, "stats", statsFile, "append one JSON line per package to this file: tests found and checked, notes, why it was skipped (for evaluations)")
+		a.Flags.BoolVar(&verbose, "v", verbose, "also report interleavings without effect (violations across a unit's own unlock whose replay passes)")
 	}
 }
 
@@ -184,7 +186,11 @@ func run(pass *analysis.Pass) (any, error) {
 			note(pass, n)
 		}
 	}
-	report(pass, rep.Reproduced())
+	if verbose {
+		report(pass, rep.Reproduced())
+	} else {
+		report(pass, rep.Reported())
+	}
 	return res, nil
 }
 
@@ -423,6 +429,9 @@ func Message(f check.Finding) string {
 	b.WriteString("; reproduced")
 	if c := f.Verdict.Consequence; c != "" {
 		b.WriteString(", " + c)
+	}
+	if f.WithoutEffect() {
+		return "interleaving without effect: " + b.String() + fmt.Sprintf(" (the unit releases its lock at %s in between on purpose, and the test passes)", shortSite(a.Split))
 	}
 	return b.String()
 }

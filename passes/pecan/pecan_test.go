@@ -71,3 +71,21 @@ func TestFixedTwins(t *testing.T) {
 	}
 	analysistest.Run(t, dir, pecan.Analyzer, pats...)
 }
+
+// TestWithoutEffect: with -pecan.v, the interleavings without effect of a
+// unit that splits itself by its own unlock (flightfixed, which reports
+// nothing by default: TestFixedTwins) are reported, marked as such.
+func TestWithoutEffect(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records and replays")
+	}
+	dir, err := filepath.Abs("testdata/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pecan.Analyzer.Flags.Set("v", "true"); err != nil {
+		t.Fatal(err)
+	}
+	defer pecan.Analyzer.Flags.Set("v", "false")
+	analysistest.Run(t, dir, pecan.Analyzer, "./splitunit")
+}

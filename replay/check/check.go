@@ -74,6 +74,16 @@ func (f *Finding) ObjectNames() []string {
 // Reproduced reports whether the finding was proved.
 func (f *Finding) Reproduced() bool { return f.Verdict.Verdict == replay.Reproduced }
 
+// WithoutEffect reports whether the finding was reproduced but showed no
+// effect that would make it a bug: an atomicity or atomic-set violation
+// across a unit's deliberate split (predict.Anomaly.Split: the unit's own
+// code released the lock guarding its accesses in between) whose replay
+// passed without a panic. The code asked for the interleaving; only a
+// failing replay shows that it did not mean it. Data races always count.
+func (f *Finding) WithoutEffect() bool {
+	return f.Reproduced() && f.Anomaly.Split != "" && f.Verdict.Passed && !f.Verdict.Panicked
+}
+
 // Report is the outcome of a check.
 type Report struct {
 	Findings []Finding // reproduced and pruned, in order
@@ -88,6 +98,18 @@ func (r *Report) Reproduced() []Finding {
 	var out []Finding
 	for _, f := range r.Findings {
 		if f.Reproduced() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Reported returns the findings to report by default: reproduced, with an
+// effect (not WithoutEffect).
+func (r *Report) Reported() []Finding {
+	var out []Finding
+	for _, f := range r.Findings {
+		if f.Reproduced() && !f.WithoutEffect() {
 			out = append(out, f)
 		}
 	}

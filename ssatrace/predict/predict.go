@@ -49,6 +49,11 @@ type Anomaly struct {
 	// Unsound names a lock used in a non-nested way by the schedule, when
 	// Theorem 1 does not cover it; empty otherwise.
 	Unsound string
+	// Split is the site of a release by which the anomaly's unit of work
+	// deliberately splits itself between two of its events
+	// (ptg.Graph.SplitBetween); empty otherwise. Such a violation is worth
+	// reporting only when its replay shows an effect.
+	Split string
 }
 
 // Stats describe a prediction run.
@@ -127,6 +132,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 			a.Sites = append(a.Sites, tr.Site(tr.Events[e]))
 		}
 		a.Unsound = unsound(gr, sched)
+		a.Split = split(gr, c.Pattern, c.Events)
 		if opt.Confirm != nil && !opt.Confirm(a) {
 			return false
 		}
@@ -143,6 +149,28 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 		res.Warnings = append(res.Warnings, fmt.Sprintf("search: %d site combinations given up after the cap on goroutine assignments (search.Options.MaxAssign)", st.Capped))
 	}
 	return res, nil
+}
+
+// split returns the site of a deliberate split of a unit of the instance
+// between two of its events (same thread and unit in the pattern), or "".
+func split(gr *ptg.Graph, p *pattern.Pattern, events []int32) string {
+	if p.Adjacent || p.Chan {
+		return ""
+	}
+	for i := range events {
+		for j := i + 1; j < len(events); j++ {
+			if p.T[i] != p.T[j] || p.AR[i] != p.AR[j] {
+				continue
+			}
+			if r := gr.SplitBetween(events[i], events[j]); r >= 0 {
+				if s := gr.Tr.Site(gr.Tr.Events[r]); s != "" {
+					return s
+				}
+				return "?"
+			}
+		}
+	}
+	return ""
 }
 
 func unsound(gr *ptg.Graph, sched schedule.Schedule) string {

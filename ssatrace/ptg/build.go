@@ -22,6 +22,7 @@ type builder struct {
 	unitDep  []int32
 	region   []int32 // goroutine → open region id or -1
 	inComp   []bool
+	csAcc    []bool // goroutine → its outermost critical section so far contains an access
 	chans    map[int32]*chanState
 	wgs      map[int32][]int32 // wg → done events so far
 	wgAdders map[wgKey]bool    // (wg, goroutine) pairs where the goroutine added
@@ -59,6 +60,7 @@ func newBuilder(gr *Graph) *builder {
 		unitDep:  make([]int32, ng),
 		region:   make([]int32, ng),
 		inComp:   make([]bool, ng),
+		csAcc:    make([]bool, ng),
 		chans:    map[int32]*chanState{},
 		wgs:      map[int32][]int32{},
 		wgAdders: map[wgKey]bool{},
@@ -69,6 +71,7 @@ func newBuilder(gr *Graph) *builder {
 		lastEv:   make([]int32, ng),
 	}
 	gr.snaps = make([][]snapshot, ng)
+	gr.splits = make([][]int32, ng)
 	for g := 0; g < ng; g++ {
 		b.cur[g] = make([]uint32, ng)
 		b.cur[g][g] = 1
@@ -328,6 +331,9 @@ func (b *builder) locks(i int32, e trace.Event) {
 	g := e.G
 	switch e.Op {
 	case trace.Lock, trace.RLock:
+		if b.lockTop[g] < 0 {
+			b.csAcc[g] = false
+		}
 		h := b.holderOf(e.Obj)
 		for n := b.lockTop[g]; n >= 0; n = gr.nodes[n].parent {
 			if gr.nodes[n].lock == e.Obj {
@@ -382,6 +388,12 @@ func (b *builder) locks(i int32, e trace.Event) {
 		}
 	}
 	gr.Lock[i] = b.lockTop[g]
+	if e.Op.IsAccess() && b.lockTop[g] >= 0 {
+		b.csAcc[g] = true
+	}
+	if e.Op.IsRelease() && b.lockTop[g] < 0 && b.csAcc[g] && b.unitDep[g] == 1 {
+		gr.splits[g] = append(gr.splits[g], gr.Local[i])
+	}
 	// A release event's own lockset excludes the released lock (lockTop
 	// already popped); an acquire's includes it.
 }

@@ -35,6 +35,11 @@
 // overlapping ones merged), split at the boundary events fork, join, send,
 // recv, close, wg-wait and cond-wait, which belong to no region.
 //
+// A unit whose own code releases the lock that guarded its accesses splits
+// itself on purpose there; regions are not cut (a violation across the
+// split can still be a bug), but Graph.SplitBetween names the release, and
+// such a violation is reported only with evidence of an effect.
+//
 // Inconsistent input (unlock of a lock not held, non-nested locking, a trace
 // order that contradicts happens-before) is reported in Graph.Warnings and
 // analysis goes on; Graph.Unsound names locks whose use makes schedule
@@ -68,6 +73,7 @@ type Graph struct {
 	Regs   []RegionInfo      // region id → extent
 	Warn   []string          // inconsistencies found while building, in trace order
 	Unsafe map[int32]bool    // locks used in a non-nested way (schedules touching them may be unsound)
+	splits [][]int32         // goroutine → local positions of its deliberate splits (see SplitBetween)
 }
 
 // RegionInfo is the extent of one atomic region instance.
@@ -236,6 +242,34 @@ func (gr *Graph) Sources(e int32) []int32 {
 		return nil
 	}
 	return gr.srcs[e]
+}
+
+// SplitBetween returns the release, if any, by which a unit deliberately
+// splits itself between its events a and b (same goroutine), or -1. A
+// deliberate split is a release by the outermost unit's own code (not by a
+// method it calls) of its last lock, after a critical section that
+// accessed memory: code that unlocks between two accesses means them to be
+// separate (singleflight's Do publishes a pending call that way). A
+// release inside a nested unit — the demo's Deposit calling the locked
+// Balance and Set — is no such split: the caller composed two critical
+// sections and expects them to run together. Regions are not cut there
+// (a violation across the split can still be a bug, as in treeset's Add);
+// the split only asks the violation for evidence of an effect.
+func (gr *Graph) SplitBetween(a, b int32) int32 {
+	g := gr.Tr.Events[a].G
+	if gr.Tr.Events[b].G != g {
+		return -1
+	}
+	la, lb := gr.Local[a], gr.Local[b]
+	if la > lb {
+		la, lb = lb, la
+	}
+	ss := gr.splits[g]
+	k := sort.Search(len(ss), func(i int) bool { return ss[i] >= la })
+	if k < len(ss) && ss[k] < lb {
+		return gr.byG.row(g)[ss[k]]
+	}
+	return -1
 }
 
 // LockHold is one lock held at some point of a schedule.

@@ -179,3 +179,52 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("non-nested locks not marked unsafe: %v", gr.Unsafe)
 	}
 }
+
+// TestSplitBetween: a unit's own unlock of the lock that guarded its
+// accesses splits it on purpose (singleflight's Do); an unlock inside a
+// method it calls (the demo's Deposit → Balance, Set), or after a critical
+// section without accesses, does not.
+func TestSplitBetween(t *testing.T) {
+	gr := build(t, `
+a region-begin G.Do
+a lock mu
+a write m
+a unlock mu
+a read fn
+a lock mu
+a write m
+a unlock mu
+a region-end G.Do
+a region-begin A.Deposit
+a region-begin A.Balance
+a lock mu
+a read b
+a unlock mu
+a region-end A.Balance
+a region-begin A.Set
+a lock mu
+a write b
+a unlock mu
+a region-end A.Set
+a region-end A.Deposit
+a region-begin F.Fig3
+a read x
+a lock l
+a unlock l
+a write x
+a region-end F.Fig3
+`)
+	for _, tc := range []struct {
+		a, b int32 // event numbers
+		want int32 // event number of the split, 0 for none
+	}{
+		{3, 7, 4}, {7, 3, 4}, {3, 4, 0}, {5, 7, 0},
+		{13, 18, 0},
+		{23, 26, 0},
+	} {
+		got := gr.SplitBetween(tc.a-1, tc.b-1) + 1
+		if got != tc.want {
+			t.Errorf("SplitBetween(%d, %d) = event %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

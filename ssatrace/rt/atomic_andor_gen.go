@@ -20,7 +20,7 @@ func AndInt32(addr *int32, mask int32, site int32) (r int32) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AndInt32(addr, mask)
-	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd)
 	return
 }
 
@@ -33,7 +33,7 @@ func Int32And(v *atomic.Int32, mask int32, site int32) (r int32) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.And(mask)
-	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd)
 	return
 }
 
@@ -46,7 +46,7 @@ func OrInt32(addr *int32, mask int32, site int32) (r int32) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.OrInt32(addr, mask)
-	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagOr)
 	return
 }
 
@@ -59,7 +59,7 @@ func Int32Or(v *atomic.Int32, mask int32, site int32) (r int32) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Or(mask)
-	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagOr)
 	return
 }
 
@@ -72,7 +72,7 @@ func AndInt64(addr *int64, mask int64, site int32) (r int64) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AndInt64(addr, mask)
-	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd)
 	return
 }
 
@@ -85,7 +85,7 @@ func Int64And(v *atomic.Int64, mask int64, site int32) (r int64) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.And(mask)
-	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd)
 	return
 }
 
@@ -98,7 +98,7 @@ func OrInt64(addr *int64, mask int64, site int32) (r int64) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.OrInt64(addr, mask)
-	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagOr)
 	return
 }
 
@@ -111,7 +111,7 @@ func Int64Or(v *atomic.Int64, mask int64, site int32) (r int64) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Or(mask)
-	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagOr)
 	return
 }
 
@@ -124,7 +124,7 @@ func AndUint32(addr *uint32, mask uint32, site int32) (r uint32) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AndUint32(addr, mask)
-	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd)
 	return
 }
 
@@ -137,7 +137,7 @@ func Uint32And(v *atomic.Uint32, mask uint32, site int32) (r uint32) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.And(mask)
-	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd)
 	return
 }
 
@@ -150,7 +150,7 @@ func OrUint32(addr *uint32, mask uint32, site int32) (r uint32) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.OrUint32(addr, mask)
-	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagOr)
 	return
 }
 
@@ -163,7 +163,7 @@ func Uint32Or(v *atomic.Uint32, mask uint32, site int32) (r uint32) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Or(mask)
-	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagOr)
 	return
 }
 
@@ -176,7 +176,7 @@ func AndUint64(addr *uint64, mask uint64, site int32) (r uint64) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AndUint64(addr, mask)
-	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd)
 	return
 }
 
@@ -189,7 +189,7 @@ func Uint64And(v *atomic.Uint64, mask uint64, site int32) (r uint64) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.And(mask)
-	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd)
 	return
 }
 
@@ -202,7 +202,7 @@ func OrUint64(addr *uint64, mask uint64, site int32) (r uint64) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.OrUint64(addr, mask)
-	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagOr)
 	return
 }
 
@@ -215,7 +215,7 @@ func Uint64Or(v *atomic.Uint64, mask uint64, site int32) (r uint64) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Or(mask)
-	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagOr)
 	return
 }
 
@@ -228,7 +228,7 @@ func AndUintptr(addr *uintptr, mask uintptr, site int32) (r uintptr) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AndUintptr(addr, mask)
-	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd)
 	return
 }
 
@@ -241,7 +241,7 @@ func UintptrAnd(v *atomic.Uintptr, mask uintptr, site int32) (r uintptr) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.And(mask)
-	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd)
 	return
 }
 
@@ -254,7 +254,7 @@ func OrUintptr(addr *uintptr, mask uintptr, site int32) (r uintptr) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.OrUintptr(addr, mask)
-	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagOr)
 	return
 }
 
@@ -267,6 +267,6 @@ func UintptrOr(v *atomic.Uintptr, mask uintptr, site int32) (r uintptr) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Or(mask)
-	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagOr)
 	return
 }

@@ -18,7 +18,7 @@ func AddInt32(addr *int32, delta int32, site int32) (r int32) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AddInt32(addr, delta)
-	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd)
 	return
 }
 
@@ -31,7 +31,7 @@ func Int32Add(v *atomic.Int32, delta int32, site int32) (r int32) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Add(delta)
-	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd)
 	return
 }
 
@@ -148,7 +148,7 @@ func AddInt64(addr *int64, delta int64, site int32) (r int64) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AddInt64(addr, delta)
-	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd)
 	return
 }
 
@@ -161,7 +161,7 @@ func Int64Add(v *atomic.Int64, delta int64, site int32) (r int64) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Add(delta)
-	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd)
 	return
 }
 
@@ -278,7 +278,7 @@ func AddUint32(addr *uint32, delta uint32, site int32) (r uint32) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AddUint32(addr, delta)
-	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd)
 	return
 }
 
@@ -291,7 +291,7 @@ func Uint32Add(v *atomic.Uint32, delta uint32, site int32) (r uint32) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Add(delta)
-	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd)
 	return
 }
 
@@ -408,7 +408,7 @@ func AddUint64(addr *uint64, delta uint64, site int32) (r uint64) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AddUint64(addr, delta)
-	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd)
 	return
 }
 
@@ -421,7 +421,7 @@ func Uint64Add(v *atomic.Uint64, delta uint64, site int32) (r uint64) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Add(delta)
-	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd)
 	return
 }
 
@@ -538,7 +538,7 @@ func AddUintptr(addr *uintptr, delta uintptr, site int32) (r uintptr) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = atomic.AddUintptr(addr, delta)
-	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd)
 	return
 }
 
@@ -551,7 +551,7 @@ func UintptrAdd(v *atomic.Uintptr, delta uintptr, site int32) (r uintptr) {
 	mu.Lock()
 	defer mu.Unlock()
 	r = v.Add(delta)
-	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, 0)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd)
 	return
 }
 

@@ -20,15 +20,16 @@ type op struct {
 	result  string // result type pattern, "" for none
 	kind    string // trace op: "trace.AtomicRMW", or "cas"
 	newer   bool   // Go 1.23 (And, Or)
+	flags   string // event flags: the commutative update kind, or "0"
 	numeric bool   // only for the integer types
 }
 
 var ops = []op{
-	{name: "Add", params: "delta %[1]s", args: "delta", result: "%[1]s", kind: "trace.AtomicRMW", numeric: true},
-	{name: "And", params: "mask %[1]s", args: "mask", result: "%[1]s", kind: "trace.AtomicRMW", newer: true, numeric: true},
+	{name: "Add", params: "delta %[1]s", args: "delta", result: "%[1]s", kind: "trace.AtomicRMW", numeric: true, flags: "trace.FlagAdd"},
+	{name: "And", params: "mask %[1]s", args: "mask", result: "%[1]s", kind: "trace.AtomicRMW", newer: true, numeric: true, flags: "trace.FlagAnd"},
 	{name: "CompareAndSwap", params: "old, new %[1]s", args: "old, new", result: "bool", kind: "cas"},
 	{name: "Load", result: "%[1]s", kind: "trace.AtomicLoad"},
-	{name: "Or", params: "mask %[1]s", args: "mask", result: "%[1]s", kind: "trace.AtomicRMW", newer: true, numeric: true},
+	{name: "Or", params: "mask %[1]s", args: "mask", result: "%[1]s", kind: "trace.AtomicRMW", newer: true, numeric: true, flags: "trace.FlagOr"},
 	{name: "Store", params: "val %[1]s", args: "val", kind: "trace.AtomicStore"},
 	{name: "Swap", params: "new %[1]s", args: "new", result: "%[1]s", kind: "trace.AtomicRMW"},
 }
@@ -148,7 +149,11 @@ func gen(b *bytes.Buffer, t typ, o op, method bool) {
 	} else {
 		fmt.Fprintf(b, "\t%s\n", call)
 	}
-	fmt.Fprintf(b, "\trecordLocked(unsafe.Pointer(%s), classMem, site, %s, 0, 0)\n", addr, rec)
+	flags := o.flags
+	if flags == "" {
+		flags = "0"
+	}
+	fmt.Fprintf(b, "\trecordLocked(unsafe.Pointer(%s), classMem, site, %s, 0, %s)\n", addr, rec, flags)
 	if result != "" {
 		fmt.Fprintf(b, "\treturn\n")
 	}

@@ -816,6 +816,12 @@ func (m *matcher) instances(key string, elem [][2]int) {
 			if m.reversedOnly && !(events[n-1] < events[0]) {
 				return false
 			}
+			if m.p.Atomic && commuting(gr, events) {
+				// Never a violation; a site's update kind is fixed, so
+				// the other instances of the combination are alike.
+				m.s.done[key] = true
+				return true
+			}
 			m.s.stats.Candidates++
 			m.s.tries[key]++
 			sites := make([]string, n)
@@ -880,6 +886,39 @@ func (m *matcher) instances(key string, elem [][2]int) {
 		return false
 	}
 	rec(0)
+}
+
+// commuting reports whether the events are all commutative atomic updates
+// (Add, And or Or), one kind per object: in any order they read-modify-write
+// to the same final values, so their interleaving is no violation.
+func commuting(gr *ptg.Graph, events []int32) bool {
+	var objs [4]int32
+	var kinds [4]uint8
+	n := 0
+	for _, e := range events {
+		ev := gr.Ev(e)
+		u := ev.Flags & trace.UpdateFlags
+		if ev.Op != trace.AtomicRMW || u == 0 {
+			return false
+		}
+		found := false
+		for i := 0; i < n; i++ {
+			if objs[i] == ev.Obj {
+				if kinds[i] != u {
+					return false
+				}
+				found = true
+			}
+		}
+		if !found {
+			if n == len(objs) {
+				return false // more objects than patterns have: be conservative
+			}
+			objs[n], kinds[n] = ev.Obj, u
+			n++
+		}
+	}
+	return true
 }
 
 // siteKey appends to b a compact key with the same equivalence as

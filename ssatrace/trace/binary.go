@@ -484,7 +484,7 @@ func (d *binaryDecoder) Next() (Event, error) {
 				return d.cut(start, true)
 			}
 			ev.Flags = b[p]
-			if ev.Flags&^FlagClosed != 0 || (ev.Flags != 0 && op != Recv) {
+			if !ValidFlags(op, ev.Flags) {
 				return d.fail(d.errorf(d.off+int64(p), "%s: invalid flags %#x", op, ev.Flags))
 			}
 			p++

@@ -179,7 +179,57 @@ func (o Op) HasDelta() bool { return o == WGAdd }
 const (
 	// FlagClosed marks a Recv that observed a closed channel.
 	FlagClosed uint8 = 1 << iota
+	// FlagAdd, FlagAnd and FlagOr mark an AtomicRMW that was an atomic Add,
+	// And or Or: updates of one such kind commute with each other, so they
+	// never form an atomicity violation among themselves.
+	FlagAdd
+	FlagAnd
+	FlagOr
 )
+
+// UpdateFlags are the flags that name the kind of a commutative update.
+const UpdateFlags = FlagAdd | FlagAnd | FlagOr
+
+// ValidFlags reports whether flags may be set on an event with op o:
+// FlagClosed on a Recv; one of FlagAdd, FlagAnd, FlagOr on an AtomicRMW.
+func ValidFlags(o Op, flags uint8) bool {
+	switch {
+	case flags == 0:
+		return true
+	case o == Recv:
+		return flags == FlagClosed
+	case o == AtomicRMW:
+		return flags == FlagAdd || flags == FlagAnd || flags == FlagOr
+	}
+	return false
+}
+
+// UpdateName is the text name of a commutative update kind ("add", "and",
+// "or"), or "" if flags name none.
+func UpdateName(flags uint8) string {
+	switch flags & UpdateFlags {
+	case FlagAdd:
+		return "add"
+	case FlagAnd:
+		return "and"
+	case FlagOr:
+		return "or"
+	}
+	return ""
+}
+
+// ParseUpdate is the inverse of UpdateName.
+func ParseUpdate(name string) (uint8, bool) {
+	switch name {
+	case "add":
+		return FlagAdd, true
+	case "and":
+		return FlagAnd, true
+	case "or":
+		return FlagOr, true
+	}
+	return 0, false
+}
 
 // Event is one recorded operation. It is 24 bytes so that a trace of 10^7
 // events fits comfortably in memory next to the prediction engine's indices.
@@ -340,7 +390,7 @@ func (t *Tables) checkEvent(e Event) error {
 	if e.Op.HasCap() && e.Arg < 0 {
 		return fmt.Errorf("%s: negative capacity %d", e.Op, e.Arg)
 	}
-	if e.Flags&^FlagClosed != 0 || (e.Flags&FlagClosed != 0 && e.Op != Recv) {
+	if !ValidFlags(e.Op, e.Flags) {
 		return fmt.Errorf("%s: invalid flags %#x", e.Op, e.Flags)
 	}
 	return nil

@@ -382,6 +382,8 @@ func TestWriterRejects(t *testing.T) {
 		{Event{G: 0, Op: Send, Obj: 0, Site: -1, Arg: -1}, "negative capacity"},
 		{Event{G: 0, Op: Send, Obj: 0, Site: -1, Flags: FlagClosed}, "invalid flags"},
 		{Event{G: 0, Op: Recv, Obj: 0, Site: -1, Flags: 2}, "invalid flags"},
+		{Event{G: 0, Op: AtomicLoad, Obj: 0, Site: -1, Flags: FlagAdd}, "invalid flags"},
+		{Event{G: 0, Op: AtomicRMW, Obj: 0, Site: -1, Flags: FlagAnd | FlagOr}, "invalid flags"},
 	} {
 		cases = append(cases, tc{"event " + c.want, Trace{Tables: tabs, Events: []Event{c.e}}, c.want})
 	}

@@ -26,6 +26,7 @@ package trace
 //	cap=N        channel capacity, N ≥ 0 (send, recv, close; default 0)
 //	ok=false     the receive observed a closed channel (recv; ok=true is the default)
 //	delta=N      WaitGroup delta (wg-add; default 1)
+//	update=K     the atomic-rmw was an Add, And or Or (K: add, and, or)
 //
 // The site and the keys may come in any order after the object. A comment
 // line "# truncated: <reason>" sets Trace.Truncated (the last one wins); a
@@ -227,7 +228,7 @@ func (d *textDecoder) parseLine(line []byte) (e Event, ok bool, err error) {
 	}
 
 	// Then the site and keys, in any order.
-	var seen [3]bool // cap, ok, delta
+	var seen [4]bool // cap, ok, delta, update
 	for ; s < len(line) && line[s] != '#'; s, i = nextField(line, i) {
 		f, col := line[s:i], s+1
 		switch {
@@ -296,7 +297,7 @@ func (d *textDecoder) intern(which int, name []byte, col int) (int32, error) {
 }
 
 // key parses a key=value field into e.
-func (d *textDecoder) key(e *Event, f []byte, col int, seen *[3]bool) error {
+func (d *textDecoder) key(e *Event, f []byte, col int, seen *[4]bool) error {
 	eq := bytes.IndexByte(f, '=')
 	k, v := string(f[:eq]), f[eq+1:]
 	vcol := col + eq + 1
@@ -309,8 +310,10 @@ func (d *textDecoder) key(e *Event, f []byte, col int, seen *[3]bool) error {
 		which, allowed = 1, e.Op == Recv
 	case "delta":
 		which, allowed = 2, e.Op.HasDelta()
+	case "update":
+		which, allowed = 3, e.Op == AtomicRMW
 	default:
-		return d.errorf(col, "unknown key %s (want cap, ok or delta)", quote(k))
+		return d.errorf(col, "unknown key %s (want cap, ok, delta or update)", quote(k))
 	}
 	if !allowed {
 		return d.errorf(col, "key %q not allowed on %s", k, e.Op)
@@ -340,6 +343,12 @@ func (d *textDecoder) key(e *Event, f []byte, col int, seen *[3]bool) error {
 			return d.errorf(vcol, "bad delta value %s: want an integer", quote(string(v)))
 		}
 		e.Arg = n
+	case "update":
+		fl, ok := ParseUpdate(string(v))
+		if !ok {
+			return d.errorf(vcol, "bad update value %s: want add, and or or", quote(string(v)))
+		}
+		e.Flags |= fl
 	}
 	return nil
 }
@@ -461,6 +470,10 @@ func (e *textEncoder) Encode(ev Event, t *Tables) error {
 	if ev.Op.HasDelta() {
 		b = append(b, " delta="...)
 		b = strconv.AppendInt(b, ev.Arg, 10)
+	}
+	if u := UpdateName(ev.Flags); u != "" {
+		b = append(b, " update="...)
+		b = append(b, u...)
 	}
 	b = append(b, '\n')
 	e.line = b

@@ -36,6 +36,10 @@ type ins struct {
 	obj  string // object, or goroutine for fork/join; "" for none
 	site string // "" for none
 	arg  int64
+	// flags of the event: an atomic-rmw at an even line is an Add (by site,
+	// so that the random stream, and every other generated trace, stays
+	// the same).
+	flags uint8
 }
 
 // file hands out sites file:1, file:2, … — one per syntactic position.
@@ -336,7 +340,11 @@ func (g *smallGen) stmts(f *file, budget, minLock int) []ins {
 				loc = locName(rng.IntN(g.nLocs))
 			}
 			op := []trace.Op{trace.AtomicLoad, trace.AtomicStore, trace.AtomicRMW}[rng.IntN(3)]
-			out = append(out, ins{op: op, obj: loc, site: f.next()})
+			in := ins{op: op, obj: loc, site: f.next()}
+			if op == trace.AtomicRMW && f.line%2 == 0 {
+				in.flags = trace.FlagAdd
+			}
+			out = append(out, in)
 			budget--
 		case r >= 50 && r < 53 && g.onceUsed:
 			out = append(out, ins{op: trace.OnceDo, obj: "once", site: f.next()})
@@ -501,6 +509,8 @@ func simulate(rng *rand.Rand, names []string, progs [][]ins) (*trace.Trace, bool
 			default:
 				ev.Flags = trace.FlagClosed
 			}
+		case trace.AtomicRMW:
+			ev.Flags = x.flags
 		case trace.Close:
 			getCh(x.obj).closed = true
 		case trace.WGAdd:

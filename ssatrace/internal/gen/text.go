@@ -52,6 +52,9 @@ func describeEvent(t *trace.Tables, e trace.Event) string {
 	if e.Op.HasDelta() {
 		fmt.Fprintf(&b, " delta=%d", e.Arg)
 	}
+	if u := trace.UpdateName(e.Flags); u != "" {
+		b.WriteString(" update=" + u)
+	}
 	return b.String()
 }
 
@@ -111,6 +114,12 @@ func Parse(text string) (*trace.Trace, error) {
 				e.Arg = v
 			case (w == "closed" || w == "ok=false") && op == trace.Recv:
 				e.Flags |= trace.FlagClosed
+			case strings.HasPrefix(w, "update=") && op == trace.AtomicRMW:
+				fl, ok := trace.ParseUpdate(strings.TrimPrefix(w, "update="))
+				if !ok {
+					return nil, fail("bad %q", w)
+				}
+				e.Flags |= fl
 			default:
 				return nil, fail("unexpected %q", w)
 			}

@@ -574,6 +574,28 @@ func (m *Model) compatible(p *pattern.Pattern, j, i, ej, ei int) bool {
 	return true
 }
 
+// commuting reports whether inst is made of commutative atomic updates (Add,
+// And, Or), each object updated by one kind only: any order of them gives
+// the same final values, so for a pattern over atomics it is no instance.
+func (m *Model) commuting(p *pattern.Pattern, inst []int) bool {
+	if !p.Atomic {
+		return false
+	}
+	kind := map[int32]uint8{}
+	for _, e := range inst {
+		ev := m.ev[e]
+		u := ev.Flags & (trace.FlagAdd | trace.FlagAnd | trace.FlagOr)
+		if ev.Op != trace.AtomicRMW || u == 0 {
+			return false
+		}
+		if k, ok := kind[ev.Obj]; ok && k != u {
+			return false
+		}
+		kind[ev.Obj] = u
+	}
+	return true
+}
+
 // Instances returns every instance of p in the trace, in lexicographic order.
 func (m *Model) Instances(p *pattern.Pattern) [][]int {
 	n := p.Len()
@@ -582,7 +604,9 @@ func (m *Model) Instances(p *pattern.Pattern) [][]int {
 	var rec func(i int)
 	rec = func(i int) {
 		if i == n {
-			out = append(out, slices.Clone(cur))
+			if !m.commuting(p, cur) {
+				out = append(out, slices.Clone(cur))
+			}
 			return
 		}
 	next:
@@ -618,5 +642,5 @@ func (m *Model) IsInstance(p *pattern.Pattern, inst []int) bool {
 			}
 		}
 	}
-	return true
+	return !m.commuting(p, inst)
 }

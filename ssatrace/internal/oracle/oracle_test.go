@@ -555,3 +555,32 @@ func TestEdges(t *testing.T) {
 		t.Error("closure wrong")
 	}
 }
+
+// TestCommutingUpdates: atomic Adds against Adds of one object are no
+// instance of an atomicity pattern; an Or against Adds is.
+func TestCommutingUpdates(t *testing.T) {
+	const src = `
+		T1 fork T2 @1
+		T1 region-begin P.run @2
+		T1 atomic-rmw n @3 update=add
+		T2 begin
+		T2 atomic-rmw n @4 REMOTE
+		T1 atomic-rmw n @5 update=add
+		T1 region-end P.run @6
+	`
+	www := find(t, builtin(t, "av"), "av/WWW")
+	for _, tc := range []struct {
+		remote string
+		want   int
+	}{{"update=add", 0}, {"update=or", 1}, {"", 1}} {
+		tr := gen.MustParse(strings.Replace(src, "REMOTE", tc.remote, 1))
+		m := New(tr)
+		inst := []int{ev(t, tr, "3"), ev(t, tr, "4"), ev(t, tr, "5")}
+		if got := len(m.Instances(www)); got != tc.want {
+			t.Errorf("remote %q: %d instances, want %d", tc.remote, got, tc.want)
+		}
+		if got := m.IsInstance(www, inst); got != (tc.want == 1) {
+			t.Errorf("remote %q: IsInstance = %v", tc.remote, got)
+		}
+	}
+}

@@ -1,0 +1,39 @@
+package check
+
+import (
+	"testing"
+
+	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/ssatrace/predict"
+)
+
+// TestWithoutEffect: a reproduced violation across a unit's deliberate
+// split counts only when its replay fails or panics; races and other
+// violations count whenever reproduced.
+func TestWithoutEffect(t *testing.T) {
+	mk := func(split string, verdict string, passed, panicked bool) Finding {
+		return Finding{
+			Anomaly: predict.Anomaly{Split: split},
+			Verdict: replay.Verdict{Verdict: verdict, Passed: passed, Panicked: panicked},
+		}
+	}
+	for _, tc := range []struct {
+		f        Finding
+		reported bool
+		without  bool
+	}{
+		{mk("", replay.Reproduced, true, false), true, false},
+		{mk("a.go:3", replay.Reproduced, true, false), false, true},
+		{mk("a.go:3", replay.Reproduced, false, false), true, false},
+		{mk("a.go:3", replay.Reproduced, false, true), true, false},
+		{mk("a.go:3", "diverged", true, false), false, false},
+	} {
+		rep := &Report{Findings: []Finding{tc.f}}
+		if got := len(rep.Reported()) == 1; got != tc.reported {
+			t.Errorf("%+v: reported %v, want %v", tc.f.Verdict, got, tc.reported)
+		}
+		if got := tc.f.WithoutEffect(); got != tc.without {
+			t.Errorf("%+v split %q: WithoutEffect %v, want %v", tc.f.Verdict, tc.f.Anomaly.Split, got, tc.without)
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package predict
+
+import (
+	"strings"
+	"testing"
+)
+
+// counter: a unit increments and decrements a counter around its work
+// (conc's running-goroutines counter) and another goroutine's increment
+// falls between (atomics synchronize, so only an observed interleaving is
+// one).
+const counter = `
+T1 fork T2 @c.go:1
+T1 region-begin Pool.run @c.go:2
+T1 atomic-rmw n @c.go:3 update=add
+T2 begin
+T2 atomic-rmw n @c.go:10 update=add
+T1 read work @c.go:4
+T1 atomic-rmw n @c.go:5 update=add
+T1 region-end Pool.run @c.go:6
+`
+
+func TestCommutingUpdates(t *testing.T) {
+	pats := builtin(t, "av", "asv")
+	res, err := Run(parse(t, counter), pats, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Anomalies) != 0 {
+		t.Errorf("Add against Add: got %s %s, want no anomaly", res.Anomalies[0].Pattern.ID(), numbers(res.Anomalies[0].Events))
+	}
+	// A remote update of another kind (Swap, or an Or against Adds) does
+	// not commute: the violation stays.
+	for _, remote := range []string{"T2 atomic-rmw n @c.go:10\n", "T2 atomic-rmw n @c.go:10 update=or\n"} {
+		src := strings.Replace(counter, "T2 atomic-rmw n @c.go:10 update=add\n", remote, 1)
+		res, err := Run(parse(t, src), pats, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, a := range res.Anomalies {
+			found = found || a.Pattern.ID() == "av/WWW" && numbers(a.Events) == "<3,5,7>"
+		}
+		if !found {
+			t.Errorf("remote %q: no av/WWW <3,5,7> among %d anomalies", strings.TrimSpace(remote), len(res.Anomalies))
+		}
+	}
+}
+
+// TestSplit: a violation across the unit's own unlock is marked with the
+// unlock's site; one across the unlocks of the methods it calls is not.
+func TestSplit(t *testing.T) {
+	const do = `
+T1 fork T2 @s.go:1
+T1 region-begin Group.Do @s.go:2
+T1 lock mu @s.go:3
+T1 write m @s.go:4
+T1 unlock mu @s.go:5
+T1 lock mu @s.go:6
+T1 write m @s.go:7
+T1 unlock mu @s.go:8
+T1 region-end Group.Do @s.go:9
+T2 begin
+T2 lock mu @s.go:20
+T2 write m @s.go:21
+T2 unlock mu @s.go:22
+`
+	res, err := Run(parse(t, do), builtin(t, "av"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Anomalies) == 0 {
+		t.Fatal("no anomaly across the gap")
+	}
+	for _, a := range res.Anomalies {
+		if a.Split != "s.go:5" {
+			t.Errorf("%s %s: Split %q, want s.go:5", a.Pattern.ID(), numbers(a.Events), a.Split)
+		}
+	}
+	// The same accesses in methods the unit calls: no split.
+	nested := strings.NewReplacer(
+		"T1 lock mu @s.go:3", "T1 region-begin Group.set @s.go:30\nT1 lock mu @s.go:3",
+		"T1 unlock mu @s.go:5", "T1 unlock mu @s.go:5\nT1 region-end Group.set @s.go:31",
+		"T1 lock mu @s.go:6", "T1 region-begin Group.set @s.go:30\nT1 lock mu @s.go:6",
+		"T1 unlock mu @s.go:8", "T1 unlock mu @s.go:8\nT1 region-end Group.set @s.go:31",
+	).Replace(do)
+	res, err = Run(parse(t, nested), builtin(t, "av"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Anomalies) == 0 {
+		t.Fatal("nested: no anomaly across the gap")
+	}
+	for _, a := range res.Anomalies {
+		if a.Split != "" {
+			t.Errorf("nested: %s %s: Split %q, want none", a.Pattern.ID(), numbers(a.Events), a.Split)
+		}
+	}
+}
