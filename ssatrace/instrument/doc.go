@@ -25,8 +25,9 @@
 // file (one package per go test, or go test -c and run the binaries).
 //
 // Everything lives in Result.Dir, a temporary directory: the rewritten
-// files, overlay.json and the runtime. The runtime is a module of its own
-// there (Result.RuntimeDir, module pecanvet.invalid/rt_<hash>, holding the
+// files and overlay.json. The runtime is a module of its own in pecanvet's
+// cache, content-addressed so that the go command compiles it once, not
+// once per package (Result.RuntimeDir, module pecanvet.invalid/rt_<hash>, holding the
 // embedded source of ssatrace/rt and ssatrace/trace with rt's import of
 // trace rewritten), which the overlay's copy of the user's go.mod requires
 // and replaces. It cannot be a package added by the overlay inside the

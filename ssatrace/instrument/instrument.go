@@ -58,7 +58,8 @@ type Result struct {
 	Notes    []string  // things worth telling the user, e.g. about cgo files
 	Sites    []Site    // indexed by site id
 
-	// RuntimeDir is the directory (inside Dir) of the runtime module: a copy
+	// RuntimeDir is the directory of the runtime module (in pecanvet's cache,
+	// see runtimeCacheDir, or inside Dir): a copy
 	// of ssatrace/rt and ssatrace/trace that the overlaid go.mod of the
 	// user's module requires and replaces. RuntimeImport is the import path
 	// of its package rt.
@@ -255,27 +256,37 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	// the main module instead (vendorRuntimeImports).
 	traceOld := strconv.Quote("github.com/pecanvet/pecanvet/ssatrace/trace")
 	traceNew := strconv.Quote(traceImport)
+	runtime := make(map[string][]byte)
 	for _, k := range sortedKeys(rtFiles) {
 		b := rtFiles[k]
 		if strings.HasPrefix(k, "rt/") {
 			b = []byte(strings.ReplaceAll(string(b), traceOld, traceNew))
 		}
-		name := filepath.Join(rtDir, filepath.FromSlash(k))
 		if strings.HasSuffix(k, ".go") {
-			b = withLangTag(name, b)
+			b = withLangTag(filepath.Join(rtDir, filepath.FromSlash(k)), b)
 		}
-		if err := writeFile(name, b); err != nil {
-			return fail(err)
-		}
-		if vendor {
-			replace[vendorRuntimePath(mod, hash, k)] = name
-		}
+		runtime[k] = b
 	}
 	if vendor {
+		for k, b := range runtime {
+			name := filepath.Join(rtDir, filepath.FromSlash(k))
+			if err := writeFile(name, b); err != nil {
+				return fail(err)
+			}
+			replace[vendorRuntimePath(mod, hash, k)] = name
+		}
 		return res, writeOverlay(res.Overlay, replace, fail)
 	}
-	if err := writeFile(filepath.Join(rtDir, "go.mod"), []byte(runtimeGoMod(rtModule, mod.GoVersion))); err != nil {
-		return fail(err)
+	runtime["go.mod"] = []byte(runtimeGoMod(rtModule, mod.GoVersion))
+	if d, ok := runtimeCacheDir(runtime); ok {
+		rtDir = d
+		res.RuntimeDir = d
+	} else {
+		for k, b := range runtime {
+			if err := writeFile(filepath.Join(rtDir, filepath.FromSlash(k)), b); err != nil {
+				return fail(err)
+			}
+		}
 	}
 	// In a workspace the runtime joins the workspace (an overlaid go.work
 	// with one more use line) rather than the module's requirements: a new

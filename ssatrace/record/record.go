@@ -296,6 +296,11 @@ func Record(ctx context.Context, opt Options) ([]Test, []string, error) {
 			return nil, nil, err
 		}
 	}
+	// Tests run in their package's directory: a relative trace path
+	// would land there, or nowhere.
+	if out, err = filepath.Abs(out); err != nil {
+		return nil, nil, err
+	}
 	var results []Test
 	pkgs := make([]string, 0, len(b.Binaries))
 	for p := range b.Binaries {
