@@ -50,6 +50,8 @@ type funcCtx struct {
 	brk    []ast.Stmt          // enclosing for/range/switch/select, innermost last
 	rchan  map[ast.Stmt]string // range-over-channel loops: their break flag
 	parent *funcCtx
+
+	results []*ast.Ident // named results on the heap, by index (see heapResults)
 }
 
 func newFuncCtx(name string, body *ast.BlockStmt) *funcCtx {
@@ -391,6 +393,9 @@ func (w *fileRW) builtinCall(e *ast.CallExpr) pcs {
 			name = b.Name()
 		}
 	}
+	if p := w.builtinAccess(e, name); p != nil {
+		return p
+	}
 	var rs []repl
 	for i, a := range e.Args {
 		if i == 0 && (name == "delete" || name == "clear") {
@@ -454,7 +459,22 @@ var syncMethods = map[string]string{
 	"Cond.Wait":        "CondWait",
 	"Cond.Signal":      "CondSignal",
 	"Cond.Broadcast":   "CondBroadcast",
+	// sync.Map: atomic accesses of (map, key) (rt/syncmap.go).
+	"Map.Load":             "MapLoad",
+	"Map.Store":            "MapStore",
+	"Map.Delete":           "MapDelete",
+	"Map.LoadOrStore":      "MapLoadOrStore",
+	"Map.LoadAndDelete":    "MapLoadAndDelete",
+	"Map.Swap":             "MapSwap",
+	"Map.CompareAndSwap":   "MapCompareAndSwap",
+	"Map.CompareAndDelete": "MapCompareAndDelete",
+	"Map.Range":            "MapRange",
 }
+
+// syncFuncs are the functions of package sync that the runtime wraps:
+// OnceFunc and its kin record the once, so that f happens before every
+// return of the function they make.
+var syncFuncs = map[string]bool{"OnceFunc": true, "OnceValue": true, "OnceValues": true}
 
 // syncWrapper returns the runtime wrapper of method fn of a sync or
 // sync/atomic type ("" if there is none), and the type's name.
@@ -518,6 +538,20 @@ func (w *fileRW) specialCall(e *ast.CallExpr) *callParts {
 		if fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && w.ins.api.has(fn.Name()) && len(e.Args) > 0 {
 			w.keepRef(fun)
 			return mk(fn.Name(), nil, e.Args, w.site(e.Lparen, w.describe(e.Args[0])))
+		}
+		if fn.Pkg() != nil && fn.Pkg().Path() == "sync" && syncFuncs[fn.Name()] && w.ins.api.has(fn.Name()) && len(e.Args) == 1 {
+			if _, explicit := unparen(e.Fun).(*ast.IndexExpr); !explicit {
+				// Keep the import used with a non-generic function of it.
+				switch x := fun.(type) {
+				case *ast.SelectorExpr:
+					if id, ok := x.X.(*ast.Ident); ok {
+						w.keepRefs[id.Name+".OnceFunc"] = true
+					}
+				case *ast.Ident:
+					w.keepRefs["OnceFunc"] = true
+				}
+				return mk(fn.Name(), nil, e.Args, w.site(e.Lparen, "sync."+fn.Name()))
+			}
 		}
 		return nil
 	}
@@ -619,8 +653,8 @@ func (w *fileRW) syncMethodValue(e *ast.SelectorExpr, sel *types.Selection) pcs 
 		return nil
 	}
 	wrapper, tn := w.syncWrapper(fn)
-	if wrapper == "" {
-		return nil
+	if wrapper == "" || tn == "Map" {
+		return nil // a sync.Map method value is left as it is
 	}
 	recv, desc, ok := w.recvPointer(e.X, sel)
 	if !ok {
@@ -694,7 +728,8 @@ func (w *fileRW) funcLit(e *ast.FuncLit, insert pcs) pcs {
 	}
 	w.fn = newFuncCtx(name, e.Body)
 	w.fn.parent = saved
-	body := w.blockIns(e.Body, insert)
+	w.fn.results = w.heapResults(e.Type)
+	body := w.blockIns(e.Body, insert.cat(w.resultReads(w.fn.results)))
 	w.fn = saved
 	return w.nodeSplice(e, rn(e.Body, body))
 }

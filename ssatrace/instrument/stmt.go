@@ -33,6 +33,9 @@ func (w *fileRW) stmt(s ast.Stmt, list bool) pcs {
 	case *ast.DeferStmt:
 		return w.nodeSplice(s, rn(s.Call, w.expr(s.Call, cLoad)))
 	case *ast.ReturnStmt:
+		if p := w.returnWrites(s, list); p != nil {
+			return p
+		}
 		var rs []repl
 		for _, r := range s.Results {
 			rs = append(rs, rn(r, w.expr(r, cLoad)))
