@@ -115,6 +115,8 @@ func (w *fileRW) tail() string {
 	}
 	fmt.Fprintf(&b, "func pecanvetR__%s[T interface{}](p *T, s int32) *T { %s.R(%s.Pointer(p), s); return p }\n", n, r, u)
 	fmt.Fprintf(&b, "func pecanvetW__%s[T interface{}](p *T, s int32) *T { %s.W(%s.Pointer(p), s); return p }\n", n, r, u)
+	fmt.Fprintf(&b, "func pecanvetRV__%s[T interface{}](p *T, s int32) *T { %s.RV(p, s); return p }\n", n, r)
+	fmt.Fprintf(&b, "func pecanvetWV__%s[T interface{}](p *T, s int32) *T { %s.WV(p, s); return p }\n", n, r)
 	fmt.Fprintf(&b, "func pecanvetRW__%s[T interface{}](p *T, s int32) *T { %s.R(%s.Pointer(p), s); %s.W(%s.Pointer(p), s); return p }\n", n, r, u, r, u)
 	fmt.Fprintf(&b, "func pecanvetMR__%s[M interface{}](m M, s int32) M { if p := pecanvetmp__%s(m); p != nil { %s.R(p, s) }; return m }\n", n, n, r)
 	fmt.Fprintf(&b, "func pecanvetMW__%s[M interface{}](m M, s int32) M { if p := pecanvetmp__%s(m); p != nil { %s.W(p, s) }; return m }\n", n, n, r)

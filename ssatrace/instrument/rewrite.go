@@ -101,6 +101,15 @@ func (w *fileRW) wrapR(addr pcs, site string) pcs {
 	return gen("(*"+w.h("R")+"(&").cat(addr, gen(", "+site+"))"))
 }
 
+// wrapRT is wrapR for the location e: a struct or array read as a whole
+// reads each of its parts (see whole).
+func (w *fileRW) wrapRT(e ast.Expr, addr pcs, site string) pcs {
+	if w.whole(e) {
+		return gen("(*"+w.h("RV")+"(&").cat(addr, gen(", "+site+"))"))
+	}
+	return w.wrapR(addr, site)
+}
+
 // expr rewrites e; nil means unchanged.
 func (w *fileRW) expr(e ast.Expr, ctx int) pcs {
 	if e == nil || w.skipExpr(e) {
@@ -154,7 +163,7 @@ func (w *fileRW) ident(e *ast.Ident, ctx int) pcs {
 		}
 	case *types.Var:
 		if ctx == cLoad && !obj.IsField() && w.sharedVar(obj) && w.plainMemory(e) {
-			return w.wrapR(w.origN(e), w.site(e.Pos(), w.describeVar(obj)))
+			return w.wrapRT(e, w.origN(e), w.site(e.Pos(), w.describeVar(obj)))
 		}
 	}
 	return nil
@@ -180,7 +189,7 @@ func (w *fileRW) selector(e *ast.SelectorExpr, ctx int) pcs {
 			}
 		case *types.Var:
 			if ctx == cLoad && w.plainMemory(e) {
-				return w.wrapR(w.origN(e), w.site(e.Sel.Pos(), w.describeVar(obj)))
+				return w.wrapRT(e, w.origN(e), w.site(e.Sel.Pos(), w.describeVar(obj)))
 			}
 		}
 		return nil
@@ -189,7 +198,7 @@ func (w *fileRW) selector(e *ast.SelectorExpr, ctx int) pcs {
 	case types.FieldVal:
 		inner := w.nodeSplice(e, rn(e.X, w.expr(e.X, w.baseCtx(e.X))))
 		if ctx == cLoad && w.addressable(e) && w.shared(e) && w.plainMemory(e) {
-			return w.wrapR(w.or(inner, e), w.site(e.Sel.Pos(), w.describe(e)))
+			return w.wrapRT(e, w.or(inner, e), w.site(e.Sel.Pos(), w.describe(e)))
 		}
 		return inner
 	case types.MethodVal:
@@ -238,14 +247,14 @@ func (w *fileRW) index(e *ast.IndexExpr, ctx int) pcs {
 		}
 		inner := w.nodeSplice(e, rn(e.X, w.expr(e.X, cLoad)), rn(e.Index, ip))
 		if ctx == cLoad && w.plainMemory(e) {
-			return w.wrapR(w.or(inner, e), w.site(e.Lbrack, w.elemDesc(e.X)))
+			return w.wrapRT(e, w.or(inner, e), w.site(e.Lbrack, w.elemDesc(e.X)))
 		}
 		return inner
 	case *types.Array:
 		bctx := w.baseCtx(e.X)
 		inner := w.nodeSplice(e, rn(e.X, w.expr(e.X, bctx)), rn(e.Index, ip))
 		if ctx == cLoad && bctx == cAddr && w.shared(e.X) && w.plainMemory(e) {
-			return w.wrapR(w.or(inner, e), w.site(e.Lbrack, w.elemDesc(e.X)))
+			return w.wrapRT(e, w.or(inner, e), w.site(e.Lbrack, w.elemDesc(e.X)))
 		}
 		return inner
 	}
@@ -255,7 +264,11 @@ func (w *fileRW) index(e *ast.IndexExpr, ctx int) pcs {
 func (w *fileRW) star(e *ast.StarExpr, ctx int) pcs {
 	xp := w.expr(e.X, cLoad)
 	if ctx == cLoad && w.plainMemory(e) {
-		return gen("(*"+w.h("R")+"(").cat(w.or(xp, e.X), gen(", "+w.site(e.Star, w.describe(e))+"))"))
+		r := "R"
+		if w.whole(e) {
+			r = "RV"
+		}
+		return gen("(*"+w.h(r)+"(").cat(w.or(xp, e.X), gen(", "+w.site(e.Star, w.describe(e))+"))"))
 	}
 	return w.nodeSplice(e, rn(e.X, xp))
 }

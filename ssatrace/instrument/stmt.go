@@ -243,6 +243,9 @@ func (w *fileRW) lhsInline(e ast.Expr, kind int, helper string) pcs {
 	switch kind {
 	case lLoc:
 		site := w.storeSite(e)
+		if helper == "W" && w.whole(e) {
+			helper = "WV"
+		}
 		return gen("*"+w.h(helper)+"(").cat(w.addrOf(e), gen(", "+site+")"))
 	case lMap:
 		ix := unparen(e).(*ast.IndexExpr)
@@ -359,7 +362,11 @@ func (w *fileRW) assignBlock(s *ast.AssignStmt, kinds []int, rhs []pcs) pcs {
 		case lLoc:
 			a := w.tmp()
 			addrPre = addrPre.cat(gen(a+" := "), w.addrOf(l), gen("; "))
-			stores[i] = gen("*" + w.h("W") + "(" + a + ", " + w.storeSite(l) + ")")
+			h := "W"
+			if w.whole(l) {
+				h = "WV"
+			}
+			stores[i] = gen("*" + w.h(h) + "(" + a + ", " + w.storeSite(l) + ")")
 		case lMap:
 			ix := unparen(l).(*ast.IndexExpr)
 			m := w.tmp()

@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"reflect"
+	"sync"
 	"unsafe"
 
 	"github.com/pecanvet/pecanvet/ssatrace/trace"
@@ -37,4 +39,67 @@ func memRange(p unsafe.Pointer, n int, size uintptr, site int32, op trace.Op) {
 		gate(a, site, op)
 		record(a, classMem, site, op, 0, 0)
 	}
+}
+
+// RV records a read of the whole value at p, a struct or an array: one
+// read of each of its scalar parts (fields and elements, recursively; at
+// most maxRange), the locations an access of one field or element names.
+// Parts of sync and sync/atomic types are skipped: they are not plain
+// memory.
+func RV[T any](p *T, site int32) {
+	if active.Load() {
+		memParts(unsafe.Pointer(p), reflect.TypeOf(p).Elem(), site, trace.Read)
+	}
+}
+
+// WV records a write of the whole value at p (see RV).
+func WV[T any](p *T, site int32) {
+	if active.Load() {
+		memParts(unsafe.Pointer(p), reflect.TypeOf(p).Elem(), site, trace.Write)
+	}
+}
+
+var (
+	partsMu sync.Mutex
+	parts   = map[reflect.Type][]uintptr{}
+)
+
+func memParts(p unsafe.Pointer, t reflect.Type, site int32, op trace.Op) {
+	partsMu.Lock()
+	offs, ok := parts[t]
+	if !ok {
+		offs = partOffsets(t, 0, nil)
+		parts[t] = offs
+	}
+	partsMu.Unlock()
+	for _, off := range offs {
+		a := unsafe.Add(p, off)
+		gate(a, site, op)
+		record(a, classMem, site, op, 0, 0)
+	}
+}
+
+// partOffsets appends the offsets of t's scalar parts, from base.
+func partOffsets(t reflect.Type, base uintptr, out []uintptr) []uintptr {
+	if len(out) >= maxRange || t.Size() == 0 {
+		return out
+	}
+	switch t.PkgPath() {
+	case "sync", "sync/atomic":
+		return out
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			out = partOffsets(f.Type, base+f.Offset, out)
+		}
+		return out
+	case reflect.Array:
+		for i := 0; i < t.Len(); i++ {
+			out = partOffsets(t.Elem(), base+uintptr(i)*t.Elem().Size(), out)
+		}
+		return out
+	}
+	return append(out, base)
 }
