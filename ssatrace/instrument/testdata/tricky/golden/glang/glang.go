@@ -63,3 +63,18 @@ func Len(m map[string]int) int {
 	<-done
 	return len(m)
 }
+
+// Pair is copied as a whole.
+type Pair struct{ A, B int }
+
+// Whole copies a struct a goroutine wrote a field of: the copy reads both
+// fields.
+func Whole(p *Pair) Pair {
+	done := make(chan bool)
+	go func() {
+		p.B = 2
+		done <- true
+	}()
+	<-done
+	return *p
+}

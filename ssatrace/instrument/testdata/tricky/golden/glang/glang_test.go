@@ -21,4 +21,7 @@ func TestGolden(t *testing.T) {
 	if got := Len(map[string]int{}); got != 1 {
 		t.Errorf("Len = %d", got)
 	}
+	if got := Whole(&Pair{A: 1}); got.B != 2 {
+		t.Errorf("Whole = %v", got)
+	}
 }
