@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strconv"
 )
@@ -48,7 +49,7 @@ func (w *fileRW) builtinAccess(e *ast.CallExpr, name string) pcs {
 			return nil
 		}
 		s := e.Args[0]
-		if _, ok := w.coreOf(s).(*types.Slice); !ok {
+		if _, ok := w.coreOf(s).(*types.Slice); !ok || w.selfAppend[e] {
 			return nil
 		}
 		sw := w.site(e.Lparen, w.elemDesc(s))
@@ -84,4 +85,37 @@ func (w *fileRW) builtinAccess(e *ast.CallExpr, name string) pcs {
 		return genAt(e.Pos(), w.h("AP")+"(").cat(w.load(s), gen(", "+sw+", "), join(args, ", "), gen(")"))
 	}
 	return nil
+}
+
+// markSelfAppend notes the appends of s whose result is assigned back to
+// the slice they append to (x = append(x, v)). Their element accesses are
+// not recorded: which elements they write in place, and which they copy
+// when they grow, depends on the slice's whole history, so a schedule that
+// reorders two such appends makes the replay meet other events and
+// diverge; their conflicts are the read and write of x itself, which are
+// recorded. An append whose result goes elsewhere (p := append(prefix, v))
+// is the one whose in-place write aliases another slice's array: recorded.
+func (w *fileRW) markSelfAppend(s *ast.AssignStmt) {
+	if len(s.Lhs) != len(s.Rhs) || s.Tok != token.ASSIGN {
+		return
+	}
+	for i, r := range s.Rhs {
+		c, ok := unparen(r).(*ast.CallExpr)
+		if !ok || len(c.Args) == 0 {
+			continue
+		}
+		id, ok := unparen(c.Fun).(*ast.Ident)
+		if !ok {
+			continue
+		}
+		if b, ok := w.info.Uses[id].(*types.Builtin); !ok || b.Name() != "append" {
+			continue
+		}
+		if types.ExprString(unparen(c.Args[0])) == types.ExprString(unparen(s.Lhs[i])) {
+			if w.selfAppend == nil {
+				w.selfAppend = make(map[*ast.CallExpr]bool)
+			}
+			w.selfAppend[c] = true
+		}
+	}
 }

@@ -40,6 +40,8 @@ type fileRW struct {
 	keepRefs          map[string]bool // package-level functions whose calls became runtime calls, as the file named them
 
 	fn *funcCtx // the function being rewritten
+
+	selfAppend map[*ast.CallExpr]bool // s = append(s, ...): see builtinAccess
 }
 
 // funcCtx is the per-function state.

@@ -259,6 +259,7 @@ func (w *fileRW) lhsInline(e ast.Expr, kind int, helper string) pcs {
 }
 
 func (w *fileRW) assign(s *ast.AssignStmt, list bool) pcs {
+	w.markSelfAppend(s)
 	commaOK := len(s.Lhs) == 2 && len(s.Rhs) == 1
 	rhs := make([]pcs, len(s.Rhs))
 	for i, r := range s.Rhs {

@@ -46,11 +46,11 @@ func Copy(dst, src []int) int {
 }
 
 // Append appends in place (the capacity suffices) and then past the
-// capacity.
+// capacity, into other variables (s = append(s, ...) records only s).
 func Append(s []int) []int {
-	s = append(s, 1)
+	t := append(s, 1)
 	more := []int{2, 3}
-	return append(s, more...)
+	return append(t, more...)
 }
 
 // Len takes the length of a map a goroutine wrote.
