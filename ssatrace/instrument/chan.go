@@ -159,6 +159,27 @@ func (w *fileRW) rangeStmt(s *ast.RangeStmt, lbl *ast.LabeledStmt) (p pcs, whole
 	if s.Key != nil && s.Tok == token.ASSIGN && isBlank(s.Key) {
 		kp = nil
 	}
+	// Before Go 1.22 the iteration variables are declared once for the
+	// whole loop: see sharedIterVars.
+	var decl pcs
+	var tok repl
+	if lbl == nil || !w.fn.gotos[lbl.Label.Name] {
+		if d, k, v, t, ok := w.sharedIterVars(s); ok {
+			decl, kp, vp, tok = d, k, v, t
+		}
+	}
+	// wrap puts the declarations of shared iteration variables before the
+	// loop (and the label with the loop).
+	wrap := func(loop pcs) (pcs, bool) {
+		if decl == nil {
+			return loop, false
+		}
+		out := genAt(s.Pos(), "{ ").cat(decl)
+		if lbl != nil {
+			out = out.cat(w.orig(lbl.Pos(), lbl.Colon+1), gen(" "))
+		}
+		return out.cat(w.or(loop, s), gen(" }")), lbl != nil
+	}
 	switch w.coreOf(s.X).(type) {
 	case *types.Chan:
 		if !w.ins.api.has("Received") || lbl != nil && w.fn.gotos[lbl.Label.Name] {
@@ -171,8 +192,8 @@ func (w *fileRW) rangeStmt(s *ast.RangeStmt, lbl *ast.LabeledStmt) (p pcs, whole
 		w.pushBrk(s)
 		body := w.blockIns(s.Body, gen(" "+rtName+".Received("+c+", true, "+site+");"))
 		w.popBrk()
-		loop := w.nodeSplice(s, rn(s.Key, kp), rn(s.Value, vp), rn(s.X, gen(c)), rn(s.Body, body))
-		out := genAt(s.Pos(), "{ "+c+" := ").cat(xp, gen("; "+brk+" := false; "))
+		loop := w.nodeSplice(s, rn(s.Key, kp), rn(s.Value, vp), tok, rn(s.X, gen(c)), rn(s.Body, body))
+		out := genAt(s.Pos(), "{ "+c+" := ").cat(xp, gen("; "+brk+" := false; "), decl)
 		if lbl != nil {
 			out = out.cat(w.orig(lbl.Pos(), lbl.Colon+1), gen(" "))
 		}
@@ -184,17 +205,20 @@ func (w *fileRW) rangeStmt(s *ast.RangeStmt, lbl *ast.LabeledStmt) (p pcs, whole
 		w.pushBrk(s)
 		body := w.stmt(s.Body, false)
 		w.popBrk()
-		return w.nodeSplice(s, rn(s.Key, kp), rn(s.Value, vp), rn(s.X, xp), rn(s.Body, body)), false
+		return wrap(w.nodeSplice(s, rn(s.Key, kp), rn(s.Value, vp), tok, rn(s.X, xp), rn(s.Body, body)))
 	}
 	xctx := cLoad
 	if _, ok := w.coreOf(s.X).(*types.Array); ok {
 		xctx = cAddr // ranging over an array copies it: not recorded
 	}
 	xp := w.expr(s.X, xctx)
+	if e := w.rangeElems(s, xp); e != nil {
+		xp = e
+	}
 	w.pushBrk(s)
 	body := w.stmt(s.Body, false)
 	w.popBrk()
-	return w.nodeSplice(s, rn(s.Key, kp), rn(s.Value, vp), rn(s.X, xp), rn(s.Body, body)), false
+	return wrap(w.nodeSplice(s, rn(s.Key, kp), rn(s.Value, vp), tok, rn(s.X, xp), rn(s.Body, body)))
 }
 
 func isBlank(e ast.Expr) bool {

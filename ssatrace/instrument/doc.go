@@ -66,13 +66,38 @@
 // they are evaluated; deferred calls' arguments at defer time; a method
 // value's receiver when the value is taken.
 //
+// Accesses no expression shows (lang.go, rangevars.go, results.go,
+// builtins.go): a range loop over a slice (or an array pointer) reads each
+// element into its value variable, recorded just before through an
+// iterator (range over functions, Go 1.23 files and later); before Go 1.22
+// (the file's version: types.Info.FileVersions, which honours a
+// //go:build go1.xx line, or the module's go directive) a range loop's
+// iteration variables are one pair for the whole loop, so when a closure
+// captures one, each iteration's assignment is a recorded write (the loop
+// assigns to variables declared before it); named results on the heap are
+// written by a return with values (recorded before it) and read by every
+// return after the deferred calls (a deferred read registered first, so it
+// runs last); copy reads the source's and writes the destination's
+// elements, append writes the elements past the length when they fit, or
+// reads the old ones it copies when it grows, and reads a spread slice's
+// (at most 256 elements per call); len of a map reads the map; a struct or
+// array read or written as a whole value reads or writes each of its
+// scalar parts (rt.RV, rt.WV), so that a copy conflicts with a field's
+// access. len and cap of channels are neither races nor synchronization
+// in Go's memory model and are not recorded.
+//
 // Operations, performed by the runtime so that replay can gate them:
 // sync.Mutex and RWMutex Lock/Unlock/RLock/RUnlock/TryLock/TryRLock (also
 // promoted from embedded mutexes, through sync.Locker, as method
 // expressions, and as method values, which become closures over the
 // receiver), WaitGroup Add/Done/Wait/Go, Once.Do, Cond Wait/Signal/
-// Broadcast; every sync/atomic function and method of the atomic types the
-// runtime wraps; channel send, receive (also comma-ok), close; select (the
+// Broadcast; sync.OnceFunc, OnceValue and OnceValues (the function they
+// make runs its argument through a recorded Once.Do, so that the body
+// happens before every return); sync.Map Load, Store, Delete, LoadOrStore,
+// LoadAndDelete, Swap, CompareAndSwap, CompareAndDelete and Range, as
+// atomic accesses of the (map, key) pair (rt/syncmap.go; Clear and method
+// values of sync.Map are not wrapped); every sync/atomic function and
+// method of the atomic types the runtime wraps; channel send, receive (also comma-ok), close; select (the
 // channel operands and sent values are evaluated before the select, in
 // source order as Go does, and the case that fired records rt.Sent or
 // rt.Received, default records nothing); range over a channel (each

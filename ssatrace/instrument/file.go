@@ -85,10 +85,13 @@ func (w *fileRW) funcDecl(d *ast.FuncDecl) pcs {
 	}
 	w.fn = newFuncCtx(name, d.Body)
 	defer func() { w.fn = nil }()
-	var insert pcs
+	// The deferred read of the results goes first, so that it runs last,
+	// after the unit of work ended: the return's read follows it at once.
+	w.fn.results = w.heapResults(d.Type)
+	insert := w.resultReads(w.fn.results)
 	if recv != "" && w.ins.api.has("RegionBegin") && w.ins.api.has("RegionEnd") {
 		site := w.site(d.Name.Pos(), name)
-		insert = gen(" " + rtName + ".RegionBegin(" + site + "); defer " + rtName + ".RegionEnd(" + site + ");")
+		insert = insert.cat(gen(" " + rtName + ".RegionBegin(" + site + "); defer " + rtName + ".RegionEnd(" + site + ");"))
 	}
 	// A TestMain of the package's own may return instead of calling
 	// os.Exit (which becomes rt.Exit): the trace ends when it returns.
@@ -124,12 +127,23 @@ func (w *fileRW) tail() string {
 	}
 	fmt.Fprintf(&b, "func pecanvetR__%s[T interface{}](p *T, s int32) *T { %s.R(%s.Pointer(p), s); return p }\n", n, r, u)
 	fmt.Fprintf(&b, "func pecanvetW__%s[T interface{}](p *T, s int32) *T { %s.W(%s.Pointer(p), s); return p }\n", n, r, u)
+	fmt.Fprintf(&b, "func pecanvetRV__%s[T interface{}](p *T, s int32) *T { %s.RV(p, s); return p }\n", n, r)
+	fmt.Fprintf(&b, "func pecanvetWV__%s[T interface{}](p *T, s int32) *T { %s.WV(p, s); return p }\n", n, r)
 	fmt.Fprintf(&b, "func pecanvetRW__%s[T interface{}](p *T, s int32) *T { %s.R(%s.Pointer(p), s); %s.W(%s.Pointer(p), s); return p }\n", n, r, u, r, u)
 	fmt.Fprintf(&b, "func pecanvetMR__%s[M interface{}](m M, s int32) M { if p := pecanvetmp__%s(m); p != nil { %s.R(p, s) }; return m }\n", n, n, r)
 	fmt.Fprintf(&b, "func pecanvetMW__%s[M interface{}](m M, s int32) M { if p := pecanvetmp__%s(m); p != nil { %s.W(p, s) }; return m }\n", n, n, r)
 	fmt.Fprintf(&b, "func pecanvetMRW__%s[M interface{}](m M, s int32) M { if p := pecanvetmp__%s(m); p != nil { %s.R(p, s); %s.W(p, s) }; return m }\n", n, n, r, r)
 	fmt.Fprintf(&b, "func pecanvetmp__%s(m interface{}) %s.Pointer { return (*[2]%s.Pointer)(%s.Pointer(&m))[1] }\n", n, u, u, u)
 	fmt.Fprintf(&b, "func pecanvetE__%s[T interface{}](c chan<- T) (z T) { return }\n", n)
+	// Range over a slice's elements, each read recorded (rangeElems).
+	fmt.Fprintf(&b, "func pecanvetRS__%s[S ~[]E, E interface{}](x S, s int32) func(func(int, E) bool) { return func(y func(int, E) bool) { for i := range x { if !y(i, *pecanvetR__%s(&x[i], s)) { return } } } }\n", n, n)
+	// copy and append: the elements they read and write (builtins.go).
+	fmt.Fprintf(&b, "func pecanvetCP__%s[D ~[]E, S ~[]E, E interface{}](d D, x S, sw, sr int32) int { if k := pecanvetmin__%s(len(d), len(x)); k > 0 { %s.RRange(%s.Pointer(&x[0]), k, %s.Sizeof(x[0]), sr); %s.WRange(%s.Pointer(&d[0]), k, %s.Sizeof(d[0]), sw) }; return copy(d, x) }\n", n, n, r, u, u, r, u, u)
+	fmt.Fprintf(&b, "func pecanvetCPS__%s[D ~[]byte, S ~string](d D, x S, sw int32) int { if k := pecanvetmin__%s(len(d), len(x)); k > 0 { %s.WRange(%s.Pointer(&d[0]), k, 1, sw) }; return copy(d, x) }\n", n, n, r, u)
+	fmt.Fprintf(&b, "func pecanvetAP__%s[S ~[]E, E interface{}](x S, sw int32, v ...E) S { pecanvetapp__%s(x, len(v), sw); return append(x, v...) }\n", n, n)
+	fmt.Fprintf(&b, "func pecanvetAPS__%s[S ~[]E, V ~[]E, E interface{}](x S, v V, sw, sr int32) S { pecanvetapp__%s(x, len(v), sw); if len(v) > 0 { %s.RRange(%s.Pointer(&v[0]), len(v), %s.Sizeof(v[0]), sr) }; return append(x, v...) }\n", n, n, r, u, u)
+	fmt.Fprintf(&b, "func pecanvetapp__%s[S ~[]E, E interface{}](x S, k int, sw int32) S { if k == 0 { return x }; if len(x)+k <= cap(x) { y := x[:len(x)+k]; %s.WRange(%s.Pointer(&y[len(x)]), k, %s.Sizeof(y[0]), sw) } else if len(x) > 0 { %s.RRange(%s.Pointer(&x[0]), len(x), %s.Sizeof(x[0]), sw) }; return x }\n", n, r, u, u, r, u, u)
+	fmt.Fprintf(&b, "func pecanvetmin__%s(a, b int) int { if a < b { return a }; return b }\n", n)
 	return b.String()
 }
 

@@ -40,6 +40,8 @@ type fileRW struct {
 	keepRefs          map[string]bool // package-level functions whose calls became runtime calls, as the file named them
 
 	fn *funcCtx // the function being rewritten
+
+	selfAppend map[*ast.CallExpr]bool // s = append(s, ...): see builtinAccess
 }
 
 // funcCtx is the per-function state.
@@ -50,6 +52,8 @@ type funcCtx struct {
 	brk    []ast.Stmt          // enclosing for/range/switch/select, innermost last
 	rchan  map[ast.Stmt]string // range-over-channel loops: their break flag
 	parent *funcCtx
+
+	results []*ast.Ident // named results on the heap, by index (see heapResults)
 }
 
 func newFuncCtx(name string, body *ast.BlockStmt) *funcCtx {
@@ -97,6 +101,15 @@ const (
 // wrapR reads the location whose address-able text is addr.
 func (w *fileRW) wrapR(addr pcs, site string) pcs {
 	return gen("(*"+w.h("R")+"(&").cat(addr, gen(", "+site+"))"))
+}
+
+// wrapRT is wrapR for the location e: a struct or array read as a whole
+// reads each of its parts (see whole).
+func (w *fileRW) wrapRT(e ast.Expr, addr pcs, site string) pcs {
+	if w.whole(e) {
+		return gen("(*"+w.h("RV")+"(&").cat(addr, gen(", "+site+"))"))
+	}
+	return w.wrapR(addr, site)
 }
 
 // expr rewrites e; nil means unchanged.
@@ -152,7 +165,7 @@ func (w *fileRW) ident(e *ast.Ident, ctx int) pcs {
 		}
 	case *types.Var:
 		if ctx == cLoad && !obj.IsField() && w.sharedVar(obj) && w.plainMemory(e) {
-			return w.wrapR(w.origN(e), w.site(e.Pos(), w.describeVar(obj)))
+			return w.wrapRT(e, w.origN(e), w.site(e.Pos(), w.describeVar(obj)))
 		}
 	}
 	return nil
@@ -178,7 +191,7 @@ func (w *fileRW) selector(e *ast.SelectorExpr, ctx int) pcs {
 			}
 		case *types.Var:
 			if ctx == cLoad && w.plainMemory(e) {
-				return w.wrapR(w.origN(e), w.site(e.Sel.Pos(), w.describeVar(obj)))
+				return w.wrapRT(e, w.origN(e), w.site(e.Sel.Pos(), w.describeVar(obj)))
 			}
 		}
 		return nil
@@ -187,7 +200,7 @@ func (w *fileRW) selector(e *ast.SelectorExpr, ctx int) pcs {
 	case types.FieldVal:
 		inner := w.nodeSplice(e, rn(e.X, w.expr(e.X, w.baseCtx(e.X))))
 		if ctx == cLoad && w.addressable(e) && w.shared(e) && w.plainMemory(e) {
-			return w.wrapR(w.or(inner, e), w.site(e.Sel.Pos(), w.describe(e)))
+			return w.wrapRT(e, w.or(inner, e), w.site(e.Sel.Pos(), w.describe(e)))
 		}
 		return inner
 	case types.MethodVal:
@@ -236,14 +249,14 @@ func (w *fileRW) index(e *ast.IndexExpr, ctx int) pcs {
 		}
 		inner := w.nodeSplice(e, rn(e.X, w.expr(e.X, cLoad)), rn(e.Index, ip))
 		if ctx == cLoad && w.plainMemory(e) {
-			return w.wrapR(w.or(inner, e), w.site(e.Lbrack, w.elemDesc(e.X)))
+			return w.wrapRT(e, w.or(inner, e), w.site(e.Lbrack, w.elemDesc(e.X)))
 		}
 		return inner
 	case *types.Array:
 		bctx := w.baseCtx(e.X)
 		inner := w.nodeSplice(e, rn(e.X, w.expr(e.X, bctx)), rn(e.Index, ip))
 		if ctx == cLoad && bctx == cAddr && w.shared(e.X) && w.plainMemory(e) {
-			return w.wrapR(w.or(inner, e), w.site(e.Lbrack, w.elemDesc(e.X)))
+			return w.wrapRT(e, w.or(inner, e), w.site(e.Lbrack, w.elemDesc(e.X)))
 		}
 		return inner
 	}
@@ -253,7 +266,11 @@ func (w *fileRW) index(e *ast.IndexExpr, ctx int) pcs {
 func (w *fileRW) star(e *ast.StarExpr, ctx int) pcs {
 	xp := w.expr(e.X, cLoad)
 	if ctx == cLoad && w.plainMemory(e) {
-		return gen("(*"+w.h("R")+"(").cat(w.or(xp, e.X), gen(", "+w.site(e.Star, w.describe(e))+"))"))
+		r := "R"
+		if w.whole(e) {
+			r = "RV"
+		}
+		return gen("(*"+w.h(r)+"(").cat(w.or(xp, e.X), gen(", "+w.site(e.Star, w.describe(e))+"))"))
 	}
 	return w.nodeSplice(e, rn(e.X, xp))
 }
@@ -391,6 +408,9 @@ func (w *fileRW) builtinCall(e *ast.CallExpr) pcs {
 			name = b.Name()
 		}
 	}
+	if p := w.builtinAccess(e, name); p != nil {
+		return p
+	}
 	var rs []repl
 	for i, a := range e.Args {
 		if i == 0 && (name == "delete" || name == "clear") {
@@ -454,7 +474,22 @@ var syncMethods = map[string]string{
 	"Cond.Wait":        "CondWait",
 	"Cond.Signal":      "CondSignal",
 	"Cond.Broadcast":   "CondBroadcast",
+	// sync.Map: atomic accesses of (map, key) (rt/syncmap.go).
+	"Map.Load":             "MapLoad",
+	"Map.Store":            "MapStore",
+	"Map.Delete":           "MapDelete",
+	"Map.LoadOrStore":      "MapLoadOrStore",
+	"Map.LoadAndDelete":    "MapLoadAndDelete",
+	"Map.Swap":             "MapSwap",
+	"Map.CompareAndSwap":   "MapCompareAndSwap",
+	"Map.CompareAndDelete": "MapCompareAndDelete",
+	"Map.Range":            "MapRange",
 }
+
+// syncFuncs are the functions of package sync that the runtime wraps:
+// OnceFunc and its kin record the once, so that f happens before every
+// return of the function they make.
+var syncFuncs = map[string]bool{"OnceFunc": true, "OnceValue": true, "OnceValues": true}
 
 // syncWrapper returns the runtime wrapper of method fn of a sync or
 // sync/atomic type ("" if there is none), and the type's name.
@@ -518,6 +553,20 @@ func (w *fileRW) specialCall(e *ast.CallExpr) *callParts {
 		if fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && w.ins.api.has(fn.Name()) && len(e.Args) > 0 {
 			w.keepRef(fun)
 			return mk(fn.Name(), nil, e.Args, w.site(e.Lparen, w.describe(e.Args[0])))
+		}
+		if fn.Pkg() != nil && fn.Pkg().Path() == "sync" && syncFuncs[fn.Name()] && w.ins.api.has(fn.Name()) && len(e.Args) == 1 {
+			if _, explicit := unparen(e.Fun).(*ast.IndexExpr); !explicit {
+				// Keep the import used with a non-generic function of it.
+				switch x := fun.(type) {
+				case *ast.SelectorExpr:
+					if id, ok := x.X.(*ast.Ident); ok {
+						w.keepRefs[id.Name+".OnceFunc"] = true
+					}
+				case *ast.Ident:
+					w.keepRefs["OnceFunc"] = true
+				}
+				return mk(fn.Name(), nil, e.Args, w.site(e.Lparen, "sync."+fn.Name()))
+			}
 		}
 		return nil
 	}
@@ -619,8 +668,8 @@ func (w *fileRW) syncMethodValue(e *ast.SelectorExpr, sel *types.Selection) pcs 
 		return nil
 	}
 	wrapper, tn := w.syncWrapper(fn)
-	if wrapper == "" {
-		return nil
+	if wrapper == "" || tn == "Map" {
+		return nil // a sync.Map method value is left as it is
 	}
 	recv, desc, ok := w.recvPointer(e.X, sel)
 	if !ok {
@@ -694,7 +743,8 @@ func (w *fileRW) funcLit(e *ast.FuncLit, insert pcs) pcs {
 	}
 	w.fn = newFuncCtx(name, e.Body)
 	w.fn.parent = saved
-	body := w.blockIns(e.Body, insert)
+	w.fn.results = w.heapResults(e.Type)
+	body := w.blockIns(e.Body, insert.cat(w.resultReads(w.fn.results)))
 	w.fn = saved
 	return w.nodeSplice(e, rn(e.Body, body))
 }

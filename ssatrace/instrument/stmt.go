@@ -33,6 +33,9 @@ func (w *fileRW) stmt(s ast.Stmt, list bool) pcs {
 	case *ast.DeferStmt:
 		return w.nodeSplice(s, rn(s.Call, w.expr(s.Call, cLoad)))
 	case *ast.ReturnStmt:
+		if p := w.returnWrites(s, list); p != nil {
+			return p
+		}
 		var rs []repl
 		for _, r := range s.Results {
 			rs = append(rs, rn(r, w.expr(r, cLoad)))
@@ -240,6 +243,9 @@ func (w *fileRW) lhsInline(e ast.Expr, kind int, helper string) pcs {
 	switch kind {
 	case lLoc:
 		site := w.storeSite(e)
+		if helper == "W" && w.whole(e) {
+			helper = "WV"
+		}
 		return gen("*"+w.h(helper)+"(").cat(w.addrOf(e), gen(", "+site+")"))
 	case lMap:
 		ix := unparen(e).(*ast.IndexExpr)
@@ -253,6 +259,7 @@ func (w *fileRW) lhsInline(e ast.Expr, kind int, helper string) pcs {
 }
 
 func (w *fileRW) assign(s *ast.AssignStmt, list bool) pcs {
+	w.markSelfAppend(s)
 	commaOK := len(s.Lhs) == 2 && len(s.Rhs) == 1
 	rhs := make([]pcs, len(s.Rhs))
 	for i, r := range s.Rhs {
@@ -356,7 +363,11 @@ func (w *fileRW) assignBlock(s *ast.AssignStmt, kinds []int, rhs []pcs) pcs {
 		case lLoc:
 			a := w.tmp()
 			addrPre = addrPre.cat(gen(a+" := "), w.addrOf(l), gen("; "))
-			stores[i] = gen("*" + w.h("W") + "(" + a + ", " + w.storeSite(l) + ")")
+			h := "W"
+			if w.whole(l) {
+				h = "WV"
+			}
+			stores[i] = gen("*" + w.h(h) + "(" + a + ", " + w.storeSite(l) + ")")
 		case lMap:
 			ix := unparen(l).(*ast.IndexExpr)
 			m := w.tmp()

@@ -318,3 +318,18 @@ func (w *fileRW) plainMemory(e ast.Expr) bool {
 	}
 	return true
 }
+
+// whole reports whether the location e is a struct or an array, whose read
+// or write as a whole value (a copy) accesses each of its parts: the
+// runtime records one access per part (rt.RV, rt.WV), so that the copy
+// conflicts with an access of one field or element.
+func (w *fileRW) whole(e ast.Expr) bool {
+	if !w.ins.api.has("RV") || !w.ins.api.has("WV") {
+		return false
+	}
+	switch coreType(w.typeOf(e)).(type) {
+	case *types.Struct, *types.Array:
+		return true
+	}
+	return false
+}

@@ -31,6 +31,7 @@ type builder struct {
 	atomics  map[int32]int32   // object → latest atomic store/rmw
 	forkedBy []int32           // goroutine → its fork event, -1
 	lastEv   []int32           // goroutine → its latest event so far
+	cta      []bool            // event → a check-then-act load (CheckThenAct)
 }
 
 type wgKey struct{ wg, g int32 }
@@ -214,7 +215,7 @@ func (b *builder) step(i int32) {
 			b.join(g, s)
 		}
 	case trace.AtomicLoad, trace.AtomicRMW, trace.AtomicStore:
-		if e.Op != trace.AtomicStore {
+		if e.Op != trace.AtomicStore && !b.cta[i] {
 			if s, ok := b.atomics[e.Obj]; ok && gr.Tr.Events[s].G != g {
 				b.edge(s, i)
 				b.join(g, s)

@@ -25,7 +25,8 @@
 //   - the first once on an object → every later once on it;
 //   - the latest cond-signal/broadcast → the cond-wait that follows it;
 //   - the latest atomic store (or read-modify-write) → an atomic load or
-//     read-modify-write of the same object.
+//     read-modify-write of the same object, except a load that starts a
+//     check-then-act (CheckThenAct).
 //
 // Mutexes are not POR edges (hybrid model, section 4.2); they give locksets.
 //
@@ -189,6 +190,7 @@ func Build(tr *trace.Trace) *Graph {
 		}
 	}
 	b := newBuilder(gr)
+	b.cta = CheckThenAct(tr)
 	for i := range evs {
 		b.step(int32(i))
 	}

@@ -114,6 +114,12 @@ func TestGoRules(t *testing.T) {
 		{"atomic store → load", "a write x\na atomic-store f\nb atomic-load f\nb read x", 1, 4, true},
 		{"atomic load → store is no edge", "b write x\nb atomic-load f\na atomic-store f\na read x", 1, 4, false},
 		{"mutex is no edge", "a lock l\na write x\na unlock l\nb lock l\nb read x\nb unlock l", 2, 5, false},
+		// A load that its own unit follows with a store of the object
+		// starts a check-then-act: no edge from the store it read.
+		{"check-then-act load takes no edge", "a write x\na atomic-store f\nb region-begin U\nb atomic-load f\nb read x\nb atomic-store f\nb region-end U", 1, 5, false},
+		{"load outside a unit keeps its edge", "a write x\na atomic-store f\nb atomic-load f\nb read x\nb atomic-store f", 1, 4, true},
+		{"load whose unit writes nothing keeps its edge", "a write x\na atomic-store f\nb region-begin U\nb atomic-load f\nb read x\nb region-end U\nb atomic-store f", 1, 5, true},
+		{"load and store split by a channel op keep the edge", "a write x\na atomic-store f\nb region-begin U\nb atomic-load f\nb read x\nb send c cap=1\nb atomic-store f\nb region-end U", 1, 5, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gr := build(t, tc.src)

@@ -150,6 +150,7 @@ func (m *Model) buildEdges() {
 	firstOnce := map[int32]int{}
 	closes := map[int32][]int{}
 
+	cta := checkThenAct(m.ev)
 	for i, e := range m.ev {
 		switch e.Op {
 		case trace.Fork:
@@ -207,7 +208,7 @@ func (m *Model) buildEdges() {
 				add(s, i)
 			}
 		case trace.AtomicLoad, trace.AtomicStore, trace.AtomicRMW:
-			if e.Op != trace.AtomicStore {
+			if e.Op != trace.AtomicStore && !cta[i] {
 				if s, ok := lastAtomicStore[e.Obj]; ok {
 					add(s, i)
 				}
@@ -643,4 +644,55 @@ func (m *Model) IsInstance(p *pattern.Pattern, inst []int) bool {
 		}
 	}
 	return !m.commuting(p, inst)
+}
+
+// checkThenAct marks the atomic loads of a check-then-act, which take no
+// edge from the store they read: a load whose goroutine's next access of
+// the object, in the same unit of work or critical section and before any
+// boundary event, is an atomic store or read-modify-write (ptg's rule,
+// written again over the event list).
+func checkThenAct(ev []trace.Event) []bool {
+	mark := make([]bool, len(ev))
+	depth := map[int32]int{}
+	locks := map[int32]int{}
+	pending := map[[2]int32]int{} // (goroutine, object) → load
+	drop := func(g int32) {
+		for k := range pending {
+			if k[0] == g {
+				delete(pending, k)
+			}
+		}
+	}
+	for i, e := range ev {
+		g := e.G
+		switch e.Op {
+		case trace.Fork, trace.Join, trace.Send, trace.Recv, trace.Close, trace.WGWait, trace.CondWait:
+			drop(g)
+		case trace.RegionBegin:
+			depth[g]++
+		case trace.RegionEnd, trace.Unlock, trace.RUnlock:
+			if e.Op == trace.RegionEnd && depth[g] > 0 {
+				depth[g]--
+			}
+			if e.Op != trace.RegionEnd && locks[g] > 0 {
+				locks[g]--
+			}
+			if depth[g] == 0 && locks[g] == 0 {
+				drop(g)
+			}
+		case trace.Lock, trace.RLock:
+			locks[g]++
+		case trace.AtomicLoad:
+			if depth[g] > 0 || locks[g] > 0 {
+				pending[[2]int32{g, e.Obj}] = i
+			}
+		case trace.AtomicStore, trace.AtomicRMW:
+			k := [2]int32{g, e.Obj}
+			if l, ok := pending[k]; ok {
+				mark[l] = true
+				delete(pending, k)
+			}
+		}
+	}
+	return mark
 }

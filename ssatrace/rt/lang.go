@@ -1,0 +1,105 @@
+package rt
+
+import (
+	"reflect"
+	"sync"
+	"unsafe"
+
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// maxRange bounds the elements one copy or append records: each element is
+// an object of its own, and a bulk copy of a large buffer would otherwise
+// flood the trace. A race on an element past the bound is missed.
+const maxRange = 256
+
+// RRange records reads of the n elements of size bytes starting at p, in
+// order, just before a copy or an append reads them.
+func RRange(p unsafe.Pointer, n int, size uintptr, site int32) {
+	memRange(p, n, size, site, trace.Read)
+}
+
+// WRange records writes of the n elements of size bytes starting at p.
+func WRange(p unsafe.Pointer, n int, size uintptr, site int32) {
+	memRange(p, n, size, site, trace.Write)
+}
+
+func memRange(p unsafe.Pointer, n int, size uintptr, site int32, op trace.Op) {
+	if !active.Load() || p == nil || n <= 0 {
+		return
+	}
+	if n > maxRange {
+		n = maxRange
+	}
+	if size == 0 {
+		n = 1 // zero-size elements share one address
+	}
+	for i := 0; i < n; i++ {
+		a := unsafe.Add(p, uintptr(i)*size)
+		gate(a, site, op)
+		record(a, classMem, site, op, 0, 0)
+	}
+}
+
+// RV records a read of the whole value at p, a struct or an array: one
+// read of each of its scalar parts (fields and elements, recursively; at
+// most maxRange), the locations an access of one field or element names.
+// Parts of sync and sync/atomic types are skipped: they are not plain
+// memory.
+func RV[T any](p *T, site int32) {
+	if active.Load() {
+		memParts(unsafe.Pointer(p), reflect.TypeOf(p).Elem(), site, trace.Read)
+	}
+}
+
+// WV records a write of the whole value at p (see RV).
+func WV[T any](p *T, site int32) {
+	if active.Load() {
+		memParts(unsafe.Pointer(p), reflect.TypeOf(p).Elem(), site, trace.Write)
+	}
+}
+
+var (
+	partsMu sync.Mutex
+	parts   = map[reflect.Type][]uintptr{}
+)
+
+func memParts(p unsafe.Pointer, t reflect.Type, site int32, op trace.Op) {
+	partsMu.Lock()
+	offs, ok := parts[t]
+	if !ok {
+		offs = partOffsets(t, 0, nil)
+		parts[t] = offs
+	}
+	partsMu.Unlock()
+	for _, off := range offs {
+		a := unsafe.Add(p, off)
+		gate(a, site, op)
+		record(a, classMem, site, op, 0, 0)
+	}
+}
+
+// partOffsets appends the offsets of t's scalar parts, from base.
+func partOffsets(t reflect.Type, base uintptr, out []uintptr) []uintptr {
+	if len(out) >= maxRange || t.Size() == 0 {
+		return out
+	}
+	switch t.PkgPath() {
+	case "sync", "sync/atomic":
+		return out
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			out = partOffsets(f.Type, base+f.Offset, out)
+		}
+		return out
+	case reflect.Array:
+		for i := 0; i < t.Len(); i++ {
+			out = partOffsets(t.Elem(), base+uintptr(i)*t.Elem().Size(), out)
+		}
+		return out
+	}
+	return append(out, base)
+}
