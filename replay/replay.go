@@ -1,7 +1,8 @@
 // Package replay proves or prunes predicted anomalies: it runs a test of an
 // instrumented build under a generated schedule, with the deterministic
 // scheduler of the recorder runtime (ssatrace/rt, replay.go) switched on,
-// and returns the verdict — reproduced, diverged, deadlock, timeout — with
+// and returns the verdict — reproduced, diverged, deadlock, timeout,
+// wrong-object (the right sites in order, but other objects) — with
 // what the program did under the schedule: a panic, a failed test (PECAN's
 // EXP column), or nothing. Only reproduced anomalies are ever reported.
 package replay
@@ -28,6 +29,11 @@ const (
 	Deadlock   = "deadlock"   // nobody could move
 	Timeout    = "timeout"    // the wall-clock bound was hit
 	Ended      = "ended"      // the program ended (or died) before the schedule did
+	// WrongObject: the anomaly's events ran in order at the right sites
+	// but not on the objects of the prediction (a variable allocated
+	// afresh, or at an address another one had: see ssatrace/rt,
+	// replay_objects.go).
+	WrongObject = "wrong-object"
 
 	// interrupted is the runtime's verdict when a goroutine takes another
 	// path after the other goroutines' part of the anomaly ran; Run turns

@@ -31,10 +31,7 @@ func recordLocked(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg
 }
 
 // recordSync records an operation on a channel (the runtime's channel),
-// WaitGroup, Once or Cond. It is separate from record because syncObject
-// keeps a weak pointer to the object, which makes its argument escape: the
-// addresses given to record must not, or every variable instrumented code
-// reads would be moved to the heap.
+// WaitGroup, Once or Cond: syncObject also gives a channel its counts.
 func recordSync(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg int64, flags uint8) {
 	mu.Lock()
 	recordSyncLocked(addr, class, site, op, arg, flags)

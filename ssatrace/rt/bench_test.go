@@ -154,3 +154,47 @@ func BenchmarkGoidSlow(b *testing.B) {
 }
 
 var sinkInt int64
+
+// BenchmarkObjectHit: the recorder's object lookup for an address seen
+// before (the cost of object identity on every event: with the weak
+// pointer check, compare with -tags purego, which names objects by address).
+func BenchmarkObjectHit(b *testing.B) {
+	w := newRecorder(discard{})
+	x := heap[[8]int]()
+	for i := range x {
+		w.object(uintptr(unsafe.Pointer(&x[i])), classMem, "x")
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w.object(uintptr(unsafe.Pointer(&x[i&7])), classMem, "x")
+	}
+}
+
+// BenchmarkObjectFresh: the object lookup for a freshly allocated variable
+// per iteration (a new object each time: the weak pointer is made here).
+func BenchmarkObjectFresh(b *testing.B) {
+	w := newRecorder(discard{})
+	for i := 0; i < b.N; i++ {
+		x := heap[[2]int]()
+		w.object(uintptr(unsafe.Pointer(&x[1])), classMem, "x")
+	}
+}
+
+// BenchmarkRecordRWFresh: a read and a write of a freshly allocated
+// variable per iteration, recorded (TestNoRaceTinyAlloc's pattern).
+func BenchmarkRecordRWFresh(b *testing.B) {
+	benchRecord(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		x := heap[[2]int]()
+		R(unsafe.Pointer(&x[1]), sRead)
+		W(unsafe.Pointer(&x[1]), sWrite)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/event")
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+func (discard) close() error                { return nil }

@@ -1,13 +1,13 @@
-//go:build !go1.24
+//go:build !go1.24 || !(amd64 || arm64) || purego
 
 package rt
 
-import "unsafe"
-
-// objRef: without package weak (Go 1.24), a synchronization object
-// allocated at the address of a collected one is taken for it.
+// objRef: without package weak (Go 1.24) or runtime.findObject (declared
+// without a body, which needs the package's assembly: see getg_asm.go), an
+// object is its address: a variable allocated at the address of a collected
+// one is taken for it, in the recording and in replay alike.
 type objRef struct{}
 
-func makeObjRef(p unsafe.Pointer) objRef { return objRef{} }
+func heapRef(addr uintptr) objRef { return objRef{} }
 
-func sameObj(r objRef, p unsafe.Pointer) bool { return true }
+func live(r objRef) bool { return true }

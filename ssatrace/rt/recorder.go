@@ -27,11 +27,10 @@ type recorder struct {
 	kids   []*Goroutine // started through Go, not known to have ended (see Drain)
 
 	sites  []siteInfo // by site id, resolved lazily from regs
-	objs   map[objKey]int32
+	objs   map[objKey]objEnt
 	ocache [ocacheSize]ocacheEnt
-	descN  map[string]int   // description → addresses named so far
+	descN  map[string]int   // description → objects named so far
 	units  map[string]int32 // unit name → object
-	refs   map[int32]objRef // sync object → the live object (syncObject)
 	chans  []*chanState     // by object index; nil for non-channels
 
 	hb holdback
@@ -67,10 +66,18 @@ type objKey struct {
 	class uint8
 }
 
+// objEnt is the object an address currently holds: its index and the
+// allocation it belongs to (see objref_weak.go).
+type objEnt struct {
+	idx int32
+	ref objRef
+}
+
 type ocacheEnt struct {
 	addr  uintptr
 	class uint8
 	idx1  int32 // object index + 1; 0: empty
+	ref   objRef
 }
 
 type siteInfo struct {
@@ -105,10 +112,9 @@ func newRecorder(out output) *recorder {
 	w := &recorder{
 		out:   out,
 		gmap:  map[int64]*Goroutine{},
-		objs:  map[objKey]int32{},
+		objs:  map[objKey]objEnt{},
 		descN: map[string]int{},
 		units: map[string]int32{},
-		refs:  map[int32]objRef{},
 	}
 	w.in = trace.NewInterner(&w.tab)
 	w.enc = trace.NewBinaryEncoder(out)
@@ -210,22 +216,25 @@ func (w *recorder) site(id int32) *siteInfo {
 }
 
 // object returns the object at addr of the given class, naming it desc#k
-// when first seen.
+// when first seen. An address whose allocation was collected since it was
+// last seen holds a new object, which gets the next name: k counts the
+// objects of one description, not addresses (see objref_weak.go).
 func (w *recorder) object(addr uintptr, class uint8, desc string) int32 {
 	c := &w.ocache[ocacheSlot(addr, class)]
-	if c.addr == addr && c.class == class && c.idx1 != 0 {
+	if c.addr == addr && c.class == class && c.idx1 != 0 && live(c.ref) {
 		return c.idx1 - 1
 	}
 	k := objKey{addr, class}
-	idx, ok := w.objs[k]
-	if !ok {
+	e, ok := w.objs[k]
+	if !ok || !live(e.ref) {
 		n := w.descN[desc] + 1
 		w.descN[desc] = n
-		idx, _ = w.in.Intern(trace.TabObject, desc+"#"+strconv.Itoa(n))
-		w.objs[k] = idx
+		e.idx, _ = w.in.Intern(trace.TabObject, desc+"#"+strconv.Itoa(n))
+		e.ref = heapRef(addr)
+		w.objs[k] = e
 	}
-	*c = ocacheEnt{addr, class, idx + 1}
-	return idx
+	*c = ocacheEnt{addr, class, e.idx + 1, e.ref}
+	return e.idx
 }
 
 func ocacheSlot(addr uintptr, class uint8) uintptr {
@@ -245,26 +254,13 @@ func (w *recorder) unit(desc string) int32 {
 
 // syncObject returns the object of the channel, WaitGroup, Once or Cond
 // at addr. One that was collected and whose address now holds a new one is
-// a different object: the new one gets the next name (and, for a channel,
-// fresh counts). Otherwise a new channel's first receive would be paired
-// with the old channel's sends and its close would be a second close; a new
-// WaitGroup's wait would follow the old one's dones, and a new Once's first
-// call would not be its first once event. (Locks and memory locations keep
-// their address's name: reuse only merges locksets or access histories,
-// which replay sorts out.)
+// a different object (see object), with, for a channel, fresh counts.
+// Otherwise a new channel's first receive would be paired with the old
+// channel's sends and its close would be a second close; a new WaitGroup's
+// wait would follow the old one's dones, and a new Once's first call would
+// not be its first once event.
 func (w *recorder) syncObject(addr unsafe.Pointer, class uint8, desc string, capacity int64) int32 {
 	obj := w.object(uintptr(addr), class, desc)
-	ref, known := w.refs[obj]
-	if known {
-		if sameObj(ref, addr) {
-			return obj
-		}
-		// Collected and reused: forget the address.
-		delete(w.objs, objKey{uintptr(addr), class})
-		w.ocache[ocacheSlot(uintptr(addr), class)] = ocacheEnt{}
-		obj = w.object(uintptr(addr), class, desc)
-	}
-	w.refs[obj] = makeObjRef(addr)
 	if class == classChan {
 		w.chanOf(obj, capacity)
 	}

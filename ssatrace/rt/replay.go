@@ -91,6 +91,8 @@ type replayer struct {
 	lastMove     time.Time
 	stall        time.Duration
 	finishing    bool
+
+	oc objCheck // replay_objects.go
 }
 
 // endGrace bounds how long the end of the process waits for the schedule.
@@ -302,6 +304,7 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 		return
 	}
 	r.next[g.name] = i + 1
+	r.grant(g.name, mine[i])
 	switch pass {
 	case 0:
 		r.advance()
@@ -419,6 +422,9 @@ func (r *replayer) progress() {
 
 // decide records the verdict (the first one counts) and frees everyone.
 func (r *replayer) decide(v Verdict) {
+	if v.Verdict == "reproduced" && r.holdReproduced() {
+		return
+	}
 	if r.verdict == "" {
 		r.verdict = v.Verdict
 		v.Steps = len(r.s.Steps)
@@ -470,7 +476,7 @@ func (r *replayer) watch() {
 			}
 			sortStrings(v.Waiting)
 			r.decide(v)
-		} else if now.Sub(r.lastMove) >= r.stall {
+		} else if now.Sub(r.lastMove) >= r.stall && r.cursor < len(r.s.Steps) { // (past the end: holdReproduced)
 			v := Verdict{Verdict: "deadlock", Step: r.cursor + 1,
 				Message: fmt.Sprintf("nothing moved for %v; step %d (%s) never came", r.stall, r.cursor+1, r.s.Steps[r.cursor])}
 			for g, st := range r.waiting {

@@ -114,6 +114,7 @@ func TestBinaryErrors(t *testing.T) {
 		{"duplicate goroutine", bin(g, g), "t.bin: byte 10: goroutine \"g\" defined twice (already goroutine 0)"},
 		{"empty name", bin(tagDefObj, 0), "t.bin: byte 9: bad object name \"\": empty name"},
 		{"bad name", bin(def(tagDefObj, "a b")), "t.bin: byte 10: bad object name \"a b\": name may not contain whitespace"},
+		{"no such instance", bin(def(tagDefObj, "b#0")), "t.bin: byte 10: bad object name \"b#0\": instance #0 does not exist"},
 		{"bad goroutine", bin(def(tagDefG, "#g")), "t.bin: byte 9: bad goroutine name \"#g\": name may not start with '#'"},
 		{"bad site", bin(def(tagDefSite, "a.go")), "t.bin: byte 9: bad site name \"a.go\": site \"a.go\" has no line number"},
 		{"bad site line", bin(def(tagDefSite, "a.go:0")), "t.bin: byte 14: bad site name \"a.go:0\": site \"a.go:0\": 0 is not positive"},

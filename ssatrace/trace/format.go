@@ -327,10 +327,30 @@ func checkPos(s string) string {
 
 // checkTableName checks a name of the selected table.
 func checkTableName(which int, s string) (string, int) {
-	if which == TabSite {
+	switch which {
+	case TabSite:
 		return checkSite(s)
+	case TabObject:
+		return checkObjectName(s)
 	}
 	return checkName(s)
+}
+
+// checkObjectName is checkName for objects, which also checks the instance
+// suffix: the recorder names the k-th object (allocation) of a description
+// "desc#k", k counting from 1, so "#0" or "#007" names none.
+func checkObjectName(s string) (string, int) {
+	if msg, i := checkName(s); msg != "" {
+		return msg, i
+	}
+	i := strings.LastIndexByte(s, '#')
+	if i < 0 || !isDigits(s[i+1:]) {
+		return "", 0
+	}
+	if k := s[i+1:]; k[0] == '0' {
+		return fmt.Sprintf("instance #%s does not exist (instances count from #1)", k), i
+	}
+	return "", 0
 }
 
 // quote returns s quoted for an error message, shortened if long.

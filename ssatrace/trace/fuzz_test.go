@@ -20,6 +20,7 @@ func FuzzTextDecode(f *testing.F) {
 	f.Add([]byte("g read x\r\ng rea"))
 	f.Add([]byte("g wg-add w delta=-1\ng recv c ok=true cap=0 @a:1:2\n# truncated: x"))
 	f.Add([]byte("# pecanvet trace v2\n"))
+	f.Add([]byte("g write b#1 @m.go:1\ng write b#0 @m.go:1\ng write b#007 @m.go:1\n"))
 	rng := rand.New(rand.NewSource(8))
 	for range 5 {
 		var buf bytes.Buffer

@@ -137,6 +137,9 @@ func randName(rng *rand.Rand) string {
 		}
 		b.WriteByte(c)
 	}
+	if msg, _ := checkObjectName(b.String()); msg != "" {
+		b.WriteByte('x') // "#0" names no object instance
+	}
 	return b.String()
 }
 

@@ -11,13 +11,17 @@ import (
 // A Schedule is a bug hatching clip: the order in which the goroutines of a
 // recorded run must execute their events to expose one predicted anomaly.
 // The replayer matches each step by goroutine, op, site and occurrence
-// count — never by object, whose identity (an address) changes between
-// runs — so a Schedule stays valid for every run of the same build.
+// count — not by object name, which counts objects in the order a run
+// first saw them — so a Schedule stays valid for every run of the same
+// build. The objects of the anomaly's steps are checked as a relation:
+// steps that name one object must touch one object in the replay, steps
+// that name different ones different objects (v2; a v1 file is read the
+// same way). So every anomaly step that acts on an object names it.
 //
 // Its file format is text, one step per line, in the trace text format plus
 // the occurrence count:
 //
-//	# pecanvet schedule v1
+//	# pecanvet schedule v2
 //	build 3f2a9c1e                 (optional: identity of the instrumented build)
 //	anomaly race/WR 6 7            (pattern, then the step numbers of its events)
 //	T1 write w @fig1.go:1 n=1
@@ -36,13 +40,16 @@ type Schedule struct {
 type Step struct {
 	G    string
 	Op   Op
-	Obj  string // for people; not matched
+	Obj  string // the object in the recorded trace; anomaly steps' are compared as a relation (see Schedule)
 	Site string // "" if unknown
 	N    int    // occurrence of (G, Op, Site), from 1
 }
 
 // ScheduleHeader is the first line of a schedule file.
-const ScheduleHeader = "# pecanvet schedule v1"
+const ScheduleHeader = "# pecanvet schedule v2"
+
+// scheduleV1 is the previous version's header; its files read the same.
+const scheduleV1 = "# pecanvet schedule v1"
 
 // Key identifies a step for matching.
 func (s Step) Key() string { return fmt.Sprintf("%s %s @%s n=%d", s.G, s.Op, s.Site, s.N) }
@@ -147,11 +154,12 @@ func ParseSchedule(r io.Reader, name string) (*Schedule, error) {
 	}
 	sawAnomaly := false
 	var anomalyLine int
+	var stepLines []int // line of each step
 	for sc.Scan() {
 		line++
 		text := sc.Text()
-		if line == 1 && strings.HasPrefix(text, "# pecanvet schedule ") && text != ScheduleHeader {
-			return nil, errf("unsupported schedule version %q (this pecanvet reads %q)", strings.TrimPrefix(text, "# pecanvet schedule "), "v1")
+		if line == 1 && strings.HasPrefix(text, "# pecanvet schedule ") && text != ScheduleHeader && text != scheduleV1 {
+			return nil, errf("unsupported schedule version %q (this pecanvet reads %q and %q)", strings.TrimPrefix(text, "# pecanvet schedule "), "v1", "v2")
 		}
 		if i := strings.Index(text, " #"); i >= 0 {
 			text = text[:i]
@@ -190,6 +198,7 @@ func ParseSchedule(r io.Reader, name string) (*Schedule, error) {
 			return nil, errf("%v", err)
 		}
 		s.Steps = append(s.Steps, st)
+		stepLines = append(stepLines, line)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s:%d: %v", name, line+1, err)
@@ -204,6 +213,10 @@ func ParseSchedule(r io.Reader, name string) (*Schedule, error) {
 		if k >= len(s.Steps) {
 			line = anomalyLine
 			return nil, errf("anomaly step %d beyond the %d steps", k+1, len(s.Steps))
+		}
+		if st := s.Steps[k]; st.Obj == "" && st.Op.Object() == ObjObject {
+			line = stepLines[k]
+			return nil, errf("anomaly step %d (%s) names no object: replay could not check that it touches the predicted one", k+1, st)
 		}
 	}
 	return s, s.checkOccurrences(name)
@@ -223,6 +236,13 @@ func parseStep(f []string) (Step, error) {
 	rest := f[2:]
 	if len(rest) > 0 && !strings.HasPrefix(rest[0], "@") && !strings.HasPrefix(rest[0], "n=") {
 		st.Obj = rest[0]
+		check := checkName
+		if op.Object() == ObjObject {
+			check = checkObjectName
+		}
+		if msg, _ := check(st.Obj); msg != "" {
+			return st, fmt.Errorf("bad object %s: %s", quote(st.Obj), msg)
+		}
 		rest = rest[1:]
 	}
 	if len(rest) > 0 && strings.HasPrefix(rest[0], "@") {

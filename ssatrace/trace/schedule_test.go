@@ -28,7 +28,7 @@ func TestScheduleRoundTrip(t *testing.T) {
 	if _, err := s.WriteTo(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := `# pecanvet schedule v1
+	want := `# pecanvet schedule v2
 anomaly race/WR 6 7
 T1 write w @fig1.go:1 n=1
 T2 write x @fig1.go:5 n=1
@@ -75,6 +75,11 @@ func TestScheduleErrors(t *testing.T) {
 		{"anomaly race/RW 1\na read x @f.go:1 n=2\n", "occurrence 2, want 1"},
 		{"anomaly race/RW x\n", ":1: bad step number"},
 		{"anomaly race/RW 1\nanomaly race/RW 1\n", ":2: second anomaly line"},
+		// Objects and their instances ("generations": the k-th allocation).
+		{"anomaly race/WW 1 2\na write x#0 @f.go:1 n=1\nb write x#1 @f.go:2 n=1\n", "s:2: bad object \"x#0\": instance #0 does not exist"},
+		{"anomaly race/WW 1 2\na write x#1 @f.go:1 n=1\nb write x#01 @f.go:2 n=1\n", "s:3: bad object \"x#01\": instance #01 does not exist"},
+		{"anomaly race/WW 1 2\na write x#1 @f.go:1 n=1\nb write @f.go:2 n=1\n", "s:3: anomaly step 2 (b write @f.go:2 n=1) names no object"},
+		{"anomaly race/WW 1 2\na write x=1 @f.go:1 n=1\nb write x @f.go:2 n=1\n", "s:2: bad object \"x=1\""},
 	} {
 		_, err := ParseSchedule(strings.NewReader(tc.src), "s")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -86,6 +91,9 @@ func TestScheduleErrors(t *testing.T) {
 func FuzzScheduleDecode(f *testing.F) {
 	f.Add("# pecanvet schedule v1\nbuild ab12\nanomaly race/RW 2 1\na read x @f.go:1 n=1\nb write x @f.go:2 n=1\n")
 	f.Add("anomaly av/RWR 1 3 2\ng1 read c.n#1 @c.go:3:4 n=1\ng2 write c.n#1 @c.go:9 n=1\ng1 read c.n#1 @c.go:3:4 n=2\n")
+	f.Add("# pecanvet schedule v2\nanomaly race/WW 2 3\ng1 fork g1.1 @m.go:1 n=1\ng1.1 write b#1 @m.go:2 n=1\ng1 write b#2 @m.go:3 n=1\n")
+	f.Add("anomaly race/WW 1 2\na write x#0 @f.go:1 n=1\nb write x#1 @f.go:2 n=1\n")
+	f.Add("anomaly race/WW 1 2\na write x#1 @f.go:1 n=1\nb write @f.go:2 n=1\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		s, err := ParseSchedule(strings.NewReader(src), "fuzz")
 		if err != nil {

@@ -131,6 +131,7 @@ func TestTextErrors(t *testing.T) {
 		{"g read x\x01y", `t.txt:1:9: bad object name "x\x01y": name may not contain control character '\x01'`},
 		{"g read \xff", `t.txt:1:8: bad object name "\xff": name is not valid UTF-8`},
 		{"g read a\u00a0b", `t.txt:1:9: bad object name "a\u00a0b": name may not contain U+00A0`},
+		{"g read x\ng write x#0 @f.go:1", `t.txt:2:10: bad object name "x#0": instance #0 does not exist (instances count from #1)`},
 		{"g fork =x", `t.txt:1: fork needs an object`},
 		{"g read x cap=1", `t.txt:1:10: key "cap" not allowed on read`},
 		{"g lock x ok=false", `t.txt:1:10: key "ok" not allowed on lock`},

@@ -1,0 +1,87 @@
+//go:build go1.24 && (amd64 || arm64) && !purego
+
+package rt
+
+import (
+	"runtime"
+	"testing"
+	"unsafe"
+
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+type reuseT struct {
+	a, b *int
+	n    [6]int
+}
+
+// TestObjectReuse: a variable collected and reallocated at the same address
+// is a new object (a new name), while a live one keeps its name.
+func TestObjectReuse(t *testing.T) {
+	if !handleOK {
+		t.Error("weak pointer layout not recognized: live falls back to Value (slow)")
+	}
+	w := newRecorder(discard{})
+	name := func(addr uintptr) string { return w.tab.Name(trace.TabObject, w.object(addr, classMem, "v")) }
+
+	keep := escape(new(reuseT))
+	kaddr := uintptr(unsafe.Pointer(&keep.n[3]))
+	first := name(kaddr)
+
+	x := escape(new(reuseT))
+	addr := uintptr(unsafe.Pointer(&x.n[1]))
+	old := name(addr)
+	if again := name(addr); again != old {
+		t.Fatalf("live object renamed: %s then %s", old, again)
+	}
+	x, escaped = nil, nil
+	runtime.GC()
+	runtime.GC()
+	// Allocate until the allocator hands out the block again.
+	var hold []*reuseT
+	var y *reuseT
+	for i := 0; i < 1<<20 && y == nil; i++ {
+		p := escape(new(reuseT))
+		if uintptr(unsafe.Pointer(&p.n[1])) == addr {
+			y = p
+		} else {
+			hold = append(hold, p)
+		}
+	}
+	if y == nil {
+		t.Fatal("the address was never reused")
+	}
+	if nw := name(addr); nw == old {
+		t.Fatalf("reallocated variable at %#x kept the old object's name %s", addr, old)
+	}
+	if got := name(kaddr); got != first {
+		t.Fatalf("live object renamed across a GC: %s then %s", first, got)
+	}
+	runtime.KeepAlive(keep)
+	runtime.KeepAlive(y)
+	runtime.KeepAlive(hold)
+}
+
+// TestObjectNotHeap: globals keep their address's name (they are never
+// freed; weak.Make and findObject are not used on them).
+func TestObjectNotHeap(t *testing.T) {
+	w := newRecorder(discard{})
+	addr := uintptr(unsafe.Pointer(&globalVar))
+	if r := heapRef(addr); r != (objRef{}) {
+		t.Fatal("a global was taken for a heap object")
+	}
+	a, b := w.object(addr, classMem, "g"), w.object(addr, classMem, "g")
+	if a != b {
+		t.Fatalf("global renamed: %d then %d", a, b)
+	}
+}
+
+var globalVar [4]int
+
+// escaped makes escape's argument a heap allocation.
+var escaped *reuseT
+
+func escape(p *reuseT) *reuseT {
+	escaped = p
+	return p
+}
