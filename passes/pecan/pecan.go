@@ -315,6 +315,10 @@ func reportSite(f check.Finding) string {
 	return s[0]
 }
 
+// ReportSite is reportSite for other reporters (SARIF): they put a
+// finding where the vet diagnostic is.
+func ReportSite(f check.Finding) string { return reportSite(f) }
+
 // siteLess orders "path:line:col" sites by path, then line and column.
 func siteLess(a, b string) bool {
 	pa, pb := strings.Split(a, ":"), strings.Split(b, ":")
