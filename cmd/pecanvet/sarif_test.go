@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -222,4 +223,49 @@ func TestSARIFStdout(t *testing.T) {
 			t.Errorf("temporary file %s left", e.Name())
 		}
 	}
+}
+
+// TestSARIFCorpus runs pecanvet check -sarif on the evaluation subjects
+// named by PECANVET_SARIF_CORPUS ("all", or package patterns such as
+// "./elevator ./doubleclose"; long, so not by default): the log validates,
+// every reproduced anomaly is a result, and every result has a code flow
+// whose anomaly steps are marked.
+func TestSARIFCorpus(t *testing.T) {
+	spec := os.Getenv("PECANVET_SARIF_CORPUS")
+	if spec == "" {
+		t.Skip("set PECANVET_SARIF_CORPUS=all (or subject patterns) to check the corpus")
+	}
+	pkgs := strings.Fields(spec)
+	if spec == "all" {
+		pkgs = []string{"./..."}
+	}
+	t.Chdir("../../testdata/src")
+	out := filepath.Join(t.TempDir(), "corpus.sarif")
+	code, text, errs := runCmd(t, append([]string{"check", "-q", "-sarif=" + out}, pkgs...)...)
+	if code == 2 {
+		t.Fatalf("exit 2\n%s", errs)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := validateSARIF(t, b)
+	results := m["runs"].([]any)[0].(map[string]any)["results"].([]any)
+	m2 := regexp.MustCompile(`(\d+) reproduced\n`).FindStringSubmatch(text)
+	if m2 == nil || m2[1] != strconv.Itoa(len(results)) {
+		t.Errorf("%d results; the text report says %v", len(results), m2)
+	}
+	for _, r := range results {
+		r := r.(map[string]any)
+		flows, _ := r["codeFlows"].([]any)
+		if len(flows) != 1 || !strings.Contains(string(mustMarshal(flows)), `"essential"`) {
+			t.Errorf("result %v: code flows %s", r["message"], mustMarshal(flows))
+		}
+	}
+	t.Logf("%d results", len(results))
+}
+
+func mustMarshal(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
 }
