@@ -18,7 +18,7 @@ import (
 	"github.com/pecanvet/pecanvet/ssatrace/pattern"
 )
 
-const checkUsage = `usage: pecanvet check [-run REGEXP] [-json] [-patterns P] [-v] [packages]
+const checkUsage = `usage: pecanvet check [-run REGEXP] [-json | -sarif[=FILE]] [-patterns P] [-v] [packages]
 
 Run the whole dynamic loop: record each test of the packages, predict the
 anomalies another schedule would show, replay each prediction's schedule
@@ -26,6 +26,12 @@ deterministically, and print only those that were reproduced — each with
 its bug hatching clip and, first, what it did to the program (a panic, a
 failed test). Exit status: 0 nothing reproduced, 1 anomalies reproduced,
 2 error.
+
+-sarif prints the reproduced anomalies as SARIF 2.1.0 (for code scanning)
+on standard output instead of the text; -sarif=FILE writes them to FILE,
+whole or not at all, and prints the text as usual. URIs in it are relative
+to -srcroot (default: the root of the git repository holding the module,
+else the module's root).
 
 Flags:
 `
@@ -35,6 +41,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	run := fs.String("run", "", "check only the tests matching this regexp")
 	asJSON := fs.Bool("json", false, "print one JSON object per line per reproduced anomaly")
+	var sarifOut sarifFlag
+	fs.Var(&sarifOut, "sarif", "print SARIF 2.1.0 on standard output (-sarif) or write it to a file (-sarif=FILE)")
+	srcRoot := fs.String("srcroot", "", "the directory SARIF URIs are relative to (%SRCROOT%); default: the repository root")
 	patterns := fs.String("patterns", "all", "anomaly patterns (see pecanvet predict -h)")
 	verbose := fs.Bool("v", false, "also print the interleavings without effect (reproduced across a unit's own unlock, test passing) and the predictions replay pruned, with their verdicts")
 	timeout := fs.Duration("timeout", 2*time.Minute, "time bound for recording one test")
@@ -64,6 +73,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "pecanvet check: %v\n", err)
 		return 2
 	}
+	if sarifOut.set && sarifOut.path == "" && *asJSON {
+		fmt.Fprintln(stderr, "pecanvet check: -json and -sarif both want standard output; write SARIF to a file with -sarif=FILE")
+		return 2
+	}
 	pkgs := fs.Args()
 	if len(pkgs) == 0 {
 		pkgs = []string{"."}
@@ -91,6 +104,20 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	found := rep.Reported()
+	if sarifOut.set {
+		if err := writeSARIF(rep, pats, dir, *srcRoot, sarifOut.path, stdout); err != nil {
+			fmt.Fprintf(stderr, "pecanvet check: %v\n", err)
+			return 2
+		}
+		if sarifOut.path == "" {
+			fmt.Fprintf(stderr, "pecanvet check: %d tests, %d events recorded, %d predictions replayed, %d reproduced\n",
+				rep.Tests, rep.Events, len(rep.Findings), len(found))
+			if len(found) > 0 {
+				return 1
+			}
+			return 0
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		for _, f := range rep.Findings {

@@ -9,7 +9,7 @@
 //
 // Subcommands:
 //
-//	pecanvet check [-run R] [-json] [packages]     record, predict, replay: print what was reproduced
+//	pecanvet check [-run R] [-json|-sarif] [packages]  record, predict, replay: print what was reproduced
 //	pecanvet record [-run R] [-o DIR] [packages]   record one trace per test
 //	pecanvet predict [-patterns P] [-json] TRACE   predict anomalies of a recorded trace
 //	pecanvet trace [-text|-bin] [-o OUT] TRACE     print or convert a trace
@@ -38,7 +38,7 @@ As a vet tool (the usual way):
 
 Subcommands:
 
-	pecanvet check [-run R] [-json] [packages]     record, predict, replay: print what was reproduced
+	pecanvet check [-run R] [-json|-sarif] [packages]  record, predict, replay: print what was reproduced
 	pecanvet record [-run R] [-o DIR] [packages]   record one trace per test
 	pecanvet predict [-patterns P] [-json] TRACE   predict the anomalies of a trace
 	pecanvet trace [-text|-bin] [-o OUT] TRACE     print a trace as text, or convert it

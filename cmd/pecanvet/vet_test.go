@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -103,6 +104,10 @@ func TestGoVet(t *testing.T) {
 	if !strings.Contains(out, want) {
 		t.Errorf("output lacks\n%s\ngot:\n%s", want, out)
 	}
+	// The message stands alone: the anomaly's events in the order they ran.
+	if !strings.Contains(out, want+"; g1 read Account.balance (bank.go:17) → g1.1 write Account.balance (bank.go:24) → g1 write Account.balance (bank.go:24)\n") {
+		t.Errorf("the diagnostic does not end with its interleaving:\n%s", out)
+	}
 	if !strings.Contains(out, "bank/bank.go:24:4: \tstep") {
 		t.Errorf("no clip steps as related information:\n%s", out)
 	}
@@ -156,5 +161,72 @@ func TestGoVetTypeError(t *testing.T) {
 	}
 	if strings.Contains(out, "panic") {
 		t.Errorf("pecanvet panicked:\n%s", out)
+	}
+}
+
+// TestVetProtocol: the parts of the vet tool protocol besides plain
+// diagnostics and -json (TestGoVet): -V=full and -flags, which the go
+// command asks before running the tool; -c=N context lines; go vet -fix
+// and go fix, which must neither fail nor change anything (pecanvet
+// suggests no fixes).
+func TestVetProtocol(t *testing.T) {
+	bin := buildTool(t)
+	out, err := exec.Command(bin, "-V=full").CombinedOutput()
+	if err != nil || !regexp.MustCompile(`^\S*pecanvet version \S.* buildID=[0-9a-f]+\n$`).Match(out) {
+		t.Errorf("-V=full: %v %q", err, out)
+	}
+	out, err = exec.Command(bin, "-flags").Output()
+	var flags []struct {
+		Name  string
+		Bool  bool
+		Usage string
+	}
+	if err != nil || json.Unmarshal(out, &flags) != nil {
+		t.Fatalf("-flags: %v %s", err, out)
+	}
+	have := map[string]bool{}
+	for _, f := range flags {
+		have[f.Name] = true
+	}
+	for _, want := range []string{"pecan.patterns", "pecan.budget", "pecan.replay", "pecan.maxreplays", "json", "c", "V", "flags"} {
+		if !have[want] {
+			t.Errorf("-flags lacks %s: %s", want, out)
+		}
+	}
+
+	dir := copyTree(t, "../../examples/demo", nil)
+	before := hashTree(t, dir)
+	code, vout := goVet(t, dir, "-vettool="+bin, "-c=1", "./bank")
+	if code != 1 || !strings.Contains(vout, "bank/bank.go:17:11: atomicity violation") || !strings.Contains(vout, "17\t\treturn a.balance\n") || !strings.Contains(vout, "16\t\tdefer a.mu.Unlock()\n") {
+		t.Errorf("-c=1: exit %d, want the diagnostic with one line of context each side:\n%s", code, vout)
+	}
+	code, vout = goVet(t, dir, "-vettool="+bin, "-fix", "./bank")
+	if code != 0 || strings.Contains(vout, "panic") {
+		t.Errorf("go vet -fix: exit %d\n%s", code, vout)
+	}
+	cmd := exec.Command("go", "fix", "-fixtool="+bin, "./bank")
+	cmd.Dir = dir
+	if fout, err := cmd.CombinedOutput(); err != nil || strings.Contains(string(fout), "panic") {
+		t.Errorf("go fix -fixtool=pecanvet: %v\n%s", err, fout)
+	}
+	if hashTree(t, dir) != before {
+		t.Error("-c, -fix or go fix changed the module's files")
+	}
+}
+
+// TestDirectRequirements: go.mod lists what pecanvet imports as direct
+// requirements (go mod tidy), not as // indirect.
+func TestDirectRequirements(t *testing.T) {
+	b, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, "golang.org/x/tools ") && strings.Contains(l, "// indirect") {
+			t.Errorf("go.mod: %q: pecanvet imports x/tools directly", strings.TrimSpace(l))
+		}
+	}
+	if !strings.Contains(string(b), "golang.org/x/tools v") {
+		t.Error("go.mod does not require golang.org/x/tools")
 	}
 }

@@ -355,6 +355,10 @@ func reportSite(f check.Finding) string {
 	return s[0]
 }
 
+// ReportSite is reportSite for other reporters (SARIF): they put a
+// finding where the vet diagnostic is.
+func ReportSite(f check.Finding) string { return reportSite(f) }
+
 // siteLess orders "path:line:col" sites by path, then line and column.
 func siteLess(a, b string) bool {
 	pa, pb := strings.Split(a, ":"), strings.Split(b, ":")
@@ -392,7 +396,8 @@ func strength(f check.Finding) int {
 //
 //	atomicity violation on Counter.n: another goroutine's write (counter.go:22)
 //	can fall between this read and the write at counter.go:22; reproduced, test
-//	fails: counter_test.go:14: n = 1, want 2
+//	fails: counter_test.go:14: n = 1, want 2; g1 read Counter.n (counter.go:21)
+//	→ g2 write Counter.n (counter.go:22) → g1 write Counter.n (counter.go:22)
 func Message(f check.Finding) string {
 	a := f.Anomaly
 	steps := make([]string, len(a.Events))
@@ -430,10 +435,34 @@ func Message(f check.Finding) string {
 	if c := f.Verdict.Consequence; c != "" {
 		b.WriteString(", " + c)
 	}
+	b.WriteString("; " + Interleaving(f))
 	if f.WithoutEffect() {
 		return "interleaving without effect: " + b.String() + fmt.Sprintf(" (the unit releases its lock at %s in between on purpose, and the test passes)", shortSite(a.Split))
 	}
 	return b.String()
+}
+
+// Interleaving is the anomaly's events in the order replay ran them, one
+// line: "g1 read x (a.go:12) → g2 write x (b.go:30) → g1 write x (a.go:14)".
+// It makes the message stand alone where the clip (Related) is dropped or
+// split, as golangci-lint does.
+func Interleaving(f check.Finding) string {
+	idx := append([]int(nil), f.Schedule.Anomaly...)
+	sort.Ints(idx)
+	parts := make([]string, len(idx))
+	for k, i := range idx {
+		st := f.Schedule.Steps[i]
+		obj := st.Obj
+		if j := strings.LastIndexByte(obj, '#'); j > 0 {
+			obj = obj[:j]
+		}
+		site := "?"
+		if st.Site != "" {
+			site = shortSite(st.Site)
+		}
+		parts[k] = strings.Join(strings.Fields(fmt.Sprintf("%s %s %s (%s)", st.G, opWord(st.Op.String()), obj, site)), " ")
+	}
+	return strings.Join(parts, " → ")
 }
 
 func opWord(op string) string {

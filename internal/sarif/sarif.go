@@ -1,0 +1,525 @@
+// Package sarif writes pecanvet check's reproduced findings as SARIF 2.1.0,
+// the format code scanning (GitHub's among others) reads: one rule per
+// anomaly kind, one result per reproduced finding at the site the vet
+// diagnostic uses, the anomaly's other sites as related locations, and the
+// replayed schedule as a code flow — one thread flow in global
+// interleaving order, each step with its execution order, goroutine and
+// operation. URIs are relative to %SRCROOT% (by default the repository
+// root), and each result has a partial fingerprint that survives edits of
+// unrelated code.
+//
+// It is the last stage of the pipeline: it reads replay/check's report and
+// words results as passes/pecan does; only cmd/pecanvet imports it.
+package sarif
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pecanvet/pecanvet/passes/pecan"
+	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/replay/check"
+	"github.com/pecanvet/pecanvet/ssatrace/pattern"
+)
+
+// SchemaURI is the SARIF 2.1.0 schema a log names.
+const SchemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+// SrcRoot is the uriBaseId relative URIs are resolved against.
+const SrcRoot = "SRCROOT"
+
+// FingerprintKey names the partial fingerprint of a result.
+const FingerprintKey = "pecanvetFinding/v1"
+
+// Log is a SARIF log (only the properties pecanvet fills in).
+type Log struct {
+	Schema  string `json:"$schema"`
+	Version string `json:"version"`
+	Runs    []Run  `json:"runs"`
+}
+
+// Run is one run of the tool.
+type Run struct {
+	Tool               Tool                        `json:"tool"`
+	Invocations        []Invocation                `json:"invocations,omitempty"`
+	OriginalURIBaseIDs map[string]ArtifactLocation `json:"originalUriBaseIds,omitempty"`
+	ColumnKind         string                      `json:"columnKind,omitempty"`
+	Results            []Result                    `json:"results"`
+}
+
+type Tool struct {
+	Driver Driver `json:"driver"`
+}
+
+type Driver struct {
+	Name           string `json:"name"`
+	InformationURI string `json:"informationUri,omitempty"`
+	Version        string `json:"version,omitempty"`
+	Rules          []Rule `json:"rules"`
+}
+
+// Rule describes one anomaly kind.
+type Rule struct {
+	ID                   string         `json:"id"`
+	Name                 string         `json:"name"`
+	ShortDescription     *Message       `json:"shortDescription"`
+	FullDescription      *Message       `json:"fullDescription"`
+	Help                 *Message       `json:"help"`
+	HelpURI              string         `json:"helpUri,omitempty"`
+	DefaultConfiguration *Configuration `json:"defaultConfiguration,omitempty"`
+	Properties           map[string]any `json:"properties,omitempty"`
+}
+
+type Configuration struct {
+	Level string `json:"level"`
+}
+
+type Message struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
+type Invocation struct {
+	ExecutionSuccessful        bool           `json:"executionSuccessful"`
+	ToolExecutionNotifications []Notification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type Notification struct {
+	Level   string  `json:"level"`
+	Message Message `json:"message"`
+}
+
+// Result is one reproduced finding.
+type Result struct {
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             Message           `json:"message"`
+	Locations           []Location        `json:"locations"`
+	RelatedLocations    []Location        `json:"relatedLocations,omitempty"`
+	CodeFlows           []CodeFlow        `json:"codeFlows"`
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	Properties          map[string]any    `json:"properties,omitempty"`
+}
+
+type Location struct {
+	ID               *int              `json:"id,omitempty"`
+	PhysicalLocation *PhysicalLocation `json:"physicalLocation,omitempty"`
+	Message          *Message          `json:"message,omitempty"`
+}
+
+type PhysicalLocation struct {
+	ArtifactLocation ArtifactLocation `json:"artifactLocation"`
+	Region           *Region          `json:"region,omitempty"`
+}
+
+type ArtifactLocation struct {
+	URI         string   `json:"uri,omitempty"`
+	URIBaseID   string   `json:"uriBaseId,omitempty"`
+	Description *Message `json:"description,omitempty"`
+}
+
+type Region struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+}
+
+type CodeFlow struct {
+	Message     *Message     `json:"message,omitempty"`
+	ThreadFlows []ThreadFlow `json:"threadFlows"`
+}
+
+type ThreadFlow struct {
+	Message   *Message             `json:"message,omitempty"`
+	Locations []ThreadFlowLocation `json:"locations"`
+}
+
+type ThreadFlowLocation struct {
+	Location       Location       `json:"location"`
+	ExecutionOrder int            `json:"executionOrder"`
+	Importance     string         `json:"importance"`
+	Kinds          []string       `json:"kinds,omitempty"`
+	Properties     map[string]any `json:"properties,omitempty"`
+}
+
+// Options say where the findings' files are.
+type Options struct {
+	// ModuleRoot is the directory of the checked module: findings' sites
+	// are relative to it.
+	ModuleRoot string
+	// SrcRoot is the directory URIs are relative to (%SRCROOT%); default
+	// ModuleRoot. For code scanning, the repository root.
+	SrcRoot string
+	// Patterns are the patterns the check used: every kind among them
+	// gets a rule, found or not.
+	Patterns []*pattern.Pattern
+	Version  string // the tool's version, if known
+}
+
+// New builds the log of a check's reproduced findings.
+func New(rep *check.Report, opt Options) *Log {
+	if opt.SrcRoot == "" {
+		opt.SrcRoot = opt.ModuleRoot
+	}
+	w := &writer{opt: opt, lines: map[string][]string{}}
+	rules := rulesFor(opt.Patterns, rep.Findings)
+	index := map[string]int{}
+	for i, r := range rules {
+		index[r.ID] = i
+	}
+	run := Run{
+		Tool: Tool{Driver: Driver{Name: "pecanvet", InformationURI: pecan.Analyzer.URL, Version: opt.Version, Rules: rules}},
+		OriginalURIBaseIDs: map[string]ArtifactLocation{SrcRoot: {
+			URI:         fileURI(opt.SrcRoot, true),
+			Description: &Message{Text: "The root the results' relative URIs are resolved against (the repository root)."},
+		}},
+		ColumnKind: "unicodeCodePoints",
+		Results:    []Result{},
+	}
+	inv := Invocation{ExecutionSuccessful: true}
+	for _, n := range rep.Notes {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, Notification{Level: "note", Message: Message{Text: n}})
+	}
+	run.Invocations = []Invocation{inv}
+	for _, f := range rep.Reported() {
+		id := RuleID(f.Anomaly.Pattern)
+		run.Results = append(run.Results, w.result(f, id, index[id]))
+	}
+	return &Log{Schema: SchemaURI, Version: "2.1.0", Runs: []Run{run}}
+}
+
+// RuleID is the rule of a pattern: its kind, or "chan" for the channel
+// patterns (their kind is race, as in the race detector's model).
+func RuleID(p *pattern.Pattern) string {
+	if p.Chan {
+		return "chan"
+	}
+	return p.Kind
+}
+
+type ruleText struct{ name, short, full, help string }
+
+var builtinRules = map[string]ruleText{
+	"race": {"DataRace", "Data race",
+		"Two goroutines access one memory location, at least one of them writes, and no synchronization orders the accesses: pecanvet replayed a schedule in which they run back to back.",
+		"A data race: two goroutines access the same variable or field, at least one writes, and nothing (a mutex both hold, a channel operation, a WaitGroup, sync/atomic) orders the two accesses. pecanvet predicted it from a recorded run of the test and replayed the schedule that runs the two accesses back to back; the code flow is that schedule, step by step. Fix: guard every access to the location with the same mutex, make it atomic, or hand the value over a channel."},
+	"av": {"AtomicityViolation", "Atomicity violation",
+		"Another goroutine's access to a location falls between two accesses one unit of work (a function, a critical section) makes to it, as in a lost update or a stale check-then-act.",
+		"An atomicity violation: a unit of work (a function or critical section) accesses a location twice, assuming nothing changes in between, and another goroutine's access falls between the two — a lost update, or a check whose result is stale when it is acted on. Locks on each access alone do not prevent it (go test -race cannot see it when every access holds a lock). pecanvet replayed the schedule that interleaves the three accesses; the code flow shows it. Fix: make the whole read-modify-write or check-then-act one critical section."},
+	"asv": {"AtomicSetSerializabilityViolation", "Atomic-set-serializability violation",
+		"Two related locations (an atomic set) are updated by one unit of work while another goroutine's unit of work accesses them in between, so the two units are not serializable.",
+		"An atomic-set-serializability violation: locations that must stay consistent with each other (an atomic set, e.g. a slice and its length counter) are accessed by two units of work whose interleaving matches no serial order (one of the problematic access patterns of Vaziri et al.). pecanvet replayed the schedule; the code flow shows it. Fix: access the whole set under one lock per unit of work."},
+	"chan": {"ChannelRace", "Send on a closed channel, or double close",
+		"A send on a channel another goroutine closes, or two closes of one channel, can run in this order: the program panics.",
+		"A channel race: a send on a channel that another goroutine may close first (panic: send on closed channel), or two goroutines that both close a channel (panic: close of closed channel). pecanvet replayed the schedule that puts the close first; the code flow shows it. Fix: let only the sender close the channel, once, after its last send (sync.Once, or a single owner)."},
+}
+
+// rulesFor makes one rule per kind among the patterns and the findings:
+// the built-in kinds first, then the custom ones by name.
+func rulesFor(pats []*pattern.Pattern, found []check.Finding) []Rule {
+	byKind := map[string][]string{} // custom kind → its patterns
+	kinds := map[string]bool{}
+	add := func(p *pattern.Pattern) {
+		id := RuleID(p)
+		kinds[id] = true
+		if _, ok := builtinRules[id]; !ok && !contains(byKind[id], p.ID()) {
+			byKind[id] = append(byKind[id], p.ID())
+		}
+	}
+	for _, p := range pats {
+		add(p)
+	}
+	for _, f := range found {
+		add(f.Anomaly.Pattern)
+	}
+	var ids []string
+	for _, id := range []string{"race", "av", "asv", "chan"} {
+		if kinds[id] {
+			ids = append(ids, id)
+		}
+	}
+	var custom []string
+	for id := range kinds {
+		if _, ok := builtinRules[id]; !ok {
+			custom = append(custom, id)
+		}
+	}
+	sort.Strings(custom)
+	ids = append(ids, custom...)
+	rules := make([]Rule, 0, len(ids))
+	for _, id := range ids {
+		t, ok := builtinRules[id]
+		if !ok {
+			ps := byKind[id]
+			sort.Strings(ps)
+			name := pattern.KindName(id)
+			t = ruleText{id, name,
+				fmt.Sprintf("A %s: the events of a user-defined pattern (%s) ran in the pattern's order in a replayed schedule.", name, strings.Join(ps, ", ")),
+				fmt.Sprintf("A %s: a match of the user-defined pattern(s) %s given with -patterns. pecanvet replayed a schedule in which the pattern's events run in its order, on the same objects; the code flow is that schedule.", name, strings.Join(ps, ", "))}
+		}
+		rules = append(rules, Rule{
+			ID: id, Name: t.name,
+			ShortDescription:     &Message{Text: t.short},
+			FullDescription:      &Message{Text: t.full},
+			Help:                 &Message{Text: t.help, Markdown: t.help},
+			HelpURI:              pecan.Analyzer.URL,
+			DefaultConfiguration: &Configuration{Level: "warning"},
+			Properties:           map[string]any{"tags": []string{"concurrency", "reproduced"}, "precision": "very-high"},
+		})
+	}
+	return rules
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+type writer struct {
+	opt   Options
+	lines map[string][]string // absolute path → its lines, nil if unreadable
+}
+
+func (w *writer) result(f check.Finding, ruleID string, ruleIndex int) Result {
+	a := f.Anomaly
+	rs := pecan.ReportSite(f)
+	level := "warning"
+	if f.Verdict.Consequence != "" {
+		level = "error" // replay made the test fail or panic
+	}
+	r := Result{
+		RuleID: ruleID, RuleIndex: ruleIndex, Level: level,
+		Message:             Message{Text: pecan.Message(f)},
+		Locations:           []Location{w.location(rs, nil)},
+		PartialFingerprints: map[string]string{FingerprintKey: w.fingerprint(f, ruleID)},
+		Properties: map[string]any{
+			"pattern": a.Pattern.ID(), "package": f.Package, "test": f.Test, "goroutines": f.Goroutines,
+		},
+	}
+	if c := f.Verdict.Consequence; c != "" {
+		r.Properties["consequence"] = c
+	}
+	// The anomaly's other sites, each once, named by its events.
+	seen := map[string]bool{rs: true}
+	for k, site := range a.Sites {
+		if site == "" || seen[site] {
+			continue
+		}
+		seen[site] = true
+		id := len(r.RelatedLocations) + 1
+		st := f.Schedule.Steps[f.Schedule.Anomaly[k]]
+		r.RelatedLocations = append(r.RelatedLocations, w.location(site, &Message{Text: fmt.Sprintf("e%d: %s %s %s", k+1, st.G, st.Op, st.Obj)}))
+		r.RelatedLocations[len(r.RelatedLocations)-1].ID = &id
+	}
+	// The replayed schedule, as the clip shows it (long runs of one
+	// goroutine collapsed, anomaly steps always kept), one thread flow in
+	// global order. Steps without a site (a goroutine's begin) have no
+	// place in the code to show.
+	tf := ThreadFlow{Message: &Message{Text: fmt.Sprintf("the schedule replay ran: %d steps of %s in %s", len(f.Schedule.Steps), f.Test, f.Package)}}
+	for _, l := range replay.Clip(f.Schedule) {
+		if l.Step == 0 || l.Site == "" {
+			continue
+		}
+		text := strings.Join(strings.Fields(fmt.Sprintf("step %d: %s %s %s", l.Step, l.G, l.Op, l.Obj)), " ")
+		imp := "important"
+		if l.Anomaly > 0 {
+			text += fmt.Sprintf(" (e%d)", l.Anomaly)
+			imp = "essential"
+		}
+		tf.Locations = append(tf.Locations, ThreadFlowLocation{
+			Location:       w.location(l.Site, &Message{Text: text}),
+			ExecutionOrder: l.Step,
+			Importance:     imp,
+			Kinds:          opKinds(l.Op),
+			Properties:     map[string]any{"goroutine": l.G},
+		})
+	}
+	r.CodeFlows = []CodeFlow{{
+		Message:     &Message{Text: pecan.Interleaving(f)},
+		ThreadFlows: []ThreadFlow{tf},
+	}}
+	return r
+}
+
+// opKinds are SARIF's well-known thread flow location kinds for an op.
+func opKinds(op string) []string {
+	switch op {
+	case "lock", "rlock":
+		return []string{"acquire", "lock"}
+	case "unlock", "runlock":
+		return []string{"release", "lock"}
+	case "read", "write", "atomic-load", "atomic-store", "atomic-rmw":
+		return []string{"memory"}
+	}
+	return nil
+}
+
+// split parses a "path:line:col" site.
+func split(site string) (path string, line, col int) {
+	path = site
+	for i := 0; i < 2; i++ {
+		k := strings.LastIndexByte(path, ':')
+		if k < 0 {
+			break
+		}
+		n, err := strconv.Atoi(path[k+1:])
+		if err != nil {
+			break
+		}
+		col, line = line, n
+		path = path[:k]
+	}
+	return path, line, col
+}
+
+func (w *writer) abs(path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(w.opt.ModuleRoot, filepath.FromSlash(path))
+}
+
+// location is a site's physical location: URI relative to %SRCROOT% (an
+// absolute file URI for a file outside it), line, and column in code
+// points (Go columns are bytes).
+func (w *writer) location(site string, msg *Message) Location {
+	path, line, col := split(site)
+	abs := w.abs(path)
+	al := ArtifactLocation{URI: fileURI(abs, false)}
+	if rel, err := filepath.Rel(w.opt.SrcRoot, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		al = ArtifactLocation{URI: (&url.URL{Path: filepath.ToSlash(rel)}).EscapedPath(), URIBaseID: SrcRoot}
+	}
+	loc := Location{PhysicalLocation: &PhysicalLocation{ArtifactLocation: al}, Message: msg}
+	if line > 0 {
+		reg := &Region{StartLine: line}
+		if col > 0 {
+			reg.StartColumn = col
+			if src := w.line(abs, line); src != "" && col-1 <= len(src) {
+				reg.StartColumn = utf8.RuneCountInString(src[:col-1]) + 1
+			}
+		}
+		loc.PhysicalLocation.Region = reg
+	}
+	return loc
+}
+
+// line returns line n (1-based) of a file, "" if it cannot.
+func (w *writer) line(abs string, n int) string {
+	ls, ok := w.lines[abs]
+	if !ok {
+		if b, err := os.ReadFile(abs); err == nil {
+			ls = strings.Split(string(b), "\n")
+		}
+		w.lines[abs] = ls
+	}
+	if n < 1 || n > len(ls) {
+		return ""
+	}
+	return ls[n-1]
+}
+
+// fingerprint identifies a finding across commits: its rule and pattern
+// and, for each of its sites (sorted, each once), the file, the trimmed
+// text of the line and which occurrence of that text in the file it is —
+// not line numbers, so edits elsewhere in the file do not change it.
+func (w *writer) fingerprint(f check.Finding, ruleID string) string {
+	var keys []string
+	for _, site := range f.Anomaly.Sites {
+		path, line, col := split(site)
+		abs := w.abs(path)
+		text := strings.TrimSpace(w.line(abs, line))
+		rel := filepath.ToSlash(path)
+		if r, err := filepath.Rel(w.opt.SrcRoot, abs); err == nil {
+			rel = filepath.ToSlash(r)
+		}
+		if text == "" {
+			keys = append(keys, fmt.Sprintf("%s:%d:%d", rel, line, col))
+			continue
+		}
+		nth := 0
+		for i := 1; i < line; i++ {
+			if strings.TrimSpace(w.line(abs, i)) == text {
+				nth++
+			}
+		}
+		keys = append(keys, fmt.Sprintf("%s\x00%s\x00%d\x00%d", rel, text, nth, col))
+	}
+	sort.Strings(keys)
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00", ruleID, f.Anomaly.Pattern.ID())
+	prev := ""
+	for _, k := range keys {
+		if k != prev {
+			fmt.Fprintf(h, "%s\x01", k)
+		}
+		prev = k
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// fileURI is the file: URI of an absolute path (with a trailing slash for
+// a directory, as base URIs need).
+func fileURI(abs string, dir bool) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive letter
+	}
+	if dir && !strings.HasSuffix(p, "/") {
+		p += "/"
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// Encode writes the log as indented JSON.
+func (l *Log) Encode(w io.Writer) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(l); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// WriteFile writes the log to path atomically: a temporary file in the
+// same directory, renamed over path once complete, so that a reader (or a
+// failed run) never sees half a log.
+func (l *Log) WriteFile(path string) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err = l.Encode(tmp); err != nil {
+		return err
+	}
+	if err = tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
