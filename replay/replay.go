@@ -53,6 +53,9 @@ type Verdict struct {
 	Actual    string   `json:"actual,omitempty"`
 	Waiting   []string `json:"waiting,omitempty"`
 	Message   string   `json:"message,omitempty"`
+	// Hang: after the verdict every goroutine blocked for good, so the
+	// replay ended the process (who blocks where).
+	Hang string `json:"hang,omitempty"`
 
 	// What the program did under the schedule.
 	Passed      bool   `json:"passed"`
@@ -119,6 +122,9 @@ func Run(ctx context.Context, b *record.Build, pkg, test string, sched *trace.Sc
 		v.Verdict = Timeout
 	}
 	v.Panicked, v.Consequence = consequence(r.Output, r.Passed)
+	if v.Hang != "" && !v.Panicked {
+		v.Consequence = "the test hangs: " + v.Hang
+	}
 	if v.Verdict == running {
 		// The process ended without a verdict after the last progress
 		// mark. If only one goroutine's part of the anomaly was still to
