@@ -175,43 +175,29 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: unreadable trace: %v", pkg, test, err))
 			continue
 		}
-		// Replay confirms each prediction inside the search, so that a
-		// site combination whose first schedule is pruned gets its other
-		// instances tried.
-		replays, skipped := 0, 0
-		confirm := func(a predict.Anomaly) bool {
+		// The search proposes, for each site combination, its instances
+		// in order until one is confirmed; a combination already proved
+		// (by an earlier test) is confirmed at once. The replays then run
+		// in parallel (replayBatch), with the outcome of the sequential
+		// order.
+		var preds []prediction
+		collect := func(a predict.Anomaly) bool {
 			if seen[a.Key] {
 				return true // already proved by an earlier test
 			}
-			if replays >= opt.MaxReplays || time.Now().After(deadline) {
-				skipped++
-				return false
-			}
-			replays++
 			s, err := trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events)
 			if err != nil {
 				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: %v", pkg, test, err))
 				return false
 			}
-			opt.progress("check: %s %s: replay %d (%s %s)", pkg, test, replays, a.Pattern.ID(), a.Sites[0])
-			v := replay.Run(ctx, b, pkg, test, s, filepath.Join(dir, fmt.Sprintf("r%d", replays)), opt.Replay)
-			f := Finding{Package: pkg, Test: test, Anomaly: a, Schedule: s, Verdict: v}
-			for _, e := range a.Events {
-				ev := tr.Events[e]
-				f.Goroutines = append(f.Goroutines, tr.Goroutines[ev.G])
-				f.Objects = append(f.Objects, tr.ObjName(ev))
-			}
-			rep.Findings = append(rep.Findings, f)
-			if f.Reproduced() {
-				seen[a.Key] = true
-				return true
-			}
+			preds = append(preds, prediction{a: a, s: s})
 			return false
 		}
-		if _, err := predict.Run(tr, opt.Anomalies, predict.Options{Confirm: confirm}); err != nil {
+		if _, err := predict.Run(tr, opt.Anomalies, predict.Options{Confirm: collect}); err != nil {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: %v", pkg, test, err))
 			continue
 		}
+		skipped := replayBatch(ctx, b, pkg, test, tr, preds, dir, deadline, opt, seen, rep)
 		if skipped > 0 {
 			why := fmt.Sprintf("-max-replays %d", opt.MaxReplays)
 			if time.Now().After(deadline) {
