@@ -22,12 +22,12 @@ type prediction struct {
 
 // Replay outcome of a prediction in a batch.
 const (
-	pOpen     = iota // not known yet whether it is needed
-	pNeeded          // to replay
-	pRunning         // replaying
-	pDone            // replayed
-	pSkipped         // not needed: its site combination is proved, or the same schedule ran
-	pDropped         // needed, but over -max-replays or the budget
+	pOpen    = iota // not known yet whether it is needed
+	pNeeded         // to replay
+	pRunning        // replaying
+	pDone           // replayed
+	pSkipped        // not needed: its site combination is proved, or the same schedule ran
+	pDropped        // needed, but over -max-replays or the budget
 )
 
 // replayBatch replays a test's predictions, in the order the search
