@@ -26,9 +26,15 @@ import (
 // instrumented operation waits in gate until the schedule gives its
 // goroutine the turn. Steps are matched by logical goroutine, op, site and
 // occurrence count. A goroutine whose next event is not its next step took
-// another branch: the verdict is "diverged". When nobody moves for the
-// stall time: "deadlock". When the last step has run: "reproduced". Then,
-// and after any other verdict, every goroutine runs free.
+// another branch: the verdict is "diverged". When nothing can move any
+// more — every goroutine waits at a gate, in a recorded blocking operation
+// or in rt.Sleep, seen in a goroutine dump (stuck.go) — "deadlock", at
+// once; waits that a timer or I/O may end get the quiet bound
+// (PECANVET_QUIET_MS), and only code busy outside recorded operations the
+// stall time. Sleepers are woken first (virtual time, sleep.go). When the
+// last step has run: "reproduced". Then, and after any other verdict,
+// every goroutine runs free; if the program then blocks for good, the
+// replay process ends at once with the hang in the verdict.
 //
 // When the turn passes on: an operation the runtime performs and records
 // passes it when it is recorded — in a feasible schedule a lock is free, a
@@ -38,8 +44,8 @@ import (
 // plain read or write, which the instrumented code performs after R/W
 // return, passes it when its goroutine reaches its next gate — or, if that
 // takes longer than pendingGrace (the goroutine went on into uninstrumented
-// code), after that. A lock that is not free when its turn comes holds the
-// turn: nothing moves, and the stall makes it a deadlock verdict.
+// code), after that, or at once when nothing runs. A lock that is not free
+// when its turn comes holds the turn: nothing moves, a deadlock verdict.
 //
 // The verdict is written as JSON to PECANVET_VERDICT. Replay also records a
 // trace (PECANVET_TRACE) of what ran, for the report.
