@@ -64,6 +64,9 @@ type Verdict struct {
 	Actual    string   `json:"actual,omitempty"`
 	Waiting   []string `json:"waiting,omitempty"`
 	Message   string   `json:"message,omitempty"`
+	// Hang: after the verdict every goroutine blocked for good, so the
+	// replay ended the process (who blocks where).
+	Hang string `json:"hang,omitempty"`
 
 	// What the program did under the schedule.
 	Passed      bool   `json:"passed"`
@@ -133,6 +136,9 @@ func Run(ctx context.Context, b *record.Build, pkg, test string, sched *trace.Sc
 	ownFailure := opt.Baseline != "" && v.Consequence == opt.Baseline && v.Panicked == opt.BaselinePanicked
 	if ownFailure {
 		v.Consequence += " (as without pecanvet's help)"
+	}
+	if v.Hang != "" && !v.Panicked {
+		v.Consequence = "the test hangs: " + v.Hang
 	}
 	if v.Verdict == running {
 		// The process ended without a verdict after the last progress

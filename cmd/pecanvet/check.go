@@ -48,7 +48,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "also print the interleavings without effect (reproduced across a unit's own unlock, test passing) and the predictions replay pruned, with their verdicts")
 	timeout := fs.Duration("timeout", 2*time.Minute, "time bound for recording one test")
 	replayTimeout := fs.Duration("replay-timeout", 30*time.Second, "time bound for one replay")
-	stall := fs.Duration("stall", 2*time.Second, "a replay in which nothing moves this long is a deadlock")
+	stall := fs.Duration("stall", 2*time.Second, "a replay in which code outside recorded operations runs this long without progress is a deadlock (when every goroutine waits, replay decides at once)")
 	maxReplays := fs.Int("max-replays", 50, "replays per test at most")
 	budget := fs.Duration("budget", 5*time.Minute, "time budget per package")
 	quiet := fs.Bool("q", false, "no progress lines on standard error")

@@ -189,22 +189,19 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 		return nil
 	}
 	seen := map[string]bool{} // one finding per site combination per package
+	recs, err := newRecordAhead(ctx, b, pkg, tests, scratch, opt)
+	if err != nil {
+		return err
+	}
+	defer recs.stop()
 	for ti, test := range tests {
 		if time.Now().After(deadline) {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: budget of %v spent; %d of %d tests not checked", pkg, opt.Budget, len(tests)-ti, len(tests)))
 			return nil
 		}
 		dir := filepath.Join(scratch, fmt.Sprintf("t%d", ti))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		tracePath := filepath.Join(dir, "record.trace")
-		if opt.KeepTraces != "" {
-			tracePath = filepath.Join(opt.KeepTraces, filepath.FromSlash(pkg), test+".trace")
-			os.MkdirAll(filepath.Dir(tracePath), 0o755)
-		}
-		opt.progress("check: %s %s: recording", pkg, test)
-		rt := b.RecordTest(ctx, pkg, test, tracePath, opt.Timeout)
+		tracePath := recs.paths[ti]
+		rt := recs.get(ti)
 		rep.Tests++
 		rep.Events += rt.Events
 		tc := &testCheck{ctx: ctx, b: b, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline}

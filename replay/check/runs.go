@@ -60,9 +60,10 @@ func (c *testCheck) check(rt record.Test, path string) {
 	if cut {
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: trace of %d events cut to its first %d to bound memory; predicting from those", c.pkg, c.test, rt.Events, len(tr.Events)))
 	}
-	// Replay confirms each prediction inside the search, so that a site
-	// combination whose first schedule is pruned gets its other instances
-	// tried.
+	// The search proposes, for each site combination, its instances in
+	// order; a combination already proved (by an earlier test or trace)
+	// is confirmed at once. The replays then run in parallel
+	// (replayBatch), with the outcome of the sequential order.
 	prunedBefore, prunedNow := c.pruned, map[string]bool{}
 	defer func() {
 		if c.pruned == nil {
@@ -72,10 +73,11 @@ func (c *testCheck) check(rt record.Test, path string) {
 			c.pruned[k] = true
 		}
 	}()
-	confirm := func(a predict.Anomaly) bool {
+	var preds []prediction
+	collect := func(a predict.Anomaly) bool {
 		if c.seen[a.Key] {
 			c.found++
-			return true // already proved by an earlier test or trace
+			return true
 		}
 		if prunedBefore[a.Key] {
 			// Tried from an earlier run of this test: a perturbed run is
@@ -83,51 +85,35 @@ func (c *testCheck) check(rt record.Test, path string) {
 			// instances of a pruned key are still tried.)
 			return false
 		}
-		if c.replays >= c.opt.MaxReplays || time.Now().After(c.deadline) {
-			c.skipped++
-			return false
-		}
-		c.replays++
 		s, err := trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events)
 		if err != nil {
 			c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
 			return false
 		}
-		c.opt.progress("check: %s %s: replay %d (%s %s)", c.pkg, c.test, c.replays, a.Pattern.ID(), a.Sites[0])
-		v := replay.Run(c.ctx, c.b, c.pkg, c.test, s, filepath.Join(c.dir, fmt.Sprintf("r%d", c.replays)), c.opt.Replay)
-		if stalledOnLate(v, s) && c.replays < c.opt.MaxReplays && !time.Now().After(c.deadline) {
-			// The goroutine whose turn it was never reached a gate: on a
-			// loaded machine it may just have been slow. A stall verdict
-			// then depends on the load, and the answer on the run: try
-			// once more with a longer stall bound.
-			c.replays++
-			o := c.opt.Replay
-			o.Stall = 4 * stallOf(o)
-			c.opt.progress("check: %s %s: replay %d (%s %s), stall bound %v", c.pkg, c.test, c.replays, a.Pattern.ID(), a.Sites[0], o.Stall)
-			v = replay.Run(c.ctx, c.b, c.pkg, c.test, s, filepath.Join(c.dir, fmt.Sprintf("r%d", c.replays)), o)
-		}
-		f := Finding{Package: c.pkg, Test: c.test, Anomaly: a, Schedule: s, Verdict: v}
-		for _, e := range a.Events {
-			ev := tr.Events[e]
-			f.Goroutines = append(f.Goroutines, tr.Goroutines[ev.G])
-			f.Objects = append(f.Objects, tr.ObjName(ev))
-		}
-		c.rep.Findings = append(c.rep.Findings, f)
-		if f.Reproduced() {
-			c.seen[a.Key] = true
-			c.found++
-			return true
-		}
-		prunedNow[a.Key] = true
+		preds = append(preds, prediction{a: a, s: s})
 		return false
 	}
-	res, err := predict.Run(tr, c.opt.Anomalies, predict.Options{Confirm: confirm, Deadline: c.deadline, Context: c.ctx})
+	res, err := predict.Run(tr, c.opt.Anomalies, predict.Options{Confirm: collect, Deadline: c.deadline, Context: c.ctx})
 	if err != nil {
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
 		return
 	}
 	if res.Cut != "" {
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: budget of %v spent while predicting; %s", c.pkg, c.test, c.opt.Budget, res.Cut))
+	}
+	// Replays are counted over all of the test's traces.
+	opt := c.opt
+	opt.MaxReplays = max(0, c.opt.MaxReplays-c.replays)
+	start := len(c.rep.Findings)
+	dir := filepath.Join(c.dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
+	c.skipped += replayBatch(c.ctx, c.b, c.pkg, c.test, tr, preds, dir, c.deadline, opt, c.seen, c.rep)
+	for _, f := range c.rep.Findings[start:] {
+		c.replays++
+		if f.Reproduced() {
+			c.found++
+		} else if !c.seen[f.Anomaly.Key] {
+			prunedNow[f.Anomaly.Key] = true
+		}
 	}
 }
 
@@ -162,6 +148,19 @@ func (c *testCheck) notes() {
 		}
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %d predictions not replayed (%s)", c.pkg, c.test, c.skipped, why))
 	}
+}
+
+// replayRetrying is replay.Run, once more with a longer stall bound when
+// the goroutine whose turn it was never reached a gate: on a loaded
+// machine it may just have been slow, and a stall verdict would then
+// depend on the load.
+func replayRetrying(ctx context.Context, b *record.Build, pkg, test string, s *trace.Schedule, dir string, o replay.Options) replay.Verdict {
+	v := replay.Run(ctx, b, pkg, test, s, dir, o)
+	if stalledOnLate(v, s) && ctx.Err() == nil {
+		o.Stall = 4 * stallOf(o)
+		v = replay.Run(ctx, b, pkg, test, s, dir+"-retry", o)
+	}
+	return v
 }
 
 // stalledOnLate reports whether replay v stopped because nothing moved for

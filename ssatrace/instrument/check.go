@@ -169,8 +169,8 @@ func (ins *instrumenter) runtimeStub(imp types.Importer) (*types.Package, error)
 // runtimeStubSource renders the exported API of the runtime's files.
 func runtimeStubSource(files []*ast.File, fset *token.FileSet) string {
 	var b bytes.Buffer
-	b.WriteString("package rt\n\nimport (\n\t\"sync\"\n\t\"sync/atomic\"\n\t\"unsafe\"\n)\n\n")
-	b.WriteString("var _ sync.Mutex\nvar _ atomic.Bool\nvar _ unsafe.Pointer\n\n")
+	b.WriteString("package rt\n\nimport (\n\t\"sync\"\n\t\"sync/atomic\"\n\t\"time\"\n\t\"unsafe\"\n)\n\n")
+	b.WriteString("var _ sync.Mutex\nvar _ atomic.Bool\nvar _ time.Duration\nvar _ unsafe.Pointer\n\n")
 	var decls []string
 	for _, f := range files {
 		for _, d := range f.Decls {

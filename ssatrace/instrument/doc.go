@@ -42,7 +42,8 @@
 // sets their language version without changing what the code means (see
 // modules.go). A test package without a TestMain gets a generated one,
 // zz_pecanvet_main_test.go, that calls rt.Finish after m.Run; os.Exit in
-// instrumented code becomes rt.Exit, which ends the trace too. The Go code
+// instrumented code becomes rt.Exit, which ends the trace too, and
+// time.Sleep becomes rt.Sleep, which replay may end early (virtual time). The Go code
 // of cgo files is instrumented (with the types go/packages computed for the
 // file cgo generated from it, matched by original position; references to
 // C are left alone), their C code is not, and Result.Notes says so;

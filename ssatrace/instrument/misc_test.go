@@ -198,3 +198,34 @@ func TestDrainInserted(t *testing.T) {
 		t.Errorf("only %d test functions found in the counter corpus", checked)
 	}
 }
+
+// TestSleepRewritten checks that time.Sleep, called or taken as a value,
+// becomes rt.Sleep (replay's virtual time).
+func TestSleepRewritten(t *testing.T) {
+	setupCorpus(t)
+	b, err := os.ReadFile(corpus.res.Overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ov struct{ Replace map[string]string }
+	if err := json.Unmarshal(b, &ov); err != nil {
+		t.Fatal(err)
+	}
+	for orig, rewritten := range ov.Replace {
+		if filepath.Base(orig) != "syntax_test.go" {
+			continue
+		}
+		b, err := os.ReadFile(rewritten)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The import stays used by a reference the rewrite adds.
+		src := strings.ReplaceAll(string(b), "var _ = time.Sleep // calls became runtime calls", "")
+		if n := strings.Count(src, rtName+".Sleep"); n != 2 || strings.Contains(src, "time.Sleep") {
+			i := strings.Index(src, "time.Sleep")
+			t.Errorf("%d calls of %s.Sleep; time.Sleep left at %d: %.80q", n, rtName, i, src[max(i-40, 0):])
+		}
+		return
+	}
+	t.Fatal("syntax_test.go not in the overlay")
+}

@@ -163,6 +163,10 @@ func (w *fileRW) ident(e *ast.Ident, ctx int) pcs {
 			w.keepRefs[e.Name] = true // dot import: keep the import used
 			return genAt(e.Pos(), rtName+".Exit")
 		}
+		if isTimeSleep(obj) && w.ins.api.has("Sleep") {
+			w.keepRefs[e.Name] = true
+			return genAt(e.Pos(), rtName+".Sleep")
+		}
 	case *types.Var:
 		if ctx == cLoad && !obj.IsField() && w.sharedVar(obj) && w.plainMemory(e) {
 			return w.wrapRT(e, w.origN(e), w.site(e.Pos(), w.describeVar(obj)))
@@ -188,6 +192,10 @@ func (w *fileRW) selector(e *ast.SelectorExpr, ctx int) pcs {
 			if isOsExit(obj) && w.ins.api.has("Exit") {
 				w.keepRef(e)
 				return genAt(e.Pos(), rtName+".Exit")
+			}
+			if isTimeSleep(obj) && w.ins.api.has("Sleep") {
+				w.keepRef(e)
+				return genAt(e.Pos(), rtName+".Sleep")
 			}
 		case *types.Var:
 			if ctx == cLoad && w.plainMemory(e) {

@@ -106,6 +106,12 @@ func isOsExit(fn *types.Func) bool {
 	return fn.Pkg() != nil && fn.Pkg().Path() == "os" && fn.Name() == "Exit"
 }
 
+// isTimeSleep reports whether fn is time.Sleep, which replay may shorten
+// (rt.Sleep: virtual time).
+func isTimeSleep(fn *types.Func) bool {
+	return fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "Sleep"
+}
+
 // isBool reports whether t is the predeclared bool.
 func isBool(t types.Type) bool { return t == types.Typ[types.Bool] }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -25,9 +26,15 @@ import (
 // instrumented operation waits in gate until the schedule gives its
 // goroutine the turn. Steps are matched by logical goroutine, op, site and
 // occurrence count. A goroutine whose next event is not its next step took
-// another branch: the verdict is "diverged". When nobody moves for the
-// stall time: "deadlock". When the last step has run: "reproduced". Then,
-// and after any other verdict, every goroutine runs free.
+// another branch: the verdict is "diverged". When nothing can move any
+// more — every goroutine waits at a gate, in a recorded blocking operation
+// or in rt.Sleep, seen in a goroutine dump (stuck.go) — "deadlock", at
+// once; waits that a timer or I/O may end get the quiet bound
+// (PECANVET_QUIET_MS), and only code busy outside recorded operations the
+// stall time. Sleepers are woken first (virtual time, sleep.go). When the
+// last step has run: "reproduced". Then, and after any other verdict,
+// every goroutine runs free; if the program then blocks for good, the
+// replay process ends at once with the hang in the verdict.
 //
 // When the turn passes on: an operation the runtime performs and records
 // passes it when it is recorded — in a feasible schedule a lock is free, a
@@ -37,8 +44,8 @@ import (
 // plain read or write, which the instrumented code performs after R/W
 // return, passes it when its goroutine reaches its next gate — or, if that
 // takes longer than pendingGrace (the goroutine went on into uninstrumented
-// code), after that. A lock that is not free when its turn comes holds the
-// turn: nothing moves, and the stall makes it a deadlock verdict.
+// code), after that, or at once when nothing runs. A lock that is not free
+// when its turn comes holds the turn: nothing moves, a deadlock verdict.
 //
 // The verdict is written as JSON to PECANVET_VERDICT. Replay also records a
 // trace (PECANVET_TRACE) of what ran, for the report.
@@ -46,6 +53,7 @@ const (
 	EnvSchedule = "PECANVET_SCHEDULE"
 	EnvVerdict  = "PECANVET_VERDICT"
 	EnvStall    = "PECANVET_STALL_MS" // default 2000
+	EnvQuiet    = "PECANVET_QUIET_MS" // default 100
 )
 
 const pendingGrace = 10 * time.Millisecond
@@ -60,6 +68,9 @@ type Verdict struct {
 	Actual    string   `json:"actual,omitempty"`
 	Waiting   []string `json:"waiting,omitempty"` // deadlock: who waits where
 	Message   string   `json:"message,omitempty"`
+	// Hang: after the verdict the program stopped moving for good (every
+	// goroutine blocked); the process was ended. Who blocks where.
+	Hang string `json:"hang,omitempty"`
 }
 
 type occKey struct {
@@ -93,12 +104,29 @@ type replayer struct {
 	finishing    bool
 
 	oc objCheck // replay_objects.go
+
+	// Quiescence (stuck.go): moves counts every change a goroutine makes
+	// (an event, arriving at or leaving a gate, a sleep); a dump is taken
+	// only when it stands still.
+	moves      uint64
+	quiet      time.Duration // bound for waits a timer or I/O may end
+	quietSince time.Time     // when the process was first seen quiescent with such waits
+	lastQ      quiescence    // of the last dump
+	sleepers   map[*sleeper]bool
+	sleepSeq   uint64
+	final      Verdict       // the verdict written
+	endCh      chan struct{} // closed by decide while the process ends
+	endReason  string
 }
 
 // endGrace bounds how long the end of the process waits for the schedule.
 const endGrace = time.Second
 
 var rp *replayer
+
+// replayProcess is set when the environment started the recorder (a test
+// process of its own, not rt's tests): a hang after the verdict ends it.
+var replayProcess bool
 
 // startReplay loads the schedule named by the environment, if any. It runs
 // after the recorder started (replay records what it runs).
@@ -122,11 +150,18 @@ func startReplay() error {
 			stall = time.Duration(ms) * time.Millisecond
 		}
 	}
+	quiet := 100 * time.Millisecond
+	if v := os.Getenv(EnvQuiet); v != "" {
+		if ms, err := strconv.Atoi(v); err == nil && ms >= 0 {
+			quiet = time.Duration(ms) * time.Millisecond
+		}
+	}
 	r := &replayer{
 		s: s, proj: map[string][]int{}, cond: sync.NewCond(&mu),
 		next: map[string]int{}, occ: map[string]map[occKey]int{}, waiting: map[string]trace.Step{},
 		freed: map[string]bool{}, gone: map[string]bool{}, isAnom: map[int]bool{},
-		path: os.Getenv(EnvVerdict), lastMove: time.Now(), stall: stall,
+		path: os.Getenv(EnvVerdict), lastMove: time.Now(), stall: stall, quiet: quiet,
+		sleepers: map[*sleeper]bool{},
 	}
 	for i, st := range s.Steps {
 		r.proj[st.G] = append(r.proj[st.G], i)
@@ -213,10 +248,11 @@ func gateG(g *Goroutine, site int32, op trace.Op) {
 
 // recorded is called (under mu) when g records an event with op.
 func (r *replayer) recorded(g *Goroutine, op trace.Op) {
+	r.moves++
 	if op == trace.End {
 		r.gone[g.name] = true
 	}
-	if r.pending == g && r.pendingEmit {
+	if r.pending == g && r.pendingEmit && !r.free {
 		r.pending = nil
 		if op != r.expect {
 			// A CompareAndSwap that failed where the recorded one swapped,
@@ -232,6 +268,7 @@ func (r *replayer) recorded(g *Goroutine, op trace.Op) {
 
 // turn waits, with mu held, until the step of g's operation comes.
 func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
+	r.moves++
 	if r.pending == g {
 		r.pending = nil
 		r.advance()
@@ -326,24 +363,6 @@ func (r *replayer) doneWithAnomaly(g string, from int) bool {
 	return true
 }
 
-// blockedGrace is how long a goroutine may block inside its granted
-// operation while all others wait before replay calls it a deadlock.
-const blockedGrace = 100 * time.Millisecond
-
-// othersWaiting reports whether every goroutine seen, other than g, waits
-// at a gate, ended, or was released.
-func (r *replayer) othersWaiting(g string) bool {
-	for name := range r.occ {
-		if name == g || r.gone[name] || r.freed[name] {
-			continue
-		}
-		if _, ok := r.waiting[name]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
 // othersDone reports whether every anomaly step of goroutines other than g
 // has run.
 func (r *replayer) othersDone(g string) bool {
@@ -361,6 +380,7 @@ func (r *replayer) othersDone(g string) bool {
 
 // release lets goroutine g run free and drops its remaining steps.
 func (r *replayer) release(g string) {
+	r.moves++
 	r.freed[g] = true
 	delete(r.waiting, g)
 	r.lastMove = time.Now()
@@ -381,6 +401,7 @@ func (r *replayer) skipFreed() {
 
 // advance passes the turn to the next step.
 func (r *replayer) advance() {
+	r.moves++
 	done := r.cursor
 	r.cursor++
 	r.skipFreed()
@@ -401,6 +422,9 @@ func (r *replayer) advance() {
 // every anomaly step still to come, if there is one: the others' part of
 // the anomaly is done.
 func (r *replayer) progress() {
+	if r.verdict != "" {
+		return // decided meanwhile: keep the verdict
+	}
 	owner := ""
 	for _, i := range r.s.Anomaly {
 		if i < r.cursor {
@@ -422,15 +446,21 @@ func (r *replayer) progress() {
 
 // decide records the verdict (the first one counts) and frees everyone.
 func (r *replayer) decide(v Verdict) {
+	r.moves++
 	if v.Verdict == "reproduced" && r.holdReproduced() {
 		return
 	}
 	if r.verdict == "" {
 		r.verdict = v.Verdict
 		v.Steps = len(r.s.Steps)
+		r.final = v
 		r.write(v)
 	}
 	r.free = true
+	if r.endCh != nil {
+		close(r.endCh)
+		r.endCh = nil
+	}
 	r.cond.Broadcast()
 }
 
@@ -446,74 +476,217 @@ func (r *replayer) write(v Verdict) {
 }
 
 // watch completes plain accesses whose goroutine went on into
-// uninstrumented code, and declares a deadlock when nothing moves.
+// uninstrumented code, and decides when nothing can move any more
+// (quiescent, stuck.go): a deadlock before the verdict, a hang of the
+// program after it. The stall bound (a wall clock) is left only for
+// goroutines busy outside recorded operations. It stops when the replay
+// is replaced or the trace finished.
 func (r *replayer) watch() {
 	t := time.NewTicker(time.Millisecond)
 	defer t.Stop()
+	var (
+		buf       = make([]byte, 64<<10)
+		lastMoves = ^uint64(0)
+		idleSince time.Time
+		lastDump  time.Time
+	)
 	for range t.C {
 		mu.Lock()
-		if r.free {
+		if rp != r || rec == nil {
 			mu.Unlock()
 			return
 		}
 		now := time.Now()
-		if r.finishing {
-			r.cond.Broadcast()
-		}
-		if r.pending != nil && !r.pendingEmit && now.Sub(r.pendingSince) >= pendingGrace {
+		if !r.free && r.pending != nil && !r.pendingEmit && now.Sub(r.pendingSince) >= pendingGrace {
 			r.pending = nil
 			r.advance()
-		} else if r.pending != nil && r.pendingEmit && now.Sub(r.pendingSince) >= blockedGrace && r.othersWaiting(r.pending.name) {
-			// The goroutine whose turn it is blocks in its operation (a
-			// lock another holds, a channel nobody else will serve) while
-			// every other goroutine waits for its turn: a deadlock now,
-			// no need to wait for the stall time.
-			st := r.s.Steps[r.cursor]
-			v := Verdict{Verdict: "deadlock", Step: r.cursor + 1, Goroutine: r.pending.name,
-				Message: fmt.Sprintf("goroutine %s blocks in step %d (%s) while every other goroutine waits for its turn", r.pending.name, r.cursor+1, st)}
-			for g, w := range r.waiting {
-				v.Waiting = append(v.Waiting, g+" waits at "+w.String())
-			}
-			sortStrings(v.Waiting)
-			r.decide(v)
-		} else if now.Sub(r.lastMove) >= r.stall && r.cursor < len(r.s.Steps) { // (past the end: holdReproduced)
+		}
+		moves := r.moves
+		if moves != lastMoves {
+			lastMoves, idleSince = moves, now
+			r.quietSince = time.Time{}
+			mu.Unlock()
+			continue
+		}
+		if !r.free && now.Sub(r.lastMove) >= r.stall && r.cursor < len(r.s.Steps) { // (past the end: holdReproduced)
 			v := Verdict{Verdict: "deadlock", Step: r.cursor + 1,
 				Message: fmt.Sprintf("nothing moved for %v; step %d (%s) never came", r.stall, r.cursor+1, r.s.Steps[r.cursor])}
-			for g, st := range r.waiting {
-				v.Waiting = append(v.Waiting, g+" waits at "+st.String())
+			if len(r.lastQ.busy) > 0 {
+				v.Message += "; running outside recorded operations: " + strings.Join(r.lastQ.busy, "; ")
 			}
-			sortStrings(v.Waiting)
+			v.Waiting = r.waiters()
 			r.decide(v)
+			mu.Unlock()
+			continue
+		}
+		// Dump when idle, less often the longer nothing moves.
+		idle := now.Sub(idleSince)
+		if idle < time.Millisecond || now.Sub(lastDump) < idle/4 {
+			mu.Unlock()
+			continue
 		}
 		mu.Unlock()
+		var gs []gstate
+		gs, buf = dumpGoroutines(buf)
+		lastDump = time.Now()
+		mu.Lock()
+		if rp != r || rec == nil {
+			mu.Unlock()
+			return
+		}
+		var hang string
+		if r.moves == moves {
+			hang = r.quiescent(gs, lastDump)
+		}
+		mu.Unlock()
+		if hang != "" {
+			// The program can never finish: end the process now rather
+			// than at the driver's timeout, with the trace finished.
+			fmt.Fprintf(os.Stderr, "pecanvet: replay: the test hangs after the schedule: %s\n", hang)
+			finish("hang after replay")
+			os.Exit(2)
+		}
 	}
+}
+
+// waiters lists the goroutines waiting at gates, for a verdict.
+func (r *replayer) waiters() []string {
+	var out []string
+	for g, st := range r.waiting {
+		out = append(out, g+" waits at "+st.String())
+	}
+	sortStrings(out)
+	return out
+}
+
+// quiescent acts on a dump taken while nothing moved (mu held): it passes
+// a plain access's turn on, wakes a sleeper, or decides. It returns the
+// description of a hang after the verdict if the process should end.
+func (r *replayer) quiescent(gs []gstate, now time.Time) string {
+	names := map[int64]string{}
+	if rec != nil {
+		for id, g := range rec.gmap {
+			names[id] = g.name
+		}
+	}
+	var q quiescence
+	for _, g := range gs {
+		switch g.class {
+		case gBusy:
+			q.busy = append(q.busy, q.describe(names, g))
+		case gRecorded, gHard:
+			q.hard = append(q.hard, q.describe(names, g))
+		case gSoft:
+			q.soft = append(q.soft, q.describe(names, g))
+		}
+	}
+	q.sort()
+	r.lastQ = q
+	if len(q.busy) > 0 {
+		r.quietSince = time.Time{}
+		return ""
+	}
+	// Nothing runs. A goroutine whose plain access has the turn went on
+	// into a wait: its access is done.
+	if !r.free && r.pending != nil && !r.pendingEmit {
+		r.pending = nil
+		r.advance()
+		return ""
+	}
+	// Virtual time: the earliest sleeper wakes now.
+	if s := r.earliestSleeper(); s != nil {
+		r.wake(s)
+		return ""
+	}
+	if !r.free && r.cursor < len(r.s.Steps) {
+		// A root goroutine not seen yet may still be started by
+		// uninstrumented code (a timer, a finalizer, a server).
+		if g := r.s.Steps[r.cursor].G; !r.seen(g) && !strings.Contains(g, ".") {
+			q.soft = append(q.soft, "step "+strconv.Itoa(r.cursor+1)+"'s goroutine "+g+" has not started (started outside instrumented code)")
+		}
+	}
+	if len(q.soft) > 0 {
+		if r.quietSince.IsZero() {
+			r.quietSince = now
+		}
+		if now.Sub(r.quietSince) < r.quiet {
+			return ""
+		}
+	}
+	blocked := append(q.hard, q.soft...)
+	why := "every goroutine waits"
+	if len(q.soft) > 0 {
+		why = fmt.Sprintf("every goroutine waits (for %v; only a timer or I/O could still wake %s)", r.quiet, strings.Join(q.soft, "; "))
+	}
+	if r.free {
+		if !replayProcess || r.finishing {
+			return ""
+		}
+		v := r.final
+		v.Hang = why + ": " + strings.Join(blocked, "; ")
+		r.write(v)
+		return v.Hang
+	}
+	if r.finishing {
+		r.decide(r.endVerdict())
+		return ""
+	}
+	if r.cursor >= len(r.s.Steps) {
+		return "" // every step ran; the verdict waits for its objects (holdReproduced)
+	}
+	v := Verdict{Verdict: "deadlock", Step: r.cursor + 1, Waiting: append(r.waiters(), blocked...),
+		Message: fmt.Sprintf("%s; step %d (%s) cannot come", why, r.cursor+1, r.s.Steps[r.cursor])}
+	if r.pending != nil {
+		v.Goroutine = r.pending.name
+		v.Message = fmt.Sprintf("goroutine %s blocks in step %d (%s) and %s", r.pending.name, r.cursor+1, r.s.Steps[r.cursor], why)
+	}
+	r.decide(v)
+	return ""
+}
+
+// seen reports whether goroutine g ever reached a gate.
+func (r *replayer) seen(g string) bool {
+	_, ok := r.occ[g]
+	return ok || r.gone[g]
 }
 
 // ended is called (with mu held) when the process finishes its trace: it
 // gives the goroutines still owing steps up to endGrace to take them (the
 // test may end while, say, a goroutine's end is still to come), then a
-// schedule not run to its end gets the verdict "ended".
+// schedule not run to its end gets the verdict "ended" — at once if
+// nothing can move any more (watch).
 func (r *replayer) ended(reason string) {
 	if r.verdict != "" {
 		return
 	}
-	deadline := time.Now().Add(endGrace)
-	r.finishing = true
-	for !r.free && time.Now().Before(deadline) {
-		r.cond.Wait() // watch broadcasts every tick while finishing
+	r.finishing, r.endReason = true, reason
+	r.moves++
+	ch := make(chan struct{})
+	r.endCh = ch
+	t := time.NewTimer(endGrace)
+	mu.Unlock()
+	select {
+	case <-ch:
+	case <-t.C:
 	}
+	t.Stop()
+	mu.Lock()
 	if r.verdict != "" {
 		return
 	}
+	r.decide(r.endVerdict())
+}
+
+func (r *replayer) endVerdict() Verdict {
 	msg := "the program ended before the schedule did"
-	if reason != "" {
-		msg += " (" + reason + ")"
+	if r.endReason != "" {
+		msg += " (" + r.endReason + ")"
 	}
 	st := ""
 	if r.cursor < len(r.s.Steps) {
 		st = r.s.Steps[r.cursor].Key()
 	}
-	r.decide(Verdict{Verdict: "ended", Step: r.cursor + 1, Expected: st, Message: msg})
+	return Verdict{Verdict: "ended", Step: r.cursor + 1, Expected: st, Message: msg}
 }
 
 func sortStrings(s []string) {

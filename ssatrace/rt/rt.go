@@ -45,6 +45,7 @@ type output interface {
 
 func init() {
 	if path := os.Getenv(EnvTrace); path != "" {
+		replayProcess = true
 		if err := start(path); err != nil {
 			fmt.Fprintf(os.Stderr, "pecanvet: cannot record a trace: %v\n", err)
 		} else if err := startReplay(); err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestShadow(t *testing.T) {
@@ -144,6 +145,18 @@ func TestShortCircuit(t *testing.T) {
 func TestSends(t *testing.T) {
 	if got := Sends(); got != "myErr <nil> false" {
 		t.Error(got)
+	}
+}
+
+// TestSleeps calls time's Sleep and takes it as a value: both become
+// rt.Sleep, which behaves alike when not replaying.
+func TestSleeps(t *testing.T) {
+	start := time.Now()
+	time.Sleep(time.Millisecond)
+	sleep := time.Sleep
+	sleep(time.Millisecond)
+	if time.Since(start) < 2*time.Millisecond {
+		t.Error("slept less than asked")
 	}
 }
 

@@ -1,0 +1,138 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/ssatrace/pattern"
+	"github.com/pecanvet/pecanvet/ssatrace/predict"
+	"github.com/pecanvet/pecanvet/ssatrace/record"
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// batchCase is a list of predictions: key, schedule step site (equal
+// sites: identical schedules) and whether its replay reproduces it.
+type batchPred struct {
+	key, site string
+	repro     bool
+}
+
+func batchPreds(t *testing.T, ps []batchPred) []prediction {
+	pats, ok := pattern.Builtin("race")
+	if !ok {
+		t.Fatal("no race patterns")
+	}
+	var out []prediction
+	for _, p := range ps {
+		out = append(out, prediction{
+			a: predict.Anomaly{Pattern: pats[0], Key: p.key, Sites: []string{p.key}},
+			s: &trace.Schedule{Pattern: pats[0].ID(), Steps: []trace.Step{{G: "g1", Op: trace.Write, Site: p.key + p.site, N: 1}}},
+		})
+	}
+	return out
+}
+
+// sequential is the reference: the predictions replayed one after the
+// other, as check did before replays ran in parallel.
+func sequential(ps []batchPred, max int, seen map[string]bool) (replayed []int, skipped int) {
+	ran := map[string]bool{}
+	for i, p := range ps {
+		if seen[p.key] || ran[p.key+" "+p.site] {
+			continue
+		}
+		if len(replayed) >= max {
+			skipped++
+			continue
+		}
+		replayed = append(replayed, i)
+		ran[p.key+" "+p.site] = true
+		if p.repro {
+			seen[p.key] = true
+		}
+	}
+	return replayed, skipped
+}
+
+// TestReplayBatchDeterministic: whatever the replays' durations, the batch
+// replays exactly what the sequential order would, and reports it in that
+// order; at most GOMAXPROCS replays run at once.
+func TestReplayBatchDeterministic(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	rng := rand.New(rand.NewSource(1))
+	keys := []string{"a", "b", "c", "d", "e"}
+	overall := 0
+	for round := 0; round < 30; round++ {
+		var ps []batchPred
+		for i := 0; i < 5+rng.Intn(20); i++ {
+			ps = append(ps, batchPred{key: keys[rng.Intn(len(keys))], site: fmt.Sprint(rng.Intn(3)), repro: rng.Intn(3) == 0})
+		}
+		limit := 1 + rng.Intn(12)
+		seen0 := map[string]bool{}
+		if rng.Intn(2) == 0 {
+			seen0[keys[rng.Intn(len(keys))]] = true
+		}
+		ref := map[string]bool{}
+		for k := range seen0 {
+			ref[k] = true
+		}
+		wantIdx, wantSkipped := sequential(ps, limit, ref)
+
+		preds := batchPreds(t, ps)
+		var mu sync.Mutex
+		running, peak := 0, 0
+		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, s *trace.Schedule, dir string, opt replay.Options) replay.Verdict {
+			mu.Lock()
+			running++
+			peak = max(peak, running)
+			d := time.Duration(rng.Intn(3)) * time.Millisecond
+			mu.Unlock()
+			time.Sleep(d)
+			mu.Lock()
+			running--
+			mu.Unlock()
+			for i := range preds {
+				if preds[i].s == s {
+					if ps[i].repro {
+						return replay.Verdict{Verdict: replay.Reproduced, Message: fmt.Sprint(i)}
+					}
+					return replay.Verdict{Verdict: replay.Diverged, Message: fmt.Sprint(i)}
+				}
+			}
+			t.Fatal("unknown schedule")
+			return replay.Verdict{}
+		}
+		seen := map[string]bool{}
+		for k := range seen0 {
+			seen[k] = true
+		}
+		rep := &Report{}
+		skipped := replayBatch(context.Background(), nil, "p", "T", &trace.Trace{}, preds, t.TempDir(),
+			time.Now().Add(time.Hour), Options{MaxReplays: limit}, seen, rep)
+		var got []string
+		for _, f := range rep.Findings {
+			got = append(got, f.Verdict.Message)
+		}
+		var want []string
+		for _, i := range wantIdx {
+			want = append(want, fmt.Sprint(i))
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") || skipped != wantSkipped {
+			t.Fatalf("round %d (max %d, %+v): replayed %v, skipped %d; sequentially %v, %d", round, limit, ps, got, skipped, want, wantSkipped)
+		}
+		if peak > 4 {
+			t.Fatalf("%d replays at once, GOMAXPROCS 4", peak)
+		}
+		overall = max(overall, peak)
+	}
+	runReplay = replayRetrying
+	if overall < 2 {
+		t.Error("the replays never ran in parallel")
+	}
+}

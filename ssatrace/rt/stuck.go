@@ -1,0 +1,248 @@
+package rt
+
+import (
+	"bytes"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Knowing when nothing can move (replay.go's watch uses this).
+//
+// The replayer knows which goroutines wait at a gate for their turn; what
+// the others do it learns from the runtime itself: a goroutine dump
+// (runtime.Stack, all goroutines, one stop of the world) taken only when
+// nothing moved for a tick. Each goroutine of the process is then one of:
+//
+//   - at a gate: waiting in turn for its step;
+//   - in a recorded operation that blocks (a lock, a channel operation, a
+//     WaitGroup or Cond wait, a Once another call is running): the wrapper
+//     performing it is its innermost rt frame and its state is a wait;
+//   - in rt.Sleep: a sleep the scheduler may end at once (virtual time);
+//   - waiting outside what is recorded, in a way only a timer, I/O or a
+//     signal can end (a select, a channel of uninstrumented code, I/O
+//     wait): "soft";
+//   - waiting in a way nothing but another goroutine can end (a lock, a
+//     WaitGroup, the testing package waiting for a test): "hard";
+//   - busy: running, runnable, in a system call, in time.Sleep, or waiting
+//     for rt's own lock (it is about to record).
+//
+// If any goroutine is busy, things may still move: only the stall bound
+// (a wall clock) decides. Otherwise the process is quiescent. With sleepers,
+// the earliest wakes (virtual time). With soft waits, the quiet bound
+// decides (a timer or I/O may still fire). With only gates and hard waits,
+// nothing can ever move: the verdict is immediate.
+
+type gclass int
+
+const (
+	gBusy gclass = iota
+	gGate
+	gRecorded // blocked in a recorded operation
+	gSleep    // in rt.Sleep
+	gSoft     // waiting outside what is recorded; a timer or I/O may end it
+	gHard     // waiting; only another goroutine can end it
+)
+
+// gstate is one goroutine of a dump.
+type gstate struct {
+	id    int64
+	state string // the runtime's wait reason ("chan receive", …)
+	class gclass
+	where string // the innermost frame outside the runtime, sync, testing and rt: "file.go:12"
+	op    string // for gRecorded: the wrapper ("Lock", "Recv2", …)
+}
+
+// rtPrefix is this package's import path plus ".", as frames name its
+// functions (the path differs per instrumented build).
+var rtPrefix = func() string {
+	pc, _, _, _ := runtime.Caller(0)
+	name := runtime.FuncForPC(pc).Name() // "<path>/rt.init.func1" or similar
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		if j := strings.IndexByte(name[i:], '.'); j >= 0 {
+			return name[:i+j+1]
+		}
+	}
+	if j := strings.IndexByte(name, '.'); j >= 0 {
+		return name[:j+1]
+	}
+	return "rt."
+}()
+
+// blockingWrappers are the wrappers that perform an operation that may
+// block, after their gate.
+var blockingWrappers = map[string]bool{
+	"Lock": true, "RLock": true, "WGWait": true, "CondWait": true, "OnceDo": true,
+	"Send": true, "Recv": true, "Recv2": true,
+}
+
+// busyState reports whether a goroutine in this state may move by itself.
+func busyState(s string) bool {
+	switch s {
+	case "running", "runnable", "syscall", "sleep", "preempted", "copystack":
+		return true
+	}
+	return strings.HasPrefix(s, "GC ") || strings.HasPrefix(s, "garbage collection")
+}
+
+// softState reports whether a wait outside recorded operations could be
+// ended by a timer, I/O or a signal.
+func softState(s string) bool {
+	return strings.HasPrefix(s, "chan ") || strings.HasPrefix(s, "select") || s == "IO wait"
+}
+
+// dumpGoroutines classifies every goroutine of the process but the caller.
+func dumpGoroutines(buf []byte) ([]gstate, []byte) {
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	var out []gstate
+	first := true
+	for _, block := range bytes.Split(buf, []byte("\n\n")) {
+		if first { // the caller (the watcher)
+			first = false
+			continue
+		}
+		if g, ok := parseGoroutine(string(block)); ok {
+			out = append(out, g)
+		}
+	}
+	return out, buf[:cap(buf)]
+}
+
+// parseGoroutine reads one goroutine of a runtime.Stack dump:
+//
+//	goroutine 7 [chan receive, 2 minutes]:
+//	pkg.f(...)
+//		/path/file.go:12 +0x1d
+//	...
+//	created by pkg.g in goroutine 1
+//		/path/file.go:30 +0x55
+func parseGoroutine(b string) (gstate, bool) {
+	lines := strings.Split(strings.TrimSpace(b), "\n")
+	h := lines[0]
+	if !strings.HasPrefix(h, "goroutine ") {
+		return gstate{}, false
+	}
+	h = h[len("goroutine "):]
+	sp := strings.IndexByte(h, ' ')
+	lb, rb := strings.IndexByte(h, '['), strings.LastIndexByte(h, ']')
+	if sp < 0 || lb < 0 || rb < lb {
+		return gstate{}, false
+	}
+	id, err := strconv.ParseInt(h[:sp], 10, 64)
+	if err != nil {
+		return gstate{}, false
+	}
+	g := gstate{id: id, state: h[lb+1 : rb]}
+	if i := strings.IndexByte(g.state, ','); i >= 0 {
+		g.state = g.state[:i]
+	}
+	// Frames: function line, then "\tfile:line +0x..". What the goroutine
+	// waits in is decided by its innermost frame outside the runtime and
+	// sync: an rt function, package testing, or other code.
+	var rtFrame string
+	first := "" // "rt", "testing" or "user"
+	condWait := false
+	for i := 1; i+1 < len(lines); i += 2 {
+		fn := lines[i]
+		if strings.HasPrefix(fn, "created by ") {
+			break
+		}
+		if k := strings.LastIndexByte(fn, '('); k > 0 {
+			fn = fn[:k]
+		}
+		kind := "user"
+		if fn == "sync.(*Cond).Wait" {
+			condWait = true
+		}
+		switch {
+		case strings.HasPrefix(fn, rtPrefix):
+			kind = "rt"
+		case strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "sync.") || strings.HasPrefix(fn, "internal/") ||
+			strings.HasPrefix(fn, "sync/atomic."):
+			continue
+		case strings.HasPrefix(fn, "testing."):
+			kind = "testing"
+		}
+		if first == "" {
+			first = kind
+			if kind == "rt" {
+				rtFrame = fn[len(rtPrefix):]
+				if k := strings.IndexByte(rtFrame, '['); k >= 0 {
+					rtFrame = rtFrame[:k] // generic: Send[...]
+				}
+			}
+		}
+		if kind == "user" && g.where == "" {
+			loc := strings.TrimSpace(lines[i+1])
+			if k := strings.LastIndexByte(loc, ' '); k > 0 {
+				loc = loc[:k]
+			}
+			if k := strings.LastIndexByte(loc, '/'); k >= 0 {
+				loc = loc[k+1:]
+			}
+			g.where = loc
+		}
+	}
+	switch {
+	case busyState(g.state):
+		g.class = gBusy
+	case first == "rt":
+		switch {
+		case rtFrame == "(*replayer).turn":
+			g.class = gGate
+		case rtFrame == "Sleep":
+			g.class = gSleep
+		case rtFrame == "CondWait" && !condWait:
+			g.class = gBusy // waiting for rt's lock
+		case blockingWrappers[rtFrame]:
+			g.class, g.op = gRecorded, rtFrame
+		case rtFrame == "(*replayer).ended":
+			g.class = gHard // the end of the process, waiting for the schedule
+		default:
+			g.class = gBusy // waiting for rt's lock: about to record
+		}
+	case first == "testing":
+		g.class = gHard // package testing waiting for a test
+	case softState(g.state):
+		g.class = gSoft
+	default:
+		g.class = gHard
+	}
+	return g, true
+}
+
+// quiescence sums up a dump.
+type quiescence struct {
+	busy []string // goroutines that may move by themselves
+	soft []string // waits a timer or I/O may end
+	hard []string // waits in recorded operations and other hard waits
+}
+
+func (q *quiescence) describe(names map[int64]string, g gstate) string {
+	who := names[g.id]
+	if who == "" {
+		who = "goroutine " + strconv.FormatInt(g.id, 10) + " (not instrumented)"
+	}
+	s := who + " " + g.state
+	if g.op != "" {
+		s = who + " blocks in " + g.op + " (" + g.state + ")"
+	}
+	if g.where != "" {
+		s += " at " + g.where
+	}
+	return s
+}
+
+func (q *quiescence) sort() {
+	sort.Strings(q.busy)
+	sort.Strings(q.soft)
+	sort.Strings(q.hard)
+}

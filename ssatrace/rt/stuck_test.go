@@ -1,0 +1,230 @@
+//go:build linux || darwin
+
+package rt
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+const (
+	kGo int32 = 2100 + iota
+	kLock1
+	kUnlock1
+	kLock2
+	kUnlock2
+	kW1
+	kW2
+	kRecv1
+	kRecv2
+)
+
+var _ = Register(kGo, []Site{
+	{Pos: "k.go:1:1", Obj: "go"},
+	{Pos: "k.go:2:1", Obj: "m"},
+	{Pos: "k.go:3:1", Obj: "m"},
+	{Pos: "k.go:4:1", Obj: "m"},
+	{Pos: "k.go:5:1", Obj: "m"},
+	{Pos: "k.go:6:1", Obj: "x"},
+	{Pos: "k.go:7:1", Obj: "x"},
+	{Pos: "k.go:8:1", Obj: "chan"},
+	{Pos: "k.go:9:1", Obj: "chan"},
+})
+
+// lockProg: g1 and g1.1 each lock and unlock m once.
+func lockProg() bool {
+	m := heap[sync.Mutex]()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	id := Go(kGo)
+	go func() {
+		Begin(id)
+		defer wg.Done()
+		defer End()
+		Lock(m, kLock2)
+		Unlock(m, kUnlock2)
+	}()
+	Lock(m, kLock1)
+	Unlock(m, kUnlock1)
+	wg.Wait()
+	return false
+}
+
+// slow runs f and fails the test if the replay took as long as the wall
+// bounds: with stall and quiet at a minute, only knowing that nothing can
+// move decides in time.
+func writeSchedule(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "s.sched")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestReplayDeadlockAtOnce: a schedule that makes g1.1 lock m while g1,
+// waiting at its gate for its unlock, holds it. g1.1 blocks in the
+// recorded Lock, g1 waits for its turn: nothing can move, and the verdict
+// comes at once, not from the stall or quiet bounds (set to a minute).
+func TestReplayDeadlockAtOnce(t *testing.T) {
+	p := writeSchedule(t, "anomaly race/WW 2 4\n"+
+		"g1 fork @k.go:1:1 n=1\n"+
+		"g1 lock @k.go:2:1 n=1\n"+
+		"g1.1 begin n=1\n"+
+		"g1.1 lock @k.go:4:1 n=1\n"+
+		"g1 unlock @k.go:3:1 n=1\n")
+	t.Setenv(EnvStall, "60000")
+	t.Setenv(EnvQuiet, "60000")
+	start := time.Now()
+	v, _, _ := replayOnce(t, p, lockProg)
+	took := time.Since(start)
+	if v.Verdict != "deadlock" || v.Goroutine != "g1.1" {
+		t.Fatalf("verdict %+v, want a deadlock of g1.1", v)
+	}
+	if !strings.Contains(strings.Join(v.Waiting, "\n"), "g1.1 blocks in Lock") {
+		t.Errorf("waiting %q does not say that g1.1 blocks in Lock", v.Waiting)
+	}
+	if took > 10*time.Second {
+		t.Errorf("the deadlock took %v to judge", took)
+	}
+	t.Logf("judged in %v: %s", took, v.Message)
+}
+
+// TestReplayGateDeadlockAtOnce: a step of a goroutine that its parent,
+// waiting at its gate, has not started yet.
+func TestReplayGateDeadlockAtOnce(t *testing.T) {
+	p := writeSchedule(t, "anomaly race/WR 1 2\ng1.2 write x @fig1.go:5:1 n=1\ng1 fork @main.go:1:1 n=1\n")
+	t.Setenv(EnvStall, "60000")
+	t.Setenv(EnvQuiet, "60000")
+	start := time.Now()
+	v, _, _ := replayOnce(t, p, fig1)
+	took := time.Since(start)
+	if v.Verdict != "deadlock" || strings.Contains(v.Message, "nothing moved") {
+		t.Fatalf("verdict %+v, want a deadlock judged without the stall bound", v)
+	}
+	if took > 10*time.Second {
+		t.Errorf("the deadlock took %v to judge", took)
+	}
+}
+
+// sleepProg: g1.1 sleeps d, then writes x; g1 writes x.
+func sleepProg(d time.Duration) func() bool {
+	return func() bool {
+		x := heap[int]()
+		var wg sync.WaitGroup
+		wg.Add(1)
+		id := Go(kGo)
+		go func() {
+			Begin(id)
+			defer wg.Done()
+			defer End()
+			Sleep(d)
+			W(unsafe.Pointer(x), kW1)
+			*x = 1
+		}()
+		W(unsafe.Pointer(x), kW2)
+		*x = 2
+		wg.Wait()
+		return false
+	}
+}
+
+// TestReplaySleepVirtual: g1.1 sleeps a minute before its write; the
+// schedule puts that write before g1's. While g1 waits at its gate and
+// g1.1 sleeps, nothing else can move: the sleep ends at once.
+func TestReplaySleepVirtual(t *testing.T) {
+	p := writeSchedule(t, "anomaly race/WW 3 4\n"+
+		"g1 fork @k.go:1:1 n=1\n"+
+		"g1.1 begin n=1\n"+
+		"g1.1 write x @k.go:6:1 n=1\n"+
+		"g1 write x @k.go:7:1 n=1\n")
+	t.Setenv(EnvStall, "60000")
+	start := time.Now()
+	v, _, _ := replayOnce(t, p, sleepProg(time.Minute))
+	took := time.Since(start)
+	if v.Verdict != "reproduced" {
+		t.Fatalf("verdict %+v, want reproduced", v)
+	}
+	if took > 20*time.Second {
+		t.Errorf("the replay took %v: the sleep was not shortened", took)
+	}
+	// Outside replay, Sleep sleeps.
+	mu.Lock()
+	rp = nil
+	mu.Unlock()
+	start = time.Now()
+	Sleep(20 * time.Millisecond)
+	if d := time.Since(start); d < 20*time.Millisecond {
+		t.Errorf("Sleep without replay returned after %v", d)
+	}
+}
+
+const hangEnv = "PECANVET_RT_HANG"
+
+// TestHangChild is TestReplayHang's child: after the schedule ran, both
+// goroutines wait forever in recorded receives.
+func TestHangChild(t *testing.T) {
+	if os.Getenv(hangEnv) == "" {
+		t.Skip("only run by TestReplayHang")
+	}
+	x := heap[int]()
+	ch := make(chan int)
+	id := Go(kGo)
+	go func() {
+		Begin(id)
+		defer End()
+		W(unsafe.Pointer(x), kW1)
+		*x = 1
+		Recv(ch, kRecv1)
+	}()
+	W(unsafe.Pointer(x), kW2)
+	*x = 2
+	Recv(ch, kRecv2)
+	t.Fatal("received")
+}
+
+// TestReplayHang: a program that hangs after its schedule was reproduced
+// ends at once, with the verdict kept and the hang described, instead of
+// waiting for the driver's timeout.
+func TestReplayHang(t *testing.T) {
+	if os.Getenv(hangEnv) != "" {
+		t.Skip("in the child")
+	}
+	dir := t.TempDir()
+	sched := writeSchedule(t, "anomaly race/WW 3 4\n"+
+		"g1 fork @k.go:1:1 n=1\n"+
+		"g1.1 begin n=1\n"+
+		"g1.1 write x @k.go:6:1 n=1\n"+
+		"g1 write x @k.go:7:1 n=1\n")
+	verdict := filepath.Join(dir, "verdict.json")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHangChild$", "-test.count=1", "-test.timeout=40s")
+	cmd.Env = append(os.Environ(), hangEnv+"=1", EnvTrace+"="+filepath.Join(dir, "trace.bin"),
+		EnvSchedule+"="+sched, EnvVerdict+"="+verdict, EnvStall+"=60000", EnvQuiet+"=60000")
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	took := time.Since(start)
+	if err == nil {
+		t.Fatalf("the child passed:\n%s", out)
+	}
+	b, rerr := os.ReadFile(verdict)
+	if rerr != nil {
+		t.Fatalf("no verdict: %v\n%s", rerr, out)
+	}
+	var v Verdict
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Verdict != "reproduced" || !strings.Contains(v.Hang, "g1 blocks in Recv") || !strings.Contains(v.Hang, "g1.1 blocks in Recv") {
+		t.Fatalf("verdict %+v, want reproduced with the hang of g1 and g1.1 described\n%s", v, out)
+	}
+	if took > 30*time.Second {
+		t.Errorf("the hang took %v to end", took)
+	}
+}
