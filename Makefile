@@ -12,7 +12,7 @@ build:
 # The whole test suite: what CI runs.
 test:
 	$(GO) vet ./...
-	$(GO) test ./...
+	$(GO) test -timeout 30m ./...
 
 # Runs the main job on a bundled example: go vet with pecanvet as its vet
 # tool on examples/demo (an atomicity violation go test -race cannot see).
@@ -42,6 +42,7 @@ fuzz:
 eval:
 	$(GO) run ./internal/eval -sections corpus -race-runs 100 -o EVAL.md -readme README.md
 	PECANVET_DETERMINISM_RUNS=10 $(GO) test -v -count=1 -timeout 60m -run TestDeterminism ./replay/check/ | grep -E 'runs|^(ok|FAIL|---)'
+	PECANVET_SUBJECTS=all $(GO) test -count=1 -timeout 60m -run TestSubjectsBehaveAlike ./ssatrace/record/
 	PECANVET_OWN_ORDER=all PECANVET_REPLAY_RUNS=100 $(GO) test -v -count=1 -timeout 60m -run TestOwnOrder ./replay/ | grep -E 'replayed|^(ok|FAIL|---)'
 	$(MAKE) eval-racetd eval-modules
 
