@@ -10,7 +10,7 @@ import (
 )
 
 const (
-	oW int32 = 2100 + iota
+	oW int32 = 2200 + iota // after stuck_test.go's 2100…
 	oGo1
 	oGo2
 )

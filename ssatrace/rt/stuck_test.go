@@ -76,9 +76,9 @@ func writeSchedule(t *testing.T, text string) string {
 func TestReplayDeadlockAtOnce(t *testing.T) {
 	p := writeSchedule(t, "anomaly race/WW 2 4\n"+
 		"g1 fork @k.go:1:1 n=1\n"+
-		"g1 lock @k.go:2:1 n=1\n"+
+		"g1 lock m#1 @k.go:2:1 n=1\n"+
 		"g1.1 begin n=1\n"+
-		"g1.1 lock @k.go:4:1 n=1\n"+
+		"g1.1 lock m#1 @k.go:4:1 n=1\n"+
 		"g1 unlock @k.go:3:1 n=1\n")
 	t.Setenv(EnvStall, "60000")
 	t.Setenv(EnvQuiet, "60000")
