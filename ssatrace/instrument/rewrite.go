@@ -167,6 +167,10 @@ func (w *fileRW) ident(e *ast.Ident, ctx int) pcs {
 			w.keepRefs[e.Name] = true
 			return genAt(e.Pos(), rtName+".Sleep")
 		}
+		if isTimeAfterFunc(obj) && w.ins.api.has("AfterFuncAt") {
+			w.keepRefs[e.Name] = true
+			return genAt(e.Pos(), rtName+".AfterFuncAt("+w.site(e.Pos(), "time.AfterFunc")+")")
+		}
 	case *types.Var:
 		if ctx == cLoad && !obj.IsField() && w.sharedVar(obj) && w.plainMemory(e) {
 			return w.wrapRT(e, w.origN(e), w.site(e.Pos(), w.describeVar(obj)))
@@ -196,6 +200,10 @@ func (w *fileRW) selector(e *ast.SelectorExpr, ctx int) pcs {
 			if isTimeSleep(obj) && w.ins.api.has("Sleep") {
 				w.keepRef(e)
 				return genAt(e.Pos(), rtName+".Sleep")
+			}
+			if isTimeAfterFunc(obj) && w.ins.api.has("AfterFuncAt") {
+				w.keepRef(e)
+				return genAt(e.Pos(), rtName+".AfterFuncAt("+w.site(e.Pos(), "time.AfterFunc")+")")
 			}
 		case *types.Var:
 			if ctx == cLoad && w.plainMemory(e) {

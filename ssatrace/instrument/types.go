@@ -106,6 +106,12 @@ func isOsExit(fn *types.Func) bool {
 	return fn.Pkg() != nil && fn.Pkg().Path() == "os" && fn.Name() == "Exit"
 }
 
+// isTimeAfterFunc reports whether fn is time.AfterFunc, whose callback
+// the runtime forks at the call (rt.AfterFuncAt).
+func isTimeAfterFunc(fn *types.Func) bool {
+	return fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "AfterFunc"
+}
+
 // isTimeSleep reports whether fn is time.Sleep, which replay may shorten
 // (rt.Sleep: virtual time).
 func isTimeSleep(fn *types.Func) bool {

@@ -599,9 +599,10 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 		return ""
 	}
 	if !r.free && r.cursor < len(r.s.Steps) {
-		// A root goroutine not seen yet may still be started by
-		// uninstrumented code (a timer, a finalizer, a server).
-		if g := r.s.Steps[r.cursor].G; !r.seen(g) && !strings.Contains(g, ".") {
+		// A goroutine not seen yet may still be started by uninstrumented
+		// code (a timer, a finalizer, a server; a time.AfterFunc callback
+		// is forked at the call but started by the timer).
+		if g := r.s.Steps[r.cursor].G; !r.seen(g) {
 			q.soft = append(q.soft, "step "+strconv.Itoa(r.cursor+1)+"'s goroutine "+g+" has not started (started outside instrumented code)")
 		}
 	}

@@ -75,3 +75,23 @@ func (r *replayer) wake(s *sleeper) {
 	s.wake = nil
 	r.moves++
 }
+
+// AfterFuncAt returns time.AfterFunc for the call at site, with the
+// callback's goroutine forked at the call: the call happens before the
+// callback runs (Go's memory model), which a goroutine the timer starts
+// would otherwise not show, and a write before the call would be taken
+// for a race with the callback. A callback that runs again after Reset is
+// a goroutine of its own, with no such edge.
+func AfterFuncAt(site int32) func(time.Duration, func()) *time.Timer {
+	return func(d time.Duration, f func()) *time.Timer {
+		g := Go(site)
+		if g == nil {
+			return time.AfterFunc(d, f)
+		}
+		return time.AfterFunc(d, func() {
+			Begin(g)
+			defer End()
+			f()
+		})
+	}
+}
