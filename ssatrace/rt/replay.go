@@ -600,9 +600,10 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 	}
 	if !r.free && r.cursor < len(r.s.Steps) {
 		// A goroutine not seen yet may still be started by uninstrumented
-		// code (a timer, a finalizer, a server; a time.AfterFunc callback
-		// is forked at the call but started by the timer).
-		if g := r.s.Steps[r.cursor].G; !r.seen(g) {
+		// code: a root (a finalizer, a server), or one forked already but
+		// started by a timer (a time.AfterFunc callback). One whose fork
+		// has not come cannot start.
+		if g := r.s.Steps[r.cursor].G; !r.seen(g) && (!strings.Contains(g, ".") || forkedNotBegun(g)) {
 			q.soft = append(q.soft, "step "+strconv.Itoa(r.cursor+1)+"'s goroutine "+g+" has not started (started outside instrumented code)")
 		}
 	}
@@ -696,4 +697,18 @@ func sortStrings(s []string) {
 			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
+}
+
+// forkedNotBegun reports (mu held) whether goroutine g was forked (rt.Go)
+// and has not begun.
+func forkedNotBegun(g string) bool {
+	if rec == nil {
+		return false
+	}
+	for _, k := range rec.kids {
+		if k != nil && k.name == g && k.goid == 0 {
+			return true
+		}
+	}
+	return false
 }
