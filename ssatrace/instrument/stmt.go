@@ -263,11 +263,6 @@ func (w *fileRW) assign(s *ast.AssignStmt, list bool) pcs {
 	commaOK := len(s.Lhs) == 2 && len(s.Rhs) == 1
 	rhs := make([]pcs, len(s.Rhs))
 	for i, r := range s.Rhs {
-		if s.Tok == token.ASSIGN && len(s.Lhs) == len(s.Rhs) && isBlank(s.Lhs[i]) && isPlainOperand(r) {
-			// `_ = x` loads nothing: the compiler drops it, and so does
-			// the race detector.
-			continue
-		}
 		rhs[i] = w.rhs(r, commaOK)
 	}
 	switch s.Tok {
@@ -544,18 +539,4 @@ func (w *fileRW) opAssign(s *ast.AssignStmt, list bool, rhs pcs) pcs {
 func (w *fileRW) incdec(s *ast.IncDecStmt) pcs {
 	kind := w.lhsKind(s.X)
 	return w.nodeSplice(s, rn(s.X, w.lhsInline(s.X, kind, "RW")))
-}
-
-// isPlainOperand reports whether e is a variable or a field selection of
-// one, with nothing to evaluate but the operand.
-func isPlainOperand(e ast.Expr) bool {
-	switch e := e.(type) {
-	case *ast.Ident:
-		return true
-	case *ast.ParenExpr:
-		return isPlainOperand(e.X)
-	case *ast.SelectorExpr:
-		return isPlainOperand(e.X)
-	}
-	return false
 }
