@@ -159,17 +159,9 @@ func (w *fileRW) load(e ast.Expr) pcs { return w.or(w.expr(e, cLoad), e) }
 func (w *fileRW) ident(e *ast.Ident, ctx int) pcs {
 	switch obj := w.info.Uses[e].(type) {
 	case *types.Func:
-		if isOsExit(obj) && w.ins.api.has("Exit") {
+		if r := w.runtimeFunc(obj, e.Pos()); r != "" {
 			w.keepRefs[e.Name] = true // dot import: keep the import used
-			return genAt(e.Pos(), rtName+".Exit")
-		}
-		if isTimeSleep(obj) && w.ins.api.has("Sleep") {
-			w.keepRefs[e.Name] = true
-			return genAt(e.Pos(), rtName+".Sleep")
-		}
-		if isTimeAfterFunc(obj) && w.ins.api.has("AfterFuncAt") {
-			w.keepRefs[e.Name] = true
-			return genAt(e.Pos(), rtName+".AfterFuncAt("+w.site(e.Pos(), "time.AfterFunc")+")")
+			return genAt(e.Pos(), r)
 		}
 	case *types.Var:
 		if ctx == cLoad && !obj.IsField() && w.sharedVar(obj) && w.plainMemory(e) {
@@ -177,6 +169,22 @@ func (w *fileRW) ident(e *ast.Ident, ctx int) pcs {
 		}
 	}
 	return nil
+}
+
+// runtimeFunc returns what replaces a reference to standard-library
+// function fn at pos, or "": os.Exit ends the trace first (rt.Exit),
+// time.Sleep is virtual in replay (rt.Sleep), and time.AfterFunc forks its
+// callback at the call (rt.AfterFuncAt).
+func (w *fileRW) runtimeFunc(fn *types.Func, pos token.Pos) string {
+	switch {
+	case isOsExit(fn) && w.ins.api.has("Exit"):
+		return rtName + ".Exit"
+	case isTimeSleep(fn) && w.ins.api.has("Sleep"):
+		return rtName + ".Sleep"
+	case isTimeAfterFunc(fn) && w.ins.api.has("AfterFuncAt"):
+		return rtName + ".AfterFuncAt(" + w.site(pos, "time.AfterFunc") + ")"
+	}
+	return ""
 }
 
 // baseCtx is the context of the operand x of a field selection or array
@@ -193,17 +201,9 @@ func (w *fileRW) selector(e *ast.SelectorExpr, ctx int) pcs {
 	if sel == nil { // package-qualified identifier
 		switch obj := w.info.Uses[e.Sel].(type) {
 		case *types.Func:
-			if isOsExit(obj) && w.ins.api.has("Exit") {
+			if r := w.runtimeFunc(obj, e.Pos()); r != "" {
 				w.keepRef(e)
-				return genAt(e.Pos(), rtName+".Exit")
-			}
-			if isTimeSleep(obj) && w.ins.api.has("Sleep") {
-				w.keepRef(e)
-				return genAt(e.Pos(), rtName+".Sleep")
-			}
-			if isTimeAfterFunc(obj) && w.ins.api.has("AfterFuncAt") {
-				w.keepRef(e)
-				return genAt(e.Pos(), rtName+".AfterFuncAt("+w.site(e.Pos(), "time.AfterFunc")+")")
+				return genAt(e.Pos(), r)
 			}
 		case *types.Var:
 			if ctx == cLoad && w.plainMemory(e) {
