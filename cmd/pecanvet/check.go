@@ -98,6 +98,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		for _, n := range rep.Notes {
 			fmt.Fprintf(stderr, "pecanvet check: note: %s\n", n)
 		}
+		if !*quiet {
+			fmt.Fprintf(stderr, "pecanvet check: %s\n", rep.Time)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "pecanvet check: %v\n", err)

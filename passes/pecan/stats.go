@@ -26,6 +26,14 @@ type Stats struct {
 	TestsChecked int      `json:"tests_checked"`     // of them, recorded and predicted
 	Reproduced   int      `json:"reproduced"`        // reproduced findings, before grouping into diagnostics
 	Notes        []string `json:"notes,omitempty"`
+	// Seconds spent, summed over processes (see check.Timing).
+	Wall    float64 `json:"wall_s,omitempty"`
+	Build   float64 `json:"build_s,omitempty"`
+	Record  float64 `json:"record_s,omitempty"`
+	Predict float64 `json:"predict_s,omitempty"`
+	Replay  float64 `json:"replay_s,omitempty"`
+	Records int     `json:"records,omitempty"`
+	Replays int     `json:"replays,omitempty"`
 }
 
 // writeStats appends res as one JSON line to the -stats file, if set. Units
@@ -42,6 +50,9 @@ func writeStats(pass *analysis.Pass, res *Result) {
 	if r := res.Report; r != nil {
 		st.TestsListed, st.TestsChecked = r.Listed, r.Tests
 		st.Reproduced = len(r.Reproduced())
+		t := r.Time
+		st.Wall, st.Build, st.Record, st.Predict, st.Replay = t.Wall.Seconds(), t.Build.Seconds(), t.Record.Seconds(), t.Predict.Seconds(), t.Replay.Seconds()
+		st.Records, st.Replays = t.Records, t.Replays
 	}
 	b, err := json.Marshal(st)
 	if err != nil {

@@ -55,6 +55,7 @@ func replayBatch(ctx context.Context, b *record.Build, pkg, test string, tr *tra
 	type result struct {
 		i int
 		v replay.Verdict
+		d time.Duration
 	}
 	workers := runtime.GOMAXPROCS(0)
 	done := make(chan result)
@@ -101,8 +102,9 @@ func replayBatch(ctx context.Context, b *record.Build, pkg, test string, tr *tra
 					ran[texts[i]] = i
 					opt.progress("check: %s %s: replay %d (%s %s)", pkg, test, i+1, preds[i].a.Pattern.ID(), preds[i].a.Sites[0])
 					go func(i int) {
+						start := time.Now()
 						v := runReplay(ctx, b, pkg, test, preds[i].s, filepath.Join(dir, fmt.Sprintf("r%d", i+1)), opt.Replay)
-						done <- result{i, v}
+						done <- result{i, v, time.Since(start)}
 					}(i)
 				}
 			case pRunning, pDone, pDropped:
@@ -117,6 +119,8 @@ func replayBatch(ctx context.Context, b *record.Build, pkg, test string, tr *tra
 		}
 		r := <-done
 		running--
+		rep.Time.Replay += r.d
+		rep.Time.Replays++
 		state[r.i], verdicts[r.i] = pDone, r.v
 		if r.v.Verdict == replay.Reproduced {
 			proved[preds[r.i].a.Key] = true

@@ -91,6 +91,21 @@ type Report struct {
 	Tests    int
 	Events   int
 	Listed   int // tests found in the packages; Listed-Tests were left unchecked
+	Time     Timing
+}
+
+// Timing says where a check's time went. Durations are summed over the
+// processes and goroutines that did the work, so with work in parallel
+// their sum exceeds the wall time; Wall is the wall time of the whole.
+type Timing struct {
+	Wall, Build, Record, Predict, Replay time.Duration
+	Records, Replays                     int // processes run for each
+}
+
+func (t Timing) String() string {
+	r := func(d time.Duration) string { return d.Round(time.Millisecond).String() }
+	return fmt.Sprintf("wall %s: build %s, record %s (%d runs), predict %s, replay %s (%d runs)",
+		r(t.Wall), r(t.Build), r(t.Record), t.Records, r(t.Predict), r(t.Replay), t.Replays)
 }
 
 // Reproduced returns the proved findings.
@@ -133,12 +148,15 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if opt.Anomalies == nil {
 		opt.Anomalies, _ = pattern.Builtin("all")
 	}
+	start := time.Now()
 	b, err := record.NewBuild(ctx, record.Options{Dir: opt.Dir, Patterns: opt.Patterns, BuildFlags: opt.BuildFlags, Drivers: opt.Drivers})
 	if err != nil {
 		return nil, err
 	}
 	defer b.Close()
 	rep := &Report{Notes: b.Notes}
+	rep.Time.Build = time.Since(start)
+	defer func() { rep.Time.Wall = time.Since(start) }()
 	scratch, err := os.MkdirTemp("", "pecanvet-check-")
 	if err != nil {
 		return nil, err
@@ -202,6 +220,8 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 		dir := filepath.Join(scratch, fmt.Sprintf("t%d", ti))
 		tracePath := recs.paths[ti]
 		rt := recs.get(ti)
+		rep.Time.Record += rt.Wall
+		rep.Time.Records++
 		rep.Tests++
 		rep.Events += rt.Events
 		tc := &testCheck{ctx: ctx, b: b, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline}

@@ -93,7 +93,9 @@ func (c *testCheck) check(rt record.Test, path string) {
 		preds = append(preds, prediction{a: a, s: s})
 		return false
 	}
+	pstart := time.Now()
 	res, err := predict.Run(tr, c.opt.Anomalies, predict.Options{Confirm: collect, Deadline: c.deadline, Context: c.ctx})
+	c.rep.Time.Predict += time.Since(pstart)
 	if err != nil {
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
 		return
@@ -134,6 +136,8 @@ func (c *testCheck) perturbed(rt record.Test, path string) {
 		p := path[:len(path)-len(filepath.Ext(path))] + ".p" + strconv.Itoa(seed) + ".trace"
 		c.opt.progress("check: %s %s: recording, perturbed (seed %d)", c.pkg, c.test, seed)
 		prt := c.b.RecordTestEnv(c.ctx, c.pkg, c.test, p, c.opt.Timeout, []string{"PECANVET_PERTURB=" + strconv.Itoa(seed)})
+		c.rep.Time.Record += prt.Wall
+		c.rep.Time.Records++
 		c.rep.Events += prt.Events
 		c.check(prt, p)
 	}

@@ -18,7 +18,7 @@ func New() *Group { return &Group{pending: map[string]bool{}} }
 func (g *Group) Do(key string, fn func()) {
 	g.mu.Lock()
 	g.pending[key] = true // want "atomicity violation on map" "atomic-set-serializability violation on map"
-	n := g.done // want "atomicity violation on Group\\.done"
+	n := g.done           // want "atomicity violation on Group\\.done"
 	g.mu.Unlock()
 
 	fn()
