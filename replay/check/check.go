@@ -149,7 +149,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		opt.Anomalies, _ = pattern.Builtin("all")
 	}
 	start := time.Now()
-	b, err := record.NewBuild(ctx, record.Options{Dir: opt.Dir, Patterns: opt.Patterns, BuildFlags: opt.BuildFlags, Drivers: opt.Drivers})
+	b, err := record.NewBuild(ctx, record.Options{Dir: opt.Dir, Patterns: opt.Patterns, BuildFlags: opt.BuildFlags, Drivers: opt.Drivers, Progress: opt.Progress})
 	if err != nil {
 		return nil, err
 	}

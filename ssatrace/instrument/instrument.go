@@ -263,7 +263,12 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 			b = []byte(strings.ReplaceAll(string(b), traceOld, traceNew))
 		}
 		if strings.HasSuffix(k, ".go") {
-			b = withLangTag(filepath.Join(rtDir, filepath.FromSlash(k)), b)
+			// The line directive names the file by its base name, which
+			// the compiler takes relative to the file's own directory: a
+			// path naming this run's temp dir would make the content, and
+			// so the cached runtime's directory, new on every run, and the
+			// runtime would be compiled again each time.
+			b = withLangTag(path.Base(k), b)
 		}
 		runtime[k] = b
 	}

@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -228,4 +229,39 @@ func TestSleepRewritten(t *testing.T) {
 		return
 	}
 	t.Fatal("syntax_test.go not in the overlay")
+}
+
+// TestRuntimeCacheStable checks that two instrumentations of the same
+// package use the same cached runtime directory, with no temp path in its
+// files: a runtime whose content changed with each run was written anew
+// and compiled again by every build (seconds each, and a cache that grew
+// without end).
+func TestRuntimeCacheStable(t *testing.T) {
+	t.Setenv("PECANVET_CACHE", t.TempDir())
+	dir, _ := filepath.Abs(filepath.Join("testdata", "tricky"))
+	var dirs []string
+	for range 2 {
+		res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, res.RuntimeDir)
+		res.Cleanup()
+	}
+	if dirs[0] != dirs[1] {
+		t.Fatalf("runtime directories differ: %s, %s", dirs[0], dirs[1])
+	}
+	err := filepath.WalkDir(dirs[0], func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err == nil && bytes.Contains(b, []byte(os.TempDir()+string(filepath.Separator)+"pecanvet-")) {
+			t.Errorf("%s names a temp dir", p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 )
 
 // runtimeCacheDir returns a directory holding files (slash path → content),
@@ -34,11 +36,14 @@ func runtimeCacheDir(files map[string][]byte) (dir string, ok bool) {
 	}
 	dir = filepath.Join(root, "runtime-"+hex.EncodeToString(h.Sum(nil))[:16])
 	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		now := time.Now()
+		os.Chtimes(dir, now, now) // in use: see pruneRuntimes
 		return dir, true
 	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return "", false
 	}
+	pruneRuntimes(root)
 	tmp, err := os.MkdirTemp(root, "new-")
 	if err != nil {
 		return "", false
@@ -57,4 +62,33 @@ func runtimeCacheDir(files map[string][]byte) (dir string, ok bool) {
 		}
 	}
 	return dir, true
+}
+
+// runtimeMaxAge is how long a cached runtime nobody used is kept: each
+// pecanvet version (and each go line below go1.21) has its own.
+const runtimeMaxAge = 14 * 24 * time.Hour
+
+// pruneRuntimes removes the cached runtimes of root unused for
+// runtimeMaxAge, and leftovers of writes that did not finish (new-*) older
+// than a day. A runtime in use is touched on each use.
+func pruneRuntimes(root string) {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	now := time.Now()
+	for _, e := range ents {
+		name := e.Name()
+		maxAge := runtimeMaxAge
+		switch {
+		case strings.HasPrefix(name, "runtime-"):
+		case strings.HasPrefix(name, "new-"):
+			maxAge = 24 * time.Hour
+		default:
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > maxAge {
+			os.RemoveAll(filepath.Join(root, name))
+		}
+	}
 }

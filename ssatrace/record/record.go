@@ -72,6 +72,12 @@ type Build struct {
 	opt      Options // what the build was made with (PlainBinary)
 }
 
+func (o *Options) progress(format string, args ...any) {
+	if o.Progress != nil {
+		fmt.Fprintf(o.Progress, format+"\n", args...)
+	}
+}
+
 // Close removes the build's temporary files.
 func (b *Build) Close() error {
 	var errs []error
@@ -99,10 +105,12 @@ func NewBuild(ctx context.Context, opt Options) (*Build, error) {
 			return nil, err
 		}
 	}
+	start := time.Now()
 	inst, err := instrument.Instrument(ctx, instrument.Options{Dir: opt.Dir, Patterns: pats, BuildFlags: opt.BuildFlags, Extra: extra})
 	if err != nil {
 		return nil, err
 	}
+	opt.progress("record: instrumented %d packages in %v", len(inst.Packages), time.Since(start).Round(time.Millisecond))
 	b := &Build{Inst: inst, Binaries: map[string]string{}, Plain: map[string]string{}, Dirs: map[string]string{}, Notes: inst.Notes, opt: opt}
 	b.tmp, err = os.MkdirTemp("", "pecanvet-bin-")
 	if err != nil {
@@ -117,10 +125,12 @@ func NewBuild(ctx context.Context, opt Options) (*Build, error) {
 		b.Dirs[p.ImportPath] = p.Dir
 		bin := filepath.Join(b.tmp, fmt.Sprintf("p%d.test", i))
 		args := append([]string{"test", "-c", "-o", bin, "-vet=off", "-overlay=" + inst.Overlay}, opt.BuildFlags...)
+		start := time.Now()
 		if err := goCmd(ctx, opt.Dir, append(args, p.ImportPath)...); err != nil {
 			b.Close()
 			return nil, fmt.Errorf("building %s instrumented: %w", p.ImportPath, err)
 		}
+		opt.progress("record: built %s's tests instrumented in %v", p.ImportPath, time.Since(start).Round(time.Millisecond))
 		b.Binaries[p.ImportPath] = bin
 		if opt.Plain {
 			plain := filepath.Join(b.tmp, fmt.Sprintf("p%d.plain.test", i))
