@@ -121,6 +121,7 @@ func replayBatch(ctx context.Context, b *record.Build, pkg, test string, tr *tra
 		running--
 		rep.Time.Replay += r.d
 		rep.Time.Replays++
+		opt.progress("check: %s %s: replay %d: %s in %v", pkg, test, r.i+1, r.v.Verdict, r.d.Round(time.Millisecond))
 		state[r.i], verdicts[r.i] = pDone, r.v
 		if r.v.Verdict == replay.Reproduced {
 			proved[preds[r.i].a.Key] = true

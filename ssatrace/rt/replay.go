@@ -508,6 +508,13 @@ func (r *replayer) watch() {
 			mu.Unlock()
 			continue
 		}
+		if !r.free && now.Sub(r.lastMove) >= r.stall && r.cursor >= len(r.s.Steps) && r.oc.await {
+			r.oc.await = false
+			r.decide(Verdict{Verdict: "diverged", Step: len(r.s.Steps), Waiting: r.waiters(),
+				Message: fmt.Sprintf("every step had its turn, but the operations of steps %s did not complete within %v", r.unrecorded(), r.stall)})
+			mu.Unlock()
+			continue
+		}
 		if !r.free && now.Sub(r.lastMove) >= r.stall && r.cursor < len(r.s.Steps) { // (past the end: holdReproduced)
 			v := Verdict{Verdict: "deadlock", Step: r.cursor + 1,
 				Message: fmt.Sprintf("nothing moved for %v; step %d (%s) never came", r.stall, r.cursor+1, r.s.Steps[r.cursor])}
@@ -634,7 +641,19 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 		return ""
 	}
 	if r.cursor >= len(r.s.Steps) {
-		return "" // every step ran; the verdict waits for its objects (holdReproduced)
+		// Every step had its turn, and "reproduced" waits for the
+		// objects of anomaly steps whose events were never recorded
+		// (holdReproduced): their operations did not complete (one that
+		// panicked, say, and was recovered). With nothing left to move,
+		// they never will: without their objects the anomaly is not
+		// proved.
+		if r.oc.await {
+			r.oc.await = false
+			v := Verdict{Verdict: "diverged", Step: len(r.s.Steps), Waiting: append(r.waiters(), blocked...),
+				Message: fmt.Sprintf("every step had its turn, but the operations of steps %s never completed, and %s", r.unrecorded(), why)}
+			r.decide(v)
+		}
+		return ""
 	}
 	v := Verdict{Verdict: "deadlock", Step: r.cursor + 1, Waiting: append(r.waiters(), blocked...),
 		Message: fmt.Sprintf("%s; step %d (%s) cannot come", why, r.cursor+1, r.s.Steps[r.cursor])}

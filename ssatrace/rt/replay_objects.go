@@ -2,6 +2,7 @@ package rt
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
@@ -105,4 +106,19 @@ func (r *replayer) holdReproduced() bool {
 	}
 	r.oc.await = true
 	return true
+}
+
+// unrecorded lists the anomaly steps acting on an object whose events were
+// not recorded, as "5 (g1 send ...), 7 (...)".
+func (r *replayer) unrecorded() string {
+	var out []string
+	for _, i := range r.s.Anomaly {
+		if r.s.Steps[i].Op.Object() != trace.ObjObject {
+			continue
+		}
+		if _, ok := r.oc.objs[i]; !ok {
+			out = append(out, fmt.Sprintf("%d (%s)", i+1, r.s.Steps[i]))
+		}
+	}
+	return strings.Join(out, ", ")
 }

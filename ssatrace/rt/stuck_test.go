@@ -24,6 +24,7 @@ const (
 	kW2
 	kRecv1
 	kRecv2
+	kAdd
 )
 
 var _ = Register(kGo, []Site{
@@ -36,6 +37,7 @@ var _ = Register(kGo, []Site{
 	{Pos: "k.go:7:1", Obj: "x"},
 	{Pos: "k.go:8:1", Obj: "chan"},
 	{Pos: "k.go:9:1", Obj: "chan"},
+	{Pos: "k.go:10:1", Obj: "x"},
 })
 
 // lockProg: g1 and g1.1 each lock and unlock m once.
@@ -227,4 +229,48 @@ func TestReplayHang(t *testing.T) {
 	if took > 30*time.Second {
 		t.Errorf("the hang took %v to end", took)
 	}
+}
+
+// TestReplayUnrecordedAnomalyStep: the schedule's last step, g1.1's atomic
+// add, has its turn, but the operation panics (a nil pointer; the
+// goroutine recovers) and its event is never recorded. "Reproduced" needs
+// that event's object; with every goroutine waiting it can never come, and
+// the replay ends at once with a verdict naming the step, not at the
+// driver's timeout.
+func TestReplayUnrecordedAnomalyStep(t *testing.T) {
+	p := writeSchedule(t, "anomaly race/WW 3 4\n"+
+		"g1 fork @k.go:1:1 n=1\n"+
+		"g1.1 begin n=1\n"+
+		"g1 write x#1 @k.go:7:1 n=1\n"+
+		"g1.1 atomic-rmw x#1 @k.go:10:1 n=1\n")
+	t.Setenv(EnvStall, "60000")
+	t.Setenv(EnvQuiet, "60000")
+	prog := func() bool {
+		x := heap[int32]()
+		var nilp *int32
+		var wg sync.WaitGroup
+		wg.Add(1)
+		id := Go(kGo)
+		go func() {
+			Begin(id)
+			defer wg.Done()
+			defer End()
+			defer func() { recover() }()
+			AddInt32(nilp, 1, kAdd)
+		}()
+		W(unsafe.Pointer(x), kW2)
+		*x = 2
+		WGWait(&wg, kRecv1)
+		return false
+	}
+	start := time.Now()
+	v, _, _ := replayOnce(t, p, prog)
+	took := time.Since(start)
+	if v.Verdict != "diverged" || !strings.Contains(v.Message, "steps 4 (") {
+		t.Fatalf("verdict %+v, want diverged naming step 4", v)
+	}
+	if took > 10*time.Second {
+		t.Errorf("judged in %v", took)
+	}
+	t.Logf("judged in %v: %s", took, v.Message)
 }
