@@ -112,6 +112,7 @@ func Run(ctx context.Context, b *record.Build, pkg, test string, sched *trace.Sc
 		"PECANVET_VERDICT=" + verdictPath,
 		"PECANVET_STALL_MS=" + strconv.FormatInt(opt.Stall.Milliseconds(), 10),
 	}
+	env = append(env, b.TestEnv(pkg, test)...)
 	r := record.RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], test, env, opt.Timeout)
 	v.Passed, v.Output, v.Trace, v.Wall = r.Passed, r.Output, tracePath, r.Wall
 	if data, err := os.ReadFile(verdictPath); err == nil {

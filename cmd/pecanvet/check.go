@@ -51,6 +51,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	stall := fs.Duration("stall", 2*time.Second, "a replay in which code outside recorded operations runs this long without progress is a deadlock (when every goroutine waits, replay decides at once)")
 	maxReplays := fs.Int("max-replays", 50, "replays per test at most")
 	budget := fs.Duration("budget", 5*time.Minute, "time budget per package")
+	alone := fs.Bool("alone", false, "record each test in a process of its own (by default a package's test functions are recorded in one process, each with a trace of its own; use this when tests depend on running alone)")
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
 	drivers := fs.Bool("drivers", true, "generate test drivers for packages without tests (two goroutines calling a type's exported methods)")
 	fs.Usage = func() {
@@ -84,7 +85,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	opt := check.Options{
 		Dir: dir, Patterns: pkgs, Run: *run, Anomalies: pats, Timeout: *timeout,
 		Replay:     replay.Options{Timeout: *replayTimeout, Stall: *stall},
-		MaxReplays: *maxReplays, Budget: *budget, Drivers: *drivers,
+		MaxReplays: *maxReplays, Budget: *budget, Drivers: *drivers, Alone: *alone,
 	}
 	if !*quiet {
 		opt.Progress = stderr

@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+
+	"github.com/pecanvet/pecanvet/passes/pecan"
 )
 
 // The race-testdata section (issue 9): Go's own race detector conformance
@@ -126,6 +128,7 @@ type raceTDResult struct {
 	raceNoRaceFails               []string // TestNoRace* that go test -race fails
 	unattributed                  []string // reports outside any test function
 	checked                       int      // tests checked, from -pecan.stats
+	stats                         []pecan.Stats
 	packages                      []pkgRow
 	notes                         []string
 	vet, race                     *run
@@ -205,6 +208,7 @@ func evalRaceTD(ctx context.Context, cfg *config) (*raceTDResult, error) {
 	if err != nil {
 		res.notes = append(res.notes, err.Error())
 	}
+	res.stats = st
 	res.packages = packageRows(ctx, dir, st, nil)
 	for _, p := range res.packages {
 		res.checked += p.checked
@@ -267,6 +271,9 @@ func renderRaceTD(r *raceTDResult, cfg *config) string {
 	fmt.Fprintf(&b, "| reports inside `TestNoRace*` (must be 0) | %d | %d |\n", len(r.noRaceReports), len(r.raceNoRaceFails))
 	fmt.Fprintf(&b, "| tests checked | %d/%d | %d/%d |\n", r.checked, r.total, r.total, r.total)
 	fmt.Fprintf(&b, "| wall time | %s (%s of -race) | %s |\n", secs(r.vet.Wall), ratio(r.vet.Wall, r.race.Wall), secs(r.race.Wall))
+	if t := timeSplit(r.stats); t != "" {
+		fmt.Fprintf(&b, "| where pecanvet's time went (summed over processes) | %s | |\n", t)
+	}
 	fmt.Fprintf(&b, "| peak RSS, largest process | %s | %s |\n", mib(r.vet.MaxRSS), mib(r.race.MaxRSS))
 	fmt.Fprintf(&b, "| peak RSS, whole tree (sampled) | %s (%s) | %s (%s) |\n", mib(r.vet.TreeRSS), r.vet.PeakProc, mib(r.race.TreeRSS), r.race.PeakProc)
 	fmt.Fprintf(&b, "| how it ended | %s | %s |\n", r.vet.describe(), r.race.describe())
@@ -340,4 +347,23 @@ func renderNotes(notes, errs []string) string {
 	}
 	b.WriteString("\n</details>\n")
 	return b.String()
+}
+
+// timeSplit sums the -pecan.stats timings of the packages: build, record,
+// predict and replay seconds, with the processes run.
+func timeSplit(st []pecan.Stats) string {
+	var t pecan.Stats
+	for _, s := range st {
+		t.Build += s.Build
+		t.Record += s.Record
+		t.Predict += s.Predict
+		t.Replay += s.Replay
+		t.Records += s.Records
+		t.Replays += s.Replays
+	}
+	if t.Build+t.Record+t.Predict+t.Replay == 0 {
+		return ""
+	}
+	return fmt.Sprintf("build %.1f s, record %.1f s (%d tests), predict %.1f s, replay %.1f s (%d replays)",
+		t.Build, t.Record, t.Records, t.Predict, t.Replay, t.Replays)
 }

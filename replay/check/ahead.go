@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,12 +12,14 @@ import (
 	"github.com/pecanvet/pecanvet/ssatrace/record"
 )
 
-// recordAhead records a package's tests, each in its own process as
-// record.RecordTest does, up to GOMAXPROCS of them ahead of the test being
-// checked: the recordings of the next tests overlap the prediction and
-// replays of this one. Each test still runs alone in its process, so its
-// trace is what a recording of it alone gives; the results are taken in
-// test order.
+// recordAhead records a package's tests ahead of the test being checked,
+// so that recording overlaps the prediction and replays of earlier tests.
+// Test functions are recorded in one process (record.RecordBatch), whose
+// results arrive as the tests end; what that process cannot vouch for, and
+// benchmarks, examples and fuzz targets, are recorded each in its own
+// process, up to GOMAXPROCS of them ahead. Either way a test's trace starts
+// with the test, so it is what a recording of it alone gives; the results
+// are taken in test order.
 type recordAhead struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -28,6 +31,7 @@ type recordAhead struct {
 	ahead   int
 	started int
 	results []chan record.Test
+	batch   map[string]chan record.BatchResult
 	wg      sync.WaitGroup
 }
 
@@ -49,14 +53,52 @@ func newRecordAhead(ctx context.Context, b *record.Build, pkg string, tests []st
 		ra.paths = append(ra.paths, p)
 		ra.results[ti] = make(chan record.Test, 1)
 	}
+	var batch []string
+	for _, t := range tests {
+		if record.Batchable(t) {
+			batch = append(batch, t)
+		}
+	}
+	if len(batch) >= 2 && !opt.Alone {
+		dir := filepath.Join(scratch, "batch")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			cancel()
+			return nil, err
+		}
+		ra.batch = map[string]chan record.BatchResult{}
+		for _, t := range batch {
+			ra.batch[t] = make(chan record.BatchResult, 1)
+		}
+		opt.progress("check: %s: recording %d tests in one process", pkg, len(batch))
+		ra.wg.Add(1)
+		go func() {
+			defer ra.wg.Done()
+			b.RecordBatch(ctx, pkg, batch, dir, opt.Timeout, nil, ra.batch)
+		}()
+	}
 	return ra, nil
 }
 
-// get returns the recording of test ti, starting it and the next ones.
+// get returns the recording of test ti, starting the recordings of the
+// next tests that run alone.
 func (ra *recordAhead) get(ti int) record.Test {
+	if ch := ra.batch[ra.tests[ti]]; ch != nil {
+		r := <-ch
+		if r.OK {
+			if err := moveFile(r.Test.Trace, ra.paths[ti]); err == nil {
+				r.Test.Trace = ra.paths[ti]
+				return r.Test
+			}
+		}
+		ra.opt.progress("check: %s %s: recording alone", ra.pkg, ra.tests[ti])
+		return ra.b.RecordTest(ra.ctx, ra.pkg, ra.tests[ti], ra.paths[ti], ra.opt.Timeout)
+	}
 	for ra.started < len(ra.tests) && ra.started <= ti+ra.ahead-1 {
 		i := ra.started
 		ra.started++
+		if ra.batch[ra.tests[i]] != nil {
+			continue
+		}
 		ra.wg.Add(1)
 		go func() {
 			defer ra.wg.Done()
@@ -65,6 +107,27 @@ func (ra *recordAhead) get(ti int) record.Test {
 		}()
 	}
 	return <-ra.results[ti]
+}
+
+// moveFile renames from to to, copying across file systems.
+func moveFile(from, to string) error {
+	if err := os.Rename(from, to); err == nil {
+		return nil
+	}
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // stop ends the recordings still running (their results are not used)

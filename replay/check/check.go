@@ -42,6 +42,9 @@ type Options struct {
 	// schedules (seeds 1..Perturb), when its first run leaves nothing
 	// reproduced: see perturbed. Default 2; negative: none.
 	Perturb int
+	// Alone records every test in a process of its own, rather than a
+	// package's test functions in one process (recordAhead).
+	Alone bool
 }
 
 // Finding is one prediction and what replay made of it.
@@ -212,14 +215,17 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 		return err
 	}
 	defer recs.stop()
+	tcs := make([]*testCheck, len(tests))
+	firsts := make([]record.Test, len(tests))
 	for ti, test := range tests {
 		if time.Now().After(deadline) {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: budget of %v spent; %d of %d tests not checked", pkg, opt.Budget, len(tests)-ti, len(tests)))
-			return nil
+			break
 		}
 		dir := filepath.Join(scratch, fmt.Sprintf("t%d", ti))
 		tracePath := recs.paths[ti]
 		rt := recs.get(ti)
+		opt.progress("check: %s %s: %d events, %d goroutines recorded in %v", pkg, test, rt.Events, rt.Goroutines, rt.Wall.Round(time.Millisecond))
 		rep.Time.Record += rt.Wall
 		rep.Time.Records++
 		rep.Tests++
@@ -231,9 +237,38 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 			rep.Notes = append(rep.Notes, failNote(ctx, b, pkg, test, opt.Timeout)+" (a replay failing the same way is not credited to the anomaly)")
 			tc.baseline(rt)
 		}
+		rt.Trace = tracePath
 		tc.check(rt, tracePath)
-		tc.perturbed(rt, tracePath)
-		tc.notes()
+		tcs[ti], firsts[ti] = tc, rt
+	}
+	// The tests whose first run left nothing proved are recorded again
+	// under perturbed schedules, a seed at a time, all in one process.
+	for seed := 1; seed <= opt.Perturb && time.Now().Before(deadline) && ctx.Err() == nil; seed++ {
+		var idx []int
+		for ti, tc := range tcs {
+			if tc != nil && tc.wantsPerturbed(firsts[ti]) {
+				idx = append(idx, ti)
+			}
+		}
+		if len(idx) == 0 {
+			break
+		}
+		opt.progress("check: %s: recording %d tests again, perturbed (seed %d)", pkg, len(idx), seed)
+		runs := recordPerturbed(ctx, b, pkg, tests, idx, scratch, seed, opt)
+		for _, ti := range idx { // in test order: what is credited where does not depend on timing
+			prt := runs[ti]
+			rep.Time.Record += prt.Wall
+			rep.Time.Records++
+			rep.Events += prt.Events
+			if time.Now().Before(deadline) {
+				tcs[ti].check(prt, prt.Trace)
+			}
+		}
+	}
+	for _, tc := range tcs {
+		if tc != nil {
+			tc.notes()
+		}
 	}
 	return nil
 }

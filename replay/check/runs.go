@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -119,28 +120,53 @@ func (c *testCheck) check(rt record.Test, path string) {
 	}
 }
 
-// perturbed records the test again under perturbed schedules (rt.EnvPerturb,
-// seeds 1..Perturb) when its first run, rt, had two goroutines or more but
-// nothing was proved from it: the run may have hidden the accesses that
-// race (a goroutine ran wholly before another started, or ended in an
-// order that hid them). Each trace is predicted from and replayed like the
-// first. The seeds are fixed, so what is tried is the same every time.
-func (c *testCheck) perturbed(rt record.Test, path string) {
-	if c.opt.Perturb <= 0 || c.found > 0 || rt.Goroutines < 2 {
-		return
+// wantsPerturbed reports whether the test is to be recorded again under
+// perturbed schedules (rt.EnvPerturb, seeds 1..Perturb): its runs so far,
+// the first of which is rt, proved nothing, and rt had two goroutines or
+// more. The run may have hidden the accesses that race (a goroutine ran
+// wholly before another started, or ended in an order that hid them). The
+// seeds are fixed, so what is tried is the same every time.
+func (c *testCheck) wantsPerturbed(rt record.Test) bool {
+	return c.opt.Perturb > 0 && c.found == 0 && rt.Goroutines >= 2
+}
+
+// recordPerturbed records tests[i] for each i in idx under perturbation
+// seed: the test functions in one process (record.RecordBatch), the rest,
+// and what that process cannot vouch for, each alone. The traces go beside
+// the first runs'.
+func recordPerturbed(ctx context.Context, b *record.Build, pkg string, tests []string, idx []int, scratch string, seed int, opt Options) map[int]record.Test {
+	env := []string{"PECANVET_PERTURB=" + strconv.Itoa(seed)}
+	path := func(ti int) string {
+		return filepath.Join(scratch, fmt.Sprintf("t%d", ti), "record.p"+strconv.Itoa(seed)+".trace")
 	}
-	for seed := 1; seed <= c.opt.Perturb; seed++ {
-		if time.Now().After(c.deadline) || c.ctx.Err() != nil {
-			return
+	out := map[int]record.Test{}
+	batch := map[string]chan record.BatchResult{}
+	var names []string
+	for _, ti := range idx {
+		if record.Batchable(tests[ti]) && !opt.Alone {
+			names = append(names, tests[ti])
+			batch[tests[ti]] = make(chan record.BatchResult, 1)
 		}
-		p := path[:len(path)-len(filepath.Ext(path))] + ".p" + strconv.Itoa(seed) + ".trace"
-		c.opt.progress("check: %s %s: recording, perturbed (seed %d)", c.pkg, c.test, seed)
-		prt := c.b.RecordTestEnv(c.ctx, c.pkg, c.test, p, c.opt.Timeout, []string{"PECANVET_PERTURB=" + strconv.Itoa(seed)})
-		c.rep.Time.Record += prt.Wall
-		c.rep.Time.Records++
-		c.rep.Events += prt.Events
-		c.check(prt, p)
 	}
+	if len(names) >= 2 {
+		dir := filepath.Join(scratch, "batch.p"+strconv.Itoa(seed))
+		if err := os.MkdirAll(dir, 0o755); err == nil {
+			b.RecordBatch(ctx, pkg, names, dir, opt.Timeout, env, batch)
+		}
+	}
+	for _, ti := range idx {
+		if ch := batch[tests[ti]]; ch != nil && len(names) >= 2 {
+			if r := <-ch; r.OK && moveFile(r.Test.Trace, path(ti)) == nil {
+				r.Test.Trace = path(ti)
+				out[ti] = r.Test
+				continue
+			}
+		}
+		opt.progress("check: %s %s: recording, perturbed (seed %d)", pkg, tests[ti], seed)
+		r := b.RecordTestEnv(ctx, pkg, tests[ti], path(ti), opt.Timeout, env)
+		out[ti] = r
+	}
+	return out
 }
 
 // notes adds the notes about bounds hit.

@@ -99,8 +99,13 @@ func (w *fileRW) funcDecl(d *ast.FuncDecl) pcs {
 		insert = gen(" defer " + rtName + ".Finish();")
 	} else if recv == "" && w.isTestFunc(d) && w.ins.api.has("Drain") {
 		// Deferred first, so it runs last: after the test's own deferred
-		// calls, while the test still runs (see rt.Drain).
+		// calls, while the test still runs (see rt.Drain). Called first,
+		// it starts the test's trace (rt.TestStart), if t has a name to
+		// pass.
 		insert = gen(" defer " + rtName + ".Drain();")
+		if p := d.Type.Params.List[0]; len(p.Names) == 1 && p.Names[0].Name != "_" && w.ins.api.has("TestStart") {
+			insert = gen(" defer " + rtName + ".TestStart(" + p.Names[0].Name + ")();")
+		}
 	}
 	return w.nodeSplice(d, rn(d.Body, w.blockIns(d.Body, insert)))
 }

@@ -183,12 +183,12 @@ func TestDrainInserted(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, l := range strings.Split(string(b), "\n") {
-			drain := strings.Contains(l, "defer "+rtName+".Drain()")
+			drain := strings.Contains(l, "defer "+rtName+".Drain()") || strings.Contains(l, rtName+".TestStart(")
 			switch m := testFunc.FindStringSubmatch(l); {
 			case m != nil && strings.HasSuffix(orig, "_test.go"):
 				checked++
-				if !strings.HasPrefix(l, m[0]+" defer "+rtName+".Drain();") {
-					t.Errorf("%s:%d: test function without Drain first: %s", filepath.Base(orig), i+1, l)
+				if !strings.HasPrefix(l, m[0]+" defer "+rtName+".TestStart(t)();") {
+					t.Errorf("%s:%d: test function without TestStart first: %s", filepath.Base(orig), i+1, l)
 				}
 			case drain:
 				t.Errorf("%s:%d: Drain outside a test function: %s", filepath.Base(orig), i+1, l)

@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -70,6 +71,9 @@ type Build struct {
 	Notes    []string
 	tmp      string
 	opt      Options // what the build was made with (PlainBinary)
+
+	mu       sync.Mutex
+	fromInit map[string]bool // "pkg test" → recorded from process start (TestEnv)
 }
 
 func (o *Options) progress(format string, args ...any) {
@@ -353,7 +357,16 @@ func (b *Build) RecordTest(ctx context.Context, pkg, name, path string, timeout 
 // RecordTestEnv is RecordTest with extra environment for the test process
 // (a perturbation seed: rt.EnvPerturb).
 func (b *Build) RecordTestEnv(ctx context.Context, pkg, name, path string, timeout time.Duration, env []string) Test {
-	r := RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], name, append([]string{"PECANVET_TRACE=" + path}, env...), timeout)
+	os.Remove(path)
+	fromTest := b.TestEnv(pkg, name)
+	r := RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], name, append(append([]string{"PECANVET_TRACE=" + path}, fromTest...), env...), timeout)
+	if _, err := os.Stat(path); err != nil && len(fromTest) > 0 && !r.TimedOut && ctx.Err() == nil {
+		// The test never started its trace (rt.TestStart): its file was
+		// not instrumented, or its *testing.T has no name. Record it,
+		// and replay it, from process start.
+		b.setFromInit(pkg, name)
+		r = RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], name, append([]string{"PECANVET_TRACE=" + path}, env...), timeout)
+	}
 	t := Test{Package: pkg, Name: name, Trace: path, Wall: r.Wall, Passed: r.Passed, TimedOut: r.TimedOut, Output: r.Output}
 	events, goroutines, shared, truncated, err := traceStats(path)
 	switch {

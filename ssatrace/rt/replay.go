@@ -105,6 +105,10 @@ type replayer struct {
 
 	oc objCheck // replay_objects.go
 
+	// partnerOf: the race's first access waits at its turn for the
+	// second's goroutine to reach the second access (coenabled).
+	partnerOf int // step index the first access waits for; -1: none
+
 	// Quiescence (stuck.go): moves counts every change a goroutine makes
 	// (an event, arriving at or leaving a gate, a sleep); a dump is taken
 	// only when it stands still.
@@ -161,7 +165,7 @@ func startReplay() error {
 		next: map[string]int{}, occ: map[string]map[occKey]int{}, waiting: map[string]trace.Step{},
 		freed: map[string]bool{}, gone: map[string]bool{}, isAnom: map[int]bool{},
 		path: os.Getenv(EnvVerdict), lastMove: time.Now(), stall: stall, quiet: quiet,
-		sleepers: map[*sleeper]bool{},
+		sleepers: map[*sleeper]bool{}, partnerOf: -1,
 	}
 	for i, st := range s.Steps {
 		r.proj[st.G] = append(r.proj[st.G], i)
@@ -333,8 +337,23 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 		return
 	}
 	r.waiting[g.name] = st
+	if r.partnerOf >= 0 {
+		r.cond.Broadcast() // the first access may wait for this one
+	}
 	for r.cursor != mine[i] && !r.free {
 		r.cond.Wait()
+	}
+	if j := r.coenabled(mine[i]); j >= 0 {
+		// A race is two accesses that can run at the same time: both
+		// must be at their gates together. Run one after the other, they
+		// prove nothing when the second's goroutine got there only
+		// because the first's went on (through synchronization the trace
+		// does not record: I/O, a pipe, a network round trip).
+		r.partnerOf = j
+		for !r.free && !r.atGate(j) {
+			r.cond.Wait()
+		}
+		r.partnerOf = -1
 	}
 	delete(r.waiting, g.name)
 	if r.free {
@@ -518,6 +537,11 @@ func (r *replayer) watch() {
 		if !r.free && now.Sub(r.lastMove) >= r.stall && r.cursor < len(r.s.Steps) { // (past the end: holdReproduced)
 			v := Verdict{Verdict: "deadlock", Step: r.cursor + 1,
 				Message: fmt.Sprintf("nothing moved for %v; step %d (%s) never came", r.stall, r.cursor+1, r.s.Steps[r.cursor])}
+			if j := r.partnerOf; j >= 0 {
+				v.Step = j + 1
+				v.Message = fmt.Sprintf("nothing moved for %v; the race's second access, step %d (%s), never came while the first, step %d (%s), waited at its turn: they are not enabled together",
+					r.stall, j+1, r.s.Steps[j], r.cursor+1, r.s.Steps[r.cursor])
+			}
 			if len(r.lastQ.busy) > 0 {
 				v.Message += "; running outside recorded operations: " + strings.Join(r.lastQ.busy, "; ")
 			}
@@ -657,6 +681,11 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 	}
 	v := Verdict{Verdict: "deadlock", Step: r.cursor + 1, Waiting: append(r.waiters(), blocked...),
 		Message: fmt.Sprintf("%s; step %d (%s) cannot come", why, r.cursor+1, r.s.Steps[r.cursor])}
+	if j := r.partnerOf; j >= 0 {
+		v.Step = j + 1
+		v.Message = fmt.Sprintf("%s; the race's second access, step %d (%s), never came while the first, step %d (%s), waited at its turn: they are not enabled together",
+			why, j+1, r.s.Steps[j], r.cursor+1, r.s.Steps[r.cursor])
+	}
 	if r.pending != nil {
 		v.Goroutine = r.pending.name
 		v.Message = fmt.Sprintf("goroutine %s blocks in step %d (%s) and %s", r.pending.name, r.cursor+1, r.s.Steps[r.cursor], why)
@@ -730,4 +759,23 @@ func forkedNotBegun(g string) bool {
 		}
 	}
 	return false
+}
+
+// coenabled returns the step index of the race's second access when step
+// k is its first, with the second right after it and another goroutine's;
+// else -1.
+func (r *replayer) coenabled(k int) int {
+	a := r.s.Anomaly
+	if len(a) != 2 || a[0] != k || a[1] != k+1 || !strings.HasPrefix(r.s.Pattern, "race/") ||
+		r.s.Steps[a[1]].G == r.s.Steps[k].G || r.freed[r.s.Steps[a[1]].G] {
+		return -1
+	}
+	return a[1]
+}
+
+// atGate reports whether step j's goroutine waits at step j's gate.
+func (r *replayer) atGate(j int) bool {
+	st := r.s.Steps[j]
+	w, ok := r.waiting[st.G]
+	return ok && w.Key() == st.Key()
 }

@@ -44,6 +44,10 @@ type output interface {
 }
 
 func init() {
+	if setupFromTest() {
+		replayProcess = os.Getenv(EnvTrace) != ""
+		return // recording starts with the test (teststart.go)
+	}
 	if path := os.Getenv(EnvTrace); path != "" {
 		replayProcess = true
 		if err := start(path); err != nil {

@@ -274,3 +274,51 @@ func TestReplayUnrecordedAnomalyStep(t *testing.T) {
 	}
 	t.Logf("judged in %v: %s", took, v.Message)
 }
+
+// TestReplayRaceNotCoenabled: g1 writes x, then tells g1.1 through a
+// channel the trace does not record (as I/O would), and g1.1 reads x. The
+// schedule puts the write right before the read, the order they always
+// run in; but the read's goroutine can only get there after the write,
+// so the two are never enabled together and there is no race. The replay
+// must not call it reproduced. Without the hidden channel it is one.
+func TestReplayRaceNotCoenabled(t *testing.T) {
+	p := writeSchedule(t, "anomaly race/WR 3 4\n"+
+		"g1 fork @k.go:1:1 n=1\n"+
+		"g1.1 begin n=1\n"+
+		"g1 write x#1 @k.go:7:1 n=1\n"+
+		"g1.1 read x#1 @k.go:6:1 n=1\n")
+	t.Setenv(EnvStall, "500")
+	t.Setenv(EnvQuiet, "500")
+	prog := func(hidden bool) func() bool {
+		return func() bool {
+			x := heap[int]()
+			c := make(chan bool, 1) // not recorded
+			var wg sync.WaitGroup
+			wg.Add(1)
+			id := Go(kGo)
+			go func() {
+				Begin(id)
+				defer wg.Done()
+				defer End()
+				if hidden {
+					<-c
+				}
+				R(unsafe.Pointer(x), kW1)
+				_ = *x
+			}()
+			W(unsafe.Pointer(x), kW2)
+			*x = 1
+			c <- true
+			WGWait(&wg, kRecv1)
+			return false
+		}
+	}
+	if v, _, _ := replayOnce(t, p, prog(false)); v.Verdict != "reproduced" {
+		t.Fatalf("without the hidden channel: verdict %+v, want reproduced", v)
+	}
+	v, _, _ := replayOnce(t, p, prog(true))
+	if v.Verdict != "deadlock" || !strings.Contains(v.Message, "not enabled together") {
+		t.Fatalf("verdict %+v, want a deadlock: not enabled together", v)
+	}
+	t.Log(v.Message)
+}

@@ -21,7 +21,7 @@ func TestGauge(t *testing.T) {
 	}()
 	go func() { // a new batch, after both
 		defer wg.Done()
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(500 * time.Millisecond) // long after both, even on a loaded machine
 		g.Reset()
 	}()
 	wg.Wait()

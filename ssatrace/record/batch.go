@@ -1,0 +1,244 @@
+package record
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Recording many tests in one process.
+//
+// A process per test costs the binary's start and the package's
+// initialization each time, which on a package of hundreds of small tests
+// is most of the recording. RecordBatch runs the package's test functions
+// in one process instead, the recorder writing each top-level test's
+// trace to a file of its own (rt.EnvTraceDir): a test's trace starts with
+// the test (rt.TestStart), as it does when the test runs alone with
+// TestEnv, so the two are alike and replays of either run the test alone.
+//
+// What the process cannot vouch for is left to a recording of the test
+// alone: a test that paused for t.Parallel (it ran on after its end,
+// interleaved with others), a test with no trace (no TestStart: its file
+// was not instrumented, or t has no name), a test that failed (its whole
+// output tells how), and the test during which the process died (a
+// panic, os.Exit, a crash: the tests after it run in a new process). A
+// test that hangs is killed at timeout, its trace kept. Between tests
+// nothing is recorded.
+
+// TestEnv is the environment that makes a recording or replay of test
+// start with the test (rt.EnvFromTest): every Test function gets it,
+// except those found to have no TestStart. Benchmarks, examples and fuzz
+// targets are recorded from process start.
+func (b *Build) TestEnv(pkg, test string) []string {
+	if !b.fromTest(pkg, test) {
+		return nil
+	}
+	return []string{"PECANVET_FROM_TEST=" + test}
+}
+
+func (b *Build) fromTest(pkg, test string) bool {
+	if !strings.HasPrefix(test, "Test") {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return !b.fromInit[pkg+" "+test]
+}
+
+// setFromInit notes that test has no TestStart: record and replay it from
+// process start.
+func (b *Build) setFromInit(pkg, test string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.fromInit == nil {
+		b.fromInit = map[string]bool{}
+	}
+	b.fromInit[pkg+" "+test] = true
+}
+
+// Batchable reports whether RecordBatch can record test.
+func Batchable(test string) bool { return strings.HasPrefix(test, "Test") }
+
+// BatchResult is RecordBatch's word on one test: its recording, or !OK
+// when it must be recorded alone.
+type BatchResult struct {
+	Test Test
+	OK   bool
+}
+
+// RecordBatch records tests (all Batchable) of pkg in as few processes as
+// it can, writing test T's trace to dir/T.trace, and sends each test's
+// result on out[T] (buffered by the caller) as soon as it is known. env
+// is added to each process's environment (a perturbation seed). It
+// returns when every test has its result.
+func (b *Build) RecordBatch(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult) {
+	todo := tests
+	for len(todo) > 0 && ctx.Err() == nil {
+		started := b.batchOnce(ctx, pkg, todo, dir, timeout, env, out)
+		if started == 0 {
+			break
+		}
+		todo = todo[started:]
+	}
+	for _, t := range todo {
+		out[t] <- BatchResult{}
+	}
+}
+
+var (
+	runLine   = regexp.MustCompile(`^=== RUN   (\S+)$`)
+	pauseLine = regexp.MustCompile(`^=== PAUSE (\S+)$`)
+	endLine   = regexp.MustCompile(`^--- (PASS|FAIL|SKIP): (\S+) \(`)
+)
+
+// batchOnce runs tests in one process and sends the results of those that
+// started; it returns how many started (a prefix of tests: the testing
+// package runs them in order).
+func (b *Build) batchOnce(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult) int {
+	quoted := make([]string, len(tests))
+	for i, t := range tests {
+		quoted[i] = regexp.QuoteMeta(t)
+	}
+	cmd := exec.Command(b.Binaries[pkg], "-test.run", "^("+strings.Join(quoted, "|")+")$", "-test.count=1", "-test.v", "-test.timeout=0")
+	cmd.Dir = b.Dirs[pkg]
+	cmd.Env = append(append(os.Environ(), "PECANVET_TRACE_DIR="+dir), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	if err := cmd.Start(); err != nil {
+		pw.Close()
+		return 0
+	}
+
+	type state struct {
+		name     string
+		start    time.Time
+		wall     time.Duration
+		result   string
+		paused   bool
+		timedOut bool
+		out      tailBuffer
+		sent     bool
+	}
+	var (
+		smu    sync.Mutex
+		order  []*state
+		byName = map[string]*state{}
+		cur    *state // the top-level test running
+	)
+	// send delivers st's result (smu held); ok: the process vouches for it.
+	send := func(st *state, ok bool) {
+		if st.sent {
+			return
+		}
+		st.sent = true
+		path := filepath.Join(dir, st.name+".trace")
+		t := Test{Package: pkg, Name: st.name, Trace: path, Wall: st.wall, Passed: st.result == "PASS" || st.result == "SKIP",
+			TimedOut: st.timedOut, Output: st.out.String()}
+		if ok {
+			t.Events, t.Goroutines, t.Shared, t.Truncated, ok = statsOf(path)
+			if st.timedOut {
+				t.Truncated = "timed out after " + timeout.String()
+			}
+		}
+		out[st.name] <- BatchResult{Test: t, OK: ok && !st.paused}
+	}
+	complete := func(st *state) bool {
+		_, err := os.Stat(filepath.Join(dir, st.name+".done"))
+		return err == nil
+	}
+
+	// The watchdog kills the process when a test runs past timeout, or
+	// when ctx ends.
+	stop := make(chan struct{})
+	go func() {
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-ctx.Done():
+				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				return
+			case <-t.C:
+				smu.Lock()
+				if cur != nil && cur.result == "" && time.Since(cur.start) > timeout {
+					cur.timedOut = true
+					cur.wall = time.Since(cur.start)
+					syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				}
+				smu.Unlock()
+			}
+		}
+	}()
+	waited := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		pw.Close()
+		close(waited)
+	}()
+
+	rd := bufio.NewReaderSize(pr, 64<<10)
+	for {
+		line, err := rd.ReadString('\n')
+		l := strings.TrimRight(line, "\r\n")
+		smu.Lock()
+		if m := runLine.FindStringSubmatch(l); m != nil && !strings.Contains(m[1], "/") {
+			cur = &state{name: m[1], start: time.Now()}
+			order = append(order, cur)
+			byName[cur.name] = cur
+		} else if m := pauseLine.FindStringSubmatch(l); m != nil {
+			name := m[1]
+			if i := strings.IndexByte(name, '/'); i >= 0 {
+				name = name[:i]
+			}
+			if st := byName[name]; st != nil {
+				st.paused = true
+			}
+		}
+		if cur != nil && line != "" {
+			cur.out.Write([]byte(line))
+		}
+		if m := endLine.FindStringSubmatch(l); m != nil && byName[m[2]] != nil {
+			// Printed after the test function returned, so after its
+			// trace was finished (or it had none).
+			st := byName[m[2]]
+			st.result = m[1]
+			st.wall = time.Since(st.start)
+			// A failing test is recorded again alone: its output goes on
+			// after this line (a panic's message, say), and its failure
+			// is judged from the whole of it.
+			send(st, complete(st) && st.result != "FAIL")
+		}
+		smu.Unlock()
+		if err != nil {
+			break
+		}
+	}
+	<-waited
+	close(stop)
+	smu.Lock()
+	defer smu.Unlock()
+	for _, st := range order {
+		// Not sent yet: timed out (its trace, cut, is used) or the
+		// process died during it (recorded alone, it shows why).
+		send(st, st.timedOut)
+	}
+	return len(order)
+}
+
+// statsOf is traceStats for a batch: ok is false when the test wrote no
+// trace (no TestStart).
+func statsOf(path string) (events, goroutines, shared int, truncated string, ok bool) {
+	events, goroutines, shared, truncated, err := traceStats(path)
+	return events, goroutines, shared, truncated, err == nil
+}

@@ -1,0 +1,112 @@
+package record_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pecanvet/pecanvet/ssatrace/record"
+)
+
+// TestRecordBatch records a package's tests in one process and checks
+// what it vouches for: each passing test's own trace, as the test alone
+// gives it; not a test that paused for t.Parallel, nor one with no trace
+// (its *testing.T has no name), nor one that failed or panicked; the tests after a panic or a hang run in another
+// process, and a hang is cut at the timeout.
+func TestRecordBatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.24\n",
+		"counter.go": counter,
+		"counter_test.go": `package counter
+
+import (
+	"testing"
+	"time"
+)
+
+func work(c *Counter) {
+	done := make(chan bool)
+	go func() { c.Inc(); done <- true }()
+	c.Inc()
+	<-done
+}
+
+func TestA(t *testing.T)        { work(&Counter{}) }
+func TestFail(t *testing.T)     { work(&Counter{}); t.Error("fails") }
+func TestParallel(t *testing.T) { t.Parallel(); work(&Counter{}) }
+func TestNoName(*testing.T)     { work(&Counter{}) }
+func TestPanic(t *testing.T)    { work(&Counter{}); panic("boom") }
+func TestB(t *testing.T)        { work(&Counter{}); work(&Counter{}) }
+func TestHang(t *testing.T)     { work(&Counter{}); time.Sleep(time.Hour) }
+func TestC(t *testing.T)        { TestA(t); t.Run("sub", TestA) }
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const pkg = "example.com/m"
+	tests := []string{"TestA", "TestFail", "TestParallel", "TestNoName", "TestPanic", "TestB", "TestHang", "TestC"}
+	out := map[string]chan record.BatchResult{}
+	for _, n := range tests {
+		out[n] = make(chan record.BatchResult, 1)
+	}
+	tdir := t.TempDir()
+	start := time.Now()
+	b.RecordBatch(ctx, pkg, tests, tdir, 3*time.Second, nil, out)
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the batch took %v", d)
+	}
+	type want struct {
+		ok, passed bool
+		events     int // at least
+		truncated  string
+	}
+	for name, w := range map[string]want{
+		"TestA":        {true, true, 10, ""},
+		"TestFail":     {false, false, 0, ""},
+		"TestParallel": {false, false, 0, ""},
+		"TestNoName":   {false, false, 0, ""},
+		"TestPanic":    {false, false, 0, ""},
+		"TestB":        {true, true, 20, ""},
+		"TestHang":     {true, false, 10, "timed out"},
+		"TestC":        {true, true, 20, ""},
+	} {
+		r := <-out[name]
+		if r.OK != w.ok {
+			t.Errorf("%s: ok %v, want %v (%+v)", name, r.OK, w.ok, r.Test)
+			continue
+		}
+		if !r.OK {
+			continue
+		}
+		if r.Test.Passed != w.passed || r.Test.Events < w.events || !strings.Contains(r.Test.Truncated, w.truncated) {
+			t.Errorf("%s: passed %v, %d events, truncated %q; want %v, ≥%d, %q", name, r.Test.Passed, r.Test.Events, r.Test.Truncated, w.passed, w.events, w.truncated)
+		}
+		if r.Test.Goroutines != 2 && name != "TestB" && name != "TestC" {
+			t.Errorf("%s: %d goroutines, want 2 (its own only)", name, r.Test.Goroutines)
+		}
+		if filepath.Dir(r.Test.Trace) != tdir {
+			t.Errorf("%s: trace %s not in %s", name, r.Test.Trace, tdir)
+		}
+	}
+	// The same test recorded alone (from its start, TestEnv) gives as
+	// many events as in the batch.
+	alone := b.RecordTest(ctx, pkg, "TestB", filepath.Join(t.TempDir(), "b.trace"), 10*time.Second)
+	if alone.Events < 20 || alone.Goroutines != 3 {
+		t.Errorf("TestB alone: %d events, %d goroutines", alone.Events, alone.Goroutines)
+	}
+	// A test with no TestStart falls back to recording from process
+	// start, and says so in TestEnv.
+	noName := b.RecordTest(ctx, pkg, "TestNoName", filepath.Join(t.TempDir(), "n.trace"), 10*time.Second)
+	if noName.Events < 10 || len(b.TestEnv(pkg, "TestNoName")) != 0 || len(b.TestEnv(pkg, "TestA")) != 1 {
+		t.Errorf("TestNoName alone: %d events; TestEnv %q, %q", noName.Events, b.TestEnv(pkg, "TestNoName"), b.TestEnv(pkg, "TestA"))
+	}
+}
