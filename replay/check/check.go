@@ -42,6 +42,10 @@ type Options struct {
 	// schedules (seeds 1..Perturb), when its first run leaves nothing
 	// reproduced: see perturbed. Default 2; negative: none.
 	Perturb int
+	// NoFilters turns off the filters between prediction and replay
+	// (ssatrace/filter): every prediction is replayed, in search order.
+	// For measuring what they save, and for tests.
+	NoFilters bool
 }
 
 // Finding is one prediction and what replay made of it.
@@ -91,6 +95,9 @@ type Report struct {
 	Tests    int
 	Events   int
 	Listed   int // tests found in the packages; Listed-Tests were left unchecked
+	// Filtered says, per filter (FilterLocks, FilterReadsFrom), what the
+	// filters between prediction and replay saved; nil with NoFilters.
+	Filtered map[string]*FilterCount
 }
 
 // Reproduced returns the proved findings.

@@ -74,6 +74,7 @@ func (c *testCheck) check(rt record.Test, path string) {
 		}
 	}()
 	var preds []prediction
+	flt := newFilters(tr, c.opt.NoFilters)
 	collect := func(a predict.Anomaly) bool {
 		if c.seen[a.Key] {
 			c.found++
@@ -84,6 +85,9 @@ func (c *testCheck) check(rt record.Test, path string) {
 			// for what that run did not show. (Within one trace, other
 			// instances of a pruned key are still tried.)
 			return false
+		}
+		if flt.drop(a) {
+			return false // no lock-valid execution realizes it
 		}
 		s, err := trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events)
 		if err != nil {
@@ -106,7 +110,9 @@ func (c *testCheck) check(rt record.Test, path string) {
 	opt.MaxReplays = max(0, c.opt.MaxReplays-c.replays)
 	start := len(c.rep.Findings)
 	dir := filepath.Join(c.dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
+	preds = flt.order(preds)
 	c.skipped += replayBatch(c.ctx, c.b, c.pkg, c.test, tr, preds, dir, c.deadline, opt, c.seen, c.rep)
+	flt.count(preds, c.rep.Findings[start:], c.rep)
 	for _, f := range c.rep.Findings[start:] {
 		c.replays++
 		if f.Reproduced() {

@@ -1,0 +1,161 @@
+package check
+
+import (
+	"slices"
+	"time"
+
+	"github.com/pecanvet/pecanvet/ssatrace/filter"
+	"github.com/pecanvet/pecanvet/ssatrace/predict"
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// Names of the filters in Report.Filtered.
+const (
+	FilterLocks     = "locks"      // Penelope's lockset and acquisition-history check: drops
+	FilterReadsFrom = "reads-from" // AVFilter's read-after-write check: orders
+)
+
+// FilterCount is what one filter between prediction and replay saved
+// (ssatrace/filter).
+type FilterCount struct {
+	// Predictions the filter dropped: no replay could reproduce them.
+	Predictions int
+	// Moved: predictions replayed ahead of an instance of the same site
+	// combination that the search proposed before them.
+	Moved int
+	// Replays not run thanks to the filter: the dropped predictions, and
+	// the instances the search proposed before a reproduced one that the
+	// filter's order made unnecessary (had they been replayed in search
+	// order, they would have come first; counted as if pruned).
+	Replays int
+	// Seconds: Replays times the mean wall time of the test's replays.
+	Seconds float64
+}
+
+// filters applies ssatrace/filter to the predictions of one trace.
+type filters struct {
+	off  bool
+	tr   *trace.Trace
+	f    *filter.Filter // built on first use
+	rank map[*trace.Schedule]int
+	// dropped counts the predictions the lock check dropped.
+	dropped int
+}
+
+func newFilters(tr *trace.Trace, off bool) *filters {
+	return &filters{off: off, tr: tr, rank: map[*trace.Schedule]int{}}
+}
+
+func (fs *filters) filter() *filter.Filter {
+	if fs.f == nil {
+		fs.f = filter.New(fs.tr)
+	}
+	return fs.f
+}
+
+// drop reports whether prediction a cannot be realized by any lock-valid
+// execution (then it is not replayed).
+func (fs *filters) drop(a predict.Anomaly) bool {
+	if fs.off {
+		return false
+	}
+	if ok, _ := fs.filter().LockFeasible(a.Events); !ok {
+		fs.dropped++
+		return true
+	}
+	return false
+}
+
+// order returns preds in replay order: the site combinations whose most
+// likely instance breaks fewest read-from relations first, and within a
+// combination its instances by that count; ties keep the search's order.
+// Replay proves a combination with its first reproduced instance, so the
+// likely ones first means fewer replays.
+func (fs *filters) order(preds []prediction) []prediction {
+	if fs.off || len(preds) < 2 {
+		return preds
+	}
+	type item struct {
+		p                       prediction
+		idx, broken, key, kbest int
+	}
+	items := make([]item, len(preds))
+	keyOf := map[string]int{}
+	best := map[string]int{}
+	for i, p := range preds {
+		b := fs.filter().Broken(p.a.Schedule.Prefix, p.a.Schedule.Tail)
+		fs.rank[p.s] = i
+		k, ok := keyOf[p.a.Key]
+		if !ok {
+			k = len(keyOf)
+			keyOf[p.a.Key] = k
+			best[p.a.Key] = b
+		}
+		best[p.a.Key] = min(best[p.a.Key], b)
+		items[i] = item{p: p, idx: i, broken: b, key: k}
+	}
+	for i := range items {
+		items[i].kbest = best[items[i].p.a.Key]
+	}
+	slices.SortStableFunc(items, func(x, y item) int {
+		switch {
+		case x.kbest != y.kbest:
+			return x.kbest - y.kbest
+		case x.key != y.key:
+			return x.key - y.key
+		}
+		return x.broken - y.broken
+	})
+	out := make([]prediction, len(items))
+	for i, it := range items {
+		out[i] = it.p
+	}
+	return out
+}
+
+// count adds what the filters saved in this batch to rep: preds in replay
+// order, found the findings the batch appended.
+func (fs *filters) count(preds []prediction, found []Finding, rep *Report) {
+	if fs.off {
+		return
+	}
+	if rep.Filtered == nil {
+		rep.Filtered = map[string]*FilterCount{}
+	}
+	for _, n := range []string{FilterLocks, FilterReadsFrom} {
+		if rep.Filtered[n] == nil {
+			rep.Filtered[n] = &FilterCount{}
+		}
+	}
+	var wall time.Duration
+	replayed := map[*trace.Schedule]bool{}
+	for _, f := range found {
+		wall += f.Verdict.Wall
+		replayed[f.Schedule] = true
+	}
+	mean := 0.0
+	if len(found) > 0 {
+		mean = wall.Seconds() / float64(len(found))
+	}
+	lk, rf := rep.Filtered[FilterLocks], rep.Filtered[FilterReadsFrom]
+	lk.Predictions += fs.dropped
+	lk.Replays += fs.dropped
+	lk.Seconds += float64(fs.dropped) * mean
+	for i, p := range preds {
+		if fs.rank[p.s] > i {
+			rf.Moved++
+		}
+	}
+	for _, f := range found {
+		if !f.Reproduced() {
+			continue
+		}
+		at := fs.rank[f.Schedule]
+		for _, p := range preds {
+			if p.a.Key == f.Anomaly.Key && fs.rank[p.s] < at && !replayed[p.s] {
+				rf.Replays++
+				rf.Seconds += mean
+			}
+		}
+	}
+}
