@@ -53,6 +53,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	budget := fs.Duration("budget", 5*time.Minute, "time budget per package")
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
 	drivers := fs.Bool("drivers", true, "generate test drivers for packages without tests (two goroutines calling a type's exported methods)")
+	filters := fs.Bool("filters", true, "before replaying, drop predictions no lock-valid execution realizes and replay the likeliest instance of each site combination first (false: replay every prediction in search order, to measure what the filters save)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, checkUsage)
 		fs.PrintDefaults()
@@ -85,6 +86,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		Dir: dir, Patterns: pkgs, Run: *run, Anomalies: pats, Timeout: *timeout,
 		Replay:     replay.Options{Timeout: *replayTimeout, Stall: *stall},
 		MaxReplays: *maxReplays, Budget: *budget, Drivers: *drivers,
+		NoFilters: !*filters,
 	}
 	if !*quiet {
 		opt.Progress = stderr
@@ -97,6 +99,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if rep != nil {
 		for _, n := range rep.Notes {
 			fmt.Fprintf(stderr, "pecanvet check: note: %s\n", n)
+		}
+		if *verbose {
+			printFiltered(stderr, rep)
 		}
 	}
 	if err != nil {
@@ -228,4 +233,14 @@ func checkJSON(f check.Finding) checkOut {
 		o.Schedule = append(o.Schedule, s)
 	}
 	return o
+}
+
+// printFiltered says what each filter between prediction and replay saved.
+func printFiltered(w io.Writer, rep *check.Report) {
+	for _, name := range []string{check.FilterLocks, check.FilterReadsFrom} {
+		if c := rep.Filtered[name]; c != nil {
+			fmt.Fprintf(w, "pecanvet check: filter %s: %d predictions dropped, %d moved ahead, %d replays saved (about %.1fs)\n",
+				name, c.Predictions, c.Moved, c.Replays, c.Seconds)
+		}
+	}
 }
