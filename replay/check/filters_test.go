@@ -29,7 +29,7 @@ func TestFiltersOrder(t *testing.T) {
 	for _, off := range []bool{false, true} {
 		preds := batchPreds(t, []batchPred{{key: "k", site: "1", repro: false}, {key: "k", site: "2", repro: true}})
 		preds[0].a.Schedule = schedule.Schedule{Prefix: 1, Tail: []int32{2, 1, 3}} // breaks g1's read
-		preds[1].a.Schedule = schedule.Schedule{Prefix: 4}                          // the recorded order
+		preds[1].a.Schedule = schedule.Schedule{Prefix: 4}                         // the recorded order
 		repro := preds[1].s
 		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, s *trace.Schedule, dir string, opt replay.Options) replay.Verdict {
 			if s == repro {
