@@ -68,7 +68,8 @@ func (fs *filters) drop(a predict.Anomaly) bool {
 
 // order returns preds in replay order: the site combinations whose most
 // likely instance breaks fewest read-from relations first, and within a
-// combination its instances by that count; ties keep the search's order.
+// combination its instances by that count, then by how many steps leave
+// the recorded order (the schedule's tail); ties keep the search's order.
 // Replay proves a combination with its first reproduced instance, so the
 // likely ones first means fewer replays.
 func (fs *filters) order(preds []prediction) []prediction {
@@ -76,8 +77,8 @@ func (fs *filters) order(preds []prediction) []prediction {
 		return preds
 	}
 	type item struct {
-		p                       prediction
-		idx, broken, key, kbest int
+		p                              prediction
+		idx, broken, moved, key, kbest int
 	}
 	items := make([]item, len(preds))
 	keyOf := map[string]int{}
@@ -92,7 +93,7 @@ func (fs *filters) order(preds []prediction) []prediction {
 			best[p.a.Key] = b
 		}
 		best[p.a.Key] = min(best[p.a.Key], b)
-		items[i] = item{p: p, idx: i, broken: b, key: k}
+		items[i] = item{p: p, idx: i, broken: b, moved: len(p.a.Schedule.Tail), key: k}
 	}
 	for i := range items {
 		items[i].kbest = best[items[i].p.a.Key]
@@ -103,8 +104,13 @@ func (fs *filters) order(preds []prediction) []prediction {
 			return x.kbest - y.kbest
 		case x.key != y.key:
 			return x.key - y.key
+		case x.broken != y.broken:
+			return x.broken - y.broken
 		}
-		return x.broken - y.broken
+		// Penelope's observation: the longer a schedule follows the
+		// recorded run, the likelier it is feasible (the causality the
+		// trace does not record, such as I/O, still holds there).
+		return x.moved - y.moved
 	})
 	out := make([]prediction, len(items))
 	for i, it := range items {
