@@ -84,7 +84,7 @@ func (fs *filters) order(preds []prediction) []prediction {
 	keyOf := map[string]int{}
 	best := map[string]int{}
 	for i, p := range preds {
-		b := fs.filter().Broken(p.a.Schedule.Prefix, p.a.Schedule.Tail)
+		b := fs.filter().Broken(p.a.Schedule.Prefix, p.a.Schedule.Tail, p.a.Events)
 		fs.rank[p.s] = i
 		k, ok := keyOf[p.a.Key]
 		if !ok {

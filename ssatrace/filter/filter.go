@@ -28,9 +28,11 @@
 //     depend on it. Dropping it would lose anomalies replay reproduces (the
 //     paper admits these false negatives; pecanvet may not have them), so
 //     this check ranks instead: Broken counts the reads whose writer the
-//     schedule changes and that some later step of the same goroutine
+//     schedule changes and that a later anomaly event of the same goroutine
 //     follows (the branch between them the paper asks for may be anywhere
-//     in unrecorded code), and the replayer tries the instances of a site
+//     in unrecorded code; after its last anomaly event a goroutine may
+//     leave the schedule, replay lets it), and the replayer tries the
+//     instances of a site
 //     combination with fewer broken reads first; the first reproduced one
 //     proves the combination and the rest are not replayed.
 //
@@ -312,18 +314,25 @@ func (f *Filter) reachable(sw Sandwich) bool {
 
 // Broken counts the reads of a schedule (the trace's first prefix events
 // in trace order, then tail) that read their location's value from another
-// write than in the recorded trace and that a later step of the same
-// goroutine follows in the schedule: each may steer its goroutine off the
-// schedule. Reads in the prefix read what they read in the trace. The
-// schedule's last step of each goroutine is free to read anything: nothing
-// after it must match.
-func (f *Filter) Broken(prefix int32, tail []int32) int {
+// write than in the recorded trace and that an event of the anomaly
+// (events) on the same goroutine follows in the schedule: each may steer
+// its goroutine off the schedule before its part of the anomaly is done.
+// Reads in the prefix read what they read in the trace. After a
+// goroutine's last anomaly event it may take another path (replay lets it
+// run free then), so the reads there do not count.
+func (f *Filter) Broken(prefix int32, tail []int32, events []int32) int {
 	if len(tail) == 0 {
 		return 0
 	}
-	lastOfG := map[int32]int{} // dense goroutine → its last index in tail
+	isAnomaly := map[int32]bool{}
+	for _, e := range events {
+		isAnomaly[e] = true
+	}
+	lastAnomaly := map[int32]int{} // dense goroutine → its last anomaly index in tail
 	for i, e := range tail {
-		lastOfG[f.g[e]] = i
+		if isAnomaly[e] {
+			lastAnomaly[f.g[e]] = i
+		}
 	}
 	lastTail := map[int32]int32{} // object → last write in the tail so far
 	broken := 0
@@ -332,7 +341,7 @@ func (f *Filter) Broken(prefix int32, tail []int32) int {
 		if !ev.Op.IsAccess() {
 			continue
 		}
-		if ev.Op.Reads() && lastOfG[f.g[e]] > i {
+		if last, ok := lastAnomaly[f.g[e]]; ok && last > i && ev.Op.Reads() {
 			w, ok := lastTail[ev.Obj]
 			if !ok {
 				w = f.lastWriteBefore(ev.Obj, prefix)
