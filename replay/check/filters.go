@@ -6,6 +6,7 @@ import (
 
 	"github.com/pecanvet/pecanvet/ssatrace/filter"
 	"github.com/pecanvet/pecanvet/ssatrace/predict"
+	"github.com/pecanvet/pecanvet/ssatrace/search"
 	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
 
@@ -20,6 +21,10 @@ const (
 type FilterCount struct {
 	// Predictions the filter dropped: no replay could reproduce them.
 	Predictions int
+	// Candidates the filter rejected before the engine generated their
+	// schedules (the lock check only; each would have been found
+	// infeasible by the engine, at the cost of a schedule generation).
+	Candidates int
 	// Moved: predictions replayed ahead of an instance of the same site
 	// combination that the search proposed before them.
 	Moved int
@@ -38,8 +43,9 @@ type filters struct {
 	tr   *trace.Trace
 	f    *filter.Filter // built on first use
 	rank map[*trace.Schedule]int
-	// dropped counts the predictions the lock check dropped.
-	dropped int
+	// dropped counts the predictions the lock check dropped, rejected the
+	// candidates it rejected before their schedules were generated.
+	dropped, rejected int
 }
 
 func newFilters(tr *trace.Trace, off bool) *filters {
@@ -51,6 +57,21 @@ func (fs *filters) filter() *filter.Filter {
 		fs.f = filter.New(fs.tr)
 	}
 	return fs.f
+}
+
+// feasible is the lock check on a search candidate, before its schedule
+// is generated (predict.Options.Feasible): a schedule generated for a
+// candidate that fails it would fail the engine's own lock check anyway,
+// so this saves the generation, not a replay.
+func (fs *filters) feasible(c search.Candidate) bool {
+	if fs.off {
+		return true
+	}
+	if ok, _ := fs.filter().LockFeasible(c.Events); !ok {
+		fs.rejected++
+		return false
+	}
+	return true
 }
 
 // drop reports whether prediction a cannot be realized by any lock-valid
@@ -145,6 +166,7 @@ func (fs *filters) count(preds []prediction, found []Finding, rep *Report) {
 	}
 	lk, rf := rep.Filtered[FilterLocks], rep.Filtered[FilterReadsFrom]
 	lk.Predictions += fs.dropped
+	lk.Candidates += fs.rejected
 	lk.Replays += fs.dropped
 	lk.Seconds += float64(fs.dropped) * mean
 	for i, p := range preds {

@@ -97,7 +97,7 @@ func (c *testCheck) check(rt record.Test, path string) {
 		preds = append(preds, prediction{a: a, s: s})
 		return false
 	}
-	res, err := predict.Run(tr, c.opt.Anomalies, predict.Options{Confirm: collect, Deadline: c.deadline, Context: c.ctx})
+	res, err := predict.Run(tr, c.opt.Anomalies, predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: c.deadline, Context: c.ctx})
 	if err != nil {
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
 		return

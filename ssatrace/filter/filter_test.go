@@ -175,7 +175,8 @@ func TestLocksAgainstOracle(t *testing.T) {
 		want := m.RealKeys(pats)
 		res, err := predict.Run(tr, pats, predict.Options{
 			Search:  search.Options{MaxTries: 1 << 20, PerClass: 1 << 20},
-			Confirm: func(a predict.Anomaly) bool { ok, _ := f.LockFeasible(a.Events); return ok },
+			Confirm:  func(a predict.Anomaly) bool { ok, _ := f.LockFeasible(a.Events); return ok },
+			Feasible: func(c search.Candidate) bool { ok, _ := f.LockFeasible(c.Events); return ok },
 		})
 		if err != nil {
 			t.Fatal(err)
