@@ -174,7 +174,7 @@ func TestLocksAgainstOracle(t *testing.T) {
 		}
 		want := m.RealKeys(pats)
 		res, err := predict.Run(tr, pats, predict.Options{
-			Search:  search.Options{MaxTries: 1 << 20, PerClass: 1 << 20},
+			Search:   search.Options{MaxTries: 1 << 20, PerClass: 1 << 20},
 			Confirm:  func(a predict.Anomaly) bool { ok, _ := f.LockFeasible(a.Events); return ok },
 			Feasible: func(c search.Candidate) bool { ok, _ := f.LockFeasible(c.Events); return ok },
 		})
