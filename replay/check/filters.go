@@ -92,7 +92,12 @@ func (fs *filters) drop(a predict.Anomaly) bool {
 // combination its instances by that count, then by how many steps leave
 // the recorded order (the schedule's tail); ties keep the search's order.
 // Replay proves a combination with its first reproduced instance, so the
-// likely ones first means fewer replays.
+// likely ones first means fewer replays; and since a combination is given
+// up only when all its instances failed, the order changes which
+// combinations are proved only when -max-replays or the budget cuts the
+// batch. The instances of a combination split on purpose (Anomaly.Split)
+// keep the search's order: whether one is reported depends on the effect
+// of the instance replayed, not only on its reproduction.
 func (fs *filters) order(preds []prediction) []prediction {
 	if fs.off || len(preds) < 2 {
 		return preds
@@ -104,8 +109,18 @@ func (fs *filters) order(preds []prediction) []prediction {
 	items := make([]item, len(preds))
 	keyOf := map[string]int{}
 	best := map[string]int{}
+	split := map[string]bool{}
+	for _, p := range preds {
+		if p.a.Split != "" {
+			split[p.a.Key] = true
+		}
+	}
 	for i, p := range preds {
-		b := fs.filter().Broken(p.a.Schedule.Prefix, p.a.Schedule.Tail, p.a.Events)
+		b, moved := 0, 0
+		if !split[p.a.Key] {
+			b = fs.filter().Broken(p.a.Schedule.Prefix, p.a.Schedule.Tail, p.a.Events)
+			moved = len(p.a.Schedule.Tail)
+		}
 		fs.rank[p.s] = i
 		k, ok := keyOf[p.a.Key]
 		if !ok {
@@ -114,7 +129,7 @@ func (fs *filters) order(preds []prediction) []prediction {
 			best[p.a.Key] = b
 		}
 		best[p.a.Key] = min(best[p.a.Key], b)
-		items[i] = item{p: p, idx: i, broken: b, moved: len(p.a.Schedule.Tail), key: k}
+		items[i] = item{p: p, idx: i, broken: b, moved: moved, key: k}
 	}
 	for i := range items {
 		items[i].kbest = best[items[i].p.a.Key]
