@@ -172,7 +172,11 @@ type heldLock struct {
 func (s *state) step(h hold, acquire bool) {
 	if acquire {
 		for i := range s.held {
-			s.held[i].after = append(s.held[i].after, h)
+			// A set: its size is the number of distinct locks, however
+			// often they are taken.
+			if !slices.Contains(s.held[i].after, h) {
+				s.held[i].after = append(s.held[i].after, h)
+			}
 		}
 		for i := range s.held {
 			if s.held[i].h == h {
@@ -191,14 +195,6 @@ func (s *state) step(h hold, acquire bool) {
 			return
 		}
 	}
-}
-
-func (s *state) clone() state {
-	c := state{held: make([]heldLock, len(s.held))}
-	for i, h := range s.held {
-		c.held[i] = heldLock{h: h.h, count: h.count, after: slices.Clone(h.after)}
-	}
-	return c
 }
 
 // compatible reports whether goroutine states a and b (of two different
@@ -234,16 +230,25 @@ func compatible(a, b *state) bool {
 	return true
 }
 
+// maxScan bounds the events one sandwich's check walks through (the
+// stretches of held locks before X and Y, and [X, X2)). Past it the check
+// answers "reachable": giving up a rejection is always safe, and the cost
+// of the check stays linear in the number of candidates.
+const maxScan = 1 << 14
+
 // prefix returns goroutine d's state after its first k events, scanning
-// from the last point before it where d held no lock.
-func (f *Filter) prefix(d int32, k int32) state {
-	var s state
+// from the last point before it where d held no lock; ok is false when
+// that stretch is longer than maxScan.
+func (f *Filter) prefix(d int32, k int32) (s state, ok bool) {
+	if k-f.free[d][k] > maxScan {
+		return s, false
+	}
 	for p := f.free[d][k]; p < k; p++ {
 		if h, ok := f.holdOf(f.tr.Events[f.seq[d][p]]); ok {
 			s.step(h, f.tr.Events[f.seq[d][p]].Op.IsAcquire())
 		}
 	}
-	return s
+	return s, true
 }
 
 // Sandwich is one lock-reachability question of an anomaly: goroutine A
@@ -292,10 +297,16 @@ func (f *Filter) reachable(sw Sandwich) bool {
 	if a == b || f.pos[sw.X2] <= f.pos[sw.X] {
 		return true // not a question this check answers
 	}
-	sb := f.prefix(b, f.pos[sw.Y])
+	sb, ok := f.prefix(b, f.pos[sw.Y])
+	if !ok {
+		return true
+	}
 	// A's points: after its first k events, k from pos(X)+1 to pos(X2).
 	k0 := f.pos[sw.X] + 1
-	sa := f.prefix(a, k0)
+	sa, ok := f.prefix(a, k0)
+	if !ok || f.pos[sw.X2]-k0 > maxScan {
+		return true
+	}
 	for k := k0; ; k++ {
 		if compatible(&sa, &sb) {
 			return true
