@@ -46,6 +46,11 @@ type Options struct {
 	// (ssatrace/filter): every prediction is replayed, in search order.
 	// For measuring what they save, and for tests.
 	NoFilters bool
+	// RankReadsFrom replays each site combination's instances with the
+	// fewest broken reads first (ssatrace/filter.Broken, AVFilter's
+	// criterion). Off by default: on the corpus it cost replays and lost
+	// a finding under -max-replays; the search's own order does better.
+	RankReadsFrom bool
 }
 
 // Finding is one prediction and what replay made of it.

@@ -13,7 +13,7 @@ import (
 // Names of the filters in Report.Filtered.
 const (
 	FilterLocks     = "locks"      // Penelope's lockset and acquisition-history check: drops
-	FilterReadsFrom = "reads-from" // AVFilter's read-after-write check: orders
+	FilterReadsFrom = "reads-from" // AVFilter's read-after-write check: orders (Options.RankReadsFrom)
 )
 
 // FilterCount is what one filter between prediction and replay saved
@@ -39,17 +39,18 @@ type FilterCount struct {
 
 // filters applies ssatrace/filter to the predictions of one trace.
 type filters struct {
-	off  bool
+	off  bool // no lock check
+	rank bool // order by broken reads (Options.RankReadsFrom)
 	tr   *trace.Trace
-	f    *filter.Filter // built on first use
-	rank map[*trace.Schedule]int
+	f    *filter.Filter          // built on first use
+	idx  map[*trace.Schedule]int // search order of each prediction
 	// dropped counts the predictions the lock check dropped, rejected the
 	// candidates it rejected before their schedules were generated.
 	dropped, rejected int
 }
 
-func newFilters(tr *trace.Trace, off bool) *filters {
-	return &filters{off: off, tr: tr, rank: map[*trace.Schedule]int{}}
+func newFilters(tr *trace.Trace, opt Options) *filters {
+	return &filters{off: opt.NoFilters, rank: opt.RankReadsFrom && !opt.NoFilters, tr: tr, idx: map[*trace.Schedule]int{}}
 }
 
 func (fs *filters) filter() *filter.Filter {
@@ -87,7 +88,8 @@ func (fs *filters) drop(a predict.Anomaly) bool {
 	return false
 }
 
-// order returns preds in replay order: the site combinations whose most
+// order returns preds in replay order (with Options.RankReadsFrom; else
+// the search's order): the site combinations whose most
 // likely instance breaks fewest read-from relations first, and within a
 // combination its instances by that count, then by how many steps leave
 // the recorded order (the schedule's tail); ties keep the search's order.
@@ -99,7 +101,7 @@ func (fs *filters) drop(a predict.Anomaly) bool {
 // keep the search's order: whether one is reported depends on the effect
 // of the instance replayed, not only on its reproduction.
 func (fs *filters) order(preds []prediction) []prediction {
-	if fs.off || len(preds) < 2 {
+	if !fs.rank || len(preds) < 2 {
 		return preds
 	}
 	type item struct {
@@ -121,7 +123,7 @@ func (fs *filters) order(preds []prediction) []prediction {
 			b = fs.filter().Broken(p.a.Schedule.Prefix, p.a.Schedule.Tail, p.a.Events)
 			moved = len(p.a.Schedule.Tail)
 		}
-		fs.rank[p.s] = i
+		fs.idx[p.s] = i
 		k, ok := keyOf[p.a.Key]
 		if !ok {
 			k = len(keyOf)
@@ -164,7 +166,11 @@ func (fs *filters) count(preds []prediction, found []Finding, rep *Report) {
 	if rep.Filtered == nil {
 		rep.Filtered = map[string]*FilterCount{}
 	}
-	for _, n := range []string{FilterLocks, FilterReadsFrom} {
+	names := []string{FilterLocks}
+	if fs.rank {
+		names = append(names, FilterReadsFrom)
+	}
+	for _, n := range names {
 		if rep.Filtered[n] == nil {
 			rep.Filtered[n] = &FilterCount{}
 		}
@@ -184,8 +190,11 @@ func (fs *filters) count(preds []prediction, found []Finding, rep *Report) {
 	lk.Candidates += fs.rejected
 	lk.Replays += fs.dropped
 	lk.Seconds += float64(fs.dropped) * mean
+	if !fs.rank {
+		return
+	}
 	for i, p := range preds {
-		if fs.rank[p.s] > i {
+		if fs.idx[p.s] > i {
 			rf.Moved++
 		}
 	}
@@ -193,9 +202,9 @@ func (fs *filters) count(preds []prediction, found []Finding, rep *Report) {
 		if !f.Reproduced() {
 			continue
 		}
-		at := fs.rank[f.Schedule]
+		at := fs.idx[f.Schedule]
 		for _, p := range preds {
-			if p.a.Key == f.Anomaly.Key && fs.rank[p.s] < at && !replayed[p.s] {
+			if p.a.Key == f.Anomaly.Key && fs.idx[p.s] < at && !replayed[p.s] {
 				rf.Replays++
 				rf.Seconds += mean
 			}

@@ -37,7 +37,7 @@ func TestFiltersOrder(t *testing.T) {
 			}
 			return replay.Verdict{Verdict: replay.Diverged, Wall: time.Second}
 		}
-		flt := newFilters(tr, off)
+		flt := newFilters(tr, Options{NoFilters: off, RankReadsFrom: true})
 		preds = flt.order(preds)
 		rep := &Report{}
 		replayBatch(context.Background(), nil, "p", "T", tr, preds, t.TempDir(), time.Now().Add(time.Hour), Options{MaxReplays: 10}, map[string]bool{}, rep)

@@ -74,7 +74,7 @@ func (c *testCheck) check(rt record.Test, path string) {
 		}
 	}()
 	var preds []prediction
-	flt := newFilters(tr, c.opt.NoFilters)
+	flt := newFilters(tr, c.opt)
 	collect := func(a predict.Anomaly) bool {
 		if c.seen[a.Key] {
 			c.found++

@@ -27,14 +27,16 @@
 //     surely infeasible: the same value may be read, or the branch may not
 //     depend on it. Dropping it would lose anomalies replay reproduces (the
 //     paper admits these false negatives; pecanvet may not have them), so
-//     this check ranks instead: Broken counts the reads whose writer the
+//     this check only ranks: Broken counts the reads whose writer the
 //     schedule changes and that a later anomaly event of the same goroutine
 //     follows (the branch between them the paper asks for may be anywhere
 //     in unrecorded code; after its last anomaly event a goroutine may
-//     leave the schedule, replay lets it), and the replayer tries the
-//     instances of a site
-//     combination with fewer broken reads first; the first reproduced one
-//     proves the combination and the rest are not replayed.
+//     leave the schedule, replay lets it). replay/check can replay the
+//     instances of a site combination with fewer broken reads first
+//     (Options.RankReadsFrom), but does not by default: on the corpus that
+//     order cost more replays than the search's own and, under
+//     -max-replays, lost a finding. The reads an anomaly changes are often
+//     the very reads whose new values make it show.
 //
 // The lemmas' intervals describe which reads change writer when an
 // idealized predicted trace τ' moves the remote goroutine's events. Here the
