@@ -142,10 +142,20 @@ func TestLocksAgainstOracle(t *testing.T) {
 	if !ok {
 		t.Fatal("no built-in set all")
 	}
+	// Three goroutines in one anomaly, and two units of one goroutine:
+	// sandwiches the built-in patterns do not make.
+	custom, err := pattern.Parse(`
+x/three T=t1-t2-t3-t1 SV=s1-s1-s1-s1 AR=u1-u2-u3-u1 AT=r-w-w-r
+x/tworegions T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u3 AT=r-w-r
+`, "custom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pats = append(pats, custom...)
 	rng := rand.New(rand.NewPCG(3, 17))
 	var real, unreal, rejected int
 	for i := 0; i < n; i++ {
-		opt := gen.SmallOptions{Goroutines: 2 + i%2}
+		opt := gen.SmallOptions{Goroutines: 2 + i%3}
 		if i%3 == 0 { // more locks, more nesting: acquisition histories
 			opt.Locks, opt.MaxEvents = 3, 18
 		}
