@@ -240,8 +240,8 @@ func checkJSON(f check.Finding) checkOut {
 func printFiltered(w io.Writer, rep *check.Report) {
 	for _, name := range []string{check.FilterLocks, check.FilterReadsFrom} {
 		if c := rep.Filtered[name]; c != nil {
-			fmt.Fprintf(w, "pecanvet check: filter %s: %d candidates rejected before scheduling, %d predictions dropped, %d moved ahead, %d replays saved (about %.1fs)\n",
-				name, c.Candidates, c.Predictions, c.Moved, c.Replays, c.Seconds)
+			fmt.Fprintf(w, "pecanvet check: filter %s: %d candidates rejected before scheduling, %d predictions moved ahead, %d replays saved (about %.1fs)\n",
+				name, c.Candidates, c.Moved, c.Replays, c.Seconds)
 		}
 	}
 }

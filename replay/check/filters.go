@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/pecanvet/pecanvet/ssatrace/filter"
-	"github.com/pecanvet/pecanvet/ssatrace/predict"
 	"github.com/pecanvet/pecanvet/ssatrace/search"
 	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
@@ -19,19 +18,21 @@ const (
 // FilterCount is what one filter between prediction and replay saved
 // (ssatrace/filter).
 type FilterCount struct {
-	// Predictions the filter dropped: no replay could reproduce them.
-	Predictions int
 	// Candidates the filter rejected before the engine generated their
-	// schedules (the lock check only; each would have been found
-	// infeasible by the engine, at the cost of a schedule generation).
+	// schedules (the lock check). Each would have been found infeasible by
+	// the engine at the cost of a schedule generation: the engine's
+	// schedules are lock-valid by its own check, so no prediction it
+	// makes fails the lock check, and the check drops no prediction and
+	// saves no replay there; it saves schedule generations.
 	Candidates int
 	// Moved: predictions replayed ahead of an instance of the same site
 	// combination that the search proposed before them.
 	Moved int
-	// Replays not run thanks to the filter: the dropped predictions, and
-	// the instances the search proposed before a reproduced one that the
-	// filter's order made unnecessary (had they been replayed in search
-	// order, they would have come first; counted as if pruned).
+	// Replays not run thanks to the filter's order: the instances the
+	// search proposed before a reproduced one that were not replayed (had
+	// they been replayed in search order, they would have come first;
+	// counted as if pruned, so an upper bound: compare runs with and
+	// without, as the corpus measurement did).
 	Replays int
 	// Seconds: Replays times the mean wall time of the test's replays.
 	Seconds float64
@@ -44,9 +45,9 @@ type filters struct {
 	tr   *trace.Trace
 	f    *filter.Filter          // built on first use
 	idx  map[*trace.Schedule]int // search order of each prediction
-	// dropped counts the predictions the lock check dropped, rejected the
-	// candidates it rejected before their schedules were generated.
-	dropped, rejected int
+	// rejected counts the candidates the lock check rejected before their
+	// schedules were generated.
+	rejected int
 }
 
 func newFilters(tr *trace.Trace, opt Options) *filters {
@@ -73,19 +74,6 @@ func (fs *filters) feasible(c search.Candidate) bool {
 		return false
 	}
 	return true
-}
-
-// drop reports whether prediction a cannot be realized by any lock-valid
-// execution (then it is not replayed).
-func (fs *filters) drop(a predict.Anomaly) bool {
-	if fs.off {
-		return false
-	}
-	if ok, _ := fs.filter().LockFeasible(a.Events); !ok {
-		fs.dropped++
-		return true
-	}
-	return false
 }
 
 // order returns preds in replay order (with Options.RankReadsFrom; else
@@ -186,10 +174,7 @@ func (fs *filters) count(preds []prediction, found []Finding, rep *Report) {
 		mean = wall.Seconds() / float64(len(found))
 	}
 	lk, rf := rep.Filtered[FilterLocks], rep.Filtered[FilterReadsFrom]
-	lk.Predictions += fs.dropped
 	lk.Candidates += fs.rejected
-	lk.Replays += fs.dropped
-	lk.Seconds += float64(fs.dropped) * mean
 	if !fs.rank {
 		return
 	}

@@ -86,9 +86,6 @@ func (c *testCheck) check(rt record.Test, path string) {
 			// instances of a pruned key are still tried.)
 			return false
 		}
-		if flt.drop(a) {
-			return false // no lock-valid execution realizes it
-		}
 		s, err := trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events)
 		if err != nil {
 			c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
