@@ -54,6 +54,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	alone := fs.Bool("alone", false, "record each test in a process of its own (by default a package's test functions are recorded in one process, each with a trace of its own; use this when tests depend on running alone)")
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
 	drivers := fs.Bool("drivers", true, "generate test drivers for packages without tests (two goroutines calling a type's exported methods)")
+	filters := fs.Bool("filters", true, "before replaying, drop predictions no lock-valid execution realizes (false: to measure what that saves)")
+	rankReads := fs.Bool("rank-reads", false, "replay first the instances of a site combination whose schedules change the fewest reads (AVFilter's criterion; measured worse than the search's order)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, checkUsage)
 		fs.PrintDefaults()
@@ -86,6 +88,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		Dir: dir, Patterns: pkgs, Run: *run, Anomalies: pats, Timeout: *timeout,
 		Replay:     replay.Options{Timeout: *replayTimeout, Stall: *stall},
 		MaxReplays: *maxReplays, Budget: *budget, Drivers: *drivers, Alone: *alone,
+		NoFilters: !*filters, RankReadsFrom: *rankReads,
 	}
 	if !*quiet {
 		opt.Progress = stderr
@@ -101,6 +104,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		if !*quiet {
 			fmt.Fprintf(stderr, "pecanvet check: %s\n", rep.Time)
+		}
+		if *verbose {
+			printFiltered(stderr, rep)
 		}
 	}
 	if err != nil {
@@ -232,4 +238,14 @@ func checkJSON(f check.Finding) checkOut {
 		o.Schedule = append(o.Schedule, s)
 	}
 	return o
+}
+
+// printFiltered says what each filter between prediction and replay saved.
+func printFiltered(w io.Writer, rep *check.Report) {
+	for _, name := range []string{check.FilterLocks, check.FilterReadsFrom} {
+		if c := rep.Filtered[name]; c != nil {
+			fmt.Fprintf(w, "pecanvet check: filter %s: %d candidates rejected before scheduling, %d predictions moved ahead, %d replays saved (about %.1fs)\n",
+				name, c.Candidates, c.Moved, c.Replays, c.Seconds)
+		}
+	}
 }

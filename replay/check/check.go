@@ -45,6 +45,15 @@ type Options struct {
 	// Alone records every test in a process of its own, rather than a
 	// package's test functions in one process (recordAhead).
 	Alone bool
+	// NoFilters turns off the filters between prediction and replay
+	// (ssatrace/filter): every prediction is replayed, in search order.
+	// For measuring what they save, and for tests.
+	NoFilters bool
+	// RankReadsFrom replays each site combination's instances with the
+	// fewest broken reads first (ssatrace/filter.Broken, AVFilter's
+	// criterion). Off by default: on the corpus it cost replays and lost
+	// a finding under -max-replays; the search's own order does better.
+	RankReadsFrom bool
 }
 
 // Finding is one prediction and what replay made of it.
@@ -95,6 +104,9 @@ type Report struct {
 	Events   int
 	Listed   int // tests found in the packages; Listed-Tests were left unchecked
 	Time     Timing
+	// Filtered says, per filter (FilterLocks, FilterReadsFrom), what the
+	// filters between prediction and replay saved; nil with NoFilters.
+	Filtered map[string]*FilterCount
 }
 
 // Timing says where a check's time went. Durations are summed over the

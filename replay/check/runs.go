@@ -75,6 +75,7 @@ func (c *testCheck) check(rt record.Test, path string) {
 		}
 	}()
 	var preds []prediction
+	flt := newFilters(tr, c.opt)
 	collect := func(a predict.Anomaly) bool {
 		if c.seen[a.Key] {
 			c.found++
@@ -95,7 +96,7 @@ func (c *testCheck) check(rt record.Test, path string) {
 		return false
 	}
 	pstart := time.Now()
-	res, err := predict.Run(tr, c.opt.Anomalies, predict.Options{Confirm: collect, Deadline: c.deadline, Context: c.ctx})
+	res, err := predict.Run(tr, c.opt.Anomalies, predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: c.deadline, Context: c.ctx})
 	c.rep.Time.Predict += time.Since(pstart)
 	if err != nil {
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
@@ -109,7 +110,9 @@ func (c *testCheck) check(rt record.Test, path string) {
 	opt.MaxReplays = max(0, c.opt.MaxReplays-c.replays)
 	start := len(c.rep.Findings)
 	dir := filepath.Join(c.dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
+	preds = flt.order(preds)
 	c.skipped += replayBatch(c.ctx, c.b, c.pkg, c.test, tr, preds, dir, c.deadline, opt, c.seen, c.rep)
+	flt.count(preds, c.rep.Findings[start:], c.rep)
 	for _, f := range c.rep.Findings[start:] {
 		c.replays++
 		if f.Reproduced() {

@@ -24,6 +24,11 @@ type Options struct {
 	// the search tries other instances of the same site combination, up to
 	// Search.MaxTries.
 	Confirm func(Anomaly) bool
+	// Feasible, if set, is asked about each candidate instance before its
+	// schedule is generated; one it rejects (ssatrace/filter's lock check:
+	// no lock-valid execution realizes it) is counted infeasible without
+	// the cost of generating a schedule.
+	Feasible func(search.Candidate) bool
 	// Deadline, if not zero, and Context, if set, bound the prediction:
 	// once either runs out the search stops, Run returns the anomalies
 	// found so far and Result.Cut says what was left out.
@@ -116,6 +121,10 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 		}
 		ts := time.Now()
 		defer func() { schedTime += time.Since(ts) }()
+		if opt.Feasible != nil && !opt.Feasible(c) {
+			res.Stats.Infeasible++
+			return false
+		}
 		res.Stats.Schedules++
 		sched, err := gen.Generate(c.Events, c.Pattern.Adjacent)
 		if err != nil {
