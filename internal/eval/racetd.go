@@ -360,10 +360,11 @@ func timeSplit(st []pecan.Stats) string {
 		t.Replay += s.Replay
 		t.Records += s.Records
 		t.Replays += s.Replays
+		t.LockRejected += s.LockRejected
 	}
 	if t.Build+t.Record+t.Predict+t.Replay == 0 {
 		return ""
 	}
-	return fmt.Sprintf("build %.1f s, record %.1f s (%d tests), predict %.1f s, replay %.1f s (%d replays)",
-		t.Build, t.Record, t.Records, t.Predict, t.Replay, t.Replays)
+	return fmt.Sprintf("build %.1f s, record %.1f s (%d tests), predict %.1f s, replay %.1f s (%d replays); the lock filter rejected %d candidates",
+		t.Build, t.Record, t.Records, t.Predict, t.Replay, t.Replays, t.LockRejected)
 }

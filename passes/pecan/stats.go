@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/pecanvet/pecanvet/replay/check"
 )
 
 // statsFile is the -stats flag: evaluations (internal/eval) need to know,
@@ -34,6 +36,8 @@ type Stats struct {
 	Replay  float64 `json:"replay_s,omitempty"`
 	Records int     `json:"records,omitempty"`
 	Replays int     `json:"replays,omitempty"`
+	// Candidates the lock filter rejected before scheduling (check.FilterLocks).
+	LockRejected int `json:"lock_rejected,omitempty"`
 }
 
 // writeStats appends res as one JSON line to the -stats file, if set. Units
@@ -53,6 +57,9 @@ func writeStats(pass *analysis.Pass, res *Result) {
 		t := r.Time
 		st.Wall, st.Build, st.Record, st.Predict, st.Replay = t.Wall.Seconds(), t.Build.Seconds(), t.Record.Seconds(), t.Predict.Seconds(), t.Replay.Seconds()
 		st.Records, st.Replays = t.Records, t.Replays
+		if c := r.Filtered[check.FilterLocks]; c != nil {
+			st.LockRejected = c.Candidates
+		}
 	}
 	b, err := json.Marshal(st)
 	if err != nil {
