@@ -533,7 +533,7 @@ func (m *Model) matches(p *pattern.Pattern, i, e int) bool {
 	if p.Chan {
 		return op == trace.Send && p.AT[i] == pattern.R || op == trace.Close && p.AT[i] == pattern.W
 	}
-	if !op.IsAccess() || (op.IsAtomic() && !p.Atomic) {
+	if !op.IsAccess() {
 		return false
 	}
 	switch p.AT[i] {
@@ -597,6 +597,21 @@ func (m *Model) commuting(p *pattern.Pattern, inst []int) bool {
 	return true
 }
 
+// allAtomic reports whether p is not Atomic and inst holds only sync/atomic
+// accesses: such a pattern (a race) needs a plain access, since two
+// sync/atomic accesses never race.
+func (m *Model) allAtomic(p *pattern.Pattern, inst []int) bool {
+	if p.Atomic || p.Chan {
+		return false
+	}
+	for _, e := range inst {
+		if !m.ev[e].Op.IsAtomic() {
+			return false
+		}
+	}
+	return true
+}
+
 // Instances returns every instance of p in the trace, in lexicographic order.
 func (m *Model) Instances(p *pattern.Pattern) [][]int {
 	n := p.Len()
@@ -605,7 +620,7 @@ func (m *Model) Instances(p *pattern.Pattern) [][]int {
 	var rec func(i int)
 	rec = func(i int) {
 		if i == n {
-			if !m.commuting(p, cur) {
+			if !m.commuting(p, cur) && !m.allAtomic(p, cur) {
 				out = append(out, slices.Clone(cur))
 			}
 			return
@@ -643,7 +658,7 @@ func (m *Model) IsInstance(p *pattern.Pattern, inst []int) bool {
 			}
 		}
 	}
-	return !m.commuting(p, inst)
+	return !m.commuting(p, inst) && !m.allAtomic(p, inst)
 }
 
 // checkThenAct marks the atomic loads of a check-then-act, which take no
