@@ -388,7 +388,18 @@ func Send[T any](ch chan<- T, v T, site int32) {
 		return
 	}
 	gateSend(site, cap(ch))
+	sent := false
+	defer func() {
+		if !sent {
+			// The send panicked: the channel was closed. Record it all
+			// the same, marked so: the race detector reports a send
+			// racing with the close, and a send that is not recorded
+			// cannot be predicted against the close.
+			recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), trace.FlagClosed)
+		}
+	}()
 	ch <- v
+	sent = true
 	recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), 0)
 }
 

@@ -167,8 +167,9 @@ func (m *Model) buildEdges() {
 				c.cap, c.capSet = e.Arg, true
 			}
 			switch {
-			case e.Op == trace.Send:
+			case e.Op == trace.Send && e.Flags&trace.FlagClosed == 0:
 				c.sends = append(c.sends, i)
+			case e.Op == trace.Send: // panicked on the closed channel: no edge
 			case e.Op == trace.Recv && e.Flags&trace.FlagClosed == 0:
 				c.recvs = append(c.recvs, i)
 			case e.Op == trace.Recv: // from a closed channel
