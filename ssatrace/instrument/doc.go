@@ -98,14 +98,18 @@
 // LoadAndDelete, Swap, CompareAndSwap, CompareAndDelete and Range, as
 // atomic accesses of the (map, key) pair (rt/syncmap.go; Clear and method
 // values of sync.Map are not wrapped); every sync/atomic function and
-// method of the atomic types the runtime wraps; channel send, receive (also comma-ok), close; select (the
+// method of the atomic types the runtime wraps; channel send (one that
+// panics on a closed channel is recorded too, marked ok=false: it races
+// with the close), receive (also comma-ok), close; select (the
 // channel operands and sent values are evaluated before the select, in
 // source order as Go does, and the case that fired records rt.Sent or
 // rt.Received, default records nothing); range over a channel (each
 // iteration records rt.Received, and the loop end the receive that saw the
 // channel closed, unless a break left the loop); go statements (the
 // function and arguments are evaluated in the parent, rt.Go records the
-// fork, and the new goroutine calls rt.Begin and defers rt.End); and units
+// fork, and the new goroutine calls rt.Begin and defers rt.End);
+// runtime.AddCleanup (rt.AddCleanup forks each cleanup at the call and runs
+// it on a goroutine of its own, as the race detector sees it); and units
 // of work: every method with a receiver starts with
 // rt.RegionBegin(site); defer rt.RegionEnd(site). An operation is only
 // rewritten when the embedded runtime has its wrapper.

@@ -570,6 +570,20 @@ func (w *fileRW) specialCall(e *ast.CallExpr) *callParts {
 			w.keepRef(fun)
 			return mk(fn.Name(), nil, e.Args, w.site(e.Lparen, w.describe(e.Args[0])))
 		}
+		if isRuntimeAddCleanup(fn) && w.ins.api.has("AddCleanup") && len(e.Args) == 3 {
+			if _, explicit := unparen(e.Fun).(*ast.IndexExpr); !explicit {
+				// Keep the import used with a non-generic function of it.
+				switch x := fun.(type) {
+				case *ast.SelectorExpr:
+					if id, ok := x.X.(*ast.Ident); ok {
+						w.keepRefs[id.Name+".GC"] = true
+					}
+				case *ast.Ident:
+					w.keepRefs["GC"] = true
+				}
+				return mk("AddCleanup", nil, e.Args, w.site(e.Lparen, "runtime.AddCleanup"))
+			}
+		}
 		if fn.Pkg() != nil && fn.Pkg().Path() == "sync" && syncFuncs[fn.Name()] && w.ins.api.has(fn.Name()) && len(e.Args) == 1 {
 			if _, explicit := unparen(e.Fun).(*ast.IndexExpr); !explicit {
 				// Keep the import used with a non-generic function of it.

@@ -112,6 +112,13 @@ func isTimeAfterFunc(fn *types.Func) bool {
 	return fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "AfterFunc"
 }
 
+// isRuntimeAddCleanup reports whether fn is runtime.AddCleanup, whose
+// cleanups the runtime forks at the call (rt.AddCleanup): the runtime runs
+// them on goroutines the program does not start.
+func isRuntimeAddCleanup(fn *types.Func) bool {
+	return fn.Pkg() != nil && fn.Pkg().Path() == "runtime" && fn.Name() == "AddCleanup"
+}
+
 // isTimeSleep reports whether fn is time.Sleep, which replay may shorten
 // (rt.Sleep: virtual time).
 func isTimeSleep(fn *types.Func) bool {

@@ -28,10 +28,14 @@
 //     T name (Parse and Validate reject a pattern that breaks this). Two
 //     different AR names may still share a T name: two regions of one
 //     goroutine.
-//   - AT r matches an access that reads, w one that writes. Plain reads and
-//     writes always match; sync/atomic accesses match only when the pattern
-//     is Atomic (an atomic load reads, a store writes, a read-modify-write
-//     does both). Races are never Atomic.
+//   - AT r matches an access that reads, w one that writes (an atomic load
+//     reads, a store writes, a read-modify-write does both). Plain reads and
+//     writes always match. sync/atomic accesses match any event of an
+//     Atomic pattern; in a pattern that is not Atomic (races are never
+//     Atomic) they match too, but an instance must then hold at least one
+//     plain access: as in the race detector, a sync/atomic access races
+//     with a plain access of its location, and two sync/atomic accesses
+//     never race.
 //
 // A schedule (a feasible permutation of the trace) realizes an instance when
 // the instance's accesses occur in it in E's order. For an Adjacent pattern
@@ -75,7 +79,8 @@
 //
 // # Built-in sets
 //
-// Builtin returns the sets "race" (RW, WR, WW: adjacent, never atomic), "av"
+// Builtin returns the sets "race" (RW, WR, WW: adjacent, not Atomic, so
+// at least one of the two accesses is plain), "av"
 // (RWR, RWW, WRW, WWR, WWW on one variable) and "asv" (the 14 patterns of
 // Figure 2 of the atomic-sets paper, asv-1 … asv-14, in the figure's order),
 // and "all", their union. Resolve turns a -patterns flag value into patterns.

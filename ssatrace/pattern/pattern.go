@@ -45,7 +45,7 @@ type Pattern struct {
 	Kind     string // "race", "av", "asv", or a user-chosen kind
 	Name     string // e.g. "RW", "RWR", "asv-9"; Kind/Name is unique within a set
 	Adjacent bool   // the events must run back to back in the schedule (data races)
-	Atomic   bool   // sync/atomic accesses may match (never for races)
+	Atomic   bool   // sync/atomic accesses may match alone (never for races, which need a plain access)
 	Chan     bool   // the events are channel operations: a send stands for r, a close for w
 
 	E         []string // event names (default e1..en)

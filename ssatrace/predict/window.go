@@ -239,6 +239,9 @@ func (st *streamState) advance(i int32, e trace.Event) {
 			st.units[e.G] = u[:len(u)-1]
 		}
 	case trace.Send:
+		if e.Flags&trace.FlagClosed != 0 {
+			break // panicked on the closed channel: delivered nothing
+		}
 		p := st.pending[e.Obj]
 		if len(p) >= maxPending {
 			p = p[1:]

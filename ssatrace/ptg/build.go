@@ -254,6 +254,12 @@ func (b *builder) chanOp(i int32, e trace.Event) {
 	g := e.G
 	switch e.Op {
 	case trace.Send:
+		if e.Flags&trace.FlagClosed != 0 {
+			// It found the channel closed and panicked: it delivered
+			// nothing, and the close is no happens-before edge to it (the
+			// race detector reports the two as racing).
+			return
+		}
 		k := len(cs.sends) // this is send number k (0-based)
 		cs.sends = append(cs.sends, i)
 		if cs.cap > 0 && k >= int(cs.cap) {

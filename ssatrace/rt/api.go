@@ -178,11 +178,50 @@ func TryRLock(rw *sync.RWMutex, site int32) bool {
 
 // ---- WaitGroup, Once, Cond ----
 
-// WGAdd records and performs wg.Add(delta).
+// wgState is what the race detector's model of a WaitGroup needs: the
+// counter and whether a Wait blocks on it (as the instrumented calls saw
+// them, under mu). An entry is dropped when its counter is 0 again.
+type wgState struct {
+	n       int64
+	waiting bool
+}
+
+var wgs = map[uintptr]*wgState{}
+
+// wgAddLocked counts delta on wg and reports whether it was an increment
+// from 0. With mu held.
+func wgAddLocked(wg *sync.WaitGroup, delta int64) bool {
+	k := uintptr(unsafe.Pointer(wg))
+	st := wgs[k]
+	if st == nil {
+		st = &wgState{}
+		wgs[k] = st
+	}
+	first := delta > 0 && st.n == 0
+	if st.n += delta; st.n <= 0 {
+		delete(wgs, k) // the waiters are released
+	}
+	return first
+}
+
+// WGAdd records and performs wg.Add(delta). An increment from 0 is also
+// recorded as a read of the WaitGroup, as the race detector models it
+// (sync.WaitGroup.Add): it races with the write of a Wait that blocks
+// (WGWait), since Add must happen before Wait — the misuse
+// TestRaceWaitGroupWrongAdd shows.
 func WGAdd(wg *sync.WaitGroup, delta int, site int32) {
 	if active.Load() {
 		gate(unsafe.Pointer(wg), site, trace.WGAdd)
-		recordSync(unsafe.Pointer(wg), classWG, site, trace.WGAdd, int64(delta), 0)
+		mu.Lock()
+		recordSyncLocked(unsafe.Pointer(wg), classWG, site, trace.WGAdd, int64(delta), 0)
+		first := wgAddLocked(wg, int64(delta))
+		mu.Unlock()
+		if first {
+			gate(unsafe.Pointer(wg), site, trace.Read)
+			record(unsafe.Pointer(wg), classMem, site, trace.Read, 0, 0)
+		} else {
+			gateOmit(unsafe.Pointer(wg), site, trace.Read)
+		}
 	}
 	wg.Add(delta)
 }
@@ -191,7 +230,10 @@ func WGAdd(wg *sync.WaitGroup, delta int, site int32) {
 func WGDone(wg *sync.WaitGroup, site int32) {
 	if active.Load() {
 		gate(unsafe.Pointer(wg), site, trace.WGDone)
-		recordSync(unsafe.Pointer(wg), classWG, site, trace.WGDone, 0, 0)
+		mu.Lock()
+		recordSyncLocked(unsafe.Pointer(wg), classWG, site, trace.WGDone, 0, 0)
+		wgAddLocked(wg, -1)
+		mu.Unlock()
 	}
 	wg.Done()
 }
@@ -201,6 +243,22 @@ func WGWait(wg *sync.WaitGroup, site int32) {
 	if !active.Load() {
 		wg.Wait()
 		return
+	}
+	// The first Wait to block on a counter above 0 is a write of the
+	// WaitGroup in the race detector's model (sync.WaitGroup.Wait), which
+	// races with an Add from 0 (WGAdd).
+	mu.Lock()
+	st := wgs[uintptr(unsafe.Pointer(wg))]
+	blocks := st != nil && st.n > 0 && !st.waiting
+	if blocks {
+		st.waiting = true
+	}
+	mu.Unlock()
+	if blocks {
+		gate(unsafe.Pointer(wg), site, trace.Write)
+		record(unsafe.Pointer(wg), classMem, site, trace.Write, 0, 0)
+	} else {
+		gateOmit(unsafe.Pointer(wg), site, trace.Write)
 	}
 	gate(unsafe.Pointer(wg), site, trace.WGWait)
 	wg.Wait()
@@ -226,7 +284,10 @@ func WGGo(wg *sync.WaitGroup, f func(), site int32) {
 		defer func() {
 			if active.Load() {
 				gate(unsafe.Pointer(wg), site, trace.WGDone)
-				recordSync(unsafe.Pointer(wg), classWG, site, trace.WGDone, 0, 0)
+				mu.Lock()
+				recordSyncLocked(unsafe.Pointer(wg), classWG, site, trace.WGDone, 0, 0)
+				wgAddLocked(wg, -1)
+				mu.Unlock()
 			}
 			End()
 			wg.Done()
@@ -388,7 +449,18 @@ func Send[T any](ch chan<- T, v T, site int32) {
 		return
 	}
 	gateSend(site, cap(ch))
+	sent := false
+	defer func() {
+		if !sent {
+			// The send panicked: the channel was closed. Record it all
+			// the same, marked so: the race detector reports a send
+			// racing with the close, and a send that is not recorded
+			// cannot be predicted against the close.
+			recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), trace.FlagClosed)
+		}
+	}()
 	ch <- v
+	sent = true
 	recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), 0)
 }
 

@@ -65,7 +65,12 @@
 //	rt.CondWait(c *sync.Cond, site); rt.CondSignal(c, site); rt.CondBroadcast(c, site)
 //
 // wg-add and wg-done are recorded before the call, wg-wait after Wait
-// returns. WGGo needs no Go 1.25 toolchain: it records wg-add 1 and a fork,
+// returns. As in the race detector's model of a WaitGroup, an Add that
+// raises the counter from 0 is also recorded as a read of the WaitGroup's
+// memory (after the wg-add), and the first Wait that blocks as a write of
+// it (before the wg-wait): an Add that does not happen before a blocking
+// Wait races with it. Replay passes such a step when the execution does
+// not produce it (gateOmit). WGGo needs no Go 1.25 toolchain: it records wg-add 1 and a fork,
 // and the new goroutine records begin, …, wg-done, end and then calls
 // Done. OnceDo records the call that ran f from inside Do (after f returns
 // or panics), the others after Do returns, so the first once event of an

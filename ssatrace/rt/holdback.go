@@ -133,7 +133,7 @@ func (w *recorder) submit(g *Goroutine, ev trace.Event) {
 	if ev.Op.IsChan() {
 		cs := w.chanOf(ev.Obj, ev.Arg)
 		switch {
-		case ev.Op == trace.Send:
+		case ev.Op == trace.Send && ev.Flags&trace.FlagClosed == 0:
 			cs.arrS++
 		case ev.Op == trace.Recv && ev.Flags&trace.FlagClosed == 0:
 			cs.arrR++
@@ -206,7 +206,12 @@ func (w *recorder) ready(g *Goroutine, ev *trace.Event, h *held, needS, needR in
 	}
 	switch ev.Op {
 	case trace.Send:
-		if cs.cap > 0 && cs.sends >= cs.cap && cs.recvs <= cs.sends-cs.cap {
+		if ev.Flags&trace.FlagClosed != 0 {
+			// A send that panicked found the channel closed: after the close.
+			if !cs.closed {
+				return false, ev.Obj
+			}
+		} else if cs.cap > 0 && cs.sends >= cs.cap && cs.recvs <= cs.sends-cs.cap {
 			return false, ev.Obj
 		}
 	case trace.Recv:
@@ -238,6 +243,9 @@ func (w *recorder) put(g *Goroutine, ev trace.Event) {
 	cs := w.chanOf(ev.Obj, ev.Arg)
 	switch ev.Op {
 	case trace.Send:
+		if ev.Flags&trace.FlagClosed != 0 {
+			return // delivered nothing
+		}
 		if cs.cap == 0 && !cs.foreign {
 			g.waitCh, g.waitN = ev.Obj, cs.sends+1
 		}

@@ -216,6 +216,29 @@ func gate(addr unsafe.Pointer, site int32, op trace.Op) {
 	mu.Unlock()
 }
 
+// gateOmit is called where the runtime's model has an event that this
+// execution does not produce (a WaitGroup access of the race detector's
+// model: an Add not from 0 reads nothing, a Wait that does not block
+// writes nothing). If the schedule expects that event of the goroutine
+// next, its turn passes without it, so that a schedule that reorders the
+// WaitGroup's users does not diverge on the model alone. An anomaly step
+// is not passed: without its event the anomaly did not happen.
+func gateOmit(addr unsafe.Pointer, site int32, op trace.Op) {
+	if rp == nil {
+		return
+	}
+	if addr != nil {
+		if _, stack := self(uintptr(addr)); stack {
+			return
+		}
+	}
+	mu.Lock()
+	if rp != nil && !rp.free && rec != nil {
+		rp.omit(rec.cur(), site, op)
+	}
+	mu.Unlock()
+}
+
 // gateSend gates a send on a channel of capacity c.
 func gateSend(site int32, c int) {
 	if rp == nil {
@@ -369,6 +392,44 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 	default:
 		r.pending, r.pendingEmit, r.pendingSince = g, false, time.Now()
 	}
+}
+
+// omit passes g's next step if it is op at site, not produced: see gateOmit.
+func (r *replayer) omit(g *Goroutine, site int32, op trace.Op) {
+	if r.free || r.freed[g.name] {
+		return
+	}
+	siteName := ""
+	if site >= 0 {
+		siteName = rec.tab.Name(trace.TabSite, rec.site(site).idx)
+	}
+	mine := r.proj[g.name]
+	i := r.next[g.name]
+	if i >= len(mine) {
+		return
+	}
+	st := r.s.Steps[mine[i]]
+	k := occKey{op, siteName}
+	occ := r.occ[g.name]
+	if occ == nil {
+		occ = map[occKey]int{}
+		r.occ[g.name] = occ
+	}
+	if st.Op != op || st.Site != siteName || st.N != occ[k]+1 || r.isAnom[mine[i]] {
+		return // not expected here (or needed): turn decides on g's next event
+	}
+	occ[k]++ // later occurrences keep their numbers
+	r.moves++
+	r.waiting[g.name] = st
+	for r.cursor != mine[i] && !r.free {
+		r.cond.Wait()
+	}
+	delete(r.waiting, g.name)
+	if r.free {
+		return
+	}
+	r.next[g.name] = i + 1
+	r.advance()
 }
 
 // doneWithAnomaly reports whether goroutine g has no anomaly step at or

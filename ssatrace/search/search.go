@@ -95,16 +95,14 @@ func Run(gr *ptg.Graph, pats []*pattern.Pattern, opt Options, try func(Candidate
 	s := &searcher{gr: gr, opt: opt, try: try, tries: map[string]int{}, done: map[string]bool{}, assigns: map[string]int{}, shapes: map[string]*groupIndex{}}
 	// Index every region-group shape in one pass over the regions.
 	var gs []*group
-	var atomic []bool
 	for _, p := range pats {
 		for _, g := range groupsOf(p) {
 			if len(g.pos) > 1 {
 				gs = append(gs, g)
-				atomic = append(atomic, p.Atomic)
 			}
 		}
 	}
-	s.buildRegionGroups(gs, atomic)
+	s.buildRegionGroups(gs)
 	// Adjacent (race) patterns: first the instances that reverse the
 	// recorded order — the recorded order was already seen to be harmless.
 	for pass := 0; pass < 2; pass++ {
@@ -263,9 +261,6 @@ func groupsOf(p *pattern.Pattern) []*group {
 			}
 			fmt.Fprintf(&b, "%d%s", v, g.at[k])
 		}
-		if p.Atomic {
-			b.WriteString("+a")
-		}
 		g.shape = b.String()
 	}
 	return gs
@@ -276,12 +271,15 @@ func matches(op trace.Op, a pattern.Access, p *pattern.Pattern) bool {
 	if p.Chan {
 		return op == trace.Send && a == pattern.R || op == trace.Close && a == pattern.W
 	}
-	return matchesAccess(op, a, p.Atomic)
+	return matchesAccess(op, a)
 }
 
-// matchesAccess reports whether memory access op can stand for a.
-func matchesAccess(op trace.Op, a pattern.Access, atomic bool) bool {
-	if !op.IsAccess() || op.IsAtomic() && !atomic {
+// matchesAccess reports whether memory access op can stand for a. A
+// sync/atomic access matches in any pattern; a pattern that is not Atomic
+// also needs a plain access in the instance (allAtomic), checked per
+// class combination.
+func matchesAccess(op trace.Op, a pattern.Access) bool {
+	if !op.IsAccess() {
 		return false
 	}
 	if a == pattern.R {
@@ -290,7 +288,7 @@ func matchesAccess(op trace.Op, a pattern.Access, atomic bool) bool {
 	return op.Writes()
 }
 
-func (s *searcher) index(g *group, atomic bool) *groupIndex {
+func (s *searcher) index(g *group) *groupIndex {
 	if len(g.pos) == 1 {
 		if s.single == nil {
 			s.single = s.buildSingles()
@@ -300,7 +298,7 @@ func (s *searcher) index(g *group, atomic bool) *groupIndex {
 	if ix, ok := s.shapes[g.shape]; ok {
 		return ix
 	}
-	s.buildRegionGroups([]*group{g}, []bool{atomic})
+	s.buildRegionGroups([]*group{g})
 	return s.shapes[g.shape]
 }
 
@@ -398,23 +396,22 @@ func (s *searcher) regionItems() {
 
 // buildRegionGroups builds the class index of every multi-event group shape
 // in gs in one pass over the regions.
-func (s *searcher) buildRegionGroups(gs []*group, atomic []bool) {
+func (s *searcher) buildRegionGroups(gs []*group) {
 	gr := s.gr
 	if s.itemStart == nil {
 		s.regionItems()
 	}
 	type building struct {
-		g      *group
-		atomic bool
-		ix     *groupIndex
-		at     map[string]int32
+		g  *group
+		ix *groupIndex
+		at map[string]int32
 	}
 	var bs []*building
-	for i, g := range gs {
+	for _, g := range gs {
 		if _, ok := s.shapes[g.shape]; ok {
 			continue
 		}
-		b := &building{g: g, atomic: atomic[i], ix: &groupIndex{byObj: map[int32][]int32{}}, at: map[string]int32{}}
+		b := &building{g: g, ix: &groupIndex{byObj: map[int32][]int32{}}, at: map[string]int32{}}
 		s.shapes[g.shape] = b.ix
 		bs = append(bs, b)
 	}
@@ -484,7 +481,7 @@ func (s *searcher) buildRegionGroups(gs []*group, atomic []bool) {
 					return
 				}
 				for i, it := range items {
-					if !matchesAccess(it.op, g.at[k], b.atomic) {
+					if !matchesAccess(it.op, g.at[k]) {
 						continue
 					}
 					var e int32
@@ -533,7 +530,7 @@ func (s *searcher) pattern(p *pattern.Pattern, reversedOnly bool) {
 	gs := groupsOf(p)
 	ixs := make([]*groupIndex, len(gs))
 	for i, g := range gs {
-		ixs[i] = s.index(g, p.Atomic)
+		ixs[i] = s.index(g)
 		ixs[i].skeletons(s.gr)
 	}
 	m := &matcher{s: s, p: p, gs: gs, ixs: ixs, reversedOnly: reversedOnly,
@@ -689,12 +686,30 @@ func (m *matcher) combination() {
 		return
 	}
 	key := string(m.keyBuf)
+	if !p.Atomic && !p.Chan && m.allAtomic(elem) {
+		// Two sync/atomic accesses never race (the race detector's rule);
+		// a class's ops are fixed, so no instance of the combination is one.
+		return
+	}
 	if !m.locksOK(elem) {
 		return
 	}
 	saved := append([]*class(nil), m.cls...)
 	m.assign(0, key, elem)
 	copy(m.cls, saved)
+}
+
+// allAtomic reports whether every event of the class combination is a
+// sync/atomic access.
+func (m *matcher) allAtomic(elem [][2]int) bool {
+	gr := m.s.gr
+	for _, ge := range elem {
+		c := m.cls[ge[0]]
+		if !gr.Ev(c.flat[ge[1]]).Op.IsAtomic() {
+			return false
+		}
+	}
+	return true
 }
 
 // locksOK is the lock part of the mutation condition for a class combination.

@@ -48,7 +48,8 @@ const (
 	Join
 
 	// Channels: the object is the channel; Arg holds its capacity. A Recv
-	// with FlagClosed observed a closed channel (ok == false).
+	// with FlagClosed observed a closed channel (ok == false); a Send with
+	// FlagClosed found it closed and panicked (it delivered nothing).
 	Send
 	Recv
 	Close
@@ -177,7 +178,8 @@ func (o Op) HasDelta() bool { return o == WGAdd }
 
 // Event flags.
 const (
-	// FlagClosed marks a Recv that observed a closed channel.
+	// FlagClosed marks a Recv that observed a closed channel, or a Send
+	// that found it closed and panicked.
 	FlagClosed uint8 = 1 << iota
 	// FlagAdd, FlagAnd and FlagOr mark an AtomicRMW that was an atomic Add,
 	// And or Or: updates of one such kind commute with each other, so they
@@ -191,12 +193,13 @@ const (
 const UpdateFlags = FlagAdd | FlagAnd | FlagOr
 
 // ValidFlags reports whether flags may be set on an event with op o:
-// FlagClosed on a Recv; one of FlagAdd, FlagAnd, FlagOr on an AtomicRMW.
+// FlagClosed on a Recv or a Send; one of FlagAdd, FlagAnd, FlagOr on an
+// AtomicRMW.
 func ValidFlags(o Op, flags uint8) bool {
 	switch {
 	case flags == 0:
 		return true
-	case o == Recv:
+	case o == Recv || o == Send:
 		return flags == FlagClosed
 	case o == AtomicRMW:
 		return flags == FlagAdd || flags == FlagAnd || flags == FlagOr

@@ -212,7 +212,7 @@ func randTrace(rng *rand.Rand, n int, dups bool) *Trace {
 				e.Arg = math.MinInt64
 			}
 		}
-		if e.Op == Recv && rng.Intn(3) == 0 {
+		if (e.Op == Recv || e.Op == Send) && rng.Intn(3) == 0 {
 			e.Flags = FlagClosed
 		}
 		tr.Events = append(tr.Events, e)
@@ -383,7 +383,8 @@ func TestWriterRejects(t *testing.T) {
 		{Event{G: 0, Op: Read, Obj: 0, Site: -2}, "site index -2 out of range"},
 		{Event{G: 0, Op: Read, Obj: 0, Site: -1, Arg: 1}, "read takes no argument"},
 		{Event{G: 0, Op: Send, Obj: 0, Site: -1, Arg: -1}, "negative capacity"},
-		{Event{G: 0, Op: Send, Obj: 0, Site: -1, Flags: FlagClosed}, "invalid flags"},
+		{Event{G: 0, Op: Close, Obj: 0, Site: -1, Flags: FlagClosed}, "invalid flags"},
+		{Event{G: 0, Op: Send, Obj: 0, Site: -1, Flags: FlagAdd}, "invalid flags"},
 		{Event{G: 0, Op: Recv, Obj: 0, Site: -1, Flags: 2}, "invalid flags"},
 		{Event{G: 0, Op: AtomicLoad, Obj: 0, Site: -1, Flags: FlagAdd}, "invalid flags"},
 		{Event{G: 0, Op: AtomicRMW, Obj: 0, Site: -1, Flags: FlagAnd | FlagOr}, "invalid flags"},

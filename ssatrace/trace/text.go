@@ -307,7 +307,7 @@ func (d *textDecoder) key(e *Event, f []byte, col int, seen *[4]bool) error {
 	case "cap":
 		which, allowed = 0, e.Op.HasCap()
 	case "ok":
-		which, allowed = 1, e.Op == Recv
+		which, allowed = 1, e.Op == Recv || e.Op == Send
 	case "delta":
 		which, allowed = 2, e.Op.HasDelta()
 	case "update":

@@ -46,6 +46,7 @@ func TestTextValid(t *testing.T) {
 		{"g close ch cap=9223372036854775807", "g close ch cap=9223372036854775807\n"},
 		{"g recv ch cap=0 ok=true", "g recv ch\n"},
 		{"g recv ch ok=false cap=3 @m.go:2", "g recv ch @m.go:2 cap=3 ok=false\n"},
+		{"g send ch ok=false @m.go:2", "g send ch @m.go:2 ok=false\n"}, // panicked on the closed channel
 		{"g wg-add wg", "g wg-add wg delta=1\n"},
 		{"g atomic-rmw n update=add @c.go:3", "g atomic-rmw n @c.go:3 update=add\n"},
 		{"g atomic-rmw n update=or", "g atomic-rmw n update=or\n"},
@@ -138,7 +139,7 @@ func TestTextErrors(t *testing.T) {
 		{"g atomic-load x update=add", `t.txt:1:17: key "update" not allowed on atomic-load`},
 		{"g atomic-rmw x update=mul", `t.txt:1:23: bad update value "mul": want add, and or or`},
 		{"g atomic-rmw x update=add update=or", `t.txt:1:27: duplicate key "update"`},
-		{"g send x ok=true", `t.txt:1:10: key "ok" not allowed on send`},
+		{"g close x ok=true", `t.txt:1:11: key "ok" not allowed on close`},
 		{"g wg-done x delta=1", `t.txt:1:13: key "delta" not allowed on wg-done`},
 		{"g recv x delta=1", `t.txt:1:10: key "delta" not allowed on recv`},
 		{"g send c cap=-1", `t.txt:1:14: bad cap value "-1": want an integer ≥ 0`},

@@ -112,7 +112,7 @@ func Parse(text string) (*trace.Trace, error) {
 					return nil, fail("bad %q", w)
 				}
 				e.Arg = v
-			case (w == "closed" || w == "ok=false") && op == trace.Recv:
+			case (w == "closed" || w == "ok=false") && (op == trace.Recv || op == trace.Send):
 				e.Flags |= trace.FlagClosed
 			case strings.HasPrefix(w, "update=") && op == trace.AtomicRMW:
 				fl, ok := trace.ParseUpdate(strings.TrimPrefix(w, "update="))

@@ -163,6 +163,10 @@ func (d *Detector) Step(e trace.Event) {
 			ch = &chanState{cap: e.Arg}
 			d.chans[e.Obj] = ch
 		}
+		if e.Flags&trace.FlagClosed != 0 {
+			c[g]++ // panicked on the closed channel: delivered nothing
+			break
+		}
 		// With capacity c, the (k+c)-th send waits for the k-th receive.
 		if ch.cap > 0 && int64(ch.nsend) >= ch.cap {
 			if k := int64(ch.nsend) - ch.cap; k < int64(len(ch.recvs)) && ch.recvs[k] != nil {

@@ -167,8 +167,9 @@ func (m *Model) buildEdges() {
 				c.cap, c.capSet = e.Arg, true
 			}
 			switch {
-			case e.Op == trace.Send:
+			case e.Op == trace.Send && e.Flags&trace.FlagClosed == 0:
 				c.sends = append(c.sends, i)
+			case e.Op == trace.Send: // panicked on the closed channel: no edge
 			case e.Op == trace.Recv && e.Flags&trace.FlagClosed == 0:
 				c.recvs = append(c.recvs, i)
 			case e.Op == trace.Recv: // from a closed channel
@@ -533,7 +534,7 @@ func (m *Model) matches(p *pattern.Pattern, i, e int) bool {
 	if p.Chan {
 		return op == trace.Send && p.AT[i] == pattern.R || op == trace.Close && p.AT[i] == pattern.W
 	}
-	if !op.IsAccess() || (op.IsAtomic() && !p.Atomic) {
+	if !op.IsAccess() {
 		return false
 	}
 	switch p.AT[i] {
@@ -597,6 +598,21 @@ func (m *Model) commuting(p *pattern.Pattern, inst []int) bool {
 	return true
 }
 
+// allAtomic reports whether p is not Atomic and inst holds only sync/atomic
+// accesses: such a pattern (a race) needs a plain access, since two
+// sync/atomic accesses never race.
+func (m *Model) allAtomic(p *pattern.Pattern, inst []int) bool {
+	if p.Atomic || p.Chan {
+		return false
+	}
+	for _, e := range inst {
+		if !m.ev[e].Op.IsAtomic() {
+			return false
+		}
+	}
+	return true
+}
+
 // Instances returns every instance of p in the trace, in lexicographic order.
 func (m *Model) Instances(p *pattern.Pattern) [][]int {
 	n := p.Len()
@@ -605,7 +621,7 @@ func (m *Model) Instances(p *pattern.Pattern) [][]int {
 	var rec func(i int)
 	rec = func(i int) {
 		if i == n {
-			if !m.commuting(p, cur) {
+			if !m.commuting(p, cur) && !m.allAtomic(p, cur) {
 				out = append(out, slices.Clone(cur))
 			}
 			return
@@ -643,7 +659,7 @@ func (m *Model) IsInstance(p *pattern.Pattern, inst []int) bool {
 			}
 		}
 	}
-	return !m.commuting(p, inst)
+	return !m.commuting(p, inst) && !m.allAtomic(p, inst)
 }
 
 // checkThenAct marks the atomic loads of a check-then-act, which take no
