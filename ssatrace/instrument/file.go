@@ -101,6 +101,12 @@ func (w *fileRW) funcDecl(d *ast.FuncDecl) pcs {
 		// Deferred first, so it runs last: after the test's own deferred
 		// calls, while the test still runs (see rt.Drain).
 		insert = gen(" defer " + rtName + ".Drain();")
+		// Then the test goroutine becomes a child of the main goroutine,
+		// which ran package initialization and TestMain before m.Run:
+		// what they did happens before the test (rt.TestStart).
+		if t := d.Type.Params.List[0].Names; len(t) == 1 && t[0].Name != "_" && w.ins.api.has("TestStart") {
+			insert = insert.cat(gen(" " + rtName + ".TestStart(" + t[0].Name + ", " + w.site(d.Name.Pos(), name) + ");"))
+		}
 	}
 	return w.nodeSplice(d, rn(d.Body, w.blockIns(d.Body, insert)))
 }
