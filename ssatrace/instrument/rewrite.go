@@ -173,8 +173,9 @@ func (w *fileRW) ident(e *ast.Ident, ctx int) pcs {
 
 // runtimeFunc returns what replaces a reference to standard-library
 // function fn at pos, or "": os.Exit ends the trace first (rt.Exit),
-// time.Sleep is virtual in replay (rt.Sleep), and time.AfterFunc forks its
-// callback at the call (rt.AfterFuncAt).
+// time.Sleep is virtual in replay (rt.Sleep), and time.AfterFunc and
+// context.AfterFunc fork their callback at the call (rt.AfterFuncAt,
+// rt.CtxAfterFuncAt).
 func (w *fileRW) runtimeFunc(fn *types.Func, pos token.Pos) string {
 	switch {
 	case isOsExit(fn) && w.ins.api.has("Exit"):
@@ -183,6 +184,8 @@ func (w *fileRW) runtimeFunc(fn *types.Func, pos token.Pos) string {
 		return rtName + ".Sleep"
 	case isTimeAfterFunc(fn) && w.ins.api.has("AfterFuncAt"):
 		return rtName + ".AfterFuncAt(" + w.site(pos, "time.AfterFunc") + ")"
+	case isContextAfterFunc(fn) && w.ins.api.has("CtxAfterFuncAt"):
+		return rtName + ".CtxAfterFuncAt(" + w.site(pos, "context.AfterFunc") + ")"
 	}
 	return ""
 }

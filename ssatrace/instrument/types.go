@@ -112,6 +112,12 @@ func isTimeAfterFunc(fn *types.Func) bool {
 	return fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "AfterFunc"
 }
 
+// isContextAfterFunc reports whether fn is context.AfterFunc, whose
+// callback the runtime forks at the call (rt.CtxAfterFuncAt).
+func isContextAfterFunc(fn *types.Func) bool {
+	return fn.Pkg() != nil && fn.Pkg().Path() == "context" && fn.Name() == "AfterFunc"
+}
+
 // isTimeSleep reports whether fn is time.Sleep, which replay may shorten
 // (rt.Sleep: virtual time).
 func isTimeSleep(fn *types.Func) bool {
