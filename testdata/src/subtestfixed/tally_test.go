@@ -13,7 +13,7 @@ func TestCases(t *testing.T) {
 			t.Errorf("tally %d after 2 cases (cleanup)", n)
 		}
 	})
-	for _, delay := range []time.Duration{0, 50 * time.Millisecond} {
+	for _, delay := range []time.Duration{10 * time.Millisecond, 60 * time.Millisecond} {
 		t.Run(delay.String(), func(t *testing.T) {
 			time.Sleep(delay)
 			if tally.name != "cases" {
