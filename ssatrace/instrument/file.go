@@ -103,8 +103,13 @@ func (w *fileRW) funcDecl(d *ast.FuncDecl) pcs {
 		// it starts the test's trace (rt.TestStart), if t has a name to
 		// pass.
 		insert = gen(" defer " + rtName + ".Drain();")
-		if p := d.Type.Params.List[0]; len(p.Names) == 1 && p.Names[0].Name != "_" && w.ins.api.has("TestStart") {
-			insert = gen(" defer " + rtName + ".TestStart(" + p.Names[0].Name + ")();")
+		if t := d.Type.Params.List[0].Names; len(t) == 1 && t[0].Name != "_" && w.ins.api.has("TestStart") && w.ins.api.has("TestFork") {
+			// The test's trace starts, and its end is deferred first
+			// (rt.TestStart); then the test goroutine becomes a child of
+			// the main goroutine, which ran package initialization and
+			// TestMain before m.Run: what they did happens before the
+			// test (rt.TestFork).
+			insert = gen(" defer " + rtName + ".TestStart(" + t[0].Name + ")(); " + rtName + ".TestFork(" + t[0].Name + ", " + w.site(d.Name.Pos(), name) + ");")
 		}
 	}
 	return w.nodeSplice(d, rn(d.Body, w.blockIns(d.Body, insert)))

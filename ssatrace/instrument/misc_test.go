@@ -81,6 +81,8 @@ func TestCgo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Every test goroutine is forked by the main goroutine and joined
+	// (rt.TestStart): the forks of go statements are the others.
 	var locks, writes, forks int
 	for _, e := range tr.Events {
 		switch e.Op {
@@ -88,6 +90,8 @@ func TestCgo(t *testing.T) {
 			locks++
 		case trace.Fork:
 			forks++
+		case trace.Join:
+			forks--
 		case trace.Write:
 			if strings.HasPrefix(tr.Site(e), "cg/") {
 				writes++

@@ -69,12 +69,19 @@ func (w *fileRW) resultReads(res []*ast.Ident) pcs {
 //
 //	{ t1, t2 := e1, e2; W(&r1, s); return t1, t2 }
 //
+// A result whose expression is that result itself (`return a, 10` with a
+// named result a) is neither read nor written: the compiler drops the
+// self-assignment, and -race sees no access either. Recording one would
+// put a write in the trace that the program never performs, a false race
+// with any concurrent reader of the result.
+//
 // nil when it does not apply.
 func (w *fileRW) returnWrites(s *ast.ReturnStmt, list bool) pcs {
 	res := w.fn.results
 	if !list || len(res) == 0 || len(s.Results) == 0 {
 		return nil
 	}
+	self := make([]bool, len(res)) // result i is returned as itself
 	var names []string
 	var vals []pcs
 	var ret []pcs
@@ -92,7 +99,12 @@ func (w *fileRW) returnWrites(s *ast.ReturnStmt, list bool) pcs {
 		if len(s.Results) != len(res) {
 			return nil
 		}
-		for _, r := range s.Results {
+		for i, r := range s.Results {
+			if id, ok := unparen(r).(*ast.Ident); ok && res[i] != nil && w.info.Uses[id] == w.info.Defs[res[i]] {
+				self[i] = true
+				ret = append(ret, w.origN(r))
+				continue
+			}
 			if w.isPure(r) {
 				ret = append(ret, w.origN(r))
 				continue
@@ -110,8 +122,8 @@ func (w *fileRW) returnWrites(s *ast.ReturnStmt, list bool) pcs {
 	if len(names) > 0 {
 		out = out.cat(gen(strings.Join(names, ", ")+" := "), join(vals, ", "), gen("; "))
 	}
-	for _, id := range res {
-		if id == nil {
+	for i, id := range res {
+		if id == nil || self[i] {
 			continue
 		}
 		v := w.info.Defs[id].(*types.Var)

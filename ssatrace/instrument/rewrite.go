@@ -173,8 +173,9 @@ func (w *fileRW) ident(e *ast.Ident, ctx int) pcs {
 
 // runtimeFunc returns what replaces a reference to standard-library
 // function fn at pos, or "": os.Exit ends the trace first (rt.Exit),
-// time.Sleep is virtual in replay (rt.Sleep), and time.AfterFunc forks its
-// callback at the call (rt.AfterFuncAt).
+// time.Sleep is virtual in replay (rt.Sleep), and time.AfterFunc and
+// context.AfterFunc fork their callback at the call (rt.AfterFuncAt,
+// rt.CtxAfterFuncAt).
 func (w *fileRW) runtimeFunc(fn *types.Func, pos token.Pos) string {
 	switch {
 	case isOsExit(fn) && w.ins.api.has("Exit"):
@@ -183,6 +184,8 @@ func (w *fileRW) runtimeFunc(fn *types.Func, pos token.Pos) string {
 		return rtName + ".Sleep"
 	case isTimeAfterFunc(fn) && w.ins.api.has("AfterFuncAt"):
 		return rtName + ".AfterFuncAt(" + w.site(pos, "time.AfterFunc") + ")"
+	case isContextAfterFunc(fn) && w.ins.api.has("CtxAfterFuncAt"):
+		return rtName + ".CtxAfterFuncAt(" + w.site(pos, "context.AfterFunc") + ")"
 	}
 	return ""
 }
@@ -386,10 +389,31 @@ func (w *fileRW) callee(f ast.Expr) pcs {
 		return w.nodeSplice(x, rn(x.X, w.callee(x.X)))
 	case *ast.SelectorExpr:
 		if sel := w.info.Selections[x]; sel != nil && sel.Kind() == types.MethodVal {
+			if isTestingTRun(sel) && w.ins.api.has("RunAt") {
+				// t.Run(name, f): the subtest's goroutine is forked by the
+				// caller and joined when it ends (rt.RunAt).
+				return genAt(x.Pos(), rtName+".RunAt(").cat(w.load(x.X), gen(", "+w.site(x.Sel.Pos(), "testing.T.Run")+")"))
+			}
 			return w.nodeSplice(x, rn(x.X, w.expr(x.X, w.recvCtx(x, sel))))
 		}
 	}
 	return w.expr(f, cLoad)
+}
+
+// isTestingTRun reports whether sel selects (*testing.T).Run directly on a
+// *testing.T (not promoted through an embedding struct, whose Run takes
+// another function type than rt.RunAt infers).
+func isTestingTRun(sel *types.Selection) bool {
+	fn, ok := sel.Obj().(*types.Func)
+	if !ok || fn.Name() != "Run" || fn.Pkg() == nil || fn.Pkg().Path() != "testing" || len(sel.Index()) != 1 {
+		return false
+	}
+	p, ok := sel.Recv().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := p.Elem().(*types.Named)
+	return ok && n.Obj().Name() == "T" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing"
 }
 
 // staticCallee reports whether f denotes a function without evaluating

@@ -119,6 +119,12 @@ func isRuntimeAddCleanup(fn *types.Func) bool {
 	return fn.Pkg() != nil && fn.Pkg().Path() == "runtime" && fn.Name() == "AddCleanup"
 }
 
+// isContextAfterFunc reports whether fn is context.AfterFunc, whose
+// callback the runtime forks at the call (rt.CtxAfterFuncAt).
+func isContextAfterFunc(fn *types.Func) bool {
+	return fn.Pkg() != nil && fn.Pkg().Path() == "context" && fn.Name() == "AfterFunc"
+}
+
 // isTimeSleep reports whether fn is time.Sleep, which replay may shorten
 // (rt.Sleep: virtual time).
 func isTimeSleep(fn *types.Func) bool {

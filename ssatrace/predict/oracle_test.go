@@ -2,6 +2,7 @@ package predict
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/pecanvet/pecanvet/ssatrace/internal/gen"
@@ -117,4 +118,56 @@ x/atom atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-w-w
 		}
 	}
 	t.Logf("%d traces, %d real anomalies of custom patterns, all reported", n, real)
+}
+
+// TestTestingShape: the trace shape the recorder gives package testing's
+// goroutines (rt.TestStart, rt.RunAt): the main goroutine, which ran
+// package initialization and TestMain's code before m.Run, forks each test
+// and joins it; a test forks each subtest and joins it. Only the pair that
+// is really concurrent races: a goroutine TestMain started (g1.1) against
+// the test. The engine and the oracle agree on it.
+func TestTestingShape(t *testing.T) {
+	tr := gen.MustParse(`
+		g1 write cfg @1
+		g1 fork g1.1 @2
+		g1.1 begin
+		g1.1 write lim @3
+		g1.1 end
+		g1 fork g1.2 @4
+		g1.2 begin
+		g1.2 read cfg @5
+		g1.2 read lim @6
+		g1.2 write st @7
+		g1.2 fork g1.2.1 @8
+		g1.2.1 begin
+		g1.2.1 read st @9
+		g1.2.1 write st @10
+		g1.2.1 end
+		g1.2 join g1.2.1 @8
+		g1.2 read st @11
+		g1.2 end
+		g1 join g1.2 @4
+		g1 read st @12
+		g1 write cfg @13
+	`)
+	pats := builtin(t, "all")
+	m := oracle.New(tr)
+	want := m.RealKeys(pats)
+	res, err := Run(tr, pats, Options{Search: search.Options{MaxTries: 1 << 20, PerClass: 1 << 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range res.Anomalies {
+		got = append(got, a.Key)
+		if _, ok := want[a.Key]; !ok {
+			t.Errorf("engine reports %s (%s), the oracle does not", a.Key, a.Pattern.ID())
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("engine %q, oracle %d anomalies", got, len(want))
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "@3") || !strings.Contains(got[0], "@6") {
+		t.Errorf("anomalies %q, want only the race of lim (@3, @6)", got)
+	}
 }

@@ -104,9 +104,27 @@
 // rt.Go returns a *rt.Goroutine (nil when not recording), records fork in
 // the parent and names the child after the parent and the parent's spawn
 // count ("g1.2": the second goroutine g1 started), so that it has the same
-// name in every run. Goroutines the runtime first sees without Begin (the
-// test goroutines of package testing, goroutines of uninstrumented code)
-// are roots "g1", "g2", … in order of their first event.
+// name in every run. Goroutines the runtime first sees without Begin
+// (goroutines of uninstrumented code, the main goroutine) are roots "g1",
+// "g2", … in order of their first event.
+//
+// Goroutines that the standard library starts with a happens-before edge
+// from the code that asked for them are forked by that code (testgo.go,
+// sleep.go, ctxafter.go):
+//
+//	defer rt.TestStart(t)()          // first in every TestXxx: its trace starts (teststart.go)
+//	rt.TestFork(t, site)             // next: the test goroutine is the main goroutine's child
+//	rt.RunAt(t, site)(name, f)       // t.Run(name, f) on a *testing.T
+//	rt.AfterFuncAt(site)(d, f)       // time.AfterFunc(d, f)
+//	rt.CtxAfterFuncAt(site)(ctx, f)  // context.AfterFunc(ctx, f)
+//
+// TestFork records a fork of the test goroutine by the main goroutine
+// (which ran package initialization and TestMain before m.Run), RunAt a
+// fork of the subtest's goroutine by the caller of t.Run, both when the
+// test's function starts; a cleanup records the goroutine's end and the
+// caller's join ("g1.1" is the first test, "g1.1.1" its first subtest or
+// goroutine). The AfterFunc wrappers fork the callback's goroutine at the
+// call.
 //
 // Channels (the runtime performs the operation; the events carry the
 // channel's capacity):

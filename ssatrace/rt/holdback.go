@@ -30,7 +30,8 @@ import "github.com/pecanvet/pecanvet/ssatrace/trace"
 //   - every later event on the same object, channels aside (a lock after
 //     the held unlock of that lock, an atomic load after the held store, a
 //     wg-wait after the held wg-done, an access after the held access to the
-//     same location, a begin after the held fork of that goroutine);
+//     same location, a begin after the held fork of that goroutine, a join
+//     after the held end of the goroutine it waits for);
 //   - a close until the sends and receives on the channel that arrived
 //     before it are written.
 //
@@ -98,11 +99,13 @@ func (h *holdback) init() {
 // orderKey returns the object key whose arrival order ev must keep, if any.
 func orderKey(ev *trace.Event) (int64, bool) {
 	switch ev.Op {
-	case trace.Send, trace.Recv, trace.Close, trace.RegionBegin, trace.RegionEnd, trace.End:
+	case trace.Send, trace.Recv, trace.Close, trace.RegionBegin, trace.RegionEnd:
 		return 0, false
-	case trace.Fork:
+	case trace.Fork, trace.Join:
+		// A goroutine's fork, begin, end and join keep their order (the
+		// join is recorded by the waiting goroutine, testgo.go).
 		return 1<<32 | int64(ev.Obj), true
-	case trace.Begin:
+	case trace.Begin, trace.End:
 		return 1<<32 | int64(ev.G), true
 	}
 	return int64(ev.Obj), true
