@@ -85,3 +85,26 @@ func escape(p *reuseT) *reuseT {
 	escaped = p
 	return p
 }
+
+// TestObjectNameDropped: once an object's name is written the recorder
+// drops its string, and objName (the replay's wrong-object message) still
+// gives it.
+func TestObjectNameDropped(t *testing.T) {
+	w := newRecorder(discard{})
+	g := w.goroutine(1)
+	x := escape(new(reuseT))
+	o := w.object(uintptr(unsafe.Pointer(&x.n[0])), classMem, "reuse.n")
+	u := w.unit("Unit")
+	w.write(trace.Event{G: g.idx, Op: trace.Write, Obj: o, Site: trace.NoIndex})
+	w.write(trace.Event{G: g.idx, Op: trace.RegionBegin, Obj: u, Site: trace.NoIndex})
+	if w.tab.Objects[o] != "" {
+		t.Errorf("object name kept after it was written: %q", w.tab.Objects[o])
+	}
+	if got := w.objName(o); got != "reuse.n#1" {
+		t.Errorf("objName = %q, want reuse.n#1", got)
+	}
+	if got := w.objName(u); got != "Unit" {
+		t.Errorf("unit name = %q, want Unit", got)
+	}
+	runtime.KeepAlive(x)
+}

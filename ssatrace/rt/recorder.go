@@ -26,12 +26,22 @@ type recorder struct {
 	roots  int
 	kids   []*Goroutine // started through Go, not known to have ended (see Drain)
 
-	sites  []siteInfo // by site id, resolved lazily from regs
-	objs   map[objKey]objEnt
-	ocache [ocacheSize]ocacheEnt
-	descN  map[string]int   // description → objects named so far
-	units  map[string]int32 // unit name → object
-	chans  []*chanState     // by object index; nil for non-channels
+	sites   []siteInfo // by site id, resolved lazily from regs
+	objs    map[objKey]objEnt
+	ocache  [ocacheSize]ocacheEnt
+	blocks  [blockCacheSize]blockEnt // heap block → weak pointer (heapRef's cache)
+	sweepAt int                      // len(objs) at which dead entries are dropped
+	units   map[string]int32         // unit name → object
+	chans   map[int32]*chanState     // channel objects' state
+
+	// Object names. Each allocation is an object named desc#k, so a test
+	// that allocates in a loop names millions: rather than a string each
+	// (in the tables, the interner and the encoder), the recorder keeps
+	// desc and k (objName rebuilds the name) and writes each name only
+	// until the encoder has defined it (see write).
+	descs    []descEnt        // by description id
+	descIDs  map[string]int32 // description → id
+	objNames []objName        // by object index; desc -1: a unit (name kept in tab)
 
 	hb holdback
 
@@ -40,9 +50,22 @@ type recorder struct {
 }
 
 const (
-	gcacheSize = 256
-	ocacheSize = 4096
+	gcacheSize     = 256
+	ocacheSize     = 4096
+	blockCacheSize = 256
 )
+
+type descEnt struct {
+	name string
+	n    int32 // objects named so far
+}
+
+type objName struct{ desc, k int32 }
+
+type blockEnt struct {
+	base uintptr
+	ref  objRef
+}
 
 type gcacheEnt struct {
 	goid int64
@@ -110,14 +133,22 @@ type Goroutine struct {
 
 func newRecorder(out output) *recorder {
 	w := &recorder{
-		out:   out,
-		gmap:  map[int64]*Goroutine{},
-		objs:  map[objKey]objEnt{},
-		descN: map[string]int{},
-		units: map[string]int32{},
+		out:     out,
+		gmap:    map[int64]*Goroutine{},
+		objs:    map[objKey]objEnt{},
+		sweepAt: minSweep,
+		units:   map[string]int32{},
+		chans:   map[int32]*chanState{},
+		descIDs: map[string]int32{},
 	}
 	w.in = trace.NewInterner(&w.tab)
 	w.enc = trace.NewBinaryEncoder(out)
+	// Every name the recorder writes is distinct (the interner's, and
+	// desc#k for objects: descriptions hold no '#'), so the encoder need
+	// not keep them.
+	if d, ok := w.enc.(interface{ DistinctNames() }); ok {
+		d.DistinctNames()
+	}
 	w.fl, _ = w.enc.(interface{ Flush() error })
 	w.hb.init()
 	if w.fl != nil {
@@ -149,6 +180,11 @@ func (w *recorder) write(ev trace.Event) {
 		}
 	}
 	w.events++
+	// The encoder has now defined the object's name: drop the string
+	// (objName rebuilds it).
+	if ev.Op.Object() == trace.ObjObject && uint32(ev.Obj) < uint32(len(w.objNames)) && w.objNames[ev.Obj].desc >= 0 {
+		w.tab.Objects[ev.Obj] = ""
+	}
 	if w.fl != nil {
 		w.fl.Flush()
 	}
@@ -227,14 +263,76 @@ func (w *recorder) object(addr uintptr, class uint8, desc string) int32 {
 	k := objKey{addr, class}
 	e, ok := w.objs[k]
 	if !ok || !live(e.ref) {
-		n := w.descN[desc] + 1
-		w.descN[desc] = n
-		e.idx, _ = w.in.Intern(trace.TabObject, desc+"#"+strconv.Itoa(n))
-		e.ref = heapRef(addr)
+		e.idx = w.newObject(desc)
+		e.ref = w.heapRef(addr)
+		if !ok && len(w.objs) >= w.sweepAt {
+			w.sweep()
+		}
 		w.objs[k] = e
 	}
 	*c = ocacheEnt{addr, class, e.idx + 1, e.ref}
 	return e.idx
+}
+
+// newObject adds the next object of description desc to the object table.
+func (w *recorder) newObject(desc string) int32 {
+	d, ok := w.descIDs[desc]
+	if !ok {
+		d = int32(len(w.descs))
+		w.descs = append(w.descs, descEnt{name: desc})
+		w.descIDs[desc] = d
+	}
+	de := &w.descs[d]
+	de.n++
+	idx := int32(len(w.tab.Objects))
+	w.tab.Objects = append(w.tab.Objects, desc+"#"+strconv.Itoa(int(de.n)))
+	w.objNames = append(w.objNames, objName{d, de.n})
+	return idx
+}
+
+// objName returns the name of object i.
+func (w *recorder) objName(i int32) string {
+	if uint32(i) >= uint32(len(w.objNames)) {
+		return ""
+	}
+	if n := w.objNames[i]; n.desc >= 0 {
+		return w.descs[n.desc].name + "#" + strconv.Itoa(int(n.k))
+	}
+	return w.tab.Objects[i]
+}
+
+// minSweep is the size of the object map below which it is never swept.
+const minSweep = 1 << 12
+
+// sweep drops the map entries of collected allocations, so that the map
+// holds about the addresses live at once rather than every address ever
+// used: it runs when the map has doubled since the last sweep, which makes
+// its cost constant per new object.
+func (w *recorder) sweep() {
+	for k, e := range w.objs {
+		if !live(e.ref) {
+			delete(w.objs, k)
+		}
+	}
+	w.sweepAt = max(minSweep, 2*len(w.objs))
+}
+
+// heapRef returns the allocation holding addr (see objref_weak.go). Many
+// variables share a block (the fields of a struct, the elements of an
+// array, the tiny allocator's 16-byte blocks of small scalars): a cache by
+// block base, checked for liveness like any reference, spares weak.Make's
+// lookup in the span's list of specials for all but the first.
+func (w *recorder) heapRef(addr uintptr) objRef {
+	base := heapBase(addr)
+	if base == 0 {
+		return objRef{}
+	}
+	b := &w.blocks[(base>>4^base>>13)%blockCacheSize]
+	if b.base == base && live(b.ref) {
+		return b.ref
+	}
+	b.base, b.ref = base, makeRef(base)
+	return b.ref
 }
 
 func ocacheSlot(addr uintptr, class uint8) uintptr {
@@ -248,6 +346,7 @@ func (w *recorder) unit(desc string) int32 {
 	if !ok {
 		idx, _ = w.in.Intern(trace.TabObject, desc)
 		w.units[desc] = idx
+		w.objNames = append(w.objNames, objName{desc: -1})
 	}
 	return idx
 }
@@ -269,9 +368,6 @@ func (w *recorder) syncObject(addr unsafe.Pointer, class uint8, desc string, cap
 
 // chanOf returns the state of channel object obj.
 func (w *recorder) chanOf(obj int32, capacity int64) *chanState {
-	for int(obj) >= len(w.chans) {
-		w.chans = append(w.chans, nil)
-	}
 	cs := w.chans[obj]
 	if cs == nil {
 		cs = &chanState{cap: capacity}
