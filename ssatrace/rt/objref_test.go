@@ -3,7 +3,9 @@
 package rt
 
 import (
+	"errors"
 	"runtime"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -107,4 +109,28 @@ func TestObjectNameDropped(t *testing.T) {
 		t.Errorf("unit name = %q, want Unit", got)
 	}
 	runtime.KeepAlive(x)
+}
+
+// failEnc rejects every event, as an encoder does for one the format
+// cannot hold (more names than a table takes).
+type failEnc struct{ trunc string }
+
+func (e *failEnc) Encode(trace.Event, *trace.Tables) error {
+	return errors.New("cannot write object 7: more than 67108864 object names")
+}
+func (e *failEnc) SetTruncated(reason string) { e.trunc = reason }
+func (e *failEnc) Close() error               { return nil }
+
+// TestDroppedEventsTruncate: events the encoder rejects make the trace say
+// that it is not the whole run.
+func TestDroppedEventsTruncate(t *testing.T) {
+	w := newRecorder(discard{})
+	enc := &failEnc{}
+	w.enc, w.fl = enc, nil
+	g := w.goroutine(1)
+	w.write(trace.Event{G: g.idx, Op: trace.Write, Obj: w.object(uintptr(unsafe.Pointer(&globalVar)), classMem, "g"), Site: trace.NoIndex})
+	w.close("")
+	if !strings.Contains(enc.trunc, "1 events not written: cannot write object 7") {
+		t.Errorf("truncation reason %q", enc.trunc)
+	}
 }

@@ -45,8 +45,9 @@ type recorder struct {
 
 	hb holdback
 
-	events  int64 // written
-	dropped int64 // rejected by the encoder
+	events  int64  // written
+	dropped int64  // rejected by the encoder
+	dropErr string // why the first was
 }
 
 const (
@@ -160,6 +161,11 @@ func newRecorder(out output) *recorder {
 // close ends the recording; see finish.
 func (w *recorder) close(reason string) error {
 	w.flushHeld()
+	if reason == "" && w.dropped > 0 {
+		// Events the format could not hold (more names than a table
+		// takes, say): the trace is not the whole run, and says so.
+		reason = strconv.FormatInt(w.dropped, 10) + " events not written: " + w.dropErr
+	}
 	if reason != "" {
 		w.enc.SetTruncated(reason)
 	}
@@ -175,7 +181,9 @@ func (w *recorder) write(ev trace.Event) {
 	if err := w.enc.Encode(ev, &w.tab); err != nil {
 		// A site the format cannot hold: keep the event without it.
 		if ev.Site == trace.NoIndex || w.enc.Encode(withoutSite(ev), &w.tab) != nil {
-			w.dropped++
+			if w.dropped++; w.dropErr == "" {
+				w.dropErr = strings.ReplaceAll(err.Error(), "\n", " ")
+			}
 			return
 		}
 	}

@@ -111,7 +111,10 @@ func (e *binaryEncoder) SetTruncated(reason string) { e.trunc = reason }
 // DistinctNames promises that the tables passed to Encode never hold one
 // name at two indices of a table (an Interner's tables, say): the encoder
 // then defines each index's name without looking it up among those defined,
-// and keeps no copy of them, so that its memory is 4 bytes per name. The
+// and keeps no copy of them, so that its memory is 4 bytes per name; a
+// name is read only until the first event that refers to it is encoded,
+// and may be dropped from the table after that (an exception to Encoder's
+// rule that names do not change). The
 // recorder runtime names every allocation and would otherwise hold all
 // their names twice. Call it before the first Encode; it is not part of
 // Encoder (reach it by an interface assertion). A table that breaks the
