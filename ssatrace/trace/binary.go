@@ -338,6 +338,17 @@ type binaryDecoder struct {
 	in      *Interner
 	trunc   string
 	err     error // sticky: io.EOF or the first error
+
+	countObj bool  // ReadOptions.CountObjects
+	nObj     int32 // object names defined, if countObj
+}
+
+// objects returns the number of object names defined.
+func (d *binaryDecoder) objects() int {
+	if d.countObj {
+		return int(d.nObj)
+	}
+	return len(d.t.Objects)
 }
 
 // NewBinaryDecoder returns a strict decoder for a binary trace. It reads and
@@ -522,7 +533,7 @@ func (d *binaryDecoder) Next() (Event, error) {
 			if q < 0 {
 				return d.varintErr(q, start, p)
 			}
-			n, what := len(d.t.Objects), "object"
+			n, what := d.objects(), "object"
 			if k == ObjGoroutine {
 				n, what = len(d.t.Goroutines), "goroutine"
 			}
@@ -651,6 +662,16 @@ func (d *binaryDecoder) control(h byte) error {
 		err := d.errorf(d.off+int64(q+at), "bad %s name %s: %s", noun, quote(s), msg)
 		d.fail(err)
 		return err
+	}
+	if which == TabObject && d.countObj {
+		if d.nObj >= maxNames {
+			err := d.errorf(d.off+int64(start), "too many %s names (more than %d)", noun, maxNames)
+			d.fail(err)
+			return err
+		}
+		d.nObj++
+		d.pos = start + need
+		return nil
 	}
 	if i, ok := d.in.Lookup(which, s); ok {
 		err := d.errorf(d.off+int64(start), "%s %s defined twice (already %s %d)", noun, quote(s), noun, i)
