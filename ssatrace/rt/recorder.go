@@ -41,7 +41,7 @@ type recorder struct {
 	// until the encoder has defined it (see write).
 	descs    []descEnt        // by description id
 	descIDs  map[string]int32 // description → id
-	objNames []objName        // by object index; desc -1: a unit (name kept in tab)
+	objNames objNameTab       // by object index; desc -1: a unit (name kept in tab)
 
 	hb holdback
 
@@ -62,6 +62,32 @@ type descEnt struct {
 }
 
 type objName struct{ desc, k int32 }
+
+// objNameTab is a table of objName in chunks, so that it grows without
+// copying.
+type objNameTab struct {
+	chunks [][]objName
+	n      int
+}
+
+const objChunk = 1 << 14
+
+func (t *objNameTab) add(o objName) {
+	if t.n%objChunk == 0 {
+		t.chunks = append(t.chunks, make([]objName, 0, objChunk))
+	}
+	c := &t.chunks[len(t.chunks)-1]
+	*c = append(*c, o)
+	t.n++
+}
+
+// at returns entry i, or desc -1 if there is none.
+func (t *objNameTab) at(i int32) objName {
+	if i < 0 || int(i) >= t.n {
+		return objName{desc: -1}
+	}
+	return t.chunks[i/objChunk][i%objChunk]
+}
 
 type blockEnt struct {
 	base uintptr
@@ -190,7 +216,7 @@ func (w *recorder) write(ev trace.Event) {
 	w.events++
 	// The encoder has now defined the object's name: drop the string
 	// (objName rebuilds it).
-	if ev.Op.Object() == trace.ObjObject && uint32(ev.Obj) < uint32(len(w.objNames)) && w.objNames[ev.Obj].desc >= 0 {
+	if ev.Op.Object() == trace.ObjObject && w.objNames.at(ev.Obj).desc >= 0 {
 		w.tab.Objects[ev.Obj] = ""
 	}
 	if w.fl != nil {
@@ -294,16 +320,16 @@ func (w *recorder) newObject(desc string) int32 {
 	de.n++
 	idx := int32(len(w.tab.Objects))
 	w.tab.Objects = append(w.tab.Objects, desc+"#"+strconv.Itoa(int(de.n)))
-	w.objNames = append(w.objNames, objName{d, de.n})
+	w.objNames.add(objName{d, de.n})
 	return idx
 }
 
 // objName returns the name of object i.
 func (w *recorder) objName(i int32) string {
-	if uint32(i) >= uint32(len(w.objNames)) {
+	if i < 0 || int(i) >= w.objNames.n {
 		return ""
 	}
-	if n := w.objNames[i]; n.desc >= 0 {
+	if n := w.objNames.at(i); n.desc >= 0 {
 		return w.descs[n.desc].name + "#" + strconv.Itoa(int(n.k))
 	}
 	return w.tab.Objects[i]
@@ -317,9 +343,27 @@ const minSweep = 1 << 12
 // used: it runs when the map has doubled since the last sweep, which makes
 // its cost constant per new object.
 func (w *recorder) sweep() {
-	for k, e := range w.objs {
-		if !live(e.ref) {
-			delete(w.objs, k)
+	n := 0
+	for _, e := range w.objs {
+		if live(e.ref) {
+			n++
+		}
+	}
+	if n < len(w.objs)/2 {
+		// A Go map never gives back its table: copy the live entries
+		// into a new one, so that memory follows the live objects too.
+		m := make(map[objKey]objEnt, n)
+		for k, e := range w.objs {
+			if live(e.ref) {
+				m[k] = e
+			}
+		}
+		w.objs = m
+	} else {
+		for k, e := range w.objs {
+			if !live(e.ref) {
+				delete(w.objs, k)
+			}
 		}
 	}
 	w.sweepAt = max(minSweep, 2*len(w.objs))
@@ -354,7 +398,7 @@ func (w *recorder) unit(desc string) int32 {
 	if !ok {
 		idx, _ = w.in.Intern(trace.TabObject, desc)
 		w.units[desc] = idx
-		w.objNames = append(w.objNames, objName{desc: -1})
+		w.objNames.add(objName{desc: -1})
 	}
 	return idx
 }
