@@ -16,7 +16,9 @@ func traceStats(path string) (events, goroutines, shared int, truncated string, 
 		return 0, 0, 0, "", err
 	}
 	defer f.Close()
-	d, err := trace.NewDecoderOptions(f, path, trace.ReadOptions{Lenient: true})
+	// No object names are needed here: CountObjects keeps the decoder's
+	// memory independent of how many objects (allocations) the test named.
+	d, err := trace.NewDecoderOptions(f, path, trace.ReadOptions{Lenient: true, CountObjects: true})
 	if err != nil {
 		return 0, 0, 0, "", err
 	}
@@ -35,27 +37,31 @@ func traceStats(path string) (events, goroutines, shared int, truncated string, 
 	return events, len(d.Tables().Goroutines), sh.count(), d.Truncated(), nil
 }
 
-// sharedCounter is SharedLocations, one event at a time.
-type sharedCounter struct{ m map[int32]*sharedAcc }
+// sharedCounter is SharedLocations, one event at a time. It is indexed by
+// object: a test that allocates in a loop has millions of objects (one per
+// allocation), and a map of pointers cost over 50 bytes each where this
+// costs 8.
+type sharedCounter struct{ objs []sharedAcc }
 
 type sharedAcc struct {
-	g      int32
+	g1     int32 // the first goroutine to access the object, plus one; 0: none yet
 	multi  bool
 	writes bool
 }
 
-func newSharedCounter() *sharedCounter { return &sharedCounter{m: map[int32]*sharedAcc{}} }
+func newSharedCounter() *sharedCounter { return &sharedCounter{} }
 
 func (s *sharedCounter) add(e trace.Event) {
-	if !e.Op.IsAccess() || e.Op.IsAtomic() {
+	if !e.Op.IsAccess() || e.Op.IsAtomic() || e.Obj < 0 {
 		return
 	}
-	a := s.m[e.Obj]
-	if a == nil {
-		a = &sharedAcc{g: e.G}
-		s.m[e.Obj] = a
+	if int(e.Obj) >= len(s.objs) {
+		s.objs = append(s.objs, make([]sharedAcc, int(e.Obj)+1-len(s.objs))...)
 	}
-	if a.g != e.G {
+	a := &s.objs[e.Obj]
+	if a.g1 == 0 {
+		a.g1 = e.G + 1
+	} else if a.g1 != e.G+1 {
 		a.multi = true
 	}
 	if e.Op.Writes() {
@@ -65,7 +71,7 @@ func (s *sharedCounter) add(e trace.Event) {
 
 func (s *sharedCounter) count() int {
 	n := 0
-	for _, a := range s.m {
+	for _, a := range s.objs {
 		if a.multi && a.writes {
 			n++
 		}

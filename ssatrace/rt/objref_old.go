@@ -10,4 +10,8 @@ type objRef struct{}
 
 func heapRef(addr uintptr) objRef { return objRef{} }
 
+func heapBase(addr uintptr) uintptr { return 0 }
+
+func makeRef(base uintptr) objRef { return objRef{} }
+
 func live(r objRef) bool { return true }

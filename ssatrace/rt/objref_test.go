@@ -3,7 +3,9 @@
 package rt
 
 import (
+	"errors"
 	"runtime"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -84,4 +86,51 @@ var escaped *reuseT
 func escape(p *reuseT) *reuseT {
 	escaped = p
 	return p
+}
+
+// TestObjectNameDropped: once an object's name is written the recorder
+// drops its string, and objName (the replay's wrong-object message) still
+// gives it.
+func TestObjectNameDropped(t *testing.T) {
+	w := newRecorder(discard{})
+	g := w.goroutine(1)
+	x := escape(new(reuseT))
+	o := w.object(uintptr(unsafe.Pointer(&x.n[0])), classMem, "reuse.n")
+	u := w.unit("Unit")
+	w.write(trace.Event{G: g.idx, Op: trace.Write, Obj: o, Site: trace.NoIndex})
+	w.write(trace.Event{G: g.idx, Op: trace.RegionBegin, Obj: u, Site: trace.NoIndex})
+	if w.tab.Objects[o] != "" {
+		t.Errorf("object name kept after it was written: %q", w.tab.Objects[o])
+	}
+	if got := w.objName(o); got != "reuse.n#1" {
+		t.Errorf("objName = %q, want reuse.n#1", got)
+	}
+	if got := w.objName(u); got != "Unit" {
+		t.Errorf("unit name = %q, want Unit", got)
+	}
+	runtime.KeepAlive(x)
+}
+
+// failEnc rejects every event, as an encoder does for one the format
+// cannot hold (more names than a table takes).
+type failEnc struct{ trunc string }
+
+func (e *failEnc) Encode(trace.Event, *trace.Tables) error {
+	return errors.New("cannot write object 7: more than 67108864 object names")
+}
+func (e *failEnc) SetTruncated(reason string) { e.trunc = reason }
+func (e *failEnc) Close() error               { return nil }
+
+// TestDroppedEventsTruncate: events the encoder rejects make the trace say
+// that it is not the whole run.
+func TestDroppedEventsTruncate(t *testing.T) {
+	w := newRecorder(discard{})
+	enc := &failEnc{}
+	w.enc, w.fl = enc, nil
+	g := w.goroutine(1)
+	w.write(trace.Event{G: g.idx, Op: trace.Write, Obj: w.object(uintptr(unsafe.Pointer(&globalVar)), classMem, "g"), Site: trace.NoIndex})
+	w.close("")
+	if !strings.Contains(enc.trunc, "1 events not written: cannot write object 7") {
+		t.Errorf("truncation reason %q", enc.trunc)
+	}
 }

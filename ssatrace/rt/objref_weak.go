@@ -34,18 +34,30 @@ type objRef = weak.Pointer[byte]
 //go:linkname findObject runtime.findObject
 func findObject(p, refBase, refOff uintptr) (base uintptr, s unsafe.Pointer, objIndex uintptr)
 
-// heapRef returns a weak pointer to the heap block holding addr, or the
-// zero objRef if addr is not in the heap. addr must be live: the caller is
-// about to access it.
-func heapRef(addr uintptr) objRef {
+// heapBase returns the base of the heap block holding addr, or 0 if addr is
+// not in the heap.
+func heapBase(addr uintptr) uintptr {
 	base, _, _ := findObject(addr, 0, 0)
-	if base == 0 {
-		return objRef{}
-	}
+	return base
+}
+
+// makeRef returns a weak pointer to the heap block at base. The block must
+// be live: the caller is about to access it.
+func makeRef(base uintptr) objRef {
 	// A uintptr, not the caller's unsafe.Pointer, crosses the recorder's
 	// calls, so that escape analysis does not move every instrumented
 	// variable to the heap; the block is kept alive by the caller.
 	return weak.Make(*(**byte)(unsafe.Pointer(&base)))
+}
+
+// heapRef returns a weak pointer to the heap block holding addr, or the
+// zero objRef if addr is not in the heap (the recorder's method caches it).
+func heapRef(addr uintptr) objRef {
+	base := heapBase(addr)
+	if base == 0 {
+		return objRef{}
+	}
+	return makeRef(base)
 }
 
 // live reports whether the allocation r refers to still lives (always, for

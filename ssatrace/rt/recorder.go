@@ -26,23 +26,73 @@ type recorder struct {
 	roots  int
 	kids   []*Goroutine // started through Go, not known to have ended (see Drain)
 
-	sites  []siteInfo // by site id, resolved lazily from regs
-	objs   map[objKey]objEnt
-	ocache [ocacheSize]ocacheEnt
-	descN  map[string]int   // description → objects named so far
-	units  map[string]int32 // unit name → object
-	chans  []*chanState     // by object index; nil for non-channels
+	sites   []siteInfo // by site id, resolved lazily from regs
+	objs    map[objKey]objEnt
+	ocache  [ocacheSize]ocacheEnt
+	blocks  [blockCacheSize]blockEnt // heap block → weak pointer (heapRef's cache)
+	sweepAt int                      // len(objs) at which dead entries are dropped
+	units   map[string]int32         // unit name → object
+	chans   map[int32]*chanState     // channel objects' state
+
+	// Object names. Each allocation is an object named desc#k, so a test
+	// that allocates in a loop names millions: rather than a string each
+	// (in the tables, the interner and the encoder), the recorder keeps
+	// desc and k (objName rebuilds the name) and writes each name only
+	// until the encoder has defined it (see write).
+	descs    []descEnt        // by description id
+	descIDs  map[string]int32 // description → id
+	objNames objNameTab       // by object index; desc -1: a unit (name kept in tab)
 
 	hb holdback
 
-	events  int64 // written
-	dropped int64 // rejected by the encoder
+	events  int64  // written
+	dropped int64  // rejected by the encoder
+	dropErr string // why the first was
 }
 
 const (
-	gcacheSize = 256
-	ocacheSize = 4096
+	gcacheSize     = 256
+	ocacheSize     = 4096
+	blockCacheSize = 256
 )
+
+type descEnt struct {
+	name string
+	n    int32 // objects named so far
+}
+
+type objName struct{ desc, k int32 }
+
+// objNameTab is a table of objName in chunks, so that it grows without
+// copying.
+type objNameTab struct {
+	chunks [][]objName
+	n      int
+}
+
+const objChunk = 1 << 14
+
+func (t *objNameTab) add(o objName) {
+	if t.n%objChunk == 0 {
+		t.chunks = append(t.chunks, make([]objName, 0, objChunk))
+	}
+	c := &t.chunks[len(t.chunks)-1]
+	*c = append(*c, o)
+	t.n++
+}
+
+// at returns entry i, or desc -1 if there is none.
+func (t *objNameTab) at(i int32) objName {
+	if i < 0 || int(i) >= t.n {
+		return objName{desc: -1}
+	}
+	return t.chunks[i/objChunk][i%objChunk]
+}
+
+type blockEnt struct {
+	base uintptr
+	ref  objRef
+}
 
 type gcacheEnt struct {
 	goid int64
@@ -110,14 +160,22 @@ type Goroutine struct {
 
 func newRecorder(out output) *recorder {
 	w := &recorder{
-		out:   out,
-		gmap:  map[int64]*Goroutine{},
-		objs:  map[objKey]objEnt{},
-		descN: map[string]int{},
-		units: map[string]int32{},
+		out:     out,
+		gmap:    map[int64]*Goroutine{},
+		objs:    map[objKey]objEnt{},
+		sweepAt: minSweep,
+		units:   map[string]int32{},
+		chans:   map[int32]*chanState{},
+		descIDs: map[string]int32{},
 	}
 	w.in = trace.NewInterner(&w.tab)
 	w.enc = trace.NewBinaryEncoder(out)
+	// Every name the recorder writes is distinct (the interner's, and
+	// desc#k for objects: descriptions hold no '#'), so the encoder need
+	// not keep them.
+	if d, ok := w.enc.(interface{ DistinctNames() }); ok {
+		d.DistinctNames()
+	}
 	w.fl, _ = w.enc.(interface{ Flush() error })
 	w.hb.init()
 	if w.fl != nil {
@@ -129,6 +187,11 @@ func newRecorder(out output) *recorder {
 // close ends the recording; see finish.
 func (w *recorder) close(reason string) error {
 	w.flushHeld()
+	if reason == "" && w.dropped > 0 {
+		// Events the format could not hold (more names than a table
+		// takes, say): the trace is not the whole run, and says so.
+		reason = strconv.FormatInt(w.dropped, 10) + " events not written: " + w.dropErr
+	}
 	if reason != "" {
 		w.enc.SetTruncated(reason)
 	}
@@ -144,11 +207,18 @@ func (w *recorder) write(ev trace.Event) {
 	if err := w.enc.Encode(ev, &w.tab); err != nil {
 		// A site the format cannot hold: keep the event without it.
 		if ev.Site == trace.NoIndex || w.enc.Encode(withoutSite(ev), &w.tab) != nil {
-			w.dropped++
+			if w.dropped++; w.dropErr == "" {
+				w.dropErr = strings.ReplaceAll(err.Error(), "\n", " ")
+			}
 			return
 		}
 	}
 	w.events++
+	// The encoder has now defined the object's name: drop the string
+	// (objName rebuilds it).
+	if ev.Op.Object() == trace.ObjObject && w.objNames.at(ev.Obj).desc >= 0 {
+		w.tab.Objects[ev.Obj] = ""
+	}
 	if w.fl != nil {
 		w.fl.Flush()
 	}
@@ -227,14 +297,94 @@ func (w *recorder) object(addr uintptr, class uint8, desc string) int32 {
 	k := objKey{addr, class}
 	e, ok := w.objs[k]
 	if !ok || !live(e.ref) {
-		n := w.descN[desc] + 1
-		w.descN[desc] = n
-		e.idx, _ = w.in.Intern(trace.TabObject, desc+"#"+strconv.Itoa(n))
-		e.ref = heapRef(addr)
+		e.idx = w.newObject(desc)
+		e.ref = w.heapRef(addr)
+		if !ok && len(w.objs) >= w.sweepAt {
+			w.sweep()
+		}
 		w.objs[k] = e
 	}
 	*c = ocacheEnt{addr, class, e.idx + 1, e.ref}
 	return e.idx
+}
+
+// newObject adds the next object of description desc to the object table.
+func (w *recorder) newObject(desc string) int32 {
+	d, ok := w.descIDs[desc]
+	if !ok {
+		d = int32(len(w.descs))
+		w.descs = append(w.descs, descEnt{name: desc})
+		w.descIDs[desc] = d
+	}
+	de := &w.descs[d]
+	de.n++
+	idx := int32(len(w.tab.Objects))
+	w.tab.Objects = append(w.tab.Objects, desc+"#"+strconv.Itoa(int(de.n)))
+	w.objNames.add(objName{d, de.n})
+	return idx
+}
+
+// objName returns the name of object i.
+func (w *recorder) objName(i int32) string {
+	if i < 0 || int(i) >= w.objNames.n {
+		return ""
+	}
+	if n := w.objNames.at(i); n.desc >= 0 {
+		return w.descs[n.desc].name + "#" + strconv.Itoa(int(n.k))
+	}
+	return w.tab.Objects[i]
+}
+
+// minSweep is the size of the object map below which it is never swept.
+const minSweep = 1 << 12
+
+// sweep drops the map entries of collected allocations, so that the map
+// holds about the addresses live at once rather than every address ever
+// used: it runs when the map has doubled since the last sweep, which makes
+// its cost constant per new object.
+func (w *recorder) sweep() {
+	n := 0
+	for _, e := range w.objs {
+		if live(e.ref) {
+			n++
+		}
+	}
+	if n < len(w.objs)/2 {
+		// A Go map never gives back its table: copy the live entries
+		// into a new one, so that memory follows the live objects too.
+		m := make(map[objKey]objEnt, n)
+		for k, e := range w.objs {
+			if live(e.ref) {
+				m[k] = e
+			}
+		}
+		w.objs = m
+	} else {
+		for k, e := range w.objs {
+			if !live(e.ref) {
+				delete(w.objs, k)
+			}
+		}
+	}
+	w.sweepAt = max(minSweep, 2*len(w.objs))
+}
+
+// heapRef returns the allocation holding addr (see objref_weak.go). Many
+// variables share a block (the fields of a struct, the elements of an
+// array, the tiny allocator's 16-byte blocks of small scalars): a cache by
+// block base, checked for liveness like any reference, spares weak.Make's
+// lookup in the span's list of specials for all but the first.
+func (w *recorder) heapRef(addr uintptr) objRef {
+	base := heapBase(addr)
+	if base == 0 {
+		return objRef{}
+	}
+	b := &w.blocks[(base>>4^base>>13)%blockCacheSize]
+	if b.base == base && live(b.ref) {
+		return b.ref
+	}
+	b.base, b.ref = base, makeRef(base)
+	return b.ref
 }
 
 func ocacheSlot(addr uintptr, class uint8) uintptr {
@@ -248,6 +398,7 @@ func (w *recorder) unit(desc string) int32 {
 	if !ok {
 		idx, _ = w.in.Intern(trace.TabObject, desc)
 		w.units[desc] = idx
+		w.objNames.add(objName{desc: -1})
 	}
 	return idx
 }
@@ -269,9 +420,6 @@ func (w *recorder) syncObject(addr unsafe.Pointer, class uint8, desc string, cap
 
 // chanOf returns the state of channel object obj.
 func (w *recorder) chanOf(obj int32, capacity int64) *chanState {
-	for int(obj) >= len(w.chans) {
-		w.chans = append(w.chans, nil)
-	}
 	cs := w.chans[obj]
 	if cs == nil {
 		cs = &chanState{cap: capacity}

@@ -70,7 +70,7 @@ func (r *replayer) objectMismatch(i int) (Verdict, bool) {
 		if (si.Obj == sj.Obj) == (r.oc.objs[i] == oj) {
 			continue
 		}
-		name := func(o int32) string { return rec.tab.Name(trace.TabObject, o) }
+		name := rec.objName
 		rel := "the same object"
 		if si.Obj != sj.Obj {
 			rel = "different objects"

@@ -143,12 +143,13 @@ type searcher struct {
 	tries map[string]int
 	done  map[string]bool
 	// assigns counts the goroutine assignments examined per site key.
-	assigns map[string]int
-	steps   uint64
-	cur     *pattern.Pattern // the pattern being searched
-	stats   Stats
-	shapes  map[string]*groupIndex
-	single  *groupIndex
+	assigns   map[string]int
+	steps     uint64
+	cur       *pattern.Pattern // the pattern being searched
+	stats     Stats
+	shapes    map[string]*groupIndex
+	single    *groupIndex // one-event classes of shared objects
+	singleAll *groupIndex // one-event classes of all objects, if a pattern needs them
 
 	items     []item  // distinct accesses of all regions
 	itemStart []int32 // region → its items in items[itemStart[r]:itemStart[r+1]]
@@ -288,12 +289,18 @@ func matchesAccess(op trace.Op, a pattern.Access) bool {
 	return op.Writes()
 }
 
-func (s *searcher) index(g *group) *groupIndex {
+func (s *searcher) index(p *pattern.Pattern, g *group) *groupIndex {
 	if len(g.pos) == 1 {
-		if s.single == nil {
-			s.single = s.buildSingles()
+		if sharedVar(p, g) {
+			if s.single == nil {
+				s.single = s.buildSingles(true)
+			}
+			return s.single
 		}
-		return s.single
+		if s.singleAll == nil {
+			s.singleAll = s.buildSingles(false)
+		}
+		return s.singleAll
 	}
 	if ix, ok := s.shapes[g.shape]; ok {
 		return ix
@@ -307,13 +314,34 @@ type singleKey struct {
 	op                 trace.Op
 }
 
-// buildSingles classes every access event; patterns filter by op.
-func (s *searcher) buildSingles() *groupIndex {
+// sharedVar reports whether the variable of one-event group g is also
+// accessed in p by another thread variable's event: then every instance's
+// object is accessed by two goroutines of the trace (the matcher gives
+// different thread variables different goroutines).
+func sharedVar(p *pattern.Pattern, g *group) bool {
+	for i := 0; i < p.Len(); i++ {
+		if p.SV[i] == g.sv[0] && p.T[i] != g.t {
+			return true
+		}
+	}
+	return false
+}
+
+// buildSingles classes every access event; patterns filter by op. With
+// shared, only the accesses of objects that two goroutines access: a test
+// that allocates a fresh variable per iteration has millions of objects
+// that one goroutine each touches, and a class per access of each would
+// cost hundreds of bytes per event for classes no pattern can use.
+func (s *searcher) buildSingles(shared bool) *groupIndex {
 	gr := s.gr
 	ix := &groupIndex{byObj: map[int32][]int32{}}
 	at := map[singleKey]int32{}
 	for o := int32(0); o < int32(gr.NumObjects()); o++ {
-		for _, e := range gr.Accesses(o) {
+		acc := gr.Accesses(o)
+		if shared && !twoGoroutines(gr, acc) {
+			continue
+		}
+		for _, e := range acc {
 			ev := gr.Ev(e)
 			k := singleKey{ev.G, o, ev.Site, gr.LockSet(e), ev.Op}
 			c, ok := at[k]
@@ -328,6 +356,16 @@ func (s *searcher) buildSingles() *groupIndex {
 	}
 	// Instances of a class are one goroutine's, so trace order is program order.
 	return ix
+}
+
+// twoGoroutines reports whether the events acc are of two goroutines or more.
+func twoGoroutines(gr *ptg.Graph, acc []int32) bool {
+	for _, e := range acc[min(1, len(acc)):] {
+		if gr.Ev(e).G != gr.Ev(acc[0]).G {
+			return true
+		}
+	}
+	return false
 }
 
 // item is a distinct (object, site, op) access within one region, with its
@@ -530,7 +568,7 @@ func (s *searcher) pattern(p *pattern.Pattern, reversedOnly bool) {
 	gs := groupsOf(p)
 	ixs := make([]*groupIndex, len(gs))
 	for i, g := range gs {
-		ixs[i] = s.index(g)
+		ixs[i] = s.index(p, g)
 		ixs[i].skeletons(s.gr)
 	}
 	m := &matcher{s: s, p: p, gs: gs, ixs: ixs, reversedOnly: reversedOnly,

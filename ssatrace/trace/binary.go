@@ -90,7 +90,8 @@ type binaryEncoder struct {
 	// fidx[tab][i] is 1 + the file index of t's name i, or 0 if not yet
 	// defined.
 	fidx  [3][]int32
-	names [3]map[string]int32 // file index of each defined name
+	names [3]map[string]int32 // file index of each defined name; nil if distinct
+	count [3]int32            // names defined in each table
 	trunc string
 }
 
@@ -106,6 +107,23 @@ func NewBinaryEncoder(w io.Writer) Encoder {
 }
 
 func (e *binaryEncoder) SetTruncated(reason string) { e.trunc = reason }
+
+// DistinctNames promises that the tables passed to Encode never hold one
+// name at two indices of a table (an Interner's tables, say): the encoder
+// then defines each index's name without looking it up among those defined,
+// and keeps no copy of them, so that its memory is 4 bytes per name; a
+// name is read only until the first event that refers to it is encoded,
+// and may be dropped from the table after that (an exception to Encoder's
+// rule that names do not change). The
+// recorder runtime names every allocation and would otherwise hold all
+// their names twice. Call it before the first Encode; it is not part of
+// Encoder (reach it by an interface assertion). A table that breaks the
+// promise makes a trace that decoders reject ("defined twice").
+func (e *binaryEncoder) DistinctNames() {
+	if e.n == 0 {
+		e.names = [3]map[string]int32{}
+	}
+}
 
 func appendUvarint(b []byte, v uint64) []byte {
 	if v < 0x80 {
@@ -175,7 +193,7 @@ func (e *binaryEncoder) define(ev *Event, t *Tables) error {
 		if len(name) > maxString {
 			return fmt.Errorf("cannot write %s %d: name longer than %d bytes", noun, r.i, maxString)
 		}
-		if len(e.names[r.which]) >= maxNames {
+		if e.count[r.which] >= maxNames {
 			return fmt.Errorf("cannot write %s %d: more than %d %s names", noun, r.i, maxNames, noun)
 		}
 	}
@@ -186,8 +204,11 @@ func (e *binaryEncoder) define(ev *Event, t *Tables) error {
 		name := t.Name(r.which, r.i)
 		fi, ok := e.names[r.which][name]
 		if !ok {
-			fi = int32(len(e.names[r.which]))
-			e.names[r.which][name] = fi
+			fi = e.count[r.which]
+			e.count[r.which]++
+			if e.names[r.which] != nil {
+				e.names[r.which][name] = fi
+			}
 			e.buf = append(e.buf, defTags[r.which])
 			e.buf = appendUvarint(e.buf, uint64(len(name)))
 			e.buf = append(e.buf, name...)
@@ -317,6 +338,17 @@ type binaryDecoder struct {
 	in      *Interner
 	trunc   string
 	err     error // sticky: io.EOF or the first error
+
+	countObj bool  // ReadOptions.CountObjects
+	nObj     int32 // object names defined, if countObj
+}
+
+// objects returns the number of object names defined.
+func (d *binaryDecoder) objects() int {
+	if d.countObj {
+		return int(d.nObj)
+	}
+	return len(d.t.Objects)
 }
 
 // NewBinaryDecoder returns a strict decoder for a binary trace. It reads and
@@ -501,7 +533,7 @@ func (d *binaryDecoder) Next() (Event, error) {
 			if q < 0 {
 				return d.varintErr(q, start, p)
 			}
-			n, what := len(d.t.Objects), "object"
+			n, what := d.objects(), "object"
 			if k == ObjGoroutine {
 				n, what = len(d.t.Goroutines), "goroutine"
 			}
@@ -630,6 +662,16 @@ func (d *binaryDecoder) control(h byte) error {
 		err := d.errorf(d.off+int64(q+at), "bad %s name %s: %s", noun, quote(s), msg)
 		d.fail(err)
 		return err
+	}
+	if which == TabObject && d.countObj {
+		if d.nObj >= maxNames {
+			err := d.errorf(d.off+int64(start), "too many %s names (more than %d)", noun, maxNames)
+			d.fail(err)
+			return err
+		}
+		d.nObj++
+		d.pos = start + need
+		return nil
 	}
 	if i, ok := d.in.Lookup(which, s); ok {
 		err := d.errorf(d.off+int64(start), "%s %s defined twice (already %s %d)", noun, quote(s), noun, i)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -387,4 +388,75 @@ func BenchmarkTextDecode(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)*benchEvents/b.Elapsed().Seconds(), "events/s")
 	b.ReportMetric(float64(len(data))/benchEvents, "bytes/event")
+}
+
+// TestBinaryDistinctNames: an encoder told that names are distinct writes
+// the same bytes as one that checks, and needs a name only until it has
+// defined it (the recorder drops each object name once written).
+func TestBinaryDistinctNames(t *testing.T) {
+	tr := typicalTrace(5000)
+	want := binaryOf(t, tr)
+	var buf bytes.Buffer
+	e := NewBinaryEncoder(&buf)
+	e.(interface{ DistinctNames() }).DistinctNames()
+	tab := Tables{Goroutines: tr.Goroutines, Objects: append([]string(nil), tr.Objects...), Sites: tr.Sites}
+	for _, ev := range tr.Events {
+		if err := e.Encode(ev, &tab); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Op.Object() == ObjObject {
+			tab.Objects[ev.Obj] = ""
+		}
+	}
+	e.SetTruncated(tr.Truncated)
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Fatalf("distinct-names encoding differs from the checking encoder's (%d vs %d bytes)", buf.Len(), len(want))
+	}
+}
+
+// TestBinaryCountObjects: a decoder that only counts object names yields
+// the same events, no object names, and still rejects an event on an
+// object not defined.
+func TestBinaryCountObjects(t *testing.T) {
+	tr := typicalTrace(3000)
+	data := binaryOf(t, tr)
+	d, err := NewDecoderOptions(bytes.NewReader(data), "x", ReadOptions{CountObjects: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []Event
+	for {
+		e, err := d.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, e)
+	}
+	full, err := readBinary(data, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(evs, full.Events) {
+		t.Error("events differ from a full decode's")
+	}
+	if n := len(d.Tables().Objects); n != 0 {
+		t.Errorf("%d object names kept", n)
+	}
+	if len(d.Tables().Goroutines) != len(full.Goroutines) {
+		t.Errorf("goroutines: %d, want %d", len(d.Tables().Goroutines), len(full.Goroutines))
+	}
+	bad := bin(def(tagDefG, "g"), def(tagDefObj, "a"), int(Read)|bNewG, 0, 1, 0, tagEnd)
+	d, err = NewDecoderOptions(bytes.NewReader(bad), "bad", ReadOptions{CountObjects: true})
+	if err == nil {
+		_, err = d.Next()
+	}
+	if err == nil || !strings.Contains(err.Error(), "undefined object 1 (1 defined)") {
+		t.Errorf("event on an undefined object: %v", err)
+	}
 }

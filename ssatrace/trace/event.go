@@ -13,7 +13,10 @@
 // indexed from 0, so event number n is Events[n-1].
 package trace
 
-import "fmt"
+import (
+	"fmt"
+	"hash/maphash"
+)
 
 // Op is the kind of an event.
 type Op uint8
@@ -265,10 +268,14 @@ type Trace struct {
 	Truncated string
 }
 
-// Interner builds Tables, giving each distinct name one index.
+// Interner builds Tables, giving each distinct name one index. Its index of
+// each table holds table positions, not names (a hash table of int32s, 8
+// bytes or less per name where a map[string]int32 took over 40): a trace of
+// a test that allocates in a loop names millions of objects. The names an
+// Interner added to T must not be changed.
 type Interner struct {
 	T   *Tables
-	idx [3]map[string]int32
+	idx [3]nameIndex
 }
 
 // Table selectors for Interner.
@@ -282,9 +289,8 @@ const (
 func NewInterner(t *Tables) *Interner {
 	in := &Interner{T: t}
 	for i, tab := range [3][]string{t.Goroutines, t.Objects, t.Sites} {
-		in.idx[i] = make(map[string]int32, len(tab))
 		for j, s := range tab {
-			in.idx[i][s] = int32(j)
+			in.idx[i].put(tab, maphash.String(nameSeed, s), int32(j))
 		}
 	}
 	return in
@@ -304,20 +310,102 @@ func (in *Interner) table(which int) *[]string {
 // Intern returns the index of name in the selected table, adding it if new.
 // The second result reports whether it was added.
 func (in *Interner) Intern(which int, name string) (int32, bool) {
-	if i, ok := in.idx[which][name]; ok {
+	tab := in.table(which)
+	h := maphash.String(nameSeed, name)
+	if i, ok := in.idx[which].find(*tab, h, name); ok {
 		return i, false
 	}
-	tab := in.table(which)
 	i := int32(len(*tab))
 	*tab = append(*tab, name)
-	in.idx[which][name] = i
+	in.idx[which].put(*tab, h, i)
 	return i, true
 }
 
 // Lookup returns the index of name in the selected table.
 func (in *Interner) Lookup(which int, name string) (int32, bool) {
-	i, ok := in.idx[which][name]
-	return i, ok
+	return in.idx[which].find(*in.table(which), maphash.String(nameSeed, name), name)
+}
+
+// lookupBytes is Lookup of a name given as bytes, without converting it.
+func (in *Interner) lookupBytes(which int, name []byte) (int32, bool) {
+	tab := *in.table(which)
+	x := &in.idx[which]
+	if x.n == 0 {
+		return 0, false
+	}
+	mask := uint64(len(x.slots) - 1)
+	for p := maphash.Bytes(nameSeed, name) & mask; ; p = (p + 1) & mask {
+		v := x.slots[p]
+		if v == 0 {
+			return 0, false
+		}
+		if tab[v-1] == string(name) {
+			return v - 1, true
+		}
+	}
+}
+
+var nameSeed = maphash.MakeSeed()
+
+// nameIndex is an open-addressing hash table (linear probing, at most half
+// full) of positions in a table of names.
+type nameIndex struct {
+	slots []int32 // position + 1; 0: empty
+	n     int
+}
+
+// find returns the position of name (whose hash is h) in tab.
+func (x *nameIndex) find(tab []string, h uint64, name string) (int32, bool) {
+	if x.n == 0 {
+		return 0, false
+	}
+	mask := uint64(len(x.slots) - 1)
+	for p := h & mask; ; p = (p + 1) & mask {
+		v := x.slots[p]
+		if v == 0 {
+			return 0, false
+		}
+		if tab[v-1] == name {
+			return v - 1, true
+		}
+	}
+}
+
+// put records that tab[i], whose hash is h, is at position i, replacing
+// the position of an equal name.
+func (x *nameIndex) put(tab []string, h uint64, i int32) {
+	if 2*(x.n+1) > len(x.slots) {
+		x.grow(tab)
+	}
+	mask := uint64(len(x.slots) - 1)
+	for p := h & mask; ; p = (p + 1) & mask {
+		v := x.slots[p]
+		if v == 0 {
+			x.slots[p] = i + 1
+			x.n++
+			return
+		}
+		if tab[v-1] == tab[i] {
+			x.slots[p] = i + 1
+			return
+		}
+	}
+}
+
+func (x *nameIndex) grow(tab []string) {
+	old := x.slots
+	x.slots = make([]int32, max(16, 2*len(old)))
+	mask := uint64(len(x.slots) - 1)
+	for _, v := range old {
+		if v == 0 {
+			continue
+		}
+		p := maphash.String(nameSeed, tab[v-1]) & mask
+		for x.slots[p] != 0 {
+			p = (p + 1) & mask
+		}
+		x.slots[p] = v
+	}
 }
 
 // Name returns a printable name for index i of the selected table.

@@ -77,6 +77,13 @@ type ReadOptions struct {
 	// MaxEvents, if positive, makes ReadTrace and ReadFile fail, without
 	// reading further, on a trace with more events: a bound on memory.
 	MaxEvents int
+	// CountObjects makes a binary decoder check each object name and
+	// count it, but keep neither: Tables().Objects stays empty, events
+	// still refer to objects by index, and a name defined twice goes
+	// unnoticed. For a pass that needs no names (statistics) over a trace
+	// of a test that allocates in a loop, where the names of its millions
+	// of objects are most of the decoder's memory. Text decoders ignore it.
+	CountObjects bool
 }
 
 // NewDecoder returns a strict decoder for r, which may hold either format:
@@ -99,7 +106,12 @@ func NewDecoderOptions(r io.Reader, name string, opt ReadOptions) (Decoder, erro
 		// The binary decoder does its own buffering: hand it what br
 		// holds, then r itself.
 		buffered, _ := br.Peek(br.Buffered())
-		return newBinaryDecoder(io.MultiReader(bytes.NewReader(bytes.Clone(buffered)), r), name, opt.Lenient)
+		d, err := newBinaryDecoder(io.MultiReader(bytes.NewReader(bytes.Clone(buffered)), r), name, opt.Lenient)
+		if err != nil {
+			return nil, err
+		}
+		d.countObj = opt.CountObjects // before the first record: the constructor reads only the header
+		return d, nil
 	}
 	return newTextDecoder(br, name, opt.Lenient), nil
 }

@@ -272,7 +272,7 @@ func (d *textDecoder) parseLine(line []byte) (e Event, ok bool, err error) {
 
 // checkName checks a name found at column col, unless it is already known.
 func (d *textDecoder) checkName(which int, name []byte, col int, what string) error {
-	if _, ok := d.in.idx[which][string(name)]; ok {
+	if _, ok := d.in.lookupBytes(which, name); ok {
 		return nil
 	}
 	msg, at := checkTableName(which, string(name))
@@ -286,7 +286,7 @@ func (d *textDecoder) checkName(which int, name []byte, col int, what string) er
 }
 
 func (d *textDecoder) intern(which int, name []byte, col int) (int32, error) {
-	if i, ok := d.in.idx[which][string(name)]; ok {
+	if i, ok := d.in.lookupBytes(which, name); ok {
 		return i, nil
 	}
 	if len(*d.in.table(which)) >= maxNames {
