@@ -97,6 +97,15 @@
 // access. len and cap of channels are neither races nor synchronization
 // in Go's memory model and are not recorded.
 //
+// Accesses made by code that is not instrumented, recorded at the call
+// (reflect.go, iocall.go): the reflect.Value methods that read or write
+// the variable an addressable Value refers to (Int, Interface, ... and Set,
+// SetInt, ...; the write only when evaluating the arguments cannot
+// synchronize, since it is recorded before them) and reflect.Copy; Read
+// and ReadAt of a standard-library type or through an interface write
+// p[:n], Write reads p[:n], recorded when the call returns (after
+// whatever synchronization the call made before touching p).
+//
 // Operations, performed by the runtime so that replay can gate them:
 // sync.Mutex and RWMutex Lock/Unlock/RLock/RUnlock/TryLock/TryRLock (also
 // promoted from embedded mutexes, through sync.Locker, as method

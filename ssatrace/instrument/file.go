@@ -148,6 +148,10 @@ func (w *fileRW) tail() string {
 	// string(b) of a []byte or []rune reads its elements (conversionRead).
 	fmt.Fprintf(&b, "func pecanvetSR__%s[S ~[]E, E interface{}](x S, s int32) S { if len(x) > 0 { %s.RRangeV(&x[0], len(x), s) }; return x }\n", n, r)
 	fmt.Fprintf(&b, "func pecanvetapp__%s[S ~[]E, E interface{}](x S, k int, sw int32) S { if k == 0 { return x }; if len(x)+k <= cap(x) { y := x[:len(x)+k]; %s.WRangeV(&y[len(x)], k, sw) } else if len(x) > 0 { %s.RRangeV(&x[0], len(x), sw) }; return x }\n", n, r, r)
+	// Readers and writers the recorder does not see into (iocall.go).
+	fmt.Fprintf(&b, "func pecanvetIORD__%s[B ~[]byte](f func(B) (int, error), p B, s int32) (int, error) { k, err := f(p); if k > 0 && k <= len(p) { %s.WRangeV(&p[0], k, s) }; return k, err }\n", n, r)
+	fmt.Fprintf(&b, "func pecanvetIORA__%s[B ~[]byte](f func(B, int64) (int, error), p B, off int64, s int32) (int, error) { k, err := f(p, off); if k > 0 && k <= len(p) { %s.WRangeV(&p[0], k, s) }; return k, err }\n", n, r)
+	fmt.Fprintf(&b, "func pecanvetIOWR__%s[B ~[]byte](f func(B) (int, error), p B, s int32) (int, error) { k, err := f(p); if k > 0 && k <= len(p) { %s.RRangeV(&p[0], k, s) }; return k, err }\n", n, r)
 	fmt.Fprintf(&b, "func pecanvetmin__%s(a, b int) int { if a < b { return a }; return b }\n", n)
 	return b.String()
 }

@@ -42,6 +42,7 @@ type fileRW struct {
 	fn *funcCtx // the function being rewritten
 
 	selfAppend map[*ast.CallExpr]bool // s = append(s, ...): see builtinAccess
+	deferred   *ast.CallExpr          // the call of the defer statement being rewritten: see reflectCall
 }
 
 // funcCtx is the per-function state.
@@ -443,6 +444,12 @@ func (cp *callParts) render() pcs {
 func (w *fileRW) call(e *ast.CallExpr) pcs {
 	if cp := w.specialCall(e); cp != nil {
 		return cp.render()
+	}
+	if p := w.reflectCall(e); p != nil {
+		return p
+	}
+	if p := w.ioCall(e); p != nil {
+		return p
 	}
 	tv := w.info.Types[e.Fun]
 	var fp pcs
