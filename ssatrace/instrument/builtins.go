@@ -27,7 +27,7 @@ func (w *fileRW) builtinAccess(e *ast.CallExpr, name string) pcs {
 			return w.nodeSplice(e, rn(a, m))
 		}
 	case "copy":
-		if len(e.Args) != 2 || !w.ins.api.has("RRange") || !w.ins.api.has("WRange") {
+		if len(e.Args) != 2 || !w.ins.api.has("RRangeV") || !w.ins.api.has("WRangeV") || !w.ins.api.has("WRange") {
 			return nil
 		}
 		d, x := e.Args[0], e.Args[1]
@@ -45,18 +45,34 @@ func (w *fileRW) builtinAccess(e *ast.CallExpr, name string) pcs {
 			}
 		}
 	case "append":
-		if len(e.Args) < 2 || !w.ins.api.has("RRange") || !w.ins.api.has("WRange") {
+		if len(e.Args) < 2 || !w.ins.api.has("RRangeV") || !w.ins.api.has("WRangeV") {
 			return nil
 		}
 		s := e.Args[0]
-		if _, ok := w.coreOf(s).(*types.Slice); !ok || w.selfAppend[e] {
+		if _, ok := w.coreOf(s).(*types.Slice); !ok {
+			return nil
+		}
+		if w.selfAppend[e] {
+			// x = append(x, v...) still reads all of v, whatever x's
+			// history: only those reads are recorded.
+			if v := e.Args[1]; e.Ellipsis.IsValid() && !w.isPure(v) {
+				if _, ok := w.coreOf(v).(*types.Slice); ok {
+					sr := w.site(e.Lparen, w.elemDesc(v))
+					return genAt(e.Pos(), "append(").cat(w.load(s), gen(", "+w.h("SR")+"("), w.load(v), gen(", "+sr+")...)"))
+				}
+			}
 			return nil
 		}
 		sw := w.site(e.Lparen, w.elemDesc(s))
 		if e.Ellipsis.IsValid() {
 			v := e.Args[1]
+			if b, ok := w.coreOf(v).(*types.Basic); ok && b.Info()&types.IsString != 0 {
+				// append([]byte, string...): the string is immutable, the
+				// slice's elements are written or, when it grows, read.
+				return genAt(e.Pos(), w.h("APSS")+"(").cat(w.load(s), gen(", "), w.load(v), gen(", "+sw+")"))
+			}
 			if _, ok := w.coreOf(v).(*types.Slice); !ok || w.isPure(v) {
-				return nil // append([]byte, string...), append(s, nil...)
+				return nil // append(s, nil...)
 			}
 			sr := w.site(e.Lparen, w.elemDesc(v))
 			return genAt(e.Pos(), w.h("APS")+"(").cat(w.load(s), gen(", "), w.load(v), gen(", "+sw+", "+sr+")"))
@@ -85,6 +101,30 @@ func (w *fileRW) builtinAccess(e *ast.CallExpr, name string) pcs {
 		return genAt(e.Pos(), w.h("AP")+"(").cat(w.load(s), gen(", "+sw+", "), join(args, ", "), gen(")"))
 	}
 	return nil
+}
+
+// conversionRead rewrites the operand of conversion e when the conversion
+// reads the elements of a slice: string(b) of a []byte or []rune b copies
+// them into the new string (the runtime's slicebytetostring and
+// slicerunetostring, which -race instruments as a read of the range).
+// It returns nil for other conversions.
+func (w *fileRW) conversionRead(e *ast.CallExpr) pcs {
+	if len(e.Args) != 1 || !w.ins.api.has("RRangeV") {
+		return nil
+	}
+	x := e.Args[0]
+	if b, ok := w.coreOf(e).(*types.Basic); !ok || b.Info()&types.IsString == 0 || w.isPure(x) {
+		return nil
+	}
+	sl, ok := w.coreOf(x).(*types.Slice)
+	if !ok {
+		return nil
+	}
+	if b, ok := coreType(sl.Elem()).(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return nil
+	}
+	r := gen(w.h("SR")+"(").cat(w.load(x), gen(", "+w.site(e.Lparen, w.elemDesc(x))+")"))
+	return w.nodeSplice(e, rn(x, r))
 }
 
 // markSelfAppend notes the appends of s whose result is assigned back to

@@ -65,7 +65,11 @@
 // left-hand sides' addresses, then each write is recorded just before it
 // happens; short-circuit operands are instrumented in place, so only when
 // they are evaluated; deferred calls' arguments at defer time; a method
-// value's receiver when the value is taken.
+// value's receiver when the value is taken. Selecting a method (a call or
+// a method value) reads what -race sees it read: each embedded pointer
+// field a promoted method goes through, and, for a method with a value
+// receiver, the whole receiver it copies (*p for a pointer p, x.Base for a
+// method promoted from an embedded Base).
 //
 // Accesses no expression shows (lang.go, rangevars.go, results.go,
 // builtins.go): a range loop over a slice (or an array pointer) reads each
@@ -81,11 +85,26 @@
 // runs last); copy reads the source's and writes the destination's
 // elements, append writes the elements past the length when they fit, or
 // reads the old ones it copies when it grows, and reads a spread slice's
-// (at most 256 elements per call); len of a map reads the map; a struct or
+// (at most 256 elements per call), and x = append(x, v...) still reads v's
+// (see markSelfAppend); elements of struct or array type are recorded part
+// by part (rt.RRangeV, at most 256 parts per call), so that copying a
+// slice of structs conflicts with a write of one element's field;
+// string(b) of a []byte or []rune reads its elements, and append(b, s...)
+// of a string s writes b's or reads them as append does; len of a map
+// reads the map; a struct or
 // array read or written as a whole value reads or writes each of its
 // scalar parts (rt.RV, rt.WV), so that a copy conflicts with a field's
 // access. len and cap of channels are neither races nor synchronization
 // in Go's memory model and are not recorded.
+//
+// Accesses made by code that is not instrumented, recorded at the call
+// (reflect.go, iocall.go): the reflect.Value methods that read or write
+// the variable an addressable Value refers to (Int, Interface, ... and Set,
+// SetInt, ...; the write only when evaluating the arguments cannot
+// synchronize, since it is recorded before them) and reflect.Copy; Read
+// and ReadAt of a standard-library type or through an interface write
+// p[:n], recorded when the call returns (after whatever synchronization
+// the call made before touching p).
 //
 // Operations, performed by the runtime so that replay can gate them:
 // sync.Mutex and RWMutex Lock/Unlock/RLock/RUnlock/TryLock/TryRLock (also

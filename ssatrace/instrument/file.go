@@ -148,11 +148,19 @@ func (w *fileRW) tail() string {
 	// Range over a slice's elements, each read recorded (rangeElems).
 	fmt.Fprintf(&b, "func pecanvetRS__%s[S ~[]E, E interface{}](x S, s int32) func(func(int, E) bool) { return func(y func(int, E) bool) { for i := range x { if !y(i, *pecanvetR__%s(&x[i], s)) { return } } } }\n", n, n)
 	// copy and append: the elements they read and write (builtins.go).
-	fmt.Fprintf(&b, "func pecanvetCP__%s[D ~[]E, S ~[]E, E interface{}](d D, x S, sw, sr int32) int { if k := pecanvetmin__%s(len(d), len(x)); k > 0 { %s.RRange(%s.Pointer(&x[0]), k, %s.Sizeof(x[0]), sr); %s.WRange(%s.Pointer(&d[0]), k, %s.Sizeof(d[0]), sw) }; return copy(d, x) }\n", n, n, r, u, u, r, u, u)
+	// Elements are recorded part by part (rt.RRangeV): copying a slice of
+	// structs conflicts with a write of one element's field.
+	fmt.Fprintf(&b, "func pecanvetCP__%s[D ~[]E, S ~[]E, E interface{}](d D, x S, sw, sr int32) int { if k := pecanvetmin__%s(len(d), len(x)); k > 0 { %s.RRangeV(&x[0], k, sr); %s.WRangeV(&d[0], k, sw) }; return copy(d, x) }\n", n, n, r, r)
 	fmt.Fprintf(&b, "func pecanvetCPS__%s[D ~[]byte, S ~string](d D, x S, sw int32) int { if k := pecanvetmin__%s(len(d), len(x)); k > 0 { %s.WRange(%s.Pointer(&d[0]), k, 1, sw) }; return copy(d, x) }\n", n, n, r, u)
 	fmt.Fprintf(&b, "func pecanvetAP__%s[S ~[]E, E interface{}](x S, sw int32, v ...E) S { pecanvetapp__%s(x, len(v), sw); return append(x, v...) }\n", n, n)
-	fmt.Fprintf(&b, "func pecanvetAPS__%s[S ~[]E, V ~[]E, E interface{}](x S, v V, sw, sr int32) S { pecanvetapp__%s(x, len(v), sw); if len(v) > 0 { %s.RRange(%s.Pointer(&v[0]), len(v), %s.Sizeof(v[0]), sr) }; return append(x, v...) }\n", n, n, r, u, u)
-	fmt.Fprintf(&b, "func pecanvetapp__%s[S ~[]E, E interface{}](x S, k int, sw int32) S { if k == 0 { return x }; if len(x)+k <= cap(x) { y := x[:len(x)+k]; %s.WRange(%s.Pointer(&y[len(x)]), k, %s.Sizeof(y[0]), sw) } else if len(x) > 0 { %s.RRange(%s.Pointer(&x[0]), len(x), %s.Sizeof(x[0]), sw) }; return x }\n", n, r, u, u, r, u, u)
+	fmt.Fprintf(&b, "func pecanvetAPS__%s[S ~[]E, V ~[]E, E interface{}](x S, v V, sw, sr int32) S { pecanvetapp__%s(x, len(v), sw); if len(v) > 0 { %s.RRangeV(&v[0], len(v), sr) }; return append(x, v...) }\n", n, n, r)
+	fmt.Fprintf(&b, "func pecanvetAPSS__%s[S ~[]byte, V ~string](x S, v V, sw int32) S { pecanvetapp__%s(x, len(v), sw); return append(x, v...) }\n", n, n)
+	// string(b) of a []byte or []rune reads its elements (conversionRead).
+	fmt.Fprintf(&b, "func pecanvetSR__%s[S ~[]E, E interface{}](x S, s int32) S { if len(x) > 0 { %s.RRangeV(&x[0], len(x), s) }; return x }\n", n, r)
+	fmt.Fprintf(&b, "func pecanvetapp__%s[S ~[]E, E interface{}](x S, k int, sw int32) S { if k == 0 { return x }; if len(x)+k <= cap(x) { y := x[:len(x)+k]; %s.WRangeV(&y[len(x)], k, sw) } else if len(x) > 0 { %s.RRangeV(&x[0], len(x), sw) }; return x }\n", n, r, r)
+	// Readers and writers the recorder does not see into (iocall.go).
+	fmt.Fprintf(&b, "func pecanvetIORD__%s[B ~[]byte](f func(B) (int, error), p B, s int32) (int, error) { k, err := f(p); if k > 0 && k <= len(p) { %s.WRangeV(&p[0], k, s) }; return k, err }\n", n, r)
+	fmt.Fprintf(&b, "func pecanvetIORA__%s[B ~[]byte](f func(B, int64) (int, error), p B, off int64, s int32) (int, error) { k, err := f(p, off); if k > 0 && k <= len(p) { %s.WRangeV(&p[0], k, s) }; return k, err }\n", n, r)
 	fmt.Fprintf(&b, "func pecanvetmin__%s(a, b int) int { if a < b { return a }; return b }\n", n)
 	return b.String()
 }

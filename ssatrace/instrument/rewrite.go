@@ -42,6 +42,7 @@ type fileRW struct {
 	fn *funcCtx // the function being rewritten
 
 	selfAppend map[*ast.CallExpr]bool // s = append(s, ...): see builtinAccess
+	deferred   *ast.CallExpr          // the call of the defer statement being rewritten: see reflectCall
 }
 
 // funcCtx is the per-function state.
@@ -226,9 +227,90 @@ func (w *fileRW) selector(e *ast.SelectorExpr, ctx int) pcs {
 		if p := w.syncMethodValue(e, sel); p != nil {
 			return p
 		}
-		return w.nodeSplice(e, rn(e.X, w.expr(e.X, w.recvCtx(e, sel))))
+		return w.methodRecv(e, sel)
 	}
 	return nil
+}
+
+// methodRecv rewrites x.M, a method value or the callee of a method call,
+// with the accesses that evaluating it makes as -race sees them: a
+// promoted method loads each embedded pointer field on the way to the
+// receiver (d.M with M promoted through an embedded *Base reads d.Base),
+// and a method with a value receiver copies the receiver, a read of the
+// whole value (of *p when x is a pointer p, of x.Base when promoted
+// through an embedded Base), which races with a write of any of its parts.
+// A method with a pointer receiver only takes the receiver's address.
+func (w *fileRW) methodRecv(e *ast.SelectorExpr, sel *types.Selection) pcs {
+	fallback := func() pcs { return w.nodeSplice(e, rn(e.X, w.expr(e.X, w.recvCtx(e, sel)))) }
+	fn, ok := sel.Obj().(*types.Func)
+	xt := w.typeOf(e.X)
+	if !ok || xt == nil || isInterface(xt) || !w.ins.api.has("RV") {
+		return fallback()
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return fallback()
+	}
+	valueRecv := !isPointer(sig.Recv().Type()) && !isInterface(sig.Recv().Type())
+	path := sel.Index()[:len(sel.Index())-1]
+	if len(path) == 0 && !(valueRecv && isPointer(xt)) {
+		return fallback() // x.M on a value x: recvCtx reads x if M copies it
+	}
+	// The implicit selections and the receiver's load are at the position
+	// of the receiver expression, as go/ssa puts them.
+	pos := e.X.Pos()
+	var text pcs
+	shared := true // the memory text denotes is recorded
+	switch {
+	case isPointer(xt):
+		text = gen("(").cat(w.load(e.X), gen(")"))
+	case w.addressable(e.X):
+		text = gen("(").cat(w.or(w.expr(e.X, cAddr), e.X), gen(")"))
+		// A local that does not escape: its own fields are not recorded
+		// (the runtime would ignore them); what its pointers point to is.
+		shared = w.shared(e.X)
+	default:
+		return fallback()
+	}
+	desc := "*" + w.describe(e.X)
+	t := xt
+	for _, ix := range path {
+		dt := deref(t)
+		st, ok := coreType(dt).(*types.Struct)
+		if !ok || ix >= st.NumFields() {
+			return fallback()
+		}
+		f := st.Field(ix)
+		if !f.Exported() && f.Pkg() != w.pkg {
+			return fallback()
+		}
+		owner := "struct"
+		if n := namedOf(dt); n != nil {
+			owner = n.Obj().Name()
+		}
+		text = text.cat(gen("." + f.Name()))
+		desc = owner + "." + f.Name()
+		t = f.Type()
+		if isPointer(t) {
+			if shared && !isSyncType(dt) {
+				text = gen("(*"+w.h("R")+"(&").cat(text, gen(", "+w.site(pos, desc)+"))"))
+			}
+			shared = true // past a pointer
+			desc = "*" + desc
+		}
+	}
+	if valueRecv && shared && !isSyncType(deref(t)) {
+		r := "R"
+		if w.wholeType(deref(t)) {
+			r = "RV"
+		}
+		amp := "&"
+		if isPointer(t) {
+			amp = ""
+		}
+		text = gen("(*"+w.h(r)+"("+amp).cat(text, gen(", "+w.site(pos, desc)+"))"))
+	}
+	return text.cat(gen("." + e.Sel.Name))
 }
 
 // recvCtx is the context of the receiver operand of a method value or call.
@@ -366,10 +448,19 @@ func (w *fileRW) call(e *ast.CallExpr) pcs {
 	if cp := w.specialCall(e); cp != nil {
 		return cp.render()
 	}
+	if p := w.reflectCall(e); p != nil {
+		return p
+	}
+	if p := w.ioCall(e); p != nil {
+		return p
+	}
 	tv := w.info.Types[e.Fun]
 	var fp pcs
 	switch {
 	case tv.IsType(): // conversion
+		if p := w.conversionRead(e); p != nil {
+			return p
+		}
 	case tv.IsBuiltin():
 		return w.builtinCall(e)
 	default:
@@ -394,7 +485,7 @@ func (w *fileRW) callee(f ast.Expr) pcs {
 				// caller and joined when it ends (rt.RunAt).
 				return genAt(x.Pos(), rtName+".RunAt(").cat(w.load(x.X), gen(", "+w.site(x.Sel.Pos(), "testing.T.Run")+")"))
 			}
-			return w.nodeSplice(x, rn(x.X, w.expr(x.X, w.recvCtx(x, sel))))
+			return w.methodRecv(x, sel)
 		}
 	}
 	return w.expr(f, cLoad)

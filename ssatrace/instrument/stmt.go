@@ -31,6 +31,9 @@ func (w *fileRW) stmt(s ast.Stmt, list bool) pcs {
 	case *ast.GoStmt:
 		return w.goStmt(s)
 	case *ast.DeferStmt:
+		saved := w.deferred
+		w.deferred = s.Call
+		defer func() { w.deferred = saved }()
 		return w.nodeSplice(s, rn(s.Call, w.expr(s.Call, cLoad)))
 	case *ast.ReturnStmt:
 		if p := w.returnWrites(s, list); p != nil {

@@ -348,11 +348,14 @@ func (w *fileRW) plainMemory(e ast.Expr) bool {
 // or write as a whole value (a copy) accesses each of its parts: the
 // runtime records one access per part (rt.RV, rt.WV), so that the copy
 // conflicts with an access of one field or element.
-func (w *fileRW) whole(e ast.Expr) bool {
-	if !w.ins.api.has("RV") || !w.ins.api.has("WV") {
+func (w *fileRW) whole(e ast.Expr) bool { return w.wholeType(w.typeOf(e)) }
+
+// wholeType is whole for a location of type t.
+func (w *fileRW) wholeType(t types.Type) bool {
+	if t == nil || !w.ins.api.has("RV") || !w.ins.api.has("WV") {
 		return false
 	}
-	switch coreType(w.typeOf(e)).(type) {
+	switch coreType(t).(type) {
 	case *types.Struct, *types.Array:
 		return true
 	}

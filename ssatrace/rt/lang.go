@@ -59,12 +59,56 @@ func WV[T any](p *T, site int32) {
 	}
 }
 
-var (
-	partsMu sync.Mutex
-	parts   = map[reflect.Type][]uintptr{}
-)
+// RRangeV records reads of the n values of type T starting at p, in
+// order, just before a copy, an append or a conversion reads them: of each
+// value's scalar parts (see RV), so that copying a slice of structs
+// conflicts with a write of one element's field. At most maxRange events
+// in all, as RRange.
+func RRangeV[T any](p *T, n int, site int32) {
+	if active.Load() {
+		memPartsN(unsafe.Pointer(p), reflect.TypeOf(p).Elem(), n, site, trace.Read)
+	}
+}
 
-func memParts(p unsafe.Pointer, t reflect.Type, site int32, op trace.Op) {
+// WRangeV records writes of the n values of type T starting at p (see
+// RRangeV).
+func WRangeV[T any](p *T, n int, site int32) {
+	if active.Load() {
+		memPartsN(unsafe.Pointer(p), reflect.TypeOf(p).Elem(), n, site, trace.Write)
+	}
+}
+
+// memPartsN records op on the parts of n consecutive values of type t at
+// p, at most maxRange of them.
+func memPartsN(p unsafe.Pointer, t reflect.Type, n int, site int32, op trace.Op) {
+	if p == nil || n <= 0 {
+		return
+	}
+	offs := partsOf(t)
+	if len(offs) == 0 {
+		return
+	}
+	if t.Size() == 0 {
+		n = 1 // zero-size values share one address
+	}
+	left := maxRange
+	for i := 0; i < n && left > 0; i++ {
+		base := unsafe.Add(p, uintptr(i)*t.Size())
+		for _, off := range offs {
+			if left == 0 {
+				break
+			}
+			left--
+			a := unsafe.Add(base, off)
+			gate(a, site, op)
+			record(a, classMem, site, op, 0, 0)
+		}
+	}
+}
+
+// partsOf returns the offsets of t's scalar parts (see partOffsets),
+// computed once per type.
+func partsOf(t reflect.Type) []uintptr {
 	partsMu.Lock()
 	offs, ok := parts[t]
 	if !ok {
@@ -72,7 +116,16 @@ func memParts(p unsafe.Pointer, t reflect.Type, site int32, op trace.Op) {
 		parts[t] = offs
 	}
 	partsMu.Unlock()
-	for _, off := range offs {
+	return offs
+}
+
+var (
+	partsMu sync.Mutex
+	parts   = map[reflect.Type][]uintptr{}
+)
+
+func memParts(p unsafe.Pointer, t reflect.Type, site int32, op trace.Op) {
+	for _, off := range partsOf(t) {
 		a := unsafe.Add(p, off)
 		gate(a, site, op)
 		record(a, classMem, site, op, 0, 0)

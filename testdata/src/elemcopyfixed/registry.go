@@ -1,0 +1,31 @@
+package elemcopyfixed
+
+import "sync"
+
+// Entry is one registered name and its hit count.
+type Entry struct {
+	Name string
+	Hits int
+}
+
+// Registry counts hits per entry.
+type Registry struct {
+	mu      sync.Mutex
+	entries []Entry
+}
+
+// Hit counts one hit of entry i.
+func (r *Registry) Hit(i int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.entries[i].Hits++
+}
+
+// Snapshot returns a copy of the entries.
+func (r *Registry) Snapshot() []Entry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]Entry, len(r.entries))
+	copy(out, r.entries)
+	return out
+}

@@ -1,0 +1,29 @@
+package ioreadfixed
+
+import (
+	"io"
+	"sync"
+)
+
+// Loader holds the last chunk read from a source.
+type Loader struct {
+	mu  sync.Mutex
+	buf []byte
+	n   int
+}
+
+// Load reads the next chunk from r.
+func (l *Loader) Load(r io.Reader) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var err error
+	l.n, err = r.Read(l.buf)
+	return err
+}
+
+// Peek returns the first byte of the buffer.
+func (l *Loader) Peek() byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf[0]
+}

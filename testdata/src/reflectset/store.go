@@ -1,0 +1,31 @@
+package reflectset
+
+import (
+	"reflect"
+	"sync"
+)
+
+// Config is a server's configuration.
+type Config struct {
+	Name    string
+	Timeout int
+}
+
+// Store holds a configuration that can change while the server runs.
+type Store struct {
+	mu  sync.Mutex
+	cfg Config
+}
+
+// Set sets the field named field to v.
+func (s *Store) Set(field string, v any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := reflect.ValueOf(&s.cfg).Elem().FieldByName(field)
+	f.Set(reflect.ValueOf(v)) // want "data race on reflect\\.Value_target"
+}
+
+// Timeout returns the configured timeout.
+func (s *Store) Timeout() int {
+	return s.cfg.Timeout
+}
