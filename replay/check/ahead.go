@@ -14,7 +14,7 @@ import (
 
 // recordAhead records a package's tests ahead of the test being checked,
 // so that recording overlaps the prediction and replays of earlier tests.
-// Test functions are recorded in one process (record.RecordBatch), whose
+// Test functions are recorded in a few processes (record.RecordBatches), whose
 // results arrive as the tests end; what that process cannot vouch for, and
 // benchmarks, examples and fuzz targets, are recorded each in its own
 // process, up to GOMAXPROCS of them ahead. Either way a test's trace starts
@@ -69,11 +69,11 @@ func newRecordAhead(ctx context.Context, b *record.Build, pkg string, tests []st
 		for _, t := range batch {
 			ra.batch[t] = make(chan record.BatchResult, 1)
 		}
-		opt.progress("check: %s: recording %d tests in one process", pkg, len(batch))
+		opt.progress("check: %s: recording %d tests in %d processes", pkg, len(batch), max(1, min(runtime.GOMAXPROCS(0), len(batch)/4)))
 		ra.wg.Add(1)
 		go func() {
 			defer ra.wg.Done()
-			b.RecordBatch(ctx, pkg, batch, dir, opt.Timeout, nil, ra.batch)
+			b.RecordBatches(ctx, pkg, batch, dir, opt.Timeout, nil, ra.batch, runtime.GOMAXPROCS(0))
 		}()
 	}
 	return ra, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -154,7 +155,7 @@ func recordPerturbed(ctx context.Context, b *record.Build, pkg string, tests []s
 	if len(names) >= 2 {
 		dir := filepath.Join(scratch, "batch.p"+strconv.Itoa(seed))
 		if err := os.MkdirAll(dir, 0o755); err == nil {
-			b.RecordBatch(ctx, pkg, names, dir, opt.Timeout, env, batch)
+			b.RecordBatches(ctx, pkg, names, dir, opt.Timeout, env, batch, runtime.GOMAXPROCS(0))
 		}
 	}
 	for _, ti := range idx {

@@ -80,6 +80,28 @@ type BatchResult struct {
 // is added to each process's environment (a perturbation seed). It
 // returns when every test has its result.
 func (b *Build) RecordBatch(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult) {
+	b.RecordBatches(ctx, pkg, tests, dir, timeout, env, out, 1)
+}
+
+// RecordBatches is RecordBatch with the tests split into n runs of
+// consecutive tests, each in processes of its own, run at the same time:
+// a test's end-of-test drain (up to a second when its goroutines sleep)
+// and a heavy test then hold up only their part.
+func (b *Build) RecordBatches(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult, n int) {
+	n = max(1, min(n, len(tests)/4))
+	var wg sync.WaitGroup
+	for i := range n {
+		part := tests[i*len(tests)/n : (i+1)*len(tests)/n]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b.recordBatch(ctx, pkg, part, dir, timeout, env, out)
+		}()
+	}
+	wg.Wait()
+}
+
+func (b *Build) recordBatch(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult) {
 	todo := tests
 	for len(todo) > 0 && ctx.Err() == nil {
 		started := b.batchOnce(ctx, pkg, todo, dir, timeout, env, out)
