@@ -105,7 +105,7 @@ func TestGoVet(t *testing.T) {
 		t.Errorf("output lacks\n%s\ngot:\n%s", want, out)
 	}
 	// The message stands alone: the anomaly's events in the order they ran.
-	if !strings.Contains(out, want+"; g1 read Account.balance (bank.go:17) → g1.1 write Account.balance (bank.go:24) → g1 write Account.balance (bank.go:24)\n") {
+	if !strings.Contains(out, want+"; g1.1 read Account.balance (bank.go:17) → g1.1.1 write Account.balance (bank.go:24) → g1.1 write Account.balance (bank.go:24)\n") {
 		t.Errorf("the diagnostic does not end with its interleaving:\n%s", out)
 	}
 	if !strings.Contains(out, "bank/bank.go:24:4: \tstep") {

@@ -127,11 +127,12 @@ func (c *testCheck) check(rt record.Test, path string) {
 // wantsPerturbed reports whether the test is to be recorded again under
 // perturbed schedules (rt.EnvPerturb, seeds 1..Perturb): its runs so far,
 // the first of which is rt, proved nothing, and rt had two goroutines or
-// more. The run may have hidden the accesses that race (a goroutine ran
+// more doing something (not counting the main goroutine, which only forks
+// and joins the test's). The run may have hidden the accesses that race (a goroutine ran
 // wholly before another started, or ended in an order that hid them). The
 // seeds are fixed, so what is tried is the same every time.
 func (c *testCheck) wantsPerturbed(rt record.Test) bool {
-	return c.opt.Perturb > 0 && c.found == 0 && rt.Goroutines >= 2
+	return c.opt.Perturb > 0 && c.found == 0 && rt.Active >= 2
 }
 
 // recordPerturbed records tests[i] for each i in idx under perturbation

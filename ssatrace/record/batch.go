@@ -166,7 +166,7 @@ func (b *Build) batchOnce(ctx context.Context, pkg string, tests []string, dir s
 		t := Test{Package: pkg, Name: st.name, Trace: path, Wall: st.wall, Passed: st.result == "PASS" || st.result == "SKIP",
 			TimedOut: st.timedOut, Output: st.out.String()}
 		if ok {
-			t.Events, t.Goroutines, t.Shared, t.Truncated, ok = statsOf(path)
+			t.Events, t.Goroutines, t.Active, t.Shared, t.Truncated, ok = statsOf(path)
 			if st.timedOut {
 				t.Truncated = "timed out after " + timeout.String()
 			}
@@ -260,7 +260,7 @@ func (b *Build) batchOnce(ctx context.Context, pkg string, tests []string, dir s
 
 // statsOf is traceStats for a batch: ok is false when the test wrote no
 // trace (no TestStart).
-func statsOf(path string) (events, goroutines, shared int, truncated string, ok bool) {
-	events, goroutines, shared, truncated, err := traceStats(path)
-	return events, goroutines, shared, truncated, err == nil
+func statsOf(path string) (events, goroutines, active, shared int, truncated string, ok bool) {
+	events, goroutines, active, shared, truncated, err := traceStatsActive(path)
+	return events, goroutines, active, shared, truncated, err == nil
 }

@@ -92,8 +92,8 @@ func TestC(t *testing.T)        { TestA(t); t.Run("sub", TestA) }
 		}
 		// Its own only: the main goroutine (which forks the test's, see
 		// rt.TestFork), the test's and the one it starts.
-		if r.Test.Goroutines != 3 && name != "TestB" && name != "TestC" {
-			t.Errorf("%s: %d goroutines, want 3 (its own only)", name, r.Test.Goroutines)
+		if (r.Test.Goroutines != 3 || r.Test.Active != 2) && name != "TestB" && name != "TestC" {
+			t.Errorf("%s: %d goroutines, %d active, want 3 and 2 (its own only)", name, r.Test.Goroutines, r.Test.Active)
 		}
 		if filepath.Dir(r.Test.Trace) != tdir {
 			t.Errorf("%s: trace %s not in %s", name, r.Test.Trace, tdir)

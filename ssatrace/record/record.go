@@ -52,6 +52,7 @@ type Test struct {
 	Trace      string // path of the trace file
 	Events     int
 	Goroutines int
+	Active     int // goroutines with events other than forks and joins
 	Shared     int // locations accessed by two or more goroutines, at least one writing
 	Wall       time.Duration
 	PlainWall  time.Duration // 0 unless Options.Plain
@@ -368,14 +369,14 @@ func (b *Build) RecordTestEnv(ctx context.Context, pkg, name, path string, timeo
 		r = RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], name, append([]string{"PECANVET_TRACE=" + path}, env...), timeout)
 	}
 	t := Test{Package: pkg, Name: name, Trace: path, Wall: r.Wall, Passed: r.Passed, TimedOut: r.TimedOut, Output: r.Output}
-	events, goroutines, shared, truncated, err := traceStats(path)
+	events, goroutines, active, shared, truncated, err := traceStatsActive(path)
 	switch {
 	case err != nil && os.IsNotExist(err):
 		t.Truncated = "no trace written"
 	case err != nil:
 		t.Truncated = err.Error()
 	default:
-		t.Events, t.Goroutines, t.Shared, t.Truncated = events, goroutines, shared, truncated
+		t.Events, t.Goroutines, t.Active, t.Shared, t.Truncated = events, goroutines, active, shared, truncated
 	}
 	if r.TimedOut {
 		t.Truncated = fmt.Sprintf("timed out after %v", timeout)

@@ -11,30 +11,48 @@ import (
 // trace can be larger than memory — and returns its event count, goroutine
 // count, shared locations (as SharedLocations) and truncation reason.
 func traceStats(path string) (events, goroutines, shared int, truncated string, err error) {
+	events, goroutines, _, shared, truncated, err = traceStatsActive(path)
+	return
+}
+
+// traceStatsActive is traceStats that also counts the active goroutines:
+// those with events other than forks and joins (the main goroutine, which
+// only forks and joins a test's goroutine, is not one).
+func traceStatsActive(path string) (events, goroutines, active, shared int, truncated string, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, 0, 0, "", err
+		return 0, 0, 0, 0, "", err
 	}
 	defer f.Close()
 	// No object names are needed here: CountObjects keeps the decoder's
 	// memory independent of how many objects (allocations) the test named.
 	d, err := trace.NewDecoderOptions(f, path, trace.ReadOptions{Lenient: true, CountObjects: true})
 	if err != nil {
-		return 0, 0, 0, "", err
+		return 0, 0, 0, 0, "", err
 	}
 	sh := newSharedCounter()
+	var act []bool
 	for {
 		e, err := d.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return 0, 0, 0, "", err
+			return 0, 0, 0, 0, "", err
 		}
 		events++
 		sh.add(e)
+		if e.Op != trace.Fork && e.Op != trace.Join && e.G >= 0 {
+			if int(e.G) >= len(act) {
+				act = append(act, make([]bool, int(e.G)+1-len(act))...)
+			}
+			if !act[e.G] {
+				act[e.G] = true
+				active++
+			}
+		}
 	}
-	return events, len(d.Tables().Goroutines), sh.count(), d.Truncated(), nil
+	return events, len(d.Tables().Goroutines), active, sh.count(), d.Truncated(), nil
 }
 
 // sharedCounter is SharedLocations, one event at a time. It is indexed by

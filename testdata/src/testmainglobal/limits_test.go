@@ -7,8 +7,12 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	// The configuration loads in the background while the tests start.
-	go SetMax(2)
+	// The configuration loads in the background (reading it takes a
+	// while) while the tests start.
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		SetMax(2)
+	}()
 	os.Exit(m.Run())
 }
 
