@@ -22,6 +22,9 @@ import (
 // TestTypeErrors checks that a package that does not type-check is an
 // error carrying the type checker's messages, and that nothing is written.
 func TestTypeErrors(t *testing.T) {
+	// A temp dir of its own: other tests (and other pecanvet runs) create
+	// and remove pecanvet-instr-* dirs in the shared one meanwhile.
+	t.Setenv("TMPDIR", t.TempDir())
 	before, _ := filepath.Glob(filepath.Join(os.TempDir(), "pecanvet-instr-*"))
 	dir, _ := filepath.Abs(filepath.Join("testdata", "broken"))
 	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})

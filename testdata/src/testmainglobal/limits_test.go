@@ -7,11 +7,13 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	// The configuration loads in the background (reading it takes a
-	// while) while the tests start.
+	// The configuration loads in the background while the tests start,
+	// and is reloaded now and then.
 	go func() {
-		time.Sleep(20 * time.Millisecond)
-		SetMax(2)
+		for i := 0; i < 10; i++ {
+			time.Sleep(20 * time.Millisecond)
+			SetMax(2)
+		}
 	}()
 	os.Exit(m.Run())
 }
