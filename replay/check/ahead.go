@@ -83,12 +83,8 @@ func newRecordAhead(ctx context.Context, b *record.Build, pkg string, tests []st
 // next tests that run alone.
 func (ra *recordAhead) get(ti int) record.Test {
 	if ch := ra.batch[ra.tests[ti]]; ch != nil {
-		r := <-ch
-		if r.OK {
-			if err := moveFile(r.Test.Trace, ra.paths[ti]); err == nil {
-				r.Test.Trace = ra.paths[ti]
-				return r.Test
-			}
+		if t, ok := takeBatch(ch, ra.paths[ti]); ok {
+			return t
 		}
 		ra.opt.progress("check: %s %s: recording alone", ra.pkg, ra.tests[ti])
 		return ra.b.RecordTest(ra.ctx, ra.pkg, ra.tests[ti], ra.paths[ti], ra.opt.Timeout)
@@ -107,6 +103,17 @@ func (ra *recordAhead) get(ti int) record.Test {
 		}()
 	}
 	return <-ra.results[ti]
+}
+
+// takeBatch waits for a test's batch result and, if the batch vouches
+// for it, moves its trace to path.
+func takeBatch(ch <-chan record.BatchResult, path string) (record.Test, bool) {
+	r := <-ch
+	if !r.OK || moveFile(r.Test.Trace, path) != nil {
+		return record.Test{}, false
+	}
+	r.Test.Trace = path
+	return r.Test, true
 }
 
 // moveFile renames from to to, copying across file systems.

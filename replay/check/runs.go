@@ -161,9 +161,8 @@ func recordPerturbed(ctx context.Context, b *record.Build, pkg string, tests []s
 	}
 	for _, ti := range idx {
 		if ch := batch[tests[ti]]; ch != nil && len(names) >= 2 {
-			if r := <-ch; r.OK && moveFile(r.Test.Trace, path(ti)) == nil {
-				r.Test.Trace = path(ti)
-				out[ti] = r.Test
+			if t, ok := takeBatch(ch, path(ti)); ok {
+				out[ti] = t
 				continue
 			}
 		}

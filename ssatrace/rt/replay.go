@@ -598,11 +598,7 @@ func (r *replayer) watch() {
 		if !r.free && now.Sub(r.lastMove) >= r.stall && r.cursor < len(r.s.Steps) { // (past the end: holdReproduced)
 			v := Verdict{Verdict: "deadlock", Step: r.cursor + 1,
 				Message: fmt.Sprintf("nothing moved for %v; step %d (%s) never came", r.stall, r.cursor+1, r.s.Steps[r.cursor])}
-			if j := r.partnerOf; j >= 0 {
-				v.Step = j + 1
-				v.Message = fmt.Sprintf("nothing moved for %v; the race's second access, step %d (%s), never came while the first, step %d (%s), waited at its turn: they are not enabled together",
-					r.stall, j+1, r.s.Steps[j], r.cursor+1, r.s.Steps[r.cursor])
-			}
+			r.notCoenabled(&v, fmt.Sprintf("nothing moved for %v", r.stall))
 			if len(r.lastQ.busy) > 0 {
 				v.Message += "; running outside recorded operations: " + strings.Join(r.lastQ.busy, "; ")
 			}
@@ -742,11 +738,7 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 	}
 	v := Verdict{Verdict: "deadlock", Step: r.cursor + 1, Waiting: append(r.waiters(), blocked...),
 		Message: fmt.Sprintf("%s; step %d (%s) cannot come", why, r.cursor+1, r.s.Steps[r.cursor])}
-	if j := r.partnerOf; j >= 0 {
-		v.Step = j + 1
-		v.Message = fmt.Sprintf("%s; the race's second access, step %d (%s), never came while the first, step %d (%s), waited at its turn: they are not enabled together",
-			why, j+1, r.s.Steps[j], r.cursor+1, r.s.Steps[r.cursor])
-	}
+	r.notCoenabled(&v, why)
 	if r.pending != nil {
 		v.Goroutine = r.pending.name
 		v.Message = fmt.Sprintf("goroutine %s blocks in step %d (%s) and %s", r.pending.name, r.cursor+1, r.s.Steps[r.cursor], why)
@@ -832,6 +824,18 @@ func (r *replayer) coenabled(k int) int {
 		return -1
 	}
 	return a[1]
+}
+
+// notCoenabled rewrites deadlock verdict v, decided for why, when the
+// race's first access was waiting for its second (coenabled).
+func (r *replayer) notCoenabled(v *Verdict, why string) {
+	j := r.partnerOf
+	if j < 0 {
+		return
+	}
+	v.Step = j + 1
+	v.Message = fmt.Sprintf("%s; the race's second access, step %d (%s), never came while the first, step %d (%s), waited at its turn: they are not enabled together",
+		why, j+1, r.s.Steps[j], r.cursor+1, r.s.Steps[r.cursor])
 }
 
 // atGate reports whether step j's goroutine waits at step j's gate.
