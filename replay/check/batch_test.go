@@ -136,3 +136,84 @@ func TestReplayBatchDeterministic(t *testing.T) {
 		t.Error("the replays never ran in parallel")
 	}
 }
+
+// TestReplayQueueAcrossTests: predictions of several tests' traces in one
+// queue, replayed in parallel across tests, give the findings of checking
+// the tests one after the other (a combination proved by an earlier test
+// is not replayed again; each test has its own -max-replays), in order.
+func TestReplayQueueAcrossTests(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	rng := rand.New(rand.NewSource(2))
+	keys := []string{"a", "b", "c", "d"}
+	parallel := false
+	for round := 0; round < 40; round++ {
+		type test struct {
+			ps    []batchPred
+			preds []prediction
+			limit int
+		}
+		tests := make([]test, 1+rng.Intn(5))
+		bySched := map[*trace.Schedule]string{}
+		repro := map[*trace.Schedule]bool{}
+		for ti := range tests {
+			for i := 0; i < rng.Intn(8); i++ {
+				tests[ti].ps = append(tests[ti].ps, batchPred{key: keys[rng.Intn(len(keys))], site: fmt.Sprint(rng.Intn(3)), repro: rng.Intn(3) == 0})
+			}
+			tests[ti].limit = 1 + rng.Intn(5)
+			tests[ti].preds = batchPreds(t, tests[ti].ps)
+			for i, p := range tests[ti].preds {
+				bySched[p.s] = fmt.Sprintf("T%d.%d", ti, i)
+				repro[p.s] = tests[ti].ps[i].repro
+			}
+		}
+		// The reference: the tests one after the other.
+		var want []string
+		ref := map[string]bool{}
+		for ti, tt := range tests {
+			idx, _ := sequential(tt.ps, tt.limit, ref)
+			for _, i := range idx {
+				want = append(want, fmt.Sprintf("T%d.%d", ti, i))
+			}
+		}
+		var mu sync.Mutex
+		running, peak := 0, 0
+		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, s *trace.Schedule, dir string, opt replay.Options) replay.Verdict {
+			mu.Lock()
+			running++
+			peak = max(peak, running)
+			d := time.Duration(rng.Intn(3)) * time.Millisecond
+			mu.Unlock()
+			time.Sleep(d)
+			mu.Lock()
+			running--
+			mu.Unlock()
+			if repro[s] {
+				return replay.Verdict{Verdict: replay.Reproduced, Message: bySched[s]}
+			}
+			return replay.Verdict{Verdict: replay.Diverged, Message: bySched[s]}
+		}
+		seen := map[string]bool{}
+		rep := &Report{}
+		q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), Options{}, seen)
+		for ti, tt := range tests {
+			q.add(fmt.Sprintf("T%d", ti), &trace.Trace{}, tt.preds, t.TempDir(), tt.limit, replay.Options{})
+		}
+		q.wait()
+		q.finish(seen, rep)
+		var got []string
+		for _, f := range rep.Findings {
+			got = append(got, f.Verdict.Message)
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Fatalf("round %d: replayed %v; one test after the other: %v", round, got, want)
+		}
+		if peak > 4 {
+			t.Fatalf("%d replays at once, GOMAXPROCS 4", peak)
+		}
+		parallel = parallel || peak > 1
+	}
+	runReplay = replayRetrying
+	if !parallel {
+		t.Error("the replays never ran in parallel")
+	}
+}

@@ -164,7 +164,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		opt.Anomalies, _ = pattern.Builtin("all")
 	}
 	start := time.Now()
-	b, err := record.NewBuild(ctx, record.Options{Dir: opt.Dir, Patterns: opt.Patterns, BuildFlags: opt.BuildFlags, Drivers: opt.Drivers, Progress: opt.Progress})
+	b, err := record.NewBuild(ctx, record.Options{Dir: opt.Dir, Patterns: opt.Patterns, BuildFlags: opt.BuildFlags, Drivers: opt.Drivers, Progress: opt.Progress, MaxEvents: predict.MaxEvents})
 	if err != nil {
 		return nil, err
 	}
@@ -229,30 +229,32 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 	defer recs.stop()
 	tcs := make([]*testCheck, len(tests))
 	firsts := make([]record.Test, len(tests))
-	for ti, test := range tests {
-		if time.Now().After(deadline) {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: budget of %v spent; %d of %d tests not checked", pkg, opt.Budget, len(tests)-ti, len(tests)))
-			break
+	checkQueued(ctx, b, pkg, deadline, opt, seen, rep, func(predict func(*testCheck, record.Test, string)) {
+		for ti, test := range tests {
+			if time.Now().After(deadline) {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: budget of %v spent; %d of %d tests not checked", pkg, opt.Budget, len(tests)-ti, len(tests)))
+				break
+			}
+			dir := filepath.Join(scratch, fmt.Sprintf("t%d", ti))
+			tracePath := recs.paths[ti]
+			rt := recs.get(ti)
+			opt.progress("check: %s %s: %d events, %d goroutines recorded in %v", pkg, test, rt.Events, rt.Goroutines, rt.Wall.Round(time.Millisecond))
+			rep.Time.Record += rt.Wall
+			rep.Time.Records++
+			rep.Tests++
+			rep.Events += rt.Events
+			tc := &testCheck{ctx: ctx, b: b, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline}
+			if rt.TimedOut {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: timed out after %v while recording; predicting from the partial trace", pkg, test, opt.Timeout))
+			} else if !rt.Passed {
+				rep.Notes = append(rep.Notes, failNote(ctx, b, pkg, test, opt.Timeout)+" (a replay failing the same way is not credited to the anomaly)")
+				tc.baseline(rt)
+			}
+			rt.Trace = tracePath
+			predict(tc, rt, tracePath)
+			tcs[ti], firsts[ti] = tc, rt
 		}
-		dir := filepath.Join(scratch, fmt.Sprintf("t%d", ti))
-		tracePath := recs.paths[ti]
-		rt := recs.get(ti)
-		opt.progress("check: %s %s: %d events, %d goroutines recorded in %v", pkg, test, rt.Events, rt.Goroutines, rt.Wall.Round(time.Millisecond))
-		rep.Time.Record += rt.Wall
-		rep.Time.Records++
-		rep.Tests++
-		rep.Events += rt.Events
-		tc := &testCheck{ctx: ctx, b: b, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline}
-		if rt.TimedOut {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: timed out after %v while recording; predicting from the partial trace", pkg, test, opt.Timeout))
-		} else if !rt.Passed {
-			rep.Notes = append(rep.Notes, failNote(ctx, b, pkg, test, opt.Timeout)+" (a replay failing the same way is not credited to the anomaly)")
-			tc.baseline(rt)
-		}
-		rt.Trace = tracePath
-		tc.check(rt, tracePath)
-		tcs[ti], firsts[ti] = tc, rt
-	}
+	})
 	// The tests whose first run left nothing proved are recorded again
 	// under perturbed schedules, a seed at a time, all in one process.
 	for seed := 1; seed <= opt.Perturb && time.Now().Before(deadline) && ctx.Err() == nil; seed++ {
@@ -267,15 +269,17 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 		}
 		opt.progress("check: %s: recording %d tests again, perturbed (seed %d)", pkg, len(idx), seed)
 		runs := recordPerturbed(ctx, b, pkg, tests, idx, scratch, seed, opt)
-		for _, ti := range idx { // in test order: what is credited where does not depend on timing
-			prt := runs[ti]
-			rep.Time.Record += prt.Wall
-			rep.Time.Records++
-			rep.Events += prt.Events
-			if time.Now().Before(deadline) {
-				tcs[ti].check(prt, prt.Trace)
+		checkQueued(ctx, b, pkg, deadline, opt, seen, rep, func(predict func(*testCheck, record.Test, string)) {
+			for _, ti := range idx { // in test order: what is credited where does not depend on timing
+				prt := runs[ti]
+				rep.Time.Record += prt.Wall
+				rep.Time.Records++
+				rep.Events += prt.Events
+				if time.Now().Before(deadline) {
+					predict(tcs[ti], prt, prt.Trace)
+				}
 			}
-		}
+		})
 	}
 	for _, tc := range tcs {
 		if tc != nil {

@@ -35,6 +35,8 @@ type testCheck struct {
 	replays, skipped int
 	found            int             // predictions of this test proved (now or by an earlier test)
 	pruned           map[string]bool // keys whose replays failed in an earlier trace of this test
+	notedCut         bool            // the note that a recording stopped at MaxEvents is made
+	predicted        int             // predictions from its traces so far
 }
 
 // baseline tells replay how the test fails without pecanvet's help, so
@@ -45,44 +47,46 @@ func (c *testCheck) baseline(rt record.Test) {
 	c.opt.Replay.BaselinePanicked = panicked
 }
 
-// check predicts from the trace at path (the outcome of recording rt) and
-// replays the predictions.
-func (c *testCheck) check(rt record.Test, path string) {
+// queued is a trace of a test whose predictions wait in a replayQueue.
+type queued struct {
+	c     *testCheck
+	preds []prediction
+	flt   *filters
+}
+
+// predict predicts from the trace at path (the outcome of recording rt)
+// and queues the predictions on q; settle takes their outcome.
+func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued {
 	if rt.Events == 0 {
 		if rt.Truncated != "" {
 			c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: no events recorded (%s)", c.pkg, c.test, rt.Truncated))
 		}
-		return
+		return nil
 	}
 	tr, cut, err := predict.ReadPrefix(path, predict.MaxEvents)
 	if err != nil {
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: unreadable trace: %v", c.pkg, c.test, err))
-		return
+		return nil
 	}
-	if cut {
+	if strings.HasPrefix(rt.Truncated, "cut at ") && !c.notedCut {
+		c.notedCut = true
+		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: recording stopped at %d events to bound time and memory; predicting from those", c.pkg, c.test, rt.Events))
+	} else if cut {
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: trace of %d events cut to its first %d to bound memory; predicting from those", c.pkg, c.test, rt.Events, len(tr.Events)))
 	}
 	// The search proposes, for each site combination, its instances in
-	// order; a combination already proved (by an earlier test or trace)
-	// is confirmed at once. The replays then run in parallel
-	// (replayBatch), with the outcome of the sequential order.
-	prunedBefore, prunedNow := c.pruned, map[string]bool{}
-	defer func() {
-		if c.pruned == nil {
-			c.pruned = map[string]bool{}
-		}
-		for k := range prunedNow {
-			c.pruned[k] = true
-		}
-	}()
+	// order; a combination already proved (by a test of an earlier
+	// queue) is confirmed at once, and the queue skips one proved by an
+	// earlier test of its own.
 	var preds []prediction
 	flt := newFilters(tr, c.opt)
 	collect := func(a predict.Anomaly) bool {
 		if c.seen[a.Key] {
 			c.found++
+			c.predicted++
 			return true
 		}
-		if prunedBefore[a.Key] {
+		if c.pruned[a.Key] {
 			// Tried from an earlier run of this test: a perturbed run is
 			// for what that run did not show. (Within one trace, other
 			// instances of a pruned key are still tried.)
@@ -94,6 +98,7 @@ func (c *testCheck) check(rt record.Test, path string) {
 			return false
 		}
 		preds = append(preds, prediction{a: a, s: s})
+		c.predicted++
 		return false
 	}
 	pstart := time.Now()
@@ -101,39 +106,75 @@ func (c *testCheck) check(rt record.Test, path string) {
 	c.rep.Time.Predict += time.Since(pstart)
 	if err != nil {
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
-		return
+		return nil
 	}
 	if res.Cut != "" {
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: budget of %v spent while predicting; %s", c.pkg, c.test, c.opt.Budget, res.Cut))
 	}
-	// Replays are counted over all of the test's traces.
-	opt := c.opt
-	opt.MaxReplays = max(0, c.opt.MaxReplays-c.replays)
-	start := len(c.rep.Findings)
 	dir := filepath.Join(c.dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
 	preds = flt.order(preds)
-	c.skipped += replayBatch(c.ctx, c.b, c.pkg, c.test, tr, preds, dir, c.deadline, opt, c.seen, c.rep)
-	flt.count(preds, c.rep.Findings[start:], c.rep)
-	for _, f := range c.rep.Findings[start:] {
+	flt.tr = nil
+	ropt := c.opt.Replay
+	// Replays are counted over all of the test's traces.
+	q.add(c.test, tr, preds, dir, max(0, c.opt.MaxReplays-c.replays), ropt)
+	return &queued{c: c, preds: preds, flt: flt}
+}
+
+// settle takes the outcome of a trace's queued predictions.
+func (qd *queued) settle(r qResult) {
+	c := qd.c
+	qd.flt.count(qd.preds, r.findings, c.rep)
+	c.skipped += r.skipped
+	c.found += r.found
+	if c.pruned == nil {
+		c.pruned = map[string]bool{}
+	}
+	for _, f := range r.findings {
 		c.replays++
-		if f.Reproduced() {
-			c.found++
-		} else if !c.seen[f.Anomaly.Key] {
-			prunedNow[f.Anomaly.Key] = true
+		if !f.Reproduced() && !c.seen[f.Anomaly.Key] {
+			c.pruned[f.Anomaly.Key] = true
 		}
 	}
 }
 
-// wantsPerturbed reports whether the test is to be recorded again under
-// perturbed schedules (rt.EnvPerturb, seeds 1..Perturb): its runs so far,
-// the first of which is rt, proved nothing, and rt had two goroutines or
-// more doing something (not counting the main goroutine, which only forks
-// and joins the test's). The run may have hidden the accesses that race (a goroutine ran
-// wholly before another started, or ended in an order that hid them). The
-// seeds are fixed, so what is tried is the same every time.
-func (c *testCheck) wantsPerturbed(rt record.Test) bool {
-	return c.opt.Perturb > 0 && c.found == 0 && rt.Active >= 2
+// checkQueued predicts from each trace, in order, replays through one
+// queue, and settles the outcomes in order.
+func checkQueued(ctx context.Context, b *record.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool, rep *Report, each func(predict func(c *testCheck, rt record.Test, path string))) {
+	q := newReplayQueue(ctx, b, pkg, deadline, opt, seen)
+	var qs []*queued
+	each(func(c *testCheck, rt record.Test, path string) {
+		if qd := c.predict(q, rt, path); qd != nil {
+			qs = append(qs, qd)
+		}
+	})
+	q.wait()
+	for i, r := range q.finish(seen, rep) {
+		qs[i].settle(r)
+	}
 }
+
+// wantsPerturbed reports whether the test is to be recorded again under
+// perturbed schedules (rt.EnvPerturb, seeds 1..Perturb): its first run rt
+// left the predictions thin. That is: no trace of it so far gave a
+// prediction (a prediction, even pruned, means the run did show accesses
+// of two goroutines to reorder), rt had two goroutines or more doing
+// something (not counting the main goroutine, which only forks and joins
+// the test's), and rt is short (thinPerturb events: a long run is a large
+// sample of interleavings, and recording it again costs as much). Such a
+// run may have hidden the accesses that race: a goroutine took another
+// branch because of the order the others ran in. The seeds are fixed, so
+// what is tried is the same every time.
+//
+// Measured on Go's race testdata and on the corpus, perturbed runs found
+// nothing the first runs had not (session 4); this keeps them for the
+// cases they are for at a fraction of the cost (all tests with two active
+// goroutines and nothing proved: 19 s of 44 on the race testdata).
+func (c *testCheck) wantsPerturbed(rt record.Test) bool {
+	return c.opt.Perturb > 0 && c.found == 0 && c.predicted == 0 && rt.Active >= 2 && rt.Events < thinPerturb
+}
+
+// thinPerturb bounds the events of a run that wantsPerturbed calls thin.
+const thinPerturb = 1 << 16
 
 // recordPerturbed records tests[i] for each i in idx under perturbation
 // seed: the test functions in one process (record.RecordBatch), the rest,

@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -43,6 +44,10 @@ type Options struct {
 	// Drivers generates test drivers (ssatrace/driver) for packages that
 	// have no tests.
 	Drivers bool
+	// MaxEvents, if positive, stops each recording at that many events,
+	// the trace marked cut (rt.EnvMaxEvents): a checker that predicts from
+	// a prefix need not pay for the rest. Replays are not bounded.
+	MaxEvents int
 }
 
 // Test is the outcome of recording one test.
@@ -81,6 +86,14 @@ func (o *Options) progress(format string, args ...any) {
 	if o.Progress != nil {
 		fmt.Fprintf(o.Progress, format+"\n", args...)
 	}
+}
+
+// recordEnv is env plus what every recording process gets.
+func (b *Build) recordEnv(env []string) []string {
+	if b.opt.MaxEvents > 0 {
+		env = append(env[:len(env):len(env)], "PECANVET_MAX_EVENTS="+strconv.Itoa(b.opt.MaxEvents))
+	}
+	return env
 }
 
 // Close removes the build's temporary files.
@@ -360,6 +373,7 @@ func (b *Build) RecordTest(ctx context.Context, pkg, name, path string, timeout 
 func (b *Build) RecordTestEnv(ctx context.Context, pkg, name, path string, timeout time.Duration, env []string) Test {
 	os.Remove(path)
 	fromTest := b.TestEnv(pkg, name)
+	env = b.recordEnv(env)
 	r := RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], name, append(append([]string{"PECANVET_TRACE=" + path}, fromTest...), env...), timeout)
 	if _, err := os.Stat(path); err != nil && len(fromTest) > 0 && !r.TimedOut && ctx.Err() == nil {
 		// The test never started its trace (rt.TestStart): its file was

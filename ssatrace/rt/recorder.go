@@ -47,6 +47,7 @@ type recorder struct {
 
 	events  int64  // written
 	dropped int64  // rejected by the encoder
+	capped  bool   // stopped at maxEvents
 	dropErr string // why the first was
 }
 
@@ -192,6 +193,9 @@ func (w *recorder) close(reason string) error {
 		// takes, say): the trace is not the whole run, and says so.
 		reason = strconv.FormatInt(w.dropped, 10) + " events not written: " + w.dropErr
 	}
+	if reason == "" && w.capped {
+		reason = "cut at " + strconv.FormatInt(maxEvents, 10) + " events (" + EnvMaxEvents + ")"
+	}
 	if reason != "" {
 		w.enc.SetTruncated(reason)
 	}
@@ -214,6 +218,14 @@ func (w *recorder) write(ev trace.Event) {
 		}
 	}
 	w.events++
+	if maxEvents > 0 && w.events >= maxEvents && rp == nil && !w.capped {
+		// What the checker reads of a trace is bounded (it predicts from a
+		// prefix): recording on past that costs time and disk for
+		// nothing. The wrappers now only perform their operations; close
+		// marks the trace cut.
+		w.capped = true
+		active.Store(false)
+	}
 	// The encoder has now defined the object's name: drop the string
 	// (objName rebuilds it).
 	if ev.Op.Object() == trace.ObjObject && w.objNames.at(ev.Obj).desc >= 0 {

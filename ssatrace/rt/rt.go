@@ -15,6 +15,14 @@ import (
 // path of the trace file to write.
 const EnvTrace = "PECANVET_TRACE"
 
+// EnvMaxEvents, if set to a positive number, bounds the events of a
+// recorded trace (not of a replay's): the recording stops there, the trace
+// marked cut, and the program runs on unrecorded.
+const EnvMaxEvents = "PECANVET_MAX_EVENTS"
+
+// maxEvents is EnvMaxEvents; 0: no bound.
+var maxEvents int64
+
 // Site is one instrumented operation, registered by Register.
 type Site struct {
 	Pos string // module-relative "dir/file.go:line:col"
@@ -44,6 +52,9 @@ type output interface {
 }
 
 func init() {
+	if n, err := strconv.ParseInt(os.Getenv(EnvMaxEvents), 10, 64); err == nil && n > 0 {
+		maxEvents = n
+	}
 	if setupFromTest() {
 		replayProcess = os.Getenv(EnvTrace) != ""
 		return // recording starts with the test (teststart.go)

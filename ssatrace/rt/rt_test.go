@@ -672,3 +672,26 @@ func TestGoid(t *testing.T) {
 		t.Error("stack bounds check failed")
 	}
 }
+
+// TestMaxEvents: a recording bounded by EnvMaxEvents stops at the bound,
+// says why in the trace, and the program runs on.
+func TestMaxEvents(t *testing.T) {
+	defer func(n int64) { maxEvents = n }(maxEvents)
+	maxEvents = 10
+	read := recordTo(t)
+	x := heap[int]()
+	for i := 0; i < 100; i++ {
+		W(unsafe.Pointer(x), sWrite)
+		*x = i
+	}
+	if active.Load() {
+		t.Error("still recording past the bound")
+	}
+	tr := read()
+	if len(tr.Events) != 10 || !strings.HasPrefix(tr.Truncated, "cut at 10 events") {
+		t.Errorf("%d events, truncated %q; want 10, cut at 10 events", len(tr.Events), tr.Truncated)
+	}
+	if *x != 99 {
+		t.Errorf("the program did not run on: x = %d", *x)
+	}
+}

@@ -1,0 +1,269 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/ssatrace/record"
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// replayQueue replays the predictions of many traces of a package (the
+// tests' first runs, or their runs under one perturbation seed), up to
+// GOMAXPROCS at a time across tests, with the outcome of checking the
+// traces one after the other, each replaying its predictions in order.
+// A replay takes tens of milliseconds, mostly starting the process, and
+// most tests have one or two predictions: replaying a test at a time
+// leaves cores idle, and the package's time becomes the sum of its
+// replays' latencies.
+//
+// The order is what makes the outcome independent of timing. The queue
+// holds the predictions of all traces in order (trace by trace, each in
+// the order it is to be replayed); an instance of a site combination
+// starts only once every earlier instance, of any trace, was pruned, so a
+// combination proved by an earlier test is not replayed again, as it
+// would not have been proposed; and an instance starts only when it is
+// surely among the first MaxReplays needed of its trace. A schedule the
+// same trace already replayed (another instance with the same steps) is
+// not replayed again. Findings are taken trace by trace, in order, by
+// finish.
+type replayQueue struct {
+	ctx      context.Context
+	b        *record.Build
+	pkg      string
+	deadline time.Time
+	opt      Options
+	seen     map[string]bool // proved before this queue; read-only here
+	workers  int
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	items    []*qItem
+	byKey    map[string][]int // item indices of each site combination
+	groups   []*qGroup
+	running  int
+	from     int             // items before it are all decided
+	proved   map[string]bool // site combinations reproduced here
+	replays  int
+	replayed time.Duration
+}
+
+// qGroup is the predictions of one trace.
+type qGroup struct {
+	test  string
+	dir   string
+	max   int // replays at most
+	ropt  replay.Options
+	first int // index of its first item
+	n     int
+	ran   map[string]int // schedule text → the item that replayed it
+}
+
+type qItem struct {
+	g          *qGroup
+	p          prediction
+	text       string
+	gs, objs   []string
+	state      int
+	v          replay.Verdict
+	provedSkip bool // skipped because an earlier instance proved its combination
+}
+
+func newReplayQueue(ctx context.Context, b *record.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool) *replayQueue {
+	q := &replayQueue{ctx: ctx, b: b, pkg: pkg, deadline: deadline, opt: opt, seen: seen, workers: runtime.GOMAXPROCS(0),
+		byKey: map[string][]int{}, proved: map[string]bool{}}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+// add queues the predictions of a trace of test, replay order, at most max
+// replays, and starts what can start. tr names the findings' goroutines
+// and objects; it is not kept.
+func (q *replayQueue) add(test string, tr *trace.Trace, preds []prediction, dir string, max int, ropt replay.Options) *qGroup {
+	g := &qGroup{test: test, dir: dir, max: max, ropt: ropt, n: len(preds), ran: map[string]int{}}
+	items := make([]*qItem, len(preds))
+	for i, p := range preds {
+		var buf bytes.Buffer
+		p.s.WriteTo(&buf)
+		it := &qItem{g: g, p: p, text: buf.String()}
+		for _, e := range p.a.Events {
+			if int(e) < len(tr.Events) {
+				ev := tr.Events[e]
+				it.gs = append(it.gs, tr.Goroutines[ev.G])
+				it.objs = append(it.objs, tr.ObjName(ev))
+			}
+		}
+		items[i] = it
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	g.first = len(q.items)
+	for i, it := range items {
+		q.byKey[it.p.a.Key] = append(q.byKey[it.p.a.Key], g.first+i)
+	}
+	q.items = append(q.items, items...)
+	q.groups = append(q.groups, g)
+	q.pump()
+	return g
+}
+
+// pump decides, with q.mu held, what is needed, in order, and starts what
+// can start; it repeats until nothing changes.
+func (q *replayQueue) pump() {
+	for changed := true; changed; {
+		changed = false
+		allDecided := true
+		for _, g := range q.groups {
+			if g.first+g.n <= q.from {
+				continue
+			}
+			open, needed := 0, 0 // of g before i: undecided, and needed so far
+			for i := g.first; i < g.first+g.n; i++ {
+				it := q.items[i]
+				k := it.p.a.Key
+				if it.state == pOpen {
+					switch {
+					case q.seen[k] || q.proved[k]:
+						it.state, it.provedSkip, changed = pSkipped, true, true
+					case q.earlierOpen(i):
+						// wait for the earlier instances of k
+					default:
+						if j, ok := g.ran[it.text]; ok && j < i {
+							it.state = pSkipped // same steps, same outcome
+						} else {
+							it.state = pNeeded
+						}
+						changed = true
+					}
+				}
+				switch it.state {
+				case pOpen:
+					open++
+				case pNeeded:
+					late := time.Now().After(q.deadline)
+					if needed+open >= g.max || late {
+						// Surely over the limit only when nothing before
+						// it is undecided; otherwise wait.
+						if open == 0 || late {
+							it.state, changed = pDropped, true
+						}
+						needed++
+						continue
+					}
+					needed++
+					if q.running < q.workers {
+						q.start(i)
+						changed = true
+					}
+				case pRunning, pDone, pDropped:
+					needed++
+				}
+				if it.state == pOpen || it.state == pNeeded || it.state == pRunning {
+					allDecided = false
+				} else if allDecided {
+					q.from = i + 1
+				}
+			}
+		}
+	}
+}
+
+// earlierOpen reports whether an instance of item i's site combination
+// before it is still to be decided or replayed.
+func (q *replayQueue) earlierOpen(i int) bool {
+	for _, j := range q.byKey[q.items[i].p.a.Key] {
+		if j >= i {
+			return false
+		}
+		switch q.items[j].state {
+		case pOpen, pNeeded, pRunning:
+			return true
+		}
+	}
+	return false
+}
+
+// start runs item i's replay (q.mu held).
+func (q *replayQueue) start(i int) {
+	it := q.items[i]
+	g := it.g
+	it.state = pRunning
+	q.running++
+	g.ran[it.text] = i
+	n := i - g.first + 1
+	q.opt.progress("check: %s %s: replay %d (%s %s)", q.pkg, g.test, n, it.p.a.Pattern.ID(), it.p.a.Sites[0])
+	go func() {
+		start := time.Now()
+		v := runReplay(q.ctx, q.b, q.pkg, g.test, it.p.s, filepath.Join(g.dir, fmt.Sprintf("r%d", n)), g.ropt)
+		d := time.Since(start)
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		q.running--
+		q.replays++
+		q.replayed += d
+		q.opt.progress("check: %s %s: replay %d: %s in %v", q.pkg, g.test, n, v.Verdict, d.Round(time.Millisecond))
+		it.state, it.v = pDone, v
+		if v.Verdict == replay.Reproduced {
+			q.proved[it.p.a.Key] = true
+		}
+		q.pump()
+		q.cond.Broadcast()
+	}()
+}
+
+// wait returns once every prediction is replayed, skipped or dropped.
+func (q *replayQueue) wait() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for {
+		q.pump()
+		if q.running == 0 {
+			return
+		}
+		q.cond.Wait()
+	}
+}
+
+// qResult is the outcome of one trace's predictions.
+type qResult struct {
+	findings []Finding // replayed, in order
+	found    int       // reproduced, or skipped because an earlier instance was
+	skipped  int       // needed but not replayed (MaxReplays, budget)
+}
+
+// finish (after wait) gives each group's outcome, in order, appending its
+// findings to rep and its reproduced combinations to seen.
+func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
+	rep.Time.Replay += q.replayed
+	rep.Time.Replays += q.replays
+	out := make([]qResult, len(q.groups))
+	for gi, g := range q.groups {
+		r := &out[gi]
+		for i := g.first; i < g.first+g.n; i++ {
+			it := q.items[i]
+			switch it.state {
+			case pDone:
+				f := Finding{Package: q.pkg, Test: g.test, Anomaly: it.p.a, Schedule: it.p.s, Verdict: it.v, Goroutines: it.gs, Objects: it.objs}
+				rep.Findings = append(rep.Findings, f)
+				r.findings = append(r.findings, f)
+				if f.Reproduced() {
+					seen[it.p.a.Key] = true
+					r.found++
+				}
+			case pSkipped:
+				if it.provedSkip {
+					r.found++
+				}
+			case pDropped, pNeeded, pOpen:
+				r.skipped++
+			}
+		}
+	}
+	return out
+}
