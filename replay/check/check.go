@@ -246,6 +246,11 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 			tc := &testCheck{ctx: ctx, b: b, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline}
 			if rt.TimedOut {
 				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: timed out after %v while recording; predicting from the partial trace", pkg, test, opt.Timeout))
+			} else if strings.HasPrefix(rt.Truncated, "hung: ") {
+				// It would hang without pecanvet too, in the schedule the
+				// run took: no goroutine could ever move.
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: %s, so the recording ended it; predicting from its trace", pkg, test, rt.Truncated))
+				tc.baseline(rt)
 			} else if !rt.Passed {
 				rep.Notes = append(rep.Notes, failNote(ctx, b, pkg, test, opt.Timeout)+" (a replay failing the same way is not credited to the anomaly)")
 				tc.baseline(rt)

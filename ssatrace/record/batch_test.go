@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pecanvet/pecanvet/ssatrace/record"
+	"github.com/pecanvet/pecanvet/ssatrace/rt"
 )
 
 // TestRecordBatch records a package's tests in one process and checks
@@ -44,6 +45,8 @@ func TestPanic(t *testing.T)    { work(&Counter{}); panic("boom") }
 func TestB(t *testing.T)        { work(&Counter{}); work(&Counter{}) }
 func TestHang(t *testing.T)     { work(&Counter{}); time.Sleep(time.Hour) }
 func TestC(t *testing.T)        { TestA(t); t.Run("sub", TestA) }
+func TestStuck(t *testing.T)    { work(&Counter{}); <-make(chan int) }
+func TestD(t *testing.T)        { work(&Counter{}) }
 `,
 	})
 	ctx := context.Background()
@@ -53,14 +56,15 @@ func TestC(t *testing.T)        { TestA(t); t.Run("sub", TestA) }
 	}
 	defer b.Close()
 	const pkg = "example.com/m"
-	tests := []string{"TestA", "TestFail", "TestParallel", "TestNoName", "TestPanic", "TestB", "TestHang", "TestC"}
+	tests := []string{"TestA", "TestFail", "TestParallel", "TestNoName", "TestPanic", "TestB", "TestHang", "TestC", "TestStuck", "TestD"}
 	out := map[string]chan record.BatchResult{}
 	for _, n := range tests {
 		out[n] = make(chan record.BatchResult, 1)
 	}
 	tdir := t.TempDir()
 	start := time.Now()
-	b.RecordBatch(ctx, pkg, tests, tdir, 3*time.Second, nil, out)
+	hang := []string{rt.EnvHang + "=500"}
+	b.RecordBatch(ctx, pkg, tests, tdir, 3*time.Second, hang, out)
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("the batch took %v", d)
 	}
@@ -78,6 +82,8 @@ func TestC(t *testing.T)        { TestA(t); t.Run("sub", TestA) }
 		"TestB":        {true, true, 20, ""},
 		"TestHang":     {true, false, 10, "timed out"},
 		"TestC":        {true, true, 20, ""},
+		"TestStuck":    {false, false, 0, ""}, // the process ends (rt/hang.go)
+		"TestD":        {true, true, 10, ""},  // in a new process
 	} {
 		r := <-out[name]
 		if r.OK != w.ok {
@@ -104,6 +110,13 @@ func TestC(t *testing.T)        { TestA(t); t.Run("sub", TestA) }
 	alone := b.RecordTest(ctx, pkg, "TestB", filepath.Join(t.TempDir(), "b.trace"), 10*time.Second)
 	if alone.Events < 20 || alone.Goroutines != 4 {
 		t.Errorf("TestB alone: %d events, %d goroutines", alone.Events, alone.Goroutines)
+	}
+	// A test stuck for good ends at once (well before its timeout), its
+	// trace kept and marked.
+	start = time.Now()
+	stuck := b.RecordTestEnv(ctx, pkg, "TestStuck", filepath.Join(t.TempDir(), "s.trace"), time.Minute, hang)
+	if stuck.Passed || stuck.TimedOut || stuck.Events < 10 || !strings.HasPrefix(stuck.Truncated, "hung: ") || time.Since(start) > 30*time.Second {
+		t.Errorf("TestStuck alone: passed %v, timed out %v, %d events, truncated %q, in %v", stuck.Passed, stuck.TimedOut, stuck.Events, stuck.Truncated, time.Since(start))
 	}
 	// A test with no TestStart falls back to recording from process
 	// start, and says so in TestEnv.

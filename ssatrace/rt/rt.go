@@ -86,6 +86,7 @@ func start(path string) error {
 	rec = w
 	mu.Unlock()
 	active.Store(true)
+	watchHangs()
 	return nil
 }
 
