@@ -125,3 +125,58 @@ func TestD(t *testing.T)        { work(&Counter{}) }
 		t.Errorf("TestNoName alone: %d events; TestEnv %q, %q", noName.Events, b.TestEnv(pkg, "TestNoName"), b.TestEnv(pkg, "TestA"))
 	}
 }
+
+// TestChildUnrecorded: a test that runs its own binary again, with its
+// environment (as x/sync's singleflight does to see a panic crash the
+// program), gets a readable trace of its own process only: the child
+// neither writes the parent's trace file nor follows its schedule.
+func TestChildUnrecorded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.24\n",
+		"counter.go": counter,
+		"counter_test.go": `package counter
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+)
+
+func work(c *Counter) {
+	done := make(chan bool)
+	go func() { c.Inc(); done <- true }()
+	c.Inc()
+	<-done
+}
+
+func TestParent(t *testing.T) {
+	if os.Getenv("CHILD") != "" {
+		for i := 0; i < 200; i++ {
+			work(&Counter{})
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestParent$")
+	cmd.Env = append(os.Environ(), "CHILD=1")
+	work(&Counter{})
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	work(&Counter{})
+}
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	r := b.RecordTest(ctx, "example.com/m", "TestParent", filepath.Join(t.TempDir(), "p.trace"), time.Minute)
+	if !r.Passed || r.Truncated != "" || r.Events < 20 || r.Events > 200 {
+		t.Errorf("passed %v, truncated %q, %d events; want a whole trace of the parent's two calls", r.Passed, r.Truncated, r.Events)
+	}
+}

@@ -2,7 +2,6 @@ package rt
 
 import (
 	"bytes"
-	"os"
 	"runtime"
 	"strconv"
 	"time"
@@ -42,7 +41,7 @@ var (
 )
 
 func init() {
-	if v := os.Getenv(EnvDrain); v != "" {
+	if v := getenv(EnvDrain); v != "" {
 		if ms, err := strconv.Atoi(v); err == nil && ms >= 0 {
 			drainBound = time.Duration(ms) * time.Millisecond
 		}

@@ -33,7 +33,7 @@ var (
 )
 
 func init() {
-	if v := os.Getenv(EnvHang); v != "" {
+	if v := getenv(EnvHang); v != "" {
 		if ms, err := strconv.Atoi(v); err == nil && ms >= 0 {
 			hangAfter = time.Duration(ms) * time.Millisecond
 		}
@@ -44,7 +44,7 @@ func init() {
 // replays a schedule: its sleeping would count as a goroutine about to
 // move there (stuck.go), and the replayer watches for hangs itself.
 func watchHangs() {
-	if hangAfter > 0 && os.Getenv(EnvSchedule) == "" {
+	if hangAfter > 0 && getenv(EnvSchedule) == "" {
 		hangOnce.Do(func() { go hangWatcher() })
 	}
 }

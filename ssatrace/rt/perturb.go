@@ -1,7 +1,6 @@
 package rt
 
 import (
-	"os"
 	"runtime"
 	"strconv"
 	"time"
@@ -32,7 +31,7 @@ const EnvPerturb = "PECANVET_PERTURB"
 var perturbSeed uint64 // 0: off
 
 func init() {
-	if v := os.Getenv(EnvPerturb); v != "" && os.Getenv(EnvSchedule) == "" {
+	if v := getenv(EnvPerturb); v != "" && getenv(EnvSchedule) == "" {
 		if s, err := strconv.ParseUint(v, 10, 64); err == nil {
 			perturbSeed = s
 		}

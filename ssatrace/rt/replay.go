@@ -135,7 +135,7 @@ var replayProcess bool
 // startReplay loads the schedule named by the environment, if any. It runs
 // after the recorder started (replay records what it runs).
 func startReplay() error {
-	path := os.Getenv(EnvSchedule)
+	path := getenv(EnvSchedule)
 	if path == "" {
 		return nil
 	}
@@ -149,13 +149,13 @@ func startReplay() error {
 		return err
 	}
 	stall := 2 * time.Second
-	if v := os.Getenv(EnvStall); v != "" {
+	if v := getenv(EnvStall); v != "" {
 		if ms, err := strconv.Atoi(v); err == nil && ms > 0 {
 			stall = time.Duration(ms) * time.Millisecond
 		}
 	}
 	quiet := 100 * time.Millisecond
-	if v := os.Getenv(EnvQuiet); v != "" {
+	if v := getenv(EnvQuiet); v != "" {
 		if ms, err := strconv.Atoi(v); err == nil && ms >= 0 {
 			quiet = time.Duration(ms) * time.Millisecond
 		}
@@ -164,7 +164,7 @@ func startReplay() error {
 		s: s, proj: map[string][]int{}, cond: sync.NewCond(&mu),
 		next: map[string]int{}, occ: map[string]map[occKey]int{}, waiting: map[string]trace.Step{},
 		freed: map[string]bool{}, gone: map[string]bool{}, isAnom: map[int]bool{},
-		path: os.Getenv(EnvVerdict), lastMove: time.Now(), stall: stall, quiet: quiet,
+		path: getenv(EnvVerdict), lastMove: time.Now(), stall: stall, quiet: quiet,
 		sleepers: map[*sleeper]bool{}, partnerOf: -1,
 	}
 	for i, st := range s.Steps {

@@ -52,14 +52,14 @@ type output interface {
 }
 
 func init() {
-	if n, err := strconv.ParseInt(os.Getenv(EnvMaxEvents), 10, 64); err == nil && n > 0 {
+	if n, err := strconv.ParseInt(getenv(EnvMaxEvents), 10, 64); err == nil && n > 0 {
 		maxEvents = n
 	}
 	if setupFromTest() {
-		replayProcess = os.Getenv(EnvTrace) != ""
+		replayProcess = getenv(EnvTrace) != ""
 		return // recording starts with the test (teststart.go)
 	}
-	if path := os.Getenv(EnvTrace); path != "" {
+	if path := getenv(EnvTrace); path != "" {
 		replayProcess = true
 		if err := start(path); err != nil {
 			fmt.Fprintf(os.Stderr, "pecanvet: cannot record a trace: %v\n", err)

@@ -58,13 +58,13 @@ var (
 // setupFromTest reads the variables; rt.go's init calls it first and
 // starts recording at once only when it returns false.
 func setupFromTest() (deferred bool) {
-	traceDir = os.Getenv(EnvTraceDir)
+	traceDir = getenv(EnvTraceDir)
 	if traceDir != "" {
 		return true
 	}
-	fromTest = os.Getenv(EnvFromTest)
+	fromTest = getenv(EnvFromTest)
 	if fromTest != "" {
-		tracePath = os.Getenv(EnvTrace)
+		tracePath = getenv(EnvTrace)
 		return tracePath != ""
 	}
 	return false
