@@ -22,7 +22,7 @@ const crashEnv = "PECANVET_RT_CRASH" // mode of TestCrashChild
 // TestCrashChild is the child process of TestCrash: it records n events,
 // then ends as the mode says.
 func TestCrashChild(t *testing.T) {
-	mode := os.Getenv(crashEnv)
+	mode := getenv(crashEnv)
 	if mode == "" {
 		t.Skip("only run by TestCrash")
 	}
@@ -31,7 +31,7 @@ func TestCrashChild(t *testing.T) {
 		fmt.Println("reset:", err)
 		os.Exit(1)
 	}
-	n, _ := strconv.Atoi(os.Getenv(crashEnv + "_N"))
+	n, _ := strconv.Atoi(getenv(crashEnv + "_N"))
 	x := heap[[4]int]()
 	for i := 0; i < n; i++ {
 		W(unsafe.Pointer(&x[i%4]), sWrite)
@@ -57,7 +57,7 @@ func TestCrashChild(t *testing.T) {
 }
 
 func TestCrash(t *testing.T) {
-	if os.Getenv(crashEnv) != "" {
+	if getenv(crashEnv) != "" {
 		t.Skip("in the child")
 	}
 	const n = 60000 // ~180 KB of events: several 64 KiB chunks

@@ -2,7 +2,6 @@ package rt
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -80,7 +79,7 @@ func heap[T any]() *T {
 // reset restarts recording as the environment says (tests only).
 func reset() error {
 	finish("")
-	if p := os.Getenv(EnvTrace); p != "" {
+	if p := getenv(EnvTrace); p != "" {
 		return start(p)
 	}
 	return nil

@@ -158,6 +158,9 @@ func parseGoroutine(b string) (gstate, bool) {
 		if k := strings.LastIndexByte(fn, '('); k > 0 {
 			fn = fn[:k]
 		}
+		if fn == rtPrefix+"hangWatcher" {
+			return gstate{}, false // rt's own (hang.go), as the caller is
+		}
 		kind := "user"
 		if fn == "sync.(*Cond).Wait" {
 			condWait = true

@@ -173,7 +173,7 @@ const hangEnv = "PECANVET_RT_HANG"
 // TestHangChild is TestReplayHang's child: after the schedule ran, both
 // goroutines wait forever in recorded receives.
 func TestHangChild(t *testing.T) {
-	if os.Getenv(hangEnv) == "" {
+	if getenv(hangEnv) == "" {
 		t.Skip("only run by TestReplayHang")
 	}
 	x := heap[int]()
@@ -196,7 +196,7 @@ func TestHangChild(t *testing.T) {
 // ends at once, with the verdict kept and the hang described, instead of
 // waiting for the driver's timeout.
 func TestReplayHang(t *testing.T) {
-	if os.Getenv(hangEnv) != "" {
+	if getenv(hangEnv) != "" {
 		t.Skip("in the child")
 	}
 	dir := t.TempDir()
