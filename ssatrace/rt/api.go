@@ -505,6 +505,20 @@ func Sent[T any](ch chan<- T, site int32) {
 	}
 }
 
+// SelectGate is called right before a select statement with its
+// communication cases: in a replay, the select waits here for the turn of
+// the case the schedule has it perform (see preSelect).
+func SelectGate(cases ...SelCase) {
+	if rp == nil || !active.Load() {
+		return
+	}
+	mu.Lock()
+	if rp != nil && !rp.free && rec != nil {
+		rp.preSelect(rec.cur(), cases)
+	}
+	mu.Unlock()
+}
+
 // Received records a receive that a select statement (or a range loop)
 // performed; ok is false if it saw the channel closed.
 func Received[T any](ch <-chan T, ok bool, site int32) {

@@ -156,6 +156,9 @@ type Goroutine struct {
 	listed bool // in hb.gs
 
 	perturbN uint32 // events seen by the perturbation (perturb.go)
+	// preSel: 1 + the step whose turn g took before a select (replay.go,
+	// preSelect); 0: none.
+	preSel int
 }
 
 func newRecorder(out output) *recorder {
