@@ -103,8 +103,9 @@
 // SetInt, ...; the write only when evaluating the arguments cannot
 // synchronize, since it is recorded before them) and reflect.Copy; Read
 // and ReadAt of a standard-library type or through an interface write
-// p[:n], recorded when the call returns (after whatever synchronization
-// the call made before touching p).
+// p[:n], and Write reads p[:n] (recorded as a read of p[0]), recorded when
+// the call returns (after whatever synchronization the call made before
+// touching p).
 //
 // Operations, performed by the runtime so that replay can gate them:
 // sync.Mutex and RWMutex Lock/Unlock/RLock/RUnlock/TryLock/TryRLock (also
