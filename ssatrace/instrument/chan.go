@@ -263,7 +263,7 @@ func (w *fileRW) selectStmt(s *ast.SelectStmt, lbl *ast.LabeledStmt) (p pcs, who
 			site := w.site(comm.Arrow, w.typeStr(w.typeOf(comm.Chan)))
 			header = genAt(cc.Case, "case "+ch+" <- ").cat(val)
 			insert = gen(" " + rtName + ".Sent(" + ch + ", " + site + ");")
-			cases = append(cases, rtName+".SelCase{Site: "+site+", Send: true, Cap: cap("+ch+")}")
+			cases = append(cases, rtName+".SelCase{Site: "+site+", Send: true, Cap: cap("+ch+"), Ch: "+ch+"}")
 		case *ast.ExprStmt:
 			u := unparen(comm.X).(*ast.UnaryExpr)
 			ch, ok := w.tmp(), w.tmp()
@@ -323,6 +323,10 @@ func (w *fileRW) selectStmt(s *ast.SelectStmt, lbl *ast.LabeledStmt) (p pcs, who
 		crs := []repl{}
 		if header != nil {
 			crs = append(crs, repl{cc.Case, cc.Colon, header}, insertAt(cc.Colon+1, insert))
+		} else if cc.Comm == nil && w.ins.api.has("SelectDefault") && w.ins.api.has("Recovered") {
+			// The default: no later panic is this select's send (see
+			// rt.Recovered).
+			crs = append(crs, insertAt(cc.Colon+1, gen(" "+rtName+".SelectDefault();")))
 		}
 		for _, st := range cc.Body {
 			crs = append(crs, rn(st, w.stmt(st, true)))

@@ -122,8 +122,12 @@
 // panics on a closed channel is recorded too, marked ok=false: it races
 // with the close), receive (also comma-ok), close; select (the
 // channel operands and sent values are evaluated before the select, in
-// source order as Go does, and the case that fired records rt.Sent or
-// rt.Received, default records nothing); range over a channel (each
+// source order as Go does, then rt.SelectGate, where a replay holds the
+// select until its case's turn; the case that fired records rt.Sent or
+// rt.Received, default calls rt.SelectDefault and records nothing; a send
+// case that panics on a closed channel is recorded, marked closed, when
+// the panic is recovered: recover() becomes rt.Recovered(recover()));
+// range over a channel (each
 // iteration records rt.Received, and the loop end the receive that saw the
 // channel closed, unless a break left the loop); go statements (the
 // function and arguments are evaluated in the parent, rt.Go records the

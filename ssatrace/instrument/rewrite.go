@@ -542,6 +542,12 @@ func (w *fileRW) builtinCall(e *ast.CallExpr) pcs {
 	if p := w.builtinAccess(e, name); p != nil {
 		return p
 	}
+	if name == "recover" && len(e.Args) == 0 && e != w.deferred && w.ins.api.has("Recovered") {
+		// A select's send that panicked on a closed channel is recorded
+		// when the panic is recovered (rt.Recovered). recover is still
+		// called directly by the deferred function.
+		return genAt(e.Pos(), rtName+".Recovered(").cat(w.orig(e.Pos(), e.End()), gen(")"))
+	}
 	var rs []repl
 	for i, a := range e.Args {
 		if i == 0 && (name == "delete" || name == "clear") {

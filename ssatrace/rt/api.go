@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"runtime"
 	"strconv"
 	"sync"
 	"unsafe"
@@ -507,16 +508,90 @@ func Sent[T any](ch chan<- T, site int32) {
 
 // SelectGate is called right before a select statement with its
 // communication cases: in a replay, the select waits here for the turn of
-// the case the schedule has it perform (see preSelect).
+// the case the schedule has it perform (see preSelect). A select with one
+// send case also notes it, so that a send that panics on a closed channel
+// is recorded when the panic is recovered (Recovered).
 func SelectGate(cases ...SelCase) {
-	if rp == nil || !active.Load() {
+	if !active.Load() {
+		return
+	}
+	var send *SelCase
+	for i := range cases {
+		if cases[i].Send {
+			if send != nil {
+				send = nil // which one panicked is not known: none is noted
+				break
+			}
+			send = &cases[i]
+		}
+	}
+	if rp == nil && send == nil {
 		return
 	}
 	mu.Lock()
-	if rp != nil && !rp.free && rec != nil {
-		rp.preSelect(rec.cur(), cases)
+	if w := rec; w != nil {
+		g := w.cur()
+		g.selSend = selSend{}
+		if send != nil && send.Ch != nil {
+			g.selSend = selSend{ok: true, ch: *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(&send.Ch), unsafe.Sizeof(uintptr(0)))), site: send.Site, cap: send.Cap}
+		}
+		if rp != nil && !rp.free {
+			rp.preSelect(g, cases)
+		}
 	}
 	mu.Unlock()
+}
+
+// selSend is the send case a goroutine's select is about to perform
+// (SelectGate): until the goroutine's next event, a recovered panic
+// "send on closed channel" is that send's.
+type selSend struct {
+	ok   bool
+	ch   unsafe.Pointer // the runtime channel
+	site int32
+	cap  int
+}
+
+// SelectDefault is the first statement of a select's default case: the
+// select sent nothing, so no later panic is its send's.
+func SelectDefault() {
+	if !active.Load() {
+		return
+	}
+	mu.Lock()
+	if w := rec; w != nil {
+		w.cur().selSend = selSend{}
+	}
+	mu.Unlock()
+}
+
+// Recovered wraps recover() in instrumented code: it returns v. A select
+// records the case that fired in its first statement, so a select whose
+// send panicked on a closed channel records nothing; the race detector
+// reports such a send as racing with the close, as it does for a plain
+// send (Send records that one itself). When the panic is recovered, the
+// send its goroutine's select noted (SelectGate) is recorded, marked
+// closed, unless the goroutine recorded anything since.
+func Recovered(v any) any {
+	if v == nil || !active.Load() {
+		return v
+	}
+	if e, ok := v.(runtime.Error); !ok || e.Error() != "send on closed channel" {
+		return v
+	}
+	mu.Lock()
+	if w := rec; w != nil {
+		g := w.cur()
+		if s := g.selSend; s.ok {
+			g.selSend = selSend{}
+			if rp != nil && g.preSel != 0 {
+				rp.afterSelect(g, s.site, trace.Send)
+			}
+			recordSyncLocked(s.ch, classChan, s.site, trace.Send, int64(s.cap), trace.FlagClosed)
+		}
+	}
+	mu.Unlock()
+	return v
 }
 
 // Received records a receive that a select statement (or a range loop)

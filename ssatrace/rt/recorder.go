@@ -159,6 +159,9 @@ type Goroutine struct {
 	// preSel: 1 + the step whose turn g took before a select (replay.go,
 	// preSelect); 0: none.
 	preSel int
+	// selSend: the send case of the select g is in, if any (SelectGate,
+	// Recovered); cleared by g's next event.
+	selSend selSend
 }
 
 func newRecorder(out output) *recorder {

@@ -863,6 +863,7 @@ type SelCase struct {
 	Site int32
 	Send bool
 	Cap  int
+	Ch   any // a send case's channel
 }
 
 // preSelect is SelectGate's turn (mu held). A select records the case
