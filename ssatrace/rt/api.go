@@ -530,7 +530,16 @@ func SelectGate(cases ...SelCase) {
 	}
 	mu.Lock()
 	if w := rec; w != nil {
-		g := w.cur()
+		// Outside a replay, a goroutine not seen yet is not named here (a
+		// root's name is its order of first event): it has no send noted.
+		g := w.known()
+		if rp != nil {
+			g = w.cur()
+		}
+		if g == nil {
+			mu.Unlock()
+			return
+		}
 		g.selSend = selSend{}
 		if send != nil && send.Ch != nil {
 			g.selSend = selSend{ok: true, ch: *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(&send.Ch), unsafe.Sizeof(uintptr(0)))), site: send.Site, cap: send.Cap}
@@ -560,7 +569,9 @@ func SelectDefault() {
 	}
 	mu.Lock()
 	if w := rec; w != nil {
-		w.cur().selSend = selSend{}
+		if g := w.known(); g != nil {
+			g.selSend = selSend{}
+		}
 	}
 	mu.Unlock()
 }

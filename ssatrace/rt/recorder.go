@@ -256,6 +256,16 @@ func (w *recorder) goroutine(id int64) *Goroutine {
 // cur returns the calling goroutine.
 func (w *recorder) cur() *Goroutine { return w.goroutine(curGoid()) }
 
+// known returns the calling goroutine if it was seen before, else nil
+// (cur would name it).
+func (w *recorder) known() *Goroutine {
+	id := curGoid()
+	if c := &w.gcache[uint64(id)%gcacheSize]; c.goid == id && c.g != nil {
+		return c.g
+	}
+	return w.gmap[id]
+}
+
 func (w *recorder) newG(name string) *Goroutine {
 	idx, _ := w.in.Intern(trace.TabGoroutine, name)
 	return &Goroutine{w: w, name: name, idx: idx, waitCh: -1, parked: -1}
