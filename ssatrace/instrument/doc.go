@@ -111,7 +111,11 @@
 // sync.Mutex and RWMutex Lock/Unlock/RLock/RUnlock/TryLock/TryRLock (also
 // promoted from embedded mutexes, through sync.Locker, as method
 // expressions, and as method values, which become closures over the
-// receiver), WaitGroup Add/Done/Wait/Go, Once.Do, Cond Wait/Signal/
+// receiver; a mutex variable or field that the package also reads or
+// writes as a whole value, mu = sync.Mutex{}, is locked through
+// rt.LockWord and its kin, which also record the atomic update of its word
+// that the race detector sees race with that access), WaitGroup
+// Add/Done/Wait/Go, Once.Do, Cond Wait/Signal/
 // Broadcast; sync.OnceFunc, OnceValue and OnceValues (the function they
 // make runs its argument through a recorded Once.Do, so that the body
 // happens before every return); sync.Map Load, Store, Delete, LoadOrStore,

@@ -743,6 +743,14 @@ func (w *fileRW) specialCall(e *ast.CallExpr) *callParts {
 		if !ok {
 			return nil
 		}
+		switch wrapper {
+		case "Lock", "Unlock", "RLock", "RUnlock":
+			// A mutex also accessed as a value: Lock and Unlock update
+			// its word (rt.LockWord).
+			if v := w.mutexVar(sx.X); v != nil && len(sel.Index()) == 1 && w.mutexValues()[v] && w.ins.api.has(wrapper+"Word") {
+				wrapper += "Word"
+			}
+		}
 		return mk(wrapper, recv, e.Args, w.site(e.Lparen, desc))
 	case types.MethodExpr:
 		if len(e.Args) == 0 {

@@ -125,6 +125,48 @@ func Unlock(l sync.Locker, site int32) {
 	l.Unlock()
 }
 
+// Mutexes whose variable or field the package also reads or writes as a
+// whole value (mu = sync.Mutex{}, a copy) are locked through the *Word
+// wrappers: as the race detector sees it, Lock and Unlock update the
+// mutex's word atomically, and a plain write or read of the mutex races
+// with them. They record that update (an atomic read-modify-write of the
+// mutex's first word, marked as an addition: the mutex's own updates
+// commute among themselves, never an atomicity violation) before the
+// operation. Other mutexes are touched only through their methods, and
+// their Lock and Unlock record no access.
+
+// LockWord is Lock of a mutex that is also accessed as a value.
+func LockWord(l sync.Locker, site int32) {
+	mutexWord(l, site)
+	Lock(l, site)
+}
+
+// UnlockWord is Unlock of a mutex that is also accessed as a value.
+func UnlockWord(l sync.Locker, site int32) {
+	mutexWord(l, site)
+	Unlock(l, site)
+}
+
+// RLockWord is RLock of a mutex that is also accessed as a value.
+func RLockWord(rw *sync.RWMutex, site int32) {
+	mutexWord(rw, site)
+	RLock(rw, site)
+}
+
+// RUnlockWord is RUnlock of a mutex that is also accessed as a value.
+func RUnlockWord(rw *sync.RWMutex, site int32) {
+	mutexWord(rw, site)
+	RUnlock(rw, site)
+}
+
+func mutexWord(l sync.Locker, site int32) {
+	if active.Load() {
+		addr, _ := lockerAddr(l)
+		gate(addr, site, trace.AtomicRMW)
+		record(addr, classMem, site, trace.AtomicRMW, 0, trace.FlagAdd)
+	}
+}
+
 // RLock performs rw.RLock() and records it.
 func RLock(rw *sync.RWMutex, site int32) {
 	if !active.Load() {

@@ -113,6 +113,12 @@ func partsOf(t reflect.Type) []uintptr {
 	offs, ok := parts[t]
 	if !ok {
 		offs = partOffsets(t, 0, nil)
+		if t == mutexType || t == rwMutexType {
+			// A mutex read or written as a value: its word, which Lock
+			// and Unlock update (LockWord). Inside another value a
+			// mutex has no parts (partOffsets).
+			offs = []uintptr{0}
+		}
 		parts[t] = offs
 	}
 	partsMu.Unlock()
@@ -120,6 +126,9 @@ func partsOf(t reflect.Type) []uintptr {
 }
 
 var (
+	mutexType   = reflect.TypeOf((*sync.Mutex)(nil)).Elem()
+	rwMutexType = reflect.TypeOf((*sync.RWMutex)(nil)).Elem()
+
 	partsMu sync.Mutex
 	parts   = map[reflect.Type][]uintptr{}
 )
