@@ -10,7 +10,8 @@ import (
 
 // maxRange bounds the elements one copy or append records: each element is
 // an object of its own, and a bulk copy of a large buffer would otherwise
-// flood the trace. A race on an element past the bound is missed.
+// flood the trace. Past the bound, a whole-value copy (memParts) records
+// only the parts other accesses made known (knownParts).
 const maxRange = 256
 
 // RRange records reads of the n elements of size bytes starting at p, in
@@ -134,10 +135,120 @@ var (
 )
 
 func memParts(p unsafe.Pointer, t reflect.Type, site int32, op trace.Op) {
-	for _, off := range partsOf(t) {
+	offs := partsOf(t)
+	for _, off := range offs {
 		a := unsafe.Add(p, off)
 		gate(a, site, op)
 		record(a, classMem, site, op, 0, 0)
+	}
+	if len(offs) == maxRange && p != nil {
+		knownParts(p, t, offs[len(offs)-1], site, op)
+	}
+}
+
+// knownParts records op on the parts of the value of type t at p past
+// offset after (the parts memParts recorded end there, at maxRange) that
+// the recorder already knows as objects: locations some access named
+// before. A copy of a large array touches every element, but recording
+// each would flood the trace; the elements that another access touched
+// are the ones that can race, and they are few. In a replay the copy's
+// goroutine takes each such event's turn first and then looks for the
+// location, so that the other goroutine's access, scheduled just before
+// (a race is two accesses enabled together), has made it known (at most
+// maxRange more; none when the recorder knows more than maxKnownScan
+// objects, whose scan would cost too much).
+func knownParts(p unsafe.Pointer, t reflect.Type, after uintptr, site int32, op trace.Op) {
+	if !active.Load() {
+		return
+	}
+	for k := 0; k < maxRange; k++ {
+		replaying := false
+		mu.Lock()
+		if w := rec; w != nil && rp != nil && !rp.free {
+			if g := w.cur(); !rp.freed[g.name] {
+				replaying = true
+				if !rp.expects(g, site, op) {
+					mu.Unlock()
+					return
+				}
+			}
+		}
+		mu.Unlock()
+		if replaying {
+			gate(nil, site, op)
+		}
+		mu.Lock()
+		off, ok := uintptr(0), false
+		if w := rec; w != nil {
+			off, ok = w.nextKnown(p, t, after)
+		}
+		mu.Unlock()
+		if !ok {
+			return
+		}
+		a := unsafe.Add(p, off)
+		if !replaying {
+			gate(a, site, op)
+		}
+		record(a, classMem, site, op, 0, 0)
+		after = off
+	}
+}
+
+// maxKnownScan bounds the objects knownParts scans.
+const maxKnownScan = 1 << 16
+
+// nextKnown returns (mu held) the smallest offset past after of a part of
+// the value of type t at p that is a live object of the recorder.
+func (w *recorder) nextKnown(p unsafe.Pointer, t reflect.Type, after uintptr) (uintptr, bool) {
+	if len(w.objs) > maxKnownScan {
+		return 0, false
+	}
+	lo, hi := uintptr(p)+after, uintptr(p)+t.Size()
+	best, found := hi, false
+	for k, e := range w.objs {
+		if k.class != classMem || k.addr <= lo || k.addr >= best || !live(e.ref) || !isPart(t, k.addr-uintptr(p)) {
+			continue
+		}
+		best, found = k.addr, true
+	}
+	return best - uintptr(p), found
+}
+
+// isPart reports whether off is the offset of a scalar part of t (see
+// partOffsets, without its bound).
+func isPart(t reflect.Type, off uintptr) bool {
+	for {
+		if off >= t.Size() {
+			return false
+		}
+		switch t.PkgPath() {
+		case "sync", "sync/atomic":
+			return false
+		}
+		switch t.Kind() {
+		case reflect.Struct:
+			var f reflect.StructField
+			in := false
+			for i := 0; i < t.NumField(); i++ {
+				if g := t.Field(i); g.Offset <= off && off < g.Offset+g.Type.Size() {
+					f, in = g, true
+					break
+				}
+			}
+			if !in {
+				return false
+			}
+			t, off = f.Type, off-f.Offset
+		case reflect.Array:
+			es := t.Elem().Size()
+			if es == 0 {
+				return false
+			}
+			t, off = t.Elem(), off%es
+		default:
+			return off == 0
+		}
 	}
 }
 

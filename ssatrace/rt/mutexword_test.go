@@ -1,8 +1,10 @@
 package rt
 
 import (
+	"reflect"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
@@ -41,6 +43,51 @@ func TestMutexWord(t *testing.T) {
 	for _, e := range rmw {
 		if e.Flags != trace.FlagAdd || e.Obj != w[0].Obj {
 			t.Errorf("update %+v: want flag add, on the written object %d", e, w[0].Obj)
+		}
+	}
+}
+
+// TestKnownParts: a copy of a value with more parts than maxRange records
+// the first maxRange and, past them, only the parts that were objects
+// already (another access named them).
+func TestKnownParts(t *testing.T) {
+	done := recordTo(t)
+	grid := heap[[64][64]int]()
+	W(unsafe.Pointer(&grid[40][7]), mwLock)
+	RV(grid, mwLock+1)
+	tr := done()
+	var reads []trace.Event
+	var w trace.Event
+	for _, e := range tr.Events {
+		switch e.Op {
+		case trace.Read:
+			reads = append(reads, e)
+		case trace.Write:
+			w = e
+		}
+	}
+	if len(reads) != maxRange+1 || reads[maxRange].Obj != w.Obj {
+		t.Fatalf("%d reads (the last on object %d), want %d, the last on the written object %d", len(reads), reads[len(reads)-1].Obj, maxRange+1, w.Obj)
+	}
+}
+
+func TestIsPart(t *testing.T) {
+	type pt struct {
+		x    int32
+		y    int64
+		mu   sync.Mutex
+		tail [3]int16
+	}
+	ty := reflect.TypeOf([4]pt{})
+	sz := reflect.TypeOf(pt{}).Size()
+	for _, c := range []struct {
+		off  uintptr
+		want bool
+	}{
+		{0, true}, {4, false}, {8, true}, {16, false}, {sz + 8, true}, {3*sz + 24 + 2, true}, {3*sz + 25, false}, {4 * sz, false},
+	} {
+		if got := isPart(ty, c.off); got != c.want {
+			t.Errorf("isPart(%v, %d) = %v, want %v", ty, c.off, got, c.want)
 		}
 	}
 }

@@ -938,3 +938,17 @@ func (r *replayer) afterSelect(g *Goroutine, site int32, op trace.Op) {
 		Actual:  trace.Step{G: g.name, Op: op, Site: siteName}.Key(),
 		Message: fmt.Sprintf("goroutine %s: the select of step %d (%s) did %s @%s", g.name, i+1, st, op, siteName)})
 }
+
+// expects reports (mu held) whether g's next step is op at site, its next
+// occurrence there: knownParts emits a copy's events past its bound only
+// as long as the schedule has them.
+func (r *replayer) expects(g *Goroutine, site int32, op trace.Op) bool {
+	mine := r.proj[g.name]
+	i := r.next[g.name]
+	if i >= len(mine) || site < 0 {
+		return false
+	}
+	st := r.s.Steps[mine[i]]
+	siteName := rec.tab.Name(trace.TabSite, rec.site(site).idx)
+	return st.Op == op && st.Site == siteName && st.N == r.occ[g.name][occKey{op, siteName}]+1
+}
