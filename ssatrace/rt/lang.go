@@ -2,6 +2,7 @@ package rt
 
 import (
 	"reflect"
+	"sort"
 	"sync"
 	"unsafe"
 
@@ -132,6 +133,7 @@ var (
 
 	partsMu sync.Mutex
 	parts   = map[reflect.Type][]uintptr{}
+	nparts  = map[reflect.Type]int{}
 )
 
 func memParts(p unsafe.Pointer, t reflect.Type, site int32, op trace.Op) {
@@ -154,13 +156,24 @@ func memParts(p unsafe.Pointer, t reflect.Type, site int32, op trace.Op) {
 // are the ones that can race, and they are few. In a replay the copy's
 // goroutine takes each such event's turn first and then looks for the
 // location, so that the other goroutine's access, scheduled just before
-// (a race is two accesses enabled together), has made it known (at most
-// maxRange more; none when the recorder knows more than maxKnownScan
-// objects, whose scan would cost too much).
+// (a race is two accesses enabled together), has made it known. At most
+// maxRange more; the search costs at most maxKnownScan probes (knownOffsets).
 func knownParts(p unsafe.Pointer, t reflect.Type, after uintptr, site int32, op trace.Op) {
 	if !active.Load() {
 		return
 	}
+	mu.Lock()
+	if w := rec; w != nil && rp == nil {
+		offs := w.knownOffsets(p, t, after, maxRange)
+		mu.Unlock()
+		for _, off := range offs {
+			a := unsafe.Add(p, off)
+			gate(a, site, op)
+			record(a, classMem, site, op, 0, 0)
+		}
+		return
+	}
+	mu.Unlock()
 	for k := 0; k < maxRange; k++ {
 		replaying := false
 		mu.Lock()
@@ -178,41 +191,122 @@ func knownParts(p unsafe.Pointer, t reflect.Type, after uintptr, site int32, op 
 			gate(nil, site, op)
 		}
 		mu.Lock()
-		off, ok := uintptr(0), false
+		var offs []uintptr
 		if w := rec; w != nil {
-			off, ok = w.nextKnown(p, t, after)
+			offs = w.knownOffsets(p, t, after, 1)
 		}
 		mu.Unlock()
-		if !ok {
+		if len(offs) == 0 {
 			return
 		}
-		a := unsafe.Add(p, off)
+		a := unsafe.Add(p, offs[0])
 		if !replaying {
 			gate(a, site, op)
 		}
 		record(a, classMem, site, op, 0, 0)
-		after = off
+		after = offs[0]
 	}
 }
 
-// maxKnownScan bounds the objects knownParts scans.
-const maxKnownScan = 1 << 16
+// maxKnownScan bounds the probes of one knownOffsets.
+const maxKnownScan = 1 << 14
 
-// nextKnown returns (mu held) the smallest offset past after of a part of
-// the value of type t at p that is a live object of the recorder.
-func (w *recorder) nextKnown(p unsafe.Pointer, t reflect.Type, after uintptr) (uintptr, bool) {
+// knownOffsets returns (mu held), in increasing order, the first n offsets
+// past after of parts of the value of type t at p (past its first maxRange
+// parts) that are live objects of the recorder. It probes the cheaper
+// side: each remaining part's address, or each object; none when both
+// exceed maxKnownScan.
+func (w *recorder) knownOffsets(p unsafe.Pointer, t reflect.Type, after uintptr, n int) []uintptr {
+	base := uintptr(p)
+	var out []uintptr
+	if rest := numParts(t) - maxRange; rest <= len(w.objs) && rest <= maxKnownScan {
+		i := 0
+		forParts(t, 0, func(off uintptr) bool {
+			i++
+			if i <= maxRange || off <= after {
+				return true
+			}
+			if e, ok := w.objs[objKey{base + off, classMem}]; ok && live(e.ref) {
+				out = append(out, off)
+			}
+			return len(out) < n
+		})
+		return out
+	}
 	if len(w.objs) > maxKnownScan {
-		return 0, false
+		return nil
 	}
-	lo, hi := uintptr(p)+after, uintptr(p)+t.Size()
-	best, found := hi, false
 	for k, e := range w.objs {
-		if k.class != classMem || k.addr <= lo || k.addr >= best || !live(e.ref) || !isPart(t, k.addr-uintptr(p)) {
-			continue
+		if k.class == classMem && k.addr > base+after && k.addr < base+t.Size() && live(e.ref) && isPart(t, k.addr-base) {
+			out = append(out, k.addr-base)
 		}
-		best, found = k.addr, true
 	}
-	return best - uintptr(p), found
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// numParts is the number of t's scalar parts (partOffsets, without its
+// bound), computed once per type.
+func numParts(t reflect.Type) int {
+	partsMu.Lock()
+	c, ok := nparts[t]
+	partsMu.Unlock()
+	if ok {
+		return c
+	}
+	switch t.PkgPath() {
+	case "sync", "sync/atomic":
+		c = 0
+	default:
+		switch {
+		case t.Size() == 0:
+		case t.Kind() == reflect.Struct:
+			for i := 0; i < t.NumField(); i++ {
+				c += numParts(t.Field(i).Type)
+			}
+		case t.Kind() == reflect.Array:
+			c = t.Len() * numParts(t.Elem())
+		default:
+			c = 1
+		}
+	}
+	partsMu.Lock()
+	nparts[t] = c
+	partsMu.Unlock()
+	return c
+}
+
+// forParts calls f with the offset of each of t's scalar parts from base,
+// in order, while f returns true; it reports whether f always did.
+func forParts(t reflect.Type, base uintptr, f func(uintptr) bool) bool {
+	if t.Size() == 0 {
+		return true
+	}
+	switch t.PkgPath() {
+	case "sync", "sync/atomic":
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if fl := t.Field(i); !forParts(fl.Type, base+fl.Offset, f) {
+				return false
+			}
+		}
+		return true
+	case reflect.Array:
+		es := t.Elem().Size()
+		for i := 0; i < t.Len(); i++ {
+			if !forParts(t.Elem(), base+uintptr(i)*es, f) {
+				return false
+			}
+		}
+		return true
+	}
+	return f(base)
 }
 
 // isPart reports whether off is the offset of a scalar part of t (see

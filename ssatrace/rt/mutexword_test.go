@@ -69,6 +69,31 @@ func TestKnownParts(t *testing.T) {
 	if len(reads) != maxRange+1 || reads[maxRange].Obj != w.Obj {
 		t.Fatalf("%d reads (the last on object %d), want %d, the last on the written object %d", len(reads), reads[len(reads)-1].Obj, maxRange+1, w.Obj)
 	}
+
+	// Fewer parts past the bound than objects: the parts are probed.
+	done = recordTo(t)
+	other := heap[[100]int]()
+	for i := range other {
+		W(unsafe.Pointer(&other[i]), mwLock)
+	}
+	arr := heap[[300]int]()
+	W(unsafe.Pointer(&arr[290]), mwLock)
+	W(unsafe.Pointer(&arr[280]), mwLock)
+	RV(arr, mwLock+1)
+	tr = done()
+	objs := map[int32]bool{}
+	reads = reads[:0]
+	for _, e := range tr.Events {
+		switch e.Op {
+		case trace.Read:
+			reads = append(reads, e)
+		case trace.Write:
+			objs[e.Obj] = true
+		}
+	}
+	if len(reads) != maxRange+2 || !objs[reads[maxRange].Obj] || !objs[reads[maxRange+1].Obj] || reads[maxRange].Obj == reads[maxRange+1].Obj {
+		t.Fatalf("%d reads, want %d, the last two on the two written elements", len(reads), maxRange+2)
+	}
 }
 
 func TestIsPart(t *testing.T) {
