@@ -239,6 +239,7 @@ func (w *fileRW) selectStmt(s *ast.SelectStmt, lbl *ast.LabeledStmt) (p pcs, who
 	}
 	var pre pcs
 	var rs []repl
+	var cases []string // SelectGate's arguments
 	for _, c := range s.Body.List {
 		cc := c.(*ast.CommClause)
 		var header, insert pcs
@@ -262,6 +263,7 @@ func (w *fileRW) selectStmt(s *ast.SelectStmt, lbl *ast.LabeledStmt) (p pcs, who
 			site := w.site(comm.Arrow, w.typeStr(w.typeOf(comm.Chan)))
 			header = genAt(cc.Case, "case "+ch+" <- ").cat(val)
 			insert = gen(" " + rtName + ".Sent(" + ch + ", " + site + ");")
+			cases = append(cases, rtName+".SelCase{Site: "+site+", Send: true, Cap: cap("+ch+"), Ch: "+ch+"}")
 		case *ast.ExprStmt:
 			u := unparen(comm.X).(*ast.UnaryExpr)
 			ch, ok := w.tmp(), w.tmp()
@@ -269,11 +271,13 @@ func (w *fileRW) selectStmt(s *ast.SelectStmt, lbl *ast.LabeledStmt) (p pcs, who
 			site := w.site(u.OpPos, w.typeStr(w.typeOf(u.X)))
 			header = genAt(cc.Case, "case _, "+ok+" := <-"+ch)
 			insert = gen(" " + rtName + ".Received(" + ch + ", " + ok + ", " + site + ");")
+			cases = append(cases, rtName+".SelCase{Site: "+site+"}")
 		case *ast.AssignStmt:
 			u := unparen(comm.Rhs[0]).(*ast.UnaryExpr)
 			ch := w.tmp()
 			pre = pre.cat(gen(ch+" := "), w.load(u.X), gen("; "))
 			site := w.site(u.OpPos, w.typeStr(w.typeOf(u.X)))
+			cases = append(cases, rtName+".SelCase{Site: "+site+"}")
 			if comm.Tok == token.DEFINE {
 				ok := ""
 				if len(comm.Lhs) == 2 && !isBlank(comm.Lhs[1]) {
@@ -319,6 +323,10 @@ func (w *fileRW) selectStmt(s *ast.SelectStmt, lbl *ast.LabeledStmt) (p pcs, who
 		crs := []repl{}
 		if header != nil {
 			crs = append(crs, repl{cc.Case, cc.Colon, header}, insertAt(cc.Colon+1, insert))
+		} else if cc.Comm == nil && w.ins.api.has("SelectDefault") && w.ins.api.has("Recovered") {
+			// The default: no later panic is this select's send (see
+			// rt.Recovered).
+			crs = append(crs, insertAt(cc.Colon+1, gen(" "+rtName+".SelectDefault();")))
 		}
 		for _, st := range cc.Body {
 			crs = append(crs, rn(st, w.stmt(st, true)))
@@ -328,6 +336,11 @@ func (w *fileRW) selectStmt(s *ast.SelectStmt, lbl *ast.LabeledStmt) (p pcs, who
 	sel := w.nodeSplice(s, rn(s.Body, w.nodeSplice(s.Body, rs...)))
 	if pre == nil {
 		return sel, false
+	}
+	if len(cases) > 0 && w.ins.api.has("SelectGate") {
+		// In a replay the select waits here for its case's turn (see
+		// rt.SelectGate): the case records itself only after it fired.
+		pre = pre.cat(gen(rtName + ".SelectGate(" + strings.Join(cases, ", ") + "); "))
 	}
 	out := genAt(s.Pos(), "{ ").cat(pre)
 	if lbl != nil {

@@ -194,7 +194,7 @@ func runtimeStubSource(files []*ast.File, fset *token.FileSet) string {
 					if !ts.Name.IsExported() {
 						continue
 					}
-					if ts.Name.Name == "Site" {
+					if ts.Name.Name == "Site" || ts.Name.Name == "SelCase" { // composite literals name their fields
 						var s bytes.Buffer
 						printer.Fprint(&s, fset, &ast.GenDecl{Tok: token.TYPE, Specs: []ast.Spec{ts}})
 						decls = append(decls, s.String())

@@ -103,14 +103,19 @@
 // SetInt, ...; the write only when evaluating the arguments cannot
 // synchronize, since it is recorded before them) and reflect.Copy; Read
 // and ReadAt of a standard-library type or through an interface write
-// p[:n], recorded when the call returns (after whatever synchronization
-// the call made before touching p).
+// p[:n], and Write reads p[:n] (recorded as a read of p[0]), recorded when
+// the call returns (after whatever synchronization the call made before
+// touching p).
 //
 // Operations, performed by the runtime so that replay can gate them:
 // sync.Mutex and RWMutex Lock/Unlock/RLock/RUnlock/TryLock/TryRLock (also
 // promoted from embedded mutexes, through sync.Locker, as method
 // expressions, and as method values, which become closures over the
-// receiver), WaitGroup Add/Done/Wait/Go, Once.Do, Cond Wait/Signal/
+// receiver; a mutex variable or field that the package also reads or
+// writes as a whole value, mu = sync.Mutex{}, is locked through
+// rt.LockWord and its kin, which also record the atomic update of its word
+// that the race detector sees race with that access), WaitGroup
+// Add/Done/Wait/Go, Once.Do, Cond Wait/Signal/
 // Broadcast; sync.OnceFunc, OnceValue and OnceValues (the function they
 // make runs its argument through a recorded Once.Do, so that the body
 // happens before every return); sync.Map Load, Store, Delete, LoadOrStore,
@@ -121,8 +126,12 @@
 // panics on a closed channel is recorded too, marked ok=false: it races
 // with the close), receive (also comma-ok), close; select (the
 // channel operands and sent values are evaluated before the select, in
-// source order as Go does, and the case that fired records rt.Sent or
-// rt.Received, default records nothing); range over a channel (each
+// source order as Go does, then rt.SelectGate, where a replay holds the
+// select until its case's turn; the case that fired records rt.Sent or
+// rt.Received, default calls rt.SelectDefault and records nothing; a send
+// case that panics on a closed channel is recorded, marked closed, when
+// the panic is recovered: recover() becomes rt.Recovered(recover()));
+// range over a channel (each
 // iteration records rt.Received, and the loop end the receive that saw the
 // channel closed, unless a break left the loop); go statements (the
 // function and arguments are evaluated in the parent, rt.Go records the

@@ -161,6 +161,7 @@ func (w *fileRW) tail() string {
 	// Readers and writers the recorder does not see into (iocall.go).
 	fmt.Fprintf(&b, "func pecanvetIORD__%s[B ~[]byte](f func(B) (int, error), p B, s int32) (int, error) { k, err := f(p); if k > 0 && k <= len(p) { %s.WRangeV(&p[0], k, s) }; return k, err }\n", n, r)
 	fmt.Fprintf(&b, "func pecanvetIORA__%s[B ~[]byte](f func(B, int64) (int, error), p B, off int64, s int32) (int, error) { k, err := f(p, off); if k > 0 && k <= len(p) { %s.WRangeV(&p[0], k, s) }; return k, err }\n", n, r)
+	fmt.Fprintf(&b, "func pecanvetIOWR__%s[B ~[]byte](f func(B) (int, error), p B, s int32) (int, error) { k, err := f(p); if k > 0 && k <= len(p) { %s.RRangeV(&p[0], 1, s) }; return k, err }\n", n, r)
 	fmt.Fprintf(&b, "func pecanvetmin__%s(a, b int) int { if a < b { return a }; return b }\n", n)
 	return b.String()
 }

@@ -439,6 +439,8 @@ type unit struct {
 	dir   string
 	files []unitFile
 	tests bool // the unit has _test.go files
+
+	mutexVals map[*types.Var]bool // see fileRW.mutexValues
 }
 
 type unitFile struct {

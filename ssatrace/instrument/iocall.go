@@ -26,16 +26,22 @@ var ioMethods = map[string]struct {
 }{
 	"Read":   {"IORD", true, false},
 	"ReadAt": {"IORA", true, true},
+	"Write":  {"IOWR", false, false},
 }
 
-// Write(p) reads p[:n] by the same contracts, but recording it is left out
-// for now: a buffered writer's flush (w.out.Write(w.buf[:w.n])) then adds
-// a read of every buffered byte, and the predictions on those bytes use up
-// the replay budget before the subject bufwriter's races on its count are
-// replayed (go test -race's TestRaceIssue5567 and TestRaceIssue51618,
-// whose reader is hash.Hash.Write, need it).
+// Write(p) reads p[:n] by the same contracts; ioCall records one read, of
+// p[0], when n > 0 (rt.RRangeV of one value): a Write of n bytes read the
+// first. Not all n: how many bytes a Write takes depends on values (a
+// buffered writer's flush, w.out.Write(w.buf[:w.n]), writes what is
+// buffered), so a schedule that changes them changed the number of events
+// and diverged, and the subject bufwriter lost its races on the count
+// (Writer.n). One event per call keeps the schedule's shape; a race on the
+// other bytes alone is missed. go test -race's TestRaceIssue5567 and
+// TestRaceIssue51618 (a hash.Hash's Write reading a buffer the producer
+// refills) and the subject iowrite need it.
 
-// ioCall rewrites x.Read(p) and x.ReadAt(p, off) (with the io signatures) into a call of the file's helper that makes the call and
+// ioCall rewrites x.Read(p), x.ReadAt(p, off) and x.Write(p) (with the io
+// signatures) into a call of the file's helper that makes the call and
 // records the bytes; it returns nil for other calls.
 func (w *fileRW) ioCall(e *ast.CallExpr) pcs {
 	if e == w.deferred || e.Ellipsis.IsValid() || !w.ins.api.has("WRangeV") {

@@ -542,6 +542,12 @@ func (w *fileRW) builtinCall(e *ast.CallExpr) pcs {
 	if p := w.builtinAccess(e, name); p != nil {
 		return p
 	}
+	if name == "recover" && len(e.Args) == 0 && e != w.deferred && w.ins.api.has("Recovered") {
+		// A select's send that panicked on a closed channel is recorded
+		// when the panic is recovered (rt.Recovered). recover is still
+		// called directly by the deferred function.
+		return genAt(e.Pos(), rtName+".Recovered(").cat(w.orig(e.Pos(), e.End()), gen(")"))
+	}
 	var rs []repl
 	for i, a := range e.Args {
 		if i == 0 && (name == "delete" || name == "clear") {
@@ -736,6 +742,14 @@ func (w *fileRW) specialCall(e *ast.CallExpr) *callParts {
 		recv, desc, ok := w.recvPointer(sx.X, sel)
 		if !ok {
 			return nil
+		}
+		switch wrapper {
+		case "Lock", "Unlock", "RLock", "RUnlock":
+			// A mutex also accessed as a value: Lock and Unlock update
+			// its word (rt.LockWord).
+			if v := w.mutexVar(sx.X); v != nil && len(sel.Index()) == 1 && w.mutexValues()[v] && w.ins.api.has(wrapper+"Word") {
+				wrapper += "Word"
+			}
 		}
 		return mk(wrapper, recv, e.Args, w.site(e.Lparen, desc))
 	case types.MethodExpr:

@@ -328,7 +328,11 @@ func (w *fileRW) elemDesc(x ast.Expr) string {
 // instrumenter records reads and writes of: not a value of a sync or
 // sync/atomic type, nor a field of one (sync.Cond.L).
 func (w *fileRW) plainMemory(e ast.Expr) bool {
-	if isSyncType(w.typeOf(e)) {
+	if t := w.typeOf(e); isSyncType(t) && !(isMutexValue(t) && w.ins.api.has("LockWord")) {
+		// A mutex read or written as a whole value is plain memory to
+		// the race detector, racing with its Lock and Unlock (see
+		// mutexValues); other sync values are only used through their
+		// methods.
 		return false
 	}
 	if s, ok := unparen(e).(*ast.SelectorExpr); ok {
@@ -360,4 +364,87 @@ func (w *fileRW) wholeType(t types.Type) bool {
 		return true
 	}
 	return false
+}
+
+// isMutexValue reports whether t is sync.Mutex or sync.RWMutex itself (not
+// a pointer to one).
+func isMutexValue(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "sync" {
+		return false
+	}
+	return n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex"
+}
+
+// mutexVar returns the variable or field that e, of type sync.Mutex or
+// sync.RWMutex, names (an identifier or a field selection), or nil.
+func (w *fileRW) mutexVar(e ast.Expr) *types.Var {
+	if !isMutexValue(w.typeOf(e)) {
+		return nil
+	}
+	switch x := unparen(e).(type) {
+	case *ast.Ident:
+		v, _ := w.info.Uses[x].(*types.Var)
+		return v
+	case *ast.SelectorExpr:
+		if sel := w.info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
+			v, _ := sel.Obj().(*types.Var)
+			return v
+		}
+	}
+	return nil
+}
+
+// mutexValues returns the mutex variables and fields (sync.Mutex,
+// sync.RWMutex) that the unit's code reads or writes as a whole value
+// (mu = sync.Mutex{}, m := mu, f(mu)), not only through their methods or
+// address: the race detector sees such an access race with Lock and
+// Unlock, which update the mutex's word atomically, so their Lock and
+// Unlock record that update (rt.LockWord). Computed once per unit.
+func (w *fileRW) mutexValues() map[*types.Var]bool {
+	if w.u.mutexVals != nil {
+		return w.u.mutexVals
+	}
+	set := map[*types.Var]bool{}
+	for _, f := range w.u.files {
+		if f.syntax == nil {
+			continue
+		}
+		var stack []ast.Node
+		ast.Inspect(f.syntax, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return false
+			}
+			var parent ast.Node
+			if len(stack) > 0 {
+				parent = stack[len(stack)-1]
+			}
+			stack = append(stack, n)
+			e, ok := n.(ast.Expr)
+			if !ok {
+				return true
+			}
+			switch p := parent.(type) {
+			case *ast.SelectorExpr:
+				if p.X == e || p.Sel == e {
+					return true // mu.Lock, x.mu: a method or field of it, or the field's name
+				}
+			case *ast.UnaryExpr:
+				if p.Op == token.AND {
+					return true // &mu
+				}
+			case *ast.KeyValueExpr:
+				if p.Key == e {
+					return true // S{mu: ...}: a field's name
+				}
+			}
+			if v := w.mutexVar(e); v != nil {
+				set[v] = true
+			}
+			return true
+		})
+	}
+	w.u.mutexVals = set
+	return set
 }

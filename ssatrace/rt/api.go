@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"runtime"
 	"strconv"
 	"sync"
 	"unsafe"
@@ -122,6 +123,48 @@ func Unlock(l sync.Locker, site int32) {
 	gate(addr, site, op)
 	record(addr, classLock, site, op, 0, 0)
 	l.Unlock()
+}
+
+// Mutexes whose variable or field the package also reads or writes as a
+// whole value (mu = sync.Mutex{}, a copy) are locked through the *Word
+// wrappers: as the race detector sees it, Lock and Unlock update the
+// mutex's word atomically, and a plain write or read of the mutex races
+// with them. They record that update (an atomic read-modify-write of the
+// mutex's first word, marked as an addition: the mutex's own updates
+// commute among themselves, never an atomicity violation) before the
+// operation. Other mutexes are touched only through their methods, and
+// their Lock and Unlock record no access.
+
+// LockWord is Lock of a mutex that is also accessed as a value.
+func LockWord(l sync.Locker, site int32) {
+	mutexWord(l, site)
+	Lock(l, site)
+}
+
+// UnlockWord is Unlock of a mutex that is also accessed as a value.
+func UnlockWord(l sync.Locker, site int32) {
+	mutexWord(l, site)
+	Unlock(l, site)
+}
+
+// RLockWord is RLock of a mutex that is also accessed as a value.
+func RLockWord(rw *sync.RWMutex, site int32) {
+	mutexWord(rw, site)
+	RLock(rw, site)
+}
+
+// RUnlockWord is RUnlock of a mutex that is also accessed as a value.
+func RUnlockWord(rw *sync.RWMutex, site int32) {
+	mutexWord(rw, site)
+	RUnlock(rw, site)
+}
+
+func mutexWord(l sync.Locker, site int32) {
+	if active.Load() {
+		addr, _ := lockerAddr(l)
+		gate(addr, site, trace.AtomicRMW)
+		record(addr, classMem, site, trace.AtomicRMW, 0, trace.FlagAdd)
+	}
 }
 
 // RLock performs rw.RLock() and records it.
@@ -503,6 +546,105 @@ func Sent[T any](ch chan<- T, site int32) {
 		gate(nil, site, trace.Send)
 		recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), 0)
 	}
+}
+
+// SelectGate is called right before a select statement with its
+// communication cases: in a replay, the select waits here for the turn of
+// the case the schedule has it perform (see preSelect). A select with one
+// send case also notes it, so that a send that panics on a closed channel
+// is recorded when the panic is recovered (Recovered).
+func SelectGate(cases ...SelCase) {
+	if !active.Load() {
+		return
+	}
+	var send *SelCase
+	for i := range cases {
+		if cases[i].Send {
+			if send != nil {
+				send = nil // which one panicked is not known: none is noted
+				break
+			}
+			send = &cases[i]
+		}
+	}
+	if rp == nil && send == nil {
+		return
+	}
+	mu.Lock()
+	if w := rec; w != nil {
+		// Outside a replay, a goroutine not seen yet is not named here (a
+		// root's name is its order of first event): it has no send noted.
+		g := w.known()
+		if rp != nil {
+			g = w.cur()
+		}
+		if g == nil {
+			mu.Unlock()
+			return
+		}
+		g.selSend = selSend{}
+		if send != nil && send.Ch != nil {
+			g.selSend = selSend{ok: true, ch: *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(&send.Ch), unsafe.Sizeof(uintptr(0)))), site: send.Site, cap: send.Cap}
+		}
+		if rp != nil && !rp.free {
+			rp.preSelect(g, cases)
+		}
+	}
+	mu.Unlock()
+}
+
+// selSend is the send case a goroutine's select is about to perform
+// (SelectGate): until the goroutine's next event, a recovered panic
+// "send on closed channel" is that send's.
+type selSend struct {
+	ok   bool
+	ch   unsafe.Pointer // the runtime channel
+	site int32
+	cap  int
+}
+
+// SelectDefault is the first statement of a select's default case: the
+// select sent nothing, so no later panic is its send's.
+func SelectDefault() {
+	if !active.Load() {
+		return
+	}
+	mu.Lock()
+	if w := rec; w != nil {
+		if g := w.known(); g != nil {
+			g.selSend = selSend{}
+		}
+	}
+	mu.Unlock()
+}
+
+// Recovered wraps recover() in instrumented code: it returns v. A select
+// records the case that fired in its first statement, so a select whose
+// send panicked on a closed channel records nothing; the race detector
+// reports such a send as racing with the close, as it does for a plain
+// send (Send records that one itself). When the panic is recovered, the
+// send its goroutine's select noted (SelectGate) is recorded, marked
+// closed, unless the goroutine recorded anything since.
+func Recovered(v any) any {
+	if v == nil || !active.Load() {
+		return v
+	}
+	if e, ok := v.(runtime.Error); !ok || e.Error() != "send on closed channel" {
+		return v
+	}
+	mu.Lock()
+	if w := rec; w != nil {
+		g := w.cur()
+		if s := g.selSend; s.ok {
+			g.selSend = selSend{}
+			if rp != nil && g.preSel != 0 {
+				rp.afterSelect(g, s.site, trace.Send)
+			}
+			recordSyncLocked(s.ch, classChan, s.site, trace.Send, int64(s.cap), trace.FlagClosed)
+		}
+	}
+	mu.Unlock()
+	return v
 }
 
 // Received records a receive that a select statement (or a range loop)

@@ -113,6 +113,7 @@ func orderKey(ev *trace.Event) (int64, bool) {
 
 // emit hands one event of goroutine g to the recorder.
 func (w *recorder) emit(g *Goroutine, ev trace.Event) {
+	g.selSend.ok = false // its select did not panic (SelectGate)
 	if rp != nil {
 		rp.touched(g, ev)
 		rp.recorded(g, ev.Op)

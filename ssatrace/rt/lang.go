@@ -2,6 +2,7 @@ package rt
 
 import (
 	"reflect"
+	"sort"
 	"sync"
 	"unsafe"
 
@@ -10,7 +11,8 @@ import (
 
 // maxRange bounds the elements one copy or append records: each element is
 // an object of its own, and a bulk copy of a large buffer would otherwise
-// flood the trace. A race on an element past the bound is missed.
+// flood the trace. Past the bound, a whole-value copy (memParts) records
+// only the parts other accesses made known (knownParts).
 const maxRange = 256
 
 // RRange records reads of the n elements of size bytes starting at p, in
@@ -113,6 +115,12 @@ func partsOf(t reflect.Type) []uintptr {
 	offs, ok := parts[t]
 	if !ok {
 		offs = partOffsets(t, 0, nil)
+		if t == mutexType || t == rwMutexType {
+			// A mutex read or written as a value: its word, which Lock
+			// and Unlock update (LockWord). Inside another value a
+			// mutex has no parts (partOffsets).
+			offs = []uintptr{0}
+		}
 		parts[t] = offs
 	}
 	partsMu.Unlock()
@@ -120,15 +128,221 @@ func partsOf(t reflect.Type) []uintptr {
 }
 
 var (
+	mutexType   = reflect.TypeOf((*sync.Mutex)(nil)).Elem()
+	rwMutexType = reflect.TypeOf((*sync.RWMutex)(nil)).Elem()
+
 	partsMu sync.Mutex
 	parts   = map[reflect.Type][]uintptr{}
+	nparts  = map[reflect.Type]int{}
 )
 
 func memParts(p unsafe.Pointer, t reflect.Type, site int32, op trace.Op) {
-	for _, off := range partsOf(t) {
+	offs := partsOf(t)
+	for _, off := range offs {
 		a := unsafe.Add(p, off)
 		gate(a, site, op)
 		record(a, classMem, site, op, 0, 0)
+	}
+	if len(offs) == maxRange && p != nil {
+		knownParts(p, t, offs[len(offs)-1], site, op)
+	}
+}
+
+// knownParts records op on the parts of the value of type t at p past
+// offset after (the parts memParts recorded end there, at maxRange) that
+// the recorder already knows as objects: locations some access named
+// before. A copy of a large array touches every element, but recording
+// each would flood the trace; the elements that another access touched
+// are the ones that can race, and they are few. In a replay the copy's
+// goroutine takes each such event's turn first and then looks for the
+// location, so that the other goroutine's access, scheduled just before
+// (a race is two accesses enabled together), has made it known. At most
+// maxRange more; the search costs at most maxKnownScan probes (knownOffsets).
+func knownParts(p unsafe.Pointer, t reflect.Type, after uintptr, site int32, op trace.Op) {
+	if !active.Load() {
+		return
+	}
+	mu.Lock()
+	if w := rec; w != nil && rp == nil {
+		offs := w.knownOffsets(p, t, after, maxRange)
+		mu.Unlock()
+		for _, off := range offs {
+			a := unsafe.Add(p, off)
+			gate(a, site, op)
+			record(a, classMem, site, op, 0, 0)
+		}
+		return
+	}
+	mu.Unlock()
+	for k := 0; k < maxRange; k++ {
+		replaying := false
+		mu.Lock()
+		if w := rec; w != nil && rp != nil && !rp.free {
+			if g := w.cur(); !rp.freed[g.name] {
+				replaying = true
+				if !rp.expects(g, site, op) {
+					mu.Unlock()
+					return
+				}
+			}
+		}
+		mu.Unlock()
+		if replaying {
+			gate(nil, site, op)
+		}
+		mu.Lock()
+		var offs []uintptr
+		if w := rec; w != nil {
+			offs = w.knownOffsets(p, t, after, 1)
+		}
+		mu.Unlock()
+		if len(offs) == 0 {
+			return
+		}
+		a := unsafe.Add(p, offs[0])
+		if !replaying {
+			gate(a, site, op)
+		}
+		record(a, classMem, site, op, 0, 0)
+		after = offs[0]
+	}
+}
+
+// maxKnownScan bounds the probes of one knownOffsets.
+const maxKnownScan = 1 << 14
+
+// knownOffsets returns (mu held), in increasing order, the first n offsets
+// past after of parts of the value of type t at p (past its first maxRange
+// parts) that are live objects of the recorder. It probes the cheaper
+// side: each remaining part's address, or each object; none when both
+// exceed maxKnownScan.
+func (w *recorder) knownOffsets(p unsafe.Pointer, t reflect.Type, after uintptr, n int) []uintptr {
+	base := uintptr(p)
+	var out []uintptr
+	if rest := numParts(t) - maxRange; rest <= len(w.objs) && rest <= maxKnownScan {
+		i := 0
+		forParts(t, 0, func(off uintptr) bool {
+			i++
+			if i <= maxRange || off <= after {
+				return true
+			}
+			if e, ok := w.objs[objKey{base + off, classMem}]; ok && live(e.ref) {
+				out = append(out, off)
+			}
+			return len(out) < n
+		})
+		return out
+	}
+	if len(w.objs) > maxKnownScan {
+		return nil
+	}
+	for k, e := range w.objs {
+		if k.class == classMem && k.addr > base+after && k.addr < base+t.Size() && live(e.ref) && isPart(t, k.addr-base) {
+			out = append(out, k.addr-base)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// numParts is the number of t's scalar parts (partOffsets, without its
+// bound), computed once per type.
+func numParts(t reflect.Type) int {
+	partsMu.Lock()
+	c, ok := nparts[t]
+	partsMu.Unlock()
+	if ok {
+		return c
+	}
+	switch t.PkgPath() {
+	case "sync", "sync/atomic":
+		c = 0
+	default:
+		switch {
+		case t.Size() == 0:
+		case t.Kind() == reflect.Struct:
+			for i := 0; i < t.NumField(); i++ {
+				c += numParts(t.Field(i).Type)
+			}
+		case t.Kind() == reflect.Array:
+			c = t.Len() * numParts(t.Elem())
+		default:
+			c = 1
+		}
+	}
+	partsMu.Lock()
+	nparts[t] = c
+	partsMu.Unlock()
+	return c
+}
+
+// forParts calls f with the offset of each of t's scalar parts from base,
+// in order, while f returns true; it reports whether f always did.
+func forParts(t reflect.Type, base uintptr, f func(uintptr) bool) bool {
+	if t.Size() == 0 {
+		return true
+	}
+	switch t.PkgPath() {
+	case "sync", "sync/atomic":
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if fl := t.Field(i); !forParts(fl.Type, base+fl.Offset, f) {
+				return false
+			}
+		}
+		return true
+	case reflect.Array:
+		es := t.Elem().Size()
+		for i := 0; i < t.Len(); i++ {
+			if !forParts(t.Elem(), base+uintptr(i)*es, f) {
+				return false
+			}
+		}
+		return true
+	}
+	return f(base)
+}
+
+// isPart reports whether off is the offset of a scalar part of t (see
+// partOffsets, without its bound).
+func isPart(t reflect.Type, off uintptr) bool {
+	for {
+		if off >= t.Size() {
+			return false
+		}
+		switch t.PkgPath() {
+		case "sync", "sync/atomic":
+			return false
+		}
+		switch t.Kind() {
+		case reflect.Struct:
+			var f reflect.StructField
+			in := false
+			for i := 0; i < t.NumField(); i++ {
+				if g := t.Field(i); g.Offset <= off && off < g.Offset+g.Type.Size() {
+					f, in = g, true
+					break
+				}
+			}
+			if !in {
+				return false
+			}
+			t, off = f.Type, off-f.Offset
+		case reflect.Array:
+			es := t.Elem().Size()
+			if es == 0 {
+				return false
+			}
+			t, off = t.Elem(), off%es
+		default:
+			return off == 0
+		}
 	}
 }
 

@@ -157,6 +157,12 @@ type Goroutine struct {
 	listed bool // in hb.gs
 
 	perturbN uint32 // events seen by the perturbation (perturb.go)
+	// preSel: 1 + the step whose turn g took before a select (replay.go,
+	// preSelect); 0: none.
+	preSel int
+	// selSend: the send case of the select g is in, if any (SelectGate,
+	// Recovered); cleared by g's next event.
+	selSend selSend
 }
 
 func newRecorder(out output) *recorder {
@@ -261,6 +267,16 @@ func (w *recorder) goroutine(id int64) *Goroutine {
 
 // cur returns the calling goroutine.
 func (w *recorder) cur() *Goroutine { return w.goroutine(curGoid()) }
+
+// known returns the calling goroutine if it was seen before, else nil
+// (cur would name it).
+func (w *recorder) known() *Goroutine {
+	id := curGoid()
+	if c := &w.gcache[uint64(id)%gcacheSize]; c.goid == id && c.g != nil {
+		return c.g
+	}
+	return w.gmap[id]
+}
 
 func (w *recorder) newG(name string) *Goroutine {
 	idx, _ := w.in.Intern(trace.TabGoroutine, name)

@@ -296,6 +296,10 @@ func (r *replayer) recorded(g *Goroutine, op trace.Op) {
 // turn waits, with mu held, until the step of g's operation comes.
 func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 	r.moves++
+	if g.preSel != 0 {
+		r.afterSelect(g, site, op)
+		return
+	}
 	if r.pending == g {
 		r.pending = nil
 		r.advance()
@@ -359,6 +363,14 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 			Message: fmt.Sprintf("goroutine %s took another path: step %d expects %s, it did %s @%s n=%d", g.name, mine[i]+1, st, op, siteName, n)})
 		return
 	}
+	r.take(g, i, op, pass)
+}
+
+// take waits (mu held) until g's i-th step, st, has the turn, then grants
+// it: see turn.
+func (r *replayer) take(g *Goroutine, i int, op trace.Op, pass int) {
+	mine := r.proj[g.name]
+	st := r.s.Steps[mine[i]]
 	r.waiting[g.name] = st
 	if r.partnerOf >= 0 {
 		r.cond.Broadcast() // the first access may wait for this one
@@ -843,4 +855,100 @@ func (r *replayer) atGate(j int) bool {
 	st := r.s.Steps[j]
 	w, ok := r.waiting[st.G]
 	return ok && w.Key() == st.Key()
+}
+
+// SelCase is one communication case of a select statement, for
+// SelectGate: its site, whether it sends, and its channel's capacity.
+type SelCase struct {
+	Site int32
+	Send bool
+	Cap  int
+	Ch   any // a send case's channel
+}
+
+// preSelect is SelectGate's turn (mu held). A select records the case
+// that fired after the fact (Sent, Received: the first statement of the
+// case), so without a gate before it a select runs whenever its goroutine
+// gets there: an unbuffered send waits there for its receive, a later
+// step, which cannot come while the schedule waits for the send's own
+// step (deadlock), and a race of the select's operation is never enabled
+// together with its partner. So when g's next step is one of the select's
+// cases, the turn is taken here, as for a plain operation (an unbuffered
+// send passes it at once, the others when recorded), and the case's own
+// gate only checks that the select performed that case (afterSelect).
+// When it is none of them (a default, or another path), the select runs
+// as before and its case's gate decides.
+func (r *replayer) preSelect(g *Goroutine, cases []SelCase) {
+	if r.free || r.freed[g.name] {
+		return
+	}
+	mine := r.proj[g.name]
+	i := r.next[g.name]
+	if i >= len(mine) {
+		return
+	}
+	st := r.s.Steps[mine[i]]
+	occ := r.occ[g.name]
+	if occ == nil {
+		occ = map[occKey]int{}
+		r.occ[g.name] = occ
+	}
+	for _, c := range cases {
+		op, pass := trace.Recv, 1
+		if c.Send {
+			op = trace.Send
+			if c.Cap == 0 {
+				pass = 0
+			}
+		}
+		if st.Op != op || c.Site < 0 {
+			continue
+		}
+		siteName := rec.tab.Name(trace.TabSite, rec.site(c.Site).idx)
+		k := occKey{op, siteName}
+		if st.Site != siteName || st.N != occ[k]+1 {
+			continue
+		}
+		r.moves++
+		occ[k]++
+		g.preSel = mine[i] + 1
+		r.take(g, i, op, pass)
+		return
+	}
+}
+
+// afterSelect is the gate of the case a select performed after
+// preSelect took the turn for one of its cases (mu held): the same case
+// goes on (recorded completes its turn); another one is a divergence.
+func (r *replayer) afterSelect(g *Goroutine, site int32, op trace.Op) {
+	i := g.preSel - 1
+	g.preSel = 0
+	if r.free || r.freed[g.name] {
+		return
+	}
+	siteName := ""
+	if site >= 0 {
+		siteName = rec.tab.Name(trace.TabSite, rec.site(site).idx)
+	}
+	st := r.s.Steps[i]
+	if st.Op == op && st.Site == siteName {
+		return
+	}
+	r.decide(Verdict{Verdict: "diverged", Step: i + 1, Goroutine: g.name, Expected: st.Key(),
+		Actual:  trace.Step{G: g.name, Op: op, Site: siteName}.Key(),
+		Message: fmt.Sprintf("goroutine %s: the select of step %d (%s) did %s @%s", g.name, i+1, st, op, siteName)})
+}
+
+// expects reports (mu held) whether g's next step is op at site, its next
+// occurrence there: knownParts emits a copy's events past its bound only
+// as long as the schedule has them.
+func (r *replayer) expects(g *Goroutine, site int32, op trace.Op) bool {
+	mine := r.proj[g.name]
+	i := r.next[g.name]
+	if i >= len(mine) || site < 0 {
+		return false
+	}
+	st := r.s.Steps[mine[i]]
+	siteName := rec.tab.Name(trace.TabSite, rec.site(site).idx)
+	return st.Op == op && st.Site == siteName && st.N == r.occ[g.name][occKey{op, siteName}]+1
 }

@@ -59,7 +59,7 @@ func Reflect(i *int, a []byte) int64 {
 	return v.Int()
 }
 
-// IO reads into a slice (Write is not modelled: iocall.go).
+// IO reads into a slice and writes from one.
 func IO(p []byte) int {
 	var buf bytes.Buffer
 	buf.Write(p[:2])

@@ -1,0 +1,144 @@
+//go:build linux || darwin
+
+package rt
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+const (
+	selGoSite int32 = 2500 + iota // after testgo_test.go's 2300…
+	selSendSite
+	selRecv
+	selW1
+	selW2
+	selClose
+)
+
+var _ = Register(selGoSite, []Site{
+	{Pos: "sel.go:1:1", Obj: "go"},
+	{Pos: "sel.go:2:1", Obj: "chan"},
+	{Pos: "sel.go:3:1", Obj: "chan"},
+	{Pos: "sel.go:4:1", Obj: "x"},
+	{Pos: "sel.go:5:1", Obj: "x"},
+	{Pos: "sel.go:6:1", Obj: "chan"},
+})
+
+// selectSendProg: g1.1 sends on an unbuffered channel in a select, then
+// writes x; g1 receives, then writes x.
+func selectSendProg() bool {
+	x := heap[int]()
+	c := make(chan int)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	id := Go(selGoSite)
+	go func() {
+		Begin(id)
+		defer wg.Done()
+		defer End()
+		c1 := c
+		SelectGate(SelCase{Site: selSendSite, Send: true, Cap: cap(c1), Ch: c1})
+		select {
+		case c1 <- 1:
+			Sent(c1, selSendSite)
+		}
+		W(unsafe.Pointer(x), selW1)
+		*x = 1
+	}()
+	Recv(c, selRecv)
+	W(unsafe.Pointer(x), selW2)
+	*x = 2
+	wg.Wait()
+	return false
+}
+
+// TestReplaySelectUnbufferedSend: the schedule has the select's send
+// before its receive. Without a gate before the select, the send waits in
+// the select for the receive, which waits for the send's step: deadlock.
+// SelectGate takes the turn before the select and passes it on at once.
+func TestReplaySelectUnbufferedSend(t *testing.T) {
+	p := writeSchedule(t, "anomaly race/WW 5 6\n"+
+		"g1 fork @sel.go:1:1 n=1\n"+
+		"g1.1 begin n=1\n"+
+		"g1.1 send chan#1 @sel.go:2:1 n=1\n"+
+		"g1 recv chan#1 @sel.go:3:1 n=1\n"+
+		"g1.1 write x @sel.go:4:1 n=1\n"+
+		"g1 write x @sel.go:5:1 n=1\n")
+	v, _, _ := replayOnce(t, p, selectSendProg)
+	if v.Verdict != "reproduced" {
+		t.Fatalf("verdict %+v, want reproduced", v)
+	}
+}
+
+// selectClosedProg: g1.1 closes c; g1 then sends on it in a select with
+// a default and recovers the panic.
+func selectClosedProg() bool {
+	c := make(chan int, 1)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	id := Go(selGoSite)
+	go func() {
+		Begin(id)
+		defer wg.Done()
+		defer End()
+		Close(c, selClose)
+	}()
+	wg.Wait()
+	func() {
+		defer func() { Recovered(recover()) }()
+		c1 := c
+		SelectGate(SelCase{Site: selSendSite, Send: true, Cap: cap(c1), Ch: c1})
+		select {
+		case c1 <- 1:
+			Sent(c1, selSendSite)
+		default:
+			SelectDefault()
+		}
+	}()
+	return false
+}
+
+// TestRecordSelectClosedSend: a select's send that panicked on a closed
+// channel is recorded, marked closed, when the panic is recovered.
+func TestRecordSelectClosedSend(t *testing.T) {
+	done := recordTo(t)
+	selectClosedProg()
+	tr := done()
+	var sends []trace.Event
+	for _, e := range tr.Events {
+		if e.Op == trace.Send {
+			sends = append(sends, e)
+		}
+	}
+	if len(sends) != 1 || sends[0].Flags != trace.FlagClosed || tr.Sites[sends[0].Site] != "sel.go:2:1" {
+		t.Fatalf("sends %+v, want one at sel.go:2:1 marked closed (sites %q)", sends, tr.Sites)
+	}
+}
+
+// TestRecoveredOtherPanic: a recovered panic other than a send on a
+// closed channel records nothing, and the value is returned.
+func TestRecoveredOtherPanic(t *testing.T) {
+	done := recordTo(t)
+	err := errors.New("boom")
+	var got any
+	func() {
+		defer func() { got = Recovered(recover()) }()
+		c := make(chan int, 1)
+		SelectGate(SelCase{Site: selSendSite, Send: true, Cap: 1, Ch: c})
+		panic(err)
+	}()
+	tr := done()
+	if got != err {
+		t.Errorf("Recovered returned %v, want %v", got, err)
+	}
+	for _, e := range tr.Events {
+		if e.Op == trace.Send {
+			t.Errorf("recorded a send: %+v", e)
+		}
+	}
+}

@@ -1,0 +1,31 @@
+package mutexreset
+
+import "sync"
+
+// Counter counts under a mutex.
+type Counter struct {
+	mu sync.Mutex
+	n  int
+}
+
+// Inc adds one.
+func (c *Counter) Inc() {
+	c.mu.Lock() // want "data race on Counter\\.mu" "atomicity violation on Counter\\.mu"
+	c.n++
+	c.mu.Unlock() // want "data race on Counter\\.mu"
+}
+
+// Reset starts the count over.
+func (c *Counter) Reset() {
+	c.mu = sync.Mutex{} // want "atomicity violation on Counter\\.mu" "atomic-set-serializability violation on Counter\\.mu, Counter\\.n"
+	c.mu.Lock()
+	c.n = 0
+	c.mu.Unlock()
+}
+
+// N returns the count.
+func (c *Counter) N() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
