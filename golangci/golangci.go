@@ -126,10 +126,34 @@ func isKnown(k string) bool {
 	return false
 }
 
-// BuildAnalyzers returns the configured analyzer: the dynamic one, or with
-// replay: false the static one.
+// BuildAnalyzers returns the configured analyzer — the dynamic one, or with
+// replay: false the static one — reporting without related information.
 func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
-	return []*analysis.Analyzer{p.analyzer}, nil
+	return []*analysis.Analyzer{withoutRelated(p.analyzer)}, nil
+}
+
+// withoutRelated is a, reporting its diagnostics without their related
+// information. golangci-lint turns each related entry into an issue of its
+// own and moves entries from other files to the diagnostic's position,
+// so the clip (one entry per step, most in the test file) would come out
+// as a dozen misplaced issues per finding. The message carries the
+// anomaly's interleaving on its own line; the whole clip is what go vet,
+// pecanvet lsp and SARIF show.
+//
+// It is named as the linter: golangci-lint prefixes the text of an
+// analyzer named otherwise with the analyzer's name ("pecan: …").
+func withoutRelated(a *analysis.Analyzer) *analysis.Analyzer {
+	w := *a
+	w.Name = Name
+	w.Run = func(pass *analysis.Pass) (any, error) {
+		p := *pass
+		p.Report = func(d analysis.Diagnostic) {
+			d.Related = nil
+			pass.Report(d)
+		}
+		return a.Run(&p)
+	}
+	return &w
 }
 
 // GetLoadMode asks for type information: the static analyzer builds SSA,
