@@ -1,8 +1,12 @@
 package golangci_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -161,5 +165,35 @@ func TestBadSettings(t *testing.T) {
 	// No settings at all (golangci-lint passes nil) is the default.
 	if as, err := analyzers(t, nil); err != nil || !sameAnalyzer(as[0], pecan.Analyzer) {
 		t.Errorf("nil settings: %v, %v", as, err)
+	}
+}
+
+// TestREADMEVSCode checks the VS Code settings README.md gives for the
+// golangci-lint route: the Go extension's golangci-lint-v2 lint tool,
+// pointed at the custom binary.
+func TestREADMEVSCode(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, m := range regexp.MustCompile("(?s)```json\n(.*?)```").FindAllSubmatch(b, -1) {
+		var s struct {
+			LintTool       string            `json:"go.lintTool"`
+			AlternateTools map[string]string `json:"go.alternateTools"`
+		}
+		if !bytes.Contains(m[1], []byte("go.lintTool")) {
+			continue
+		}
+		found = true
+		if err := json.Unmarshal(m[1], &s); err != nil {
+			t.Fatalf("VS Code settings: %v\n%s", err, m[1])
+		}
+		if s.LintTool != "golangci-lint-v2" || !strings.HasSuffix(s.AlternateTools["golangci-lint-v2"], "/bin/golangci-lint") {
+			t.Errorf("VS Code settings %+v: want go.lintTool golangci-lint-v2, and go.alternateTools naming bin/golangci-lint for it", s)
+		}
+	}
+	if !found {
+		t.Error("README.md has no VS Code settings with go.lintTool")
 	}
 }

@@ -166,11 +166,35 @@ func (c *client) publishes(uri string, from int) [][]diagnostic {
 	return out
 }
 
+// pecanvet is built once for the tests that run it.
+var (
+	buildOnce sync.Once
+	binDir    string
+	bin       string
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
 func buildPecanvet(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "pecanvet")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/pecanvet").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	buildOnce.Do(func() {
+		if binDir, buildErr = os.MkdirTemp("", "pecanvet-lsp-test"); buildErr != nil {
+			return
+		}
+		bin = filepath.Join(binDir, "pecanvet")
+		if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/pecanvet").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
 	return bin
 }
