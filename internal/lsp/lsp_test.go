@@ -323,6 +323,47 @@ func TestSession(t *testing.T) {
 	}
 	t.Logf("buggy subject: %d static candidates, then %q with %d related entries; progress ended %q", len(pubs[0]), d.Message, len(d.RelatedInformation), end)
 
+	// The code action shows the clip.
+	var raw []json.RawMessage
+	for _, m := range c.seen {
+		var p struct {
+			URI         string
+			Diagnostics []json.RawMessage
+		}
+		if m.Method == "textDocument/publishDiagnostics" && json.Unmarshal(m.Params, &p) == nil && p.URI == uri {
+			raw = p.Diagnostics
+		}
+	}
+	r = c.response(c.request("textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": uri},
+		"range":        map[string]any{"start": map[string]any{"line": 16, "character": 0}, "end": map[string]any{"line": 16, "character": 0}},
+		"context":      map[string]any{"diagnostics": raw},
+	}))
+	var actions []struct {
+		Title   string
+		Command struct {
+			Command   string
+			Arguments []any
+		}
+	}
+	if r.Error != nil || json.Unmarshal(r.Result, &actions) != nil || len(actions) != 1 || actions[0].Title != "Show interleaving" {
+		t.Fatalf("code actions: %s %v", r.Result, r.Error)
+	}
+	r = c.response(c.request("workspace/executeCommand", map[string]any{"command": actions[0].Command.Command, "arguments": actions[0].Command.Arguments}))
+	// The notification comes before the response: the response's wait saw it.
+	var shown *message
+	for _, m := range c.seen {
+		if m.Method == "window/showMessage" {
+			shown = m
+		}
+	}
+	if shown == nil {
+		t.Fatal("Show interleaving showed nothing")
+	}
+	if r.Error != nil || !strings.Contains(string(shown.Params), "step 1: ") || !strings.Contains(string(shown.Params), "server_test.go:") {
+		t.Errorf("Show interleaving: %v; shown %s", r.Error, shown.Params)
+	}
+
 	// Saved unchanged: the cache answers, with the same findings.
 	from = len(c.seen)
 	c.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri}})

@@ -224,6 +224,8 @@ func (s *server) request(m *message) {
 					"change":    2, // incremental: a change only cancels a check
 					"save":      map[string]any{"includeText": false},
 				},
+				"codeActionProvider":     true,
+				"executeCommandProvider": map[string]any{"commands": []string{showInterleaving}},
 			},
 			"serverInfo": map[string]any{"name": "pecanvet"},
 		})
@@ -233,9 +235,81 @@ func (s *server) request(m *message) {
 		s.shutdown = true
 		s.mu.Unlock()
 		s.reply(m.ID, nil)
+	case "textDocument/codeAction":
+		s.codeAction(m)
+	case "workspace/executeCommand":
+		var p struct {
+			Command   string `json:"command"`
+			Arguments []any  `json:"arguments"`
+		}
+		if err := json.Unmarshal(m.Params, &p); err != nil || p.Command != showInterleaving || len(p.Arguments) != 1 {
+			s.replyError(m.ID, codeInvalidParams, fmt.Sprintf("workspace/executeCommand: want %s with one argument: %s", showInterleaving, string(m.Params)))
+			return
+		}
+		text, ok := p.Arguments[0].(string)
+		if !ok {
+			s.replyError(m.ID, codeInvalidParams, showInterleaving+": the argument is not a string")
+			return
+		}
+		s.notify("window/showMessage", map[string]any{"type": msgInfo, "message": text})
+		s.reply(m.ID, nil)
 	default:
 		s.replyError(m.ID, codeMethodNotFound, "method not supported: "+m.Method)
 	}
+}
+
+// showInterleaving is the command of the "Show interleaving" code action:
+// it shows a finding's clip, step by step, as a message (for editors that
+// do not list related information).
+const showInterleaving = "pecanvet.showInterleaving"
+
+// codeAction offers "Show interleaving" for each of pecanvet's diagnostics
+// with a clip among those the client sends in the request's context.
+func (s *server) codeAction(m *message) {
+	var p struct {
+		Context struct {
+			Diagnostics []struct {
+				Source             string `json:"source"`
+				Message            string `json:"message"`
+				RelatedInformation []struct {
+					Location struct {
+						URI   string `json:"uri"`
+						Range struct {
+							Start struct {
+								Line int `json:"line"`
+							} `json:"start"`
+						} `json:"range"`
+					} `json:"location"`
+					Message string `json:"message"`
+				} `json:"relatedInformation"`
+			} `json:"diagnostics"`
+		} `json:"context"`
+	}
+	if err := json.Unmarshal(m.Params, &p); err != nil {
+		s.replyError(m.ID, codeInvalidParams, "textDocument/codeAction: "+err.Error())
+		return
+	}
+	actions := []any{}
+	for _, d := range p.Context.Diagnostics {
+		if d.Source != "pecanvet" || len(d.RelatedInformation) == 0 {
+			continue
+		}
+		var b strings.Builder
+		b.WriteString(d.Message)
+		for _, ri := range d.RelatedInformation {
+			name := ri.Location.URI
+			if path, err := uriPath(name); err == nil {
+				name = filepath.Base(path)
+			}
+			fmt.Fprintf(&b, "\n%s (%s:%d)", ri.Message, name, ri.Location.Range.Start.Line+1)
+		}
+		actions = append(actions, map[string]any{
+			"title":   "Show interleaving",
+			"kind":    "quickfix",
+			"command": map[string]any{"title": "Show interleaving", "command": showInterleaving, "arguments": []string{b.String()}},
+		})
+	}
+	s.reply(m.ID, actions)
 }
 
 func (s *server) notification(m *message) {
