@@ -64,7 +64,8 @@ eval-modules:
 # the Go module proxy alone: tools/golangci-lint is a module of its own
 # (pecanvet's go.mod does not depend on golangci-lint) whose go.sum pins
 # every dependency. GOLANGCI_GOPROXY has no ",direct": nothing is fetched
-# with git.
+# with git. After a change to pecanvet's go.mod, `go mod tidy` in
+# tools/golangci-lint brings its go.sum up to date.
 GOLANGCI_GOPROXY ?= https://proxy.golang.org
 golangci-lint:
 	cd tools/golangci-lint && GOPROXY=$(GOLANGCI_GOPROXY) $(GO) build -mod=readonly -o $(CURDIR)/$(BIN)/golangci-lint .
