@@ -68,12 +68,12 @@ eval-modules:
 # tools/golangci-lint brings its go.sum up to date.
 GOLANGCI_GOPROXY ?= https://proxy.golang.org
 golangci-lint:
-	cd tools/golangci-lint && GOPROXY=$(GOLANGCI_GOPROXY) $(GO) build -mod=readonly -o $(CURDIR)/$(BIN)/golangci-lint .
+	cd tools/golangci-lint && GOPROXY=$(GOLANGCI_GOPROXY) $(GO) build -mod=readonly -o $(abspath $(BIN))/golangci-lint .
 
 # The plugin end to end: bin/golangci-lint with README.md's configuration
 # on a subject and its fixed twin (golangci/e2e_test.go).
 eval-golangci: golangci-lint
-	PECANVET_GOLANGCI_LINT=$(CURDIR)/$(BIN)/golangci-lint $(GO) test -count=1 -run TestGolangciLintBinary -v ./golangci/
+	PECANVET_GOLANGCI_LINT=$(abspath $(BIN))/golangci-lint $(GO) test -count=1 -run TestGolangciLintBinary -v ./golangci/
 
 clean:
 	rm -rf $(BIN)
