@@ -556,3 +556,51 @@ func TestLocation(t *testing.T) {
 		t.Error("a position without a column was accepted")
 	}
 }
+
+// TestStaticOnly runs the server in process (so that -race sees its
+// goroutines) with Static set, as `pecanvet lsp -replay=false`: opening a
+// file twice in a row supersedes the first check, and the second
+// publishes the static candidates only.
+func TestStaticOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pecanvet and runs go vet")
+	}
+	c, code := serve(t, Options{Tool: buildPecanvet(t), Static: true})
+	r := c.response(c.request("initialize", map[string]any{
+		"capabilities": map[string]any{"window": map[string]any{"workDoneProgress": true}},
+	}))
+	if r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	path, _ := filepath.Abs("../../testdata/src/doubleclose/server.go")
+	uri := pathURI(path)
+	for range 2 {
+		c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "go", "version": 1, "text": ""}})
+	}
+	ends := map[string]bool{}
+	c.await("a check that ends", 3*time.Minute, func(m *message) bool {
+		p, ok := progressOf(m)
+		if ok && p.Value.Kind == "end" {
+			ends[p.Value.Message] = true
+			return p.Value.Message != "cancelled"
+		}
+		return false
+	})
+	if !ends["cancelled"] {
+		t.Errorf("the first check was not cancelled: ends %v", ends)
+	}
+	pubs := c.publishes(uri, 0)
+	if len(pubs) != 1 || len(pubs[0]) == 0 {
+		t.Fatalf("publications %+v, want one, of the static candidates", pubs)
+	}
+	for _, d := range pubs[0] {
+		if d.Severity != severityInformation {
+			t.Errorf("static only: %+v", d)
+		}
+	}
+	c.response(c.request("shutdown", nil))
+	c.notify("exit", nil)
+	if got := <-code; got != 0 {
+		t.Errorf("exit status %d", got)
+	}
+}
