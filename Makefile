@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-golangci golangci-lint fuzz clean
 
 all: build
 
@@ -59,6 +59,21 @@ eval-racetd:
 EVAL_MODULES ?=
 eval-modules:
 	$(GO) run ./internal/eval -sections modules -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# golangci-lint v2 with the pecanvet module plugin (golangci/), built from
+# the Go module proxy alone: tools/golangci-lint is a module of its own
+# (pecanvet's go.mod does not depend on golangci-lint) whose go.sum pins
+# every dependency. GOLANGCI_GOPROXY has no ",direct": nothing is fetched
+# with git. After a change to pecanvet's go.mod, `go mod tidy` in
+# tools/golangci-lint brings its go.sum up to date.
+GOLANGCI_GOPROXY ?= https://proxy.golang.org
+golangci-lint:
+	cd tools/golangci-lint && GOPROXY=$(GOLANGCI_GOPROXY) $(GO) build -mod=readonly -o $(abspath $(BIN))/golangci-lint .
+
+# The plugin end to end: bin/golangci-lint with README.md's configuration
+# on a subject and its fixed twin (golangci/e2e_test.go).
+eval-golangci: golangci-lint
+	PECANVET_GOLANGCI_LINT=$(abspath $(BIN))/golangci-lint $(GO) test -count=1 -run TestGolangciLintBinary -v ./golangci/
 
 clean:
 	rm -rf $(BIN)

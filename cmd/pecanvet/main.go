@@ -13,6 +13,7 @@
 //	pecanvet record [-run R] [-o DIR] [packages]   record one trace per test
 //	pecanvet predict [-patterns P] [-json] TRACE   predict anomalies of a recorded trace
 //	pecanvet trace [-text|-bin] [-o OUT] TRACE     print or convert a trace
+//	pecanvet lsp [-replay=false]                   a language server beside gopls (editors)
 //
 // Run "pecanvet help" or "pecanvet SUBCOMMAND -h" for details.
 package main
@@ -42,6 +43,7 @@ Subcommands:
 	pecanvet record [-run R] [-o DIR] [packages]   record one trace per test
 	pecanvet predict [-patterns P] [-json] TRACE   predict the anomalies of a trace
 	pecanvet trace [-text|-bin] [-o OUT] TRACE     print a trace as text, or convert it
+	pecanvet lsp [-replay=false]                   a language server beside gopls (editors)
 
 Run "pecanvet SUBCOMMAND -h" for the flags of a subcommand.
 `
@@ -68,6 +70,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdRecord(args[1:], stdout, stderr)
 	case "check":
 		return cmdCheck(args[1:], stdout, stderr)
+	case "lsp":
+		return cmdLSP(args[1:], os.Stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -108,6 +108,14 @@ func TestGoVet(t *testing.T) {
 	if !strings.Contains(out, want+"; g1.1 read Account.balance (bank.go:17) → g1.1.1 write Account.balance (bank.go:24) → g1.1 write Account.balance (bank.go:24)\n") {
 		t.Errorf("the diagnostic does not end with its interleaving:\n%s", out)
 	}
+	// README.md's vet section shows this run's first diagnostic verbatim.
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shown := regexp.MustCompile(`(?m)^    (bank/bank\.go:17:11: .*)$`).FindSubmatch(readme); shown == nil || !strings.Contains(out, string(shown[1])+"\n") {
+		t.Errorf("README.md's example diagnostic is not what go vet prints:\n%s\ngot:\n%s", shown, out)
+	}
 	if !strings.Contains(out, "bank/bank.go:24:4: \tstep") {
 		t.Errorf("no clip steps as related information:\n%s", out)
 	}

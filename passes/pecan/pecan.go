@@ -110,7 +110,23 @@ func runStatic(pass *analysis.Pass) (any, error) {
 	defer writeStats(pass, &Result{Skipped: "static candidates only (-pecan.replay=false)"})
 	sym := pass.ResultOf[symbolic.Analyzer].(*symbolic.Result)
 	if sym.HasConcurrency && !strings.HasSuffix(pass.Pkg.Path(), "_test") {
-		reportCandidates(pass, *pass.ResultOf[candidates.Analyzer].(*candidates.Result))
+		pats, err := pattern.Resolve(patternsFlag)
+		if err != nil {
+			return nil, err
+		}
+		// passes/candidates matches its own -patterns (all by default);
+		// report those this analyzer's -patterns asks for.
+		want := make(map[string]bool, len(pats))
+		for _, p := range pats {
+			want[p.ID()] = true
+		}
+		var cands candidates.Result
+		for _, c := range *pass.ResultOf[candidates.Analyzer].(*candidates.Result) {
+			if want[c.Kind+"/"+c.Pattern] {
+				cands = append(cands, c)
+			}
+		}
+		reportCandidates(pass, cands)
 	}
 	return &Result{}, nil
 }

@@ -1,0 +1,11 @@
+package counter
+
+import "testing"
+
+func TestHitAll(t *testing.T) {
+	var c Counter
+	HitAll(&c, 2)
+	if c.n != 2 {
+		t.Errorf("n = %d, want 2", c.n)
+	}
+}

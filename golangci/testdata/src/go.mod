@@ -1,0 +1,3 @@
+module plugintest
+
+go 1.24
