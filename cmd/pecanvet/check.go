@@ -52,7 +52,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	maxReplays := fs.Int("max-replays", 50, "replays per test at most")
 	budget := fs.Duration("budget", 5*time.Minute, "time budget per package")
 	alone := fs.Bool("alone", false, "record each test in a process of its own (by default a package's test functions are recorded in one process, each with a trace of its own; use this when tests depend on running alone)")
-	perturb := fs.Int("perturb", 2, "when a test's first run proves nothing and two of its goroutines did something, record it this many more times under perturbed schedules (fixed seeds) and predict from each run; 0: only the first run")
+	perturb := fs.Int("perturb", 1, "when a test's first run proves nothing and two of its goroutines did something, record it this many more times under perturbed schedules (fixed seeds) and predict from each run; 0: only the first run")
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
 	drivers := fs.Bool("drivers", true, "generate test drivers for packages without tests (two goroutines calling a type's exported methods)")
 	filters := fs.Bool("filters", true, "before replaying, drop predictions no lock-valid execution realizes (false: to measure what that saves)")

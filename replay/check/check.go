@@ -40,7 +40,7 @@ type Options struct {
 	Drivers    bool      // generate test drivers for packages without tests
 	// Perturb is how many more runs of a test to record, under perturbed
 	// schedules (seeds 1..Perturb), when its first run leaves nothing
-	// reproduced: see perturbed. Default 2; negative: none.
+	// reproduced: see perturbed. Default 1; negative: none.
 	Perturb int
 	// Alone records every test in a process of its own, rather than a
 	// package's test functions in one process (recordAhead).
@@ -158,7 +158,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		opt.Budget = 5 * time.Minute
 	}
 	if opt.Perturb == 0 {
-		opt.Perturb = 2
+		opt.Perturb = 1
 	}
 	if opt.Anomalies == nil {
 		opt.Anomalies, _ = pattern.Builtin("all")

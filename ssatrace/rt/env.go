@@ -1,9 +1,6 @@
 package rt
 
-import (
-	"os"
-	"strings"
-)
+import "os"
 
 // The recorder's environment is for this process alone.
 //
@@ -13,13 +10,18 @@ import (
 // trace file as its parent, at the same time: a corrupt trace. So the
 // PECANVET_* variables are read once, before any init of this package
 // uses them, and removed from the environment: children run unrecorded
-// and follow no schedule.
+// and follow no schedule. (Only rt's own variables: the program may read
+// others of its own.)
 var env = takeEnv()
+
+// rtEnv lists rt's variables.
+var rtEnv = []string{EnvTrace, EnvFromTest, EnvTraceDir, EnvSchedule, EnvVerdict, EnvStall, EnvQuiet,
+	EnvDrain, EnvHang, EnvPerturb, EnvMaxEvents}
 
 func takeEnv() map[string]string {
 	m := map[string]string{}
-	for _, kv := range os.Environ() {
-		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "PECANVET_") {
+	for _, k := range rtEnv {
+		if v, ok := os.LookupEnv(k); ok {
 			m[k] = v
 			os.Unsetenv(k)
 		}
