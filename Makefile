@@ -44,7 +44,7 @@ eval:
 	PECANVET_DETERMINISM_RUNS=10 $(GO) test -v -count=1 -timeout 60m -run TestDeterminism ./replay/check/ | grep -E 'runs|^(ok|FAIL|---)'
 	PECANVET_SUBJECTS=all $(GO) test -count=1 -timeout 60m -run TestSubjectsBehaveAlike ./ssatrace/record/
 	PECANVET_OWN_ORDER=all PECANVET_REPLAY_RUNS=100 $(GO) test -v -count=1 -timeout 60m -run TestOwnOrder ./replay/ | grep -E 'replayed|^(ok|FAIL|---)'
-	$(MAKE) eval-racetd eval-modules
+	$(MAKE) eval-racetd eval-modules eval-golangci
 
 # Go's race testdata as a module: go vet -vettool=pecanvet beside go test
 # -race (the race-testdata section of EVAL.md). EVAL_VETFLAGS adds go vet

@@ -208,6 +208,12 @@ func packageRows(ctx context.Context, dir string, stats []pecan.Stats, c *config
 			row.tests = len(funcs)
 		}
 		row.status, row.reason, row.checked = classify(byDir[row.dir])
+		// What the go command runs also counts examples with output and
+		// fuzz targets, which pecanvet checks too: its own listing
+		// (-test.list) is the total when it has one.
+		for _, s := range byDir[row.dir] {
+			row.tests = max(row.tests, s.TestsListed)
+		}
 		if len(f) == 4 && f[3] != "" && row.status != "checked" {
 			row.reason = strings.TrimSpace(row.reason + "; go list: " + firstLineOf(f[3]))
 		}
