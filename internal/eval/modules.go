@@ -160,6 +160,7 @@ func evalModule(ctx context.Context, c *config, work string, m modSpec, triage m
 
 	stats := filepath.Join(work, filepath.Base(dir)+".stats.jsonl")
 	args := vetArgs(c, stats)
+	res.notes = append(res.notes, warmVet(ctx, c, dir, args, stats)...)
 	progress("modules: %s: go %s (bound %v)", m, strings.Join(args, " "), c.vetTimeout)
 	res.vet = measure(ctx, c.vetTimeout, dir, nil, "go", args...)
 	progress("modules: %s: go vet: %s in %s", m, res.vet.describe(), secs(res.vet.Wall))

@@ -175,6 +175,7 @@ func evalRaceTD(ctx context.Context, cfg *config) (*raceTDResult, error) {
 
 	stats := filepath.Join(work, "stats.jsonl")
 	args := vetArgs(cfg, stats)
+	res.notes = append(res.notes, warmVet(ctx, cfg, dir, args, stats)...)
 	progress("racetd: go %s (bound %v)", strings.Join(args, " "), cfg.vetTimeout)
 	res.vet = measure(ctx, cfg.vetTimeout, dir, nil, "go", args...)
 	progress("racetd: go vet: %s in %s", res.vet.describe(), secs(res.vet.Wall))

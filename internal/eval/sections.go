@@ -123,7 +123,58 @@ func vetArgs(c *config, stats string) []string {
 // vetCacheNote says why no go vet result came from go vet's cache, which
 // keeps a vet tool's JSON output keyed by the tool, its flags and the
 // package's build.
-const vetCacheNote = "go vet caches a vet tool's output; `-pecan.stats` names a fresh file on each run and, being a vet flag, is part of the cache key, so nothing came from that cache."
+const vetCacheNote = "go vet caches a vet tool's output; `-pecan.stats` names a fresh file on each run and, being a vet flag, is part of the cache key, so no result of the module's packages came from that cache. The dependencies' analysis (type information the vet tool derives for each imported package, once per tool and flags) was warmed with the same flags first, as the build cache was for `-race`."
+
+// warmVet runs go vet with args (the timed run's, stats file included) on
+// a throwaway package in dir that imports what dir's packages and tests
+// import, then removes it and empties the stats file. go vet analyzes
+// every dependency of a package with the vet tool (for its types and
+// facts), once per tool and flags, and caches that: the first run of a
+// vet tool pays for the whole dependency graph, as a first -race build
+// does. warmDeps warms -race's build; this warms vet's, so that both timed
+// runs do the work of the module's own packages.
+func warmVet(ctx context.Context, c *config, dir string, args []string, stats string) []string {
+	r := measure(ctx, c.stepTimeout, dir, nil, "go", "list", "-e", "-f", "{{join .Imports \"\\n\"}}\n{{join .TestImports \"\\n\"}}\n{{join .XTestImports \"\\n\"}}", "./...")
+	mod := measure(ctx, c.stepTimeout, dir, nil, "go", "list", "-m", "-f", "{{.Path}}")
+	modPath := strings.TrimSpace(string(mod.Stdout))
+	seen := map[string]bool{}
+	var imports []string
+	for _, l := range strings.Split(string(r.Stdout), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || l == "C" || seen[l] || strings.Contains(l, "internal") || modPath == "" ||
+			l == modPath || strings.HasPrefix(l, modPath+"/") {
+			continue
+		}
+		seen[l] = true
+		imports = append(imports, l)
+	}
+	if len(imports) == 0 {
+		return nil
+	}
+	sort.Strings(imports)
+	warm := filepath.Join(dir, "zz_pecanvet_eval_warm")
+	var src strings.Builder
+	src.WriteString("// Package warm imports what the module imports (internal/eval's warmVet).\npackage warm\n\nimport (\n")
+	for _, imp := range imports {
+		fmt.Fprintf(&src, "\t_ %q\n", imp)
+	}
+	src.WriteString(")\n")
+	if err := os.MkdirAll(warm, 0o755); err != nil {
+		return []string{"warming go vet: " + err.Error()}
+	}
+	defer os.RemoveAll(warm)
+	if err := os.WriteFile(filepath.Join(warm, "warm.go"), []byte(src.String()), 0o644); err != nil {
+		return []string{"warming go vet: " + err.Error()}
+	}
+	wargs := append(append([]string{}, args[:len(args)-1]...), "./zz_pecanvet_eval_warm")
+	progress("warming go vet's analysis of %d imported packages and their dependencies", len(imports))
+	var notes []string
+	if w := measure(ctx, c.stepTimeout, dir, nil, "go", wargs...); w.describe() != "ok" {
+		notes = append(notes, "warm-up go vet: "+w.describe()+": "+lastLines(w.Stderr, 3))
+	}
+	os.Remove(stats)
+	return notes
+}
 
 func flagsNote(c *config) string {
 	if len(c.vetFlags) == 0 {
