@@ -57,7 +57,13 @@ func (c *config) selected(m modSpec) bool {
 	if c.only == nil {
 		return true
 	}
-	return c.only[m.Path] || c.only[filepath.Base(m.Path)] || c.only[m.String()]
+	// The last element names a module, but not a major version suffix
+	// (github.com/hashicorp/golang-lru/v2 is "golang-lru").
+	base := filepath.Base(m.Path)
+	if v := regexp.MustCompile(`/v[0-9]+$`).FindString(m.Path); v != "" {
+		base = filepath.Base(strings.TrimSuffix(m.Path, v))
+	}
+	return c.only[m.Path] || c.only[filepath.Base(m.Path)] || c.only[base] || c.only[m.String()]
 }
 
 // triageEntry is one triaged report.
