@@ -277,6 +277,9 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 		checkQueued(ctx, b, pkg, deadline, opt, seen, rep, func(predict func(*testCheck, record.Test, string)) {
 			for _, ti := range idx { // in test order: what is credited where does not depend on timing
 				prt := runs[ti]
+				if prt.TimedOut {
+					rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: timed out after %v while recording it perturbed (seed %d); predicting from the partial trace", pkg, tests[ti], opt.Timeout, seed))
+				}
 				rep.Time.Record += prt.Wall
 				rep.Time.Records++
 				rep.Events += prt.Events

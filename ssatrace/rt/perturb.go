@@ -92,7 +92,7 @@ func perturbAt(addr unsafe.Pointer, op trace.Op) {
 func perturbBegin(g *Goroutine) {
 	low := 3 - priority(perturbSeed, g.name)
 	if low > 0 {
-		time.Sleep(time.Duration(low) * 500 * time.Microsecond)
+		yieldFor(time.Duration(low) * 500 * time.Microsecond)
 	} else {
 		runtime.Gosched()
 	}
@@ -109,8 +109,21 @@ func perturbDelay(h, low uint64, op trace.Op) {
 	}
 	switch {
 	case x < 4+4*low: // 6% to 25% of synchronization operations
-		time.Sleep(time.Duration(1+(h>>8)%4) * 250 * time.Microsecond)
+		yieldFor(time.Duration(1+(h>>8)%4) * 250 * time.Microsecond)
 	case x < 8+8*low:
+		runtime.Gosched()
+	}
+}
+
+// yieldFor lets other goroutines run about as long as a sleep of d would,
+// by yielding, not sleeping: inside a synctest bubble a sleep waits for
+// fake time, which advances only when every goroutine of the bubble is
+// durably blocked, and one blocked on a mutex never is; a perturbation
+// sleeping while another goroutine waits for a lock the sleeper holds then
+// hangs the test (gammazero/workerpool's TestPause did, until the
+// recording's timeout). Yields cost nothing when nothing else can run.
+func yieldFor(d time.Duration) {
+	for i := time.Duration(0); i < d; i += 10 * time.Microsecond {
 		runtime.Gosched()
 	}
 }
