@@ -102,14 +102,27 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		return false
 	}
 	pstart := time.Now()
-	res, err := predict.Run(tr, c.opt.Anomalies, predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: c.deadline, Context: c.ctx})
+	// One trace's prediction gets a share of the package's budget: a
+	// search that blows up on one trace (conc's iter tests, 11 goroutines
+	// over 60,000 events, once spent the whole 5 minutes) must not leave
+	// the package's other tests unchecked.
+	bound := max(predictShareMin, c.opt.Budget/predictShare)
+	deadline := time.Now().Add(bound)
+	if c.deadline.Before(deadline) {
+		deadline = c.deadline
+	}
+	res, err := predict.Run(tr, c.opt.Anomalies, predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: deadline, Context: c.ctx})
 	c.rep.Time.Predict += time.Since(pstart)
 	if err != nil {
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
 		return nil
 	}
 	if res.Cut != "" {
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: budget of %v spent while predicting; %s", c.pkg, c.test, c.opt.Budget, res.Cut))
+		why := fmt.Sprintf("budget of %v spent", c.opt.Budget)
+		if deadline.Before(c.deadline) {
+			why = fmt.Sprintf("its trace's share of the budget (%v) spent", bound)
+		}
+		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %s while predicting; %s", c.pkg, c.test, why, res.Cut))
 	}
 	dir := filepath.Join(c.dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
 	preds = flt.order(preds)
@@ -119,6 +132,13 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	q.add(c.test, tr, preds, dir, max(0, c.opt.MaxReplays-c.replays), ropt)
 	return &queued{c: c, preds: preds, flt: flt}
 }
+
+// A trace's prediction may take Budget/predictShare, and at least
+// predictShareMin.
+const (
+	predictShare    = 20
+	predictShareMin = 5 * time.Second
+)
 
 // settle takes the outcome of a trace's queued predictions.
 func (qd *queued) settle(r qResult) {
