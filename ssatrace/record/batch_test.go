@@ -30,13 +30,7 @@ import (
 	"time"
 )
 
-func work(c *Counter) {
-	done := make(chan bool)
-	go func() { c.Inc(); done <- true }()
-	c.Inc()
-	<-done
-}
-
+` + workSrc + `
 func TestA(t *testing.T)        { work(&Counter{}) }
 func TestFail(t *testing.T)     { work(&Counter{}); t.Error("fails") }
 func TestParallel(t *testing.T) { t.Parallel(); work(&Counter{}) }
@@ -145,13 +139,7 @@ import (
 	"testing"
 )
 
-func work(c *Counter) {
-	done := make(chan bool)
-	go func() { c.Inc(); done <- true }()
-	c.Inc()
-	<-done
-}
-
+` + workSrc + `
 func TestParent(t *testing.T) {
 	if os.Getenv("CHILD") != "" {
 		for i := 0; i < 200; i++ {

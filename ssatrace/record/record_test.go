@@ -65,6 +65,16 @@ func (c *Counter) Inc() {
 }
 `
 
+// workSrc is the test modules' shared helper: two goroutines increment a
+// Counter, one waiting for the other.
+const workSrc = `func work(c *Counter) {
+	done := make(chan bool)
+	go func() { c.Inc(); done <- true }()
+	c.Inc()
+	<-done
+}
+`
+
 func TestBadEnds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds test binaries")
@@ -80,13 +90,7 @@ import (
 	"time"
 )
 
-func work(c *Counter) {
-	done := make(chan bool)
-	go func() { c.Inc(); done <- true }()
-	c.Inc()
-	<-done
-}
-
+` + workSrc + `
 func TestOK(t *testing.T)    { work(&Counter{}) }
 func TestPanic(t *testing.T) { work(&Counter{}); panic("boom") }
 func TestExit(t *testing.T)  { work(&Counter{}); os.Exit(3) }

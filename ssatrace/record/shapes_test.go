@@ -52,13 +52,7 @@ func TestMain(m *testing.M) {
 	m.Run() // Go 1.15: returning is fine, the testing package exits
 }
 
-func work(c *Counter) {
-	done := make(chan bool)
-	go func() { c.Inc(); done <- true }()
-	c.Inc()
-	<-done
-}
-
+` + workSrc + `
 func TestData(t *testing.T) {
 	if !setUp {
 		t.Fatal("TestMain did not run")

@@ -92,11 +92,8 @@ func allBlocked(w *recorder, gs []gstate) (string, bool) {
 	if len(gs) == 0 {
 		return "", false
 	}
-	names := map[int64]string{}
 	mu.Lock()
-	for id, g := range w.gmap {
-		names[id] = g.name
-	}
+	names := w.goroutineNames()
 	mu.Unlock()
 	var q quiescence
 	for _, g := range gs {

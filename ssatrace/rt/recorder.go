@@ -266,6 +266,16 @@ func (w *recorder) goroutine(id int64) *Goroutine {
 }
 
 // cur returns the calling goroutine.
+// goroutineNames maps runtime goroutine ids to logical names (mu held),
+// for describing a goroutine dump.
+func (w *recorder) goroutineNames() map[int64]string {
+	names := make(map[int64]string, len(w.gmap))
+	for id, g := range w.gmap {
+		names[id] = g.name
+	}
+	return names
+}
+
 func (w *recorder) cur() *Goroutine { return w.goroutine(curGoid()) }
 
 // known returns the calling goroutine if it was seen before, else nil

@@ -663,11 +663,9 @@ func (r *replayer) waiters() []string {
 // a plain access's turn on, wakes a sleeper, or decides. It returns the
 // description of a hang after the verdict if the process should end.
 func (r *replayer) quiescent(gs []gstate, now time.Time) string {
-	names := map[int64]string{}
+	var names map[int64]string
 	if rec != nil {
-		for id, g := range rec.gmap {
-			names[id] = g.name
-		}
+		names = rec.goroutineNames()
 	}
 	var q quiescence
 	for _, g := range gs {
