@@ -35,6 +35,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzBinaryDecode -fuzztime=$(FUZZTIME) ./ssatrace/trace/
 	$(GO) test -run='^$$' -fuzz=FuzzScheduleDecode -fuzztime=$(FUZZTIME) ./ssatrace/trace/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./ssatrace/pattern/
+	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./replay/racerun/
 
 # The evaluation: PECAN's Table 1 on testdata/src (written to EVAL.md and
 # the README), every subject's recorded trace replayed 100 times in its

@@ -67,6 +67,12 @@ type Verdict struct {
 	// Hang: after the verdict every goroutine blocked for good, so the
 	// replay ended the process (who blocks where).
 	Hang string `json:"hang,omitempty"`
+	// RaceDetector: a data race that no schedule runs back to back (the
+	// later access is reached only after observing the earlier one through
+	// something that does not synchronize), which the recorded run showed
+	// unordered by happens-before and Go's race detector reported between
+	// the same two sites (replay/racerun). Steps are the recorded run's.
+	RaceDetector bool `json:"race_detector,omitempty"`
 
 	// What the program did under the schedule.
 	Passed      bool   `json:"passed"`

@@ -172,6 +172,9 @@ func describe(f check.Finding) string {
 func printFinding(w io.Writer, f check.Finding) {
 	v := f.Verdict
 	what := "reproduced"
+	if v.RaceDetector {
+		what = "unordered: no synchronization orders the two accesses, and Go's race detector reported them (no schedule runs them back to back: the later one is reached only after seeing the earlier one's effect through something that does not synchronize); the clip is the recorded run"
+	}
 	if v.Consequence != "" {
 		what += "; " + v.Consequence
 	}
@@ -225,7 +228,7 @@ func checkJSON(f check.Finding) checkOut {
 		Test: f.Test, Package: f.Package,
 		WithoutEffect: f.WithoutEffect(), Split: f.Anomaly.Split,
 	}
-	if !f.Reproduced() {
+	if !f.Reproduced() || f.Verdict.RaceDetector {
 		o.Message = f.Verdict.Message
 	}
 	for _, st := range f.Schedule.Steps {

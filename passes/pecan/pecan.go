@@ -433,6 +433,10 @@ func Message(f check.Finding) string {
 		if reportSite(f) != a.Sites[0] {
 			r, o = 1, 0
 		}
+		if f.Verdict.RaceDetector {
+			fmt.Fprintf(&b, "no synchronization orders this %s and another goroutine's %s (%s), and Go's race detector reported them; no schedule runs them back to back (one is reached only after seeing the other's effect through something that does not synchronize, such as len of a channel); steps of the recorded run: %s", steps[r], steps[o], short(o), Interleaving(f))
+			return b.String()
+		}
 		fmt.Fprintf(&b, "this %s and another goroutine's %s (%s) can run back to back", steps[r], steps[o], short(o))
 	case len(a.Events) == 3 && gs[0] == gs[2] && gs[1] != gs[0]:
 		fmt.Fprintf(&b, "another goroutine's %s (%s) can fall between this %s and the %s at %s", steps[1], short(1), steps[0], steps[2], short(2))

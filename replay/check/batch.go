@@ -13,6 +13,10 @@ import (
 type prediction struct {
 	a predict.Anomaly
 	s *trace.Schedule
+	// unordered: a race whose accesses no recorded synchronization orders
+	// (hb.Ordered); if its replay diverges, the race detector may still
+	// confirm it (confirmUnordered).
+	unordered bool
 }
 
 // Replay outcome of a prediction in a batch.

@@ -64,6 +64,7 @@ type Finding struct {
 	Verdict       replay.Verdict
 	Goroutines    []string // of the anomaly's events, in pattern order
 	Objects       []string
+	unordered     bool // prediction.unordered
 }
 
 // ObjectNames returns the objects of the anomaly's events without their
@@ -289,6 +290,7 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 			}
 		})
 	}
+	confirmUnordered(ctx, b, pkg, deadline, opt, seen, rep, tcs)
 	for _, tc := range tcs {
 		if tc != nil {
 			tc.notes()

@@ -212,6 +212,11 @@ func (q *replayQueue) start(i int) {
 		if v.Verdict == replay.Reproduced {
 			q.proved[it.p.a.Key] = true
 		}
+		if v.Verdict == replay.Diverged && it.p.unordered {
+			// confirmUnordered will want the race detector: build its
+			// binary while the other replays run.
+			q.b.PrebuildRace(q.ctx, q.pkg)
+		}
 		q.pump()
 		q.cond.Broadcast()
 	}()
@@ -249,7 +254,7 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 			it := q.items[i]
 			switch it.state {
 			case pDone:
-				f := Finding{Package: q.pkg, Test: g.test, Anomaly: it.p.a, Schedule: it.p.s, Verdict: it.v, Goroutines: it.gs, Objects: it.objs}
+				f := Finding{Package: q.pkg, Test: g.test, Anomaly: it.p.a, Schedule: it.p.s, Verdict: it.v, Goroutines: it.gs, Objects: it.objs, unordered: it.p.unordered}
 				rep.Findings = append(rep.Findings, f)
 				r.findings = append(r.findings, f)
 				if f.Reproduced() {

@@ -37,6 +37,7 @@ type testCheck struct {
 	pruned           map[string]bool // keys whose replays failed in an earlier trace of this test
 	notedCut         bool            // the note that a recording stopped at MaxEvents is made
 	predicted        int             // predictions from its traces so far
+	diverged         []unorderedCand // race predictions whose replay diverged
 }
 
 // baseline tells replay how the test fails without pecanvet's help, so
@@ -52,6 +53,7 @@ type queued struct {
 	c     *testCheck
 	preds []prediction
 	flt   *filters
+	path  string // the trace
 }
 
 // predict predicts from the trace at path (the outcome of recording rt)
@@ -124,13 +126,14 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		}
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %s while predicting; %s", c.pkg, c.test, why, res.Cut))
 	}
+	markUnordered(tr, preds)
 	dir := filepath.Join(c.dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
 	preds = flt.order(preds)
 	flt.tr = nil
 	ropt := c.opt.Replay
 	// Replays are counted over all of the test's traces.
 	q.add(c.test, tr, preds, dir, max(0, c.opt.MaxReplays-c.replays), ropt)
-	return &queued{c: c, preds: preds, flt: flt}
+	return &queued{c: c, preds: preds, flt: flt, path: path}
 }
 
 // A trace's prediction may take Budget/predictShare, and at least
@@ -153,6 +156,9 @@ func (qd *queued) settle(r qResult) {
 		c.replays++
 		if !f.Reproduced() && !c.seen[f.Anomaly.Key] {
 			c.pruned[f.Anomaly.Key] = true
+			if f.Verdict.Verdict == replay.Diverged && f.unordered {
+				c.diverged = append(c.diverged, unorderedCand{f: f, path: qd.path})
+			}
 		}
 	}
 }

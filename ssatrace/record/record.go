@@ -80,6 +80,9 @@ type Build struct {
 
 	mu       sync.Mutex
 	fromInit map[string]bool // "pkg test" → recorded from process start (TestEnv)
+
+	raceMu sync.Mutex
+	race   map[string]*raceBuild // import path → -race binary, built or being built
 }
 
 func (o *Options) progress(format string, args ...any) {
@@ -99,6 +102,12 @@ func (b *Build) recordEnv(env []string) []string {
 // Close removes the build's temporary files.
 func (b *Build) Close() error {
 	var errs []error
+	// A -race build started in the background writes into b.tmp.
+	b.raceMu.Lock()
+	for _, rb := range b.race {
+		<-rb.done
+	}
+	b.raceMu.Unlock()
 	if b.Inst != nil {
 		errs = append(errs, b.Inst.Cleanup())
 	}
@@ -180,6 +189,75 @@ func (b *Build) PlainBinary(ctx context.Context, pkg string) (string, error) {
 	}
 	b.Plain[pkg] = bin
 	return bin, nil
+}
+
+// RaceBinary returns the package's test binary built with -race and
+// without instrumentation, building it on first use (or waiting for
+// PrebuildRace's build): Go's race detector confirms the races that no
+// schedule runs back to back (replay/racerun).
+func (b *Build) RaceBinary(ctx context.Context, pkg string) (string, error) {
+	rb := b.raceBuild(ctx, pkg)
+	select {
+	case <-rb.done:
+		return rb.bin, rb.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// PrebuildRace starts building RaceBinary's binary in the background, if
+// it is not built or being built.
+func (b *Build) PrebuildRace(ctx context.Context, pkg string) { b.raceBuild(ctx, pkg) }
+
+type raceBuild struct {
+	done chan struct{}
+	bin  string
+	err  error
+}
+
+func (b *Build) raceBuild(ctx context.Context, pkg string) *raceBuild {
+	b.raceMu.Lock()
+	defer b.raceMu.Unlock()
+	if rb := b.race[pkg]; rb != nil {
+		return rb
+	}
+	if b.race == nil {
+		b.race = map[string]*raceBuild{}
+	}
+	rb := &raceBuild{done: make(chan struct{})}
+	b.race[pkg] = rb
+	go func() {
+		defer close(rb.done)
+		if b.Binaries[pkg] == "" {
+			rb.err = fmt.Errorf("%s: no test binary", pkg)
+			return
+		}
+		bin := b.Binaries[pkg] + ".race"
+		args := []string{"test", "-c", "-race", "-o", bin, "-vet=off"}
+		if !hasFlag(b.opt.BuildFlags, "ldflags") {
+			// Linking without the symbol table and DWARF is a third
+			// faster; race reports need only the runtime's line tables.
+			args = append(args, "-ldflags=-s -w")
+		}
+		args = append(args, b.opt.BuildFlags...)
+		if err := goCmd(ctx, b.opt.Dir, append(args, pkg)...); err != nil {
+			rb.err = fmt.Errorf("building %s with -race: %w", pkg, err)
+			return
+		}
+		rb.bin = bin
+	}()
+	return rb
+}
+
+// hasFlag reports whether flags set the go command flag name.
+func hasFlag(flags []string, name string) bool {
+	for _, f := range flags {
+		f = strings.TrimLeft(f, "-")
+		if f == name || strings.HasPrefix(f, name+"=") {
+			return true
+		}
+	}
+	return false
 }
 
 // goCmd runs the go command and returns its output as the error on failure.

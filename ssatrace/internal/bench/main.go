@@ -24,8 +24,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pecanvet/pecanvet/ssatrace/hb"
 	"github.com/pecanvet/pecanvet/ssatrace/internal/gen"
-	"github.com/pecanvet/pecanvet/ssatrace/internal/hb"
 	"github.com/pecanvet/pecanvet/ssatrace/pattern"
 	"github.com/pecanvet/pecanvet/ssatrace/predict"
 	"github.com/pecanvet/pecanvet/ssatrace/trace"

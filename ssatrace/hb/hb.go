@@ -298,3 +298,63 @@ func (d *Detector) access(g, x int32, write bool) {
 		}
 	}
 }
+
+// Ordered reports whether event i of tr happens before event j (i < j)
+// under the rules above: whether a run of tr orders the two through
+// recorded synchronization, as Go's memory model and -race would. Two
+// conflicting accesses that are not ordered race even when no schedule
+// can run them back to back (the later one's goroutine only saw the
+// earlier one's effect through something that does not synchronize, such
+// as len of a channel).
+func Ordered(tr *trace.Trace, i, j int) bool {
+	return OrderedPairs(tr, [][2]int{{i, j}})[0]
+}
+
+// OrderedPairs is Ordered for each pair, in one pass over tr.
+func OrderedPairs(tr *trace.Trace, pairs [][2]int) []bool {
+	out := make([]bool, len(pairs))
+	at := map[int][]int{}  // event → pairs whose first event it is
+	end := map[int][]int{} // event → pairs whose second event it is
+	last := -1
+	for k, p := range pairs {
+		i, j := p[0], p[1]
+		switch {
+		case i < 0 || j >= len(tr.Events) || i >= j:
+		case tr.Events[i].G == tr.Events[j].G:
+			out[k] = true
+		default:
+			at[i] = append(at[i], k)
+			end[j] = append(end[j], k)
+			last = max(last, j)
+		}
+	}
+	if last < 0 {
+		return out
+	}
+	d := New(len(tr.Goroutines))
+	epoch := make([]uint32, len(pairs))
+	for k := 0; k <= last; k++ {
+		e := tr.Events[k]
+		for _, p := range end[k] {
+			gi := tr.Events[pairs[p][0]].G
+			c := d.c[e.G][gi]
+			if pd := d.pend[e.G]; pd != nil && pd[gi] > c {
+				c = pd[gi]
+			}
+			out[p] = c >= epoch[p]
+		}
+		if k == last {
+			break
+		}
+		d.Step(e)
+		for _, p := range at[k] {
+			// An access leaves its goroutine's clock as it was; a release
+			// advanced it past the event.
+			epoch[p] = d.c[e.G][e.G]
+			if e.Op != trace.Read && e.Op != trace.Write {
+				epoch[p]--
+			}
+		}
+	}
+	return out
+}

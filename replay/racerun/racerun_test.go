@@ -1,0 +1,121 @@
+package racerun
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestParse(t *testing.T) {
+	out, err := os.ReadFile("testdata/sendlen.out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	races := Parse(out, "/src/racetd")
+	// Two reports: a race in the package's init (NewLog) and the test's.
+	if len(races) != 2 {
+		t.Fatalf("%d races, want 2: %+v", len(races), races)
+	}
+	r := races[1]
+	if !r.Has("chan_test.go", 216, "chan_test.go", 222) || !r.Has("chan_test.go", 222, "chan_test.go", 216) {
+		t.Errorf("race %+v: want chan_test.go:222 and :216", r)
+	}
+	if !r.Current.Write || !r.Previous.Write {
+		t.Errorf("race %+v: want two writes", r)
+	}
+	if r.Has("chan_test.go", 216, "chan_test.go", 216) {
+		t.Errorf("race %+v matches one site twice", r)
+	}
+	// The package directory decides the frame: with another directory,
+	// the top frame of each stack is taken.
+	if rs := Parse(out, "/elsewhere"); len(rs) != 2 || !rs[0].Has("regression_test.go", 23, "regression_test.go", 20) {
+		t.Errorf("without the package directory: %+v", rs)
+	}
+}
+
+func TestParseCut(t *testing.T) {
+	out, err := os.ReadFile("testdata/sendlen.out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A report cut short (no closing line) is dropped; the one before it
+	// stays.
+	for n := len(out) - 1; n > 0; n-- {
+		races := Parse(out[:n], "/src/racetd")
+		if len(races) > 2 {
+			t.Fatalf("cut at %d: %d races", n, len(races))
+		}
+	}
+}
+
+// TestRun builds a small package with -race and runs it: the race that
+// only len(c) "orders" is reported, with both sites.
+func TestRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with -race")
+	}
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module lenrace\n\ngo 1.21\n")
+	write("x_test.go", `package lenrace
+
+import (
+	"runtime"
+	"testing"
+)
+
+func TestSendLen(t *testing.T) {
+	v := 0
+	c := make(chan int, 1)
+	go func() {
+		v = 1
+		c <- 1
+	}()
+	for len(c) == 0 {
+		runtime.Gosched()
+	}
+	v = 2
+	_ = v
+}
+
+func TestQuiet(t *testing.T) {}
+`)
+	bin := filepath.Join(dir, "x.test")
+	cmd := exec.Command("go", "test", "-c", "-race", "-o", bin, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test -c -race: %v\n%s", err, out)
+	}
+	races, err := Run(context.Background(), bin, dir, []string{"TestSendLen", "TestQuiet"}, 2, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(races) != 1 || !races[0].Has("x_test.go", 12, "x_test.go", 18) {
+		t.Errorf("races %+v: want one between x_test.go:12 and :18", races)
+	}
+	races, err = Run(context.Background(), bin, dir, []string{"TestQuiet"}, 2, time.Minute)
+	if err != nil || len(races) != 0 {
+		t.Errorf("TestQuiet: races %+v, err %v; want none", races, err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	if out, err := os.ReadFile("testdata/sendlen.out"); err == nil {
+		f.Add(out)
+	}
+	f.Add([]byte("WARNING: DATA RACE\nWrite at 0x1 by goroutine 1:\n  f()\n      a.go:1 +0x1\n\nPrevious read at 0x1 by main goroutine:\n  g()\n      a.go:2\n==================\n"))
+	f.Fuzz(func(t *testing.T, out []byte) {
+		for _, r := range Parse(out, "/src") {
+			if r.Current.Line <= 0 || r.Previous.Line <= 0 {
+				t.Fatalf("race without a line: %+v", r)
+			}
+		}
+	})
+}
