@@ -73,6 +73,10 @@ type Verdict struct {
 	// unordered by happens-before and Go's race detector reported between
 	// the same two sites (replay/racerun). Steps are the recorded run's.
 	RaceDetector bool `json:"race_detector,omitempty"`
+	// Outside: a deadlock whose stuck step's goroutine waits outside
+	// recorded operations: not started yet (started by uninstrumented
+	// code) or blocked in uninstrumented code (rt.Verdict).
+	Outside bool `json:"outside,omitempty"`
 
 	// What the program did under the schedule.
 	Passed      bool   `json:"passed"`

@@ -246,6 +246,9 @@ func checkJSON(f check.Finding) checkOut {
 
 // printFiltered says what each filter between prediction and replay saved.
 func printFiltered(w io.Writer, rep *check.Report) {
+	if rep.Doomed > 0 {
+		fmt.Fprintf(w, "pecanvet check: %d predictions not replayed: an earlier replay of the same trace deadlocked where they would (a goroutine waiting outside recorded operations, with at least the steps they would run before it run)\n", rep.Doomed)
+	}
 	for _, name := range []string{check.FilterLocks, check.FilterReadsFrom} {
 		if c := rep.Filtered[name]; c != nil {
 			fmt.Fprintf(w, "pecanvet check: filter %s: %d candidates rejected before scheduling, %d predictions moved ahead, %d replays saved (about %.1fs)\n",

@@ -38,6 +38,9 @@ type Stats struct {
 	Replays int     `json:"replays,omitempty"`
 	// Candidates the lock filter rejected before scheduling (check.FilterLocks).
 	LockRejected int `json:"lock_rejected,omitempty"`
+	// Doomed: predictions not replayed because an earlier replay of their
+	// trace deadlocked where they would (check.Report.Doomed).
+	Doomed int `json:"doomed,omitempty"`
 }
 
 // writeStats appends res as one JSON line to the -stats file, if set. Units
@@ -60,6 +63,7 @@ func writeStats(pass *analysis.Pass, res *Result) {
 		if c := r.Filtered[check.FilterLocks]; c != nil {
 			st.LockRejected = c.Candidates
 		}
+		st.Doomed = r.Doomed
 	}
 	b, err := json.Marshal(st)
 	if err != nil {

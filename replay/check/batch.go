@@ -27,6 +27,7 @@ const (
 	pDone           // replayed
 	pSkipped        // not needed: its site combination is proved, or the same schedule ran
 	pDropped        // needed, but over -max-replays or the budget
+	pDoomed         // not needed: an earlier replay of its trace showed it would deadlock (doom)
 )
 
 // replayBatch replays a test's predictions (a queue of one trace: see

@@ -108,6 +108,9 @@ type Report struct {
 	// Filtered says, per filter (FilterLocks, FilterReadsFrom), what the
 	// filters between prediction and replay saved; nil with NoFilters.
 	Filtered map[string]*FilterCount
+	// Doomed counts the predictions not replayed because an earlier replay
+	// of their trace deadlocked where they would (see doom).
+	Doomed int
 }
 
 // Timing says where a check's time went. Durations are summed over the

@@ -63,6 +63,70 @@ type qGroup struct {
 	first int // index of its first item
 	n     int
 	ran   map[string]int // schedule text → the item that replayed it
+	dooms []doom         // learned from its replays that deadlocked
+}
+
+// doom is what a replay that deadlocked outside recorded operations
+// showed: with the steps before the stuck one run (done: how many steps of
+// each goroutine), goroutine g, waiting outside recorded operations (not
+// started yet, by uninstrumented code; or blocked in uninstrumented code),
+// did not reach its step n+1 (n of its steps before). What it waits for
+// can come only from uninstrumented code set off by what ran (a server
+// starts a handler for a request, a client gets the response a handler
+// writes), and running fewer of those steps sets off no more. So another
+// schedule of the same trace that reaches g's step n+1 with at most as
+// many steps of every goroutine run would deadlock the same way. On
+// TestNoRaceIOHttp every prediction runs the handler before its request,
+// or the client on before the handler answered: 46 replays of about
+// 190 ms, all deadlocks. Dooms apply only to later items of the queue, so
+// what is replayed does not depend on timing.
+type doom struct {
+	from int // the item whose replay showed it
+	g    string
+	n    int
+	done map[string]int
+}
+
+// newDoom reads a doom from a deadlock verdict of schedule s, if it is one.
+func newDoom(from int, s *trace.Schedule, v replay.Verdict) (doom, bool) {
+	if v.Verdict != replay.Deadlock || !v.Outside || v.Step < 1 || v.Step > len(s.Steps) {
+		return doom{}, false
+	}
+	d := doom{from: from, g: s.Steps[v.Step-1].G, done: map[string]int{}}
+	for _, st := range s.Steps[:v.Step-1] {
+		d.done[st.G]++
+	}
+	d.n = d.done[d.g]
+	return d, true
+}
+
+// dooms reports whether schedule s reaches step n+1 of d.g with at most
+// d.done steps of every goroutine run.
+func (d doom) dooms(s *trace.Schedule) bool {
+	run := map[string]int{}
+	for _, st := range s.Steps {
+		if st.G == d.g && run[d.g] == d.n {
+			for g, k := range run {
+				if k > d.done[g] {
+					return false
+				}
+			}
+			return true
+		}
+		run[st.G]++
+	}
+	return false
+}
+
+// doomed reports whether an earlier item's doom covers item i.
+func (q *replayQueue) doomed(i int) bool {
+	it := q.items[i]
+	for _, d := range it.g.dooms {
+		if d.from < i && d.dooms(it.p.s) {
+			return true
+		}
+	}
+	return false
 }
 
 type qItem struct {
@@ -123,7 +187,7 @@ func (q *replayQueue) pump() {
 			if g.first+g.n <= q.from {
 				continue
 			}
-			open, needed := 0, 0 // of g before i: undecided, and needed so far
+			open, needed, running := 0, 0, 0 // of g before i: undecided, needed so far, replaying
 			for i := g.first; i < g.first+g.n; i++ {
 				it := q.items[i]
 				k := it.p.a.Key
@@ -133,6 +197,8 @@ func (q *replayQueue) pump() {
 						it.state, it.provedSkip, changed = pSkipped, true, true
 					case q.earlierOpen(i):
 						// wait for the earlier instances of k
+					case q.doomed(i):
+						it.state, changed = pDoomed, true
 					default:
 						if j, ok := g.ran[it.text]; ok && j < i {
 							it.state = pSkipped // same steps, same outcome
@@ -146,11 +212,17 @@ func (q *replayQueue) pump() {
 				case pOpen:
 					open++
 				case pNeeded:
+					if q.doomed(i) {
+						it.state, changed = pDoomed, true
+						continue
+					}
 					late := time.Now().After(q.deadline)
 					if needed+open >= g.max || late {
 						// Surely over the limit only when nothing before
-						// it is undecided; otherwise wait.
-						if open == 0 || late {
+						// it is undecided, nor running (a replay still
+						// running may learn a doom that frees a place);
+						// otherwise wait.
+						if open == 0 && running == 0 || late {
 							it.state, changed = pDropped, true
 						}
 						needed++
@@ -161,7 +233,17 @@ func (q *replayQueue) pump() {
 						q.start(i)
 						changed = true
 					}
-				case pRunning, pDone, pDropped:
+				case pRunning, pDone:
+					// One that an earlier replay's doom covers (learned
+					// after it started) takes no place, as if it had
+					// waited for that replay.
+					if !q.doomed(i) {
+						needed++
+					}
+					if it.state == pRunning {
+						running++
+					}
+				case pDropped:
 					needed++
 				}
 				if it.state == pOpen || it.state == pNeeded || it.state == pRunning {
@@ -212,6 +294,9 @@ func (q *replayQueue) start(i int) {
 		if v.Verdict == replay.Reproduced {
 			q.proved[it.p.a.Key] = true
 		}
+		if d, ok := newDoom(i, it.p.s, v); ok {
+			g.dooms = append(g.dooms, d)
+		}
 		if v.Verdict == replay.Diverged && it.p.unordered {
 			// confirmUnordered will want the race detector: build its
 			// binary while the other replays run.
@@ -240,6 +325,7 @@ type qResult struct {
 	findings []Finding // replayed, in order
 	found    int       // reproduced, or skipped because an earlier instance was
 	skipped  int       // needed but not replayed (MaxReplays, budget)
+	doomed   int       // not replayed: an earlier replay's doom covers them
 }
 
 // finish (after wait) gives each group's outcome, in order, appending its
@@ -267,6 +353,8 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 				}
 			case pDropped, pNeeded, pOpen:
 				r.skipped++
+			case pDoomed:
+				r.doomed++
 			}
 		}
 	}

@@ -149,6 +149,7 @@ func (qd *queued) settle(r qResult) {
 	qd.flt.count(qd.preds, r.findings, c.rep)
 	c.skipped += r.skipped
 	c.found += r.found
+	c.rep.Doomed += r.doomed
 	if c.pruned == nil {
 		c.pruned = map[string]bool{}
 	}

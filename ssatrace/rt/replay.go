@@ -71,6 +71,12 @@ type Verdict struct {
 	// Hang: after the verdict the program stopped moving for good (every
 	// goroutine blocked); the process was ended. Who blocks where.
 	Hang string `json:"hang,omitempty"`
+	// Outside: a deadlock whose stuck step's goroutine waits outside
+	// recorded operations: started by uninstrumented code (a server's
+	// handler, say) and not started yet, or blocked in uninstrumented code
+	// (an HTTP client waiting for its response). What it waits for can
+	// only come from what the steps run so far set off.
+	Outside bool `json:"outside,omitempty"`
 }
 
 type occKey struct {
@@ -668,6 +674,11 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 		names = rec.goroutineNames()
 	}
 	var q quiescence
+	stuckG := ""
+	if r.cursor < len(r.s.Steps) {
+		stuckG = r.s.Steps[r.cursor].G
+	}
+	outside := false
 	for _, g := range gs {
 		switch g.class {
 		case gBusy:
@@ -676,6 +687,9 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 			q.hard = append(q.hard, q.describe(names, g))
 		case gSoft:
 			q.soft = append(q.soft, q.describe(names, g))
+			if stuckG != "" && names[g.id] == stuckG {
+				outside = true
+			}
 		}
 	}
 	q.sort()
@@ -703,6 +717,7 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 		// has not come cannot start.
 		if g := r.s.Steps[r.cursor].G; !r.seen(g) && (!strings.Contains(g, ".") || forkedNotBegun(g)) {
 			q.soft = append(q.soft, "step "+strconv.Itoa(r.cursor+1)+"'s goroutine "+g+" has not started (started outside instrumented code)")
+			outside = true
 		}
 	}
 	if len(q.soft) > 0 {
@@ -747,9 +762,13 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 		return ""
 	}
 	v := Verdict{Verdict: "deadlock", Step: r.cursor + 1, Waiting: append(r.waiters(), blocked...),
-		Message: fmt.Sprintf("%s; step %d (%s) cannot come", why, r.cursor+1, r.s.Steps[r.cursor])}
+		Message: fmt.Sprintf("%s; step %d (%s) cannot come", why, r.cursor+1, r.s.Steps[r.cursor]), Outside: outside}
 	r.notCoenabled(&v, why)
+	if v.Step != r.cursor+1 {
+		v.Outside = false // decided at another step than the stuck one
+	}
 	if r.pending != nil {
+		v.Outside = false
 		v.Goroutine = r.pending.name
 		v.Message = fmt.Sprintf("goroutine %s blocks in step %d (%s) and %s", r.pending.name, r.cursor+1, r.s.Steps[r.cursor], why)
 	}

@@ -1,0 +1,63 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// sched is a schedule of steps "g1 g2 g1 …", one per goroutine name.
+func sched(gs string) *trace.Schedule {
+	s := &trace.Schedule{}
+	for _, g := range strings.Fields(gs) {
+		s.Steps = append(s.Steps, trace.Step{G: g, Op: trace.Read})
+	}
+	return s
+}
+
+func TestDoom(t *testing.T) {
+	// A replay stuck at step 4 (h's first step) after g1 g1 g2 ran.
+	d, ok := newDoom(0, sched("g1 g1 g2 h g1"), replay.Verdict{Verdict: replay.Deadlock, Outside: true, Step: 4})
+	if !ok || d.g != "h" || d.n != 0 || d.done["g1"] != 2 || d.done["g2"] != 1 {
+		t.Fatalf("doom %+v, %v", d, ok)
+	}
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{"h g1", true},                 // fewer steps run before h
+		{"g1 g2 h", true},              // a subset
+		{"g1 g1 g2 h", true},           // the same
+		{"g1 g1 g1 h", false},          // a third step of g1 might start it
+		{"g1 g1 g2 g3 h", false},       // g3 ran none before
+		{"g1 g1 g2", false},            // h never comes
+		{"g2 g1 g1 h g2", true},        // order does not matter, counts do
+		{"g1 g1 g2 g2 h g1 g1", false}, // more of g2
+	} {
+		if got := d.dooms(sched(c.s)); got != c.want {
+			t.Errorf("dooms(%q) = %v, want %v", c.s, got, c.want)
+		}
+	}
+	// A later step of h: stuck at h's second step.
+	d, ok = newDoom(0, sched("h g1 h"), replay.Verdict{Verdict: replay.Deadlock, Outside: true, Step: 3})
+	if !ok || d.n != 1 {
+		t.Fatalf("doom %+v", d)
+	}
+	if !d.dooms(sched("h h g1")) || d.dooms(sched("h g1 g1 h")) {
+		t.Error("second-step doom misjudged")
+	}
+	// Only deadlocks outside recorded operations teach anything: one in
+	// recorded operations (a lock another step holds) may clear with fewer
+	// steps run.
+	for _, v := range []replay.Verdict{
+		{Verdict: replay.Deadlock, Step: 4},
+		{Verdict: replay.Diverged, Outside: true, Step: 4},
+		{Verdict: replay.Deadlock, Outside: true, Step: 9},
+	} {
+		if _, ok := newDoom(0, sched("g1 g1 g2 h g1"), v); ok {
+			t.Errorf("doom from %+v", v)
+		}
+	}
+}
