@@ -9,6 +9,7 @@ import (
 
 	"github.com/pecanvet/pecanvet/ssatrace/record"
 	"github.com/pecanvet/pecanvet/ssatrace/rt"
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
 
 // TestRecordBatch records a package's tests in one process and checks
@@ -166,5 +167,64 @@ func TestParent(t *testing.T) {
 	r := b.RecordTest(ctx, "example.com/m", "TestParent", filepath.Join(t.TempDir(), "p.trace"), time.Minute)
 	if !r.Passed || r.Truncated != "" || r.Events < 20 || r.Events > 200 {
 		t.Errorf("passed %v, truncated %q, %d events; want a whole trace of the parent's two calls", r.Passed, r.Truncated, r.Events)
+	}
+}
+
+// TestChildrenFirst: a perturbed recording with an odd seed lets a
+// goroutine run before its parent goes on past the go statement (the
+// parent yields at its next operation), where an ordinary run tends to
+// go on in the parent; Go's TestRaceNestedArrayCopy showed its race only
+// in that order.
+func TestChildrenFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.24\n",
+		"m_test.go": `package m
+
+import "testing"
+
+var a, b int
+
+func TestOrder(t *testing.T) {
+	done := make(chan bool, 1)
+	go func() {
+		a = 1 // the child's write
+		done <- true
+	}()
+	b = 2 // the parent's next operation
+	<-done
+}
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for i := 0; i < 3; i++ {
+		path := filepath.Join(t.TempDir(), "p.trace")
+		r := b.RecordTestEnv(ctx, "example.com/m", "TestOrder", path, time.Minute, []string{"PECANVET_PERTURB=1"})
+		if !r.Passed {
+			t.Fatalf("run %d failed:\n%s", i, r.Output)
+		}
+		tr, err := trace.ReadFile(path, trace.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		child, parent := -1, -1
+		for k, e := range tr.Events {
+			if e.Op == trace.Write && tr.Goroutines[e.G] == "g1.1.1" && child < 0 {
+				child = k
+			}
+			if e.Op == trace.Write && tr.Goroutines[e.G] == "g1.1" && parent < 0 {
+				parent = k
+			}
+		}
+		if child < 0 || parent < 0 || child > parent {
+			t.Errorf("run %d: the child's write is event %d, the parent's %d; want the child's first", i, child, parent)
+		}
 	}
 }

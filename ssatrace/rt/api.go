@@ -431,6 +431,7 @@ func Go(site int32) *Goroutine {
 	}
 	p := w.cur()
 	p.spawns++
+	p.afterFork = perturbSeed != 0
 	c := w.newG(p.name + "." + strconv.Itoa(p.spawns))
 	w.addKid(c)
 	w.emit(p, trace.Event{Op: trace.Fork, Obj: c.idx, Site: w.site(site).idx})

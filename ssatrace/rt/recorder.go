@@ -157,6 +157,9 @@ type Goroutine struct {
 	listed bool // in hb.gs
 
 	perturbN uint32 // events seen by the perturbation (perturb.go)
+	// afterFork: it started a goroutine, and its next operation is the
+	// first since (perturb.go: odd seeds yield there).
+	afterFork bool
 	// preSel: 1 + the step whose turn g took before a select (replay.go,
 	// preSelect); 0: none.
 	preSel int
