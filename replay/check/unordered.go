@@ -164,7 +164,39 @@ func markUnordered(tr *trace.Trace, preds []prediction) {
 	if len(pairs) == 0 {
 		return
 	}
+	budget := 1 << 22 // events scanned by seenThrough, over the trace's pairs
 	for k, ordered := range hb.OrderedPairs(tr, pairs) {
-		preds[idx[k]].unordered = !ordered
+		if ordered {
+			continue
+		}
+		i, j := pairs[k][0], pairs[k][1]
+		if budget -= j - i; budget < 0 {
+			break
+		}
+		preds[idx[k]].unordered = !seenThrough(tr, i, j)
 	}
+}
+
+// seenThrough reports whether, between events i and j of tr, the later
+// goroutine read a location that the earlier one wrote after i: it may
+// have come to j by seeing that write, a recorded race of its own (bufwriter
+// reads its buffer after a racy read of the count the writer set). Such a
+// pair races too, but it follows from the race that is reported on its
+// own, and whether the recorded run shows it depends on that race's
+// outcome. The pairs confirmUnordered is for are those where what the
+// later goroutine saw was not recorded at all: len of a channel, a select
+// that took default.
+func seenThrough(tr *trace.Trace, i, j int) bool {
+	gi, gj := tr.Events[i].G, tr.Events[j].G
+	written := map[int32]bool{}
+	for k := i + 1; k < j; k++ {
+		e := tr.Events[k]
+		switch {
+		case e.G == gi && (e.Op == trace.Write || e.Op == trace.AtomicStore || e.Op == trace.AtomicRMW):
+			written[e.Obj] = true
+		case e.G == gj && (e.Op == trace.Read || e.Op == trace.AtomicLoad || e.Op == trace.AtomicRMW) && written[e.Obj]:
+			return true
+		}
+	}
+	return false
 }
