@@ -1,8 +1,6 @@
 package ptg
 
 import (
-	"sort"
-
 	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
 
@@ -137,9 +135,7 @@ func (b *builder) join(g int32, src int32) {
 	}
 	if ss := gr.snaps[sg]; len(ss) > 0 {
 		// The latest snapshot of sg at or before src (src is already processed).
-		l := gr.Local[src]
-		k := sort.Search(len(ss), func(i int) bool { return ss[i].local > l }) - 1
-		if k >= 0 {
+		if k := snapAt(ss, gr.Local[src]); k >= 0 {
 			for h, v := range ss[k].vc {
 				if int32(h) != g && int32(h) != sg && v > c[h] {
 					c[h] = v
@@ -157,11 +153,14 @@ func (b *builder) step(i int32) {
 	gr := b.gr
 	e := gr.Tr.Events[i]
 	g := e.G
+	l := b.seen[g]
+	gr.Local[i] = l
+	gr.byG.items[gr.byG.start[g]+l] = i
 	b.seen[g]++
 	b.lastEv[g] = i
 
 	// Incoming edges.
-	if gr.Local[i] == 0 {
+	if l == 0 {
 		if f := b.forkedBy[g]; f >= 0 {
 			b.edge(f, i)
 			b.join(g, f)

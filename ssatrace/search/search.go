@@ -153,7 +153,7 @@ type searcher struct {
 	singleAll *groupIndex // one-event classes of all objects, if a pattern needs them
 
 	items     []item  // distinct accesses of all regions
-	itemStart []int32 // region → its items in items[itemStart[r]:itemStart[r+1]]
+	itemRange []int32 // region r's items are items[itemRange[2r]:itemRange[2r+1]]
 }
 
 // group is the part of a pattern in one atomic region.
@@ -368,8 +368,9 @@ func (s *searcher) buildSingles(shared bool) *groupIndex {
 	var counts []int32   // provisional class → instances
 	at := map[singleKey]int32{}
 	const cacheBits = 12
-	var cache [1 << cacheBits]int32 // slot → 1 + provisional class
-	of := make([]int32, 0, len(evs)/2)
+	var cache [1 << cacheBits]int32      // slot → 1 + provisional class
+	of := make([]int32, 0, len(evs)/2)   // classed event → provisional class
+	evOf := make([]int32, 0, len(evs)/2) // classed event → its index
 	for i := range evs {
 		e := &evs[i]
 		if !indexed(e.Op) || shared && !keep[e.Obj] {
@@ -390,6 +391,7 @@ func (s *searcher) buildSingles(shared bool) *groupIndex {
 		}
 		counts[c]++
 		of = append(of, c)
+		evOf = append(evOf, int32(i))
 	}
 	// Final numbering: by object, then by first instance (provisional
 	// classes are already in order of first instance).
@@ -419,15 +421,8 @@ func (s *searcher) buildSingles(shared bool) *groupIndex {
 		lo, hi := next[c], next[c]+counts[c]
 		ix.classes[final[c]] = &class{g: k.g, objs: []int32{k.obj}, sites: []int32{k.site}, locks: []int32{k.lock}, flat: flat[lo:hi:hi]}
 	}
-	j := 0
-	for i := range evs {
-		e := &evs[i]
-		if !indexed(e.Op) || shared && !keep[e.Obj] {
-			continue
-		}
-		c := of[j]
-		j++
-		flat[next[c]] = int32(i)
+	for j, c := range of {
+		flat[next[c]] = evOf[j]
 		next[c]++
 	}
 	for ci, c := range ix.classes {
@@ -447,82 +442,76 @@ type item struct {
 // regionItems lists, once, the distinct accesses of every region, in
 // order of first occurrence.
 //
-// It reads the events in trace order (regions of different goroutines
-// interleave, so each region first gets room for all its accesses, and
-// the lists are compacted at the end): walking each region through its
-// goroutine's row was a quarter of the search's own time at 10^6 events.
+// It reads the events in trace order. A goroutine has one region open at
+// a time, so each goroutine collects its open region's items in a buffer
+// of its own, which is appended to the list at the region's last event
+// (regions are thus listed in the order they end). Walking each region
+// through its goroutine's row was a quarter of the search's own time at
+// 10^6 events.
 func (s *searcher) regionItems() {
 	gr := s.gr
 	evs := gr.Tr.Events
-	nr := len(gr.Regs)
-	start := make([]int32, nr+1)
-	for e, r := range gr.Region {
-		if r >= 0 && evs[e].Op.IsAccess() {
-			start[r+1]++
-		}
-	}
-	for r := 0; r < nr; r++ {
-		start[r+1] += start[r]
-	}
-	items := make([]item, start[nr])
-	cnt := make([]int32, nr) // region → distinct items so far
+	rng := make([]int32, 2*len(gr.Regs))
+	items := make([]item, 0, 2*len(gr.Regs))
+	buf := make([][]item, gr.NG) // goroutine → the items of its open region
 	// Regions with more than linear distinct items look them up in a map.
 	const linear = 16
 	type bigKey struct {
 		r, obj, site int32
 		op           trace.Op
 	}
-	var big map[bigKey]int32
+	var big map[bigKey]int32 // → index in the goroutine's buffer
 	for e, r := range gr.Region {
 		if r < 0 {
 			continue
 		}
 		ev := &evs[e]
-		if !ev.Op.IsAccess() {
-			continue
-		}
-		base, m := start[r], cnt[r]
-		found := int32(-1)
-		if m <= linear {
-			for i := base; i < base+m; i++ {
-				if it := &items[i]; it.obj == ev.Obj && it.site == ev.Site && it.op == ev.Op {
-					found = i
-					break
+		g := ev.G
+		if ev.Op.IsAccess() {
+			b := buf[g]
+			found := -1
+			if len(b) <= linear {
+				for i := range b {
+					if it := &b[i]; it.obj == ev.Obj && it.site == ev.Site && it.op == ev.Op {
+						found = i
+						break
+					}
 				}
+			} else if i, ok := big[bigKey{r, ev.Obj, ev.Site, ev.Op}]; ok {
+				found = int(i)
 			}
-		} else if i, ok := big[bigKey{r, ev.Obj, ev.Site, ev.Op}]; ok {
-			found = i
-		}
-		if found >= 0 {
-			items[found].last = int32(e)
-			continue
-		}
-		if m == linear {
-			// Switch to the map: enter the items so far.
-			if big == nil {
-				big = map[bigKey]int32{}
+			switch {
+			case found >= 0:
+				b[found].last = int32(e)
+			default:
+				if len(b) == linear {
+					// Switch to the map: enter the items so far.
+					if big == nil {
+						big = map[bigKey]int32{}
+					}
+					for i, it := range b {
+						big[bigKey{r, it.obj, it.site, it.op}] = int32(i)
+					}
+				}
+				if len(b) >= linear {
+					big[bigKey{r, ev.Obj, ev.Site, ev.Op}] = int32(len(b))
+				}
+				buf[g] = append(b, item{ev.Obj, ev.Site, ev.Op, int32(e), int32(e)})
 			}
-			for i := base; i < base+m; i++ {
-				big[bigKey{r, items[i].obj, items[i].site, items[i].op}] = i
-			}
 		}
-		if m >= linear {
-			big[bigKey{r, ev.Obj, ev.Site, ev.Op}] = base + m
+		if int32(e) == gr.Regs[r].Last {
+			rng[2*r] = int32(len(items))
+			items = append(items, buf[g]...)
+			rng[2*r+1] = int32(len(items))
+			buf[g] = buf[g][:0]
 		}
-		items[base+m] = item{ev.Obj, ev.Site, ev.Op, int32(e), int32(e)}
-		cnt[r]++
 	}
-	// Compact: region r's items move to the end of region r-1's.
-	w := int32(0)
-	for r := 0; r < nr; r++ {
-		b, m := start[r], cnt[r]
-		copy(items[w:w+m], items[b:b+m])
-		start[r] = w
-		w += m
-	}
-	start[nr] = w
-	s.items = items[:w:w]
-	s.itemStart = start
+	s.items, s.itemRange = items, rng
+}
+
+// regionItemsOf returns region r's items.
+func (s *searcher) regionItemsOf(r int) []item {
+	return s.items[s.itemRange[2*r]:s.itemRange[2*r+1]]
 }
 
 // buildRegionGroups builds the class index of every multi-event group shape
@@ -536,7 +525,7 @@ func (s *searcher) regionItems() {
 // order as if it were enumerated alone (region by region, sequences in
 // lexicographic order of items), so its classes and instances are too.
 func (s *searcher) buildRegionGroups(gs []*group) {
-	if s.itemStart == nil {
+	if s.itemRange == nil {
 		s.regionItems()
 	}
 	byN := map[int][]*regionBuilding{}
@@ -581,16 +570,19 @@ type regionBuilding struct {
 }
 
 // accessKind is 1 for an op that reads, 2 for one that writes, 3 for both.
-func accessKind(op trace.Op) int {
-	k := 0
-	if op.Reads() {
-		k |= 1
-	}
-	if op.Writes() {
-		k |= 2
+func accessKind(op trace.Op) int { return int(opKinds[op]) }
+
+var opKinds = func() (k [256]uint8) {
+	for op := range k {
+		if trace.Op(op).Reads() {
+			k[op] |= 1
+		}
+		if trace.Op(op).Writes() {
+			k[op] |= 2
+		}
 	}
 	return k
-}
+}()
 
 // regionEnum enumerates the item sequences of n elements of every region
 // for up to 64 groups.
@@ -613,7 +605,7 @@ type regionEnum struct {
 	keys   []int32 // tuple id → key, width each
 	ids    map[string]int32
 	keyBuf []byte
-	cache  [1 << 12]int32 // slot → 1 + tuple id
+	cache  [1 << 14]int32 // slot → 1 + tuple id
 }
 
 func (s *searcher) enumerate(n int, bs []*regionBuilding) {
@@ -635,7 +627,7 @@ func (s *searcher) enumerate(n int, bs []*regionBuilding) {
 		all = ^uint64(0)
 	}
 	for r := range gr.Regs {
-		items := s.items[s.itemStart[r]:s.itemStart[r+1]]
+		items := s.regionItemsOf(r)
 		if len(items) == 0 {
 			continue
 		}
@@ -652,6 +644,28 @@ func (s *searcher) enumerate(n int, bs []*regionBuilding) {
 // after the previous element. alive is the set of groups whose access
 // types the elements chosen so far fit.
 func (en *regionEnum) rec(k int, after int32, alive uint64) {
+	if en.n == 2 {
+		// The built-in patterns' groups all have two elements: the same
+		// enumeration as below, without the recursion.
+		l0, l1 := &en.levels[0], &en.levels[1]
+		for i := range en.items {
+			a0 := alive & l0[opKinds[en.items[i].op]]
+			if a0 == 0 {
+				continue
+			}
+			e0 := en.items[i].first
+			for j := range en.items {
+				a1 := a0 & l1[opKinds[en.items[j].op]]
+				if a1 == 0 || en.items[j].last <= e0 {
+					continue
+				}
+				en.choice[0], en.choice[1] = i, j
+				en.evsel[0], en.evsel[1] = e0, en.items[j].last
+				en.leaf(a1)
+			}
+		}
+		return
+	}
 	if k == en.n {
 		en.leaf(alive)
 		return
