@@ -226,6 +226,9 @@ x/four atomic T=t1-t1-t1-t2-t1 SV=s1-s1-s2-s1-s2 AR=u1-u1-u1-u2-u1 AT=w-r-w-r-w
 
 func TestIndicesMatchReference(t *testing.T) {
 	pats := groupPatterns(t)
+	// Small chunks, so that region items and group instances span many.
+	defer func(n int) { chunkLen = n }(chunkLen)
+	chunkLen = 3
 	rng := rand.New(rand.NewPCG(7, 11))
 	for i := 0; i < 300; i++ {
 		tr := gen.Small(rng, gen.SmallOptions{Goroutines: 2 + i%3, MaxEvents: 14 + i%30})

@@ -152,8 +152,10 @@ type searcher struct {
 	single    *groupIndex // one-event classes of shared objects
 	singleAll *groupIndex // one-event classes of all objects, if a pattern needs them
 
-	items     []item  // distinct accesses of all regions
-	itemRange []int32 // region r's items are items[itemRange[2r]:itemRange[2r+1]]
+	// The distinct accesses of all regions, in chunks: region r's items
+	// are itemChunks[itemRange[3r]][itemRange[3r+1]:itemRange[3r+2]].
+	itemChunks [][]item
+	itemRange  []int32
 }
 
 // group is the part of a pattern in one atomic region.
@@ -451,8 +453,12 @@ type item struct {
 func (s *searcher) regionItems() {
 	gr := s.gr
 	evs := gr.Tr.Events
-	rng := make([]int32, 2*len(gr.Regs))
-	items := make([]item, 0, 2*len(gr.Regs))
+	rng := make([]int32, 3*len(gr.Regs))
+	// Items are appended to fixed chunks, not to one growing slice:
+	// at 10^7 events the growing slice's copies (into fresh memory) were
+	// most of this function's time.
+	var chunks [][]item
+	items := make([]item, 0, chunkLen)
 	buf := make([][]item, gr.NG) // goroutine → the items of its open region
 	// Regions with more than linear distinct items look them up in a map.
 	const linear = 16
@@ -500,18 +506,28 @@ func (s *searcher) regionItems() {
 			}
 		}
 		if int32(e) == gr.Regs[r].Last {
-			rng[2*r] = int32(len(items))
-			items = append(items, buf[g]...)
-			rng[2*r+1] = int32(len(items))
-			buf[g] = buf[g][:0]
+			b := buf[g]
+			if len(items)+len(b) > cap(items) {
+				chunks = append(chunks, items)
+				items = make([]item, 0, max(chunkLen, len(b)))
+			}
+			rng[3*r], rng[3*r+1] = int32(len(chunks)), int32(len(items))
+			items = append(items, b...)
+			rng[3*r+2] = int32(len(items))
+			buf[g] = b[:0]
 		}
 	}
-	s.items, s.itemRange = items, rng
+	s.itemChunks, s.itemRange = append(chunks, items), rng
 }
+
+// chunkLen is the length of the chunks region items and group instances
+// are collected in (a variable for the tests, which make it small).
+var chunkLen = 1 << 15
 
 // regionItemsOf returns region r's items.
 func (s *searcher) regionItemsOf(r int) []item {
-	return s.items[s.itemRange[2*r]:s.itemRange[2*r+1]]
+	x := s.itemRange[3*r:]
+	return s.itemChunks[x[0]][x[1]:x[2]]
 }
 
 // buildRegionGroups builds the class index of every multi-event group shape
@@ -561,12 +577,12 @@ type regionBuilding struct {
 	// cls maps a sequence class (regionEnum's tuple id) to 1 + the index
 	// of its class in ix; 0: not seen by this group yet.
 	cls []int32
-	// The instances found, in order: instOf[j] is the class of the one
-	// whose events are instEvs[j*n:(j+1)*n]. They are distributed to
-	// their classes at the end, into one array (appending to each class
-	// as found was a fifth of the enumeration's time).
-	instOf  []int32
-	instEvs []int32
+	// The instances found, in order, each as its class followed by its n
+	// events, in chunks (no record is split between two). They are
+	// distributed to their classes at the end, into one array: appending
+	// to each class as found was a fifth of the enumeration's time, and
+	// one growing slice's copies were as much at 10^7 events.
+	insts [][]int32
 }
 
 // accessKind is 1 for an op that reads, 2 for one that writes, 3 for both.
@@ -741,8 +757,12 @@ func (en *regionEnum) leaf(alive uint64) {
 			b.ix.classes = append(b.ix.classes, cl)
 			b.ix.byObj[cl.objs[0]] = append(b.ix.byObj[cl.objs[0]], c)
 		}
-		b.instOf = append(b.instOf, c)
-		b.instEvs = append(b.instEvs, en.evsel...)
+		last := len(b.insts) - 1
+		if last < 0 || len(b.insts[last])+1+n > cap(b.insts[last]) {
+			b.insts = append(b.insts, make([]int32, 0, chunkLen*(1+n)))
+			last++
+		}
+		b.insts[last] = append(append(b.insts[last], c), en.evsel...)
 	}
 }
 
@@ -751,21 +771,28 @@ func (en *regionEnum) leaf(alive uint64) {
 func (b *regionBuilding) finish(n int) {
 	cls := b.ix.classes
 	off := make([]int32, len(cls)+1)
-	for _, c := range b.instOf {
-		off[c+1] += int32(n)
+	total := 0
+	for _, ch := range b.insts {
+		for j := 0; j < len(ch); j += 1 + n {
+			off[ch[j]+1] += int32(n)
+			total += n
+		}
 	}
 	for c := range cls {
 		off[c+1] += off[c]
 	}
-	flat := make([]int32, len(b.instEvs))
+	flat := make([]int32, total)
 	for c, cl := range cls {
 		cl.flat = flat[off[c]:off[c+1]:off[c+1]]
 	}
-	for j, c := range b.instOf {
-		copy(flat[off[c]:off[c]+int32(n)], b.instEvs[j*n:(j+1)*n])
-		off[c] += int32(n)
+	for _, ch := range b.insts {
+		for j := 0; j < len(ch); j += 1 + n {
+			c := ch[j]
+			copy(flat[off[c]:off[c]+int32(n)], ch[j+1:j+1+n])
+			off[c] += int32(n)
+		}
 	}
-	b.instOf, b.instEvs, b.cls = nil, nil, nil
+	b.insts, b.cls = nil, nil
 }
 
 // tuple returns the id of the chosen sequence's class key.
