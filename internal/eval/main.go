@@ -27,6 +27,11 @@
 //
 //	go run ./internal/eval -sections racetd,modules [-modules-file internal/eval/modules.txt] [-modules conc,sync] [-vetflags -pecan.budget=2m]
 //
+// The checkwall section (checkwall.go) times the built pecanvet binary's
+// check of each subject beside go test -race -count=1 on it:
+//
+//	go run ./internal/eval -sections checkwall [-only account,gauge]
+//
 // Each section replaces its own part of the -o file, between
 // <!-- eval:NAME:begin --> and <!-- eval:NAME:end --> markers.
 package main
@@ -88,6 +93,11 @@ func main() {
 	}
 	if cfg.sections["modules"] {
 		if err := cfg.runModules(*out); err != nil {
+			fatal(err)
+		}
+	}
+	if cfg.sections["checkwall"] {
+		if err := cfg.runCheckWall(*out, *subjects, *only); err != nil {
 			fatal(err)
 		}
 	}

@@ -33,9 +33,14 @@ const (
 // Generate returns driver test files (path → source) for the packages
 // matching patterns that have no test files and have a type worth driving.
 func Generate(ctx context.Context, dir string, patterns []string, buildFlags []string) (map[string][]byte, error) {
+	// Which packages lack tests follows from file names alone: find them
+	// with a load that needs no type information, and type-check only
+	// them. A load with types runs the compiler for export data and
+	// type-checks every matched package, about a second per check even
+	// on a warm cache, and most checked packages have tests.
 	cfg := &packages.Config{
 		Context:    ctx,
-		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule,
+		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedModule,
 		Dir:        dir,
 		BuildFlags: buildFlags,
 		Tests:      true,
@@ -52,12 +57,29 @@ func Generate(ctx context.Context, dir string, patterns []string, buildFlags []s
 			}
 		}
 	}
-	out := map[string][]byte{}
-	for _, p := range pkgs {
-		if p.Module == nil || !p.Module.Main || tested[p.PkgPath] || len(p.GoFiles) == 0 || p.Types == nil || p.Name == "main" {
-			continue
+	untested := func(p *packages.Package) bool {
+		if p.Module == nil || !p.Module.Main || tested[p.PkgPath] || len(p.GoFiles) == 0 || p.Name == "main" {
+			return false
 		}
-		if strings.Contains(p.ID, ".test") || strings.HasSuffix(p.PkgPath, "_test") {
+		return !strings.Contains(p.ID, ".test") && !strings.HasSuffix(p.PkgPath, "_test")
+	}
+	var want []string
+	for _, p := range pkgs {
+		if untested(p) {
+			want = append(want, p.PkgPath)
+		}
+	}
+	out := map[string][]byte{}
+	if len(want) == 0 {
+		return out, nil
+	}
+	cfg.Mode = packages.NeedName | packages.NeedFiles | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
+	cfg.Tests = false
+	if pkgs, err = packages.Load(cfg, want...); err != nil {
+		return nil, err
+	}
+	for _, p := range pkgs {
+		if !untested(p) || p.Types == nil {
 			continue
 		}
 		src := generate(p)

@@ -1,8 +1,6 @@
 package ptg
 
 import (
-	"sort"
-
 	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
 
@@ -15,10 +13,16 @@ type builder struct {
 	dirty []bool
 	// pending[g]: events whose clocks g must join at its next event
 	// (unbuffered receive → the event after the send).
-	pending  [][]int32
-	seen     []int32 // goroutine → number of its events processed
-	lockTop  []int32 // goroutine → top lockset node
-	holders  map[int32]*holder
+	pending [][]int32
+	seen    []int32 // goroutine → number of its events processed
+	lockTop []int32 // goroutine → top lockset node
+	// holderIdx: lock object → 1 + its index in hold (0: not locked yet);
+	// a slice, not a map: every lock and unlock looks its lock up.
+	holderIdx []int32
+	hold      []holder
+	// arena holds the clock snapshots, ng values each: one allocation per
+	// chunk instead of one per snapshot.
+	arena    []uint32
 	unitDep  []int32
 	region   []int32 // goroutine → open region id or -1
 	inComp   []bool
@@ -31,7 +35,7 @@ type builder struct {
 	atomics  map[int32]int32   // object → latest atomic store/rmw
 	forkedBy []int32           // goroutine → its fork event, -1
 	lastEv   []int32           // goroutine → its latest event so far
-	cta      []bool            // event → a check-then-act load (CheckThenAct)
+	cta      []bool            // event → a check-then-act load (CheckThenAct); nil: the trace has no atomic loads
 }
 
 type wgKey struct{ wg, g int32 }
@@ -57,7 +61,6 @@ func newBuilder(gr *Graph) *builder {
 		pending:  make([][]int32, ng),
 		seen:     make([]int32, ng),
 		lockTop:  make([]int32, ng),
-		holders:  map[int32]*holder{},
 		unitDep:  make([]int32, ng),
 		region:   make([]int32, ng),
 		inComp:   make([]bool, ng),
@@ -105,9 +108,17 @@ func isBoundary(op trace.Op) bool {
 	return false
 }
 
+// edge adds a POR edge into dst, which is always the event being
+// processed: the edges arrive in order of their destination, and are kept
+// as a sparse compressed row index rather than a map of slices (which
+// allocated per edge).
 func (b *builder) edge(src, dst int32) {
 	gr := b.gr
-	gr.srcs[dst] = append(gr.srcs[dst], src)
+	if k := len(gr.srcDst); k == 0 || gr.srcDst[k-1] != dst {
+		gr.srcDst = append(gr.srcDst, dst)
+		gr.srcOff = append(gr.srcOff, int32(len(gr.srcList)))
+	}
+	gr.srcList = append(gr.srcList, src)
 	gr.hasSrc[dst>>6] |= 1 << (dst & 63)
 }
 
@@ -124,9 +135,7 @@ func (b *builder) join(g int32, src int32) {
 	}
 	if ss := gr.snaps[sg]; len(ss) > 0 {
 		// The latest snapshot of sg at or before src (src is already processed).
-		l := gr.Local[src]
-		k := sort.Search(len(ss), func(i int) bool { return ss[i].local > l }) - 1
-		if k >= 0 {
+		if k := snapAt(ss, gr.Local[src]); k >= 0 {
 			for h, v := range ss[k].vc {
 				if int32(h) != g && int32(h) != sg && v > c[h] {
 					c[h] = v
@@ -144,11 +153,14 @@ func (b *builder) step(i int32) {
 	gr := b.gr
 	e := gr.Tr.Events[i]
 	g := e.G
+	l := b.seen[g]
+	gr.Local[i] = l
+	gr.byG.items[gr.byG.start[g]+l] = i
 	b.seen[g]++
 	b.lastEv[g] = i
 
 	// Incoming edges.
-	if gr.Local[i] == 0 {
+	if l == 0 {
 		if f := b.forkedBy[g]; f >= 0 {
 			b.edge(f, i)
 			b.join(g, f)
@@ -215,7 +227,7 @@ func (b *builder) step(i int32) {
 			b.join(g, s)
 		}
 	case trace.AtomicLoad, trace.AtomicRMW, trace.AtomicStore:
-		if e.Op != trace.AtomicStore && !b.cta[i] {
+		if e.Op != trace.AtomicStore && (b.cta == nil || !b.cta[i]) {
 			if s, ok := b.atomics[e.Obj]; ok && gr.Tr.Events[s].G != g {
 				b.edge(s, i)
 				b.join(g, s)
@@ -228,7 +240,11 @@ func (b *builder) step(i int32) {
 
 	// Clock of this event.
 	if b.dirty[g] {
-		vc := make([]uint32, b.ng)
+		if len(b.arena) < b.ng {
+			b.arena = make([]uint32, 1024*b.ng)
+		}
+		vc := b.arena[:b.ng:b.ng]
+		b.arena = b.arena[b.ng:]
 		copy(vc, b.cur[g])
 		gr.snaps[g] = append(gr.snaps[g], snapshot{local: gr.Local[i], vc: vc})
 		b.dirty[g] = false
@@ -309,12 +325,16 @@ func (b *builder) chanOp(i int32, e trace.Event) {
 }
 
 func (b *builder) holderOf(l int32) *holder {
-	h := b.holders[l]
-	if h == nil {
-		h = &holder{writer: -1, readers: map[int32]int{}}
-		b.holders[l] = h
+	if b.holderIdx == nil {
+		b.holderIdx = make([]int32, len(b.gr.Tr.Objects))
 	}
-	return h
+	k := b.holderIdx[l] - 1
+	if k < 0 {
+		b.hold = append(b.hold, holder{writer: -1, readers: map[int32]int{}})
+		k = int32(len(b.hold) - 1)
+		b.holderIdx[l] = k + 1
+	}
+	return &b.hold[k]
 }
 
 func (b *builder) push(g, lock int32, mode uint8, acq int32) {

@@ -49,7 +49,9 @@ package ptg
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"sync"
 
 	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
@@ -64,17 +66,21 @@ type Graph struct {
 	Lock   []int32  // event → lockset node (-1: no lock held)
 	Region []int32  // event → atomic region id (-1: none)
 
-	byG    csr // goroutine → its events in program order
-	byObj  csr // object → access events (and channel sends and closes) on it in trace order
-	snaps  [][]snapshot
-	nodes  []lockNode
-	sets   lockSets
-	srcs   map[int32][]int32 // event → the events with a POR edge into it
-	hasSrc []uint64          // bitset over events: has an entry in srcs
-	Regs   []RegionInfo      // region id → extent
-	Warn   []string          // inconsistencies found while building, in trace order
-	Unsafe map[int32]bool    // locks used in a non-nested way (schedules touching them may be unsound)
-	splits [][]int32         // goroutine → local positions of its deliberate splits (see SplitBetween)
+	byG   csr // goroutine → its events in program order
+	byObj csr // object → access events (and channel sends and closes) on it in trace order; built by Accesses
+	objs  sync.Once
+	snaps [][]snapshot
+	nodes []lockNode
+	sets  lockSets
+	// The events with a POR edge into an event: srcDst lists the events
+	// that have some (increasing), srcDst[k]'s are srcList[srcOff[k]:srcOff[k+1]]
+	// (to the end of srcList for the last).
+	srcDst, srcOff, srcList []int32
+	hasSrc                  []uint64       // bitset over events: in srcDst
+	Regs                    []RegionInfo   // region id → extent
+	Warn                    []string       // inconsistencies found while building, in trace order
+	Unsafe                  map[int32]bool // locks used in a non-nested way (schedules touching them may be unsound)
+	splits                  [][]int32      // goroutine → local positions of its deliberate splits (see SplitBetween)
 }
 
 // RegionInfo is the extent of one atomic region instance.
@@ -143,7 +149,22 @@ func (gr *Graph) G(g int32) []int32 { return gr.byG.row(g) }
 
 // Accesses returns the access events on object o in trace order; for a
 // channel, its sends and closes (which channel patterns match).
-func (gr *Graph) Accesses(o int32) []int32 { return gr.byObj.row(o) }
+//
+// The index is built at the first call: the search no longer needs it (it
+// classes accesses in one pass in trace order), so a prediction does not
+// pay for it.
+func (gr *Graph) Accesses(o int32) []int32 {
+	gr.objs.Do(func() {
+		evs := gr.Tr.Events
+		gr.byObj = buildCSR(len(gr.Tr.Objects), len(evs), func(i int) int32 {
+			if op := evs[i].Op; op.IsAccess() || op == trace.Send || op == trace.Close {
+				return evs[i].Obj
+			}
+			return -1
+		})
+	})
+	return gr.byObj.row(o)
+}
 
 // NumObjects returns the size of the object table.
 func (gr *Graph) NumObjects() int { return len(gr.Tr.Objects) }
@@ -161,36 +182,42 @@ func Build(tr *trace.Trace) *Graph {
 		Epoch:  make([]uint32, n),
 		Lock:   make([]int32, n),
 		Region: make([]int32, n),
-		srcs:   map[int32][]int32{},
 		hasSrc: make([]uint64, (n+63)/64),
 		Unsafe: map[int32]bool{},
 	}
 	gr.sets.init()
 	evs := tr.Events
-	// Size the lock nodes and regions once (each acquisition makes at most
-	// one of each): growing them was a fifth of the build time.
-	acq := 0
-	for _, e := range evs {
-		if e.Op.IsAcquire() || e.Op == trace.RegionBegin {
+	// One pass counts each goroutine's events (the goroutine rows' sizes)
+	// and what the lock nodes, regions and the check-then-act marks need;
+	// the builder's pass then sets each event's local position and fills
+	// the rows as it goes. This was two closure-driven passes per index
+	// plus a pass over each row: a fifth of the build time at 10^6 events.
+	start := make([]int32, gr.NG+1)
+	acq, loads := 0, false
+	for i := range evs {
+		e := &evs[i]
+		start[e.G+1]++
+		switch e.Op {
+		case trace.Lock, trace.RLock, trace.RegionBegin:
+			// Each acquisition or unit makes at most one lock node and
+			// one region: size them once (growing them was a fifth of
+			// the build time).
 			acq++
+		case trace.AtomicLoad:
+			loads = true
 		}
 	}
+	for g := 0; g < gr.NG; g++ {
+		start[g+1] += start[g]
+	}
+	gr.byG = csr{start, make([]int32, n)}
 	gr.nodes = make([]lockNode, 0, acq)
 	gr.Regs = make([]RegionInfo, 0, acq)
-	gr.byG = buildCSR(gr.NG, n, func(i int) int32 { return evs[i].G })
-	gr.byObj = buildCSR(len(tr.Objects), n, func(i int) int32 {
-		if op := evs[i].Op; op.IsAccess() || op == trace.Send || op == trace.Close {
-			return evs[i].Obj
-		}
-		return -1
-	})
-	for g := int32(0); g < int32(gr.NG); g++ {
-		for l, e := range gr.byG.row(g) {
-			gr.Local[e] = int32(l)
-		}
-	}
 	b := newBuilder(gr)
-	b.cta = CheckThenAct(tr)
+	if loads {
+		// Only atomic loads can start a check-then-act.
+		b.cta = CheckThenAct(tr)
+	}
 	for i := range evs {
 		b.step(int32(i))
 	}
@@ -215,13 +242,27 @@ func (gr *Graph) VC(e int32, h int32) uint32 {
 	if g == h {
 		return gr.Epoch[e]
 	}
-	ss := gr.snaps[g]
-	l := gr.Local[e]
-	k := sort.Search(len(ss), func(i int) bool { return ss[i].local > l }) - 1
+	k := snapAt(gr.snaps[g], gr.Local[e])
 	if k < 0 {
 		return 0
 	}
-	return ss[k].vc[h]
+	return gr.snaps[g][k].vc[h]
+}
+
+// snapAt returns the index of the last snapshot of ss that applies at
+// local position l (the last with local <= l), or -1. It is sort.Search
+// written out: POR asks it for every pair the search compares.
+func snapAt(ss []snapshot, l int32) int {
+	lo, hi := 0, len(ss)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ss[m].local <= l {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo - 1
 }
 
 // POR reports whether a happens before b (program order or a chain of TC
@@ -243,7 +284,12 @@ func (gr *Graph) Sources(e int32) []int32 {
 	if gr.hasSrc[e>>6]&(1<<(e&63)) == 0 {
 		return nil
 	}
-	return gr.srcs[e]
+	k, _ := slices.BinarySearch(gr.srcDst, e)
+	end := int32(len(gr.srcList))
+	if k+1 < len(gr.srcOff) {
+		end = gr.srcOff[k+1]
+	}
+	return gr.srcList[gr.srcOff[k]:end:end]
 }
 
 // SplitBetween returns the release, if any, by which a unit deliberately

@@ -9,6 +9,12 @@ type lockSets struct {
 	byValue map[string]int32
 	members [][]lockMode // set id → sorted members; id 0 is the empty set
 	conf    map[[2]int32]bool
+	// cache is a direct-mapped cache of ids in front of the map: add runs
+	// at every acquisition, and most are of a few (parent, lock) pairs.
+	cache [256]struct {
+		k  setKey
+		id int32 // 1 + id; 0: empty
+	}
 }
 
 type lockMode struct {
@@ -32,7 +38,12 @@ func (s *lockSets) init() {
 // add returns the id of parent ∪ {(lock, mode)}.
 func (s *lockSets) add(parent, lock int32, mode uint8) int32 {
 	k := setKey{parent, lock, mode}
+	slot := &s.cache[(uint32(parent)*0x9e3779b1^uint32(lock)*0x85ebca77^uint32(mode))>>24]
+	if slot.id > 0 && slot.k == k {
+		return slot.id - 1
+	}
 	if id, ok := s.ids[k]; ok {
+		slot.k, slot.id = k, id+1
 		return id
 	}
 	m := append(append([]lockMode(nil), s.members[parent]...), lockMode{lock, mode})
@@ -54,6 +65,7 @@ func (s *lockSets) add(parent, lock int32, mode uint8) int32 {
 		s.byValue[string(v)] = id
 	}
 	s.ids[k] = id
+	slot.k, slot.id = k, id+1
 	return id
 }
 

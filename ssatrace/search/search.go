@@ -31,6 +31,7 @@ package search
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -151,8 +152,10 @@ type searcher struct {
 	single    *groupIndex // one-event classes of shared objects
 	singleAll *groupIndex // one-event classes of all objects, if a pattern needs them
 
-	items     []item  // distinct accesses of all regions
-	itemStart []int32 // region → its items in items[itemStart[r]:itemStart[r+1]]
+	// The distinct accesses of all regions, in chunks: region r's items
+	// are itemChunks[itemRange[3r]][itemRange[3r+1]:itemRange[3r+2]].
+	itemChunks [][]item
+	itemRange  []int32
 }
 
 // group is the part of a pattern in one atomic region.
@@ -327,45 +330,107 @@ func sharedVar(p *pattern.Pattern, g *group) bool {
 	return false
 }
 
-// buildSingles classes every access event; patterns filter by op. With
-// shared, only the accesses of objects that two goroutines access: a test
-// that allocates a fresh variable per iteration has millions of objects
-// that one goroutine each touches, and a class per access of each would
-// cost hundreds of bytes per event for classes no pattern can use.
+// buildSingles classes every access event (and channel send and close,
+// which channel patterns match); patterns filter by op. With shared, only
+// the accesses of objects that two goroutines access: a test that
+// allocates a fresh variable per iteration has millions of objects that
+// one goroutine each touches, and a class per access of each would cost
+// hundreds of bytes per event for classes no pattern can use.
+//
+// Classes are numbered by object, then by their first instance, and each
+// class's instances are in trace order (which is program order: they are
+// one goroutine's). The events are read in trace order, not object by
+// object: walking each object's accesses jumped across the whole trace
+// and was most of the time of this function at 10^6 events.
 func (s *searcher) buildSingles(shared bool) *groupIndex {
 	gr := s.gr
-	ix := &groupIndex{byObj: map[int32][]int32{}}
+	evs := gr.Tr.Events
+	nobj := gr.NumObjects()
+	indexed := func(op trace.Op) bool { return op.IsAccess() || op == trace.Send || op == trace.Close }
+	var keep []bool // object → classed (shared only)
+	if shared {
+		keep = make([]bool, nobj)
+		firstG := make([]int32, nobj) // object → 1 + the first goroutine to access it, 0: none yet
+		for i := range evs {
+			e := &evs[i]
+			if !indexed(e.Op) {
+				continue
+			}
+			if f := firstG[e.Obj]; f == 0 {
+				firstG[e.Obj] = e.G + 1
+			} else if f != e.G+1 {
+				keep[e.Obj] = true
+			}
+		}
+	}
+	// Pass 1: the class of every classed event, numbered in order of
+	// first appearance. A small direct-mapped cache in front of the map
+	// finds most repeats without hashing the key.
+	var keys []singleKey // provisional class → key
+	var counts []int32   // provisional class → instances
 	at := map[singleKey]int32{}
-	for o := int32(0); o < int32(gr.NumObjects()); o++ {
-		acc := gr.Accesses(o)
-		if shared && !twoGoroutines(gr, acc) {
+	const cacheBits = 12
+	var cache [1 << cacheBits]int32      // slot → 1 + provisional class
+	of := make([]int32, 0, len(evs)/2)   // classed event → provisional class
+	evOf := make([]int32, 0, len(evs)/2) // classed event → its index
+	for i := range evs {
+		e := &evs[i]
+		if !indexed(e.Op) || shared && !keep[e.Obj] {
 			continue
 		}
-		for _, e := range acc {
-			ev := gr.Ev(e)
-			k := singleKey{ev.G, o, ev.Site, gr.LockSet(e), ev.Op}
-			c, ok := at[k]
-			if !ok {
-				c = int32(len(ix.classes))
+		k := singleKey{e.G, e.Obj, e.Site, gr.LockSet(int32(i)), e.Op}
+		h := (uint32(k.g)*0x9e3779b1 ^ uint32(k.obj)*0x85ebca77 ^ uint32(k.site)*0xc2b2ae3d ^ uint32(k.lock)*0x27d4eb2f ^ uint32(k.op)*0x165667b1) >> (32 - cacheBits)
+		c := cache[h] - 1
+		if c < 0 || keys[c] != k {
+			var ok bool
+			if c, ok = at[k]; !ok {
+				c = int32(len(keys))
 				at[k] = c
-				ix.classes = append(ix.classes, &class{g: ev.G, objs: []int32{o}, sites: []int32{ev.Site}, locks: []int32{k.lock}})
-				ix.byObj[o] = append(ix.byObj[o], c)
+				keys = append(keys, k)
+				counts = append(counts, 0)
 			}
-			ix.classes[c].flat = append(ix.classes[c].flat, e)
+			cache[h] = c + 1
 		}
+		counts[c]++
+		of = append(of, c)
+		evOf = append(evOf, int32(i))
 	}
-	// Instances of a class are one goroutine's, so trace order is program order.
+	// Final numbering: by object, then by first instance (provisional
+	// classes are already in order of first instance).
+	objStart := make([]int32, nobj+1)
+	for _, k := range keys {
+		objStart[k.obj+1]++
+	}
+	for o := 0; o < nobj; o++ {
+		objStart[o+1] += objStart[o]
+	}
+	final := make([]int32, len(keys))
+	for c, k := range keys {
+		final[c] = objStart[k.obj]
+		objStart[k.obj]++
+	}
+	ix := &groupIndex{byObj: map[int32][]int32{}, classes: make([]*class, len(keys))}
+	// Every class's instances in one array, each class a capped window of
+	// it (so that appending to one cannot overwrite the next).
+	flat := make([]int32, len(of))
+	next := make([]int32, len(keys)) // provisional class → its next free slot in flat
+	off := int32(0)
+	for c := range keys {
+		next[c] = off
+		off += counts[c]
+	}
+	for c, k := range keys {
+		lo, hi := next[c], next[c]+counts[c]
+		ix.classes[final[c]] = &class{g: k.g, objs: []int32{k.obj}, sites: []int32{k.site}, locks: []int32{k.lock}, flat: flat[lo:hi:hi]}
+	}
+	for j, c := range of {
+		flat[next[c]] = evOf[j]
+		next[c]++
+	}
+	for ci, c := range ix.classes {
+		ix.byObj[c.objs[0]] = append(ix.byObj[c.objs[0]], int32(ci))
+	}
 	return ix
-}
-
-// twoGoroutines reports whether the events acc are of two goroutines or more.
-func twoGoroutines(gr *ptg.Graph, acc []int32) bool {
-	for _, e := range acc[min(1, len(acc)):] {
-		if gr.Ev(e).G != gr.Ev(acc[0]).G {
-			return true
-		}
-	}
-	return false
 }
 
 // item is a distinct (object, site, op) access within one region, with its
@@ -376,172 +441,397 @@ type item struct {
 	first, last int32
 }
 
-// regionItems lists, once, the distinct accesses of every region.
+// regionItems lists, once, the distinct accesses of every region, in
+// order of first occurrence.
+//
+// It reads the events in trace order. A goroutine has one region open at
+// a time, so each goroutine collects its open region's items in a buffer
+// of its own, which is appended to the list at the region's last event
+// (regions are thus listed in the order they end). Walking each region
+// through its goroutine's row was a quarter of the search's own time at
+// 10^6 events.
 func (s *searcher) regionItems() {
 	gr := s.gr
-	s.itemStart = make([]int32, len(gr.Regs)+1)
-	// At most one item per access inside a region: size items once.
-	n := 0
-	for e, r := range gr.Region {
-		if r >= 0 && gr.Tr.Events[e].Op.IsAccess() {
-			n++
-		}
+	evs := gr.Tr.Events
+	rng := make([]int32, 3*len(gr.Regs))
+	// Items are appended to fixed chunks, not to one growing slice:
+	// at 10^7 events the growing slice's copies (into fresh memory) were
+	// most of this function's time.
+	var chunks [][]item
+	items := make([]item, 0, chunkLen)
+	buf := make([][]item, gr.NG) // goroutine → the items of its open region
+	// Regions with more than linear distinct items look them up in a map.
+	const linear = 16
+	type bigKey struct {
+		r, obj, site int32
+		op           trace.Op
 	}
-	s.items = make([]item, 0, n)
-	var big map[[3]int32]int
-	for r := range gr.Regs {
-		reg := gr.Regs[r]
-		first := len(s.items)
-		row := gr.G(reg.G)
-		for l := gr.Local[reg.First]; l <= gr.Local[reg.Last]; l++ {
-			e := row[l]
-			ev := gr.Ev(e)
-			if !ev.Op.IsAccess() || gr.Region[e] != int32(r) {
-				continue
-			}
+	var big map[bigKey]int32 // → index in the goroutine's buffer
+	for e, r := range gr.Region {
+		if r < 0 {
+			continue
+		}
+		ev := &evs[e]
+		g := ev.G
+		if ev.Op.IsAccess() {
+			b := buf[g]
 			found := -1
-			if len(s.items)-first <= 16 {
-				for i := first; i < len(s.items); i++ {
-					it := &s.items[i]
-					if it.obj == ev.Obj && it.site == ev.Site && it.op == ev.Op {
+			if len(b) <= linear {
+				for i := range b {
+					if it := &b[i]; it.obj == ev.Obj && it.site == ev.Site && it.op == ev.Op {
 						found = i
 						break
 					}
 				}
-				if found < 0 && len(s.items)-first == 16 {
-					// Switch to a map for large regions.
-					big = map[[3]int32]int{}
-					for i := first; i < len(s.items); i++ {
-						it := s.items[i]
-						big[[3]int32{it.obj, it.site, int32(it.op)}] = i
+			} else if i, ok := big[bigKey{r, ev.Obj, ev.Site, ev.Op}]; ok {
+				found = int(i)
+			}
+			switch {
+			case found >= 0:
+				b[found].last = int32(e)
+			default:
+				if len(b) == linear {
+					// Switch to the map: enter the items so far.
+					if big == nil {
+						big = map[bigKey]int32{}
+					}
+					for i, it := range b {
+						big[bigKey{r, it.obj, it.site, it.op}] = int32(i)
 					}
 				}
-			} else if i, ok := big[[3]int32{ev.Obj, ev.Site, int32(ev.Op)}]; ok {
-				found = i
+				if len(b) >= linear {
+					big[bigKey{r, ev.Obj, ev.Site, ev.Op}] = int32(len(b))
+				}
+				buf[g] = append(b, item{ev.Obj, ev.Site, ev.Op, int32(e), int32(e)})
 			}
-			if found >= 0 {
-				s.items[found].last = e
-				continue
-			}
-			if len(s.items)-first > 16 {
-				big[[3]int32{ev.Obj, ev.Site, int32(ev.Op)}] = len(s.items)
-			}
-			s.items = append(s.items, item{ev.Obj, ev.Site, ev.Op, e, e})
 		}
-		s.itemStart[r+1] = int32(len(s.items))
+		if int32(e) == gr.Regs[r].Last {
+			b := buf[g]
+			if len(items)+len(b) > cap(items) {
+				chunks = append(chunks, items)
+				items = make([]item, 0, max(chunkLen, len(b)))
+			}
+			rng[3*r], rng[3*r+1] = int32(len(chunks)), int32(len(items))
+			items = append(items, b...)
+			rng[3*r+2] = int32(len(items))
+			buf[g] = b[:0]
+		}
 	}
+	s.itemChunks, s.itemRange = append(chunks, items), rng
+}
+
+// chunkLen is the length of the chunks region items and group instances
+// are collected in (a variable for the tests, which make it small).
+var chunkLen = 1 << 15
+
+// regionItemsOf returns region r's items.
+func (s *searcher) regionItemsOf(r int) []item {
+	x := s.itemRange[3*r:]
+	return s.itemChunks[x[0]][x[1]:x[2]]
 }
 
 // buildRegionGroups builds the class index of every multi-event group shape
 // in gs in one pass over the regions.
+//
+// Groups with the same number of elements share the enumeration of item
+// sequences (which events a sequence selects does not depend on the
+// group's access types or variables) and the key of each sequence's
+// class; each group then takes the sequences that fit its access types
+// and variable equalities. Every group sees its sequences in the same
+// order as if it were enumerated alone (region by region, sequences in
+// lexicographic order of items), so its classes and instances are too.
 func (s *searcher) buildRegionGroups(gs []*group) {
-	gr := s.gr
-	if s.itemStart == nil {
+	if s.itemRange == nil {
 		s.regionItems()
 	}
-	type building struct {
-		g  *group
-		ix *groupIndex
-		at map[string]int32
-	}
-	var bs []*building
+	byN := map[int][]*regionBuilding{}
+	var ns []int
 	for _, g := range gs {
 		if _, ok := s.shapes[g.shape]; ok {
 			continue
 		}
-		b := &building{g: g, ix: &groupIndex{byObj: map[int32][]int32{}}, at: map[string]int32{}}
+		b := &regionBuilding{g: g, ix: &groupIndex{byObj: map[int32][]int32{}}}
 		s.shapes[g.shape] = b.ix
-		bs = append(bs, b)
+		n := len(g.pos)
+		if byN[n] == nil {
+			ns = append(ns, n)
+		}
+		byN[n] = append(byN[n], b)
 	}
-	if len(bs) == 0 {
-		return
+	sort.Ints(ns)
+	for _, n := range ns {
+		bs := byN[n]
+		// At most 64 groups per enumeration: alive sets are bit masks.
+		for len(bs) > 0 {
+			k := min(len(bs), 64)
+			s.enumerate(n, bs[:k])
+			bs = bs[k:]
+		}
 	}
-	var key []byte
+}
+
+// regionBuilding is the class index of one group shape being built.
+type regionBuilding struct {
+	g  *group
+	ix *groupIndex
+	// cls maps a sequence class (regionEnum's tuple id) to 1 + the index
+	// of its class in ix; 0: not seen by this group yet.
+	cls []int32
+	// The instances found, in order, each as its class followed by its n
+	// events, in chunks (no record is split between two). They are
+	// distributed to their classes at the end, into one array: appending
+	// to each class as found was a fifth of the enumeration's time, and
+	// one growing slice's copies were as much at 10^7 events.
+	insts [][]int32
+}
+
+// accessKind is 1 for an op that reads, 2 for one that writes, 3 for both.
+func accessKind(op trace.Op) int { return int(opKinds[op]) }
+
+var opKinds = func() (k [256]uint8) {
+	for op := range k {
+		if trace.Op(op).Reads() {
+			k[op] |= 1
+		}
+		if trace.Op(op).Writes() {
+			k[op] |= 2
+		}
+	}
+	return k
+}()
+
+// regionEnum enumerates the item sequences of n elements of every region
+// for up to 64 groups.
+type regionEnum struct {
+	s      *searcher
+	n      int
+	bs     []*regionBuilding
+	levels [][4]uint64 // element → access kind → the groups it fits
+	reg    ptg.RegionInfo
+	items  []item
+	choice []int
+	evsel  []int32
+
+	// Sequence classes: the key of a sequence (goroutine; per element
+	// object, site, lockset and op; per gap the lockset held throughout)
+	// interned to a tuple id. A direct-mapped cache on a hash of the key
+	// answers most lookups without the map.
+	width  int
+	key    []int32
+	keys   []int32 // tuple id → key, width each
+	ids    map[string]int32
+	keyBuf []byte
+	cache  [1 << 14]int32 // slot → 1 + tuple id
+}
+
+func (s *searcher) enumerate(n int, bs []*regionBuilding) {
+	gr := s.gr
+	en := &regionEnum{s: s, n: n, bs: bs, levels: make([][4]uint64, n), choice: make([]int, n), evsel: make([]int32, n),
+		width: 1 + 5*n, ids: map[string]int32{}}
+	en.key = make([]int32, en.width)
+	for bi, b := range bs {
+		for k, a := range b.g.at {
+			for kind := 1; kind < 4; kind++ {
+				if a == pattern.R && kind&1 != 0 || a != pattern.R && kind&2 != 0 {
+					en.levels[k][kind] |= 1 << bi
+				}
+			}
+		}
+	}
+	all := uint64(1)<<len(bs) - 1
+	if len(bs) == 64 {
+		all = ^uint64(0)
+	}
 	for r := range gr.Regs {
-		reg := gr.Regs[r]
-		items := s.items[s.itemStart[r]:s.itemStart[r+1]]
+		items := s.regionItemsOf(r)
 		if len(items) == 0 {
 			continue
 		}
-		for _, b := range bs {
-			g := b.g
-			n := len(g.pos)
-			if len(items) < 1 {
+		en.reg, en.items = gr.Regs[r], items
+		en.rec(0, -1, all)
+	}
+	for _, b := range bs {
+		b.finish(n)
+	}
+}
+
+// rec chooses element k's item: the first element at the item's first
+// occurrence, the last at its last, middle ones at the earliest occurrence
+// after the previous element. alive is the set of groups whose access
+// types the elements chosen so far fit.
+func (en *regionEnum) rec(k int, after int32, alive uint64) {
+	if en.n == 2 {
+		// The built-in patterns' groups all have two elements: the same
+		// enumeration as below, without the recursion.
+		l0, l1 := &en.levels[0], &en.levels[1]
+		for i := range en.items {
+			a0 := alive & l0[opKinds[en.items[i].op]]
+			if a0 == 0 {
 				continue
 			}
-			ix := b.ix
-			// Enumerate item sequences for the group's elements: the first
-			// element at its first occurrence, the last at its last, middle
-			// ones at the earliest occurrence after the previous element.
-			choice := make([]int, n)
-			evsel := make([]int32, n)
-			var rec func(k int, after int32)
-			rec = func(k int, after int32) {
-				if k == n {
-					// SV equalities within the group.
-					for a := 0; a < n; a++ {
-						for c := a + 1; c < n; c++ {
-							same := items[choice[a]].obj == items[choice[c]].obj
-							if same != (g.sv[a] == g.sv[c]) {
-								return
-							}
-						}
-					}
-					key = binary.LittleEndian.AppendUint32(key[:0], uint32(reg.G))
-					for a := 0; a < n; a++ {
-						it := items[choice[a]]
-						key = binary.LittleEndian.AppendUint32(key, uint32(it.obj))
-						key = binary.LittleEndian.AppendUint32(key, uint32(it.site))
-						key = binary.LittleEndian.AppendUint32(key, uint32(gr.LockSet(evsel[a])))
-						key = append(key, byte(it.op))
-						if a > 0 {
-							key = binary.LittleEndian.AppendUint32(key, uint32(gr.SetOf(gr.Held(evsel[a-1], evsel[a]))))
-						}
-					}
-					c, ok := b.at[string(key)]
-					if !ok {
-						cl := &class{g: reg.G}
-						for a := 0; a < n; a++ {
-							it := items[choice[a]]
-							cl.objs = append(cl.objs, it.obj)
-							cl.sites = append(cl.sites, it.site)
-							cl.locks = append(cl.locks, gr.LockSet(evsel[a]))
-							if a > 0 {
-								cl.helds = append(cl.helds, gr.SetOf(gr.Held(evsel[a-1], evsel[a])))
-							}
-						}
-						c = int32(len(ix.classes))
-						b.at[string(key)] = c
-						ix.classes = append(ix.classes, cl)
-						ix.byObj[cl.objs[0]] = append(ix.byObj[cl.objs[0]], c)
-					}
-					ix.classes[c].flat = append(ix.classes[c].flat, evsel...)
-					return
+			e0 := en.items[i].first
+			for j := range en.items {
+				a1 := a0 & l1[opKinds[en.items[j].op]]
+				if a1 == 0 || en.items[j].last <= e0 {
+					continue
 				}
-				for i, it := range items {
-					if !matchesAccess(it.op, g.at[k]) {
-						continue
-					}
-					var e int32
-					switch {
-					case k == 0:
-						e = it.first
-					case k == n-1:
-						e = it.last
-					default:
-						e = s.nextOcc(reg, it, after)
-					}
-					if e <= after {
-						continue
-					}
-					choice[k] = i
-					evsel[k] = e
-					rec(k+1, e)
+				en.choice[0], en.choice[1] = i, j
+				en.evsel[0], en.evsel[1] = e0, en.items[j].last
+				en.leaf(a1)
+			}
+		}
+		return
+	}
+	if k == en.n {
+		en.leaf(alive)
+		return
+	}
+	for i := range en.items {
+		it := &en.items[i]
+		a := alive & en.levels[k][accessKind(it.op)]
+		if a == 0 {
+			continue
+		}
+		var e int32
+		switch {
+		case k == 0:
+			e = it.first
+		case k == en.n-1:
+			e = it.last
+		default:
+			e = en.s.nextOcc(en.reg, *it, after)
+		}
+		if e <= after {
+			continue
+		}
+		en.choice[k] = i
+		en.evsel[k] = e
+		en.rec(k+1, e, a)
+	}
+}
+
+// leaf adds the chosen sequence to the class of every group in alive whose
+// variable equalities it fits.
+func (en *regionEnum) leaf(alive uint64) {
+	n := en.n
+	tid := int32(-1)
+	for bi, b := range en.bs {
+		if alive&(1<<bi) == 0 {
+			continue
+		}
+		sv := b.g.sv
+		ok := true
+		for a := 0; a < n && ok; a++ {
+			for c := a + 1; c < n; c++ {
+				same := en.items[en.choice[a]].obj == en.items[en.choice[c]].obj
+				if same != (sv[a] == sv[c]) {
+					ok = false
+					break
 				}
 			}
-			rec(0, -1)
+		}
+		if !ok {
+			continue
+		}
+		if tid < 0 {
+			tid = en.tuple()
+		}
+		for int(tid) >= len(b.cls) {
+			b.cls = append(b.cls, 0)
+		}
+		c := b.cls[tid] - 1
+		if c < 0 {
+			key := en.keys[int(tid)*en.width:][:en.width]
+			cl := &class{g: key[0]}
+			for a := 0; a < n; a++ {
+				x := key[1+5*a:]
+				cl.objs = append(cl.objs, x[0])
+				cl.sites = append(cl.sites, x[1])
+				cl.locks = append(cl.locks, x[2])
+				if a > 0 {
+					cl.helds = append(cl.helds, x[4])
+				}
+			}
+			c = int32(len(b.ix.classes))
+			b.cls[tid] = c + 1
+			b.ix.classes = append(b.ix.classes, cl)
+			b.ix.byObj[cl.objs[0]] = append(b.ix.byObj[cl.objs[0]], c)
+		}
+		last := len(b.insts) - 1
+		if last < 0 || len(b.insts[last])+1+n > cap(b.insts[last]) {
+			b.insts = append(b.insts, make([]int32, 0, chunkLen*(1+n)))
+			last++
+		}
+		b.insts[last] = append(append(b.insts[last], c), en.evsel...)
+	}
+}
+
+// finish distributes b's instances to their classes: each class's flat is
+// a capped window of one array, its instances in the order found.
+func (b *regionBuilding) finish(n int) {
+	cls := b.ix.classes
+	off := make([]int32, len(cls)+1)
+	total := 0
+	for _, ch := range b.insts {
+		for j := 0; j < len(ch); j += 1 + n {
+			off[ch[j]+1] += int32(n)
+			total += n
 		}
 	}
+	for c := range cls {
+		off[c+1] += off[c]
+	}
+	flat := make([]int32, total)
+	for c, cl := range cls {
+		cl.flat = flat[off[c]:off[c+1]:off[c+1]]
+	}
+	for _, ch := range b.insts {
+		for j := 0; j < len(ch); j += 1 + n {
+			c := ch[j]
+			copy(flat[off[c]:off[c]+int32(n)], ch[j+1:j+1+n])
+			off[c] += int32(n)
+		}
+	}
+	b.insts, b.cls = nil, nil
+}
+
+// tuple returns the id of the chosen sequence's class key.
+func (en *regionEnum) tuple() int32 {
+	gr := en.s.gr
+	key := en.key
+	key[0] = en.reg.G
+	h := uint32(en.reg.G) * 0x9e3779b1
+	for a := 0; a < en.n; a++ {
+		it := &en.items[en.choice[a]]
+		x := key[1+5*a:][:5]
+		x[0], x[1], x[2], x[3] = it.obj, it.site, gr.LockSet(en.evsel[a]), int32(it.op)
+		x[4] = 0
+		if a > 0 {
+			x[4] = gr.SetOf(gr.Held(en.evsel[a-1], en.evsel[a]))
+		}
+		for _, v := range x {
+			h = (h ^ uint32(v)) * 0x01000193
+		}
+	}
+	h ^= h >> 15
+	h *= 0x2c1b3c6d
+	h ^= h >> 12
+	slot := h & (uint32(len(en.cache)) - 1)
+	if c := en.cache[slot] - 1; c >= 0 && slices.Equal(en.keys[int(c)*en.width:][:en.width], key) {
+		return c
+	}
+	en.keyBuf = en.keyBuf[:0]
+	for _, v := range key {
+		en.keyBuf = binary.LittleEndian.AppendUint32(en.keyBuf, uint32(v))
+	}
+	c, ok := en.ids[string(en.keyBuf)]
+	if !ok {
+		c = int32(len(en.keys) / en.width)
+		en.ids[string(en.keyBuf)] = c
+		en.keys = append(en.keys, key...)
+	}
+	en.cache[slot] = c + 1
+	return c
 }
 
 // nextOcc returns the first occurrence of it in region reg after event after, or -1.
