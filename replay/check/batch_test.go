@@ -87,7 +87,7 @@ func TestReplayBatchDeterministic(t *testing.T) {
 		preds := batchPreds(t, ps)
 		var mu sync.Mutex
 		running, peak := 0, 0
-		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, s *trace.Schedule, dir string, opt replay.Options) replay.Verdict {
+		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
 			mu.Lock()
 			running++
 			peak = max(peak, running)
@@ -98,7 +98,7 @@ func TestReplayBatchDeterministic(t *testing.T) {
 			running--
 			mu.Unlock()
 			for i := range preds {
-				if preds[i].s == s {
+				if preds[i].s == p.s {
 					if ps[i].repro {
 						return replay.Verdict{Verdict: replay.Reproduced, Message: fmt.Sprint(i)}
 					}
@@ -177,7 +177,7 @@ func TestReplayQueueAcrossTests(t *testing.T) {
 		}
 		var mu sync.Mutex
 		running, peak := 0, 0
-		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, s *trace.Schedule, dir string, opt replay.Options) replay.Verdict {
+		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
 			mu.Lock()
 			running++
 			peak = max(peak, running)
@@ -187,10 +187,10 @@ func TestReplayQueueAcrossTests(t *testing.T) {
 			mu.Lock()
 			running--
 			mu.Unlock()
-			if repro[s] {
-				return replay.Verdict{Verdict: replay.Reproduced, Message: bySched[s]}
+			if repro[p.s] {
+				return replay.Verdict{Verdict: replay.Reproduced, Message: bySched[p.s]}
 			}
-			return replay.Verdict{Verdict: replay.Diverged, Message: bySched[s]}
+			return replay.Verdict{Verdict: replay.Diverged, Message: bySched[p.s]}
 		}
 		seen := map[string]bool{}
 		rep := &Report{}

@@ -64,6 +64,7 @@ type Finding struct {
 	Verdict       replay.Verdict
 	Goroutines    []string // of the anomaly's events, in pattern order
 	Objects       []string
+	pred          string // predID of its prediction (filters.count)
 }
 
 // ObjectNames returns the objects of the anomaly's events without their

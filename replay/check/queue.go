@@ -1,8 +1,8 @@
 package check
 
 import (
-	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -62,13 +62,13 @@ type qGroup struct {
 	ropt  replay.Options
 	first int // index of its first item
 	n     int
-	ran   map[string]int // schedule text → the item that replayed it
+	ran   map[[sha256.Size]byte]int // schedule text's sum → the item that replayed it
 }
 
 type qItem struct {
 	g          *qGroup
 	p          prediction
-	text       string
+	s          *trace.Schedule // what the finding shows (prediction.schedule), once replayed
 	gs, objs   []string
 	state      int
 	v          replay.Verdict
@@ -86,12 +86,15 @@ func newReplayQueue(ctx context.Context, b *record.Build, pkg string, deadline t
 // replays, and starts what can start. tr names the findings' goroutines
 // and objects; it is not kept.
 func (q *replayQueue) add(test string, tr *trace.Trace, preds []prediction, dir string, max int, ropt replay.Options) *qGroup {
-	g := &qGroup{test: test, dir: dir, max: max, ropt: ropt, n: len(preds), ran: map[string]int{}}
+	g := &qGroup{test: test, dir: dir, max: max, ropt: ropt, n: len(preds), ran: map[[sha256.Size]byte]int{}}
 	items := make([]*qItem, len(preds))
 	for i, p := range preds {
-		var buf bytes.Buffer
-		p.s.WriteTo(&buf)
-		it := &qItem{g: g, p: p, text: buf.String()}
+		if p.s != nil {
+			h := sha256.New()
+			p.s.WriteTo(h)
+			h.Sum(p.sum[:0])
+		}
+		it := &qItem{g: g, p: p}
 		for _, e := range p.a.Events {
 			if int(e) < len(tr.Events) {
 				ev := tr.Events[e]
@@ -134,7 +137,7 @@ func (q *replayQueue) pump() {
 					case q.earlierOpen(i):
 						// wait for the earlier instances of k
 					default:
-						if j, ok := g.ran[it.text]; ok && j < i {
+						if j, ok := g.ran[it.p.sum]; ok && j < i {
 							it.state = pSkipped // same steps, same outcome
 						} else {
 							it.state = pNeeded
@@ -195,20 +198,27 @@ func (q *replayQueue) start(i int) {
 	g := it.g
 	it.state = pRunning
 	q.running++
-	g.ran[it.text] = i
+	g.ran[it.p.sum] = i
 	n := i - g.first + 1
 	q.opt.progress("check: %s %s: replay %d (%s %s)", q.pkg, g.test, n, it.p.a.Pattern.ID(), it.p.a.Sites[0])
 	go func() {
 		start := time.Now()
-		v := runReplay(q.ctx, q.b, q.pkg, g.test, it.p.s, filepath.Join(g.dir, fmt.Sprintf("r%d", n)), g.ropt)
+		v := runReplay(q.ctx, q.b, q.pkg, g.test, it.p, filepath.Join(g.dir, fmt.Sprintf("r%d", n)), g.ropt)
 		d := time.Since(start)
+		// A finding keeps its whole schedule only if reproduced (its clip
+		// is shown); else its anomaly's steps.
+		s, err := it.p.schedule(v.Verdict == replay.Reproduced)
+		if err != nil {
+			v = replay.Verdict{Verdict: replay.Ended, Message: "reading the schedule back: " + err.Error(), Steps: it.p.steps}
+			s, _ = it.p.schedule(false)
+		}
 		q.mu.Lock()
 		defer q.mu.Unlock()
 		q.running--
 		q.replays++
 		q.replayed += d
 		q.opt.progress("check: %s %s: replay %d: %s in %v", q.pkg, g.test, n, v.Verdict, d.Round(time.Millisecond))
-		it.state, it.v = pDone, v
+		it.state, it.v, it.s = pDone, v, s
 		if v.Verdict == replay.Reproduced {
 			q.proved[it.p.a.Key] = true
 		}
@@ -249,7 +259,7 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 			it := q.items[i]
 			switch it.state {
 			case pDone:
-				f := Finding{Package: q.pkg, Test: g.test, Anomaly: it.p.a, Schedule: it.p.s, Verdict: it.v, Goroutines: it.gs, Objects: it.objs}
+				f := Finding{Package: q.pkg, Test: g.test, Anomaly: it.p.a, Schedule: it.s, Verdict: it.v, Goroutines: it.gs, Objects: it.objs, pred: predID(it.p)}
 				rep.Findings = append(rep.Findings, f)
 				r.findings = append(r.findings, f)
 				if f.Reproduced() {
