@@ -13,14 +13,21 @@ import (
 // replayed from the start of the test, so the events of its anomaly must be
 // within the part of the trace read; RunStream analyzes longer traces
 // window by window for prediction alone.
-const MaxEvents = 1 << 21
+//
+// At 2^21, ants's tests that run 100,000 tasks on a pool of 1,000
+// goroutines were cut there, and each of their traces took 700 MB to
+// predict from (and 15 s, and each replay of their 2-million-step
+// schedules 20 s); 2^20 halves both.
+const MaxEvents = 1 << 20
 
 // MaxGoroutines is the number of goroutines a prediction's trace may have
 // (ReadPrefix): the PTG keeps a vector clock of every goroutine per
-// goroutine, 4 bytes times the square of their number (4096: 64 MiB). A
+// goroutine, 4 bytes times the square of their number, and a snapshot of a
+// goroutine's clock (4 bytes per goroutine) wherever it synchronized. A
 // test that starts a goroutine per task (ants's TestNoPool, 100,000 of
-// them) took 31 GiB; its trace is cut where it would name one more.
-const MaxGoroutines = 4096
+// them) took 31 GiB; at 4096, ants's TestPurgePool's snapshots took 440
+// MB. Its trace is cut where it would name one more.
+const MaxGoroutines = 1024
 
 // ReadPrefix reads the first max events (all if max <= 0) of the trace
 // file at path, leniently, and reports whether it left events out. It
