@@ -63,6 +63,25 @@ type qGroup struct {
 	first int // index of its first item
 	n     int
 	ran   map[[sha256.Size]byte]int // schedule text's sum → the item that replayed it
+	// spent is the wall time of its replays so far; past replayShare of
+	// the budget, its other predictions are dropped (shareCut).
+	spent    time.Duration
+	shareCut bool
+}
+
+// A trace's replays may take Budget/replayShare of wall time in all, and
+// at least replayShareMin: on ants, the replays of each of a dozen long
+// tests (a million steps through a thousand goroutines, every one
+// failing after 5 to 30 s) took the package's whole budget in turn, and
+// the tests after them were never checked. As for prediction (predictShare),
+// one trace must not take what the package's other tests need.
+const replayShare = 10
+
+var replayShareMin = 10 * time.Second // a variable for tests
+
+// overShare reports whether g's replays took their share of the budget.
+func (q *replayQueue) overShare(g *qGroup) bool {
+	return q.opt.Budget > 0 && g.spent >= max(replayShareMin, q.opt.Budget/replayShare)
 }
 
 type qItem struct {
@@ -150,11 +169,13 @@ func (q *replayQueue) pump() {
 					open++
 				case pNeeded:
 					late := time.Now().After(q.deadline)
-					if needed+open >= g.max || late {
+					over := q.overShare(g)
+					if needed+open >= g.max || late || over {
 						// Surely over the limit only when nothing before
 						// it is undecided; otherwise wait.
-						if open == 0 || late {
+						if open == 0 || late || over {
 							it.state, changed = pDropped, true
+							g.shareCut = g.shareCut || over && !late
 						}
 						needed++
 						continue
@@ -217,6 +238,7 @@ func (q *replayQueue) start(i int) {
 		q.running--
 		q.replays++
 		q.replayed += d
+		g.spent += d
 		q.opt.progress("check: %s %s: replay %d: %s in %v", q.pkg, g.test, n, v.Verdict, d.Round(time.Millisecond))
 		it.state, it.v, it.s = pDone, v, s
 		if v.Verdict == replay.Reproduced {
@@ -245,6 +267,7 @@ type qResult struct {
 	findings []Finding // replayed, in order
 	found    int       // reproduced, or skipped because an earlier instance was
 	skipped  int       // needed but not replayed (MaxReplays, budget)
+	shareCut bool      // some were not replayed for the trace's share of the budget
 }
 
 // finish (after wait) gives each group's outcome, in order, appending its
@@ -255,6 +278,7 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 	out := make([]qResult, len(q.groups))
 	for gi, g := range q.groups {
 		r := &out[gi]
+		r.shareCut = g.shareCut
 		for i := g.first; i < g.first+g.n; i++ {
 			it := q.items[i]
 			switch it.state {

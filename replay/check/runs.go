@@ -32,6 +32,7 @@ type testCheck struct {
 	deadline  time.Time
 
 	replays, skipped int
+	shareCut         bool            // replays stopped for a trace's share of the budget
 	found            int             // predictions of this test proved (now or by an earlier test)
 	pruned           map[string]bool // keys whose replays failed in an earlier trace of this test
 	notedCut         bool            // the note that a recording stopped at MaxEvents is made
@@ -143,9 +144,11 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 }
 
 // A trace's prediction may take Budget/predictShare, and at least
-// predictShareMin.
+// predictShareMin. At Budget/20 (15 s), a dozen of ants's long tests
+// (a million events through a thousand goroutines, none giving a
+// prediction in 15 s) took 3 of the package's 5 minutes in turn.
 const (
-	predictShare    = 20
+	predictShare    = 40
 	predictShareMin = 5 * time.Second
 )
 
@@ -154,6 +157,7 @@ func (qd *queued) settle(r qResult) {
 	c := qd.c
 	qd.flt.count(qd.preds, r.findings, c.rep)
 	c.skipped += r.skipped
+	c.shareCut = c.shareCut || r.shareCut
 	c.found += r.found
 	if c.pruned == nil {
 		c.pruned = map[string]bool{}
@@ -247,7 +251,9 @@ func recordPerturbed(ctx context.Context, b *record.Build, pkg string, tests []s
 func (c *testCheck) notes() {
 	if c.skipped > 0 {
 		why := fmt.Sprintf("-max-replays %d", c.opt.MaxReplays)
-		if time.Now().After(c.deadline) {
+		if c.shareCut {
+			why = fmt.Sprintf("its replays took their share of the budget, %v", max(replayShareMin, c.opt.Budget/replayShare))
+		} else if time.Now().After(c.deadline) {
 			why = fmt.Sprintf("budget of %v spent", c.opt.Budget)
 		}
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %d predictions not replayed (%s)", c.pkg, c.test, c.skipped, why))
