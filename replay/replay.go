@@ -102,9 +102,6 @@ func Run(ctx context.Context, b *record.Build, pkg, test string, sched *trace.Sc
 		return v
 	}
 	schedPath := filepath.Join(dir, "schedule")
-	verdictPath := filepath.Join(dir, "verdict.json")
-	tracePath := filepath.Join(dir, "replay.trace")
-	os.Remove(verdictPath)
 	f, err := os.Create(schedPath)
 	if err == nil {
 		_, err = sched.WriteTo(f)
@@ -116,6 +113,26 @@ func Run(ctx context.Context, b *record.Build, pkg, test string, sched *trace.Sc
 		v.Verdict, v.Message = Ended, "writing the schedule: "+err.Error()
 		return v
 	}
+	return RunFile(ctx, b, pkg, test, schedPath, len(sched.Steps), dir, opt)
+}
+
+// RunFile is Run with the schedule already in a file (trace.WriteSchedule
+// writes one without holding its steps in memory), of steps steps.
+func RunFile(ctx context.Context, b *record.Build, pkg, test, schedPath string, steps int, dir string, opt Options) Verdict {
+	if opt.Timeout <= 0 {
+		opt.Timeout = 30 * time.Second
+	}
+	if opt.Stall <= 0 {
+		opt.Stall = 2 * time.Second
+	}
+	v := Verdict{Steps: steps}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		v.Verdict, v.Message = Ended, err.Error()
+		return v
+	}
+	verdictPath := filepath.Join(dir, "verdict.json")
+	tracePath := filepath.Join(dir, "replay.trace")
+	os.Remove(verdictPath)
 	env := []string{
 		"PECANVET_TRACE=" + tracePath,
 		"PECANVET_SCHEDULE=" + schedPath,
@@ -130,7 +147,7 @@ func Run(ctx context.Context, b *record.Build, pkg, test string, sched *trace.Sc
 			v.Verdict, v.Message = Ended, "unreadable verdict: "+err.Error()
 		}
 	}
-	v.Steps = len(sched.Steps)
+	v.Steps = steps
 	switch {
 	case v.Verdict != "":
 	case r.TimedOut:

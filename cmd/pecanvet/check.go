@@ -179,7 +179,11 @@ func printFinding(w io.Writer, f check.Finding) {
 		what += "; " + v.Consequence
 	}
 	if f.WithoutEffect() {
-		what = "interleaving without effect: " + what + "; the unit releases its lock at " + siteOr(f.Anomaly.Split) + " in between on purpose, and the test passes"
+		why := "the unit releases its lock at " + siteOr(f.Anomaly.Split) + " in between on purpose"
+		if f.Anomaly.Recheck {
+			why = "the unit takes a lock at " + siteOr(f.Anomaly.Split) + " and re-checks under it what it read before"
+		}
+		what = "interleaving without effect: " + what + "; " + why + ", and the test passes"
 	}
 	fmt.Fprintf(w, "%s: %s — %s\n", siteOr(f.Anomaly.Sites[0]), describe(f), what)
 	for k, e := range f.Anomaly.Events {

@@ -457,7 +457,11 @@ func Message(f check.Finding) string {
 	}
 	b.WriteString("; " + Interleaving(f))
 	if f.WithoutEffect() {
-		return "interleaving without effect: " + b.String() + fmt.Sprintf(" (the unit releases its lock at %s in between on purpose, and the test passes)", shortSite(a.Split))
+		why := fmt.Sprintf("the unit releases its lock at %s in between on purpose", shortSite(a.Split))
+		if a.Recheck {
+			why = fmt.Sprintf("the unit takes a lock at %s and re-checks under it what it read before", shortSite(a.Split))
+		}
+		return "interleaving without effect: " + b.String() + " (" + why + ", and the test passes)"
 	}
 	return b.String()
 }

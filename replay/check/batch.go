@@ -1,7 +1,12 @@
 package check
 
 import (
+	"bufio"
 	"context"
+	"crypto/sha256"
+	"io"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/pecanvet/pecanvet/ssatrace/predict"
@@ -9,14 +14,127 @@ import (
 	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
 
-// prediction is one predicted anomaly of a test with its schedule.
+// prediction is one predicted anomaly of a test with its schedule: in
+// memory (s), or, as check makes them, in a file (file, of steps steps,
+// anomaly its anomaly's steps). A schedule replays the test from its
+// start, so on a long trace it has millions of steps, and a package's
+// predictions wait for replay by the hundred: held in memory, they took
+// gigabytes (ants, issue 14).
 type prediction struct {
-	a predict.Anomaly
-	s *trace.Schedule
+	a       predict.Anomaly
+	s       *trace.Schedule
+	file    string
+	steps   int
+	anomaly []trace.Step
+	sum     [sha256.Size]byte // of the schedule's text: equal sums, the same steps
 	// unordered: a race whose accesses no recorded synchronization orders
 	// (hb.Ordered); if its replay diverges, the race detector may still
 	// confirm it (confirmUnordered).
 	unordered bool
+}
+
+// schedule returns the prediction's schedule: for one in a file, read
+// whole if full, else only its anomaly's steps (what a finding that was
+// not reproduced shows).
+func (p prediction) schedule(full bool) (*trace.Schedule, error) {
+	if p.s != nil {
+		return p.s, nil
+	}
+	if !full {
+		s := &trace.Schedule{Pattern: p.a.Pattern.ID(), Steps: p.anomaly}
+		for k := range p.anomaly {
+			s.Anomaly = append(s.Anomaly, k)
+		}
+		return s, nil
+	}
+	f, err := os.Open(p.file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return trace.ParseSchedule(f, p.file)
+}
+
+// stepG returns the goroutine of step k (from 1), "" if there is none.
+func (p prediction) stepG(k int) string {
+	if p.s != nil {
+		if k < 1 || k > len(p.s.Steps) {
+			return ""
+		}
+		return p.s.Steps[k-1].G
+	}
+	f, err := os.Open(p.file)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for n := 0; sc.Scan(); {
+		l := sc.Text()
+		if strings.HasPrefix(l, "#") || strings.HasPrefix(l, "anomaly ") || strings.HasPrefix(l, "build ") {
+			continue
+		}
+		if n++; n == k {
+			g, _, _ := strings.Cut(l, " ")
+			return g
+		}
+	}
+	return ""
+}
+
+// len returns the number of steps.
+func (p prediction) len() int {
+	if p.s != nil {
+		return len(p.s.Steps)
+	}
+	return p.steps
+}
+
+// eachStepG calls f with the goroutine of each step in order, until f
+// returns false.
+func (p prediction) eachStepG(f func(g string) bool) {
+	if p.s != nil {
+		for _, st := range p.s.Steps {
+			if !f(st.G) {
+				return
+			}
+		}
+		return
+	}
+	file, err := os.Open(p.file)
+	if err != nil {
+		return
+	}
+	defer file.Close()
+	sc := bufio.NewScanner(file)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "anomaly ") || strings.HasPrefix(l, "build ") {
+			continue
+		}
+		g, _, _ := strings.Cut(l, " ")
+		if !f(g) {
+			return
+		}
+	}
+}
+
+// writePrediction writes the schedule of anomaly a of tr to file.
+func writePrediction(tr *trace.Trace, a predict.Anomaly, file string) (prediction, error) {
+	p := prediction{a: a, file: file}
+	f, err := os.Create(file)
+	if err != nil {
+		return p, err
+	}
+	h := sha256.New()
+	p.steps, p.anomaly, err = trace.WriteSchedule(io.MultiWriter(f, h), tr, a.Pattern.ID(), a.Schedule.Events(), a.Events)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	h.Sum(p.sum[:0])
+	return p, err
 }
 
 // Replay outcome of a prediction in a batch.

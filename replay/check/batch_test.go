@@ -87,7 +87,7 @@ func TestReplayBatchDeterministic(t *testing.T) {
 		preds := batchPreds(t, ps)
 		var mu sync.Mutex
 		running, peak := 0, 0
-		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, s *trace.Schedule, dir string, opt replay.Options) replay.Verdict {
+		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
 			mu.Lock()
 			running++
 			peak = max(peak, running)
@@ -98,7 +98,7 @@ func TestReplayBatchDeterministic(t *testing.T) {
 			running--
 			mu.Unlock()
 			for i := range preds {
-				if preds[i].s == s {
+				if preds[i].s == p.s {
 					if ps[i].repro {
 						return replay.Verdict{Verdict: replay.Reproduced, Message: fmt.Sprint(i)}
 					}
@@ -177,7 +177,7 @@ func TestReplayQueueAcrossTests(t *testing.T) {
 		}
 		var mu sync.Mutex
 		running, peak := 0, 0
-		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, s *trace.Schedule, dir string, opt replay.Options) replay.Verdict {
+		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
 			mu.Lock()
 			running++
 			peak = max(peak, running)
@@ -187,10 +187,10 @@ func TestReplayQueueAcrossTests(t *testing.T) {
 			mu.Lock()
 			running--
 			mu.Unlock()
-			if repro[s] {
-				return replay.Verdict{Verdict: replay.Reproduced, Message: bySched[s]}
+			if repro[p.s] {
+				return replay.Verdict{Verdict: replay.Reproduced, Message: bySched[p.s]}
 			}
-			return replay.Verdict{Verdict: replay.Diverged, Message: bySched[s]}
+			return replay.Verdict{Verdict: replay.Diverged, Message: bySched[p.s]}
 		}
 		seen := map[string]bool{}
 		rep := &Report{}
@@ -215,5 +215,33 @@ func TestReplayQueueAcrossTests(t *testing.T) {
 	runReplay = replayRetrying
 	if !parallel {
 		t.Error("the replays never ran in parallel")
+	}
+}
+
+// TestReplayShare: a trace's replays stop once they took their share of
+// the budget (its other predictions dropped, and the outcome says so),
+// while the next trace in the queue still gets its replays.
+func TestReplayShare(t *testing.T) {
+	defer func(m time.Duration) { replayShareMin = m }(replayShareMin)
+	replayShareMin = 0
+	runReplay = func(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+		time.Sleep(60 * time.Millisecond)
+		return replay.Verdict{Verdict: replay.Diverged}
+	}
+	defer func() { runReplay = replayRetrying }()
+	// Budget/replayShare: a share of 100 ms, over after two replays.
+	opt := Options{Budget: replayShare * 100 * time.Millisecond}
+	q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), opt, map[string]bool{})
+	q.workers = 1
+	long := batchPreds(t, []batchPred{{key: "a", site: "1"}, {key: "b", site: "1"}, {key: "c", site: "1"}, {key: "d", site: "1"}, {key: "e", site: "1"}, {key: "f", site: "1"}})
+	q.add("T1", &trace.Trace{}, long, t.TempDir(), 50, replay.Options{})
+	q.add("T2", &trace.Trace{}, batchPreds(t, []batchPred{{key: "g", site: "1"}}), t.TempDir(), 50, replay.Options{})
+	q.wait()
+	res := q.finish(map[string]bool{}, &Report{})
+	if n := len(res[0].findings); n < 1 || n > 2 || res[0].skipped != 6-n || !res[0].shareCut {
+		t.Errorf("T1: %d replayed, %d skipped, share cut %v; want 1 or 2 replayed (60 ms each, a share of 100 ms), the rest skipped, cut", n, res[0].skipped, res[0].shareCut)
+	}
+	if len(res[1].findings) != 1 || res[1].shareCut {
+		t.Errorf("T2: %d replayed, share cut %v; want its one prediction replayed", len(res[1].findings), res[1].shareCut)
 	}
 }

@@ -64,7 +64,8 @@ type Finding struct {
 	Verdict       replay.Verdict
 	Goroutines    []string // of the anomaly's events, in pattern order
 	Objects       []string
-	unordered     bool // prediction.unordered
+	pred          string // predID of its prediction (filters.count)
+	unordered     bool   // prediction.unordered
 }
 
 // ObjectNames returns the objects of the anomaly's events without their

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -43,15 +44,15 @@ type filters struct {
 	off  bool // no lock check
 	rank bool // order by broken reads (Options.RankReadsFrom)
 	tr   *trace.Trace
-	f    *filter.Filter          // built on first use
-	idx  map[*trace.Schedule]int // search order of each prediction
+	f    *filter.Filter // built on first use
+	idx  map[string]int // search order of each prediction, by predID
 	// rejected counts the candidates the lock check rejected before their
 	// schedules were generated.
 	rejected int
 }
 
 func newFilters(tr *trace.Trace, opt Options) *filters {
-	return &filters{off: opt.NoFilters, rank: opt.RankReadsFrom && !opt.NoFilters, tr: tr, idx: map[*trace.Schedule]int{}}
+	return &filters{off: opt.NoFilters, rank: opt.RankReadsFrom && !opt.NoFilters, tr: tr, idx: map[string]int{}}
 }
 
 func (fs *filters) filter() *filter.Filter {
@@ -111,7 +112,7 @@ func (fs *filters) order(preds []prediction) []prediction {
 			b = fs.filter().Broken(p.a.Schedule.Prefix, p.a.Schedule.Tail, p.a.Events)
 			moved = len(p.a.Schedule.Tail)
 		}
-		fs.idx[p.s] = i
+		fs.idx[predID(p)] = i
 		k, ok := keyOf[p.a.Key]
 		if !ok {
 			k = len(keyOf)
@@ -164,10 +165,10 @@ func (fs *filters) count(preds []prediction, found []Finding, rep *Report) {
 		}
 	}
 	var wall time.Duration
-	replayed := map[*trace.Schedule]bool{}
+	replayed := map[string]bool{}
 	for _, f := range found {
 		wall += f.Verdict.Wall
-		replayed[f.Schedule] = true
+		replayed[f.pred] = true
 	}
 	mean := 0.0
 	if len(found) > 0 {
@@ -179,7 +180,7 @@ func (fs *filters) count(preds []prediction, found []Finding, rep *Report) {
 		return
 	}
 	for i, p := range preds {
-		if fs.idx[p.s] > i {
+		if fs.idx[predID(p)] > i {
 			rf.Moved++
 		}
 	}
@@ -187,12 +188,21 @@ func (fs *filters) count(preds []prediction, found []Finding, rep *Report) {
 		if !f.Reproduced() {
 			continue
 		}
-		at := fs.idx[f.Schedule]
+		at := fs.idx[f.pred]
 		for _, p := range preds {
-			if p.a.Key == f.Anomaly.Key && fs.idx[p.s] < at && !replayed[p.s] {
+			if id := predID(p); p.a.Key == f.Anomaly.Key && fs.idx[id] < at && !replayed[id] {
 				rf.Replays++
 				rf.Seconds += mean
 			}
 		}
 	}
+}
+
+// predID identifies a prediction of a batch: its schedule's file, or the
+// schedule in memory.
+func predID(p prediction) string {
+	if p.s != nil {
+		return fmt.Sprintf("%p", p.s)
+	}
+	return p.file
 }

@@ -31,8 +31,8 @@ func TestFiltersOrder(t *testing.T) {
 		preds[0].a.Schedule = schedule.Schedule{Prefix: 1, Tail: []int32{2, 1, 3}} // breaks g1's read
 		preds[1].a.Schedule = schedule.Schedule{Prefix: 4}                         // the recorded order
 		repro := preds[1].s
-		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, s *trace.Schedule, dir string, opt replay.Options) replay.Verdict {
-			if s == repro {
+		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+			if p.s == repro {
 				return replay.Verdict{Verdict: replay.Reproduced, Wall: time.Second}
 			}
 			return replay.Verdict{Verdict: replay.Diverged, Wall: time.Second}

@@ -1,8 +1,8 @@
 package check
 
 import (
-	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -62,8 +62,27 @@ type qGroup struct {
 	ropt  replay.Options
 	first int // index of its first item
 	n     int
-	ran   map[string]int // schedule text → the item that replayed it
-	dooms []doom         // learned from its replays that deadlocked
+	ran   map[[sha256.Size]byte]int // schedule text's sum → the item that replayed it
+	// spent is the wall time of its replays so far; past replayShare of
+	// the budget, its other predictions are dropped (shareCut).
+	spent    time.Duration
+	shareCut bool
+	dooms    []doom // learned from its replays that deadlocked outside recorded operations
+}
+
+// A trace's replays may take Budget/replayShare of wall time in all, and
+// at least replayShareMin: on ants, the replays of each of a dozen long
+// tests (a million steps through a thousand goroutines, every one
+// failing after 5 to 30 s) took the package's whole budget in turn, and
+// the tests after them were never checked. As for prediction (predictShare),
+// one trace must not take what the package's other tests need.
+const replayShare = 10
+
+var replayShareMin = 10 * time.Second // a variable for tests
+
+// overShare reports whether g's replays took their share of the budget.
+func (q *replayQueue) overShare(g *qGroup) bool {
+	return q.opt.Budget > 0 && g.spent >= max(replayShareMin, q.opt.Budget/replayShare)
 }
 
 // doom is what a replay that deadlocked outside recorded operations
@@ -87,56 +106,73 @@ type doom struct {
 	done map[string]int
 }
 
-// newDoom reads a doom from a deadlock verdict of schedule s, if it is one.
-func newDoom(from int, s *trace.Schedule, v replay.Verdict) (doom, bool) {
-	if v.Verdict != replay.Deadlock || !v.Outside || v.Step < 1 || v.Step > len(s.Steps) {
+// newDoom reads a doom from a deadlock verdict of prediction p, if it is
+// one.
+func newDoom(from int, p prediction, v replay.Verdict) (doom, bool) {
+	if v.Verdict != replay.Deadlock || !v.Outside || v.Step < 1 || v.Step > p.len() {
 		return doom{}, false
 	}
-	d := doom{from: from, g: s.Steps[v.Step-1].G, done: map[string]int{}}
-	for _, st := range s.Steps[:v.Step-1] {
-		d.done[st.G]++
+	d := doom{from: from, done: map[string]int{}}
+	k := 0
+	p.eachStepG(func(g string) bool {
+		if k++; k == v.Step {
+			d.g = g
+			return false
+		}
+		d.done[g]++
+		return true
+	})
+	if d.g == "" {
+		return doom{}, false
 	}
 	d.n = d.done[d.g]
 	return d, true
 }
 
-// dooms reports whether schedule s reaches step n+1 of d.g with at most
+// dooms reports whether p's schedule reaches step n+1 of d.g with at most
 // d.done steps of every goroutine run.
-func (d doom) dooms(s *trace.Schedule) bool {
+func (d doom) dooms(p prediction) bool {
 	run := map[string]int{}
-	for _, st := range s.Steps {
-		if st.G == d.g && run[d.g] == d.n {
-			for g, k := range run {
-				if k > d.done[g] {
-					return false
+	doomed := false
+	p.eachStepG(func(g string) bool {
+		if g == d.g && run[d.g] == d.n {
+			doomed = true
+			for h, k := range run {
+				if k > d.done[h] {
+					doomed = false
 				}
 			}
-			return true
+			return false
 		}
-		run[st.G]++
-	}
-	return false
+		run[g]++
+		return true
+	})
+	return doomed
 }
 
-// doomed reports whether an earlier item's doom covers item i.
+// doomed reports whether an earlier item's doom covers item i. Each doom
+// is tried on an item once (a prediction's steps may have to be read from
+// its file).
 func (q *replayQueue) doomed(i int) bool {
 	it := q.items[i]
-	for _, d := range it.g.dooms {
-		if d.from < i && d.dooms(it.p.s) {
-			return true
+	for ; !it.isDoomed && it.doomsTried < len(it.g.dooms); it.doomsTried++ {
+		if d := it.g.dooms[it.doomsTried]; d.from < i && d.dooms(it.p) {
+			it.isDoomed = true
 		}
 	}
-	return false
+	return it.isDoomed
 }
 
 type qItem struct {
 	g          *qGroup
 	p          prediction
-	text       string
+	s          *trace.Schedule // what the finding shows (prediction.schedule), once replayed
 	gs, objs   []string
 	state      int
 	v          replay.Verdict
 	provedSkip bool // skipped because an earlier instance proved its combination
+	doomsTried int  // of its group's dooms
+	isDoomed   bool
 }
 
 func newReplayQueue(ctx context.Context, b *record.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool) *replayQueue {
@@ -150,12 +186,15 @@ func newReplayQueue(ctx context.Context, b *record.Build, pkg string, deadline t
 // replays, and starts what can start. tr names the findings' goroutines
 // and objects; it is not kept.
 func (q *replayQueue) add(test string, tr *trace.Trace, preds []prediction, dir string, max int, ropt replay.Options) *qGroup {
-	g := &qGroup{test: test, dir: dir, max: max, ropt: ropt, n: len(preds), ran: map[string]int{}}
+	g := &qGroup{test: test, dir: dir, max: max, ropt: ropt, n: len(preds), ran: map[[sha256.Size]byte]int{}}
 	items := make([]*qItem, len(preds))
 	for i, p := range preds {
-		var buf bytes.Buffer
-		p.s.WriteTo(&buf)
-		it := &qItem{g: g, p: p, text: buf.String()}
+		if p.s != nil {
+			h := sha256.New()
+			p.s.WriteTo(h)
+			h.Sum(p.sum[:0])
+		}
+		it := &qItem{g: g, p: p}
 		for _, e := range p.a.Events {
 			if int(e) < len(tr.Events) {
 				ev := tr.Events[e]
@@ -200,7 +239,7 @@ func (q *replayQueue) pump() {
 					case q.doomed(i):
 						it.state, changed = pDoomed, true
 					default:
-						if j, ok := g.ran[it.text]; ok && j < i {
+						if j, ok := g.ran[it.p.sum]; ok && j < i {
 							it.state = pSkipped // same steps, same outcome
 						} else {
 							it.state = pNeeded
@@ -217,13 +256,15 @@ func (q *replayQueue) pump() {
 						continue
 					}
 					late := time.Now().After(q.deadline)
-					if needed+open >= g.max || late {
+					over := q.overShare(g)
+					if needed+open >= g.max || late || over {
 						// Surely over the limit only when nothing before
 						// it is undecided, nor running (a replay still
 						// running may learn a doom that frees a place);
 						// otherwise wait.
-						if open == 0 && running == 0 || late {
+						if open == 0 && running == 0 || late || over {
 							it.state, changed = pDropped, true
+							g.shareCut = g.shareCut || over && !late
 						}
 						needed++
 						continue
@@ -277,24 +318,32 @@ func (q *replayQueue) start(i int) {
 	g := it.g
 	it.state = pRunning
 	q.running++
-	g.ran[it.text] = i
+	g.ran[it.p.sum] = i
 	n := i - g.first + 1
 	q.opt.progress("check: %s %s: replay %d (%s %s)", q.pkg, g.test, n, it.p.a.Pattern.ID(), it.p.a.Sites[0])
 	go func() {
 		start := time.Now()
-		v := runReplay(q.ctx, q.b, q.pkg, g.test, it.p.s, filepath.Join(g.dir, fmt.Sprintf("r%d", n)), g.ropt)
+		v := runReplay(q.ctx, q.b, q.pkg, g.test, it.p, filepath.Join(g.dir, fmt.Sprintf("r%d", n)), g.ropt)
 		d := time.Since(start)
+		// A finding keeps its whole schedule only if reproduced (its clip
+		// is shown); else its anomaly's steps.
+		s, err := it.p.schedule(v.Verdict == replay.Reproduced)
+		if err != nil {
+			v = replay.Verdict{Verdict: replay.Ended, Message: "reading the schedule back: " + err.Error(), Steps: it.p.steps}
+			s, _ = it.p.schedule(false)
+		}
 		q.mu.Lock()
 		defer q.mu.Unlock()
 		q.running--
 		q.replays++
 		q.replayed += d
+		g.spent += d
 		q.opt.progress("check: %s %s: replay %d: %s in %v", q.pkg, g.test, n, v.Verdict, d.Round(time.Millisecond))
-		it.state, it.v = pDone, v
+		it.state, it.v, it.s = pDone, v, s
 		if v.Verdict == replay.Reproduced {
 			q.proved[it.p.a.Key] = true
 		}
-		if d, ok := newDoom(i, it.p.s, v); ok {
+		if d, ok := newDoom(i, it.p, v); ok {
 			g.dooms = append(g.dooms, d)
 		}
 		if v.Verdict == replay.Diverged && it.p.unordered {
@@ -326,6 +375,7 @@ type qResult struct {
 	found    int       // reproduced, or skipped because an earlier instance was
 	skipped  int       // needed but not replayed (MaxReplays, budget)
 	doomed   int       // not replayed: an earlier replay's doom covers them
+	shareCut bool      // some were not replayed for the trace's share of the budget
 }
 
 // finish (after wait) gives each group's outcome, in order, appending its
@@ -336,11 +386,12 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 	out := make([]qResult, len(q.groups))
 	for gi, g := range q.groups {
 		r := &out[gi]
+		r.shareCut = g.shareCut
 		for i := g.first; i < g.first+g.n; i++ {
 			it := q.items[i]
 			switch it.state {
 			case pDone:
-				f := Finding{Package: q.pkg, Test: g.test, Anomaly: it.p.a, Schedule: it.p.s, Verdict: it.v, Goroutines: it.gs, Objects: it.objs, unordered: it.p.unordered}
+				f := Finding{Package: q.pkg, Test: g.test, Anomaly: it.p.a, Schedule: it.s, Verdict: it.v, Goroutines: it.gs, Objects: it.objs, pred: predID(it.p), unordered: it.p.unordered}
 				rep.Findings = append(rep.Findings, f)
 				r.findings = append(r.findings, f)
 				if f.Reproduced() {

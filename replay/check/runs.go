@@ -13,7 +13,6 @@ import (
 	"github.com/pecanvet/pecanvet/replay"
 	"github.com/pecanvet/pecanvet/ssatrace/predict"
 	"github.com/pecanvet/pecanvet/ssatrace/record"
-	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
 
 // testCheck is the checking of one test: its recorded runs (the ordinary
@@ -33,6 +32,7 @@ type testCheck struct {
 	deadline  time.Time
 
 	replays, skipped int
+	shareCut         bool            // replays stopped for a trace's share of the budget
 	found            int             // predictions of this test proved (now or by an earlier test)
 	pruned           map[string]bool // keys whose replays failed in an earlier trace of this test
 	notedCut         bool            // the note that a recording stopped at MaxEvents is made
@@ -73,6 +73,8 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	if strings.HasPrefix(rt.Truncated, "cut at ") && !c.notedCut {
 		c.notedCut = true
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: recording stopped at %d events to bound time and memory; predicting from those", c.pkg, c.test, rt.Events))
+	} else if cut && len(tr.Goroutines) >= predict.MaxGoroutines && len(tr.Events) < predict.MaxEvents {
+		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: trace of %d events cut to its first %d, before it names more than %d goroutines, to bound memory; predicting from those", c.pkg, c.test, rt.Events, len(tr.Events), predict.MaxGoroutines))
 	} else if cut {
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: trace of %d events cut to its first %d to bound memory; predicting from those", c.pkg, c.test, rt.Events, len(tr.Events)))
 	}
@@ -80,6 +82,11 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	// order; a combination already proved (by a test of an earlier
 	// queue) is confirmed at once, and the queue skips one proved by an
 	// earlier test of its own.
+	dir := filepath.Join(c.dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
+		return nil
+	}
 	var preds []prediction
 	flt := newFilters(tr, c.opt)
 	collect := func(a predict.Anomaly) bool {
@@ -94,12 +101,12 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 			// instances of a pruned key are still tried.)
 			return false
 		}
-		s, err := trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events)
+		p, err := writePrediction(tr, a, filepath.Join(dir, fmt.Sprintf("p%d.schedule", len(preds)+1)))
 		if err != nil {
 			c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
 			return false
 		}
-		preds = append(preds, prediction{a: a, s: s})
+		preds = append(preds, p)
 		c.predicted++
 		return false
 	}
@@ -127,9 +134,12 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %s while predicting; %s", c.pkg, c.test, why, res.Cut))
 	}
 	markUnordered(tr, preds)
-	dir := filepath.Join(c.dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
 	preds = flt.order(preds)
-	flt.tr = nil
+	// The trace and the filter built on it (each the size of the trace
+	// again) are not needed past ordering, while flt waits for the
+	// package's replays to be counted: kept, they held every test's trace
+	// of the package at once (ants: gigabytes).
+	flt.tr, flt.f = nil, nil
 	ropt := c.opt.Replay
 	// Replays are counted over all of the test's traces.
 	q.add(c.test, tr, preds, dir, max(0, c.opt.MaxReplays-c.replays), ropt)
@@ -137,9 +147,11 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 }
 
 // A trace's prediction may take Budget/predictShare, and at least
-// predictShareMin.
+// predictShareMin. At Budget/20 (15 s), a dozen of ants's long tests
+// (a million events through a thousand goroutines, none giving a
+// prediction in 15 s) took 3 of the package's 5 minutes in turn.
 const (
-	predictShare    = 20
+	predictShare    = 40
 	predictShareMin = 5 * time.Second
 )
 
@@ -148,6 +160,7 @@ func (qd *queued) settle(r qResult) {
 	c := qd.c
 	qd.flt.count(qd.preds, r.findings, c.rep)
 	c.skipped += r.skipped
+	c.shareCut = c.shareCut || r.shareCut
 	c.found += r.found
 	c.rep.Doomed += r.doomed
 	if c.pruned == nil {
@@ -245,7 +258,9 @@ func recordPerturbed(ctx context.Context, b *record.Build, pkg string, tests []s
 func (c *testCheck) notes() {
 	if c.skipped > 0 {
 		why := fmt.Sprintf("-max-replays %d", c.opt.MaxReplays)
-		if time.Now().After(c.deadline) {
+		if c.shareCut {
+			why = fmt.Sprintf("its replays took their share of the budget, %v", max(replayShareMin, c.opt.Budget/replayShare))
+		} else if time.Now().After(c.deadline) {
 			why = fmt.Sprintf("budget of %v spent", c.opt.Budget)
 		}
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %d predictions not replayed (%s)", c.pkg, c.test, c.skipped, why))
@@ -256,11 +271,17 @@ func (c *testCheck) notes() {
 // the goroutine whose turn it was never reached a gate: on a loaded
 // machine it may just have been slow, and a stall verdict would then
 // depend on the load.
-func replayRetrying(ctx context.Context, b *record.Build, pkg, test string, s *trace.Schedule, dir string, o replay.Options) replay.Verdict {
-	v := replay.Run(ctx, b, pkg, test, s, dir, o)
-	if stalledOnLate(v, s) && ctx.Err() == nil {
+func replayRetrying(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, o replay.Options) replay.Verdict {
+	run := func(dir string) replay.Verdict {
+		if p.s != nil {
+			return replay.Run(ctx, b, pkg, test, p.s, dir, o)
+		}
+		return replay.RunFile(ctx, b, pkg, test, p.file, p.steps, dir, o)
+	}
+	v := run(dir)
+	if stalledOnLate(v, p) && ctx.Err() == nil {
 		o.Stall = 4 * stallOf(o)
-		v = replay.Run(ctx, b, pkg, test, s, dir+"-retry", o)
+		v = run(dir + "-retry")
 	}
 	return v
 }
@@ -268,11 +289,14 @@ func replayRetrying(ctx context.Context, b *record.Build, pkg, test string, s *t
 // stalledOnLate reports whether replay v stopped because nothing moved for
 // the stall bound while the goroutine owning the awaited step was not
 // waiting at any gate (it had not got there yet, rather than being held).
-func stalledOnLate(v replay.Verdict, s *trace.Schedule) bool {
-	if v.Verdict != replay.Deadlock || !strings.HasPrefix(v.Message, "nothing moved") || v.Step < 1 || v.Step > len(s.Steps) {
+func stalledOnLate(v replay.Verdict, p prediction) bool {
+	if v.Verdict != replay.Deadlock || !strings.HasPrefix(v.Message, "nothing moved") || v.Step < 1 {
 		return false
 	}
-	g := s.Steps[v.Step-1].G
+	g := p.stepG(v.Step)
+	if g == "" {
+		return false
+	}
 	for _, w := range v.Waiting {
 		if strings.HasPrefix(w, g+" waits") {
 			return false

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/pecanvet/pecanvet/replay"
@@ -8,9 +10,22 @@ import (
 )
 
 // TestStalledOnLate: only a stall whose awaited goroutine was not waiting
-// at a gate is retried.
+// at a gate is retried; the same with the schedule in memory or in a file.
 func TestStalledOnLate(t *testing.T) {
-	s := &trace.Schedule{Steps: []trace.Step{{G: "g1", Op: trace.Write}, {G: "g2", Op: trace.Read}}}
+	s := &trace.Schedule{Pattern: "race/WR", Anomaly: []int{0, 1}, Steps: []trace.Step{{G: "g1", Op: trace.Write, Obj: "x", N: 1}, {G: "g2", Op: trace.Read, Obj: "x", N: 1}}}
+	file := filepath.Join(t.TempDir(), "s")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.WriteTo(f)
+	f.Close()
+	for _, p := range []prediction{{s: s}, {file: file, steps: 2}} {
+		testStalledOnLate(t, p)
+	}
+}
+
+func testStalledOnLate(t *testing.T, p prediction) {
 	for _, c := range []struct {
 		v    replay.Verdict
 		want bool
@@ -22,8 +37,8 @@ func TestStalledOnLate(t *testing.T) {
 		{replay.Verdict{Verdict: replay.Diverged, Step: 2, Message: "nothing moved"}, false},
 		{replay.Verdict{Verdict: replay.Deadlock, Step: 3, Message: "nothing moved"}, false},
 	} {
-		if got := stalledOnLate(c.v, s); got != c.want {
-			t.Errorf("%+v: stalledOnLate = %v, want %v", c.v, got, c.want)
+		if got := stalledOnLate(c.v, p); got != c.want {
+			t.Errorf("%+v (in a file: %v): stalledOnLate = %v, want %v", c.v, p.s == nil, got, c.want)
 		}
 	}
 }

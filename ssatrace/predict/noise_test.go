@@ -97,3 +97,57 @@ T2 unlock mu @s.go:22
 		}
 	}
 }
+
+// TestRecheck: ants's revertWorker reads the pool's state holding no lock,
+// takes the pool's lock and reads it again before inserting; Release's
+// CAS falls between. The violation across the re-check is marked with the
+// acquire's site (reported only with an effect); without the second read
+// under the lock (a time-of-check-to-time-of-use bug) it is not.
+func TestRecheck(t *testing.T) {
+	const revert = `
+T1 fork T2 @r.go:1
+T1 region-begin Pool.revert @r.go:2
+T1 atomic-load state @r.go:3
+T2 begin
+T2 atomic-rmw state @r.go:20
+T1 lock mu @r.go:4
+T1 atomic-load state @r.go:5
+T1 write items @r.go:6
+T1 unlock mu @r.go:7
+T1 region-end Pool.revert @r.go:8
+`
+	pats := builtin(t, "av")
+	res, err := Run(parse(t, revert), pats, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, a := range res.Anomalies {
+		if numbers(a.Events) == "<3,5,7>" {
+			n++
+			if a.Split != "r.go:4" || !a.Recheck {
+				t.Errorf("%s %s: Split %q, recheck %v; want r.go:4, a recheck", a.Pattern.ID(), numbers(a.Events), a.Split, a.Recheck)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no violation <3,5,7> across the re-check among %d anomalies", len(res.Anomalies))
+	}
+	// The check not repeated under the lock: the unit reads state, then
+	// writes it under the lock.
+	toctou := strings.Replace(revert, "T1 atomic-load state @r.go:5", "T1 atomic-rmw state @r.go:5", 1)
+	res, err = Run(parse(t, toctou), pats, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n = 0
+	for _, a := range res.Anomalies {
+		n++
+		if a.Split != "" || a.Recheck {
+			t.Errorf("toctou: %s %s: Split %q, recheck %v; want none", a.Pattern.ID(), numbers(a.Events), a.Split, a.Recheck)
+		}
+	}
+	if n == 0 {
+		t.Fatal("toctou: no violation")
+	}
+}

@@ -57,8 +57,11 @@ type Anomaly struct {
 	// Split is the site of a release by which the anomaly's unit of work
 	// deliberately splits itself between two of its events
 	// (ptg.Graph.SplitBetween); empty otherwise. Such a violation is worth
-	// reporting only when its replay shows an effect.
-	Split string
+	// reporting only when its replay shows an effect. With Recheck, it is
+	// instead the site of the acquire under which the unit re-checks what
+	// it read before (ptg.Graph.RecheckBetween), reported on the same terms.
+	Split   string
+	Recheck bool
 }
 
 // Stats describe a prediction run.
@@ -141,7 +144,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 			a.Sites = append(a.Sites, tr.Site(tr.Events[e]))
 		}
 		a.Unsound = unsound(gr, sched)
-		a.Split = split(gr, c.Pattern, c.Events)
+		a.Split, a.Recheck = split(gr, c.Pattern, c.Events)
 		if opt.Confirm != nil && !opt.Confirm(a) {
 			return false
 		}
@@ -161,10 +164,18 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 }
 
 // split returns the site of a deliberate split of a unit of the instance
-// between two of its events (same thread and unit in the pattern), or "".
-func split(gr *ptg.Graph, p *pattern.Pattern, events []int32) string {
+// between two of its events (same thread and unit in the pattern), or "";
+// recheck says it is the acquire of a re-check (RecheckBetween) rather
+// than a release (SplitBetween).
+func split(gr *ptg.Graph, p *pattern.Pattern, events []int32) (site string, recheck bool) {
 	if p.Adjacent || p.Chan {
-		return ""
+		return "", false
+	}
+	at := func(r int32) string {
+		if s := gr.Tr.Site(gr.Tr.Events[r]); s != "" {
+			return s
+		}
+		return "?"
 	}
 	for i := range events {
 		for j := i + 1; j < len(events); j++ {
@@ -172,14 +183,21 @@ func split(gr *ptg.Graph, p *pattern.Pattern, events []int32) string {
 				continue
 			}
 			if r := gr.SplitBetween(events[i], events[j]); r >= 0 {
-				if s := gr.Tr.Site(gr.Tr.Events[r]); s != "" {
-					return s
-				}
-				return "?"
+				return at(r), false
 			}
 		}
 	}
-	return ""
+	for i := range events {
+		for j := i + 1; j < len(events); j++ {
+			if p.T[i] != p.T[j] || p.AR[i] != p.AR[j] {
+				continue
+			}
+			if r := gr.RecheckBetween(events[i], events[j]); r >= 0 {
+				return at(r), true
+			}
+		}
+	}
+	return "", false
 }
 
 func unsound(gr *ptg.Graph, sched schedule.Schedule) string {

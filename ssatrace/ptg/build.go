@@ -76,6 +76,7 @@ func newBuilder(gr *Graph) *builder {
 	}
 	gr.snaps = make([][]snapshot, ng)
 	gr.splits = make([][]int32, ng)
+	gr.takes = make([][]int32, ng)
 	for g := 0; g < ng; g++ {
 		b.cur[g] = make([]uint32, ng)
 		b.cur[g][g] = 1
@@ -360,6 +361,9 @@ func (b *builder) locks(i int32, e trace.Event) {
 	case trace.Lock, trace.RLock:
 		if b.lockTop[g] < 0 {
 			b.csAcc[g] = false
+			if b.unitDep[g] == 1 {
+				gr.takes[g] = append(gr.takes[g], gr.Local[i])
+			}
 		}
 		h := b.holderOf(e.Obj)
 		for n := b.lockTop[g]; n >= 0; n = gr.nodes[n].parent {

@@ -81,6 +81,7 @@ type Graph struct {
 	Warn                    []string       // inconsistencies found while building, in trace order
 	Unsafe                  map[int32]bool // locks used in a non-nested way (schedules touching them may be unsound)
 	splits                  [][]int32      // goroutine → local positions of its deliberate splits (see SplitBetween)
+	takes [][]int32 // goroutine → local positions of its outermost unit's own first-lock acquires (RecheckBetween)
 }
 
 // RegionInfo is the extent of one atomic region instance.
@@ -316,6 +317,59 @@ func (gr *Graph) SplitBetween(a, b int32) int32 {
 	k := sort.Search(len(ss), func(i int) bool { return ss[i] >= la })
 	if k < len(ss) && ss[k] < lb {
 		return gr.byG.row(g)[ss[k]]
+	}
+	return -1
+}
+
+// RecheckBetween returns the acquire, if any, by which a unit re-checks
+// under a lock what it read before taking it, between its events a and b
+// (same goroutine): the earlier of them reads (or atomically loads) an
+// object holding no lock; the outermost unit's own code (not a method it
+// calls) then takes its first lock, and, holding it, reads that object
+// again, at or before the later event, which is inside that lock. That is
+// the double-checked idiom (ants's revertWorker: IsClosed, Lock, IsClosed
+// again): the unlocked read is a hint, the locked one decides, and a
+// write between them is what the second read is for. As with
+// SplitBetween, a violation across it is reported only with evidence of
+// an effect. A check that is not repeated under the lock (a
+// time-of-check-to-time-of-use bug) is no recheck.
+func (gr *Graph) RecheckBetween(a, b int32) int32 {
+	g := gr.Tr.Events[a].G
+	if gr.Tr.Events[b].G != g {
+		return -1
+	}
+	if gr.Local[a] > gr.Local[b] {
+		a, b = b, a
+	}
+	ea := gr.Tr.Events[a]
+	if gr.Lock[a] >= 0 || ea.Op != trace.Read && ea.Op != trace.AtomicLoad || gr.Lock[b] < 0 {
+		return -1
+	}
+	la, lb := gr.Local[a], gr.Local[b]
+	ts := gr.takes[g]
+	k := sort.Search(len(ts), func(i int) bool { return ts[i] > la })
+	if k == len(ts) || ts[k] >= lb {
+		return -1
+	}
+	row := gr.byG.row(g)
+	acq := row[ts[k]]
+	holds := func(e int32) bool {
+		for n := gr.Lock[e]; n >= 0; n = gr.nodes[n].parent {
+			if gr.nodes[n].acq == acq {
+				return true
+			}
+		}
+		return false
+	}
+	if !holds(b) {
+		return -1
+	}
+	for l := ts[k] + 1; l <= lb; l++ {
+		e := row[l]
+		ev := gr.Tr.Events[e]
+		if ev.Obj == ea.Obj && (ev.Op == trace.Read || ev.Op == trace.AtomicLoad) && holds(e) {
+			return acq
+		}
 	}
 	return -1
 }

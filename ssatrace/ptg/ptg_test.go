@@ -234,3 +234,59 @@ a region-end F.Fig3
 		}
 	}
 }
+
+// TestRecheckBetween: a unit that reads a flag holding no lock, then takes
+// a lock in its own code and reads the flag again holding it (the
+// double-checked idiom, ants's revertWorker) re-checks on purpose; one
+// that does not read it again under the lock (a time-of-check-to-time-of-
+// use bug), or whose lock is taken by a method it calls, or that read the
+// flag under a lock already, does not.
+func TestRecheckBetween(t *testing.T) {
+	gr := build(t, `
+a region-begin P.revert
+a atomic-load closed
+a lock mu
+a atomic-load closed
+a write items
+a unlock mu
+a region-end P.revert
+a region-begin P.toctou
+a atomic-load closed
+a lock mu
+a write items
+a unlock mu
+a region-end P.toctou
+a region-begin P.nested
+a atomic-load closed
+a region-begin P.insert
+a lock mu
+a atomic-load closed
+a write items
+a unlock mu
+a region-end P.insert
+a region-end P.nested
+a region-begin P.locked
+a lock mu
+a read closed
+a unlock mu
+a lock mu
+a read closed
+a write items
+a unlock mu
+a region-end P.locked
+`)
+	for _, tc := range []struct {
+		a, b int32 // event numbers
+		want int32 // event number of the acquire, 0 for none
+	}{
+		{2, 4, 3}, {2, 5, 3}, {5, 2, 3}, {4, 5, 0},
+		{9, 11, 0},
+		{15, 18, 0}, {15, 19, 0},
+		{25, 28, 0}, {25, 29, 0},
+	} {
+		got := gr.RecheckBetween(tc.a-1, tc.b-1) + 1
+		if got != tc.want {
+			t.Errorf("RecheckBetween(%d, %d) = event %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

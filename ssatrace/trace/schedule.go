@@ -75,49 +75,103 @@ func (s Step) String() string {
 // tr.Events, in order) and whose anomaly consists of events anomaly.
 func NewSchedule(tr *Trace, pattern string, sched, anomaly []int32) (*Schedule, error) {
 	s := &Schedule{Pattern: pattern}
+	at, err := scheduleSteps(tr, sched, anomaly, func(st Step) { s.Steps = append(s.Steps, st) })
+	if err != nil {
+		return nil, err
+	}
+	s.Anomaly = at
+	return s, nil
+}
+
+// WriteSchedule writes, in the schedule file format, the schedule
+// NewSchedule would build, without holding its steps in memory: a
+// schedule runs the test from its start, so on a long trace it has
+// millions of steps (some 100 bytes each in a Schedule), and a package's
+// predictions wait for replay by the hundred. It returns the number of
+// steps and the anomaly's steps, in pattern order.
+func WriteSchedule(w io.Writer, tr *Trace, pattern string, sched, anomaly []int32) (steps int, anomalySteps []Step, err error) {
+	at, err := anomalyAt(sched, anomaly)
+	if err != nil {
+		return 0, nil, err
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%s\nanomaly %s", ScheduleHeader, pattern)
+	for _, i := range at {
+		fmt.Fprintf(bw, " %d", i+1)
+	}
+	bw.WriteString("\n")
+	anomalySteps = make([]Step, len(at))
+	if _, err := scheduleSteps(tr, sched, anomaly, func(st Step) {
+		for k, i := range at {
+			if i == steps {
+				anomalySteps[k] = st
+			}
+		}
+		steps++
+		bw.WriteString(st.String())
+		bw.WriteByte('\n')
+	}); err != nil {
+		return 0, nil, err
+	}
+	return steps, anomalySteps, bw.Flush()
+}
+
+// anomalyAt returns the step index in sched of each event of anomaly.
+func anomalyAt(sched, anomaly []int32) ([]int, error) {
+	at := make([]int, len(anomaly))
+	for k, e := range anomaly {
+		at[k] = -1
+		for i, x := range sched {
+			if x == e {
+				at[k] = i
+				break
+			}
+		}
+		if at[k] < 0 {
+			return nil, fmt.Errorf("anomaly event %d is not in the schedule", e+1)
+		}
+	}
+	return at, nil
+}
+
+// scheduleSteps calls emit with each step of the schedule that runs the
+// events sched of tr, in order, and returns the step index of each event
+// of anomaly.
+func scheduleSteps(tr *Trace, sched, anomaly []int32, emit func(Step)) ([]int, error) {
 	type occKey struct {
 		g    int32
 		op   Op
 		site int32
 	}
-	// Occurrences count along each goroutine's program order; a schedule
-	// runs a prefix of it, so counting over the events in trace order up
-	// to each step's event gives the same numbers.
-	need := make(map[int32]bool, len(sched))
+	last := int32(-1)
 	for _, e := range sched {
 		if e < 0 || int(e) >= len(tr.Events) {
 			return nil, fmt.Errorf("schedule step refers to event %d of %d", e+1, len(tr.Events))
 		}
-		need[e] = true
-	}
-	occ := map[occKey]int{}
-	n := make(map[int32]int, len(sched))
-	last := int32(-1)
-	for _, e := range sched {
 		last = max(last, e)
 	}
+	at, err := anomalyAt(sched, anomaly)
+	if err != nil {
+		return nil, err
+	}
+	// Occurrences count along each goroutine's program order; a schedule
+	// runs a prefix of it, so counting over the events in trace order up
+	// to each step's event gives the same numbers. A schedule is most of
+	// the trace up to its last event (the recorded order, then the
+	// anomaly's tail): a slice, not maps keyed by event.
+	occ := map[occKey]int32{}
+	n := make([]int32, last+1)
 	for i := int32(0); i <= last; i++ {
 		ev := tr.Events[i]
 		k := occKey{ev.G, ev.Op, ev.Site}
 		occ[k]++
-		if need[i] {
-			n[i] = occ[k]
-		}
+		n[i] = occ[k]
 	}
-	at := make(map[int32]int, len(sched))
-	for i, e := range sched {
+	for _, e := range sched {
 		ev := tr.Events[e]
-		s.Steps = append(s.Steps, Step{G: tr.Goroutines[ev.G], Op: ev.Op, Obj: tr.ObjName(ev), Site: tr.Site(ev), N: n[e]})
-		at[e] = i
+		emit(Step{G: tr.Goroutines[ev.G], Op: ev.Op, Obj: tr.ObjName(ev), Site: tr.Site(ev), N: int(n[e])})
 	}
-	for _, e := range anomaly {
-		i, ok := at[e]
-		if !ok {
-			return nil, fmt.Errorf("anomaly event %d is not in the schedule", e+1)
-		}
-		s.Anomaly = append(s.Anomaly, i)
-	}
-	return s, nil
+	return at, nil
 }
 
 // WriteTo writes s in the schedule file format.

@@ -52,6 +52,35 @@ T1 read y @fig1.go:3 n=1
 	}
 }
 
+// WriteSchedule streams the file NewSchedule's WriteTo writes, and
+// returns its anomaly's steps.
+func TestWriteScheduleMatchesNewSchedule(t *testing.T) {
+	tr, err := ReadTrace(strings.NewReader(fig1Text), "fig1", ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sched, anomaly := []int32{0, 1, 2, 3, 5, 6, 4}, []int32{6, 4}
+	s, err := NewSchedule(tr, "race/WR", sched, anomaly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, got bytes.Buffer
+	s.WriteTo(&want)
+	n, steps, err := WriteSchedule(&got, tr, "race/WR", sched, anomaly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("WriteSchedule wrote\n%s\nNewSchedule\n%s", got.String(), want.String())
+	}
+	if n != len(s.Steps) || len(steps) != 2 || steps[0] != s.Steps[s.Anomaly[0]] || steps[1] != s.Steps[s.Anomaly[1]] {
+		t.Errorf("WriteSchedule: %d steps, anomaly %v; want %d, %v and %v", n, steps, len(s.Steps), s.Steps[s.Anomaly[0]], s.Steps[s.Anomaly[1]])
+	}
+	if _, _, err := WriteSchedule(&got, tr, "race/WR", sched[:4], anomaly); err == nil {
+		t.Error("WriteSchedule took an anomaly event outside the schedule")
+	}
+}
+
 func TestScheduleOccurrences(t *testing.T) {
 	tr, _ := ReadTrace(strings.NewReader("a read x @f.go:1\na read x @f.go:1\nb write x @f.go:2\na read x @f.go:1\n"), "t", ReadOptions{})
 	s, err := NewSchedule(tr, "race/RW", []int32{0, 1, 3, 2}, []int32{3, 2})
