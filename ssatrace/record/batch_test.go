@@ -228,3 +228,64 @@ func TestOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestNoWatcherAfterTests: a TestMain that checks for leaked goroutines
+// after m.Run (as go.uber.org/goleak's VerifyTestMain does) finds none of
+// the recorder's, whether the test was recorded alone or in a batch.
+func TestNoWatcherAfterTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.24\n",
+		"counter.go": counter,
+		"counter_test.go": `package counter
+
+import (
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+` + workSrc + `
+func TestMain(m *testing.M) {
+	code := m.Run()
+	buf := make([]byte, 1<<20)
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		n := runtime.Stack(buf, true)
+		if !strings.Contains(string(buf[:n]), "hangWatcher") {
+			break
+		}
+		if time.Since(start) > 500*time.Millisecond {
+			println("leaked: the hang watcher")
+			os.Exit(7)
+		}
+	}
+	os.Exit(code)
+}
+
+func TestA(t *testing.T) { work(&Counter{}) }
+func TestB(t *testing.T) { work(&Counter{}) }
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	r := b.RecordTest(ctx, "example.com/m", "TestA", filepath.Join(t.TempDir(), "a.trace"), time.Minute)
+	if !r.Passed || r.Events == 0 {
+		t.Errorf("alone: passed %v, %d events:\n%s", r.Passed, r.Events, r.Output)
+	}
+	out := map[string]chan record.BatchResult{"TestA": make(chan record.BatchResult, 1), "TestB": make(chan record.BatchResult, 1)}
+	b.RecordBatch(ctx, "example.com/m", []string{"TestA", "TestB"}, t.TempDir(), time.Minute, nil, out)
+	for name, ch := range out {
+		res := <-ch
+		if !res.Test.Passed {
+			t.Errorf("batch: %s did not pass:\n%s", name, res.Test.Output)
+		}
+	}
+}

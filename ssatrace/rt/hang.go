@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -29,8 +30,27 @@ const EnvHang = "PECANVET_HANG_MS"
 
 var (
 	hangAfter = 5 * time.Second
-	hangOnce  sync.Once
+	// The watcher runs while a recording does, and exits when it ends: a
+	// test's TestMain may check for leaked goroutines after m.Run
+	// (go.uber.org/goleak's VerifyTestMain: ttlcache's did, and failed
+	// every test instrumented, on this goroutine).
+	hangMu      sync.Mutex
+	hangRunning bool
+	hangWake    = make(chan struct{}, 1) // finish: look again now
+	hangStop    atomic.Bool             // stopHangs: exit even while recording
 )
+
+// stopHangs ends the watcher at a test's end when the recording goes on
+// to the process's end (PECANVET_FROM_TEST): what runs after the test (a
+// TestMain's leak check) must not see it, and a hang there is bounded by
+// the recording's timeout.
+func stopHangs() {
+	hangStop.Store(true)
+	select {
+	case hangWake <- struct{}{}:
+	default:
+	}
+}
 
 func init() {
 	if v := getenv(EnvHang); v != "" {
@@ -45,7 +65,13 @@ func init() {
 // move there (stuck.go), and the replayer watches for hangs itself.
 func watchHangs() {
 	if hangAfter > 0 && getenv(EnvSchedule) == "" {
-		hangOnce.Do(func() { go hangWatcher() })
+		hangMu.Lock()
+		hangStop.Store(false)
+		if !hangRunning {
+			hangRunning = true
+			go hangWatcher()
+		}
+		hangMu.Unlock()
 	}
 }
 
@@ -54,7 +80,10 @@ func hangWatcher() {
 	var last int64 = -1
 	since := time.Now()
 	for {
-		time.Sleep(hangAfter / 5)
+		select {
+		case <-time.After(hangAfter / 5):
+		case <-hangWake:
+		}
 		mu.Lock()
 		w := rec
 		replaying := rp != nil
@@ -63,7 +92,23 @@ func hangWatcher() {
 			count = w.events + w.hb.total
 		}
 		mu.Unlock()
-		if w == nil || replaying || !active.Load() {
+		if w == nil || hangStop.Load() {
+			// The recording ended. Exit, unless one started meanwhile
+			// (start sets rec before it calls watchHangs).
+			hangMu.Lock()
+			mu.Lock()
+			again := rec != nil && !hangStop.Load()
+			mu.Unlock()
+			if !again {
+				hangRunning = false
+				hangMu.Unlock()
+				return
+			}
+			hangMu.Unlock()
+			last = -1
+			continue
+		}
+		if replaying || !active.Load() {
 			last = -1
 			continue
 		}

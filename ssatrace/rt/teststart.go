@@ -121,5 +121,8 @@ func TestStart(t interface{ Name() string }) (end func()) {
 		fmt.Fprintf(os.Stderr, "pecanvet: cannot replay: %v\n", err)
 		os.Exit(3)
 	}
-	return Drain
+	return func() {
+		Drain()
+		stopHangs()
+	}
 }
