@@ -198,7 +198,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, skipError(pass.Pkg.Path(), dir, err)
 	}
 	for _, n := range rep.Notes {
-		if strings.Contains(n, "budget") || strings.Contains(n, "not replayed") || strings.Contains(n, "timed out") || strings.Contains(n, "no test") || strings.Contains(n, "fails") {
+		if strings.Contains(n, "budget") || strings.Contains(n, "not replayed") || strings.Contains(n, "timed out") || strings.Contains(n, "no test") || strings.Contains(n, "fails") || strings.Contains(n, "generated driver") {
 			note(pass, n)
 		}
 	}
@@ -435,6 +435,9 @@ func Message(f check.Finding) string {
 		}
 		if f.Verdict.RaceDetector {
 			fmt.Fprintf(&b, "no synchronization orders this %s and another goroutine's %s (%s), and Go's race detector reported them; no schedule runs them back to back (one is reached only after seeing the other's effect through something that does not synchronize, such as len of a channel); steps of the recorded run: %s", steps[r], steps[o], short(o), Interleaving(f))
+			if f.Driver != "" {
+				b.WriteString("; found by a generated driver calling " + f.Driver + " concurrently")
+			}
 			return b.String()
 		}
 		fmt.Fprintf(&b, "this %s and another goroutine's %s (%s) can run back to back", steps[r], steps[o], short(o))
@@ -454,6 +457,11 @@ func Message(f check.Finding) string {
 	b.WriteString("; reproduced")
 	if c := f.Verdict.Consequence; c != "" {
 		b.WriteString(", " + c)
+	}
+	if f.Driver != "" {
+		// No test of the package ran the two calls concurrently: say what
+		// did, since the clip's first steps are in the generated test.
+		b.WriteString("; found by a generated driver calling " + f.Driver + " concurrently")
 	}
 	b.WriteString("; " + Interleaving(f))
 	if f.WithoutEffect() {
