@@ -465,6 +465,9 @@ func Message(f check.Finding) string {
 	}
 	b.WriteString("; " + Interleaving(f))
 	if f.WithoutEffect() {
+		if a.Split == "" {
+			return "interleaving without effect: " + b.String() + " (the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent)"
+		}
 		return "interleaving without effect: " + b.String() + fmt.Sprintf(" (the unit releases its lock at %s in between on purpose, and the test passes)", shortSite(a.Split))
 	}
 	return b.String()

@@ -130,6 +130,7 @@ func Generate(ctx context.Context, dir string, patterns []string, buildFlags []s
 		}
 	}
 	res := &Result{Files: map[string][]byte{}, Drivers: map[string][]Driver{}}
+	std := &stdTypes{ctx: ctx, dir: dir, buildFlags: buildFlags}
 	paths := make([]string, 0, len(byPath))
 	for path := range byPath {
 		paths = append(paths, path)
@@ -163,7 +164,7 @@ func Generate(ctx context.Context, dir string, patterns []string, buildFlags []s
 			continue
 		}
 		vals := harvest(path, []*packages.Package{v.test, v.xtest})
-		src, drivers, notes := emitChecked(host, pairs, vals)
+		src, drivers, notes := emitChecked(host, pairs, vals, std)
 		res.Notes = append(res.Notes, notes...)
 		if src != "" {
 			res.Files[filepath.Join(filepath.Dir(p.GoFiles[0]), File)] = []byte(src)
@@ -359,11 +360,11 @@ func usesSync(t types.Type) bool {
 // emitChecked writes the drivers of pairs into host's package and
 // type-checks them against it; drivers that do not type-check are dropped
 // (with a note) and the rest written again, a few rounds at most.
-func emitChecked(host *packages.Package, pairs []pair, vals *values) (string, []Driver, []string) {
+func emitChecked(host *packages.Package, pairs []pair, vals *values, std *stdTypes) (string, []Driver, []string) {
 	var notes []string
 	for round := 0; round < 4 && len(pairs) > 0; round++ {
 		src, drivers := emit(host.Types, pairs, vals)
-		bad, errs := typeCheck(host, src)
+		bad, errs := typeCheck(host, src, std)
 		if len(errs) == 0 {
 			return src, drivers, notes
 		}
@@ -389,7 +390,7 @@ func emitChecked(host *packages.Package, pairs []pair, vals *values) (string, []
 // typeCheck type-checks the driver source as one more file of host's
 // package. It returns the first error of each driver function, by test
 // name, and all errors.
-func typeCheck(host *packages.Package, src string) (map[string]string, []string) {
+func typeCheck(host *packages.Package, src string, std *stdTypes) (map[string]string, []string) {
 	fset := host.Fset
 	f, err := parser.ParseFile(fset, File, src, parser.SkipObjectResolution)
 	if err != nil {
@@ -399,7 +400,6 @@ func typeCheck(host *packages.Package, src string) (map[string]string, []string)
 	for _, imp := range host.Types.Imports() {
 		direct[imp.Path()] = imp
 	}
-	std := importer.Default()
 	var errs []types.Error
 	conf := &types.Config{
 		Importer: importerFunc(func(path string) (*types.Package, error) {
@@ -454,6 +454,43 @@ func typeCheck(host *packages.Package, src string) (map[string]string, []string)
 	}
 	return bad, all
 }
+
+// stdTypes has the standard packages a driver file imports besides the
+// package's own imports, loaded once per Generate (from export data, in one
+// go list run: an importer per package cost seconds each under load).
+type stdTypes struct {
+	ctx        context.Context
+	dir        string
+	buildFlags []string
+	loaded     bool
+	pkgs       map[string]*types.Package
+	fallback   types.Importer
+}
+
+func (s *stdTypes) Import(path string) (*types.Package, error) {
+	if !s.loaded {
+		s.loaded = true
+		s.pkgs = map[string]*types.Package{}
+		cfg := &packages.Config{Context: s.ctx, Mode: packages.NeedName | packages.NeedTypes, Dir: s.dir, BuildFlags: s.buildFlags}
+		if ps, err := packages.Load(cfg, driverImports...); err == nil {
+			for _, p := range ps {
+				if p.Types != nil && len(p.Errors) == 0 {
+					s.pkgs[p.PkgPath] = p.Types
+				}
+			}
+		}
+	}
+	if p := s.pkgs[path]; p != nil {
+		return p, nil
+	}
+	if s.fallback == nil {
+		s.fallback = importer.Default()
+	}
+	return s.fallback.Import(path)
+}
+
+// driverImports are the packages every driver file imports.
+var driverImports = []string{"fmt", "reflect", "testing", "time"}
 
 type importerFunc func(path string) (*types.Package, error)
 

@@ -79,7 +79,7 @@ func TestDropsWhatDoesNotCompile(t *testing.T) {
 	// A string where Withdraw takes an int: what a wrong guess of an
 	// argument would give.
 	vals := &values{ctors: map[string]ctorCall{}, args: map[string][]string{"Ledger.Withdraw": {`"x"`}}}
-	src, drivers, notes := emitChecked(host, pairs, vals)
+	src, drivers, notes := emitChecked(host, pairs, vals, &stdTypes{ctx: context.Background(), dir: dir})
 	if len(drivers) != 1 || drivers[0].Calls != "Balance and Balance" {
 		t.Fatalf("drivers %+v, want only Balance and Balance", drivers)
 	}
@@ -89,7 +89,7 @@ func TestDropsWhatDoesNotCompile(t *testing.T) {
 	if len(notes) != 1 || !strings.Contains(notes[0], "calling Withdraw and Withdraw of Ledger dropped: it does not compile") {
 		t.Errorf("notes %q, want one saying the Withdraw driver was dropped", notes)
 	}
-	if bad, errs := typeCheck(host, src); len(bad) > 0 || len(errs) > 0 {
+	if bad, errs := typeCheck(host, src, &stdTypes{ctx: context.Background(), dir: dir}); len(bad) > 0 || len(errs) > 0 {
 		t.Errorf("the kept drivers do not type-check: %q", errs)
 	}
 }
