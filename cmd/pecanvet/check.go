@@ -54,7 +54,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	alone := fs.Bool("alone", false, "record each test in a process of its own (by default a package's test functions are recorded in one process, each with a trace of its own; use this when tests depend on running alone)")
 	perturb := fs.Int("perturb", 1, "when a test's first run proves nothing and two of its goroutines did something, record it this many more times under perturbed schedules (fixed seeds) and predict from each run; 0: only the first run")
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
-	drivers := fs.Bool("drivers", true, "generate test drivers for packages without tests (two goroutines calling a type's exported methods)")
+	drivers := fs.Bool("drivers", true, "generate test drivers (two goroutines calling two methods of a type): for the static candidates no test reaches, and for packages without tests")
 	filters := fs.Bool("filters", true, "before replaying, drop predictions no lock-valid execution realizes (false: to measure what that saves)")
 	rankReads := fs.Bool("rank-reads", false, "replay first the instances of a site combination whose schedules change the fewest reads (AVFilter's criterion; measured worse than the search's order)")
 	fs.Usage = func() {
@@ -178,12 +178,19 @@ func printFinding(w io.Writer, f check.Finding) {
 	if v.Consequence != "" {
 		what += "; " + v.Consequence
 	}
+	if f.Driver != "" {
+		what += "; found by a generated driver calling " + f.Driver + " concurrently"
+	}
 	if f.WithoutEffect() {
-		why := "the unit releases its lock at " + siteOr(f.Anomaly.Split) + " in between on purpose"
-		if f.Anomaly.Recheck {
-			why = "the unit takes a lock at " + siteOr(f.Anomaly.Split) + " and re-checks under it what it read before"
+		if f.Anomaly.Split == "" {
+			what = "interleaving without effect: " + what + "; the generated driver's test passes (no outcome that no sequential order gives), and the package may never make these calls concurrent"
+		} else {
+			why := "the unit releases its lock at " + siteOr(f.Anomaly.Split) + " in between on purpose"
+			if f.Anomaly.Recheck {
+				why = "the unit takes a lock at " + siteOr(f.Anomaly.Split) + " and re-checks under it what it read before"
+			}
+			what = "interleaving without effect: " + what + "; " + why + ", and the test passes"
 		}
-		what = "interleaving without effect: " + what + "; " + why + ", and the test passes"
 	}
 	fmt.Fprintf(w, "%s: %s — %s\n", siteOr(f.Anomaly.Sites[0]), describe(f), what)
 	for k, e := range f.Anomaly.Events {
@@ -219,6 +226,9 @@ type checkOut struct {
 	Test        string   `json:"test"`
 	Package     string   `json:"package"`
 	Message     string   `json:"message,omitempty"`
+	// Driver: found by a generated driver calling these methods
+	// concurrently ("Withdraw and Withdraw"); Test is the driver's name.
+	Driver string `json:"driver,omitempty"`
 	// WithoutEffect: reproduced across the unit's deliberate split (Split,
 	// the release's site) with a passing replay; listed only with -v.
 	WithoutEffect bool   `json:"without_effect,omitempty"`
@@ -229,7 +239,7 @@ func checkJSON(f check.Finding) checkOut {
 	o := checkOut{
 		Kind: f.Anomaly.Pattern.Kind, Pattern: f.Anomaly.Pattern.Name, Verdict: f.Verdict.Verdict,
 		Sites: f.Anomaly.Sites, Goroutines: f.Goroutines, Consequence: f.Verdict.Consequence,
-		Test: f.Test, Package: f.Package,
+		Test: f.Test, Package: f.Package, Driver: f.Driver,
 		WithoutEffect: f.WithoutEffect(), Split: f.Anomaly.Split,
 	}
 	if !f.Reproduced() || f.Verdict.RaceDetector {

@@ -198,7 +198,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, skipError(pass.Pkg.Path(), dir, err)
 	}
 	for _, n := range rep.Notes {
-		if strings.Contains(n, "budget") || strings.Contains(n, "not replayed") || strings.Contains(n, "timed out") || strings.Contains(n, "no test") || strings.Contains(n, "fails") {
+		if strings.Contains(n, "budget") || strings.Contains(n, "not replayed") || strings.Contains(n, "timed out") || strings.Contains(n, "no test") || strings.Contains(n, "fails") || strings.Contains(n, "generated driver") {
 			note(pass, n)
 		}
 	}
@@ -435,6 +435,9 @@ func Message(f check.Finding) string {
 		}
 		if f.Verdict.RaceDetector {
 			fmt.Fprintf(&b, "no synchronization orders this %s and another goroutine's %s (%s), and Go's race detector reported them; no schedule runs them back to back (one is reached only after seeing the other's effect through something that does not synchronize, such as len of a channel); steps of the recorded run: %s", steps[r], steps[o], short(o), Interleaving(f))
+			if f.Driver != "" {
+				b.WriteString("; found by a generated driver calling " + f.Driver + " concurrently")
+			}
 			return b.String()
 		}
 		fmt.Fprintf(&b, "this %s and another goroutine's %s (%s) can run back to back", steps[r], steps[o], short(o))
@@ -455,8 +458,16 @@ func Message(f check.Finding) string {
 	if c := f.Verdict.Consequence; c != "" {
 		b.WriteString(", " + c)
 	}
+	if f.Driver != "" {
+		// No test of the package ran the two calls concurrently: say what
+		// did, since the clip's first steps are in the generated test.
+		b.WriteString("; found by a generated driver calling " + f.Driver + " concurrently")
+	}
 	b.WriteString("; " + Interleaving(f))
 	if f.WithoutEffect() {
+		if a.Split == "" {
+			return "interleaving without effect: " + b.String() + " (the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent)"
+		}
 		why := fmt.Sprintf("the unit releases its lock at %s in between on purpose", shortSite(a.Split))
 		if a.Recheck {
 			why = fmt.Sprintf("the unit takes a lock at %s and re-checks under it what it read before", shortSite(a.Split))

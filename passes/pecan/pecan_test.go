@@ -89,3 +89,17 @@ func TestWithoutEffect(t *testing.T) {
 	defer pecan.Analyzer.Flags.Set("v", "false")
 	analysistest.Run(t, dir, pecan.Analyzer, "./splitunit")
 }
+
+// TestDriverNilDependency: a generated driver that cannot build a usable
+// receiver (its sequential calls panic on a nil dependency) skips; the
+// panic is not reported as a concurrency bug.
+func TestDriverNilDependency(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records and replays")
+	}
+	dir, err := filepath.Abs("testdata/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, pecan.Analyzer, "./nildep")
+}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/ssatrace/driver"
 	"github.com/pecanvet/pecanvet/ssatrace/pattern"
 	"github.com/pecanvet/pecanvet/ssatrace/predict"
 	"github.com/pecanvet/pecanvet/ssatrace/record"
@@ -37,7 +38,7 @@ type Options struct {
 	BuildFlags []string
 	Progress   io.Writer // progress lines, if not nil
 	KeepTraces string    // if set, keep the recorded traces here
-	Drivers    bool      // generate test drivers for packages without tests
+	Drivers    bool      // generate test drivers (ssatrace/driver) for the candidates no test reaches, and for packages without tests
 	// Perturb is how many more runs of a test to record, under perturbed
 	// schedules (seeds 1..Perturb), when its first run leaves nothing
 	// reproduced: see perturbed. Default 1; negative: none.
@@ -64,8 +65,11 @@ type Finding struct {
 	Verdict       replay.Verdict
 	Goroutines    []string // of the anomaly's events, in pattern order
 	Objects       []string
-	pred          string // predID of its prediction (filters.count)
-	unordered     bool   // prediction.unordered
+	// Driver is set when a generated driver (ssatrace/driver) found it:
+	// the methods it called concurrently ("Withdraw and Withdraw").
+	Driver    string
+	pred      string // predID of its prediction (filters.count)
+	unordered bool   // prediction.unordered
 }
 
 // ObjectNames returns the objects of the anomaly's events without their
@@ -93,9 +97,14 @@ func (f *Finding) Reproduced() bool { return f.Verdict.Verdict == replay.Reprodu
 // across a unit's deliberate split (predict.Anomaly.Split: the unit's own
 // code released the lock guarding its accesses in between) whose replay
 // passed without a panic. The code asked for the interleaving; only a
-// failing replay shows that it did not mean it. Data races always count.
+// failing replay shows that it did not mean it. Data races count whenever
+// reproduced — except in a generated driver (Driver): the concurrent
+// calls are pecanvet's guess, not the package's usage (Publish called by
+// two publishers of a one-publisher box), so a driver's finding counts
+// only when its replay fails (the concurrent outcome is one no sequential
+// order gives) or panics.
 func (f *Finding) WithoutEffect() bool {
-	return f.Reproduced() && f.Anomaly.Split != "" && f.Verdict.Passed && !f.Verdict.Panicked
+	return f.Reproduced() && (f.Anomaly.Split != "" || f.Driver != "") && f.Verdict.Passed && !f.Verdict.Panicked
 }
 
 // Report is the outcome of a check.
@@ -221,12 +230,91 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 	if err != nil {
 		return err
 	}
-	rep.Listed += len(tests)
 	if len(tests) == 0 {
 		rep.Notes = append(rep.Notes, pkg+": no tests to run")
 		return nil
 	}
+	// The package's own tests first; then the generated drivers whose
+	// candidates those tests did not reach (see driversToRun).
+	drivers := map[string]driver.Driver{}
+	for _, d := range b.Drivers[pkg] {
+		drivers[d.Test] = d
+	}
+	var own, generated []string
+	for _, t := range tests {
+		if _, ok := drivers[t]; ok {
+			generated = append(generated, t)
+		} else {
+			own = append(own, t)
+		}
+	}
+	rep.Listed += len(own)
 	seen := map[string]bool{} // one finding per site combination per package
+	cov := newCoverage()
+	first := len(rep.Findings)
+	if len(own) > 0 {
+		if err := checkTests(ctx, b, pkg, own, filepath.Join(scratch, "own"), opt, rep, seen, deadline, cov); err != nil {
+			return err
+		}
+	}
+	if run := driversToRun(pkg, generated, drivers, cov, rep); len(run) > 0 {
+		rep.Listed += len(run)
+		if time.Now().After(deadline) {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: budget of %v spent; %d generated drivers not run", pkg, opt.Budget, len(run)))
+		} else if err := checkTests(ctx, b, pkg, run, filepath.Join(scratch, "drivers"), opt, rep, seen, deadline, nil); err != nil {
+			return err
+		}
+	}
+	for i := first; i < len(rep.Findings); i++ {
+		if d, ok := drivers[rep.Findings[i].Test]; ok && rep.Findings[i].Package == pkg {
+			rep.Findings[i].Driver = d.Calls
+		}
+	}
+	return nil
+}
+
+// driversToRun returns the generated drivers to run: those driving a
+// candidate that no recorded run of the package's tests held in two
+// goroutines (a driver of a package without tests drives no candidate
+// and always runs). It notes what it runs and what it leaves out.
+func driversToRun(pkg string, generated []string, drivers map[string]driver.Driver, cov *coverage, rep *Report) []string {
+	var run, calls []string
+	covered := 0
+	for _, t := range generated {
+		d := drivers[t]
+		need := len(d.Cands) == 0
+		for _, c := range d.Cands {
+			if !cov.held(c) {
+				need = true
+				break
+			}
+		}
+		if !need {
+			covered++
+			continue
+		}
+		run = append(run, t)
+		calls = append(calls, d.Calls+" of "+d.Type)
+	}
+	if len(run) > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: running %d generated %s, calling two methods from two goroutines where no test did (%s)", pkg, len(run), plural("driver", len(run)), strings.Join(calls, "; ")))
+	}
+	if covered > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d generated %s not run: the tests held their candidates in two goroutines", pkg, covered, plural("driver", covered)))
+	}
+	return run
+}
+
+func plural(w string, n int) string {
+	if n == 1 {
+		return w
+	}
+	return w + "s"
+}
+
+// checkTests records, predicts and replays tests of pkg (in scratch);
+// when cov is not nil, it also collects which goroutines ran which sites.
+func checkTests(ctx context.Context, b *record.Build, pkg string, tests []string, scratch string, opt Options, rep *Report, seen map[string]bool, deadline time.Time, cov *coverage) error {
 	recs, err := newRecordAhead(ctx, b, pkg, tests, scratch, opt)
 	if err != nil {
 		return err
@@ -248,7 +336,7 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 			rep.Time.Records++
 			rep.Tests++
 			rep.Events += rt.Events
-			tc := &testCheck{ctx: ctx, b: b, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline}
+			tc := &testCheck{ctx: ctx, b: b, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline, cov: cov}
 			if rt.TimedOut {
 				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: timed out after %v while recording; predicting from the partial trace", pkg, test, opt.Timeout))
 			} else if strings.HasPrefix(rt.Truncated, "hung: ") {

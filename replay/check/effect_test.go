@@ -17,6 +17,12 @@ func TestWithoutEffect(t *testing.T) {
 			Verdict: replay.Verdict{Verdict: verdict, Passed: passed, Panicked: panicked},
 		}
 	}
+	// A generated driver's finding, of any kind, needs an effect too.
+	drv := func(verdict string, passed, panicked bool) Finding {
+		f := mk("", verdict, passed, panicked)
+		f.Driver = "Publish and Publish"
+		return f
+	}
 	for _, tc := range []struct {
 		f        Finding
 		reported bool
@@ -27,6 +33,9 @@ func TestWithoutEffect(t *testing.T) {
 		{mk("a.go:3", replay.Reproduced, false, false), true, false},
 		{mk("a.go:3", replay.Reproduced, false, true), true, false},
 		{mk("a.go:3", "diverged", true, false), false, false},
+		{drv(replay.Reproduced, true, false), false, true},
+		{drv(replay.Reproduced, false, false), true, false},
+		{drv(replay.Reproduced, true, true), true, false},
 	} {
 		rep := &Report{Findings: []Finding{tc.f}}
 		if got := len(rep.Reported()) == 1; got != tc.reported {

@@ -30,6 +30,7 @@ type testCheck struct {
 	rep       *Report
 	seen      map[string]bool
 	deadline  time.Time
+	cov       *coverage // if not nil, collects the sites each trace's goroutines ran
 
 	replays, skipped int
 	shareCut         bool            // replays stopped for a trace's share of the budget
@@ -69,6 +70,9 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	if err != nil {
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: unreadable trace: %v", c.pkg, c.test, err))
 		return nil
+	}
+	if c.cov != nil {
+		c.cov.add(tr)
 	}
 	if strings.HasPrefix(rt.Truncated, "cut at ") && !c.notedCut {
 		c.notedCut = true

@@ -1,17 +1,42 @@
-// Package driver generates test drivers for packages that have no tests,
-// like the drivers PECAN used to close the JDK collections: for an exported
-// type whose methods use locks, atomics or channels, each test builds a
-// value (with a New… constructor if the package has one, else the zero
-// value) and calls two of its exported methods from two goroutines with
-// zero arguments. The recorded run then holds the accesses the dynamic loop
-// predicts from. The drivers exist only in the overlay: they never land in
-// the user's tree.
+// Package driver generates test drivers: tests that call two methods of a
+// type from two goroutines, so that the recorded run holds accesses the
+// dynamic loop can predict from where the package's own tests hold none.
+// This is how PECAN closed the JDK collections, and the third step of
+// pecanvet's pipeline (static candidates → drivers → record → predict →
+// replay).
+//
+// For a package with tests, the method pairs are the static candidates
+// (passes/candidates) whose two contexts are methods of one type: a driver
+// per pair, run by the dynamic loop only when no recorded test held both
+// sides of one of its candidates in two goroutines (Driver.Cands). For a
+// package without tests, every pair of exported methods of an exported
+// type whose methods use locks, atomics or channels gets one (there is no
+// recorded run to spare).
+//
+// A driver builds the receiver as the package's tests do (a call of a
+// package function returning the type, with constant arguments), else with
+// a New… constructor, else as the zero value; it passes the constant
+// arguments the tests pass to those methods, else small values (1, "a").
+// It first calls the pair one after the other on fresh receivers, in both
+// orders, twice each: a panic there means the driver cannot build a usable
+// receiver (a nil dependency), and the test skips — that is never a
+// concurrency bug. When the sequential outcomes (results and the
+// receiver's state) repeat, they are the oracle: the concurrent call must
+// end as one of the two orders does, or the test fails (the methods are
+// not atomic together). A panic in the concurrent call fails the test as
+// any panic does.
+//
+// The drivers exist only in the overlay, in File: they never land in the
+// user's tree. A driver that does not type-check against the package and
+// its tests is dropped, with a note, so a driver never breaks the build.
 package driver
 
 import (
 	"context"
 	"fmt"
 	"go/ast"
+	"go/importer"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"path/filepath"
@@ -19,28 +44,59 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/pecanvet/pecanvet/passes/candidates"
+	"github.com/pecanvet/pecanvet/passes/symbolic"
 )
 
 // File is the name drivers are written under, in the package's directory.
 const File = "zz_pecanvet_driver_test.go"
 
+// Prefix starts the name of every generated driver test.
+const Prefix = "TestPecanvetDriver"
+
 // Limits on what is generated per package.
 const (
-	maxTypes = 8
-	maxPairs = 12 // per type
+	maxTypes = 8  // package without tests: types driven
+	maxPairs = 12 // package without tests: pairs per type
+	// MaxDrivers bounds the candidate drivers of one package (in the
+	// candidates' order, so races and the simplest patterns first).
+	MaxDrivers = 16
 )
 
-// Generate returns driver test files (path → source) for the packages
-// matching patterns that have no test files and have a type worth driving.
-func Generate(ctx context.Context, dir string, patterns []string, buildFlags []string) (map[string][]byte, error) {
-	// Which packages lack tests follows from file names alone: find them
-	// with a load that needs no type information, and type-check only
-	// them. A load with types runs the compiler for export data and
-	// type-checks every matched package, about a second per check even
-	// on a warm cache, and most checked packages have tests.
+// loadMode is what Generate loads: syntax and types of the packages and
+// their tests, to run the candidates analyzer and to type-check drivers.
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedTypesSizes | packages.NeedModule
+
+// A Driver is one generated test.
+type Driver struct {
+	Test  string // the test function's name
+	Type  string // the receiver's type, e.g. "Ledger"
+	Calls string // what it calls concurrently, for messages: "Withdraw and Withdraw"
+	// Cands are the sides of the candidates it drives: the dynamic loop
+	// runs it when one of them was not held by two goroutines in the
+	// recorded runs of the package's tests. Empty for a package without
+	// tests: always run.
+	Cands []Sides
+}
+
+// Sides are the sites of a candidate's events, per context: trace sites
+// without the column ("module/relative/path.go:line").
+type Sides [2][]string
+
+// Result is what Generate made.
+type Result struct {
+	Files   map[string][]byte   // driver file path → source
+	Drivers map[string][]Driver // import path → its drivers
+	Notes   []string            // drivers dropped, and why
+}
+
+// Generate returns the driver files of the packages matching patterns in
+// the main module.
+func Generate(ctx context.Context, dir string, patterns []string, buildFlags []string) (*Result, error) {
 	cfg := &packages.Config{
 		Context:    ctx,
-		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedModule,
+		Mode:       loadMode,
 		Dir:        dir,
 		BuildFlags: buildFlags,
 		Tests:      true,
@@ -49,45 +105,191 @@ func Generate(ctx context.Context, dir string, patterns []string, buildFlags []s
 	if err != nil {
 		return nil, err
 	}
-	tested := map[string]bool{}
+	// The variants of each package: itself, with its internal tests
+	// (p [p.test]), and its external tests (p_test).
+	type variants struct{ plain, test, xtest *packages.Package }
+	byPath := map[string]*variants{}
+	get := func(path string) *variants {
+		v := byPath[path]
+		if v == nil {
+			v = &variants{}
+			byPath[path] = v
+		}
+		return v
+	}
 	for _, p := range pkgs {
-		for _, f := range p.GoFiles {
-			if strings.HasSuffix(f, "_test.go") {
-				tested[strings.TrimSuffix(p.PkgPath, "_test")] = true
+		switch {
+		case strings.HasSuffix(p.PkgPath, "_test"):
+			get(strings.TrimSuffix(p.PkgPath, "_test")).xtest = p
+		case strings.HasSuffix(p.ID, ".test"):
+			// the test main
+		case p.ID == p.PkgPath:
+			get(p.PkgPath).plain = p
+		default:
+			get(p.PkgPath).test = p
+		}
+	}
+	res := &Result{Files: map[string][]byte{}, Drivers: map[string][]Driver{}}
+	std := &stdTypes{ctx: ctx, dir: dir, buildFlags: buildFlags}
+	paths := make([]string, 0, len(byPath))
+	for path := range byPath {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		v := byPath[path]
+		p := v.plain
+		if p == nil || p.Module == nil || !p.Module.Main || len(p.GoFiles) == 0 || p.Types == nil || p.Name == "main" || len(p.Errors) > 0 {
+			continue
+		}
+		var pairs []pair
+		host := p // the package the driver file joins
+		if v.test == nil && v.xtest == nil {
+			pairs = allPairs(p)
+		} else {
+			if v.test != nil {
+				host = v.test
+			}
+			if host.Types == nil || host.TypesInfo == nil || len(host.Errors) > 0 {
+				continue
+			}
+			cands, err := safeCandidates(p)
+			if err != nil {
+				res.Notes = append(res.Notes, fmt.Sprintf("%s: no drivers: the static candidates failed: %v", path, err))
+				continue
+			}
+			pairs = candidatePairs(p, cands)
+		}
+		if len(pairs) == 0 {
+			continue
+		}
+		vals := harvest(path, []*packages.Package{v.test, v.xtest})
+		src, drivers, notes := emitChecked(host, pairs, vals, std)
+		res.Notes = append(res.Notes, notes...)
+		if src != "" {
+			res.Files[filepath.Join(filepath.Dir(p.GoFiles[0]), File)] = []byte(src)
+			res.Drivers[path] = drivers
+		}
+	}
+	return res, nil
+}
+
+// safeCandidates is candidatesOf, a panic of the analysis turned into an
+// error: drivers are an extra, never a reason for the check to fail.
+func safeCandidates(p *packages.Package) (c candidates.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return candidatesOf(p)
+}
+
+// A pair is two methods of one type to call from two goroutines.
+type pair struct {
+	typ    string // the type's name in its package
+	m0, m1 string // method names, m0 <= m1
+	cands  []Sides
+}
+
+func (pr *pair) test() string  { return Prefix + "_" + pr.typ + "_" + pr.m0 + "_" + pr.m1 }
+func (pr *pair) calls() string { return pr.m0 + " and " + pr.m1 }
+
+// candidatePairs groups the candidates whose two contexts are methods of
+// one type of p by method pair, in the candidates' order, at most
+// MaxDrivers.
+func candidatePairs(p *packages.Package, cands candidates.Result) []pair {
+	var out []pair
+	index := map[string]int{}
+	for _, c := range cands {
+		f0, f1 := c.Funcs[0], c.Funcs[1]
+		if f0.Kind != candidates.Method || f1.Kind != candidates.Method || f0.Func == nil || f1.Func == nil {
+			continue
+		}
+		t0, t1 := symbolic.Receiver(f0.Func), symbolic.Receiver(f1.Func)
+		if t0 == nil || t0 != t1 || t0.Obj().Pkg() == nil || t0.Obj().Pkg().Path() != p.PkgPath || t0.TypeParams() != nil {
+			continue
+		}
+		var sides Sides
+		for i, pos := range c.Sites {
+			side := 0
+			if i < len(c.P.T) && c.P.T[i] != 0 {
+				side = 1
+			}
+			sides[side] = append(sides[side], site(p, pos))
+		}
+		m0, m1 := f0.Func.Name(), f1.Func.Name()
+		if m1 < m0 {
+			m0, m1 = m1, m0
+			sides[0], sides[1] = sides[1], sides[0]
+		}
+		key := t0.Obj().Name() + "." + m0 + "." + m1
+		if i, ok := index[key]; ok {
+			out[i].cands = append(out[i].cands, sides)
+			continue
+		}
+		if len(out) == MaxDrivers {
+			continue
+		}
+		index[key] = len(out)
+		out = append(out, pair{typ: t0.Obj().Name(), m0: m0, m1: m1, cands: []Sides{sides}})
+	}
+	return out
+}
+
+// site renders pos as a trace site without its column: the module-relative
+// slash path and the line.
+func site(p *packages.Package, pos token.Pos) string {
+	position := p.Fset.Position(pos)
+	name := position.Filename
+	if p.Module != nil && p.Module.Dir != "" {
+		if rel, err := filepath.Rel(p.Module.Dir, name); err == nil {
+			name = rel
+		}
+	}
+	return fmt.Sprintf("%s:%d", filepath.ToSlash(name), position.Line)
+}
+
+// allPairs lists, for a package without tests, every pair of exported
+// pointer-receiver methods of its exported types meant for concurrent use.
+func allPairs(p *packages.Package) []pair {
+	var out []pair
+	scope := p.Types.Scope()
+	ntypes := 0
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || !tn.Exported() || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams() != nil {
+			continue
+		}
+		if _, isIface := named.Underlying().(*types.Interface); isIface || !concurrent(p, named) {
+			continue
+		}
+		ms := types.NewMethodSet(types.NewPointer(named))
+		var names []string
+		for i := 0; i < ms.Len(); i++ {
+			if fn, ok := ms.At(i).Obj().(*types.Func); ok && fn.Exported() {
+				names = append(names, fn.Name())
+			}
+		}
+		sort.Strings(names)
+		n := 0
+		for i := 0; i < len(names) && n < maxPairs; i++ {
+			for j := i; j < len(names) && n < maxPairs; j++ {
+				out = append(out, pair{typ: name, m0: names[i], m1: names[j]})
+				n++
+			}
+		}
+		if len(names) > 0 {
+			if ntypes++; ntypes >= maxTypes {
+				break
 			}
 		}
 	}
-	untested := func(p *packages.Package) bool {
-		if p.Module == nil || !p.Module.Main || tested[p.PkgPath] || len(p.GoFiles) == 0 || p.Name == "main" {
-			return false
-		}
-		return !strings.Contains(p.ID, ".test") && !strings.HasSuffix(p.PkgPath, "_test")
-	}
-	var want []string
-	for _, p := range pkgs {
-		if untested(p) {
-			want = append(want, p.PkgPath)
-		}
-	}
-	out := map[string][]byte{}
-	if len(want) == 0 {
-		return out, nil
-	}
-	cfg.Mode = packages.NeedName | packages.NeedFiles | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
-	cfg.Tests = false
-	if pkgs, err = packages.Load(cfg, want...); err != nil {
-		return nil, err
-	}
-	for _, p := range pkgs {
-		if !untested(p) || p.Types == nil {
-			continue
-		}
-		src := generate(p)
-		if src != "" {
-			out[filepath.Join(filepath.Dir(p.GoFiles[0]), File)] = []byte(src)
-		}
-	}
-	return out, nil
+	return out
 }
 
 // concurrent reports whether t's methods (or fields) use sync, atomics or
@@ -155,208 +357,141 @@ func usesSync(t types.Type) bool {
 	return false
 }
 
-type gen struct {
-	pkg     *types.Package
-	imports map[string]string // path → name
-}
-
-// zero returns an expression of type t's zero value, or "" if t cannot be
-// named from the package.
-func (g *gen) zero(t types.Type) string {
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		switch {
-		case u.Info()&types.IsBoolean != 0:
-			if _, named := t.(*types.Named); !named {
-				return "false"
-			}
-		case u.Info()&types.IsString != 0:
-			if _, named := t.(*types.Named); !named {
-				return `""`
-			}
-		case u.Info()&types.IsNumeric != 0:
-			if _, named := t.(*types.Named); !named {
-				return "0"
-			}
+// emitChecked writes the drivers of pairs into host's package and
+// type-checks them against it; drivers that do not type-check are dropped
+// (with a note) and the rest written again, a few rounds at most.
+func emitChecked(host *packages.Package, pairs []pair, vals *values, std *stdTypes) (string, []Driver, []string) {
+	var notes []string
+	for round := 0; round < 4 && len(pairs) > 0; round++ {
+		src, drivers := emit(host.Types, pairs, vals)
+		bad, errs := typeCheck(host, src, std)
+		if len(errs) == 0 {
+			return src, drivers, notes
 		}
-	case *types.Pointer, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Interface:
-		if _, named := t.(*types.Named); !named {
-			if _, iface := u.(*types.Interface); iface {
-				return "nil"
-			}
+		if len(bad) == 0 {
+			// An error outside any one driver (the shared helper, the
+			// imports): drop them all rather than break the build.
+			notes = append(notes, fmt.Sprintf("%s: generated drivers dropped: they do not compile (%s)", host.PkgPath, errs[0]))
+			return "", nil, notes
 		}
-	}
-	name, ok := g.typeName(t)
-	if !ok {
-		return ""
-	}
-	return "*new(" + name + ")"
-}
-
-// typeName writes t as the package sees it, recording imports; false if a
-// part of it is not exported from its package.
-func (g *gen) typeName(t types.Type) (string, bool) {
-	ok := true
-	s := types.TypeString(t, func(p *types.Package) string {
-		if p == g.pkg {
-			return ""
-		}
-		name, seen := g.imports[p.Path()]
-		if !seen {
-			name = fmt.Sprintf("pecanvetimp%d", len(g.imports))
-			g.imports[p.Path()] = name
-		}
-		return name
-	})
-	check := func(t types.Type) {
-		if n, isNamed := t.(*types.Named); isNamed {
-			if n.Obj().Pkg() != nil && n.Obj().Pkg() != g.pkg && !n.Obj().Exported() {
-				ok = false
-			}
-			if n.TypeArgs() != nil {
-				ok = false
-			}
-		}
-	}
-	check(t)
-	if p, isPtr := t.(*types.Pointer); isPtr {
-		check(p.Elem())
-	}
-	return s, ok
-}
-
-func generate(p *packages.Package) string {
-	g := &gen{pkg: p.Types, imports: map[string]string{}}
-	scope := p.Types.Scope()
-	var body strings.Builder
-	types_ := 0
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || !tn.Exported() || tn.IsAlias() {
-			continue
-		}
-		named, ok := tn.Type().(*types.Named)
-		if !ok || named.TypeParams() != nil {
-			continue
-		}
-		if _, isIface := named.Underlying().(*types.Interface); isIface || !concurrent(p, named) {
-			continue
-		}
-		ctor := g.constructor(scope, named)
-		if ctor == "" {
-			continue
-		}
-		ms := types.NewMethodSet(types.NewPointer(named))
-		var calls []string
-		for i := 0; i < ms.Len(); i++ {
-			fn, ok := ms.At(i).Obj().(*types.Func)
-			if !ok || !fn.Exported() {
+		var keep []pair
+		for _, pr := range pairs {
+			if msg, ok := bad[pr.test()]; ok {
+				notes = append(notes, fmt.Sprintf("%s: generated driver calling %s of %s dropped: it does not compile (%s)", host.PkgPath, pr.calls(), pr.typ, msg))
 				continue
 			}
-			if call := g.call(fn); call != "" {
-				calls = append(calls, call)
+			keep = append(keep, pr)
+		}
+		pairs = keep
+	}
+	return "", nil, notes
+}
+
+// typeCheck type-checks the driver source as one more file of host's
+// package. It returns the first error of each driver function, by test
+// name, and all errors.
+func typeCheck(host *packages.Package, src string, std *stdTypes) (map[string]string, []string) {
+	fset := host.Fset
+	f, err := parser.ParseFile(fset, File, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, []string{err.Error()}
+	}
+	direct := map[string]*types.Package{}
+	for _, imp := range host.Types.Imports() {
+		direct[imp.Path()] = imp
+	}
+	var errs []types.Error
+	conf := &types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if p := direct[path]; p != nil {
+				return p, nil
+			}
+			return std.Import(path)
+		}),
+		Error:     func(err error) { errs = append(errs, err.(types.Error)) },
+		GoVersion: host.TypesInfo.FileVersions[host.Syntax[0]],
+	}
+	// The driver joins the already checked package (a copy of it: the
+	// loaded one is not changed): its declarations and those of the tests
+	// are in scope.
+	pkg := types.NewPackage(host.Types.Path(), host.Types.Name())
+	for _, name := range host.Types.Scope().Names() {
+		pkg.Scope().Insert(host.Types.Scope().Lookup(name))
+	}
+	info := &types.Info{}
+	_ = types.NewChecker(conf, fset, pkg, info).Files([]*ast.File{f})
+	if len(errs) == 0 {
+		return nil, nil
+	}
+	bad := map[string]string{}
+	var all []string
+	for _, e := range errs {
+		all = append(all, e.Msg)
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if ok && fd.Pos() <= e.Pos && e.Pos < fd.End() && strings.HasPrefix(fd.Name.Name, Prefix) {
+				if _, seen := bad[fd.Name.Name]; !seen {
+					bad[fd.Name.Name] = e.Msg
+				}
+				break
 			}
 		}
-		if len(calls) == 0 {
-			continue
-		}
-		sort.Strings(calls)
-		pairs := 0
-		for i := 0; i < len(calls) && pairs < maxPairs; i++ {
-			for j := i; j < len(calls) && pairs < maxPairs; j++ {
-				pairs++
-				fmt.Fprintf(&body, "\nfunc TestPecanvetDriver%s_%d(t *testing.T) {\n", name, pairs)
-				fmt.Fprintf(&body, "\tx := %s\n", ctor)
-				body.WriteString("\tdone := make(chan struct{})\n")
-				fmt.Fprintf(&body, "\tgo func() {\n\t\tdefer close(done)\n\t\tdefer func() { recover() }()\n\t\t%s\n\t}()\n", calls[i])
-				fmt.Fprintf(&body, "\tfunc() {\n\t\tdefer func() { recover() }()\n\t\ttime.Sleep(time.Millisecond)\n\t\t%s\n\t}()\n", calls[j])
-				body.WriteString("\t<-done\n}\n")
+	}
+	if len(bad) < len(errs) {
+		// Some error is outside the drivers: unless it is caused by
+		// one of them, the whole file goes.
+		for _, e := range errs {
+			inDriver := false
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Pos() <= e.Pos && e.Pos < fd.End() && strings.HasPrefix(fd.Name.Name, Prefix) {
+					inDriver = true
+				}
+			}
+			if !inDriver && !strings.Contains(e.Msg, "imported and not used") {
+				return nil, all
 			}
 		}
-		if types_++; types_ >= maxTypes {
-			break
-		}
 	}
-	if body.Len() == 0 {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString("// Code generated by pecanvet: a test driver for a package without tests. It exists only in pecanvet's build overlay.\n\n")
-	fmt.Fprintf(&b, "package %s\n\nimport (\n\t\"testing\"\n\t\"time\"\n", p.Types.Name())
-	var paths []string
-	for path := range g.imports {
-		paths = append(paths, path)
-	}
-	sort.Strings(paths)
-	for _, path := range paths {
-		fmt.Fprintf(&b, "\t%s %q\n", g.imports[path], path)
-	}
-	b.WriteString(")\n")
-	b.WriteString(body.String())
-	return b.String()
+	return bad, all
 }
 
-// constructor returns an expression building a *T (or T) value: New<T> or
-// New if it returns one and takes zero-able arguments, else new(T).
-func (g *gen) constructor(scope *types.Scope, named *types.Named) string {
-	for _, cand := range []string{"New" + named.Obj().Name(), "New"} {
-		fn, ok := scope.Lookup(cand).(*types.Func)
-		if !ok {
-			continue
-		}
-		sig := fn.Type().(*types.Signature)
-		if sig.TypeParams() != nil || sig.Results().Len() == 0 || !sameNamed(sig.Results().At(0).Type(), named) {
-			continue
-		}
-		args, ok := g.args(sig)
-		if !ok {
-			continue
-		}
-		call := cand + "(" + args + ")"
-		if sig.Results().Len() > 1 {
-			call = "func() " + g.resultType(sig.Results().At(0).Type()) + " { v, _ := " + call + "; return v }()"
-			if sig.Results().Len() > 2 {
-				continue
+// stdTypes has the standard packages a driver file imports besides the
+// package's own imports, loaded once per Generate (from export data, in one
+// go list run: an importer per package cost seconds each under load).
+type stdTypes struct {
+	ctx        context.Context
+	dir        string
+	buildFlags []string
+	loaded     bool
+	pkgs       map[string]*types.Package
+	fallback   types.Importer
+}
+
+func (s *stdTypes) Import(path string) (*types.Package, error) {
+	if !s.loaded {
+		s.loaded = true
+		s.pkgs = map[string]*types.Package{}
+		cfg := &packages.Config{Context: s.ctx, Mode: packages.NeedName | packages.NeedTypes, Dir: s.dir, BuildFlags: s.buildFlags}
+		if ps, err := packages.Load(cfg, driverImports...); err == nil {
+			for _, p := range ps {
+				if p.Types != nil && len(p.Errors) == 0 {
+					s.pkgs[p.PkgPath] = p.Types
+				}
 			}
 		}
-		if _, ptr := sig.Results().At(0).Type().(*types.Pointer); !ptr {
-			return "func() *" + named.Obj().Name() + " { v := " + call + "; return &v }()"
-		}
-		return call
 	}
-	return "new(" + named.Obj().Name() + ")"
+	if p := s.pkgs[path]; p != nil {
+		return p, nil
+	}
+	if s.fallback == nil {
+		s.fallback = importer.Default()
+	}
+	return s.fallback.Import(path)
 }
 
-func (g *gen) resultType(t types.Type) string {
-	s, _ := g.typeName(t)
-	return s
-}
+// driverImports are the packages every driver file imports.
+var driverImports = []string{"fmt", "reflect", "testing", "time"}
 
-func (g *gen) args(sig *types.Signature) (string, bool) {
-	var args []string
-	for i := 0; i < sig.Params().Len(); i++ {
-		if sig.Variadic() && i == sig.Params().Len()-1 {
-			break
-		}
-		z := g.zero(sig.Params().At(i).Type())
-		if z == "" {
-			return "", false
-		}
-		args = append(args, z)
-	}
-	return strings.Join(args, ", "), true
-}
+type importerFunc func(path string) (*types.Package, error)
 
-// call returns "x.M(args)", discarding results, or "" if M cannot be called
-// with zero arguments from here.
-func (g *gen) call(fn *types.Func) string {
-	sig := fn.Type().(*types.Signature)
-	if sig.TypeParams() != nil {
-		return ""
-	}
-	args, ok := g.args(sig)
-	if !ok {
-		return ""
-	}
-	return "x." + fn.Name() + "(" + args + ")"
-}
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }

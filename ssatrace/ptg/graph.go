@@ -81,7 +81,7 @@ type Graph struct {
 	Warn                    []string       // inconsistencies found while building, in trace order
 	Unsafe                  map[int32]bool // locks used in a non-nested way (schedules touching them may be unsound)
 	splits                  [][]int32      // goroutine → local positions of its deliberate splits (see SplitBetween)
-	takes [][]int32 // goroutine → local positions of its outermost unit's own first-lock acquires (RecheckBetween)
+	takes                   [][]int32      // goroutine → local positions of its outermost unit's own first-lock acquires (RecheckBetween)
 }
 
 // RegionInfo is the extent of one atomic region instance.

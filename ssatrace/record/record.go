@@ -41,8 +41,10 @@ type Options struct {
 	Plain      bool          // also time each test uninstrumented
 	BuildFlags []string
 	Progress   io.Writer // progress lines, if not nil
-	// Drivers generates test drivers (ssatrace/driver) for packages that
-	// have no tests.
+	// Drivers generates test drivers (ssatrace/driver): for the static
+	// candidates of packages with tests, and for packages without tests.
+	// The check runs a package's candidate drivers only when its tests
+	// did not reach their candidates.
 	Drivers bool
 	// MaxEvents, if positive, stops each recording at that many events,
 	// the trace marked cut (rt.EnvMaxEvents): a checker that predicts from
@@ -75,8 +77,11 @@ type Build struct {
 	Plain    map[string]string // import path → uninstrumented test binary (if built)
 	Dirs     map[string]string // import path → package directory
 	Notes    []string
-	tmp      string
-	opt      Options // what the build was made with (PlainBinary)
+	// Drivers are the generated driver tests (ssatrace/driver) built into
+	// each package's test binary, by import path (Options.Drivers).
+	Drivers map[string][]driver.Driver
+	tmp     string
+	opt     Options // what the build was made with (PlainBinary)
 
 	mu       sync.Mutex
 	fromInit map[string]bool // "pkg test" → recorded from process start (TestEnv)
@@ -126,11 +131,13 @@ func NewBuild(ctx context.Context, opt Options) (*Build, error) {
 		pats = []string{"."}
 	}
 	var extra map[string][]byte
+	var drivers *driver.Result
 	if opt.Drivers {
 		var err error
-		if extra, err = driver.Generate(ctx, opt.Dir, pats, opt.BuildFlags); err != nil {
+		if drivers, err = driver.Generate(ctx, opt.Dir, pats, opt.BuildFlags); err != nil {
 			return nil, err
 		}
+		extra = drivers.Files
 	}
 	start := time.Now()
 	inst, err := instrument.Instrument(ctx, instrument.Options{Dir: opt.Dir, Patterns: pats, BuildFlags: opt.BuildFlags, Extra: extra})
@@ -139,6 +146,10 @@ func NewBuild(ctx context.Context, opt Options) (*Build, error) {
 	}
 	opt.progress("record: instrumented %d packages in %v", len(inst.Packages), time.Since(start).Round(time.Millisecond))
 	b := &Build{Inst: inst, Binaries: map[string]string{}, Plain: map[string]string{}, Dirs: map[string]string{}, Notes: inst.Notes, opt: opt}
+	if drivers != nil {
+		b.Drivers = drivers.Drivers
+		b.Notes = append(b.Notes, drivers.Notes...)
+	}
 	b.tmp, err = os.MkdirTemp("", "pecanvet-bin-")
 	if err != nil {
 		b.Close()

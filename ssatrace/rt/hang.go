@@ -37,7 +37,7 @@ var (
 	hangMu      sync.Mutex
 	hangRunning bool
 	hangWake    = make(chan struct{}, 1) // finish: look again now
-	hangStop    atomic.Bool             // stopHangs: exit even while recording
+	hangStop    atomic.Bool              // stopHangs: exit even while recording
 )
 
 // stopHangs ends the watcher at a test's end when the recording goes on

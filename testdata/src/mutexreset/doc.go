@@ -12,4 +12,10 @@
 // and Reset's own Lock), and an atomic-set violation of (mu, n). In the bad schedule Reset overwrites the
 // mutex while Inc holds it: Inc's Unlock then unlocks Reset's lock, or an
 // unlocked one: TestReset fails.
+//
+// Two Resets race the same way, which TestReset never runs concurrently:
+// pecanvet's generated driver calling Reset and Reset from two goroutines
+// (ssatrace/driver) shows one Reset's write of the mutex (counter.go:20)
+// falling inside the other's critical section (counter.go:21 to 23), and
+// the second Unlock fails with "sync: unlock of unlocked mutex".
 package mutexreset

@@ -1,0 +1,95 @@
+package driver
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+)
+
+func generateIn(t *testing.T, pkg string) *Result {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("../../testdata/src", pkg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Generate(context.Background(), dir, []string{"."}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestCandidateDriver: a package with tests gets a driver for its
+// candidate pair, built as its tests build the receiver and with the
+// amount they pass.
+func TestCandidateDriver(t *testing.T) {
+	res := generateIn(t, "ledger")
+	ds := res.Drivers["subjects/ledger"]
+	if len(ds) == 0 {
+		t.Fatalf("no drivers (notes %q)", res.Notes)
+	}
+	var src string
+	for _, b := range res.Files {
+		src = string(b)
+	}
+	t.Logf("%s", src)
+	var found *Driver
+	for i := range ds {
+		if ds[i].Calls == "Withdraw and Withdraw" {
+			found = &ds[i]
+		}
+	}
+	if found == nil {
+		t.Fatalf("no driver calling Withdraw and Withdraw: %+v", ds)
+	}
+	if len(found.Cands) == 0 || len(found.Cands[0][0]) == 0 || !strings.HasPrefix(found.Cands[0][0][0], "ledger/ledger.go:") {
+		t.Errorf("candidate sides %q, want sites in ledger/ledger.go", found.Cands)
+	}
+	for _, want := range []string{"NewLedger(100)", "Withdraw(30)", "func " + found.Test + "("} {
+		if !strings.Contains(src, want) {
+			t.Errorf("driver source lacks %q", want)
+		}
+	}
+}
+
+// TestDropsWhatDoesNotCompile: a driver that does not type-check against
+// the package is dropped with a note; the others stay.
+func TestDropsWhatDoesNotCompile(t *testing.T) {
+	dir, err := filepath.Abs("../../testdata/src/ledger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: loadMode, Dir: dir, Tests: true}, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var host *packages.Package
+	for _, p := range pkgs {
+		if p.PkgPath == "subjects/ledger" && strings.Contains(p.ID, "[") {
+			host = p
+		}
+	}
+	if host == nil {
+		t.Fatal("no test variant of subjects/ledger")
+	}
+	pairs := []pair{{typ: "Ledger", m0: "Withdraw", m1: "Withdraw"}, {typ: "Ledger", m0: "Balance", m1: "Balance"}}
+	// A string where Withdraw takes an int: what a wrong guess of an
+	// argument would give.
+	vals := &values{ctors: map[string]ctorCall{}, args: map[string][]string{"Ledger.Withdraw": {`"x"`}}}
+	src, drivers, notes := emitChecked(host, pairs, vals, &stdTypes{ctx: context.Background(), dir: dir})
+	if len(drivers) != 1 || drivers[0].Calls != "Balance and Balance" {
+		t.Fatalf("drivers %+v, want only Balance and Balance", drivers)
+	}
+	if strings.Contains(src, "Withdraw") {
+		t.Errorf("the dropped driver is still in the source:\n%s", src)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "calling Withdraw and Withdraw of Ledger dropped: it does not compile") {
+		t.Errorf("notes %q, want one saying the Withdraw driver was dropped", notes)
+	}
+	if bad, errs := typeCheck(host, src, &stdTypes{ctx: context.Background(), dir: dir}); len(bad) > 0 || len(errs) > 0 {
+		t.Errorf("the kept drivers do not type-check: %q", errs)
+	}
+}
