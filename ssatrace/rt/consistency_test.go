@@ -372,3 +372,41 @@ func testForeignClose(t *testing.T) {
 		t.Errorf("\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestHoldbackRoot: a goroutine started by uninstrumented code (a plain go
+// statement here, a library's pool in conc) while its creator's events are
+// held back is written after them: its creator forked it after they
+// happened. Before, the root's first event went straight to the trace,
+// ahead of its creator's earlier events, and replaying that order could
+// never start it (conc's pool tests: most of their replays).
+func TestHoldbackRoot(t *testing.T) {
+	read := recordTo(t)
+	mu.Lock()
+	w := rec
+	obj := func(name string) int32 {
+		o, _ := w.in.Intern(trace.TabObject, name)
+		return o
+	}
+	c, x, y := obj("c"), obj("x"), obj("y")
+	self := w.cur()
+	// The receive arrives before its send: held, and the write after it.
+	w.emit(self, trace.Event{Op: trace.Recv, Obj: c, Site: trace.NoIndex, Arg: 1})
+	w.emit(self, trace.Event{Op: trace.Write, Obj: x, Site: trace.NoIndex})
+	mu.Unlock()
+	done := make(chan struct{})
+	go func() { // not through Go: a root
+		mu.Lock()
+		w.emit(w.cur(), trace.Event{Op: trace.Write, Obj: y, Site: trace.NoIndex})
+		mu.Unlock()
+		close(done)
+	}()
+	<-done
+	mu.Lock()
+	w.emit(w.newG("sender"), trace.Event{Op: trace.Send, Obj: c, Site: trace.NoIndex, Arg: 1})
+	mu.Unlock()
+	tr := read()
+	want := []string{"sender send c", "g1 recv c", "g1 write x", "g2 write y"}
+	if got := lines(tr); !equal(got, want) {
+		t.Errorf("\n got %q\nwant %q", got, want)
+	}
+}

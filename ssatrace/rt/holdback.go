@@ -32,6 +32,13 @@ import "github.com/pecanvet/pecanvet/ssatrace/trace"
 //     wg-wait after the held wg-done, an access after the held access to the
 //     same location, a begin after the held fork of that goroutine, a join
 //     after the held end of the goroutine it waits for);
+//   - every event of a root goroutine (one started by uninstrumented code,
+//     whose fork is not recorded: a pool's worker started by a library)
+//     that arrives while its creator has events held: the creator forked
+//     it after those events, so the root's first event waits for the last
+//     of them (Goroutine.after). Otherwise the trace would show the worker
+//     running before its creator's events that came before the fork, and
+//     a replay of that very order could never start the worker in time;
 //   - a close until the sends and receives on the channel that arrived
 //     before it are written.
 //
@@ -78,8 +85,10 @@ type held struct {
 	ev           trace.Event
 	g            *Goroutine
 	seq          uint64
-	at           int64 // arrival time (now())
-	needS, needR int64 // close: sends and receives that arrived before it
+	at           int64        // arrival time (now())
+	needS, needR int64        // close: sends and receives that arrived before it
+	done         bool         // written
+	kids         []*Goroutine // roots whose events wait for it (Goroutine.after)
 }
 
 type chanState struct {
@@ -119,7 +128,7 @@ func (w *recorder) emit(g *Goroutine, ev trace.Event) {
 		rp.recorded(g, ev.Op)
 	}
 	ev.G = g.idx
-	if w.hb.n == 0 && g.waitCh < 0 && !ev.Op.IsChan() {
+	if w.hb.n == 0 && g.waitCh < 0 && !ev.Op.IsChan() && g.after == nil {
 		w.write(ev) // the hot path: nothing held, nothing to check
 		return
 	}
@@ -188,6 +197,12 @@ func (w *recorder) submit(g *Goroutine, ev trace.Event) {
 // ready reports whether ev (held as h, or arriving if h is nil) may be
 // written now. If not and it waits for a channel, that channel is returned.
 func (w *recorder) ready(g *Goroutine, ev *trace.Event, h *held, needS, needR int64) (bool, int32) {
+	if a := g.after; a != nil {
+		if !a.done {
+			return false, -1
+		}
+		g.after = nil
+	}
 	if g.waitCh >= 0 {
 		cs := w.chans[g.waitCh]
 		if cs.foreign || cs.recvs >= g.waitN {
@@ -331,6 +346,11 @@ func (w *recorder) release(h *held) {
 			}
 		}
 	}
+	h.done = true
+	for _, k := range h.kids {
+		w.schedule(k)
+	}
+	h.kids = nil
 	w.put(g, h.ev)
 	w.schedule(g)
 }

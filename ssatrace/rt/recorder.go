@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -156,6 +157,10 @@ type Goroutine struct {
 	inWork bool
 	listed bool // in hb.gs
 
+	// after: for a root, the last event its creator had held back when
+	// the root was first seen; the root's events wait for it (holdback).
+	after *held
+
 	perturbN uint32 // events seen by the perturbation (perturb.go)
 	// afterFork: it started a goroutine, and its next operation is the
 	// first since (perturb.go: odd seeds yield there).
@@ -263,6 +268,7 @@ func (w *recorder) goroutine(id int64) *Goroutine {
 		g = w.newG("g" + strconv.Itoa(w.roots))
 		g.goid = id
 		w.gmap[id] = g
+		w.afterCreator(g, id)
 	}
 	c.goid, c.g = id, g
 	return g
@@ -547,3 +553,50 @@ func positive(s string) bool {
 func now() int64 { return int64(time.Since(epoch)) }
 
 var epoch = time.Now()
+
+// afterCreator makes root g (runtime id id, seen for the first time) wait
+// for the events its creator has held back, if any (holdback): the
+// creator started it after they happened. The creator is found in the
+// calling goroutine's stack ("created by … in goroutine N", Go 1.21 and
+// later), once per root; only when g is the caller.
+func (w *recorder) afterCreator(g *Goroutine, id int64) {
+	if w.hb.n == 0 || id != curGoid() {
+		return
+	}
+	p := w.gmap[creatorGoid()]
+	if p == nil || p == g || len(p.q) == 0 {
+		return
+	}
+	h := p.q[len(p.q)-1]
+	g.after = h
+	h.kids = append(h.kids, g)
+}
+
+// creatorGoid returns the runtime id of the goroutine that started the
+// calling one, or 0 if its stack does not say.
+func creatorGoid() int64 {
+	buf := make([]byte, 16<<10)
+	n := runtime.Stack(buf, false)
+	if n == len(buf) {
+		return 0 // cut: the last frame may be missing
+	}
+	b := string(buf[:n])
+	i := strings.LastIndex(b, "\ncreated by ")
+	if i < 0 {
+		return 0
+	}
+	line := b[i+1:]
+	if j := strings.IndexByte(line, '\n'); j >= 0 {
+		line = line[:j]
+	}
+	const in = " in goroutine "
+	k := strings.LastIndex(line, in)
+	if k < 0 {
+		return 0
+	}
+	id, err := strconv.ParseInt(line[k+len(in):], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return id
+}
