@@ -553,6 +553,15 @@ func (r *replayer) decide(v Verdict) {
 		v.Steps = len(r.s.Steps)
 		r.final = v
 		r.write(v)
+		if replayProcess && v.Verdict != "reproduced" {
+			// A schedule that failed (deadlock, divergence) proves
+			// nothing, and what the program does afterwards is not read:
+			// only a reproduced anomaly's consequence is. Running the
+			// rest of the test (its other subtests, the end-of-test
+			// drain, up to a second) was most of a pruned replay's time
+			// on conc's pool tests.
+			go exitPruned(v.Verdict)
+		}
 	}
 	r.free = true
 	if r.endCh != nil {
@@ -968,4 +977,16 @@ func (r *replayer) expects(g *Goroutine, site int32, op trace.Op) bool {
 	st := r.s.Steps[mine[i]]
 	siteName := rec.tab.Name(trace.TabSite, rec.site(site).idx)
 	return st.Op == op && st.Site == siteName && st.N == r.occ[g.name][occKey{op, siteName}]+1
+}
+
+// ExitPruned is the exit status of a replay process that ended right
+// after a verdict other than "reproduced" (decide).
+const ExitPruned = 5
+
+// exitPruned ends a replay process whose schedule failed: its trace is
+// finished (so that it is readable, as after any other end) and the
+// process exits with ExitPruned.
+func exitPruned(verdict string) {
+	finish("replay " + verdict)
+	os.Exit(ExitPruned)
 }
