@@ -77,6 +77,9 @@ type Verdict struct {
 	// recorded operations: not started yet (started by uninstrumented
 	// code) or blocked in uninstrumented code (rt.Verdict).
 	Outside bool `json:"outside,omitempty"`
+	// AsBaseline: the test failed the way its recorded run did, without
+	// the schedule's help; no evidence that the interleaving matters.
+	AsBaseline bool `json:"-"`
 
 	// What the program did under the schedule.
 	Passed      bool   `json:"passed"`
@@ -164,6 +167,7 @@ func RunFile(ctx context.Context, b *record.Build, pkg, test, schedPath string, 
 	ownFailure := opt.Baseline != "" && v.Consequence == opt.Baseline && v.Panicked == opt.BaselinePanicked
 	if ownFailure {
 		v.Consequence += " (as without pecanvet's help)"
+		v.AsBaseline = true
 	}
 	if v.Hang != "" && !v.Panicked {
 		v.Consequence = "the test hangs: " + v.Hang

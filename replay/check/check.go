@@ -102,9 +102,10 @@ func (f *Finding) Reproduced() bool { return f.Verdict.Verdict == replay.Reprodu
 // calls are pecanvet's guess, not the package's usage (Publish called by
 // two publishers of a one-publisher box), so a driver's finding counts
 // only when its replay fails (the concurrent outcome is one no sequential
-// order gives) or panics.
+// order gives) or panics. A failure the same as the recorded run's, which
+// came without the schedule's help (Verdict.AsBaseline), is no effect.
 func (f *Finding) WithoutEffect() bool {
-	return f.Reproduced() && (f.Anomaly.Split != "" || f.Driver != "") && f.Verdict.Passed && !f.Verdict.Panicked
+	return f.Reproduced() && (f.Anomaly.Split != "" || f.Driver != "") && (f.Verdict.Passed && !f.Verdict.Panicked || f.Verdict.AsBaseline)
 }
 
 // Report is the outcome of a check.

@@ -23,6 +23,10 @@ func TestWithoutEffect(t *testing.T) {
 		f.Driver = "Publish and Publish"
 		return f
 	}
+	asBaseline := func(f Finding) Finding {
+		f.Verdict.AsBaseline = true
+		return f
+	}
 	for _, tc := range []struct {
 		f        Finding
 		reported bool
@@ -36,6 +40,12 @@ func TestWithoutEffect(t *testing.T) {
 		{drv(replay.Reproduced, true, false), false, true},
 		{drv(replay.Reproduced, false, false), true, false},
 		{drv(replay.Reproduced, true, true), true, false},
+		// Failing the way the recorded run failed, without the
+		// schedule's help, is no effect (errgroup's driver calling Go
+		// with a nil function panicked in every run).
+		{asBaseline(drv(replay.Reproduced, false, true)), false, true},
+		{asBaseline(mk("a.go:3", replay.Reproduced, false, false)), false, true},
+		{asBaseline(mk("", replay.Reproduced, false, true)), true, false},
 	} {
 		rep := &Report{Findings: []Finding{tc.f}}
 		if got := len(rep.Reported()) == 1; got != tc.reported {
