@@ -57,30 +57,15 @@ func (p prediction) schedule(full bool) (*trace.Schedule, error) {
 
 // stepG returns the goroutine of step k (from 1), "" if there is none.
 func (p prediction) stepG(k int) string {
-	if p.s != nil {
-		if k < 1 || k > len(p.s.Steps) {
-			return ""
-		}
-		return p.s.Steps[k-1].G
-	}
-	f, err := os.Open(p.file)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	for n := 0; sc.Scan(); {
-		l := sc.Text()
-		if strings.HasPrefix(l, "#") || strings.HasPrefix(l, "anomaly ") || strings.HasPrefix(l, "build ") {
-			continue
-		}
+	g, n := "", 0
+	p.eachStepG(func(h string) bool {
 		if n++; n == k {
-			g, _, _ := strings.Cut(l, " ")
-			return g
+			g = h
+			return false
 		}
-	}
-	return ""
+		return true
+	})
+	return g
 }
 
 // len returns the number of steps.

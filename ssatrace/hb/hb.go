@@ -158,11 +158,7 @@ func (d *Detector) Step(e trace.Event) {
 			c.join(d.c[e.Obj])
 		}
 	case trace.Send:
-		ch := d.chans[e.Obj]
-		if ch == nil {
-			ch = &chanState{cap: e.Arg}
-			d.chans[e.Obj] = ch
-		}
+		ch := d.channel(e)
 		if e.Flags&trace.FlagClosed != 0 {
 			c[g]++ // panicked on the closed channel: delivered nothing
 			break
@@ -178,11 +174,7 @@ func (d *Detector) Step(e trace.Event) {
 		ch.sends = append(ch.sends, send{g, d.snap(g)})
 		c[g]++
 	case trace.Recv:
-		ch := d.chans[e.Obj]
-		if ch == nil {
-			ch = &chanState{cap: e.Arg}
-			d.chans[e.Obj] = ch
-		}
+		ch := d.channel(e)
 		if e.Flags&trace.FlagClosed != 0 {
 			if ch.closed != nil {
 				c.join(ch.closed)
@@ -215,11 +207,7 @@ func (d *Detector) Step(e trace.Event) {
 		}
 		c[g]++
 	case trace.Close:
-		ch := d.chans[e.Obj]
-		if ch == nil {
-			ch = &chanState{cap: e.Arg}
-			d.chans[e.Obj] = ch
-		}
+		ch := d.channel(e)
 		ch.closed = d.release(g, ch.closed)
 	case trace.WGDone:
 		d.wgs[e.Obj] = d.release(g, d.wgs[e.Obj])
@@ -244,6 +232,16 @@ func (d *Detector) Step(e trace.Event) {
 			c.join(v)
 		}
 	}
+}
+
+// channel returns the state of e's channel, made on its first operation.
+func (d *Detector) channel(e trace.Event) *chanState {
+	ch := d.chans[e.Obj]
+	if ch == nil {
+		ch = &chanState{cap: e.Arg}
+		d.chans[e.Obj] = ch
+	}
+	return ch
 }
 
 // access is FastTrack's read and write rules.
