@@ -31,6 +31,24 @@ func recordLocked(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg
 	w.emit(g, trace.Event{Op: op, Flags: flags, Obj: w.object(uintptr(addr), class, s.desc), Site: s.idx, Arg: arg})
 }
 
+// recordPart is record of a memory access by a whole-value copy's part,
+// named name when the part is a field (see partSet), else by the site.
+func recordPart(addr unsafe.Pointer, site int32, op trace.Op, name string) {
+	mu.Lock()
+	if w := rec; w != nil {
+		if id, stack := self(uintptr(addr)); !stack {
+			g := w.goroutine(id)
+			s := w.site(site)
+			desc := s.desc
+			if name != "" {
+				desc = sanitizeName(name)
+			}
+			w.emit(g, trace.Event{Op: op, Obj: w.object(uintptr(addr), classMem, desc), Site: s.idx})
+		}
+	}
+	mu.Unlock()
+}
+
 // recordSync records an operation on a channel (the runtime's channel),
 // WaitGroup, Once or Cond: syncObject also gives a channel its counts.
 func recordSync(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg int64, flags uint8) {

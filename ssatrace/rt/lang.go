@@ -3,6 +3,7 @@ package rt
 import (
 	"reflect"
 	"sort"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -86,7 +87,7 @@ func memPartsN(p unsafe.Pointer, t reflect.Type, n int, site int32, op trace.Op)
 	if p == nil || n <= 0 {
 		return
 	}
-	offs := partsOf(t)
+	offs, names := partsOf(t)
 	if len(offs) == 0 {
 		return
 	}
@@ -96,35 +97,47 @@ func memPartsN(p unsafe.Pointer, t reflect.Type, n int, site int32, op trace.Op)
 	left := maxRange
 	for i := 0; i < n && left > 0; i++ {
 		base := unsafe.Add(p, uintptr(i)*t.Size())
-		for _, off := range offs {
+		for j, off := range offs {
 			if left == 0 {
 				break
 			}
 			left--
 			a := unsafe.Add(base, off)
 			gate(a, site, op)
-			record(a, classMem, site, op, 0, 0)
+			recordPart(a, site, op, names[j])
 		}
 	}
 }
 
-// partsOf returns the offsets of t's scalar parts (see partOffsets),
-// computed once per type.
-func partsOf(t reflect.Type) []uintptr {
+// partsOf returns the offsets of t's scalar parts (see partOffsets) and
+// the name of each (see partSet), computed once per type.
+func partsOf(t reflect.Type) ([]uintptr, []string) {
 	partsMu.Lock()
-	offs, ok := parts[t]
+	ps, ok := parts[t]
 	if !ok {
-		offs = partOffsets(t, 0, nil)
+		ps = partOffsets(t, 0, "", partSet{})
 		if t == mutexType || t == rwMutexType {
 			// A mutex read or written as a value: its word, which Lock
 			// and Unlock update (LockWord). Inside another value a
 			// mutex has no parts (partOffsets).
-			offs = []uintptr{0}
+			ps = partSet{offs: []uintptr{0}, names: []string{""}}
 		}
-		parts[t] = offs
+		parts[t] = ps
 	}
 	partsMu.Unlock()
-	return offs
+	return ps.offs, ps.names
+}
+
+// partSet is a type's scalar parts: offsets, and for a struct field the
+// name an access of that field gives its location ("Limits.Burst", as
+// the instrumenter's describe), "" for others (the copy's site names
+// them). An object is named by the first access that makes it known; a
+// field named by the copy's site ("Server.limits") in one run and by the
+// field's own access in another would make the same finding read
+// differently from run to run.
+type partSet struct {
+	offs  []uintptr
+	names []string
 }
 
 var (
@@ -132,16 +145,16 @@ var (
 	rwMutexType = reflect.TypeOf((*sync.RWMutex)(nil)).Elem()
 
 	partsMu sync.Mutex
-	parts   = map[reflect.Type][]uintptr{}
+	parts   = map[reflect.Type]partSet{}
 	nparts  = map[reflect.Type]int{}
 )
 
 func memParts(p unsafe.Pointer, t reflect.Type, site int32, op trace.Op) {
-	offs := partsOf(t)
-	for _, off := range offs {
+	offs, names := partsOf(t)
+	for i, off := range offs {
 		a := unsafe.Add(p, off)
 		gate(a, site, op)
-		record(a, classMem, site, op, 0, 0)
+		recordPart(a, site, op, names[i])
 	}
 	if len(offs) == maxRange && p != nil {
 		knownParts(p, t, offs[len(offs)-1], site, op)
@@ -346,9 +359,10 @@ func isPart(t reflect.Type, off uintptr) bool {
 	}
 }
 
-// partOffsets appends the offsets of t's scalar parts, from base.
-func partOffsets(t reflect.Type, base uintptr, out []uintptr) []uintptr {
-	if len(out) >= maxRange || t.Size() == 0 {
+// partOffsets appends the offsets of t's scalar parts, from base; name
+// is the part's name when t is a field's type (see partSet).
+func partOffsets(t reflect.Type, base uintptr, name string, out partSet) partSet {
+	if len(out.offs) >= maxRange || t.Size() == 0 {
 		return out
 	}
 	switch t.PkgPath() {
@@ -357,16 +371,33 @@ func partOffsets(t reflect.Type, base uintptr, out []uintptr) []uintptr {
 	}
 	switch t.Kind() {
 	case reflect.Struct:
+		owner := ownerName(t)
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
-			out = partOffsets(f.Type, base+f.Offset, out)
+			out = partOffsets(f.Type, base+f.Offset, owner+"."+f.Name, out)
 		}
 		return out
 	case reflect.Array:
 		for i := 0; i < t.Len(); i++ {
-			out = partOffsets(t.Elem(), base+uintptr(i)*t.Elem().Size(), out)
+			out = partOffsets(t.Elem(), base+uintptr(i)*t.Elem().Size(), "", out)
 		}
 		return out
 	}
-	return append(out, base)
+	out.offs = append(out.offs, base)
+	out.names = append(out.names, name)
+	return out
+}
+
+// ownerName is a struct type's name as the instrumenter's fieldOwner
+// gives it: a named type without package or type arguments, else
+// "struct".
+func ownerName(t reflect.Type) string {
+	n := t.Name()
+	if i := strings.IndexByte(n, '['); i >= 0 {
+		n = n[:i]
+	}
+	if n == "" {
+		return "struct"
+	}
+	return n
 }

@@ -553,13 +553,16 @@ func (r *replayer) decide(v Verdict) {
 		v.Steps = len(r.s.Steps)
 		r.final = v
 		r.write(v)
-		if replayProcess && v.Verdict != "reproduced" {
+		if replayProcess && v.Verdict != "reproduced" && v.Verdict != "interrupted" {
 			// A schedule that failed (deadlock, divergence) proves
 			// nothing, and what the program does afterwards is not read:
 			// only a reproduced anomaly's consequence is. Running the
 			// rest of the test (its other subtests, the end-of-test
 			// drain, up to a second) was most of a pruned replay's time
-			// on conc's pool tests.
+			// on conc's pool tests. An interrupted anomaly is decided by
+			// how the program ends (the driver reads a failure as the
+			// proof): exiting here would be that failure, whenever the
+			// exit beat the test's own end.
 			go exitPruned(v.Verdict)
 		}
 	}
