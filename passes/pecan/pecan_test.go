@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
@@ -102,4 +103,22 @@ func TestDriverNilDependency(t *testing.T) {
 		t.Fatal(err)
 	}
 	analysistest.Run(t, dir, pecan.Analyzer, "./nildep")
+}
+
+// TestDriverBlockingCall: a generated driver whose calls do not return
+// (Run serves until Stop) skips after its bound, instead of holding the
+// recording until the per-test timeout (2 minutes).
+func TestDriverBlockingCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records and replays")
+	}
+	dir, err := filepath.Abs("testdata/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	analysistest.Run(t, dir, pecan.Analyzer, "./blockingrun")
+	if d := time.Since(start); d > 100*time.Second {
+		t.Errorf("took %v: the driver waited for the recording's timeout", d)
+	}
 }

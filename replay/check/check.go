@@ -340,6 +340,8 @@ func checkTests(ctx context.Context, b *record.Build, pkg string, tests []string
 			tc := &testCheck{ctx: ctx, b: b, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline, cov: cov}
 			if rt.TimedOut {
 				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: timed out after %v while recording; predicting from the partial trace", pkg, test, opt.Timeout))
+			} else if why := driverSkip(rt); why != "" {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: generated driver skipped: %s", pkg, test, why))
 			} else if strings.HasPrefix(rt.Truncated, "hung: ") {
 				// It would hang without pecanvet too, in the schedule the
 				// run took: no goroutine could ever move.
@@ -390,4 +392,22 @@ func checkTests(ctx context.Context, b *record.Build, pkg string, tests []string
 		}
 	}
 	return nil
+}
+
+// driverSkip is why a generated driver skipped itself (its t.Skipf line,
+// "pecanvet driver: …"), or "".
+func driverSkip(rt record.Test) string {
+	if !rt.Skipped {
+		return ""
+	}
+	const mark = "pecanvet driver: "
+	i := strings.Index(rt.Output, mark)
+	if i < 0 {
+		return ""
+	}
+	line := rt.Output[i+len(mark):]
+	if j := strings.IndexByte(line, '\n'); j >= 0 {
+		line = line[:j]
+	}
+	return strings.TrimSpace(line)
 }

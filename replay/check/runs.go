@@ -207,14 +207,15 @@ func checkQueued(ctx context.Context, b *record.Build, pkg string, deadline time
 // sample of interleavings, and recording it again costs as much). Such a
 // run may have hidden the accesses that race: a goroutine took another
 // branch because of the order the others ran in. The seeds are fixed, so
-// what is tried is the same every time.
+// what is tried is the same every time. A test that skipped itself (a
+// generated driver whose calls do not return) is not recorded again.
 //
 // Measured on Go's race testdata and on the corpus, perturbed runs found
 // nothing the first runs had not (session 4); this keeps them for the
 // cases they are for at a fraction of the cost (all tests with two active
 // goroutines and nothing proved: 19 s of 44 on the race testdata).
 func (c *testCheck) wantsPerturbed(rt record.Test) bool {
-	return c.opt.Perturb > 0 && c.found == 0 && c.predicted == 0 && rt.Active >= 2 && rt.Events < thinPerturb
+	return c.opt.Perturb > 0 && !rt.Skipped && c.found == 0 && c.predicted == 0 && rt.Active >= 2 && rt.Events < thinPerturb
 }
 
 // thinPerturb bounds the events of a run that wantsPerturbed calls thin.

@@ -164,6 +164,7 @@ func (b *Build) batchOnce(ctx context.Context, pkg string, tests []string, dir s
 		st.sent = true
 		path := filepath.Join(dir, st.name+".trace")
 		t := Test{Package: pkg, Name: st.name, Trace: path, Wall: st.wall, Passed: st.result == "PASS" || st.result == "SKIP",
+			Skipped:  st.result == "SKIP",
 			TimedOut: st.timedOut, Output: st.out.String()}
 		if ok {
 			t.Events, t.Goroutines, t.Active, t.Shared, t.Truncated, ok = statsOf(path)

@@ -64,6 +64,7 @@ type Test struct {
 	Wall       time.Duration
 	PlainWall  time.Duration // 0 unless Options.Plain
 	Passed     bool
+	Skipped    bool // the test skipped itself (t.Skip): nothing to record again
 	TimedOut   bool
 	Truncated  string // why the trace is incomplete, if it is
 	Output     string // the test's output (tail)
@@ -471,7 +472,8 @@ func (b *Build) RecordTestEnv(ctx context.Context, pkg, name, path string, timeo
 		b.setFromInit(pkg, name)
 		r = RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], name, append([]string{"PECANVET_TRACE=" + path}, env...), timeout)
 	}
-	t := Test{Package: pkg, Name: name, Trace: path, Wall: r.Wall, Passed: r.Passed, TimedOut: r.TimedOut, Output: r.Output}
+	t := Test{Package: pkg, Name: name, Trace: path, Wall: r.Wall, Passed: r.Passed, TimedOut: r.TimedOut, Output: r.Output,
+		Skipped: r.Passed && strings.Contains(r.Output, "--- SKIP: "+name+" (")}
 	events, goroutines, active, shared, truncated, err := traceStatsActive(path)
 	switch {
 	case err != nil && os.IsNotExist(err):
