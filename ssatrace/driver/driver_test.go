@@ -93,3 +93,22 @@ func TestDropsWhatDoesNotCompile(t *testing.T) {
 		t.Errorf("the kept drivers do not type-check: %q", errs)
 	}
 }
+
+// TestCallbackArgument: a method taking a function (atomiclimit's
+// Work(f)) is called with a no-op function, not nil, which it would call
+// and panic on (the driver would then skip as without a usable receiver).
+func TestCallbackArgument(t *testing.T) {
+	res := generateIn(t, "atomiclimit")
+	var src string
+	for _, b := range res.Files {
+		src = string(b)
+	}
+	if !strings.Contains(src, ").Work(func() () { return })") {
+		t.Fatalf("Work not called with a no-op function:\n%s", src)
+	}
+	for _, n := range res.Notes {
+		if strings.Contains(n, "do not compile") || strings.Contains(n, "does not compile") {
+			t.Errorf("note %q", n)
+		}
+	}
+}

@@ -136,12 +136,52 @@ func (g *gen) small(t types.Type) string {
 		if _, named := t.(*types.Named); !named {
 			return "nil"
 		}
+	case *types.Signature:
+		// A no-op function, not a nil one: a callback the method calls
+		// (Work(f), Go(f)) would panic, and the driver would skip as if
+		// it had no usable receiver.
+		return g.noop(t, u)
 	}
 	name, ok := g.typeName(t)
 	if !ok {
 		return ""
 	}
 	return "*new(" + name + ")"
+}
+
+// noop returns a function literal of type t (signature sig) that does
+// nothing and returns zero values, or "" if a type in it cannot be
+// written here.
+func (g *gen) noop(t types.Type, sig *types.Signature) string {
+	var params, results []string
+	for i := 0; i < sig.Params().Len(); i++ {
+		pt := sig.Params().At(i).Type()
+		prefix := ""
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			pt, prefix = pt.(*types.Slice).Elem(), "..."
+		}
+		name, ok := g.typeName(pt)
+		if !ok {
+			return ""
+		}
+		params = append(params, "_ "+prefix+name)
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		name, ok := g.typeName(sig.Results().At(i).Type())
+		if !ok {
+			return ""
+		}
+		results = append(results, "r"+strconv.Itoa(i)+" "+name)
+	}
+	lit := "func(" + strings.Join(params, ", ") + ") (" + strings.Join(results, ", ") + ") { return }"
+	if _, named := t.(*types.Named); named {
+		name, ok := g.typeName(t)
+		if !ok {
+			return ""
+		}
+		return name + "(" + lit + ")"
+	}
+	return lit
 }
 
 // typeName writes t as the package sees it, recording imports; false if a
