@@ -717,9 +717,19 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 		r.advance()
 		return ""
 	}
-	// Virtual time: the earliest sleeper wakes now.
+	// Virtual time: the earliest sleeper wakes now — while the schedule
+	// runs, and only when nothing but another sleep could end a wait.
+	// A goroutine waiting for a timer or I/O (a ticker's purger) might
+	// move first in real time: waking the sleeper ahead of it would run
+	// the program as if that goroutine were arbitrarily slow, and a test
+	// that sleeps to let a background goroutine act (pond's "sleep 50 ms,
+	// then the idle worker is gone") would fail for that alone, which
+	// replay would credit to the anomaly. After the verdict, what the
+	// program does is its consequence: real time.
 	if s := r.earliestSleeper(); s != nil {
-		r.wake(s)
+		if !r.free && len(q.soft) == 0 {
+			r.wake(s)
+		}
 		return ""
 	}
 	if !r.free && r.cursor < len(r.s.Steps) {
