@@ -185,11 +185,7 @@ func printFinding(w io.Writer, f check.Finding) {
 		if f.Anomaly.Split == "" {
 			what = "interleaving without effect: " + what + "; the generated driver's test passes (no outcome that no sequential order gives), and the package may never make these calls concurrent"
 		} else {
-			why := "the unit releases its lock at " + siteOr(f.Anomaly.Split) + " in between on purpose"
-			if f.Anomaly.Recheck {
-				why = "the unit takes a lock at " + siteOr(f.Anomaly.Split) + " and re-checks under it what it read before"
-			}
-			what = "interleaving without effect: " + what + "; " + why + ", and the test passes"
+			what = "interleaving without effect: " + what + "; " + f.Anomaly.SplitWhy(siteOr) + ", and the test passes"
 		}
 	}
 	fmt.Fprintf(w, "%s: %s — %s\n", siteOr(f.Anomaly.Sites[0]), describe(f), what)

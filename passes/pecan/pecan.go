@@ -468,11 +468,7 @@ func Message(f check.Finding) string {
 		if a.Split == "" {
 			return "interleaving without effect: " + b.String() + " (the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent)"
 		}
-		why := fmt.Sprintf("the unit releases its lock at %s in between on purpose", shortSite(a.Split))
-		if a.Recheck {
-			why = fmt.Sprintf("the unit takes a lock at %s and re-checks under it what it read before", shortSite(a.Split))
-		}
-		return "interleaving without effect: " + b.String() + " (" + why + ", and the test passes)"
+		return "interleaving without effect: " + b.String() + " (" + a.SplitWhy(shortSite) + ", and the test passes)"
 	}
 	return b.String()
 }

@@ -60,8 +60,29 @@ type Anomaly struct {
 	// reporting only when its replay shows an effect. With Recheck, it is
 	// instead the site of the acquire under which the unit re-checks what
 	// it read before (ptg.Graph.RecheckBetween), reported on the same terms.
+	// With Atomics, it is the site of the later of two of the unit's
+	// events when every event of the instance is a sync/atomic operation
+	// (allAtomic): code that makes each access atomic on its own means
+	// them to be separate (a counter's Add(1) and Add(-1)), reported on
+	// the same terms.
 	Split   string
 	Recheck bool
+	Atomics bool
+}
+
+// SplitWhy says, for a violation across a deliberate split (Split), why
+// the unit is split there ("the unit releases its lock at x.go:12 in
+// between on purpose"); site shortens a site for the message.
+func (a *Anomaly) SplitWhy(site func(string) string) string {
+	switch {
+	case a.Split == "":
+		return ""
+	case a.Recheck:
+		return "the unit takes a lock at " + site(a.Split) + " and re-checks under it what it read before"
+	case a.Atomics:
+		return "every access is a sync/atomic operation of its own (the unit's later one at " + site(a.Split) + ")"
+	}
+	return "the unit releases its lock at " + site(a.Split) + " in between on purpose"
 }
 
 // Stats describe a prediction run.
@@ -144,7 +165,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 			a.Sites = append(a.Sites, tr.Site(tr.Events[e]))
 		}
 		a.Unsound = unsound(gr, sched)
-		a.Split, a.Recheck = split(gr, c.Pattern, c.Events)
+		a.Split, a.Recheck, a.Atomics = split(gr, c.Pattern, c.Events)
 		if opt.Confirm != nil && !opt.Confirm(a) {
 			return false
 		}
@@ -166,10 +187,11 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 // split returns the site of a deliberate split of a unit of the instance
 // between two of its events (same thread and unit in the pattern), or "";
 // recheck says it is the acquire of a re-check (RecheckBetween) rather
-// than a release (SplitBetween).
-func split(gr *ptg.Graph, p *pattern.Pattern, events []int32) (site string, recheck bool) {
+// than a release (SplitBetween), atomics that every event is an atomic
+// operation (allAtomic).
+func split(gr *ptg.Graph, p *pattern.Pattern, events []int32) (site string, recheck, atomics bool) {
 	if p.Adjacent || p.Chan {
-		return "", false
+		return "", false, false
 	}
 	at := func(r int32) string {
 		if s := gr.Tr.Site(gr.Tr.Events[r]); s != "" {
@@ -177,27 +199,55 @@ func split(gr *ptg.Graph, p *pattern.Pattern, events []int32) (site string, rech
 		}
 		return "?"
 	}
-	for i := range events {
-		for j := i + 1; j < len(events); j++ {
-			if p.T[i] != p.T[j] || p.AR[i] != p.AR[j] {
-				continue
-			}
-			if r := gr.SplitBetween(events[i], events[j]); r >= 0 {
-				return at(r), false
-			}
-		}
-	}
-	for i := range events {
-		for j := i + 1; j < len(events); j++ {
-			if p.T[i] != p.T[j] || p.AR[i] != p.AR[j] {
-				continue
-			}
-			if r := gr.RecheckBetween(events[i], events[j]); r >= 0 {
-				return at(r), true
+	pairs := func(f func(a, b int32) int32) int32 {
+		for i := range events {
+			for j := i + 1; j < len(events); j++ {
+				if p.T[i] != p.T[j] || p.AR[i] != p.AR[j] {
+					continue
+				}
+				if r := f(events[i], events[j]); r >= 0 {
+					return r
+				}
 			}
 		}
+		return -1
 	}
-	return "", false
+	if r := pairs(gr.SplitBetween); r >= 0 {
+		return at(r), false, false
+	}
+	if r := pairs(gr.RecheckBetween); r >= 0 {
+		return at(r), true, false
+	}
+	if allAtomic(gr, events) {
+		later := func(a, b int32) int32 {
+			if gr.Local[a] > gr.Local[b] {
+				return a
+			}
+			return b
+		}
+		if r := pairs(later); r >= 0 {
+			return at(r), false, true
+		}
+	}
+	return "", false, false
+}
+
+// allAtomic reports whether every event of an instance is a sync/atomic
+// operation. A counter incremented when work starts and decremented when
+// it ends (conc's running-goroutines count, pond's idle workers) is read
+// and updated between by others on purpose: each operation is atomic,
+// and the pair was never meant to be, even when the unit holds a lock
+// across both (pond's purger checks and decrements the idle count under
+// its mutex; workers add to it without). A check-then-act built of
+// atomics (a load, then a store that assumes the loaded value) is a bug
+// only when it shows: its replay must fail or panic.
+func allAtomic(gr *ptg.Graph, events []int32) bool {
+	for _, e := range events {
+		if !gr.Tr.Events[e].Op.IsAtomic() {
+			return false
+		}
+	}
+	return len(events) > 0
 }
 
 func unsound(gr *ptg.Graph, sched schedule.Schedule) string {
