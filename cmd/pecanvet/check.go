@@ -18,7 +18,7 @@ import (
 	"github.com/pecanvet/pecanvet/ssatrace/pattern"
 )
 
-const checkUsage = `usage: pecanvet check [-run REGEXP] [-json | -sarif[=FILE]] [-patterns P] [-v] [packages]
+const checkUsage = `usage: pecanvet check [-run REGEXP] [-json | -sarif[=FILE]] [-patterns P] [-v] [-candidates] [packages]
 
 Run the whole dynamic loop: record each test of the packages, predict the
 anomalies another schedule would show, replay each prediction's schedule
@@ -32,6 +32,13 @@ on standard output instead of the text; -sarif=FILE writes them to FILE,
 whole or not at all, and prints the text as usual. URIs in it are relative
 to -srcroot (default: the root of the git repository holding the module,
 else the module's root).
+
+-candidates also lists the static candidates (what the editor analyzer
+reports) with what the dynamic loop made of each: confirmed, pruned (and
+why), not reached (no test or generated driver ran both sides in two
+goroutines) or not driven (no driver could be generated for it). That is
+what pecanvet's silence covers. With -json, one {"candidate": …} object
+per line follows the findings.
 
 Flags:
 `
@@ -56,6 +63,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
 	drivers := fs.Bool("drivers", true, "generate test drivers (two goroutines calling two methods of a type): for the static candidates no test reaches, and for packages without tests")
 	filters := fs.Bool("filters", true, "before replaying, drop predictions no lock-valid execution realizes (false: to measure what that saves)")
+	listCands := fs.Bool("candidates", false, "also list the static candidates with their status: confirmed, pruned, not reached, not driven (needs -drivers)")
 	rankReads := fs.Bool("rank-reads", false, "replay first the instances of a site combination whose schedules change the fewest reads (AVFilter's criterion; measured worse than the search's order)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, checkUsage)
@@ -129,11 +137,21 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
+	if *listCands && !*drivers {
+		fmt.Fprintln(stderr, "pecanvet check: note: -candidates lists nothing with -drivers=false (the candidates are computed with the drivers)")
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		for _, f := range rep.Findings {
 			if f.Reproduced() && !f.WithoutEffect() || *verbose {
 				enc.Encode(checkJSON(f))
+			}
+		}
+		if *listCands {
+			for _, c := range rep.Candidates {
+				enc.Encode(struct {
+					C candJSON `json:"candidate"`
+				}{candJSON{Package: c.Package, Pattern: c.ID, Site: c.Site, Contexts: c.Contexts, Driver: c.Driver, Status: c.Status, Why: c.Why}})
 			}
 		}
 	} else {
@@ -158,6 +176,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, " (and %d without effect%s)", n, map[bool]string{false: ", shown with -v", true: ""}[*verbose])
 		}
 		fmt.Fprintln(stdout)
+		if *listCands {
+			printCandidates(stdout, rep.Candidates)
+		}
 	}
 	if len(found) > 0 {
 		return 1
@@ -274,4 +295,33 @@ func perturbRuns(n int) int {
 		return -1
 	}
 	return n
+}
+
+type candJSON struct {
+	Package  string `json:"package"`
+	Pattern  string `json:"pattern"`
+	Site     string `json:"site"`
+	Contexts string `json:"contexts"`
+	Driver   string `json:"driver,omitempty"`
+	Status   string `json:"status"`
+	Why      string `json:"why"`
+}
+
+// printCandidates lists the static candidates by package, with a count of
+// each status.
+func printCandidates(w io.Writer, cands []check.CandidateStatus) {
+	count := map[string]int{}
+	pkg := ""
+	for _, c := range cands {
+		if c.Package != pkg {
+			pkg = c.Package
+			fmt.Fprintf(w, "candidates of %s:\n", pkg)
+		}
+		count[c.Status]++
+		fmt.Fprintf(w, "  %-11s %-8s %s  %s — %s\n", c.Status, c.ID, siteOr(c.Site), c.Contexts, c.Why)
+	}
+	if len(cands) > 0 {
+		fmt.Fprintf(w, "pecanvet check: %d static candidates: %d confirmed, %d pruned, %d not reached, %d not driven\n",
+			len(cands), count["confirmed"], count["pruned"], count["not reached"], count["not driven"])
+	}
 }

@@ -122,6 +122,10 @@ type Report struct {
 	// Doomed counts the predictions not replayed because an earlier replay
 	// of their trace deadlocked where they would (see doom).
 	Doomed int
+	// Candidates are the static candidates of the checked packages with
+	// what the dynamic loop made of each (candidateStatuses); only with
+	// Options.Drivers, which computes them.
+	Candidates []CandidateStatus
 }
 
 // Timing says where a check's time went. Durations are summed over the
@@ -251,7 +255,7 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 	}
 	rep.Listed += len(own)
 	seen := map[string]bool{} // one finding per site combination per package
-	cov := newCoverage()
+	cov, covDrivers := newCoverage(), newCoverage()
 	first := len(rep.Findings)
 	if len(own) > 0 {
 		if err := checkTests(ctx, b, pkg, own, filepath.Join(scratch, "own"), opt, rep, seen, deadline, cov); err != nil {
@@ -262,7 +266,7 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 		rep.Listed += len(run)
 		if time.Now().After(deadline) {
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: budget of %v spent; %d generated drivers not run", pkg, opt.Budget, len(run)))
-		} else if err := checkTests(ctx, b, pkg, run, filepath.Join(scratch, "drivers"), opt, rep, seen, deadline, nil); err != nil {
+		} else if err := checkTests(ctx, b, pkg, run, filepath.Join(scratch, "drivers"), opt, rep, seen, deadline, covDrivers); err != nil {
 			return err
 		}
 	}
@@ -271,6 +275,7 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 			rep.Findings[i].Driver = d.Calls
 		}
 	}
+	rep.Candidates = append(rep.Candidates, candidateStatuses(pkg, b.Candidates[pkg], rep.Findings[first:], cov, covDrivers)...)
 	return nil
 }
 

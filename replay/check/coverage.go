@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/pecanvet/pecanvet/ssatrace/driver"
@@ -76,4 +77,104 @@ func lineOf(site string) string {
 		return site[:i]
 	}
 	return site
+}
+
+// CandidateStatus is what the dynamic loop made of a static candidate:
+// the coverage report that tells a user what pecanvet's silence covers.
+type CandidateStatus struct {
+	Package string
+	driver.Candidate
+	// Status is "confirmed" (a reported finding has a site on each of its
+	// sides), "pruned" (the recorded runs held both sides in two
+	// goroutines, and prediction or replay ruled every instance out),
+	// "not reached" (no run of a test or driver held both sides in two
+	// goroutines) or "not driven" (not reached, and no driver could be
+	// generated for it).
+	Status string
+	Why    string
+}
+
+// candidateStatuses gives each candidate of pkg its status from the
+// package's findings and what its tests' runs (cov) and its drivers'
+// runs (drv) held.
+func candidateStatuses(pkg string, cands []driver.Candidate, findings []Finding, cov, drv *coverage) []CandidateStatus {
+	out := make([]CandidateStatus, 0, len(cands))
+	for _, c := range cands {
+		st := CandidateStatus{Package: pkg, Candidate: c}
+		var pruned *Finding
+		for i := range findings {
+			f := &findings[i]
+			if f.Package != pkg || !onSides(f.Anomaly.Sites, c.Sides) {
+				continue
+			}
+			if f.Reproduced() && !f.WithoutEffect() {
+				st.Status = "confirmed"
+				st.Why = fmt.Sprintf("%s reproduced at %s in %s", f.Anomaly.Pattern.ID(), f.Anomaly.Sites[0], f.Test)
+				break
+			}
+			if pruned == nil {
+				pruned = f
+			}
+		}
+		switch {
+		case st.Status != "":
+		case pruned != nil:
+			st.Status = "pruned"
+			what := pruned.Verdict.Verdict
+			if pruned.WithoutEffect() {
+				what = "reproduced without effect"
+			}
+			st.Why = fmt.Sprintf("%s %s at %s in %s", pruned.Anomaly.Pattern.ID(), what, pruned.Anomaly.Sites[0], pruned.Test)
+			if m := firstClause(pruned.Verdict.Message); m != "" && !pruned.WithoutEffect() {
+				st.Why += ": " + m
+			}
+		case cov.held(c.Sides) || drv.held(c.Sides):
+			st.Status = "pruned"
+			st.Why = "both sides ran in two goroutines; no feasible reordering of the recorded runs makes the anomaly (nothing predicted)"
+		case c.Driver == "":
+			st.Status, st.Why = "not driven", c.NoDriver
+		default:
+			st.Status = "not reached"
+			st.Why = "no run of a test, nor of its driver " + c.Driver + ", held both sides in two goroutines"
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// onSides reports whether the anomaly's sites ("path:line:col") have one
+// on each side of a candidate ("path:line").
+func onSides(sites []string, s driver.Sides) bool {
+	in := func(side []string, site string) bool {
+		l := lineOf(site)
+		for _, x := range side {
+			if x == l {
+				return true
+			}
+		}
+		return false
+	}
+	for _, a := range sites {
+		if !in(s[0], a) {
+			continue
+		}
+		for _, b := range sites {
+			if in(s[1], b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// firstClause is a verdict message up to its first ':' clause end, for
+// one line.
+func firstClause(m string) string {
+	if i := strings.Index(m, ": "); i > 0 && i < 100 {
+		return m[:i]
+	}
+	if len(m) > 100 {
+		return m[:100] + "…"
+	}
+	return m
 }

@@ -41,6 +41,7 @@ import (
 	"go/types"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -89,6 +90,21 @@ type Result struct {
 	Files   map[string][]byte   // driver file path → source
 	Drivers map[string][]Driver // import path → its drivers
 	Notes   []string            // drivers dropped, and why
+	// Candidates are the static candidates of each package with tests
+	// (import path → in the analyzer's order), each with the driver that
+	// drives it, if any: what `pecanvet check -candidates` lists.
+	Candidates map[string][]Candidate
+}
+
+// Candidate is a static candidate (passes/candidates) as the dynamic loop
+// sees it.
+type Candidate struct {
+	ID       string // pattern, "av/RWR"
+	Site     string // its first event's site, "path:line"
+	Contexts string // the two concurrent contexts, for people
+	Sides    Sides
+	Driver   string // the generated test driving it, or ""
+	NoDriver string // why none does, when Driver is ""
 }
 
 // Generate returns the driver files of the packages matching patterns in
@@ -129,7 +145,7 @@ func Generate(ctx context.Context, dir string, patterns []string, buildFlags []s
 			get(p.PkgPath).test = p
 		}
 	}
-	res := &Result{Files: map[string][]byte{}, Drivers: map[string][]Driver{}}
+	res := &Result{Files: map[string][]byte{}, Drivers: map[string][]Driver{}, Candidates: map[string][]Candidate{}}
 	std := &stdTypes{ctx: ctx, dir: dir, buildFlags: buildFlags}
 	paths := make([]string, 0, len(byPath))
 	for path := range byPath {
@@ -159,6 +175,7 @@ func Generate(ctx context.Context, dir string, patterns []string, buildFlags []s
 				continue
 			}
 			pairs = candidatePairs(p, cands)
+			res.Candidates[path] = listCandidates(p, cands)
 		}
 		if len(pairs) == 0 {
 			continue
@@ -170,6 +187,7 @@ func Generate(ctx context.Context, dir string, patterns []string, buildFlags []s
 			res.Files[filepath.Join(filepath.Dir(p.GoFiles[0]), File)] = []byte(src)
 			res.Drivers[path] = drivers
 		}
+		markDriven(res.Candidates[path], drivers)
 	}
 	return res, nil
 }
@@ -195,6 +213,79 @@ type pair struct {
 func (pr *pair) test() string  { return Prefix + "_" + pr.typ + "_" + pr.m0 + "_" + pr.m1 }
 func (pr *pair) calls() string { return pr.m0 + " and " + pr.m1 }
 
+// listCandidates describes cands for Result.Candidates, none driven yet.
+func listCandidates(p *packages.Package, cands candidates.Result) []Candidate {
+	out := make([]Candidate, 0, len(cands))
+	for _, c := range cands {
+		cd := Candidate{ID: c.Kind + "/" + c.Pattern, Sides: sidesOf(p, c),
+			Contexts: contextName(c.Funcs[0]) + " and " + contextName(c.Funcs[1]),
+			NoDriver: "its two contexts are not two methods of one non-generic type of the package"}
+		if len(c.Sites) > 0 {
+			cd.Site = site(p, c.Sites[0])
+		}
+		f0, f1 := c.Funcs[0], c.Funcs[1]
+		if f0.Kind == candidates.Method && f1.Kind == candidates.Method && f0.Func != nil && f1.Func != nil {
+			if t0, t1 := symbolic.Receiver(f0.Func), symbolic.Receiver(f1.Func); t0 != nil && t0 == t1 && t0.TypeParams() == nil {
+				cd.NoDriver = "its driver was dropped (see the notes) or is past the limit of " + strconv.Itoa(MaxDrivers) + " drivers per package"
+			}
+		}
+		out = append(out, cd)
+	}
+	return out
+}
+
+// contextName is a method context as "T.M", others as the analyzer
+// names them.
+func contextName(c candidates.Context) string {
+	if c.Kind == candidates.Method && c.Func != nil {
+		if t := symbolic.Receiver(c.Func); t != nil {
+			return t.Obj().Name() + "." + c.Func.Name()
+		}
+	}
+	return c.Name
+}
+
+// markDriven names, in cands, the driver of each candidate a driver drives.
+func markDriven(cands []Candidate, drivers []Driver) {
+	for i := range cands {
+		for _, d := range drivers {
+			for _, s := range d.Cands {
+				if sameSides(s, cands[i].Sides) || sameSides(Sides{s[1], s[0]}, cands[i].Sides) {
+					cands[i].Driver, cands[i].NoDriver = d.Test, ""
+				}
+			}
+		}
+	}
+}
+
+func sameSides(a, b Sides) bool {
+	for k := 0; k < 2; k++ {
+		x, y := a[k], b[k]
+		if len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if x[i] != y[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sidesOf is the sites of c's events by context.
+func sidesOf(p *packages.Package, c candidates.Candidate) Sides {
+	var sides Sides
+	for i, pos := range c.Sites {
+		side := 0
+		if i < len(c.P.T) && c.P.T[i] != 0 {
+			side = 1
+		}
+		sides[side] = append(sides[side], site(p, pos))
+	}
+	return sides
+}
+
 // candidatePairs groups the candidates whose two contexts are methods of
 // one type of p by method pair, in the candidates' order, at most
 // MaxDrivers.
@@ -210,14 +301,7 @@ func candidatePairs(p *packages.Package, cands candidates.Result) []pair {
 		if t0 == nil || t0 != t1 || t0.Obj().Pkg() == nil || t0.Obj().Pkg().Path() != p.PkgPath || t0.TypeParams() != nil {
 			continue
 		}
-		var sides Sides
-		for i, pos := range c.Sites {
-			side := 0
-			if i < len(c.P.T) && c.P.T[i] != 0 {
-				side = 1
-			}
-			sides[side] = append(sides[side], site(p, pos))
-		}
+		sides := sidesOf(p, c)
 		m0, m1 := f0.Func.Name(), f1.Func.Name()
 		if m1 < m0 {
 			m0, m1 = m1, m0

@@ -81,8 +81,11 @@ type Build struct {
 	// Drivers are the generated driver tests (ssatrace/driver) built into
 	// each package's test binary, by import path (Options.Drivers).
 	Drivers map[string][]driver.Driver
-	tmp     string
-	opt     Options // what the build was made with (PlainBinary)
+	// Candidates are the static candidates of each package with tests,
+	// with their drivers (Options.Drivers).
+	Candidates map[string][]driver.Candidate
+	tmp        string
+	opt        Options // what the build was made with (PlainBinary)
 
 	mu       sync.Mutex
 	fromInit map[string]bool // "pkg test" → recorded from process start (TestEnv)
@@ -149,6 +152,7 @@ func NewBuild(ctx context.Context, opt Options) (*Build, error) {
 	b := &Build{Inst: inst, Binaries: map[string]string{}, Plain: map[string]string{}, Dirs: map[string]string{}, Notes: inst.Notes, opt: opt}
 	if drivers != nil {
 		b.Drivers = drivers.Drivers
+		b.Candidates = drivers.Candidates
 		b.Notes = append(b.Notes, drivers.Notes...)
 	}
 	b.tmp, err = os.MkdirTemp("", "pecanvet-bin-")
