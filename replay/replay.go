@@ -77,6 +77,17 @@ type Verdict struct {
 	// recorded operations: not started yet (started by uninstrumented
 	// code) or blocked in uninstrumented code (rt.Verdict).
 	Outside bool `json:"outside,omitempty"`
+	// Unstarted (with Outside): the stuck step's goroutine had not started
+	// at all; Roots: the roots (goroutines without a recorded fork) that
+	// had (rt.Verdict).
+	Unstarted bool     `json:"unstarted,omitempty"`
+	Roots     []string `json:"roots,omitempty"`
+	// Interrupted: the runtime's verdict was "interrupted" (a goroutine
+	// took another path after the other goroutines' part of the anomaly
+	// ran), turned into Reproduced or Diverged by how the program ended:
+	// the program ran free from there, so that verdict is not a fact
+	// about the schedule's first steps (check's failedWithin).
+	Interrupted bool `json:"-"`
 	// AsBaseline: the test failed the way its recorded run did, without
 	// the schedule's help; no evidence that the interleaving matters.
 	AsBaseline bool `json:"-"`
@@ -184,6 +195,7 @@ func RunFile(ctx context.Context, b *record.Build, pkg, test, schedPath string, 
 		}
 	}
 	if v.Verdict == interrupted {
+		v.Interrupted = true
 		// The other goroutines' part of the anomaly ran inside the unit of
 		// one goroutine, which then took another path: proved only if the
 		// program then failed.

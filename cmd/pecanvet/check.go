@@ -130,7 +130,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		if sarifOut.path == "" {
 			fmt.Fprintf(stderr, "pecanvet check: %d tests, %d events recorded, %d predictions replayed, %d reproduced\n",
-				rep.Tests, rep.Events, len(rep.Findings), len(found))
+				rep.Tests, rep.Events, len(rep.Findings)-rep.Inferred(), len(found))
 			if len(found) > 0 {
 				return 1
 			}
@@ -171,7 +171,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		fmt.Fprintf(stdout, "pecanvet check: %d tests, %d events recorded, %d predictions replayed, %d reproduced",
-			rep.Tests, rep.Events, len(rep.Findings), len(found))
+			rep.Tests, rep.Events, len(rep.Findings)-rep.Inferred(), len(found))
+		if n := rep.Inferred(); n > 0 {
+			fmt.Fprintf(stdout, " (%d more pruned without a replay: an earlier replay of the same trace failed within the steps they begin with%s)", n, map[bool]string{false: ", shown with -v", true: ""}[*verbose])
+		}
 		if n := len(rep.Reproduced()) - len(found); n > 0 {
 			fmt.Fprintf(stdout, " (and %d without effect%s)", n, map[bool]string{false: ", shown with -v", true: ""}[*verbose])
 		}

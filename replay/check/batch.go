@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -106,6 +107,58 @@ func (p prediction) eachStepG(f func(g string) bool) {
 	}
 }
 
+// eachStep calls anomaly with the anomaly's step indices (from 0, in
+// pattern order), then f with the goroutine and the text (as a schedule
+// file has it) of each step in order, until f returns false.
+func (p prediction) eachStep(anomaly func(at []int), f func(g, text string) bool) {
+	if p.s != nil {
+		anomaly(p.s.Anomaly)
+		for _, st := range p.s.Steps {
+			if !f(st.G, st.String()) {
+				return
+			}
+		}
+		return
+	}
+	file, err := os.Open(p.file)
+	if err != nil {
+		anomaly(nil)
+		return
+	}
+	defer file.Close()
+	sc := bufio.NewScanner(file)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	told := false
+	for sc.Scan() {
+		l := sc.Text()
+		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "build ") {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(l, "anomaly "); ok {
+			var at []int
+			for _, x := range strings.Fields(rest)[1:] {
+				n, err := strconv.Atoi(x)
+				if err != nil {
+					at = append(at, -1) // unreadable: before any step
+					continue
+				}
+				at = append(at, n-1)
+			}
+			anomaly(at)
+			told = true
+			continue
+		}
+		if !told {
+			anomaly(nil)
+			told = true
+		}
+		g, _, _ := strings.Cut(l, " ")
+		if !f(g, l) {
+			return
+		}
+	}
+}
+
 // writePrediction writes the schedule of anomaly a of tr to file.
 func writePrediction(tr *trace.Trace, a predict.Anomaly, file string) (prediction, error) {
 	p := prediction{a: a, file: file}
@@ -124,13 +177,14 @@ func writePrediction(tr *trace.Trace, a predict.Anomaly, file string) (predictio
 
 // Replay outcome of a prediction in a batch.
 const (
-	pOpen    = iota // not known yet whether it is needed
-	pNeeded         // to replay
-	pRunning        // replaying
-	pDone           // replayed
-	pSkipped        // not needed: its site combination is proved, or the same schedule ran
-	pDropped        // needed, but over -max-replays or the budget
-	pDoomed         // not needed: an earlier replay of its trace showed it would deadlock (doom)
+	pOpen     = iota // not known yet whether it is needed
+	pNeeded          // to replay
+	pRunning         // replaying
+	pDone            // replayed
+	pSkipped         // not needed: its site combination is proved, or the same schedule ran
+	pDropped         // needed, but over -max-replays or the budget
+	pDoomed          // not needed: an earlier replay of its trace showed it would deadlock (doom)
+	pInferred        // pruned without a replay: an earlier replay of its trace failed within the steps it begins with (failure)
 )
 
 // replayBatch replays a test's predictions (a queue of one trace: see

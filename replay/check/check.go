@@ -67,7 +67,12 @@ type Finding struct {
 	Objects       []string
 	// Driver is set when a generated driver (ssatrace/driver) found it:
 	// the methods it called concurrently ("Withdraw and Withdraw").
-	Driver    string
+	Driver string
+	// Inferred: not replayed (or not counted as a replay), because an
+	// earlier replay of the same trace failed within the steps its
+	// schedule begins with; Verdict is that replay's, and its message
+	// says which ("same prefix as replay N, which failed at step k").
+	Inferred  bool
 	pred      string // predID of its prediction (filters.count)
 	unordered bool   // prediction.unordered
 }
@@ -140,6 +145,18 @@ func (t Timing) String() string {
 	r := func(d time.Duration) string { return d.Round(time.Millisecond).String() }
 	return fmt.Sprintf("wall %s: build %s, record %s (%d runs), predict %s, replay %s (%d runs)",
 		r(t.Wall), r(t.Build), r(t.Record), t.Records, r(t.Predict), r(t.Replay), t.Replays)
+}
+
+// Inferred counts the findings pruned without a replay of their own
+// (Finding.Inferred).
+func (r *Report) Inferred() int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Inferred {
+			n++
+		}
+	}
+	return n
 }
 
 // Reproduced returns the proved findings.

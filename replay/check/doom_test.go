@@ -83,3 +83,58 @@ func TestDoom(t *testing.T) {
 		}
 	}
 }
+
+// TestDoomRoots: a replay stuck because root g3 had not started (g1 and
+// g2 had) dooms, with no more steps run, the schedules that need the
+// first step of any root that had not started either (conc's pool
+// workers, each moved before their pool's creation in a schedule of its
+// own), but not of a root that had started, nor a forked goroutine, nor
+// with an anomaly step before, nor when the stuck goroutine had started.
+func TestDoomRoots(t *testing.T) {
+	withAnomaly := func(gs string, at ...int) prediction {
+		s := sched(gs)
+		s.Pattern, s.Anomaly = "race/WW", at
+		for i := range s.Steps {
+			s.Steps[i].Obj = "o#1"
+		}
+		return predOf(t, s, len(at) == 2)
+	}
+	v := replay.Verdict{Verdict: replay.Deadlock, Outside: true, Unstarted: true, Roots: []string{"g1", "g2"}, Step: 4}
+	d, ok := newDoom(0, withAnomaly("g1 g1 g2 g3 g1", 3, 4), v)
+	if !ok || d.started == nil {
+		t.Fatalf("doom %+v, %v", d, ok)
+	}
+	for _, c := range []struct {
+		s    string
+		at   []int
+		want bool
+	}{
+		{"g1 g3", []int{1}, true},             // the stuck root itself
+		{"g1 g4", []int{1}, true},             // another root that had not started
+		{"g1 g2 g1 g7 g7", []int{3, 4}, true}, // the same number of steps run
+		{"g1 g1 g1 g4", []int{3}, false},      // more steps of g1: it may start g4
+		{"g1 g2 g2 g4", []int{3}, false},      // more of g2
+		{"g1 g2", []int{1}, false},            // g2 had started: it waits at its gate
+		{"g1 g1.3", []int{1}, false},          // a forked goroutine
+		{"g1 g4", []int{0, 1}, false},         // an anomaly step before g4's
+	} {
+		if got := d.dooms(withAnomaly(c.s, c.at...)); got != c.want {
+			t.Errorf("dooms(%q, anomaly %v) = %v, want %v", c.s, c.at, got, c.want)
+		}
+	}
+	// Without Unstarted (the stuck goroutine had started, and blocked
+	// outside recorded operations), or with an anomaly step before the
+	// stuck one, only the stuck goroutine's step is doomed.
+	for _, dv := range []struct {
+		v  replay.Verdict
+		at []int
+	}{
+		{replay.Verdict{Verdict: replay.Deadlock, Outside: true, Step: 4}, []int{3, 4}},
+		{v, []int{1, 4}},
+	} {
+		d, ok := newDoom(0, withAnomaly("g1 g1 g2 g3 g1", dv.at...), dv.v)
+		if !ok || d.dooms(withAnomaly("g1 g4", 1)) || !d.dooms(withAnomaly("g1 g3", 1)) {
+			t.Errorf("doom from %+v, anomaly %v: %+v", dv.v, dv.at, d)
+		}
+	}
+}

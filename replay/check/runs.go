@@ -162,7 +162,13 @@ const (
 // settle takes the outcome of a trace's queued predictions.
 func (qd *queued) settle(r qResult) {
 	c := qd.c
-	qd.flt.count(qd.preds, r.findings, c.rep)
+	var replayed []Finding
+	for _, f := range r.findings {
+		if !f.Inferred {
+			replayed = append(replayed, f)
+		}
+	}
+	qd.flt.count(qd.preds, replayed, c.rep)
 	c.skipped += r.skipped
 	c.shareCut = c.shareCut || r.shareCut
 	c.found += r.found
@@ -171,7 +177,9 @@ func (qd *queued) settle(r qResult) {
 		c.pruned = map[string]bool{}
 	}
 	for _, f := range r.findings {
-		c.replays++
+		if !f.Inferred {
+			c.replays++ // an inferred one took no place (replayQueue)
+		}
 		if !f.Reproduced() && !c.seen[f.Anomaly.Key] {
 			c.pruned[f.Anomaly.Key] = true
 			if f.Verdict.Verdict == replay.Diverged && f.unordered {

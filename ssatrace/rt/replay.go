@@ -77,6 +77,15 @@ type Verdict struct {
 	// (an HTTP client waiting for its response). What it waits for can
 	// only come from what the steps run so far set off.
 	Outside bool `json:"outside,omitempty"`
+	// Unstarted (with Outside): the stuck step's goroutine had not started
+	// at all (one that uninstrumented code starts, before its creator got
+	// there), and Roots lists the roots (goroutines without a recorded
+	// fork) that had: g1..gN, as roots are named in order of their first
+	// event. No other root could start without more steps run, so check
+	// generalizes the deadlock to the schedules that need any other root
+	// with no more steps run (doom).
+	Unstarted bool     `json:"unstarted,omitempty"`
+	Roots     []string `json:"roots,omitempty"`
 }
 
 type occKey struct {
@@ -690,7 +699,7 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 	if r.cursor < len(r.s.Steps) {
 		stuckG = r.s.Steps[r.cursor].G
 	}
-	outside := false
+	outside, unstarted := false, false
 	for _, g := range gs {
 		switch g.class {
 		case gBusy:
@@ -739,7 +748,7 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 		// has not come cannot start.
 		if g := r.s.Steps[r.cursor].G; !r.seen(g) && (!strings.Contains(g, ".") || forkedNotBegun(g)) {
 			q.soft = append(q.soft, "step "+strconv.Itoa(r.cursor+1)+"'s goroutine "+g+" has not started (started outside instrumented code)")
-			outside = true
+			outside, unstarted = true, true
 		}
 	}
 	if len(q.soft) > 0 {
@@ -789,8 +798,14 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 	if v.Step != r.cursor+1 {
 		v.Outside = false // decided at another step than the stuck one
 	}
+	if v.Outside && unstarted && rec != nil {
+		v.Unstarted = true
+		for n := 1; n <= rec.roots; n++ {
+			v.Roots = append(v.Roots, "g"+strconv.Itoa(n))
+		}
+	}
 	if r.pending != nil {
-		v.Outside = false
+		v.Outside, v.Unstarted, v.Roots = false, false, nil
 		v.Goroutine = r.pending.name
 		v.Message = fmt.Sprintf("goroutine %s blocks in step %d (%s) and %s", r.pending.name, r.cursor+1, r.s.Steps[r.cursor], why)
 	}

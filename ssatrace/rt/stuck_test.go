@@ -322,3 +322,50 @@ func TestReplayRaceNotCoenabled(t *testing.T) {
 	}
 	t.Log(v.Message)
 }
+
+// TestReplayUnstarted: the schedule moves a write of a goroutine that
+// uninstrumented code starts (a plain go statement: the root g2) before
+// its creator's write that precedes the go statement. The deadlock says
+// that g2 never started (Verdict.Unstarted) and which roots had (g1),
+// which check generalizes to the schedules that need any root but g1 with
+// no more steps run (its doom).
+func TestReplayUnstarted(t *testing.T) {
+	p := writeSchedule(t, "anomaly race/WW 1 2\ng2 write x @k.go:6:1 n=1\ng1 write x @k.go:7:1 n=1\n")
+	t.Setenv(EnvStall, "60000")
+	t.Setenv(EnvQuiet, "50")
+	prog := func() bool {
+		x := heap[int]()
+		W(unsafe.Pointer(x), kW2)
+		*x = 2
+		done := make(chan struct{})
+		go func() { // not through Go: a root
+			W(unsafe.Pointer(x), kW1)
+			*x = 1
+			close(done)
+		}()
+		<-done
+		return false
+	}
+	v, _, _ := replayOnce(t, p, prog)
+	if v.Verdict != "deadlock" || v.Step != 1 || !v.Outside || !v.Unstarted || strings.Join(v.Roots, " ") != "g1" {
+		t.Fatalf("verdict %+v, want a deadlock at step 1 with g2 unstarted and roots g1", v)
+	}
+	// Started, but taking another path: not unstarted.
+	p = writeSchedule(t, "anomaly race/WW 1 2\ng2 write x @k.go:6:1 n=1\ng1 write x @k.go:10:1 n=1\n")
+	prog2 := func() bool {
+		x := heap[int]()
+		done := make(chan struct{})
+		go func() {
+			W(unsafe.Pointer(x), kW1)
+			*x = 1
+			close(done)
+		}()
+		<-done
+		W(unsafe.Pointer(x), kW2) // not the scheduled site
+		return false
+	}
+	v, _, _ = replayOnce(t, p, prog2)
+	if v.Unstarted || len(v.Roots) > 0 {
+		t.Fatalf("verdict %+v: g2 had started", v)
+	}
+}
