@@ -15,7 +15,7 @@ func (s *Section) Run(id int, body func()) {
 	for s.owner != 0 { // want "data race on " "atomicity violation on "
 		runtime.Gosched()
 	}
-	s.owner = id // want "data race on " "atomicity violation on "
+	s.owner = id // want "data race on " "atomicity violation on " "atomic-set-serializability violation on "
 	body()
 	if s.owner != id { // want "atomicity violation on Section\\.owner"
 		panic(fmt.Sprintf("critical: goroutine %d found owner %d", id, s.owner))
