@@ -155,6 +155,13 @@ func RunFile(ctx context.Context, b *record.Build, pkg, test, schedPath string, 
 	}
 	env = append(env, b.TestEnv(pkg, test)...)
 	r := record.RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], test, env, opt.Timeout)
+	return judge(verdictPath, tracePath, r, steps, opt)
+}
+
+// judge gives the verdict of a replay whose process ran as r, from the
+// verdict file the runtime wrote and how the test ended.
+func judge(verdictPath, tracePath string, r record.Run, steps int, opt Options) Verdict {
+	v := Verdict{Steps: steps}
 	v.Passed, v.Output, v.Trace, v.Wall = r.Passed, r.Output, tracePath, r.Wall
 	if data, err := os.ReadFile(verdictPath); err == nil {
 		if err := json.Unmarshal(data, &v); err != nil {

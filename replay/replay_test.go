@@ -378,3 +378,92 @@ func TestInterruptedPasses(t *testing.T) {
 		}
 	}
 }
+
+// TestRunBatch replays several schedules in one process: each run in its
+// own order is the same execution as the recording, a test listed twice
+// runs twice (the binary runs its tests in source order, the list in
+// list order per test), and a schedule that fails ends the process: what
+// was to come after it did not run.
+func TestRunBatch(t *testing.T) {
+	b := build(t, "./account")
+	ctx := context.Background()
+	dir := t.TempDir()
+	const pkg = "subjects/account"
+	recs := map[string]*trace.Trace{}
+	scheds := map[string]string{}
+	tests := []string{"TestTransferAndDeposit", "TestWithdraw"}
+	out := map[string]chan record.BatchResult{}
+	for _, name := range tests {
+		out[name] = make(chan record.BatchResult, 1)
+	}
+	// Recorded as check records them: in one process, each trace ending
+	// with its test function, as a replay in a batch does.
+	b.RecordBatch(ctx, pkg, tests, dir, time.Minute, nil, out)
+	for _, name := range tests {
+		recPath := filepath.Join(dir, name+".trace")
+		if r := <-out[name]; !r.OK || !r.Test.Batched || r.Test.Events == 0 {
+			t.Fatalf("%s: not recorded in the batch: %+v", name, r.Test)
+		}
+		tr, err := trace.ReadFile(recPath, trace.ReadOptions{Lenient: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs[name] = tr
+		scheds[name] = filepath.Join(dir, name+".sched")
+		f, err := os.Create(scheds[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := ownOrder(t, tr)
+		if _, err := s.WriteTo(f); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	entry := func(k int, test, sched string) replay.Entry {
+		return replay.Entry{Test: test, Sched: scheds[sched], Steps: len(recs[sched].Events), Dir: filepath.Join(dir, fmt.Sprintf("b%d", k))}
+	}
+
+	entries := []replay.Entry{
+		entry(1, "TestWithdraw", "TestWithdraw"),
+		entry(2, "TestTransferAndDeposit", "TestTransferAndDeposit"),
+		entry(3, "TestWithdraw", "TestWithdraw"),
+	}
+	vs, ran := replay.RunBatch(ctx, b, pkg, entries)
+	for k, e := range entries {
+		if !ran[k] {
+			t.Fatalf("entry %d (%s) did not run; %+v", k+1, e.Test, vs)
+		}
+		if vs[k].Verdict != replay.Reproduced {
+			t.Fatalf("entry %d (%s): %s at step %d: %s", k+1, e.Test, vs[k].Verdict, vs[k].Step, vs[k].Message)
+		}
+		got, err := trace.ReadFile(vs[k].Trace, trace.ReadOptions{Lenient: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := equivalent(recs[e.Test], got); d != "" {
+			t.Fatalf("entry %d (%s): replay differs from the recording:\n%s", k+1, e.Test, d)
+		}
+		if !vs[k].Passed {
+			t.Fatalf("entry %d (%s): the test failed:\n%s", k+1, e.Test, vs[k].Output)
+		}
+	}
+
+	// TestWithdraw under TestTransferAndDeposit's schedule diverges at
+	// once; the process exits, and TestWithdraw's second run never comes.
+	entries = []replay.Entry{
+		entry(4, "TestTransferAndDeposit", "TestTransferAndDeposit"),
+		entry(5, "TestWithdraw", "TestTransferAndDeposit"),
+		entry(6, "TestWithdraw", "TestWithdraw"),
+	}
+	vs, ran = replay.RunBatch(ctx, b, pkg, entries)
+	if !ran[0] || vs[0].Verdict != replay.Reproduced {
+		t.Errorf("entry 1: ran %v, %s (%s), want reproduced", ran[0], vs[0].Verdict, vs[0].Message)
+	}
+	if !ran[1] || vs[1].Verdict != replay.Diverged {
+		t.Errorf("entry 2: ran %v, %s (%s), want diverged", ran[1], vs[1].Verdict, vs[1].Message)
+	}
+	if ran[2] {
+		t.Errorf("entry 3 ran (%s), want not run: the process ends after a failed schedule", vs[2].Verdict)
+	}
+}

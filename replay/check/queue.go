@@ -62,6 +62,11 @@ type replayQueue struct {
 // qGroup is the predictions of one trace.
 type qGroup struct {
 	test  string
+	// batch: its replays may run in a process with others (replay.RunBatch):
+	// the test starts its recording with itself, did not pause for
+	// t.Parallel, and its trace has one root (no goroutine started by
+	// uninstrumented code, which a later replay in the process could see).
+	batch bool
 	dir   string
 	max   int // replays at most
 	ropt  replay.Options
@@ -245,7 +250,13 @@ func newReplayQueue(ctx context.Context, b *record.Build, pkg string, deadline t
 // replays, and starts what can start. tr names the findings' goroutines
 // and objects; it is not kept.
 func (q *replayQueue) add(test string, tr *trace.Trace, preds []prediction, dir string, max int, ropt replay.Options) *qGroup {
-	g := &qGroup{test: test, dir: dir, max: max, ropt: ropt, n: len(preds), same: map[[sha256.Size]byte][]int{}}
+	return q.addBatch(test, tr, preds, dir, max, ropt, false)
+}
+
+// addBatch is add, with batch saying whether the test's replays may share
+// a process (qGroup.batch).
+func (q *replayQueue) addBatch(test string, tr *trace.Trace, preds []prediction, dir string, max int, ropt replay.Options, batch bool) *qGroup {
+	g := &qGroup{test: test, dir: dir, max: max, ropt: ropt, n: len(preds), same: map[[sha256.Size]byte][]int{}, batch: batch && oneRoot(tr)}
 	items := make([]*qItem, len(preds))
 	for i, p := range preds {
 		if p.s != nil {
@@ -282,6 +293,7 @@ func (q *replayQueue) add(test string, tr *trace.Trace, preds []prediction, dir 
 func (q *replayQueue) pump() {
 	for changed := true; changed; {
 		changed = false
+		var ready []int // needed, to start
 		allDecided := true
 		for _, g := range q.groups {
 			if g.first+g.n <= q.from {
@@ -352,8 +364,7 @@ func (q *replayQueue) pump() {
 					}
 					needed++
 					if q.running < q.workers {
-						q.start(i)
-						changed = true
+						ready = append(ready, i)
 					}
 				case pRunning, pDone:
 					// One that an earlier replay's doom or failure covers
@@ -386,6 +397,44 @@ func (q *replayQueue) pump() {
 				}
 			}
 		}
+		if len(ready) > 0 {
+			q.startReady(ready)
+			changed = true
+		}
+	}
+}
+
+// maxBatch bounds the replays run in one process (replay.RunBatch); 1
+// runs each alone (tests that stand in for runReplay set it).
+var maxBatch = 16
+
+// startReady starts the ready items (in order) on the free workers: those
+// whose tests may share a process in batches, split evenly, the others
+// alone.
+func (q *replayQueue) startReady(ready []int) {
+	var batchable, alone []int
+	for _, i := range ready {
+		if it := q.items[i]; maxBatch > 1 && it.g.batch && it.p.s == nil && it.p.file != "" {
+			batchable = append(batchable, i)
+		} else {
+			alone = append(alone, i)
+		}
+	}
+	for _, i := range alone {
+		if q.running >= q.workers {
+			return
+		}
+		q.start(i)
+	}
+	for len(batchable) > 0 && q.running < q.workers {
+		free := q.workers - q.running
+		n := min(maxBatch, (len(batchable)+free-1)/free)
+		if n == 1 {
+			q.start(batchable[0])
+		} else {
+			q.startBatch(batchable[:n])
+		}
+		batchable = batchable[n:]
 	}
 }
 
@@ -437,8 +486,95 @@ func (q *replayQueue) start(i int) {
 	q.opt.progress("check: %s %s: replay %d (%s %s)", q.pkg, g.test, n, it.p.a.Pattern.ID(), it.p.a.Sites[0])
 	go func() {
 		start := time.Now()
-		v := runReplay(q.ctx, q.b, q.pkg, g.test, it.p, filepath.Join(g.dir, fmt.Sprintf("r%d", n)), g.ropt)
+		v := runReplay(q.ctx, q.b, q.pkg, g.test, it.p, q.replayDir(i), g.ropt)
 		d := time.Since(start)
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		q.running--
+		q.done(i, v, d)
+	}()
+}
+
+// replayDir is item i's replay's scratch directory.
+func (q *replayQueue) replayDir(i int) string {
+	it := q.items[i]
+	return filepath.Join(it.g.dir, fmt.Sprintf("r%d", i-it.g.first+1))
+}
+
+// startBatch runs items is's replays (q.mu held) in processes of several
+// (replay.RunBatch), taking one worker: what a process did not get to
+// runs in the next, and one that ran nothing is replayed alone.
+func (q *replayQueue) startBatch(is []int) {
+	for _, i := range is {
+		it := q.items[i]
+		it.state = pRunning
+		q.opt.progress("check: %s %s: replay %d (%s %s)", q.pkg, it.g.test, i-it.g.first+1, it.p.a.Pattern.ID(), it.p.a.Sites[0])
+	}
+	q.running++
+	go func() {
+		todo := is
+		for len(todo) > 0 {
+			entries := make([]replay.Entry, len(todo))
+			for k, i := range todo {
+				it := q.items[i]
+				entries[k] = replay.Entry{Test: it.g.test, Sched: it.p.file, Steps: it.p.steps, Dir: q.replayDir(i), Opt: it.g.ropt}
+			}
+			var vs []replay.Verdict
+			var ran []bool
+			if len(todo) > 1 {
+				vs, ran = runBatch(q.ctx, q.b, q.pkg, entries)
+			} else {
+				ran = []bool{false}
+			}
+			var left []int
+			for k, i := range todo {
+				if !ran[k] {
+					left = append(left, i)
+					continue
+				}
+				v, d := vs[k], vs[k].Wall
+				if it := q.items[i]; stalledOnLate(v, it.p) && q.ctx.Err() == nil {
+					start := time.Now()
+					v = runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, entries[k].Dir+"-alone", it.g.ropt)
+					d += time.Since(start)
+				}
+				q.mu.Lock()
+				q.done(i, v, d)
+				q.mu.Unlock()
+			}
+			if len(left) == len(todo) {
+				// Nothing ran (the process could not start, or the
+				// first replay's test is not what it seemed): the first
+				// alone.
+				i := left[0]
+				it := q.items[i]
+				start := time.Now()
+				v := runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, q.replayDir(i), it.g.ropt)
+				d := time.Since(start)
+				q.mu.Lock()
+				q.done(i, v, d)
+				q.mu.Unlock()
+				left = left[1:]
+			}
+			todo = left
+		}
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		q.running--
+		q.pump()
+		q.cond.Broadcast()
+	}()
+}
+
+// runBatch is replay.RunBatch (a variable for tests).
+var runBatch = replay.RunBatch
+
+// done takes item i's replay verdict v, of wall time d (q.mu held).
+func (q *replayQueue) done(i int, v replay.Verdict, d time.Duration) {
+	it := q.items[i]
+	g := it.g
+	n := i - g.first + 1
+	{
 		// A finding keeps its whole schedule only if reproduced (its clip
 		// is shown); else its anomaly's steps.
 		s, err := it.p.schedule(v.Verdict == replay.Reproduced)
@@ -446,9 +582,6 @@ func (q *replayQueue) start(i int) {
 			v = replay.Verdict{Verdict: replay.Ended, Message: "reading the schedule back: " + err.Error(), Steps: it.p.steps}
 			s, _ = it.p.schedule(false)
 		}
-		q.mu.Lock()
-		defer q.mu.Unlock()
-		q.running--
 		q.replays++
 		q.replayed += d
 		g.spent += d
@@ -465,9 +598,9 @@ func (q *replayQueue) start(i int) {
 			// binary while the other replays run.
 			q.b.PrebuildRace(q.ctx, q.pkg)
 		}
-		q.pump()
-		q.cond.Broadcast()
-	}()
+	}
+	q.pump()
+	q.cond.Broadcast()
 }
 
 // wait returns once every prediction is replayed, skipped or dropped.
@@ -796,3 +929,15 @@ func (q *replayQueue) inferredVerdict(j *qItem, i *qItem) replay.Verdict {
 
 // n is the item's number in its trace's replay progress lines.
 func (it *qItem) n() int { return it.idx - it.g.first + 1 }
+
+// oneRoot reports whether tr has at most one root goroutine (one without
+// a recorded fork: the test's own).
+func oneRoot(tr *trace.Trace) bool {
+	roots := 0
+	for _, g := range tr.Goroutines {
+		if isRoot(g) {
+			roots++
+		}
+	}
+	return roots <= 1
+}

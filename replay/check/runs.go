@@ -146,7 +146,12 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	flt.tr, flt.f = nil, nil
 	ropt := c.opt.Replay
 	// Replays are counted over all of the test's traces.
-	q.add(c.test, tr, preds, dir, max(0, c.opt.MaxReplays-c.replays), ropt)
+	// Its replays may share a process with others' (replay.RunBatch) when
+	// its trace was recorded in one too (it ends with the test function,
+	// as such a replay's does) and the test did not pause for t.Parallel
+	// (it would run on interleaved with the next replay).
+	batch := rt.Batched && !c.opt.Alone && len(c.b.TestEnv(c.pkg, c.test)) > 0 && !strings.Contains(rt.Output, "=== PAUSE")
+	q.addBatch(c.test, tr, preds, dir, max(0, c.opt.MaxReplays-c.replays), ropt, batch)
 	return &queued{c: c, preds: preds, flt: flt, path: path}
 }
 

@@ -172,7 +172,8 @@ func (b *Build) batchOnce(ctx context.Context, pkg string, tests []string, dir s
 				t.Truncated = "timed out after " + timeout.String()
 			}
 		}
-		out[st.name] <- BatchResult{Test: t, OK: ok && !st.paused}
+		t.Batched = ok && !st.paused
+		out[st.name] <- BatchResult{Test: t, OK: t.Batched}
 	}
 	complete := func(st *state) bool {
 		_, err := os.Stat(filepath.Join(dir, st.name+".done"))

@@ -65,6 +65,11 @@ type Test struct {
 	PlainWall  time.Duration // 0 unless Options.Plain
 	Passed     bool
 	Skipped    bool // the test skipped itself (t.Skip): nothing to record again
+	// Batched: recorded in a process of many tests (RecordBatch), so the
+	// trace ends with the test function, as a replay in a process of many
+	// replays does (replay.RunBatch); one recorded alone goes on to the
+	// process's end (the test goroutine's own end, what runs after it).
+	Batched bool
 	TimedOut   bool
 	Truncated  string // why the trace is incomplete, if it is
 	Output     string // the test's output (tail)

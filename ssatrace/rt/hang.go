@@ -64,7 +64,7 @@ func init() {
 // replays a schedule: its sleeping would count as a goroutine about to
 // move there (stuck.go), and the replayer watches for hangs itself.
 func watchHangs() {
-	if hangAfter > 0 && getenv(EnvSchedule) == "" {
+	if hangAfter > 0 && getenv(EnvSchedule) == "" && replayList == nil {
 		hangMu.Lock()
 		hangStop.Store(false)
 		if !hangRunning {

@@ -154,6 +154,12 @@ func startReplay() error {
 	if path == "" {
 		return nil
 	}
+	return startReplayFrom(path, getenv(EnvVerdict))
+}
+
+// startReplayFrom loads the schedule at path, the verdict to go to
+// verdictPath.
+func startReplayFrom(path, verdictPath string) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -179,7 +185,7 @@ func startReplay() error {
 		s: s, proj: map[string][]int{}, cond: sync.NewCond(&mu),
 		next: map[string]int{}, occ: map[string]map[occKey]int{}, waiting: map[string]trace.Step{},
 		freed: map[string]bool{}, gone: map[string]bool{}, isAnom: map[int]bool{},
-		path: getenv(EnvVerdict), lastMove: time.Now(), stall: stall, quiet: quiet,
+		path: verdictPath, lastMove: time.Now(), stall: stall, quiet: quiet,
 		sleepers: map[*sleeper]bool{}, partnerOf: -1,
 	}
 	for i, st := range s.Steps {
@@ -562,6 +568,11 @@ func (r *replayer) decide(v Verdict) {
 		v.Steps = len(r.s.Steps)
 		r.final = v
 		r.write(v)
+		if v.Verdict == "interrupted" {
+			// Decided by how the program ends: in a process replaying a
+			// list, by a failure of this test, not of the next ones.
+			listDirty.Store(true)
+		}
 		if replayProcess && v.Verdict != "reproduced" && v.Verdict != "interrupted" {
 			// A schedule that failed (deadlock, divergence) proves
 			// nothing, and what the program does afterwards is not read:
@@ -572,6 +583,7 @@ func (r *replayer) decide(v Verdict) {
 			// how the program ends (the driver reads a failure as the
 			// proof): exiting here would be that failure, whenever the
 			// exit beat the test's own end.
+			listDirty.Store(true) // the process takes no more of its list
 			go exitPruned(v.Verdict)
 		}
 	}

@@ -56,7 +56,7 @@ func init() {
 		maxEvents = n
 	}
 	if setupFromTest() {
-		replayProcess = getenv(EnvTrace) != ""
+		replayProcess = getenv(EnvTrace) != "" || replayList != nil
 		return // recording starts with the test (teststart.go)
 	}
 	if path := getenv(EnvTrace); path != "" {

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // Traces that start with the test.
@@ -35,9 +38,21 @@ import (
 // t.Parallel runs on after its end, or interleaved with others: the
 // driver tells such tests from the test output and records them alone.)
 //
-// Without either variable, recording starts at process start (rt.go), as
-// it must for benchmarks, examples and fuzz targets, which have no
-// TestStart.
+// With PECANVET_REPLAY_LIST=FILE, the process replays many schedules, one
+// per test run: FILE lists, a line each, a test, a schedule, and the
+// verdict and trace files of its replay. The driver runs the listed tests
+// (-test.count as often as the most listed one), and each start of a
+// top-level test replays that test's next schedule, from the test's start
+// as with PECANVET_FROM_TEST. A start with no schedule left skips the
+// test. A replay that leaves goroutines it started running past the
+// test's end (they might act during the next replay) makes the process
+// skip every test after it, and so does a replay that failed (the process
+// exits after it, as a replay process does: decide). A process that dies
+// (a panic, that exit) leaves the rest to another one.
+//
+// Without any of these variables, recording starts at process start
+// (rt.go), as it must for benchmarks, examples and fuzz targets, which
+// have no TestStart.
 
 // EnvFromTest names the test whose start starts the recording.
 const EnvFromTest = "PECANVET_FROM_TEST"
@@ -46,6 +61,13 @@ const EnvFromTest = "PECANVET_FROM_TEST"
 // running many tests.
 const EnvTraceDir = "PECANVET_TRACE_DIR"
 
+// EnvReplayList names the list of replays a process runs one after the
+// other.
+const EnvReplayList = "PECANVET_REPLAY_LIST"
+
+// listEntry is one replay of a replay list.
+type listEntry struct{ sched, verdict, trace string }
+
 var (
 	fromTest  string // EnvFromTest
 	tracePath string // EnvTrace, when recording waits for fromTest
@@ -53,11 +75,43 @@ var (
 	testMu    sync.Mutex
 	curTest   string // the top-level test whose trace is being written (traceDir)
 	started   bool   // fromTest's recording started
+	// replayList: the replays still to run, by test (EnvReplayList);
+	// listDirty: a replay left goroutines running, so no more run.
+	replayList map[string][]listEntry
+	listDirty  atomic.Bool
 )
+
+// readReplayList reads EnvReplayList's file: lines of four fields
+// separated by tabs (test, schedule, verdict, trace).
+func readReplayList(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	replayList = map[string][]listEntry{}
+	for i, l := range strings.Split(string(data), "\n") {
+		if l == "" {
+			continue
+		}
+		f := strings.Split(l, "\t")
+		if len(f) != 4 || f[0] == "" || f[1] == "" {
+			return fmt.Errorf("%s:%d: want 4 tab-separated fields (test, schedule, verdict, trace), got %q", path, i+1, l)
+		}
+		replayList[f[0]] = append(replayList[f[0]], listEntry{sched: f[1], verdict: f[2], trace: f[3]})
+	}
+	return nil
+}
 
 // setupFromTest reads the variables; rt.go's init calls it first and
 // starts recording at once only when it returns false.
 func setupFromTest() (deferred bool) {
+	if p := getenv(EnvReplayList); p != "" {
+		if err := readReplayList(p); err != nil {
+			fmt.Fprintf(os.Stderr, "pecanvet: cannot replay: %v\n", err)
+			os.Exit(3)
+		}
+		return true
+	}
 	traceDir = getenv(EnvTraceDir)
 	if traceDir != "" {
 		return true
@@ -78,7 +132,7 @@ func setupFromTest() (deferred bool) {
 //
 // the test's first statement, so the end runs last.
 func TestStart(t interface{ Name() string }) (end func()) {
-	if traceDir == "" && fromTest == "" {
+	if traceDir == "" && fromTest == "" && replayList == nil {
 		return Drain
 	}
 	name := t.Name()
@@ -87,6 +141,9 @@ func TestStart(t interface{ Name() string }) (end func()) {
 	}
 	testMu.Lock()
 	defer testMu.Unlock()
+	if replayList != nil {
+		return listStart(t, name)
+	}
 	if traceDir != "" {
 		if name == curTest {
 			return Drain // a test function called by the test itself
@@ -124,5 +181,77 @@ func TestStart(t interface{ Name() string }) (end func()) {
 	return func() {
 		Drain()
 		stopHangs()
+	}
+}
+
+// listStart is TestStart in a process replaying a list (testMu held).
+func listStart(t interface{ Name() string }, name string) (end func()) {
+	if name == curTest {
+		return Drain // a test function called by the test itself
+	}
+	q := replayList[name]
+	if len(q) == 0 || listDirty.Load() {
+		if s, ok := t.(interface{ SkipNow() }); ok {
+			s.SkipNow() // runtime.Goexit: testMu is unlocked by TestStart's defer
+		}
+		return Drain
+	}
+	e := q[0]
+	replayList[name] = q[1:]
+	curTest = name
+	if err := start(e.trace); err != nil {
+		fmt.Fprintf(os.Stderr, "pecanvet: cannot record a trace: %v\n", err)
+		os.Exit(3)
+	}
+	if err := startReplayFrom(e.sched, e.verdict); err != nil {
+		fmt.Fprintf(os.Stderr, "pecanvet: cannot replay: %v\n", err)
+		os.Exit(3)
+	}
+	return func() {
+		Drain()
+		stopHangs()
+		left := leftRunning(listLeftBound)
+		finish("")
+		mu.Lock()
+		rp = nil
+		mu.Unlock()
+		testMu.Lock()
+		defer testMu.Unlock()
+		curTest = ""
+		if left {
+			listDirty.Store(true)
+		}
+	}
+}
+
+// listLeftBound is how long the end of a listed replay waits for the
+// goroutines its test started to end.
+var listLeftBound = 50 * time.Millisecond
+
+// leftRunning reports whether goroutines started through Go during the
+// recording (other than the caller) have not ended within bound.
+func leftRunning(bound time.Duration) bool {
+	self := curGoid()
+	deadline := time.Now().Add(bound)
+	for i := 0; ; i++ {
+		mu.Lock()
+		w := rec
+		if w == nil {
+			mu.Unlock()
+			return false
+		}
+		pending, live := w.liveKids(self)
+		mu.Unlock()
+		if pending == 0 && len(live) == 0 {
+			return false
+		}
+		if time.Now().After(deadline) {
+			return true
+		}
+		if i < 10 {
+			runtime.Gosched()
+		} else {
+			time.Sleep(time.Millisecond)
+		}
 	}
 }

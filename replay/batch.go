@@ -1,0 +1,196 @@
+package replay
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/pecanvet/pecanvet/ssatrace/record"
+)
+
+// Replaying many schedules in one process.
+//
+// A replay of a small test takes a few milliseconds; starting its process
+// (the binary's pages, the runtime, the package's initialization) takes
+// 20 ms of CPU, most of it in the kernel. On Go's race testdata, 290
+// replays of that kind were half of the check's CPU time. RunBatch runs
+// several replays in one process instead: the runtime replays each
+// listed test run's schedule from the test's start (ssatrace/rt,
+// EnvReplayList), the tests running in the binary's order, a test listed
+// k times run k times (-test.count).
+//
+// A run after the first sees what the earlier ones left in the package's
+// variables, as the recording did: the tests were recorded in one process
+// too (record.RecordBatch). Goroutines a replay leaves running could act
+// during the next one, so the runtime runs no more after such a replay;
+// nor after one that failed (its process exits, as a replay's does) or
+// whose anomaly was interrupted (how the program ends decides it). What
+// did not run is for the caller to replay again.
+
+// Entry is one replay of a batch: test under the schedule in file Sched
+// (of Steps steps), with Dir its scratch directory.
+type Entry struct {
+	Test  string
+	Sched string
+	Steps int
+	Dir   string
+	Opt   Options
+}
+
+// envReplayList is ssatrace/rt's EnvReplayList.
+const envReplayList = "PECANVET_REPLAY_LIST"
+
+var (
+	runLine = regexp.MustCompile(`^=== RUN   (\S+)$`)
+	endLine = regexp.MustCompile(`^--- (PASS|FAIL|SKIP): (\S+) \(`)
+)
+
+// RunBatch replays entries, whose tests all start their recording with
+// the test (record.Build.TestEnv), in one process of pkg's test binary.
+// It returns each entry's verdict, and whether it ran: one that did not
+// (the process stopped before it) has no verdict. The stall bound is the
+// first entry's; each entry's timeout bounds its own run.
+func RunBatch(ctx context.Context, b *record.Build, pkg string, entries []Entry) (vs []Verdict, ran []bool) {
+	vs, ran = make([]Verdict, len(entries)), make([]bool, len(entries))
+	if len(entries) == 0 {
+		return
+	}
+	byTest := map[string][]int{}
+	var list strings.Builder
+	count := 0
+	for i := range entries {
+		e := &entries[i]
+		if e.Opt.Timeout <= 0 {
+			e.Opt.Timeout = 30 * time.Second
+		}
+		if e.Opt.Stall <= 0 {
+			e.Opt.Stall = 2 * time.Second
+		}
+		if err := os.MkdirAll(e.Dir, 0o755); err != nil {
+			return
+		}
+		os.Remove(filepath.Join(e.Dir, "verdict.json"))
+		byTest[e.Test] = append(byTest[e.Test], i)
+		count = max(count, len(byTest[e.Test]))
+		list.WriteString(e.Test + "\t" + e.Sched + "\t" + filepath.Join(e.Dir, "verdict.json") + "\t" + filepath.Join(e.Dir, "replay.trace") + "\n")
+	}
+	listPath := filepath.Join(entries[0].Dir, "replay.list")
+	if err := os.WriteFile(listPath, []byte(list.String()), 0o644); err != nil {
+		return
+	}
+	var quoted []string
+	for t := range byTest {
+		quoted = append(quoted, regexp.QuoteMeta(t))
+	}
+	cmd := exec.Command(b.Binaries[pkg], "-test.run", "^("+strings.Join(quoted, "|")+")$",
+		"-test.count="+strconv.Itoa(count), "-test.v", "-test.timeout=0")
+	cmd.Dir = b.Dirs[pkg]
+	cmd.Env = append(os.Environ(), envReplayList+"="+listPath,
+		"PECANVET_STALL_MS="+strconv.FormatInt(entries[0].Opt.Stall.Milliseconds(), 10))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	if err := cmd.Start(); err != nil {
+		pw.Close()
+		return
+	}
+
+	type run struct {
+		start    time.Time
+		wall     time.Duration
+		result   string
+		timedOut bool
+		out      strings.Builder
+	}
+	var (
+		smu  sync.Mutex
+		runs = make([]*run, len(entries))
+		seen = map[string]int{} // runs of each test so far
+		cur  = -1               // the entry running
+	)
+	stop := make(chan struct{})
+	go func() {
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-ctx.Done():
+				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				return
+			case <-t.C:
+				smu.Lock()
+				if cur >= 0 && runs[cur].result == "" && time.Since(runs[cur].start) > entries[cur].Opt.Timeout {
+					runs[cur].timedOut = true
+					syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				}
+				smu.Unlock()
+			}
+		}
+	}()
+	waited := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		pw.Close()
+		close(waited)
+	}()
+	const maxOut = 1 << 20 // per run
+	rd := bufio.NewReaderSize(pr, 64<<10)
+	for {
+		line, err := rd.ReadString('\n')
+		l := strings.TrimRight(line, "\r\n")
+		smu.Lock()
+		if m := runLine.FindStringSubmatch(l); m != nil && !strings.Contains(m[1], "/") {
+			now := time.Now()
+			if cur >= 0 && runs[cur].wall == 0 {
+				runs[cur].wall = now.Sub(runs[cur].start)
+			}
+			cur = -1
+			k := seen[m[1]]
+			seen[m[1]]++
+			if idx := byTest[m[1]]; k < len(idx) {
+				cur = idx[k]
+				runs[cur] = &run{start: now}
+			}
+		}
+		if cur >= 0 && line != "" && runs[cur].out.Len() < maxOut {
+			runs[cur].out.WriteString(line)
+		}
+		if m := endLine.FindStringSubmatch(l); m != nil && cur >= 0 && m[2] == entries[cur].Test && runs[cur].result == "" {
+			runs[cur].result = m[1]
+		}
+		smu.Unlock()
+		if err != nil {
+			break
+		}
+	}
+	<-waited
+	close(stop)
+	end := time.Now()
+	for i, r := range runs {
+		if r == nil {
+			continue
+		}
+		verdictPath := filepath.Join(entries[i].Dir, "verdict.json")
+		if _, err := os.Stat(verdictPath); err != nil && !r.timedOut {
+			continue // skipped: the process took no more
+		}
+		if r.wall == 0 {
+			r.wall = end.Sub(r.start)
+		}
+		rr := record.Run{Wall: r.wall, Passed: r.result == "PASS", TimedOut: r.timedOut, Output: r.out.String()}
+		vs[i] = judge(verdictPath, filepath.Join(entries[i].Dir, "replay.trace"), rr, entries[i].Steps, entries[i].Opt)
+		ran[i] = true
+	}
+	return vs, ran
+}
