@@ -61,7 +61,7 @@ type replayQueue struct {
 
 // qGroup is the predictions of one trace.
 type qGroup struct {
-	test  string
+	test string
 	// batch: its replays may run in a process with others (replay.RunBatch):
 	// the test starts its recording with itself, did not pause for
 	// t.Parallel, and its trace has one root (no goroutine started by

@@ -69,10 +69,10 @@ type Test struct {
 	// trace ends with the test function, as a replay in a process of many
 	// replays does (replay.RunBatch); one recorded alone goes on to the
 	// process's end (the test goroutine's own end, what runs after it).
-	Batched bool
-	TimedOut   bool
-	Truncated  string // why the trace is incomplete, if it is
-	Output     string // the test's output (tail)
+	Batched   bool
+	TimedOut  bool
+	Truncated string // why the trace is incomplete, if it is
+	Output    string // the test's output (tail)
 }
 
 // Build is an instrumented build of some packages: test binaries ready to
