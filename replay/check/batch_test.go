@@ -2,8 +2,11 @@ package check
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -243,5 +246,112 @@ func TestReplayShare(t *testing.T) {
 	}
 	if len(res[1].findings) != 1 || res[1].shareCut {
 		t.Errorf("T2: %d replayed, share cut %v; want its one prediction replayed", len(res[1].findings), res[1].shareCut)
+	}
+}
+
+// TestReplayQueueBatched: with replays run several to a process
+// (replay.RunBatch), where a process stops after a failed replay and
+// leaves the rest to another, the findings are still those of checking
+// the tests one after the other, in order.
+func TestReplayQueueBatched(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	rng := rand.New(rand.NewSource(3))
+	keys := []string{"a", "b", "c", "d"}
+	batched := 0
+	for round := 0; round < 40; round++ {
+		type test struct {
+			ps    []batchPred
+			preds []prediction
+			limit int
+		}
+		dir := t.TempDir()
+		tests := make([]test, 1+rng.Intn(6))
+		byFile := map[string]string{}
+		repro := map[string]bool{}
+		for ti := range tests {
+			for i := 0; i < rng.Intn(8); i++ {
+				tests[ti].ps = append(tests[ti].ps, batchPred{key: keys[rng.Intn(len(keys))], site: fmt.Sprint(rng.Intn(3)), repro: rng.Intn(3) != 0})
+			}
+			tests[ti].limit = 1 + rng.Intn(5)
+			for i, p := range batchPreds(t, tests[ti].ps) {
+				// In a file, as check writes them (only those batch).
+				p.s.Anomaly = []int{0}
+				p.s.Steps[0].Obj = "x#1"
+				p.file = filepath.Join(dir, fmt.Sprintf("T%d.%d.schedule", ti, i))
+				f, err := os.Create(p.file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.s.WriteTo(f)
+				f.Close()
+				h := sha256.New()
+				p.s.WriteTo(h)
+				h.Sum(p.sum[:0])
+				p.steps, p.anomaly, p.s = len(p.s.Steps), p.s.Steps, nil
+				tests[ti].preds = append(tests[ti].preds, p)
+				byFile[p.file] = fmt.Sprintf("T%d.%d", ti, i)
+				repro[p.file] = tests[ti].ps[i].repro
+			}
+		}
+		var want []string
+		ref := map[string]bool{}
+		for ti, tt := range tests {
+			idx, _ := sequential(tt.ps, tt.limit, ref)
+			for _, i := range idx {
+				want = append(want, fmt.Sprintf("T%d.%d", ti, i))
+			}
+		}
+		verdict := func(file string) replay.Verdict {
+			if repro[file] {
+				return replay.Verdict{Verdict: replay.Reproduced, Message: byFile[file]}
+			}
+			return replay.Verdict{Verdict: replay.Diverged, Message: byFile[file]}
+		}
+		var mu sync.Mutex
+		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+			mu.Lock()
+			d := time.Duration(rng.Intn(3)) * time.Millisecond
+			mu.Unlock()
+			time.Sleep(d)
+			return verdict(p.file)
+		}
+		runBatch = func(ctx context.Context, b *record.Build, pkg string, entries []replay.Entry) ([]replay.Verdict, []bool) {
+			mu.Lock()
+			batched++
+			d := time.Duration(rng.Intn(3)) * time.Millisecond
+			stopEarly := rng.Intn(4) == 0 // the process could not start
+			mu.Unlock()
+			time.Sleep(d)
+			vs, ran := make([]replay.Verdict, len(entries)), make([]bool, len(entries))
+			if stopEarly {
+				return vs, ran
+			}
+			for k, e := range entries {
+				vs[k], ran[k] = verdict(e.Sched), true
+				if vs[k].Verdict != replay.Reproduced {
+					break // the process exits after a failed replay
+				}
+			}
+			return vs, ran
+		}
+		seen := map[string]bool{}
+		rep := &Report{}
+		q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), Options{}, seen)
+		for ti, tt := range tests {
+			q.addBatch(fmt.Sprintf("T%d", ti), &trace.Trace{}, tt.preds, t.TempDir(), tt.limit, replay.Options{}, true)
+		}
+		q.wait()
+		q.finish(seen, rep)
+		var got []string
+		for _, f := range rep.Findings {
+			got = append(got, f.Verdict.Message)
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Fatalf("round %d: replayed %v; one test after the other: %v", round, got, want)
+		}
+	}
+	runReplay, runBatch = replayRetrying, replay.RunBatch
+	if batched == 0 {
+		t.Error("no replays ran in batches")
 	}
 }
