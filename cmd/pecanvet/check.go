@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pecanvet/pecanvet/passes/pecan"
 	"github.com/pecanvet/pecanvet/replay"
 	"github.com/pecanvet/pecanvet/replay/check"
 	"github.com/pecanvet/pecanvet/ssatrace/pattern"
@@ -212,7 +213,7 @@ func printFinding(w io.Writer, f check.Finding) {
 			what = "interleaving without effect: " + what + "; " + f.Anomaly.SplitWhy(siteOr) + ", and the test passes"
 		}
 	}
-	fmt.Fprintf(w, "%s: %s — %s\n", siteOr(f.Anomaly.Sites[0]), describe(f), what)
+	fmt.Fprintf(w, "%s: %s — %s\n", siteOr(pecan.ReportSite(f)), describe(f), what)
 	for k, e := range f.Anomaly.Events {
 		st := f.Schedule.Steps[f.Schedule.Anomaly[k]]
 		_ = e
