@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/ssatrace/driver"
 	"github.com/pecanvet/pecanvet/ssatrace/predict"
 	"github.com/pecanvet/pecanvet/ssatrace/record"
 )
@@ -138,7 +139,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %s while predicting; %s", c.pkg, c.test, why, res.Cut))
 	}
 	markUnordered(tr, preds)
-	preds = flt.order(preds)
+	preds = candidatesFirst(flt.order(preds), c.b.Candidates[c.pkg])
 	// The trace and the filter built on it (each the size of the trace
 	// again) are not needed past ordering, while flt waits for the
 	// package's replays to be counted: kept, they held every test's trace
@@ -328,4 +329,32 @@ func stallOf(o replay.Options) time.Duration {
 		return o.Stall
 	}
 	return 2 * time.Second
+}
+
+// candidatesFirst moves the predictions whose sites are a static
+// candidate's (one on each of its sides) before the others, keeping the
+// order within each part: the replays the static analysis points at are
+// the ones a tight budget or -max-replays should not leave out. All the
+// instances of a site combination go to the same part, in their order,
+// so which instance of a combination is replayed first does not change.
+func candidatesFirst(preds []prediction, cands []driver.Candidate) []prediction {
+	if len(cands) == 0 {
+		return preds
+	}
+	var first, rest []prediction
+	for _, p := range preds {
+		hit := false
+		for _, c := range cands {
+			if onSides(p.a.Sites, c.Sides) {
+				hit = true
+				break
+			}
+		}
+		if hit {
+			first = append(first, p)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	return append(first, rest...)
 }

@@ -3,9 +3,12 @@ package check
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/ssatrace/driver"
+	"github.com/pecanvet/pecanvet/ssatrace/predict"
 	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
 
@@ -40,5 +43,33 @@ func testStalledOnLate(t *testing.T, p prediction) {
 		if got := stalledOnLate(c.v, p); got != c.want {
 			t.Errorf("%+v (in a file: %v): stalledOnLate = %v, want %v", c.v, p.s == nil, got, c.want)
 		}
+	}
+}
+
+// TestCandidatesFirst: predictions on a static candidate's sides come
+// first, each part in its order (so a combination's instances keep
+// theirs).
+func TestCandidatesFirst(t *testing.T) {
+	p := func(name string, sites ...string) prediction {
+		return prediction{a: predict.Anomaly{Key: name, Sites: sites}}
+	}
+	preds := []prediction{
+		p("x1", "a.go:1:2", "a.go:9:2"),
+		p("c1", "a.go:5:3", "a.go:7:1"),
+		p("x2", "a.go:1:2", "a.go:9:2"),
+		p("c2", "a.go:7:1", "a.go:5:3"),
+		p("c1", "a.go:5:3", "a.go:7:4"),
+	}
+	cands := []driver.Candidate{{ID: "race/WW", Sides: driver.Sides{[]string{"a.go:5"}, []string{"a.go:7"}}}}
+	var got []string
+	for _, q := range candidatesFirst(preds, cands) {
+		got = append(got, q.a.Key+"@"+strings.Join(q.a.Sites, ","))
+	}
+	want := []string{"c1@a.go:5:3,a.go:7:1", "c2@a.go:7:1,a.go:5:3", "c1@a.go:5:3,a.go:7:4", "x1@a.go:1:2,a.go:9:2", "x2@a.go:1:2,a.go:9:2"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if got := candidatesFirst(preds, nil); len(got) != len(preds) || got[0].a.Key != "x1" {
+		t.Errorf("without candidates the order changed: %v", got)
 	}
 }
