@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -109,6 +110,72 @@ func TestCallbackArgument(t *testing.T) {
 	for _, n := range res.Notes {
 		if strings.Contains(n, "do not compile") || strings.Contains(n, "does not compile") {
 			t.Errorf("note %q", n)
+		}
+	}
+}
+
+// TestHarvestVariables: a driver takes the values the tests pass, as
+// literals or through local variables set only from literals; a variable
+// set otherwise, or to two values, is not taken.
+func TestHarvestVariables(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module h\n\ngo 1.22\n",
+		"h.go": `package h
+
+type Acct struct{ n int }
+
+func New(n int) *Acct                { return &Acct{n: n} }
+func (a *Acct) Take(n int, why string) { a.n -= n }
+func (a *Acct) Put(n int)             { a.n += n }
+func (a *Acct) Move(n int)            { a.n += n }
+`,
+		"h_test.go": `package h
+
+import "testing"
+
+func TestH(t *testing.T) {
+	start := 100
+	a := New(start)
+	amount, why := 30, "rent"
+	a.Take(amount, why)
+	twice := 1
+	twice = 2
+	a.Put(twice)
+	bumped := 5
+	bumped++
+	a.Move(bumped)
+}
+`,
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: loadMode, Dir: dir, Tests: true}, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tests []*packages.Package
+	for _, p := range pkgs {
+		if p.PkgPath == "h" && strings.Contains(p.ID, "[") {
+			tests = append(tests, p)
+		}
+	}
+	if len(tests) == 0 {
+		t.Fatal("no test variant")
+	}
+	vals := harvest("h", tests)
+	if c, ok := vals.ctors["Acct"]; !ok || strings.Join(c.args, ",") != "100" {
+		t.Errorf("constructor args %+v, want New(100)", vals.ctors)
+	}
+	if got := strings.Join(vals.args["Acct.Take"], ","); got != `30,"rent"` {
+		t.Errorf("Take args %q, want 30,\"rent\"", got)
+	}
+	for _, m := range []string{"Acct.Put", "Acct.Move"} {
+		if got, ok := vals.args[m]; ok {
+			t.Errorf("%s args %q, want none (the variable is set to more than one value)", m, got)
 		}
 	}
 }

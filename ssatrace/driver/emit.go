@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"sort"
 	"strconv"
@@ -14,7 +15,8 @@ import (
 )
 
 // values are what the package's tests pass, read from their syntax: the
-// first call of each kind whose arguments are all constants.
+// first call of each kind whose arguments are all constants, or local
+// variables set only from constants ("amount := 30; l.Withdraw(amount)").
 type values struct {
 	// ctors: receiver type name → a call of a package function returning
 	// it (or a pointer to it), as the tests build one.
@@ -41,6 +43,7 @@ func harvest(path string, tests []*packages.Package) *values {
 			if i < len(p.CompiledGoFiles) && !strings.HasSuffix(p.CompiledGoFiles[i], "_test.go") {
 				continue
 			}
+			vars := constVars(p.TypesInfo, f)
 			ast.Inspect(f, func(n ast.Node) bool {
 				call, ok := n.(*ast.CallExpr)
 				if !ok || call.Ellipsis.IsValid() {
@@ -54,6 +57,11 @@ func harvest(path string, tests []*packages.Package) *values {
 				for _, a := range call.Args {
 					tv := p.TypesInfo.Types[a]
 					s, ok := literal(tv.Value)
+					if !ok {
+						if id, isID := ast.Unparen(a).(*ast.Ident); isID {
+							s, ok = vars[p.TypesInfo.Uses[id]]
+						}
+					}
 					if !ok {
 						return true
 					}
@@ -82,6 +90,77 @@ func harvest(path string, tests []*packages.Package) *values {
 				return true
 			})
 		}
+	}
+	return vals
+}
+
+// constVars maps the local variables of file f that are only ever set
+// from constants, all the same, to that constant as Go source. A variable
+// whose address is taken, or that is set otherwise (x++, from a call), is
+// left out: its value at a call is not known.
+func constVars(info *types.Info, f *ast.File) map[types.Object]string {
+	vals := map[types.Object]string{}
+	bad := map[types.Object]bool{}
+	set := func(id *ast.Ident, rhs ast.Expr) {
+		obj := info.Defs[id]
+		if obj == nil {
+			obj = info.Uses[id]
+		}
+		v, ok := obj.(*types.Var)
+		if !ok || v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+			return // package-level: any code may change it
+		}
+		s, ok := "", false
+		if rhs != nil {
+			s, ok = literal(info.Types[rhs].Value)
+		}
+		if !ok || (vals[obj] != "" && vals[obj] != s) {
+			bad[obj] = true
+			return
+		}
+		vals[obj] = s
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				id, ok := ast.Unparen(l).(*ast.Ident)
+				if !ok {
+					continue
+				}
+				var rhs ast.Expr
+				if len(n.Lhs) == len(n.Rhs) && (n.Tok == token.DEFINE || n.Tok == token.ASSIGN) {
+					rhs = n.Rhs[i]
+				}
+				set(id, rhs)
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				var rhs ast.Expr
+				if len(n.Values) == len(n.Names) {
+					rhs = n.Values[i]
+				}
+				set(id, rhs)
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				set(id, nil)
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+				set(id, nil)
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := e.(*ast.Ident); ok {
+					set(id, nil)
+				}
+			}
+		}
+		return true
+	})
+	for obj := range bad {
+		delete(vals, obj)
 	}
 	return vals
 }
