@@ -189,6 +189,9 @@ func checkIndices(t *testing.T, name string, tr *trace.Trace, pats []*pattern.Pa
 	for _, shared := range []bool{true, false} {
 		sameIndex(t, fmt.Sprintf("%s: singles (shared %v)", name, shared), s.buildSingles(shared), refSingles(gr, shared))
 	}
+	// The shared index taken from the index of all objects (when a
+	// pattern needs both, built once).
+	sameIndex(t, name+": singles (shared, from all)", sharedOf(s.buildSingles(false)), refSingles(gr, true))
 	var gs []*group
 	for _, p := range pats {
 		for _, g := range groupsOf(p) {

@@ -100,6 +100,8 @@ func Run(gr *ptg.Graph, pats []*pattern.Pattern, opt Options, try func(Candidate
 		for _, g := range groupsOf(p) {
 			if len(g.pos) > 1 {
 				gs = append(gs, g)
+			} else if !sharedVar(p, g) {
+				s.needAll = true
 			}
 		}
 	}
@@ -151,6 +153,7 @@ type searcher struct {
 	shapes    map[string]*groupIndex
 	single    *groupIndex // one-event classes of shared objects
 	singleAll *groupIndex // one-event classes of all objects, if a pattern needs them
+	needAll   bool        // some pattern needs singleAll
 
 	// The distinct accesses of all regions, in chunks: region r's items
 	// are itemChunks[itemRange[3r]][itemRange[3r+1]:itemRange[3r+2]].
@@ -295,6 +298,12 @@ func matchesAccess(op trace.Op, a pattern.Access) bool {
 func (s *searcher) index(p *pattern.Pattern, g *group) *groupIndex {
 	if len(g.pos) == 1 {
 		if sharedVar(p, g) {
+			if s.single == nil && s.singleAll == nil && s.needAll {
+				s.singleAll = s.buildSingles(false) // needed anyway: one pass, not two
+			}
+			if s.single == nil && s.singleAll != nil {
+				s.single = sharedOf(s.singleAll)
+			}
 			if s.single == nil {
 				s.single = s.buildSingles(true)
 			}
@@ -328,6 +337,40 @@ func sharedVar(p *pattern.Pattern, g *group) bool {
 		}
 	}
 	return false
+}
+
+// sharedOf is the index buildSingles(true) gives, taken from all's (of
+// buildSingles(false)): the classes of the objects that two goroutines
+// access, in the same order (by object, then first instance).
+func sharedOf(all *groupIndex) *groupIndex {
+	ix := &groupIndex{byObj: map[int32][]int32{}}
+	for _, c := range all.classes {
+		obj := c.objs[0]
+		cs, ok := ix.byObj[obj]
+		if !ok {
+			shared := false
+			for _, j := range all.byObj[obj] {
+				if all.classes[j].g != c.g {
+					shared = true
+					break
+				}
+			}
+			if !shared {
+				ix.byObj[obj] = nil
+				continue
+			}
+		} else if cs == nil {
+			continue
+		}
+		ix.byObj[obj] = append(cs, int32(len(ix.classes)))
+		ix.classes = append(ix.classes, c)
+	}
+	for obj, cs := range ix.byObj {
+		if cs == nil {
+			delete(ix.byObj, obj)
+		}
+	}
+	return ix
 }
 
 // buildSingles classes every access event (and channel send and close,
