@@ -393,7 +393,9 @@ const helper = `
 // calling them one after the other on fresh receivers, in both orders,
 // twice each. A panic of the sequential calls skips the test: the driver
 // could not build a usable receiver. When the sequential outcomes repeat,
-// the concurrent outcome must be one of them. Calls that do not return
+// the concurrent calls must leave the receiver as one of the orders does
+// (what they return may differ by design: see the package documentation
+// of ssatrace/driver). Calls that do not return
 // within pecanvetWait (a loop that runs until another call stops it) skip
 // the test: a driver cannot tell such a method's outcome.
 func pecanvetDrive(t *testing.T, calls string, mk func() interface{}, a, b func(interface{}) []interface{}) {
@@ -425,8 +427,7 @@ func pecanvetDrive(t *testing.T, calls string, mk func() interface{}, a, b func(
 	if !returned {
 		t.Skipf("pecanvet driver: calling %s concurrently does not return within %v", calls, pecanvetWait)
 	}
-	got := [3]interface{}{ra, rb, x}
-	if oracle && !reflect.DeepEqual(got, seq[0]) && !reflect.DeepEqual(got, seq[2]) {
+	if oracle && !reflect.DeepEqual(x, seq[0][2]) && !reflect.DeepEqual(x, seq[2][2]) {
 		t.Errorf("calling %s concurrently gave %v %v, state %s; one after the other gives %v %v, state %s, or %v %v, state %s", calls, ra, rb, pecanvetShow(x), seq[0][0], seq[0][1], pecanvetShow(seq[0][2]), seq[2][0], seq[2][1], pecanvetShow(seq[2][2]))
 	}
 }
