@@ -270,9 +270,9 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 	b.WriteString("| module | go | packages checked/fast/skipped | tests checked | reports (untriaged) | -race reports | vet | -race | vet/-race | peak RSS vet | peak RSS -race |\n")
 	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	var sum struct {
-		mods, skipped, tests, checked, reports, untriaged, over3 int
-		maxRSS                                                   int64
-		maxRatio                                                 float64
+		mods, skipped, tests, checked, fast, reports, untriaged, over3 int
+		maxRSS                                                         int64
+		maxRatio                                                       float64
 	}
 	for _, r := range results {
 		if r.err != "" {
@@ -280,6 +280,7 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 			continue
 		}
 		ck, fast, sk, tests, tc := countStatus(r.packages)
+		ft := fastTests(r.packages)
 		untriaged := 0
 		for _, rep := range r.reports {
 			if rep.triage == nil {
@@ -290,6 +291,7 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 		sum.skipped += sk
 		sum.tests += tests
 		sum.checked += tc
+		sum.fast += ft
 		sum.reports += len(r.reports)
 		sum.untriaged += untriaged
 		sum.maxRSS = max(sum.maxRSS, r.vet.MaxRSS, r.vet.TreeRSS)
@@ -312,12 +314,16 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 		if d := r.race.describe(); d != "ok" {
 			race += " (" + d + ")"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d/%d/%d | %d/%d | %s | %d | %s | %s | %s | %s / %s | %s / %s |\n",
-			r.spec, r.goLine, ck, fast, sk, tc, tests, rs, raceReports(r.race), vet, race, ratio(r.vet.Wall, r.race.Wall),
+		tcs := fmt.Sprintf("%d/%d", tc, tests)
+		if ft > 0 {
+			tcs += fmt.Sprintf(" (+%d fast path)", ft)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d/%d/%d | %s | %s | %d | %s | %s | %s | %s / %s | %s / %s |\n",
+			r.spec, r.goLine, ck, fast, sk, tcs, rs, raceReports(r.race), vet, race, ratio(r.vet.Wall, r.race.Wall),
 			mib(r.vet.MaxRSS), mib(r.vet.TreeRSS), mib(r.race.MaxRSS), mib(r.race.TreeRSS))
 	}
-	fmt.Fprintf(&b, "\nOver the %d modules evaluated: %d packages skipped, %d of %d tests checked (fast-path packages' tests count as unchecked), %d reports (%d untriaged), vet over 3x -race on %d, worst ratio %.1fx, peak RSS of vet's tree at most %s.\n",
-		sum.mods, sum.skipped, sum.checked, sum.tests, sum.reports, sum.untriaged, sum.over3, sum.maxRatio, mib(sum.maxRSS))
+	fmt.Fprintf(&b, "\nOver the %d modules evaluated: %d packages skipped, %d of %d tests checked dynamically and %d in fast-path packages (no goroutine, channel, select or sync in the package or its tests: one goroutine runs them, nothing to predict), %d left unchecked, %d reports (%d untriaged), vet over 3x -race on %d, worst ratio %.1fx, peak RSS of vet's tree at most %s.\n",
+		sum.mods, sum.skipped, sum.checked, sum.tests, sum.fast, sum.tests-sum.checked-sum.fast, sum.reports, sum.untriaged, sum.over3, sum.maxRatio, mib(sum.maxRSS))
 	for _, r := range results {
 		if r.err != "" {
 			continue
