@@ -2,11 +2,13 @@ package predict
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pecanvet/pecanvet/ssatrace/internal/gen"
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
 
 // TestDeadline: on a trace that takes minutes to search in full (256
@@ -43,4 +45,43 @@ func TestDeadline(t *testing.T) {
 	if !strings.Contains(res.Cut, "nothing searched") || len(res.Anomalies) != 0 {
 		t.Errorf("cancelled context: cut %q, %d anomalies", res.Cut, len(res.Anomalies))
 	}
+}
+
+// TestDeadlineHugeRegion: two goroutines each run one atomic region of
+// 6,000 accesses to distinct objects (a call looping over a huge slice:
+// conc's iter tests). Indexing the regions' access tuples for the
+// atomic-set patterns is cubic in that; it took the whole 5-minute budget
+// of a package, which the search's deadline did not reach. The deadline
+// now reaches the indexing too.
+func TestDeadlineHugeRegion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a slow trace")
+	}
+	var b strings.Builder
+	b.WriteString("# pecanvet trace v1\ng1 fork g2 @t.go:1:1\ng1 fork g3 @t.go:2:1\ng2 begin\ng3 begin\n")
+	for _, g := range []string{"g2", "g3"} {
+		fmt.Fprintf(&b, "%s region-begin Huge.Loop @t.go:5:1\n", g)
+		for i := 0; i < 3000; i++ {
+			fmt.Fprintf(&b, "%s write o%d @t.go:%d:2\n%s read o%d @t.go:%d:9\n", g, i, 10+i, g, i, 10+i)
+		}
+		fmt.Fprintf(&b, "%s region-end Huge.Loop @t.go:6:1\n", g)
+	}
+	tr, err := trace.ReadTrace(strings.NewReader(b.String()), "huge", trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	budget := 500 * time.Millisecond
+	res, err := Run(tr, builtin(t, "asv"), Options{Deadline: t0.Add(budget)})
+	took := time.Since(t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Cut == "" {
+		t.Fatalf("no cut reported after %v", took)
+	}
+	if took > budget+5*time.Second {
+		t.Errorf("prediction with a %v deadline took %v", budget, took)
+	}
+	t.Logf("%v: %s", took, res.Cut)
 }

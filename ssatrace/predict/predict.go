@@ -176,7 +176,14 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	res.Stats.Schedule = schedTime
 	res.Stats.Candidates = st.Candidates
 	if st.Cut {
-		res.Cut = fmt.Sprintf("time ran out in the search, at pattern %s: %d anomalies found, the rest of the patterns not searched", st.CutAt, len(res.Anomalies))
+		if st.CutAt == "" {
+			res.Cut = "time ran out while indexing the atomic regions' accesses (a region of very many distinct accesses): no pattern searched"
+		} else {
+			res.Cut = fmt.Sprintf("time ran out in the search, at pattern %s: %d anomalies found, the rest of the patterns not searched", st.CutAt, len(res.Anomalies))
+		}
+	}
+	if st.RegionsCapped {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("search: an atomic region holds so many distinct accesses (a call looping over a huge slice) that the index of their sequences stopped at %d (search.MaxRegionTuples): violations inside such regions may be missed", search.MaxRegionTuples))
 	}
 	if st.Capped > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("search: %d site combinations given up after the cap on goroutine assignments (search.Options.MaxAssign)", st.Capped))

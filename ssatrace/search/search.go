@@ -70,6 +70,9 @@ type Stats struct {
 	Confirmed  int // site combinations confirmed
 	GaveUp     int // site combinations abandoned after MaxTries
 	Capped     int // site combinations abandoned after MaxAssign goroutine assignments
+	// RegionsCapped: the index of the atomic regions' access sequences
+	// stopped at MaxRegionTuples; violations inside the rest are missed.
+	RegionsCapped bool
 	// Combinations counts the combinations of code (skeletons, one per
 	// pattern group) examined: it does not grow with the number of
 	// goroutines that run the same code.
@@ -77,7 +80,7 @@ type Stats struct {
 	// Cut is set when Stop ended the search early: the patterns from
 	// CutAt on were searched partly or not at all.
 	Cut   bool
-	CutAt string // ID of the pattern being searched when Stop fired
+	CutAt string // ID of the pattern being searched when Stop fired; "" while indexing the atomic regions
 }
 
 // Run searches gr for instances of pats, in order, and calls try for each
@@ -121,6 +124,18 @@ func Run(gr *ptg.Graph, pats []*pattern.Pattern, opt Options, try func(Candidate
 		}
 	}
 	return s.stats
+}
+
+// stopNow polls opt.Stop now (for loops whose steps are costly) and
+// latches its answer as stopped does.
+func (s *searcher) stopNow() bool {
+	if !s.stats.Cut && s.opt.Stop != nil && s.opt.Stop() {
+		s.stats.Cut = true
+		if s.cur != nil {
+			s.stats.CutAt = s.cur.ID()
+		}
+	}
+	return s.stats.Cut
 }
 
 // stopped polls opt.Stop at its first call and every 4096th after, and
@@ -665,7 +680,21 @@ type regionEnum struct {
 	ids    map[string]int32
 	keyBuf []byte
 	cache  [1 << 14]int32 // slot → 1 + tuple id
+
+	// A region of thousands of distinct accesses (a call looping over a
+	// huge slice: conc's iter tests) has millions of sequences, cubic in
+	// its size for three-element groups. leaves counts the sequences
+	// chosen, so that the deadline is polled among them (the search's
+	// budget reaches the indexing), and the distinct ones are capped at
+	// MaxRegionTuples (memory). done: stop enumerating.
+	leaves int
+	done   bool
 }
+
+// MaxRegionTuples bounds the distinct access sequences one enumeration of
+// atomic regions interns (about 100 bytes each): past it the regions'
+// index is left incomplete, and the search says so (Stats.RegionsCapped).
+var MaxRegionTuples = 1 << 20
 
 func (s *searcher) enumerate(n int, bs []*regionBuilding) {
 	gr := s.gr
@@ -686,6 +715,9 @@ func (s *searcher) enumerate(n int, bs []*regionBuilding) {
 		all = ^uint64(0)
 	}
 	for r := range gr.Regs {
+		if en.done || s.stopped() {
+			break
+		}
 		items := s.regionItemsOf(r)
 		if len(items) == 0 {
 			continue
@@ -708,12 +740,18 @@ func (en *regionEnum) rec(k int, after int32, alive uint64) {
 		// enumeration as below, without the recursion.
 		l0, l1 := &en.levels[0], &en.levels[1]
 		for i := range en.items {
+			if en.done {
+				return
+			}
 			a0 := alive & l0[opKinds[en.items[i].op]]
 			if a0 == 0 {
 				continue
 			}
 			e0 := en.items[i].first
 			for j := range en.items {
+				if en.done {
+					return
+				}
 				a1 := a0 & l1[opKinds[en.items[j].op]]
 				if a1 == 0 || en.items[j].last <= e0 {
 					continue
@@ -730,6 +768,9 @@ func (en *regionEnum) rec(k int, after int32, alive uint64) {
 		return
 	}
 	for i := range en.items {
+		if en.done {
+			return
+		}
 		it := &en.items[i]
 		a := alive & en.levels[k][accessKind(it.op)]
 		if a == 0 {
@@ -756,6 +797,15 @@ func (en *regionEnum) rec(k int, after int32, alive uint64) {
 // leaf adds the chosen sequence to the class of every group in alive whose
 // variable equalities it fits.
 func (en *regionEnum) leaf(alive uint64) {
+	if en.leaves++; en.leaves&255 == 0 && en.s.stopNow() {
+		en.done = true
+		return
+	}
+	if len(en.keys) >= MaxRegionTuples*en.width {
+		en.done = true
+		en.s.stats.RegionsCapped = true
+		return
+	}
 	n := en.n
 	tid := int32(-1)
 	for bi, b := range en.bs {
