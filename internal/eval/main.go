@@ -101,6 +101,11 @@ func main() {
 			fatal(err)
 		}
 	}
+	if cfg.sections["candidates"] {
+		if err := cfg.runCandidates(*out, *subjects); err != nil {
+			fatal(err)
+		}
+	}
 	if !cfg.sections["corpus"] {
 		return
 	}

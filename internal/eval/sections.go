@@ -33,7 +33,7 @@ type config struct {
 
 func sectionFlags() *config {
 	c := &config{}
-	flag.StringVar(&c.sectionsFlag, "sections", "corpus", "sections to evaluate, comma-separated: corpus, racetd, modules, checkwall")
+	flag.StringVar(&c.sectionsFlag, "sections", "corpus", "sections to evaluate, comma-separated: corpus, racetd, modules, checkwall, candidates")
 	flag.StringVar(&c.pecanvet, "pecanvet", "", "the pecanvet binary to run as the vet tool (default: build ./cmd/pecanvet)")
 	flag.StringVar(&c.vetFlagsFlag, "vetflags", "", "extra flags for go vet, space-separated (e.g. -pecan.budget=2m)")
 	flag.DurationVar(&c.vetTimeout, "vet-timeout", 40*time.Minute, "time bound of one go vet run (racetd, and each module)")
@@ -50,10 +50,10 @@ func (c *config) setup() error {
 	for _, s := range strings.Split(c.sectionsFlag, ",") {
 		switch s = strings.TrimSpace(s); s {
 		case "":
-		case "corpus", "racetd", "modules", "checkwall":
+		case "corpus", "racetd", "modules", "checkwall", "candidates":
 			c.sections[s] = true
 		default:
-			return fmt.Errorf("-sections: unknown section %q (want corpus, racetd, modules, checkwall)", s)
+			return fmt.Errorf("-sections: unknown section %q (want corpus, racetd, modules, checkwall, candidates)", s)
 		}
 	}
 	c.vetFlags = strings.Fields(c.vetFlagsFlag)
@@ -65,7 +65,7 @@ func (c *config) setup() error {
 			}
 		}
 	}
-	if !c.sections["racetd"] && !c.sections["modules"] && !c.sections["checkwall"] {
+	if !c.sections["racetd"] && !c.sections["modules"] && !c.sections["checkwall"] && !c.sections["candidates"] {
 		return nil
 	}
 	if c.pecanvet != "" {

@@ -273,3 +273,32 @@ func TestPackageRows(t *testing.T) {
 		t.Errorf("row = %+v, want 1 test, skipped (never reached)", r)
 	}
 }
+
+// TestCandidatesSection: check -json -candidates lines are counted per
+// subject and status, the buggy subjects apart from the fixed twins.
+func TestCandidatesSection(t *testing.T) {
+	out := []byte(`{"kind":"race","package":"subjects/ledger"}
+{"candidate":{"package":"subjects/ledger","pattern":"av/RWW","status":"confirmed"}}
+{"candidate":{"package":"subjects/ledger","pattern":"race/WW","status":"pruned"}}
+{"candidate":{"package":"subjects/ledger","pattern":"race/WR","status":"pruned"}}
+{"candidate":{"package":"subjects/jigsaw","pattern":"av/RWR","status":"not reached"}}
+{"candidate":{"package":"subjects/ledgerfixed","pattern":"av/RWW","status":"not driven"}}
+not json
+`)
+	by := parseCandidates(out)
+	if by["ledger"]["confirmed"] != 1 || by["ledger"]["pruned"] != 2 || by["jigsaw"]["not reached"] != 1 || by["ledgerfixed"]["not driven"] != 1 {
+		t.Fatalf("counts %v", by)
+	}
+	text := renderCandidates(by, 10*time.Second, 13*time.Second, 3, nil)
+	for _, want := range []string{
+		"| buggy | 1 | 2 | 1 | 0 | 3.0 |",
+		"| fixed twins | 0 | 0 | 0 | 1 | – |",
+		"| all | 1 | 2 | 1 | 1 | 4.0 |",
+		"**13.0 s against 10.0 s, 1.30x**",
+		"| ledgerfixed | 0 | 0 | 0 | 1 |",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("section lacks %q:\n%s", want, text)
+		}
+	}
+}

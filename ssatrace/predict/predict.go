@@ -183,7 +183,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 		}
 	}
 	if st.RegionsCapped {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("search: an atomic region holds so many distinct accesses (a call looping over a huge slice) that the index of their sequences stopped at %d (search.MaxRegionTuples): violations inside such regions may be missed", search.MaxRegionTuples))
+		res.Warnings = append(res.Warnings, "search: an atomic region holds so many distinct accesses (a call looping over a huge slice) that its access sequences were not all indexed: atomicity violations inside it may be missed")
 	}
 	if st.Capped > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("search: %d site combinations given up after the cap on goroutine assignments (search.Options.MaxAssign)", st.Capped))

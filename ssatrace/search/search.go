@@ -691,6 +691,14 @@ type regionEnum struct {
 	done   bool
 }
 
+// maxRegionItems is the most distinct accesses a region may have for its
+// sequences to be enumerated. A method of a few hundred accesses is
+// common; thousands come from a call looping over a huge slice (conc's
+// iter tests: 10,000 elements, each an object of its own), whose
+// sequences number len^n and whose atomicity violations are left out,
+// with a warning.
+const maxRegionItems = 1024
+
 // MaxRegionTuples bounds the distinct access sequences one enumeration of
 // atomic regions interns (about 100 bytes each): past it the regions'
 // index is left incomplete, and the search says so (Stats.RegionsCapped).
@@ -720,6 +728,13 @@ func (s *searcher) enumerate(n int, bs []*regionBuilding) {
 		}
 		items := s.regionItemsOf(r)
 		if len(items) == 0 {
+			continue
+		}
+		if len(items) > maxRegionItems {
+			// Its sequences alone would be millions (len(items)^n): a
+			// call looping over a huge slice, whose atomicity
+			// violations are left out, with a warning.
+			s.stats.RegionsCapped = true
 			continue
 		}
 		en.reg, en.items = gr.Regs[r], items
