@@ -131,6 +131,13 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
 		return nil
 	}
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "not all indexed") {
+			// What the search left out (the other warnings are the
+			// engine's own bookkeeping).
+			c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %s", c.pkg, c.test, strings.TrimPrefix(w, "search: ")))
+		}
+	}
 	if res.Cut != "" {
 		why := fmt.Sprintf("budget of %v spent", c.opt.Budget)
 		if deadline.Before(c.deadline) {
