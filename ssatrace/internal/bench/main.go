@@ -88,6 +88,10 @@ func main() {
 		}
 	}
 	if suites["vet"] {
+		if err := benchStaticVsVet(*subjects, *runs); err != nil {
+			fmt.Fprintln(os.Stderr, "bench: static-vs-vet:", err)
+			os.Exit(1)
+		}
 		if err := benchVetFastpath(*runs); err != nil {
 			fmt.Fprintln(os.Stderr, "bench: vet:", err)
 			os.Exit(1)

@@ -88,3 +88,36 @@ func timeVet(dir string, args ...string) float64 {
 	cmd.Run()
 	return time.Since(start).Seconds()
 }
+
+// benchStaticVsVet times the static analyzers (go vet with pecanvet as
+// the vet tool and -pecan.replay=false: what editors and golangci-lint
+// run) beside go vet's own suite on the subjects module, alternating, a
+// vet flag changed each round so that no result comes from go vet's cache
+// (both recompute the dependencies' facts). Issue 11's target: 1.5x.
+func benchStaticVsVet(subjects string, runs int) error {
+	tmp, err := os.MkdirTemp("", "pecanvet-staticbench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "pecanvet")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/pecanvet").CombinedOutput(); err != nil {
+		return fmt.Errorf("building pecanvet: %v\n%s", err, out)
+	}
+	dir, err := filepath.Abs(subjects)
+	if err != nil {
+		return err
+	}
+	var std, static []float64
+	for r := 0; r <= runs; r++ {
+		a := timeVet(dir, fmt.Sprintf("-printf.funcs=pecanvetBench%d", r), "./...")
+		b := timeVet(dir, "-vettool="+bin, "-pecan.replay=false", "-pecan.stats="+filepath.Join(tmp, fmt.Sprintf("s%d", r)), "./...")
+		if r > 0 { // the first round warms the build cache
+			std = append(std, a)
+			static = append(static, b)
+		}
+	}
+	sm, pm := median(std), median(static)
+	fmt.Printf("BENCH static-vs-vet module=%s vet_s=%.3f static_s=%.3f ratio=%.2f target=1.5 runs=%d\n", subjects, sm, pm, pm/sm, runs)
+	return nil
+}
