@@ -82,10 +82,6 @@ type Verdict struct {
 	// had (rt.Verdict).
 	Unstarted bool     `json:"unstarted,omitempty"`
 	Roots     []string `json:"roots,omitempty"`
-	// Starved: a goroutine ready at its gate was held through another's
-	// sleep (rt.Verdict): the program's failure is no evidence of the
-	// anomaly's effect.
-	Starved string `json:"starved,omitempty"`
 	// Interrupted: the runtime's verdict was "interrupted" (a goroutine
 	// took another path after the other goroutines' part of the anomaly
 	// ran), turned into Reproduced or Diverged by how the program ended:
@@ -210,13 +206,10 @@ func judge(verdictPath, tracePath string, r record.Run, steps int, opt Options) 
 		// The other goroutines' part of the anomaly ran inside the unit of
 		// one goroutine, which then took another path: proved only if the
 		// program then failed.
-		if (v.Panicked || !v.Passed) && !ownFailure && v.Starved == "" {
+		if (v.Panicked || !v.Passed) && !ownFailure {
 			v.Verdict = Reproduced
 		} else {
 			v.Verdict = Diverged
-			if v.Starved != "" && (v.Panicked || !v.Passed) {
-				v.Message += "; the program's failure is no evidence: " + v.Starved
-			}
 		}
 	}
 	return v

@@ -108,25 +108,9 @@ func (f *Finding) Reproduced() bool { return f.Verdict.Verdict == replay.Reprodu
 // two publishers of a one-publisher box), so a driver's finding counts
 // only when its replay fails (the concurrent outcome is one no sequential
 // order gives) or panics. A failure the same as the recorded run's, which
-// came without the schedule's help (Verdict.AsBaseline), is no effect;
-// nor is one after the schedule held a ready goroutine through a sleep
-// (Verdict.Starved: a test that sleeps to let a background goroutine act
-// fails for the hold alone).
+// came without the schedule's help (Verdict.AsBaseline), is no effect.
 func (f *Finding) WithoutEffect() bool {
-	return f.Reproduced() && (f.Anomaly.Split != "" || f.Driver != "") && (f.Verdict.Passed && !f.Verdict.Panicked || f.Verdict.AsBaseline || f.Verdict.Starved != "")
-}
-
-// NoEffectWhy says, for a finding WithoutEffect, why its replay showed no
-// effect: the test passes, or its failure is no evidence.
-func (f *Finding) NoEffectWhy() string {
-	switch {
-	case f.Verdict.Passed && !f.Verdict.Panicked:
-		return "the test passes"
-	case f.Verdict.AsBaseline:
-		return "the test fails as it does without pecanvet's help"
-	default:
-		return "the test's failure is no evidence: " + f.Verdict.Starved
-	}
+	return f.Reproduced() && (f.Anomaly.Split != "" || f.Driver != "") && (f.Verdict.Passed && !f.Verdict.Panicked || f.Verdict.AsBaseline)
 }
 
 // Report is the outcome of a check.

@@ -27,10 +27,6 @@ func TestWithoutEffect(t *testing.T) {
 		f.Verdict.AsBaseline = true
 		return f
 	}
-	starved := func(f Finding) Finding {
-		f.Verdict.Starved = "goroutine g1.1.1, ready at step 76 (…), was held while g1.1 slept 50ms before its step 75"
-		return f
-	}
 	for _, tc := range []struct {
 		f        Finding
 		reported bool
@@ -50,12 +46,6 @@ func TestWithoutEffect(t *testing.T) {
 		{asBaseline(drv(replay.Reproduced, false, true)), false, true},
 		{asBaseline(mk("a.go:3", replay.Reproduced, false, false)), false, true},
 		{asBaseline(mk("", replay.Reproduced, false, true)), true, false},
-		// Failing after the schedule held a ready goroutine through a
-		// sleep (pond's purger held while the test slept 50 ms) is no
-		// effect either; a race still counts.
-		{starved(mk("a.go:3", replay.Reproduced, false, false)), false, true},
-		{starved(drv(replay.Reproduced, false, true)), false, true},
-		{starved(mk("", replay.Reproduced, false, false)), true, false},
 	} {
 		rep := &Report{Findings: []Finding{tc.f}}
 		if got := len(rep.Reported()) == 1; got != tc.reported {

@@ -86,10 +86,6 @@ type Verdict struct {
 	// with no more steps run (doom).
 	Unstarted bool     `json:"unstarted,omitempty"`
 	Roots     []string `json:"roots,omitempty"`
-	// Starved: while the schedule ran, a goroutine ready at its gate was
-	// held through another's sleep (sleep.go, heldThrough): a failure of
-	// the program is then no evidence of the anomaly's effect.
-	Starved string `json:"starved,omitempty"`
 }
 
 type occKey struct {
@@ -137,7 +133,6 @@ type replayer struct {
 	lastQ      quiescence    // of the last dump
 	sleepers   map[*sleeper]bool
 	sleepSeq   uint64
-	starved    string        // Verdict.Starved
 	final      Verdict       // the verdict written
 	endCh      chan struct{} // closed by decide while the process ends
 	endReason  string
@@ -603,9 +598,6 @@ func (r *replayer) decide(v Verdict) {
 func (r *replayer) write(v Verdict) {
 	if r.path == "" {
 		return
-	}
-	if v.Starved == "" {
-		v.Starved = r.starved
 	}
 	b, _ := json.Marshal(v)
 	tmp := r.path + ".tmp"

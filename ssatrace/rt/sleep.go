@@ -1,9 +1,6 @@
 package rt
 
-import (
-	"fmt"
-	"time"
-)
+import "time"
 
 // Virtual time for replay. Instrumented code calls Sleep for time.Sleep.
 // Outside replay it is time.Sleep. Under replay a sleeper still wakes when
@@ -54,46 +51,7 @@ func Sleep(d time.Duration) {
 	mu.Lock()
 	delete(r.sleepers, s)
 	r.moves++
-	if rp == r && !r.free && r.starved == "" && name != "" {
-		r.starved = r.heldThrough(name, d)
-	}
 	mu.Unlock()
-}
-
-// heldThrough (mu held, as goroutine name wakes from a sleep of d while
-// the schedule runs) describes a goroutine that waits at its gate for a
-// step the schedule puts after the sleeper's next one: that goroutine,
-// ready to run, was held for the whole sleep (virtual or not), which in a
-// real run would have let it act. A test that sleeps to let a background
-// goroutine act (pond: sleep 50 ms, then the idle worker must have been
-// purged by a 1 ms ticker) then fails for the hold alone. The schedule is
-// feasible (goroutines may be that slow), so an anomaly it reproduces
-// stands, but the program's failure is no evidence of the anomaly's
-// effect (Verdict.Starved). "" when there is none.
-func (r *replayer) heldThrough(name string, d time.Duration) string {
-	mine, i := r.proj[name], r.next[name]
-	if i >= len(mine) || r.freed[name] {
-		return "" // the sleeper has no step left: it is held after waking too
-	}
-	ns := mine[i]
-	best, bestG := -1, ""
-	for g, st := range r.waiting {
-		gm, gi := r.proj[g], r.next[g]
-		if g == name || r.freed[g] || gi >= len(gm) {
-			continue // no step left: it would only wait for the schedule's end
-		}
-		j := gm[gi]
-		if j <= ns || st.Key() != r.s.Steps[j].Key() {
-			continue
-		}
-		if best < 0 || j < best || j == best && g < bestG {
-			best, bestG = j, g
-		}
-	}
-	if best < 0 {
-		return ""
-	}
-	return fmt.Sprintf("goroutine %s, ready at step %d (%s), was held while %s slept %v before its step %d", bestG, best+1, r.s.Steps[best], name, d, ns+1)
 }
 
 // earliestSleeper returns the sleeper due first (by time, then goroutine
