@@ -103,6 +103,18 @@ var rlockerTab = func() unsafe.Pointer {
 	return (*[2]unsafe.Pointer)(unsafe.Pointer(&l))[0]
 }()
 
+// builtinLocker reports whether l is a sync.Mutex or sync.RWMutex (or its
+// RLocker): its Lock records nothing inside.
+func builtinLocker(l sync.Locker) bool {
+	tab := (*[2]unsafe.Pointer)(unsafe.Pointer(&l))[0]
+	return tab == mutexTab || tab == rwmutexTab || tab == rlockerTab
+}
+
+var mutexTab, rwmutexTab = func() (unsafe.Pointer, unsafe.Pointer) {
+	var m, rw sync.Locker = new(sync.Mutex), new(sync.RWMutex)
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&m))[0], (*[2]unsafe.Pointer)(unsafe.Pointer(&rw))[0]
+}()
+
 // lockerAddr returns the address of the lock behind l (the interface's data
 // pointer) and whether l takes it in read mode (an RLocker).
 func lockerAddr(l sync.Locker) (unsafe.Pointer, bool) {
@@ -121,6 +133,17 @@ func Lock(l sync.Locker, site int32) {
 	op := trace.Lock
 	if read {
 		op = trace.RLock
+	}
+	if !builtinLocker(l) {
+		if replaying, next := scheduledNext(site, op); replaying && !next {
+			// A Locker of the module's own, instrumented: its Lock's steps
+			// (the CompareAndSwap that takes a spin lock) come first and
+			// are scheduled themselves; the lock event follows them.
+			l.Lock()
+			gate(addr, site, op)
+			record(addr, classLock, site, op, 0, 0)
+			return
+		}
 	}
 	gate(addr, site, op)
 	l.Lock()
@@ -397,15 +420,34 @@ func CondWait(c *sync.Cond, site int32) {
 	}
 	gate(l, site, unlock)
 	record(l, classLock, site, unlock, 0, 0)
+	// Under a schedule, whether Wait's own Unlock and Lock of c.L record
+	// steps (an instrumented Locker: then they are scheduled themselves).
+	_, plain := scheduledNext(site, trace.CondWait)
 	c.Wait()
-	// Replay gates the two events Wait's return records; Wait has already
-	// taken c.L again, so a schedule that puts another goroutine's lock of
-	// c.L between them deadlocks (and is pruned).
+	// Wait has taken c.L again, outside the schedule's control: woken by
+	// a Signal, it grabs the lock as soon as it is free, which may be
+	// before its turn, while the schedule hands the lock to another
+	// goroutine first. That goroutine then waits for a lock whose holder
+	// waits at its gate: with a spin lock behind c.L (ants' pool), until
+	// the stall timeout, on every such replay. So under a schedule the
+	// waiter lets the lock go at once and takes it again at its lock
+	// step, as a waiter woken later would have. (Schedules never put
+	// another acquisition between the cond-wait and the lock.) Not for
+	// an instrumented Locker: its own steps took the lock in turn.
+	mu.Lock()
+	relock := plain && rp != nil && !rp.free
+	mu.Unlock()
+	if relock {
+		c.L.Unlock()
+	}
 	gate(unsafe.Pointer(c), site, trace.CondWait)
 	mu.Lock()
 	recordSyncLocked(unsafe.Pointer(c), classCond, site, trace.CondWait, 0, 0)
 	mu.Unlock()
 	gate(l, site, lock)
+	if relock {
+		c.L.Lock()
+	}
 	mu.Lock()
 	recordLocked(l, classLock, site, lock, 0, 0)
 	mu.Unlock()

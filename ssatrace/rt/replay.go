@@ -94,11 +94,17 @@ type occKey struct {
 }
 
 type replayer struct {
-	s       *trace.Schedule
-	proj    map[string][]int // goroutine → its step indices
-	cursor  int
-	free    bool
-	cond    *sync.Cond // on mu
+	s      *trace.Schedule
+	proj   map[string][]int // goroutine → its step indices
+	cursor int
+	free   bool
+	cond   *sync.Cond // on mu
+	// turns: the goroutine waiting for step i's turn waits on turns[i];
+	// idle: the goroutines without steps left wait on it for the end.
+	// With one Cond for all, every step woke every parked goroutine (a
+	// thousand on ants' pool tests) to find it was not its turn.
+	turns   map[int]*sync.Cond
+	idle    *sync.Cond
 	verdict string
 	path    string
 
@@ -182,7 +188,7 @@ func startReplayFrom(path, verdictPath string) error {
 		}
 	}
 	r := &replayer{
-		s: s, proj: map[string][]int{}, cond: sync.NewCond(&mu),
+		s: s, proj: map[string][]int{}, cond: sync.NewCond(&mu), turns: map[int]*sync.Cond{}, idle: sync.NewCond(&mu),
 		next: map[string]int{}, occ: map[string]map[occKey]int{}, waiting: map[string]trace.Step{},
 		freed: map[string]bool{}, gone: map[string]bool{}, isAnom: map[int]bool{},
 		path: verdictPath, lastMove: time.Now(), stall: stall, quiet: quiet,
@@ -235,6 +241,31 @@ func gate(addr unsafe.Pointer, site int32, op trace.Op) {
 		rp.turn(rec.cur(), site, op, passes(op))
 	}
 	mu.Unlock()
+}
+
+// scheduledNext reports, for the calling goroutine under a schedule,
+// whether its next step is op at site, or it has none left (replaying
+// false: no schedule runs). A Locker of the module's own (a spin lock) is
+// instrumented: its Lock records steps of its own, which the trace holds
+// before the lock event, while a sync.Mutex's Lock records nothing inside.
+func scheduledNext(site int32, op trace.Op) (replaying, yes bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	if rp == nil || rp.free || rec == nil {
+		return false, false
+	}
+	g := rec.cur()
+	mine := rp.proj[g.name]
+	i := rp.next[g.name]
+	if i >= len(mine) || rp.freed[g.name] {
+		return true, true
+	}
+	st := rp.s.Steps[mine[i]]
+	siteName := ""
+	if site >= 0 {
+		siteName = rec.tab.Name(trace.TabSite, rec.site(site).idx)
+	}
+	return true, st.Op == op && st.Site == siteName
 }
 
 // gateOmit is called where the runtime's model has an event that this
@@ -353,7 +384,7 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 		// No more steps for g: it waits until the schedule is done.
 		r.waiting[g.name] = trace.Step{G: g.name, Op: op, Site: siteName, N: n}
 		for !r.free {
-			r.cond.Wait()
+			r.idle.Wait()
 		}
 		delete(r.waiting, g.name)
 		return
@@ -396,9 +427,7 @@ func (r *replayer) take(g *Goroutine, i int, op trace.Op, pass int) {
 	if r.partnerOf >= 0 {
 		r.cond.Broadcast() // the first access may wait for this one
 	}
-	for r.cursor != mine[i] && !r.free {
-		r.cond.Wait()
-	}
+	r.waitTurn(mine[i])
 	if j := r.coenabled(mine[i]); j >= 0 {
 		// A race is two accesses that can run at the same time: both
 		// must be at their gates together. Run one after the other, they
@@ -454,9 +483,7 @@ func (r *replayer) omit(g *Goroutine, site int32, op trace.Op) {
 	occ[k]++ // later occurrences keep their numbers
 	r.moves++
 	r.waiting[g.name] = st
-	for r.cursor != mine[i] && !r.free {
-		r.cond.Wait()
-	}
+	r.waitTurn(mine[i])
 	delete(r.waiting, g.name)
 	if r.free {
 		return
@@ -502,7 +529,7 @@ func (r *replayer) release(g string) {
 		r.decide(Verdict{Verdict: "reproduced", Step: len(r.s.Steps)})
 		return
 	}
-	r.cond.Broadcast()
+	r.wakeTurn()
 }
 
 // skipFreed moves the cursor past steps of released goroutines.
@@ -510,6 +537,29 @@ func (r *replayer) skipFreed() {
 	for r.cursor < len(r.s.Steps) && r.freed[r.s.Steps[r.cursor].G] {
 		r.cursor++
 	}
+}
+
+// waitTurn waits (mu held) until step i has the turn or the schedule is
+// over.
+func (r *replayer) waitTurn(i int) {
+	for r.cursor != i && !r.free {
+		c := r.turns[i]
+		if c == nil {
+			c = sync.NewCond(&mu)
+			r.turns[i] = c
+		}
+		c.Wait()
+	}
+	delete(r.turns, i)
+}
+
+// wakeTurn wakes the goroutines whose wait may be over: the one whose step
+// has the turn, and those that wait for other conditions on r.cond.
+func (r *replayer) wakeTurn() {
+	if c := r.turns[r.cursor]; c != nil {
+		c.Signal()
+	}
+	r.cond.Broadcast()
 }
 
 // advance passes the turn to the next step.
@@ -526,7 +576,7 @@ func (r *replayer) advance() {
 		r.decide(Verdict{Verdict: "reproduced", Step: len(r.s.Steps)})
 		return
 	}
-	r.cond.Broadcast()
+	r.wakeTurn()
 }
 
 // progress writes a provisional verdict after an anomaly step: if the
@@ -592,6 +642,10 @@ func (r *replayer) decide(v Verdict) {
 		close(r.endCh)
 		r.endCh = nil
 	}
+	for _, c := range r.turns {
+		c.Broadcast()
+	}
+	r.idle.Broadcast()
 	r.cond.Broadcast()
 }
 
@@ -620,6 +674,7 @@ func (r *replayer) watch() {
 		lastMoves = ^uint64(0)
 		idleSince time.Time
 		lastDump  time.Time
+		dumpCost  time.Duration
 	)
 	for range t.C {
 		mu.Lock()
@@ -658,16 +713,22 @@ func (r *replayer) watch() {
 			mu.Unlock()
 			continue
 		}
-		// Dump when idle, less often the longer nothing moves.
+		// Dump when idle, less often the longer nothing moves, and never
+		// more than a fifth of the time: a dump stops the world and
+		// formats every goroutine's stack. With a thousand goroutines
+		// (ants' pool tests) a dump took milliseconds, taken after every
+		// pause of a millisecond, and replays took 25 s instead of 2.
 		idle := now.Sub(idleSince)
-		if idle < time.Millisecond || now.Sub(lastDump) < idle/4 {
+		if idle < max(time.Millisecond, 4*dumpCost) || now.Sub(lastDump) < max(idle/4, 4*dumpCost) {
 			mu.Unlock()
 			continue
 		}
 		mu.Unlock()
 		var gs []gstate
+		t0 := time.Now()
 		gs, buf = dumpGoroutines(buf)
 		lastDump = time.Now()
+		dumpCost = lastDump.Sub(t0)
 		mu.Lock()
 		if rp != r || rec == nil {
 			mu.Unlock()

@@ -199,7 +199,7 @@ func parseGoroutine(b string) (gstate, bool) {
 		g.class = gBusy
 	case first == "rt":
 		switch {
-		case rtFrame == "(*replayer).turn" || rtFrame == "(*replayer).take": // take: turn's wait, also preSelect's
+		case rtFrame == "(*replayer).turn" || rtFrame == "(*replayer).take" || rtFrame == "(*replayer).waitTurn": // take: turn's wait, also preSelect's
 			g.class = gGate
 		case rtFrame == "Sleep":
 			g.class = gSleep

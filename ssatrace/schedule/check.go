@@ -51,9 +51,13 @@ func check(st *state, gr *ptg.Graph, sched Schedule, p []int32, adjacent bool) e
 				return fmt.Errorf("step %d: event %d runs before event %d, which happens before it", step, e+1, src+1)
 			}
 		}
-		if ev.Op == trace.Lock || ev.Op == trace.RLock {
-			if b := st.blocker(e); b >= 0 {
-				return fmt.Errorf("step %d: event %d acquires %s held by %s", step, e+1, gr.Tr.Objects[ev.Obj], gr.Tr.Goroutines[b])
+		acq := e
+		if r := st.reacquire(e); r >= 0 {
+			acq = r // Wait returns holding the lock
+		}
+		if op := evs[acq].Op; op == trace.Lock || op == trace.RLock {
+			if b := st.blocker(acq); b >= 0 {
+				return fmt.Errorf("step %d: event %d acquires %s held by %s", step, e+1, gr.Tr.Objects[evs[acq].Obj], gr.Tr.Goroutines[b])
 			}
 		}
 		st.step(e)

@@ -191,6 +191,63 @@ func (st *state) reset(w int32) {
 			st.readers[h.Lock] = append(st.readers[h.Lock], h.G)
 		}
 	}
+	// A goroutine stopped between a cond-wait and its reacquisition holds
+	// the lock already.
+	for g, p := range pos {
+		if p > 0 {
+			row := st.gr.G(int32(g))
+			if nx := st.reacquire(row[p-1]); nx >= 0 && nx == row[p] {
+				st.take(nx)
+			}
+		}
+	}
+}
+
+// reacquire returns the Lock (RLock) event that records how cond-wait e
+// took its Cond's lock again, or -1 when e is not a cond-wait. Wait takes
+// the lock before it returns, and the recorder records the cond-wait and
+// then the lock, one gate each: from the cond-wait on, the goroutine holds
+// the lock. A schedule that lets another goroutine acquire it in between
+// cannot run (with a spin lock behind a sync.Locker, replay would wait for
+// a stall: ants' pool spent 10 s on each such prediction).
+func (st *state) reacquire(e int32) int32 {
+	evs := st.gr.Tr.Events
+	ev := evs[e]
+	if ev.Op != trace.CondWait {
+		return -1
+	}
+	row := st.gr.G(ev.G)
+	l := int(st.gr.Local[e]) + 1
+	if l >= len(row) {
+		return -1
+	}
+	nx := row[l]
+	if op := evs[nx].Op; (op == trace.Lock || op == trace.RLock) && evs[nx].Site == ev.Site {
+		return nx
+	}
+	return -1
+}
+
+// take makes lock event e's goroutine a holder of its lock.
+func (st *state) take(e int32) {
+	ev := st.gr.Tr.Events[e]
+	st.touched = append(st.touched, ev.Obj)
+	if ev.Op == trace.Lock {
+		st.owner[ev.Obj] = ev.G + 1
+	} else if !slices.Contains(st.readers[ev.Obj], ev.G) {
+		st.readers[ev.Obj] = append(st.readers[ev.Obj], ev.G)
+	}
+}
+
+// acquirable reports whether acquire event e may run now; for a cond-wait,
+// whether its reacquisition may.
+func (st *state) acquirable(e int32) bool {
+	if nx := st.reacquire(e); nx >= 0 {
+		e = nx
+	} else if !st.gr.Tr.Events[e].Op.IsAcquire() {
+		return true
+	}
+	return st.blocker(e) < 0
 }
 
 func (st *state) executed(e int32) bool {
@@ -207,11 +264,18 @@ func (st *state) step(e int32) {
 	case trace.Lock:
 		st.owner[ev.Obj] = ev.G + 1
 		st.touched = append(st.touched, ev.Obj)
+	case trace.CondWait:
+		if nx := st.reacquire(e); nx >= 0 {
+			st.take(nx)
+		}
 	case trace.Unlock:
 		if st.owner[ev.Obj] == ev.G+1 {
 			st.owner[ev.Obj] = 0
 		}
 	case trace.RLock:
+		if l := st.gr.Local[e]; l > 0 && st.reacquire(st.gr.G(ev.G)[l-1]) == e {
+			break // taken at the cond-wait
+		}
 		st.readers[ev.Obj] = append(st.readers[ev.Obj], ev.G)
 		st.touched = append(st.touched, ev.Obj)
 	case trace.RUnlock:
@@ -367,7 +431,7 @@ func (s *sim) enabled(e int32, nextPat int) bool {
 			return false
 		}
 	}
-	if ev.Op.IsAcquire() && st.blocker(e) >= 0 {
+	if !st.acquirable(e) {
 		return false
 	}
 	if ev.Op == trace.WGWait && st.wg[ev.Obj] > 0 {
@@ -394,8 +458,12 @@ func (s *sim) enabled(e int32, nextPat int) bool {
 						return false
 					}
 				}
-				if gr.Tr.Events[nx].Op.IsAcquire() {
-					if b := st.blocker(nx); b >= 0 && b != ev.G {
+				acq := nx
+				if r := st.reacquire(nx); r >= 0 {
+					acq = r
+				}
+				if gr.Tr.Events[acq].Op.IsAcquire() {
+					if b := st.blocker(acq); b >= 0 && b != ev.G {
 						return false
 					}
 				}
@@ -430,6 +498,9 @@ func (s *sim) unstick() bool {
 			continue
 		}
 		e := gr.G(int32(g))[st.pos[g]]
+		if r := st.reacquire(e); r >= 0 {
+			e = r
+		}
 		if evs[e].Op.IsAcquire() {
 			if h := st.blocker(e); h >= 0 {
 				waits = append(waits, wait{e, h})
@@ -506,8 +577,14 @@ func (s *sim) heldAcquire(g, lock int32) int32 {
 	if pos == 0 {
 		return -1
 	}
+	row := gr.G(g)
+	if int(pos) < len(row) {
+		if w := row[pos-1]; s.st.reacquire(w) == row[pos] && gr.Tr.Events[row[pos]].Obj == lock {
+			return w // holding it since the cond-wait
+		}
+	}
 	res := int32(-1)
-	gr.HeldAcquires(gr.G(g)[pos-1], func(acq, l int32, _ bool) {
+	gr.HeldAcquires(row[pos-1], func(acq, l int32, _ bool) {
 		if l == lock && res < 0 {
 			res = acq
 		}
@@ -515,10 +592,14 @@ func (s *sim) heldAcquire(g, lock int32) int32 {
 	return res
 }
 
-// release returns the event that releases the acquisition made at acq, or -1.
+// release returns the event that releases the acquisition made at acq (a
+// cond-wait: its reacquisition), or -1.
 func (s *sim) release(acq int32) int32 {
 	gr := s.gr
 	evs := gr.Tr.Events
+	if r := s.st.reacquire(acq); r >= 0 {
+		acq = r
+	}
 	a := evs[acq]
 	row := gr.G(a.G)
 	for l := gr.Local[acq] + 1; int(l) < len(row); l++ {
