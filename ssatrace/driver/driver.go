@@ -39,6 +39,7 @@ package driver
 import (
 	"context"
 	"fmt"
+	"github.com/pecanvet/pecanvet/ssatrace/locker"
 	"go/ast"
 	"go/importer"
 	"go/parser"
@@ -302,6 +303,12 @@ func candidatePairs(p *packages.Package, cands candidates.Result) []pair {
 		if f0.Kind != candidates.Method || f1.Kind != candidates.Method || f0.Func == nil || f1.Func == nil {
 			continue
 		}
+		if fn0, _ := f0.Func.Object().(*types.Func); locker.Method(fn0) {
+			continue
+		}
+		if fn1, _ := f1.Func.Object().(*types.Func); locker.Method(fn1) {
+			continue // a lock of the user's own: its methods are the lock's operations
+		}
 		t0, t1 := symbolic.Receiver(f0.Func), symbolic.Receiver(f1.Func)
 		if t0 == nil || t0 != t1 || t0.Obj().Pkg() == nil || t0.Obj().Pkg().Path() != p.PkgPath || t0.TypeParams() != nil {
 			continue
@@ -360,7 +367,7 @@ func allPairs(p *packages.Package) []pair {
 		ms := types.NewMethodSet(types.NewPointer(named))
 		var names []string
 		for i := 0; i < ms.Len(); i++ {
-			if fn, ok := ms.At(i).Obj().(*types.Func); ok && fn.Exported() {
+			if fn, ok := ms.At(i).Obj().(*types.Func); ok && fn.Exported() && !locker.Method(fn) {
 				names = append(names, fn.Name())
 			}
 		}

@@ -3,6 +3,7 @@ package instrument
 import (
 	"bytes"
 	"fmt"
+	"github.com/pecanvet/pecanvet/ssatrace/locker"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -74,6 +75,9 @@ func (w *fileRW) decl(d ast.Decl) (p pcs) {
 func (w *fileRW) funcDecl(d *ast.FuncDecl) pcs {
 	if d.Body == nil {
 		return nil
+	}
+	if fn, _ := w.info.Defs[d.Name].(*types.Func); d.Recv != nil && locker.Method(fn) && w.ins.api.has("Lock") {
+		return nil // a lock of the user's own: see locker.Method
 	}
 	name := d.Name.Name
 	recv := ""

@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"fmt"
+	"github.com/pecanvet/pecanvet/ssatrace/locker"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -734,6 +735,14 @@ func (w *fileRW) specialCall(e *ast.CallExpr) *callParts {
 		return nil
 	}
 	wrapper, _ := w.syncWrapper(fn)
+	if wrapper == "" && locker.Method(fn) && sel.Kind() == types.MethodVal && len(e.Args) == 0 && w.ins.api.has(fn.Name()) {
+		// A lock of the user's own (locker.Method), called directly.
+		recv, desc, ok := w.recvPointer(sx.X, sel)
+		if !ok || isInterface(w.typeOf(sx.X)) && len(sel.Index()) == 1 {
+			return nil
+		}
+		return mk(fn.Name(), recv, nil, w.site(e.Lparen, desc))
+	}
 	if wrapper == "" {
 		return nil
 	}
