@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 const cwGo int32 = 2700 + iota // after mutexword_test.go's 2600…
@@ -92,5 +93,71 @@ func TestReplayCondWaitLock(t *testing.T) {
 	}
 	if took > 10*time.Second {
 		t.Errorf("the replay took %v", took)
+	}
+}
+
+const (
+	spGo int32 = 2720 + iota
+	spRead
+	spWrite
+)
+
+var _ = Register(spGo, []Site{
+	{Pos: "sp.go:1:1", Obj: "go"},
+	{Pos: "sp.go:2:1", Obj: "x"},
+	{Pos: "sp.go:3:1", Obj: "m"},
+})
+
+// TestReplaySleepPassesTurn: a plain read's turn passes at its
+// goroutine's next gate; a sleep is one. g1.1 reads x, then sleeps 1.5 s
+// while another goroutine waits on a timer (so no virtual time); g1's
+// lock, the next step, must not wait for the sleep. (ants' pool: each of
+// a thousand workers read, then slept 10 ms in its task, one after the
+// other.)
+func TestReplaySleepPassesTurn(t *testing.T) {
+	p := writeSchedule(t, "anomaly av/RWR 2 3 4\n"+
+		"g1 fork @sp.go:1:1 n=1\n"+
+		"g1.1 begin n=1\n"+
+		"g1.1 read x#1 @sp.go:2:1 n=1\n"+
+		"g1 lock m#1 @sp.go:3:1 n=1\n")
+	t.Setenv(EnvStall, "60000")
+	t.Setenv(EnvQuiet, "60000")
+	old := pendingGrace
+	pendingGrace = time.Minute
+	defer func() { pendingGrace = old }()
+	var took time.Duration
+	prog := func() bool {
+		x, m := heap[int](), heap[sync.Mutex]()
+		stop := make(chan struct{})
+		go func() { // a timer's goroutine: a soft wait
+			select {
+			case <-time.After(10 * time.Second):
+			case <-stop:
+			}
+		}()
+		defer close(stop)
+		var wg sync.WaitGroup
+		wg.Add(1)
+		id := Go(spGo)
+		start := time.Now()
+		go func() {
+			Begin(id)
+			defer wg.Done()
+			defer End()
+			R(unsafe.Pointer(x), spRead)
+			Sleep(1500 * time.Millisecond)
+		}()
+		Lock(m, spWrite)
+		took = time.Since(start)
+		m.Unlock()
+		wg.Wait()
+		return false
+	}
+	v, _, _ := replayOnce(t, p, prog)
+	if v.Verdict != "reproduced" {
+		t.Fatalf("verdict %+v, want reproduced", v)
+	}
+	if took > time.Second {
+		t.Errorf("g1's lock waited %v for g1.1's sleep", took)
 	}
 }

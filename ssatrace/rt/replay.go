@@ -56,7 +56,7 @@ const (
 	EnvQuiet    = "PECANVET_QUIET_MS" // default 100
 )
 
-const pendingGrace = 10 * time.Millisecond
+var pendingGrace = 10 * time.Millisecond // a variable for tests
 
 // Verdict is what the replayer writes.
 type Verdict struct {

@@ -35,7 +35,16 @@ func Sleep(d time.Duration) {
 	}
 	name := ""
 	if rec != nil {
-		name = rec.cur().name
+		g := rec.cur()
+		name = g.name
+		if r.pending == g && !r.pendingEmit && !r.free {
+			// Its plain access (passed at its next gate) is done: the
+			// sleep is that gate. Held until the sleep's end, the turn
+			// made every sleeping worker of a pool wait for the one
+			// before it (ants: a thousand 10 ms tasks, 25 s a replay).
+			r.pending = nil
+			r.advance()
+		}
 	}
 	r.sleepSeq++
 	s := &sleeper{until: time.Now().Add(d), name: name, seq: r.sleepSeq, wake: make(chan struct{})}
