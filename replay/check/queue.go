@@ -486,7 +486,7 @@ func (q *replayQueue) start(i int) {
 	q.opt.progress("check: %s %s: replay %d (%s %s)", q.pkg, g.test, n, it.p.a.Pattern.ID(), it.p.a.Sites[0])
 	go func() {
 		start := time.Now()
-		v := runReplay(q.ctx, q.b, q.pkg, g.test, it.p, q.replayDir(i), g.ropt)
+		v := runReplay(q.ctx, q.b, q.pkg, g.test, it.p, q.replayDir(i), q.bounded(g.ropt))
 		d := time.Since(start)
 		q.mu.Lock()
 		defer q.mu.Unlock()
@@ -494,6 +494,27 @@ func (q *replayQueue) start(i int) {
 		q.done(i, v, d)
 	}()
 }
+
+// bounded is o with its wall-clock bound cut to what is left of the
+// budget (at least minReplayTimeout): a replay started just before the
+// deadline ran its whole 30 s past it, and on ants the package's tests
+// overran into the time kept for its generated drivers.
+func (q *replayQueue) bounded(o replay.Options) replay.Options {
+	if q.deadline.IsZero() {
+		return o
+	}
+	left := max(time.Until(q.deadline), minReplayTimeout)
+	t := o.Timeout
+	if t <= 0 {
+		t = 30 * time.Second // replay's default
+	}
+	if t > left {
+		o.Timeout = left
+	}
+	return o
+}
+
+const minReplayTimeout = 2 * time.Second
 
 // replayDir is item i's replay's scratch directory.
 func (q *replayQueue) replayDir(i int) string {
@@ -517,7 +538,7 @@ func (q *replayQueue) startBatch(is []int) {
 			entries := make([]replay.Entry, len(todo))
 			for k, i := range todo {
 				it := q.items[i]
-				entries[k] = replay.Entry{Test: it.g.test, Sched: it.p.file, Steps: it.p.steps, Dir: q.replayDir(i), Opt: it.g.ropt}
+				entries[k] = replay.Entry{Test: it.g.test, Sched: it.p.file, Steps: it.p.steps, Dir: q.replayDir(i), Opt: q.bounded(it.g.ropt)}
 			}
 			var vs []replay.Verdict
 			var ran []bool
@@ -535,7 +556,7 @@ func (q *replayQueue) startBatch(is []int) {
 				v, d := vs[k], vs[k].Wall
 				if it := q.items[i]; stalledOnLate(v, it.p) && q.ctx.Err() == nil {
 					start := time.Now()
-					v = runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, entries[k].Dir+"-alone", it.g.ropt)
+					v = runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, entries[k].Dir+"-alone", q.bounded(it.g.ropt))
 					d += time.Since(start)
 				}
 				q.mu.Lock()
@@ -549,7 +570,7 @@ func (q *replayQueue) startBatch(is []int) {
 				i := left[0]
 				it := q.items[i]
 				start := time.Now()
-				v := runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, q.replayDir(i), it.g.ropt)
+				v := runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, q.replayDir(i), q.bounded(it.g.ropt))
 				d := time.Since(start)
 				q.mu.Lock()
 				q.done(i, v, d)
@@ -557,6 +578,16 @@ func (q *replayQueue) startBatch(is []int) {
 				left = left[1:]
 			}
 			todo = left
+			if len(todo) > 0 && time.Now().After(q.deadline) {
+				// The budget is spent: what the process did not get to
+				// is not replayed, as it would not have started.
+				q.mu.Lock()
+				for _, i := range todo {
+					q.items[i].state = pDropped
+				}
+				q.mu.Unlock()
+				todo = nil
+			}
 		}
 		q.mu.Lock()
 		defer q.mu.Unlock()
