@@ -713,13 +713,15 @@ func (r *replayer) watch() {
 			mu.Unlock()
 			continue
 		}
-		// Dump when idle, less often the longer nothing moves, and never
-		// more than a fifth of the time: a dump stops the world and
-		// formats every goroutine's stack. With a thousand goroutines
-		// (ants' pool tests) a dump took milliseconds, taken after every
-		// pause of a millisecond, and replays took 25 s instead of 2.
+		// Dump when idle, less often the longer nothing moves, and at
+		// most a fifth of the time: a dump stops the world and formats
+		// every goroutine's stack. With a thousand goroutines (ants' pool
+		// tests) it costs milliseconds, and one after every pause of a
+		// millisecond was most of a replay's CPU (pprof). The first dump
+		// after a pause still comes at a millisecond unless one was just
+		// taken: deadlocks are judged as fast as before (conc: 120 ms).
 		idle := now.Sub(idleSince)
-		if idle < max(time.Millisecond, 4*dumpCost) || now.Sub(lastDump) < max(idle/4, 4*dumpCost) {
+		if idle < time.Millisecond || now.Sub(lastDump) < max(idle/4, 4*dumpCost) {
 			mu.Unlock()
 			continue
 		}
