@@ -242,10 +242,13 @@ func (st *state) take(e int32) {
 // acquirable reports whether acquire event e may run now; for a cond-wait,
 // whether its reacquisition may.
 func (st *state) acquirable(e int32) bool {
-	if nx := st.reacquire(e); nx >= 0 {
-		e = nx
-	} else if !st.gr.Tr.Events[e].Op.IsAcquire() {
-		return true
+	switch op := st.gr.Tr.Events[e].Op; {
+	case op == trace.CondWait:
+		if nx := st.reacquire(e); nx >= 0 {
+			e = nx
+		}
+	case !op.IsAcquire():
+		return true // most events: no lookup of the goroutine's next
 	}
 	return st.blocker(e) < 0
 }
