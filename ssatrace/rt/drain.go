@@ -210,6 +210,8 @@ func drainReplay() {
 	if r == nil || w == nil {
 		return
 	}
+	start := time.Now()
+	var buf []byte
 	for !r.free && time.Now().Before(deadline) {
 		me := w.gmap[curGoid()]
 		if me != nil && r.pending == me && !r.pendingEmit {
@@ -222,11 +224,48 @@ func drainReplay() {
 		if r.cursor >= len(r.s.Steps) || me != nil && r.s.Steps[r.cursor].G == me.name {
 			return
 		}
+		next := r.s.Steps[r.cursor].G
 		mu.Unlock()
 		time.Sleep(time.Millisecond)
+		if time.Since(start) >= drainQuiet && waitsForTest(w, next, &buf) {
+			// The next step's goroutine waits in package testing: a
+			// subtest paused by t.Parallel until this test returns, as
+			// the recording's drain let it (conc's pool tests: every
+			// replay held here for the whole bound, 1 s).
+			mu.Lock()
+			return
+		}
 		mu.Lock()
 		if rp != r || rec != w {
 			return
 		}
 	}
+}
+
+// waitsForTest reports whether the goroutine named g waits in package
+// testing (a goroutine dump; mu not held).
+func waitsForTest(w *recorder, g string, buf *[]byte) bool {
+	mu.Lock()
+	id := int64(0)
+	for goid, x := range w.gmap {
+		if x.name == g {
+			id = goid
+			break
+		}
+	}
+	mu.Unlock()
+	if id == 0 {
+		return false
+	}
+	if *buf == nil {
+		*buf = make([]byte, 64<<10)
+	}
+	var gs []gstate
+	gs, *buf = dumpGoroutines(*buf)
+	for _, x := range gs {
+		if x.id == id {
+			return x.testing
+		}
+	}
+	return false
 }

@@ -52,6 +52,9 @@ type gstate struct {
 	class gclass
 	where string // the innermost frame outside the runtime, sync, testing and rt: "file.go:12"
 	op    string // for gRecorded: the wrapper ("Lock", "Recv2", …)
+	// testing: it waits in package testing (a subtest paused by
+	// t.Parallel, a test waiting for its subtests).
+	testing bool
 }
 
 // rtPrefix is this package's import path plus ".", as frames name its
@@ -214,6 +217,7 @@ func parseGoroutine(b string) (gstate, bool) {
 		}
 	case first == "testing":
 		g.class = gHard // package testing waiting for a test
+		g.testing = true
 	case softState(g.state):
 		g.class = gSoft
 	default:
