@@ -210,7 +210,7 @@ func drainReplay() {
 	if r == nil || w == nil {
 		return
 	}
-	start := time.Now()
+	lastCheck := time.Now() // the first look after drainQuiet
 	var buf []byte
 	for !r.free && time.Now().Before(deadline) {
 		me := w.gmap[curGoid()]
@@ -227,13 +227,18 @@ func drainReplay() {
 		next := r.s.Steps[r.cursor].G
 		mu.Unlock()
 		time.Sleep(time.Millisecond)
-		if time.Since(start) >= drainQuiet && waitsForTest(w, next, &buf) {
-			// The next step's goroutine waits in package testing: a
-			// subtest paused by t.Parallel until this test returns, as
-			// the recording's drain let it (conc's pool tests: every
-			// replay held here for the whole bound, 1 s).
-			mu.Lock()
-			return
+		// A look is a dump of every goroutine: once per drainQuiet, not
+		// once per millisecond.
+		if time.Since(lastCheck) >= drainQuiet {
+			lastCheck = time.Now()
+			if waitsForTest(w, next, &buf) {
+				// The next step's goroutine waits in package testing: a
+				// subtest paused by t.Parallel until this test returns,
+				// as the recording's drain let it (conc's pool tests:
+				// every replay held here for the whole bound, 1 s).
+				mu.Lock()
+				return
+			}
 		}
 		mu.Lock()
 		if rp != r || rec != w {
