@@ -44,6 +44,32 @@ type fileRW struct {
 
 	selfAppend map[*ast.CallExpr]bool // s = append(s, ...): see builtinAccess
 	deferred   *ast.CallExpr          // the call of the defer statement being rewritten: see reflectCall
+	discarded  map[*ast.CallExpr]bool // calls whose results the statement drops: see unusedWrapper
+}
+
+// discard notes that x, if a call, is a statement of its own (or deferred):
+// nothing reads its results.
+func (w *fileRW) discard(x ast.Expr) {
+	if c, ok := unparen(x).(*ast.CallExpr); ok {
+		if w.discarded == nil {
+			w.discarded = make(map[*ast.CallExpr]bool)
+		}
+		w.discarded[c] = true
+	}
+}
+
+// unusedWrapper returns the wrapper of a sync/atomic Add, And or Or whose
+// result call e discards: it records the update with trace.FlagUnused, so
+// that prediction knows no goroutine observes the value it read. It
+// returns wrapper unchanged otherwise.
+func (w *fileRW) unusedWrapper(e *ast.CallExpr, wrapper, op string) string {
+	switch op {
+	case "Add", "And", "Or":
+		if w.discarded[e] && w.ins.api.has(wrapper+"Unused") {
+			return wrapper + "Unused"
+		}
+	}
+	return wrapper
 }
 
 // funcCtx is the per-function state.
@@ -690,7 +716,11 @@ func (w *fileRW) specialCall(e *ast.CallExpr) *callParts {
 	if fn := w.calleeFunc(fun); fn != nil {
 		if fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && w.ins.api.has(fn.Name()) && len(e.Args) > 0 {
 			w.keepRef(fun)
-			return mk(fn.Name(), nil, e.Args, w.site(e.Lparen, w.describe(e.Args[0])))
+			op := fn.Name() // AddInt32 → Add
+			if i := strings.IndexAny(op[1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZ"); i >= 0 {
+				op = op[:i+1]
+			}
+			return mk(w.unusedWrapper(e, fn.Name(), op), nil, e.Args, w.site(e.Lparen, w.describe(e.Args[0])))
 		}
 		if isRuntimeAddCleanup(fn) && w.ins.api.has("AddCleanup") && len(e.Args) == 3 {
 			if _, explicit := unparen(e.Fun).(*ast.IndexExpr); !explicit {
@@ -759,6 +789,9 @@ func (w *fileRW) specialCall(e *ast.CallExpr) *callParts {
 			if v := w.mutexVar(sx.X); v != nil && len(sel.Index()) == 1 && w.mutexValues()[v] && w.ins.api.has(wrapper+"Word") {
 				wrapper += "Word"
 			}
+		}
+		if fn.Pkg().Path() == "sync/atomic" {
+			wrapper = w.unusedWrapper(e, wrapper, fn.Name())
 		}
 		return mk(wrapper, recv, e.Args, w.site(e.Lparen, desc))
 	case types.MethodExpr:

@@ -21,6 +21,7 @@ func (w *fileRW) stmt(s ast.Stmt, list bool) pcs {
 	case *ast.BlockStmt:
 		return w.blockIns(s, nil)
 	case *ast.ExprStmt:
+		w.discard(s.X)
 		return w.nodeSplice(s, rn(s.X, w.expr(s.X, cLoad)))
 	case *ast.AssignStmt:
 		return w.assign(s, list)
@@ -34,6 +35,7 @@ func (w *fileRW) stmt(s ast.Stmt, list bool) pcs {
 		saved := w.deferred
 		w.deferred = s.Call
 		defer func() { w.deferred = saved }()
+		w.discard(s.Call)
 		return w.nodeSplice(s, rn(s.Call, w.expr(s.Call, cLoad)))
 	case *ast.ReturnStmt:
 		if p := w.returnWrites(s, list); p != nil {

@@ -47,6 +47,58 @@ func TestCommutingUpdates(t *testing.T) {
 	}
 }
 
+// purge: pond's purger checks the idle-worker count, then decrements it
+// (one unit); a worker's increment, a statement of its own in a region
+// that touches the count no other way, falls between.
+const purge = `
+T1 fork T2 @p.go:1
+T1 region-begin Pool.purge @p.go:2
+T1 atomic-load idle @p.go:3
+T2 begin
+T2 region-begin Pool.execute @p.go:10
+T2 atomic-rmw idle @p.go:11 update=add-unused
+T2 region-end Pool.execute @p.go:12
+T1 atomic-rmw idle @p.go:4 update=add-unused
+T1 region-end Pool.purge @p.go:5
+`
+
+// TestUnobservedUpdates: placing the worker's increment after the unit
+// changes no value anyone observes, so the interleaving is no violation.
+// It stays one when the increment's result is used, or when the worker's
+// region loads the count first (a check-then-act, whose stale check the
+// reordering would change).
+func TestUnobservedUpdates(t *testing.T) {
+	pats := builtin(t, "av", "asv")
+	has := func(src string) bool {
+		t.Helper()
+		res, err := Run(parse(t, src), pats, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range res.Anomalies {
+			if a.Pattern.ID() == "av/RWW" {
+				return true
+			}
+		}
+		return false
+	}
+	if res, err := Run(parse(t, purge), pats, Options{}); err != nil {
+		t.Fatal(err)
+	} else if len(res.Anomalies) > 0 {
+		t.Errorf("unused increment falling between a check and an unused decrement: got %s, want no anomaly", res.Anomalies[0].Pattern.ID())
+	}
+	for what, src := range map[string]string{
+		"remote result used": strings.Replace(purge, "@p.go:11 update=add-unused", "@p.go:11 update=add", 1),
+		"unit result used":   strings.Replace(purge, "@p.go:4 update=add-unused", "@p.go:4 update=add", 1),
+		"remote checks":      strings.Replace(purge, "T2 atomic-rmw idle @p.go:11", "T2 atomic-load idle @p.go:13\nT2 atomic-rmw idle @p.go:11", 1),
+		"remote swaps":       strings.Replace(purge, "@p.go:11 update=add-unused", "@p.go:11", 1),
+	} {
+		if !has(src) {
+			t.Errorf("%s: no av/RWW, want it", what)
+		}
+	}
+}
+
 // TestSplit: a violation across the unit's own unlock is marked with the
 // unlock's site; one across the unlocks of the methods it calls is not.
 func TestSplit(t *testing.T) {

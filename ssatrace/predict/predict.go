@@ -94,6 +94,7 @@ type Stats struct {
 	Schedules          int           // schedules attempted
 	Candidates         int           // candidate instances the search proposed
 	Infeasible         int           // candidates without a feasible schedule
+	Unobserved         int           // instances without effect, not proposed (search.Stats.Unobserved)
 }
 
 // Result is the outcome of Run.
@@ -175,6 +176,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	res.Stats.Search = time.Since(t1) - schedTime
 	res.Stats.Schedule = schedTime
 	res.Stats.Candidates = st.Candidates
+	res.Stats.Unobserved = st.Unobserved
 	if st.Cut {
 		if st.CutAt == "" {
 			res.Cut = "time ran out while indexing the atomic regions' accesses (a region of very many distinct accesses): no pattern searched"

@@ -37,6 +37,32 @@ func Int32And(v *atomic.Int32, mask int32, site int32) (r int32) {
 	return
 }
 
+// AndInt32Unused performs atomic.AndInt32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func AndInt32Unused(addr *int32, mask int32, site int32) {
+	if !active.Load() {
+		atomic.AndInt32(addr, mask)
+		return
+	}
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	atomic.AndInt32(addr, mask)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd|trace.FlagUnused)
+}
+
+// Int32AndUnused performs v.And(mask) on an atomic.Int32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func Int32AndUnused(v *atomic.Int32, mask int32, site int32) {
+	if !active.Load() {
+		v.And(mask)
+		return
+	}
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	v.And(mask)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd|trace.FlagUnused)
+}
+
 // OrInt32 performs atomic.OrInt32, recorded as an atomic read-modify-write.
 func OrInt32(addr *int32, mask int32, site int32) (r int32) {
 	if !active.Load() {
@@ -61,6 +87,32 @@ func Int32Or(v *atomic.Int32, mask int32, site int32) (r int32) {
 	r = v.Or(mask)
 	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagOr)
 	return
+}
+
+// OrInt32Unused performs atomic.OrInt32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func OrInt32Unused(addr *int32, mask int32, site int32) {
+	if !active.Load() {
+		atomic.OrInt32(addr, mask)
+		return
+	}
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	atomic.OrInt32(addr, mask)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagOr|trace.FlagUnused)
+}
+
+// Int32OrUnused performs v.Or(mask) on an atomic.Int32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func Int32OrUnused(v *atomic.Int32, mask int32, site int32) {
+	if !active.Load() {
+		v.Or(mask)
+		return
+	}
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	v.Or(mask)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagOr|trace.FlagUnused)
 }
 
 // AndInt64 performs atomic.AndInt64, recorded as an atomic read-modify-write.
@@ -89,6 +141,32 @@ func Int64And(v *atomic.Int64, mask int64, site int32) (r int64) {
 	return
 }
 
+// AndInt64Unused performs atomic.AndInt64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func AndInt64Unused(addr *int64, mask int64, site int32) {
+	if !active.Load() {
+		atomic.AndInt64(addr, mask)
+		return
+	}
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	atomic.AndInt64(addr, mask)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd|trace.FlagUnused)
+}
+
+// Int64AndUnused performs v.And(mask) on an atomic.Int64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func Int64AndUnused(v *atomic.Int64, mask int64, site int32) {
+	if !active.Load() {
+		v.And(mask)
+		return
+	}
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	v.And(mask)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd|trace.FlagUnused)
+}
+
 // OrInt64 performs atomic.OrInt64, recorded as an atomic read-modify-write.
 func OrInt64(addr *int64, mask int64, site int32) (r int64) {
 	if !active.Load() {
@@ -113,6 +191,32 @@ func Int64Or(v *atomic.Int64, mask int64, site int32) (r int64) {
 	r = v.Or(mask)
 	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagOr)
 	return
+}
+
+// OrInt64Unused performs atomic.OrInt64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func OrInt64Unused(addr *int64, mask int64, site int32) {
+	if !active.Load() {
+		atomic.OrInt64(addr, mask)
+		return
+	}
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	atomic.OrInt64(addr, mask)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagOr|trace.FlagUnused)
+}
+
+// Int64OrUnused performs v.Or(mask) on an atomic.Int64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func Int64OrUnused(v *atomic.Int64, mask int64, site int32) {
+	if !active.Load() {
+		v.Or(mask)
+		return
+	}
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	v.Or(mask)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagOr|trace.FlagUnused)
 }
 
 // AndUint32 performs atomic.AndUint32, recorded as an atomic read-modify-write.
@@ -141,6 +245,32 @@ func Uint32And(v *atomic.Uint32, mask uint32, site int32) (r uint32) {
 	return
 }
 
+// AndUint32Unused performs atomic.AndUint32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func AndUint32Unused(addr *uint32, mask uint32, site int32) {
+	if !active.Load() {
+		atomic.AndUint32(addr, mask)
+		return
+	}
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	atomic.AndUint32(addr, mask)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd|trace.FlagUnused)
+}
+
+// Uint32AndUnused performs v.And(mask) on an atomic.Uint32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func Uint32AndUnused(v *atomic.Uint32, mask uint32, site int32) {
+	if !active.Load() {
+		v.And(mask)
+		return
+	}
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	v.And(mask)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd|trace.FlagUnused)
+}
+
 // OrUint32 performs atomic.OrUint32, recorded as an atomic read-modify-write.
 func OrUint32(addr *uint32, mask uint32, site int32) (r uint32) {
 	if !active.Load() {
@@ -165,6 +295,32 @@ func Uint32Or(v *atomic.Uint32, mask uint32, site int32) (r uint32) {
 	r = v.Or(mask)
 	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagOr)
 	return
+}
+
+// OrUint32Unused performs atomic.OrUint32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func OrUint32Unused(addr *uint32, mask uint32, site int32) {
+	if !active.Load() {
+		atomic.OrUint32(addr, mask)
+		return
+	}
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	atomic.OrUint32(addr, mask)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagOr|trace.FlagUnused)
+}
+
+// Uint32OrUnused performs v.Or(mask) on an atomic.Uint32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func Uint32OrUnused(v *atomic.Uint32, mask uint32, site int32) {
+	if !active.Load() {
+		v.Or(mask)
+		return
+	}
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	v.Or(mask)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagOr|trace.FlagUnused)
 }
 
 // AndUint64 performs atomic.AndUint64, recorded as an atomic read-modify-write.
@@ -193,6 +349,32 @@ func Uint64And(v *atomic.Uint64, mask uint64, site int32) (r uint64) {
 	return
 }
 
+// AndUint64Unused performs atomic.AndUint64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func AndUint64Unused(addr *uint64, mask uint64, site int32) {
+	if !active.Load() {
+		atomic.AndUint64(addr, mask)
+		return
+	}
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	atomic.AndUint64(addr, mask)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd|trace.FlagUnused)
+}
+
+// Uint64AndUnused performs v.And(mask) on an atomic.Uint64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func Uint64AndUnused(v *atomic.Uint64, mask uint64, site int32) {
+	if !active.Load() {
+		v.And(mask)
+		return
+	}
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	v.And(mask)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd|trace.FlagUnused)
+}
+
 // OrUint64 performs atomic.OrUint64, recorded as an atomic read-modify-write.
 func OrUint64(addr *uint64, mask uint64, site int32) (r uint64) {
 	if !active.Load() {
@@ -217,6 +399,32 @@ func Uint64Or(v *atomic.Uint64, mask uint64, site int32) (r uint64) {
 	r = v.Or(mask)
 	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagOr)
 	return
+}
+
+// OrUint64Unused performs atomic.OrUint64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func OrUint64Unused(addr *uint64, mask uint64, site int32) {
+	if !active.Load() {
+		atomic.OrUint64(addr, mask)
+		return
+	}
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	atomic.OrUint64(addr, mask)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagOr|trace.FlagUnused)
+}
+
+// Uint64OrUnused performs v.Or(mask) on an atomic.Uint64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func Uint64OrUnused(v *atomic.Uint64, mask uint64, site int32) {
+	if !active.Load() {
+		v.Or(mask)
+		return
+	}
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	v.Or(mask)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagOr|trace.FlagUnused)
 }
 
 // AndUintptr performs atomic.AndUintptr, recorded as an atomic read-modify-write.
@@ -245,6 +453,32 @@ func UintptrAnd(v *atomic.Uintptr, mask uintptr, site int32) (r uintptr) {
 	return
 }
 
+// AndUintptrUnused performs atomic.AndUintptr for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func AndUintptrUnused(addr *uintptr, mask uintptr, site int32) {
+	if !active.Load() {
+		atomic.AndUintptr(addr, mask)
+		return
+	}
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	atomic.AndUintptr(addr, mask)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd|trace.FlagUnused)
+}
+
+// UintptrAndUnused performs v.And(mask) on an atomic.Uintptr for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func UintptrAndUnused(v *atomic.Uintptr, mask uintptr, site int32) {
+	if !active.Load() {
+		v.And(mask)
+		return
+	}
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	v.And(mask)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAnd|trace.FlagUnused)
+}
+
 // OrUintptr performs atomic.OrUintptr, recorded as an atomic read-modify-write.
 func OrUintptr(addr *uintptr, mask uintptr, site int32) (r uintptr) {
 	if !active.Load() {
@@ -269,4 +503,30 @@ func UintptrOr(v *atomic.Uintptr, mask uintptr, site int32) (r uintptr) {
 	r = v.Or(mask)
 	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagOr)
 	return
+}
+
+// OrUintptrUnused performs atomic.OrUintptr for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func OrUintptrUnused(addr *uintptr, mask uintptr, site int32) {
+	if !active.Load() {
+		atomic.OrUintptr(addr, mask)
+		return
+	}
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	atomic.OrUintptr(addr, mask)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagOr|trace.FlagUnused)
+}
+
+// UintptrOrUnused performs v.Or(mask) on an atomic.Uintptr for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func UintptrOrUnused(v *atomic.Uintptr, mask uintptr, site int32) {
+	if !active.Load() {
+		v.Or(mask)
+		return
+	}
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	v.Or(mask)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagOr|trace.FlagUnused)
 }

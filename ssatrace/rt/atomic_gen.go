@@ -35,6 +35,32 @@ func Int32Add(v *atomic.Int32, delta int32, site int32) (r int32) {
 	return
 }
 
+// AddInt32Unused performs atomic.AddInt32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func AddInt32Unused(addr *int32, delta int32, site int32) {
+	if !active.Load() {
+		atomic.AddInt32(addr, delta)
+		return
+	}
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	atomic.AddInt32(addr, delta)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd|trace.FlagUnused)
+}
+
+// Int32AddUnused performs v.Add(delta) on an atomic.Int32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func Int32AddUnused(v *atomic.Int32, delta int32, site int32) {
+	if !active.Load() {
+		v.Add(delta)
+		return
+	}
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	v.Add(delta)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd|trace.FlagUnused)
+}
+
 // CompareAndSwapInt32 performs atomic.CompareAndSwapInt32, recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func CompareAndSwapInt32(addr *int32, old, new int32, site int32) (r bool) {
 	if !active.Load() {
@@ -163,6 +189,32 @@ func Int64Add(v *atomic.Int64, delta int64, site int32) (r int64) {
 	r = v.Add(delta)
 	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd)
 	return
+}
+
+// AddInt64Unused performs atomic.AddInt64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func AddInt64Unused(addr *int64, delta int64, site int32) {
+	if !active.Load() {
+		atomic.AddInt64(addr, delta)
+		return
+	}
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	atomic.AddInt64(addr, delta)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd|trace.FlagUnused)
+}
+
+// Int64AddUnused performs v.Add(delta) on an atomic.Int64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func Int64AddUnused(v *atomic.Int64, delta int64, site int32) {
+	if !active.Load() {
+		v.Add(delta)
+		return
+	}
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	v.Add(delta)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd|trace.FlagUnused)
 }
 
 // CompareAndSwapInt64 performs atomic.CompareAndSwapInt64, recorded as an atomic read-modify-write if it swapped, else an atomic load.
@@ -295,6 +347,32 @@ func Uint32Add(v *atomic.Uint32, delta uint32, site int32) (r uint32) {
 	return
 }
 
+// AddUint32Unused performs atomic.AddUint32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func AddUint32Unused(addr *uint32, delta uint32, site int32) {
+	if !active.Load() {
+		atomic.AddUint32(addr, delta)
+		return
+	}
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	atomic.AddUint32(addr, delta)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd|trace.FlagUnused)
+}
+
+// Uint32AddUnused performs v.Add(delta) on an atomic.Uint32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func Uint32AddUnused(v *atomic.Uint32, delta uint32, site int32) {
+	if !active.Load() {
+		v.Add(delta)
+		return
+	}
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	v.Add(delta)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd|trace.FlagUnused)
+}
+
 // CompareAndSwapUint32 performs atomic.CompareAndSwapUint32, recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func CompareAndSwapUint32(addr *uint32, old, new uint32, site int32) (r bool) {
 	if !active.Load() {
@@ -425,6 +503,32 @@ func Uint64Add(v *atomic.Uint64, delta uint64, site int32) (r uint64) {
 	return
 }
 
+// AddUint64Unused performs atomic.AddUint64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func AddUint64Unused(addr *uint64, delta uint64, site int32) {
+	if !active.Load() {
+		atomic.AddUint64(addr, delta)
+		return
+	}
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	atomic.AddUint64(addr, delta)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd|trace.FlagUnused)
+}
+
+// Uint64AddUnused performs v.Add(delta) on an atomic.Uint64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func Uint64AddUnused(v *atomic.Uint64, delta uint64, site int32) {
+	if !active.Load() {
+		v.Add(delta)
+		return
+	}
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	v.Add(delta)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd|trace.FlagUnused)
+}
+
 // CompareAndSwapUint64 performs atomic.CompareAndSwapUint64, recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func CompareAndSwapUint64(addr *uint64, old, new uint64, site int32) (r bool) {
 	if !active.Load() {
@@ -553,6 +657,32 @@ func UintptrAdd(v *atomic.Uintptr, delta uintptr, site int32) (r uintptr) {
 	r = v.Add(delta)
 	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd)
 	return
+}
+
+// AddUintptrUnused performs atomic.AddUintptr for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func AddUintptrUnused(addr *uintptr, delta uintptr, site int32) {
+	if !active.Load() {
+		atomic.AddUintptr(addr, delta)
+		return
+	}
+	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	atomic.AddUintptr(addr, delta)
+	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd|trace.FlagUnused)
+}
+
+// UintptrAddUnused performs v.Add(delta) on an atomic.Uintptr for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
+func UintptrAddUnused(v *atomic.Uintptr, delta uintptr, site int32) {
+	if !active.Load() {
+		v.Add(delta)
+		return
+	}
+	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
+	mu.Lock()
+	defer mu.Unlock()
+	v.Add(delta)
+	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicRMW, 0, trace.FlagAdd|trace.FlagUnused)
 }
 
 // CompareAndSwapUintptr performs atomic.CompareAndSwapUintptr, recorded as an atomic read-modify-write if it swapped, else an atomic load.

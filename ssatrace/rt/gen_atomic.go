@@ -77,11 +77,19 @@ func main() {
 			if o.newer {
 				b = &newer
 			}
-			if t.fn {
-				gen(b, t, o, false)
+			// A commutative update whose result the call discards gets a
+			// wrapper of its own, recorded with trace.FlagUnused.
+			variants := []bool{false}
+			if o.flags != "" {
+				variants = append(variants, true)
 			}
-			if t.method {
-				gen(b, t, o, true)
+			for _, unused := range variants {
+				if t.fn {
+					gen(b, t, o, false, unused)
+				}
+				if t.method {
+					gen(b, t, o, true, unused)
+				}
 			}
 		}
 	}
@@ -89,16 +97,19 @@ func main() {
 	write("atomic_andor_gen.go", newer.Bytes())
 }
 
-func gen(b *bytes.Buffer, t typ, o op, method bool) {
+func gen(b *bytes.Buffer, t typ, o op, method, unused bool) {
 	params := strings.ReplaceAll(o.params, "%[1]s", t.elem)
 	result := strings.ReplaceAll(o.result, "%[1]s", t.elem)
+	if unused {
+		result = ""
+	}
 	var name, orig, call, addr, first string
 	if method {
 		recv := t.recv
 		if recv == "" {
 			recv = "atomic." + t.name
 		}
-		name = t.name + o.name + t.tparams
+		name = t.name + o.name + map[bool]string{true: "Unused"}[unused] + t.tparams
 		orig = fmt.Sprintf("v.%s(%s) on an %s", o.name, o.args, recv)
 		call = fmt.Sprintf("v.%s(%s)", o.name, o.args)
 		addr = "v"
@@ -107,6 +118,9 @@ func gen(b *bytes.Buffer, t typ, o op, method bool) {
 		name = o.name + t.name
 		orig = "atomic." + name
 		call = fmt.Sprintf("atomic.%s(addr", name)
+		if unused {
+			name += "Unused"
+		}
 		if o.args != "" {
 			call += ", " + o.args
 		}
@@ -135,6 +149,10 @@ func gen(b *bytes.Buffer, t typ, o op, method bool) {
 		rec = "casOp(r)"
 		gateOp = "trace.AtomicRMW"
 	}
+	if unused {
+		what += " flagged unused"
+		orig += " for a call that discards its result"
+	}
 	fmt.Fprintf(b, "// %s performs %s, recorded as %s.\n", strings.TrimSuffix(name, t.tparams), orig, what)
 	fmt.Fprintf(b, "func %s(%s)%s {\n", name, sig, res)
 	fmt.Fprintf(b, "\tif !active.Load() {\n")
@@ -152,6 +170,9 @@ func gen(b *bytes.Buffer, t typ, o op, method bool) {
 	flags := o.flags
 	if flags == "" {
 		flags = "0"
+	}
+	if unused {
+		flags += "|trace.FlagUnused"
 	}
 	fmt.Fprintf(b, "\trecordLocked(unsafe.Pointer(%s), classMem, site, %s, 0, %s)\n", addr, rec, flags)
 	if result != "" {

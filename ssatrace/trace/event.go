@@ -16,6 +16,7 @@ package trace
 import (
 	"fmt"
 	"hash/maphash"
+	"strings"
 )
 
 // Op is the kind of an event.
@@ -190,6 +191,11 @@ const (
 	FlagAdd
 	FlagAnd
 	FlagOr
+	// FlagUnused marks such an update whose result the program discards
+	// (a statement atomic.AddInt32(&n, 1), or a deferred one): no goroutine
+	// observes the value it read, so it commutes with every other unused
+	// update of its kind, as a state change and as an observation.
+	FlagUnused
 )
 
 // UpdateFlags are the flags that name the kind of a commutative update.
@@ -197,7 +203,7 @@ const UpdateFlags = FlagAdd | FlagAnd | FlagOr
 
 // ValidFlags reports whether flags may be set on an event with op o:
 // FlagClosed on a Recv or a Send; one of FlagAdd, FlagAnd, FlagOr on an
-// AtomicRMW.
+// AtomicRMW, with or without FlagUnused.
 func ValidFlags(o Op, flags uint8) bool {
 	switch {
 	case flags == 0:
@@ -205,27 +211,38 @@ func ValidFlags(o Op, flags uint8) bool {
 	case o == Recv || o == Send:
 		return flags == FlagClosed
 	case o == AtomicRMW:
-		return flags == FlagAdd || flags == FlagAnd || flags == FlagOr
+		u := flags &^ FlagUnused
+		return u == FlagAdd || u == FlagAnd || u == FlagOr
 	}
 	return false
 }
 
 // UpdateName is the text name of a commutative update kind ("add", "and",
-// "or"), or "" if flags name none.
+// "or"; "add-unused" … with FlagUnused), or "" if flags name none.
 func UpdateName(flags uint8) string {
+	var s string
 	switch flags & UpdateFlags {
 	case FlagAdd:
-		return "add"
+		s = "add"
 	case FlagAnd:
-		return "and"
+		s = "and"
 	case FlagOr:
-		return "or"
+		s = "or"
+	default:
+		return ""
 	}
-	return ""
+	if flags&FlagUnused != 0 {
+		s += "-unused"
+	}
+	return s
 }
 
 // ParseUpdate is the inverse of UpdateName.
 func ParseUpdate(name string) (uint8, bool) {
+	if n, ok := strings.CutSuffix(name, "-unused"); ok {
+		f, ok := ParseUpdate(n)
+		return f | FlagUnused, ok && !strings.HasSuffix(n, "-unused")
+	}
 	switch name {
 	case "add":
 		return FlagAdd, true

@@ -346,7 +346,7 @@ func (d *textDecoder) key(e *Event, f []byte, col int, seen *[4]bool) error {
 	case "update":
 		fl, ok := ParseUpdate(string(v))
 		if !ok {
-			return d.errorf(vcol, "bad update value %s: want add, and or or", quote(string(v)))
+			return d.errorf(vcol, "bad update value %s: want add, and or or (with -unused or not)", quote(string(v)))
 		}
 		e.Flags |= fl
 	}

@@ -137,7 +137,7 @@ func TestTextErrors(t *testing.T) {
 		{"g read x cap=1", `t.txt:1:10: key "cap" not allowed on read`},
 		{"g lock x ok=false", `t.txt:1:10: key "ok" not allowed on lock`},
 		{"g atomic-load x update=add", `t.txt:1:17: key "update" not allowed on atomic-load`},
-		{"g atomic-rmw x update=mul", `t.txt:1:23: bad update value "mul": want add, and or or`},
+		{"g atomic-rmw x update=mul", `t.txt:1:23: bad update value "mul": want add, and or or (with -unused or not)`},
 		{"g atomic-rmw x update=add update=or", `t.txt:1:27: duplicate key "update"`},
 		{"g close x ok=true", `t.txt:1:11: key "ok" not allowed on close`},
 		{"g wg-done x delta=1", `t.txt:1:13: key "delta" not allowed on wg-done`},

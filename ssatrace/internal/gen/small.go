@@ -28,6 +28,9 @@ type SmallOptions struct {
 	NoWaitGroups bool
 	NoOnce       bool
 	NoBeginEnd   bool // children never record begin/end
+	// Counters makes three in four plain accesses atomic loads and updates
+	// of one counter, most updates Adds whose result is discarded.
+	Counters bool
 }
 
 // ins is one instruction of a goroutine's program.
@@ -100,7 +103,7 @@ func smallOnce(rng *rand.Rand, opt SmallOptions) (*trace.Trace, bool) {
 		g.nLocks = 0
 	}
 	g.atomics = !opt.NoAtomics && rng.IntN(2) == 0
-	g.regions = !opt.NoRegions && rng.IntN(3) != 0
+	g.regions = !opt.NoRegions && (rng.IntN(3) != 0 || opt.Counters)
 	g.onceUsed = !opt.NoOnce && rng.IntN(8) == 0
 
 	children := nG - 1
@@ -343,11 +346,27 @@ func (g *smallGen) stmts(f *file, budget, minLock int) []ins {
 			in := ins{op: op, obj: loc, site: f.next()}
 			if op == trace.AtomicRMW && f.line%2 == 0 {
 				in.flags = trace.FlagAdd
+				if f.line%4 == 0 {
+					in.flags |= trace.FlagUnused // a site's flags are fixed, as in code
+				}
 			}
 			out = append(out, in)
 			budget--
 		case r >= 50 && r < 53 && g.onceUsed:
 			out = append(out, ins{op: trace.OnceDo, obj: "once", site: f.next()})
+			budget--
+		case g.opt.Counters && rng.IntN(4) != 0:
+			in := ins{op: trace.AtomicLoad, obj: "a", site: f.next()}
+			if rng.IntN(3) > 0 {
+				in.op = trace.AtomicRMW
+				if f.line%4 != 0 {
+					in.flags = trace.FlagAdd // by site, as in code
+					if f.line%4 != 3 {
+						in.flags |= trace.FlagUnused
+					}
+				}
+			}
+			out = append(out, in)
 			budget--
 		default:
 			op := trace.Read

@@ -598,6 +598,69 @@ func (m *Model) commuting(p *pattern.Pattern, inst []int) bool {
 	return true
 }
 
+// unobserved reports whether inst, an instance of an atomicity pattern, is
+// equivalent to a serial run: in the order where the remote events (those
+// not on the unit's thread, pattern thread 0) all come first, or all come
+// last, every pair of events whose order differs from inst's touches two
+// objects, or is two discarded-result updates of one kind
+// (trace.FlagUnused) of which the remote one's region (its goroutine, if it
+// has none) touches that object with nothing else.
+func (m *Model) unobserved(p *pattern.Pattern, inst []int) bool {
+	if !p.Atomic {
+		return false
+	}
+	var unit, remote []int // pattern indices
+	for i := range inst {
+		if p.T[i] == 0 {
+			unit = append(unit, i)
+		} else {
+			remote = append(remote, i)
+		}
+	}
+	if len(unit) == 0 {
+		return false
+	}
+	unused := func(e int, kind uint8) bool {
+		ev := m.ev[e]
+		return ev.Op == trace.AtomicRMW && ev.Flags&trace.FlagUnused != 0 && ev.Flags&(trace.FlagAdd|trace.FlagAnd|trace.FlagOr) == kind && kind != 0
+	}
+	commutes := func(i, j int) bool { // i on the unit, j remote
+		a, b := inst[i], inst[j]
+		if m.ev[a].Obj != m.ev[b].Obj {
+			return true
+		}
+		kind := m.ev[b].Flags & (trace.FlagAdd | trace.FlagAnd | trace.FlagOr)
+		if !unused(a, kind) || !unused(b, kind) {
+			return false
+		}
+		for _, x := range m.seq[m.g[b]] {
+			same := m.region[b] < 0 || m.region[x] == m.region[b]
+			if same && m.ev[x].Op.IsAccess() && m.ev[x].Obj == m.ev[b].Obj && !unused(x, kind) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, order := range [][]int{append(slices.Clone(remote), unit...), append(slices.Clone(unit), remote...)} {
+		pos := make([]int, len(inst))
+		for k, i := range order {
+			pos[i] = k
+		}
+		ok := true
+		for _, i := range unit {
+			for _, j := range remote {
+				if (i < j) != (pos[i] < pos[j]) && !commutes(i, j) {
+					ok = false
+				}
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
 // allAtomic reports whether p is not Atomic and inst holds only sync/atomic
 // accesses: such a pattern (a race) needs a plain access, since two
 // sync/atomic accesses never race.
@@ -621,7 +684,7 @@ func (m *Model) Instances(p *pattern.Pattern) [][]int {
 	var rec func(i int)
 	rec = func(i int) {
 		if i == n {
-			if !m.commuting(p, cur) && !m.allAtomic(p, cur) {
+			if !m.commuting(p, cur) && !m.allAtomic(p, cur) && !m.unobserved(p, cur) {
 				out = append(out, slices.Clone(cur))
 			}
 			return
@@ -659,7 +722,7 @@ func (m *Model) IsInstance(p *pattern.Pattern, inst []int) bool {
 			}
 		}
 	}
-	return !m.commuting(p, inst) && !m.allAtomic(p, inst)
+	return !m.commuting(p, inst) && !m.allAtomic(p, inst) && !m.unobserved(p, inst)
 }
 
 // checkThenAct marks the atomic loads of a check-then-act, which take no
