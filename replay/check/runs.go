@@ -125,7 +125,20 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	if c.deadline.Before(deadline) {
 		deadline = c.deadline
 	}
-	res, err := predict.Run(tr, c.opt.Anomalies, predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: deadline, Context: c.ctx})
+	popt := predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: deadline, Context: c.ctx}
+	if cands := c.b.Candidates[c.pkg]; len(cands) > 0 {
+		// Search first what the static analysis points at (issue 11):
+		// a search the trace's share cuts has looked at those.
+		popt.Prefer = func(sites []string) bool {
+			for _, cd := range cands {
+				if onSides(sites, cd.Sides) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	res, err := predict.Run(tr, c.opt.Anomalies, popt)
 	c.rep.Time.Predict += time.Since(pstart)
 	if err != nil {
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))

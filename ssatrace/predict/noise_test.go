@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -247,6 +248,44 @@ T1 region-end Pool.purge @p.go:7
 		}
 		if n == 0 {
 			t.Errorf("%s: no violation <4,6,7> among %d anomalies", tc.name, len(res.Anomalies))
+		}
+	}
+}
+
+// TestPrefer: Options.Prefer gets the sites of a combination as the
+// anomalies name them, and its anomalies come before the others'.
+func TestPrefer(t *testing.T) {
+	const src = `
+T1 fork T2 @m.go:1
+T1 write x @a.go:1
+T1 write y @a.go:2
+T2 begin
+T2 write y @b.go:2
+T2 write x @b.go:1
+`
+	pats := builtin(t, "race")
+	plain, err := Run(parse(t, src), pats, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := func(a Anomaly, site string) bool { return slices.Contains(a.Sites, site) }
+	if len(plain.Anomalies) != 2 || !on(plain.Anomalies[0], "a.go:1") {
+		t.Fatalf("without Prefer: %d anomalies, first at %v; want 2, the race on x first", len(plain.Anomalies), plain.Anomalies[0].Sites)
+	}
+	var asked [][]string
+	res, err := Run(parse(t, src), pats, Options{Prefer: func(sites []string) bool {
+		asked = append(asked, append([]string(nil), sites...))
+		return strings.Contains(strings.Join(sites, " "), "a.go:2")
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Anomalies) != 2 || !on(res.Anomalies[0], "a.go:2") {
+		t.Fatalf("with Prefer: %d anomalies, first at %v; want 2, the race on y first", len(res.Anomalies), res.Anomalies[0].Sites)
+	}
+	for _, a := range res.Anomalies {
+		if !slices.ContainsFunc(asked, func(s []string) bool { return slices.Equal(s, a.Sites) }) {
+			t.Errorf("Prefer asked about %v, never about the sites of anomaly %v", asked, a.Sites)
 		}
 	}
 }

@@ -34,6 +34,11 @@ type Options struct {
 	// found so far and Result.Cut says what was left out.
 	Deadline time.Time
 	Context  context.Context
+	// Prefer, if set, names the site combinations to search first (their
+	// sites, "path:line:col", in pattern order): pecanvet passes those on
+	// a static candidate's two sides, so that a search the deadline cuts
+	// has looked at them (search.Options.Prefer).
+	Prefer func(sites []string) bool
 }
 
 // stop reports whether the deadline or the context ran out.
@@ -138,6 +143,29 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 		res.Cut = "time ran out before the search: nothing searched"
 		return res, nil
 	}
+	if opt.Prefer != nil {
+		// Asked once per combination of code (skeleton) and pattern:
+		// remember the answer per site tuple.
+		memo := map[string]bool{}
+		var kb []byte
+		var names []string
+		sopt.Prefer = func(sites []int32) bool {
+			kb = kb[:0]
+			for _, x := range sites {
+				kb = append(kb, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+			}
+			if v, ok := memo[string(kb)]; ok {
+				return v
+			}
+			names = names[:0]
+			for _, x := range sites {
+				names = append(names, tr.Site(trace.Event{Site: x}))
+			}
+			v := opt.Prefer(names)
+			memo[string(kb)] = v
+			return v
+		}
+	}
 	st := search.Run(gr, pats, sopt, func(c search.Candidate) bool {
 		// A schedule costs up to a pass over the trace: check the deadline
 		// before each one, not only at the search's polls.
@@ -182,6 +210,12 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 			res.Cut = "time ran out while indexing the atomic regions' accesses (a region of very many distinct accesses): no pattern searched"
 		} else {
 			res.Cut = fmt.Sprintf("time ran out in the search, at pattern %s: %d anomalies found, the rest of the patterns not searched", st.CutAt, len(res.Anomalies))
+			switch {
+			case opt.Prefer != nil && st.CutInPreferred:
+				res.Cut = fmt.Sprintf("time ran out in the search for the static candidates' site combinations (searched first), at pattern %s: %d anomalies found, the rest not searched", st.CutAt, len(res.Anomalies))
+			case opt.Prefer != nil:
+				res.Cut = fmt.Sprintf("time ran out in the search, at pattern %s, after every pattern was searched for the static candidates' site combinations: %d anomalies found, the rest of the patterns not searched for other combinations", st.CutAt, len(res.Anomalies))
+			}
 		}
 	}
 	if st.RegionsCapped {

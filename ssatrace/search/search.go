@@ -55,6 +55,11 @@ type Options struct {
 	// Stop, if set, is polled every few thousand steps; once it returns
 	// true the search ends and Stats.Cut says so. Use it for deadlines.
 	Stop func() bool
+	// Prefer, if set, names the site combinations to search first (the
+	// static analysis's candidates): every pattern is searched for them,
+	// in order, before any pattern is searched for the others. It gets
+	// the combination's sites in pattern order, and must not keep them.
+	Prefer func(sites []int32) bool
 }
 
 // Candidate is one pattern instance proposed to the caller.
@@ -82,6 +87,9 @@ type Stats struct {
 	// CutAt on were searched partly or not at all.
 	Cut   bool
 	CutAt string // ID of the pattern being searched when Stop fired; "" while indexing the atomic regions
+	// CutInPreferred: Stop fired while the preferred combinations
+	// (Options.Prefer) were searched; if false and Cut, all of them were.
+	CutInPreferred bool
 }
 
 // Run searches gr for instances of pats, in order, and calls try for each
@@ -110,18 +118,29 @@ func Run(gr *ptg.Graph, pats []*pattern.Pattern, opt Options, try func(Candidate
 		}
 	}
 	s.buildRegionGroups(gs)
-	// Adjacent (race) patterns: first the instances that reverse the
-	// recorded order — the recorded order was already seen to be harmless.
-	for pass := 0; pass < 2; pass++ {
-		for _, p := range pats {
-			if s.cur = p; p.Adjacent && !s.stopped() {
-				s.pattern(p, pass == 0)
+	phases := []int8{0}
+	if opt.Prefer != nil {
+		phases = []int8{1, -1}
+	}
+	for _, ph := range phases {
+		s.phase = ph
+		// Adjacent (race) patterns: first the instances that reverse the
+		// recorded order — the recorded order was already seen to be harmless.
+		for pass := 0; pass < 2; pass++ {
+			for _, p := range pats {
+				if s.cur = p; p.Adjacent && !s.stopped() {
+					s.pattern(p, pass == 0)
+				}
 			}
 		}
-	}
-	for _, p := range pats {
-		if s.cur = p; !p.Adjacent && !s.stopped() {
-			s.pattern(p, false)
+		for _, p := range pats {
+			if s.cur = p; !p.Adjacent && !s.stopped() {
+				s.pattern(p, false)
+			}
+		}
+		if s.stats.Cut {
+			s.stats.CutInPreferred = ph == 1
+			break
 		}
 	}
 	return s.stats
@@ -170,6 +189,9 @@ type searcher struct {
 	single    *groupIndex // one-event classes of shared objects
 	singleAll *groupIndex // one-event classes of all objects, if a pattern needs them
 	needAll   bool        // some pattern needs singleAll
+	// phase: 1 searches only the combinations opt.Prefer names, -1 only
+	// the others, 0 all.
+	phase int8
 
 	// The distinct accesses of all regions, in chunks: region r's items
 	// are itemChunks[itemRange[3r]][itemRange[3r+1]:itemRange[3r+2]].
@@ -1108,7 +1130,6 @@ next:
 // combination handles one choice of classes: site key, lock condition,
 // then instances.
 func (m *matcher) combination() {
-	m.s.stats.Combinations++
 	p := m.p
 	n := p.Len()
 	elem := make([][2]int, n) // position → (group, element)
@@ -1118,6 +1139,10 @@ func (m *matcher) combination() {
 			elem[pos] = [2]int{gi, e}
 		}
 	}
+	if m.s.phase != 0 && m.s.opt.Prefer(m.siteIdx) != (m.s.phase > 0) {
+		return
+	}
+	m.s.stats.Combinations++
 	m.keyBuf = siteKey(m.keyBuf[:0], p, m.siteIdx)
 	if m.s.done[string(m.keyBuf)] || m.s.tries[string(m.keyBuf)] >= m.s.opt.MaxTries {
 		return

@@ -2,10 +2,13 @@ package search
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/pecanvet/pecanvet/ssatrace/internal/gen"
 	"github.com/pecanvet/pecanvet/ssatrace/pattern"
 	"github.com/pecanvet/pecanvet/ssatrace/ptg"
 	"github.com/pecanvet/pecanvet/ssatrace/trace"
@@ -109,5 +112,65 @@ func TestMaxAssign(t *testing.T) {
 	st2 := Run(gr, pats, Options{MaxAssign: -1}, func(Candidate) bool { return false })
 	if st2.Capped != 0 {
 		t.Fatalf("capped without a cap: %+v", st2)
+	}
+}
+
+// TestPrefer: with Options.Prefer the search proposes the same instances
+// as without it, each once, and every one of a preferred site combination
+// before any other; a Stop during the preferred part says so. Random
+// small traces, a random preference by site.
+func TestPrefer(t *testing.T) {
+	pats := allPatterns(t)
+	rng := rand.New(rand.NewPCG(9, 4))
+	var preferred, others int
+	for i := 0; i < 400; i++ {
+		tr := gen.Small(rng, gen.SmallOptions{Goroutines: 2 + i%3})
+		gr := ptg.Build(tr)
+		liked := map[int32]bool{}
+		for s := range tr.Sites {
+			liked[int32(s)] = rng.IntN(3) == 0
+		}
+		prefer := func(sites []int32) bool {
+			for _, s := range sites {
+				if liked[s] {
+					return true
+				}
+			}
+			return false
+		}
+		inst := func(c Candidate) string { return fmt.Sprint(c.Pattern.ID(), c.Events) }
+		var plain []string
+		Run(gr, pats, Options{}, func(c Candidate) bool { plain = append(plain, inst(c)); return false })
+		var steered []string
+		inOthers := false
+		Run(gr, pats, Options{Prefer: prefer}, func(c Candidate) bool {
+			sites := make([]int32, len(c.Events))
+			for k, e := range c.Events {
+				sites[k] = gr.Ev(e).Site
+			}
+			if p := prefer(sites); p && inOthers {
+				t.Fatalf("trace %d: preferred %s proposed after another combination's instance", i, inst(c))
+			} else if p {
+				preferred++
+			} else {
+				inOthers = true
+				others++
+			}
+			steered = append(steered, inst(c))
+			return false
+		})
+		slices.Sort(plain)
+		slices.Sort(steered)
+		if !slices.Equal(plain, steered) {
+			t.Fatalf("trace %d: instances proposed differ with Prefer:\n%v\nwithout:\n%v", i, steered, plain)
+		}
+	}
+	if preferred == 0 || others == 0 {
+		t.Fatalf("preferred %d, others %d: the test exercises nothing", preferred, others)
+	}
+	gr := ptg.Build(sameCode(t, 4))
+	st := Run(gr, pats, Options{Prefer: func([]int32) bool { return true }, Stop: func() bool { return true }}, func(Candidate) bool { return false })
+	if !st.Cut || !st.CutInPreferred {
+		t.Errorf("Stop at once with Prefer: Cut=%v CutInPreferred=%v, want both", st.Cut, st.CutInPreferred)
 	}
 }

@@ -18,15 +18,15 @@ func (f *Fetcher) FetchAll(pages []string) int {
 	for _, p := range pages {
 		go f.fetch(p)
 	}
-	time.Sleep(5 * time.Millisecond) // other work meanwhile
-	f.wg.Wait()                      // want "data race on Fetcher\\.wg"
-	return len(f.sizes)              // want "data race on map\\[string\\]int"
+	time.Sleep(10 * time.Millisecond) // other work meanwhile
+	f.wg.Wait()                       // want "data race on Fetcher\\.wg"
+	return len(f.sizes)               // want "data race on map\\[string\\]int"
 }
 
 func (f *Fetcher) fetch(page string) {
 	f.wg.Add(1) // too late: FetchAll may already wait
 	defer f.wg.Done()
-	time.Sleep(10 * time.Millisecond) // the request
+	time.Sleep(100 * time.Millisecond) // the request: FetchAll waits while it runs, even on a loaded machine
 	f.mu.Lock()
 	f.sizes[page] = len(page)
 	f.mu.Unlock()
