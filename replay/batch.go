@@ -58,7 +58,8 @@ var (
 // the test (record.Build.TestEnv), in one process of pkg's test binary.
 // It returns each entry's verdict, and whether it ran: one that did not
 // (the process stopped before it) has no verdict. The stall bound is the
-// first entry's; each entry's timeout bounds its own run.
+// first entry's; each entry's timeout bounds its own run. When ctx ends,
+// the process is killed and the entry it was running did not run.
 func RunBatch(ctx context.Context, b *record.Build, pkg string, entries []Entry) (vs []Verdict, ran []bool) {
 	vs, ran = make([]Verdict, len(entries)), make([]bool, len(entries))
 	if len(entries) == 0 {
@@ -116,6 +117,9 @@ func RunBatch(ctx context.Context, b *record.Build, pkg string, entries []Entry)
 		runs = make([]*run, len(entries))
 		seen = map[string]int{} // runs of each test so far
 		cur  = -1               // the entry running
+		// killed: ctx ended the process; the entry it cut short has no
+		// verdict (a killed test is no failing one).
+		killed bool
 	)
 	stop := make(chan struct{})
 	go func() {
@@ -126,6 +130,9 @@ func RunBatch(ctx context.Context, b *record.Build, pkg string, entries []Entry)
 			case <-stop:
 				return
 			case <-ctx.Done():
+				smu.Lock()
+				killed = true
+				smu.Unlock()
 				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 				return
 			case <-t.C:
@@ -184,6 +191,9 @@ func RunBatch(ctx context.Context, b *record.Build, pkg string, entries []Entry)
 		verdictPath := filepath.Join(entries[i].Dir, "verdict.json")
 		if _, err := os.Stat(verdictPath); err != nil && !r.timedOut {
 			continue // skipped: the process took no more
+		}
+		if killed && r.result == "" && !r.timedOut {
+			continue // cut short by ctx: not run
 		}
 		if r.wall == 0 {
 			r.wall = end.Sub(r.start)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -465,5 +466,62 @@ func TestRunBatch(t *testing.T) {
 	}
 	if ran[2] {
 		t.Errorf("entry 3 ran (%s), want not run: the process ends after a failed schedule", vs[2].Verdict)
+	}
+}
+
+// TestRunBatchDeadline: a batch whose context ends is stopped there, not
+// left to run its entries one after the other, and the entry it cut
+// short did not run (it is no failing test). Ten replays of wgwrongadd's
+// test (about 10 ms each: its sleeps are virtual) get 40 ms, process
+// start included; a batch whose context has ended runs nothing.
+func TestRunBatchDeadline(t *testing.T) {
+	b := build(t, "./wgwrongadd")
+	dir := t.TempDir()
+	const pkg, test = "subjects/wgwrongadd", "TestFetchAll"
+	out := map[string]chan record.BatchResult{test: make(chan record.BatchResult, 1)}
+	b.RecordBatch(context.Background(), pkg, []string{test}, dir, time.Minute, nil, out)
+	r := <-out[test]
+	if !r.OK || r.Test.Events == 0 {
+		t.Fatalf("not recorded: %+v", r.Test)
+	}
+	tr, err := trace.ReadFile(filepath.Join(dir, test+".trace"), trace.ReadOptions{Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sched := filepath.Join(dir, "own.sched")
+	f, err := os.Create(sched)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ownOrder(t, tr).WriteTo(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var entries []replay.Entry
+	for k := 0; k < 10; k++ {
+		entries = append(entries, replay.Entry{Test: test, Sched: sched, Steps: len(tr.Events), Dir: filepath.Join(dir, fmt.Sprintf("d%d", k))})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Millisecond)
+	defer cancel()
+	t0 := time.Now()
+	vs, ran := replay.RunBatch(ctx, b, pkg, entries)
+	if d := time.Since(t0); d > 2*time.Second {
+		t.Errorf("the batch took %v past its 40 ms context", d)
+	}
+	if ran[9] {
+		t.Errorf("all ten runs ran in 40 ms: %+v", vs)
+	}
+	for k := range entries {
+		if ran[k] && (!vs[k].Passed || vs[k].Verdict != replay.Reproduced) {
+			t.Errorf("entry %d ran: %s, passed %v (%s); want its own order reproduced, passing", k+1, vs[k].Verdict, vs[k].Passed, vs[k].Message)
+		}
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	for k := range entries {
+		entries[k].Dir += "-cancelled"
+	}
+	if _, ran := replay.RunBatch(ctx, b, pkg, entries); slices.Contains(ran, true) {
+		t.Errorf("a batch with its context ended ran %v", ran)
 	}
 }

@@ -516,6 +516,9 @@ func (q *replayQueue) bounded(o replay.Options) replay.Options {
 
 const minReplayTimeout = 2 * time.Second
 
+// late reports whether the queue's deadline has passed.
+func (q *replayQueue) late() bool { return !q.deadline.IsZero() && time.Now().After(q.deadline) }
+
 // replayDir is item i's replay's scratch directory.
 func (q *replayQueue) replayDir(i int) string {
 	it := q.items[i]
@@ -543,7 +546,17 @@ func (q *replayQueue) startBatch(is []int) {
 			var vs []replay.Verdict
 			var ran []bool
 			if len(todo) > 1 {
-				vs, ran = runBatch(q.ctx, q.b, q.pkg, entries)
+				// The process takes its entries one after the other: past
+				// the deadline (and the least bound a replay gets) it is
+				// stopped, not left to run them all (on ants, a batch of
+				// 6 s replays started before the deadline of the
+				// package's own tests ran into the drivers' time).
+				bctx, cancel := q.ctx, context.CancelFunc(func() {})
+				if !q.deadline.IsZero() {
+					bctx, cancel = context.WithDeadline(q.ctx, q.deadline.Add(minReplayTimeout))
+				}
+				vs, ran = runBatch(bctx, q.b, q.pkg, entries)
+				cancel()
 			} else {
 				ran = []bool{false}
 			}
@@ -563,7 +576,7 @@ func (q *replayQueue) startBatch(is []int) {
 				q.done(i, v, d)
 				q.mu.Unlock()
 			}
-			if len(left) == len(todo) {
+			if len(left) == len(todo) && !q.late() {
 				// Nothing ran (the process could not start, or the
 				// first replay's test is not what it seemed): the first
 				// alone.
@@ -578,7 +591,7 @@ func (q *replayQueue) startBatch(is []int) {
 				left = left[1:]
 			}
 			todo = left
-			if len(todo) > 0 && time.Now().After(q.deadline) {
+			if len(todo) > 0 && q.late() {
 				// The budget is spent: what the process did not get to
 				// is not replayed, as it would not have started.
 				q.mu.Lock()
