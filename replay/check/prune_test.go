@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand"
 	"os"
 	"runtime"
@@ -304,5 +305,24 @@ func TestReplayQueueSharedFailure(t *testing.T) {
 	}
 	if !parallel {
 		t.Error("the replays never ran in parallel")
+	}
+}
+
+// TestSigFile: the signature read from a schedule file as bytes is the one
+// of the schedule in memory, for every failure step.
+func TestSigFile(t *testing.T) {
+	for _, s := range []*trace.Schedule{
+		schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d"),
+		schedOf([]int{1, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d", "g1 write @e"),
+		schedOf([]int{0, 1}, "g1 write @a", "g2 write @b"),
+	} {
+		mem, file := predOf(t, s, false), predOf(t, s, true)
+		for k := 1; k <= len(s.Steps)+1; k++ {
+			want := mem.sig(k)
+			got, ok := file.sigFile(k)
+			if !ok || got.ok != want.ok || got.prefix != want.prefix || got.owners != want.owners || !maps.Equal(got.next, want.next) {
+				t.Errorf("k=%d: from the file %+v (read %v), in memory %+v", k, got, ok, want)
+			}
+		}
 	}
 }

@@ -1,12 +1,16 @@
 package check
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -819,6 +823,11 @@ type prefixSig struct {
 
 // sig reads p's prefixSig for a failure at step k (from 1).
 func (p prediction) sig(k int) prefixSig {
+	if p.s == nil {
+		if sg, ok := p.sigFile(k); ok {
+			return sg
+		}
+	}
 	var sg prefixSig
 	var at []int
 	h := sha256.New()
@@ -862,6 +871,86 @@ func (p prediction) sig(k int) prefixSig {
 	sort.Strings(names)
 	sg.owners = strings.Join(names, " ")
 	return sg
+}
+
+// sigFile is sig from p's schedule file, read as bytes: a string per line
+// (eachStep) made sig most of the replay queue's CPU on conc's pool (50,000
+// steps a schedule, read again for each failure step). ok is false if the
+// file cannot be read as expected; sig then falls back to eachStep.
+func (p prediction) sigFile(k int) (sg prefixSig, ok bool) {
+	file, err := os.Open(p.file)
+	if err != nil {
+		return sg, false
+	}
+	defer file.Close()
+	sc := bufio.NewScanner(file)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	h := sha256.New()
+	owners := map[string]bool{}
+	sg.next = map[string]string{}
+	sg.ok = true
+	var at []int
+	told, n := false, 0
+	for sc.Scan() {
+		l := sc.Bytes()
+		if len(l) == 0 || l[0] == '#' || bytes.HasPrefix(l, []byte("build ")) {
+			continue
+		}
+		if rest, isAnomaly := bytes.CutPrefix(l, []byte("anomaly ")); isAnomaly {
+			if told {
+				return sg, false
+			}
+			fs := strings.Fields(string(rest))
+			for _, x := range fs[min(1, len(fs)):] {
+				v, err := strconv.Atoi(x)
+				if err != nil {
+					v = 0 // unreadable: before any step
+				}
+				at = append(at, v-1)
+			}
+			for _, i := range at {
+				if i < k-1 {
+					sg.ok = false
+				}
+			}
+			told = true
+			continue
+		}
+		told = true
+		if !sg.ok {
+			break
+		}
+		g := l
+		if i := bytes.IndexByte(l, ' '); i >= 0 {
+			g = l[:i]
+		}
+		for _, i := range at {
+			if i == n && !owners[string(g)] {
+				owners[string(g)] = true
+			}
+		}
+		if n < k {
+			h.Write(l)
+			h.Write([]byte{'\n'})
+		} else if _, seen := sg.next[string(g)]; !seen {
+			sg.next[string(g)] = string(l)
+		}
+		n++
+	}
+	if sc.Err() != nil {
+		return sg, false
+	}
+	if n < k || !allOwned(at, n) {
+		sg.ok = false
+	}
+	h.Sum(sg.prefix[:0])
+	var names []string
+	for g := range owners {
+		names = append(names, g)
+	}
+	sort.Strings(names)
+	sg.owners = strings.Join(names, " ")
+	return sg, true
 }
 
 // allOwned reports whether every anomaly index is a step of a schedule of

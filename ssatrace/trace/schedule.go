@@ -94,13 +94,14 @@ func WriteSchedule(w io.Writer, tr *Trace, pattern string, sched, anomaly []int3
 	if err != nil {
 		return 0, nil, err
 	}
-	bw := bufio.NewWriter(w)
+	bw := bufio.NewWriterSize(w, 64<<10) // megabytes for a long trace: fewer writes
 	fmt.Fprintf(bw, "%s\nanomaly %s", ScheduleHeader, pattern)
 	for _, i := range at {
 		fmt.Fprintf(bw, " %d", i+1)
 	}
 	bw.WriteString("\n")
 	anomalySteps = make([]Step, len(at))
+	var line []byte
 	if _, err := scheduleSteps(tr, sched, anomaly, func(st Step) {
 		for k, i := range at {
 			if i == steps {
@@ -108,8 +109,24 @@ func WriteSchedule(w io.Writer, tr *Trace, pattern string, sched, anomaly []int3
 			}
 		}
 		steps++
-		bw.WriteString(st.String())
-		bw.WriteByte('\n')
+		// st.String(), without its allocations: a schedule of a long
+		// trace has tens of thousands of steps, and a test's predictions
+		// are written by the dozen (conc's pool: most of predict's time).
+		line = append(line[:0], st.G...)
+		line = append(line, ' ')
+		line = append(line, st.Op.String()...)
+		if st.Obj != "" {
+			line = append(line, ' ')
+			line = append(line, st.Obj...)
+		}
+		if st.Site != "" {
+			line = append(line, " @"...)
+			line = append(line, st.Site...)
+		}
+		line = append(line, " n="...)
+		line = strconv.AppendInt(line, int64(st.N), 10)
+		line = append(line, '\n')
+		bw.Write(line)
 	}); err != nil {
 		return 0, nil, err
 	}
@@ -138,11 +155,6 @@ func anomalyAt(sched, anomaly []int32) ([]int, error) {
 // events sched of tr, in order, and returns the step index of each event
 // of anomaly.
 func scheduleSteps(tr *Trace, sched, anomaly []int32, emit func(Step)) ([]int, error) {
-	type occKey struct {
-		g    int32
-		op   Op
-		site int32
-	}
 	last := int32(-1)
 	for _, e := range sched {
 		if e < 0 || int(e) >= len(tr.Events) {
@@ -159,13 +171,14 @@ func scheduleSteps(tr *Trace, sched, anomaly []int32, emit func(Step)) ([]int, e
 	// to each step's event gives the same numbers. A schedule is most of
 	// the trace up to its last event (the recorded order, then the
 	// anomaly's tail): a slice, not maps keyed by event.
-	occ := map[occKey]int32{}
+	occ := make(map[uint64]int32, 1024)
 	n := make([]int32, last+1)
 	for i := int32(0); i <= last; i++ {
-		ev := tr.Events[i]
-		k := occKey{ev.G, ev.Op, ev.Site}
-		occ[k]++
-		n[i] = occ[k]
+		ev := &tr.Events[i]
+		k := uint64(uint32(ev.G))<<40 ^ uint64(ev.Op)<<32 ^ uint64(uint32(ev.Site))
+		c := occ[k] + 1
+		occ[k] = c
+		n[i] = c
 	}
 	for _, e := range sched {
 		ev := tr.Events[e]
