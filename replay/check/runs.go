@@ -249,11 +249,18 @@ func checkQueued(ctx context.Context, b *record.Build, pkg string, deadline time
 // cases they are for at a fraction of the cost (all tests with two active
 // goroutines and nothing proved: 19 s of 44 on the race testdata).
 func (c *testCheck) wantsPerturbed(rt record.Test) bool {
-	return c.opt.Perturb > 0 && !rt.Skipped && c.found == 0 && c.predicted == 0 && rt.Active >= 2 && rt.Events < thinPerturb
+	return c.opt.Perturb > 0 && !rt.Skipped && c.found == 0 && c.predicted == 0 && rt.Active >= 2 && rt.Events < thinPerturb && rt.Wall < slowPerturb
 }
 
 // thinPerturb bounds the events of a run that wantsPerturbed calls thin.
 const thinPerturb = 1 << 16
+
+// slowPerturb bounds the wall time of a run recorded again perturbed. A
+// slow run is a test waiting on timers (pond's StopAndWaitFor, 1.2 s):
+// recording it again costs as much, and a perturbation's small delays at
+// the gates barely change what runs in those waits. pond's perturbed
+// recordings took 2 s of its 6.5 s check.
+const slowPerturb = 250 * time.Millisecond
 
 // recordPerturbed records tests[i] for each i in idx under perturbation
 // seed: the test functions in one process (record.RecordBatch), the rest,
