@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"hash"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -860,16 +861,7 @@ func (p prediction) sig(k int) prefixSig {
 		n++
 		return true
 	})
-	if n < k || !allOwned(at, n) {
-		sg.ok = false
-	}
-	h.Sum(sg.prefix[:0])
-	var names []string
-	for g := range owners {
-		names = append(names, g)
-	}
-	sort.Strings(names)
-	sg.owners = strings.Join(names, " ")
+	sg.finish(h, owners, at, n, k)
 	return sg
 }
 
@@ -940,6 +932,13 @@ func (p prediction) sigFile(k int) (sg prefixSig, ok bool) {
 	if sc.Err() != nil {
 		return sg, false
 	}
+	sg.finish(h, owners, at, n, k)
+	return sg, true
+}
+
+// finish completes a signature read over n steps, of which the first k
+// went into h, with anomaly steps at and their owners.
+func (sg *prefixSig) finish(h hash.Hash, owners map[string]bool, at []int, n, k int) {
 	if n < k || !allOwned(at, n) {
 		sg.ok = false
 	}
@@ -950,7 +949,6 @@ func (p prediction) sigFile(k int) (sg prefixSig, ok bool) {
 	}
 	sort.Strings(names)
 	sg.owners = strings.Join(names, " ")
-	return sg, true
 }
 
 // allOwned reports whether every anomaly index is a step of a schedule of
