@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"bufio"
 	"context"
 	"crypto/sha256"
@@ -109,12 +110,16 @@ func (p prediction) eachStepG(f func(g string) bool) {
 
 // eachStep calls anomaly with the anomaly's step indices (from 0, in
 // pattern order), then f with the goroutine and the text (as a schedule
-// file has it) of each step in order, until f returns false.
-func (p prediction) eachStep(anomaly func(at []int), f func(g, text string) bool) {
+// file has it) of each step in order, until f returns false. g and text
+// are valid only during the call: a file's lines are not copied, since a
+// schedule of a long trace has tens of thousands of them and sig reads
+// it again for each failure step (a string per line was most of the
+// replay queue's CPU on conc's pool).
+func (p prediction) eachStep(anomaly func(at []int), f func(g, text []byte) bool) {
 	if p.s != nil {
 		anomaly(p.s.Anomaly)
 		for _, st := range p.s.Steps {
-			if !f(st.G, st.String()) {
+			if !f([]byte(st.G), []byte(st.String())) {
 				return
 			}
 		}
@@ -130,13 +135,13 @@ func (p prediction) eachStep(anomaly func(at []int), f func(g, text string) bool
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
 	told := false
 	for sc.Scan() {
-		l := sc.Text()
-		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "build ") {
+		l := sc.Bytes()
+		if len(l) == 0 || l[0] == '#' || bytes.HasPrefix(l, []byte("build ")) {
 			continue
 		}
-		if rest, ok := strings.CutPrefix(l, "anomaly "); ok {
+		if rest, ok := bytes.CutPrefix(l, []byte("anomaly ")); ok {
 			var at []int
-			for _, x := range strings.Fields(rest)[1:] {
+			for _, x := range strings.Fields(string(rest))[1:] {
 				n, err := strconv.Atoi(x)
 				if err != nil {
 					at = append(at, -1) // unreadable: before any step
@@ -152,7 +157,10 @@ func (p prediction) eachStep(anomaly func(at []int), f func(g, text string) bool
 			anomaly(nil)
 			told = true
 		}
-		g, _, _ := strings.Cut(l, " ")
+		g := l
+		if i := bytes.IndexByte(l, ' '); i >= 0 {
+			g = l[:i]
+		}
 		if !f(g, l) {
 			return
 		}

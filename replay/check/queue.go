@@ -1,17 +1,13 @@
 package check
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"fmt"
 	"hash"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -206,7 +202,7 @@ func (p prediction) anomalyFrom() int {
 				first = i
 			}
 		}
-	}, func(string, string) bool { return false })
+	}, func(_, _ []byte) bool { return false })
 	return first
 }
 
@@ -824,11 +820,6 @@ type prefixSig struct {
 
 // sig reads p's prefixSig for a failure at step k (from 1).
 func (p prediction) sig(k int) prefixSig {
-	if p.s == nil {
-		if sg, ok := p.sigFile(k); ok {
-			return sg
-		}
-	}
 	var sg prefixSig
 	var at []int
 	h := sha256.New()
@@ -843,78 +834,9 @@ func (p prediction) sig(k int) prefixSig {
 				sg.ok = false
 			}
 		}
-	}, func(g, text string) bool {
+	}, func(g, text []byte) bool {
 		if !sg.ok {
 			return false
-		}
-		for _, i := range at {
-			if i == n {
-				owners[g] = true
-			}
-		}
-		if n < k {
-			h.Write([]byte(text))
-			h.Write([]byte{'\n'})
-		} else if _, ok := sg.next[g]; !ok {
-			sg.next[g] = text
-		}
-		n++
-		return true
-	})
-	sg.finish(h, owners, at, n, k)
-	return sg
-}
-
-// sigFile is sig from p's schedule file, read as bytes: a string per line
-// (eachStep) made sig most of the replay queue's CPU on conc's pool (50,000
-// steps a schedule, read again for each failure step). ok is false if the
-// file cannot be read as expected; sig then falls back to eachStep.
-func (p prediction) sigFile(k int) (sg prefixSig, ok bool) {
-	file, err := os.Open(p.file)
-	if err != nil {
-		return sg, false
-	}
-	defer file.Close()
-	sc := bufio.NewScanner(file)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	h := sha256.New()
-	owners := map[string]bool{}
-	sg.next = map[string]string{}
-	sg.ok = true
-	var at []int
-	told, n := false, 0
-	for sc.Scan() {
-		l := sc.Bytes()
-		if len(l) == 0 || l[0] == '#' || bytes.HasPrefix(l, []byte("build ")) {
-			continue
-		}
-		if rest, isAnomaly := bytes.CutPrefix(l, []byte("anomaly ")); isAnomaly {
-			if told {
-				return sg, false
-			}
-			fs := strings.Fields(string(rest))
-			for _, x := range fs[min(1, len(fs)):] {
-				v, err := strconv.Atoi(x)
-				if err != nil {
-					v = 0 // unreadable: before any step
-				}
-				at = append(at, v-1)
-			}
-			for _, i := range at {
-				if i < k-1 {
-					sg.ok = false
-				}
-			}
-			told = true
-			continue
-		}
-		told = true
-		if !sg.ok {
-			break
-		}
-		g := l
-		if i := bytes.IndexByte(l, ' '); i >= 0 {
-			g = l[:i]
 		}
 		for _, i := range at {
 			if i == n && !owners[string(g)] {
@@ -922,18 +844,16 @@ func (p prediction) sigFile(k int) (sg prefixSig, ok bool) {
 			}
 		}
 		if n < k {
-			h.Write(l)
+			h.Write(text)
 			h.Write([]byte{'\n'})
-		} else if _, seen := sg.next[string(g)]; !seen {
-			sg.next[string(g)] = string(l)
+		} else if _, ok := sg.next[string(g)]; !ok {
+			sg.next[string(g)] = string(text)
 		}
 		n++
-	}
-	if sc.Err() != nil {
-		return sg, false
-	}
+		return true
+	})
 	sg.finish(h, owners, at, n, k)
-	return sg, true
+	return sg
 }
 
 // finish completes a signature read over n steps, of which the first k
