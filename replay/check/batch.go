@@ -1,8 +1,8 @@
 package check
 
 import (
-	"bytes"
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"io"

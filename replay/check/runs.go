@@ -129,14 +129,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	if cands := c.b.Candidates[c.pkg]; len(cands) > 0 {
 		// Search first what the static analysis points at (issue 11):
 		// a search the trace's share cuts has looked at those.
-		popt.Prefer = func(sites []string) bool {
-			for _, cd := range cands {
-				if onSides(sites, cd.Sides) {
-					return true
-				}
-			}
-			return false
-		}
+		popt.Prefer = func(sites []string) bool { return onCandidate(sites, cands) }
 	}
 	res, err := predict.Run(tr, c.opt.Anomalies, popt)
 	c.rep.Time.Predict += time.Since(pstart)
@@ -358,6 +351,17 @@ func stallOf(o replay.Options) time.Duration {
 	return 2 * time.Second
 }
 
+// onCandidate reports whether sites have one on each side of some
+// candidate of cands.
+func onCandidate(sites []string, cands []driver.Candidate) bool {
+	for _, c := range cands {
+		if onSides(sites, c.Sides) {
+			return true
+		}
+	}
+	return false
+}
+
 // candidatesFirst moves the predictions whose sites are a static
 // candidate's (one on each of its sides) before the others, keeping the
 // order within each part: the replays the static analysis points at are
@@ -370,14 +374,7 @@ func candidatesFirst(preds []prediction, cands []driver.Candidate) []prediction 
 	}
 	var first, rest []prediction
 	for _, p := range preds {
-		hit := false
-		for _, c := range cands {
-			if onSides(p.a.Sites, c.Sides) {
-				hit = true
-				break
-			}
-		}
-		if hit {
+		if onCandidate(p.a.Sites, cands) {
 			first = append(first, p)
 		} else {
 			rest = append(rest, p)

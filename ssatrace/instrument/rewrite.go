@@ -58,16 +58,15 @@ func (w *fileRW) discard(x ast.Expr) {
 	}
 }
 
-// unusedWrapper returns the wrapper of a sync/atomic Add, And or Or whose
-// result call e discards: it records the update with trace.FlagUnused, so
-// that prediction knows no goroutine observes the value it read. It
-// returns wrapper unchanged otherwise.
-func (w *fileRW) unusedWrapper(e *ast.CallExpr, wrapper, op string) string {
-	switch op {
-	case "Add", "And", "Or":
-		if w.discarded[e] && w.ins.api.has(wrapper+"Unused") {
-			return wrapper + "Unused"
-		}
+// unusedWrapper returns the wrapper of sync/atomic's fn, an Add, And or Or
+// (AddInt32, or the method Add) whose result call e discards: it records
+// the update with trace.FlagUnused, so that prediction knows no goroutine
+// observes the value it read. It returns wrapper unchanged otherwise.
+func (w *fileRW) unusedWrapper(e *ast.CallExpr, wrapper string, fn *types.Func) string {
+	name := fn.Name()
+	update := strings.HasPrefix(name, "Add") || strings.HasPrefix(name, "And") || strings.HasPrefix(name, "Or")
+	if update && w.discarded[e] && w.ins.api.has(wrapper+"Unused") {
+		return wrapper + "Unused"
 	}
 	return wrapper
 }
@@ -716,11 +715,7 @@ func (w *fileRW) specialCall(e *ast.CallExpr) *callParts {
 	if fn := w.calleeFunc(fun); fn != nil {
 		if fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && w.ins.api.has(fn.Name()) && len(e.Args) > 0 {
 			w.keepRef(fun)
-			op := fn.Name() // AddInt32 → Add
-			if i := strings.IndexAny(op[1:], "ABCDEFGHIJKLMNOPQRSTUVWXYZ"); i >= 0 {
-				op = op[:i+1]
-			}
-			return mk(w.unusedWrapper(e, fn.Name(), op), nil, e.Args, w.site(e.Lparen, w.describe(e.Args[0])))
+			return mk(w.unusedWrapper(e, fn.Name(), fn), nil, e.Args, w.site(e.Lparen, w.describe(e.Args[0])))
 		}
 		if isRuntimeAddCleanup(fn) && w.ins.api.has("AddCleanup") && len(e.Args) == 3 {
 			if _, explicit := unparen(e.Fun).(*ast.IndexExpr); !explicit {
@@ -791,7 +786,7 @@ func (w *fileRW) specialCall(e *ast.CallExpr) *callParts {
 			}
 		}
 		if fn.Pkg().Path() == "sync/atomic" {
-			wrapper = w.unusedWrapper(e, wrapper, fn.Name())
+			wrapper = w.unusedWrapper(e, wrapper, fn)
 		}
 		return mk(wrapper, recv, e.Args, w.site(e.Lparen, desc))
 	case types.MethodExpr:

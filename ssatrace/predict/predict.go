@@ -209,13 +209,14 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 		if st.CutAt == "" {
 			res.Cut = "time ran out while indexing the atomic regions' accesses (a region of very many distinct accesses): no pattern searched"
 		} else {
-			res.Cut = fmt.Sprintf("time ran out in the search, at pattern %s: %d anomalies found, the rest of the patterns not searched", st.CutAt, len(res.Anomalies))
+			where, rest := "in the search, at pattern "+st.CutAt, "the rest of the patterns not searched"
 			switch {
 			case opt.Prefer != nil && st.CutInPreferred:
-				res.Cut = fmt.Sprintf("time ran out in the search for the static candidates' site combinations (searched first), at pattern %s: %d anomalies found, the rest not searched", st.CutAt, len(res.Anomalies))
+				where, rest = "in the search for the static candidates' site combinations (searched first), at pattern "+st.CutAt, "the rest not searched"
 			case opt.Prefer != nil:
-				res.Cut = fmt.Sprintf("time ran out in the search, at pattern %s, after every pattern was searched for the static candidates' site combinations: %d anomalies found, the rest of the patterns not searched for other combinations", st.CutAt, len(res.Anomalies))
+				where, rest = "in the search, at pattern "+st.CutAt+", after every pattern was searched for the static candidates' site combinations", "the rest of the patterns not searched for other combinations"
 			}
+			res.Cut = fmt.Sprintf("time ran out %s: %d anomalies found, %s", where, len(res.Anomalies), rest)
 		}
 	}
 	if st.RegionsCapped {
