@@ -43,7 +43,8 @@
 // modules.go). A test package without a TestMain gets a generated one,
 // zz_pecanvet_main_test.go, that calls rt.Finish after m.Run; os.Exit in
 // instrumented code becomes rt.Exit, which ends the trace too, and
-// time.Sleep becomes rt.Sleep, which replay may end early (virtual time). The Go code
+// time.Sleep, time.Now, the timers and tickers (and their Stop and Reset)
+// become rt's, which replay runs on a virtual clock (rt's vclock.go). The Go code
 // of cgo files is instrumented (with the types go/packages computed for the
 // file cgo generated from it, matched by original position; references to
 // C are left alone), their C code is not, and Result.Notes says so;

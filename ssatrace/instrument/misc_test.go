@@ -238,6 +238,43 @@ func TestSleepRewritten(t *testing.T) {
 	t.Fatal("syntax_test.go not in the overlay")
 }
 
+// TestClockRewritten checks that the clock's functions and the timers'
+// methods become rt's (replay's virtual clock), and that the corpus's
+// TestTimers passes with them (TestCorpusSameResults).
+func TestClockRewritten(t *testing.T) {
+	setupCorpus(t)
+	b, err := os.ReadFile(corpus.res.Overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ov struct{ Replace map[string]string }
+	if err := json.Unmarshal(b, &ov); err != nil {
+		t.Fatal(err)
+	}
+	for orig, rewritten := range ov.Replace {
+		if filepath.Base(orig) != "syntax_test.go" {
+			continue
+		}
+		b, err := os.ReadFile(rewritten)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(b)
+		for _, want := range []string{".NewTimer(", ".TimerStop(tm)", ".TimerReset(tm)", ".NewTicker(", ".TickerStop(tk)", ".TickerReset(tk)", ".TickerStop(holder.Ticker)", ".After(", ".Tick(", ".Until(", ".Now()", ".WithTimeout(", ".WithDeadline("} {
+			if !strings.Contains(src, rtName+want) {
+				t.Errorf("no %s%s in the rewritten file", rtName, want)
+			}
+		}
+		for _, bad := range []string{"time.NewTimer(", "time.Now()", "tm.Stop", "tk.Reset(", "holder.Stop()", "context.WithTimeout("} {
+			if strings.Contains(src, bad) {
+				t.Errorf("%s left in the rewritten file", bad)
+			}
+		}
+		return
+	}
+	t.Fatal("syntax_test.go not in the overlay")
+}
+
 // TestRuntimeCacheStable checks that two instrumentations of the same
 // package use the same cached runtime directory, with no temp path in its
 // files: a runtime whose content changed with each run was written anew

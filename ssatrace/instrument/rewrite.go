@@ -21,20 +21,25 @@ const (
 
 // fileRW rewrites one file.
 type fileRW struct {
-	ins   *instrumenter
-	u     *unit
-	info  *types.Info
-	pkg   *types.Package
-	tf    *token.File
-	file  *ast.File
-	src   []byte
-	path  string             // original path
-	n     int                // file number: suffix of the file's helpers
-	heap  map[token.Pos]bool // declaring positions of heap-allocated locals
-	skip  map[ast.Node]bool  // nodes copied verbatim (the rewrite did not type-check)
-	first int32              // global id of the file's first site
-	sites []Site
-	ntmp  int
+	// calledFun is the function operand of the call being rewritten,
+	// calledAt its Lparen, where go/ssa puts the call (rt.AfterFuncAt's
+	// site).
+	calledFun ast.Expr
+	calledAt  token.Pos
+	ins       *instrumenter
+	u         *unit
+	info      *types.Info
+	pkg       *types.Package
+	tf        *token.File
+	file      *ast.File
+	src       []byte
+	path      string             // original path
+	n         int                // file number: suffix of the file's helpers
+	heap      map[token.Pos]bool // declaring positions of heap-allocated locals
+	skip      map[ast.Node]bool  // nodes copied verbatim (the rewrite did not type-check)
+	first     int32              // global id of the file's first site
+	sites     []Site
+	ntmp      int
 
 	useSync           bool
 	hasLineDirectives bool
@@ -200,15 +205,19 @@ func (w *fileRW) ident(e *ast.Ident, ctx int) pcs {
 
 // runtimeFunc returns what replaces a reference to standard-library
 // function fn at pos, or "": os.Exit ends the trace first (rt.Exit),
-// time.Sleep is virtual in replay (rt.Sleep), and time.AfterFunc and
+// time.Sleep, time.Now and the timers run on replay's virtual clock
+// (rt.Sleep, rt.Now, …), and time.AfterFunc and
 // context.AfterFunc fork their callback at the call (rt.AfterFuncAt,
 // rt.CtxAfterFuncAt).
 func (w *fileRW) runtimeFunc(fn *types.Func, pos token.Pos) string {
+	if w.calledFun != nil && w.calledFun.Pos() == pos {
+		pos = w.calledAt // called: the site is the call's
+	}
 	switch {
 	case isOsExit(fn) && w.ins.api.has("Exit"):
 		return rtName + ".Exit"
-	case isTimeSleep(fn) && w.ins.api.has("Sleep"):
-		return rtName + ".Sleep"
+	case clockFunc(fn) != "" && w.ins.api.has(clockFunc(fn)):
+		return rtName + "." + clockFunc(fn)
 	case isTimeAfterFunc(fn) && w.ins.api.has("AfterFuncAt"):
 		return rtName + ".AfterFuncAt(" + w.site(pos, "time.AfterFunc") + ")"
 	case isContextAfterFunc(fn) && w.ins.api.has("CtxAfterFuncAt"):
@@ -251,6 +260,9 @@ func (w *fileRW) selector(e *ast.SelectorExpr, ctx int) pcs {
 		return inner
 	case types.MethodVal:
 		if p := w.syncMethodValue(e, sel); p != nil {
+			return p
+		}
+		if p := w.clockMethodValue(e, sel); p != nil {
 			return p
 		}
 		return w.methodRecv(e, sel)
@@ -490,7 +502,10 @@ func (w *fileRW) call(e *ast.CallExpr) pcs {
 	case tv.IsBuiltin():
 		return w.builtinCall(e)
 	default:
+		outerFun, outerAt := w.calledFun, w.calledAt
+		w.calledFun, w.calledAt = unparen(e.Fun), e.Lparen
 		fp = w.callee(e.Fun)
+		w.calledFun, w.calledAt = outerFun, outerAt
 	}
 	rs := []repl{rn(e.Fun, fp)}
 	for _, a := range e.Args {
@@ -511,10 +526,32 @@ func (w *fileRW) callee(f ast.Expr) pcs {
 				// caller and joined when it ends (rt.RunAt).
 				return genAt(x.Pos(), rtName+".RunAt(").cat(w.load(x.X), gen(", "+w.site(x.Sel.Pos(), "testing.T.Run")+")"))
 			}
+			if p := w.clockMethodValue(x, sel); p != nil {
+				return p
+			}
 			return w.methodRecv(x, sel)
 		}
 	}
 	return w.expr(f, cLoad)
+}
+
+// clockMethodValue rewrites t.Stop and t.Reset of a *time.Timer or
+// *time.Ticker into rt's method values (rt.TimerStop(t)), which know the
+// timers of replay's virtual clock.
+func (w *fileRW) clockMethodValue(e *ast.SelectorExpr, sel *types.Selection) pcs {
+	fn, ok := sel.Obj().(*types.Func)
+	if !ok {
+		return nil
+	}
+	name := clockMethod(fn)
+	if name == "" || !w.ins.api.has(name) {
+		return nil
+	}
+	recv, _, ok := w.recvPointer(e.X, sel)
+	if !ok {
+		return nil
+	}
+	return genAt(e.Pos(), rtName+"."+name+"(").cat(recv, gen(")"))
 }
 
 // isTestingTRun reports whether sel selects (*testing.T).Run directly on a

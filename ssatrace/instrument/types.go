@@ -125,10 +125,57 @@ func isContextAfterFunc(fn *types.Func) bool {
 	return fn.Pkg() != nil && fn.Pkg().Path() == "context" && fn.Name() == "AfterFunc"
 }
 
-// isTimeSleep reports whether fn is time.Sleep, which replay may shorten
-// (rt.Sleep: virtual time).
-func isTimeSleep(fn *types.Func) bool {
-	return fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "Sleep"
+// clockFuncs are the functions of package time that read or wait on the
+// clock: replay runs them on a virtual clock (rt's vclock.go), under the
+// same names in rt.
+var clockFuncs = map[string]bool{
+	"Sleep": true, "Now": true, "Since": true, "Until": true,
+	"NewTimer": true, "NewTicker": true, "After": true, "Tick": true,
+}
+
+// clockFunc returns the rt function standing for fn, a function of package
+// time on the clock or context.WithTimeout or WithDeadline, or "".
+func clockFunc(fn *types.Func) string {
+	if fn.Pkg() == nil {
+		return ""
+	}
+	switch fn.Pkg().Path() {
+	case "time":
+		if !clockFuncs[fn.Name()] {
+			return ""
+		}
+	case "context":
+		if fn.Name() != "WithTimeout" && fn.Name() != "WithDeadline" {
+			return ""
+		}
+	default:
+		return ""
+	}
+	if sig, ok := fn.Type().(*types.Signature); !ok || sig.Recv() != nil {
+		return ""
+	}
+	return fn.Name()
+}
+
+// clockMethod returns the rt function standing for the method value of
+// fn, Stop or Reset of a *time.Timer or *time.Ticker, or "".
+func clockMethod(fn *types.Func) string {
+	if fn.Pkg() == nil || fn.Pkg().Path() != "time" || fn.Name() != "Stop" && fn.Name() != "Reset" {
+		return ""
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return ""
+	}
+	p, ok := sig.Recv().Type().(*types.Pointer)
+	if !ok {
+		return ""
+	}
+	n, ok := p.Elem().(*types.Named)
+	if !ok || n.Obj().Name() != "Timer" && n.Obj().Name() != "Ticker" {
+		return ""
+	}
+	return n.Obj().Name() + fn.Name()
 }
 
 // isBool reports whether t is the predeclared bool.

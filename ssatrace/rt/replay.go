@@ -31,7 +31,8 @@ import (
 // or in rt.Sleep, seen in a goroutine dump (stuck.go) — "deadlock", at
 // once; waits that a timer or I/O may end get the quiet bound
 // (PECANVET_QUIET_MS), and only code busy outside recorded operations the
-// stall time. Sleepers are woken first (virtual time, sleep.go). When the
+// stall time. Before that, the virtual clock's earliest sleep or timer
+// fires (vclock.go). When the
 // last step has run: "reproduced". Then, and after any other verdict,
 // every goroutine runs free; if the program then blocks for good, the
 // replay process ends at once with the hang in the verdict.
@@ -137,11 +138,12 @@ type replayer struct {
 	quiet      time.Duration // bound for waits a timer or I/O may end
 	quietSince time.Time     // when the process was first seen quiescent with such waits
 	lastQ      quiescence    // of the last dump
-	sleepers   map[*sleeper]bool
-	sleepSeq   uint64
-	final      Verdict       // the verdict written
-	endCh      chan struct{} // closed by decide while the process ends
-	endReason  string
+	// clockFires counts the events of the virtual clock fired while the
+	// cursor stood at clockCursor.
+	clockCursor, clockFires int
+	final                   Verdict       // the verdict written
+	endCh                   chan struct{} // closed by decide while the process ends
+	endReason               string
 }
 
 // endGrace bounds how long the end of the process waits for the schedule.
@@ -192,7 +194,7 @@ func startReplayFrom(path, verdictPath string) error {
 		next: map[string]int{}, occ: map[string]map[occKey]int{}, waiting: map[string]trace.Step{},
 		freed: map[string]bool{}, gone: map[string]bool{}, isAnom: map[int]bool{},
 		path: verdictPath, lastMove: time.Now(), stall: stall, quiet: quiet,
-		sleepers: map[*sleeper]bool{}, partnerOf: -1,
+		partnerOf: -1,
 	}
 	for i, st := range s.Steps {
 		r.proj[st.G] = append(r.proj[st.G], i)
@@ -687,7 +689,7 @@ func (r *replayer) watch() {
 			r.pending = nil
 			r.advance()
 		}
-		moves := r.moves
+		moves, fires := r.moves, clock.fires
 		if moves != lastMoves {
 			lastMoves, idleSince = moves, now
 			r.quietSince = time.Time{}
@@ -737,7 +739,10 @@ func (r *replayer) watch() {
 			return
 		}
 		var hang string
-		if r.moves == moves {
+		// A timer that fired in real time since the dump may have woken
+		// a goroutine it shows waiting: look again. (Fires are not moves:
+		// a fast ticker would keep the process from ever looking idle.)
+		if r.moves == moves && clock.fires == fires {
 			hang = r.quiescent(gs, lastDump)
 		}
 		mu.Unlock()
@@ -801,20 +806,36 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 		r.advance()
 		return ""
 	}
-	// Virtual time: the earliest sleeper wakes now — while the schedule
-	// runs, and only when nothing but another sleep could end a wait.
-	// A goroutine waiting for a timer or I/O (a ticker's purger) might
-	// move first in real time: waking the sleeper ahead of it would run
-	// the program as if that goroutine were arbitrarily slow, and a test
-	// that sleeps to let a background goroutine act (pond's "sleep 50 ms,
-	// then the idle worker is gone") would fail for that alone, which
-	// replay would credit to the anomaly. After the verdict, what the
-	// program does is its consequence: real time.
-	if s := r.earliestSleeper(); s != nil {
-		if !r.free && len(q.soft) == 0 {
-			r.wake(s)
+	// Virtual time (vclock.go): the clock moves to the earliest event
+	// and fires it — while the schedule runs, and only when nothing but
+	// the clock could end a wait. A goroutine waiting on a channel
+	// outside recorded operations may wait for a timer of the clock (a
+	// ticker's purger) or for one the clock does not cover, or for I/O,
+	// which might come first in real time: with only sleeps pending, the
+	// sleeper does not wake ahead of it (a test that sleeps to let a
+	// background goroutine act, pond's "sleep 50 ms, then the idle worker
+	// is gone", would fail for that alone, which replay would credit to
+	// the anomaly). With timers of the clock pending, such waits are
+	// taken for waits on them. After the verdict, what the program does
+	// is its consequence: real time.
+	//
+	// A ticker fires forever: fired again and again with the schedule
+	// standing still (its goroutine waits at a gate, or it ticks into a
+	// full channel), it cannot make the missing step come, and the
+	// decision below is taken as if it were not pending.
+	if e := earliest(); e != nil {
+		if r.cursor != r.clockCursor {
+			r.clockCursor, r.clockFires = r.cursor, 0
 		}
-		return ""
+		if !r.free && (len(q.soft) == 0 || clock.timers > 0) && r.clockFires < 3*len(clock.events)+8 {
+			r.clockFires++
+			advanceTo(e.due)
+			r.moves++
+			return ""
+		}
+		if clock.timers < len(clock.events) {
+			return "" // a sleeper: it ends in real time
+		}
 	}
 	if !r.free && r.cursor < len(r.s.Steps) {
 		// A goroutine not seen yet may still be started by uninstrumented

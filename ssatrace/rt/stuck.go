@@ -19,7 +19,7 @@ import (
 //   - in a recorded operation that blocks (a lock, a channel operation, a
 //     WaitGroup or Cond wait, a Once another call is running): the wrapper
 //     performing it is its innermost rt frame and its state is a wait;
-//   - in rt.Sleep: a sleep the scheduler may end at once (virtual time);
+//   - in rt.Sleep: a sleep the virtual clock may end at once (vclock.go);
 //   - waiting outside what is recorded, in a way only a timer, I/O or a
 //     signal can end (a select, a channel of uninstrumented code, I/O
 //     wait): "soft";
@@ -29,10 +29,11 @@ import (
 //     for rt's own lock (it is about to record).
 //
 // If any goroutine is busy, things may still move: only the stall bound
-// (a wall clock) decides. Otherwise the process is quiescent. With sleepers,
-// the earliest wakes (virtual time). With soft waits, the quiet bound
-// decides (a timer or I/O may still fire). With only gates and hard waits,
-// nothing can ever move: the verdict is immediate.
+// (a wall clock) decides. Otherwise the process is quiescent. With events
+// of the virtual clock pending (sleeps, timers, tickers), the earliest
+// fires. With soft waits, the quiet bound decides (a timer or I/O may
+// still fire). With only gates and hard waits, nothing can ever move: the
+// verdict is immediate.
 
 type gclass int
 

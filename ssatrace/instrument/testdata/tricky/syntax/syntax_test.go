@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -157,6 +158,49 @@ func TestSleeps(t *testing.T) {
 	sleep(time.Millisecond)
 	if time.Since(start) < 2*time.Millisecond {
 		t.Error("slept less than asked")
+	}
+}
+
+// TestTimers uses the clock's timers: calls, method values, a deferred
+// Stop and an embedded ticker; rt's stand-ins behave alike when not
+// replaying.
+func TestTimers(t *testing.T) {
+	tm := time.NewTimer(time.Hour)
+	if !tm.Stop() || tm.Reset(time.Millisecond) {
+		t.Error("Stop of a pending timer false, or Reset of a stopped one true")
+	}
+	<-tm.C
+	stop := tm.Stop
+	if stop() {
+		t.Error("Stop of a fired, received timer true")
+	}
+	tk := time.NewTicker(time.Millisecond)
+	defer tk.Stop()
+	<-tk.C
+	tk.Reset(time.Hour)
+	var holder struct{ *time.Ticker }
+	holder.Ticker = time.NewTicker(time.Hour)
+	holder.Stop()
+	<-time.After(time.Millisecond)
+	if time.Tick(-1) != nil {
+		t.Error("Tick of a negative duration")
+	}
+	done := make(chan bool)
+	time.AfterFunc(time.Millisecond, func() { done <- true })
+	<-done
+	if time.Until(time.Now().Add(time.Hour)) <= 0 {
+		t.Error("Until")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	<-ctx.Done()
+	if ctx.Err() != context.DeadlineExceeded {
+		t.Errorf("WithTimeout ended with %v", ctx.Err())
+	}
+	ctx, cancel = context.WithDeadline(context.Background(), time.Now().Add(time.Hour))
+	cancel()
+	if ctx.Err() != context.Canceled {
+		t.Errorf("WithDeadline canceled with %v", ctx.Err())
 	}
 }
 

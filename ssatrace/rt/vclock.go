@@ -1,0 +1,338 @@
+package rt
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// Virtual time for replay. The instrumented code reads the clock and waits
+// on it through this file: time.Sleep, Now, Since, Until, NewTimer,
+// NewTicker, After, Tick and AfterFunc, and the Stop and Reset methods of
+// timers and tickers. Outside replay each is the time package's own.
+//
+// Under replay the program's clock is the real clock plus a skew that only
+// grows. Every sleep, timer and ticker is an event due at a virtual time.
+// It fires when the real clock gets there, as before, or earlier: as soon
+// as nothing else can move (every goroutine waits at a gate, in a recorded
+// operation, in a sleep or on a channel; stuck.go) the watcher moves the
+// clock to the earliest event and fires it. A replay then does not wait out
+// the sleeps and ticks a test uses to pace its goroutines: ants' pools,
+// whose purger and clock goroutines wait on tickers, replayed in real time
+// (3 to 25 s each, most of ants' budget).
+//
+// This is sound for the same reason as before for sleeps alone: a timer
+// only promises not to fire early by the clock, and with the skew the
+// program's clock says its time has come; nothing else moved meanwhile, so
+// the program sees what a run whose goroutines were that slow would see.
+// Events fire in the order of their virtual due times, so a test that
+// sleeps to let a ticker's goroutine act still sees it act first. What the
+// clock does not cover (a context's deadline, a timer inside uninstrumented
+// code) still fires in real time, which the skew makes look late.
+
+// skew is virtual minus real time, in nanoseconds (replay only).
+var skew atomic.Int64
+
+// vnow is the program's clock.
+func vnow() time.Time {
+	t := time.Now()
+	if s := skew.Load(); s != 0 {
+		t = t.Add(time.Duration(s))
+	}
+	return t
+}
+
+// timed is one pending event of the virtual clock.
+type timed struct {
+	due  time.Time // virtual
+	name string    // a sleeping goroutine, for a deterministic order of ties
+	seq  uint64
+	fire func()      // under mu, once
+	real *time.Timer // fires it in real time
+}
+
+// clock holds the pending events (under mu).
+var clock struct {
+	events map[*timed]bool
+	seq    uint64
+	timers int    // events that are not sleeps
+	fires  uint64 // events fired so far
+}
+
+// armAt schedules fire at virtual time due (mu held).
+func armAt(due time.Time, name string, fire func()) *timed {
+	if clock.events == nil {
+		clock.events = map[*timed]bool{}
+	}
+	clock.seq++
+	e := &timed{due: due, name: name, seq: clock.seq, fire: fire}
+	clock.events[e] = true
+	if name == "" {
+		clock.timers++
+	}
+	e.real = time.AfterFunc(max(0, due.Sub(vnow())), func() {
+		mu.Lock()
+		if clock.events[e] {
+			advanceTo(e.due)
+		}
+		mu.Unlock()
+	})
+	return e
+}
+
+// disarm cancels e (mu held); it reports whether e was pending.
+func disarm(e *timed) bool {
+	if e == nil || !clock.events[e] {
+		return false
+	}
+	e.real.Stop()
+	forget(e)
+	return true
+}
+
+func forget(e *timed) {
+	delete(clock.events, e)
+	if e.name == "" {
+		clock.timers--
+	}
+}
+
+// earliest returns the event due first (by time, then goroutine name and
+// order of arming), or nil (mu held).
+func earliest() *timed {
+	var best *timed
+	for e := range clock.events {
+		if best == nil || e.due.Before(best.due) || e.due.Equal(best.due) && (e.name < best.name || e.name == best.name && e.seq < best.seq) {
+			best = e
+		}
+	}
+	return best
+}
+
+// advanceTo moves the clock to t if it is behind, and fires every event
+// due by then, earliest first (mu held).
+func advanceTo(t time.Time) {
+	if d := t.Sub(vnow()); d > 0 {
+		skew.Add(int64(d))
+	}
+	for {
+		e := earliest()
+		if e == nil || e.due.After(t) {
+			return
+		}
+		e.real.Stop()
+		forget(e)
+		clock.fires++
+		e.fire()
+	}
+}
+
+// Now is time.Now on the program's clock.
+func Now() time.Time { return vnow() }
+
+// Since is time.Since on the program's clock.
+func Since(t time.Time) time.Duration { return vnow().Sub(t) }
+
+// Until is time.Until on the program's clock.
+func Until(t time.Time) time.Duration { return t.Sub(vnow()) }
+
+// vtimer is a timer, ticker or AfterFunc on the virtual clock. Its channel
+// has room for one value, which firing drops when it is full (tickers),
+// and Stop and Reset empty it: Go 1.23's guarantee that no value from
+// before them is received.
+type vtimer struct {
+	ev     *timed
+	c      chan time.Time
+	period time.Duration // ticker
+	f      func()        // AfterFunc: started in a goroutine of its own
+}
+
+// virtual maps the timers and tickers made on the virtual clock to their
+// state, for their methods. Bounded: past it, new ones are real.
+var virtual struct {
+	timers  map[*time.Timer]*vtimer
+	tickers map[*time.Ticker]*vtimer
+}
+
+const maxVirtual = 1 << 16
+
+// virtualOK reports whether a new timer goes on the virtual clock (mu held).
+func virtualOK() bool {
+	return rp != nil && len(virtual.timers)+len(virtual.tickers) < maxVirtual
+}
+
+func (v *vtimer) arm(d time.Duration) { v.ev = armAt(vnow().Add(d), "", v.fire) }
+
+func (v *vtimer) fire() {
+	v.ev = nil
+	if v.f != nil {
+		go v.f()
+		return
+	}
+	now := vnow()
+	select {
+	case v.c <- now:
+	default:
+	}
+	if v.period > 0 {
+		v.arm(v.period)
+	}
+}
+
+// stop disarms v and empties its channel; it reports whether it was armed
+// or held a value not received.
+func (v *vtimer) stop() bool {
+	armed := disarm(v.ev)
+	v.ev = nil
+	drained := false
+	if v.c != nil {
+		select {
+		case <-v.c:
+			drained = true
+		default:
+		}
+	}
+	return armed || drained
+}
+
+func newVTimer(d time.Duration, period time.Duration) *vtimer {
+	v := &vtimer{c: make(chan time.Time, 1), period: period}
+	v.arm(d)
+	return v
+}
+
+// NewTimer is time.NewTimer on the program's clock.
+func NewTimer(d time.Duration) *time.Timer {
+	mu.Lock()
+	defer mu.Unlock()
+	if !virtualOK() {
+		return time.NewTimer(d)
+	}
+	v := newVTimer(d, 0)
+	t := &time.Timer{C: v.c}
+	if virtual.timers == nil {
+		virtual.timers = map[*time.Timer]*vtimer{}
+	}
+	virtual.timers[t] = v
+	return t
+}
+
+// NewTicker is time.NewTicker on the program's clock.
+func NewTicker(d time.Duration) *time.Ticker {
+	if d <= 0 {
+		return time.NewTicker(d) // its panic
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !virtualOK() {
+		return time.NewTicker(d)
+	}
+	v := newVTimer(d, d)
+	t := &time.Ticker{C: v.c}
+	if virtual.tickers == nil {
+		virtual.tickers = map[*time.Ticker]*vtimer{}
+	}
+	virtual.tickers[t] = v
+	return t
+}
+
+// After is time.After on the program's clock.
+func After(d time.Duration) <-chan time.Time {
+	mu.Lock()
+	defer mu.Unlock()
+	if rp == nil {
+		return time.After(d)
+	}
+	return newVTimer(d, 0).c
+}
+
+// Tick is time.Tick on the program's clock.
+func Tick(d time.Duration) <-chan time.Time {
+	if d <= 0 {
+		return nil
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if rp == nil {
+		return time.Tick(d)
+	}
+	return newVTimer(d, d).c
+}
+
+// afterFunc is time.AfterFunc on the program's clock, f already wrapped.
+func afterFunc(d time.Duration, f func()) *time.Timer {
+	mu.Lock()
+	defer mu.Unlock()
+	if !virtualOK() {
+		return time.AfterFunc(d, f)
+	}
+	v := &vtimer{f: f}
+	v.arm(d)
+	t := &time.Timer{}
+	if virtual.timers == nil {
+		virtual.timers = map[*time.Timer]*vtimer{}
+	}
+	virtual.timers[t] = v
+	return t
+}
+
+// TimerStop is the method value t.Stop.
+func TimerStop(t *time.Timer) func() bool {
+	return func() bool {
+		mu.Lock()
+		v := virtual.timers[t]
+		if v == nil {
+			mu.Unlock()
+			return t.Stop()
+		}
+		defer mu.Unlock()
+		return v.stop()
+	}
+}
+
+// TimerReset is the method value t.Reset.
+func TimerReset(t *time.Timer) func(time.Duration) bool {
+	return func(d time.Duration) bool {
+		mu.Lock()
+		v := virtual.timers[t]
+		if v == nil {
+			mu.Unlock()
+			return t.Reset(d)
+		}
+		defer mu.Unlock()
+		was := v.stop()
+		v.arm(d)
+		return was
+	}
+}
+
+// TickerStop is the method value t.Stop.
+func TickerStop(t *time.Ticker) func() {
+	return func() {
+		mu.Lock()
+		v := virtual.tickers[t]
+		if v == nil {
+			mu.Unlock()
+			t.Stop()
+			return
+		}
+		defer mu.Unlock()
+		v.stop()
+	}
+}
+
+// TickerReset is the method value t.Reset.
+func TickerReset(t *time.Ticker) func(time.Duration) {
+	return func(d time.Duration) {
+		mu.Lock()
+		v := virtual.tickers[t]
+		if v == nil || d <= 0 {
+			mu.Unlock()
+			t.Reset(d) // d <= 0: its panic
+			return
+		}
+		defer mu.Unlock()
+		v.stop()
+		v.period = d
+		v.arm(d)
+	}
+}
