@@ -4,8 +4,11 @@ package rt
 
 import (
 	"errors"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/pecanvet/pecanvet/ssatrace/trace"
@@ -140,5 +143,65 @@ func TestRecoveredOtherPanic(t *testing.T) {
 		if e.Op == trace.Send {
 			t.Errorf("recorded a send: %+v", e)
 		}
+	}
+}
+
+// TestReplaySelectCompletesPending: g1 writes x, then g1.1 writes x (a
+// plain access, done at its next gate) and then selects on c, whose
+// receive the schedule puts after g1's send. The select's gate is g1.1's next gate: it completes the
+// write at once. With a goroutine busy outside recorded operations (so no
+// dump finds the process idle) and pendingGrace at 20 s, a select that
+// left the write pending held the schedule for the whole grace.
+func TestReplaySelectCompletesPending(t *testing.T) {
+	old := pendingGrace
+	pendingGrace = 20 * time.Second
+	defer func() { pendingGrace = old }()
+	t.Setenv(EnvStall, "60000")
+	p := writeSchedule(t, "anomaly race/WW 3 4\n"+
+		"g1 fork @sel.go:1:1 n=1\n"+
+		"g1.1 begin n=1\n"+
+		"g1 write x @sel.go:5:1 n=1\n"+
+		"g1.1 write x @sel.go:4:1 n=1\n"+
+		"g1 send chan#1 @sel.go:2:1 n=1\n"+
+		"g1.1 recv chan#1 @sel.go:3:1 n=1\n")
+	var stop atomic.Bool
+	go func() { // busy, not instrumented
+		for !stop.Load() {
+			runtime.Gosched()
+		}
+	}()
+	defer stop.Store(true)
+	prog := func() bool {
+		x := heap[int]()
+		c := make(chan int, 1)
+		var wg sync.WaitGroup
+		wg.Add(1)
+		id := Go(selGoSite)
+		go func() {
+			Begin(id)
+			defer wg.Done()
+			defer End()
+			W(unsafe.Pointer(x), selW1)
+			*x = 1
+			SelectGate(SelCase{Site: selRecv, Cap: cap(c), Ch: c})
+			select {
+			case v, ok := <-c:
+				Received(c, ok, selRecv)
+				_ = v
+			}
+		}()
+		W(unsafe.Pointer(x), selW2)
+		*x = 2
+		Send(c, 1, selSendSite)
+		wg.Wait()
+		return false
+	}
+	start := time.Now()
+	v, _, _ := replayOnce(t, p, prog)
+	if v.Verdict != "reproduced" {
+		t.Fatalf("verdict %+v, want reproduced", v)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("replay took %v: the select did not complete the pending write", took)
 	}
 }
