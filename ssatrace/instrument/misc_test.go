@@ -207,9 +207,10 @@ func TestDrainInserted(t *testing.T) {
 	}
 }
 
-// TestSleepRewritten checks that time.Sleep, called or taken as a value,
-// becomes rt.Sleep (replay's virtual time).
-func TestSleepRewritten(t *testing.T) {
+// rewrittenCorpusFile returns the rewritten text of the corpus file
+// named base.
+func rewrittenCorpusFile(t *testing.T, base string) string {
+	t.Helper()
 	setupCorpus(t)
 	b, err := os.ReadFile(corpus.res.Overlay)
 	if err != nil {
@@ -220,59 +221,44 @@ func TestSleepRewritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	for orig, rewritten := range ov.Replace {
-		if filepath.Base(orig) != "syntax_test.go" {
-			continue
+		if filepath.Base(orig) == base {
+			b, err := os.ReadFile(rewritten)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
 		}
-		b, err := os.ReadFile(rewritten)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The import stays used by a reference the rewrite adds.
-		src := strings.ReplaceAll(string(b), "var _ = time.Sleep // calls became runtime calls", "")
-		if n := strings.Count(src, rtName+".Sleep"); n != 2 || strings.Contains(src, "time.Sleep") {
-			i := strings.Index(src, "time.Sleep")
-			t.Errorf("%d calls of %s.Sleep; time.Sleep left at %d: %.80q", n, rtName, i, src[max(i-40, 0):])
-		}
-		return
 	}
-	t.Fatal("syntax_test.go not in the overlay")
+	t.Fatalf("%s not in the overlay", base)
+	return ""
+}
+
+// TestSleepRewritten checks that time.Sleep, called or taken as a value,
+// becomes rt.Sleep (replay's virtual time).
+func TestSleepRewritten(t *testing.T) {
+	// The import stays used by a reference the rewrite adds.
+	src := strings.ReplaceAll(rewrittenCorpusFile(t, "syntax_test.go"), "var _ = time.Sleep // calls became runtime calls", "")
+	if n := strings.Count(src, rtName+".Sleep"); n != 2 || strings.Contains(src, "time.Sleep") {
+		i := strings.Index(src, "time.Sleep")
+		t.Errorf("%d calls of %s.Sleep; time.Sleep left at %d: %.80q", n, rtName, i, src[max(i-40, 0):])
+	}
 }
 
 // TestClockRewritten checks that the clock's functions and the timers'
 // methods become rt's (replay's virtual clock), and that the corpus's
 // TestTimers passes with them (TestCorpusSameResults).
 func TestClockRewritten(t *testing.T) {
-	setupCorpus(t)
-	b, err := os.ReadFile(corpus.res.Overlay)
-	if err != nil {
-		t.Fatal(err)
+	src := rewrittenCorpusFile(t, "syntax_test.go")
+	for _, want := range []string{".NewTimer(", ".TimerStop(tm)", ".TimerReset(tm)", ".NewTicker(", ".TickerStop(tk)", ".TickerReset(tk)", ".TickerStop(holder.Ticker)", ".After(", ".Tick(", ".Until(", ".Now()", ".WithTimeout(", ".WithDeadline("} {
+		if !strings.Contains(src, rtName+want) {
+			t.Errorf("no %s%s in the rewritten file", rtName, want)
+		}
 	}
-	var ov struct{ Replace map[string]string }
-	if err := json.Unmarshal(b, &ov); err != nil {
-		t.Fatal(err)
+	for _, bad := range []string{"time.NewTimer(", "time.Now()", "tm.Stop", "tk.Reset(", "holder.Stop()", "context.WithTimeout("} {
+		if strings.Contains(src, bad) {
+			t.Errorf("%s left in the rewritten file", bad)
+		}
 	}
-	for orig, rewritten := range ov.Replace {
-		if filepath.Base(orig) != "syntax_test.go" {
-			continue
-		}
-		b, err := os.ReadFile(rewritten)
-		if err != nil {
-			t.Fatal(err)
-		}
-		src := string(b)
-		for _, want := range []string{".NewTimer(", ".TimerStop(tm)", ".TimerReset(tm)", ".NewTicker(", ".TickerStop(tk)", ".TickerReset(tk)", ".TickerStop(holder.Ticker)", ".After(", ".Tick(", ".Until(", ".Now()", ".WithTimeout(", ".WithDeadline("} {
-			if !strings.Contains(src, rtName+want) {
-				t.Errorf("no %s%s in the rewritten file", rtName, want)
-			}
-		}
-		for _, bad := range []string{"time.NewTimer(", "time.Now()", "tm.Stop", "tk.Reset(", "holder.Stop()", "context.WithTimeout("} {
-			if strings.Contains(src, bad) {
-				t.Errorf("%s left in the rewritten file", bad)
-			}
-		}
-		return
-	}
-	t.Fatal("syntax_test.go not in the overlay")
 }
 
 // TestRuntimeCacheStable checks that two instrumentations of the same
