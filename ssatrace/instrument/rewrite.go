@@ -21,25 +21,20 @@ const (
 
 // fileRW rewrites one file.
 type fileRW struct {
-	// calledFun is the function operand of the call being rewritten,
-	// calledAt its Lparen, where go/ssa puts the call (rt.AfterFuncAt's
-	// site).
-	calledFun ast.Expr
-	calledAt  token.Pos
-	ins       *instrumenter
-	u         *unit
-	info      *types.Info
-	pkg       *types.Package
-	tf        *token.File
-	file      *ast.File
-	src       []byte
-	path      string             // original path
-	n         int                // file number: suffix of the file's helpers
-	heap      map[token.Pos]bool // declaring positions of heap-allocated locals
-	skip      map[ast.Node]bool  // nodes copied verbatim (the rewrite did not type-check)
-	first     int32              // global id of the file's first site
-	sites     []Site
-	ntmp      int
+	ins   *instrumenter
+	u     *unit
+	info  *types.Info
+	pkg   *types.Package
+	tf    *token.File
+	file  *ast.File
+	src   []byte
+	path  string             // original path
+	n     int                // file number: suffix of the file's helpers
+	heap  map[token.Pos]bool // declaring positions of heap-allocated locals
+	skip  map[ast.Node]bool  // nodes copied verbatim (the rewrite did not type-check)
+	first int32              // global id of the file's first site
+	sites []Site
+	ntmp  int
 
 	useSync           bool
 	hasLineDirectives bool
@@ -50,6 +45,12 @@ type fileRW struct {
 	selfAppend map[*ast.CallExpr]bool // s = append(s, ...): see builtinAccess
 	deferred   *ast.CallExpr          // the call of the defer statement being rewritten: see reflectCall
 	discarded  map[*ast.CallExpr]bool // calls whose results the statement drops: see unusedWrapper
+
+	// calledFun is the function operand of the call being rewritten,
+	// calledAt its Lparen, where go/ssa puts the call (rt.AfterFuncAt's
+	// site).
+	calledFun ast.Expr
+	calledAt  token.Pos
 }
 
 // discard notes that x, if a call, is a statement of its own (or deferred):

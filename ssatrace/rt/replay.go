@@ -138,12 +138,13 @@ type replayer struct {
 	quiet      time.Duration // bound for waits a timer or I/O may end
 	quietSince time.Time     // when the process was first seen quiescent with such waits
 	lastQ      quiescence    // of the last dump
+	final      Verdict       // the verdict written
+	endCh      chan struct{} // closed by decide while the process ends
+	endReason  string
+
 	// clockFires counts the events of the virtual clock fired while the
 	// cursor stood at clockCursor.
 	clockCursor, clockFires int
-	final                   Verdict       // the verdict written
-	endCh                   chan struct{} // closed by decide while the process ends
-	endReason               string
 }
 
 // endGrace bounds how long the end of the process waits for the schedule.
@@ -347,6 +348,18 @@ func (r *replayer) recorded(g *Goroutine, op trace.Op) {
 	}
 }
 
+// atGateNext is called when g reaches a gate (mu held): a plain access of
+// g's that holds the turn is done. Every gate must call it before waiting
+// for a turn of its own: a select's gate did not, and the schedule stood
+// still until pendingGrace passed the turn on, 10 ms for every task of an
+// ants worker, whose loop is a select (about 1100 times in a 20 s replay).
+func (r *replayer) atGateNext(g *Goroutine) {
+	if r.pending == g {
+		r.pending = nil
+		r.advance()
+	}
+}
+
 // turn waits, with mu held, until the step of g's operation comes.
 func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 	r.moves++
@@ -354,10 +367,7 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 		r.afterSelect(g, site, op)
 		return
 	}
-	if r.pending == g {
-		r.pending = nil
-		r.advance()
-	}
+	r.atGateNext(g)
 	if r.free || r.freed[g.name] {
 		return
 	}
@@ -1029,16 +1039,8 @@ type SelCase struct {
 // When it is none of them (a default, or another path), the select runs
 // as before and its case's gate decides.
 func (r *replayer) preSelect(g *Goroutine, cases []SelCase) {
-	if r.pending == g {
-		// The select is g's next gate: its plain access is done, as at
-		// any gate (turn). Left pending, the schedule stood still until
-		// pendingGrace passed the turn on: 10 ms for every task of an
-		// ants worker, whose loop is a select (about 1100 times in a
-		// 20 s replay).
-		r.moves++
-		r.pending = nil
-		r.advance()
-	}
+	r.moves++
+	r.atGateNext(g)
 	if r.free || r.freed[g.name] {
 		return
 	}

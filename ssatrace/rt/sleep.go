@@ -17,7 +17,7 @@ func Sleep(d time.Duration) {
 		time.Sleep(d)
 		return
 	}
-	name := "~" // after every named sleeper, before none of the timers
+	name := "~" // a sleep's event is named: "" is a timer's
 	if rec != nil {
 		g := rec.cur()
 		name = g.name

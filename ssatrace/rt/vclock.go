@@ -43,11 +43,12 @@ func vnow() time.Time {
 
 // timed is one pending event of the virtual clock.
 type timed struct {
-	due  time.Time // virtual
-	name string    // a sleeping goroutine, for a deterministic order of ties
-	seq  uint64
-	fire func()      // under mu, once
-	real *time.Timer // fires it in real time
+	due   time.Time // virtual
+	sleep bool      // a goroutine's sleep, not a timer
+	name  string    // the sleeping goroutine, for a deterministic order of ties
+	seq   uint64
+	fire  func()      // under mu, once
+	real  *time.Timer // fires it in real time
 }
 
 // clock holds the pending events (under mu).
@@ -58,15 +59,16 @@ var clock struct {
 	fires  uint64 // events fired so far
 }
 
-// armAt schedules fire at virtual time due (mu held).
-func armAt(due time.Time, name string, fire func()) *timed {
+// armAt schedules fire at virtual time due (mu held); sleeper names the
+// goroutine of a sleep, "" for a timer.
+func armAt(due time.Time, sleeper string, fire func()) *timed {
 	if clock.events == nil {
 		clock.events = map[*timed]bool{}
 	}
 	clock.seq++
-	e := &timed{due: due, name: name, seq: clock.seq, fire: fire}
+	e := &timed{due: due, sleep: sleeper != "", name: sleeper, seq: clock.seq, fire: fire}
 	clock.events[e] = true
-	if name == "" {
+	if !e.sleep {
 		clock.timers++
 	}
 	e.real = time.AfterFunc(max(0, due.Sub(vnow())), func() {
@@ -91,7 +93,7 @@ func disarm(e *timed) bool {
 
 func forget(e *timed) {
 	delete(clock.events, e)
-	if e.name == "" {
+	if !e.sleep {
 		clock.timers--
 	}
 }
