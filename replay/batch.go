@@ -95,8 +95,10 @@ func RunBatch(ctx context.Context, b *record.Build, pkg string, entries []Entry)
 	cmd := exec.Command(b.Binaries[pkg], "-test.run", "^("+strings.Join(quoted, "|")+")$",
 		"-test.count="+strconv.Itoa(count), "-test.v", "-test.timeout=0")
 	cmd.Dir = b.Dirs[pkg]
+	tmp, rmTmp := record.TempEnv()
+	defer rmTmp()
 	cmd.Env = append(os.Environ(), envReplayList+"="+listPath,
-		"PECANVET_STALL_MS="+strconv.FormatInt(entries[0].Opt.Stall.Milliseconds(), 10))
+		"PECANVET_STALL_MS="+strconv.FormatInt(entries[0].Opt.Stall.Milliseconds(), 10), tmp)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw

@@ -31,6 +31,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/pecanvet/pecanvet/ssatrace/record"
 )
 
 // Access is one side of a race report: where the access was made, in the
@@ -72,7 +74,9 @@ func Run(ctx context.Context, bin, dir string, tests []string, count int, timeou
 		"-test.timeout", (timeout + 30*time.Second).String())
 	cmd.Dir = dir
 	// No second of sleep at exit; report every race, not only the first.
-	cmd.Env = append(os.Environ(), "GORACE=halt_on_error=0 atexit_sleep_ms=0")
+	tmp, rmTmp := record.TempEnv()
+	defer rmTmp()
+	cmd.Env = append(os.Environ(), "GORACE=halt_on_error=0 atexit_sleep_ms=0", tmp)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var out capped
 	cmd.Stdout, cmd.Stderr = &out, &out

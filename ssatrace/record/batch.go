@@ -131,7 +131,9 @@ func (b *Build) batchOnce(ctx context.Context, pkg string, tests []string, dir s
 	}
 	cmd := exec.Command(b.Binaries[pkg], "-test.run", "^("+strings.Join(quoted, "|")+")$", "-test.count=1", "-test.v", "-test.timeout=0")
 	cmd.Dir = b.Dirs[pkg]
-	cmd.Env = append(append(os.Environ(), "PECANVET_TRACE_DIR="+dir), b.recordEnv(env)...)
+	tmp, rmTmp := TempEnv()
+	defer rmTmp()
+	cmd.Env = append(append(os.Environ(), "PECANVET_TRACE_DIR="+dir), append(b.recordEnv(env), tmp)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw

@@ -368,7 +368,9 @@ func RunTest(ctx context.Context, bin, dir, test string, env []string, timeout t
 	cmd := exec.Command(bin, append(testArgs(test), "-test.count=1", "-test.v",
 		"-test.timeout", (timeout+30*time.Second).String())...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	tmp, rmTmp := TempEnv()
+	defer rmTmp()
+	cmd.Env = append(append(os.Environ(), env...), tmp)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var out tailBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -506,4 +508,18 @@ func SharedLocations(tr *trace.Trace) int {
 		sh.add(e)
 	}
 	return sh.count()
+}
+
+// TempEnv makes a private TMPDIR for one test process, and returns its
+// environment entry and the function that removes it. A test process that
+// is killed at a bound, or whose replay ends it at a verdict, runs none of
+// its t.TempDir cleanups; what it leaves behind goes with this directory
+// instead of piling up in the user's temp dir. On error the entry is empty
+// and the process uses the usual temp dir.
+func TempEnv() (string, func()) {
+	dir, err := os.MkdirTemp("", "pecanvet-tmp-")
+	if err != nil {
+		return "", func() {}
+	}
+	return "TMPDIR=" + dir, func() { os.RemoveAll(dir) }
 }

@@ -93,12 +93,22 @@ import (
 ` + workSrc + `
 func TestOK(t *testing.T)    { work(&Counter{}) }
 func TestPanic(t *testing.T) { work(&Counter{}); panic("boom") }
-func TestExit(t *testing.T)  { work(&Counter{}); os.Exit(3) }
-func TestHang(t *testing.T)  { work(&Counter{}); time.Sleep(time.Hour) }
+func TestExit(t *testing.T)  { t.TempDir(); work(&Counter{}); os.Exit(3) }
+func TestHang(t *testing.T)  { t.TempDir(); work(&Counter{}); time.Sleep(time.Hour) }
 `,
 		"notests/x.go": "package notests\n\nvar X int\n",
 	})
 	before := treeHash(t, dir)
+	// The t.TempDir of a test that exits or is killed at the bound is
+	// never cleaned up by the test; it goes with the process's own temp
+	// dir (record.TempEnv), and pecanvet's dirs with the build.
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	defer func() {
+		if left, _ := os.ReadDir(tmp); len(left) > 0 {
+			t.Errorf("left in the temp dir: %v", left)
+		}
+	}()
 	// A relative output directory (pecanvet record's default) is taken
 	// from where pecanvet runs, not from the test's package directory.
 	t.Chdir(t.TempDir())
