@@ -470,6 +470,7 @@ func (r *replayer) take(g *Goroutine, i int, op trace.Op, pass int) {
 
 // omit passes g's next step if it is op at site, not produced: see gateOmit.
 func (r *replayer) omit(g *Goroutine, site int32, op trace.Op) {
+	r.atGateNext(g)
 	if r.free || r.freed[g.name] {
 		return
 	}

@@ -205,3 +205,61 @@ func TestReplaySelectCompletesPending(t *testing.T) {
 		t.Errorf("replay took %v: the select did not complete the pending write", took)
 	}
 }
+
+// TestReplayOmitCompletesPending: like the select's gate, the gate of a
+// WaitGroup model event that this execution does not produce (gateOmit:
+// here the Wait does not block, since the Done came first) completes the
+// goroutine's pending plain access before it waits for its turn. Without
+// that, the schedule stood still until pendingGrace.
+func TestReplayOmitCompletesPending(t *testing.T) {
+	old := pendingGrace
+	pendingGrace = 20 * time.Second
+	defer func() { pendingGrace = old }()
+	t.Setenv(EnvStall, "60000")
+	p := writeSchedule(t, "anomaly race/WW 5 7\n"+
+		"g1 wg-add wg#1 @sel.go:6:1 n=1\n"+
+		"g1 read wg#1 @sel.go:6:1 n=1\n"+
+		"g1 fork @sel.go:1:1 n=1\n"+
+		"g1.1 begin n=1\n"+
+		"g1.1 write x @sel.go:4:1 n=1\n"+
+		"g1.1 wg-done wg#1 @sel.go:6:1 n=1\n"+
+		"g1 write x @sel.go:5:1 n=1\n"+
+		"g1 write wg#1 @sel.go:6:1 n=1\n"+ // the recorded Wait blocked
+		"g1 wg-wait wg#1 @sel.go:6:1 n=1\n")
+	var stop atomic.Bool
+	go func() { // busy, not instrumented: the process never looks idle
+		for !stop.Load() {
+			runtime.Gosched()
+		}
+	}()
+	defer stop.Store(true)
+	prog := func() bool {
+		x := heap[int]()
+		wg := heap[sync.WaitGroup]()
+		var join sync.WaitGroup
+		join.Add(1)
+		WGAdd(wg, 1, selClose)
+		id := Go(selGoSite)
+		go func() {
+			Begin(id)
+			defer join.Done()
+			defer End()
+			W(unsafe.Pointer(x), selW1)
+			*x = 1
+			WGDone(wg, selClose)
+		}()
+		W(unsafe.Pointer(x), selW2)
+		*x = 2
+		WGWait(wg, selClose)
+		join.Wait()
+		return false
+	}
+	start := time.Now()
+	v, _, _ := replayOnce(t, p, prog)
+	if v.Verdict != "reproduced" {
+		t.Fatalf("verdict %+v, want reproduced", v)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("replay took %v: the omitted event's gate did not complete the pending write", took)
+	}
+}
