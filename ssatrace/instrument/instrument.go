@@ -55,8 +55,11 @@ type Result struct {
 	Dir      string    // temp dir holding rewritten files, the runtime copy and overlay.json
 	Overlay  string    // path of overlay.json
 	Packages []Package // instrumented packages
-	Notes    []string  // things worth telling the user, e.g. about cgo files
-	Sites    []Site    // indexed by site id
+	// Deps are the main module's packages that Packages import, directly
+	// or not, instrumented too but without their tests (moduleDeps).
+	Deps  []string
+	Notes []string // things worth telling the user, e.g. about cgo files
+	Sites []Site   // indexed by site id
 
 	// RuntimeDir is the directory of the runtime module (in pecanvet's cache,
 	// see runtimeCacheDir, or inside Dir): a copy
@@ -172,6 +175,21 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	var outs []output
 	pkgByPath := make(map[string]*Package)
 	var pkgOrder []string
+	depUnits, depNotes, _, _ := selectFiles(loadDeps(cfg, moduleDeps(cfg, pkgs, mod)))
+	notes = append(notes, depNotes...)
+	var deps []string
+	for _, u := range depUnits {
+		rewritten, err := ins.instrumentUnit(u)
+		if err != nil {
+			continue // left as it is: only its events are missing
+		}
+		deps = append(deps, u.pkg.PkgPath)
+		for i, f := range u.files {
+			if rewritten[i] != nil {
+				outs = append(outs, output{f.path, rewritten[i]})
+			}
+		}
+	}
 	for _, u := range units {
 		rewritten, err := ins.instrumentUnit(u)
 		if err != nil {
@@ -229,6 +247,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 		Overlay:       filepath.Join(tmp, "overlay.json"),
 		Notes:         dedup(append(notes, ins.notes...)),
 		Sites:         ins.sites,
+		Deps:          deps,
 		RuntimeDir:    rtDir,
 		RuntimeImport: rtImport,
 	}

@@ -153,7 +153,7 @@ func NewBuild(ctx context.Context, opt Options) (*Build, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt.progress("record: instrumented %d packages in %v", len(inst.Packages), time.Since(start).Round(time.Millisecond))
+	opt.progress("record: instrumented %d packages (and %d of the module's packages they import) in %v", len(inst.Packages), len(inst.Deps), time.Since(start).Round(time.Millisecond))
 	b := &Build{Inst: inst, Binaries: map[string]string{}, Plain: map[string]string{}, Dirs: map[string]string{}, Notes: inst.Notes, opt: opt}
 	if drivers != nil {
 		b.Drivers = drivers.Drivers
