@@ -327,7 +327,7 @@ func summary(rep *check.Report) []string {
 // bob's unit, so the replay ends "interrupted" and only a failing program
 // would prove it.
 const lotteryInterrupted = `# pecanvet schedule v2
-anomaly asv/asv-12 19 23 25 31
+anomaly asv/asv-12 20 24 26 32
 g1 fork g1.1 @lottery/lottery_test.go:9:6 n=1
 g1.1 begin n=1
 g1.1 wg-add TestDraw.wg#1 @lottery/lottery_test.go:12:8 n=1
@@ -336,6 +336,7 @@ g1.1 fork g1.1.1 @lottery/lottery_test.go:13:2 n=1
 g1.1 read TestDraw.l#1 @lottery/lottery_test.go:18:2 n=1
 g1.1 region-begin Lottery.Buy @lottery/lottery.go:21:19 n=1
 g1.1.1 begin n=1
+g1.1.1 sleep @lottery/lottery_test.go:15:13 n=1
 g1.1.1 read TestDraw.l#1 @lottery/lottery_test.go:16:3 n=1
 g1.1.1 region-begin Lottery.Buy @lottery/lottery.go:21:19 n=1
 g1.1.1 lock Lottery.mu#1 @lottery/lottery.go:22:11 n=1

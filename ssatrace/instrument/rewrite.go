@@ -206,17 +206,23 @@ func (w *fileRW) ident(e *ast.Ident, ctx int) pcs {
 
 // runtimeFunc returns what replaces a reference to standard-library
 // function fn at pos, or "": os.Exit ends the trace first (rt.Exit),
-// time.Sleep, time.Now and the timers run on replay's virtual clock
-// (rt.Sleep, rt.Now, …), and time.AfterFunc and
+// a call of time.Sleep is an event that ends a unit of work (rt.SleepAt;
+// taken as a value, it is rt.Sleep, no event: a site must be an SSA
+// position, and only the call has one), sleeps, time.Now and the timers
+// run on replay's virtual clock (rt.Sleep, rt.Now, …), and
+// time.AfterFunc and
 // context.AfterFunc fork their callback at the call (rt.AfterFuncAt,
 // rt.CtxAfterFuncAt).
 func (w *fileRW) runtimeFunc(fn *types.Func, pos token.Pos) string {
-	if w.calledFun != nil && w.calledFun.Pos() == pos {
-		pos = w.calledAt // called: the site is the call's
+	called := w.calledFun != nil && w.calledFun.Pos() == pos
+	if called {
+		pos = w.calledAt // the site is the call's
 	}
 	switch {
 	case isOsExit(fn) && w.ins.api.has("Exit"):
 		return rtName + ".Exit"
+	case isTimeSleep(fn) && called && w.ins.api.has("SleepAt"):
+		return rtName + ".SleepAt(" + w.site(pos, "sleep") + ")"
 	case clockFunc(fn) != "" && w.ins.api.has(clockFunc(fn)):
 		return rtName + "." + clockFunc(fn)
 	case isTimeAfterFunc(fn) && w.ins.api.has("AfterFuncAt"):

@@ -112,6 +112,12 @@ func isTimeAfterFunc(fn *types.Func) bool {
 	return fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "AfterFunc"
 }
 
+// isTimeSleep reports whether fn is time.Sleep, whose calls are events of
+// their own (rt.SleepAt): a sleep ends the goroutine's unit of work.
+func isTimeSleep(fn *types.Func) bool {
+	return fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "Sleep"
+}
+
 // isRuntimeAddCleanup reports whether fn is runtime.AddCleanup, whose
 // cleanups the runtime forks at the call (rt.AddCleanup): the runtime runs
 // them on goroutines the program does not start.

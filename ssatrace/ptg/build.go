@@ -100,15 +100,6 @@ func isRelease(op trace.Op) bool {
 	return true
 }
 
-// isBoundary reports whether op ends an atomic region.
-func isBoundary(op trace.Op) bool {
-	switch op {
-	case trace.Fork, trace.Join, trace.Send, trace.Recv, trace.Close, trace.WGWait, trace.CondWait:
-		return true
-	}
-	return false
-}
-
 // edge adds a POR edge into dst, which is always the event being
 // processed: the edges arrive in order of their destination, and are kept
 // as a sparse compressed row index rather than a map of slices (which
@@ -458,7 +449,7 @@ func (b *builder) regions(i int32, e trace.Event) {
 		gr.Region[i] = -1
 		return
 	}
-	if isBoundary(e.Op) {
+	if e.Op.EndsUnit() {
 		gr.Region[i] = -1
 		b.region[g] = -1
 		return

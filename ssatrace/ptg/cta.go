@@ -31,9 +31,11 @@ func CheckThenAct(tr *trace.Trace) []bool {
 			continue
 		}
 		s := &gs[e.G]
-		switch e.Op {
-		case trace.Fork, trace.Join, trace.Send, trace.Recv, trace.Close, trace.WGWait, trace.CondWait:
+		if e.Op.EndsUnit() {
 			reset(s)
+			continue
+		}
+		switch e.Op {
 		case trace.RegionBegin:
 			s.depth++
 		case trace.RegionEnd:

@@ -166,6 +166,27 @@ a region-end T.M
 	}
 }
 
+// TestSleepEndsUnit: a sleep splits a unit of work as a send does, and
+// belongs to neither part.
+func TestSleepEndsUnit(t *testing.T) {
+	gr := build(t, `
+a region-begin T.M
+a atomic-rmw n
+a sleep @t.go:3
+a atomic-rmw n
+a lock l
+a write x
+a unlock l
+a region-end T.M
+`)
+	want := []int32{0, 0, -1, 1, 1, 1, 1, 1}
+	for i, w := range want {
+		if got := gr.Region[i]; got != w {
+			t.Errorf("event %d: region %d, want %d", i+1, got, w)
+		}
+	}
+}
+
 func TestWarnings(t *testing.T) {
 	for _, tc := range []struct{ src, want string }{
 		{"a unlock l", "does not hold"},

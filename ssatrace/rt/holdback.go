@@ -108,7 +108,7 @@ func (h *holdback) init() {
 // orderKey returns the object key whose arrival order ev must keep, if any.
 func orderKey(ev *trace.Event) (int64, bool) {
 	switch ev.Op {
-	case trace.Send, trace.Recv, trace.Close, trace.RegionBegin, trace.RegionEnd:
+	case trace.Send, trace.Recv, trace.Close, trace.RegionBegin, trace.RegionEnd, trace.Sleep:
 		return 0, false
 	case trace.Fork, trace.Join:
 		// A goroutine's fork, begin, end and join keep their order (the

@@ -1,6 +1,30 @@
 package rt
 
-import "time"
+import (
+	"time"
+
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
+)
+
+// SleepAt returns time.Sleep for the call at site. The sleep is an event
+// of its own (trace.Sleep), scheduled like any other: it ends the
+// goroutine's unit of work (trace.Op.EndsUnit), so that no atomicity
+// violation is predicted across it. A test's task that counts itself
+// running, sleeps, and then adds its result under a lock (conc's pool
+// tests) had its count and its result taken for one unit.
+func SleepAt(site int32) func(time.Duration) {
+	return func(d time.Duration) {
+		if active.Load() {
+			gate(nil, site, trace.Sleep)
+			mu.Lock()
+			if w := rec; w != nil {
+				w.emit(w.cur(), trace.Event{Op: trace.Sleep, Obj: trace.NoIndex, Site: w.site(site).idx})
+			}
+			mu.Unlock()
+		}
+		Sleep(d)
+	}
+}
 
 // Sleep pauses the calling goroutine for at least d (time.Sleep), on the
 // program's clock under replay (vclock.go): at most until nothing else can

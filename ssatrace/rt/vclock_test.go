@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
 
 // withVirtualClock runs f with a replay in place (rp set) and leaves no
@@ -293,4 +295,64 @@ func TestVirtualDeadline(t *testing.T) {
 			t.Errorf("%d events left after the contexts ended", n)
 		}
 	})
+}
+
+// TestSleepEvent: a sleep called at a site is an event of its own, with
+// no object, recorded and scheduled; under replay it still sleeps on the
+// virtual clock (an hour passes at once).
+func TestSleepEvent(t *testing.T) {
+	done := recordTo(t)
+	x := heap[int]()
+	W(unsafe.Pointer(x), selW1)
+	SleepAt(selClose)(time.Microsecond)
+	W(unsafe.Pointer(x), selW2)
+	tr := done()
+	var ops []string
+	for _, e := range tr.Events {
+		s := e.Op.String()
+		if e.Op == trace.Sleep {
+			s += " @" + tr.Sites[e.Site]
+			if e.Obj != trace.NoIndex {
+				t.Errorf("the sleep names object %d", e.Obj)
+			}
+		}
+		ops = append(ops, s)
+	}
+	if got, want := strings.Join(ops, ", "), "write, sleep @sel.go:6:1, write"; got != want {
+		t.Errorf("recorded %s, want %s", got, want)
+	}
+
+	t.Setenv(EnvStall, "60000")
+	p := writeSchedule(t, "anomaly race/WW 4 5\n"+
+		"g1 fork @sel.go:1:1 n=1\n"+
+		"g1.1 begin n=1\n"+
+		"g1 sleep @sel.go:6:1 n=1\n"+
+		"g1.1 write x @sel.go:4:1 n=1\n"+
+		"g1 write x @sel.go:5:1 n=1\n")
+	prog := func() bool {
+		x := heap[int]()
+		var join sync.WaitGroup
+		join.Add(1)
+		id := Go(selGoSite)
+		go func() {
+			Begin(id)
+			defer join.Done()
+			defer End()
+			W(unsafe.Pointer(x), selW1)
+			*x = 1
+		}()
+		SleepAt(selClose)(time.Hour)
+		W(unsafe.Pointer(x), selW2)
+		*x = 2
+		join.Wait()
+		return false
+	}
+	start := time.Now()
+	v, _, _ := replayOnce(t, p, prog)
+	if v.Verdict != "reproduced" {
+		t.Fatalf("verdict %+v, want reproduced", v)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("replay took %v", took)
+	}
 }

@@ -1,8 +1,8 @@
 package trace
 
-// The binary format, version 1.
+// The binary format, version 2 (version 1 had no op 26, sleep).
 //
-// A binary trace is the 6-byte magic "PCNTRC", a version byte (1), and a
+// A binary trace is the 6-byte magic "PCNTRC", a version byte (2), and a
 // sequence of records. Each record starts with a header byte h. When
 // h&0x1f is non-zero the record is an event and h&0x1f is its Op (the Op
 // values of event.go are part of the format):
@@ -35,7 +35,7 @@ package trace
 // defines each name just before the first event that uses it, so the
 // tables of a decoded trace are in order of first use, and a decoder's
 // memory is independent of the number of events. Header bytes 0x00, 0xa0,
-// 0xc0 and ops 26..31 are reserved.
+// 0xc0 and ops 27..31 are reserved.
 //
 // A trace whose writer was killed ends without the end marker, possibly
 // inside a record: strict decoding fails, lenient decoding (ReadOptions)
@@ -376,8 +376,8 @@ func newBinaryDecoder(r io.Reader, name string, lenient bool) (*binaryDecoder, e
 		d.err = io.EOF
 		return d, nil
 	}
-	if v := d.buf[hdr-1]; v != BinaryVersion {
-		return nil, d.errorf(int64(hdr-1), "unsupported trace version %d; this pecanvet reads version %d", v, BinaryVersion)
+	if v := d.buf[hdr-1]; v != BinaryVersion && v != 1 {
+		return nil, d.errorf(int64(hdr-1), "unsupported trace version %d; this pecanvet reads versions 1 and %d", v, BinaryVersion)
 	}
 	d.pos = hdr
 	return d, nil

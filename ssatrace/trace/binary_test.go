@@ -16,7 +16,7 @@ import (
 // bin builds binary trace bytes: the header, then the given pieces (bytes,
 // strings, or ints for single bytes).
 func bin(pieces ...any) []byte {
-	b := []byte(BinaryMagic + "\x01")
+	b := []byte(BinaryMagic + string(rune(BinaryVersion)))
 	for _, p := range pieces {
 		switch p := p.(type) {
 		case int:
@@ -50,6 +50,7 @@ func TestBinaryLayout(t *testing.T) {
 			{G: 1, Op: Send, Obj: 0, Site: 0, Arg: 1},
 			{G: 0, Op: Recv, Obj: 0, Site: -1, Arg: 1, Flags: FlagClosed},
 			{G: 0, Op: WGAdd, Obj: 0, Site: -1, Arg: -1},
+			{G: 0, Op: Sleep, Obj: -1, Site: 0},
 		},
 		Truncated: "boom",
 	}
@@ -61,12 +62,19 @@ func TestBinaryLayout(t *testing.T) {
 		int(Send)|bArg, 0, 1, 2, // send: same G, obj 0, site 1, arg zigzag(1)
 		int(Recv)|bNewG|bArg|bFlags, 0, FlagClosed, 0, 0, 2,
 		int(WGAdd)|bArg, 0, 0, 1, // delta zigzag(-1) = 1
+		int(Sleep), 1, // sleep: no obj, site 0+1
 		tagTrunc, 4, "boom",
 		tagEnd,
 	)
 	got := binaryOf(t, tr)
 	if !bytes.Equal(got, want) {
 		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	// Version 1 (no sleep op) is read as well.
+	v1 := append([]byte(nil), want...)
+	v1[len(BinaryMagic)] = 1
+	if back, err := readBinary(v1, false); err != nil || len(back.Events) != len(tr.Events) {
+		t.Errorf("version 1: %v", err)
 	}
 	back, err := readBinary(got, false)
 	if err != nil || !exactEqual(back, canonical(tr)) {
@@ -87,8 +95,8 @@ func TestBinaryErrors(t *testing.T) {
 		{"no version", []byte("PCNTRC"), "t.bin: byte 6: unexpected end of data inside the header"},
 		{"bad magic", []byte("PCNTRX\x01"), "t.bin: byte 0: not a pecanvet binary trace (bad magic)"},
 		{"text", []byte("g read x\n"), "t.bin: byte 0: not a pecanvet binary trace"},
-		{"version 2", []byte("PCNTRC\x02\xe0"), "t.bin: byte 6: unsupported trace version 2; this pecanvet reads version 1"},
-		{"version 0", []byte("PCNTRC\x00"), "t.bin: byte 6: unsupported trace version 0; this pecanvet reads version 1"},
+		{"version 3", []byte("PCNTRC\x03\xe0"), "t.bin: byte 6: unsupported trace version 3; this pecanvet reads versions 1 and 2"},
+		{"version 0", []byte("PCNTRC\x00"), "t.bin: byte 6: unsupported trace version 0; this pecanvet reads versions 1 and 2"},
 		{"no end marker", bin(), "t.bin: byte 7: no end marker"},
 		{"no end marker after events", bin(g, int(Begin)|bNewG, 0, 0), "t.bin: byte 13: no end marker"},
 		{"cut in event", bin(g, int(Begin)|bNewG, 0), "t.bin: byte 12: unexpected end of data inside a record (started at byte 10)"},
@@ -98,7 +106,7 @@ func TestBinaryErrors(t *testing.T) {
 		{"data after end", bin(tagEnd, 0), "t.bin: byte 8: data after the end marker"},
 		{"reserved tag 0", bin(0), "t.bin: byte 7: invalid record header byte 0x00"},
 		{"reserved tag a0", bin(0xa0), "t.bin: byte 7: invalid record header byte 0xa0"},
-		{"reserved op", bin(g, 26|bNewG, 0, 0), "t.bin: byte 10: invalid op code 26"},
+		{"reserved op", bin(g, 27|bNewG, 0, 0), "t.bin: byte 10: invalid op code 27"},
 		{"reserved op 31", bin(g, 31, 0, 0), "t.bin: byte 10: invalid op code 31"},
 		{"first event without G", bin(g, int(Begin), 0, tagEnd), "t.bin: byte 10: the first event does not name its goroutine"},
 		{"undefined goroutine", bin(g, int(Begin)|bNewG, 1, 0, tagEnd), "t.bin: byte 11: event refers to undefined goroutine 1 (1 defined)"},

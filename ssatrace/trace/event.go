@@ -77,6 +77,11 @@ const (
 	RegionBegin
 	RegionEnd
 
+	// Sleep is a call of time.Sleep: no object, no synchronization. It
+	// ends the goroutine's unit of work (EndsUnit): code that sleeps
+	// between two accesses lets others run there on purpose.
+	Sleep
+
 	numOps
 )
 
@@ -107,6 +112,7 @@ var opNames = [numOps]string{
 	CondBroadcast: "cond-broadcast",
 	RegionBegin:   "region-begin",
 	RegionEnd:     "region-end",
+	Sleep:         "sleep",
 }
 
 var opByName = func() map[string]Op {
@@ -166,12 +172,25 @@ const (
 // Object reports what o's object names.
 func (o Op) Object() ObjectKind {
 	switch o {
-	case Begin, End:
+	case Begin, End, Sleep:
 		return ObjNone
 	case Fork, Join:
 		return ObjGoroutine
 	}
 	return ObjObject
+}
+
+// EndsUnit reports whether an event with op o ends its goroutine's unit of
+// work (an atomic region, for the atomicity patterns): the goroutine
+// starts or waits for another, communicates, or sleeps. A unit never
+// spans such a blocking point: a `for { select { … } }` loop is many
+// units, and so is a loop that sleeps between its steps.
+func (o Op) EndsUnit() bool {
+	switch o {
+	case Fork, Join, Send, Recv, Close, WGWait, CondWait, Sleep:
+		return true
+	}
+	return false
 }
 
 // HasCap reports whether events with op o carry a channel capacity in Arg.

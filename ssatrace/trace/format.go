@@ -51,8 +51,9 @@ const (
 	TextHeader = "# pecanvet trace v1"
 	// BinaryMagic starts every binary trace; the version byte follows.
 	BinaryMagic = "PCNTRC"
-	// BinaryVersion is the binary format version this package reads and writes.
-	BinaryVersion = 1
+	// BinaryVersion is the binary format version this package writes. It
+	// reads version 1 too: version 2 added op 26 (sleep), nothing else.
+	BinaryVersion = 2
 )
 
 // IsBinary reports whether a trace starting with prefix is in the binary

@@ -374,7 +374,7 @@ func TestWriterRejects(t *testing.T) {
 	}{
 		{Event{G: 1, Op: Begin, Obj: -1, Site: -1}, "goroutine index 1 out of range"},
 		{Event{G: 0, Op: 0, Obj: -1, Site: -1}, "unknown op 0"},
-		{Event{G: 0, Op: numOps, Obj: -1, Site: -1}, "unknown op 26"},
+		{Event{G: 0, Op: numOps, Obj: -1, Site: -1}, "unknown op 27"},
 		{Event{G: 0, Op: Begin, Obj: 0, Site: -1}, "begin takes no object"},
 		{Event{G: 0, Op: Read, Obj: 1, Site: -1}, "object index 1 out of range"},
 		{Event{G: 0, Op: Read, Obj: -1, Site: -1}, "object index -1 out of range"},
@@ -464,7 +464,7 @@ func TestWriteError(t *testing.T) {
 func TestOpCodes(t *testing.T) {
 	want := []string{"invalid", "read", "write", "atomic-load", "atomic-store", "atomic-rmw", "lock", "unlock",
 		"rlock", "runlock", "fork", "begin", "end", "join", "send", "recv", "close", "wg-add", "wg-done",
-		"wg-wait", "once", "cond-wait", "cond-signal", "cond-broadcast", "region-begin", "region-end"}
+		"wg-wait", "once", "cond-wait", "cond-signal", "cond-broadcast", "region-begin", "region-end", "sleep"}
 	if int(numOps) != len(want) {
 		t.Fatalf("%d ops, want %d: the binary format needs a new version", numOps, len(want))
 	}

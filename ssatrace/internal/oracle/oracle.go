@@ -319,13 +319,7 @@ func (m *Model) buildLocksets() {
 }
 
 // isBoundary reports whether events with op o split atomic regions.
-func isBoundary(o trace.Op) bool {
-	switch o {
-	case trace.Fork, trace.Join, trace.Send, trace.Recv, trace.Close, trace.WGWait, trace.CondWait:
-		return true
-	}
-	return false
-}
+func isBoundary(o trace.Op) bool { return o.EndsUnit() }
 
 func (m *Model) buildRegions() {
 	m.region = make([]int, m.n)
@@ -744,9 +738,11 @@ func checkThenAct(ev []trace.Event) []bool {
 	}
 	for i, e := range ev {
 		g := e.G
-		switch e.Op {
-		case trace.Fork, trace.Join, trace.Send, trace.Recv, trace.Close, trace.WGWait, trace.CondWait:
+		if e.Op.EndsUnit() {
 			drop(g)
+			continue
+		}
+		switch e.Op {
 		case trace.RegionBegin:
 			depth[g]++
 		case trace.RegionEnd, trace.Unlock, trace.RUnlock:

@@ -150,7 +150,7 @@ func TestSends(t *testing.T) {
 }
 
 // TestSleeps calls time's Sleep and takes it as a value: both become
-// rt.Sleep, which behaves alike when not replaying.
+// rt.SleepAt and rt.Sleep, which behave alike when not replaying.
 func TestSleeps(t *testing.T) {
 	start := time.Now()
 	time.Sleep(time.Millisecond)
