@@ -296,3 +296,58 @@ func TestRuntimeCacheStable(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestModuleDeps: the main module's packages that the checked package
+// imports, directly or not, are instrumented too, without their tests;
+// packages of other modules and the checked package's own are not deps.
+func TestModuleDeps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary")
+	}
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":                  "module example.com/m\n\ngo 1.22\n",
+		"spawn/spawn.go":          "package spawn\n\nimport \"example.com/m/internal/guard\"\n\n// Go runs f in a goroutine of its own, under guard's lock.\nfunc Go(f func()) { go guard.Do(f) }\n",
+		"spawn/s_test.go":         "package spawn\n\nimport \"testing\"\n\nfunc TestGo(t *testing.T) { done := make(chan bool); Go(func() { done <- true }); <-done }\n",
+		"internal/guard/guard.go": "package guard\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\n// Do runs f holding the lock.\nfunc Do(f func()) { mu.Lock(); defer mu.Unlock(); f() }\n",
+		"unused/unused.go":        "package unused\n\nvar X int\n",
+		"job/job.go":              "package job\n\nimport \"example.com/m/spawn\"\n\n// Run runs f in the background and waits for it.\nfunc Run(f func()) { done := make(chan bool); spawn.Go(func() { f(); done <- true }); <-done }\n",
+		"job/job_test.go":         "package job\n\nimport \"testing\"\n\nfunc TestRun(t *testing.T) { n := 0; Run(func() { n++ }); if n != 1 { t.Fatal(n) } }\n",
+	} {
+		if err := writeFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./job"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Cleanup()
+	if got, want := strings.Join(res.Deps, " "), "example.com/m/internal/guard example.com/m/spawn"; got != want {
+		t.Errorf("deps %q, want %q", got, want)
+	}
+	if len(res.Packages) != 1 || res.Packages[0].ImportPath != "example.com/m/job" {
+		t.Errorf("packages %+v, want job alone", res.Packages)
+	}
+	b, err := os.ReadFile(res.Overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ov struct{ Replace map[string]string }
+	if err := json.Unmarshal(b, &ov); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"spawn/spawn.go", "internal/guard/guard.go", "job/job.go", "job/job_test.go"} {
+		if _, ok := ov.Replace[filepath.Join(dir, filepath.FromSlash(f))]; !ok {
+			t.Errorf("%s not instrumented", f)
+		}
+	}
+	if _, ok := ov.Replace[filepath.Join(dir, "spawn", "s_test.go")]; ok {
+		t.Errorf("a dep's test file is instrumented")
+	}
+	cmd := exec.Command("go", "test", "-c", "-vet=off", "-overlay="+res.Overlay, "-o", filepath.Join(t.TempDir(), "job.test"), "./job")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the instrumented build fails: %v\n%s", err, out)
+	}
+}
