@@ -9,7 +9,8 @@ import (
 
 // moduleDeps returns the import paths of the main module's packages that
 // pkgs import, directly or through each other, other than pkgs
-// themselves. They are instrumented too (without their tests): a goroutine
+// themselves. They are instrumented too (without their tests), for their
+// goroutines and synchronization only (rt.RegisterQuiet): a goroutine
 // that a helper package of the module starts, or a lock it takes, is
 // otherwise invisible to the trace, and so to happens-before. conc's pool
 // starts its workers through the module's root package (conc.WaitGroup),

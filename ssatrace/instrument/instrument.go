@@ -179,6 +179,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	notes = append(notes, depNotes...)
 	var deps []string
 	for _, u := range depUnits {
+		u.dep = true
 		rewritten, err := ins.instrumentUnit(u)
 		if err != nil {
 			continue // left as it is: only its events are missing
@@ -458,6 +459,9 @@ type unit struct {
 	dir   string
 	files []unitFile
 	tests bool // the unit has _test.go files
+	// dep: a package of the module that the checked ones import
+	// (moduleDeps), whose plain memory accesses are not recorded.
+	dep bool
 
 	mutexVals map[*types.Var]bool // see fileRW.mutexValues
 }

@@ -309,9 +309,9 @@ func TestModuleDeps(t *testing.T) {
 		"go.mod":                  "module example.com/m\n\ngo 1.22\n",
 		"spawn/spawn.go":          "package spawn\n\nimport \"example.com/m/internal/guard\"\n\n// Go runs f in a goroutine of its own, under guard's lock.\nfunc Go(f func()) { go guard.Do(f) }\n",
 		"spawn/s_test.go":         "package spawn\n\nimport \"testing\"\n\nfunc TestGo(t *testing.T) { done := make(chan bool); Go(func() { done <- true }); <-done }\n",
-		"internal/guard/guard.go": "package guard\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\n// Do runs f holding the lock.\nfunc Do(f func()) { mu.Lock(); defer mu.Unlock(); f() }\n",
+		"internal/guard/guard.go": "package guard\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\n// Do runs f holding the lock.\nfunc Do(f func()) { mu.Lock(); defer mu.Unlock(); f() }\n\n// N counts.\ntype N struct{ n int }\n\n// Inc counts one.\nfunc (c *N) Inc() { c.n++ }\n",
 		"unused/unused.go":        "package unused\n\nvar X int\n",
-		"job/job.go":              "package job\n\nimport \"example.com/m/spawn\"\n\n// Run runs f in the background and waits for it.\nfunc Run(f func()) { done := make(chan bool); spawn.Go(func() { f(); done <- true }); <-done }\n",
+		"job/job.go":              "package job\n\nimport \"example.com/m/spawn\"\n\n// Run runs f in the background and waits for it.\nfunc Run(f func()) { done := make(chan bool); spawn.Go(func() { f(); done <- true }); <-done }\n\n// J counts.\ntype J struct{ n int }\n\n// Inc counts one.\nfunc (j *J) Inc() { j.n++ }\n",
 		"job/job_test.go":         "package job\n\nimport \"testing\"\n\nfunc TestRun(t *testing.T) { n := 0; Run(func() { n++ }); if n != 1 { t.Fatal(n) } }\n",
 	} {
 		if err := writeFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(src)); err != nil {
@@ -344,6 +344,18 @@ func TestModuleDeps(t *testing.T) {
 	}
 	if _, ok := ov.Replace[filepath.Join(dir, "spawn", "s_test.go")]; ok {
 		t.Errorf("a dep's test file is instrumented")
+	}
+	// A dep records its goroutines and synchronization, not its plain
+	// accesses (rt.RegisterQuiet) nor units of work.
+	for f, want := range map[string]string{"internal/guard/guard.go": ".RegisterQuiet(", "job/job.go": ".Register("} {
+		b, err := os.ReadFile(ov.Replace[filepath.Join(dir, filepath.FromSlash(f))])
+		if err != nil || !strings.Contains(string(b), rtName+want) {
+			t.Errorf("%s does not call %s%s (%v)", f, rtName, want, err)
+		}
+		if unit := strings.Contains(string(b), ".RegionBegin("); unit != (f == "job/job.go") {
+			t.Errorf("%s: a unit of work for its method: %v", f, unit)
+		}
+
 	}
 	cmd := exec.Command("go", "test", "-c", "-vet=off", "-overlay="+res.Overlay, "-o", filepath.Join(t.TempDir(), "job.test"), "./job")
 	cmd.Dir = dir

@@ -19,7 +19,7 @@ func record(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg int64
 // recordLocked is record with mu held.
 func recordLocked(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg int64, flags uint8) {
 	w := rec
-	if w == nil {
+	if w == nil || quietLocked(site, op) {
 		return
 	}
 	id, stack := self(uintptr(addr))
@@ -35,7 +35,7 @@ func recordLocked(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg
 // named name when the part is a field (see partSet), else by the site.
 func recordPart(addr unsafe.Pointer, site int32, op trace.Op, name string) {
 	mu.Lock()
-	if w := rec; w != nil {
+	if w := rec; w != nil && !quietLocked(site, op) {
 		if id, stack := self(uintptr(addr)); !stack {
 			g := w.goroutine(id)
 			s := w.site(site)

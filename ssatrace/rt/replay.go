@@ -240,7 +240,7 @@ func gate(addr unsafe.Pointer, site int32, op trace.Op) {
 		}
 	}
 	mu.Lock()
-	if rp != nil && !rp.free && rec != nil {
+	if rp != nil && !rp.free && rec != nil && !quietLocked(site, op) {
 		rp.turn(rec.cur(), site, op, passes(op))
 	}
 	mu.Unlock()

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
 
 // EnvTrace names the environment variable that switches recording on: the
@@ -133,6 +135,35 @@ func finish(reason string) error {
 }
 
 const finishGrace = int64(100e6) // ns
+
+// RegisterQuiet is Register for a file of a package instrumented only
+// because a checked package imports it (instrument's moduleDeps): its
+// plain memory accesses are neither recorded nor scheduled (quietLocked),
+// its goroutines and synchronization are. Races inside such a package
+// are its own checks' business, and recording its accesses made the
+// traces of golang-lru's root package (whose caches run simplelru's code
+// under their lock) several times longer, and their search time out.
+func RegisterQuiet(first int32, sites []Site) bool {
+	Register(first, sites)
+	mu.Lock()
+	defer mu.Unlock()
+	for len(quiet) < int(first)+len(sites) {
+		quiet = append(quiet, false)
+	}
+	for i := range sites {
+		quiet[int(first)+i] = true
+	}
+	return true
+}
+
+// quiet marks the sites registered by RegisterQuiet, by id.
+var quiet []bool
+
+// quietLocked reports, with mu held, whether op at site is a plain memory
+// access that is not recorded (RegisterQuiet).
+func quietLocked(site int32, op trace.Op) bool {
+	return (op == trace.Read || op == trace.Write) && site >= 0 && int(site) < len(quiet) && quiet[site]
+}
 
 // Register records the sites with ids first, first+1, … It is called from a
 // package-level variable initializer of every instrumented file; the result

@@ -356,3 +356,36 @@ func TestSleepEvent(t *testing.T) {
 		t.Errorf("replay took %v", took)
 	}
 }
+
+const (
+	qW    int32 = 2900 + iota // after the others' 2000…2800
+	qLock
+)
+
+var _ = RegisterQuiet(qW, []Site{
+	{Pos: "quiet.go:1:1", Obj: "x"},
+	{Pos: "quiet.go:2:1", Obj: "mu"},
+})
+
+// TestQuietSites: the sites of a package instrumented only for its
+// synchronization (RegisterQuiet) record no plain access, and their locks
+// as usual.
+func TestQuietSites(t *testing.T) {
+	done := recordTo(t)
+	x := heap[int]()
+	var m sync.Mutex
+	W(unsafe.Pointer(x), qW)
+	R(unsafe.Pointer(x), qW)
+	RV(x, qW)
+	Lock(&m, qLock)
+	Unlock(&m, qLock)
+	W(unsafe.Pointer(x), selW1) // a site of another file
+	tr := done()
+	var ops []string
+	for _, e := range tr.Events {
+		ops = append(ops, e.Op.String()+" @"+tr.Sites[e.Site])
+	}
+	if got, want := strings.Join(ops, ", "), "lock @quiet.go:2:1, unlock @quiet.go:2:1, write @sel.go:4:1"; got != want {
+		t.Errorf("recorded %s, want %s", got, want)
+	}
+}
