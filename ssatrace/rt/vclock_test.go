@@ -358,7 +358,7 @@ func TestSleepEvent(t *testing.T) {
 }
 
 const (
-	qW    int32 = 2900 + iota // after the others' 2000…2800
+	qW int32 = 2900 + iota // after the others' 2000…2800
 	qLock
 )
 
