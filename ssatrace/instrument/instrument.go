@@ -130,7 +130,6 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 		BuildFlags: opt.BuildFlags,
 		Tests:      true,
 		Fset:       fset,
-		Overlay:    opt.Extra,
 	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
@@ -139,6 +138,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	if err := loadErrors(pkgs); err != nil {
 		return nil, err
 	}
+	extraNotes := joinExtra(pkgs, opt.Extra)
 
 	rtFiles, err := ssatrace.RuntimeFiles()
 	if err != nil {
@@ -150,6 +150,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	}
 
 	units, notes, mod, hasTestMain := selectFiles(pkgs)
+	notes = append(notes, extraNotes...)
 	if mod == nil {
 		return nil, fmt.Errorf("no package of the main module matches %s", strings.Join(patterns, " "))
 	}
