@@ -145,6 +145,10 @@ type replayer struct {
 	// clockFires counts the events of the virtual clock fired while the
 	// cursor stood at clockCursor.
 	clockCursor, clockFires int
+
+	// pendingChecked is when the watcher last found the goroutine of the
+	// pending plain access runnable (pendingDone).
+	pendingChecked time.Time
 }
 
 // endGrace bounds how long the end of the process waits for the schedule.
@@ -696,9 +700,30 @@ func (r *replayer) watch() {
 			return
 		}
 		now := time.Now()
-		if !r.free && r.pending != nil && !r.pendingEmit && now.Sub(r.pendingSince) >= pendingGrace {
-			r.pending = nil
-			r.advance()
+		if !r.free && r.pending != nil && !r.pendingEmit && now.Sub(r.pendingSince) >= pendingGrace && now.Sub(r.pendingChecked) >= pendingGrace {
+			// Past the grace, the turn passes on only if the goroutine
+			// surely made its access: on a loaded machine, 10 ms after
+			// R or W returned it may not have run again yet, and the next
+			// step's access would come first (TestSubjects lost
+			// violations under load, each time others).
+			g := r.pending
+			mu.Unlock()
+			var gs []gstate
+			gs, buf = dumpGoroutines(buf)
+			mu.Lock()
+			if rp != r || rec == nil {
+				mu.Unlock()
+				return
+			}
+			now = time.Now()
+			if !r.free && r.pending == g && !r.pendingEmit {
+				if pendingDone(gs, g.goid, now.Sub(r.pendingSince)) {
+					r.pending = nil
+					r.advance()
+				} else {
+					r.pendingChecked = now
+				}
+			}
 		}
 		moves, fires := r.moves, clock.fires
 		if moves != lastMoves {
@@ -765,6 +790,32 @@ func (r *replayer) watch() {
 			os.Exit(2)
 		}
 	}
+}
+
+// pendingLong is how long a goroutine holding the turn for a plain access
+// may run before its access is taken for done (pendingDone).
+const pendingLong = 100 * time.Millisecond
+
+// pendingDone reports whether the goroutine goid, whose plain access has
+// held the turn for held, has surely made it: it waits (it went on into a
+// wait outside recorded operations, or into rt's lock at its next gate),
+// it is in a system call or asleep, it is gone, or it has been running for
+// pendingLong (it went on into a computation). Runnable or preempted, it
+// may not have run the access yet.
+func pendingDone(gs []gstate, goid int64, held time.Duration) bool {
+	for _, g := range gs {
+		if g.id != goid {
+			continue
+		}
+		switch g.state {
+		case "runnable", "preempted":
+			return false
+		case "running":
+			return held >= pendingLong
+		}
+		return true
+	}
+	return true
 }
 
 // waiters lists the goroutines waiting at gates, for a verdict.

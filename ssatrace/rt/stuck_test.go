@@ -369,3 +369,26 @@ func TestReplayUnstarted(t *testing.T) {
 		t.Fatalf("verdict %+v: g2 had started", v)
 	}
 }
+
+// TestPendingDone: the turn of a plain access passes on past the grace
+// only when its goroutine surely made the access.
+func TestPendingDone(t *testing.T) {
+	gs := []gstate{{id: 1, state: "runnable"}, {id: 2, state: "running"}, {id: 3, state: "chan receive"}, {id: 4, state: "preempted"}, {id: 5, state: "syscall"}}
+	for _, c := range []struct {
+		goid int64
+		held time.Duration
+		want bool
+	}{
+		{1, time.Second, false}, // it may not have run since R or W returned
+		{4, time.Second, false},
+		{2, 20 * time.Millisecond, false},
+		{2, pendingLong, true}, // a computation after the access
+		{3, 20 * time.Millisecond, true},
+		{5, 20 * time.Millisecond, true},
+		{9, 20 * time.Millisecond, true}, // gone
+	} {
+		if got := pendingDone(gs, c.goid, c.held); got != c.want {
+			t.Errorf("goroutine %d held %v: %v, want %v", c.goid, c.held, got, c.want)
+		}
+	}
+}
