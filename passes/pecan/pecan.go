@@ -35,6 +35,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -272,6 +273,8 @@ func runCheck(dir string, pats []*pattern.Pattern) (*check.Report, error) {
 	v, _ := checks.LoadOrStore(dir, &checkOnce{})
 	c := v.(*checkOnce)
 	c.once.Do(func() {
+		checkSlots <- struct{}{}
+		defer func() { <-checkSlots }()
 		c.rep, c.err = check.Run(context.Background(), check.Options{
 			Dir: dir, Patterns: []string{"."}, Anomalies: pats, Budget: budget, MaxReplays: maxReplays, Drivers: true,
 		})
@@ -286,6 +289,15 @@ type checkOnce struct {
 }
 
 var checks sync.Map // package directory → *checkOnce
+
+// checkSlots bounds the dynamic checks that run at once in one process to
+// the CPUs, as go vet bounds its vet tool processes: a driver that runs
+// the analyzer on many packages in one process (golangci-lint,
+// analysistest) otherwise started them all together, each with its
+// builds, recordings and replays, and their wall-clock bounds (a trace's
+// share of the budget, a replay's stall bound) were spent waiting for the
+// CPU, so that findings came and went.
+var checkSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 
 // skipError says why the dynamic check of a package could not run, and
 // what to run instead.
