@@ -28,12 +28,14 @@ import (
 // is not expected.
 func joinExtra(pkgs []*packages.Package, extra map[string][]byte) []string {
 	var notes []string
+	copied := map[*packages.Package]bool{}
 	for _, path := range sortedKeys(extra) {
-		host := extraHost(pkgs, path)
-		if host == nil {
+		i := extraHost(pkgs, path)
+		if i < 0 {
 			notes = append(notes, fmt.Sprintf("%s: no package to add it to; left out", path))
 			continue
 		}
+		host := pkgs[i]
 		f, err := parser.ParseFile(host.Fset, path, extra[path], parser.ParseComments|parser.SkipObjectResolution)
 		if err == nil && f.Name.Name != host.Name {
 			err = fmt.Errorf("package %s, not %s", f.Name.Name, host.Name)
@@ -67,6 +69,15 @@ func joinExtra(pkgs []*packages.Package, extra map[string][]byte) []string {
 			notes = append(notes, fmt.Sprintf("%s: does not type-check with its package (%s); left out", path, strings.Join(errs, "; ")))
 			continue
 		}
+		// A copy takes the package's place in pkgs: the loaded one stays
+		// as the packages that import it (its external tests) saw it
+		// when they were type-checked, for their SSA (heapVars).
+		if !copied[host] {
+			c := *host
+			host = &c
+			pkgs[i] = host
+			copied[host] = true
+		}
 		host.Syntax, host.Types, host.TypesInfo = files, pkg, info
 		// The driver's imports, for SSA (heapVars) and importers.
 		imports := make(map[string]*packages.Package, len(host.Imports))
@@ -79,32 +90,33 @@ func joinExtra(pkgs []*packages.Package, extra map[string][]byte) []string {
 			}
 		}
 		host.Imports = imports
-		host.GoFiles = append(host.GoFiles, path)
-		host.CompiledGoFiles = append(host.CompiledGoFiles, path)
+		host.GoFiles = append(append([]string(nil), host.GoFiles...), path)
+		host.CompiledGoFiles = append(append([]string(nil), host.CompiledGoFiles...), path)
 	}
 	return notes
 }
 
-// extraHost returns the package variant an extra file at path joins: of
+// extraHost returns the index in pkgs of the package variant an extra file
+// at path joins, or -1: of
 // the main module, in its directory, the internal test variant if there
 // is one, else the package itself.
-func extraHost(pkgs []*packages.Package, path string) *packages.Package {
+func extraHost(pkgs []*packages.Package, path string) int {
 	dir := filepath.Dir(path)
-	var cands []*packages.Package
-	for _, p := range pkgs {
+	var cands []int
+	for i, p := range pkgs {
 		if p.Module == nil || !p.Module.Main || p.Types == nil || len(p.GoFiles) == 0 || isXTest(p) || strings.HasSuffix(p.ID, ".test") {
 			continue
 		}
 		if filepath.Dir(p.GoFiles[0]) == dir {
-			cands = append(cands, p)
+			cands = append(cands, i)
 		}
 	}
 	// "p [p.test]" before "p".
 	sort.SliceStable(cands, func(i, j int) bool {
-		return strings.Contains(cands[i].ID, " [") && !strings.Contains(cands[j].ID, " [")
+		return strings.Contains(pkgs[cands[i]].ID, " [") && !strings.Contains(pkgs[cands[j]].ID, " [")
 	})
 	if len(cands) == 0 {
-		return nil
+		return -1
 	}
 	return cands[0]
 }

@@ -363,3 +363,56 @@ func TestModuleDeps(t *testing.T) {
 		t.Fatalf("the instrumented build fails: %v\n%s", err, out)
 	}
 }
+
+// TestExtraFiles: a generated driver file joins its package's internal
+// test variant (or the package, when it has no tests), importing packages
+// the variant does not; the external tests, which import the variant, are
+// instrumented as they were type-checked; and the build compiles.
+func TestExtraFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := t.TempDir()
+	driver := "package %s\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestPecanvetDriver_X(t *testing.T) {\n\tc := &counter{}\n\tdone := make(chan bool)\n\tgo func() { c.inc(); done <- true }()\n\tc.inc()\n\tselect {\n\tcase <-done:\n\tcase <-time.After(time.Second):\n\t}\n\t_ = fmt.Sprint(c.n)\n}\n"
+	for name, src := range map[string]string{
+		"go.mod":        "module example.com/m\n\ngo 1.22\n",
+		"a/a.go":        "package a\n\ntype counter struct{ n int }\n\nfunc (c *counter) inc() { c.n++ }\n\n// Inc counts.\nfunc Inc() int { c := &counter{}; c.inc(); return c.n }\n",
+		"a/a_test.go":   "package a\n\nimport \"testing\"\n\nfunc TestInc(t *testing.T) { (&counter{}).inc() }\n",
+		"a/a_x_test.go": "package a_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/a\"\n)\n\nfunc TestIncX(t *testing.T) { a.Inc() }\n",
+		"b/b.go":        "package b\n\ntype counter struct{ n int }\n\nfunc (c *counter) inc() { c.n++ }\n",
+	} {
+		if err := writeFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	extra := map[string][]byte{
+		filepath.Join(dir, "a", "zz_pecanvet_driver_test.go"): []byte(strings.ReplaceAll(driver, "%s", "a")),
+		filepath.Join(dir, "b", "zz_pecanvet_driver_test.go"): []byte(strings.ReplaceAll(driver, "%s", "b")),
+	}
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}, Extra: extra})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Cleanup()
+	if len(res.Notes) > 0 {
+		t.Errorf("notes: %q", res.Notes)
+	}
+	b, err := os.ReadFile(res.Overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ov struct{ Replace map[string]string }
+	if err := json.Unmarshal(b, &ov); err != nil {
+		t.Fatal(err)
+	}
+	for f := range extra {
+		if _, ok := ov.Replace[f]; !ok {
+			t.Errorf("%s not in the overlay", f)
+		}
+	}
+	cmd := exec.Command("go", "test", "-vet=off", "-count=1", "-overlay="+res.Overlay, "./...")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "ok  \texample.com/m/b") {
+		t.Fatalf("the instrumented tests: %v\n%s", err, out)
+	}
+}
