@@ -174,7 +174,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, nil
 	}
 	dir := filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
-	if !hasConcurrency(pass) && !usesHiddenGoroutines(pass) && !testsConcurrent(pass, dir) {
+	if !hasConcurrency(pass) && !usesHiddenGoroutines(pass) && !testsConcurrent(pass, dir) && !moduleDepsConcurrent(pass, dir) {
 		res.Skipped = "no concurrency in the package or its tests (fast path)"
 		return res, nil // the fast path
 	}
@@ -228,26 +228,7 @@ func testsConcurrent(pass *analysis.Pass, dir string) bool {
 			continue
 		}
 		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
-		if err != nil {
-			continue
-		}
-		for _, imp := range f.Imports {
-			if p, _ := strconv.Unquote(imp.Path.Value); p == "sync" || p == "sync/atomic" {
-				return true
-			}
-		}
-		if fileHidesGoroutines(f) {
-			return true
-		}
-		found := false
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n.(type) {
-			case *ast.GoStmt, *ast.ChanType, *ast.SendStmt:
-				found = true
-			}
-			return !found
-		})
-		if found {
+		if err == nil && fileConcurrent(f) {
 			return true
 		}
 	}
