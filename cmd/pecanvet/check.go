@@ -57,7 +57,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 2*time.Minute, "time bound for recording one test")
 	replayTimeout := fs.Duration("replay-timeout", 30*time.Second, "time bound for one replay")
 	stall := fs.Duration("stall", 2*time.Second, "a replay in which code outside recorded operations runs this long without progress is a deadlock (when every goroutine waits, replay decides at once)")
-	maxReplays := fs.Int("max-replays", 50, "replays per test at most")
+	maxReplays := fs.Int("max-replays", 100, "replays per test at most")
 	budget := fs.Duration("budget", 5*time.Minute, "time budget per package")
 	alone := fs.Bool("alone", false, "record each test in a process of its own (by default a package's test functions are recorded in one process, each with a trace of its own; use this when tests depend on running alone)")
 	perturb := fs.Int("perturb", 1, "when a test's first run proves nothing and two of its goroutines did something, record it this many more times under perturbed schedules (fixed seeds) and predict from each run; 0: only the first run")

@@ -91,7 +91,7 @@ var (
 	patternsFlag = "all"
 	budget       = 5 * time.Minute
 	doReplay     = true
-	maxReplays   = 50
+	maxReplays   = 100
 	verbose      = false
 )
 

@@ -33,7 +33,7 @@ type Options struct {
 	Anomalies  []*pattern.Pattern
 	Timeout    time.Duration // recording, per test; default 2m
 	Replay     replay.Options
-	MaxReplays int           // per test; default 50
+	MaxReplays int           // per test; default 100
 	Budget     time.Duration // per package; default 5m
 	BuildFlags []string
 	Progress   io.Writer // progress lines, if not nil
@@ -188,7 +188,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		opt.Timeout = 2 * time.Minute
 	}
 	if opt.MaxReplays <= 0 {
-		opt.MaxReplays = 50
+		opt.MaxReplays = 100
 	}
 	if opt.Budget <= 0 {
 		opt.Budget = 5 * time.Minute

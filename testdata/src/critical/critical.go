@@ -12,7 +12,7 @@ type Section struct {
 
 // Run runs body while goroutine id owns the section.
 func (s *Section) Run(id int, body func()) {
-	for s.owner != 0 { // want "data race on " "atomicity violation on "
+	for s.owner != 0 { // want "data race on " "atomicity violation on " "atomic-set-serializability violation on "
 		runtime.Gosched()
 	}
 	s.owner = id // want "data race on " "atomicity violation on " "atomic-set-serializability violation on "
