@@ -329,14 +329,7 @@ func TestModuleDeps(t *testing.T) {
 	if len(res.Packages) != 1 || res.Packages[0].ImportPath != "example.com/m/job" {
 		t.Errorf("packages %+v, want job alone", res.Packages)
 	}
-	b, err := os.ReadFile(res.Overlay)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ov struct{ Replace map[string]string }
-	if err := json.Unmarshal(b, &ov); err != nil {
-		t.Fatal(err)
-	}
+	ov := overlayOf(t, res)
 	for _, f := range []string{"spawn/spawn.go", "internal/guard/guard.go", "job/job.go", "job/job_test.go"} {
 		if _, ok := ov.Replace[filepath.Join(dir, filepath.FromSlash(f))]; !ok {
 			t.Errorf("%s not instrumented", f)
@@ -397,14 +390,7 @@ func TestExtraFiles(t *testing.T) {
 	if len(res.Notes) > 0 {
 		t.Errorf("notes: %q", res.Notes)
 	}
-	b, err := os.ReadFile(res.Overlay)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ov struct{ Replace map[string]string }
-	if err := json.Unmarshal(b, &ov); err != nil {
-		t.Fatal(err)
-	}
+	ov := overlayOf(t, res)
 	for f := range extra {
 		if _, ok := ov.Replace[f]; !ok {
 			t.Errorf("%s not in the overlay", f)
@@ -415,4 +401,17 @@ func TestExtraFiles(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "ok  \texample.com/m/b") {
 		t.Fatalf("the instrumented tests: %v\n%s", err, out)
 	}
+}
+
+// overlayOf reads the overlay of an instrumentation.
+func overlayOf(t *testing.T, res *Result) (ov struct{ Replace map[string]string }) {
+	t.Helper()
+	b, err := os.ReadFile(res.Overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &ov); err != nil {
+		t.Fatal(err)
+	}
+	return ov
 }

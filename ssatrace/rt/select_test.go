@@ -196,14 +196,7 @@ func TestReplaySelectCompletesPending(t *testing.T) {
 		wg.Wait()
 		return false
 	}
-	start := time.Now()
-	v, _, _ := replayOnce(t, p, prog)
-	if v.Verdict != "reproduced" {
-		t.Fatalf("verdict %+v, want reproduced", v)
-	}
-	if took := time.Since(start); took > 10*time.Second {
-		t.Errorf("replay took %v: the select did not complete the pending write", took)
-	}
+	reproducedWithin(t, p, prog, 10*time.Second, "the select did not complete the pending write")
 }
 
 // TestReplayOmitCompletesPending: like the select's gate, the gate of a
@@ -254,12 +247,20 @@ func TestReplayOmitCompletesPending(t *testing.T) {
 		join.Wait()
 		return false
 	}
+	reproducedWithin(t, p, prog, 10*time.Second, "the omitted event's gate did not complete the pending write")
+}
+
+// reproducedWithin replays the schedule at path with prog and fails the
+// test unless the verdict is "reproduced" within d (why: what a slower
+// replay means).
+func reproducedWithin(t *testing.T, path string, prog func() bool, d time.Duration, why string) {
+	t.Helper()
 	start := time.Now()
-	v, _, _ := replayOnce(t, p, prog)
+	v, _, _ := replayOnce(t, path, prog)
 	if v.Verdict != "reproduced" {
 		t.Fatalf("verdict %+v, want reproduced", v)
 	}
-	if took := time.Since(start); took > 10*time.Second {
-		t.Errorf("replay took %v: the omitted event's gate did not complete the pending write", took)
+	if took := time.Since(start); took > d {
+		t.Errorf("replay took %v: %s", took, why)
 	}
 }
