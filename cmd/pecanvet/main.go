@@ -49,6 +49,7 @@ Run "pecanvet SUBCOMMAND -h" for the flags of a subcommand.
 `
 
 func main() {
+	limitMemory()
 	if isVetInvocation(os.Args[1:]) {
 		vetMain(os.Args[1:])
 		return

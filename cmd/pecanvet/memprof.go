@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"time"
 )
@@ -34,4 +35,21 @@ func init() {
 			}
 		}
 	}()
+}
+
+// softMemoryLimit is the Go heap's soft limit for a pecanvet process,
+// unless GOMEMLIMIT sets one. A trace's prediction holds about 150 MB
+// live on ants' longest tests, but with the default GC target the process
+// grew to twice that and more (530 MB), beside the test processes it runs
+// and go vet's other packages: ants' vet tree came within a few percent
+// of 1 GB. Over the limit the GC works harder (at most half the CPU),
+// which is slower but bounded.
+const softMemoryLimit = 320 << 20
+
+// limitMemory sets softMemoryLimit. Test and replay processes do not
+// inherit it: it is not in their environment.
+func limitMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(softMemoryLimit)
+	}
 }
