@@ -346,7 +346,7 @@ func report(pass *analysis.Pass, found []check.Finding) {
 			if !p.IsValid() {
 				continue
 			}
-			d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: fmt.Sprintf("step %d: %s %s %s", l.Step, l.G, l.Op, l.Obj)})
+			d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: strings.TrimSpace(fmt.Sprintf("step %d: %s %s %s", l.Step, l.G, l.Op, l.Obj))})
 		}
 		pass.Report(d)
 	}
