@@ -12,6 +12,8 @@ import (
 	"go/types"
 	"sort"
 	"strings"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // checkError is an error found in rewritten code, at its original position.
@@ -118,18 +120,26 @@ func (ins *instrumenter) importerFor(u *unit) types.Importer {
 			}
 			return stub, nil
 		}
-		if p := u.pkg.Imports[path]; p != nil && p.Types != nil {
-			return p.Types, nil
-		}
-		if p := findImport(u.pkg.Types, path, make(map[*types.Package]bool)); p != nil {
-			return p, nil
-		}
-		if fallback == nil {
-			fallback = importer.ForCompiler(ins.fset, "gc", nil)
-		}
-		return fallback.Import(path)
+		return importLoaded(u.pkg, path, false, &fallback)
 	}
 	return importerFunc(find)
+}
+
+// importLoaded imports path for a check of p's files: p's own import as
+// loaded, else a package p's imports refer to (only a complete one if
+// complete: one known through export data holds only what its importers
+// use of it), else from the build's export data (*fallback, made once).
+func importLoaded(p *packages.Package, path string, complete bool, fallback *types.Importer) (*types.Package, error) {
+	if ip := p.Imports[path]; ip != nil && ip.Types != nil {
+		return ip.Types, nil
+	}
+	if tp := findImport(p.Types, path, make(map[*types.Package]bool)); tp != nil && (tp.Complete() || !complete) {
+		return tp, nil
+	}
+	if *fallback == nil {
+		*fallback = importer.ForCompiler(p.Fset, "gc", nil)
+	}
+	return (*fallback).Import(path)
 }
 
 // findImport looks for path among the transitive imports of p.

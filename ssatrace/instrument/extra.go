@@ -3,7 +3,6 @@ package instrument
 import (
 	"fmt"
 	"go/ast"
-	"go/importer"
 	"go/parser"
 	"go/types"
 	"path/filepath"
@@ -121,26 +120,14 @@ func extraHost(pkgs []*packages.Package, path string) int {
 	return cands[0]
 }
 
-// hostImporter imports for a package checked again: its own imports as
-// loaded, else a complete package they import, else from the build's
-// export data.
+// hostImporter imports for a package checked again with a driver file,
+// which may import packages the package does not (importLoaded).
 func hostImporter(host *packages.Package) types.Importer {
 	var fallback types.Importer
 	return importerFunc(func(path string) (*types.Package, error) {
 		if path == "unsafe" {
 			return types.Unsafe, nil
 		}
-		if p := host.Imports[path]; p != nil && p.Types != nil {
-			return p.Types, nil
-		}
-		// A package known through export data holds only what its
-		// importers use of it (testing's view of time has a few names).
-		if p := findImport(host.Types, path, map[*types.Package]bool{}); p != nil && p.Complete() {
-			return p, nil
-		}
-		if fallback == nil {
-			fallback = importer.ForCompiler(host.Fset, "gc", nil)
-		}
-		return fallback.Import(path)
+		return importLoaded(host, path, true, &fallback)
 	})
 }

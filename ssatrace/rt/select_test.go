@@ -153,10 +153,7 @@ func TestRecoveredOtherPanic(t *testing.T) {
 // dump finds the process idle) and pendingGrace at 20 s, a select that
 // left the write pending held the schedule for the whole grace.
 func TestReplaySelectCompletesPending(t *testing.T) {
-	old := pendingGrace
-	pendingGrace = 20 * time.Second
-	defer func() { pendingGrace = old }()
-	t.Setenv(EnvStall, "60000")
+	busyWithLongGrace(t)
 	p := writeSchedule(t, "anomaly race/WW 3 4\n"+
 		"g1 fork @sel.go:1:1 n=1\n"+
 		"g1.1 begin n=1\n"+
@@ -164,13 +161,6 @@ func TestReplaySelectCompletesPending(t *testing.T) {
 		"g1.1 write x @sel.go:4:1 n=1\n"+
 		"g1 send chan#1 @sel.go:2:1 n=1\n"+
 		"g1.1 recv chan#1 @sel.go:3:1 n=1\n")
-	var stop atomic.Bool
-	go func() { // busy, not instrumented
-		for !stop.Load() {
-			runtime.Gosched()
-		}
-	}()
-	defer stop.Store(true)
 	prog := func() bool {
 		x := heap[int]()
 		c := make(chan int, 1)
@@ -205,10 +195,7 @@ func TestReplaySelectCompletesPending(t *testing.T) {
 // goroutine's pending plain access before it waits for its turn. Without
 // that, the schedule stood still until pendingGrace.
 func TestReplayOmitCompletesPending(t *testing.T) {
-	old := pendingGrace
-	pendingGrace = 20 * time.Second
-	defer func() { pendingGrace = old }()
-	t.Setenv(EnvStall, "60000")
+	busyWithLongGrace(t)
 	p := writeSchedule(t, "anomaly race/WW 5 7\n"+
 		"g1 wg-add wg#1 @sel.go:6:1 n=1\n"+
 		"g1 read wg#1 @sel.go:6:1 n=1\n"+
@@ -219,13 +206,6 @@ func TestReplayOmitCompletesPending(t *testing.T) {
 		"g1 write x @sel.go:5:1 n=1\n"+
 		"g1 write wg#1 @sel.go:6:1 n=1\n"+ // the recorded Wait blocked
 		"g1 wg-wait wg#1 @sel.go:6:1 n=1\n")
-	var stop atomic.Bool
-	go func() { // busy, not instrumented: the process never looks idle
-		for !stop.Load() {
-			runtime.Gosched()
-		}
-	}()
-	defer stop.Store(true)
 	prog := func() bool {
 		x := heap[int]()
 		wg := heap[sync.WaitGroup]()
@@ -263,4 +243,24 @@ func reproducedWithin(t *testing.T, path string, prog func() bool, d time.Durati
 	if took := time.Since(start); took > d {
 		t.Errorf("replay took %v: %s", took, why)
 	}
+}
+
+// busyWithLongGrace sets pendingGrace to 20 s and the stall bound to a
+// minute, and keeps a goroutine busy outside recorded operations until the
+// test ends, so that no goroutine dump finds the process idle: a gate that
+// leaves a plain access pending then holds the schedule for the grace.
+func busyWithLongGrace(t *testing.T) {
+	old := pendingGrace
+	pendingGrace = 20 * time.Second
+	t.Setenv(EnvStall, "60000")
+	var stop atomic.Bool
+	go func() {
+		for !stop.Load() {
+			runtime.Gosched()
+		}
+	}()
+	t.Cleanup(func() {
+		stop.Store(true)
+		pendingGrace = old
+	})
 }
