@@ -491,8 +491,10 @@ func Go(site int32) *Goroutine {
 	}
 	p := w.cur()
 	p.spawns++
-	p.afterFork = perturbSeed != 0
 	c := w.newG(p.name + "." + strconv.Itoa(p.spawns))
+	if perturbSeed != 0 {
+		p.forked = c
+	}
 	w.addKid(c)
 	w.emit(p, trace.Event{Op: trace.Fork, Obj: c.idx, Site: w.site(site).idx})
 	return c

@@ -26,8 +26,8 @@ import (
 // trace is an ordinary one, of a different run.
 //
 // Odd seeds run children first instead: after a go statement, the parent
-// yields for about a millisecond at its next operation, and children do
-// not delay before they begin. An ordinary run tends to go on in the
+// yields at its next operation until the child has begun (at most
+// childFirstWait), and children do not delay before they begin. An ordinary run tends to go on in the
 // parent past the go statement; Go's TestRaceNestedArrayCopy, whose parent
 // copies a large array that the child writes one element of, sometimes
 // shows the child's write only after the whole copy, and the copy then
@@ -89,11 +89,12 @@ func perturbAt(addr unsafe.Pointer, op trace.Op) {
 		mu.Unlock()
 		return
 	}
-	if g.afterFork {
-		g.afterFork = false
+	if c := g.forked; c != nil {
+		g.forked = nil
 		if perturbSeed%2 == 1 {
 			mu.Unlock()
-			yieldFor(time.Millisecond)
+			waitBegun(c, childFirstWait)
+			yieldFor(time.Millisecond) // and runs on a little
 			return
 		}
 	}
@@ -102,6 +103,28 @@ func perturbAt(addr unsafe.Pointer, op trace.Op) {
 	low := 3 - priority(perturbSeed, g.name) // 0 (highest priority) to 3
 	mu.Unlock()
 	perturbDelay(h, low, op)
+}
+
+// childFirstWait bounds how long a parent yields for its child to begin
+// (odd seeds). A fixed millisecond of yields was often not enough on a
+// loaded machine, whose other processes kept the child's thread off the
+// CPU (record.TestChildrenFirst failed in CI).
+const childFirstWait = 20 * time.Millisecond
+
+// waitBegun yields until goroutine c has begun (rt.Begin bound it), or
+// for d at most: a child that never calls Begin (started in uninstrumented
+// code) costs d.
+func waitBegun(c *Goroutine, d time.Duration) {
+	deadline := time.Now().Add(d)
+	for {
+		mu.Lock()
+		begun := c.goid != 0
+		mu.Unlock()
+		if begun || time.Now().After(deadline) {
+			return
+		}
+		yieldFor(50 * time.Microsecond)
+	}
 }
 
 // perturbBegin is perturbAt for the begin of goroutine g (not yet bound to

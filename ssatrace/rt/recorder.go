@@ -162,9 +162,9 @@ type Goroutine struct {
 	after *held
 
 	perturbN uint32 // events seen by the perturbation (perturb.go)
-	// afterFork: it started a goroutine, and its next operation is the
-	// first since (perturb.go: odd seeds yield there).
-	afterFork bool
+	// forked: the goroutine it started last, if its next operation is
+	// the first since (perturb.go: odd seeds yield there until it began).
+	forked *Goroutine
 	// preSel: 1 + the step whose turn g took before a select (replay.go,
 	// preSelect); 0: none.
 	preSel int
