@@ -41,7 +41,8 @@ fuzz:
 # the README), the built pecanvet check's wall time beside go test -race
 # on each subject (checkwall), the static candidates' statuses and the
 # static analyzers' time beside go vet's (candidates), every subject's
-# recorded trace replayed 100 times in its own order, then code we did not write (eval-racetd,
+# recorded trace replayed 100 times in its own order, the tests' call
+# graphs against what each test covers on every subject, then code we did not write (eval-racetd,
 # eval-modules).
 eval:
 	$(GO) run ./internal/eval -sections corpus -race-runs 100 -o EVAL.md -readme README.md
@@ -49,6 +50,7 @@ eval:
 	$(GO) run ./internal/eval -sections candidates -o EVAL.md
 	PECANVET_DETERMINISM_RUNS=10 $(GO) test -v -count=1 -timeout 60m -run TestDeterminism ./replay/check/ | grep -E 'runs|^(ok|FAIL|---)'
 	PECANVET_SUBJECTS=all $(GO) test -count=1 -timeout 60m -run TestSubjectsBehaveAlike ./ssatrace/record/
+	PECANVET_REACH=all $(GO) test -count=1 -timeout 30m -run TestSoundAgainstCoverage ./ssatrace/reach/
 	PECANVET_OWN_ORDER=all PECANVET_REPLAY_RUNS=100 $(GO) test -v -count=1 -timeout 60m -run TestOwnOrder ./replay/ | grep -E 'replayed|^(ok|FAIL|---)'
 	$(MAKE) eval-racetd eval-modules eval-golangci
 

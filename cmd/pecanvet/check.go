@@ -152,7 +152,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			for _, c := range rep.Candidates {
 				enc.Encode(struct {
 					C candJSON `json:"candidate"`
-				}{candJSON{Package: c.Package, Pattern: c.ID, Site: c.Site, Contexts: c.Contexts, Driver: c.Driver, Status: c.Status, Why: c.Why}})
+				}{candJSON{Package: c.Package, Pattern: c.ID, Site: c.Site, Contexts: c.Contexts, Driver: c.Driver, Status: c.Status, Why: c.Why, ReachedBy: c.Reachers}})
 			}
 		}
 	} else {
@@ -309,6 +309,9 @@ type candJSON struct {
 	Driver   string `json:"driver,omitempty"`
 	Status   string `json:"status"`
 	Why      string `json:"why"`
+	// ReachedBy: the tests whose call graph reaches both sides (absent
+	// when no call graph was built).
+	ReachedBy []string `json:"reached_by,omitempty"`
 }
 
 // printCandidates lists the static candidates by package, with a count of

@@ -271,6 +271,7 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 		}
 	}
 	rep.Listed += len(own)
+	own = reachingFirst(pkg, own, b.Reach[pkg], rep)
 	seen := map[string]bool{} // one finding per site combination per package
 	cov, covDrivers := newCoverage(), newCoverage()
 	first := len(rep.Findings)
@@ -299,8 +300,46 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 			rep.Findings[i].Driver = d.Calls
 		}
 	}
-	rep.Candidates = append(rep.Candidates, candidateStatuses(pkg, b.Candidates[pkg], rep.Findings[first:], cov, covDrivers)...)
+	rep.Candidates = append(rep.Candidates, candidateStatuses(pkg, b.Candidates[pkg], rep.Findings[first:], cov, covDrivers, b.Reach[pkg])...)
 	return nil
+}
+
+// reachingFirst puts the tests whose call graph reaches a static
+// candidate (record.Build.Reach) before the others, each part in its
+// order: when the budget runs short, the tests left unchecked are those
+// that can hold no candidate. It notes how many reach one.
+func reachingFirst(pkg string, tests []string, reach map[string][]int, rep *Report) []string {
+	if reach == nil {
+		return tests
+	}
+	var first, rest []string
+	for _, t := range tests {
+		if len(reach[t]) > 0 {
+			first = append(first, t)
+		} else {
+			rest = append(rest, t)
+		}
+	}
+	rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d of %d tests reach a static candidate in the call graph; they are checked first", pkg, len(first), len(tests)))
+	return append(first, rest...)
+}
+
+// unreached says, for a note on the tests left unchecked, how many of
+// them reach no static candidate (generated drivers are not in reach).
+func unreached(tests []string, reach map[string][]int) string {
+	n := 0
+	for _, t := range tests {
+		if r, ok := reach[t]; ok && len(r) == 0 {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return ""
+	case n == len(tests):
+		return " (none of them reaches a static candidate in the call graph)"
+	}
+	return fmt.Sprintf(" (%d of them reach no static candidate in the call graph)", n)
 }
 
 // driverShare: a package's generated drivers keep Budget/driverShare of
@@ -359,7 +398,7 @@ func checkTests(ctx context.Context, b *record.Build, pkg string, tests []string
 	checkQueued(ctx, b, pkg, deadline, opt, seen, rep, func(predict func(*testCheck, record.Test, string)) {
 		for ti, test := range tests {
 			if time.Now().After(deadline) {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: budget of %v spent; %d of %d tests not checked", pkg, opt.Budget, len(tests)-ti, len(tests)))
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: budget of %v spent; %d of %d tests not checked%s", pkg, opt.Budget, len(tests)-ti, len(tests), unreached(tests[ti:], b.Reach[pkg])))
 				break
 			}
 			dir := filepath.Join(scratch, fmt.Sprintf("t%d", ti))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -99,6 +100,39 @@ func TestFailingTests(t *testing.T) {
 			t.Errorf("%s: its race was not reproduced (notes %q)", test, rep.Notes)
 		case !strings.HasSuffix(c, "(as without pecanvet's help)"):
 			t.Errorf("%s: consequence %q is the test's own failure, not marked as such", test, c)
+		}
+	}
+}
+
+// TestReachingTestsFirst: the test whose call graph reaches the static
+// candidate (Account.Add twice) is checked before the one earlier in the
+// source that reaches none, and a note says so.
+func TestReachingTestsFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records and replays")
+	}
+	dir, err := filepath.Abs("testdata/reachfirst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress strings.Builder
+	rep, err := check.Run(context.Background(), check.Options{Dir: dir, Drivers: true, Progress: &progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	add, double := strings.Index(progress.String(), "reachfirst TestZzzAdd: "), strings.Index(progress.String(), "reachfirst TestAaaDouble: ")
+	if add < 0 || double < 0 || add > double {
+		t.Errorf("TestZzzAdd not checked first:\n%s", progress.String())
+	}
+	if !slices.Contains(rep.Notes, "reachfirst: 1 of 2 tests reach a static candidate in the call graph; they are checked first") {
+		t.Errorf("notes %q", rep.Notes)
+	}
+	if len(rep.Reported()) != 1 || rep.Reported()[0].Test != "TestZzzAdd" {
+		t.Errorf("reported %v", rep.Reported())
+	}
+	for _, c := range rep.Candidates {
+		if c.Contexts == "Account.Add and Account.Add" && !slices.Equal(c.Reachers, []string{"TestZzzAdd"}) {
+			t.Errorf("%s: reached by %v, want TestZzzAdd", c.Contexts, c.Reachers)
 		}
 	}
 }

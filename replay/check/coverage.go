@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/pecanvet/pecanvet/ssatrace/driver"
@@ -92,15 +93,19 @@ type CandidateStatus struct {
 	// generated for it).
 	Status string
 	Why    string
+	// Reachers are the tests whose call graph reaches both of its
+	// contexts (ssatrace/reach), sorted; nil when no call graph was built.
+	Reachers []string
 }
 
 // candidateStatuses gives each candidate of pkg its status from the
 // package's findings and what its tests' runs (cov) and its drivers'
 // runs (drv) held.
-func candidateStatuses(pkg string, cands []driver.Candidate, findings []Finding, cov, drv *coverage) []CandidateStatus {
+func candidateStatuses(pkg string, cands []driver.Candidate, findings []Finding, cov, drv *coverage, reach map[string][]int) []CandidateStatus {
 	out := make([]CandidateStatus, 0, len(cands))
-	for _, c := range cands {
-		st := CandidateStatus{Package: pkg, Candidate: c}
+	reachers := reachersOf(len(cands), reach)
+	for ci, c := range cands {
+		st := CandidateStatus{Package: pkg, Candidate: c, Reachers: reachers[ci]}
 		var pruned *Finding
 		for i := range findings {
 			f := &findings[i]
@@ -132,14 +137,55 @@ func candidateStatuses(pkg string, cands []driver.Candidate, findings []Finding,
 			st.Status = "pruned"
 			st.Why = "both sides ran in two goroutines; no feasible reordering of the recorded runs makes the anomaly (nothing predicted)"
 		case c.Driver == "":
-			st.Status, st.Why = "not driven", c.NoDriver
+			st.Status, st.Why = "not driven", c.NoDriver+reachedBy(st.Reachers, reach != nil)
 		default:
 			st.Status = "not reached"
-			st.Why = "no run of a test, nor of its driver " + c.Driver + ", held both sides in two goroutines"
+			st.Why = "no run of a test, nor of its driver " + c.Driver + ", held both sides in two goroutines" + reachedBy(st.Reachers, reach != nil)
 		}
 		out = append(out, st)
 	}
 	return out
+}
+
+// reachersOf inverts reach (test → candidate indices): per candidate, the
+// tests reaching it, sorted. Nil without a call graph.
+func reachersOf(n int, reach map[string][]int) [][]string {
+	out := make([][]string, n)
+	if reach == nil {
+		return out
+	}
+	tests := make([]string, 0, len(reach))
+	for t := range reach {
+		tests = append(tests, t)
+	}
+	sort.Strings(tests)
+	for _, t := range tests {
+		for _, i := range reach[t] {
+			if i >= 0 && i < n {
+				out[i] = append(out[i], t)
+			}
+		}
+	}
+	for i := range out {
+		if out[i] == nil {
+			out[i] = []string{}
+		}
+	}
+	return out
+}
+
+// reachedBy completes a not-reached candidate's reason with what the call
+// graph says: the tests that could have held it, or that none could.
+func reachedBy(tests []string, graph bool) string {
+	switch {
+	case !graph:
+		return ""
+	case len(tests) == 0:
+		return "; no test reaches both sides in the call graph"
+	case len(tests) == 1:
+		return "; " + tests[0] + " reaches both sides in the call graph"
+	}
+	return fmt.Sprintf("; %s and %d more tests reach both sides in the call graph", tests[0], len(tests)-1)
 }
 
 // onSides reports whether the anomaly's sites ("path:line:col") have one

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pecanvet/pecanvet/replay"
@@ -40,7 +41,7 @@ func TestCandidateStatuses(t *testing.T) {
 		Tables: trace.Tables{Sites: []string{"a.go:30:1", "a.go:31:1", "a.go:40:1"}},
 		Events: []trace.Event{{G: 1, Op: trace.Read, Site: 0}, {G: 2, Op: trace.Write, Site: 1}, {G: 1, Op: trace.Read, Site: 2}},
 	})
-	got := candidateStatuses("p", cands, findings, cov, newCoverage())
+	got := candidateStatuses("p", cands, findings, cov, newCoverage(), map[string][]int{"TestA": {0, 3}, "TestB": {}})
 	want := []string{"confirmed", "pruned", "pruned", "not reached", "not driven"}
 	if len(got) != len(want) {
 		t.Fatalf("%d statuses, want %d", len(got), len(want))
@@ -50,7 +51,41 @@ func TestCandidateStatuses(t *testing.T) {
 			t.Errorf("candidate %d (%v): status %q (%s), want %q", i, st.Sides, st.Status, st.Why, want[i])
 		}
 	}
-	if got[1].Why == "" || got[4].Why != "not methods of a type" {
+	if got[1].Why == "" || got[4].Why != "not methods of a type; no test reaches both sides in the call graph" {
 		t.Errorf("reasons %q, %q", got[1].Why, got[4].Why)
+	}
+	if !strings.HasSuffix(got[3].Why, "; TestA reaches both sides in the call graph") || len(got[3].Reachers) != 1 || len(got[0].Reachers) != 1 || len(got[2].Reachers) != 0 {
+		t.Errorf("reachers: %q, %v", got[3].Why, got)
+	}
+}
+
+// TestReachingFirst: the tests reaching a candidate go first, each part in
+// its order, and a budget note says how many left unchecked reach none.
+func TestReachingFirst(t *testing.T) {
+	reach := map[string][]int{"TestA": {}, "TestB": {0}, "TestC": {}, "TestD": {1, 2}}
+	rep := &Report{}
+	got := reachingFirst("p", []string{"TestA", "TestB", "TestC", "TestD", "TestPecanvetDriver_X"}, reach, rep)
+	want := []string{"TestB", "TestD", "TestA", "TestC", "TestPecanvetDriver_X"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("order %v, want %v", got, want)
+	}
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "2 of 5 tests reach a static candidate") {
+		t.Errorf("notes %q", rep.Notes)
+	}
+	if got := reachingFirst("p", []string{"TestC", "TestA"}, nil, rep); strings.Join(got, " ") != "TestC TestA" || len(rep.Notes) != 1 {
+		t.Errorf("without a call graph: %v, notes %q", got, rep.Notes)
+	}
+	for _, c := range []struct {
+		rest []string
+		want string
+	}{
+		{[]string{"TestA", "TestC"}, " (none of them reaches a static candidate in the call graph)"},
+		{[]string{"TestD", "TestA", "TestC"}, " (2 of them reach no static candidate in the call graph)"},
+		{[]string{"TestD"}, ""},
+		{[]string{"TestPecanvetDriver_X"}, ""},
+	} {
+		if got := unreached(c.rest, reach); got != c.want {
+			t.Errorf("unreached(%v) = %q, want %q", c.rest, got, c.want)
+		}
 	}
 }

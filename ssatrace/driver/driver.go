@@ -54,6 +54,7 @@ import (
 
 	"github.com/pecanvet/pecanvet/passes/candidates"
 	"github.com/pecanvet/pecanvet/passes/symbolic"
+	"github.com/pecanvet/pecanvet/ssatrace/reach"
 )
 
 // File is the name drivers are written under, in the package's directory.
@@ -100,6 +101,11 @@ type Result struct {
 	// (import path → in the analyzer's order), each with the driver that
 	// drives it, if any: what `pecanvet check -candidates` lists.
 	Candidates map[string][]Candidate
+	// Reach says which tests can reach which candidates (ssatrace/reach):
+	// import path → test function → the indices in Candidates[path] of
+	// the candidates both of whose contexts its call graph reaches. Nil
+	// for a package whose call graph could not be built (see Notes).
+	Reach map[string]map[string][]int
 }
 
 // Candidate is a static candidate (passes/candidates) as the dynamic loop
@@ -151,7 +157,7 @@ func Generate(ctx context.Context, dir string, patterns []string, buildFlags []s
 			get(p.PkgPath).test = p
 		}
 	}
-	res := &Result{Files: map[string][]byte{}, Drivers: map[string][]Driver{}, Candidates: map[string][]Candidate{}}
+	res := &Result{Files: map[string][]byte{}, Drivers: map[string][]Driver{}, Candidates: map[string][]Candidate{}, Reach: map[string]map[string][]int{}}
 	std := &stdTypes{ctx: ctx, dir: dir, buildFlags: buildFlags}
 	paths := make([]string, 0, len(byPath))
 	for path := range byPath {
@@ -182,6 +188,13 @@ func Generate(ctx context.Context, dir string, patterns []string, buildFlags []s
 			}
 			pairs = candidatePairs(p, cands)
 			res.Candidates[path] = listCandidates(p, cands)
+			if len(cands) > 0 {
+				if r, err := reachOf(host, v.xtest, cands); err != nil {
+					res.Notes = append(res.Notes, fmt.Sprintf("%s: tests not ordered by the candidates they reach: %v", path, err))
+				} else {
+					res.Reach[path] = r
+				}
+			}
 		}
 		if len(pairs) == 0 {
 			continue
@@ -196,6 +209,35 @@ func Generate(ctx context.Context, dir string, patterns []string, buildFlags []s
 		markDriven(res.Candidates[path], drivers)
 	}
 	return res, nil
+}
+
+// reachOf gives each test of the package (host: with its internal tests)
+// and of its external tests the indices of the candidates whose two
+// contexts its call graph reaches. A context without a function of the
+// package (a goroutine body of another package) counts as reached.
+func reachOf(host, xtest *packages.Package, cands candidates.Result) (map[string][]int, error) {
+	g, err := reach.Build([]*packages.Package{host, xtest})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]int{}
+	for _, test := range g.Tests() {
+		r := g.Reached(test)
+		idx := []int{}
+		for i, c := range cands {
+			ok := true
+			for _, f := range c.Funcs {
+				if f.Func != nil && f.Func.Pos().IsValid() && !r[reach.Key(host.Fset, f.Func.Pos())] {
+					ok = false
+				}
+			}
+			if ok {
+				idx = append(idx, i)
+			}
+		}
+		out[test] = idx
+	}
+	return out, nil
 }
 
 // safeCandidates is candidatesOf, a panic of the analysis turned into an

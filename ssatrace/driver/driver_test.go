@@ -179,3 +179,38 @@ func TestH(t *testing.T) {
 		}
 	}
 }
+
+// TestReach: a test that calls the candidate's methods reaches it in the
+// call graph; Reach names the candidates by their index.
+func TestReach(t *testing.T) {
+	res := generateIn(t, "ledger")
+	cands := res.Candidates["subjects/ledger"]
+	reach := res.Reach["subjects/ledger"]
+	if len(cands) == 0 || reach == nil {
+		t.Fatalf("candidates %v, reach %v (notes %q)", cands, reach, res.Notes)
+	}
+	t.Logf("reach %v", reach)
+	withdraw := -1
+	for i, c := range cands {
+		if c.Contexts == "Ledger.Withdraw and Ledger.Withdraw" {
+			withdraw = i
+		}
+	}
+	if withdraw < 0 {
+		t.Fatalf("no Withdraw/Withdraw candidate in %v", cands)
+	}
+	found := false
+	for test, idx := range reach {
+		for _, i := range idx {
+			if i < 0 || i >= len(cands) {
+				t.Errorf("%s: index %d out of range", test, i)
+			}
+			if i == withdraw {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no test reaches Withdraw/Withdraw: %v", reach)
+	}
+}

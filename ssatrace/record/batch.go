@@ -88,6 +88,7 @@ func (b *Build) RecordBatch(ctx context.Context, pkg string, tests []string, dir
 // a test's end-of-test drain (up to a second when its goroutines sleep)
 // and a heavy test then hold up only their part.
 func (b *Build) RecordBatches(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult, n int) {
+	tests = b.inRunOrder(ctx, pkg, tests) // batchOnce counts the tests that started as a prefix
 	n = max(1, min(n, len(tests)/4))
 	var wg sync.WaitGroup
 	for i := range n {

@@ -89,11 +89,15 @@ type Build struct {
 	// Candidates are the static candidates of each package with tests,
 	// with their drivers (Options.Drivers).
 	Candidates map[string][]driver.Candidate
-	tmp        string
-	opt        Options // what the build was made with (PlainBinary)
+	// Reach says which tests' call graphs reach which candidates
+	// (driver.Result.Reach).
+	Reach map[string]map[string][]int
+	tmp   string
+	opt   Options // what the build was made with (PlainBinary)
 
 	mu       sync.Mutex
-	fromInit map[string]bool // "pkg test" → recorded from process start (TestEnv)
+	fromInit map[string]bool           // "pkg test" → recorded from process start (TestEnv)
+	listed   map[string]map[string]int // import path → test → its place in the binary's -test.list
 
 	raceMu sync.Mutex
 	race   map[string]*raceBuild // import path → -race binary, built or being built
@@ -158,6 +162,7 @@ func NewBuild(ctx context.Context, opt Options) (*Build, error) {
 	if drivers != nil {
 		b.Drivers = drivers.Drivers
 		b.Candidates = drivers.Candidates
+		b.Reach = drivers.Reach
 		b.Notes = append(b.Notes, drivers.Notes...)
 	}
 	b.tmp, err = os.MkdirTemp("", "pecanvet-bin-")
@@ -310,19 +315,16 @@ func (b *Build) Tests(ctx context.Context, pkg, run string) ([]string, error) {
 			return nil, fmt.Errorf("-run: %v", err)
 		}
 	}
-	cmd := exec.CommandContext(ctx, bin, "-test.list", ".")
-	cmd.Dir = b.Dirs[pkg]
-	out, err := cmd.Output()
+	listed, err := b.list(ctx, pkg)
 	if err != nil {
-		return nil, fmt.Errorf("%s: listing tests: %v", pkg, err)
+		return nil, err
 	}
 	// What go test runs: tests, examples with output (the only ones the
 	// binary lists) and fuzz targets' seed corpora; benchmarks, a few
 	// iterations each (testArgs), when the package has nothing else.
 	var names, benchmarks []string
-	for _, l := range strings.Split(string(out), "\n") {
-		l = strings.TrimSpace(l)
-		if l == "" || (re != nil && !re.MatchString(l)) {
+	for _, l := range listed {
+		if re != nil && !re.MatchString(l) {
 			continue
 		}
 		switch {
@@ -336,6 +338,57 @@ func (b *Build) Tests(ctx context.Context, pkg, run string) ([]string, error) {
 		names = benchmarks
 	}
 	return names, nil
+}
+
+// list returns what the package's test binary lists (-test.list), in its
+// order: the order in which it runs its tests.
+func (b *Build) list(ctx context.Context, pkg string) ([]string, error) {
+	cmd := exec.CommandContext(ctx, b.Binaries[pkg], "-test.list", ".")
+	cmd.Dir = b.Dirs[pkg]
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s: listing tests: %v", pkg, err)
+	}
+	var names []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			names = append(names, l)
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.listed == nil {
+		b.listed = map[string]map[string]int{}
+	}
+	b.listed[pkg] = make(map[string]int, len(names))
+	for i, n := range names {
+		b.listed[pkg][n] = i
+	}
+	return names, nil
+}
+
+// inRunOrder returns tests in the order the package's test binary runs
+// them (names it does not list last, as given): the caller may have
+// ordered them otherwise (the tests reaching a static candidate first).
+func (b *Build) inRunOrder(ctx context.Context, pkg string, tests []string) []string {
+	b.mu.Lock()
+	idx := b.listed[pkg]
+	b.mu.Unlock()
+	if idx == nil {
+		if _, err := b.list(ctx, pkg); err != nil {
+			return tests
+		}
+		b.mu.Lock()
+		idx = b.listed[pkg]
+		b.mu.Unlock()
+	}
+	out := append([]string(nil), tests...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, oka := idx[out[i]]
+		c, okc := idx[out[j]]
+		return oka && (!okc || a < c)
+	})
+	return out
 }
 
 // testArgs are the test binary's flags that run test (a test, example,

@@ -1,0 +1,3 @@
+module reachfirst
+
+go 1.22

@@ -1,0 +1,3 @@
+module reachmod
+
+go 1.22
