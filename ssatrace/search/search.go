@@ -32,6 +32,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -777,14 +778,16 @@ type regionEnum struct {
 
 	// Sequence classes: the key of a sequence (goroutine; per element
 	// object, site, lockset and op; per gap the lockset held throughout)
-	// interned to a tuple id. A direct-mapped cache on a hash of the key
-	// answers most lookups without the map.
+	// interned to a tuple id, in an open-addressing table on a hash of
+	// the key (a Go map on the key as a string, behind a direct-mapped
+	// cache, spent a third of this in hashing and conflicts).
 	width  int
 	key    []int32
-	keys   []int32 // tuple id → key, width each
-	ids    map[string]int32
-	keyBuf []byte
-	cache  [1 << 14]int32 // slot → 1 + tuple id
+	keys   []int32  // tuple id → key, width each
+	hashes []uint32 // tuple id → hash of its key
+	table  []int32  // slot → 1 + tuple id, 0: empty; at most half full
+	// same: the groups whose two elements (n == 2) are one variable.
+	same uint64
 
 	// A region of thousands of distinct accesses (a call looping over a
 	// huge slice: conc's iter tests) has millions of sequences, cubic in
@@ -812,9 +815,12 @@ var MaxRegionTuples = 1 << 20
 
 func (s *searcher) newEnum(n int, bs []*regionBuilding) *regionEnum {
 	en := &regionEnum{s: s, n: n, bs: bs, levels: make([][4]uint64, n), choice: make([]int, n), evsel: make([]int32, n),
-		width: 1 + 5*n, ids: map[string]int32{}}
+		width: 1 + 5*n, table: make([]int32, 1<<12)}
 	en.key = make([]int32, en.width)
 	for bi, b := range bs {
+		if n == 2 && b.g.sv[0] == b.g.sv[1] {
+			en.same |= 1 << bi
+		}
 		for k, a := range b.g.at {
 			for kind := 1; kind < 4; kind++ {
 				if a == pattern.R && kind&1 != 0 || a != pattern.R && kind&2 != 0 {
@@ -933,24 +939,33 @@ func (en *regionEnum) leaf(alive uint64) {
 	ord := en.ord
 	en.ord++
 	n := en.n
-	tid := int32(-1)
-	for bi, b := range en.bs {
-		if alive&(1<<bi) == 0 {
-			continue
+	if n == 2 {
+		// The variable equalities, for all groups at once.
+		if en.items[en.choice[0]].obj == en.items[en.choice[1]].obj {
+			alive &= en.same
+		} else {
+			alive &^= en.same
 		}
-		sv := b.g.sv
-		ok := true
-		for a := 0; a < n && ok; a++ {
-			for c := a + 1; c < n; c++ {
-				same := en.items[en.choice[a]].obj == en.items[en.choice[c]].obj
-				if same != (sv[a] == sv[c]) {
-					ok = false
-					break
+	}
+	tid := int32(-1)
+	for ; alive != 0; alive &= alive - 1 {
+		bi := bits.TrailingZeros64(alive)
+		b := en.bs[bi]
+		if n != 2 {
+			sv := b.g.sv
+			ok := true
+			for a := 0; a < n && ok; a++ {
+				for c := a + 1; c < n; c++ {
+					same := en.items[en.choice[a]].obj == en.items[en.choice[c]].obj
+					if same != (sv[a] == sv[c]) {
+						ok = false
+						break
+					}
 				}
 			}
-		}
-		if !ok {
-			continue
+			if !ok {
+				continue
+			}
 		}
 		if tid < 0 {
 			tid = en.tuple()
@@ -1061,21 +1076,30 @@ func (en *regionEnum) tuple() int32 {
 	h ^= h >> 15
 	h *= 0x2c1b3c6d
 	h ^= h >> 12
-	slot := h & (uint32(len(en.cache)) - 1)
-	if c := en.cache[slot] - 1; c >= 0 && slices.Equal(en.keys[int(c)*en.width:][:en.width], key) {
-		return c
+	w := en.width
+	mask := uint32(len(en.table) - 1)
+	slot := h & mask
+	for ; en.table[slot] != 0; slot = (slot + 1) & mask {
+		c := en.table[slot] - 1
+		if en.hashes[c] == h && slices.Equal(en.keys[int(c)*w:][:w], key) {
+			return c
+		}
 	}
-	en.keyBuf = en.keyBuf[:0]
-	for _, v := range key {
-		en.keyBuf = binary.LittleEndian.AppendUint32(en.keyBuf, uint32(v))
+	c := int32(len(en.hashes))
+	en.keys = append(en.keys, key...)
+	en.hashes = append(en.hashes, h)
+	en.table[slot] = c + 1
+	if 2*len(en.hashes) > len(en.table) {
+		en.table = make([]int32, 2*len(en.table))
+		mask = uint32(len(en.table) - 1)
+		for id, h := range en.hashes {
+			slot := h & mask
+			for en.table[slot] != 0 {
+				slot = (slot + 1) & mask
+			}
+			en.table[slot] = int32(id) + 1
+		}
 	}
-	c, ok := en.ids[string(en.keyBuf)]
-	if !ok {
-		c = int32(len(en.keys) / en.width)
-		en.ids[string(en.keyBuf)] = c
-		en.keys = append(en.keys, key...)
-	}
-	en.cache[slot] = c + 1
 	return c
 }
 
