@@ -33,6 +33,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -110,16 +111,41 @@ func Run(gr *ptg.Graph, pats []*pattern.Pattern, opt Options, try func(Candidate
 	s := &searcher{gr: gr, opt: opt, try: try, tries: map[string]int{}, done: map[string]bool{}, assigns: map[string]int{}, shapes: map[string]*groupIndex{}}
 	// Index every region-group shape in one pass over the regions.
 	var gs []*group
+	needShared := false
 	for _, p := range pats {
 		for _, g := range groupsOf(p) {
-			if len(g.pos) > 1 {
+			switch {
+			case len(g.pos) > 1:
 				gs = append(gs, g)
-			} else if !sharedVar(p, g) {
+			case sharedVar(p, g):
+				needShared = true
+			default:
 				s.needAll = true
 			}
 		}
 	}
-	s.buildRegionGroups(gs)
+	if (needShared || s.needAll) && len(gs) > 0 && runtime.GOMAXPROCS(0) > 1 {
+		// The one-event classes are built on another core meanwhile: the
+		// two indices read the graph and write only their own index, and
+		// the result is the one index would build on its own when the
+		// first pattern needs it.
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			if s.needAll {
+				s.singleAll = s.buildSingles(false)
+				if needShared {
+					s.single = sharedOf(s.singleAll)
+				}
+			} else {
+				s.single = s.buildSingles(true)
+			}
+		}()
+		s.buildRegionGroups(gs)
+		<-done
+	} else {
+		s.buildRegionGroups(gs)
+	}
 	phases := []int8{0}
 	if opt.Prefer != nil {
 		phases = []int8{1, -1}
