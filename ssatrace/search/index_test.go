@@ -202,6 +202,7 @@ func checkIndices(t *testing.T, name string, tr *trace.Trace, pats []*pattern.Pa
 	}
 	s.buildRegionGroups(gs)
 	items, start := refItems(gr)
+	s.regionItems() // the list the enumeration falls back on
 	for r := range gr.Regs {
 		if got, want := s.regionItemsOf(r), items[start[r]:start[r+1]]; !slices.Equal(got, want) {
 			t.Fatalf("%s: region %d has items %v, want %v", name, r, got, want)
@@ -272,4 +273,52 @@ func TestIndicesLargeRegion(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkIndices(t, "large region", tr, groupPatterns(t))
+}
+
+// TestIndicesCapped: when an enumeration reaches MaxRegionTuples, which
+// sequences are left out depends on the order the regions are enumerated
+// in; buildRegionGroups then enumerates again in region order, and gets
+// what the enumeration in region order alone gets.
+func TestIndicesCapped(t *testing.T) {
+	defer func(n int) { MaxRegionTuples = n }(MaxRegionTuples)
+	pats := groupPatterns(t)
+	var gs []*group
+	for _, p := range pats {
+		for _, g := range groupsOf(p) {
+			if len(g.pos) > 1 {
+				gs = append(gs, g)
+			}
+		}
+	}
+	tr := gen.Large(gen.LargeOptions{Events: 20000, Goroutines: 8, Locations: 64, Locks: 8, ChannelDensity: 0.01, Seed: 1})
+	gr := ptg.Build(tr)
+	for _, capAt := range []int{1, 7, 50, 400} {
+		MaxRegionTuples = capAt
+		s := &searcher{gr: gr, shapes: map[string]*groupIndex{}}
+		s.buildRegionGroups(gs)
+		if !s.stats.RegionsCapped {
+			t.Fatalf("cap %d: not capped", capAt)
+		}
+		// The enumeration in region order alone.
+		ref := &searcher{gr: gr, shapes: map[string]*groupIndex{}}
+		ref.regionItems()
+		byN := map[int][]*regionBuilding{}
+		for _, g := range gs {
+			if _, ok := ref.shapes[g.shape]; ok {
+				continue
+			}
+			b := &regionBuilding{g: g, ix: &groupIndex{}}
+			ref.shapes[g.shape] = b.ix
+			byN[len(g.pos)] = append(byN[len(g.pos)], b)
+		}
+		for n := 2; n <= 4; n++ {
+			ref.enumerate(ref.newEnum(n, byN[n]))
+			for _, b := range byN[n] {
+				b.finish(n)
+			}
+		}
+		for _, g := range gs {
+			sameIndex(t, fmt.Sprintf("cap %d: group %s", capAt, g.shape), s.shapes[g.shape], ref.shapes[g.shape])
+		}
+	}
 }

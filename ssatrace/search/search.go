@@ -29,8 +29,11 @@
 package search
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -108,16 +111,41 @@ func Run(gr *ptg.Graph, pats []*pattern.Pattern, opt Options, try func(Candidate
 	s := &searcher{gr: gr, opt: opt, try: try, tries: map[string]int{}, done: map[string]bool{}, assigns: map[string]int{}, shapes: map[string]*groupIndex{}}
 	// Index every region-group shape in one pass over the regions.
 	var gs []*group
+	needShared := false
 	for _, p := range pats {
 		for _, g := range groupsOf(p) {
-			if len(g.pos) > 1 {
+			switch {
+			case len(g.pos) > 1:
 				gs = append(gs, g)
-			} else if !sharedVar(p, g) {
+			case sharedVar(p, g):
+				needShared = true
+			default:
 				s.needAll = true
 			}
 		}
 	}
-	s.buildRegionGroups(gs)
+	if (needShared || s.needAll) && len(gs) > 0 && runtime.GOMAXPROCS(0) > 1 {
+		// The one-event classes are built on another core meanwhile: the
+		// two indices read the graph and write only their own index, and
+		// the result is the one index would build on its own when the
+		// first pattern needs it.
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			if s.needAll {
+				s.singleAll = s.buildSingles(false)
+				if needShared {
+					s.single = sharedOf(s.singleAll)
+				}
+			} else {
+				s.single = s.buildSingles(true)
+			}
+		}()
+		s.buildRegionGroups(gs)
+		<-done
+	} else {
+		s.buildRegionGroups(gs)
+	}
 	phases := []int8{0}
 	if opt.Prefer != nil {
 		phases = []int8{1, -1}
@@ -523,23 +551,40 @@ type item struct {
 }
 
 // regionItems lists, once, the distinct accesses of every region, in
-// order of first occurrence.
-//
-// It reads the events in trace order. A goroutine has one region open at
-// a time, so each goroutine collects its open region's items in a buffer
-// of its own, which is appended to the list at the region's last event
-// (regions are thus listed in the order they end). Walking each region
-// through its goroutine's row was a quarter of the search's own time at
-// 10^6 events.
+// order of first occurrence (regions are thus listed in the order they
+// end). buildRegionGroups needs the list only when the enumeration at
+// region ends gives up (enumerateAtEnds).
 func (s *searcher) regionItems() {
-	gr := s.gr
-	evs := gr.Tr.Events
-	rng := make([]int32, 3*len(gr.Regs))
+	rng := make([]int32, 3*len(s.gr.Regs))
 	// Items are appended to fixed chunks, not to one growing slice:
 	// at 10^7 events the growing slice's copies (into fresh memory) were
 	// most of this function's time.
 	var chunks [][]item
 	items := make([]item, 0, chunkLen)
+	s.scanRegions(func(r int32, b []item) bool {
+		if len(items)+len(b) > cap(items) {
+			chunks = append(chunks, items)
+			items = make([]item, 0, max(chunkLen, len(b)))
+		}
+		rng[3*r], rng[3*r+1] = int32(len(chunks)), int32(len(items))
+		items = append(items, b...)
+		rng[3*r+2] = int32(len(items))
+		return true
+	})
+	s.itemChunks, s.itemRange = append(chunks, items), rng
+}
+
+// scanRegions calls f with every region's distinct accesses, in order of
+// first occurrence, when it reads the region's last event, until f
+// returns false. f must not keep items.
+//
+// It reads the events in trace order. A goroutine has one region open at
+// a time, so each goroutine collects its open region's items in a buffer
+// of its own. Walking each region through its goroutine's row was a
+// quarter of the search's own time at 10^6 events.
+func (s *searcher) scanRegions(f func(r int32, items []item) bool) {
+	gr := s.gr
+	evs := gr.Tr.Events
 	buf := make([][]item, gr.NG) // goroutine → the items of its open region
 	// Regions with more than linear distinct items look them up in a map.
 	const linear = 16
@@ -588,17 +633,12 @@ func (s *searcher) regionItems() {
 		}
 		if int32(e) == gr.Regs[r].Last {
 			b := buf[g]
-			if len(items)+len(b) > cap(items) {
-				chunks = append(chunks, items)
-				items = make([]item, 0, max(chunkLen, len(b)))
-			}
-			rng[3*r], rng[3*r+1] = int32(len(chunks)), int32(len(items))
-			items = append(items, b...)
-			rng[3*r+2] = int32(len(items))
 			buf[g] = b[:0]
+			if !f(r, b) {
+				return
+			}
 		}
 	}
-	s.itemChunks, s.itemRange = append(chunks, items), rng
 }
 
 // chunkLen is the length of the chunks region items and group instances
@@ -618,37 +658,99 @@ func (s *searcher) regionItemsOf(r int) []item {
 // sequences (which events a sequence selects does not depend on the
 // group's access types or variables) and the key of each sequence's
 // class; each group then takes the sequences that fit its access types
-// and variable equalities. Every group sees its sequences in the same
-// order as if it were enumerated alone (region by region, sequences in
-// lexicographic order of items), so its classes and instances are too.
+// and variable equalities. Every group gets its classes and instances in
+// the same order as if it were enumerated alone (region by region in
+// order of region id, sequences in lexicographic order of items).
+//
+// The sequences are enumerated as each region ends, while its items are
+// at hand (enumerateAtEnds), not from a stored list of every region's
+// items read again in order of region id: that list's writes and reads
+// were a third of the index's time at 10^6 events. Only the tuple cap
+// depends on the order regions are enumerated in: an enumeration that
+// reaches it is done again in region order, as before.
 func (s *searcher) buildRegionGroups(gs []*group) {
-	if s.itemRange == nil {
-		s.regionItems()
-	}
 	byN := map[int][]*regionBuilding{}
 	var ns []int
+	var all []*regionBuilding
 	for _, g := range gs {
 		if _, ok := s.shapes[g.shape]; ok {
 			continue
 		}
-		b := &regionBuilding{g: g, ix: &groupIndex{byObj: map[int32][]int32{}}}
+		b := &regionBuilding{g: g, ix: &groupIndex{}}
 		s.shapes[g.shape] = b.ix
 		n := len(g.pos)
 		if byN[n] == nil {
 			ns = append(ns, n)
 		}
 		byN[n] = append(byN[n], b)
+		all = append(all, b)
 	}
 	sort.Ints(ns)
-	for _, n := range ns {
-		bs := byN[n]
-		// At most 64 groups per enumeration: alive sets are bit masks.
-		for len(bs) > 0 {
-			k := min(len(bs), 64)
-			s.enumerate(n, bs[:k])
-			bs = bs[k:]
+	enums := func() []*regionEnum {
+		var ens []*regionEnum
+		for _, n := range ns {
+			bs := byN[n]
+			// At most 64 groups per enumeration: alive sets are bit masks.
+			for len(bs) > 0 {
+				k := min(len(bs), 64)
+				ens = append(ens, s.newEnum(n, bs[:k]))
+				bs = bs[k:]
+			}
+		}
+		return ens
+	}
+	if len(all) == 0 {
+		return
+	}
+	if !s.enumerateAtEnds(enums()) {
+		for _, b := range all {
+			b.cls, b.insts, b.first, b.ix.classes = nil, nil, nil, nil
+		}
+		if s.itemRange == nil {
+			s.regionItems()
+		}
+		for _, en := range enums() {
+			s.enumerate(en)
 		}
 	}
+	for _, b := range all {
+		b.finish(len(b.g.pos))
+	}
+}
+
+// enumerateAtEnds runs the enumerations ens over every region when the
+// scan reads its last event. It returns false, with the indices partial,
+// if an enumeration reached MaxRegionTuples: which sequences the cap
+// leaves out depends on the order, and buildRegionGroups then enumerates
+// in region order.
+func (s *searcher) enumerateAtEnds(ens []*regionEnum) bool {
+	gr := s.gr
+	ok := true
+	s.scanRegions(func(r int32, items []item) bool {
+		if len(items) == 0 {
+			return true
+		}
+		if s.stopped() {
+			return false
+		}
+		if len(items) > maxRegionItems {
+			s.stats.RegionsCapped = true // see enumerate
+			return true
+		}
+		for _, en := range ens {
+			if en.done {
+				continue
+			}
+			en.reg, en.rid, en.ord, en.items = gr.Regs[r], r, 0, items
+			en.rec(0, -1, en.all)
+			if en.capped {
+				ok = false
+				return false
+			}
+		}
+		return true
+	})
+	return ok
 }
 
 // regionBuilding is the class index of one group shape being built.
@@ -658,6 +760,10 @@ type regionBuilding struct {
 	// cls maps a sequence class (regionEnum's tuple id) to 1 + the index
 	// of its class in ix; 0: not seen by this group yet.
 	cls []int32
+	// first: class → where its first instance was found, region id << 32
+	// | the sequence's ordinal in the region; finish numbers the classes
+	// in this order (the order of region ids).
+	first []uint64
 	// The instances found, in order, each as its class followed by its n
 	// events, in chunks (no record is split between two). They are
 	// distributed to their classes at the end, into one array: appending
@@ -688,21 +794,26 @@ type regionEnum struct {
 	n      int
 	bs     []*regionBuilding
 	levels [][4]uint64 // element → access kind → the groups it fits
+	all    uint64      // every group
 	reg    ptg.RegionInfo
+	rid    int32  // reg's id
+	ord    uint32 // sequences chosen in reg so far
 	items  []item
 	choice []int
 	evsel  []int32
 
 	// Sequence classes: the key of a sequence (goroutine; per element
 	// object, site, lockset and op; per gap the lockset held throughout)
-	// interned to a tuple id. A direct-mapped cache on a hash of the key
-	// answers most lookups without the map.
+	// interned to a tuple id, in an open-addressing table on a hash of
+	// the key (a Go map on the key as a string, behind a direct-mapped
+	// cache, spent a third of this in hashing and conflicts).
 	width  int
 	key    []int32
-	keys   []int32 // tuple id → key, width each
-	ids    map[string]int32
-	keyBuf []byte
-	cache  [1 << 14]int32 // slot → 1 + tuple id
+	keys   []int32  // tuple id → key, width each
+	hashes []uint32 // tuple id → hash of its key
+	table  []int32  // slot → 1 + tuple id, 0: empty; at most half full
+	// same: the groups whose two elements (n == 2) are one variable.
+	same uint64
 
 	// A region of thousands of distinct accesses (a call looping over a
 	// huge slice: conc's iter tests) has millions of sequences, cubic in
@@ -712,6 +823,7 @@ type regionEnum struct {
 	// MaxRegionTuples (memory). done: stop enumerating.
 	leaves int
 	done   bool
+	capped bool // done at MaxRegionTuples
 }
 
 // maxRegionItems is the most distinct accesses a region may have for its
@@ -727,12 +839,14 @@ const maxRegionItems = 1024
 // index is left incomplete, and the search says so (Stats.RegionsCapped).
 var MaxRegionTuples = 1 << 20
 
-func (s *searcher) enumerate(n int, bs []*regionBuilding) {
-	gr := s.gr
+func (s *searcher) newEnum(n int, bs []*regionBuilding) *regionEnum {
 	en := &regionEnum{s: s, n: n, bs: bs, levels: make([][4]uint64, n), choice: make([]int, n), evsel: make([]int32, n),
-		width: 1 + 5*n, ids: map[string]int32{}}
+		width: 1 + 5*n, table: make([]int32, 1<<12)}
 	en.key = make([]int32, en.width)
 	for bi, b := range bs {
+		if n == 2 && b.g.sv[0] == b.g.sv[1] {
+			en.same |= 1 << bi
+		}
 		for k, a := range b.g.at {
 			for kind := 1; kind < 4; kind++ {
 				if a == pattern.R && kind&1 != 0 || a != pattern.R && kind&2 != 0 {
@@ -741,10 +855,17 @@ func (s *searcher) enumerate(n int, bs []*regionBuilding) {
 			}
 		}
 	}
-	all := uint64(1)<<len(bs) - 1
+	en.all = uint64(1)<<len(bs) - 1
 	if len(bs) == 64 {
-		all = ^uint64(0)
+		en.all = ^uint64(0)
 	}
+	return en
+}
+
+// enumerate runs en over every region in order of region id, from the
+// stored items (regionItems).
+func (s *searcher) enumerate(en *regionEnum) {
+	gr := s.gr
 	for r := range gr.Regs {
 		if en.done || s.stopped() {
 			break
@@ -760,11 +881,8 @@ func (s *searcher) enumerate(n int, bs []*regionBuilding) {
 			s.stats.RegionsCapped = true
 			continue
 		}
-		en.reg, en.items = gr.Regs[r], items
-		en.rec(0, -1, all)
-	}
-	for _, b := range bs {
-		b.finish(n)
+		en.reg, en.rid, en.ord, en.items = gr.Regs[r], int32(r), 0, items
+		en.rec(0, -1, en.all)
 	}
 }
 
@@ -840,29 +958,40 @@ func (en *regionEnum) leaf(alive uint64) {
 		return
 	}
 	if len(en.keys) >= MaxRegionTuples*en.width {
-		en.done = true
+		en.done, en.capped = true, true
 		en.s.stats.RegionsCapped = true
 		return
 	}
+	ord := en.ord
+	en.ord++
 	n := en.n
-	tid := int32(-1)
-	for bi, b := range en.bs {
-		if alive&(1<<bi) == 0 {
-			continue
+	if n == 2 {
+		// The variable equalities, for all groups at once.
+		if en.items[en.choice[0]].obj == en.items[en.choice[1]].obj {
+			alive &= en.same
+		} else {
+			alive &^= en.same
 		}
-		sv := b.g.sv
-		ok := true
-		for a := 0; a < n && ok; a++ {
-			for c := a + 1; c < n; c++ {
-				same := en.items[en.choice[a]].obj == en.items[en.choice[c]].obj
-				if same != (sv[a] == sv[c]) {
-					ok = false
-					break
+	}
+	tid := int32(-1)
+	for ; alive != 0; alive &= alive - 1 {
+		bi := bits.TrailingZeros64(alive)
+		b := en.bs[bi]
+		if n != 2 {
+			sv := b.g.sv
+			ok := true
+			for a := 0; a < n && ok; a++ {
+				for c := a + 1; c < n; c++ {
+					same := en.items[en.choice[a]].obj == en.items[en.choice[c]].obj
+					if same != (sv[a] == sv[c]) {
+						ok = false
+						break
+					}
 				}
 			}
-		}
-		if !ok {
-			continue
+			if !ok {
+				continue
+			}
 		}
 		if tid < 0 {
 			tid = en.tuple()
@@ -886,7 +1015,7 @@ func (en *regionEnum) leaf(alive uint64) {
 			c = int32(len(b.ix.classes))
 			b.cls[tid] = c + 1
 			b.ix.classes = append(b.ix.classes, cl)
-			b.ix.byObj[cl.objs[0]] = append(b.ix.byObj[cl.objs[0]], c)
+			b.first = append(b.first, uint64(en.rid)<<32|uint64(ord))
 		}
 		last := len(b.insts) - 1
 		if last < 0 || len(b.insts[last])+1+n > cap(b.insts[last]) {
@@ -897,15 +1026,41 @@ func (en *regionEnum) leaf(alive uint64) {
 	}
 }
 
-// finish distributes b's instances to their classes: each class's flat is
-// a capped window of one array, its instances in the order found.
+// finish numbers b's classes in order of their first instance's region
+// id and ordinal (the enumeration at region ends finds them in order of
+// the regions' ends), and distributes the instances to their classes:
+// each class's flat is a capped window of one array, its instances in the
+// order found. A class's instances are all of one goroutine, whose
+// regions end in the order they begin, so that order is region order.
 func (b *regionBuilding) finish(n int) {
 	cls := b.ix.classes
+	newOf := make([]int32, len(cls)) // class as found → its number
+	for c := range newOf {
+		newOf[c] = int32(c)
+	}
+	if !slices.IsSorted(b.first) {
+		order := make([]int32, len(cls))
+		for c := range order {
+			order[c] = int32(c)
+		}
+		slices.SortFunc(order, func(x, y int32) int { return cmp.Compare(b.first[x], b.first[y]) })
+		sorted := make([]*class, len(cls))
+		for i, c := range order {
+			newOf[c] = int32(i)
+			sorted[i] = cls[c]
+		}
+		cls = sorted
+		b.ix.classes = cls
+	}
+	b.ix.byObj = map[int32][]int32{}
+	for c, cl := range cls {
+		b.ix.byObj[cl.objs[0]] = append(b.ix.byObj[cl.objs[0]], int32(c))
+	}
 	off := make([]int32, len(cls)+1)
 	total := 0
 	for _, ch := range b.insts {
 		for j := 0; j < len(ch); j += 1 + n {
-			off[ch[j]+1] += int32(n)
+			off[newOf[ch[j]]+1] += int32(n)
 			total += n
 		}
 	}
@@ -918,12 +1073,12 @@ func (b *regionBuilding) finish(n int) {
 	}
 	for _, ch := range b.insts {
 		for j := 0; j < len(ch); j += 1 + n {
-			c := ch[j]
+			c := newOf[ch[j]]
 			copy(flat[off[c]:off[c]+int32(n)], ch[j+1:j+1+n])
 			off[c] += int32(n)
 		}
 	}
-	b.insts, b.cls = nil, nil
+	b.insts, b.cls, b.first = nil, nil, nil
 }
 
 // tuple returns the id of the chosen sequence's class key.
@@ -947,21 +1102,30 @@ func (en *regionEnum) tuple() int32 {
 	h ^= h >> 15
 	h *= 0x2c1b3c6d
 	h ^= h >> 12
-	slot := h & (uint32(len(en.cache)) - 1)
-	if c := en.cache[slot] - 1; c >= 0 && slices.Equal(en.keys[int(c)*en.width:][:en.width], key) {
-		return c
+	w := en.width
+	mask := uint32(len(en.table) - 1)
+	slot := h & mask
+	for ; en.table[slot] != 0; slot = (slot + 1) & mask {
+		c := en.table[slot] - 1
+		if en.hashes[c] == h && slices.Equal(en.keys[int(c)*w:][:w], key) {
+			return c
+		}
 	}
-	en.keyBuf = en.keyBuf[:0]
-	for _, v := range key {
-		en.keyBuf = binary.LittleEndian.AppendUint32(en.keyBuf, uint32(v))
+	c := int32(len(en.hashes))
+	en.keys = append(en.keys, key...)
+	en.hashes = append(en.hashes, h)
+	en.table[slot] = c + 1
+	if 2*len(en.hashes) > len(en.table) {
+		en.table = make([]int32, 2*len(en.table))
+		mask = uint32(len(en.table) - 1)
+		for id, h := range en.hashes {
+			slot := h & mask
+			for en.table[slot] != 0 {
+				slot = (slot + 1) & mask
+			}
+			en.table[slot] = int32(id) + 1
+		}
 	}
-	c, ok := en.ids[string(en.keyBuf)]
-	if !ok {
-		c = int32(len(en.keys) / en.width)
-		en.ids[string(en.keyBuf)] = c
-		en.keys = append(en.keys, key...)
-	}
-	en.cache[slot] = c + 1
 	return c
 }
 

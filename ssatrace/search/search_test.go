@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -172,5 +173,47 @@ func TestPrefer(t *testing.T) {
 	st := Run(gr, pats, Options{Prefer: func([]int32) bool { return true }, Stop: func() bool { return true }}, func(Candidate) bool { return false })
 	if !st.Cut || !st.CutInPreferred {
 		t.Errorf("Stop at once with Prefer: Cut=%v CutInPreferred=%v, want both", st.Cut, st.CutInPreferred)
+	}
+}
+
+// TestOneCore: with two cores Run builds the one-event classes beside
+// the region index; on one it builds them when a pattern first needs
+// them. The candidates proposed, and their order, are the same, with the
+// built-in patterns (shared one-event groups) and with a pattern whose
+// one-event group needs the classes of all objects.
+func TestOneCore(t *testing.T) {
+	more, err := pattern.Parse(`
+x/lone atomic T=t1-t2-t1 SV=s1-s2-s1 AR=u1-u2-u1 AT=r-w-w
+`, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets := [][]*pattern.Pattern{allPatterns(t), append(allPatterns(t), more...)}
+	rng := rand.New(rand.NewPCG(5, 8))
+	run := func(gr *ptg.Graph, pats []*pattern.Pattern, procs int) []string {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		var out []string
+		n := 0
+		Run(gr, pats, Options{}, func(c Candidate) bool {
+			out = append(out, fmt.Sprint(c.Pattern.ID(), c.Events))
+			n++
+			return n%3 == 0
+		})
+		return out
+	}
+	for i := 0; i < 300; i++ {
+		var tr *trace.Trace
+		if i%50 == 49 {
+			tr = gen.Large(gen.LargeOptions{Events: 5000, Goroutines: 2 + i%7, Locations: 8 + i%20, Locks: 1 + i%4, ChannelDensity: 0.02, Seed: uint64(i)})
+		} else {
+			tr = gen.Small(rng, gen.SmallOptions{Goroutines: 2 + i%3, MaxEvents: 10 + i%40})
+		}
+		gr := ptg.Build(tr)
+		for k, pats := range sets {
+			one, two := run(gr, pats, 1), run(gr, pats, 2)
+			if !slices.Equal(one, two) {
+				t.Fatalf("trace %d, set %d: candidates on two cores\n%v\non one\n%v", i, k, two, one)
+			}
+		}
 	}
 }
