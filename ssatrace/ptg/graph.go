@@ -256,6 +256,18 @@ func (gr *Graph) VC(e int32, h int32) uint32 {
 	return gr.snaps[g][k].vc[h]
 }
 
+// Clock returns the clock snapshot that applies at event e, or nil if
+// none does: for h other than e's goroutine, VC(e, h) is Clock(e)[h], or 0
+// when it is nil. A caller comparing one event with many finds it once.
+func (gr *Graph) Clock(e int32) []uint32 {
+	g := gr.Tr.Events[e].G
+	k := snapAt(gr.snapLoc[g], gr.Local[e])
+	if k < 0 {
+		return nil
+	}
+	return gr.snaps[g][k].vc
+}
+
 // snapAt returns the index of the last snapshot of ss that applies at
 // local position l (the last with local <= l), or -1, given the snapshots'
 // local positions (snapLoc). It is sort.Search written out: POR asks it
