@@ -70,8 +70,14 @@ type Graph struct {
 	byObj csr // object → access events (and channel sends and closes) on it in trace order; built by Accesses
 	objs  sync.Once
 	snaps [][]snapshot
-	nodes []lockNode
-	sets  lockSets
+	// snapLoc[g][k] is the first local position snaps[g][k] applies to:
+	// the binary search of POR reads only these, 4 bytes each, not
+	// 32-byte snapshots, so that a goroutine's positions share few cache
+	// lines (the matcher asks POR for every pair it compares, mostly of
+	// events far apart).
+	snapLoc [][]int32
+	nodes   []lockNode
+	sets    lockSets
 	// The events with a POR edge into an event: srcDst lists the events
 	// that have some (increasing), srcDst[k]'s are srcList[srcOff[k]:srcOff[k+1]]
 	// (to the end of srcList for the last).
@@ -90,9 +96,9 @@ type RegionInfo struct {
 	First, Last int32 // event indices of its first and last event
 }
 
+// snapshot k of goroutine g applies from local position snapLoc[g][k] on.
 type snapshot struct {
-	local int32    // first local position this snapshot applies to
-	vc    []uint32 // clock of every goroutine as known at and after local
+	vc []uint32 // clock of every goroutine as known at and after its position
 }
 
 type lockNode struct {
@@ -243,21 +249,34 @@ func (gr *Graph) VC(e int32, h int32) uint32 {
 	if g == h {
 		return gr.Epoch[e]
 	}
-	k := snapAt(gr.snaps[g], gr.Local[e])
+	k := snapAt(gr.snapLoc[g], gr.Local[e])
 	if k < 0 {
 		return 0
 	}
 	return gr.snaps[g][k].vc[h]
 }
 
+// Clock returns the clock snapshot that applies at event e, or nil if
+// none does: for h other than e's goroutine, VC(e, h) is Clock(e)[h], or 0
+// when it is nil. A caller comparing one event with many finds it once.
+func (gr *Graph) Clock(e int32) []uint32 {
+	g := gr.Tr.Events[e].G
+	k := snapAt(gr.snapLoc[g], gr.Local[e])
+	if k < 0 {
+		return nil
+	}
+	return gr.snaps[g][k].vc
+}
+
 // snapAt returns the index of the last snapshot of ss that applies at
-// local position l (the last with local <= l), or -1. It is sort.Search
-// written out: POR asks it for every pair the search compares.
-func snapAt(ss []snapshot, l int32) int {
+// local position l (the last with local <= l), or -1, given the snapshots'
+// local positions (snapLoc). It is sort.Search written out: POR asks it
+// for every pair the search compares.
+func snapAt(ss []int32, l int32) int {
 	lo, hi := 0, len(ss)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if ss[m].local <= l {
+		if ss[m] <= l {
 			lo = m + 1
 		} else {
 			hi = m

@@ -1411,34 +1411,71 @@ func (m *matcher) instances(key string, elem [][2]int) {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return m.cls[order[a]].count() < m.cls[order[b]].count() })
+	// side[gi] holds, for each event of chosen[gi], what okWith compares
+	// with (taken when it is chosen): okWith runs for every probe of the
+	// binary searches below, and looked the chosen events up each time.
+	side := make([][]chosenEv, len(m.gs))
+	choose := func(gi int, in []int32) {
+		chosen[gi] = in
+		cs := side[gi][:0]
+		for _, y := range in {
+			cs = append(cs, chosenEv{g: gr.Ev(y).G, local: gr.Local[y], epoch: gr.Epoch[y], region: gr.Region[y], clock: gr.Clock(y)})
+		}
+		side[gi] = cs
+	}
 	// okWith reports whether instance in of group gi is compatible with the
 	// groups chosen before it (order[:k]): -1 too early, +1 too late,
-	// 0 fine, 2 incompatible for another reason.
+	// 0 fine, 2 incompatible for another reason. It is okWithSlow with
+	// the chosen events' side of each comparison taken from side.
+	var okWithFast func(k int, in []int32) int
 	okWith := func(k int, in []int32) int {
+		if !fastOkWith {
+			return okWithSlow(gr, m.gs, order, chosen, k, in)
+		}
+		if checkOkWith != nil {
+			fast := okWithFast(k, in)
+			checkOkWith(fast, okWithSlow(gr, m.gs, order, chosen, k, in))
+			return fast
+		}
+		return okWithFast(k, in)
+	}
+	okWithFast = func(k int, in []int32) int {
 		gi := order[k]
 		g := m.gs[gi]
 		for e, pos := range g.pos {
 			x := in[e]
+			xg, xl, xr := gr.Ev(x).G, gr.Local[x], gr.Region[x]
 			for _, gj := range order[:k] {
+				cs := side[gj]
 				for f, pos2 := range m.gs[gj].pos {
-					y := chosen[gj][f]
+					y := &cs[f]
 					if pos2 < pos {
-						// y must be able to precede x.
-						if gr.POR(x, y) {
-							return -1
-						}
-						if gr.Ev(x).G == gr.Ev(y).G && gr.Local[y] > gr.Local[x] {
-							return -1
+						// y must be able to precede x: not POR(x, y).
+						if xg == y.g {
+							if y.local > xl {
+								return -1
+							}
+						} else {
+							// VC(y, xg): 0 without a snapshot.
+							vc := uint32(0)
+							if y.clock != nil {
+								vc = y.clock[xg]
+							}
+							if vc >= gr.Epoch[x] {
+								return -1
+							}
 						}
 					} else {
-						if gr.POR(y, x) {
-							return +1
-						}
-						if gr.Ev(x).G == gr.Ev(y).G && gr.Local[y] < gr.Local[x] {
+						// Not POR(y, x).
+						if xg == y.g {
+							if y.local < xl {
+								return +1
+							}
+						} else if gr.VC(x, y.g) >= y.epoch {
 							return +1
 						}
 					}
-					if gr.Region[x] >= 0 && gr.Region[x] == gr.Region[y] && m.gs[gj].ar != g.ar {
+					if xr >= 0 && xr == y.region && m.gs[gj].ar != g.ar {
 						return 2
 					}
 				}
@@ -1495,7 +1532,7 @@ func (m *matcher) instances(key string, elem [][2]int) {
 				if m.s.stopped() {
 					return true
 				}
-				chosen[gi] = c.inst(i)
+				choose(gi, c.inst(i))
 				if rec(1) {
 					return true
 				}
@@ -1522,7 +1559,7 @@ func (m *matcher) instances(key string, elem [][2]int) {
 				if okWith(k, in) != 0 {
 					continue
 				}
-				chosen[gi] = in
+				choose(gi, in)
 				if rec(k + 1) {
 					return true
 				}
@@ -1534,6 +1571,55 @@ func (m *matcher) instances(key string, elem [][2]int) {
 		return false
 	}
 	rec(0)
+}
+
+// chosenEv is a chosen event with what okWith compares with.
+type chosenEv struct {
+	g, local, region int32
+	epoch            uint32
+	clock            []uint32 // gr.Clock of the event
+}
+
+// fastOkWith enables okWith's comparisons with the chosen side taken in
+// advance (a variable for the test that compares it with okWithSlow).
+var fastOkWith = true
+
+// checkOkWith, if set (by a test), is called with both answers at every
+// okWith call.
+var checkOkWith func(fast, slow int)
+
+// okWithSlow is okWith, comparing by POR.
+func okWithSlow(gr *ptg.Graph, gs []*group, order []int, chosen [][]int32, k int, in []int32) int {
+	gi := order[k]
+	g := gs[gi]
+	for e, pos := range g.pos {
+		x := in[e]
+		for _, gj := range order[:k] {
+			for f, pos2 := range gs[gj].pos {
+				y := chosen[gj][f]
+				if pos2 < pos {
+					// y must be able to precede x.
+					if gr.POR(x, y) {
+						return -1
+					}
+					if gr.Ev(x).G == gr.Ev(y).G && gr.Local[y] > gr.Local[x] {
+						return -1
+					}
+				} else {
+					if gr.POR(y, x) {
+						return +1
+					}
+					if gr.Ev(x).G == gr.Ev(y).G && gr.Local[y] < gr.Local[x] {
+						return +1
+					}
+				}
+				if gr.Region[x] >= 0 && gr.Region[x] == gr.Region[y] && gs[gj].ar != g.ar {
+					return 2
+				}
+			}
+		}
+	}
+	return 0
 }
 
 // commuting reports whether the events are all commutative atomic updates
