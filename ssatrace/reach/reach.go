@@ -196,7 +196,8 @@ func (g *Graph) successors(fn *ssa.Function) []*ssa.Function {
 			if mi, ok := in.(*ssa.MakeInterface); ok {
 				out = append(out, g.methods(mi.X.Type())...)
 			}
-			for _, op := range in.Operands(ops[:0]) {
+			ops = in.Operands(ops[:0])
+			for _, op := range ops {
 				if op == nil {
 					continue
 				}
