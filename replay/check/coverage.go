@@ -2,7 +2,8 @@ package check
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/pecanvet/pecanvet/ssatrace/driver"
@@ -94,7 +95,7 @@ type CandidateStatus struct {
 	Status string
 	Why    string
 	// Reachers are the tests whose call graph reaches both of its
-	// contexts (ssatrace/reach), sorted; nil when no call graph was built.
+	// contexts (ssatrace/reach), sorted.
 	Reachers []string
 }
 
@@ -148,27 +149,14 @@ func candidateStatuses(pkg string, cands []driver.Candidate, findings []Finding,
 }
 
 // reachersOf inverts reach (test → candidate indices): per candidate, the
-// tests reaching it, sorted. Nil without a call graph.
+// tests reaching it, sorted.
 func reachersOf(n int, reach map[string][]int) [][]string {
 	out := make([][]string, n)
-	if reach == nil {
-		return out
-	}
-	tests := make([]string, 0, len(reach))
-	for t := range reach {
-		tests = append(tests, t)
-	}
-	sort.Strings(tests)
-	for _, t := range tests {
+	for _, t := range slices.Sorted(maps.Keys(reach)) {
 		for _, i := range reach[t] {
 			if i >= 0 && i < n {
 				out[i] = append(out[i], t)
 			}
-		}
-	}
-	for i := range out {
-		if out[i] == nil {
-			out[i] = []string{}
 		}
 	}
 	return out

@@ -25,7 +25,8 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -98,12 +99,7 @@ func Build(pkgs []*packages.Package) (g *Graph, err error) {
 		sp.Build()
 	}
 	for _, sp := range spkgs {
-		names := make([]string, 0, len(sp.Members))
-		for name := range sp.Members {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
+		for _, name := range slices.Sorted(maps.Keys(sp.Members)) {
 			switch m := sp.Members[name].(type) {
 			case *ssa.Function:
 				switch {
@@ -137,12 +133,7 @@ func isTestName(name string) bool {
 
 // Tests returns the names of the test functions, sorted.
 func (g *Graph) Tests() []string {
-	out := make([]string, 0, len(g.tests))
-	for name := range g.tests {
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(g.tests))
 }
 
 // Key is how Reached names a function: the position of its declaration
