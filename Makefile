@@ -26,15 +26,15 @@ demo: build
 
 # Benchmarks: one line per measurement, "BENCH <name> key=value ...".
 bench:
-	$(GO) run ./ssatrace/internal/bench
+	$(GO) run ./internal/bench
 
 # Short fuzzing of every decoder (the seed corpora also run in 'make test').
 FUZZTIME ?= 30s
 fuzz:
-	$(GO) test -run='^$$' -fuzz=FuzzTextDecode -fuzztime=$(FUZZTIME) ./ssatrace/trace/
-	$(GO) test -run='^$$' -fuzz=FuzzBinaryDecode -fuzztime=$(FUZZTIME) ./ssatrace/trace/
-	$(GO) test -run='^$$' -fuzz=FuzzScheduleDecode -fuzztime=$(FUZZTIME) ./ssatrace/trace/
-	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./ssatrace/pattern/
+	$(GO) test -run='^$$' -fuzz=FuzzTextDecode -fuzztime=$(FUZZTIME) ./dynamic/trace/
+	$(GO) test -run='^$$' -fuzz=FuzzBinaryDecode -fuzztime=$(FUZZTIME) ./dynamic/trace/
+	$(GO) test -run='^$$' -fuzz=FuzzScheduleDecode -fuzztime=$(FUZZTIME) ./dynamic/trace/
+	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./pattern/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./replay/racerun/
 
 # The evaluation: PECAN's Table 1 on testdata/src (written to EVAL.md and
@@ -48,9 +48,9 @@ eval:
 	$(GO) run ./internal/eval -sections corpus -race-runs 100 -o EVAL.md -readme README.md
 	$(GO) run ./internal/eval -sections checkwall -o EVAL.md
 	$(GO) run ./internal/eval -sections candidates -o EVAL.md
-	PECANVET_DETERMINISM_RUNS=10 $(GO) test -v -count=1 -timeout 60m -run TestDeterminism ./replay/check/ | grep -E 'runs|^(ok|FAIL|---)'
-	PECANVET_SUBJECTS=all $(GO) test -count=1 -timeout 60m -run TestSubjectsBehaveAlike ./ssatrace/record/
-	PECANVET_REACH=all $(GO) test -count=1 -timeout 30m -run TestSoundAgainstCoverage ./ssatrace/reach/
+	PECANVET_DETERMINISM_RUNS=10 $(GO) test -v -count=1 -timeout 60m -run TestDeterminism ./check/ | grep -E 'runs|^(ok|FAIL|---)'
+	PECANVET_SUBJECTS=all $(GO) test -count=1 -timeout 60m -run TestSubjectsBehaveAlike ./dynamic/record/
+	PECANVET_REACH=all $(GO) test -count=1 -timeout 30m -run TestSoundAgainstCoverage ./static/reach/
 	PECANVET_OWN_ORDER=all PECANVET_REPLAY_RUNS=100 $(GO) test -v -count=1 -timeout 60m -run TestOwnOrder ./replay/ | grep -E 'replayed|^(ok|FAIL|---)'
 	$(MAKE) eval-racetd eval-modules eval-golangci
 

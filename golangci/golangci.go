@@ -27,7 +27,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/pecanvet/pecanvet/passes/pecan"
-	"github.com/pecanvet/pecanvet/ssatrace/pattern"
+	"github.com/pecanvet/pecanvet/pattern"
 )
 
 // Name is the plugin's name in golangci-lint's configuration.

@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/pecanvet/pecanvet/ssatrace/record"
+	"github.com/pecanvet/pecanvet/dynamic/record"
 )
 
 // Replaying many schedules in one process.
@@ -24,7 +24,7 @@ import (
 // 20 ms of CPU, most of it in the kernel. On Go's race testdata, 290
 // replays of that kind were half of the check's CPU time. RunBatch runs
 // several replays in one process instead: the runtime replays each
-// listed test run's schedule from the test's start (ssatrace/rt,
+// listed test run's schedule from the test's start (dynamic/rt,
 // EnvReplayList), the tests running in the binary's order, a test listed
 // k times run k times (-test.count).
 //
@@ -46,7 +46,7 @@ type Entry struct {
 	Opt   Options
 }
 
-// envReplayList is ssatrace/rt's EnvReplayList.
+// envReplayList is dynamic/rt's EnvReplayList.
 const envReplayList = "PECANVET_REPLAY_LIST"
 
 var (

@@ -3,7 +3,7 @@ package replay
 import (
 	"fmt"
 
-	"github.com/pecanvet/pecanvet/ssatrace/trace"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 )
 
 // ClipLine is one line of a bug hatching clip: a step, or a note that

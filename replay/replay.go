@@ -1,6 +1,6 @@
 // Package replay proves or prunes predicted anomalies: it runs a test of an
 // instrumented build under a generated schedule, with the deterministic
-// scheduler of the recorder runtime (ssatrace/rt, replay.go) switched on,
+// scheduler of the recorder runtime (dynamic/rt, replay.go) switched on,
 // and returns the verdict — reproduced, diverged, deadlock, timeout,
 // wrong-object (the right sites in order, but other objects) — with
 // what the program did under the schedule: a panic, a failed test (PECAN's
@@ -18,8 +18,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pecanvet/pecanvet/ssatrace/record"
-	"github.com/pecanvet/pecanvet/ssatrace/trace"
+	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 )
 
 // Verdicts.
@@ -31,7 +31,7 @@ const (
 	Ended      = "ended"      // the program ended (or died) before the schedule did
 	// WrongObject: the anomaly's events ran in order at the right sites
 	// but not on the objects of the prediction (a variable allocated
-	// afresh, or at an address another one had: see ssatrace/rt,
+	// afresh, or at an address another one had: see dynamic/rt,
 	// replay_objects.go).
 	WrongObject = "wrong-object"
 

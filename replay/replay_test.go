@@ -11,11 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pecanvet/pecanvet/check"
+	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/replay"
-	"github.com/pecanvet/pecanvet/replay/check"
-	"github.com/pecanvet/pecanvet/ssatrace/pattern"
-	"github.com/pecanvet/pecanvet/ssatrace/record"
-	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
 
 // subjects is the evaluation corpus (a module of its own).

@@ -13,10 +13,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pecanvet/pecanvet/check"
 	"github.com/pecanvet/pecanvet/passes/pecan"
+	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/replay"
-	"github.com/pecanvet/pecanvet/replay/check"
-	"github.com/pecanvet/pecanvet/ssatrace/pattern"
 )
 
 const checkUsage = `usage: pecanvet check [-run REGEXP] [-json | -sarif[=FILE]] [-patterns P] [-v] [-candidates] [packages]

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pecanvet/pecanvet/ssatrace/pattern"
-	"github.com/pecanvet/pecanvet/ssatrace/predict"
-	"github.com/pecanvet/pecanvet/ssatrace/search"
-	"github.com/pecanvet/pecanvet/ssatrace/trace"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict"
+	"github.com/pecanvet/pecanvet/predict/search"
 )
 
 const predictUsage = `usage: pecanvet predict [flags] TRACE

@@ -7,10 +7,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/pecanvet/pecanvet/ssatrace/pattern"
-	"github.com/pecanvet/pecanvet/ssatrace/predict"
-	"github.com/pecanvet/pecanvet/ssatrace/search"
-	"github.com/pecanvet/pecanvet/ssatrace/trace"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict"
+	"github.com/pecanvet/pecanvet/predict/search"
 )
 
 // predictWindowed is `pecanvet predict -window N`: the trace is streamed and

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/pecanvet/pecanvet/ssatrace/record"
+	"github.com/pecanvet/pecanvet/dynamic/record"
 )
 
 const recordUsage = `usage: pecanvet record [-run REGEXP] [-o DIR] [-timeout D] [packages]

@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"runtime/debug"
 
+	"github.com/pecanvet/pecanvet/check"
 	"github.com/pecanvet/pecanvet/internal/sarif"
-	"github.com/pecanvet/pecanvet/replay/check"
-	"github.com/pecanvet/pecanvet/ssatrace/pattern"
+	"github.com/pecanvet/pecanvet/pattern"
 )
 
 // sarifFlag is -sarif (standard output) or -sarif=FILE.

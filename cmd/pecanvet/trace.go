@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/pecanvet/pecanvet/ssatrace/trace"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 )
 
 const traceUsage = `usage: pecanvet trace [-text | -bin] [-o OUT] TRACE

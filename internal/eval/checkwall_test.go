@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pecanvet/pecanvet/replay/check"
+	"github.com/pecanvet/pecanvet/check"
 )
 
 // TestParseCheckTime: the checkwall section reads pecanvet check's own

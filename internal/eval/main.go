@@ -51,11 +51,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pecanvet/pecanvet/replay/check"
-	"github.com/pecanvet/pecanvet/ssatrace/pattern"
-	"github.com/pecanvet/pecanvet/ssatrace/predict"
-	"github.com/pecanvet/pecanvet/ssatrace/record"
-	"github.com/pecanvet/pecanvet/ssatrace/trace"
+	"github.com/pecanvet/pecanvet/check"
+	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict"
 )
 
 type row struct {

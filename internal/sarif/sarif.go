@@ -8,7 +8,7 @@
 // root), and each result has a partial fingerprint that survives edits of
 // unrelated code.
 //
-// It is the last stage of the pipeline: it reads replay/check's report and
+// It is the last stage of the pipeline: it reads check's report and
 // words results as passes/pecan does; only cmd/pecanvet imports it.
 package sarif
 
@@ -27,10 +27,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pecanvet/pecanvet/check"
 	"github.com/pecanvet/pecanvet/passes/pecan"
+	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/replay"
-	"github.com/pecanvet/pecanvet/replay/check"
-	"github.com/pecanvet/pecanvet/ssatrace/pattern"
 )
 
 // SchemaURI is the SARIF 2.1.0 schema a log names.

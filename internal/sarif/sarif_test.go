@@ -9,14 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pecanvet/pecanvet/check"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/internal/jsonschema"
 	"github.com/pecanvet/pecanvet/internal/sarif"
 	"github.com/pecanvet/pecanvet/passes/pecan"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
-	"github.com/pecanvet/pecanvet/replay/check"
-	"github.com/pecanvet/pecanvet/ssatrace/pattern"
-	"github.com/pecanvet/pecanvet/ssatrace/predict"
-	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
 
 // Validate checks a SARIF log against the official 2.1.0 schema.

@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/pecanvet/pecanvet/passes/symbolic"
-	"github.com/pecanvet/pecanvet/ssatrace/pattern"
+	"github.com/pecanvet/pecanvet/pattern"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/pecanvet/pecanvet/passes/symbolic"
-	"github.com/pecanvet/pecanvet/ssatrace/pattern"
+	"github.com/pecanvet/pecanvet/pattern"
 	"golang.org/x/tools/go/ssa"
 )
 

@@ -4,12 +4,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pecanvet/pecanvet/check"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/passes/pecan"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
-	"github.com/pecanvet/pecanvet/replay/check"
-	"github.com/pecanvet/pecanvet/ssatrace/pattern"
-	"github.com/pecanvet/pecanvet/ssatrace/predict"
-	"github.com/pecanvet/pecanvet/ssatrace/trace"
 )
 
 // lostUpdate is account's lost deposit (RWW) as replay proves it: g1.1's

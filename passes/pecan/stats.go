@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/pecanvet/pecanvet/replay/check"
+	"github.com/pecanvet/pecanvet/check"
 )
 
 // statsFile is the -stats flag: evaluations (internal/eval) need to know,

@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/pecanvet/pecanvet/replay/check"
+	"github.com/pecanvet/pecanvet/check"
 )
 
 // TestWriteStats: with -stats set, each analyzed unit appends one JSON line

@@ -1,7 +1,7 @@
 // Package symbolic defines an analyzer that turns every function of a
 // package into a symbolic event sequence: the static counterpart of the
 // trace that pecanvet records at run time. Package candidates matches the
-// anomaly patterns of ssatrace/pattern against these sequences to find the
+// anomaly patterns of pattern against these sequences to find the
 // code worth running, recording and replaying; nothing here is reported to
 // the user.
 //

@@ -9,7 +9,7 @@ import (
 )
 
 // Op is the kind of a symbolic event. The names (String) follow the op names
-// of the trace format (ssatrace/trace) where one exists.
+// of the trace format (dynamic/trace) where one exists.
 type Op uint8
 
 // The event kinds.

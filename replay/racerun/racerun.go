@@ -8,7 +8,7 @@
 // default because a buffer was full). Go's race test data has three such
 // tests (TestRaceChanSendLen, TestRaceChanRecvLen, TestRaceChanSendSend).
 // pecanvet's replay of every reordering diverges on them, yet in the
-// recorded run nothing orders the accesses (ssatrace/hb.Ordered).
+// recorded run nothing orders the accesses (predict/hb.Ordered).
 //
 // Nothing ordering them in the recording is not proof: pecanvet does not
 // record the synchronization inside the standard library and other
@@ -32,7 +32,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/pecanvet/pecanvet/ssatrace/record"
+	"github.com/pecanvet/pecanvet/dynamic/record"
 )
 
 // Access is one side of a race report: where the access was made, in the

@@ -1,0 +1,145 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/pecanvet/pecanvet/dynamic/record"
+)
+
+// recordAhead records a package's tests ahead of the test being checked,
+// so that recording overlaps the prediction and replays of earlier tests.
+// Test functions are recorded in a few processes (record.RecordBatches), whose
+// results arrive as the tests end; what that process cannot vouch for, and
+// benchmarks, examples and fuzz targets, are recorded each in its own
+// process, up to GOMAXPROCS of them ahead. Either way a test's trace starts
+// with the test, so it is what a recording of it alone gives; the results
+// are taken in test order.
+type recordAhead struct {
+	ctx     context.Context
+	cancel  context.CancelFunc
+	b       *record.Build
+	pkg     string
+	tests   []string
+	paths   []string
+	opt     Options
+	ahead   int
+	started int
+	results []chan record.Test
+	batch   map[string]chan record.BatchResult
+	wg      sync.WaitGroup
+}
+
+func newRecordAhead(ctx context.Context, b *record.Build, pkg string, tests []string, scratch string, opt Options) (*recordAhead, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	ra := &recordAhead{ctx: ctx, cancel: cancel, b: b, pkg: pkg, tests: tests, opt: opt, ahead: runtime.GOMAXPROCS(0),
+		results: make([]chan record.Test, len(tests))}
+	for ti, test := range tests {
+		dir := filepath.Join(scratch, fmt.Sprintf("t%d", ti))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			cancel()
+			return nil, err
+		}
+		p := filepath.Join(dir, "record.trace")
+		if opt.KeepTraces != "" {
+			p = filepath.Join(opt.KeepTraces, filepath.FromSlash(pkg), test+".trace")
+			os.MkdirAll(filepath.Dir(p), 0o755)
+		}
+		ra.paths = append(ra.paths, p)
+		ra.results[ti] = make(chan record.Test, 1)
+	}
+	var batch []string
+	for _, t := range tests {
+		if record.Batchable(t) {
+			batch = append(batch, t)
+		}
+	}
+	if len(batch) >= 2 && !opt.Alone {
+		dir := filepath.Join(scratch, "batch")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			cancel()
+			return nil, err
+		}
+		ra.batch = map[string]chan record.BatchResult{}
+		for _, t := range batch {
+			ra.batch[t] = make(chan record.BatchResult, 1)
+		}
+		opt.progress("check: %s: recording %d tests in %d processes", pkg, len(batch), max(1, min(runtime.GOMAXPROCS(0), len(batch)/4)))
+		ra.wg.Add(1)
+		go func() {
+			defer ra.wg.Done()
+			b.RecordBatches(ctx, pkg, batch, dir, opt.Timeout, nil, ra.batch, runtime.GOMAXPROCS(0))
+		}()
+	}
+	return ra, nil
+}
+
+// get returns the recording of test ti, starting the recordings of the
+// next tests that run alone.
+func (ra *recordAhead) get(ti int) record.Test {
+	if ch := ra.batch[ra.tests[ti]]; ch != nil {
+		if t, ok := takeBatch(ch, ra.paths[ti]); ok {
+			return t
+		}
+		ra.opt.progress("check: %s %s: recording alone", ra.pkg, ra.tests[ti])
+		return ra.b.RecordTest(ra.ctx, ra.pkg, ra.tests[ti], ra.paths[ti], ra.opt.Timeout)
+	}
+	for ra.started < len(ra.tests) && ra.started <= ti+ra.ahead-1 {
+		i := ra.started
+		ra.started++
+		if ra.batch[ra.tests[i]] != nil {
+			continue
+		}
+		ra.wg.Add(1)
+		go func() {
+			defer ra.wg.Done()
+			ra.opt.progress("check: %s %s: recording", ra.pkg, ra.tests[i])
+			ra.results[i] <- ra.b.RecordTest(ra.ctx, ra.pkg, ra.tests[i], ra.paths[i], ra.opt.Timeout)
+		}()
+	}
+	return <-ra.results[ti]
+}
+
+// takeBatch waits for a test's batch result and, if the batch vouches
+// for it, moves its trace to path.
+func takeBatch(ch <-chan record.BatchResult, path string) (record.Test, bool) {
+	r := <-ch
+	if !r.OK || moveFile(r.Test.Trace, path) != nil {
+		return record.Test{}, false
+	}
+	r.Test.Trace = path
+	return r.Test, true
+}
+
+// moveFile renames from to to, copying across file systems.
+func moveFile(from, to string) error {
+	if err := os.Rename(from, to); err == nil {
+		return nil
+	}
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// stop ends the recordings still running (their results are not used)
+// and waits for them.
+func (ra *recordAhead) stop() {
+	ra.cancel()
+	ra.wg.Wait()
+}

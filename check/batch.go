@@ -1,0 +1,211 @@
+package check
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/predict"
+)
+
+// prediction is one predicted anomaly of a test with its schedule: in
+// memory (s), or, as check makes them, in a file (file, of steps steps,
+// anomaly its anomaly's steps). A schedule replays the test from its
+// start, so on a long trace it has millions of steps, and a package's
+// predictions wait for replay by the hundred: held in memory, they took
+// gigabytes (ants, issue 14).
+type prediction struct {
+	a       predict.Anomaly
+	s       *trace.Schedule
+	file    string
+	steps   int
+	anomaly []trace.Step
+	sum     [sha256.Size]byte // of the schedule's text: equal sums, the same steps
+	// unordered: a race whose accesses no recorded synchronization orders
+	// (hb.Ordered); if its replay diverges, the race detector may still
+	// confirm it (confirmUnordered).
+	unordered bool
+}
+
+// schedule returns the prediction's schedule: for one in a file, read
+// whole if full, else only its anomaly's steps (what a finding that was
+// not reproduced shows).
+func (p prediction) schedule(full bool) (*trace.Schedule, error) {
+	if p.s != nil {
+		return p.s, nil
+	}
+	if !full {
+		s := &trace.Schedule{Pattern: p.a.Pattern.ID(), Steps: p.anomaly}
+		for k := range p.anomaly {
+			s.Anomaly = append(s.Anomaly, k)
+		}
+		return s, nil
+	}
+	f, err := os.Open(p.file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return trace.ParseSchedule(f, p.file)
+}
+
+// stepG returns the goroutine of step k (from 1), "" if there is none.
+func (p prediction) stepG(k int) string {
+	g, n := "", 0
+	p.eachStepG(func(h string) bool {
+		if n++; n == k {
+			g = h
+			return false
+		}
+		return true
+	})
+	return g
+}
+
+// len returns the number of steps.
+func (p prediction) len() int {
+	if p.s != nil {
+		return len(p.s.Steps)
+	}
+	return p.steps
+}
+
+// eachStepG calls f with the goroutine of each step in order, until f
+// returns false.
+func (p prediction) eachStepG(f func(g string) bool) {
+	if p.s != nil {
+		for _, st := range p.s.Steps {
+			if !f(st.G) {
+				return
+			}
+		}
+		return
+	}
+	file, err := os.Open(p.file)
+	if err != nil {
+		return
+	}
+	defer file.Close()
+	sc := bufio.NewScanner(file)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "anomaly ") || strings.HasPrefix(l, "build ") {
+			continue
+		}
+		g, _, _ := strings.Cut(l, " ")
+		if !f(g) {
+			return
+		}
+	}
+}
+
+// eachStep calls anomaly with the anomaly's step indices (from 0, in
+// pattern order), then f with the goroutine and the text (as a schedule
+// file has it) of each step in order, until f returns false. g and text
+// are valid only during the call: a file's lines are not copied, since a
+// schedule of a long trace has tens of thousands of them and sig reads
+// it again for each failure step (a string per line was most of the
+// replay queue's CPU on conc's pool).
+func (p prediction) eachStep(anomaly func(at []int), f func(g, text []byte) bool) {
+	if p.s != nil {
+		anomaly(p.s.Anomaly)
+		for _, st := range p.s.Steps {
+			if !f([]byte(st.G), []byte(st.String())) {
+				return
+			}
+		}
+		return
+	}
+	file, err := os.Open(p.file)
+	if err != nil {
+		anomaly(nil)
+		return
+	}
+	defer file.Close()
+	sc := bufio.NewScanner(file)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	told := false
+	for sc.Scan() {
+		l := sc.Bytes()
+		if len(l) == 0 || l[0] == '#' || bytes.HasPrefix(l, []byte("build ")) {
+			continue
+		}
+		if rest, ok := bytes.CutPrefix(l, []byte("anomaly ")); ok {
+			var at []int
+			for _, x := range strings.Fields(string(rest))[1:] {
+				n, err := strconv.Atoi(x)
+				if err != nil {
+					at = append(at, -1) // unreadable: before any step
+					continue
+				}
+				at = append(at, n-1)
+			}
+			anomaly(at)
+			told = true
+			continue
+		}
+		if !told {
+			anomaly(nil)
+			told = true
+		}
+		g := l
+		if i := bytes.IndexByte(l, ' '); i >= 0 {
+			g = l[:i]
+		}
+		if !f(g, l) {
+			return
+		}
+	}
+}
+
+// writePrediction writes the schedule of anomaly a of tr to file.
+func writePrediction(tr *trace.Trace, a predict.Anomaly, file string) (prediction, error) {
+	p := prediction{a: a, file: file}
+	f, err := os.Create(file)
+	if err != nil {
+		return p, err
+	}
+	h := sha256.New()
+	p.steps, p.anomaly, err = trace.WriteSchedule(io.MultiWriter(f, h), tr, a.Pattern.ID(), a.Schedule.Events(), a.Events)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	h.Sum(p.sum[:0])
+	return p, err
+}
+
+// Replay outcome of a prediction in a batch.
+const (
+	pOpen     = iota // not known yet whether it is needed
+	pNeeded          // to replay
+	pRunning         // replaying
+	pDone            // replayed
+	pSkipped         // not needed: its site combination is proved, or the same schedule ran
+	pDropped         // needed, but over -max-replays or the budget
+	pDoomed          // not needed: an earlier replay of its trace showed it would deadlock (doom)
+	pInferred        // pruned without a replay: an earlier replay of its trace failed within the steps it begins with (failure)
+)
+
+// replayBatch replays a test's predictions (a queue of one trace: see
+// replayQueue), appends the findings to rep and the reproduced site
+// combinations to seen, and returns the number of needed predictions not
+// replayed.
+func replayBatch(ctx context.Context, b *record.Build, pkg, test string, tr *trace.Trace, preds []prediction,
+	dir string, deadline time.Time, opt Options, seen map[string]bool, rep *Report) int {
+	q := newReplayQueue(ctx, b, pkg, deadline, opt, seen)
+	q.add(test, tr, preds, dir, opt.MaxReplays, opt.Replay)
+	q.wait()
+	return q.finish(seen, rep)[0].skipped
+}
+
+// runReplay is replayRetrying (a variable for tests).
+var runReplay = replayRetrying

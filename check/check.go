@@ -1,0 +1,485 @@
+// Package check runs pecanvet's whole dynamic loop on packages: record each
+// test (dynamic/record), predict its anomalies (predict), replay
+// each prediction's schedule (replay), and keep only what was reproduced.
+// It is what `pecanvet check` prints and what the vet tool confirms its
+// candidates with. Every step is bounded: per-test recording and replay
+// timeouts, a maximum number of replays per test and a time budget per
+// package, each reported when hit.
+package check
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict"
+	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/static/driver"
+)
+
+// Options bound a check.
+type Options struct {
+	Dir        string
+	Patterns   []string // package patterns
+	Run        string   // test regexp
+	Anomalies  []*pattern.Pattern
+	Timeout    time.Duration // recording, per test; default 2m
+	Replay     replay.Options
+	MaxReplays int           // per test; default 100
+	Budget     time.Duration // per package; default 5m
+	BuildFlags []string
+	Progress   io.Writer // progress lines, if not nil
+	KeepTraces string    // if set, keep the recorded traces here
+	Drivers    bool      // generate test drivers (static/driver) for the candidates no test reaches, and for packages without tests
+	// Perturb is how many more runs of a test to record, under perturbed
+	// schedules (seeds 1..Perturb), when its first run leaves nothing
+	// reproduced: see perturbed. Default 1; negative: none.
+	Perturb int
+	// Alone records every test in a process of its own, rather than a
+	// package's test functions in one process (recordAhead).
+	Alone bool
+	// NoFilters turns off the filters between prediction and replay
+	// (predict/filter): every prediction is replayed, in search order.
+	// For measuring what they save, and for tests.
+	NoFilters bool
+	// RankReadsFrom replays each site combination's instances with the
+	// fewest broken reads first (predict/filter.Broken, AVFilter's
+	// criterion). Off by default: on the corpus it cost replays and lost
+	// a finding under -max-replays; the search's own order does better.
+	RankReadsFrom bool
+}
+
+// Finding is one prediction and what replay made of it.
+type Finding struct {
+	Package, Test string
+	Anomaly       predict.Anomaly
+	Schedule      *trace.Schedule
+	Verdict       replay.Verdict
+	Goroutines    []string // of the anomaly's events, in pattern order
+	Objects       []string
+	// Driver is set when a generated driver (static/driver) found it:
+	// the methods it called concurrently ("Withdraw and Withdraw").
+	Driver string
+	// Inferred: not replayed (or not counted as a replay), because an
+	// earlier replay of the same trace failed within the steps its
+	// schedule begins with; Verdict is that replay's, and its message
+	// says which ("same prefix as replay N, which failed at step k").
+	Inferred  bool
+	pred      string // predID of its prediction (filters.count)
+	unordered bool   // prediction.unordered
+}
+
+// ObjectNames returns the objects of the anomaly's events without their
+// "#k" instance suffixes, each once.
+func (f *Finding) ObjectNames() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, o := range f.Objects {
+		if k := strings.LastIndexByte(o, '#'); k > 0 {
+			o = o[:k]
+		}
+		if !seen[o] {
+			seen[o] = true
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Reproduced reports whether the finding was proved.
+func (f *Finding) Reproduced() bool { return f.Verdict.Verdict == replay.Reproduced }
+
+// WithoutEffect reports whether the finding was reproduced but showed no
+// effect that would make it a bug: an atomicity or atomic-set violation
+// across a unit's deliberate split (predict.Anomaly.Split: the unit's own
+// code released the lock guarding its accesses in between) whose replay
+// passed without a panic. The code asked for the interleaving; only a
+// failing replay shows that it did not mean it. Data races count whenever
+// reproduced — except in a generated driver (Driver): the concurrent
+// calls are pecanvet's guess, not the package's usage (Publish called by
+// two publishers of a one-publisher box), so a driver's finding counts
+// only when its replay fails (the concurrent outcome is one no sequential
+// order gives) or panics. A failure the same as the recorded run's, which
+// came without the schedule's help (Verdict.AsBaseline), is no effect.
+func (f *Finding) WithoutEffect() bool {
+	return f.Reproduced() && (f.Anomaly.Split != "" || f.Driver != "") && (f.Verdict.Passed && !f.Verdict.Panicked || f.Verdict.AsBaseline)
+}
+
+// Report is the outcome of a check.
+type Report struct {
+	Findings []Finding // reproduced and pruned, in order
+	Notes    []string  // skipped work, bounds hit, build notes
+	Tests    int
+	Events   int
+	Listed   int // tests found in the packages; Listed-Tests were left unchecked
+	Time     Timing
+	// Filtered says, per filter (FilterLocks, FilterReadsFrom), what the
+	// filters between prediction and replay saved; nil with NoFilters.
+	Filtered map[string]*FilterCount
+	// Doomed counts the predictions not replayed because an earlier replay
+	// of their trace deadlocked where they would (see doom).
+	Doomed int
+	// Candidates are the static candidates of the checked packages with
+	// what the dynamic loop made of each (candidateStatuses); only with
+	// Options.Drivers, which computes them.
+	Candidates []CandidateStatus
+}
+
+// Timing says where a check's time went. Durations are summed over the
+// processes and goroutines that did the work, so with work in parallel
+// their sum exceeds the wall time; Wall is the wall time of the whole.
+type Timing struct {
+	Wall, Build, Record, Predict, Replay time.Duration
+	Records, Replays                     int // processes run for each
+}
+
+func (t Timing) String() string {
+	r := func(d time.Duration) string { return d.Round(time.Millisecond).String() }
+	return fmt.Sprintf("wall %s: build %s, record %s (%d runs), predict %s, replay %s (%d runs)",
+		r(t.Wall), r(t.Build), r(t.Record), t.Records, r(t.Predict), r(t.Replay), t.Replays)
+}
+
+// Inferred counts the findings pruned without a replay of their own
+// (Finding.Inferred).
+func (r *Report) Inferred() int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Inferred {
+			n++
+		}
+	}
+	return n
+}
+
+// Reproduced returns the proved findings.
+func (r *Report) Reproduced() []Finding {
+	var out []Finding
+	for _, f := range r.Findings {
+		if f.Reproduced() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Reported returns the findings to report by default: reproduced, with an
+// effect (not WithoutEffect).
+func (r *Report) Reported() []Finding {
+	var out []Finding
+	for _, f := range r.Findings {
+		if f.Reproduced() && !f.WithoutEffect() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Run checks the packages.
+func Run(ctx context.Context, opt Options) (*Report, error) {
+	if opt.Timeout <= 0 {
+		opt.Timeout = 2 * time.Minute
+	}
+	if opt.MaxReplays <= 0 {
+		opt.MaxReplays = 100
+	}
+	if opt.Budget <= 0 {
+		opt.Budget = 5 * time.Minute
+	}
+	if opt.Perturb == 0 {
+		opt.Perturb = 1
+	}
+	if opt.Anomalies == nil {
+		opt.Anomalies, _ = pattern.Builtin("all")
+	}
+	start := time.Now()
+	b, err := record.NewBuild(ctx, record.Options{Dir: opt.Dir, Patterns: opt.Patterns, BuildFlags: opt.BuildFlags, Drivers: opt.Drivers, Progress: opt.Progress, MaxEvents: predict.MaxEvents})
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	rep := &Report{Notes: b.Notes}
+	rep.Time.Build = time.Since(start)
+	defer func() { rep.Time.Wall = time.Since(start) }()
+	scratch, err := os.MkdirTemp("", "pecanvet-check-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(scratch)
+	pkgs := make([]string, 0, len(b.Binaries))
+	for p := range b.Binaries {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	for _, pkg := range pkgs {
+		if err := checkPackage(ctx, b, pkg, scratch, opt, rep); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+func (o *Options) progress(format string, args ...any) {
+	if o.Progress != nil {
+		fmt.Fprintf(o.Progress, format+"\n", args...)
+	}
+}
+
+// failNote says why a test failed while it was recorded: in a normal run
+// too (the user's test fails without pecanvet's help), or only
+// instrumented (a timing assertion, say). Either way its trace is used.
+func failNote(ctx context.Context, b *record.Build, pkg, test string, timeout time.Duration) string {
+	plain, err := b.PlainBinary(ctx, pkg)
+	if err != nil {
+		return fmt.Sprintf("%s %s: fails instrumented (the uninstrumented build failed: %v); predicting from its trace anyway", pkg, test, err)
+	}
+	if r := record.RunTest(ctx, plain, b.Dirs[pkg], test, nil, timeout); r.Passed {
+		return fmt.Sprintf("%s %s: fails only under instrumentation (it passes in a normal run); predicting from its trace anyway", pkg, test)
+	}
+	return fmt.Sprintf("%s %s: fails in a normal run too, without pecanvet; predicting from its trace anyway", pkg, test)
+}
+
+func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt Options, rep *Report) error {
+	deadline := time.Now().Add(opt.Budget)
+	tests, err := b.Tests(ctx, pkg, opt.Run)
+	if err != nil {
+		return err
+	}
+	if len(tests) == 0 {
+		rep.Notes = append(rep.Notes, pkg+": no tests to run")
+		return nil
+	}
+	// The package's own tests first; then the generated drivers whose
+	// candidates those tests did not reach (see driversToRun).
+	drivers := map[string]driver.Driver{}
+	for _, d := range b.Drivers[pkg] {
+		drivers[d.Test] = d
+	}
+	var own, generated []string
+	for _, t := range tests {
+		if _, ok := drivers[t]; ok {
+			generated = append(generated, t)
+		} else {
+			own = append(own, t)
+		}
+	}
+	rep.Listed += len(own)
+	own = reachingFirst(pkg, own, b.Reach[pkg], rep)
+	seen := map[string]bool{} // one finding per site combination per package
+	cov, covDrivers := newCoverage(), newCoverage()
+	first := len(rep.Findings)
+	if len(own) > 0 {
+		ownDeadline := deadline
+		if len(generated) > 0 {
+			// The drivers drive what no test reached: the tests must not
+			// take all of the budget (on ants they did, and 11 drivers
+			// never ran).
+			ownDeadline = deadline.Add(-opt.Budget / driverShare)
+		}
+		if err := checkTests(ctx, b, pkg, own, filepath.Join(scratch, "own"), opt, rep, seen, ownDeadline, cov); err != nil {
+			return err
+		}
+	}
+	if run := driversToRun(pkg, generated, drivers, cov, rep); len(run) > 0 {
+		rep.Listed += len(run)
+		if time.Now().After(deadline) {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: budget of %v spent; %d generated drivers not run", pkg, opt.Budget, len(run)))
+		} else if err := checkTests(ctx, b, pkg, run, filepath.Join(scratch, "drivers"), opt, rep, seen, deadline, covDrivers); err != nil {
+			return err
+		}
+	}
+	for i := first; i < len(rep.Findings); i++ {
+		if d, ok := drivers[rep.Findings[i].Test]; ok && rep.Findings[i].Package == pkg {
+			rep.Findings[i].Driver = d.Calls
+		}
+	}
+	rep.Candidates = append(rep.Candidates, candidateStatuses(pkg, b.Candidates[pkg], rep.Findings[first:], cov, covDrivers, b.Reach[pkg])...)
+	return nil
+}
+
+// reachingFirst puts the tests whose call graph reaches a static
+// candidate (record.Build.Reach) before the others, each part in its
+// order: when the budget runs short, the tests left unchecked are those
+// that can hold no candidate. It notes how many reach one.
+func reachingFirst(pkg string, tests []string, reach map[string][]int, rep *Report) []string {
+	if reach == nil {
+		return tests
+	}
+	var first, rest []string
+	for _, t := range tests {
+		if len(reach[t]) > 0 {
+			first = append(first, t)
+		} else {
+			rest = append(rest, t)
+		}
+	}
+	rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d of %d tests reach a static candidate in the call graph; they are checked first", pkg, len(first), len(tests)))
+	return append(first, rest...)
+}
+
+// unreached says, for a note on the tests left unchecked, how many of
+// them reach no static candidate (generated drivers are not in reach).
+func unreached(tests []string, reach map[string][]int) string {
+	n := 0
+	for _, t := range tests {
+		if r, ok := reach[t]; ok && len(r) == 0 {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return ""
+	case n == len(tests):
+		return " (none of them reaches a static candidate in the call graph)"
+	}
+	return fmt.Sprintf(" (%d of them reach no static candidate in the call graph)", n)
+}
+
+// driverShare: a package's generated drivers keep Budget/driverShare of
+// its budget for themselves.
+const driverShare = 10
+
+// driversToRun returns the generated drivers to run: those driving a
+// candidate that no recorded run of the package's tests held in two
+// goroutines (a driver of a package without tests drives no candidate
+// and always runs). It notes what it runs and what it leaves out.
+func driversToRun(pkg string, generated []string, drivers map[string]driver.Driver, cov *coverage, rep *Report) []string {
+	var run, calls []string
+	covered := 0
+	for _, t := range generated {
+		d := drivers[t]
+		need := len(d.Cands) == 0
+		for _, c := range d.Cands {
+			if !cov.held(c) {
+				need = true
+				break
+			}
+		}
+		if !need {
+			covered++
+			continue
+		}
+		run = append(run, t)
+		calls = append(calls, d.Calls+" of "+d.Type)
+	}
+	if len(run) > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: running %d generated %s, calling two methods from two goroutines where no test did (%s)", pkg, len(run), plural("driver", len(run)), strings.Join(calls, "; ")))
+	}
+	if covered > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d generated %s not run: the tests held their candidates in two goroutines", pkg, covered, plural("driver", covered)))
+	}
+	return run
+}
+
+func plural(w string, n int) string {
+	if n == 1 {
+		return w
+	}
+	return w + "s"
+}
+
+// checkTests records, predicts and replays tests of pkg (in scratch);
+// when cov is not nil, it also collects which goroutines ran which sites.
+func checkTests(ctx context.Context, b *record.Build, pkg string, tests []string, scratch string, opt Options, rep *Report, seen map[string]bool, deadline time.Time, cov *coverage) error {
+	recs, err := newRecordAhead(ctx, b, pkg, tests, scratch, opt)
+	if err != nil {
+		return err
+	}
+	defer recs.stop()
+	tcs := make([]*testCheck, len(tests))
+	firsts := make([]record.Test, len(tests))
+	checkQueued(ctx, b, pkg, deadline, opt, seen, rep, func(predict func(*testCheck, record.Test, string)) {
+		for ti, test := range tests {
+			if time.Now().After(deadline) {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: budget of %v spent; %d of %d tests not checked%s", pkg, opt.Budget, len(tests)-ti, len(tests), unreached(tests[ti:], b.Reach[pkg])))
+				break
+			}
+			dir := filepath.Join(scratch, fmt.Sprintf("t%d", ti))
+			tracePath := recs.paths[ti]
+			rt := recs.get(ti)
+			opt.progress("check: %s %s: %d events, %d goroutines recorded in %v", pkg, test, rt.Events, rt.Goroutines, rt.Wall.Round(time.Millisecond))
+			rep.Time.Record += rt.Wall
+			rep.Time.Records++
+			rep.Tests++
+			rep.Events += rt.Events
+			tc := &testCheck{ctx: ctx, b: b, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline, cov: cov}
+			if rt.TimedOut {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: timed out after %v while recording; predicting from the partial trace", pkg, test, opt.Timeout))
+			} else if why := driverSkip(rt); why != "" {
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: generated driver skipped: %s", pkg, test, why))
+			} else if strings.HasPrefix(rt.Truncated, "hung: ") {
+				// It would hang without pecanvet too, in the schedule the
+				// run took: no goroutine could ever move.
+				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: %s, so the recording ended it; predicting from its trace", pkg, test, rt.Truncated))
+				tc.baseline(rt)
+			} else if !rt.Passed {
+				rep.Notes = append(rep.Notes, failNote(ctx, b, pkg, test, opt.Timeout)+" (a replay failing the same way is not credited to the anomaly)")
+				tc.baseline(rt)
+			}
+			rt.Trace = tracePath
+			predict(tc, rt, tracePath)
+			tcs[ti], firsts[ti] = tc, rt
+		}
+	})
+	// The tests whose first run left nothing proved are recorded again
+	// under perturbed schedules, a seed at a time, all in one process.
+	for seed := 1; seed <= opt.Perturb && time.Now().Before(deadline) && ctx.Err() == nil; seed++ {
+		var idx []int
+		for ti, tc := range tcs {
+			if tc != nil && tc.wantsPerturbed(firsts[ti]) {
+				idx = append(idx, ti)
+			}
+		}
+		if len(idx) == 0 {
+			break
+		}
+		opt.progress("check: %s: recording %d tests again, perturbed (seed %d)", pkg, len(idx), seed)
+		runs := recordPerturbed(ctx, b, pkg, tests, idx, scratch, seed, opt)
+		checkQueued(ctx, b, pkg, deadline, opt, seen, rep, func(predict func(*testCheck, record.Test, string)) {
+			for _, ti := range idx { // in test order: what is credited where does not depend on timing
+				prt := runs[ti]
+				if prt.TimedOut {
+					rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: timed out after %v while recording it perturbed (seed %d); predicting from the partial trace", pkg, tests[ti], opt.Timeout, seed))
+				}
+				rep.Time.Record += prt.Wall
+				rep.Time.Records++
+				rep.Events += prt.Events
+				if time.Now().Before(deadline) {
+					predict(tcs[ti], prt, prt.Trace)
+				}
+			}
+		})
+	}
+	confirmUnordered(ctx, b, pkg, deadline, opt, seen, rep, tcs)
+	for _, tc := range tcs {
+		if tc != nil {
+			tc.notes()
+		}
+	}
+	return nil
+}
+
+// driverSkip is why a generated driver skipped itself (its t.Skipf line,
+// "pecanvet driver: …"), or "".
+func driverSkip(rt record.Test) string {
+	if !rt.Skipped {
+		return ""
+	}
+	const mark = "pecanvet driver: "
+	i := strings.Index(rt.Output, mark)
+	if i < 0 {
+		return ""
+	}
+	line := rt.Output[i+len(mark):]
+	if j := strings.IndexByte(line, '\n'); j >= 0 {
+		line = line[:j]
+	}
+	return strings.TrimSpace(line)
+}

@@ -1,0 +1,32 @@
+package check
+
+import (
+	"testing"
+	"time"
+
+	"github.com/pecanvet/pecanvet/dynamic/record"
+)
+
+// TestWantsPerturbed: a short run of two busy goroutines that gave no
+// prediction is recorded again perturbed; a slow one (a test waiting on
+// timers), a long one, or one that already gave a prediction is not.
+func TestWantsPerturbed(t *testing.T) {
+	c := &testCheck{opt: Options{Perturb: 1}}
+	thin := record.Test{Active: 2, Events: 500, Wall: 20 * time.Millisecond}
+	if !c.wantsPerturbed(thin) {
+		t.Errorf("thin, fast run: not recorded again")
+	}
+	slow := thin
+	slow.Wall = time.Second
+	long := thin
+	long.Events = thinPerturb
+	for name, rt := range map[string]record.Test{"slow": slow, "long": long} {
+		if c.wantsPerturbed(rt) {
+			t.Errorf("%s run: recorded again", name)
+		}
+	}
+	c.predicted = 1
+	if c.wantsPerturbed(thin) {
+		t.Errorf("a run that gave a prediction: recorded again")
+	}
+}

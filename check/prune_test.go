@@ -1,0 +1,328 @@
+package check
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"maps"
+	"math/rand"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict"
+	"github.com/pecanvet/pecanvet/replay"
+)
+
+// stepOf parses "g op @site" (n=1, object o#1: an anomaly step needs one).
+func stepOf(s string) trace.Step {
+	f := strings.Fields(s)
+	op, _ := trace.ParseOp(f[1])
+	return trace.Step{G: f[0], Op: op, Obj: "o#1", Site: strings.TrimPrefix(f[2], "@"), N: 1}
+}
+
+// schedOf is a schedule of steps "g op @site", with anomaly steps at.
+func schedOf(at []int, steps ...string) *trace.Schedule {
+	s := &trace.Schedule{Pattern: "race/WW", Anomaly: at}
+	for _, st := range steps {
+		s.Steps = append(s.Steps, stepOf(st))
+	}
+	return s
+}
+
+// predOf is a prediction of s, in memory or, with file, in a file as
+// check writes them.
+func predOf(t *testing.T, s *trace.Schedule, file bool) prediction {
+	if !file {
+		return prediction{s: s}
+	}
+	f, err := os.CreateTemp(t.TempDir(), "*.schedule")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	s.WriteTo(io.MultiWriter(f, h))
+	f.Close()
+	p := prediction{file: f.Name(), steps: len(s.Steps)}
+	h.Sum(p.sum[:0]) // as writePrediction does: the queue skips equal sums
+	return p
+}
+
+var deadlock3 = replay.Verdict{Verdict: replay.Deadlock, Step: 3, Message: "every goroutine waits; step 3 cannot come",
+	Waiting: []string{"g3 waits at g3 read x#1 @w n=1", "g2 blocks in chan receive at a.go:1"}}
+
+// TestSharesFailure: which schedules replay as an earlier one that failed
+// at its step k did, up to there. Above all, one that shares fewer than k
+// steps with it does not: the step it fails at may be the one it changes.
+func TestSharesFailure(t *testing.T) {
+	// Stuck at step 3 (g1's read @z); g2 still has a step after it, g3
+	// waits at its gate with none left.
+	f := schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d")
+	cases := []struct {
+		name string
+		s    *trace.Schedule
+		v    replay.Verdict // f's verdict; deadlock3 if zero
+		want bool
+	}{
+		{"same steps after too", schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d"), replay.Verdict{}, true},
+		{"other order after", schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g4 read @d", "g2 write @c"), replay.Verdict{}, true},
+		{"other anomaly after", schedOf([]int{4, 3}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d", "g1 write @e"), replay.Verdict{}, true},
+		{"anomaly at the stuck step", schedOf([]int{2, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d"), replay.Verdict{}, true},
+		{"a shorter prefix", schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @y", "g2 write @c", "g4 read @d"), replay.Verdict{}, false},
+		{"the stuck step moved later", schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g2 write @c", "g1 read @z", "g4 read @d"), replay.Verdict{}, false},
+		{"fewer steps than k", schedOf([]int{0, 1}, "g1 write @a", "g2 write @b"), replay.Verdict{}, false},
+		{"anomaly step before", schedOf([]int{1, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d"), replay.Verdict{}, false},
+		{"a goroutine's next step missing", schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g4 read @d", "g4 write @c"), replay.Verdict{}, false},
+		{"a waiting goroutine given its step", schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d", "g3 read @w"), replay.Verdict{}, true},
+		{"a waiting goroutine given another step", schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d", "g3 read @v"), replay.Verdict{}, false},
+		{"a goroutine not at a gate given a step", schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d", "g5 read @v"), replay.Verdict{}, true},
+		// A divergence was found while others still ran: only the same
+		// next steps, and the same anomaly owners, carry it.
+		{"diverged, same", schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d"), diverged3, true},
+		{"diverged, a step more", schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d", "g5 read @v"), diverged3, false},
+		{"diverged, other owners", schedOf([]int{3, 3}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d"), diverged3, false},
+		{"deadlock, other owners", schedOf([]int{3, 3}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d"), replay.Verdict{}, true},
+	}
+	for i, c := range cases {
+		v := c.v
+		if v.Verdict == "" {
+			v = deadlock3
+		}
+		fp, sp := predOf(t, f, i%2 == 0), predOf(t, c.s, i%3 == 0)
+		if !failedWithin(v, fp.len()) {
+			t.Fatalf("%s: %+v is not a failure within the prefix", c.name, v)
+		}
+		if got := newFailure(0, fp, v).shares(sp.sig(v.Step)); got != c.want {
+			t.Errorf("%s: shares = %v, want %v", c.name, got, c.want)
+		}
+	}
+	// Only final verdicts that the first steps decide are failures.
+	for _, v := range []replay.Verdict{
+		{Verdict: replay.Deadlock, Step: 3, Message: "nothing moved for 2s; step 3 never came"},
+		{Verdict: replay.Diverged, Step: 3, Goroutine: "g1", Expected: "x", Interrupted: true},
+		{Verdict: replay.Diverged, Step: 5, Message: "every step had its turn, but the operations of steps 4 never completed"},
+		{Verdict: replay.Ended, Step: 3},
+		{Verdict: replay.Timeout, Step: 3},
+		{Verdict: replay.Reproduced, Step: 5},
+		{Verdict: replay.Deadlock, Step: 9},
+	} {
+		if failedWithin(v, 5) {
+			t.Errorf("%+v taken as a failure within the prefix", v)
+		}
+	}
+}
+
+var diverged3 = replay.Verdict{Verdict: replay.Diverged, Step: 3, Goroutine: "g1", Expected: "g1 read @z n=1", Actual: "g1 read @y n=1"}
+
+// TestReplayQueueShorterPrefix: after a replay stuck at step 3, a schedule
+// that shares only its first two steps is still replayed (its third step
+// is what differs), and one that shares the three is not, and takes no
+// place among -max-replays: the prediction after it is replayed.
+func TestReplayQueueShorterPrefix(t *testing.T) {
+	pats, _ := pattern.Builtin("race")
+	ss := []*trace.Schedule{
+		schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g3 read @d"),
+		schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g3 read @d", "g2 write @c", "g1 read @z"),
+		schedOf([]int{4, 3}, "g1 write @a", "g2 write @b", "g1 read @z", "g3 read @d", "g2 write @c"),
+		schedOf([]int{3, 4}, "g2 write @b", "g1 write @a", "g1 read @z", "g2 write @c", "g3 read @d"),
+	}
+	var preds []prediction
+	for i, s := range ss {
+		p := predOf(t, s, i%2 == 1)
+		p.a = predict.Anomaly{Pattern: pats[0], Key: fmt.Sprint(i), Sites: []string{fmt.Sprint(i)}}
+		preds = append(preds, p)
+	}
+	runReplay = func(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+		if p.stepG(3) == "g1" {
+			return replay.Verdict{Verdict: replay.Deadlock, Step: 3, Message: "every goroutine waits; step 3 cannot come"}
+		}
+		return replay.Verdict{Verdict: replay.Diverged, Step: 4, Goroutine: "g2", Expected: "e", Message: "took another path"}
+	}
+	defer func() { runReplay = replayRetrying }()
+	rep := &Report{}
+	skipped := replayBatch(context.Background(), nil, "p", "T", &trace.Trace{}, preds, t.TempDir(),
+		time.Now().Add(time.Hour), Options{MaxReplays: 3}, map[string]bool{}, rep)
+	var got []string
+	for _, f := range rep.Findings {
+		got = append(got, fmt.Sprintf("%s:%v", f.Anomaly.Key, f.Inferred))
+	}
+	if want := "0:false 1:false 2:true 3:false"; strings.Join(got, " ") != want || skipped != 0 {
+		t.Fatalf("findings %v, %d skipped; want %s, 0", got, skipped, want)
+	}
+	if m := rep.Findings[2].Verdict.Message; !strings.HasPrefix(m, "same prefix as replay 1, which failed at step 3: ") {
+		t.Errorf("inferred verdict %q", m)
+	}
+	if rep.Inferred() != 1 {
+		t.Errorf("Inferred() = %d", rep.Inferred())
+	}
+}
+
+// TestReplayQueueSharedFailure: a schedule that begins with the steps an
+// earlier replay of its trace failed within is pruned without a replay
+// and takes no place among -max-replays; which ones are, whatever the
+// replays' durations, is what the sequential order gives (an earlier
+// schedule inferred, or replayed only because it started before the
+// failure was known, is no basis). conc's pool tests spent their replays
+// on schedules stuck at one step, one after the other.
+func TestReplayQueueSharedFailure(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func() { runReplay = replayRetrying }()
+	pats, _ := pattern.Builtin("race")
+	rng := rand.New(rand.NewSource(3))
+	type pred struct {
+		prefix string // first step: "bad…" ones deadlock at step 1, "div…" ones diverge there
+		swap   bool   // the order of the steps after it
+		g4     bool   // g4 has a step after it (none waits at a gate in the deadlocks)
+		key    string
+		repro  bool
+	}
+	inferredAny, parallel := false, false
+	for round := 0; round < 40; round++ {
+		var ps []pred
+		for i := 0; i < 5+rng.Intn(20); i++ {
+			ps = append(ps, pred{prefix: []string{"bad1", "bad2", "div1", "ok1", "ok2"}[rng.Intn(5)], swap: rng.Intn(2) == 0,
+				g4: rng.Intn(3) == 0, key: fmt.Sprint(rng.Intn(6)), repro: rng.Intn(4) == 0})
+		}
+		limit := 1 + rng.Intn(8)
+		var preds []prediction
+		idx := map[string]int{}
+		text := func(p pred) string { return fmt.Sprint(p.prefix, p.swap, p.g4) }
+		for i, p := range ps {
+			tail := []string{"g2 write @t", "g3 read @u"}
+			if p.swap {
+				tail[0], tail[1] = tail[1], tail[0]
+			}
+			if p.g4 {
+				tail = append(tail, "g4 read @v")
+			}
+			s := schedOf([]int{1, 2}, append([]string{"g1 write @" + p.prefix}, tail...)...)
+			pr := predOf(t, s, i%2 == 0)
+			pr.a = predict.Anomaly{Pattern: pats[0], Key: p.key, Sites: []string{p.key}}
+			preds = append(preds, pr)
+			idx[predID(pr)] = i
+		}
+		verdict := func(i int) replay.Verdict {
+			switch {
+			case strings.HasPrefix(ps[i].prefix, "bad"):
+				return replay.Verdict{Verdict: replay.Deadlock, Step: 1, Message: "every goroutine waits"}
+			case strings.HasPrefix(ps[i].prefix, "div"):
+				return replay.Verdict{Verdict: replay.Diverged, Step: 1, Goroutine: "g1", Expected: "g1 write @div1 n=1", Message: "took another path"}
+			case ps[i].repro:
+				return replay.Verdict{Verdict: replay.Reproduced, Step: 3}
+			}
+			return replay.Verdict{Verdict: replay.Diverged, Step: 3, Goroutine: "g3", Expected: "e", Message: "took another path"}
+		}
+		// The reference, one after the other.
+		var want []string
+		seen, ran := map[string]bool{}, map[string]bool{}
+		var failed []int
+		replays, wantSkipped := 0, 0
+		for i, p := range ps {
+			if seen[p.key] {
+				continue
+			}
+			if ran[text(p)] {
+				continue // the same steps replayed: skipped
+			}
+			from := -1
+			for _, j := range failed {
+				f := ps[j]
+				// A deadlock carries to a schedule giving a goroutine a
+				// step that f gave none (none waited at a gate), not the
+				// other way; a divergence only to the same next steps.
+				if f.prefix == p.prefix && (f.g4 == p.g4 || strings.HasPrefix(f.prefix, "bad") && p.g4) {
+					from = j
+					break
+				}
+			}
+			if from >= 0 {
+				want = append(want, fmt.Sprintf("%d~%d", i, from))
+				continue
+			}
+			if replays >= limit {
+				wantSkipped++
+				continue
+			}
+			replays++
+			ran[text(p)] = true
+			want = append(want, fmt.Sprint(i))
+			switch v := verdict(i); v.Verdict {
+			case replay.Reproduced:
+				seen[p.key] = true
+			case replay.Deadlock:
+				failed = append(failed, i)
+			default:
+				if v.Step == 1 {
+					failed = append(failed, i)
+				}
+			}
+		}
+		running, peak := 0, 0
+		var mu = make(chan struct{}, 1)
+		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+			mu <- struct{}{}
+			running++
+			peak = max(peak, running)
+			d := time.Duration(rng.Intn(3)) * time.Millisecond
+			<-mu
+			time.Sleep(d)
+			mu <- struct{}{}
+			running--
+			<-mu
+			return verdict(idx[predID(p)])
+		}
+		rep := &Report{}
+		skipped := replayBatch(context.Background(), nil, "p", "T", &trace.Trace{}, preds, t.TempDir(),
+			time.Now().Add(time.Hour), Options{MaxReplays: limit}, map[string]bool{}, rep)
+		var got []string
+		for _, f := range rep.Findings {
+			i := -1
+			if j, ok := idx[f.pred]; ok {
+				i = j
+			}
+			if f.Inferred {
+				inferredAny = true
+				var j int
+				fmt.Sscanf(f.Verdict.Message, "same prefix as replay %d", &j)
+				got = append(got, fmt.Sprintf("%d~%d", i, j-1))
+				continue
+			}
+			got = append(got, fmt.Sprint(i))
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") || skipped != wantSkipped {
+			t.Fatalf("round %d (max %d, %+v):\n got %v, skipped %d\nwant %v, %d", round, limit, ps, got, skipped, want, wantSkipped)
+		}
+		parallel = parallel || peak > 1
+	}
+	if !inferredAny {
+		t.Error("no schedule was pruned for an earlier one's failure")
+	}
+	if !parallel {
+		t.Error("the replays never ran in parallel")
+	}
+}
+
+// TestSigFile: the signature read from a schedule file (its lines not
+// copied) is the one of the schedule in memory, for every failure step.
+func TestSigFile(t *testing.T) {
+	for _, s := range []*trace.Schedule{
+		schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d"),
+		schedOf([]int{1, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d", "g1 write @e"),
+		schedOf([]int{0, 1}, "g1 write @a", "g2 write @b"),
+	} {
+		mem, file := predOf(t, s, false), predOf(t, s, true)
+		for k := 1; k <= len(s.Steps)+1; k++ {
+			want := mem.sig(k)
+			got := file.sig(k)
+			if got.ok != want.ok || got.prefix != want.prefix || got.owners != want.owners || !maps.Equal(got.next, want.next) {
+				t.Errorf("k=%d: from the file %+v, in memory %+v", k, got, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,396 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/predict"
+	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/static/driver"
+)
+
+// testCheck is the checking of one test: its recorded runs (the ordinary
+// one and, if that leaves nothing reproduced, perturbed ones), the
+// predictions from each trace and their replays. Replays are counted over
+// all its traces against MaxReplays; anomalies are reported once per
+// package (seen, keyed by site combination and pattern) whichever trace
+// predicted them.
+type testCheck struct {
+	ctx       context.Context
+	b         *record.Build
+	pkg, test string
+	dir       string
+	opt       Options
+	rep       *Report
+	seen      map[string]bool
+	deadline  time.Time
+	cov       *coverage // if not nil, collects the sites each trace's goroutines ran
+
+	replays, skipped int
+	shareCut         bool            // replays stopped for a trace's share of the budget
+	found            int             // predictions of this test proved (now or by an earlier test)
+	pruned           map[string]bool // keys whose replays failed in an earlier trace of this test
+	notedCut         bool            // the note that a recording stopped at MaxEvents is made
+	predicted        int             // predictions from its traces so far
+	diverged         []unorderedCand // race predictions whose replay diverged
+}
+
+// baseline tells replay how the test fails without pecanvet's help, so
+// that a replay is not credited with that failure.
+func (c *testCheck) baseline(rt record.Test) {
+	panicked, cons := replay.Consequence(rt.Output, false)
+	c.opt.Replay.Baseline = cons
+	c.opt.Replay.BaselinePanicked = panicked
+}
+
+// queued is a trace of a test whose predictions wait in a replayQueue.
+type queued struct {
+	c     *testCheck
+	preds []prediction
+	flt   *filters
+	path  string // the trace
+}
+
+// predict predicts from the trace at path (the outcome of recording rt)
+// and queues the predictions on q; settle takes their outcome.
+func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued {
+	if rt.Events == 0 {
+		if rt.Truncated != "" {
+			c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: no events recorded (%s)", c.pkg, c.test, rt.Truncated))
+		}
+		return nil
+	}
+	tr, cut, err := predict.ReadPrefix(path, predict.MaxEvents)
+	if err != nil {
+		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: unreadable trace: %v", c.pkg, c.test, err))
+		return nil
+	}
+	if c.cov != nil {
+		c.cov.add(tr)
+	}
+	if strings.HasPrefix(rt.Truncated, "cut at ") && !c.notedCut {
+		c.notedCut = true
+		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: recording stopped at %d events to bound time and memory; predicting from those", c.pkg, c.test, rt.Events))
+	} else if cut && len(tr.Goroutines) >= predict.MaxGoroutines && len(tr.Events) < predict.MaxEvents {
+		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: trace of %d events cut to its first %d, before it names more than %d goroutines, to bound memory; predicting from those", c.pkg, c.test, rt.Events, len(tr.Events), predict.MaxGoroutines))
+	} else if cut {
+		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: trace of %d events cut to its first %d to bound memory; predicting from those", c.pkg, c.test, rt.Events, len(tr.Events)))
+	}
+	// The search proposes, for each site combination, its instances in
+	// order; a combination already proved (by a test of an earlier
+	// queue) is confirmed at once, and the queue skips one proved by an
+	// earlier test of its own.
+	dir := filepath.Join(c.dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
+		return nil
+	}
+	var preds []prediction
+	flt := newFilters(tr, c.opt)
+	collect := func(a predict.Anomaly) bool {
+		if c.seen[a.Key] {
+			c.found++
+			c.predicted++
+			return true
+		}
+		if c.pruned[a.Key] {
+			// Tried from an earlier run of this test: a perturbed run is
+			// for what that run did not show. (Within one trace, other
+			// instances of a pruned key are still tried.)
+			return false
+		}
+		p, err := writePrediction(tr, a, filepath.Join(dir, fmt.Sprintf("p%d.schedule", len(preds)+1)))
+		if err != nil {
+			c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
+			return false
+		}
+		preds = append(preds, p)
+		c.predicted++
+		return false
+	}
+	pstart := time.Now()
+	// One trace's prediction gets a share of the package's budget: a
+	// search that blows up on one trace (conc's iter tests, 11 goroutines
+	// over 60,000 events, once spent the whole 5 minutes) must not leave
+	// the package's other tests unchecked.
+	//
+	// The share is wall time, but no search stops before predictMinPolls
+	// polls of its work: a small trace's prediction is the same on a
+	// loaded machine. Under analysistest's sixty packages at once, tiny
+	// traces (bigcopy, critical: 200 polls, 0.1 s alone) ran past 7.5 s
+	// and lost their violations.
+	bound := max(predictShareMin, c.opt.Budget/predictShare)
+	share := time.Now().Add(bound)
+	polls := 0
+	popt := predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: c.deadline, Context: c.ctx}
+	popt.Search.Stop = func() bool {
+		polls++
+		return polls > predictMinPolls && time.Now().After(share)
+	}
+	if cands := c.b.Candidates[c.pkg]; len(cands) > 0 {
+		// Search first what the static analysis points at (issue 11):
+		// a search the trace's share cuts has looked at those.
+		popt.Prefer = func(sites []string) bool { return onCandidate(sites, cands) }
+	}
+	res, err := predict.Run(tr, c.opt.Anomalies, popt)
+	c.rep.Time.Predict += time.Since(pstart)
+	if err != nil {
+		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
+		return nil
+	}
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "not all indexed") {
+			// What the search left out (the other warnings are the
+			// engine's own bookkeeping).
+			c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %s", c.pkg, c.test, strings.TrimPrefix(w, "search: ")))
+		}
+	}
+	if res.Cut != "" {
+		why := fmt.Sprintf("budget of %v spent", c.opt.Budget)
+		if now := time.Now(); now.After(share) && now.Before(c.deadline) {
+			why = fmt.Sprintf("its trace's share of the budget (%v) spent", bound)
+		}
+		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %s while predicting; %s", c.pkg, c.test, why, res.Cut))
+	}
+	markUnordered(tr, preds)
+	preds = candidatesFirst(flt.order(preds), c.b.Candidates[c.pkg])
+	// The trace and the filter built on it (each the size of the trace
+	// again) are not needed past ordering, while flt waits for the
+	// package's replays to be counted: kept, they held every test's trace
+	// of the package at once (ants: gigabytes).
+	flt.tr, flt.f = nil, nil
+	ropt := c.opt.Replay
+	// Replays are counted over all of the test's traces.
+	// Its replays may share a process with others' (replay.RunBatch) when
+	// its trace was recorded in one too (it ends with the test function,
+	// as such a replay's does) and the test did not pause for t.Parallel
+	// (it would run on interleaved with the next replay).
+	batch := rt.Batched && !c.opt.Alone && len(c.b.TestEnv(c.pkg, c.test)) > 0 && !strings.Contains(rt.Output, "=== PAUSE")
+	q.addBatch(c.test, tr, preds, dir, max(0, c.opt.MaxReplays-c.replays), ropt, batch)
+	return &queued{c: c, preds: preds, flt: flt, path: path}
+}
+
+// A trace's prediction may take Budget/predictShare, and at least
+// predictShareMin. At Budget/20 (15 s), a dozen of ants's long tests
+// (a million events through a thousand goroutines, none giving a
+// prediction in 15 s) took 3 of the package's 5 minutes in turn.
+const (
+	predictShare    = 40
+	predictShareMin = 5 * time.Second
+	// predictMinPolls is the search's work that no share cuts: it polls
+	// its Stop every 4096 steps (and in its costlier loops), 1,000 to
+	// 30,000 times a second here.
+	predictMinPolls = 2000
+)
+
+// settle takes the outcome of a trace's queued predictions.
+func (qd *queued) settle(r qResult) {
+	c := qd.c
+	var replayed []Finding
+	for _, f := range r.findings {
+		if !f.Inferred {
+			replayed = append(replayed, f)
+		}
+	}
+	qd.flt.count(qd.preds, replayed, c.rep)
+	c.skipped += r.skipped
+	c.shareCut = c.shareCut || r.shareCut
+	c.found += r.found
+	c.rep.Doomed += r.doomed
+	if c.pruned == nil {
+		c.pruned = map[string]bool{}
+	}
+	for _, f := range r.findings {
+		if !f.Inferred {
+			c.replays++ // an inferred one took no place (replayQueue)
+		}
+		if !f.Reproduced() && !c.seen[f.Anomaly.Key] {
+			c.pruned[f.Anomaly.Key] = true
+			if f.Verdict.Verdict == replay.Diverged && f.unordered {
+				c.diverged = append(c.diverged, unorderedCand{f: f, path: qd.path})
+			}
+		}
+	}
+}
+
+// checkQueued predicts from each trace, in order, replays through one
+// queue, and settles the outcomes in order.
+func checkQueued(ctx context.Context, b *record.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool, rep *Report, each func(predict func(c *testCheck, rt record.Test, path string))) {
+	q := newReplayQueue(ctx, b, pkg, deadline, opt, seen)
+	var qs []*queued
+	each(func(c *testCheck, rt record.Test, path string) {
+		if qd := c.predict(q, rt, path); qd != nil {
+			qs = append(qs, qd)
+		}
+	})
+	q.wait()
+	for i, r := range q.finish(seen, rep) {
+		qs[i].settle(r)
+	}
+}
+
+// wantsPerturbed reports whether the test is to be recorded again under
+// perturbed schedules (rt.EnvPerturb, seeds 1..Perturb): its first run rt
+// left the predictions thin. That is: no trace of it so far gave a
+// prediction (a prediction, even pruned, means the run did show accesses
+// of two goroutines to reorder), rt had two goroutines or more doing
+// something (not counting the main goroutine, which only forks and joins
+// the test's), and rt is short (thinPerturb events: a long run is a large
+// sample of interleavings, and recording it again costs as much). Such a
+// run may have hidden the accesses that race: a goroutine took another
+// branch because of the order the others ran in. The seeds are fixed, so
+// what is tried is the same every time. A test that skipped itself (a
+// generated driver whose calls do not return) is not recorded again.
+//
+// Measured on Go's race testdata and on the corpus, perturbed runs found
+// nothing the first runs had not (session 4); this keeps them for the
+// cases they are for at a fraction of the cost (all tests with two active
+// goroutines and nothing proved: 19 s of 44 on the race testdata).
+func (c *testCheck) wantsPerturbed(rt record.Test) bool {
+	return c.opt.Perturb > 0 && !rt.Skipped && c.found == 0 && c.predicted == 0 && rt.Active >= 2 && rt.Events < thinPerturb && rt.Wall < slowPerturb
+}
+
+// thinPerturb bounds the events of a run that wantsPerturbed calls thin.
+const thinPerturb = 1 << 16
+
+// slowPerturb bounds the wall time of a run recorded again perturbed. A
+// slow run is a test waiting on timers (pond's StopAndWaitFor, 1.2 s):
+// recording it again costs as much, and a perturbation's small delays at
+// the gates barely change what runs in those waits. pond's perturbed
+// recordings took 2 s of its 6.5 s check.
+const slowPerturb = 250 * time.Millisecond
+
+// recordPerturbed records tests[i] for each i in idx under perturbation
+// seed: the test functions in one process (record.RecordBatch), the rest,
+// and what that process cannot vouch for, each alone. The traces go beside
+// the first runs'.
+func recordPerturbed(ctx context.Context, b *record.Build, pkg string, tests []string, idx []int, scratch string, seed int, opt Options) map[int]record.Test {
+	env := []string{"PECANVET_PERTURB=" + strconv.Itoa(seed)}
+	path := func(ti int) string {
+		return filepath.Join(scratch, fmt.Sprintf("t%d", ti), "record.p"+strconv.Itoa(seed)+".trace")
+	}
+	out := map[int]record.Test{}
+	batch := map[string]chan record.BatchResult{}
+	var names []string
+	for _, ti := range idx {
+		if record.Batchable(tests[ti]) && !opt.Alone {
+			names = append(names, tests[ti])
+			batch[tests[ti]] = make(chan record.BatchResult, 1)
+		}
+	}
+	if len(names) >= 2 {
+		dir := filepath.Join(scratch, "batch.p"+strconv.Itoa(seed))
+		if err := os.MkdirAll(dir, 0o755); err == nil {
+			b.RecordBatches(ctx, pkg, names, dir, opt.Timeout, env, batch, runtime.GOMAXPROCS(0))
+		}
+	}
+	for _, ti := range idx {
+		if ch := batch[tests[ti]]; ch != nil && len(names) >= 2 {
+			if t, ok := takeBatch(ch, path(ti)); ok {
+				out[ti] = t
+				continue
+			}
+		}
+		opt.progress("check: %s %s: recording, perturbed (seed %d)", pkg, tests[ti], seed)
+		r := b.RecordTestEnv(ctx, pkg, tests[ti], path(ti), opt.Timeout, env)
+		out[ti] = r
+	}
+	return out
+}
+
+// notes adds the notes about bounds hit.
+func (c *testCheck) notes() {
+	if c.skipped > 0 {
+		why := fmt.Sprintf("-max-replays %d", c.opt.MaxReplays)
+		if c.shareCut {
+			why = fmt.Sprintf("its replays took their share of the budget, %v", max(replayShareMin, c.opt.Budget/replayShare))
+		} else if time.Now().After(c.deadline) {
+			why = fmt.Sprintf("budget of %v spent", c.opt.Budget)
+		}
+		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %d predictions not replayed (%s)", c.pkg, c.test, c.skipped, why))
+	}
+}
+
+// replayRetrying is replay.Run, once more with a longer stall bound when
+// the goroutine whose turn it was never reached a gate: on a loaded
+// machine it may just have been slow, and a stall verdict would then
+// depend on the load.
+func replayRetrying(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, o replay.Options) replay.Verdict {
+	run := func(dir string) replay.Verdict {
+		if p.s != nil {
+			return replay.Run(ctx, b, pkg, test, p.s, dir, o)
+		}
+		return replay.RunFile(ctx, b, pkg, test, p.file, p.steps, dir, o)
+	}
+	v := run(dir)
+	if stalledOnLate(v, p) && ctx.Err() == nil {
+		o.Stall = 4 * stallOf(o)
+		v = run(dir + "-retry")
+	}
+	return v
+}
+
+// stalledOnLate reports whether replay v stopped because nothing moved for
+// the stall bound while the goroutine owning the awaited step was not
+// waiting at any gate (it had not got there yet, rather than being held).
+func stalledOnLate(v replay.Verdict, p prediction) bool {
+	if v.Verdict != replay.Deadlock || !strings.HasPrefix(v.Message, "nothing moved") || v.Step < 1 {
+		return false
+	}
+	g := p.stepG(v.Step)
+	if g == "" {
+		return false
+	}
+	for _, w := range v.Waiting {
+		if strings.HasPrefix(w, g+" waits") {
+			return false
+		}
+	}
+	return true
+}
+
+func stallOf(o replay.Options) time.Duration {
+	if o.Stall > 0 {
+		return o.Stall
+	}
+	return 2 * time.Second
+}
+
+// onCandidate reports whether sites have one on each side of some
+// candidate of cands.
+func onCandidate(sites []string, cands []driver.Candidate) bool {
+	for _, c := range cands {
+		if onSides(sites, c.Sides) {
+			return true
+		}
+	}
+	return false
+}
+
+// candidatesFirst moves the predictions whose sites are a static
+// candidate's (one on each of its sides) before the others, keeping the
+// order within each part: the replays the static analysis points at are
+// the ones a tight budget or -max-replays should not leave out. All the
+// instances of a site combination go to the same part, in their order,
+// so which instance of a combination is replayed first does not change.
+func candidatesFirst(preds []prediction, cands []driver.Candidate) []prediction {
+	if len(cands) == 0 {
+		return preds
+	}
+	var first, rest []prediction
+	for _, p := range preds {
+		if onCandidate(p.a.Sites, cands) {
+			first = append(first, p)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	return append(first, rest...)
+}

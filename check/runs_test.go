@@ -1,0 +1,75 @@
+package check
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/predict"
+	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/static/driver"
+)
+
+// TestStalledOnLate: only a stall whose awaited goroutine was not waiting
+// at a gate is retried; the same with the schedule in memory or in a file.
+func TestStalledOnLate(t *testing.T) {
+	s := &trace.Schedule{Pattern: "race/WR", Anomaly: []int{0, 1}, Steps: []trace.Step{{G: "g1", Op: trace.Write, Obj: "x", N: 1}, {G: "g2", Op: trace.Read, Obj: "x", N: 1}}}
+	file := filepath.Join(t.TempDir(), "s")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.WriteTo(f)
+	f.Close()
+	for _, p := range []prediction{{s: s}, {file: file, steps: 2}} {
+		testStalledOnLate(t, p)
+	}
+}
+
+func testStalledOnLate(t *testing.T, p prediction) {
+	for _, c := range []struct {
+		v    replay.Verdict
+		want bool
+	}{
+		{replay.Verdict{Verdict: replay.Deadlock, Step: 2, Message: "nothing moved for 2s; step 2 (g2 read) never came"}, true},
+		{replay.Verdict{Verdict: replay.Deadlock, Step: 2, Message: "nothing moved for 2s; step 2 (g2 read) never came", Waiting: []string{"g1 waits at g1 write"}}, true},
+		{replay.Verdict{Verdict: replay.Deadlock, Step: 2, Message: "nothing moved for 2s; step 2 (g2 read) never came", Waiting: []string{"g2 waits at g2 write"}}, false},
+		{replay.Verdict{Verdict: replay.Deadlock, Step: 2, Message: "goroutine g2 blocks in step 2"}, false},
+		{replay.Verdict{Verdict: replay.Diverged, Step: 2, Message: "nothing moved"}, false},
+		{replay.Verdict{Verdict: replay.Deadlock, Step: 3, Message: "nothing moved"}, false},
+	} {
+		if got := stalledOnLate(c.v, p); got != c.want {
+			t.Errorf("%+v (in a file: %v): stalledOnLate = %v, want %v", c.v, p.s == nil, got, c.want)
+		}
+	}
+}
+
+// TestCandidatesFirst: predictions on a static candidate's sides come
+// first, each part in its order (so a combination's instances keep
+// theirs).
+func TestCandidatesFirst(t *testing.T) {
+	p := func(name string, sites ...string) prediction {
+		return prediction{a: predict.Anomaly{Key: name, Sites: sites}}
+	}
+	preds := []prediction{
+		p("x1", "a.go:1:2", "a.go:9:2"),
+		p("c1", "a.go:5:3", "a.go:7:1"),
+		p("x2", "a.go:1:2", "a.go:9:2"),
+		p("c2", "a.go:7:1", "a.go:5:3"),
+		p("c1", "a.go:5:3", "a.go:7:4"),
+	}
+	cands := []driver.Candidate{{ID: "race/WW", Sides: driver.Sides{[]string{"a.go:5"}, []string{"a.go:7"}}}}
+	var got []string
+	for _, q := range candidatesFirst(preds, cands) {
+		got = append(got, q.a.Key+"@"+strings.Join(q.a.Sites, ","))
+	}
+	want := []string{"c1@a.go:5:3,a.go:7:1", "c2@a.go:7:1,a.go:5:3", "c1@a.go:5:3,a.go:7:4", "x1@a.go:1:2,a.go:9:2", "x2@a.go:1:2,a.go:9:2"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if got := candidatesFirst(preds, nil); len(got) != len(preds) || got[0].a.Key != "x1" {
+		t.Errorf("without candidates the order changed: %v", got)
+	}
+}

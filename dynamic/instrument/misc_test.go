@@ -1,0 +1,417 @@
+package instrument
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"go/ast"
+	"go/token"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pecanvet/pecanvet/dynamic"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+)
+
+// TestTypeErrors checks that a package that does not type-check is an
+// error carrying the type checker's messages, and that nothing is written.
+func TestTypeErrors(t *testing.T) {
+	// A temp dir of its own: other tests (and other pecanvet runs) create
+	// and remove pecanvet-instr-* dirs in the shared one meanwhile.
+	t.Setenv("TMPDIR", t.TempDir())
+	before, _ := filepath.Glob(filepath.Join(os.TempDir(), "pecanvet-instr-*"))
+	dir, _ := filepath.Abs(filepath.Join("testdata", "broken"))
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
+	if err == nil {
+		res.Cleanup()
+		t.Fatal("no error for a package that does not type-check")
+	}
+	var le *LoadError
+	if !errors.As(err, &le) {
+		t.Fatalf("error %T: %v", err, err)
+	}
+	msg := err.Error()
+	for _, want := range []string{
+		"bad.go:3:13: cannot use \"not an int\" (untyped string constant) as int value in variable declaration",
+		"bad.go:5:12: undefined: undefined",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q:\n%s", want, msg)
+		}
+	}
+	after, _ := filepath.Glob(filepath.Join(os.TempDir(), "pecanvet-instr-*"))
+	if len(after) > len(before) {
+		t.Errorf("temp dirs were left behind: %v", after)
+	}
+}
+
+// TestCgo checks that in a cgo package the plain Go files are instrumented
+// while the cgo file is copied, with a note saying so, and that the
+// package builds and records.
+func TestCgo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a cgo test binary")
+	}
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("no C compiler")
+	}
+	dir, _ := filepath.Abs(filepath.Join("testdata", "cgodemo"))
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Cleanup()
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "cgo file c.go: Go code instrumented, C code not") {
+		t.Errorf("notes: %q", res.Notes)
+	}
+	if len(res.Packages) != 1 || !res.Packages[0].Tests || len(res.Packages[0].Files) != 3 {
+		t.Errorf("packages: %+v", res.Packages)
+	}
+	traceFile := filepath.Join(res.Dir, "cgo.trace")
+	cmd := exec.Command("go", "test", "-count=1", "-vet=off", "-overlay="+res.Overlay, "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PECANVET_TRACE="+traceFile)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	tr, err := trace.ReadFile(traceFile, trace.ReadOptions{Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every test goroutine is forked by the main goroutine and joined
+	// (rt.TestStart): the forks of go statements are the others.
+	var locks, writes, forks int
+	for _, e := range tr.Events {
+		switch e.Op {
+		case trace.Lock:
+			locks++
+		case trace.Fork:
+			forks++
+		case trace.Join:
+			forks--
+		case trace.Write:
+			if strings.HasPrefix(tr.Site(e), "cg/") {
+				writes++
+			}
+		}
+	}
+	if locks != 1 || writes != 2 || forks != 1 {
+		t.Errorf("%d locks, %d writes, %d forks:\n%v", locks, writes, forks, tr.Events)
+	}
+}
+
+// TestRuntimeFiles checks the embedded runtime source.
+func TestRuntimeFiles(t *testing.T) {
+	files, err := dynamic.RuntimeFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"rt/doc.go", "trace/event.go"} {
+		if _, ok := files[want]; !ok {
+			t.Errorf("no %s among %d files", want, len(files))
+		}
+	}
+	for name := range files {
+		dir, base := path.Split(name)
+		if dir != "rt/" && dir != "trace/" || strings.HasSuffix(base, "_test.go") ||
+			!strings.HasSuffix(base, ".go") && !strings.HasSuffix(base, ".s") {
+			t.Errorf("unexpected runtime file %s", name)
+		}
+	}
+	api, err := parseRuntimeAPI(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fn := range []string{"R", "W", "Lock", "Unlock", "Send", "Recv", "Go", "Begin", "End", "RegionBegin", "Finish", "Exit"} {
+		if !api.has(fn) {
+			t.Errorf("the runtime lacks %s", fn)
+		}
+	}
+}
+
+// TestFallback checks that a statement whose rewrite does not type-check
+// is left as it was, with a note, and the rest still instrumented.
+func TestFallback(t *testing.T) {
+	testBreakStmt = func(fset *token.FileSet, s ast.Stmt) bool {
+		p := fset.Position(s.Pos())
+		return strings.HasSuffix(p.Filename, "counter.go") && p.Line == 27 // c.n++ in Inc
+	}
+	defer func() { testBreakStmt = nil }()
+	dir, _ := filepath.Abs(filepath.Join("testdata", "tricky"))
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./counter"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Cleanup()
+	t.Log(res.Notes)
+	if len(res.Notes) == 0 || !strings.Contains(res.Notes[0], "counter.go:27") {
+		t.Errorf("notes: %q", res.Notes)
+	}
+	var at27, others int
+	for _, s := range res.Sites {
+		if strings.HasPrefix(s.Pos, "counter/counter.go:27:") {
+			at27++
+		} else if strings.HasPrefix(s.Pos, "counter/counter.go:") {
+			others++
+		}
+	}
+	if at27 != 0 || others == 0 {
+		t.Errorf("%d sites on the broken line, %d elsewhere", at27, others)
+	}
+}
+
+// TestDrainInserted: every test function of the corpus defers rt.Drain
+// first (on the line of its opening brace, so line numbers stay), and
+// nothing else does.
+func TestDrainInserted(t *testing.T) {
+	setupCorpus(t)
+	ov, err := os.ReadFile(corpus.res.Overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o struct{ Replace map[string]string }
+	if err := json.Unmarshal(ov, &o); err != nil {
+		t.Fatal(err)
+	}
+	testFunc := regexp.MustCompile(`^func (Test[A-Z]\w*)\(t \*testing\.T\) \{`)
+	checked := 0
+	for orig, repl := range o.Replace {
+		if filepath.Base(filepath.Dir(orig)) != "counter" || !strings.HasSuffix(orig, ".go") {
+			continue
+		}
+		b, err := os.ReadFile(repl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(string(b), "\n") {
+			drain := strings.Contains(l, "defer "+rtName+".Drain()") || strings.Contains(l, rtName+".TestStart(")
+			switch m := testFunc.FindStringSubmatch(l); {
+			case m != nil && strings.HasSuffix(orig, "_test.go"):
+				checked++
+				if !strings.HasPrefix(l, m[0]+" defer "+rtName+".TestStart(t)();") {
+					t.Errorf("%s:%d: test function without TestStart first: %s", filepath.Base(orig), i+1, l)
+				}
+			case drain:
+				t.Errorf("%s:%d: Drain outside a test function: %s", filepath.Base(orig), i+1, l)
+			}
+		}
+	}
+	if checked < 3 {
+		t.Errorf("only %d test functions found in the counter corpus", checked)
+	}
+}
+
+// rewrittenCorpusFile returns the rewritten text of the corpus file
+// named base.
+func rewrittenCorpusFile(t *testing.T, base string) string {
+	t.Helper()
+	setupCorpus(t)
+	b, err := os.ReadFile(corpus.res.Overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ov struct{ Replace map[string]string }
+	if err := json.Unmarshal(b, &ov); err != nil {
+		t.Fatal(err)
+	}
+	for orig, rewritten := range ov.Replace {
+		if filepath.Base(orig) == base {
+			b, err := os.ReadFile(rewritten)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		}
+	}
+	t.Fatalf("%s not in the overlay", base)
+	return ""
+}
+
+// TestSleepRewritten checks that time.Sleep, called or taken as a value,
+// becomes rt.Sleep (replay's virtual time).
+func TestSleepRewritten(t *testing.T) {
+	// The import stays used by a reference the rewrite adds.
+	src := strings.ReplaceAll(rewrittenCorpusFile(t, "syntax_test.go"), "var _ = time.Sleep // calls became runtime calls", "")
+	// The call is an event (SleepAt), the value is not (no SSA position).
+	if n := strings.Count(src, rtName+".Sleep"); n != 2 || strings.Count(src, rtName+".SleepAt(") != 1 || strings.Contains(src, "time.Sleep") {
+		i := strings.Index(src, "time.Sleep")
+		t.Errorf("%d calls of %s.Sleep; time.Sleep left at %d: %.80q", n, rtName, i, src[max(i-40, 0):])
+	}
+}
+
+// TestClockRewritten checks that the clock's functions and the timers'
+// methods become rt's (replay's virtual clock), and that the corpus's
+// TestTimers passes with them (TestCorpusSameResults).
+func TestClockRewritten(t *testing.T) {
+	src := rewrittenCorpusFile(t, "syntax_test.go")
+	for _, want := range []string{".NewTimer(", ".TimerStop(tm)", ".TimerReset(tm)", ".NewTicker(", ".TickerStop(tk)", ".TickerReset(tk)", ".TickerStop(holder.Ticker)", ".After(", ".Tick(", ".Until(", ".Now()", ".WithTimeout(", ".WithDeadline("} {
+		if !strings.Contains(src, rtName+want) {
+			t.Errorf("no %s%s in the rewritten file", rtName, want)
+		}
+	}
+	for _, bad := range []string{"time.NewTimer(", "time.Now()", "tm.Stop", "tk.Reset(", "holder.Stop()", "context.WithTimeout("} {
+		if strings.Contains(src, bad) {
+			t.Errorf("%s left in the rewritten file", bad)
+		}
+	}
+}
+
+// TestRuntimeCacheStable checks that two instrumentations of the same
+// package use the same cached runtime directory, with no temp path in its
+// files: a runtime whose content changed with each run was written anew
+// and compiled again by every build (seconds each, and a cache that grew
+// without end).
+func TestRuntimeCacheStable(t *testing.T) {
+	t.Setenv("PECANVET_CACHE", t.TempDir())
+	dir, _ := filepath.Abs(filepath.Join("testdata", "tricky"))
+	var dirs []string
+	for range 2 {
+		res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, res.RuntimeDir)
+		res.Cleanup()
+	}
+	if dirs[0] != dirs[1] {
+		t.Fatalf("runtime directories differ: %s, %s", dirs[0], dirs[1])
+	}
+	err := filepath.WalkDir(dirs[0], func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err == nil && bytes.Contains(b, []byte(os.TempDir()+string(filepath.Separator)+"pecanvet-")) {
+			t.Errorf("%s names a temp dir", p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestModuleDeps: the main module's packages that the checked package
+// imports, directly or not, are instrumented too, without their tests;
+// packages of other modules and the checked package's own are not deps.
+func TestModuleDeps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary")
+	}
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":                  "module example.com/m\n\ngo 1.22\n",
+		"spawn/spawn.go":          "package spawn\n\nimport \"example.com/m/internal/guard\"\n\n// Go runs f in a goroutine of its own, under guard's lock.\nfunc Go(f func()) { go guard.Do(f) }\n",
+		"spawn/s_test.go":         "package spawn\n\nimport \"testing\"\n\nfunc TestGo(t *testing.T) { done := make(chan bool); Go(func() { done <- true }); <-done }\n",
+		"internal/guard/guard.go": "package guard\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\n// Do runs f holding the lock.\nfunc Do(f func()) { mu.Lock(); defer mu.Unlock(); f() }\n\n// N counts.\ntype N struct{ n int }\n\n// Inc counts one.\nfunc (c *N) Inc() { c.n++ }\n",
+		"unused/unused.go":        "package unused\n\nvar X int\n",
+		"job/job.go":              "package job\n\nimport \"example.com/m/spawn\"\n\n// Run runs f in the background and waits for it.\nfunc Run(f func()) { done := make(chan bool); spawn.Go(func() { f(); done <- true }); <-done }\n\n// J counts.\ntype J struct{ n int }\n\n// Inc counts one.\nfunc (j *J) Inc() { j.n++ }\n",
+		"job/job_test.go":         "package job\n\nimport \"testing\"\n\nfunc TestRun(t *testing.T) { n := 0; Run(func() { n++ }); if n != 1 { t.Fatal(n) } }\n",
+	} {
+		if err := writeFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./job"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Cleanup()
+	if got, want := strings.Join(res.Deps, " "), "example.com/m/internal/guard example.com/m/spawn"; got != want {
+		t.Errorf("deps %q, want %q", got, want)
+	}
+	if len(res.Packages) != 1 || res.Packages[0].ImportPath != "example.com/m/job" {
+		t.Errorf("packages %+v, want job alone", res.Packages)
+	}
+	ov := overlayOf(t, res)
+	for _, f := range []string{"spawn/spawn.go", "internal/guard/guard.go", "job/job.go", "job/job_test.go"} {
+		if _, ok := ov.Replace[filepath.Join(dir, filepath.FromSlash(f))]; !ok {
+			t.Errorf("%s not instrumented", f)
+		}
+	}
+	if _, ok := ov.Replace[filepath.Join(dir, "spawn", "s_test.go")]; ok {
+		t.Errorf("a dep's test file is instrumented")
+	}
+	// A dep records its goroutines and synchronization, not its plain
+	// accesses (rt.RegisterQuiet) nor units of work.
+	for f, want := range map[string]string{"internal/guard/guard.go": ".RegisterQuiet(", "job/job.go": ".Register("} {
+		b, err := os.ReadFile(ov.Replace[filepath.Join(dir, filepath.FromSlash(f))])
+		if err != nil || !strings.Contains(string(b), rtName+want) {
+			t.Errorf("%s does not call %s%s (%v)", f, rtName, want, err)
+		}
+		if unit := strings.Contains(string(b), ".RegionBegin("); unit != (f == "job/job.go") {
+			t.Errorf("%s: a unit of work for its method: %v", f, unit)
+		}
+
+	}
+	cmd := exec.Command("go", "test", "-c", "-vet=off", "-overlay="+res.Overlay, "-o", filepath.Join(t.TempDir(), "job.test"), "./job")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the instrumented build fails: %v\n%s", err, out)
+	}
+}
+
+// TestExtraFiles: a generated driver file joins its package's internal
+// test variant (or the package, when it has no tests), importing packages
+// the variant does not; the external tests, which import the variant, are
+// instrumented as they were type-checked; and the build compiles.
+func TestExtraFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := t.TempDir()
+	driver := "package %s\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestPecanvetDriver_X(t *testing.T) {\n\tc := &counter{}\n\tdone := make(chan bool)\n\tgo func() { c.inc(); done <- true }()\n\tc.inc()\n\tselect {\n\tcase <-done:\n\tcase <-time.After(time.Second):\n\t}\n\t_ = fmt.Sprint(c.n)\n}\n"
+	for name, src := range map[string]string{
+		"go.mod":        "module example.com/m\n\ngo 1.22\n",
+		"a/a.go":        "package a\n\ntype counter struct{ n int }\n\nfunc (c *counter) inc() { c.n++ }\n\n// Inc counts.\nfunc Inc() int { c := &counter{}; c.inc(); return c.n }\n",
+		"a/a_test.go":   "package a\n\nimport \"testing\"\n\nfunc TestInc(t *testing.T) { (&counter{}).inc() }\n",
+		"a/a_x_test.go": "package a_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/a\"\n)\n\nfunc TestIncX(t *testing.T) { a.Inc() }\n",
+		"b/b.go":        "package b\n\ntype counter struct{ n int }\n\nfunc (c *counter) inc() { c.n++ }\n",
+	} {
+		if err := writeFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	extra := map[string][]byte{
+		filepath.Join(dir, "a", "zz_pecanvet_driver_test.go"): []byte(strings.ReplaceAll(driver, "%s", "a")),
+		filepath.Join(dir, "b", "zz_pecanvet_driver_test.go"): []byte(strings.ReplaceAll(driver, "%s", "b")),
+	}
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./..."}, Extra: extra})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Cleanup()
+	if len(res.Notes) > 0 {
+		t.Errorf("notes: %q", res.Notes)
+	}
+	ov := overlayOf(t, res)
+	for f := range extra {
+		if _, ok := ov.Replace[f]; !ok {
+			t.Errorf("%s not in the overlay", f)
+		}
+	}
+	cmd := exec.Command("go", "test", "-vet=off", "-count=1", "-overlay="+res.Overlay, "./...")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "ok  \texample.com/m/b") {
+		t.Fatalf("the instrumented tests: %v\n%s", err, out)
+	}
+}
+
+// overlayOf reads the overlay of an instrumentation.
+func overlayOf(t *testing.T, res *Result) (ov struct{ Replace map[string]string }) {
+	t.Helper()
+	b, err := os.ReadFile(res.Overlay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &ov); err != nil {
+		t.Fatal(err)
+	}
+	return ov
+}

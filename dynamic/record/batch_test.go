@@ -1,0 +1,297 @@
+package record_test
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/rt"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+)
+
+// TestRecordBatch records a package's tests in one process and checks
+// what it vouches for: each passing test's own trace, as the test alone
+// gives it; not a test that paused for t.Parallel, nor one with no trace
+// (its *testing.T has no name), nor one that failed or panicked; the tests after a panic or a hang run in another
+// process, and a hang is cut at the timeout.
+func TestRecordBatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.24\n",
+		"counter.go": counter,
+		"counter_test.go": `package counter
+
+import (
+	"testing"
+	"time"
+)
+
+` + workSrc + `
+func TestA(t *testing.T)        { work(&Counter{}) }
+func TestFail(t *testing.T)     { work(&Counter{}); t.Error("fails") }
+func TestParallel(t *testing.T) { t.Parallel(); work(&Counter{}) }
+func TestNoName(*testing.T)     { work(&Counter{}) }
+func TestPanic(t *testing.T)    { work(&Counter{}); panic("boom") }
+func TestB(t *testing.T)        { work(&Counter{}); work(&Counter{}) }
+func TestHang(t *testing.T)     { work(&Counter{}); time.Sleep(time.Hour) }
+func TestC(t *testing.T)        { TestA(t); t.Run("sub", TestA) }
+func TestStuck(t *testing.T)    { work(&Counter{}); <-make(chan int) }
+func TestD(t *testing.T)        { work(&Counter{}) }
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const pkg = "example.com/m"
+	tests := []string{"TestA", "TestFail", "TestParallel", "TestNoName", "TestPanic", "TestB", "TestHang", "TestC", "TestStuck", "TestD"}
+	out := map[string]chan record.BatchResult{}
+	for _, n := range tests {
+		out[n] = make(chan record.BatchResult, 1)
+	}
+	tdir := t.TempDir()
+	start := time.Now()
+	hang := []string{rt.EnvHang + "=500"}
+	// Given in another order than the binary runs them (the check puts
+	// the tests reaching a static candidate first): the batch runs them
+	// in the binary's order all the same.
+	reversed := slices.Clone(tests)
+	slices.Reverse(reversed)
+	b.RecordBatch(ctx, pkg, reversed, tdir, 3*time.Second, hang, out)
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the batch took %v", d)
+	}
+	type want struct {
+		ok, passed bool
+		events     int // at least
+		truncated  string
+	}
+	for name, w := range map[string]want{
+		"TestA":        {true, true, 10, ""},
+		"TestFail":     {false, false, 0, ""},
+		"TestParallel": {false, false, 0, ""},
+		"TestNoName":   {false, false, 0, ""},
+		"TestPanic":    {false, false, 0, ""},
+		"TestB":        {true, true, 20, ""},
+		"TestHang":     {true, false, 10, "timed out"},
+		"TestC":        {true, true, 20, ""},
+		"TestStuck":    {false, false, 0, ""}, // the process ends (rt/hang.go)
+		"TestD":        {true, true, 10, ""},  // in a new process
+	} {
+		r := <-out[name]
+		if r.OK != w.ok {
+			t.Errorf("%s: ok %v, want %v (%+v)", name, r.OK, w.ok, r.Test)
+			continue
+		}
+		if !r.OK {
+			continue
+		}
+		if r.Test.Passed != w.passed || r.Test.Events < w.events || !strings.Contains(r.Test.Truncated, w.truncated) {
+			t.Errorf("%s: passed %v, %d events, truncated %q; want %v, ≥%d, %q", name, r.Test.Passed, r.Test.Events, r.Test.Truncated, w.passed, w.events, w.truncated)
+		}
+		// Its own only: the main goroutine (which forks the test's, see
+		// rt.TestFork), the test's and the one it starts.
+		if (r.Test.Goroutines != 3 || r.Test.Active != 2) && name != "TestB" && name != "TestC" {
+			t.Errorf("%s: %d goroutines, %d active, want 3 and 2 (its own only)", name, r.Test.Goroutines, r.Test.Active)
+		}
+		if filepath.Dir(r.Test.Trace) != tdir {
+			t.Errorf("%s: trace %s not in %s", name, r.Test.Trace, tdir)
+		}
+	}
+	// The same test recorded alone (from its start, TestEnv) gives as
+	// many events as in the batch.
+	alone := b.RecordTest(ctx, pkg, "TestB", filepath.Join(t.TempDir(), "b.trace"), 10*time.Second)
+	if alone.Events < 20 || alone.Goroutines != 4 {
+		t.Errorf("TestB alone: %d events, %d goroutines", alone.Events, alone.Goroutines)
+	}
+	// A test stuck for good ends at once (well before its timeout), its
+	// trace kept and marked.
+	start = time.Now()
+	stuck := b.RecordTestEnv(ctx, pkg, "TestStuck", filepath.Join(t.TempDir(), "s.trace"), time.Minute, hang)
+	if stuck.Passed || stuck.TimedOut || stuck.Events < 10 || !strings.HasPrefix(stuck.Truncated, "hung: ") || time.Since(start) > 30*time.Second {
+		t.Errorf("TestStuck alone: passed %v, timed out %v, %d events, truncated %q, in %v", stuck.Passed, stuck.TimedOut, stuck.Events, stuck.Truncated, time.Since(start))
+	}
+	// A test with no TestStart falls back to recording from process
+	// start, and says so in TestEnv.
+	noName := b.RecordTest(ctx, pkg, "TestNoName", filepath.Join(t.TempDir(), "n.trace"), 10*time.Second)
+	if noName.Events < 10 || len(b.TestEnv(pkg, "TestNoName")) != 0 || len(b.TestEnv(pkg, "TestA")) != 1 {
+		t.Errorf("TestNoName alone: %d events; TestEnv %q, %q", noName.Events, b.TestEnv(pkg, "TestNoName"), b.TestEnv(pkg, "TestA"))
+	}
+}
+
+// TestChildUnrecorded: a test that runs its own binary again, with its
+// environment (as x/sync's singleflight does to see a panic crash the
+// program), gets a readable trace of its own process only: the child
+// neither writes the parent's trace file nor follows its schedule.
+func TestChildUnrecorded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.24\n",
+		"counter.go": counter,
+		"counter_test.go": `package counter
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+)
+
+` + workSrc + `
+func TestParent(t *testing.T) {
+	if os.Getenv("CHILD") != "" {
+		for i := 0; i < 200; i++ {
+			work(&Counter{})
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestParent$")
+	cmd.Env = append(os.Environ(), "CHILD=1")
+	work(&Counter{})
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	work(&Counter{})
+}
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	r := b.RecordTest(ctx, "example.com/m", "TestParent", filepath.Join(t.TempDir(), "p.trace"), time.Minute)
+	if !r.Passed || r.Truncated != "" || r.Events < 20 || r.Events > 200 {
+		t.Errorf("passed %v, truncated %q, %d events; want a whole trace of the parent's two calls", r.Passed, r.Truncated, r.Events)
+	}
+}
+
+// TestChildrenFirst: a perturbed recording with an odd seed lets a
+// goroutine run before its parent goes on past the go statement (the
+// parent yields at its next operation), where an ordinary run tends to
+// go on in the parent; Go's TestRaceNestedArrayCopy showed its race only
+// in that order.
+func TestChildrenFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.24\n",
+		"m_test.go": `package m
+
+import "testing"
+
+var a, b int
+
+func TestOrder(t *testing.T) {
+	done := make(chan bool, 1)
+	go func() {
+		a = 1 // the child's write
+		done <- true
+	}()
+	b = 2 // the parent's next operation
+	<-done
+}
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for i := 0; i < 3; i++ {
+		path := filepath.Join(t.TempDir(), "p.trace")
+		r := b.RecordTestEnv(ctx, "example.com/m", "TestOrder", path, time.Minute, []string{"PECANVET_PERTURB=1"})
+		if !r.Passed {
+			t.Fatalf("run %d failed:\n%s", i, r.Output)
+		}
+		tr, err := trace.ReadFile(path, trace.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		child, parent := -1, -1
+		for k, e := range tr.Events {
+			if e.Op == trace.Write && tr.Goroutines[e.G] == "g1.1.1" && child < 0 {
+				child = k
+			}
+			if e.Op == trace.Write && tr.Goroutines[e.G] == "g1.1" && parent < 0 {
+				parent = k
+			}
+		}
+		if child < 0 || parent < 0 || child > parent {
+			t.Errorf("run %d: the child's write is event %d, the parent's %d; want the child's first", i, child, parent)
+		}
+	}
+}
+
+// TestNoWatcherAfterTests: a TestMain that checks for leaked goroutines
+// after m.Run (as go.uber.org/goleak's VerifyTestMain does) finds none of
+// the recorder's, whether the test was recorded alone or in a batch.
+func TestNoWatcherAfterTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.24\n",
+		"counter.go": counter,
+		"counter_test.go": `package counter
+
+import (
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+` + workSrc + `
+func TestMain(m *testing.M) {
+	code := m.Run()
+	buf := make([]byte, 1<<20)
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		n := runtime.Stack(buf, true)
+		if !strings.Contains(string(buf[:n]), "hangWatcher") {
+			break
+		}
+		if time.Since(start) > 500*time.Millisecond {
+			println("leaked: the hang watcher")
+			os.Exit(7)
+		}
+	}
+	os.Exit(code)
+}
+
+func TestA(t *testing.T) { work(&Counter{}) }
+func TestB(t *testing.T) { work(&Counter{}) }
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	r := b.RecordTest(ctx, "example.com/m", "TestA", filepath.Join(t.TempDir(), "a.trace"), time.Minute)
+	if !r.Passed || r.Events == 0 {
+		t.Errorf("alone: passed %v, %d events:\n%s", r.Passed, r.Events, r.Output)
+	}
+	out := map[string]chan record.BatchResult{"TestA": make(chan record.BatchResult, 1), "TestB": make(chan record.BatchResult, 1)}
+	b.RecordBatch(ctx, "example.com/m", []string{"TestA", "TestB"}, t.TempDir(), time.Minute, nil, out)
+	for name, ch := range out {
+		res := <-ch
+		if !res.Test.Passed {
+			t.Errorf("batch: %s did not pass:\n%s", name, res.Test.Output)
+		}
+	}
+}

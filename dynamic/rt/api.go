@@ -1,0 +1,759 @@
+package rt
+
+import (
+	"runtime"
+	"strconv"
+	"sync"
+	"unsafe"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+)
+
+// record records an event on the object at addr.
+func record(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg int64, flags uint8) {
+	mu.Lock()
+	recordLocked(addr, class, site, op, arg, flags)
+	mu.Unlock()
+}
+
+// recordLocked is record with mu held.
+func recordLocked(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg int64, flags uint8) {
+	w := rec
+	if w == nil || quietLocked(site, op) {
+		return
+	}
+	id, stack := self(uintptr(addr))
+	if stack {
+		return // private to the goroutine: see self
+	}
+	g := w.goroutine(id)
+	s := w.site(site)
+	w.emit(g, trace.Event{Op: op, Flags: flags, Obj: w.object(uintptr(addr), class, s.desc), Site: s.idx, Arg: arg})
+}
+
+// recordPart is record of a memory access by a whole-value copy's part,
+// named name when the part is a field (see partSet), else by the site.
+func recordPart(addr unsafe.Pointer, site int32, op trace.Op, name string) {
+	mu.Lock()
+	if w := rec; w != nil && !quietLocked(site, op) {
+		if id, stack := self(uintptr(addr)); !stack {
+			g := w.goroutine(id)
+			s := w.site(site)
+			desc := s.desc
+			if name != "" {
+				desc = sanitizeName(name)
+			}
+			w.emit(g, trace.Event{Op: op, Obj: w.object(uintptr(addr), classMem, desc), Site: s.idx})
+		}
+	}
+	mu.Unlock()
+}
+
+// recordSync records an operation on a channel (the runtime's channel),
+// WaitGroup, Once or Cond: syncObject also gives a channel its counts.
+func recordSync(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg int64, flags uint8) {
+	mu.Lock()
+	recordSyncLocked(addr, class, site, op, arg, flags)
+	mu.Unlock()
+}
+
+func recordSyncLocked(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg int64, flags uint8) {
+	w := rec
+	if w == nil {
+		return
+	}
+	id, stack := self(uintptr(addr))
+	if stack {
+		return
+	}
+	g := w.goroutine(id)
+	s := w.site(site)
+	var capacity int64
+	if class == classChan {
+		capacity = arg
+	}
+	w.emit(g, trace.Event{Op: op, Flags: flags, Obj: w.syncObject(addr, class, s.desc, capacity), Site: s.idx, Arg: arg})
+}
+
+// ---- Memory ----
+
+// R records a read of the variable at addr (for a map, the map itself),
+// just before it happens.
+func R(addr unsafe.Pointer, site int32) {
+	if active.Load() {
+		gate(addr, site, trace.Read)
+		record(addr, classMem, site, trace.Read, 0, 0)
+	}
+}
+
+// W records a write of the variable at addr, just before it happens.
+func W(addr unsafe.Pointer, site int32) {
+	if active.Load() {
+		gate(addr, site, trace.Write)
+		record(addr, classMem, site, trace.Write, 0, 0)
+	}
+}
+
+// ---- Locks ----
+
+// rlockerTab is the interface type word of the sync.Locker that
+// RWMutex.RLocker returns: locking it takes the RWMutex in read mode.
+var rlockerTab = func() unsafe.Pointer {
+	var l sync.Locker = new(sync.RWMutex).RLocker()
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&l))[0]
+}()
+
+// builtinLocker reports whether l is a sync.Mutex or sync.RWMutex (or its
+// RLocker): its Lock records nothing inside.
+func builtinLocker(l sync.Locker) bool {
+	tab := (*[2]unsafe.Pointer)(unsafe.Pointer(&l))[0]
+	return tab == mutexTab || tab == rwmutexTab || tab == rlockerTab
+}
+
+var mutexTab, rwmutexTab = func() (unsafe.Pointer, unsafe.Pointer) {
+	var m, rw sync.Locker = new(sync.Mutex), new(sync.RWMutex)
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&m))[0], (*[2]unsafe.Pointer)(unsafe.Pointer(&rw))[0]
+}()
+
+// lockerAddr returns the address of the lock behind l (the interface's data
+// pointer) and whether l takes it in read mode (an RLocker).
+func lockerAddr(l sync.Locker) (unsafe.Pointer, bool) {
+	iface := (*[2]unsafe.Pointer)(unsafe.Pointer(&l))
+	return iface[1], iface[0] == rlockerTab
+}
+
+// Lock performs l.Lock() (Mutex.Lock, RWMutex.Lock) and records the
+// acquisition.
+func Lock(l sync.Locker, site int32) {
+	if !active.Load() {
+		l.Lock()
+		return
+	}
+	addr, read := lockerAddr(l)
+	op := trace.Lock
+	if read {
+		op = trace.RLock
+	}
+	if !builtinLocker(l) {
+		if replaying, next := scheduledNext(site, op); replaying && !next {
+			// A Locker of the module's own, instrumented: its Lock's steps
+			// (the CompareAndSwap that takes a spin lock) come first and
+			// are scheduled themselves; the lock event follows them.
+			l.Lock()
+			gate(addr, site, op)
+			record(addr, classLock, site, op, 0, 0)
+			return
+		}
+	}
+	gate(addr, site, op)
+	l.Lock()
+	record(addr, classLock, site, op, 0, 0)
+}
+
+// Unlock records the release and performs l.Unlock().
+func Unlock(l sync.Locker, site int32) {
+	if !active.Load() {
+		l.Unlock()
+		return
+	}
+	addr, read := lockerAddr(l)
+	op := trace.Unlock
+	if read {
+		op = trace.RUnlock
+	}
+	gate(addr, site, op)
+	record(addr, classLock, site, op, 0, 0)
+	l.Unlock()
+}
+
+// Mutexes whose variable or field the package also reads or writes as a
+// whole value (mu = sync.Mutex{}, a copy) are locked through the *Word
+// wrappers: as the race detector sees it, Lock and Unlock update the
+// mutex's word atomically, and a plain write or read of the mutex races
+// with them. They record that update (an atomic read-modify-write of the
+// mutex's first word, marked as an addition: the mutex's own updates
+// commute among themselves, never an atomicity violation) before the
+// operation. Other mutexes are touched only through their methods, and
+// their Lock and Unlock record no access.
+
+// LockWord is Lock of a mutex that is also accessed as a value.
+func LockWord(l sync.Locker, site int32) {
+	mutexWord(l, site)
+	Lock(l, site)
+}
+
+// UnlockWord is Unlock of a mutex that is also accessed as a value.
+func UnlockWord(l sync.Locker, site int32) {
+	mutexWord(l, site)
+	Unlock(l, site)
+}
+
+// RLockWord is RLock of a mutex that is also accessed as a value.
+func RLockWord(rw *sync.RWMutex, site int32) {
+	mutexWord(rw, site)
+	RLock(rw, site)
+}
+
+// RUnlockWord is RUnlock of a mutex that is also accessed as a value.
+func RUnlockWord(rw *sync.RWMutex, site int32) {
+	mutexWord(rw, site)
+	RUnlock(rw, site)
+}
+
+func mutexWord(l sync.Locker, site int32) {
+	if active.Load() {
+		addr, _ := lockerAddr(l)
+		gate(addr, site, trace.AtomicRMW)
+		record(addr, classMem, site, trace.AtomicRMW, 0, trace.FlagAdd)
+	}
+}
+
+// RLock performs rw.RLock() and records it.
+func RLock(rw *sync.RWMutex, site int32) {
+	if !active.Load() {
+		rw.RLock()
+		return
+	}
+	gate(unsafe.Pointer(rw), site, trace.RLock)
+	rw.RLock()
+	record(unsafe.Pointer(rw), classLock, site, trace.RLock, 0, 0)
+}
+
+// RUnlock records the release and performs rw.RUnlock().
+func RUnlock(rw *sync.RWMutex, site int32) {
+	if !active.Load() {
+		rw.RUnlock()
+		return
+	}
+	gate(unsafe.Pointer(rw), site, trace.RUnlock)
+	record(unsafe.Pointer(rw), classLock, site, trace.RUnlock, 0, 0)
+	rw.RUnlock()
+}
+
+// TryLock performs m.TryLock() (Mutex or RWMutex) and records a lock if it
+// succeeded.
+func TryLock(m interface{ TryLock() bool }, site int32) bool {
+	if !active.Load() {
+		return m.TryLock()
+	}
+	// Only a successful TryLock is an event: the gate comes after it (a
+	// failed one leaves nothing to schedule).
+	if !m.TryLock() {
+		return false
+	}
+	addr := (*[2]unsafe.Pointer)(unsafe.Pointer(&m))[1]
+	gate(addr, site, trace.Lock)
+	record(addr, classLock, site, trace.Lock, 0, 0)
+	return true
+}
+
+// TryRLock performs rw.TryRLock() and records an rlock if it succeeded.
+func TryRLock(rw *sync.RWMutex, site int32) bool {
+	if !active.Load() {
+		return rw.TryRLock()
+	}
+	if !rw.TryRLock() {
+		return false
+	}
+	gate(unsafe.Pointer(rw), site, trace.RLock)
+	record(unsafe.Pointer(rw), classLock, site, trace.RLock, 0, 0)
+	return true
+}
+
+// ---- WaitGroup, Once, Cond ----
+
+// wgState is what the race detector's model of a WaitGroup needs: the
+// counter and whether a Wait blocks on it (as the instrumented calls saw
+// them, under mu). An entry is dropped when its counter is 0 again.
+type wgState struct {
+	n       int64
+	waiting bool
+}
+
+var wgs = map[uintptr]*wgState{}
+
+// wgAddLocked counts delta on wg and reports whether it was an increment
+// from 0. With mu held.
+func wgAddLocked(wg *sync.WaitGroup, delta int64) bool {
+	k := uintptr(unsafe.Pointer(wg))
+	st := wgs[k]
+	if st == nil {
+		st = &wgState{}
+		wgs[k] = st
+	}
+	first := delta > 0 && st.n == 0
+	if st.n += delta; st.n <= 0 {
+		delete(wgs, k) // the waiters are released
+	}
+	return first
+}
+
+// WGAdd records and performs wg.Add(delta). An increment from 0 is also
+// recorded as a read of the WaitGroup, as the race detector models it
+// (sync.WaitGroup.Add): it races with the write of a Wait that blocks
+// (WGWait), since Add must happen before Wait — the misuse
+// TestRaceWaitGroupWrongAdd shows.
+func WGAdd(wg *sync.WaitGroup, delta int, site int32) {
+	if active.Load() {
+		gate(unsafe.Pointer(wg), site, trace.WGAdd)
+		mu.Lock()
+		recordSyncLocked(unsafe.Pointer(wg), classWG, site, trace.WGAdd, int64(delta), 0)
+		first := wgAddLocked(wg, int64(delta))
+		mu.Unlock()
+		if first {
+			gate(unsafe.Pointer(wg), site, trace.Read)
+			record(unsafe.Pointer(wg), classMem, site, trace.Read, 0, 0)
+		} else {
+			gateOmit(unsafe.Pointer(wg), site, trace.Read)
+		}
+	}
+	wg.Add(delta)
+}
+
+// WGDone records and performs wg.Done().
+func WGDone(wg *sync.WaitGroup, site int32) {
+	if active.Load() {
+		gate(unsafe.Pointer(wg), site, trace.WGDone)
+		mu.Lock()
+		recordSyncLocked(unsafe.Pointer(wg), classWG, site, trace.WGDone, 0, 0)
+		wgAddLocked(wg, -1)
+		mu.Unlock()
+	}
+	wg.Done()
+}
+
+// WGWait performs wg.Wait() and records it when it returns.
+func WGWait(wg *sync.WaitGroup, site int32) {
+	if !active.Load() {
+		wg.Wait()
+		return
+	}
+	// The first Wait to block on a counter above 0 is a write of the
+	// WaitGroup in the race detector's model (sync.WaitGroup.Wait), which
+	// races with an Add from 0 (WGAdd).
+	mu.Lock()
+	st := wgs[uintptr(unsafe.Pointer(wg))]
+	blocks := st != nil && st.n > 0 && !st.waiting
+	if blocks {
+		st.waiting = true
+	}
+	mu.Unlock()
+	if blocks {
+		gate(unsafe.Pointer(wg), site, trace.Write)
+		record(unsafe.Pointer(wg), classMem, site, trace.Write, 0, 0)
+	} else {
+		gateOmit(unsafe.Pointer(wg), site, trace.Write)
+	}
+	gate(unsafe.Pointer(wg), site, trace.WGWait)
+	wg.Wait()
+	recordSync(unsafe.Pointer(wg), classWG, site, trace.WGWait, 0, 0)
+}
+
+// WGGo is wg.Go(f) (Go 1.25), implemented with Add and Done so that it
+// builds with older toolchains: it records wg-add 1 and a fork, runs f in
+// the new goroutine (begin … wg-done, end) and performs wg.Done last.
+func WGGo(wg *sync.WaitGroup, f func(), site int32) {
+	if !active.Load() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f()
+		}()
+		return
+	}
+	WGAdd(wg, 1, site)
+	id := Go(site)
+	go func() {
+		Begin(id)
+		defer func() {
+			if active.Load() {
+				gate(unsafe.Pointer(wg), site, trace.WGDone)
+				mu.Lock()
+				recordSyncLocked(unsafe.Pointer(wg), classWG, site, trace.WGDone, 0, 0)
+				wgAddLocked(wg, -1)
+				mu.Unlock()
+			}
+			End()
+			wg.Done()
+		}()
+		f()
+	}()
+}
+
+// OnceDo performs o.Do(f). The call that runs f records its once event
+// when f returns (or panics), before Do lets the other callers go; the
+// others record theirs when Do returns. So the first once event of o in the
+// trace is the call that ran f.
+func OnceDo(o *sync.Once, f func(), site int32) {
+	if !active.Load() {
+		o.Do(f)
+		return
+	}
+	// The once event comes after f's events (for the call that ran f) or
+	// after Do returned, so that is where replay gates it.
+	ran := false
+	o.Do(func() {
+		defer func() {
+			ran = true
+			gate(unsafe.Pointer(o), site, trace.OnceDo)
+			recordSync(unsafe.Pointer(o), classOnce, site, trace.OnceDo, 0, 0)
+		}()
+		f()
+	})
+	if !ran {
+		gate(unsafe.Pointer(o), site, trace.OnceDo)
+		recordSync(unsafe.Pointer(o), classOnce, site, trace.OnceDo, 0, 0)
+	}
+}
+
+// CondWait performs c.Wait(), recording the release of c.L before it and,
+// when it returns, the cond-wait and the reacquisition of c.L.
+func CondWait(c *sync.Cond, site int32) {
+	if !active.Load() {
+		c.Wait()
+		return
+	}
+	l, read := lockerAddr(c.L)
+	unlock, lock := trace.Unlock, trace.Lock
+	if read {
+		unlock, lock = trace.RUnlock, trace.RLock
+	}
+	gate(l, site, unlock)
+	record(l, classLock, site, unlock, 0, 0)
+	// Under a schedule, whether Wait's own Unlock and Lock of c.L record
+	// steps (an instrumented Locker: then they are scheduled themselves).
+	_, plain := scheduledNext(site, trace.CondWait)
+	c.Wait()
+	// Wait has taken c.L again, outside the schedule's control: woken by
+	// a Signal, it grabs the lock as soon as it is free, which may be
+	// before its turn, while the schedule hands the lock to another
+	// goroutine first. That goroutine then waits for a lock whose holder
+	// waits at its gate: with a spin lock behind c.L (ants' pool), until
+	// the stall timeout, on every such replay. So under a schedule the
+	// waiter lets the lock go at once and takes it again at its lock
+	// step, as a waiter woken later would have. (Schedules never put
+	// another acquisition between the cond-wait and the lock.) Not for
+	// an instrumented Locker: its own steps took the lock in turn.
+	mu.Lock()
+	relock := plain && rp != nil && !rp.free
+	mu.Unlock()
+	if relock {
+		c.L.Unlock()
+	}
+	gate(unsafe.Pointer(c), site, trace.CondWait)
+	mu.Lock()
+	recordSyncLocked(unsafe.Pointer(c), classCond, site, trace.CondWait, 0, 0)
+	mu.Unlock()
+	gate(l, site, lock)
+	if relock {
+		c.L.Lock()
+	}
+	mu.Lock()
+	recordLocked(l, classLock, site, lock, 0, 0)
+	mu.Unlock()
+}
+
+// CondSignal records and performs c.Signal().
+func CondSignal(c *sync.Cond, site int32) {
+	if active.Load() {
+		gate(unsafe.Pointer(c), site, trace.CondSignal)
+		recordSync(unsafe.Pointer(c), classCond, site, trace.CondSignal, 0, 0)
+	}
+	c.Signal()
+}
+
+// CondBroadcast records and performs c.Broadcast().
+func CondBroadcast(c *sync.Cond, site int32) {
+	if active.Load() {
+		gate(unsafe.Pointer(c), site, trace.CondBroadcast)
+		recordSync(unsafe.Pointer(c), classCond, site, trace.CondBroadcast, 0, 0)
+	}
+	c.Broadcast()
+}
+
+// ---- Goroutines ----
+
+// Go records, in the parent, the fork of a goroutine about to be started
+// with a go statement, and returns the child's identity for Begin. The
+// child is named after the parent and the parent's spawn count ("g1.2": the
+// second goroutine g1 started), so it has the same name in every run. It
+// returns nil when not recording.
+func Go(site int32) *Goroutine {
+	if !active.Load() {
+		return nil
+	}
+	gate(nil, site, trace.Fork)
+	mu.Lock()
+	defer mu.Unlock()
+	w := rec
+	if w == nil {
+		return nil
+	}
+	p := w.cur()
+	p.spawns++
+	c := w.newG(p.name + "." + strconv.Itoa(p.spawns))
+	if perturbSeed != 0 {
+		p.forked = c
+	}
+	w.addKid(c)
+	w.emit(p, trace.Event{Op: trace.Fork, Obj: c.idx, Site: w.site(site).idx})
+	return c
+}
+
+// Begin is the first call in a goroutine started after Go: it binds the
+// running goroutine to its identity and records begin.
+func Begin(id *Goroutine) {
+	if id == nil || !active.Load() {
+		return
+	}
+	gateG(id, trace.NoIndex, trace.Begin)
+	goid := curGoid()
+	mu.Lock()
+	defer mu.Unlock()
+	w := rec
+	if w == nil || id.w != w || id.goid != 0 {
+		return // another recording's, or begun already: this goroutine will be a root
+	}
+	id.goid = goid
+	w.gmap[goid] = id
+	c := &w.gcache[uint64(goid)%gcacheSize]
+	c.goid, c.g = goid, id
+	w.emit(id, trace.Event{Op: trace.Begin, Obj: trace.NoIndex, Site: trace.NoIndex})
+}
+
+// End records the end of a goroutine started through Go and Begin; it is
+// deferred right after Begin, so it is the goroutine's last event.
+func End() {
+	if !active.Load() {
+		return
+	}
+	gate(nil, trace.NoIndex, trace.End)
+	goid := curGoid()
+	mu.Lock()
+	defer mu.Unlock()
+	w := rec
+	if w == nil {
+		return
+	}
+	g := w.gmap[goid]
+	if g == nil {
+		return
+	}
+	w.emit(g, trace.Event{Op: trace.End, Obj: trace.NoIndex, Site: trace.NoIndex})
+	w.forget(g)
+}
+
+// ---- Channels ----
+
+// chanAddr returns the runtime channel behind a channel value.
+func chanAddr(p unsafe.Pointer) unsafe.Pointer { return *(*unsafe.Pointer)(p) }
+
+// Send performs ch <- v and records the send.
+func Send[T any](ch chan<- T, v T, site int32) {
+	if !active.Load() {
+		ch <- v
+		return
+	}
+	gateSend(site, cap(ch))
+	sent := false
+	defer func() {
+		if !sent {
+			// The send panicked: the channel was closed. Record it all
+			// the same, marked so: the race detector reports a send
+			// racing with the close, and a send that is not recorded
+			// cannot be predicted against the close.
+			recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), trace.FlagClosed)
+		}
+	}()
+	ch <- v
+	sent = true
+	recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), 0)
+}
+
+// Recv performs <-ch and records the receive.
+func Recv[T any](ch <-chan T, site int32) T {
+	v, _ := Recv2(ch, site)
+	return v
+}
+
+// Recv2 performs v, ok := <-ch and records the receive (as having seen the
+// channel closed if !ok).
+func Recv2[T any](ch <-chan T, site int32) (T, bool) {
+	if !active.Load() {
+		v, ok := <-ch
+		return v, ok
+	}
+	gate(nil, site, trace.Recv)
+	v, ok := <-ch
+	var flags uint8
+	if !ok {
+		flags = trace.FlagClosed
+	}
+	recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Recv, int64(cap(ch)), flags)
+	return v, ok
+}
+
+// Close records the close and performs close(ch).
+func Close[T any](ch chan<- T, site int32) {
+	if active.Load() && ch != nil {
+		gate(nil, site, trace.Close)
+		recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Close, int64(cap(ch)), 0)
+	}
+	close(ch)
+}
+
+// Sent records a send that a select statement performed: the first
+// statement of the select case that fired.
+func Sent[T any](ch chan<- T, site int32) {
+	if active.Load() {
+		gate(nil, site, trace.Send)
+		recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), 0)
+	}
+}
+
+// SelectGate is called right before a select statement with its
+// communication cases: in a replay, the select waits here for the turn of
+// the case the schedule has it perform (see preSelect). A select with one
+// send case also notes it, so that a send that panics on a closed channel
+// is recorded when the panic is recovered (Recovered).
+func SelectGate(cases ...SelCase) {
+	if !active.Load() {
+		return
+	}
+	var send *SelCase
+	for i := range cases {
+		if cases[i].Send {
+			if send != nil {
+				send = nil // which one panicked is not known: none is noted
+				break
+			}
+			send = &cases[i]
+		}
+	}
+	if rp == nil && send == nil {
+		return
+	}
+	mu.Lock()
+	if w := rec; w != nil {
+		// Outside a replay, a goroutine not seen yet is not named here (a
+		// root's name is its order of first event): it has no send noted.
+		g := w.known()
+		if rp != nil {
+			g = w.cur()
+		}
+		if g == nil {
+			mu.Unlock()
+			return
+		}
+		g.selSend = selSend{}
+		if send != nil && send.Ch != nil {
+			g.selSend = selSend{ok: true, ch: *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(&send.Ch), unsafe.Sizeof(uintptr(0)))), site: send.Site, cap: send.Cap}
+		}
+		if rp != nil && !rp.free {
+			rp.preSelect(g, cases)
+		}
+	}
+	mu.Unlock()
+}
+
+// selSend is the send case a goroutine's select is about to perform
+// (SelectGate): until the goroutine's next event, a recovered panic
+// "send on closed channel" is that send's.
+type selSend struct {
+	ok   bool
+	ch   unsafe.Pointer // the runtime channel
+	site int32
+	cap  int
+}
+
+// SelectDefault is the first statement of a select's default case: the
+// select sent nothing, so no later panic is its send's.
+func SelectDefault() {
+	if !active.Load() {
+		return
+	}
+	mu.Lock()
+	if w := rec; w != nil {
+		if g := w.known(); g != nil {
+			g.selSend = selSend{}
+		}
+	}
+	mu.Unlock()
+}
+
+// Recovered wraps recover() in instrumented code: it returns v. A select
+// records the case that fired in its first statement, so a select whose
+// send panicked on a closed channel records nothing; the race detector
+// reports such a send as racing with the close, as it does for a plain
+// send (Send records that one itself). When the panic is recovered, the
+// send its goroutine's select noted (SelectGate) is recorded, marked
+// closed, unless the goroutine recorded anything since.
+func Recovered(v any) any {
+	if v == nil || !active.Load() {
+		return v
+	}
+	if e, ok := v.(runtime.Error); !ok || e.Error() != "send on closed channel" {
+		return v
+	}
+	mu.Lock()
+	if w := rec; w != nil {
+		g := w.cur()
+		if s := g.selSend; s.ok {
+			g.selSend = selSend{}
+			if rp != nil && g.preSel != 0 {
+				rp.afterSelect(g, s.site, trace.Send)
+			}
+			recordSyncLocked(s.ch, classChan, s.site, trace.Send, int64(s.cap), trace.FlagClosed)
+		}
+	}
+	mu.Unlock()
+	return v
+}
+
+// Received records a receive that a select statement (or a range loop)
+// performed; ok is false if it saw the channel closed.
+func Received[T any](ch <-chan T, ok bool, site int32) {
+	if active.Load() {
+		gate(nil, site, trace.Recv)
+		var flags uint8
+		if !ok {
+			flags = trace.FlagClosed
+		}
+		recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Recv, int64(cap(ch)), flags)
+	}
+}
+
+// ---- Units of work ----
+
+// RegionBegin records the start of a unit of work (a method call on a
+// receiver); the unit is named by the site's Obj.
+func RegionBegin(site int32) { region(site, trace.RegionBegin) }
+
+// RegionEnd records the end of the unit begun at the same site.
+func RegionEnd(site int32) { region(site, trace.RegionEnd) }
+
+func region(site int32, op trace.Op) {
+	if !active.Load() {
+		return
+	}
+	gate(nil, site, op)
+	mu.Lock()
+	if w := rec; w != nil {
+		g := w.cur()
+		s := w.site(site)
+		w.emit(g, trace.Event{Op: op, Obj: w.unit(s.desc), Site: s.idx})
+	}
+	mu.Unlock()
+}
+
+// ---- sync/atomic (the wrappers are generated: atomic_gen.go) ----
+
+//go:generate go run gen_atomic.go
+
+// casOp is the event of a CompareAndSwap: it wrote only if it swapped.
+func casOp(swapped bool) trace.Op {
+	if swapped {
+		return trace.AtomicRMW
+	}
+	return trace.AtomicLoad
+}

@@ -1,0 +1,164 @@
+package rt
+
+import (
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+)
+
+// goLate starts, as instrumented code does, a goroutine that sleeps d and
+// then writes *n.
+func goLate(n *int, d time.Duration) {
+	id := Go(sGo)
+	go func() {
+		Begin(id)
+		defer End()
+		time.Sleep(d)
+		W(unsafe.Pointer(n), sWrite)
+		*n = 1
+	}()
+}
+
+func hasWrite(tr *trace.Trace, g string) bool {
+	for _, l := range ofG(tr, g) {
+		if strings.HasPrefix(l, "write") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestDrainWaitsForStartedGoroutines: a goroutine the test did not wait for
+// has its accesses in the trace when Drain ran at the end of the test, and
+// not without it.
+func TestDrainWaitsForStartedGoroutines(t *testing.T) {
+	n := heap[int]()
+	done := recordTo(t)
+	R(unsafe.Pointer(n), sRead)
+	goLate(n, 30*time.Millisecond)
+	Drain()
+	tr := done()
+	if !hasWrite(tr, "g1.1") {
+		t.Errorf("with Drain, the late goroutine's write is missing:\n%s", text(tr, 50))
+	}
+
+	m := heap[int]()
+	done = recordTo(t)
+	R(unsafe.Pointer(m), sRead)
+	goLate(m, 200*time.Millisecond)
+	tr = done()
+	if hasWrite(tr, "g1.1") {
+		t.Errorf("without Drain, the late goroutine's write was recorded: the test shows nothing")
+	}
+	time.Sleep(250 * time.Millisecond) // let it finish before the next test records
+}
+
+// TestDrainBlocked: a started goroutine blocked for good does not hold Drain
+// for its whole bound, only for the quiet time.
+func TestDrainBlocked(t *testing.T) {
+	block := make(chan int)
+	defer close(block)
+	done := recordTo(t)
+	id := Go(sGo)
+	go func() {
+		Begin(id)
+		defer End()
+		<-block
+	}()
+	start := time.Now()
+	Drain()
+	el := time.Since(start)
+	done()
+	if el >= drainBound {
+		t.Errorf("Drain took %v with the only goroutine blocked on a channel; want well under %v", el, drainBound)
+	}
+}
+
+// TestDrainBound: a goroutine that never blocks does not hold Drain longer
+// than its bound.
+func TestDrainBound(t *testing.T) {
+	old := drainBound
+	drainBound = 50 * time.Millisecond
+	defer func() { drainBound = old }()
+	stop := make(chan bool)
+	defer close(stop)
+	done := recordTo(t)
+	id := Go(sGo)
+	go func() {
+		Begin(id)
+		defer End()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}()
+	start := time.Now()
+	Drain()
+	el := time.Since(start)
+	done()
+	if el < drainBound || el > drainBound+time.Second {
+		t.Errorf("Drain took %v with a busy goroutine; want about its bound %v", el, drainBound)
+	}
+}
+
+func TestParseGoroutineHeader(t *testing.T) {
+	for _, c := range []struct {
+		line  string
+		id    int64
+		state string
+		ok    bool
+	}{
+		{"goroutine 12 [chan receive, 2 minutes]:", 12, "chan receive", true},
+		{"goroutine 1 [running]:", 1, "running", true},
+		{"goroutine 7 [sync.WaitGroup.Wait]:", 7, "sync.WaitGroup.Wait", true},
+		{"\tmain.go:12 +0x1d", 0, "", false},
+		{"goroutine x [running]:", 0, "", false},
+	} {
+		id, st, ok := parseGoroutineHeader([]byte(c.line))
+		if id != c.id || st != c.state || ok != c.ok {
+			t.Errorf("%q: got %d %q %v, want %d %q %v", c.line, id, st, ok, c.id, c.state, c.ok)
+		}
+	}
+	for s, want := range map[string]bool{"chan receive": true, "select": true, "sync.Mutex.Lock": true, "semacquire": true,
+		"IO wait": true, "running": false, "runnable": false, "sleep": false, "syscall": false} {
+		if blockedState(s) != want {
+			t.Errorf("blockedState(%q) = %v, want %v", s, !want, want)
+		}
+	}
+}
+
+// TestPerturbDeterministic: the perturbation's decisions depend on the
+// seed, the goroutine's name and its operation count only, and seeds give
+// goroutines different priorities.
+func TestPerturbDeterministic(t *testing.T) {
+	names := []string{"g1", "g1.1", "g1.2", "g1.3", "g1.1.1", "g2"}
+	differ := false
+	for seed := uint64(1); seed <= 4; seed++ {
+		for _, n := range names {
+			if priority(seed, n) != priority(seed, n) || priority(seed, n) > 3 {
+				t.Fatalf("priority(%d, %s) unstable or out of range", seed, n)
+			}
+			if priority(seed, n) != priority(seed+1, n) {
+				differ = true
+			}
+		}
+	}
+	if !differ {
+		t.Errorf("every seed gives every goroutine the same priority")
+	}
+	// The same seed, name and count give the same hash; another count
+	// another.
+	h := func(seed uint64, n string, k uint32) uint64 {
+		return mix(hashName(seed, n) ^ uint64(k)*0x9e3779b97f4a7c15)
+	}
+	if h(1, "g1.1", 3) != h(1, "g1.1", 3) || h(1, "g1.1", 3) == h(1, "g1.1", 4) || h(1, "g1.1", 3) == h(2, "g1.1", 3) {
+		t.Errorf("perturbation hash not a function of (seed, name, count)")
+	}
+}

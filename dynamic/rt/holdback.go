@@ -1,0 +1,422 @@
+package rt
+
+import "github.com/pecanvet/pecanvet/dynamic/trace"
+
+// The reorder buffer ("holdback").
+//
+// Events reach the recorder in an order that is a valid linearization of
+// the run for everything recorded at the right moment: a lock after it is
+// acquired, an unlock before it is released, atomics while the operation is
+// performed under mu, wg-add/done before and wg-wait after the call, and so
+// on. Channel operations are the exception: the runtime can only record a
+// send or receive after it completed, so the two sides of one
+// communication race to the recorder, and the receive may arrive before its
+// send. The prediction engine (ptg) pairs the k-th send of a channel with
+// its k-th non-closed receive and checks, in file order:
+//
+//   - the k-th receive follows the k-th send;
+//   - with capacity c > 0, the (k+c)-th send follows the k-th receive;
+//   - with capacity 0, the k-th receive comes before the sender's next
+//     event (the send completes only when received);
+//   - a receive that saw the channel closed follows the close.
+//
+// So the recorder keeps, per channel, the counts of sends and non-closed
+// receives written so far, and an event that would break one of these
+// rules is held back until an event that truly happened before it has been
+// written. Holding an event delays whatever happened after it, so the
+// buffer also holds:
+//
+//   - every later event of the same goroutine (program order);
+//   - every later event on the same object, channels aside (a lock after
+//     the held unlock of that lock, an atomic load after the held store, a
+//     wg-wait after the held wg-done, an access after the held access to the
+//     same location, a begin after the held fork of that goroutine, a join
+//     after the held end of the goroutine it waits for);
+//   - every event of a root goroutine (one started by uninstrumented code,
+//     whose fork is not recorded: a pool's worker started by a library)
+//     that arrives while its creator has events held: the creator forked
+//     it after those events, so the root's first event waits for the last
+//     of them (Goroutine.after). Otherwise the trace would show the worker
+//     running before its creator's events that came before the fork, and
+//     a replay of that very order could never start the worker in time;
+//   - a close until the sends and receives on the channel that arrived
+//     before it are written.
+//
+// These are the only ways one event can happen after another, so the file
+// stays a linearization of the run; the held events are written as soon as
+// what they wait for is (event-driven: a goroutine whose first held event
+// waits on a channel is parked on that channel and re-examined when the
+// channel's counts change; one that waits on an object is re-examined when
+// the held event before it on that object is written).
+//
+// An event waits only for something that really happened before it, whose
+// record is on its way — unless the other side is not instrumented (a
+// channel of time.After, context.Done, signal.Notify …): its sends or
+// close are never recorded. A receive that saw a close that never arrived
+// shows this at once (a close is recorded before it happens), and its
+// channel is marked foreign: its events are then written as they come. A
+// missing send cannot be told from one in flight, so the buffer is
+// bounded: when it holds more than maxHeld events, or its oldest event has
+// waited longer than holdTimeout (checked as events arrive), the oldest is
+// written anyway and the channel it waited for is marked foreign. Such
+// forced writes are counted (holdback.forced); the engine will warn about
+// that channel. Finishing the trace writes whatever is still held the same
+// way.
+
+const (
+	maxHeld     = 1 << 16
+	holdTimeout = int64(500e6) // ns
+)
+
+type holdback struct {
+	n       int               // events held
+	seq     uint64            // arrival counter
+	keyq    map[int64][]*held // object key → its held events in arrival order
+	gs      []*Goroutine      // goroutines that may hold events (listed)
+	work    []*Goroutine      // goroutines to re-examine
+	tick    uint32            // arrivals while something is held
+	forced  int64             // events written out of order
+	maxN    int               // high-water mark of n
+	total   int64             // events ever held
+	foreign int64             // channels found to have an unrecorded side
+}
+
+type held struct {
+	ev           trace.Event
+	g            *Goroutine
+	seq          uint64
+	at           int64        // arrival time (now())
+	needS, needR int64        // close: sends and receives that arrived before it
+	done         bool         // written
+	kids         []*Goroutine // roots whose events wait for it (Goroutine.after)
+}
+
+type chanState struct {
+	cap          int64
+	sends, recvs int64 // written (recvs: those that did not see the close)
+	arrS, arrR   int64 // arrived
+	closed       bool  // close written
+	closeArrived bool
+	foreign      bool // its other side is not (fully) recorded: no checks
+	waiters      []*Goroutine
+}
+
+func (h *holdback) init() {
+	h.keyq = map[int64][]*held{}
+}
+
+// orderKey returns the object key whose arrival order ev must keep, if any.
+func orderKey(ev *trace.Event) (int64, bool) {
+	switch ev.Op {
+	case trace.Send, trace.Recv, trace.Close, trace.RegionBegin, trace.RegionEnd, trace.Sleep:
+		return 0, false
+	case trace.Fork, trace.Join:
+		// A goroutine's fork, begin, end and join keep their order (the
+		// join is recorded by the waiting goroutine, testgo.go).
+		return 1<<32 | int64(ev.Obj), true
+	case trace.Begin, trace.End:
+		return 1<<32 | int64(ev.G), true
+	}
+	return int64(ev.Obj), true
+}
+
+// emit hands one event of goroutine g to the recorder.
+func (w *recorder) emit(g *Goroutine, ev trace.Event) {
+	g.selSend.ok = false // its select did not panic (SelectGate)
+	if rp != nil {
+		rp.touched(g, ev)
+		rp.recorded(g, ev.Op)
+	}
+	ev.G = g.idx
+	if w.hb.n == 0 && g.waitCh < 0 && !ev.Op.IsChan() && g.after == nil {
+		w.write(ev) // the hot path: nothing held, nothing to check
+		return
+	}
+	w.submit(g, ev)
+}
+
+func (w *recorder) submit(g *Goroutine, ev trace.Event) {
+	hb := &w.hb
+	if hb.n > 0 {
+		if hb.tick++; hb.tick%64 == 0 {
+			w.expire()
+		}
+	}
+	var needS, needR int64
+	if ev.Op.IsChan() {
+		cs := w.chanOf(ev.Obj, ev.Arg)
+		switch {
+		case ev.Op == trace.Send && ev.Flags&trace.FlagClosed == 0:
+			cs.arrS++
+		case ev.Op == trace.Recv && ev.Flags&trace.FlagClosed == 0:
+			cs.arrR++
+		case ev.Op == trace.Recv:
+			// A close is recorded before it happens, so before any receive
+			// can see it: if none arrived, the closer is not instrumented
+			// (context.Done and the like) and waiting is pointless.
+			if !cs.closeArrived && !cs.foreign {
+				cs.foreign = true
+				hb.foreign++
+			}
+		case ev.Op == trace.Close:
+			needS, needR = cs.arrS, cs.arrR
+			cs.closeArrived = true
+		}
+	}
+	if len(g.q) == 0 {
+		if ok, _ := w.ready(g, &ev, nil, needS, needR); ok {
+			w.put(g, ev)
+			w.drain()
+			return
+		}
+	}
+	hb.seq++
+	h := &held{ev: ev, g: g, seq: hb.seq, at: now(), needS: needS, needR: needR}
+	g.q = append(g.q, h)
+	if k, ok := orderKey(&ev); ok {
+		hb.keyq[k] = append(hb.keyq[k], h)
+	}
+	hb.n++
+	hb.total++
+	if hb.n > hb.maxN {
+		hb.maxN = hb.n
+	}
+	if !g.listed {
+		g.listed = true
+		hb.gs = append(hb.gs, g)
+	}
+	if len(g.q) == 1 {
+		w.schedule(g)
+		w.drain() // parks g
+	}
+	if hb.n > maxHeld {
+		w.expire()
+	}
+}
+
+// ready reports whether ev (held as h, or arriving if h is nil) may be
+// written now. If not and it waits for a channel, that channel is returned.
+func (w *recorder) ready(g *Goroutine, ev *trace.Event, h *held, needS, needR int64) (bool, int32) {
+	if a := g.after; a != nil {
+		if !a.done {
+			return false, -1
+		}
+		g.after = nil
+	}
+	if g.waitCh >= 0 {
+		cs := w.chans[g.waitCh]
+		if cs.foreign || cs.recvs >= g.waitN {
+			g.waitCh = -1
+		} else {
+			return false, g.waitCh
+		}
+	}
+	if k, ok := orderKey(ev); ok {
+		if q := w.hb.keyq[k]; len(q) > 0 && q[0] != h {
+			return false, -1
+		}
+	}
+	if !ev.Op.IsChan() {
+		return true, -1
+	}
+	cs := w.chanOf(ev.Obj, ev.Arg)
+	if cs.foreign {
+		return true, -1
+	}
+	switch ev.Op {
+	case trace.Send:
+		if ev.Flags&trace.FlagClosed != 0 {
+			// A send that panicked found the channel closed: after the close.
+			if !cs.closed {
+				return false, ev.Obj
+			}
+		} else if cs.cap > 0 && cs.sends >= cs.cap && cs.recvs <= cs.sends-cs.cap {
+			return false, ev.Obj
+		}
+	case trace.Recv:
+		if ev.Flags&trace.FlagClosed != 0 {
+			if !cs.closed {
+				return false, ev.Obj
+			}
+		} else if cs.recvs >= cs.sends {
+			return false, ev.Obj
+		}
+	case trace.Close:
+		if h != nil {
+			needS, needR = h.needS, h.needR
+		}
+		if cs.sends < needS || cs.recvs < needR {
+			return false, ev.Obj
+		}
+	}
+	return true, -1
+}
+
+// put writes ev of goroutine g and updates the channel counts, scheduling
+// the goroutines that wait on them.
+func (w *recorder) put(g *Goroutine, ev trace.Event) {
+	w.write(ev)
+	if !ev.Op.IsChan() {
+		return
+	}
+	cs := w.chanOf(ev.Obj, ev.Arg)
+	switch ev.Op {
+	case trace.Send:
+		if ev.Flags&trace.FlagClosed != 0 {
+			return // delivered nothing
+		}
+		if cs.cap == 0 && !cs.foreign {
+			g.waitCh, g.waitN = ev.Obj, cs.sends+1
+		}
+		cs.sends++
+	case trace.Recv:
+		if ev.Flags&trace.FlagClosed != 0 {
+			return
+		}
+		cs.recvs++
+	case trace.Close:
+		cs.closed = true
+	}
+	w.wake(cs)
+}
+
+func (w *recorder) wake(cs *chanState) {
+	for _, g := range cs.waiters {
+		g.parked = -1
+		w.schedule(g)
+	}
+	cs.waiters = cs.waiters[:0]
+}
+
+func (w *recorder) schedule(g *Goroutine) {
+	if !g.inWork {
+		g.inWork = true
+		w.hb.work = append(w.hb.work, g)
+	}
+}
+
+// drain writes every held event that has become ready.
+func (w *recorder) drain() {
+	hb := &w.hb
+	for len(hb.work) > 0 {
+		g := hb.work[len(hb.work)-1]
+		hb.work = hb.work[:len(hb.work)-1]
+		g.inWork = false
+		for len(g.q) > 0 {
+			h := g.q[0]
+			ok, ch := w.ready(g, &h.ev, h, 0, 0)
+			if !ok {
+				if ch >= 0 && g.parked != ch {
+					cs := w.chans[ch]
+					cs.waiters = append(cs.waiters, g)
+					g.parked = ch
+				}
+				break
+			}
+			w.release(h)
+		}
+	}
+}
+
+// release writes held event h, the first of its goroutine's queue.
+func (w *recorder) release(h *held) {
+	hb := &w.hb
+	g := h.g
+	g.q[0] = nil
+	g.q = g.q[1:]
+	if len(g.q) == 0 {
+		g.q = nil
+	}
+	hb.n--
+	if k, ok := orderKey(&h.ev); ok {
+		q := hb.keyq[k]
+		i := 0
+		for q[i] != h { // q[0] unless forced
+			i++
+		}
+		copy(q[i:], q[i+1:])
+		q[len(q)-1] = nil
+		q = q[:len(q)-1]
+		if len(q) == 0 {
+			delete(hb.keyq, k)
+		} else {
+			hb.keyq[k] = q
+			if i == 0 {
+				w.schedule(q[0].g)
+			}
+		}
+	}
+	h.done = true
+	for _, k := range h.kids {
+		w.schedule(k)
+	}
+	h.kids = nil
+	w.put(g, h.ev)
+	w.schedule(g)
+}
+
+// oldest returns the held event that arrived first (it is the first of its
+// goroutine's queue), or nil.
+func (w *recorder) oldest() *held {
+	hb := &w.hb
+	var best *held
+	j := 0
+	for _, g := range hb.gs {
+		if len(g.q) == 0 {
+			g.listed = false
+			continue
+		}
+		hb.gs[j] = g
+		j++
+		if h := g.q[0]; best == nil || h.seq < best.seq {
+			best = h
+		}
+	}
+	for i := j; i < len(hb.gs); i++ {
+		hb.gs[i] = nil
+	}
+	hb.gs = hb.gs[:j]
+	return best
+}
+
+// expire forces out held events that waited too long, and, if the buffer
+// is over its bound, the oldest ones until it is not.
+func (w *recorder) expire() {
+	t := now()
+	for w.hb.n > 0 {
+		h := w.oldest()
+		if !(w.hb.n > maxHeld || t-h.at > holdTimeout) {
+			return
+		}
+		w.force(h, true)
+	}
+}
+
+// force writes h (the oldest held event) whether or not it is ready.
+func (w *recorder) force(h *held, markForeign bool) {
+	g := h.g
+	if ok, ch := w.ready(g, &h.ev, h, 0, 0); !ok {
+		w.hb.forced++
+		if g.waitCh >= 0 {
+			ch = g.waitCh
+			g.waitCh = -1
+		}
+		if ch >= 0 && markForeign && !w.chans[ch].foreign {
+			cs := w.chans[ch]
+			cs.foreign = true
+			w.hb.foreign++
+			w.wake(cs)
+		}
+	}
+	w.release(h)
+	w.drain()
+}
+
+// flushHeld writes everything still held, ready or not, in arrival order
+// as far as the rules allow.
+func (w *recorder) flushHeld() {
+	w.drain()
+	for w.hb.n > 0 {
+		w.force(w.oldest(), false)
+	}
+}

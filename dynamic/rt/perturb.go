@@ -1,0 +1,172 @@
+package rt
+
+import (
+	"runtime"
+	"strconv"
+	"time"
+	"unsafe"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+)
+
+// Perturbed recording.
+//
+// One recorded run may show little: the goroutines ran in an order that
+// hid an access, or one of them ran entirely before the other started.
+// With PECANVET_PERTURB set to a seed, a recording (never a replay) delays
+// goroutines at their instrumented operations, in the spirit of PCT: each
+// logical goroutine gets a priority from the seed and its name, a
+// goroutine delays before it begins in proportion to its lowness, and at
+// its synchronization operations (and, rarely, at plain accesses) it
+// yields or sleeps briefly with a probability that also grows with its
+// lowness. Every decision is a hash of the seed, the goroutine's logical
+// name and the count of its operations so far, so a seed always tries the
+// same perturbation of the same program path; the operating system's
+// scheduling still decides the rest. Nothing is recorded differently: the
+// trace is an ordinary one, of a different run.
+//
+// Odd seeds run children first instead: after a go statement, the parent
+// yields at its next operation until the child has begun (at most
+// childFirstWait), and children do not delay before they begin. An ordinary run tends to go on in the
+// parent past the go statement; Go's TestRaceNestedArrayCopy, whose parent
+// copies a large array that the child writes one element of, sometimes
+// shows the child's write only after the whole copy, and the copy then
+// records only the parts known when it ran (bigCopy), which leaves nothing
+// shared. The one perturbed run by default (seed 1) is this one.
+
+// EnvPerturb names the environment variable holding the perturbation seed.
+const EnvPerturb = "PECANVET_PERTURB"
+
+var perturbSeed uint64 // 0: off
+
+func init() {
+	if v := getenv(EnvPerturb); v != "" && getenv(EnvSchedule) == "" {
+		if s, err := strconv.ParseUint(v, 10, 64); err == nil {
+			perturbSeed = s
+		}
+	}
+}
+
+// mix is SplitMix64's finalizer.
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+func hashName(seed uint64, name string) uint64 {
+	h := mix(seed + 0x9e3779b97f4a7c15)
+	for i := 0; i < len(name); i++ {
+		h = mix(h ^ uint64(name[i]))
+	}
+	return h
+}
+
+// priority is goroutine name's priority under seed, 0 (lowest) to 3.
+func priority(seed uint64, name string) uint64 { return hashName(seed, name) % 4 }
+
+// perturbAt is called before an operation op of the calling goroutine on
+// addr (nil: no memory operand) while recording with a seed.
+func perturbAt(addr unsafe.Pointer, op trace.Op) {
+	if addr != nil {
+		if _, stack := self(uintptr(addr)); stack {
+			return // not recorded: not an operation of the trace
+		}
+	}
+	mu.Lock()
+	w := rec
+	if w == nil {
+		mu.Unlock()
+		return
+	}
+	g := w.gmap[curGoid()]
+	if g == nil {
+		// Not seen yet: naming it here could number the roots
+		// differently from an unperturbed run (see recorder.goroutine).
+		mu.Unlock()
+		return
+	}
+	if c := g.forked; c != nil {
+		g.forked = nil
+		if perturbSeed%2 == 1 {
+			mu.Unlock()
+			waitBegun(c, childFirstWait)
+			yieldFor(time.Millisecond) // and runs on a little
+			return
+		}
+	}
+	g.perturbN++
+	h := mix(hashName(perturbSeed, g.name) ^ uint64(g.perturbN)*0x9e3779b97f4a7c15 ^ uint64(op))
+	low := 3 - priority(perturbSeed, g.name) // 0 (highest priority) to 3
+	mu.Unlock()
+	perturbDelay(h, low, op)
+}
+
+// childFirstWait bounds how long a parent yields for its child to begin
+// (odd seeds). A fixed millisecond of yields was often not enough on a
+// loaded machine, whose other processes kept the child's thread off the
+// CPU (record.TestChildrenFirst failed in CI).
+const childFirstWait = 20 * time.Millisecond
+
+// waitBegun yields until goroutine c has begun (rt.Begin bound it), or
+// for d at most: a child that never calls Begin (started in uninstrumented
+// code) costs d.
+func waitBegun(c *Goroutine, d time.Duration) {
+	deadline := time.Now().Add(d)
+	for {
+		mu.Lock()
+		begun := c.goid != 0
+		mu.Unlock()
+		if begun || time.Now().After(deadline) {
+			return
+		}
+		yieldFor(50 * time.Microsecond)
+	}
+}
+
+// perturbBegin is perturbAt for the begin of goroutine g (not yet bound to
+// the running goroutine): a lower priority starts later.
+func perturbBegin(g *Goroutine) {
+	if perturbSeed%2 == 1 {
+		return // children first
+	}
+	low := 3 - priority(perturbSeed, g.name)
+	if low > 0 {
+		yieldFor(time.Duration(low) * 500 * time.Microsecond)
+	} else {
+		runtime.Gosched()
+	}
+}
+
+// perturbDelay yields or sleeps according to the decision hash h.
+func perturbDelay(h, low uint64, op trace.Op) {
+	x := h % 64
+	if op == trace.Read || op == trace.Write {
+		if x < 1+low {
+			runtime.Gosched()
+		}
+		return
+	}
+	switch {
+	case x < 4+4*low: // 6% to 25% of synchronization operations
+		yieldFor(time.Duration(1+(h>>8)%4) * 250 * time.Microsecond)
+	case x < 8+8*low:
+		runtime.Gosched()
+	}
+}
+
+// yieldFor lets other goroutines run about as long as a sleep of d would,
+// by yielding, not sleeping: inside a synctest bubble a sleep waits for
+// fake time, which advances only when every goroutine of the bubble is
+// durably blocked, and one blocked on a mutex never is; a perturbation
+// sleeping while another goroutine waits for a lock the sleeper holds then
+// hangs the test (gammazero/workerpool's TestPause did, until the
+// recording's timeout). Yields cost nothing when nothing else can run.
+func yieldFor(d time.Duration) {
+	for i := time.Duration(0); i < d; i += 10 * time.Microsecond {
+		runtime.Gosched()
+	}
+}

@@ -1,0 +1,602 @@
+package rt
+
+import (
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+)
+
+// recorder is the state of one recording. All of it is guarded by mu.
+type recorder struct {
+	out output
+	enc trace.Encoder
+	fl  interface{ Flush() error } // enc, if it can flush (it can: binary encoder)
+	tab trace.Tables
+	in  *trace.Interner
+
+	// Goroutines: runtime id → logical goroutine, with a direct-mapped
+	// cache in front of the map.
+	gmap   map[int64]*Goroutine
+	gcache [gcacheSize]gcacheEnt
+	roots  int
+	kids   []*Goroutine // started through Go, not known to have ended (see Drain)
+
+	sites   []siteInfo // by site id, resolved lazily from regs
+	objs    map[objKey]objEnt
+	ocache  [ocacheSize]ocacheEnt
+	blocks  [blockCacheSize]blockEnt // heap block → weak pointer (heapRef's cache)
+	sweepAt int                      // len(objs) at which dead entries are dropped
+	units   map[string]int32         // unit name → object
+	chans   map[int32]*chanState     // channel objects' state
+
+	// Object names. Each allocation is an object named desc#k, so a test
+	// that allocates in a loop names millions: rather than a string each
+	// (in the tables, the interner and the encoder), the recorder keeps
+	// desc and k (objName rebuilds the name) and writes each name only
+	// until the encoder has defined it (see write).
+	descs    []descEnt        // by description id
+	descIDs  map[string]int32 // description → id
+	objNames objNameTab       // by object index; desc -1: a unit (name kept in tab)
+
+	hb holdback
+
+	events  int64  // written
+	dropped int64  // rejected by the encoder
+	capped  bool   // stopped at maxEvents
+	dropErr string // why the first was
+}
+
+const (
+	gcacheSize     = 256
+	ocacheSize     = 4096
+	blockCacheSize = 256
+)
+
+type descEnt struct {
+	name string
+	n    int32 // objects named so far
+}
+
+type objName struct{ desc, k int32 }
+
+// objNameTab is a table of objName in chunks, so that it grows without
+// copying.
+type objNameTab struct {
+	chunks [][]objName
+	n      int
+}
+
+const objChunk = 1 << 14
+
+func (t *objNameTab) add(o objName) {
+	if t.n%objChunk == 0 {
+		t.chunks = append(t.chunks, make([]objName, 0, objChunk))
+	}
+	c := &t.chunks[len(t.chunks)-1]
+	*c = append(*c, o)
+	t.n++
+}
+
+// at returns entry i, or desc -1 if there is none.
+func (t *objNameTab) at(i int32) objName {
+	if i < 0 || int(i) >= t.n {
+		return objName{desc: -1}
+	}
+	return t.chunks[i/objChunk][i%objChunk]
+}
+
+type blockEnt struct {
+	base uintptr
+	ref  objRef
+}
+
+type gcacheEnt struct {
+	goid int64
+	g    *Goroutine
+}
+
+// Object classes: an address names a different object for each class, so
+// that, say, a struct whose first field is a mutex and that mutex are not
+// confused. Plain and atomic accesses share classMem.
+const (
+	classMem uint8 = iota
+	classLock
+	classChan
+	classWG
+	classOnce
+	classCond
+)
+
+type objKey struct {
+	addr  uintptr
+	class uint8
+}
+
+// objEnt is the object an address currently holds: its index and the
+// allocation it belongs to (see objref_weak.go).
+type objEnt struct {
+	idx int32
+	ref objRef
+}
+
+type ocacheEnt struct {
+	addr  uintptr
+	class uint8
+	idx1  int32 // object index + 1; 0: empty
+	ref   objRef
+}
+
+type siteInfo struct {
+	ok   bool
+	idx  int32  // index into the site table, or NoIndex
+	desc string // sanitized object description
+}
+
+var unknownSite = siteInfo{ok: true, idx: trace.NoIndex, desc: "obj"}
+
+// Goroutine is a logical goroutine. rt.Go returns the child's, which the
+// child passes to rt.Begin.
+type Goroutine struct {
+	w      *recorder
+	name   string
+	idx    int32 // in the goroutine table
+	goid   int64 // runtime id, once known
+	spawns int
+
+	// Reorder buffer state (see holdback).
+	q      []*held // held events of this goroutine, in program order
+	waitCh int32   // after an unbuffered send: the channel whose receive count
+	waitN  int64   // must reach waitN before the next event; -1: none
+	parked int32   // channel on whose waiters list g is, or -1
+	inWork bool
+	listed bool // in hb.gs
+
+	// after: for a root, the last event its creator had held back when
+	// the root was first seen; the root's events wait for it (holdback).
+	after *held
+
+	perturbN uint32 // events seen by the perturbation (perturb.go)
+	// forked: the goroutine it started last, if its next operation is
+	// the first since (perturb.go: odd seeds yield there until it began).
+	forked *Goroutine
+	// preSel: 1 + the step whose turn g took before a select (replay.go,
+	// preSelect); 0: none.
+	preSel int
+	// selSend: the send case of the select g is in, if any (SelectGate,
+	// Recovered); cleared by g's next event.
+	selSend selSend
+}
+
+func newRecorder(out output) *recorder {
+	w := &recorder{
+		out:     out,
+		gmap:    map[int64]*Goroutine{},
+		objs:    map[objKey]objEnt{},
+		sweepAt: minSweep,
+		units:   map[string]int32{},
+		chans:   map[int32]*chanState{},
+		descIDs: map[string]int32{},
+	}
+	w.in = trace.NewInterner(&w.tab)
+	w.enc = trace.NewBinaryEncoder(out)
+	// Every name the recorder writes is distinct (the interner's, and
+	// desc#k for objects: descriptions hold no '#'), so the encoder need
+	// not keep them.
+	if d, ok := w.enc.(interface{ DistinctNames() }); ok {
+		d.DistinctNames()
+	}
+	w.fl, _ = w.enc.(interface{ Flush() error })
+	w.hb.init()
+	if w.fl != nil {
+		w.fl.Flush() // the header
+	}
+	return w
+}
+
+// close ends the recording; see finish.
+func (w *recorder) close(reason string) error {
+	w.flushHeld()
+	if reason == "" && w.dropped > 0 {
+		// Events the format could not hold (more names than a table
+		// takes, say): the trace is not the whole run, and says so.
+		reason = strconv.FormatInt(w.dropped, 10) + " events not written: " + w.dropErr
+	}
+	if reason == "" && w.capped {
+		reason = "cut at " + strconv.FormatInt(maxEvents, 10) + " events (" + EnvMaxEvents + ")"
+	}
+	if reason != "" {
+		w.enc.SetTruncated(reason)
+	}
+	err := w.enc.Close()
+	if e := w.out.close(); err == nil {
+		err = e
+	}
+	return err
+}
+
+// write encodes one event into the output.
+func (w *recorder) write(ev trace.Event) {
+	if err := w.enc.Encode(ev, &w.tab); err != nil {
+		// A site the format cannot hold: keep the event without it.
+		if ev.Site == trace.NoIndex || w.enc.Encode(withoutSite(ev), &w.tab) != nil {
+			if w.dropped++; w.dropErr == "" {
+				w.dropErr = strings.ReplaceAll(err.Error(), "\n", " ")
+			}
+			return
+		}
+	}
+	w.events++
+	if maxEvents > 0 && w.events >= maxEvents && rp == nil && !w.capped {
+		// What the checker reads of a trace is bounded (it predicts from a
+		// prefix): recording on past that costs time and disk for
+		// nothing. The wrappers now only perform their operations; close
+		// marks the trace cut.
+		w.capped = true
+		active.Store(false)
+	}
+	// The encoder has now defined the object's name: drop the string
+	// (objName rebuilds it).
+	if ev.Op.Object() == trace.ObjObject && w.objNames.at(ev.Obj).desc >= 0 {
+		w.tab.Objects[ev.Obj] = ""
+	}
+	if w.fl != nil {
+		w.fl.Flush()
+	}
+}
+
+func withoutSite(ev trace.Event) trace.Event {
+	ev.Site = trace.NoIndex
+	return ev
+}
+
+// goroutine returns the logical goroutine with runtime id id, making it a
+// new root if it was never seen.
+func (w *recorder) goroutine(id int64) *Goroutine {
+	c := &w.gcache[uint64(id)%gcacheSize]
+	if c.goid == id && c.g != nil {
+		return c.g
+	}
+	g := w.gmap[id]
+	if g == nil {
+		w.roots++
+		g = w.newG("g" + strconv.Itoa(w.roots))
+		g.goid = id
+		w.gmap[id] = g
+		w.afterCreator(g, id)
+	}
+	c.goid, c.g = id, g
+	return g
+}
+
+// cur returns the calling goroutine.
+// goroutineNames maps runtime goroutine ids to logical names (mu held),
+// for describing a goroutine dump.
+func (w *recorder) goroutineNames() map[int64]string {
+	names := make(map[int64]string, len(w.gmap))
+	for id, g := range w.gmap {
+		names[id] = g.name
+	}
+	return names
+}
+
+func (w *recorder) cur() *Goroutine { return w.goroutine(curGoid()) }
+
+// known returns the calling goroutine if it was seen before, else nil
+// (cur would name it).
+func (w *recorder) known() *Goroutine {
+	id := curGoid()
+	if c := &w.gcache[uint64(id)%gcacheSize]; c.goid == id && c.g != nil {
+		return c.g
+	}
+	return w.gmap[id]
+}
+
+func (w *recorder) newG(name string) *Goroutine {
+	idx, _ := w.in.Intern(trace.TabGoroutine, name)
+	return &Goroutine{w: w, name: name, idx: idx, waitCh: -1, parked: -1}
+}
+
+// forget drops the runtime id of an ended goroutine.
+func (w *recorder) forget(g *Goroutine) {
+	delete(w.gmap, g.goid)
+	if c := &w.gcache[uint64(g.goid)%gcacheSize]; c.g == g {
+		*c = gcacheEnt{}
+	}
+}
+
+// site returns what is known of site id.
+func (w *recorder) site(id int32) *siteInfo {
+	if uint32(id) < uint32(len(w.sites)) {
+		if s := &w.sites[id]; s.ok {
+			return s
+		}
+	}
+	if id < 0 || int(id) >= len(regs) {
+		return &unknownSite
+	}
+	for len(w.sites) < len(regs) {
+		w.sites = append(w.sites, siteInfo{})
+	}
+	s := &w.sites[id]
+	r := regs[id]
+	s.ok, s.idx, s.desc = true, trace.NoIndex, sanitizeName(r.Obj)
+	if pos := sanitizeSite(r.Pos); pos != "" {
+		s.idx, _ = w.in.Intern(trace.TabSite, pos)
+	}
+	return s
+}
+
+// object returns the object at addr of the given class, naming it desc#k
+// when first seen. An address whose allocation was collected since it was
+// last seen holds a new object, which gets the next name: k counts the
+// objects of one description, not addresses (see objref_weak.go).
+func (w *recorder) object(addr uintptr, class uint8, desc string) int32 {
+	c := &w.ocache[ocacheSlot(addr, class)]
+	if c.addr == addr && c.class == class && c.idx1 != 0 && live(c.ref) {
+		return c.idx1 - 1
+	}
+	k := objKey{addr, class}
+	e, ok := w.objs[k]
+	if !ok || !live(e.ref) {
+		e.idx = w.newObject(desc)
+		e.ref = w.heapRef(addr)
+		if !ok && len(w.objs) >= w.sweepAt {
+			w.sweep()
+		}
+		w.objs[k] = e
+	}
+	*c = ocacheEnt{addr, class, e.idx + 1, e.ref}
+	return e.idx
+}
+
+// newObject adds the next object of description desc to the object table.
+func (w *recorder) newObject(desc string) int32 {
+	d, ok := w.descIDs[desc]
+	if !ok {
+		d = int32(len(w.descs))
+		w.descs = append(w.descs, descEnt{name: desc})
+		w.descIDs[desc] = d
+	}
+	de := &w.descs[d]
+	de.n++
+	idx := int32(len(w.tab.Objects))
+	w.tab.Objects = append(w.tab.Objects, desc+"#"+strconv.Itoa(int(de.n)))
+	w.objNames.add(objName{d, de.n})
+	return idx
+}
+
+// objName returns the name of object i.
+func (w *recorder) objName(i int32) string {
+	if i < 0 || int(i) >= w.objNames.n {
+		return ""
+	}
+	if n := w.objNames.at(i); n.desc >= 0 {
+		return w.descs[n.desc].name + "#" + strconv.Itoa(int(n.k))
+	}
+	return w.tab.Objects[i]
+}
+
+// minSweep is the size of the object map below which it is never swept.
+const minSweep = 1 << 12
+
+// sweep drops the map entries of collected allocations, so that the map
+// holds about the addresses live at once rather than every address ever
+// used: it runs when the map has doubled since the last sweep, which makes
+// its cost constant per new object.
+func (w *recorder) sweep() {
+	n := 0
+	for _, e := range w.objs {
+		if live(e.ref) {
+			n++
+		}
+	}
+	if n < len(w.objs)/2 {
+		// A Go map never gives back its table: copy the live entries
+		// into a new one, so that memory follows the live objects too.
+		m := make(map[objKey]objEnt, n)
+		for k, e := range w.objs {
+			if live(e.ref) {
+				m[k] = e
+			}
+		}
+		w.objs = m
+	} else {
+		for k, e := range w.objs {
+			if !live(e.ref) {
+				delete(w.objs, k)
+			}
+		}
+	}
+	w.sweepAt = max(minSweep, 2*len(w.objs))
+}
+
+// heapRef returns the allocation holding addr (see objref_weak.go). Many
+// variables share a block (the fields of a struct, the elements of an
+// array, the tiny allocator's 16-byte blocks of small scalars): a cache by
+// block base, checked for liveness like any reference, spares weak.Make's
+// lookup in the span's list of specials for all but the first.
+func (w *recorder) heapRef(addr uintptr) objRef {
+	base := heapBase(addr)
+	if base == 0 {
+		return objRef{}
+	}
+	b := &w.blocks[(base>>4^base>>13)%blockCacheSize]
+	if b.base == base && live(b.ref) {
+		return b.ref
+	}
+	b.base, b.ref = base, makeRef(base)
+	return b.ref
+}
+
+func ocacheSlot(addr uintptr, class uint8) uintptr {
+	return (addr>>3 ^ addr>>15 ^ uintptr(class)<<7) % ocacheSize
+}
+
+// unit returns the object naming a unit of work (no address: the name is
+// the description itself).
+func (w *recorder) unit(desc string) int32 {
+	idx, ok := w.units[desc]
+	if !ok {
+		idx, _ = w.in.Intern(trace.TabObject, desc)
+		w.units[desc] = idx
+		w.objNames.add(objName{desc: -1})
+	}
+	return idx
+}
+
+// syncObject returns the object of the channel, WaitGroup, Once or Cond
+// at addr. One that was collected and whose address now holds a new one is
+// a different object (see object), with, for a channel, fresh counts.
+// Otherwise a new channel's first receive would be paired with the old
+// channel's sends and its close would be a second close; a new WaitGroup's
+// wait would follow the old one's dones, and a new Once's first call would
+// not be its first once event.
+func (w *recorder) syncObject(addr unsafe.Pointer, class uint8, desc string, capacity int64) int32 {
+	obj := w.object(uintptr(addr), class, desc)
+	if class == classChan {
+		w.chanOf(obj, capacity)
+	}
+	return obj
+}
+
+// chanOf returns the state of channel object obj.
+func (w *recorder) chanOf(obj int32, capacity int64) *chanState {
+	cs := w.chans[obj]
+	if cs == nil {
+		cs = &chanState{cap: capacity}
+		w.chans[obj] = cs
+	}
+	return cs
+}
+
+// sanitizeName makes an object description a valid trace name (see
+// trace's rules: printable, no spaces, no '=', not starting with '#' or
+// '@'). '#' is replaced too, so that "desc#k" is unambiguous.
+func sanitizeName(s string) string {
+	if s == "" {
+		return "obj"
+	}
+	ok := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c == 0x7f || c == '=' || c == '#' || c == '@' || c >= utf8.RuneSelf {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '=' || r == '#' || r == '@':
+			r = '_'
+		case r == utf8.RuneError || r == ' ' || !unicode.IsPrint(r):
+			r = '_'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// sanitizeSite returns pos as a valid trace site ("file:line" or
+// "file:line:col", spaces replaced), or "" if it is not one.
+func sanitizeSite(pos string) string {
+	pos = sanitizeName(pos)
+	// sanitizeName replaced '#', '@' and '=', which sites may hold; they
+	// are rare in file names, and the replacement keeps the position.
+	i := strings.LastIndexByte(pos, ':')
+	if i <= 0 || !positive(pos[i+1:]) {
+		return ""
+	}
+	file := pos[:i]
+	if j := strings.LastIndexByte(file, ':'); j >= 0 && isDigits(file[j+1:]) {
+		if !positive(file[j+1:]) {
+			return ""
+		}
+		file = file[:j]
+	}
+	if file == "" {
+		return ""
+	}
+	return pos
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func positive(s string) bool {
+	if !isDigits(s) {
+		return false
+	}
+	n, err := strconv.ParseInt(s, 10, 32)
+	return err == nil && n > 0
+}
+
+// now returns a monotonic time in nanoseconds.
+func now() int64 { return int64(time.Since(epoch)) }
+
+var epoch = time.Now()
+
+// afterCreator makes root g (runtime id id, seen for the first time) wait
+// for the events its creator has held back, if any (holdback): the
+// creator started it after they happened. The creator is found in the
+// calling goroutine's stack ("created by … in goroutine N", Go 1.21 and
+// later), once per root; only when g is the caller.
+func (w *recorder) afterCreator(g *Goroutine, id int64) {
+	if w.hb.n == 0 || id != curGoid() {
+		return
+	}
+	p := w.gmap[creatorGoid()]
+	if p == nil || p == g || len(p.q) == 0 {
+		return
+	}
+	h := p.q[len(p.q)-1]
+	g.after = h
+	h.kids = append(h.kids, g)
+}
+
+// creatorGoid returns the runtime id of the goroutine that started the
+// calling one, or 0 if its stack does not say.
+func creatorGoid() int64 {
+	buf := make([]byte, 16<<10)
+	n := runtime.Stack(buf, false)
+	if n == len(buf) {
+		return 0 // cut: the last frame may be missing
+	}
+	b := string(buf[:n])
+	i := strings.LastIndex(b, "\ncreated by ")
+	if i < 0 {
+		return 0
+	}
+	line := b[i+1:]
+	if j := strings.IndexByte(line, '\n'); j >= 0 {
+		line = line[:j]
+	}
+	const in = " in goroutine "
+	k := strings.LastIndex(line, in)
+	if k < 0 {
+		return 0
+	}
+	id, err := strconv.ParseInt(line[k+len(in):], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return id
+}

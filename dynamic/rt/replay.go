@@ -1,0 +1,1180 @@
+package rt
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+)
+
+// Replay: the deterministic scheduler (PECAN section 7, "Deterministic
+// scheduling").
+//
+// One refinement over PECAN: a goroutine that takes another path only
+// after all its anomaly steps ran (the anomaly changed a value it then
+// branched on) is not a divergence — it is released to run free and its
+// remaining steps are dropped; the anomaly's own events stay scheduled, so
+// a "reproduced" verdict still means they happened in the pattern's order.
+//
+// With PECANVET_SCHEDULE naming a schedule file (trace.Schedule), every
+// instrumented operation waits in gate until the schedule gives its
+// goroutine the turn. Steps are matched by logical goroutine, op, site and
+// occurrence count. A goroutine whose next event is not its next step took
+// another branch: the verdict is "diverged". When nothing can move any
+// more — every goroutine waits at a gate, in a recorded blocking operation
+// or in rt.Sleep, seen in a goroutine dump (stuck.go) — "deadlock", at
+// once; waits that a timer or I/O may end get the quiet bound
+// (PECANVET_QUIET_MS), and only code busy outside recorded operations the
+// stall time. Before that, the virtual clock's earliest sleep or timer
+// fires (vclock.go). When the
+// last step has run: "reproduced". Then, and after any other verdict,
+// every goroutine runs free; if the program then blocks for good, the
+// replay process ends at once with the hang in the verdict.
+//
+// When the turn passes on: an operation the runtime performs and records
+// passes it when it is recorded — in a feasible schedule a lock is free, a
+// buffered channel ready and a WaitGroup at zero when their turn comes, so
+// the replay trace has the schedule's order exactly; an unbuffered send
+// passes it at once, since its receive (a later step) completes it; a
+// plain read or write, which the instrumented code performs after R/W
+// return, passes it when its goroutine reaches its next gate — or, if that
+// takes longer than pendingGrace (the goroutine went on into uninstrumented
+// code), after that, or at once when nothing runs. A lock that is not free
+// when its turn comes holds the turn: nothing moves, a deadlock verdict.
+//
+// The verdict is written as JSON to PECANVET_VERDICT. Replay also records a
+// trace (PECANVET_TRACE) of what ran, for the report.
+const (
+	EnvSchedule = "PECANVET_SCHEDULE"
+	EnvVerdict  = "PECANVET_VERDICT"
+	EnvStall    = "PECANVET_STALL_MS" // default 2000
+	EnvQuiet    = "PECANVET_QUIET_MS" // default 100
+)
+
+var pendingGrace = 10 * time.Millisecond // a variable for tests
+
+// Verdict is what the replayer writes.
+type Verdict struct {
+	Verdict   string   `json:"verdict"` // reproduced, diverged, deadlock, ended
+	Step      int      `json:"step"`    // 1-based step at which it was decided (for reproduced: the number of steps)
+	Steps     int      `json:"steps"`
+	Goroutine string   `json:"goroutine,omitempty"`
+	Expected  string   `json:"expected,omitempty"`
+	Actual    string   `json:"actual,omitempty"`
+	Waiting   []string `json:"waiting,omitempty"` // deadlock: who waits where
+	Message   string   `json:"message,omitempty"`
+	// Hang: after the verdict the program stopped moving for good (every
+	// goroutine blocked); the process was ended. Who blocks where.
+	Hang string `json:"hang,omitempty"`
+	// Outside: a deadlock whose stuck step's goroutine waits outside
+	// recorded operations: started by uninstrumented code (a server's
+	// handler, say) and not started yet, or blocked in uninstrumented code
+	// (an HTTP client waiting for its response). What it waits for can
+	// only come from what the steps run so far set off.
+	Outside bool `json:"outside,omitempty"`
+	// Unstarted (with Outside): the stuck step's goroutine had not started
+	// at all (one that uninstrumented code starts, before its creator got
+	// there), and Roots lists the roots (goroutines without a recorded
+	// fork) that had: g1..gN, as roots are named in order of their first
+	// event. No other root could start without more steps run, so check
+	// generalizes the deadlock to the schedules that need any other root
+	// with no more steps run (doom).
+	Unstarted bool     `json:"unstarted,omitempty"`
+	Roots     []string `json:"roots,omitempty"`
+}
+
+type occKey struct {
+	op   trace.Op
+	site string
+}
+
+type replayer struct {
+	s      *trace.Schedule
+	proj   map[string][]int // goroutine → its step indices
+	cursor int
+	free   bool
+	cond   *sync.Cond // on mu
+	// turns: the goroutine waiting for step i's turn waits on turns[i];
+	// idle: the goroutines without steps left wait on it for the end.
+	// With one Cond for all, every step woke every parked goroutine (a
+	// thousand on ants' pool tests) to find it was not its turn.
+	turns   map[int]*sync.Cond
+	idle    *sync.Cond
+	verdict string
+	path    string
+
+	// per goroutine (by logical name; Goroutine values differ per recorder)
+	next    map[string]int
+	freed   map[string]bool // goroutines released after their part of the anomaly
+	gone    map[string]bool // goroutines that ended
+	isAnom  map[int]bool    // anomaly step indices
+	occ     map[string]map[occKey]int
+	waiting map[string]trace.Step
+
+	pending      *Goroutine // whose step awaits its completion
+	pendingEmit  bool       // completes when pending records its event
+	expect       trace.Op   // the op pending must record
+	pendingSince time.Time
+	lastMove     time.Time
+	stall        time.Duration
+	finishing    bool
+
+	oc objCheck // replay_objects.go
+
+	// partnerOf: the race's first access waits at its turn for the
+	// second's goroutine to reach the second access (coenabled).
+	partnerOf int // step index the first access waits for; -1: none
+
+	// Quiescence (stuck.go): moves counts every change a goroutine makes
+	// (an event, arriving at or leaving a gate, a sleep); a dump is taken
+	// only when it stands still.
+	moves      uint64
+	quiet      time.Duration // bound for waits a timer or I/O may end
+	quietSince time.Time     // when the process was first seen quiescent with such waits
+	lastQ      quiescence    // of the last dump
+	final      Verdict       // the verdict written
+	endCh      chan struct{} // closed by decide while the process ends
+	endReason  string
+
+	// clockFires counts the events of the virtual clock fired while the
+	// cursor stood at clockCursor.
+	clockCursor, clockFires int
+
+	// pendingChecked is when the watcher last found the goroutine of the
+	// pending plain access runnable (pendingDone).
+	pendingChecked time.Time
+}
+
+// endGrace bounds how long the end of the process waits for the schedule.
+const endGrace = time.Second
+
+var rp *replayer
+
+// replayProcess is set when the environment started the recorder (a test
+// process of its own, not rt's tests): a hang after the verdict ends it.
+var replayProcess bool
+
+// startReplay loads the schedule named by the environment, if any. It runs
+// after the recorder started (replay records what it runs).
+func startReplay() error {
+	path := getenv(EnvSchedule)
+	if path == "" {
+		return nil
+	}
+	return startReplayFrom(path, getenv(EnvVerdict))
+}
+
+// startReplayFrom loads the schedule at path, the verdict to go to
+// verdictPath.
+func startReplayFrom(path, verdictPath string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	s, err := trace.ParseSchedule(f, path)
+	if err != nil {
+		return err
+	}
+	stall := 2 * time.Second
+	if v := getenv(EnvStall); v != "" {
+		if ms, err := strconv.Atoi(v); err == nil && ms > 0 {
+			stall = time.Duration(ms) * time.Millisecond
+		}
+	}
+	quiet := 100 * time.Millisecond
+	if v := getenv(EnvQuiet); v != "" {
+		if ms, err := strconv.Atoi(v); err == nil && ms >= 0 {
+			quiet = time.Duration(ms) * time.Millisecond
+		}
+	}
+	r := &replayer{
+		s: s, proj: map[string][]int{}, cond: sync.NewCond(&mu), turns: map[int]*sync.Cond{}, idle: sync.NewCond(&mu),
+		next: map[string]int{}, occ: map[string]map[occKey]int{}, waiting: map[string]trace.Step{},
+		freed: map[string]bool{}, gone: map[string]bool{}, isAnom: map[int]bool{},
+		path: verdictPath, lastMove: time.Now(), stall: stall, quiet: quiet,
+		partnerOf: -1,
+	}
+	for i, st := range s.Steps {
+		r.proj[st.G] = append(r.proj[st.G], i)
+	}
+	for _, i := range s.Anomaly {
+		r.isAnom[i] = true
+	}
+	mu.Lock()
+	rp = r
+	mu.Unlock()
+	go r.watch()
+	return nil
+}
+
+// passes reports how an op hands the turn on: 1 when recorded (the
+// runtime performs the operation and then records it; in a feasible
+// schedule a lock is free, a buffered channel ready, a WaitGroup at zero
+// when their turn comes, so they do not block), 2 at the goroutine's next
+// gate (plain accesses, which happen after R/W return). An unbuffered send
+// passes at its gate (0): its receive, a later step, must run for it to
+// complete; gateSend handles it.
+func passes(op trace.Op) int {
+	if op == trace.Read || op == trace.Write {
+		return 2
+	}
+	return 1
+}
+
+// gate is the turnstile: see the comment at the top of this file. addr is
+// the object operated on, if any: operations on the goroutine's own stack
+// are not recorded (see self), so they are not scheduled either.
+func gate(addr unsafe.Pointer, site int32, op trace.Op) {
+	if rp == nil {
+		if perturbSeed != 0 {
+			perturbAt(addr, op)
+		}
+		return
+	}
+	if addr != nil {
+		if _, stack := self(uintptr(addr)); stack {
+			return
+		}
+	}
+	mu.Lock()
+	if rp != nil && !rp.free && rec != nil && !quietLocked(site, op) {
+		rp.turn(rec.cur(), site, op, passes(op))
+	}
+	mu.Unlock()
+}
+
+// scheduledNext reports, for the calling goroutine under a schedule,
+// whether its next step is op at site, or it has none left (replaying
+// false: no schedule runs). A Locker of the module's own (a spin lock) is
+// instrumented: its Lock records steps of its own, which the trace holds
+// before the lock event, while a sync.Mutex's Lock records nothing inside.
+func scheduledNext(site int32, op trace.Op) (replaying, yes bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	if rp == nil || rp.free || rec == nil {
+		return false, false
+	}
+	g := rec.cur()
+	mine := rp.proj[g.name]
+	i := rp.next[g.name]
+	if i >= len(mine) || rp.freed[g.name] {
+		return true, true
+	}
+	st := rp.s.Steps[mine[i]]
+	siteName := ""
+	if site >= 0 {
+		siteName = rec.tab.Name(trace.TabSite, rec.site(site).idx)
+	}
+	return true, st.Op == op && st.Site == siteName
+}
+
+// gateOmit is called where the runtime's model has an event that this
+// execution does not produce (a WaitGroup access of the race detector's
+// model: an Add not from 0 reads nothing, a Wait that does not block
+// writes nothing). If the schedule expects that event of the goroutine
+// next, its turn passes without it, so that a schedule that reorders the
+// WaitGroup's users does not diverge on the model alone. An anomaly step
+// is not passed: without its event the anomaly did not happen.
+func gateOmit(addr unsafe.Pointer, site int32, op trace.Op) {
+	if rp == nil {
+		return
+	}
+	if addr != nil {
+		if _, stack := self(uintptr(addr)); stack {
+			return
+		}
+	}
+	mu.Lock()
+	if rp != nil && !rp.free && rec != nil {
+		rp.omit(rec.cur(), site, op)
+	}
+	mu.Unlock()
+}
+
+// gateSend gates a send on a channel of capacity c.
+func gateSend(site int32, c int) {
+	if rp == nil {
+		if perturbSeed != 0 {
+			perturbAt(nil, trace.Send)
+		}
+		return
+	}
+	pass := 1
+	if c == 0 {
+		pass = 0
+	}
+	mu.Lock()
+	if rp != nil && !rp.free && rec != nil {
+		rp.turn(rec.cur(), site, trace.Send, pass)
+	}
+	mu.Unlock()
+}
+
+// gateG is gate for a goroutine not yet bound to the running one (Begin).
+func gateG(g *Goroutine, site int32, op trace.Op) {
+	if rp == nil && perturbSeed != 0 && g != nil {
+		perturbBegin(g)
+	}
+	if rp == nil || g == nil {
+		return
+	}
+	mu.Lock()
+	if rp != nil && !rp.free && rec != nil && g.w == rec {
+		rp.turn(g, site, op, passes(op))
+	}
+	mu.Unlock()
+}
+
+// recorded is called (under mu) when g records an event with op.
+func (r *replayer) recorded(g *Goroutine, op trace.Op) {
+	r.moves++
+	if op == trace.End {
+		r.gone[g.name] = true
+	}
+	if r.pending == g && r.pendingEmit && !r.free {
+		r.pending = nil
+		if op != r.expect {
+			// A CompareAndSwap that failed where the recorded one swapped,
+			// or the other way round.
+			r.decide(Verdict{Verdict: "diverged", Step: r.cursor + 1, Goroutine: g.name, Expected: r.s.Steps[r.cursor].Key(),
+				Actual:  op.String(),
+				Message: fmt.Sprintf("goroutine %s: step %d expects %s, the operation was a %s", g.name, r.cursor+1, r.s.Steps[r.cursor], op)})
+			return
+		}
+		r.advance()
+	}
+}
+
+// atGateNext is called when g reaches a gate (mu held): a plain access of
+// g's that holds the turn is done. Every gate must call it before waiting
+// for a turn of its own: a select's gate did not, and the schedule stood
+// still until pendingGrace passed the turn on, 10 ms for every task of an
+// ants worker, whose loop is a select (about 1100 times in a 20 s replay).
+func (r *replayer) atGateNext(g *Goroutine) {
+	if r.pending == g {
+		r.pending = nil
+		r.advance()
+	}
+}
+
+// turn waits, with mu held, until the step of g's operation comes.
+func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
+	r.moves++
+	if g.preSel != 0 {
+		r.afterSelect(g, site, op)
+		return
+	}
+	r.atGateNext(g)
+	if r.free || r.freed[g.name] {
+		return
+	}
+	siteName := ""
+	if site >= 0 {
+		siteName = rec.tab.Name(trace.TabSite, rec.site(site).idx)
+	}
+	occ := r.occ[g.name]
+	if occ == nil {
+		occ = map[occKey]int{}
+		r.occ[g.name] = occ
+	}
+	mine := r.proj[g.name]
+	i := r.next[g.name]
+	// A CompareAndSwap gates as a read-modify-write but records a load if
+	// it fails: it matches either; recorded checks the outcome.
+	if op == trace.AtomicRMW && i < len(mine) {
+		if st := r.s.Steps[mine[i]]; st.Op == trace.AtomicLoad && st.Site == siteName {
+			op = trace.AtomicLoad
+		}
+	}
+	k := occKey{op, siteName}
+	occ[k]++
+	n := occ[k]
+	if i >= len(mine) {
+		// No more steps for g: it waits until the schedule is done.
+		r.waiting[g.name] = trace.Step{G: g.name, Op: op, Site: siteName, N: n}
+		for !r.free {
+			r.idle.Wait()
+		}
+		delete(r.waiting, g.name)
+		return
+	}
+	st := r.s.Steps[mine[i]]
+	if st.Op != op || st.Site != siteName || st.N != n {
+		if r.doneWithAnomaly(g.name, mine[i]) {
+			// g has no anomaly step left: it took another path only after
+			// its part of the anomaly (typically because the anomaly changed
+			// a value it reads). Any execution in which the anomaly's
+			// events happen in order proves it, so g runs free from here
+			// and its remaining steps are dropped.
+			r.release(g.name)
+			return
+		}
+		if r.othersDone(g.name) {
+			// Every other goroutine's part of the anomaly ran, in order,
+			// inside g's unit; g then took another path before finishing
+			// its part. That is the anomaly's effect if the program then
+			// fails; the driver decides on that (verdict "interrupted").
+			r.decide(Verdict{Verdict: "interrupted", Step: mine[i] + 1, Goroutine: g.name, Expected: st.Key(),
+				Actual:  trace.Step{G: g.name, Op: op, Site: siteName, N: n}.Key(),
+				Message: fmt.Sprintf("after the interleaving, goroutine %s took another path: step %d expects %s, it did %s @%s n=%d", g.name, mine[i]+1, st, op, siteName, n)})
+			return
+		}
+		r.decide(Verdict{Verdict: "diverged", Step: mine[i] + 1, Goroutine: g.name, Expected: st.Key(),
+			Actual:  trace.Step{G: g.name, Op: op, Site: siteName, N: n}.Key(),
+			Message: fmt.Sprintf("goroutine %s took another path: step %d expects %s, it did %s @%s n=%d", g.name, mine[i]+1, st, op, siteName, n)})
+		return
+	}
+	r.take(g, i, op, pass)
+}
+
+// take waits (mu held) until g's i-th step, st, has the turn, then grants
+// it: see turn.
+func (r *replayer) take(g *Goroutine, i int, op trace.Op, pass int) {
+	mine := r.proj[g.name]
+	st := r.s.Steps[mine[i]]
+	r.waiting[g.name] = st
+	if r.partnerOf >= 0 {
+		r.cond.Broadcast() // the first access may wait for this one
+	}
+	r.waitTurn(mine[i])
+	if j := r.coenabled(mine[i]); j >= 0 {
+		// A race is two accesses that can run at the same time: both
+		// must be at their gates together. Run one after the other, they
+		// prove nothing when the second's goroutine got there only
+		// because the first's went on (through synchronization the trace
+		// does not record: I/O, a pipe, a network round trip).
+		r.partnerOf = j
+		for !r.free && !r.atGate(j) {
+			r.cond.Wait()
+		}
+		r.partnerOf = -1
+	}
+	delete(r.waiting, g.name)
+	if r.free {
+		return
+	}
+	r.next[g.name] = i + 1
+	r.grant(g.name, mine[i])
+	switch pass {
+	case 0:
+		r.advance()
+	case 1:
+		r.pending, r.pendingEmit, r.expect, r.pendingSince = g, true, op, time.Now()
+	default:
+		r.pending, r.pendingEmit, r.pendingSince = g, false, time.Now()
+	}
+}
+
+// omit passes g's next step if it is op at site, not produced: see gateOmit.
+func (r *replayer) omit(g *Goroutine, site int32, op trace.Op) {
+	r.atGateNext(g)
+	if r.free || r.freed[g.name] {
+		return
+	}
+	siteName := ""
+	if site >= 0 {
+		siteName = rec.tab.Name(trace.TabSite, rec.site(site).idx)
+	}
+	mine := r.proj[g.name]
+	i := r.next[g.name]
+	if i >= len(mine) {
+		return
+	}
+	st := r.s.Steps[mine[i]]
+	k := occKey{op, siteName}
+	occ := r.occ[g.name]
+	if occ == nil {
+		occ = map[occKey]int{}
+		r.occ[g.name] = occ
+	}
+	if st.Op != op || st.Site != siteName || st.N != occ[k]+1 || r.isAnom[mine[i]] {
+		return // not expected here (or needed): turn decides on g's next event
+	}
+	occ[k]++ // later occurrences keep their numbers
+	r.moves++
+	r.waiting[g.name] = st
+	r.waitTurn(mine[i])
+	delete(r.waiting, g.name)
+	if r.free {
+		return
+	}
+	r.next[g.name] = i + 1
+	r.advance()
+}
+
+// doneWithAnomaly reports whether goroutine g has no anomaly step at or
+// after step index from.
+func (r *replayer) doneWithAnomaly(g string, from int) bool {
+	for _, i := range r.proj[g] {
+		if i >= from && r.isAnom[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// othersDone reports whether every anomaly step of goroutines other than g
+// has run.
+func (r *replayer) othersDone(g string) bool {
+	others := false
+	for _, i := range r.s.Anomaly {
+		if r.s.Steps[i].G != g {
+			if i >= r.cursor {
+				return false
+			}
+			others = true
+		}
+	}
+	return others
+}
+
+// release lets goroutine g run free and drops its remaining steps.
+func (r *replayer) release(g string) {
+	r.moves++
+	r.freed[g] = true
+	delete(r.waiting, g)
+	r.lastMove = time.Now()
+	r.skipFreed()
+	if r.cursor >= len(r.s.Steps) {
+		r.decide(Verdict{Verdict: "reproduced", Step: len(r.s.Steps)})
+		return
+	}
+	r.wakeTurn()
+}
+
+// skipFreed moves the cursor past steps of released goroutines.
+func (r *replayer) skipFreed() {
+	for r.cursor < len(r.s.Steps) && r.freed[r.s.Steps[r.cursor].G] {
+		r.cursor++
+	}
+}
+
+// waitTurn waits (mu held) until step i has the turn or the schedule is
+// over.
+func (r *replayer) waitTurn(i int) {
+	for r.cursor != i && !r.free {
+		c := r.turns[i]
+		if c == nil {
+			c = sync.NewCond(&mu)
+			r.turns[i] = c
+		}
+		c.Wait()
+	}
+	delete(r.turns, i)
+}
+
+// wakeTurn wakes the goroutines whose wait may be over: the one whose step
+// has the turn, and those that wait for other conditions on r.cond.
+func (r *replayer) wakeTurn() {
+	if c := r.turns[r.cursor]; c != nil {
+		c.Signal()
+	}
+	r.cond.Broadcast()
+}
+
+// advance passes the turn to the next step.
+func (r *replayer) advance() {
+	r.moves++
+	done := r.cursor
+	r.cursor++
+	r.skipFreed()
+	if r.isAnom[done] && r.cursor < len(r.s.Steps) {
+		r.progress()
+	}
+	r.lastMove = time.Now()
+	if r.cursor >= len(r.s.Steps) {
+		r.decide(Verdict{Verdict: "reproduced", Step: len(r.s.Steps)})
+		return
+	}
+	r.wakeTurn()
+}
+
+// progress writes a provisional verdict after an anomaly step: if the
+// process then dies (a panic kills it before any verdict), the driver
+// knows how far the anomaly got. Goroutine names the one goroutine owning
+// every anomaly step still to come, if there is one: the others' part of
+// the anomaly is done.
+func (r *replayer) progress() {
+	if r.verdict != "" {
+		return // decided meanwhile: keep the verdict
+	}
+	owner := ""
+	for _, i := range r.s.Anomaly {
+		if i < r.cursor {
+			continue
+		}
+		g := r.s.Steps[i].G
+		if owner != "" && owner != g {
+			owner = ""
+			break
+		}
+		owner = g
+	}
+	if owner != "" && !r.othersDone(owner) {
+		owner = ""
+	}
+	r.write(Verdict{Verdict: "running", Step: r.cursor + 1, Steps: len(r.s.Steps), Goroutine: owner,
+		Message: fmt.Sprintf("the schedule was at step %d", r.cursor+1)})
+}
+
+// decide records the verdict (the first one counts) and frees everyone.
+func (r *replayer) decide(v Verdict) {
+	r.moves++
+	if v.Verdict == "reproduced" && r.holdReproduced() {
+		return
+	}
+	if r.verdict == "" {
+		r.verdict = v.Verdict
+		v.Steps = len(r.s.Steps)
+		r.final = v
+		r.write(v)
+		if v.Verdict == "interrupted" {
+			// Decided by how the program ends: in a process replaying a
+			// list, by a failure of this test, not of the next ones.
+			listDirty.Store(true)
+		}
+		if replayProcess && v.Verdict != "reproduced" && v.Verdict != "interrupted" {
+			// A schedule that failed (deadlock, divergence) proves
+			// nothing, and what the program does afterwards is not read:
+			// only a reproduced anomaly's consequence is. Running the
+			// rest of the test (its other subtests, the end-of-test
+			// drain, up to a second) was most of a pruned replay's time
+			// on conc's pool tests. An interrupted anomaly is decided by
+			// how the program ends (the driver reads a failure as the
+			// proof): exiting here would be that failure, whenever the
+			// exit beat the test's own end.
+			listDirty.Store(true) // the process takes no more of its list
+			go exitPruned(v.Verdict)
+		}
+	}
+	r.free = true
+	if r.endCh != nil {
+		close(r.endCh)
+		r.endCh = nil
+	}
+	for _, c := range r.turns {
+		c.Broadcast()
+	}
+	r.idle.Broadcast()
+	r.cond.Broadcast()
+}
+
+func (r *replayer) write(v Verdict) {
+	if r.path == "" {
+		return
+	}
+	b, _ := json.Marshal(v)
+	tmp := r.path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err == nil {
+		os.Rename(tmp, r.path)
+	}
+}
+
+// watch completes plain accesses whose goroutine went on into
+// uninstrumented code, and decides when nothing can move any more
+// (quiescent, stuck.go): a deadlock before the verdict, a hang of the
+// program after it. The stall bound (a wall clock) is left only for
+// goroutines busy outside recorded operations. It stops when the replay
+// is replaced or the trace finished.
+func (r *replayer) watch() {
+	t := time.NewTicker(time.Millisecond)
+	defer t.Stop()
+	var (
+		buf       = make([]byte, 64<<10)
+		lastMoves = ^uint64(0)
+		idleSince time.Time
+		lastDump  time.Time
+		dumpCost  time.Duration
+	)
+	for range t.C {
+		mu.Lock()
+		if rp != r || rec == nil {
+			mu.Unlock()
+			return
+		}
+		now := time.Now()
+		if !r.free && r.pending != nil && !r.pendingEmit && now.Sub(r.pendingSince) >= pendingGrace && now.Sub(r.pendingChecked) >= pendingGrace {
+			// Past the grace, the turn passes on only if the goroutine
+			// surely made its access: on a loaded machine, 10 ms after
+			// R or W returned it may not have run again yet, and the next
+			// step's access would come first (TestSubjects lost
+			// violations under load, each time others).
+			g := r.pending
+			mu.Unlock()
+			var gs []gstate
+			gs, buf = dumpGoroutines(buf)
+			mu.Lock()
+			if rp != r || rec == nil {
+				mu.Unlock()
+				return
+			}
+			now = time.Now()
+			if !r.free && r.pending == g && !r.pendingEmit {
+				if pendingDone(gs, g.goid, now.Sub(r.pendingSince)) {
+					r.pending = nil
+					r.advance()
+				} else {
+					r.pendingChecked = now
+				}
+			}
+		}
+		moves, fires := r.moves, clock.fires
+		if moves != lastMoves {
+			lastMoves, idleSince = moves, now
+			r.quietSince = time.Time{}
+			mu.Unlock()
+			continue
+		}
+		if !r.free && now.Sub(r.lastMove) >= r.stall && r.cursor >= len(r.s.Steps) && r.oc.await {
+			r.oc.await = false
+			r.decide(Verdict{Verdict: "diverged", Step: len(r.s.Steps), Waiting: r.waiters(),
+				Message: fmt.Sprintf("every step had its turn, but the operations of steps %s did not complete within %v", r.unrecorded(), r.stall)})
+			mu.Unlock()
+			continue
+		}
+		if !r.free && now.Sub(r.lastMove) >= r.stall && r.cursor < len(r.s.Steps) { // (past the end: holdReproduced)
+			v := Verdict{Verdict: "deadlock", Step: r.cursor + 1,
+				Message: fmt.Sprintf("nothing moved for %v; step %d (%s) never came", r.stall, r.cursor+1, r.s.Steps[r.cursor])}
+			r.notCoenabled(&v, fmt.Sprintf("nothing moved for %v", r.stall))
+			if len(r.lastQ.busy) > 0 {
+				v.Message += "; running outside recorded operations: " + strings.Join(r.lastQ.busy, "; ")
+			}
+			v.Waiting = r.waiters()
+			r.decide(v)
+			mu.Unlock()
+			continue
+		}
+		// Dump when idle, less often the longer nothing moves, and at
+		// most a fifth of the time: a dump stops the world and formats
+		// every goroutine's stack. With a thousand goroutines (ants' pool
+		// tests) it costs milliseconds, and one after every pause of a
+		// millisecond was most of a replay's CPU (pprof). The first dump
+		// after a pause still comes at a millisecond unless one was just
+		// taken: deadlocks are judged as fast as before (conc: 120 ms).
+		idle := now.Sub(idleSince)
+		if idle < time.Millisecond || now.Sub(lastDump) < max(idle/4, 4*dumpCost) {
+			mu.Unlock()
+			continue
+		}
+		mu.Unlock()
+		var gs []gstate
+		t0 := time.Now()
+		gs, buf = dumpGoroutines(buf)
+		lastDump = time.Now()
+		dumpCost = lastDump.Sub(t0)
+		mu.Lock()
+		if rp != r || rec == nil {
+			mu.Unlock()
+			return
+		}
+		var hang string
+		// A timer that fired in real time since the dump may have woken
+		// a goroutine it shows waiting: look again. (Fires are not moves:
+		// a fast ticker would keep the process from ever looking idle.)
+		if r.moves == moves && clock.fires == fires {
+			hang = r.quiescent(gs, lastDump)
+		}
+		mu.Unlock()
+		if hang != "" {
+			// The program can never finish: end the process now rather
+			// than at the driver's timeout, with the trace finished.
+			fmt.Fprintf(os.Stderr, "pecanvet: replay: the test hangs after the schedule: %s\n", hang)
+			finish("hang after replay")
+			os.Exit(2)
+		}
+	}
+}
+
+// pendingLong is how long a goroutine holding the turn for a plain access
+// may run before its access is taken for done (pendingDone).
+const pendingLong = 100 * time.Millisecond
+
+// pendingDone reports whether the goroutine goid, whose plain access has
+// held the turn for held, has surely made it: it waits (it went on into a
+// wait outside recorded operations, or into rt's lock at its next gate),
+// it is in a system call or asleep, it is gone, or it has been running for
+// pendingLong (it went on into a computation). Runnable or preempted, it
+// may not have run the access yet.
+func pendingDone(gs []gstate, goid int64, held time.Duration) bool {
+	for _, g := range gs {
+		if g.id != goid {
+			continue
+		}
+		switch g.state {
+		case "runnable", "preempted":
+			return false
+		case "running":
+			return held >= pendingLong
+		}
+		return true
+	}
+	return true
+}
+
+// waiters lists the goroutines waiting at gates, for a verdict.
+func (r *replayer) waiters() []string {
+	var out []string
+	for g, st := range r.waiting {
+		out = append(out, g+" waits at "+st.String())
+	}
+	sortStrings(out)
+	return out
+}
+
+// quiescent acts on a dump taken while nothing moved (mu held): it passes
+// a plain access's turn on, wakes a sleeper, or decides. It returns the
+// description of a hang after the verdict if the process should end.
+func (r *replayer) quiescent(gs []gstate, now time.Time) string {
+	var names map[int64]string
+	if rec != nil {
+		names = rec.goroutineNames()
+	}
+	var q quiescence
+	stuckG := ""
+	if r.cursor < len(r.s.Steps) {
+		stuckG = r.s.Steps[r.cursor].G
+	}
+	outside, unstarted := false, false
+	for _, g := range gs {
+		switch g.class {
+		case gBusy:
+			q.busy = append(q.busy, q.describe(names, g))
+		case gRecorded, gHard:
+			q.hard = append(q.hard, q.describe(names, g))
+		case gSoft:
+			q.soft = append(q.soft, q.describe(names, g))
+			if stuckG != "" && names[g.id] == stuckG {
+				outside = true
+			}
+		}
+	}
+	q.sort()
+	r.lastQ = q
+	if len(q.busy) > 0 {
+		r.quietSince = time.Time{}
+		return ""
+	}
+	// Nothing runs. A goroutine whose plain access has the turn went on
+	// into a wait: its access is done.
+	if !r.free && r.pending != nil && !r.pendingEmit {
+		r.pending = nil
+		r.advance()
+		return ""
+	}
+	// Virtual time (vclock.go): the clock moves to the earliest event
+	// and fires it — while the schedule runs, and only when nothing but
+	// the clock could end a wait. A goroutine waiting on a channel
+	// outside recorded operations may wait for a timer of the clock (a
+	// ticker's purger) or for one the clock does not cover, or for I/O,
+	// which might come first in real time: with only sleeps pending, the
+	// sleeper does not wake ahead of it (a test that sleeps to let a
+	// background goroutine act, pond's "sleep 50 ms, then the idle worker
+	// is gone", would fail for that alone, which replay would credit to
+	// the anomaly). With timers of the clock pending, such waits are
+	// taken for waits on them. After the verdict, what the program does
+	// is its consequence: real time.
+	//
+	// A ticker fires forever: fired again and again with the schedule
+	// standing still (its goroutine waits at a gate, or it ticks into a
+	// full channel), it cannot make the missing step come, and the
+	// decision below is taken as if it were not pending.
+	if e := earliest(); e != nil {
+		if r.cursor != r.clockCursor {
+			r.clockCursor, r.clockFires = r.cursor, 0
+		}
+		if !r.free && (len(q.soft) == 0 || clock.timers > 0) && r.clockFires < 3*len(clock.events)+8 {
+			r.clockFires++
+			advanceTo(e.due)
+			r.moves++
+			return ""
+		}
+		if clock.timers < len(clock.events) {
+			return "" // a sleeper: it ends in real time
+		}
+	}
+	if !r.free && r.cursor < len(r.s.Steps) {
+		// A goroutine not seen yet may still be started by uninstrumented
+		// code: a root (a finalizer, a server), or one forked already but
+		// started by a timer (a time.AfterFunc callback). One whose fork
+		// has not come cannot start.
+		if g := r.s.Steps[r.cursor].G; !r.seen(g) && (!strings.Contains(g, ".") || forkedNotBegun(g)) {
+			q.soft = append(q.soft, "step "+strconv.Itoa(r.cursor+1)+"'s goroutine "+g+" has not started (started outside instrumented code)")
+			outside, unstarted = true, true
+		}
+	}
+	if len(q.soft) > 0 {
+		if r.quietSince.IsZero() {
+			r.quietSince = now
+		}
+		if now.Sub(r.quietSince) < r.quiet {
+			return ""
+		}
+	}
+	blocked := append(q.hard, q.soft...)
+	why := "every goroutine waits"
+	if len(q.soft) > 0 {
+		why = fmt.Sprintf("every goroutine waits (for %v; only a timer or I/O could still wake %s)", r.quiet, strings.Join(q.soft, "; "))
+	}
+	if r.free {
+		if !replayProcess || r.finishing {
+			return ""
+		}
+		v := r.final
+		v.Hang = why + ": " + strings.Join(blocked, "; ")
+		r.write(v)
+		return v.Hang
+	}
+	if r.finishing {
+		r.decide(r.endVerdict())
+		return ""
+	}
+	if r.cursor >= len(r.s.Steps) {
+		// Every step had its turn, and "reproduced" waits for the
+		// objects of anomaly steps whose events were never recorded
+		// (holdReproduced): their operations did not complete (one that
+		// panicked, say, and was recovered). With nothing left to move,
+		// they never will: without their objects the anomaly is not
+		// proved.
+		if r.oc.await {
+			r.oc.await = false
+			v := Verdict{Verdict: "diverged", Step: len(r.s.Steps), Waiting: append(r.waiters(), blocked...),
+				Message: fmt.Sprintf("every step had its turn, but the operations of steps %s never completed, and %s", r.unrecorded(), why)}
+			r.decide(v)
+		}
+		return ""
+	}
+	v := Verdict{Verdict: "deadlock", Step: r.cursor + 1, Waiting: append(r.waiters(), blocked...),
+		Message: fmt.Sprintf("%s; step %d (%s) cannot come", why, r.cursor+1, r.s.Steps[r.cursor]), Outside: outside}
+	r.notCoenabled(&v, why)
+	if v.Step != r.cursor+1 {
+		v.Outside = false // decided at another step than the stuck one
+	}
+	if v.Outside && unstarted && rec != nil {
+		v.Unstarted = true
+		for n := 1; n <= rec.roots; n++ {
+			v.Roots = append(v.Roots, "g"+strconv.Itoa(n))
+		}
+	}
+	if r.pending != nil {
+		v.Outside, v.Unstarted, v.Roots = false, false, nil
+		v.Goroutine = r.pending.name
+		v.Message = fmt.Sprintf("goroutine %s blocks in step %d (%s) and %s", r.pending.name, r.cursor+1, r.s.Steps[r.cursor], why)
+	}
+	r.decide(v)
+	return ""
+}
+
+// seen reports whether goroutine g ever reached a gate.
+func (r *replayer) seen(g string) bool {
+	_, ok := r.occ[g]
+	return ok || r.gone[g]
+}
+
+// ended is called (with mu held) when the process finishes its trace: it
+// gives the goroutines still owing steps up to endGrace to take them (the
+// test may end while, say, a goroutine's end is still to come), then a
+// schedule not run to its end gets the verdict "ended" — at once if
+// nothing can move any more (watch).
+func (r *replayer) ended(reason string) {
+	if r.verdict != "" {
+		return
+	}
+	r.finishing, r.endReason = true, reason
+	r.moves++
+	ch := make(chan struct{})
+	r.endCh = ch
+	t := time.NewTimer(endGrace)
+	mu.Unlock()
+	select {
+	case <-ch:
+	case <-t.C:
+	}
+	t.Stop()
+	mu.Lock()
+	if r.verdict != "" {
+		return
+	}
+	r.decide(r.endVerdict())
+}
+
+func (r *replayer) endVerdict() Verdict {
+	msg := "the program ended before the schedule did"
+	if r.endReason != "" {
+		msg += " (" + r.endReason + ")"
+	}
+	st := ""
+	if r.cursor < len(r.s.Steps) {
+		st = r.s.Steps[r.cursor].Key()
+	}
+	return Verdict{Verdict: "ended", Step: r.cursor + 1, Expected: st, Message: msg}
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// forkedNotBegun reports (mu held) whether goroutine g was forked (rt.Go)
+// and has not begun.
+func forkedNotBegun(g string) bool {
+	if rec == nil {
+		return false
+	}
+	for _, k := range rec.kids {
+		if k != nil && k.name == g && k.goid == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// coenabled returns the step index of the race's second access when step
+// k is its first, with the second right after it and another goroutine's;
+// else -1.
+func (r *replayer) coenabled(k int) int {
+	a := r.s.Anomaly
+	if len(a) != 2 || a[0] != k || a[1] != k+1 || !strings.HasPrefix(r.s.Pattern, "race/") ||
+		r.s.Steps[a[1]].G == r.s.Steps[k].G || r.freed[r.s.Steps[a[1]].G] {
+		return -1
+	}
+	return a[1]
+}
+
+// notCoenabled rewrites deadlock verdict v, decided for why, when the
+// race's first access was waiting for its second (coenabled).
+func (r *replayer) notCoenabled(v *Verdict, why string) {
+	j := r.partnerOf
+	if j < 0 {
+		return
+	}
+	v.Step = j + 1
+	v.Message = fmt.Sprintf("%s; the race's second access, step %d (%s), never came while the first, step %d (%s), waited at its turn: they are not enabled together",
+		why, j+1, r.s.Steps[j], r.cursor+1, r.s.Steps[r.cursor])
+}
+
+// atGate reports whether step j's goroutine waits at step j's gate.
+func (r *replayer) atGate(j int) bool {
+	st := r.s.Steps[j]
+	w, ok := r.waiting[st.G]
+	return ok && w.Key() == st.Key()
+}
+
+// SelCase is one communication case of a select statement, for
+// SelectGate: its site, whether it sends, and its channel's capacity.
+type SelCase struct {
+	Site int32
+	Send bool
+	Cap  int
+	Ch   any // a send case's channel
+}
+
+// preSelect is SelectGate's turn (mu held). A select records the case
+// that fired after the fact (Sent, Received: the first statement of the
+// case), so without a gate before it a select runs whenever its goroutine
+// gets there: an unbuffered send waits there for its receive, a later
+// step, which cannot come while the schedule waits for the send's own
+// step (deadlock), and a race of the select's operation is never enabled
+// together with its partner. So when g's next step is one of the select's
+// cases, the turn is taken here, as for a plain operation (an unbuffered
+// send passes it at once, the others when recorded), and the case's own
+// gate only checks that the select performed that case (afterSelect).
+// When it is none of them (a default, or another path), the select runs
+// as before and its case's gate decides.
+func (r *replayer) preSelect(g *Goroutine, cases []SelCase) {
+	r.moves++
+	r.atGateNext(g)
+	if r.free || r.freed[g.name] {
+		return
+	}
+	mine := r.proj[g.name]
+	i := r.next[g.name]
+	if i >= len(mine) {
+		return
+	}
+	st := r.s.Steps[mine[i]]
+	occ := r.occ[g.name]
+	if occ == nil {
+		occ = map[occKey]int{}
+		r.occ[g.name] = occ
+	}
+	for _, c := range cases {
+		op, pass := trace.Recv, 1
+		if c.Send {
+			op = trace.Send
+			if c.Cap == 0 {
+				pass = 0
+			}
+		}
+		if st.Op != op || c.Site < 0 {
+			continue
+		}
+		siteName := rec.tab.Name(trace.TabSite, rec.site(c.Site).idx)
+		k := occKey{op, siteName}
+		if st.Site != siteName || st.N != occ[k]+1 {
+			continue
+		}
+		r.moves++
+		occ[k]++
+		g.preSel = mine[i] + 1
+		r.take(g, i, op, pass)
+		return
+	}
+}
+
+// afterSelect is the gate of the case a select performed after
+// preSelect took the turn for one of its cases (mu held): the same case
+// goes on (recorded completes its turn); another one is a divergence.
+func (r *replayer) afterSelect(g *Goroutine, site int32, op trace.Op) {
+	i := g.preSel - 1
+	g.preSel = 0
+	if r.free || r.freed[g.name] {
+		return
+	}
+	siteName := ""
+	if site >= 0 {
+		siteName = rec.tab.Name(trace.TabSite, rec.site(site).idx)
+	}
+	st := r.s.Steps[i]
+	if st.Op == op && st.Site == siteName {
+		return
+	}
+	r.decide(Verdict{Verdict: "diverged", Step: i + 1, Goroutine: g.name, Expected: st.Key(),
+		Actual:  trace.Step{G: g.name, Op: op, Site: siteName}.Key(),
+		Message: fmt.Sprintf("goroutine %s: the select of step %d (%s) did %s @%s", g.name, i+1, st, op, siteName)})
+}
+
+// expects reports (mu held) whether g's next step is op at site, its next
+// occurrence there: knownParts emits a copy's events past its bound only
+// as long as the schedule has them.
+func (r *replayer) expects(g *Goroutine, site int32, op trace.Op) bool {
+	mine := r.proj[g.name]
+	i := r.next[g.name]
+	if i >= len(mine) || site < 0 {
+		return false
+	}
+	st := r.s.Steps[mine[i]]
+	siteName := rec.tab.Name(trace.TabSite, rec.site(site).idx)
+	return st.Op == op && st.Site == siteName && st.N == r.occ[g.name][occKey{op, siteName}]+1
+}
+
+// ExitPruned is the exit status of a replay process that ended right
+// after a verdict other than "reproduced" (decide).
+const ExitPruned = 5
+
+// exitPruned ends a replay process whose schedule failed: its trace is
+// finished (so that it is readable, as after any other end) and the
+// process exits with ExitPruned.
+func exitPruned(verdict string) {
+	finish("replay " + verdict)
+	os.Exit(ExitPruned)
+}

@@ -1,0 +1,124 @@
+package rt
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+)
+
+// Replay's object check: "reproduced" means that the anomaly's events ran
+// in the pattern's order on the same objects as in the prediction. Steps
+// are matched by goroutine, op, site and occurrence, which say nothing of
+// the object: a goroutine that allocates a fresh variable per iteration
+// touches a different one at the same site every time. So the replayer
+// notes the object of each anomaly step's event as it is recorded (in the
+// replay's own naming, by allocation: see objref_weak.go) and requires the
+// same partition as the schedule's: two anomaly steps that name one object
+// in the schedule touch one object in the replay, and two that name
+// different objects touch different ones. Names differ between the runs
+// (they count objects in the order first seen); only this relation is
+// compared. A mismatch is the verdict "wrong-object".
+
+// objCheck is the replayer's state for the check.
+type objCheck struct {
+	granted map[string]int // goroutine → its step whose event is still to be recorded
+	objs    map[int]int32  // anomaly step → object its event touched in the replay
+	await   bool           // "reproduced" waits for the objects of the last steps
+}
+
+// grant notes that goroutine g was given step i: its next recorded event
+// is that step's.
+func (r *replayer) grant(g string, i int) {
+	if !r.isAnom[i] || r.s.Steps[i].Op.Object() != trace.ObjObject {
+		return
+	}
+	if r.oc.granted == nil {
+		r.oc.granted, r.oc.objs = map[string]int{}, map[int]int32{}
+	}
+	r.oc.granted[g] = i
+}
+
+// touched is called (under mu) when g records ev, before recorded.
+func (r *replayer) touched(g *Goroutine, ev trace.Event) {
+	i, ok := r.oc.granted[g.name]
+	if !ok {
+		return
+	}
+	delete(r.oc.granted, g.name)
+	r.oc.objs[i] = ev.Obj
+	if v, bad := r.objectMismatch(i); bad {
+		r.decide(v)
+		return
+	}
+	if r.oc.await && r.objectsSeen() {
+		r.oc.await = false
+		r.decide(Verdict{Verdict: "reproduced", Step: len(r.s.Steps)})
+	}
+}
+
+// objectMismatch compares anomaly step i's object with those of the
+// anomaly steps seen before it.
+func (r *replayer) objectMismatch(i int) (Verdict, bool) {
+	si := r.s.Steps[i]
+	for _, j := range r.s.Anomaly {
+		oj, ok := r.oc.objs[j]
+		if j == i || !ok {
+			continue
+		}
+		sj := r.s.Steps[j]
+		if (si.Obj == sj.Obj) == (r.oc.objs[i] == oj) {
+			continue
+		}
+		name := rec.objName
+		rel := "the same object"
+		if si.Obj != sj.Obj {
+			rel = "different objects"
+		}
+		return Verdict{Verdict: "wrong-object", Step: i + 1, Goroutine: si.G, Expected: si.Obj, Actual: name(r.oc.objs[i]),
+			Message: fmt.Sprintf("steps %d (%s) and %d (%s) of the anomaly touch %s in the prediction, but %s and %s in the replay",
+				j+1, sj, i+1, si, rel, name(oj), name(r.oc.objs[i]))}, true
+	}
+	return Verdict{}, false
+}
+
+// objectsSeen reports whether every anomaly step that acts on an object
+// has had its event recorded.
+func (r *replayer) objectsSeen() bool {
+	for _, i := range r.s.Anomaly {
+		if r.s.Steps[i].Op.Object() != trace.ObjObject {
+			continue
+		}
+		if _, ok := r.oc.objs[i]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// holdReproduced reports whether a "reproduced" verdict must wait: the
+// turn passes on from a plain access when its goroutine reaches its next
+// gate, or after pendingGrace, which can come before the access's event
+// was recorded. touched decides when it is.
+func (r *replayer) holdReproduced() bool {
+	if r.verdict != "" || r.objectsSeen() {
+		return false
+	}
+	r.oc.await = true
+	return true
+}
+
+// unrecorded lists the anomaly steps acting on an object whose events were
+// not recorded, as "5 (g1 send ...), 7 (...)".
+func (r *replayer) unrecorded() string {
+	var out []string
+	for _, i := range r.s.Anomaly {
+		if r.s.Steps[i].Op.Object() != trace.ObjObject {
+			continue
+		}
+		if _, ok := r.oc.objs[i]; !ok {
+			out = append(out, fmt.Sprintf("%d (%s)", i+1, r.s.Steps[i]))
+		}
+	}
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,195 @@
+package rt
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict"
+)
+
+const (
+	fW int32 = 2000 + iota
+	fRx
+	fRz
+	fRy
+	fWx
+	fWz
+	fWy
+	fGo1
+	fGo2
+)
+
+var _ = Register(fW, []Site{
+	{Pos: "fig1.go:1:1", Obj: "w"},
+	{Pos: "fig1.go:2:1", Obj: "x"},
+	{Pos: "fig1.go:2:9", Obj: "z"},
+	{Pos: "fig1.go:3:1", Obj: "y"},
+	{Pos: "fig1.go:5:1", Obj: "x"},
+	{Pos: "fig1.go:6:1", Obj: "z"},
+	{Pos: "fig1.go:7:1", Obj: "y"},
+	{Pos: "main.go:1:1", Obj: "go"},
+	{Pos: "main.go:2:1", Obj: "go"},
+})
+
+// fig1 runs PECAN Figure 1 with the runtime calls instrumented code would
+// make. T2 sleeps first, so an ordinary run reads y before T2 clears it;
+// it reports whether T1 reached the ERROR branch.
+func fig1() (errorHit bool) {
+	type vars struct{ w, x, y, z int }
+	v := heap[vars]()
+	v.y = 1
+	var wg sync.WaitGroup
+	wg.Add(2)
+	id1 := Go(fGo1)
+	go func() {
+		Begin(id1)
+		defer wg.Done()
+		defer End()
+		W(unsafe.Pointer(&v.w), fW)
+		v.w = 1
+		R(unsafe.Pointer(&v.x), fRx)
+		R(unsafe.Pointer(&v.z), fRz)
+		_ = v.x + v.z
+		R(unsafe.Pointer(&v.y), fRy)
+		if v.y == 0 {
+			errorHit = true // line 4: ERROR
+		}
+	}()
+	id2 := Go(fGo2)
+	go func() {
+		Begin(id2)
+		defer wg.Done()
+		defer End()
+		time.Sleep(20 * time.Millisecond)
+		W(unsafe.Pointer(&v.x), fWx)
+		v.x = 1
+		W(unsafe.Pointer(&v.z), fWz)
+		v.z = 1
+		W(unsafe.Pointer(&v.y), fWy)
+		v.y = 0
+	}()
+	wg.Wait()
+	return errorHit
+}
+
+// TestReplayFigure1 records Figure 1, predicts its races, and replays the
+// schedule of the (3,7) race: it must be reproduced, reach the ERROR, and do
+// so identically every time.
+func TestReplayFigure1(t *testing.T) {
+	done := recordTo(t)
+	if fig1() {
+		t.Fatal("the recorded run already hit the error")
+	}
+	tr := done()
+	consistent(t, tr)
+	pats, _ := pattern.Builtin("race")
+	res, err := predict.Run(tr, pats, predict.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sched *trace.Schedule
+	for _, a := range res.Anomalies {
+		if strings.Join(a.Sites, " ") == "fig1.go:7:1 fig1.go:3:1" {
+			sched, err = trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if sched == nil {
+		t.Fatalf("race (3,7) not predicted; got %d anomalies", len(res.Anomalies))
+	}
+	dir := t.TempDir()
+	schedPath := filepath.Join(dir, "s.sched")
+	f, _ := os.Create(schedPath)
+	sched.WriteTo(f)
+	f.Close()
+
+	runs := 20
+	if testing.Short() {
+		runs = 3
+	}
+	var first []string
+	for i := 0; i < runs; i++ {
+		v, hit, replayed := replayOnce(t, schedPath, fig1)
+		if v.Verdict != "reproduced" {
+			t.Fatalf("run %d: verdict %+v", i, v)
+		}
+		if !hit {
+			t.Fatalf("run %d: reproduced but the ERROR branch was not reached", i)
+		}
+		order := lines(replayed)
+		if len(order) > len(sched.Steps) {
+			order = order[:len(sched.Steps)]
+		}
+		if first == nil {
+			first = order
+		} else if strings.Join(first, "\n") != strings.Join(order, "\n") {
+			t.Fatalf("run %d: replay order differs:\n%s\nvs\n%s", i, strings.Join(order, "\n"), strings.Join(first, "\n"))
+		}
+	}
+}
+
+// TestReplayDiverged replays a schedule that expects an event the program
+// does not do at that point.
+func TestReplayDiverged(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.sched")
+	os.WriteFile(p, []byte("anomaly race/RW 2 1\ng1 fork @main.go:1:1 n=1\ng1 read y @fig1.go:3:1 n=1\n"), 0o644)
+	v, _, _ := replayOnce(t, p, fig1)
+	if v.Verdict != "diverged" || !strings.Contains(v.Expected, "read") {
+		t.Fatalf("verdict %+v, want diverged", v)
+	}
+}
+
+// TestReplayDeadlock replays a schedule whose step never comes.
+func TestReplayDeadlock(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.sched")
+	// g1.2's write of x before g1 forks it: nobody can move.
+	os.WriteFile(p, []byte("anomaly race/WR 1 2\ng1.2 write x @fig1.go:5:1 n=1\ng1 fork @main.go:1:1 n=1\n"), 0o644)
+	t.Setenv(EnvStall, "200")
+	v, _, _ := replayOnce(t, p, fig1)
+	if v.Verdict != "deadlock" || len(v.Waiting) == 0 {
+		t.Fatalf("verdict %+v, want deadlock with waiters", v)
+	}
+}
+
+// replayOnce runs prog under the schedule in path, in process, and returns
+// the verdict, prog's result and the trace of the replay.
+func replayOnce(t *testing.T, path string, prog func() bool) (Verdict, bool, *trace.Trace) {
+	t.Helper()
+	dir := t.TempDir()
+	verdict := filepath.Join(dir, "verdict.json")
+	t.Setenv(EnvSchedule, path)
+	t.Setenv(EnvVerdict, verdict)
+	done := recordTo(t)
+	mu.Lock()
+	rp = nil
+	mu.Unlock()
+	if err := startReplay(); err != nil {
+		t.Fatal(err)
+	}
+	hit := prog()
+	tr := done()
+	mu.Lock()
+	rp = nil
+	mu.Unlock()
+	var v Verdict
+	b, err := os.ReadFile(verdict)
+	if err != nil {
+		t.Fatalf("no verdict: %v", err)
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v, hit, tr
+}

@@ -1,0 +1,227 @@
+package rt
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+)
+
+// EnvTrace names the environment variable that switches recording on: the
+// path of the trace file to write.
+const EnvTrace = "PECANVET_TRACE"
+
+// EnvMaxEvents, if set to a positive number, bounds the events of a
+// recorded trace (not of a replay's): the recording stops there, the trace
+// marked cut, and the program runs on unrecorded.
+const EnvMaxEvents = "PECANVET_MAX_EVENTS"
+
+// maxEvents is EnvMaxEvents; 0: no bound.
+var maxEvents int64
+
+// Site is one instrumented operation, registered by Register.
+type Site struct {
+	Pos string // module-relative "dir/file.go:line:col"
+	Obj string // static description of the object touched ("Counter.n", "chan int", ...)
+}
+
+var (
+	// active is true while a trace is being recorded: every wrapper
+	// checks it first and, when it is false, only performs its operation.
+	active atomic.Bool
+
+	// mu orders everything: the trace file order is the order in which
+	// events are handed to the recorder under mu.
+	mu  sync.Mutex
+	rec *recorder // the current recorder; nil when not recording
+
+	// regs holds the registered sites by id (under mu). It is kept even
+	// when recording is off, so that a recorder started later (tests)
+	// knows them.
+	regs []Site
+)
+
+// output is where the encoded trace goes.
+type output interface {
+	io.Writer
+	close() error // after the encoder's Close: trim, flush, close the file
+}
+
+func init() {
+	if n, err := strconv.ParseInt(getenv(EnvMaxEvents), 10, 64); err == nil && n > 0 {
+		maxEvents = n
+	}
+	if setupFromTest() {
+		replayProcess = getenv(EnvTrace) != "" || replayList != nil
+		return // recording starts with the test (teststart.go)
+	}
+	if path := getenv(EnvTrace); path != "" {
+		replayProcess = true
+		if err := start(path); err != nil {
+			fmt.Fprintf(os.Stderr, "pecanvet: cannot record a trace: %v\n", err)
+		} else if err := startReplay(); err != nil {
+			fmt.Fprintf(os.Stderr, "pecanvet: cannot replay: %v\n", err)
+			os.Exit(3)
+		}
+	}
+}
+
+// start begins recording into path. Any recorder already running is
+// finished first.
+func start(path string) error {
+	finish("")
+	if goidOff == 0 {
+		goidOff = calibrate()
+	}
+	out, err := openOut(path)
+	if err != nil {
+		return err
+	}
+	w := newRecorder(out)
+	mu.Lock()
+	rec = w
+	mu.Unlock()
+	active.Store(true)
+	watchHangs()
+	return nil
+}
+
+// finish ends the current recording: it writes the held events, the
+// truncation reason if any and the end marker, and closes the file. Events
+// recorded afterwards are dropped.
+//
+// Events still held back wait for records that other goroutines are about
+// to make (a send whose receive is already recorded): finish gives them up
+// to finishGrace to arrive before writing the rest regardless.
+func finish(reason string) error {
+	mu.Lock()
+	w := rec
+	if w == nil {
+		mu.Unlock()
+		return nil
+	}
+	if rp != nil {
+		rp.ended(reason)
+	}
+	deadline := now() + finishGrace
+	for i := 0; w.hb.n > 0 && now() < deadline; i++ {
+		mu.Unlock()
+		if i < 10 {
+			runtime.Gosched()
+		} else {
+			time.Sleep(time.Millisecond)
+		}
+		mu.Lock()
+		if rec != w {
+			mu.Unlock()
+			return nil // finished meanwhile
+		}
+	}
+	active.Store(false)
+	rec = nil
+	err := w.close(reason)
+	mu.Unlock()
+	select {
+	case hangWake <- struct{}{}: // the hang watcher exits
+	default:
+	}
+	return err
+}
+
+const finishGrace = int64(100e6) // ns
+
+// RegisterQuiet is Register for a file of a package instrumented only
+// because a checked package imports it (instrument's moduleDeps): its
+// plain memory accesses are neither recorded nor scheduled (quietLocked),
+// its goroutines and synchronization are. Races inside such a package
+// are its own checks' business, and recording its accesses made the
+// traces of golang-lru's root package (whose caches run simplelru's code
+// under their lock) several times longer, and their search time out.
+func RegisterQuiet(first int32, sites []Site) bool {
+	Register(first, sites)
+	mu.Lock()
+	defer mu.Unlock()
+	for len(quiet) < int(first)+len(sites) {
+		quiet = append(quiet, false)
+	}
+	for i := range sites {
+		quiet[int(first)+i] = true
+	}
+	return true
+}
+
+// quiet marks the sites registered by RegisterQuiet, by id.
+var quiet []bool
+
+// quietLocked reports, with mu held, whether op at site is a plain memory
+// access that is not recorded (RegisterQuiet).
+func quietLocked(site int32, op trace.Op) bool {
+	return (op == trace.Read || op == trace.Write) && site >= 0 && int(site) < len(quiet) && quiet[site]
+}
+
+// Register records the sites with ids first, first+1, … It is called from a
+// package-level variable initializer of every instrumented file; the result
+// means nothing.
+func Register(first int32, sites []Site) bool {
+	mu.Lock()
+	defer mu.Unlock()
+	if first < 0 {
+		return false
+	}
+	end := int(first) + len(sites)
+	if end > len(regs) {
+		if end > cap(regs) {
+			c := 2 * cap(regs)
+			if c < end {
+				c = end
+			}
+			n := make([]Site, end, c)
+			copy(n, regs)
+			regs = n
+		} else {
+			regs = regs[:end]
+		}
+	}
+	copy(regs[first:], sites)
+	if w := rec; w != nil {
+		// Sites re-registered with new contents are resolved again.
+		for i := int(first); i < end && i < len(w.sites); i++ {
+			w.sites[i] = siteInfo{}
+		}
+	}
+	return true
+}
+
+// Finish ends the trace cleanly (end marker, file trimmed to its length). A
+// generated TestMain calls it after m.Run returns. Later events are not
+// recorded. (The name Close is taken by the channel close wrapper.)
+func Finish() {
+	finish("")
+}
+
+// Truncate ends the trace, marking it truncated with the given reason: for
+// abnormal ends that the runtime or the generated TestMain detects (a
+// timeout, a signal). Later events are not recorded.
+func Truncate(reason string) {
+	if reason == "" {
+		reason = "truncated"
+	}
+	finish(reason)
+}
+
+// Exit replaces os.Exit in instrumented code: it ends the trace (marked
+// truncated with "os.Exit(code)" unless code is 0) and exits.
+func Exit(code int) {
+	reason := ""
+	if code != 0 {
+		reason = "os.Exit(" + strconv.Itoa(code) + ")"
+	}
+	finish(reason)
+	os.Exit(code)
+}

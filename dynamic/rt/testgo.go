@@ -1,0 +1,150 @@
+package rt
+
+import (
+	"strconv"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+)
+
+// The goroutines of package testing.
+//
+// Package testing runs every test, and every subtest t.Run starts, on a
+// goroutine of its own that it starts itself (uninstrumented: no rt.Go),
+// from the goroutine that called t.Run — for a top-level test, the main
+// goroutine, which ran package initialization (package-level variable
+// initializers, init functions) and a TestMain's code before m.Run. The
+// caller waits in t.Run until the test's goroutine has finished (cleanups
+// included), unless the test calls t.Parallel. So in Go's memory model
+// everything the caller did before t.Run happens before the test, and the
+// whole test happens before the caller goes on: without these edges in
+// the trace a test goroutine is a root, concurrent with init and TestMain,
+// and a global that init writes and a test reads looks like a race.
+//
+// The runtime records the edges as a fork and a join of the caller, made
+// on its behalf while it waits in t.Run:
+//
+//   - TestFork, called first in every test function (the instrumenter
+//     inserts it after `defer rt.TestStart(t)()`), records a fork of the test
+//     goroutine by the main goroutine and the test goroutine's begin;
+//   - RunAt replaces t.Run: the subtest's goroutine, when its function
+//     starts, records a fork by the goroutine that called t.Run, and its
+//     begin;
+//   - in both, a cleanup registered first (so it runs last, after the
+//     test's own cleanups and, for a parent, after its parallel subtests)
+//     records the goroutine's end and a join by its caller. For a parallel
+//     subtest the caller then waits in package testing for its subtests
+//     to finish, so the join still stands where the caller's wait ends.
+//
+// The fork is recorded when the test's goroutine starts rather than at the
+// call, so that a subtest that -run filters out (t.Run returns without
+// starting it) leaves no goroutine that never begins. The edge that
+// t.Parallel adds (a parallel subtest resumes after its parent's function
+// returned) is not recorded: missing it can only leave a prediction that
+// replay prunes.
+//
+// A goroutine the recorder already knows is not adopted again: a test
+// function called directly from another test, or as a subtest's function,
+// stays the goroutine it is.
+
+// mainGoid is the runtime id of the goroutine that initializes packages
+// (rt is initialized before any instrumented package), the one on which
+// m.Run starts the top-level tests.
+var mainGoid = slowGoid()
+
+// TestFork is called first in a test function, t being its *testing.T:
+// the test goroutine becomes a child of the main goroutine (see above).
+// site names the test function.
+func TestFork(t interface{ Cleanup(func()) }, site int32) {
+	if !active.Load() {
+		return
+	}
+	parent := func(w *recorder) *Goroutine { return w.goroutine(mainGoid) }
+	if c, p := adopt(parent, site); c != nil {
+		t.Cleanup(func() { unadopt(c, p, site) })
+	}
+}
+
+// RunAt returns t.Run for the call at site, with the subtest's goroutine
+// forked by the caller when it starts and joined when it ends (see above).
+func RunAt[T interface {
+	Run(string, func(T)) bool
+	Cleanup(func())
+}](t T, site int32) func(string, func(T)) bool {
+	if !active.Load() {
+		return t.Run
+	}
+	return func(name string, f func(T)) bool {
+		caller := curGoid()
+		parent := func(w *recorder) *Goroutine { return w.goroutine(caller) }
+		return t.Run(name, func(t T) {
+			if c, p := adopt(parent, site); c != nil {
+				t.Cleanup(func() { unadopt(c, p, site) })
+			}
+			f(t)
+		})
+	}
+}
+
+// adopt makes the calling goroutine, if the recorder does not know it yet,
+// a child of the goroutine parent returns, which waits for it in package
+// testing: it records, on the parent's behalf, a fork at site, then the
+// child's begin. It returns the child and the parent, or nils.
+func adopt(parent func(*recorder) *Goroutine, site int32) (*Goroutine, *Goroutine) {
+	if !active.Load() {
+		return nil, nil
+	}
+	goid := curGoid()
+	mu.Lock()
+	w := rec
+	if w == nil || w.gmap[goid] != nil {
+		mu.Unlock()
+		return nil, nil
+	}
+	p := parent(w)
+	if p == nil || p.goid == goid {
+		mu.Unlock()
+		return nil, nil
+	}
+	// Replay gates the fork as the parent's step: it is the parent's event.
+	if rp != nil && !rp.free {
+		rp.turn(p, site, trace.Fork, passes(trace.Fork))
+		if rec != w {
+			mu.Unlock()
+			return nil, nil
+		}
+	}
+	p.spawns++
+	c := w.newG(p.name + "." + strconv.Itoa(p.spawns))
+	w.emit(p, trace.Event{Op: trace.Fork, Obj: c.idx, Site: w.site(site).idx})
+	mu.Unlock()
+	Begin(c)
+	return c, p
+}
+
+// unadopt records the end of the calling goroutine c, adopted as a child
+// of p, and p's join of it: the last thing c does for its test.
+func unadopt(c, p *Goroutine, site int32) {
+	if !active.Load() {
+		return
+	}
+	mu.Lock()
+	w := rec
+	ok := w != nil && c.w == w && w.gmap[curGoid()] == c
+	mu.Unlock()
+	if !ok {
+		return
+	}
+	End()
+	mu.Lock()
+	defer mu.Unlock()
+	if rec != w || p.w != w {
+		return
+	}
+	if rp != nil && !rp.free {
+		rp.turn(p, site, trace.Join, passes(trace.Join))
+		if rec != w {
+			return
+		}
+	}
+	w.emit(p, trace.Event{Op: trace.Join, Obj: c.idx, Site: w.site(site).idx})
+}

@@ -1,0 +1,308 @@
+// Package predict runs the PTG engine end to end on one trace: it builds the
+// graph, searches it for pattern instances and keeps those for which a
+// feasible schedule exists, each with that schedule. It is what
+// `pecanvet predict` prints and what the replayer will be fed.
+package predict
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict/ptg"
+	"github.com/pecanvet/pecanvet/predict/schedule"
+	"github.com/pecanvet/pecanvet/predict/search"
+)
+
+// Options configure a prediction.
+type Options struct {
+	Search search.Options
+	// Confirm, if set, is asked about each anomaly that has a feasible
+	// schedule (the replayer runs it); an anomaly it rejects is dropped and
+	// the search tries other instances of the same site combination, up to
+	// Search.MaxTries.
+	Confirm func(Anomaly) bool
+	// Feasible, if set, is asked about each candidate instance before its
+	// schedule is generated; one it rejects (predict/filter's lock check:
+	// no lock-valid execution realizes it) is counted infeasible without
+	// the cost of generating a schedule.
+	Feasible func(search.Candidate) bool
+	// Deadline, if not zero, and Context, if set, bound the prediction:
+	// once either runs out the search stops, Run returns the anomalies
+	// found so far and Result.Cut says what was left out.
+	Deadline time.Time
+	Context  context.Context
+	// Prefer, if set, names the site combinations to search first (their
+	// sites, "path:line:col", in pattern order): pecanvet passes those on
+	// a static candidate's two sides, so that a search the deadline cuts
+	// has looked at them (search.Options.Prefer).
+	Prefer func(sites []string) bool
+}
+
+// stop reports whether the deadline or the context ran out.
+func (o *Options) stop() bool {
+	if o.Context != nil && o.Context.Err() != nil {
+		return true
+	}
+	return !o.Deadline.IsZero() && time.Now().After(o.Deadline)
+}
+
+// Anomaly is one predicted access anomaly with the schedule that exposes it.
+type Anomaly struct {
+	Pattern  *pattern.Pattern
+	Events   []int32           // event indices (0-based), in pattern order
+	Sites    []string          // site of each event ("" if unknown)
+	Key      string            // pattern.Key: one report per combination of sites
+	Schedule schedule.Schedule // ends with the anomaly's last event
+	// Unsound names a lock used in a non-nested way by the schedule, when
+	// Theorem 1 does not cover it; empty otherwise.
+	Unsound string
+	// Split is the site of a release by which the anomaly's unit of work
+	// deliberately splits itself between two of its events
+	// (ptg.Graph.SplitBetween); empty otherwise. Such a violation is worth
+	// reporting only when its replay shows an effect. With Recheck, it is
+	// instead the site of the acquire under which the unit re-checks what
+	// it read before (ptg.Graph.RecheckBetween), reported on the same terms.
+	// With Atomics, it is the site of the later of two of the unit's
+	// events when every event of the instance is a sync/atomic operation
+	// (allAtomic): code that makes each access atomic on its own means
+	// them to be separate (a counter's Add(1) and Add(-1)), reported on
+	// the same terms.
+	Split   string
+	Recheck bool
+	Atomics bool
+}
+
+// SplitWhy says, for a violation across a deliberate split (Split), why
+// the unit is split there ("the unit releases its lock at x.go:12 in
+// between on purpose"); site shortens a site for the message.
+func (a *Anomaly) SplitWhy(site func(string) string) string {
+	switch {
+	case a.Split == "":
+		return ""
+	case a.Recheck:
+		return "the unit takes a lock at " + site(a.Split) + " and re-checks under it what it read before"
+	case a.Atomics:
+		return "every access is a sync/atomic operation of its own (the unit's later one at " + site(a.Split) + ")"
+	}
+	return "the unit releases its lock at " + site(a.Split) + " in between on purpose"
+}
+
+// Stats describe a prediction run.
+type Stats struct {
+	Events, Goroutines int
+	Build              time.Duration // PTG construction
+	Search             time.Duration // pattern search, schedule generation excluded
+	Schedule           time.Duration // schedule generation and checking
+	Schedules          int           // schedules attempted
+	Candidates         int           // candidate instances the search proposed
+	Infeasible         int           // candidates without a feasible schedule
+	Unobserved         int           // instances without effect, not proposed (search.Stats.Unobserved)
+}
+
+// Result is the outcome of Run.
+type Result struct {
+	Graph     *ptg.Graph
+	Anomalies []Anomaly
+	Warnings  []string
+	Stats     Stats
+	// Cut is empty when the search ran to the end; otherwise it says
+	// where the deadline stopped it (the anomalies are those found before).
+	Cut string
+}
+
+// Run predicts the anomalies of tr matching pats.
+func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error) {
+	if len(tr.Events) == 0 {
+		return nil, fmt.Errorf("empty trace: no events to analyze")
+	}
+	if err := tr.Check(); err != nil {
+		return nil, err
+	}
+	res := &Result{}
+	t0 := time.Now()
+	gr := ptg.Build(tr)
+	res.Graph = gr
+	res.Stats.Build = time.Since(t0)
+	res.Stats.Events = len(tr.Events)
+	res.Stats.Goroutines = len(tr.Goroutines)
+	res.Warnings = append(res.Warnings, gr.Warn...)
+
+	var schedTime time.Duration
+	gen := schedule.NewGenerator(gr)
+	t1 := time.Now()
+	sopt := opt.Search
+	if opt.Context != nil || !opt.Deadline.IsZero() {
+		sopt.Stop = func() bool {
+			return opt.stop() || opt.Search.Stop != nil && opt.Search.Stop()
+		}
+	}
+	if sopt.Stop != nil && sopt.Stop() {
+		res.Cut = "time ran out before the search: nothing searched"
+		return res, nil
+	}
+	if opt.Prefer != nil {
+		// Asked once per combination of code (skeleton) and pattern:
+		// remember the answer per site tuple.
+		memo := map[string]bool{}
+		var kb []byte
+		var names []string
+		sopt.Prefer = func(sites []int32) bool {
+			kb = kb[:0]
+			for _, x := range sites {
+				kb = append(kb, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+			}
+			if v, ok := memo[string(kb)]; ok {
+				return v
+			}
+			names = names[:0]
+			for _, x := range sites {
+				names = append(names, tr.Site(trace.Event{Site: x}))
+			}
+			v := opt.Prefer(names)
+			memo[string(kb)] = v
+			return v
+		}
+	}
+	st := search.Run(gr, pats, sopt, func(c search.Candidate) bool {
+		// A schedule costs up to a pass over the trace: check the deadline
+		// before each one, not only at the search's polls.
+		if sopt.Stop != nil && sopt.Stop() {
+			return false
+		}
+		ts := time.Now()
+		defer func() { schedTime += time.Since(ts) }()
+		if opt.Feasible != nil && !opt.Feasible(c) {
+			res.Stats.Infeasible++
+			return false
+		}
+		res.Stats.Schedules++
+		sched, err := gen.Generate(c.Events, c.Pattern.Adjacent)
+		if err != nil {
+			res.Stats.Infeasible++
+			return false
+		}
+		if err := gen.Check(sched, c.Events, c.Pattern.Adjacent); err != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("internal: generated schedule for %s rejected: %v", c.Key, err))
+			res.Stats.Infeasible++
+			return false
+		}
+		a := Anomaly{Pattern: c.Pattern, Events: c.Events, Key: c.Key, Schedule: sched}
+		for _, e := range c.Events {
+			a.Sites = append(a.Sites, tr.Site(tr.Events[e]))
+		}
+		a.Unsound = unsound(gr, sched)
+		a.Split, a.Recheck, a.Atomics = split(gr, c.Pattern, c.Events)
+		if opt.Confirm != nil && !opt.Confirm(a) {
+			return false
+		}
+		res.Anomalies = append(res.Anomalies, a)
+		return true
+	})
+	res.Stats.Search = time.Since(t1) - schedTime
+	res.Stats.Schedule = schedTime
+	res.Stats.Candidates = st.Candidates
+	res.Stats.Unobserved = st.Unobserved
+	if st.Cut {
+		if st.CutAt == "" {
+			res.Cut = "time ran out while indexing the atomic regions' accesses (a region of very many distinct accesses): no pattern searched"
+		} else {
+			where, rest := "in the search, at pattern "+st.CutAt, "the rest of the patterns not searched"
+			switch {
+			case opt.Prefer != nil && st.CutInPreferred:
+				where, rest = "in the search for the static candidates' site combinations (searched first), at pattern "+st.CutAt, "the rest not searched"
+			case opt.Prefer != nil:
+				where, rest = "in the search, at pattern "+st.CutAt+", after every pattern was searched for the static candidates' site combinations", "the rest of the patterns not searched for other combinations"
+			}
+			res.Cut = fmt.Sprintf("time ran out %s: %d anomalies found, %s", where, len(res.Anomalies), rest)
+		}
+	}
+	if st.RegionsCapped {
+		res.Warnings = append(res.Warnings, "search: an atomic region holds so many distinct accesses (a call looping over a huge slice) that its access sequences were not all indexed: atomicity violations inside it may be missed")
+	}
+	if st.Capped > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("search: %d site combinations given up after the cap on goroutine assignments (search.Options.MaxAssign)", st.Capped))
+	}
+	return res, nil
+}
+
+// split returns the site of a deliberate split of a unit of the instance
+// between two of its events (same thread and unit in the pattern), or "";
+// recheck says it is the acquire of a re-check (RecheckBetween) rather
+// than a release (SplitBetween), atomics that every event is an atomic
+// operation (allAtomic).
+func split(gr *ptg.Graph, p *pattern.Pattern, events []int32) (site string, recheck, atomics bool) {
+	if p.Adjacent || p.Chan {
+		return "", false, false
+	}
+	at := func(r int32) string {
+		if s := gr.Tr.Site(gr.Tr.Events[r]); s != "" {
+			return s
+		}
+		return "?"
+	}
+	pairs := func(f func(a, b int32) int32) int32 {
+		for i := range events {
+			for j := i + 1; j < len(events); j++ {
+				if p.T[i] != p.T[j] || p.AR[i] != p.AR[j] {
+					continue
+				}
+				if r := f(events[i], events[j]); r >= 0 {
+					return r
+				}
+			}
+		}
+		return -1
+	}
+	if r := pairs(gr.SplitBetween); r >= 0 {
+		return at(r), false, false
+	}
+	if r := pairs(gr.RecheckBetween); r >= 0 {
+		return at(r), true, false
+	}
+	if allAtomic(gr, events) {
+		later := func(a, b int32) int32 {
+			if gr.Local[a] > gr.Local[b] {
+				return a
+			}
+			return b
+		}
+		if r := pairs(later); r >= 0 {
+			return at(r), false, true
+		}
+	}
+	return "", false, false
+}
+
+// allAtomic reports whether every event of an instance is a sync/atomic
+// operation. A counter incremented when work starts and decremented when
+// it ends (conc's running-goroutines count, pond's idle workers) is read
+// and updated between by others on purpose: each operation is atomic,
+// and the pair was never meant to be, even when the unit holds a lock
+// across both (pond's purger checks and decrements the idle count under
+// its mutex; workers add to it without). A check-then-act built of
+// atomics (a load, then a store that assumes the loaded value) is a bug
+// only when it shows: its replay must fail or panic.
+func allAtomic(gr *ptg.Graph, events []int32) bool {
+	for _, e := range events {
+		if !gr.Tr.Events[e].Op.IsAtomic() {
+			return false
+		}
+	}
+	return len(events) > 0
+}
+
+func unsound(gr *ptg.Graph, sched schedule.Schedule) string {
+	if len(gr.Unsafe) == 0 {
+		return ""
+	}
+	for _, e := range sched.Events() {
+		ev := gr.Tr.Events[e]
+		if (ev.Op.IsAcquire() || ev.Op.IsRelease()) && gr.Unsafe[ev.Obj] {
+			return gr.Tr.Objects[ev.Obj]
+		}
+	}
+	return ""
+}

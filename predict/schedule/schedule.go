@@ -1,0 +1,616 @@
+// Package schedule generates, for one predicted anomaly, a thread schedule
+// that makes it happen: PECAN section 6 (Algorithms 3 and 4), generalized to
+// any pattern.
+//
+// The paper moves blocks of the recorded trace: the events that depend on a
+// violation event go after its partner, and the outermost-lock (OML) block
+// moves with them so that no lock is left half-moved. We get the same effect,
+// for any number of pattern events, by replaying the recorded trace in a
+// small simulator that keeps the recorded order wherever it can:
+//
+//   - the schedule is the recorded trace up to the first event that has to
+//     move, then a simulation of the goroutines from there;
+//   - only the events the anomaly needs run: the pattern events and
+//     everything they depend on (program order and POR), so nodes "beyond
+//     the violation point" are cut (the paper's last step);
+//   - pattern event k may not run before event k-1 (the goroutine is held
+//     at that point — the dependent nodes move after the partner);
+//   - among the goroutines that may move, the earliest event in the recorded
+//     trace goes first;
+//   - when every goroutine is stuck and one waits for a lock another holds,
+//     the holder is held back before its acquisition until the waiter has
+//     released the lock (the OML move: the holder's whole critical section
+//     is moved after the waiter's), or, if the holder simply was not needed
+//     any further, it is allowed to run on to its release;
+//   - for patterns whose events must be adjacent (races), event k runs only
+//     when event k+1 can follow at once.
+//
+// Every schedule returned satisfies program order, POR and lock mutual
+// exclusion and realizes the pattern (Check verifies this independently);
+// when none is found the anomaly is infeasible in the hybrid model.
+package schedule
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/predict/ptg"
+)
+
+// maxRounds bounds the constraint refinements of one generation.
+const maxRounds = 64
+
+// Schedule is a generated schedule: the first Prefix events of the trace in
+// trace order, then Tail. Keeping the prefix implicit keeps a schedule small
+// however long the trace.
+type Schedule struct {
+	Prefix int32
+	Tail   []int32
+}
+
+// Len returns the number of steps.
+func (s Schedule) Len() int { return int(s.Prefix) + len(s.Tail) }
+
+// At returns the event of step i (0-based).
+func (s Schedule) At(i int) int32 {
+	if i < int(s.Prefix) {
+		return int32(i)
+	}
+	return s.Tail[i-int(s.Prefix)]
+}
+
+// Events returns all steps as one slice.
+func (s Schedule) Events() []int32 {
+	out := make([]int32, 0, s.Len())
+	for i := int32(0); i < s.Prefix; i++ {
+		out = append(out, i)
+	}
+	return append(out, s.Tail...)
+}
+
+// Generator generates schedules for one PTG, reusing its scratch space
+// between calls. It is not safe for concurrent use.
+type Generator struct {
+	gr *ptg.Graph
+	st state
+}
+
+// NewGenerator returns a Generator for gr.
+func NewGenerator(gr *ptg.Graph) *Generator {
+	return &Generator{gr: gr, st: newState(gr)}
+}
+
+// Generate returns a feasible schedule (ending with the last pattern event)
+// in which the events of p occur in p's order — and back to back if
+// adjacent — or an error saying why there is none.
+func Generate(gr *ptg.Graph, p []int32, adjacent bool) (Schedule, error) {
+	return NewGenerator(gr).Generate(p, adjacent)
+}
+
+// Generate is the package-level Generate on g's PTG.
+func (g *Generator) Generate(p []int32, adjacent bool) (Schedule, error) {
+	gr := g.gr
+	if len(p) == 0 {
+		return Schedule{}, fmt.Errorf("empty pattern instance")
+	}
+	evs := gr.Tr.Events
+	for k := 1; k < len(p); k++ {
+		a, b := p[k-1], p[k]
+		if slices.Contains(p[:k], b) {
+			return Schedule{}, fmt.Errorf("event %d used twice", b+1)
+		}
+		if evs[a].G == evs[b].G && gr.Local[a] > gr.Local[b] {
+			return Schedule{}, fmt.Errorf("events %d and %d of one goroutine in reverse program order", a+1, b+1)
+		}
+		if gr.POR(b, a) {
+			return Schedule{}, fmt.Errorf("event %d happens before event %d", b+1, a+1)
+		}
+		if adjacent && evs[a].G == evs[b].G && gr.Local[b] != gr.Local[a]+1 {
+			return Schedule{}, fmt.Errorf("events %d and %d of one goroutine cannot be adjacent", a+1, b+1)
+		}
+	}
+	s := &sim{gr: gr, p: p, adjacent: adjacent, ng: gr.NG, st: &g.st}
+	// Pattern order: the goroutine of p[k] waits at p[k] for p[k-1].
+	for k := 1; k < len(p); k++ {
+		if evs[p[k]].G != evs[p[k-1]].G {
+			s.holds = append(s.holds, hold{at: p[k], after: p[k-1]})
+		}
+	}
+	for round := 0; round < maxRounds; round++ {
+		sched, ok, fix := s.run()
+		if ok {
+			return sched, nil
+		}
+		if !fix {
+			return Schedule{}, fmt.Errorf("no feasible schedule: %s", s.why)
+		}
+	}
+	return Schedule{}, fmt.Errorf("no feasible schedule found in %d refinements: %s", maxRounds, s.why)
+}
+
+// hold says: the goroutine of event at may not execute at (or anything
+// after it) until event after has executed.
+type hold struct{ at, after int32 }
+
+// state is the simulated execution state: positions and lock holders.
+type state struct {
+	gr      *ptg.Graph
+	pos     []int32   // goroutine → local index of its next event
+	owner   []int32   // lock → write holder + 1, 0 if none
+	readers [][]int32 // lock → goroutines holding it in read mode (with repeats)
+	touched []int32   // locks whose entries are set
+	// WaitGroup counters: a Wait runs only at zero. (Happens-before alone
+	// does not say so once a goroutine's own Add may follow the Wait.)
+	wg       map[int32]int64
+	wgEvents []int32 // the trace's Add and Done events
+}
+
+func newState(gr *ptg.Graph) state {
+	n := len(gr.Tr.Objects)
+	st := state{gr: gr, owner: make([]int32, n), readers: make([][]int32, n), wg: map[int32]int64{}}
+	for i, e := range gr.Tr.Events {
+		if e.Op == trace.WGAdd || e.Op == trace.WGDone {
+			st.wgEvents = append(st.wgEvents, int32(i))
+		}
+	}
+	return st
+}
+
+// wgDelta is the change an Add or Done makes to its WaitGroup's counter.
+func wgDelta(e trace.Event) int64 {
+	if e.Op == trace.WGDone {
+		return -1
+	}
+	return e.Arg
+}
+
+// reset sets the state to the first w trace events run in trace order.
+func (st *state) reset(w int32) {
+	for _, l := range st.touched {
+		st.owner[l] = 0
+		st.readers[l] = st.readers[l][:0]
+	}
+	st.touched = st.touched[:0]
+	pos, held := st.gr.StateAt(w)
+	st.pos = pos
+	clear(st.wg)
+	for _, i := range st.wgEvents {
+		if i >= w {
+			break
+		}
+		e := st.gr.Tr.Events[i]
+		st.wg[e.Obj] += wgDelta(e)
+	}
+	for _, h := range held {
+		st.touched = append(st.touched, h.Lock)
+		if h.Write {
+			st.owner[h.Lock] = h.G + 1
+		} else {
+			st.readers[h.Lock] = append(st.readers[h.Lock], h.G)
+		}
+	}
+	// A goroutine stopped between a cond-wait and its reacquisition holds
+	// the lock already.
+	for g, p := range pos {
+		if p > 0 {
+			row := st.gr.G(int32(g))
+			if nx := st.reacquire(row[p-1]); nx >= 0 && nx == row[p] {
+				st.take(nx)
+			}
+		}
+	}
+}
+
+// reacquire returns the Lock (RLock) event that records how cond-wait e
+// took its Cond's lock again, or -1 when e is not a cond-wait. Wait takes
+// the lock before it returns, and the recorder records the cond-wait and
+// then the lock, one gate each: from the cond-wait on, the goroutine holds
+// the lock. A schedule that lets another goroutine acquire it in between
+// cannot run (with a spin lock behind a sync.Locker, replay would wait for
+// a stall: ants' pool spent 10 s on each such prediction).
+func (st *state) reacquire(e int32) int32 {
+	evs := st.gr.Tr.Events
+	ev := evs[e]
+	if ev.Op != trace.CondWait {
+		return -1
+	}
+	row := st.gr.G(ev.G)
+	l := int(st.gr.Local[e]) + 1
+	if l >= len(row) {
+		return -1
+	}
+	nx := row[l]
+	if op := evs[nx].Op; (op == trace.Lock || op == trace.RLock) && evs[nx].Site == ev.Site {
+		return nx
+	}
+	return -1
+}
+
+// take makes lock event e's goroutine a holder of its lock.
+func (st *state) take(e int32) {
+	ev := st.gr.Tr.Events[e]
+	st.touched = append(st.touched, ev.Obj)
+	if ev.Op == trace.Lock {
+		st.owner[ev.Obj] = ev.G + 1
+	} else if !slices.Contains(st.readers[ev.Obj], ev.G) {
+		st.readers[ev.Obj] = append(st.readers[ev.Obj], ev.G)
+	}
+}
+
+// acquirable reports whether acquire event e may run now; for a cond-wait,
+// whether its reacquisition may.
+func (st *state) acquirable(e int32) bool {
+	switch op := st.gr.Tr.Events[e].Op; {
+	case op == trace.CondWait:
+		if nx := st.reacquire(e); nx >= 0 {
+			e = nx
+		}
+	case !op.IsAcquire():
+		return true // most events: no lookup of the goroutine's next
+	}
+	return st.blocker(e) < 0
+}
+
+func (st *state) executed(e int32) bool {
+	return st.gr.Local[e] < st.pos[st.gr.Tr.Events[e].G]
+}
+
+// step runs event e (the next event of its goroutine).
+func (st *state) step(e int32) {
+	ev := st.gr.Tr.Events[e]
+	st.pos[ev.G]++
+	switch ev.Op {
+	case trace.WGAdd, trace.WGDone:
+		st.wg[ev.Obj] += wgDelta(ev)
+	case trace.Lock:
+		st.owner[ev.Obj] = ev.G + 1
+		st.touched = append(st.touched, ev.Obj)
+	case trace.CondWait:
+		if nx := st.reacquire(e); nx >= 0 {
+			st.take(nx)
+		}
+	case trace.Unlock:
+		if st.owner[ev.Obj] == ev.G+1 {
+			st.owner[ev.Obj] = 0
+		}
+	case trace.RLock:
+		if l := st.gr.Local[e]; l > 0 && st.reacquire(st.gr.G(ev.G)[l-1]) == e {
+			break // taken at the cond-wait
+		}
+		st.readers[ev.Obj] = append(st.readers[ev.Obj], ev.G)
+		st.touched = append(st.touched, ev.Obj)
+	case trace.RUnlock:
+		r := st.readers[ev.Obj]
+		if i := slices.Index(r, ev.G); i >= 0 {
+			st.readers[ev.Obj] = slices.Delete(r, i, i+1)
+		}
+	}
+}
+
+// blocker returns a goroutine that keeps acquire event e from running, or -1.
+func (st *state) blocker(e int32) int32 {
+	ev := st.gr.Tr.Events[e]
+	if o := st.owner[ev.Obj] - 1; o >= 0 && o != ev.G {
+		return o
+	}
+	if ev.Op == trace.Lock {
+		for _, r := range st.readers[ev.Obj] {
+			if r != ev.G {
+				return r
+			}
+		}
+	}
+	return -1
+}
+
+type sim struct {
+	gr       *ptg.Graph
+	p        []int32
+	adjacent bool
+	ng       int
+	holds    []hold
+	extra    []int32 // events that must also run (lock releases)
+	why      string
+	st       *state
+
+	need   []int32 // goroutine → last local index it must execute
+	gHolds [][]hold
+}
+
+// closure computes need[] from the pattern events, extras and hold targets:
+// everything they depend on through program order and POR.
+func (s *sim) closure() {
+	gr := s.gr
+	evs := gr.Tr.Events
+	pos := s.st.pos
+	if s.need == nil {
+		s.need = make([]int32, s.ng)
+	}
+	for g := range s.need {
+		s.need[g] = pos[g] - 1
+	}
+	var work []int32
+	scanned := slices.Clone(pos)
+	want := func(e int32) {
+		g := evs[e].G
+		if gr.Local[e] > s.need[g] {
+			s.need[g] = gr.Local[e]
+			work = append(work, g)
+		}
+	}
+	for _, e := range s.p {
+		want(e)
+	}
+	for _, e := range s.extra {
+		want(e)
+	}
+	for _, h := range s.holds {
+		want(h.after)
+	}
+	for len(work) > 0 {
+		g := work[len(work)-1]
+		work = work[:len(work)-1]
+		row := gr.G(g)
+		for ; scanned[g] <= s.need[g]; scanned[g]++ {
+			for _, src := range gr.Sources(row[scanned[g]]) {
+				want(src)
+			}
+		}
+	}
+}
+
+// run simulates once. It returns a schedule (ok), or fix == true if it
+// added a constraint and wants another round, or neither (with s.why).
+func (s *sim) run() (sched Schedule, ok, fix bool) {
+	gr := s.gr
+	evs := gr.Tr.Events
+	st := s.st
+	// Window start: the first event that may have to wait.
+	w := s.p[0]
+	for _, e := range s.p {
+		w = min(w, e)
+	}
+	for _, h := range s.holds {
+		w = min(w, h.at)
+	}
+	st.reset(w)
+	if s.gHolds == nil {
+		s.gHolds = make([][]hold, s.ng)
+	}
+	for g := range s.gHolds {
+		s.gHolds[g] = s.gHolds[g][:0]
+	}
+	for _, h := range s.holds {
+		g := evs[h.at].G
+		s.gHolds[g] = append(s.gHolds[g], h)
+	}
+	s.closure()
+
+	tail := make([]int32, 0, 64)
+	nextPat := 0
+	for {
+		best := int32(-1)
+		for g := 0; g < s.ng; g++ {
+			if st.pos[g] > s.need[g] {
+				continue
+			}
+			e := gr.G(int32(g))[st.pos[g]]
+			if (best < 0 || e < best) && s.enabled(e, nextPat) {
+				best = e
+			}
+		}
+		if best < 0 {
+			return Schedule{}, false, s.unstick()
+		}
+		st.step(best)
+		tail = append(tail, best)
+		if nextPat < len(s.p) && best == s.p[nextPat] {
+			nextPat++
+			for s.adjacent && nextPat < len(s.p) {
+				nx := s.p[nextPat]
+				if !s.enabled(nx, nextPat) {
+					s.why = fmt.Sprintf("event %d cannot follow event %d at once", nx+1, s.p[nextPat-1]+1)
+					return Schedule{}, false, false
+				}
+				st.step(nx)
+				tail = append(tail, nx)
+				nextPat++
+			}
+			if nextPat == len(s.p) {
+				return Schedule{Prefix: w, Tail: tail}, true, false
+			}
+		}
+	}
+}
+
+func (s *sim) enabled(e int32, nextPat int) bool {
+	gr := s.gr
+	st := s.st
+	ev := gr.Tr.Events[e]
+	for _, src := range gr.Sources(e) {
+		if !st.executed(src) {
+			return false
+		}
+	}
+	if !st.acquirable(e) {
+		return false
+	}
+	if ev.Op == trace.WGWait && st.wg[ev.Obj] > 0 {
+		return false
+	}
+	l := gr.Local[e]
+	for _, h := range s.gHolds[ev.G] {
+		if l >= gr.Local[h.at] && !st.executed(h.after) {
+			return false
+		}
+	}
+	// Pattern events run in order; with adjacency, p[k] only when p[k+1]
+	// can follow at once.
+	if nextPat < len(s.p) && e == s.p[nextPat] {
+		if s.adjacent && nextPat+1 < len(s.p) {
+			nx := s.p[nextPat+1]
+			ng := gr.Tr.Events[nx].G
+			if ng != ev.G {
+				if st.pos[ng] != gr.Local[nx] {
+					return false
+				}
+				for _, src := range gr.Sources(nx) {
+					if src != e && !st.executed(src) {
+						return false
+					}
+				}
+				acq := nx
+				if r := st.reacquire(nx); r >= 0 {
+					acq = r
+				}
+				if gr.Tr.Events[acq].Op.IsAcquire() {
+					if b := st.blocker(acq); b >= 0 && b != ev.G {
+						return false
+					}
+				}
+				for _, h := range s.gHolds[ng] {
+					if gr.Local[nx] >= gr.Local[h.at] && h.after != e && !st.executed(h.after) {
+						return false
+					}
+				}
+			}
+		}
+		return true
+	}
+	for k := nextPat; k < len(s.p); k++ {
+		if e == s.p[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// unstick looks at a stuck state and adds one constraint that may get the
+// simulation past it. It reports whether it did.
+func (s *sim) unstick() bool {
+	gr := s.gr
+	evs := gr.Tr.Events
+	st := s.st
+	// Goroutines waiting for a lock, earliest event first.
+	type wait struct{ e, holder int32 }
+	var waits []wait
+	for g := 0; g < s.ng; g++ {
+		if st.pos[g] > s.need[g] {
+			continue
+		}
+		e := gr.G(int32(g))[st.pos[g]]
+		if r := st.reacquire(e); r >= 0 {
+			e = r
+		}
+		if evs[e].Op.IsAcquire() {
+			if h := st.blocker(e); h >= 0 {
+				waits = append(waits, wait{e, h})
+			}
+		}
+	}
+	sort.Slice(waits, func(i, j int) bool { return waits[i].e < waits[j].e })
+	// A Wait blocked by another goroutine's Add: hold that Add until after
+	// the Wait (the goroutine that adds to the WaitGroup itself).
+	for g := 0; g < s.ng; g++ {
+		if st.pos[g] > s.need[g] {
+			continue
+		}
+		e := gr.G(int32(g))[st.pos[g]]
+		ev := evs[e]
+		if ev.Op != trace.WGWait || st.wg[ev.Obj] <= 0 {
+			continue
+		}
+		for _, a := range st.wgEvents {
+			ae := evs[a]
+			if ae.Obj != ev.Obj || ae.Op != trace.WGAdd || ae.Arg <= 0 || ae.G == ev.G || !st.executed(a) {
+				continue
+			}
+			nh := hold{at: a, after: e}
+			if !slices.Contains(s.holds, nh) {
+				s.holds = append(s.holds, nh)
+				return true
+			}
+		}
+	}
+	for _, w := range waits {
+		lock := evs[w.e].Obj
+		h := w.holder
+		acq := s.heldAcquire(h, lock)
+		if acq < 0 {
+			continue
+		}
+		if st.pos[h] > s.need[h] {
+			// The holder was not needed any further: let it run to its release.
+			if rel := s.release(acq); rel >= 0 && !slices.Contains(s.extra, rel) {
+				s.extra = append(s.extra, rel)
+				return true
+			}
+			continue
+		}
+		// Move the holder's critical section after the waiter's (OML move).
+		rel := s.release(w.e)
+		if rel < 0 {
+			continue
+		}
+		nh := hold{at: acq, after: rel}
+		if slices.Contains(s.holds, nh) {
+			continue
+		}
+		s.holds = append(s.holds, nh)
+		return true
+	}
+	var stuck []string
+	for g := 0; g < s.ng; g++ {
+		if st.pos[g] <= s.need[g] {
+			e := gr.G(int32(g))[st.pos[g]]
+			stuck = append(stuck, fmt.Sprintf("%s at event %d (%s)", gr.Tr.Goroutines[g], e+1, evs[e].Op))
+		}
+	}
+	s.why = "every goroutine is blocked: " + fmt.Sprint(stuck)
+	return false
+}
+
+// heldAcquire returns the event at which goroutine g acquired lock, among
+// the locks it holds now.
+func (s *sim) heldAcquire(g, lock int32) int32 {
+	gr := s.gr
+	pos := s.st.pos[g]
+	if pos == 0 {
+		return -1
+	}
+	row := gr.G(g)
+	if int(pos) < len(row) {
+		if w := row[pos-1]; s.st.reacquire(w) == row[pos] && gr.Tr.Events[row[pos]].Obj == lock {
+			return w // holding it since the cond-wait
+		}
+	}
+	res := int32(-1)
+	gr.HeldAcquires(row[pos-1], func(acq, l int32, _ bool) {
+		if l == lock && res < 0 {
+			res = acq
+		}
+	})
+	return res
+}
+
+// release returns the event that releases the acquisition made at acq (a
+// cond-wait: its reacquisition), or -1.
+func (s *sim) release(acq int32) int32 {
+	gr := s.gr
+	evs := gr.Tr.Events
+	if r := s.st.reacquire(acq); r >= 0 {
+		acq = r
+	}
+	a := evs[acq]
+	row := gr.G(a.G)
+	for l := gr.Local[acq] + 1; int(l) < len(row); l++ {
+		e := row[l]
+		ev := evs[e]
+		if ev.Obj == a.Obj && ev.Op.IsRelease() && (ev.Op == trace.Unlock) == (a.Op == trace.Lock) {
+			return e
+		}
+	}
+	return -1
+}

@@ -1,0 +1,72 @@
+package schedule
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pecanvet/pecanvet/internal/gen"
+	"github.com/pecanvet/pecanvet/predict/ptg"
+)
+
+// condTrace: g1 waits on C (its Wait records an unlock of L, then, when
+// it returns, the cond-wait and the lock of L again); main signals under
+// L, then later takes L once more.
+const condTrace = `
+	main fork g1 @t.go:1    # 0
+	g1 begin                # 1
+	g1 lock L @t.go:2       # 2
+	g1 unlock L @t.go:3     # 3
+	main lock L @t.go:10    # 4
+	main write x @t.go:11   # 5
+	main cond-signal C @t.go:12 # 6
+	main unlock L @t.go:13  # 7
+	g1 cond-wait C @t.go:3  # 8
+	g1 lock L @t.go:3       # 9
+	g1 read x @t.go:4       # 10
+	g1 unlock L @t.go:5     # 11
+	main lock L @t.go:14    # 12
+	main write x @t.go:15   # 13
+	main unlock L @t.go:16  # 14
+`
+
+// TestCondWaitHoldsLock: Wait returns holding its Cond's lock, before the
+// recorder gates the lock event that says so. No schedule may put
+// another goroutine's acquisition between the cond-wait and that event:
+// replay would hand the lock to a goroutine that cannot get it (a spin
+// lock spins until the stall timeout).
+func TestCondWaitHoldsLock(t *testing.T) {
+	tr, err := gen.Parse(condTrace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr := ptg.Build(tr)
+	// main's write (13) between g1's cond-wait (8) and its reacquisition (9).
+	if s, err := Generate(gr, []int32{8, 13, 9}, false); err == nil {
+		t.Fatalf("schedule %v generated: main acquires L while g1 holds it since its cond-wait", s.Events())
+	}
+	bad := Schedule{Prefix: 8, Tail: []int32{8, 12, 13, 14, 9}}
+	if err := Check(gr, bad, []int32{8, 13, 9}, false); err == nil || !strings.Contains(err.Error(), "held by g1") {
+		t.Fatalf("Check of %v: %v, want: acquires L held by g1", bad.Events(), err)
+	}
+	// After g1's critical section, main may take L: cond-wait, then main's write.
+	s, err := Generate(gr, []int32{8, 13}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(gr, s, []int32{8, 13}, false); err != nil {
+		t.Fatalf("schedule %v: %v", s.Events(), err)
+	}
+	ev := s.Events()
+	pos := map[int32]int{}
+	for i, e := range ev {
+		pos[e] = i
+	}
+	if pos[12] < pos[11] {
+		t.Fatalf("schedule %v: main's lock (12) before g1's unlock (11)", ev)
+	}
+	// A schedule stopped between the cond-wait and the lock (prefix 9)
+	// starts with g1 holding L.
+	if err := Check(gr, Schedule{Prefix: 9, Tail: []int32{12, 13}}, []int32{13}, false); err == nil {
+		t.Fatal("Check accepted main's lock right after the prefix ending with g1's cond-wait")
+	}
+}

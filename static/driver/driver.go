@@ -1,0 +1,635 @@
+// Package driver generates test drivers: tests that call two methods of a
+// type from two goroutines, so that the recorded run holds accesses the
+// dynamic loop can predict from where the package's own tests hold none.
+// This is how PECAN closed the JDK collections, and the third step of
+// pecanvet's pipeline (static candidates → drivers → record → predict →
+// replay).
+//
+// For a package with tests, the method pairs are the static candidates
+// (passes/candidates) whose two contexts are methods of one type: a driver
+// per pair, run by the dynamic loop only when no recorded test held both
+// sides of one of its candidates in two goroutines (Driver.Cands). For a
+// package without tests, every pair of exported methods of an exported
+// type whose methods use locks, atomics or channels gets one (there is no
+// recorded run to spare).
+//
+// A driver builds the receiver as the package's tests do (a call of a
+// package function returning the type, with constant arguments), else with
+// a New… constructor, else as the zero value; it passes the constant
+// arguments the tests pass to those methods, else small values (1, "a").
+// It first calls the pair one after the other on fresh receivers, in both
+// orders, twice each: a panic there means the driver cannot build a usable
+// receiver (a nil dependency), and the test skips — that is never a
+// concurrency bug. When the sequential outcomes (results and the
+// receiver's state) repeat, they are the oracle: the concurrent calls must
+// leave the receiver as one of the two orders does, or the test fails
+// (the methods are not atomic together: a lost update, a check acted on
+// after it no longer held). Only the state counts, not what the calls
+// return: what concurrent calls return may differ from any sequential
+// order by design (singleflight's Do tells a caller that it shared
+// another's call; a TryLock fails under contention), and such a
+// difference is the package's contract, not an effect of an anomaly. A
+// panic in the concurrent call fails the test as any panic does.
+//
+// The drivers exist only in the overlay, in File: they never land in the
+// user's tree. A driver that does not type-check against the package and
+// its tests is dropped, with a note, so a driver never breaks the build.
+package driver
+
+import (
+	"context"
+	"fmt"
+	"github.com/pecanvet/pecanvet/static/locker"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/pecanvet/pecanvet/passes/candidates"
+	"github.com/pecanvet/pecanvet/passes/symbolic"
+	"github.com/pecanvet/pecanvet/static/reach"
+)
+
+// File is the name drivers are written under, in the package's directory.
+const File = "zz_pecanvet_driver_test.go"
+
+// Prefix starts the name of every generated driver test.
+const Prefix = "TestPecanvetDriver"
+
+// Limits on what is generated per package.
+const (
+	maxTypes = 8  // package without tests: types driven
+	maxPairs = 12 // package without tests: pairs per type
+	// MaxDrivers bounds the candidate drivers of one package (in the
+	// candidates' order, so races and the simplest patterns first).
+	MaxDrivers = 16
+)
+
+// loadMode is what Generate loads: syntax and types of the packages and
+// their tests, to run the candidates analyzer and to type-check drivers.
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedTypesSizes | packages.NeedModule
+
+// A Driver is one generated test.
+type Driver struct {
+	Test  string // the test function's name
+	Type  string // the receiver's type, e.g. "Ledger"
+	Calls string // what it calls concurrently, for messages: "Withdraw and Withdraw"
+	// Cands are the sides of the candidates it drives: the dynamic loop
+	// runs it when one of them was not held by two goroutines in the
+	// recorded runs of the package's tests. Empty for a package without
+	// tests: always run.
+	Cands []Sides
+}
+
+// Sides are the sites of a candidate's events, per context: trace sites
+// without the column ("module/relative/path.go:line").
+type Sides [2][]string
+
+// Result is what Generate made.
+type Result struct {
+	Files   map[string][]byte   // driver file path → source
+	Drivers map[string][]Driver // import path → its drivers
+	Notes   []string            // drivers dropped, and why
+	// Candidates are the static candidates of each package with tests
+	// (import path → in the analyzer's order), each with the driver that
+	// drives it, if any: what `pecanvet check -candidates` lists.
+	Candidates map[string][]Candidate
+	// Reach says which tests can reach which candidates (static/reach):
+	// import path → test function → the indices in Candidates[path] of
+	// the candidates both of whose contexts its call graph reaches. Nil
+	// for a package whose call graph could not be built (see Notes).
+	Reach map[string]map[string][]int
+}
+
+// Candidate is a static candidate (passes/candidates) as the dynamic loop
+// sees it.
+type Candidate struct {
+	ID       string // pattern, "av/RWR"
+	Site     string // its first event's site, "path:line"
+	Contexts string // the two concurrent contexts, for people
+	Sides    Sides
+	Driver   string // the generated test driving it, or ""
+	NoDriver string // why none does, when Driver is ""
+}
+
+// Generate returns the driver files of the packages matching patterns in
+// the main module.
+func Generate(ctx context.Context, dir string, patterns []string, buildFlags []string) (*Result, error) {
+	cfg := &packages.Config{
+		Context:    ctx,
+		Mode:       loadMode,
+		Dir:        dir,
+		BuildFlags: buildFlags,
+		Tests:      true,
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	// The variants of each package: itself, with its internal tests
+	// (p [p.test]), and its external tests (p_test).
+	type variants struct{ plain, test, xtest *packages.Package }
+	byPath := map[string]*variants{}
+	get := func(path string) *variants {
+		v := byPath[path]
+		if v == nil {
+			v = &variants{}
+			byPath[path] = v
+		}
+		return v
+	}
+	for _, p := range pkgs {
+		switch {
+		case strings.HasSuffix(p.PkgPath, "_test"):
+			get(strings.TrimSuffix(p.PkgPath, "_test")).xtest = p
+		case strings.HasSuffix(p.ID, ".test"):
+			// the test main
+		case p.ID == p.PkgPath:
+			get(p.PkgPath).plain = p
+		default:
+			get(p.PkgPath).test = p
+		}
+	}
+	res := &Result{Files: map[string][]byte{}, Drivers: map[string][]Driver{}, Candidates: map[string][]Candidate{}, Reach: map[string]map[string][]int{}}
+	std := &stdTypes{ctx: ctx, dir: dir, buildFlags: buildFlags}
+	paths := make([]string, 0, len(byPath))
+	for path := range byPath {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		v := byPath[path]
+		p := v.plain
+		if p == nil || p.Module == nil || !p.Module.Main || len(p.GoFiles) == 0 || p.Types == nil || p.Name == "main" || len(p.Errors) > 0 {
+			continue
+		}
+		var pairs []pair
+		host := p // the package the driver file joins
+		if v.test == nil && v.xtest == nil {
+			pairs = allPairs(p)
+		} else {
+			if v.test != nil {
+				host = v.test
+			}
+			if host.Types == nil || host.TypesInfo == nil || len(host.Errors) > 0 {
+				continue
+			}
+			cands, err := safeCandidates(p)
+			if err != nil {
+				res.Notes = append(res.Notes, fmt.Sprintf("%s: no drivers: the static candidates failed: %v", path, err))
+				continue
+			}
+			pairs = candidatePairs(p, cands)
+			res.Candidates[path] = listCandidates(p, cands)
+			if len(cands) > 0 {
+				if r, err := reachOf(host, v.xtest, cands); err != nil {
+					res.Notes = append(res.Notes, fmt.Sprintf("%s: tests not ordered by the candidates they reach: %v", path, err))
+				} else {
+					res.Reach[path] = r
+				}
+			}
+		}
+		if len(pairs) == 0 {
+			continue
+		}
+		vals := harvest(path, []*packages.Package{v.test, v.xtest})
+		src, drivers, notes := emitChecked(host, pairs, vals, std)
+		res.Notes = append(res.Notes, notes...)
+		if src != "" {
+			res.Files[filepath.Join(filepath.Dir(p.GoFiles[0]), File)] = []byte(src)
+			res.Drivers[path] = drivers
+		}
+		markDriven(res.Candidates[path], drivers)
+	}
+	return res, nil
+}
+
+// reachOf gives each test of the package (host: with its internal tests)
+// and of its external tests the indices of the candidates whose two
+// contexts its call graph reaches. A context without a function of the
+// package (a goroutine body of another package) counts as reached.
+func reachOf(host, xtest *packages.Package, cands candidates.Result) (map[string][]int, error) {
+	g, err := reach.Build([]*packages.Package{host, xtest})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]int{}
+	for _, test := range g.Tests() {
+		r := g.Reached(test)
+		idx := []int{}
+		for i, c := range cands {
+			ok := true
+			for _, f := range c.Funcs {
+				if f.Func != nil && f.Func.Pos().IsValid() && !r[reach.Key(host.Fset, f.Func.Pos())] {
+					ok = false
+				}
+			}
+			if ok {
+				idx = append(idx, i)
+			}
+		}
+		out[test] = idx
+	}
+	return out, nil
+}
+
+// safeCandidates is candidatesOf, a panic of the analysis turned into an
+// error: drivers are an extra, never a reason for the check to fail.
+func safeCandidates(p *packages.Package) (c candidates.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return candidatesOf(p)
+}
+
+// A pair is two methods of one type to call from two goroutines.
+type pair struct {
+	typ    string // the type's name in its package
+	m0, m1 string // method names, m0 <= m1
+	cands  []Sides
+}
+
+func (pr *pair) test() string  { return Prefix + "_" + pr.typ + "_" + pr.m0 + "_" + pr.m1 }
+func (pr *pair) calls() string { return pr.m0 + " and " + pr.m1 }
+
+// listCandidates describes cands for Result.Candidates, none driven yet.
+func listCandidates(p *packages.Package, cands candidates.Result) []Candidate {
+	out := make([]Candidate, 0, len(cands))
+	for _, c := range cands {
+		cd := Candidate{ID: c.Kind + "/" + c.Pattern, Sides: sidesOf(p, c),
+			Contexts: contextName(c.Funcs[0]) + " and " + contextName(c.Funcs[1]),
+			NoDriver: "its two contexts are not two methods of one non-generic type of the package"}
+		if len(c.Sites) > 0 {
+			cd.Site = site(p, c.Sites[0])
+		}
+		f0, f1 := c.Funcs[0], c.Funcs[1]
+		if f0.Kind == candidates.Method && f1.Kind == candidates.Method && f0.Func != nil && f1.Func != nil {
+			if t0, t1 := symbolic.Receiver(f0.Func), symbolic.Receiver(f1.Func); t0 != nil && t0 == t1 && t0.TypeParams() == nil {
+				cd.NoDriver = "its driver was dropped (see the notes) or is past the limit of " + strconv.Itoa(MaxDrivers) + " drivers per package"
+			}
+		}
+		out = append(out, cd)
+	}
+	return out
+}
+
+// contextName is a method context as "T.M", others as the analyzer
+// names them.
+func contextName(c candidates.Context) string {
+	if c.Kind == candidates.Method && c.Func != nil {
+		if t := symbolic.Receiver(c.Func); t != nil {
+			return t.Obj().Name() + "." + c.Func.Name()
+		}
+	}
+	return c.Name
+}
+
+// markDriven names, in cands, the driver of each candidate a driver drives.
+func markDriven(cands []Candidate, drivers []Driver) {
+	for i := range cands {
+		for _, d := range drivers {
+			for _, s := range d.Cands {
+				if sameSides(s, cands[i].Sides) || sameSides(Sides{s[1], s[0]}, cands[i].Sides) {
+					cands[i].Driver, cands[i].NoDriver = d.Test, ""
+				}
+			}
+		}
+	}
+}
+
+func sameSides(a, b Sides) bool {
+	for k := 0; k < 2; k++ {
+		x, y := a[k], b[k]
+		if len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if x[i] != y[i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sidesOf is the sites of c's events by context.
+func sidesOf(p *packages.Package, c candidates.Candidate) Sides {
+	var sides Sides
+	for i, pos := range c.Sites {
+		side := 0
+		if i < len(c.P.T) && c.P.T[i] != 0 {
+			side = 1
+		}
+		sides[side] = append(sides[side], site(p, pos))
+	}
+	return sides
+}
+
+// candidatePairs groups the candidates whose two contexts are methods of
+// one type of p by method pair, in the candidates' order, at most
+// MaxDrivers.
+func candidatePairs(p *packages.Package, cands candidates.Result) []pair {
+	var out []pair
+	index := map[string]int{}
+	for _, c := range cands {
+		f0, f1 := c.Funcs[0], c.Funcs[1]
+		if f0.Kind != candidates.Method || f1.Kind != candidates.Method || f0.Func == nil || f1.Func == nil {
+			continue
+		}
+		if fn0, _ := f0.Func.Object().(*types.Func); locker.Method(fn0) {
+			continue
+		}
+		if fn1, _ := f1.Func.Object().(*types.Func); locker.Method(fn1) {
+			continue // a lock of the user's own: its methods are the lock's operations
+		}
+		t0, t1 := symbolic.Receiver(f0.Func), symbolic.Receiver(f1.Func)
+		if t0 == nil || t0 != t1 || t0.Obj().Pkg() == nil || t0.Obj().Pkg().Path() != p.PkgPath || t0.TypeParams() != nil {
+			continue
+		}
+		sides := sidesOf(p, c)
+		m0, m1 := f0.Func.Name(), f1.Func.Name()
+		if m1 < m0 {
+			m0, m1 = m1, m0
+			sides[0], sides[1] = sides[1], sides[0]
+		}
+		key := t0.Obj().Name() + "." + m0 + "." + m1
+		if i, ok := index[key]; ok {
+			out[i].cands = append(out[i].cands, sides)
+			continue
+		}
+		if len(out) == MaxDrivers {
+			continue
+		}
+		index[key] = len(out)
+		out = append(out, pair{typ: t0.Obj().Name(), m0: m0, m1: m1, cands: []Sides{sides}})
+	}
+	return out
+}
+
+// site renders pos as a trace site without its column: the module-relative
+// slash path and the line.
+func site(p *packages.Package, pos token.Pos) string {
+	position := p.Fset.Position(pos)
+	name := position.Filename
+	if p.Module != nil && p.Module.Dir != "" {
+		if rel, err := filepath.Rel(p.Module.Dir, name); err == nil {
+			name = rel
+		}
+	}
+	return fmt.Sprintf("%s:%d", filepath.ToSlash(name), position.Line)
+}
+
+// allPairs lists, for a package without tests, every pair of exported
+// pointer-receiver methods of its exported types meant for concurrent use.
+func allPairs(p *packages.Package) []pair {
+	var out []pair
+	scope := p.Types.Scope()
+	ntypes := 0
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || !tn.Exported() || tn.IsAlias() {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok || named.TypeParams() != nil {
+			continue
+		}
+		if _, isIface := named.Underlying().(*types.Interface); isIface || !concurrent(p, named) {
+			continue
+		}
+		ms := types.NewMethodSet(types.NewPointer(named))
+		var names []string
+		for i := 0; i < ms.Len(); i++ {
+			if fn, ok := ms.At(i).Obj().(*types.Func); ok && fn.Exported() && !locker.Method(fn) {
+				names = append(names, fn.Name())
+			}
+		}
+		sort.Strings(names)
+		n := 0
+		for i := 0; i < len(names) && n < maxPairs; i++ {
+			for j := i; j < len(names) && n < maxPairs; j++ {
+				out = append(out, pair{typ: name, m0: names[i], m1: names[j]})
+				n++
+			}
+		}
+		if len(names) > 0 {
+			if ntypes++; ntypes >= maxTypes {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// concurrent reports whether t's methods (or fields) use sync, atomics or
+// channels: the types worth driving from two goroutines.
+func concurrent(p *packages.Package, named *types.Named) bool {
+	if st, ok := named.Underlying().(*types.Struct); ok {
+		for i := 0; i < st.NumFields(); i++ {
+			if usesSync(st.Field(i).Type()) {
+				return true
+			}
+		}
+	}
+	// A method body that uses channels or go statements.
+	found := false
+	for _, f := range p.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			fd, ok := n.(*ast.FuncDecl)
+			if !ok || fd.Recv == nil || fd.Body == nil {
+				return !found
+			}
+			obj, _ := p.TypesInfo.Defs[fd.Name].(*types.Func)
+			if obj == nil {
+				return false
+			}
+			recv := obj.Type().(*types.Signature).Recv()
+			if recv == nil || !sameNamed(recv.Type(), named) {
+				return false
+			}
+			ast.Inspect(fd.Body, func(m ast.Node) bool {
+				switch m := m.(type) {
+				case *ast.GoStmt, *ast.SendStmt:
+					found = true
+				case *ast.UnaryExpr:
+					if m.Op == token.ARROW {
+						found = true
+					}
+				}
+				return !found
+			})
+			return false
+		})
+	}
+	return found
+}
+
+func sameNamed(t types.Type, named *types.Named) bool {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj() == named.Obj()
+}
+
+func usesSync(t types.Type) bool {
+	switch t := t.(type) {
+	case *types.Named:
+		if pkg := t.Obj().Pkg(); pkg != nil && (pkg.Path() == "sync" || pkg.Path() == "sync/atomic") {
+			return true
+		}
+	case *types.Chan:
+		return true
+	case *types.Pointer:
+		return usesSync(t.Elem())
+	}
+	return false
+}
+
+// emitChecked writes the drivers of pairs into host's package and
+// type-checks them against it; drivers that do not type-check are dropped
+// (with a note) and the rest written again, a few rounds at most.
+func emitChecked(host *packages.Package, pairs []pair, vals *values, std *stdTypes) (string, []Driver, []string) {
+	var notes []string
+	for round := 0; round < 4 && len(pairs) > 0; round++ {
+		src, drivers := emit(host.Types, pairs, vals)
+		bad, errs := typeCheck(host, src, std)
+		if len(errs) == 0 {
+			return src, drivers, notes
+		}
+		if len(bad) == 0 {
+			// An error outside any one driver (the shared helper, the
+			// imports): drop them all rather than break the build.
+			notes = append(notes, fmt.Sprintf("%s: generated drivers dropped: they do not compile (%s)", host.PkgPath, errs[0]))
+			return "", nil, notes
+		}
+		var keep []pair
+		for _, pr := range pairs {
+			if msg, ok := bad[pr.test()]; ok {
+				notes = append(notes, fmt.Sprintf("%s: generated driver calling %s of %s dropped: it does not compile (%s)", host.PkgPath, pr.calls(), pr.typ, msg))
+				continue
+			}
+			keep = append(keep, pr)
+		}
+		pairs = keep
+	}
+	return "", nil, notes
+}
+
+// typeCheck type-checks the driver source as one more file of host's
+// package. It returns the first error of each driver function, by test
+// name, and all errors.
+func typeCheck(host *packages.Package, src string, std *stdTypes) (map[string]string, []string) {
+	fset := host.Fset
+	f, err := parser.ParseFile(fset, File, src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, []string{err.Error()}
+	}
+	direct := map[string]*types.Package{}
+	for _, imp := range host.Types.Imports() {
+		direct[imp.Path()] = imp
+	}
+	var errs []types.Error
+	conf := &types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if p := direct[path]; p != nil {
+				return p, nil
+			}
+			return std.Import(path)
+		}),
+		Error:     func(err error) { errs = append(errs, err.(types.Error)) },
+		GoVersion: host.TypesInfo.FileVersions[host.Syntax[0]],
+	}
+	// The driver joins the already checked package (a copy of it: the
+	// loaded one is not changed): its declarations and those of the tests
+	// are in scope.
+	pkg := types.NewPackage(host.Types.Path(), host.Types.Name())
+	for _, name := range host.Types.Scope().Names() {
+		pkg.Scope().Insert(host.Types.Scope().Lookup(name))
+	}
+	info := &types.Info{}
+	_ = types.NewChecker(conf, fset, pkg, info).Files([]*ast.File{f})
+	if len(errs) == 0 {
+		return nil, nil
+	}
+	bad := map[string]string{}
+	var all []string
+	for _, e := range errs {
+		all = append(all, e.Msg)
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if ok && fd.Pos() <= e.Pos && e.Pos < fd.End() && strings.HasPrefix(fd.Name.Name, Prefix) {
+				if _, seen := bad[fd.Name.Name]; !seen {
+					bad[fd.Name.Name] = e.Msg
+				}
+				break
+			}
+		}
+	}
+	if len(bad) < len(errs) {
+		// Some error is outside the drivers: unless it is caused by
+		// one of them, the whole file goes.
+		for _, e := range errs {
+			inDriver := false
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Pos() <= e.Pos && e.Pos < fd.End() && strings.HasPrefix(fd.Name.Name, Prefix) {
+					inDriver = true
+				}
+			}
+			if !inDriver && !strings.Contains(e.Msg, "imported and not used") {
+				return nil, all
+			}
+		}
+	}
+	return bad, all
+}
+
+// stdTypes has the standard packages a driver file imports besides the
+// package's own imports, loaded once per Generate (from export data, in one
+// go list run: an importer per package cost seconds each under load).
+type stdTypes struct {
+	ctx        context.Context
+	dir        string
+	buildFlags []string
+	loaded     bool
+	pkgs       map[string]*types.Package
+	fallback   types.Importer
+}
+
+func (s *stdTypes) Import(path string) (*types.Package, error) {
+	if !s.loaded {
+		s.loaded = true
+		s.pkgs = map[string]*types.Package{}
+		cfg := &packages.Config{Context: s.ctx, Mode: packages.NeedName | packages.NeedTypes, Dir: s.dir, BuildFlags: s.buildFlags}
+		if ps, err := packages.Load(cfg, driverImports...); err == nil {
+			for _, p := range ps {
+				if p.Types != nil && len(p.Errors) == 0 {
+					s.pkgs[p.PkgPath] = p.Types
+				}
+			}
+		}
+	}
+	if p := s.pkgs[path]; p != nil {
+		return p, nil
+	}
+	if s.fallback == nil {
+		s.fallback = importer.Default()
+	}
+	return s.fallback.Import(path)
+}
+
+// driverImports are the packages every driver file imports.
+var driverImports = []string{"fmt", "reflect", "testing", "time"}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }

@@ -1,0 +1,533 @@
+package driver
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// values are what the package's tests pass, read from their syntax: the
+// first call of each kind whose arguments are all constants, or local
+// variables set only from constants ("amount := 30; l.Withdraw(amount)").
+type values struct {
+	// ctors: receiver type name → a call of a package function returning
+	// it (or a pointer to it), as the tests build one.
+	ctors map[string]ctorCall
+	// args: "Type.Method" → the arguments of a call of that method.
+	args map[string][]string
+}
+
+type ctorCall struct {
+	fn   *types.Func
+	args []string
+}
+
+// harvest reads the constant arguments of the calls the tests (of the
+// package path, in the given test variants) make of the package's
+// functions and methods.
+func harvest(path string, tests []*packages.Package) *values {
+	vals := &values{ctors: map[string]ctorCall{}, args: map[string][]string{}}
+	for _, p := range tests {
+		if p == nil || p.TypesInfo == nil {
+			continue
+		}
+		for i, f := range p.Syntax {
+			if i < len(p.CompiledGoFiles) && !strings.HasSuffix(p.CompiledGoFiles[i], "_test.go") {
+				continue
+			}
+			vars := constVars(p.TypesInfo, f)
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || call.Ellipsis.IsValid() {
+					return true
+				}
+				fn, _ := typeutil.Callee(p.TypesInfo, call).(*types.Func)
+				if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != path {
+					return true
+				}
+				var args []string
+				for _, a := range call.Args {
+					tv := p.TypesInfo.Types[a]
+					s, ok := literal(tv.Value)
+					if !ok {
+						if id, isID := ast.Unparen(a).(*ast.Ident); isID {
+							s, ok = vars[p.TypesInfo.Uses[id]]
+						}
+					}
+					if !ok {
+						return true
+					}
+					args = append(args, s)
+				}
+				sig := fn.Type().(*types.Signature)
+				if sig.TypeParams() != nil {
+					return true
+				}
+				if recv := sig.Recv(); recv != nil {
+					if n := namedOf(recv.Type()); n != nil {
+						key := n.Obj().Name() + "." + fn.Name()
+						if _, seen := vals.args[key]; !seen {
+							vals.args[key] = args
+						}
+					}
+					return true
+				}
+				if r := sig.Results(); r.Len() >= 1 && r.Len() <= 2 {
+					if n := namedOf(r.At(0).Type()); n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path {
+						if _, seen := vals.ctors[n.Obj().Name()]; !seen {
+							vals.ctors[n.Obj().Name()] = ctorCall{fn: fn, args: args}
+						}
+					}
+				}
+				return true
+			})
+		}
+	}
+	return vals
+}
+
+// constVars maps the local variables of file f that are only ever set
+// from constants, all the same, to that constant as Go source. A variable
+// whose address is taken, or that is set otherwise (x++, from a call), is
+// left out: its value at a call is not known.
+func constVars(info *types.Info, f *ast.File) map[types.Object]string {
+	vals := map[types.Object]string{}
+	bad := map[types.Object]bool{}
+	set := func(id *ast.Ident, rhs ast.Expr) {
+		obj := info.Defs[id]
+		if obj == nil {
+			obj = info.Uses[id]
+		}
+		v, ok := obj.(*types.Var)
+		if !ok || v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+			return // package-level: any code may change it
+		}
+		s, ok := "", false
+		if rhs != nil {
+			s, ok = literal(info.Types[rhs].Value)
+		}
+		if !ok || (vals[obj] != "" && vals[obj] != s) {
+			bad[obj] = true
+			return
+		}
+		vals[obj] = s
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				id, ok := ast.Unparen(l).(*ast.Ident)
+				if !ok {
+					continue
+				}
+				var rhs ast.Expr
+				if len(n.Lhs) == len(n.Rhs) && (n.Tok == token.DEFINE || n.Tok == token.ASSIGN) {
+					rhs = n.Rhs[i]
+				}
+				set(id, rhs)
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				var rhs ast.Expr
+				if len(n.Values) == len(n.Names) {
+					rhs = n.Values[i]
+				}
+				set(id, rhs)
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				set(id, nil)
+			}
+		case *ast.UnaryExpr:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+				set(id, nil)
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := e.(*ast.Ident); ok {
+					set(id, nil)
+				}
+			}
+		}
+		return true
+	})
+	for obj := range bad {
+		delete(vals, obj)
+	}
+	return vals
+}
+
+// namedOf returns T for T or *T.
+func namedOf(t types.Type) *types.Named {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, _ := types.Unalias(t).(*types.Named)
+	return n
+}
+
+// literal renders a constant as Go source that converts implicitly to the
+// parameter's type.
+func literal(v constant.Value) (string, bool) {
+	if v == nil {
+		return "", false
+	}
+	switch v.Kind() {
+	case constant.Bool, constant.String, constant.Int:
+		return v.ExactString(), true
+	case constant.Float:
+		if f, ok := constant.Float64Val(v); ok {
+			return strconv.FormatFloat(f, 'g', -1, 64), true
+		}
+	}
+	return "", false
+}
+
+type gen struct {
+	pkg     *types.Package
+	imports map[string]string // path → name
+}
+
+// small returns an expression of type t: a small value for basic types
+// (1, "a", false) — a zero amount or key often makes a method do nothing
+// — and the zero value otherwise; "" if t cannot be named from the
+// package.
+func (g *gen) small(t types.Type) string {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsBoolean != 0:
+			return "false"
+		case u.Info()&types.IsString != 0:
+			return `"a"`
+		case u.Info()&types.IsInteger != 0, u.Info()&types.IsFloat != 0:
+			return "1"
+		}
+	case *types.Interface:
+		if _, named := t.(*types.Named); !named {
+			return "nil"
+		}
+	case *types.Signature:
+		// A no-op function, not a nil one: a callback the method calls
+		// (Work(f), Go(f)) would panic, and the driver would skip as if
+		// it had no usable receiver.
+		return g.noop(t, u)
+	}
+	name, ok := g.typeName(t)
+	if !ok {
+		return ""
+	}
+	return "*new(" + name + ")"
+}
+
+// noop returns a function literal of type t (signature sig) that does
+// nothing and returns zero values, or "" if a type in it cannot be
+// written here.
+func (g *gen) noop(t types.Type, sig *types.Signature) string {
+	var params, results []string
+	for i := 0; i < sig.Params().Len(); i++ {
+		pt := sig.Params().At(i).Type()
+		prefix := ""
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			pt, prefix = pt.(*types.Slice).Elem(), "..."
+		}
+		name, ok := g.typeName(pt)
+		if !ok {
+			return ""
+		}
+		params = append(params, "_ "+prefix+name)
+	}
+	for i := 0; i < sig.Results().Len(); i++ {
+		name, ok := g.typeName(sig.Results().At(i).Type())
+		if !ok {
+			return ""
+		}
+		results = append(results, "r"+strconv.Itoa(i)+" "+name)
+	}
+	lit := "func(" + strings.Join(params, ", ") + ") (" + strings.Join(results, ", ") + ") { return }"
+	if _, named := t.(*types.Named); named {
+		name, ok := g.typeName(t)
+		if !ok {
+			return ""
+		}
+		return name + "(" + lit + ")"
+	}
+	return lit
+}
+
+// typeName writes t as the package sees it, recording imports; false if a
+// part of it is not exported from its package.
+func (g *gen) typeName(t types.Type) (string, bool) {
+	ok := true
+	s := types.TypeString(t, func(p *types.Package) string {
+		if p == g.pkg || p.Path() == g.pkg.Path() {
+			return ""
+		}
+		name, seen := g.imports[p.Path()]
+		if !seen {
+			name = fmt.Sprintf("pecanvetimp%d", len(g.imports))
+			g.imports[p.Path()] = name
+		}
+		return name
+	})
+	check := func(t types.Type) {
+		if n, isNamed := t.(*types.Named); isNamed {
+			if n.Obj().Pkg() != nil && n.Obj().Pkg().Path() != g.pkg.Path() && !n.Obj().Exported() {
+				ok = false
+			}
+			if n.TypeArgs() != nil {
+				ok = false
+			}
+		}
+	}
+	check(t)
+	if p, isPtr := t.(*types.Pointer); isPtr {
+		check(p.Elem())
+	}
+	return s, ok
+}
+
+// args returns small arguments for sig (none for a variadic parameter).
+func (g *gen) args(sig *types.Signature) ([]string, bool) {
+	var args []string
+	for i := 0; i < sig.Params().Len(); i++ {
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			break
+		}
+		z := g.small(sig.Params().At(i).Type())
+		if z == "" {
+			return nil, false
+		}
+		args = append(args, z)
+	}
+	return args, true
+}
+
+// ctorExpr returns an expression of type *T calling fn (which returns T or
+// *T, and maybe a second result, dropped) with args.
+func (g *gen) ctorExpr(named *types.Named, fn *types.Func, args []string) string {
+	sig := fn.Type().(*types.Signature)
+	call := fn.Name() + "(" + strings.Join(args, ", ") + ")"
+	res := sig.Results().At(0).Type()
+	_, ptr := types.Unalias(res).(*types.Pointer)
+	switch {
+	case sig.Results().Len() == 1 && ptr:
+		return call
+	case sig.Results().Len() == 1:
+		return "func() *" + named.Obj().Name() + " { v := " + call + "; return &v }()"
+	case ptr:
+		return "func() *" + named.Obj().Name() + " { v, _ := " + call + "; return v }()"
+	default:
+		return "func() *" + named.Obj().Name() + " { v, _ := " + call + "; return &v }()"
+	}
+}
+
+// receiver returns an expression building a *T the way the package's
+// tests do, else with New<T> or New (small arguments), else new(T).
+func (g *gen) receiver(named *types.Named, vals *values) string {
+	if c, ok := vals.ctors[named.Obj().Name()]; ok {
+		return g.ctorExpr(named, c.fn, c.args)
+	}
+	scope := g.pkg.Scope()
+	for _, cand := range []string{"New" + named.Obj().Name(), "New"} {
+		fn, ok := scope.Lookup(cand).(*types.Func)
+		if !ok {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.TypeParams() != nil || sig.Results().Len() == 0 || sig.Results().Len() > 2 || !sameNamed(sig.Results().At(0).Type(), named) {
+			continue
+		}
+		args, ok := g.args(sig)
+		if !ok {
+			continue
+		}
+		return g.ctorExpr(named, fn, args)
+	}
+	return "new(" + named.Obj().Name() + ")"
+}
+
+// call returns a function literal calling method m of *T on its argument
+// and returning the results, or "" if it cannot be called from here.
+func (g *gen) call(named *types.Named, m string, vals *values) string {
+	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(named), true, g.pkg, m)
+	fn, ok := obj.(*types.Func)
+	if !ok {
+		return ""
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.TypeParams() != nil {
+		return ""
+	}
+	args, ok := vals.args[named.Obj().Name()+"."+m]
+	if !ok {
+		if args, ok = g.args(sig); !ok {
+			return ""
+		}
+	}
+	call := "x.(*" + named.Obj().Name() + ")." + m + "(" + strings.Join(args, ", ") + ")"
+	n := sig.Results().Len()
+	if n == 0 {
+		return "func(x interface{}) []interface{} { " + call + "; return nil }"
+	}
+	rs := make([]string, n)
+	for i := range rs {
+		rs[i] = "r" + strconv.Itoa(i)
+	}
+	return "func(x interface{}) []interface{} { " + strings.Join(rs, ", ") + " := " + call + "; return []interface{}{" + strings.Join(rs, ", ") + "} }"
+}
+
+// helper is the code shared by the drivers of a file: see the package
+// documentation. It uses no generics and no "any": the module may declare
+// an old go line.
+const helper = `
+// pecanvetDrive calls a and b on one receiver from two goroutines, after
+// calling them one after the other on fresh receivers, in both orders,
+// twice each. A panic of the sequential calls skips the test: the driver
+// could not build a usable receiver. When the sequential outcomes repeat,
+// the concurrent calls must leave the receiver as one of the orders does
+// (what they return may differ by design: see the package documentation
+// of static/driver). Calls that do not return
+// within pecanvetWait (a loop that runs until another call stops it) skip
+// the test: a driver cannot tell such a method's outcome.
+func pecanvetDrive(t *testing.T, calls string, mk func() interface{}, a, b func(interface{}) []interface{}) {
+	var seq [4][3]interface{}
+	for i := range seq {
+		var out [3]interface{}
+		var p interface{}
+		if !pecanvetWithin(func() { out, p = pecanvetSeq(mk, a, b, i >= 2) }) {
+			t.Skipf("pecanvet driver: calling %s one after the other does not return within %v: it waits for another call", calls, pecanvetWait)
+		}
+		if p != nil {
+			t.Skipf("pecanvet driver: calling %s one after the other panics (%v): no usable receiver", calls, p)
+		}
+		seq[i] = out
+	}
+	oracle := reflect.DeepEqual(seq[0], seq[1]) && reflect.DeepEqual(seq[2], seq[3])
+	x := mk()
+	var ra, rb []interface{}
+	returned := pecanvetWithin(func() {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			ra = a(x)
+		}()
+		time.Sleep(time.Millisecond)
+		rb = b(x)
+		<-done
+	})
+	if !returned {
+		t.Skipf("pecanvet driver: calling %s concurrently does not return within %v", calls, pecanvetWait)
+	}
+	if oracle && !reflect.DeepEqual(x, seq[0][2]) && !reflect.DeepEqual(x, seq[2][2]) {
+		t.Errorf("calling %s concurrently gave %v %v, state %s; one after the other gives %v %v, state %s, or %v %v, state %s", calls, ra, rb, pecanvetShow(x), seq[0][0], seq[0][1], pecanvetShow(seq[0][2]), seq[2][0], seq[2][1], pecanvetShow(seq[2][2]))
+	}
+}
+
+// pecanvetWait bounds each phase of a driver.
+const pecanvetWait = 5 * time.Second
+
+// pecanvetWithin runs f on a goroutine of its own and reports whether it
+// returned within pecanvetWait. If not, it is left blocked: the test is
+// skipped, and its process ends with the recording.
+func pecanvetWithin(f func()) bool {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	tm := time.NewTimer(pecanvetWait)
+	defer tm.Stop()
+	select {
+	case <-done:
+		return true
+	case <-tm.C:
+		return false
+	}
+}
+
+// pecanvetShow prints a receiver's fields but those of package sync and
+// sync/atomic, whose state is the same whenever no call runs.
+func pecanvetShow(x interface{}) string {
+	v := reflect.ValueOf(x)
+	for v.Kind() == reflect.Ptr && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return fmt.Sprintf("%+v", x)
+	}
+	s := "{"
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Type().Field(i)
+		if p := f.Type.PkgPath(); p == "sync" || p == "sync/atomic" {
+			continue
+		}
+		if len(s) > 1 {
+			s += " "
+		}
+		s += fmt.Sprintf("%s:%+v", f.Name, v.Field(i))
+	}
+	return s + "}"
+}
+
+func pecanvetSeq(mk func() interface{}, a, b func(interface{}) []interface{}, reverse bool) (out [3]interface{}, p interface{}) {
+	defer func() { p = recover() }()
+	x := mk()
+	if reverse {
+		rb := b(x)
+		return [3]interface{}{a(x), rb, x}, nil
+	}
+	ra := a(x)
+	return [3]interface{}{ra, b(x), x}, nil
+}
+`
+
+// emit writes the driver file of pairs for the package pkg.
+func emit(pkg *types.Package, pairs []pair, vals *values) (string, []Driver) {
+	g := &gen{pkg: pkg, imports: map[string]string{}}
+	var body strings.Builder
+	var drivers []Driver
+	for _, pr := range pairs {
+		tn, ok := pkg.Scope().Lookup(pr.typ).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		named, ok := tn.Type().(*types.Named)
+		if !ok {
+			continue
+		}
+		a, b := g.call(named, pr.m0, vals), g.call(named, pr.m1, vals)
+		if a == "" || b == "" {
+			continue
+		}
+		fmt.Fprintf(&body, "\n// %s calls %s of *%s from two goroutines.\nfunc %s(t *testing.T) {\n", pr.test(), pr.calls(), pr.typ, pr.test())
+		fmt.Fprintf(&body, "\tpecanvetDrive(t, %q,\n\t\tfunc() interface{} { return %s },\n\t\t%s,\n\t\t%s)\n}\n", pr.calls(), g.receiver(named, vals), a, b)
+		drivers = append(drivers, Driver{Test: pr.test(), Type: pr.typ, Calls: pr.calls(), Cands: pr.cands})
+	}
+	if len(drivers) == 0 {
+		return "", nil
+	}
+	var b strings.Builder
+	b.WriteString("// Code generated by pecanvet: test drivers calling two methods of a type from two goroutines. This file exists only in pecanvet's build overlay.\n\n")
+	fmt.Fprintf(&b, "package %s\n\nimport (\n\t\"fmt\"\n\t\"reflect\"\n\t\"testing\"\n\t\"time\"\n", pkg.Name())
+	var paths []string
+	for path := range g.imports {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		fmt.Fprintf(&b, "\t%s %q\n", g.imports[path], path)
+	}
+	b.WriteString(")\n")
+	b.WriteString(helper)
+	b.WriteString(body.String())
+	return b.String(), drivers
+}
