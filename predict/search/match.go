@@ -1,0 +1,534 @@
+package search
+
+import (
+	"encoding/binary"
+	"sort"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict/ptg"
+)
+
+// matches reports whether op can stand for access type a in pattern p.
+func matches(op trace.Op, a pattern.Access, p *pattern.Pattern) bool {
+	if p.Chan {
+		return op == trace.Send && a == pattern.R || op == trace.Close && a == pattern.W
+	}
+	return matchesAccess(op, a)
+}
+
+// matchesAccess reports whether memory access op can stand for a. A
+// sync/atomic access matches in any pattern; a pattern that is not Atomic
+// also needs a plain access in the instance (allAtomic), checked per
+// class combination.
+func matchesAccess(op trace.Op, a pattern.Access) bool {
+	if !op.IsAccess() {
+		return false
+	}
+	if a == pattern.R {
+		return op.Reads()
+	}
+	return op.Writes()
+}
+
+// pattern searches one pattern.
+func (s *searcher) pattern(p *pattern.Pattern, reversedOnly bool) {
+	s.cur = p
+	gs := groupsOf(p)
+	ixs := make([]*groupIndex, len(gs))
+	for i, g := range gs {
+		ixs[i] = s.index(p, g)
+		ixs[i].skeletons(s.gr)
+	}
+	m := &matcher{s: s, p: p, gs: gs, ixs: ixs, reversedOnly: reversedOnly,
+		cls: make([]*class, len(gs)), sk: make([]*skeleton, len(gs)), objOf: unbound(p.Vars()), gOf: unbound(p.Threads()),
+		siteIdx: make([]int32, p.Len())}
+	m.classes(0)
+}
+
+type matcher struct {
+	s            *searcher
+	p            *pattern.Pattern
+	gs           []*group
+	ixs          []*groupIndex
+	reversedOnly bool
+	cls          []*class
+	sk           []*skeleton
+	objOf        []int32 // SV var → object, -1 unbound
+	gOf          []int32 // T var → goroutine, -1 unbound
+	keyBuf       []byte
+	siteIdx      []int32
+}
+
+// classes chooses a skeleton for group k and recurses; goroutines are
+// assigned per site combination, in assign.
+func (m *matcher) classes(k int) {
+	if m.s.stopped() {
+		return
+	}
+	if k == len(m.gs) {
+		m.combination()
+		return
+	}
+	g := m.gs[k]
+	ix := m.ixs[k]
+	var cand []int32
+	if o := m.objOf[g.sv[0]]; o >= 0 {
+		cand = ix.skelByObj[o]
+	} else {
+		cand = ix.allSkels
+	}
+	gr := m.s.gr
+	var newSV [8]int
+next:
+	for _, si := range cand {
+		sk := &ix.skels[si]
+		c := sk.proto
+		// Ops must match the group's access types (singles are shared by all).
+		for e := range g.pos {
+			if !matches(gr.Ev(c.flat[e]).Op, g.at[e], m.p) {
+				continue next
+			}
+		}
+		// Object bindings.
+		nNew := 0
+		ok := true
+		for e, v := range g.sv {
+			if o := m.objOf[v]; o >= 0 {
+				if o != c.objs[e] {
+					ok = false
+					break
+				}
+				continue
+			}
+			for _, o2 := range m.objOf {
+				if o2 == c.objs[e] {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				break
+			}
+			m.objOf[v] = c.objs[e]
+			if nNew < len(newSV) {
+				newSV[nNew] = v
+				nNew++
+			}
+		}
+		if ok {
+			m.sk[k] = sk
+			m.cls[k] = c
+			m.classes(k + 1)
+		}
+		for _, v := range newSV[:nNew] {
+			m.objOf[v] = -1
+		}
+	}
+}
+
+// assign chooses, for group k, a class of its skeleton whose goroutine
+// fits the thread bindings (same T var, same goroutine; different,
+// different), and at the end tries the instances. It reports whether the
+// site combination is finished (confirmed, given up or capped).
+func (m *matcher) assign(k int, key string, elem [][2]int) bool {
+	s := m.s
+	if s.stopped() {
+		return true
+	}
+	if k == len(m.gs) {
+		if s.opt.MaxAssign > 0 && s.assigns[key] >= s.opt.MaxAssign {
+			// Counted once: the tries mark keeps the key from coming back.
+			s.stats.Capped++
+			s.tries[key] = s.opt.MaxTries
+			return true
+		}
+		s.assigns[key]++
+		m.instances(key, elem)
+		return s.done[key] || s.tries[key] >= s.opt.MaxTries
+	}
+	g := m.gs[k]
+	ix := m.ixs[k]
+	boundT := m.gOf[g.t]
+next:
+	for _, ci := range m.sk[k].members {
+		c := ix.classes[ci]
+		if boundT >= 0 {
+			if boundT != c.g {
+				continue
+			}
+		} else {
+			for _, gg := range m.gOf {
+				if gg == c.g {
+					continue next
+				}
+			}
+		}
+		m.gOf[g.t] = c.g
+		m.cls[k] = c
+		fin := m.assign(k+1, key, elem)
+		m.gOf[g.t] = boundT
+		if fin {
+			return true
+		}
+	}
+	return false
+}
+
+// combination handles one choice of classes: site key, lock condition,
+// then instances.
+func (m *matcher) combination() {
+	p := m.p
+	n := p.Len()
+	elem := make([][2]int, n) // position → (group, element)
+	for gi, g := range m.gs {
+		for e, pos := range g.pos {
+			m.siteIdx[pos] = m.cls[gi].sites[e]
+			elem[pos] = [2]int{gi, e}
+		}
+	}
+	if m.s.phase != 0 && m.s.opt.Prefer(m.siteIdx) != (m.s.phase > 0) {
+		return
+	}
+	m.s.stats.Combinations++
+	m.keyBuf = siteKey(m.keyBuf[:0], p, m.siteIdx)
+	if m.s.done[string(m.keyBuf)] || m.s.tries[string(m.keyBuf)] >= m.s.opt.MaxTries {
+		return
+	}
+	key := string(m.keyBuf)
+	if !p.Atomic && !p.Chan && m.allAtomic(elem) {
+		// Two sync/atomic accesses never race (the race detector's rule);
+		// a class's ops are fixed, so no instance of the combination is one.
+		return
+	}
+	if !m.locksOK(elem) {
+		return
+	}
+	saved := append([]*class(nil), m.cls...)
+	m.assign(0, key, elem)
+	copy(m.cls, saved)
+}
+
+// allAtomic reports whether every event of the class combination is a
+// sync/atomic access.
+func (m *matcher) allAtomic(elem [][2]int) bool {
+	gr := m.s.gr
+	for _, ge := range elem {
+		c := m.cls[ge[0]]
+		if !gr.Ev(c.flat[ge[1]]).Op.IsAtomic() {
+			return false
+		}
+	}
+	return true
+}
+
+// locksOK is the lock part of the mutation condition for a class combination.
+func (m *matcher) locksOK(elem [][2]int) bool {
+	gr := m.s.gr
+	n := len(elem)
+	// active[g] = held lockset of group g's current gap, if inside one.
+	lastPos := make([]int, len(m.gs))
+	firstPos := make([]int, len(m.gs))
+	for gi, g := range m.gs {
+		firstPos[gi] = g.pos[0]
+		lastPos[gi] = g.pos[len(g.pos)-1]
+	}
+	gapAt := func(gi, pos int) (int32, bool) {
+		// The gap of group gi that contains position pos (strictly inside).
+		g := m.gs[gi]
+		for e := 0; e+1 < len(g.pos); e++ {
+			if g.pos[e] < pos && pos < g.pos[e+1] {
+				return m.cls[gi].helds[e], true
+			}
+		}
+		return 0, false
+	}
+	for pos := 0; pos < n; pos++ {
+		gi, e := elem[pos][0], elem[pos][1]
+		l := m.cls[gi].locks[e]
+		for gj := range m.gs {
+			if gj == gi || m.gs[gj].t == m.gs[gi].t {
+				continue
+			}
+			if h, in := gapAt(gj, pos); in && gr.Conflict(h, l) {
+				return false
+			}
+		}
+		if m.p.Adjacent && pos+1 < n {
+			gk, ek := elem[pos+1][0], elem[pos+1][1]
+			if m.gs[gk].t != m.gs[gi].t && gr.Conflict(l, m.cls[gk].locks[ek]) {
+				return false
+			}
+		}
+	}
+	// Gaps of different goroutines that overlap in the pattern's order.
+	for gi := range m.gs {
+		for gj := gi + 1; gj < len(m.gs); gj++ {
+			if m.gs[gi].t == m.gs[gj].t {
+				continue
+			}
+			for a := 0; a+1 < len(m.gs[gi].pos); a++ {
+				for b := 0; b+1 < len(m.gs[gj].pos); b++ {
+					lo := max(m.gs[gi].pos[a], m.gs[gj].pos[b])
+					hi := min(m.gs[gi].pos[a+1], m.gs[gj].pos[b+1])
+					if lo < hi && gr.Conflict(m.cls[gi].helds[a], m.cls[gj].helds[b]) {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// instances tries instance tuples of the chosen classes that pass the POR
+// condition.
+func (m *matcher) instances(key string, elem [][2]int) {
+	gr := m.s.gr
+	n := len(elem)
+	chosen := make([][]int32, len(m.gs))
+	events := make([]int32, n)
+	// Enumerate from the group with the fewest instances; the others are
+	// found by binary search relative to the groups already chosen.
+	order := make([]int, len(m.gs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return m.cls[order[a]].count() < m.cls[order[b]].count() })
+	// side[gi] holds, for each event of chosen[gi], what okWith compares
+	// with (taken when it is chosen): okWith runs for every probe of the
+	// binary searches below, and looked the chosen events up each time.
+	side := make([][]chosenEv, len(m.gs))
+	choose := func(gi int, in []int32) {
+		chosen[gi] = in
+		cs := side[gi][:0]
+		for _, y := range in {
+			cs = append(cs, chosenEv{g: gr.Ev(y).G, local: gr.Local[y], epoch: gr.Epoch[y], region: gr.Region[y], clock: gr.Clock(y)})
+		}
+		side[gi] = cs
+	}
+	// okWith reports whether instance in of group gi is compatible with the
+	// groups chosen before it (order[:k]): -1 too early, +1 too late,
+	// 0 fine, 2 incompatible for another reason. It is okWithSlow with
+	// the chosen events' side of each comparison taken from side.
+	var okWithFast func(k int, in []int32) int
+	okWith := func(k int, in []int32) int {
+		if !fastOkWith {
+			return okWithSlow(gr, m.gs, order, chosen, k, in)
+		}
+		if checkOkWith != nil {
+			fast := okWithFast(k, in)
+			checkOkWith(fast, okWithSlow(gr, m.gs, order, chosen, k, in))
+			return fast
+		}
+		return okWithFast(k, in)
+	}
+	okWithFast = func(k int, in []int32) int {
+		gi := order[k]
+		g := m.gs[gi]
+		for e, pos := range g.pos {
+			x := in[e]
+			xg, xl, xr := gr.Ev(x).G, gr.Local[x], gr.Region[x]
+			for _, gj := range order[:k] {
+				cs := side[gj]
+				for f, pos2 := range m.gs[gj].pos {
+					y := &cs[f]
+					if pos2 < pos {
+						// y must be able to precede x: not POR(x, y).
+						if xg == y.g {
+							if y.local > xl {
+								return -1
+							}
+						} else {
+							// VC(y, xg): 0 without a snapshot.
+							vc := uint32(0)
+							if y.clock != nil {
+								vc = y.clock[xg]
+							}
+							if vc >= gr.Epoch[x] {
+								return -1
+							}
+						}
+					} else {
+						// Not POR(y, x).
+						if xg == y.g {
+							if y.local < xl {
+								return +1
+							}
+						} else if gr.VC(x, y.g) >= y.epoch {
+							return +1
+						}
+					}
+					if xr >= 0 && xr == y.region && m.gs[gj].ar != g.ar {
+						return 2
+					}
+				}
+			}
+		}
+		return 0
+	}
+	var rec func(k int) bool
+	rec = func(k int) bool {
+		if k == len(m.gs) {
+			for gj, g := range m.gs {
+				for e, pos := range g.pos {
+					events[pos] = chosen[gj][e]
+				}
+			}
+			if m.reversedOnly && !(events[n-1] < events[0]) {
+				return false
+			}
+			if m.p.Atomic && commuting(gr, events) {
+				// Never a violation; a site's update kind is fixed, so
+				// the other instances of the combination are alike.
+				m.s.done[key] = true
+				return true
+			}
+			if m.p.Atomic && unobserved(gr, m.p, events) {
+				// Without effect; other instances of the combination
+				// may have remote regions that read the object.
+				m.s.stats.Unobserved++
+				m.s.tries[key]++
+				return m.s.tries[key] >= m.s.opt.MaxTries
+			}
+			m.s.stats.Candidates++
+			m.s.tries[key]++
+			sites := make([]string, n)
+			for i, e := range events {
+				sites[i] = gr.Tr.Site(gr.Ev(e))
+			}
+			if m.s.try(Candidate{Pattern: m.p, Events: append([]int32(nil), events...), Key: pattern.Key(m.p, sites)}) {
+				m.s.done[key] = true
+				m.s.stats.Confirmed++
+				return true
+			}
+			if m.s.tries[key] >= m.s.opt.MaxTries {
+				m.s.stats.GaveUp++
+				return true
+			}
+			return false
+		}
+		gi := order[k]
+		c := m.cls[gi]
+		cnt := c.count()
+		if k == 0 {
+			for i := 0; i < cnt; i++ {
+				if m.s.stopped() {
+					return true
+				}
+				choose(gi, c.inst(i))
+				if rec(1) {
+					return true
+				}
+			}
+			return false
+		}
+		// Instances are in program order and the POR condition is monotone:
+		// the compatible ones form a range.
+		lo := sort.Search(cnt, func(i int) bool { return okWith(k, c.inst(i)) != -1 })
+		hi := lo + sort.Search(cnt-lo, func(i int) bool { return okWith(k, c.inst(lo+i)) == +1 })
+		if lo >= hi {
+			return false
+		}
+		// Try the ones nearest the anchor's instance first.
+		anchor := chosen[order[0]][0]
+		mid := lo + sort.Search(hi-lo, func(i int) bool { return c.inst(lo + i)[0] >= anchor })
+		tried := 0
+		for d := 0; lo <= mid-1-d || mid+d < hi; d++ {
+			for _, i := range [2]int{mid + d, mid - 1 - d} {
+				if i < lo || i >= hi {
+					continue
+				}
+				in := c.inst(i)
+				if okWith(k, in) != 0 {
+					continue
+				}
+				choose(gi, in)
+				if rec(k + 1) {
+					return true
+				}
+				if tried++; tried >= m.s.opt.PerClass {
+					return false
+				}
+			}
+		}
+		return false
+	}
+	rec(0)
+}
+
+// chosenEv is a chosen event with what okWith compares with.
+type chosenEv struct {
+	g, local, region int32
+	epoch            uint32
+	clock            []uint32 // gr.Clock of the event
+}
+
+// fastOkWith enables okWith's comparisons with the chosen side taken in
+// advance (a variable for the test that compares it with okWithSlow).
+var fastOkWith = true
+
+// checkOkWith, if set (by a test), is called with both answers at every
+// okWith call.
+var checkOkWith func(fast, slow int)
+
+// okWithSlow is okWith, comparing by POR.
+func okWithSlow(gr *ptg.Graph, gs []*group, order []int, chosen [][]int32, k int, in []int32) int {
+	gi := order[k]
+	g := gs[gi]
+	for e, pos := range g.pos {
+		x := in[e]
+		for _, gj := range order[:k] {
+			for f, pos2 := range gs[gj].pos {
+				y := chosen[gj][f]
+				if pos2 < pos {
+					// y must be able to precede x.
+					if gr.POR(x, y) {
+						return -1
+					}
+					if gr.Ev(x).G == gr.Ev(y).G && gr.Local[y] > gr.Local[x] {
+						return -1
+					}
+				} else {
+					if gr.POR(y, x) {
+						return +1
+					}
+					if gr.Ev(x).G == gr.Ev(y).G && gr.Local[y] < gr.Local[x] {
+						return +1
+					}
+				}
+				if gr.Region[x] >= 0 && gr.Region[x] == gr.Region[y] && gs[gj].ar != g.ar {
+					return 2
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// siteKey appends to b a compact key with the same equivalence as
+// pattern.Key on site names (site indices and names correspond one to one):
+// the (access, site) items in pattern order, sorted for adjacent pairs.
+func siteKey(b []byte, p *pattern.Pattern, sites []int32) []byte {
+	item := func(i int) uint64 { return uint64(uint32(sites[i]))<<8 | uint64(p.AT[i]) }
+	if p.Adjacent && len(sites) == 2 {
+		a, c := item(0), item(1)
+		if c < a {
+			a, c = c, a
+		}
+		b = binary.LittleEndian.AppendUint64(b, a)
+		return binary.LittleEndian.AppendUint64(b, c)
+	}
+	for i := range sites {
+		b = binary.LittleEndian.AppendUint64(b, item(i))
+	}
+	return b
+}
+
+func unbound(n int) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = -1
+	}
+	return s
+}
