@@ -1,10 +1,19 @@
-// Package hb is a FastTrack-style happens-before race detector over a
-// trace: one pass, vector clocks per goroutine and synchronization object,
-// epochs for the last write and (until reads are concurrent) the last read
-// of each location. It is the baseline `make bench` measures the PTG
-// engine against ("BENCH hb-baseline"): what a dynamic race detector such
-// as -race does with the same events, so the engine's cost is a ratio
-// measured in one run rather than an absolute figure.
+// Package hb computes happens-before over a recorded trace, as FastTrack does.
+//
+// Two packages use it. The orchestrator (package check) calls
+// OrderedPairs to learn whether recorded synchronization orders the two
+// accesses of a race prediction whose replay diverged: a pair that nothing
+// orders is then confirmed with Go's race detector. The benchmark
+// (internal/bench) calls Run as the baseline it measures the PTG engine
+// against ("BENCH hb-baseline"): what a dynamic race detector such as
+// -race does with the same events, so that the engine's cost is a ratio
+// measured in one run.
+//
+// # Model
+//
+// One pass in trace order keeps a vector clock per goroutine and
+// synchronization object, and epochs for the last write and (until reads
+// are concurrent) the last read of each location.
 //
 // Synchronization follows the PTG's Go rules (package ptg): fork/join,
 // channels (k-th send → k-th receive; with capacity c the k-th receive →
