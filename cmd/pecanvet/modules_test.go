@@ -36,7 +36,7 @@ func TestGoVetModuleShapes(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				root := copyTree(t, filepath.Join("../../testdata/modules", name), nil)
+				root := copyTree(t, filepath.Join("testdata/modules", name), nil)
 				before := hashTree(t, root)
 				code, out := goVet(t, filepath.Join(root, c.dir), "-vettool="+bin, "./...")
 				if hashTree(t, root) != before {
