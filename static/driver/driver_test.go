@@ -12,7 +12,7 @@ import (
 
 func generateIn(t *testing.T, pkg string) *Result {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("../../testdata/src", pkg))
+	dir, err := filepath.Abs(filepath.Join("testdata/subjects", pkg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestCandidateDriver(t *testing.T) {
 // TestDropsWhatDoesNotCompile: a driver that does not type-check against
 // the package is dropped with a note; the others stay.
 func TestDropsWhatDoesNotCompile(t *testing.T) {
-	dir, err := filepath.Abs("../../testdata/src/ledger")
+	dir, err := filepath.Abs("testdata/subjects/ledger")
 	if err != nil {
 		t.Fatal(err)
 	}
