@@ -1,0 +1,16 @@
+// Package bufwriter is a Go version of the ConTest "BufWriter" program
+// (atomic-sets paper, Table 1): a buffered writer. Write copies into the
+// buffer without locking when the data fits ("fast path"); Flush, called by
+// a background flusher goroutine, writes the buffered bytes out and empties
+// the buffer under the mutex.
+//
+// Known bug: data races and an atomicity violation (RWW on Writer.n, the
+// fill level; an atomic-set-serializability violation on {Writer.buf,
+// Writer.n}). Write reads w.n at bufwriter.go:23, copies into w.buf at
+// bufwriter.go:25 and writes w.n at bufwriter.go:26. If a Flush (the read at
+// bufwriter.go:49, the write at bufwriter.go:53) runs between Write's read
+// and write of n, the bytes already flushed are counted again: they are
+// written out twice (TestFlusher fails: "abcabcdef").
+//
+// go test -race flags it in a single run.
+package bufwriter
