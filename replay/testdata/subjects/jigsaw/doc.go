@@ -1,0 +1,17 @@
+// Package jigsaw is a Go version of the bug PECAN predicted in Jigsaw 2.2.6
+// (PECAN Figure 7): EventManager.GetNextEvent waits until the event queue (a
+// synchronized vector, like java.util.Vector) is non-empty, takes the first
+// event and removes it. Each queue method locks the queue; the three steps
+// together do not.
+//
+// Known bug: atomicity violation (check-then-act; RWR and RWW on
+// Queue.items). The emptiness check Size at jigsaw.go:29 (Figure 7, line 1),
+// ElementAt at jigsaw.go:36 (line 2) and RemoveElementAt at jigsaw.go:43
+// (line 3) are separate critical sections. If a second dispatcher goroutine
+// takes and removes the only event between the first one's check and its
+// ElementAt, ElementAt(0) indexes an empty slice and panics ("index out of
+// range [0] with length 0", Jigsaw's ArrayIndexOutOfBoundsException).
+//
+// Every access is made with the queue's mutex held, so go test -race does
+// not flag it.
+package jigsaw

@@ -1,0 +1,13 @@
+// Package wgwrongadd is a Go idiom gone wrong (after Go's
+// TestRaceWaitGroupWrongAdd): a fetcher whose goroutines call wg.Add
+// themselves, instead of FetchAll calling it before starting them.
+//
+// Known bug: data race on Fetcher.wg, as the race detector models a
+// WaitGroup: an Add that raises the counter from 0 (fetch.go:27) reads it,
+// and a Wait that blocks (fetch.go:22) writes it, so an Add from 0 that
+// does not happen before the Wait races with it. In the recorded run
+// FetchAll waits after both Adds and the test passes. In the bad schedule
+// Wait comes before the Adds and returns at once: the map of sizes is
+// read (fetch.go:23) while a fetch writes it (fetch.go:31), a data race
+// too (TestFetchAll fails: fetched 0 pages, want 2).
+package wgwrongadd
