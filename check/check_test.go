@@ -31,7 +31,7 @@ func TestDeterminism(t *testing.T) {
 		}
 		runs = n
 	}
-	dir, err := filepath.Abs("../testdata/src")
+	dir, err := filepath.Abs("testdata/subjects")
 	if err != nil {
 		t.Fatal(err)
 	}
