@@ -201,7 +201,7 @@ func buildPecanvet(t *testing.T) string {
 
 func copySubject(t *testing.T, name, dst string) {
 	t.Helper()
-	src := filepath.Join("../../testdata/src", name)
+	src := filepath.Join("testdata/subjects", name)
 	ents, err := os.ReadDir(src)
 	if err != nil {
 		t.Fatal(err)
@@ -572,7 +572,7 @@ func TestStaticOnly(t *testing.T) {
 	if r.Error != nil {
 		t.Fatal(r.Error)
 	}
-	path, _ := filepath.Abs("../../testdata/src/doubleclose/server.go")
+	path, _ := filepath.Abs("testdata/subjects/doubleclose/server.go")
 	uri := pathURI(path)
 	for range 2 {
 		c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "go", "version": 1, "text": ""}})
