@@ -41,7 +41,7 @@ func Validate(t *testing.T, log []byte) {
 func repo(t *testing.T, prefix string) (root, mod string) {
 	root = t.TempDir()
 	mod = filepath.Join(root, "sub")
-	src, err := os.ReadFile("../../testdata/src/account/account.go")
+	src, err := os.ReadFile("testdata/account/account.go")
 	if err != nil {
 		t.Fatal(err)
 	}
