@@ -99,7 +99,7 @@ func TestSARIFInCI(t *testing.T) {
 	repoDir := t.TempDir()
 	os.Mkdir(filepath.Join(repoDir, ".git"), 0o755)
 	os.Mkdir(filepath.Join(repoDir, "svc"), 0o755)
-	srcs, _ := filepath.Glob("../../testdata/src/account/*.go")
+	srcs, _ := filepath.Glob("testdata/account/*.go")
 	if len(srcs) < 2 {
 		t.Fatalf("account subject: %d files", len(srcs))
 	}
