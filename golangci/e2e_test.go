@@ -24,7 +24,7 @@ func TestGolangciLintBinary(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, s := range []string{"doubleclose", "doubleclosefixed"} {
-		copyDir(t, filepath.Join("../testdata/src", s), filepath.Join(dir, s))
+		copyDir(t, filepath.Join("testdata/subjects", s), filepath.Join(dir, s))
 	}
 	writeFile(t, filepath.Join(dir, "go.mod"), "module subjects\n\ngo 1.24\n")
 	writeFile(t, filepath.Join(dir, ".golangci.yml"), readmeConfig(t))

@@ -125,7 +125,7 @@ func TestDynamic(t *testing.T) {
 	if got := pecan.Analyzer.Flags.Lookup("maxreplays").Value.String(); got != "20" {
 		t.Errorf("maxreplays flag %s after maxreplays: 20", got)
 	}
-	dir, _ := filepath.Abs("../testdata/src")
+	dir, _ := filepath.Abs("testdata/subjects")
 	n := 0
 	for _, r := range analysistest.Run(t, dir, as[0], "./doubleclose", "./doubleclosefixed") {
 		for _, d := range r.Diagnostics {

@@ -1,0 +1,3 @@
+module subjects
+
+go 1.24
