@@ -69,14 +69,18 @@ eval-modules:
 	$(GO) run ./internal/eval -sections modules -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
-# the Go module proxy alone: tools/golangci-lint is a module of its own
+# a module proxy alone: tools/golangci-lint is a module of its own
 # (pecanvet's go.mod does not depend on golangci-lint) whose go.sum pins
-# every dependency. GOLANGCI_GOPROXY has no ",direct": nothing is fetched
-# with git. After a change to pecanvet's go.mod, `go mod tidy` in
-# tools/golangci-lint brings its go.sum up to date.
-GOLANGCI_GOPROXY ?= https://proxy.golang.org
+# every dependency. GOLANGCI_GOPROXY is your `go env GOPROXY` less its
+# "direct" and "off" entries, so that nothing is fetched with git and a
+# company proxy serves as well as proxy.golang.org; if no proxy is left,
+# the target fails and asks for one (GOLANGCI_GOPROXY=https://...). After a
+# change to pecanvet's go.mod, `go mod tidy` in tools/golangci-lint brings
+# its go.sum up to date.
+GOLANGCI_GOPROXY ?= $(shell $(GO) env GOPROXY | sed -E -e ':a' -e 's/(^|[,|])(direct|off)([,|]|$$)/\1/' -e 'ta' -e 's/[,|]$$//')
 golangci-lint:
-	cd tools/golangci-lint && GOPROXY=$(GOLANGCI_GOPROXY) $(GO) build -mod=readonly -o $(abspath $(BIN))/golangci-lint .
+	@[ -n '$(GOLANGCI_GOPROXY)' ] || { echo "golangci-lint: GOPROXY=$$($(GO) env GOPROXY) names no module proxy (direct and off are left out: nothing is fetched with git); set GOLANGCI_GOPROXY to your proxy's URL" >&2; exit 1; }
+	cd tools/golangci-lint && GOPROXY='$(GOLANGCI_GOPROXY)' $(GO) build -mod=readonly -o $(abspath $(BIN))/golangci-lint .
 
 # The plugin end to end: bin/golangci-lint with README.md's configuration
 # on a subject and its fixed twin (golangci/e2e_test.go).
