@@ -26,8 +26,10 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/pecanvet/pecanvet/check"
 	"github.com/pecanvet/pecanvet/passes/pecan"
 	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/report"
 )
 
 // Name is the plugin's name in golangci-lint's configuration.
@@ -135,10 +137,10 @@ func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 // withoutRelated is a, reporting its diagnostics without their related
 // information. golangci-lint turns each related entry into an issue of its
 // own and moves entries from other files to the diagnostic's position,
-// so the clip (one entry per step, most in the test file) would come out
-// as a dozen misplaced issues per finding. The message carries the
-// anomaly's interleaving on its own line; the whole clip is what go vet,
-// pecanvet lsp and SARIF show.
+// so the steps (one entry each, most in the test file) would come out as
+// a dozen misplaced issues per finding. Instead each message ends with its
+// finding's interleaving (report.Standalone); the steps themselves are
+// what go vet, pecanvet lsp and SARIF show.
 //
 // It is named as the linter: golangci-lint prefixes the text of an
 // analyzer named otherwise with the analyzer's name ("pecan: …").
@@ -146,12 +148,22 @@ func withoutRelated(a *analysis.Analyzer) *analysis.Analyzer {
 	w := *a
 	w.Name = Name
 	w.Run = func(pass *analysis.Pass) (any, error) {
+		var diags []analysis.Diagnostic
 		p := *pass
-		p.Report = func(d analysis.Diagnostic) {
+		p.Report = func(d analysis.Diagnostic) { diags = append(diags, d) }
+		res, err := a.Run(&p)
+		var found []check.Finding
+		if r, ok := res.(*pecan.Result); ok && r != nil && len(r.Reported) == len(diags) {
+			found = r.Reported
+		}
+		for i, d := range diags {
 			d.Related = nil
+			if found != nil {
+				d.Message = report.Standalone(d.Message, found[i])
+			}
 			pass.Report(d)
 		}
-		return a.Run(&p)
+		return res, err
 	}
 	return &w
 }
