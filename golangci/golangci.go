@@ -78,7 +78,7 @@ func New(conf any) (register.LinterPlugin, error) {
 		// its error names the field.
 		return nil, fmt.Errorf("pecanvet: settings: %w", err)
 	}
-	flags := &pecan.Analyzer.Flags // shared with StaticAnalyzer
+	flags := &pecan.Analyzer.Flags // shared with pecan.ForReplay(false)
 	if s.Patterns != nil {
 		if _, err := pattern.Resolve(*s.Patterns); err != nil {
 			return nil, fmt.Errorf("pecanvet: setting \"patterns\": %v", err)
@@ -104,16 +104,14 @@ func New(conf any) (register.LinterPlugin, error) {
 			return nil, fmt.Errorf("pecanvet: setting \"maxreplays\": %v", err)
 		}
 	}
-	p := &Plugin{analyzer: pecan.Analyzer}
+	replay := true
 	if s.Replay != nil {
 		if err := flags.Set("replay", strconv.FormatBool(*s.Replay)); err != nil {
 			return nil, fmt.Errorf("pecanvet: setting \"replay\": %v", err)
 		}
-		if !*s.Replay {
-			p.analyzer = pecan.StaticAnalyzer
-		}
+		replay = *s.Replay
 	}
-	return p, nil
+	return &Plugin{analyzer: pecan.ForReplay(replay)}, nil
 }
 
 // isKnown reports whether k is a setting. golangci-lint reads its

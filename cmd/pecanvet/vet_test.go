@@ -231,3 +231,26 @@ func TestDirectRequirements(t *testing.T) {
 		t.Error("go.mod does not require golang.org/x/tools")
 	}
 }
+
+// TestReplayFlag: the vet tool picks the analyzer from -pecan.replay as the
+// flag package parses it, before unitchecker does.
+func TestReplayFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"x.cfg"}, true},
+		{[]string{"-pecan.replay=false", "x.cfg"}, false},
+		{[]string{"--pecan.replay=false", "x.cfg"}, false},
+		{[]string{"-pecan.replay=0", "x.cfg"}, false},
+		{[]string{"-pecan.replay=F", "-json", "x.cfg"}, false},
+		{[]string{"-pecan.replay=false", "-pecan.replay", "x.cfg"}, true},
+		{[]string{"-pecan.replay=maybe", "x.cfg"}, true},
+		{[]string{"-pecan.replayx=false", "x.cfg"}, true},
+		{[]string{"x.cfg", "-pecan.replay=false"}, true},
+	} {
+		if got := replayFlag(tc.args); got != tc.want {
+			t.Errorf("replayFlag(%q) = %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}

@@ -36,8 +36,8 @@
 // With -replay=false the analyzer reports passes/candidates' candidates
 // instead. Those need passes/symbolic's facts, hence SSA of every
 // dependency, which the dynamic loop does without; so the analyzer comes
-// in two builds with the same name and flags, Analyzer and StaticAnalyzer,
-// and a driver registers the one -replay asks for.
+// in two builds with the same name and flags, Analyzer and
+// ForReplay(false), and a driver registers the one -replay asks for.
 package pecan
 
 import (
@@ -69,30 +69,45 @@ import (
 	"github.com/pecanvet/pecanvet/report"
 )
 
-const doc = "report concurrency anomalies (data races, atomicity and atomic-set-serializability violations) that another schedule of the package's tests exhibits, each proved by replaying that schedule"
-
 // Analyzer reports the reproduced concurrency anomalies of a package. It
 // needs no SSA and exports no facts: a package without concurrency costs
 // one walk of its syntax (the fast path), and its dependencies nothing.
-var Analyzer = &analysis.Analyzer{
-	Name:       "pecan",
-	Doc:        doc,
-	URL:        "https://github.com/pecanvet/pecanvet",
-	Requires:   []*analysis.Analyzer{inspect.Analyzer},
-	Run:        run,
-	ResultType: reflect.TypeOf((*Result)(nil)),
+// With -replay=false it does nothing: drivers register ForReplay(false).
+var Analyzer = newAnalyzer(run, inspect.Analyzer)
+
+// staticAnalyzer is the build of Analyzer for -replay=false: it reports
+// the static candidates, marked unconfirmed, and runs nothing.
+var staticAnalyzer = newAnalyzer(runStatic, symbolic.Analyzer, candidates.Analyzer)
+
+// ForReplay returns the analyzer that implements -replay=replay: Analyzer,
+// or for false the build that reports the static candidates. Both are named
+// "pecan" and share their flags (a flag set through one is set for both),
+// so that users see one analyzer whichever runs; a driver chooses before
+// it parses flags, since the choice decides which analyzers run on the
+// dependencies.
+func ForReplay(replay bool) *analysis.Analyzer {
+	if replay {
+		return Analyzer
+	}
+	return staticAnalyzer
 }
 
-// StaticAnalyzer is Analyzer for -replay=false: it reports the static
-// candidates (passes/candidates), marked unconfirmed, and runs nothing.
-// It has the same name and flags; a driver registers one or the other.
-var StaticAnalyzer = &analysis.Analyzer{
-	Name:       "pecan",
-	Doc:        doc,
-	URL:        "https://github.com/pecanvet/pecanvet",
-	Requires:   []*analysis.Analyzer{symbolic.Analyzer, candidates.Analyzer},
-	Run:        runStatic,
-	ResultType: reflect.TypeOf((*Result)(nil)),
+func newAnalyzer(run func(*analysis.Pass) (any, error), requires ...*analysis.Analyzer) *analysis.Analyzer {
+	a := &analysis.Analyzer{
+		Name:       "pecan",
+		Doc:        "report concurrency anomalies (data races, atomicity and atomic-set-serializability violations) that another schedule of the package's tests exhibits, each proved by replaying that schedule",
+		URL:        "https://github.com/pecanvet/pecanvet",
+		Requires:   requires,
+		Run:        run,
+		ResultType: reflect.TypeOf((*Result)(nil)),
+	}
+	a.Flags.StringVar(&patternsFlag, "patterns", patternsFlag, "anomaly patterns: built-in sets (race, av, asv, chan, all), pattern files or inline pattern text")
+	a.Flags.DurationVar(&budget, "budget", budget, "time budget for the dynamic work of one package")
+	a.Flags.BoolVar(&doReplay, "replay", doReplay, "confirm by recording and replaying; false reports the static candidates, marked unconfirmed")
+	a.Flags.IntVar(&maxReplays, "maxreplays", maxReplays, "replays per test at most")
+	a.Flags.StringVar(&statsFile, "stats", statsFile, "append one JSON line per package to this file: tests found and checked, notes, why it was skipped (for evaluations)")
+	a.Flags.BoolVar(&verbose, "v", verbose, "also report interleavings without effect (violations across a unit's own unlock whose replay passes)")
+	return a
 }
 
 // Result lists what the analyzer did, for tests and drivers.
@@ -113,17 +128,6 @@ var (
 	maxReplays   = 100
 	verbose      = false
 )
-
-func init() {
-	for _, a := range []*analysis.Analyzer{Analyzer, StaticAnalyzer} {
-		a.Flags.StringVar(&patternsFlag, "patterns", patternsFlag, "anomaly patterns: built-in sets (race, av, asv, chan, all), pattern files or inline pattern text")
-		a.Flags.DurationVar(&budget, "budget", budget, "time budget for the dynamic work of one package")
-		a.Flags.BoolVar(&doReplay, "replay", doReplay, "confirm by recording and replaying; false reports the static candidates, marked unconfirmed")
-		a.Flags.IntVar(&maxReplays, "maxreplays", maxReplays, "replays per test at most")
-		a.Flags.StringVar(&statsFile, "stats", statsFile, "append one JSON line per package to this file: tests found and checked, notes, why it was skipped (for evaluations)")
-		a.Flags.BoolVar(&verbose, "v", verbose, "also report interleavings without effect (violations across a unit's own unlock whose replay passes)")
-	}
-}
 
 // runStatic reports the static candidates of a package with concurrency.
 func runStatic(pass *analysis.Pass) (any, error) {
