@@ -10,7 +10,7 @@
 //	patterns:   anomaly patterns (race, av, asv, chan, all, files or inline text); default all
 //	budget:     time for the dynamic work of one package, e.g. 2m; default 5m
 //	replay:     false reports the static candidates, marked unconfirmed, and runs nothing (the fast mode for editors); default true
-//	maxreplays: replays per test at most; default 50
+//	maxreplays: replays per test at most (as -pecan.maxreplays)
 //
 // An unknown key is an error that names it. The flags are process-wide:
 // one golangci-lint run has one pecanvet configuration.
