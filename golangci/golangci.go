@@ -10,7 +10,7 @@
 //	patterns:   anomaly patterns (race, av, asv, chan, all, files or inline text); default all
 //	budget:     time for the dynamic work of one package, e.g. 2m; default 5m
 //	replay:     false reports the static candidates, marked unconfirmed, and runs nothing (the fast mode for editors); default true
-//	maxreplays: replays per test at most; default 50
+//	maxreplays: replays per test at most (as -pecan.maxreplays)
 //
 // An unknown key is an error that names it. The flags are process-wide:
 // one golangci-lint run has one pecanvet configuration.
@@ -26,8 +26,10 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/pecanvet/pecanvet/check"
 	"github.com/pecanvet/pecanvet/passes/pecan"
 	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/report"
 )
 
 // Name is the plugin's name in golangci-lint's configuration.
@@ -76,7 +78,7 @@ func New(conf any) (register.LinterPlugin, error) {
 		// its error names the field.
 		return nil, fmt.Errorf("pecanvet: settings: %w", err)
 	}
-	flags := &pecan.Analyzer.Flags // shared with StaticAnalyzer
+	flags := &pecan.Analyzer.Flags // shared with pecan.ForReplay(false)
 	if s.Patterns != nil {
 		if _, err := pattern.Resolve(*s.Patterns); err != nil {
 			return nil, fmt.Errorf("pecanvet: setting \"patterns\": %v", err)
@@ -102,16 +104,14 @@ func New(conf any) (register.LinterPlugin, error) {
 			return nil, fmt.Errorf("pecanvet: setting \"maxreplays\": %v", err)
 		}
 	}
-	p := &Plugin{analyzer: pecan.Analyzer}
+	replay := true
 	if s.Replay != nil {
 		if err := flags.Set("replay", strconv.FormatBool(*s.Replay)); err != nil {
 			return nil, fmt.Errorf("pecanvet: setting \"replay\": %v", err)
 		}
-		if !*s.Replay {
-			p.analyzer = pecan.StaticAnalyzer
-		}
+		replay = *s.Replay
 	}
-	return p, nil
+	return &Plugin{analyzer: pecan.ForReplay(replay)}, nil
 }
 
 // isKnown reports whether k is a setting. golangci-lint reads its
@@ -135,10 +135,10 @@ func (p *Plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 // withoutRelated is a, reporting its diagnostics without their related
 // information. golangci-lint turns each related entry into an issue of its
 // own and moves entries from other files to the diagnostic's position,
-// so the clip (one entry per step, most in the test file) would come out
-// as a dozen misplaced issues per finding. The message carries the
-// anomaly's interleaving on its own line; the whole clip is what go vet,
-// pecanvet lsp and SARIF show.
+// so the steps (one entry each, most in the test file) would come out as
+// a dozen misplaced issues per finding. Instead each message ends with its
+// finding's interleaving (report.Standalone); the steps themselves are
+// what go vet, pecanvet lsp and SARIF show.
 //
 // It is named as the linter: golangci-lint prefixes the text of an
 // analyzer named otherwise with the analyzer's name ("pecan: …").
@@ -146,12 +146,22 @@ func withoutRelated(a *analysis.Analyzer) *analysis.Analyzer {
 	w := *a
 	w.Name = Name
 	w.Run = func(pass *analysis.Pass) (any, error) {
+		var diags []analysis.Diagnostic
 		p := *pass
-		p.Report = func(d analysis.Diagnostic) {
+		p.Report = func(d analysis.Diagnostic) { diags = append(diags, d) }
+		res, err := a.Run(&p)
+		var found []check.Finding
+		if r, ok := res.(*pecan.Result); ok && r != nil && len(r.Reported) == len(diags) {
+			found = r.Reported
+		}
+		for i, d := range diags {
 			d.Related = nil
+			if found != nil {
+				d.Message = report.Standalone(d.Message, found[i])
+			}
 			pass.Report(d)
 		}
-		return a.Run(&p)
+		return res, err
 	}
 	return &w
 }

@@ -72,7 +72,7 @@ func TestStatic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(as) != 1 || !sameAnalyzer(as[0], pecan.StaticAnalyzer) {
+	if len(as) != 1 || !sameAnalyzer(as[0], pecan.ForReplay(false)) {
 		t.Fatalf("analyzers %v, want the static one", as)
 	}
 	dir, _ := filepath.Abs("testdata/src")

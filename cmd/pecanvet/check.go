@@ -9,14 +9,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/pecanvet/pecanvet/check"
-	"github.com/pecanvet/pecanvet/passes/pecan"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/report"
 )
 
 const checkUsage = `usage: pecanvet check [-run REGEXP] [-json | -sarif[=FILE]] [-patterns P] [-v] [-candidates] [packages]
@@ -190,34 +189,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func describe(f check.Finding) string {
-	return fmt.Sprintf("%s (%s) on %s", pattern.KindName(f.Anomaly.Pattern.Kind), f.Anomaly.Pattern.ID(), strings.Join(f.ObjectNames(), ", "))
-}
-
 func printFinding(w io.Writer, f check.Finding) {
-	v := f.Verdict
-	what := "reproduced"
-	if v.RaceDetector {
-		what = "unordered: no synchronization orders the two accesses, and Go's race detector reported them (no schedule runs them back to back: the later one is reached only after seeing the earlier one's effect through something that does not synchronize); the clip is the recorded run"
+	fmt.Fprintf(w, "%s: %s\n", siteOr(report.Site(f).String()), report.Headline(f))
+	if d := report.Detail(f); d != "" {
+		fmt.Fprintf(w, "   %s\n", d)
 	}
-	if v.Consequence != "" {
-		what += "; " + v.Consequence
-	}
-	if f.Driver != "" {
-		what += "; found by a generated driver calling " + f.Driver + " concurrently"
-	}
-	if f.WithoutEffect() {
-		if f.Anomaly.Split == "" {
-			what = "interleaving without effect: " + what + "; the generated driver's test passes (no outcome that no sequential order gives), and the package may never make these calls concurrent"
-		} else {
-			what = "interleaving without effect: " + what + "; " + f.Anomaly.SplitWhy(siteOr) + ", and the test passes"
-		}
-	}
-	fmt.Fprintf(w, "%s: %s — %s\n", siteOr(pecan.ReportSite(f)), describe(f), what)
-	for k, e := range f.Anomaly.Events {
-		st := f.Schedule.Steps[f.Schedule.Anomaly[k]]
-		_ = e
-		fmt.Fprintf(w, "   e%d %s %s %s at %s\n", k+1, st.G, st.Op, st.Obj, siteOr(st.Site))
+	for _, e := range report.Events(f) {
+		fmt.Fprintf(w, "   e%d %s at %s\n", e.Event, e.Action(), siteOr(e.Site.String()))
 	}
 	fmt.Fprintf(w, "   test %s %s; clip (%d steps):\n", f.Package, f.Test, len(f.Schedule.Steps))
 	for _, l := range replay.Clip(f.Schedule) {
@@ -227,13 +205,7 @@ func printFinding(w io.Writer, f check.Finding) {
 }
 
 func printPruned(w io.Writer, f check.Finding) {
-	v := f.Verdict
-	msg := v.Message
-	if msg == "" {
-		msg = v.Expected
-	}
-	fmt.Fprintf(w, "pruned: %s: %s — %s at step %d of %d: %s [%s %s]\n",
-		siteOr(f.Anomaly.Sites[0]), describe(f), v.Verdict, v.Step, v.Steps, msg, f.Package, f.Test)
+	fmt.Fprintf(w, "pruned: %s: %s — %s [%s %s]\n", siteOr(f.Anomaly.Sites[0]), report.Detailed(f), report.Pruned(f), f.Package, f.Test)
 }
 
 type checkOut struct {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis/unitchecker"
@@ -34,13 +35,28 @@ func vetMain(args []string) {
 			pecan.SkipDynamic = true
 		}
 	}
-	// The dynamic analyzer needs no SSA or facts; only -pecan.replay=false
-	// (report the static candidates) needs the SSA-based analyzers.
-	a := pecan.Analyzer
+	unitchecker.Main(pecan.ForReplay(replayFlag(args)))
+}
+
+// replayFlag returns the value of -pecan.replay among args as the flag
+// package will parse it (the last setting wins; a malformed value is left
+// for unitchecker to report): pecan.ForReplay needs it before
+// unitchecker.Main parses the flags.
+func replayFlag(args []string) bool {
+	replay := true
 	for _, arg := range args {
-		if arg == "-pecan.replay=false" || arg == "--pecan.replay=false" {
-			a = pecan.StaticAnalyzer
+		if !strings.HasPrefix(arg, "-") || arg == "--" {
+			break // the flags end here
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(arg[1:], "-"), "=")
+		if name != "pecan.replay" {
+			continue
+		}
+		if !hasValue {
+			replay = true
+		} else if b, err := strconv.ParseBool(value); err == nil {
+			replay = b
 		}
 	}
-	unitchecker.Main(a)
+	return replay
 }

@@ -512,41 +512,10 @@ func sanitizeSite(pos string) string {
 	pos = sanitizeName(pos)
 	// sanitizeName replaced '#', '@' and '=', which sites may hold; they
 	// are rare in file names, and the replacement keeps the position.
-	i := strings.LastIndexByte(pos, ':')
-	if i <= 0 || !positive(pos[i+1:]) {
-		return ""
-	}
-	file := pos[:i]
-	if j := strings.LastIndexByte(file, ':'); j >= 0 && isDigits(file[j+1:]) {
-		if !positive(file[j+1:]) {
-			return ""
-		}
-		file = file[:j]
-	}
-	if file == "" {
+	if _, err := trace.ParseSite(pos); err != nil {
 		return ""
 	}
 	return pos
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-func positive(s string) bool {
-	if !isDigits(s) {
-		return false
-	}
-	n, err := strconv.ParseInt(s, 10, 32)
-	return err == nil && n > 0
 }
 
 // now returns a monotonic time in nanoseconds.

@@ -281,35 +281,15 @@ func checkChars(s string) (string, int) {
 	return "", 0
 }
 
-// checkSite reports why s cannot be a site: sites are "file:line" or
-// "file:line:col" with a non-empty file and positive line and column, made
-// of the same characters as names ('#', '@' and '=' are allowed). When the
-// part before the last number is itself ":digits", it is the line.
+// checkSite reports why s cannot be a site: sites are what ParseSite
+// accepts, made of the same characters as names ('#', '@' and '=' are
+// allowed).
 func checkSite(s string) (string, int) {
-	if s == "" {
-		return "empty site (want file:line or file:line:col)", 0
-	}
 	if msg, i := checkChars(s); msg != "" {
 		return strings.Replace(msg, "name", "site", 1), i
 	}
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
-		return fmt.Sprintf("site %s has no line number (want file:line or file:line:col)", quote(s)), 0
-	}
-	if msg := checkPos(s[i+1:]); msg != "" {
-		return fmt.Sprintf("site %s: %s (want file:line or file:line:col)", quote(s), msg), i + 1
-	}
-	file := s[:i]
-	if j := strings.LastIndexByte(file, ':'); j >= 0 && isDigits(file[j+1:]) {
-		if msg := checkPos(file[j+1:]); msg != "" {
-			return fmt.Sprintf("site %s: line %s", quote(s), msg), j + 1
-		}
-		file = file[:j]
-	}
-	if file == "" {
-		return fmt.Sprintf("site %s has an empty file name", quote(s)), 0
-	}
-	return "", 0
+	_, msg, i := parseSite(s)
+	return msg, i
 }
 
 func isDigits(s string) bool {
@@ -322,20 +302,6 @@ func isDigits(s string) bool {
 		}
 	}
 	return true
-}
-
-func checkPos(s string) string {
-	if !isDigits(s) {
-		return fmt.Sprintf("%s is not a number", quote(s))
-	}
-	n, err := strconv.ParseInt(s, 10, 32)
-	if err != nil {
-		return fmt.Sprintf("%s is too large", quote(s))
-	}
-	if n <= 0 {
-		return fmt.Sprintf("%s is not positive", s)
-	}
-	return ""
 }
 
 // checkTableName checks a name of the selected table.

@@ -11,9 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/passes/pecan"
 )
 
@@ -155,14 +155,14 @@ func isTestName(name string) bool {
 	return rest == "" || !(rest[0] >= 'a' && rest[0] <= 'z')
 }
 
-// splitPosn splits "file:line:col" into the file and line.
+// splitPosn splits "file:line:col" into the file and line (0 if posn is
+// no position).
 func splitPosn(posn string) (string, int) {
-	parts := strings.Split(posn, ":")
-	if len(parts) < 3 {
+	site, err := trace.ParseSite(posn)
+	if err != nil {
 		return posn, 0
 	}
-	line, _ := strconv.Atoi(parts[len(parts)-2])
-	return strings.Join(parts[:len(parts)-2], ":"), line
+	return site.Path, site.Line
 }
 
 // enclosingTest finds the Test function whose body holds posn.

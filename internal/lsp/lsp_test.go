@@ -303,7 +303,7 @@ func TestSession(t *testing.T) {
 		t.Fatalf("dynamic phase: %d diagnostics, want 1: %+v", len(final), final)
 	}
 	d := final[0]
-	if d.Severity != severityWarning || !strings.HasPrefix(d.Message, "data race on Server.stopped") || !strings.Contains(d.Message, " → ") || d.Code != "race" {
+	if d.Severity != severityWarning || !strings.HasPrefix(d.Message, "data race on Server.stopped") || !strings.Contains(d.Message, "; reproduced") || d.Code != "race" {
 		t.Errorf("dynamic phase: %+v", d)
 	}
 	inTest := 0

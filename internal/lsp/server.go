@@ -1,7 +1,9 @@
-// Package lsp is `pecanvet lsp`: a language server over standard input and
-// output that runs beside gopls and publishes pecanvet's findings as
-// diagnostics. gopls cannot load third-party analyzers (golang/go#59869),
-// so an editor runs this as a second server for Go files.
+// Package lsp is `pecanvet lsp`: a language server, beside gopls, that
+// publishes pecanvet's findings as diagnostics.
+//
+// gopls cannot load third-party analyzers (golang/go#59869), so an editor
+// runs this as a second server for Go files, over standard input and
+// output.
 //
 // On open and save of a Go file it checks the file's package in two
 // phases, each a `go vet -vettool=pecanvet -json` run in the package's
@@ -9,8 +11,8 @@
 // loading): first the static candidates (-pecan.replay=false), published
 // at once with severity Information and marked unconfirmed in their text;
 // then the dynamic check — record the tests, predict, replay — whose
-// reproduced findings replace them with severity Warning, each with its
-// bug hatching clip as relatedInformation, one entry per step. A change to
+// reproduced findings replace them with severity Warning, each with the
+// replayed steps as relatedInformation, one entry per step. A change to
 // a package's file cancels its running check (the go vet process tree is
 // killed); results are cached by the content of the package and of the
 // packages it imports from its module, so saving unchanged code answers at
@@ -20,8 +22,8 @@
 //
 // Files are analyzed as saved on disk: unsaved edits are not seen.
 //
-// It uses the standard library only; the JSON-RPC framing is in
-// jsonrpc.go.
+// Besides the standard library it uses only dynamic/trace (positions);
+// the JSON-RPC framing is in jsonrpc.go.
 package lsp
 
 import (
@@ -38,6 +40,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 )
 
 // Options configure the server.
@@ -297,11 +301,11 @@ func (s *server) codeAction(m *message) {
 		var b strings.Builder
 		b.WriteString(d.Message)
 		for _, ri := range d.RelatedInformation {
-			name := ri.Location.URI
-			if path, err := uriPath(name); err == nil {
-				name = filepath.Base(path)
+			site := trace.Site{Path: ri.Location.URI, Line: ri.Location.Range.Start.Line + 1}
+			if path, err := uriPath(site.Path); err == nil {
+				site.Path = path
 			}
-			fmt.Fprintf(&b, "\n%s (%s:%d)", ri.Message, name, ri.Location.Range.Start.Line+1)
+			fmt.Fprintf(&b, "\n%s (%s)", ri.Message, site.Short())
 		}
 		actions = append(actions, map[string]any{
 			"title":   "Show interleaving",

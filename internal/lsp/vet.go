@@ -21,6 +21,8 @@ import (
 	"syscall"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 )
 
 // vetDiag is a diagnostic of go vet -json (x/tools' analysisflags
@@ -275,22 +277,15 @@ func (c lineCache) line(file string, n int) (string, bool) {
 	return ls[n-1], true
 }
 
-var posnRE = regexp.MustCompile(`^(.*):(\d+):(\d+)$`)
-
 // location turns "file:line:col" (col in bytes, from 1) into a file URI
 // and an LSP range (characters in UTF-16 code units, from 0) covering the
 // identifier or operator that starts there.
 func location(posn string, lines lineCache) (string, map[string]any, bool) {
-	m := posnRE.FindStringSubmatch(posn)
-	if m == nil {
+	site, err := trace.ParseSite(posn)
+	if err != nil || !filepath.IsAbs(site.Path) {
 		return "", nil, false
 	}
-	file := m[1]
-	line, _ := strconv.Atoi(m[2])
-	col, _ := strconv.Atoi(m[3])
-	if !filepath.IsAbs(file) || line < 1 {
-		return "", nil, false
-	}
+	file, line, col := site.Path, site.Line, site.Col
 	start, end := 0, 0
 	if text, ok := lines.line(file, line); ok {
 		b := min(max(col-1, 0), len(text))

@@ -1,15 +1,16 @@
 // Package sarif writes pecanvet check's reproduced findings as SARIF 2.1.0,
-// the format code scanning (GitHub's among others) reads: one rule per
-// anomaly kind, one result per reproduced finding at the site the vet
-// diagnostic uses, the anomaly's other sites as related locations, and the
-// replayed schedule as a code flow — one thread flow in global
-// interleaving order, each step with its execution order, goroutine and
-// operation. URIs are relative to %SRCROOT% (by default the repository
-// root), and each result has a partial fingerprint that survives edits of
-// unrelated code.
+// the format code scanning (GitHub's among others) reads.
 //
-// It is the last stage of the pipeline: it reads check's report and
-// words results as passes/pecan does; only cmd/pecanvet imports it.
+// The log has one rule per anomaly kind, and one result per reproduced
+// finding: at the site of the vet diagnostic, worded as it (package
+// report), with the anomaly's other sites as related locations and the
+// replayed steps as a code flow — one thread flow in global interleaving
+// order, each step with its execution order, goroutine and operation.
+// URIs are relative to %SRCROOT% (by default the repository root), and
+// each result has a partial fingerprint that survives edits of unrelated
+// code.
+//
+// It reads check's report; only cmd/pecanvet imports it.
 package sarif
 
 import (
@@ -23,14 +24,14 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/pecanvet/pecanvet/check"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/passes/pecan"
 	"github.com/pecanvet/pecanvet/pattern"
-	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/report"
 )
 
 // SchemaURI is the SARIF 2.1.0 schema a log names.
@@ -297,14 +298,14 @@ type writer struct {
 
 func (w *writer) result(f check.Finding, ruleID string, ruleIndex int) Result {
 	a := f.Anomaly
-	rs := pecan.ReportSite(f)
+	rs := report.Site(f)
 	level := "warning"
 	if f.Verdict.Consequence != "" {
 		level = "error" // replay made the test fail or panic
 	}
 	r := Result{
 		RuleID: ruleID, RuleIndex: ruleIndex, Level: level,
-		Message:             Message{Text: pecan.Message(f)},
+		Message:             Message{Text: report.Message(f)},
 		Locations:           []Location{w.location(rs, nil)},
 		PartialFingerprints: map[string]string{FingerprintKey: w.fingerprint(f, ruleID)},
 		Properties: map[string]any{
@@ -315,76 +316,51 @@ func (w *writer) result(f check.Finding, ruleID string, ruleIndex int) Result {
 		r.Properties["consequence"] = c
 	}
 	// The anomaly's other sites, each once, named by its events.
-	seen := map[string]bool{rs: true}
-	for k, site := range a.Sites {
-		if site == "" || seen[site] {
+	seen := map[trace.Site]bool{rs: true}
+	for k, e := range report.Events(f) {
+		site, err := trace.ParseSite(a.Sites[k])
+		if err != nil || seen[site] {
 			continue
 		}
 		seen[site] = true
 		id := len(r.RelatedLocations) + 1
-		st := f.Schedule.Steps[f.Schedule.Anomaly[k]]
-		r.RelatedLocations = append(r.RelatedLocations, w.location(site, &Message{Text: fmt.Sprintf("e%d: %s %s %s", k+1, st.G, st.Op, st.Obj)}))
+		r.RelatedLocations = append(r.RelatedLocations, w.location(site, &Message{Text: fmt.Sprintf("e%d: %s", e.Event, e.Action())}))
 		r.RelatedLocations[len(r.RelatedLocations)-1].ID = &id
 	}
-	// The replayed schedule, as the clip shows it (long runs of one
-	// goroutine collapsed, anomaly steps always kept), one thread flow in
-	// global order. Steps without a site (a goroutine's begin) have no
-	// place in the code to show.
+	// The replayed schedule, as the diagnostic's related information shows
+	// it (report.Steps), one thread flow in global order.
 	tf := ThreadFlow{Message: &Message{Text: fmt.Sprintf("the schedule replay ran: %d steps of %s in %s", len(f.Schedule.Steps), f.Test, f.Package)}}
-	for _, l := range replay.Clip(f.Schedule) {
-		if l.Step == 0 || l.Site == "" {
-			continue
-		}
-		text := strings.Join(strings.Fields(fmt.Sprintf("step %d: %s %s %s", l.Step, l.G, l.Op, l.Obj)), " ")
+	for _, st := range report.Steps(f) {
 		imp := "important"
-		if l.Anomaly > 0 {
-			text += fmt.Sprintf(" (e%d)", l.Anomaly)
+		if st.Event > 0 {
 			imp = "essential"
 		}
 		tf.Locations = append(tf.Locations, ThreadFlowLocation{
-			Location:       w.location(l.Site, &Message{Text: text}),
-			ExecutionOrder: l.Step,
+			Location:       w.location(st.Site, &Message{Text: st.String()}),
+			ExecutionOrder: st.N,
 			Importance:     imp,
-			Kinds:          opKinds(l.Op),
-			Properties:     map[string]any{"goroutine": l.G},
+			Kinds:          opKinds(st.Op),
+			Properties:     map[string]any{"goroutine": st.G},
 		})
 	}
 	r.CodeFlows = []CodeFlow{{
-		Message:     &Message{Text: pecan.Interleaving(f)},
+		Message:     &Message{Text: report.Interleaving(f)},
 		ThreadFlows: []ThreadFlow{tf},
 	}}
 	return r
 }
 
 // opKinds are SARIF's well-known thread flow location kinds for an op.
-func opKinds(op string) []string {
+func opKinds(op trace.Op) []string {
 	switch op {
-	case "lock", "rlock":
+	case trace.Lock, trace.RLock:
 		return []string{"acquire", "lock"}
-	case "unlock", "runlock":
+	case trace.Unlock, trace.RUnlock:
 		return []string{"release", "lock"}
-	case "read", "write", "atomic-load", "atomic-store", "atomic-rmw":
+	case trace.Read, trace.Write, trace.AtomicLoad, trace.AtomicStore, trace.AtomicRMW:
 		return []string{"memory"}
 	}
 	return nil
-}
-
-// split parses a "path:line:col" site.
-func split(site string) (path string, line, col int) {
-	path = site
-	for i := 0; i < 2; i++ {
-		k := strings.LastIndexByte(path, ':')
-		if k < 0 {
-			break
-		}
-		n, err := strconv.Atoi(path[k+1:])
-		if err != nil {
-			break
-		}
-		col, line = line, n
-		path = path[:k]
-	}
-	return path, line, col
 }
 
 func (w *writer) abs(path string) string {
@@ -397,8 +373,8 @@ func (w *writer) abs(path string) string {
 // location is a site's physical location: URI relative to %SRCROOT% (an
 // absolute file URI for a file outside it), line, and column in code
 // points (Go columns are bytes).
-func (w *writer) location(site string, msg *Message) Location {
-	path, line, col := split(site)
+func (w *writer) location(site trace.Site, msg *Message) Location {
+	path, line, col := site.Path, site.Line, site.Col
 	abs := w.abs(path)
 	al := ArtifactLocation{URI: fileURI(abs, false)}
 	if rel, err := filepath.Rel(w.opt.SrcRoot, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
@@ -439,8 +415,9 @@ func (w *writer) line(abs string, n int) string {
 // not line numbers, so edits elsewhere in the file do not change it.
 func (w *writer) fingerprint(f check.Finding, ruleID string) string {
 	var keys []string
-	for _, site := range f.Anomaly.Sites {
-		path, line, col := split(site)
+	for _, s := range f.Anomaly.Sites {
+		site, _ := trace.ParseSite(s) // the zero Site if none
+		path, line, col := site.Path, site.Line, site.Col
 		abs := w.abs(path)
 		text := strings.TrimSpace(w.line(abs, line))
 		rel := filepath.ToSlash(path)

@@ -13,10 +13,10 @@ import (
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/internal/jsonschema"
 	"github.com/pecanvet/pecanvet/internal/sarif"
-	"github.com/pecanvet/pecanvet/passes/pecan"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/report"
 )
 
 // Validate checks a SARIF log against the official 2.1.0 schema.
@@ -124,8 +124,8 @@ func TestLog(t *testing.T) {
 	if r.RuleID != "av" || ids[r.RuleIndex] != "av" || r.Level != "error" {
 		t.Errorf("rule %s index %d level %s", r.RuleID, r.RuleIndex, r.Level)
 	}
-	if r.Message.Text != pecan.Message(f) {
-		t.Errorf("message %q is not the vet diagnostic's %q", r.Message.Text, pecan.Message(f))
+	if r.Message.Text != report.Message(f) {
+		t.Errorf("message %q is not the vet diagnostic's %q", r.Message.Text, report.Message(f))
 	}
 	loc := r.Locations[0].PhysicalLocation
 	if loc.ArtifactLocation.URI != "sub/account/account.go" || loc.ArtifactLocation.URIBaseID != "SRCROOT" || loc.Region.StartLine != 53 || loc.Region.StartColumn != 5 {

@@ -1,27 +1,43 @@
-// Package pecan is pecanvet's reporting analyzer: the one `go vet
-// -vettool=pecanvet` runs. For a package with concurrency (goroutines,
-// channels, sync or sync/atomic: symbolic.Result.HasConcurrency; or a
-// standard-library API that runs its code on another goroutine, such as
-// time.AfterFunc, in the package or its tests: hiddenGoroutines) it runs
-// the dynamic loop — record the package's tests instrumented, predict the
-// anomalies another schedule would show, replay each schedule — and
-// reports, as diagnostics, only the anomalies replay reproduced, each with
-// its bug hatching clip as related information (one position per step, so
-// editors can walk it).
+// Package pecan defines the analyzer that `go vet -vettool=pecanvet` runs:
+// it reports the concurrency anomalies that a replayed schedule of the
+// package's tests reproduced.
+//
+// For a package with concurrency (goroutines, channels, sync or
+// sync/atomic: symbolic.Result.HasConcurrency; or a standard-library API
+// that runs its code on another goroutine, such as time.AfterFunc, in the
+// package or its tests: hiddenGoroutines) the analyzer runs the dynamic
+// loop (package check): record the package's tests instrumented, predict
+// the anomalies another schedule would show, replay each schedule. It
+// reports only what replay reproduced, worded by package report, with the
+// replayed steps as related information (one position per step, so
+// editors can walk them).
 //
 // Unlike passes/symbolic and passes/candidates, which are pure and fast
-// enough for gopls, this analyzer builds and runs test binaries: it is for
-// the vet tool and for CI, not for editors. A package without concurrency
-// does no dynamic work (the fast path). When a bound is hit — a timeout,
-// the budget — or a test fails while recorded (in a normal run too, or only
-// under instrumentation), a one-line note on standard error says so. When
-// the dynamic check of a package cannot run at all (its tests do not
-// build), the analyzer fails with the cause and what to run instead, so
-// that go vet exits non-zero: a skip never passes for "no bugs".
+// enough for gopls, it builds and runs test binaries: it is for the vet
+// tool and for CI, not for editors. A package without concurrency does no
+// dynamic work (the fast path). When a bound is hit — a timeout, the
+// budget — or a test fails while recorded, a one-line note on standard
+// error says so. When the dynamic check of a package cannot run at all
+// (its tests do not build), the analyzer fails with the cause and what to
+// run instead, so that go vet exits non-zero: a skip never passes for "no
+// bugs".
 //
-// Flags: -patterns, -budget (per package), -replay (false: report the
-// static candidates, marked unconfirmed, instead of running anything —
-// StaticAnalyzer does that), -maxreplays.
+// # Flags
+//
+//	-patterns    the anomaly patterns: race, av, asv, chan, all, pattern files or text
+//	-budget      the time for the dynamic work of one package
+//	-maxreplays  replays per test at most
+//	-replay      false: report the static candidates, marked unconfirmed, and run nothing
+//	-v           also report the interleavings without effect
+//	-stats       append what was checked to a file, one JSON line per package
+//
+// # Static mode
+//
+// With -replay=false the analyzer reports passes/candidates' candidates
+// instead. Those need passes/symbolic's facts, hence SSA of every
+// dependency, which the dynamic loop does without; so the analyzer comes
+// in two builds with the same name and flags, Analyzer and
+// ForReplay(false), and a driver registers the one -replay asks for.
 package pecan
 
 import (
@@ -37,7 +53,6 @@ import (
 	"reflect"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -47,36 +62,52 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/pecanvet/pecanvet/check"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/passes/candidates"
 	"github.com/pecanvet/pecanvet/passes/symbolic"
 	"github.com/pecanvet/pecanvet/pattern"
-	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/report"
 )
-
-const doc = "report concurrency anomalies (data races, atomicity and atomic-set-serializability violations) that another schedule of the package's tests exhibits, each proved by replaying that schedule"
 
 // Analyzer reports the reproduced concurrency anomalies of a package. It
 // needs no SSA and exports no facts: a package without concurrency costs
 // one walk of its syntax (the fast path), and its dependencies nothing.
-var Analyzer = &analysis.Analyzer{
-	Name:       "pecan",
-	Doc:        doc,
-	URL:        "https://github.com/pecanvet/pecanvet",
-	Requires:   []*analysis.Analyzer{inspect.Analyzer},
-	Run:        run,
-	ResultType: reflect.TypeOf((*Result)(nil)),
+// With -replay=false it does nothing: drivers register ForReplay(false).
+var Analyzer = newAnalyzer(run, inspect.Analyzer)
+
+// staticAnalyzer is the build of Analyzer for -replay=false: it reports
+// the static candidates, marked unconfirmed, and runs nothing.
+var staticAnalyzer = newAnalyzer(runStatic, symbolic.Analyzer, candidates.Analyzer)
+
+// ForReplay returns the analyzer that implements -replay=replay: Analyzer,
+// or for false the build that reports the static candidates. Both are named
+// "pecan" and share their flags (a flag set through one is set for both),
+// so that users see one analyzer whichever runs; a driver chooses before
+// it parses flags, since the choice decides which analyzers run on the
+// dependencies.
+func ForReplay(replay bool) *analysis.Analyzer {
+	if replay {
+		return Analyzer
+	}
+	return staticAnalyzer
 }
 
-// StaticAnalyzer is Analyzer for -replay=false: it reports the static
-// candidates (passes/candidates), marked unconfirmed, and runs nothing.
-// It has the same name and flags; a driver registers one or the other.
-var StaticAnalyzer = &analysis.Analyzer{
-	Name:       "pecan",
-	Doc:        doc,
-	URL:        "https://github.com/pecanvet/pecanvet",
-	Requires:   []*analysis.Analyzer{symbolic.Analyzer, candidates.Analyzer},
-	Run:        runStatic,
-	ResultType: reflect.TypeOf((*Result)(nil)),
+func newAnalyzer(run func(*analysis.Pass) (any, error), requires ...*analysis.Analyzer) *analysis.Analyzer {
+	a := &analysis.Analyzer{
+		Name:       "pecan",
+		Doc:        "report concurrency anomalies (data races, atomicity and atomic-set-serializability violations) that another schedule of the package's tests exhibits, each proved by replaying that schedule",
+		URL:        "https://github.com/pecanvet/pecanvet",
+		Requires:   requires,
+		Run:        run,
+		ResultType: reflect.TypeOf((*Result)(nil)),
+	}
+	a.Flags.StringVar(&patternsFlag, "patterns", patternsFlag, "anomaly patterns: built-in sets (race, av, asv, chan, all), pattern files or inline pattern text")
+	a.Flags.DurationVar(&budget, "budget", budget, "time budget for the dynamic work of one package")
+	a.Flags.BoolVar(&doReplay, "replay", doReplay, "confirm by recording and replaying; false reports the static candidates, marked unconfirmed")
+	a.Flags.IntVar(&maxReplays, "maxreplays", maxReplays, "replays per test at most")
+	a.Flags.StringVar(&statsFile, "stats", statsFile, "append one JSON line per package to this file: tests found and checked, notes, why it was skipped (for evaluations)")
+	a.Flags.BoolVar(&verbose, "v", verbose, "also report interleavings without effect (violations across a unit's own unlock whose replay passes)")
+	return a
 }
 
 // Result lists what the analyzer did, for tests and drivers.
@@ -85,6 +116,9 @@ type Result struct {
 	Notes   []string      // skipped work and bounds hit
 	Skipped string        // why the dynamic loop did not run or failed, if so
 	Report  *check.Report // the dynamic loop's report, if it ran
+	// Reported holds the finding each diagnostic reports, in the order
+	// of the diagnostics (none for the static candidates).
+	Reported []check.Finding
 }
 
 var (
@@ -94,17 +128,6 @@ var (
 	maxReplays   = 100
 	verbose      = false
 )
-
-func init() {
-	for _, a := range []*analysis.Analyzer{Analyzer, StaticAnalyzer} {
-		a.Flags.StringVar(&patternsFlag, "patterns", patternsFlag, "anomaly patterns: built-in sets (race, av, asv, chan, all), pattern files or inline pattern text")
-		a.Flags.DurationVar(&budget, "budget", budget, "time budget for the dynamic work of one package")
-		a.Flags.BoolVar(&doReplay, "replay", doReplay, "confirm by recording and replaying; false reports the static candidates, marked unconfirmed")
-		a.Flags.IntVar(&maxReplays, "maxreplays", maxReplays, "replays per test at most")
-		a.Flags.StringVar(&statsFile, "stats", statsFile, "append one JSON line per package to this file: tests found and checked, notes, why it was skipped (for evaluations)")
-		a.Flags.BoolVar(&verbose, "v", verbose, "also report interleavings without effect (violations across a unit's own unlock whose replay passes)")
-	}
-}
 
 // runStatic reports the static candidates of a package with concurrency.
 func runStatic(pass *analysis.Pass) (any, error) {
@@ -204,9 +227,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	if verbose {
-		report(pass, rep.Reproduced())
+		res.Reported = diagnose(pass, rep.Reproduced())
 	} else {
-		report(pass, rep.Reported())
+		res.Reported = diagnose(pass, rep.Reported())
 	}
 	return res, nil
 }
@@ -303,9 +326,10 @@ func note(pass *analysis.Pass, msg string) {
 	fmt.Fprintf(os.Stderr, "pecanvet: %s: %s\n", pass.Pkg.Path(), msg)
 }
 
-// report turns reproduced findings into diagnostics: one per reporting
+// diagnose turns reproduced findings into diagnostics: one per reporting
 // position and kind (the strongest evidence first), the others mentioned.
-func report(pass *analysis.Pass, found []check.Finding) {
+// It returns the finding of each diagnostic, in order.
+func diagnose(pass *analysis.Pass, found []check.Finding) []check.Finding {
 	files := fileIndex(pass)
 	type key struct {
 		pos  token.Pos
@@ -314,7 +338,7 @@ func report(pass *analysis.Pass, found []check.Finding) {
 	groups := map[key][]check.Finding{}
 	var order []key
 	for _, f := range found {
-		pos := files.pos(reportSite(f))
+		pos := files.pos(report.Site(f))
 		if !pos.IsValid() {
 			continue // the anomaly starts outside this package's files
 		}
@@ -324,6 +348,7 @@ func report(pass *analysis.Pass, found []check.Finding) {
 		}
 		groups[k] = append(groups[k], f)
 	}
+	var reported []check.Finding
 	for _, k := range order {
 		fs := groups[k]
 		sort.SliceStable(fs, func(i, j int) bool {
@@ -333,62 +358,20 @@ func report(pass *analysis.Pass, found []check.Finding) {
 			return fs[i].Anomaly.Key < fs[j].Anomaly.Key
 		})
 		f := fs[0]
-		msg := Message(f)
+		msg := report.Message(f)
 		if len(fs) > 1 {
-			msg += fmt.Sprintf(" (and %d more %s here)", len(fs)-1, plural(pattern.KindName(f.Anomaly.Pattern.Kind), len(fs)-1))
+			msg += report.More(f.Anomaly.Pattern.Kind, len(fs)-1)
 		}
 		d := analysis.Diagnostic{Pos: k.pos, Category: f.Anomaly.Pattern.Kind, Message: msg}
-		for _, l := range replay.Clip(f.Schedule) {
-			if l.Step == 0 {
-				continue
+		for _, st := range report.Steps(f) {
+			if p := files.pos(st.Site); p.IsValid() {
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: st.String()})
 			}
-			p := files.pos(l.Site)
-			if !p.IsValid() {
-				continue
-			}
-			d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: strings.TrimSpace(fmt.Sprintf("step %d: %s %s %s", l.Step, l.G, l.Op, l.Obj))})
 		}
 		pass.Report(d)
+		reported = append(reported, f)
 	}
-}
-
-// reportSite is where a finding is reported: its first event's site,
-// except for two-event patterns matched in either order (races), which are
-// reported at the earlier of their two sites in the source, so that the
-// position does not depend on which order replay proved.
-func reportSite(f check.Finding) string {
-	s := f.Anomaly.Sites
-	if f.Anomaly.Pattern.Adjacent && len(s) == 2 && siteLess(s[1], s[0]) {
-		return s[1]
-	}
-	return s[0]
-}
-
-// ReportSite is reportSite for other reporters (SARIF): they put a
-// finding where the vet diagnostic is.
-func ReportSite(f check.Finding) string { return reportSite(f) }
-
-// siteLess orders "path:line:col" sites by path, then line and column.
-func siteLess(a, b string) bool {
-	pa, pb := strings.Split(a, ":"), strings.Split(b, ":")
-	if len(pa) < 2 || len(pb) < 2 || pa[0] != pb[0] {
-		return a < b
-	}
-	for i := 1; i < len(pa) && i < len(pb); i++ {
-		x, _ := strconv.Atoi(pa[i])
-		y, _ := strconv.Atoi(pb[i])
-		if x != y {
-			return x < y
-		}
-	}
-	return len(pa) < len(pb)
-}
-
-func plural(w string, n int) string {
-	if n == 1 {
-		return w
-	}
-	return w + "s"
+	return reported
 }
 
 func strength(f check.Finding) int {
@@ -401,114 +384,6 @@ func strength(f check.Finding) int {
 	return 0
 }
 
-// Message is the one-line diagnostic of a finding, e.g.
-//
-//	atomicity violation on Counter.n: another goroutine's write (counter.go:22)
-//	can fall between this read and the write at counter.go:22; reproduced, test
-//	fails: counter_test.go:14: n = 1, want 2; g1 read Counter.n (counter.go:21)
-//	→ g2 write Counter.n (counter.go:22) → g1 write Counter.n (counter.go:22)
-func Message(f check.Finding) string {
-	a := f.Anomaly
-	steps := make([]string, len(a.Events))
-	gs := make([]string, len(a.Events))
-	for k := range a.Events {
-		st := f.Schedule.Steps[f.Schedule.Anomaly[k]]
-		steps[k] = opWord(st.Op.String())
-		gs[k] = st.G
-	}
-	objs := f.ObjectNames()
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s on %s: ", pattern.KindName(a.Pattern.Kind), strings.Join(objs, ", "))
-	short := func(k int) string { return shortSite(a.Sites[k]) }
-	switch {
-	case len(a.Events) == 2:
-		r, o := 0, 1
-		if reportSite(f) != a.Sites[0] {
-			r, o = 1, 0
-		}
-		if f.Verdict.RaceDetector {
-			fmt.Fprintf(&b, "no synchronization orders this %s and another goroutine's %s (%s), and Go's race detector reported them; no schedule runs them back to back (one is reached only after seeing the other's effect through something that does not synchronize, such as len of a channel); steps of the recorded run: %s", steps[r], steps[o], short(o), Interleaving(f))
-			if f.Driver != "" {
-				b.WriteString("; found by a generated driver calling " + f.Driver + " concurrently")
-			}
-			return b.String()
-		}
-		fmt.Fprintf(&b, "this %s and another goroutine's %s (%s) can run back to back", steps[r], steps[o], short(o))
-	case len(a.Events) == 3 && gs[0] == gs[2] && gs[1] != gs[0]:
-		fmt.Fprintf(&b, "another goroutine's %s (%s) can fall between this %s and the %s at %s", steps[1], short(1), steps[0], steps[2], short(2))
-	default:
-		fmt.Fprintf(&b, "this %s", steps[0])
-		for k := 1; k < len(steps); k++ {
-			who := "this goroutine's"
-			if gs[k] != gs[0] {
-				who = "another goroutine's"
-			}
-			fmt.Fprintf(&b, ", then %s %s (%s)", who, steps[k], short(k))
-		}
-		b.WriteString(" can happen in this order")
-	}
-	b.WriteString("; reproduced")
-	if c := f.Verdict.Consequence; c != "" {
-		b.WriteString(", " + c)
-	}
-	if f.Driver != "" {
-		// No test of the package ran the two calls concurrently: say what
-		// did, since the clip's first steps are in the generated test.
-		b.WriteString("; found by a generated driver calling " + f.Driver + " concurrently")
-	}
-	b.WriteString("; " + Interleaving(f))
-	if f.WithoutEffect() {
-		if a.Split == "" {
-			return "interleaving without effect: " + b.String() + " (the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent)"
-		}
-		return "interleaving without effect: " + b.String() + " (" + a.SplitWhy(shortSite) + ", and the test passes)"
-	}
-	return b.String()
-}
-
-// Interleaving is the anomaly's events in the order replay ran them, one
-// line: "g1 read x (a.go:12) → g2 write x (b.go:30) → g1 write x (a.go:14)".
-// It makes the message stand alone where the clip (Related) is dropped or
-// split, as golangci-lint does.
-func Interleaving(f check.Finding) string {
-	idx := append([]int(nil), f.Schedule.Anomaly...)
-	sort.Ints(idx)
-	parts := make([]string, len(idx))
-	for k, i := range idx {
-		st := f.Schedule.Steps[i]
-		obj := st.Obj
-		if j := strings.LastIndexByte(obj, '#'); j > 0 {
-			obj = obj[:j]
-		}
-		site := "?"
-		if st.Site != "" {
-			site = shortSite(st.Site)
-		}
-		parts[k] = strings.Join(strings.Fields(fmt.Sprintf("%s %s %s (%s)", st.G, opWord(st.Op.String()), obj, site)), " ")
-	}
-	return strings.Join(parts, " → ")
-}
-
-func opWord(op string) string {
-	switch op {
-	case "read", "atomic-load":
-		return "read"
-	case "write", "atomic-store":
-		return "write"
-	case "atomic-rmw":
-		return "read-modify-write"
-	}
-	return op
-}
-
-func shortSite(s string) string {
-	parts := strings.Split(filepath.Base(s), ":")
-	if len(parts) >= 2 {
-		return parts[0] + ":" + parts[1]
-	}
-	return s
-}
-
 // reportCandidates reports the static candidates, marked unconfirmed
 // (-pecan.replay=false).
 func reportCandidates(pass *analysis.Pass, cands candidates.Result) {
@@ -519,15 +394,15 @@ func reportCandidates(pass *analysis.Pass, cands candidates.Result) {
 		var others []string
 		for _, p := range c.Sites[1:] {
 			pos := pass.Fset.Position(p)
-			others = append(others, filepath.Base(pos.Filename)+":"+strconv.Itoa(pos.Line))
+			others = append(others, trace.Site{Path: pos.Filename, Line: pos.Line}.Short())
 		}
 		pass.Report(analysis.Diagnostic{Pos: c.Sites[0], Category: c.Kind,
 			Message: fmt.Sprintf("possible %s (%s/%s) with %s; not confirmed (-pecan.replay=false)", pattern.KindName(c.Kind), c.Kind, c.Pattern, strings.Join(others, ", "))})
 	}
 }
 
-// files maps "module-relative/path.go:line:col" sites to positions in the
-// pass's files.
+// files maps sites (module-relative paths) to positions in the pass's
+// files.
 type files struct {
 	fset   *token.FileSet
 	byPath []*ast.File
@@ -543,31 +418,21 @@ func fileIndex(pass *analysis.Pass) *files {
 	return fs
 }
 
-func (fs *files) pos(site string) token.Pos {
-	parts := strings.Split(site, ":")
-	if len(parts) < 2 {
+// pos returns the position of site, or NoPos if it is in none of the files.
+func (fs *files) pos(site trace.Site) token.Pos {
+	if !site.IsValid() {
 		return token.NoPos
 	}
-	path := parts[0]
-	line, err := strconv.Atoi(parts[1])
-	if err != nil || line < 1 {
-		return token.NoPos
-	}
-	col := 1
-	if len(parts) >= 3 {
-		if c, err := strconv.Atoi(parts[2]); err == nil && c >= 1 {
-			col = c
-		}
-	}
+	col := max(site.Col, 1)
 	for i, name := range fs.names {
-		if name == path || strings.HasSuffix(name, "/"+path) {
+		if name == site.Path || strings.HasSuffix(name, "/"+site.Path) {
 			tf := fs.fset.File(fs.byPath[i].Pos())
-			if line > tf.LineCount() {
+			if site.Line > tf.LineCount() {
 				return token.NoPos
 			}
-			p := tf.LineStart(line) + token.Pos(col-1)
+			p := tf.LineStart(site.Line) + token.Pos(col-1)
 			if int(p) > tf.Base()+tf.Size() {
-				return tf.LineStart(line)
+				return tf.LineStart(site.Line)
 			}
 			return p
 		}

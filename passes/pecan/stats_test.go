@@ -20,7 +20,7 @@ import (
 // with what was found and checked; dependency units (SkipDynamic) append
 // nothing.
 func TestWriteStats(t *testing.T) {
-	if Analyzer.Flags.Lookup("stats") == nil || StaticAnalyzer.Flags.Lookup("stats") == nil {
+	if Analyzer.Flags.Lookup("stats") == nil || ForReplay(false).Flags.Lookup("stats") == nil {
 		t.Fatal("no -stats flag")
 	}
 	dir := t.TempDir()

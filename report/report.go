@@ -1,0 +1,308 @@
+// Package report words pecanvet's findings: a one-clause message, and the
+// steps of the replayed schedule to show beside it.
+//
+// Every output takes its text from here: go vet's diagnostics
+// (passes/pecan, and through go vet the language server), SARIF
+// (internal/sarif), golangci-lint's issues (golangci) and `pecanvet check`
+// (cmd/pecanvet). A message starts with "KIND on OBJECTS: ", or
+// "interleaving without effect: KIND on OBJECTS: " for a finding shown
+// only on request (check.Finding.WithoutEffect).
+//
+// It is the last stage of the pipeline: it reads check's findings, and
+// nothing that check or an earlier stage holds may import it.
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/pecanvet/pecanvet/check"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/replay"
+)
+
+// Site is where a finding is reported: its first event's site, except for
+// a two-event pattern matched in either order (a race), which is reported
+// at the earlier of its two sites in the source, so that the position does
+// not depend on which order replay proved. It is the zero Site if the event
+// has no site.
+func Site(f check.Finding) trace.Site {
+	s, _ := trace.ParseSite(f.Anomaly.Sites[at(f)])
+	return s
+}
+
+// at is the index of the event a finding is reported at (see Site).
+func at(f check.Finding) int {
+	s := f.Anomaly.Sites
+	if f.Anomaly.Pattern.Adjacent && len(s) == 2 {
+		a, errA := trace.ParseSite(s[0])
+		b, errB := trace.ParseSite(s[1])
+		if errA == nil && errB == nil && b.Less(a) {
+			return 1
+		}
+	}
+	return 0
+}
+
+// Title names a finding's kind and objects: "atomicity violation on
+// Account.balance".
+func Title(f check.Finding) string {
+	return pattern.KindName(f.Anomaly.Pattern.Kind) + " on " + strings.Join(f.ObjectNames(), ", ")
+}
+
+// Detailed is Title with the pattern: "atomicity violation (av/RWW) on
+// Account.balance".
+func Detailed(f check.Finding) string {
+	return fmt.Sprintf("%s (%s) on %s", pattern.KindName(f.Anomaly.Pattern.Kind), f.Anomaly.Pattern.ID(), strings.Join(f.ObjectNames(), ", "))
+}
+
+// Message is the diagnostic of a reproduced finding, one clause: what can
+// happen, then the evidence, e.g.
+//
+//	atomicity violation on Account.balance: another goroutine's write can
+//	fall between this read and the write at bank.go:24; reproduced, test
+//	fails: bank_test.go:19: balance = 10, want 30
+//
+// The steps that show it are Steps; "this" is the event at Site.
+func Message(f check.Finding) string { return message(f, Title(f)) }
+
+// Headline is Message with the pattern named (Detailed), as `pecanvet
+// check` prints it.
+func Headline(f check.Finding) string { return message(f, Detailed(f)) }
+
+func message(f check.Finding, title string) string {
+	var b strings.Builder
+	b.WriteString(title)
+	b.WriteString(": ")
+	b.WriteString(clause(f))
+	b.WriteString("; ")
+	b.WriteString(evidence(f))
+	if f.Driver != "" {
+		// No test of the package ran the two calls concurrently: say what
+		// did, since the first steps are in the generated test.
+		b.WriteString("; found by a generated driver calling " + f.Driver + " concurrently")
+	}
+	if f.WithoutEffect() {
+		return "interleaving without effect: " + b.String() + " (" + noEffect(f) + ")"
+	}
+	return b.String()
+}
+
+// event is what one of the anomaly's events did and who did it.
+type event struct {
+	op, g string
+}
+
+func events(f check.Finding) []event {
+	evs := make([]event, len(f.Anomaly.Events))
+	for k := range evs {
+		st := f.Schedule.Steps[f.Schedule.Anomaly[k]]
+		evs[k] = event{opWord(st.Op), st.G}
+	}
+	return evs
+}
+
+// clause says what the anomaly's events can do, from the reported event's
+// point of view ("this read").
+func clause(f check.Finding) string {
+	evs := events(f)
+	site := func(k int) string { return short(f.Anomaly.Sites[k]) }
+	switch {
+	case len(evs) == 2:
+		r, o := at(f), 1-at(f)
+		if f.Verdict.RaceDetector {
+			return fmt.Sprintf("no synchronization orders this %s and another goroutine's %s (%s)", evs[r].op, evs[o].op, site(o))
+		}
+		return fmt.Sprintf("this %s and another goroutine's %s (%s) can run back to back", evs[r].op, evs[o].op, site(o))
+	case len(evs) == 3 && evs[0].g == evs[2].g && evs[1].g != evs[0].g:
+		return fmt.Sprintf("another goroutine's %s can fall between this %s and the %s at %s", evs[1].op, evs[0].op, evs[2].op, site(2))
+	}
+	var b strings.Builder
+	b.WriteString("this " + evs[0].op)
+	for k := 1; k < len(evs); k++ {
+		who := "this goroutine's"
+		if evs[k].g != evs[0].g {
+			who = "another goroutine's"
+		}
+		fmt.Fprintf(&b, ", then %s %s (%s)", who, evs[k].op, site(k))
+	}
+	b.WriteString(" can happen in this order")
+	return b.String()
+}
+
+// evidence says what proved the finding and what it did to the program.
+func evidence(f check.Finding) string {
+	if f.Verdict.RaceDetector {
+		return "Go's race detector reported them in the recorded run (no schedule runs them back to back)"
+	}
+	if c := f.Verdict.Consequence; c != "" {
+		return "reproduced, " + c
+	}
+	return "reproduced"
+}
+
+// noEffect says why a finding without effect is not reported by default.
+func noEffect(f check.Finding) string {
+	if f.Anomaly.Split == "" {
+		return "the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent"
+	}
+	return f.Anomaly.SplitWhy(short) + ", and the test passes"
+}
+
+// Detail explains a finding further where Message is terse, or is "": for
+// one Go's race detector confirmed, why no schedule runs its accesses back
+// to back and whose steps the clip shows.
+func Detail(f check.Finding) string {
+	if f.Verdict.RaceDetector {
+		return "no schedule runs them back to back: the later one is reached only after seeing the earlier one's effect through something that does not synchronize, such as len of a channel; the clip is the recorded run"
+	}
+	return ""
+}
+
+// More is what a diagnostic that stands for n more findings of the kind at
+// its position adds to its message: " (and 2 more data races here)".
+func More(kind string, n int) string {
+	w := pattern.KindName(kind)
+	if n != 1 {
+		w += "s"
+	}
+	return fmt.Sprintf(" (and %d more %s here)", n, w)
+}
+
+// Pruned says what replay made of a finding it did not reproduce:
+// "diverged at step 5 of 12: expected …".
+func Pruned(f check.Finding) string {
+	v := f.Verdict
+	msg := v.Message
+	if msg == "" {
+		msg = v.Expected
+	}
+	return fmt.Sprintf("%s at step %d of %d: %s", v.Verdict, v.Step, v.Steps, msg)
+}
+
+// Interleaving is the anomaly's events in the order replay ran them, on one
+// line: "g1 read x (a.go:12) → g2 write x (b.go:30) → g1 write x (a.go:14)".
+func Interleaving(f check.Finding) string {
+	idx := append([]int(nil), f.Schedule.Anomaly...)
+	sort.Ints(idx)
+	parts := make([]string, len(idx))
+	for k, i := range idx {
+		st := f.Schedule.Steps[i]
+		obj := st.Obj
+		if j := strings.LastIndexByte(obj, '#'); j > 0 {
+			obj = obj[:j]
+		}
+		parts[k] = strings.Join(strings.Fields(fmt.Sprintf("%s %s %s (%s)", st.G, opWord(st.Op), obj, short(st.Site))), " ")
+	}
+	return strings.Join(parts, " → ")
+}
+
+// Standalone is msg, a finding's message, followed by its interleaving: the
+// message for a reader that drops the steps (golangci-lint).
+func Standalone(msg string, f check.Finding) string {
+	return msg + "; " + Interleaving(f)
+}
+
+// A Step is one step of a finding's replayed schedule, as reports show it
+// beside the message.
+type Step struct {
+	N     int // the step's number in the schedule, from 1
+	G     string
+	Op    trace.Op
+	Obj   string
+	Site  trace.Site // the zero Site if unknown
+	Event int        // which of the anomaly's events it is, from 1; 0 if none
+}
+
+// Action is what the step does: "g1 read Account.balance#2".
+func (s Step) Action() string {
+	a := s.G + " " + s.Op.String()
+	if s.Obj != "" {
+		a += " " + s.Obj
+	}
+	return a
+}
+
+// String is the step as related information shows it: "step 3: g1 read
+// Account.balance#2 (e1)".
+func (s Step) String() string {
+	t := fmt.Sprintf("step %d: %s", s.N, s.Action())
+	if s.Event > 0 {
+		t += fmt.Sprintf(" (e%d)", s.Event)
+	}
+	return t
+}
+
+// Steps returns the steps to show beside a finding's message: those of
+// its clip (replay.Clip: long runs of one goroutine collapsed, the
+// anomaly's events always kept) that the program did — not the recorder's
+// bookkeeping (a goroutine's begin and end, a unit of work's region
+// markers) — and that have a site.
+func Steps(f check.Finding) []Step {
+	var out []Step
+	for _, l := range replay.Clip(f.Schedule) {
+		if l.Step == 0 {
+			continue // a collapse note
+		}
+		st := f.Schedule.Steps[l.Step-1]
+		if bookkeeping(st.Op) {
+			continue
+		}
+		site, err := trace.ParseSite(st.Site)
+		if err != nil {
+			continue
+		}
+		out = append(out, Step{N: l.Step, G: st.G, Op: st.Op, Obj: st.Obj, Site: site, Event: l.Anomaly})
+	}
+	return out
+}
+
+// Events returns the anomaly's events, in pattern order, as steps.
+func Events(f check.Finding) []Step {
+	out := make([]Step, len(f.Anomaly.Events))
+	for k := range out {
+		i := f.Schedule.Anomaly[k]
+		st := f.Schedule.Steps[i]
+		site, _ := trace.ParseSite(st.Site)
+		out[k] = Step{N: i + 1, G: st.G, Op: st.Op, Obj: st.Obj, Site: site, Event: k + 1}
+	}
+	return out
+}
+
+// bookkeeping reports whether op is an event the recorder adds rather than
+// an operation of the program.
+func bookkeeping(op trace.Op) bool {
+	switch op {
+	case trace.Begin, trace.End, trace.RegionBegin, trace.RegionEnd:
+		return true
+	}
+	return false
+}
+
+// opWord is how a message names an access: atomic or not, a load is a read.
+func opWord(op trace.Op) string {
+	switch op {
+	case trace.Read, trace.AtomicLoad:
+		return "read"
+	case trace.Write, trace.AtomicStore:
+		return "write"
+	case trace.AtomicRMW:
+		return "read-modify-write"
+	}
+	return op.String()
+}
+
+// short is a site as messages show it: "bank.go:24", "?" if unknown, the
+// text itself if it is no site.
+func short(s string) string {
+	if s == "" {
+		return "?"
+	}
+	site, err := trace.ParseSite(s)
+	if err != nil {
+		return s
+	}
+	return site.Short()
+}

@@ -1,0 +1,166 @@
+package report_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pecanvet/pecanvet/check"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict"
+	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/report"
+)
+
+func step(t *testing.T, g, op, obj, site string) trace.Step {
+	t.Helper()
+	o, ok := trace.ParseOp(op)
+	if !ok {
+		t.Fatalf("op %q", op)
+	}
+	return trace.Step{G: g, Op: o, Obj: obj, Site: site, N: 1}
+}
+
+// lostUpdate is account's lost deposit (av/RWW) as replay proves it:
+// g1.1's write falls between g1's read and write of the target balance.
+func lostUpdate(t *testing.T) check.Finding {
+	t.Helper()
+	pat := pattern.MustParse("av/RWW atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-w-w")[0]
+	s := &trace.Schedule{Pattern: "av/RWW", Anomaly: []int{2, 6, 8}, Steps: []trace.Step{
+		step(t, "g1", "region-begin", "Account.Transfer", "account/account.go:45:20"),
+		step(t, "g1", "lock", "Account.mu#1", "account/account.go:47:11"),
+		step(t, "g1", "read", "Account.balance#2", "account/account.go:53:5"),
+		step(t, "g1.1", "begin", "", ""),
+		step(t, "g1.1", "region-begin", "Account.Deposit", "account/account.go:25:20"),
+		step(t, "g1.1", "read", "Account.balance#2", "account/account.go:28:9"),
+		step(t, "g1.1", "write", "Account.balance#2", "account/account.go:29:4"),
+		step(t, "g1.1", "region-end", "Account.Deposit", "account/account.go:25:20"),
+		step(t, "g1", "write", "Account.balance#2", "account/account.go:53:5"),
+	}}
+	return check.Finding{
+		Package: "subjects/account", Test: "TestTransferAndDeposit",
+		Anomaly: predict.Anomaly{Pattern: pat, Events: []int32{8, 14, 15},
+			Sites: []string{"account/account.go:53:5", "account/account.go:29:4", "account/account.go:53:5"}},
+		Schedule:   s,
+		Verdict:    replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: account_test.go:29: bob = 150, want 180"},
+		Goroutines: []string{"g1", "g1.1", "g1"},
+		Objects:    []string{"Account.balance#2", "Account.balance#2", "Account.balance#2"},
+	}
+}
+
+// race is a data race whose events replay ran in the order opposite to the
+// source's: the write at line 30 first, then the read at line 12.
+func race(t *testing.T) check.Finding {
+	t.Helper()
+	pat := pattern.MustParse("race/WR T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-r adjacent")[0]
+	s := &trace.Schedule{Pattern: "race/WR", Anomaly: []int{1, 2}, Steps: []trace.Step{
+		step(t, "g1", "fork", "g1.1", "srv/srv_test.go:8:2"),
+		step(t, "g1.1", "write", "Server.stopped#1", "srv/srv.go:30:3"),
+		step(t, "g1", "atomic-load", "Server.stopped#1", "srv/srv.go:12:9"),
+	}}
+	return check.Finding{
+		Package: "srv", Test: "TestStop",
+		Anomaly:    predict.Anomaly{Pattern: pat, Events: []int32{4, 7}, Sites: []string{"srv/srv.go:30:3", "srv/srv.go:12:9"}},
+		Schedule:   s,
+		Verdict:    replay.Verdict{Verdict: replay.Reproduced, Passed: true},
+		Goroutines: []string{"g1.1", "g1"},
+		Objects:    []string{"Server.stopped#1", "Server.stopped#1"},
+	}
+}
+
+func TestMessage(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		f      func(*testing.T) check.Finding
+		change func(*check.Finding)
+		want   string
+	}{
+		{"lost update", lostUpdate, nil,
+			"atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180"},
+		{"race", race, nil,
+			"data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced"},
+		{"race detector", race, func(f *check.Finding) { f.Verdict.RaceDetector = true },
+			"data race on Server.stopped: no synchronization orders this read and another goroutine's write (srv.go:30); Go's race detector reported them in the recorded run (no schedule runs them back to back)"},
+		{"driver", lostUpdate, func(f *check.Finding) { f.Driver = "Transfer and Deposit" },
+			"atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180; found by a generated driver calling Transfer and Deposit concurrently"},
+		{"split", lostUpdate, func(f *check.Finding) {
+			f.Anomaly.Split = "account/account.go:50:12"
+			f.Verdict.Consequence, f.Verdict.Passed = "", true
+		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced (the unit releases its lock at account.go:50 in between on purpose, and the test passes)"},
+		{"driver without effect", race, func(f *check.Finding) { f.Driver = "Stop and Stopped" },
+			"interleaving without effect: data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced; found by a generated driver calling Stop and Stopped concurrently (the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent)"},
+	} {
+		f := tc.f(t)
+		if tc.change != nil {
+			tc.change(&f)
+		}
+		if got := report.Message(f); got != tc.want {
+			t.Errorf("%s:\n got %s\nwant %s", tc.name, got, tc.want)
+		}
+		if h := report.Headline(f); !strings.Contains(h, " ("+f.Anomaly.Pattern.ID()+") on ") {
+			t.Errorf("%s: headline %s does not name the pattern", tc.name, h)
+		}
+	}
+}
+
+// TestSite: a race is reported at the earlier of its sites in the source,
+// whichever order replay ran them in, and "this" access is that one.
+func TestSite(t *testing.T) {
+	f := race(t)
+	if got := report.Site(f).String(); got != "srv/srv.go:12:9" {
+		t.Errorf("race reported at %s, want srv/srv.go:12:9", got)
+	}
+	if got := report.Site(lostUpdate(t)).String(); got != "account/account.go:53:5" {
+		t.Errorf("lost update reported at %s, want its first event's site", got)
+	}
+}
+
+// TestInterleaving: the anomaly's events in the order replay ran them,
+// whatever the order of the pattern.
+func TestInterleaving(t *testing.T) {
+	f := lostUpdate(t)
+	want := "g1 read Account.balance (account.go:53) → g1.1 write Account.balance (account.go:29) → g1 write Account.balance (account.go:53)"
+	if got := report.Interleaving(f); got != want {
+		t.Errorf("Interleaving:\n got %s\nwant %s", got, want)
+	}
+	f.Schedule.Anomaly = []int{8, 2, 6}
+	if got := report.Interleaving(f); got != want {
+		t.Errorf("Interleaving with the events listed out of order:\n got %s\nwant %s", got, want)
+	}
+	if got, msg := report.Standalone(report.Message(f), f), report.Message(f); got != msg+"; "+want {
+		t.Errorf("Standalone: %s", got)
+	}
+}
+
+// TestSteps: the steps beside the message are the program's operations
+// with a site, numbered as in the schedule, the anomaly's events marked;
+// no region markers, no goroutine begin.
+func TestSteps(t *testing.T) {
+	var got []string
+	for _, s := range report.Steps(lostUpdate(t)) {
+		got = append(got, s.String()+" @"+s.Site.Short())
+	}
+	want := []string{
+		"step 2: g1 lock Account.mu#1 @account.go:47",
+		"step 3: g1 read Account.balance#2 (e1) @account.go:53",
+		"step 6: g1.1 read Account.balance#2 @account.go:28",
+		"step 7: g1.1 write Account.balance#2 (e2) @account.go:29",
+		"step 9: g1 write Account.balance#2 (e3) @account.go:53",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("steps:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	evs := report.Events(lostUpdate(t))
+	if len(evs) != 3 || evs[1].Action() != "g1.1 write Account.balance#2" || evs[1].N != 7 || evs[1].Event != 2 {
+		t.Errorf("events %+v", evs)
+	}
+}
+
+func TestMore(t *testing.T) {
+	if got := report.More("race", 1); got != " (and 1 more data race here)" {
+		t.Error(got)
+	}
+	if got := report.More("av", 2); got != " (and 2 more atomicity violations here)" {
+		t.Error(got)
+	}
+}
