@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
@@ -235,18 +236,18 @@ func (o *Options) progress(format string, args ...any) {
 // failNote says why a test failed while it was recorded: in a normal run
 // too (the user's test fails without pecanvet's help), or only
 // instrumented (a timing assertion, say). Either way its trace is used.
-func failNote(ctx context.Context, b *record.Build, pkg, test string, timeout time.Duration) string {
+func failNote(ctx context.Context, b *record.Recorder, pkg, test string, timeout time.Duration) string {
 	plain, err := b.PlainBinary(ctx, pkg)
 	if err != nil {
 		return fmt.Sprintf("%s %s: fails instrumented (the uninstrumented build failed: %v); predicting from its trace anyway", pkg, test, err)
 	}
-	if r := record.RunTest(ctx, plain, b.Dirs[pkg], test, nil, timeout); r.Passed {
+	if r := testbin.RunTest(ctx, plain, b.Dirs[pkg], test, nil, timeout); r.Passed {
 		return fmt.Sprintf("%s %s: fails only under instrumentation (it passes in a normal run); predicting from its trace anyway", pkg, test)
 	}
 	return fmt.Sprintf("%s %s: fails in a normal run too, without pecanvet; predicting from its trace anyway", pkg, test)
 }
 
-func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt Options, rep *Report) error {
+func checkPackage(ctx context.Context, b *record.Recorder, pkg, scratch string, opt Options, rep *Report) error {
 	deadline := time.Now().Add(opt.Budget)
 	tests, err := b.Tests(ctx, pkg, opt.Run)
 	if err != nil {
@@ -387,7 +388,7 @@ func plural(w string, n int) string {
 
 // checkTests records, predicts and replays tests of pkg (in scratch);
 // when cov is not nil, it also collects which goroutines ran which sites.
-func checkTests(ctx context.Context, b *record.Build, pkg string, tests []string, scratch string, opt Options, rep *Report, seen map[string]bool, deadline time.Time, cov *coverage) error {
+func checkTests(ctx context.Context, b *record.Recorder, pkg string, tests []string, scratch string, opt Options, rep *Report, seen map[string]bool, deadline time.Time, cov *coverage) error {
 	recs, err := newRecordAhead(ctx, b, pkg, tests, scratch, opt)
 	if err != nil {
 		return err
@@ -457,7 +458,7 @@ func checkTests(ctx context.Context, b *record.Build, pkg string, tests []string
 			}
 		})
 	}
-	confirmUnordered(ctx, b, pkg, deadline, opt, seen, rep, tcs)
+	confirmUnordered(ctx, b.Build, pkg, deadline, opt, seen, rep, tcs)
 	for _, tc := range tcs {
 		if tc != nil {
 			tc.notes()

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/replay"
 )
@@ -38,7 +38,7 @@ import (
 // taken trace by trace, in order, by finish.
 type replayQueue struct {
 	ctx      context.Context
-	b        *record.Build
+	b        *testbin.Build
 	pkg      string
 	deadline time.Time
 	opt      Options
@@ -115,7 +115,7 @@ type qItem struct {
 	final      bool              // it and every earlier item of its trace are decided
 }
 
-func newReplayQueue(ctx context.Context, b *record.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool) *replayQueue {
+func newReplayQueue(ctx context.Context, b *testbin.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool) *replayQueue {
 	q := &replayQueue{ctx: ctx, b: b, pkg: pkg, deadline: deadline, opt: opt, seen: seen, workers: runtime.GOMAXPROCS(0),
 		byKey: map[string][]int{}, proved: map[string]bool{}}
 	q.cond = sync.NewCond(&q.mu)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
 	"github.com/pecanvet/pecanvet/static/driver"
@@ -24,7 +25,7 @@ import (
 // predicted them.
 type testCheck struct {
 	ctx       context.Context
-	b         *record.Build
+	b         *record.Recorder
 	pkg, test string
 	dir       string
 	opt       Options
@@ -222,8 +223,8 @@ func (qd *queued) settle(r qResult) {
 
 // checkQueued predicts from each trace, in order, replays through one
 // queue, and settles the outcomes in order.
-func checkQueued(ctx context.Context, b *record.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool, rep *Report, each func(predict func(c *testCheck, rt record.Test, path string))) {
-	q := newReplayQueue(ctx, b, pkg, deadline, opt, seen)
+func checkQueued(ctx context.Context, b *record.Recorder, pkg string, deadline time.Time, opt Options, seen map[string]bool, rep *Report, each func(predict func(c *testCheck, rt record.Test, path string))) {
+	q := newReplayQueue(ctx, b.Build, pkg, deadline, opt, seen)
 	var qs []*queued
 	each(func(c *testCheck, rt record.Test, path string) {
 		if qd := c.predict(q, rt, path); qd != nil {
@@ -271,7 +272,7 @@ const slowPerturb = 250 * time.Millisecond
 // seed: the test functions in one process (record.RecordBatch), the rest,
 // and what that process cannot vouch for, each alone. The traces go beside
 // the first runs'.
-func recordPerturbed(ctx context.Context, b *record.Build, pkg string, tests []string, idx []int, scratch string, seed int, opt Options) map[int]record.Test {
+func recordPerturbed(ctx context.Context, b *record.Recorder, pkg string, tests []string, idx []int, scratch string, seed int, opt Options) map[int]record.Test {
 	env := []string{"PECANVET_PERTURB=" + strconv.Itoa(seed)}
 	path := func(ti int) string {
 		return filepath.Join(scratch, fmt.Sprintf("t%d", ti), "record.p"+strconv.Itoa(seed)+".trace")
@@ -322,7 +323,7 @@ func (c *testCheck) notes() {
 // the goroutine whose turn it was never reached a gate: on a loaded
 // machine it may just have been slow, and a stall verdict would then
 // depend on the load.
-func replayRetrying(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, o replay.Options) replay.Verdict {
+func replayRetrying(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, o replay.Options) replay.Verdict {
 	run := func(dir string) replay.Verdict {
 		if p.s != nil {
 			return replay.Run(ctx, b, pkg, test, p.s, dir, o)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/predict/hb"
@@ -37,7 +37,7 @@ type unorderedCand struct {
 // two sites (racerun). That needs a -race build of the package, made only
 // when such a pair is left. One finding per site combination, as for
 // replays; the finding's steps are the recorded run's.
-func confirmUnordered(ctx context.Context, b *record.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool, rep *Report, tcs []*testCheck) {
+func confirmUnordered(ctx context.Context, b *testbin.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool, rep *Report, tcs []*testCheck) {
 	type cand struct {
 		unorderedCand
 		tr   *trace.Trace
