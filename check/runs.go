@@ -25,7 +25,8 @@ import (
 // predicted them.
 type testCheck struct {
 	ctx       context.Context
-	b         *record.Recorder
+	b         *testbin.Build
+	cands     []driver.Candidate // the package's static candidates
 	pkg, test string
 	dir       string
 	opt       Options
@@ -135,7 +136,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		polls++
 		return polls > predictMinPolls && time.Now().After(share)
 	}
-	if cands := c.b.Candidates[c.pkg]; len(cands) > 0 {
+	if cands := c.cands; len(cands) > 0 {
 		// Search first what the static analysis points at (issue 11):
 		// a search the trace's share cuts has looked at those.
 		popt.Prefer = func(sites []string) bool { return onCandidate(sites, cands) }
@@ -161,7 +162,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %s while predicting; %s", c.pkg, c.test, why, res.Cut))
 	}
 	markUnordered(tr, preds)
-	preds = candidatesFirst(flt.order(preds), c.b.Candidates[c.pkg])
+	preds = candidatesFirst(flt.order(preds), c.cands)
 	// The trace and the filter built on it (each the size of the trace
 	// again) are not needed past ordering, while flt waits for the
 	// package's replays to be counted: kept, they held every test's trace
@@ -223,8 +224,8 @@ func (qd *queued) settle(r qResult) {
 
 // checkQueued predicts from each trace, in order, replays through one
 // queue, and settles the outcomes in order.
-func checkQueued(ctx context.Context, b *record.Recorder, pkg string, deadline time.Time, opt Options, seen map[string]bool, rep *Report, each func(predict func(c *testCheck, rt record.Test, path string))) {
-	q := newReplayQueue(ctx, b.Build, pkg, deadline, opt, seen)
+func checkQueued(ctx context.Context, b *testbin.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool, rep *Report, each func(predict func(c *testCheck, rt record.Test, path string))) {
+	q := newReplayQueue(ctx, b, pkg, deadline, opt, seen)
 	var qs []*queued
 	each(func(c *testCheck, rt record.Test, path string) {
 		if qd := c.predict(q, rt, path); qd != nil {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,6 +22,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/pecanvet/pecanvet/dynamic"
+	"github.com/pecanvet/pecanvet/static/load"
 )
 
 // Options say what to instrument.
@@ -32,6 +34,10 @@ type Options struct {
 	// they were on disk — generated test drivers. They are instrumented and
 	// added to the overlay like the package's own files.
 	Extra map[string][]byte
+	// Packages, if not nil, are the packages to instrument, loaded already
+	// (static/load); Dir, Patterns and BuildFlags are then theirs.
+	// Instrument does not change them.
+	Packages *load.Packages
 }
 
 // Site is one instrumented operation: the id passed to the runtime is its
@@ -78,14 +84,6 @@ func (r *Result) Cleanup() error {
 	return os.RemoveAll(r.Dir)
 }
 
-// loadMode is what Instrument needs from go/packages. Dependencies are
-// loaded from export data (not NeedDeps): only the instrumented packages
-// need syntax, and type-checking the standard library from source would
-// cost seconds on every recording.
-const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-	packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo |
-	packages.NeedModule | packages.NeedImports
-
 // runtimeModulePrefix starts the module path of the runtime copy; a hash
 // of the runtime's source follows. The .invalid domain cannot be fetched:
 // the module only exists through the overlaid go.mod's replace directive.
@@ -110,31 +108,18 @@ func vendored(mod *packages.Module, flags []string) bool {
 // user's files are never written. A package that does not type-check is an
 // error carrying the type checker's messages; nothing is written then.
 func Instrument(ctx context.Context, opt Options) (*Result, error) {
-	dir := opt.Dir
-	if dir == "" {
-		dir = "."
+	loaded := opt.Packages
+	if loaded == nil {
+		var err error
+		if loaded, err = load.Load(ctx, opt.Dir, opt.Patterns, opt.BuildFlags); err != nil {
+			return nil, err
+		}
 	}
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, err
-	}
-	patterns := opt.Patterns
-	if len(patterns) == 0 {
-		patterns = []string{"."}
-	}
-	fset := token.NewFileSet()
-	cfg := &packages.Config{
-		Context:    ctx,
-		Mode:       loadMode,
-		Dir:        dir,
-		BuildFlags: opt.BuildFlags,
-		Tests:      true,
-		Fset:       fset,
-	}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		return nil, err
-	}
+	dir, patterns, fset := loaded.Dir, loaded.Patterns, loaded.Fset
+	cfg := loaded.Config(ctx)
+	// A list of its own: joinExtra puts a copy of a package in the place
+	// of the loaded one.
+	pkgs := slices.Clone(loaded.List)
 	if err := loadErrors(pkgs); err != nil {
 		return nil, err
 	}
@@ -157,7 +142,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	hash := runtimeHash(rtFiles)
 	rtModule := runtimeModulePrefix + hash
 	rtImport, traceImport := rtModule+"/rt", rtModule+"/trace"
-	vendor := vendored(mod, opt.BuildFlags)
+	vendor := vendored(mod, loaded.BuildFlags)
 	if vendor {
 		rtImport, traceImport = vendorRuntimeImports(mod.Path, hash)
 	}

@@ -22,7 +22,6 @@ import (
 	"github.com/pecanvet/pecanvet/dynamic/instrument"
 	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
-	"github.com/pecanvet/pecanvet/static/driver"
 )
 
 // Options configure a recording.
@@ -35,15 +34,6 @@ type Options struct {
 	Plain      bool          // also time each test uninstrumented
 	BuildFlags []string
 	Progress   io.Writer // progress lines, if not nil
-	// Drivers generates test drivers (static/driver): for the static
-	// candidates of packages with tests, and for packages without tests.
-	// The check runs a package's candidate drivers only when its tests
-	// did not reach their candidates.
-	Drivers bool
-	// MaxEvents, if positive, stops each recording at that many events,
-	// the trace marked cut (rt.EnvMaxEvents): a checker that predicts from
-	// a prefix need not pay for the rest. Replays are not bounded.
-	MaxEvents int
 }
 
 // Test is the outcome of recording one test.
@@ -76,15 +66,6 @@ type Recorder struct {
 	// the trace marked cut (rt.EnvMaxEvents): a checker that predicts from
 	// a prefix need not pay for the rest. Replays are not bounded.
 	MaxEvents int
-	// Drivers are the generated driver tests (static/driver) built into
-	// each package's test binary, by import path (Options.Drivers).
-	Drivers map[string][]driver.Driver
-	// Candidates are the static candidates of each package with tests,
-	// with their drivers (Options.Drivers).
-	Candidates map[string][]driver.Candidate
-	// Reach says which tests' call graphs reach which candidates
-	// (driver.Result.Reach).
-	Reach map[string]map[string][]int
 }
 
 func (o *Options) progress(format string, args ...any) {
@@ -102,24 +83,12 @@ func (rec *Recorder) env(env []string) []string {
 }
 
 // NewBuild instruments the packages and builds one test binary per package
-// that has tests, ready to record. A package that does not compile yields
-// the compiler's own messages as the error.
+// that has tests, ready to record: what Record, benchmarks and tests start
+// from (check runs those stages itself, with generated drivers). A package
+// that does not compile yields the compiler's own messages as the error.
 func NewBuild(ctx context.Context, opt Options) (*Recorder, error) {
-	pats := opt.Patterns
-	if len(pats) == 0 {
-		pats = []string{"."}
-	}
-	var extra map[string][]byte
-	var drivers *driver.Result
-	if opt.Drivers {
-		var err error
-		if drivers, err = driver.Generate(ctx, opt.Dir, pats, opt.BuildFlags); err != nil {
-			return nil, err
-		}
-		extra = drivers.Files
-	}
 	start := time.Now()
-	inst, err := instrument.Instrument(ctx, instrument.Options{Dir: opt.Dir, Patterns: pats, BuildFlags: opt.BuildFlags, Extra: extra})
+	inst, err := instrument.Instrument(ctx, instrument.Options{Dir: opt.Dir, Patterns: opt.Patterns, BuildFlags: opt.BuildFlags})
 	if err != nil {
 		return nil, err
 	}
@@ -128,16 +97,7 @@ func NewBuild(ctx context.Context, opt Options) (*Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Recorder{Build: b, MaxEvents: opt.MaxEvents}
-	notes := append([]string(nil), inst.Notes...)
-	if drivers != nil {
-		r.Drivers = drivers.Drivers
-		r.Candidates = drivers.Candidates
-		r.Reach = drivers.Reach
-		notes = append(notes, drivers.Notes...)
-	}
-	b.Notes = append(notes, b.Notes...)
-	return r, nil
+	return &Recorder{Build: b}, nil
 }
 
 // Record records every selected test of the packages.
@@ -150,6 +110,7 @@ func Record(ctx context.Context, opt Options) ([]Test, []string, error) {
 		return nil, nil, err
 	}
 	defer b.Close()
+	notes := append(append([]string(nil), b.Inst.Notes...), b.Notes...)
 	out := opt.OutDir
 	if out == "" {
 		if out, err = os.MkdirTemp("", "pecanvet-traces-"); err != nil {
@@ -170,15 +131,15 @@ func Record(ctx context.Context, opt Options) ([]Test, []string, error) {
 	for _, pkg := range pkgs {
 		tests, err := b.Tests(ctx, pkg, opt.Run)
 		if err != nil {
-			return results, b.Notes, err
+			return results, notes, err
 		}
 		if len(tests) == 0 {
-			b.Notes = append(b.Notes, pkg+": no tests match")
+			notes = append(notes, pkg+": no tests match")
 			continue
 		}
 		dir := filepath.Join(out, strings.ReplaceAll(pkg, "/", "_"))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return results, b.Notes, err
+			return results, notes, err
 		}
 		for _, name := range tests {
 			if opt.Progress != nil {
@@ -192,7 +153,7 @@ func Record(ctx context.Context, opt Options) ([]Test, []string, error) {
 			results = append(results, t)
 		}
 	}
-	return results, b.Notes, nil
+	return results, notes, nil
 }
 
 // RecordTest runs one test with the recorder on, writing its trace to path.

@@ -39,7 +39,6 @@ package driver
 import (
 	"context"
 	"fmt"
-	"github.com/pecanvet/pecanvet/static/locker"
 	"go/ast"
 	"go/importer"
 	"go/parser"
@@ -54,6 +53,8 @@ import (
 
 	"github.com/pecanvet/pecanvet/passes/candidates"
 	"github.com/pecanvet/pecanvet/passes/symbolic"
+	"github.com/pecanvet/pecanvet/static/load"
+	"github.com/pecanvet/pecanvet/static/locker"
 	"github.com/pecanvet/pecanvet/static/reach"
 )
 
@@ -71,10 +72,6 @@ const (
 	// candidates' order, so races and the simplest patterns first).
 	MaxDrivers = 16
 )
-
-// loadMode is what Generate loads: syntax and types of the packages and
-// their tests, to run the candidates analyzer and to type-check drivers.
-const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedTypesSizes | packages.NeedModule
 
 // A Driver is one generated test.
 type Driver struct {
@@ -119,20 +116,9 @@ type Candidate struct {
 	NoDriver string // why none does, when Driver is ""
 }
 
-// Generate returns the driver files of the packages matching patterns in
-// the main module.
-func Generate(ctx context.Context, dir string, patterns []string, buildFlags []string) (*Result, error) {
-	cfg := &packages.Config{
-		Context:    ctx,
-		Mode:       loadMode,
-		Dir:        dir,
-		BuildFlags: buildFlags,
-		Tests:      true,
-	}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		return nil, err
-	}
+// Generate returns the driver files of the loaded packages of the main
+// module, which it does not change.
+func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 	// The variants of each package: itself, with its internal tests
 	// (p [p.test]), and its external tests (p_test).
 	type variants struct{ plain, test, xtest *packages.Package }
@@ -145,7 +131,7 @@ func Generate(ctx context.Context, dir string, patterns []string, buildFlags []s
 		}
 		return v
 	}
-	for _, p := range pkgs {
+	for _, p := range loaded.List {
 		switch {
 		case strings.HasSuffix(p.PkgPath, "_test"):
 			get(strings.TrimSuffix(p.PkgPath, "_test")).xtest = p
@@ -158,7 +144,7 @@ func Generate(ctx context.Context, dir string, patterns []string, buildFlags []s
 		}
 	}
 	res := &Result{Files: map[string][]byte{}, Drivers: map[string][]Driver{}, Candidates: map[string][]Candidate{}, Reach: map[string]map[string][]int{}}
-	std := &stdTypes{ctx: ctx, dir: dir, buildFlags: buildFlags}
+	std := &stdTypes{ctx: ctx, dir: loaded.Dir, buildFlags: loaded.BuildFlags}
 	paths := make([]string, 0, len(byPath))
 	for path := range byPath {
 		paths = append(paths, path)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/pecanvet/pecanvet/static/load"
 )
 
 func generateIn(t *testing.T, pkg string) *Result {
@@ -16,7 +18,11 @@ func generateIn(t *testing.T, pkg string) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Generate(context.Background(), dir, []string{"."}, nil)
+	pkgs, err := load.Load(context.Background(), dir, []string{"."}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Generate(context.Background(), pkgs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +69,7 @@ func TestDropsWhatDoesNotCompile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkgs, err := packages.Load(&packages.Config{Mode: loadMode, Dir: dir, Tests: true}, ".")
+	pkgs, err := packages.Load(&packages.Config{Mode: load.Mode, Dir: dir, Tests: true}, ".")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +159,7 @@ func TestH(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	pkgs, err := packages.Load(&packages.Config{Mode: loadMode, Dir: dir, Tests: true}, ".")
+	pkgs, err := packages.Load(&packages.Config{Mode: load.Mode, Dir: dir, Tests: true}, ".")
 	if err != nil {
 		t.Fatal(err)
 	}
