@@ -35,11 +35,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -187,7 +185,9 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, err
 	}
 	res.Dynamic = true
-	rep, err := runCheck(dir, pats)
+	rep, err := check.RunOnce(context.Background(), check.Options{
+		Dir: dir, Patterns: []string{"."}, Anomalies: pats, Budget: budget, MaxReplays: maxReplays, Drivers: true,
+	})
 	res.Report = rep
 	if rep != nil {
 		res.Notes = append(res.Notes, rep.Notes...)
@@ -246,39 +246,6 @@ func hasInternalUnit(dir string) bool {
 	}
 	return len(p.GoFiles)+len(p.CgoFiles)+len(p.TestGoFiles) > 0
 }
-
-// runCheck runs the dynamic loop on the package in dir, once per process:
-// drivers that analyze a package both with and without its tests (as
-// analysistest does) share the result.
-func runCheck(dir string, pats []*pattern.Pattern) (*check.Report, error) {
-	v, _ := checks.LoadOrStore(dir, &checkOnce{})
-	c := v.(*checkOnce)
-	c.once.Do(func() {
-		checkSlots <- struct{}{}
-		defer func() { <-checkSlots }()
-		c.rep, c.err = check.Run(context.Background(), check.Options{
-			Dir: dir, Patterns: []string{"."}, Anomalies: pats, Budget: budget, MaxReplays: maxReplays, Drivers: true,
-		})
-	})
-	return c.rep, c.err
-}
-
-type checkOnce struct {
-	once sync.Once
-	rep  *check.Report
-	err  error
-}
-
-var checks sync.Map // package directory → *checkOnce
-
-// checkSlots bounds the dynamic checks that run at once in one process to
-// the CPUs, as go vet bounds its vet tool processes: a driver that runs
-// the analyzer on many packages in one process (golangci-lint,
-// analysistest) otherwise started them all together, each with its
-// builds, recordings and replays, and their wall-clock bounds (a trace's
-// share of the budget, a replay's stall bound) were spent waiting for the
-// CPU, so that findings came and went.
-var checkSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 
 // skipError says why the dynamic check of a package could not run, and
 // what to run instead.
