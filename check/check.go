@@ -28,6 +28,7 @@ import (
 	"github.com/pecanvet/pecanvet/dynamic/record"
 	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/internal/note"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
@@ -123,10 +124,14 @@ func (f *Finding) WithoutEffect() bool {
 	return f.Reproduced() && (f.Anomaly.Split != "" || f.Driver != "") && (f.Verdict.Passed && !f.Verdict.Panicked || f.Verdict.AsBaseline)
 }
 
+// Note is a note of a check: work skipped or cut short, a bound hit, a
+// test that failed while recorded.
+type Note = note.Note
+
 // Report is the outcome of a check.
 type Report struct {
 	Findings []Finding // reproduced and pruned, in order
-	Notes    []string  // skipped work, bounds hit, build notes
+	Notes    []Note    // skipped work, bounds hit, build notes
 	Tests    int
 	Events   int
 	Listed   int // tests found in the packages; Listed-Tests were left unchecked
@@ -155,6 +160,11 @@ func (t Timing) String() string {
 	r := func(d time.Duration) string { return d.Round(time.Millisecond).String() }
 	return fmt.Sprintf("wall %s: build %s, record %s (%d runs), predict %s, replay %s (%d runs)",
 		r(t.Wall), r(t.Build), r(t.Record), t.Records, r(t.Predict), r(t.Replay), t.Replays)
+}
+
+// addNote adds a note on package pkg, and test if not "".
+func (r *Report) addNote(kind note.Kind, pkg, test, format string, args ...any) {
+	r.Notes = append(r.Notes, note.New(kind, pkg, test, format, args...))
 }
 
 // Inferred counts the findings pruned without a replay of their own
@@ -281,12 +291,12 @@ func (o *Options) progress(format string, args ...any) {
 func failNote(ctx context.Context, b *testbin.Build, pkg, test string, timeout time.Duration) string {
 	plain, err := b.PlainBinary(ctx, pkg)
 	if err != nil {
-		return fmt.Sprintf("%s %s: fails instrumented (the uninstrumented build failed: %v); predicting from its trace anyway", pkg, test, err)
+		return fmt.Sprintf("fails instrumented (the uninstrumented build failed: %v); predicting from its trace anyway", err)
 	}
 	if r := testbin.RunTest(ctx, plain, b.Dirs[pkg], test, nil, timeout); r.Passed {
-		return fmt.Sprintf("%s %s: fails only under instrumentation (it passes in a normal run); predicting from its trace anyway", pkg, test)
+		return "fails only under instrumentation (it passes in a normal run); predicting from its trace anyway"
 	}
-	return fmt.Sprintf("%s %s: fails in a normal run too, without pecanvet; predicting from its trace anyway", pkg, test)
+	return "fails in a normal run too, without pecanvet; predicting from its trace anyway"
 }
 
 func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scratch string, opt Options, rep *Report) error {
@@ -296,7 +306,7 @@ func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scra
 		return err
 	}
 	if len(tests) == 0 {
-		rep.Notes = append(rep.Notes, pkg+": no tests to run")
+		rep.addNote(note.NoTests, pkg, "", "no tests to run")
 		return nil
 	}
 	// The package's own tests first; then the generated drivers whose
@@ -329,7 +339,7 @@ func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scra
 	if run := driversToRun(pkg, generated, st.drivers, cov, rep); len(run) > 0 {
 		rep.Listed += len(run)
 		if time.Now().After(deadline) {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: budget of %v spent; %d generated drivers not run", pkg, opt.Budget, len(run)))
+			rep.addNote(note.Budget, pkg, "", "budget of %v spent; %d generated drivers not run", opt.Budget, len(run))
 		} else if err := checkTests(ctx, b, st, pkg, run, filepath.Join(scratch, "drivers"), opt, rep, seen, deadline, covDrivers); err != nil {
 			return err
 		}
@@ -359,7 +369,7 @@ func reachingFirst(pkg string, tests []string, reach map[string][]int, rep *Repo
 			rest = append(rest, t)
 		}
 	}
-	rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d of %d tests reach a static candidate in the call graph; they are checked first", pkg, len(first), len(tests)))
+	rep.addNote(note.Order, pkg, "", "%d of %d tests reach a static candidate in the call graph; they are checked first", len(first), len(tests))
 	return append(first, rest...)
 }
 
@@ -409,10 +419,10 @@ func driversToRun(pkg string, generated []string, drivers map[string]driver.Driv
 		calls = append(calls, d.Calls+" of "+d.Type)
 	}
 	if len(run) > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: running %d generated %s, calling two methods from two goroutines where no test did (%s)", pkg, len(run), plural("driver", len(run)), strings.Join(calls, "; ")))
+		rep.addNote(note.Driver, pkg, "", "running %d generated %s, calling two methods from two goroutines where no test did (%s)", len(run), plural("driver", len(run)), strings.Join(calls, "; "))
 	}
 	if covered > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d generated %s not run: the tests held their candidates in two goroutines", pkg, covered, plural("driver", covered)))
+		rep.addNote(note.Driver, pkg, "", "%d generated %s not run: the tests held their candidates in two goroutines", covered, plural("driver", covered))
 	}
 	return run
 }
@@ -437,7 +447,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 	checkQueued(ctx, b.Build, pkg, deadline, opt, seen, rep, func(predict func(*testCheck, record.Test, string)) {
 		for ti, test := range tests {
 			if time.Now().After(deadline) {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: budget of %v spent; %d of %d tests not checked%s", pkg, opt.Budget, len(tests)-ti, len(tests), unreached(tests[ti:], st.reach)))
+				rep.addNote(note.Budget, pkg, "", "budget of %v spent; %d of %d tests not checked%s", opt.Budget, len(tests)-ti, len(tests), unreached(tests[ti:], st.reach))
 				break
 			}
 			dir := filepath.Join(scratch, fmt.Sprintf("t%d", ti))
@@ -450,16 +460,16 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			rep.Events += rt.Events
 			tc := &testCheck{ctx: ctx, b: b.Build, cands: st.cands, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline, cov: cov}
 			if rt.TimedOut {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: timed out after %v while recording; predicting from the partial trace", pkg, test, opt.Timeout))
+				rep.addNote(note.Timeout, pkg, test, "timed out after %v while recording; predicting from the partial trace", opt.Timeout)
 			} else if why := driverSkip(rt); why != "" {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: generated driver skipped: %s", pkg, test, why))
+				rep.addNote(note.Driver, pkg, test, "generated driver skipped: %s", why)
 			} else if strings.HasPrefix(rt.Truncated, "hung: ") {
 				// It would hang without pecanvet too, in the schedule the
 				// run took: no goroutine could ever move.
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: %s, so the recording ended it; predicting from its trace", pkg, test, rt.Truncated))
+				rep.addNote(note.Trace, pkg, test, "%s, so the recording ended it; predicting from its trace", rt.Truncated)
 				tc.baseline(rt)
 			} else if !rt.Passed {
-				rep.Notes = append(rep.Notes, failNote(ctx, b.Build, pkg, test, opt.Timeout)+" (a replay failing the same way is not credited to the anomaly)")
+				rep.addNote(note.Fails, pkg, test, "%s (a replay failing the same way is not credited to the anomaly)", failNote(ctx, b.Build, pkg, test, opt.Timeout))
 				tc.baseline(rt)
 			}
 			rt.Trace = tracePath
@@ -485,7 +495,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			for _, ti := range idx { // in test order: what is credited where does not depend on timing
 				prt := runs[ti]
 				if prt.TimedOut {
-					rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: timed out after %v while recording it perturbed (seed %d); predicting from the partial trace", pkg, tests[ti], opt.Timeout, seed))
+					rep.addNote(note.Timeout, pkg, tests[ti], "timed out after %v while recording it perturbed (seed %d); predicting from the partial trace", opt.Timeout, seed)
 				}
 				rep.Time.Record += prt.Wall
 				rep.Time.Records++

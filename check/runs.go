@@ -12,6 +12,7 @@ import (
 
 	"github.com/pecanvet/pecanvet/dynamic/record"
 	"github.com/pecanvet/pecanvet/dynamic/testbin"
+	"github.com/pecanvet/pecanvet/internal/note"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
 	"github.com/pecanvet/pecanvet/static/driver"
@@ -65,13 +66,17 @@ type queued struct {
 func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued {
 	if rt.Events == 0 {
 		if rt.Truncated != "" {
-			c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: no events recorded (%s)", c.pkg, c.test, rt.Truncated))
+			kind := note.Trace
+			if rt.TimedOut {
+				kind = note.Timeout
+			}
+			c.rep.addNote(kind, c.pkg, c.test, "no events recorded (%s)", rt.Truncated)
 		}
 		return nil
 	}
 	tr, cut, err := predict.ReadPrefix(path, predict.MaxEvents)
 	if err != nil {
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: unreadable trace: %v", c.pkg, c.test, err))
+		c.rep.addNote(note.Trace, c.pkg, c.test, "unreadable trace: %v", err)
 		return nil
 	}
 	if c.cov != nil {
@@ -79,11 +84,11 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	}
 	if strings.HasPrefix(rt.Truncated, "cut at ") && !c.notedCut {
 		c.notedCut = true
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: recording stopped at %d events to bound time and memory; predicting from those", c.pkg, c.test, rt.Events))
+		c.rep.addNote(note.Trace, c.pkg, c.test, "recording stopped at %d events to bound time and memory; predicting from those", rt.Events)
 	} else if cut && len(tr.Goroutines) >= predict.MaxGoroutines && len(tr.Events) < predict.MaxEvents {
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: trace of %d events cut to its first %d, before it names more than %d goroutines, to bound memory; predicting from those", c.pkg, c.test, rt.Events, len(tr.Events), predict.MaxGoroutines))
+		c.rep.addNote(note.Trace, c.pkg, c.test, "trace of %d events cut to its first %d, before it names more than %d goroutines, to bound memory; predicting from those", rt.Events, len(tr.Events), predict.MaxGoroutines)
 	} else if cut {
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: trace of %d events cut to its first %d to bound memory; predicting from those", c.pkg, c.test, rt.Events, len(tr.Events)))
+		c.rep.addNote(note.Trace, c.pkg, c.test, "trace of %d events cut to its first %d to bound memory; predicting from those", rt.Events, len(tr.Events))
 	}
 	// The search proposes, for each site combination, its instances in
 	// order; a combination already proved (by a test of an earlier
@@ -91,7 +96,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	// earlier test of its own.
 	dir := filepath.Join(c.dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
+		c.rep.addNote(note.Predict, c.pkg, c.test, "%v", err)
 		return nil
 	}
 	var preds []prediction
@@ -110,7 +115,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		}
 		p, err := writePrediction(tr, a, filepath.Join(dir, fmt.Sprintf("p%d.schedule", len(preds)+1)))
 		if err != nil {
-			c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
+			c.rep.addNote(note.Predict, c.pkg, c.test, "%v", err)
 			return false
 		}
 		preds = append(preds, p)
@@ -144,14 +149,14 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	res, err := predict.Run(tr, c.opt.Anomalies, popt)
 	c.rep.Time.Predict += time.Since(pstart)
 	if err != nil {
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
+		c.rep.addNote(note.Predict, c.pkg, c.test, "%v", err)
 		return nil
 	}
 	for _, w := range res.Warnings {
 		if strings.Contains(w, "not all indexed") {
 			// What the search left out (the other warnings are the
 			// engine's own bookkeeping).
-			c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %s", c.pkg, c.test, strings.TrimPrefix(w, "search: ")))
+			c.rep.addNote(note.Predict, c.pkg, c.test, "%s", strings.TrimPrefix(w, "search: "))
 		}
 	}
 	if res.Cut != "" {
@@ -159,7 +164,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		if now := time.Now(); now.After(share) && now.Before(c.deadline) {
 			why = fmt.Sprintf("its trace's share of the budget (%v) spent", bound)
 		}
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %s while predicting; %s", c.pkg, c.test, why, res.Cut))
+		c.rep.addNote(note.Budget, c.pkg, c.test, "%s while predicting; %s", why, res.Cut)
 	}
 	markUnordered(tr, preds)
 	preds = candidatesFirst(flt.order(preds), c.cands)
@@ -316,7 +321,7 @@ func (c *testCheck) notes() {
 		} else if time.Now().After(c.deadline) {
 			why = fmt.Sprintf("budget of %v spent", c.opt.Budget)
 		}
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %d predictions not replayed (%s)", c.pkg, c.test, c.skipped, why))
+		c.rep.addNote(note.Replays, c.pkg, c.test, "%d predictions not replayed (%s)", c.skipped, why)
 	}
 }
 

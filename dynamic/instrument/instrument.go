@@ -22,6 +22,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/pecanvet/pecanvet/dynamic"
+	"github.com/pecanvet/pecanvet/internal/note"
 	"github.com/pecanvet/pecanvet/static/load"
 )
 
@@ -64,8 +65,8 @@ type Result struct {
 	// Deps are the main module's packages that Packages import, directly
 	// or not, instrumented too but without their tests (moduleDeps).
 	Deps  []string
-	Notes []string // things worth telling the user, e.g. about cgo files
-	Sites []Site   // indexed by site id
+	Notes []note.Note // things worth telling the user, e.g. about cgo files
+	Sites []Site      // indexed by site id
 
 	// RuntimeDir is the directory of the runtime module (in pecanvet's cache,
 	// see runtimeCacheDir, or inside Dir): a copy
@@ -343,9 +344,9 @@ func writeOverlay(name string, replace map[string]string, fail func(error) (*Res
 	return err
 }
 
-func dedup(list []string) []string {
-	seen := make(map[string]bool)
-	var out []string
+func dedup[T comparable](list []T) []T {
+	seen := make(map[T]bool)
+	var out []T
 	for _, s := range list {
 		if !seen[s] {
 			seen[s] = true
@@ -463,7 +464,7 @@ type unitFile struct {
 // "p [p.test]" (which holds p's files and its in-package _test.go files),
 // the external test package "p_test [p.test]", or p itself when it has no
 // tests. cgo files are noted and left alone.
-func selectFiles(pkgs []*packages.Package) ([]*unit, []string, *packages.Module, map[string]bool) {
+func selectFiles(pkgs []*packages.Package) ([]*unit, []note.Note, *packages.Module, map[string]bool) {
 	var mod *packages.Module
 	hasTestMain := make(map[string]bool)
 	// Test variants first, so that they claim the files they share with p.
@@ -477,7 +478,7 @@ func selectFiles(pkgs []*packages.Package) ([]*unit, []string, *packages.Module,
 	})
 	claimed := make(map[string]bool)
 	var units []*unit
-	var notes []string
+	var notes []note.Note
 	noted := make(map[string]bool)
 	for _, p := range sorted {
 		if p.Module == nil || !p.Module.Main || strings.HasSuffix(p.ID, ".test") || p.Types == nil {
@@ -529,7 +530,7 @@ func selectFiles(pkgs []*packages.Package) ([]*unit, []string, *packages.Module,
 			if twin := cgoTwin[name]; twin != nil {
 				if f, err := parser.ParseFile(p.Fset, name, nil, parser.ParseComments|parser.SkipObjectResolution); err == nil {
 					u.files = append(u.files, unitFile{path: name, syntax: f, cgoTwin: twin})
-					notes = append(notes, fmt.Sprintf("%s: cgo file %s: Go code instrumented, C code not", pkgPath, filepath.Base(name)))
+					notes = append(notes, note.New(note.Instrument, pkgPath, "", "cgo file %s: Go code instrumented, C code not", filepath.Base(name)))
 					if u.dir == "" {
 						u.dir = filepath.Dir(name)
 					}
@@ -537,7 +538,7 @@ func selectFiles(pkgs []*packages.Package) ([]*unit, []string, *packages.Module,
 				}
 			}
 			if importsC(p.Fset, name) {
-				notes = append(notes, fmt.Sprintf("%s: cgo file %s: copied unchanged (its Go code is not instrumented; C code never is)", pkgPath, filepath.Base(name)))
+				notes = append(notes, note.New(note.Instrument, pkgPath, "", "cgo file %s: copied unchanged (its Go code is not instrumented; C code never is)", filepath.Base(name)))
 			}
 		}
 		if len(u.files) > 0 {
@@ -636,7 +637,7 @@ type instrumenter struct {
 	rtImport string
 	sites    []Site
 	nfiles   int
-	notes    []string
+	notes    []note.Note
 	extra    map[string][]byte // generated files (Options.Extra)
 	langTag  bool              // rewritten files need a go1.21 build tag (modules.go)
 }

@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ import (
 	"github.com/pecanvet/pecanvet/dynamic/instrument"
 	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/internal/note"
 )
 
 // Options configure a recording.
@@ -101,7 +103,7 @@ func NewBuild(ctx context.Context, opt Options) (*Recorder, error) {
 }
 
 // Record records every selected test of the packages.
-func Record(ctx context.Context, opt Options) ([]Test, []string, error) {
+func Record(ctx context.Context, opt Options) ([]Test, []note.Note, error) {
 	if opt.Timeout <= 0 {
 		opt.Timeout = 2 * time.Minute
 	}
@@ -110,7 +112,7 @@ func Record(ctx context.Context, opt Options) ([]Test, []string, error) {
 		return nil, nil, err
 	}
 	defer b.Close()
-	notes := append(append([]string(nil), b.Inst.Notes...), b.Notes...)
+	notes := slices.Concat(b.Inst.Notes, b.Notes)
 	out := opt.OutDir
 	if out == "" {
 		if out, err = os.MkdirTemp("", "pecanvet-traces-"); err != nil {
@@ -134,7 +136,7 @@ func Record(ctx context.Context, opt Options) ([]Test, []string, error) {
 			return results, notes, err
 		}
 		if len(tests) == 0 {
-			notes = append(notes, pkg+": no tests match")
+			notes = append(notes, note.New(note.NoTests, pkg, "", "no tests match"))
 			continue
 		}
 		dir := filepath.Join(out, strings.ReplaceAll(pkg, "/", "_"))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pecanvet/pecanvet/dynamic/record"
 	"github.com/pecanvet/pecanvet/dynamic/testbin"
+	"github.com/pecanvet/pecanvet/internal/note"
 )
 
 // writeModule creates a module from name → content.
@@ -122,7 +123,7 @@ func TestHang(t *testing.T)  { t.TempDir(); work(&Counter{}); time.Sleep(time.Ho
 	if after := treeHash(t, dir); after != before {
 		t.Errorf("the module's files changed")
 	}
-	if !strings.Contains(strings.Join(notes, "\n"), "notests: no test files") {
+	if !strings.Contains(strings.Join(note.Strings(notes), "\n"), "notests: no test files") {
 		t.Errorf("notes %q do not say the package has no tests", notes)
 	}
 	got := map[string]record.Test{}

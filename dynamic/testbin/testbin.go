@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/pecanvet/pecanvet/dynamic/instrument"
+	"github.com/pecanvet/pecanvet/internal/note"
 )
 
 // Options configure a build.
@@ -48,7 +49,7 @@ type Build struct {
 	Binaries map[string]string // import path → instrumented test binary
 	Plain    map[string]string // import path → uninstrumented test binary (if built)
 	Dirs     map[string]string // import path → package directory
-	Notes    []string
+	Notes    []note.Note       // packages without tests
 	tmp      string
 	opt      Options // what the build was made with (PlainBinary)
 
@@ -73,7 +74,7 @@ func New(ctx context.Context, inst *instrument.Result, opt Options) (*Build, err
 	}
 	for i, p := range inst.Packages {
 		if !p.Tests {
-			b.Notes = append(b.Notes, p.ImportPath+": no test files")
+			b.Notes = append(b.Notes, note.New(note.NoTests, p.ImportPath, "", "no test files"))
 			continue
 		}
 		b.Dirs[p.ImportPath] = p.Dir

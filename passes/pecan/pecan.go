@@ -45,6 +45,7 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/pecanvet/pecanvet/check"
+	"github.com/pecanvet/pecanvet/internal/note"
 	"github.com/pecanvet/pecanvet/passes/candidates"
 	"github.com/pecanvet/pecanvet/passes/symbolic"
 	"github.com/pecanvet/pecanvet/pattern"
@@ -190,7 +191,7 @@ func run(pass *analysis.Pass) (any, error) {
 	})
 	res.Report = rep
 	if rep != nil {
-		res.Notes = append(res.Notes, rep.Notes...)
+		res.Notes = append(res.Notes, note.Strings(rep.Notes)...)
 	}
 	if err != nil {
 		res.Skipped = "dynamic check skipped: " + strings.SplitN(err.Error(), "\n", 2)[0]
@@ -199,8 +200,8 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, skipError(pass.Pkg.Path(), dir, err)
 	}
 	for _, n := range rep.Notes {
-		if strings.Contains(n, "budget") || strings.Contains(n, "not replayed") || strings.Contains(n, "timed out") || strings.Contains(n, "no test") || strings.Contains(n, "fails") || strings.Contains(n, "generated driver") {
-			note(pass, n)
+		if shownNotes[n.Kind] {
+			printNote(pass, n.String())
 		}
 	}
 	if verbose {
@@ -264,9 +265,16 @@ func skipError(pkg, dir string, err error) error {
 	return fmt.Errorf("dynamic check skipped: %s\n(%s)", msg, hint)
 }
 
-// note tells the user what was skipped, on standard error (go vet shows
-// it), without making it a diagnostic.
-func note(pass *analysis.Pass, msg string) {
+// shownNotes are the kinds of note the analyzer prints: work left undone
+// (a budget spent, -maxreplays, a timeout), packages without tests, tests
+// that fail while recorded, and what the generated drivers did.
+var shownNotes = map[note.Kind]bool{
+	note.Budget: true, note.Replays: true, note.Timeout: true, note.NoTests: true, note.Fails: true, note.Driver: true,
+}
+
+// printNote tells the user what was skipped, on standard error (go vet
+// shows it), without making it a diagnostic.
+func printNote(pass *analysis.Pass, msg string) {
 	fmt.Fprintf(os.Stderr, "pecanvet: %s: %s\n", pass.Pkg.Path(), msg)
 }
 

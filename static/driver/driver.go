@@ -51,6 +51,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/pecanvet/pecanvet/internal/note"
 	"github.com/pecanvet/pecanvet/passes/candidates"
 	"github.com/pecanvet/pecanvet/passes/symbolic"
 	"github.com/pecanvet/pecanvet/static/load"
@@ -93,7 +94,7 @@ type Sides [2][]string
 type Result struct {
 	Files   map[string][]byte   // driver file path → source
 	Drivers map[string][]Driver // import path → its drivers
-	Notes   []string            // drivers dropped, and why
+	Notes   []note.Note         // drivers dropped, and why
 	// Candidates are the static candidates of each package with tests
 	// (import path → in the analyzer's order), each with the driver that
 	// drives it, if any: what `pecanvet check -candidates` lists.
@@ -169,14 +170,14 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 			}
 			cands, err := safeCandidates(p)
 			if err != nil {
-				res.Notes = append(res.Notes, fmt.Sprintf("%s: no drivers: the static candidates failed: %v", path, err))
+				res.Notes = append(res.Notes, note.New(note.Static, path, "", "no drivers: the static candidates failed: %v", err))
 				continue
 			}
 			pairs = candidatePairs(p, cands)
 			res.Candidates[path] = listCandidates(p, cands)
 			if len(cands) > 0 {
 				if r, err := reachOf(host, v.xtest, cands); err != nil {
-					res.Notes = append(res.Notes, fmt.Sprintf("%s: tests not ordered by the candidates they reach: %v", path, err))
+					res.Notes = append(res.Notes, note.New(note.Static, path, "", "tests not ordered by the candidates they reach: %v", err))
 				} else {
 					res.Reach[path] = r
 				}
@@ -484,8 +485,8 @@ func usesSync(t types.Type) bool {
 // emitChecked writes the drivers of pairs into host's package and
 // type-checks them against it; drivers that do not type-check are dropped
 // (with a note) and the rest written again, a few rounds at most.
-func emitChecked(host *packages.Package, pairs []pair, vals *values, std *stdTypes) (string, []Driver, []string) {
-	var notes []string
+func emitChecked(host *packages.Package, pairs []pair, vals *values, std *stdTypes) (string, []Driver, []note.Note) {
+	var notes []note.Note
 	for round := 0; round < 4 && len(pairs) > 0; round++ {
 		src, drivers := emit(host.Types, pairs, vals)
 		bad, errs := typeCheck(host, src, std)
@@ -495,13 +496,13 @@ func emitChecked(host *packages.Package, pairs []pair, vals *values, std *stdTyp
 		if len(bad) == 0 {
 			// An error outside any one driver (the shared helper, the
 			// imports): drop them all rather than break the build.
-			notes = append(notes, fmt.Sprintf("%s: generated drivers dropped: they do not compile (%s)", host.PkgPath, errs[0]))
+			notes = append(notes, note.New(note.Driver, host.PkgPath, "", "generated drivers dropped: they do not compile (%s)", errs[0]))
 			return "", nil, notes
 		}
 		var keep []pair
 		for _, pr := range pairs {
 			if msg, ok := bad[pr.test()]; ok {
-				notes = append(notes, fmt.Sprintf("%s: generated driver calling %s of %s dropped: it does not compile (%s)", host.PkgPath, pr.calls(), pr.typ, msg))
+				notes = append(notes, note.New(note.Driver, host.PkgPath, "", "generated driver calling %s of %s dropped: it does not compile (%s)", pr.calls(), pr.typ, msg))
 				continue
 			}
 			keep = append(keep, pr)

@@ -93,7 +93,7 @@ func TestDropsWhatDoesNotCompile(t *testing.T) {
 	if strings.Contains(src, "Withdraw") {
 		t.Errorf("the dropped driver is still in the source:\n%s", src)
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "calling Withdraw and Withdraw of Ledger dropped: it does not compile") {
+	if len(notes) != 1 || !strings.Contains(notes[0].Text, "calling Withdraw and Withdraw of Ledger dropped: it does not compile") {
 		t.Errorf("notes %q, want one saying the Withdraw driver was dropped", notes)
 	}
 	if bad, errs := typeCheck(host, src, &stdTypes{ctx: context.Background(), dir: dir}); len(bad) > 0 || len(errs) > 0 {
@@ -114,7 +114,7 @@ func TestCallbackArgument(t *testing.T) {
 		t.Fatalf("Work not called with a no-op function:\n%s", src)
 	}
 	for _, n := range res.Notes {
-		if strings.Contains(n, "do not compile") || strings.Contains(n, "does not compile") {
+		if strings.Contains(n.Text, "do not compile") || strings.Contains(n.Text, "does not compile") {
 			t.Errorf("note %q", n)
 		}
 	}
