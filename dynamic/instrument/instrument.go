@@ -128,7 +128,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 
 	rtFiles, err := dynamic.RuntimeFiles()
 	if err != nil {
-		return nil, fmt.Errorf("reading the embedded runtime: %v", err)
+		return nil, fmt.Errorf("reading the embedded runtime: %w", err)
 	}
 	api, err := parseRuntimeAPI(rtFiles)
 	if err != nil {
@@ -439,6 +439,16 @@ func (e *LoadError) Error() string {
 	return "packages do not type-check:\n" + strings.Join(e.Messages, "\n")
 }
 
+// Cgo reports whether cgo failed: no C compiler, or one that failed.
+func (e *LoadError) Cgo() bool {
+	for _, m := range e.Messages {
+		if strings.Contains(m, "C compiler") || strings.Contains(m, "cgo") {
+			return true
+		}
+	}
+	return false
+}
+
 // A unit is one package variant whose files are rewritten together: the
 // types and the SSA escape facts of those files come from pkg.
 type unit struct {
@@ -594,7 +604,7 @@ func parseRuntimeAPI(files map[string][]byte) (*rtAPI, error) {
 		}
 		f, err := parser.ParseFile(fset, k, files[k], parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
-			return nil, fmt.Errorf("embedded runtime: %v", err)
+			return nil, fmt.Errorf("embedded runtime: %w", err)
 		}
 		if hasBuildIgnore(f) {
 			continue

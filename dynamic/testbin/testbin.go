@@ -83,7 +83,7 @@ func New(ctx context.Context, inst *instrument.Result, opt Options) (*Build, err
 		start := time.Now()
 		if err := goCmd(ctx, opt.Dir, append(args, p.ImportPath)...); err != nil {
 			b.Close()
-			return nil, fmt.Errorf("building %s instrumented: %w", p.ImportPath, err)
+			return nil, &BuildError{Package: p.ImportPath, Mode: "instrumented", Err: err}
 		}
 		opt.progress("testbin: built %s's tests instrumented in %v", p.ImportPath, time.Since(start).Round(time.Millisecond))
 		b.Binaries[p.ImportPath] = bin
@@ -92,7 +92,7 @@ func New(ctx context.Context, inst *instrument.Result, opt Options) (*Build, err
 			args := append([]string{"test", "-c", "-o", plain, "-vet=off"}, opt.BuildFlags...)
 			if err := goCmd(ctx, opt.Dir, append(args, p.ImportPath)...); err != nil {
 				b.Close()
-				return nil, fmt.Errorf("building %s: %w", p.ImportPath, err)
+				return nil, &BuildError{Package: p.ImportPath, Err: err}
 			}
 			b.Plain[p.ImportPath] = plain
 		}
@@ -131,7 +131,7 @@ func (b *Build) PlainBinary(ctx context.Context, pkg string) (string, error) {
 	bin := b.Binaries[pkg] + ".plain"
 	args := append([]string{"test", "-c", "-o", bin, "-vet=off"}, b.opt.BuildFlags...)
 	if err := goCmd(ctx, b.opt.Dir, append(args, pkg)...); err != nil {
-		return "", fmt.Errorf("building %s: %w", pkg, err)
+		return "", &BuildError{Package: pkg, Err: err}
 	}
 	b.Plain[pkg] = bin
 	return bin, nil
@@ -187,7 +187,7 @@ func (b *Build) raceBuild(ctx context.Context, pkg string) *raceBuild {
 		}
 		args = append(args, b.opt.BuildFlags...)
 		if err := goCmd(ctx, b.opt.Dir, append(args, pkg)...); err != nil {
-			rb.err = fmt.Errorf("building %s with -race: %w", pkg, err)
+			rb.err = &BuildError{Package: pkg, Mode: "with -race", Err: err}
 			return
 		}
 		rb.bin = bin
@@ -206,21 +206,53 @@ func hasFlag(flags []string, name string) bool {
 	return false
 }
 
-// goCmd runs the go command and returns its output as the error on failure.
+// A BuildError is a test binary that did not build.
+type BuildError struct {
+	Package string
+	Mode    string // "instrumented", "with -race", or "" (uninstrumented)
+	Err     error  // the go command's output (the compiler's messages), or why it did not run
+}
+
+func (e *BuildError) Error() string {
+	if e.Mode == "" {
+		return fmt.Sprintf("building %s: %v", e.Package, e.Err)
+	}
+	return fmt.Sprintf("building %s %s: %v", e.Package, e.Mode, e.Err)
+}
+
+func (e *BuildError) Unwrap() error { return e.Err }
+
+// Cgo reports whether the build failed in cgo: no C compiler, or one that
+// failed.
+func (e *BuildError) Cgo() bool {
+	msg := e.Err.Error()
+	return strings.Contains(msg, "C compiler") || strings.Contains(msg, "cgo")
+}
+
+// goCmd runs the go command. On failure the error is its output, wrapping
+// how it failed.
 func goCmd(ctx context.Context, dir string, args ...string) error {
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(out.String())
-		if msg == "" {
-			msg = err.Error()
+		if msg := strings.TrimSpace(out.String()); msg != "" {
+			return &outputError{msg, err}
 		}
-		return errors.New(msg)
+		return err
 	}
 	return nil
 }
+
+// outputError is a command's output, wrapping how it failed.
+type outputError struct {
+	output string
+	err    error
+}
+
+func (e *outputError) Error() string { return e.output }
+func (e *outputError) Unwrap() error { return e.err }
 
 // Tests lists the tests of a package's binary that match run.
 func (b *Build) Tests(ctx context.Context, pkg, run string) ([]string, error) {
@@ -232,7 +264,7 @@ func (b *Build) Tests(ctx context.Context, pkg, run string) ([]string, error) {
 	if run != "" {
 		var err error
 		if re, err = regexp.Compile(run); err != nil {
-			return nil, fmt.Errorf("-run: %v", err)
+			return nil, fmt.Errorf("-run: %w", err)
 		}
 	}
 	listed, err := b.list(ctx, pkg)
@@ -267,7 +299,7 @@ func (b *Build) list(ctx context.Context, pkg string) ([]string, error) {
 	cmd.Dir = b.Dirs[pkg]
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("%s: listing tests: %v", pkg, err)
+		return nil, fmt.Errorf("%s: listing tests: %w", pkg, err)
 	}
 	var names []string
 	for _, l := range strings.Split(string(out), "\n") {

@@ -26,6 +26,7 @@ package pecan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/build"
@@ -45,6 +46,8 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/pecanvet/pecanvet/check"
+	"github.com/pecanvet/pecanvet/dynamic/instrument"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/internal/note"
 	"github.com/pecanvet/pecanvet/passes/candidates"
 	"github.com/pecanvet/pecanvet/passes/symbolic"
@@ -256,14 +259,29 @@ func skipError(pkg, dir string, err error) error {
 		msg = strings.Join(lines[:12], "\n") + "\n…"
 	}
 	hint := fmt.Sprintf("`go test -c -o /dev/null` in %s shows whether the tests build without pecanvet; -pecan.replay=false checks statically, without building", dir)
+	var load *instrument.LoadError
+	var build *testbin.BuildError
 	switch {
-	case strings.Contains(msg, "C compiler") || strings.Contains(msg, "cgo"):
+	case errors.As(err, &load) && load.Cgo(), errors.As(err, &build) && build.Cgo():
 		hint = "cgo needs a C compiler: install one (or set CC), or run go vet with CGO_ENABLED=0 if the package builds without cgo"
-	case strings.Contains(msg, "do not type-check"):
+	case errors.As(err, &load):
 		hint = fmt.Sprintf("the package or its tests do not compile; `go vet %s` shows the errors", pkg)
 	}
-	return fmt.Errorf("dynamic check skipped: %s\n(%s)", msg, hint)
+	return &skipped{msg: msg, hint: hint, err: err}
 }
+
+// skipped is skipError's error: the cause, cut to its first lines, and
+// what to run instead.
+type skipped struct {
+	msg, hint string
+	err       error
+}
+
+func (e *skipped) Error() string {
+	return fmt.Sprintf("dynamic check skipped: %s\n(%s)", e.msg, e.hint)
+}
+
+func (e *skipped) Unwrap() error { return e.err }
 
 // shownNotes are the kinds of note the analyzer prints: work left undone
 // (a budget spent, -maxreplays, a timeout), packages without tests, tests
