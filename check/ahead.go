@@ -23,7 +23,7 @@ import (
 type recordAhead struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
-	b       *record.Build
+	b       *record.Recorder
 	pkg     string
 	tests   []string
 	paths   []string
@@ -35,7 +35,7 @@ type recordAhead struct {
 	wg      sync.WaitGroup
 }
 
-func newRecordAhead(ctx context.Context, b *record.Build, pkg string, tests []string, scratch string, opt Options) (*recordAhead, error) {
+func newRecordAhead(ctx context.Context, b *record.Recorder, pkg string, tests []string, scratch string, opt Options) (*recordAhead, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	ra := &recordAhead{ctx: ctx, cancel: cancel, b: b, pkg: pkg, tests: tests, opt: opt, ahead: runtime.GOMAXPROCS(0),
 		results: make([]chan record.Test, len(tests))}

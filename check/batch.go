@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/predict"
 )
@@ -199,7 +199,7 @@ const (
 // replayQueue), appends the findings to rep and the reproduced site
 // combinations to seen, and returns the number of needed predictions not
 // replayed.
-func replayBatch(ctx context.Context, b *record.Build, pkg, test string, tr *trace.Trace, preds []prediction,
+func replayBatch(ctx context.Context, b *testbin.Build, pkg, test string, tr *trace.Trace, preds []prediction,
 	dir string, deadline time.Time, opt Options, seen map[string]bool, rep *Report) int {
 	q := newReplayQueue(ctx, b, pkg, deadline, opt, seen)
 	q.add(test, tr, preds, dir, opt.MaxReplays, opt.Replay)

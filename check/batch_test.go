@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
@@ -90,7 +90,7 @@ func TestReplayBatchDeterministic(t *testing.T) {
 		preds := batchPreds(t, ps)
 		var mu sync.Mutex
 		running, peak := 0, 0
-		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+		runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
 			mu.Lock()
 			running++
 			peak = max(peak, running)
@@ -180,7 +180,7 @@ func TestReplayQueueAcrossTests(t *testing.T) {
 		}
 		var mu sync.Mutex
 		running, peak := 0, 0
-		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+		runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
 			mu.Lock()
 			running++
 			peak = max(peak, running)
@@ -227,7 +227,7 @@ func TestReplayQueueAcrossTests(t *testing.T) {
 func TestReplayShare(t *testing.T) {
 	defer func(m time.Duration) { replayShareMin = m }(replayShareMin)
 	replayShareMin = 0
-	runReplay = func(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+	runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
 		time.Sleep(60 * time.Millisecond)
 		return replay.Verdict{Verdict: replay.Diverged}
 	}
@@ -308,14 +308,14 @@ func TestReplayQueueBatched(t *testing.T) {
 			return replay.Verdict{Verdict: replay.Diverged, Message: byFile[file]}
 		}
 		var mu sync.Mutex
-		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+		runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
 			mu.Lock()
 			d := time.Duration(rng.Intn(3)) * time.Millisecond
 			mu.Unlock()
 			time.Sleep(d)
 			return verdict(p.file)
 		}
-		runBatch = func(ctx context.Context, b *record.Build, pkg string, entries []replay.Entry) ([]replay.Verdict, []bool) {
+		runBatch = func(ctx context.Context, b *testbin.Build, pkg string, entries []replay.Entry) ([]replay.Verdict, []bool) {
 			mu.Lock()
 			batched++
 			d := time.Duration(rng.Intn(3)) * time.Millisecond

@@ -1,10 +1,16 @@
-// Package check runs pecanvet's whole dynamic loop on packages: record each
-// test (dynamic/record), predict its anomalies (predict), replay
-// each prediction's schedule (replay), and keep only what was reproduced.
-// It is what `pecanvet check` prints and what the vet tool confirms its
-// candidates with. Every step is bounded: per-test recording and replay
-// timeouts, a maximum number of replays per test and a time budget per
-// package, each reported when hit.
+// Package check runs pecanvet's pipeline on packages, stage by stage, and
+// keeps only the anomalies a replay reproduced.
+//
+// Run loads the packages (static/load), generates test drivers for their
+// static candidates (static/driver), instruments them
+// (dynamic/instrument), builds their test binaries (dynamic/testbin),
+// records each test (dynamic/record), predicts the anomalies another
+// schedule would show (predict, predict/filter) and replays each
+// prediction's schedule (replay, replay/racerun). It is what `pecanvet
+// check` prints and what the vet tool confirms its candidates with. Every
+// step is bounded: per-test recording and replay timeouts, a maximum
+// number of replays per test and a time budget per package, each
+// reported when hit.
 package check
 
 import (
@@ -13,16 +19,21 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/pecanvet/pecanvet/dynamic/instrument"
 	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/internal/note"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
 	"github.com/pecanvet/pecanvet/static/driver"
+	"github.com/pecanvet/pecanvet/static/load"
 )
 
 // Options bound a check.
@@ -113,10 +124,14 @@ func (f *Finding) WithoutEffect() bool {
 	return f.Reproduced() && (f.Anomaly.Split != "" || f.Driver != "") && (f.Verdict.Passed && !f.Verdict.Panicked || f.Verdict.AsBaseline)
 }
 
+// Note is a note of a check: work skipped or cut short, a bound hit, a
+// test that failed while recorded.
+type Note = note.Note
+
 // Report is the outcome of a check.
 type Report struct {
 	Findings []Finding // reproduced and pruned, in order
-	Notes    []string  // skipped work, bounds hit, build notes
+	Notes    []Note    // skipped work, bounds hit, build notes
 	Tests    int
 	Events   int
 	Listed   int // tests found in the packages; Listed-Tests were left unchecked
@@ -145,6 +160,11 @@ func (t Timing) String() string {
 	r := func(d time.Duration) string { return d.Round(time.Millisecond).String() }
 	return fmt.Sprintf("wall %s: build %s, record %s (%d runs), predict %s, replay %s (%d runs)",
 		r(t.Wall), r(t.Build), r(t.Record), t.Records, r(t.Predict), r(t.Replay), t.Replays)
+}
+
+// addNote adds a note on package pkg, and test if not "".
+func (r *Report) addNote(kind note.Kind, pkg, test, format string, args ...any) {
+	r.Notes = append(r.Notes, note.New(kind, pkg, test, format, args...))
 }
 
 // Inferred counts the findings pruned without a replay of their own
@@ -200,12 +220,31 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		opt.Anomalies, _ = pattern.Builtin("all")
 	}
 	start := time.Now()
-	b, err := record.NewBuild(ctx, record.Options{Dir: opt.Dir, Patterns: opt.Patterns, BuildFlags: opt.BuildFlags, Drivers: opt.Drivers, Progress: opt.Progress, MaxEvents: predict.MaxEvents})
+	loaded, err := load.Load(ctx, opt.Dir, opt.Patterns, opt.BuildFlags)
+	if err != nil {
+		return nil, err
+	}
+	drivers := &driver.Result{}
+	if opt.Drivers {
+		dstart := time.Now()
+		if drivers, err = driver.Generate(ctx, loaded); err != nil {
+			return nil, err
+		}
+		opt.progress("driver: generated %d driver files in %v", len(drivers.Files), time.Since(dstart).Round(time.Millisecond))
+	}
+	istart := time.Now()
+	inst, err := instrument.Instrument(ctx, instrument.Options{Packages: loaded, Extra: drivers.Files})
+	if err != nil {
+		return nil, err
+	}
+	opt.progress("instrument: instrumented %d packages (and %d of the module's packages they import) in %v", len(inst.Packages), len(inst.Deps), time.Since(istart).Round(time.Millisecond))
+	b, err := testbin.New(ctx, inst, testbin.Options{Dir: opt.Dir, BuildFlags: opt.BuildFlags, Progress: opt.Progress})
 	if err != nil {
 		return nil, err
 	}
 	defer b.Close()
-	rep := &Report{Notes: b.Notes}
+	rec := &record.Recorder{Build: b, MaxEvents: predict.MaxEvents}
+	rep := &Report{Notes: slices.Concat(inst.Notes, drivers.Notes, b.Notes)}
 	rep.Time.Build = time.Since(start)
 	defer func() { rep.Time.Wall = time.Since(start) }()
 	scratch, err := os.MkdirTemp("", "pecanvet-check-")
@@ -219,11 +258,25 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	}
 	sort.Strings(pkgs)
 	for _, pkg := range pkgs {
-		if err := checkPackage(ctx, b, pkg, scratch, opt, rep); err != nil {
+		st := statics{drivers: map[string]driver.Driver{}, cands: drivers.Candidates[pkg], reach: drivers.Reach[pkg]}
+		for _, d := range drivers.Drivers[pkg] {
+			st.drivers[d.Test] = d
+		}
+		if err := checkPackage(ctx, rec, st, pkg, scratch, opt, rep); err != nil {
 			return rep, err
 		}
 	}
 	return rep, nil
+}
+
+// statics is what the static stages (static/driver) made of one package:
+// its generated drivers, by test name; its static candidates; and, for
+// each of its tests, the candidates its call graph reaches. Empty without
+// Options.Drivers.
+type statics struct {
+	drivers map[string]driver.Driver
+	cands   []driver.Candidate
+	reach   map[string][]int
 }
 
 func (o *Options) progress(format string, args ...any) {
@@ -235,43 +288,39 @@ func (o *Options) progress(format string, args ...any) {
 // failNote says why a test failed while it was recorded: in a normal run
 // too (the user's test fails without pecanvet's help), or only
 // instrumented (a timing assertion, say). Either way its trace is used.
-func failNote(ctx context.Context, b *record.Build, pkg, test string, timeout time.Duration) string {
+func failNote(ctx context.Context, b *testbin.Build, pkg, test string, timeout time.Duration) string {
 	plain, err := b.PlainBinary(ctx, pkg)
 	if err != nil {
-		return fmt.Sprintf("%s %s: fails instrumented (the uninstrumented build failed: %v); predicting from its trace anyway", pkg, test, err)
+		return fmt.Sprintf("fails instrumented (the uninstrumented build failed: %v); predicting from its trace anyway", err)
 	}
-	if r := record.RunTest(ctx, plain, b.Dirs[pkg], test, nil, timeout); r.Passed {
-		return fmt.Sprintf("%s %s: fails only under instrumentation (it passes in a normal run); predicting from its trace anyway", pkg, test)
+	if r := testbin.RunTest(ctx, plain, b.Dirs[pkg], test, nil, timeout); r.Passed {
+		return "fails only under instrumentation (it passes in a normal run); predicting from its trace anyway"
 	}
-	return fmt.Sprintf("%s %s: fails in a normal run too, without pecanvet; predicting from its trace anyway", pkg, test)
+	return "fails in a normal run too, without pecanvet; predicting from its trace anyway"
 }
 
-func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt Options, rep *Report) error {
+func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scratch string, opt Options, rep *Report) error {
 	deadline := time.Now().Add(opt.Budget)
 	tests, err := b.Tests(ctx, pkg, opt.Run)
 	if err != nil {
 		return err
 	}
 	if len(tests) == 0 {
-		rep.Notes = append(rep.Notes, pkg+": no tests to run")
+		rep.addNote(note.NoTests, pkg, "", "no tests to run")
 		return nil
 	}
 	// The package's own tests first; then the generated drivers whose
 	// candidates those tests did not reach (see driversToRun).
-	drivers := map[string]driver.Driver{}
-	for _, d := range b.Drivers[pkg] {
-		drivers[d.Test] = d
-	}
 	var own, generated []string
 	for _, t := range tests {
-		if _, ok := drivers[t]; ok {
+		if _, ok := st.drivers[t]; ok {
 			generated = append(generated, t)
 		} else {
 			own = append(own, t)
 		}
 	}
 	rep.Listed += len(own)
-	own = reachingFirst(pkg, own, b.Reach[pkg], rep)
+	own = reachingFirst(pkg, own, st.reach, rep)
 	seen := map[string]bool{} // one finding per site combination per package
 	cov, covDrivers := newCoverage(), newCoverage()
 	first := len(rep.Findings)
@@ -283,29 +332,29 @@ func checkPackage(ctx context.Context, b *record.Build, pkg, scratch string, opt
 			// never ran).
 			ownDeadline = deadline.Add(-opt.Budget / driverShare)
 		}
-		if err := checkTests(ctx, b, pkg, own, filepath.Join(scratch, "own"), opt, rep, seen, ownDeadline, cov); err != nil {
+		if err := checkTests(ctx, b, st, pkg, own, filepath.Join(scratch, "own"), opt, rep, seen, ownDeadline, cov); err != nil {
 			return err
 		}
 	}
-	if run := driversToRun(pkg, generated, drivers, cov, rep); len(run) > 0 {
+	if run := driversToRun(pkg, generated, st.drivers, cov, rep); len(run) > 0 {
 		rep.Listed += len(run)
 		if time.Now().After(deadline) {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: budget of %v spent; %d generated drivers not run", pkg, opt.Budget, len(run)))
-		} else if err := checkTests(ctx, b, pkg, run, filepath.Join(scratch, "drivers"), opt, rep, seen, deadline, covDrivers); err != nil {
+			rep.addNote(note.Budget, pkg, "", "budget of %v spent; %d generated drivers not run", opt.Budget, len(run))
+		} else if err := checkTests(ctx, b, st, pkg, run, filepath.Join(scratch, "drivers"), opt, rep, seen, deadline, covDrivers); err != nil {
 			return err
 		}
 	}
 	for i := first; i < len(rep.Findings); i++ {
-		if d, ok := drivers[rep.Findings[i].Test]; ok && rep.Findings[i].Package == pkg {
+		if d, ok := st.drivers[rep.Findings[i].Test]; ok && rep.Findings[i].Package == pkg {
 			rep.Findings[i].Driver = d.Calls
 		}
 	}
-	rep.Candidates = append(rep.Candidates, candidateStatuses(pkg, b.Candidates[pkg], rep.Findings[first:], cov, covDrivers, b.Reach[pkg])...)
+	rep.Candidates = append(rep.Candidates, candidateStatuses(pkg, st.cands, rep.Findings[first:], cov, covDrivers, st.reach)...)
 	return nil
 }
 
 // reachingFirst puts the tests whose call graph reaches a static
-// candidate (record.Build.Reach) before the others, each part in its
+// candidate (driver.Result.Reach) before the others, each part in its
 // order: when the budget runs short, the tests left unchecked are those
 // that can hold no candidate. It notes how many reach one.
 func reachingFirst(pkg string, tests []string, reach map[string][]int, rep *Report) []string {
@@ -320,7 +369,7 @@ func reachingFirst(pkg string, tests []string, reach map[string][]int, rep *Repo
 			rest = append(rest, t)
 		}
 	}
-	rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d of %d tests reach a static candidate in the call graph; they are checked first", pkg, len(first), len(tests)))
+	rep.addNote(note.Order, pkg, "", "%d of %d tests reach a static candidate in the call graph; they are checked first", len(first), len(tests))
 	return append(first, rest...)
 }
 
@@ -370,10 +419,10 @@ func driversToRun(pkg string, generated []string, drivers map[string]driver.Driv
 		calls = append(calls, d.Calls+" of "+d.Type)
 	}
 	if len(run) > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: running %d generated %s, calling two methods from two goroutines where no test did (%s)", pkg, len(run), plural("driver", len(run)), strings.Join(calls, "; ")))
+		rep.addNote(note.Driver, pkg, "", "running %d generated %s, calling two methods from two goroutines where no test did (%s)", len(run), plural("driver", len(run)), strings.Join(calls, "; "))
 	}
 	if covered > 0 {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d generated %s not run: the tests held their candidates in two goroutines", pkg, covered, plural("driver", covered)))
+		rep.addNote(note.Driver, pkg, "", "%d generated %s not run: the tests held their candidates in two goroutines", covered, plural("driver", covered))
 	}
 	return run
 }
@@ -387,7 +436,7 @@ func plural(w string, n int) string {
 
 // checkTests records, predicts and replays tests of pkg (in scratch);
 // when cov is not nil, it also collects which goroutines ran which sites.
-func checkTests(ctx context.Context, b *record.Build, pkg string, tests []string, scratch string, opt Options, rep *Report, seen map[string]bool, deadline time.Time, cov *coverage) error {
+func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string, tests []string, scratch string, opt Options, rep *Report, seen map[string]bool, deadline time.Time, cov *coverage) error {
 	recs, err := newRecordAhead(ctx, b, pkg, tests, scratch, opt)
 	if err != nil {
 		return err
@@ -395,10 +444,10 @@ func checkTests(ctx context.Context, b *record.Build, pkg string, tests []string
 	defer recs.stop()
 	tcs := make([]*testCheck, len(tests))
 	firsts := make([]record.Test, len(tests))
-	checkQueued(ctx, b, pkg, deadline, opt, seen, rep, func(predict func(*testCheck, record.Test, string)) {
+	checkQueued(ctx, b.Build, pkg, deadline, opt, seen, rep, func(predict func(*testCheck, record.Test, string)) {
 		for ti, test := range tests {
 			if time.Now().After(deadline) {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s: budget of %v spent; %d of %d tests not checked%s", pkg, opt.Budget, len(tests)-ti, len(tests), unreached(tests[ti:], b.Reach[pkg])))
+				rep.addNote(note.Budget, pkg, "", "budget of %v spent; %d of %d tests not checked%s", opt.Budget, len(tests)-ti, len(tests), unreached(tests[ti:], st.reach))
 				break
 			}
 			dir := filepath.Join(scratch, fmt.Sprintf("t%d", ti))
@@ -409,18 +458,18 @@ func checkTests(ctx context.Context, b *record.Build, pkg string, tests []string
 			rep.Time.Records++
 			rep.Tests++
 			rep.Events += rt.Events
-			tc := &testCheck{ctx: ctx, b: b, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline, cov: cov}
+			tc := &testCheck{ctx: ctx, b: b.Build, cands: st.cands, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline, cov: cov}
 			if rt.TimedOut {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: timed out after %v while recording; predicting from the partial trace", pkg, test, opt.Timeout))
+				rep.addNote(note.Timeout, pkg, test, "timed out after %v while recording; predicting from the partial trace", opt.Timeout)
 			} else if why := driverSkip(rt); why != "" {
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: generated driver skipped: %s", pkg, test, why))
+				rep.addNote(note.Driver, pkg, test, "generated driver skipped: %s", why)
 			} else if strings.HasPrefix(rt.Truncated, "hung: ") {
 				// It would hang without pecanvet too, in the schedule the
 				// run took: no goroutine could ever move.
-				rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: %s, so the recording ended it; predicting from its trace", pkg, test, rt.Truncated))
+				rep.addNote(note.Trace, pkg, test, "%s, so the recording ended it; predicting from its trace", rt.Truncated)
 				tc.baseline(rt)
 			} else if !rt.Passed {
-				rep.Notes = append(rep.Notes, failNote(ctx, b, pkg, test, opt.Timeout)+" (a replay failing the same way is not credited to the anomaly)")
+				rep.addNote(note.Fails, pkg, test, "%s (a replay failing the same way is not credited to the anomaly)", failNote(ctx, b.Build, pkg, test, opt.Timeout))
 				tc.baseline(rt)
 			}
 			rt.Trace = tracePath
@@ -442,11 +491,11 @@ func checkTests(ctx context.Context, b *record.Build, pkg string, tests []string
 		}
 		opt.progress("check: %s: recording %d tests again, perturbed (seed %d)", pkg, len(idx), seed)
 		runs := recordPerturbed(ctx, b, pkg, tests, idx, scratch, seed, opt)
-		checkQueued(ctx, b, pkg, deadline, opt, seen, rep, func(predict func(*testCheck, record.Test, string)) {
+		checkQueued(ctx, b.Build, pkg, deadline, opt, seen, rep, func(predict func(*testCheck, record.Test, string)) {
 			for _, ti := range idx { // in test order: what is credited where does not depend on timing
 				prt := runs[ti]
 				if prt.TimedOut {
-					rep.Notes = append(rep.Notes, fmt.Sprintf("%s %s: timed out after %v while recording it perturbed (seed %d); predicting from the partial trace", pkg, tests[ti], opt.Timeout, seed))
+					rep.addNote(note.Timeout, pkg, tests[ti], "timed out after %v while recording it perturbed (seed %d); predicting from the partial trace", opt.Timeout, seed)
 				}
 				rep.Time.Record += prt.Wall
 				rep.Time.Records++
@@ -457,7 +506,7 @@ func checkTests(ctx context.Context, b *record.Build, pkg string, tests []string
 			}
 		})
 	}
-	confirmUnordered(ctx, b, pkg, deadline, opt, seen, rep, tcs)
+	confirmUnordered(ctx, b.Build, pkg, deadline, opt, seen, rep, tcs)
 	for _, tc := range tcs {
 		if tc != nil {
 			tc.notes()

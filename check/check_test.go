@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pecanvet/pecanvet/check"
+	"github.com/pecanvet/pecanvet/internal/note"
 	"github.com/pecanvet/pecanvet/pattern"
 )
 
@@ -124,7 +125,7 @@ func TestReachingTestsFirst(t *testing.T) {
 	if add < 0 || double < 0 || add > double {
 		t.Errorf("TestZzzAdd not checked first:\n%s", progress.String())
 	}
-	if !slices.Contains(rep.Notes, "reachfirst: 1 of 2 tests reach a static candidate in the call graph; they are checked first") {
+	if !slices.Contains(note.Strings(rep.Notes), "reachfirst: 1 of 2 tests reach a static candidate in the call graph; they are checked first") {
 		t.Errorf("notes %q", rep.Notes)
 	}
 	if len(rep.Reported()) != 1 || rep.Reported()[0].Test != "TestZzzAdd" {

@@ -69,7 +69,7 @@ func TestReachingFirst(t *testing.T) {
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("order %v, want %v", got, want)
 	}
-	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "2 of 5 tests reach a static candidate") {
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0].Text, "2 of 5 tests reach a static candidate") {
 		t.Errorf("notes %q", rep.Notes)
 	}
 	if got := reachingFirst("p", []string{"TestC", "TestA"}, nil, rep); strings.Join(got, " ") != "TestC TestA" || len(rep.Notes) != 1 {

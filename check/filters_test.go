@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/predict/schedule"
 	"github.com/pecanvet/pecanvet/replay"
@@ -31,7 +31,7 @@ func TestFiltersOrder(t *testing.T) {
 		preds[0].a.Schedule = schedule.Schedule{Prefix: 1, Tail: []int32{2, 1, 3}} // breaks g1's read
 		preds[1].a.Schedule = schedule.Schedule{Prefix: 4}                         // the recorded order
 		repro := preds[1].s
-		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+		runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
 			if p.s == repro {
 				return replay.Verdict{Verdict: replay.Reproduced, Wall: time.Second}
 			}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
@@ -138,7 +138,7 @@ func TestReplayQueueShorterPrefix(t *testing.T) {
 		p.a = predict.Anomaly{Pattern: pats[0], Key: fmt.Sprint(i), Sites: []string{fmt.Sprint(i)}}
 		preds = append(preds, p)
 	}
-	runReplay = func(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+	runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
 		if p.stepG(3) == "g1" {
 			return replay.Verdict{Verdict: replay.Deadlock, Step: 3, Message: "every goroutine waits; step 3 cannot come"}
 		}
@@ -265,7 +265,7 @@ func TestReplayQueueSharedFailure(t *testing.T) {
 		}
 		running, peak := 0, 0
 		var mu = make(chan struct{}, 1)
-		runReplay = func(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+		runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
 			mu <- struct{}{}
 			running++
 			peak = max(peak, running)

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
+	"github.com/pecanvet/pecanvet/internal/note"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
 	"github.com/pecanvet/pecanvet/static/driver"
@@ -24,7 +26,8 @@ import (
 // predicted them.
 type testCheck struct {
 	ctx       context.Context
-	b         *record.Build
+	b         *testbin.Build
+	cands     []driver.Candidate // the package's static candidates
 	pkg, test string
 	dir       string
 	opt       Options
@@ -63,13 +66,17 @@ type queued struct {
 func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued {
 	if rt.Events == 0 {
 		if rt.Truncated != "" {
-			c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: no events recorded (%s)", c.pkg, c.test, rt.Truncated))
+			kind := note.Trace
+			if rt.TimedOut {
+				kind = note.Timeout
+			}
+			c.rep.addNote(kind, c.pkg, c.test, "no events recorded (%s)", rt.Truncated)
 		}
 		return nil
 	}
 	tr, cut, err := predict.ReadPrefix(path, predict.MaxEvents)
 	if err != nil {
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: unreadable trace: %v", c.pkg, c.test, err))
+		c.rep.addNote(note.Trace, c.pkg, c.test, "unreadable trace: %v", err)
 		return nil
 	}
 	if c.cov != nil {
@@ -77,11 +84,11 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	}
 	if strings.HasPrefix(rt.Truncated, "cut at ") && !c.notedCut {
 		c.notedCut = true
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: recording stopped at %d events to bound time and memory; predicting from those", c.pkg, c.test, rt.Events))
+		c.rep.addNote(note.Trace, c.pkg, c.test, "recording stopped at %d events to bound time and memory; predicting from those", rt.Events)
 	} else if cut && len(tr.Goroutines) >= predict.MaxGoroutines && len(tr.Events) < predict.MaxEvents {
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: trace of %d events cut to its first %d, before it names more than %d goroutines, to bound memory; predicting from those", c.pkg, c.test, rt.Events, len(tr.Events), predict.MaxGoroutines))
+		c.rep.addNote(note.Trace, c.pkg, c.test, "trace of %d events cut to its first %d, before it names more than %d goroutines, to bound memory; predicting from those", rt.Events, len(tr.Events), predict.MaxGoroutines)
 	} else if cut {
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: trace of %d events cut to its first %d to bound memory; predicting from those", c.pkg, c.test, rt.Events, len(tr.Events)))
+		c.rep.addNote(note.Trace, c.pkg, c.test, "trace of %d events cut to its first %d to bound memory; predicting from those", rt.Events, len(tr.Events))
 	}
 	// The search proposes, for each site combination, its instances in
 	// order; a combination already proved (by a test of an earlier
@@ -89,7 +96,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	// earlier test of its own.
 	dir := filepath.Join(c.dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
+		c.rep.addNote(note.Predict, c.pkg, c.test, "%v", err)
 		return nil
 	}
 	var preds []prediction
@@ -108,7 +115,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		}
 		p, err := writePrediction(tr, a, filepath.Join(dir, fmt.Sprintf("p%d.schedule", len(preds)+1)))
 		if err != nil {
-			c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
+			c.rep.addNote(note.Predict, c.pkg, c.test, "%v", err)
 			return false
 		}
 		preds = append(preds, p)
@@ -134,7 +141,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		polls++
 		return polls > predictMinPolls && time.Now().After(share)
 	}
-	if cands := c.b.Candidates[c.pkg]; len(cands) > 0 {
+	if cands := c.cands; len(cands) > 0 {
 		// Search first what the static analysis points at (issue 11):
 		// a search the trace's share cuts has looked at those.
 		popt.Prefer = func(sites []string) bool { return onCandidate(sites, cands) }
@@ -142,14 +149,14 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	res, err := predict.Run(tr, c.opt.Anomalies, popt)
 	c.rep.Time.Predict += time.Since(pstart)
 	if err != nil {
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %v", c.pkg, c.test, err))
+		c.rep.addNote(note.Predict, c.pkg, c.test, "%v", err)
 		return nil
 	}
 	for _, w := range res.Warnings {
 		if strings.Contains(w, "not all indexed") {
 			// What the search left out (the other warnings are the
 			// engine's own bookkeeping).
-			c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %s", c.pkg, c.test, strings.TrimPrefix(w, "search: ")))
+			c.rep.addNote(note.Predict, c.pkg, c.test, "%s", strings.TrimPrefix(w, "search: "))
 		}
 	}
 	if res.Cut != "" {
@@ -157,10 +164,10 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		if now := time.Now(); now.After(share) && now.Before(c.deadline) {
 			why = fmt.Sprintf("its trace's share of the budget (%v) spent", bound)
 		}
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %s while predicting; %s", c.pkg, c.test, why, res.Cut))
+		c.rep.addNote(note.Budget, c.pkg, c.test, "%s while predicting; %s", why, res.Cut)
 	}
 	markUnordered(tr, preds)
-	preds = candidatesFirst(flt.order(preds), c.b.Candidates[c.pkg])
+	preds = candidatesFirst(flt.order(preds), c.cands)
 	// The trace and the filter built on it (each the size of the trace
 	// again) are not needed past ordering, while flt waits for the
 	// package's replays to be counted: kept, they held every test's trace
@@ -222,7 +229,7 @@ func (qd *queued) settle(r qResult) {
 
 // checkQueued predicts from each trace, in order, replays through one
 // queue, and settles the outcomes in order.
-func checkQueued(ctx context.Context, b *record.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool, rep *Report, each func(predict func(c *testCheck, rt record.Test, path string))) {
+func checkQueued(ctx context.Context, b *testbin.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool, rep *Report, each func(predict func(c *testCheck, rt record.Test, path string))) {
 	q := newReplayQueue(ctx, b, pkg, deadline, opt, seen)
 	var qs []*queued
 	each(func(c *testCheck, rt record.Test, path string) {
@@ -271,7 +278,7 @@ const slowPerturb = 250 * time.Millisecond
 // seed: the test functions in one process (record.RecordBatch), the rest,
 // and what that process cannot vouch for, each alone. The traces go beside
 // the first runs'.
-func recordPerturbed(ctx context.Context, b *record.Build, pkg string, tests []string, idx []int, scratch string, seed int, opt Options) map[int]record.Test {
+func recordPerturbed(ctx context.Context, b *record.Recorder, pkg string, tests []string, idx []int, scratch string, seed int, opt Options) map[int]record.Test {
 	env := []string{"PECANVET_PERTURB=" + strconv.Itoa(seed)}
 	path := func(ti int) string {
 		return filepath.Join(scratch, fmt.Sprintf("t%d", ti), "record.p"+strconv.Itoa(seed)+".trace")
@@ -314,7 +321,7 @@ func (c *testCheck) notes() {
 		} else if time.Now().After(c.deadline) {
 			why = fmt.Sprintf("budget of %v spent", c.opt.Budget)
 		}
-		c.rep.Notes = append(c.rep.Notes, fmt.Sprintf("%s %s: %d predictions not replayed (%s)", c.pkg, c.test, c.skipped, why))
+		c.rep.addNote(note.Replays, c.pkg, c.test, "%d predictions not replayed (%s)", c.skipped, why)
 	}
 }
 
@@ -322,7 +329,7 @@ func (c *testCheck) notes() {
 // the goroutine whose turn it was never reached a gate: on a loaded
 // machine it may just have been slow, and a stall verdict would then
 // depend on the load.
-func replayRetrying(ctx context.Context, b *record.Build, pkg, test string, p prediction, dir string, o replay.Options) replay.Verdict {
+func replayRetrying(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, o replay.Options) replay.Verdict {
 	run := func(dir string) replay.Verdict {
 		if p.s != nil {
 			return replay.Run(ctx, b, pkg, test, p.s, dir, o)

@@ -2,14 +2,14 @@ package check
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/internal/note"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/predict/hb"
 	"github.com/pecanvet/pecanvet/replay"
@@ -37,7 +37,7 @@ type unorderedCand struct {
 // two sites (racerun). That needs a -race build of the package, made only
 // when such a pair is left. One finding per site combination, as for
 // replays; the finding's steps are the recorded run's.
-func confirmUnordered(ctx context.Context, b *record.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool, rep *Report, tcs []*testCheck) {
+func confirmUnordered(ctx context.Context, b *testbin.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool, rep *Report, tcs []*testCheck) {
 	type cand struct {
 		unorderedCand
 		tr   *trace.Trace
@@ -82,21 +82,21 @@ func confirmUnordered(ctx context.Context, b *record.Build, pkg string, deadline
 	}
 	left := time.Until(deadline)
 	if left <= 0 || ctx.Err() != nil {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: budget of %v spent; %d races that no schedule runs back to back were not checked with the race detector", pkg, opt.Budget, len(cands)))
+		rep.addNote(note.Budget, pkg, "", "budget of %v spent; %d races that no schedule runs back to back were not checked with the race detector", opt.Budget, len(cands))
 		return
 	}
 	start := time.Now()
 	opt.progress("check: %s: %d unordered pairs no replay could show; asking the race detector (%s)", pkg, len(cands), strings.Join(tests, ", "))
 	bin, err := b.RaceBinary(ctx, pkg)
 	if err != nil {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d races that no schedule runs back to back were not checked: %v", pkg, len(cands), err))
+		rep.addNote(note.Race, pkg, "", "%d races that no schedule runs back to back were not checked: %v", len(cands), err)
 		return
 	}
 	races, err := racerun.Run(ctx, bin, b.Dirs[pkg], tests, raceRuns, min(opt.Timeout, max(time.Until(deadline), 10*time.Second)))
 	rep.Time.Replay += time.Since(start)
 	rep.Time.Replays++
 	if err != nil {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: running %s with -race: %v", pkg, strings.Join(tests, ", "), err))
+		rep.addNote(note.Race, pkg, "", "running %s with -race: %v", strings.Join(tests, ", "), err)
 		return
 	}
 	for _, c := range cands {

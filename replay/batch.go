@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 )
 
 // Replaying many schedules in one process.
@@ -30,11 +30,11 @@ import (
 //
 // A run after the first sees what the earlier ones left in the package's
 // variables, as the recording did: the tests were recorded in one process
-// too (record.RecordBatch). Goroutines a replay leaves running could act
-// during the next one, so the runtime runs no more after such a replay;
-// nor after one that failed (its process exits, as a replay's does) or
-// whose anomaly was interrupted (how the program ends decides it). What
-// did not run is for the caller to replay again.
+// too (record.Recorder.RecordBatch). Goroutines a replay leaves running
+// could act during the next one, so the runtime runs no more after such a
+// replay; nor after one that failed (its process exits, as a replay's
+// does) or whose anomaly was interrupted (how the program ends decides
+// it). What did not run is for the caller to replay again.
 
 // Entry is one replay of a batch: test under the schedule in file Sched
 // (of Steps steps), with Dir its scratch directory.
@@ -55,12 +55,12 @@ var (
 )
 
 // RunBatch replays entries, whose tests all start their recording with
-// the test (record.Build.TestEnv), in one process of pkg's test binary.
+// the test (testbin.Build.TestEnv), in one process of pkg's test binary.
 // It returns each entry's verdict, and whether it ran: one that did not
 // (the process stopped before it) has no verdict. The stall bound is the
 // first entry's; each entry's timeout bounds its own run. When ctx ends,
 // the process is killed and the entry it was running did not run.
-func RunBatch(ctx context.Context, b *record.Build, pkg string, entries []Entry) (vs []Verdict, ran []bool) {
+func RunBatch(ctx context.Context, b *testbin.Build, pkg string, entries []Entry) (vs []Verdict, ran []bool) {
 	vs, ran = make([]Verdict, len(entries)), make([]bool, len(entries))
 	if len(entries) == 0 {
 		return
@@ -95,7 +95,7 @@ func RunBatch(ctx context.Context, b *record.Build, pkg string, entries []Entry)
 	cmd := exec.Command(b.Binaries[pkg], "-test.run", "^("+strings.Join(quoted, "|")+")$",
 		"-test.count="+strconv.Itoa(count), "-test.v", "-test.timeout=0")
 	cmd.Dir = b.Dirs[pkg]
-	tmp, rmTmp := record.TempEnv()
+	tmp, rmTmp := testbin.TempEnv()
 	defer rmTmp()
 	cmd.Env = append(os.Environ(), envReplayList+"="+listPath,
 		"PECANVET_STALL_MS="+strconv.FormatInt(entries[0].Opt.Stall.Milliseconds(), 10), tmp)
@@ -200,7 +200,7 @@ func RunBatch(ctx context.Context, b *record.Build, pkg string, entries []Entry)
 		if r.wall == 0 {
 			r.wall = end.Sub(r.start)
 		}
-		rr := record.Run{Wall: r.wall, Passed: r.result == "PASS", TimedOut: r.timedOut, Output: r.out.String()}
+		rr := testbin.Run{Wall: r.wall, Passed: r.result == "PASS", TimedOut: r.timedOut, Output: r.out.String()}
 		vs[i] = judge(verdictPath, filepath.Join(entries[i].Dir, "replay.trace"), rr, entries[i].Steps, entries[i].Opt)
 		ran[i] = true
 	}

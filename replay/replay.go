@@ -18,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 )
 
@@ -103,7 +103,7 @@ type Verdict struct {
 
 // Run replays test of package pkg in build b under sched. dir is a scratch
 // directory for the schedule, verdict and trace files.
-func Run(ctx context.Context, b *record.Build, pkg, test string, sched *trace.Schedule, dir string, opt Options) Verdict {
+func Run(ctx context.Context, b *testbin.Build, pkg, test string, sched *trace.Schedule, dir string, opt Options) Verdict {
 	if opt.Timeout <= 0 {
 		opt.Timeout = 30 * time.Second
 	}
@@ -132,7 +132,7 @@ func Run(ctx context.Context, b *record.Build, pkg, test string, sched *trace.Sc
 
 // RunFile is Run with the schedule already in a file (trace.WriteSchedule
 // writes one without holding its steps in memory), of steps steps.
-func RunFile(ctx context.Context, b *record.Build, pkg, test, schedPath string, steps int, dir string, opt Options) Verdict {
+func RunFile(ctx context.Context, b *testbin.Build, pkg, test, schedPath string, steps int, dir string, opt Options) Verdict {
 	if opt.Timeout <= 0 {
 		opt.Timeout = 30 * time.Second
 	}
@@ -154,13 +154,13 @@ func RunFile(ctx context.Context, b *record.Build, pkg, test, schedPath string, 
 		"PECANVET_STALL_MS=" + strconv.FormatInt(opt.Stall.Milliseconds(), 10),
 	}
 	env = append(env, b.TestEnv(pkg, test)...)
-	r := record.RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], test, env, opt.Timeout)
+	r := testbin.RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], test, env, opt.Timeout)
 	return judge(verdictPath, tracePath, r, steps, opt)
 }
 
 // judge gives the verdict of a replay whose process ran as r, from the
 // verdict file the runtime wrote and how the test ended.
-func judge(verdictPath, tracePath string, r record.Run, steps int, opt Options) Verdict {
+func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options) Verdict {
 	v := Verdict{Steps: steps}
 	v.Passed, v.Output, v.Trace, v.Wall = r.Passed, r.Output, tracePath, r.Wall
 	if data, err := os.ReadFile(verdictPath); err == nil {

@@ -23,7 +23,7 @@ import (
 // corpus itself).
 var subjects, _ = filepath.Abs("testdata/subjects")
 
-func build(t *testing.T, pkgs ...string) *record.Build {
+func build(t *testing.T, pkgs ...string) *record.Recorder {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds instrumented test binaries")
@@ -89,7 +89,7 @@ func TestOwnOrder(t *testing.T) {
 			s := ownOrder(t, tr)
 			tests++
 			for i := 0; i < runs; i++ {
-				v := replay.Run(ctx, b, pkg, name, s, filepath.Join(dir, "r"), replay.Options{})
+				v := replay.Run(ctx, b.Build, pkg, name, s, filepath.Join(dir, "r"), replay.Options{})
 				if v.Verdict != replay.Reproduced {
 					t.Fatalf("%s %s run %d: %s at step %d: %s", pkg, name, i, v.Verdict, v.Step, v.Message)
 				}
@@ -273,7 +273,7 @@ func TestLockViolationPruned(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	v := replay.Run(ctx, b, pkg, "TestFigure1", s, filepath.Join(dir, "r"), replay.Options{Stall: 300 * time.Millisecond, Timeout: 20 * time.Second})
+	v := replay.Run(ctx, b.Build, pkg, "TestFigure1", s, filepath.Join(dir, "r"), replay.Options{Stall: 300 * time.Millisecond, Timeout: 20 * time.Second})
 	if v.Verdict != replay.Deadlock {
 		t.Fatalf("verdict %s (%s), want deadlock", v.Verdict, v.Message)
 	}
@@ -310,7 +310,7 @@ func TestStaleSchedule(t *testing.T) {
 		t.Fatalf("no step to corrupt in %v", s.Steps)
 	}
 	s.Steps[k].Site = "pecanfig1/fig1.go:99:1"
-	v := replay.Run(ctx, b, pkg, "TestFigure1", s, filepath.Join(dir, "r"), replay.Options{})
+	v := replay.Run(ctx, b.Build, pkg, "TestFigure1", s, filepath.Join(dir, "r"), replay.Options{})
 	want := fmt.Sprintf("step %d expects", k+1)
 	if v.Verdict != replay.Diverged || v.Step != k+1 || !strings.Contains(v.Message, want) {
 		t.Fatalf("verdict %+v, want diverged at step %d", v, k+1)
@@ -378,7 +378,7 @@ func TestInterruptedPasses(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 5; i++ {
-		v := replay.Run(context.Background(), b, "subjects/lottery", "TestDraw", s, filepath.Join(t.TempDir(), "r"), replay.Options{})
+		v := replay.Run(context.Background(), b.Build, "subjects/lottery", "TestDraw", s, filepath.Join(t.TempDir(), "r"), replay.Options{})
 		if v.Verdict != replay.Diverged || !v.Passed {
 			t.Fatalf("run %d: verdict %s (passed %v, %s; %s), want diverged with the test passing", i+1, v.Verdict, v.Passed, v.Message, v.Consequence)
 		}
@@ -435,7 +435,7 @@ func TestRunBatch(t *testing.T) {
 		entry(2, "TestTransferAndDeposit", "TestTransferAndDeposit"),
 		entry(3, "TestWithdraw", "TestWithdraw"),
 	}
-	vs, ran := replay.RunBatch(ctx, b, pkg, entries)
+	vs, ran := replay.RunBatch(ctx, b.Build, pkg, entries)
 	for k, e := range entries {
 		if !ran[k] {
 			t.Fatalf("entry %d (%s) did not run; %+v", k+1, e.Test, vs)
@@ -462,7 +462,7 @@ func TestRunBatch(t *testing.T) {
 		entry(5, "TestWithdraw", "TestTransferAndDeposit"),
 		entry(6, "TestWithdraw", "TestWithdraw"),
 	}
-	vs, ran = replay.RunBatch(ctx, b, pkg, entries)
+	vs, ran = replay.RunBatch(ctx, b.Build, pkg, entries)
 	if !ran[0] || vs[0].Verdict != replay.Reproduced {
 		t.Errorf("entry 1: ran %v, %s (%s), want reproduced", ran[0], vs[0].Verdict, vs[0].Message)
 	}
@@ -509,7 +509,7 @@ func TestRunBatchDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Millisecond)
 	defer cancel()
 	t0 := time.Now()
-	vs, ran := replay.RunBatch(ctx, b, pkg, entries)
+	vs, ran := replay.RunBatch(ctx, b.Build, pkg, entries)
 	if d := time.Since(t0); d > 2*time.Second {
 		t.Errorf("the batch took %v past its 40 ms context", d)
 	}
@@ -526,7 +526,7 @@ func TestRunBatchDeadline(t *testing.T) {
 	for k := range entries {
 		entries[k].Dir += "-cancelled"
 	}
-	if _, ran := replay.RunBatch(ctx, b, pkg, entries); slices.Contains(ran, true) {
+	if _, ran := replay.RunBatch(ctx, b.Build, pkg, entries); slices.Contains(ran, true) {
 		t.Errorf("a batch with its context ended ran %v", ran)
 	}
 }

@@ -169,7 +169,7 @@ func (ins *instrumenter) runtimeStub(imp types.Importer) (*types.Package, error)
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "rtstub.go", src, parser.SkipObjectResolution)
 	if err != nil {
-		return nil, fmt.Errorf("runtime stub: %v", err)
+		return nil, fmt.Errorf("runtime stub: %w", err)
 	}
 	conf := types.Config{Importer: imp, Error: func(error) {}}
 	pkg, _ := conf.Check(ins.rtImport, fset, []*ast.File{f}, nil)

@@ -10,8 +10,9 @@
 //	defer res.Cleanup()
 //	// PECANVET_TRACE=trace.bin go test -overlay=res.Overlay -vet=off -count=1 <import paths>
 //
-// Instrument loads the packages with go/packages (with their tests) and
-// type-checks them; a package that does not type-check is a *LoadError
+// Instrument loads the packages with go/packages (with their tests:
+// static/load), or takes them loaded (Options.Packages), and type-checks
+// them; a package that does not type-check is a *LoadError
 // carrying the go command's and the type checker's messages
 // ("file:line:col: msg"), and nothing is written. Only packages of the main
 // module that the patterns match are instrumented. go/packages returns

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/pecanvet/pecanvet/internal/note"
 )
 
 // joinExtra adds the extra files (generated test drivers: Options.Extra)
@@ -25,13 +27,13 @@ import (
 // An extra file that does not parse or type-check with its package is
 // left out, with a note: driver.Generate type-checked it already, so that
 // is not expected.
-func joinExtra(pkgs []*packages.Package, extra map[string][]byte) []string {
-	var notes []string
+func joinExtra(pkgs []*packages.Package, extra map[string][]byte) []note.Note {
+	var notes []note.Note
 	copied := map[*packages.Package]bool{}
 	for _, path := range sortedKeys(extra) {
 		i := extraHost(pkgs, path)
 		if i < 0 {
-			notes = append(notes, fmt.Sprintf("%s: no package to add it to; left out", path))
+			notes = append(notes, note.New(note.Instrument, "", "", "%s: no package to add it to; left out", path))
 			continue
 		}
 		host := pkgs[i]
@@ -40,7 +42,7 @@ func joinExtra(pkgs []*packages.Package, extra map[string][]byte) []string {
 			err = fmt.Errorf("package %s, not %s", f.Name.Name, host.Name)
 		}
 		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s: %v; left out", path, err))
+			notes = append(notes, note.New(note.Instrument, "", "", "%s: %v; left out", path, err))
 			continue
 		}
 		files := append(append([]*ast.File(nil), host.Syntax...), f)
@@ -65,7 +67,7 @@ func joinExtra(pkgs []*packages.Package, extra map[string][]byte) []string {
 		}
 		pkg, _ := conf.Check(host.PkgPath, host.Fset, files, info)
 		if len(errs) > 0 {
-			notes = append(notes, fmt.Sprintf("%s: does not type-check with its package (%s); left out", path, strings.Join(errs, "; ")))
+			notes = append(notes, note.New(note.Instrument, "", "", "%s: does not type-check with its package (%s); left out", path, strings.Join(errs, "; ")))
 			continue
 		}
 		// A copy takes the package's place in pkgs: the loaded one stays

@@ -3,7 +3,6 @@ package instrument
 import (
 	"bytes"
 	"fmt"
-	"github.com/pecanvet/pecanvet/static/locker"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -11,6 +10,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pecanvet/pecanvet/internal/note"
+	"github.com/pecanvet/pecanvet/static/locker"
 )
 
 // rewrite produces the instrumented text of the file, or nil if the file
@@ -57,7 +59,7 @@ func (w *fileRW) decl(d ast.Decl) (p pcs) {
 		if r := recover(); r != nil {
 			w.sites = w.sites[:nsites]
 			w.fn = nil
-			w.ins.notef("%s: not instrumented (instrumenter error: %v)", w.ins.fset.Position(d.Pos()), r)
+			w.ins.notef("", "%s: not instrumented (instrumenter error: %v)", w.ins.fset.Position(d.Pos()), r)
 			p = nil
 		}
 	}()
@@ -236,7 +238,7 @@ func (ins *instrumenter) rewriteUnit(u *unit, heap map[token.Pos]bool, srcs [][]
 			return nil, fmt.Errorf("instrumented %s does not type-check:\n%s", u.pkg.PkgPath, strings.Join(msgs, "\n"))
 		}
 		for _, e := range errs {
-			ins.notef("%s: instrumentation dropped where it did not type-check: %v", u.pkg.PkgPath, e)
+			ins.notef(u.pkg.PkgPath, "instrumentation dropped where it did not type-check: %v", e)
 		}
 	}
 }
@@ -278,8 +280,9 @@ func (ins *instrumenter) culprit(u *unit, e checkError) ast.Node {
 	return nil
 }
 
-func (ins *instrumenter) notef(format string, args ...any) {
-	ins.notes = append(ins.notes, fmt.Sprintf(format, args...))
+// notef notes what was left uninstrumented, in package pkg if not "".
+func (ins *instrumenter) notef(pkg, format string, args ...any) {
+	ins.notes = append(ins.notes, note.New(note.Instrument, pkg, "", format, args...))
 }
 
 // isTestFunc reports whether d is a test function of a _test.go file:

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,6 +22,8 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/pecanvet/pecanvet/dynamic"
+	"github.com/pecanvet/pecanvet/internal/note"
+	"github.com/pecanvet/pecanvet/static/load"
 )
 
 // Options say what to instrument.
@@ -32,6 +35,10 @@ type Options struct {
 	// they were on disk — generated test drivers. They are instrumented and
 	// added to the overlay like the package's own files.
 	Extra map[string][]byte
+	// Packages, if not nil, are the packages to instrument, loaded already
+	// (static/load); Dir, Patterns and BuildFlags are then theirs.
+	// Instrument does not change them.
+	Packages *load.Packages
 }
 
 // Site is one instrumented operation: the id passed to the runtime is its
@@ -58,8 +65,8 @@ type Result struct {
 	// Deps are the main module's packages that Packages import, directly
 	// or not, instrumented too but without their tests (moduleDeps).
 	Deps  []string
-	Notes []string // things worth telling the user, e.g. about cgo files
-	Sites []Site   // indexed by site id
+	Notes []note.Note // things worth telling the user, e.g. about cgo files
+	Sites []Site      // indexed by site id
 
 	// RuntimeDir is the directory of the runtime module (in pecanvet's cache,
 	// see runtimeCacheDir, or inside Dir): a copy
@@ -77,14 +84,6 @@ func (r *Result) Cleanup() error {
 	}
 	return os.RemoveAll(r.Dir)
 }
-
-// loadMode is what Instrument needs from go/packages. Dependencies are
-// loaded from export data (not NeedDeps): only the instrumented packages
-// need syntax, and type-checking the standard library from source would
-// cost seconds on every recording.
-const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-	packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo |
-	packages.NeedModule | packages.NeedImports
 
 // runtimeModulePrefix starts the module path of the runtime copy; a hash
 // of the runtime's source follows. The .invalid domain cannot be fetched:
@@ -110,31 +109,18 @@ func vendored(mod *packages.Module, flags []string) bool {
 // user's files are never written. A package that does not type-check is an
 // error carrying the type checker's messages; nothing is written then.
 func Instrument(ctx context.Context, opt Options) (*Result, error) {
-	dir := opt.Dir
-	if dir == "" {
-		dir = "."
+	loaded := opt.Packages
+	if loaded == nil {
+		var err error
+		if loaded, err = load.Load(ctx, opt.Dir, opt.Patterns, opt.BuildFlags); err != nil {
+			return nil, err
+		}
 	}
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, err
-	}
-	patterns := opt.Patterns
-	if len(patterns) == 0 {
-		patterns = []string{"."}
-	}
-	fset := token.NewFileSet()
-	cfg := &packages.Config{
-		Context:    ctx,
-		Mode:       loadMode,
-		Dir:        dir,
-		BuildFlags: opt.BuildFlags,
-		Tests:      true,
-		Fset:       fset,
-	}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		return nil, err
-	}
+	dir, patterns, fset := loaded.Dir, loaded.Patterns, loaded.Fset
+	cfg := loaded.Config(ctx)
+	// A list of its own: joinExtra puts a copy of a package in the place
+	// of the loaded one.
+	pkgs := slices.Clone(loaded.List)
 	if err := loadErrors(pkgs); err != nil {
 		return nil, err
 	}
@@ -142,7 +128,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 
 	rtFiles, err := dynamic.RuntimeFiles()
 	if err != nil {
-		return nil, fmt.Errorf("reading the embedded runtime: %v", err)
+		return nil, fmt.Errorf("reading the embedded runtime: %w", err)
 	}
 	api, err := parseRuntimeAPI(rtFiles)
 	if err != nil {
@@ -157,7 +143,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	hash := runtimeHash(rtFiles)
 	rtModule := runtimeModulePrefix + hash
 	rtImport, traceImport := rtModule+"/rt", rtModule+"/trace"
-	vendor := vendored(mod, opt.BuildFlags)
+	vendor := vendored(mod, loaded.BuildFlags)
 	if vendor {
 		rtImport, traceImport = vendorRuntimeImports(mod.Path, hash)
 	}
@@ -358,9 +344,9 @@ func writeOverlay(name string, replace map[string]string, fail func(error) (*Res
 	return err
 }
 
-func dedup(list []string) []string {
-	seen := make(map[string]bool)
-	var out []string
+func dedup[T comparable](list []T) []T {
+	seen := make(map[T]bool)
+	var out []T
 	for _, s := range list {
 		if !seen[s] {
 			seen[s] = true
@@ -453,6 +439,16 @@ func (e *LoadError) Error() string {
 	return "packages do not type-check:\n" + strings.Join(e.Messages, "\n")
 }
 
+// Cgo reports whether cgo failed: no C compiler, or one that failed.
+func (e *LoadError) Cgo() bool {
+	for _, m := range e.Messages {
+		if strings.Contains(m, "C compiler") || strings.Contains(m, "cgo") {
+			return true
+		}
+	}
+	return false
+}
+
 // A unit is one package variant whose files are rewritten together: the
 // types and the SSA escape facts of those files come from pkg.
 type unit struct {
@@ -478,7 +474,7 @@ type unitFile struct {
 // "p [p.test]" (which holds p's files and its in-package _test.go files),
 // the external test package "p_test [p.test]", or p itself when it has no
 // tests. cgo files are noted and left alone.
-func selectFiles(pkgs []*packages.Package) ([]*unit, []string, *packages.Module, map[string]bool) {
+func selectFiles(pkgs []*packages.Package) ([]*unit, []note.Note, *packages.Module, map[string]bool) {
 	var mod *packages.Module
 	hasTestMain := make(map[string]bool)
 	// Test variants first, so that they claim the files they share with p.
@@ -492,7 +488,7 @@ func selectFiles(pkgs []*packages.Package) ([]*unit, []string, *packages.Module,
 	})
 	claimed := make(map[string]bool)
 	var units []*unit
-	var notes []string
+	var notes []note.Note
 	noted := make(map[string]bool)
 	for _, p := range sorted {
 		if p.Module == nil || !p.Module.Main || strings.HasSuffix(p.ID, ".test") || p.Types == nil {
@@ -544,7 +540,7 @@ func selectFiles(pkgs []*packages.Package) ([]*unit, []string, *packages.Module,
 			if twin := cgoTwin[name]; twin != nil {
 				if f, err := parser.ParseFile(p.Fset, name, nil, parser.ParseComments|parser.SkipObjectResolution); err == nil {
 					u.files = append(u.files, unitFile{path: name, syntax: f, cgoTwin: twin})
-					notes = append(notes, fmt.Sprintf("%s: cgo file %s: Go code instrumented, C code not", pkgPath, filepath.Base(name)))
+					notes = append(notes, note.New(note.Instrument, pkgPath, "", "cgo file %s: Go code instrumented, C code not", filepath.Base(name)))
 					if u.dir == "" {
 						u.dir = filepath.Dir(name)
 					}
@@ -552,7 +548,7 @@ func selectFiles(pkgs []*packages.Package) ([]*unit, []string, *packages.Module,
 				}
 			}
 			if importsC(p.Fset, name) {
-				notes = append(notes, fmt.Sprintf("%s: cgo file %s: copied unchanged (its Go code is not instrumented; C code never is)", pkgPath, filepath.Base(name)))
+				notes = append(notes, note.New(note.Instrument, pkgPath, "", "cgo file %s: copied unchanged (its Go code is not instrumented; C code never is)", filepath.Base(name)))
 			}
 		}
 		if len(u.files) > 0 {
@@ -608,7 +604,7 @@ func parseRuntimeAPI(files map[string][]byte) (*rtAPI, error) {
 		}
 		f, err := parser.ParseFile(fset, k, files[k], parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
-			return nil, fmt.Errorf("embedded runtime: %v", err)
+			return nil, fmt.Errorf("embedded runtime: %w", err)
 		}
 		if hasBuildIgnore(f) {
 			continue
@@ -651,7 +647,7 @@ type instrumenter struct {
 	rtImport string
 	sites    []Site
 	nfiles   int
-	notes    []string
+	notes    []note.Note
 	extra    map[string][]byte // generated files (Options.Extra)
 	langTag  bool              // rewritten files need a go1.21 build tag (modules.go)
 }

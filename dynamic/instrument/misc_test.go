@@ -67,7 +67,7 @@ func TestCgo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer res.Cleanup()
-	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "cgo file c.go: Go code instrumented, C code not") {
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0].String(), "cgo file c.go: Go code instrumented, C code not") {
 		t.Errorf("notes: %q", res.Notes)
 	}
 	if len(res.Packages) != 1 || !res.Packages[0].Tests || len(res.Packages[0].Files) != 3 {
@@ -150,7 +150,7 @@ func TestFallback(t *testing.T) {
 	}
 	defer res.Cleanup()
 	t.Log(res.Notes)
-	if len(res.Notes) == 0 || !strings.Contains(res.Notes[0], "counter.go:27") {
+	if len(res.Notes) == 0 || !strings.Contains(res.Notes[0].String(), "counter.go:27") {
 		t.Errorf("notes: %q", res.Notes)
 	}
 	var at27, others int

@@ -13,6 +13,8 @@ import (
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/ssa/ssautil"
+
+	"github.com/pecanvet/pecanvet/static/load"
 )
 
 // ssaPositions builds the SSA form of the packages matched in dir and
@@ -20,7 +22,7 @@ import (
 // instructions there. Positions are rendered as sites are.
 func ssaPositions(t *testing.T, dir string, patterns ...string) map[string][]string {
 	t.Helper()
-	cfg := &packages.Config{Mode: loadMode, Dir: dir, Tests: true}
+	cfg := &packages.Config{Mode: load.Mode, Dir: dir, Tests: true}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		t.Fatal(err)

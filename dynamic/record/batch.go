@@ -12,6 +12,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 )
 
 // Recording many tests in one process.
@@ -22,7 +24,7 @@ import (
 // in one process instead, the recorder writing each top-level test's
 // trace to a file of its own (rt.EnvTraceDir): a test's trace starts with
 // the test (rt.TestStart), as it does when the test runs alone with
-// TestEnv, so the two are alike and replays of either run the test alone.
+// testbin.Build.TestEnv, so the two are alike and replays of either run the test alone.
 //
 // What the process cannot vouch for is left to a recording of the test
 // alone: a test that paused for t.Parallel (it ran on after its end,
@@ -32,37 +34,6 @@ import (
 // panic, os.Exit, a crash: the tests after it run in a new process). A
 // test that hangs is killed at timeout, its trace kept. Between tests
 // nothing is recorded.
-
-// TestEnv is the environment that makes a recording or replay of test
-// start with the test (rt.EnvFromTest): every Test function gets it,
-// except those found to have no TestStart. Benchmarks, examples and fuzz
-// targets are recorded from process start.
-func (b *Build) TestEnv(pkg, test string) []string {
-	if !b.fromTest(pkg, test) {
-		return nil
-	}
-	return []string{"PECANVET_FROM_TEST=" + test}
-}
-
-func (b *Build) fromTest(pkg, test string) bool {
-	if !strings.HasPrefix(test, "Test") {
-		return false
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return !b.fromInit[pkg+" "+test]
-}
-
-// setFromInit notes that test has no TestStart: record and replay it from
-// process start.
-func (b *Build) setFromInit(pkg, test string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.fromInit == nil {
-		b.fromInit = map[string]bool{}
-	}
-	b.fromInit[pkg+" "+test] = true
-}
 
 // Batchable reports whether RecordBatch can record test.
 func Batchable(test string) bool { return strings.HasPrefix(test, "Test") }
@@ -79,16 +50,16 @@ type BatchResult struct {
 // result on out[T] (buffered by the caller) as soon as it is known. env
 // is added to each process's environment (a perturbation seed). It
 // returns when every test has its result.
-func (b *Build) RecordBatch(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult) {
-	b.RecordBatches(ctx, pkg, tests, dir, timeout, env, out, 1)
+func (rec *Recorder) RecordBatch(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult) {
+	rec.RecordBatches(ctx, pkg, tests, dir, timeout, env, out, 1)
 }
 
 // RecordBatches is RecordBatch with the tests split into n runs of
 // consecutive tests, each in processes of its own, run at the same time:
 // a test's end-of-test drain (up to a second when its goroutines sleep)
 // and a heavy test then hold up only their part.
-func (b *Build) RecordBatches(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult, n int) {
-	tests = b.inRunOrder(ctx, pkg, tests) // batchOnce counts the tests that started as a prefix
+func (rec *Recorder) RecordBatches(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult, n int) {
+	tests = rec.InRunOrder(ctx, pkg, tests) // batchOnce counts the tests that started as a prefix
 	n = max(1, min(n, len(tests)/4))
 	var wg sync.WaitGroup
 	for i := range n {
@@ -96,16 +67,16 @@ func (b *Build) RecordBatches(ctx context.Context, pkg string, tests []string, d
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			b.recordBatch(ctx, pkg, part, dir, timeout, env, out)
+			rec.recordBatch(ctx, pkg, part, dir, timeout, env, out)
 		}()
 	}
 	wg.Wait()
 }
 
-func (b *Build) recordBatch(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult) {
+func (rec *Recorder) recordBatch(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult) {
 	todo := tests
 	for len(todo) > 0 && ctx.Err() == nil {
-		started := b.batchOnce(ctx, pkg, todo, dir, timeout, env, out)
+		started := rec.batchOnce(ctx, pkg, todo, dir, timeout, env, out)
 		if started == 0 {
 			break
 		}
@@ -125,16 +96,16 @@ var (
 // batchOnce runs tests in one process and sends the results of those that
 // started; it returns how many started (a prefix of tests: the testing
 // package runs them in order).
-func (b *Build) batchOnce(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult) int {
+func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult) int {
 	quoted := make([]string, len(tests))
 	for i, t := range tests {
 		quoted[i] = regexp.QuoteMeta(t)
 	}
-	cmd := exec.Command(b.Binaries[pkg], "-test.run", "^("+strings.Join(quoted, "|")+")$", "-test.count=1", "-test.v", "-test.timeout=0")
-	cmd.Dir = b.Dirs[pkg]
-	tmp, rmTmp := TempEnv()
+	cmd := exec.Command(rec.Binaries[pkg], "-test.run", "^("+strings.Join(quoted, "|")+")$", "-test.count=1", "-test.v", "-test.timeout=0")
+	cmd.Dir = rec.Dirs[pkg]
+	tmp, rmTmp := testbin.TempEnv()
 	defer rmTmp()
-	cmd.Env = append(append(os.Environ(), "PECANVET_TRACE_DIR="+dir), append(b.recordEnv(env), tmp)...)
+	cmd.Env = append(append(os.Environ(), "PECANVET_TRACE_DIR="+dir), append(rec.env(env), tmp)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
@@ -150,7 +121,7 @@ func (b *Build) batchOnce(ctx context.Context, pkg string, tests []string, dir s
 		result   string
 		paused   bool
 		timedOut bool
-		out      tailBuffer
+		out      testbin.TailBuffer
 		sent     bool
 	}
 	var (

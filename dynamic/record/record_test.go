@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
+	"github.com/pecanvet/pecanvet/internal/note"
 )
 
 // writeModule creates a module from name → content.
@@ -101,7 +103,7 @@ func TestHang(t *testing.T)  { t.TempDir(); work(&Counter{}); time.Sleep(time.Ho
 	before := treeHash(t, dir)
 	// The t.TempDir of a test that exits or is killed at the bound is
 	// never cleaned up by the test; it goes with the process's own temp
-	// dir (record.TempEnv), and pecanvet's dirs with the build.
+	// dir (testbin.TempEnv), and pecanvet's dirs with the build.
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	defer func() {
@@ -121,7 +123,7 @@ func TestHang(t *testing.T)  { t.TempDir(); work(&Counter{}); time.Sleep(time.Ho
 	if after := treeHash(t, dir); after != before {
 		t.Errorf("the module's files changed")
 	}
-	if !strings.Contains(strings.Join(notes, "\n"), "notests: no test files") {
+	if !strings.Contains(strings.Join(note.Strings(notes), "\n"), "notests: no test files") {
 		t.Errorf("notes %q do not say the package has no tests", notes)
 	}
 	got := map[string]record.Test{}
@@ -209,7 +211,7 @@ func TestSubjectsBehaveAlike(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, name := range tests {
-			plain := record.RunTest(ctx, b.Plain[pkg], b.Dirs[pkg], name, nil, time.Minute)
+			plain := testbin.RunTest(ctx, b.Plain[pkg], b.Dirs[pkg], name, nil, time.Minute)
 			rec := b.RecordTest(ctx, pkg, name, filepath.Join(tmp, "t.trace"), time.Minute)
 			if plain.Passed != rec.Passed {
 				t.Errorf("%s %s: passed %v plain, %v recorded\n%s", pkg, name, plain.Passed, rec.Passed, rec.Output)

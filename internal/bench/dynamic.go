@@ -132,7 +132,7 @@ func benchReplay(dir string, pkgs []string) error {
 				if err != nil {
 					return err
 				}
-				v := replay.Run(ctx, b, pkg, test, s, filepath.Join(tmp, "r"), replay.Options{})
+				v := replay.Run(ctx, b.Build, pkg, test, s, filepath.Join(tmp, "r"), replay.Options{})
 				replays++
 				replayTime += v.Wall
 				if v.Verdict == replay.Reproduced {

@@ -54,6 +54,7 @@ import (
 	"github.com/pecanvet/pecanvet/check"
 	"github.com/pecanvet/pecanvet/dynamic/record"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/internal/note"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
 )
@@ -69,7 +70,7 @@ type row struct {
 	race1                  bool
 	raceN, raceRuns        int
 	known                  string // yes, no, or "" for fixed twins and unlisted subjects
-	notes                  []string
+	notes                  []note.Note
 	reproducedSites        [][]string
 	checkWall, raceWall    time.Duration // pecanvet check, and go test -race -count=1, build included
 }
@@ -458,7 +459,7 @@ func summarize(rows []*row, took time.Duration) string {
 	b.WriteString(wallSummary(rows))
 	for _, r := range rows {
 		for _, n := range r.notes {
-			if strings.Contains(n, "not replayed") || strings.Contains(n, "budget") || strings.Contains(n, "timed out") {
+			if n.Kind == note.Replays || n.Kind == note.Budget || n.Kind == note.Timeout {
 				fmt.Fprintf(&b, "- %s: %s\n", r.name, n)
 			}
 		}

@@ -190,7 +190,7 @@ func New(rep *check.Report, opt Options) *Log {
 	}
 	inv := Invocation{ExecutionSuccessful: true}
 	for _, n := range rep.Notes {
-		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, Notification{Level: "note", Message: Message{Text: n}})
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, Notification{Level: "note", Message: Message{Text: n.String()}})
 	}
 	run.Invocations = []Invocation{inv}
 	for _, f := range rep.Reported() {

@@ -101,7 +101,7 @@ func TestLog(t *testing.T) {
 	pruned.Verdict = replay.Verdict{Verdict: "diverged"}
 	custom := pattern.MustParse("mine/RR T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-r")
 	pats, _ := pattern.Builtin("all")
-	rep := &check.Report{Findings: []check.Finding{f, pruned}, Notes: []string{"subjects/x: no tests to run"}}
+	rep := &check.Report{Findings: []check.Finding{f, pruned}, Notes: []check.Note{{Kind: "no-tests", Package: "subjects/x", Text: "no tests to run"}}}
 	log := sarif.New(rep, sarif.Options{ModuleRoot: mod, SrcRoot: root, Patterns: append(pats, custom...)})
 	out := encode(t, log)
 	Validate(t, out)
@@ -155,7 +155,7 @@ func TestLog(t *testing.T) {
 	if got := strings.Join(steps, "|"); got != want {
 		t.Errorf("thread flow:\n got %s\nwant %s", got, want)
 	}
-	if n := run.Invocations[0].ToolExecutionNotifications; len(n) != 1 || n[0].Message.Text != rep.Notes[0] {
+	if n := run.Invocations[0].ToolExecutionNotifications; len(n) != 1 || n[0].Message.Text != rep.Notes[0].String() {
 		t.Errorf("notifications %s", mustJSON(n))
 	}
 

@@ -42,6 +42,7 @@ package pecan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/build"
@@ -51,10 +52,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/tools/go/analysis"
@@ -62,7 +61,10 @@ import (
 	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/pecanvet/pecanvet/check"
+	"github.com/pecanvet/pecanvet/dynamic/instrument"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/internal/note"
 	"github.com/pecanvet/pecanvet/passes/candidates"
 	"github.com/pecanvet/pecanvet/passes/symbolic"
 	"github.com/pecanvet/pecanvet/pattern"
@@ -210,10 +212,12 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, err
 	}
 	res.Dynamic = true
-	rep, err := runCheck(dir, pats)
+	rep, err := check.RunOnce(context.Background(), check.Options{
+		Dir: dir, Patterns: []string{"."}, Anomalies: pats, Budget: budget, MaxReplays: maxReplays, Drivers: true,
+	})
 	res.Report = rep
 	if rep != nil {
-		res.Notes = append(res.Notes, rep.Notes...)
+		res.Notes = append(res.Notes, note.Strings(rep.Notes)...)
 	}
 	if err != nil {
 		res.Skipped = "dynamic check skipped: " + strings.SplitN(err.Error(), "\n", 2)[0]
@@ -222,8 +226,8 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, skipError(pass.Pkg.Path(), dir, err)
 	}
 	for _, n := range rep.Notes {
-		if strings.Contains(n, "budget") || strings.Contains(n, "not replayed") || strings.Contains(n, "timed out") || strings.Contains(n, "no test") || strings.Contains(n, "fails") || strings.Contains(n, "generated driver") {
-			note(pass, n)
+		if shownNotes[n.Kind] {
+			printNote(pass, n.String())
 		}
 	}
 	if verbose {
@@ -270,39 +274,6 @@ func hasInternalUnit(dir string) bool {
 	return len(p.GoFiles)+len(p.CgoFiles)+len(p.TestGoFiles) > 0
 }
 
-// runCheck runs the dynamic loop on the package in dir, once per process:
-// drivers that analyze a package both with and without its tests (as
-// analysistest does) share the result.
-func runCheck(dir string, pats []*pattern.Pattern) (*check.Report, error) {
-	v, _ := checks.LoadOrStore(dir, &checkOnce{})
-	c := v.(*checkOnce)
-	c.once.Do(func() {
-		checkSlots <- struct{}{}
-		defer func() { <-checkSlots }()
-		c.rep, c.err = check.Run(context.Background(), check.Options{
-			Dir: dir, Patterns: []string{"."}, Anomalies: pats, Budget: budget, MaxReplays: maxReplays, Drivers: true,
-		})
-	})
-	return c.rep, c.err
-}
-
-type checkOnce struct {
-	once sync.Once
-	rep  *check.Report
-	err  error
-}
-
-var checks sync.Map // package directory → *checkOnce
-
-// checkSlots bounds the dynamic checks that run at once in one process to
-// the CPUs, as go vet bounds its vet tool processes: a driver that runs
-// the analyzer on many packages in one process (golangci-lint,
-// analysistest) otherwise started them all together, each with its
-// builds, recordings and replays, and their wall-clock bounds (a trace's
-// share of the budget, a replay's stall bound) were spent waiting for the
-// CPU, so that findings came and went.
-var checkSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
-
 // skipError says why the dynamic check of a package could not run, and
 // what to run instead.
 func skipError(pkg, dir string, err error) error {
@@ -311,18 +282,40 @@ func skipError(pkg, dir string, err error) error {
 		msg = strings.Join(lines[:12], "\n") + "\n…"
 	}
 	hint := fmt.Sprintf("`go test -c -o /dev/null` in %s shows whether the tests build without pecanvet; -pecan.replay=false checks statically, without building", dir)
+	var load *instrument.LoadError
+	var build *testbin.BuildError
 	switch {
-	case strings.Contains(msg, "C compiler") || strings.Contains(msg, "cgo"):
+	case errors.As(err, &load) && load.Cgo(), errors.As(err, &build) && build.Cgo():
 		hint = "cgo needs a C compiler: install one (or set CC), or run go vet with CGO_ENABLED=0 if the package builds without cgo"
-	case strings.Contains(msg, "do not type-check"):
+	case errors.As(err, &load):
 		hint = fmt.Sprintf("the package or its tests do not compile; `go vet %s` shows the errors", pkg)
 	}
-	return fmt.Errorf("dynamic check skipped: %s\n(%s)", msg, hint)
+	return &skipped{msg: msg, hint: hint, err: err}
 }
 
-// note tells the user what was skipped, on standard error (go vet shows
-// it), without making it a diagnostic.
-func note(pass *analysis.Pass, msg string) {
+// skipped is skipError's error: the cause, cut to its first lines, and
+// what to run instead.
+type skipped struct {
+	msg, hint string
+	err       error
+}
+
+func (e *skipped) Error() string {
+	return fmt.Sprintf("dynamic check skipped: %s\n(%s)", e.msg, e.hint)
+}
+
+func (e *skipped) Unwrap() error { return e.err }
+
+// shownNotes are the kinds of note the analyzer prints: work left undone
+// (a budget spent, -maxreplays, a timeout), packages without tests, tests
+// that fail while recorded, and what the generated drivers did.
+var shownNotes = map[note.Kind]bool{
+	note.Budget: true, note.Replays: true, note.Timeout: true, note.NoTests: true, note.Fails: true, note.Driver: true,
+}
+
+// printNote tells the user what was skipped, on standard error (go vet
+// shows it), without making it a diagnostic.
+func printNote(pass *analysis.Pass, msg string) {
 	fmt.Fprintf(os.Stderr, "pecanvet: %s: %s\n", pass.Pkg.Path(), msg)
 }
 

@@ -32,7 +32,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/pecanvet/pecanvet/dynamic/record"
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 )
 
 // Access is one side of a race report: where the access was made, in the
@@ -74,7 +74,7 @@ func Run(ctx context.Context, bin, dir string, tests []string, count int, timeou
 		"-test.timeout", (timeout + 30*time.Second).String())
 	cmd.Dir = dir
 	// No second of sleep at exit; report every race, not only the first.
-	tmp, rmTmp := record.TempEnv()
+	tmp, rmTmp := testbin.TempEnv()
 	defer rmTmp()
 	cmd.Env = append(os.Environ(), "GORACE=halt_on_error=0 atexit_sleep_ms=0", tmp)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -55,7 +55,7 @@ func candidatesOf(p *packages.Package) (candidates.Result, error) {
 		}
 		r, err := a.Run(pass)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", a.Name, err)
+			return nil, fmt.Errorf("%s: %w", a.Name, err)
 		}
 		if a.ResultType != nil && (r == nil || reflect.TypeOf(r) != a.ResultType) {
 			return nil, fmt.Errorf("%s returned %T, want %v", a.Name, r, a.ResultType)

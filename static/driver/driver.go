@@ -39,7 +39,6 @@ package driver
 import (
 	"context"
 	"fmt"
-	"github.com/pecanvet/pecanvet/static/locker"
 	"go/ast"
 	"go/importer"
 	"go/parser"
@@ -52,8 +51,11 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/pecanvet/pecanvet/internal/note"
 	"github.com/pecanvet/pecanvet/passes/candidates"
 	"github.com/pecanvet/pecanvet/passes/symbolic"
+	"github.com/pecanvet/pecanvet/static/load"
+	"github.com/pecanvet/pecanvet/static/locker"
 	"github.com/pecanvet/pecanvet/static/reach"
 )
 
@@ -71,10 +73,6 @@ const (
 	// candidates' order, so races and the simplest patterns first).
 	MaxDrivers = 16
 )
-
-// loadMode is what Generate loads: syntax and types of the packages and
-// their tests, to run the candidates analyzer and to type-check drivers.
-const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedTypesSizes | packages.NeedModule
 
 // A Driver is one generated test.
 type Driver struct {
@@ -96,7 +94,7 @@ type Sides [2][]string
 type Result struct {
 	Files   map[string][]byte   // driver file path → source
 	Drivers map[string][]Driver // import path → its drivers
-	Notes   []string            // drivers dropped, and why
+	Notes   []note.Note         // drivers dropped, and why
 	// Candidates are the static candidates of each package with tests
 	// (import path → in the analyzer's order), each with the driver that
 	// drives it, if any: what `pecanvet check -candidates` lists.
@@ -119,20 +117,9 @@ type Candidate struct {
 	NoDriver string // why none does, when Driver is ""
 }
 
-// Generate returns the driver files of the packages matching patterns in
-// the main module.
-func Generate(ctx context.Context, dir string, patterns []string, buildFlags []string) (*Result, error) {
-	cfg := &packages.Config{
-		Context:    ctx,
-		Mode:       loadMode,
-		Dir:        dir,
-		BuildFlags: buildFlags,
-		Tests:      true,
-	}
-	pkgs, err := packages.Load(cfg, patterns...)
-	if err != nil {
-		return nil, err
-	}
+// Generate returns the driver files of the loaded packages of the main
+// module, which it does not change.
+func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 	// The variants of each package: itself, with its internal tests
 	// (p [p.test]), and its external tests (p_test).
 	type variants struct{ plain, test, xtest *packages.Package }
@@ -145,7 +132,7 @@ func Generate(ctx context.Context, dir string, patterns []string, buildFlags []s
 		}
 		return v
 	}
-	for _, p := range pkgs {
+	for _, p := range loaded.List {
 		switch {
 		case strings.HasSuffix(p.PkgPath, "_test"):
 			get(strings.TrimSuffix(p.PkgPath, "_test")).xtest = p
@@ -158,7 +145,7 @@ func Generate(ctx context.Context, dir string, patterns []string, buildFlags []s
 		}
 	}
 	res := &Result{Files: map[string][]byte{}, Drivers: map[string][]Driver{}, Candidates: map[string][]Candidate{}, Reach: map[string]map[string][]int{}}
-	std := &stdTypes{ctx: ctx, dir: dir, buildFlags: buildFlags}
+	std := &stdTypes{ctx: ctx, dir: loaded.Dir, buildFlags: loaded.BuildFlags}
 	paths := make([]string, 0, len(byPath))
 	for path := range byPath {
 		paths = append(paths, path)
@@ -183,14 +170,14 @@ func Generate(ctx context.Context, dir string, patterns []string, buildFlags []s
 			}
 			cands, err := safeCandidates(p)
 			if err != nil {
-				res.Notes = append(res.Notes, fmt.Sprintf("%s: no drivers: the static candidates failed: %v", path, err))
+				res.Notes = append(res.Notes, note.New(note.Static, path, "", "no drivers: the static candidates failed: %v", err))
 				continue
 			}
 			pairs = candidatePairs(p, cands)
 			res.Candidates[path] = listCandidates(p, cands)
 			if len(cands) > 0 {
 				if r, err := reachOf(host, v.xtest, cands); err != nil {
-					res.Notes = append(res.Notes, fmt.Sprintf("%s: tests not ordered by the candidates they reach: %v", path, err))
+					res.Notes = append(res.Notes, note.New(note.Static, path, "", "tests not ordered by the candidates they reach: %v", err))
 				} else {
 					res.Reach[path] = r
 				}
@@ -498,8 +485,8 @@ func usesSync(t types.Type) bool {
 // emitChecked writes the drivers of pairs into host's package and
 // type-checks them against it; drivers that do not type-check are dropped
 // (with a note) and the rest written again, a few rounds at most.
-func emitChecked(host *packages.Package, pairs []pair, vals *values, std *stdTypes) (string, []Driver, []string) {
-	var notes []string
+func emitChecked(host *packages.Package, pairs []pair, vals *values, std *stdTypes) (string, []Driver, []note.Note) {
+	var notes []note.Note
 	for round := 0; round < 4 && len(pairs) > 0; round++ {
 		src, drivers := emit(host.Types, pairs, vals)
 		bad, errs := typeCheck(host, src, std)
@@ -509,13 +496,13 @@ func emitChecked(host *packages.Package, pairs []pair, vals *values, std *stdTyp
 		if len(bad) == 0 {
 			// An error outside any one driver (the shared helper, the
 			// imports): drop them all rather than break the build.
-			notes = append(notes, fmt.Sprintf("%s: generated drivers dropped: they do not compile (%s)", host.PkgPath, errs[0]))
+			notes = append(notes, note.New(note.Driver, host.PkgPath, "", "generated drivers dropped: they do not compile (%s)", errs[0]))
 			return "", nil, notes
 		}
 		var keep []pair
 		for _, pr := range pairs {
 			if msg, ok := bad[pr.test()]; ok {
-				notes = append(notes, fmt.Sprintf("%s: generated driver calling %s of %s dropped: it does not compile (%s)", host.PkgPath, pr.calls(), pr.typ, msg))
+				notes = append(notes, note.New(note.Driver, host.PkgPath, "", "generated driver calling %s of %s dropped: it does not compile (%s)", pr.calls(), pr.typ, msg))
 				continue
 			}
 			keep = append(keep, pr)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/pecanvet/pecanvet/static/load"
 )
 
 func generateIn(t *testing.T, pkg string) *Result {
@@ -16,7 +18,11 @@ func generateIn(t *testing.T, pkg string) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Generate(context.Background(), dir, []string{"."}, nil)
+	pkgs, err := load.Load(context.Background(), dir, []string{"."}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Generate(context.Background(), pkgs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +69,7 @@ func TestDropsWhatDoesNotCompile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkgs, err := packages.Load(&packages.Config{Mode: loadMode, Dir: dir, Tests: true}, ".")
+	pkgs, err := packages.Load(&packages.Config{Mode: load.Mode, Dir: dir, Tests: true}, ".")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +93,7 @@ func TestDropsWhatDoesNotCompile(t *testing.T) {
 	if strings.Contains(src, "Withdraw") {
 		t.Errorf("the dropped driver is still in the source:\n%s", src)
 	}
-	if len(notes) != 1 || !strings.Contains(notes[0], "calling Withdraw and Withdraw of Ledger dropped: it does not compile") {
+	if len(notes) != 1 || !strings.Contains(notes[0].Text, "calling Withdraw and Withdraw of Ledger dropped: it does not compile") {
 		t.Errorf("notes %q, want one saying the Withdraw driver was dropped", notes)
 	}
 	if bad, errs := typeCheck(host, src, &stdTypes{ctx: context.Background(), dir: dir}); len(bad) > 0 || len(errs) > 0 {
@@ -108,7 +114,7 @@ func TestCallbackArgument(t *testing.T) {
 		t.Fatalf("Work not called with a no-op function:\n%s", src)
 	}
 	for _, n := range res.Notes {
-		if strings.Contains(n, "do not compile") || strings.Contains(n, "does not compile") {
+		if strings.Contains(n.Text, "do not compile") || strings.Contains(n.Text, "does not compile") {
 			t.Errorf("note %q", n)
 		}
 	}
@@ -153,7 +159,7 @@ func TestH(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	pkgs, err := packages.Load(&packages.Config{Mode: loadMode, Dir: dir, Tests: true}, ".")
+	pkgs, err := packages.Load(&packages.Config{Mode: load.Mode, Dir: dir, Tests: true}, ".")
 	if err != nil {
 		t.Fatal(err)
 	}

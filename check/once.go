@@ -1,0 +1,41 @@
+package check
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// RunOnce is Run, once per process for each Dir and Patterns: a later call
+// with the same ones returns the first call's report and error, whatever
+// its other options. Drivers that analyze a package both with and without
+// its tests (as analysistest does) share the result.
+//
+// At most GOMAXPROCS checks run at once in a process, as go vet bounds
+// its vet tool processes: a driver that analyzes many packages in one
+// process (golangci-lint, analysistest) otherwise started them all
+// together, each with its builds, recordings and replays, and their
+// wall-clock bounds (a trace's share of the budget, a replay's stall
+// bound) were spent waiting for the CPU, so that findings came and went.
+func RunOnce(ctx context.Context, opt Options) (*Report, error) {
+	v, _ := onces.LoadOrStore(opt.Dir+"\x00"+strings.Join(opt.Patterns, "\x00"), &once{})
+	c := v.(*once)
+	c.once.Do(func() {
+		slots <- struct{}{}
+		defer func() { <-slots }()
+		c.rep, c.err = Run(ctx, opt)
+	})
+	return c.rep, c.err
+}
+
+type once struct {
+	once sync.Once
+	rep  *Report
+	err  error
+}
+
+var (
+	onces sync.Map // directory and patterns → *once
+	slots = make(chan struct{}, runtime.GOMAXPROCS(0))
+)

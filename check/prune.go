@@ -1,0 +1,392 @@
+package check
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"hash"
+	"sort"
+	"strings"
+
+	"github.com/pecanvet/pecanvet/replay"
+)
+
+// doom is what a replay that deadlocked outside recorded operations
+// showed: with the steps before the stuck one run (done: how many steps of
+// each goroutine), goroutine g, waiting outside recorded operations (not
+// started yet, by uninstrumented code; or blocked in uninstrumented code),
+// did not reach its step n+1 (n of its steps before). What it waits for
+// can come only from uninstrumented code set off by what ran (a server
+// starts a handler for a request, a client gets the response a handler
+// writes), and running fewer of those steps sets off no more. So another
+// schedule of the same trace that reaches g's step n+1 with at most as
+// many steps of every goroutine run would deadlock the same way. On
+// TestNoRaceIOHttp every prediction runs the handler before its request,
+// or the client on before the handler answered: 46 replays of about
+// 190 ms, all deadlocks. Dooms apply only to later items of the queue, so
+// what is replayed does not depend on timing.
+//
+// When g had not started at all (Verdict.Unstarted), no root (a goroutine
+// without a recorded fork) that had not started then (started: the ones
+// that had, Verdict.Roots) could start either, every goroutine waiting:
+// a root is started by uninstrumented code, which only what ran sets off.
+// So a schedule that needs the first step of any such root with at most
+// done run deadlocks too. That is the prediction moving a library's
+// worker (conc's pool workers, started by the pool's goroutine outside
+// instrumented code) before its creator's events: tried once per creator
+// position rather than once per worker and anomaly. With the anomaly's
+// steps all after it (anomalyFrom), in the failed schedule and the other:
+// a goroutine past its part of the anomaly that takes another path runs
+// free, and may then do more than its steps.
+type doom struct {
+	from    int // the item whose replay showed it
+	g       string
+	n       int
+	done    map[string]int
+	started map[string]bool // with Unstarted: the roots that had started
+}
+
+// newDoom reads a doom from a deadlock verdict of prediction p, if it is
+// one.
+func newDoom(from int, p prediction, v replay.Verdict) (doom, bool) {
+	if v.Verdict != replay.Deadlock || !v.Outside || v.Step < 1 || v.Step > p.len() {
+		return doom{}, false
+	}
+	d := doom{from: from, done: map[string]int{}}
+	k := 0
+	p.eachStepG(func(g string) bool {
+		if k++; k == v.Step {
+			d.g = g
+			return false
+		}
+		d.done[g]++
+		return true
+	})
+	if d.g == "" {
+		return doom{}, false
+	}
+	d.n = d.done[d.g]
+	if v.Unstarted && len(v.Roots) > 0 && p.anomalyFrom() >= v.Step-1 {
+		d.started = map[string]bool{}
+		for _, r := range v.Roots {
+			d.started[r] = true
+		}
+	}
+	return d, true
+}
+
+// isRoot reports whether goroutine name g is a root's (no recorded fork:
+// "g3", not "g1.2").
+func isRoot(g string) bool { return !strings.Contains(g, ".") }
+
+// dooms reports whether p's schedule reaches step n+1 of d.g, or (with
+// d.started) the first step of a root that had not started, with at most
+// d.done steps of every goroutine run.
+func (d doom) dooms(p prediction) bool {
+	run := map[string]int{}
+	doomed, at := false, 0
+	p.eachStepG(func(g string) bool {
+		other := d.started != nil && g != d.g && run[g] == 0 && isRoot(g) && !d.started[g]
+		if g == d.g && run[d.g] == d.n || other {
+			doomed = true
+			for h, k := range run {
+				if k > d.done[h] {
+					doomed = false
+				}
+			}
+			if other && doomed && p.anomalyFrom() < at {
+				doomed = false
+			}
+			return false
+		}
+		run[g]++
+		at++
+		return true
+	})
+	return doomed
+}
+
+// anomalyFrom returns the index of the anomaly's first step (from 0), -1
+// if it cannot be read.
+func (p prediction) anomalyFrom() int {
+	first := -1
+	p.eachStep(func(at []int) {
+		for k, i := range at {
+			if k == 0 || i < first {
+				first = i
+			}
+		}
+	}, func(_, _ []byte) bool { return false })
+	return first
+}
+
+// doomed reports whether an earlier item's doom covers item i. Each doom
+// is tried on an item once (a prediction's steps may have to be read from
+// its file).
+func (q *replayQueue) doomed(i int) bool {
+	it := q.items[i]
+	for ; !it.isDoomed && it.doomsTried < len(it.g.dooms); it.doomsTried++ {
+		if d := it.g.dooms[it.doomsTried]; d.from < i && d.dooms(it.p) {
+			it.isDoomed = true
+		}
+	}
+	return it.isDoomed
+}
+
+// failure is what a replay that failed within its schedule's first k
+// steps showed (failedWithin): another schedule of the same trace whose
+// replay runs the same way up to there (failure.shares) fails there too.
+// Only final items (every earlier item of the trace decided) that were
+// replayed, and not themselves inferred or doomed, give one, in order, so
+// which items are inferred is what replaying them one after the other
+// would give, whatever the replays' durations: an item is inferred exactly
+// when an earlier item, replayed in the sequential order, failed within
+// the steps they share.
+type failure struct {
+	from     int // the item whose replay failed
+	k        int
+	sig      prefixSig
+	deadlock bool
+	// waits: for a deadlock, the step each goroutine waiting at a gate
+	// was at, without its object (Verdict.Waiting), by goroutine.
+	waits map[string]string
+}
+
+// newFailure reads the failure of item i, replayed with verdict v
+// (failedWithin).
+func newFailure(i int, p prediction, v replay.Verdict) failure {
+	f := failure{from: i, k: v.Step, sig: p.sig(v.Step), deadlock: v.Verdict == replay.Deadlock}
+	if f.deadlock {
+		f.waits = map[string]string{}
+		for _, w := range v.Waiting {
+			g, st, ok := strings.Cut(w, " waits at ")
+			if ok && !strings.Contains(g, " ") && strings.HasPrefix(st, g+" ") {
+				f.waits[g] = stepNoObj(st)
+			}
+		}
+	}
+	return f
+}
+
+// stepNoObj returns a step's text ("g1 read x#1 @a.go:3:4 n=1") without
+// its object, as a goroutine waiting at a gate with no step left names
+// what it is about to do ("g1 read @a.go:3:4 n=1").
+func stepNoObj(text string) string {
+	fs := strings.Fields(text)
+	if len(fs) < 2 {
+		return text
+	}
+	out := fs[:2:2]
+	for _, x := range fs[2:] {
+		if strings.HasPrefix(x, "@") || strings.HasPrefix(x, "n=") {
+			out = append(out, x)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// failedWithin reports whether replay verdict v is a failure that the
+// schedule's first v.Step steps decide, given what the replay does with
+// the steps after them (prefixSig): a deadlock (nothing can move, step
+// v.Step cannot come), or a divergence at step v.Step (its goroutine did
+// something else there). Replay is deterministic: it grants the turn
+// step by step, and up to the failure only those steps had their turn.
+// Not counted: a deadlock found by the wall-clock stall bound ("nothing
+// moved": code ran outside recorded operations, and a faster run may
+// have gone on), a divergence found at the schedule's end about the
+// anomaly's objects, and an interrupted anomaly (Verdict.Interrupted:
+// the program ran free after it, and how it ended made it Diverged).
+func failedWithin(v replay.Verdict, steps int) bool {
+	switch v.Verdict {
+	case replay.Deadlock:
+		if strings.HasPrefix(v.Message, "nothing moved") {
+			return false
+		}
+	case replay.Diverged:
+		if v.Interrupted || v.Goroutine == "" || v.Expected == "" {
+			return false
+		}
+	default:
+		return false
+	}
+	return v.Step >= 1 && v.Step <= steps
+}
+
+// prefixSig is what decides a replay up to a failure at step k: the
+// first k steps; each goroutine's next step after them (a goroutine that
+// reaches its gate compares what it does with that step, then waits there
+// for its turn; one with no step left waits until the schedule is done,
+// but passes the gates of operations replay may omit, and of selects);
+// and the anomaly's steps, which change how replay treats a goroutine
+// that takes another path (released, diverged, interrupted: rt's turn).
+// ok: the schedule has k steps and no anomaly step before step k, so no
+// anomaly step ran before the failure (nor was omitted: an anomaly step
+// never is); then a goroutine that takes another path is released
+// exactly when it owns no anomaly step, and none is interrupted (that
+// needs another goroutine's part of the anomaly to have run first), so
+// the owners decide.
+type prefixSig struct {
+	ok     bool
+	prefix [sha256.Size]byte
+	next   map[string]string
+	owners string // goroutines owning anomaly steps, sorted
+}
+
+// sig reads p's prefixSig for a failure at step k (from 1).
+func (p prediction) sig(k int) prefixSig {
+	var sg prefixSig
+	var at []int
+	h := sha256.New()
+	n := 0
+	owners := map[string]bool{}
+	sg.next = map[string]string{}
+	sg.ok = true
+	p.eachStep(func(a []int) {
+		at = a
+		for _, i := range a {
+			if i < k-1 {
+				sg.ok = false
+			}
+		}
+	}, func(g, text []byte) bool {
+		if !sg.ok {
+			return false
+		}
+		for _, i := range at {
+			if i == n && !owners[string(g)] {
+				owners[string(g)] = true
+			}
+		}
+		if n < k {
+			h.Write(text)
+			h.Write([]byte{'\n'})
+		} else if _, ok := sg.next[string(g)]; !ok {
+			sg.next[string(g)] = string(text)
+		}
+		n++
+		return true
+	})
+	sg.finish(h, owners, at, n, k)
+	return sg
+}
+
+// finish completes a signature read over n steps, of which the first k
+// went into h, with anomaly steps at and their owners.
+func (sg *prefixSig) finish(h hash.Hash, owners map[string]bool, at []int, n, k int) {
+	if n < k || !allOwned(at, n) {
+		sg.ok = false
+	}
+	h.Sum(sg.prefix[:0])
+	var names []string
+	for g := range owners {
+		names = append(names, g)
+	}
+	sort.Strings(names)
+	sg.owners = strings.Join(names, " ")
+}
+
+// allOwned reports whether every anomaly index is a step of a schedule of
+// n steps (one goroutine may own several).
+func allOwned(at []int, n int) bool {
+	for _, i := range at {
+		if i < 0 || i >= n {
+			return false
+		}
+	}
+	return true
+}
+
+// shares reports whether a schedule with signature s replays as f's did
+// up to its failure (prefixSig), and fails there too. The goroutines with
+// a step after the first k are compared: a goroutine whose next step is
+// the same in both reaches the same gates, does the same there, and
+// waits for its turn, which does not come before the failure.
+//
+// For a deadlock, s may also give a step after the first k to a goroutine
+// that f gives none. In f that goroutine, at quiescence, either waited at
+// a gate with no step left (Verdict.Waiting names what it was about to
+// do), or was not at any gate (not started, ended, or blocked elsewhere).
+// In s it then waits at that same gate when its step is that operation
+// (required), or, never reaching a gate after its first steps, never
+// compares anything with its step; either way it does no more than in f
+// (a gate that lets a goroutine with no step left through, an omittable
+// operation's or a select's, holds it for its turn in s). The converse,
+// a goroutine with a step in f and none in s, could get further in s, so
+// it is not inferred. Nor is a divergence beyond equal next steps: other
+// goroutines were still running when it was found.
+//
+// The anomaly's owners need to be the same only for a divergence: that
+// goroutine is released instead when it owns no anomaly step (rt's turn).
+// Under a deadlock, a goroutine that takes another path before it was
+// released in f, which owns no anomaly step there; in s it is released
+// too, or it diverges.
+func (f failure) shares(s prefixSig) bool {
+	if !f.sig.ok || !s.ok || f.sig.prefix != s.prefix {
+		return false
+	}
+	if !f.deadlock && f.sig.owners != s.owners {
+		return false
+	}
+	for g, t := range f.sig.next {
+		if s.next[g] != t {
+			return false
+		}
+	}
+	if len(s.next) == len(f.sig.next) {
+		return true
+	}
+	if !f.deadlock {
+		return false
+	}
+	for g, t := range s.next {
+		if _, ok := f.sig.next[g]; ok {
+			continue
+		}
+		if w, ok := f.waits[g]; ok && w != stepNoObj(t) {
+			return false // it would take another path at its gate in s
+		}
+	}
+	return true
+}
+
+// infer reports whether an earlier final failure of item i's trace
+// (failure) is shared by item i, and notes which (q.mu held). Each
+// failure is tried on an item once.
+func (q *replayQueue) infer(i int) bool {
+	it := q.items[i]
+	if it.inferred > 0 {
+		return true
+	}
+	if it.state == pDone && it.v.Verdict == replay.Reproduced {
+		return false // replay is the fact (not expected: see failure)
+	}
+	g := it.g
+	for ; it.failsTried < len(g.fails); it.failsTried++ {
+		f := g.fails[it.failsTried]
+		if f.from >= i {
+			continue
+		}
+		sg, ok := it.sigs[f.k]
+		if !ok {
+			sg = it.p.sig(f.k)
+			if it.sigs == nil {
+				it.sigs = map[int]prefixSig{}
+			}
+			it.sigs[f.k] = sg
+		}
+		if f.shares(sg) {
+			it.inferred = f.from + 1
+			return true
+		}
+	}
+	return false
+}
+
+// inferredVerdict is the verdict of item j, whose failure item i shares,
+// as i's.
+func (q *replayQueue) inferredVerdict(j *qItem, i *qItem) replay.Verdict {
+	v := j.v
+	v.Steps = i.p.len()
+	v.Message = fmt.Sprintf("same prefix as replay %d, which failed at step %d: %s", j.n(), v.Step, v.Message)
+	v.Wall, v.Output, v.Trace = 0, "", ""
+	return v
+}

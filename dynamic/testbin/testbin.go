@@ -1,0 +1,376 @@
+// Package testbin builds and runs the test binaries of an instrumented
+// build.
+//
+// New compiles one instrumented test binary per package with tests (go
+// test -c through the instrumenter's overlay, so the user's files are
+// never touched); a plain binary and a -race binary are built on demand.
+// RunTest runs one test of a binary in a process of its own, bounded in
+// time, and is what recording (dynamic/record) and replay (replay) both
+// run tests with.
+package testbin
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pecanvet/pecanvet/dynamic/instrument"
+	"github.com/pecanvet/pecanvet/internal/note"
+)
+
+// Options configure a build.
+type Options struct {
+	Dir        string // directory inside the user's module (the go command's working directory)
+	BuildFlags []string
+	Plain      bool      // also build each package's tests uninstrumented
+	Progress   io.Writer // progress lines, if not nil
+}
+
+func (o *Options) progress(format string, args ...any) {
+	if o.Progress != nil {
+		fmt.Fprintf(o.Progress, format+"\n", args...)
+	}
+}
+
+// Build is an instrumented build of some packages: test binaries ready to
+// run under the recorder or a replay schedule.
+type Build struct {
+	Inst     *instrument.Result
+	Binaries map[string]string // import path → instrumented test binary
+	Plain    map[string]string // import path → uninstrumented test binary (if built)
+	Dirs     map[string]string // import path → package directory
+	Notes    []note.Note       // packages without tests
+	tmp      string
+	opt      Options // what the build was made with (PlainBinary)
+
+	mu       sync.Mutex
+	fromInit map[string]bool           // "pkg test" → recorded from process start (TestEnv)
+	listed   map[string]map[string]int // import path → test → its place in the binary's -test.list
+
+	raceMu sync.Mutex
+	race   map[string]*raceBuild // import path → -race binary, built or being built
+}
+
+// New builds one test binary per package of inst that has tests. The
+// build owns inst: Close removes it, as New does when it fails. A package
+// that does not compile yields the compiler's own messages as the error.
+func New(ctx context.Context, inst *instrument.Result, opt Options) (*Build, error) {
+	b := &Build{Inst: inst, Binaries: map[string]string{}, Plain: map[string]string{}, Dirs: map[string]string{}, opt: opt}
+	var err error
+	b.tmp, err = os.MkdirTemp("", "pecanvet-bin-")
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	for i, p := range inst.Packages {
+		if !p.Tests {
+			b.Notes = append(b.Notes, note.New(note.NoTests, p.ImportPath, "", "no test files"))
+			continue
+		}
+		b.Dirs[p.ImportPath] = p.Dir
+		bin := filepath.Join(b.tmp, fmt.Sprintf("p%d.test", i))
+		args := append([]string{"test", "-c", "-o", bin, "-vet=off", "-overlay=" + inst.Overlay}, opt.BuildFlags...)
+		start := time.Now()
+		if err := goCmd(ctx, opt.Dir, append(args, p.ImportPath)...); err != nil {
+			b.Close()
+			return nil, &BuildError{Package: p.ImportPath, Mode: "instrumented", Err: err}
+		}
+		opt.progress("testbin: built %s's tests instrumented in %v", p.ImportPath, time.Since(start).Round(time.Millisecond))
+		b.Binaries[p.ImportPath] = bin
+		if opt.Plain {
+			plain := filepath.Join(b.tmp, fmt.Sprintf("p%d.plain.test", i))
+			args := append([]string{"test", "-c", "-o", plain, "-vet=off"}, opt.BuildFlags...)
+			if err := goCmd(ctx, opt.Dir, append(args, p.ImportPath)...); err != nil {
+				b.Close()
+				return nil, &BuildError{Package: p.ImportPath, Err: err}
+			}
+			b.Plain[p.ImportPath] = plain
+		}
+	}
+	return b, nil
+}
+
+// Close removes the build's temporary files.
+func (b *Build) Close() error {
+	var errs []error
+	// A -race build started in the background writes into b.tmp.
+	b.raceMu.Lock()
+	for _, rb := range b.race {
+		<-rb.done
+	}
+	b.raceMu.Unlock()
+	if b.Inst != nil {
+		errs = append(errs, b.Inst.Cleanup())
+	}
+	if b.tmp != "" {
+		errs = append(errs, os.RemoveAll(b.tmp))
+	}
+	return errors.Join(errs...)
+}
+
+// PlainBinary returns the package's uninstrumented test binary, building it
+// on first use: to tell a test that fails in a normal run from one that
+// fails only instrumented.
+func (b *Build) PlainBinary(ctx context.Context, pkg string) (string, error) {
+	if bin := b.Plain[pkg]; bin != "" {
+		return bin, nil
+	}
+	if b.Binaries[pkg] == "" {
+		return "", fmt.Errorf("%s: no test binary", pkg)
+	}
+	bin := b.Binaries[pkg] + ".plain"
+	args := append([]string{"test", "-c", "-o", bin, "-vet=off"}, b.opt.BuildFlags...)
+	if err := goCmd(ctx, b.opt.Dir, append(args, pkg)...); err != nil {
+		return "", &BuildError{Package: pkg, Err: err}
+	}
+	b.Plain[pkg] = bin
+	return bin, nil
+}
+
+// RaceBinary returns the package's test binary built with -race and
+// without instrumentation, building it on first use (or waiting for
+// PrebuildRace's build): Go's race detector confirms the races that no
+// schedule runs back to back (replay/racerun).
+func (b *Build) RaceBinary(ctx context.Context, pkg string) (string, error) {
+	rb := b.raceBuild(ctx, pkg)
+	select {
+	case <-rb.done:
+		return rb.bin, rb.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// PrebuildRace starts building RaceBinary's binary in the background, if
+// it is not built or being built.
+func (b *Build) PrebuildRace(ctx context.Context, pkg string) { b.raceBuild(ctx, pkg) }
+
+type raceBuild struct {
+	done chan struct{}
+	bin  string
+	err  error
+}
+
+func (b *Build) raceBuild(ctx context.Context, pkg string) *raceBuild {
+	b.raceMu.Lock()
+	defer b.raceMu.Unlock()
+	if rb := b.race[pkg]; rb != nil {
+		return rb
+	}
+	if b.race == nil {
+		b.race = map[string]*raceBuild{}
+	}
+	rb := &raceBuild{done: make(chan struct{})}
+	b.race[pkg] = rb
+	go func() {
+		defer close(rb.done)
+		if b.Binaries[pkg] == "" {
+			rb.err = fmt.Errorf("%s: no test binary", pkg)
+			return
+		}
+		bin := b.Binaries[pkg] + ".race"
+		args := []string{"test", "-c", "-race", "-o", bin, "-vet=off"}
+		if !hasFlag(b.opt.BuildFlags, "ldflags") {
+			// Linking without the symbol table and DWARF is a third
+			// faster; race reports need only the runtime's line tables.
+			args = append(args, "-ldflags=-s -w")
+		}
+		args = append(args, b.opt.BuildFlags...)
+		if err := goCmd(ctx, b.opt.Dir, append(args, pkg)...); err != nil {
+			rb.err = &BuildError{Package: pkg, Mode: "with -race", Err: err}
+			return
+		}
+		rb.bin = bin
+	}()
+	return rb
+}
+
+// hasFlag reports whether flags set the go command flag name.
+func hasFlag(flags []string, name string) bool {
+	for _, f := range flags {
+		f = strings.TrimLeft(f, "-")
+		if f == name || strings.HasPrefix(f, name+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// A BuildError is a test binary that did not build.
+type BuildError struct {
+	Package string
+	Mode    string // "instrumented", "with -race", or "" (uninstrumented)
+	Err     error  // the go command's output (the compiler's messages), or why it did not run
+}
+
+func (e *BuildError) Error() string {
+	if e.Mode == "" {
+		return fmt.Sprintf("building %s: %v", e.Package, e.Err)
+	}
+	return fmt.Sprintf("building %s %s: %v", e.Package, e.Mode, e.Err)
+}
+
+func (e *BuildError) Unwrap() error { return e.Err }
+
+// Cgo reports whether the build failed in cgo: no C compiler, or one that
+// failed.
+func (e *BuildError) Cgo() bool {
+	msg := e.Err.Error()
+	return strings.Contains(msg, "C compiler") || strings.Contains(msg, "cgo")
+}
+
+// goCmd runs the go command. On failure the error is its output, wrapping
+// how it failed.
+func goCmd(ctx context.Context, dir string, args ...string) error {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		if msg := strings.TrimSpace(out.String()); msg != "" {
+			return &outputError{msg, err}
+		}
+		return err
+	}
+	return nil
+}
+
+// outputError is a command's output, wrapping how it failed.
+type outputError struct {
+	output string
+	err    error
+}
+
+func (e *outputError) Error() string { return e.output }
+func (e *outputError) Unwrap() error { return e.err }
+
+// Tests lists the tests of a package's binary that match run.
+func (b *Build) Tests(ctx context.Context, pkg, run string) ([]string, error) {
+	bin := b.Binaries[pkg]
+	if bin == "" {
+		return nil, fmt.Errorf("%s: no test binary", pkg)
+	}
+	var re *regexp.Regexp
+	if run != "" {
+		var err error
+		if re, err = regexp.Compile(run); err != nil {
+			return nil, fmt.Errorf("-run: %w", err)
+		}
+	}
+	listed, err := b.list(ctx, pkg)
+	if err != nil {
+		return nil, err
+	}
+	// What go test runs: tests, examples with output (the only ones the
+	// binary lists) and fuzz targets' seed corpora; benchmarks, a few
+	// iterations each (testArgs), when the package has nothing else.
+	var names, benchmarks []string
+	for _, l := range listed {
+		if re != nil && !re.MatchString(l) {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(l, "Test"), strings.HasPrefix(l, "Example"), strings.HasPrefix(l, "Fuzz"):
+			names = append(names, l)
+		case strings.HasPrefix(l, "Benchmark"):
+			benchmarks = append(benchmarks, l)
+		}
+	}
+	if len(names) == 0 {
+		names = benchmarks
+	}
+	return names, nil
+}
+
+// list returns what the package's test binary lists (-test.list), in its
+// order: the order in which it runs its tests.
+func (b *Build) list(ctx context.Context, pkg string) ([]string, error) {
+	cmd := exec.CommandContext(ctx, b.Binaries[pkg], "-test.list", ".")
+	cmd.Dir = b.Dirs[pkg]
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s: listing tests: %w", pkg, err)
+	}
+	var names []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			names = append(names, l)
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.listed == nil {
+		b.listed = map[string]map[string]int{}
+	}
+	b.listed[pkg] = make(map[string]int, len(names))
+	for i, n := range names {
+		b.listed[pkg][n] = i
+	}
+	return names, nil
+}
+
+// InRunOrder returns tests in the order the package's test binary runs
+// them (names it does not list last, as given): the caller may have
+// ordered them otherwise (the tests reaching a static candidate first).
+func (b *Build) InRunOrder(ctx context.Context, pkg string, tests []string) []string {
+	b.mu.Lock()
+	idx := b.listed[pkg]
+	b.mu.Unlock()
+	if idx == nil {
+		if _, err := b.list(ctx, pkg); err != nil {
+			return tests
+		}
+		b.mu.Lock()
+		idx = b.listed[pkg]
+		b.mu.Unlock()
+	}
+	out := append([]string(nil), tests...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, oka := idx[out[i]]
+		c, okc := idx[out[j]]
+		return oka && (!okc || a < c)
+	})
+	return out
+}
+
+// TestEnv is the environment that makes a recording or replay of test
+// start with the test (rt.EnvFromTest): every Test function gets it,
+// except those found to have no TestStart (SetFromInit). Benchmarks,
+// examples and fuzz targets are recorded from process start.
+func (b *Build) TestEnv(pkg, test string) []string {
+	if !b.fromTest(pkg, test) {
+		return nil
+	}
+	return []string{"PECANVET_FROM_TEST=" + test}
+}
+
+func (b *Build) fromTest(pkg, test string) bool {
+	if !strings.HasPrefix(test, "Test") {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return !b.fromInit[pkg+" "+test]
+}
+
+// SetFromInit notes that test has no TestStart (its file was not
+// instrumented, or its *testing.T has no name): it is recorded and
+// replayed from process start, TestEnv giving it nothing.
+func (b *Build) SetFromInit(pkg, test string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.fromInit == nil {
+		b.fromInit = map[string]bool{}
+	}
+	b.fromInit[pkg+" "+test] = true
+}
