@@ -83,9 +83,18 @@ type Finding struct {
 	// earlier replay of the same trace failed within the steps its
 	// schedule begins with; Verdict is that replay's, and its message
 	// says which ("same prefix as replay N, which failed at step k").
-	Inferred  bool
-	pred      string // predID of its prediction (filters.count)
-	unordered bool   // prediction.unordered
+	Inferred bool
+	// Dependence says how the interleaving changes a value the unit goes
+	// on to use (static/depend), for a reproduced atomicity or atomic-set
+	// violation whose replay showed no effect; empty when it changes none.
+	Dependence string
+	// Lead is set when the finding stands for the same bug as another
+	// one, reported in its place: the site of that one's first event.
+	// See group.
+	Lead       string
+	dependPair [2]string
+	pred       string // predID of its prediction (filters.count)
+	unordered  bool   // prediction.unordered
 }
 
 // ObjectNames returns the objects of the anomaly's events without their
@@ -108,20 +117,23 @@ func (f *Finding) ObjectNames() []string {
 // Reproduced reports whether the finding was proved.
 func (f *Finding) Reproduced() bool { return f.Verdict.Verdict == replay.Reproduced }
 
-// WithoutEffect reports whether the finding was reproduced but showed no
-// effect that would make it a bug: an atomicity or atomic-set violation
-// across a unit's deliberate split (predict.Anomaly.Split: the unit's own
-// code released the lock guarding its accesses in between) whose replay
-// passed without a panic. The code asked for the interleaving; only a
-// failing replay shows that it did not mean it. Data races count whenever
-// reproduced — except in a generated driver (Driver): the concurrent
-// calls are pecanvet's guess, not the package's usage (Publish called by
-// two publishers of a one-publisher box), so a driver's finding counts
-// only when its replay fails (the concurrent outcome is one no sequential
-// order gives) or panics. A failure the same as the recorded run's, which
-// came without the schedule's help (Verdict.AsBaseline), is no effect.
+// WithoutEffect reports whether the finding was reproduced but is no
+// bug to report. A data race always is one, except in a generated driver
+// (Driver): its concurrent calls are pecanvet's guess, not the package's
+// usage, so a driver's finding counts only when its replay shows an
+// effect (an outcome no sequential order gives: the driver's test fails,
+// or panics). An atomicity or atomic-set violation counts when its replay
+// shows an effect (Effect) or when the interleaving changes a value the
+// unit goes on to use (Dependence); one across a re-check under a lock
+// (Anomaly.Recheck) only with an effect, since the re-read decides.
 func (f *Finding) WithoutEffect() bool {
-	return f.Reproduced() && (f.Anomaly.Split != "" || f.Driver != "") && (f.Verdict.Passed && !f.Verdict.Panicked || f.Verdict.AsBaseline)
+	if !f.Reproduced() || f.Effect() {
+		return false
+	}
+	if f.Driver != "" {
+		return true
+	}
+	return !f.Anomaly.Pattern.Adjacent && (f.Anomaly.Recheck || f.Dependence == "")
 }
 
 // Note is a note of a check: work skipped or cut short, a bound hit, a
@@ -191,11 +203,11 @@ func (r *Report) Reproduced() []Finding {
 }
 
 // Reported returns the findings to report by default: reproduced, with an
-// effect (not WithoutEffect).
+// effect or a dependence (not WithoutEffect), one per bug (no Lead).
 func (r *Report) Reported() []Finding {
 	var out []Finding
 	for _, f := range r.Findings {
-		if f.Reproduced() && !f.WithoutEffect() {
+		if f.Reproduced() && !f.WithoutEffect() && f.Lead == "" {
 			out = append(out, f)
 		}
 	}
@@ -258,7 +270,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	}
 	sort.Strings(pkgs)
 	for _, pkg := range pkgs {
-		st := statics{drivers: map[string]driver.Driver{}, cands: drivers.Candidates[pkg], reach: drivers.Reach[pkg]}
+		st := statics{drivers: map[string]driver.Driver{}, cands: drivers.Candidates[pkg], reach: drivers.Reach[pkg], loaded: loaded}
 		for _, d := range drivers.Drivers[pkg] {
 			st.drivers[d.Test] = d
 		}
@@ -269,14 +281,16 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	return rep, nil
 }
 
-// statics is what the static stages (static/driver) made of one package:
-// its generated drivers, by test name; its static candidates; and, for
-// each of its tests, the candidates its call graph reaches. Empty without
-// Options.Drivers.
+// statics is what the static stages made of one package: its generated
+// drivers (static/driver), by test name; its static candidates; for each
+// of its tests, the candidates its call graph reaches (empty without
+// Options.Drivers); and the load they were made from, which the
+// dependence criterion (static/depend) reads too.
 type statics struct {
 	drivers map[string]driver.Driver
 	cands   []driver.Candidate
 	reach   map[string][]int
+	loaded  *load.Packages
 }
 
 func (o *Options) progress(format string, args ...any) {
@@ -349,6 +363,8 @@ func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scra
 			rep.Findings[i].Driver = d.Calls
 		}
 	}
+	judgeDependence(st.loaded, pkg, rep.Findings[first:], rep)
+	group(rep.Findings[first:])
 	rep.Candidates = append(rep.Candidates, candidateStatuses(pkg, st.cands, rep.Findings[first:], cov, covDrivers, st.reach)...)
 	return nil
 }

@@ -3,23 +3,34 @@ package check
 import (
 	"testing"
 
+	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
 )
 
-// TestWithoutEffect: a reproduced violation across a unit's deliberate
-// split counts only when its replay fails or panics; races and other
-// violations count whenever reproduced.
+// TestWithoutEffect: a reproduced race counts; a reproduced atomicity or
+// atomic-set violation counts when its replay fails or panics (otherwise
+// than the recorded run did), or when the interleaving changes a value
+// its unit uses (Dependence), unless it crosses a re-check under a lock;
+// a generated driver's finding, of any kind, needs an effect.
 func TestWithoutEffect(t *testing.T) {
-	mk := func(split string, verdict string, passed, panicked bool) Finding {
+	race := &pattern.Pattern{Kind: "race", Name: "RW", Adjacent: true}
+	av := &pattern.Pattern{Kind: "av", Name: "RWW"}
+	mk := func(p *pattern.Pattern, verdict string, passed, panicked bool) Finding {
 		return Finding{
-			Anomaly: predict.Anomaly{Split: split},
+			Anomaly: predict.Anomaly{Pattern: p},
 			Verdict: replay.Verdict{Verdict: verdict, Passed: passed, Panicked: panicked},
 		}
 	}
-	// A generated driver's finding, of any kind, needs an effect too.
-	drv := func(verdict string, passed, panicked bool) Finding {
-		f := mk("", verdict, passed, panicked)
+	dep := func(f Finding) Finding {
+		f.Dependence = "check-then-act: the value read at a.go:3 decides the write at a.go:5"
+		return f
+	}
+	recheck := func(f Finding) Finding {
+		f.Anomaly.Split, f.Anomaly.Recheck = "a.go:4", true
+		return f
+	}
+	drv := func(f Finding) Finding {
 		f.Driver = "Publish and Publish"
 		return f
 	}
@@ -27,32 +38,37 @@ func TestWithoutEffect(t *testing.T) {
 		f.Verdict.AsBaseline = true
 		return f
 	}
-	for _, tc := range []struct {
+	for i, tc := range []struct {
 		f        Finding
 		reported bool
 		without  bool
 	}{
-		{mk("", replay.Reproduced, true, false), true, false},
-		{mk("a.go:3", replay.Reproduced, true, false), false, true},
-		{mk("a.go:3", replay.Reproduced, false, false), true, false},
-		{mk("a.go:3", replay.Reproduced, false, true), true, false},
-		{mk("a.go:3", "diverged", true, false), false, false},
-		{drv(replay.Reproduced, true, false), false, true},
-		{drv(replay.Reproduced, false, false), true, false},
-		{drv(replay.Reproduced, true, true), true, false},
+		{mk(race, replay.Reproduced, true, false), true, false},
+		{mk(av, replay.Reproduced, true, false), false, true},
+		{dep(mk(av, replay.Reproduced, true, false)), true, false},
+		{mk(av, replay.Reproduced, false, false), true, false},
+		{mk(av, replay.Reproduced, false, true), true, false},
+		{mk(av, "diverged", true, false), false, false},
+		{recheck(dep(mk(av, replay.Reproduced, true, false))), false, true},
+		{recheck(mk(av, replay.Reproduced, false, false)), true, false},
+		{drv(mk(race, replay.Reproduced, true, false)), false, true},
+		{drv(dep(mk(av, replay.Reproduced, true, false))), false, true},
+		{drv(mk(av, replay.Reproduced, false, false)), true, false},
+		{drv(mk(race, replay.Reproduced, true, true)), true, false},
 		// Failing the way the recorded run failed, without the
 		// schedule's help, is no effect (errgroup's driver calling Go
 		// with a nil function panicked in every run).
-		{asBaseline(drv(replay.Reproduced, false, true)), false, true},
-		{asBaseline(mk("a.go:3", replay.Reproduced, false, false)), false, true},
-		{asBaseline(mk("", replay.Reproduced, false, true)), true, false},
+		{asBaseline(drv(mk(race, replay.Reproduced, false, true))), false, true},
+		{asBaseline(mk(av, replay.Reproduced, false, false)), false, true},
+		{asBaseline(dep(mk(av, replay.Reproduced, false, false))), true, false},
+		{asBaseline(mk(race, replay.Reproduced, false, true)), true, false},
 	} {
 		rep := &Report{Findings: []Finding{tc.f}}
 		if got := len(rep.Reported()) == 1; got != tc.reported {
-			t.Errorf("%+v: reported %v, want %v", tc.f.Verdict, got, tc.reported)
+			t.Errorf("case %d: reported %v, want %v", i, got, tc.reported)
 		}
 		if got := tc.f.WithoutEffect(); got != tc.without {
-			t.Errorf("%+v split %q: WithoutEffect %v, want %v", tc.f.Verdict, tc.f.Anomaly.Split, got, tc.without)
+			t.Errorf("case %d: WithoutEffect %v, want %v", i, got, tc.without)
 		}
 	}
 }

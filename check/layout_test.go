@@ -20,7 +20,7 @@ var stages = [][]string{
 	{"passes/symbolic", "passes/candidates", "passes/candidates/candidatestest"},
 	// The static side: one load of the packages, their static
 	// candidates' call graphs, and the test drivers generated for them.
-	{"static/locker", "static/reach", "static/load", "static/driver"},
+	{"static/locker", "static/reach", "static/load", "static/driver", "static/depend"},
 	// The dynamic side: the instrumenter and the runtime it builds in,
 	{"dynamic", "dynamic/rt", "dynamic/instrument"},
 	// the test binaries and their processes,

@@ -73,6 +73,18 @@ type Anomaly struct {
 	Split   string
 	Recheck bool
 	Atomics bool
+	// Frames are, per event, the method activations it ran in, outermost
+	// first (ptg.Graph.Activations): whether a value read by one event
+	// can reach another depends on whether they ran in one call
+	// (static/depend).
+	Frames [][]Frame
+}
+
+// Frame is one method activation: its region-begin event, which tells
+// activations apart, and the method's site (its name in its declaration).
+type Frame struct {
+	Begin int32
+	Site  string
 }
 
 // SplitWhy says, for a violation across a deliberate split (Split), why
@@ -195,6 +207,9 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 		}
 		a.Unsound = unsound(gr, sched)
 		a.Split, a.Recheck, a.Atomics = split(gr, c.Pattern, c.Events)
+		if !c.Pattern.Adjacent {
+			a.Frames = frames(gr, c.Events)
+		}
 		if opt.Confirm != nil && !opt.Confirm(a) {
 			return false
 		}
@@ -274,6 +289,17 @@ func split(gr *ptg.Graph, p *pattern.Pattern, events []int32) (site string, rech
 		}
 	}
 	return "", false, false
+}
+
+// frames returns the method activations of each event.
+func frames(gr *ptg.Graph, events []int32) [][]Frame {
+	out := make([][]Frame, len(events))
+	for k, e := range events {
+		for _, b := range gr.Activations(e) {
+			out[k] = append(out[k], Frame{Begin: b, Site: gr.Tr.Site(gr.Tr.Events[b])})
+		}
+	}
+	return out
 }
 
 // allAtomic reports whether every event of an instance is a sync/atomic

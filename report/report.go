@@ -87,6 +87,9 @@ func message(f check.Finding, title string) string {
 	if f.WithoutEffect() {
 		return "interleaving without effect: " + b.String() + " (" + noEffect(f) + ")"
 	}
+	if f.Lead != "" {
+		b.WriteString(" (the same bug as the violation reported at " + short(f.Lead) + ")")
+	}
 	return b.String()
 }
 
@@ -137,6 +140,12 @@ func evidence(f check.Finding) string {
 	if f.Verdict.RaceDetector {
 		return "Go's race detector reported them in the recorded run (no schedule runs them back to back)"
 	}
+	if c := f.Verdict.Consequence; c != "" && f.Effect() {
+		return "reproduced, " + c
+	}
+	if f.Dependence != "" {
+		return "reproduced; " + f.Dependence
+	}
 	if c := f.Verdict.Consequence; c != "" {
 		return "reproduced, " + c
 	}
@@ -145,10 +154,13 @@ func evidence(f check.Finding) string {
 
 // noEffect says why a finding without effect is not reported by default.
 func noEffect(f check.Finding) string {
-	if f.Anomaly.Split == "" {
+	switch {
+	case f.Driver != "":
 		return "the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent"
+	case f.Anomaly.Recheck:
+		return f.Anomaly.SplitWhy(short) + ", and the test passes"
 	}
-	return f.Anomaly.SplitWhy(short) + ", and the test passes"
+	return "the interleaving changes no value the unit goes on to use, and the test passes"
 }
 
 // Detail explains a finding further where Message is terse, or is "": for

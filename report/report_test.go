@@ -83,10 +83,18 @@ func TestMessage(t *testing.T) {
 			"data race on Server.stopped: no synchronization orders this read and another goroutine's write (srv.go:30); Go's race detector reported them in the recorded run (no schedule runs them back to back)"},
 		{"driver", lostUpdate, func(f *check.Finding) { f.Driver = "Transfer and Deposit" },
 			"atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180; found by a generated driver calling Transfer and Deposit concurrently"},
-		{"split", lostUpdate, func(f *check.Finding) {
-			f.Anomaly.Split = "account/account.go:50:12"
+		{"no effect", lostUpdate, func(f *check.Finding) {
 			f.Verdict.Consequence, f.Verdict.Passed = "", true
-		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced (the unit releases its lock at account.go:50 in between on purpose, and the test passes)"},
+		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced (the interleaving changes no value the unit goes on to use, and the test passes)"},
+		{"dependence", lostUpdate, func(f *check.Finding) {
+			f.Verdict.Consequence, f.Verdict.Passed = "", true
+			f.Dependence = "read-modify-write: the value read at account.go:53 is written back by the write at account.go:53"
+		}, "atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced; read-modify-write: the value read at account.go:53 is written back by the write at account.go:53"},
+		{"recheck", lostUpdate, func(f *check.Finding) {
+			f.Anomaly.Split, f.Anomaly.Recheck = "account/account.go:50:12", true
+			f.Verdict.Consequence, f.Verdict.Passed = "", true
+			f.Dependence = "check-then-act: the value read at account.go:53 decides the write at account.go:53"
+		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced; check-then-act: the value read at account.go:53 decides the write at account.go:53 (the unit takes a lock at account.go:50 and re-checks under it what it read before, and the test passes)"},
 		{"driver without effect", race, func(f *check.Finding) { f.Driver = "Stop and Stopped" },
 			"interleaving without effect: data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced; found by a generated driver calling Stop and Stopped concurrently (the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent)"},
 	} {

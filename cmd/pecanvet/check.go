@@ -143,7 +143,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		for _, f := range rep.Findings {
-			if f.Reproduced() && !f.WithoutEffect() || *verbose {
+			if f.Reproduced() && !f.WithoutEffect() && f.Lead == "" || *verbose {
 				enc.Encode(checkJSON(f))
 			}
 		}
@@ -160,7 +160,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		if *verbose {
 			for _, f := range rep.Findings {
-				if f.WithoutEffect() {
+				if f.WithoutEffect() || f.Reproduced() && f.Lead != "" {
 					printFinding(stdout, f)
 				}
 			}
@@ -175,7 +175,16 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		if n := rep.Inferred(); n > 0 {
 			fmt.Fprintf(stdout, " (%d more pruned without a replay: an earlier replay of the same trace failed within the steps they begin with%s)", n, map[bool]string{false: ", shown with -v", true: ""}[*verbose])
 		}
-		if n := len(rep.Reproduced()) - len(found); n > 0 {
+		grouped := 0
+		for _, f := range rep.Findings {
+			if f.Reproduced() && !f.WithoutEffect() && f.Lead != "" {
+				grouped++
+			}
+		}
+		if grouped > 0 {
+			fmt.Fprintf(stdout, " (%d more showing the same bugs%s)", grouped, map[bool]string{false: ", shown with -v", true: ""}[*verbose])
+		}
+		if n := len(rep.Reproduced()) - len(found) - grouped; n > 0 {
 			fmt.Fprintf(stdout, " (and %d without effect%s)", n, map[bool]string{false: ", shown with -v", true: ""}[*verbose])
 		}
 		fmt.Fprintln(stdout)
@@ -222,10 +231,17 @@ type checkOut struct {
 	// Driver: found by a generated driver calling these methods
 	// concurrently ("Withdraw and Withdraw"); Test is the driver's name.
 	Driver string `json:"driver,omitempty"`
-	// WithoutEffect: reproduced across the unit's deliberate split (Split,
-	// the release's site) with a passing replay; listed only with -v.
+	// WithoutEffect: reproduced, but with neither an effect nor a
+	// dependence (or across a re-check under a lock, Split naming the
+	// acquire); listed only with -v.
 	WithoutEffect bool   `json:"without_effect,omitempty"`
 	Split         string `json:"split,omitempty"`
+	// Dependence: how the interleaving changes a value the unit uses
+	// ("check-then-act: …"), when that is why it is reported.
+	Dependence string `json:"dependence,omitempty"`
+	// Lead: the first site of the finding reported for the same bug;
+	// this one is listed only with -v.
+	Lead string `json:"lead,omitempty"`
 }
 
 func checkJSON(f check.Finding) checkOut {
@@ -234,6 +250,7 @@ func checkJSON(f check.Finding) checkOut {
 		Sites: f.Anomaly.Sites, Goroutines: f.Goroutines, Consequence: f.Verdict.Consequence,
 		Test: f.Test, Package: f.Package, Driver: f.Driver,
 		WithoutEffect: f.WithoutEffect(), Split: f.Anomaly.Split,
+		Dependence: f.Dependence, Lead: f.Lead,
 	}
 	if !f.Reproduced() || f.Verdict.RaceDetector {
 		o.Message = f.Verdict.Message

@@ -59,6 +59,12 @@ const (
 
 var pendingGrace = 10 * time.Millisecond // a variable for tests
 
+// freeQuiet is how long, after the verdict, every goroutine must wait on
+// what a timer or I/O outside the virtual clock may end before the
+// program is taken to hang: a hang that dissolves once the schedule lets
+// go is the replay's doing, not an effect of the anomaly.
+const freeQuiet = 2 * time.Second
+
 // Verdict is what the replayer writes.
 type Verdict struct {
 	Verdict   string   `json:"verdict"` // reproduced, diverged, deadlock, ended
@@ -95,7 +101,11 @@ type occKey struct {
 }
 
 type replayer struct {
-	s      *trace.Schedule
+	// unwatched: the test ended after the verdict (stopWatch), and watch
+	// has exited or is about to; watchDone is closed when it has.
+	unwatched bool
+	watchDone chan struct{}
+	s         *trace.Schedule
 	proj   map[string][]int // goroutine → its step indices
 	cursor int
 	free   bool
@@ -207,11 +217,32 @@ func startReplayFrom(path, verdictPath string) error {
 	for _, i := range s.Anomaly {
 		r.isAnom[i] = true
 	}
+	r.watchDone = make(chan struct{})
 	mu.Lock()
 	rp = r
 	mu.Unlock()
 	go r.watch()
 	return nil
+}
+
+// stopWatch ends the watcher when the test has ended after its replay's
+// verdict: what runs after the test (a TestMain's leak check, such as
+// goleak's) must not find pecanvet's goroutine, and a hang there is
+// bounded by the replay's timeout. It waits a little for the watcher to
+// exit.
+func stopWatch() {
+	mu.Lock()
+	r := rp
+	if r == nil || r.verdict == "" {
+		mu.Unlock()
+		return
+	}
+	r.unwatched = true
+	mu.Unlock()
+	select {
+	case <-r.watchDone:
+	case <-time.After(50 * time.Millisecond):
+	}
 }
 
 // passes reports how an op hands the turn on: 1 when recorded (the
@@ -684,6 +715,7 @@ func (r *replayer) write(v Verdict) {
 // goroutines busy outside recorded operations. It stops when the replay
 // is replaced or the trace finished.
 func (r *replayer) watch() {
+	defer close(r.watchDone)
 	t := time.NewTicker(time.Millisecond)
 	defer t.Stop()
 	var (
@@ -695,7 +727,7 @@ func (r *replayer) watch() {
 	)
 	for range t.C {
 		mu.Lock()
-		if rp != r || rec == nil {
+		if rp != r || rec == nil || r.unwatched {
 			mu.Unlock()
 			return
 		}
@@ -895,8 +927,11 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 			r.moves++
 			return ""
 		}
-		if clock.timers < len(clock.events) {
-			return "" // a sleeper: it ends in real time
+		if clock.timers < len(clock.events) || r.free {
+			// A sleeper, or after the verdict any timer: it fires in
+			// real time, and what it wakes may end the wait. A hang
+			// is the program's only when nothing is left to fire.
+			return ""
 		}
 	}
 	if !r.free && r.cursor < len(r.s.Steps) {
@@ -909,18 +944,25 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 			outside, unstarted = true, true
 		}
 	}
+	quiet := r.quiet
+	if r.free {
+		// After the verdict every goroutine runs free on the real clock:
+		// a wait that I/O or a timer outside the clock may end is a hang
+		// only once it has lasted freeQuiet.
+		quiet = max(quiet, freeQuiet)
+	}
 	if len(q.soft) > 0 {
 		if r.quietSince.IsZero() {
 			r.quietSince = now
 		}
-		if now.Sub(r.quietSince) < r.quiet {
+		if now.Sub(r.quietSince) < quiet {
 			return ""
 		}
 	}
 	blocked := append(q.hard, q.soft...)
 	why := "every goroutine waits"
 	if len(q.soft) > 0 {
-		why = fmt.Sprintf("every goroutine waits (for %v; only a timer or I/O could still wake %s)", r.quiet, strings.Join(q.soft, "; "))
+		why = fmt.Sprintf("every goroutine waits (for %v; only a timer or I/O could still wake %s)", quiet, strings.Join(q.soft, "; "))
 	}
 	if r.free {
 		if !replayProcess || r.finishing {

@@ -181,6 +181,7 @@ func TestStart(t interface{ Name() string }) (end func()) {
 	return func() {
 		Drain()
 		stopHangs()
+		stopWatch()
 	}
 }
 

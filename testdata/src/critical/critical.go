@@ -12,12 +12,12 @@ type Section struct {
 
 // Run runs body while goroutine id owns the section.
 func (s *Section) Run(id int, body func()) {
-	for s.owner != 0 { // want "data race on " "atomicity violation on " "atomic-set-serializability violation on "
+	for s.owner != 0 { // want "data race on " "atomicity violation on "
 		runtime.Gosched()
 	}
-	s.owner = id // want "data race on " "atomicity violation on " "atomic-set-serializability violation on "
+	s.owner = id // want "data race on " "atomicity violation on "
 	body()
-	if s.owner != id { // want "atomicity violation on Section\\.owner"
+	if s.owner != id {
 		panic(fmt.Sprintf("critical: goroutine %d found owner %d", id, s.owner))
 	}
 	s.owner = 0

@@ -14,4 +14,9 @@
 // critical.go:18 and critical.go:23).
 //
 // go test -race flags it in a single run.
+//
+// Expected: the data races and atomicity violations above are reported; the
+// atomic-set-serializability violation at critical.go:18 that replay
+// reproduces has neither an effect nor a dependence: an interleaving without
+// effect, shown with -v.
 package critical

@@ -17,4 +17,9 @@
 //
 // Every access is made with the mutex held, so go test -race does not flag
 // it.
+//
+// Expected: the atomicity violations above are reported; the
+// atomic-set-serializability violations between pending and served change
+// no value the units go on to use (served is only incremented):
+// interleavings without effect, shown with -v.
 package elevator

@@ -13,4 +13,9 @@
 // the list walks only three elements while its size is 4).
 //
 // go test -race flags it in a single run.
+//
+// Expected: the data races and atomicity violations above are reported; the
+// atomic-set-serializability violations between tail and size change no
+// value AddLast goes on to use beyond what the data race and the atomicity
+// violation on tail show: interleavings without effect, shown with -v.
 package linkedlist

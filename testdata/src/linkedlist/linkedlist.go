@@ -22,13 +22,13 @@ func Of[T any](vs ...T) *List[T] {
 
 // AddLast appends v.
 func (l *List[T]) AddLast(v T) {
-	n := &node[T]{val: v, prev: l.tail} // want "data race on List\\.tail" "atomicity violation on List\\.tail" "atomic-set-serializability violation on List\\.tail, List\\.size"
+	n := &node[T]{val: v, prev: l.tail} // want "data race on List\\.tail" "atomicity violation on List\\.tail"
 	if n.prev == nil {
 		l.head = n
 	} else {
 		n.prev.next = n
 	}
-	l.tail = n // want "data race on List\\.tail" "atomic-set-serializability violation on "
+	l.tail = n // want "data race on List\\.tail"
 	l.size++   // want "data race on " "atomicity violation on List\\.size"
 }
 

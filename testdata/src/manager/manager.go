@@ -31,7 +31,7 @@ func (m *Manager) peek() (int, bool) {
 	if len(m.free) == 0 { // want "atomicity violation on "
 		return 0, false
 	}
-	return m.free[len(m.free)-1], true // want "atomicity violation on " "atomicity violation on "
+	return m.free[len(m.free)-1], true
 }
 
 func (m *Manager) take(id int, client string) {

@@ -13,4 +13,9 @@
 // from the reference).
 //
 // go test -race flags it in a single run.
+//
+// Expected: the data races and atomicity violations above are reported; the
+// atomic-set-serializability violations between epot and vir change no value
+// a worker goes on to use (each sum is only added to): interleavings without
+// effect, shown with -v.
 package moldyn

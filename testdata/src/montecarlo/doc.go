@@ -12,4 +12,9 @@
 // lost (TestSimulate fails: the totals differ from the sequential run).
 //
 // go test -race flags it in a single run.
+//
+// Expected: the data races and atomicity violations above are reported; the
+// atomic-set-serializability violations between ups and paths change no
+// value a worker goes on to use (each total is only added to): interleavings
+// without effect, shown with -v.
 package montecarlo

@@ -33,8 +33,8 @@ type Sim struct {
 func (s *Sim) Worker(tasks []Task) {
 	for _, t := range tasks {
 		u := t.run()
-		s.ups += u         // want "data race on " "atomicity violation on " "atomic-set-serializability violation on "
-		s.paths += t.Paths // want "data race on " "atomicity violation on " "atomic-set-serializability violation on "
+		s.ups += u         // want "data race on " "atomicity violation on "
+		s.paths += t.Paths // want "data race on " "atomicity violation on "
 	}
 }
 

@@ -18,4 +18,9 @@
 // (ssatrace/driver) shows one Reset's write of the mutex (counter.go:20)
 // falling inside the other's critical section (counter.go:21 to 23), and
 // the second Unlock fails with "sync: unlock of unlocked mutex".
+//
+// Expected: the data races and atomicity violations above are reported; the
+// atomic-set-serializability violation on (mu, n) at counter.go:20 has
+// neither an effect nor a dependence: an interleaving without effect, shown
+// with -v.
 package mutexreset

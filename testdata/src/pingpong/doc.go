@@ -11,4 +11,9 @@
 // nil pointer dereference at pingpong.go:29 (the "ball may be null" bug).
 //
 // go test -race flags it in a single run.
+//
+// Expected: the data races and atomicity violations above are reported; the
+// atomic-set-serializability violation between Table.ball and Ball.Hits at
+// pingpong.go:28 (writes only) has neither an effect nor a dependence: an
+// interleaving without effect, shown with -v.
 package pingpong

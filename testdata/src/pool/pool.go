@@ -35,7 +35,7 @@ func (p *Pool[T]) Borrow() (T, error) {
 		return zero, ErrClosed
 	}
 	p.active++
-	if n := len(p.idle); n > 0 { // want "atomic-set-serializability violation on "
+	if n := len(p.idle); n > 0 {
 		obj := p.idle[n-1]
 		p.idle = p.idle[:n-1]
 		p.mu.Unlock()

@@ -28,7 +28,7 @@ func (v *Vector[T]) Size() int {
 func (v *Vector[T]) Get(i int) T {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	return v.data[i] // want "atomicity violation on "
+	return v.data[i]
 }
 
 // RemoveAllElements empties the vector.

@@ -1,0 +1,165 @@
+package check
+
+import (
+	"regexp"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/internal/note"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/static/depend"
+	"github.com/pecanvet/pecanvet/static/load"
+)
+
+// Effect reports whether the replay showed an effect of the interleaving:
+// the test failed or panicked, otherwise than its recorded run did, or
+// the program hung for good after the schedule let go (the replay's
+// consequence then says so).
+func (f *Finding) Effect() bool {
+	v := f.Verdict
+	return (!v.Passed || v.Panicked) && !v.AsBaseline
+}
+
+// needsJudging reports whether a finding's report rests on the dependence
+// criterion: a reproduced atomicity or atomic-set violation without an
+// effect, not found by a generated driver (whose calls are pecanvet's
+// guess) and not across a re-check under a lock (whose re-read decides).
+func (f *Finding) needsJudging() bool {
+	return f.Reproduced() && !f.Anomaly.Pattern.Adjacent && !f.Effect() && f.Driver == "" && !f.Anomaly.Recheck
+}
+
+// judgeDependence decides the dependence criterion (static/depend) for the
+// findings of one package that need it, setting Finding.Dependence, from
+// the packages the pipeline loaded (SSA is built only when one needs it).
+// When the package's code cannot be analyzed, its violations count as
+// without effect, and a note says so.
+func judgeDependence(loaded *load.Packages, pkg string, fs []Finding, rep *Report) {
+	var todo []int
+	for i := range fs {
+		if fs[i].Package == pkg && fs[i].needsJudging() {
+			todo = append(todo, i)
+		}
+	}
+	if len(todo) == 0 {
+		return
+	}
+	var own []*packages.Package
+	root := ""
+	if loaded != nil {
+		for _, p := range loaded.List {
+			if p.PkgPath == pkg || p.PkgPath == pkg+"_test" {
+				own = append(own, p)
+				if p.Module != nil && root == "" {
+					root = p.Module.Dir
+				}
+			}
+		}
+	}
+	x, err := depend.Build(own, root)
+	if err != nil {
+		rep.addNote(note.Static, pkg, "", "the dependence criterion cannot be decided (%v): %d violations without an effect are not reported", err, len(todo))
+		return
+	}
+	for _, i := range todo {
+		v := x.Judge(dependEvents(&fs[i]))
+		if v.Holds {
+			fs[i].Dependence = v.String()
+			fs[i].dependPair = v.Pair
+		}
+	}
+}
+
+// dependEvents describes a finding's events for depend.Judge.
+func dependEvents(f *Finding) []depend.Event {
+	a := f.Anomaly
+	p := a.Pattern
+	evs := make([]depend.Event, len(a.Events))
+	for k := range a.Events {
+		e := depend.Event{Thread: p.T[k], Unit: p.AR[k], Var: p.SV[k], Site: a.Sites[k]}
+		switch p.AT[k] {
+		case pattern.R:
+			e.Read = true
+		case pattern.W:
+			e.Write = true
+		}
+		if st := f.Schedule.Steps[f.Schedule.Anomaly[k]]; st.Op.String() == "atomic-rmw" {
+			e.Read, e.Write = true, true
+		}
+		if k < len(a.Frames) {
+			for _, fr := range a.Frames[k] {
+				e.Frames = append(e.Frames, depend.Frame{ID: fr.Begin, Site: fr.Site})
+			}
+		}
+		evs[k] = e
+	}
+	return evs
+}
+
+// group gives the atomicity and atomic-set violations of a package that
+// stand for one bug one lead: the findings of one test whose replays
+// failed, panicked or hung at the same place (one effect), and the
+// violations whose dependence joins the same two sites. The others get
+// the lead's site in Finding.Lead and are shown only with -v. A cache's
+// check-then-act whose failing test backs a dozen atomic-set violations,
+// each pairing the hit counter with another field, is one report. The
+// lead is the violation with the fewest events (an atomicity violation
+// before an atomic-set one), then the first in the source: not the first
+// found, so that a member whose replay showed its effect in one run and
+// not in another does not change which one is reported.
+func group(fs []Finding) {
+	lead := map[string]int{}
+	better := func(a, b *Finding) bool {
+		if n, m := len(a.Anomaly.Events), len(b.Anomaly.Events); n != m {
+			return n < m
+		}
+		sa, errA := trace.ParseSite(a.Anomaly.Sites[0])
+		sb, errB := trace.ParseSite(b.Anomaly.Sites[0])
+		if errA == nil && errB == nil && sa != sb {
+			return sa.Less(sb)
+		}
+		return a.Anomaly.Key < b.Anomaly.Key
+	}
+	var keys [][]string
+	for i := range fs {
+		f := &fs[i]
+		var ks []string
+		if f.Reproduced() && !f.Anomaly.Pattern.Adjacent && !f.WithoutEffect() {
+			if f.Effect() {
+				ks = append(ks, "effect "+f.Package+" "+f.Test+" "+effectKey(f.Verdict.Consequence))
+			}
+			if f.Dependence != "" {
+				ks = append(ks, "pair "+f.Package+" "+f.dependPair[0]+" "+f.dependPair[1])
+			}
+		}
+		keys = append(keys, ks)
+		for _, k := range ks {
+			if j, ok := lead[k]; !ok || better(f, &fs[j]) {
+				lead[k] = i
+			}
+		}
+	}
+	for i, ks := range keys {
+		for _, k := range ks {
+			if j := lead[k]; j != i {
+				fs[i].Lead = fs[j].Anomaly.Sites[0]
+				break
+			}
+		}
+	}
+}
+
+// effectKey is what tells one failure from another: where the test failed
+// or panicked (the first file:line of the consequence), else its text
+// without numbers (counts and addresses vary from replay to replay).
+func effectKey(c string) string {
+	if m := failPlace.FindString(c); m != "" {
+		return m
+	}
+	return digits.ReplaceAllString(c, "#")
+}
+
+var (
+	failPlace = regexp.MustCompile(`[\w.-]+\.go:\d+`)
+	digits    = regexp.MustCompile(`\d+`)
+)

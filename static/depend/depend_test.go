@@ -1,0 +1,131 @@
+package depend
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// index loads testdata/src/dep.
+func index(t *testing.T) (*Index, func(line, col string) string) {
+	t.Helper()
+	root, err := filepath.Abs("testdata/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &packages.Config{Mode: packages.LoadSyntax, Dir: root, Tests: true}
+	pkgs, err := packages.Load(cfg, "./dep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := Build(pkgs, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(root, "dep/dep.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	// at returns the site of the first line containing line, at the
+	// column where col starts in it.
+	at := func(line, col string) string {
+		for i, l := range lines {
+			if strings.Contains(l, line) {
+				c := strings.Index(l, col)
+				if c < 0 {
+					t.Fatalf("%q not in line %q", col, l)
+				}
+				return fmt.Sprintf("dep/dep.go:%d:%d", i+1, c+1)
+			}
+		}
+		t.Fatalf("no line %q", line)
+		return ""
+	}
+	return x, at
+}
+
+func TestJudge(t *testing.T) {
+	x, at := index(t)
+	method := func(recv, name string) string { return at("func ("+recv+") "+name+"(", name) }
+	frame := func(id int32, recv, name string) Frame { return Frame{ID: id, Site: method(recv, name)} }
+	r := func(u int, site string, fr ...Frame) Event {
+		return Event{Thread: u, Unit: u, Read: true, Site: site, Frames: fr}
+	}
+	w := func(u int, site string, fr ...Frame) Event {
+		return Event{Thread: u, Unit: u, Write: true, Site: site, Frames: fr}
+	}
+	withdraw := frame(1, "l *Ledger", "Withdraw")
+	other := frame(50, "l *Ledger", "debit")
+	bal := at("return l.balance", "balance")
+	debit := at("l.balance -= n", "balance")
+	getTwo, touch := frame(1, "c *Cache", "GetTwo"), frame(1, "c *Cache", "Touch")
+	get2, get3 := frame(2, "c *Cache", "get"), frame(3, "c *Cache", "get")
+	nget, m := at("c.nget++", "nget"), at("return c.m[k]", "[")
+	do := frame(1, "cb *Breaker", "Do")
+	put := frame(1, "s *Slot", "Put")
+
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"check-then-act across two calls", []Event{
+			r(1, bal, withdraw, frame(2, "l *Ledger", "Balance")), w(2, debit, other), w(1, debit, withdraw, frame(3, "l *Ledger", "debit")),
+		}, true},
+		{"read-modify-write split in one call", []Event{
+			r(1, at("b := l.balance", "balance"), frame(1, "l *Ledger", "Split")), w(2, debit, other), w(1, at("l.balance = b + n", "balance"), frame(1, "l *Ledger", "Split")),
+		}, true},
+		{"counter in two calls: read, read", []Event{
+			r(1, nget, getTwo, get2), w(2, nget, frame(9, "c *Cache", "get")), r(1, nget, getTwo, get3),
+		}, false},
+		{"counter in two calls: read, write", []Event{
+			r(1, nget, touch, get2), w(2, nget, frame(9, "c *Cache", "get")), w(1, nget, touch, get3),
+		}, false},
+		{"counter in two calls of a test's closure", []Event{
+			r(1, nget, get2), w(2, nget, frame(9, "c *Cache", "get")), w(1, nget, get3),
+		}, false},
+		{"two lookups used apart", []Event{
+			r(1, m, touch, get2), w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")), r(1, m, touch, get3),
+		}, false},
+		{"two lookups summed into the result", []Event{
+			r(1, m, getTwo, get2), w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")), r(1, m, getTwo, get3),
+		}, true},
+		{"lookup then insert", []Event{
+			r(1, at("v, ok := c.m[k]", "["), frame(1, "c *Cache", "GetOrCreate"), frame(2, "c *Cache", "load")),
+			w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")),
+			w(1, at("c.m[k] = v", "["), frame(1, "c *Cache", "GetOrCreate"), frame(3, "c *Cache", "store")),
+		}, true},
+		{"request counter read by another method", []Event{
+			r(1, at("cb.requests++", "requests"), do, frame(2, "cb *Breaker", "before")),
+			w(2, at("cb.requests++", "requests"), frame(9, "cb *Breaker", "before")),
+			r(1, at("cb.failures > cb.requests/2", "requests"), do, frame(3, "cb *Breaker", "after")),
+		}, false},
+		{"read, then reset: the read value returned", []Event{
+			r(1, at("n := cb.requests", "requests"), frame(1, "cb *Breaker", "Drain")),
+			w(2, at("cb.requests++", "requests"), frame(9, "cb *Breaker", "before")),
+			w(1, at("cb.requests = 0", "requests"), frame(1, "cb *Breaker", "Drain")),
+		}, true},
+		{"write, then read back and returned", []Event{
+			w(1, at("s.v = v", "v ="), put), w(2, at("s.v = v", "v ="), frame(9, "s *Slot", "Put")), r(1, at("return s.v", "v"), put),
+		}, true},
+		{"intermediate state read and returned", []Event{
+			w(1, at("s.v = v", "v ="), put), r(2, at("got := s.v", "v"), frame(9, "s *Slot", "Get")), w(1, at("s.v = v", "v ="), put),
+		}, true},
+		{"intermediate state read and dropped", []Event{
+			w(1, at("s.v = v", "v ="), put), r(2, at("_ = s.v", "v"), frame(9, "s *Slot", "Peek")), w(1, at("s.v = v", "v ="), put),
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

@@ -1,0 +1,524 @@
+package depend
+
+import (
+	"fmt"
+	"go/token"
+	"path"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Frame is a method activation an event ran in: the region-begin event
+// that tells it apart from other calls, and the site of the method's name.
+type Frame struct {
+	ID   int32
+	Site string
+}
+
+// Event is one event of a violation, in the pattern's order.
+type Event struct {
+	Thread, Unit int // the pattern's roles (T, AR): equal for one unit's events
+	Var          int // the pattern's SV role: equal for one variable
+	Read, Write  bool
+	Site         string
+	Frames       []Frame // outermost first
+}
+
+// Verdict says whether a violation changes a value its unit goes on to
+// use, and how ("the value read at ledger.go:25 decides the write at
+// ledger.go:32").
+type Verdict struct {
+	Holds bool
+	Kind  string // "check-then-act", "read-modify-write", "lookup-then-act", …
+	Why   string
+	// Pair are the sites of the two events the dependence joins: one
+	// bug, however many patterns and variables show it.
+	Pair [2]string
+}
+
+// String is the verdict as a message clause: "check-then-act: the value
+// read at ledger.go:25 decides the write at ledger.go:32".
+func (v Verdict) String() string {
+	if !v.Holds {
+		return ""
+	}
+	return v.Kind + ": " + v.Why
+}
+
+// how says how a value reaches an access: its kind of dependence, and the
+// phrase that says it of the access's operation.
+type how struct {
+	kind   string
+	phrase func(op string) string
+}
+
+func control(g string) how {
+	return how{"check-then-act", func(op string) string {
+		if g != "" {
+			return "decides the call of " + g + " that makes the " + op
+		}
+		return "decides the " + op
+	}}
+}
+
+var (
+	writtenBack = how{"read-modify-write", func(string) string { return "is written back by the write" }}
+	addressing  = how{"lookup-then-act", func(op string) string { return "chooses what is accessed by the " + op }}
+	passed      = how{"read-then-act", func(op string) string { return "is passed to the " + op }}
+)
+
+// Judge decides the dependence criterion for a violation's events: it
+// holds when
+//   - a unit's read, before another unit's event, flows into that unit's
+//     later event (its value, its address, or the branch deciding it;
+//     a later read only if its own value is used in turn), or into the
+//     unit's result: check-then-act, read-modify-write, lookup-then-act;
+//   - a unit reads back a variable it wrote, after another unit wrote it
+//     in between, and uses what it read;
+//   - another unit reads the state between two of the unit's writes and
+//     uses it: one variable read and used, or two variables read, the
+//     first flowing into the second as above (an inconsistent pair).
+//
+// A value is used when it reaches a branch, a store to shared memory
+// (other than back into the variable it was read from: an increment is
+// no use), a channel send, an index or a pointer through which memory is
+// accessed, a call of another method, or the unit's result.
+func (x *Index) Judge(evs []Event) Verdict {
+	other := func(i, k int) bool { return evs[k].Unit != evs[i].Unit || evs[k].Thread != evs[i].Thread }
+	for i := range evs {
+		for j := i + 1; j < len(evs); j++ {
+			a, b := evs[i], evs[j]
+			if other(i, j) {
+				continue
+			}
+			var between []int
+			for k := i + 1; k < j; k++ {
+				if other(i, k) {
+					between = append(between, k)
+				}
+			}
+			if len(between) == 0 {
+				continue
+			}
+			if a.Read {
+				if v := x.flows(a, b); v.Holds {
+					v.Pair = [2]string{a.Site, b.Site}
+					return v
+				}
+			}
+			if b.Read && a.Write && a.Var == b.Var {
+				for _, k := range between {
+					if evs[k].Write && evs[k].Var == b.Var {
+						if at, ok := x.usesDecisively(b); ok {
+							return Verdict{true, "stale read-back", fmt.Sprintf("the value read back at %s is another goroutine's, not the unit's own write at %s, and it is used at %s", short(b.Site), short(a.Site), at), [2]string{a.Site, b.Site}}
+						}
+						break
+					}
+				}
+			}
+			if !a.Write || !b.Write {
+				continue
+			}
+			var reads []int
+			for _, k := range between {
+				if evs[k].Read {
+					reads = append(reads, k)
+				}
+			}
+			switch {
+			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
+				if at, ok := x.uses(evs[reads[0]]); ok {
+					r := evs[reads[0]]
+					return Verdict{true, "intermediate state", fmt.Sprintf("another goroutine reads at %s the value between the writes at %s and %s, and uses it at %s", short(r.Site), short(a.Site), short(b.Site), at), [2]string{a.Site, r.Site}}
+				}
+			case len(reads) >= 2:
+				for n := 0; n+1 < len(reads); n++ {
+					r1, r2 := evs[reads[n]], evs[reads[n+1]]
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) {
+						continue
+					}
+					if v := x.flows(r1, r2); v.Holds {
+						return Verdict{true, "inconsistent snapshot", fmt.Sprintf("another goroutine reads the state between the writes at %s and %s, half old and half new: %s", short(a.Site), short(b.Site), v.Why), [2]string{r1.Site, r2.Site}}
+					}
+				}
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// short shortens a site to "file.go:line".
+func short(site string) string {
+	parts := strings.Split(path.Base(site), ":")
+	if len(parts) >= 2 {
+		return parts[0] + ":" + parts[1]
+	}
+	return site
+}
+
+func (x *Index) shortPos(p token.Pos) string {
+	if !p.IsValid() || p == token.Pos(1) {
+		return "?"
+	}
+	return short(x.site(p))
+}
+
+func opWord(e Event) string {
+	switch {
+	case e.Read && e.Write:
+		return "read-modify-write"
+	case e.Write:
+		return "write"
+	}
+	return "read"
+}
+
+// common returns how many outer activations a and b share.
+func common(a, b []Frame) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n].ID == b[n].ID {
+		n++
+	}
+	return n
+}
+
+// reads are the instructions at site, in sc, whose value is what the
+// event read.
+func (x *Index) reads(site string, sc *scope) []ssa.Value {
+	var out, addrs []ssa.Value
+	for _, in := range x.instrs[site] {
+		if sc != nil && !sc.fns[in.Parent()] {
+			continue
+		}
+		switch v := in.(type) {
+		case *ssa.UnOp:
+			if v.Op == token.MUL {
+				out = append(out, v)
+			}
+		case *ssa.Lookup, *ssa.Field, *ssa.Index, *ssa.Next, *ssa.Call, *ssa.Range:
+			out = append(out, v.(ssa.Value))
+		case *ssa.FieldAddr, *ssa.IndexAddr:
+			addrs = append(addrs, v.(ssa.Value))
+		}
+	}
+	if len(out) == 0 {
+		return addrs
+	}
+	return out
+}
+
+// enclosing returns the function whose scope holds the event's code: its
+// innermost activation's method, or, outside any, the function holding
+// its instruction.
+func (x *Index) enclosing(e Event) *ssa.Function {
+	if n := len(e.Frames); n > 0 {
+		return x.function(e.Frames[n-1].Site)
+	}
+	for _, in := range x.instrs[e.Site] {
+		return in.Parent()
+	}
+	return nil
+}
+
+// flows reports whether the value read by a reaches b, or the result of
+// their unit.
+func (x *Index) flows(a, b Event) Verdict {
+	c := common(a.Frames, b.Frames)
+	inner := x.enclosing(a)
+	if inner == nil {
+		return Verdict{}
+	}
+	t := x.newTaint(x.scope(inner))
+	for _, v := range x.reads(a.Site, t.sc) {
+		t.seed(v)
+	}
+	t.run()
+	if c == 0 {
+		// No activation holds both: find the functions that do.
+		if v := x.flowsAcross(a, b, t); v.Holds {
+			return v
+		}
+		return x.lostWrite(a, b)
+	}
+	// Up from a's activations to the one both ran in.
+	for i := len(a.Frames) - 1; i >= c; i-- {
+		parent := x.function(a.Frames[i-1].Site)
+		if !t.result || parent == nil {
+			return Verdict{}
+		}
+		t = x.lift(t, x.function(a.Frames[i].Site), parent)
+	}
+	if h, ok := x.decides(t, b, b.Frames[c:]); ok {
+		if v, ok := x.laterUse(a, b, h); ok {
+			return v
+		}
+	}
+	if v := x.lostWrite(a, b); v.Holds {
+		return v
+	}
+	if !b.Read {
+		return Verdict{}
+	}
+	// Up to the unit's own activation: its result.
+	for i := c - 1; i >= 1; i-- {
+		parent := x.function(a.Frames[i-1].Site)
+		if !t.result || parent == nil {
+			return Verdict{}
+		}
+		t = x.lift(t, x.function(a.Frames[i].Site), parent)
+	}
+	if !t.result {
+		return Verdict{}
+	}
+	// The unit returns what a read; that matters when b's value is used
+	// too: the unit's answer mixes the two.
+	if at, ok := x.uses(b); ok {
+		return Verdict{Holds: true, Kind: "inconsistent result", Why: fmt.Sprintf("the value read at %s is returned by %s, which also uses the value read at %s (at %s)", short(a.Site), name(x.function(a.Frames[0].Site)), short(b.Site), at)}
+	}
+	return Verdict{}
+}
+
+// lostWrite holds when the unit puts the value a read to use, then
+// overwrites the variable at b without deciding on it: another
+// goroutine's write in between is lost (a swap or a reset split in two).
+// A read used only to write the variable back (an increment) is no use.
+func (x *Index) lostWrite(a, b Event) Verdict {
+	if !b.Write || b.Var != a.Var {
+		return Verdict{}
+	}
+	at, ok := x.uses(a)
+	if !ok {
+		return Verdict{}
+	}
+	return Verdict{Holds: true, Kind: "lost write", Why: fmt.Sprintf("the value read at %s is used at %s, and the unit then overwrites it at %s: another goroutine's write in between is lost", short(a.Site), at, short(b.Site))}
+}
+
+func name(fn *ssa.Function) string {
+	if fn == nil {
+		return "the unit"
+	}
+	if r := fn.Signature.Recv(); r != nil {
+		t := r.Type().String()
+		if i := strings.LastIndexAny(t, "./"); i >= 0 {
+			t = t[i+1:]
+		}
+		return t + "." + fn.Name()
+	}
+	return fn.Name()
+}
+
+// laterUse completes a flow from a to b: a later write is acted on, a
+// later read counts only if its own value is used in turn (a counter
+// read to be incremented exposes nothing).
+func (x *Index) laterUse(a, b Event, h how) (Verdict, bool) {
+	why := fmt.Sprintf("the value read at %s %s at %s", short(a.Site), h.phrase(opWord(b)), short(b.Site))
+	if b.Write {
+		return Verdict{Holds: true, Kind: h.kind, Why: why}, true
+	}
+	at, ok := x.uses(b)
+	if !ok {
+		return Verdict{}, false
+	}
+	return Verdict{Holds: true, Kind: h.kind, Why: why + ", whose value is used at " + at}, true
+}
+
+// lift carries a taint whose activation's result depends on it to the
+// parent activation: the values of the calls of fn there.
+func (x *Index) lift(t *taint, fn, parent *ssa.Function) *taint {
+	up := x.newTaint(x.scope(parent))
+	if fn != nil {
+		for _, c := range x.callsIn(up.sc, fn) {
+			if v := c.Value(); v != nil {
+				up.add(v)
+			}
+		}
+	}
+	up.run()
+	return up
+}
+
+// decides reports how the taint t decides b, reached through the
+// activations chain (outermost first) below t's scope: the branch that
+// runs it (or the call leading to it), its address, or its value.
+func (x *Index) decides(t *taint, b Event, chain []Frame) (how, bool) {
+	if len(chain) == 0 {
+		for _, in := range x.instrs[b.Site] {
+			if !t.sc.fns[in.Parent()] {
+				continue
+			}
+			if h, ok := t.decidesInstr(in); ok {
+				return h, true
+			}
+		}
+		return how{}, false
+	}
+	g := x.function(chain[0].Site)
+	if g == nil {
+		return how{}, false
+	}
+	down := x.newTaint(x.scope(g))
+	for _, c := range x.callsIn(t.sc, g) {
+		if t.ctrl[c.Block()] {
+			return control(name(g)), true
+		}
+		com := c.Common()
+		args := com.Args
+		for i, a := range args {
+			if t.vals[a] && i < len(g.Params) {
+				down.add(g.Params[i])
+			}
+		}
+	}
+	if len(down.work) == 0 {
+		return how{}, false
+	}
+	down.run()
+	return x.decides(down, b, chain[1:])
+}
+
+// decidesInstr reports how t decides the access in.
+func (t *taint) decidesInstr(in ssa.Instruction) (how, bool) {
+	if t.ctrl[in.Block()] {
+		return control(""), true
+	}
+	addr := addressing
+	switch in := in.(type) {
+	case *ssa.Store:
+		if t.vals[in.Val] {
+			return writtenBack, true
+		}
+		if t.vals[in.Addr] {
+			return addr, true
+		}
+	case *ssa.UnOp:
+		if t.vals[in.X] {
+			return addr, true
+		}
+	case *ssa.FieldAddr:
+		if t.vals[in.X] {
+			return addr, true
+		}
+	case *ssa.IndexAddr:
+		if t.vals[in.X] || t.vals[in.Index] {
+			return addr, true
+		}
+	case *ssa.Lookup:
+		if t.vals[in.X] || t.vals[in.Index] {
+			return addr, true
+		}
+	case *ssa.MapUpdate:
+		if t.vals[in.Map] || t.vals[in.Key] {
+			return addr, true
+		}
+		if t.vals[in.Value] {
+			return writtenBack, true
+		}
+	case ssa.CallInstruction:
+		for _, a := range in.Common().Args {
+			if t.vals[a] {
+				return passed, true
+			}
+		}
+	}
+	return how{}, false
+}
+
+// flowsAcross is flows for two events with no activation in common: the
+// functions that can run both (their innermost activations' calls, or
+// their code) stand in for the unit.
+func (x *Index) flowsAcross(a, b Event, t *taint) Verdict {
+	// Up through a's activations, to its outermost.
+	for i := len(a.Frames) - 1; i >= 1; i-- {
+		parent := x.function(a.Frames[i-1].Site)
+		if !t.result || parent == nil {
+			return Verdict{}
+		}
+		t = x.lift(t, x.function(a.Frames[i].Site), parent)
+	}
+	var topA, topB *ssa.Function
+	if len(a.Frames) > 0 {
+		if !t.result {
+			return Verdict{}
+		}
+		topA = x.function(a.Frames[0].Site)
+	}
+	if len(b.Frames) > 0 {
+		topB = x.function(b.Frames[0].Site)
+	}
+	holds := func(sc *scope, fn *ssa.Function, site string) bool {
+		if fn != nil {
+			return len(x.callsIn(sc, fn)) > 0
+		}
+		for _, in := range x.instrs[site] {
+			if sc.fns[in.Parent()] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, root := range x.all {
+		sc := x.scope(root)
+		if !holds(sc, topA, a.Site) || !holds(sc, topB, b.Site) {
+			continue
+		}
+		ta := t
+		if topA != nil {
+			ta = x.lift(t, topA, root)
+		} else if ta.sc != sc {
+			ta = x.newTaint(sc)
+			for _, v := range x.reads(a.Site, sc) {
+				ta.seed(v)
+			}
+			ta.run()
+		}
+		if h, ok := x.decides(ta, b, b.Frames); ok {
+			if v, ok := x.laterUse(a, b, h); ok {
+				return v
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// uses reports whether the value read by e is put to use in its unit,
+// and where.
+func (x *Index) uses(e Event) (string, bool) { return x.usesAs(e, false) }
+
+// usesDecisively is uses without copies: a value only stored elsewhere or
+// sent on is not used decisively; a branch, an index, a call, the unit's
+// result are.
+func (x *Index) usesDecisively(e Event) (string, bool) { return x.usesAs(e, true) }
+
+func (x *Index) usesAs(e Event, decisive bool) (string, bool) {
+	inner := x.enclosing(e)
+	if inner == nil {
+		return "", false
+	}
+	t := x.newTaint(x.scope(inner))
+	for _, v := range x.reads(e.Site, t.sc) {
+		t.seed(v)
+	}
+	t.run()
+	for i := len(e.Frames) - 1; ; i-- {
+		at := t.use
+		if decisive {
+			at = t.decisive
+		}
+		if at.IsValid() {
+			return x.shortPos(at), true
+		}
+		if !t.result {
+			return "", false
+		}
+		if i < 1 {
+			// The unit's (or the function's) result.
+			return "its return", true
+		}
+		parent := x.function(e.Frames[i-1].Site)
+		if parent == nil {
+			return "", false
+		}
+		t = x.lift(t, x.function(e.Frames[i].Site), parent)
+	}
+}

@@ -1,0 +1,156 @@
+// Package dep holds the shapes static/depend's tests ask about.
+package dep
+
+import "sync"
+
+// Ledger's Withdraw checks in one call and debits in another.
+type Ledger struct {
+	mu      sync.Mutex
+	balance int
+}
+
+func (l *Ledger) Balance() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.balance
+}
+
+func (l *Ledger) debit(n int) {
+	l.mu.Lock()
+	l.balance -= n
+	l.mu.Unlock()
+}
+
+func (l *Ledger) Withdraw(n int) bool {
+	if l.Balance() < n {
+		return false
+	}
+	l.debit(n)
+	return true
+}
+
+// Split is a read-modify-write across two critical sections of one call.
+func (l *Ledger) Split(n int) {
+	l.mu.Lock()
+	b := l.balance
+	l.mu.Unlock()
+	l.mu.Lock()
+	l.balance = b + n
+	l.mu.Unlock()
+}
+
+// Cache counts its gets under the lock.
+type Cache struct {
+	mu   sync.Mutex
+	m    map[string]int
+	nget int
+}
+
+func (c *Cache) get(k string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nget++
+	return c.m[k]
+}
+
+func (c *Cache) GetTwo(a, b string) int {
+	return c.get(a) + c.get(b)
+}
+
+func (c *Cache) Touch(a, b string) {
+	c.get(a)
+	c.get(b)
+}
+
+func (c *Cache) load(k string) (int, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *Cache) store(k string, v int) {
+	c.mu.Lock()
+	c.m[k] = v
+	c.mu.Unlock()
+}
+
+func (c *Cache) GetOrCreate(k string) int {
+	if v, ok := c.load(k); ok {
+		return v
+	}
+	c.store(k, 1)
+	return 1
+}
+
+// Breaker counts requests before and failures after.
+type Breaker struct {
+	mu       sync.Mutex
+	requests int
+	failures int
+	open     bool
+}
+
+func (cb *Breaker) before() {
+	cb.mu.Lock()
+	cb.requests++
+	cb.mu.Unlock()
+}
+
+func (cb *Breaker) after(err error) {
+	cb.mu.Lock()
+	if err != nil {
+		cb.failures++
+		if cb.failures > cb.requests/2 {
+			cb.open = true
+		}
+	}
+	cb.mu.Unlock()
+}
+
+func (cb *Breaker) Do(f func() error) error {
+	cb.before()
+	err := f()
+	cb.after(err)
+	return err
+}
+
+// Slot writes then reads back.
+type Slot struct {
+	mu sync.Mutex
+	v  int
+}
+
+func (s *Slot) Put(v int) int {
+	s.mu.Lock()
+	s.v = v
+	s.mu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.v
+}
+
+func (s *Slot) Get() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	got := s.v
+	return got
+}
+
+func (s *Slot) Peek() {
+	s.mu.Lock()
+	_ = s.v
+	s.mu.Unlock()
+}
+
+// Drain returns the requests counted and resets the count, in two
+// critical sections: a request counted in between is lost.
+func (cb *Breaker) Drain() int {
+	cb.mu.Lock()
+	n := cb.requests
+	cb.mu.Unlock()
+	cb.mu.Lock()
+	cb.requests = 0
+	cb.mu.Unlock()
+	return n
+}
