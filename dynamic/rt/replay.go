@@ -106,10 +106,10 @@ type replayer struct {
 	unwatched bool
 	watchDone chan struct{}
 	s         *trace.Schedule
-	proj   map[string][]int // goroutine → its step indices
-	cursor int
-	free   bool
-	cond   *sync.Cond // on mu
+	proj      map[string][]int // goroutine → its step indices
+	cursor    int
+	free      bool
+	cond      *sync.Cond // on mu
 	// turns: the goroutine waiting for step i's turn waits on turns[i];
 	// idle: the goroutines without steps left wait on it for the end.
 	// With one Cond for all, every step woke every parked goroutine (a
