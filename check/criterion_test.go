@@ -69,3 +69,33 @@ func TestCriterion(t *testing.T) {
 		}
 	}
 }
+
+// TestLostUpdate: x += y and x++ interleaved by a replay lose an update,
+// as in a run: the av/RWW's replay fails the test. (Recorded as one
+// runtime call before the statement, both events ran before x was read,
+// and the replay passed.)
+func TestLostUpdate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records and replays a subject")
+	}
+	dir, err := filepath.Abs("testdata/subjects")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pats, _ := pattern.Builtin("av")
+	rep, err := check.Run(context.Background(), check.Options{Dir: dir, Anomalies: pats, Patterns: []string{"./pluseq"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := map[string]bool{}
+	for _, f := range rep.Reproduced() {
+		if f.Anomaly.Pattern.Name == "RWW" && f.Effect() {
+			failed[f.Test] = true
+		}
+	}
+	for _, test := range []string{"TestAdd", "TestInc"} {
+		if !failed[test] {
+			t.Errorf("%s: no av/RWW whose replay failed the test", test)
+		}
+	}
+}

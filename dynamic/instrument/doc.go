@@ -62,7 +62,9 @@
 // Locals that never escape get no calls — that, and the runtime ignoring
 // addresses on the caller's own stack, is what keeps the overhead low.
 // Values of sync and sync/atomic types are not memory: their methods are
-// operations below. x++ and x op= y are a read then a write of x; in a
+// operations below. x++ and x op= y are a read then a write of x, the
+// value read into a temporary between them (so that a replay that puts
+// another goroutine's write between the two loses it, as a run would); in a
 // tuple assignment the right-hand sides are evaluated first, then the
 // left-hand sides' addresses, then each write is recorded just before it
 // happens; short-circuit operands are instrumented in place, so only when

@@ -26,7 +26,7 @@ func (w *fileRW) stmt(s ast.Stmt, list bool) pcs {
 	case *ast.AssignStmt:
 		return w.assign(s, list)
 	case *ast.IncDecStmt:
-		return w.incdec(s)
+		return w.incdec(s, list)
 	case *ast.SendStmt:
 		return w.send(s, list)
 	case *ast.GoStmt:
@@ -519,12 +519,49 @@ func (w *fileRW) define(s *ast.AssignStmt, list bool, rhs []pcs) pcs {
 	return out
 }
 
+// rmw rewrites x op= y, x++ and x-- on a location as its read into a
+// temporary, then its write:
+//
+//	{ a := &x; t := y; v := *R(a, s); *W(a, s) = v op t }
+//
+// so that the value is read between the read's and the write's turns in a
+// replay, as the trace orders them: another goroutine's write scheduled
+// between them is then lost, as it is in a run that interleaves them. (A
+// single *RW(&x, s) op= y recorded both events before the statement read
+// x at all, and the lost update never happened.) y goes into a temporary
+// first, unless it is a constant, so that its reads come before x's, as
+// before, and the write's turn passes only once the write is done.
+func (w *fileRW) rmw(s ast.Stmt, l ast.Expr, op string, y pcs, temp bool) pcs {
+	a, v := w.tmp(), w.tmp()
+	site := w.storeSite(l)
+	addr := gen(a+" := ").cat(w.addrOf(l), gen("; "))
+	out := genAt(s.Pos(), "{ ")
+	if temp {
+		// gc evaluates y's calls before x's index operands, and x's
+		// calls before y's.
+		t := w.tmp()
+		val := gen(t+" := ").cat(y, gen("; "))
+		if hasEffects(l) {
+			out = out.cat(addr, val)
+		} else {
+			out = out.cat(val, addr)
+		}
+		y = gen(t)
+	} else {
+		out = out.cat(addr)
+	}
+	return out.cat(gen(v+" := *"+w.h("R")+"("+a+", "+site+"); *"+w.h("W")+"("+a+", "+site+") = "+v+" "+op+" ("), y, gen(") }"))
+}
+
 // opAssign handles x op= y: a read and a write of x.
 func (w *fileRW) opAssign(s *ast.AssignStmt, list bool, rhs pcs) pcs {
 	l, r := s.Lhs[0], s.Rhs[0]
 	kind := w.lhsKind(l)
 	if kind != lLoc && kind != lMap {
 		return w.nodeSplice(s, rn(l, w.lhsInline(l, kind, "RW")), rn(r, rhs))
+	}
+	if kind == lLoc && list && (w.isPure(r) || w.typeable(r)) {
+		return w.rmw(s, l, strings.TrimSuffix(s.Tok.String(), "="), w.or(rhs, r), !w.isPure(r))
 	}
 	if list && !w.isPure(r) && (hasEffects(r) || rhs != nil) && w.typeable(r) && !(kind == lMap && hasEffects(l)) {
 		t := w.tmp()
@@ -541,7 +578,14 @@ func (w *fileRW) opAssign(s *ast.AssignStmt, list bool, rhs pcs) pcs {
 	return w.nodeSplice(s, rn(l, w.lhsInline(l, kind, "RW")), rn(r, rhs))
 }
 
-func (w *fileRW) incdec(s *ast.IncDecStmt) pcs {
+func (w *fileRW) incdec(s *ast.IncDecStmt, list bool) pcs {
 	kind := w.lhsKind(s.X)
+	if kind == lLoc && list {
+		op := "+"
+		if s.Tok == token.DEC {
+			op = "-"
+		}
+		return w.rmw(s, s.X, op, gen("1"), false)
+	}
 	return w.nodeSplice(s, rn(s.X, w.lhsInline(s.X, kind, "RW")))
 }

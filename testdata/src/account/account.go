@@ -50,6 +50,6 @@ func (a *Account) Transfer(to *Account, amount int) bool {
 		return false
 	}
 	a.balance -= amount
-	to.balance += amount // want "atomicity violation on Account\\.balance"
+	to.balance += amount
 	return true
 }

@@ -34,7 +34,7 @@ func (s *Sim) Worker(tasks []Task) {
 	for _, t := range tasks {
 		u := t.run()
 		s.ups += u         // want "data race on " "atomicity violation on "
-		s.paths += t.Paths // want "data race on " "atomicity violation on "
+		s.paths += t.Paths // want "data race on "
 	}
 }
 
