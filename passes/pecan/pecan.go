@@ -108,7 +108,7 @@ func newAnalyzer(run func(*analysis.Pass) (any, error), requires ...*analysis.An
 	a.Flags.BoolVar(&doReplay, "replay", doReplay, "confirm by recording and replaying; false reports the static candidates, marked unconfirmed")
 	a.Flags.IntVar(&maxReplays, "maxreplays", maxReplays, "replays per test at most")
 	a.Flags.StringVar(&statsFile, "stats", statsFile, "append one JSON line per package to this file: tests found and checked, notes, why it was skipped (for evaluations)")
-	a.Flags.BoolVar(&verbose, "v", verbose, "also report interleavings without effect (violations across a unit's own unlock whose replay passes)")
+	a.Flags.BoolVar(&verbose, "v", verbose, "also report interleavings without effect (reproduced, but no effect and no dependence) and the findings of a bug already reported")
 	return a
 }
 
