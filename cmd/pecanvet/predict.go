@@ -32,7 +32,7 @@ Flags:
 func cmdPredict(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	patterns := fs.String("patterns", "all", "patterns: comma-separated built-in sets ("+strings.Join(pattern.BuiltinNames(), ", ")+", all), pattern files, or inline pattern text")
+	patterns := fs.String("patterns", "all", "patterns: comma-separated built-in sets ("+strings.Join(pattern.BuiltinNames(), ", ")+"), pattern files, or inline pattern text")
 	asJSON := fs.Bool("json", false, "print one JSON object per line per anomaly")
 	maxTries := fs.Int("maxtries", 8, "candidate instances tried per site combination")
 	maxEvents := fs.Int("maxevents", 50_000_000, "refuse traces with more events than this (memory: about 100 bytes per event)")
