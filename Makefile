@@ -82,7 +82,7 @@ golangci-lint:
 	@[ -n '$(GOLANGCI_GOPROXY)' ] || { echo "golangci-lint: GOPROXY=$$($(GO) env GOPROXY) names no module proxy (direct and off are left out: nothing is fetched with git); set GOLANGCI_GOPROXY to your proxy's URL" >&2; exit 1; }
 	cd tools/golangci-lint && GOPROXY='$(GOLANGCI_GOPROXY)' $(GO) build -mod=readonly -o $(abspath $(BIN))/golangci-lint .
 
-# The plugin end to end: bin/golangci-lint with README.md's configuration
+# The plugin end to end: bin/golangci-lint with docs/golangci-lint.md's configuration
 # on a subject and its fixed twin (golangci/e2e_test.go).
 eval-golangci: golangci-lint
 	PECANVET_GOLANGCI_LINT=$(abspath $(BIN))/golangci-lint $(GO) test -count=1 -run TestGolangciLintBinary -v ./golangci/

@@ -2,9 +2,12 @@ package main
 
 import (
 	"flag"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/pecanvet/pecanvet/passes/pecan"
 )
 
 // TestFlagSpellings: -h lists every flag of check and predict in go vet's
@@ -74,4 +77,36 @@ func TestAliasesShareValue(t *testing.T) {
 	if got := out.String(); strings.Contains(got, "max-replays") || !strings.Contains(got, "-maxreplays int\n") || !strings.Contains(got, "(default 100)") {
 		t.Errorf("printDefaults:\n%s", got)
 	}
+}
+
+// TestFlagsDoc: docs/flags.md names every flag -h lists for each
+// subcommand, and every flag of the vet tool's analyzer.
+func TestFlagsDoc(t *testing.T) {
+	b, err := os.ReadFile("../../docs/flags.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, cmd := range []string{"check", "record", "predict", "trace", "lsp"} {
+		_, _, help := runCmd(t, cmd, "-h")
+		i := strings.Index(doc, "\n## pecanvet "+cmd+"\n")
+		if i < 0 {
+			t.Errorf("docs/flags.md has no section for pecanvet %s", cmd)
+			continue
+		}
+		section := doc[i+1:]
+		if j := strings.Index(section, "\n## "); j >= 0 {
+			section = section[:j]
+		}
+		for _, m := range regexp.MustCompile(`(?m)^  -(\S+)`).FindAllStringSubmatch(help, -1) {
+			if !strings.Contains(section, "`-"+m[1]) {
+				t.Errorf("docs/flags.md: pecanvet %s's section lacks -%s", cmd, m[1])
+			}
+		}
+	}
+	pecan.Analyzer.Flags.VisitAll(func(f *flag.Flag) {
+		if !strings.Contains(doc, "`-pecan."+f.Name) {
+			t.Errorf("docs/flags.md lacks the vet tool's -pecan.%s", f.Name)
+		}
+	})
 }
