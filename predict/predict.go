@@ -1,7 +1,10 @@
-// Package predict runs the PTG engine end to end on one trace: it builds the
-// graph, searches it for pattern instances and keeps those for which a
-// feasible schedule exists, each with that schedule. It is what
-// `pecanvet predict` prints and what the replayer will be fed.
+// Package predict finds the anomalies another schedule of a recorded trace
+// would show, each with a schedule that shows it.
+//
+// It runs the PTG engine end to end on one trace: it builds the graph
+// (predict/ptg), searches it for pattern instances (predict/search) and
+// keeps those for which a feasible schedule exists (predict/schedule). It
+// is what `pecanvet predict` prints and what replay is fed.
 package predict
 
 import (

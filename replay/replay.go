@@ -1,4 +1,7 @@
-// Package replay proves or prunes predicted anomalies: it runs a test of an
+// Package replay runs a test under a predicted schedule and says whether
+// the anomaly was reproduced.
+//
+// It proves or prunes predicted anomalies: it runs a test of an
 // instrumented build under a generated schedule, with the deterministic
 // scheduler of the recorder runtime (dynamic/rt, replay.go) switched on,
 // and returns the verdict — reproduced, diverged, deadlock, timeout,

@@ -1,7 +1,8 @@
-// Command pecanvet finds concurrency bugs in Go code — data races,
-// atomicity violations and atomic-set-serializability violations — that a
-// run did not show but another schedule would, and proves each by replaying
-// that schedule.
+// Command pecanvet finds concurrency bugs that another schedule of a
+// package's tests would show, and proves each by replaying it.
+//
+// The bugs are data races, atomicity violations and atomic-set-
+// serializability violations that the tests' own run did not show.
 //
 // As a vet tool:
 //

@@ -1,6 +1,11 @@
-// Command eval evaluates pecanvet on the subjects in testdata/src the way
-// PECAN's Table 1 did, and prints a markdown table with PECAN's columns
-// plus how `go test -race` fares on the same subjects:
+// Command eval evaluates pecanvet on its corpus and on code written
+// elsewhere, and writes the results to EVAL.md.
+//
+// # The corpus
+//
+// On the subjects in testdata/src it measures what PECAN's Table 1 did,
+// and prints a markdown table with PECAN's columns plus how `go test
+// -race` fares on the same subjects:
 //
 //	Program | LOC | Goroutines | SV | Events | Overhead | Analysis | Transform |
 //	Race | AV | ASV | REAL | EXP | F | race-1 | race-100 | known

@@ -1,5 +1,5 @@
-// Package note defines the notes pecanvet's stages leave for the user:
-// what was skipped, cut short or left out, and why.
+// Package note defines the notes pecanvet's stages leave for the user: what
+// was skipped or cut short, and why.
 //
 // A note is not a finding. Each has a Kind, so that a reporter chooses
 // which to show by what they are about, not by their text.

@@ -1,6 +1,8 @@
-// Package pecan defines the analyzer that `go vet -vettool=pecanvet` runs:
-// it reports the concurrency anomalies that a replayed schedule of the
-// package's tests reproduced.
+// Package pecan defines the vet tool's analyzer: it reports the
+// concurrency anomalies that a replayed schedule reproduced.
+//
+// It is the analyzer `go vet -vettool=pecanvet` runs; the schedules are
+// of the package's tests.
 //
 // For a package with concurrency (goroutines, channels, sync or
 // sync/atomic: symbolic.Result.HasConcurrency; or a standard-library API

@@ -1,7 +1,9 @@
-// Package filter decides, between prediction (predict) and replay
-// (check), which predicted anomalies are worth a replay and in which
-// order to replay them. It has one job: spend fewer replays without ever
-// losing an anomaly that replay would reproduce.
+// Package filter decides which predicted anomalies are worth a replay, and
+// in which order to replay them.
+//
+// It runs between prediction (predict) and replay (check), and has one
+// job: spend fewer replays without ever losing an anomaly that replay
+// would reproduce.
 //
 // Two checks, from two seeds:
 //

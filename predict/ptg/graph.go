@@ -1,8 +1,10 @@
-// Package ptg builds the Partial and Temporal order Graph of PECAN (section
-// 4–5.1) from a trace: the indices the pattern search walks (events by
-// goroutine, by memory location, by atomic region), the happens-before
-// relation (the paper's POR) kept compactly, locksets with read/write modes,
-// and atomic regions.
+// Package ptg builds PECAN's Partial and Temporal order Graph of a trace,
+// which the pattern search walks.
+//
+// The graph (PECAN, sections 4–5.1) holds the indices the pattern search
+// walks (events by goroutine, by memory location, by atomic region), the
+// happens-before relation (the paper's POR) kept compactly, locksets with
+// read/write modes, and atomic regions.
 //
 // Happens-before is stored only for thread-communication (TC) events, as the
 // paper prescribes: every event gets a scalar epoch (its goroutine's own clock
