@@ -21,7 +21,7 @@ import (
 // anomaly its anomaly's steps). A schedule replays the test from its
 // start, so on a long trace it has millions of steps, and a package's
 // predictions wait for replay by the hundred: held in memory, they took
-// gigabytes (ants, issue 14).
+// gigabytes (ants).
 type prediction struct {
 	a       predict.Anomaly
 	s       *trace.Schedule

@@ -160,7 +160,7 @@ func (gr *Graph) G(g int32) []int32 { return gr.byG.row(g) }
 // Accesses returns the access events on object o in trace order; for a
 // channel, its sends and closes (which channel patterns match).
 //
-// The index is built at the first call: the search no longer needs it (it
+// The index is built at the first call: the search does not use it (it
 // classes accesses in one pass in trace order), so a prediction does not
 // pay for it.
 func (gr *Graph) Accesses(o int32) []int32 {
@@ -200,8 +200,8 @@ func Build(tr *trace.Trace) *Graph {
 	// One pass counts each goroutine's events (the goroutine rows' sizes)
 	// and what the lock nodes, regions and the check-then-act marks need;
 	// the builder's pass then sets each event's local position and fills
-	// the rows as it goes. This was two closure-driven passes per index
-	// plus a pass over each row: a fifth of the build time at 10^6 events.
+	// the rows as it goes. Two closure-driven passes per index plus a pass
+	// over each row would take a fifth of the build time at 10^6 events.
 	start := make([]int32, gr.NG+1)
 	acq, loads := 0, false
 	for i := range evs {
@@ -210,8 +210,8 @@ func Build(tr *trace.Trace) *Graph {
 		switch e.Op {
 		case trace.Lock, trace.RLock, trace.RegionBegin:
 			// Each acquisition or unit makes at most one lock node and
-			// one region: size them once (growing them was a fifth of
-			// the build time).
+			// one region: size them once (growing them takes a fifth
+			// of the build time).
 			acq++
 		case trace.AtomicLoad:
 			loads = true
