@@ -190,7 +190,7 @@ const (
 	pRunning         // replaying
 	pDone            // replayed
 	pSkipped         // not needed: its site combination is proved, or the same schedule ran
-	pDropped         // needed, but over -max-replays or the budget
+	pDropped         // needed, but over -maxreplays or the budget
 	pDoomed          // not needed: an earlier replay of its trace showed it would deadlock (doom)
 	pInferred        // pruned without a replay: an earlier replay of its trace failed within the steps it begins with (failure)
 )

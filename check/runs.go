@@ -384,7 +384,7 @@ func onCandidate(sites []string, cands []driver.Candidate) bool {
 // candidatesFirst moves the predictions whose sites are a static
 // candidate's (one on each of its sides) before the others, keeping the
 // order within each part: the replays the static analysis points at are
-// the ones a tight budget or -max-replays should not leave out. All the
+// the ones a tight budget or -maxreplays should not leave out. All the
 // instances of a site combination go to the same part, in their order,
 // so which instance of a combination is replayed first does not change.
 func candidatesFirst(preds []prediction, cands []driver.Candidate) []prediction {

@@ -13,7 +13,7 @@ type Kind string
 // The kinds of note.
 const (
 	Budget     Kind = "budget"       // a package's time budget, or a trace's share of it, ran out
-	Replays    Kind = "not-replayed" // predictions left unreplayed: -max-replays, or the budget
+	Replays    Kind = "not-replayed" // predictions left unreplayed: -maxreplays, or the budget
 	Timeout    Kind = "timeout"      // a test ran past its time bound while recorded
 	NoTests    Kind = "no-tests"     // a package has no tests to run
 	Fails      Kind = "fails"        // a test failed while recorded: in a normal run too, or only instrumented

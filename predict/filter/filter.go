@@ -37,7 +37,7 @@
 //     instances of a site combination with fewer broken reads first
 //     (Options.RankReadsFrom), but does not by default: on the corpus that
 //     order cost more replays than the search's own and, under
-//     -max-replays, lost a finding. The reads an anomaly changes are often
+//     -maxreplays, lost a finding. The reads an anomaly changes are often
 //     the very reads whose new values make it show.
 //
 // The lemmas' intervals describe which reads change writer when an
