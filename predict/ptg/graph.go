@@ -40,8 +40,7 @@
 //
 // A unit whose own code releases the lock that guarded its accesses splits
 // itself on purpose there; regions are not cut (a violation across the
-// split can still be a bug), but Graph.SplitBetween names the release, and
-// such a violation is reported only with evidence of an effect.
+// split can still be a bug), but Graph.SplitBetween names the release.
 //
 // Inconsistent input (unlock of a lock not held, non-nested locking, a trace
 // order that contradicts happens-before) is reported in Graph.Warnings and
@@ -325,7 +324,7 @@ func (gr *Graph) Sources(e int32) []int32 {
 // Balance and Set — is no such split: the caller composed two critical
 // sections and expects them to run together. Regions are not cut there
 // (a violation across the split can still be a bug, as in treeset's Add);
-// the split only asks the violation for evidence of an effect.
+// the split is only named (predict.Anomaly.Split).
 func (gr *Graph) SplitBetween(a, b int32) int32 {
 	g := gr.Tr.Events[a].G
 	if gr.Tr.Events[b].G != g {
@@ -351,10 +350,10 @@ func (gr *Graph) SplitBetween(a, b int32) int32 {
 // again, at or before the later event, which is inside that lock. That is
 // the double-checked idiom (ants's revertWorker: IsClosed, Lock, IsClosed
 // again): the unlocked read is a hint, the locked one decides, and a
-// write between them is what the second read is for. As with
-// SplitBetween, a violation across it is reported only with evidence of
-// an effect. A check that is not repeated under the lock (a
-// time-of-check-to-time-of-use bug) is no recheck.
+// write between them is what the second read is for, so a violation
+// across it is reported only with evidence of an effect. A check that is
+// not repeated under the lock (a time-of-check-to-time-of-use bug) is no
+// recheck.
 func (gr *Graph) RecheckBetween(a, b int32) int32 {
 	g := gr.Tr.Events[a].G
 	if gr.Tr.Events[b].G != g {
