@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pecanvet/pecanvet/check"
+	"github.com/pecanvet/pecanvet/dynamic/record"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/replay"
 	"github.com/pecanvet/pecanvet/report"
@@ -53,9 +54,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	srcRoot := fs.String("srcroot", "", "the directory SARIF URIs are relative to (%SRCROOT%); default: the repository root")
 	patterns := fs.String("patterns", "all", "anomaly patterns (see pecanvet predict -h)")
 	verbose := fs.Bool("v", false, "also print the interleavings without effect (reproduced, but no effect and no dependence), the findings of a bug already reported, and the predictions replay pruned, with their verdicts")
-	timeout := fs.Duration("timeout", 2*time.Minute, "time bound for recording one test")
-	replayTimeout := fs.Duration("replaytimeout", 30*time.Second, "time bound for one replay")
-	stall := fs.Duration("stall", 2*time.Second, "a replay in which code outside recorded operations runs this long without progress is a deadlock (when every goroutine waits, replay decides at once)")
+	timeout := fs.Duration("timeout", record.DefaultTimeout, "time bound for recording one test")
+	replayTimeout := fs.Duration("replaytimeout", replay.DefaultTimeout, "time bound for one replay")
+	stall := fs.Duration("stall", replay.DefaultStall, "a replay in which code outside recorded operations runs this long without progress is a deadlock (when every goroutine waits, replay decides at once)")
 	maxReplays := fs.Int("maxreplays", 100, "replays per test at most")
 	budget := fs.Duration("budget", 5*time.Minute, "time budget per package")
 	alone := fs.Bool("alone", false, "record each test in a process of its own (by default a package's test functions are recorded in one process, each with a trace of its own; use this when tests depend on running alone)")
