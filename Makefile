@@ -37,15 +37,15 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./pattern/
 	$(GO) test -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./replay/racerun/
 
-# The evaluation: PECAN's Table 1 on testdata/src (written to EVAL.md and
-# the README), the built pecanvet check's wall time beside go test -race
-# on each subject (checkwall), the static candidates' statuses and the
-# static analyzers' time beside go vet's (candidates), every subject's
+# The evaluation, written to EVAL.md: PECAN's Table 1 on testdata/src,
+# the built pecanvet check's wall time beside go test -race on each
+# subject (checkwall), the static candidates' statuses and the static
+# analyzers' time beside go vet's (candidates); then every subject's
 # recorded trace replayed 100 times in its own order, the tests' call
-# graphs against what each test covers on every subject, then code we did not write (eval-racetd,
-# eval-modules).
+# graphs against what each test covers on every subject, and code we did
+# not write (eval-racetd, eval-modules, eval-golangci).
 eval:
-	$(GO) run ./internal/eval -sections corpus -race-runs 100 -o EVAL.md -readme README.md
+	$(GO) run ./internal/eval -sections corpus -race-runs 100 -o EVAL.md
 	$(GO) run ./internal/eval -sections checkwall -o EVAL.md
 	$(GO) run ./internal/eval -sections candidates -o EVAL.md
 	PECANVET_DETERMINISM_RUNS=10 $(GO) test -v -count=1 -timeout 60m -run TestDeterminism ./check/ | grep -E 'runs|^(ok|FAIL|---)'
@@ -82,7 +82,7 @@ golangci-lint:
 	@[ -n '$(GOLANGCI_GOPROXY)' ] || { echo "golangci-lint: GOPROXY=$$($(GO) env GOPROXY) names no module proxy (direct and off are left out: nothing is fetched with git); set GOLANGCI_GOPROXY to your proxy's URL" >&2; exit 1; }
 	cd tools/golangci-lint && GOPROXY='$(GOLANGCI_GOPROXY)' $(GO) build -mod=readonly -o $(abspath $(BIN))/golangci-lint .
 
-# The plugin end to end: bin/golangci-lint with README.md's configuration
+# The plugin end to end: bin/golangci-lint with docs/golangci-lint.md's configuration
 # on a subject and its fixed twin (golangci/e2e_test.go).
 eval-golangci: golangci-lint
 	PECANVET_GOLANGCI_LINT=$(abspath $(BIN))/golangci-lint $(GO) test -count=1 -run TestGolangciLintBinary -v ./golangci/

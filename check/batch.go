@@ -21,7 +21,7 @@ import (
 // anomaly its anomaly's steps). A schedule replays the test from its
 // start, so on a long trace it has millions of steps, and a package's
 // predictions wait for replay by the hundred: held in memory, they took
-// gigabytes (ants, issue 14).
+// gigabytes (ants).
 type prediction struct {
 	a       predict.Anomaly
 	s       *trace.Schedule
@@ -190,7 +190,7 @@ const (
 	pRunning         // replaying
 	pDone            // replayed
 	pSkipped         // not needed: its site combination is proved, or the same schedule ran
-	pDropped         // needed, but over -max-replays or the budget
+	pDropped         // needed, but over -maxreplays or the budget
 	pDoomed          // not needed: an earlier replay of its trace showed it would deadlock (doom)
 	pInferred        // pruned without a replay: an earlier replay of its trace failed within the steps it begins with (failure)
 )

@@ -143,7 +143,7 @@ func TestReplayBatchDeterministic(t *testing.T) {
 // TestReplayQueueAcrossTests: predictions of several tests' traces in one
 // queue, replayed in parallel across tests, give the findings of checking
 // the tests one after the other (a combination proved by an earlier test
-// is not replayed again; each test has its own -max-replays), in order.
+// is not replayed again; each test has its own -maxreplays), in order.
 func TestReplayQueueAcrossTests(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	rng := rand.New(rand.NewSource(2))

@@ -64,7 +64,7 @@ type Options struct {
 	// RankReadsFrom replays each site combination's instances with the
 	// fewest broken reads first (predict/filter.Broken, AVFilter's
 	// criterion). Off by default: on the corpus it cost replays and lost
-	// a finding under -max-replays; the search's own order does better.
+	// a finding under -maxreplays; the search's own order does better.
 	RankReadsFrom bool
 }
 

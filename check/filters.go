@@ -85,7 +85,7 @@ func (fs *filters) feasible(c search.Candidate) bool {
 // Replay proves a combination with its first reproduced instance, so the
 // likely ones first means fewer replays; and since a combination is given
 // up only when all its instances failed, the order changes which
-// combinations are proved only when -max-replays or the budget cuts the
+// combinations are proved only when -maxreplays or the budget cuts the
 // batch. The instances of a combination split on purpose (Anomaly.Split)
 // keep the search's order: whether one is reported depends on the effect
 // of the instance replayed, not only on its reproduction.

@@ -123,7 +123,7 @@ var diverged3 = replay.Verdict{Verdict: replay.Diverged, Step: 3, Goroutine: "g1
 // TestReplayQueueShorterPrefix: after a replay stuck at step 3, a schedule
 // that shares only its first two steps is still replayed (its third step
 // is what differs), and one that shares the three is not, and takes no
-// place among -max-replays: the prediction after it is replayed.
+// place among -maxreplays: the prediction after it is replayed.
 func TestReplayQueueShorterPrefix(t *testing.T) {
 	pats, _ := pattern.Builtin("race")
 	ss := []*trace.Schedule{
@@ -165,7 +165,7 @@ func TestReplayQueueShorterPrefix(t *testing.T) {
 
 // TestReplayQueueSharedFailure: a schedule that begins with the steps an
 // earlier replay of its trace failed within is pruned without a replay
-// and takes no place among -max-replays; which ones are, whatever the
+// and takes no place among -maxreplays; which ones are, whatever the
 // replays' durations, is what the sequential order gives (an earlier
 // schedule inferred, or replayed only because it started before the
 // failure was known, is no basis). conc's pool tests spent their replays

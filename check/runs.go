@@ -142,7 +142,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		return polls > predictMinPolls && time.Now().After(share)
 	}
 	if cands := c.cands; len(cands) > 0 {
-		// Search first what the static analysis points at (issue 11):
+		// Search first what the static analysis points at:
 		// a search the trace's share cuts has looked at those.
 		popt.Prefer = func(sites []string) bool { return onCandidate(sites, cands) }
 	}
@@ -257,7 +257,7 @@ func checkQueued(ctx context.Context, b *testbin.Build, pkg string, deadline tim
 // generated driver whose calls do not return) is not recorded again.
 //
 // Measured on Go's race testdata and on the corpus, perturbed runs found
-// nothing the first runs had not (session 4); this keeps them for the
+// nothing the first runs had not; this keeps them for the
 // cases they are for at a fraction of the cost (all tests with two active
 // goroutines and nothing proved: 19 s of 44 on the race testdata).
 func (c *testCheck) wantsPerturbed(rt record.Test) bool {
@@ -384,7 +384,7 @@ func onCandidate(sites []string, cands []driver.Candidate) bool {
 // candidatesFirst moves the predictions whose sites are a static
 // candidate's (one on each of its sides) before the others, keeping the
 // order within each part: the replays the static analysis points at are
-// the ones a tight budget or -max-replays should not leave out. All the
+// the ones a tight budget or -maxreplays should not leave out. All the
 // instances of a site combination go to the same part, in their order,
 // so which instance of a combination is replayed first does not change.
 func candidatesFirst(preds []prediction, cands []driver.Candidate) []prediction {

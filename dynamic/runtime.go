@@ -1,6 +1,8 @@
-// Package dynamic holds the source of the code that pecanvet compiles into
-// the user's test binaries: the recorder and replay runtime (dynamic/rt)
-// and the trace model it writes (dynamic/trace).
+// Package dynamic embeds the source that pecanvet compiles into the user's
+// test binaries: the runtime and its trace model.
+//
+// The source is that of the recorder and replay runtime (dynamic/rt) and
+// of the trace model it writes (dynamic/trace).
 //
 // The instrumenter (dynamic/instrument) writes this source into a
 // temporary module that the overlaid go.mod of the user's module requires

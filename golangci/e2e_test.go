@@ -14,7 +14,7 @@ import (
 // TestGolangciLintBinary runs the custom golangci-lint that `make
 // golangci-lint` builds (its path in PECANVET_GOLANGCI_LINT; `make
 // eval-golangci` sets it) on a subject and its fixed twin, with the
-// configuration README.md shows: the subject's race is one issue whose
+// configuration docs/golangci-lint.md shows: the subject's race is one issue whose
 // text carries the interleaving, the fixed twin gets none. Building
 // golangci-lint takes minutes, so the default test run skips this.
 func TestGolangciLintBinary(t *testing.T) {
@@ -27,7 +27,7 @@ func TestGolangciLintBinary(t *testing.T) {
 		copyDir(t, filepath.Join("testdata/subjects", s), filepath.Join(dir, s))
 	}
 	writeFile(t, filepath.Join(dir, "go.mod"), "module subjects\n\ngo 1.24\n")
-	writeFile(t, filepath.Join(dir, ".golangci.yml"), readmeConfig(t))
+	writeFile(t, filepath.Join(dir, ".golangci.yml"), docConfig(t))
 
 	cmd := exec.Command(bin, "run", "--output.json.path=stdout", "--output.text.path=stderr", "./...")
 	cmd.Dir = dir
@@ -72,11 +72,11 @@ func TestGolangciLintBinary(t *testing.T) {
 	}
 }
 
-// readmeConfig is the .golangci.yml of README.md's golangci-lint section
-// (the yaml block that enables pecanvet).
-func readmeConfig(t *testing.T) string {
+// docConfig is the .golangci.yml of docs/golangci-lint.md (the yaml block
+// that enables pecanvet).
+func docConfig(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile(golangciDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,9 +85,12 @@ func readmeConfig(t *testing.T) string {
 			return string(m[1])
 		}
 	}
-	t.Fatal("README.md has no yaml block configuring the pecanvet module plugin")
+	t.Fatalf("%s has no yaml block configuring the pecanvet module plugin", golangciDoc)
 	return ""
 }
+
+// golangciDoc documents the plugin's configuration.
+const golangciDoc = "../docs/golangci-lint.md"
 
 func copyDir(t *testing.T, src, dst string) {
 	t.Helper()

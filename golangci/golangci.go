@@ -1,14 +1,18 @@
 // Package golangci registers pecanvet as a golangci-lint v2 module plugin
-// named "pecanvet" (github.com/golangci/plugin-module-register): a
-// golangci-lint binary that imports this package, built by `make
+// named "pecanvet".
+//
+// A golangci-lint binary that imports this package
+// (github.com/golangci/plugin-module-register), built by `make
 // golangci-lint` or by `golangci-lint custom` from .custom-gcl.yml, runs
 // passes/pecan on each package it lints.
 //
-// Settings (linters.settings.custom.pecanvet.settings) map to the vet
+// # Settings
+//
+// The settings (linters.settings.custom.pecanvet.settings) map to the vet
 // tool's -pecan.* flags:
 //
 //	patterns:   anomaly patterns (race, av, asv, chan, all, files or inline text); default all
-//	budget:     time for the dynamic work of one package, e.g. 2m; default 5m
+//	budget:     time for the dynamic work of one package, e.g. 2m (as -pecan.budget)
 //	replay:     false reports the static candidates, marked unconfirmed, and runs nothing (the fast mode for editors); default true
 //	maxreplays: replays per test at most (as -pecan.maxreplays)
 //

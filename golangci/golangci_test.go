@@ -168,11 +168,11 @@ func TestBadSettings(t *testing.T) {
 	}
 }
 
-// TestREADMEVSCode checks the VS Code settings README.md gives for the
-// golangci-lint route: the Go extension's golangci-lint-v2 lint tool,
-// pointed at the custom binary.
-func TestREADMEVSCode(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
+// TestVSCodeLintToolDoc checks the VS Code settings docs/golangci-lint.md
+// gives: the Go extension's golangci-lint-v2 lint tool, pointed at the
+// custom binary.
+func TestVSCodeLintToolDoc(t *testing.T) {
+	b, err := os.ReadFile(golangciDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,6 +194,49 @@ func TestREADMEVSCode(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Error("README.md has no VS Code settings with go.lintTool")
+		t.Errorf("%s has no VS Code settings with go.lintTool", golangciDoc)
+	}
+}
+
+// TestGolangciLintConfigDoc checks the .golangci.yml of
+// docs/golangci-lint.md without golangci-lint: it enables pecanvet as a
+// module plugin, keeps every issue (uniq-by-line, max-same-issues), and
+// its settings configure the plugin. TestGolangciLintBinary runs it.
+func TestGolangciLintConfigDoc(t *testing.T) {
+	restoreFlags(t)
+	cfg := docConfig(t)
+	for _, want := range []string{"version: \"2\"", "\n    - pecanvet\n", "\n      pecanvet:\n        type: module\n", "uniq-by-line: false", "max-same-issues: 0"} {
+		if !strings.Contains(cfg, want) {
+			t.Errorf("configuration lacks %q:\n%s", want, cfg)
+		}
+	}
+	// The plugin's settings: the lines under "settings:", two spaces
+	// deeper than it, without comments.
+	settings := map[string]any{}
+	m := regexp.MustCompile(`(?m)^( *)settings:\n`).FindAllStringSubmatchIndex(cfg, -1)
+	if len(m) < 2 {
+		t.Fatalf("no plugin settings block:\n%s", cfg)
+	}
+	last := m[len(m)-1]
+	indent, body := cfg[last[2]:last[3]]+"  ", cfg[last[1]:]
+	for _, l := range strings.Split(body, "\n") {
+		if !strings.HasPrefix(l, indent) || strings.HasPrefix(l, indent+" ") {
+			if strings.TrimSpace(l) != "" && !strings.HasPrefix(strings.TrimSpace(l), "#") {
+				break
+			}
+			continue
+		}
+		l, _, _ = strings.Cut(l, "#")
+		k, v, ok := strings.Cut(strings.TrimSpace(l), ":")
+		if !ok {
+			continue
+		}
+		settings[k] = strings.TrimSpace(v)
+	}
+	if len(settings) == 0 {
+		t.Fatalf("no settings under the plugin's settings:\n%s", cfg)
+	}
+	if _, err := analyzers(t, settings); err != nil {
+		t.Errorf("settings %v: %v", settings, err)
 	}
 }

@@ -1,7 +1,10 @@
-// Package predict runs the PTG engine end to end on one trace: it builds the
-// graph, searches it for pattern instances and keeps those for which a
-// feasible schedule exists, each with that schedule. It is what
-// `pecanvet predict` prints and what the replayer will be fed.
+// Package predict finds the anomalies another schedule of a recorded trace
+// would show, each with a schedule that shows it.
+//
+// It runs the PTG engine end to end on one trace: it builds the graph
+// (predict/ptg), searches it for pattern instances (predict/search) and
+// keeps those for which a feasible schedule exists (predict/schedule). It
+// is what `pecanvet predict` prints and what replay is fed.
 package predict
 
 import (
@@ -61,15 +64,16 @@ type Anomaly struct {
 	Unsound string
 	// Split is the site of a release by which the anomaly's unit of work
 	// deliberately splits itself between two of its events
-	// (ptg.Graph.SplitBetween); empty otherwise. Such a violation is worth
-	// reporting only when its replay shows an effect. With Recheck, it is
+	// (ptg.Graph.SplitBetween); empty otherwise. With Recheck, it is
 	// instead the site of the acquire under which the unit re-checks what
-	// it read before (ptg.Graph.RecheckBetween), reported on the same terms.
-	// With Atomics, it is the site of the later of two of the unit's
-	// events when every event of the instance is a sync/atomic operation
-	// (allAtomic): code that makes each access atomic on its own means
-	// them to be separate (a counter's Add(1) and Add(-1)), reported on
-	// the same terms.
+	// it read before (ptg.Graph.RecheckBetween): such a violation is worth
+	// reporting only when its replay shows an effect, since the re-read
+	// decides. With Atomics, it is the site of the later of two of the
+	// unit's events when every event of the instance is a sync/atomic
+	// operation (allAtomic): code that makes each access atomic on its own
+	// means them to be separate (a counter's Add(1) and Add(-1)). A split
+	// or an all-atomic violation is reported as any other is, with an
+	// effect or a dependence (check.Finding.WithoutEffect).
 	Split   string
 	Recheck bool
 	Atomics bool

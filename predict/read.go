@@ -15,7 +15,7 @@ import (
 // window by window for prediction alone.
 //
 // At 2^21, ants's tests that run 100,000 tasks on a pool of 1,000
-// goroutines were cut there, and each of their traces took 700 MB to
+// goroutines are cut there, and each of their traces takes 700 MB to
 // predict from (and 15 s, and each replay of their 2-million-step
 // schedules 20 s); 2^20 halves both.
 const MaxEvents = 1 << 20

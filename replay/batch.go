@@ -71,10 +71,10 @@ func RunBatch(ctx context.Context, b *testbin.Build, pkg string, entries []Entry
 	for i := range entries {
 		e := &entries[i]
 		if e.Opt.Timeout <= 0 {
-			e.Opt.Timeout = 30 * time.Second
+			e.Opt.Timeout = DefaultTimeout
 		}
 		if e.Opt.Stall <= 0 {
-			e.Opt.Stall = 2 * time.Second
+			e.Opt.Stall = DefaultStall
 		}
 		if err := os.MkdirAll(e.Dir, 0o755); err != nil {
 			return

@@ -1,4 +1,7 @@
-// Package replay proves or prunes predicted anomalies: it runs a test of an
+// Package replay runs a test under a predicted schedule and says whether
+// the anomaly was reproduced.
+//
+// It proves or prunes predicted anomalies: it runs a test of an
 // instrumented build under a generated schedule, with the deterministic
 // scheduler of the recorder runtime (dynamic/rt, replay.go) switched on,
 // and returns the verdict — reproduced, diverged, deadlock, timeout,
@@ -43,10 +46,16 @@ const (
 	running = "running"
 )
 
+// The bounds of a replay whose Options leave them zero.
+const (
+	DefaultTimeout = 30 * time.Second
+	DefaultStall   = 2 * time.Second
+)
+
 // Options bound one replay.
 type Options struct {
-	Timeout time.Duration // wall clock; default 30s
-	Stall   time.Duration // no progress for this long is a deadlock; default 2s
+	Timeout time.Duration // wall clock; 0: DefaultTimeout
+	Stall   time.Duration // no progress for this long is a deadlock; 0: DefaultStall
 	// Baseline is the consequence (as Consequence gives it) of the
 	// test's recorded run, if that failed or panicked: the same failure in
 	// a replay is the test's own, not the anomaly's.
@@ -105,10 +114,10 @@ type Verdict struct {
 // directory for the schedule, verdict and trace files.
 func Run(ctx context.Context, b *testbin.Build, pkg, test string, sched *trace.Schedule, dir string, opt Options) Verdict {
 	if opt.Timeout <= 0 {
-		opt.Timeout = 30 * time.Second
+		opt.Timeout = DefaultTimeout
 	}
 	if opt.Stall <= 0 {
-		opt.Stall = 2 * time.Second
+		opt.Stall = DefaultStall
 	}
 	v := Verdict{Steps: len(sched.Steps)}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -134,10 +143,10 @@ func Run(ctx context.Context, b *testbin.Build, pkg, test string, sched *trace.S
 // writes one without holding its steps in memory), of steps steps.
 func RunFile(ctx context.Context, b *testbin.Build, pkg, test, schedPath string, steps int, dir string, opt Options) Verdict {
 	if opt.Timeout <= 0 {
-		opt.Timeout = 30 * time.Second
+		opt.Timeout = DefaultTimeout
 	}
 	if opt.Stall <= 0 {
-		opt.Stall = 2 * time.Second
+		opt.Stall = DefaultStall
 	}
 	v := Verdict{Steps: steps}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -367,10 +367,10 @@ g1.1.1 read Lottery.tickets#1 @lottery/lottery.go:43:22 n=1
 `
 
 // TestInterruptedPasses: an interrupted anomaly whose test then passes is
-// pruned, every time. The replay process used to exit right after any
-// verdict but "reproduced", and when that exit beat the test's end the
-// driver read the exit as the test failing: lottery's check reported this
-// schedule in most runs and missed it under load.
+// pruned, every time. The replay process must not exit on a verdict
+// before its test ends: the driver would read an exit that beats the
+// test's end as the test failing, and lottery's check would report this
+// schedule in some runs and not under load.
 func TestInterruptedPasses(t *testing.T) {
 	b := build(t, "./lottery")
 	s, err := trace.ParseSchedule(strings.NewReader(lotteryInterrupted), "lottery.sched")

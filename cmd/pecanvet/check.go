@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pecanvet/pecanvet/check"
+	"github.com/pecanvet/pecanvet/dynamic/record"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/replay"
 	"github.com/pecanvet/pecanvet/report"
@@ -52,11 +53,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&sarifOut, "sarif", "print SARIF 2.1.0 on standard output (-sarif) or write it to a file (-sarif=FILE)")
 	srcRoot := fs.String("srcroot", "", "the directory SARIF URIs are relative to (%SRCROOT%); default: the repository root")
 	patterns := fs.String("patterns", "all", "anomaly patterns (see pecanvet predict -h)")
-	verbose := fs.Bool("v", false, "also print the interleavings without effect (reproduced across a unit's own unlock, test passing) and the predictions replay pruned, with their verdicts")
-	timeout := fs.Duration("timeout", 2*time.Minute, "time bound for recording one test")
-	replayTimeout := fs.Duration("replay-timeout", 30*time.Second, "time bound for one replay")
-	stall := fs.Duration("stall", 2*time.Second, "a replay in which code outside recorded operations runs this long without progress is a deadlock (when every goroutine waits, replay decides at once)")
-	maxReplays := fs.Int("max-replays", 100, "replays per test at most")
+	verbose := fs.Bool("v", false, "also print the interleavings without effect (reproduced, but no effect and no dependence), the findings of a bug already reported, and the predictions replay pruned, with their verdicts")
+	timeout := fs.Duration("timeout", record.DefaultTimeout, "time bound for recording one test")
+	replayTimeout := fs.Duration("replaytimeout", replay.DefaultTimeout, "time bound for one replay")
+	stall := fs.Duration("stall", replay.DefaultStall, "a replay in which code outside recorded operations runs this long without progress is a deadlock (when every goroutine waits, replay decides at once)")
+	maxReplays := fs.Int("maxreplays", 100, "replays per test at most")
 	budget := fs.Duration("budget", 5*time.Minute, "time budget per package")
 	alone := fs.Bool("alone", false, "record each test in a process of its own (by default a package's test functions are recorded in one process, each with a trace of its own; use this when tests depend on running alone)")
 	perturb := fs.Int("perturb", 1, "when a test's first run proves nothing and two of its goroutines did something, record it this many more times under perturbed schedules (fixed seeds) and predict from each run; 0: only the first run")
@@ -64,10 +65,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	drivers := fs.Bool("drivers", true, "generate test drivers (two goroutines calling two methods of a type): for the static candidates no test reaches, and for packages without tests")
 	filters := fs.Bool("filters", true, "before replaying, drop predictions no lock-valid execution realizes (false: to measure what that saves)")
 	listCands := fs.Bool("candidates", false, "also list the static candidates with their status: confirmed, pruned, not reached, not driven (needs -drivers)")
-	rankReads := fs.Bool("rank-reads", false, "replay first the instances of a site combination whose schedules change the fewest reads (AVFilter's criterion; measured worse than the search's order)")
+	rankReads := fs.Bool("rankreads", false, "replay first the instances of a site combination whose schedules change the fewest reads (AVFilter's criterion; measured worse than the search's order)")
+	checkAliases.register(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, checkUsage)
-		fs.PrintDefaults()
+		checkAliases.printDefaults(fs)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

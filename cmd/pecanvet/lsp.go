@@ -15,8 +15,8 @@ func cmdLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("pecanvet lsp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	patterns := fs.String("patterns", "", "anomaly patterns (as -pecan.patterns; default all)")
-	budget := fs.Duration("budget", 0, "time budget for the dynamic check of one package (default: the vet tool's, 5m)")
-	maxReplays := fs.Int("maxreplays", 0, "replays per test at most (default: the vet tool's)")
+	budget := fs.Duration("budget", 0, "time budget for the dynamic check of one package (default: the vet tool's -pecan.budget)")
+	maxReplays := fs.Int("maxreplays", 0, "replays per test at most (default: the vet tool's -pecan.maxreplays)")
 	replay := fs.Bool("replay", true, "after the static candidates, run the dynamic check (record, predict, replay); false: static candidates only")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: pecanvet lsp [flags]\n\nA language server on standard input and output, to run beside gopls: on open\nand save of a Go file, the static candidates of its package (unconfirmed,\nseverity information), then the reproduced findings (severity warning) with\nthe clip as related information.\n\n")

@@ -1,7 +1,8 @@
-// Command pecanvet finds concurrency bugs in Go code — data races,
-// atomicity violations and atomic-set-serializability violations — that a
-// run did not show but another schedule would, and proves each by replaying
-// that schedule.
+// Command pecanvet finds concurrency bugs that another schedule of a
+// package's tests would show, and proves each by replaying it.
+//
+// The bugs are data races, atomicity violations and atomic-set-
+// serializability violations that the tests' own run did not show.
 //
 // As a vet tool:
 //
@@ -35,7 +36,8 @@ As a vet tool (the usual way):
 	go vet -vettool=$(go env GOPATH)/bin/pecanvet ./...
 
   flags: -pecan.patterns P, -pecan.budget D (per package), -pecan.replay=false
-  (static candidates only, marked unconfirmed), -pecan.maxreplays N, -json.
+  (static candidates only, marked unconfirmed), -pecan.maxreplays N, -pecan.v
+  (also the interleavings without effect), -json.
 
 Subcommands:
 

@@ -83,7 +83,7 @@ func TestPredictErrors(t *testing.T) {
 		{"empty trace", []string{"predict", write(t, "empty", "# nothing\n")}, "empty trace"},
 		{"unknown op", []string{"predict", write(t, "bad", "a read x\na rd x\n")}, ":2:"},
 		{"missing object", []string{"predict", write(t, "bad", "a lock\n")}, ":1:"},
-		{"too many events", []string{"predict", "-max-events", "3", fig1}, "more than 3 events"},
+		{"too many events", []string{"predict", "-maxevents", "3", fig1}, "more than 3 events"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errs := runCmd(t, tc.args...)

@@ -9,8 +9,8 @@ import (
 // unless GOMEMLIMIT says otherwise. Prediction's working set on a long
 // trace is a few hundred megabytes (the trace, the PTG and its clocks,
 // the lock filter), short-lived, one trace at a time; with the default
-// GOGC alone the heap grew to twice that before a collection, and peak
-// RSS passed 1 GB on ants (issue 14). The limit makes the collector run
+// GOGC alone the heap grows to twice that before a collection, and peak
+// RSS passes 1 GB on ants's tests. The limit makes the collector run
 // earlier as the heap nears it; it does not fail an allocation. The
 // tests pecanvet runs are other processes and keep their defaults.
 const memoryLimit = 640 << 20

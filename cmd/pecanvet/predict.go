@@ -32,16 +32,17 @@ Flags:
 func cmdPredict(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	patterns := fs.String("patterns", "all", "patterns: comma-separated built-in sets ("+strings.Join(pattern.BuiltinNames(), ", ")+", all), pattern files, or inline pattern text")
+	patterns := fs.String("patterns", "all", "patterns: comma-separated built-in sets ("+strings.Join(pattern.BuiltinNames(), ", ")+"), pattern files, or inline pattern text")
 	asJSON := fs.Bool("json", false, "print one JSON object per line per anomaly")
-	maxTries := fs.Int("max-tries", 8, "candidate instances tried per site combination")
-	maxEvents := fs.Int("max-events", 50_000_000, "refuse traces with more events than this (memory: about 100 bytes per event)")
+	maxTries := fs.Int("maxtries", 8, "candidate instances tried per site combination")
+	maxEvents := fs.Int("maxevents", 50_000_000, "refuse traces with more events than this (memory: about 100 bytes per event)")
 	verbose := fs.Bool("v", false, "also print statistics")
 	schedDir := fs.String("schedules", "", "write each anomaly's schedule (bug hatching clip) to a file in this directory, for replay")
 	window := fs.Int("window", 0, "stream the trace and predict over overlapping windows of this many events (memory bounded by the window, not the trace; anomalies spread over more than a quarter window may be missed)")
+	predictAliases.register(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, predictUsage)
-		fs.PrintDefaults()
+		predictAliases.printDefaults(fs)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -122,7 +123,7 @@ func readTrace(path string, max int) (*trace.Trace, error) {
 		return trace.ReadFile(path, opt)
 	}()
 	if errors.Is(err, trace.ErrTooManyEvents) {
-		return nil, fmt.Errorf("%v; raise -max-events if this machine has the memory (about 150 bytes per event)", err)
+		return nil, fmt.Errorf("%v; raise -maxevents if this machine has the memory (about 150 bytes per event)", err)
 	}
 	return tr, err
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/pecanvet/pecanvet/dynamic/record"
 )
@@ -30,7 +29,7 @@ func cmdRecord(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	run := fs.String("run", "", "record only the tests matching this regexp (as go test -run)")
 	out := fs.String("o", "pecanvet-traces", "directory for the traces")
-	timeout := fs.Duration("timeout", 2*time.Minute, "time bound per test; a test still running is killed, its trace kept and marked truncated")
+	timeout := fs.Duration("timeout", record.DefaultTimeout, "time bound per test; a test still running is killed, its trace kept and marked truncated")
 	plain := fs.Bool("plain", true, "also run each test uninstrumented, to compare wall time")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, recordUsage)

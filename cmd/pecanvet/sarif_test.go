@@ -34,17 +34,17 @@ func validateSARIF(t *testing.T, log []byte) map[string]any {
 	return m
 }
 
-// readmeWorkflow returns the GitHub workflow of the README's "SARIF in CI"
-// section.
+// readmeWorkflow returns the GitHub workflow of the README's "CI with
+// SARIF" section.
 func readmeWorkflow(t *testing.T) string {
 	t.Helper()
 	b, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile("(?s)## SARIF in CI\n.*?```yaml\n(.*?)```").FindSubmatch(b)
+	m := regexp.MustCompile("(?s)## CI with SARIF\n.*?```yaml\n(.*?)```").FindSubmatch(b)
 	if m == nil {
-		t.Fatal("README has no SARIF in CI section with a yaml block")
+		t.Fatal("README has no CI with SARIF section with a yaml block")
 	}
 	return string(m[1])
 }

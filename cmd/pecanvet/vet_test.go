@@ -109,6 +109,23 @@ func TestGoVet(t *testing.T) {
 	if !strings.Contains(out, "bank/bank.go:24:4: \tstep") || !strings.Contains(out, "write Account.balance#1 (e2)\n") {
 		t.Errorf("no steps as related information, or the anomaly's events unmarked:\n%s", out)
 	}
+	// README.md shows this diagnostic verbatim, and some of its steps
+	// (their numbers aside: how many steps a schedule takes is the
+	// runtime's business).
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := regexp.MustCompile(`(?m)^    (bank/\w+\.go:\d+:\d+: .*)$`).FindAllSubmatch(readme, -1)
+	if len(shown) < 2 || string(shown[0][1])+"\n" != want {
+		t.Errorf("README.md's example does not start with the diagnostic go vet prints:\n%s", want)
+	}
+	stepNo := regexp.MustCompile(`step \d+:`)
+	for _, m := range shown[min(1, len(shown)):] {
+		if l := stepNo.ReplaceAllString(string(m[1]), "step N:"); !strings.Contains(stepNo.ReplaceAllString(out, "step N:"), l+"\n") {
+			t.Errorf("README.md's example shows a step go vet does not print:\n%s\ngot:\n%s", m[1], out)
+		}
+	}
 	if strings.Contains(out, "region-") {
 		t.Errorf("region markers among the steps:\n%s", out)
 	}

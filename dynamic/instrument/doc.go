@@ -1,8 +1,9 @@
-// Package instrument records a concrete trace of a package's tests: it
-// rewrites the package's Go files (tests included) so that every operation
-// that matters for concurrency calls the recorder runtime (dynamic/rt),
-// and builds them through `go test -overlay`, never touching the user's
-// files.
+// Package instrument rewrites a package and its tests so that every
+// operation that matters for concurrency calls the recorder runtime.
+//
+// The rewritten files are built through `go test -overlay`, never
+// touching the user's files, and their tests, run, record a concrete trace
+// through the runtime (dynamic/rt).
 //
 // # Using it
 //

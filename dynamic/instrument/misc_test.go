@@ -264,9 +264,9 @@ func TestClockRewritten(t *testing.T) {
 
 // TestRuntimeCacheStable checks that two instrumentations of the same
 // package use the same cached runtime directory, with no temp path in its
-// files: a runtime whose content changed with each run was written anew
-// and compiled again by every build (seconds each, and a cache that grew
-// without end).
+// files: a runtime whose content changes with each run would be written
+// anew and compiled again by every build (seconds each, and a cache that
+// grows without end).
 func TestRuntimeCacheStable(t *testing.T) {
 	t.Setenv("PECANVET_CACHE", t.TempDir())
 	dir, _ := filepath.Abs(filepath.Join("testdata", "tricky"))

@@ -26,13 +26,17 @@ import (
 	"github.com/pecanvet/pecanvet/internal/note"
 )
 
+// DefaultTimeout bounds the recording of one test whose Options leave
+// Timeout zero.
+const DefaultTimeout = 2 * time.Minute
+
 // Options configure a recording.
 type Options struct {
 	Dir        string        // directory inside the user's module (the go command's working directory)
 	Patterns   []string      // package patterns; default "."
 	Run        string        // regexp selecting tests (as go test -run); default all
 	OutDir     string        // where traces go; default a temporary directory
-	Timeout    time.Duration // per test; default 2m
+	Timeout    time.Duration // per test; 0: DefaultTimeout
 	Plain      bool          // also time each test uninstrumented
 	BuildFlags []string
 	Progress   io.Writer // progress lines, if not nil
@@ -105,7 +109,7 @@ func NewBuild(ctx context.Context, opt Options) (*Recorder, error) {
 // Record records every selected test of the packages.
 func Record(ctx context.Context, opt Options) ([]Test, []note.Note, error) {
 	if opt.Timeout <= 0 {
-		opt.Timeout = 2 * time.Minute
+		opt.Timeout = DefaultTimeout
 	}
 	b, err := NewBuild(ctx, opt)
 	if err != nil {

@@ -106,9 +106,9 @@ func perturbAt(addr unsafe.Pointer, op trace.Op) {
 }
 
 // childFirstWait bounds how long a parent yields for its child to begin
-// (odd seeds). A fixed millisecond of yields was often not enough on a
-// loaded machine, whose other processes kept the child's thread off the
-// CPU (record.TestChildrenFirst failed in CI).
+// (odd seeds). A fixed millisecond of yields is often not enough on a
+// loaded machine, whose other processes keep the child's thread off the
+// CPU (record.TestChildrenFirst checks the order).
 const childFirstWait = 20 * time.Millisecond
 
 // waitBegun yields until goroutine c has begun (rt.Begin bound it), or

@@ -1,7 +1,10 @@
-// Package trace defines pecanvet's trace model: the events one run of a Go
-// program produced, in the order they happened, and the two file formats that
-// hold them — a line-oriented text format for people, tests and bug reports,
-// and a compact, versioned, streaming binary format for recorded runs.
+// Package trace defines pecanvet's trace model: the events of one run, and
+// their text and binary file formats.
+//
+// A trace holds the events one run of a Go program produced, in the order
+// they happened. The two file formats are a line-oriented text format for
+// people, tests and bug reports, and a compact, versioned, streaming
+// binary format for recorded runs.
 //
 // A trace is the single input of the prediction engine (predict/ptg and its
 // successors) and the single output of the recorder, so everything both sides

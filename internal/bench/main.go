@@ -1,5 +1,7 @@
 // Command bench measures pecanvet's engine and prints one line per
-// measurement, "BENCH <name> key=value ...", so that runs can be compared
+// measurement.
+//
+// A line is "BENCH <name> key=value ...", so that runs can be compared
 // with grep and benchstat-like tools. Every ratio it prints is measured
 // side by side in the same run.
 //

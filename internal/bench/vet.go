@@ -93,7 +93,7 @@ func timeVet(dir string, args ...string) float64 {
 // the vet tool and -pecan.replay=false: what editors and golangci-lint
 // run) beside go vet's own suite on the subjects module, alternating, a
 // vet flag changed each round so that no result comes from go vet's cache
-// (both recompute the dependencies' facts). Issue 11's target: 1.5x.
+// (both recompute the dependencies' facts). The target is 1.5x.
 func benchStaticVsVet(subjects string, runs int) error {
 	tmp, err := os.MkdirTemp("", "pecanvet-staticbench-")
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// The candidates section (issue 11): what the dynamic loop made of each
+// The candidates section: what the dynamic loop made of each
 // static candidate of the corpus (pecanvet check -candidates), and the
 // static analyzers' time beside go vet's own suite on the same packages.
 

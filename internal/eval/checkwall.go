@@ -13,15 +13,15 @@ import (
 	"time"
 )
 
-// The checkwall section (issue 10: "on the corpus, pecanvet check takes at
-// most 2x go test -race"): every subject of testdata/src checked the way a
-// user checks one package, the built pecanvet binary at default settings,
-// `pecanvet check ./NAME`, beside `go test -race -count=1 ./NAME`, one
-// after the other. Both run in a fresh copy of the subjects module, so
-// each builds the package itself (the build cache keys a package by its
-// directory), on a build cache warmed for the dependencies: the standard
-// library with -race and without, and pecanvet's runtime module and its
-// instrumented build by a check of one subject in another copy.
+// The checkwall section measures pecanvet check against its target of at
+// most 2x go test -race on the corpus: every subject of testdata/src
+// checked the way a user checks one package, the built pecanvet binary at
+// default settings, `pecanvet check ./NAME`, beside `go test -race -count=1
+// ./NAME`, one after the other. Both run in a fresh copy of the subjects
+// module, so each builds the package itself (the build cache keys a package
+// by its directory), on a build cache warmed for the dependencies: the
+// standard library with -race and without, and pecanvet's runtime module
+// and its instrumented build by a check of one subject in another copy.
 
 // checkWallRow is one subject's measurement.
 type checkWallRow struct {

@@ -8,8 +8,9 @@ import (
 )
 
 // raceWall times one `go test -race -count=1 pkg` in dir, build included,
-// as the corpus's counterpart of pecanvet check's wall time (issue 10: at
-// most 2x). The race runtime's exit sleep is included, as users see it.
+// as the corpus's counterpart of pecanvet check's wall time (whose target
+// is at most 2x). The race runtime's exit sleep is included, as users see
+// it.
 func raceWall(dir, pkg string) time.Duration {
 	cmd := exec.Command("go", "test", "-race", "-count=1", pkg)
 	cmd.Dir = dir

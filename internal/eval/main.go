@@ -1,6 +1,11 @@
-// Command eval evaluates pecanvet on the subjects in testdata/src the way
-// PECAN's Table 1 did, and prints a markdown table with PECAN's columns
-// plus how `go test -race` fares on the same subjects:
+// Command eval evaluates pecanvet on its corpus and on code written
+// elsewhere, and writes the results to EVAL.md.
+//
+// # The corpus
+//
+// On the subjects in testdata/src it measures what PECAN's Table 1 did,
+// and prints a markdown table with PECAN's columns plus how `go test
+// -race` fares on the same subjects:
 //
 //	Program | LOC | Goroutines | SV | Events | Overhead | Analysis | Transform |
 //	Race | AV | ASV | REAL | EXP | F | race-1 | race-100 | known
@@ -18,7 +23,7 @@
 // in how many of N runs (-race-runs). known says whether a reproduced
 // anomaly involves the known bug's lines (SUBJECTS.md).
 //
-//	go run ./internal/eval [-subjects testdata/src] [-o EVAL.md] [-race-runs 100] [-readme README.md]
+//	go run ./internal/eval [-subjects testdata/src] [-o EVAL.md] [-race-runs 100]
 //
 // Two more sections evaluate pecanvet on code written elsewhere, run as
 // users run it (go vet -vettool=pecanvet) beside go test -race: Go's race
@@ -79,7 +84,6 @@ func main() {
 	subjects := flag.String("subjects", "testdata/src", "the subjects module")
 	out := flag.String("o", "EVAL.md", "write the table (and notes) to this file")
 	raceRuns := flag.Int("race-runs", 100, "runs of the race-built tests for the race-100 column")
-	readme := flag.String("readme", "", "also replace the table between the eval markers in this README")
 	only := flag.String("only", "", "evaluate only these subjects (comma-separated names)")
 	cfg := sectionFlags()
 	flag.Parse()
@@ -149,12 +153,6 @@ func main() {
 	fmt.Print(table)
 	fmt.Print("\n" + summary)
 	fmt.Printf("\neval: table written to %s\n", *out)
-	if *readme != "" {
-		if err := replaceBetween(*readme, "<!-- eval:begin -->", "<!-- eval:end -->", "\n"+table+"\n"+summary); err != nil {
-			fatal(err)
-		}
-		fmt.Printf("eval: %s updated\n", *readme)
-	}
 }
 
 func fatal(err error) {
@@ -465,23 +463,4 @@ func summarize(rows []*row, took time.Duration) string {
 		}
 	}
 	return b.String()
-}
-
-// replaceBetween replaces the text between two marker lines of a file.
-func replaceBetween(path, begin, end, text string) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	s := string(b)
-	i, j := strings.Index(s, begin), strings.Index(s, end)
-	if i < 0 || j < i {
-		return fmt.Errorf("%s: no %s … %s markers", path, begin, end)
-	}
-	s = s[:i+len(begin)] + text + s[j:]
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(s), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// The real-modules section (issue 14): pinned modules from the module
+// The real-modules section: pinned modules from the module
 // proxy, each copied out of the module cache and checked with
 // `go vet -vettool=pecanvet ./...` beside `go test -race -count=1 ./...`.
 

@@ -1,6 +1,8 @@
-// Package gen generates traces for tests and benchmarks: small random traces
-// for property tests against the oracle (Small), and large realistic ones for
-// benchmarks (Large, LargeStream). Every generated trace is a feasible
+// Package gen generates feasible traces: small random ones for property
+// tests, large realistic ones for benchmarks.
+//
+// Small makes traces for property tests against the oracle; Large and
+// LargeStream make them for benchmarks. Every generated trace is a feasible
 // execution: it is produced by simulating goroutines that run random
 // programs, so channel, lock, WaitGroup, fork and join semantics hold by
 // construction.

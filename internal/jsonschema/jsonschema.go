@@ -1,9 +1,11 @@
-// Package jsonschema validates JSON documents against a JSON Schema
-// (draft-04), for tests: it covers the keywords the SARIF 2.1.0 schema uses
-// (type, $ref, properties, additionalProperties, required, items, minItems,
-// uniqueItems, minimum, maximum, enum, pattern, format uri, uri-reference
-// and date-time, anyOf, oneOf) and refuses a schema that uses any other
-// validation keyword, so a pass never means "not checked".
+// Package jsonschema validates JSON documents against a draft-04 JSON
+// Schema, for tests.
+//
+// It covers the keywords the SARIF 2.1.0 schema uses (type, $ref,
+// properties, additionalProperties, required, items, minItems, uniqueItems,
+// minimum, maximum, enum, pattern, format uri, uri-reference and date-time,
+// anyOf, oneOf) and refuses a schema that uses any other validation
+// keyword, so a pass never means "not checked".
 package jsonschema
 
 import (

@@ -1,5 +1,5 @@
-// Package note defines the notes pecanvet's stages leave for the user:
-// what was skipped, cut short or left out, and why.
+// Package note defines the notes pecanvet's stages leave for the user: what
+// was skipped or cut short, and why.
 //
 // A note is not a finding. Each has a Kind, so that a reporter chooses
 // which to show by what they are about, not by their text.
@@ -13,7 +13,7 @@ type Kind string
 // The kinds of note.
 const (
 	Budget     Kind = "budget"       // a package's time budget, or a trace's share of it, ran out
-	Replays    Kind = "not-replayed" // predictions left unreplayed: -max-replays, or the budget
+	Replays    Kind = "not-replayed" // predictions left unreplayed: -maxreplays, or the budget
 	Timeout    Kind = "timeout"      // a test ran past its time bound while recorded
 	NoTests    Kind = "no-tests"     // a package has no tests to run
 	Fails      Kind = "fails"        // a test failed while recorded: in a normal run too, or only instrumented

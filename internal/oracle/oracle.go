@@ -1,5 +1,7 @@
-// Package oracle is an independent, exact, brute-force implementation of the
-// prediction model of pecanvet's engine, for property tests on small traces.
+// Package oracle is a brute-force implementation of pecanvet's prediction
+// model, for property tests on small traces.
+//
+// It is independent of the engine, and exact.
 //
 // Given one recorded trace it computes the happens-before edges the engine
 // must respect (POR), the locksets, the atomic regions, every instance of a

@@ -1,8 +1,9 @@
 // Package candidates defines an analyzer that finds candidate access
-// anomalies — data races, atomicity violations (AV) and atomic-set
-// serializability violations (ASV) — between pieces of code that may run
-// concurrently. It matches the patterns of pattern (the built-in
-// set "all" by default, or the -patterns flag, resolved by
+// anomalies between code that may run concurrently.
+//
+// The anomalies are data races, atomicity violations (AV) and atomic-set
+// serializability violations (ASV). It matches the patterns of pattern (the
+// built-in set "all" by default, or the -patterns flag, resolved by
 // pattern.Resolve) against the symbolic sequences of package symbolic.
 //
 // A candidate is a hint, not a finding: pecanvet runs the code that

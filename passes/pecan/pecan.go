@@ -1,6 +1,8 @@
-// Package pecan defines the analyzer that `go vet -vettool=pecanvet` runs:
-// it reports the concurrency anomalies that a replayed schedule of the
-// package's tests reproduced.
+// Package pecan defines the vet tool's analyzer: it reports the
+// concurrency anomalies that a replayed schedule reproduced.
+//
+// It is the analyzer `go vet -vettool=pecanvet` runs; the schedules are
+// of the package's tests.
 //
 // For a package with concurrency (goroutines, channels, sync or
 // sync/atomic: symbolic.Result.HasConcurrency; or a standard-library API
@@ -108,7 +110,7 @@ func newAnalyzer(run func(*analysis.Pass) (any, error), requires ...*analysis.An
 	a.Flags.BoolVar(&doReplay, "replay", doReplay, "confirm by recording and replaying; false reports the static candidates, marked unconfirmed")
 	a.Flags.IntVar(&maxReplays, "maxreplays", maxReplays, "replays per test at most")
 	a.Flags.StringVar(&statsFile, "stats", statsFile, "append one JSON line per package to this file: tests found and checked, notes, why it was skipped (for evaluations)")
-	a.Flags.BoolVar(&verbose, "v", verbose, "also report interleavings without effect (violations across a unit's own unlock whose replay passes)")
+	a.Flags.BoolVar(&verbose, "v", verbose, "also report interleavings without effect (reproduced, but no effect and no dependence) and the findings of a bug already reported")
 	return a
 }
 

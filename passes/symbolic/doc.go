@@ -1,9 +1,10 @@
 // Package symbolic defines an analyzer that turns every function of a
-// package into a symbolic event sequence: the static counterpart of the
-// trace that pecanvet records at run time. Package candidates matches the
-// anomaly patterns of pattern against these sequences to find the
-// code worth running, recording and replaying; nothing here is reported to
-// the user.
+// package into a symbolic event sequence.
+//
+// A sequence is the static counterpart of the trace that pecanvet records
+// at run time. Package candidates matches the anomaly patterns of pattern
+// against these sequences to find the code worth running, recording and
+// replaying; nothing here is reported to the user.
 //
 // The analyzer is pure and fast (no I/O, no subprocess): it only needs
 // buildssa's SSA form, so gopls, golangci-lint, go vet or any other

@@ -1,7 +1,9 @@
-// Package filter decides, between prediction (predict) and replay
-// (check), which predicted anomalies are worth a replay and in which
-// order to replay them. It has one job: spend fewer replays without ever
-// losing an anomaly that replay would reproduce.
+// Package filter decides which predicted anomalies are worth a replay, and
+// in which order to replay them.
+//
+// It runs between prediction (predict) and replay (check), and has one
+// job: spend fewer replays without ever losing an anomaly that replay
+// would reproduce.
 //
 // Two checks, from two seeds:
 //
@@ -35,7 +37,7 @@
 //     instances of a site combination with fewer broken reads first
 //     (Options.RankReadsFrom), but does not by default: on the corpus that
 //     order cost more replays than the search's own and, under
-//     -max-replays, lost a finding. The reads an anomaly changes are often
+//     -maxreplays, lost a finding. The reads an anomaly changes are often
 //     the very reads whose new values make it show.
 //
 // The lemmas' intervals describe which reads change writer when an

@@ -163,7 +163,7 @@ func (b *builder) step(i int32) {
 		// calls. It releases nothing (no epoch step), takes no snapshot
 		// (no join), changes no lockset, and neither opens nor closes a
 		// component (whether g is inside one is as after g's previous
-		// event); the general path was half of the build's time.
+		// event); the general path would take half of the build's time.
 		gr.Epoch[i] = b.cur[g][g]
 		top := b.lockTop[g]
 		gr.Lock[i] = top

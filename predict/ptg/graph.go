@@ -1,8 +1,10 @@
-// Package ptg builds the Partial and Temporal order Graph of PECAN (section
-// 4–5.1) from a trace: the indices the pattern search walks (events by
-// goroutine, by memory location, by atomic region), the happens-before
-// relation (the paper's POR) kept compactly, locksets with read/write modes,
-// and atomic regions.
+// Package ptg builds PECAN's Partial and Temporal order Graph of a trace,
+// which the pattern search walks.
+//
+// The graph (PECAN, sections 4–5.1) holds the indices the pattern search
+// walks (events by goroutine, by memory location, by atomic region), the
+// happens-before relation (the paper's POR) kept compactly, locksets with
+// read/write modes, and atomic regions.
 //
 // Happens-before is stored only for thread-communication (TC) events, as the
 // paper prescribes: every event gets a scalar epoch (its goroutine's own clock
@@ -38,8 +40,7 @@
 //
 // A unit whose own code releases the lock that guarded its accesses splits
 // itself on purpose there; regions are not cut (a violation across the
-// split can still be a bug), but Graph.SplitBetween names the release, and
-// such a violation is reported only with evidence of an effect.
+// split can still be a bug), but Graph.SplitBetween names the release.
 //
 // Inconsistent input (unlock of a lock not held, non-nested locking, a trace
 // order that contradicts happens-before) is reported in Graph.Warnings and
@@ -158,7 +159,7 @@ func (gr *Graph) G(g int32) []int32 { return gr.byG.row(g) }
 // Accesses returns the access events on object o in trace order; for a
 // channel, its sends and closes (which channel patterns match).
 //
-// The index is built at the first call: the search no longer needs it (it
+// The index is built at the first call: the search does not use it (it
 // classes accesses in one pass in trace order), so a prediction does not
 // pay for it.
 func (gr *Graph) Accesses(o int32) []int32 {
@@ -198,8 +199,8 @@ func Build(tr *trace.Trace) *Graph {
 	// One pass counts each goroutine's events (the goroutine rows' sizes)
 	// and what the lock nodes, regions and the check-then-act marks need;
 	// the builder's pass then sets each event's local position and fills
-	// the rows as it goes. This was two closure-driven passes per index
-	// plus a pass over each row: a fifth of the build time at 10^6 events.
+	// the rows as it goes. Two closure-driven passes per index plus a pass
+	// over each row would take a fifth of the build time at 10^6 events.
 	start := make([]int32, gr.NG+1)
 	acq, loads := 0, false
 	for i := range evs {
@@ -208,8 +209,8 @@ func Build(tr *trace.Trace) *Graph {
 		switch e.Op {
 		case trace.Lock, trace.RLock, trace.RegionBegin:
 			// Each acquisition or unit makes at most one lock node and
-			// one region: size them once (growing them was a fifth of
-			// the build time).
+			// one region: size them once (growing them takes a fifth
+			// of the build time).
 			acq++
 		case trace.AtomicLoad:
 			loads = true
@@ -323,7 +324,7 @@ func (gr *Graph) Sources(e int32) []int32 {
 // Balance and Set — is no such split: the caller composed two critical
 // sections and expects them to run together. Regions are not cut there
 // (a violation across the split can still be a bug, as in treeset's Add);
-// the split only asks the violation for evidence of an effect.
+// the split is only named (predict.Anomaly.Split).
 func (gr *Graph) SplitBetween(a, b int32) int32 {
 	g := gr.Tr.Events[a].G
 	if gr.Tr.Events[b].G != g {
@@ -349,10 +350,10 @@ func (gr *Graph) SplitBetween(a, b int32) int32 {
 // again, at or before the later event, which is inside that lock. That is
 // the double-checked idiom (ants's revertWorker: IsClosed, Lock, IsClosed
 // again): the unlocked read is a hint, the locked one decides, and a
-// write between them is what the second read is for. As with
-// SplitBetween, a violation across it is reported only with evidence of
-// an effect. A check that is not repeated under the lock (a
-// time-of-check-to-time-of-use bug) is no recheck.
+// write between them is what the second read is for, so a violation
+// across it is reported only with evidence of an effect. A check that is
+// not repeated under the lock (a time-of-check-to-time-of-use bug) is no
+// recheck.
 func (gr *Graph) RecheckBetween(a, b int32) int32 {
 	g := gr.Tr.Events[a].G
 	if gr.Tr.Events[b].G != g {

@@ -1,6 +1,8 @@
 // Package schedule generates, for one predicted anomaly, a thread schedule
-// that makes it happen: PECAN section 6 (Algorithms 3 and 4), generalized to
-// any pattern.
+// that makes it happen.
+//
+// It is PECAN's section 6 (Algorithms 3 and 4), generalized to any
+// pattern.
 //
 // The paper moves blocks of the recorded trace: the events that depend on a
 // violation event go after its partner, and the outermost-lock (OML) block

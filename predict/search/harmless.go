@@ -48,7 +48,7 @@ func commuting(gr *ptg.Graph, events []int32) bool {
 // (trace.FlagUnused), and the remote event's atomic region touches that
 // object only with such updates. Then the unit reads the same values, the
 // final values are the same, and no goroutine observes the difference: an
-// interleaving without effect (issue 14). The region condition keeps the
+// interleaving without effect. The region condition keeps the
 // violations of a check-then-act: a remote region that loads the counter
 // before adding to it decided on a value the reordering changes.
 func unobserved(gr *ptg.Graph, p *pattern.Pattern, events []int32) bool {

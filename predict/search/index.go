@@ -210,8 +210,8 @@ func sharedOf(all *groupIndex) *groupIndex {
 // Classes are numbered by object, then by their first instance, and each
 // class's instances are in trace order (which is program order: they are
 // one goroutine's). The events are read in trace order, not object by
-// object: walking each object's accesses jumped across the whole trace
-// and was most of the time of this function at 10^6 events.
+// object: walking each object's accesses jumps across the whole trace
+// and takes most of the time of this function at 10^6 events.
 func (s *searcher) buildSingles(shared bool) *groupIndex {
 	gr := s.gr
 	evs := gr.Tr.Events

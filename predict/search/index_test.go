@@ -17,7 +17,7 @@ import (
 // The class indices are built in passes over the trace in trace order,
 // with caches in front of the maps (buildSingles, regionItems,
 // buildRegionGroups). The reference versions below are the direct
-// formulation they replaced: object by object over ptg.Graph.Accesses,
+// formulation: object by object over ptg.Graph.Accesses,
 // region by region over the goroutine's row, one group at a time. The
 // tests check that both give the same classes, in the same order, with the
 // same instances in the same order: the search's result depends on that

@@ -49,8 +49,8 @@ func (s *searcher) regionItems() {
 //
 // It reads the events in trace order. A goroutine has one region open at
 // a time, so each goroutine collects its open region's items in a buffer
-// of its own. Walking each region through its goroutine's row was a
-// quarter of the search's own time at 10^6 events.
+// of its own. Walking each region through its goroutine's row would take
+// a quarter of the search's own time at 10^6 events.
 func (s *searcher) scanRegions(f func(r int32, items []item) bool) {
 	gr := s.gr
 	evs := gr.Tr.Events
@@ -134,9 +134,9 @@ func (s *searcher) regionItemsOf(r int) []item {
 // The sequences are enumerated as each region ends, while its items are
 // at hand (enumerateAtEnds), not from a stored list of every region's
 // items read again in order of region id: that list's writes and reads
-// were a third of the index's time at 10^6 events. Only the tuple cap
-// depends on the order regions are enumerated in: an enumeration that
-// reaches it is done again in region order, as before.
+// would take a third of the index's time at 10^6 events. Only the tuple
+// cap depends on the order regions are enumerated in: an enumeration that
+// reaches it is done again in region order.
 func (s *searcher) buildRegionGroups(gs []*group) {
 	byN := map[int][]*regionBuilding{}
 	var ns []int
@@ -236,8 +236,8 @@ type regionBuilding struct {
 	// The instances found, in order, each as its class followed by its n
 	// events, in chunks (no record is split between two). They are
 	// distributed to their classes at the end, into one array: appending
-	// to each class as found was a fifth of the enumeration's time, and
-	// one growing slice's copies were as much at 10^7 events.
+	// to each class as found takes a fifth of the enumeration's time, and
+	// one growing slice's copies as much at 10^7 events.
 	insts [][]int32
 }
 

@@ -1,6 +1,8 @@
-// Package search is PECAN's pattern-directed search (section 5.2): it walks
-// the PTG's indices for instances of access-anomaly patterns that the
+// Package search finds the instances of access-anomaly patterns that a
 // recorded trace, or a mutation of it, can realize.
+//
+// It is PECAN's pattern-directed search (section 5.2): it walks the PTG's
+// indices (predict/ptg).
 //
 // A candidate must pass the mutation condition — the corrected Algorithm 1,
 // l(i) ∩ l(j) = ∅ && !POR(v_i, v_j), generalized to any number of events:

@@ -1,9 +1,10 @@
 // Package driver generates test drivers: tests that call two methods of a
-// type from two goroutines, so that the recorded run holds accesses the
-// dynamic loop can predict from where the package's own tests hold none.
-// This is how PECAN closed the JDK collections, and the third step of
-// pecanvet's pipeline (static candidates → drivers → record → predict →
-// replay).
+// type from two goroutines.
+//
+// A driver gives the recorded run accesses the dynamic loop can predict
+// from where the package's own tests hold none. This is how PECAN closed
+// the JDK collections, and the third step of pecanvet's pipeline (static
+// candidates → drivers → record → predict → replay).
 //
 // For a package with tests, the method pairs are the static candidates
 // (passes/candidates) whose two contexts are methods of one type: a driver

@@ -1,8 +1,9 @@
-// Package locker tells which types of the user's own are locks: a type
-// whose pointer has Lock() and Unlock() (a sync.Locker) that are not
-// sync's. The instrumenter takes them for locks (their calls record lock
-// and unlock, their bodies are not instrumented), and the generated
-// drivers do not call their methods against each other.
+// Package locker tells which of the user's own types are locks.
+//
+// A lock is a type whose pointer has Lock() and Unlock() (a sync.Locker)
+// that are not sync's. The instrumenter takes them for locks (their calls
+// record lock and unlock, their bodies are not instrumented), and the
+// generated drivers do not call their methods against each other.
 package locker
 
 import "go/types"

@@ -1,8 +1,9 @@
 // Package reach tells which functions each test of a package can reach,
-// over a call graph of the package and its tests: the tests from which
-// both contexts of a static candidate are reachable are the ones whose
-// runs can hold it, and the dynamic loop records and checks them first
-// (issue 11: candidates pick what to record).
+// over a call graph.
+//
+// The graph is of the package and its tests. The tests from which both
+// contexts of a static candidate are reachable are the ones whose runs
+// can hold it, and the dynamic loop records and checks them first.
 //
 // The graph is built from SSA (golang.org/x/tools/go/ssa) of the package
 // with its internal tests and of its external tests, the imported

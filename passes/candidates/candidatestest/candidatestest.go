@@ -1,6 +1,7 @@
-// Package candidatestest defines a test-only analyzer that reports every
-// candidate of package candidates as a diagnostic, so that analysistest and
-// its // want comments can check them.
+// Package candidatestest defines a test-only analyzer that reports each
+// candidate of package candidates as a diagnostic.
+//
+// So analysistest and its // want comments can check the candidates.
 //
 // Each candidate is reported at its first site with the message
 //

@@ -12,23 +12,17 @@ import (
 	"time"
 )
 
-// editorSnippets returns the code blocks of README.md's editors section,
-// by language.
+// editorsDoc documents the editor configurations.
+const editorsDoc = "../../docs/editors.md"
+
+// editorSnippets returns the code blocks of docs/editors.md, by language.
 func editorSnippets(t *testing.T) map[string]string {
 	t.Helper()
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile(editorsDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := string(b)
-	i := strings.Index(s, "\n## In editors, beside gopls\n")
-	if i < 0 {
-		t.Fatal("README.md has no section \"In editors, beside gopls\"")
-	}
-	s = s[i+1:]
-	if j := strings.Index(s, "\n## "); j >= 0 {
-		s = s[:j]
-	}
 	out := map[string]string{}
 	for _, m := range regexp.MustCompile("(?s)```(\\w+)\n(.*?)```").FindAllStringSubmatch(s, -1) {
 		out[m[1]] = m[2]
@@ -46,11 +40,11 @@ func strs(list string) []string {
 	return out
 }
 
-// TestREADMEEditors checks README.md's editor configurations — Neovim's
+// TestEditorsDoc checks docs/editors.md's editor configurations — Neovim's
 // vim.lsp.config, Helix's languages.toml, VS Code's generic client — for
 // Go files, then starts the command each gives and holds a short LSP
 // session with it (initialize, shutdown, exit with status 0).
-func TestREADMEEditors(t *testing.T) {
+func TestEditorsDoc(t *testing.T) {
 	sn := editorSnippets(t)
 	cmds := map[string][]string{}
 
