@@ -42,9 +42,18 @@ func TestGoVetModuleShapes(t *testing.T) {
 				if hashTree(t, root) != before {
 					t.Errorf("go vet -vettool=pecanvet changed the module's files")
 				}
-				for _, bad := range []string{"skipped", "fails", "no test", "not checked", "panic"} {
-					if strings.Contains(out, bad) {
-						t.Errorf("output says %q:\n%s", bad, out)
+				// A diagnostic may say the replayed test fails: that is its
+				// proof. The other lines are go vet's and pecanvet's notes,
+				// which must not say the package went unchecked.
+				diag := regexp.MustCompile(`^\S+\.go:\d+:\d+: `)
+				for _, line := range strings.Split(out, "\n") {
+					if diag.MatchString(line) {
+						continue
+					}
+					for _, bad := range []string{"skipped", "fails", "no test", "not checked", "panic"} {
+						if strings.Contains(line, bad) {
+							t.Errorf("output says %q:\n%s", bad, out)
+						}
 					}
 				}
 				reported := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(c.file) + `:\d+:\d+: (data race|atomicity violation) on Tally\.n: .*reproduced`).MatchString(out)
