@@ -497,15 +497,23 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 	// under perturbed schedules, a seed at a time, all in one process.
 	for seed := 1; seed <= opt.Perturb && time.Now().Before(deadline) && ctx.Err() == nil; seed++ {
 		var idx []int
+		late := 0
 		for ti, tc := range tcs {
 			if tc != nil && tc.wantsPerturbed(firsts[ti]) {
 				idx = append(idx, ti)
+				if firsts[ti].Unstarted > 0 {
+					late++
+				}
 			}
 		}
 		if len(idx) == 0 {
 			break
 		}
-		opt.progress("check: %s: recording %d tests again, perturbed (seed %d)", pkg, len(idx), seed)
+		why := ""
+		if late > 0 {
+			why = fmt.Sprintf("; %d with goroutines that never ran", late)
+		}
+		opt.progress("check: %s: recording %d tests again, perturbed (seed %d%s)", pkg, len(idx), seed, why)
 		runs := recordPerturbed(ctx, b, pkg, tests, idx, scratch, seed, opt)
 		checkQueued(ctx, b.Build, pkg, deadline, opt, seen, rep, func(predict func(*testCheck, record.Test, string)) {
 			for _, ti := range idx { // in test order: what is credited where does not depend on timing

@@ -29,4 +29,13 @@ func TestWantsPerturbed(t *testing.T) {
 	if c.wantsPerturbed(thin) {
 		t.Errorf("a run that gave a prediction: recorded again")
 	}
+	late := thin
+	late.Unstarted = 1
+	if !c.wantsPerturbed(late) {
+		t.Errorf("a run with a goroutine that never ran: not recorded again")
+	}
+	late.Wall = time.Second
+	if c.wantsPerturbed(late) {
+		t.Errorf("a slow run with a goroutine that never ran: recorded again")
+	}
 }

@@ -141,7 +141,7 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 			Skipped:  st.result == "SKIP",
 			TimedOut: st.timedOut, Output: st.out.String()}
 		if ok {
-			t.Events, t.Goroutines, t.Active, t.Shared, t.Truncated, ok = statsOf(path)
+			ok = t.setStats(path) == nil
 			if st.timedOut {
 				t.Truncated = "timed out after " + timeout.String()
 			}
@@ -232,11 +232,4 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 		send(st, st.timedOut)
 	}
 	return len(order)
-}
-
-// statsOf is traceStats for a batch: ok is false when the test wrote no
-// trace (no TestStart).
-func statsOf(path string) (events, goroutines, active, shared int, truncated string, ok bool) {
-	events, goroutines, active, shared, truncated, err := traceStatsActive(path)
-	return events, goroutines, active, shared, truncated, err == nil
 }

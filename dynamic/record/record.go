@@ -50,11 +50,14 @@ type Test struct {
 	Events     int
 	Goroutines int
 	Active     int // goroutines with events other than forks and joins
-	Shared     int // locations accessed by two or more goroutines, at least one writing
-	Wall       time.Duration
-	PlainWall  time.Duration // 0 unless Options.Plain
-	Passed     bool
-	Skipped    bool // the test skipped itself (t.Skip): nothing to record again
+	// Unstarted counts the goroutines forked in the trace that never ran
+	// in it: what they race with the trace cannot show.
+	Unstarted int
+	Shared    int // locations accessed by two or more goroutines, at least one writing
+	Wall      time.Duration
+	PlainWall time.Duration // 0 unless Options.Plain
+	Passed    bool
+	Skipped   bool // the test skipped itself (t.Skip): nothing to record again
 	// Batched: recorded in a process of many tests (RecordBatch), so the
 	// trace ends with the test function, as a replay in a process of many
 	// replays does (replay.RunBatch); one recorded alone goes on to the
@@ -63,6 +66,16 @@ type Test struct {
 	TimedOut  bool
 	Truncated string // why the trace is incomplete, if it is
 	Output    string // the test's output (tail)
+}
+
+// setStats fills the test's counts from its trace at path.
+func (t *Test) setStats(path string) error {
+	ti, err := traceStats(path)
+	if err != nil {
+		return err
+	}
+	t.Events, t.Goroutines, t.Active, t.Shared, t.Unstarted, t.Truncated = ti.events, ti.goroutines, ti.active, ti.shared, ti.unstarted, ti.truncated
+	return nil
 }
 
 // A Recorder records tests with the instrumented binaries of a build.
@@ -183,14 +196,10 @@ func (rec *Recorder) RecordTestEnv(ctx context.Context, pkg, name, path string, 
 	}
 	t := Test{Package: pkg, Name: name, Trace: path, Wall: r.Wall, Passed: r.Passed, TimedOut: r.TimedOut, Output: r.Output,
 		Skipped: r.Passed && strings.Contains(r.Output, "--- SKIP: "+name+" (")}
-	events, goroutines, active, shared, truncated, err := traceStatsActive(path)
-	switch {
-	case err != nil && os.IsNotExist(err):
+	if err := t.setStats(path); os.IsNotExist(err) {
 		t.Truncated = "no trace written"
-	case err != nil:
+	} else if err != nil {
 		t.Truncated = err.Error()
-	default:
-		t.Events, t.Goroutines, t.Active, t.Shared, t.Truncated = events, goroutines, active, shared, truncated
 	}
 	if r.TimedOut {
 		t.Truncated = fmt.Sprintf("timed out after %v", timeout)

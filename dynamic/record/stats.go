@@ -7,52 +7,67 @@ import (
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 )
 
-// traceStats reads the trace at path one event at a time — a recorded
-// trace can be larger than memory — and returns its event count, goroutine
-// count, shared locations (as SharedLocations) and truncation reason.
-func traceStats(path string) (events, goroutines, shared int, truncated string, err error) {
-	events, goroutines, _, shared, truncated, err = traceStatsActive(path)
-	return
+// traceInfo is what traceStats reads off a trace.
+type traceInfo struct {
+	events, goroutines int
+	// active counts goroutines with events other than forks and joins
+	// (the main goroutine, which only forks and joins a test's
+	// goroutine, is not one).
+	active int
+	shared int // locations as SharedLocations counts them
+	// unstarted counts goroutines forked in the trace whose first event
+	// never came: the test ended (or the trace was cut) before they ran,
+	// so whatever they race with is absent from the trace.
+	unstarted int
+	truncated string
 }
 
-// traceStatsActive is traceStats that also counts the active goroutines:
-// those with events other than forks and joins (the main goroutine, which
-// only forks and joins a test's goroutine, is not one).
-func traceStatsActive(path string) (events, goroutines, active, shared int, truncated string, err error) {
+// traceStats reads the trace at path one event at a time — a recorded
+// trace can be larger than memory.
+func traceStats(path string) (traceInfo, error) {
+	var ti traceInfo
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, 0, 0, 0, "", err
+		return ti, err
 	}
 	defer f.Close()
 	// No object names are needed here: CountObjects keeps the decoder's
 	// memory independent of how many objects (allocations) the test named.
 	d, err := trace.NewDecoderOptions(f, path, trace.ReadOptions{Lenient: true, CountObjects: true})
 	if err != nil {
-		return 0, 0, 0, 0, "", err
+		return ti, err
 	}
 	sh := newSharedCounter()
 	var act []bool
+	forked := map[int32]bool{} // children forked with no event of theirs yet
 	for {
 		e, err := d.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return 0, 0, 0, 0, "", err
+			return traceInfo{}, err
 		}
-		events++
+		ti.events++
 		sh.add(e)
+		if e.Op == trace.Fork && e.Obj >= 0 {
+			forked[e.Obj] = true
+		}
+		if e.G >= 0 {
+			delete(forked, e.G)
+		}
 		if e.Op != trace.Fork && e.Op != trace.Join && e.G >= 0 {
 			if int(e.G) >= len(act) {
 				act = append(act, make([]bool, int(e.G)+1-len(act))...)
 			}
 			if !act[e.G] {
 				act[e.G] = true
-				active++
+				ti.active++
 			}
 		}
 	}
-	return events, len(d.Tables().Goroutines), active, sh.count(), d.Truncated(), nil
+	ti.goroutines, ti.shared, ti.unstarted, ti.truncated = len(d.Tables().Goroutines), sh.count(), len(forked), d.Truncated()
+	return ti, nil
 }
 
 // sharedCounter is SharedLocations, one event at a time. It is indexed by

@@ -1,6 +1,8 @@
 package record
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
@@ -23,5 +25,31 @@ func TestSharedLocations(t *testing.T) {
 	}
 	if n := SharedLocations(tr); n != 1 {
 		t.Errorf("SharedLocations = %d, want 1", n)
+	}
+}
+
+// TestUnstarted: a goroutine forked in the trace with no event of its own
+// is counted unstarted; one that began, or did anything, is not.
+func TestUnstarted(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want int
+	}{
+		{"main fork g1 @m.go:1\ng1 begin\ng1 write x @m.go:2\nmain fork g2 @m.go:3\nmain read x @m.go:4\n", 1},
+		{"main fork g1 @m.go:1\nmain fork g2 @m.go:3\ng2 write x @m.go:2\n", 1},
+		{"main fork g1 @m.go:1\ng1 begin\ng1 end @m.go:5\nmain join g1\n", 0},
+		{"main fork g1 @m.go:1\nmain fork g2 @m.go:2\nmain read x @m.go:4\n", 2},
+	} {
+		path := filepath.Join(t.TempDir(), "t.trace")
+		if err := os.WriteFile(path, []byte(trace.TextHeader+"\n"+c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ti, err := traceStats(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ti.unstarted != c.want {
+			t.Errorf("unstarted = %d, want %d, in\n%s", ti.unstarted, c.want, c.text)
+		}
 	}
 }
