@@ -322,7 +322,7 @@ func recordPerturbed(ctx context.Context, b *record.Recorder, pkg string, tests 
 // notes adds the notes about bounds hit.
 func (c *testCheck) notes() {
 	if c.skipped > 0 {
-		why := fmt.Sprintf("-max-replays %d", c.opt.MaxReplays)
+		why := fmt.Sprintf("-maxreplays %d", c.opt.MaxReplays)
 		if c.shareCut {
 			why = fmt.Sprintf("its replays took their share of the budget, %v", max(replayShareMin, c.opt.Budget/replayShare))
 		} else if time.Now().After(c.deadline) {

@@ -229,7 +229,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for _, n := range rep.Notes {
 		if shownNotes[n.Kind] {
-			printNote(pass, n.String())
+			printNote(pass, n)
 		}
 	}
 	if verbose {
@@ -317,8 +317,12 @@ var shownNotes = map[note.Kind]bool{
 
 // printNote tells the user what was skipped, on standard error (go vet
 // shows it), without making it a diagnostic.
-func printNote(pass *analysis.Pass, msg string) {
-	fmt.Fprintf(os.Stderr, "pecanvet: %s: %s\n", pass.Pkg.Path(), msg)
+// A note names its package (and test); one that does not is the pass's.
+func printNote(pass *analysis.Pass, n note.Note) {
+	if n.Package == "" {
+		n.Package = pass.Pkg.Path()
+	}
+	fmt.Fprintf(os.Stderr, "pecanvet: %s\n", n)
 }
 
 // diagnose turns reproduced findings into diagnostics: one per reporting
