@@ -49,13 +49,44 @@ func at(f check.Finding) int {
 // Title names a finding's kind and objects: "atomicity violation on
 // Account.balance".
 func Title(f check.Finding) string {
-	return pattern.KindName(f.Anomaly.Pattern.Kind) + " on " + strings.Join(f.ObjectNames(), ", ")
+	return pattern.KindName(f.Anomaly.Pattern.Kind) + " on " + objects(f)
+}
+
+// testT is how the recorder names a test's *testing.T (or B, F, TB): its
+// methods read it and the end of its test writes it.
+const testT = "testing.T"
+
+// objects names a finding's objects, a test's T as "the test's T".
+func objects(f check.Finding) string {
+	names := f.ObjectNames()
+	for k, o := range names {
+		if o == testT {
+			names[k] = "the test's T"
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// testEnd reports whether a finding's two events are a use of a test's T
+// and the end of its test, and which of them is the end.
+func testEnd(f check.Finding) (end int, ok bool) {
+	if len(f.Anomaly.Events) != 2 || len(f.ObjectNames()) != 1 || f.ObjectNames()[0] != testT {
+		return 0, false
+	}
+	evs := events(f)
+	switch {
+	case evs[0].op == "write" && evs[1].op == "read":
+		return 0, true
+	case evs[1].op == "write" && evs[0].op == "read":
+		return 1, true
+	}
+	return 0, false
 }
 
 // Detailed is Title with the pattern: "atomicity violation (av/RWW) on
 // Account.balance".
 func Detailed(f check.Finding) string {
-	return fmt.Sprintf("%s (%s) on %s", pattern.KindName(f.Anomaly.Pattern.Kind), f.Anomaly.Pattern.ID(), strings.Join(f.ObjectNames(), ", "))
+	return fmt.Sprintf("%s (%s) on %s", pattern.KindName(f.Anomaly.Pattern.Kind), f.Anomaly.Pattern.ID(), objects(f))
 }
 
 // Message is the diagnostic of a reproduced finding, one clause: what can
@@ -112,6 +143,11 @@ func events(f check.Finding) []event {
 func clause(f check.Finding) string {
 	evs := events(f)
 	site := func(k int) string { return short(f.Anomaly.Sites[k]) }
+	if end, ok := testEnd(f); ok {
+		// The end of a (sub)test is where package testing marks it
+		// done: a goroutine that still uses its T outlived it.
+		return fmt.Sprintf("use of the test's T at %s can run after the end of its test at %s, by a goroutine that outlives the test", site(1-end), site(end))
+	}
 	switch {
 	case len(evs) == 2:
 		r, o := at(f), 1-at(f)

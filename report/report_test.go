@@ -68,6 +68,26 @@ func race(t *testing.T) check.Finding {
 	}
 }
 
+// lateLog is a goroutine's t.Logf (a read of the subtest's T) after its
+// subtest ended (the write at the t.Run call).
+func lateLog(t *testing.T) check.Finding {
+	t.Helper()
+	pat := pattern.MustParse("race/RW T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w adjacent")[0]
+	s := &trace.Schedule{Pattern: "race/RW", Anomaly: []int{1, 2}, Steps: []trace.Step{
+		step(t, "g1.1.1", "fork", "g1.1.1.1", "log/log.go:26:4"),
+		step(t, "g1.1.1.1", "read", "testing.T#1", "log/log.go:30:11"),
+		step(t, "g1.1.1", "write", "testing.T#1", "log/log.go:25:5"),
+	}}
+	return check.Finding{
+		Package: "log", Test: "TestScenario",
+		Anomaly:    predict.Anomaly{Pattern: pat, Events: []int32{9, 12}, Sites: []string{"log/log.go:30:11", "log/log.go:25:5"}},
+		Schedule:   s,
+		Verdict:    replay.Verdict{Verdict: replay.Reproduced, Passed: true},
+		Goroutines: []string{"g1.1.1.1", "g1.1.1"},
+		Objects:    []string{"testing.T#1", "testing.T#1"},
+	}
+}
+
 func TestMessage(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -95,6 +115,8 @@ func TestMessage(t *testing.T) {
 			f.Verdict.Consequence, f.Verdict.Passed = "", true
 			f.Dependence = "check-then-act: the value read at account.go:53 decides the write at account.go:53"
 		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced; check-then-act: the value read at account.go:53 decides the write at account.go:53 (the unit takes a lock at account.go:50 and re-checks under it what it read before, and the test passes)"},
+		{"test's T", lateLog, nil,
+			"data race on the test's T: use of the test's T at log.go:30 can run after the end of its test at log.go:25, by a goroutine that outlives the test; reproduced"},
 		{"driver without effect", race, func(f *check.Finding) { f.Driver = "Stop and Stopped" },
 			"interleaving without effect: data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced; found by a generated driver calling Stop and Stopped concurrently (the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent)"},
 	} {

@@ -117,7 +117,14 @@ func (w *fileRW) funcDecl(d *ast.FuncDecl) pcs {
 			// the main goroutine, which ran package initialization and
 			// TestMain before m.Run: what they did happens before the
 			// test (rt.TestFork).
-			insert = gen(" defer " + rtName + ".TestStart(" + t[0].Name + ")(); " + rtName + ".TestFork(" + t[0].Name + ", " + w.site(d.Name.Pos(), name) + ");")
+			ins := " defer " + rtName + ".TestStart(" + t[0].Name + ")(); " + rtName + ".TestFork(" + t[0].Name + ", " + w.site(d.Name.Pos(), name) + ");"
+			if w.ins.api.has("TestEnd") {
+				// The end of the test writes t, racing with a goroutine
+				// that still uses it (rt.TestEnd); deferred after
+				// TestStart, it runs before the trace ends.
+				ins += " defer " + rtName + ".TestEnd(" + t[0].Name + ", " + w.site(d.Name.Pos(), testingObj) + ")();"
+			}
+			insert = gen(ins)
 		}
 	}
 	return w.nodeSplice(d, rn(d.Body, w.blockIns(d.Body, insert)))

@@ -70,7 +70,11 @@ func (w *fileRW) ioCall(e *ast.CallExpr) pcs {
 		return nil // r.Read(nil): nothing to record, and no type to infer
 	}
 	site := w.site(e.Lparen, w.elemDesc(e.Args[0]))
-	args := []pcs{w.or(w.callee(e.Fun), e.Fun)}
+	fun := w.stdStateFun(e) // a bytes.Buffer's Write also writes the buffer
+	if fun == nil {
+		fun = w.or(w.callee(e.Fun), e.Fun)
+	}
+	args := []pcs{fun}
 	for _, a := range e.Args {
 		args = append(args, w.load(a))
 	}

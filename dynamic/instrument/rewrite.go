@@ -499,6 +499,13 @@ func (w *fileRW) call(e *ast.CallExpr) pcs {
 	if p := w.ioCall(e); p != nil {
 		return p
 	}
+	if fp := w.stdStateFun(e); fp != nil {
+		rs := []repl{rn(e.Fun, fp)}
+		for _, a := range e.Args {
+			rs = append(rs, rn(a, w.expr(a, cLoad)))
+		}
+		return w.nodeSplice(e, rs...)
+	}
 	tv := w.info.Types[e.Fun]
 	var fp pcs
 	switch {
@@ -528,6 +535,13 @@ func (w *fileRW) callee(f ast.Expr) pcs {
 		return w.nodeSplice(x, rn(x.X, w.callee(x.X)))
 	case *ast.SelectorExpr:
 		if sel := w.info.Selections[x]; sel != nil && sel.Kind() == types.MethodVal {
+			if isTestingTRun(sel) && w.ins.api.has("RunEndAt") {
+				// t.Run(name, f): the subtest's goroutine is forked by the
+				// caller and joined when it ends, and its end writes its T
+				// (rt.RunEndAt).
+				site := w.site(x.Sel.Pos(), "testing.T.Run")
+				return genAt(x.Pos(), rtName+".RunEndAt(").cat(w.load(x.X), gen(", "+site+", "+w.site(x.Sel.Pos(), testingObj)+")"))
+			}
 			if isTestingTRun(sel) && w.ins.api.has("RunAt") {
 				// t.Run(name, f): the subtest's goroutine is forked by the
 				// caller and joined when it ends (rt.RunAt).

@@ -1,7 +1,9 @@
 package rt
 
 import (
+	"reflect"
 	"strconv"
+	"unsafe"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 )
@@ -83,6 +85,90 @@ func RunAt[T interface {
 			f(t)
 		})
 	}
+}
+
+// RunEndAt is RunAt that also records the end of the subtest as a write
+// of its T at end (see TestEnd): registered after the fork's cleanup, it
+// runs after the subtest's own cleanups and before the goroutine's end,
+// where package testing marks the subtest done.
+func RunEndAt[T interface {
+	Run(string, func(T)) bool
+	Cleanup(func())
+}](t T, site, end int32) func(string, func(T)) bool {
+	if !active.Load() {
+		return t.Run
+	}
+	return func(name string, f func(T)) bool {
+		caller := curGoid()
+		parent := func(w *recorder) *Goroutine { return w.goroutine(caller) }
+		return t.Run(name, func(t T) {
+			if c, p := adopt(parent, site); c != nil {
+				t.Cleanup(func() { unadopt(c, p, site) })
+			}
+			t.Cleanup(func() { testDone(t, end) })
+			f(t)
+		})
+	}
+}
+
+// The end of a test.
+//
+// Package testing marks a (sub)test done (common.done, read without a lock
+// by Log, Error, Fail and the others to panic "Log in goroutine after Test
+// has completed") once its function returned and its cleanups ran; a
+// goroutine that still uses the test's T then races with that write, which
+// -race reports inside package testing. The recorder models it: a call of
+// a method of the T is a read of the T (the instrumenter wraps the
+// receiver), and the end of the test a write of it, so that such a
+// goroutine, unordered with the end, is a predicted race.
+//
+// A subtest's end is recorded by a cleanup (RunEndAt), after its own
+// cleanups. A top-level test's trace ends when its function returns,
+// before its cleanups run: its end is recorded at the return (TestEnd),
+// unless the test registered cleanups of its own, which may wait for the
+// goroutines that use t (t.Cleanup(wg.Wait)) with no edge the trace holds.
+
+// TestEnd is deferred by the instrumenter in every test function, after
+// TestFork: `defer rt.TestEnd(t, site)()`. The returned function records
+// the end of the test as a write of *t at site, unless cleanups were
+// registered since TestEnd was called.
+func TestEnd(t any, site int32) func() {
+	if !active.Load() {
+		return func() {}
+	}
+	n := cleanups(t)
+	return func() {
+		if n >= 0 && cleanups(t) == n {
+			testDone(t, site)
+		}
+	}
+}
+
+// testDone records the write of the T that ends its test.
+func testDone(t any, site int32) {
+	if p := dataPtr(t); p != nil {
+		W(p, site)
+	}
+}
+
+// dataPtr is the pointer an interface holding a pointer carries.
+func dataPtr(v any) unsafe.Pointer {
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1]
+}
+
+// cleanups returns how many cleanups the test t (a *testing.T) has
+// registered, or -1 if that cannot be told (another type, or a testing
+// package without the field).
+func cleanups(t any) int {
+	v := reflect.ValueOf(t)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return -1
+	}
+	c := v.Elem().FieldByName("cleanups")
+	if !c.IsValid() || c.Kind() != reflect.Slice {
+		return -1
+	}
+	return c.Len()
 }
 
 // adopt makes the calling goroutine, if the recorder does not know it yet,
