@@ -79,6 +79,10 @@ type Finding struct {
 	// Driver is set when a generated driver (static/driver) found it:
 	// the methods it called concurrently ("Withdraw and Withdraw").
 	Driver string
+	// DriverType is the type whose methods the driver called, and
+	// DriverMeant why that type is meant for concurrent use ("it holds a
+	// sync.Mutex"), or "" when nothing says so (driver.Driver.Meant).
+	DriverType, DriverMeant string
 	// Inferred: not replayed (or not counted as a replay), because an
 	// earlier replay of the same trace failed within the steps its
 	// schedule begins with; Verdict is that replay's, and its message
@@ -119,15 +123,24 @@ func (f *Finding) Reproduced() bool { return f.Verdict.Verdict == replay.Reprodu
 
 // WithoutEffect reports whether the finding was reproduced but is no
 // bug to report. A data race always is one, except in a generated driver
-// (Driver): its concurrent calls are pecanvet's guess, not the package's
-// usage, so a driver's finding counts only when its replay shows an
-// effect (an outcome no sequential order gives: the driver's test fails,
-// or panics). An atomicity or atomic-set violation counts when its replay
-// shows an effect (Effect) or when the interleaving changes a value the
-// unit goes on to use (Dependence); one across a re-check under a lock
-// (Anomaly.Recheck) only with an effect, since the re-read decides.
+// (Driver), whose concurrent calls are pecanvet's guess, not the
+// package's usage: there it is one exactly when the driven type is meant
+// for concurrent use (DriverMeant: its users may make the calls
+// concurrently), with or without an effect. Another finding of a driver
+// counts only when its replay shows an effect (an outcome no sequential
+// order gives: the driver's test fails, or panics). An atomicity or
+// atomic-set violation counts when its replay shows an effect (Effect) or
+// when the interleaving changes a value the unit goes on to use
+// (Dependence); one across a re-check under a lock (Anomaly.Recheck) only
+// with an effect, since the re-read decides.
 func (f *Finding) WithoutEffect() bool {
-	if !f.Reproduced() || f.Effect() {
+	if !f.Reproduced() {
+		return false
+	}
+	if f.Driver != "" && f.Anomaly.Pattern.Adjacent {
+		return f.DriverMeant == ""
+	}
+	if f.Effect() {
 		return false
 	}
 	if f.Driver != "" {
@@ -360,7 +373,7 @@ func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scra
 	}
 	for i := first; i < len(rep.Findings); i++ {
 		if d, ok := st.drivers[rep.Findings[i].Test]; ok && rep.Findings[i].Package == pkg {
-			rep.Findings[i].Driver = d.Calls
+			rep.Findings[i].Driver, rep.Findings[i].DriverType, rep.Findings[i].DriverMeant = d.Calls, d.Type, d.Meant
 		}
 	}
 	judgeDependence(st.loaded, pkg, rep.Findings[first:], rep)
