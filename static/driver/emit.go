@@ -201,6 +201,12 @@ type gen struct {
 // — and the zero value otherwise; "" if t cannot be named from the
 // package.
 func (g *gen) small(t types.Type) string {
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context" {
+		// A nil context panics in the first ctx.Done() (semaphore's
+		// Acquire): the driver would skip as without a usable receiver.
+		name, _ := g.typeName(t)
+		return strings.TrimSuffix(name, "Context") + "Background()"
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		switch {
