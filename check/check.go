@@ -79,6 +79,10 @@ type Finding struct {
 	// Driver is set when a generated driver (static/driver) found it:
 	// the methods it called concurrently ("Withdraw and Withdraw").
 	Driver string
+	// DriverType is the type whose methods the driver called, and
+	// DriverMeant why that type is meant for concurrent use ("it holds a
+	// sync.Mutex"), or "" when nothing says so (driver.Driver.Meant).
+	DriverType, DriverMeant string
 	// Inferred: not replayed (or not counted as a replay), because an
 	// earlier replay of the same trace failed within the steps its
 	// schedule begins with; Verdict is that replay's, and its message
@@ -119,21 +123,64 @@ func (f *Finding) Reproduced() bool { return f.Verdict.Verdict == replay.Reprodu
 
 // WithoutEffect reports whether the finding was reproduced but is no
 // bug to report. A data race always is one, except in a generated driver
-// (Driver): its concurrent calls are pecanvet's guess, not the package's
-// usage, so a driver's finding counts only when its replay shows an
-// effect (an outcome no sequential order gives: the driver's test fails,
-// or panics). An atomicity or atomic-set violation counts when its replay
-// shows an effect (Effect) or when the interleaving changes a value the
-// unit goes on to use (Dependence); one across a re-check under a lock
-// (Anomaly.Recheck) only with an effect, since the re-read decides.
+// (Driver), whose concurrent calls are pecanvet's guess, not the
+// package's usage: there it is one only when the driven type is meant
+// for concurrent use (DriverMeant), and either its replay shows an
+// effect or one of its accesses holds a lock (lockedAccess: the lock
+// says the variable is shared, and the other access forgot it). Two
+// unlocked accesses without an effect may be the work of a method meant
+// for one caller at a time (a Publish called once), even in a type that
+// holds a mutex for its other methods. Another finding of a driver
+// counts only when its replay shows an effect (an outcome no sequential
+// order gives: the driver's test fails, or panics). An atomicity or
+// atomic-set violation counts when its replay shows an effect (Effect) or
+// when the interleaving changes a value the unit goes on to use
+// (Dependence); one across a re-check under a lock (Anomaly.Recheck) only
+// with an effect, since the re-read decides.
 func (f *Finding) WithoutEffect() bool {
-	if !f.Reproduced() || f.Effect() {
+	if !f.Reproduced() {
+		return false
+	}
+	if f.Driver != "" && f.Anomaly.Pattern.Adjacent {
+		return f.DriverMeant == "" || !(f.Effect() || f.lockedAccess())
+	}
+	if f.Effect() {
 		return false
 	}
 	if f.Driver != "" {
 		return true
 	}
 	return !f.Anomaly.Pattern.Adjacent && (f.Anomaly.Recheck || f.Dependence == "")
+}
+
+// lockedAccess reports whether one of the anomaly's events ran while its
+// goroutine held a lock (a Lock or RLock of the schedule not yet
+// undone).
+func (f *Finding) lockedAccess() bool {
+	if f.Schedule == nil {
+		return false
+	}
+	held := map[string]int{} // goroutine + lock → times held
+	at := map[int]bool{}
+	for _, i := range f.Schedule.Anomaly {
+		at[i] = true
+	}
+	for i, st := range f.Schedule.Steps {
+		if at[i] {
+			for k, n := range held {
+				if n > 0 && strings.HasPrefix(k, st.G+" ") {
+					return true
+				}
+			}
+		}
+		switch st.Op {
+		case trace.Lock, trace.RLock:
+			held[st.G+" "+st.Obj]++
+		case trace.Unlock, trace.RUnlock:
+			held[st.G+" "+st.Obj]--
+		}
+	}
+	return false
 }
 
 // Note is a note of a check: work skipped or cut short, a bound hit, a
@@ -158,6 +205,28 @@ type Report struct {
 	// what the dynamic loop made of each (candidateStatuses); only with
 	// Options.Drivers, which computes them.
 	Candidates []CandidateStatus
+	// Drivers are the generated drivers recorded, each with why it
+	// skipped itself, if it did.
+	Drivers []DriverRun
+}
+
+// DriverRun is a generated driver's recorded run.
+type DriverRun struct {
+	Package, Test string
+	Calls         string // "Withdraw and Withdraw of Ledger"
+	// Skipped says in one line why the driver skipped (it could not build
+	// a usable receiver, its calls did not return), or is "" if it ran.
+	Skipped string
+}
+
+// SkippedDriver returns why the driver test of pkg skipped, or "".
+func (r *Report) SkippedDriver(pkg, test string) string {
+	for _, d := range r.Drivers {
+		if d.Package == pkg && d.Test == test {
+			return d.Skipped
+		}
+	}
+	return ""
 }
 
 // Timing says where a check's time went. Durations are summed over the
@@ -360,12 +429,21 @@ func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scra
 	}
 	for i := first; i < len(rep.Findings); i++ {
 		if d, ok := st.drivers[rep.Findings[i].Test]; ok && rep.Findings[i].Package == pkg {
-			rep.Findings[i].Driver = d.Calls
+			rep.Findings[i].Driver, rep.Findings[i].DriverType, rep.Findings[i].DriverMeant = d.Calls, d.Type, d.Meant
 		}
 	}
 	judgeDependence(st.loaded, pkg, rep.Findings[first:], rep)
 	group(rep.Findings[first:])
-	rep.Candidates = append(rep.Candidates, candidateStatuses(pkg, st.cands, rep.Findings[first:], cov, covDrivers, st.reach)...)
+	cands := candidateStatuses(pkg, st.cands, rep.Findings[first:], cov, covDrivers, st.reach)
+	for i := range cands {
+		// A candidate its driver could not drive says why.
+		if c := &cands[i]; c.Status == "not reached" && c.Driver != "" {
+			if why := rep.SkippedDriver(pkg, c.Driver); why != "" {
+				c.Status, c.Why = "not driven", "its driver "+c.Driver+" skipped: "+why+reachedBy(c.Reachers, st.reach != nil)
+			}
+		}
+	}
+	rep.Candidates = append(rep.Candidates, cands...)
 	return nil
 }
 
@@ -460,6 +538,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 	defer recs.stop()
 	tcs := make([]*testCheck, len(tests))
 	firsts := make([]record.Test, len(tests))
+	skipped := map[string]string{} // generated driver → why it skipped
 	checkQueued(ctx, b.Build, pkg, deadline, opt, seen, rep, func(predict func(*testCheck, record.Test, string)) {
 		for ti, test := range tests {
 			if time.Now().After(deadline) {
@@ -474,10 +553,15 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			rep.Time.Records++
 			rep.Tests++
 			rep.Events += rt.Events
+			if d, ok := st.drivers[test]; ok && !rt.TimedOut {
+				why := driverSkip(rt)
+				skipped[test] = why
+				rep.Drivers = append(rep.Drivers, DriverRun{Package: pkg, Test: test, Calls: d.Calls + " of " + d.Type, Skipped: why})
+			}
 			tc := &testCheck{ctx: ctx, b: b.Build, cands: st.cands, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline, cov: cov}
 			if rt.TimedOut {
 				rep.addNote(note.Timeout, pkg, test, "timed out after %v while recording; predicting from the partial trace", opt.Timeout)
-			} else if why := driverSkip(rt); why != "" {
+			} else if why := skipped[test]; why != "" {
 				rep.addNote(note.Driver, pkg, test, "generated driver skipped: %s", why)
 			} else if strings.HasPrefix(rt.Truncated, "hung: ") {
 				// It would hang without pecanvet too, in the schedule the
@@ -548,7 +632,18 @@ func driverSkip(rt record.Test) string {
 	const mark = "pecanvet driver: "
 	i := strings.Index(rt.Output, mark)
 	if i < 0 {
-		return ""
+		// Not one of the driver's own skips (a t.Skip of code it
+		// calls): its last line of output says why, if anything.
+		last := ""
+		for _, l := range strings.Split(rt.Output, "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "=== ") && !strings.HasPrefix(l, "--- ") {
+				last = l
+			}
+		}
+		if last == "" {
+			return "it skipped itself without saying why"
+		}
+		return "it skipped: " + last
 	}
 	line := rt.Output[i+len(mark):]
 	if j := strings.IndexByte(line, '\n'); j >= 0 {

@@ -91,7 +91,7 @@ type CandidateStatus struct {
 	// goroutines, and prediction or replay ruled every instance out),
 	// "not reached" (no run of a test or driver held both sides in two
 	// goroutines) or "not driven" (not reached, and no driver could be
-	// generated for it).
+	// generated for it, or its driver skipped: Why says why).
 	Status string
 	Why    string
 	// Reachers are the tests whose call graph reaches both of its

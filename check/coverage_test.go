@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pecanvet/pecanvet/dynamic/record"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
@@ -86,6 +87,27 @@ func TestReachingFirst(t *testing.T) {
 	} {
 		if got := unreached(c.rest, reach); got != c.want {
 			t.Errorf("unreached(%v) = %q, want %q", c.rest, got, c.want)
+		}
+	}
+}
+
+// TestDriverSkip: a driver's skip says why in one line: its own Skipf
+// line, else the last line the test printed, else that it gave none.
+func TestDriverSkip(t *testing.T) {
+	for _, tc := range []struct {
+		rt   record.Test
+		want string
+	}{
+		{record.Test{Passed: true}, ""},
+		{record.Test{Skipped: true, Output: "=== RUN   TestPecanvetDriver_A_B_C\n    zz.go:20: pecanvet driver: calling B and C one after the other panics (nil map): no usable receiver\n--- SKIP: TestPecanvetDriver_A_B_C (0.00s)\n"},
+			"calling B and C one after the other panics (nil map): no usable receiver"},
+		{record.Test{Skipped: true, Output: "=== RUN   TestPecanvetDriver_A_B_C\n    a.go:9: needs a database\n--- SKIP: TestPecanvetDriver_A_B_C (0.00s)\n"},
+			"it skipped: a.go:9: needs a database"},
+		{record.Test{Skipped: true, Output: "=== RUN   TestPecanvetDriver_A_B_C\n--- SKIP: TestPecanvetDriver_A_B_C (0.00s)\n"},
+			"it skipped itself without saying why"},
+	} {
+		if got := driverSkip(tc.rt); got != tc.want {
+			t.Errorf("driverSkip(%q) = %q, want %q", tc.rt.Output, got, tc.want)
 		}
 	}
 }

@@ -114,6 +114,11 @@ func message(f check.Finding, title string) string {
 		// No test of the package ran the two calls concurrently: say what
 		// did, since the first steps are in the generated test.
 		b.WriteString("; found by a generated driver calling " + f.Driver + " concurrently")
+		if f.Anomaly.Pattern.Adjacent && f.DriverMeant != "" && !f.WithoutEffect() {
+			// Why a race the calls show is the type's bug even when
+			// no outcome is wrong.
+			b.WriteString(" (" + f.DriverType + " is meant for concurrent use: " + f.DriverMeant + ")")
+		}
 	}
 	if f.WithoutEffect() {
 		return "interleaving without effect: " + b.String() + " (" + noEffect(f) + ")"
@@ -191,6 +196,10 @@ func evidence(f check.Finding) string {
 // noEffect says why a finding without effect is not reported by default.
 func noEffect(f check.Finding) string {
 	switch {
+	case f.Driver != "" && f.Anomaly.Pattern.Adjacent && f.DriverMeant != "":
+		return "neither access holds a lock and the generated driver's test passes: " + f.DriverType + " may mean these calls for one caller at a time"
+	case f.Driver != "" && f.Anomaly.Pattern.Adjacent:
+		return f.DriverType + " is not meant for concurrent use (it holds no sync or sync/atomic value or channel, and its doc does not say it is safe for concurrent use): the package may never make these calls concurrent"
 	case f.Driver != "":
 		return "the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent"
 	case f.Anomaly.Recheck:

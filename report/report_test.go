@@ -117,8 +117,21 @@ func TestMessage(t *testing.T) {
 		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced; check-then-act: the value read at account.go:53 decides the write at account.go:53 (the unit takes a lock at account.go:50 and re-checks under it what it read before, and the test passes)"},
 		{"test's T", lateLog, nil,
 			"data race on the test's T: use of the test's T at log.go:30 can run after the end of its test at log.go:25, by a goroutine that outlives the test; reproduced"},
-		{"driver without effect", race, func(f *check.Finding) { f.Driver = "Stop and Stopped" },
-			"interleaving without effect: data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced; found by a generated driver calling Stop and Stopped concurrently (the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent)"},
+		{"driver race, type not meant for concurrent use", race, func(f *check.Finding) { f.Driver, f.DriverType = "Stop and Stopped", "Server" },
+			"interleaving without effect: data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced; found by a generated driver calling Stop and Stopped concurrently (Server is not meant for concurrent use (it holds no sync or sync/atomic value or channel, and its doc does not say it is safe for concurrent use): the package may never make these calls concurrent)"},
+		{"driver race, type meant for concurrent use, a locked access", race, func(f *check.Finding) {
+			f.Driver, f.DriverType, f.DriverMeant = "Stop and Stopped", "Server", "it holds a sync.Mutex"
+			st := f.Schedule.Steps
+			f.Schedule = &trace.Schedule{Pattern: f.Schedule.Pattern, Anomaly: []int{2, 3},
+				Steps: []trace.Step{st[0], step(t, "g1.1", "lock", "Server.mu#1", "srv/srv.go:29:3"), st[1], st[2]}}
+		}, "data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced; found by a generated driver calling Stop and Stopped concurrently (Server is meant for concurrent use: it holds a sync.Mutex)"},
+		{"driver race, type meant for concurrent use, no lock, no effect", race, func(f *check.Finding) {
+			f.Driver, f.DriverType, f.DriverMeant = "Stop and Stopped", "Server", "it holds a sync.Mutex"
+		}, "interleaving without effect: data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced; found by a generated driver calling Stop and Stopped concurrently (neither access holds a lock and the generated driver's test passes: Server may mean these calls for one caller at a time)"},
+		{"driver without effect", lostUpdate, func(f *check.Finding) {
+			f.Verdict.Consequence, f.Verdict.Passed = "", true
+			f.Driver, f.DriverType, f.DriverMeant = "Transfer and Deposit", "Account", "it holds a sync.Mutex"
+		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced; found by a generated driver calling Transfer and Deposit concurrently (the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent)"},
 	} {
 		f := tc.f(t)
 		if tc.change != nil {

@@ -191,7 +191,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout)
 		if *listCands {
-			printCandidates(stdout, rep.Candidates)
+			printCandidates(stdout, rep.Candidates, rep.Drivers)
 		}
 	}
 	if len(found) > 0 {
@@ -306,8 +306,24 @@ type candJSON struct {
 }
 
 // printCandidates lists the static candidates by package, with a count of
-// each status.
-func printCandidates(w io.Writer, cands []check.CandidateStatus) {
+// each status, then the generated drivers that skipped, each with why,
+// and a count of those run and skipped.
+func printCandidates(w io.Writer, cands []check.CandidateStatus, drivers []check.DriverRun) {
+	defer func() {
+		skipped := 0
+		for _, d := range drivers {
+			if d.Skipped != "" {
+				if skipped == 0 {
+					fmt.Fprintln(w, "generated drivers skipped:")
+				}
+				skipped++
+				fmt.Fprintf(w, "  %s %s (%s) — %s\n", d.Package, d.Test, d.Calls, d.Skipped)
+			}
+		}
+		if len(drivers) > 0 {
+			fmt.Fprintf(w, "pecanvet check: %d generated drivers recorded: %d ran, %d skipped\n", len(drivers), len(drivers)-skipped, skipped)
+		}
+	}()
 	count := map[string]int{}
 	pkg := ""
 	for _, c := range cands {

@@ -85,6 +85,11 @@ type Driver struct {
 	// recorded runs of the package's tests. Empty for a package without
 	// tests: always run.
 	Cands []Sides
+	// Meant says why the type is meant for concurrent use ("it holds a
+	// sync.Mutex"), or is "" when nothing says so: a data race the
+	// driver finds is then reported as any race, else only with -v
+	// (see meantForConcurrentUse).
+	Meant string
 }
 
 // Sides are the sites of a candidate's events, per context: trace sites
@@ -187,6 +192,19 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 		if len(pairs) == 0 {
 			continue
 		}
+		typs := make([]string, len(pairs))
+		for i := range pairs {
+			typs[i] = pairs[i].typ
+		}
+		obs := observers(p, typs)
+		for i := range pairs {
+			pairs[i].obs = obs[pairs[i].typ]
+			if tn, ok := p.Types.Scope().Lookup(pairs[i].typ).(*types.TypeName); ok {
+				if named, ok := tn.Type().(*types.Named); ok {
+					pairs[i].meant = meantForConcurrentUse(p, named)
+				}
+			}
+		}
 		vals := harvest(path, []*packages.Package{v.test, v.xtest})
 		src, drivers, notes := emitChecked(host, pairs, vals, std)
 		res.Notes = append(res.Notes, notes...)
@@ -244,6 +262,8 @@ type pair struct {
 	typ    string // the type's name in its package
 	m0, m1 string // method names, m0 <= m1
 	cands  []Sides
+	meant  string     // see Driver.Meant
+	obs    []observer // how the driver sees the receiver's state
 }
 
 func (pr *pair) test() string  { return Prefix + "_" + pr.typ + "_" + pr.m0 + "_" + pr.m1 }

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"go/types"
 	"os"
 	"path/filepath"
 	"strings"
@@ -218,5 +219,159 @@ func TestReach(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no test reaches Withdraw/Withdraw: %v", reach)
+	}
+}
+
+// TestSafeDoc: a doc comment saying its type is safe for concurrent use
+// counts; one saying it is not does not.
+func TestSafeDoc(t *testing.T) {
+	for doc, want := range map[string]bool{
+		"A Pool is safe for concurrent use by multiple goroutines.":                      true,
+		"Cache is goroutine-safe.":                                                       true,
+		"It is safe to use concurrently.":                                                true,
+		"A Buffer is not safe for concurrent use.":                                       false,
+		"A Builder isn't\nsafe for\nconcurrent use.":                                     false,
+		"Never thread-safe.":                                                             false,
+		"Unlike Map, it is not safe for concurrent use; Map is safe for concurrent use.": true,
+		"Counter counts.":                                                                false,
+	} {
+		if got := safeDoc(doc); got != want {
+			t.Errorf("safeDoc(%q) = %v, want %v", doc, got, want)
+		}
+	}
+}
+
+// TestMeantForConcurrentUse: a type holding a sync value, an atomic or a
+// channel (directly or in a struct it holds), or documented as safe for
+// concurrent use, is meant for concurrent use; a plain one is not.
+func TestMeantForConcurrentUse(t *testing.T) {
+	dir := t.TempDir()
+	src := `package m
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+type Locked struct {
+	mu sync.Mutex
+	n  int
+}
+
+type Counter struct{ n atomic.Int64 }
+
+type Queue struct{ c chan int }
+
+type inner struct{ mu *sync.RWMutex }
+
+type Outer struct {
+	in inner
+	n  int
+}
+
+// Doc is safe for concurrent use.
+type Doc struct{ n int }
+
+// NotDoc is not safe for concurrent use.
+type NotDoc struct{ n int }
+
+type Plain struct{ n int }
+`
+	for name, s := range map[string]string{"go.mod": "module m\n\ngo 1.22\n", "m.go": src} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: load.Mode, Dir: dir}, ".")
+	if err != nil || len(pkgs) != 1 {
+		t.Fatal(err, len(pkgs))
+	}
+	p := pkgs[0]
+	for name, want := range map[string]string{
+		"Locked":  "it holds a sync.Mutex",
+		"Counter": "it holds an atomic.Int64",
+		"Queue":   "it holds a channel",
+		"Outer":   "it holds a sync.RWMutex",
+		"Doc":     "its doc says it is safe for concurrent use",
+		"NotDoc":  "",
+		"Plain":   "",
+	} {
+		named := p.Types.Scope().Lookup(name).Type().(*types.Named)
+		if got := meantForConcurrentUse(p, named); got != want {
+			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestObservers: the getters a driver reads a receiver's state through
+// are the exported methods without parameters, with results, that write
+// nothing (locking, reading and unlocking, or filling a slice of their
+// own, writes nothing); without any, the exported fields.
+func TestObservers(t *testing.T) {
+	dir := t.TempDir()
+	src := `package m
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+type Src interface{ Get() int }
+
+type C struct {
+	mu    sync.Mutex
+	n     int
+	items []int
+	seq   atomic.Int64
+	src   Src
+	m     map[int]int
+}
+
+func (c *C) Total() int          { c.mu.Lock(); defer c.mu.Unlock(); return c.n }
+func (c *C) Items() []int        { c.mu.Lock(); defer c.mu.Unlock(); out := make([]int, len(c.items)); copy(out, c.items); return out }
+func (c *C) Appended() []int     { var out []int; for _, x := range c.items { out = append(out, x) }; return out }
+func (c *C) Seq() int64          { return c.seq.Load() }
+func (c *C) Helper() int         { return c.total() }
+func (c *C) total() int          { return c.n }
+func (c *C) Bump() int           { c.n++; return c.n }
+func (c *C) Next() int64         { return c.seq.Add(1) }
+func (c *C) Peek() int           { return c.src.Get() }
+func (c *C) Fill() int           { c.m[1] = 2; return 1 }
+func (c *C) Reset()              { c.n = 0 }
+func (c *C) Of(k int) int        { return c.m[k] }
+func (c *C) Indirect() int       { return c.bump() }
+func (c *C) bump() int           { c.items[0] = 1; return 0 }
+
+type F struct {
+	Count int
+	Name  string
+	Mu    sync.Mutex
+	hidden int
+}
+
+func (f *F) Inc() { f.Count++ }
+`
+	for name, s := range map[string]string{"go.mod": "module m\n\ngo 1.22\n", "m.go": src} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: load.Mode, Dir: dir}, ".")
+	if err != nil || len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
+		t.Fatal(err, pkgs)
+	}
+	obs := observers(pkgs[0], []string{"C", "F"})
+	names := func(os []observer) string {
+		var s []string
+		for _, o := range os {
+			s = append(s, o.name)
+		}
+		return strings.Join(s, " ")
+	}
+	if got, want := names(obs["C"]), "Appended Helper Items Seq Total"; got != want {
+		t.Errorf("getters of C: %q, want %q", got, want)
+	}
+	if got, want := names(obs["F"]), "Count Name"; got != want {
+		t.Errorf("fields of F: %q, want %q", got, want)
 	}
 }

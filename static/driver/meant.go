@@ -1,0 +1,103 @@
+package driver
+
+import (
+	"go/ast"
+	"go/types"
+	"regexp"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// meantForConcurrentUse says why values of named (a type of p) are meant
+// to be used from several goroutines, or "" if nothing says so: it holds a
+// value of package sync or sync/atomic or a channel (in a field, or in a
+// field of a struct it holds), or its doc comment says it is safe for
+// concurrent use. A race a driver finds between two of its methods is then
+// a bug of the type, whatever the calls' outcome: the package's users may
+// make those calls concurrently. Of another type, the package may never
+// do so, and the driver's calls are pecanvet's guess.
+func meantForConcurrentUse(p *packages.Package, named *types.Named) string {
+	if st, ok := named.Underlying().(*types.Struct); ok {
+		if what := holdsSync(st, 0); what != "" {
+			return "it holds " + what
+		}
+	}
+	if doc := typeDoc(p, named.Obj()); doc != "" && safeDoc(doc) {
+		return "its doc says it is safe for concurrent use"
+	}
+	return ""
+}
+
+// holdsSync names the first value of package sync or sync/atomic, or
+// channel, that st holds in its fields or in those of the structs it
+// holds by value (a few levels down), as "a sync.Mutex"; "" if none.
+func holdsSync(st *types.Struct, depth int) string {
+	for i := 0; i < st.NumFields(); i++ {
+		t := types.Unalias(st.Field(i).Type())
+		if p, ok := t.(*types.Pointer); ok {
+			t = types.Unalias(p.Elem())
+		}
+		switch t := t.(type) {
+		case *types.Chan:
+			return "a channel"
+		case *types.Named:
+			if pkg := t.Obj().Pkg(); pkg != nil && (pkg.Path() == "sync" || pkg.Path() == "sync/atomic") {
+				name := pkg.Name() + "." + t.Obj().Name()
+				if pkg.Path() == "sync/atomic" {
+					return "an " + name
+				}
+				return "a " + name
+			}
+		}
+		if inner, ok := types.Unalias(st.Field(i).Type()).Underlying().(*types.Struct); ok && depth < 3 {
+			if what := holdsSync(inner, depth+1); what != "" {
+				return what
+			}
+		}
+	}
+	return ""
+}
+
+// typeDoc is the doc comment of the type declared as obj in p's files.
+func typeDoc(p *packages.Package, obj *types.TypeName) string {
+	for _, f := range p.Syntax {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, s := range gd.Specs {
+				ts, ok := s.(*ast.TypeSpec)
+				if !ok || p.TypesInfo.Defs[ts.Name] != obj {
+					continue
+				}
+				if ts.Doc != nil {
+					return ts.Doc.Text()
+				}
+				if len(gd.Specs) == 1 && gd.Doc != nil {
+					return gd.Doc.Text()
+				}
+				return ""
+			}
+		}
+	}
+	return ""
+}
+
+// safeDoc reports whether a doc comment says its type may be used by
+// several goroutines at once, and does not say it is not.
+func safeDoc(doc string) bool {
+	doc = strings.Join(strings.Fields(strings.ToLower(doc)), " ")
+	for _, m := range safePhrase.FindAllStringIndex(doc, -1) {
+		if !negated.MatchString(doc[:m[0]]) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	safePhrase = regexp.MustCompile(`safe for (concurrent|simultaneous|parallel) use|safe to use concurrently|safe for use by multiple goroutines|(goroutine|concurrency|thread)[- ]safe`)
+	negated    = regexp.MustCompile(`(\bnot|n't|\bnever)( \w+)?( to be)? $`)
+)
