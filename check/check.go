@@ -136,7 +136,10 @@ func (f *Finding) Reproduced() bool { return f.Verdict.Verdict == replay.Reprodu
 // atomic-set violation counts when its replay shows an effect (Effect) or
 // when the interleaving changes a value the unit goes on to use
 // (Dependence); one across a re-check under a lock (Anomaly.Recheck) only
-// with an effect, since the re-read decides.
+// with an effect, since the re-read decides; and one of an acting pattern
+// (av/RRW, another goroutine's check inside the unit's check-then-act)
+// only with an effect: the remote check's value always decides a write
+// somewhere, and only the outcome shows that acting on it twice is wrong.
 func (f *Finding) WithoutEffect() bool {
 	if !f.Reproduced() {
 		return false
@@ -150,7 +153,8 @@ func (f *Finding) WithoutEffect() bool {
 	if f.Driver != "" {
 		return true
 	}
-	return !f.Anomaly.Pattern.Adjacent && (f.Anomaly.Recheck || f.Dependence == "")
+	p := f.Anomaly.Pattern
+	return !p.Adjacent && (f.Anomaly.Recheck || p.Acting || f.Dependence == "")
 }
 
 // lockedAccess reports whether one of the anomaly's events ran while its

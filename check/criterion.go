@@ -24,9 +24,11 @@ func (f *Finding) Effect() bool {
 // needsJudging reports whether a finding's report rests on the dependence
 // criterion: a reproduced atomicity or atomic-set violation without an
 // effect, not found by a generated driver (whose calls are pecanvet's
-// guess) and not across a re-check under a lock (whose re-read decides).
+// guess), not across a re-check under a lock (whose re-read decides) and
+// not of an acting pattern (which needs an effect: WithoutEffect).
 func (f *Finding) needsJudging() bool {
-	return f.Reproduced() && !f.Anomaly.Pattern.Adjacent && !f.Effect() && f.Driver == "" && !f.Anomaly.Recheck
+	p := f.Anomaly.Pattern
+	return f.Reproduced() && !p.Adjacent && !p.Acting && !f.Effect() && f.Driver == "" && !f.Anomaly.Recheck
 }
 
 // judgeDependence decides the dependence criterion (static/depend) for the
@@ -104,7 +106,9 @@ func dependEvents(f *Finding) []depend.Event {
 // check-then-act whose failing test backs a dozen atomic-set violations,
 // each pairing the hit counter with another field, is one report. The
 // lead is the violation with the fewest events (an atomicity violation
-// before an atomic-set one), then the first in the source: not the first
+// before an atomic-set one), then one of a pattern that is not acting
+// (another goroutine's write inside the unit says more than its check:
+// av/RWW before av/RRW), then the first in the source: not the first
 // found, so that a member whose replay showed its effect in one run and
 // not in another does not change which one is reported.
 func group(fs []Finding) {
@@ -112,6 +116,9 @@ func group(fs []Finding) {
 	better := func(a, b *Finding) bool {
 		if n, m := len(a.Anomaly.Events), len(b.Anomaly.Events); n != m {
 			return n < m
+		}
+		if x, y := a.Anomaly.Pattern.Acting, b.Anomaly.Pattern.Acting; x != y {
+			return y
 		}
 		sa, errA := trace.ParseSite(a.Anomaly.Sites[0])
 		sb, errB := trace.ParseSite(b.Anomaly.Sites[0])

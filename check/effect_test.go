@@ -12,13 +12,14 @@ import (
 // TestWithoutEffect: a reproduced race counts; a reproduced atomicity or
 // atomic-set violation counts when its replay fails or panics (otherwise
 // than the recorded run did), or when the interleaving changes a value
-// its unit uses (Dependence), unless it crosses a re-check under a lock;
-// a generated driver's race counts when its type is meant for concurrent
-// use, and it shows an effect or holds a lock on one side; its other
-// findings need an effect.
+// its unit uses (Dependence), unless it crosses a re-check under a lock
+// or is of an acting pattern; a generated driver's race counts when its
+// type is meant for concurrent use, and it shows an effect or holds a lock
+// on one side; its other findings need an effect.
 func TestWithoutEffect(t *testing.T) {
 	race := &pattern.Pattern{Kind: "race", Name: "RW", Adjacent: true}
 	av := &pattern.Pattern{Kind: "av", Name: "RWW"}
+	rrw := &pattern.Pattern{Kind: "av", Name: "RRW", Acting: true}
 	mk := func(p *pattern.Pattern, verdict string, passed, panicked bool) Finding {
 		return Finding{
 			Anomaly: predict.Anomaly{Pattern: p},
@@ -86,6 +87,12 @@ func TestWithoutEffect(t *testing.T) {
 		{asBaseline(mk(av, replay.Reproduced, false, false)), false, true},
 		{asBaseline(dep(mk(av, replay.Reproduced, false, false))), true, false},
 		{asBaseline(mk(race, replay.Reproduced, false, true)), true, false},
+		// An acting pattern (av/RRW) counts only with an effect.
+		{mk(rrw, replay.Reproduced, false, false), true, false},
+		{mk(rrw, replay.Reproduced, true, true), true, false},
+		{mk(rrw, replay.Reproduced, true, false), false, true},
+		{dep(mk(rrw, replay.Reproduced, true, false)), false, true},
+		{asBaseline(mk(rrw, replay.Reproduced, false, false)), false, true},
 	} {
 		rep := &Report{Findings: []Finding{tc.f}}
 		if got := len(rep.Reported()) == 1; got != tc.reported {
@@ -94,5 +101,39 @@ func TestWithoutEffect(t *testing.T) {
 		if got := tc.f.WithoutEffect(); got != tc.without {
 			t.Errorf("case %d: WithoutEffect %v, want %v", i, got, tc.without)
 		}
+	}
+}
+
+// TestGroupActing: the av/RWW and the av/RRW of one check-then-act whose
+// replays failed the test alike are one report, led by the av/RWW (not
+// acting) even where the av/RRW's site comes first in the source; a lone
+// av/RRW leads its own group.
+func TestGroupActing(t *testing.T) {
+	pats, _ := pattern.Builtin("av")
+	byName := map[string]*pattern.Pattern{}
+	for _, p := range pats {
+		byName[p.Name] = p
+	}
+	mk := func(name, test string, sites ...string) Finding {
+		return Finding{
+			Package: "reg", Test: test,
+			Anomaly: predict.Anomaly{Pattern: byName[name], Events: make([]int32, len(sites)), Sites: sites, Key: name + sites[0]},
+			Verdict: replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: reg_test.go:22: registered 2 times, want 1"},
+		}
+	}
+	fs := []Finding{
+		mk("RRW", "TestRegister", "reg/reg.go:17:29", "reg/reg.go:17:29", "reg/reg.go:18:19"),
+		mk("RWW", "TestRegister", "reg/reg.go:19:5", "reg/reg.go:18:19", "reg/reg.go:18:19"),
+		mk("RRW", "TestOther", "reg/reg.go:17:29", "reg/reg.go:17:29", "reg/reg.go:18:19"),
+	}
+	group(fs)
+	if fs[1].Lead != "" {
+		t.Errorf("av/RWW: lead %q, want none (it leads)", fs[1].Lead)
+	}
+	if fs[0].Lead != "reg/reg.go:19:5" {
+		t.Errorf("av/RRW: lead %q, want the av/RWW's site reg/reg.go:19:5", fs[0].Lead)
+	}
+	if fs[2].Lead != "" {
+		t.Errorf("av/RRW of another test: lead %q, want none", fs[2].Lead)
 	}
 }

@@ -24,6 +24,12 @@ av/RWW atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-w-w
 av/WRW atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=w-r-w
 av/WWR atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=w-w-r
 av/WWW atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=w-w-w
+# A check-then-act that another goroutine's check falls inside: both see
+# the old value, and both act on it. The remote read counts only at an
+# acting site (a load whose value decides a write of its unit), and the
+# report needs an effect: the remote goroutine then takes a path the
+# recorded run did not show.
+av/RRW atomic acting T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-r-w
 `},
 	{"asv", `
 # Atomic-set-serializability violations: the 14 problematic data access

@@ -118,6 +118,7 @@ func TestBuiltinRaceAV(t *testing.T) {
 		at := strings.ToLower(n[:1] + "-" + n[1:2] + "-" + n[2:])
 		want = append(want, "av/"+n+" atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT="+at)
 	}
+	want = append(want, "av/RRW atomic acting T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-r-w")
 	if !slices.Equal(got, want) {
 		t.Errorf("av:\ngot  %q\nwant %q", got, want)
 	}
@@ -128,8 +129,8 @@ func TestBuiltinAll(t *testing.T) {
 		t.Errorf("BuiltinNames() = %q, want %q", got, want)
 	}
 	all, ok := Builtin("all")
-	if !ok || len(all) != 3+5+14+3 {
-		t.Fatalf("all has %d patterns, want 25", len(all))
+	if !ok || len(all) != 3+6+14+3 {
+		t.Fatalf("all has %d patterns, want 26", len(all))
 	}
 	var concat []*Pattern
 	for _, n := range []string{"race", "av", "asv", "chan"} {
@@ -213,13 +214,13 @@ func TestResolve(t *testing.T) {
 		{spec: "race", want: ids(race)},
 		{spec: "race,av", want: append(ids(race), ids(av)...)},
 		{spec: " av , race ", want: append(ids(av), ids(race)...)},
-		{spec: "race,all,race", want: append(ids(race), append(ids(av), ids(all)[8:]...)...)},
+		{spec: "race,all,race", want: append(ids(race), append(ids(av), ids(all)[len(race)+len(av):]...)...)},
 		{spec: "race," + mine, want: append(ids(race), "my/RWWR")},
 		{spec: mine + ",race," + same, want: append([]string{"my/RWWR"}, ids(race)...)},
 		{spec: "race/RW adjacent T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w; race/WW adjacent T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-w", want: []string{"race/RW", "race/WW"}},
 		{spec: "a/b T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w, c/d T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w",
 			wantErr: `-patterns:1:37: unexpected ","`},
-		{spec: "x/y adjacnet T=t1-t2", wantErr: `-patterns:1:5: unknown option "adjacnet" (want adjacent, atomic or chan)`},
+		{spec: "x/y adjacnet T=t1-t2", wantErr: `-patterns:1:5: unknown option "adjacnet" (want adjacent, atomic, chan or acting)`},
 		{spec: "# only = a comment", wantErr: `-patterns: no patterns in "# only = a comment"`},
 		{spec: "av," + conflict, wantErr: conflict + ":2:3: pattern av/RWR differs from the one defined at built-in set av"},
 		{spec: conflict + ",av", wantErr: "built-in set av: pattern av/RWR differs from the one defined at " + conflict + ":2:3"},

@@ -36,6 +36,12 @@
 //     plain access: as in the race detector, a sync/atomic access races
 //     with a plain access of its location, and two sync/atomic accesses
 //     never race.
+//   - In an Acting pattern (option acting) the remote events, those of
+//     threads other than event 1's, must be reads, and match only atomic
+//     loads at acting read sites: sites where some load of the trace is
+//     followed, in its unit of work, by an atomic write of the object it
+//     read (a check-then-act's check). Matching them needs the trace, so
+//     static analysis leaves such patterns out.
 //
 // A schedule (a feasible permutation of the trace) realizes an instance when
 // the instance's accesses occur in it in E's order. For an Adjacent pattern
@@ -54,7 +60,7 @@
 //
 //	pattern  = head { option | field } .
 //	head     = kind "/" name .                  (no spaces inside)
-//	option   = "adjacent" | "atomic" .
+//	option   = "adjacent" | "atomic" | "chan" | "acting" .
 //	field    = key "=" element { "-" element } .
 //	key      = "E" | "T" | "SV" | "AR" | "AT" .
 //	element  = identifier .                     ([A-Za-z_][A-Za-z0-9_]*)
@@ -81,7 +87,8 @@
 //
 // Builtin returns the sets "race" (RW, WR, WW: adjacent, not Atomic, so
 // at least one of the two accesses is plain), "av"
-// (RWR, RWW, WRW, WWR, WWW on one variable) and "asv" (the 14 patterns of
+// (RWR, RWW, WRW, WWR, WWW on one variable, and RRW: acting, another
+// goroutine's check inside a unit's check-then-act) and "asv" (the 14 patterns of
 // Figure 2 of the atomic-sets paper, asv-1 … asv-14, in the figure's order),
 // and "all", their union. Resolve turns a -patterns flag value into patterns.
 package pattern

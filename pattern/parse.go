@@ -299,7 +299,7 @@ func (p *parser) pattern() (pat *Pattern, head position, err *Error) {
 
 	// options and fields
 	var seqs [numFields]sequence
-	var atomicAt position
+	var atomicAt, actingAt position
 	nfields := 0
 	for {
 		p.skipSpace()
@@ -330,11 +330,17 @@ func (p *parser) pattern() (pat *Pattern, head position, err *Error) {
 					p.fail(wordAt, "duplicate option chan")
 				}
 				pat.Chan = true
+			case strings.EqualFold(word, "acting"):
+				if pat.Acting {
+					p.fail(wordAt, "duplicate option acting")
+				}
+				pat.Acting = true
+				actingAt = wordAt
 			default:
 				if _, isField := lookupField(word); isField {
 					p.fail(p.pos(), "expected \"=\" after %s, found %s", word, p.here())
 				}
-				p.fail(wordAt, "unknown option %q (want adjacent, atomic or chan)", word)
+				p.fail(wordAt, "unknown option %q (want adjacent, atomic, chan or acting)", word)
 			}
 			continue
 		}
@@ -447,6 +453,11 @@ func (p *parser) pattern() (pat *Pattern, head position, err *Error) {
 	}
 	if pat.Atomic && pat.Kind == "race" {
 		p.fail(atomicAt, "races never involve sync/atomic accesses")
+	}
+	if pat.Acting {
+		if err := pat.actingErr(); err != "" {
+			p.fail(actingAt, "%s", err)
+		}
 	}
 	pat.Pos = fmt.Sprintf("%s:%d:%d", p.name, head.line, head.col)
 	if err := pat.Validate(); err != nil { // cannot happen; never panic

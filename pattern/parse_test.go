@@ -18,11 +18,17 @@ func TestParseValid(t *testing.T) {
 		E: []string{"e1", "e2", "e3", "e4"}, T: []int{0, 1, 1, 0}, SV: []int{0, 0, 1, 1}, AR: []int{0, 1, 1, 0}, AT: []Access{W, R, R, W},
 		TNames: []string{"t1", "t2"}, SVNames: []string{"s1", "s2"}, ARNames: []string{"u1", "u2"},
 	}
+	rrw := &Pattern{
+		Kind: "av", Name: "RRW", Atomic: true, Acting: true,
+		E: []string{"e1", "e2", "e3"}, T: []int{0, 1, 0}, SV: []int{0, 0, 0}, AR: []int{0, 1, 0}, AT: []Access{R, R, W},
+		TNames: []string{"t1", "t2"}, SVNames: []string{"s1"}, ARNames: []string{"u1", "u2"},
+	}
 	tests := []struct {
 		name string
 		src  string
 		want []*Pattern
 	}{
+		{"acting", "av/RRW Acting atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-r-w", []*Pattern{rrw}},
 		{"compact", "race/RW adjacent T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w", []*Pattern{rw}},
 		{"any order", "race/RW AT=r-w AR=u1-u2 adjacent SV=s1-s1 T=t1-t2", []*Pattern{rw}},
 		{"spaces", "race/RW  adjacent\tT = t1 - t2 SV= s1 -s1 AR =u1- u2 AT = r - w  ", []*Pattern{rw}},
@@ -111,10 +117,10 @@ func TestParseErrors(t *testing.T) {
 		{"a/b\xff", `p:1:4: unexpected byte 0xff in kind/name`},
 		{"  a/bé", `p:1:6: unexpected "é" in kind/name`},
 		// Options and fields.
-		{"x/y adjacnet", `p:1:5: unknown option "adjacnet" (want adjacent, atomic or chan)`},
+		{"x/y adjacnet", `p:1:5: unknown option "adjacnet" (want adjacent, atomic, chan or acting)`},
 		{"a/b adjacent adjacent" + ok, `p:1:14: duplicate option adjacent`},
 		{"a/b atomic Atomic" + ok, `p:1:12: duplicate option atomic`},
-		{"a/b T=t1 t2", `p:1:10: unknown option "t2" (want adjacent, atomic or chan)`},
+		{"a/b T=t1 t2", `p:1:10: unknown option "t2" (want adjacent, atomic, chan or acting)`},
 		{"a/b X=1", `p:1:5: unknown field "X" (want T, SV, AR, AT or E)`},
 		{"a/b T t1-t2", `p:1:7: expected "=" after T, found "t"`},
 		{"a/b AT", `p:1:7: expected "=" after AT, found end of input`},
@@ -145,11 +151,14 @@ func TestParseErrors(t *testing.T) {
 		{"a/b T=t1-t2 SV=s1-s1 AR=u1-u1 AT=r-w", `p:1:28: region u1 is used by threads t1 and t2; a region belongs to one thread`},
 		{"a/b T=t1-t2-t1-t3 SV=s-s-s-s AR=u1-u2-u1-u2 AT=r-w-r-w", `p:1:42: region u2 is used by threads t2 and t3; a region belongs to one thread`},
 		{"race/RW adjacent atomic" + ok, `p:1:18: races never involve sync/atomic accesses`},
+		{"a/b acting acting" + ok, `p:1:12: duplicate option acting`},
+		{"a/b acting" + ok, `p:1:5: option acting needs the remote events to be reads, event 2 is a write of thread t2`},
+		{"a/b adjacent acting T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-r", `p:1:14: option acting does not go with adjacent or chan`},
 		{"a/b" + ok + "\n\n a/b" + ok, `p:3:2: duplicate pattern a/b (first at 1:1)`},
 		// Several errors: one per pattern.
 		{"a/b T=t1\n\nc/d" + ok + "; e/f adjacnet" + ok,
-			"p:1:1: missing fields SV, AR, AT\np:3:43: unknown option \"adjacnet\" (want adjacent, atomic or chan)"},
-		{"a/b T=t1 # x; y\nc/d adjacnet # ; z", "p:1:1: missing fields SV, AR, AT\np:2:5: unknown option \"adjacnet\" (want adjacent, atomic or chan)"},
+			"p:1:1: missing fields SV, AR, AT\np:3:43: unknown option \"adjacnet\" (want adjacent, atomic, chan or acting)"},
+		{"a/b T=t1 # x; y\nc/d adjacnet # ; z", "p:1:1: missing fields SV, AR, AT\np:2:5: unknown option \"adjacnet\" (want adjacent, atomic, chan or acting)"},
 	}
 	for _, tt := range tests {
 		pats, err := Parse(tt.src, "p")
@@ -304,6 +313,8 @@ func TestValidate(t *testing.T) {
 		{func(p *Pattern) { p.E = []string{"x", "x"} }, `pattern k/n: duplicate event name "x" in E`},
 		{func(p *Pattern) { p.E = []string{"x", ""} }, "pattern k/n: event 2 has an empty name"},
 		{func(p *Pattern) { p.Kind, p.Atomic = "race", true }, "pattern race/n: races never involve sync/atomic accesses"},
+		{func(p *Pattern) { p.Acting = true }, "pattern k/n: option acting needs the remote events to be reads, event 2 is a write of thread t2"},
+		{func(p *Pattern) { p.Acting, p.Chan, p.AT = true, true, []Access{W, R} }, "pattern k/n: option acting does not go with adjacent or chan"},
 	}
 	if err := good().Validate(); err != nil {
 		t.Fatal(err)

@@ -47,6 +47,12 @@ type Pattern struct {
 	Adjacent bool   // the events must run back to back in the schedule (data races)
 	Atomic   bool   // sync/atomic accesses may match alone (never for races, which need a plain access)
 	Chan     bool   // the events are channel operations: a send stands for r, a close for w
+	// Acting: the events of the threads other than the first (the remote
+	// events) are reads, and only atomic loads at acting read sites match
+	// them: sites where a load decides a write of its own unit (a
+	// check-then-act's check). Such a pattern is about what the remote
+	// goroutine does with the value it read, which only a trace shows.
+	Acting bool
 
 	E         []string // event names (default e1..en)
 	T, SV, AR []int    // normalized variables
@@ -118,7 +124,7 @@ func defaultEvent(i int) string { return "e" + strconv.Itoa(i+1) }
 // String returns the pattern in its canonical text form, which Parse turns
 // back into an equal pattern (with the same names):
 //
-//	kind/name [adjacent] [atomic] T=… SV=… AR=… AT=… [E=…]
+//	kind/name [adjacent] [atomic] [chan] [acting] T=… SV=… AR=… AT=… [E=…]
 //
 // E is omitted when it is the default e1-…-en.
 func (p *Pattern) String() string {
@@ -134,6 +140,9 @@ func (p *Pattern) String() string {
 	}
 	if p.Chan {
 		b.WriteString(" chan")
+	}
+	if p.Acting {
+		b.WriteString(" acting")
 	}
 	seq := func(key string, n int, elem func(i int) string) {
 		b.WriteByte(' ')
@@ -216,7 +225,7 @@ func (p *Pattern) Describe() string {
 // event names, and Pos, are ignored.
 func (p *Pattern) Equal(q *Pattern) bool {
 	return p.Kind == q.Kind && p.Name == q.Name &&
-		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan &&
+		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting &&
 		slices.Equal(p.T, q.T) && slices.Equal(p.SV, q.SV) &&
 		slices.Equal(p.AR, q.AR) && slices.Equal(p.AT, q.AT)
 }
@@ -309,7 +318,30 @@ func (p *Pattern) Validate() error {
 	if p.Atomic && p.Kind == "race" {
 		return fail("races never involve sync/atomic accesses")
 	}
+	if p.Acting {
+		if err := p.actingErr(); err != "" {
+			return fail("%s", err)
+		}
+	}
 	return nil
+}
+
+// RemoteReadsOnly reports whether the pattern's remote events (those of
+// threads other than event 1's) may only be reads at acting read sites
+// (Acting).
+func (p *Pattern) RemoteReadsOnly() bool { return p.Acting }
+
+// actingErr says why the Acting option does not fit p, or "".
+func (p *Pattern) actingErr() string {
+	if p.Adjacent || p.Chan {
+		return "option acting does not go with adjacent or chan"
+	}
+	for i, a := range p.AT {
+		if p.T[i] != p.T[0] && a != R {
+			return fmt.Sprintf("option acting needs the remote events to be reads, event %d is a %s of thread %s", i+1, a.word(), p.ThreadName(i))
+		}
+	}
+	return ""
 }
 
 // firstDup returns the index of the first element of s equal to an earlier

@@ -32,13 +32,21 @@ func TestCountersAgainstOracle(t *testing.T) {
 	if testing.Short() {
 		n = 300
 	}
-	if un := againstOracle(t, n, rand.New(rand.NewPCG(3, 17)), gen.SmallOptions{Counters: true, NoChannels: true}); un < n/50 {
+	un, realBy := againstOracle(t, n, rand.New(rand.NewPCG(3, 17)), gen.SmallOptions{Counters: true, NoChannels: true})
+	if un < n/50 {
 		t.Errorf("only %d instances left out as without effect in %d traces: the rule is not exercised", un, n)
+	}
+	// Loads at a site where another goroutine's load decided a store bind
+	// av/RRW's remote read (ptg.ActingLoads): the counters give a few
+	// (9 in the 3000 traces, none in the first 300).
+	if realBy["av/RRW"] == 0 && !testing.Short() {
+		t.Errorf("no real av/RRW in %d traces: the acting rule is not exercised", n)
 	}
 }
 
-func againstOracle(t *testing.T, n int, rng *rand.Rand, base gen.SmallOptions) (unobserved int) {
+func againstOracle(t *testing.T, n int, rng *rand.Rand, base gen.SmallOptions) (unobserved int, realBy map[string]int) {
 	t.Helper()
+	realBy = map[string]int{}
 	pats := builtin(t, "all")
 	var real, reported, notReal, traces int
 	for i := 0; i < n; i++ {
@@ -74,6 +82,7 @@ func againstOracle(t *testing.T, n int, rng *rand.Rand, base gen.SmallOptions) (
 		}
 		for k, w := range want {
 			real++
+			realBy[w.Pattern.ID()]++
 			if !got[k] {
 				t.Errorf("trace %d: missed real anomaly %s %v (%s), oracle schedule %v\n%s", i, w.Pattern.ID(), w.Inst, k, w.Schedule, gen.Describe(tr))
 			}
@@ -85,7 +94,7 @@ func againstOracle(t *testing.T, n int, rng *rand.Rand, base gen.SmallOptions) (
 		}
 	}
 	t.Logf("%d traces: %d real anomalies, %d reported, %d reported but not real by the oracle, %d instances without effect", traces, real, reported, notReal, unobserved)
-	return unobserved
+	return unobserved, realBy
 }
 
 func toInts(s []int32) []int {

@@ -160,6 +160,11 @@ func clause(f check.Finding) string {
 			return fmt.Sprintf("no synchronization orders this %s and another goroutine's %s (%s)", evs[r].op, evs[o].op, site(o))
 		}
 		return fmt.Sprintf("this %s and another goroutine's %s (%s) can run back to back", evs[r].op, evs[o].op, site(o))
+	case f.Anomaly.Pattern.Acting && len(evs) == 3 && evs[0].g == evs[2].g && evs[1].g != evs[0].g:
+		// av/RRW: the remote read is a check too; its goroutine acts on
+		// the stale value as well (the effect shows it).
+		return fmt.Sprintf("another goroutine's %s (%s) can fall between this check and the %s at %s, and it acts on what it read",
+			evs[1].op, site(1), evs[2].op, site(2))
 	case len(evs) == 3 && evs[0].g == evs[2].g && evs[1].g != evs[0].g:
 		return fmt.Sprintf("another goroutine's %s can fall between this %s and the %s at %s", evs[1].op, evs[0].op, evs[2].op, site(2))
 	}
@@ -204,6 +209,8 @@ func noEffect(f check.Finding) string {
 		return "the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent"
 	case f.Anomaly.Recheck:
 		return f.Anomaly.SplitWhy(short) + ", and the test passes"
+	case f.Anomaly.Pattern.Acting:
+		return "another goroutine's check inside this one counts only if acting on it twice makes the test fail, and the test passes"
 	}
 	return "the interleaving changes no value the unit goes on to use, and the test passes"
 }

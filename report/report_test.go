@@ -132,6 +132,17 @@ func TestMessage(t *testing.T) {
 			f.Verdict.Consequence, f.Verdict.Passed = "", true
 			f.Driver, f.DriverType, f.DriverMeant = "Transfer and Deposit", "Account", "it holds a sync.Mutex"
 		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced; found by a generated driver calling Transfer and Deposit concurrently (the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent)"},
+		{"acting", lostUpdate, func(f *check.Finding) {
+			f.Anomaly.Pattern = pattern.MustParse("av/RRW atomic acting T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-r-w")[0]
+			f.Schedule.Steps[6] = step(t, "g1.1", "atomic-load", "Account.balance#2", "account/account.go:28:9")
+			f.Anomaly.Sites[1] = "account/account.go:28:9"
+		}, "atomicity violation on Account.balance: another goroutine's read (account.go:28) can fall between this check and the write at account.go:53, and it acts on what it read; reproduced, test fails: account_test.go:29: bob = 150, want 180"},
+		{"acting without effect", lostUpdate, func(f *check.Finding) {
+			f.Anomaly.Pattern = pattern.MustParse("av/RRW atomic acting T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-r-w")[0]
+			f.Schedule.Steps[6] = step(t, "g1.1", "atomic-load", "Account.balance#2", "account/account.go:28:9")
+			f.Anomaly.Sites[1] = "account/account.go:28:9"
+			f.Verdict.Consequence, f.Verdict.Passed = "", true
+		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's read (account.go:28) can fall between this check and the write at account.go:53, and it acts on what it read; reproduced (another goroutine's check inside this one counts only if acting on it twice makes the test fail, and the test passes)"},
 	} {
 		f := tc.f(t)
 		if tc.change != nil {

@@ -71,6 +71,8 @@ type Model struct {
 	regions int
 
 	reach [][]uint64 // transitive closure of PO ∪ edges, computed lazily
+
+	acting []bool // atomic loads at acting read sites (actingLoads)
 }
 
 // New precomputes the POR edges, locksets and regions of tr. It does not
@@ -152,7 +154,8 @@ func (m *Model) buildEdges() {
 	firstOnce := map[int32]int{}
 	closes := map[int32][]int{}
 
-	cta := checkThenAct(m.ev)
+	m.acting = actingLoads(m.ev)
+	cta := m.acting
 	for i, e := range m.ev {
 		switch e.Op {
 		case trace.Fork:
@@ -533,6 +536,9 @@ func (m *Model) matches(p *pattern.Pattern, i, e int) bool {
 	if !op.IsAccess() {
 		return false
 	}
+	if p.Acting && p.T[i] != p.T[0] && (op != trace.AtomicLoad || !m.acting[e]) {
+		return false // an acting pattern's remote reads are checks that decide a write
+	}
 	switch p.AT[i] {
 	case pattern.R:
 		return op.Reads()
@@ -770,6 +776,25 @@ func checkThenAct(ev []trace.Event) []bool {
 				delete(pending, k)
 			}
 		}
+	}
+	return mark
+}
+
+// actingLoads marks the atomic loads whose site is that of a
+// check-then-act's load (checkThenAct), whether or not they acted: they
+// take no edge from the store they read, and only they bind an acting
+// pattern's remote reads (ptg's rule, written again over the event list).
+func actingLoads(ev []trace.Event) []bool {
+	cta := checkThenAct(ev)
+	sites := map[int32]bool{}
+	for i, e := range ev {
+		if cta[i] && e.Site >= 0 {
+			sites[e.Site] = true
+		}
+	}
+	mark := make([]bool, len(ev))
+	for i, e := range ev {
+		mark[i] = cta[i] || e.Op == trace.AtomicLoad && e.Site >= 0 && sites[e.Site]
 	}
 	return mark
 }

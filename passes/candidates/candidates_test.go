@@ -127,6 +127,18 @@ func TestPatternsFlag(t *testing.T) {
 			t.Errorf("counter with an inline pattern: %s, want %s", got, want)
 		}
 	})
+	t.Run("acting", func(t *testing.T) {
+		// The same shape without the option matches; with it, only a
+		// trace can say which reads act, so the analyzer leaves it out.
+		setPatterns(t, "mine/RRW atomic T=a-b-a SV=x-x-x AR=u-v-u AT=r-r-w")
+		if got := fmt.Sprint(count(t, "counter")); got == "map[]" {
+			t.Fatalf("counter with RRW: no candidates; the case below proves nothing")
+		}
+		setPatterns(t, "mine/RRW atomic acting T=a-b-a SV=x-x-x AR=u-v-u AT=r-r-w")
+		if got := fmt.Sprint(count(t, "counter")); got != "map[]" {
+			t.Errorf("counter with an acting pattern: %s, want none", got)
+		}
+	})
 	t.Run("bad", func(t *testing.T) {
 		setPatterns(t, "nosuchset")
 		var rec recorder

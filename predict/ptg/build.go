@@ -35,7 +35,7 @@ type builder struct {
 	atomics  map[int32]int32   // object → latest atomic store/rmw
 	forkedBy []int32           // goroutine → its fork event, -1
 	lastEv   []int32           // goroutine → its latest event so far
-	cta      []bool            // event → a check-then-act load (CheckThenAct); nil: the trace has no atomic loads
+	cta      []bool            // event → a load at an acting read site (ActingLoads); nil: the trace has no atomic loads
 }
 
 // fastAccess enables step's path for plain accesses (a variable for the

@@ -70,3 +70,34 @@ func CheckThenAct(tr *trace.Trace) []bool {
 	}
 	return mark
 }
+
+// ActingReadSites returns the sites of the check-then-act loads that cta
+// (CheckThenAct's result) marks: the acting read sites, where a load's
+// value decides whether its unit writes the object. Loads without a site
+// are left out.
+func ActingReadSites(tr *trace.Trace, cta []bool) map[int32]bool {
+	sites := map[int32]bool{}
+	for i, e := range tr.Events {
+		if cta[i] && e.Site >= 0 {
+			sites[e.Site] = true
+		}
+	}
+	return sites
+}
+
+// ActingLoads marks, by event index, the atomic loads at acting read sites
+// (ActingReadSites), whether or not their own unit acted in this run: the
+// check of a goroutine that saw the key present and returned is the same
+// check as the one that saw it absent and stored. Like a check-then-act
+// load, such a load takes no POR edge from the store it read, so that a
+// schedule may move it before that store (av/RRW: both checks see the old
+// value); replay then shows whether its goroutine acts on what it read.
+// cta is CheckThenAct's result; the marks include it.
+func ActingLoads(tr *trace.Trace, cta []bool) []bool {
+	sites := ActingReadSites(tr, cta)
+	mark := make([]bool, len(tr.Events))
+	for i, e := range tr.Events {
+		mark[i] = cta[i] || e.Op == trace.AtomicLoad && e.Site >= 0 && sites[e.Site]
+	}
+	return mark
+}

@@ -27,8 +27,8 @@
 //   - the first once on an object → every later once on it;
 //   - the latest cond-signal/broadcast → the cond-wait that follows it;
 //   - the latest atomic store (or read-modify-write) → an atomic load or
-//     read-modify-write of the same object, except a load that starts a
-//     check-then-act (CheckThenAct).
+//     read-modify-write of the same object, except a load at the site of
+//     one that starts a check-then-act (ActingLoads).
 //
 // Mutexes are not POR edges (hybrid model, section 4.2); they give locksets.
 //
@@ -90,6 +90,14 @@ type Graph struct {
 	splits                  [][]int32      // goroutine → local positions of its deliberate splits (see SplitBetween)
 	takes                   [][]int32      // goroutine → local positions of its outermost unit's own first-lock acquires (RecheckBetween)
 	acts                    activations    // Activations, computed on demand
+	acting                  []bool         // event → an atomic load at an acting read site (ActingLoads); nil: none
+}
+
+// ActingRead reports whether event i is an atomic load at an acting read
+// site (ActingLoads): a check whose value decides a write, the only remote
+// event an acting pattern (pattern.Pattern.Acting) takes.
+func (gr *Graph) ActingRead(i int32) bool {
+	return gr.acting != nil && gr.acting[i] && gr.Tr.Events[i].Op == trace.AtomicLoad
 }
 
 // RegionInfo is the extent of one atomic region instance.
@@ -225,7 +233,8 @@ func Build(tr *trace.Trace) *Graph {
 	b := newBuilder(gr)
 	if loads {
 		// Only atomic loads can start a check-then-act.
-		b.cta = CheckThenAct(tr)
+		b.cta = ActingLoads(tr, CheckThenAct(tr))
+		gr.acting = b.cta
 	}
 	for i := range evs {
 		b.step(int32(i))

@@ -119,6 +119,10 @@ func TestGoRules(t *testing.T) {
 		{"check-then-act load takes no edge", "a write x\na atomic-store f\nb region-begin U\nb atomic-load f\nb read x\nb atomic-store f\nb region-end U", 1, 5, false},
 		{"load outside a unit keeps its edge", "a write x\na atomic-store f\nb atomic-load f\nb read x\nb atomic-store f", 1, 4, true},
 		{"load whose unit writes nothing keeps its edge", "a write x\na atomic-store f\nb region-begin U\nb atomic-load f\nb read x\nb region-end U\nb atomic-store f", 1, 5, true},
+		// A load at the site of a check-then-act's load is that check,
+		// even where its unit saw the key present and wrote nothing.
+		{"load at an acting site takes no edge", "a write x\na region-begin U\na atomic-load f @r.go:3:1\na atomic-store f @r.go:4:1\na region-end U\nb region-begin U\nb atomic-load f @r.go:3:1\nb region-end U\nb read x", 1, 9, false},
+		{"load at another site keeps its edge", "a write x\na region-begin U\na atomic-load f @r.go:3:1\na atomic-store f @r.go:4:1\na region-end U\nb region-begin U\nb atomic-load f @r.go:9:1\nb region-end U\nb read x", 1, 9, true},
 		{"load and store split by a channel op keep the edge", "a write x\na atomic-store f\nb region-begin U\nb atomic-load f\nb read x\nb send c cap=1\nb atomic-store f\nb region-end U", 1, 5, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -308,6 +312,27 @@ a region-end P.locked
 		got := gr.RecheckBetween(tc.a-1, tc.b-1) + 1
 		if got != tc.want {
 			t.Errorf("RecheckBetween(%d, %d) = event %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// TestActingRead checks which events an acting pattern's remote read may
+// bind: atomic loads at a site where some load decided a store.
+func TestActingRead(t *testing.T) {
+	gr := build(t, `a region-begin U
+a atomic-load f @r.go:3:1
+a atomic-store f @r.go:4:1
+a region-end U
+b region-begin U
+b atomic-load f @r.go:3:1
+b region-end U
+b atomic-load f @r.go:9:1
+b atomic-rmw f @r.go:3:1
+`)
+	want := []bool{false, true, false, false, false, true, false, false, false}
+	for i, w := range want {
+		if got := gr.ActingRead(int32(i)); got != w {
+			t.Errorf("ActingRead(event %d) = %v, want %v", i+1, got, w)
 		}
 	}
 }

@@ -89,6 +89,11 @@ next:
 			if !matches(gr.Ev(c.flat[e]).Op, g.at[e], m.p) {
 				continue next
 			}
+			// An acting pattern's remote reads are checks that decide a
+			// write (ptg.ActingLoads); a class's site and op are fixed.
+			if m.p.Acting && g.t != 0 && !gr.ActingRead(c.flat[e]) {
+				continue next
+			}
 		}
 		// Object bindings.
 		nNew := 0
