@@ -330,11 +330,16 @@ func (p *parser) pattern() (pat *Pattern, head position, err *Error) {
 					p.fail(wordAt, "duplicate option chan")
 				}
 				pat.Chan = true
+			case strings.EqualFold(word, "lock"):
+				if pat.Lock {
+					p.fail(wordAt, "duplicate option lock")
+				}
+				pat.Lock = true
 			default:
 				if _, isField := lookupField(word); isField {
 					p.fail(p.pos(), "expected \"=\" after %s, found %s", word, p.here())
 				}
-				p.fail(wordAt, "unknown option %q (want adjacent, atomic or chan)", word)
+				p.fail(wordAt, "unknown option %q (want adjacent, atomic, chan or lock)", word)
 			}
 			continue
 		}

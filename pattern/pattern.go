@@ -47,6 +47,10 @@ type Pattern struct {
 	Adjacent bool   // the events must run back to back in the schedule (data races)
 	Atomic   bool   // sync/atomic accesses may match alone (never for races, which need a plain access)
 	Chan     bool   // the events are channel operations: a send stands for r, a close for w
+	// Lock: the events are lock acquisitions (Lock or RLock) and the
+	// pattern a lock-order inversion: predict finds these itself (its
+	// inversion finder), not the access search; AT says nothing (w).
+	Lock bool
 
 	E         []string // event names (default e1..en)
 	T, SV, AR []int    // normalized variables
@@ -135,6 +139,9 @@ func (p *Pattern) String() string {
 	if p.Chan {
 		b.WriteString(" chan")
 	}
+	if p.Lock {
+		b.WriteString(" lock")
+	}
 	seq := func(key string, n int, elem func(i int) string) {
 		b.WriteByte(' ')
 		b.WriteString(key)
@@ -184,6 +191,8 @@ func (p *Pattern) Describe() string {
 		what = "atomicity violation"
 	case "asv":
 		what = "atomic-set serializability violation"
+	case "deadlock":
+		return "lock-order inversion: two goroutines take two locks in opposite orders"
 	default:
 		what = strconv.Quote(p.Kind) + " pattern"
 	}
@@ -216,7 +225,7 @@ func (p *Pattern) Describe() string {
 // event names, and Pos, are ignored.
 func (p *Pattern) Equal(q *Pattern) bool {
 	return p.Kind == q.Kind && p.Name == q.Name &&
-		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan &&
+		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Lock == q.Lock &&
 		slices.Equal(p.T, q.T) && slices.Equal(p.SV, q.SV) &&
 		slices.Equal(p.AR, q.AR) && slices.Equal(p.AT, q.AT)
 }
@@ -309,6 +318,16 @@ func (p *Pattern) Validate() error {
 	if p.Atomic && p.Kind == "race" {
 		return fail("races never involve sync/atomic accesses")
 	}
+	if p.Lock {
+		// The inversion finder (predict) knows one shape: two goroutines,
+		// two locks, each taken first by one of them.
+		if p.Adjacent || p.Atomic || p.Chan {
+			return fail("a lock pattern takes no other option")
+		}
+		if !slices.Equal(p.T, []int{0, 1, 0, 1}) || !slices.Equal(p.SV, []int{0, 1, 1, 0}) {
+			return fail("a lock pattern is a lock-order inversion: T=t1-t2-t1-t2 SV=s1-s2-s2-s1")
+		}
+	}
 	return nil
 }
 
@@ -364,6 +383,8 @@ func KindName(kind string) string {
 		return "atomicity violation"
 	case "asv":
 		return "atomic-set-serializability violation"
+	case "deadlock":
+		return "lock-order inversion"
 	}
 	return kind + " anomaly"
 }
