@@ -289,4 +289,3 @@ func TestInversionsAgainstOracle(t *testing.T) {
 		t.Errorf("only %d deadlocks in %d traces: the generator does not exercise the finder", real, traces)
 	}
 }
-
