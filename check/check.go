@@ -118,8 +118,16 @@ func (f *Finding) ObjectNames() []string {
 	return out
 }
 
-// Reproduced reports whether the finding was proved.
-func (f *Finding) Reproduced() bool { return f.Verdict.Verdict == replay.Reproduced }
+// Reproduced reports whether the finding was proved. A lock-order
+// inversion is proved only by the deadlock its replay ends in
+// (replay.Verdict.Deadlocked): a replay that took another path and then
+// failed shows no deadlock.
+func (f *Finding) Reproduced() bool {
+	if f.Verdict.Verdict != replay.Reproduced {
+		return false
+	}
+	return f.Anomaly.Pattern == nil || !f.Anomaly.Pattern.Lock || len(f.Verdict.Deadlocked) >= 2
+}
 
 // WithoutEffect reports whether the finding was reproduced but is no
 // bug to report. A data race always is one, except in a generated driver

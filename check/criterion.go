@@ -15,10 +15,21 @@ import (
 // Effect reports whether the replay showed an effect of the interleaving:
 // the test failed or panicked, otherwise than its recorded run did, or
 // the program hung for good after the schedule let go (the replay's
-// consequence then says so).
+// consequence then says so). A reproduced lock-order inversion is its
+// own effect: its proof is that the replay deadlocked there
+// (replay.Verdict.Deadlocked), whatever the test does otherwise.
 func (f *Finding) Effect() bool {
 	v := f.Verdict
+	if f.Deadlock() {
+		return true
+	}
 	return (!v.Passed || v.Panicked) && !v.AsBaseline
+}
+
+// Deadlock reports whether the finding is a lock-order inversion whose
+// replay deadlocked as predicted.
+func (f *Finding) Deadlock() bool {
+	return f.Reproduced() && f.Anomaly.Pattern.Lock && len(f.Verdict.Deadlocked) >= 2
 }
 
 // needsJudging reports whether a finding's report rests on the dependence
@@ -131,7 +142,7 @@ func group(fs []Finding) {
 	for i := range fs {
 		f := &fs[i]
 		var ks []string
-		if f.Reproduced() && !f.Anomaly.Pattern.Adjacent && !f.WithoutEffect() {
+		if f.Reproduced() && !f.Anomaly.Pattern.Adjacent && !f.Anomaly.Pattern.Lock && !f.WithoutEffect() {
 			if f.Effect() {
 				ks = append(ks, "effect "+f.Package+" "+f.Test+" "+effectKey(f.Verdict.Consequence))
 			}

@@ -60,6 +60,14 @@ race/send-close  adjacent chan T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w
 race/close-send  adjacent chan T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-r
 race/close-close adjacent chan T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-w
 `},
+	{"deadlock", `
+# Lock-order inversions (issue 29): goroutine t1 holds lock s1 and waits
+# for s2 while t2 holds s2 and waits for s1. The events are lock
+# acquisitions in schedule order: t1 takes s1, t2 takes s2, then each
+# asks for the other's lock and neither can go on. Proved only by a
+# replay that deadlocks there.
+deadlock/lock-order lock T=t1-t2-t1-t2 SV=s1-s2-s2-s1 AR=u1-u2-u1-u2 AT=w-w-w-w
+`},
 }
 
 // allSet is the name of the union of the built-in sets.
@@ -79,7 +87,7 @@ var builtins = sync.OnceValue(func() map[string][]*Pattern {
 })
 
 // BuiltinNames returns the names of the built-in sets: "race", "av",
-// "asv", "chan" and "all" (their union).
+// "asv", "chan", "deadlock" and "all" (their union).
 func BuiltinNames() []string {
 	names := make([]string, 0, len(builtinSrc)+1)
 	for _, b := range builtinSrc {

@@ -336,11 +336,16 @@ func (p *parser) pattern() (pat *Pattern, head position, err *Error) {
 				}
 				pat.Acting = true
 				actingAt = wordAt
+			case strings.EqualFold(word, "lock"):
+				if pat.Lock {
+					p.fail(wordAt, "duplicate option lock")
+				}
+				pat.Lock = true
 			default:
 				if _, isField := lookupField(word); isField {
 					p.fail(p.pos(), "expected \"=\" after %s, found %s", word, p.here())
 				}
-				p.fail(wordAt, "unknown option %q (want adjacent, atomic, chan or acting)", word)
+				p.fail(wordAt, "unknown option %q (want adjacent, atomic, chan, acting or lock)", word)
 			}
 			continue
 		}

@@ -53,6 +53,10 @@ type Pattern struct {
 	// check-then-act's check). Such a pattern is about what the remote
 	// goroutine does with the value it read, which only a trace shows.
 	Acting bool
+	// Lock: the events are lock acquisitions (Lock or RLock) and the
+	// pattern a lock-order inversion: predict finds these itself (its
+	// inversion finder), not the access search; AT says nothing (w).
+	Lock bool
 
 	E         []string // event names (default e1..en)
 	T, SV, AR []int    // normalized variables
@@ -144,6 +148,9 @@ func (p *Pattern) String() string {
 	if p.Acting {
 		b.WriteString(" acting")
 	}
+	if p.Lock {
+		b.WriteString(" lock")
+	}
 	seq := func(key string, n int, elem func(i int) string) {
 		b.WriteByte(' ')
 		b.WriteString(key)
@@ -193,6 +200,8 @@ func (p *Pattern) Describe() string {
 		what = "atomicity violation"
 	case "asv":
 		what = "atomic-set serializability violation"
+	case "deadlock":
+		return "lock-order inversion: two goroutines take two locks in opposite orders"
 	default:
 		what = strconv.Quote(p.Kind) + " pattern"
 	}
@@ -225,7 +234,7 @@ func (p *Pattern) Describe() string {
 // event names, and Pos, are ignored.
 func (p *Pattern) Equal(q *Pattern) bool {
 	return p.Kind == q.Kind && p.Name == q.Name &&
-		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting &&
+		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting && p.Lock == q.Lock &&
 		slices.Equal(p.T, q.T) && slices.Equal(p.SV, q.SV) &&
 		slices.Equal(p.AR, q.AR) && slices.Equal(p.AT, q.AT)
 }
@@ -323,6 +332,16 @@ func (p *Pattern) Validate() error {
 			return fail("%s", err)
 		}
 	}
+	if p.Lock {
+		// The inversion finder (predict) knows one shape: two goroutines,
+		// two locks, each taken first by one of them.
+		if p.Adjacent || p.Atomic || p.Chan || p.Acting {
+			return fail("a lock pattern takes no other option")
+		}
+		if !slices.Equal(p.T, []int{0, 1, 0, 1}) || !slices.Equal(p.SV, []int{0, 1, 1, 0}) {
+			return fail("a lock pattern is a lock-order inversion: T=t1-t2-t1-t2 SV=s1-s2-s2-s1")
+		}
+	}
 	return nil
 }
 
@@ -396,6 +415,8 @@ func KindName(kind string) string {
 		return "atomicity violation"
 	case "asv":
 		return "atomic-set-serializability violation"
+	case "deadlock":
+		return "lock-order inversion"
 	}
 	return kind + " anomaly"
 }

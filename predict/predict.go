@@ -220,6 +220,17 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 		res.Anomalies = append(res.Anomalies, a)
 		return true
 	})
+	// Lock-order inversions: found from the trace's lock nesting, not by
+	// the access search (pattern option lock).
+	td := time.Now()
+	deadlocks(gr, gen, pats, sopt.Stop, &res.Stats, func(a Anomaly) bool {
+		if opt.Confirm != nil && !opt.Confirm(a) {
+			return false
+		}
+		res.Anomalies = append(res.Anomalies, a)
+		return true
+	})
+	schedTime += time.Since(td)
 	res.Stats.Search = time.Since(t1) - schedTime
 	res.Stats.Schedule = schedTime
 	res.Stats.Candidates = st.Candidates

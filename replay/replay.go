@@ -91,6 +91,14 @@ type Verdict struct {
 	// had (rt.Verdict).
 	Unstarted bool     `json:"unstarted,omitempty"`
 	Roots     []string `json:"roots,omitempty"`
+	// Deadlocked: the schedule was a lock-order inversion's (pattern kind
+	// "deadlock") and the replay deadlocked where it predicted: each of
+	// the goroutines listed ("g1.1 in lock B#1 @x.go:11") blocked inside
+	// its waiting acquisition, holding the lock the other waits for
+	// (rt.Verdict). The runtime's verdict is "deadlock", which for every
+	// other schedule prunes it; for this one it is the proof, so Run
+	// returns Reproduced, and the deadlock is the consequence.
+	Deadlocked []string `json:"deadlocked,omitempty"`
 	// Interrupted: the runtime's verdict was "interrupted" (a goroutine
 	// took another path after the other goroutines' part of the anomaly
 	// ran), turned into Reproduced or Diverged by how the program ended:
@@ -191,6 +199,14 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 		v.Verdict = Timeout
 	}
 	v.Panicked, v.Consequence = consequence(r.Output, r.Passed)
+	if v.Verdict == Deadlock && len(v.Deadlocked) >= 2 && !v.Outside {
+		// The runtime ended the process at the deadlock (rt: a verdict
+		// other than reproduced ends a replay): that is the test's fate.
+		v.Verdict = Reproduced
+		v.Passed, v.Panicked = false, false
+		v.Consequence = "the replay deadlocks: " + strings.Join(v.Deadlocked, "; ")
+		return v
+	}
 	ownFailure := opt.Baseline != "" && v.Consequence == opt.Baseline && v.Panicked == opt.BaselinePanicked
 	if ownFailure {
 		v.Consequence += " (as without pecanvet's help)"

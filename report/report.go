@@ -36,6 +36,9 @@ func Site(f check.Finding) trace.Site {
 // at is the index of the event a finding is reported at (see Site).
 func at(f check.Finding) int {
 	s := f.Anomaly.Sites
+	if f.Anomaly.Pattern.Lock && len(s) == 4 {
+		return 2 // a lock-order inversion: the first goroutine's waiting acquisition
+	}
 	if f.Anomaly.Pattern.Adjacent && len(s) == 2 {
 		a, errA := trace.ParseSite(s[0])
 		b, errB := trace.ParseSite(s[1])
@@ -97,11 +100,42 @@ func Detailed(f check.Finding) string {
 //	fails: bank_test.go:19: balance = 10, want 30
 //
 // The steps that show it are Steps; "this" is the event at Site.
-func Message(f check.Finding) string { return message(f, Title(f)) }
+func Message(f check.Finding) string {
+	if f.Anomaly.Pattern.Lock {
+		return inversion(f, pattern.KindName(f.Anomaly.Pattern.Kind))
+	}
+	return message(f, Title(f))
+}
 
 // Headline is Message with the pattern named (Detailed), as `pecanvet
 // check` prints it.
-func Headline(f check.Finding) string { return message(f, Detailed(f)) }
+func Headline(f check.Finding) string {
+	if f.Anomaly.Pattern.Lock {
+		return inversion(f, fmt.Sprintf("%s (%s)", pattern.KindName(f.Anomaly.Pattern.Kind), f.Anomaly.Pattern.ID()))
+	}
+	return message(f, Detailed(f))
+}
+
+// inversion is the message of a lock-order inversion (a lock pattern,
+// events a1 b2 b1 a2): who holds which lock and waits for which, e.g.
+//
+//	lock-order inversion: g1.1 holds Account.mu#1 (x.go:10) and waits for
+//	Account.mu#2 (x.go:11); g1.2 holds Account.mu#2 (x.go:20) and waits
+//	for Account.mu#1 (x.go:21); reproduced, the replay deadlocks
+func inversion(f check.Finding, title string) string {
+	st := func(k int) trace.Step { return f.Schedule.Steps[f.Schedule.Anomaly[k]] }
+	// The objects keep their instance numbers: two locks of one field
+	// (two accounts' mutexes) are told apart only by them.
+	obj := func(k int) string { return st(k).Obj }
+	side := func(hold, wait int) string {
+		return fmt.Sprintf("%s holds %s (%s) and waits for %s (%s)", st(hold).G, obj(hold), short(f.Anomaly.Sites[hold]), obj(wait), short(f.Anomaly.Sites[wait]))
+	}
+	msg := title + ": " + side(0, 2) + "; " + side(1, 3) + "; "
+	if f.Deadlock() {
+		return msg + "reproduced, the replay deadlocks"
+	}
+	return msg + evidence(f)
+}
 
 func message(f check.Finding, title string) string {
 	var b strings.Builder

@@ -218,3 +218,47 @@ func TestMore(t *testing.T) {
 		t.Error(got)
 	}
 }
+
+// inversionFinding is abba's lock-order inversion as replay proves it:
+// the replay deadlocked with both goroutines in their second Lock.
+func inversionFinding(t *testing.T, deadlocked []string) check.Finding {
+	t.Helper()
+	pat, _ := pattern.Builtin("deadlock")
+	s := &trace.Schedule{Pattern: "deadlock/lock-order", Anomaly: []int{0, 1, 2, 3}, Steps: []trace.Step{
+		step(t, "g1.1", "lock", "Account.mu#1", "abba/bank.go:14:14"),
+		step(t, "g1.2", "lock", "Account.mu#2", "abba/bank.go:14:14"),
+		step(t, "g1.1", "lock", "Account.mu#2", "abba/bank.go:16:12"),
+		step(t, "g1.2", "lock", "Account.mu#1", "abba/bank.go:16:12"),
+	}}
+	return check.Finding{
+		Package: "subjects/abba", Test: "TestTransfers",
+		Anomaly: predict.Anomaly{Pattern: pat[0], Events: []int32{5, 9, 12, 13},
+			Sites: []string{"abba/bank.go:14:14", "abba/bank.go:14:14", "abba/bank.go:16:12", "abba/bank.go:16:12"}},
+		Schedule: s,
+		Verdict:  replay.Verdict{Verdict: replay.Reproduced, Deadlocked: deadlocked, Consequence: "the replay deadlocks"},
+	}
+}
+
+func TestInversionMessage(t *testing.T) {
+	f := inversionFinding(t, []string{"g1.1 in lock Account.mu#2 @abba/bank.go:16:12", "g1.2 in lock Account.mu#1 @abba/bank.go:16:12"})
+	want := "lock-order inversion: g1.1 holds Account.mu#1 (bank.go:14) and waits for Account.mu#2 (bank.go:16); g1.2 holds Account.mu#2 (bank.go:14) and waits for Account.mu#1 (bank.go:16); reproduced, the replay deadlocks"
+	if got := report.Message(f); got != want {
+		t.Errorf("Message:\n got %s\nwant %s", got, want)
+	}
+	if got := report.Site(f).Short(); got != "bank.go:16" {
+		t.Errorf("Site %s, want the first goroutine's waiting acquisition, bank.go:16", got)
+	}
+	if !f.Effect() || f.WithoutEffect() {
+		t.Error("a reproduced deadlock is its own effect")
+	}
+	if len(f.Verdict.Deadlocked) == 2 && !strings.HasPrefix(report.Headline(f), "lock-order inversion (deadlock/lock-order): ") {
+		t.Errorf("Headline %q", report.Headline(f))
+	}
+	// Without the deadlock (a replay that took another path, then failed)
+	// it is no proof.
+	g := inversionFinding(t, nil)
+	g.Verdict.Consequence = "test fails: bank_test.go:25: alice = 90"
+	if g.Reproduced() || g.Deadlock() || strings.Contains(report.Message(g), "the replay deadlocks") {
+		t.Errorf("a finding without Deadlocked counts as proved: %q", report.Message(g))
+	}
+}

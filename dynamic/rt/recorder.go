@@ -168,6 +168,9 @@ type Goroutine struct {
 	// preSel: 1 + the step whose turn g took before a select (replay.go,
 	// preSelect); 0: none.
 	preSel int
+	// gateObj: the lock whose gate the goroutine is passing, under a
+	// deadlock schedule (replayer.ask).
+	gateObj int32
 	// selSend: the send case of the select g is in, if any (SelectGate,
 	// Recovered); cleared by g's next event.
 	selSend selSend

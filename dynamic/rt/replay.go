@@ -93,6 +93,12 @@ type Verdict struct {
 	// with no more steps run (doom).
 	Unstarted bool     `json:"unstarted,omitempty"`
 	Roots     []string `json:"roots,omitempty"`
+	// Deadlocked (a deadlock schedule's "deadlock"): the goroutines of its
+	// waiting acquisitions, each blocked in that Lock (a goroutine dump
+	// shows it inside the lock's wrapper) while holding the lock the other
+	// waits for, as "g1.1 in lock @x.go:11" — the deadlock the schedule
+	// was to prove. Every other verdict leaves it empty.
+	Deadlocked []string `json:"deadlocked,omitempty"`
 }
 
 type occKey struct {
@@ -136,6 +142,16 @@ type replayer struct {
 	finishing    bool
 
 	oc objCheck // replay_objects.go
+
+	// A deadlock schedule (pattern kind "deadlock", a lock-order
+	// inversion) ends with one waiting acquisition per goroutine: each is
+	// its goroutine's last step, passes the turn on as soon as its gate
+	// is passed (the lock will not be free), and asking maps its
+	// goroutine to it. Its proof is the deadlock that follows, not the
+	// end of the schedule (deadlockVerdict). Its object is taken at the
+	// gate (Goroutine.gateObj), since its event is never recorded.
+	deadlock bool
+	asking   map[string]int
 
 	// partnerOf: the race's first access waits at its turn for the
 	// second's goroutine to reach the second access (coenabled).
@@ -210,6 +226,7 @@ func startReplayFrom(path, verdictPath string) error {
 		freed: map[string]bool{}, gone: map[string]bool{}, isAnom: map[int]bool{},
 		path: verdictPath, lastMove: time.Now(), stall: stall, quiet: quiet,
 		partnerOf: -1,
+		deadlock:  strings.HasPrefix(s.Pattern, "deadlock/"), asking: map[string]int{},
 	}
 	for i, st := range s.Steps {
 		r.proj[st.G] = append(r.proj[st.G], i)
@@ -276,6 +293,9 @@ func gate(addr unsafe.Pointer, site int32, op trace.Op) {
 	}
 	mu.Lock()
 	if rp != nil && !rp.free && rec != nil && !quietLocked(site, op) {
+		if rp.deadlock && op.IsAcquire() && addr != nil {
+			rec.cur().gateObj = rec.object(uintptr(addr), classLock, rec.site(site).desc)
+		}
 		rp.turn(rec.cur(), site, op, passes(op))
 	}
 	mu.Unlock()
@@ -368,6 +388,11 @@ func (r *replayer) recorded(g *Goroutine, op trace.Op) {
 	r.moves++
 	if op == trace.End {
 		r.gone[g.name] = true
+	}
+	if k, ok := r.asking[g.name]; ok && op.IsAcquire() && !r.free {
+		r.decide(Verdict{Verdict: "diverged", Step: k + 1, Goroutine: g.name, Expected: r.s.Steps[k].Key(),
+			Message: fmt.Sprintf("goroutine %s got the lock of step %d (%s): no deadlock", g.name, k+1, r.s.Steps[k])})
+		return
 	}
 	if r.pending == g && r.pendingEmit && !r.free {
 		r.pending = nil
@@ -493,6 +518,10 @@ func (r *replayer) take(g *Goroutine, i int, op trace.Op, pass int) {
 	}
 	r.next[g.name] = i + 1
 	r.grant(g.name, mine[i])
+	if r.deadlock && r.isAnom[mine[i]] && op.IsAcquire() && i == len(mine)-1 {
+		r.ask(g, mine[i])
+		return
+	}
 	switch pass {
 	case 0:
 		r.advance()
@@ -621,6 +650,9 @@ func (r *replayer) advance() {
 	}
 	r.lastMove = time.Now()
 	if r.cursor >= len(r.s.Steps) {
+		if r.deadlock {
+			return // proved by the deadlock that follows (deadlockVerdict)
+		}
 		r.decide(Verdict{Verdict: "reproduced", Step: len(r.s.Steps)})
 		return
 	}
@@ -761,6 +793,12 @@ func (r *replayer) watch() {
 		if moves != lastMoves {
 			lastMoves, idleSince = moves, now
 			r.quietSince = time.Time{}
+			mu.Unlock()
+			continue
+		}
+		if !r.free && now.Sub(r.lastMove) >= r.stall && r.cursor >= len(r.s.Steps) && r.deadlock {
+			r.decide(Verdict{Verdict: "diverged", Step: len(r.s.Steps), Waiting: r.waiters(),
+				Message: fmt.Sprintf("every step had its turn, but no deadlock within %v: something still runs outside recorded operations", r.stall)})
 			mu.Unlock()
 			continue
 		}
@@ -975,6 +1013,10 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 	}
 	if r.finishing {
 		r.decide(r.endVerdict())
+		return ""
+	}
+	if r.cursor >= len(r.s.Steps) && r.deadlock {
+		r.decide(r.deadlockVerdict(gs, names, blocked, why))
 		return ""
 	}
 	if r.cursor >= len(r.s.Steps) {

@@ -122,3 +122,55 @@ func (r *replayer) unrecorded() string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// ask passes the turn on from waiting acquisition i of a deadlock
+// schedule, whose gate goroutine g just passed (mu held): its lock is held
+// by another goroutine of the inversion, so it will not be recorded, and
+// its object is the one taken at the gate (Goroutine.gateObj).
+func (r *replayer) ask(g *Goroutine, i int) {
+	delete(r.oc.granted, g.name)
+	if r.oc.objs == nil {
+		r.oc.granted, r.oc.objs = map[string]int{}, map[int]int32{}
+	}
+	r.oc.objs[i] = g.gateObj
+	if v, bad := r.objectMismatch(i); bad {
+		r.decide(v)
+		return
+	}
+	r.asking[g.name] = i
+	r.advance()
+}
+
+// deadlockVerdict decides a deadlock schedule once every step had its
+// turn and nothing moves (mu held; gs is the dump, names its goroutines'
+// logical names, blocked who waits where, why what the wait is): a
+// "deadlock" with Deadlocked set when each waiting acquisition's
+// goroutine is blocked inside that lock, else "diverged". Its lock is
+// one another goroutine of the inversion holds (the objects were checked
+// as a relation: ask), so none of them can go on.
+func (r *replayer) deadlockVerdict(gs []gstate, names map[int64]string, blocked []string, why string) Verdict {
+	inLock := map[string]bool{}
+	for _, g := range gs {
+		if g.class == gRecorded && (g.op == "Lock" || g.op == "RLock") {
+			inLock[names[g.id]] = true
+		}
+	}
+	var stuck []string
+	for _, i := range r.s.Anomaly {
+		st := r.s.Steps[i]
+		if k, ok := r.asking[st.G]; !ok || k != i {
+			continue
+		}
+		if !inLock[st.G] {
+			return Verdict{Verdict: "diverged", Step: i + 1, Goroutine: st.G, Expected: st.Key(), Waiting: append(r.waiters(), blocked...),
+				Message: fmt.Sprintf("%s, but goroutine %s is not blocked in the lock of step %d (%s)", why, st.G, i+1, st)}
+		}
+		stuck = append(stuck, fmt.Sprintf("%s in %s %s @%s", st.G, st.Op, st.Obj, st.Site))
+	}
+	if len(stuck) < 2 {
+		return Verdict{Verdict: "diverged", Step: len(r.s.Steps), Waiting: append(r.waiters(), blocked...),
+			Message: fmt.Sprintf("%s, but %d goroutines wait at the inversion's acquisitions", why, len(stuck))}
+	}
+	return Verdict{Verdict: "deadlock", Step: len(r.s.Steps), Waiting: append(r.waiters(), blocked...), Deadlocked: stuck,
+		Message: fmt.Sprintf("%s: %s, each holding the lock the other waits for", why, strings.Join(stuck, " and "))}
+}

@@ -680,6 +680,9 @@ func (m *Model) allAtomic(p *pattern.Pattern, inst []int) bool {
 
 // Instances returns every instance of p in the trace, in lexicographic order.
 func (m *Model) Instances(p *pattern.Pattern) [][]int {
+	if p.Lock {
+		return nil // lock-order inversions: Inversions
+	}
 	n := p.Len()
 	var out [][]int
 	cur := make([]int, n)

@@ -224,6 +224,9 @@ var builtinRules = map[string]ruleText{
 	"chan": {"ChannelRace", "Send on a closed channel, or double close",
 		"A send on a channel another goroutine closes, or two closes of one channel, can run in this order: the program panics.",
 		"A channel race: a send on a channel that another goroutine may close first (panic: send on closed channel), or two goroutines that both close a channel (panic: close of closed channel). pecanvet replayed the schedule that puts the close first; the code flow shows it. Fix: let only the sender close the channel, once, after its last send (sync.Once, or a single owner)."},
+	"deadlock": {"LockOrderInversion", "Lock-order inversion",
+		"Two goroutines take two locks in opposite orders: each can hold one and wait for the other for ever.",
+		"A lock-order inversion: one goroutine takes lock A, then B, while another takes B, then A, with no lock held by both around them and nothing ordering the two. pecanvet predicted it from a recorded run of the test and replayed the schedule in which each holds its first lock and asks for its second: the replay deadlocked, both goroutines blocked in Lock. The code flow is that schedule. Fix: take the locks in one global order (by id, or a fixed hierarchy), or hold only one at a time."},
 }
 
 // rulesFor makes one rule per kind among the patterns and the findings:
@@ -245,7 +248,7 @@ func rulesFor(pats []*pattern.Pattern, found []check.Finding) []Rule {
 		add(f.Anomaly.Pattern)
 	}
 	var ids []string
-	for _, id := range []string{"race", "av", "asv", "chan"} {
+	for _, id := range []string{"race", "av", "asv", "chan", "deadlock"} {
 		if kinds[id] {
 			ids = append(ids, id)
 		}

@@ -616,3 +616,72 @@ func (s *sim) release(acq int32) int32 {
 	}
 	return -1
 }
+
+// Deadlock returns a schedule that drives a lock-order inversion into its
+// deadlock: goroutine G1 took lock A at a1 and asks for B at b1, G2 took
+// B at b2 and asks for A at a2. The schedule runs G1 up to just before
+// b1 (holding A) and G2 up to just before a2 (holding B), each as the
+// simulator finds feasible, and ends with b1 and a2: the two
+// acquisitions that cannot complete. It returns an error when no feasible
+// schedule reaches that state (happens-before, or a lock both would need,
+// forces one goroutine's pair before the other's).
+func (g *Generator) Deadlock(a1, b2, b1, a2 int32) (Schedule, error) {
+	gr := g.gr
+	evs := gr.Tr.Events
+	g1, g2 := evs[b1].G, evs[a2].G
+	if g1 == g2 || evs[a1].G != g1 || evs[b2].G != g2 ||
+		gr.Local[a1] >= gr.Local[b1] || gr.Local[b2] >= gr.Local[a2] {
+		return Schedule{}, fmt.Errorf("events %d %d %d %d are no lock-order inversion", a1+1, b2+1, b1+1, a2+1)
+	}
+	pre1 := gr.G(g1)[gr.Local[b1]-1]
+	pre2 := gr.G(g2)[gr.Local[a2]-1]
+	var why error
+	for _, p := range [][]int32{{pre1, pre2}, {pre2, pre1}} {
+		sched, err := g.Generate(p, false)
+		if err != nil {
+			why = err
+			continue
+		}
+		if err := g.stuck(sched, p, a1, b2, b1, a2); err != nil {
+			why = err
+			continue
+		}
+		sched.Tail = append(sched.Tail, b1, a2)
+		return sched, nil
+	}
+	return Schedule{}, why
+}
+
+// stuck verifies that sched (feasible for pattern p) leaves b1's and a2's
+// goroutines at those acquisitions, each holding, from a1 and b2, the lock
+// the other asks for in a mode that excludes it.
+func (g *Generator) stuck(sched Schedule, p []int32, a1, b2, b1, a2 int32) error {
+	gr := g.gr
+	evs := gr.Tr.Events
+	st := &g.st
+	if err := check(st, gr, sched, p, false); err != nil {
+		return err
+	}
+	holds := func(acq int32, against int32) bool {
+		a, x := evs[acq], evs[against]
+		if st.pos[a.G] <= gr.Local[acq] {
+			return false // not taken yet
+		}
+		// Taken at acq and not released since: the goroutine's next
+		// release of that lock, if any, has not run.
+		row := gr.G(a.G)
+		for l := gr.Local[acq] + 1; l < st.pos[a.G]; l++ {
+			if e := evs[row[l]]; e.Obj == a.Obj && e.Op.IsRelease() {
+				return false
+			}
+		}
+		return a.Op == trace.Lock || x.Op == trace.Lock // one of them writes
+	}
+	switch {
+	case st.pos[evs[b1].G] != gr.Local[b1] || st.pos[evs[a2].G] != gr.Local[a2]:
+		return fmt.Errorf("the schedule does not stop the goroutines at events %d and %d", b1+1, a2+1)
+	case !holds(a1, a2) || !holds(b2, b1):
+		return fmt.Errorf("the schedule does not leave each goroutine holding the lock the other asks for")
+	}
+	return nil
+}

@@ -1,0 +1,101 @@
+package oracle
+
+import (
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+)
+
+// DeadlockKeys returns the lock-order inversions of the trace that some
+// feasible schedule drives into a deadlock, for lock pattern p: for each
+// report key (pattern.Key of the events a1, b2, b1, a2, as predict orders
+// them), a witness whose Schedule runs a feasible prefix after which
+// goroutine G1 waits at b1 for a lock G2 holds since b2, and G2 at a2 for
+// one G1 holds since a1. G1 is the goroutine whose waiting acquisition
+// comes first in the trace.
+//
+// It explores every reachable state (events run per goroutine), so it is
+// exponential: for traces of a few dozen events.
+func (m *Model) DeadlockKeys(p *pattern.Pattern) map[string]Witness {
+	out := map[string]Witness{}
+	s := &search{m: m, pos: make([]int, len(m.seq))}
+	s.initVisited()
+	var walk func()
+	walk = func() {
+		if !s.visit(0) {
+			return
+		}
+		m.deadlocksAt(s, p, out)
+		for g := range s.pos {
+			if s.pos[g] == len(m.seq[g]) {
+				continue
+			}
+			e := m.seq[g][s.pos[g]]
+			if !s.enabled(e) {
+				continue
+			}
+			s.pos[g]++
+			s.path = append(s.path, e)
+			walk()
+			s.pos[g]--
+			s.path = s.path[:len(s.path)-1]
+		}
+	}
+	walk()
+	return out
+}
+
+// deadlocksAt adds the deadlocks of the current state: two goroutines
+// whose next events are acquisitions, each of a lock the other holds in
+// a mode that excludes it.
+func (m *Model) deadlocksAt(s *search, p *pattern.Pattern, out map[string]Witness) {
+	for g1 := range s.pos {
+		for g2 := range s.pos {
+			if g1 == g2 || s.pos[g1] == len(m.seq[g1]) || s.pos[g2] == len(m.seq[g2]) {
+				continue
+			}
+			b1, a2 := m.seq[g1][s.pos[g1]], m.seq[g2][s.pos[g2]]
+			if b1 > a2 || !m.ev[b1].Op.IsAcquire() || !m.ev[a2].Op.IsAcquire() {
+				continue
+			}
+			a1 := m.holding(s, g1, m.ev[a2])
+			b2 := m.holding(s, g2, m.ev[b1])
+			if a1 < 0 || b2 < 0 {
+				continue
+			}
+			inst := []int{a1, b2, b1, a2}
+			key := pattern.Key(p, m.Sites(inst))
+			if _, ok := out[key]; !ok {
+				out[key] = Witness{Pattern: p, Inst: inst, Schedule: append(append([]int(nil), s.path...), b1, a2)}
+			}
+		}
+	}
+}
+
+// holding returns the event by which goroutine g, in the current state,
+// holds the lock that acquisition want asks for in a mode that excludes
+// it (the latest such acquisition not released since), or -1.
+func (m *Model) holding(s *search, g int, want trace.Event) int {
+	var held []int
+	for _, e := range m.seq[g][:s.pos[g]] {
+		ev := m.ev[e]
+		switch {
+		case ev.Op.IsAcquire():
+			held = append(held, e)
+		case ev.Op.IsRelease():
+			for i := len(held) - 1; i >= 0; i-- {
+				h := m.ev[held[i]]
+				if h.Obj == ev.Obj && (h.Op == trace.Lock) == (ev.Op == trace.Unlock) {
+					held = append(held[:i], held[i+1:]...)
+					break
+				}
+			}
+		}
+	}
+	for i := len(held) - 1; i >= 0; i-- {
+		h := m.ev[held[i]]
+		if h.Obj == want.Obj && (h.Op == trace.Lock || want.Op == trace.Lock) {
+			return held[i]
+		}
+	}
+	return -1
+}

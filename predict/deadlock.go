@@ -1,0 +1,171 @@
+package predict
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict/ptg"
+	"github.com/pecanvet/pecanvet/predict/schedule"
+)
+
+// Inversion is a lock-order inversion of a trace, its events in the order
+// of the deadlock pattern (pattern set "deadlock"): goroutine G1 takes
+// lock A at A1, G2 takes B at B2, then G1 asks for B at B1 and G2 for A
+// at A2.
+type Inversion struct{ A1, B2, B1, A2 int32 }
+
+// Events returns the inversion's events in pattern order.
+func (v Inversion) Events() []int32 { return []int32{v.A1, v.B2, v.B1, v.A2} }
+
+// lockEdge: a goroutine asks for lock at b while holding, from a, the lock
+// of a; guard are the other locks it holds there.
+type lockEdge struct {
+	a, b  int32
+	guard []heldLock
+}
+
+type heldLock struct {
+	lock, acq int32
+	write     bool
+}
+
+// maxEdges bounds the acquisitions kept per ordered pair of locks (a
+// loop that nests two locks a million times is one order, many times).
+const maxEdges = 64
+
+// Inversions returns the lock-order inversions of gr's trace: two
+// goroutines, each taking the lock the other holds, in modes that
+// exclude each other (one of each pair writes), with no lock both hold
+// there in excluding modes (a common guard), and neither asking
+// happening before the other's (POR). Whether the deadlock state is
+// reachable is for schedule.Generator.Deadlock to decide. For each pair,
+// G1 is the goroutine whose asking comes first in the trace.
+func Inversions(gr *ptg.Graph) []Inversion {
+	evs := gr.Tr.Events
+	type pair struct{ a, b int32 }
+	edges := map[pair][]lockEdge{}
+	for g := int32(0); g < int32(gr.NG); g++ {
+		var held []heldLock
+		for _, e := range gr.G(g) {
+			ev := evs[e]
+			switch {
+			case ev.Op.IsAcquire():
+				for _, h := range held {
+					if h.lock == ev.Obj {
+						continue
+					}
+					k := pair{h.lock, ev.Obj}
+					if len(edges[k]) >= maxEdges {
+						continue
+					}
+					var guard []heldLock
+					for _, o := range held {
+						if o.lock != h.lock && o.lock != ev.Obj {
+							guard = append(guard, o)
+						}
+					}
+					edges[k] = append(edges[k], lockEdge{a: h.acq, b: e, guard: guard})
+				}
+				held = append(held, heldLock{ev.Obj, e, ev.Op == trace.Lock})
+			case ev.Op.IsRelease():
+				w := ev.Op == trace.Unlock
+				for i := len(held) - 1; i >= 0; i-- {
+					if held[i].lock == ev.Obj && held[i].write == w {
+						held = slices.Delete(held, i, i+1)
+						break
+					}
+				}
+			}
+		}
+	}
+	excl := func(x, y int32) bool { return evs[x].Op == trace.Lock || evs[y].Op == trace.Lock }
+	guarded := func(x, y []heldLock) bool {
+		for _, h := range x {
+			for _, o := range y {
+				if h.lock == o.lock && (h.write || o.write) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var out []Inversion
+	for k, e1s := range edges {
+		if k.a > k.b {
+			continue // each unordered pair once
+		}
+		for _, e1 := range e1s {
+			for _, e2 := range edges[pair{k.b, k.a}] {
+				// e1: A held from e1.a, asks B at e1.b; e2: B held from e2.a, asks A at e2.b.
+				if evs[e1.b].G == evs[e2.b].G || !excl(e1.b, e2.a) || !excl(e2.b, e1.a) ||
+					guarded(e1.guard, e2.guard) || gr.POR(e1.b, e2.b) || gr.POR(e2.b, e1.b) {
+					continue
+				}
+				v := Inversion{A1: e1.a, B2: e2.a, B1: e1.b, A2: e2.b}
+				if e2.b < e1.b {
+					v = Inversion{A1: e2.a, B2: e1.a, B1: e2.b, A2: e1.b}
+				}
+				out = append(out, v)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		x, y := out[i], out[j]
+		if x.B1 != y.B1 {
+			return x.B1 < y.B1
+		}
+		return x.A2 < y.A2
+	})
+	return out
+}
+
+// maxDeadlockTries bounds the instances of one site combination tried.
+const maxDeadlockTries = 2
+
+// deadlocks predicts the lock-order inversions of gr for the lock
+// patterns among pats, each with the schedule that drives it into its
+// deadlock, and passes each to keep (Options.Confirm): it reports whether
+// the instance was kept.
+func deadlocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, stop func() bool, st *Stats, keep func(Anomaly) bool) {
+	var p *pattern.Pattern
+	for _, q := range pats {
+		if q.Lock {
+			p = q
+			break
+		}
+	}
+	if p == nil {
+		return
+	}
+	tr := gr.Tr
+	tries := map[string]int{}
+	done := map[string]bool{}
+	for _, v := range Inversions(gr) {
+		if stop != nil && stop() {
+			return
+		}
+		evs := v.Events()
+		sites := make([]string, len(evs))
+		for i, e := range evs {
+			sites[i] = tr.Site(tr.Events[e])
+		}
+		key := pattern.Key(p, sites)
+		if done[key] || tries[key] >= maxDeadlockTries {
+			continue
+		}
+		tries[key]++
+		st.Candidates++
+		st.Schedules++
+		sched, err := gen.Deadlock(v.A1, v.B2, v.B1, v.A2)
+		if err != nil {
+			st.Infeasible++
+			continue
+		}
+		a := Anomaly{Pattern: p, Events: evs, Sites: sites, Key: key, Schedule: sched, Unsound: unsound(gr, sched)}
+		if keep(a) {
+			done[key] = true
+		}
+	}
+}
