@@ -50,6 +50,11 @@ type Options struct {
 	Progress   io.Writer // progress lines, if not nil
 	KeepTraces string    // if set, keep the recorded traces here
 	Drivers    bool      // generate test drivers (static/driver) for the candidates no test reaches, and for packages without tests
+	// DriversDir, if set, receives the generated driver files (with
+	// Drivers), one per package, under the package's directory relative
+	// to Dir: for people to read and keep. The check itself uses them
+	// from its overlay only.
+	DriversDir string
 	// Perturb is how many more runs of a test to record, under perturbed
 	// schedules (seeds 1..Perturb), when its first run leaves nothing
 	// reproduced: see perturbed. Default 1; negative: none.
@@ -324,6 +329,11 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 			return nil, err
 		}
 		opt.progress("driver: generated %d driver files in %v", len(drivers.Files), time.Since(dstart).Round(time.Millisecond))
+		if opt.DriversDir != "" {
+			if err := writeDrivers(opt.DriversDir, opt.Dir, drivers.Files); err != nil {
+				return nil, err
+			}
+		}
 	}
 	istart := time.Now()
 	inst, err := instrument.Instrument(ctx, instrument.Options{Packages: loaded, Extra: drivers.Files})
@@ -662,4 +672,24 @@ func driverSkip(rt record.Test) string {
 		line = line[:j]
 	}
 	return strings.TrimSpace(line)
+}
+
+// writeDrivers writes the driver files (overlay path → source) under dir,
+// each at its package directory's path relative to base (the check's
+// directory), keeping the overlay's file name.
+func writeDrivers(dir, base string, files map[string][]byte) error {
+	for path, src := range files {
+		rel, err := filepath.Rel(base, filepath.Dir(path))
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			rel = filepath.Base(filepath.Dir(path))
+		}
+		out := filepath.Join(dir, rel, filepath.Base(path))
+		if err := os.MkdirAll(filepath.Dir(out), 0o777); err != nil {
+			return fmt.Errorf("-driversdir: %w", err)
+		}
+		if err := os.WriteFile(out, src, 0o666); err != nil {
+			return fmt.Errorf("-driversdir: %w", err)
+		}
+	}
+	return nil
 }

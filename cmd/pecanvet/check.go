@@ -41,6 +41,13 @@ goroutines) or not driven (no driver could be generated for it). That is
 what pecanvet's silence covers. With -json, one {"candidate": …} object
 per line follows the findings.
 
+-driversdir DIR writes the generated test drivers out (one file per
+package, zz_pecanvet_driver_test.go under the package's path): each calls
+two methods of a type from two goroutines, on a receiver set up by the
+code of the package's test it names, and fails when they leave a state
+that neither order of the two calls leaves. Copy one next to the package
+to keep it as a test.
+
 Flags:
 `
 
@@ -64,6 +71,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
 	drivers := fs.Bool("drivers", true, "generate test drivers (two goroutines calling two methods of a type): for the static candidates no test reaches, and for packages without tests")
 	filters := fs.Bool("filters", true, "before replaying, drop predictions no lock-valid execution realizes (false: to measure what that saves)")
+	driversDir := fs.String("driversdir", "", "write the generated test drivers into this directory, one file per package under its directory's path, to read and keep (needs -drivers)")
 	listCands := fs.Bool("candidates", false, "also list the static candidates with their status: confirmed, pruned, not reached, not driven (needs -drivers)")
 	rankReads := fs.Bool("rankreads", false, "replay first the instances of a site combination whose schedules change the fewest reads (AVFilter's criterion; measured worse than the search's order)")
 	checkAliases.register(fs)
@@ -98,7 +106,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	opt := check.Options{
 		Dir: dir, Patterns: pkgs, Run: *run, Anomalies: pats, Timeout: *timeout,
 		Replay:     replay.Options{Timeout: *replayTimeout, Stall: *stall},
-		MaxReplays: *maxReplays, Budget: *budget, Drivers: *drivers, Alone: *alone, Perturb: perturbRuns(*perturb),
+		MaxReplays: *maxReplays, Budget: *budget, Drivers: *drivers, DriversDir: *driversDir, Alone: *alone, Perturb: perturbRuns(*perturb),
 		NoFilters: !*filters, RankReadsFrom: *rankReads,
 	}
 	if !*quiet {

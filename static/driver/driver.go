@@ -90,6 +90,11 @@ type Driver struct {
 	// driver finds is then reported as any race, else only with -v
 	// (see meantForConcurrentUse).
 	Meant string
+	// Setup names the test whose code builds and fills the receiver
+	// ("TestWithdraw (ledger_test.go:9)"), or is "" when no test calls
+	// the methods on a receiver of its own (built as the tests build one,
+	// else with New…, else the zero value).
+	Setup string
 }
 
 // Sides are the sites of a candidate's events, per context: trace sites
@@ -206,6 +211,10 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 			}
 		}
 		vals := harvest(path, []*packages.Package{v.test, v.xtest})
+		tfs := testFuncs(path, []*packages.Package{v.test, v.xtest})
+		for i := range pairs {
+			pairs[i].setup = findSetup(path, tfs, &pairs[i])
+		}
 		src, drivers, notes := emitChecked(host, pairs, vals, std)
 		res.Notes = append(res.Notes, notes...)
 		if src != "" {
@@ -264,6 +273,10 @@ type pair struct {
 	cands  []Sides
 	meant  string     // see Driver.Meant
 	obs    []observer // how the driver sees the receiver's state
+	setup  *setup     // the test code that sets the receiver up, or nil
+	// noSetup says why a test's setup was not used although a test
+	// calls the methods (it does not compile in the driver).
+	noSetup string
 }
 
 func (pr *pair) test() string  { return Prefix + "_" + pr.typ + "_" + pr.m0 + "_" + pr.m1 }
@@ -508,7 +521,7 @@ func usesSync(t types.Type) bool {
 // (with a note) and the rest written again, a few rounds at most.
 func emitChecked(host *packages.Package, pairs []pair, vals *values, std *stdTypes) (string, []Driver, []note.Note) {
 	var notes []note.Note
-	for round := 0; round < 4 && len(pairs) > 0; round++ {
+	for round := 0; round < 6 && len(pairs) > 0; round++ {
 		src, drivers := emit(host.Types, pairs, vals)
 		bad, errs := typeCheck(host, src, std)
 		if len(errs) == 0 {
@@ -523,6 +536,16 @@ func emitChecked(host *packages.Package, pairs []pair, vals *values, std *stdTyp
 		var keep []pair
 		for _, pr := range pairs {
 			if msg, ok := bad[pr.test()]; ok {
+				if pr.setup != nil {
+					// The test's code does not compile here (it uses
+					// what only the test has): build the receiver as
+					// without it.
+					pr.noSetup = fmt.Sprintf("The setup of %s (%s) does not compile here (%s): the receiver is built as the tests build one.", pr.setup.test, pr.setup.at, msg)
+					notes = append(notes, note.New(note.Driver, host.PkgPath, pr.test(), "generated driver calling %s of %s: the setup copied from %s does not compile (%s); built as without it", pr.calls(), pr.typ, pr.setup.test, msg))
+					pr.setup = nil
+					keep = append(keep, pr)
+					continue
+				}
 				notes = append(notes, note.New(note.Driver, host.PkgPath, "", "generated driver calling %s of %s dropped: it does not compile (%s)", pr.calls(), pr.typ, msg))
 				continue
 			}

@@ -103,7 +103,8 @@ func TestDropsWhatDoesNotCompile(t *testing.T) {
 }
 
 // TestCallbackArgument: a method taking a function (atomiclimit's
-// Work(f)) is called with a no-op function, not nil, which it would call
+// Work(f), which its tests call only inside goroutines, so no setup is
+// copied) is called with a no-op function, not nil, which it would call
 // and panic on (the driver would then skip as without a usable receiver).
 func TestCallbackArgument(t *testing.T) {
 	res := generateIn(t, "atomiclimit")
@@ -111,7 +112,7 @@ func TestCallbackArgument(t *testing.T) {
 	for _, b := range res.Files {
 		src = string(b)
 	}
-	if !strings.Contains(src, ").Work(func() () { return })") {
+	if !strings.Contains(src, ".Work(func() { return })") {
 		t.Fatalf("Work not called with a no-op function:\n%s", src)
 	}
 	for _, n := range res.Notes {
@@ -373,5 +374,78 @@ func (f *F) Inc() { f.Count++ }
 	}
 	if got, want := names(obs["F"]), "Count Name"; got != want {
 		t.Errorf("fields of F: %q, want %q", got, want)
+	}
+}
+
+// TestSetupFromTests: the driver of Withdraw and Withdraw copies its
+// test's code up to the first Withdraw (the receiver's construction and
+// the Deposit that puts money in it) and passes the test's amount.
+func TestSetupFromTests(t *testing.T) {
+	res := generateIn(t, "drvledger")
+	var src string
+	for _, b := range res.Files {
+		src = string(b)
+	}
+	t.Logf("%s", src)
+	var found *Driver
+	for _, d := range res.Drivers["subjects/drvledger"] {
+		if d.Calls == "Withdraw and Withdraw" {
+			found = &d
+		}
+	}
+	if found == nil {
+		t.Fatalf("no driver calling Withdraw and Withdraw (notes %q)", res.Notes)
+	}
+	if found.Setup != "TestWithdraw (ledger_test.go:11)" {
+		t.Errorf("setup %q, want TestWithdraw (ledger_test.go:11)", found.Setup)
+	}
+	i := strings.Index(src, "func "+found.Test+"(")
+	if i < 0 {
+		t.Fatalf("no function %s", found.Test)
+	}
+	body := src[i:]
+	for _, want := range []string{"// From TestWithdraw (ledger_test.go:11), up to its first call of Withdraw.", "l := NewLedger()\n\t\tl.Deposit(10)\n", "l.Withdraw(7)"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("driver lacks %q", want)
+		}
+	}
+	if strings.Contains(body, "errors.Is") || strings.Contains(body, "Fatalf") {
+		t.Errorf("driver copies the test past its first call of Withdraw")
+	}
+	for _, n := range res.Notes {
+		if strings.Contains(n.Text, "compile") {
+			t.Errorf("note %q", n)
+		}
+	}
+}
+
+// TestSetupWithFuncLit: a pool built with a function literal over the
+// test's own variables, started by Start and stopped by Stop, is driven
+// with that code copied: the construction, Start before the calls, Stop
+// after them.
+func TestSetupWithFuncLit(t *testing.T) {
+	res := generateIn(t, "drvpool")
+	var src string
+	for _, b := range res.Files {
+		src = string(b)
+	}
+	t.Logf("%s", src)
+	var found *Driver
+	for _, d := range res.Drivers["subjects/drvpool"] {
+		if d.Calls == "Submit and Submit" {
+			found = &d
+		}
+	}
+	if found == nil {
+		t.Fatalf("no driver calling Submit and Submit (notes %q)", res.Notes)
+	}
+	if found.Setup != "TestPool (pool_test.go:17)" {
+		t.Errorf("setup %q, want TestPool (pool_test.go:17)", found.Setup)
+	}
+	body := src[strings.Index(src, "func "+found.Test+"("):]
+	for _, want := range []string{"p := NewPool(2, func(x int) {", "sum += x", "p.Start()\n", "p.Submit(3)", "p.Submit(4)", "Cleanup: func() {\n\t\t\t\tp.Stop()"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("driver lacks %q", want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/format"
 	"go/token"
 	"go/types"
 	"sort"
@@ -269,6 +270,33 @@ func (g *gen) noop(t types.Type, sig *types.Signature) string {
 	return lit
 }
 
+// importName is the name the driver file imports p under, recording the
+// import: its own name where nothing in the package takes it, so that
+// copied test code reads as the test does.
+func (g *gen) importName(p *types.Package) string {
+	for _, imp := range driverImports {
+		if imp == p.Path() {
+			return p.Name()
+		}
+	}
+	if name, seen := g.imports[p.Path()]; seen {
+		return name
+	}
+	name := p.Name()
+	taken := g.pkg.Scope().Lookup(name) != nil || strings.HasPrefix(name, "pecanvet") || name == "_" || name == "."
+	for _, imp := range driverImports {
+		taken = taken || imp == name
+	}
+	for _, other := range g.imports {
+		taken = taken || other == name
+	}
+	if taken {
+		name = fmt.Sprintf("pecanvetimp%d", len(g.imports))
+	}
+	g.imports[p.Path()] = name
+	return name
+}
+
 // typeName writes t as the package sees it, recording imports; false if a
 // part of it is not exported from its package.
 func (g *gen) typeName(t types.Type) (string, bool) {
@@ -277,12 +305,7 @@ func (g *gen) typeName(t types.Type) (string, bool) {
 		if p == g.pkg || p.Path() == g.pkg.Path() {
 			return ""
 		}
-		name, seen := g.imports[p.Path()]
-		if !seen {
-			name = fmt.Sprintf("pecanvetimp%d", len(g.imports))
-			g.imports[p.Path()] = name
-		}
-		return name
+		return g.importName(p)
 	})
 	check := func(t types.Type) {
 		if n, isNamed := t.(*types.Named); isNamed {
@@ -361,9 +384,12 @@ func (g *gen) receiver(named *types.Named, vals *values) string {
 	return "new(" + named.Obj().Name() + ")"
 }
 
-// call returns a function literal calling method m of *T on its argument
-// and returning the results, or "" if it cannot be called from here.
-func (g *gen) call(named *types.Named, m string, vals *values) string {
+// call returns a function literal calling method m on recv (an
+// expression of type *T, or an addressable T) and returning the results,
+// with the arguments the setup's test passes, else those the tests pass,
+// else small ones (second: the setup's test's second call of m, if it
+// makes one); "" if it cannot be called from here.
+func (g *gen) call(named *types.Named, recv, m string, vals *values, s *setup, second bool) string {
 	obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(named), true, g.pkg, m)
 	fn, ok := obj.(*types.Func)
 	if !ok {
@@ -373,22 +399,26 @@ func (g *gen) call(named *types.Named, m string, vals *values) string {
 	if sig.TypeParams() != nil {
 		return ""
 	}
-	args, ok := vals.args[named.Obj().Name()+"."+m]
-	if !ok {
+	var args []string
+	if c := s.callOf(m, second); c != nil {
+		for _, a := range c.Args {
+			args = append(args, g.render(s, a))
+		}
+	} else if args, ok = vals.args[named.Obj().Name()+"."+m]; !ok {
 		if args, ok = g.args(sig); !ok {
 			return ""
 		}
 	}
-	call := "x.(*" + named.Obj().Name() + ")." + m + "(" + strings.Join(args, ", ") + ")"
+	call := recv + "." + m + "(" + strings.Join(args, ", ") + ")"
 	n := sig.Results().Len()
 	if n == 0 {
-		return "func(x interface{}) []interface{} { " + call + "; return nil }"
+		return "func() []interface{} { " + call + "; return nil }"
 	}
 	rs := make([]string, n)
 	for i := range rs {
 		rs[i] = "r" + strconv.Itoa(i)
 	}
-	return "func(x interface{}) []interface{} { " + strings.Join(rs, ", ") + " := " + call + "; return []interface{}{" + strings.Join(rs, ", ") + "} }"
+	return "func() []interface{} { " + strings.Join(rs, ", ") + " := " + call + "; return []interface{}{" + strings.Join(rs, ", ") + "} }"
 }
 
 // helper is the code shared by the drivers of a file: see the package
@@ -402,23 +432,36 @@ type pecanvetKV struct {
 	Value []interface{}
 }
 
-// pecanvetDrive calls a and b on one receiver from two goroutines, after
-// calling them one after the other on fresh receivers, in both orders,
-// twice each. A panic of the sequential calls skips the test: the driver
-// could not build a usable receiver. When the sequential outcomes repeat,
-// the concurrent calls must leave the receiver's observable state (state:
-// its getters' results, else its exported fields, else its whole value)
-// as one of the orders does (what they return may differ by design: see
-// the package documentation of static/driver). Calls that do not return
+// pecanvetCase is one receiver, built afresh: the two calls on it, its
+// observable state (its getters' results, else its exported fields, else
+// its whole value), and what ends its life.
+type pecanvetCase struct {
+	A, B    func() []interface{}
+	State   func() []pecanvetKV
+	Cleanup func()
+}
+
+// pecanvetDrive calls A and B of a case from two goroutines, after
+// calling them one after the other on fresh cases, in both orders, twice
+// each. A panic of the sequential calls skips the test: the driver could
+// not build a usable receiver. When the sequential outcomes repeat, the
+// concurrent calls must leave the receiver's observable state as one of
+// the orders does (what they return may differ by design: see the
+// package documentation of static/driver). Calls that do not return
 // within pecanvetWait (a loop that runs until another call stops it) skip
 // the test: a driver cannot tell such a method's outcome.
-func pecanvetDrive(t *testing.T, calls string, mk func() interface{}, a, b func(interface{}) []interface{}, state func(interface{}) []pecanvetKV) {
+func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase) {
+	// The oracle: the calls one after the other.
 	var seq [4][3]interface{}
 	for i := range seq {
 		var out [3]interface{}
 		var p interface{}
-		if !pecanvetWithin(func() { out, p = pecanvetSeq(mk, a, b, state, i >= 2) }) {
+		returned, ended := pecanvetWithin(func() { out, p = pecanvetSeq(mk, i >= 2) })
+		if !returned {
 			t.Skipf("pecanvet driver: calling %s one after the other does not return within %v: it waits for another call", calls, pecanvetWait)
+		}
+		if !ended {
+			t.Skipf("pecanvet driver: the setup of %s stopped the test (t.Skip or t.Fatal)", calls)
 		}
 		if p != nil {
 			t.Skipf("pecanvet driver: calling %s one after the other panics (%v): no usable receiver", calls, p)
@@ -426,23 +469,28 @@ func pecanvetDrive(t *testing.T, calls string, mk func() interface{}, a, b func(
 		seq[i] = out
 	}
 	oracle := reflect.DeepEqual(seq[0][2], seq[1][2]) && reflect.DeepEqual(seq[2][2], seq[3][2])
-	x := mk()
+	// The calls from two goroutines.
 	var ra, rb []interface{}
 	var st []pecanvetKV
-	returned := pecanvetWithin(func() {
+	returned, _ := pecanvetWithin(func() {
+		c := mk()
+		if c.Cleanup != nil {
+			defer c.Cleanup()
+		}
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			ra = a(x)
+			ra = c.A()
 		}()
 		time.Sleep(time.Millisecond)
-		rb = b(x)
+		rb = c.B()
 		<-done
-		st = state(x)
+		st = c.State()
 	})
 	if !returned {
 		t.Skipf("pecanvet driver: calling %s concurrently does not return within %v", calls, pecanvetWait)
 	}
+	// The comparison: the state must be one that an order leaves.
 	if oracle && !reflect.DeepEqual(st, seq[0][2]) && !reflect.DeepEqual(st, seq[2][2]) {
 		one := pecanvetOutcome(seq[0][0], seq[0][1], seq[0][2])
 		if other := pecanvetOutcome(seq[2][0], seq[2][1], seq[2][2]); other != one {
@@ -485,21 +533,23 @@ func pecanvetOutcome(ra, rb, st interface{}) string {
 const pecanvetWait = 5 * time.Second
 
 // pecanvetWithin runs f on a goroutine of its own and reports whether it
-// returned within pecanvetWait. If not, it is left blocked: the test is
-// skipped, and its process ends with the recording.
-func pecanvetWithin(f func()) bool {
+// returned within pecanvetWait, and whether it ended normally (not by a
+// t.Skip or t.Fatal of copied setup code). If not returned, it is left
+// blocked: the test is skipped, and its process ends with the recording.
+func pecanvetWithin(f func()) (returned, ended bool) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		f()
+		ended = true
 	}()
 	tm := time.NewTimer(pecanvetWait)
 	defer tm.Stop()
 	select {
 	case <-done:
-		return true
+		return true, ended
 	case <-tm.C:
-		return false
+		return false, false
 	}
 }
 
@@ -527,31 +577,34 @@ func pecanvetShow(x interface{}) string {
 	return s + "}"
 }
 
-func pecanvetSeq(mk func() interface{}, a, b func(interface{}) []interface{}, state func(interface{}) []pecanvetKV, reverse bool) (out [3]interface{}, p interface{}) {
+func pecanvetSeq(mk func() pecanvetCase, reverse bool) (out [3]interface{}, p interface{}) {
 	defer func() { p = recover() }()
-	x := mk()
-	if reverse {
-		rb := b(x)
-		ra := a(x)
-		return [3]interface{}{ra, rb, state(x)}, nil
+	c := mk()
+	if c.Cleanup != nil {
+		defer c.Cleanup()
 	}
-	ra := a(x)
-	rb := b(x)
-	return [3]interface{}{ra, rb, state(x)}, nil
+	if reverse {
+		rb := c.B()
+		ra := c.A()
+		return [3]interface{}{ra, rb, c.State()}, nil
+	}
+	ra := c.A()
+	rb := c.B()
+	return [3]interface{}{ra, rb, c.State()}, nil
 }
 `
 
-// state returns a function literal reading the observable state of a *T
-// (see observers) as []pecanvetKV.
-func (g *gen) state(named *types.Named, obs []observer) string {
+// state returns a function literal reading the observable state of
+// recv, a *T (see observers), as []pecanvetKV.
+func (g *gen) state(recv string, obs []observer) string {
 	if len(obs) == 0 {
-		return "func(x interface{}) []pecanvetKV { return []pecanvetKV{{\"\", []interface{}{x}}} }"
+		return "func() []pecanvetKV { return []pecanvetKV{{\"\", []interface{}{" + recv + "}}} }"
 	}
 	var b strings.Builder
-	b.WriteString("func(x interface{}) []pecanvetKV {\n\t\t\tv := x.(*" + named.Obj().Name() + ")\n\t\t\tvar s []pecanvetKV\n")
+	b.WriteString("func() []pecanvetKV {\nv := " + recv + "\nvar s []pecanvetKV\n")
 	for _, o := range obs {
 		if !o.getter {
-			fmt.Fprintf(&b, "\t\t\ts = append(s, pecanvetKV{%q, []interface{}{v.%s}})\n", o.name, o.name)
+			fmt.Fprintf(&b, "s = append(s, pecanvetKV{%q, []interface{}{v.%s}})\n", o.name, o.name)
 			continue
 		}
 		rs := make([]string, o.results)
@@ -559,9 +612,71 @@ func (g *gen) state(named *types.Named, obs []observer) string {
 			rs[i] = "r" + strconv.Itoa(i)
 		}
 		r := strings.Join(rs, ", ")
-		fmt.Fprintf(&b, "\t\t\t{\n\t\t\t\t%s := v.%s()\n\t\t\t\ts = append(s, pecanvetKV{%q, []interface{}{%s}})\n\t\t\t}\n", r, o.name, o.name+"()", r)
+		fmt.Fprintf(&b, "{\n%s := v.%s()\ns = append(s, pecanvetKV{%q, []interface{}{%s}})\n}\n", r, o.name, o.name+"()", r)
 	}
-	b.WriteString("\t\t\treturn s\n\t\t}")
+	b.WriteString("return s\n}")
+	return b.String()
+}
+
+// driverFunc writes the driver of pr: a test that builds a case (the
+// setup copied from a test, else a receiver built as the tests build
+// one) and hands it to pecanvetDrive. "" if a method cannot be called.
+func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
+	s := pr.setup
+	var b strings.Builder
+	recv, ptr := "x", "x"
+	if s != nil {
+		recv, ptr = strings.TrimPrefix(s.recv, "&"), s.recv
+	}
+	a, c := g.call(named, recv, pr.m0, vals, s, false), g.call(named, recv, pr.m1, vals, s, pr.m0 == pr.m1)
+	if a == "" || c == "" {
+		return ""
+	}
+	fmt.Fprintf(&b, "\n// %s calls %s of *%s from two goroutines", pr.test(), pr.calls(), pr.typ)
+	if s != nil {
+		fmt.Fprintf(&b, ",\n// set up as %s (%s) sets one up", s.test, s.at)
+	} else if pr.noSetup != "" {
+		fmt.Fprintf(&b, ".\n// %s", pr.noSetup)
+	}
+	fmt.Fprintf(&b, ".\nfunc %s(t *testing.T) {\npecanvetDrive(t, %q, func() pecanvetCase {\n", pr.test(), pr.calls())
+	var cleanup []string
+	if s == nil {
+		fmt.Fprintf(&b, "x := %s\n", g.receiver(named, vals))
+	} else {
+		which := pr.m0
+		if pr.m1 != pr.m0 {
+			which += " or " + pr.m1
+		}
+		fmt.Fprintf(&b, "// From %s (%s), up to its first call of %s.\n", s.test, s.at, which)
+		if s.tname != "" {
+			fmt.Fprintf(&b, "%s := t\n_ = %s\n", s.tname, s.tname)
+		}
+		for _, st := range s.stmts {
+			b.WriteString(g.render(s, st) + "\n")
+		}
+		for _, v := range s.unused {
+			fmt.Fprintf(&b, "_ = %s\n", v) // used after the cut only
+		}
+		// Deferred calls run last first, after the test's trailing ones.
+		var deferred []string
+		for _, c := range s.cleanup {
+			text := g.render(s, c.node)
+			if c.call {
+				text = "(" + text + ")()"
+			}
+			if c.node.Pos() < s.cut {
+				deferred = append([]string{text}, deferred...)
+			} else {
+				cleanup = append(cleanup, text)
+			}
+		}
+		cleanup = append(cleanup, deferred...)
+	}
+	fmt.Fprintf(&b, "return pecanvetCase{\nA: %s,\nB: %s,\nState: %s,\n", a, c, g.state(ptr, pr.obs))
+	if len(cleanup) > 0 {
+		fmt.Fprintf(&b, "Cleanup: func() {\n%s\n},\n", strings.Join(cleanup, "\n"))
+	}
+	b.WriteString("}\n})\n}\n")
 	return b.String()
 }
 
@@ -570,7 +685,8 @@ func emit(pkg *types.Package, pairs []pair, vals *values) (string, []Driver) {
 	g := &gen{pkg: pkg, imports: map[string]string{}}
 	var body strings.Builder
 	var drivers []Driver
-	for _, pr := range pairs {
+	for i := range pairs {
+		pr := &pairs[i]
 		tn, ok := pkg.Scope().Lookup(pr.typ).(*types.TypeName)
 		if !ok {
 			continue
@@ -579,19 +695,22 @@ func emit(pkg *types.Package, pairs []pair, vals *values) (string, []Driver) {
 		if !ok {
 			continue
 		}
-		a, b := g.call(named, pr.m0, vals), g.call(named, pr.m1, vals)
-		if a == "" || b == "" {
+		src := g.driverFunc(named, pr, vals)
+		if src == "" {
 			continue
 		}
-		fmt.Fprintf(&body, "\n// %s calls %s of *%s from two goroutines.\nfunc %s(t *testing.T) {\n", pr.test(), pr.calls(), pr.typ, pr.test())
-		fmt.Fprintf(&body, "\tpecanvetDrive(t, %q,\n\t\tfunc() interface{} { return %s },\n\t\t%s,\n\t\t%s,\n\t\t%s)\n}\n", pr.calls(), g.receiver(named, vals), a, b, g.state(named, pr.obs))
-		drivers = append(drivers, Driver{Test: pr.test(), Type: pr.typ, Calls: pr.calls(), Cands: pr.cands, Meant: pr.meant})
+		body.WriteString(src)
+		d := Driver{Test: pr.test(), Type: pr.typ, Calls: pr.calls(), Cands: pr.cands, Meant: pr.meant}
+		if pr.setup != nil {
+			d.Setup = pr.setup.test + " (" + pr.setup.at + ")"
+		}
+		drivers = append(drivers, d)
 	}
 	if len(drivers) == 0 {
 		return "", nil
 	}
 	var b strings.Builder
-	b.WriteString("// Code generated by pecanvet: test drivers calling two methods of a type from two goroutines. This file exists only in pecanvet's build overlay.\n\n")
+	b.WriteString("// Code generated by pecanvet: test drivers calling two methods of a type from two goroutines. This file exists only in pecanvet's build overlay (pecanvet check -driversdir writes it out).\n\n")
 	fmt.Fprintf(&b, "package %s\n\nimport (\n\t\"fmt\"\n\t\"reflect\"\n\t\"testing\"\n\t\"time\"\n", pkg.Name())
 	var paths []string
 	for path := range g.imports {
@@ -604,5 +723,9 @@ func emit(pkg *types.Package, pairs []pair, vals *values) (string, []Driver) {
 	b.WriteString(")\n")
 	b.WriteString(helper)
 	b.WriteString(body.String())
+	// gofmt it: the copied statements keep the test's indentation.
+	if out, err := format.Source([]byte(b.String())); err == nil {
+		return string(out), drivers
+	}
 	return b.String(), drivers
 }

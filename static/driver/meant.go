@@ -13,8 +13,8 @@ import (
 // to be used from several goroutines, or "" if nothing says so: it holds a
 // value of package sync or sync/atomic or a channel (in a field, or in a
 // field of a struct it holds), or its doc comment says it is safe for
-// concurrent use. A race a driver finds between two of its methods is then
-// a bug of the type, whatever the calls' outcome: the package's users may
+// concurrent use; a sync.WaitGroup does not count (holdsSync). A race a
+// driver finds between two of its methods is then a bug of the type, whatever the calls' outcome: the package's users may
 // make those calls concurrently. Of another type, the package may never
 // do so, and the driver's calls are pecanvet's guess.
 func meantForConcurrentUse(p *packages.Package, named *types.Named) string {
@@ -43,6 +43,14 @@ func holdsSync(st *types.Struct, depth int) string {
 			return "a channel"
 		case *types.Named:
 			if pkg := t.Obj().Pkg(); pkg != nil && (pkg.Path() == "sync" || pkg.Path() == "sync/atomic") {
+				if t.Obj().Name() == "WaitGroup" {
+					// It waits for the type's own goroutines: it says
+					// the type starts some, not that its callers share
+					// it (wgwrongadd's Fetcher fans out inside FetchAll,
+					// and two FetchAll calls on one Fetcher are the
+					// caller's race).
+					continue
+				}
 				name := pkg.Name() + "." + t.Obj().Name()
 				if pkg.Path() == "sync/atomic" {
 					return "an " + name

@@ -14,7 +14,7 @@ type Fetcher struct {
 
 // FetchAll fetches every page and returns how many it fetched.
 func (f *Fetcher) FetchAll(pages []string) int {
-	f.sizes = map[string]int{}
+	f.sizes = map[string]int{} // want "data race on Fetcher\\.sizes"
 	for _, p := range pages {
 		go f.fetch(p)
 	}

@@ -7,6 +7,7 @@ import (
 
 // Fetcher fetches pages concurrently.
 type Fetcher struct {
+	calls sync.Mutex // one FetchAll at a time: each replaces sizes
 	wg    sync.WaitGroup
 	mu    sync.Mutex
 	sizes map[string]int
@@ -14,6 +15,8 @@ type Fetcher struct {
 
 // FetchAll fetches every page and returns how many it fetched.
 func (f *Fetcher) FetchAll(pages []string) int {
+	f.calls.Lock()
+	defer f.calls.Unlock()
 	f.sizes = map[string]int{}
 	for _, p := range pages {
 		f.wg.Add(1)

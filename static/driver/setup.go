@@ -1,0 +1,443 @@
+package driver
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// A setup is a test's own code that builds a receiver and puts state in
+// it, copied into a driver (issue 27, after Narada and Intruder, which
+// synthesize concurrent tests from a library's sequential ones): the
+// statements of a test or example before its first call of either method
+// of the pair, on a local variable that the test builds, and what it does
+// to end the receiver's life (its deferred calls, its t.Cleanup
+// functions, and its later Stop, Close… of the receiver). The arguments
+// the test passes to the two methods go with it. An empty ledger fails
+// every Withdraw at once, so two concurrent Withdraws show nothing; the
+// test's own Deposit first puts the check-then-act in reach. A pool built
+// with a function literal and started with Start could not be built at
+// all from constants.
+type setup struct {
+	test string    // the test or example it comes from: "TestWithdraw"
+	at   string    // where: "ledger_test.go:9"
+	self string    // the import path of the package under test (an external test's qualifier of it is dropped)
+	cut  token.Pos // the test's first call of either method
+
+	fset  *token.FileSet
+	info  *types.Info
+	src   []byte     // the test file
+	stmts []ast.Stmt // the copied statements
+	// cleanup runs after the calls and the state are read: a deferred
+	// or trailing call, or a t.Cleanup function (call set: to call).
+	cleanup []cleanupItem
+	recv    string        // an expression of type *T: "l" or "&l"
+	vars    []*types.Var  // variables the statements declare
+	unused  []string      // those nothing copied uses, marked used
+	second  *ast.CallExpr // a method called twice (m0 == m1): its second call
+	tname   string        // the test's *testing.T parameter, if not "t" (bound to the driver's)
+	// calls: method name → the test's first call of it on the receiver,
+	// whose arguments the driver passes.
+	calls map[string]*ast.CallExpr
+}
+
+type cleanupItem struct {
+	node ast.Node
+	call bool // a function value: call it
+}
+
+// cleanupNames are the methods whose call after a test's calls ends its
+// receiver's life: the driver copies them so that a started pool stops.
+var cleanupNames = map[string]bool{"Stop": true, "Close": true, "Shutdown": true, "Release": true, "Cancel": true, "Wait": true, "Quit": true, "Drain": true, "Done": true}
+
+// testFunc is one test or example of a test variant of the package.
+type testFunc struct {
+	p   *packages.Package
+	fd  *ast.FuncDecl
+	src []byte
+	// calls of the package's methods on local variables of the test's
+	// own scope, in order.
+	calls []recvCall
+}
+
+type recvCall struct {
+	stmt   int        // index of the top-level statement holding it
+	recv   *types.Var // the receiver variable
+	typ, m string     // the receiver's type name and the method
+	call   *ast.CallExpr
+}
+
+// testFuncs lists the tests (TestX(t *testing.T)) and examples of the
+// test variants of the package path, with their calls of its methods.
+func testFuncs(path string, tests []*packages.Package) []*testFunc {
+	var out []*testFunc
+	for _, p := range tests {
+		if p == nil || p.TypesInfo == nil {
+			continue
+		}
+		for i, f := range p.Syntax {
+			if i >= len(p.CompiledGoFiles) || !strings.HasSuffix(p.CompiledGoFiles[i], "_test.go") {
+				continue
+			}
+			var src []byte
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Recv != nil || fd.Body == nil || !(strings.HasPrefix(fd.Name.Name, "Test") || strings.HasPrefix(fd.Name.Name, "Example")) {
+					continue
+				}
+				if src == nil {
+					var err error
+					if src, err = os.ReadFile(p.CompiledGoFiles[i]); err != nil {
+						break
+					}
+				}
+				tf := &testFunc{p: p, fd: fd, src: src}
+				scope := p.TypesInfo.Scopes[fd.Type]
+				for k, st := range fd.Body.List {
+					ast.Inspect(st, func(n ast.Node) bool {
+						call, ok := n.(*ast.CallExpr)
+						if !ok {
+							return true
+						}
+						sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+						if !ok {
+							return true
+						}
+						id, ok := ast.Unparen(sel.X).(*ast.Ident)
+						if !ok {
+							return true
+						}
+						v, ok := p.TypesInfo.Uses[id].(*types.Var)
+						if !ok || v.Parent() != scope || v.IsField() {
+							return true
+						}
+						fn, _ := typeutil.Callee(p.TypesInfo, call).(*types.Func)
+						if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != path {
+							return true
+						}
+						recv := fn.Type().(*types.Signature).Recv()
+						n0 := namedOf(v.Type())
+						if recv == nil || n0 == nil || n0.Obj().Pkg() == nil || n0.Obj().Pkg().Path() != path {
+							return true
+						}
+						tf.calls = append(tf.calls, recvCall{stmt: k, recv: v, typ: n0.Obj().Name(), m: fn.Name(), call: call})
+						return true
+					})
+				}
+				if len(tf.calls) > 0 {
+					out = append(out, tf)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// findSetup returns the setup of the first test that calls both methods
+// of pr on one receiver, else of the first that calls one of them, or nil.
+func findSetup(path string, tfs []*testFunc, pr *pair) *setup {
+	var one *setup
+	for _, tf := range tfs {
+		s, both := tf.setupFor(path, pr)
+		if s == nil {
+			continue
+		}
+		if both {
+			return s
+		}
+		if one == nil {
+			one = s
+		}
+	}
+	return one
+}
+
+// setupFor cuts tf before its first call of either method of pr; nil if
+// it makes none on a variable of its own scope, or if the statements
+// before it use what a driver cannot (an external test's own
+// declarations). both says the test calls both methods on the receiver.
+func (tf *testFunc) setupFor(path string, pr *pair) (*setup, bool) {
+	var first *recvCall
+	for i := range tf.calls {
+		c := &tf.calls[i]
+		if c.typ == pr.typ && (c.m == pr.m0 || c.m == pr.m1) && !inFuncLit(tf.fd.Body.List[c.stmt], c.call) {
+			first = c
+			break
+		}
+	}
+	if first == nil {
+		return nil, false
+	}
+	info := tf.p.TypesInfo
+	scope := info.Scopes[tf.fd.Type]
+	cut := tf.fd.Body.List[first.stmt]
+	s := &setup{test: tf.fd.Name.Name, self: path, cut: cut.Pos(), fset: tf.p.Fset, info: info, src: tf.src, calls: map[string]*ast.CallExpr{}}
+	pos := tf.p.Fset.Position(cut.Pos())
+	s.at = filepath.Base(pos.Filename) + ":" + strconv.Itoa(pos.Line)
+	if params := tf.fd.Type.Params.List; len(params) == 1 && len(params[0].Names) == 1 {
+		if name := params[0].Names[0].Name; name != "t" && name != "_" {
+			s.tname = name
+		}
+	}
+	// usable: node refers to nothing the driver lacks. Locals must be
+	// declared at the test's top level before the cut, or inside node.
+	usable := func(node ast.Node) bool {
+		ok := true
+		ast.Inspect(node, func(n ast.Node) bool {
+			id, isID := n.(*ast.Ident)
+			if !isID || !ok {
+				return ok
+			}
+			obj := info.Uses[id]
+			if obj == nil || obj.Parent() == nil {
+				return true // a field, a method, a definition
+			}
+			if _, ok := obj.(*types.PkgName); ok {
+				return true // the driver file imports it (render)
+			}
+			if obj.Pkg() != nil && obj.Parent() == obj.Pkg().Scope() {
+				if strings.HasSuffix(obj.Pkg().Path(), "_test") {
+					ok = false // the external test's own: not in the driver's package
+				}
+				return true
+			}
+			if obj.Parent() == types.Universe {
+				return true
+			}
+			inside := node.Pos() <= obj.Pos() && obj.Pos() < node.End()
+			if !inside && !(obj.Parent() == scope && obj.Pos() < cut.Pos()) {
+				ok = false
+			}
+			return true
+		})
+		return ok
+	}
+	isCall := func(st ast.Stmt, recvName, method string) (*ast.CallExpr, bool) {
+		es, ok := st.(*ast.ExprStmt)
+		if !ok {
+			return nil, false
+		}
+		call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+		if !ok {
+			return nil, false
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil, false
+		}
+		id, ok := ast.Unparen(sel.X).(*ast.Ident)
+		return call, ok && id.Name == recvName && (method == "" || sel.Sel.Name == method)
+	}
+	tname := "t"
+	if s.tname != "" {
+		tname = s.tname
+	}
+	for _, st := range tf.fd.Body.List[:first.stmt] {
+		if !usable(st) {
+			return nil, false
+		}
+		if _, isGo := st.(*ast.GoStmt); isGo {
+			// The test runs the receiver concurrently itself: the
+			// recorded run covers it, and the setup is not sequential.
+			return nil, false
+		}
+		if call, ok := isCall(st, tname, ""); ok && info.Uses[ast.Unparen(call.Fun).(*ast.SelectorExpr).X.(*ast.Ident)] != nil {
+			switch ast.Unparen(call.Fun).(*ast.SelectorExpr).Sel.Name {
+			case "Parallel", "Helper":
+				continue // the driver runs alone; its helpers are not the test's
+			case "Cleanup":
+				if len(call.Args) == 1 {
+					s.cleanup = append(s.cleanup, cleanupItem{node: call.Args[0], call: true})
+					continue
+				}
+			}
+		}
+		if d, ok := st.(*ast.DeferStmt); ok {
+			s.cleanup = append(s.cleanup, cleanupItem{node: d.Call})
+			continue
+		}
+		s.stmts = append(s.stmts, st)
+		s.vars = append(s.vars, declared(info, st)...)
+	}
+	// What ends the receiver's life after the calls: its deferred calls
+	// and its Stop, Close… (not the pair's own methods).
+	for _, st := range tf.fd.Body.List[first.stmt:] {
+		var call *ast.CallExpr
+		if d, ok := st.(*ast.DeferStmt); ok {
+			if c, isRecv := isCall(&ast.ExprStmt{X: d.Call}, first.recv.Name(), ""); isRecv {
+				call = c
+			}
+		} else if c, isRecv := isCall(st, first.recv.Name(), ""); isRecv {
+			if name := ast.Unparen(c.Fun).(*ast.SelectorExpr).Sel.Name; cleanupNames[name] && name != pr.m0 && name != pr.m1 {
+				call = c
+			}
+		}
+		if call != nil && info.Uses[ast.Unparen(call.Fun).(*ast.SelectorExpr).X.(*ast.Ident)] == first.recv && usable(call) {
+			s.cleanup = append(s.cleanup, cleanupItem{node: call})
+		}
+	}
+	// The arguments: the first call of each method on the receiver (of
+	// a method called twice, the second call's for the second).
+	for _, c := range tf.calls {
+		if c.recv != first.recv || (c.m != pr.m0 && c.m != pr.m1) || c.call.Ellipsis.IsValid() {
+			continue
+		}
+		ok := true
+		for _, a := range c.call.Args {
+			ok = ok && usable(a)
+		}
+		switch {
+		case !ok:
+		case s.calls[c.m] == nil:
+			s.calls[c.m] = c.call
+		case pr.m0 == pr.m1 && s.second == nil:
+			s.second = c.call
+		}
+	}
+	// The variables nothing copied uses are marked used.
+	used := map[types.Object]bool{}
+	mark := func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				used[info.Uses[id]] = true
+			}
+			return true
+		})
+	}
+	for _, st := range s.stmts {
+		mark(st)
+	}
+	for _, c := range s.cleanup {
+		mark(c.node)
+	}
+	for _, c := range s.calls {
+		mark(c)
+	}
+	if s.second != nil {
+		mark(s.second)
+	}
+	var unused []string
+	for _, v := range s.vars {
+		if !used[v] && v != first.recv {
+			unused = append(unused, v.Name())
+		}
+	}
+	s.unused = unused
+	if s.calls[first.m] == nil && len(first.call.Args) > 0 {
+		return nil, false // its arguments are the test's own; another test may do
+	}
+	s.recv = first.recv.Name()
+	if _, ptr := types.Unalias(first.recv.Type()).(*types.Pointer); !ptr {
+		s.recv = "&" + s.recv
+	}
+	return s, s.calls[pr.m0] != nil && s.calls[pr.m1] != nil
+}
+
+// declared lists the variables a top-level statement declares.
+func declared(info *types.Info, st ast.Stmt) []*types.Var {
+	var out []*types.Var
+	add := func(id *ast.Ident) {
+		if v, ok := info.Defs[id].(*types.Var); ok && id.Name != "_" {
+			out = append(out, v)
+		}
+	}
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		if st.Tok == token.DEFINE {
+			for _, l := range st.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					add(id)
+				}
+			}
+		}
+	case *ast.DeclStmt:
+		if gd, ok := st.Decl.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			for _, spec := range gd.Specs {
+				for _, id := range spec.(*ast.ValueSpec).Names {
+					add(id)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// render writes node as the driver's source: the test's own text, with
+// the qualifier of the package under test dropped (an external test's)
+// and other packages named by the driver file's imports.
+func (g *gen) render(s *setup, node ast.Node) string {
+	tf := s.fset.File(node.Pos())
+	if tf == nil {
+		return ""
+	}
+	start, end := tf.Offset(node.Pos()), tf.Offset(node.End())
+	type edit struct {
+		from, to int
+		text     string
+	}
+	var edits []edit
+	ast.Inspect(node, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		id, ok := sel.X.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		pn, ok := s.info.Uses[id].(*types.PkgName)
+		if !ok {
+			return true
+		}
+		from, to := tf.Offset(id.Pos()), tf.Offset(id.End())
+		if pn.Imported().Path() == s.self || pn.Imported().Path() == g.pkg.Path() {
+			edits = append(edits, edit{from, to + 1, ""}) // "pkg." goes
+		} else {
+			edits = append(edits, edit{from, to, g.importName(pn.Imported())})
+		}
+		return true
+	})
+	sort.Slice(edits, func(i, j int) bool { return edits[i].from < edits[j].from })
+	var b strings.Builder
+	at := start
+	for _, e := range edits {
+		b.Write(s.src[at:e.from])
+		b.WriteString(e.text)
+		at = e.to
+	}
+	b.Write(s.src[at:end])
+	return b.String()
+}
+
+// callOf is the test's call of method m (its second, if asked and made),
+// or nil (also for no setup).
+func (s *setup) callOf(m string, second bool) *ast.CallExpr {
+	if s == nil {
+		return nil
+	}
+	if second && s.second != nil {
+		return s.second
+	}
+	return s.calls[m]
+}
+
+// inFuncLit reports whether call lies inside a function literal of st (a
+// goroutine's or a subtest's body, not the test's own sequence).
+func inFuncLit(st ast.Stmt, call *ast.CallExpr) bool {
+	in := false
+	ast.Inspect(st, func(n ast.Node) bool {
+		if fl, ok := n.(*ast.FuncLit); ok && fl.Pos() <= call.Pos() && call.End() <= fl.End() {
+			in = true
+		}
+		return !in
+	})
+	return in
+}

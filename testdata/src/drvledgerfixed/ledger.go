@@ -1,0 +1,44 @@
+package drvledgerfixed
+
+import (
+	"errors"
+	"sync"
+)
+
+// ErrFunds is returned by Withdraw when the balance does not cover it.
+var ErrFunds = errors.New("drvledgerfixed: insufficient funds")
+
+// Ledger holds a balance. It is safe for concurrent use.
+type Ledger struct {
+	mu      sync.Mutex
+	balance int
+}
+
+// NewLedger returns an empty ledger.
+func NewLedger() *Ledger { return &Ledger{} }
+
+// Deposit credits n.
+func (l *Ledger) Deposit(n int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.balance += n
+}
+
+// Withdraw debits n if the balance covers it, else returns ErrFunds. The
+// check and the debit are one critical section.
+func (l *Ledger) Withdraw(n int) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.balance < n {
+		return ErrFunds
+	}
+	l.balance -= n
+	return nil
+}
+
+// Balance returns the balance.
+func (l *Ledger) Balance() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.balance
+}
