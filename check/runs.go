@@ -419,8 +419,10 @@ func candidatesFirst(preds []prediction, cands []driver.Candidate) []prediction 
 // takes another path, the program runs free, and the schedule counts only
 // if the driver's oracle fails (replay's interrupted verdict). The
 // interleaving is serializable as recorded, so outside a driver, whose
-// oracle is the effect, it would only cost replays.
-var staleRead = pattern.MustParse("av/RRW atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-r-w")
+// oracle is the effect, it would only cost replays. It is the builtin
+// av/RRW without its acting option (any read, not only an atomic load
+// at an acting site), under a name of its own.
+var staleRead = pattern.MustParse("av/RRW-stale atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-r-w")
 
 // anomaliesOf is the patterns predicted in test's traces: a generated
 // driver's also get staleRead, when the atomicity violations are asked for.

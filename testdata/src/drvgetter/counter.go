@@ -14,7 +14,7 @@ func NewCounter() *Counter { return &Counter{} }
 // Add adds n to the total.
 func (c *Counter) Add(n int) {
 	c.mu.Lock()
-	t := c.total // want "atomicity violation on Counter\\.total.*Add and Add called together left Total\\(\\) = 1; called one after the other, they left Total\\(\\) = 2; found by a generated driver calling Add and Add concurrently"
+	t := c.total // want "atomicity violation on Counter\\.total.*Add and Add called together left Total\\(\\) = [12]; called one after the other, they left Total\\(\\) = 3; found by a generated driver calling Add and Add concurrently"
 	c.mu.Unlock()
 	// The total is read; store the sum.
 	c.mu.Lock()

@@ -10,9 +10,9 @@
 //
 // Known bug: atomicity violation (RWW) on Counter.total: the read at
 // counter.go:17 and the write at counter.go:21 are in separate critical
-// sections; another Add's write can fall in between. Two concurrent
-// Add(1) leave Total() = 1 where either order leaves 2, which the
-// driver's message names.
+// sections; another Add's write can fall in between. The driver takes
+// its arguments from the test: Add(1) and Add(2) together leave Total()
+// = 1 or 2 where either order leaves 3, which its message names.
 //
 // Every access holds the mutex, so go test -race flags nothing.
 package drvgetter
