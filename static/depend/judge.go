@@ -3,6 +3,7 @@ package depend
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 	"path"
 	"strings"
 
@@ -23,6 +24,24 @@ type Event struct {
 	Read, Write  bool
 	Site         string
 	Frames       []Frame // outermost first
+	// Reread lists the later events (indices into the violation's
+	// events) before which the unit read this event's variable again at
+	// this event's site, after another unit's event in between: a loop
+	// that came round again (the next iteration of a range over a map
+	// reads the map for its key). Such a later event is reached from
+	// the fresh read, which saw the other unit's access, not from this
+	// one; nothing this event read is stale at it.
+	Reread []int
+}
+
+// reread reports whether event i's read was repeated before event j.
+func reread(evs []Event, i, j int) bool {
+	for _, k := range evs[i].Reread {
+		if k == j {
+			return true
+		}
+	}
+	return false
 }
 
 // Verdict says whether a violation changes a value its unit goes on to
@@ -74,8 +93,12 @@ var (
 //     later event (its value, its address, or the branch deciding it;
 //     a later read only if its own value is used in turn), or into the
 //     unit's result: check-then-act, read-modify-write, lookup-then-act;
+//     unless the unit read the variable again at that site in between
+//     (Event.Reread), or the later event reads the checked variable
+//     again and tests it (a re-check: rechecks);
 //   - a unit reads back a variable it wrote, after another unit wrote it
-//     in between, and uses what it read;
+//     in between, and uses what it read (the next step of a range over a
+//     map reads no value back);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair).
@@ -101,13 +124,13 @@ func (x *Index) Judge(evs []Event) Verdict {
 			if len(between) == 0 {
 				continue
 			}
-			if a.Read {
+			if a.Read && !reread(evs, i, j) {
 				if v := x.flows(a, b); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {
@@ -146,6 +169,21 @@ func (x *Index) Judge(evs []Event) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// mapIteration reports whether site is a range loop over a map, whose
+// read at each iteration takes the entry the iterator is at: it reads
+// back no value the unit stored (a delete of one key, then the next
+// key).
+func (x *Index) mapIteration(site string) bool {
+	for _, in := range x.instrs[site] {
+		if r, ok := in.(*ssa.Range); ok {
+			if _, ok := r.X.Type().Underlying().(*types.Map); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // short shortens a site to "file.go:line".
@@ -250,6 +288,11 @@ func (x *Index) flows(a, b Event) Verdict {
 		t = x.lift(t, x.function(a.Frames[i].Site), parent)
 	}
 	if h, ok := x.decides(t, b, b.Frames[c:]); ok {
+		if x.rechecks(a, b, h) {
+			// Whichever value the unit returns, it decided on a
+			// fresh one: a's on one branch, b's on the other.
+			return Verdict{}
+		}
 		if v, ok := x.laterUse(a, b, h); ok {
 			return v
 		}
@@ -316,11 +359,23 @@ func (x *Index) laterUse(a, b Event, h how) (Verdict, bool) {
 	if b.Write {
 		return Verdict{Holds: true, Kind: h.kind, Why: why}, true
 	}
+	if x.rechecks(a, b, h) {
+		return Verdict{}, false
+	}
 	at, ok := x.uses(b)
 	if !ok {
 		return Verdict{}, false
 	}
 	return Verdict{Holds: true, Kind: h.kind, Why: why + ", whose value is used at " + at}, true
+}
+
+// rechecks reports whether b re-checks what a checked: what a's value
+// decided is to read the variable again and decide anew on the fresh
+// value (a lookup missed, then looked up again under the loader's lock:
+// the double-checked idiom). A later read whose value is used without a
+// test (a nil test, then a dereference of a fresh read) is no re-check.
+func (x *Index) rechecks(a, b Event, h how) bool {
+	return h.kind == "check-then-act" && !b.Write && b.Var == a.Var && x.tests(b)
 }
 
 // lift carries a taint whose activation's result depends on it to the
@@ -479,6 +534,33 @@ func (x *Index) flowsAcross(a, b Event, t *taint) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// tests reports whether the value read by e reaches a branch in its
+// unit (through the results of the activations it ran in).
+func (x *Index) tests(e Event) bool {
+	inner := x.enclosing(e)
+	if inner == nil {
+		return false
+	}
+	t := x.newTaint(x.scope(inner))
+	for _, v := range x.reads(e.Site, t.sc) {
+		t.seed(v)
+	}
+	t.run()
+	for i := len(e.Frames) - 1; ; i-- {
+		if t.tested {
+			return true
+		}
+		if !t.result || i < 1 {
+			return false
+		}
+		parent := x.function(e.Frames[i-1].Site)
+		if parent == nil {
+			return false
+		}
+		t = x.lift(t, x.function(e.Frames[i].Site), parent)
+	}
 }
 
 // uses reports whether the value read by e is put to use in its unit,
