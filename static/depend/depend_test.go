@@ -71,6 +71,7 @@ func TestJudge(t *testing.T) {
 	sweep := frame(1, "c *Cache", "Sweep")
 	rng, del := at("for k, v := range c.m", "for"), at("delete(c.m, k)", "(")
 	reread := func(e Event, later ...int) Event { e.Reread = later; return e }
+	onVar := func(v int, e Event) Event { e.Var = v; return e }
 
 	for _, tc := range []struct {
 		name string
@@ -130,6 +131,11 @@ func TestJudge(t *testing.T) {
 		}, false},
 		{"map range: delete, then the next key (no read-back)", []Event{
 			w(1, del, sweep), w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")), r(1, rng, sweep),
+		}, false},
+		{"lookup then insert, the other unit touching only another variable between", []Event{
+			r(1, at("v, ok := c.m[k]", "["), frame(1, "c *Cache", "GetOrCreate"), frame(2, "c *Cache", "load")),
+			onVar(1, w(2, nget, frame(9, "c *Cache", "get"))),
+			w(1, at("c.m[k] = v", "["), frame(1, "c *Cache", "GetOrCreate"), frame(3, "c *Cache", "store")),
 		}, false},
 		{"a miss, then the lookup again under the loader's lock: a re-check", []Event{
 			r(1, at("v, ok := c.m[k]", "["), frame(1, "c *Cache", "Load"), frame(2, "c *Cache", "load")),

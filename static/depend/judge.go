@@ -124,8 +124,20 @@ func (x *Index) Judge(evs []Event) Verdict {
 			if len(between) == 0 {
 				continue
 			}
-			if a.Read && !reread(evs, i, j) {
-				if v := x.flows(a, b); v.Holds {
+			// stale: another unit wrote what a read before b, so a's
+			// value is out of date at b; newer: another unit wrote what
+			// b reads, so b's value is newer than a's. With neither (an
+			// atomic-set violation whose other unit touched only a
+			// third variable before b), a's value is still current.
+			stale, newer := false, false
+			for _, k := range between {
+				if evs[k].Write {
+					stale = stale || evs[k].Var == a.Var
+					newer = newer || evs[k].Var == b.Var && b.Read
+				}
+			}
+			if a.Read && !reread(evs, i, j) && (stale || newer) {
+				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
 				}
@@ -161,7 +173,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					if r1.Var == r2.Var || other(reads[n], reads[n+1]) {
 						continue
 					}
-					if v := x.flows(r1, r2); v.Holds {
+					if v := x.flows(r1, r2, true); v.Holds {
 						return Verdict{true, "inconsistent snapshot", fmt.Sprintf("another goroutine reads the state between the writes at %s and %s, half old and half new: %s", short(a.Site), short(b.Site), v.Why), [2]string{r1.Site, r2.Site}}
 					}
 				}
@@ -260,8 +272,10 @@ func (x *Index) enclosing(e Event) *ssa.Function {
 }
 
 // flows reports whether the value read by a reaches b, or the result of
-// their unit.
-func (x *Index) flows(a, b Event) Verdict {
+// their unit. Only when a is stale (another unit wrote its variable
+// before b) does a's deciding b or being overwritten by b count; else
+// only the result mixing a's value with b's newer one.
+func (x *Index) flows(a, b Event, stale bool) Verdict {
 	c := common(a.Frames, b.Frames)
 	inner := x.enclosing(a)
 	if inner == nil {
@@ -273,6 +287,9 @@ func (x *Index) flows(a, b Event) Verdict {
 	}
 	t.run()
 	if c == 0 {
+		if !stale {
+			return Verdict{}
+		}
 		// No activation holds both: find the functions that do.
 		if v := x.flowsAcross(a, b, t); v.Holds {
 			return v
@@ -287,18 +304,20 @@ func (x *Index) flows(a, b Event) Verdict {
 		}
 		t = x.lift(t, x.function(a.Frames[i].Site), parent)
 	}
-	if h, ok := x.decides(t, b, b.Frames[c:]); ok {
-		if x.rechecks(a, b, h) {
-			// Whichever value the unit returns, it decided on a
-			// fresh one: a's on one branch, b's on the other.
-			return Verdict{}
+	if stale {
+		if h, ok := x.decides(t, b, b.Frames[c:]); ok {
+			if x.rechecks(a, b, h) {
+				// Whichever value the unit returns, it decided on
+				// a fresh one: a's on one branch, b's on the other.
+				return Verdict{}
+			}
+			if v, ok := x.laterUse(a, b, h); ok {
+				return v
+			}
 		}
-		if v, ok := x.laterUse(a, b, h); ok {
+		if v := x.lostWrite(a, b); v.Holds {
 			return v
 		}
-	}
-	if v := x.lostWrite(a, b); v.Holds {
-		return v
 	}
 	if !b.Read {
 		return Verdict{}
