@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-golangci golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-golangci golangci-lint fuzz clean
 
 all: build
 
@@ -67,6 +67,14 @@ eval-racetd:
 EVAL_MODULES ?=
 eval-modules:
 	$(GO) run ./internal/eval -sections modules -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# The trial list, internal/eval/modules-trial.txt: modules of each kind
+# issue 26 names (caches, circuit breakers, schedulers, lock-free maps,
+# event buses, lock-order checkers, pools), checked as eval-modules does,
+# triaged in the same triage.md, written to EVAL.md's modules-trial
+# section. EVAL_MODULES selects some. Not part of make eval (long).
+eval-trial:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own

@@ -106,7 +106,46 @@ func dependEvents(f *Finding) []depend.Event {
 		}
 		evs[k] = e
 	}
+	rereads(f, evs)
 	return evs
+}
+
+// rereads fills Event.Reread from the replayed schedule: for two events
+// i < j of one unit with another unit's events between, whether the
+// unit's goroutine read i's object again at i's site (the same op) after
+// the last of those and before j. The next iteration of a loop does: a
+// range over a map reads the map again for each key, so the key a later
+// lookup uses was read after the other goroutine's write, not at the
+// event the pattern starts with.
+func rereads(f *Finding, evs []depend.Event) {
+	s := f.Schedule
+	if s == nil || len(s.Anomaly) != len(evs) {
+		return
+	}
+	p := f.Anomaly.Pattern
+	same := func(i, k int) bool { return p.T[k] == p.T[i] && p.AR[k] == p.AR[i] }
+	for i := range evs {
+		if !evs[i].Read {
+			continue
+		}
+		a := s.Steps[s.Anomaly[i]]
+		last := -1
+		for j := i + 1; j < len(evs); j++ {
+			if !same(i, j) {
+				last = max(last, s.Anomaly[j])
+				continue
+			}
+			if last < 0 {
+				continue
+			}
+			for st := last + 1; st < s.Anomaly[j] && st < len(s.Steps); st++ {
+				if b := s.Steps[st]; b.G == a.G && b.Op == a.Op && b.Site == a.Site && b.Obj == a.Obj {
+					evs[i].Reread = append(evs[i].Reread, j)
+					break
+				}
+			}
+		}
+	}
 }
 
 // group gives the atomicity and atomic-set violations of a package that

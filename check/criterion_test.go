@@ -12,13 +12,15 @@ import (
 
 // TestCriterion: an atomicity violation whose replay passes is reported
 // when the value its unit read decides the unit's later access
-// (capcheck's capacity check, getorset's lookup then insert) or is used
+// (capcheck's capacity check, getorset's lookup then insert, sweep's key
+// from a range over the map deciding a delete after an unlock) or is used
 // before the unit overwrites it (janitor's count then reset): the tests
 // assert nothing. It is not reported when nothing read is used (the fixed
 // twins' counter incremented in two calls, lookups used apart, a backlog
-// read for statistics), though replay reproduces those too; nor when the
-// replay ends waiting for a timer (janitorfixed's next tick), which is no
-// hang.
+// read for statistics), nor when the unit read the variable again before
+// the access (sweepfixed's next iteration reads the map for its key),
+// though replay reproduces those too; nor when the replay ends waiting
+// for a timer (janitorfixed's next tick), which is no hang.
 func TestCriterion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("records and replays subjects")
@@ -29,7 +31,7 @@ func TestCriterion(t *testing.T) {
 	}
 	pats, _ := pattern.Builtin("all")
 	rep, err := check.Run(context.Background(), check.Options{Dir: dir, Anomalies: pats,
-		Patterns: []string{"./capcheck", "./capcheckfixed", "./getorset", "./getorsetfixed", "./janitor", "./janitorfixed"}})
+		Patterns: []string{"./capcheck", "./capcheckfixed", "./getorset", "./getorsetfixed", "./janitor", "./janitorfixed", "./sweep", "./sweepfixed"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +39,7 @@ func TestCriterion(t *testing.T) {
 	for _, f := range rep.Reported() {
 		reported[f.Package] = append(reported[f.Package], f)
 	}
-	for pkg, obj := range map[string]string{"subjects/capcheck": "Limiter.n", "subjects/getorset": "map[string]int", "subjects/janitor": "Janitor.dirty"} {
+	for pkg, obj := range map[string]string{"subjects/capcheck": "Limiter.n", "subjects/getorset": "map[string]int", "subjects/janitor": "Janitor.dirty", "subjects/sweep": "map[string]int"} {
 		found := false
 		for _, f := range reported[pkg] {
 			if f.Anomaly.Pattern.Kind == "av" && strings.Contains(strings.Join(f.ObjectNames(), ","), obj) {
@@ -51,7 +53,7 @@ func TestCriterion(t *testing.T) {
 			t.Errorf("%s: no atomicity violation on %s reported", pkg, obj)
 		}
 	}
-	for _, pkg := range []string{"subjects/capcheckfixed", "subjects/getorsetfixed", "subjects/janitorfixed"} {
+	for _, pkg := range []string{"subjects/capcheckfixed", "subjects/getorsetfixed", "subjects/janitorfixed", "subjects/sweepfixed"} {
 		for _, f := range reported[pkg] {
 			t.Errorf("%s: reported %s (%s)", pkg, f.Anomaly.Key, f.Dependence)
 		}

@@ -202,10 +202,31 @@ func (w *fileRW) rangeStmt(s *ast.RangeStmt, lbl *ast.LabeledStmt) (p pcs, whole
 	case *types.Map:
 		site := w.site(s.For, w.typeStr(w.typeOf(s.X)))
 		xp := gen(w.h("MR")+"(").cat(w.load(s.X), gen(", "+site+")"))
+		if lbl != nil && w.fn.gotos[lbl.Label.Name] {
+			// A goto to the label cannot jump into the block below:
+			// the loop's start alone is recorded.
+			w.pushBrk(s)
+			body := w.stmt(s.Body, false)
+			w.popBrk()
+			return wrap(w.nodeSplice(s, rn(s.Key, kp), rn(s.Value, vp), tok, rn(s.X, xp), rn(s.Body, body)))
+		}
+		// Each iteration reads the map again for its key and value (the
+		// runtime's map iterator does, and -race records it): a write by
+		// another goroutine between two iterations is seen by the later
+		// one, so its key is read after that write, not at the loop's
+		// start. The start is recorded too (an empty map is read).
+		//
+		//	{ m := MR(x, s); for k, v := range m { _ = MR(m, s); ... } }
+		m := w.tmp()
 		w.pushBrk(s)
-		body := w.stmt(s.Body, false)
+		body := w.blockIns(s.Body, gen(" _ = "+w.h("MR")+"("+m+", "+site+");"))
 		w.popBrk()
-		return wrap(w.nodeSplice(s, rn(s.Key, kp), rn(s.Value, vp), tok, rn(s.X, xp), rn(s.Body, body)))
+		loop := w.nodeSplice(s, rn(s.Key, kp), rn(s.Value, vp), tok, rn(s.X, gen(m)), rn(s.Body, body))
+		out := genAt(s.Pos(), "{ "+m+" := ").cat(xp, gen("; "), decl)
+		if lbl != nil {
+			out = out.cat(w.orig(lbl.Pos(), lbl.Colon+1), gen(" "))
+		}
+		return out.cat(loop, gen(" }")), lbl != nil
 	}
 	xctx := cLoad
 	if _, ok := w.coreOf(s.X).(*types.Array); ok {

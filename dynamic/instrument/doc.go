@@ -96,7 +96,8 @@
 // slice of structs conflicts with a write of one element's field;
 // string(b) of a []byte or []rune reads its elements, and append(b, s...)
 // of a string s writes b's or reads them as append does; len of a map
-// reads the map; a struct or
+// reads the map, and a range loop over a map reads it at its start and at
+// each iteration (chan.go); a struct or
 // array read or written as a whole value reads or writes each of its
 // scalar parts (rt.RV, rt.WV), so that a copy conflicts with a field's
 // access. len and cap of channels are neither races nor synchronization

@@ -167,6 +167,50 @@ func TestReadTriage(t *testing.T) {
 	}
 }
 
+// TestLists: the repository's module lists and triage file read without
+// error, the trial list names no module of the pinned one, and every
+// triaged report names a module@version of one of the lists (a row left
+// behind by a version bump is stale).
+func TestLists(t *testing.T) {
+	pinned, err := readModules("modules.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	trial, err := readModules("modules-trial.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trial) < 12 {
+		t.Errorf("the trial list has %d modules, want at least 12", len(trial))
+	}
+	listed := map[string]bool{}
+	paths := map[string]bool{}
+	for _, m := range pinned {
+		listed[m.String()] = true
+		paths[m.Path] = true
+	}
+	for _, m := range trial {
+		if paths[m.Path] {
+			t.Errorf("%s is in both lists", m.Path)
+		}
+		listed[m.String()] = true
+	}
+	tr, err := readTriage("triage.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range tr {
+		if mod, _, _ := strings.Cut(k, " "); !listed[mod] {
+			t.Errorf("triage row %q names %s, in neither list", k, mod)
+		}
+	}
+	for file, want := range map[string]string{"modules.txt": "modules", "internal/eval/modules-trial.txt": "modules-trial"} {
+		if got := (&config{modulesFile: file}).modulesSection(); got != want {
+			t.Errorf("modulesSection(%s) = %q, want %q", file, got, want)
+		}
+	}
+}
+
 // TestClassify: a package is checked only if its dynamic loop ran; tests
 // the budget left are counted; the external test unit alone is a skip.
 func TestClassify(t *testing.T) {

@@ -68,6 +68,10 @@ func TestJudge(t *testing.T) {
 	nget, m := at("c.nget++", "nget"), at("return c.m[k]", "[")
 	do := frame(1, "cb *Breaker", "Do")
 	put := frame(1, "s *Slot", "Put")
+	sweep := frame(1, "c *Cache", "Sweep")
+	rng, del := at("for k, v := range c.m", "for"), at("delete(c.m, k)", "(")
+	reread := func(e Event, later ...int) Event { e.Reread = later; return e }
+	onVar := func(v int, e Event) Event { e.Var = v; return e }
 
 	for _, tc := range []struct {
 		name string
@@ -119,6 +123,30 @@ func TestJudge(t *testing.T) {
 		{"intermediate state read and dropped", []Event{
 			w(1, at("s.v = v", "v ="), put), r(2, at("_ = s.v", "v"), frame(9, "s *Slot", "Peek")), w(1, at("s.v = v", "v ="), put),
 		}, false},
+		{"map range: key read, then a later iteration's delete", []Event{
+			r(1, rng, sweep), w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")), w(1, del, sweep),
+		}, true},
+		{"map range: the map read again for the key before the delete", []Event{
+			reread(r(1, rng, sweep), 2), w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")), w(1, del, sweep),
+		}, false},
+		{"map range: delete, then the next key (no read-back)", []Event{
+			w(1, del, sweep), w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")), r(1, rng, sweep),
+		}, false},
+		{"lookup then insert, the other unit touching only another variable between", []Event{
+			r(1, at("v, ok := c.m[k]", "["), frame(1, "c *Cache", "GetOrCreate"), frame(2, "c *Cache", "load")),
+			onVar(1, w(2, nget, frame(9, "c *Cache", "get"))),
+			w(1, at("c.m[k] = v", "["), frame(1, "c *Cache", "GetOrCreate"), frame(3, "c *Cache", "store")),
+		}, false},
+		{"a miss, then the lookup again under the loader's lock: a re-check", []Event{
+			r(1, at("v, ok := c.m[k]", "["), frame(1, "c *Cache", "Load"), frame(2, "c *Cache", "load")),
+			w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")),
+			r(1, at("v, ok := c.m[k]", "["), frame(1, "c *Cache", "Load"), frame(3, "c *Cache", "load")),
+		}, false},
+		{"a check, then the fresh value dereferenced untested", []Event{
+			r(1, at("ok := c.p[k] != nil", "["), frame(1, "c *Cache", "Deref")),
+			w(2, at("c.p[k] = nil", "["), frame(9, "c *Cache", "Drop")),
+			r(1, at("return *c.p[k]", "["), frame(1, "c *Cache", "Deref")),
+		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

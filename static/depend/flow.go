@@ -69,7 +69,9 @@ type taint struct {
 	// store, a send, an index, the result), for used; decisive, where it
 	// is first used otherwise than copied (decided).
 	use, decisive token.Pos
-	work          []ssa.Value
+	// tested: a tainted value reaches a branch.
+	tested bool
+	work   []ssa.Value
 	// seeds are the reads the taint starts from: a value stored back
 	// into the variable it was read from (an increment) is not a use.
 	seeds []ssa.Value
@@ -176,6 +178,7 @@ func (t *taint) refer(v ssa.Value, r ssa.Instruction) {
 	switch r := r.(type) {
 	case *ssa.If:
 		t.decided(r.Cond.Pos())
+		t.tested = true
 		t.branch(r.Block())
 	case *ssa.Store:
 		if r.Val == v {

@@ -3,6 +3,7 @@ package depend
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 	"path"
 	"strings"
 
@@ -23,6 +24,24 @@ type Event struct {
 	Read, Write  bool
 	Site         string
 	Frames       []Frame // outermost first
+	// Reread lists the later events (indices into the violation's
+	// events) before which the unit read this event's variable again at
+	// this event's site, after another unit's event in between: a loop
+	// that came round again (the next iteration of a range over a map
+	// reads the map for its key). Such a later event is reached from
+	// the fresh read, which saw the other unit's access, not from this
+	// one; nothing this event read is stale at it.
+	Reread []int
+}
+
+// reread reports whether event i's read was repeated before event j.
+func reread(evs []Event, i, j int) bool {
+	for _, k := range evs[i].Reread {
+		if k == j {
+			return true
+		}
+	}
+	return false
 }
 
 // Verdict says whether a violation changes a value its unit goes on to
@@ -74,8 +93,12 @@ var (
 //     later event (its value, its address, or the branch deciding it;
 //     a later read only if its own value is used in turn), or into the
 //     unit's result: check-then-act, read-modify-write, lookup-then-act;
+//     unless the unit read the variable again at that site in between
+//     (Event.Reread), or the later event reads the checked variable
+//     again and tests it (a re-check: rechecks);
 //   - a unit reads back a variable it wrote, after another unit wrote it
-//     in between, and uses what it read;
+//     in between, and uses what it read (the next step of a range over a
+//     map reads no value back);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair).
@@ -101,13 +124,25 @@ func (x *Index) Judge(evs []Event) Verdict {
 			if len(between) == 0 {
 				continue
 			}
-			if a.Read {
-				if v := x.flows(a, b); v.Holds {
+			// stale: another unit wrote what a read before b, so a's
+			// value is out of date at b; newer: another unit wrote what
+			// b reads, so b's value is newer than a's. With neither (an
+			// atomic-set violation whose other unit touched only a
+			// third variable before b), a's value is still current.
+			stale, newer := false, false
+			for _, k := range between {
+				if evs[k].Write {
+					stale = stale || evs[k].Var == a.Var
+					newer = newer || evs[k].Var == b.Var && b.Read
+				}
+			}
+			if a.Read && !reread(evs, i, j) && (stale || newer) {
+				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {
@@ -138,7 +173,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					if r1.Var == r2.Var || other(reads[n], reads[n+1]) {
 						continue
 					}
-					if v := x.flows(r1, r2); v.Holds {
+					if v := x.flows(r1, r2, true); v.Holds {
 						return Verdict{true, "inconsistent snapshot", fmt.Sprintf("another goroutine reads the state between the writes at %s and %s, half old and half new: %s", short(a.Site), short(b.Site), v.Why), [2]string{r1.Site, r2.Site}}
 					}
 				}
@@ -146,6 +181,21 @@ func (x *Index) Judge(evs []Event) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// mapIteration reports whether site is a range loop over a map, whose
+// read at each iteration takes the entry the iterator is at: it reads
+// back no value the unit stored (a delete of one key, then the next
+// key).
+func (x *Index) mapIteration(site string) bool {
+	for _, in := range x.instrs[site] {
+		if r, ok := in.(*ssa.Range); ok {
+			if _, ok := r.X.Type().Underlying().(*types.Map); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // short shortens a site to "file.go:line".
@@ -222,8 +272,10 @@ func (x *Index) enclosing(e Event) *ssa.Function {
 }
 
 // flows reports whether the value read by a reaches b, or the result of
-// their unit.
-func (x *Index) flows(a, b Event) Verdict {
+// their unit. Only when a is stale (another unit wrote its variable
+// before b) does a's deciding b or being overwritten by b count; else
+// only the result mixing a's value with b's newer one.
+func (x *Index) flows(a, b Event, stale bool) Verdict {
 	c := common(a.Frames, b.Frames)
 	inner := x.enclosing(a)
 	if inner == nil {
@@ -235,6 +287,9 @@ func (x *Index) flows(a, b Event) Verdict {
 	}
 	t.run()
 	if c == 0 {
+		if !stale {
+			return Verdict{}
+		}
 		// No activation holds both: find the functions that do.
 		if v := x.flowsAcross(a, b, t); v.Holds {
 			return v
@@ -249,13 +304,20 @@ func (x *Index) flows(a, b Event) Verdict {
 		}
 		t = x.lift(t, x.function(a.Frames[i].Site), parent)
 	}
-	if h, ok := x.decides(t, b, b.Frames[c:]); ok {
-		if v, ok := x.laterUse(a, b, h); ok {
+	if stale {
+		if h, ok := x.decides(t, b, b.Frames[c:]); ok {
+			if x.rechecks(a, b, h) {
+				// Whichever value the unit returns, it decided on
+				// a fresh one: a's on one branch, b's on the other.
+				return Verdict{}
+			}
+			if v, ok := x.laterUse(a, b, h); ok {
+				return v
+			}
+		}
+		if v := x.lostWrite(a, b); v.Holds {
 			return v
 		}
-	}
-	if v := x.lostWrite(a, b); v.Holds {
-		return v
 	}
 	if !b.Read {
 		return Verdict{}
@@ -316,11 +378,23 @@ func (x *Index) laterUse(a, b Event, h how) (Verdict, bool) {
 	if b.Write {
 		return Verdict{Holds: true, Kind: h.kind, Why: why}, true
 	}
+	if x.rechecks(a, b, h) {
+		return Verdict{}, false
+	}
 	at, ok := x.uses(b)
 	if !ok {
 		return Verdict{}, false
 	}
 	return Verdict{Holds: true, Kind: h.kind, Why: why + ", whose value is used at " + at}, true
+}
+
+// rechecks reports whether b re-checks what a checked: what a's value
+// decided is to read the variable again and decide anew on the fresh
+// value (a lookup missed, then looked up again under the loader's lock:
+// the double-checked idiom). A later read whose value is used without a
+// test (a nil test, then a dereference of a fresh read) is no re-check.
+func (x *Index) rechecks(a, b Event, h how) bool {
+	return h.kind == "check-then-act" && !b.Write && b.Var == a.Var && x.tests(b)
 }
 
 // lift carries a taint whose activation's result depends on it to the
@@ -479,6 +553,33 @@ func (x *Index) flowsAcross(a, b Event, t *taint) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// tests reports whether the value read by e reaches a branch in its
+// unit (through the results of the activations it ran in).
+func (x *Index) tests(e Event) bool {
+	inner := x.enclosing(e)
+	if inner == nil {
+		return false
+	}
+	t := x.newTaint(x.scope(inner))
+	for _, v := range x.reads(e.Site, t.sc) {
+		t.seed(v)
+	}
+	t.run()
+	for i := len(e.Frames) - 1; ; i-- {
+		if t.tested {
+			return true
+		}
+		if !t.result || i < 1 {
+			return false
+		}
+		parent := x.function(e.Frames[i-1].Site)
+		if parent == nil {
+			return false
+		}
+		t = x.lift(t, x.function(e.Frames[i].Site), parent)
+	}
 }
 
 // uses reports whether the value read by e is put to use in its unit,

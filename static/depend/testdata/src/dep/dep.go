@@ -44,6 +44,8 @@ type Cache struct {
 	mu   sync.Mutex
 	m    map[string]int
 	nget int
+	lmu  sync.Mutex // the loader's
+	p    map[string]*int
 }
 
 func (c *Cache) get(k string) int {
@@ -153,4 +155,55 @@ func (cb *Breaker) Drain() int {
 	cb.requests = 0
 	cb.mu.Unlock()
 	return n
+}
+
+// Sweep deletes the expired keys, unlocking for each callback: the next
+// iteration reads the map again for its key.
+func (c *Cache) Sweep(now int, evict func(string)) {
+	c.mu.Lock()
+	for k, v := range c.m {
+		if v < now {
+			delete(c.m, k)
+			c.mu.Unlock()
+			evict(k)
+			c.mu.Lock()
+		}
+	}
+	c.mu.Unlock()
+}
+
+// Load looks k up and, on a miss, looks it up again under the loader's
+// lock before it stores: the double-checked idiom.
+func (c *Cache) Load(k string) int {
+	if v, ok := c.load(k); ok {
+		return v
+	}
+	c.lmu.Lock()
+	defer c.lmu.Unlock()
+	if v, ok := c.load(k); ok {
+		return v
+	}
+	c.store(k, 1)
+	return 1
+}
+
+// Deref checks that k's pointer is set, then dereferences it in another
+// critical section, untested.
+func (c *Cache) Deref(k string) int {
+	c.mu.Lock()
+	ok := c.p[k] != nil
+	c.mu.Unlock()
+	if !ok {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return *c.p[k]
+}
+
+// Drop clears k's pointer.
+func (c *Cache) Drop(k string) {
+	c.mu.Lock()
+	c.p[k] = nil
+	c.mu.Unlock()
 }
