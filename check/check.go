@@ -121,12 +121,15 @@ func (f *Finding) ObjectNames() []string {
 // Reproduced reports whether the finding was proved. A lock-order
 // inversion is proved only by the deadlock its replay ends in
 // (replay.Verdict.Deadlocked): a replay that took another path and then
-// failed shows no deadlock.
+// failed shows no deadlock. A goroutine leak is proved only by the
+// stranded goroutine its replay's test returns with
+// (replay.Verdict.Leaked).
 func (f *Finding) Reproduced() bool {
 	if f.Verdict.Verdict != replay.Reproduced {
 		return false
 	}
-	return f.Anomaly.Pattern == nil || !f.Anomaly.Pattern.Lock || len(f.Verdict.Deadlocked) >= 2
+	p := f.Anomaly.Pattern
+	return p == nil || (!p.Lock || len(f.Verdict.Deadlocked) >= 2) && (!p.Leak || len(f.Verdict.Leaked) > 0)
 }
 
 // WithoutEffect reports whether the finding was reproduced but is no
