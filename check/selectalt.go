@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +21,7 @@ import (
 // of them can fire is a question of the whole program, and a replay that
 // blocks there would only be pruned. Files are parsed once each.
 type selectAlts struct {
+	dir   string // the package's directory: sites name files relative to its module's root
 	mu    sync.Mutex
 	files map[string]map[int]bool // path → lines of such select cases
 }
@@ -46,10 +49,31 @@ func (s *selectAlts) at(site string) bool {
 	}
 	lines, ok := s.files[path]
 	if !ok {
-		lines = selectCaseLines(path)
+		lines = selectCaseLines(s.resolve(path))
 		s.files[path] = lines
 	}
 	return lines[line]
+}
+
+// resolve finds the file a site names: as is if absolute, else relative
+// to the package's directory or one of its parents (the module's root).
+func (s *selectAlts) resolve(path string) string {
+	if filepath.IsAbs(path) || s.dir == "" {
+		return path
+	}
+	for d := s.dir; ; d = filepath.Dir(d) {
+		if p := filepath.Join(d, path); fileExists(p) {
+			return p
+		}
+		if filepath.Dir(d) == d {
+			return path
+		}
+	}
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
 }
 
 // selectCaseLines returns the lines of the communication cases of the
