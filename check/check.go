@@ -573,7 +573,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				skipped[test] = why
 				rep.Drivers = append(rep.Drivers, DriverRun{Package: pkg, Test: test, Calls: d.Calls + " of " + d.Type, Skipped: why})
 			}
-			tc := &testCheck{ctx: ctx, b: b.Build, cands: st.cands, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline, cov: cov, selAlts: selectAlts{dir: dir}}
+			tc := &testCheck{ctx: ctx, b: b.Build, cands: st.cands, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline, cov: cov, selAlts: selectAlts{dir: b.Build.Dirs[pkg]}}
 			if rt.TimedOut {
 				rep.addNote(note.Timeout, pkg, test, "timed out after %v while recording; predicting from the partial trace", opt.Timeout)
 			} else if why := skipped[test]; why != "" {
