@@ -126,12 +126,15 @@ func (f *Finding) ObjectNames() []string {
 // Reproduced reports whether the finding was proved. A lock-order
 // inversion is proved only by the deadlock its replay ends in
 // (replay.Verdict.Deadlocked): a replay that took another path and then
-// failed shows no deadlock.
+// failed shows no deadlock. A goroutine leak is proved only by the
+// stranded goroutine its replay's test returns with
+// (replay.Verdict.Leaked).
 func (f *Finding) Reproduced() bool {
 	if f.Verdict.Verdict != replay.Reproduced {
 		return false
 	}
-	return f.Anomaly.Pattern == nil || !f.Anomaly.Pattern.Lock || len(f.Verdict.Deadlocked) >= 2
+	p := f.Anomaly.Pattern
+	return p == nil || (!p.Lock || len(f.Verdict.Deadlocked) >= 2) && (!p.Leak || len(f.Verdict.Leaked) > 0)
 }
 
 // WithoutEffect reports whether the finding was reproduced but is no
@@ -580,7 +583,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				skipped[test] = why
 				rep.Drivers = append(rep.Drivers, DriverRun{Package: pkg, Test: test, Calls: d.Calls + " of " + d.Type, Skipped: why})
 			}
-			tc := &testCheck{ctx: ctx, b: b.Build, cands: st.cands, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline, cov: cov}
+			tc := &testCheck{ctx: ctx, b: b.Build, cands: st.cands, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline, cov: cov, selAlts: selectAlts{dir: b.Build.Dirs[pkg]}}
 			if rt.TimedOut {
 				rep.addNote(note.Timeout, pkg, test, "timed out after %v while recording; predicting from the partial trace", opt.Timeout)
 			} else if why := skipped[test]; why != "" {

@@ -20,7 +20,7 @@ import (
 // (replay.Verdict.Deadlocked), whatever the test does otherwise.
 func (f *Finding) Effect() bool {
 	v := f.Verdict
-	if f.Deadlock() {
+	if f.Deadlock() || f.Leak() {
 		return true
 	}
 	return (!v.Passed || v.Panicked) && !v.AsBaseline
@@ -30,6 +30,13 @@ func (f *Finding) Effect() bool {
 // replay deadlocked as predicted.
 func (f *Finding) Deadlock() bool {
 	return f.Reproduced() && f.Anomaly.Pattern.Lock && len(f.Verdict.Deadlocked) >= 2
+}
+
+// Leak reports whether the finding is a goroutine leak whose replay
+// ended its test with the stranded goroutine blocked forever, as
+// predicted: a reproduced leak is its own effect, whatever the test does.
+func (f *Finding) Leak() bool {
+	return f.Reproduced() && f.Anomaly.Pattern.Leak && len(f.Verdict.Leaked) > 0
 }
 
 // needsJudging reports whether a finding's report rests on the dependence
@@ -181,7 +188,7 @@ func group(fs []Finding) {
 	for i := range fs {
 		f := &fs[i]
 		var ks []string
-		if f.Reproduced() && !f.Anomaly.Pattern.Adjacent && !f.Anomaly.Pattern.Lock && !f.WithoutEffect() {
+		if f.Reproduced() && !f.Anomaly.Pattern.Adjacent && !f.Anomaly.Pattern.Lock && !f.Anomaly.Pattern.Leak && !f.WithoutEffect() {
 			if f.Effect() {
 				ks = append(ks, "effect "+f.Package+" "+f.Test+" "+effectKey(f.Verdict.Consequence))
 			}

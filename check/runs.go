@@ -44,6 +44,7 @@ type testCheck struct {
 	notedCut         bool            // the note that a recording stopped at MaxEvents is made
 	predicted        int             // predictions from its traces so far
 	diverged         []unorderedCand // race predictions whose replay diverged
+	selAlts          selectAlts      // which channel operations are select cases with an escape (leaks)
 }
 
 // baseline tells replay how the test fails without pecanvet's help, so
@@ -137,7 +138,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	bound := max(predictShareMin, c.opt.Budget/predictShare)
 	share := time.Now().Add(bound)
 	polls := 0
-	popt := predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: c.deadline, Context: c.ctx}
+	popt := predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: c.deadline, Context: c.ctx, SelectAlt: c.selAlts.at}
 	popt.Search.Stop = func() bool {
 		polls++
 		return polls > predictMinPolls && time.Now().After(share)

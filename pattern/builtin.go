@@ -68,6 +68,15 @@ race/close-close adjacent chan T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-w
 # replay that deadlocks there.
 deadlock/lock-order lock T=t1-t2-t1-t2 SV=s1-s2-s2-s1 AR=u1-u2-u1-u2 AT=w-w-w-w
 `},
+	{"leak", `
+# Goroutine leaks (issue 29): e1 is a channel operation that a select of
+# t1 performed in the recorded run, e2 its partner in t2 (a receive and
+# the send it took, or the reverse). Another schedule lets the select
+# take its other branch (a timeout, ctx.Done(), default), and e2 can then
+# never complete. Proved only by a replay that ends its test with e2's
+# goroutine blocked there, on a channel no live goroutine can reach.
+leak/select-branch leak T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w
+`},
 }
 
 // allSet is the name of the union of the built-in sets.

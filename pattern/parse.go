@@ -341,11 +341,16 @@ func (p *parser) pattern() (pat *Pattern, head position, err *Error) {
 					p.fail(wordAt, "duplicate option lock")
 				}
 				pat.Lock = true
+			case strings.EqualFold(word, "leak"):
+				if pat.Leak {
+					p.fail(wordAt, "duplicate option leak")
+				}
+				pat.Leak = true
 			default:
 				if _, isField := lookupField(word); isField {
 					p.fail(p.pos(), "expected \"=\" after %s, found %s", word, p.here())
 				}
-				p.fail(wordAt, "unknown option %q (want adjacent, atomic, chan, acting or lock)", word)
+				p.fail(wordAt, "unknown option %q (want adjacent, atomic, chan, acting, lock or leak)", word)
 			}
 			continue
 		}

@@ -57,6 +57,12 @@ type Pattern struct {
 	// pattern a lock-order inversion: predict finds these itself (its
 	// inversion finder), not the access search; AT says nothing (w).
 	Lock bool
+	// Leak: the events are two channel operations matched in the recorded
+	// run, e1 a select's case (its select has another branch: a timeout,
+	// ctx.Done(), default) and e2 its partner, which another schedule
+	// strands: the select takes the other branch, and e2 blocks forever.
+	// predict finds these itself (its leak finder), not the access search.
+	Leak bool
 
 	E         []string // event names (default e1..en)
 	T, SV, AR []int    // normalized variables
@@ -151,6 +157,9 @@ func (p *Pattern) String() string {
 	if p.Lock {
 		b.WriteString(" lock")
 	}
+	if p.Leak {
+		b.WriteString(" leak")
+	}
 	seq := func(key string, n int, elem func(i int) string) {
 		b.WriteByte(' ')
 		b.WriteString(key)
@@ -202,6 +211,8 @@ func (p *Pattern) Describe() string {
 		what = "atomic-set serializability violation"
 	case "deadlock":
 		return "lock-order inversion: two goroutines take two locks in opposite orders"
+	case "leak":
+		return "goroutine leak: a select takes another branch and strands its partner's channel operation"
 	default:
 		what = strconv.Quote(p.Kind) + " pattern"
 	}
@@ -234,7 +245,7 @@ func (p *Pattern) Describe() string {
 // event names, and Pos, are ignored.
 func (p *Pattern) Equal(q *Pattern) bool {
 	return p.Kind == q.Kind && p.Name == q.Name &&
-		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting && p.Lock == q.Lock &&
+		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting && p.Lock == q.Lock && p.Leak == q.Leak &&
 		slices.Equal(p.T, q.T) && slices.Equal(p.SV, q.SV) &&
 		slices.Equal(p.AR, q.AR) && slices.Equal(p.AT, q.AT)
 }
@@ -342,6 +353,16 @@ func (p *Pattern) Validate() error {
 			return fail("a lock pattern is a lock-order inversion: T=t1-t2-t1-t2 SV=s1-s2-s2-s1")
 		}
 	}
+	if p.Leak {
+		// The leak finder (predict) knows one shape: a select's case and
+		// its partner, two goroutines, one channel.
+		if p.Adjacent || p.Atomic || p.Chan || p.Acting || p.Lock {
+			return fail("a leak pattern takes no other option")
+		}
+		if !slices.Equal(p.T, []int{0, 1}) || !slices.Equal(p.SV, []int{0, 0}) {
+			return fail("a leak pattern is a select's case and its stranded partner: T=t1-t2 SV=s1-s1")
+		}
+	}
 	return nil
 }
 
@@ -417,6 +438,8 @@ func KindName(kind string) string {
 		return "atomic-set-serializability violation"
 	case "deadlock":
 		return "lock-order inversion"
+	case "leak":
+		return "goroutine leak"
 	}
 	return kind + " anomaly"
 }

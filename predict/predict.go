@@ -42,6 +42,13 @@ type Options struct {
 	// a static candidate's two sides, so that a search the deadline cuts
 	// has looked at them (search.Options.Prefer).
 	Prefer func(sites []string) bool
+	// SelectAlt, if set, reports whether the channel operation at site
+	// ("path:line:col") is a case of a select that has another branch (a
+	// default, or a case a timer, a context or another goroutine can
+	// end): the leak finder's select cases. Without it no leak is
+	// predicted: the trace records which case a select took, not what
+	// else it could have done.
+	SelectAlt func(site string) bool
 }
 
 // stop reports whether the deadline or the context ran out.
@@ -224,6 +231,15 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	// the access search (pattern option lock).
 	td := time.Now()
 	deadlocks(gr, gen, pats, sopt.Stop, &res.Stats, func(a Anomaly) bool {
+		if opt.Confirm != nil && !opt.Confirm(a) {
+			return false
+		}
+		res.Anomalies = append(res.Anomalies, a)
+		return true
+	})
+	// Goroutine leaks: a select's case whose other branch strands its
+	// partner (pattern option leak).
+	leaks(gr, gen, pats, opt.SelectAlt, sopt.Stop, &res.Stats, func(a Anomaly) bool {
 		if opt.Confirm != nil && !opt.Confirm(a) {
 			return false
 		}

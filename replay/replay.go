@@ -99,6 +99,12 @@ type Verdict struct {
 	// other schedule prunes it; for this one it is the proof, so Run
 	// returns Reproduced, and the deadlock is the consequence.
 	Deadlocked []string `json:"deadlocked,omitempty"`
+	// Leaked: the schedule was a goroutine leak's (pattern kind "leak")
+	// and, when the test had returned, the goroutine of its stranded
+	// channel operation was blocked there forever, its partner's select
+	// gone (rt.Verdict), as "g1.1.2 in chan send ch#1 @x.go:12". The
+	// consequence says so; the test itself passes.
+	Leaked []string `json:"leaked,omitempty"`
 	// Interrupted: the runtime's verdict was "interrupted" (a goroutine
 	// took another path after the other goroutines' part of the anomaly
 	// ran), turned into Reproduced or Diverged by how the program ended:
@@ -205,6 +211,10 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 		v.Verdict = Reproduced
 		v.Passed, v.Panicked = false, false
 		v.Consequence = "the replay deadlocks: " + strings.Join(v.Deadlocked, "; ")
+		return v
+	}
+	if v.Verdict == Reproduced && len(v.Leaked) > 0 && v.Passed && !v.Panicked {
+		v.Consequence = "the test returns with a goroutine blocked forever: " + strings.Join(v.Leaked, "; ")
 		return v
 	}
 	ownFailure := opt.Baseline != "" && v.Consequence == opt.Baseline && v.Panicked == opt.BaselinePanicked

@@ -39,6 +39,9 @@ func at(f check.Finding) int {
 	if f.Anomaly.Pattern.Lock && len(s) == 4 {
 		return 2 // a lock-order inversion: the first goroutine's waiting acquisition
 	}
+	if f.Anomaly.Pattern.Leak && len(s) == 2 {
+		return 1 // a leak: the stranded operation
+	}
 	if f.Anomaly.Pattern.Adjacent && len(s) == 2 {
 		a, errA := trace.ParseSite(s[0])
 		b, errB := trace.ParseSite(s[1])
@@ -104,6 +107,9 @@ func Message(f check.Finding) string {
 	if f.Anomaly.Pattern.Lock {
 		return inversion(f, pattern.KindName(f.Anomaly.Pattern.Kind))
 	}
+	if f.Anomaly.Pattern.Leak {
+		return leak(f, "")
+	}
 	return message(f, Title(f))
 }
 
@@ -113,7 +119,34 @@ func Headline(f check.Finding) string {
 	if f.Anomaly.Pattern.Lock {
 		return inversion(f, fmt.Sprintf("%s (%s)", pattern.KindName(f.Anomaly.Pattern.Kind), f.Anomaly.Pattern.ID()))
 	}
+	if f.Anomaly.Pattern.Leak {
+		return leak(f, f.Anomaly.Pattern.ID()+": ")
+	}
 	return message(f, Detailed(f))
+}
+
+// leak is the message of a goroutine leak (a leak pattern, events: the
+// select's case, the stranded operation), e.g.
+//
+//	goroutine g1.1.2 blocked forever in chan send at x.go:12: its
+//	receiver returned at x.go:30 (leak); reproduced
+//
+// where x.go:30 is the select whose other branch the replay took.
+func leak(f check.Finding, prefix string) string {
+	sel, str := f.Anomaly.Sites[0], f.Anomaly.Sites[1]
+	g, what, partner := "a goroutine", "chan send", "receiver"
+	if sc := f.Schedule; sc != nil && len(sc.Anomaly) == 2 {
+		st := sc.Steps[sc.Anomaly[1]]
+		g = "goroutine " + st.G
+		if st.Op == trace.Recv {
+			what, partner = "chan receive", "sender"
+		}
+	}
+	msg := fmt.Sprintf("%s%s blocked forever in %s at %s: its %s returned at %s (leak); ", prefix, g, what, short(str), partner, short(sel))
+	if f.Leak() {
+		return msg + "reproduced"
+	}
+	return msg + evidence(f)
 }
 
 // inversion is the message of a lock-order inversion (a lock pattern,

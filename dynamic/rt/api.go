@@ -676,6 +676,9 @@ func SelectDefault() {
 	if w := rec; w != nil {
 		if g := w.known(); g != nil {
 			g.selSend = selSend{}
+			if rp != nil && rp.leakSel == g {
+				rp.selectedOther(g, trace.OpInvalid, "")
+			}
 		}
 	}
 	mu.Unlock()

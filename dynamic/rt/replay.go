@@ -99,6 +99,12 @@ type Verdict struct {
 	// waits for, as "g1.1 in lock @x.go:11" — the deadlock the schedule
 	// was to prove. Every other verdict leaves it empty.
 	Deadlocked []string `json:"deadlocked,omitempty"`
+	// Leaked (a leak schedule's "reproduced"): the goroutine of its
+	// stranded operation, blocked there forever once the test returned
+	// (a goroutine dump shows it inside that channel operation, and the
+	// select's goroutine gone), as "g1.1.2 in send ch#1 @x.go:12". A leak
+	// schedule's "reproduced" without it proves nothing.
+	Leaked []string `json:"leaked,omitempty"`
 }
 
 type occKey struct {
@@ -152,6 +158,17 @@ type replayer struct {
 	// gate (Goroutine.gateObj), since its event is never recorded.
 	deadlock bool
 	asking   map[string]int
+
+	// A leak schedule (pattern kind "leak") ends with a select's case and
+	// its partner: the select, at its gate, waits for the case's turn and
+	// then runs without it (leakSel), so that it takes another branch;
+	// its goroutine then runs free and the partner's operation gets the
+	// turn, which it passes on at once. Its proof is the partner blocked
+	// forever when the test has returned (leakProof), not the end of the
+	// schedule.
+	leak        bool
+	leakSel     *Goroutine
+	leakChecked bool
 
 	// partnerOf: the race's first access waits at its turn for the
 	// second's goroutine to reach the second access (coenabled).
@@ -227,6 +244,7 @@ func startReplayFrom(path, verdictPath string) error {
 		path: verdictPath, lastMove: time.Now(), stall: stall, quiet: quiet,
 		partnerOf: -1,
 		deadlock:  strings.HasPrefix(s.Pattern, "deadlock/"), asking: map[string]int{},
+		leak: strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2,
 	}
 	for i, st := range s.Steps {
 		r.proj[st.G] = append(r.proj[st.G], i)
@@ -435,6 +453,10 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 	if site >= 0 {
 		siteName = rec.tab.Name(trace.TabSite, rec.site(site).idx)
 	}
+	if r.leakSel == g {
+		r.selectedOther(g, op, siteName)
+		return
+	}
 	occ := r.occ[g.name]
 	if occ == nil {
 		occ = map[occKey]int{}
@@ -517,6 +539,12 @@ func (r *replayer) take(g *Goroutine, i int, op trace.Op, pass int) {
 		return
 	}
 	r.next[g.name] = i + 1
+	if r.leak && mine[i] == r.s.Anomaly[1] {
+		// The stranded operation: its partner's select went elsewhere,
+		// so it will not complete (leakProof checks that it did not).
+		r.advance()
+		return
+	}
 	r.grant(g.name, mine[i])
 	if r.deadlock && r.isAnom[mine[i]] && op.IsAcquire() && i == len(mine)-1 {
 		r.ask(g, mine[i])
@@ -1067,6 +1095,10 @@ func (r *replayer) seen(g string) bool {
 // schedule not run to its end gets the verdict "ended" — at once if
 // nothing can move any more (watch).
 func (r *replayer) ended(reason string) {
+	if r.leak && r.verdict == "reproduced" && !r.leakChecked {
+		r.leakChecked = true
+		r.leakProof()
+	}
 	if r.verdict != "" {
 		return
 	}
@@ -1190,6 +1222,10 @@ func (r *replayer) preSelect(g *Goroutine, cases []SelCase) {
 	if occ == nil {
 		occ = map[occKey]int{}
 		r.occ[g.name] = occ
+	}
+	if r.leak && mine[i] == r.s.Anomaly[0] {
+		r.leakSelect(g, mine[i], st, cases, occ)
+		return
 	}
 	for _, c := range cases {
 		op, pass := trace.Recv, 1

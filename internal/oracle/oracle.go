@@ -680,8 +680,8 @@ func (m *Model) allAtomic(p *pattern.Pattern, inst []int) bool {
 
 // Instances returns every instance of p in the trace, in lexicographic order.
 func (m *Model) Instances(p *pattern.Pattern) [][]int {
-	if p.Lock {
-		return nil // lock-order inversions: Inversions
+	if p.Lock || p.Leak {
+		return nil // lock-order inversions: DeadlockKeys; leaks: LeakKeys
 	}
 	n := p.Len()
 	var out [][]int

@@ -227,6 +227,9 @@ var builtinRules = map[string]ruleText{
 	"deadlock": {"LockOrderInversion", "Lock-order inversion",
 		"Two goroutines take two locks in opposite orders: each can hold one and wait for the other for ever.",
 		"A lock-order inversion: one goroutine takes lock A, then B, while another takes B, then A, with no lock held by both around them and nothing ordering the two. pecanvet predicted it from a recorded run of the test and replayed the schedule in which each holds its first lock and asks for its second: the replay deadlocked, both goroutines blocked in Lock. The code flow is that schedule. Fix: take the locks in one global order (by id, or a fixed hierarchy), or hold only one at a time."},
+	"leak": {"GoroutineLeak", "Goroutine leak",
+		"A select can take another branch (a timeout, ctx.Done(), default) and leave its partner's channel operation blocked forever.",
+		"A goroutine leak: two goroutines meet on an unbuffered channel, one of them in a select that has another branch. pecanvet predicted from a recorded run of the test the schedule in which the select takes that branch first, and replayed it: when the test returned, the partner's goroutine was blocked forever in its channel operation, and no goroutine left could reach the channel. The code flow is that schedule. Fix: give the channel a buffer of one, or let the partner select on the same cancellation."},
 }
 
 // rulesFor makes one rule per kind among the patterns and the findings:
@@ -248,7 +251,7 @@ func rulesFor(pats []*pattern.Pattern, found []check.Finding) []Rule {
 		add(f.Anomaly.Pattern)
 	}
 	var ids []string
-	for _, id := range []string{"race", "av", "asv", "chan", "deadlock"} {
+	for _, id := range []string{"race", "av", "asv", "chan", "deadlock", "leak"} {
 		if kinds[id] {
 			ids = append(ids, id)
 		}

@@ -114,8 +114,8 @@ func TestLog(t *testing.T) {
 			t.Errorf("rule %s without help", r.ID)
 		}
 	}
-	if got := strings.Join(ids, ","); got != "race,av,asv,chan,deadlock,mine" {
-		t.Errorf("rules %s, want race,av,asv,chan,deadlock,mine", got)
+	if got := strings.Join(ids, ","); got != "race,av,asv,chan,deadlock,leak,mine" {
+		t.Errorf("rules %s, want race,av,asv,chan,deadlock,leak,mine", got)
 	}
 	if len(run.Results) != 1 {
 		t.Fatalf("%d results, want 1 (the pruned prediction is no result)", len(run.Results))

@@ -685,3 +685,41 @@ func (g *Generator) stuck(sched Schedule, p []int32, a1, b2, b1, a2 int32) error
 	}
 	return nil
 }
+
+// Leak returns a schedule that strands channel operation stranded: it
+// runs the goroutine of sel (a select's case) up to just before sel and
+// the goroutine of stranded up to just before stranded, as the simulator
+// finds feasible, and ends with sel and stranded, which the replay treats
+// as the select taking another branch and the partner blocking. It
+// returns an error when no feasible schedule reaches that state (one of
+// them must run first).
+func (g *Generator) Leak(sel, stranded int32) (Schedule, error) {
+	gr := g.gr
+	evs := gr.Tr.Events
+	g1, g2 := evs[sel].G, evs[stranded].G
+	if g1 == g2 || gr.Local[sel] == 0 || gr.Local[stranded] == 0 {
+		return Schedule{}, fmt.Errorf("events %d %d are no select case and partner", sel+1, stranded+1)
+	}
+	pre1 := gr.G(g1)[gr.Local[sel]-1]
+	pre2 := gr.G(g2)[gr.Local[stranded]-1]
+	var why error
+	for _, p := range [][]int32{{pre1, pre2}, {pre2, pre1}} {
+		sched, err := g.Generate(p, false)
+		if err != nil {
+			why = err
+			continue
+		}
+		st := &g.st
+		if err := check(st, gr, sched, p, false); err != nil {
+			why = err
+			continue
+		}
+		if st.pos[g1] != gr.Local[sel] || st.pos[g2] != gr.Local[stranded] {
+			why = fmt.Errorf("the schedule does not stop the goroutines at events %d and %d", sel+1, stranded+1)
+			continue
+		}
+		sched.Tail = append(sched.Tail, sel, stranded)
+		return sched, nil
+	}
+	return Schedule{}, why
+}

@@ -1,0 +1,143 @@
+package rt
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+)
+
+// Replaying a leak schedule (pattern kind "leak"): its last two steps are
+// a select's case (the select's goroutine, at its gate, waits for the
+// step's turn and then runs without it: with the partner held at its own
+// gate, the select can only take another branch — a timer of the virtual
+// clock fires once nothing else moves, a default is taken at once) and
+// the partner's operation, which then has the turn and blocks. The proof
+// comes when the test has returned (ended): the partner's goroutine must
+// be blocked inside that channel operation and the select's goroutine
+// gone. Nothing else can reach the channel: the leak finder takes only a
+// channel whose one send and one receive these two are.
+
+// leakSettle bounds how long leakProof waits for the goroutines still
+// running after the test returned to finish or block.
+const leakSettle = time.Second
+
+// leakSelect is preSelect for the select's case of a leak schedule (mu
+// held): if one of the select's cases is step i, it waits for the step's
+// turn and lets the select run without taking it.
+func (r *replayer) leakSelect(g *Goroutine, i int, st trace.Step, cases []SelCase, occ map[occKey]int) {
+	for _, c := range cases {
+		op := trace.Recv
+		if c.Send {
+			op = trace.Send
+		}
+		if st.Op != op || c.Site < 0 {
+			continue
+		}
+		siteName := rec.tab.Name(trace.TabSite, rec.site(c.Site).idx)
+		k := occKey{op, siteName}
+		if st.Site != siteName || st.N != occ[k]+1 {
+			continue
+		}
+		occ[k]++
+		r.moves++
+		r.waiting[g.name] = st
+		r.waitTurn(i)
+		delete(r.waiting, g.name)
+		if r.free {
+			return
+		}
+		r.leakSel = g
+		return
+	}
+}
+
+// selectedOther is called (mu held) when the select of a leak schedule's
+// first step did something (op at site, or its default: OpInvalid): its
+// case is a divergence, anything else the other branch the schedule
+// wanted, after which its goroutine runs free and the partner's step has
+// the turn.
+func (r *replayer) selectedOther(g *Goroutine, op trace.Op, site string) {
+	r.leakSel = nil
+	i := r.s.Anomaly[0]
+	st := r.s.Steps[i]
+	if op == st.Op && site == st.Site {
+		r.decide(Verdict{Verdict: "diverged", Step: i + 1, Goroutine: g.name, Expected: st.Key(),
+			Message: fmt.Sprintf("goroutine %s: the select of step %d (%s) took that case: no other branch", g.name, i+1, st)})
+		return
+	}
+	r.freed[g.name] = true
+	r.next[g.name]++
+	r.advance()
+}
+
+// leakProof decides a leak schedule whose steps all had their turn, once
+// the test has returned (mu held; ended): it waits, bounded, until no
+// goroutine runs, then requires the partner's goroutine blocked inside
+// its channel operation (a goroutine dump: blocked in chan send or
+// receive in rt's wrapper, not in a select with a timer, not in I/O) and
+// the select's goroutine gone. It sets Verdict.Leaked, or turns the
+// verdict into "diverged".
+func (r *replayer) leakProof() {
+	sel, str := r.s.Steps[r.s.Anomaly[0]], r.s.Steps[r.s.Anomaly[1]]
+	var gs []gstate
+	buf := make([]byte, 64<<10)
+	deadline := time.Now().Add(leakSettle)
+	mu.Unlock()
+	for quiet := 0; quiet < 3 && time.Now().Before(deadline); {
+		time.Sleep(2 * time.Millisecond)
+		gs, buf = dumpGoroutines(buf)
+		quiet++
+		for _, x := range gs {
+			if x.class == gBusy {
+				quiet = 0
+				break
+			}
+		}
+	}
+	mu.Lock()
+	if rec == nil {
+		return
+	}
+	names := rec.goroutineNames()
+	fail := func(msg string) {
+		v := Verdict{Verdict: "diverged", Step: r.s.Anomaly[1] + 1, Goroutine: str.G, Expected: str.Key(), Steps: len(r.s.Steps),
+			Message: "the test returned, but " + msg + ": no leak"}
+		r.verdict, r.final = v.Verdict, v
+		r.write(v)
+	}
+	var stuck *gstate
+	for k := range gs {
+		switch names[gs[k].id] {
+		case sel.G:
+			fail(fmt.Sprintf("goroutine %s of the select (step %d) still lives (%s at %s)", sel.G, r.s.Anomaly[0]+1, gs[k].state, gs[k].where))
+			return
+		case str.G:
+			stuck = &gs[k]
+		}
+	}
+	switch {
+	case stuck == nil:
+		fail(fmt.Sprintf("goroutine %s of step %d (%s) has ended", str.G, r.s.Anomaly[1]+1, str))
+		return
+	case stuck.class != gRecorded || !strings.HasPrefix(stuck.state, "chan ") || !strings.HasPrefix(stuck.op, opWrapper(str.Op)):
+		fail(fmt.Sprintf("goroutine %s is not blocked in the channel operation of step %d (%s): %s in %s at %s", str.G, r.s.Anomaly[1]+1, str, stuck.state, stuck.op, stuck.where))
+		return
+	}
+	what := "send"
+	if str.Op == trace.Recv {
+		what = "receive"
+	}
+	r.final.Leaked = []string{fmt.Sprintf("%s in chan %s %s @%s", str.G, what, str.Obj, str.Site)}
+	r.final.Message = fmt.Sprintf("the test returned with goroutine %s blocked forever in chan %s @%s, its partner's select (%s @%s) gone", str.G, what, str.Site, sel.G, sel.Site)
+	r.write(r.final)
+}
+
+// opWrapper is the prefix of the names of rt's wrappers for op.
+func opWrapper(op trace.Op) string {
+	if op == trace.Send {
+		return "Send"
+	}
+	return "Recv"
+}
