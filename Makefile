@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-golangci golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -52,7 +52,14 @@ eval:
 	PECANVET_SUBJECTS=all $(GO) test -count=1 -timeout 60m -run TestSubjectsBehaveAlike ./dynamic/record/
 	PECANVET_REACH=all $(GO) test -count=1 -timeout 30m -run TestSoundAgainstCoverage ./static/reach/
 	PECANVET_OWN_ORDER=all PECANVET_REPLAY_RUNS=100 $(GO) test -v -count=1 -timeout 60m -run TestOwnOrder ./replay/ | grep -E 'replayed|^(ok|FAIL|---)'
-	$(MAKE) eval-racetd eval-modules eval-golangci
+	$(MAKE) eval-bugs eval-racetd eval-modules eval-golangci
+
+# Kernels of real concurrency bugs from public issue trackers, each with
+# its upstream fix (testdata/bugs, a module of its own): go vet
+# -vettool=pecanvet beside one go test -race run and one plain go test
+# -timeout 20s run (the bugs section of EVAL.md; a few minutes).
+eval-bugs:
+	$(GO) run ./internal/eval -sections bugs -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # Go's race testdata as a module: go vet -vettool=pecanvet beside go test
 # -race (the race-testdata section of EVAL.md). EVAL_VETFLAGS adds go vet

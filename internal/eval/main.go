@@ -32,6 +32,11 @@
 //
 //	go run ./internal/eval -sections racetd,modules [-modules-file internal/eval/modules.txt] [-modules conc,sync] [-vetflags -pecan.budget=2m]
 //
+// The bugs section (bugs.go) runs pecanvet and two baselines on kernels of
+// real concurrency bugs, each with its upstream fix (testdata/bugs):
+//
+//	go run ./internal/eval -sections bugs [-bugs testdata/bugs]
+//
 // The checkwall section (checkwall.go) times the built pecanvet binary's
 // check of each subject beside go test -race -count=1 on it:
 //
@@ -98,6 +103,11 @@ func main() {
 	}
 	if cfg.sections["modules"] {
 		if err := cfg.runModules(*out); err != nil {
+			fatal(err)
+		}
+	}
+	if cfg.sections["bugs"] {
+		if err := cfg.runBugs(*out, cfg.bugsDir); err != nil {
 			fatal(err)
 		}
 	}

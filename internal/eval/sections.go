@@ -26,6 +26,7 @@ type config struct {
 	modulesFile string
 	triageFile  string
 	only        map[string]bool // module filter
+	bugsDir     string          // the bugs section's module
 
 	sectionsFlag, vetFlagsFlag, onlyFlag string
 	tmpBin                               string
@@ -33,7 +34,8 @@ type config struct {
 
 func sectionFlags() *config {
 	c := &config{}
-	flag.StringVar(&c.sectionsFlag, "sections", "corpus", "sections to evaluate, comma-separated: corpus, racetd, modules, checkwall, candidates")
+	flag.StringVar(&c.sectionsFlag, "sections", "corpus", "sections to evaluate, comma-separated: corpus, racetd, modules, checkwall, candidates, bugs")
+	flag.StringVar(&c.bugsDir, "bugs", "testdata/bugs", "the module of real-bug kernels (bugs section)")
 	flag.StringVar(&c.pecanvet, "pecanvet", "", "the pecanvet binary to run as the vet tool (default: build ./cmd/pecanvet)")
 	flag.StringVar(&c.vetFlagsFlag, "vetflags", "", "extra flags for go vet, space-separated (e.g. -pecan.budget=2m)")
 	flag.DurationVar(&c.vetTimeout, "vet-timeout", 40*time.Minute, "time bound of one go vet run (racetd, and each module)")
@@ -50,10 +52,10 @@ func (c *config) setup() error {
 	for _, s := range strings.Split(c.sectionsFlag, ",") {
 		switch s = strings.TrimSpace(s); s {
 		case "":
-		case "corpus", "racetd", "modules", "checkwall", "candidates":
+		case "corpus", "racetd", "modules", "checkwall", "candidates", "bugs":
 			c.sections[s] = true
 		default:
-			return fmt.Errorf("-sections: unknown section %q (want corpus, racetd, modules, checkwall, candidates)", s)
+			return fmt.Errorf("-sections: unknown section %q (want corpus, racetd, modules, checkwall, candidates, bugs)", s)
 		}
 	}
 	c.vetFlags = strings.Fields(c.vetFlagsFlag)
@@ -65,7 +67,7 @@ func (c *config) setup() error {
 			}
 		}
 	}
-	if !c.sections["racetd"] && !c.sections["modules"] && !c.sections["checkwall"] && !c.sections["candidates"] {
+	if !c.sections["racetd"] && !c.sections["modules"] && !c.sections["checkwall"] && !c.sections["candidates"] && !c.sections["bugs"] {
 		return nil
 	}
 	if c.pecanvet != "" {

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// The bugs section (issues 28 and 29): kernels of real concurrency bugs
+// from public issue trackers, each with its upstream fix, in the module
+// testdata/bugs. pecanvet runs as users run it, `go vet -vettool=pecanvet
+// -json ./...`, beside two baselines run the same way on the same module:
+// one `go test -race -count=1` run (a race report) and one plain
+// `go test -count=1 -timeout 20s` run (a failure: a panic, a deadlock the
+// runtime reports, or a test still blocked at the timeout). The plain run
+// sees a blocking bug only if the bad schedule happens; it has no leak
+// check (a leaked goroutine that the test does not wait for goes unseen).
+
+// bugRow is one kernel and its fixed twin.
+type bugRow struct {
+	name, kind          string
+	found, fixedReports []string // pecanvet categories: expected ones in the buggy package; any in the fixed one
+	other               []string // unexpected categories in the buggy package
+	race, fixedRace     bool     // go test -race reported a race
+	plain, fixedPlain   string   // how the plain run failed ("" if it passed)
+}
+
+// readBugTable reads name and kind from README.md's table.
+func readBugTable(path string) ([][2]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out [][2]string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		cells := strings.Split(sc.Text(), "|")
+		if len(cells) < 6 {
+			continue
+		}
+		name, kind := strings.TrimSpace(cells[1]), strings.TrimSpace(cells[4])
+		switch kind {
+		case "deadlock", "leak", "panic", "race", "av":
+			out = append(out, [2]string{name, kind})
+		}
+	}
+	return out, sc.Err()
+}
+
+// blockingKind says whether kind belongs to issue 29's group.
+func blockingKind(kind string) bool { return kind == "deadlock" || kind == "leak" || kind == "panic" }
+
+// expectedCategory says whether a pecanvet report of category cat finds a
+// bug of this kind: a deadlock or leak report for a blocking bug; for a
+// send on a closed channel the chan pattern's report (category race, its
+// message naming the send and the close); a race, av or asv report for a
+// non-blocking bug.
+func expectedCategory(kind, cat string) bool {
+	switch kind {
+	case "deadlock", "leak":
+		return cat == "deadlock" || cat == "leak"
+	default:
+		return cat == "race" || cat == "av" || cat == "asv"
+	}
+}
+
+// goTestJSON runs go test -json and returns each package's output.
+func goTestJSON(ctx context.Context, c *config, dir string, args ...string) (map[string]string, *run) {
+	r := measure(ctx, c.raceTimeout, dir, nil, "go", append([]string{"test", "-json"}, args...)...)
+	out := map[string]*strings.Builder{}
+	dec := json.NewDecoder(strings.NewReader(string(r.Stdout)))
+	for {
+		var ev struct{ Package, Output string }
+		if err := dec.Decode(&ev); err != nil {
+			break
+		}
+		if out[ev.Package] == nil {
+			out[ev.Package] = &strings.Builder{}
+		}
+		out[ev.Package].WriteString(ev.Output)
+	}
+	res := map[string]string{}
+	for p, b := range out {
+		res[p] = b.String()
+	}
+	return res, r
+}
+
+// plainFailure says how a plain run of one package failed, or "".
+func plainFailure(out string) string {
+	switch {
+	case strings.Contains(out, "all goroutines are asleep"):
+		return "deadlock"
+	case strings.Contains(out, "panic: test timed out"):
+		return "timeout"
+	case strings.Contains(out, "panic:"):
+		return "panic"
+	case strings.Contains(out, "--- FAIL") || strings.Contains(out, "FAIL\t"):
+		return "fail"
+	}
+	return ""
+}
+
+func (c *config) runBugs(out, dir string) error {
+	start := time.Now()
+	ctx := context.Background()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	table, err := readBugTable(filepath.Join(abs, "README.md"))
+	if err != nil {
+		return fmt.Errorf("bugs: %v", err)
+	}
+	progress("bugs: go test -race -count=1 on %s", abs)
+	race, raceRun := goTestJSON(ctx, c, abs, "-race", "-count=1", "-timeout", "20s", "./...")
+	progress("bugs: go test -count=1 -timeout 20s")
+	plain, plainRun := goTestJSON(ctx, c, abs, "-count=1", "-timeout", "20s", "./...")
+	stats := filepath.Join(c.tmpDir(), "bugs-stats.jsonl")
+	args := vetArgs(c, stats)
+	progress("bugs: go %s", strings.Join(args, " "))
+	vet := measure(ctx, c.vetTimeout, abs, nil, "go", args...)
+	progress("bugs: go vet: %s in %s", vet.describe(), secs(vet.Wall))
+	diags, errs, err := parseVetJSON(vet.Stdout)
+	var notes []string
+	if err != nil {
+		notes = append(notes, err.Error())
+	}
+	byPkg := map[string][]diag{}
+	for _, d := range diags {
+		byPkg[d.Package] = append(byPkg[d.Package], d)
+	}
+	var rows []*bugRow
+	for _, nk := range table {
+		r := &bugRow{name: nk[0], kind: nk[1]}
+		pkg, fixed := "bugs/"+r.name, "bugs/"+r.name+"fixed"
+		for _, d := range byPkg[pkg] {
+			if expectedCategory(r.kind, d.Category) {
+				r.found = append(r.found, d.Category)
+			} else {
+				r.other = append(r.other, d.Category)
+			}
+		}
+		for _, d := range byPkg[fixed] {
+			r.fixedReports = append(r.fixedReports, d.Category)
+		}
+		r.race = strings.Contains(race[pkg], "WARNING: DATA RACE")
+		r.fixedRace = strings.Contains(race[fixed], "WARNING: DATA RACE")
+		r.plain, r.fixedPlain = plainFailure(plain[pkg]), plainFailure(plain[fixed])
+		rows = append(rows, r)
+	}
+	notes = append(notes, pecanNotes(vet.Stderr)...)
+	if vet.describe() != "ok" {
+		notes = append(notes, "go vet: "+vet.describe()+": "+lastLines(vet.Stderr, 5))
+	}
+	text := renderBugs(rows, c) + renderNotes(notes, errs) +
+		fmt.Sprintf("\nWall time: go vet %s, go test -race %s, plain go test %s. Generated by `make eval-bugs` on %s (section took %v).\n",
+			secs(vet.Wall), secs(raceRun.Wall), secs(plainRun.Wall), time.Now().UTC().Format("2006-01-02 15:04 MST"), time.Since(start).Round(time.Second))
+	fmt.Print(text)
+	return writeSection(out, "bugs", text)
+}
+
+// tmpDir is a scratch directory for the section's files.
+func (c *config) tmpDir() string {
+	if c.tmpBin != "" {
+		return c.tmpBin
+	}
+	d, err := os.MkdirTemp("", "pecanvet-eval-bugs-")
+	if err != nil {
+		return os.TempDir()
+	}
+	c.tmpBin = d
+	return d
+}
+
+func yn(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+func renderBugs(rows []*bugRow, c *config) string {
+	var b strings.Builder
+	b.WriteString("## Real concurrency bugs (testdata/bugs)\n\n")
+	b.WriteString("Kernels of real bugs from public issue trackers, each beside its upstream fix (testdata/bugs/README.md). ")
+	fmt.Fprintf(&b, "pecanvet ran as users run it, `go vet -vettool=pecanvet -json ./...` on the module%s; found means a report of the bug's kind in the buggy package (deadlock or leak for deadlock/leak; race, av or asv for race/av and for a send on a closed channel, whose chan pattern reports as race), and the fixed twin must have none. ", flagsNote(c))
+	b.WriteString("Baselines, run the same way on the same module: one `go test -race -count=1` run (found: a race report), and one plain `go test -count=1 -timeout 20s` run (found: the test failed, panicked, deadlocked or timed out). The plain run has no leak check, and both see a bug only if the run takes the bad schedule, which the tests avoid by design.\n\n")
+	b.WriteString("| bug | kind | pecanvet | other reports | fixed twin (pecanvet) | -race | fixed (-race) | plain run | fixed (plain) |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name, r.kind,
+			yn(len(r.found) > 0), orDash(strings.Join(uniqSorted(r.other), ",")),
+			orDash(strings.Join(uniqSorted(r.fixedReports), ",")),
+			yn(r.race), yn(r.fixedRace), orDash(r.plain), orDash(r.fixedPlain))
+	}
+	b.WriteString("\n| group | bugs | pecanvet found | fixed twins silent | -race found | plain run found |\n|---|--:|--:|--:|--:|--:|\n")
+	for _, g := range []struct {
+		name  string
+		match func(string) bool
+	}{
+		{"blocking (deadlock, leak, panic)", blockingKind},
+		{"non-blocking (race, av)", func(k string) bool { return !blockingKind(k) }},
+	} {
+		var n, found, silent, race, plain int
+		for _, r := range rows {
+			if !g.match(r.kind) {
+				continue
+			}
+			n++
+			if len(r.found) > 0 {
+				found++
+			}
+			if len(r.fixedReports) == 0 {
+				silent++
+			}
+			if r.race {
+				race++
+			}
+			if r.plain != "" {
+				plain++
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d/%d | %d/%d | %d/%d | %d/%d |\n", g.name, n, found, n, silent, n, race, n, plain, n)
+	}
+	return b.String()
+}
+
+func uniqSorted(xs []string) []string {
+	out := uniq(xs)
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,3 @@
+module bugs
+
+go 1.24
