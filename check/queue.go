@@ -68,12 +68,12 @@ type exploreBudget struct{ held, used int }
 // (replay.Options.Explore). An exploration that fails the test is run
 // exploreRuns times in all, and one that passes costs the rest of the
 // test's run instead of the divergence's exit (a hang: up to the free
-// run's 2 s quiet bound). On the corpus a test's first explorations are
-// the ones whose reversed read is the check of a check-then-act
-// (divergecta: the first; see check/explore_test.go), and a test whose
-// predictions diverge by the dozen (a loop reading the shared state each
-// round) would otherwise spend its replay share on free runs. Four keep
-// a test's extra cost under four test runs plus eight confirmations.
+// run's 2 s quiet bound). divergecta explores twice (its av/RWR and an
+// asv-11 whose schedule shares the reversed check), both failing; a test
+// whose predictions diverge by the dozen (a loop reading the shared state
+// each round) would otherwise spend its replay share on free runs. Four
+// keep a test's extra cost under four test runs plus eight
+// confirmations (TestExploreBound).
 const maxExplorations = 4
 
 // exploreRuns is how many times in all a failing exploration runs: its
@@ -567,8 +567,9 @@ func (q *replayQueue) startBatch(is []int) {
 // explored from the same step and failed the same way (effectKey), else
 // it is Diverged. A free run is not controlled: its outcome may depend
 // on the order the goroutines happened to take, and a report must say
-// the same for the same input. On divergecta's av/RWR the free run fails
-// in every run (30 of 30, check/explore_test.go).
+// the same for the same input. On divergecta's av/RWR the free run
+// failed in 30 of 30 runs (10 runs of pecanvet check ./divergecta, each
+// confirming with 3), always "created 2 entries, want 1".
 func (q *replayQueue) confirmExplored(it *qItem, v replay.Verdict, dir string, opt replay.Options) replay.Verdict {
 	if !v.Explored || v.Verdict != replay.Reproduced {
 		return v
