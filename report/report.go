@@ -221,7 +221,10 @@ func evidence(f check.Finding) string {
 		return "Go's race detector reported them in the recorded run (no schedule runs them back to back)"
 	}
 	if c := f.Verdict.Consequence; c != "" && f.Effect() && f.Verdict.Explored {
-		return explored(f) + c
+		if strings.HasPrefix(c, "test fails") {
+			return explored(f) + ", and the " + c
+		}
+		return explored(f) + ": " + c
 	}
 	if c := f.Verdict.Consequence; c != "" && f.Effect() {
 		return "reproduced, " + c
@@ -239,7 +242,7 @@ func evidence(f check.Finding) string {
 // ran (replay.Verdict.Explored) and which reversed read sent it off the
 // recorded path, up to what the program then did: "reproduced up to step
 // 32 of 35, running the read at table.go:18 before the write at
-// table.go:23; then the program ran free, and the ".
+// table.go:23; then the program ran free".
 func explored(f check.Finding) string {
 	v := f.Verdict
 	b := fmt.Sprintf("reproduced up to step %d of %d", v.Step-1, v.Steps)
@@ -262,7 +265,7 @@ func explored(f check.Finding) string {
 			break
 		}
 	}
-	return b + "; then the program ran free, and the "
+	return b + "; then the program ran free"
 }
 
 // noEffect says why a finding without effect is not reported by default.

@@ -593,16 +593,21 @@ func (r *replayer) omit(g *Goroutine, site int32, op trace.Op) {
 
 // explored turns v, a divergence of goroutine v.Goroutine at step
 // v.Step, into an exploration (verdict "explored", Changed set) when
-// exploring is on and one of that goroutine's changed reads ran before
-// it: the value it read is why it left the recorded path, so what the
-// program does from there is what the reversed read does to it.
+// exploring is on and one of that goroutine's changed reads that is an
+// event of the anomaly ran before it: the value it read is why it left
+// the recorded path, so what the program does from there is what the
+// anomaly's reversed read does to it.
 func (r *replayer) explored(v Verdict) Verdict {
 	if !r.explore || r.verdict != "" {
 		return v
 	}
 	last := -1
 	for _, i := range r.changed[v.Goroutine] {
-		if i < v.Step-1 && i < r.cursor {
+		// Only a read of the anomaly itself: another schedule's reversed
+		// read is not this anomaly's doing (pingpong's race on Ball.Hits
+		// diverged after its schedule moved the read of Table.ball, the
+		// other race, and the panic that followed was that race's).
+		if i < v.Step-1 && i < r.cursor && r.isAnom[i] {
 			last = i
 		}
 	}
