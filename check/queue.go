@@ -55,6 +55,68 @@ type replayQueue struct {
 	proved   map[string]bool // site combinations reproduced here
 	replays  int
 	replayed time.Duration
+	// explore: per test, its explorations (replay.Options.Explore):
+	// permits held by running replays, and explorations done.
+	explore map[string]*exploreBudget
+}
+
+// exploreBudget bounds a test's explorations (maxExplorations).
+type exploreBudget struct{ held, used int }
+
+// maxExplorations bounds the explorations of one test: replays that,
+// after a changed read, let the program run free past a divergence
+// (replay.Options.Explore). An exploration that fails the test is run
+// exploreRuns times in all, and one that passes costs the rest of the
+// test's run instead of the divergence's exit (a hang: up to the free
+// run's 2 s quiet bound). divergecta explores twice (its av/RWR and an
+// asv-11 whose schedule shares the reversed check), both failing; a test
+// whose predictions diverge by the dozen (a loop reading the shared state
+// each round) would otherwise spend its replay share on free runs. Four
+// keep a test's extra cost under four test runs plus eight
+// confirmations (TestExploreBound).
+const maxExplorations = 4
+
+// exploreRuns is how many times in all a failing exploration runs: its
+// free run is not controlled, so the failure counts only if it repeats
+// in each (Same input, same output).
+const exploreRuns = 3
+
+// explorePermit reports whether item it's replay may explore, and takes
+// the permit if so (q.mu held): a replay holds one while it runs, and
+// gives it back unless it explored, so that at most maxExplorations of a
+// test's replays explore, whatever runs in parallel.
+func (q *replayQueue) explorePermit(it *qItem) bool {
+	if it.permit {
+		return true
+	}
+	if q.explore == nil {
+		q.explore = map[string]*exploreBudget{}
+	}
+	b := q.explore[it.g.test]
+	if b == nil {
+		b = &exploreBudget{}
+		q.explore[it.g.test] = b
+	}
+	if b.held+b.used >= maxExplorations {
+		return false
+	}
+	b.held++
+	it.permit = true
+	return true
+}
+
+// exploreDone returns item it's permit, counting an exploration if v is
+// one (q.mu held).
+func (q *replayQueue) exploreDone(it *qItem, v *replay.Verdict) {
+	if !it.permit {
+		return
+	}
+	it.permit = false
+	b := q.explore[it.g.test]
+	b.held--
+	if v != nil && v.Explored {
+		b.used++
+	}
 }
 
 // qGroup is the predictions of one trace.
@@ -113,6 +175,7 @@ type qItem struct {
 	failsTried int               // of its group's fails
 	sigs       map[int]prefixSig // by failure step, once read
 	final      bool              // it and every earlier item of its trace are decided
+	permit     bool              // holds an exploration permit (explorePermit)
 }
 
 func newReplayQueue(ctx context.Context, b *testbin.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool) *replayQueue {
@@ -360,9 +423,12 @@ func (q *replayQueue) start(i int) {
 	q.running++
 	n := i - g.first + 1
 	q.opt.progress("check: %s %s: replay %d (%s %s)", q.pkg, g.test, n, it.p.a.Pattern.ID(), it.p.a.Sites[0])
+	opt := q.bounded(g.ropt)
+	opt.Explore = q.explorePermit(it)
 	go func() {
 		start := time.Now()
-		v := runReplay(q.ctx, q.b, q.pkg, g.test, it.p, q.replayDir(i), q.bounded(g.ropt))
+		v := runReplay(q.ctx, q.b, q.pkg, g.test, it.p, q.replayDir(i), opt)
+		v = q.confirmExplored(it, v, q.replayDir(i), opt)
 		d := time.Since(start)
 		q.mu.Lock()
 		defer q.mu.Unlock()
@@ -415,10 +481,13 @@ func (q *replayQueue) startBatch(is []int) {
 		todo := is
 		for len(todo) > 0 {
 			entries := make([]replay.Entry, len(todo))
+			q.mu.Lock()
 			for k, i := range todo {
 				it := q.items[i]
 				entries[k] = replay.Entry{Test: it.g.test, Sched: it.p.file, Steps: it.p.steps, Dir: q.replayDir(i), Opt: q.bounded(it.g.ropt)}
+				entries[k].Opt.Explore = q.explorePermit(it)
 			}
+			q.mu.Unlock()
 			var vs []replay.Verdict
 			var ran []bool
 			if len(todo) > 1 {
@@ -445,9 +514,12 @@ func (q *replayQueue) startBatch(is []int) {
 				v, d := vs[k], vs[k].Wall
 				if it := q.items[i]; stalledOnLate(v, it.p) && q.ctx.Err() == nil {
 					start := time.Now()
-					v = runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, entries[k].Dir+"-alone", q.bounded(it.g.ropt))
+					v = runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, entries[k].Dir+"-alone", entries[k].Opt)
 					d += time.Since(start)
 				}
+				start := time.Now()
+				v = q.confirmExplored(q.items[i], v, entries[k].Dir, entries[k].Opt)
+				d += time.Since(start)
 				q.mu.Lock()
 				q.done(i, v, d)
 				q.mu.Unlock()
@@ -459,7 +531,9 @@ func (q *replayQueue) startBatch(is []int) {
 				i := left[0]
 				it := q.items[i]
 				start := time.Now()
-				v := runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, q.replayDir(i), q.bounded(it.g.ropt))
+				opt := entries[0].Opt
+				v := runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, q.replayDir(i), opt)
+				v = q.confirmExplored(it, v, q.replayDir(i), opt)
 				d := time.Since(start)
 				q.mu.Lock()
 				q.done(i, v, d)
@@ -473,6 +547,7 @@ func (q *replayQueue) startBatch(is []int) {
 				q.mu.Lock()
 				for _, i := range todo {
 					q.items[i].state = pDropped
+					q.exploreDone(q.items[i], nil)
 				}
 				q.mu.Unlock()
 				todo = nil
@@ -484,6 +559,36 @@ func (q *replayQueue) startBatch(is []int) {
 		q.pump()
 		q.cond.Broadcast()
 	}()
+}
+
+// confirmExplored runs again, exploreRuns-1 times, the replay of item it
+// whose verdict v is a failing exploration (replay.Verdict.Explored,
+// Reproduced), with the same options; v stands only if every run
+// explored from the same step and failed the same way (effectKey), else
+// it is Diverged. A free run is not controlled: its outcome may depend
+// on the order the goroutines happened to take, and a report must say
+// the same for the same input. On divergecta's av/RWR the free run
+// failed in 30 of 30 runs (10 runs of pecanvet check ./divergecta, each
+// confirming with 3), always "created 2 entries, want 1".
+func (q *replayQueue) confirmExplored(it *qItem, v replay.Verdict, dir string, opt replay.Options) replay.Verdict {
+	if !v.Explored || v.Verdict != replay.Reproduced {
+		return v
+	}
+	for k := 2; k <= exploreRuns; k++ {
+		if q.ctx.Err() != nil {
+			v.Verdict = replay.Diverged
+			v.Message += "; the exploration's failure was not confirmed (cancelled)"
+			return v
+		}
+		w := runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, fmt.Sprintf("%s-explore%d", dir, k), opt)
+		if !w.Explored || w.Verdict != replay.Reproduced || w.Step != v.Step || w.Panicked != v.Panicked ||
+			effectKey(w.Consequence) != effectKey(v.Consequence) {
+			v.Verdict = replay.Diverged
+			v.Message += fmt.Sprintf("; the free run failed (%s) in run 1, not the same way in run %d (%s %s)", v.Consequence, k, w.Verdict, w.Consequence)
+			return v
+		}
+	}
+	return v
 }
 
 // runBatch is replay.RunBatch (a variable for tests).
@@ -505,8 +610,16 @@ func (q *replayQueue) done(i int, v replay.Verdict, d time.Duration) {
 		q.replays++
 		q.replayed += d
 		g.spent += d
-		q.opt.progress("check: %s %s: replay %d: %s in %v", q.pkg, g.test, n, v.Verdict, d.Round(time.Millisecond))
+		verdict := v.Verdict
+		if v.Explored {
+			verdict += " (explored past a changed read)"
+		}
+		q.opt.progress("check: %s %s: replay %d: %s in %v", q.pkg, g.test, n, verdict, d.Round(time.Millisecond))
 		it.state, it.v, it.s = pDone, v, s
+		q.exploreDone(it, &v)
+		if v.Explored && v.Verdict == replay.Reproduced && s != nil {
+			s.Ran = v.Step - 1 // the clip: the steps that ran as scheduled
+		}
 		if v.Verdict == replay.Reproduced {
 			q.proved[it.p.a.Key] = true
 		}

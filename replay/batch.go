@@ -82,7 +82,11 @@ func RunBatch(ctx context.Context, b *testbin.Build, pkg string, entries []Entry
 		os.Remove(filepath.Join(e.Dir, "verdict.json"))
 		byTest[e.Test] = append(byTest[e.Test], i)
 		count = max(count, len(byTest[e.Test]))
-		list.WriteString(e.Test + "\t" + e.Sched + "\t" + filepath.Join(e.Dir, "verdict.json") + "\t" + filepath.Join(e.Dir, "replay.trace") + "\n")
+		list.WriteString(e.Test + "\t" + e.Sched + "\t" + filepath.Join(e.Dir, "verdict.json") + "\t" + filepath.Join(e.Dir, "replay.trace"))
+		if e.Opt.Explore {
+			list.WriteString("\texplore")
+		}
+		list.WriteString("\n")
 	}
 	listPath := filepath.Join(entries[0].Dir, "replay.list")
 	if err := os.WriteFile(listPath, []byte(list.String()), 0o644); err != nil {

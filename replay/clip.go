@@ -35,10 +35,17 @@ func (l ClipLine) String() string {
 
 // Clip renders a schedule as numbered steps, collapsing the middle of a
 // run of more than six steps of one goroutine (anomaly steps always show).
+// Of a schedule that ran only in part (trace.Schedule.Ran: an exploration
+// ran free from there) it shows the steps that ran.
 func Clip(s *trace.Schedule) []ClipLine {
 	mark := map[int]int{}
 	for k, i := range s.Anomaly {
 		mark[i] = k + 1
+	}
+	if s.Ran > 0 && s.Ran < len(s.Steps) {
+		cut := *s
+		cut.Steps = s.Steps[:s.Ran]
+		s = &cut
 	}
 	step := func(i int) ClipLine {
 		st := s.Steps[i]

@@ -42,6 +42,12 @@ const (
 	// path after the other goroutines' part of the anomaly ran; Run turns
 	// it into Reproduced if the program then failed, else Diverged.
 	interrupted = "interrupted"
+	// explored is the runtime's verdict when, with Options.Explore, a
+	// goroutine takes another path after one of its changed reads
+	// (trace.Change) ran: the program then ran free. judge turns it into
+	// Reproduced if the test then failed or panicked, otherwise than its
+	// recorded run, else Diverged; Verdict.Explored says so either way.
+	explored = "explored"
 	// running is the runtime's provisional verdict after an anomaly step.
 	running = "running"
 )
@@ -61,6 +67,10 @@ type Options struct {
 	// a replay is the test's own, not the anomaly's.
 	Baseline         string
 	BaselinePanicked bool
+	// Explore lets a divergence that follows a changed read of the
+	// diverging goroutine run free to the test's end instead of ending
+	// the replay (Verdict.Explored).
+	Explore bool
 }
 
 // Verdict is the outcome of one replay.
@@ -111,6 +121,15 @@ type Verdict struct {
 	// the program ran free from there, so that verdict is not a fact
 	// about the schedule's first steps (check's failedWithin).
 	Interrupted bool `json:"-"`
+	// Explored: the runtime's verdict was "explored": goroutine
+	// Goroutine took another path at step Step after its changed read at
+	// step Changed, and the program ran free from there, with no more
+	// schedule. Turned into Reproduced if the test then failed or
+	// panicked otherwise than its recorded run did (not hung: a free run
+	// is not controlled), else Diverged. Only the first Step-1 steps ran
+	// as scheduled: the anomaly's own order need not have happened.
+	Explored bool `json:"-"`
+	Changed  int  `json:"changed,omitempty"`
 	// AsBaseline: the test failed the way its recorded run did, without
 	// the schedule's help; no evidence that the interleaving matters.
 	AsBaseline bool `json:"-"`
@@ -176,6 +195,9 @@ func RunFile(ctx context.Context, b *testbin.Build, pkg, test, schedPath string,
 		"PECANVET_VERDICT=" + verdictPath,
 		"PECANVET_STALL_MS=" + strconv.FormatInt(opt.Stall.Milliseconds(), 10),
 	}
+	if opt.Explore {
+		env = append(env, "PECANVET_EXPLORE=1")
+	}
 	env = append(env, b.TestEnv(pkg, test)...)
 	r := testbin.RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], test, env, opt.Timeout)
 	return judge(verdictPath, tracePath, r, steps, opt)
@@ -201,7 +223,15 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 		v.Verdict = Ended
 		v.Message = "the test process ended before the schedule did"
 	}
-	if r.TimedOut && v.Verdict != Reproduced {
+	if v.Verdict == explored {
+		v.Explored = true
+		if r.TimedOut {
+			// The free run did not end in time: no outcome.
+			v.Verdict = Diverged
+			v.Message += fmt.Sprintf("; the free run did not end within %v", opt.Timeout)
+		}
+	}
+	if r.TimedOut && v.Verdict != Reproduced && !v.Explored {
 		v.Verdict = Timeout
 	}
 	v.Panicked, v.Consequence = consequence(r.Output, r.Passed)
@@ -234,6 +264,17 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 		} else {
 			v.Verdict = Ended
 			v.Message = "the test process ended before the schedule did (" + v.Message + ")"
+		}
+	}
+	if v.Verdict == explored {
+		// A failure or panic after the free run is the changed read's
+		// effect when the recorded run did not show it; a hang is not
+		// (nothing controlled the free run: it may hang for the order it
+		// happened to take).
+		if (v.Panicked || !v.Passed) && !ownFailure && v.Hang == "" {
+			v.Verdict = Reproduced
+		} else {
+			v.Verdict = Diverged
 		}
 	}
 	if v.Verdict == interrupted {

@@ -253,6 +253,12 @@ func evidence(f check.Finding) string {
 	if f.Verdict.RaceDetector {
 		return "Go's race detector reported them in the recorded run (no schedule runs them back to back)"
 	}
+	if c := f.Verdict.Consequence; c != "" && f.Effect() && f.Verdict.Explored {
+		if strings.HasPrefix(c, "test fails") {
+			return explored(f) + ", and the " + c
+		}
+		return explored(f) + ": " + c
+	}
 	if c := f.Verdict.Consequence; c != "" && f.Effect() {
 		return "reproduced, " + c
 	}
@@ -263,6 +269,36 @@ func evidence(f check.Finding) string {
 		return "reproduced, " + c
 	}
 	return "reproduced"
+}
+
+// explored says how far the schedule of a finding proved by exploration
+// ran (replay.Verdict.Explored) and which reversed read sent it off the
+// recorded path, up to what the program then did: "reproduced up to step
+// 32 of 35, running the read at table.go:18 before the write at
+// table.go:23; then the program ran free".
+func explored(f check.Finding) string {
+	v := f.Verdict
+	b := fmt.Sprintf("reproduced up to step %d of %d", v.Step-1, v.Steps)
+	if s := f.Schedule; s != nil && v.Changed >= 1 && v.Changed <= len(s.Steps) {
+		r := s.Steps[v.Changed-1]
+		for _, c := range s.Changed {
+			if c.Read != v.Changed-1 {
+				continue
+			}
+			switch {
+			case c.Write < 0:
+				b += fmt.Sprintf(", running the %s at %s ahead of the write it read in the recorded run", opWord(r.Op), short(r.Site))
+			case c.Ahead:
+				w := s.Steps[c.Write]
+				b += fmt.Sprintf(", running the %s at %s before the %s at %s", opWord(r.Op), short(r.Site), opWord(w.Op), short(w.Site))
+			default:
+				w := s.Steps[c.Write]
+				b += fmt.Sprintf(", running the %s at %s after the %s at %s", opWord(r.Op), short(r.Site), opWord(w.Op), short(w.Site))
+			}
+			break
+		}
+	}
+	return b + "; then the program ran free"
 }
 
 // noEffect says why a finding without effect is not reported by default.

@@ -143,6 +143,17 @@ func TestMessage(t *testing.T) {
 			f.Anomaly.Sites[1] = "account/account.go:28:9"
 			f.Verdict.Consequence, f.Verdict.Passed = "", true
 		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's read (account.go:28) can fall between this check and the write at account.go:53, and it acts on what it read; reproduced (another goroutine's check inside this one counts only if acting on it twice makes the test fail, and the test passes)"},
+		{"explored", lostUpdate, func(f *check.Finding) {
+			// g1's read ran ahead of g1.1's write (step 7), and g1.1 took
+			// another path at step 8: the program ran free from there.
+			f.Schedule.Changed = []trace.Change{{Read: 2, Write: 6, Ahead: true}}
+			f.Verdict.Explored, f.Verdict.Step, f.Verdict.Steps, f.Verdict.Changed = true, 8, 9, 3
+		}, "atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced up to step 7 of 9, running the read at account.go:53 before the write at account.go:29; then the program ran free, and the test fails: account_test.go:29: bob = 150, want 180"},
+		{"explored, panic, write not scheduled", lostUpdate, func(f *check.Finding) {
+			f.Schedule.Changed = []trace.Change{{Read: 2, Write: -1, Ahead: true}}
+			f.Verdict.Explored, f.Verdict.Step, f.Verdict.Steps, f.Verdict.Changed = true, 4, 9, 3
+			f.Verdict.Panicked, f.Verdict.Consequence = true, "panic: boom at account.go:60"
+		}, "atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced up to step 3 of 9, running the read at account.go:53 ahead of the write it read in the recorded run; then the program ran free: panic: boom at account.go:60"},
 	} {
 		f := tc.f(t)
 		if tc.change != nil {

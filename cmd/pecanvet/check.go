@@ -216,7 +216,11 @@ func printFinding(w io.Writer, f check.Finding) {
 	for _, e := range report.Events(f) {
 		fmt.Fprintf(w, "   e%d %s at %s\n", e.Event, e.Action(), siteOr(e.Site.String()))
 	}
-	fmt.Fprintf(w, "   test %s %s; clip (%d steps):\n", f.Package, f.Test, len(f.Schedule.Steps))
+	if r := f.Schedule.Ran; r > 0 && r < len(f.Schedule.Steps) {
+		fmt.Fprintf(w, "   test %s %s; clip (%d of %d steps, then the program ran free):\n", f.Package, f.Test, r, len(f.Schedule.Steps))
+	} else {
+		fmt.Fprintf(w, "   test %s %s; clip (%d steps):\n", f.Package, f.Test, len(f.Schedule.Steps))
+	}
 	for _, l := range replay.Clip(f.Schedule) {
 		fmt.Fprintln(w, l)
 	}

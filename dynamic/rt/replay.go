@@ -55,6 +55,9 @@ const (
 	EnvVerdict  = "PECANVET_VERDICT"
 	EnvStall    = "PECANVET_STALL_MS" // default 2000
 	EnvQuiet    = "PECANVET_QUIET_MS" // default 100
+	// EnvExplore ("1") lets a divergence after a changed read run free
+	// (explore).
+	EnvExplore = "PECANVET_EXPLORE"
 )
 
 var pendingGrace = 10 * time.Millisecond // a variable for tests
@@ -93,6 +96,10 @@ type Verdict struct {
 	// with no more steps run (doom).
 	Unstarted bool     `json:"unstarted,omitempty"`
 	Roots     []string `json:"roots,omitempty"`
+	// Changed (verdict "explored"): the step number of the changed read
+	// (trace.Change) of the diverging goroutine that ran last before it
+	// took another path.
+	Changed int `json:"changed,omitempty"`
 	// Deadlocked (a deadlock schedule's "deadlock"): the goroutines of its
 	// waiting acquisitions, each blocked in that Lock (a goroutine dump
 	// shows it inside the lock's wrapper) while holding the lock the other
@@ -170,6 +177,16 @@ type replayer struct {
 	leakSel     *Goroutine
 	leakChecked bool
 
+	// Exploration (RaceFuzzer, Sen, PLDI 2008: reverse a race, then run
+	// free). changed: per goroutine, the step indices of its reads that
+	// observe another write than in the recording (trace.Schedule's
+	// Changed). With explore set, a goroutine that takes another path
+	// after one of its changed reads ran does not end the replay: the
+	// verdict is "explored", every gate opens, and the program runs free
+	// to its end; the driver judges how it ends (replay's judge).
+	explore bool
+	changed map[string][]int
+
 	// partnerOf: the race's first access waits at its turn for the
 	// second's goroutine to reach the second access (coenabled).
 	partnerOf int // step index the first access waits for; -1: none
@@ -210,12 +227,12 @@ func startReplay() error {
 	if path == "" {
 		return nil
 	}
-	return startReplayFrom(path, getenv(EnvVerdict))
+	return startReplayFrom(path, getenv(EnvVerdict), getenv(EnvExplore) == "1")
 }
 
 // startReplayFrom loads the schedule at path, the verdict to go to
-// verdictPath.
-func startReplayFrom(path, verdictPath string) error {
+// verdictPath; explore: see replayer.explore.
+func startReplayFrom(path, verdictPath string, explore bool) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -244,7 +261,12 @@ func startReplayFrom(path, verdictPath string) error {
 		path: verdictPath, lastMove: time.Now(), stall: stall, quiet: quiet,
 		partnerOf: -1,
 		deadlock:  strings.HasPrefix(s.Pattern, "deadlock/"), asking: map[string]int{},
-		leak: strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2,
+		leak:    strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2,
+		explore: explore && !strings.HasPrefix(s.Pattern, "deadlock/") && !strings.HasPrefix(s.Pattern, "leak/"), changed: map[string][]int{},
+	}
+	for _, c := range s.Changed {
+		g := s.Steps[c.Read].G
+		r.changed[g] = append(r.changed[g], c.Read)
 	}
 	for i, st := range s.Steps {
 		r.proj[st.G] = append(r.proj[st.G], i)
@@ -417,9 +439,9 @@ func (r *replayer) recorded(g *Goroutine, op trace.Op) {
 		if op != r.expect {
 			// A CompareAndSwap that failed where the recorded one swapped,
 			// or the other way round.
-			r.decide(Verdict{Verdict: "diverged", Step: r.cursor + 1, Goroutine: g.name, Expected: r.s.Steps[r.cursor].Key(),
+			r.decide(r.explored(Verdict{Verdict: "diverged", Step: r.cursor + 1, Goroutine: g.name, Expected: r.s.Steps[r.cursor].Key(),
 				Actual:  op.String(),
-				Message: fmt.Sprintf("goroutine %s: step %d expects %s, the operation was a %s", g.name, r.cursor+1, r.s.Steps[r.cursor], op)})
+				Message: fmt.Sprintf("goroutine %s: step %d expects %s, the operation was a %s", g.name, r.cursor+1, r.s.Steps[r.cursor], op)}))
 			return
 		}
 		r.advance()
@@ -504,9 +526,9 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 				Message: fmt.Sprintf("after the interleaving, goroutine %s took another path: step %d expects %s, it did %s @%s n=%d", g.name, mine[i]+1, st, op, siteName, n)})
 			return
 		}
-		r.decide(Verdict{Verdict: "diverged", Step: mine[i] + 1, Goroutine: g.name, Expected: st.Key(),
+		r.decide(r.explored(Verdict{Verdict: "diverged", Step: mine[i] + 1, Goroutine: g.name, Expected: st.Key(),
 			Actual:  trace.Step{G: g.name, Op: op, Site: siteName, N: n}.Key(),
-			Message: fmt.Sprintf("goroutine %s took another path: step %d expects %s, it did %s @%s n=%d", g.name, mine[i]+1, st, op, siteName, n)})
+			Message: fmt.Sprintf("goroutine %s took another path: step %d expects %s, it did %s @%s n=%d", g.name, mine[i]+1, st, op, siteName, n)}))
 		return
 	}
 	r.take(g, i, op, pass)
@@ -595,6 +617,34 @@ func (r *replayer) omit(g *Goroutine, site int32, op trace.Op) {
 	}
 	r.next[g.name] = i + 1
 	r.advance()
+}
+
+// explored turns v, a divergence of goroutine v.Goroutine at step
+// v.Step, into an exploration (verdict "explored", Changed set) when
+// exploring is on and one of that goroutine's changed reads that is an
+// event of the anomaly ran before it: the value it read is why it left
+// the recorded path, so what the program does from there is what the
+// anomaly's reversed read does to it.
+func (r *replayer) explored(v Verdict) Verdict {
+	if !r.explore || r.verdict != "" {
+		return v
+	}
+	last := -1
+	for _, i := range r.changed[v.Goroutine] {
+		// Only a read of the anomaly itself: another schedule's reversed
+		// read is not this anomaly's doing (pingpong's race on Ball.Hits
+		// diverged after its schedule moved the read of Table.ball, the
+		// other race, and the panic that followed was that race's).
+		if i < v.Step-1 && i < r.cursor && r.isAnom[i] {
+			last = i
+		}
+	}
+	if last < 0 {
+		return v
+	}
+	v.Verdict, v.Changed = "explored", last+1
+	v.Message += fmt.Sprintf("; after its changed read at step %d (%s), the program runs free", last+1, r.s.Steps[last])
+	return v
 }
 
 // doneWithAnomaly reports whether goroutine g has no anomaly step at or
@@ -726,12 +776,12 @@ func (r *replayer) decide(v Verdict) {
 		v.Steps = len(r.s.Steps)
 		r.final = v
 		r.write(v)
-		if v.Verdict == "interrupted" {
+		if v.Verdict == "interrupted" || v.Verdict == "explored" {
 			// Decided by how the program ends: in a process replaying a
 			// list, by a failure of this test, not of the next ones.
 			listDirty.Store(true)
 		}
-		if replayProcess && v.Verdict != "reproduced" && v.Verdict != "interrupted" {
+		if replayProcess && v.Verdict != "reproduced" && v.Verdict != "interrupted" && v.Verdict != "explored" {
 			// A schedule that failed (deadlock, divergence) proves
 			// nothing, and what the program does afterwards is not read:
 			// only a reproduced anomaly's consequence is. Running the
@@ -740,7 +790,8 @@ func (r *replayer) decide(v Verdict) {
 			// on conc's pool tests. An interrupted anomaly is decided by
 			// how the program ends (the driver reads a failure as the
 			// proof): exiting here would be that failure, whenever the
-			// exit beat the test's own end.
+			// exit beat the test's own end. So is an exploration (the
+			// program runs free after a changed read: explored).
 			listDirty.Store(true) // the process takes no more of its list
 			go exitPruned(v.Verdict)
 		}
@@ -1268,9 +1319,9 @@ func (r *replayer) afterSelect(g *Goroutine, site int32, op trace.Op) {
 	if st.Op == op && st.Site == siteName {
 		return
 	}
-	r.decide(Verdict{Verdict: "diverged", Step: i + 1, Goroutine: g.name, Expected: st.Key(),
+	r.decide(r.explored(Verdict{Verdict: "diverged", Step: i + 1, Goroutine: g.name, Expected: st.Key(),
 		Actual:  trace.Step{G: g.name, Op: op, Site: siteName}.Key(),
-		Message: fmt.Sprintf("goroutine %s: the select of step %d (%s) did %s @%s", g.name, i+1, st, op, siteName)})
+		Message: fmt.Sprintf("goroutine %s: the select of step %d (%s) did %s @%s", g.name, i+1, st, op, siteName)}))
 }
 
 // expects reports (mu held) whether g's next step is op at site, its next

@@ -66,7 +66,10 @@ const EnvTraceDir = "PECANVET_TRACE_DIR"
 const EnvReplayList = "PECANVET_REPLAY_LIST"
 
 // listEntry is one replay of a replay list.
-type listEntry struct{ sched, verdict, trace string }
+type listEntry struct {
+	sched, verdict, trace string
+	explore               bool // a fifth field "explore": EnvExplore for this replay
+}
 
 var (
 	fromTest  string // EnvFromTest
@@ -82,7 +85,8 @@ var (
 )
 
 // readReplayList reads EnvReplayList's file: lines of four fields
-// separated by tabs (test, schedule, verdict, trace).
+// separated by tabs (test, schedule, verdict, trace), and an optional
+// fifth, "explore" (EnvExplore).
 func readReplayList(path string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -94,10 +98,10 @@ func readReplayList(path string) error {
 			continue
 		}
 		f := strings.Split(l, "\t")
-		if len(f) != 4 || f[0] == "" || f[1] == "" {
-			return fmt.Errorf("%s:%d: want 4 tab-separated fields (test, schedule, verdict, trace), got %q", path, i+1, l)
+		if len(f) < 4 || len(f) > 5 || f[0] == "" || f[1] == "" || len(f) == 5 && f[4] != "explore" {
+			return fmt.Errorf("%s:%d: want 4 tab-separated fields (test, schedule, verdict, trace) and an optional \"explore\", got %q", path, i+1, l)
 		}
-		replayList[f[0]] = append(replayList[f[0]], listEntry{sched: f[1], verdict: f[2], trace: f[3]})
+		replayList[f[0]] = append(replayList[f[0]], listEntry{sched: f[1], verdict: f[2], trace: f[3], explore: len(f) == 5})
 	}
 	return nil
 }
@@ -204,7 +208,7 @@ func listStart(t interface{ Name() string }, name string) (end func()) {
 		fmt.Fprintf(os.Stderr, "pecanvet: cannot record a trace: %v\n", err)
 		os.Exit(3)
 	}
-	if err := startReplayFrom(e.sched, e.verdict); err != nil {
+	if err := startReplayFrom(e.sched, e.verdict, e.explore); err != nil {
 		fmt.Fprintf(os.Stderr, "pecanvet: cannot replay: %v\n", err)
 		os.Exit(3)
 	}

@@ -24,6 +24,7 @@ import (
 //	# pecanvet schedule v2
 //	build 3f2a9c1e                 (optional: identity of the instrumented build)
 //	anomaly race/WR 6 7            (pattern, then the step numbers of its events)
+//	changed 7<6                    (optional: reads that observe another write, Change)
 //	T1 write w @fig1.go:1 n=1
 //	...
 //
@@ -33,7 +34,36 @@ type Schedule struct {
 	Build   string // identity of the instrumented build, "" if unknown
 	Pattern string // "kind/name" of the anomaly
 	Anomaly []int  // 0-based step indices of the anomaly's events, in pattern order
+	// Changed: the schedule's reads that observe another write than in
+	// the recorded run (ChangedReads), in step order. Replay may let the
+	// program run free past a divergence that follows one (an
+	// exploration: dynamic/rt).
+	Changed []Change
 	Steps   []Step
+	// Ran, when positive, says that only the first Ran steps ran under
+	// the schedule: an exploration diverged at step Ran+1 and the program
+	// ran free from there. A clip shows those steps. Not in the file.
+	Ran int
+}
+
+// Change is a read of a schedule that observes another write than it did
+// in the recorded run. Ahead: the schedule runs the read before Write, a
+// write of another goroutine that it read (or that came before its read)
+// in the recording; else after Write, which came after it in the
+// recording. Read and Write are 0-based step indices; Write is -1 when
+// the write is not in the schedule (its file form: "R<0", "R>W" with step
+// numbers).
+type Change struct {
+	Read, Write int
+	Ahead       bool
+}
+
+func (c Change) String() string {
+	rel := ">"
+	if c.Ahead {
+		rel = "<"
+	}
+	return strconv.Itoa(c.Read+1) + rel + strconv.Itoa(c.Write+1)
 }
 
 // Step is one event of a Schedule.
@@ -80,7 +110,91 @@ func NewSchedule(tr *Trace, pattern string, sched, anomaly []int32) (*Schedule, 
 		return nil, err
 	}
 	s.Anomaly = at
+	s.Changed = ChangedReads(tr, sched)
 	return s, nil
+}
+
+// ChangedReads returns the reads of the schedule that runs the events
+// sched of tr (in order) that observe another write than they did in tr:
+// a read moved ahead of the write it read, or of the last write before it
+// that is still to come or left out (a check that now sees the old value),
+// and a read moved after another goroutine's write that followed it in
+// tr. Both are what RaceFuzzer calls a reversed race: the read may send
+// its goroutine down another branch than the recorded one. Writes are
+// matched by event, per object; a read of an object no write touched is
+// never changed.
+func ChangedReads(tr *Trace, sched []int32) []Change {
+	last := int32(-1)
+	for _, e := range sched {
+		if e >= 0 && int(e) < len(tr.Events) {
+			last = max(last, e)
+		}
+	}
+	if last < 0 {
+		return nil
+	}
+	// from[i]: the last write to event i's object before it in tr (-1:
+	// none), for the reads.
+	from := make([]int32, last+1)
+	lastW := map[int32]int32{}
+	for i := int32(0); i <= last; i++ {
+		ev := &tr.Events[i]
+		from[i] = -1
+		if !ev.Op.IsAccess() || ev.Obj < 0 {
+			continue
+		}
+		if ev.Op.Reads() {
+			if w, ok := lastW[ev.Obj]; ok {
+				from[i] = w
+			}
+		}
+		if ev.Op.Writes() {
+			lastW[ev.Obj] = i
+		}
+	}
+	pos := make(map[int32]int, 64) // write event → its step
+	for i, e := range sched {
+		if e >= 0 && e <= last && tr.Events[e].Op.Writes() {
+			pos[e] = i
+		}
+	}
+	var out []Change
+	seen := map[int32]int32{} // object → the last write scheduled so far
+	for i, e := range sched {
+		if e < 0 || e > last {
+			continue
+		}
+		ev := &tr.Events[e]
+		if !ev.Op.IsAccess() || ev.Obj < 0 {
+			continue
+		}
+		if ev.Op.Reads() {
+			got, ok := seen[ev.Obj]
+			if !ok {
+				got = -1
+			}
+			if want := from[e]; got != want {
+				switch {
+				case want >= 0 && (got < 0 || got < want):
+					// The write it read (or a later one of tr's order)
+					// comes after it, or never: the read runs ahead.
+					c := Change{Read: i, Write: -1, Ahead: true}
+					if p, ok := pos[want]; ok {
+						c.Write = p
+					}
+					if tr.Events[want].G != ev.G {
+						out = append(out, c)
+					}
+				case got >= 0 && tr.Events[got].G != ev.G:
+					out = append(out, Change{Read: i, Write: pos[got]})
+				}
+			}
+		}
+		if ev.Op.Writes() {
+			seen[ev.Obj] = e
+		}
+	}
+	return out
 }
 
 // WriteSchedule writes, in the schedule file format, the schedule
@@ -100,6 +214,13 @@ func WriteSchedule(w io.Writer, tr *Trace, pattern string, sched, anomaly []int3
 		fmt.Fprintf(bw, " %d", i+1)
 	}
 	bw.WriteString("\n")
+	if ch := ChangedReads(tr, sched); len(ch) > 0 {
+		bw.WriteString("changed")
+		for _, c := range ch {
+			bw.WriteString(" " + c.String())
+		}
+		bw.WriteString("\n")
+	}
 	anomalySteps = make([]Step, len(at))
 	var line []byte
 	if _, err := scheduleSteps(tr, sched, anomaly, func(st Step) {
@@ -204,6 +325,13 @@ func (s *Schedule) WriteTo(w io.Writer) (int64, error) {
 		p(" %d", i+1)
 	}
 	p("\n")
+	if len(s.Changed) > 0 {
+		p("changed")
+		for _, c := range s.Changed {
+			p(" %s", c)
+		}
+		p("\n")
+	}
 	for _, st := range s.Steps {
 		p("%s\n", st)
 	}
@@ -260,6 +388,16 @@ func ParseSchedule(r io.Reader, name string) (*Schedule, error) {
 			}
 			continue
 		}
+		if f[0] == "changed" {
+			for _, x := range f[1:] {
+				c, ok := parseChange(x)
+				if !ok {
+					return nil, errf("bad changed read %q (want R<W or R>W, step numbers)", x)
+				}
+				s.Changed = append(s.Changed, c)
+			}
+			continue
+		}
 		st, err := parseStep(f)
 		if err != nil {
 			return nil, errf("%v", err)
@@ -276,6 +414,11 @@ func ParseSchedule(r io.Reader, name string) (*Schedule, error) {
 	if len(s.Steps) == 0 {
 		return nil, fmt.Errorf("%s: no steps", name)
 	}
+	for _, c := range s.Changed {
+		if c.Read >= len(s.Steps) || c.Write >= len(s.Steps) {
+			return nil, fmt.Errorf("%s: changed read %s beyond the %d steps", name, c, len(s.Steps))
+		}
+	}
 	for _, k := range s.Anomaly {
 		if k >= len(s.Steps) {
 			line = anomalyLine
@@ -287,6 +430,20 @@ func ParseSchedule(r io.Reader, name string) (*Schedule, error) {
 		}
 	}
 	return s, s.checkOccurrences(name)
+}
+
+// parseChange reads a Change in its file form.
+func parseChange(x string) (Change, bool) {
+	i := strings.IndexAny(x, "<>")
+	if i < 0 {
+		return Change{}, false
+	}
+	r, err1 := strconv.Atoi(x[:i])
+	w, err2 := strconv.Atoi(x[i+1:])
+	if err1 != nil || err2 != nil || r < 1 || w < 0 {
+		return Change{}, false
+	}
+	return Change{Read: r - 1, Write: w - 1, Ahead: x[i] == '<'}, true
 }
 
 func parseStep(f []string) (Step, error) {

@@ -30,6 +30,7 @@ func TestScheduleRoundTrip(t *testing.T) {
 	}
 	want := `# pecanvet schedule v2
 anomaly race/WR 6 7
+changed 7>6
 T1 write w @fig1.go:1 n=1
 T2 write x @fig1.go:5 n=1
 T1 read x @fig1.go:2 n=1
@@ -78,6 +79,55 @@ func TestWriteScheduleMatchesNewSchedule(t *testing.T) {
 	}
 	if _, _, err := WriteSchedule(&got, tr, "race/WR", sched[:4], anomaly); err == nil {
 		t.Error("WriteSchedule took an anomaly event outside the schedule")
+	}
+}
+
+// A read moved ahead of the write it read, or ahead of one that came
+// before it, is changed, as is one moved after a write that followed it;
+// a read that keeps its write, or reads its own goroutine's, is not.
+func TestChangedReads(t *testing.T) {
+	const text = `a write x @f.go:1
+b read x @f.go:2
+a write y @f.go:3
+b read y @f.go:4
+b write z @f.go:5
+b read z @f.go:6
+a write x @f.go:7
+b read x @f.go:8
+`
+	tr, err := ReadTrace(strings.NewReader(text), "t", ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		sched []int32
+		want  string
+	}{
+		{[]int32{0, 1, 2, 3, 4, 5, 6, 7}, ""},    // the recorded order
+		{[]int32{1, 0, 2, 3}, "1<2"},             // read x ahead of the write it read
+		{[]int32{0, 1, 3, 4, 5}, "3<0"},          // read y ahead of a write left out
+		{[]int32{0, 1, 2, 3, 4, 6, 5, 7}, ""},    // z is b's own
+		{[]int32{0, 1, 2, 3, 4, 5, 7, 6}, "7<8"}, // the second read x ahead of a's second write
+		{[]int32{0, 2, 3, 4, 5, 6, 1}, "7>6"},    // the first read x after the second write
+		{[]int32{0, 1, 2, 4, 5, 6, 3, 7}, ""},    // read y moved, still after its write
+	} {
+		var got []string
+		for _, ch := range ChangedReads(tr, c.sched) {
+			got = append(got, ch.String())
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("schedule %v: changed %q, want %q", c.sched, g, c.want)
+		}
+	}
+	if _, err := ParseSchedule(strings.NewReader("anomaly race/WR 1 2\nchanged 2<x\na read x @f.go:1 n=1\nb write x @f.go:2 n=1\n"), "s"); err == nil {
+		t.Error("ParseSchedule took a bad changed read")
+	}
+	s, err := ParseSchedule(strings.NewReader("anomaly race/WR 1 2\nchanged 1<2 2<0\na read x @f.go:1 n=1\nb write x @f.go:2 n=1\n"), "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []Change{{0, 1, true}, {1, -1, true}}; len(s.Changed) != 2 || s.Changed[0] != want[0] || s.Changed[1] != want[1] {
+		t.Errorf("parsed changed %v, want %v", s.Changed, want)
 	}
 }
 

@@ -19,7 +19,7 @@ func New(addr string, dial func(string) (*Conn, error)) *Client {
 }
 
 func (c *Client) getConn() (*Conn, error) {
-	if c.conn == nil { // want "data race on Client\\.conn"
+	if c.conn == nil { // want "data race on Client\\.conn" "atomicity violation on Client\\.conn"
 		conn, err := c.dial(c.addr)
 		if err != nil {
 			return nil, err
