@@ -182,14 +182,16 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 // predictMaxWork bounds a trace's prediction (predict.Options.MaxWork):
 // the search polls every 4096 steps (and in its costlier loops), 1,000 to
 // 30,000 times a second here, and a schedule over a trace of a million
-// events counts 257 units. It is what the former wall-clock share,
-// Budget/40 (7.5 s), gave a search polling 20,000 times a second: the
-// searches that poll slowly (costly steps) now get more than 7.5 s, and
-// none is cut by load. At a wall-clock share of 15 s, a dozen
+// events counts 257 units. At 150,000 units (7.5 s of a search polling
+// 20,000 times a second), ants's long traces (a million events through a
+// thousand goroutines, polling about 2,000 times a second) took a minute
+// each and left 51 of its 64 tests unchecked; 15,000 is about the former
+// wall-clock share, Budget/40 (7.5 s), on those, and none is cut by load.
+// At a wall-clock share of 15 s, a dozen
 // of ants's long tests (a million events through a thousand goroutines,
 // none giving a prediction in 15 s) took 3 of the package's 5 minutes in
 // turn.
-const predictMaxWork = 150_000
+const predictMaxWork = 15_000
 
 // settle takes the outcome of a trace's queued predictions.
 func (qd *queued) settle(r qResult) {
