@@ -221,6 +221,10 @@ type Report struct {
 	// Doomed counts the predictions not replayed because an earlier replay
 	// of their trace deadlocked where they would (see doom).
 	Doomed int
+	// Folded counts the goroutine assignments the searches folded onto one
+	// representative per combination of sites and start sites
+	// (search.Stats.Folded).
+	Folded int
 	// Candidates are the static candidates of the checked packages with
 	// what the dynamic loop made of each (candidateStatuses); only with
 	// Options.Drivers, which computes them.

@@ -40,8 +40,9 @@ func pred(t *testing.T, gs string) prediction {
 }
 
 func TestDoom(t *testing.T) {
-	// A replay stuck at step 4 (h's first step) after g1 g1 g2 ran.
-	d, ok := newDoom(0, pred(t, "g1 g1 g2 h g1"), replay.Verdict{Verdict: replay.Deadlock, Outside: true, Step: 4})
+	// A replay stuck at step 4 (h's first step, h not started) after g1
+	// g1 g2 ran.
+	d, ok := newDoom(0, pred(t, "g1 g1 g2 h g1"), replay.Verdict{Verdict: replay.Deadlock, Outside: true, Unstarted: true, Step: 4})
 	if !ok || d.g != "h" || d.n != 0 || d.done["g1"] != 2 || d.done["g2"] != 1 {
 		t.Fatalf("doom %+v, %v", d, ok)
 	}
@@ -63,12 +64,33 @@ func TestDoom(t *testing.T) {
 		}
 	}
 	// A later step of h: stuck at h's second step.
-	d, ok = newDoom(0, pred(t, "h g1 h"), replay.Verdict{Verdict: replay.Deadlock, Outside: true, Step: 3})
+	d, ok = newDoom(0, pred(t, "h g1 h"), replay.Verdict{Verdict: replay.Deadlock, Outside: true, Unstarted: true, Step: 3})
 	if !ok || d.n != 1 {
 		t.Fatalf("doom %+v", d)
 	}
 	if !d.dooms(pred(t, "h h g1")) || d.dooms(pred(t, "h g1 g1 h")) {
 		t.Error("second-step doom misjudged")
+	}
+	// h had started and blocked outside recorded operations (a timer, a
+	// connection): only the same steps in the same order lead there.
+	d, ok = newDoom(0, pred(t, "g1 g1 g2 h g1"), replay.Verdict{Verdict: replay.Deadlock, Outside: true, Step: 4})
+	if !ok || !d.strict {
+		t.Fatalf("doom %+v, %v", d, ok)
+	}
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{"g1 g1 g2 h", true},       // the same
+		{"g1 g1 g2 h g2 g1", true}, // the same up to h's step
+		{"g2 g1 g1 h g2", false},   // another order may wake h
+		{"g1 g2 h", false},         // fewer steps
+		{"h g1", false},
+		{"g1 g1 g2 g1 h", false},
+	} {
+		if got := d.dooms(pred(t, c.s)); got != c.want {
+			t.Errorf("strict: dooms(%q) = %v, want %v", c.s, got, c.want)
+		}
 	}
 	// Only deadlocks outside recorded operations teach anything: one in
 	// recorded operations (a lock another step holds) may clear with fewer
@@ -122,19 +144,16 @@ func TestDoomRoots(t *testing.T) {
 			t.Errorf("dooms(%q, anomaly %v) = %v, want %v", c.s, c.at, got, c.want)
 		}
 	}
+	// With an anomaly step before the stuck one, only the stuck
+	// goroutine's step is doomed.
+	d, ok = newDoom(0, withAnomaly("g1 g1 g2 g3 g1", 1, 4), v)
+	if !ok || d.dooms(withAnomaly("g1 g4", 1)) || !d.dooms(withAnomaly("g1 g3", 1)) {
+		t.Errorf("doom with an anomaly step before: %+v", d)
+	}
 	// Without Unstarted (the stuck goroutine had started, and blocked
-	// outside recorded operations), or with an anomaly step before the
-	// stuck one, only the stuck goroutine's step is doomed.
-	for _, dv := range []struct {
-		v  replay.Verdict
-		at []int
-	}{
-		{replay.Verdict{Verdict: replay.Deadlock, Outside: true, Step: 4}, []int{3, 4}},
-		{v, []int{1, 4}},
-	} {
-		d, ok := newDoom(0, withAnomaly("g1 g1 g2 g3 g1", dv.at...), dv.v)
-		if !ok || d.dooms(withAnomaly("g1 g4", 1)) || !d.dooms(withAnomaly("g1 g3", 1)) {
-			t.Errorf("doom from %+v, anomaly %v: %+v", dv.v, dv.at, d)
-		}
+	// outside recorded operations), only its step after the same prefix.
+	d, ok = newDoom(0, withAnomaly("g1 g1 g2 g3 g1", 3, 4), replay.Verdict{Verdict: replay.Deadlock, Outside: true, Step: 4})
+	if !ok || d.dooms(withAnomaly("g1 g4", 1)) || d.dooms(withAnomaly("g1 g3", 1)) || !d.dooms(withAnomaly("g1 g1 g2 g3", 3)) {
+		t.Errorf("strict doom: %+v", d)
 	}
 }

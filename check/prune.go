@@ -37,12 +37,26 @@ import (
 // steps all after it (anomalyFrom), in the failed schedule and the other:
 // a goroutine past its part of the anomaly that takes another path runs
 // free, and may then do more than its steps.
+//
+// When g had started and blocked outside recorded operations (a select on
+// a timer, a read from a connection), what wakes it depends on the values
+// the steps before wrote, not only on how many ran: another order of as
+// many steps may arm another timer or send another request (ttlcache's
+// OnEviction test: one such deadlock kept 11 predictions of the test from
+// being replayed). Such a doom (strict) covers only the schedules that
+// begin with the same steps up to the stuck one, in the same order, and
+// give it to g: those replay as the failed one did up to there.
 type doom struct {
 	from    int // the item whose replay showed it
 	g       string
 	n       int
 	done    map[string]int
 	started map[string]bool // with Unstarted: the roots that had started
+	// strict: g had started (not Unstarted); prefix sums the text of the
+	// steps before the stuck one, k of them.
+	strict bool
+	prefix [sha256.Size]byte
+	k      int
 }
 
 // newDoom reads a doom from a deadlock verdict of prediction p, if it is
@@ -65,6 +79,10 @@ func newDoom(from int, p prediction, v replay.Verdict) (doom, bool) {
 		return doom{}, false
 	}
 	d.n = d.done[d.g]
+	if !v.Unstarted {
+		d.strict, d.k = true, v.Step-1
+		d.prefix, _ = p.prefixSum(d.k)
+	}
 	if v.Unstarted && len(v.Roots) > 0 && p.anomalyFrom() >= v.Step-1 {
 		d.started = map[string]bool{}
 		for _, r := range v.Roots {
@@ -82,6 +100,10 @@ func isRoot(g string) bool { return !strings.Contains(g, ".") }
 // d.started) the first step of a root that had not started, with at most
 // d.done steps of every goroutine run.
 func (d doom) dooms(p prediction) bool {
+	if d.strict {
+		sum, next := p.prefixSum(d.k)
+		return next == d.g && sum == d.prefix
+	}
 	run := map[string]int{}
 	doomed, at := false, 0
 	p.eachStepG(func(g string) bool {
@@ -103,6 +125,25 @@ func (d doom) dooms(p prediction) bool {
 		return true
 	})
 	return doomed
+}
+
+// prefixSum returns the sum of the text of p's first k steps and the
+// goroutine of step k+1 ("" if there is none).
+func (p prediction) prefixSum(k int) (sum [sha256.Size]byte, next string) {
+	h := sha256.New()
+	n := 0
+	p.eachStep(func([]int) {}, func(g, text []byte) bool {
+		if n == k {
+			next = string(g)
+			return false
+		}
+		h.Write(text)
+		h.Write([]byte{'\n'})
+		n++
+		return true
+	})
+	h.Sum(sum[:0])
+	return sum, next
 }
 
 // anomalyFrom returns the index of the anomaly's first step (from 0), -1

@@ -145,7 +145,7 @@ type qGroup struct {
 // at least replayShareMin: on ants, the replays of each of a dozen long
 // tests (a million steps through a thousand goroutines, every one
 // failing after 5 to 30 s) took the package's whole budget in turn, and
-// the tests after them were never checked. As for prediction (predictShare),
+// the tests after them were never checked. As for prediction (predictMaxWork),
 // one trace must not take what the package's other tests need.
 const replayShare = 10
 

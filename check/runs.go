@@ -125,24 +125,16 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		return false
 	}
 	pstart := time.Now()
-	// One trace's prediction gets a share of the package's budget: a
-	// search that blows up on one trace (conc's iter tests, 11 goroutines
-	// over 60,000 events, once spent the whole 5 minutes) must not leave
-	// the package's other tests unchecked.
-	//
-	// The share is wall time, but no search stops before predictMinPolls
-	// polls of its work: a small trace's prediction is the same on a
-	// loaded machine. Under analysistest's sixty packages at once, tiny
-	// traces (bigcopy, critical: 200 polls, 0.1 s alone) ran past 7.5 s
-	// and lost their violations.
-	bound := max(predictShareMin, c.opt.Budget/predictShare)
-	share := time.Now().Add(bound)
-	polls := 0
-	popt := predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: c.deadline, Context: c.ctx, SelectAlt: c.selAlts.at}
-	popt.Search.Stop = func() bool {
-		polls++
-		return polls > predictMinPolls && time.Now().After(share)
-	}
+	// One trace's prediction is bounded by its work (predictMaxWork), the
+	// package's by its budget: a search that blows up on one trace (conc's
+	// iter tests, 11 goroutines over 60,000 events, once spent the whole
+	// 5 minutes) must not leave the package's other tests unchecked. A
+	// share of the budget in wall time did that too, but cut traces on a
+	// loaded machine and not on an idle one (two caches' searches stopped
+	// at 7.5 s while their packages took 11-15 s of 5 minutes), and made
+	// findings come and go with the load; a bound on work cuts the same
+	// searches everywhere.
+	popt := predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: c.deadline, Context: c.ctx, MaxWork: predictMaxWork, SelectAlt: c.selAlts.at}
 	if cands := c.cands; len(cands) > 0 {
 		// Search first what the static analysis points at:
 		// a search the trace's share cuts has looked at those.
@@ -150,6 +142,9 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	}
 	res, err := predict.Run(tr, anomaliesOf(c.test, c.opt.Anomalies), popt)
 	c.rep.Time.Predict += time.Since(pstart)
+	if res != nil {
+		c.rep.Folded += res.Stats.Folded
+	}
 	if err != nil {
 		c.rep.addNote(note.Predict, c.pkg, c.test, "%v", err)
 		return nil
@@ -163,8 +158,8 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	}
 	if res.Cut != "" {
 		why := fmt.Sprintf("budget of %v spent", c.opt.Budget)
-		if now := time.Now(); now.After(share) && now.Before(c.deadline) {
-			why = fmt.Sprintf("its trace's share of the budget (%v) spent", bound)
+		if res.WorkCut {
+			why = fmt.Sprintf("its trace's work bound (%d units of search and scheduling) reached", predictMaxWork)
 		}
 		c.rep.addNote(note.Budget, c.pkg, c.test, "%s while predicting; %s", why, res.Cut)
 	}
@@ -186,18 +181,19 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	return &queued{c: c, preds: preds, flt: flt, path: path}
 }
 
-// A trace's prediction may take Budget/predictShare, and at least
-// predictShareMin. At Budget/20 (15 s), a dozen of ants's long tests
-// (a million events through a thousand goroutines, none giving a
-// prediction in 15 s) took 3 of the package's 5 minutes in turn.
-const (
-	predictShare    = 40
-	predictShareMin = 5 * time.Second
-	// predictMinPolls is the search's work that no share cuts: it polls
-	// its Stop every 4096 steps (and in its costlier loops), 1,000 to
-	// 30,000 times a second here.
-	predictMinPolls = 2000
-)
+// predictMaxWork bounds a trace's prediction (predict.Options.MaxWork):
+// the search polls every 4096 steps (and in its costlier loops), 1,000 to
+// 30,000 times a second here, and a schedule over a trace of a million
+// events counts 257 units. At 150,000 units (7.5 s of a search polling
+// 20,000 times a second), ants's long traces (a million events through a
+// thousand goroutines, polling about 2,000 times a second) took a minute
+// each and left 51 of its 64 tests unchecked; 15,000 is about the former
+// wall-clock share, Budget/40 (7.5 s), on those, and none is cut by load.
+// At a wall-clock share of 15 s, a dozen
+// of ants's long tests (a million events through a thousand goroutines,
+// none giving a prediction in 15 s) took 3 of the package's 5 minutes in
+// turn.
+const predictMaxWork = 15_000
 
 // settle takes the outcome of a trace's queued predictions.
 func (qd *queued) settle(r qResult) {

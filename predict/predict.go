@@ -37,6 +37,11 @@ type Options struct {
 	// found so far and Result.Cut says what was left out.
 	Deadline time.Time
 	Context  context.Context
+	// MaxWork, if positive, bounds the prediction by the work it does
+	// rather than by the clock: once it has done that many units (Work)
+	// the search stops as at a deadline. The same trace and options then
+	// give the same anomalies on any machine under any load.
+	MaxWork int64
 	// Prefer, if set, names the site combinations to search first (their
 	// sites, "path:line:col", in pattern order): pecanvet passes those on
 	// a static candidate's two sides, so that a search the deadline cuts
@@ -50,6 +55,15 @@ type Options struct {
 	// else it could have done.
 	SelectAlt func(site string) bool
 }
+
+// Work units: a search poll stands for the search's steps between polls
+// (search.Options.Stop: 4096 steps, or a few hundred of its costlier
+// ones); a schedule generated for workSchedule units plus one per
+// workEvents events of the trace, as it may pass over the whole trace.
+const (
+	workSchedule = 1
+	workEvents   = 4096
+)
 
 // stop reports whether the deadline or the context ran out.
 func (o *Options) stop() bool {
@@ -123,6 +137,8 @@ type Stats struct {
 	Candidates         int           // candidate instances the search proposed
 	Infeasible         int           // candidates without a feasible schedule
 	Unobserved         int           // instances without effect, not proposed (search.Stats.Unobserved)
+	Work               int64         // work units done (Options.MaxWork)
+	Folded             int           // goroutine assignments folded by symmetry (search.Stats.Folded)
 }
 
 // Result is the outcome of Run.
@@ -134,6 +150,8 @@ type Result struct {
 	// Cut is empty when the search ran to the end; otherwise it says
 	// where the deadline stopped it (the anomalies are those found before).
 	Cut string
+	// WorkCut: the cut was Options.MaxWork's, not the clock's.
+	WorkCut bool
 }
 
 // Run predicts the anomalies of tr matching pats.
@@ -157,14 +175,30 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	gen := schedule.NewGenerator(gr)
 	t1 := time.Now()
 	sopt := opt.Search
-	if opt.Context != nil || !opt.Deadline.IsZero() {
+	schedWork := int64(workSchedule + len(tr.Events)/workEvents)
+	overWork := func() bool {
+		if opt.MaxWork > 0 && res.Stats.Work >= opt.MaxWork {
+			res.WorkCut = true
+			return true
+		}
+		return false
+	}
+	if opt.Context != nil || !opt.Deadline.IsZero() || opt.MaxWork > 0 {
 		sopt.Stop = func() bool {
-			return opt.stop() || opt.Search.Stop != nil && opt.Search.Stop()
+			res.Stats.Work++
+			return opt.stop() || overWork() || opt.Search.Stop != nil && opt.Search.Stop()
 		}
 	}
-	if sopt.Stop != nil && sopt.Stop() {
+	if opt.stop() || opt.Search.Stop != nil && opt.Search.Stop() {
 		res.Cut = "time ran out before the search: nothing searched"
 		return res, nil
+	}
+	// cutBy says what stopped the search.
+	cutBy := func() string {
+		if res.WorkCut {
+			return fmt.Sprintf("the work bound (%d units) was reached", opt.MaxWork)
+		}
+		return "time ran out"
 	}
 	if opt.Prefer != nil {
 		// Asked once per combination of code (skeleton) and pattern:
@@ -195,6 +229,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 		if sopt.Stop != nil && sopt.Stop() {
 			return false
 		}
+		res.Stats.Work += schedWork - 1 // Stop counted one
 		ts := time.Now()
 		defer func() { schedTime += time.Since(ts) }()
 		if opt.Feasible != nil && !opt.Feasible(c) {
@@ -251,9 +286,10 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	res.Stats.Schedule = schedTime
 	res.Stats.Candidates = st.Candidates
 	res.Stats.Unobserved = st.Unobserved
+	res.Stats.Folded = st.Folded
 	if st.Cut {
 		if st.CutAt == "" {
-			res.Cut = "time ran out while indexing the atomic regions' accesses (a region of very many distinct accesses): no pattern searched"
+			res.Cut = cutBy() + " while indexing the atomic regions' accesses (a region of very many distinct accesses): no pattern searched"
 		} else {
 			where, rest := "in the search, at pattern "+st.CutAt, "the rest of the patterns not searched"
 			switch {
@@ -262,7 +298,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 			case opt.Prefer != nil:
 				where, rest = "in the search, at pattern "+st.CutAt+", after every pattern was searched for the static candidates' site combinations", "the rest of the patterns not searched for other combinations"
 			}
-			res.Cut = fmt.Sprintf("time ran out %s: %d anomalies found, %s", where, len(res.Anomalies), rest)
+			res.Cut = fmt.Sprintf("%s %s: %d anomalies found, %s", cutBy(), where, len(res.Anomalies), rest)
 		}
 	}
 	if st.RegionsCapped {

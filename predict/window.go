@@ -178,6 +178,8 @@ func (out *StreamResult) window(st *streamState, buf []trace.Event, w0 int, last
 	out.Stats.Schedules += s.Schedules
 	out.Stats.Candidates += s.Candidates
 	out.Stats.Unobserved += s.Unobserved
+	out.Stats.Folded += s.Folded
+	out.Stats.Work += s.Work
 	out.Stats.Infeasible += s.Infeasible
 	if res.Cut != "" {
 		out.Cut = fmt.Sprintf("window %d (events %d to %d): %s", out.Windows+1, w0+1, w0+len(buf), res.Cut)

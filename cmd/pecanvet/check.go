@@ -284,6 +284,9 @@ func checkJSON(f check.Finding) checkOut {
 
 // printFiltered says what each filter between prediction and replay saved.
 func printFiltered(w io.Writer, rep *check.Report) {
+	if rep.Folded > 0 {
+		fmt.Fprintf(w, "pecanvet check: symmetry: %d goroutine assignments folded (goroutines started at the same sites: one representative searched per combination of access sites and start sites)\n", rep.Folded)
+	}
 	if rep.Doomed > 0 {
 		fmt.Fprintf(w, "pecanvet check: %d predictions not replayed: an earlier replay of the same trace deadlocked where they would (a goroutine waiting outside recorded operations, with at least the steps they would run before it run)\n", rep.Doomed)
 	}

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/pecanvet/pecanvet/passes/pecan"
 )
 
 // The real-modules section: pinned modules from the module
@@ -117,6 +119,7 @@ type modResult struct {
 	vet, race *run
 	notes     []string
 	vetErrs   []string
+	stats     []pecan.Stats // vet's -pecan.stats lines, one per package checked
 }
 
 type modReport struct {
@@ -196,6 +199,7 @@ func evalModule(ctx context.Context, c *config, work string, m modSpec, triage m
 	if err != nil {
 		res.notes = append(res.notes, err.Error())
 	}
+	res.stats = st
 	res.packages = packageRows(ctx, dir, st, c)
 	res.notes = append(res.notes, pecanNotes(res.vet.Stderr)...)
 	if res.vet.describe() != "ok" {
@@ -391,6 +395,9 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 			fmt.Fprintf(&b, "%s. ", r.spec.Why)
 		}
 		fmt.Fprintf(&b, "go %s; vet's largest process at its peak: %s.\n\n", r.goLine, r.vet.PeakProc)
+		if t := whereTime(r.vet.Wall, r.stats); t != "" {
+			b.WriteString(t + "\n\n")
+		}
 		b.WriteString(renderPackages(r.packages))
 		if len(r.reports) > 0 {
 			b.WriteString("\nReports:\n\n")
@@ -405,6 +412,32 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 		b.WriteString(renderNotes(r.notes, r.vetErrs))
 	}
 	return b.String()
+}
+
+// whereTime says where vet's wall time went: the dynamic check's phases,
+// summed over the packages checked (-pecan.stats), and idle, the part of
+// vet's wall time when no package's check ran (type-checking, the go
+// command, the tool's runs on dependencies, waiting for a core): so that
+// a slow module explains itself. Replays (and the packages' checks) run
+// in parallel, so the phases may add up to more than the wall time.
+func whereTime(vet time.Duration, st []pecan.Stats) string {
+	var checks, build, record, predict, replay float64
+	records, replays := 0, 0
+	for _, s := range st {
+		checks += s.Wall
+		build += s.Build
+		record += s.Record
+		predict += s.Predict
+		replay += s.Replay
+		records += s.Records
+		replays += s.Replays
+	}
+	if len(st) == 0 || vet <= 0 {
+		return ""
+	}
+	idle := max(0, vet.Seconds()-checks)
+	return fmt.Sprintf("Where the time goes: vet %.1f s; the checks of %d packages %.1f s: build %.1f s, record %.1f s (%d runs), predict %.1f s, replay %.1f s (%d runs); idle %.1f s (no check running: type-checking, the go command, waiting).",
+		vet.Seconds(), len(st), checks, build, record, records, predict, replay, replays, idle)
 }
 
 // raceReports counts the race detector's reports in a go test -race run.

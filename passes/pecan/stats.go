@@ -41,6 +41,9 @@ type Stats struct {
 	// Doomed: predictions not replayed because an earlier replay of their
 	// trace deadlocked where they would (check.Report.Doomed).
 	Doomed int `json:"doomed,omitempty"`
+	// Folded: goroutine assignments the search folded by symmetry
+	// (check.Report.Folded).
+	Folded int `json:"folded,omitempty"`
 }
 
 // writeStats appends res as one JSON line to the -stats file, if set. Units
@@ -64,6 +67,7 @@ func writeStats(pass *analysis.Pass, res *Result) {
 			st.LockRejected = c.Candidates
 		}
 		st.Doomed = r.Doomed
+		st.Folded = r.Folded
 	}
 	b, err := json.Marshal(st)
 	if err != nil {

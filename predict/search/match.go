@@ -57,6 +57,7 @@ type matcher struct {
 	objOf        []int32 // SV var → object, -1 unbound
 	gOf          []int32 // T var → goroutine, -1 unbound
 	keyBuf       []byte
+	foldBuf      []byte // foldKey of the current assignment
 	siteIdx      []int32
 }
 
@@ -142,6 +143,11 @@ func (m *matcher) assign(k int, key string, elem [][2]int) bool {
 		return true
 	}
 	if k == len(m.gs) {
+		if m.folded(key) {
+			// Not counted against MaxAssign: the representative's
+			// instances stand for it.
+			return false
+		}
 		if s.opt.MaxAssign > 0 && s.assigns[key] >= s.opt.MaxAssign {
 			// Counted once: the tries mark keeps the key from coming back.
 			s.stats.Capped++
@@ -398,6 +404,7 @@ func (m *matcher) instances(key string, elem [][2]int) {
 			}
 			m.s.stats.Candidates++
 			m.s.tries[key]++
+			m.represent()
 			sites := make([]string, n)
 			for i, e := range events {
 				sites[i] = gr.Tr.Site(gr.Ev(e))

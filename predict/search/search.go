@@ -74,6 +74,10 @@ type Stats struct {
 	GaveUp     int // site combinations abandoned after MaxTries
 	Unobserved int // instances without effect (see unobserved), not proposed
 	Capped     int // site combinations abandoned after MaxAssign goroutine assignments
+	// Folded counts the goroutine assignments not searched because
+	// another assignment of goroutines with the same start-site chains
+	// represents their site combination (symmetry.go).
+	Folded int
 	// RegionsCapped: the index of the atomic regions' access sequences
 	// stopped at MaxRegionTuples; violations inside the rest are missed.
 	RegionsCapped bool
@@ -106,7 +110,7 @@ func Run(gr *ptg.Graph, pats []*pattern.Pattern, opt Options, try func(Candidate
 	// Lock-order and leak patterns are not access patterns: predict's
 	// inversion and leak finders look for them.
 	pats = slices.DeleteFunc(slices.Clone(pats), func(p *pattern.Pattern) bool { return p.Lock || p.Leak })
-	s := &searcher{gr: gr, opt: opt, try: try, tries: map[string]int{}, done: map[string]bool{}, assigns: map[string]int{}, shapes: map[string]*groupIndex{}}
+	s := &searcher{gr: gr, opt: opt, try: try, tries: map[string]int{}, done: map[string]bool{}, assigns: map[string]int{}, reps: map[string][]int32{}, shapes: map[string]*groupIndex{}}
 	// Index every region-group shape in one pass over the regions.
 	var gs []*group
 	needShared := false
@@ -208,6 +212,8 @@ type searcher struct {
 	done  map[string]bool
 	// assigns counts the goroutine assignments examined per site key.
 	assigns   map[string]int
+	chains    []int32            // start-site chain per goroutine (startChains), once needed
+	reps      map[string][]int32 // foldKey → its representative's goroutine assignment
 	steps     uint64
 	cur       *pattern.Pattern // the pattern being searched
 	stats     Stats

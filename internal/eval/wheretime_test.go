@@ -1,0 +1,30 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pecanvet/pecanvet/passes/pecan"
+)
+
+// TestWhereTime: a module's time is the packages' phases summed, and idle
+// is vet's wall time when no check ran.
+func TestWhereTime(t *testing.T) {
+	st := []pecan.Stats{
+		{Wall: 4, Build: 1, Record: 1.5, Predict: 0.5, Replay: 1, Records: 10, Replays: 3},
+		{Wall: 2, Build: 0.5, Record: 0.5, Predict: 0.25, Replay: 0.5, Records: 4, Replays: 1},
+	}
+	got := whereTime(10*time.Second, st)
+	want := "Where the time goes: vet 10.0 s; the checks of 2 packages 6.0 s: build 1.5 s, record 2.0 s (14 runs), predict 0.8 s, replay 1.5 s (4 runs); idle 4.0 s (no check running: type-checking, the go command, waiting)."
+	if got != want {
+		t.Errorf("whereTime:\n got %s\nwant %s", got, want)
+	}
+	if got := whereTime(time.Second, nil); got != "" {
+		t.Errorf("no stats: %q", got)
+	}
+	// Packages checked in parallel may take more than vet's wall time.
+	if got := whereTime(time.Second, st); got == "" || !strings.Contains(got, "idle 0.0 s") {
+		t.Errorf("parallel checks: %q", got)
+	}
+}

@@ -1,0 +1,105 @@
+package search
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/predict/ptg"
+)
+
+// TestSymmetryFolds: n goroutines forked at one site run the same code;
+// every site combination's candidates come from one assignment of
+// goroutines, whatever n, and the other assignments are folded.
+func TestSymmetryFolds(t *testing.T) {
+	pats := allPatterns(t)
+	var cands []int
+	for _, n := range []int{3, 24} {
+		gr := ptg.Build(sameCode(t, n))
+		assigned := map[string]map[string]bool{} // key → goroutine tuples proposed
+		st := Run(gr, pats, Options{}, func(c Candidate) bool {
+			var gs []string
+			for _, e := range c.Events {
+				gs = append(gs, gr.Tr.Goroutines[gr.Ev(e).G])
+			}
+			// Same goroutine tuple up to the order the pattern's
+			// threads take: a set of goroutines.
+			k := strings.Join(uniq(gs), ",")
+			if assigned[c.Key] == nil {
+				assigned[c.Key] = map[string]bool{}
+			}
+			assigned[c.Key][k] = true
+			return false
+		})
+		for key, as := range assigned {
+			// A pattern's two threads may take the representative's two
+			// goroutines in either order (both assignments' chains are
+			// equal): at most those two.
+			if len(as) > 1 {
+				t.Errorf("n=%d: %s proposed from %d goroutine sets %v; want one", n, key, len(as), as)
+			}
+		}
+		if st.Folded == 0 {
+			t.Errorf("n=%d: nothing folded", n)
+		}
+		cands = append(cands, st.Candidates)
+	}
+	if cands[0] != cands[1] {
+		t.Errorf("candidates: %d with 3 goroutines, %d with 24; want equal", cands[0], cands[1])
+	}
+}
+
+func uniq(gs []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, g := range gs {
+		if !seen[g] {
+			seen[g] = true
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// TestStartChains: goroutines are alike when forked at the same site by
+// alike parents; roots are alike with nothing.
+func TestStartChains(t *testing.T) {
+	src := trace.TextHeader + `
+main fork a1 @m.go:1
+main fork a2 @m.go:1
+main fork b @m.go:2
+a1 fork c1 @w.go:1
+a2 fork c2 @w.go:1
+b fork c3 @w.go:1
+a1 read x @a.go:1
+a2 read x @a.go:1
+b read x @a.go:1
+c1 read x @a.go:1
+c2 read x @a.go:1
+c3 read x @a.go:1
+r1 read x @a.go:1
+r2 read x @a.go:1
+`
+	tr, err := trace.ReadTrace(strings.NewReader(src), t.Name(), trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := startChains(ptg.Build(tr))
+	id := map[string]int32{}
+	for g, name := range tr.Goroutines {
+		id[name] = ids[g]
+	}
+	same := func(a, b string) bool { return id[a] == id[b] }
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"a1", "a2", true}, {"c1", "c2", true}, {"a1", "b", false}, {"c1", "c3", false},
+		{"r1", "r2", false}, {"main", "r1", false}, {"a1", "c1", false},
+	} {
+		if got := same(c.a, c.b); got != c.want {
+			t.Errorf("%s and %s alike: %v, want %v (ids %v)", c.a, c.b, got, c.want, fmt.Sprint(id))
+		}
+	}
+}
