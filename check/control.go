@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -27,7 +28,7 @@ import (
 // goroutines held the same way, the same end), except that the steps the
 // remote goroutines run inside the local unit's window move before the
 // unit's first event, or after its last — the two serial orders. If one
-// of them runs to its end and the test fails the same way (effectKey),
+// of them runs to its end and the test fails the same way (at the same places: sameFailure),
 // the failure is not the interleaving's: the finding has no effect and
 // stands or falls by the dependence criterion like any other. A serial
 // control of a real atomicity violation gives the correct result and
@@ -54,26 +55,33 @@ func (f *Finding) wantsControl() bool {
 }
 
 // serialControls returns the serial controls of s, a schedule of
-// pattern events with threads T and units AR: the remote goroutines'
-// steps between the first and the last event of the local unit (that of
-// event 0) moved before its first event, then after its last, the other
-// steps in place. Each keeps every goroutine's steps in order, so each
-// step's occurrence count still holds. It returns none when no remote
-// event falls inside the unit.
+// pattern events with threads T and units AR, the local unit being event
+// 0's. Before: the remote goroutines' steps from the local goroutine's
+// outermost lock still held at the unit's first event (else that event)
+// to the unit's last move there, ahead of the unit's critical section,
+// so they do not wait on a lock it holds. After: the remote goroutines'
+// steps from the unit's first event on are left out of the schedule, so they run only
+// once it has ended and every goroutine runs free (moved after the
+// unit's last event, they would wait on a lock the unit still holds while
+// the schedule holds the unit); only the local events stay in its
+// anomaly line. Each keeps every goroutine's steps in order, so each
+// step's occurrence count still holds. None when no remote event falls
+// inside the unit.
 func serialControls(s *trace.Schedule, T, AR []int) []*trace.Schedule {
 	if s == nil || len(s.Anomaly) == 0 || len(s.Anomaly) != len(T) || len(T) != len(AR) {
 		return nil
 	}
+	isLocal := func(k int) bool { return T[k] == T[0] && AR[k] == AR[0] }
 	first, last := s.Anomaly[0], s.Anomaly[0]
 	for k, i := range s.Anomaly {
-		if T[k] == T[0] && AR[k] == AR[0] {
+		if isLocal(k) {
 			first, last = min(first, i), max(last, i)
 		}
 	}
 	local := s.Steps[first].G
 	remote := map[string]bool{}
 	for k, i := range s.Anomaly {
-		if T[k] == T[0] && AR[k] == AR[0] || i <= first || i >= last {
+		if isLocal(k) || i <= first || i >= last {
 			continue
 		}
 		g := s.Steps[i].G
@@ -85,45 +93,86 @@ func serialControls(s *trace.Schedule, T, AR []int) []*trace.Schedule {
 	if len(remote) == 0 {
 		return nil
 	}
-	var rs, os []int // step indices of the window: remote goroutines', the others'
-	for i := first; i <= last; i++ {
-		if remote[s.Steps[i].G] {
-			rs = append(rs, i)
-		} else {
-			os = append(os, i)
+	// The local goroutine's locks held at first: where they were taken.
+	held := map[string][]int{}
+	for i := 0; i < first; i++ {
+		st := s.Steps[i]
+		if st.G != local {
+			continue
 		}
-	}
-	build := func(window []int) *trace.Schedule {
-		c := &trace.Schedule{Build: s.Build, Pattern: s.Pattern, Steps: make([]trace.Step, 0, len(s.Steps))}
-		at := make(map[int]int, len(window))
-		c.Steps = append(c.Steps, s.Steps[:first]...)
-		for _, i := range window {
-			at[i] = len(c.Steps)
-			c.Steps = append(c.Steps, s.Steps[i])
-		}
-		c.Steps = append(c.Steps, s.Steps[last+1:]...)
-		for _, i := range s.Anomaly {
-			if j, ok := at[i]; ok {
-				i = j
+		switch st.Op {
+		case trace.Lock, trace.RLock:
+			held[st.Obj] = append(held[st.Obj], i)
+		case trace.Unlock, trace.RUnlock:
+			if n := len(held[st.Obj]); n > 0 {
+				held[st.Obj] = held[st.Obj][:n-1]
 			}
-			c.Anomaly = append(c.Anomaly, i)
 		}
-		return c
 	}
-	return []*trace.Schedule{
-		build(append(append([]int(nil), rs...), os...)),
-		build(append(append([]int(nil), os...), rs...)),
+	ins := first
+	for _, at := range held {
+		if len(at) > 0 {
+			ins = min(ins, at[0])
+		}
 	}
+	before := &trace.Schedule{Build: s.Build, Pattern: s.Pattern, Steps: make([]trace.Step, 0, len(s.Steps))}
+	at := map[int]int{}
+	before.Steps = append(before.Steps, s.Steps[:ins]...)
+	for _, pass := range []bool{true, false} {
+		for i := ins; i <= last; i++ {
+			if remote[s.Steps[i].G] == pass {
+				at[i] = len(before.Steps)
+				before.Steps = append(before.Steps, s.Steps[i])
+			}
+		}
+	}
+	before.Steps = append(before.Steps, s.Steps[last+1:]...)
+	for _, i := range s.Anomaly {
+		if j, ok := at[i]; ok {
+			i = j
+		}
+		before.Anomaly = append(before.Anomaly, i)
+	}
+	after := &trace.Schedule{Build: s.Build, Pattern: s.Pattern}
+	at = map[int]int{}
+	for i, st := range s.Steps {
+		if i >= first && remote[st.G] {
+			continue
+		}
+		at[i] = len(after.Steps)
+		after.Steps = append(after.Steps, st)
+	}
+	for k, i := range s.Anomaly {
+		if j, ok := at[i]; ok && isLocal(k) {
+			after.Anomaly = append(after.Anomaly, j)
+		}
+	}
+	return []*trace.Schedule{before, after}
 }
 
 // sameFailure reports whether control replay c ran its whole schedule
-// and failed as replay v did: at the same place (effectKey), both
-// panicking or neither.
+// and failed as replay v did: at the same places (failPlaces), both
+// panicking or neither. A schedule whose test fails at a place more than
+// its control's fails there by the interleaving: a lost update that
+// breaks the final count besides an early check the held goroutine
+// breaks in both.
 func sameFailure(c, v replay.Verdict) bool {
 	if c.Verdict != replay.Reproduced || c.Interrupted || c.AsBaseline || c.Passed && !c.Panicked {
 		return false
 	}
-	return c.Panicked == v.Panicked && effectKey(c.Consequence) == effectKey(v.Consequence)
+	return c.Panicked == v.Panicked && failPlaces(c.Consequence) == failPlaces(v.Consequence)
+}
+
+// failPlaces is every place a consequence names (the file:line of each
+// failed assertion, or of the panic), sorted, once each; else its text
+// without numbers, as effectKey.
+func failPlaces(c string) string {
+	ps := failPlace.FindAllString(c, -1)
+	if len(ps) == 0 {
+		return effectKey(c)
+	}
+	slices.Sort(ps)
+	return strings.Join(slices.Compact(ps), " ")
 }
 
 // controlItems replays the serial controls of the replayed items whose
