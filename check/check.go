@@ -71,6 +71,10 @@ type Options struct {
 	// criterion). Off by default: on the corpus it cost replays and lost
 	// a finding under -maxreplays; the search's own order does better.
 	RankReadsFrom bool
+	// Controls turns on the control replays of effect-only violations
+	// (control.go). Off by default: on the corpus they demoted real bugs
+	// (gauge, registry, pecanfig1: issue 26, work in progress).
+	Controls bool
 }
 
 // Finding is one prediction and what replay made of it.

@@ -181,6 +181,9 @@ func failPlaces(c string) string {
 // Each gets at most two control replays, one per serial order, stopping
 // at the first that fails the same way. Called by finish, after wait.
 func (q *replayQueue) controlItems(rep *Report) {
+	if !q.opt.Controls {
+		return
+	}
 	var todo []*qItem
 	for _, it := range q.items {
 		if it.state == pDone && it.inferred == 0 {

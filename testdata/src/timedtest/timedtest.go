@@ -9,7 +9,7 @@ type Counter struct {
 
 // Inc adds one: it loads the count and stores it plus one.
 func (c *Counter) Inc() {
-	old := atomic.LoadInt64(&c.n)   // want "atomicity violation .*on Counter\\.n.*test fails: .*timedtest_test\\.go:29"
+	old := atomic.LoadInt64(&c.n)  // want "atomicity violation .*on Counter\\.n.*test fails: .*timedtest_test\\.go:29"
 	atomic.StoreInt64(&c.n, old+1) // another Inc's store in between is lost
 }
 
