@@ -71,6 +71,10 @@ type Options struct {
 	// criterion). Off by default: on the corpus it cost replays and lost
 	// a finding under -maxreplays; the search's own order does better.
 	RankReadsFrom bool
+	// Controls turns on the control replays of effect-only violations
+	// (control.go). Off by default: on the corpus they demoted real bugs
+	// (gauge, registry, pecanfig1: issue 26, work in progress).
+	Controls bool
 }
 
 // Finding is one prediction and what replay made of it.
@@ -97,6 +101,10 @@ type Finding struct {
 	// on to use (static/depend), for a reproduced atomicity or atomic-set
 	// violation whose replay showed no effect; empty when it changes none.
 	Dependence string
+	// Control is set when a serial control of an effect-only violation
+	// failed the same way (see control.go): the failure is the schedule's
+	// holding goroutines, not the interleaving's, so Effect is false.
+	Control string
 	// Lead is set when the finding stands for the same bug as another
 	// one, reported in its place: the site of that one's first event.
 	// See group.

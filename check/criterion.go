@@ -17,13 +17,15 @@ import (
 // the program hung for good after the schedule let go (the replay's
 // consequence then says so). A reproduced lock-order inversion is its
 // own effect: its proof is that the replay deadlocked there
-// (replay.Verdict.Deadlocked), whatever the test does otherwise.
+// (replay.Verdict.Deadlocked), whatever the test does otherwise. A
+// failure that a serial control of the schedule shows too (Control) is
+// the schedule's timing, not the interleaving's: no effect.
 func (f *Finding) Effect() bool {
 	v := f.Verdict
 	if f.Deadlock() || f.Leak() {
 		return true
 	}
-	return (!v.Passed || v.Panicked) && !v.AsBaseline
+	return (!v.Passed || v.Panicked) && !v.AsBaseline && f.Control == ""
 }
 
 // Deadlock reports whether the finding is a lock-order inversion whose

@@ -176,6 +176,7 @@ type qItem struct {
 	sigs       map[int]prefixSig // by failure step, once read
 	final      bool              // it and every earlier item of its trace are decided
 	permit     bool              // holds an exploration permit (explorePermit)
+	control    string            // Finding.Control (controlItems)
 }
 
 func newReplayQueue(ctx context.Context, b *testbin.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool) *replayQueue {
@@ -664,6 +665,7 @@ type qResult struct {
 func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 	rep.Time.Replay += q.replayed
 	rep.Time.Replays += q.replays
+	q.controlItems(rep)
 	out := make([]qResult, len(q.groups))
 	for gi, g := range q.groups {
 		r := &out[gi]
@@ -672,7 +674,8 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 			it := q.items[i]
 			switch it.state {
 			case pDone:
-				f := Finding{Package: q.pkg, Test: g.test, Anomaly: it.p.a, Schedule: it.s, Verdict: it.v, Goroutines: it.gs, Objects: it.objs, pred: predID(it.p), unordered: it.p.unordered}
+				f := q.findingOf(it)
+				f.Control = it.control
 				if it.inferred > 0 {
 					// Replayed only because it started before the replay
 					// it shares a failure with was final: shown as the
@@ -705,6 +708,11 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 		}
 	}
 	return out
+}
+
+// findingOf is the finding of replayed item it, as its replay showed it.
+func (q *replayQueue) findingOf(it *qItem) Finding {
+	return Finding{Package: q.pkg, Test: it.g.test, Anomaly: it.p.a, Schedule: it.s, Verdict: it.v, Goroutines: it.gs, Objects: it.objs, pred: predID(it.p), unordered: it.p.unordered}
 }
 
 // n is the item's number in its trace's replay progress lines.

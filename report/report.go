@@ -303,6 +303,12 @@ func explored(f check.Finding) string {
 
 // noEffect says why a finding without effect is not reported by default.
 func noEffect(f check.Finding) string {
+	passes := "the test passes"
+	if f.Control != "" {
+		// The replay failed, but so did a serial order of the same
+		// schedule (check's control replays): the schedule's timing.
+		passes = "the test's failure is not the interleaving's: " + f.Control
+	}
 	switch {
 	case f.Driver != "" && f.Anomaly.Pattern.Adjacent && f.DriverMeant != "":
 		return "neither access holds a lock and the generated driver's test passes: " + f.DriverType + " may mean these calls for one caller at a time"
@@ -311,11 +317,11 @@ func noEffect(f check.Finding) string {
 	case f.Driver != "":
 		return "the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent"
 	case f.Anomaly.Recheck:
-		return f.Anomaly.SplitWhy(short) + ", and the test passes"
+		return f.Anomaly.SplitWhy(short) + ", and " + passes
 	case f.Anomaly.Pattern.Acting:
-		return "another goroutine's check inside this one counts only if acting on it twice makes the test fail, and the test passes"
+		return "another goroutine's check inside this one counts only if acting on it twice makes the test fail, and " + passes
 	}
-	return "the interleaving changes no value the unit goes on to use, and the test passes"
+	return "the interleaving changes no value the unit goes on to use, and " + passes
 }
 
 // Detail explains a finding further where Message is terse, or is "": for

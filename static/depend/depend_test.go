@@ -59,6 +59,9 @@ func TestJudge(t *testing.T) {
 	w := func(u int, site string, fr ...Frame) Event {
 		return Event{Thread: u, Unit: u, Write: true, Site: site, Frames: fr}
 	}
+	rmw := func(u int, site string, fr ...Frame) Event {
+		return Event{Thread: u, Unit: u, Read: true, Write: true, Site: site, Frames: fr}
+	}
 	withdraw := frame(1, "l *Ledger", "Withdraw")
 	other := frame(50, "l *Ledger", "debit")
 	bal := at("return l.balance", "balance")
@@ -146,6 +149,21 @@ func TestJudge(t *testing.T) {
 			r(1, at("ok := c.p[k] != nil", "["), frame(1, "c *Cache", "Deref")),
 			w(2, at("c.p[k] = nil", "["), frame(9, "c *Cache", "Drop")),
 			r(1, at("return *c.p[k]", "["), frame(1, "c *Cache", "Deref")),
+		}, true},
+		{"a CAS loop: load, then a CAS against the value loaded", []Event{
+			r(1, at("old := g.v.Load()", "("), frame(1, "g *Gauge", "Raise")),
+			rmw(2, at("if g.v.CompareAndSwap(old, n)", "("), frame(9, "g *Gauge", "Raise")),
+			rmw(1, at("if g.v.CompareAndSwap(old, n)", "("), frame(1, "g *Gauge", "Raise")),
+		}, false},
+		{"a CAS loop through the package functions", []Event{
+			r(1, at("old := atomic.LoadInt64(&g.raw)", "("), frame(1, "g *Gauge", "RaiseRaw")),
+			rmw(2, at("if atomic.CompareAndSwapInt64(&g.raw, old, n)", "("), frame(9, "g *Gauge", "RaiseRaw")),
+			rmw(1, at("if atomic.CompareAndSwapInt64(&g.raw, old, n)", "("), frame(1, "g *Gauge", "RaiseRaw")),
+		}, false},
+		{"a load, then a plain store: no CAS to fail", []Event{
+			r(1, at("if old := atomic.LoadInt64(&g.raw); old < n", "("), frame(1, "g *Gauge", "RaiseBlind")),
+			w(2, at("atomic.StoreInt64(&g.raw, n)", "("), frame(9, "g *Gauge", "RaiseBlind")),
+			w(1, at("atomic.StoreInt64(&g.raw, n)", "("), frame(1, "g *Gauge", "RaiseBlind")),
 		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -96,6 +96,8 @@ var (
 //     unless the unit read the variable again at that site in between
 //     (Event.Reread), or the later event reads the checked variable
 //     again and tests it (a re-check: rechecks);
+//     unless the later event is a compare-and-swap of the variable
+//     against the very value read (casAgainst: a CAS loop);
 //   - a unit reads back a variable it wrote, after another unit wrote it
 //     in between, and uses what it read (the next step of a range over a
 //     map reads no value back);
@@ -136,7 +138,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !reread(evs, i, j) && (stale || newer) {
+			if a.Read && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
@@ -181,6 +183,71 @@ func (x *Index) Judge(evs []Event) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// casAgainst reports whether b is a compare-and-swap of a's variable
+// whose expected value is the value a read (atomic.CompareAndSwap*, or
+// the CompareAndSwap method of sync/atomic's types): the unit writes
+// only if the variable still holds what it read, so another unit's write
+// in between makes the swap fail and the unit act as if it ran after it
+// (a CAS loop loads again and retries). Its read and swap are
+// serializable by construction, unless the other unit stored the very
+// value back (ABA), which no dependence on the read can tell either.
+func (x *Index) casAgainst(a, b Event) bool {
+	if !b.Read || !b.Write || b.Var != a.Var {
+		return false
+	}
+	read := map[ssa.Value]bool{}
+	for _, v := range x.reads(a.Site, nil) {
+		read[v] = true
+	}
+	for _, in := range x.instrs[b.Site] {
+		call, ok := in.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		fn := call.Common().StaticCallee()
+		if fn == nil || !isAtomicCAS(fn) || len(call.Common().Args) < 2 {
+			continue
+		}
+		// The expected value: CompareAndSwapT(addr, old, new), or the
+		// method's (recv, old, new).
+		if read[unconvert(call.Common().Args[1])] {
+			return true
+		}
+	}
+	return false
+}
+
+// isAtomicCAS reports whether fn is sync/atomic's CompareAndSwap: a
+// function CompareAndSwapT or a method CompareAndSwap of one of its types.
+func isAtomicCAS(fn *ssa.Function) bool {
+	if o := fn.Origin(); o != nil {
+		fn = o // a generic type's method (atomic.Pointer[T])
+	}
+	obj := fn.Object()
+	if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != "sync/atomic" {
+		return false
+	}
+	return strings.HasPrefix(obj.Name(), "CompareAndSwap")
+}
+
+// unconvert strips the conversions a value goes through to be passed as
+// CompareAndSwap's expected value (to any, to unsafe.Pointer): they keep
+// its identity.
+func unconvert(v ssa.Value) ssa.Value {
+	for {
+		switch c := v.(type) {
+		case *ssa.ChangeType:
+			v = c.X
+		case *ssa.Convert:
+			v = c.X
+		case *ssa.MakeInterface:
+			v = c.X
+		default:
+			return v
+		}
+	}
 }
 
 // mapIteration reports whether site is a range loop over a map, whose

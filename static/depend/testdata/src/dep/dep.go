@@ -1,7 +1,10 @@
 // Package dep holds the shapes static/depend's tests ask about.
 package dep
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Ledger's Withdraw checks in one call and debits in another.
 type Ledger struct {
@@ -206,4 +209,43 @@ func (c *Cache) Drop(k string) {
 	c.mu.Lock()
 	c.p[k] = nil
 	c.mu.Unlock()
+}
+
+// Gauge's Raise is a CAS loop: it loads the value, computes, and swaps
+// only if the value is still what it loaded, else it loads again.
+type Gauge struct {
+	v   atomic.Int64
+	raw int64
+}
+
+func (g *Gauge) Raise(n int64) {
+	for {
+		old := g.v.Load()
+		if old >= n {
+			return
+		}
+		if g.v.CompareAndSwap(old, n) {
+			return
+		}
+	}
+}
+
+// RaiseRaw is Raise on a plain int64 with the package functions.
+func (g *Gauge) RaiseRaw(n int64) {
+	for {
+		old := atomic.LoadInt64(&g.raw)
+		if old >= n {
+			return
+		}
+		if atomic.CompareAndSwapInt64(&g.raw, old, n) {
+			return
+		}
+	}
+}
+
+// RaiseBlind loads and then stores: another Raise in between is lost.
+func (g *Gauge) RaiseBlind(n int64) {
+	if old := atomic.LoadInt64(&g.raw); old < n {
+		atomic.StoreInt64(&g.raw, n)
+	}
 }

@@ -1,0 +1,237 @@
+package check
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/static/driver"
+)
+
+// Control replays: is a failed replay the interleaving's doing, or the
+// schedule's? A replay holds goroutines at their gates while the schedule
+// runs (a goroutine with no step left waits until it ends): a test that
+// assumes a goroutine gets somewhere within a sleep, or before the test
+// moves a mock clock, fails under any schedule that holds it, whether or
+// not the anomaly's events interleave. ratelimit's TestInitial (three
+// Takes must register before clk.Add) and go-quartz's TestScheduler (a
+// job due in 800 ms must have run after a 1 s sleep) failed so under
+// serializable interleavings (issue 26).
+//
+// So when a violation's only evidence is its effect, its schedule is
+// replayed again serialized: the same steps (the same prefix, the same
+// goroutines held the same way, the same end), except that the steps the
+// remote goroutines run inside the local unit's window move before the
+// unit's first event, or after its last — the two serial orders. If one
+// of them runs to its end and the test fails the same way (at the same places: sameFailure),
+// the failure is not the interleaving's: the finding has no effect and
+// stands or falls by the dependence criterion like any other. A serial
+// control of a real atomicity violation gives the correct result and
+// passes. A control that does not run to its end (a lock or channel
+// orders the moved steps) proves nothing, and the effect stands.
+
+// runControl is replayRetrying, for control replays (a variable for tests).
+var runControl = replayRetrying
+
+// wantsControl reports whether f's report rests on its effect alone and
+// a control can tell: a reproduced atomicity or atomic-set violation
+// whose replay failed with a consequence to compare (a failure message
+// or a hang), not in a generated driver (its oracle assumes no timing: a
+// failure there is the interleaving's).
+func (f *Finding) wantsControl() bool {
+	p := f.Anomaly.Pattern
+	if p == nil || p.Adjacent || p.Lock || p.Leak || f.Inferred || !f.Reproduced() || !f.Effect() {
+		return false
+	}
+	if f.Verdict.Consequence == "" || strings.HasPrefix(f.Test, driver.Prefix) {
+		return false
+	}
+	return f.Schedule != nil && len(f.Schedule.Anomaly) == len(p.T)
+}
+
+// serialControls returns the serial controls of s, a schedule of
+// pattern events with threads T and units AR, the local unit being event
+// 0's. Before: the remote goroutines' steps from the local goroutine's
+// outermost lock still held at the unit's first event (else that event)
+// to the unit's last move there, ahead of the unit's critical section,
+// so they do not wait on a lock it holds. After: the remote goroutines'
+// steps from the unit's first event on are left out of the schedule, so they run only
+// once it has ended and every goroutine runs free (moved after the
+// unit's last event, they would wait on a lock the unit still holds while
+// the schedule holds the unit); only the local events stay in its
+// anomaly line. Each keeps every goroutine's steps in order, so each
+// step's occurrence count still holds. None when no remote event falls
+// inside the unit.
+func serialControls(s *trace.Schedule, T, AR []int) []*trace.Schedule {
+	if s == nil || len(s.Anomaly) == 0 || len(s.Anomaly) != len(T) || len(T) != len(AR) {
+		return nil
+	}
+	isLocal := func(k int) bool { return T[k] == T[0] && AR[k] == AR[0] }
+	first, last := s.Anomaly[0], s.Anomaly[0]
+	for k, i := range s.Anomaly {
+		if isLocal(k) {
+			first, last = min(first, i), max(last, i)
+		}
+	}
+	local := s.Steps[first].G
+	remote := map[string]bool{}
+	for k, i := range s.Anomaly {
+		if isLocal(k) || i <= first || i >= last {
+			continue
+		}
+		g := s.Steps[i].G
+		if g == local {
+			return nil // another unit of the same goroutine: no serial order to move it to
+		}
+		remote[g] = true
+	}
+	if len(remote) == 0 {
+		return nil
+	}
+	// The local goroutine's locks held at first: where they were taken.
+	held := map[string][]int{}
+	for i := 0; i < first; i++ {
+		st := s.Steps[i]
+		if st.G != local {
+			continue
+		}
+		switch st.Op {
+		case trace.Lock, trace.RLock:
+			held[st.Obj] = append(held[st.Obj], i)
+		case trace.Unlock, trace.RUnlock:
+			if n := len(held[st.Obj]); n > 0 {
+				held[st.Obj] = held[st.Obj][:n-1]
+			}
+		}
+	}
+	ins := first
+	for _, at := range held {
+		if len(at) > 0 {
+			ins = min(ins, at[0])
+		}
+	}
+	before := &trace.Schedule{Build: s.Build, Pattern: s.Pattern, Steps: make([]trace.Step, 0, len(s.Steps))}
+	at := map[int]int{}
+	before.Steps = append(before.Steps, s.Steps[:ins]...)
+	for _, pass := range []bool{true, false} {
+		for i := ins; i <= last; i++ {
+			if remote[s.Steps[i].G] == pass {
+				at[i] = len(before.Steps)
+				before.Steps = append(before.Steps, s.Steps[i])
+			}
+		}
+	}
+	before.Steps = append(before.Steps, s.Steps[last+1:]...)
+	for _, i := range s.Anomaly {
+		if j, ok := at[i]; ok {
+			i = j
+		}
+		before.Anomaly = append(before.Anomaly, i)
+	}
+	after := &trace.Schedule{Build: s.Build, Pattern: s.Pattern}
+	at = map[int]int{}
+	for i, st := range s.Steps {
+		if i >= first && remote[st.G] {
+			continue
+		}
+		at[i] = len(after.Steps)
+		after.Steps = append(after.Steps, st)
+	}
+	for k, i := range s.Anomaly {
+		if j, ok := at[i]; ok && isLocal(k) {
+			after.Anomaly = append(after.Anomaly, j)
+		}
+	}
+	return []*trace.Schedule{before, after}
+}
+
+// sameFailure reports whether control replay c ran its whole schedule
+// and failed as replay v did: at the same places (failPlaces), both
+// panicking or neither. A schedule whose test fails at a place more than
+// its control's fails there by the interleaving: a lost update that
+// breaks the final count besides an early check the held goroutine
+// breaks in both.
+func sameFailure(c, v replay.Verdict) bool {
+	if c.Verdict != replay.Reproduced || c.Interrupted || c.AsBaseline || c.Passed && !c.Panicked {
+		return false
+	}
+	return c.Panicked == v.Panicked && failPlaces(c.Consequence) == failPlaces(v.Consequence)
+}
+
+// failPlaces is every place a consequence names (the file:line of each
+// failed assertion, or of the panic), sorted, once each; else its text
+// without numbers, as effectKey.
+func failPlaces(c string) string {
+	ps := failPlace.FindAllString(c, -1)
+	if len(ps) == 0 {
+		return effectKey(c)
+	}
+	slices.Sort(ps)
+	return strings.Join(slices.Compact(ps), " ")
+}
+
+// controlItems replays the serial controls of the replayed items whose
+// findings want one (wantsControl), up to the queue's workers at a time,
+// and sets qItem.control for those whose failure a control shows too.
+// Each gets at most two control replays, one per serial order, stopping
+// at the first that fails the same way. Called by finish, after wait.
+func (q *replayQueue) controlItems(rep *Report) {
+	if !q.opt.Controls {
+		return
+	}
+	var todo []*qItem
+	for _, it := range q.items {
+		if it.state == pDone && it.inferred == 0 {
+			if f := q.findingOf(it); f.wantsControl() {
+				todo = append(todo, it)
+			}
+		}
+	}
+	if len(todo) == 0 {
+		return
+	}
+	var (
+		mu   sync.Mutex
+		wg   sync.WaitGroup
+		sem  = make(chan struct{}, max(1, q.workers))
+		runs int
+		wall time.Duration
+	)
+	for _, it := range todo {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			p := it.p.a.Pattern
+			for k, c := range serialControls(it.s, p.T, p.AR) {
+				if q.ctx.Err() != nil {
+					return
+				}
+				order := [...]string{"before", "after"}[k]
+				q.opt.progress("check: %s %s: replay %d: control, the other goroutines' steps %s the unit", q.pkg, it.g.test, it.n(), order)
+				dir := filepath.Join(it.g.dir, fmt.Sprintf("r%d-control-%s", it.n(), order))
+				start := time.Now()
+				v := runControl(q.ctx, q.b, q.pkg, it.g.test, prediction{a: it.p.a, s: c}, dir, q.bounded(it.g.ropt))
+				d := time.Since(start)
+				q.opt.progress("check: %s %s: replay %d: control %s: %s, passed %v, in %v", q.pkg, it.g.test, it.n(), order, v.Verdict, v.Passed, d.Round(time.Millisecond))
+				mu.Lock()
+				runs++
+				wall += d
+				mu.Unlock()
+				if sameFailure(v, it.v) {
+					it.control = fmt.Sprintf("the serial order with the other goroutines' steps %s the unit fails the same way", order)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	rep.Time.Replay += wall
+	rep.Time.Replays += runs
+}

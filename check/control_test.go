@@ -1,0 +1,87 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/replay"
+)
+
+// TestSerialControls: the remote goroutine's steps inside the local
+// unit's window move before its first event, then after its last; the
+// prefix, the other goroutines' steps and the end stay.
+func TestSerialControls(t *testing.T) {
+	st := func(g string, site string) trace.Step {
+		return trace.Step{G: g, Op: trace.Read, Obj: "x", Site: site, N: 1}
+	}
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		st("g0", "p"), st("g1", "a"), st("g3", "o"), st("g2", "q"), st("g2", "b"), st("g1", "c"), st("g2", "z"),
+	}, Anomaly: []int{1, 4, 5}}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	if len(cs) != 2 {
+		t.Fatalf("got %d controls, want 2", len(cs))
+	}
+	order := func(c *trace.Schedule) string {
+		var b []string
+		for _, x := range c.Steps {
+			b = append(b, x.Site)
+		}
+		return strings.Join(b, " ")
+	}
+	for i, want := range []struct {
+		steps   string
+		anomaly []int
+	}{
+		{"p q b a o c z", []int{3, 2, 5}},
+		{"p a o c", []int{1, 3}},
+	} {
+		if got := order(cs[i]); got != want.steps {
+			t.Errorf("control %d: steps %s, want %s", i, got, want.steps)
+		}
+		for k, j := range cs[i].Anomaly {
+			if j != want.anomaly[k] {
+				t.Errorf("control %d: anomaly %v, want %v", i, cs[i].Anomaly, want.anomaly)
+				break
+			}
+		}
+	}
+	// g1 holds L at its first event: g2's steps go before its Lock.
+	l := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		st("g0", "p"), {G: "g1", Op: trace.Lock, Obj: "L", Site: "l", N: 1}, st("g2", "q"), st("g1", "a"), st("g2", "b"), st("g1", "c"),
+	}, Anomaly: []int{3, 4, 5}}
+	if cs := serialControls(l, []int{1, 2, 1}, []int{1, 2, 1}); len(cs) != 2 || order(cs[0]) != "p q b l a c" {
+		t.Errorf("under a lock: got %d controls, the first %v", len(cs), cs)
+	}
+	// One goroutine's two units: no serial order to move them to.
+	s.Steps[4].G = "g1"
+	if cs := serialControls(s, []int{1, 1, 1}, []int{1, 2, 1}); cs != nil {
+		t.Errorf("same goroutine: got %d controls, want none", len(cs))
+	}
+}
+
+// TestSameFailure: a control counts only if it ran its whole schedule
+// and failed at the same places.
+func TestSameFailure(t *testing.T) {
+	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 1, want 2"}
+	// The schedule failed at x_test.go:12 and, by its interleaving, at :20 too.
+	lost := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 1, want 2; x_test.go:20: count = 2, want 3"}
+	ctl := func(verdict, cons string) replay.Verdict { return replay.Verdict{Verdict: verdict, Consequence: cons} }
+	for _, tc := range []struct {
+		c, v replay.Verdict
+		want bool
+	}{
+		{ctl(replay.Reproduced, "test fails: x_test.go:12: got 0, want 2"), v, true},
+		{replay.Verdict{Verdict: replay.Reproduced, Passed: true}, v, false},
+		{ctl(replay.Reproduced, "test fails: x_test.go:15: got 0, want 2"), v, false},
+		{ctl(replay.Diverged, "test fails: x_test.go:12: got 0, want 2"), v, false},
+		{replay.Verdict{Verdict: replay.Reproduced, Interrupted: true, Consequence: "test fails: x_test.go:12: got 0, want 2"}, v, false},
+		{replay.Verdict{Verdict: replay.Reproduced, Panicked: true, Consequence: "panic: boom at x_test.go:12"}, v, false},
+		{ctl(replay.Reproduced, "test fails: x_test.go:12: got 1, want 2"), lost, false},
+		{ctl(replay.Reproduced, "test fails: x_test.go:20: count = 2, want 3; x_test.go:12: got 1, want 2"), lost, true},
+	} {
+		if got := sameFailure(tc.c, tc.v); got != tc.want {
+			t.Errorf("sameFailure(%q, %q) = %v, want %v", tc.c.Consequence, tc.v.Consequence, got, tc.want)
+		}
+	}
+}
