@@ -54,8 +54,10 @@ type Pattern struct {
 	// goroutine does with the value it read, which only a trace shows.
 	Acting bool
 	// Lock: the events are lock acquisitions (Lock or RLock) and the
-	// pattern a lock-order inversion: predict finds these itself (its
-	// inversion finder), not the access search; AT says nothing (w).
+	// pattern a lock-order inversion (T=t1-t2-t1-t2 SV=s1-s2-s2-s1, AT
+	// says nothing: w) or a recursive read lock behind a waiting writer
+	// (T=t1-t2-t1 SV=s1-s1-s1 AT=r-w-r, RWWriter): predict finds these
+	// itself (its inversion finder), not the access search.
 	Lock bool
 	// Leak: the events are two channel operations matched in the recorded
 	// run, e1 a select's case (its select has another branch: a timeout,
@@ -210,6 +212,9 @@ func (p *Pattern) Describe() string {
 	case "asv":
 		what = "atomic-set serializability violation"
 	case "deadlock":
+		if p.RWWriter() {
+			return "recursive read lock: a goroutine read-locks an RWMutex again while a writer waits for its first read lock"
+		}
 		return "lock-order inversion: two goroutines take two locks in opposite orders"
 	case "leak":
 		return "goroutine leak: a select takes another branch and strands its partner's channel operation"
@@ -349,8 +354,8 @@ func (p *Pattern) Validate() error {
 		if p.Adjacent || p.Atomic || p.Chan || p.Acting {
 			return fail("a lock pattern takes no other option")
 		}
-		if !slices.Equal(p.T, []int{0, 1, 0, 1}) || !slices.Equal(p.SV, []int{0, 1, 1, 0}) {
-			return fail("a lock pattern is a lock-order inversion: T=t1-t2-t1-t2 SV=s1-s2-s2-s1")
+		if !p.RWWriter() && (!slices.Equal(p.T, []int{0, 1, 0, 1}) || !slices.Equal(p.SV, []int{0, 1, 1, 0})) {
+			return fail("a lock pattern is a lock-order inversion (T=t1-t2-t1-t2 SV=s1-s2-s2-s1) or a recursive read lock behind a writer (T=t1-t2-t1 SV=s1-s1-s1 AT=r-w-r)")
 		}
 	}
 	if p.Leak {
@@ -364,6 +369,14 @@ func (p *Pattern) Validate() error {
 		}
 	}
 	return nil
+}
+
+// RWWriter reports whether p is the lock pattern of a recursive read
+// lock behind a waiting writer: t1 holds an RWMutex for reading (e1), t2
+// asks for it for writing (e2), t1 asks for it for reading again (e3).
+func (p *Pattern) RWWriter() bool {
+	return p.Lock && slices.Equal(p.T, []int{0, 1, 0}) && slices.Equal(p.SV, []int{0, 0, 0}) &&
+		len(p.AT) == 3 && p.AT[0] == R && p.AT[1] == W && p.AT[2] == R
 }
 
 // RemoteReadsOnly reports whether the pattern's remote events (those of
