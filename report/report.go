@@ -39,6 +39,9 @@ func at(f check.Finding) int {
 	if f.Anomaly.Pattern.Lock && len(s) == 4 {
 		return 2 // a lock-order inversion: the first goroutine's waiting acquisition
 	}
+	if f.Anomaly.Pattern.RWWriter() && len(s) == 3 {
+		return 2 // a recursive read lock: the second read lock
+	}
 	if f.Anomaly.Pattern.Leak && len(s) == 2 {
 		return 1 // a leak: the stranded operation
 	}
@@ -105,7 +108,7 @@ func Detailed(f check.Finding) string {
 // The steps that show it are Steps; "this" is the event at Site.
 func Message(f check.Finding) string {
 	if f.Anomaly.Pattern.Lock {
-		return inversion(f, pattern.KindName(f.Anomaly.Pattern.Kind))
+		return inversion(f, lockKind(f))
 	}
 	if f.Anomaly.Pattern.Leak {
 		return leak(f, "")
@@ -117,7 +120,7 @@ func Message(f check.Finding) string {
 // check` prints it.
 func Headline(f check.Finding) string {
 	if f.Anomaly.Pattern.Lock {
-		return inversion(f, fmt.Sprintf("%s (%s)", pattern.KindName(f.Anomaly.Pattern.Kind), f.Anomaly.Pattern.ID()))
+		return inversion(f, fmt.Sprintf("%s (%s)", lockKind(f), f.Anomaly.Pattern.ID()))
 	}
 	if f.Anomaly.Pattern.Leak {
 		return leak(f, f.Anomaly.Pattern.ID()+": ")
@@ -149,6 +152,15 @@ func leak(f check.Finding, prefix string) string {
 	return msg + evidence(f)
 }
 
+// lockKind names a lock pattern's finding: a lock-order inversion, or a
+// recursive read lock behind a waiting writer.
+func lockKind(f check.Finding) string {
+	if f.Anomaly.Pattern.RWWriter() {
+		return "recursive read lock"
+	}
+	return pattern.KindName(f.Anomaly.Pattern.Kind)
+}
+
 // inversion is the message of a lock-order inversion (a lock pattern,
 // events a1 b2 b1 a2): who holds which lock and waits for which, e.g.
 //
@@ -160,6 +172,15 @@ func inversion(f check.Finding, title string) string {
 	// The objects keep their instance numbers: two locks of one field
 	// (two accounts' mutexes) are told apart only by them.
 	obj := func(k int) string { return st(k).Obj }
+	if f.Anomaly.Pattern.RWWriter() && len(f.Anomaly.Sites) == 3 {
+		// events r1 w2 r1b: g1's read lock, g2's write lock, g1's second read lock
+		msg := fmt.Sprintf("%s: %s holds %s for reading (%s) and read-locks it again (%s) while %s waits to write-lock it (%s), and a waiting writer keeps new readers out; ",
+			title, st(0).G, obj(0), short(f.Anomaly.Sites[0]), short(f.Anomaly.Sites[2]), st(1).G, short(f.Anomaly.Sites[1]))
+		if f.Deadlock() {
+			return msg + "reproduced, the replay deadlocks"
+		}
+		return msg + evidence(f)
+	}
 	side := func(hold, wait int) string {
 		return fmt.Sprintf("%s holds %s (%s) and waits for %s (%s)", st(hold).G, obj(hold), short(f.Anomaly.Sites[hold]), obj(wait), short(f.Anomaly.Sites[wait]))
 	}

@@ -156,7 +156,12 @@ type replayer struct {
 	// goroutine to it. Its proof is the deadlock that follows, not the
 	// end of the schedule (deadlockVerdict). Its object is taken at the
 	// gate (Goroutine.gateObj), since its event is never recorded.
+	// rwWriter: the schedule is a recursive read lock behind a writer
+	// (deadlock/rlock-writer): its writer's Lock passes the turn on only
+	// once it waits inside the RWMutex (awaitWriter), so that the second
+	// RLock, next, finds a writer pending and queues behind it.
 	deadlock bool
+	rwWriter bool
 	asking   map[string]int
 
 	// A leak schedule (pattern kind "leak") ends with a select's case and
@@ -244,7 +249,8 @@ func startReplayFrom(path, verdictPath string) error {
 		path: verdictPath, lastMove: time.Now(), stall: stall, quiet: quiet,
 		partnerOf: -1,
 		deadlock:  strings.HasPrefix(s.Pattern, "deadlock/"), asking: map[string]int{},
-		leak: strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2,
+		rwWriter: strings.HasPrefix(s.Pattern, "deadlock/rlock-writer"),
+		leak:     strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2,
 	}
 	for i, st := range s.Steps {
 		r.proj[st.G] = append(r.proj[st.G], i)
@@ -297,7 +303,12 @@ func passes(op trace.Op) int {
 // gate is the turnstile: see the comment at the top of this file. addr is
 // the object operated on, if any: operations on the goroutine's own stack
 // are not recorded (see self), so they are not scheduled either.
-func gate(addr unsafe.Pointer, site int32, op trace.Op) {
+func gate(addr unsafe.Pointer, site int32, op trace.Op) { gateRW(addr, site, op, nil) }
+
+// gateRW is gate for a lock operation; rw is the RWMutex of an
+// RWMutex.Lock, else nil (replayer.awaitWriter). addr must not be stored:
+// it would escape, and every instrumented local with it.
+func gateRW(addr unsafe.Pointer, site int32, op trace.Op, rw *sync.RWMutex) {
 	if rp == nil {
 		if perturbSeed != 0 {
 			perturbAt(addr, op)
@@ -312,7 +323,9 @@ func gate(addr unsafe.Pointer, site int32, op trace.Op) {
 	mu.Lock()
 	if rp != nil && !rp.free && rec != nil && !quietLocked(site, op) {
 		if rp.deadlock && op.IsAcquire() && addr != nil {
-			rec.cur().gateObj = rec.object(uintptr(addr), classLock, rec.site(site).desc)
+			g := rec.cur()
+			g.gateObj = rec.object(uintptr(addr), classLock, rec.site(site).desc)
+			g.gateRW = rw
 		}
 		rp.turn(rec.cur(), site, op, passes(op))
 	}
