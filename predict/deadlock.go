@@ -219,9 +219,13 @@ const maxDeadlockTries = 2
 // drives it into its deadlock, and passes each to keep (Options.Confirm):
 // it reports whether the instance was kept.
 func deadlocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, stop func() bool, st *Stats, keep func(Anomaly) bool) {
-	var p, pw *pattern.Pattern
+	var p, pw, pc *pattern.Pattern
 	for _, q := range pats {
 		switch {
+		case q.Cond:
+			if pc == nil {
+				pc = q
+			}
 		case q.RWWriter():
 			if pw == nil {
 				pw = q
@@ -271,6 +275,77 @@ func deadlocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, 
 				return
 			}
 			try(pw, c.Events(), func() (schedule.Schedule, error) { return gen.RWCycle(c.R1, c.W2, c.R1b) })
+		}
+	}
+	if pc != nil {
+		lostSignals(gr, gen, pc, stop, st, keep)
+	}
+}
+
+// LostSignal is a lost condition-variable signal a trace predicts (pattern
+// deadlock/lost-signal): Sig is the Signal or Broadcast that woke a
+// Cond.Wait of another goroutine, Entry that Wait's entry (the unlock of
+// c.L it records before waiting). A schedule that runs Sig before Entry
+// leaves the Wait with no signal to wake it.
+type LostSignal struct{ Sig, Entry int32 }
+
+// Events returns the lost signal's events in pattern order.
+func (l LostSignal) Events() []int32 { return []int32{l.Sig, l.Entry} }
+
+// LostSignals returns the lost signals of gr's trace: for each cond-wait,
+// the signal or broadcast of its Cond that woke it (the latest one of
+// another goroutine between the Wait's entry and its return). Whether
+// the signal can come first is for schedule.Generator.LostSignal to
+// decide, and whether nothing else wakes the Wait then for the replay.
+func LostSignals(gr *ptg.Graph) []LostSignal {
+	tr := gr.Tr
+	evs := tr.Events
+	var out []LostSignal
+	for w, ev := range evs {
+		if ev.Op != trace.CondWait || gr.Local[w] == 0 {
+			continue
+		}
+		entry := gr.G(ev.G)[gr.Local[w]-1]
+		if en := evs[entry]; !(en.Op == trace.Unlock || en.Op == trace.RUnlock) || en.Site != ev.Site {
+			continue
+		}
+		for s := int32(w) - 1; s > entry; s-- {
+			if e := evs[s]; e.Obj == ev.Obj && e.G != ev.G && (e.Op == trace.CondSignal || e.Op == trace.CondBroadcast) {
+				out = append(out, LostSignal{Sig: s, Entry: entry})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// lostSignals predicts the lost signals of gr for the cond pattern p,
+// each with its schedule, as deadlocks does.
+func lostSignals(gr *ptg.Graph, gen *schedule.Generator, p *pattern.Pattern, stop func() bool, st *Stats, keep func(Anomaly) bool) {
+	tr := gr.Tr
+	done := map[string]bool{}
+	tries := map[string]int{}
+	for _, l := range LostSignals(gr) {
+		if stop != nil && stop() {
+			return
+		}
+		evs := l.Events()
+		sites := []string{tr.Site(tr.Events[l.Sig]), tr.Site(tr.Events[l.Entry])}
+		key := pattern.Key(p, sites)
+		if done[key] || tries[key] >= maxDeadlockTries {
+			continue
+		}
+		tries[key]++
+		st.Candidates++
+		st.Schedules++
+		sched, err := gen.LostSignal(l.Sig, l.Entry)
+		if err != nil {
+			st.Infeasible++
+			continue
+		}
+		a := Anomaly{Pattern: p, Events: evs, Sites: sites, Key: key, Schedule: sched, Unsound: unsound(gr, sched)}
+		if keep(a) {
+			done[key] = true
 		}
 	}
 }

@@ -160,9 +160,13 @@ type replayer struct {
 	// (deadlock/rlock-writer): its writer's Lock passes the turn on only
 	// once it waits inside the RWMutex (awaitWriter), so that the second
 	// RLock, next, finds a writer pending and queues behind it.
-	deadlock bool
-	rwWriter bool
-	asking   map[string]int
+	// lostSignal: the schedule is a lost signal's (deadlock/lost-signal):
+	// it ends with the Wait's entry, after the signal; its proof is the
+	// waiter blocked in that Wait once nothing moves (deadlockVerdict).
+	deadlock   bool
+	rwWriter   bool
+	lostSignal bool
+	asking     map[string]int
 
 	// A leak schedule (pattern kind "leak") ends with a select's case and
 	// its partner: the select, at its gate, waits for the case's turn and
@@ -249,8 +253,9 @@ func startReplayFrom(path, verdictPath string) error {
 		path: verdictPath, lastMove: time.Now(), stall: stall, quiet: quiet,
 		partnerOf: -1,
 		deadlock:  strings.HasPrefix(s.Pattern, "deadlock/"), asking: map[string]int{},
-		rwWriter: strings.HasPrefix(s.Pattern, "deadlock/rlock-writer"),
-		leak:     strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2,
+		rwWriter:   strings.HasPrefix(s.Pattern, "deadlock/rlock-writer"),
+		lostSignal: strings.HasPrefix(s.Pattern, "deadlock/lost-signal") && len(s.Anomaly) == 2,
+		leak:       strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2,
 	}
 	for i, st := range s.Steps {
 		r.proj[st.G] = append(r.proj[st.G], i)

@@ -749,6 +749,29 @@ func (g *Generator) RWCycle(r1, w2, r1b int32) (Schedule, error) {
 	return Schedule{}, why
 }
 
+// LostSignal returns a schedule that loses signal sig, which woke the
+// Cond.Wait whose entry (the unlock of c.L) is entry in the recorded run:
+// it runs sig's goroutine up to sig and entry's up to entry, sig first,
+// as the simulator finds feasible, and ends with entry. The Wait that
+// follows has missed its signal. It returns an error when no feasible
+// schedule runs sig before entry.
+func (g *Generator) LostSignal(sig, entry int32) (Schedule, error) {
+	gr := g.gr
+	evs := gr.Tr.Events
+	if evs[sig].G == evs[entry].G || !(evs[sig].Op == trace.CondSignal || evs[sig].Op == trace.CondBroadcast) {
+		return Schedule{}, fmt.Errorf("events %d %d are no signal and Wait entry", sig+1, entry+1)
+	}
+	p := []int32{sig, entry}
+	sched, err := g.Generate(p, false)
+	if err != nil {
+		return Schedule{}, err
+	}
+	if err := check(&g.st, gr, sched, p, false); err != nil {
+		return Schedule{}, err
+	}
+	return sched, nil
+}
+
 // Leak returns a schedule that strands channel operation stranded: it
 // runs the goroutine of sel (a select's case) up to just before sel and
 // the goroutine of stranded up to just before stranded, as the simulator
