@@ -142,7 +142,7 @@ func (f *Finding) Reproduced() bool {
 		return false
 	}
 	p := f.Anomaly.Pattern
-	return p == nil || (!p.Lock || len(f.Verdict.Deadlocked) >= 2) && (!p.Leak || len(f.Verdict.Leaked) > 0)
+	return p == nil || (!p.Lock || len(f.Verdict.Deadlocked) >= 2) && (!p.Leak || len(f.Verdict.Leaked) > 0) && (!p.Cond || len(f.Verdict.Deadlocked) > 0)
 }
 
 // WithoutEffect reports whether the finding was reproduced but is no

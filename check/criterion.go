@@ -28,10 +28,13 @@ func (f *Finding) Effect() bool {
 	return (!v.Passed || v.Panicked) && !v.AsBaseline && f.Control == ""
 }
 
-// Deadlock reports whether the finding is a lock-order inversion whose
-// replay deadlocked as predicted.
+// Deadlock reports whether the finding is a lock-order inversion (or a
+// recursive read lock behind a writer) whose replay deadlocked as
+// predicted, or a lost signal whose replay ended with the waiter blocked
+// in its Wait for good.
 func (f *Finding) Deadlock() bool {
-	return f.Reproduced() && f.Anomaly.Pattern.Lock && len(f.Verdict.Deadlocked) >= 2
+	p := f.Anomaly.Pattern
+	return f.Reproduced() && (p.Lock && len(f.Verdict.Deadlocked) >= 2 || p.Cond && len(f.Verdict.Deadlocked) > 0)
 }
 
 // Leak reports whether the finding is a goroutine leak whose replay
@@ -190,7 +193,7 @@ func group(fs []Finding) {
 	for i := range fs {
 		f := &fs[i]
 		var ks []string
-		if f.Reproduced() && !f.Anomaly.Pattern.Adjacent && !f.Anomaly.Pattern.Lock && !f.Anomaly.Pattern.Leak && !f.WithoutEffect() {
+		if f.Reproduced() && !f.Anomaly.Pattern.Adjacent && !f.Anomaly.Pattern.Lock && !f.Anomaly.Pattern.Leak && !f.Anomaly.Pattern.Cond && !f.WithoutEffect() {
 			if f.Effect() {
 				ks = append(ks, "effect "+f.Package+" "+f.Test+" "+effectKey(f.Verdict.Consequence))
 			}

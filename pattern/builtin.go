@@ -67,6 +67,17 @@ race/close-close adjacent chan T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-w
 # asks for the other's lock and neither can go on. Proved only by a
 # replay that deadlocks there.
 deadlock/lock-order lock T=t1-t2-t1-t2 SV=s1-s2-s2-s1 AR=u1-u2-u1-u2 AT=w-w-w-w
+# A recursive read lock behind a waiting writer: t1 holds RWMutex s1 for
+# reading, t2 asks for it for writing (and waits for t1's read lock),
+# then t1 asks for a read lock again, which queues behind the waiting
+# writer (sync.RWMutex: a blocked Lock keeps new readers out). Neither
+# goes on; proved only by a replay that deadlocks there.
+deadlock/rlock-writer lock T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-w-r
+# A lost signal: t1's Cond.Signal (or Broadcast) e1 woke t2's Cond.Wait
+# in the recorded run; e2 is that Wait's entry. Another schedule signals
+# before t2 waits: Signal wakes only current waiters, so the Wait blocks
+# forever. Proved only by a replay that ends with t2 blocked in that Wait.
+deadlock/lost-signal cond T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-r
 `},
 	{"leak", `
 # Goroutine leaks (issue 29): e1 is a channel operation that a select of

@@ -346,11 +346,16 @@ func (p *parser) pattern() (pat *Pattern, head position, err *Error) {
 					p.fail(wordAt, "duplicate option leak")
 				}
 				pat.Leak = true
+			case strings.EqualFold(word, "cond"):
+				if pat.Cond {
+					p.fail(wordAt, "duplicate option cond")
+				}
+				pat.Cond = true
 			default:
 				if _, isField := lookupField(word); isField {
 					p.fail(p.pos(), "expected \"=\" after %s, found %s", word, p.here())
 				}
-				p.fail(wordAt, "unknown option %q (want adjacent, atomic, chan, acting, lock or leak)", word)
+				p.fail(wordAt, "unknown option %q (want adjacent, atomic, chan, acting, lock, leak or cond)", word)
 			}
 			continue
 		}

@@ -54,8 +54,10 @@ type Pattern struct {
 	// goroutine does with the value it read, which only a trace shows.
 	Acting bool
 	// Lock: the events are lock acquisitions (Lock or RLock) and the
-	// pattern a lock-order inversion: predict finds these itself (its
-	// inversion finder), not the access search; AT says nothing (w).
+	// pattern a lock-order inversion (T=t1-t2-t1-t2 SV=s1-s2-s2-s1, AT
+	// says nothing: w) or a recursive read lock behind a waiting writer
+	// (T=t1-t2-t1 SV=s1-s1-s1 AT=r-w-r, RWWriter): predict finds these
+	// itself (its inversion finder), not the access search.
 	Lock bool
 	// Leak: the events are two channel operations matched in the recorded
 	// run, e1 a select's case (its select has another branch: a timeout,
@@ -63,6 +65,13 @@ type Pattern struct {
 	// strands: the select takes the other branch, and e2 blocks forever.
 	// predict finds these itself (its leak finder), not the access search.
 	Leak bool
+	// Cond: a lost condition-variable signal. e1 is the Signal (or
+	// Broadcast) that woke a Cond.Wait of another goroutine in the
+	// recorded run, e2 that Wait's entry (the unlock of c.L it records
+	// before waiting). Another schedule runs e1 before e2: the signal
+	// finds no waiter, and the Wait blocks forever. predict finds these
+	// itself (its lost-signal finder), not the access search.
+	Cond bool
 
 	E         []string // event names (default e1..en)
 	T, SV, AR []int    // normalized variables
@@ -160,6 +169,9 @@ func (p *Pattern) String() string {
 	if p.Leak {
 		b.WriteString(" leak")
 	}
+	if p.Cond {
+		b.WriteString(" cond")
+	}
 	seq := func(key string, n int, elem func(i int) string) {
 		b.WriteByte(' ')
 		b.WriteString(key)
@@ -210,6 +222,12 @@ func (p *Pattern) Describe() string {
 	case "asv":
 		what = "atomic-set serializability violation"
 	case "deadlock":
+		if p.Cond {
+			return "lost signal: a Cond's Signal comes before the Wait it was to wake, which then waits forever"
+		}
+		if p.RWWriter() {
+			return "recursive read lock: a goroutine read-locks an RWMutex again while a writer waits for its first read lock"
+		}
 		return "lock-order inversion: two goroutines take two locks in opposite orders"
 	case "leak":
 		return "goroutine leak: a select takes another branch and strands its partner's channel operation"
@@ -245,7 +263,7 @@ func (p *Pattern) Describe() string {
 // event names, and Pos, are ignored.
 func (p *Pattern) Equal(q *Pattern) bool {
 	return p.Kind == q.Kind && p.Name == q.Name &&
-		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting && p.Lock == q.Lock && p.Leak == q.Leak &&
+		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting && p.Lock == q.Lock && p.Leak == q.Leak && p.Cond == q.Cond &&
 		slices.Equal(p.T, q.T) && slices.Equal(p.SV, q.SV) &&
 		slices.Equal(p.AR, q.AR) && slices.Equal(p.AT, q.AT)
 }
@@ -349,8 +367,18 @@ func (p *Pattern) Validate() error {
 		if p.Adjacent || p.Atomic || p.Chan || p.Acting {
 			return fail("a lock pattern takes no other option")
 		}
-		if !slices.Equal(p.T, []int{0, 1, 0, 1}) || !slices.Equal(p.SV, []int{0, 1, 1, 0}) {
-			return fail("a lock pattern is a lock-order inversion: T=t1-t2-t1-t2 SV=s1-s2-s2-s1")
+		if !p.RWWriter() && (!slices.Equal(p.T, []int{0, 1, 0, 1}) || !slices.Equal(p.SV, []int{0, 1, 1, 0})) {
+			return fail("a lock pattern is a lock-order inversion (T=t1-t2-t1-t2 SV=s1-s2-s2-s1) or a recursive read lock behind a writer (T=t1-t2-t1 SV=s1-s1-s1 AT=r-w-r)")
+		}
+	}
+	if p.Cond {
+		// The lost-signal finder (predict) knows one shape: a signal and
+		// the Wait it woke, two goroutines.
+		if p.Adjacent || p.Atomic || p.Chan || p.Acting || p.Lock || p.Leak {
+			return fail("a cond pattern takes no other option")
+		}
+		if !slices.Equal(p.T, []int{0, 1}) || !slices.Equal(p.SV, []int{0, 0}) {
+			return fail("a cond pattern is a signal and the Wait it woke: T=t1-t2 SV=s1-s1")
 		}
 	}
 	if p.Leak {
@@ -364,6 +392,14 @@ func (p *Pattern) Validate() error {
 		}
 	}
 	return nil
+}
+
+// RWWriter reports whether p is the lock pattern of a recursive read
+// lock behind a waiting writer: t1 holds an RWMutex for reading (e1), t2
+// asks for it for writing (e2), t1 asks for it for reading again (e3).
+func (p *Pattern) RWWriter() bool {
+	return p.Lock && slices.Equal(p.T, []int{0, 1, 0}) && slices.Equal(p.SV, []int{0, 0, 0}) &&
+		len(p.AT) == 3 && p.AT[0] == R && p.AT[1] == W && p.AT[2] == R
 }
 
 // RemoteReadsOnly reports whether the pattern's remote events (those of

@@ -81,16 +81,6 @@ func Inversions(gr *ptg.Graph) []Inversion {
 		}
 	}
 	excl := func(x, y int32) bool { return evs[x].Op == trace.Lock || evs[y].Op == trace.Lock }
-	guarded := func(x, y []heldLock) bool {
-		for _, h := range x {
-			for _, o := range y {
-				if h.lock == o.lock && (h.write || o.write) {
-					return true
-				}
-			}
-		}
-		return false
-	}
 	var out []Inversion
 	for k, e1s := range edges {
 		if k.a > k.b {
@@ -121,36 +111,226 @@ func Inversions(gr *ptg.Graph) []Inversion {
 	return out
 }
 
+// RWCycle is a recursive read lock behind a waiting writer (pattern
+// deadlock/rlock-writer): goroutine G1 read-locks an RWMutex at R1 and,
+// still holding it, read-locks it again at R1b; G2 write-locks it at W2.
+// With G2 waiting at W2 for R1's read lock, sync.RWMutex keeps R1b out
+// (a blocked writer excludes new readers): neither goes on.
+type RWCycle struct{ R1, W2, R1b int32 }
+
+// Events returns the cycle's events in pattern order.
+func (c RWCycle) Events() []int32 { return []int32{c.R1, c.W2, c.R1b} }
+
+// RWCycles returns the recursive read locks of gr's trace that a writer
+// of another goroutine can wait between: G1 read-locks lock L at r1b
+// while it holds a read lock of L from r1, G2 write-locks L at w2, no
+// other lock is held by both there in excluding modes (a common guard),
+// and neither r1b nor w2 happens before the other (POR). Whether the
+// state is reachable is for schedule.Generator.RWCycle to decide.
+func RWCycles(gr *ptg.Graph) []RWCycle {
+	evs := gr.Tr.Events
+	type recursive struct {
+		r1, r1b int32
+		guard   []heldLock
+	}
+	type writer struct {
+		w     int32
+		guard []heldLock
+	}
+	recs := map[int32][]recursive{} // by lock
+	writers := map[int32][]writer{}
+	for g := int32(0); g < int32(gr.NG); g++ {
+		var held []heldLock
+		for _, e := range gr.G(g) {
+			ev := evs[e]
+			switch {
+			case ev.Op.IsAcquire():
+				var guard []heldLock
+				r1 := int32(-1)
+				for _, h := range held {
+					if h.lock != ev.Obj {
+						guard = append(guard, h)
+					} else if !h.write && ev.Op == trace.RLock {
+						r1 = h.acq // the latest read lock of L still held
+					}
+				}
+				if r1 >= 0 && len(recs[ev.Obj]) < maxEdges {
+					recs[ev.Obj] = append(recs[ev.Obj], recursive{r1, e, guard})
+				}
+				if ev.Op == trace.Lock && len(writers[ev.Obj]) < maxEdges {
+					writers[ev.Obj] = append(writers[ev.Obj], writer{e, guard})
+				}
+				held = append(held, heldLock{ev.Obj, e, ev.Op == trace.Lock})
+			case ev.Op.IsRelease():
+				w := ev.Op == trace.Unlock
+				for i := len(held) - 1; i >= 0; i-- {
+					if held[i].lock == ev.Obj && held[i].write == w {
+						held = slices.Delete(held, i, i+1)
+						break
+					}
+				}
+			}
+		}
+	}
+	var out []RWCycle
+	for l, rs := range recs {
+		for _, r := range rs {
+			for _, w := range writers[l] {
+				if evs[w.w].G == evs[r.r1b].G || guarded(r.guard, w.guard) ||
+					gr.POR(r.r1b, w.w) || gr.POR(w.w, r.r1b) {
+					continue
+				}
+				out = append(out, RWCycle{R1: r.r1, W2: w.w, R1b: r.r1b})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		x, y := out[i], out[j]
+		if x.R1b != y.R1b {
+			return x.R1b < y.R1b
+		}
+		if x.W2 != y.W2 {
+			return x.W2 < y.W2
+		}
+		return x.R1 < y.R1
+	})
+	return out
+}
+
+// guarded reports whether two sets of held locks share a lock in modes
+// that exclude each other (one of them writes).
+func guarded(x, y []heldLock) bool {
+	for _, h := range x {
+		for _, o := range y {
+			if h.lock == o.lock && (h.write || o.write) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // maxDeadlockTries bounds the instances of one site combination tried.
 const maxDeadlockTries = 2
 
 // deadlocks predicts the lock-order inversions of gr for the lock
-// patterns among pats, each with the schedule that drives it into its
-// deadlock, and passes each to keep (Options.Confirm): it reports whether
-// the instance was kept.
+// patterns among pats, and the recursive read locks behind a writer
+// (RWCycles) for the rlock-writer pattern, each with the schedule that
+// drives it into its deadlock, and passes each to keep (Options.Confirm):
+// it reports whether the instance was kept.
 func deadlocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, stop func() bool, st *Stats, keep func(Anomaly) bool) {
-	var p *pattern.Pattern
+	var p, pw, pc *pattern.Pattern
 	for _, q := range pats {
-		if q.Lock {
-			p = q
-			break
+		switch {
+		case q.Cond:
+			if pc == nil {
+				pc = q
+			}
+		case q.RWWriter():
+			if pw == nil {
+				pw = q
+			}
+		case q.Lock:
+			if p == nil {
+				p = q
+			}
 		}
-	}
-	if p == nil {
-		return
 	}
 	tr := gr.Tr
 	tries := map[string]int{}
 	done := map[string]bool{}
-	for _, v := range Inversions(gr) {
-		if stop != nil && stop() {
-			return
-		}
-		evs := v.Events()
+	try := func(p *pattern.Pattern, evs []int32, schedule func() (schedule.Schedule, error)) {
 		sites := make([]string, len(evs))
 		for i, e := range evs {
 			sites[i] = tr.Site(tr.Events[e])
 		}
+		key := pattern.Key(p, sites)
+		if done[key] || tries[key] >= maxDeadlockTries {
+			return
+		}
+		tries[key]++
+		st.Candidates++
+		st.Schedules++
+		sched, err := schedule()
+		if err != nil {
+			st.Infeasible++
+			return
+		}
+		a := Anomaly{Pattern: p, Events: evs, Sites: sites, Key: key, Schedule: sched, Unsound: unsound(gr, sched)}
+		if keep(a) {
+			done[key] = true
+		}
+	}
+	if p != nil {
+		for _, v := range Inversions(gr) {
+			if stop != nil && stop() {
+				return
+			}
+			try(p, v.Events(), func() (schedule.Schedule, error) { return gen.Deadlock(v.A1, v.B2, v.B1, v.A2) })
+		}
+	}
+	if pw != nil {
+		for _, c := range RWCycles(gr) {
+			if stop != nil && stop() {
+				return
+			}
+			try(pw, c.Events(), func() (schedule.Schedule, error) { return gen.RWCycle(c.R1, c.W2, c.R1b) })
+		}
+	}
+	if pc != nil {
+		lostSignals(gr, gen, pc, stop, st, keep)
+	}
+}
+
+// LostSignal is a lost condition-variable signal a trace predicts (pattern
+// deadlock/lost-signal): Sig is the Signal or Broadcast that woke a
+// Cond.Wait of another goroutine, Entry that Wait's entry (the unlock of
+// c.L it records before waiting). A schedule that runs Sig before Entry
+// leaves the Wait with no signal to wake it.
+type LostSignal struct{ Sig, Entry int32 }
+
+// Events returns the lost signal's events in pattern order.
+func (l LostSignal) Events() []int32 { return []int32{l.Sig, l.Entry} }
+
+// LostSignals returns the lost signals of gr's trace: for each cond-wait,
+// the signal or broadcast of its Cond that woke it (the latest one of
+// another goroutine between the Wait's entry and its return). Whether
+// the signal can come first is for schedule.Generator.LostSignal to
+// decide, and whether nothing else wakes the Wait then for the replay.
+func LostSignals(gr *ptg.Graph) []LostSignal {
+	tr := gr.Tr
+	evs := tr.Events
+	var out []LostSignal
+	for w, ev := range evs {
+		if ev.Op != trace.CondWait || gr.Local[w] == 0 {
+			continue
+		}
+		entry := gr.G(ev.G)[gr.Local[w]-1]
+		if en := evs[entry]; !(en.Op == trace.Unlock || en.Op == trace.RUnlock) || en.Site != ev.Site {
+			continue
+		}
+		for s := int32(w) - 1; s > entry; s-- {
+			if e := evs[s]; e.Obj == ev.Obj && e.G != ev.G && (e.Op == trace.CondSignal || e.Op == trace.CondBroadcast) {
+				out = append(out, LostSignal{Sig: s, Entry: entry})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// lostSignals predicts the lost signals of gr for the cond pattern p,
+// each with its schedule, as deadlocks does.
+func lostSignals(gr *ptg.Graph, gen *schedule.Generator, p *pattern.Pattern, stop func() bool, st *Stats, keep func(Anomaly) bool) {
+	tr := gr.Tr
+	done := map[string]bool{}
+	tries := map[string]int{}
+	for _, l := range LostSignals(gr) {
+		if stop != nil && stop() {
+			return
+		}
+		evs := l.Events()
+		sites := []string{tr.Site(tr.Events[l.Sig]), tr.Site(tr.Events[l.Entry])}
 		key := pattern.Key(p, sites)
 		if done[key] || tries[key] >= maxDeadlockTries {
 			continue
@@ -158,7 +338,7 @@ func deadlocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, 
 		tries[key]++
 		st.Candidates++
 		st.Schedules++
-		sched, err := gen.Deadlock(v.A1, v.B2, v.B1, v.A2)
+		sched, err := gen.LostSignal(l.Sig, l.Entry)
 		if err != nil {
 			st.Infeasible++
 			continue

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pecanvet/pecanvet/internal/gen"
 	"github.com/pecanvet/pecanvet/internal/oracle"
+	"github.com/pecanvet/pecanvet/pattern"
 )
 
 // abba: g1 takes A then B, and after it ran (a sleep kept them apart) g2
@@ -43,7 +44,8 @@ func deadlockKeys(t *testing.T, text string) []string {
 		keys = append(keys, a.Key)
 		sched := a.Schedule.Events()
 		n := len(sched)
-		if n < 2 || sched[n-2] != a.Events[2] || sched[n-1] != a.Events[3] {
+		k := len(a.Events) - 2 // the waiting acquisitions: the last two events
+		if n < 2 || sched[n-2] != a.Events[k] || sched[n-1] != a.Events[k+1] {
 			t.Errorf("%s: schedule %v does not end with the two waiting acquisitions", a.Key, sched)
 		}
 	}
@@ -156,8 +158,15 @@ func lockTrace(rng *rand.Rand) string {
 		}
 		progs = append(progs, p)
 	}
-	// main forks each goroutine; with a third, it may first join the
-	// first one (a happens-before between them).
+	return interleave(rng, progs)
+}
+
+// interleave runs the goroutines' programs (lines "op obj @site") in a
+// random interleaving that respects the locks and does not deadlock:
+// main forks each goroutine; with a third, it may first join the first
+// one (a happens-before between them).
+func interleave(rng *rand.Rand, progs [][]string) string {
+	nG := len(progs)
 	var out []string
 	joinFirst := nG == 3 && rng.IntN(2) == 0
 	pos := make([]int, nG)
@@ -268,6 +277,155 @@ func TestInversionsAgainstOracle(t *testing.T) {
 			got[a.Key] = true
 			sched := toInts(a.Schedule.Events())
 			if err := m.CheckSchedule(sched[:len(sched)-2]); err != nil {
+				t.Errorf("trace %d: %s: infeasible schedule %v: %v\n%s", i, a.Key, sched, err, text)
+			}
+			if _, ok := want[a.Key]; !ok {
+				t.Errorf("trace %d: predicted %s %v, which no feasible schedule deadlocks\n%s", i, a.Key, a.Events, text)
+			}
+		}
+		for k, w := range want {
+			real++
+			if !got[k] {
+				t.Errorf("trace %d: missed deadlock %s %v, oracle schedule %v\n%s", i, k, w.Inst, w.Schedule, text)
+			}
+		}
+		if t.Failed() {
+			break
+		}
+	}
+	t.Logf("%d traces, %d real deadlocks", traces, real)
+	if real < traces/10 {
+		t.Errorf("only %d deadlocks in %d traces: the generator does not exercise the finder", real, traces)
+	}
+}
+
+// rwTrace writes a random program of goroutines that read-lock an RWMutex
+// L, some recursively (rlock L twice), write-lock it, some of it under a
+// guard lock G or around a lock B, and runs it in a random interleaving
+// that does not deadlock.
+func rwTrace(rng *rand.Rand) string {
+	site := 0
+	var progs [][]string
+	nG := 2 + rng.IntN(2)
+	for g := 0; g < nG; g++ {
+		var p []string
+		line := func(op, obj string) {
+			site++
+			p = append(p, fmt.Sprintf("%s %s @t.go:%d", op, obj, site))
+		}
+		for b := 0; b < 1+rng.IntN(2); b++ {
+			guard := rng.IntN(4) == 0
+			if guard {
+				line("lock", "G")
+			}
+			switch rng.IntN(4) {
+			case 0, 1: // a recursive read lock, maybe around B
+				line("rlock", "L")
+				inner := rng.IntN(3) == 0
+				if inner {
+					line("lock", "B")
+				}
+				line("rlock", "L")
+				line("runlock", "L")
+				if inner {
+					line("unlock", "B")
+				}
+				line("runlock", "L")
+			case 2: // a writer, maybe under B
+				inner := rng.IntN(3) == 0
+				if inner {
+					line("lock", "B")
+				}
+				line("lock", "L")
+				line("unlock", "L")
+				if inner {
+					line("unlock", "B")
+				}
+			default: // a plain reader
+				line("rlock", "L")
+				line("runlock", "L")
+			}
+			if guard {
+				line("unlock", "G")
+			}
+		}
+		progs = append(progs, p)
+	}
+	return interleave(rng, progs)
+}
+
+func TestRWCycleKubernetes62464(t *testing.T) {
+	// g1 reads under L and calls a getter that read-locks L again; g2,
+	// later in the run, write-locks L.
+	text := `
+	main fork g1 @t.go:1
+	main fork g2 @t.go:2
+	g1 begin
+	g1 rlock L @t.go:10
+	g1 rlock L @t.go:11
+	g1 runlock L @t.go:12
+	g1 runlock L @t.go:13
+	g2 begin
+	g2 lock L @t.go:20
+	g2 unlock L @t.go:21
+`
+	got := deadlockKeys(t, text)
+	want := []string{"r@t.go:10|w@t.go:20|r@t.go:11"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("keys %q, want %q", got, want)
+	}
+	// The fix: one read lock.
+	fixed := strings.NewReplacer("\tg1 rlock L @t.go:11\n", "", "\tg1 runlock L @t.go:12\n", "").Replace(text)
+	if got := deadlockKeys(t, fixed); len(got) != 0 {
+		t.Fatalf("fixed: keys %q, want none\n%s", got, fixed)
+	}
+}
+
+// TestRWCyclesAgainstOracle: on random RWMutex traces, the recursive read
+// locks behind a writer predicted (each with a schedule) are exactly the
+// ones an exhaustive search of the feasible schedules reaches, per report
+// key, and each schedule is feasible up to its two waiting acquisitions.
+func TestRWCyclesAgainstOracle(t *testing.T) {
+	n := 1500
+	if testing.Short() {
+		n = 300
+	}
+	rng := rand.New(rand.NewPCG(29, 2))
+	var pw *pattern.Pattern
+	for _, p := range builtin(t, "deadlock") {
+		if p.RWWriter() {
+			pw = p
+		}
+	}
+	if pw == nil {
+		t.Fatal("no rlock-writer pattern in the deadlock set")
+	}
+	var real, traces int
+	for i := 0; i < n; i++ {
+		text := rwTrace(rng)
+		tr, err := gen.Parse(text)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, text)
+		}
+		if len(tr.Events) > 60 {
+			continue
+		}
+		traces++
+		m := oracle.New(tr)
+		want := m.RWCycleKeys(pw)
+		res, err := Run(tr, []*pattern.Pattern{pw}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		for _, a := range res.Anomalies {
+			got[a.Key] = true
+			sched := toInts(a.Schedule.Events())
+			n := len(sched)
+			if sched[n-2] != int(a.Events[1]) || sched[n-1] != int(a.Events[2]) {
+				t.Errorf("trace %d: %s: schedule %v does not end with the writer and the second read lock", i, a.Key, sched)
+			}
+			if err := m.CheckSchedule(sched[:n-2]); err != nil {
 				t.Errorf("trace %d: %s: infeasible schedule %v: %v\n%s", i, a.Key, sched, err, text)
 			}
 			if _, ok := want[a.Key]; !ok {

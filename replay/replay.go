@@ -235,7 +235,9 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 		v.Verdict = Timeout
 	}
 	v.Panicked, v.Consequence = consequence(r.Output, r.Passed)
-	if v.Verdict == Deadlock && len(v.Deadlocked) >= 2 && !v.Outside {
+	if v.Verdict == Deadlock && len(v.Deadlocked) > 0 && !v.Outside {
+		// (rt sets Deadlocked only with the proof: two goroutines of an
+		// inversion, or a lost signal's waiter.)
 		// The runtime ended the process at the deadlock (rt: a verdict
 		// other than reproduced ends a replay): that is the test's fate.
 		v.Verdict = Reproduced

@@ -39,6 +39,12 @@ func at(f check.Finding) int {
 	if f.Anomaly.Pattern.Lock && len(s) == 4 {
 		return 2 // a lock-order inversion: the first goroutine's waiting acquisition
 	}
+	if f.Anomaly.Pattern.Cond && len(s) == 2 {
+		return 1 // a lost signal: the Wait
+	}
+	if f.Anomaly.Pattern.RWWriter() && len(s) == 3 {
+		return 2 // a recursive read lock: the second read lock
+	}
 	if f.Anomaly.Pattern.Leak && len(s) == 2 {
 		return 1 // a leak: the stranded operation
 	}
@@ -92,7 +98,7 @@ func testEnd(f check.Finding) (end int, ok bool) {
 // Detailed is Title with the pattern: "atomicity violation (av/RWW) on
 // Account.balance".
 func Detailed(f check.Finding) string {
-	return fmt.Sprintf("%s (%s) on %s", pattern.KindName(f.Anomaly.Pattern.Kind), f.Anomaly.Pattern.ID(), objects(f))
+	return fmt.Sprintf("%s (%s) on %s", lockKind(f), f.Anomaly.Pattern.ID(), objects(f))
 }
 
 // Message is the diagnostic of a reproduced finding, one clause: what can
@@ -105,7 +111,10 @@ func Detailed(f check.Finding) string {
 // The steps that show it are Steps; "this" is the event at Site.
 func Message(f check.Finding) string {
 	if f.Anomaly.Pattern.Lock {
-		return inversion(f, pattern.KindName(f.Anomaly.Pattern.Kind))
+		return inversion(f, lockKind(f))
+	}
+	if f.Anomaly.Pattern.Cond {
+		return lostSignal(f, "lost signal")
 	}
 	if f.Anomaly.Pattern.Leak {
 		return leak(f, "")
@@ -117,7 +126,10 @@ func Message(f check.Finding) string {
 // check` prints it.
 func Headline(f check.Finding) string {
 	if f.Anomaly.Pattern.Lock {
-		return inversion(f, fmt.Sprintf("%s (%s)", pattern.KindName(f.Anomaly.Pattern.Kind), f.Anomaly.Pattern.ID()))
+		return inversion(f, fmt.Sprintf("%s (%s)", lockKind(f), f.Anomaly.Pattern.ID()))
+	}
+	if f.Anomaly.Pattern.Cond {
+		return lostSignal(f, "lost signal ("+f.Anomaly.Pattern.ID()+")")
 	}
 	if f.Anomaly.Pattern.Leak {
 		return leak(f, f.Anomaly.Pattern.ID()+": ")
@@ -149,6 +161,39 @@ func leak(f check.Finding, prefix string) string {
 	return msg + evidence(f)
 }
 
+// lostSignal is the message of a lost signal (a cond pattern, events:
+// the signal, the Wait's entry), e.g.
+//
+//	lost signal: g1.1.1 can signal Cond waitCond#1 (x.go:64) before g1.1
+//	waits on it (x.go:73), and the Wait then blocks forever; reproduced,
+//	the replay deadlocks
+func lostSignal(f check.Finding, title string) string {
+	st := func(k int) trace.Step { return f.Schedule.Steps[f.Schedule.Anomaly[k]] }
+	op := "signal"
+	if st(0).Op == trace.CondBroadcast {
+		op = "broadcast"
+	}
+	msg := fmt.Sprintf("%s: %s can %s %s (%s) before %s waits on it (%s), and the Wait then blocks forever; ",
+		title, st(0).G, op, st(0).Obj, short(f.Anomaly.Sites[0]), st(1).G, short(f.Anomaly.Sites[1]))
+	if f.Deadlock() {
+		return msg + "reproduced, the replay deadlocks"
+	}
+	return msg + evidence(f)
+}
+
+// lockKind names a finding's kind, a deadlock pattern's by its shape: a
+// lock-order inversion, a recursive read lock behind a waiting writer, a
+// lost signal.
+func lockKind(f check.Finding) string {
+	switch p := f.Anomaly.Pattern; {
+	case p.RWWriter():
+		return "recursive read lock"
+	case p.Cond:
+		return "lost signal"
+	}
+	return pattern.KindName(f.Anomaly.Pattern.Kind)
+}
+
 // inversion is the message of a lock-order inversion (a lock pattern,
 // events a1 b2 b1 a2): who holds which lock and waits for which, e.g.
 //
@@ -160,6 +205,15 @@ func inversion(f check.Finding, title string) string {
 	// The objects keep their instance numbers: two locks of one field
 	// (two accounts' mutexes) are told apart only by them.
 	obj := func(k int) string { return st(k).Obj }
+	if f.Anomaly.Pattern.RWWriter() && len(f.Anomaly.Sites) == 3 {
+		// events r1 w2 r1b: g1's read lock, g2's write lock, g1's second read lock
+		msg := fmt.Sprintf("%s: %s holds %s for reading (%s) and read-locks it again (%s) while %s waits to write-lock it (%s), and a waiting writer keeps new readers out; ",
+			title, st(0).G, obj(0), short(f.Anomaly.Sites[0]), short(f.Anomaly.Sites[2]), st(1).G, short(f.Anomaly.Sites[1]))
+		if f.Deadlock() {
+			return msg + "reproduced, the replay deadlocks"
+		}
+		return msg + evidence(f)
+	}
 	side := func(hold, wait int) string {
 		return fmt.Sprintf("%s holds %s (%s) and waits for %s (%s)", st(hold).G, obj(hold), short(f.Anomaly.Sites[hold]), obj(wait), short(f.Anomaly.Sites[wait]))
 	}

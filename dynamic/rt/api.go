@@ -145,7 +145,11 @@ func Lock(l sync.Locker, site int32) {
 			return
 		}
 	}
-	gate(addr, site, op)
+	var rw *sync.RWMutex
+	if op == trace.Lock {
+		rw, _ = l.(*sync.RWMutex)
+	}
+	gateRW(addr, site, op, rw)
 	l.Lock()
 	record(addr, classLock, site, op, 0, 0)
 }

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -171,6 +172,9 @@ type Goroutine struct {
 	// gateObj: the lock whose gate the goroutine is passing, under a
 	// deadlock schedule (replayer.ask).
 	gateObj int32
+	// gateRW: that lock if it is an RWMutex taken by Lock
+	// (replayer.awaitWriter).
+	gateRW *sync.RWMutex
 	// selSend: the send case of the select g is in, if any (SelectGate,
 	// Recovered); cleared by g's next event.
 	selSend selSend

@@ -163,8 +163,17 @@ type replayer struct {
 	// goroutine to it. Its proof is the deadlock that follows, not the
 	// end of the schedule (deadlockVerdict). Its object is taken at the
 	// gate (Goroutine.gateObj), since its event is never recorded.
-	deadlock bool
-	asking   map[string]int
+	// rwWriter: the schedule is a recursive read lock behind a writer
+	// (deadlock/rlock-writer): its writer's Lock passes the turn on only
+	// once it waits inside the RWMutex (awaitWriter), so that the second
+	// RLock, next, finds a writer pending and queues behind it.
+	// lostSignal: the schedule is a lost signal's (deadlock/lost-signal):
+	// it ends with the Wait's entry, after the signal; its proof is the
+	// waiter blocked in that Wait once nothing moves (deadlockVerdict).
+	deadlock   bool
+	rwWriter   bool
+	lostSignal bool
+	asking     map[string]int
 
 	// A leak schedule (pattern kind "leak") ends with a select's case and
 	// its partner: the select, at its gate, waits for the case's turn and
@@ -261,8 +270,10 @@ func startReplayFrom(path, verdictPath string, explore bool) error {
 		path: verdictPath, lastMove: time.Now(), stall: stall, quiet: quiet,
 		partnerOf: -1,
 		deadlock:  strings.HasPrefix(s.Pattern, "deadlock/"), asking: map[string]int{},
-		leak:    strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2,
-		explore: explore && !strings.HasPrefix(s.Pattern, "deadlock/") && !strings.HasPrefix(s.Pattern, "leak/"), changed: map[string][]int{},
+		rwWriter:   strings.HasPrefix(s.Pattern, "deadlock/rlock-writer"),
+		lostSignal: strings.HasPrefix(s.Pattern, "deadlock/lost-signal") && len(s.Anomaly) == 2,
+		leak:       strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2,
+		explore:    explore && !strings.HasPrefix(s.Pattern, "deadlock/") && !strings.HasPrefix(s.Pattern, "leak/"), changed: map[string][]int{},
 	}
 	for _, c := range s.Changed {
 		g := s.Steps[c.Read].G
@@ -319,7 +330,12 @@ func passes(op trace.Op) int {
 // gate is the turnstile: see the comment at the top of this file. addr is
 // the object operated on, if any: operations on the goroutine's own stack
 // are not recorded (see self), so they are not scheduled either.
-func gate(addr unsafe.Pointer, site int32, op trace.Op) {
+func gate(addr unsafe.Pointer, site int32, op trace.Op) { gateRW(addr, site, op, nil) }
+
+// gateRW is gate for a lock operation; rw is the RWMutex of an
+// RWMutex.Lock, else nil (replayer.awaitWriter). addr must not be stored:
+// it would escape, and every instrumented local with it.
+func gateRW(addr unsafe.Pointer, site int32, op trace.Op, rw *sync.RWMutex) {
 	if rp == nil {
 		if perturbSeed != 0 {
 			perturbAt(addr, op)
@@ -334,7 +350,9 @@ func gate(addr unsafe.Pointer, site int32, op trace.Op) {
 	mu.Lock()
 	if rp != nil && !rp.free && rec != nil && !quietLocked(site, op) {
 		if rp.deadlock && op.IsAcquire() && addr != nil {
-			rec.cur().gateObj = rec.object(uintptr(addr), classLock, rec.site(site).desc)
+			g := rec.cur()
+			g.gateObj = rec.object(uintptr(addr), classLock, rec.site(site).desc)
+			g.gateRW = rw
 		}
 		rp.turn(rec.cur(), site, op, passes(op))
 	}

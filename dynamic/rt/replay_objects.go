@@ -3,6 +3,8 @@ package rt
 import (
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 )
@@ -141,7 +143,32 @@ func (r *replayer) ask(g *Goroutine, i int) {
 		return
 	}
 	r.asking[g.name] = i
+	if r.rwWriter && r.s.Steps[i].Op == trace.Lock && g.gateRW != nil {
+		go r.awaitWriter(g.gateRW)
+		return
+	}
 	r.advance()
+}
+
+// awaitWriter passes the turn on from a writer's waiting Lock of rw
+// (ask) once the writer waits inside rw.Lock: then a new reader cannot
+// get in (rw.TryRLock fails), which is what makes the following RLock
+// queue behind it. It gives up after the stall bound and passes the turn
+// on anyway: the RLock then gets the lock, and the replay diverges.
+func (r *replayer) awaitWriter(rw *sync.RWMutex) {
+	deadline := time.Now().Add(r.stall)
+	for time.Now().Before(deadline) {
+		if !rw.TryRLock() {
+			break // the writer holds rw's reader slots
+		}
+		rw.RUnlock()
+		time.Sleep(20 * time.Microsecond)
+	}
+	mu.Lock()
+	if !r.free && r.verdict == "" {
+		r.advance()
+	}
+	mu.Unlock()
 }
 
 // deadlockVerdict decides a deadlock schedule once every step had its
@@ -152,6 +179,9 @@ func (r *replayer) ask(g *Goroutine, i int) {
 // one another goroutine of the inversion holds (the objects were checked
 // as a relation: ask), so none of them can go on.
 func (r *replayer) deadlockVerdict(gs []gstate, names map[int64]string, blocked []string, why string) Verdict {
+	if r.lostSignal {
+		return r.lostSignalVerdict(gs, names, blocked, why)
+	}
 	inLock := map[string]bool{}
 	for _, g := range gs {
 		if g.class == gRecorded && (g.op == "Lock" || g.op == "RLock") {
@@ -174,6 +204,34 @@ func (r *replayer) deadlockVerdict(gs []gstate, names map[int64]string, blocked 
 		return Verdict{Verdict: "diverged", Step: len(r.s.Steps), Waiting: append(r.waiters(), blocked...),
 			Message: fmt.Sprintf("%s, but %d goroutines wait at the inversion's acquisitions", why, len(stuck))}
 	}
+	how := "each holding the lock the other waits for"
+	if r.rwWriter {
+		how = "the writer waiting for the reader's first read lock, the reader's second behind the writer"
+	}
 	return Verdict{Verdict: "deadlock", Step: len(r.s.Steps), Waiting: append(r.waiters(), blocked...), Deadlocked: stuck,
-		Message: fmt.Sprintf("%s: %s, each holding the lock the other waits for", why, strings.Join(stuck, " and "))}
+		Message: fmt.Sprintf("%s: %s, %s", why, strings.Join(stuck, " and "), how)}
+}
+
+// lostSignalVerdict decides a lost signal's schedule once every step had
+// its turn and nothing moves (as deadlockVerdict): a "deadlock" with
+// Deadlocked set when the goroutine of the Wait's entry, the schedule's
+// last anomaly step, is blocked inside that Cond.Wait; else "diverged"
+// (something woke it, or it took another path).
+func (r *replayer) lostSignalVerdict(gs []gstate, names map[int64]string, blocked []string, why string) Verdict {
+	i := r.s.Anomaly[1]
+	st := r.s.Steps[i]
+	waiting := false
+	for _, g := range gs {
+		if g.class == gRecorded && g.op == "CondWait" && names[g.id] == st.G {
+			waiting = true
+		}
+	}
+	if !waiting {
+		return Verdict{Verdict: "diverged", Step: i + 1, Goroutine: st.G, Expected: st.Key(), Waiting: append(r.waiters(), blocked...),
+			Message: fmt.Sprintf("%s, but goroutine %s is not blocked in the Cond.Wait of step %d (%s)", why, st.G, i+1, st)}
+	}
+	sig := r.s.Steps[r.s.Anomaly[0]]
+	stuck := []string{fmt.Sprintf("%s in cond-wait @%s", st.G, st.Site)}
+	return Verdict{Verdict: "deadlock", Step: len(r.s.Steps), Waiting: append(r.waiters(), blocked...), Deadlocked: stuck,
+		Message: fmt.Sprintf("%s: %s waits for ever, the signal of %s (%s @%s) having come before its Wait", why, stuck[0], sig.G, sig.Op, sig.Site)}
 }

@@ -99,3 +99,134 @@ func (m *Model) holding(s *search, g int, want trace.Event) int {
 	}
 	return -1
 }
+
+// RWCycleKeys returns the recursive read locks behind a waiting writer
+// that some feasible schedule drives into a deadlock, for the
+// rlock-writer pattern p: for each report key (pattern.Key of r1, w2,
+// r1b), a witness whose Schedule runs a feasible prefix after which
+// goroutine G1, holding a read lock of an RWMutex since r1, is at r1b,
+// a read lock of it, and G2 at w2, a write lock of it; the schedule ends
+// with w2 (which waits for G1's read lock and keeps new readers out) and
+// r1b (which waits behind it).
+func (m *Model) RWCycleKeys(p *pattern.Pattern) map[string]Witness {
+	out := map[string]Witness{}
+	s := &search{m: m, pos: make([]int, len(m.seq))}
+	s.initVisited()
+	var walk func()
+	walk = func() {
+		if !s.visit(0) {
+			return
+		}
+		m.rwCyclesAt(s, p, out)
+		for g := range s.pos {
+			if s.pos[g] == len(m.seq[g]) {
+				continue
+			}
+			e := m.seq[g][s.pos[g]]
+			if !s.enabled(e) {
+				continue
+			}
+			s.pos[g]++
+			s.path = append(s.path, e)
+			walk()
+			s.pos[g]--
+			s.path = s.path[:len(s.path)-1]
+		}
+	}
+	walk()
+	return out
+}
+
+func (m *Model) rwCyclesAt(s *search, p *pattern.Pattern, out map[string]Witness) {
+	for g1 := range s.pos {
+		for g2 := range s.pos {
+			if g1 == g2 || s.pos[g1] == len(m.seq[g1]) || s.pos[g2] == len(m.seq[g2]) {
+				continue
+			}
+			r1b, w2 := m.seq[g1][s.pos[g1]], m.seq[g2][s.pos[g2]]
+			if m.ev[r1b].Op != trace.RLock || m.ev[w2].Op != trace.Lock || m.ev[r1b].Obj != m.ev[w2].Obj {
+				continue
+			}
+			r1 := m.holding(s, g1, m.ev[w2])
+			if r1 < 0 || m.ev[r1].Op != trace.RLock {
+				continue
+			}
+			inst := []int{r1, w2, r1b}
+			key := pattern.Key(p, m.Sites(inst))
+			if _, ok := out[key]; !ok {
+				out[key] = Witness{Pattern: p, Inst: inst, Schedule: append(append([]int(nil), s.path...), w2, r1b)}
+			}
+		}
+	}
+}
+
+// LostSignalKeys returns the lost signals that some feasible schedule
+// reaches, for the cond pattern p: for each report key (pattern.Key of
+// the signal and the Wait's entry), a witness whose Schedule runs a
+// feasible prefix that has run the signal and ends with the entry (the
+// unlock of c.L a Cond.Wait records before waiting). The signal is the
+// one that woke that Wait in the trace: the latest signal or broadcast of
+// its Cond by another goroutine between the entry and the cond-wait.
+func (m *Model) LostSignalKeys(p *pattern.Pattern) map[string]Witness {
+	// waking: entry → the signal that woke its Wait.
+	waking := map[int]int{}
+	for _, row := range m.seq {
+		for i := 1; i < len(row); i++ {
+			w, entry := row[i], row[i-1]
+			ev, en := m.ev[w], m.ev[entry]
+			if ev.Op != trace.CondWait || !(en.Op == trace.Unlock || en.Op == trace.RUnlock) || en.Site != ev.Site {
+				continue
+			}
+			for s := w - 1; s > entry; s-- {
+				if e := m.ev[s]; e.Obj == ev.Obj && e.G != ev.G && (e.Op == trace.CondSignal || e.Op == trace.CondBroadcast) {
+					waking[entry] = s
+					break
+				}
+			}
+		}
+	}
+	out := map[string]Witness{}
+	if len(waking) == 0 {
+		return out
+	}
+	s := &search{m: m, pos: make([]int, len(m.seq))}
+	s.initVisited()
+	ran := map[int]bool{}
+	var walk func()
+	walk = func() {
+		if !s.visit(0) {
+			return
+		}
+		for g := range s.pos {
+			if s.pos[g] == len(m.seq[g]) {
+				continue
+			}
+			e := m.seq[g][s.pos[g]]
+			if sig, ok := waking[e]; ok && ran[sig] && s.enabled(e) {
+				inst := []int{sig, e}
+				key := pattern.Key(p, m.Sites(inst))
+				if _, ok := out[key]; !ok {
+					out[key] = Witness{Pattern: p, Inst: inst, Schedule: append(append([]int(nil), s.path...), e)}
+				}
+			}
+		}
+		for g := range s.pos {
+			if s.pos[g] == len(m.seq[g]) {
+				continue
+			}
+			e := m.seq[g][s.pos[g]]
+			if !s.enabled(e) {
+				continue
+			}
+			s.pos[g]++
+			s.path = append(s.path, e)
+			ran[e] = true
+			walk()
+			delete(ran, e)
+			s.pos[g]--
+			s.path = s.path[:len(s.path)-1]
+		}
+	}
+	walk()
+	return out
+}

@@ -598,7 +598,9 @@ func (s *sim) heldAcquire(g, lock int32) int32 {
 }
 
 // release returns the event that releases the acquisition made at acq (a
-// cond-wait: its reacquisition), or -1.
+// cond-wait: its reacquisition), or -1. Acquisitions of the lock in the
+// same mode taken since (a recursive read lock) are released first: the
+// goroutine holds the lock until its count in that mode is back to zero.
 func (s *sim) release(acq int32) int32 {
 	gr := s.gr
 	evs := gr.Tr.Events
@@ -607,11 +609,18 @@ func (s *sim) release(acq int32) int32 {
 	}
 	a := evs[acq]
 	row := gr.G(a.G)
+	depth := 1
 	for l := gr.Local[acq] + 1; int(l) < len(row); l++ {
 		e := row[l]
 		ev := evs[e]
-		if ev.Obj == a.Obj && ev.Op.IsRelease() && (ev.Op == trace.Unlock) == (a.Op == trace.Lock) {
-			return e
+		switch {
+		case ev.Obj != a.Obj:
+		case ev.Op == a.Op:
+			depth++
+		case ev.Op.IsRelease() && (ev.Op == trace.Unlock) == (a.Op == trace.Lock):
+			if depth--; depth == 0 {
+				return e
+			}
 		}
 	}
 	return -1
@@ -684,6 +693,83 @@ func (g *Generator) stuck(sched Schedule, p []int32, a1, b2, b1, a2 int32) error
 		return fmt.Errorf("the schedule does not leave each goroutine holding the lock the other asks for")
 	}
 	return nil
+}
+
+// RWCycle returns a schedule that drives a recursive read lock behind a
+// waiting writer into its deadlock: goroutine G1 read-locked an RWMutex
+// at r1 and read-locks it again at r1b, G2 write-locks it at w2. The
+// schedule runs G1 up to just before r1b (holding r1's read lock) and G2
+// up to just before w2, as the simulator finds feasible, and ends with w2
+// (the writer, which waits for r1's read lock and keeps new readers out)
+// and then r1b (a new reader, which waits behind it). It returns an error
+// when no feasible schedule reaches that state.
+func (g *Generator) RWCycle(r1, w2, r1b int32) (Schedule, error) {
+	gr := g.gr
+	evs := gr.Tr.Events
+	g1, g2 := evs[r1b].G, evs[w2].G
+	if g1 == g2 || evs[r1].G != g1 || evs[r1].Obj != evs[r1b].Obj || evs[w2].Obj != evs[r1].Obj ||
+		evs[r1].Op != trace.RLock || evs[r1b].Op != trace.RLock || evs[w2].Op != trace.Lock ||
+		gr.Local[r1] >= gr.Local[r1b] || gr.Local[w2] == 0 {
+		return Schedule{}, fmt.Errorf("events %d %d %d are no recursive read lock and writer", r1+1, w2+1, r1b+1)
+	}
+	pre1 := gr.G(g1)[gr.Local[r1b]-1]
+	pre2 := gr.G(g2)[gr.Local[w2]-1]
+	var why error
+	for _, p := range [][]int32{{pre1, pre2}, {pre2, pre1}} {
+		sched, err := g.Generate(p, false)
+		if err != nil {
+			why = err
+			continue
+		}
+		st := &g.st
+		if err := check(st, gr, sched, p, false); err != nil {
+			why = err
+			continue
+		}
+		if st.pos[g1] != gr.Local[r1b] || st.pos[g2] != gr.Local[w2] {
+			why = fmt.Errorf("the schedule does not stop the goroutines at events %d and %d", r1b+1, w2+1)
+			continue
+		}
+		// G1 holds a read lock of it there (r1's, or one taken since).
+		readers := 0
+		for _, e := range gr.G(g1)[:st.pos[g1]] {
+			if ev := evs[e]; ev.Obj == evs[r1].Obj && ev.Op == trace.RLock {
+				readers++
+			} else if ev.Obj == evs[r1].Obj && ev.Op == trace.RUnlock {
+				readers--
+			}
+		}
+		if readers <= 0 {
+			why = fmt.Errorf("the schedule does not leave goroutine %d holding the read lock of event %d", g1, r1+1)
+			continue
+		}
+		sched.Tail = append(sched.Tail, w2, r1b)
+		return sched, nil
+	}
+	return Schedule{}, why
+}
+
+// LostSignal returns a schedule that loses signal sig, which woke the
+// Cond.Wait whose entry (the unlock of c.L) is entry in the recorded run:
+// it runs sig's goroutine up to sig and entry's up to entry, sig first,
+// as the simulator finds feasible, and ends with entry. The Wait that
+// follows has missed its signal. It returns an error when no feasible
+// schedule runs sig before entry.
+func (g *Generator) LostSignal(sig, entry int32) (Schedule, error) {
+	gr := g.gr
+	evs := gr.Tr.Events
+	if evs[sig].G == evs[entry].G || !(evs[sig].Op == trace.CondSignal || evs[sig].Op == trace.CondBroadcast) {
+		return Schedule{}, fmt.Errorf("events %d %d are no signal and Wait entry", sig+1, entry+1)
+	}
+	p := []int32{sig, entry}
+	sched, err := g.Generate(p, false)
+	if err != nil {
+		return Schedule{}, err
+	}
+	if err := check(&g.st, gr, sched, p, false); err != nil {
+		return Schedule{}, err
+	}
+	return sched, nil
 }
 
 // Leak returns a schedule that strands channel operation stranded: it

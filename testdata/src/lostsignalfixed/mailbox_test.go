@@ -1,0 +1,17 @@
+package lostsignalfixed
+
+import (
+	"testing"
+	"time"
+)
+
+func TestPutTake(t *testing.T) {
+	m := NewMailbox()
+	done := make(chan string)
+	go func() { done <- m.Take() }()
+	time.Sleep(5 * time.Millisecond) // the message comes a little later
+	m.Put("hello")
+	if got := <-done; got != "hello" {
+		t.Errorf("Take = %q, want hello", got)
+	}
+}
