@@ -242,6 +242,23 @@ func TestSafeDoc(t *testing.T) {
 	}
 }
 
+// TestUnsafeDoc: a doc comment saying its type is not safe for concurrent
+// use is heard, whatever else it says; one that says nothing is not.
+func TestUnsafeDoc(t *testing.T) {
+	for doc, want := range map[string]bool{
+		"A Buffer is not safe for concurrent use.":                                       true,
+		"A Builder isn't\nsafe for\nconcurrent use.":                                     true,
+		"Unlike Map, it is not safe for concurrent use; Map is safe for concurrent use.": true,
+		"A Pool is safe for concurrent use by multiple goroutines.":                      false,
+		"Counter counts.": false,
+		"":                false,
+	} {
+		if got := unsafeDoc(doc); got != want {
+			t.Errorf("unsafeDoc(%q) = %v, want %v", doc, got, want)
+		}
+	}
+}
+
 // TestMeantForConcurrentUse: a type holding a sync value, an atomic or a
 // channel (directly or in a struct it holds), or documented as safe for
 // concurrent use, is meant for concurrent use; a plain one is not.

@@ -13,17 +13,22 @@ import (
 // to be used from several goroutines, or "" if nothing says so: it holds a
 // value of package sync or sync/atomic or a channel (in a field, or in a
 // field of a struct it holds), or its doc comment says it is safe for
-// concurrent use; a sync.WaitGroup does not count (holdsSync). A race a
+// concurrent use; a sync.WaitGroup does not count (holdsSync), and a doc
+// that says the type is not safe for concurrent use overrides the fields. A race a
 // driver finds between two of its methods is then a bug of the type, whatever the calls' outcome: the package's users may
 // make those calls concurrently. Of another type, the package may never
 // do so, and the driver's calls are pecanvet's guess.
 func meantForConcurrentUse(p *packages.Package, named *types.Named) string {
+	doc := typeDoc(p, named.Obj())
+	if unsafeDoc(doc) {
+		return "" // the doc's word beats what the fields suggest
+	}
 	if st, ok := named.Underlying().(*types.Struct); ok {
 		if what := holdsSync(st, 0); what != "" {
 			return "it holds " + what
 		}
 	}
-	if doc := typeDoc(p, named.Obj()); doc != "" && safeDoc(doc) {
+	if doc != "" && safeDoc(doc) {
 		return "its doc says it is safe for concurrent use"
 	}
 	return ""
@@ -99,6 +104,18 @@ func safeDoc(doc string) bool {
 	doc = strings.Join(strings.Fields(strings.ToLower(doc)), " ")
 	for _, m := range safePhrase.FindAllStringIndex(doc, -1) {
 		if !negated.MatchString(doc[:m[0]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// unsafeDoc reports whether a doc comment says its type is not safe for
+// concurrent use ("is not safe for concurrent use", "not thread-safe").
+func unsafeDoc(doc string) bool {
+	doc = strings.Join(strings.Fields(strings.ToLower(doc)), " ")
+	for _, m := range safePhrase.FindAllStringIndex(doc, -1) {
+		if negated.MatchString(doc[:m[0]]) {
 			return true
 		}
 	}

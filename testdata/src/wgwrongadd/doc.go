@@ -9,5 +9,7 @@
 // FetchAll waits after both Adds and the test passes. In the bad schedule
 // Wait comes before the Adds and returns at once: the map of sizes is
 // read (fetch.go:23) while a fetch writes it (fetch.go:31), a data race
-// too (TestFetchAll fails: fetched 0 pages, want 2).
+// too (TestFetchAll fails: fetched 0 pages, want 2). Its doc says a
+// Fetcher is not safe for concurrent use, so a generated driver's
+// FetchAll‖FetchAll race on sizes is shown only with -v.
 package wgwrongadd

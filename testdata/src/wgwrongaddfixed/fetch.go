@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Fetcher fetches pages concurrently.
+// Fetcher fetches pages concurrently; it is not safe for concurrent use.
 type Fetcher struct {
 	calls sync.Mutex // one FetchAll at a time: each replaces sizes
 	wg    sync.WaitGroup
