@@ -77,7 +77,7 @@ func refSkeletonTuples(m *matcher) [][]*skeleton {
 // variable bound by an earlier group, the same variable twice in one).
 func TestFitSkelsMatchReference(t *testing.T) {
 	pats := groupPatterns(t)
-	more, err := pattern.Parse("asv/two atomic T=t1-t2-t2-t1 SV=s1-s2-s1-s2 AR=u1-u2-u2-u1 AT=r-w-w-r\n" +
+	more, err := pattern.Parse("asv/two atomic T=t1-t2-t2-t1 SV=s1-s2-s1-s2 AR=u1-u2-u2-u1 AT=r-w-w-r\n"+
 		"asv/same atomic T=t1-t2-t1 SV=s1-s2-s1 AR=u1-u2-u1 AT=w-r-w\n", "fit_test")
 	if err != nil {
 		t.Fatal(err)
