@@ -56,7 +56,10 @@ func main() {
 		vetMain(os.Args[1:])
 		return
 	}
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	stop := startCPUProfile()
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

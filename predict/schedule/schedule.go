@@ -392,13 +392,29 @@ func (s *sim) run() (sched Schedule, ok, fix bool) {
 
 	tail := make([]int32, 0, 64)
 	nextPat := 0
+	// The goroutines with needed events left: a step looks at their next
+	// events only, and drops those done. On ants's long traces a thousand
+	// goroutines were looked at for each of a million steps, most with
+	// nothing needed left, and that scan was a quarter of the check's CPU.
+	// The step taken is the enabled event of least index, whatever order
+	// the goroutines are looked at in (enabled has no side effects).
+	live := make([]int32, 0, s.ng)
+	for g := 0; g < s.ng; g++ {
+		if st.pos[g] <= s.need[g] {
+			live = append(live, int32(g))
+		}
+	}
 	for {
 		best := int32(-1)
-		for g := 0; g < s.ng; g++ {
+		for i := 0; i < len(live); {
+			g := live[i]
 			if st.pos[g] > s.need[g] {
+				live[i] = live[len(live)-1]
+				live = live[:len(live)-1]
 				continue
 			}
-			e := gr.G(int32(g))[st.pos[g]]
+			i++
+			e := gr.G(g)[st.pos[g]]
 			if (best < 0 || e < best) && s.enabled(e, nextPat) {
 				best = e
 			}

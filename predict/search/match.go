@@ -40,10 +40,13 @@ func (s *searcher) pattern(p *pattern.Pattern, reversedOnly bool) {
 		ixs[i] = s.index(p, g)
 		ixs[i].skeletons(s.gr)
 	}
-	m := &matcher{s: s, p: p, gs: gs, ixs: ixs, reversedOnly: reversedOnly,
+	s.newMatcher(p, gs, ixs, reversedOnly).classes(0)
+}
+
+func (s *searcher) newMatcher(p *pattern.Pattern, gs []*group, ixs []*groupIndex, reversedOnly bool) *matcher {
+	return &matcher{s: s, p: p, gs: gs, ixs: ixs, reversedOnly: reversedOnly,
 		cls: make([]*class, len(gs)), sk: make([]*skeleton, len(gs)), objOf: unbound(p.Vars()), gOf: unbound(p.Threads()),
-		siteIdx: make([]int32, p.Len())}
-	m.classes(0)
+		siteIdx: make([]int32, p.Len()), fit: make([]*fitSkels, len(gs))}
 }
 
 type matcher struct {
@@ -57,35 +60,61 @@ type matcher struct {
 	objOf        []int32 // SV var → object, -1 unbound
 	gOf          []int32 // T var → goroutine, -1 unbound
 	keyBuf       []byte
+	objKeyBuf    []byte // the objects of a group's bound elements (fitSkels)
 	foldBuf      []byte // foldKey of the current assignment
 	siteIdx      []int32
+	// fit holds, per group once needed, its index's skeletons whose ops
+	// fit the group (fitSkels).
+	fit []*fitSkels
+	// leaf, if set, replaces combination (tests list what classes chose).
+	leaf func()
 }
 
-// classes chooses a skeleton for group k and recurses; goroutines are
-// assigned per site combination, in assign.
-func (m *matcher) classes(k int) {
-	if m.s.stopped() {
-		return
+// fitSkels are the skeletons of a group's index that can stand for the
+// group whatever the bindings made before it, in the index's order: their
+// ops (and, in an acting pattern, acting reads) fit the group's access
+// types, and their elements are on the same object where the group's
+// variables are the same, on different ones where not. bound are the
+// group's elements whose variables an earlier group binds (the first
+// element of each such variable), and byBound lists the fitting
+// skeletons by the objects of those elements.
+//
+// None of this depends on the bindings, but classes tested it for every
+// skeleton at every node of its recursion: on ants's long traces (a
+// thousand goroutines, a million events) the op test, a random access into
+// the graph's events per skeleton, was 64% of the check's own CPU (pprof),
+// and once it was gone the object tests were 50%. The lists hold the
+// candidates that pass those tests, in the same order, so the search
+// tries the same combinations and polls its work bound (stopped) as often.
+type fitSkels struct {
+	all     []int32
+	bound   []int
+	byBound map[string][]int32
+}
+
+// fits returns group k's fitting skeletons, computing them once.
+func (m *matcher) fits(k int) *fitSkels {
+	if f := m.fit[k]; f != nil {
+		return f
 	}
-	if k == len(m.gs) {
-		m.combination()
-		return
+	g, ix, gr := m.gs[k], m.ixs[k], m.s.gr
+	f := &fitSkels{}
+	earlier := map[int]bool{}
+	for _, h := range m.gs[:k] {
+		for _, v := range h.sv {
+			earlier[v] = true
+		}
 	}
-	g := m.gs[k]
-	ix := m.ixs[k]
-	var cand []int32
-	if o := m.objOf[g.sv[0]]; o >= 0 {
-		cand = ix.skelByObj[o]
-	} else {
-		cand = ix.allSkels
+	seen := map[int]bool{}
+	for e, v := range g.sv {
+		if earlier[v] && !seen[v] {
+			f.bound = append(f.bound, e)
+		}
+		seen[v] = true
 	}
-	gr := m.s.gr
-	var newSV [8]int
 next:
-	for _, si := range cand {
-		sk := &ix.skels[si]
-		c := sk.proto
-		// Ops must match the group's access types (singles are shared by all).
+	for _, si := range ix.allSkels {
+		c := ix.skels[si].proto
 		for e := range g.pos {
 			if !matches(gr.Ev(c.flat[e]).Op, g.at[e], m.p) {
 				continue next
@@ -95,7 +124,64 @@ next:
 			if m.p.Acting && g.t != 0 && !gr.ActingRead(c.flat[e]) {
 				continue next
 			}
+			for e2 := range e {
+				if (g.sv[e2] == g.sv[e]) != (c.objs[e2] == c.objs[e]) {
+					continue next
+				}
+			}
 		}
+		f.all = append(f.all, si)
+	}
+	if len(f.bound) > 0 {
+		f.byBound = map[string][]int32{}
+		var key []byte
+		for _, si := range f.all {
+			c := ix.skels[si].proto
+			key = key[:0]
+			for _, e := range f.bound {
+				key = binary.LittleEndian.AppendUint32(key, uint32(c.objs[e]))
+			}
+			f.byBound[string(key)] = append(f.byBound[string(key)], si)
+		}
+	}
+	m.fit[k] = f
+	return f
+}
+
+// classes chooses a skeleton for group k and recurses; goroutines are
+// assigned per site combination, in assign.
+func (m *matcher) classes(k int) {
+	if m.s.stopped() {
+		return
+	}
+	if k == len(m.gs) {
+		if m.leaf != nil {
+			m.leaf()
+			return
+		}
+		m.combination()
+		return
+	}
+	g := m.gs[k]
+	ix := m.ixs[k]
+	// Only the skeletons whose ops fit the group's access types (singles
+	// are shared by all).
+	fit := m.fits(k)
+	cand := fit.all
+	if fit.byBound != nil {
+		// Only those on the objects bound to the variables of earlier
+		// groups.
+		key := m.objKeyBuf[:0]
+		for _, e := range fit.bound {
+			key = binary.LittleEndian.AppendUint32(key, uint32(m.objOf[g.sv[e]]))
+		}
+		m.objKeyBuf = key
+		cand = fit.byBound[string(key)]
+	}
+	var newSV [8]int
+	for _, si := range cand {
+		sk := &ix.skels[si]
+		c := sk.proto
 		// Object bindings.
 		nNew := 0
 		ok := true

@@ -1,0 +1,120 @@
+package search
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/internal/gen"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict/ptg"
+)
+
+// refSkeletonTuples is the matcher's choice of skeletons as it was before
+// fitSkels: every skeleton of a group's index (or of its element 0's bound
+// object) tested at every node for ops, acting reads and object bindings.
+func refSkeletonTuples(m *matcher) [][]*skeleton {
+	var out [][]*skeleton
+	var rec func(k int)
+	rec = func(k int) {
+		if k == len(m.gs) {
+			out = append(out, slices.Clone(m.sk))
+			return
+		}
+		g, ix, gr := m.gs[k], m.ixs[k], m.s.gr
+		cand := ix.allSkels
+		if o := m.objOf[g.sv[0]]; o >= 0 {
+			cand = ix.skelByObj[o]
+		}
+	next:
+		for _, si := range cand {
+			sk := &ix.skels[si]
+			c := sk.proto
+			for e := range g.pos {
+				if !matches(gr.Ev(c.flat[e]).Op, g.at[e], m.p) {
+					continue next
+				}
+				if m.p.Acting && g.t != 0 && !gr.ActingRead(c.flat[e]) {
+					continue next
+				}
+			}
+			var newSV []int
+			ok := true
+			for e, v := range g.sv {
+				if o := m.objOf[v]; o >= 0 {
+					if o != c.objs[e] {
+						ok = false
+						break
+					}
+					continue
+				}
+				if slices.Contains(m.objOf, c.objs[e]) {
+					ok = false
+					break
+				}
+				m.objOf[v] = c.objs[e]
+				newSV = append(newSV, v)
+			}
+			if ok {
+				m.sk[k] = sk
+				rec(k + 1)
+			}
+			for _, v := range newSV {
+				m.objOf[v] = -1
+			}
+		}
+	}
+	rec(0)
+	return out
+}
+
+// TestFitSkelsMatchReference: the matcher, taking its candidates from the
+// lists fitSkels filters once, chooses the same skeleton tuples in the
+// same order as testing every skeleton at every node did, on every
+// pattern (those of more than one group and variable above all: a
+// variable bound by an earlier group, the same variable twice in one).
+func TestFitSkelsMatchReference(t *testing.T) {
+	pats := groupPatterns(t)
+	more, err := pattern.Parse("asv/two atomic T=t1-t2-t2-t1 SV=s1-s2-s1-s2 AR=u1-u2-u2-u1 AT=r-w-w-r\n"+
+		"asv/same atomic T=t1-t2-t1 SV=s1-s2-s1 AR=u1-u2-u1 AT=w-r-w\n", "fit_test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pats = append(pats, more...)
+	tuples := 0
+	check := func(name string, tr *trace.Trace) {
+		gr := ptg.Build(tr)
+		s := &searcher{gr: gr, shapes: map[string]*groupIndex{}, tries: map[string]int{}, done: map[string]bool{}, assigns: map[string]int{}, reps: map[string][]int32{}}
+		for _, p := range pats {
+			if p.Lock || p.Leak {
+				continue
+			}
+			gs := groupsOf(p)
+			ixs := make([]*groupIndex, len(gs))
+			for i, g := range gs {
+				ixs[i] = s.index(p, g)
+				ixs[i].skeletons(gr)
+			}
+			want := refSkeletonTuples(s.newMatcher(p, gs, ixs, false))
+			m := s.newMatcher(p, gs, ixs, false)
+			var got [][]*skeleton
+			m.leaf = func() { got = append(got, slices.Clone(m.sk)) }
+			m.classes(0)
+			if !slices.EqualFunc(got, want, slices.Equal) {
+				t.Fatalf("%s: %s: %d skeleton tuples, want %d (or another order)", name, p.ID(), len(got), len(want))
+			}
+			tuples += len(got)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 5))
+	for i := 0; i < 100; i++ {
+		check(fmt.Sprintf("small %d", i), gen.Small(rng, gen.SmallOptions{Goroutines: 2 + i%3, MaxEvents: 20 + i%30}))
+	}
+	check("large", gen.Large(gen.LargeOptions{Events: 20000, Goroutines: 6, Locations: 12, Locks: 3, ChannelDensity: 0.01, Seed: 4}))
+	if tuples < 1000 {
+		t.Fatalf("%d skeleton tuples in all: the comparison compared too little", tuples)
+	}
+	t.Logf("%d skeleton tuples", tuples)
+}
