@@ -449,3 +449,43 @@ func TestSetupWithFuncLit(t *testing.T) {
 		}
 	}
 }
+
+// TestSetupConstructionOnly: a type its own tests construct is built as
+// they build it, even when no test calls the pair's methods (the first
+// constant construction, NewPool(-1), fails and returns nil); a receiver
+// that a New returning an interface builds is asserted to the type.
+func TestSetupConstructionOnly(t *testing.T) {
+	res := generateIn(t, "drvctor")
+	var src string
+	for _, b := range res.Files {
+		src = string(b)
+	}
+	t.Logf("%s", src)
+	want := map[string][]string{
+		"Put and Put":           {"p, err := NewPool(2, WithName(name))", "up to its first call of Name (it does not call Put)", "p.Put(\"a\")"},
+		"Publish and Subscribe": {"b := New()", "b.(*EventBus).Publish(\"a\")", "b.(*EventBus).Subscribe(\"a\", func() { n++ })"},
+	}
+	for _, d := range res.Drivers["subjects/drvctor"] {
+		ws, ok := want[d.Calls]
+		if !ok {
+			continue
+		}
+		delete(want, d.Calls)
+		if d.Setup == "" {
+			t.Errorf("%s: no setup from the tests", d.Calls)
+		}
+		body := src[strings.Index(src, "func "+d.Test+"("):]
+		body = body[:strings.Index(body, "\n}\n")]
+		for _, w := range ws {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: driver lacks %q", d.Calls, w)
+			}
+		}
+		if strings.Contains(body, "NewPool(-1)") || strings.Contains(body, "new(") {
+			t.Errorf("%s: driver builds the receiver as no valid test does", d.Calls)
+		}
+	}
+	for calls := range want {
+		t.Errorf("no driver calling %s (notes %q)", calls, res.Notes)
+	}
+}

@@ -47,6 +47,10 @@ type setup struct {
 	// calls: method name → the test's first call of it on the receiver,
 	// whose arguments the driver passes.
 	calls map[string]*ast.CallExpr
+	// before: the method of the test's first call on the receiver, when
+	// the test calls neither of the pair's (its construction only is
+	// copied, cut before that call).
+	before string
 }
 
 type cleanupItem struct {
@@ -73,6 +77,24 @@ type recvCall struct {
 	recv   *types.Var // the receiver variable
 	typ, m string     // the receiver's type name and the method
 	call   *ast.CallExpr
+	// iface: the variable is of an interface type of the package (New
+	// returns a Bus, not an *EventBus): it stands for every type of the
+	// package whose pointer implements it, asserted in the driver.
+	iface *types.Interface
+	pkg   *types.Package // the package under test
+}
+
+// is says whether c is a call on a receiver of the package's type typ:
+// a T or *T, or an interface value that *T implements.
+func (c *recvCall) is(typ string) bool {
+	if c.iface == nil {
+		return c.typ == typ
+	}
+	tn, ok := c.pkg.Scope().Lookup(typ).(*types.TypeName)
+	if !ok {
+		return false
+	}
+	return types.Implements(types.NewPointer(tn.Type()), c.iface)
 }
 
 // testFuncs lists the tests (TestX(t *testing.T)) and examples of the
@@ -128,7 +150,11 @@ func testFuncs(path string, tests []*packages.Package) []*testFunc {
 						if recv == nil || n0 == nil || n0.Obj().Pkg() == nil || n0.Obj().Pkg().Path() != path {
 							return true
 						}
-						tf.calls = append(tf.calls, recvCall{stmt: k, recv: v, typ: n0.Obj().Name(), m: fn.Name(), call: call})
+						rc := recvCall{stmt: k, recv: v, typ: n0.Obj().Name(), m: fn.Name(), call: call, pkg: fn.Pkg()}
+						if it, ok := n0.Underlying().(*types.Interface); ok {
+							rc.iface = it
+						}
+						tf.calls = append(tf.calls, rc)
 						return true
 					})
 				}
@@ -143,10 +169,17 @@ func testFuncs(path string, tests []*packages.Package) []*testFunc {
 
 // findSetup returns the setup of the first test that calls both methods
 // of pr on one receiver, else of the first that calls one of them, or nil.
+//
+// Else, when no test calls either method, it is the construction of the
+// first test that builds a receiver and calls any of its methods, cut
+// before that call: a type its own tests construct is built as they
+// build it (ants's MultiPool needs a valid load-balancing strategy, and
+// the first constant call the tests make, NewMultiPool(-1, 10, 8), is the
+// one that returns an error and a nil pool).
 func findSetup(path string, tfs []*testFunc, pr *pair) *setup {
 	var one *setup
 	for _, tf := range tfs {
-		s, both := tf.setupFor(path, pr)
+		s, both := tf.setupFor(path, pr, false)
 		if s == nil {
 			continue
 		}
@@ -157,18 +190,27 @@ func findSetup(path string, tfs []*testFunc, pr *pair) *setup {
 			one = s
 		}
 	}
-	return one
+	if one != nil {
+		return one
+	}
+	for _, tf := range tfs {
+		if s, _ := tf.setupFor(path, pr, true); s != nil {
+			return s
+		}
+	}
+	return nil
 }
 
-// setupFor cuts tf before its first call of either method of pr; nil if
-// it makes none on a variable of its own scope, or if the statements
-// before it use what a driver cannot (an external test's own
-// declarations). both says the test calls both methods on the receiver.
-func (tf *testFunc) setupFor(path string, pr *pair) (*setup, bool) {
+// setupFor cuts tf before its first call of either method of pr (with
+// anyMethod, of any method); nil if it makes none on a variable of its
+// own scope, or if the statements before it use what a driver cannot (an
+// external test's own declarations). both says the test calls both
+// methods on the receiver.
+func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, bool) {
 	var first *recvCall
 	for i := range tf.calls {
 		c := &tf.calls[i]
-		if c.typ == pr.typ && (c.m == pr.m0 || c.m == pr.m1) && !inFuncLit(tf.fd.Body.List[c.stmt], c.call) {
+		if (anyMethod || c.m == pr.m0 || c.m == pr.m1) && c.is(pr.typ) && !inFuncLit(tf.fd.Body.List[c.stmt], c.call) {
 			first = c
 			break
 		}
@@ -180,6 +222,9 @@ func (tf *testFunc) setupFor(path string, pr *pair) (*setup, bool) {
 	scope := info.Scopes[tf.fd.Type]
 	cut := tf.fd.Body.List[first.stmt]
 	s := &setup{test: tf.fd.Name.Name, self: path, cut: cut.Pos(), fset: tf.p.Fset, info: info, src: tf.src, calls: map[string]*ast.CallExpr{}}
+	if first.m != pr.m0 && first.m != pr.m1 {
+		s.before = first.m
+	}
 	pos := tf.p.Fset.Position(cut.Pos())
 	s.at = filepath.Base(pos.Filename) + ":" + strconv.Itoa(pos.Line)
 	if params := tf.fd.Type.Params.List; len(params) == 1 && len(params[0].Names) == 1 {
@@ -280,6 +325,9 @@ func (tf *testFunc) setupFor(path string, pr *pair) (*setup, bool) {
 				call = c
 			}
 		}
+		if call != nil && s.before != "" && call.Pos() < first.call.Pos() {
+			call = nil // construction only: the cut is not the pair's call
+		}
 		if call != nil && info.Uses[ast.Unparen(call.Fun).(*ast.SelectorExpr).X.(*ast.Ident)] == first.recv && usable(call) {
 			s.cleanup = append(s.cleanup, cleanupItem{node: call})
 		}
@@ -287,7 +335,7 @@ func (tf *testFunc) setupFor(path string, pr *pair) (*setup, bool) {
 	// The arguments: the first call of each method on the receiver (of
 	// a method called twice, the second call's for the second).
 	for _, c := range tf.calls {
-		if c.recv != first.recv || (c.m != pr.m0 && c.m != pr.m1) || c.call.Ellipsis.IsValid() {
+		if c.recv != first.recv || (c.m != pr.m0 && c.m != pr.m1) || c.call.Ellipsis.IsValid() || s.before != "" {
 			continue
 		}
 		ok := true
@@ -331,11 +379,15 @@ func (tf *testFunc) setupFor(path string, pr *pair) (*setup, bool) {
 		}
 	}
 	s.unused = unused
-	if s.calls[first.m] == nil && len(first.call.Args) > 0 {
+	if s.before == "" && s.calls[first.m] == nil && len(first.call.Args) > 0 {
 		return nil, false // its arguments are the test's own; another test may do
 	}
 	s.recv = first.recv.Name()
-	if _, ptr := types.Unalias(first.recv.Type()).(*types.Pointer); !ptr {
+	if first.iface != nil {
+		// Asserted: a test that builds another implementation panics
+		// in the sequential calls, and the driver skips saying so.
+		s.recv += ".(*" + pr.typ + ")"
+	} else if _, ptr := types.Unalias(first.recv.Type()).(*types.Pointer); !ptr {
 		s.recv = "&" + s.recv
 	}
 	return s, s.calls[pr.m0] != nil && s.calls[pr.m1] != nil

@@ -1,0 +1,82 @@
+// Package drvctor has types that their tests build in ways a driver
+// cannot guess: a pool whose constructor fails on the constant arguments
+// the tests pass first, and a bus built by a New that returns an
+// interface.
+package drvctor
+
+import (
+	"errors"
+	"sync"
+)
+
+// Pool counts puts per key; puts is updated outside the lock.
+type Pool struct {
+	mu    sync.Mutex
+	items map[string]int
+	puts  int
+	name  string
+}
+
+// Option configures a Pool.
+type Option func(*Pool)
+
+// WithName names the pool.
+func WithName(n string) Option { return func(p *Pool) { p.name = n } }
+
+// NewPool returns a pool of size > 0.
+func NewPool(size int, opts ...Option) (*Pool, error) {
+	if size <= 0 {
+		return nil, errors.New("size")
+	}
+	p := &Pool{items: map[string]int{}}
+	for _, o := range opts {
+		o(p)
+	}
+	return p, nil
+}
+
+// Put adds one to k.
+func (p *Pool) Put(k string) {
+	p.mu.Lock()
+	p.items[k]++
+	p.mu.Unlock()
+	p.puts++
+}
+
+// Name is the pool's name.
+func (p *Pool) Name() string { return p.name }
+
+// Bus is what New returns.
+type Bus interface {
+	Publish(topic string)
+	Subscribe(topic string, fn func())
+}
+
+// EventBus is the Bus New returns; published is updated outside the lock.
+type EventBus struct {
+	mu        sync.Mutex
+	handlers  map[string][]func()
+	published int
+}
+
+// New returns an empty bus.
+func New() Bus { return &EventBus{handlers: map[string][]func(){}} }
+
+// Subscribe adds fn to topic.
+func (b *EventBus) Subscribe(topic string, fn func()) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.handlers[topic] = append(b.handlers[topic], fn)
+	b.published = 0
+}
+
+// Publish calls topic's handlers.
+func (b *EventBus) Publish(topic string) {
+	b.mu.Lock()
+	hs := b.handlers[topic]
+	b.mu.Unlock()
+	for _, h := range hs {
+		h()
+	}
+	b.published++
+}
