@@ -462,7 +462,7 @@ func TestSetupConstructionOnly(t *testing.T) {
 	}
 	t.Logf("%s", src)
 	want := map[string][]string{
-		"Put and Put":           {"p, err := NewPool(2, WithName(name))", "up to its first call of Name (it does not call Put)", "p.Put(\"a\")"},
+		"Put and Put":           {"p, err := NewPool(2, WithName(name))", "up to its first call of Name: its construction of the receiver only", "p.Put(\"a\")"},
 		"Publish and Subscribe": {"b := New()", "b.(*EventBus).Publish(\"a\")", "b.(*EventBus).Subscribe(\"a\", func() { n++ })"},
 	}
 	for _, d := range res.Drivers["subjects/drvctor"] {

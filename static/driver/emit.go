@@ -667,10 +667,8 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 		if pr.m1 != pr.m0 {
 			which += " or " + pr.m1
 		}
-		if s.before != "" && pr.m0 == pr.m1 {
-			which = s.before + " (it does not call " + pr.m0 + ")"
-		} else if s.before != "" {
-			which = s.before + " (it calls neither " + pr.m0 + " nor " + pr.m1 + ")"
+		if s.before != "" {
+			which = s.before + ": its construction of the receiver only"
 		}
 		fmt.Fprintf(&b, "// From %s (%s), up to its first call of %s.\n", s.test, s.at, which)
 		if s.tname != "" {

@@ -48,8 +48,10 @@ type setup struct {
 	// whose arguments the driver passes.
 	calls map[string]*ast.CallExpr
 	// before: the method of the test's first call on the receiver, when
-	// the test calls neither of the pair's (its construction only is
-	// copied, cut before that call).
+	// no test's calls of the pair can be copied (it makes none, or passes
+	// them what the driver cannot): its construction only is copied, cut
+	// before that call, and the pair gets the tests' constants or small
+	// values.
 	before string
 }
 
@@ -222,7 +224,9 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 	scope := info.Scopes[tf.fd.Type]
 	cut := tf.fd.Body.List[first.stmt]
 	s := &setup{test: tf.fd.Name.Name, self: path, cut: cut.Pos(), fset: tf.p.Fset, info: info, src: tf.src, calls: map[string]*ast.CallExpr{}}
-	if first.m != pr.m0 && first.m != pr.m1 {
+	if anyMethod {
+		// Its calls of the pair, if any, pass what the driver cannot
+		// (an external test's own function): only the construction.
 		s.before = first.m
 	}
 	pos := tf.p.Fset.Position(cut.Pos())
@@ -324,9 +328,6 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 			if name := ast.Unparen(c.Fun).(*ast.SelectorExpr).Sel.Name; cleanupNames[name] && name != pr.m0 && name != pr.m1 {
 				call = c
 			}
-		}
-		if call != nil && s.before != "" && call.Pos() < first.call.Pos() {
-			call = nil // construction only: the cut is not the pair's call
 		}
 		if call != nil && info.Uses[ast.Unparen(call.Fun).(*ast.SelectorExpr).X.(*ast.Ident)] == first.recv && usable(call) {
 			s.cleanup = append(s.cleanup, cleanupItem{node: call})
