@@ -451,9 +451,10 @@ func TestSetupWithFuncLit(t *testing.T) {
 }
 
 // TestSetupConstructionOnly: a type its own tests construct is built as
-// they build it, even when no test calls the pair's methods (the first
-// constant construction, NewPool(-1), fails and returns nil); a receiver
-// that a New returning an interface builds is asserted to the type.
+// they build it (the first constant construction, NewPool(-1), fails and
+// returns nil), leaving out an external test's own assertion helper; a
+// receiver that a New returning an interface builds is asserted to the
+// type.
 func TestSetupConstructionOnly(t *testing.T) {
 	res := generateIn(t, "drvctor")
 	var src string
@@ -462,7 +463,8 @@ func TestSetupConstructionOnly(t *testing.T) {
 	}
 	t.Logf("%s", src)
 	want := map[string][]string{
-		"Put and Put":           {"p, err := NewPool(2, WithName(name))", "up to its first call of Name: its construction of the receiver only", "p.Put(\"a\")"},
+		"Put and Put":           {"p, err := NewPool(2, WithName(name))", "up to its first call of Name: its construction of the receiver only", "p.Put(\"x\")"},
+		"Inc and Inc":           {"c := NewCounter()", "// Left out: line 25, a call of the test's own helper.", "c.Inc()"},
 		"Publish and Subscribe": {"b := New()", "b.(*EventBus).Publish(\"a\")", "b.(*EventBus).Subscribe(\"a\", func() { n++ })"},
 	}
 	for _, d := range res.Drivers["subjects/drvctor"] {

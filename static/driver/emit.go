@@ -671,6 +671,13 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 			which = s.before + ": its construction of the receiver only"
 		}
 		fmt.Fprintf(&b, "// From %s (%s), up to its first call of %s.\n", s.test, s.at, which)
+		if len(s.dropped) > 0 {
+			var lines []string
+			for _, l := range s.dropped {
+				lines = append(lines, strconv.Itoa(l))
+			}
+			fmt.Fprintf(&b, "// Left out: line %s, a call of the test's own helper.\n", strings.Join(lines, ", "))
+		}
 		if s.tname != "" {
 			fmt.Fprintf(&b, "%s := t\n_ = %s\n", s.tname, s.tname)
 		}

@@ -80,3 +80,22 @@ func (b *EventBus) Publish(topic string) {
 	}
 	b.published++
 }
+
+// Counter counts; Inc forgets the lock Get takes.
+type Counter struct {
+	mu sync.Mutex
+	n  int
+}
+
+// NewCounter returns a zero counter.
+func NewCounter() *Counter { return &Counter{} }
+
+// Inc adds one.
+func (c *Counter) Inc() { c.n++ }
+
+// Get returns the count.
+func (c *Counter) Get() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
