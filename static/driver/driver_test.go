@@ -465,6 +465,7 @@ func TestSetupConstructionOnly(t *testing.T) {
 	want := map[string][]string{
 		"Put and Put":           {"p, err := NewPool(2, WithName(name))", "up to its first call of Name: its construction of the receiver only", "p.Put(\"x\")"},
 		"Inc and Inc":           {"c := NewCounter()", "// Left out: line 25, a call of the test's own helper.", "c.Inc()"},
+		"Mark and Mark":         {"tm := NewTimer(\"t\")", "tm.meter.Mark()"},
 		"Publish and Subscribe": {"b := New()", "b.(*EventBus).Publish(\"a\")", "b.(*EventBus).Subscribe(\"a\", func() { n++ })"},
 	}
 	for _, d := range res.Drivers["subjects/drvctor"] {

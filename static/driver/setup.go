@@ -88,6 +88,42 @@ type recvCall struct {
 	// package whose pointer implements it, asserted in the driver.
 	iface *types.Interface
 	pkg   *types.Package // the package under test
+	// via: the embedded fields that lead from the variable to the
+	// method's receiver (".poolCommon"), or "".
+	via string
+}
+
+// promoted returns, for a method selection promoted through embedded
+// fields, their path (".a.b") and the type declaring the method; "" if
+// the method is the variable's type's own.
+func promoted(sel *types.Selection) (string, *types.Named) {
+	if sel == nil || sel.Kind() != types.MethodVal || len(sel.Index()) < 2 {
+		return "", nil
+	}
+	t := sel.Recv()
+	via := ""
+	for _, i := range sel.Index()[:len(sel.Index())-1] {
+		st, ok := namedOrSelf(t).Underlying().(*types.Struct)
+		if !ok {
+			return "", nil
+		}
+		f := st.Field(i)
+		via += "." + f.Name()
+		t = f.Type()
+	}
+	n := namedOf(t)
+	if n == nil {
+		return "", nil
+	}
+	return via, n
+}
+
+// namedOrSelf is T for *T, else t.
+func namedOrSelf(t types.Type) types.Type {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
 }
 
 // is says whether c is a call on a receiver of the package's type typ:
@@ -157,6 +193,12 @@ func testFuncs(path string, tests []*packages.Package) []*testFunc {
 							return true
 						}
 						rc := recvCall{stmt: k, recv: v, typ: n0.Obj().Name(), m: fn.Name(), call: call, pkg: fn.Pkg()}
+						if via, t := promoted(p.TypesInfo.Selections[sel]); via != "" {
+							// A method promoted from an embedded type (ants's
+							// Pool embeds *poolCommon, whose Tune the tests
+							// call on a Pool): the receiver is the field.
+							rc.typ, rc.via = t.Obj().Name(), via
+						}
 						if it, ok := n0.Underlying().(*types.Interface); ok {
 							rc.iface = it
 						}
@@ -396,7 +438,25 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 		return nil, false // its arguments are the test's own; another test may do
 	}
 	s.recv = first.recv.Name()
-	if first.iface != nil {
+	if first.via != "" {
+		s.recv += first.via
+		if sel := info.Selections[ast.Unparen(first.call.Fun).(*ast.SelectorExpr)]; sel != nil {
+			path := sel.Index()
+			st, _ := namedOrSelf(sel.Recv()).Underlying().(*types.Struct)
+			for k, i := range path[:len(path)-1] {
+				if st == nil {
+					break
+				}
+				ft := st.Field(i).Type()
+				if k == len(path)-2 {
+					if _, ptr := types.Unalias(ft).(*types.Pointer); !ptr {
+						s.recv = "&" + s.recv
+					}
+				}
+				st, _ = namedOrSelf(ft).Underlying().(*types.Struct)
+			}
+		}
+	} else if first.iface != nil {
 		// Asserted: a test that builds another implementation panics
 		// in the sequential calls, and the driver skips saying so.
 		s.recv += ".(*" + pr.typ + ")"

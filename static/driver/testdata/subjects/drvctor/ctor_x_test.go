@@ -25,3 +25,8 @@ func TestCounter(t *testing.T) {
 	assertEqual(t, 0, c.Get())
 	c.Inc()
 }
+
+func TestTimer(t *testing.T) {
+	tm := drvctor.NewTimer("t")
+	tm.Mark()
+}
