@@ -439,6 +439,7 @@ type pecanvetCase struct {
 	A, B    func() []interface{}
 	State   func() []pecanvetKV
 	Cleanup func()
+	Recv    interface{} // the receiver, a pointer: each case needs its own
 }
 
 // pecanvetDrive calls A and B of a case from two goroutines, after
@@ -451,6 +452,21 @@ type pecanvetCase struct {
 // within pecanvetWait (a loop that runs until another call stops it) skip
 // the test: a driver cannot tell such a method's outcome.
 func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase) {
+	// A setup that hands out one shared receiver (cache2go's Cache(name)
+	// returns the table registered under the name) gives no fresh case:
+	// each order starts from what the previous case left, timers
+	// included, and no order is an oracle for the concurrent calls.
+	var recvs []interface{}
+	shared := false
+	mk0 := mk
+	mk = func() pecanvetCase {
+		c := mk0()
+		for _, r := range recvs {
+			shared = shared || (c.Recv != nil && r == c.Recv)
+		}
+		recvs = append(recvs, c.Recv)
+		return c
+	}
 	// The oracle: the calls one after the other.
 	var seq [4][3]interface{}
 	for i := range seq {
@@ -467,6 +483,9 @@ func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase) {
 			t.Skipf("pecanvet driver: calling %s one after the other panics (%v): no usable receiver", calls, p)
 		}
 		seq[i] = out
+	}
+	if shared {
+		t.Skipf("pecanvet driver: the setup of %s returns the same receiver each time (a shared instance): no fresh receiver, no oracle", calls)
 	}
 	oracle := reflect.DeepEqual(seq[0][2], seq[1][2]) && reflect.DeepEqual(seq[2][2], seq[3][2])
 	// The calls from two goroutines.
@@ -702,7 +721,7 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 		}
 		cleanup = append(cleanup, deferred...)
 	}
-	fmt.Fprintf(&b, "return pecanvetCase{\nA: %s,\nB: %s,\nState: %s,\n", a, c, g.state(ptr, pr.obs))
+	fmt.Fprintf(&b, "return pecanvetCase{\nA: %s,\nB: %s,\nState: %s,\nRecv: %s,\n", a, c, g.state(ptr, pr.obs), ptr)
 	if len(cleanup) > 0 {
 		fmt.Fprintf(&b, "Cleanup: func() {\n%s\n},\n", strings.Join(cleanup, "\n"))
 	}

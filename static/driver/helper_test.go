@@ -9,7 +9,7 @@ import (
 )
 
 // TestHelperTimeDependentState runs the drivers' helper (pecanvetDrive)
-// on a case whose state changes with time: an item is "young" for 250ms.
+// on a shared receiver (below) and on a case whose state changes with time: an item is "young" for 250ms.
 // The sequential calls are fast and leave it young; the concurrent run is
 // slowed (as a replay's schedule slows it: on cache2go, an item's 1s
 // lifespan expired during one) and leaves it old. That is no effect of
@@ -20,6 +20,21 @@ func TestHelperTimeDependentState(t *testing.T) {
 	}
 	dir := t.TempDir()
 	src := "package x\n\nimport (\n\t\"fmt\"\n\t\"reflect\"\n\t\"testing\"\n\t\"time\"\n)\n\nvar _ = fmt.Sprint\n" + helper + `
+type shared struct{ n int }
+
+var one = &shared{}
+
+func TestShared(t *testing.T) {
+	pecanvetDrive(t, "Inc and Inc", func() pecanvetCase {
+		return pecanvetCase{
+			A:     func() []interface{} { one.n++; return nil },
+			B:     func() []interface{} { one.n++; return nil },
+			State: func() []pecanvetKV { return []pecanvetKV{{"N()", []interface{}{one.n}}} },
+			Recv:  one,
+		}
+	})
+}
+
 func TestClock(t *testing.T) {
 	n := 0
 	pecanvetDrive(t, "Put and Put", func() pecanvetCase {
@@ -62,5 +77,10 @@ func TestClock(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "--- SKIP: TestClock") || !strings.Contains(string(out), "changes with time") {
 		t.Errorf("the driver did not skip for a state that changes with time:\n%s", out)
+	}
+	// A receiver shared by every case (a registry's instance): each order
+	// would start from the last one's state (N() = 2, 4, 6…), no oracle.
+	if !strings.Contains(string(out), "--- SKIP: TestShared") || !strings.Contains(string(out), "shared instance") {
+		t.Errorf("the driver did not skip for a shared receiver:\n%s", out)
 	}
 }
