@@ -524,8 +524,6 @@ func skipClass(why string) string {
 		return "the calls one after the other do not return"
 	case strings.Contains(why, "concurrently does not return"):
 		return "the concurrent calls do not return"
-	case strings.Contains(why, "shared instance"):
-		return "the setup shares one receiver"
 	case strings.Contains(why, "changes with time"):
 		return "the state changes with time"
 	case strings.Contains(why, "stopped the test"):

@@ -456,6 +456,8 @@ func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase) {
 	// returns the table registered under the name) gives no fresh case:
 	// each order starts from what the previous case left, timers
 	// included, and no order is an oracle for the concurrent calls.
+	// (Found by the generated driver calling MostAccessed and Value on
+	// cache2go's shared table, whose item expired during the replay.)
 	var recvs []interface{}
 	shared := false
 	mk0 := mk
@@ -484,10 +486,13 @@ func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase) {
 		}
 		seq[i] = out
 	}
-	if shared {
-		t.Skipf("pecanvet driver: the setup of %s returns the same receiver each time (a shared instance): no fresh receiver, no oracle", calls)
-	}
 	oracle := reflect.DeepEqual(seq[0][2], seq[1][2]) && reflect.DeepEqual(seq[2][2], seq[3][2])
+	if shared {
+		// The calls still run together (a race needs no oracle), but
+		// their outcome is compared with nothing.
+		t.Logf("pecanvet driver: the setup of %s returns the same receiver each time (a shared instance): no oracle", calls)
+		oracle = false
+	}
 	// The calls from two goroutines.
 	var ra, rb []interface{}
 	var st []pecanvetKV

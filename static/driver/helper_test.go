@@ -29,7 +29,7 @@ func TestShared(t *testing.T) {
 		return pecanvetCase{
 			A:     func() []interface{} { one.n++; return nil },
 			B:     func() []interface{} { one.n++; return nil },
-			State: func() []pecanvetKV { return []pecanvetKV{{"N()", []interface{}{one.n}}} },
+			State: func() []pecanvetKV { return []pecanvetKV{{"Quarter()", []interface{}{(one.n - 1) / 4}}} },
 			Recv:  one,
 		}
 	})
@@ -79,8 +79,9 @@ func TestClock(t *testing.T) {
 		t.Errorf("the driver did not skip for a state that changes with time:\n%s", out)
 	}
 	// A receiver shared by every case (a registry's instance): each order
-	// would start from the last one's state (N() = 2, 4, 6…), no oracle.
-	if !strings.Contains(string(out), "--- SKIP: TestShared") || !strings.Contains(string(out), "shared instance") {
-		t.Errorf("the driver did not skip for a shared receiver:\n%s", out)
+	// starts from the last one's state (Quarter() = 0, 0, 1, 1, then 2 together), no oracle; the
+	// calls still run together, and nothing fails.
+	if !strings.Contains(string(out), "--- PASS: TestShared") || !strings.Contains(string(out), "shared instance): no oracle") {
+		t.Errorf("the driver compared a shared receiver's state:\n%s", out)
 	}
 }
