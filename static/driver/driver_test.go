@@ -492,3 +492,30 @@ func TestSetupConstructionOnly(t *testing.T) {
 		t.Errorf("no driver calling %s (notes %q)", calls, res.Notes)
 	}
 }
+
+// TestSetupImportsOnlyTheTests: a setup that needs a package only the
+// tests import does not compile in the driver file; the drivers are built
+// without the setups instead of all dropped (go-quartz lost every driver
+// of two packages so).
+func TestSetupImportsOnlyTheTests(t *testing.T) {
+	res := generateIn(t, "drvimport")
+	var found *Driver
+	for _, d := range res.Drivers["subjects/drvimport"] {
+		if d.Calls == "Inc and Inc" {
+			found = &d
+		}
+	}
+	if found == nil {
+		t.Fatalf("no driver calling Inc and Inc (notes %q)", res.Notes)
+	}
+	if found.Setup != "" {
+		t.Errorf("setup %q kept", found.Setup)
+	}
+	said := false
+	for _, n := range res.Notes {
+		said = said || strings.Contains(n.Text, "setups copied from the tests do not compile")
+	}
+	if !said {
+		t.Errorf("no note says the setups were left out: %q", res.Notes)
+	}
+}
