@@ -240,6 +240,10 @@ type Report struct {
 	// Drivers are the generated drivers recorded, each with why it
 	// skipped itself, if it did.
 	Drivers []DriverRun
+	// DriversGenerated counts the drivers generated for the checked
+	// packages: those recorded (Drivers) and those not run because the
+	// tests held their candidates in two goroutines.
+	DriversGenerated int
 }
 
 // DriverRun is a generated driver's recorded run.
@@ -533,6 +537,7 @@ const driverShare = 10
 func driversToRun(pkg string, generated []string, drivers map[string]driver.Driver, cov *coverage, rep *Report) []string {
 	var run, calls []string
 	covered := 0
+	rep.DriversGenerated += len(generated)
 	for _, t := range generated {
 		d := drivers[t]
 		need := len(d.Cands) == 0

@@ -199,7 +199,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout)
 		if *listCands {
-			printCandidates(stdout, rep.Candidates, rep.Drivers)
+			printCandidates(stdout, rep.Candidates, rep.Drivers, rep.DriversGenerated)
 		}
 	}
 	if len(found) > 0 {
@@ -323,7 +323,7 @@ type candJSON struct {
 // printCandidates lists the static candidates by package, with a count of
 // each status, then the generated drivers that skipped, each with why,
 // and a count of those run and skipped.
-func printCandidates(w io.Writer, cands []check.CandidateStatus, drivers []check.DriverRun) {
+func printCandidates(w io.Writer, cands []check.CandidateStatus, drivers []check.DriverRun, generated int) {
 	defer func() {
 		skipped := 0
 		for _, d := range drivers {
@@ -335,8 +335,8 @@ func printCandidates(w io.Writer, cands []check.CandidateStatus, drivers []check
 				fmt.Fprintf(w, "  %s %s (%s) — %s\n", d.Package, d.Test, d.Calls, d.Skipped)
 			}
 		}
-		if len(drivers) > 0 {
-			fmt.Fprintf(w, "pecanvet check: %d generated drivers recorded: %d ran, %d skipped\n", len(drivers), len(drivers)-skipped, skipped)
+		if len(drivers) > 0 || generated > 0 {
+			fmt.Fprintf(w, "pecanvet check: %d generated drivers recorded: %d ran, %d skipped (of %d generated; the others' candidates were held in two goroutines by the tests)\n", len(drivers), len(drivers)-skipped, skipped, generated)
 		}
 	}()
 	count := map[string]int{}

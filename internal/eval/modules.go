@@ -329,16 +329,19 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 		}
 		fmt.Fprintf(&b, "This run evaluated %d of the %d listed modules (-modules): %s.\n\n", len(results), len(all), strings.Join(names, ", "))
 	}
-	b.WriteString("| module | go | packages checked/fast/skipped | tests checked | reports (untriaged) | -race reports | vet | -race | vet/-race | peak RSS vet | peak RSS -race |\n")
-	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("Drivers: the generated drivers (two goroutines calling two methods of a type, issue 27) generated / run / skipped; a generated driver not recorded was not needed, its candidates held by a test in two goroutines. ")
+	b.WriteString("Why the skipped ones skipped is listed under each module.\n\n")
+	b.WriteString("| module | go | packages checked/fast/skipped | tests checked | drivers gen/run/skipped | reports (untriaged) | -race reports | vet | -race | vet/-race | peak RSS vet | peak RSS -race |\n")
+	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	var sum struct {
 		mods, skipped, tests, checked, fast, reports, untriaged, over3 int
+		drivers                                                        driverCount
 		maxRSS                                                         int64
 		maxRatio                                                       float64
 	}
 	for _, r := range results {
 		if r.err != "" {
-			fmt.Fprintf(&b, "| %s | %s | – | – | – | – | – | – | – | – | – |\n", r.spec, mdCell("not evaluated: "+r.err))
+			fmt.Fprintf(&b, "| %s | %s | – | – | – | – | – | – | – | – | – | – |\n", r.spec, mdCell("not evaluated: "+r.err))
 			continue
 		}
 		ck, fast, sk, tests, tc := countStatus(r.packages)
@@ -349,6 +352,8 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 				untriaged++
 			}
 		}
+		dc := countDrivers(r.stats)
+		sum.drivers.add(dc)
 		sum.mods++
 		sum.skipped += sk
 		sum.tests += tests
@@ -380,12 +385,13 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 		if ft > 0 {
 			tcs += fmt.Sprintf(" (+%d fast path)", ft)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d/%d/%d | %s | %s | %d | %s | %s | %s | %s / %s | %s / %s |\n",
-			r.spec, r.goLine, ck, fast, sk, tcs, rs, raceReports(r.race), vet, race, ratio(r.vet.Wall, r.race.Wall),
+		fmt.Fprintf(&b, "| %s | %s | %d/%d/%d | %s | %d/%d/%d | %s | %d | %s | %s | %s | %s / %s | %s / %s |\n",
+			r.spec, r.goLine, ck, fast, sk, tcs, dc.generated, dc.run, dc.skipped(), rs, raceReports(r.race), vet, race, ratio(r.vet.Wall, r.race.Wall),
 			mib(r.vet.MaxRSS), mib(r.vet.TreeRSS), mib(r.race.MaxRSS), mib(r.race.TreeRSS))
 	}
 	fmt.Fprintf(&b, "\nOver the %d modules evaluated: %d packages skipped, %d of %d tests checked dynamically and %d in fast-path packages (no goroutine, channel, select or sync in the package or its tests: one goroutine runs them, nothing to predict), %d left unchecked, %d reports (%d untriaged), vet over 3x -race on %d, worst ratio %.1fx, peak RSS of vet's tree at most %s.\n",
 		sum.mods, sum.skipped, sum.checked, sum.tests, sum.fast, sum.tests-sum.checked-sum.fast, sum.reports, sum.untriaged, sum.over3, sum.maxRatio, mib(sum.maxRSS))
+	fmt.Fprintf(&b, "\nGenerated drivers: %d generated, %d run, %d skipped%s.\n", sum.drivers.generated, sum.drivers.run, sum.drivers.skipped(), sum.drivers.why())
 	for _, r := range results {
 		if r.err != "" {
 			continue
@@ -399,6 +405,9 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 			b.WriteString(t + "\n\n")
 		}
 		b.WriteString(renderPackages(r.packages))
+		if dc := countDrivers(r.stats); dc.skipped() > 0 {
+			fmt.Fprintf(&b, "\nGenerated drivers skipped: %d of %d recorded%s.\n", dc.skipped(), dc.run+dc.skipped(), dc.why())
+		}
 		if len(r.reports) > 0 {
 			b.WriteString("\nReports:\n\n")
 			for _, rep := range r.reports {
@@ -438,6 +447,91 @@ func whereTime(vet time.Duration, st []pecan.Stats) string {
 	idle := max(0, vet.Seconds()-checks)
 	return fmt.Sprintf("Where the time goes: vet %.1f s; the checks of %d packages %.1f s: build %.1f s, record %.1f s (%d runs), predict %.1f s, replay %.1f s (%d runs); idle %.1f s (no check running: type-checking, the go command, waiting).",
 		vet.Seconds(), len(st), checks, build, record, records, predict, replay, replays, idle)
+}
+
+// driverCount counts a module's generated drivers (-pecan.stats).
+type driverCount struct {
+	generated, run int
+	skips          map[string]int // skipClass → how many
+}
+
+func countDrivers(st []pecan.Stats) driverCount {
+	var c driverCount
+	for _, s := range st {
+		c.add(driverCount{generated: s.DriversGenerated, run: s.DriversRun, skips: skipClasses(s.DriverSkips)})
+	}
+	return c
+}
+
+func skipClasses(skips []string) map[string]int {
+	m := map[string]int{}
+	for _, s := range skips {
+		m[skipClass(s)]++
+	}
+	return m
+}
+
+func (c *driverCount) add(o driverCount) {
+	c.generated += o.generated
+	c.run += o.run
+	for k, n := range o.skips {
+		if c.skips == nil {
+			c.skips = map[string]int{}
+		}
+		c.skips[k] += n
+	}
+}
+
+func (c driverCount) skipped() int {
+	n := 0
+	for _, k := range c.skips {
+		n += k
+	}
+	return n
+}
+
+// why lists the skip reasons, most common first: " (4 no usable
+// receiver, 1 …)", or "".
+func (c driverCount) why() string {
+	if len(c.skips) == 0 {
+		return ""
+	}
+	var keys []string
+	for k := range c.skips {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if c.skips[keys[i]] != c.skips[keys[j]] {
+			return c.skips[keys[i]] > c.skips[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%d %s", c.skips[k], k))
+	}
+	return ": " + strings.Join(parts, ", ")
+}
+
+// skipClass names the kind of a driver's skip line (check.DriverRun's
+// Skipped), without the methods and values it names, so that skips
+// count by reason.
+func skipClass(why string) string {
+	switch {
+	case strings.Contains(why, "no usable receiver"):
+		return "no usable receiver (the calls panic one after the other)"
+	case strings.Contains(why, "one after the other does not return"):
+		return "the calls one after the other do not return"
+	case strings.Contains(why, "concurrently does not return"):
+		return "the concurrent calls do not return"
+	case strings.Contains(why, "changes with time"):
+		return "the state changes with time"
+	case strings.Contains(why, "stopped the test"):
+		return "the copied setup stopped the test"
+	case strings.HasPrefix(why, "it skipped"):
+		return "the code it calls skipped"
+	}
+	return why
 }
 
 // raceReports counts the race detector's reports in a go test -race run.

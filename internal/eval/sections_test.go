@@ -270,10 +270,18 @@ func TestRenderModules(t *testing.T) {
 		},
 		vet:  &run{Wall: 30 * time.Second, Exit: 0},
 		race: &run{Wall: 10 * time.Second, Exit: 0, Stdout: []byte("WARNING: DATA RACE\n")},
+		// Drivers of two packages: 5 generated, 3 recorded, 1 of
+		// them skipped; the other package's 2 ran.
+		stats: []pecan.Stats{
+			{Package: "example.com/m", DriversGenerated: 3, DriversRun: 0, DriverSkips: []string{"calling Put and Put one after the other panics (nil map): no usable receiver"}},
+			{Package: "example.com/m/y", DriversGenerated: 2, DriversRun: 2},
+		},
 	}
 	out := renderModules([]*modResult{r}, []modSpec{r.spec}, &config{modulesFile: "m.txt", triageFile: "t.md"})
 	for _, want := range []string{
-		"| example.com/m@v1.0.0 | 1.20 | 1/0/1 | 3/6 | 2 (⚠ 1) | 1 | 30.0 s | 10.0 s | 3.0x |",
+		"| example.com/m@v1.0.0 | 1.20 | 1/0/1 | 3/6 | 5/2/1 | 2 (⚠ 1) | 1 | 30.0 s | 10.0 s | 3.0x |",
+		"Generated drivers: 5 generated, 2 run, 1 skipped: 1 no usable receiver (the calls panic one after the other).",
+		"Generated drivers skipped: 1 of 3 recorded: 1 no usable receiver",
 		"1 packages skipped, 3 of 6 tests checked",
 		"2 reports (1 untriaged)",
 		"true bug: unguarded flag",
@@ -344,5 +352,19 @@ not json
 		if !strings.Contains(text, want) {
 			t.Errorf("section lacks %q:\n%s", want, text)
 		}
+	}
+}
+
+// TestSkipClass: the skip lines the drivers print (static/driver's
+// pecanvetDrive) count by reason, not by the methods they name.
+func TestSkipClass(t *testing.T) {
+	c := countDrivers([]pecan.Stats{{DriverSkips: []string{
+		"calling Get and Put of Cache one after the other panics (runtime error: invalid memory address or nil pointer dereference): no usable receiver",
+		"calling Put and Put of Cache one after the other panics (assignment to entry in nil map): no usable receiver",
+		"calling Run and Stop of Cron one after the other does not return within 2s: it waits for another call",
+		"it skipped: needs network",
+	}}})
+	if got, want := c.why(), ": 2 no usable receiver (the calls panic one after the other), 1 the calls one after the other do not return, 1 the code it calls skipped"; got != want {
+		t.Errorf("why:\n got %q\nwant %q", got, want)
 	}
 }

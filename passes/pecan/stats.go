@@ -44,6 +44,12 @@ type Stats struct {
 	// Folded: goroutine assignments the search folded by symmetry
 	// (check.Report.Folded).
 	Folded int `json:"folded,omitempty"`
+	// The generated drivers (check.Report.DriversGenerated, .Drivers):
+	// how many were generated, how many of them were recorded and ran,
+	// and why each recorded one that skipped itself did (one line each).
+	DriversGenerated int      `json:"drivers_generated,omitempty"`
+	DriversRun       int      `json:"drivers_run,omitempty"`
+	DriverSkips      []string `json:"driver_skips,omitempty"`
 }
 
 // writeStats appends res as one JSON line to the -stats file, if set. Units
@@ -68,6 +74,14 @@ func writeStats(pass *analysis.Pass, res *Result) {
 		}
 		st.Doomed = r.Doomed
 		st.Folded = r.Folded
+		st.DriversGenerated = r.DriversGenerated
+		for _, d := range r.Drivers {
+			if d.Skipped == "" {
+				st.DriversRun++
+			} else {
+				st.DriverSkips = append(st.DriverSkips, d.Skipped)
+			}
+		}
 	}
 	b, err := json.Marshal(st)
 	if err != nil {

@@ -36,7 +36,8 @@ func TestWriteStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	pass := &analysis.Pass{Fset: fset, Files: []*ast.File{f}, Pkg: types.NewPackage("example.com/a", "a")}
-	writeStats(pass, &Result{Dynamic: true, Notes: []string{"n1"}, Report: &check.Report{Listed: 5, Tests: 3}})
+	writeStats(pass, &Result{Dynamic: true, Notes: []string{"n1"}, Report: &check.Report{Listed: 5, Tests: 3,
+		DriversGenerated: 3, Drivers: []check.DriverRun{{Test: "TestPecanvetDriver1"}, {Test: "TestPecanvetDriver2", Skipped: "no usable receiver"}}}})
 	writeStats(pass, &Result{Skipped: "no concurrency in the package or its tests (fast path)"})
 	SkipDynamic = true
 	writeStats(pass, &Result{Skipped: "dependency"})
@@ -59,7 +60,8 @@ func TestWriteStats(t *testing.T) {
 	if len(got) != 2 {
 		t.Fatalf("got %d lines, want 2: %+v", len(got), got)
 	}
-	if s := got[0]; s.Package != "example.com/a" || s.Dir != dir || !s.Dynamic || s.TestsListed != 5 || s.TestsChecked != 3 || len(s.Notes) != 1 || s.Skipped != "" {
+	if s := got[0]; s.Package != "example.com/a" || s.Dir != dir || !s.Dynamic || s.TestsListed != 5 || s.TestsChecked != 3 || len(s.Notes) != 1 || s.Skipped != "" ||
+		s.DriversGenerated != 3 || s.DriversRun != 1 || len(s.DriverSkips) != 1 || s.DriverSkips[0] != "no usable receiver" {
 		t.Errorf("first line = %+v", s)
 	}
 	if s := got[1]; s.Dynamic || s.Skipped == "" || s.TestsListed != 0 {

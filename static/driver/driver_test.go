@@ -466,3 +466,73 @@ func TestSetupWithFuncLit(t *testing.T) {
 		}
 	}
 }
+
+// TestSetupConstructionOnly: a type its own tests construct is built as
+// they build it (the first constant construction, NewPool(-1), fails and
+// returns nil), leaving out an external test's own assertion helper; a
+// receiver that a New returning an interface builds is asserted to the
+// type.
+func TestSetupConstructionOnly(t *testing.T) {
+	res := generateIn(t, "drvctor")
+	var src string
+	for _, b := range res.Files {
+		src = string(b)
+	}
+	t.Logf("%s", src)
+	want := map[string][]string{
+		"Put and Put":           {"p, err := NewPool(2, WithName(name))", "up to its first call of Name: its construction of the receiver only", "p.Put(\"x\")"},
+		"Inc and Inc":           {"c := NewCounter()", "// Left out: line 25, a call of the test's own helper.", "c.Inc()"},
+		"Mark and Mark":         {"tm := NewTimer(\"t\")", "tm.meter.Mark()"},
+		"Publish and Subscribe": {"b := New()", "b.(*EventBus).Publish(\"a\")", "b.(*EventBus).Subscribe(\"a\", func() { n++ })"},
+	}
+	for _, d := range res.Drivers["subjects/drvctor"] {
+		ws, ok := want[d.Calls]
+		if !ok {
+			continue
+		}
+		delete(want, d.Calls)
+		if d.Setup == "" {
+			t.Errorf("%s: no setup from the tests", d.Calls)
+		}
+		body := src[strings.Index(src, "func "+d.Test+"("):]
+		body = body[:strings.Index(body, "\n}\n")]
+		for _, w := range ws {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: driver lacks %q", d.Calls, w)
+			}
+		}
+		if strings.Contains(body, "NewPool(-1)") || strings.Contains(body, "new(") {
+			t.Errorf("%s: driver builds the receiver as no valid test does", d.Calls)
+		}
+	}
+	for calls := range want {
+		t.Errorf("no driver calling %s (notes %q)", calls, res.Notes)
+	}
+}
+
+// TestSetupImportsOnlyTheTests: a setup that needs a package only the
+// tests import does not compile in the driver file; the drivers are built
+// without the setups instead of all dropped (go-quartz lost every driver
+// of two packages so).
+func TestSetupImportsOnlyTheTests(t *testing.T) {
+	res := generateIn(t, "drvimport")
+	var found *Driver
+	for _, d := range res.Drivers["subjects/drvimport"] {
+		if d.Calls == "Inc and Inc" {
+			found = &d
+		}
+	}
+	if found == nil {
+		t.Fatalf("no driver calling Inc and Inc (notes %q)", res.Notes)
+	}
+	if found.Setup != "" {
+		t.Errorf("setup %q kept", found.Setup)
+	}
+	said := false
+	for _, n := range res.Notes {
+		said = said || strings.Contains(n.Text, "setups copied from the tests do not compile")
+	}
+	if !said {
+		t.Errorf("no note says the setups were left out: %q", res.Notes)
+	}
+}

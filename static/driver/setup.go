@@ -47,6 +47,16 @@ type setup struct {
 	// calls: method name → the test's first call of it on the receiver,
 	// whose arguments the driver passes.
 	calls map[string]*ast.CallExpr
+	// before: the method of the test's first call on the receiver, when
+	// no test's calls of the pair can be copied (it makes none, or passes
+	// them what the driver cannot): its construction only is copied, cut
+	// before that call, and the pair gets the tests' constants or small
+	// values.
+	before string
+	// dropped: the lines of the test's statements before the cut that
+	// call what the driver cannot (an external test's own helper), left
+	// out.
+	dropped []int
 }
 
 type cleanupItem struct {
@@ -73,6 +83,60 @@ type recvCall struct {
 	recv   *types.Var // the receiver variable
 	typ, m string     // the receiver's type name and the method
 	call   *ast.CallExpr
+	// iface: the variable is of an interface type of the package (New
+	// returns a Bus, not an *EventBus): it stands for every type of the
+	// package whose pointer implements it, asserted in the driver.
+	iface *types.Interface
+	pkg   *types.Package // the package under test
+	// via: the embedded fields that lead from the variable to the
+	// method's receiver (".poolCommon"), or "".
+	via string
+}
+
+// promoted returns, for a method selection promoted through embedded
+// fields, their path (".a.b") and the type declaring the method; "" if
+// the method is the variable's type's own.
+func promoted(sel *types.Selection) (string, *types.Named) {
+	if sel == nil || sel.Kind() != types.MethodVal || len(sel.Index()) < 2 {
+		return "", nil
+	}
+	t := sel.Recv()
+	via := ""
+	for _, i := range sel.Index()[:len(sel.Index())-1] {
+		st, ok := namedOrSelf(t).Underlying().(*types.Struct)
+		if !ok {
+			return "", nil
+		}
+		f := st.Field(i)
+		via += "." + f.Name()
+		t = f.Type()
+	}
+	n := namedOf(t)
+	if n == nil {
+		return "", nil
+	}
+	return via, n
+}
+
+// namedOrSelf is T for *T, else t.
+func namedOrSelf(t types.Type) types.Type {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// is says whether c is a call on a receiver of the package's type typ:
+// a T or *T, or an interface value that *T implements.
+func (c *recvCall) is(typ string) bool {
+	if c.iface == nil {
+		return c.typ == typ
+	}
+	tn, ok := c.pkg.Scope().Lookup(typ).(*types.TypeName)
+	if !ok {
+		return false
+	}
+	return types.Implements(types.NewPointer(tn.Type()), c.iface)
 }
 
 // testFuncs lists the tests (TestX(t *testing.T)) and examples of the
@@ -128,7 +192,17 @@ func testFuncs(path string, tests []*packages.Package) []*testFunc {
 						if recv == nil || n0 == nil || n0.Obj().Pkg() == nil || n0.Obj().Pkg().Path() != path {
 							return true
 						}
-						tf.calls = append(tf.calls, recvCall{stmt: k, recv: v, typ: n0.Obj().Name(), m: fn.Name(), call: call})
+						rc := recvCall{stmt: k, recv: v, typ: n0.Obj().Name(), m: fn.Name(), call: call, pkg: fn.Pkg()}
+						if via, t := promoted(p.TypesInfo.Selections[sel]); via != "" {
+							// A method promoted from an embedded type (ants's
+							// Pool embeds *poolCommon, whose Tune the tests
+							// call on a Pool): the receiver is the field.
+							rc.typ, rc.via = t.Obj().Name(), via
+						}
+						if it, ok := n0.Underlying().(*types.Interface); ok {
+							rc.iface = it
+						}
+						tf.calls = append(tf.calls, rc)
 						return true
 					})
 				}
@@ -143,10 +217,17 @@ func testFuncs(path string, tests []*packages.Package) []*testFunc {
 
 // findSetup returns the setup of the first test that calls both methods
 // of pr on one receiver, else of the first that calls one of them, or nil.
+//
+// Else, when no test calls either method, it is the construction of the
+// first test that builds a receiver and calls any of its methods, cut
+// before that call: a type its own tests construct is built as they
+// build it (ants's MultiPool needs a valid load-balancing strategy, and
+// the first constant call the tests make, NewMultiPool(-1, 10, 8), is the
+// one that returns an error and a nil pool).
 func findSetup(path string, tfs []*testFunc, pr *pair) *setup {
 	var one *setup
 	for _, tf := range tfs {
-		s, both := tf.setupFor(path, pr)
+		s, both := tf.setupFor(path, pr, false)
 		if s == nil {
 			continue
 		}
@@ -157,18 +238,27 @@ func findSetup(path string, tfs []*testFunc, pr *pair) *setup {
 			one = s
 		}
 	}
-	return one
+	if one != nil {
+		return one
+	}
+	for _, tf := range tfs {
+		if s, _ := tf.setupFor(path, pr, true); s != nil {
+			return s
+		}
+	}
+	return nil
 }
 
-// setupFor cuts tf before its first call of either method of pr; nil if
-// it makes none on a variable of its own scope, or if the statements
-// before it use what a driver cannot (an external test's own
-// declarations). both says the test calls both methods on the receiver.
-func (tf *testFunc) setupFor(path string, pr *pair) (*setup, bool) {
+// setupFor cuts tf before its first call of either method of pr (with
+// anyMethod, of any method); nil if it makes none on a variable of its
+// own scope, or if the statements before it use what a driver cannot (an
+// external test's own declarations). both says the test calls both
+// methods on the receiver.
+func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, bool) {
 	var first *recvCall
 	for i := range tf.calls {
 		c := &tf.calls[i]
-		if c.typ == pr.typ && (c.m == pr.m0 || c.m == pr.m1) && !inFuncLit(tf.fd.Body.List[c.stmt], c.call) {
+		if (anyMethod || c.m == pr.m0 || c.m == pr.m1) && c.is(pr.typ) && !inFuncLit(tf.fd.Body.List[c.stmt], c.call) {
 			first = c
 			break
 		}
@@ -180,6 +270,11 @@ func (tf *testFunc) setupFor(path string, pr *pair) (*setup, bool) {
 	scope := info.Scopes[tf.fd.Type]
 	cut := tf.fd.Body.List[first.stmt]
 	s := &setup{test: tf.fd.Name.Name, self: path, cut: cut.Pos(), fset: tf.p.Fset, info: info, src: tf.src, calls: map[string]*ast.CallExpr{}}
+	if anyMethod {
+		// Its calls of the pair, if any, pass what the driver cannot
+		// (an external test's own function): only the construction.
+		s.before = first.m
+	}
 	pos := tf.p.Fset.Position(cut.Pos())
 	s.at = filepath.Base(pos.Filename) + ":" + strconv.Itoa(pos.Line)
 	if params := tf.fd.Type.Params.List; len(params) == 1 && len(params[0].Names) == 1 {
@@ -242,6 +337,14 @@ func (tf *testFunc) setupFor(path string, pr *pair) (*setup, bool) {
 	}
 	for _, st := range tf.fd.Body.List[:first.stmt] {
 		if !usable(st) {
+			if _, isExpr := st.(*ast.ExprStmt); isExpr {
+				// A call of the external test's own helper, declaring
+				// nothing: an assertion (pond's assertEqual(t, 0,
+				// pool.RunningWorkers())) that would cost the whole
+				// setup. Left out, and said so in the driver.
+				s.dropped = append(s.dropped, s.fset.Position(st.Pos()).Line)
+				continue
+			}
 			return nil, false
 		}
 		if _, isGo := st.(*ast.GoStmt); isGo {
@@ -287,7 +390,7 @@ func (tf *testFunc) setupFor(path string, pr *pair) (*setup, bool) {
 	// The arguments: the first call of each method on the receiver (of
 	// a method called twice, the second call's for the second).
 	for _, c := range tf.calls {
-		if c.recv != first.recv || (c.m != pr.m0 && c.m != pr.m1) || c.call.Ellipsis.IsValid() {
+		if c.recv != first.recv || (c.m != pr.m0 && c.m != pr.m1) || c.call.Ellipsis.IsValid() || s.before != "" {
 			continue
 		}
 		ok := true
@@ -331,11 +434,33 @@ func (tf *testFunc) setupFor(path string, pr *pair) (*setup, bool) {
 		}
 	}
 	s.unused = unused
-	if s.calls[first.m] == nil && len(first.call.Args) > 0 {
+	if s.before == "" && s.calls[first.m] == nil && len(first.call.Args) > 0 {
 		return nil, false // its arguments are the test's own; another test may do
 	}
 	s.recv = first.recv.Name()
-	if _, ptr := types.Unalias(first.recv.Type()).(*types.Pointer); !ptr {
+	if first.via != "" {
+		s.recv += first.via
+		if sel := info.Selections[ast.Unparen(first.call.Fun).(*ast.SelectorExpr)]; sel != nil {
+			path := sel.Index()
+			st, _ := namedOrSelf(sel.Recv()).Underlying().(*types.Struct)
+			for k, i := range path[:len(path)-1] {
+				if st == nil {
+					break
+				}
+				ft := st.Field(i).Type()
+				if k == len(path)-2 {
+					if _, ptr := types.Unalias(ft).(*types.Pointer); !ptr {
+						s.recv = "&" + s.recv
+					}
+				}
+				st, _ = namedOrSelf(ft).Underlying().(*types.Struct)
+			}
+		}
+	} else if first.iface != nil {
+		// Asserted: a test that builds another implementation panics
+		// in the sequential calls, and the driver skips saying so.
+		s.recv += ".(*" + pr.typ + ")"
+	} else if _, ptr := types.Unalias(first.recv.Type()).(*types.Pointer); !ptr {
 		s.recv = "&" + s.recv
 	}
 	return s, s.calls[pr.m0] != nil && s.calls[pr.m1] != nil

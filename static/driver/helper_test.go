@@ -1,0 +1,87 @@
+package driver
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHelperTimeDependentState runs the drivers' helper (pecanvetDrive)
+// on a shared receiver (below) and on a case whose state changes with time: an item is "young" for 250ms.
+// The sequential calls are fast and leave it young; the concurrent run is
+// slowed (as a replay's schedule slows it: on cache2go, an item's 1s
+// lifespan expired during one) and leaves it old. That is no effect of
+// the calls' order: the driver must skip saying so, not fail.
+func TestHelperTimeDependentState(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := t.TempDir()
+	src := "package x\n\nimport (\n\t\"fmt\"\n\t\"reflect\"\n\t\"testing\"\n\t\"time\"\n)\n\nvar _ = fmt.Sprint\n" + helper + `
+type shared struct{ n int }
+
+var one = &shared{}
+
+func TestShared(t *testing.T) {
+	pecanvetDrive(t, "Inc and Inc", func() pecanvetCase {
+		return pecanvetCase{
+			A:     func() []interface{} { one.n++; return nil },
+			B:     func() []interface{} { one.n++; return nil },
+			State: func() []pecanvetKV { return []pecanvetKV{{"Quarter()", []interface{}{(one.n - 1) / 4}}} },
+			Recv:  one,
+		}
+	})
+}
+
+func TestClock(t *testing.T) {
+	n := 0
+	pecanvetDrive(t, "Put and Put", func() pecanvetCase {
+		n++
+		slow := n == 5 // the concurrent run: after the four sequential ones
+		var at time.Time
+		return pecanvetCase{
+			A: func() []interface{} {
+				if slow {
+					time.Sleep(100 * time.Millisecond)
+				}
+				at = time.Now()
+				return nil
+			},
+			B:     func() []interface{} { return nil },
+			State: func() []pecanvetKV { return []pecanvetKV{{"Young()", []interface{}{time.Since(at) < 250*time.Millisecond}}} },
+		}
+	})
+}
+`
+	// A is timed at its end: to make the slow run's item old, the state
+	// is read late: B waits in the slow run.
+	src = strings.Replace(src, `B:     func() []interface{} { return nil },`, `B: func() []interface{} {
+				if slow {
+					time.Sleep(600 * time.Millisecond)
+				}
+				return nil
+			},`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n\ngo 1.21\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-v", "-count=1", ".")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "--- SKIP: TestClock") || !strings.Contains(string(out), "changes with time") {
+		t.Errorf("the driver did not skip for a state that changes with time:\n%s", out)
+	}
+	// A receiver shared by every case (a registry's instance): each order
+	// starts from the last one's state (Quarter() = 0, 0, 1, 1, then 2 together), no oracle; the
+	// calls still run together, and nothing fails.
+	if !strings.Contains(string(out), "--- PASS: TestShared") || !strings.Contains(string(out), "shared instance): no oracle") {
+		t.Errorf("the driver compared a shared receiver's state:\n%s", out)
+	}
+}
