@@ -17,30 +17,7 @@ import (
 // exponential: for traces of a few dozen events.
 func (m *Model) DeadlockKeys(p *pattern.Pattern) map[string]Witness {
 	out := map[string]Witness{}
-	s := &search{m: m, pos: make([]int, len(m.seq))}
-	s.initVisited()
-	var walk func()
-	walk = func() {
-		if !s.visit(0) {
-			return
-		}
-		m.deadlocksAt(s, p, out)
-		for g := range s.pos {
-			if s.pos[g] == len(m.seq[g]) {
-				continue
-			}
-			e := m.seq[g][s.pos[g]]
-			if !s.enabled(e) {
-				continue
-			}
-			s.pos[g]++
-			s.path = append(s.path, e)
-			walk()
-			s.pos[g]--
-			s.path = s.path[:len(s.path)-1]
-		}
-	}
-	walk()
+	m.eachState(func(s *search) { m.deadlocksAt(s, p, out) })
 	return out
 }
 
@@ -110,30 +87,7 @@ func (m *Model) holding(s *search, g int, want trace.Event) int {
 // r1b (which waits behind it).
 func (m *Model) RWCycleKeys(p *pattern.Pattern) map[string]Witness {
 	out := map[string]Witness{}
-	s := &search{m: m, pos: make([]int, len(m.seq))}
-	s.initVisited()
-	var walk func()
-	walk = func() {
-		if !s.visit(0) {
-			return
-		}
-		m.rwCyclesAt(s, p, out)
-		for g := range s.pos {
-			if s.pos[g] == len(m.seq[g]) {
-				continue
-			}
-			e := m.seq[g][s.pos[g]]
-			if !s.enabled(e) {
-				continue
-			}
-			s.pos[g]++
-			s.path = append(s.path, e)
-			walk()
-			s.pos[g]--
-			s.path = s.path[:len(s.path)-1]
-		}
-	}
-	walk()
+	m.eachState(func(s *search) { m.rwCyclesAt(s, p, out) })
 	return out
 }
 
@@ -189,20 +143,13 @@ func (m *Model) LostSignalKeys(p *pattern.Pattern) map[string]Witness {
 	if len(waking) == 0 {
 		return out
 	}
-	s := &search{m: m, pos: make([]int, len(m.seq))}
-	s.initVisited()
-	ran := map[int]bool{}
-	var walk func()
-	walk = func() {
-		if !s.visit(0) {
-			return
-		}
+	m.eachState(func(s *search) {
 		for g := range s.pos {
 			if s.pos[g] == len(m.seq[g]) {
 				continue
 			}
 			e := m.seq[g][s.pos[g]]
-			if sig, ok := waking[e]; ok && ran[sig] && s.enabled(e) {
+			if sig, ok := waking[e]; ok && s.ran(sig) && s.enabled(e) {
 				inst := []int{sig, e}
 				key := pattern.Key(p, m.Sites(inst))
 				if _, ok := out[key]; !ok {
@@ -210,23 +157,6 @@ func (m *Model) LostSignalKeys(p *pattern.Pattern) map[string]Witness {
 				}
 			}
 		}
-		for g := range s.pos {
-			if s.pos[g] == len(m.seq[g]) {
-				continue
-			}
-			e := m.seq[g][s.pos[g]]
-			if !s.enabled(e) {
-				continue
-			}
-			s.pos[g]++
-			s.path = append(s.path, e)
-			ran[e] = true
-			walk()
-			delete(ran, e)
-			s.pos[g]--
-			s.path = s.path[:len(s.path)-1]
-		}
-	}
-	walk()
+	})
 	return out
 }

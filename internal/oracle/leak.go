@@ -41,13 +41,7 @@ func (m *Model) LeakKeys(p *pattern.Pattern, alt func(site string) bool) map[str
 	if len(partner) == 0 {
 		return out
 	}
-	s := &search{m: m, pos: make([]int, len(m.seq))}
-	s.initVisited()
-	var walk func()
-	walk = func() {
-		if !s.visit(0) {
-			return
-		}
+	m.eachState(func(s *search) {
 		for g := range s.pos {
 			if s.pos[g] == len(m.seq[g]) {
 				continue
@@ -67,21 +61,6 @@ func (m *Model) LeakKeys(p *pattern.Pattern, alt func(site string) bool) map[str
 				out[key] = Witness{Pattern: p, Inst: inst, Schedule: append(append([]int(nil), s.path...), sel, str)}
 			}
 		}
-		for g := range s.pos {
-			if s.pos[g] == len(m.seq[g]) {
-				continue
-			}
-			e := m.seq[g][s.pos[g]]
-			if !s.enabled(e) {
-				continue
-			}
-			s.pos[g]++
-			s.path = append(s.path, e)
-			walk()
-			s.pos[g]--
-			s.path = s.path[:len(s.path)-1]
-		}
-	}
-	walk()
+	})
 	return out
 }

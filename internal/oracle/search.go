@@ -114,6 +114,37 @@ func (s *search) visit(k int) bool {
 	return true
 }
 
+// eachState calls at once in every state that some feasible schedule
+// reaches from the start (events run per goroutine, each state visited
+// once), with s.path the events run to reach it. It is exponential: for
+// traces of a few dozen events.
+func (m *Model) eachState(at func(s *search)) {
+	s := &search{m: m, pos: make([]int, len(m.seq))}
+	s.initVisited()
+	var walk func()
+	walk = func() {
+		if !s.visit(0) {
+			return
+		}
+		at(s)
+		for g := range s.pos {
+			if s.pos[g] == len(m.seq[g]) {
+				continue
+			}
+			e := m.seq[g][s.pos[g]]
+			if !s.enabled(e) {
+				continue
+			}
+			s.pos[g]++
+			s.path = append(s.path, e)
+			walk()
+			s.pos[g]--
+			s.path = s.path[:len(s.path)-1]
+		}
+	}
+	walk()
+}
+
 // ran reports whether event e has run in the current state.
 func (s *search) ran(e int) bool { return s.pos[s.m.g[e]] > s.m.po[e] }
 
