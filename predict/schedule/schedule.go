@@ -658,35 +658,21 @@ func (g *Generator) Deadlock(a1, b2, b1, a2 int32) (Schedule, error) {
 		gr.Local[a1] >= gr.Local[b1] || gr.Local[b2] >= gr.Local[a2] {
 		return Schedule{}, fmt.Errorf("events %d %d %d %d are no lock-order inversion", a1+1, b2+1, b1+1, a2+1)
 	}
-	pre1 := gr.G(g1)[gr.Local[b1]-1]
-	pre2 := gr.G(g2)[gr.Local[a2]-1]
-	var why error
-	for _, p := range [][]int32{{pre1, pre2}, {pre2, pre1}} {
-		sched, err := g.Generate(p, false)
-		if err != nil {
-			why = err
-			continue
-		}
-		if err := g.stuck(sched, p, a1, b2, b1, a2); err != nil {
-			why = err
-			continue
-		}
-		sched.Tail = append(sched.Tail, b1, a2)
-		return sched, nil
+	sched, err := g.stopBefore(b1, a2, func() error { return g.stuck(a1, b2, b1, a2) })
+	if err != nil {
+		return Schedule{}, err
 	}
-	return Schedule{}, why
+	sched.Tail = append(sched.Tail, b1, a2)
+	return sched, nil
 }
 
-// stuck verifies that sched (feasible for pattern p) leaves b1's and a2's
-// goroutines at those acquisitions, each holding, from a1 and b2, the lock
-// the other asks for in a mode that excludes it.
-func (g *Generator) stuck(sched Schedule, p []int32, a1, b2, b1, a2 int32) error {
+// stuck verifies that the schedule just checked (stopBefore) leaves b1's
+// and a2's goroutines, stopped at those acquisitions, each holding, from
+// a1 and b2, the lock the other asks for in a mode that excludes it.
+func (g *Generator) stuck(a1, b2, b1, a2 int32) error {
 	gr := g.gr
 	evs := gr.Tr.Events
 	st := &g.st
-	if err := check(st, gr, sched, p, false); err != nil {
-		return err
-	}
 	holds := func(acq int32, against int32) bool {
 		a, x := evs[acq], evs[against]
 		if st.pos[a.G] <= gr.Local[acq] {
@@ -702,10 +688,7 @@ func (g *Generator) stuck(sched Schedule, p []int32, a1, b2, b1, a2 int32) error
 		}
 		return a.Op == trace.Lock || x.Op == trace.Lock // one of them writes
 	}
-	switch {
-	case st.pos[evs[b1].G] != gr.Local[b1] || st.pos[evs[a2].G] != gr.Local[a2]:
-		return fmt.Errorf("the schedule does not stop the goroutines at events %d and %d", b1+1, a2+1)
-	case !holds(a1, a2) || !holds(b2, b1):
+	if !holds(a1, a2) || !holds(b2, b1) {
 		return fmt.Errorf("the schedule does not leave each goroutine holding the lock the other asks for")
 	}
 	return nil
@@ -728,27 +711,10 @@ func (g *Generator) RWCycle(r1, w2, r1b int32) (Schedule, error) {
 		gr.Local[r1] >= gr.Local[r1b] || gr.Local[w2] == 0 {
 		return Schedule{}, fmt.Errorf("events %d %d %d are no recursive read lock and writer", r1+1, w2+1, r1b+1)
 	}
-	pre1 := gr.G(g1)[gr.Local[r1b]-1]
-	pre2 := gr.G(g2)[gr.Local[w2]-1]
-	var why error
-	for _, p := range [][]int32{{pre1, pre2}, {pre2, pre1}} {
-		sched, err := g.Generate(p, false)
-		if err != nil {
-			why = err
-			continue
-		}
-		st := &g.st
-		if err := check(st, gr, sched, p, false); err != nil {
-			why = err
-			continue
-		}
-		if st.pos[g1] != gr.Local[r1b] || st.pos[g2] != gr.Local[w2] {
-			why = fmt.Errorf("the schedule does not stop the goroutines at events %d and %d", r1b+1, w2+1)
-			continue
-		}
+	sched, err := g.stopBefore(r1b, w2, func() error {
 		// G1 holds a read lock of it there (r1's, or one taken since).
 		readers := 0
-		for _, e := range gr.G(g1)[:st.pos[g1]] {
+		for _, e := range gr.G(g1)[:g.st.pos[g1]] {
 			if ev := evs[e]; ev.Obj == evs[r1].Obj && ev.Op == trace.RLock {
 				readers++
 			} else if ev.Obj == evs[r1].Obj && ev.Op == trace.RUnlock {
@@ -756,13 +722,15 @@ func (g *Generator) RWCycle(r1, w2, r1b int32) (Schedule, error) {
 			}
 		}
 		if readers <= 0 {
-			why = fmt.Errorf("the schedule does not leave goroutine %d holding the read lock of event %d", g1, r1+1)
-			continue
+			return fmt.Errorf("the schedule does not leave goroutine %d holding the read lock of event %d", g1, r1+1)
 		}
-		sched.Tail = append(sched.Tail, w2, r1b)
-		return sched, nil
+		return nil
+	})
+	if err != nil {
+		return Schedule{}, err
 	}
-	return Schedule{}, why
+	sched.Tail = append(sched.Tail, w2, r1b)
+	return sched, nil
 }
 
 // LostSignal returns a schedule that loses signal sig, which woke the
@@ -802,25 +770,41 @@ func (g *Generator) Leak(sel, stranded int32) (Schedule, error) {
 	if g1 == g2 || gr.Local[sel] == 0 || gr.Local[stranded] == 0 {
 		return Schedule{}, fmt.Errorf("events %d %d are no select case and partner", sel+1, stranded+1)
 	}
-	pre1 := gr.G(g1)[gr.Local[sel]-1]
-	pre2 := gr.G(g2)[gr.Local[stranded]-1]
+	sched, err := g.stopBefore(sel, stranded, nil)
+	if err != nil {
+		return Schedule{}, err
+	}
+	sched.Tail = append(sched.Tail, sel, stranded)
+	return sched, nil
+}
+
+// stopBefore returns a schedule, feasible as the simulator finds, that
+// runs x's goroutine up to just before x and y's up to just before y,
+// trying x's goroutine's stop first, then y's, and that passes more (run
+// on the simulator's state after the schedule; nil: nothing more). It
+// returns why the last try failed.
+func (g *Generator) stopBefore(x, y int32, more func() error) (Schedule, error) {
+	gr := g.gr
+	evs := gr.Tr.Events
+	gx, gy := evs[x].G, evs[y].G
+	prex := gr.G(gx)[gr.Local[x]-1]
+	prey := gr.G(gy)[gr.Local[y]-1]
 	var why error
-	for _, p := range [][]int32{{pre1, pre2}, {pre2, pre1}} {
+	for _, p := range [][]int32{{prex, prey}, {prey, prex}} {
 		sched, err := g.Generate(p, false)
+		if err == nil {
+			err = check(&g.st, gr, sched, p, false)
+		}
+		if err == nil && (g.st.pos[gx] != gr.Local[x] || g.st.pos[gy] != gr.Local[y]) {
+			err = fmt.Errorf("the schedule does not stop the goroutines at events %d and %d", x+1, y+1)
+		}
+		if err == nil && more != nil {
+			err = more()
+		}
 		if err != nil {
 			why = err
 			continue
 		}
-		st := &g.st
-		if err := check(st, gr, sched, p, false); err != nil {
-			why = err
-			continue
-		}
-		if st.pos[g1] != gr.Local[sel] || st.pos[g2] != gr.Local[stranded] {
-			why = fmt.Errorf("the schedule does not stop the goroutines at events %d and %d", sel+1, stranded+1)
-			continue
-		}
-		sched.Tail = append(sched.Tail, sel, stranded)
 		return sched, nil
 	}
 	return Schedule{}, why
