@@ -72,19 +72,7 @@ func RunAt[T interface {
 	Run(string, func(T)) bool
 	Cleanup(func())
 }](t T, site int32) func(string, func(T)) bool {
-	if !active.Load() {
-		return t.Run
-	}
-	return func(name string, f func(T)) bool {
-		caller := curGoid()
-		parent := func(w *recorder) *Goroutine { return w.goroutine(caller) }
-		return t.Run(name, func(t T) {
-			if c, p := adopt(parent, site); c != nil {
-				t.Cleanup(func() { unadopt(c, p, site) })
-			}
-			f(t)
-		})
-	}
+	return runAt(t, site, -1)
 }
 
 // RunEndAt is RunAt that also records the end of the subtest as a write
@@ -92,6 +80,14 @@ func RunAt[T interface {
 // runs after the subtest's own cleanups and before the goroutine's end,
 // where package testing marks the subtest done.
 func RunEndAt[T interface {
+	Run(string, func(T)) bool
+	Cleanup(func())
+}](t T, site, end int32) func(string, func(T)) bool {
+	return runAt(t, site, end)
+}
+
+// runAt is RunAt, and RunEndAt when end is not -1.
+func runAt[T interface {
 	Run(string, func(T)) bool
 	Cleanup(func())
 }](t T, site, end int32) func(string, func(T)) bool {
@@ -105,7 +101,9 @@ func RunEndAt[T interface {
 			if c, p := adopt(parent, site); c != nil {
 				t.Cleanup(func() { unadopt(c, p, site) })
 			}
-			t.Cleanup(func() { testDone(t, end) })
+			if end != -1 {
+				t.Cleanup(func() { testDone(t, end) })
+			}
 			f(t)
 		})
 	}
