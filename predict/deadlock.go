@@ -46,40 +46,25 @@ func Inversions(gr *ptg.Graph) []Inversion {
 	evs := gr.Tr.Events
 	type pair struct{ a, b int32 }
 	edges := map[pair][]lockEdge{}
-	for g := int32(0); g < int32(gr.NG); g++ {
-		var held []heldLock
-		for _, e := range gr.G(g) {
-			ev := evs[e]
-			switch {
-			case ev.Op.IsAcquire():
-				for _, h := range held {
-					if h.lock == ev.Obj {
-						continue
-					}
-					k := pair{h.lock, ev.Obj}
-					if len(edges[k]) >= maxEdges {
-						continue
-					}
-					var guard []heldLock
-					for _, o := range held {
-						if o.lock != h.lock && o.lock != ev.Obj {
-							guard = append(guard, o)
-						}
-					}
-					edges[k] = append(edges[k], lockEdge{a: h.acq, b: e, guard: guard})
-				}
-				held = append(held, heldLock{ev.Obj, e, ev.Op == trace.Lock})
-			case ev.Op.IsRelease():
-				w := ev.Op == trace.Unlock
-				for i := len(held) - 1; i >= 0; i-- {
-					if held[i].lock == ev.Obj && held[i].write == w {
-						held = slices.Delete(held, i, i+1)
-						break
-					}
+	eachAcquire(gr, func(e int32, held []heldLock) {
+		ev := evs[e]
+		for _, h := range held {
+			if h.lock == ev.Obj {
+				continue
+			}
+			k := pair{h.lock, ev.Obj}
+			if len(edges[k]) >= maxEdges {
+				continue
+			}
+			var guard []heldLock
+			for _, o := range held {
+				if o.lock != h.lock && o.lock != ev.Obj {
+					guard = append(guard, o)
 				}
 			}
+			edges[k] = append(edges[k], lockEdge{a: h.acq, b: e, guard: guard})
 		}
-	}
+	})
 	excl := func(x, y int32) bool { return evs[x].Op == trace.Lock || evs[y].Op == trace.Lock }
 	var out []Inversion
 	for k, e1s := range edges {
@@ -139,39 +124,24 @@ func RWCycles(gr *ptg.Graph) []RWCycle {
 	}
 	recs := map[int32][]recursive{} // by lock
 	writers := map[int32][]writer{}
-	for g := int32(0); g < int32(gr.NG); g++ {
-		var held []heldLock
-		for _, e := range gr.G(g) {
-			ev := evs[e]
-			switch {
-			case ev.Op.IsAcquire():
-				var guard []heldLock
-				r1 := int32(-1)
-				for _, h := range held {
-					if h.lock != ev.Obj {
-						guard = append(guard, h)
-					} else if !h.write && ev.Op == trace.RLock {
-						r1 = h.acq // the latest read lock of L still held
-					}
-				}
-				if r1 >= 0 && len(recs[ev.Obj]) < maxEdges {
-					recs[ev.Obj] = append(recs[ev.Obj], recursive{r1, e, guard})
-				}
-				if ev.Op == trace.Lock && len(writers[ev.Obj]) < maxEdges {
-					writers[ev.Obj] = append(writers[ev.Obj], writer{e, guard})
-				}
-				held = append(held, heldLock{ev.Obj, e, ev.Op == trace.Lock})
-			case ev.Op.IsRelease():
-				w := ev.Op == trace.Unlock
-				for i := len(held) - 1; i >= 0; i-- {
-					if held[i].lock == ev.Obj && held[i].write == w {
-						held = slices.Delete(held, i, i+1)
-						break
-					}
-				}
+	eachAcquire(gr, func(e int32, held []heldLock) {
+		ev := evs[e]
+		var guard []heldLock
+		r1 := int32(-1)
+		for _, h := range held {
+			if h.lock != ev.Obj {
+				guard = append(guard, h)
+			} else if !h.write && ev.Op == trace.RLock {
+				r1 = h.acq // the latest read lock of L still held
 			}
 		}
-	}
+		if r1 >= 0 && len(recs[ev.Obj]) < maxEdges {
+			recs[ev.Obj] = append(recs[ev.Obj], recursive{r1, e, guard})
+		}
+		if ev.Op == trace.Lock && len(writers[ev.Obj]) < maxEdges {
+			writers[ev.Obj] = append(writers[ev.Obj], writer{e, guard})
+		}
+	})
 	var out []RWCycle
 	for l, rs := range recs {
 		for _, r := range rs {
@@ -195,6 +165,31 @@ func RWCycles(gr *ptg.Graph) []RWCycle {
 		return x.R1 < y.R1
 	})
 	return out
+}
+
+// eachAcquire calls at for every lock acquisition e of the trace, in each
+// goroutine's order, with the locks its goroutine holds just before it.
+func eachAcquire(gr *ptg.Graph, at func(e int32, held []heldLock)) {
+	evs := gr.Tr.Events
+	for g := int32(0); g < int32(gr.NG); g++ {
+		var held []heldLock
+		for _, e := range gr.G(g) {
+			ev := evs[e]
+			switch {
+			case ev.Op.IsAcquire():
+				at(e, held)
+				held = append(held, heldLock{ev.Obj, e, ev.Op == trace.Lock})
+			case ev.Op.IsRelease():
+				w := ev.Op == trace.Unlock
+				for i := len(held) - 1; i >= 0; i-- {
+					if held[i].lock == ev.Obj && held[i].write == w {
+						held = slices.Delete(held, i, i+1)
+						break
+					}
+				}
+			}
+		}
+	}
 }
 
 // guarded reports whether two sets of held locks share a lock in modes
