@@ -200,14 +200,22 @@ func New(rep *check.Report, opt Options) *Log {
 	return &Log{Schema: SchemaURI, Version: "2.1.0", Runs: []Run{run}}
 }
 
-// RuleID is the rule of a pattern: its kind, or "chan" for the channel
-// patterns (their kind is race, as in the race detector's model).
+// RuleID is the rule of a pattern: its kind, "chan" for the channel
+// patterns (their kind is race, as in the race detector's model), or its
+// ID for a pattern with a rule of its own (the built-in deadlock ones).
 func RuleID(p *pattern.Pattern) string {
 	if p.Chan {
 		return "chan"
 	}
+	if _, ok := builtinRules[p.ID()]; ok {
+		return p.ID()
+	}
 	return p.Kind
 }
+
+// builtinOrder is the order of the built-in rules in a log.
+var builtinOrder = []string{"race", "av", "asv", "chan",
+	"deadlock/lock-order", "deadlock/rlock-writer", "deadlock/lost-signal", "deadlock", "leak"}
 
 type ruleText struct{ name, short, full, help string }
 
@@ -224,9 +232,21 @@ var builtinRules = map[string]ruleText{
 	"chan": {"ChannelRace", "Send on a closed channel, or double close",
 		"A send on a channel another goroutine closes, or two closes of one channel, can run in this order: the program panics.",
 		"A channel race: a send on a channel that another goroutine may close first (panic: send on closed channel), or two goroutines that both close a channel (panic: close of closed channel). pecanvet replayed the schedule that puts the close first; the code flow shows it. Fix: let only the sender close the channel, once, after its last send (sync.Once, or a single owner)."},
+	// Each built-in deadlock pattern has its own rule (its ID): their
+	// causes and fixes differ, and code scanning groups and suppresses
+	// alerts by rule. "deadlock" stays for user-defined deadlock patterns.
+	"deadlock/lock-order": {"LockOrderInversion", "Lock-order inversion",
+		"Two goroutines take two locks in opposite orders, with no lock held by both around them and nothing ordering the two: a schedule deadlocks them.",
+		"A lock-order inversion: one goroutine takes lock A, then B, another B, then A, with no lock held by both around them and nothing ordering the two. pecanvet predicted it from a recorded run of the test and replayed the schedule in which each holds its first lock and waits for the other's: the replay deadlocked there. The code flow is that schedule. Fix: take the locks in one global order, or one at a time."},
+	"deadlock/rlock-writer": {"RecursiveReadLock", "Recursive read lock behind a writer",
+		"A goroutine holding an RWMutex's read lock asks for it again while another goroutine waits to write: neither goes on.",
+		"A recursive read lock: a goroutine holding an RWMutex's read lock asks for it again while another goroutine waits in Lock. The writer waits for the first read lock; the second read lock queues behind the waiting writer (sync.RWMutex keeps new readers out while a writer waits). pecanvet predicted it from a recorded run of the test and replayed the schedule: the replay deadlocked with both goroutines in their lock calls. The code flow is that schedule. Fix: never take a read lock twice in one goroutine; pass the locked state down instead."},
+	"deadlock/lost-signal": {"LostSignal", "Lost Cond signal",
+		"A Cond's Signal or Broadcast can run before the Wait it was meant to wake, which then waits forever.",
+		"A lost signal: a sync.Cond's Signal or Broadcast wakes only goroutines already waiting, and a schedule runs it before the Wait it was meant to wake, which then waits forever. pecanvet predicted it from a recorded run of the test and replayed the schedule: the waiter stayed blocked in Cond.Wait once nothing else could move. The code flow is that schedule. Fix: wait in a loop over the condition the signal announces, checked under the Cond's lock, and set the condition before signalling."},
 	"deadlock": {"Deadlock", "Deadlock",
-		"Goroutines can block each other forever: two locks taken in opposite orders, a read lock taken again while a writer waits, or a Cond signal sent before its Wait.",
-		"A deadlock that a schedule reaches: a lock-order inversion (one goroutine takes lock A, then B, another B, then A, with no lock held by both around them and nothing ordering the two); a recursive read lock (a goroutine holding an RWMutex's read lock asks for it again while another goroutine waits to write: the writer waits for the first read lock, the second read lock waits behind the writer); or a lost signal (a Cond's Signal or Broadcast runs before the Wait it was meant to wake, which then waits for ever). pecanvet predicted it from a recorded run of the test and replayed the schedule: the replay deadlocked, with the goroutines blocked where the message says. The code flow is that schedule. Fix: take locks in one global order or one at a time; never take a read lock twice in one goroutine; wait on a Cond in a loop over the condition it signals, checked under its lock."},
+		"Goroutines can block each other forever in a schedule a user-defined deadlock pattern describes.",
+		"A deadlock that a schedule reaches, matched by a user-defined pattern of kind deadlock. pecanvet predicted it from a recorded run of the test and replayed the schedule: the replay deadlocked, with the goroutines blocked where the message says. The code flow is that schedule."},
 	"leak": {"GoroutineLeak", "Goroutine leak",
 		"A select can take another branch (a timeout, ctx.Done(), default) and leave its partner's channel operation blocked forever.",
 		"A goroutine leak: two goroutines meet on an unbuffered channel, one of them in a select that has another branch. pecanvet predicted from a recorded run of the test the schedule in which the select takes that branch first, and replayed it: when the test returned, the partner's goroutine was blocked forever in its channel operation, and no goroutine left could reach the channel. The code flow is that schedule. Fix: give the channel a buffer of one, or let the partner select on the same cancellation."},
@@ -251,7 +271,7 @@ func rulesFor(pats []*pattern.Pattern, found []check.Finding) []Rule {
 		add(f.Anomaly.Pattern)
 	}
 	var ids []string
-	for _, id := range []string{"race", "av", "asv", "chan", "deadlock", "leak"} {
+	for _, id := range builtinOrder {
 		if kinds[id] {
 			ids = append(ids, id)
 		}

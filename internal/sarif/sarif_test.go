@@ -114,8 +114,18 @@ func TestLog(t *testing.T) {
 			t.Errorf("rule %s without help", r.ID)
 		}
 	}
-	if got := strings.Join(ids, ","); got != "race,av,asv,chan,deadlock,leak,mine" {
-		t.Errorf("rules %s, want race,av,asv,chan,deadlock,leak,mine", got)
+	// Each built-in deadlock pattern has a rule of its own (issue 29: a
+	// lost signal is no lock-order inversion).
+	const wantRules = "race,av,asv,chan,deadlock/lock-order,deadlock/rlock-writer,deadlock/lost-signal,leak,mine"
+	if got := strings.Join(ids, ","); got != wantRules {
+		t.Errorf("rules %s, want %s", got, wantRules)
+	}
+	names := map[string]bool{}
+	for _, r := range run.Tool.Driver.Rules {
+		if names[r.Name] {
+			t.Errorf("two rules named %s", r.Name)
+		}
+		names[r.Name] = true
 	}
 	if len(run.Results) != 1 {
 		t.Fatalf("%d results, want 1 (the pruned prediction is no result)", len(run.Results))
@@ -252,4 +262,22 @@ func TestWriteFile(t *testing.T) {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestRuleIDPerDeadlockPattern: a built-in deadlock pattern's rule is its
+// own, a user-defined pattern of kind deadlock falls back to the kind.
+func TestRuleIDPerDeadlockPattern(t *testing.T) {
+	pats, _ := pattern.Builtin("deadlock")
+	seen := map[string]bool{}
+	for _, p := range pats {
+		id := sarif.RuleID(p)
+		if id != p.ID() || seen[id] {
+			t.Errorf("%s: rule %s, want its own", p.ID(), id)
+		}
+		seen[id] = true
+	}
+	custom := pattern.MustParse("deadlock/mine lock T=t1-t2-t1-t2 SV=s1-s2-s2-s1 AR=u1-u2-u1-u2 AT=w-w-w-w")
+	if id := sarif.RuleID(custom[0]); id != "deadlock" {
+		t.Errorf("custom deadlock pattern: rule %s, want deadlock", id)
+	}
 }
