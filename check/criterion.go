@@ -22,7 +22,7 @@ import (
 // the schedule's timing, not the interleaving's: no effect.
 func (f *Finding) Effect() bool {
 	v := f.Verdict
-	if f.Deadlock() || f.Leak() {
+	if f.Deadlock() || f.Leak() || f.EarlyWait() {
 		return true
 	}
 	return (!v.Passed || v.Panicked) && !v.AsBaseline && f.Control == ""
@@ -42,6 +42,14 @@ func (f *Finding) Deadlock() bool {
 // predicted: a reproduced leak is its own effect, whatever the test does.
 func (f *Finding) Leak() bool {
 	return f.Reproduced() && f.Anomaly.Pattern.Leak && len(f.Verdict.Leaked) > 0
+}
+
+// EarlyWait reports whether the finding is a WaitGroup.Add after Wait
+// whose replay ran the Wait, which returned, before the Add: the sync
+// package's rule (an Add from 0 happens before Wait) broken, its own
+// effect, whatever the test does with the missing work.
+func (f *Finding) EarlyWait() bool {
+	return f.Reproduced() && f.Anomaly.Pattern.WG
 }
 
 // needsJudging reports whether a finding's report rests on the dependence
@@ -193,7 +201,7 @@ func group(fs []Finding) {
 	for i := range fs {
 		f := &fs[i]
 		var ks []string
-		if f.Reproduced() && !f.Anomaly.Pattern.Adjacent && !f.Anomaly.Pattern.Lock && !f.Anomaly.Pattern.Leak && !f.Anomaly.Pattern.Cond && !f.WithoutEffect() {
+		if f.Reproduced() && !f.Anomaly.Pattern.Adjacent && !f.Anomaly.Pattern.Lock && !f.Anomaly.Pattern.Leak && !f.Anomaly.Pattern.Cond && !f.Anomaly.Pattern.WG && !f.WithoutEffect() {
 			if f.Effect() {
 				ks = append(ks, "effect "+f.Package+" "+f.Test+" "+effectKey(f.Verdict.Consequence))
 			}

@@ -88,6 +88,15 @@ deadlock/lost-signal cond T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-r
 # goroutine blocked there, on a channel no live goroutine can reach.
 leak/select-branch leak T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w
 `},
+	{"sync", `
+# sync misuse by schedule (issue 29): e1 is a WaitGroup.Wait of t1 that
+# blocked in the recorded run, e2 the Add of t2 that raised the counter
+# from 0 before it. Nothing orders e2 before e1, so another schedule runs
+# the Wait first: it finds the counter at 0 and returns at once, while
+# t2's work is still to come. Proved only by a replay in which the Wait
+# returns before the Add runs.
+sync/wg-add-after-wait wg T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w
+`},
 }
 
 // allSet is the name of the union of the built-in sets.
@@ -107,7 +116,7 @@ var builtins = sync.OnceValue(func() map[string][]*Pattern {
 })
 
 // BuiltinNames returns the names of the built-in sets: "race", "av",
-// "asv", "chan", "deadlock" and "all" (their union).
+// "asv", "chan", "deadlock", "leak", "sync" and "all" (their union).
 func BuiltinNames() []string {
 	names := make([]string, 0, len(builtinSrc)+1)
 	for _, b := range builtinSrc {

@@ -72,6 +72,14 @@ type Pattern struct {
 	// finds no waiter, and the Wait blocks forever. predict finds these
 	// itself (its lost-signal finder), not the access search.
 	Cond bool
+	// WG: a WaitGroup.Add that can come after the Wait it was meant to
+	// hold (the sync package: an Add from 0 must happen before Wait). e1
+	// is a Wait of t1 that blocked on the counter in the recorded run, e2
+	// the Add of t2 that raised it from 0. Another schedule runs the Wait
+	// first: it finds 0 and returns at once, while t2's work is still to
+	// come. predict finds these itself (its early-Wait finder), not the
+	// access search.
+	WG bool
 
 	E         []string // event names (default e1..en)
 	T, SV, AR []int    // normalized variables
@@ -172,6 +180,9 @@ func (p *Pattern) String() string {
 	if p.Cond {
 		b.WriteString(" cond")
 	}
+	if p.WG {
+		b.WriteString(" wg")
+	}
 	seq := func(key string, n int, elem func(i int) string) {
 		b.WriteByte(' ')
 		b.WriteString(key)
@@ -231,6 +242,11 @@ func (p *Pattern) Describe() string {
 		return "lock-order inversion: two goroutines take two locks in opposite orders"
 	case "leak":
 		return "goroutine leak: a select takes another branch and strands its partner's channel operation"
+	case "sync":
+		if p.WG {
+			return "WaitGroup.Add after Wait: a Wait runs before the Add from 0 it was to wait for, and returns at once"
+		}
+		what = "sync misuse"
 	default:
 		what = strconv.Quote(p.Kind) + " pattern"
 	}
@@ -263,7 +279,7 @@ func (p *Pattern) Describe() string {
 // event names, and Pos, are ignored.
 func (p *Pattern) Equal(q *Pattern) bool {
 	return p.Kind == q.Kind && p.Name == q.Name &&
-		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting && p.Lock == q.Lock && p.Leak == q.Leak && p.Cond == q.Cond &&
+		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting && p.Lock == q.Lock && p.Leak == q.Leak && p.Cond == q.Cond && p.WG == q.WG &&
 		slices.Equal(p.T, q.T) && slices.Equal(p.SV, q.SV) &&
 		slices.Equal(p.AR, q.AR) && slices.Equal(p.AT, q.AT)
 }
@@ -381,6 +397,16 @@ func (p *Pattern) Validate() error {
 			return fail("a cond pattern is a signal and the Wait it woke: T=t1-t2 SV=s1-s1")
 		}
 	}
+	if p.WG {
+		// The early-Wait finder (predict) knows one shape: a Wait and the
+		// Add from 0 it blocked on, two goroutines, one WaitGroup.
+		if p.Adjacent || p.Atomic || p.Chan || p.Acting || p.Lock || p.Leak || p.Cond {
+			return fail("a wg pattern takes no other option")
+		}
+		if !slices.Equal(p.T, []int{0, 1}) || !slices.Equal(p.SV, []int{0, 0}) {
+			return fail("a wg pattern is a Wait and the Add from 0 it blocked on: T=t1-t2 SV=s1-s1")
+		}
+	}
 	if p.Leak {
 		// The leak finder (predict) knows one shape: a select's case and
 		// its partner, two goroutines, one channel.
@@ -476,6 +502,8 @@ func KindName(kind string) string {
 		return "lock-order inversion"
 	case "leak":
 		return "goroutine leak"
+	case "sync":
+		return "sync misuse"
 	}
 	return kind + " anomaly"
 }

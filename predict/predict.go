@@ -223,6 +223,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 			return v
 		}
 	}
+	wgOn := wgPattern(pats) != nil
 	st := search.Run(gr, pats, sopt, func(c search.Candidate) bool {
 		// A schedule costs up to a pass over the trace: check the deadline
 		// before each one, not only at the search's polls.
@@ -232,6 +233,11 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 		res.Stats.Work += schedWork - 1 // Stop counted one
 		ts := time.Now()
 		defer func() { schedTime += time.Since(ts) }()
+		if wgOn && wgModelOnly(gr, c.Events) {
+			// The race of the WaitGroup model's events is the early
+			// Wait that earlyWaits predicts and words as such.
+			return false
+		}
 		if opt.Feasible != nil && !opt.Feasible(c) {
 			res.Stats.Infeasible++
 			return false
@@ -275,6 +281,14 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	// Goroutine leaks: a select's case whose other branch strands its
 	// partner (pattern option leak).
 	leaks(gr, gen, pats, opt.SelectAlt, sopt.Stop, &res.Stats, func(a Anomaly) bool {
+		if opt.Confirm != nil && !opt.Confirm(a) {
+			return false
+		}
+		res.Anomalies = append(res.Anomalies, a)
+		return true
+	})
+	// WaitGroup Waits that can run before their Add (pattern option wg).
+	earlyWaits(gr, gen, pats, sopt.Stop, &res.Stats, func(a Anomaly) bool {
 		if opt.Confirm != nil && !opt.Confirm(a) {
 			return false
 		}

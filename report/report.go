@@ -48,6 +48,9 @@ func at(f check.Finding) int {
 	if f.Anomaly.Pattern.Leak && len(s) == 2 {
 		return 1 // a leak: the stranded operation
 	}
+	if f.Anomaly.Pattern.WG && len(s) == 2 {
+		return 1 // an Add after Wait: the Add, which is to move
+	}
 	if f.Anomaly.Pattern.Adjacent && len(s) == 2 {
 		a, errA := trace.ParseSite(s[0])
 		b, errB := trace.ParseSite(s[1])
@@ -119,6 +122,9 @@ func Message(f check.Finding) string {
 	if f.Anomaly.Pattern.Leak {
 		return leak(f, "")
 	}
+	if f.Anomaly.Pattern.WG {
+		return earlyWait(f, "WaitGroup.Add after Wait")
+	}
 	return message(f, Title(f))
 }
 
@@ -133,6 +139,9 @@ func Headline(f check.Finding) string {
 	}
 	if f.Anomaly.Pattern.Leak {
 		return leak(f, f.Anomaly.Pattern.ID()+": ")
+	}
+	if f.Anomaly.Pattern.WG {
+		return earlyWait(f, "WaitGroup.Add after Wait ("+f.Anomaly.Pattern.ID()+")")
 	}
 	return message(f, Detailed(f))
 }
@@ -159,6 +168,19 @@ func leak(f check.Finding, prefix string) string {
 		return msg + "reproduced"
 	}
 	return msg + evidence(f)
+}
+
+// earlyWait is the message of a WaitGroup.Add after Wait (a wg pattern,
+// events: the Wait, the Add from 0), reported at the Add, e.g.
+//
+//	WaitGroup.Add after Wait: g1.1's Wait on Batch.wg#1 (x.go:29) can
+//	return before this Add by g1.1.1 runs, and then does not wait for its
+//	work (an Add from 0 must happen before Wait); reproduced, test fails:
+//	x_test.go:13: 0 jobs done, want 1
+func earlyWait(f check.Finding, title string) string {
+	st := func(k int) trace.Step { return f.Schedule.Steps[f.Schedule.Anomaly[k]] }
+	return fmt.Sprintf("%s: %s's Wait on %s (%s) can return before this Add by %s runs, and then does not wait for its work (an Add from 0 must happen before Wait); %s",
+		title, st(0).G, st(0).Obj, short(f.Anomaly.Sites[0]), st(1).G, evidence(f))
 }
 
 // lostSignal is the message of a lost signal (a cond pattern, events:

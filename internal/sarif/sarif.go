@@ -215,7 +215,7 @@ func RuleID(p *pattern.Pattern) string {
 
 // builtinOrder is the order of the built-in rules in a log.
 var builtinOrder = []string{"race", "av", "asv", "chan",
-	"deadlock/lock-order", "deadlock/rlock-writer", "deadlock/lost-signal", "deadlock", "leak"}
+	"deadlock/lock-order", "deadlock/rlock-writer", "deadlock/lost-signal", "deadlock", "leak", "sync/wg-add-after-wait"}
 
 type ruleText struct{ name, short, full, help string }
 
@@ -247,6 +247,9 @@ var builtinRules = map[string]ruleText{
 	"deadlock": {"Deadlock", "Deadlock",
 		"Goroutines can block each other forever in a schedule a user-defined deadlock pattern describes.",
 		"A deadlock that a schedule reaches, matched by a user-defined pattern of kind deadlock. pecanvet predicted it from a recorded run of the test and replayed the schedule: the replay deadlocked, with the goroutines blocked where the message says. The code flow is that schedule."},
+	"sync/wg-add-after-wait": {"WaitGroupAddAfterWait", "WaitGroup.Add after Wait",
+		"A WaitGroup's Add from 0 can run after a Wait it was meant to hold: the Wait returns at once and does not wait for that work.",
+		"A WaitGroup.Add after Wait: an Add that raises a WaitGroup's counter from 0 must happen before Wait (package sync), and nothing orders this one before it: typically the Add is inside the goroutine it counts. pecanvet predicted from a recorded run of the test the schedule that runs the Wait first, and replayed it: the Wait returned before the Add ran, so the waiter went on while the work was still to come. The code flow is that schedule. Fix: call Add before the go statement that starts the work (or use WaitGroup.Go)."},
 	"leak": {"GoroutineLeak", "Goroutine leak",
 		"A select can take another branch (a timeout, ctx.Done(), default) and leave its partner's channel operation blocked forever.",
 		"A goroutine leak: two goroutines meet on an unbuffered channel, one of them in a select that has another branch. pecanvet predicted from a recorded run of the test the schedule in which the select takes that branch first, and replayed it: when the test returned, the partner's goroutine was blocked forever in its channel operation, and no goroutine left could reach the channel. The code flow is that schedule. Fix: give the channel a buffer of one, or let the partner select on the same cancellation."},

@@ -116,7 +116,7 @@ func TestLog(t *testing.T) {
 	}
 	// Each built-in deadlock pattern has a rule of its own (issue 29: a
 	// lost signal is no lock-order inversion).
-	const wantRules = "race,av,asv,chan,deadlock/lock-order,deadlock/rlock-writer,deadlock/lost-signal,leak,mine"
+	const wantRules = "race,av,asv,chan,deadlock/lock-order,deadlock/rlock-writer,deadlock/lost-signal,leak,sync/wg-add-after-wait,mine"
 	if got := strings.Join(ids, ","); got != wantRules {
 		t.Errorf("rules %s, want %s", got, wantRules)
 	}
@@ -264,10 +264,12 @@ func mustJSON(v any) string {
 	return string(b)
 }
 
-// TestRuleIDPerDeadlockPattern: a built-in deadlock pattern's rule is its
-// own, a user-defined pattern of kind deadlock falls back to the kind.
+// TestRuleIDPerDeadlockPattern: a built-in deadlock (or sync) pattern's
+// rule is its own, a user-defined pattern of kind deadlock falls back to the kind.
 func TestRuleIDPerDeadlockPattern(t *testing.T) {
 	pats, _ := pattern.Builtin("deadlock")
+	wg, _ := pattern.Builtin("sync")
+	pats = append(pats, wg...)
 	seen := map[string]bool{}
 	for _, p := range pats {
 		id := sarif.RuleID(p)

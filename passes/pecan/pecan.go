@@ -26,7 +26,7 @@
 //
 // # Flags
 //
-//	-patterns    the anomaly patterns: race, av, asv, chan, deadlock, leak, all, pattern files or text
+//	-patterns    the anomaly patterns: race, av, asv, chan, deadlock, leak, sync, all, pattern files or text
 //	-budget      the time for the dynamic work of one package
 //	-maxreplays  replays per test at most
 //	-replay      false: report the static candidates, marked unconfirmed, and run nothing
@@ -105,7 +105,7 @@ func newAnalyzer(run func(*analysis.Pass) (any, error), requires ...*analysis.An
 		Run:        run,
 		ResultType: reflect.TypeOf((*Result)(nil)),
 	}
-	a.Flags.StringVar(&patternsFlag, "patterns", patternsFlag, "anomaly patterns: built-in sets (race, av, asv, chan, deadlock, leak, all), pattern files or inline pattern text")
+	a.Flags.StringVar(&patternsFlag, "patterns", patternsFlag, "anomaly patterns: built-in sets (race, av, asv, chan, deadlock, leak, sync, all), pattern files or inline pattern text")
 	a.Flags.DurationVar(&budget, "budget", budget, "time budget for the dynamic work of one package")
 	a.Flags.BoolVar(&doReplay, "replay", doReplay, "confirm by recording and replaying; false reports the static candidates, marked unconfirmed")
 	a.Flags.IntVar(&maxReplays, "maxreplays", maxReplays, "replays per test at most")

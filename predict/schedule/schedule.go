@@ -756,6 +756,29 @@ func (g *Generator) LostSignal(sig, entry int32) (Schedule, error) {
 	return sched, nil
 }
 
+// EarlyWait returns a schedule that runs a WaitGroup's Wait before the
+// Add from 0 it blocked on in the recorded run: it stops the waiter just
+// before entry (the Wait's entry, the model's write) and add's goroutine
+// just before add, as the simulator finds feasible, and ends with entry,
+// wait (the Wait's return) and add. The replay omits the entry, since a
+// Wait on 0 does not block, and passes the turn on from the Wait only
+// when it returns: the Add comes after a Wait that did not wait for it.
+// It returns an error when no feasible schedule stops both there.
+func (g *Generator) EarlyWait(entry, wait, add int32) (Schedule, error) {
+	gr := g.gr
+	evs := gr.Tr.Events
+	if evs[entry].G != evs[wait].G || evs[wait].G == evs[add].G || evs[wait].Op != trace.WGWait || evs[add].Op != trace.WGAdd ||
+		gr.Local[entry] == 0 || gr.Local[add] == 0 {
+		return Schedule{}, fmt.Errorf("events %d %d %d are no Wait and Add", entry+1, wait+1, add+1)
+	}
+	sched, err := g.stopBefore(entry, add, nil)
+	if err != nil {
+		return Schedule{}, err
+	}
+	sched.Tail = append(sched.Tail, entry, wait, add)
+	return sched, nil
+}
+
 // Leak returns a schedule that strands channel operation stranded: it
 // runs the goroutine of sel (a select's case) up to just before sel and
 // the goroutine of stranded up to just before stranded, as the simulator

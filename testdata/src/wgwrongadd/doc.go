@@ -2,10 +2,13 @@
 // TestRaceWaitGroupWrongAdd): a fetcher whose goroutines call wg.Add
 // themselves, instead of FetchAll calling it before starting them.
 //
-// Known bug: data race on Fetcher.wg, as the race detector models a
-// WaitGroup: an Add that raises the counter from 0 (fetch.go:27) reads it,
-// and a Wait that blocks (fetch.go:22) writes it, so an Add from 0 that
-// does not happen before the Wait races with it. In the recorded run
+// Known bug: WaitGroup.Add after Wait (the Add at fetch.go:27 comes too
+// late: FetchAll may already wait). The race detector models it as a data
+// race on Fetcher.wg: an Add that raises the counter from 0 reads it, and
+// a Wait that blocks (fetch.go:22) writes it, so an Add from 0 that does
+// not happen before the Wait races with it; pecanvet reports it as the
+// early Wait (pattern sync/wg-add-after-wait) and, with the sync patterns
+// off, as that data race. In the recorded run
 // FetchAll waits after the Add and the test passes. In the bad schedule
 // Wait comes before the Add and returns at once: the map of sizes is
 // read (fetch.go:23) while a fetch writes it (fetch.go:31), a data race

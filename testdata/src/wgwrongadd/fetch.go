@@ -19,12 +19,12 @@ func (f *Fetcher) FetchAll(pages []string) int {
 		go f.fetch(p)
 	}
 	time.Sleep(10 * time.Millisecond) // other work meanwhile
-	f.wg.Wait()                       // want "data race on Fetcher\\.wg"
-	return len(f.sizes)               // want "data race on map\\[string\\]int"
+	f.wg.Wait()
+	return len(f.sizes) // want "data race on map\\[string\\]int"
 }
 
 func (f *Fetcher) fetch(page string) {
-	f.wg.Add(1) // too late: FetchAll may already wait
+	f.wg.Add(1) // want "WaitGroup\\.Add after Wait"
 	defer f.wg.Done()
 	time.Sleep(100 * time.Millisecond) // the request: FetchAll waits while it runs, even on a loaded machine
 	f.mu.Lock()

@@ -1,0 +1,136 @@
+package predict
+
+import (
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict/ptg"
+	"github.com/pecanvet/pecanvet/predict/schedule"
+)
+
+// EarlyWait is a WaitGroup.Wait that a schedule can run before the Add it
+// waited for (pattern sync/wg-add-after-wait): Entry is the Wait's entry
+// (the write of the WaitGroup that the race detector's model records when
+// a Wait blocks), Wait its wg-wait event (recorded when it returned), Add
+// the wg-add of another goroutine that raised the counter from 0 before
+// the Wait blocked on it. Run before Add, the Wait finds the counter at 0
+// and returns at once.
+type EarlyWait struct{ Entry, Wait, Add int32 }
+
+// Events returns the early Wait's events in pattern order: the Wait, the
+// Add.
+func (w EarlyWait) Events() []int32 { return []int32{w.Wait, w.Add} }
+
+// wgModelRead reports whether event e is the read of a WaitGroup that
+// the recorder adds after an Add from 0 (rt.WGAdd): a read right after a
+// wg-add of its goroutine at the same site.
+func wgModelRead(gr *ptg.Graph, e int32) bool {
+	evs := gr.Tr.Events
+	ev := evs[e]
+	if ev.Op != trace.Read || gr.Local[e] == 0 {
+		return false
+	}
+	p := evs[gr.G(ev.G)[gr.Local[e]-1]]
+	return p.Op == trace.WGAdd && p.Site == ev.Site
+}
+
+// wgModelWrite returns the wg-wait of the Wait whose entry event e is
+// (the write rt.WGWait records before a Wait that blocks, right before
+// the wg-wait at the same site), or -1.
+func wgModelWrite(gr *ptg.Graph, e int32) int32 {
+	evs := gr.Tr.Events
+	ev := evs[e]
+	if ev.Op != trace.Write {
+		return -1
+	}
+	gs := gr.G(ev.G)
+	l := int(gr.Local[e])
+	if l+1 >= len(gs) {
+		return -1
+	}
+	if n := evs[gs[l+1]]; n.Op == trace.WGWait && n.Site == ev.Site {
+		return gs[l+1]
+	}
+	return -1
+}
+
+// EarlyWaits returns the early Waits of gr's trace: for each Wait that
+// blocked, the latest Add from 0 of its WaitGroup before it, when another
+// goroutine made it. Whether the Wait's entry can come first is for
+// schedule.Generator.EarlyWait to decide (an Add before the go statement
+// of the waiter, or before a send the waiter receives, orders it), and
+// whether the Wait then returns at once for the replay.
+func EarlyWaits(gr *ptg.Graph) []EarlyWait {
+	evs := gr.Tr.Events
+	lastAdd := map[int32]int32{} // the WaitGroup's memory object → its latest wg-add from 0
+	var out []EarlyWait
+	for i := range evs {
+		e := int32(i)
+		if wgModelRead(gr, e) {
+			lastAdd[evs[e].Obj] = gr.G(evs[e].G)[gr.Local[e]-1]
+			continue
+		}
+		if w := wgModelWrite(gr, e); w >= 0 {
+			if a, ok := lastAdd[evs[e].Obj]; ok && evs[a].G != evs[e].G {
+				out = append(out, EarlyWait{Entry: e, Wait: w, Add: a})
+			}
+		}
+	}
+	return out
+}
+
+// wgModelOnly reports whether every event of a candidate is an event of
+// the WaitGroup model (an Add from 0's read, a blocking Wait's write): a
+// race between them is the early Wait the wg pattern reports as such.
+func wgModelOnly(gr *ptg.Graph, events []int32) bool {
+	for _, e := range events {
+		if !wgModelRead(gr, e) && wgModelWrite(gr, e) < 0 {
+			return false
+		}
+	}
+	return len(events) > 0
+}
+
+// earlyWaits predicts the early Waits of gr for the wg pattern among
+// pats, each with the schedule that stops the waiter before its Wait and
+// the adder before its Add, then runs the Wait and the Add, and passes
+// each to keep (Options.Confirm).
+func earlyWaits(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, stop func() bool, st *Stats, keep func(Anomaly) bool) {
+	p := wgPattern(pats)
+	if p == nil {
+		return
+	}
+	tr := gr.Tr
+	done := map[string]bool{}
+	for _, w := range EarlyWaits(gr) {
+		if stop != nil && stop() {
+			return
+		}
+		evs := w.Events()
+		sites := []string{tr.Site(tr.Events[w.Wait]), tr.Site(tr.Events[w.Add])}
+		key := pattern.Key(p, sites)
+		if done[key] {
+			continue
+		}
+		st.Candidates++
+		st.Schedules++
+		sched, err := gen.EarlyWait(w.Entry, w.Wait, w.Add)
+		if err != nil {
+			st.Infeasible++
+			continue
+		}
+		a := Anomaly{Pattern: p, Events: evs, Sites: sites, Key: key, Schedule: sched, Unsound: unsound(gr, sched)}
+		if keep(a) {
+			done[key] = true
+		}
+	}
+}
+
+// wgPattern returns the first wg pattern of pats, or nil.
+func wgPattern(pats []*pattern.Pattern) *pattern.Pattern {
+	for _, q := range pats {
+		if q.WG {
+			return q
+		}
+	}
+	return nil
+}
