@@ -8,7 +8,12 @@
 // concurrently with Stopper.Stop, which waits on the same WaitGroup: an
 // Add that can follow the Wait (sync.WaitGroup's documented misuse, a
 // data race the race detector reports), and a worker that runs after Stop
-// returned.
+// returned. The test requests a client from a goroutine while it stops
+// the stopper, with nothing ordering the two (as in the server); the
+// worker takes a while to dial, so in an ordinary run Stop waits for it.
+// In the bad schedule Stop's Wait runs before RunWorker's Add, returns at
+// once, and the worker runs after Stop returned (the test fails: 1
+// workers ran after Stop returned).
 //
 // Upstream fix: the transport uses RunAsyncTask, which refuses new work
 // under the stopper's mutex once the stopper is quiescing.
@@ -17,6 +22,7 @@ package cockroach28903
 import (
 	"errors"
 	"sync"
+	"time"
 )
 
 var errUnavailable = errors.New("node unavailable; try another peer")
@@ -66,15 +72,19 @@ type Clients struct {
 	mu      sync.Mutex
 	started int
 	stopped bool
+	late    int // workers that ran after Stop returned
 }
 
 // EnsureClient starts the connection to a node.
 func (c *Clients) EnsureClient() {
 	c.stopper.RunWorker(func() {
+		time.Sleep(10 * time.Millisecond) // dial the node
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		if !c.stopped {
-			c.started++
+		if c.stopped {
+			c.late++
+			return
 		}
+		c.started++
 	})
 }

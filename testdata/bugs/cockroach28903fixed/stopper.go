@@ -6,6 +6,7 @@ package cockroach28903fixed
 import (
 	"errors"
 	"sync"
+	"time"
 )
 
 var errUnavailable = errors.New("node unavailable; try another peer")
@@ -55,15 +56,19 @@ type Clients struct {
 	mu      sync.Mutex
 	started int
 	stopped bool
+	late    int // workers that ran after Stop returned
 }
 
 // EnsureClient starts the connection to a node.
 func (c *Clients) EnsureClient() {
 	_ = c.stopper.RunAsyncTask(func() {
+		time.Sleep(10 * time.Millisecond) // dial the node
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		if !c.stopped {
-			c.started++
+		if c.stopped {
+			c.late++
+			return
 		}
+		c.started++
 	})
 }
