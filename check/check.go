@@ -142,7 +142,7 @@ func (f *Finding) Reproduced() bool {
 		return false
 	}
 	p := f.Anomaly.Pattern
-	return p == nil || (!p.Lock || len(f.Verdict.Deadlocked) >= 2) && (!p.Leak || len(f.Verdict.Leaked) > 0) && (!p.Cond || len(f.Verdict.Deadlocked) > 0)
+	return p == nil || (!p.Lock || len(f.Verdict.Deadlocked) >= 2) && (!p.Leak || len(f.Verdict.Leaked) > 0) && (!p.Cond || len(f.Verdict.Deadlocked) > 0) && (!p.Relock || len(f.Verdict.Deadlocked) > 0)
 }
 
 // WithoutEffect reports whether the finding was reproduced but is no
@@ -600,7 +600,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				skipped[test] = why
 				rep.Drivers = append(rep.Drivers, DriverRun{Package: pkg, Test: test, Calls: d.Calls + " of " + d.Type, Skipped: why})
 			}
-			tc := &testCheck{ctx: ctx, b: b.Build, cands: st.cands, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline, cov: cov, selAlts: selectAlts{dir: b.Build.Dirs[pkg]}}
+			tc := &testCheck{ctx: ctx, b: b.Build, cands: st.cands, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline, cov: cov, selAlts: selectAlts{dir: b.Build.Dirs[pkg]}, relocks: relockSites{dir: b.Build.Dirs[pkg]}}
 			if rt.TimedOut {
 				rep.addNote(note.Timeout, pkg, test, "timed out after %v while recording; predicting from the partial trace", opt.Timeout)
 			} else if why := skipped[test]; why != "" {

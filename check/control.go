@@ -45,7 +45,7 @@ var runControl = replayRetrying
 // failure there is the interleaving's).
 func (f *Finding) wantsControl() bool {
 	p := f.Anomaly.Pattern
-	if p == nil || p.Adjacent || p.Lock || p.Leak || p.WG || f.Inferred || !f.Reproduced() || !f.Effect() {
+	if p == nil || p.Adjacent || p.Lock || p.Leak || p.WG || p.Relock || f.Inferred || !f.Reproduced() || !f.Effect() {
 		return false
 	}
 	if f.Verdict.Consequence == "" || strings.HasPrefix(f.Test, driver.Prefix) {

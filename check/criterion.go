@@ -31,10 +31,11 @@ func (f *Finding) Effect() bool {
 // Deadlock reports whether the finding is a lock-order inversion (or a
 // recursive read lock behind a writer) whose replay deadlocked as
 // predicted, or a lost signal whose replay ended with the waiter blocked
-// in its Wait for good.
+// in its Wait for good, or a double lock whose replay ended with the
+// reader blocked in a lock it holds.
 func (f *Finding) Deadlock() bool {
 	p := f.Anomaly.Pattern
-	return f.Reproduced() && (p.Lock && len(f.Verdict.Deadlocked) >= 2 || p.Cond && len(f.Verdict.Deadlocked) > 0)
+	return f.Reproduced() && (p.Lock && len(f.Verdict.Deadlocked) >= 2 || (p.Cond || p.Relock) && len(f.Verdict.Deadlocked) > 0)
 }
 
 // Leak reports whether the finding is a goroutine leak whose replay
@@ -201,7 +202,7 @@ func group(fs []Finding) {
 	for i := range fs {
 		f := &fs[i]
 		var ks []string
-		if f.Reproduced() && !f.Anomaly.Pattern.Adjacent && !f.Anomaly.Pattern.Lock && !f.Anomaly.Pattern.Leak && !f.Anomaly.Pattern.Cond && !f.Anomaly.Pattern.WG && !f.WithoutEffect() {
+		if f.Reproduced() && !f.Anomaly.Pattern.Adjacent && !f.Anomaly.Pattern.Lock && !f.Anomaly.Pattern.Leak && !f.Anomaly.Pattern.Cond && !f.Anomaly.Pattern.WG && !f.Anomaly.Pattern.Relock && !f.WithoutEffect() {
 			if f.Effect() {
 				ks = append(ks, "effect "+f.Package+" "+f.Test+" "+effectKey(f.Verdict.Consequence))
 			}

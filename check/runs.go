@@ -45,6 +45,7 @@ type testCheck struct {
 	predicted        int             // predictions from its traces so far
 	diverged         []unorderedCand // race predictions whose replay diverged
 	selAlts          selectAlts      // which channel operations are select cases with an escape (leaks)
+	relocks          relockSites     // which reads decide a branch that locks a held mutex again (double locks)
 }
 
 // baseline tells replay how the test fails without pecanvet's help, so
@@ -134,7 +135,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	// at 7.5 s while their packages took 11-15 s of 5 minutes), and made
 	// findings come and go with the load; a bound on work cuts the same
 	// searches everywhere.
-	popt := predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: c.deadline, Context: c.ctx, MaxWork: predictMaxWork, SelectAlt: c.selAlts.at}
+	popt := predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: c.deadline, Context: c.ctx, MaxWork: predictMaxWork, SelectAlt: c.selAlts.at, Relock: c.relocks.at}
 	if cands := c.cands; len(cands) > 0 {
 		// Search first what the static analysis points at:
 		// a search the trace's share cuts has looked at those.

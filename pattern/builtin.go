@@ -78,6 +78,14 @@ deadlock/rlock-writer lock T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-w-r
 # before t2 waits: Signal wakes only current waiters, so the Wait blocks
 # forever. Proved only by a replay that ends with t2 blocked in that Wait.
 deadlock/lost-signal cond T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-r
+# A double lock by schedule: e2 is a read of t2, made while t2 holds a
+# mutex, in the condition of a branch that locks that mutex again (the
+# source says so); the recorded run read the old value and did not take
+# it. e1 is a later write of t1 to the same variable. Another schedule
+# runs e1 first: t2 takes the branch and blocks forever in a Lock (or an
+# RLock) of the mutex it holds. Proved only by a replay that ends with
+# t2 blocked there.
+deadlock/double-lock relock T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-r
 `},
 	{"leak", `
 # Goroutine leaks (issue 29): e1 is a channel operation that a select of

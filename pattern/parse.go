@@ -356,11 +356,16 @@ func (p *parser) pattern() (pat *Pattern, head position, err *Error) {
 					p.fail(wordAt, "duplicate option wg")
 				}
 				pat.WG = true
+			case strings.EqualFold(word, "relock"):
+				if pat.Relock {
+					p.fail(wordAt, "duplicate option relock")
+				}
+				pat.Relock = true
 			default:
 				if _, isField := lookupField(word); isField {
 					p.fail(p.pos(), "expected \"=\" after %s, found %s", word, p.here())
 				}
-				p.fail(wordAt, "unknown option %q (want adjacent, atomic, chan, acting, lock, leak, cond or wg)", word)
+				p.fail(wordAt, "unknown option %q (want adjacent, atomic, chan, acting, lock, leak, cond, wg or relock)", word)
 			}
 			continue
 		}

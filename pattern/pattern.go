@@ -80,6 +80,14 @@ type Pattern struct {
 	// come. predict finds these itself (its early-Wait finder), not the
 	// access search.
 	WG bool
+	// Relock: a double lock that one schedule takes. e1 is a write of
+	// t1, e2 a read of t2, at a site that decides a branch leading to a
+	// Lock or RLock of a mutex t2 holds there (the check's relock sites,
+	// from the source); the recorded run read the old value and took the
+	// other path. Another schedule runs e1 before e2: t2 takes the branch
+	// and locks its own mutex again, which never returns. predict finds
+	// these itself (its double-lock finder), not the access search.
+	Relock bool
 
 	E         []string // event names (default e1..en)
 	T, SV, AR []int    // normalized variables
@@ -183,6 +191,9 @@ func (p *Pattern) String() string {
 	if p.WG {
 		b.WriteString(" wg")
 	}
+	if p.Relock {
+		b.WriteString(" relock")
+	}
 	seq := func(key string, n int, elem func(i int) string) {
 		b.WriteByte(' ')
 		b.WriteString(key)
@@ -233,6 +244,9 @@ func (p *Pattern) Describe() string {
 	case "asv":
 		what = "atomic-set serializability violation"
 	case "deadlock":
+		if p.Relock {
+			return "double lock: a write of another goroutine sends a goroutine down a path that locks a mutex it holds"
+		}
 		if p.Cond {
 			return "lost signal: a Cond's Signal comes before the Wait it was to wake, which then waits forever"
 		}
@@ -279,7 +293,7 @@ func (p *Pattern) Describe() string {
 // event names, and Pos, are ignored.
 func (p *Pattern) Equal(q *Pattern) bool {
 	return p.Kind == q.Kind && p.Name == q.Name &&
-		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting && p.Lock == q.Lock && p.Leak == q.Leak && p.Cond == q.Cond && p.WG == q.WG &&
+		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting && p.Lock == q.Lock && p.Leak == q.Leak && p.Cond == q.Cond && p.WG == q.WG && p.Relock == q.Relock &&
 		slices.Equal(p.T, q.T) && slices.Equal(p.SV, q.SV) &&
 		slices.Equal(p.AR, q.AR) && slices.Equal(p.AT, q.AT)
 }
@@ -395,6 +409,16 @@ func (p *Pattern) Validate() error {
 		}
 		if !slices.Equal(p.T, []int{0, 1}) || !slices.Equal(p.SV, []int{0, 0}) {
 			return fail("a cond pattern is a signal and the Wait it woke: T=t1-t2 SV=s1-s1")
+		}
+	}
+	if p.Relock {
+		// The double-lock finder (predict) knows one shape: a write and
+		// the read it is moved before, two goroutines, one variable.
+		if p.Adjacent || p.Atomic || p.Chan || p.Acting || p.Lock || p.Leak || p.Cond || p.WG {
+			return fail("a relock pattern takes no other option")
+		}
+		if !slices.Equal(p.T, []int{0, 1}) || !slices.Equal(p.SV, []int{0, 0}) {
+			return fail("a relock pattern is a write and the read of another goroutine that decides a double lock: T=t1-t2 SV=s1-s1")
 		}
 	}
 	if p.WG {

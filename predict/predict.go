@@ -54,6 +54,10 @@ type Options struct {
 	// predicted: the trace records which case a select took, not what
 	// else it could have done.
 	SelectAlt func(site string) bool
+	// Relock, if set, reports whether a read at site decides a branch
+	// that locks again a mutex its goroutine holds there (from the
+	// source): the double-lock finder's reads. Nil: no double locks.
+	Relock func(site string) bool
 }
 
 // Work units: a search poll stands for the search's steps between polls
@@ -281,6 +285,14 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	// Goroutine leaks: a select's case whose other branch strands its
 	// partner (pattern option leak).
 	leaks(gr, gen, pats, opt.SelectAlt, sopt.Stop, &res.Stats, func(a Anomaly) bool {
+		if opt.Confirm != nil && !opt.Confirm(a) {
+			return false
+		}
+		res.Anomalies = append(res.Anomalies, a)
+		return true
+	})
+	// Double locks down a path another schedule takes (option relock).
+	doubleLocks(gr, gen, pats, opt.Relock, sopt.Stop, &res.Stats, func(a Anomaly) bool {
 		if opt.Confirm != nil && !opt.Confirm(a) {
 			return false
 		}

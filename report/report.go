@@ -51,6 +51,9 @@ func at(f check.Finding) int {
 	if f.Anomaly.Pattern.WG && len(s) == 2 {
 		return 1 // an Add after Wait: the Add, which is to move
 	}
+	if f.Anomaly.Pattern.Relock && len(s) == 2 {
+		return 1 // a double lock: the read whose branch locks again
+	}
 	if f.Anomaly.Pattern.Adjacent && len(s) == 2 {
 		a, errA := trace.ParseSite(s[0])
 		b, errB := trace.ParseSite(s[1])
@@ -113,6 +116,9 @@ func Detailed(f check.Finding) string {
 //
 // The steps that show it are Steps; "this" is the event at Site.
 func Message(f check.Finding) string {
+	if f.Anomaly.Pattern.Relock {
+		return doubleLock(f, "double lock")
+	}
 	if f.Anomaly.Pattern.Lock {
 		return inversion(f, lockKind(f))
 	}
@@ -131,6 +137,9 @@ func Message(f check.Finding) string {
 // Headline is Message with the pattern named (Detailed), as `pecanvet
 // check` prints it.
 func Headline(f check.Finding) string {
+	if f.Anomaly.Pattern.Relock {
+		return doubleLock(f, "double lock ("+f.Anomaly.Pattern.ID()+")")
+	}
 	if f.Anomaly.Pattern.Lock {
 		return inversion(f, fmt.Sprintf("%s (%s)", lockKind(f), f.Anomaly.Pattern.ID()))
 	}
@@ -166,6 +175,23 @@ func leak(f check.Finding, prefix string) string {
 	msg := fmt.Sprintf("%s%s blocked forever in %s at %s: its %s returned at %s (leak); ", prefix, g, what, short(str), partner, short(sel))
 	if f.Leak() {
 		return msg + "reproduced"
+	}
+	return msg + evidence(f)
+}
+
+// doubleLock is the message of a double lock by schedule (a relock
+// pattern, events: the write, the read), reported at the read, e.g.
+//
+//	double lock: g1.1's write of Cache.stale (x.go:25) can come before
+//	this read by g1, which then takes the branch that locks a mutex it
+//	holds; reproduced, the replay deadlocks: g1 in lock Cache.mu#1
+//	@x.go:31, holding it (RLock @x.go:12)
+func doubleLock(f check.Finding, title string) string {
+	st := func(k int) trace.Step { return f.Schedule.Steps[f.Schedule.Anomaly[k]] }
+	msg := fmt.Sprintf("%s: %s's write of %s (%s) can come before this read by %s, which then takes the branch that locks a mutex it holds; ",
+		title, st(0).G, st(0).Obj, short(f.Anomaly.Sites[0]), st(1).G)
+	if f.Deadlock() {
+		return msg + "reproduced, the replay deadlocks: " + strings.Join(f.Verdict.Deadlocked, "; ")
 	}
 	return msg + evidence(f)
 }
@@ -212,6 +238,8 @@ func lockKind(f check.Finding) string {
 		return "recursive read lock"
 	case p.Cond:
 		return "lost signal"
+	case p.Relock:
+		return "double lock"
 	}
 	return pattern.KindName(f.Anomaly.Pattern.Kind)
 }

@@ -126,6 +126,9 @@ func (w *recorder) emit(g *Goroutine, ev trace.Event) {
 	if rp != nil {
 		rp.touched(g, ev)
 		rp.recorded(g, ev.Op)
+		if rp.relock {
+			rp.hold(g, ev)
+		}
 	}
 	ev.G = g.idx
 	if w.hb.n == 0 && g.waitCh < 0 && !ev.Op.IsChan() && g.after == nil {

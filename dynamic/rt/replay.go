@@ -174,6 +174,17 @@ type replayer struct {
 	rwWriter   bool
 	lostSignal bool
 	asking     map[string]int
+	// relock: the schedule is a double lock's (deadlock/double-lock): it
+	// ends with the read that the write before it changed. Its reader
+	// (relockG) then runs free, down the path the new value picks; held
+	// counts the locks each goroutine holds (from its recorded lock
+	// events), and relockHit describes the reader's acquisition of a
+	// mutex it holds, noted at its gate. The proof is the reader blocked
+	// in that acquisition once nothing moves (relockVerdict).
+	relock    bool
+	relockG   string
+	held      map[string]map[int32]*heldLock
+	relockHit string
 
 	// A leak schedule (pattern kind "leak") ends with a select's case and
 	// its partner: the select, at its gate, waits for the case's turn and
@@ -273,11 +284,16 @@ func startReplayFrom(path, verdictPath string, explore bool) error {
 		rwWriter:   strings.HasPrefix(s.Pattern, "deadlock/rlock-writer"),
 		lostSignal: strings.HasPrefix(s.Pattern, "deadlock/lost-signal") && len(s.Anomaly) == 2,
 		leak:       strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2,
+		relock:     strings.HasPrefix(s.Pattern, "deadlock/double-lock") && len(s.Anomaly) == 2,
+		held:       map[string]map[int32]*heldLock{},
 		explore:    explore && !strings.HasPrefix(s.Pattern, "deadlock/") && !strings.HasPrefix(s.Pattern, "leak/"), changed: map[string][]int{},
 	}
 	for _, c := range s.Changed {
 		g := s.Steps[c.Read].G
 		r.changed[g] = append(r.changed[g], c.Read)
+	}
+	if r.relock {
+		r.relockG = s.Steps[s.Anomaly[1]].G
 	}
 	for i, st := range s.Steps {
 		r.proj[st.G] = append(r.proj[st.G], i)
@@ -353,6 +369,9 @@ func gateRW(addr unsafe.Pointer, site int32, op trace.Op, rw *sync.RWMutex) {
 			g := rec.cur()
 			g.gateObj = rec.object(uintptr(addr), classLock, rec.site(site).desc)
 			g.gateRW = rw
+			if rp.relock {
+				rp.noteRelock(g, g.gateObj, op, site)
+			}
 		}
 		rp.turn(rec.cur(), site, op, passes(op))
 	}
@@ -514,6 +533,16 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 	k := occKey{op, siteName}
 	occ[k]++
 	n := occ[k]
+	if i >= len(mine) && r.relock && g.name == r.relockG {
+		// A double lock's reader after its read: it goes down the path
+		// the changed value picks, to the lock it holds. It runs free
+		// without deciding the verdict (release would): the proof is
+		// the hang that follows (relockVerdict).
+		r.moves++
+		r.freed[g.name] = true
+		r.lastMove = time.Now()
+		return
+	}
 	if i >= len(mine) {
 		// No more steps for g: it waits until the schedule is done.
 		r.waiting[g.name] = trace.Step{G: g.name, Op: op, Site: siteName, N: n}

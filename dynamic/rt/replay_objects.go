@@ -182,6 +182,9 @@ func (r *replayer) deadlockVerdict(gs []gstate, names map[int64]string, blocked 
 	if r.lostSignal {
 		return r.lostSignalVerdict(gs, names, blocked, why)
 	}
+	if r.relock {
+		return r.relockVerdict(gs, names, blocked, why)
+	}
 	inLock := map[string]bool{}
 	for _, g := range gs {
 		if g.class == gRecorded && (g.op == "Lock" || g.op == "RLock") {
@@ -234,4 +237,94 @@ func (r *replayer) lostSignalVerdict(gs []gstate, names map[int64]string, blocke
 	stuck := []string{fmt.Sprintf("%s in cond-wait @%s", st.G, st.Site)}
 	return Verdict{Verdict: "deadlock", Step: len(r.s.Steps), Waiting: append(r.waiters(), blocked...), Deadlocked: stuck,
 		Message: fmt.Sprintf("%s: %s waits for ever, the signal of %s (%s @%s) having come before its Wait", why, stuck[0], sig.G, sig.Op, sig.Site)}
+}
+
+// heldLock is what a goroutine holds of one lock: write and read
+// acquisitions not yet released, and where it took it last.
+type heldLock struct {
+	w, r int
+	site string
+}
+
+// hold counts a goroutine's recorded lock and unlock events (mu held):
+// what it holds is what a double lock's reader may take again.
+func (r *replayer) hold(g *Goroutine, ev trace.Event) {
+	var dw, dr int
+	switch ev.Op {
+	case trace.Lock:
+		dw = 1
+	case trace.RLock:
+		dr = 1
+	case trace.Unlock:
+		dw = -1
+	case trace.RUnlock:
+		dr = -1
+	default:
+		return
+	}
+	m := r.held[g.name]
+	if m == nil {
+		m = map[int32]*heldLock{}
+		r.held[g.name] = m
+	}
+	h := m[ev.Obj]
+	if h == nil {
+		h = &heldLock{}
+		m[ev.Obj] = h
+	}
+	h.w, h.r = max(h.w+dw, 0), max(h.r+dr, 0)
+	if dw > 0 || dr > 0 {
+		h.site = rec.tab.Name(trace.TabSite, ev.Site)
+	}
+}
+
+// noteRelock notes, at the gate of an acquisition of obj by the double
+// lock's reader (mu held), that the reader holds obj in a mode the
+// acquisition waits for: a Lock behind its own Lock or RLock, an RLock
+// behind its own Lock. sync's locks are not reentrant: it will not
+// return.
+func (r *replayer) noteRelock(g *Goroutine, obj int32, op trace.Op, site int32) {
+	if g.name != r.relockG || r.relockHit != "" {
+		return
+	}
+	h := r.held[g.name][obj]
+	if h == nil || !(h.w > 0 || op == trace.Lock && h.r > 0) {
+		return
+	}
+	mode := "Lock"
+	if h.w == 0 {
+		mode = "RLock"
+	}
+	// The lock's name as the schedule gives it: the step that took it
+	// (the recorder's table may not name it yet).
+	name := rec.tab.Name(trace.TabObject, obj)
+	for _, st := range r.s.Steps {
+		if st.G == g.name && (st.Op == trace.Lock || st.Op == trace.RLock) && st.Site == h.site && st.Obj != "" {
+			name = st.Obj
+		}
+	}
+	r.relockHit = fmt.Sprintf("%s in %s %s @%s, holding it (%s @%s)", g.name, op, name,
+		rec.tab.Name(trace.TabSite, rec.site(site).idx), mode, h.site)
+}
+
+// relockVerdict decides a double lock's schedule once every step had its
+// turn and nothing moves (as deadlockVerdict): a "deadlock" with
+// Deadlocked set when the reader, whose acquisition of a lock it holds
+// was noted at its gate (noteRelock), is blocked inside a lock call; else
+// "diverged" (it did not go down that path, or something let it through).
+func (r *replayer) relockVerdict(gs []gstate, names map[int64]string, blocked []string, why string) Verdict {
+	i := r.s.Anomaly[1]
+	st := r.s.Steps[i]
+	inLock := false
+	for _, g := range gs {
+		if g.class == gRecorded && (g.op == "Lock" || g.op == "RLock") && names[g.id] == st.G {
+			inLock = true
+		}
+	}
+	if !inLock || r.relockHit == "" {
+		return Verdict{Verdict: "diverged", Step: i + 1, Goroutine: st.G, Expected: st.Key(), Waiting: append(r.waiters(), blocked...),
+			Message: fmt.Sprintf("%s, but goroutine %s is not blocked in a lock it holds after the read of step %d (%s)", why, st.G, i+1, st)}
+	}
+	return Verdict{Verdict: "deadlock", Step: len(r.s.Steps), Waiting: append(r.waiters(), blocked...), Deadlocked: []string{r.relockHit},
+		Message: fmt.Sprintf("%s: %s, which never returns (sync's locks are not reentrant)", why, r.relockHit)}
 }

@@ -215,7 +215,7 @@ func RuleID(p *pattern.Pattern) string {
 
 // builtinOrder is the order of the built-in rules in a log.
 var builtinOrder = []string{"race", "av", "asv", "chan",
-	"deadlock/lock-order", "deadlock/rlock-writer", "deadlock/lost-signal", "deadlock", "leak", "sync/wg-add-after-wait"}
+	"deadlock/lock-order", "deadlock/rlock-writer", "deadlock/lost-signal", "deadlock/double-lock", "deadlock", "leak", "sync/wg-add-after-wait"}
 
 type ruleText struct{ name, short, full, help string }
 
@@ -244,6 +244,9 @@ var builtinRules = map[string]ruleText{
 	"deadlock/lost-signal": {"LostSignal", "Lost Cond signal",
 		"A Cond's Signal or Broadcast can run before the Wait it was meant to wake, which then waits forever.",
 		"A lost signal: a sync.Cond's Signal or Broadcast wakes only goroutines already waiting, and a schedule runs it before the Wait it was meant to wake, which then waits forever. pecanvet predicted it from a recorded run of the test and replayed the schedule: the waiter stayed blocked in Cond.Wait once nothing else could move. The code flow is that schedule. Fix: wait in a loop over the condition the signal announces, checked under the Cond's lock, and set the condition before signalling."},
+	"deadlock/double-lock": {"DoubleLock", "Double lock by schedule",
+		"Another goroutine's write can send a goroutine down a branch that locks a mutex it already holds: the lock never returns.",
+		"A double lock that one schedule takes: a goroutine holding a mutex reads a variable whose value decides a branch that locks the same mutex again (a Lock behind its own Lock or RLock, an RLock behind its own Lock; sync's locks are not reentrant). The recorded run read the old value and went the other way. pecanvet predicted the schedule in which another goroutine's write comes first, and replayed it: the goroutine took the branch and stayed blocked in that lock once nothing else could move. The code flow is that schedule. Fix: do not call code that takes the lock while holding it (a locked variant of the callee), or release the lock before the branch."},
 	"deadlock": {"Deadlock", "Deadlock",
 		"Goroutines can block each other forever in a schedule a user-defined deadlock pattern describes.",
 		"A deadlock that a schedule reaches, matched by a user-defined pattern of kind deadlock. pecanvet predicted it from a recorded run of the test and replayed the schedule: the replay deadlocked, with the goroutines blocked where the message says. The code flow is that schedule."},

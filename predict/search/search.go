@@ -109,7 +109,7 @@ func Run(gr *ptg.Graph, pats []*pattern.Pattern, opt Options, try func(Candidate
 	}
 	// Lock-order and leak patterns are not access patterns: predict's
 	// inversion and leak finders look for them.
-	pats = slices.DeleteFunc(slices.Clone(pats), func(p *pattern.Pattern) bool { return p.Lock || p.Leak || p.Cond || p.WG })
+	pats = slices.DeleteFunc(slices.Clone(pats), func(p *pattern.Pattern) bool { return p.Lock || p.Leak || p.Cond || p.WG || p.Relock })
 	s := &searcher{gr: gr, opt: opt, try: try, tries: map[string]int{}, done: map[string]bool{}, assigns: map[string]int{}, reps: map[string][]int32{}, shapes: map[string]*groupIndex{}}
 	// Index every region-group shape in one pass over the regions.
 	var gs []*group

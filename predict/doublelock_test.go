@@ -1,0 +1,81 @@
+package predict
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pecanvet/pecanvet/internal/gen"
+	"github.com/pecanvet/pecanvet/pattern"
+)
+
+// doubleLockTrace: the relock subject's shape. g2 reads S under M's read
+// lock at a relock site; g1 writes S under M's write lock later.
+const doubleLockTrace = `
+	main fork g1 @t.go:1
+	main fork g2 @t.go:2
+	g2 begin
+	g2 rlock M @t.go:21
+	g2 read S @t.go:23
+	g2 runlock M @t.go:26
+	g2 end
+	g1 begin
+	g1 lock M @t.go:40
+	g1 write S @t.go:41
+	g1 unlock M @t.go:42
+	g1 end
+`
+
+func TestDoubleLock(t *testing.T) {
+	var pr *pattern.Pattern
+	for _, p := range builtin(t, "deadlock") {
+		if p.Relock {
+			pr = p
+		}
+	}
+	if pr == nil {
+		t.Fatal("no relock pattern in the deadlock set")
+	}
+	relock := func(site string) bool { return strings.HasPrefix(site, "t.go:23") }
+	run := func(text string, relock func(string) bool) []Anomaly {
+		t.Helper()
+		tr, err := gen.Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(tr, []*pattern.Pattern{pr}, Options{Relock: relock})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Anomalies
+	}
+	as := run(doubleLockTrace, relock)
+	if len(as) != 1 || as[0].Key != "w@t.go:41|r@t.go:23" {
+		t.Fatalf("anomalies %+v, want the write at t.go:41 before the read at t.go:23", as)
+	}
+	// The writer's whole critical section comes first: its unlock, then
+	// the reader's read lock, then the read, last.
+	tr, _ := gen.Parse(doubleLockTrace)
+	var ops []string
+	for _, e := range as[0].Schedule.Events() {
+		ops = append(ops, tr.Site(tr.Events[e]))
+	}
+	if i, j := slices.Index(ops, "t.go:42"), slices.Index(ops, "t.go:21"); i < 0 || j < i || ops[len(ops)-1] != "t.go:23" {
+		t.Errorf("schedule sites %v: want the unlock (t.go:42) before the read lock (t.go:21), the read last", ops)
+	}
+	// Not a relock site, or no source: no candidate.
+	if as := run(doubleLockTrace, func(string) bool { return false }); len(as) != 0 {
+		t.Errorf("no relock site: %d anomalies", len(as))
+	}
+	if as := run(doubleLockTrace, nil); len(as) != 0 {
+		t.Errorf("no source: %d anomalies", len(as))
+	}
+	// A write that the read happens before (g2 tells g1 after its read
+	// section) cannot come first.
+	ordered := strings.Replace(strings.Replace(doubleLockTrace,
+		"g2 runlock M @t.go:26\n", "g2 runlock M @t.go:26\n\tg2 send K @t.go:27 cap=1\n", 1),
+		"g1 begin\n", "g1 begin\n\tg1 recv K @t.go:39 cap=1\n", 1)
+	if as := run(ordered, relock); len(as) != 0 {
+		t.Errorf("ordered: %d anomalies, want none", len(as))
+	}
+}
