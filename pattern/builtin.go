@@ -86,6 +86,11 @@ deadlock/lost-signal cond T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-r
 # RLock) of the mutex it holds. Proved only by a replay that ends with
 # t2 blocked there.
 deadlock/double-lock relock T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-r
+# The same, from a read that saw the write: e1 is the read of t1 at such
+# a site, e2 the write of t2 it read in the recorded run (the new value
+# kept t1 off the branch). Another schedule runs e1 first, on the older
+# value.
+deadlock/double-lock-stale relock T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w
 `},
 	{"leak", `
 # Goroutine leaks (issue 29): e1 is a channel operation that a select of

@@ -80,13 +80,16 @@ type Pattern struct {
 	// come. predict finds these itself (its early-Wait finder), not the
 	// access search.
 	WG bool
-	// Relock: a double lock that one schedule takes. e1 is a write of
-	// t1, e2 a read of t2, at a site that decides a branch leading to a
-	// Lock or RLock of a mutex t2 holds there (the check's relock sites,
-	// from the source); the recorded run read the old value and took the
-	// other path. Another schedule runs e1 before e2: t2 takes the branch
-	// and locks its own mutex again, which never returns. predict finds
-	// these itself (its double-lock finder), not the access search.
+	// Relock: a double lock that one schedule takes. One event is a
+	// read, at a site that decides a branch leading to a Lock or RLock of
+	// a mutex its goroutine holds there (the check's relock sites, from
+	// the source), the other a write of another goroutine to the same
+	// variable; the recorded run took the other path. AT=w-r: the write
+	// came after the read, and another schedule runs it first; AT=r-w:
+	// the read saw the write, and another schedule runs the read first,
+	// on the older value. The reader then takes the branch and locks its
+	// own mutex again, which never returns. predict finds these itself
+	// (its double-lock finder), not the access search.
 	Relock bool
 
 	E         []string // event names (default e1..en)
@@ -420,6 +423,9 @@ func (p *Pattern) Validate() error {
 		if !slices.Equal(p.T, []int{0, 1}) || !slices.Equal(p.SV, []int{0, 0}) {
 			return fail("a relock pattern is a write and the read of another goroutine that decides a double lock: T=t1-t2 SV=s1-s1")
 		}
+		if len(p.AT) != 2 || p.AT[0] == p.AT[1] || p.AT[0] != R && p.AT[0] != W || p.AT[1] != R && p.AT[1] != W {
+			return fail("a relock pattern is a write and a read, in either order: AT=w-r or AT=r-w")
+		}
 	}
 	if p.WG {
 		// The early-Wait finder (predict) knows one shape: a Wait and the
@@ -442,6 +448,14 @@ func (p *Pattern) Validate() error {
 		}
 	}
 	return nil
+}
+
+// RelockRead returns the index of the read of a relock pattern.
+func (p *Pattern) RelockRead() int {
+	if p.Relock && len(p.AT) == 2 && p.AT[0] == R {
+		return 0
+	}
+	return 1
 }
 
 // RWWriter reports whether p is the lock pattern of a recursive read

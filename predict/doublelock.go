@@ -8,32 +8,45 @@ import (
 )
 
 // DoubleLock is a double lock that a schedule can send a goroutine into
-// (pattern deadlock/double-lock): Read is a read at a relock site (its
-// value decides a branch that locks again a mutex its goroutine holds
-// there), Write the first write of another goroutine to the same
-// variable after it in the trace. The recorded run read the old value
-// and did not take the branch; a schedule that runs Write first lets
-// the reader see the new one.
-type DoubleLock struct{ Write, Read int32 }
+// (the relock patterns): Read is a read at a relock site (its value
+// decides a branch that locks again a mutex its goroutine holds there),
+// Write a write of another goroutine to the same variable: the first
+// after the read in the trace (deadlock/double-lock: run it first, and
+// the reader sees the new value), or, Stale, the one the read saw, the
+// latest before it (deadlock/double-lock-stale: run the read first, on
+// the older value). The recorded run did not take the branch.
+type DoubleLock struct {
+	Write, Read int32
+	Stale       bool
+}
 
-// Events returns the double lock's events in pattern order: the write,
-// then the read.
-func (d DoubleLock) Events() []int32 { return []int32{d.Write, d.Read} }
+// Events returns the double lock's events in schedule order.
+func (d DoubleLock) Events() []int32 {
+	if d.Stale {
+		return []int32{d.Read, d.Write}
+	}
+	return []int32{d.Write, d.Read}
+}
 
 // DoubleLocks returns the double-lock candidates of gr's trace: each
 // plain read at a site relock accepts, with the first write of another
-// goroutine to its variable that follows it. Whether the write can come
-// first is for the schedule generator to decide, and whether the reader
-// then locks its own mutex again for the replay.
+// goroutine to its variable that follows it, and (Stale) the write it
+// read when another goroutine made it. Whether the schedule is feasible
+// is for the schedule generator to decide, and whether the reader then
+// locks its own mutex again for the replay.
 func DoubleLocks(gr *ptg.Graph, relock func(site string) bool) []DoubleLock {
 	if relock == nil {
 		return nil
 	}
 	tr := gr.Tr
 	evs := tr.Events
-	at := map[int32]bool{} // site → relock's answer
+	at := map[int32]bool{}     // site → relock's answer
+	lastW := map[int32]int32{} // variable → its latest write so far
 	var out []DoubleLock
 	for i, ev := range evs {
+		if ev.Op == trace.Write {
+			lastW[ev.Obj] = int32(i)
+		}
 		if ev.Op != trace.Read || ev.Site < 0 {
 			continue
 		}
@@ -45,6 +58,9 @@ func DoubleLocks(gr *ptg.Graph, relock func(site string) bool) []DoubleLock {
 		if !ok {
 			continue
 		}
+		if w, ok := lastW[ev.Obj]; ok && evs[w].G != ev.G {
+			out = append(out, DoubleLock{Write: w, Read: int32(i), Stale: true})
+		}
 		for j := i + 1; j < len(evs); j++ {
 			if w := evs[j]; w.Op == trace.Write && w.Obj == ev.Obj && w.G != ev.G {
 				out = append(out, DoubleLock{Write: int32(j), Read: int32(i)})
@@ -55,19 +71,23 @@ func DoubleLocks(gr *ptg.Graph, relock func(site string) bool) []DoubleLock {
 	return out
 }
 
-// doubleLocks predicts the double locks of gr for the relock pattern
-// among pats, each with the schedule that runs the write before the read
-// (feasible as the simulator finds, locks respected: the writer's whole
-// critical section comes first), and passes each to keep.
+// doubleLocks predicts the double locks of gr for the relock patterns
+// among pats, each with the schedule that runs its events in the
+// pattern's order (feasible as the simulator finds, locks respected: one
+// critical section comes whole before the other), and passes each to
+// keep.
 func doubleLocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, relock func(string) bool, stop func() bool, st *Stats, keep func(Anomaly) bool) {
-	var p *pattern.Pattern
+	var after, stale *pattern.Pattern // AT=w-r, AT=r-w
 	for _, q := range pats {
-		if q.Relock {
-			p = q
-			break
+		switch {
+		case !q.Relock:
+		case q.RelockRead() == 1 && after == nil:
+			after = q
+		case q.RelockRead() == 0 && stale == nil:
+			stale = q
 		}
 	}
-	if p == nil {
+	if after == nil && stale == nil {
 		return
 	}
 	tr := gr.Tr
@@ -76,8 +96,15 @@ func doubleLocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern
 		if stop != nil && stop() {
 			return
 		}
+		p := after
+		if d.Stale {
+			p = stale
+		}
+		if p == nil {
+			continue
+		}
 		evs := d.Events()
-		sites := []string{tr.Site(tr.Events[d.Write]), tr.Site(tr.Events[d.Read])}
+		sites := []string{tr.Site(tr.Events[evs[0]]), tr.Site(tr.Events[evs[1]])}
 		key := pattern.Key(p, sites)
 		if done[key] {
 			continue

@@ -27,14 +27,17 @@ const doubleLockTrace = `
 `
 
 func TestDoubleLock(t *testing.T) {
-	var pr *pattern.Pattern
+	var pr, ps *pattern.Pattern
 	for _, p := range builtin(t, "deadlock") {
-		if p.Relock {
+		switch p.ID() {
+		case "deadlock/double-lock":
 			pr = p
+		case "deadlock/double-lock-stale":
+			ps = p
 		}
 	}
-	if pr == nil {
-		t.Fatal("no relock pattern in the deadlock set")
+	if pr == nil || ps == nil {
+		t.Fatal("no relock patterns in the deadlock set")
 	}
 	relock := func(site string) bool { return strings.HasPrefix(site, "t.go:23") }
 	run := func(text string, relock func(string) bool) []Anomaly {
@@ -77,5 +80,36 @@ func TestDoubleLock(t *testing.T) {
 		"g1 begin\n", "g1 begin\n\tg1 recv K @t.go:39 cap=1\n", 1)
 	if as := run(ordered, relock); len(as) != 0 {
 		t.Errorf("ordered: %d anomalies, want none", len(as))
+	}
+	// The stale read: g1's critical section came first and g2 read its
+	// write; the stale pattern runs the read first. The other pattern has
+	// no later write to move.
+	first := `
+	main fork g1 @t.go:1
+	main fork g2 @t.go:2
+	g1 begin
+	g1 lock M @t.go:40
+	g1 write S @t.go:41
+	g1 unlock M @t.go:42
+	g1 end
+	g2 begin
+	g2 rlock M @t.go:21
+	g2 read S @t.go:23
+	g2 runlock M @t.go:26
+	g2 end
+`
+	tr2, err := gen.Parse(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(tr2, []*pattern.Pattern{pr, ps}, Options{Relock: relock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Anomalies) != 1 || res.Anomalies[0].Pattern != ps || res.Anomalies[0].Key != "r@t.go:23|w@t.go:41" {
+		t.Fatalf("stale: anomalies %+v, want the read at t.go:23 before the write at t.go:41", res.Anomalies)
+	}
+	if evs := res.Anomalies[0].Schedule.Events(); tr2.Site(tr2.Events[evs[len(evs)-1]]) != "t.go:41" {
+		t.Errorf("stale: the schedule does not end with the write")
 	}
 }

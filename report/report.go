@@ -52,7 +52,7 @@ func at(f check.Finding) int {
 		return 1 // an Add after Wait: the Add, which is to move
 	}
 	if f.Anomaly.Pattern.Relock && len(s) == 2 {
-		return 1 // a double lock: the read whose branch locks again
+		return f.Anomaly.Pattern.RelockRead() // a double lock: the read whose branch locks again
 	}
 	if f.Anomaly.Pattern.Adjacent && len(s) == 2 {
 		a, errA := trace.ParseSite(s[0])
@@ -186,10 +186,19 @@ func leak(f check.Finding, prefix string) string {
 //	this read by g1, which then takes the branch that locks a mutex it
 //	holds; reproduced, the replay deadlocks: g1 in lock Cache.mu#1
 //	@x.go:31, holding it (RLock @x.go:12)
+//
+// or, when the read saw the write (deadlock/double-lock-stale), "this
+// read by g1 can come before g1.1's write of Cache.ready (x.go:25), which
+// it read in the recorded run, and g1 then takes …".
 func doubleLock(f check.Finding, title string) string {
 	st := func(k int) trace.Step { return f.Schedule.Steps[f.Schedule.Anomaly[k]] }
+	r := f.Anomaly.Pattern.RelockRead()
 	msg := fmt.Sprintf("%s: %s's write of %s (%s) can come before this read by %s, which then takes the branch that locks a mutex it holds; ",
-		title, st(0).G, st(0).Obj, short(f.Anomaly.Sites[0]), st(1).G)
+		title, st(1-r).G, st(1-r).Obj, short(f.Anomaly.Sites[1-r]), st(r).G)
+	if r == 0 {
+		msg = fmt.Sprintf("%s: this read by %s can come before %s's write of %s (%s), which it read in the recorded run, and %s then takes the branch that locks a mutex it holds; ",
+			title, st(0).G, st(1).G, st(1).Obj, short(f.Anomaly.Sites[1]), st(0).G)
+	}
 	if f.Deadlock() {
 		return msg + "reproduced, the replay deadlocks: " + strings.Join(f.Verdict.Deadlocked, "; ")
 	}

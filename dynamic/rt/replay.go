@@ -293,7 +293,11 @@ func startReplayFrom(path, verdictPath string, explore bool) error {
 		r.changed[g] = append(r.changed[g], c.Read)
 	}
 	if r.relock {
+		// The reader: the anomaly's read (the write comes first or last).
 		r.relockG = s.Steps[s.Anomaly[1]].G
+		if s.Steps[s.Anomaly[0]].Op == trace.Read {
+			r.relockG = s.Steps[s.Anomaly[0]].G
+		}
 	}
 	for i, st := range s.Steps {
 		r.proj[st.G] = append(r.proj[st.G], i)
@@ -1141,7 +1145,9 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 		r.decide(r.endVerdict())
 		return ""
 	}
-	if r.cursor >= len(r.s.Steps) && r.deadlock {
+	if (r.cursor >= len(r.s.Steps) || r.relockHit != "") && r.deadlock {
+		// (A double lock's reader blocked in a lock it holds may leave
+		// steps that need that lock: the stale read's write never runs.)
 		r.decide(r.deadlockVerdict(gs, names, blocked, why))
 		return ""
 	}

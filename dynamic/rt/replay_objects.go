@@ -314,6 +314,9 @@ func (r *replayer) noteRelock(g *Goroutine, obj int32, op trace.Op, site int32) 
 // "diverged" (it did not go down that path, or something let it through).
 func (r *replayer) relockVerdict(gs []gstate, names map[int64]string, blocked []string, why string) Verdict {
 	i := r.s.Anomaly[1]
+	if r.s.Steps[r.s.Anomaly[0]].Op == trace.Read {
+		i = r.s.Anomaly[0]
+	}
 	st := r.s.Steps[i]
 	inLock := false
 	for _, g := range gs {

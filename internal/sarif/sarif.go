@@ -210,6 +210,9 @@ func RuleID(p *pattern.Pattern) string {
 	if _, ok := builtinRules[p.ID()]; ok {
 		return p.ID()
 	}
+	if p.Relock && p.Kind == "deadlock" {
+		return "deadlock/double-lock" // either order of the write and the read
+	}
 	return p.Kind
 }
 
