@@ -335,10 +335,12 @@ func TestCandidatesSection(t *testing.T) {
 {"candidate":{"package":"subjects/ledger","pattern":"race/WR","status":"pruned"}}
 {"candidate":{"package":"subjects/jigsaw","pattern":"av/RWR","status":"not reached"}}
 {"candidate":{"package":"subjects/ledgerfixed","pattern":"av/RWW","status":"not driven"}}
+{"kind":"av","package":"subjects/ledgerfixed"}
 not json
 `)
 	by := parseCandidates(out)
-	if by["ledger"]["confirmed"] != 1 || by["ledger"]["pruned"] != 2 || by["jigsaw"]["not reached"] != 1 || by["ledgerfixed"]["not driven"] != 1 {
+	if by["ledger"]["confirmed"] != 1 || by["ledger"]["pruned"] != 2 || by["jigsaw"]["not reached"] != 1 || by["ledgerfixed"]["not driven"] != 1 ||
+		by["ledger"][candReports] != 1 || by["ledgerfixed"][candReports] != 1 {
 		t.Fatalf("counts %v", by)
 	}
 	text := renderCandidates(by, 10*time.Second, 13*time.Second, 3, nil)
@@ -348,6 +350,9 @@ not json
 		"| all | 1 | 2 | 1 | 1 | 4.0 |",
 		"**13.0 s against 10.0 s, 1.30x**",
 		"| ledgerfixed | 0 | 0 | 0 | 1 |",
+		"on the buggy subjects **3 unconfirmed / 1 confirmed = 3.00** unconfirmed per confirmed candidate (target at most 1: NOT met); on the fixed twins **1 reports** (target 0: NOT met)",
+		"most over first: jigsaw 1/0, ledger 2/1.",
+		"Fixed twins that report (reports): ledgerfixed (1).",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("section lacks %q:\n%s", want, text)

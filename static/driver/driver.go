@@ -16,8 +16,10 @@
 //
 // A driver builds the receiver as the package's tests do (a call of a
 // package function returning the type, with constant arguments), else with
-// a New… constructor, else as the zero value; it passes the constant
-// arguments the tests pass to those methods, else small values (1, "a").
+// a New… constructor or another function of the package returning it,
+// else as the zero value (a generic type as an instance: see
+// instantiate); it passes the constant arguments the tests pass to those
+// methods, else small values (1, "a").
 // It first calls the pair one after the other on fresh receivers, in both
 // orders, twice each: a panic there means the driver cannot build a usable
 // receiver (a nil dependency), and the test skips — that is never a
@@ -215,6 +217,7 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 		for i := range pairs {
 			pairs[i].setup = findSetup(path, tfs, &pairs[i])
 		}
+		pairs = instantiate(host, pairs, []*packages.Package{v.test, v.xtest}, res.Candidates[path])
 		src, drivers, notes := emitChecked(host, pairs, vals, std)
 		res.Notes = append(res.Notes, notes...)
 		if src != "" {
@@ -274,6 +277,10 @@ type pair struct {
 	meant  string     // see Driver.Meant
 	obs    []observer // how the driver sees the receiver's state
 	setup  *setup     // the test code that sets the receiver up, or nil
+	// targs are the type arguments a generic type is driven with (see
+	// instantiate), in the driver's package; nil for a type without
+	// type parameters.
+	targs []types.Type
 	// noSetup says why a test's setup was not used although a test
 	// calls the methods (it does not compile in the driver).
 	noSetup string
@@ -288,13 +295,13 @@ func listCandidates(p *packages.Package, cands candidates.Result) []Candidate {
 	for _, c := range cands {
 		cd := Candidate{ID: c.Kind + "/" + c.Pattern, Sides: sidesOf(p, c),
 			Contexts: contextName(c.Funcs[0]) + " and " + contextName(c.Funcs[1]),
-			NoDriver: "its two contexts are not two methods of one non-generic type of the package"}
+			NoDriver: "its two contexts are not two methods of one type of the package"}
 		if len(c.Sites) > 0 {
 			cd.Site = site(p, c.Sites[0])
 		}
 		f0, f1 := c.Funcs[0], c.Funcs[1]
 		if f0.Kind == candidates.Method && f1.Kind == candidates.Method && f0.Func != nil && f1.Func != nil {
-			if t0, t1 := symbolic.Receiver(f0.Func), symbolic.Receiver(f1.Func); t0 != nil && t0 == t1 && t0.TypeParams() == nil {
+			if t0, t1 := symbolic.Receiver(f0.Func), symbolic.Receiver(f1.Func); t0 != nil && t0 == t1 {
 				cd.NoDriver = "its driver was dropped (see the notes) or is past the limit of " + strconv.Itoa(MaxDrivers) + " drivers per package"
 			}
 		}
@@ -373,7 +380,7 @@ func candidatePairs(p *packages.Package, cands candidates.Result) []pair {
 			continue // a lock of the user's own: its methods are the lock's operations
 		}
 		t0, t1 := symbolic.Receiver(f0.Func), symbolic.Receiver(f1.Func)
-		if t0 == nil || t0 != t1 || t0.Obj().Pkg() == nil || t0.Obj().Pkg().Path() != p.PkgPath || t0.TypeParams() != nil {
+		if t0 == nil || t0 != t1 || t0.Obj().Pkg() == nil || t0.Obj().Pkg().Path() != p.PkgPath {
 			continue
 		}
 		sides := sidesOf(p, c)
@@ -421,7 +428,7 @@ func allPairs(p *packages.Package) []pair {
 			continue
 		}
 		named, ok := tn.Type().(*types.Named)
-		if !ok || named.TypeParams() != nil {
+		if !ok {
 			continue
 		}
 		if _, isIface := named.Underlying().(*types.Interface); isIface || !concurrent(p, named) {

@@ -536,3 +536,56 @@ func TestSetupImportsOnlyTheTests(t *testing.T) {
 		t.Errorf("no note says the setups were left out: %q", res.Notes)
 	}
 }
+
+// TestGenericType: a generic type is driven as an instance: with the
+// setup of a test, the instance the test builds (and its arguments);
+// without tests, the first of int, string and any that satisfies each
+// constraint, built with the generic constructor instantiated alike.
+func TestGenericType(t *testing.T) {
+	for _, tc := range []struct {
+		pkg   string
+		calls string
+		want  []string
+	}{
+		{"drvgeneric", "Add and Add", []string{"// From TestAdd (cache_test.go:7), up to its first call of Add.", "c := New[string, float64]()", `c.Add("a", 1)`, `c.Add("a", 2)`}},
+		{"drvgenericnotest", "Add and Len", []string{"of *Cache[int, int] from two goroutines", "x := New[int, int]()", "x.Add(1, 1)"}},
+		// Built with Of, the package's function returning it; the
+		// argument of its own type built alike, not nil.
+		{"drvof", "AddAll and AddAll", []string{"x := Of[int]()", "x.AddAll(Of[int]())"}},
+	} {
+		res := generateIn(t, tc.pkg)
+		var src string
+		for _, b := range res.Files {
+			src = string(b)
+		}
+		var found *Driver
+		for _, d := range res.Drivers["subjects/"+tc.pkg] {
+			if d.Calls == tc.calls {
+				found = &d
+			}
+		}
+		if found == nil {
+			t.Errorf("%s: no driver calling %s (notes %q)\n%s", tc.pkg, tc.calls, res.Notes, src)
+			continue
+		}
+		i := strings.Index(src, "// "+found.Test+" calls")
+		if i < 0 {
+			t.Errorf("%s: no function %s", tc.pkg, found.Test)
+			continue
+		}
+		body := src[i:]
+		if j := strings.Index(body[1:], "\n// "+Prefix); j >= 0 {
+			body = body[:j+1]
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s: driver lacks %q:\n%s", tc.pkg, want, body)
+			}
+		}
+		for _, c := range res.Candidates["subjects/"+tc.pkg] {
+			if c.Driver == "" && strings.Contains(c.NoDriver, "generic") {
+				t.Errorf("%s: candidate %s not driven: %s", tc.pkg, c.ID, c.NoDriver)
+			}
+		}
+	}
+}

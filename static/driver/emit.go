@@ -166,6 +166,15 @@ func constVars(info *types.Info, f *ast.File) map[types.Object]string {
 	return vals
 }
 
+// typeList is l as a slice.
+func typeList(l *types.TypeList) []types.Type {
+	out := make([]types.Type, l.Len())
+	for i := range out {
+		out[i] = l.At(i)
+	}
+	return out
+}
+
 // namedOf returns T for T or *T.
 func namedOf(t types.Type) *types.Named {
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {
@@ -195,6 +204,11 @@ func literal(v constant.Value) (string, bool) {
 type gen struct {
 	pkg     *types.Package
 	imports map[string]string // path → name
+	vals    *values           // what the tests pass, for the arguments' receivers
+	// building: the types whose receiver expression is being written, so
+	// that a constructor taking its own type (NewNode(parent *Node))
+	// does not recurse.
+	building map[*types.TypeName]bool
 }
 
 // small returns an expression of type t: a small value for basic types
@@ -227,6 +241,18 @@ func (g *gen) small(t types.Type) string {
 		// (Work(f), Go(f)) would panic, and the driver would skip as if
 		// it had no usable receiver.
 		return g.noop(t, u)
+	case *types.Pointer:
+		// A pointer to a struct of the package (List.AddAll(src
+		// *List[T])) is built as a receiver is, not nil: a nil one
+		// panics in the sequential calls, and the driver would skip as
+		// without a usable receiver.
+		if n := namedOf(t); n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == g.pkg.Path() && !g.building[n.Obj()] {
+			if _, isStruct := n.Underlying().(*types.Struct); isStruct {
+				if _, ok := g.typeName(n); ok {
+					return g.receiver(n, g.vals)
+				}
+			}
+		}
 	}
 	name, ok := g.typeName(t)
 	if !ok {
@@ -307,20 +333,34 @@ func (g *gen) typeName(t types.Type) (string, bool) {
 		}
 		return g.importName(p)
 	})
-	check := func(t types.Type) {
-		if n, isNamed := t.(*types.Named); isNamed {
-			if n.Obj().Pkg() != nil && n.Obj().Pkg().Path() != g.pkg.Path() && !n.Obj().Exported() {
+	var check func(t types.Type, depth int)
+	check = func(t types.Type, depth int) {
+		if depth > 8 {
+			ok = false
+			return
+		}
+		switch t := types.Unalias(t).(type) {
+		case *types.Named:
+			if t.Obj().Pkg() != nil && t.Obj().Pkg().Path() != g.pkg.Path() && !t.Obj().Exported() {
 				ok = false
 			}
-			if n.TypeArgs() != nil {
-				ok = false
+			// An instance (Cache[string, int]) is named with its
+			// arguments, each of which must be nameable too.
+			for i := 0; i < t.TypeArgs().Len(); i++ {
+				check(t.TypeArgs().At(i), depth+1)
 			}
+		case *types.TypeParam:
+			ok = false // a parameter of a generic type: not in scope
+		case *types.Pointer:
+			check(t.Elem(), depth+1)
+		case *types.Slice:
+			check(t.Elem(), depth+1)
+		case *types.Map:
+			check(t.Key(), depth+1)
+			check(t.Elem(), depth+1)
 		}
 	}
-	check(t)
-	if p, isPtr := t.(*types.Pointer); isPtr {
-		check(p.Elem())
-	}
+	check(t, 0)
 	return s, ok
 }
 
@@ -344,35 +384,89 @@ func (g *gen) args(sig *types.Signature) ([]string, bool) {
 // *T, and maybe a second result, dropped) with args.
 func (g *gen) ctorExpr(named *types.Named, fn *types.Func, args []string) string {
 	sig := fn.Type().(*types.Signature)
-	call := fn.Name() + "(" + strings.Join(args, ", ") + ")"
+	name := fn.Name()
+	if tps := sig.TypeParams(); tps != nil {
+		// A generic constructor of a generic type (New[K, V]),
+		// instantiated as the driven instance is: named's arguments.
+		var targs []string
+		for i := 0; i < named.TypeArgs().Len(); i++ {
+			a, _ := g.typeName(named.TypeArgs().At(i))
+			targs = append(targs, a)
+		}
+		name += "[" + strings.Join(targs, ", ") + "]"
+		if inst, err := types.Instantiate(nil, sig, typeList(named.TypeArgs()), true); err == nil {
+			sig = inst.(*types.Signature)
+		}
+	}
+	call := name + "(" + strings.Join(args, ", ") + ")"
 	res := sig.Results().At(0).Type()
 	_, ptr := types.Unalias(res).(*types.Pointer)
+	tname, _ := g.typeName(named)
 	switch {
 	case sig.Results().Len() == 1 && ptr:
 		return call
 	case sig.Results().Len() == 1:
-		return "func() *" + named.Obj().Name() + " { v := " + call + "; return &v }()"
+		return "func() *" + tname + " { v := " + call + "; return &v }()"
 	case ptr:
-		return "func() *" + named.Obj().Name() + " { v, _ := " + call + "; return v }()"
+		return "func() *" + tname + " { v, _ := " + call + "; return v }()"
 	default:
-		return "func() *" + named.Obj().Name() + " { v, _ := " + call + "; return &v }()"
+		return "func() *" + tname + " { v, _ := " + call + "; return &v }()"
 	}
 }
 
 // receiver returns an expression building a *T the way the package's
 // tests do, else with New<T> or New (small arguments), else new(T).
 func (g *gen) receiver(named *types.Named, vals *values) string {
-	if c, ok := vals.ctors[named.Obj().Name()]; ok {
+	if c, ok := vals.ctors[named.Obj().Name()]; ok && named.TypeArgs().Len() == 0 {
 		return g.ctorExpr(named, c.fn, c.args)
 	}
+	if g.building == nil {
+		g.building = map[*types.TypeName]bool{}
+	}
+	g.building[named.Obj()] = true
+	defer delete(g.building, named.Obj())
 	scope := g.pkg.Scope()
-	for _, cand := range []string{"New" + named.Obj().Name(), "New"} {
+	// New<T> and New first, then any function of the package that
+	// returns the type (arraylist's Of[T any](vs ...T) *List[T]): the
+	// zero value of a type with a constructor is often unusable.
+	// Those others take only basic values (or none, variadic): one
+	// that takes a package type (Wrap(p *Pool) *Pool) is no constructor.
+	cands := []string{"New" + named.Obj().Name(), "New"}
+	for _, name := range scope.Names() {
+		fn, ok := scope.Lookup(name).(*types.Func)
+		if !ok || name == cands[0] || name == cands[1] || !fn.Exported() {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		basic := sig.Results().Len() == 1
+		for i := 0; i < sig.Params().Len() && basic; i++ {
+			_, isBasic := sig.Params().At(i).Type().Underlying().(*types.Basic)
+			basic = isBasic || sig.Variadic() && i == sig.Params().Len()-1
+		}
+		if basic {
+			cands = append(cands, name)
+		}
+	}
+	for _, cand := range cands {
 		fn, ok := scope.Lookup(cand).(*types.Func)
 		if !ok {
 			continue
 		}
 		sig := fn.Type().(*types.Signature)
-		if sig.TypeParams() != nil || sig.Results().Len() == 0 || sig.Results().Len() > 2 || !sameNamed(sig.Results().At(0).Type(), named) {
+		if sig.TypeParams() != nil {
+			// A generic constructor serves the instance it returns
+			// when given the instance's arguments (New[K, V]()
+			// *Cache[K, V]).
+			if sig.TypeParams().Len() != named.TypeArgs().Len() {
+				continue
+			}
+			inst, err := types.Instantiate(nil, sig, typeList(named.TypeArgs()), true)
+			if err != nil {
+				continue
+			}
+			sig = inst.(*types.Signature)
+		}
+		if sig.Results().Len() == 0 || sig.Results().Len() > 2 || !types.Identical(namedOf(sig.Results().At(0).Type()), named) {
 			continue
 		}
 		args, ok := g.args(sig)
@@ -381,7 +475,8 @@ func (g *gen) receiver(named *types.Named, vals *values) string {
 		}
 		return g.ctorExpr(named, fn, args)
 	}
-	return "new(" + named.Obj().Name() + ")"
+	tname, _ := g.typeName(named)
+	return "new(" + tname + ")"
 }
 
 // call returns a function literal calling method m on recv (an
@@ -676,7 +771,8 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 	if a == "" || c == "" {
 		return ""
 	}
-	fmt.Fprintf(&b, "\n// %s calls %s of *%s from two goroutines", pr.test(), pr.calls(), pr.typ)
+	tname, _ := g.typeName(named)
+	fmt.Fprintf(&b, "\n// %s calls %s of *%s from two goroutines", pr.test(), pr.calls(), tname)
 	if s != nil {
 		fmt.Fprintf(&b, ",\n// set up as %s (%s) sets one up", s.test, s.at)
 	} else if pr.noSetup != "" {
@@ -736,7 +832,7 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 
 // emit writes the driver file of pairs for the package pkg.
 func emit(pkg *types.Package, pairs []pair, vals *values) (string, []Driver) {
-	g := &gen{pkg: pkg, imports: map[string]string{}}
+	g := &gen{pkg: pkg, imports: map[string]string{}, vals: vals}
 	var body strings.Builder
 	var drivers []Driver
 	for i := range pairs {
@@ -749,6 +845,7 @@ func emit(pkg *types.Package, pairs []pair, vals *values) (string, []Driver) {
 		if !ok {
 			continue
 		}
+		named = instance(named, pr.targs)
 		src := g.driverFunc(named, pr, vals)
 		if src == "" {
 			continue

@@ -44,6 +44,9 @@ type setup struct {
 	unused  []string      // those nothing copied uses, marked used
 	second  *ast.CallExpr // a method called twice (m0 == m1): its second call
 	tname   string        // the test's *testing.T parameter, if not "t" (bound to the driver's)
+	// targs are the type arguments of the receiver's type, when it is
+	// an instance of a generic type: the driver instantiates it so.
+	targs []types.Type
 	// calls: method name → the test's first call of it on the receiver,
 	// whose arguments the driver passes.
 	calls map[string]*ast.CallExpr
@@ -91,6 +94,9 @@ type recvCall struct {
 	// via: the embedded fields that lead from the variable to the
 	// method's receiver (".poolCommon"), or "".
 	via string
+	// rnamed is the receiver's type (an instance, for a generic type),
+	// nil for an interface.
+	rnamed *types.Named
 }
 
 // promoted returns, for a method selection promoted through embedded
@@ -192,15 +198,15 @@ func testFuncs(path string, tests []*packages.Package) []*testFunc {
 						if recv == nil || n0 == nil || n0.Obj().Pkg() == nil || n0.Obj().Pkg().Path() != path {
 							return true
 						}
-						rc := recvCall{stmt: k, recv: v, typ: n0.Obj().Name(), m: fn.Name(), call: call, pkg: fn.Pkg()}
+						rc := recvCall{stmt: k, recv: v, typ: n0.Obj().Name(), m: fn.Name(), call: call, pkg: fn.Pkg(), rnamed: n0}
 						if via, t := promoted(p.TypesInfo.Selections[sel]); via != "" {
 							// A method promoted from an embedded type (ants's
 							// Pool embeds *poolCommon, whose Tune the tests
 							// call on a Pool): the receiver is the field.
-							rc.typ, rc.via = t.Obj().Name(), via
+							rc.typ, rc.via, rc.rnamed = t.Obj().Name(), via, t
 						}
 						if it, ok := n0.Underlying().(*types.Interface); ok {
-							rc.iface = it
+							rc.iface, rc.rnamed = it, nil
 						}
 						tf.calls = append(tf.calls, rc)
 						return true
@@ -436,6 +442,17 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 	s.unused = unused
 	if s.before == "" && s.calls[first.m] == nil && len(first.call.Args) > 0 {
 		return nil, false // its arguments are the test's own; another test may do
+	}
+	if first.rnamed != nil {
+		for i := 0; i < first.rnamed.TypeArgs().Len(); i++ {
+			s.targs = append(s.targs, first.rnamed.TypeArgs().At(i))
+		}
+	} else if tn, ok := first.pkg.Scope().Lookup(pr.typ).(*types.TypeName); ok {
+		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams() != nil {
+			// An interface value the driver would assert to *T[?]:
+			// nothing says which instance it holds.
+			return nil, false
+		}
 	}
 	s.recv = first.recv.Name()
 	if first.via != "" {

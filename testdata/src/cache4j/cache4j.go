@@ -21,13 +21,13 @@ func New[K comparable, V any](max int, load func(K) (V, error)) *Cache[K, V] {
 // Get returns the value for k, loading it on a miss.
 func (c *Cache[K, V]) Get(k K) (V, error) {
 	c.mu.Lock()
-	v, ok := c.items[k]
+	v, ok := c.items[k] // want "atomicity violation on map\\[K\\]V.*left Stats\\(\\) = \\[0 2\\].*found by a generated driver calling Get and Get concurrently"
 	c.mu.Unlock()
 	if ok {
 		c.hits++ // want "data race on " "atomicity violation on Cache\\.hits"
 		return v, nil
 	}
-	c.misses++
+	c.misses++ // want "data race on Cache\\.misses.*found by a generated driver"
 	v, err := c.load(k)
 	if err != nil {
 		return v, err

@@ -10,5 +10,12 @@
 // holding the mutex. If two lookups' increments interleave, one is lost: the
 // statistics do not add up to the number of lookups (TestStats fails).
 //
-// go test -race flags it in a single run.
+// A second anomaly, found by the generated driver calling Get and Get on
+// an empty cache (the construction copied from TestStats): atomicity
+// violation between the lookup at cache4j.go:24 and the store at
+// cache4j.go:49, in two critical sections. Two concurrent misses of one
+// key both load it and leave Stats() = [0 2], where either order counts
+// one hit and one miss.
+//
+// go test -race flags the first in a single run.
 package cache4j

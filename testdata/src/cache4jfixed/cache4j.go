@@ -18,19 +18,18 @@ func New[K comparable, V any](max int, load func(K) (V, error)) *Cache[K, V] {
 	return &Cache[K, V]{items: make(map[K]V), max: max, load: load}
 }
 
-// Get returns the value for k, loading it on a miss.
+// Get returns the value for k, loading it on a miss. The lookup, the
+// count, the load and the store are one critical section: two concurrent
+// misses of one key load it once and count one hit and one miss, as
+// either order does.
 func (c *Cache[K, V]) Get(k K) (V, error) {
 	c.mu.Lock()
-	v, ok := c.items[k]
-	if ok {
+	defer c.mu.Unlock()
+	if v, ok := c.items[k]; ok {
 		c.hits++
-	} else {
-		c.misses++
-	}
-	c.mu.Unlock()
-	if ok {
 		return v, nil
 	}
+	c.misses++
 	v, err := c.load(k)
 	if err != nil {
 		return v, err
@@ -39,9 +38,9 @@ func (c *Cache[K, V]) Get(k K) (V, error) {
 	return v, nil
 }
 
+// put stores v under k, evicting the oldest entry when full. The caller
+// holds c.mu.
 func (c *Cache[K, V]) put(k K, v V) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if _, ok := c.items[k]; !ok {
 		if len(c.order) == c.max {
 			delete(c.items, c.order[0])
