@@ -351,11 +351,16 @@ func (p *parser) pattern() (pat *Pattern, head position, err *Error) {
 					p.fail(wordAt, "duplicate option cond")
 				}
 				pat.Cond = true
+			case strings.EqualFold(word, "stolen"):
+				if pat.Stolen {
+					p.fail(wordAt, "duplicate option stolen")
+				}
+				pat.Stolen = true
 			default:
 				if _, isField := lookupField(word); isField {
 					p.fail(p.pos(), "expected \"=\" after %s, found %s", word, p.here())
 				}
-				p.fail(wordAt, "unknown option %q (want adjacent, atomic, chan, acting, lock, leak or cond)", word)
+				p.fail(wordAt, "unknown option %q (want adjacent, atomic, chan, acting, lock, leak, cond or stolen)", word)
 			}
 			continue
 		}

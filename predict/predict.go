@@ -281,6 +281,15 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 		res.Anomalies = append(res.Anomalies, a)
 		return true
 	})
+	// Stolen partners: a competing receiver (or sender) takes a matched
+	// operation's partner first (pattern option stolen).
+	stolens(gr, gen, pats, sopt.Stop, &res.Stats, func(a Anomaly) bool {
+		if opt.Confirm != nil && !opt.Confirm(a) {
+			return false
+		}
+		res.Anomalies = append(res.Anomalies, a)
+		return true
+	})
 	schedTime += time.Since(td)
 	res.Stats.Search = time.Since(t1) - schedTime
 	res.Stats.Schedule = schedTime

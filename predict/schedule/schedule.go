@@ -778,6 +778,57 @@ func (g *Generator) Leak(sel, stranded int32) (Schedule, error) {
 	return sched, nil
 }
 
+// Stolen returns a schedule that strands channel operation stranded by
+// letting thief, another goroutine's operation of its direction on the
+// same unbuffered channel, take partner, stranded's match in the
+// recording: it runs the three goroutines up to just before their
+// operations, as the simulator finds feasible, and ends with the send of
+// the two (thief and partner) first, so that the replay hands the send's
+// turn on at its gate and the receive then takes it, and then stranded,
+// which blocks. It returns an error when no feasible schedule reaches
+// that state.
+func (g *Generator) Stolen(thief, stranded, partner int32) (Schedule, error) {
+	gr := g.gr
+	evs := gr.Tr.Events
+	gt, ga, gb := evs[thief].G, evs[stranded].G, evs[partner].G
+	if gt == ga || gt == gb || ga == gb || evs[thief].Op != evs[stranded].Op || evs[thief].Obj != evs[stranded].Obj ||
+		evs[partner].Obj != evs[stranded].Obj || evs[partner].Op == evs[stranded].Op ||
+		gr.Local[thief] == 0 || gr.Local[stranded] == 0 || gr.Local[partner] == 0 {
+		return Schedule{}, fmt.Errorf("events %d %d %d are no thief, stranded operation and partner", thief+1, stranded+1, partner+1)
+	}
+	at := []int32{thief, stranded, partner}
+	var why error
+	for _, perm := range [][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}} {
+		p := make([]int32, 3)
+		for k, j := range perm {
+			e := at[j]
+			p[k] = gr.G(evs[e].G)[gr.Local[e]-1]
+		}
+		sched, err := g.Generate(p, false)
+		if err == nil {
+			err = check(&g.st, gr, sched, p, false)
+		}
+		if err == nil {
+			for _, e := range at {
+				if g.st.pos[evs[e].G] != gr.Local[e] {
+					err = fmt.Errorf("the schedule does not stop the goroutines at events %d, %d and %d", thief+1, stranded+1, partner+1)
+				}
+			}
+		}
+		if err != nil {
+			why = err
+			continue
+		}
+		if evs[thief].Op == trace.Send {
+			sched.Tail = append(sched.Tail, thief, partner, stranded)
+		} else {
+			sched.Tail = append(sched.Tail, partner, thief, stranded)
+		}
+		return sched, nil
+	}
+	return Schedule{}, why
+}
+
 // stopBefore returns a schedule, feasible as the simulator finds, that
 // runs x's goroutine up to just before x and y's up to just before y,
 // trying x's goroutine's stop first, then y's, and that passes more (run
