@@ -111,6 +111,9 @@ func (r *replayer) leakProof() {
 	for k := range gs {
 		switch names[gs[k].id] {
 		case sel.G:
+			if r.stolen {
+				continue // the thief may live on: it took the partner
+			}
 			fail(fmt.Sprintf("goroutine %s of the select (step %d) still lives (%s at %s)", sel.G, r.s.Anomaly[0]+1, gs[k].state, gs[k].where))
 			return
 		case str.G:
@@ -131,6 +134,9 @@ func (r *replayer) leakProof() {
 	}
 	r.final.Leaked = []string{fmt.Sprintf("%s in chan %s %s @%s", str.G, what, str.Obj, str.Site)}
 	r.final.Message = fmt.Sprintf("the test returned with goroutine %s blocked forever in chan %s @%s, its partner's select (%s @%s) gone", str.G, what, str.Site, sel.G, sel.Site)
+	if r.stolen {
+		r.final.Message = fmt.Sprintf("the test returned with goroutine %s blocked forever in chan %s @%s, its partner taken by %s @%s", str.G, what, str.Site, sel.G, sel.Site)
+	}
 	r.write(r.final)
 }
 

@@ -185,6 +185,12 @@ type replayer struct {
 	leak        bool
 	leakSel     *Goroutine
 	leakChecked bool
+	// stolen: the leak schedule is a stolen partner's (its two anomaly
+	// steps are operations of one direction: a competing receiver, or
+	// sender, and the one it strands). Its first step is an ordinary
+	// operation that takes the partner, a select's case included; the
+	// proof does not ask its goroutine to be gone.
+	stolen bool
 
 	// Exploration (RaceFuzzer, Sen, PLDI 2008: reverse a race, then run
 	// free). changed: per goroutine, the step indices of its reads that
@@ -275,6 +281,7 @@ func startReplayFrom(path, verdictPath string, explore bool) error {
 		leak:       strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2,
 		explore:    explore && !strings.HasPrefix(s.Pattern, "deadlock/") && !strings.HasPrefix(s.Pattern, "leak/"), changed: map[string][]int{},
 	}
+	r.stolen = r.leak && s.Steps[s.Anomaly[0]].Op == s.Steps[s.Anomaly[1]].Op
 	for _, c := range s.Changed {
 		g := s.Steps[c.Read].G
 		r.changed[g] = append(r.changed[g], c.Read)
@@ -1292,7 +1299,7 @@ func (r *replayer) preSelect(g *Goroutine, cases []SelCase) {
 		occ = map[occKey]int{}
 		r.occ[g.name] = occ
 	}
-	if r.leak && mine[i] == r.s.Anomaly[0] {
+	if r.leak && !r.stolen && mine[i] == r.s.Anomaly[0] {
 		r.leakSelect(g, mine[i], st, cases, occ)
 		return
 	}
