@@ -290,6 +290,15 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 		res.Anomalies = append(res.Anomalies, a)
 		return true
 	})
+	// Sends on a closed channel that the recorded run ordered before the
+	// close only through the channel's own matches.
+	closeFirsts(gr, gen, pats, sopt.Stop, &res.Stats, func(a Anomaly) bool {
+		if opt.Confirm != nil && !opt.Confirm(a) {
+			return false
+		}
+		res.Anomalies = append(res.Anomalies, a)
+		return true
+	})
 	schedTime += time.Since(td)
 	res.Stats.Search = time.Since(t1) - schedTime
 	res.Stats.Schedule = schedTime

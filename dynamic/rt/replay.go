@@ -1,9 +1,11 @@
 package rt
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -488,8 +490,7 @@ func (r *replayer) atGateNext(g *Goroutine) {
 // turn waits, with mu held, until the step of g's operation comes.
 func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 	r.moves++
-	if g.preSel != 0 {
-		r.afterSelect(g, site, op)
+	if g.preSel != 0 && !r.afterSelect(g, site, op) {
 		return
 	}
 	r.atGateNext(g)
@@ -1329,12 +1330,17 @@ func (r *replayer) preSelect(g *Goroutine, cases []SelCase) {
 
 // afterSelect is the gate of the case a select performed after
 // preSelect took the turn for one of its cases (mu held): the same case
-// goes on (recorded completes its turn); another one is a divergence.
-func (r *replayer) afterSelect(g *Goroutine, site int32, op trace.Op) {
+// goes on (recorded completes its turn); another one is a divergence. A
+// select whose send case panicked on a closed channel reaches no case:
+// the next gate is a deferred call's as the panic unwinds (not recovered
+// there, Recovered does not see it). Then its send, noted by
+// SelectGate, is recorded as the panicking send it is, and afterSelect
+// returns true: the gate goes on as any other.
+func (r *replayer) afterSelect(g *Goroutine, site int32, op trace.Op) bool {
 	i := g.preSel - 1
 	g.preSel = 0
 	if r.free || r.freed[g.name] {
-		return
+		return false
 	}
 	siteName := ""
 	if site >= 0 {
@@ -1342,11 +1348,25 @@ func (r *replayer) afterSelect(g *Goroutine, site int32, op trace.Op) {
 	}
 	st := r.s.Steps[i]
 	if st.Op == op && st.Site == siteName {
-		return
+		return false
+	}
+	if s := g.selSend; st.Op == trace.Send && s.ok && panicking() {
+		g.selSend = selSend{}
+		recordSyncLocked(s.ch, classChan, s.site, trace.Send, int64(s.cap), trace.FlagClosed)
+		return true
 	}
 	r.decide(r.explored(Verdict{Verdict: "diverged", Step: i + 1, Goroutine: g.name, Expected: st.Key(),
 		Actual:  trace.Step{G: g.name, Op: op, Site: siteName}.Key(),
 		Message: fmt.Sprintf("goroutine %s: the select of step %d (%s) did %s @%s", g.name, i+1, st, op, siteName)}))
+	return false
+}
+
+// panicking reports whether the calling goroutine is running deferred
+// calls of a panic: its stack shows the runtime's panic frame.
+func panicking() bool {
+	buf := make([]byte, 16<<10)
+	buf = buf[:runtime.Stack(buf, false)]
+	return bytes.Contains(buf, []byte("\npanic("))
 }
 
 // expects reports (mu held) whether g's next step is op at site, its next

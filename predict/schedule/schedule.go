@@ -860,3 +860,148 @@ func (g *Generator) stopBefore(x, y int32, more func() error) (Schedule, error) 
 	}
 	return Schedule{}, why
 }
+
+// maxCloseFirstSteps bounds the simulation of CloseFirst.
+const maxCloseFirstSteps = 1 << 18
+
+// CloseFirst returns a schedule that runs close, a close of a channel,
+// before send, another goroutine's send on it that happens before close
+// in the recorded run only through the channel's own matches (the send
+// was received, and the closer waited for a receive of its own): another
+// schedule holds send's goroutine at send, and the channel's receivers
+// take the other sends in the order they come, so the closer may get
+// through. The schedule is the recorded trace up to send, then the
+// events in trace order as they can run, with these rules for the
+// channel: a receive takes the oldest send offered and not yet taken; an
+// unbuffered sender goes on only once its send is taken; a receiver that
+// took another send than in the recording stops after it (what it does
+// with the value is not the recorded run's). Other happens-before edges
+// and locks hold as in the recording. It ends with close and send (the
+// send then panics: send on closed channel), or returns an error when
+// the closer cannot get to its close that way.
+func (g *Generator) CloseFirst(send, close int32) (Schedule, error) {
+	gr := g.gr
+	evs := gr.Tr.Events
+	sv, cv := evs[send], evs[close]
+	if sv.Op != trace.Send || cv.Op != trace.Close || sv.Obj != cv.Obj || sv.G == cv.G || send > close ||
+		sv.Flags&trace.FlagClosed != 0 {
+		return Schedule{}, fmt.Errorf("events %d %d are no send and a later close of its channel", send+1, close+1)
+	}
+	ch := sv.Obj
+	unbuffered := sv.Arg == 0
+	// The recorded matches: the k-th send and the k-th receive.
+	var sends, recvs []int32
+	for i, e := range evs {
+		if e.Obj != ch || e.Flags&trace.FlagClosed != 0 {
+			continue
+		}
+		switch e.Op {
+		case trace.Send:
+			sends = append(sends, int32(i))
+		case trace.Recv:
+			recvs = append(recvs, int32(i))
+		}
+	}
+	matched := map[int32]int32{} // receive → its recorded send
+	for k := range min(len(sends), len(recvs)) {
+		matched[recvs[k]] = sends[k]
+	}
+	isMatch := func(from, to int32) bool {
+		// A POR edge of the channel's matching: send → its receive, or
+		// receive → the event after an unbuffered send.
+		f, t := evs[from], evs[to]
+		if f.Obj != ch || f.Flags&trace.FlagClosed != 0 {
+			return false
+		}
+		if f.Op == trace.Send && t.Obj == ch && t.Op == trace.Recv && t.Flags&trace.FlagClosed == 0 {
+			return true
+		}
+		if f.Op == trace.Recv && unbuffered {
+			if l := gr.Local[to]; l > 0 {
+				prev := evs[gr.G(t.G)[l-1]]
+				return prev.Obj == ch && prev.Op == trace.Send
+			}
+		}
+		return false
+	}
+	st := &g.st
+	st.reset(send)
+	// The channel's state at send: the sends offered and not yet taken.
+	var offered []int32
+	taken := 0
+	for _, r := range recvs {
+		if r < send {
+			taken++
+		}
+	}
+	for _, s := range sends {
+		if s < send {
+			offered = append(offered, s)
+		}
+	}
+	if taken > len(offered) {
+		return Schedule{}, fmt.Errorf("receives before the matching sends on the channel of event %d", send+1)
+	}
+	offered = offered[taken:]
+	waiting := map[int32]int32{} // unbuffered sender → its send not yet taken
+	for _, s := range offered {
+		if unbuffered {
+			waiting[evs[s].G] = s
+		}
+	}
+	frozen := map[int32]bool{sv.G: true}
+	var tail []int32
+	ready := func(e int32) bool {
+		ev := evs[e]
+		if _, ok := waiting[ev.G]; ok {
+			return false
+		}
+		if ev.Obj == ch && ev.Op == trace.Recv && ev.Flags&trace.FlagClosed == 0 && len(offered) == 0 {
+			return false
+		}
+		for _, x := range gr.Sources(e) {
+			if !st.executed(x) && !isMatch(x, e) {
+				return false
+			}
+		}
+		return st.acquirable(e)
+	}
+	for steps := 0; !st.executed(close); steps++ {
+		if steps > maxCloseFirstSteps {
+			return Schedule{}, fmt.Errorf("the close of event %d is not reached in %d steps", close+1, maxCloseFirstSteps)
+		}
+		best := int32(-1)
+		for h := range int32(gr.NG) {
+			row := gr.G(h)
+			if frozen[h] || int(st.pos[h]) >= len(row) {
+				continue
+			}
+			if e := row[st.pos[h]]; (best < 0 || e < best) && ready(e) {
+				best = e
+			}
+		}
+		if best < 0 {
+			return Schedule{}, fmt.Errorf("held at the send of event %d, its goroutine keeps the close of event %d from running", send+1, close+1)
+		}
+		ev := evs[best]
+		st.step(best)
+		tail = append(tail, best)
+		if ev.Obj == ch && ev.Flags&trace.FlagClosed == 0 {
+			switch ev.Op {
+			case trace.Send:
+				offered = append(offered, best)
+				if unbuffered {
+					waiting[ev.G] = best
+				}
+			case trace.Recv:
+				s := offered[0]
+				offered = offered[1:]
+				delete(waiting, evs[s].G)
+				if matched[best] != s {
+					frozen[ev.G] = true
+				}
+			}
+		}
+	}
+	return Schedule{Prefix: send, Tail: append(tail, send)}, nil
+}
