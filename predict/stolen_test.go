@@ -164,6 +164,17 @@ func simulate(rng *rand.Rand, progs [][]string) string {
 				out = append(out, name(g)+" lock L "+at(g, pos[g]), name(g)+" write x "+at(g, pos[g]), name(g)+" unlock L "+at(g, pos[g]))
 			case "recv":
 				continue // taken with its send
+			case "close":
+				left := false
+				for o := range nG {
+					for _, st := range progs[o][pos[o]:] {
+						left = left || st == "send "+f[1]
+					}
+				}
+				if left {
+					continue // a close after every send: none panics
+				}
+				out = append(out, name(g)+" close "+f[1]+" "+at(g, pos[g]))
 			case "send":
 				var hs []int
 				for o := range nG {

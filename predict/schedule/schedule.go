@@ -950,6 +950,64 @@ func (g *Generator) CloseFirst(send, close int32) (Schedule, error) {
 		}
 	}
 	frozen := map[int32]bool{sv.G: true}
+	// need: per goroutine, the local index of the last event the close
+	// needs (-1: none): the closer's events up to it and, transitively,
+	// the events their happens-before edges other than the channel's
+	// matches come from. A needed send waiting for a receiver, or a
+	// needed receive with nothing offered, then needs a partner: the next
+	// receive (send) on the channel of the goroutine that has the
+	// earliest. Only needed events run: another sender's value, offered,
+	// would be taken instead of the one the closer waits on.
+	need := make([]int32, gr.NG)
+	for i := range need {
+		need[i] = -1
+	}
+	demand := func(e int32) {
+		queue := []int32{e}
+		for len(queue) > 0 {
+			x := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			h := evs[x].G
+			from := max(need[h]+1, st.pos[h])
+			if gr.Local[x] < from {
+				continue
+			}
+			need[h] = gr.Local[x]
+			row := gr.G(h)
+			for l := from; l <= gr.Local[x]; l++ {
+				for _, z := range gr.Sources(row[l]) {
+					if !st.executed(z) && !isMatch(z, row[l]) {
+						queue = append(queue, z)
+					}
+				}
+			}
+		}
+	}
+	// partner demands the next operation op on the channel of the
+	// goroutine that has the earliest, other than g's; false if there is
+	// none not needed already.
+	partner := func(g int32, op trace.Op) bool {
+		best := int32(-1)
+		for h := range int32(gr.NG) {
+			if h == g || frozen[h] {
+				continue
+			}
+			for _, e := range gr.G(h)[st.pos[h]:] {
+				if e2 := evs[e]; e2.Obj == ch && e2.Op == op && e2.Flags&trace.FlagClosed == 0 {
+					if best < 0 || e < best {
+						best = e
+					}
+					break
+				}
+			}
+		}
+		if best < 0 || gr.Local[best] <= need[evs[best].G] {
+			return false // none, or needed already: demanding it changes nothing
+		}
+		demand(best)
+		return true
+	}
+	demand(close)
 	var tail []int32
 	ready := func(e int32) bool {
 		ev := evs[e]
@@ -970,10 +1028,13 @@ func (g *Generator) CloseFirst(send, close int32) (Schedule, error) {
 		if steps > maxCloseFirstSteps {
 			return Schedule{}, fmt.Errorf("the close of event %d is not reached in %d steps", close+1, maxCloseFirstSteps)
 		}
+		if need[sv.G] >= gr.Local[send] {
+			return Schedule{}, fmt.Errorf("the close of event %d needs the send of event %d", close+1, send+1)
+		}
 		best := int32(-1)
 		for h := range int32(gr.NG) {
 			row := gr.G(h)
-			if frozen[h] || int(st.pos[h]) >= len(row) {
+			if frozen[h] || st.pos[h] > need[h] || int(st.pos[h]) >= len(row) {
 				continue
 			}
 			if e := row[st.pos[h]]; (best < 0 || e < best) && ready(e) {
@@ -981,7 +1042,26 @@ func (g *Generator) CloseFirst(send, close int32) (Schedule, error) {
 			}
 		}
 		if best < 0 {
-			return Schedule{}, fmt.Errorf("held at the send of event %d, its goroutine keeps the close of event %d from running", send+1, close+1)
+			// A needed operation on the channel lacks its partner.
+			found := false
+			for h := range int32(gr.NG) {
+				if frozen[h] || st.pos[h] > need[h] || int(st.pos[h]) >= len(gr.G(h)) {
+					continue
+				}
+				e := evs[gr.G(h)[st.pos[h]]]
+				if _, ok := waiting[h]; ok && len(offered) > 0 {
+					found = partner(h, trace.Recv)
+				} else if e.Obj == ch && e.Op == trace.Recv && e.Flags&trace.FlagClosed == 0 && len(offered) == 0 {
+					found = partner(h, trace.Send)
+				}
+				if found {
+					break
+				}
+			}
+			if !found {
+				return Schedule{}, fmt.Errorf("held at the send of event %d, its goroutine keeps the close of event %d from running", send+1, close+1)
+			}
+			continue
 		}
 		ev := evs[best]
 		st.step(best)
