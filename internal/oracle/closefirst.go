@@ -160,4 +160,3 @@ func (m *Model) canRun(e int, pos []int, ran func(int) bool, match func(from, to
 	}
 	return true
 }
-
