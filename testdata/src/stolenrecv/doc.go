@@ -19,4 +19,12 @@
 // it by a replay that hands the job to the collector (which receiver
 // gets a send is the schedule's: each waits at its gate for its turn):
 // the test returns with the worker blocked in relay.go:14.
+//
+// UpperLoop (loop.go) is the same with a worker that serves jobs in a
+// range loop (loop.go:14), answering each on the same channel
+// (loop.go:15), and a collector receiving at loop.go:20: the worker's
+// loop is left blocked in its receive at loop.go:14. Its replay needs
+// the range loop's receives gated (which receiver gets the job is the
+// schedule's choice) and its proof a goroutine blocked in a receive the
+// loop itself performs.
 package stolenrecv

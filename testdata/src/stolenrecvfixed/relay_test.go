@@ -7,3 +7,9 @@ func TestUpper(t *testing.T) {
 		t.Errorf("Upper(%q) = %q, want %q", "go", got, "GO")
 	}
 }
+
+func TestUpperLoop(t *testing.T) {
+	if got := UpperLoop("go"); got != "GO" {
+		t.Errorf("UpperLoop(%q) = %q, want %q", "go", got, "GO")
+	}
+}
