@@ -71,13 +71,18 @@ func Stolens(gr *ptg.Graph) []Stolen {
 		if c.buffered {
 			continue
 		}
+		sends, recvs := opsByG(gr, c.send, c.close), opsByG(gr, c.recv, c.close)
 		n := min(len(c.send), len(c.recv))
 		for k := 0; k < n; k++ {
 			s, r := c.send[k], c.recv[k]
 			// A receiver stranded by a competing receiver, then a sender
 			// stranded by a competing sender.
-			out = stolenOf(gr, out, r, s, c.recv[:n], c.send, c.close)
-			out = stolenOf(gr, out, s, r, c.send[:n], c.recv, c.close)
+			if sends.onlyAfter(gr, r, s) {
+				out = thieves(gr, out, r, s, c.recv[:n])
+			}
+			if recvs.onlyAfter(gr, s, r) {
+				out = thieves(gr, out, s, r, c.send[:n])
+			}
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -89,19 +94,47 @@ func Stolens(gr *ptg.Graph) []Stolen {
 	return out
 }
 
-// stolenOf appends to out the thieves among same (the matched operations
-// of stranded's direction) of partner, stranded's match, when every
-// operation among completers (partner's direction) and closes other than
-// partner is a later event of stranded's goroutine.
-func stolenOf(gr *ptg.Graph, out []Stolen, stranded, partner int32, same, completers, closes []int32) []Stolen {
-	evs := gr.Tr.Events
-	for _, lists := range [][]int32{completers, closes} {
-		for _, x := range lists {
-			if x != partner && (evs[x].G != evs[stranded].G || gr.Local[x] < gr.Local[stranded]) {
-				return out
+// gOps sums up a channel's operations of one direction and its closes
+// (the operations that could complete one of the other direction) by
+// goroutine: how many, and the first's place in its goroutine.
+type gOps struct {
+	total int
+	count map[int32]int
+	first map[int32]int32
+}
+
+func opsByG(gr *ptg.Graph, ops, closes []int32) gOps {
+	o := gOps{count: map[int32]int{}, first: map[int32]int32{}}
+	for _, list := range [][]int32{ops, closes} {
+		for _, e := range list {
+			g := gr.Tr.Events[e].G
+			if f, ok := o.first[g]; !ok || gr.Local[e] < f {
+				o.first[g] = gr.Local[e]
 			}
+			o.count[g]++
+			o.total++
 		}
 	}
+	return o
+}
+
+// onlyAfter reports whether every operation of o but partner is a later
+// event of stranded's goroutine: partner is the only one of another
+// goroutine, and the goroutine's own come after stranded.
+func (o gOps) onlyAfter(gr *ptg.Graph, stranded, partner int32) bool {
+	g := gr.Tr.Events[stranded].G
+	if o.total-o.count[g] != 1 || gr.Tr.Events[partner].G == g {
+		return false
+	}
+	f, ok := o.first[g]
+	return !ok || f > gr.Local[stranded]
+}
+
+// thieves appends to out the thieves among same (the matched operations
+// of stranded's direction) of partner, stranded's match: those of a
+// third goroutine.
+func thieves(gr *ptg.Graph, out []Stolen, stranded, partner int32, same []int32) []Stolen {
+	evs := gr.Tr.Events
 	ga, gb := evs[stranded].G, evs[partner].G
 	for _, t := range same {
 		if gt := evs[t].G; t != stranded && gt != ga && gt != gb {

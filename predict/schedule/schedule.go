@@ -962,6 +962,7 @@ func (g *Generator) CloseFirst(send, close int32) (Schedule, error) {
 	for i := range need {
 		need[i] = -1
 	}
+	var active []int32 // the goroutines with a need: the only ones a step looks at
 	demand := func(e int32) {
 		queue := []int32{e}
 		for len(queue) > 0 {
@@ -971,6 +972,9 @@ func (g *Generator) CloseFirst(send, close int32) (Schedule, error) {
 			from := max(need[h]+1, st.pos[h])
 			if gr.Local[x] < from {
 				continue
+			}
+			if need[h] < 0 {
+				active = append(active, h)
 			}
 			need[h] = gr.Local[x]
 			row := gr.G(h)
@@ -1032,7 +1036,7 @@ func (g *Generator) CloseFirst(send, close int32) (Schedule, error) {
 			return Schedule{}, fmt.Errorf("the close of event %d needs the send of event %d", close+1, send+1)
 		}
 		best := int32(-1)
-		for h := range int32(gr.NG) {
+		for _, h := range active {
 			row := gr.G(h)
 			if frozen[h] || st.pos[h] > need[h] || int(st.pos[h]) >= len(row) {
 				continue
@@ -1044,7 +1048,7 @@ func (g *Generator) CloseFirst(send, close int32) (Schedule, error) {
 		if best < 0 {
 			// A needed operation on the channel lacks its partner.
 			found := false
-			for h := range int32(gr.NG) {
+			for _, h := range active {
 				if frozen[h] || st.pos[h] > need[h] || int(st.pos[h]) >= len(gr.G(h)) {
 					continue
 				}
