@@ -100,6 +100,13 @@ deadlock/double-lock-stale relock T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w
 # never complete. Proved only by a replay that ends its test with e2's
 # goroutine blocked there, on a channel no live goroutine can reach.
 leak/select-branch leak T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w
+# A stolen partner: e2 and its partner (a send and its receive on an
+# unbuffered channel) were matched in the recorded run; e1, t1's
+# operation of e2's direction on the same channel (a competing receiver,
+# or sender), takes the partner first in another schedule. Every other
+# operation that could complete e2 comes after it, so e2 blocks forever.
+# Proved only by a replay that ends its test with e2's goroutine blocked.
+leak/stolen-partner leak stolen T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-r
 `},
 	{"sync", `
 # sync misuse by schedule (issue 29): e1 is a WaitGroup.Wait of t1 that

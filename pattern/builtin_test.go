@@ -129,8 +129,8 @@ func TestBuiltinAll(t *testing.T) {
 		t.Errorf("BuiltinNames() = %q, want %q", got, want)
 	}
 	all, ok := Builtin("all")
-	if !ok || len(all) != 3+6+14+3+5+1+1 {
-		t.Fatalf("all has %d patterns, want 33", len(all))
+	if !ok || len(all) != 3+6+14+3+5+2+1 {
+		t.Fatalf("all has %d patterns, want 34", len(all))
 	}
 	var concat []*Pattern
 	for _, n := range []string{"race", "av", "asv", "chan", "deadlock", "leak", "sync"} {
@@ -164,6 +164,9 @@ func TestBuiltinAll(t *testing.T) {
 		}
 		if p.WG != (p.Kind == "sync") {
 			t.Errorf("%s: wg=%v", p.ID(), p.WG)
+		}
+		if p.Stolen != (p.ID() == "leak/stolen-partner") {
+			t.Errorf("%s: stolen=%v", p.ID(), p.Stolen)
 		}
 		if p.Lock || p.Leak || p.Cond || p.WG || p.Relock {
 			continue
@@ -232,7 +235,7 @@ func TestResolve(t *testing.T) {
 		{spec: "race/RW adjacent T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w; race/WW adjacent T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-w", want: []string{"race/RW", "race/WW"}},
 		{spec: "a/b T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w, c/d T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w",
 			wantErr: `-patterns:1:37: unexpected ","`},
-		{spec: "x/y adjacnet T=t1-t2", wantErr: `-patterns:1:5: unknown option "adjacnet" (want adjacent, atomic, chan, acting, lock, leak, cond, wg or relock)`},
+		{spec: "x/y adjacnet T=t1-t2", wantErr: `-patterns:1:5: unknown option "adjacnet" (want adjacent, atomic, chan, acting, lock, leak, cond, stolen, wg or relock)`},
 		{spec: "# only = a comment", wantErr: `-patterns: no patterns in "# only = a comment"`},
 		{spec: "av," + conflict, wantErr: conflict + ":2:3: pattern av/RWR differs from the one defined at built-in set av"},
 		{spec: conflict + ",av", wantErr: "built-in set av: pattern av/RWR differs from the one defined at " + conflict + ":2:3"},

@@ -65,6 +65,13 @@ type Pattern struct {
 	// strands: the select takes the other branch, and e2 blocks forever.
 	// predict finds these itself (its leak finder), not the access search.
 	Leak bool
+	// Stolen (with Leak): a stolen partner. e2 and its partner p were
+	// matched on an unbuffered channel in the recorded run; e1, another
+	// goroutine's operation of e2's direction on that channel, takes p
+	// first in another schedule, and nothing is left that could complete
+	// e2 (competing receivers strand one, or competing senders). predict's
+	// stolen-partner finder finds these.
+	Stolen bool
 	// Cond: a lost condition-variable signal. e1 is the Signal (or
 	// Broadcast) that woke a Cond.Wait of another goroutine in the
 	// recorded run, e2 that Wait's entry (the unlock of c.L it records
@@ -188,6 +195,9 @@ func (p *Pattern) String() string {
 	if p.Leak {
 		b.WriteString(" leak")
 	}
+	if p.Stolen {
+		b.WriteString(" stolen")
+	}
 	if p.Cond {
 		b.WriteString(" cond")
 	}
@@ -258,6 +268,9 @@ func (p *Pattern) Describe() string {
 		}
 		return "lock-order inversion: two goroutines take two locks in opposite orders"
 	case "leak":
+		if p.Stolen {
+			return "goroutine leak: another goroutine's channel operation takes a partner first and strands the one it was matched with"
+		}
 		return "goroutine leak: a select takes another branch and strands its partner's channel operation"
 	case "sync":
 		if p.WG {
@@ -296,7 +309,7 @@ func (p *Pattern) Describe() string {
 // event names, and Pos, are ignored.
 func (p *Pattern) Equal(q *Pattern) bool {
 	return p.Kind == q.Kind && p.Name == q.Name &&
-		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting && p.Lock == q.Lock && p.Leak == q.Leak && p.Cond == q.Cond && p.WG == q.WG && p.Relock == q.Relock &&
+		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting && p.Lock == q.Lock && p.Leak == q.Leak && p.Stolen == q.Stolen && p.Cond == q.Cond && p.WG == q.WG && p.Relock == q.Relock &&
 		slices.Equal(p.T, q.T) && slices.Equal(p.SV, q.SV) &&
 		slices.Equal(p.AR, q.AR) && slices.Equal(p.AT, q.AT)
 }
@@ -446,6 +459,9 @@ func (p *Pattern) Validate() error {
 		if !slices.Equal(p.T, []int{0, 1}) || !slices.Equal(p.SV, []int{0, 0}) {
 			return fail("a leak pattern is a select's case and its stranded partner: T=t1-t2 SV=s1-s1")
 		}
+	}
+	if p.Stolen && !p.Leak {
+		return fail("a stolen pattern is a leak: option leak")
 	}
 	return nil
 }

@@ -85,7 +85,7 @@ func Leaks(gr *ptg.Graph, alt func(site string) bool) []Leak {
 func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt func(string) bool, stop func() bool, st *Stats, keep func(Anomaly) bool) {
 	var p *pattern.Pattern
 	for _, q := range pats {
-		if q.Leak {
+		if q.Leak && !q.Stolen {
 			p = q
 			break
 		}

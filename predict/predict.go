@@ -227,6 +227,14 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 			return v
 		}
 	}
+	// add keeps an anomaly that Confirm accepts.
+	add := func(a Anomaly) bool {
+		if opt.Confirm != nil && !opt.Confirm(a) {
+			return false
+		}
+		res.Anomalies = append(res.Anomalies, a)
+		return true
+	}
 	wgOn := wgPattern(pats) != nil
 	st := search.Run(gr, pats, sopt, func(c search.Candidate) bool {
 		// A schedule costs up to a pass over the trace: check the deadline
@@ -266,47 +274,25 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 		if !c.Pattern.Adjacent {
 			a.Frames = frames(gr, c.Events)
 		}
-		if opt.Confirm != nil && !opt.Confirm(a) {
-			return false
-		}
-		res.Anomalies = append(res.Anomalies, a)
-		return true
+		return add(a)
 	})
 	// Lock-order inversions: found from the trace's lock nesting, not by
 	// the access search (pattern option lock).
 	td := time.Now()
-	deadlocks(gr, gen, pats, sopt.Stop, &res.Stats, func(a Anomaly) bool {
-		if opt.Confirm != nil && !opt.Confirm(a) {
-			return false
-		}
-		res.Anomalies = append(res.Anomalies, a)
-		return true
-	})
+	deadlocks(gr, gen, pats, sopt.Stop, &res.Stats, add)
 	// Goroutine leaks: a select's case whose other branch strands its
 	// partner (pattern option leak).
-	leaks(gr, gen, pats, opt.SelectAlt, sopt.Stop, &res.Stats, func(a Anomaly) bool {
-		if opt.Confirm != nil && !opt.Confirm(a) {
-			return false
-		}
-		res.Anomalies = append(res.Anomalies, a)
-		return true
-	})
+	leaks(gr, gen, pats, opt.SelectAlt, sopt.Stop, &res.Stats, add)
 	// Double locks down a path another schedule takes (option relock).
-	doubleLocks(gr, gen, pats, opt.Relock, sopt.Stop, &res.Stats, func(a Anomaly) bool {
-		if opt.Confirm != nil && !opt.Confirm(a) {
-			return false
-		}
-		res.Anomalies = append(res.Anomalies, a)
-		return true
-	})
+	doubleLocks(gr, gen, pats, opt.Relock, sopt.Stop, &res.Stats, add)
+	// Stolen partners: a competing receiver (or sender) takes a matched
+	// operation's partner first (pattern option stolen).
+	stolens(gr, gen, pats, sopt.Stop, &res.Stats, add)
 	// WaitGroup Waits that can run before their Add (pattern option wg).
-	earlyWaits(gr, gen, pats, sopt.Stop, &res.Stats, func(a Anomaly) bool {
-		if opt.Confirm != nil && !opt.Confirm(a) {
-			return false
-		}
-		res.Anomalies = append(res.Anomalies, a)
-		return true
-	})
+	earlyWaits(gr, gen, pats, sopt.Stop, &res.Stats, add)
+	// Sends on a closed channel that the recorded run ordered before the
+	// close only through the channel's own matches.
+	closeFirsts(gr, gen, pats, sopt.Stop, &res.Stats, add)
 	schedTime += time.Since(td)
 	res.Stats.Search = time.Since(t1) - schedTime
 	res.Stats.Schedule = schedTime

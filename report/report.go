@@ -161,7 +161,11 @@ func Headline(f check.Finding) string {
 //	goroutine g1.1.2 blocked forever in chan send at x.go:12: its
 //	receiver returned at x.go:30 (leak); reproduced
 //
-// where x.go:30 is the select whose other branch the replay took.
+// where x.go:30 is the select whose other branch the replay took. A
+// stolen partner (option stolen) names the competing operation instead:
+//
+//	goroutine g1.1 blocked forever in chan receive at x.go:14: its
+//	sender's value was taken at x.go:19 (leak); reproduced
 func leak(f check.Finding, prefix string) string {
 	sel, str := f.Anomaly.Sites[0], f.Anomaly.Sites[1]
 	g, what, partner := "a goroutine", "chan send", "receiver"
@@ -172,7 +176,14 @@ func leak(f check.Finding, prefix string) string {
 			what, partner = "chan receive", "sender"
 		}
 	}
-	msg := fmt.Sprintf("%s%s blocked forever in %s at %s: its %s returned at %s (leak); ", prefix, g, what, short(str), partner, short(sel))
+	why := fmt.Sprintf("its %s returned at %s", partner, short(sel))
+	if f.Anomaly.Pattern.Stolen {
+		why = "its sender's value was taken at " + short(sel)
+		if what == "chan send" {
+			why = "its receiver took another send at " + short(sel)
+		}
+	}
+	msg := fmt.Sprintf("%s%s blocked forever in %s at %s: %s (leak); ", prefix, g, what, short(str), why)
 	if f.Leak() {
 		return msg + "reproduced"
 	}

@@ -276,3 +276,42 @@ func TestInversionMessage(t *testing.T) {
 		t.Errorf("a finding without Deadlocked counts as proved: %q", report.Message(g))
 	}
 }
+
+// TestStolenMessage: a stolen partner names the competing operation
+// that took the partner, in both directions, and is no proof without the
+// goroutine the replay left blocked.
+func TestStolenMessage(t *testing.T) {
+	var pat *pattern.Pattern
+	leaks, _ := pattern.Builtin("leak")
+	for _, p := range leaks {
+		if p.Stolen {
+			pat = p
+		}
+	}
+	finding := func(op string, leaked []string) check.Finding {
+		s := &trace.Schedule{Pattern: pat.ID(), Anomaly: []int{0, 1}, Steps: []trace.Step{
+			step(t, "g1.1.2", op, "chan_string#1", "stolenrecv/relay.go:19:8"),
+			step(t, "g1.1.1", op, "chan_string#1", "stolenrecv/relay.go:14:10"),
+		}}
+		return check.Finding{
+			Package: "subjects/stolenrecv", Test: "TestUpper",
+			Anomaly:  predict.Anomaly{Pattern: pat, Events: []int32{7, 8}, Sites: []string{"stolenrecv/relay.go:19:8", "stolenrecv/relay.go:14:10"}},
+			Schedule: s,
+			Verdict:  replay.Verdict{Verdict: replay.Reproduced, Leaked: leaked, Passed: true},
+		}
+	}
+	f := finding("recv", []string{"g1.1.1 in chan receive chan_string#1 @stolenrecv/relay.go:14:10"})
+	if got, want := report.Message(f), "goroutine g1.1.1 blocked forever in chan receive at relay.go:14: its sender's value was taken at relay.go:19 (leak); reproduced"; got != want {
+		t.Errorf("Message:\n got %s\nwant %s", got, want)
+	}
+	if got := report.Site(f).Short(); got != "relay.go:14" {
+		t.Errorf("Site %s, want the stranded receive, relay.go:14", got)
+	}
+	f = finding("send", []string{"g1.1.1 in chan send chan_string#1 @stolenrecv/relay.go:14:10"})
+	if got, want := report.Message(f), "goroutine g1.1.1 blocked forever in chan send at relay.go:14: its receiver took another send at relay.go:19 (leak); reproduced"; got != want {
+		t.Errorf("Message:\n got %s\nwant %s", got, want)
+	}
+	if g := finding("recv", nil); g.Reproduced() || g.Leak() || g.Effect() {
+		t.Error("a stolen partner without Leaked counts as proved")
+	}
+}

@@ -142,9 +142,14 @@ func (w *fileRW) goDesc(call *ast.CallExpr) string {
 
 // rangeStmt rewrites a range loop. Over a channel, the body records the
 // receive it got, and the loop's end records the receive that saw the
-// channel closed (unless a break left it):
+// channel closed (unless a break left it). Each receive is gated before
+// the loop's head performs it (rt.RangeGate: before the loop, at the end
+// of the body, and at a continue of the loop), so that in a replay only
+// the receiver whose turn it is waits in the channel: with every worker
+// of a pool waiting there, the runtime, not the schedule, chose which one
+// got a send, and the schedule diverged:
 //
-//	{ c := ch; brk := false; for v := range c { rt.Received(c, true, s); ... }; if !brk { rt.Received(c, false, s) } }
+//	{ c := ch; brk := false; rt.RangeGate(s); for v := range c { rt.RangeRecv(c, true, s); ...; rt.RangeGate(s) }; if !brk { rt.RangeRecv(c, false, s) } }
 //
 // When that needs a block and the loop is labeled, the label moves into the
 // block (whole is then true: p replaces the labeled statement).
@@ -182,22 +187,24 @@ func (w *fileRW) rangeStmt(s *ast.RangeStmt, lbl *ast.LabeledStmt) (p pcs, whole
 	}
 	switch w.coreOf(s.X).(type) {
 	case *types.Chan:
-		if !w.ins.api.has("Received") || lbl != nil && w.fn.gotos[lbl.Label.Name] {
+		if !w.ins.api.has("RangeRecv") || !w.ins.api.has("RangeGate") || lbl != nil && w.fn.gotos[lbl.Label.Name] {
 			break
 		}
 		c, brk := w.tmp(), w.tmp()
 		site := w.site(s.For, w.typeStr(w.typeOf(s.X)))
 		xp := w.load(s.X)
+		rgate := rtName + ".RangeGate(" + site + ")"
 		w.fn.rchan[s] = brk
+		w.fn.rgate[s] = rgate
 		w.pushBrk(s)
-		body := w.blockIns(s.Body, gen(" "+rtName+".Received("+c+", true, "+site+");"))
+		body := w.blockInsEnd(s.Body, gen(" "+rtName+".RangeRecv("+c+", true, "+site+");"), gen("; "+rgate+" "))
 		w.popBrk()
 		loop := w.nodeSplice(s, rn(s.Key, kp), rn(s.Value, vp), tok, rn(s.X, gen(c)), rn(s.Body, body))
-		out := genAt(s.Pos(), "{ "+c+" := ").cat(xp, gen("; "+brk+" := false; "), decl)
+		out := genAt(s.Pos(), "{ "+c+" := ").cat(xp, gen("; "+brk+" := false; "), decl, gen(rgate+"; "))
 		if lbl != nil {
 			out = out.cat(w.orig(lbl.Pos(), lbl.Colon+1), gen(" "))
 		}
-		out = out.cat(loop, gen("; if !"+brk+" { "+rtName+".Received("+c+", false, "+site+") } }"))
+		out = out.cat(loop, gen("; if !"+brk+" { "+rtName+".RangeRecv("+c+", false, "+site+") } }"))
 		return out, lbl != nil
 	case *types.Map:
 		site := w.site(s.For, w.typeStr(w.typeOf(s.X)))

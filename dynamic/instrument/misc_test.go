@@ -416,3 +416,30 @@ func overlayOf(t *testing.T, res *Result) (ov struct{ Replace map[string]string 
 	}
 	return ov
 }
+
+// TestRangeGates checks that every receive of a range loop over a channel
+// is gated before the loop's head performs it: before the loop, at the
+// end of its body and at each continue of it (RangeSkip has two), and
+// that the receives are recorded without a second gate.
+func TestRangeGates(t *testing.T) {
+	src := rewrittenCorpusFile(t, "syntax.go")
+	i := strings.Index(src, "func RangeSkip(")
+	if i < 0 {
+		t.Fatal("no RangeSkip in the rewritten file")
+	}
+	fn := src[i:]
+	if j := strings.Index(fn, "\nfunc "); j > 0 {
+		fn = fn[:j]
+	}
+	if n := strings.Count(fn, rtName+".RangeGate("); n != 4 {
+		t.Errorf("%d gates in RangeSkip, want 4 (before the loop, two continues, the body's end):\n%s", n, fn)
+	}
+	if n := strings.Count(fn, rtName+".RangeRecv("); n != 2 || strings.Contains(fn, rtName+".Received(") {
+		t.Errorf("%d RangeRecv in RangeSkip, want 2 (and no Received):\n%s", n, fn)
+	}
+	for _, cont := range []string{"; continue }", "; continue outer }"} {
+		if !strings.Contains(fn, cont) {
+			t.Errorf("no gated %q in RangeSkip:\n%s", cont, fn)
+		}
+	}
+}

@@ -84,13 +84,14 @@ type funcCtx struct {
 	labels map[string]ast.Stmt // labeled statements, by label
 	brk    []ast.Stmt          // enclosing for/range/switch/select, innermost last
 	rchan  map[ast.Stmt]string // range-over-channel loops: their break flag
+	rgate  map[ast.Stmt]string // range-over-channel loops: the call that gates their next receive
 	parent *funcCtx
 
 	results []*ast.Ident // named results on the heap, by index (see heapResults)
 }
 
 func newFuncCtx(name string, body *ast.BlockStmt) *funcCtx {
-	fc := &funcCtx{name: name, gotos: make(map[string]bool), labels: make(map[string]ast.Stmt), rchan: make(map[ast.Stmt]string)}
+	fc := &funcCtx{name: name, gotos: make(map[string]bool), labels: make(map[string]ast.Stmt), rchan: make(map[ast.Stmt]string), rgate: make(map[ast.Stmt]string)}
 	if body != nil {
 		ast.Inspect(body, func(n ast.Node) bool {
 			switch n := n.(type) {

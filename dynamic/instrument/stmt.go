@@ -124,13 +124,20 @@ func (w *fileRW) pushBrk(s ast.Stmt) { w.fn.brk = append(w.fn.brk, s) }
 func (w *fileRW) popBrk()            { w.fn.brk = w.fn.brk[:len(w.fn.brk)-1] }
 
 // blockIns rewrites a block; insert goes right after its '{'.
-func (w *fileRW) blockIns(b *ast.BlockStmt, insert pcs) pcs {
+func (w *fileRW) blockIns(b *ast.BlockStmt, insert pcs) pcs { return w.blockInsEnd(b, insert, nil) }
+
+// blockInsEnd is blockIns that also puts end right before the block's
+// '}' (if not nil).
+func (w *fileRW) blockInsEnd(b *ast.BlockStmt, insert, end pcs) pcs {
 	if b == nil {
 		return nil
 	}
 	rs := []repl{insertAt(b.Lbrace+1, insert)}
 	for _, s := range b.List {
 		rs = append(rs, rn(s, w.stmt(s, true)))
+	}
+	if end != nil {
+		rs = append(rs, insertAt(b.Rbrace, end))
 	}
 	return w.nodeSplice(b, rs...)
 }
@@ -169,8 +176,26 @@ func (w *fileRW) genDecl(d *ast.GenDecl) pcs {
 }
 
 // branch rewrites a break that leaves a range-over-channel loop, so that the
-// loop knows it did not end because the channel was closed.
+// loop knows it did not end because the channel was closed, and a continue
+// of one, which gates the loop's next receive first (rt.RangeGate).
 func (w *fileRW) branch(s *ast.BranchStmt) pcs {
+	if s.Tok == token.CONTINUE {
+		var target ast.Stmt
+		if s.Label != nil {
+			target = w.fn.labels[s.Label.Name]
+		} else {
+			for i := len(w.fn.brk) - 1; i >= 0 && target == nil; i-- {
+				switch l := w.fn.brk[i].(type) {
+				case *ast.ForStmt, *ast.RangeStmt:
+					target = l
+				}
+			}
+		}
+		if g, ok := w.fn.rgate[target]; ok {
+			return gen("{ "+g+"; ").cat(w.origN(s), gen(" }"))
+		}
+		return nil
+	}
 	if s.Tok != token.BREAK {
 		return nil
 	}

@@ -730,6 +730,29 @@ func Received[T any](ch <-chan T, ok bool, site int32) {
 	}
 }
 
+// RangeGate gates the next receive of a range loop over a channel, before
+// the loop's head performs it: in a replay, the loop's goroutine waits
+// here for the receive's turn, so that a send goes to the receiver the
+// schedule names (the runtime hands it to whichever receiver has waited
+// longest). RangeRecv then records the receive without gating it again.
+func RangeGate(site int32) {
+	if active.Load() {
+		gate(nil, site, trace.Recv)
+	}
+}
+
+// RangeRecv records the receive of a range loop over a channel that
+// RangeGate gated; ok is false if it saw the channel closed.
+func RangeRecv[T any](ch <-chan T, ok bool, site int32) {
+	if active.Load() {
+		var flags uint8
+		if !ok {
+			flags = trace.FlagClosed
+		}
+		recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Recv, int64(cap(ch)), flags)
+	}
+}
+
 // ---- Units of work ----
 
 // RegionBegin records the start of a unit of work (a method call on a

@@ -111,6 +111,9 @@ func (r *replayer) leakProof() {
 	for k := range gs {
 		switch names[gs[k].id] {
 		case sel.G:
+			if r.stolen {
+				continue // the thief may live on: it took the partner
+			}
 			fail(fmt.Sprintf("goroutine %s of the select (step %d) still lives (%s at %s)", sel.G, r.s.Anomaly[0]+1, gs[k].state, gs[k].where))
 			return
 		case str.G:
@@ -121,7 +124,7 @@ func (r *replayer) leakProof() {
 	case stuck == nil:
 		fail(fmt.Sprintf("goroutine %s of step %d (%s) has ended", str.G, r.s.Anomaly[1]+1, str))
 		return
-	case stuck.class != gRecorded || !strings.HasPrefix(stuck.state, "chan ") || !strings.HasPrefix(stuck.op, opWrapper(str.Op)):
+	case !strings.HasPrefix(stuck.state, "chan ") || !inChanOp(stuck, str):
 		fail(fmt.Sprintf("goroutine %s is not blocked in the channel operation of step %d (%s): %s in %s at %s", str.G, r.s.Anomaly[1]+1, str, stuck.state, stuck.op, stuck.where))
 		return
 	}
@@ -131,7 +134,29 @@ func (r *replayer) leakProof() {
 	}
 	r.final.Leaked = []string{fmt.Sprintf("%s in chan %s %s @%s", str.G, what, str.Obj, str.Site)}
 	r.final.Message = fmt.Sprintf("the test returned with goroutine %s blocked forever in chan %s @%s, its partner's select (%s @%s) gone", str.G, what, str.Site, sel.G, sel.Site)
+	if r.stolen {
+		r.final.Message = fmt.Sprintf("the test returned with goroutine %s blocked forever in chan %s @%s, its partner taken by %s @%s", str.G, what, str.Site, sel.G, sel.Site)
+	}
 	r.write(r.final)
+}
+
+// inChanOp reports whether g, blocked in a channel operation, is blocked
+// in step st's: inside rt's wrapper for it (Send, Recv), or, for the
+// operations the user's code performs itself after a gate (a range
+// loop's receive, a select's case), with its innermost user frame at the
+// step's line.
+func inChanOp(g *gstate, st trace.Step) bool {
+	if g.class == gRecorded {
+		return strings.HasPrefix(g.op, opWrapper(st.Op))
+	}
+	site := st.Site
+	if i := strings.LastIndexByte(site, ':'); i >= 0 {
+		site = site[:i] // file:line:col → file:line
+	}
+	if i := strings.LastIndexByte(site, '/'); i >= 0 {
+		site = site[i+1:]
+	}
+	return (g.class == gSoft || g.class == gHard) && g.where != "" && g.where == site
 }
 
 // opWrapper is the prefix of the names of rt's wrappers for op.

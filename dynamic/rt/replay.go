@@ -1,9 +1,11 @@
 package rt
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -196,6 +198,12 @@ type replayer struct {
 	leak        bool
 	leakSel     *Goroutine
 	leakChecked bool
+	// stolen: the leak schedule is a stolen partner's (its two anomaly
+	// steps are operations of one direction: a competing receiver, or
+	// sender, and the one it strands). Its first step is an ordinary
+	// operation that takes the partner, a select's case included; the
+	// proof does not ask its goroutine to be gone.
+	stolen bool
 
 	// Exploration (RaceFuzzer, Sen, PLDI 2008: reverse a race, then run
 	// free). changed: per goroutine, the step indices of its reads that
@@ -288,6 +296,7 @@ func startReplayFrom(path, verdictPath string, explore bool) error {
 		held:       map[string]map[int32]*heldLock{},
 		explore:    explore && !strings.HasPrefix(s.Pattern, "deadlock/") && !strings.HasPrefix(s.Pattern, "leak/"), changed: map[string][]int{},
 	}
+	r.stolen = r.leak && s.Steps[s.Anomaly[0]].Op == s.Steps[s.Anomaly[1]].Op
 	for _, c := range s.Changed {
 		g := s.Steps[c.Read].G
 		r.changed[g] = append(r.changed[g], c.Read)
@@ -504,8 +513,7 @@ func (r *replayer) atGateNext(g *Goroutine) {
 // turn waits, with mu held, until the step of g's operation comes.
 func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 	r.moves++
-	if g.preSel != 0 {
-		r.afterSelect(g, site, op)
+	if g.preSel != 0 && !r.afterSelect(g, site, op) {
 		return
 	}
 	r.atGateNext(g)
@@ -1327,7 +1335,7 @@ func (r *replayer) preSelect(g *Goroutine, cases []SelCase) {
 		occ = map[occKey]int{}
 		r.occ[g.name] = occ
 	}
-	if r.leak && mine[i] == r.s.Anomaly[0] {
+	if r.leak && !r.stolen && mine[i] == r.s.Anomaly[0] {
 		r.leakSelect(g, mine[i], st, cases, occ)
 		return
 	}
@@ -1357,12 +1365,17 @@ func (r *replayer) preSelect(g *Goroutine, cases []SelCase) {
 
 // afterSelect is the gate of the case a select performed after
 // preSelect took the turn for one of its cases (mu held): the same case
-// goes on (recorded completes its turn); another one is a divergence.
-func (r *replayer) afterSelect(g *Goroutine, site int32, op trace.Op) {
+// goes on (recorded completes its turn); another one is a divergence. A
+// select whose send case panicked on a closed channel reaches no case:
+// the next gate is a deferred call's as the panic unwinds (not recovered
+// there, Recovered does not see it). Then its send, noted by
+// SelectGate, is recorded as the panicking send it is, and afterSelect
+// returns true: the gate goes on as any other.
+func (r *replayer) afterSelect(g *Goroutine, site int32, op trace.Op) bool {
 	i := g.preSel - 1
 	g.preSel = 0
 	if r.free || r.freed[g.name] {
-		return
+		return false
 	}
 	siteName := ""
 	if site >= 0 {
@@ -1370,11 +1383,25 @@ func (r *replayer) afterSelect(g *Goroutine, site int32, op trace.Op) {
 	}
 	st := r.s.Steps[i]
 	if st.Op == op && st.Site == siteName {
-		return
+		return false
+	}
+	if s := g.selSend; st.Op == trace.Send && s.ok && panicking() {
+		g.selSend = selSend{}
+		recordSyncLocked(s.ch, classChan, s.site, trace.Send, int64(s.cap), trace.FlagClosed)
+		return true
 	}
 	r.decide(r.explored(Verdict{Verdict: "diverged", Step: i + 1, Goroutine: g.name, Expected: st.Key(),
 		Actual:  trace.Step{G: g.name, Op: op, Site: siteName}.Key(),
 		Message: fmt.Sprintf("goroutine %s: the select of step %d (%s) did %s @%s", g.name, i+1, st, op, siteName)}))
+	return false
+}
+
+// panicking reports whether the calling goroutine is running deferred
+// calls of a panic: its stack shows the runtime's panic frame.
+func panicking() bool {
+	buf := make([]byte, 16<<10)
+	buf = buf[:runtime.Stack(buf, false)]
+	return bytes.Contains(buf, []byte("\npanic("))
 }
 
 // expects reports (mu held) whether g's next step is op at site, its next

@@ -264,3 +264,57 @@ func busyWithLongGrace(t *testing.T) {
 		pendingGrace = old
 	})
 }
+
+// selectPanicProg: g1.1 closes c; g1 then sends on it in a select with
+// no other case, which panics; a deferred call writes x (a gate) before
+// it recovers, as an instrumented function's unit end does.
+func selectPanicProg() bool {
+	x := heap[int]()
+	c := make(chan int)
+	id := Go(selGoSite)
+	go func() {
+		Begin(id)
+		defer End()
+		Close(c, selClose)
+	}()
+	func() {
+		defer func() {
+			W(unsafe.Pointer(x), selW2)
+			*x = 2
+			Recovered(recover())
+		}()
+		c1 := c
+		SelectGate(SelCase{Site: selSendSite, Send: true, Cap: cap(c1), Ch: c1})
+		select {
+		case c1 <- 1:
+			Sent(c1, selSendSite)
+		}
+	}()
+	return false
+}
+
+// TestReplaySelectSendPanics: a schedule that closes the channel before
+// a select's send (a predicted send on a closed channel): the select
+// panics and reaches no case; the next gate, a deferred call's, records
+// the send marked closed, and the replay reproduces (it diverged there,
+// "the select of step 4 did write").
+func TestReplaySelectSendPanics(t *testing.T) {
+	p := writeSchedule(t, "anomaly race/close-send 3 4\n"+
+		"g1 fork @sel.go:1:1 n=1\n"+
+		"g1.1 begin n=1\n"+
+		"g1.1 close chan#1 @sel.go:6:1 n=1\n"+
+		"g1 send chan#1 @sel.go:2:1 n=1\n")
+	v, _, tr := replayOnce(t, p, selectPanicProg)
+	if v.Verdict != "reproduced" {
+		t.Fatalf("verdict %+v, want reproduced", v)
+	}
+	var sends []trace.Event
+	for _, e := range tr.Events {
+		if e.Op == trace.Send {
+			sends = append(sends, e)
+		}
+	}
+	if len(sends) != 1 || sends[0].Flags != trace.FlagClosed {
+		t.Fatalf("sends %+v, want one, marked closed", sends)
+	}
+}

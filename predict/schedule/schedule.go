@@ -801,6 +801,57 @@ func (g *Generator) Leak(sel, stranded int32) (Schedule, error) {
 	return sched, nil
 }
 
+// Stolen returns a schedule that strands channel operation stranded by
+// letting thief, another goroutine's operation of its direction on the
+// same unbuffered channel, take partner, stranded's match in the
+// recording: it runs the three goroutines up to just before their
+// operations, as the simulator finds feasible, and ends with the send of
+// the two (thief and partner) first, so that the replay hands the send's
+// turn on at its gate and the receive then takes it, and then stranded,
+// which blocks. It returns an error when no feasible schedule reaches
+// that state.
+func (g *Generator) Stolen(thief, stranded, partner int32) (Schedule, error) {
+	gr := g.gr
+	evs := gr.Tr.Events
+	gt, ga, gb := evs[thief].G, evs[stranded].G, evs[partner].G
+	if gt == ga || gt == gb || ga == gb || evs[thief].Op != evs[stranded].Op || evs[thief].Obj != evs[stranded].Obj ||
+		evs[partner].Obj != evs[stranded].Obj || evs[partner].Op == evs[stranded].Op ||
+		gr.Local[thief] == 0 || gr.Local[stranded] == 0 || gr.Local[partner] == 0 {
+		return Schedule{}, fmt.Errorf("events %d %d %d are no thief, stranded operation and partner", thief+1, stranded+1, partner+1)
+	}
+	at := []int32{thief, stranded, partner}
+	var why error
+	for _, perm := range [][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}} {
+		p := make([]int32, 3)
+		for k, j := range perm {
+			e := at[j]
+			p[k] = gr.G(evs[e].G)[gr.Local[e]-1]
+		}
+		sched, err := g.Generate(p, false)
+		if err == nil {
+			err = check(&g.st, gr, sched, p, false)
+		}
+		if err == nil {
+			for _, e := range at {
+				if g.st.pos[evs[e].G] != gr.Local[e] {
+					err = fmt.Errorf("the schedule does not stop the goroutines at events %d, %d and %d", thief+1, stranded+1, partner+1)
+				}
+			}
+		}
+		if err != nil {
+			why = err
+			continue
+		}
+		if evs[thief].Op == trace.Send {
+			sched.Tail = append(sched.Tail, thief, partner, stranded)
+		} else {
+			sched.Tail = append(sched.Tail, partner, thief, stranded)
+		}
+		return sched, nil
+	}
+	return Schedule{}, why
+}
+
 // stopBefore returns a schedule, feasible as the simulator finds, that
 // runs x's goroutine up to just before x and y's up to just before y,
 // trying x's goroutine's stop first, then y's, and that passes more (run
@@ -831,4 +882,233 @@ func (g *Generator) stopBefore(x, y int32, more func() error) (Schedule, error) 
 		return sched, nil
 	}
 	return Schedule{}, why
+}
+
+// maxCloseFirstSteps bounds the simulation of CloseFirst.
+const maxCloseFirstSteps = 1 << 18
+
+// CloseFirst returns a schedule that runs close, a close of a channel,
+// before send, another goroutine's send on it that happens before close
+// in the recorded run only through the channel's own matches (the send
+// was received, and the closer waited for a receive of its own): another
+// schedule holds send's goroutine at send, and the channel's receivers
+// take the other sends in the order they come, so the closer may get
+// through. The schedule is the recorded trace up to send, then the
+// events in trace order as they can run, with these rules for the
+// channel: a receive takes the oldest send offered and not yet taken; an
+// unbuffered sender goes on only once its send is taken; a receiver that
+// took another send than in the recording stops after it (what it does
+// with the value is not the recorded run's). Other happens-before edges
+// and locks hold as in the recording. It ends with close and send (the
+// send then panics: send on closed channel), or returns an error when
+// the closer cannot get to its close that way.
+func (g *Generator) CloseFirst(send, close int32) (Schedule, error) {
+	gr := g.gr
+	evs := gr.Tr.Events
+	sv, cv := evs[send], evs[close]
+	if sv.Op != trace.Send || cv.Op != trace.Close || sv.Obj != cv.Obj || sv.G == cv.G || send > close ||
+		sv.Flags&trace.FlagClosed != 0 {
+		return Schedule{}, fmt.Errorf("events %d %d are no send and a later close of its channel", send+1, close+1)
+	}
+	ch := sv.Obj
+	unbuffered := sv.Arg == 0
+	// The recorded matches: the k-th send and the k-th receive.
+	var sends, recvs []int32
+	for i, e := range evs {
+		if e.Obj != ch || e.Flags&trace.FlagClosed != 0 {
+			continue
+		}
+		switch e.Op {
+		case trace.Send:
+			sends = append(sends, int32(i))
+		case trace.Recv:
+			recvs = append(recvs, int32(i))
+		}
+	}
+	matched := map[int32]int32{} // receive → its recorded send
+	for k := range min(len(sends), len(recvs)) {
+		matched[recvs[k]] = sends[k]
+	}
+	isMatch := func(from, to int32) bool {
+		// A POR edge of the channel's matching: send → its receive, or
+		// receive → the event after an unbuffered send.
+		f, t := evs[from], evs[to]
+		if f.Obj != ch || f.Flags&trace.FlagClosed != 0 {
+			return false
+		}
+		if f.Op == trace.Send && t.Obj == ch && t.Op == trace.Recv && t.Flags&trace.FlagClosed == 0 {
+			return true
+		}
+		if f.Op == trace.Recv && unbuffered {
+			if l := gr.Local[to]; l > 0 {
+				prev := evs[gr.G(t.G)[l-1]]
+				return prev.Obj == ch && prev.Op == trace.Send
+			}
+		}
+		return false
+	}
+	st := &g.st
+	st.reset(send)
+	// The channel's state at send: the sends offered and not yet taken.
+	var offered []int32
+	taken := 0
+	for _, r := range recvs {
+		if r < send {
+			taken++
+		}
+	}
+	for _, s := range sends {
+		if s < send {
+			offered = append(offered, s)
+		}
+	}
+	if taken > len(offered) {
+		return Schedule{}, fmt.Errorf("receives before the matching sends on the channel of event %d", send+1)
+	}
+	offered = offered[taken:]
+	waiting := map[int32]int32{} // unbuffered sender → its send not yet taken
+	for _, s := range offered {
+		if unbuffered {
+			waiting[evs[s].G] = s
+		}
+	}
+	frozen := map[int32]bool{sv.G: true}
+	// need: per goroutine, the local index of the last event the close
+	// needs (-1: none): the closer's events up to it and, transitively,
+	// the events their happens-before edges other than the channel's
+	// matches come from. A needed send waiting for a receiver, or a
+	// needed receive with nothing offered, then needs a partner: the next
+	// receive (send) on the channel of the goroutine that has the
+	// earliest. Only needed events run: another sender's value, offered,
+	// would be taken instead of the one the closer waits on.
+	need := make([]int32, gr.NG)
+	for i := range need {
+		need[i] = -1
+	}
+	var active []int32 // the goroutines with a need: the only ones a step looks at
+	demand := func(e int32) {
+		queue := []int32{e}
+		for len(queue) > 0 {
+			x := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			h := evs[x].G
+			from := max(need[h]+1, st.pos[h])
+			if gr.Local[x] < from {
+				continue
+			}
+			if need[h] < 0 {
+				active = append(active, h)
+			}
+			need[h] = gr.Local[x]
+			row := gr.G(h)
+			for l := from; l <= gr.Local[x]; l++ {
+				for _, z := range gr.Sources(row[l]) {
+					if !st.executed(z) && !isMatch(z, row[l]) {
+						queue = append(queue, z)
+					}
+				}
+			}
+		}
+	}
+	// partner demands the next operation op on the channel of the
+	// goroutine that has the earliest, other than g's; false if there is
+	// none not needed already.
+	partner := func(g int32, op trace.Op) bool {
+		best := int32(-1)
+		for h := range int32(gr.NG) {
+			if h == g || frozen[h] {
+				continue
+			}
+			for _, e := range gr.G(h)[st.pos[h]:] {
+				if e2 := evs[e]; e2.Obj == ch && e2.Op == op && e2.Flags&trace.FlagClosed == 0 {
+					if best < 0 || e < best {
+						best = e
+					}
+					break
+				}
+			}
+		}
+		if best < 0 || gr.Local[best] <= need[evs[best].G] {
+			return false // none, or needed already: demanding it changes nothing
+		}
+		demand(best)
+		return true
+	}
+	demand(close)
+	var tail []int32
+	ready := func(e int32) bool {
+		ev := evs[e]
+		if _, ok := waiting[ev.G]; ok {
+			return false
+		}
+		if ev.Obj == ch && ev.Op == trace.Recv && ev.Flags&trace.FlagClosed == 0 && len(offered) == 0 {
+			return false
+		}
+		for _, x := range gr.Sources(e) {
+			if !st.executed(x) && !isMatch(x, e) {
+				return false
+			}
+		}
+		return st.acquirable(e)
+	}
+	for steps := 0; !st.executed(close); steps++ {
+		if steps > maxCloseFirstSteps {
+			return Schedule{}, fmt.Errorf("the close of event %d is not reached in %d steps", close+1, maxCloseFirstSteps)
+		}
+		if need[sv.G] >= gr.Local[send] {
+			return Schedule{}, fmt.Errorf("the close of event %d needs the send of event %d", close+1, send+1)
+		}
+		best := int32(-1)
+		for _, h := range active {
+			row := gr.G(h)
+			if frozen[h] || st.pos[h] > need[h] || int(st.pos[h]) >= len(row) {
+				continue
+			}
+			if e := row[st.pos[h]]; (best < 0 || e < best) && ready(e) {
+				best = e
+			}
+		}
+		if best < 0 {
+			// A needed operation on the channel lacks its partner.
+			found := false
+			for _, h := range active {
+				if frozen[h] || st.pos[h] > need[h] || int(st.pos[h]) >= len(gr.G(h)) {
+					continue
+				}
+				e := evs[gr.G(h)[st.pos[h]]]
+				if _, ok := waiting[h]; ok && len(offered) > 0 {
+					found = partner(h, trace.Recv)
+				} else if e.Obj == ch && e.Op == trace.Recv && e.Flags&trace.FlagClosed == 0 && len(offered) == 0 {
+					found = partner(h, trace.Send)
+				}
+				if found {
+					break
+				}
+			}
+			if !found {
+				return Schedule{}, fmt.Errorf("held at the send of event %d, its goroutine keeps the close of event %d from running", send+1, close+1)
+			}
+			continue
+		}
+		ev := evs[best]
+		st.step(best)
+		tail = append(tail, best)
+		if ev.Obj == ch && ev.Flags&trace.FlagClosed == 0 {
+			switch ev.Op {
+			case trace.Send:
+				offered = append(offered, best)
+				if unbuffered {
+					waiting[ev.G] = best
+				}
+			case trace.Recv:
+				s := offered[0]
+				offered = offered[1:]
+				delete(waiting, evs[s].G)
+				if matched[best] != s {
+					frozen[ev.G] = true
+				}
+			}
+		}
+	}
+	return Schedule{Prefix: send, Tail: append(tail, send)}, nil
 }

@@ -324,3 +324,26 @@ func Sends() string {
 	_, ok := <-ro
 	return fmt.Sprint(e1, e2, ok)
 }
+
+// RangeSkip ranges over a channel with a continue from inside a switch, a
+// labeled continue from an inner loop and a break: each receive of the
+// loop is gated before its head performs it (rt.RangeGate), at the
+// continues too.
+func RangeSkip(ch <-chan int) (sum int) {
+outer:
+	for v := range ch {
+		switch {
+		case v%2 == 0:
+			continue
+		case v > 100:
+			break outer
+		}
+		for k := 0; k < v; k++ {
+			if k == 3 {
+				continue outer
+			}
+			sum++
+		}
+	}
+	return sum
+}

@@ -216,3 +216,20 @@ func TestFailsOnPurposeToo(t *testing.T) {
 		t.Fatal("failing on purpose")
 	}
 }
+
+func TestRangeSkip(t *testing.T) {
+	ch := make(chan int)
+	go func() {
+		for _, v := range []int{1, 2, 5, 4, 3, 200, 7} {
+			ch <- v
+		}
+		close(ch)
+	}()
+	// 1 + 3 (5 stops at k == 3) + 3; 200 breaks; 7 is left unsent... and
+	// drained below.
+	if got := RangeSkip(ch); got != 7 {
+		t.Errorf("RangeSkip = %d, want 7", got)
+	}
+	for range ch {
+	}
+}
