@@ -25,9 +25,13 @@ import (
 type ScheduleText struct {
 	tr   *Trace
 	file string
-	n    []int32           // Step.N of each event
-	from []int32           // the last write to event i's object before it (-1: none), for reads
-	ws   map[int32][]int32 // writes of each object, in trace order
+	n    []int32 // Step.N of each event
+	from []int32 // the last write to event i's object before it (-1: none), for reads
+	// The writes of each object, in trace order: object o's are
+	// ws[wsAt[o]:wsAt[o+1]] (one array, not a slice per object: a trace
+	// names up to millions of objects).
+	wsAt []int32
+	ws   []int32
 	f    *os.File
 	w    *bufio.Writer
 	off  []int64 // off[i]: where event i's line starts in the file (len: lines written + 1)
@@ -100,8 +104,11 @@ func NewScheduleText(tr *Trace, file string) *ScheduleText {
 	occ := make(map[uint64]int32, 1024)
 	st.n = make([]int32, len(tr.Events))
 	st.from = make([]int32, len(tr.Events))
-	st.ws = map[int32][]int32{}
-	lastW := map[int32]int32{}
+	st.wsAt = make([]int32, len(tr.Objects)+2)
+	lastW := make([]int32, len(tr.Objects))
+	for i := range lastW {
+		lastW[i] = -1
+	}
 	for i := range tr.Events {
 		ev := &tr.Events[i]
 		k := uint64(uint32(ev.G))<<40 ^ uint64(ev.Op)<<32 ^ uint64(uint32(ev.Site))
@@ -109,19 +116,31 @@ func NewScheduleText(tr *Trace, file string) *ScheduleText {
 		occ[k] = c
 		st.n[i] = c
 		st.from[i] = -1
-		if !ev.Op.IsAccess() || ev.Obj < 0 {
+		if !ev.Op.IsAccess() || ev.Obj < 0 || int(ev.Obj) >= len(lastW) {
 			continue
 		}
 		if ev.Op.Reads() {
-			if w, ok := lastW[ev.Obj]; ok {
-				st.from[i] = w
-			}
+			st.from[i] = lastW[ev.Obj]
 		}
 		if ev.Op.Writes() {
 			lastW[ev.Obj] = int32(i)
-			st.ws[ev.Obj] = append(st.ws[ev.Obj], int32(i))
+			st.wsAt[ev.Obj+2]++
 		}
 	}
+	// Counts to offsets (wsAt[o+1] is where o's writes go while filling,
+	// then where they end).
+	for o := 2; o < len(st.wsAt); o++ {
+		st.wsAt[o] += st.wsAt[o-1]
+	}
+	st.ws = make([]int32, st.wsAt[len(st.wsAt)-1])
+	for i := range tr.Events {
+		ev := &tr.Events[i]
+		if ev.Op.IsAccess() && ev.Op.Writes() && ev.Obj >= 0 && int(ev.Obj) < len(lastW) {
+			st.ws[st.wsAt[ev.Obj+1]] = int32(i)
+			st.wsAt[ev.Obj+1]++
+		}
+	}
+	st.wsAt = st.wsAt[:len(tr.Objects)+1]
 	return st
 }
 
@@ -274,7 +293,10 @@ func (st *ScheduleText) changed(prefix int32, tail []int32, stepOf func(int32) (
 // lastWriteBefore returns the last write to obj before event k, -1 if
 // there is none.
 func (st *ScheduleText) lastWriteBefore(obj, k int32) int32 {
-	ws := st.ws[obj]
+	if int(obj) >= len(st.wsAt)-1 {
+		return -1
+	}
+	ws := st.ws[st.wsAt[obj]:st.wsAt[obj+1]]
 	i := sort.Search(len(ws), func(i int) bool { return ws[i] >= k })
 	if i == 0 {
 		return -1
