@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"io"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pecanvet/pecanvet/dynamic/testbin"
@@ -17,15 +19,20 @@ import (
 )
 
 // prediction is one predicted anomaly of a test with its schedule: in
-// memory (s), or, as check makes them, in a file (file, of steps steps,
-// anomaly its anomaly's steps). A schedule replays the test from its
-// start, so on a long trace it has millions of steps, and a package's
-// predictions wait for replay by the hundred: held in memory, they took
-// gigabytes (ants).
+// memory (s), or, as check makes them, in text (text) that is written to
+// its file (file, of steps steps, anomaly its anomaly's steps) when it is
+// replayed. A schedule replays the test from its start, so on a long
+// trace it has millions of steps, and a package's predictions wait for
+// replay by the hundred: held in memory as Steps, they took gigabytes
+// (ants); written each to its file, 41% of the check's CPU (ants), most
+// of them never replayed. The text holds the steps after the trace's
+// recorded prefix; the prefix is read from the trace's steps file
+// (trace.ScheduleText).
 type prediction struct {
 	a       predict.Anomaly
 	s       *trace.Schedule
 	file    string
+	text    *schedFile // nil: the schedule is in file already
 	steps   int
 	anomaly []trace.Step
 	sum     [sha256.Size]byte // of the schedule's text: equal sums, the same steps
@@ -33,6 +40,31 @@ type prediction struct {
 	// (hb.Ordered); if its replay diverges, the race detector may still
 	// confirm it (confirmUnordered).
 	unordered bool
+}
+
+// schedFile is a prediction's schedule text, written to its file once
+// (copies of the prediction share it).
+type schedFile struct {
+	trace.SchedText
+	once sync.Once
+	err  error
+}
+
+// open returns the text of the schedule file of p (s nil).
+func (p prediction) open() (io.ReadCloser, error) {
+	if p.text != nil {
+		return p.text.Open()
+	}
+	return os.Open(p.file)
+}
+
+// writeFile makes sure p's schedule file exists, for a replay to read.
+func (p prediction) writeFile() error {
+	if p.text == nil {
+		return nil
+	}
+	p.text.once.Do(func() { p.text.err = p.text.WriteFile(p.file) })
+	return p.text.err
 }
 
 // schedule returns the prediction's schedule: for one in a file, read
@@ -49,7 +81,7 @@ func (p prediction) schedule(full bool) (*trace.Schedule, error) {
 		}
 		return s, nil
 	}
-	f, err := os.Open(p.file)
+	f, err := p.open()
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +121,7 @@ func (p prediction) eachStepG(f func(g string) bool) {
 		}
 		return
 	}
-	file, err := os.Open(p.file)
+	file, err := p.open()
 	if err != nil {
 		return
 	}
@@ -125,7 +157,7 @@ func (p prediction) eachStep(anomaly func(at []int), f func(g, text []byte) bool
 		}
 		return
 	}
-	file, err := os.Open(p.file)
+	file, err := p.open()
 	if err != nil {
 		anomaly(nil)
 		return
@@ -167,20 +199,33 @@ func (p prediction) eachStep(anomaly func(at []int), f func(g, text []byte) bool
 	}
 }
 
-// writePrediction writes the schedule of anomaly a of tr to file.
-func writePrediction(tr *trace.Trace, a predict.Anomaly, file string) (prediction, error) {
-	p := prediction{a: a, file: file}
-	f, err := os.Create(file)
+// newPrediction renders the schedule of anomaly a with st, the
+// ScheduleText of a's trace, to be written to file when replayed.
+func newPrediction(st *trace.ScheduleText, a predict.Anomaly, file string) (prediction, error) {
+	s, err := st.Schedule(a.Pattern.ID(), a.Schedule.Prefix, a.Schedule.Tail, a.Events)
 	if err != nil {
-		return p, err
+		return prediction{}, err
+	}
+	p := prediction{a: a, file: file, text: &schedFile{SchedText: s}, steps: s.Steps, anomaly: s.Anomaly}
+	// The sum stands for the text: within a trace (the queue compares
+	// the sums of one trace's predictions), a step's line names one
+	// event, so the same header, prefix length and tail are the same
+	// text once the tail's events that continue the prefix are counted
+	// in it.
+	prefix, tail := a.Schedule.Prefix, a.Schedule.Tail
+	for len(tail) > 0 && tail[0] == prefix {
+		prefix, tail = prefix+1, tail[1:]
 	}
 	h := sha256.New()
-	p.steps, p.anomaly, err = trace.WriteSchedule(io.MultiWriter(f, h), tr, a.Pattern.ID(), a.Schedule.Events(), a.Events)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	h.Write(s.Head)
+	var b []byte
+	b = binary.AppendVarint(b, int64(prefix))
+	for _, e := range tail {
+		b = binary.AppendVarint(b, int64(e))
 	}
+	h.Write(b)
 	h.Sum(p.sum[:0])
-	return p, err
+	return p, nil
 }
 
 // Replay outcome of a prediction in a batch.

@@ -482,13 +482,22 @@ func (q *replayQueue) startBatch(is []int) {
 		todo := is
 		for len(todo) > 0 {
 			entries := make([]replay.Entry, len(todo))
+			ps := make([]prediction, len(todo))
 			q.mu.Lock()
 			for k, i := range todo {
 				it := q.items[i]
+				ps[k] = it.p
 				entries[k] = replay.Entry{Test: it.g.test, Sched: it.p.file, Steps: it.p.steps, Dir: q.replayDir(i), Opt: q.bounded(it.g.ropt)}
 				entries[k].Opt.Explore = q.explorePermit(it)
 			}
 			q.mu.Unlock()
+			// A schedule's file is written only now that it is replayed
+			// (prediction.text). A process cannot run one that could not
+			// be written, nor what follows it: those are replayed alone,
+			// which says why.
+			for _, p := range ps {
+				p.writeFile()
+			}
 			var vs []replay.Verdict
 			var ran []bool
 			if len(todo) > 1 {

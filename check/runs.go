@@ -12,6 +12,7 @@ import (
 
 	"github.com/pecanvet/pecanvet/dynamic/record"
 	"github.com/pecanvet/pecanvet/dynamic/testbin"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/internal/note"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
@@ -104,6 +105,9 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	}
 	var preds []prediction
 	flt := newFilters(tr, c.opt)
+	// The trace's steps, written once for all its predictions' schedules
+	// as far as they need, made on the first one.
+	var st *trace.ScheduleText
 	collect := func(a predict.Anomaly) bool {
 		if c.seen[a.Key] {
 			c.found++
@@ -116,7 +120,10 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 			// instances of a pruned key are still tried.)
 			return false
 		}
-		p, err := writePrediction(tr, a, filepath.Join(dir, fmt.Sprintf("p%d.schedule", len(preds)+1)))
+		if st == nil {
+			st = trace.NewScheduleText(tr, filepath.Join(dir, "steps"))
+		}
+		p, err := newPrediction(st, a, filepath.Join(dir, fmt.Sprintf("p%d.schedule", len(preds)+1)))
 		if err != nil {
 			c.rep.addNote(note.Predict, c.pkg, c.test, "%v", err)
 			return false
@@ -142,6 +149,12 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		popt.Prefer = func(sites []string) bool { return onCandidate(sites, cands) }
 	}
 	res, err := predict.Run(tr, anomaliesOf(c.test, c.opt.Anomalies), popt)
+	if st != nil {
+		if cerr := st.Close(); cerr != nil {
+			c.rep.addNote(note.Predict, c.pkg, c.test, "%v", cerr)
+			preds = nil
+		}
+	}
 	c.rep.Time.Predict += time.Since(pstart)
 	if res != nil {
 		c.rep.Folded += res.Stats.Folded
@@ -339,6 +352,9 @@ func replayRetrying(ctx context.Context, b *testbin.Build, pkg, test string, p p
 	run := func(dir string) replay.Verdict {
 		if p.s != nil {
 			return replay.Run(ctx, b, pkg, test, p.s, dir, o)
+		}
+		if err := p.writeFile(); err != nil {
+			return replay.Verdict{Verdict: replay.Ended, Message: "writing the schedule: " + err.Error(), Steps: p.steps}
 		}
 		return replay.RunFile(ctx, b, pkg, test, p.file, p.steps, dir, o)
 	}
