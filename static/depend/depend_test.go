@@ -187,6 +187,12 @@ func TestJudge(t *testing.T) {
 			r(2, at("if c, ok := g.m[key]; ok {", "["), frame(9, "g *Flight", "Do")),
 			w(1, at("delete(g.m, key) // the placeholder gone", "("), frame(1, "g *Flight", "Hold")),
 		}, true},
+		{"a method without results: the check decides its return, which returns no value", []Event{
+			r(1, at("if atomic.LoadInt32(&p.state) == 1 {", "("), frame(1, "p *Pool", "Purge")),
+			rmw(2, at("atomic.StoreInt32(&p.state, 1)", "("), frame(9, "p *Pool", "Close")),
+			onVar(1, w(2, at("func (s *wstack) reset() { s.items = nil }", "items"), frame(9, "p *Pool", "Close"), frame(10, "s *wstack", "reset"))),
+			onVar(1, r(1, at("n := len(s.items)", "items"), frame(1, "p *Pool", "Purge"), frame(2, "s *wstack", "refresh"))),
+		}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

@@ -291,7 +291,13 @@ func (t *taint) taintMem(a ssa.Value) {
 func (t *taint) returned(r *ssa.Return) {
 	fn := r.Parent()
 	if fn == t.sc.root {
-		t.result = true
+		// A return that yields no value hands nothing on: a method
+		// without results whose early return a check decides has no
+		// result to mix with a later read (ants' purgeStaleWorkers,
+		// reported as an "inconsistent result").
+		if len(r.Results) > 0 {
+			t.result = true
+		}
 		return
 	}
 	for _, c := range t.x.callsIn(t.sc, fn) {

@@ -314,3 +314,45 @@ func (g *Flight) Hold(key string, fn func()) {
 	delete(g.m, key) // the placeholder gone
 	g.mu.Unlock()
 }
+
+// stack is a pool's worker queue, called through an interface as ants'
+// workerQueue is.
+type stack interface{ refresh() int }
+
+type wstack struct{ items []int }
+
+func (s *wstack) refresh() int {
+	n := len(s.items)
+	if n > 0 {
+		s.items = s.items[:0]
+	}
+	return n
+}
+
+func (s *wstack) reset() { s.items = nil }
+
+// Pool's purger stops once the pool is closed; it returns nothing.
+type Pool struct {
+	state   int32
+	workers stack
+	ws      *wstack
+}
+
+func (p *Pool) Purge() {
+	if atomic.LoadInt32(&p.state) == 1 {
+		return
+	}
+	if p.workers.refresh() > 0 {
+		p.Purge()
+	}
+}
+
+func (p *Pool) Close() {
+	atomic.StoreInt32(&p.state, 1)
+	p.ws.reset()
+}
+
+func newPool() *Pool {
+	ws := &wstack{}
+	return &Pool{workers: ws, ws: ws}
+}
