@@ -19,13 +19,15 @@ import (
 // own effect: its proof is that the replay deadlocked there
 // (replay.Verdict.Deadlocked), whatever the test does otherwise. A
 // failure that a serial control of the schedule shows too (Control) is
-// the schedule's timing, not the interleaving's: no effect.
+// the schedule's timing, not the interleaving's: no effect; nor is a test
+// killed at the replay's time bound without a verdict of its own
+// (replay.Verdict.Unended).
 func (f *Finding) Effect() bool {
 	v := f.Verdict
 	if f.Deadlock() || f.Leak() || f.EarlyWait() {
 		return true
 	}
-	return (!v.Passed || v.Panicked) && !v.AsBaseline && f.Control == ""
+	return (!v.Passed || v.Panicked) && !v.AsBaseline && !v.Unended && f.Control == ""
 }
 
 // Deadlock reports whether the finding is a lock-order inversion (or a

@@ -54,6 +54,10 @@ func TestWithoutEffect(t *testing.T) {
 		f.Verdict.AsBaseline = true
 		return f
 	}
+	unended := func(f Finding) Finding {
+		f.Verdict.Unended = true
+		return f
+	}
 	for i, tc := range []struct {
 		f        Finding
 		reported bool
@@ -93,6 +97,12 @@ func TestWithoutEffect(t *testing.T) {
 		{mk(rrw, replay.Reproduced, true, false), false, true},
 		{dep(mk(rrw, replay.Reproduced, true, false)), false, true},
 		{asBaseline(mk(rrw, replay.Reproduced, false, false)), false, true},
+		// Killed at the replay's bound with no verdict of its own: no
+		// effect (ants' TestPoolTuneScaleUp, "test fails" with no line).
+		{unended(mk(rrw, replay.Reproduced, false, false)), false, true},
+		{unended(mk(av, replay.Reproduced, false, false)), false, true},
+		{unended(dep(mk(av, replay.Reproduced, false, false))), true, false},
+		{unended(drv(mk(av, replay.Reproduced, false, false))), false, true},
 	} {
 		rep := &Report{Findings: []Finding{tc.f}}
 		if got := len(rep.Reported()) == 1; got != tc.reported {

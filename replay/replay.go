@@ -138,9 +138,15 @@ type Verdict struct {
 	Passed      bool   `json:"passed"`
 	Panicked    bool   `json:"panicked,omitempty"`
 	Consequence string `json:"consequence,omitempty"` // panic message or failed assertion
-	Output      string `json:"-"`
-	Trace       string `json:"-"` // path of the replay's own trace (removed unless kept)
-	Wall        time.Duration
+	// Unended: the process was killed at the replay's time bound with no
+	// failure or panic of the test's own and no hang proven: the test
+	// gave no verdict, and not passing is no effect of the schedule (a
+	// test that runs long under replay, or whose goroutines wait on
+	// timers). Consequence says it did not end.
+	Unended bool   `json:"unended,omitempty"`
+	Output  string `json:"-"`
+	Trace   string `json:"-"` // path of the replay's own trace (removed unless kept)
+	Wall    time.Duration
 }
 
 // Run replays test of package pkg in build b under sched. dir is a scratch
@@ -235,6 +241,13 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 		v.Verdict = Timeout
 	}
 	v.Panicked, v.Consequence = consequence(r.Output, r.Passed)
+	if r.TimedOut && !v.Panicked && v.Hang == "" && v.Consequence == "test fails" {
+		// Bare "test fails": the kill, not an assertion. (ants'
+		// TestPoolTuneScaleUp was reported failing so, its output ending
+		// at "=== RUN" after the 30s bound.)
+		v.Unended = true
+		v.Consequence = fmt.Sprintf("the test did not end within %v", opt.Timeout)
+	}
 	if v.Verdict == Deadlock && len(v.Deadlocked) > 0 && !v.Outside {
 		// (rt sets Deadlocked only with the proof: two goroutines of an
 		// inversion, or a lost signal's waiter.)

@@ -74,6 +74,7 @@ func TestJudge(t *testing.T) {
 	sweep := frame(1, "c *Cache", "Sweep")
 	rng, del := at("for k, v := range c.m", "for"), at("delete(c.m, k)", "(")
 	reread := func(e Event, later ...int) Event { e.Reread = later; return e }
+	flightDo := frame(1, "g *Flight", "Do")
 	onVar := func(v int, e Event) Event { e.Var = v; return e }
 
 	for _, tc := range []struct {
@@ -165,6 +166,33 @@ func TestJudge(t *testing.T) {
 			w(2, at("atomic.StoreInt64(&g.raw, n)", "("), frame(9, "g *Gauge", "RaiseBlind")),
 			w(1, at("atomic.StoreInt64(&g.raw, n)", "("), frame(1, "g *Gauge", "RaiseBlind")),
 		}, true},
+		{"singleflight: the pending call read by a duplicate caller, which waits for it", []Event{
+			w(1, at("g.m[key] = c", "["), flightDo),
+			r(2, at("if c, ok := g.m[key]; ok {", "["), frame(9, "g *Flight", "Do")),
+			w(1, at("delete(g.m, key)", "("), flightDo, frame(2, "g *Flight", "doCall")),
+		}, false},
+		{"singleflight: the map then the pending call read by a duplicate caller (inconsistent snapshot), which waits for it", []Event{
+			w(1, at("g.m = make(map[string]*flightCall)", "m ="), flightDo),
+			onVar(0, r(2, at("if c, ok := g.m[key]; ok {", "m["), frame(9, "g *Flight", "Do"))),
+			onVar(1, r(2, at("if c, ok := g.m[key]; ok {", "["), frame(9, "g *Flight", "Do"))),
+			onVar(1, w(1, at("delete(g.m, key)", "("), flightDo, frame(2, "g *Flight", "doCall"))),
+		}, false},
+		{"the pending call read and used without waiting", []Event{
+			w(1, at("g.m[key] = c", "["), flightDo),
+			r(2, at("if p, ok := g.m[key]; ok {", "["), frame(9, "g *Flight", "Peek")),
+			w(1, at("delete(g.m, key)", "("), flightDo, frame(2, "g *Flight", "doCall")),
+		}, true},
+		{"a duplicate caller waits on a call that the writer never releases", []Event{
+			w(1, at("g.m[key] = new(flightCall)", "["), frame(1, "g *Flight", "Hold")),
+			r(2, at("if c, ok := g.m[key]; ok {", "["), frame(9, "g *Flight", "Do")),
+			w(1, at("delete(g.m, key) // the placeholder gone", "("), frame(1, "g *Flight", "Hold")),
+		}, true},
+		{"a method without results: the check decides its return, which returns no value", []Event{
+			r(1, at("if atomic.LoadInt32(&p.state) == 1 {", "("), frame(1, "p *Pool", "Purge")),
+			rmw(2, at("atomic.StoreInt32(&p.state, 1)", "("), frame(9, "p *Pool", "Close")),
+			onVar(1, w(2, at("func (s *wstack) reset() { s.items = nil }", "items"), frame(9, "p *Pool", "Close"), frame(10, "s *wstack", "reset"))),
+			onVar(1, r(1, at("n := len(s.items)", "items"), frame(1, "p *Pool", "Purge"), frame(2, "s *wstack", "refresh"))),
+		}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

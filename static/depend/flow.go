@@ -132,6 +132,16 @@ func (t *taint) run() {
 	}
 }
 
+// valuePos is where v is computed. A comma-ok's flag (an Extract, which
+// has no position of its own) is at the lookup, assertion or receive
+// that yields it: `if c, ok := g.m[key]; ok` branches on the lookup.
+func valuePos(v ssa.Value) token.Pos {
+	if e, ok := v.(*ssa.Extract); ok && !e.Pos().IsValid() {
+		return e.Tuple.Pos()
+	}
+	return v.Pos()
+}
+
 // memory taints the loads of a local variable that holds a tainted value.
 func (t *taint) memory(a ssa.Value) {
 	refs := a.Referrers()
@@ -177,7 +187,7 @@ func local(addr ssa.Value) ssa.Value {
 func (t *taint) refer(v ssa.Value, r ssa.Instruction) {
 	switch r := r.(type) {
 	case *ssa.If:
-		t.decided(r.Cond.Pos())
+		t.decided(valuePos(r.Cond))
 		t.tested = true
 		t.branch(r.Block())
 	case *ssa.Store:
@@ -281,7 +291,13 @@ func (t *taint) taintMem(a ssa.Value) {
 func (t *taint) returned(r *ssa.Return) {
 	fn := r.Parent()
 	if fn == t.sc.root {
-		t.result = true
+		// A return that yields no value hands nothing on: a method
+		// without results whose early return a check decides has no
+		// result to mix with a later read (ants' purgeStaleWorkers,
+		// reported as an "inconsistent result").
+		if len(r.Results) > 0 {
+			t.result = true
+		}
 		return
 	}
 	for _, c := range t.x.callsIn(t.sc, fn) {

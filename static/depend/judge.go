@@ -103,7 +103,9 @@ var (
 //     map reads no value back);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
-//     first flowing into the second as above (an inconsistent pair).
+//     first flowing into the second as above (an inconsistent pair);
+//     unless the reader waits on what it found for the writer to release
+//     it (handoff: singleflight's pending call).
 //
 // A value is used when it reaches a branch, a store to shared memory
 // (other than back into the variable it was read from: an increment is
@@ -165,6 +167,9 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
+				if x.handoff(a, evs[reads[0]]) {
+					continue
+				}
 				if at, ok := x.uses(evs[reads[0]]); ok {
 					r := evs[reads[0]]
 					return Verdict{true, "intermediate state", fmt.Sprintf("another goroutine reads at %s the value between the writes at %s and %s, and uses it at %s", short(r.Site), short(a.Site), short(b.Site), at), [2]string{a.Site, r.Site}}
@@ -172,7 +177,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r2) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {

@@ -249,3 +249,110 @@ func (g *Gauge) RaiseBlind(n int64) {
 		atomic.StoreInt64(&g.raw, n)
 	}
 }
+
+// Flight is singleflight's Group: Do publishes the pending call and
+// unlocks so that duplicate callers find it and wait for its result.
+type Flight struct {
+	mu sync.Mutex
+	m  map[string]*flightCall
+}
+
+type flightCall struct {
+	wg   sync.WaitGroup
+	val  int
+	dups int
+}
+
+func (g *Flight) Do(key string, fn func() int) (int, bool) {
+	g.mu.Lock()
+	if g.m == nil {
+		g.m = make(map[string]*flightCall)
+	}
+	if c, ok := g.m[key]; ok {
+		c.dups++
+		g.mu.Unlock()
+		c.wg.Wait()
+		return c.val, true
+	}
+	c := new(flightCall)
+	c.wg.Add(1)
+	g.m[key] = c
+	g.mu.Unlock()
+
+	g.doCall(c, key, fn)
+	return c.val, c.dups > 0
+}
+
+func (g *Flight) doCall(c *flightCall, key string, fn func() int) {
+	c.val = fn()
+	g.mu.Lock()
+	c.wg.Done()
+	if g.m[key] == c {
+		delete(g.m, key)
+	}
+	g.mu.Unlock()
+}
+
+// Peek returns the pending call's value without waiting for it to be set.
+func (g *Flight) Peek(key string) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if p, ok := g.m[key]; ok {
+		return p.val
+	}
+	return 0
+}
+
+// Hold publishes a placeholder call that it never completes: whoever
+// waits on it waits for nothing Hold releases.
+func (g *Flight) Hold(key string, fn func()) {
+	g.mu.Lock()
+	g.m[key] = new(flightCall)
+	g.mu.Unlock()
+	fn()
+	g.mu.Lock()
+	delete(g.m, key) // the placeholder gone
+	g.mu.Unlock()
+}
+
+// stack is a pool's worker queue, called through an interface as ants'
+// workerQueue is.
+type stack interface{ refresh() int }
+
+type wstack struct{ items []int }
+
+func (s *wstack) refresh() int {
+	n := len(s.items)
+	if n > 0 {
+		s.items = s.items[:0]
+	}
+	return n
+}
+
+func (s *wstack) reset() { s.items = nil }
+
+// Pool's purger stops once the pool is closed; it returns nothing.
+type Pool struct {
+	state   int32
+	workers stack
+	ws      *wstack
+}
+
+func (p *Pool) Purge() {
+	if atomic.LoadInt32(&p.state) == 1 {
+		return
+	}
+	if p.workers.refresh() > 0 {
+		p.Purge()
+	}
+}
+
+func (p *Pool) Close() {
+	atomic.StoreInt32(&p.state, 1)
+	p.ws.reset()
+}
+
+func newPool() *Pool {
+	ws := &wstack{}
+	return &Pool{workers: ws, ws: ws}
+}
