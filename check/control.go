@@ -27,12 +27,22 @@ import (
 // replayed again serialized: the same steps (the same prefix, the same
 // goroutines held the same way, the same end), except that the steps the
 // remote goroutines run inside the local unit's window move before the
-// unit's first event, or after its last — the two serial orders. If one
-// of them runs to its end and the test fails the same way (at the same places: sameFailure),
-// the failure is not the interleaving's: the finding has no effect and
-// stands or falls by the dependence criterion like any other. A serial
-// control of a real atomicity violation gives the correct result and
-// passes. A control that does not run to its end (a lock or channel
+// unit's first event, or after its last — the two serial orders. The
+// failure is the delays' only if both run to their end and the test
+// fails the same way in both, with the same messages (sameFailure): then
+// it depends neither on the interleaving nor on the order the steps take
+// around the unit, and the finding has no effect and stands or falls by
+// the dependence criterion like any other. One serial order failing is
+// not enough: a test that fails when the other goroutine's steps all come
+// first fails by the order, which the interleaving chose (the PECAN
+// paper's Figure 1, pecanfig1), and moving one remote check before the
+// unit leaves the remote goroutine's own unit open across it, the
+// mirror-image violation (registry). Nor are the failure's places
+// enough: a control may still hold another instance of the bug (gauge's
+// Reset inside the long call, when the unit is the short call's), which
+// fails at the same place with another value (running = -1, not -2). A
+// serial control of a real atomicity violation gives the correct result
+// and passes. A control that does not run to its end (a lock or channel
 // orders the moved steps) proves nothing, and the effect stands.
 
 // runControl is replayRetrying, for control replays (a variable for tests).
@@ -150,38 +160,64 @@ func serialControls(s *trace.Schedule, T, AR []int) []*trace.Schedule {
 	return []*trace.Schedule{before, after}
 }
 
-// sameFailure reports whether control replay c ran its whole schedule
-// and failed as replay v did: at the same places (failPlaces), both
-// panicking or neither. A schedule whose test fails at a place more than
-// its control's fails there by the interleaving: a lost update that
-// breaks the final count besides an early check the held goroutine
-// breaks in both.
-func sameFailure(c, v replay.Verdict) bool {
-	if c.Verdict != replay.Reproduced || c.Interrupted || c.AsBaseline || c.Passed && !c.Panicked {
+// sameFailure reports whether control replay c, of control schedule cs,
+// ran its schedule and failed as replay v did: both panicking or
+// neither, with the same messages at the same places (failures), numbers
+// included. A schedule whose test fails at a place more than its
+// control's fails there by the interleaving (a lost update that breaks
+// the final count besides an early check the held goroutine breaks in
+// both), and one that fails at the same place with another value breaks
+// it more (or otherwise) than the control.
+//
+// A control in which the local goroutine takes another path inside its
+// unit, or reaches a step on another object, counts as run: a serial
+// order changes what the unit reads (a CAS that swaps where the
+// schedule's failed, a first request where the schedule's found
+// another's, another state struct behind a pointer), which is the serial
+// order's doing, not a step the control failed to place. Everything before the unit ran as
+// scheduled, the program ran on free, and its failure is compared.
+func sameFailure(c replay.Verdict, cs *trace.Schedule, v replay.Verdict) bool {
+	if c.AsBaseline || c.Passed && !c.Panicked {
 		return false
 	}
-	return c.Panicked == v.Panicked && failPlaces(c.Consequence) == failPlaces(v.Consequence)
+	if c.Verdict != replay.Reproduced || c.Interrupted {
+		switch c.Verdict {
+		case replay.Reproduced, replay.Diverged, replay.WrongObject:
+		default:
+			return false
+		}
+		if cs == nil || len(cs.Anomaly) == 0 {
+			return false
+		}
+		first := cs.Anomaly[0] // the unit's first event: event 0 is local, and the first of the pattern
+		if c.Goroutine != cs.Steps[first].G || c.Step-1 < first {
+			return false
+		}
+	}
+	return c.Panicked == v.Panicked && failures(c.Consequence) == failures(v.Consequence)
 }
 
-// failPlaces is every place a consequence names (the file:line of each
-// failed assertion, or of the panic), sorted, once each; else its text
-// without numbers, as effectKey.
-func failPlaces(c string) string {
-	ps := failPlace.FindAllString(c, -1)
-	if len(ps) == 0 {
-		return effectKey(c)
+// failures is a consequence's failed assertions ("x_test.go:12: got 1,
+// want 2"), sorted, once each, so that two runs whose goroutines report
+// in another order compare equal; a panic's message as it is.
+func failures(c string) string {
+	rest, ok := strings.CutPrefix(c, "test fails: ")
+	if !ok {
+		return c
 	}
-	slices.Sort(ps)
-	return strings.Join(slices.Compact(ps), " ")
+	fs := strings.Split(rest, "; ")
+	slices.Sort(fs)
+	return strings.Join(slices.Compact(fs), "; ")
 }
 
 // controlItems replays the serial controls of the replayed items whose
 // findings want one (wantsControl), up to the queue's workers at a time,
-// and sets qItem.control for those whose failure a control shows too.
-// Each gets at most two control replays, one per serial order, stopping
-// at the first that fails the same way. Called by finish, after wait.
+// and sets qItem.control for those whose failure both serial controls
+// show too. Each gets at most two control replays, one per serial order,
+// stopping at the first that does not fail the same way. Called by
+// finish, after wait.
 func (q *replayQueue) controlItems(rep *Report) {
-	if !q.opt.Controls {
+	if q.opt.NoControls {
 		return
 	}
 	var todo []*qItem
@@ -209,7 +245,8 @@ func (q *replayQueue) controlItems(rep *Report) {
 			defer wg.Done()
 			defer func() { <-sem }()
 			p := it.p.a.Pattern
-			for k, c := range serialControls(it.s, p.T, p.AR) {
+			cs := serialControls(it.s, p.T, p.AR)
+			for k, c := range cs {
 				if q.ctx.Err() != nil {
 					return
 				}
@@ -219,15 +256,17 @@ func (q *replayQueue) controlItems(rep *Report) {
 				start := time.Now()
 				v := runControl(q.ctx, q.b, q.pkg, it.g.test, prediction{a: it.p.a, s: c}, dir, q.bounded(it.g.ropt))
 				d := time.Since(start)
-				q.opt.progress("check: %s %s: replay %d: control %s: %s, passed %v, in %v", q.pkg, it.g.test, it.n(), order, v.Verdict, v.Passed, d.Round(time.Millisecond))
+				q.opt.progress("check: %s %s: replay %d: control %s: %s at step %d of %d (%s: %s, not %s), passed %v, %q, in %v", q.pkg, it.g.test, it.n(), order, v.Verdict, v.Step, len(c.Steps), v.Goroutine, v.Actual, v.Expected, v.Passed, v.Consequence, d.Round(time.Millisecond))
 				mu.Lock()
 				runs++
 				wall += d
 				mu.Unlock()
-				if sameFailure(v, it.v) {
-					it.control = fmt.Sprintf("the serial order with the other goroutines' steps %s the unit fails the same way", order)
+				if !sameFailure(v, c, it.v) {
 					return
 				}
+			}
+			if len(cs) > 0 {
+				it.control = "both serial orders, the other goroutines' steps before the unit and after it, fail the same way"
 			}
 		}()
 	}

@@ -60,9 +60,16 @@ func TestSerialControls(t *testing.T) {
 	}
 }
 
-// TestSameFailure: a control counts only if it ran its whole schedule
-// and failed at the same places.
+// TestSameFailure: a control counts only if it ran its whole schedule,
+// or its local goroutine took another path inside the unit, and failed
+// with the same messages at the same places.
 func TestSameFailure(t *testing.T) {
+	cs := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Site: "p"}, {G: "g1", Op: trace.Read, Site: "a"}, {G: "g2", Op: trace.Write, Site: "b"}, {G: "g1", Op: trace.Read, Site: "c"},
+	}, Anomaly: []int{1, 3}}
+	diverged := func(g string, step int) replay.Verdict {
+		return replay.Verdict{Verdict: replay.Diverged, Goroutine: g, Step: step, Consequence: "test fails: x_test.go:12: got 1, want 2"}
+	}
 	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 1, want 2"}
 	// The schedule failed at x_test.go:12 and, by its interleaving, at :20 too.
 	lost := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 1, want 2; x_test.go:20: count = 2, want 3"}
@@ -71,17 +78,28 @@ func TestSameFailure(t *testing.T) {
 		c, v replay.Verdict
 		want bool
 	}{
-		{ctl(replay.Reproduced, "test fails: x_test.go:12: got 0, want 2"), v, true},
+		{ctl(replay.Reproduced, "test fails: x_test.go:12: got 1, want 2"), v, true},
+		// The same place, another value: the interleaving broke it otherwise.
+		{ctl(replay.Reproduced, "test fails: x_test.go:12: got 0, want 2"), v, false},
 		{replay.Verdict{Verdict: replay.Reproduced, Passed: true}, v, false},
-		{ctl(replay.Reproduced, "test fails: x_test.go:15: got 0, want 2"), v, false},
-		{ctl(replay.Diverged, "test fails: x_test.go:12: got 0, want 2"), v, false},
-		{replay.Verdict{Verdict: replay.Reproduced, Interrupted: true, Consequence: "test fails: x_test.go:12: got 0, want 2"}, v, false},
+		{ctl(replay.Reproduced, "test fails: x_test.go:15: got 1, want 2"), v, false},
+		{ctl(replay.Diverged, "test fails: x_test.go:12: got 1, want 2"), v, false},
+		// The unit took another path in the serial order: run.
+		{diverged("g1", 4), v, true},
+		{diverged("g1", 2), v, true},
+		{replay.Verdict{Verdict: replay.WrongObject, Goroutine: "g1", Step: 4, Consequence: v.Consequence}, v, true},
+		{replay.Verdict{Verdict: replay.Reproduced, Interrupted: true, Goroutine: "g1", Step: 4, Consequence: v.Consequence}, v, true},
+		{replay.Verdict{Verdict: replay.Deadlock, Goroutine: "g1", Step: 4, Consequence: v.Consequence}, v, false},
+		// Before the unit, or another goroutine: a step the control missed.
+		{diverged("g1", 1), v, false},
+		{diverged("g2", 3), v, false},
+		{replay.Verdict{Verdict: replay.Reproduced, Interrupted: true, Goroutine: "g2", Step: 3, Consequence: "test fails: x_test.go:12: got 1, want 2"}, v, false},
 		{replay.Verdict{Verdict: replay.Reproduced, Panicked: true, Consequence: "panic: boom at x_test.go:12"}, v, false},
 		{ctl(replay.Reproduced, "test fails: x_test.go:12: got 1, want 2"), lost, false},
 		{ctl(replay.Reproduced, "test fails: x_test.go:20: count = 2, want 3; x_test.go:12: got 1, want 2"), lost, true},
 	} {
-		if got := sameFailure(tc.c, tc.v); got != tc.want {
-			t.Errorf("sameFailure(%q, %q) = %v, want %v", tc.c.Consequence, tc.v.Consequence, got, tc.want)
+		if got := sameFailure(tc.c, cs, tc.v); got != tc.want {
+			t.Errorf("sameFailure(%s %s@%d %q, %q) = %v, want %v", tc.c.Verdict, tc.c.Goroutine, tc.c.Step, tc.c.Consequence, tc.v.Consequence, got, tc.want)
 		}
 	}
 }
