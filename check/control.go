@@ -44,6 +44,12 @@ import (
 // serial control of a real atomicity violation gives the correct result
 // and passes. A control that does not run to its end (a lock or channel
 // orders the moved steps) proves nothing, and the effect stands.
+//
+// A serial order that passes leaves one more question: does the
+// interleaving fail the test, or did that replay? The schedule fixes the
+// interleaving, so it is replayed once more (the repeat): if it runs
+// through the unit again and the test passes, the failure did not come
+// from what the schedule fixes (controlled).
 
 // runControl is replayRetrying, for control replays (a variable for tests).
 var runControl = replayRetrying
@@ -177,24 +183,29 @@ func serialControls(s *trace.Schedule, T, AR []int) []*trace.Schedule {
 // order's doing, not a step the control failed to place. Everything before the unit ran as
 // scheduled, the program ran on free, and its failure is compared.
 func sameFailure(c replay.Verdict, cs *trace.Schedule, v replay.Verdict) bool {
-	if c.AsBaseline || c.Passed && !c.Panicked {
+	if c.AsBaseline || c.Passed && !c.Panicked || !ranUnit(c, cs) {
 		return false
 	}
-	if c.Verdict != replay.Reproduced || c.Interrupted {
-		switch c.Verdict {
-		case replay.Reproduced, replay.Diverged, replay.WrongObject:
-		default:
-			return false
-		}
-		if cs == nil || len(cs.Anomaly) == 0 {
-			return false
-		}
-		first := cs.Anomaly[0] // the unit's first event: event 0 is local, and the first of the pattern
-		if c.Goroutine != cs.Steps[first].G || c.Step-1 < first {
-			return false
-		}
-	}
 	return c.Panicked == v.Panicked && failures(c.Consequence) == failures(v.Consequence)
+}
+
+// ranUnit reports whether replay c of schedule cs ran it to its end, or
+// until the local goroutine took another path (or reached another
+// object) inside its unit (see sameFailure).
+func ranUnit(c replay.Verdict, cs *trace.Schedule) bool {
+	if c.Verdict == replay.Reproduced && !c.Interrupted {
+		return true
+	}
+	switch c.Verdict {
+	case replay.Reproduced, replay.Diverged, replay.WrongObject:
+	default:
+		return false
+	}
+	if cs == nil || len(cs.Anomaly) == 0 {
+		return false
+	}
+	first := cs.Anomaly[0] // the unit's first event: event 0 is local, and the first of the pattern
+	return c.Goroutine == cs.Steps[first].G && c.Step-1 >= first
 }
 
 // failures is a consequence's failed assertions ("x_test.go:12: got 1,
@@ -210,12 +221,46 @@ func failures(c string) string {
 	return strings.Join(slices.Compact(fs), "; ")
 }
 
+// controlled runs the controls of a schedule s whose replay v failed,
+// with run (false: stopped), and says why the failure is not the
+// interleaving's, or "". First the serial controls cs: if both fail as v
+// did, the failure does not depend on where the remote steps go. Else,
+// if one passed, s again: the schedule fixes the interleaving, so a
+// failure that is the interleaving's comes back; if s runs through its
+// unit again and the test passes, the failure was the replay's timing
+// (go-quartz's TestScheduler: a job due in 800 ms had not run after a
+// 1 s sleep in one replay, and had in the next).
+func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, run func(name, what string, s *trace.Schedule) (replay.Verdict, bool)) string {
+	passes := false
+	for k, c := range cs {
+		order := [...]string{"before", "after"}[k]
+		cv, ok := run(order, "the other goroutines' steps "+order+" the unit", c)
+		if !ok {
+			return ""
+		}
+		if !sameFailure(cv, c, v) {
+			passes = cv.Passed && !cv.Panicked
+			break
+		}
+		if k == len(cs)-1 {
+			return "both serial orders, the other goroutines' steps before the unit and after it, fail the same way"
+		}
+	}
+	if !passes {
+		return ""
+	}
+	rv, ok := run("repeat", "the same schedule again", s)
+	if ok && ranUnit(rv, s) && rv.Passed && !rv.Panicked {
+		return "a serial order passes, and so does the same schedule replayed again"
+	}
+	return ""
+}
+
 // controlItems replays the serial controls of the replayed items whose
 // findings want one (wantsControl), up to the queue's workers at a time,
-// and sets qItem.control for those whose failure both serial controls
-// show too. Each gets at most two control replays, one per serial order,
-// stopping at the first that does not fail the same way. Called by
-// finish, after wait.
+// and sets qItem.control for those whose failure controlled finds not the
+// interleaving's: at most three control replays each (two serial orders,
+// then the schedule again). Called by finish, after wait.
 func (q *replayQueue) controlItems(rep *Report) {
 	if q.opt.NoControls {
 		return
@@ -244,30 +289,24 @@ func (q *replayQueue) controlItems(rep *Report) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			p := it.p.a.Pattern
-			cs := serialControls(it.s, p.T, p.AR)
-			for k, c := range cs {
+			run := func(name, what string, s *trace.Schedule) (replay.Verdict, bool) {
 				if q.ctx.Err() != nil {
-					return
+					return replay.Verdict{}, false
 				}
-				order := [...]string{"before", "after"}[k]
-				q.opt.progress("check: %s %s: replay %d: control, the other goroutines' steps %s the unit", q.pkg, it.g.test, it.n(), order)
-				dir := filepath.Join(it.g.dir, fmt.Sprintf("r%d-control-%s", it.n(), order))
+				q.opt.progress("check: %s %s: replay %d: control %s, %s", q.pkg, it.g.test, it.n(), name, what)
+				dir := filepath.Join(it.g.dir, fmt.Sprintf("r%d-control-%s", it.n(), name))
 				start := time.Now()
-				v := runControl(q.ctx, q.b, q.pkg, it.g.test, prediction{a: it.p.a, s: c}, dir, q.bounded(it.g.ropt))
+				v := runControl(q.ctx, q.b, q.pkg, it.g.test, prediction{a: it.p.a, s: s}, dir, q.bounded(it.g.ropt))
 				d := time.Since(start)
-				q.opt.progress("check: %s %s: replay %d: control %s: %s at step %d of %d (%s: %s, not %s), passed %v, %q, in %v", q.pkg, it.g.test, it.n(), order, v.Verdict, v.Step, len(c.Steps), v.Goroutine, v.Actual, v.Expected, v.Passed, v.Consequence, d.Round(time.Millisecond))
+				q.opt.progress("check: %s %s: replay %d: control %s: %s at step %d of %d, passed %v, %q, in %v", q.pkg, it.g.test, it.n(), name, v.Verdict, v.Step, len(s.Steps), v.Passed, v.Consequence, d.Round(time.Millisecond))
 				mu.Lock()
 				runs++
 				wall += d
 				mu.Unlock()
-				if !sameFailure(v, c, it.v) {
-					return
-				}
+				return v, true
 			}
-			if len(cs) > 0 {
-				it.control = "both serial orders, the other goroutines' steps before the unit and after it, fail the same way"
-			}
+			p := it.p.a.Pattern
+			it.control = controlled(serialControls(it.s, p.T, p.AR), it.s, it.v, run)
 		}()
 	}
 	wg.Wait()

@@ -103,3 +103,41 @@ func TestSameFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestControlled: both serial orders failing the same way, or a serial
+// order and the repeat passing, make the failure not the interleaving's;
+// a serial order passing while the repeat fails again leaves it.
+func TestControlled(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Site: "a"}, {G: "g2", Op: trace.Write, Site: "b"}, {G: "g1", Op: trace.Read, Site: "c"},
+	}, Anomaly: []int{0, 1, 2}}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 1, want 2"}
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	for _, tc := range []struct {
+		name    string
+		results map[string]replay.Verdict
+		want    bool
+		runs    string
+	}{
+		{"both fail", map[string]replay.Verdict{"before": v, "after": v}, true, "before after"},
+		{"order", map[string]replay.Verdict{"before": pass, "after": v, "repeat": v}, false, "before repeat"},
+		{"timing", map[string]replay.Verdict{"before": pass, "after": v, "repeat": pass}, true, "before repeat"},
+		{"after passes", map[string]replay.Verdict{"before": v, "after": pass, "repeat": pass}, true, "before after repeat"},
+		{"other failure", map[string]replay.Verdict{"before": {Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:20: boom"}}, false, "before"},
+		{"repeat diverges early", map[string]replay.Verdict{"before": pass, "repeat": {Verdict: replay.Diverged, Goroutine: "g2", Step: 2, Passed: true}}, false, "before repeat"},
+	} {
+		var runs []string
+		got := controlled(cs, s, v, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+			runs = append(runs, name)
+			return tc.results[name], true
+		})
+		if (got != "") != tc.want || strings.Join(runs, " ") != tc.runs {
+			t.Errorf("%s: controlled = %q after %v, want a reason %v after %s", tc.name, got, runs, tc.want, tc.runs)
+		}
+	}
+	// Stopped: no reason.
+	if got := controlled(cs, s, v, func(string, string, *trace.Schedule) (replay.Verdict, bool) { return v, false }); got != "" {
+		t.Errorf("stopped: controlled = %q, want none", got)
+	}
+}
