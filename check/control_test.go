@@ -5,7 +5,10 @@ import (
 	"testing"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/static/driver"
 )
 
 // TestSerialControls: the remote goroutine's steps inside the local
@@ -139,5 +142,39 @@ func TestControlled(t *testing.T) {
 	// Stopped: no reason.
 	if got := controlled(cs, s, v, func(string, string, *trace.Schedule) (replay.Verdict, bool) { return v, false }); got != "" {
 		t.Errorf("stopped: controlled = %q, want none", got)
+	}
+}
+
+// TestWantsControl: only a reproduced atomicity or atomic-set violation
+// whose report rests on a failed test gets controls; a data race (adjacent,
+// reported as such), a generated driver's finding and one with nothing to
+// compare do not.
+func TestWantsControl(t *testing.T) {
+	av := &pattern.Pattern{Kind: "av", Name: "RWW", T: []int{1, 2, 1}, AR: []int{1, 2, 1}}
+	race := &pattern.Pattern{Kind: "race", Name: "RW", Adjacent: true, T: []int{1, 2}, AR: []int{1, 2}}
+	mk := func(p *pattern.Pattern, test, cons string) *Finding {
+		return &Finding{
+			Anomaly:  predict.Anomaly{Pattern: p},
+			Test:     test,
+			Verdict:  replay.Verdict{Verdict: replay.Reproduced, Consequence: cons},
+			Schedule: &trace.Schedule{Anomaly: make([]int, len(p.T))},
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		f    *Finding
+		want bool
+	}{
+		{"av failing", mk(av, "TestX", "test fails: x_test.go:1: boom"), true},
+		{"race failing", mk(race, "TestX", "test fails: x_test.go:1: boom"), false},
+		{"driver", mk(av, driver.Prefix+"A_B", "test fails: x_test.go:1: boom"), false},
+		{"no consequence", mk(av, "TestX", ""), false},
+	} {
+		if tc.name == "no consequence" {
+			tc.f.Verdict.Passed = true
+		}
+		if got := tc.f.wantsControl(); got != tc.want {
+			t.Errorf("%s: wantsControl = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
