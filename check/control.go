@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -28,11 +29,12 @@ import (
 // goroutines held the same way, the same end), except that the steps the
 // remote goroutines run inside the local unit's window move before the
 // unit's first event, or after its last — the two serial orders. The
-// failure is the delays' only if both run to their end and the test
-// fails the same way in both, with the same messages (sameFailure): then
-// it depends neither on the interleaving nor on the order the steps take
-// around the unit, and the finding has no effect and stands or falls by
-// the dependence criterion like any other. One serial order failing is
+// failure is the delays' if both run to their end and the test fails in
+// both, in at least one the same way, with the same messages
+// (sameFailure): then the test cannot pass whatever side of the unit the
+// remote steps take, and the interleaving adds nothing; the finding has
+// no effect and stands or falls by the dependence criterion like any
+// other. One serial order failing is
 // not enough: a test that fails when the other goroutine's steps all come
 // first fails by the order, which the interleaving chose (the PECAN
 // paper's Figure 1, pecanfig1), and moving one remote check before the
@@ -210,8 +212,19 @@ func ranUnit(c replay.Verdict, cs *trace.Schedule) bool {
 
 // failures is a consequence's failed assertions ("x_test.go:12: got 1,
 // want 2"), sorted, once each, so that two runs whose goroutines report
-// in another order compare equal; a panic's message as it is.
+// in another order compare equal; a hang's blocked places without the
+// goroutines' names or the time waited (in a serial order another of
+// three Takes may be the one left asleep on the mock clock, at the same
+// place); a panic's message as it is.
 func failures(c string) string {
+	if rest, ok := strings.CutPrefix(c, "the test hangs: "); ok {
+		var ps []string
+		for _, m := range blockedAt.FindAllStringSubmatch(rest, -1) {
+			ps = append(ps, m[1])
+		}
+		slices.Sort(ps)
+		return "the test hangs at " + strings.Join(slices.Compact(ps), " ")
+	}
 	rest, ok := strings.CutPrefix(c, "test fails: ")
 	if !ok {
 		return c
@@ -220,6 +233,10 @@ func failures(c string) string {
 	slices.Sort(fs)
 	return strings.Join(slices.Compact(fs), "; ")
 }
+
+// blockedAt is a hang's goroutine and where it waits: "g1.1.2 chan
+// receive at clock.go:194", the place in the group.
+var blockedAt = regexp.MustCompile(`\bg[\d.]+ ([^;:]*? at [\w.-]+\.go:\d+)`)
 
 // controlled runs the controls of a schedule s whose replay v failed,
 // with run (false: stopped), and says why the failure is not the
@@ -231,6 +248,7 @@ func failures(c string) string {
 // (go-quartz's TestScheduler: a job due in 800 ms had not run after a
 // 1 s sleep in one replay, and had in the next).
 func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, run func(name, what string, s *trace.Schedule) (replay.Verdict, bool)) string {
+	same, failed := 0, 0
 	passes := false
 	for k, c := range cs {
 		order := [...]string{"before", "after"}[k]
@@ -238,13 +256,26 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, run f
 		if !ok {
 			return ""
 		}
-		if !sameFailure(cv, c, v) {
+		switch {
+		case sameFailure(cv, c, v):
+			same++
+		case ranUnit(cv, c) && (!cv.Passed || cv.Panicked):
+			failed++
+		default:
 			passes = cv.Passed && !cv.Panicked
-			break
 		}
-		if k == len(cs)-1 {
-			return "both serial orders, the other goroutines' steps before the unit and after it, fail the same way"
+		if same+failed <= k {
+			break // this order neither failed as v did nor failed otherwise
 		}
+	}
+	if len(cs) > 0 && same == len(cs) {
+		return "both serial orders, the other goroutines' steps before the unit and after it, fail the same way"
+	}
+	if len(cs) > 0 && same > 0 && same+failed == len(cs) {
+		// The test cannot pass with the remote steps on either side of
+		// the unit (ratelimit: a Take left asleep on the mock clock in
+		// one order, the count check failing in the other).
+		return "both serial orders fail, one the same way"
 	}
 	if !passes {
 		return ""

@@ -100,6 +100,11 @@ func TestSameFailure(t *testing.T) {
 		{replay.Verdict{Verdict: replay.Reproduced, Panicked: true, Consequence: "panic: boom at x_test.go:12"}, v, false},
 		{ctl(replay.Reproduced, "test fails: x_test.go:12: got 1, want 2"), lost, false},
 		{ctl(replay.Reproduced, "test fails: x_test.go:20: count = 2, want 3; x_test.go:12: got 1, want 2"), lost, true},
+		// Hangs compare by where the goroutines wait, not which or how long.
+		{ctl(replay.Reproduced, "the test hangs: every goroutine waits (for 2s; only a timer or I/O could still wake g1.1.3 chan receive at clock.go:194): g1 chan receive at main_test.go:14; g1.1.3 chan receive at clock.go:194"),
+			ctl(replay.Reproduced, "the test hangs: every goroutine waits (for 3s; only a timer or I/O could still wake g1.1.2 chan receive at clock.go:194): g1 chan receive at main_test.go:14; g1.1.2 chan receive at clock.go:194"), true},
+		{ctl(replay.Reproduced, "the test hangs: every goroutine waits: g1 chan receive at main_test.go:14; g1.1.3 lock at x.go:9"),
+			ctl(replay.Reproduced, "the test hangs: every goroutine waits: g1 chan receive at main_test.go:14; g1.1.2 chan receive at clock.go:194"), false},
 	} {
 		if got := sameFailure(tc.c, cs, tc.v); got != tc.want {
 			t.Errorf("sameFailure(%s %s@%d %q, %q) = %v, want %v", tc.c.Verdict, tc.c.Goroutine, tc.c.Step, tc.c.Consequence, tc.v.Consequence, got, tc.want)
@@ -107,9 +112,10 @@ func TestSameFailure(t *testing.T) {
 	}
 }
 
-// TestControlled: both serial orders failing the same way, or a serial
-// order and the repeat passing, make the failure not the interleaving's;
-// a serial order passing while the repeat fails again leaves it.
+// TestControlled: both serial orders failing, one of them the same way,
+// or a serial order and the repeat passing, make the failure not the
+// interleaving's; a serial order passing while the repeat fails again,
+// or both orders failing otherwise, leaves it.
 func TestControlled(t *testing.T) {
 	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
 		{G: "g1", Op: trace.Read, Site: "a"}, {G: "g2", Op: trace.Write, Site: "b"}, {G: "g1", Op: trace.Read, Site: "c"},
@@ -117,6 +123,7 @@ func TestControlled(t *testing.T) {
 	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
 	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 1, want 2"}
 	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	other := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 0, want 2"}
 	for _, tc := range []struct {
 		name    string
 		results map[string]replay.Verdict
@@ -127,7 +134,12 @@ func TestControlled(t *testing.T) {
 		{"order", map[string]replay.Verdict{"before": pass, "after": v, "repeat": v}, false, "before repeat"},
 		{"timing", map[string]replay.Verdict{"before": pass, "after": v, "repeat": pass}, true, "before repeat"},
 		{"after passes", map[string]replay.Verdict{"before": v, "after": pass, "repeat": pass}, true, "before after repeat"},
-		{"other failure", map[string]replay.Verdict{"before": {Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:20: boom"}}, false, "before"},
+		{"other failure", map[string]replay.Verdict{"before": {Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:20: boom"}}, false, "before after"},
+		// gauge: both orders fail, neither as the schedule did.
+		{"both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, false, "before after"},
+		// ratelimit: one order fails as the schedule did, the other hangs.
+		{"both fail, one the same", map[string]replay.Verdict{"before": v, "after": other}, true, "before after"},
+		{"other, then the same", map[string]replay.Verdict{"before": other, "after": v}, true, "before after"},
 		{"repeat diverges early", map[string]replay.Verdict{"before": pass, "repeat": {Verdict: replay.Diverged, Goroutine: "g2", Step: 2, Passed: true}}, false, "before repeat"},
 	} {
 		var runs []string
