@@ -71,10 +71,10 @@ type Options struct {
 	// criterion). Off by default: on the corpus it cost replays and lost
 	// a finding under -maxreplays; the search's own order does better.
 	RankReadsFrom bool
-	// Controls turns on the control replays of effect-only violations
-	// (control.go). Off by default: on the corpus they demoted real bugs
-	// (gauge, registry, pecanfig1: issue 26, work in progress).
-	Controls bool
+	// NoControls turns off the control replays of effect-only violations
+	// (control.go), which tell a failure of the schedule's delays from
+	// one of its interleaving (issue 26). For measuring what they change.
+	NoControls bool
 }
 
 // Finding is one prediction and what replay made of it.

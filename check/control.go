@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -27,13 +28,30 @@ import (
 // replayed again serialized: the same steps (the same prefix, the same
 // goroutines held the same way, the same end), except that the steps the
 // remote goroutines run inside the local unit's window move before the
-// unit's first event, or after its last — the two serial orders. If one
-// of them runs to its end and the test fails the same way (at the same places: sameFailure),
-// the failure is not the interleaving's: the finding has no effect and
-// stands or falls by the dependence criterion like any other. A serial
-// control of a real atomicity violation gives the correct result and
-// passes. A control that does not run to its end (a lock or channel
+// unit's first event, or after its last — the two serial orders. The
+// failure is the delays' if both run to their end and the test fails in
+// both, in at least one the same way, with the same messages
+// (sameFailure): then the test cannot pass whatever side of the unit the
+// remote steps take, and the interleaving adds nothing; the finding has
+// no effect and stands or falls by the dependence criterion like any
+// other. One serial order failing is
+// not enough: a test that fails when the other goroutine's steps all come
+// first fails by the order, which the interleaving chose (the PECAN
+// paper's Figure 1, pecanfig1), and moving one remote check before the
+// unit leaves the remote goroutine's own unit open across it, the
+// mirror-image violation (registry). Nor are the failure's places
+// enough: a control may still hold another instance of the bug (gauge's
+// Reset inside the long call, when the unit is the short call's), which
+// fails at the same place with another value (running = -1, not -2). A
+// serial control of a real atomicity violation gives the correct result
+// and passes. A control that does not run to its end (a lock or channel
 // orders the moved steps) proves nothing, and the effect stands.
+//
+// A serial order that passes leaves one more question: does the
+// interleaving fail the test, or did that replay? The schedule fixes the
+// interleaving, so it is replayed once more (the repeat): if it runs
+// through the unit again and the test passes, the failure did not come
+// from what the schedule fixes (controlled).
 
 // runControl is replayRetrying, for control replays (a variable for tests).
 var runControl = replayRetrying
@@ -150,38 +168,132 @@ func serialControls(s *trace.Schedule, T, AR []int) []*trace.Schedule {
 	return []*trace.Schedule{before, after}
 }
 
-// sameFailure reports whether control replay c ran its whole schedule
-// and failed as replay v did: at the same places (failPlaces), both
-// panicking or neither. A schedule whose test fails at a place more than
-// its control's fails there by the interleaving: a lost update that
-// breaks the final count besides an early check the held goroutine
-// breaks in both.
-func sameFailure(c, v replay.Verdict) bool {
-	if c.Verdict != replay.Reproduced || c.Interrupted || c.AsBaseline || c.Passed && !c.Panicked {
+// sameFailure reports whether control replay c, of control schedule cs,
+// ran its schedule and failed as replay v did: both panicking or
+// neither, with the same messages at the same places (failures), numbers
+// included. A schedule whose test fails at a place more than its
+// control's fails there by the interleaving (a lost update that breaks
+// the final count besides an early check the held goroutine breaks in
+// both), and one that fails at the same place with another value breaks
+// it more (or otherwise) than the control.
+//
+// A control in which the local goroutine takes another path inside its
+// unit, or reaches a step on another object, counts as run: a serial
+// order changes what the unit reads (a CAS that swaps where the
+// schedule's failed, a first request where the schedule's found
+// another's, another state struct behind a pointer), which is the serial
+// order's doing, not a step the control failed to place. Everything before the unit ran as
+// scheduled, the program ran on free, and its failure is compared.
+func sameFailure(c replay.Verdict, cs *trace.Schedule, v replay.Verdict) bool {
+	if c.AsBaseline || c.Passed && !c.Panicked || !ranUnit(c, cs) {
 		return false
 	}
-	return c.Panicked == v.Panicked && failPlaces(c.Consequence) == failPlaces(v.Consequence)
+	return c.Panicked == v.Panicked && failures(c.Consequence) == failures(v.Consequence)
 }
 
-// failPlaces is every place a consequence names (the file:line of each
-// failed assertion, or of the panic), sorted, once each; else its text
-// without numbers, as effectKey.
-func failPlaces(c string) string {
-	ps := failPlace.FindAllString(c, -1)
-	if len(ps) == 0 {
-		return effectKey(c)
+// ranUnit reports whether replay c of schedule cs ran it to its end, or
+// until the local goroutine took another path (or reached another
+// object) inside its unit (see sameFailure).
+func ranUnit(c replay.Verdict, cs *trace.Schedule) bool {
+	if c.Verdict == replay.Reproduced && !c.Interrupted {
+		return true
 	}
-	slices.Sort(ps)
-	return strings.Join(slices.Compact(ps), " ")
+	switch c.Verdict {
+	case replay.Reproduced, replay.Diverged, replay.WrongObject:
+	default:
+		return false
+	}
+	if cs == nil || len(cs.Anomaly) == 0 {
+		return false
+	}
+	first := cs.Anomaly[0] // the unit's first event: event 0 is local, and the first of the pattern
+	return c.Goroutine == cs.Steps[first].G && c.Step-1 >= first
+}
+
+// failures is a consequence's failed assertions ("x_test.go:12: got 1,
+// want 2"), sorted, once each, so that two runs whose goroutines report
+// in another order compare equal; a hang's blocked places without the
+// goroutines' names or the time waited (in a serial order another of
+// three Takes may be the one left asleep on the mock clock, at the same
+// place); a panic's message as it is.
+func failures(c string) string {
+	if rest, ok := strings.CutPrefix(c, "the test hangs: "); ok {
+		var ps []string
+		for _, m := range blockedAt.FindAllStringSubmatch(rest, -1) {
+			ps = append(ps, m[1])
+		}
+		slices.Sort(ps)
+		return "the test hangs at " + strings.Join(slices.Compact(ps), " ")
+	}
+	rest, ok := strings.CutPrefix(c, "test fails: ")
+	if !ok {
+		return c
+	}
+	fs := strings.Split(rest, "; ")
+	slices.Sort(fs)
+	return strings.Join(slices.Compact(fs), "; ")
+}
+
+// blockedAt is a hang's goroutine and where it waits: "g1.1.2 chan
+// receive at clock.go:194", the place in the group.
+var blockedAt = regexp.MustCompile(`\bg[\d.]+ ([^;:]*? at [\w.-]+\.go:\d+)`)
+
+// controlled runs the controls of a schedule s whose replay v failed,
+// with run (false: stopped), and says why the failure is not the
+// interleaving's, or "". First the serial controls cs: if both fail as v
+// did, the failure does not depend on where the remote steps go. Else,
+// if one passed, s again: the schedule fixes the interleaving, so a
+// failure that is the interleaving's comes back; if s runs through its
+// unit again and the test passes, the failure was the replay's timing
+// (go-quartz's TestScheduler: a job due in 800 ms had not run after a
+// 1 s sleep in one replay, and had in the next).
+func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, run func(name, what string, s *trace.Schedule) (replay.Verdict, bool)) string {
+	same, failed := 0, 0
+	passes := false
+	for k, c := range cs {
+		order := [...]string{"before", "after"}[k]
+		cv, ok := run(order, "the other goroutines' steps "+order+" the unit", c)
+		if !ok {
+			return ""
+		}
+		switch {
+		case sameFailure(cv, c, v):
+			same++
+		case ranUnit(cv, c) && (!cv.Passed || cv.Panicked):
+			failed++
+		default:
+			passes = cv.Passed && !cv.Panicked
+		}
+		if same+failed <= k {
+			break // this order neither failed as v did nor failed otherwise
+		}
+	}
+	if len(cs) > 0 && same == len(cs) {
+		return "both serial orders, the other goroutines' steps before the unit and after it, fail the same way"
+	}
+	if len(cs) > 0 && same > 0 && same+failed == len(cs) {
+		// The test cannot pass with the remote steps on either side of
+		// the unit (ratelimit: a Take left asleep on the mock clock in
+		// one order, the count check failing in the other).
+		return "both serial orders fail, one the same way"
+	}
+	if !passes {
+		return ""
+	}
+	rv, ok := run("repeat", "the same schedule again", s)
+	if ok && ranUnit(rv, s) && rv.Passed && !rv.Panicked {
+		return "a serial order passes, and so does the same schedule replayed again"
+	}
+	return ""
 }
 
 // controlItems replays the serial controls of the replayed items whose
 // findings want one (wantsControl), up to the queue's workers at a time,
-// and sets qItem.control for those whose failure a control shows too.
-// Each gets at most two control replays, one per serial order, stopping
-// at the first that fails the same way. Called by finish, after wait.
+// and sets qItem.control for those whose failure controlled finds not the
+// interleaving's: at most three control replays each (two serial orders,
+// then the schedule again). Called by finish, after wait.
 func (q *replayQueue) controlItems(rep *Report) {
-	if !q.opt.Controls {
+	if q.opt.NoControls {
 		return
 	}
 	var todo []*qItem
@@ -208,27 +320,24 @@ func (q *replayQueue) controlItems(rep *Report) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			p := it.p.a.Pattern
-			for k, c := range serialControls(it.s, p.T, p.AR) {
+			run := func(name, what string, s *trace.Schedule) (replay.Verdict, bool) {
 				if q.ctx.Err() != nil {
-					return
+					return replay.Verdict{}, false
 				}
-				order := [...]string{"before", "after"}[k]
-				q.opt.progress("check: %s %s: replay %d: control, the other goroutines' steps %s the unit", q.pkg, it.g.test, it.n(), order)
-				dir := filepath.Join(it.g.dir, fmt.Sprintf("r%d-control-%s", it.n(), order))
+				q.opt.progress("check: %s %s: replay %d: control %s, %s", q.pkg, it.g.test, it.n(), name, what)
+				dir := filepath.Join(it.g.dir, fmt.Sprintf("r%d-control-%s", it.n(), name))
 				start := time.Now()
-				v := runControl(q.ctx, q.b, q.pkg, it.g.test, prediction{a: it.p.a, s: c}, dir, q.bounded(it.g.ropt))
+				v := runControl(q.ctx, q.b, q.pkg, it.g.test, prediction{a: it.p.a, s: s}, dir, q.bounded(it.g.ropt))
 				d := time.Since(start)
-				q.opt.progress("check: %s %s: replay %d: control %s: %s, passed %v, in %v", q.pkg, it.g.test, it.n(), order, v.Verdict, v.Passed, d.Round(time.Millisecond))
+				q.opt.progress("check: %s %s: replay %d: control %s: %s at step %d of %d, passed %v, %q, in %v", q.pkg, it.g.test, it.n(), name, v.Verdict, v.Step, len(s.Steps), v.Passed, v.Consequence, d.Round(time.Millisecond))
 				mu.Lock()
 				runs++
 				wall += d
 				mu.Unlock()
-				if sameFailure(v, it.v) {
-					it.control = fmt.Sprintf("the serial order with the other goroutines' steps %s the unit fails the same way", order)
-					return
-				}
+				return v, true
 			}
+			p := it.p.a.Pattern
+			it.control = controlled(serialControls(it.s, p.T, p.AR), it.s, it.v, run)
 		}()
 	}
 	wg.Wait()

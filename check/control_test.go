@@ -5,7 +5,10 @@ import (
 	"testing"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/static/driver"
 )
 
 // TestSerialControls: the remote goroutine's steps inside the local
@@ -60,9 +63,16 @@ func TestSerialControls(t *testing.T) {
 	}
 }
 
-// TestSameFailure: a control counts only if it ran its whole schedule
-// and failed at the same places.
+// TestSameFailure: a control counts only if it ran its whole schedule,
+// or its local goroutine took another path inside the unit, and failed
+// with the same messages at the same places.
 func TestSameFailure(t *testing.T) {
+	cs := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Site: "p"}, {G: "g1", Op: trace.Read, Site: "a"}, {G: "g2", Op: trace.Write, Site: "b"}, {G: "g1", Op: trace.Read, Site: "c"},
+	}, Anomaly: []int{1, 3}}
+	diverged := func(g string, step int) replay.Verdict {
+		return replay.Verdict{Verdict: replay.Diverged, Goroutine: g, Step: step, Consequence: "test fails: x_test.go:12: got 1, want 2"}
+	}
 	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 1, want 2"}
 	// The schedule failed at x_test.go:12 and, by its interleaving, at :20 too.
 	lost := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 1, want 2; x_test.go:20: count = 2, want 3"}
@@ -71,17 +81,112 @@ func TestSameFailure(t *testing.T) {
 		c, v replay.Verdict
 		want bool
 	}{
-		{ctl(replay.Reproduced, "test fails: x_test.go:12: got 0, want 2"), v, true},
+		{ctl(replay.Reproduced, "test fails: x_test.go:12: got 1, want 2"), v, true},
+		// The same place, another value: the interleaving broke it otherwise.
+		{ctl(replay.Reproduced, "test fails: x_test.go:12: got 0, want 2"), v, false},
 		{replay.Verdict{Verdict: replay.Reproduced, Passed: true}, v, false},
-		{ctl(replay.Reproduced, "test fails: x_test.go:15: got 0, want 2"), v, false},
-		{ctl(replay.Diverged, "test fails: x_test.go:12: got 0, want 2"), v, false},
-		{replay.Verdict{Verdict: replay.Reproduced, Interrupted: true, Consequence: "test fails: x_test.go:12: got 0, want 2"}, v, false},
+		{ctl(replay.Reproduced, "test fails: x_test.go:15: got 1, want 2"), v, false},
+		{ctl(replay.Diverged, "test fails: x_test.go:12: got 1, want 2"), v, false},
+		// The unit took another path in the serial order: run.
+		{diverged("g1", 4), v, true},
+		{diverged("g1", 2), v, true},
+		{replay.Verdict{Verdict: replay.WrongObject, Goroutine: "g1", Step: 4, Consequence: v.Consequence}, v, true},
+		{replay.Verdict{Verdict: replay.Reproduced, Interrupted: true, Goroutine: "g1", Step: 4, Consequence: v.Consequence}, v, true},
+		{replay.Verdict{Verdict: replay.Deadlock, Goroutine: "g1", Step: 4, Consequence: v.Consequence}, v, false},
+		// Before the unit, or another goroutine: a step the control missed.
+		{diverged("g1", 1), v, false},
+		{diverged("g2", 3), v, false},
+		{replay.Verdict{Verdict: replay.Reproduced, Interrupted: true, Goroutine: "g2", Step: 3, Consequence: "test fails: x_test.go:12: got 1, want 2"}, v, false},
 		{replay.Verdict{Verdict: replay.Reproduced, Panicked: true, Consequence: "panic: boom at x_test.go:12"}, v, false},
 		{ctl(replay.Reproduced, "test fails: x_test.go:12: got 1, want 2"), lost, false},
 		{ctl(replay.Reproduced, "test fails: x_test.go:20: count = 2, want 3; x_test.go:12: got 1, want 2"), lost, true},
+		// Hangs compare by where the goroutines wait, not which or how long.
+		{ctl(replay.Reproduced, "the test hangs: every goroutine waits (for 2s; only a timer or I/O could still wake g1.1.3 chan receive at clock.go:194): g1 chan receive at main_test.go:14; g1.1.3 chan receive at clock.go:194"),
+			ctl(replay.Reproduced, "the test hangs: every goroutine waits (for 3s; only a timer or I/O could still wake g1.1.2 chan receive at clock.go:194): g1 chan receive at main_test.go:14; g1.1.2 chan receive at clock.go:194"), true},
+		{ctl(replay.Reproduced, "the test hangs: every goroutine waits: g1 chan receive at main_test.go:14; g1.1.3 lock at x.go:9"),
+			ctl(replay.Reproduced, "the test hangs: every goroutine waits: g1 chan receive at main_test.go:14; g1.1.2 chan receive at clock.go:194"), false},
 	} {
-		if got := sameFailure(tc.c, tc.v); got != tc.want {
-			t.Errorf("sameFailure(%q, %q) = %v, want %v", tc.c.Consequence, tc.v.Consequence, got, tc.want)
+		if got := sameFailure(tc.c, cs, tc.v); got != tc.want {
+			t.Errorf("sameFailure(%s %s@%d %q, %q) = %v, want %v", tc.c.Verdict, tc.c.Goroutine, tc.c.Step, tc.c.Consequence, tc.v.Consequence, got, tc.want)
+		}
+	}
+}
+
+// TestControlled: both serial orders failing, one of them the same way,
+// or a serial order and the repeat passing, make the failure not the
+// interleaving's; a serial order passing while the repeat fails again,
+// or both orders failing otherwise, leaves it.
+func TestControlled(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Site: "a"}, {G: "g2", Op: trace.Write, Site: "b"}, {G: "g1", Op: trace.Read, Site: "c"},
+	}, Anomaly: []int{0, 1, 2}}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 1, want 2"}
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	other := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 0, want 2"}
+	for _, tc := range []struct {
+		name    string
+		results map[string]replay.Verdict
+		want    bool
+		runs    string
+	}{
+		{"both fail", map[string]replay.Verdict{"before": v, "after": v}, true, "before after"},
+		{"order", map[string]replay.Verdict{"before": pass, "after": v, "repeat": v}, false, "before repeat"},
+		{"timing", map[string]replay.Verdict{"before": pass, "after": v, "repeat": pass}, true, "before repeat"},
+		{"after passes", map[string]replay.Verdict{"before": v, "after": pass, "repeat": pass}, true, "before after repeat"},
+		{"other failure", map[string]replay.Verdict{"before": {Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:20: boom"}}, false, "before after"},
+		// gauge: both orders fail, neither as the schedule did.
+		{"both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, false, "before after"},
+		// ratelimit: one order fails as the schedule did, the other hangs.
+		{"both fail, one the same", map[string]replay.Verdict{"before": v, "after": other}, true, "before after"},
+		{"other, then the same", map[string]replay.Verdict{"before": other, "after": v}, true, "before after"},
+		{"repeat diverges early", map[string]replay.Verdict{"before": pass, "repeat": {Verdict: replay.Diverged, Goroutine: "g2", Step: 2, Passed: true}}, false, "before repeat"},
+	} {
+		var runs []string
+		got := controlled(cs, s, v, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+			runs = append(runs, name)
+			return tc.results[name], true
+		})
+		if (got != "") != tc.want || strings.Join(runs, " ") != tc.runs {
+			t.Errorf("%s: controlled = %q after %v, want a reason %v after %s", tc.name, got, runs, tc.want, tc.runs)
+		}
+	}
+	// Stopped: no reason.
+	if got := controlled(cs, s, v, func(string, string, *trace.Schedule) (replay.Verdict, bool) { return v, false }); got != "" {
+		t.Errorf("stopped: controlled = %q, want none", got)
+	}
+}
+
+// TestWantsControl: only a reproduced atomicity or atomic-set violation
+// whose report rests on a failed test gets controls; a data race (adjacent,
+// reported as such), a generated driver's finding and one with nothing to
+// compare do not.
+func TestWantsControl(t *testing.T) {
+	av := &pattern.Pattern{Kind: "av", Name: "RWW", T: []int{1, 2, 1}, AR: []int{1, 2, 1}}
+	race := &pattern.Pattern{Kind: "race", Name: "RW", Adjacent: true, T: []int{1, 2}, AR: []int{1, 2}}
+	mk := func(p *pattern.Pattern, test, cons string) *Finding {
+		return &Finding{
+			Anomaly:  predict.Anomaly{Pattern: p},
+			Test:     test,
+			Verdict:  replay.Verdict{Verdict: replay.Reproduced, Consequence: cons},
+			Schedule: &trace.Schedule{Anomaly: make([]int, len(p.T))},
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		f    *Finding
+		want bool
+	}{
+		{"av failing", mk(av, "TestX", "test fails: x_test.go:1: boom"), true},
+		{"race failing", mk(race, "TestX", "test fails: x_test.go:1: boom"), false},
+		{"driver", mk(av, driver.Prefix+"A_B", "test fails: x_test.go:1: boom"), false},
+		{"no consequence", mk(av, "TestX", ""), false},
+	} {
+		if tc.name == "no consequence" {
+			tc.f.Verdict.Passed = true
+		}
+		if got := tc.f.wantsControl(); got != tc.want {
+			t.Errorf("%s: wantsControl = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

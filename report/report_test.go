@@ -107,8 +107,8 @@ func TestMessage(t *testing.T) {
 			f.Verdict.Consequence, f.Verdict.Passed = "", true
 		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced (the interleaving changes no value the unit goes on to use, and the test passes)"},
 		{"failure a serial control shows too", lostUpdate, func(f *check.Finding) {
-			f.Control = "the serial order with the other goroutines' steps before the unit fails the same way"
-		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180 (the interleaving changes no value the unit goes on to use, and the test's failure is not the interleaving's: the serial order with the other goroutines' steps before the unit fails the same way)"},
+			f.Control = "both serial orders, the other goroutines' steps before the unit and after it, fail the same way"
+		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180 (the interleaving changes no value the unit goes on to use, and the test's failure is not the interleaving's: both serial orders, the other goroutines' steps before the unit and after it, fail the same way)"},
 		{"dependence", lostUpdate, func(f *check.Finding) {
 			f.Verdict.Consequence, f.Verdict.Passed = "", true
 			f.Dependence = "read-modify-write: the value read at account.go:53 is written back by the write at account.go:53"

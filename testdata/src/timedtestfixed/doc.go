@@ -5,8 +5,7 @@
 // against the value read is no dependence (static/depend's casAgainst),
 // and a replay whose CAS fails where the recorded one succeeded
 // diverges. A failure of the early check alone (timedtest_test.go:26,
-// the schedule holding a goroutine past the sleep) is one that a serial
-// control would show too; check's control replays, which tell it apart,
-// are off by default (check.Options.Controls). Nothing should be
-// reported.
+// the schedule holding a goroutine past the sleep) is one that both
+// serial controls show too (check's control replays), so no effect.
+// Nothing should be reported.
 package timedtestfixed
