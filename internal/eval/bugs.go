@@ -18,9 +18,11 @@ import (
 // -json ./...`, beside two baselines run the same way on the same module:
 // one `go test -race -count=1` run (a race report) and one plain
 // `go test -count=1 -timeout 20s` run (a failure: a panic, a deadlock the
-// runtime reports, or a test still blocked at the timeout). The plain run
-// sees a blocking bug only if the bad schedule happens; it has no leak
-// check (a leaked goroutine that the test does not wait for goes unseen).
+// runtime reports, or a test still blocked at the timeout), and the same
+// plain run with goleak.VerifyTestMain in every package (issue 29's
+// baseline: a leaked goroutine that the test does not wait for is seen
+// only by a leak check). Both see a blocking bug only if the bad schedule
+// happens.
 
 // bugRow is one kernel and its fixed twin.
 type bugRow struct {
@@ -29,6 +31,7 @@ type bugRow struct {
 	other               []string // unexpected categories in the buggy package
 	race, fixedRace     bool     // go test -race reported a race
 	plain, fixedPlain   string   // how the plain run failed ("" if it passed)
+	leak, fixedLeak     string   // how the run with goleak failed ("" if it passed)
 }
 
 // readBugTable reads name and kind from README.md's table.
@@ -101,6 +104,72 @@ func goTestJSON(ctx context.Context, c *config, dir string, args ...string) (map
 	return res, r
 }
 
+// goleakVersion is the goleak the leak-checked baseline runs with.
+const goleakVersion = "go.uber.org/goleak@v1.3.0"
+
+// goleakRun runs the plain baseline again in a copy of the module in
+// which every package's tests run under goleak.VerifyTestMain, as a
+// user adding goleak would. It returns each package's output, or nil
+// and a note saying why it could not run.
+func goleakRun(ctx context.Context, c *config, abs string) (map[string]string, string) {
+	dir := filepath.Join(c.tmpDir(), "bugs-goleak")
+	os.RemoveAll(dir)
+	if err := os.CopyFS(dir, os.DirFS(abs)); err != nil {
+		return nil, "goleak baseline: copy: " + err.Error()
+	}
+	env := []string{"GOFLAGS=-mod=mod"}
+	if r := measure(ctx, c.stepTimeout, dir, env, "go", "get", goleakVersion); r.describe() != "ok" {
+		return nil, "goleak baseline: go get " + goleakVersion + ": " + r.describe() + ": " + lastLines(r.Stderr, 3)
+	}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		name := testPackage(p)
+		if name == "" {
+			return nil
+		}
+		src := "package " + name + "\n\nimport (\n\t\"testing\"\n\n\t\"go.uber.org/goleak\"\n)\n\nfunc TestMain(m *testing.M) { goleak.VerifyTestMain(m) }\n"
+		return os.WriteFile(filepath.Join(p, "zz_goleak_eval_test.go"), []byte(src), 0o644)
+	})
+	if err != nil {
+		return nil, "goleak baseline: " + err.Error()
+	}
+	out, _ := goTestJSON(ctx, c, dir, "-count=1", "-timeout", "20s", "./...")
+	return out, ""
+}
+
+// testPackage is the package name of dir's tests (a _test.go file's
+// package clause, without an external test package's _test), or "" when
+// dir has no tests.
+func testPackage(dir string) string {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		for line := range strings.Lines(string(b)) {
+			if name, ok := strings.CutPrefix(strings.TrimSpace(line), "package "); ok {
+				return strings.TrimSuffix(strings.Fields(name)[0], "_test")
+			}
+		}
+	}
+	return ""
+}
+
+// leakFailure says how a run under goleak failed: "leak" when goleak
+// found goroutines left, else plainFailure's answer.
+func leakFailure(out string) string {
+	if strings.Contains(out, "found unexpected goroutines") {
+		return "leak"
+	}
+	return plainFailure(out)
+}
+
 // plainFailure says how a plain run of one package failed, or "".
 func plainFailure(out string) string {
 	switch {
@@ -131,6 +200,8 @@ func (c *config) runBugs(out, dir string) error {
 	race, raceRun := goTestJSON(ctx, c, abs, "-race", "-count=1", "-timeout", "20s", "./...")
 	progress("bugs: go test -count=1 -timeout 20s")
 	plain, plainRun := goTestJSON(ctx, c, abs, "-count=1", "-timeout", "20s", "./...")
+	progress("bugs: go test -count=1 -timeout 20s with goleak.VerifyTestMain")
+	leak, leakNote := goleakRun(ctx, c, abs)
 	stats := filepath.Join(c.tmpDir(), "bugs-stats.jsonl")
 	args := vetArgs(c, stats)
 	progress("bugs: go %s", strings.Join(args, " "))
@@ -140,6 +211,9 @@ func (c *config) runBugs(out, dir string) error {
 	var notes []string
 	if err != nil {
 		notes = append(notes, err.Error())
+	}
+	if leakNote != "" {
+		notes = append(notes, leakNote)
 	}
 	byPkg := map[string][]diag{}
 	for _, d := range diags {
@@ -162,6 +236,9 @@ func (c *config) runBugs(out, dir string) error {
 		r.race = strings.Contains(race[pkg], "WARNING: DATA RACE")
 		r.fixedRace = strings.Contains(race[fixed], "WARNING: DATA RACE")
 		r.plain, r.fixedPlain = plainFailure(plain[pkg]), plainFailure(plain[fixed])
+		if leak != nil {
+			r.leak, r.fixedLeak = leakFailure(leak[pkg]), leakFailure(leak[fixed])
+		}
 		rows = append(rows, r)
 	}
 	notes = append(notes, pecanNotes(vet.Stderr)...)
@@ -207,15 +284,15 @@ func renderBugs(rows []*bugRow, c *config) string {
 	b.WriteString("## Real concurrency bugs (testdata/bugs)\n\n")
 	b.WriteString("Kernels of real bugs from public issue trackers, each beside its upstream fix (testdata/bugs/README.md). ")
 	fmt.Fprintf(&b, "pecanvet ran as users run it, `go vet -vettool=pecanvet -json ./...` on the module%s; found means a report of the bug's kind in the buggy package (deadlock or leak for deadlock/leak; sync for wg, a WaitGroup.Add after Wait; race, av or asv for race/av and for a send on a closed channel, whose chan pattern reports as race), and the fixed twin must have none. ", flagsNote(c))
-	b.WriteString("Baselines, run the same way on the same module: one `go test -race -count=1` run (found: a race report), and one plain `go test -count=1 -timeout 20s` run (found: the test failed, panicked, deadlocked or timed out). The plain run has no leak check, and both see a bug only if the run takes the bad schedule, which the tests avoid by design.\n\n")
-	b.WriteString("| bug | kind | pecanvet | other reports | fixed twin (pecanvet) | -race | fixed (-race) | plain run | fixed (plain) |\n|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("Baselines, run the same way on the same module: one `go test -race -count=1` run (found: a race report), one plain `go test -count=1 -timeout 20s` run (found: the test failed, panicked, deadlocked or timed out), and the same plain run with `goleak.VerifyTestMain` (" + goleakVersion + ") added to every package, in a copy of the module (found: goleak saw goroutines left, or the run failed as above). All three see a bug only if the run takes the bad schedule, which the tests avoid by design.\n\n")
+	b.WriteString("| bug | kind | pecanvet | other reports | fixed twin (pecanvet) | -race | fixed (-race) | plain run | fixed (plain) | goleak run | fixed (goleak) |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name, r.kind,
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.name, r.kind,
 			yn(len(r.found) > 0), orDash(strings.Join(uniqSorted(r.other), ",")),
 			orDash(strings.Join(uniqSorted(r.fixedReports), ",")),
-			yn(r.race), yn(r.fixedRace), orDash(r.plain), orDash(r.fixedPlain))
+			yn(r.race), yn(r.fixedRace), orDash(r.plain), orDash(r.fixedPlain), orDash(r.leak), orDash(r.fixedLeak))
 	}
-	b.WriteString("\n| group | bugs | pecanvet found | fixed twins silent | -race found | plain run found |\n|---|--:|--:|--:|--:|--:|\n")
+	b.WriteString("\n| group | bugs | pecanvet found | fixed twins silent | -race found | plain run found | goleak run found |\n|---|--:|--:|--:|--:|--:|--:|\n")
 	for _, g := range []struct {
 		name  string
 		match func(string) bool
@@ -223,7 +300,7 @@ func renderBugs(rows []*bugRow, c *config) string {
 		{"blocking (deadlock, leak, panic, wg)", blockingKind},
 		{"non-blocking (race, av)", func(k string) bool { return !blockingKind(k) }},
 	} {
-		var n, found, silent, race, plain int
+		var n, found, silent, race, plain, leak int
 		for _, r := range rows {
 			if !g.match(r.kind) {
 				continue
@@ -241,8 +318,11 @@ func renderBugs(rows []*bugRow, c *config) string {
 			if r.plain != "" {
 				plain++
 			}
+			if r.leak != "" {
+				leak++
+			}
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d/%d | %d/%d | %d/%d | %d/%d |\n", g.name, n, found, n, silent, n, race, n, plain, n)
+		fmt.Fprintf(&b, "| %s | %d | %d/%d | %d/%d | %d/%d | %d/%d | %d/%d |\n", g.name, n, found, n, silent, n, race, n, plain, n, leak, n)
 	}
 	return b.String()
 }

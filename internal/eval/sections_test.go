@@ -373,3 +373,35 @@ func TestSkipClass(t *testing.T) {
 		t.Errorf("why:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestTestPackage: the goleak baseline's TestMain goes in the package of
+// a directory's in-package tests, or of its external tests' package
+// under test, and nowhere without tests.
+func TestTestPackage(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := testPackage(dir); got != "" {
+		t.Errorf("empty dir: %q", got)
+	}
+	write("x_test.go", "// doc\npackage kern_test\n")
+	if got := testPackage(dir); got != "kern" {
+		t.Errorf("external tests only: %q, want kern", got)
+	}
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "a.go"), []byte("package kern\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := testPackage(other); got != "" {
+		t.Errorf("no tests: %q, want none", got)
+	}
+	if got := leakFailure("goleak: Errors on successful test run: found unexpected goroutines:\n"); got != "leak" {
+		t.Errorf("leakFailure = %q, want leak", got)
+	}
+	if got := leakFailure("ok\n"); got != "" {
+		t.Errorf("leakFailure(ok) = %q", got)
+	}
+}
