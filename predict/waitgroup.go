@@ -78,16 +78,26 @@ func EarlyWaits(gr *ptg.Graph) []EarlyWait {
 	return out
 }
 
-// wgModelOnly reports whether every event of a candidate is an event of
-// the WaitGroup model (an Add from 0's read, a blocking Wait's write): a
-// race between them is the early Wait the wg pattern reports as such.
+// wgModelOnly reports whether a candidate is the early Wait that the wg
+// pattern reports as such: every event is an event of the WaitGroup
+// model (an Add from 0's read, a blocking Wait's write), and every Add
+// came before every Wait in the trace. The other order, a Wait that
+// blocked before a later round's Add from 0 (TestRaceWaitGroupReuse:
+// the waiter of one round can fall behind the next round's Add), is not
+// an early Wait, and stays a race as -race reports it.
 func wgModelOnly(gr *ptg.Graph, events []int32) bool {
+	lastAdd, firstWait := int32(-1), int32(len(gr.Tr.Events))
 	for _, e := range events {
-		if !wgModelRead(gr, e) && wgModelWrite(gr, e) < 0 {
+		switch {
+		case wgModelRead(gr, e):
+			lastAdd = max(lastAdd, e)
+		case wgModelWrite(gr, e) >= 0:
+			firstWait = min(firstWait, e)
+		default:
 			return false
 		}
 	}
-	return len(events) > 0
+	return len(events) > 0 && lastAdd < firstWait
 }
 
 // earlyWaits predicts the early Waits of gr for the wg pattern among
