@@ -193,6 +193,21 @@ func TestJudge(t *testing.T) {
 			onVar(1, w(2, at("func (s *wstack) reset() { s.items = nil }", "items"), frame(9, "p *Pool", "Close"), frame(10, "s *wstack", "reset"))),
 			onVar(1, r(1, at("n := len(s.items)", "items"), frame(1, "p *Pool", "Purge"), frame(2, "s *wstack", "refresh"))),
 		}, false},
+		{"cache-aside: a miss, an expiry's delete, then the load stored", []Event{
+			r(1, at("v, ok := c.m[k] // fetch", "["), frame(1, "c *Cache", "Fetch")),
+			w(2, at("delete(c.m, k) // expired", "("), frame(9, "c *Cache", "Expire")),
+			w(1, at("c.m[k] = v", "["), frame(1, "c *Cache", "Fetch"), frame(2, "c *Cache", "store")),
+		}, false},
+		{"cache-aside: a miss, another's insert, then the load stored", []Event{
+			r(1, at("v, ok := c.m[k] // fetch", "["), frame(1, "c *Cache", "Fetch")),
+			w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")),
+			w(1, at("c.m[k] = v", "["), frame(1, "c *Cache", "Fetch"), frame(2, "c *Cache", "store")),
+		}, true},
+		{"a hit, a delete, then the act on the hit: the key put back", []Event{
+			r(1, at("_, ok := c.m[k] // bump", "["), frame(1, "c *Cache", "Bump")),
+			w(2, at("delete(c.m, k) // expired", "("), frame(9, "c *Cache", "Expire")),
+			w(1, at("c.m[k] = v", "["), frame(1, "c *Cache", "Bump"), frame(2, "c *Cache", "store")),
+		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

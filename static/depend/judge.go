@@ -140,7 +140,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) {
+			if a.Read && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.missKept(evs, i, j, between) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
@@ -188,6 +188,122 @@ func (x *Index) Judge(evs []Event) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// missKept reports whether a, a comma-ok map lookup, missed for b: b
+// (or the call of the method leading to it) is reached only on the
+// lookup's miss branch, and every write of a's map by the other units
+// in between is a delete (or clear). A delete cannot make a missing key
+// present, so the miss the unit acts on still holds at b: cache2go's
+// Value misses, loads and adds, while an expiry deletes another key.
+// A lookup that hit, or an insert in between, stays judged.
+func (x *Index) missKept(evs []Event, i, j int, between []int) bool {
+	a, b := evs[i], evs[j]
+	dels := 0
+	for _, k := range between {
+		e := evs[k]
+		if !e.Write {
+			continue
+		}
+		if e.Var != a.Var || !x.deletes(e.Site) {
+			return false
+		}
+		dels++
+	}
+	c := common(a.Frames, b.Frames)
+	if dels == 0 || len(a.Frames) != c || len(b.Frames) < c {
+		return false
+	}
+	fn := x.enclosing(a)
+	if fn == nil {
+		return false
+	}
+	sc := x.scope(fn)
+	var misses []*ssa.BasicBlock
+	for _, v := range x.reads(a.Site, sc) {
+		if l, ok := v.(*ssa.Lookup); ok && l.CommaOk {
+			misses = append(misses, missBlocks(l)...)
+		}
+	}
+	if len(misses) == 0 {
+		return false
+	}
+	// The acts: b itself in the unit's activation, or the calls there of
+	// the method b ran in.
+	var acts []ssa.Instruction
+	if len(b.Frames) == c {
+		for _, in := range x.instrs[b.Site] {
+			if sc.fns[in.Parent()] {
+				acts = append(acts, in)
+			}
+		}
+	} else if g := x.function(b.Frames[c].Site); g != nil {
+		for _, cs := range x.callsIn(sc, g) {
+			acts = append(acts, cs)
+		}
+	}
+	if len(acts) == 0 {
+		return false
+	}
+	for _, in := range acts {
+		onMiss := false
+		for _, m := range misses {
+			if m.Parent() == in.Parent() && m.Dominates(in.Block()) {
+				onMiss = true
+			}
+		}
+		if !onMiss {
+			return false
+		}
+	}
+	return true
+}
+
+// missBlocks returns the blocks entered only when the comma-ok lookup l
+// missed: the branch on its ok flag (or on !ok) not taken on a hit,
+// when that is its only way in.
+func missBlocks(l *ssa.Lookup) []*ssa.BasicBlock {
+	var out []*ssa.BasicBlock
+	branch := func(cond ssa.Value, miss int) {
+		for _, r := range *cond.Referrers() {
+			if f, ok := r.(*ssa.If); ok && f.Cond == cond {
+				if s := f.Block().Succs[miss]; len(s.Preds) == 1 {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	for _, r := range *l.Referrers() {
+		e, ok := r.(*ssa.Extract)
+		if !ok || e.Index != 1 || e.Referrers() == nil {
+			continue
+		}
+		branch(e, 1)
+		for _, u := range *e.Referrers() {
+			if n, ok := u.(*ssa.UnOp); ok && n.Op == token.NOT && n.Referrers() != nil {
+				branch(n, 0)
+			}
+		}
+	}
+	return out
+}
+
+// deletes reports whether the write at site is a delete (or clear) of
+// map entries: the builtin call the instrumenter puts there.
+func (x *Index) deletes(site string) bool {
+	found := false
+	for _, in := range x.instrs[site] {
+		call, ok := in.(ssa.CallInstruction)
+		if !ok {
+			continue
+		}
+		bi, ok := call.Common().Value.(*ssa.Builtin)
+		if !ok || bi.Name() != "delete" && bi.Name() != "clear" {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // casAgainst reports whether b is a compare-and-swap of a's variable

@@ -356,3 +356,34 @@ func newPool() *Pool {
 	ws := &wstack{}
 	return &Pool{workers: ws, ws: ws}
 }
+
+// Fetch is cache-aside: it looks k up under the lock and, on a miss,
+// loads the value outside it and stores it (cache2go's Value).
+func (c *Cache) Fetch(k string, load func() int) int {
+	c.mu.Lock()
+	v, ok := c.m[k] // fetch
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = load()
+	c.store(k, v)
+	return v
+}
+
+// Expire deletes k, as an expiry timer does.
+func (c *Cache) Expire(k string) {
+	c.mu.Lock()
+	delete(c.m, k) // expired
+	c.mu.Unlock()
+}
+
+// Bump stores k again if its lookup hit: a delete in between is undone.
+func (c *Cache) Bump(k string) {
+	c.mu.Lock()
+	_, ok := c.m[k] // bump
+	c.mu.Unlock()
+	if ok {
+		c.store(k, 2)
+	}
+}
