@@ -208,6 +208,16 @@ func TestJudge(t *testing.T) {
 			w(2, at("delete(c.m, k) // expired", "("), frame(9, "c *Cache", "Expire")),
 			w(1, at("c.m[k] = v", "["), frame(1, "c *Cache", "Bump"), frame(2, "c *Cache", "store")),
 		}, true},
+		{"a claimed key: the miss, another key's call inserted, then the unit's own call deleted", []Event{
+			r(1, at("if c, ok := g.m[key]; ok { // claim", "["), frame(1, "g *Flight", "Claim")),
+			w(2, at("g.m[key] = c // claimed", "["), frame(9, "g *Flight", "Claim")),
+			w(1, at("delete(g.m, key) // run done", "("), frame(1, "g *Flight", "Claim"), frame(2, "g *Flight", "run")),
+		}, false},
+		{"a miss, an unlock, then the insert: no claim", []Event{
+			r(1, at("if c, ok := g.m[key]; ok { // late", "["), frame(1, "g *Flight", "Late")),
+			w(2, at("g.m[key] = c // claimed", "["), frame(9, "g *Flight", "Claim")),
+			w(1, at("delete(g.m, key) // run done", "("), frame(1, "g *Flight", "Late"), frame(2, "g *Flight", "run")),
+		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

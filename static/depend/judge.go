@@ -97,7 +97,11 @@ var (
 //     (Event.Reread), or the later event reads the checked variable
 //     again and tests it (a re-check: rechecks);
 //     unless the later event is a compare-and-swap of the variable
-//     against the very value read (casAgainst: a CAS loop);
+//     against the very value read (casAgainst: a CAS loop); unless a is
+//     a map lookup that missed, b is reached only on the miss, and the
+//     other units only deleted from the map (missKept), or the unit
+//     claimed the key in the lookup's critical section and b writes
+//     that key again (claimed: gcache's singleflight);
 //   - a unit reads back a variable it wrote, after another unit wrote it
 //     in between, and uses what it read (the next step of a range over a
 //     map reads no value back);
@@ -140,7 +144,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.missKept(evs, i, j, between) {
+			if a.Read && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
@@ -210,26 +214,26 @@ func (x *Index) missKept(evs []Event, i, j int, between []int) bool {
 		}
 		dels++
 	}
-	c := common(a.Frames, b.Frames)
-	if dels == 0 || len(a.Frames) != c || len(b.Frames) < c {
+	if dels == 0 {
 		return false
+	}
+	l, _ := x.onMiss(a, b)
+	return l != nil
+}
+
+// onMiss returns the comma-ok map lookup at a, when b is reached only on
+// its miss branch, and the acts leading to b in a's activation: b itself,
+// or the calls there of the method b ran in; else nil.
+func (x *Index) onMiss(a, b Event) (*ssa.Lookup, []ssa.Instruction) {
+	c := common(a.Frames, b.Frames)
+	if len(a.Frames) != c || len(b.Frames) < c {
+		return nil, nil
 	}
 	fn := x.enclosing(a)
 	if fn == nil {
-		return false
+		return nil, nil
 	}
 	sc := x.scope(fn)
-	var misses []*ssa.BasicBlock
-	for _, v := range x.reads(a.Site, sc) {
-		if l, ok := v.(*ssa.Lookup); ok && l.CommaOk {
-			misses = append(misses, missBlocks(l)...)
-		}
-	}
-	if len(misses) == 0 {
-		return false
-	}
-	// The acts: b itself in the unit's activation, or the calls there of
-	// the method b ran in.
 	var acts []ssa.Instruction
 	if len(b.Frames) == c {
 		for _, in := range x.instrs[b.Site] {
@@ -243,20 +247,29 @@ func (x *Index) missKept(evs []Event, i, j int, between []int) bool {
 		}
 	}
 	if len(acts) == 0 {
-		return false
+		return nil, nil
 	}
-	for _, in := range acts {
-		onMiss := false
-		for _, m := range misses {
-			if m.Parent() == in.Parent() && m.Dominates(in.Block()) {
-				onMiss = true
+	for _, v := range x.reads(a.Site, sc) {
+		l, ok := v.(*ssa.Lookup)
+		if !ok || !l.CommaOk {
+			continue
+		}
+		misses := missBlocks(l)
+		all := true
+		for _, in := range acts {
+			onMiss := false
+			for _, m := range misses {
+				if m.Parent() == in.Parent() && m.Dominates(in.Block()) {
+					onMiss = true
+				}
 			}
+			all = all && onMiss
 		}
-		if !onMiss {
-			return false
+		if all && len(misses) > 0 {
+			return l, acts
 		}
 	}
-	return true
+	return nil, nil
 }
 
 // missBlocks returns the blocks entered only when the comma-ok lookup l

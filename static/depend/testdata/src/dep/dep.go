@@ -387,3 +387,45 @@ func (c *Cache) Bump(k string) {
 		c.store(k, 2)
 	}
 }
+
+// Claim is gcache's singleflight: it claims the key with its pending
+// call under the lock, and run deletes the key, unguarded, when done.
+func (g *Flight) Claim(key string, fn func() int) int {
+	g.mu.Lock()
+	if c, ok := g.m[key]; ok { // claim
+		g.mu.Unlock()
+		c.wg.Wait()
+		return c.val
+	}
+	c := new(flightCall)
+	c.wg.Add(1)
+	g.m[key] = c // claimed
+	g.mu.Unlock()
+	return g.run(c, key, fn)
+}
+
+func (g *Flight) run(c *flightCall, key string, fn func() int) int {
+	c.val = fn()
+	c.wg.Done()
+	g.mu.Lock()
+	delete(g.m, key) // run done
+	g.mu.Unlock()
+	return c.val
+}
+
+// Late inserts its call only after unlocking: another caller can miss
+// too and insert in between, so its miss claims nothing.
+func (g *Flight) Late(key string, fn func() int) int {
+	g.mu.Lock()
+	if c, ok := g.m[key]; ok { // late
+		g.mu.Unlock()
+		return c.val
+	}
+	g.mu.Unlock()
+	c := new(flightCall)
+	c.wg.Add(1)
+	g.mu.Lock()
+	g.m[key] = c
+	g.mu.Unlock()
+	return g.run(c, key, fn)
+}
