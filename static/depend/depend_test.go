@@ -218,6 +218,16 @@ func TestJudge(t *testing.T) {
 			w(2, at("g.m[key] = c // claimed", "["), frame(9, "g *Flight", "Claim")),
 			w(1, at("delete(g.m, key) // run done", "("), frame(1, "g *Flight", "Late"), frame(2, "g *Flight", "run")),
 		}, true},
+		{"a range's delete, another's insert, then the next step's lookup of its own key", []Event{
+			w(1, at("delete(c.m, k) // dropped", "("), frame(1, "c *Cache", "Expiry"), frame(2, "c *Cache", "drop")),
+			w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")),
+			r(1, at("v, ok := c.m[k] // drop", "["), frame(1, "c *Cache", "Expiry"), frame(3, "c *Cache", "drop")),
+		}, false},
+		{"a range's write, another's insert, then a read back of that key in the same step", []Event{
+			w(1, at("func (c *Cache) zero(k string) { c.m[k] = 0 }", "["), frame(1, "c *Cache", "Twice"), frame(2, "c *Cache", "zero")),
+			w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")),
+			r(1, at("if c.m[k] > 0 { // peek", "["), frame(1, "c *Cache", "Twice"), frame(3, "c *Cache", "peek")),
+		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

@@ -104,7 +104,9 @@ var (
 //     that key again (claimed: gcache's singleflight);
 //   - a unit reads back a variable it wrote, after another unit wrote it
 //     in between, and uses what it read (the next step of a range over a
-//     map reads no value back);
+//     map reads no value back, nor does a lookup of the key a later step
+//     yielded, in another call of the method that wrote the earlier key:
+//     freshKey);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);
@@ -150,7 +152,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {

@@ -429,3 +429,47 @@ func (g *Flight) Late(key string, fn func() int) int {
 	g.mu.Unlock()
 	return g.run(c, key, fn)
 }
+
+// Expiry deletes each expired key through drop, which looks the key up
+// again and deletes it after unlocking for its callback (cache2go's
+// expirationCheck and deleteInternal).
+func (c *Cache) Expiry(now int, evict func(int)) {
+	c.mu.Lock()
+	for k, v := range c.m {
+		if v < now {
+			c.drop(k, evict)
+		}
+	}
+	c.mu.Unlock()
+}
+
+func (c *Cache) drop(k string, evict func(int)) {
+	v, ok := c.m[k] // drop
+	if !ok {
+		return
+	}
+	c.mu.Unlock()
+	evict(v)
+	c.mu.Lock()
+	delete(c.m, k) // dropped
+}
+
+// Twice zeroes each key, then reads it back through another call in the
+// same iteration: the same key.
+func (c *Cache) Twice() int {
+	n := 0
+	for k := range c.m {
+		c.zero(k)
+		n += c.peek(k)
+	}
+	return n
+}
+
+func (c *Cache) zero(k string) { c.m[k] = 0 }
+
+func (c *Cache) peek(k string) int {
+	if c.m[k] > 0 { // peek
+		return 1
+	}
+	return 0
+}
