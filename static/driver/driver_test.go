@@ -63,6 +63,31 @@ func TestCandidateDriver(t *testing.T) {
 	}
 }
 
+// TestNoCursorDrivers: a cursor that locks while it steps (bigcache's
+// EntryInfoIterator) gets no driver, with a note; the store it walks,
+// meant for concurrent use, does.
+func TestNoCursorDrivers(t *testing.T) {
+	res := generateIn(t, "drvcursor")
+	ds := res.Drivers["subjects/drvcursor"]
+	store := false
+	for _, d := range ds {
+		if d.Type == "Cursor" {
+			t.Errorf("a driver for the cursor: %+v", d)
+		}
+		store = store || d.Type == "Store"
+	}
+	if !store {
+		t.Errorf("no driver for Store: %+v (notes %q)", ds, res.Notes)
+	}
+	found := false
+	for _, n := range res.Notes {
+		found = found || strings.Contains(n.Text, "no drivers for Cursor: a cursor (its SetNext steps it)")
+	}
+	if !found {
+		t.Errorf("no note on the cursor: %q", res.Notes)
+	}
+}
+
 // TestDropsWhatDoesNotCompile: a driver that does not type-check against
 // the package is dropped with a note; the others stay.
 func TestDropsWhatDoesNotCompile(t *testing.T) {
