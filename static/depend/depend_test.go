@@ -193,6 +193,41 @@ func TestJudge(t *testing.T) {
 			onVar(1, w(2, at("func (s *wstack) reset() { s.items = nil }", "items"), frame(9, "p *Pool", "Close"), frame(10, "s *wstack", "reset"))),
 			onVar(1, r(1, at("n := len(s.items)", "items"), frame(1, "p *Pool", "Purge"), frame(2, "s *wstack", "refresh"))),
 		}, false},
+		{"cache-aside: a miss, an expiry's delete, then the load stored", []Event{
+			r(1, at("v, ok := c.m[k] // fetch", "["), frame(1, "c *Cache", "Fetch")),
+			w(2, at("delete(c.m, k) // expired", "("), frame(9, "c *Cache", "Expire")),
+			w(1, at("c.m[k] = v", "["), frame(1, "c *Cache", "Fetch"), frame(2, "c *Cache", "store")),
+		}, false},
+		{"cache-aside: a miss, another's insert, then the load stored", []Event{
+			r(1, at("v, ok := c.m[k] // fetch", "["), frame(1, "c *Cache", "Fetch")),
+			w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")),
+			w(1, at("c.m[k] = v", "["), frame(1, "c *Cache", "Fetch"), frame(2, "c *Cache", "store")),
+		}, true},
+		{"a hit, a delete, then the act on the hit: the key put back", []Event{
+			r(1, at("_, ok := c.m[k] // bump", "["), frame(1, "c *Cache", "Bump")),
+			w(2, at("delete(c.m, k) // expired", "("), frame(9, "c *Cache", "Expire")),
+			w(1, at("c.m[k] = v", "["), frame(1, "c *Cache", "Bump"), frame(2, "c *Cache", "store")),
+		}, true},
+		{"a claimed key: the miss, another key's call inserted, then the unit's own call deleted", []Event{
+			r(1, at("if c, ok := g.m[key]; ok { // claim", "["), frame(1, "g *Flight", "Claim")),
+			w(2, at("g.m[key] = c // claimed", "["), frame(9, "g *Flight", "Claim")),
+			w(1, at("delete(g.m, key) // run done", "("), frame(1, "g *Flight", "Claim"), frame(2, "g *Flight", "run")),
+		}, false},
+		{"a miss, an unlock, then the insert: no claim", []Event{
+			r(1, at("if c, ok := g.m[key]; ok { // late", "["), frame(1, "g *Flight", "Late")),
+			w(2, at("g.m[key] = c // claimed", "["), frame(9, "g *Flight", "Claim")),
+			w(1, at("delete(g.m, key) // run done", "("), frame(1, "g *Flight", "Late"), frame(2, "g *Flight", "run")),
+		}, true},
+		{"a range's delete, another's insert, then the next step's lookup of its own key", []Event{
+			w(1, at("delete(c.m, k) // dropped", "("), frame(1, "c *Cache", "Expiry"), frame(2, "c *Cache", "drop")),
+			w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")),
+			r(1, at("v, ok := c.m[k] // drop", "["), frame(1, "c *Cache", "Expiry"), frame(3, "c *Cache", "drop")),
+		}, false},
+		{"a range's write, another's insert, then a read back of that key in the same step", []Event{
+			w(1, at("func (c *Cache) zero(k string) { c.m[k] = 0 }", "["), frame(1, "c *Cache", "Twice"), frame(2, "c *Cache", "zero")),
+			w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")),
+			r(1, at("if c.m[k] > 0 { // peek", "["), frame(1, "c *Cache", "Twice"), frame(3, "c *Cache", "peek")),
+		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

@@ -97,10 +97,16 @@ var (
 //     (Event.Reread), or the later event reads the checked variable
 //     again and tests it (a re-check: rechecks);
 //     unless the later event is a compare-and-swap of the variable
-//     against the very value read (casAgainst: a CAS loop);
+//     against the very value read (casAgainst: a CAS loop); unless a is
+//     a map lookup that missed, b is reached only on the miss, and the
+//     other units only deleted from the map (missKept), or the unit
+//     claimed the key in the lookup's critical section and b writes
+//     that key again (claimed: gcache's singleflight);
 //   - a unit reads back a variable it wrote, after another unit wrote it
 //     in between, and uses what it read (the next step of a range over a
-//     map reads no value back);
+//     map reads no value back, nor does a lookup of the key a later step
+//     yielded, in another call of the method that wrote the earlier key:
+//     freshKey);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);
@@ -140,13 +146,13 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) {
+			if a.Read && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {
@@ -188,6 +194,131 @@ func (x *Index) Judge(evs []Event) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// missKept reports whether a, a comma-ok map lookup, missed for b: b
+// (or the call of the method leading to it) is reached only on the
+// lookup's miss branch, and every write of a's map by the other units
+// in between is a delete (or clear). A delete cannot make a missing key
+// present, so the miss the unit acts on still holds at b: cache2go's
+// Value misses, loads and adds, while an expiry deletes another key.
+// A lookup that hit, or an insert in between, stays judged.
+func (x *Index) missKept(evs []Event, i, j int, between []int) bool {
+	a, b := evs[i], evs[j]
+	dels := 0
+	for _, k := range between {
+		e := evs[k]
+		if !e.Write {
+			continue
+		}
+		if e.Var != a.Var || !x.deletes(e.Site) {
+			return false
+		}
+		dels++
+	}
+	if dels == 0 {
+		return false
+	}
+	l, _ := x.onMiss(a, b)
+	return l != nil
+}
+
+// onMiss returns the comma-ok map lookup at a, when b is reached only on
+// its miss branch, and the acts leading to b in a's activation: b itself,
+// or the calls there of the method b ran in; else nil.
+func (x *Index) onMiss(a, b Event) (*ssa.Lookup, []ssa.Instruction) {
+	c := common(a.Frames, b.Frames)
+	if len(a.Frames) != c || len(b.Frames) < c {
+		return nil, nil
+	}
+	fn := x.enclosing(a)
+	if fn == nil {
+		return nil, nil
+	}
+	sc := x.scope(fn)
+	var acts []ssa.Instruction
+	if len(b.Frames) == c {
+		for _, in := range x.instrs[b.Site] {
+			if sc.fns[in.Parent()] {
+				acts = append(acts, in)
+			}
+		}
+	} else if g := x.function(b.Frames[c].Site); g != nil {
+		for _, cs := range x.callsIn(sc, g) {
+			acts = append(acts, cs)
+		}
+	}
+	if len(acts) == 0 {
+		return nil, nil
+	}
+	for _, v := range x.reads(a.Site, sc) {
+		l, ok := v.(*ssa.Lookup)
+		if !ok || !l.CommaOk {
+			continue
+		}
+		misses := missBlocks(l)
+		all := true
+		for _, in := range acts {
+			onMiss := false
+			for _, m := range misses {
+				if m.Parent() == in.Parent() && m.Dominates(in.Block()) {
+					onMiss = true
+				}
+			}
+			all = all && onMiss
+		}
+		if all && len(misses) > 0 {
+			return l, acts
+		}
+	}
+	return nil, nil
+}
+
+// missBlocks returns the blocks entered only when the comma-ok lookup l
+// missed: the branch on its ok flag (or on !ok) not taken on a hit,
+// when that is its only way in.
+func missBlocks(l *ssa.Lookup) []*ssa.BasicBlock {
+	var out []*ssa.BasicBlock
+	branch := func(cond ssa.Value, miss int) {
+		for _, r := range *cond.Referrers() {
+			if f, ok := r.(*ssa.If); ok && f.Cond == cond {
+				if s := f.Block().Succs[miss]; len(s.Preds) == 1 {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	for _, r := range *l.Referrers() {
+		e, ok := r.(*ssa.Extract)
+		if !ok || e.Index != 1 || e.Referrers() == nil {
+			continue
+		}
+		branch(e, 1)
+		for _, u := range *e.Referrers() {
+			if n, ok := u.(*ssa.UnOp); ok && n.Op == token.NOT && n.Referrers() != nil {
+				branch(n, 0)
+			}
+		}
+	}
+	return out
+}
+
+// deletes reports whether the write at site is a delete (or clear) of
+// map entries: the builtin call the instrumenter puts there.
+func (x *Index) deletes(site string) bool {
+	found := false
+	for _, in := range x.instrs[site] {
+		call, ok := in.(ssa.CallInstruction)
+		if !ok {
+			continue
+		}
+		bi, ok := call.Common().Value.(*ssa.Builtin)
+		if !ok || bi.Name() != "delete" && bi.Name() != "clear" {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // casAgainst reports whether b is a compare-and-swap of a's variable

@@ -204,13 +204,30 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 			typs[i] = pairs[i].typ
 		}
 		obs := observers(p, typs)
+		kept := pairs[:0]
+		noted := map[string]bool{}
 		for i := range pairs {
 			pairs[i].obs = obs[pairs[i].typ]
 			if tn, ok := p.Types.Scope().Lookup(pairs[i].typ).(*types.TypeName); ok {
 				if named, ok := tn.Type().(*types.Named); ok {
 					pairs[i].meant = meantForConcurrentUse(p, named)
+					// A cursor is one goroutine's: two goroutines
+					// stepping one and reading its element are the
+					// driver's misuse, whatever their outcome.
+					if step := cursor(named); step != "" && pairs[i].meant == "" {
+						if !noted[pairs[i].typ] {
+							noted[pairs[i].typ] = true
+							res.Notes = append(res.Notes, note.New(note.Static, path, "", "no drivers for %s: a cursor (its %s steps it) is each goroutine's own", pairs[i].typ, step))
+						}
+						continue
+					}
 				}
 			}
+			kept = append(kept, pairs[i])
+		}
+		pairs = kept
+		if len(pairs) == 0 {
+			continue
 		}
 		vals := harvest(path, []*packages.Package{v.test, v.xtest})
 		tfs := testFuncs(path, []*packages.Package{v.test, v.xtest})

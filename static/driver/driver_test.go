@@ -63,6 +63,31 @@ func TestCandidateDriver(t *testing.T) {
 	}
 }
 
+// TestNoCursorDrivers: a cursor that locks while it steps (bigcache's
+// EntryInfoIterator) gets no driver, with a note; the store it walks,
+// meant for concurrent use, does.
+func TestNoCursorDrivers(t *testing.T) {
+	res := generateIn(t, "drvcursor")
+	ds := res.Drivers["subjects/drvcursor"]
+	store := false
+	for _, d := range ds {
+		if d.Type == "Cursor" {
+			t.Errorf("a driver for the cursor: %+v", d)
+		}
+		store = store || d.Type == "Store"
+	}
+	if !store {
+		t.Errorf("no driver for Store: %+v (notes %q)", ds, res.Notes)
+	}
+	found := false
+	for _, n := range res.Notes {
+		found = found || strings.Contains(n.Text, "no drivers for Cursor: a cursor (its SetNext steps it)")
+	}
+	if !found {
+		t.Errorf("no note on the cursor: %q", res.Notes)
+	}
+}
+
 // TestDropsWhatDoesNotCompile: a driver that does not type-check against
 // the package is dropped with a note; the others stay.
 func TestDropsWhatDoesNotCompile(t *testing.T) {
@@ -261,7 +286,8 @@ func TestUnsafeDoc(t *testing.T) {
 
 // TestMeantForConcurrentUse: a type holding a sync value, an atomic or a
 // channel (directly or in a struct it holds), or documented as safe for
-// concurrent use, is meant for concurrent use; a plain one is not.
+// concurrent use, is meant for concurrent use; a plain one is not, nor a
+// cursor (a Next() bool) that its doc does not call safe.
 func TestMeantForConcurrentUse(t *testing.T) {
 	dir := t.TempDir()
 	src := `package m
@@ -294,6 +320,28 @@ type Doc struct{ n int }
 type NotDoc struct{ n int }
 
 type Plain struct{ n int }
+
+// Cursor locks while it loads the next page.
+type Cursor struct {
+	mu sync.Mutex
+	i  int
+}
+
+func (c *Cursor) SetNext() bool { c.mu.Lock(); defer c.mu.Unlock(); c.i++; return c.i < 9 }
+func (c *Cursor) Value() int    { return c.i }
+
+// SafeCursor is safe for concurrent use.
+type SafeCursor struct {
+	mu sync.Mutex
+	i  int
+}
+
+func (c *SafeCursor) Next() bool { return false }
+
+// Stepper's Next takes a count: no cursor's step.
+type Stepper struct{ mu sync.Mutex }
+
+func (s *Stepper) Next(n int) bool { return n > 0 }
 `
 	for name, s := range map[string]string{"go.mod": "module m\n\ngo 1.22\n", "m.go": src} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
@@ -306,13 +354,16 @@ type Plain struct{ n int }
 	}
 	p := pkgs[0]
 	for name, want := range map[string]string{
-		"Locked":  "it holds a sync.Mutex",
-		"Counter": "it holds an atomic.Int64",
-		"Queue":   "it holds a channel",
-		"Outer":   "it holds a sync.RWMutex",
-		"Doc":     "its doc says it is safe for concurrent use",
-		"NotDoc":  "",
-		"Plain":   "",
+		"Locked":     "it holds a sync.Mutex",
+		"Counter":    "it holds an atomic.Int64",
+		"Queue":      "it holds a channel",
+		"Outer":      "it holds a sync.RWMutex",
+		"Doc":        "its doc says it is safe for concurrent use",
+		"NotDoc":     "",
+		"Plain":      "",
+		"Cursor":     "",
+		"SafeCursor": "it holds a sync.Mutex",
+		"Stepper":    "it holds a sync.Mutex",
 	} {
 		named := p.Types.Scope().Lookup(name).Type().(*types.Named)
 		if got := meantForConcurrentUse(p, named); got != want {

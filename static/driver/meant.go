@@ -14,7 +14,8 @@ import (
 // value of package sync or sync/atomic or a channel (in a field, or in a
 // field of a struct it holds), or its doc comment says it is safe for
 // concurrent use; a sync.WaitGroup does not count (holdsSync), and a doc
-// that says the type is not safe for concurrent use overrides the fields. A race a
+// that says the type is not safe for concurrent use overrides the fields,
+// as being a cursor does (unless its doc says it is safe). A race a
 // driver finds between two of its methods is then a bug of the type, whatever the calls' outcome: the package's users may
 // make those calls concurrently. Of another type, the package may never
 // do so, and the driver's calls are pecanvet's guess.
@@ -22,6 +23,9 @@ func meantForConcurrentUse(p *packages.Package, named *types.Named) string {
 	doc := typeDoc(p, named.Obj())
 	if unsafeDoc(doc) {
 		return "" // the doc's word beats what the fields suggest
+	}
+	if cursor(named) != "" && !safeDoc(doc) {
+		return "" // one goroutine's, whatever lock it holds
 	}
 	if st, ok := named.Underlying().(*types.Struct); ok {
 		if what := holdsSync(st, 0); what != "" {
@@ -126,3 +130,34 @@ var (
 	safePhrase = regexp.MustCompile(`safe for (concurrent|simultaneous|parallel) use|safe to use concurrently|safe for use by multiple goroutines|(goroutine|concurrency|thread)[- ]safe`)
 	negated    = regexp.MustCompile(`(\bnot|n't|\bnever)( \w+)?( to be)? $`)
 )
+
+// cursor names the method that makes named a cursor, an iterator that
+// one goroutine steps through, or "": an exported method Next, SetNext or
+// Scan without parameters whose only result is a bool (bufio.Scanner's
+// Scan, sql.Rows' Next, bigcache's EntryInfoIterator.SetNext). Its
+// accessors return the element that its owner's last step chose, so two
+// goroutines sharing one cannot tell whose element they read: a cursor
+// is each goroutine's own, whatever lock it holds for its other work
+// (sql.Rows locks for Close; bigcache's iterator locks while it loads
+// the next shard, and its maintainers give each goroutine its own).
+func cursor(named *types.Named) string {
+	ms := types.NewMethodSet(types.NewPointer(named))
+	for _, name := range []string{"Next", "SetNext", "Scan"} {
+		sel := ms.Lookup(nil, name)
+		if sel == nil {
+			continue
+		}
+		fn, ok := sel.Obj().(*types.Func)
+		if !ok {
+			continue
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+			continue
+		}
+		if b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+			return name
+		}
+	}
+	return ""
+}

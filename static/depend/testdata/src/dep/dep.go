@@ -356,3 +356,120 @@ func newPool() *Pool {
 	ws := &wstack{}
 	return &Pool{workers: ws, ws: ws}
 }
+
+// Fetch is cache-aside: it looks k up under the lock and, on a miss,
+// loads the value outside it and stores it (cache2go's Value).
+func (c *Cache) Fetch(k string, load func() int) int {
+	c.mu.Lock()
+	v, ok := c.m[k] // fetch
+	c.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = load()
+	c.store(k, v)
+	return v
+}
+
+// Expire deletes k, as an expiry timer does.
+func (c *Cache) Expire(k string) {
+	c.mu.Lock()
+	delete(c.m, k) // expired
+	c.mu.Unlock()
+}
+
+// Bump stores k again if its lookup hit: a delete in between is undone.
+func (c *Cache) Bump(k string) {
+	c.mu.Lock()
+	_, ok := c.m[k] // bump
+	c.mu.Unlock()
+	if ok {
+		c.store(k, 2)
+	}
+}
+
+// Claim is gcache's singleflight: it claims the key with its pending
+// call under the lock, and run deletes the key, unguarded, when done.
+func (g *Flight) Claim(key string, fn func() int) int {
+	g.mu.Lock()
+	if c, ok := g.m[key]; ok { // claim
+		g.mu.Unlock()
+		c.wg.Wait()
+		return c.val
+	}
+	c := new(flightCall)
+	c.wg.Add(1)
+	g.m[key] = c // claimed
+	g.mu.Unlock()
+	return g.run(c, key, fn)
+}
+
+func (g *Flight) run(c *flightCall, key string, fn func() int) int {
+	c.val = fn()
+	c.wg.Done()
+	g.mu.Lock()
+	delete(g.m, key) // run done
+	g.mu.Unlock()
+	return c.val
+}
+
+// Late inserts its call only after unlocking: another caller can miss
+// too and insert in between, so its miss claims nothing.
+func (g *Flight) Late(key string, fn func() int) int {
+	g.mu.Lock()
+	if c, ok := g.m[key]; ok { // late
+		g.mu.Unlock()
+		return c.val
+	}
+	g.mu.Unlock()
+	c := new(flightCall)
+	c.wg.Add(1)
+	g.mu.Lock()
+	g.m[key] = c
+	g.mu.Unlock()
+	return g.run(c, key, fn)
+}
+
+// Expiry deletes each expired key through drop, which looks the key up
+// again and deletes it after unlocking for its callback (cache2go's
+// expirationCheck and deleteInternal).
+func (c *Cache) Expiry(now int, evict func(int)) {
+	c.mu.Lock()
+	for k, v := range c.m {
+		if v < now {
+			c.drop(k, evict)
+		}
+	}
+	c.mu.Unlock()
+}
+
+func (c *Cache) drop(k string, evict func(int)) {
+	v, ok := c.m[k] // drop
+	if !ok {
+		return
+	}
+	c.mu.Unlock()
+	evict(v)
+	c.mu.Lock()
+	delete(c.m, k) // dropped
+}
+
+// Twice zeroes each key, then reads it back through another call in the
+// same iteration: the same key.
+func (c *Cache) Twice() int {
+	n := 0
+	for k := range c.m {
+		c.zero(k)
+		n += c.peek(k)
+	}
+	return n
+}
+
+func (c *Cache) zero(k string) { c.m[k] = 0 }
+
+func (c *Cache) peek(k string) int {
+	if c.m[k] > 0 { // peek
+		return 1
+	}
+	return 0
+}
