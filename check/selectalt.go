@@ -23,7 +23,13 @@ import (
 type selectAlts struct {
 	dir   string // the package's directory: sites name files relative to its module's root
 	mu    sync.Mutex
-	files map[string]map[int]bool // path → lines of such select cases
+	files map[string]selectLines // by path
+}
+
+// selectLines is what selectAlts takes from one file.
+type selectLines struct {
+	cases    map[int]bool // lines of select cases with an escape (selectCaseLines)
+	timeouts map[int]bool // of a test file, lines of its selects' escape branches
 }
 
 func (s *selectAlts) at(site string) bool {
@@ -42,17 +48,47 @@ func (s *selectAlts) at(site string) bool {
 	if err != nil {
 		return false
 	}
+	return s.lines(path).cases[line]
+}
+
+// lines returns the file's select lines, parsing it the first time.
+func (s *selectAlts) lines(path string) selectLines {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.files == nil {
-		s.files = map[string]map[int]bool{}
+		s.files = map[string]selectLines{}
 	}
-	lines, ok := s.files[path]
+	l, ok := s.files[path]
 	if !ok {
-		lines = selectCaseLines(s.resolve(path))
-		s.files[path] = lines
+		l = parseSelects(s.resolve(path))
+		s.files[path] = l
 	}
-	return lines[line]
+	return l
+}
+
+// testTimedOut returns the first place ("x_test.go:12") of a replay's
+// consequence that lies in a test's select's escape branch (its
+// time.After, ctx.Done or default): the test failed at its own timeout
+// assertion. A goroutine left blocked then is on a path where the test
+// has already failed, waiting for it: what the assertion reports, not
+// a leak proved by the replay (cron's TestNoEntries failed at
+// cron_test.go:92 while the replay held Stop's send at its gate). The
+// static rule (failsTest) leaves out such branches when it can see they
+// fail the test; this one also catches those it cannot (a helper's
+// assertion, a branch that sets a flag the test fails on right there).
+func (s *selectAlts) testTimedOut(consequence string) string {
+	for _, place := range failPlace.FindAllString(consequence, -1) {
+		i := strings.LastIndexByte(place, ':')
+		path := place[:i]
+		if !strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		line, err := strconv.Atoi(place[i+1:])
+		if err == nil && s.lines(path).timeouts[line] {
+			return place
+		}
+	}
+	return ""
 }
 
 // resolve finds the file a site names: as is if absolute, else relative
@@ -90,13 +126,20 @@ func fileExists(p string) bool {
 //     not stranded, the next iteration takes it (cron's run loop, whose
 //     timer branch loops while Stop waits on c.stop).
 func selectCaseLines(path string) map[int]bool {
+	return parseSelects(path).cases
+}
+
+// parseSelects parses the file at path for selectLines.
+func parseSelects(path string) selectLines {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
 	if err != nil {
-		return nil
+		return selectLines{}
 	}
+	test := strings.HasSuffix(path, "_test.go")
 	tvars := testingVars(f)
 	out := map[int]bool{}
+	timeouts := map[int]bool{}
 	var stack []ast.Node
 	ast.Inspect(f, func(n ast.Node) bool {
 		if n == nil {
@@ -115,6 +158,11 @@ func selectCaseLines(path string) map[int]bool {
 			}
 		}
 		for _, cc := range comms {
+			if test && escape(cc) {
+				for l := fset.Position(cc.Colon).Line; l <= fset.Position(cc.End()).Line; l++ {
+					timeouts[l] = true
+				}
+			}
 			if cc.Comm == nil {
 				continue
 			}
@@ -128,7 +176,7 @@ func selectCaseLines(path string) map[int]bool {
 		}
 		return true
 	})
-	return out
+	return selectLines{cases: out, timeouts: timeouts}
 }
 
 // escape reports whether case c can fire with no other goroutine of the

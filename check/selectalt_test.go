@@ -7,6 +7,10 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict"
+	"github.com/pecanvet/pecanvet/replay"
 )
 
 // TestSelectCaseLines checks which select cases count as having an
@@ -139,4 +143,60 @@ func logs(ch chan int, log interface{ Error(string) }) {
 		}
 		t.Errorf("select case lines with an escape = %v, want %v", got, want)
 	}
+}
+
+// TestTestTimedOut checks that a leak's replay whose test failed in one
+// of its selects' escape branches loses its proof, and only that one.
+func TestTestTimedOut(t *testing.T) {
+	src := `package p
+
+import (
+	"testing"
+	"time"
+)
+
+func TestStop(t *testing.T) {
+	done := make(chan bool)
+	go func() { done <- true }()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		fail(t, "Stop did not return") // 14: a helper the parse cannot see fail
+	}
+	t.Error("after") // 16
+}
+
+func fail(t *testing.T, msg string) { t.Fatal(msg) }
+`
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "p_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	q := &replayQueue{alts: selectAlts{dir: dir}}
+	leak := prediction{a: predict.Anomaly{Pattern: &pattern.Pattern{Leak: true}}}
+	proved := replay.Verdict{Verdict: replay.Reproduced, Passed: true, Leaked: []string{"g1.1.1 in chan send ch#1 @x.go:3"}}
+	for _, tc := range []struct {
+		name string
+		p    prediction
+		v    replay.Verdict
+		want string
+	}{
+		{"timed out", leak, failed(proved, "test fails: p_test.go:14: Stop did not return"), replay.Diverged},
+		{"failed after", leak, failed(proved, "test fails: p_test.go:16: after"), replay.Reproduced},
+		{"passed", leak, proved, replay.Reproduced},
+		{"not a leak", prediction{a: predict.Anomaly{Pattern: &pattern.Pattern{}}}, failed(proved, "test fails: p_test.go:14: x"), replay.Reproduced},
+	} {
+		got := q.timedOutLeak(tc.p, tc.v)
+		if got.Verdict != tc.want {
+			t.Errorf("%s: verdict %s, want %s (%s)", tc.name, got.Verdict, tc.want, got.Message)
+		}
+		if tc.want == replay.Diverged && (len(got.Leaked) != 0 || !strings.Contains(got.Message, "p_test.go:14")) {
+			t.Errorf("%s: Leaked %v, message %q", tc.name, got.Leaked, got.Message)
+		}
+	}
+}
+
+func failed(v replay.Verdict, consequence string) replay.Verdict {
+	v.Passed, v.Consequence = false, consequence
+	return v
 }
