@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,6 +59,7 @@ type replayQueue struct {
 	// explore: per test, its explorations (replay.Options.Explore):
 	// permits held by running replays, and explorations done.
 	explore map[string]*exploreBudget
+	alts    selectAlts // the package's test timeouts (timedOutLeak)
 }
 
 // exploreBudget bounds a test's explorations (maxExplorations).
@@ -183,7 +185,27 @@ func newReplayQueue(ctx context.Context, b *testbin.Build, pkg string, deadline 
 	q := &replayQueue{ctx: ctx, b: b, pkg: pkg, deadline: deadline, opt: opt, seen: seen, workers: runtime.GOMAXPROCS(0),
 		byKey: map[string][]int{}, proved: map[string]bool{}}
 	q.cond = sync.NewCond(&q.mu)
+	if b != nil {
+		q.alts.dir = b.Dirs[pkg]
+	}
 	return q
+}
+
+// timedOutLeak turns the verdict of a leak's replay whose test failed at
+// its own timeout assertion (selectAlts.testTimedOut) into "diverged":
+// the goroutine it left blocked proves no leak.
+func (q *replayQueue) timedOutLeak(p prediction, v replay.Verdict) replay.Verdict {
+	if pt := p.a.Pattern; pt == nil || !pt.Leak || v.Verdict != replay.Reproduced || len(v.Leaked) == 0 || v.Passed {
+		return v
+	}
+	at := q.alts.testTimedOut(v.Consequence)
+	if at == "" {
+		return v
+	}
+	v.Verdict = replay.Diverged
+	v.Message = fmt.Sprintf("the test failed at its own timeout (%s) with %s: a goroutine left blocked on a path where the test has failed is what the assertion reports, no leak", at, strings.Join(v.Leaked, "; "))
+	v.Leaked = nil
+	return v
 }
 
 // add queues the predictions of a trace of test, replay order, at most max
@@ -609,6 +631,7 @@ func (q *replayQueue) done(i int, v replay.Verdict, d time.Duration) {
 	it := q.items[i]
 	g := it.g
 	n := i - g.first + 1
+	v = q.timedOutLeak(it.p, v)
 	{
 		// A finding keeps its whole schedule only if reproduced (its clip
 		// is shown); else its anomaly's steps.

@@ -23,7 +23,13 @@ import (
 type selectAlts struct {
 	dir   string // the package's directory: sites name files relative to its module's root
 	mu    sync.Mutex
-	files map[string]map[int]bool // path → lines of such select cases
+	files map[string]selectLines // by path
+}
+
+// selectLines is what selectAlts takes from one file.
+type selectLines struct {
+	cases    map[int]bool // lines of select cases with an escape (selectCaseLines)
+	timeouts map[int]bool // of a test file, lines of its selects' escape branches
 }
 
 func (s *selectAlts) at(site string) bool {
@@ -42,17 +48,47 @@ func (s *selectAlts) at(site string) bool {
 	if err != nil {
 		return false
 	}
+	return s.lines(path).cases[line]
+}
+
+// lines returns the file's select lines, parsing it the first time.
+func (s *selectAlts) lines(path string) selectLines {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.files == nil {
-		s.files = map[string]map[int]bool{}
+		s.files = map[string]selectLines{}
 	}
-	lines, ok := s.files[path]
+	l, ok := s.files[path]
 	if !ok {
-		lines = selectCaseLines(s.resolve(path))
-		s.files[path] = lines
+		l = parseSelects(s.resolve(path))
+		s.files[path] = l
 	}
-	return lines[line]
+	return l
+}
+
+// testTimedOut returns the first place ("x_test.go:12") of a replay's
+// consequence that lies in a test's select's escape branch (its
+// time.After, ctx.Done or default): the test failed at its own timeout
+// assertion. A goroutine left blocked then is on a path where the test
+// has already failed, waiting for it: what the assertion reports, not
+// a leak proved by the replay (cron's TestNoEntries failed at
+// cron_test.go:92 while the replay held Stop's send at its gate). The
+// static rule (failsTest) leaves out such branches when it can see they
+// fail the test; this one also catches those it cannot (a helper's
+// assertion, a branch that sets a flag the test fails on right there).
+func (s *selectAlts) testTimedOut(consequence string) string {
+	for _, place := range failPlace.FindAllString(consequence, -1) {
+		i := strings.LastIndexByte(place, ':')
+		path := place[:i]
+		if !strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		line, err := strconv.Atoi(place[i+1:])
+		if err == nil && s.lines(path).timeouts[line] {
+			return place
+		}
+	}
+	return ""
 }
 
 // resolve finds the file a site names: as is if absolute, else relative
@@ -77,15 +113,40 @@ func fileExists(p string) bool {
 }
 
 // selectCaseLines returns the lines of the communication cases of the
-// file's selects that have another branch of the kinds selectAlts takes.
+// file's selects that have another branch of the kinds selectAlts takes
+// (escape), leaving out two kinds of such a branch that strand nothing:
+//
+//   - one that fails the test (t.Fatal, t.Errorf, panic …): the select is
+//     the test's own timeout assertion, and a goroutine left blocked on a
+//     path where the test has already failed is what the assertion
+//     reports, not a bug (cron's wait(wg) helpers, workerpool's
+//     TestStoppedDuringPause);
+//   - one after which the goroutine comes back to the same select (the
+//     select in a loop that the branch does not leave): the partner is
+//     not stranded, the next iteration takes it (cron's run loop, whose
+//     timer branch loops while Stop waits on c.stop).
 func selectCaseLines(path string) map[int]bool {
+	return parseSelects(path).cases
+}
+
+// parseSelects parses the file at path for selectLines.
+func parseSelects(path string) selectLines {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
 	if err != nil {
-		return nil
+		return selectLines{}
 	}
+	test := strings.HasSuffix(path, "_test.go")
+	tvars := testingVars(f)
 	out := map[int]bool{}
+	timeouts := map[int]bool{}
+	var stack []ast.Node
 	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
 		sel, ok := n.(*ast.SelectStmt)
 		if !ok {
 			return true
@@ -97,22 +158,25 @@ func selectCaseLines(path string) map[int]bool {
 			}
 		}
 		for _, cc := range comms {
+			if test && escape(cc) {
+				for l := fset.Position(cc.Colon).Line; l <= fset.Position(cc.End()).Line; l++ {
+					timeouts[l] = true
+				}
+			}
 			if cc.Comm == nil {
 				continue
 			}
 			for _, o := range comms {
-				if o != cc && escape(o) {
+				if o != cc && escape(o) && !failsTest(o.Body, tvars) && !loopsBack(stack, o) {
 					out[fset.Position(cc.Comm.Pos()).Line] = true
-					for _, p := range []token.Pos{cc.Comm.End()} {
-						out[fset.Position(p).Line] = true
-					}
+					out[fset.Position(cc.Comm.End()).Line] = true
 					break
 				}
 			}
 		}
 		return true
 	})
-	return out
+	return selectLines{cases: out, timeouts: timeouts}
 }
 
 // escape reports whether case c can fire with no other goroutine of the
@@ -140,6 +204,151 @@ func escape(c *ast.CommClause) bool {
 		return true
 	case *ast.SelectorExpr:
 		return ch.Sel.Name == "C"
+	}
+	return false
+}
+
+// testingVars returns the names the file declares (parameters, variables)
+// of the testing package's types: *testing.T, *testing.B, *testing.F,
+// testing.TB. The parse has no types: a name is taken for a testing
+// value in the whole file if it is declared so anywhere in it, which is
+// how tests name them (t, b, tb).
+func testingVars(f *ast.File) map[string]bool {
+	out := map[string]bool{}
+	isTesting := func(x ast.Expr) bool {
+		if s, ok := x.(*ast.StarExpr); ok {
+			x = s.X
+		}
+		sel, ok := x.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		pkg, ok := sel.X.(*ast.Ident)
+		return ok && pkg.Name == "testing" && (sel.Sel.Name == "T" || sel.Sel.Name == "B" || sel.Sel.Name == "F" || sel.Sel.Name == "TB")
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		var names []*ast.Ident
+		var typ ast.Expr
+		switch d := n.(type) {
+		case *ast.Field:
+			names, typ = d.Names, d.Type
+		case *ast.ValueSpec:
+			names, typ = d.Names, d.Type
+		}
+		if typ != nil && isTesting(typ) {
+			for _, id := range names {
+				out[id.Name] = true
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// failMethods are the testing methods that mark the test failed.
+var failMethods = map[string]bool{"Error": true, "Errorf": true, "Fatal": true, "Fatalf": true, "Fail": true, "FailNow": true}
+
+// failsTest reports whether a branch's statements fail the test: a call
+// of a failing method on a testing value (tvars) or a panic, outside the
+// function literals they may define (which run who knows when).
+func failsTest(body []ast.Stmt, tvars map[string]bool) bool {
+	found := false
+	for _, st := range body {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false
+			}
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			switch fn := ast.Unparen(call.Fun).(type) {
+			case *ast.Ident:
+				found = fn.Name == "panic"
+			case *ast.SelectorExpr:
+				id, ok := ast.Unparen(fn.X).(*ast.Ident)
+				found = ok && tvars[id.Name] && failMethods[fn.Sel.Name]
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// loopsBack reports whether the goroutine, after branch c of the select
+// on top of stack (its enclosing nodes, outermost first), surely comes
+// back to the select: the select lies in a loop without a condition
+// (for { … }) of its function, and neither the branch nor the rest of
+// that loop's body (the select's other branches aside) has a way out of
+// it: a return, a goto, a panic, a labeled break or continue, or an
+// unlabeled break that ends that loop. A loop with a condition or a
+// range may end after the branch: it does not count.
+func loopsBack(stack []ast.Node, c *ast.CommClause) bool {
+	sel := stack[len(stack)-1].(*ast.SelectStmt)
+	for i := len(stack) - 2; i >= 0; i-- {
+		switch l := stack[i].(type) {
+		case *ast.FuncLit, *ast.FuncDecl:
+			return false
+		case *ast.ForStmt:
+			if l.Cond == nil && !leaves(l, sel, c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// leaves reports whether loop's body, skipping the branches of sel other
+// than c, has a statement that may take the goroutine out of the loop.
+func leaves(loop *ast.ForStmt, sel *ast.SelectStmt, c *ast.CommClause) bool {
+	out := false
+	// depth counts the breakable statements (for, range, switch, select)
+	// between loop and a node: an unlabeled break at depth 0 ends loop.
+	var walk func(n ast.Node, depth int)
+	walk = func(n ast.Node, depth int) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			if out || m == nil || m == n {
+				return !out
+			}
+			switch x := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CommClause:
+				if x != c && containsClause(sel, x) {
+					return false // another branch of the select
+				}
+			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				walk(x, depth+1)
+				return false
+			case *ast.ReturnStmt:
+				out = true
+			case *ast.BranchStmt:
+				switch {
+				case x.Tok == token.GOTO, x.Label != nil && x.Tok != token.FALLTHROUGH:
+					out = true
+				case x.Tok == token.BREAK && depth == 0:
+					out = true
+				}
+			case *ast.CallExpr:
+				if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && id.Name == "panic" {
+					out = true
+				}
+			}
+			return !out
+		})
+	}
+	walk(loop.Body, 0)
+	return out
+}
+
+func containsClause(sel *ast.SelectStmt, c *ast.CommClause) bool {
+	for _, s := range sel.Body.List {
+		if s == c {
+			return true
+		}
 	}
 	return false
 }

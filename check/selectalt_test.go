@@ -1,0 +1,202 @@
+package check
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict"
+	"github.com/pecanvet/pecanvet/replay"
+)
+
+// TestSelectCaseLines checks which select cases count as having an
+// escape branch: a timeout that returns does; one that fails the test,
+// or one after which a loop comes back to the select, does not.
+func TestSelectCaseLines(t *testing.T) {
+	src := `package p
+
+import (
+	"testing"
+	"time"
+)
+
+func fetch(ch chan int, d time.Duration) int {
+	select {
+	case v := <-ch: // 10: the timeout returns: a leak's select
+		return v
+	case <-time.After(d):
+		return 0
+	}
+}
+
+func TestWait(t *testing.T) {
+	ch := make(chan bool)
+	select {
+	case <-ch: // 20: the timeout fails the test
+	case <-time.After(time.Second):
+		t.Fatal("timed out")
+	}
+	select {
+	case <-ch: // 25: so does a panic
+	case <-time.After(time.Second):
+		panic("timed out")
+	}
+}
+
+func helper(tb testing.TB, ch chan bool) {
+	select {
+	case <-ch: // 33: tb.Errorf on a testing.TB
+	case <-time.After(time.Second):
+		tb.Errorf("timed out")
+	}
+}
+
+func run(stop chan struct{}, t *time.Timer) {
+	for {
+		for {
+			select {
+			case <-t.C: // 43: a timer case whose other branch is no escape
+			case <-stop: // 44: the timer branch loops back
+				return
+			}
+			break
+		}
+	}
+}
+
+func runUntil(stop chan struct{}, t *time.Timer, done bool) {
+	for !done {
+		select {
+		case <-t.C:
+			done = true
+		case <-stop: // 57: a loop with a condition may end
+			return
+		}
+	}
+}
+
+func runOut(stop chan struct{}, t *time.Timer, n int) {
+	for {
+		select {
+		case <-t.C:
+		case <-stop: // 67: the loop's body has a way out
+		}
+		if n > 3 {
+			return
+		}
+	}
+}
+
+func runBreak(stop chan struct{}, t *time.Timer) {
+	for {
+		select {
+		case <-t.C:
+			break // ends the select, not the loop
+		case <-stop: // 80: loops back
+			return
+		}
+	}
+}
+
+func runLabel(stop chan struct{}, t *time.Timer) {
+loop:
+	for {
+		select {
+		case <-t.C:
+			break loop
+		case <-stop: // 92: the timer branch leaves the loop
+			return
+		}
+	}
+}
+
+func logs(ch chan int, log interface{ Error(string) }) {
+	select {
+	case <-ch: // 100: Error on a logger is no test failure
+	case <-time.After(time.Second):
+		log.Error("timed out")
+	}
+}
+`
+	dir := t.TempDir()
+	path := filepath.Join(dir, "p_test.go")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for l := range selectCaseLines(path) {
+		got = append(got, l)
+	}
+	sort.Ints(got)
+	// Each case line that has an escape; the timer cases themselves (43
+	// and the like) have none: their other branch receives from a
+	// channel of the program.
+	want := []int{10, 57, 67, 92, 100}
+	if !slices.Equal(got, want) {
+		lines := strings.Split(src, "\n")
+		for _, l := range got {
+			t.Logf("%d: %s", l, strings.TrimSpace(lines[l-1]))
+		}
+		t.Errorf("select case lines with an escape = %v, want %v", got, want)
+	}
+}
+
+// TestTestTimedOut checks that a leak's replay whose test failed in one
+// of its selects' escape branches loses its proof, and only that one.
+func TestTestTimedOut(t *testing.T) {
+	src := `package p
+
+import (
+	"testing"
+	"time"
+)
+
+func TestStop(t *testing.T) {
+	done := make(chan bool)
+	go func() { done <- true }()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		fail(t, "Stop did not return") // 14: a helper the parse cannot see fail
+	}
+	t.Error("after") // 16
+}
+
+func fail(t *testing.T, msg string) { t.Fatal(msg) }
+`
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "p_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	q := &replayQueue{alts: selectAlts{dir: dir}}
+	leak := prediction{a: predict.Anomaly{Pattern: &pattern.Pattern{Leak: true}}}
+	proved := replay.Verdict{Verdict: replay.Reproduced, Passed: true, Leaked: []string{"g1.1.1 in chan send ch#1 @x.go:3"}}
+	for _, tc := range []struct {
+		name string
+		p    prediction
+		v    replay.Verdict
+		want string
+	}{
+		{"timed out", leak, failed(proved, "test fails: p_test.go:14: Stop did not return"), replay.Diverged},
+		{"failed after", leak, failed(proved, "test fails: p_test.go:16: after"), replay.Reproduced},
+		{"passed", leak, proved, replay.Reproduced},
+		{"not a leak", prediction{a: predict.Anomaly{Pattern: &pattern.Pattern{}}}, failed(proved, "test fails: p_test.go:14: x"), replay.Reproduced},
+	} {
+		got := q.timedOutLeak(tc.p, tc.v)
+		if got.Verdict != tc.want {
+			t.Errorf("%s: verdict %s, want %s (%s)", tc.name, got.Verdict, tc.want, got.Message)
+		}
+		if tc.want == replay.Diverged && (len(got.Leaked) != 0 || !strings.Contains(got.Message, "p_test.go:14")) {
+			t.Errorf("%s: Leaked %v, message %q", tc.name, got.Leaked, got.Message)
+		}
+	}
+}
+
+func failed(v replay.Verdict, consequence string) replay.Verdict {
+	v.Passed, v.Consequence = false, consequence
+	return v
+}
