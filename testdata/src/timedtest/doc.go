@@ -4,7 +4,7 @@
 // Known bug: atomicity violation (RWW, lost update) on Counter.n: Inc
 // loads the count (timedtest.go:12) and stores it plus one
 // (timedtest.go:13); another Inc's store in between is lost. The test
-// (timedtest_test.go) starts two Incs, sleeps 5 ms, reads the count
+// (timedtest_test.go) starts two Incs, sleeps 50 ms, reads the count
 // (which assumes both are done: they are in an ordinary run), counts its
 // own hit, waits and checks the total. Under the schedule that puts a
 // goroutine's store inside the test's own Inc, a goroutine is held past

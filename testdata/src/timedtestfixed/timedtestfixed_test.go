@@ -18,7 +18,7 @@ func TestHits(t *testing.T) {
 		wg.Add(1)
 		go func() { defer wg.Done(); c.Inc() }()
 	}
-	time.Sleep(5 * time.Millisecond) // both are done by now, it assumes
+	time.Sleep(50 * time.Millisecond) // both are done by now, it assumes
 	early := c.Load()
 	c.Inc()
 	wg.Wait()
