@@ -23,13 +23,55 @@ import (
 type selectAlts struct {
 	dir   string // the package's directory: sites name files relative to its module's root
 	mu    sync.Mutex
-	files map[string]map[int]bool // path → lines of such select cases
+	files map[string]*fileSelects
+}
+
+// fileSelects is what selectAlts knows of one file's selects, by line.
+type fileSelects struct {
+	alt   map[int]bool         // lines of cases whose select has an escape branch
+	sel   map[int]int          // line of a communication case → its select (an index)
+	stops map[int]map[int]bool // select → lines of its stop cases (stopCase)
 }
 
 func (s *selectAlts) at(site string) bool {
+	f, line := s.lookup(site)
+	return f != nil && f.alt[line]
+}
+
+// stopCase answers predict.Options.StopCase: whether the channel
+// operation at site sel is a case of a select that has a stop case — a
+// receive from a channel of the program (not a call's result, not a
+// timer's C), which fires once another goroutine closes that channel —
+// at the line of site stop (stop "": any). The leak finder pairs it
+// with a close the trace recorded.
+func (s *selectAlts) stopCase(sel, stop string) bool {
+	f, line := s.lookup(sel)
+	if f == nil {
+		return false
+	}
+	i, ok := f.sel[line]
+	if !ok {
+		return false
+	}
+	stops := f.stops[i]
+	if stop == "" {
+		for l := range stops {
+			if l != line {
+				return true
+			}
+		}
+		return false
+	}
+	path, sl, ok := splitSite(stop)
+	sp, _, _ := splitSite(sel)
+	return ok && path == sp && sl != line && stops[sl]
+}
+
+// splitSite splits "path:line:col" (or "path:line") into path and line.
+func splitSite(site string) (string, int, bool) {
 	i := strings.LastIndexByte(site, ':')
 	if i < 0 {
-		return false
+		return "", 0, false
 	}
 	path, rest := site[:i], site[i+1:]
 	line, err := strconv.Atoi(rest)
@@ -39,20 +81,26 @@ func (s *selectAlts) at(site string) bool {
 			path, line, err = path[:j], l, nil
 		}
 	}
-	if err != nil {
-		return false
+	return path, line, err == nil
+}
+
+// lookup returns the selects of the file a site names and its line.
+func (s *selectAlts) lookup(site string) (*fileSelects, int) {
+	path, line, ok := splitSite(site)
+	if !ok {
+		return nil, 0
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.files == nil {
-		s.files = map[string]map[int]bool{}
+		s.files = map[string]*fileSelects{}
 	}
-	lines, ok := s.files[path]
+	f, ok := s.files[path]
 	if !ok {
-		lines = selectCaseLines(s.resolve(path))
-		s.files[path] = lines
+		f = parseSelects(s.resolve(path))
+		s.files[path] = f
 	}
-	return lines[line]
+	return f, line
 }
 
 // resolve finds the file a site names: as is if absolute, else relative
@@ -76,20 +124,25 @@ func fileExists(p string) bool {
 	return err == nil && !fi.IsDir()
 }
 
-// selectCaseLines returns the lines of the communication cases of the
-// file's selects that have another branch of the kinds selectAlts takes.
-func selectCaseLines(path string) map[int]bool {
+// parseSelects finds the file's selects: the lines of the communication
+// cases that have another branch of the kinds selectAlts.at takes, and
+// of every case with its select and that select's stop cases. A file
+// that does not parse has none.
+func parseSelects(path string) *fileSelects {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
 	if err != nil {
 		return nil
 	}
-	out := map[int]bool{}
+	out := &fileSelects{alt: map[int]bool{}, sel: map[int]int{}, stops: map[int]map[int]bool{}}
 	ast.Inspect(f, func(n ast.Node) bool {
 		sel, ok := n.(*ast.SelectStmt)
 		if !ok {
 			return true
 		}
+		idx := len(out.stops)
+		stops := map[int]bool{}
+		out.stops[idx] = stops
 		var comms []*ast.CommClause
 		for _, c := range sel.Body.List {
 			if cc, ok := c.(*ast.CommClause); ok {
@@ -100,11 +153,19 @@ func selectCaseLines(path string) map[int]bool {
 			if cc.Comm == nil {
 				continue
 			}
+			// A case's operation is recorded at its channel operand's
+			// line; an assignment may span two.
+			lines := []int{fset.Position(cc.Comm.Pos()).Line, fset.Position(cc.Comm.End()).Line}
+			for _, l := range lines {
+				out.sel[l] = idx
+				if stopRecv(cc) {
+					stops[l] = true
+				}
+			}
 			for _, o := range comms {
 				if o != cc && escape(o) {
-					out[fset.Position(cc.Comm.Pos()).Line] = true
-					for _, p := range []token.Pos{cc.Comm.End()} {
-						out[fset.Position(p).Line] = true
+					for _, l := range lines {
+						out.alt[l] = true
 					}
 					break
 				}
@@ -115,13 +176,8 @@ func selectCaseLines(path string) map[int]bool {
 	return out
 }
 
-// escape reports whether case c can fire with no other goroutine of the
-// program acting on a channel: default, or a receive from a call's
-// result or from a field C (a timer, a ticker).
-func escape(c *ast.CommClause) bool {
-	if c.Comm == nil {
-		return true
-	}
+// recvOperand returns the channel operand of case c if it receives.
+func recvOperand(c *ast.CommClause) ast.Expr {
 	var x ast.Expr
 	switch s := c.Comm.(type) {
 	case *ast.ExprStmt:
@@ -133,9 +189,39 @@ func escape(c *ast.CommClause) bool {
 	}
 	u, ok := ast.Unparen(x).(*ast.UnaryExpr)
 	if !ok || u.Op != token.ARROW {
+		return nil
+	}
+	return ast.Unparen(u.X)
+}
+
+// stopRecv reports whether case c receives from a channel of the
+// program: neither a call's result nor a timer's or ticker's C (those are
+// escape's).
+func stopRecv(c *ast.CommClause) bool {
+	if c.Comm == nil {
 		return false
 	}
-	switch ch := ast.Unparen(u.X).(type) {
+	ch := recvOperand(c)
+	if ch == nil {
+		return false
+	}
+	switch ch := ch.(type) {
+	case *ast.CallExpr:
+		return false
+	case *ast.SelectorExpr:
+		return ch.Sel.Name != "C"
+	}
+	return true
+}
+
+// escape reports whether case c can fire with no other goroutine of the
+// program acting on a channel: default, or a receive from a call's
+// result or from a field C (a timer, a ticker).
+func escape(c *ast.CommClause) bool {
+	if c.Comm == nil {
+		return true
+	}
+	switch ch := recvOperand(c).(type) {
 	case *ast.CallExpr:
 		return true
 	case *ast.SelectorExpr:
