@@ -17,9 +17,11 @@ import (
 // a default, or a receive from a call (time.After(d), ctx.Done()) or from
 // a timer's or ticker's C. The trace records only the case a select took;
 // the leak finder needs to know what else it could have done. A select
-// whose other cases are channels of the program is left out: whether one
-// of them can fire is a question of the whole program, and a replay that
-// blocks there would only be pruned. Files are parsed once each.
+// whose other cases are channels of the program is left out of at:
+// whether one of them can fire is a question of the whole program, and a
+// replay that blocks there would only be pruned. stopCase names such
+// cases for the finder to pair with a close the trace recorded. Files
+// are parsed once each.
 type selectAlts struct {
 	dir   string // the package's directory: sites name files relative to its module's root
 	mu    sync.Mutex
