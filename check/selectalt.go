@@ -17,25 +17,64 @@ import (
 // a default, or a receive from a call (time.After(d), ctx.Done()) or from
 // a timer's or ticker's C. The trace records only the case a select took;
 // the leak finder needs to know what else it could have done. A select
-// whose other cases are channels of the program is left out: whether one
-// of them can fire is a question of the whole program, and a replay that
-// blocks there would only be pruned. Files are parsed once each.
+// whose other cases are channels of the program is left out of at:
+// whether one of them can fire is a question of the whole program, and a
+// replay that blocks there would only be pruned. stopCase names such
+// cases for the finder to pair with a close the trace recorded. Files
+// are parsed once each.
 type selectAlts struct {
 	dir   string // the package's directory: sites name files relative to its module's root
 	mu    sync.Mutex
-	files map[string]selectLines // by path
+	files map[string]*fileSelects
 }
 
-// selectLines is what selectAlts takes from one file.
-type selectLines struct {
-	cases    map[int]bool // lines of select cases with an escape (selectCaseLines)
-	timeouts map[int]bool // of a test file, lines of its selects' escape branches
+// fileSelects is what selectAlts knows of one file's selects, by line.
+type fileSelects struct {
+	alt      map[int]bool         // lines of cases whose select has an escape branch
+	sel      map[int]int          // line of a communication case → its select (an index)
+	stops    map[int]map[int]bool // select → lines of its stop cases (stopCase)
+	timeouts map[int]bool         // of a test file, lines of its selects' escape branches
 }
 
 func (s *selectAlts) at(site string) bool {
+	f, line := s.lookup(site)
+	return f != nil && f.alt[line]
+}
+
+// stopCase answers predict.Options.StopCase: whether the channel
+// operation at site sel is a case of a select that has a stop case — a
+// receive from a channel of the program (not a call's result, not a
+// timer's C), which fires once another goroutine closes that channel —
+// at the line of site stop (stop "": any). The leak finder pairs it
+// with a close the trace recorded.
+func (s *selectAlts) stopCase(sel, stop string) bool {
+	f, line := s.lookup(sel)
+	if f == nil {
+		return false
+	}
+	i, ok := f.sel[line]
+	if !ok {
+		return false
+	}
+	stops := f.stops[i]
+	if stop == "" {
+		for l := range stops {
+			if l != line {
+				return true
+			}
+		}
+		return false
+	}
+	path, sl, ok := splitSite(stop)
+	sp, _, _ := splitSite(sel)
+	return ok && path == sp && sl != line && stops[sl]
+}
+
+// splitSite splits "path:line:col" (or "path:line") into path and line.
+func splitSite(site string) (string, int, bool) {
 	i := strings.LastIndexByte(site, ':')
 	if i < 0 {
-		return false
+		return "", 0, false
 	}
 	path, rest := site[:i], site[i+1:]
 	line, err := strconv.Atoi(rest)
@@ -45,25 +84,26 @@ func (s *selectAlts) at(site string) bool {
 			path, line, err = path[:j], l, nil
 		}
 	}
-	if err != nil {
-		return false
-	}
-	return s.lines(path).cases[line]
+	return path, line, err == nil
 }
 
-// lines returns the file's select lines, parsing it the first time.
-func (s *selectAlts) lines(path string) selectLines {
+// lookup returns the selects of the file a site names and its line.
+func (s *selectAlts) lookup(site string) (*fileSelects, int) {
+	path, line, ok := splitSite(site)
+	if !ok {
+		return nil, 0
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.files == nil {
-		s.files = map[string]selectLines{}
+		s.files = map[string]*fileSelects{}
 	}
-	l, ok := s.files[path]
+	f, ok := s.files[path]
 	if !ok {
-		l = parseSelects(s.resolve(path))
-		s.files[path] = l
+		f = parseSelects(s.resolve(path))
+		s.files[path] = f
 	}
-	return l
+	return f, line
 }
 
 // testTimedOut returns the first place ("x_test.go:12") of a replay's
@@ -78,13 +118,11 @@ func (s *selectAlts) lines(path string) selectLines {
 // assertion, a branch that sets a flag the test fails on right there).
 func (s *selectAlts) testTimedOut(consequence string) string {
 	for _, place := range failPlace.FindAllString(consequence, -1) {
-		i := strings.LastIndexByte(place, ':')
-		path := place[:i]
+		path, _, _ := splitSite(place)
 		if !strings.HasSuffix(path, "_test.go") {
 			continue
 		}
-		line, err := strconv.Atoi(place[i+1:])
-		if err == nil && s.lines(path).timeouts[line] {
+		if f, line := s.lookup(place); f != nil && f.timeouts[line] {
 			return place
 		}
 	}
@@ -112,9 +150,12 @@ func fileExists(p string) bool {
 	return err == nil && !fi.IsDir()
 }
 
-// selectCaseLines returns the lines of the communication cases of the
-// file's selects that have another branch of the kinds selectAlts takes
-// (escape), leaving out two kinds of such a branch that strand nothing:
+// parseSelects finds the file's selects: the lines of the communication
+// cases that have another branch of the kinds selectAlts.at takes, and
+// of every case with its select and that select's stop cases; in a test
+// file, the lines of its escape branches (testTimedOut). A file that does
+// not parse has none. Two kinds of escape or stop branch strand nothing
+// and are left out:
 //
 //   - one that fails the test (t.Fatal, t.Errorf, panic …): the select is
 //     the test's own timeout assertion, and a goroutine left blocked on a
@@ -125,21 +166,15 @@ func fileExists(p string) bool {
 //     select in a loop that the branch does not leave): the partner is
 //     not stranded, the next iteration takes it (cron's run loop, whose
 //     timer branch loops while Stop waits on c.stop).
-func selectCaseLines(path string) map[int]bool {
-	return parseSelects(path).cases
-}
-
-// parseSelects parses the file at path for selectLines.
-func parseSelects(path string) selectLines {
+func parseSelects(path string) *fileSelects {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
 	if err != nil {
-		return selectLines{}
+		return nil
 	}
 	test := strings.HasSuffix(path, "_test.go")
 	tvars := testingVars(f)
-	out := map[int]bool{}
-	timeouts := map[int]bool{}
+	out := &fileSelects{alt: map[int]bool{}, sel: map[int]int{}, stops: map[int]map[int]bool{}, timeouts: map[int]bool{}}
 	var stack []ast.Node
 	ast.Inspect(f, func(n ast.Node) bool {
 		if n == nil {
@@ -151,41 +186,50 @@ func parseSelects(path string) selectLines {
 		if !ok {
 			return true
 		}
+		idx := len(out.stops)
+		stops := map[int]bool{}
+		out.stops[idx] = stops
 		var comms []*ast.CommClause
 		for _, c := range sel.Body.List {
 			if cc, ok := c.(*ast.CommClause); ok {
 				comms = append(comms, cc)
 			}
 		}
+		strands := func(o *ast.CommClause) bool { return !failsTest(o.Body, tvars) && !loopsBack(stack, o) }
 		for _, cc := range comms {
 			if test && escape(cc) {
 				for l := fset.Position(cc.Colon).Line; l <= fset.Position(cc.End()).Line; l++ {
-					timeouts[l] = true
+					out.timeouts[l] = true
 				}
 			}
 			if cc.Comm == nil {
 				continue
 			}
+			// A case's operation is recorded at its channel operand's
+			// line; an assignment may span two.
+			lines := []int{fset.Position(cc.Comm.Pos()).Line, fset.Position(cc.Comm.End()).Line}
+			for _, l := range lines {
+				out.sel[l] = idx
+				if stopRecv(cc) && strands(cc) {
+					stops[l] = true
+				}
+			}
 			for _, o := range comms {
-				if o != cc && escape(o) && !failsTest(o.Body, tvars) && !loopsBack(stack, o) {
-					out[fset.Position(cc.Comm.Pos()).Line] = true
-					out[fset.Position(cc.Comm.End()).Line] = true
+				if o != cc && escape(o) && strands(o) {
+					for _, l := range lines {
+						out.alt[l] = true
+					}
 					break
 				}
 			}
 		}
 		return true
 	})
-	return selectLines{cases: out, timeouts: timeouts}
+	return out
 }
 
-// escape reports whether case c can fire with no other goroutine of the
-// program acting on a channel: default, or a receive from a call's
-// result or from a field C (a timer, a ticker).
-func escape(c *ast.CommClause) bool {
-	if c.Comm == nil {
-		return true
-	}
+// recvOperand returns the channel operand of case c if it receives.
+func recvOperand(c *ast.CommClause) ast.Expr {
 	var x ast.Expr
 	switch s := c.Comm.(type) {
 	case *ast.ExprStmt:
@@ -197,9 +241,39 @@ func escape(c *ast.CommClause) bool {
 	}
 	u, ok := ast.Unparen(x).(*ast.UnaryExpr)
 	if !ok || u.Op != token.ARROW {
+		return nil
+	}
+	return ast.Unparen(u.X)
+}
+
+// stopRecv reports whether case c receives from a channel of the
+// program: neither a call's result nor a timer's or ticker's C (those are
+// escape's).
+func stopRecv(c *ast.CommClause) bool {
+	if c.Comm == nil {
 		return false
 	}
-	switch ch := ast.Unparen(u.X).(type) {
+	ch := recvOperand(c)
+	if ch == nil {
+		return false
+	}
+	switch ch := ch.(type) {
+	case *ast.CallExpr:
+		return false
+	case *ast.SelectorExpr:
+		return ch.Sel.Name != "C"
+	}
+	return true
+}
+
+// escape reports whether case c can fire with no other goroutine of the
+// program acting on a channel: default, or a receive from a call's
+// result or from a field C (a timer, a ticker).
+func escape(c *ast.CommClause) bool {
+	if c.Comm == nil {
+		return true
+	}
+	switch ch := recvOperand(c).(type) {
 	case *ast.CallExpr:
 		return true
 	case *ast.SelectorExpr:

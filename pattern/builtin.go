@@ -96,7 +96,8 @@ deadlock/double-lock-stale relock T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w
 # Goroutine leaks (issue 29): e1 is a channel operation that a select of
 # t1 performed in the recorded run, e2 its partner in t2 (a receive and
 # the send it took, or the reverse). Another schedule lets the select
-# take its other branch (a timeout, ctx.Done(), default), and e2 can then
+# take its other branch (a timeout, ctx.Done(), default, or a stop
+# channel that a third goroutine closes, its close run first), and e2 can then
 # never complete. Proved only by a replay that ends its test with e2's
 # goroutine blocked there, on a channel no live goroutine can reach.
 leak/select-branch leak T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w

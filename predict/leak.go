@@ -79,10 +79,145 @@ func Leaks(gr *ptg.Graph, alt func(site string) bool) []Leak {
 	return out
 }
 
+// StopLeak is a goroutine leak through a stop channel: Sel, a case of
+// a select, and Stranded, its partner in another goroutine, were matched
+// in the recorded run; the select also has a case receiving from a
+// channel that Close, a third goroutine's close, closed in that run. A
+// schedule that runs Close before the select has it take that case and
+// leaves Stranded blocked forever.
+type StopLeak struct{ Close, Sel, Stranded int32 }
+
+// Events returns the leak's events in the order of the leak pattern: the
+// close is the schedule's, not the report's.
+func (l StopLeak) Events() []int32 { return []int32{l.Sel, l.Stranded} }
+
+// StopLeaks returns the stop-channel leaks of gr's trace. On an
+// unbuffered channel the k-th send and the k-th receive are matched (as
+// ptg matches them); the pair is a leak's select case and stranded
+// partner when
+//   - the case's select has a stop case (stop(site, "")) and the
+//     partner's operation is no case of such a select (it would leave
+//     through its own stop case: the usual fix);
+//   - every other operation that could complete the partner (one of the
+//     case's direction, or a close of the channel) is the select's
+//     goroutine's: a loop that receives a result per round and returns
+//     on stop takes no more once it has returned;
+//   - the select's goroutine received from another channel at one of the
+//     select's stop cases (stop(site, that site)) and saw it closed, and
+//     a goroutine other than the two closed that channel.
+//
+// Whether a schedule can run the close before the select and stop both
+// goroutines before their operations is for
+// schedule.Generator.StopLeak to decide; whether the select's goroutine
+// then goes away and the partner stays blocked, for the replay.
+func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
+	if stop == nil {
+		return nil
+	}
+	tr := gr.Tr
+	type chanOps struct {
+		send, recv, close []int32
+		buffered          bool
+	}
+	chans := map[int32]*chanOps{}
+	var order []int32
+	// stopRecvs: per goroutine, its receives that saw a channel closed.
+	stopRecvs := map[int32][]int32{}
+	for e, ev := range tr.Events {
+		if !ev.Op.IsChan() {
+			continue
+		}
+		c := chans[ev.Obj]
+		if c == nil {
+			c = &chanOps{}
+			chans[ev.Obj] = c
+			order = append(order, ev.Obj)
+		}
+		switch {
+		case ev.Arg != 0:
+			c.buffered = true
+		case ev.Op == trace.Close:
+			c.close = append(c.close, int32(e))
+		case ev.Flags&trace.FlagClosed != 0:
+			if ev.Op == trace.Recv {
+				stopRecvs[ev.G] = append(stopRecvs[ev.G], int32(e))
+			}
+		case ev.Op == trace.Send:
+			c.send = append(c.send, int32(e))
+		default:
+			c.recv = append(c.recv, int32(e))
+		}
+	}
+	// allBy reports whether every event of lists but except is g's.
+	allBy := func(g, except int32, lists ...[]int32) bool {
+		for _, l := range lists {
+			for _, e := range l {
+				if e != except && tr.Events[e].G != g {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	var out []StopLeak
+	for _, obj := range order {
+		c := chans[obj]
+		if c.buffered {
+			continue
+		}
+		for k := 0; k < min(len(c.send), len(c.recv)); k++ {
+			s, r := c.send[k], c.recv[k]
+			if tr.Events[s].G == tr.Events[r].G {
+				continue
+			}
+			// The select receives and strands the sender, then the
+			// select sends and strands the receiver.
+			for _, p := range [][2]int32{{r, s}, {s, r}} {
+				sel, str := p[0], p[1]
+				same := c.recv
+				if sel == s {
+					same = c.send
+				}
+				gs, gp := tr.Events[sel].G, tr.Events[str].G
+				selSite := tr.Site(tr.Events[sel])
+				if !allBy(gs, sel, same, c.close) || !stop(selSite, "") || stop(tr.Site(tr.Events[str]), "") {
+					continue
+				}
+				seen := map[int32]bool{}
+				for _, e := range stopRecvs[gs] {
+					x := tr.Events[e].Obj
+					if x == obj || seen[x] || chans[x] == nil || !stop(selSite, tr.Site(tr.Events[e])) {
+						continue
+					}
+					seen[x] = true
+					for _, cl := range chans[x].close {
+						if g := tr.Events[cl].G; g != gs && g != gp {
+							out = append(out, StopLeak{Close: cl, Sel: sel, Stranded: str})
+							break
+						}
+					}
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Sel != b.Sel {
+			return a.Sel < b.Sel
+		}
+		if a.Stranded != b.Stranded {
+			return a.Stranded < b.Stranded
+		}
+		return a.Close < b.Close
+	})
+	return out
+}
+
 // leaks predicts the leaks of gr for the leak pattern among pats, each
 // with the schedule that stops both goroutines before their operations
-// and ends with them, and passes each to keep (Options.Confirm).
-func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt func(string) bool, stop func() bool, st *Stats, keep func(Anomaly) bool) {
+// and ends with them (and, for a stop-channel leak, first with the
+// close), and passes each to keep (Options.Confirm).
+func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt func(string) bool, stopCase func(sel, stop string) bool, stop func() bool, st *Stats, keep func(Anomaly) bool) {
 	var p *pattern.Pattern
 	for _, q := range pats {
 		if q.Leak && !q.Stolen {
@@ -95,26 +230,36 @@ func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt 
 	}
 	tr := gr.Tr
 	done := map[string]bool{}
-	for _, l := range Leaks(gr, alt) {
+	try := func(evs []int32, schedule func() (schedule.Schedule, error)) bool {
 		if stop != nil && stop() {
-			return
+			return false
 		}
-		evs := l.Events()
-		sites := []string{tr.Site(tr.Events[l.Sel]), tr.Site(tr.Events[l.Stranded])}
+		sites := []string{tr.Site(tr.Events[evs[0]]), tr.Site(tr.Events[evs[1]])}
 		key := pattern.Key(p, sites)
 		if done[key] {
-			continue
+			return true
 		}
 		st.Candidates++
 		st.Schedules++
-		sched, err := gen.Leak(l.Sel, l.Stranded)
+		sched, err := schedule()
 		if err != nil {
 			st.Infeasible++
-			continue
+			return true
 		}
 		a := Anomaly{Pattern: p, Events: evs, Sites: sites, Key: key, Schedule: sched, Unsound: unsound(gr, sched)}
 		if keep(a) {
 			done[key] = true
+		}
+		return true
+	}
+	for _, l := range Leaks(gr, alt) {
+		if !try(l.Events(), func() (schedule.Schedule, error) { return gen.Leak(l.Sel, l.Stranded) }) {
+			return
+		}
+	}
+	for _, l := range StopLeaks(gr, stopCase) {
+		if !try(l.Events(), func() (schedule.Schedule, error) { return gen.StopLeak(l.Close, l.Sel, l.Stranded) }) {
+			return
 		}
 	}
 }

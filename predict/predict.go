@@ -54,6 +54,13 @@ type Options struct {
 	// predicted: the trace records which case a select took, not what
 	// else it could have done.
 	SelectAlt func(site string) bool
+	// StopCase, if set, reports whether the channel operation at site sel
+	// is a case of a select that has a stop case (a receive from a
+	// channel of the program, which another goroutine may close) at the
+	// line of site stop; stop "" asks for any such case. The leak finder
+	// then takes a recorded close of that channel as the select's other
+	// branch (StopLeaks). Nil: no such leaks.
+	StopCase func(sel, stop string) bool
 	// Relock, if set, reports whether a read at site decides a branch
 	// that locks again a mutex its goroutine holds there (from the
 	// source): the double-lock finder's reads. Nil: no double locks.
@@ -282,7 +289,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	deadlocks(gr, gen, pats, sopt.Stop, &res.Stats, add)
 	// Goroutine leaks: a select's case whose other branch strands its
 	// partner (pattern option leak).
-	leaks(gr, gen, pats, opt.SelectAlt, sopt.Stop, &res.Stats, add)
+	leaks(gr, gen, pats, opt.SelectAlt, opt.StopCase, sopt.Stop, &res.Stats, add)
 	// Double locks down a path another schedule takes (option relock).
 	doubleLocks(gr, gen, pats, opt.Relock, sopt.Stop, &res.Stats, add)
 	// Stolen partners: a competing receiver (or sender) takes a matched

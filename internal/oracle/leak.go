@@ -64,3 +64,120 @@ func (m *Model) LeakKeys(p *pattern.Pattern, alt func(site string) bool) map[str
 	})
 	return out
 }
+
+// StopLeakKeys returns the stop-channel leaks of the trace that some
+// feasible schedule reaches, for leak pattern p: for each report key
+// (pattern.Key of the events sel, stranded), a witness whose Schedule
+// runs a feasible prefix after which three goroutines' next events are
+// sel, stranded and a close of a channel that sel's goroutine received
+// from, closed, at one of sel's select's stop cases (stop(sel's site,
+// that site)), the close a third goroutine's; then the close, sel and
+// stranded. The shape, from the trace alone: sel and stranded are the
+// k-th send and the k-th receive of an unbuffered channel, in two
+// goroutines; every other operation that could complete stranded (one of
+// sel's direction, a close of the channel) is sel's goroutine's; sel's
+// select has a stop case (stop(site, "")) and stranded's has none. There
+// the select may take its stop case and leave the partner blocked
+// forever.
+//
+// It explores every reachable state, so it is exponential: for traces of
+// a few dozen events.
+func (m *Model) StopLeakKeys(p *pattern.Pattern, stop func(sel, stop string) bool) map[string]Witness {
+	out := map[string]Witness{}
+	if stop == nil {
+		return out
+	}
+	site := func(e int) string { return m.tr.Site(m.ev[e]) }
+	type ops struct{ send, recv, close []int }
+	chans := map[int32]*ops{}
+	buffered := map[int32]bool{}
+	closedRecv := map[int][]int{} // goroutine → its receives that saw a close
+	for e, ev := range m.ev {
+		if !ev.Op.IsChan() {
+			continue
+		}
+		c := chans[ev.Obj]
+		if c == nil {
+			c = &ops{}
+			chans[ev.Obj] = c
+		}
+		switch {
+		case ev.Arg != 0:
+			buffered[ev.Obj] = true
+		case ev.Op == trace.Close:
+			c.close = append(c.close, e)
+		case ev.Flags&trace.FlagClosed != 0:
+			if ev.Op == trace.Recv {
+				closedRecv[m.g[e]] = append(closedRecv[m.g[e]], e)
+			}
+		case ev.Op == trace.Send:
+			c.send = append(c.send, e)
+		default:
+			c.recv = append(c.recv, e)
+		}
+	}
+	// The candidates: (close, sel, stranded).
+	var cands [][3]int
+	for obj, c := range chans {
+		if buffered[obj] {
+			continue
+		}
+		for k := 0; k < len(c.send) && k < len(c.recv); k++ {
+			for _, pr := range [][2]int{{c.recv[k], c.send[k]}, {c.send[k], c.recv[k]}} {
+				sel, str := pr[0], pr[1]
+				gs, gp := m.g[sel], m.g[str]
+				if gs == gp || !stop(site(sel), "") || stop(site(str), "") {
+					continue
+				}
+				others := append(append([]int(nil), c.close...), c.recv...)
+				if m.ev[sel].Op == trace.Send {
+					others = append(append([]int(nil), c.close...), c.send...)
+				}
+				ok := true
+				for _, o := range others {
+					if o != sel && m.g[o] != gs {
+						ok = false
+					}
+				}
+				if !ok {
+					continue
+				}
+				for _, e := range closedRecv[gs] {
+					x := m.ev[e].Obj
+					if x == obj || chans[x] == nil || !stop(site(sel), site(e)) {
+						continue
+					}
+					for _, cl := range chans[x].close {
+						if g := m.g[cl]; g != gs && g != gp {
+							cands = append(cands, [3]int{cl, sel, str})
+							break
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return out
+	}
+	m.eachState(func(s *search) {
+		for _, c := range cands {
+			next := true
+			for _, e := range c {
+				g := m.g[e]
+				if s.pos[g] == len(m.seq[g]) || m.seq[g][s.pos[g]] != e {
+					next = false
+				}
+			}
+			if !next {
+				continue
+			}
+			inst := []int{c[1], c[2]}
+			key := pattern.Key(p, m.Sites(inst))
+			if _, ok := out[key]; !ok {
+				out[key] = Witness{Pattern: p, Inst: inst, Schedule: append(append([]int(nil), s.path...), c[0], c[1], c[2])}
+			}
+		}
+	})
+	return out
+}

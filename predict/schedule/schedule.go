@@ -819,7 +819,50 @@ func (g *Generator) Stolen(thief, stranded, partner int32) (Schedule, error) {
 		gr.Local[thief] == 0 || gr.Local[stranded] == 0 || gr.Local[partner] == 0 {
 		return Schedule{}, fmt.Errorf("events %d %d %d are no thief, stranded operation and partner", thief+1, stranded+1, partner+1)
 	}
-	at := []int32{thief, stranded, partner}
+	sched, err := g.stopThree([3]int32{thief, stranded, partner})
+	if err != nil {
+		return Schedule{}, err
+	}
+	if evs[thief].Op == trace.Send {
+		sched.Tail = append(sched.Tail, thief, partner, stranded)
+	} else {
+		sched.Tail = append(sched.Tail, partner, thief, stranded)
+	}
+	return sched, nil
+}
+
+// StopLeak returns a schedule that strands stranded, the recorded partner
+// of sel, a case of a select, by having the select leave through a stop
+// case: close, a third goroutine's close of the channel that case
+// receives from, runs first. It runs the three goroutines up to just
+// before their events, as the simulator finds feasible, and ends with
+// close, sel (whose select then finds the stop channel closed and its
+// case's partner held at its gate) and stranded, which blocks. It
+// returns an error when no feasible schedule reaches that state: the
+// close happens after the select.
+func (g *Generator) StopLeak(close, sel, stranded int32) (Schedule, error) {
+	gr := g.gr
+	evs := gr.Tr.Events
+	gc, gs, gp := evs[close].G, evs[sel].G, evs[stranded].G
+	if gc == gs || gc == gp || gs == gp || evs[close].Op != trace.Close || evs[sel].Obj != evs[stranded].Obj ||
+		gr.Local[close] == 0 || gr.Local[sel] == 0 || gr.Local[stranded] == 0 {
+		return Schedule{}, fmt.Errorf("events %d %d %d are no close, select case and partner", close+1, sel+1, stranded+1)
+	}
+	sched, err := g.stopThree([3]int32{close, sel, stranded})
+	if err != nil {
+		return Schedule{}, err
+	}
+	sched.Tail = append(sched.Tail, close, sel, stranded)
+	return sched, nil
+}
+
+// stopThree returns a schedule, feasible as the simulator finds, that
+// runs the goroutines of three events (of three goroutines) up to just
+// before them, trying the orders of their stops in turn. It returns why
+// the last try failed.
+func (g *Generator) stopThree(at [3]int32) (Schedule, error) {
+	gr := g.gr
+	evs := gr.Tr.Events
 	var why error
 	for _, perm := range [][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}} {
 		p := make([]int32, 3)
@@ -834,18 +877,13 @@ func (g *Generator) Stolen(thief, stranded, partner int32) (Schedule, error) {
 		if err == nil {
 			for _, e := range at {
 				if g.st.pos[evs[e].G] != gr.Local[e] {
-					err = fmt.Errorf("the schedule does not stop the goroutines at events %d, %d and %d", thief+1, stranded+1, partner+1)
+					err = fmt.Errorf("the schedule does not stop the goroutines at events %d, %d and %d", at[0]+1, at[1]+1, at[2]+1)
 				}
 			}
 		}
 		if err != nil {
 			why = err
 			continue
-		}
-		if evs[thief].Op == trace.Send {
-			sched.Tail = append(sched.Tail, thief, partner, stranded)
-		} else {
-			sched.Tail = append(sched.Tail, partner, thief, stranded)
 		}
 		return sched, nil
 	}
