@@ -466,7 +466,12 @@ func (g *gen) receiver(named *types.Named, vals *values) string {
 			}
 			sig = inst.(*types.Signature)
 		}
-		if sig.Results().Len() == 0 || sig.Results().Len() > 2 || !types.Identical(namedOf(sig.Results().At(0).Type()), named) {
+		if sig.Results().Len() == 0 || sig.Results().Len() > 2 {
+			continue
+		}
+		// A result of no named type (a slice, a func) builds nothing:
+		// namedOf's nil must not reach types.Identical, which panics.
+		if rn := namedOf(sig.Results().At(0).Type()); rn == nil || !types.Identical(rn, named) {
 			continue
 		}
 		args, ok := g.args(sig)

@@ -20,3 +20,14 @@ func (l *List[T]) AddAll(src *List[T]) {
 	defer l.mu.Unlock()
 	l.data = append(l.data, items...)
 }
+
+// Ints returns 0..n-1: a function of basic arguments whose result is of
+// no named type, which the constructor search must pass over (it once
+// panicked there, in go/types, on go-quartz).
+func Ints(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
