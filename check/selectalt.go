@@ -5,8 +5,6 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 )
@@ -65,31 +63,14 @@ func (s *selectAlts) stopCase(sel, stop string) bool {
 		}
 		return false
 	}
-	path, sl, ok := splitSite(stop)
-	sp, _, _ := splitSite(sel)
+	path, sl, ok := siteLine(stop)
+	sp, _, _ := siteLine(sel)
 	return ok && path == sp && sl != line && stops[sl]
-}
-
-// splitSite splits "path:line:col" (or "path:line") into path and line.
-func splitSite(site string) (string, int, bool) {
-	i := strings.LastIndexByte(site, ':')
-	if i < 0 {
-		return "", 0, false
-	}
-	path, rest := site[:i], site[i+1:]
-	line, err := strconv.Atoi(rest)
-	if j := strings.LastIndexByte(path, ':'); j >= 0 {
-		// path:line:col
-		if l, err2 := strconv.Atoi(path[j+1:]); err2 == nil {
-			path, line, err = path[:j], l, nil
-		}
-	}
-	return path, line, err == nil
 }
 
 // lookup returns the selects of the file a site names and its line.
 func (s *selectAlts) lookup(site string) (*fileSelects, int) {
-	path, line, ok := splitSite(site)
+	path, line, ok := siteLine(site)
 	if !ok {
 		return nil, 0
 	}
@@ -118,7 +99,7 @@ func (s *selectAlts) lookup(site string) (*fileSelects, int) {
 // assertion, a branch that sets a flag the test fails on right there).
 func (s *selectAlts) testTimedOut(consequence string) string {
 	for _, place := range failPlace.FindAllString(consequence, -1) {
-		path, _, _ := splitSite(place)
+		path, _, _ := siteLine(place)
 		if !strings.HasSuffix(path, "_test.go") {
 			continue
 		}
@@ -129,21 +110,8 @@ func (s *selectAlts) testTimedOut(consequence string) string {
 	return ""
 }
 
-// resolve finds the file a site names: as is if absolute, else relative
-// to the package's directory or one of its parents (the module's root).
-func (s *selectAlts) resolve(path string) string {
-	if filepath.IsAbs(path) || s.dir == "" {
-		return path
-	}
-	for d := s.dir; ; d = filepath.Dir(d) {
-		if p := filepath.Join(d, path); fileExists(p) {
-			return p
-		}
-		if filepath.Dir(d) == d {
-			return path
-		}
-	}
-}
+// resolve finds the file a site names (resolveSite).
+func (s *selectAlts) resolve(path string) string { return resolveSite(s.dir, path) }
 
 func fileExists(p string) bool {
 	fi, err := os.Stat(p)
