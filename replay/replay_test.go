@@ -466,8 +466,12 @@ func TestRunBatch(t *testing.T) {
 	if !ran[0] || vs[0].Verdict != replay.Reproduced {
 		t.Errorf("entry 1: ran %v, %s (%s), want reproduced", ran[0], vs[0].Verdict, vs[0].Message)
 	}
-	if !ran[1] || vs[1].Verdict != replay.Diverged {
-		t.Errorf("entry 2: ran %v, %s (%s), want diverged", ran[1], vs[1].Verdict, vs[1].Message)
+	// Whether TestWithdraw meets a step of the other test's schedule it
+	// cannot take (diverged) or returns before the schedule's next step
+	// (ended) is a matter of timing: under load it ended (CI, once).
+	// Either way the schedule failed, which is what ends the process.
+	if !ran[1] || vs[1].Verdict == replay.Reproduced {
+		t.Errorf("entry 2: ran %v, %s (%s), want it run and not reproduced", ran[1], vs[1].Verdict, vs[1].Message)
 	}
 	if ran[2] {
 		t.Errorf("entry 3 ran (%s), want not run: the process ends after a failed schedule", vs[2].Verdict)
