@@ -61,26 +61,11 @@ func closeFirsts(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern
 	if p == nil {
 		return
 	}
-	tr := gr.Tr
-	done := map[string]bool{}
+	// One try per site pair: the simulation is linear in the trace.
+	t := newTries(gr, stop, st, keep, 1)
 	for _, c := range CloseFirsts(gr) {
-		if stop != nil && stop() {
+		if !t.try(p, []int32{c.Close, c.Send}, func() (schedule.Schedule, error) { return gen.CloseFirst(c.Send, c.Close) }) {
 			return
 		}
-		sites := []string{tr.Site(tr.Events[c.Close]), tr.Site(tr.Events[c.Send])}
-		key := pattern.Key(p, sites)
-		if done[key] {
-			continue
-		}
-		done[key] = true // one try per site pair: the simulation is linear in the trace
-		st.Candidates++
-		st.Schedules++
-		sched, err := gen.CloseFirst(c.Send, c.Close)
-		if err != nil {
-			st.Infeasible++
-			continue
-		}
-		a := Anomaly{Pattern: p, Events: []int32{c.Close, c.Send}, Sites: sites, Key: key, Schedule: sched, Unsound: unsound(gr, sched)}
-		keep(a)
 	}
 }

@@ -231,45 +231,19 @@ func deadlocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, 
 			}
 		}
 	}
-	tr := gr.Tr
-	tries := map[string]int{}
-	done := map[string]bool{}
-	try := func(p *pattern.Pattern, evs []int32, schedule func() (schedule.Schedule, error)) {
-		sites := make([]string, len(evs))
-		for i, e := range evs {
-			sites[i] = tr.Site(tr.Events[e])
-		}
-		key := pattern.Key(p, sites)
-		if done[key] || tries[key] >= maxDeadlockTries {
-			return
-		}
-		tries[key]++
-		st.Candidates++
-		st.Schedules++
-		sched, err := schedule()
-		if err != nil {
-			st.Infeasible++
-			return
-		}
-		a := Anomaly{Pattern: p, Events: evs, Sites: sites, Key: key, Schedule: sched, Unsound: unsound(gr, sched)}
-		if keep(a) {
-			done[key] = true
-		}
-	}
+	t := newTries(gr, stop, st, keep, maxDeadlockTries)
 	if p != nil {
 		for _, v := range Inversions(gr) {
-			if stop != nil && stop() {
+			if !t.try(p, v.Events(), func() (schedule.Schedule, error) { return gen.Deadlock(v.A1, v.B2, v.B1, v.A2) }) {
 				return
 			}
-			try(p, v.Events(), func() (schedule.Schedule, error) { return gen.Deadlock(v.A1, v.B2, v.B1, v.A2) })
 		}
 	}
 	if pw != nil {
 		for _, c := range RWCycles(gr) {
-			if stop != nil && stop() {
+			if !t.try(pw, c.Events(), func() (schedule.Schedule, error) { return gen.RWCycle(c.R1, c.W2, c.R1b) }) {
 				return
 			}
-			try(pw, c.Events(), func() (schedule.Schedule, error) { return gen.RWCycle(c.R1, c.W2, c.R1b) })
 		}
 	}
 	if pc != nil {
@@ -317,30 +291,10 @@ func LostSignals(gr *ptg.Graph) []LostSignal {
 // lostSignals predicts the lost signals of gr for the cond pattern p,
 // each with its schedule, as deadlocks does.
 func lostSignals(gr *ptg.Graph, gen *schedule.Generator, p *pattern.Pattern, stop func() bool, st *Stats, keep func(Anomaly) bool) {
-	tr := gr.Tr
-	done := map[string]bool{}
-	tries := map[string]int{}
+	t := newTries(gr, stop, st, keep, maxDeadlockTries)
 	for _, l := range LostSignals(gr) {
-		if stop != nil && stop() {
+		if !t.try(p, l.Events(), func() (schedule.Schedule, error) { return gen.LostSignal(l.Sig, l.Entry) }) {
 			return
-		}
-		evs := l.Events()
-		sites := []string{tr.Site(tr.Events[l.Sig]), tr.Site(tr.Events[l.Entry])}
-		key := pattern.Key(p, sites)
-		if done[key] || tries[key] >= maxDeadlockTries {
-			continue
-		}
-		tries[key]++
-		st.Candidates++
-		st.Schedules++
-		sched, err := gen.LostSignal(l.Sig, l.Entry)
-		if err != nil {
-			st.Infeasible++
-			continue
-		}
-		a := Anomaly{Pattern: p, Events: evs, Sites: sites, Key: key, Schedule: sched, Unsound: unsound(gr, sched)}
-		if keep(a) {
-			done[key] = true
 		}
 	}
 }

@@ -90,12 +90,8 @@ func doubleLocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern
 	if after == nil && stale == nil {
 		return
 	}
-	tr := gr.Tr
-	done := map[string]bool{}
+	t := newTries(gr, stop, st, keep, 0)
 	for _, d := range DoubleLocks(gr, relock) {
-		if stop != nil && stop() {
-			return
-		}
 		p := after
 		if d.Stale {
 			p = stale
@@ -104,24 +100,15 @@ func doubleLocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern
 			continue
 		}
 		evs := d.Events()
-		sites := []string{tr.Site(tr.Events[evs[0]]), tr.Site(tr.Events[evs[1]])}
-		key := pattern.Key(p, sites)
-		if done[key] {
-			continue
+		generate := func() (schedule.Schedule, error) {
+			sched, err := gen.Generate(evs, false)
+			if err == nil {
+				err = gen.Check(sched, evs, false)
+			}
+			return sched, err
 		}
-		st.Candidates++
-		st.Schedules++
-		sched, err := gen.Generate(evs, false)
-		if err == nil {
-			err = gen.Check(sched, evs, false)
-		}
-		if err != nil {
-			st.Infeasible++
-			continue
-		}
-		a := Anomaly{Pattern: p, Events: evs, Sites: sites, Key: key, Schedule: sched, Unsound: unsound(gr, sched)}
-		if keep(a) {
-			done[key] = true
+		if !t.try(p, evs, generate) {
+			return
 		}
 	}
 }

@@ -228,37 +228,14 @@ func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt 
 	if p == nil {
 		return
 	}
-	tr := gr.Tr
-	done := map[string]bool{}
-	try := func(evs []int32, schedule func() (schedule.Schedule, error)) bool {
-		if stop != nil && stop() {
-			return false
-		}
-		sites := []string{tr.Site(tr.Events[evs[0]]), tr.Site(tr.Events[evs[1]])}
-		key := pattern.Key(p, sites)
-		if done[key] {
-			return true
-		}
-		st.Candidates++
-		st.Schedules++
-		sched, err := schedule()
-		if err != nil {
-			st.Infeasible++
-			return true
-		}
-		a := Anomaly{Pattern: p, Events: evs, Sites: sites, Key: key, Schedule: sched, Unsound: unsound(gr, sched)}
-		if keep(a) {
-			done[key] = true
-		}
-		return true
-	}
+	t := newTries(gr, stop, st, keep, 0)
 	for _, l := range Leaks(gr, alt) {
-		if !try(l.Events(), func() (schedule.Schedule, error) { return gen.Leak(l.Sel, l.Stranded) }) {
+		if !t.try(p, l.Events(), func() (schedule.Schedule, error) { return gen.Leak(l.Sel, l.Stranded) }) {
 			return
 		}
 	}
 	for _, l := range StopLeaks(gr, stopCase) {
-		if !try(l.Events(), func() (schedule.Schedule, error) { return gen.StopLeak(l.Close, l.Sel, l.Stranded) }) {
+		if !t.try(p, l.Events(), func() (schedule.Schedule, error) { return gen.StopLeak(l.Close, l.Sel, l.Stranded) }) {
 			return
 		}
 	}

@@ -159,28 +159,10 @@ func stolens(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, st
 	if p == nil {
 		return
 	}
-	tr := gr.Tr
-	done := map[string]bool{}
+	t := newTries(gr, stop, st, keep, 0)
 	for _, s := range Stolens(gr) {
-		if stop != nil && stop() {
+		if !t.try(p, s.Events(), func() (schedule.Schedule, error) { return gen.Stolen(s.Thief, s.Stranded, s.Partner) }) {
 			return
-		}
-		evs := s.Events()
-		sites := []string{tr.Site(tr.Events[s.Thief]), tr.Site(tr.Events[s.Stranded])}
-		key := pattern.Key(p, sites)
-		if done[key] {
-			continue
-		}
-		st.Candidates++
-		st.Schedules++
-		sched, err := gen.Stolen(s.Thief, s.Stranded, s.Partner)
-		if err != nil {
-			st.Infeasible++
-			continue
-		}
-		a := Anomaly{Pattern: p, Events: evs, Sites: sites, Key: key, Schedule: sched, Unsound: unsound(gr, sched)}
-		if keep(a) {
-			done[key] = true
 		}
 	}
 }

@@ -109,28 +109,10 @@ func earlyWaits(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern,
 	if p == nil {
 		return
 	}
-	tr := gr.Tr
-	done := map[string]bool{}
+	t := newTries(gr, stop, st, keep, 0)
 	for _, w := range EarlyWaits(gr) {
-		if stop != nil && stop() {
+		if !t.try(p, w.Events(), func() (schedule.Schedule, error) { return gen.EarlyWait(w.Entry, w.Wait, w.Add) }) {
 			return
-		}
-		evs := w.Events()
-		sites := []string{tr.Site(tr.Events[w.Wait]), tr.Site(tr.Events[w.Add])}
-		key := pattern.Key(p, sites)
-		if done[key] {
-			continue
-		}
-		st.Candidates++
-		st.Schedules++
-		sched, err := gen.EarlyWait(w.Entry, w.Wait, w.Add)
-		if err != nil {
-			st.Infeasible++
-			continue
-		}
-		a := Anomaly{Pattern: p, Events: evs, Sites: sites, Key: key, Schedule: sched, Unsound: unsound(gr, sched)}
-		if keep(a) {
-			done[key] = true
 		}
 	}
 }

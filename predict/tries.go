@@ -1,0 +1,57 @@
+package predict
+
+import (
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict/ptg"
+	"github.com/pecanvet/pecanvet/predict/schedule"
+)
+
+// tries schedules the candidates of the finders outside the access search
+// (deadlocks, lost signals, double locks, leaks, stolen partners, early
+// Waits, close-first sends), one pattern key at a time: a key whose
+// anomaly keep took is not tried again, and none more than max times
+// (0: no bound).
+type tries struct {
+	gr   *ptg.Graph
+	stop func() bool
+	st   *Stats
+	keep func(Anomaly) bool
+	max  int
+	done map[string]bool
+	n    map[string]int
+}
+
+func newTries(gr *ptg.Graph, stop func() bool, st *Stats, keep func(Anomaly) bool, max int) *tries {
+	return &tries{gr: gr, stop: stop, st: st, keep: keep, max: max, done: map[string]bool{}, n: map[string]int{}}
+}
+
+// try counts the candidate with events evs of pattern p, generates its
+// schedule and passes the anomaly to keep. It returns false once stop
+// says the finder must end.
+func (t *tries) try(p *pattern.Pattern, evs []int32, generate func() (schedule.Schedule, error)) bool {
+	if t.stop != nil && t.stop() {
+		return false
+	}
+	tr := t.gr.Tr
+	sites := make([]string, len(evs))
+	for i, e := range evs {
+		sites[i] = tr.Site(tr.Events[e])
+	}
+	key := pattern.Key(p, sites)
+	if t.done[key] || t.max > 0 && t.n[key] >= t.max {
+		return true
+	}
+	t.n[key]++
+	t.st.Candidates++
+	t.st.Schedules++
+	sched, err := generate()
+	if err != nil {
+		t.st.Infeasible++
+		return true
+	}
+	a := Anomaly{Pattern: p, Events: evs, Sites: sites, Key: key, Schedule: sched, Unsound: unsound(t.gr, sched)}
+	if t.keep(a) {
+		t.done[key] = true
+	}
+	return true
+}
