@@ -531,7 +531,7 @@ func TestSetupConstructionOnly(t *testing.T) {
 	}
 	t.Logf("%s", src)
 	want := map[string][]string{
-		"Put and Put":           {"p, err := NewPool(2, WithName(name))", "up to its first call of Name: its construction of the receiver only", "p.Put(\"x\")"},
+		"Put and Put":           {"p, err := NewPool(2, WithName(name))", "up to its first call of Name: its construction of the receiver only", "p.Put("},
 		"Inc and Inc":           {"c := NewCounter()", "// Left out: line 25, a call of the test's own helper.", "c.Inc()"},
 		"Mark and Mark":         {"tm := NewTimer(\"t\")", "tm.meter.Mark()"},
 		"Publish and Subscribe": {"b := New()", "b.(*EventBus).Publish(\"a\")", "b.(*EventBus).Subscribe(\"a\", func() { n++ })"},
@@ -637,6 +637,48 @@ func TestGenericType(t *testing.T) {
 			if c.Driver == "" && strings.Contains(c.NoDriver, "generic") {
 				t.Errorf("%s: candidate %s not driven: %s", tc.pkg, c.ID, c.NoDriver)
 			}
+		}
+	}
+}
+
+// TestSetupAcquired: a receiver the tests get from another method
+// (Pool.Acquire) and Release, with a constructor that the external
+// test's own helper builds: the helper (and the type it uses) is copied
+// into the driver file under a name of its own, and the driver runs on
+// the acquired resource, not on a zero Resource that panics.
+func TestSetupAcquired(t *testing.T) {
+	res := generateIn(t, "drvacquire")
+	var src string
+	for _, b := range res.Files {
+		src = string(b)
+	}
+	t.Logf("%s", src)
+	n := 0
+	for _, d := range res.Drivers["subjects/drvacquire"] {
+		if d.Type != "Resource" {
+			continue
+		}
+		n++
+		if d.Setup != "TestAcquire (acquire_x_test.go:26)" {
+			t.Errorf("%s: setup %q, want TestAcquire (acquire_x_test.go:26)", d.Calls, d.Setup)
+		}
+		body := src[strings.Index(src, "func "+d.Test+"("):]
+		body = body[:strings.Index(body, "\n}\n")]
+		for _, w := range []string{"ctor, _ := pecanvetx_newConstructor()", "p := NewPool(ctor)", "res := p.Acquire()"} {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: driver lacks %q", d.Calls, w)
+			}
+		}
+		if strings.Contains(body, "new(Resource)") {
+			t.Errorf("%s: driver builds a zero Resource", d.Calls)
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no driver of Resource (notes %q)", res.Notes)
+	}
+	for _, w := range []string{"func pecanvetx_newConstructor() (func() int, *pecanvetx_counter) {", "type pecanvetx_counter struct", "func (c *pecanvetx_counter) next() int"} {
+		if strings.Count(src, w) != 1 {
+			t.Errorf("the driver file has %d copies of %q, want 1", strings.Count(src, w), w)
 		}
 	}
 }

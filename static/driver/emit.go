@@ -209,6 +209,10 @@ type gen struct {
 	// that a constructor taking its own type (NewNode(parent *Node))
 	// does not recurse.
 	building map[*types.TypeName]bool
+	// copied: the external tests' declarations already written to
+	// helpers, the file's copies of them (setup.helpers).
+	copied  map[types.Object]bool
+	helpers strings.Builder
 }
 
 // small returns an expression of type t: a small value for basic types
@@ -806,6 +810,19 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 		if s.tname != "" {
 			fmt.Fprintf(&b, "%s := t\n_ = %s\n", s.tname, s.tname)
 		}
+		for _, h := range s.helpers {
+			if g.copied[h.obj] {
+				continue
+			}
+			if g.copied == nil {
+				g.copied = map[types.Object]bool{}
+			}
+			g.copied[h.obj] = true
+			fmt.Fprintf(&g.helpers, "\n// %s is %s of the package's external test, copied with the setup of %s.\n", helperName(h.obj), h.obj.Name(), s.test)
+			for _, n := range h.nodes() {
+				g.helpers.WriteString(g.render(s, n) + "\n")
+			}
+		}
 		for _, st := range s.stmts {
 			b.WriteString(g.render(s, st) + "\n")
 		}
@@ -878,6 +895,7 @@ func emit(pkg *types.Package, pairs []pair, vals *values) (string, []Driver) {
 	}
 	b.WriteString(")\n")
 	b.WriteString(helper)
+	b.WriteString(g.helpers.String())
 	b.WriteString(body.String())
 	// gofmt it: the copied statements keep the test's indentation.
 	if out, err := format.Source([]byte(b.String())); err == nil {

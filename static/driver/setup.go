@@ -34,7 +34,6 @@ type setup struct {
 
 	fset  *token.FileSet
 	info  *types.Info
-	src   []byte     // the test file
 	stmts []ast.Stmt // the copied statements
 	// cleanup runs after the calls and the state are read: a deferred
 	// or trailing call, or a t.Cleanup function (call set: to call).
@@ -60,7 +59,32 @@ type setup struct {
 	// call what the driver cannot (an external test's own helper), left
 	// out.
 	dropped []int
+	// helpers are the external test's own declarations (functions,
+	// types with their methods, constants) that the copied code uses,
+	// copied into the driver file under a name of their own (see
+	// helperName): puddle's tests build every pool with their own
+	// createConstructor.
+	helpers []helperDecl
+	// files: the source of each file a copied node is in.
+	files map[string][]byte
 }
+
+// A helperDecl is a declaration of the external test copied with a setup.
+type helperDecl struct {
+	obj  types.Object
+	node ast.Node // *ast.FuncDecl, or the *ast.GenDecl of a type or constant
+	// methods: a type's method declarations.
+	methods []*ast.FuncDecl
+}
+
+// helperPrefix starts the name of an external test's declaration copied
+// into the driver file, which is in the package under test: its own
+// names could clash with the package's.
+const helperPrefix = "pecanvetx_"
+
+// helperName is the name obj, a declaration of the external test, has
+// in the driver file.
+func helperName(obj types.Object) string { return helperPrefix + obj.Name() }
 
 type cleanupItem struct {
 	node ast.Node
@@ -275,7 +299,8 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 	info := tf.p.TypesInfo
 	scope := info.Scopes[tf.fd.Type]
 	cut := tf.fd.Body.List[first.stmt]
-	s := &setup{test: tf.fd.Name.Name, self: path, cut: cut.Pos(), fset: tf.p.Fset, info: info, src: tf.src, calls: map[string]*ast.CallExpr{}}
+	s := &setup{test: tf.fd.Name.Name, self: path, cut: cut.Pos(), fset: tf.p.Fset, info: info, calls: map[string]*ast.CallExpr{},
+		files: map[string][]byte{tf.p.Fset.Position(tf.fd.Pos()).Filename: tf.src}}
 	if anyMethod {
 		// Its calls of the pair, if any, pass what the driver cannot
 		// (an external test's own function): only the construction.
@@ -290,7 +315,12 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 	}
 	// usable: node refers to nothing the driver lacks. Locals must be
 	// declared at the test's top level before the cut, or inside node.
-	usable := func(node ast.Node) bool {
+	// With copy, the external test's own declarations it uses are copied
+	// (when they are usable themselves, recursively) and added to
+	// s.helpers; else they make node unusable.
+	helpers := map[types.Object]bool{}
+	var usableIn func(node ast.Node, copy bool, add map[types.Object]*helperDecl) bool
+	usableIn = func(node ast.Node, copy bool, add map[types.Object]*helperDecl) bool {
 		ok := true
 		ast.Inspect(node, func(n ast.Node) bool {
 			id, isID := n.(*ast.Ident)
@@ -305,8 +335,18 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 				return true // the driver file imports it (render)
 			}
 			if obj.Pkg() != nil && obj.Parent() == obj.Pkg().Scope() {
-				if strings.HasSuffix(obj.Pkg().Path(), "_test") {
-					ok = false // the external test's own: not in the driver's package
+				if strings.HasSuffix(obj.Pkg().Path(), "_test") && !helpers[obj] && add[obj] == nil {
+					// The external test's own: not in the driver's
+					// package, unless copied.
+					d := tf.helperDecl(obj)
+					if !copy || d == nil {
+						ok = false
+						return true
+					}
+					add[obj] = d
+					for _, n := range d.nodes() {
+						ok = ok && usableIn(n, true, add)
+					}
 				}
 				return true
 			}
@@ -320,6 +360,24 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 			return true
 		})
 		return ok
+	}
+	usable := func(node ast.Node) bool { return usableIn(node, false, nil) }
+	// usableCopying is usable, copying the external test's helpers.
+	usableCopying := func(node ast.Node) bool {
+		add := map[types.Object]*helperDecl{}
+		if !usableIn(node, true, add) {
+			return false
+		}
+		var objs []types.Object
+		for obj := range add {
+			objs = append(objs, obj)
+		}
+		sort.Slice(objs, func(i, j int) bool { return objs[i].Pos() < objs[j].Pos() })
+		for _, obj := range objs {
+			helpers[obj] = true
+			s.helpers = append(s.helpers, *add[obj])
+		}
+		return true
 	}
 	isCall := func(st ast.Stmt, recvName, method string) (*ast.CallExpr, bool) {
 		es, ok := st.(*ast.ExprStmt)
@@ -351,7 +409,9 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 				s.dropped = append(s.dropped, s.fset.Position(st.Pos()).Line)
 				continue
 			}
-			return nil, false
+			if !usableCopying(st) {
+				return nil, false
+			}
 		}
 		if _, isGo := st.(*ast.GoStmt); isGo {
 			// The test runs the receiver concurrently itself: the
@@ -401,7 +461,7 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 		}
 		ok := true
 		for _, a := range c.call.Args {
-			ok = ok && usable(a)
+			ok = ok && (usable(a) || usableCopying(a))
 		}
 		switch {
 		case !ok:
@@ -483,6 +543,86 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 	return s, s.calls[pr.m0] != nil && s.calls[pr.m1] != nil
 }
 
+// helperDecl finds the declaration of obj, a function, type or constant
+// of tf's package (an external test), with a type's methods; nil for
+// anything else (a variable: a copy would be another variable).
+func (tf *testFunc) helperDecl(obj types.Object) *helperDecl {
+	switch obj.(type) {
+	case *types.Func, *types.TypeName, *types.Const:
+	default:
+		return nil
+	}
+	var d *helperDecl
+	for _, f := range tf.p.Syntax {
+		for _, decl := range f.Decls {
+			switch decl := decl.(type) {
+			case *ast.FuncDecl:
+				if decl.Recv == nil && tf.p.TypesInfo.Defs[decl.Name] == obj {
+					d = &helperDecl{obj: obj, node: decl}
+				}
+			case *ast.GenDecl:
+				for _, spec := range decl.Specs {
+					switch spec := spec.(type) {
+					case *ast.TypeSpec:
+						if tf.p.TypesInfo.Defs[spec.Name] == obj {
+							d = &helperDecl{obj: obj, node: decl}
+						}
+					case *ast.ValueSpec:
+						for _, id := range spec.Names {
+							if tf.p.TypesInfo.Defs[id] == obj {
+								d = &helperDecl{obj: obj, node: decl}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if d == nil {
+		return nil
+	}
+	if gd, ok := d.node.(*ast.GenDecl); ok && len(gd.Specs) != 1 {
+		return nil // a group: its other names would come along
+	}
+	if tn, ok := obj.(*types.TypeName); ok {
+		for _, f := range tf.p.Syntax {
+			for _, decl := range f.Decls {
+				if fd, ok := decl.(*ast.FuncDecl); ok && fd.Recv != nil {
+					if fn, ok := tf.p.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+						if n := namedOf(fn.Type().(*types.Signature).Recv().Type()); n != nil && n.Obj() == tn {
+							d.methods = append(d.methods, fd)
+						}
+					}
+				}
+			}
+		}
+	}
+	return d
+}
+
+// nodes are the declarations d copies.
+func (d *helperDecl) nodes() []ast.Node {
+	out := []ast.Node{d.node}
+	for _, m := range d.methods {
+		out = append(out, m)
+	}
+	return out
+}
+
+// source is the text of the file node is in.
+func (s *setup) source(node ast.Node) []byte {
+	name := s.fset.Position(node.Pos()).Filename
+	if src, ok := s.files[name]; ok {
+		return src
+	}
+	src, _ := os.ReadFile(name)
+	if s.files == nil {
+		s.files = map[string][]byte{}
+	}
+	s.files[name] = src
+	return src
+}
+
 // declared lists the variables a top-level statement declares.
 func declared(info *types.Info, st ast.Stmt) []*types.Var {
 	var out []*types.Var
@@ -520,13 +660,31 @@ func (g *gen) render(s *setup, node ast.Node) string {
 	if tf == nil {
 		return ""
 	}
+	src := s.source(node)
 	start, end := tf.Offset(node.Pos()), tf.Offset(node.End())
+	if len(src) < end {
+		return ""
+	}
 	type edit struct {
 		from, to int
 		text     string
 	}
 	var edits []edit
+	copied := map[types.Object]bool{}
+	for _, h := range s.helpers {
+		copied[h.obj] = true
+	}
 	ast.Inspect(node, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			obj := s.info.Uses[id]
+			if obj == nil {
+				obj = s.info.Defs[id]
+			}
+			if copied[obj] {
+				edits = append(edits, edit{tf.Offset(id.Pos()), tf.Offset(id.End()), helperName(obj)})
+			}
+			return true
+		}
 		sel, ok := n.(*ast.SelectorExpr)
 		if !ok {
 			return true
@@ -551,11 +709,11 @@ func (g *gen) render(s *setup, node ast.Node) string {
 	var b strings.Builder
 	at := start
 	for _, e := range edits {
-		b.Write(s.src[at:e.from])
+		b.Write(src[at:e.from])
 		b.WriteString(e.text)
 		at = e.to
 	}
-	b.Write(s.src[at:end])
+	b.Write(src[at:end])
 	return b.String()
 }
 
