@@ -85,3 +85,58 @@ func TestClock(t *testing.T) {
 		t.Errorf("the driver compared a shared receiver's state:\n%s", out)
 	}
 }
+
+// TestHelperOrderedCalls: a resource whose Release and Use panic once it
+// is hijacked (puddle's). The
+// test's Release as the cleanup after Hijack is no fault of the calls:
+// Hijack and Reset run. Hijack and Use panic in one order only: the
+// calls are valid in the other only, and the driver says so, not that
+// the receiver is unusable.
+func TestHelperOrderedCalls(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := t.TempDir()
+	src := "package x\n\nimport (\n\t\"fmt\"\n\t\"reflect\"\n\t\"testing\"\n\t\"time\"\n)\n\nvar _ = fmt.Sprint\n" + helper + `
+type res struct{ hijacked bool; uses int }
+
+func (r *res) Hijack()  { r.hijacked = true }
+func (r *res) Reset()   { r.uses = 0 }
+func (r *res) Release() { if r.hijacked { panic("not acquired") } }
+func (r *res) Use()     { if r.hijacked { panic("not acquired") }; r.uses++ }
+
+func drive(t *testing.T, calls string, a, b func(r *res)) {
+	pecanvetDrive(t, calls, func() pecanvetCase {
+		r := &res{}
+		return pecanvetCase{
+			A:       func() []interface{} { a(r); return nil },
+			B:       func() []interface{} { b(r); return nil },
+			State:   func() []pecanvetKV { return []pecanvetKV{{"uses", []interface{}{r.uses}}} },
+			Cleanup: func() { r.Release() },
+			Recv:    r,
+		}
+	})
+}
+
+func TestHijackReset(t *testing.T) { drive(t, "Hijack and Reset", (*res).Hijack, (*res).Reset) }
+func TestHijackUse(t *testing.T)   { drive(t, "Hijack and Use", (*res).Hijack, (*res).Use) }
+`
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n\ngo 1.21\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-v", "-count=1", "-run", "TestHijack", ".")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "--- PASS: TestHijackReset") {
+		t.Errorf("Hijack and Reset did not run (the cleanup's panic counted as the calls'):\n%s", out)
+	}
+	if !strings.Contains(string(out), "--- SKIP: TestHijackUse") || !strings.Contains(string(out), "valid in one order only") {
+		t.Errorf("Hijack and Use did not skip as valid in one order only:\n%s", out)
+	}
+}

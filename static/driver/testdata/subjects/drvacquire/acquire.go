@@ -35,14 +35,15 @@ type Resource struct {
 	pool     *Pool
 	value    int
 	acquired bool
+	hijacked bool
 	uses     int
 }
 
-// Value is the resource's value.
+// Value is the resource's value, also once hijacked.
 func (r *Resource) Value() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.acquired {
+	if !r.acquired && !r.hijacked {
 		panic("drvacquire: resource not acquired")
 	}
 	return r.value
@@ -79,3 +80,18 @@ func (r *Resource) Release() {
 	r.pool.idle = append(r.pool.idle, r)
 	r.pool.mu.Unlock()
 }
+
+// Hijack takes the resource out of its pool for good: its Release then
+// panics, and its cleanup in a driver must not count as the calls'.
+func (r *Resource) Hijack() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.acquired {
+		panic("drvacquire: resource not acquired")
+	}
+	r.acquired, r.hijacked = false, true
+	r.uses = 0
+}
+
+// Reset forgets the uses, whatever the resource's state. (Not locked.)
+func (r *Resource) Reset() { r.uses = 0 }
