@@ -87,39 +87,71 @@ func TestClock(t *testing.T) {
 }
 
 // TestHelperOrderedCalls: a resource whose Release and Use panic once it
-// is hijacked (puddle's). The
-// test's Release as the cleanup after Hijack is no fault of the calls:
-// Hijack and Reset run. Hijack and Use panic in one order only: the
-// calls are valid in the other only, and the driver says so, not that
-// the receiver is unusable.
+// is hijacked or released, and whose getter panics once it is released
+// (puddle's). The test's Release as the cleanup after Hijack is no fault
+// of the calls: Hijack and Reset run. Hijack and Use, Use and Release
+// panic in one order only (the getter's panic after Release is the
+// state, not the calls'): valid in the other only. Release and Release
+// panic in both orders but not alone: they exclude each other. None of
+// them is said to lack a usable receiver.
 func TestHelperOrderedCalls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test")
 	}
 	dir := t.TempDir()
 	src := "package x\n\nimport (\n\t\"fmt\"\n\t\"reflect\"\n\t\"testing\"\n\t\"time\"\n)\n\nvar _ = fmt.Sprint\n" + helper + `
-type res struct{ hijacked bool; uses int }
+type res struct {
+	hijacked, released bool
+	uses               int
+}
 
-func (r *res) Hijack()  { r.hijacked = true }
-func (r *res) Reset()   { r.uses = 0 }
-func (r *res) Release() { if r.hijacked { panic("not acquired") } }
-func (r *res) Use()     { if r.hijacked { panic("not acquired") }; r.uses++ }
+func (r *res) Hijack() { r.hijacked = true }
+func (r *res) Reset()  { r.uses = 0 }
+func (r *res) Release() {
+	if r.hijacked || r.released {
+		panic("not acquired")
+	}
+	r.released = true
+}
+func (r *res) Use() {
+	if r.hijacked || r.released {
+		panic("not acquired")
+	}
+	r.uses++
+}
+func (r *res) Uses() int {
+	if r.released {
+		panic("released")
+	}
+	return r.uses
+}
 
 func drive(t *testing.T, calls string, a, b func(r *res)) {
 	pecanvetDrive(t, calls, func() pecanvetCase {
 		r := &res{}
 		return pecanvetCase{
-			A:       func() []interface{} { a(r); return nil },
-			B:       func() []interface{} { b(r); return nil },
-			State:   func() []pecanvetKV { return []pecanvetKV{{"uses", []interface{}{r.uses}}} },
+			A: func() []interface{} { a(r); return nil },
+			B: func() []interface{} { b(r); return nil },
+			State: func() []pecanvetKV {
+				v := r
+				var s []pecanvetKV
+				func() {
+					defer pecanvetGetterPanic(&s, "Uses()")
+					r0 := v.Uses()
+					s = append(s, pecanvetKV{"Uses()", []interface{}{r0}})
+				}()
+				return s
+			},
 			Cleanup: func() { r.Release() },
 			Recv:    r,
 		}
 	})
 }
 
-func TestHijackReset(t *testing.T) { drive(t, "Hijack and Reset", (*res).Hijack, (*res).Reset) }
-func TestHijackUse(t *testing.T)   { drive(t, "Hijack and Use", (*res).Hijack, (*res).Use) }
+func TestHijackReset(t *testing.T)    { drive(t, "Hijack and Reset", (*res).Hijack, (*res).Reset) }
+func TestHijackUse(t *testing.T)      { drive(t, "Hijack and Use", (*res).Hijack, (*res).Use) }
+func TestUseRelease(t *testing.T)     { drive(t, "Use and Release", (*res).Use, (*res).Release) }
+func TestReleaseRelease(t *testing.T) { drive(t, "Release and Release", (*res).Release, (*res).Release) }
 `
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n\ngo 1.21\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -127,16 +159,23 @@ func TestHijackUse(t *testing.T)   { drive(t, "Hijack and Use", (*res).Hijack, (
 	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "test", "-v", "-count=1", "-run", "TestHijack", ".")
+	cmd := exec.Command("go", "test", "-v", "-count=1", ".")
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go test: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "--- PASS: TestHijackReset") {
-		t.Errorf("Hijack and Reset did not run (the cleanup's panic counted as the calls'):\n%s", out)
+	for _, w := range []string{
+		"--- PASS: TestHijackReset",
+		"Hijack and Use one after the other panics in one order (not acquired), not in the other: the calls are valid in one order only",
+		"Use and Release one after the other panics in one order (not acquired), not in the other: the calls are valid in one order only",
+		"Release and Release one after the other panics in both orders (not acquired), each alone not: the calls exclude each other",
+	} {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("the drivers' output lacks %q:\n%s", w, out)
+		}
 	}
-	if !strings.Contains(string(out), "--- SKIP: TestHijackUse") || !strings.Contains(string(out), "valid in one order only") {
-		t.Errorf("Hijack and Use did not skip as valid in one order only:\n%s", out)
+	if strings.Contains(string(out), "no usable receiver") {
+		t.Errorf("a driver says it has no usable receiver:\n%s", out)
 	}
 }
