@@ -360,12 +360,13 @@ func (m *matcher) body(g *symbolic.Event) *seq {
 	return s
 }
 
-// after returns the context of the code of fn that may run after g.
+// after returns the context of the code of fn that may run after g and
+// before g's goroutine has ended (symbolic Result.Joined).
 func (m *matcher) after(fn *ssa.Function, flat []symbolic.Event, g *symbolic.Event) *seq {
 	ctx := Context{Kind: AfterGo, Func: fn, Go: g.Pos,
 		Name: fmt.Sprintf("%s after go at %s", fn, m.short(g.Pos))}
 	return newSeq(ctx, flat, false, func(e *symbolic.Event) bool {
-		return e != g && m.sym.MayPrecede(g, e)
+		return e != g && m.sym.MayPrecede(g, e) && !m.sym.Joined(g, e)
 	})
 }
 

@@ -74,9 +74,11 @@
 //
 // # Over-approximation and its limits
 //
-// The analysis knows nothing of happens-before: accesses ordered by a
+// The analysis knows little of happens-before: accesses ordered by a
 // WaitGroup, a channel or a Once still pair (the dynamic engine prunes
-// them). Locations are abstract (every object of type T shares "T.f",
+// them), except the spawner's code that every path from the go statement
+// reaches through a receive from a channel the goroutine closes as its
+// last action (`defer close(done)` first; symbolic Result.Joined). Locations are abstract (every object of type T shares "T.f",
 // every []T shares "[]T elem"), so distinct objects alias. Atomic regions
 // are not split at channel operations or waits as they are at run time.
 // On the other side, some candidates the dynamic engine could confirm are

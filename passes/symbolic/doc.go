@@ -27,8 +27,9 @@
 //     read, then write. copy reads the source and writes the destination
 //     elements. Nothing is recorded for thread-local memory: SSA
 //     allocations that do not escape (Alloc.Heap false), slices and maps
-//     made in the function that never leave it, and the initialization of
-//     a fresh composite literal before its first other use;
+//     made in the function (make, append(nil, …)) that never leave it,
+//     and the initialization of a fresh composite literal before its
+//     first other use;
 //   - sync/atomic operations (functions and methods of the atomic types):
 //     atomic-load, atomic-store, atomic-rmw (Add, Swap, CompareAndSwap,
 //     And, Or) of the location their pointer addresses;

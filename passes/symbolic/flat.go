@@ -1,7 +1,9 @@
 package symbolic
 
 import (
+	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -327,4 +329,192 @@ func Receiver(fn *ssa.Function) *types.Named {
 		n = n.Origin()
 	}
 	return n
+}
+
+// Joined reports whether e, an event of the flattened sequence g is an
+// event of, can only run after the goroutine g starts has finished: the
+// join
+//
+//	done := make(chan T)
+//	go func() { defer close(done); … }()
+//	…
+//	<-done
+//	e
+//
+// The body's first deferred call (so the last one to run) closes a
+// channel the spawner made for it, which nothing else closes or sends on,
+// and every path from g to e in the spawner (in one invocation of it)
+// receives from it. The go statement must not be in a loop (another
+// iteration's goroutine would not be joined), and e must not be a
+// deferred operation (a panic runs the spawner's deferred calls without
+// the receive).
+func (r *Result) Joined(g, e *Event) bool {
+	if g.Op != OpGo || e.Deferred || len(e.path) == 0 {
+		return false
+	}
+	gi, ok := g.Instr.(*ssa.Go)
+	if !ok || gi.Block() == nil {
+		return false
+	}
+	spawner := r.Func(gi.Parent())
+	if spawner == nil || spawner.onCycle(int32(gi.Block().Index)) {
+		return false
+	}
+	// The spawner's invocation g belongs to (g's last level) must be e's
+	// too, and happen once in the sequence: no loop around it.
+	l := len(g.path) - 1
+	if l < 0 || len(e.path) <= l || g.path[l].f != spawner || repeats(g.path[:l]) ||
+		!slices.Equal(g.path[:l], e.path[:l]) {
+		return false
+	}
+	st := e.path[l]
+	if st.f != spawner || st.blk < 0 {
+		return false
+	}
+	done := joinChan(gi)
+	if done == nil {
+		return false
+	}
+	recvs := map[ssa.Instruction]bool{}
+	for _, ref := range *done.Referrers() {
+		if ld, ok := ref.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			for _, u := range *ld.Referrers() {
+				if rc, ok := u.(*ssa.UnOp); ok && rc.Op == token.ARROW {
+					recvs[rc] = true
+				}
+			}
+		}
+	}
+	return len(recvs) > 0 && !reachesPast(gi, gi.Parent().Blocks[st.blk], int(st.idx), recvs)
+}
+
+// reachesPast reports whether instruction idx of block to can execute
+// after from on a path that executes none of stops.
+func reachesPast(from ssa.Instruction, to *ssa.BasicBlock, idx int, stops map[ssa.Instruction]bool) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	// scan walks blk from instruction i: true when it reaches the target
+	// first; it queues the successors when it reaches neither a stop nor
+	// the target.
+	var queue []*ssa.BasicBlock
+	scan := func(blk *ssa.BasicBlock, i int) bool {
+		for ; i < len(blk.Instrs); i++ {
+			if blk == to && i == idx {
+				return true
+			}
+			if stops[blk.Instrs[i]] {
+				return false
+			}
+		}
+		queue = append(queue, blk.Succs...)
+		return false
+	}
+	if scan(from.Block(), int(indexIn(from))+1) {
+		return true
+	}
+	for len(queue) > 0 {
+		blk := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if seen[blk] {
+			continue
+		}
+		seen[blk] = true
+		if scan(blk, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// joinChan returns the variable (a captured *ssa.Alloc of the spawner)
+// holding the channel that the goroutine gi starts closes last, when
+// that channel is made by the spawner, stored once, and only received
+// from besides: nil when gi is not such a join.
+func joinChan(gi *ssa.Go) *ssa.Alloc {
+	mc, ok := gi.Call.Value.(*ssa.MakeClosure)
+	if !ok || len(*mc.Referrers()) != 1 {
+		return nil // the closure is also called elsewhere: another close
+	}
+	body, _ := mc.Fn.(*ssa.Function)
+	if body == nil || len(body.Blocks) == 0 {
+		return nil
+	}
+	var first *ssa.Defer
+	for _, in := range body.Blocks[0].Instrs {
+		if d, ok := in.(*ssa.Defer); ok {
+			first = d
+			break
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	if bi, ok := first.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "close" {
+		return nil
+	}
+	ld, ok := first.Call.Args[0].(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil
+	}
+	fv, ok := ld.X.(*ssa.FreeVar)
+	if !ok {
+		return nil
+	}
+	idx := slices.Index(body.FreeVars, fv)
+	if idx < 0 || idx >= len(mc.Bindings) {
+		return nil
+	}
+	done, ok := mc.Bindings[idx].(*ssa.Alloc)
+	if !ok || done.Parent() != gi.Parent() {
+		return nil
+	}
+	// In the body: the variable is only loaded, for the close.
+	for _, ref := range *fv.Referrers() {
+		l, ok := ref.(*ssa.UnOp)
+		if !ok || l.Op != token.MUL {
+			return nil
+		}
+		for _, u := range *l.Referrers() {
+			if u != ssa.Instruction(first) {
+				return nil
+			}
+		}
+	}
+	// In the spawner: one store of a fresh channel, the closure, and
+	// loads that are only received from.
+	stores := 0
+	for _, ref := range *done.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			if x.Addr != done {
+				return nil
+			}
+			if _, fresh := x.Val.(*ssa.MakeChan); !fresh || x.Block() == nil || !x.Block().Dominates(gi.Block()) ||
+				x.Block() == gi.Block() && indexIn(x) > indexIn(gi) {
+				return nil // the goroutine might load another channel
+			}
+			stores++
+		case *ssa.MakeClosure:
+			if x != mc {
+				return nil
+			}
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return nil
+			}
+			for _, u := range *x.Referrers() {
+				if rc, ok := u.(*ssa.UnOp); !ok || rc.Op != token.ARROW {
+					if _, dbg := u.(*ssa.DebugRef); !dbg {
+						return nil
+					}
+				}
+			}
+		case *ssa.DebugRef:
+		default:
+			return nil
+		}
+	}
+	if stores != 1 {
+		return nil
+	}
+	return done
 }

@@ -119,8 +119,8 @@ func rootOf(x ssa.Value) ssa.Value {
 
 // local reports whether the access by instr through base (an address, or
 // a slice or map value) touches memory no other goroutine can see there:
-// memory of an allocation of instr's function (new, &T{…}, make, a
-// captured variable before its closure exists) that has not escaped yet —
+// memory of an allocation of instr's function (new, &T{…}, make,
+// append(nil, …), a captured variable before its closure exists) that has not escaped yet —
 // instr is not reachable from any escaping use of the allocation without
 // executing the allocation again. Stack allocations never escape.
 func (b *builder) local(base ssa.Value, instr ssa.Instruction) bool {
@@ -131,6 +131,10 @@ func (b *builder) local(base ssa.Value, instr ssa.Instruction) bool {
 			return true
 		}
 	case *ssa.MakeSlice, *ssa.MakeMap:
+	case *ssa.Call:
+		if !freshAppend(r) {
+			return false
+		}
 	default:
 		return false
 	}
@@ -148,6 +152,18 @@ func (b *builder) local(base ssa.Value, instr ssa.Instruction) bool {
 		}
 	}
 	return true
+}
+
+// freshAppend reports whether c is append(nil, …): its result is nil or
+// a new array (append to a nil slice always allocates), the copy idiom
+// `append([]T(nil), s...)`, so it is as fresh as a make.
+func freshAppend(c *ssa.Call) bool {
+	bi, ok := c.Call.Value.(*ssa.Builtin)
+	if !ok || bi.Name() != "append" || len(c.Call.Args) == 0 {
+		return false
+	}
+	k, ok := c.Call.Args[0].(*ssa.Const)
+	return ok && k.IsNil()
 }
 
 // maxEscapes bounds the escaping uses examined per allocation.
