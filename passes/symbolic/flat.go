@@ -371,7 +371,13 @@ func (r *Result) Joined(g, e *Event) bool {
 	if st.f != spawner || st.blk < 0 {
 		return false
 	}
-	done := joinChan(gi)
+	var done *ssa.Alloc
+	if v, ok := r.joins.Load(gi); ok {
+		done = v.(*ssa.Alloc)
+	} else {
+		done = joinChan(gi)
+		r.joins.Store(gi, done)
+	}
 	if done == nil {
 		return false
 	}

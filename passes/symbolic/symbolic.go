@@ -57,6 +57,8 @@ type Result struct {
 	byObj map[*types.Func]*Func
 
 	mu sync.Mutex // guards Func.flat and flat construction
+
+	joins sync.Map // *ssa.Go → its join channel's variable (*ssa.Alloc, nil if none): Joined's memo
 }
 
 // Func is one function's symbolic information.
