@@ -255,6 +255,20 @@ func (st *state) acquirable(e int32) bool {
 	return st.blocker(e) < 0
 }
 
+// lockWait returns the lock that acquire event e (a cond-wait: its
+// reacquisition) waits for, or -1 if it is acquirable (as acquirable).
+func (st *state) lockWait(e int32) int32 {
+	if st.acquirable(e) {
+		return -1
+	}
+	if st.gr.Tr.Events[e].Op == trace.CondWait {
+		if nx := st.reacquire(e); nx >= 0 {
+			e = nx
+		}
+	}
+	return st.gr.Tr.Events[e].Obj
+}
+
 func (st *state) executed(e int32) bool {
 	return st.gr.Local[e] < st.pos[st.gr.Tr.Events[e].G]
 }
@@ -397,32 +411,90 @@ func (s *sim) run() (sched Schedule, ok, fix bool) {
 	// goroutines were looked at for each of a million steps, most with
 	// nothing needed left, and that scan was a quarter of the check's CPU.
 	// The step taken is the enabled event of least index, whatever order
-	// the goroutines are looked at in (enabled has no side effects).
-	live := make([]int32, 0, s.ng)
+	// the goroutines are looked at in (enabled has no side effects): they
+	// are looked at in order of their next events (a heap), up to the
+	// first enabled one. Most steps follow the recorded order, whose
+	// least next event is enabled.
+	var live goHeap
 	for g := 0; g < s.ng; g++ {
 		if st.pos[g] <= s.need[g] {
-			live = append(live, int32(g))
+			live.push(int64(gr.G(int32(g))[st.pos[g]])<<32 | int64(g))
+		}
+	}
+	var blocked []int64 // popped this step, not enabled
+	// A goroutine whose next event acquires a lock that another holds
+	// sleeps until an event on that lock is taken: enabled is false until
+	// then whatever else happens (a lock's owner and readers change only
+	// by its events, state.step and state.take). A thousand goroutines
+	// waiting for the cache's lock, which the goroutine the schedule holds
+	// back owns, were otherwise looked at every step (gcache's
+	// TestLoaderFunc: 0.7 billion lookups, a third of a second of CPU per
+	// schedule).
+	lockWaiters := map[int32][]int64{} // lock → goroutines waiting for it
+	wake := func(m map[int32][]int64, k int32) {
+		if ws, ok := m[k]; ok {
+			for _, x := range ws {
+				live.push(x)
+			}
+			delete(m, k)
+		}
+	}
+	step := func(e int32) {
+		st.step(e)
+		ev := &evs[e]
+		wake(lockWaiters, ev.Obj)
+		if ev.Op == trace.CondWait {
+			if nx := st.reacquire(e); nx >= 0 {
+				wake(lockWaiters, evs[nx].Obj)
+			}
 		}
 	}
 	for {
 		best := int32(-1)
-		for i := 0; i < len(live); {
-			g := live[i]
+		if scanAll {
+			// The definition, for the test that compares: every
+			// goroutine with events needed, each step.
+			for g := 0; g < s.ng; g++ {
+				if st.pos[g] <= s.need[g] {
+					if e := gr.G(int32(g))[st.pos[g]]; (best < 0 || e < best) && s.enabled(e, nextPat) {
+						best = e
+					}
+				}
+			}
+			live = live[:0]
+		}
+		for len(live) > 0 {
+			x := live.pop()
+			e, g := int32(x>>32), int32(x)
 			if st.pos[g] > s.need[g] {
-				live[i] = live[len(live)-1]
-				live = live[:len(live)-1]
+				continue // nothing needed left
+			}
+			if cur := gr.G(g)[st.pos[g]]; cur != e {
+				// Stale: g moved on (a pattern event taken at once).
+				live.push(int64(cur)<<32 | int64(g))
 				continue
 			}
-			i++
-			e := gr.G(g)[st.pos[g]]
-			if (best < 0 || e < best) && s.enabled(e, nextPat) {
-				best = e
+			if l := st.lockWait(e); l >= 0 {
+				lockWaiters[l] = append(lockWaiters[l], x)
+				continue
 			}
+			if s.enabled(e, nextPat) {
+				best = e
+				break
+			}
+			blocked = append(blocked, x)
 		}
+		for _, x := range blocked {
+			live.push(x)
+		}
+		blocked = blocked[:0]
 		if best < 0 {
 			return Schedule{}, false, s.unstick()
 		}
-		st.step(best)
+		step(best)
+		if g := evs[best].G; !scanAll && st.pos[g] <= s.need[g] {
+			live.push(int64(gr.G(g)[st.pos[g]])<<32 | int64(g))
+		}
 		tail = append(tail, best)
 		if nextPat < len(s.p) && best == s.p[nextPat] {
 			nextPat++
@@ -432,7 +504,7 @@ func (s *sim) run() (sched Schedule, ok, fix bool) {
 					s.why = fmt.Sprintf("event %d cannot follow event %d at once", nx+1, s.p[nextPat-1]+1)
 					return Schedule{}, false, false
 				}
-				st.step(nx)
+				step(nx)
 				tail = append(tail, nx)
 				nextPat++
 			}
@@ -1149,4 +1221,49 @@ func (g *Generator) CloseFirst(send, close int32) (Schedule, error) {
 		}
 	}
 	return Schedule{Prefix: send, Tail: append(tail, send)}, nil
+}
+
+// scanAll makes sim.run look at every goroutine at every step instead of
+// the heap and the sleeping waiters (for TestHeapSameSchedules).
+var scanAll bool
+
+// goHeap is a min-heap of goroutines keyed by their next event: each
+// element is the event index << 32 | the goroutine.
+type goHeap []int64
+
+func (h *goHeap) push(x int64) {
+	*h = append(*h, x)
+	a := *h
+	for i := len(a) - 1; i > 0; {
+		p := (i - 1) / 2
+		if a[p] <= a[i] {
+			break
+		}
+		a[p], a[i] = a[i], a[p]
+		i = p
+	}
+}
+
+func (h *goHeap) pop() int64 {
+	a := *h
+	x := a[0]
+	n := len(a) - 1
+	a[0] = a[n]
+	a = a[:n]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < n && a[l] < a[m] {
+			m = l
+		}
+		if r := l + 1; r < n && a[r] < a[m] {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		a[i], a[m] = a[m], a[i]
+		i = m
+	}
+	*h = a
+	return x
 }

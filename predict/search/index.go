@@ -18,6 +18,11 @@ type group struct {
 	sv    []int
 	at    []pattern.Access
 	shape string
+	// shared: every element's variable is also accessed in the pattern by
+	// another thread variable's event, so every instance's objects are
+	// objects that two goroutines access (sharedObjs): the index of such
+	// a group leaves out the other objects' accesses (buildRegionGroups).
+	shared bool
 }
 
 // class is a set of group instances that agree on goroutine, objects,
@@ -117,6 +122,15 @@ func groupsOf(p *pattern.Pattern) []*group {
 			}
 			fmt.Fprintf(&b, "%d%s", v, g.at[k])
 		}
+		g.shared = true
+		for k := range g.pos {
+			g.shared = g.shared && sharedVar(p, &group{t: g.t, sv: g.sv[k : k+1]})
+		}
+		if g.shared {
+			// Its index differs from an unshared group's of the same
+			// elements.
+			b.WriteString("*")
+		}
 		g.shape = b.String()
 	}
 	return gs
@@ -200,6 +214,31 @@ func sharedOf(all *groupIndex) *groupIndex {
 	return ix
 }
 
+// sharedObjs returns, once computed, which objects two goroutines access
+// (by an access, a send or a close: what buildSingles indexes).
+func (s *searcher) sharedObjs() []bool {
+	if s.shared != nil {
+		return s.shared
+	}
+	evs := s.gr.Tr.Events
+	nobj := s.gr.NumObjects()
+	keep := make([]bool, nobj)
+	firstG := make([]int32, nobj) // object → 1 + the first goroutine to access it, 0: none yet
+	for i := range evs {
+		e := &evs[i]
+		if !e.Op.IsAccess() && e.Op != trace.Send && e.Op != trace.Close {
+			continue
+		}
+		if f := firstG[e.Obj]; f == 0 {
+			firstG[e.Obj] = e.G + 1
+		} else if f != e.G+1 {
+			keep[e.Obj] = true
+		}
+	}
+	s.shared = keep
+	return keep
+}
+
 // buildSingles classes every access event (and channel send and close,
 // which channel patterns match); patterns filter by op. With shared, only
 // the accesses of objects that two goroutines access: a test that
@@ -219,19 +258,7 @@ func (s *searcher) buildSingles(shared bool) *groupIndex {
 	indexed := func(op trace.Op) bool { return op.IsAccess() || op == trace.Send || op == trace.Close }
 	var keep []bool // object → classed (shared only)
 	if shared {
-		keep = make([]bool, nobj)
-		firstG := make([]int32, nobj) // object → 1 + the first goroutine to access it, 0: none yet
-		for i := range evs {
-			e := &evs[i]
-			if !indexed(e.Op) {
-				continue
-			}
-			if f := firstG[e.Obj]; f == 0 {
-				firstG[e.Obj] = e.G + 1
-			} else if f != e.G+1 {
-				keep[e.Obj] = true
-			}
-		}
+		keep = s.sharedObjs()
 	}
 	// Pass 1: the class of every classed event, numbered in order of
 	// first appearance. A small direct-mapped cache in front of the map

@@ -82,8 +82,33 @@ func refItems(gr *ptg.Graph) ([]item, []int32) {
 	return items, start
 }
 
+// refShared reports whether two goroutines access object o.
+func refShared(gr *ptg.Graph, o int32) bool {
+	acc := gr.Accesses(o)
+	for _, e := range acc {
+		if gr.Ev(e).G != gr.Ev(acc[0]).G {
+			return true
+		}
+	}
+	return false
+}
+
 func refRegionGroup(s *searcher, items []item, itemStart []int32, g *group) *groupIndex {
 	gr := s.gr
+	if g.shared {
+		// Only the shared objects' accesses (scanRegions' keep).
+		var kept []item
+		start := make([]int32, len(itemStart))
+		for r := range gr.Regs {
+			for _, it := range items[itemStart[r]:itemStart[r+1]] {
+				if refShared(gr, it.obj) {
+					kept = append(kept, it)
+				}
+			}
+			start[r+1] = int32(len(kept))
+		}
+		items, itemStart = kept, start
+	}
 	ix := &groupIndex{byObj: map[int32][]int32{}}
 	at := map[string]int32{}
 	n := len(g.pos)
@@ -202,7 +227,7 @@ func checkIndices(t *testing.T, name string, tr *trace.Trace, pats []*pattern.Pa
 	}
 	s.buildRegionGroups(gs)
 	items, start := refItems(gr)
-	s.regionItems() // the list the enumeration falls back on
+	s.regionItems(nil) // the list the enumeration falls back on
 	for r := range gr.Regs {
 		if got, want := s.regionItemsOf(r), items[start[r]:start[r+1]]; !slices.Equal(got, want) {
 			t.Fatalf("%s: region %d has items %v, want %v", name, r, got, want)
@@ -300,25 +325,33 @@ func TestIndicesCapped(t *testing.T) {
 			t.Fatalf("cap %d: not capped", capAt)
 		}
 		// The enumeration in region order alone.
-		ref := &searcher{gr: gr, shapes: map[string]*groupIndex{}}
-		ref.regionItems()
-		byN := map[int][]*regionBuilding{}
-		for _, g := range gs {
-			if _, ok := ref.shapes[g.shape]; ok {
-				continue
+		// (Shared groups from the shared objects' items.)
+		shapes := map[string]*groupIndex{}
+		for _, shared := range []bool{true, false} {
+			ref := &searcher{gr: gr, shapes: shapes}
+			var keep []bool
+			if shared {
+				keep = ref.sharedObjs()
 			}
-			b := &regionBuilding{g: g, ix: &groupIndex{}}
-			ref.shapes[g.shape] = b.ix
-			byN[len(g.pos)] = append(byN[len(g.pos)], b)
-		}
-		for n := 2; n <= 4; n++ {
-			ref.enumerate(ref.newEnum(n, byN[n]))
-			for _, b := range byN[n] {
-				b.finish(n)
+			ref.regionItems(keep)
+			byN := map[int][]*regionBuilding{}
+			for _, g := range gs {
+				if _, ok := ref.shapes[g.shape]; ok || g.shared != shared {
+					continue
+				}
+				b := &regionBuilding{g: g, ix: &groupIndex{}}
+				ref.shapes[g.shape] = b.ix
+				byN[len(g.pos)] = append(byN[len(g.pos)], b)
+			}
+			for n := 2; n <= 4; n++ {
+				ref.enumerate(ref.newEnum(n, byN[n]))
+				for _, b := range byN[n] {
+					b.finish(n)
+				}
 			}
 		}
 		for _, g := range gs {
-			sameIndex(t, fmt.Sprintf("cap %d: group %s", capAt, g.shape), s.shapes[g.shape], ref.shapes[g.shape])
+			sameIndex(t, fmt.Sprintf("cap %d: group %s", capAt, g.shape), s.shapes[g.shape], shapes[g.shape])
 		}
 	}
 }

@@ -23,14 +23,16 @@ type item struct {
 // order of first occurrence (regions are thus listed in the order they
 // end). buildRegionGroups needs the list only when the enumeration at
 // region ends gives up (enumerateAtEnds).
-func (s *searcher) regionItems() {
+//
+// With keep, the items are only those of the objects it keeps.
+func (s *searcher) regionItems(keep []bool) {
 	rng := make([]int32, 3*len(s.gr.Regs))
 	// Items are appended to fixed chunks, not to one growing slice:
 	// at 10^7 events the growing slice's copies (into fresh memory) were
 	// most of this function's time.
 	var chunks [][]item
 	items := make([]item, 0, chunkLen)
-	s.scanRegions(func(r int32, b []item) bool {
+	s.scanRegions(keep, func(r int32, b []item) bool {
 		if len(items)+len(b) > cap(items) {
 			chunks = append(chunks, items)
 			items = make([]item, 0, max(chunkLen, len(b)))
@@ -51,7 +53,14 @@ func (s *searcher) regionItems() {
 // a time, so each goroutine collects its open region's items in a buffer
 // of its own. Walking each region through its goroutine's row would take
 // a quarter of the search's own time at 10^6 events.
-func (s *searcher) scanRegions(f func(r int32, items []item) bool) {
+//
+// With keep, a region's items are only the accesses of the objects keep
+// marks (sharedObjs): a test that fills a cache from one goroutine has
+// regions of hundreds of accesses to objects no other goroutine touches,
+// whose sequences no pattern of shared variables can use; enumerating
+// them took most of such a trace's search (gcache's Loading*Get, cache2go's
+// TestCount: seconds each).
+func (s *searcher) scanRegions(keep []bool, f func(r int32, items []item) bool) {
 	gr := s.gr
 	evs := gr.Tr.Events
 	buf := make([][]item, gr.NG) // goroutine → the items of its open region
@@ -68,7 +77,7 @@ func (s *searcher) scanRegions(f func(r int32, items []item) bool) {
 		}
 		ev := &evs[e]
 		g := ev.G
-		if ev.Op.IsAccess() {
+		if ev.Op.IsAccess() && (keep == nil || keep[ev.Obj]) {
 			b := buf[g]
 			found := -1
 			if len(b) <= linear {
@@ -137,7 +146,35 @@ func (s *searcher) regionItemsOf(r int) []item {
 // would take a third of the index's time at 10^6 events. Only the tuple
 // cap depends on the order regions are enumerated in: an enumeration that
 // reaches it is done again in region order.
+//
+// The groups of shared variables (group.shared) are indexed from the
+// accesses of shared objects only, the others from all accesses: two
+// passes when both are asked for.
 func (s *searcher) buildRegionGroups(gs []*group) {
+	var shared, other []*group
+	for _, g := range gs {
+		if g.shared && indexSharedOnly {
+			shared = append(shared, g)
+		} else {
+			other = append(other, g)
+		}
+	}
+	if len(shared) > 0 {
+		s.buildRegionGroupsOf(shared, s.sharedObjs())
+	}
+	if len(other) > 0 {
+		s.buildRegionGroupsOf(other, nil)
+	}
+}
+
+// indexSharedOnly: shared groups are indexed from the shared objects'
+// accesses (a variable for the test that compares the search's candidates
+// with and without).
+var indexSharedOnly = true
+
+// buildRegionGroupsOf builds the index of gs from the accesses of the
+// objects keep marks (nil: all).
+func (s *searcher) buildRegionGroupsOf(gs []*group, keep []bool) {
 	byN := map[int][]*regionBuilding{}
 	var ns []int
 	var all []*regionBuilding
@@ -171,12 +208,13 @@ func (s *searcher) buildRegionGroups(gs []*group) {
 	if len(all) == 0 {
 		return
 	}
-	if !s.enumerateAtEnds(enums()) {
+	if !s.enumerateAtEnds(enums(), keep) {
 		for _, b := range all {
 			b.cls, b.insts, b.first, b.ix.classes = nil, nil, nil, nil
 		}
-		if s.itemRange == nil {
-			s.regionItems()
+		if s.itemRange == nil || s.itemShared != (keep != nil) {
+			s.regionItems(keep)
+			s.itemShared = keep != nil
 		}
 		for _, en := range enums() {
 			s.enumerate(en)
@@ -192,10 +230,10 @@ func (s *searcher) buildRegionGroups(gs []*group) {
 // if an enumeration reached MaxRegionTuples: which sequences the cap
 // leaves out depends on the order, and buildRegionGroups then enumerates
 // in region order.
-func (s *searcher) enumerateAtEnds(ens []*regionEnum) bool {
+func (s *searcher) enumerateAtEnds(ens []*regionEnum, keep []bool) bool {
 	gr := s.gr
 	ok := true
-	s.scanRegions(func(r int32, items []item) bool {
+	s.scanRegions(keep, func(r int32, items []item) bool {
 		if len(items) == 0 {
 			return true
 		}

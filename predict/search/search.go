@@ -126,6 +126,9 @@ func Run(gr *ptg.Graph, pats []*pattern.Pattern, opt Options, try func(Candidate
 			}
 		}
 	}
+	if needShared || slices.ContainsFunc(gs, func(g *group) bool { return g.shared }) {
+		s.sharedObjs() // before the two indices below read it at once
+	}
 	if (needShared || s.needAll) && len(gs) > 0 && runtime.GOMAXPROCS(0) > 1 {
 		// The one-event classes are built on another core meanwhile: the
 		// two indices read the graph and write only their own index, and
@@ -229,4 +232,7 @@ type searcher struct {
 	// are itemChunks[itemRange[3r]][itemRange[3r+1]:itemRange[3r+2]].
 	itemChunks [][]item
 	itemRange  []int32
+	itemShared bool // the items are those of shared objects only
+
+	shared []bool // object → two goroutines access it (sharedObjs), once needed
 }
