@@ -52,6 +52,19 @@ import (
 // interleaving, so it is replayed once more (the repeat): if it runs
 // through the unit again and the test passes, the failure did not come
 // from what the schedule fixes (controlled).
+//
+// An explored verdict (replay.Verdict.Explored: the schedule ran up to a
+// changed read, then the program ran free, RaceFuzzer-style) is
+// controlled the same way, its controls exploring too: a control whose
+// read changes (the serial order moves the remote writes, so the unit's
+// reads change with them) runs free from there, as the schedule did, and
+// counts as run if it got as far as the unit before it did (ranUnit). A
+// real check-then-act's "after" order runs the unit alone and passes
+// (divergecta); a failure the held prefix made, go-quartz's job that had
+// not run within the test's 1 s sleep ("response is nil", queue.go:166),
+// comes back in both orders. Controls that do not explore stop at their
+// first changed read and prove nothing, which left every explored
+// effect standing.
 
 // runControl is replayRetrying, for control replays (a variable for tests).
 var runControl = replayRetrying
@@ -193,10 +206,16 @@ func sameFailure(c replay.Verdict, cs *trace.Schedule, v replay.Verdict) bool {
 
 // ranUnit reports whether replay c of schedule cs ran it to its end, or
 // until the local goroutine took another path (or reached another
-// object) inside its unit (see sameFailure).
+// object) inside its unit (see sameFailure), or, exploring, ran as
+// scheduled at least to the unit's first event before going free.
 func ranUnit(c replay.Verdict, cs *trace.Schedule) bool {
-	if c.Verdict == replay.Reproduced && !c.Interrupted {
+	if c.Verdict == replay.Reproduced && !c.Interrupted && !c.Explored {
 		return true
+	}
+	if c.Explored {
+		// Free from step c.Step on: run as scheduled into the unit, by
+		// whichever goroutine's changed read it went on.
+		return cs != nil && len(cs.Anomaly) > 0 && c.Step-1 >= cs.Anomaly[0]
 	}
 	switch c.Verdict {
 	case replay.Reproduced, replay.Diverged, replay.WrongObject:
@@ -327,7 +346,7 @@ func (q *replayQueue) controlItems(rep *Report) {
 				q.opt.progress("check: %s %s: replay %d: control %s, %s", q.pkg, it.g.test, it.n(), name, what)
 				dir := filepath.Join(it.g.dir, fmt.Sprintf("r%d-control-%s", it.n(), name))
 				start := time.Now()
-				v := runControl(q.ctx, q.b, q.pkg, it.g.test, prediction{a: it.p.a, s: s}, dir, q.bounded(it.g.ropt))
+				v := runControl(q.ctx, q.b, q.pkg, it.g.test, prediction{a: it.p.a, s: s}, dir, q.controlOptions(it))
 				d := time.Since(start)
 				q.opt.progress("check: %s %s: replay %d: control %s: %s at step %d of %d, passed %v, %q, in %v", q.pkg, it.g.test, it.n(), name, v.Verdict, v.Step, len(s.Steps), v.Passed, v.Consequence, d.Round(time.Millisecond))
 				mu.Lock()
@@ -343,4 +362,14 @@ func (q *replayQueue) controlItems(rep *Report) {
 	wg.Wait()
 	rep.Time.Replay += wall
 	rep.Time.Replays += runs
+}
+
+// controlOptions are the options of item it's control replays: its
+// test's, bounded, and exploring if its own replay explored, so that a
+// control runs free past a changed read as the schedule did rather than
+// stop there.
+func (q *replayQueue) controlOptions(it *qItem) replay.Options {
+	o := q.bounded(it.g.ropt)
+	o.Explore = it.v.Explored
+	return o
 }

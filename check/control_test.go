@@ -1,9 +1,12 @@
 package check
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
@@ -189,4 +192,85 @@ func TestWantsControl(t *testing.T) {
 			t.Errorf("%s: wantsControl = %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// TestControlExplored: an explored verdict's controls explore too, and an
+// explored control counts as run if it ran as scheduled into the unit:
+// both serial orders failing the same way after their changed reads
+// make the failure the held prefix's (go-quartz queue.go:166), while a
+// serial order that passes keeps it (divergecta's "after" order).
+func TestControlExplored(t *testing.T) {
+	cs := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Site: "p"}, {G: "g1", Op: trace.Read, Site: "a"}, {G: "g2", Op: trace.Write, Site: "b"}, {G: "g1", Op: trace.Read, Site: "c"},
+	}, Anomaly: []int{1, 3}}
+	cons := "test fails: scheduler_test.go:100: response is nil is not nil"
+	explored := func(g string, step int) replay.Verdict {
+		return replay.Verdict{Verdict: replay.Reproduced, Explored: true, Goroutine: g, Step: step, Consequence: cons}
+	}
+	v := explored("g1", 4)
+	for _, tc := range []struct {
+		c    replay.Verdict
+		want bool
+	}{
+		{explored("g1", 3), true},
+		{explored("g2", 3), true}, // the remote goroutine's read changed, inside the unit
+		{explored("g2", 2), true},
+		{explored("g1", 1), false}, // free before the unit's first event
+	} {
+		if got := sameFailure(tc.c, cs, v); got != tc.want {
+			t.Errorf("sameFailure(explored %s@%d) = %v, want %v", tc.c.Goroutine, tc.c.Step, got, tc.want)
+		}
+	}
+
+	// controlItems: the controls of an explored verdict explore. A
+	// control that may not explore stops at its changed read (Diverged,
+	// in the remote goroutine, before the unit) and proves nothing.
+	p := &pattern.Pattern{Kind: "av", Name: "RWR", T: []int{1, 2, 1}, AR: []int{1, 2, 1}}
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Obj: "x", Site: "a", N: 1}, {G: "g2", Op: trace.Write, Obj: "x", Site: "b", N: 1}, {G: "g1", Op: trace.Read, Obj: "x", Site: "c", N: 1},
+	}, Anomaly: []int{0, 1, 2}}
+	for _, tc := range []struct {
+		name     string
+		explored bool
+		passes   string // the control order whose free run passes
+		want     bool
+	}{
+		{"explored, both orders fail the same way", true, "", true},
+		{"explored, the after order passes", true, "after", false},
+		{"not explored", false, "", true},
+	} {
+		var opts []bool
+		runControl = func(ctx context.Context, b *testbin.Build, pkg, test string, pr prediction, dir string, o replay.Options) replay.Verdict {
+			opts = append(opts, o.Explore)
+			if !tc.explored {
+				return replay.Verdict{Verdict: replay.Reproduced, Consequence: cons}
+			}
+			if !o.Explore {
+				return replay.Verdict{Verdict: replay.Diverged, Goroutine: "g1", Step: 1, Consequence: "test fails"}
+			}
+			if strings.HasSuffix(dir, "-"+tc.passes) {
+				return replay.Verdict{Verdict: replay.Diverged, Explored: true, Goroutine: "g1", Step: 2, Passed: true}
+			}
+			if strings.HasSuffix(dir, "-repeat") {
+				return explored("g1", 3)
+			}
+			return explored("g1", 2)
+		}
+		q := newReplayQueue(context.Background(), nil, "p", time.Time{}, Options{}, map[string]bool{})
+		g := &qGroup{test: "TestScheduler", dir: t.TempDir()}
+		it := &qItem{g: g, p: prediction{a: predict.Anomaly{Pattern: p}}, s: s, state: pDone,
+			v: replay.Verdict{Verdict: replay.Reproduced, Explored: tc.explored, Goroutine: "g1", Step: 3, Consequence: cons}}
+		q.items = []*qItem{it}
+		q.controlItems(&Report{})
+		if got := it.control != ""; got != tc.want {
+			t.Errorf("%s: control %q, want a reason %v", tc.name, it.control, tc.want)
+		}
+		for _, e := range opts {
+			if e != tc.explored {
+				t.Errorf("%s: controls ran with Explore %v, want %v", tc.name, e, tc.explored)
+				break
+			}
+		}
+	}
+	runControl = replayRetrying
 }
