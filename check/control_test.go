@@ -143,9 +143,21 @@ func TestControlled(t *testing.T) {
 		// ratelimit: one order fails as the schedule did, the other hangs.
 		{"both fail, one the same", map[string]replay.Verdict{"before": v, "after": other}, true, "before after"},
 		{"other, then the same", map[string]replay.Verdict{"before": other, "after": v}, true, "before after"},
+		// ratelimit: the schedule hangs on a clock, both orders fail
+		// at an assertion; a hang on locks alone is the interleaving's.
+		{"timer hang, both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, true, "before after"},
+		{"timer hang, one order passes", map[string]replay.Verdict{"before": pass, "after": other, "repeat": v}, false, "before repeat"},
+		{"hard hang, both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, false, "before after"},
 		{"repeat diverges early", map[string]replay.Verdict{"before": pass, "repeat": {Verdict: replay.Diverged, Goroutine: "g2", Step: 2, Passed: true}}, false, "before repeat"},
 	} {
 		var runs []string
+		v := v
+		switch {
+		case strings.HasPrefix(tc.name, "timer hang"):
+			v = replay.Verdict{Verdict: replay.Reproduced, Consequence: "the test hangs: every goroutine waits (for 2s; only a timer or I/O could still wake g1.2.3 chan receive at clock.go:194): g1 chan receive at main_test.go:14; g1.2 chan receive at x_test.go:265; g1.2.3 chan receive at clock.go:194"}
+		case strings.HasPrefix(tc.name, "hard hang"):
+			v = replay.Verdict{Verdict: replay.Reproduced, Consequence: "the test hangs: every goroutine waits: g1 chan receive at main_test.go:14; g1.2 lock at x.go:9"}
+		}
 		got := controlled(cs, s, v, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			runs = append(runs, name)
 			return tc.results[name], true
