@@ -287,7 +287,9 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, run f
 		switch {
 		case sameFailure(cv, c, v):
 			same++
-		case ranUnit(cv, c) && (!cv.Passed || cv.Panicked):
+		case ranUnit(cv, c) && (!cv.Passed || cv.Panicked) && !cv.Unended:
+			// (Killed at the time bound, a free run above all, says
+			// nothing of the order.)
 			failed++
 		default:
 			passes = cv.Passed && !cv.Panicked

@@ -148,6 +148,7 @@ func TestControlled(t *testing.T) {
 		{"timer hang, both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, true, "before after"},
 		{"timer hang, one order passes", map[string]replay.Verdict{"before": pass, "after": other, "repeat": v}, false, "before repeat"},
 		{"hard hang, both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, false, "before after"},
+		{"after unended", map[string]replay.Verdict{"before": v, "after": {Verdict: replay.Diverged, Explored: true, Step: 3, Unended: true, Consequence: "the test did not end within 30s"}}, false, "before after"},
 		{"repeat diverges early", map[string]replay.Verdict{"before": pass, "repeat": {Verdict: replay.Diverged, Goroutine: "g2", Step: 2, Passed: true}}, false, "before repeat"},
 	} {
 		var runs []string
