@@ -58,7 +58,7 @@ import (
 // controlled the same way, its controls exploring too: a control whose
 // read changes (the serial order moves the remote writes, so the unit's
 // reads change with them) runs free from there, as the schedule did, and
-// counts as run if it got as far as the unit before it did (ranUnit). A
+// counts as run if it went free from a read of the anomaly (ranUnit). A
 // real check-then-act's "after" order runs the unit alone and passes
 // (divergecta); a failure the held prefix made, go-quartz's job that had
 // not run within the test's 1 s sleep ("response is nil", queue.go:166),
@@ -178,7 +178,30 @@ func serialControls(s *trace.Schedule, T, AR []int) []*trace.Schedule {
 			after.Anomaly = append(after.Anomaly, j)
 		}
 	}
+	for _, c := range []*trace.Schedule{before, after} {
+		c.Changed = anomalyReads(c)
+	}
 	return []*trace.Schedule{before, after}
+}
+
+// anomalyReads lists the reads among c's anomaly events as changed
+// (trace.Change, the write unknown): the steps after which a control
+// that explores may run free when its goroutine leaves the schedule's
+// path (dynamic/rt lets only a changed read of the anomaly do so).
+// Moving the remote steps to one side of the unit changes what the
+// unit's reads see, or gives back what the schedule had changed: which
+// one, the schedule's steps do not say (they are not the recording), and
+// either way a path the serial order picks is that order's doing, as a
+// control's divergence inside the unit is (ranUnit).
+func anomalyReads(c *trace.Schedule) []trace.Change {
+	var out []trace.Change
+	for _, i := range c.Anomaly {
+		if i >= 0 && i < len(c.Steps) && c.Steps[i].Op.Reads() {
+			out = append(out, trace.Change{Read: i, Write: -1})
+		}
+	}
+	slices.SortFunc(out, func(a, b trace.Change) int { return a.Read - b.Read })
+	return out
 }
 
 // sameFailure reports whether control replay c, of control schedule cs,
@@ -206,16 +229,20 @@ func sameFailure(c replay.Verdict, cs *trace.Schedule, v replay.Verdict) bool {
 
 // ranUnit reports whether replay c of schedule cs ran it to its end, or
 // until the local goroutine took another path (or reached another
-// object) inside its unit (see sameFailure), or, exploring, ran as
-// scheduled at least to the unit's first event before going free.
+// object) inside its unit (see sameFailure), or, exploring, went free
+// after a changed read of the anomaly.
 func ranUnit(c replay.Verdict, cs *trace.Schedule) bool {
 	if c.Verdict == replay.Reproduced && !c.Interrupted && !c.Explored {
 		return true
 	}
 	if c.Explored {
-		// Free from step c.Step on: run as scheduled into the unit, by
-		// whichever goroutine's changed read it went on.
-		return cs != nil && len(cs.Anomaly) > 0 && c.Step-1 >= cs.Anomaly[0]
+		// Free from step c.Step on, after a changed read of the anomaly
+		// (c.Changed: dynamic/rt explores only from one): the serial
+		// order ran as scheduled up to a read whose value it changed,
+		// and the path that value picks is the order's doing. In the
+		// "before" order that may be a remote read ahead of the unit
+		// (go-quartz's loop, popping before the push it had seen).
+		return c.Changed > 0 && c.Changed < c.Step
 	}
 	switch c.Verdict {
 	case replay.Reproduced, replay.Diverged, replay.WrongObject:

@@ -52,6 +52,17 @@ func TestSerialControls(t *testing.T) {
 			}
 		}
 	}
+	// Their anomaly reads are changed reads, after which an exploring
+	// control may run free (step numbers from 1, the write unknown).
+	for i, want := range []string{"3>0 4>0 6>0", "2>0 4>0"} {
+		var got []string
+		for _, c := range cs[i].Changed {
+			got = append(got, c.String())
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("control %d: changed %v, want %s", i, got, want)
+		}
+	}
 	// g1 holds L at its first event: g2's steps go before its Lock.
 	l := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
 		st("g0", "p"), {G: "g1", Op: trace.Lock, Obj: "L", Site: "l", N: 1}, st("g2", "q"), st("g1", "a"), st("g2", "b"), st("g1", "c"),
@@ -208,7 +219,8 @@ func TestWantsControl(t *testing.T) {
 }
 
 // TestControlExplored: an explored verdict's controls explore too, and an
-// explored control counts as run if it ran as scheduled into the unit:
+// explored control counts as run if it went free from a changed read of
+// its anomaly (even one of the remote steps moved ahead of the unit):
 // both serial orders failing the same way after their changed reads
 // make the failure the held prefix's (go-quartz queue.go:166), while a
 // serial order that passes keeps it (divergecta's "after" order).
@@ -218,17 +230,19 @@ func TestControlExplored(t *testing.T) {
 	}, Anomaly: []int{1, 3}}
 	cons := "test fails: scheduler_test.go:100: response is nil is not nil"
 	explored := func(g string, step int) replay.Verdict {
-		return replay.Verdict{Verdict: replay.Reproduced, Explored: true, Goroutine: g, Step: step, Consequence: cons}
+		return replay.Verdict{Verdict: replay.Reproduced, Explored: true, Goroutine: g, Step: step, Changed: step - 1, Consequence: cons}
 	}
 	v := explored("g1", 4)
+	noRead := explored("g1", 3)
+	noRead.Changed = 0
 	for _, tc := range []struct {
 		c    replay.Verdict
 		want bool
 	}{
 		{explored("g1", 3), true},
 		{explored("g2", 3), true}, // the remote goroutine's read changed, inside the unit
-		{explored("g2", 2), true},
-		{explored("g1", 1), false}, // free before the unit's first event
+		{explored("g2", 2), true}, // the remote's read, ahead of the unit ("before")
+		{noRead, false},           // no changed read it went free from
 	} {
 		if got := sameFailure(tc.c, cs, v); got != tc.want {
 			t.Errorf("sameFailure(explored %s@%d) = %v, want %v", tc.c.Goroutine, tc.c.Step, got, tc.want)
@@ -262,7 +276,7 @@ func TestControlExplored(t *testing.T) {
 				return replay.Verdict{Verdict: replay.Diverged, Goroutine: "g1", Step: 1, Consequence: "test fails"}
 			}
 			if strings.HasSuffix(dir, "-"+tc.passes) {
-				return replay.Verdict{Verdict: replay.Diverged, Explored: true, Goroutine: "g1", Step: 2, Passed: true}
+				return replay.Verdict{Verdict: replay.Diverged, Explored: true, Goroutine: "g1", Step: 2, Changed: 1, Passed: true}
 			}
 			if strings.HasSuffix(dir, "-repeat") {
 				return explored("g1", 3)
