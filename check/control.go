@@ -52,6 +52,19 @@ import (
 // interleaving, so it is replayed once more (the repeat): if it runs
 // through the unit again and the test passes, the failure did not come
 // from what the schedule fixes (controlled).
+//
+// An explored verdict (replay.Verdict.Explored: the schedule ran up to a
+// changed read, then the program ran free, RaceFuzzer-style) is
+// controlled the same way, its controls exploring too: a control whose
+// read changes (the serial order moves the remote writes, so the unit's
+// reads change with them) runs free from there, as the schedule did, and
+// counts as run if it went free from a read of the anomaly (ranUnit). A
+// real check-then-act's "after" order runs the unit alone and passes
+// (divergecta); a failure the held prefix made, go-quartz's job that had
+// not run within the test's 1 s sleep ("response is nil", queue.go:166),
+// comes back in both orders. Controls that do not explore stop at their
+// first changed read and prove nothing, which left every explored
+// effect standing.
 
 // runControl is replayRetrying, for control replays (a variable for tests).
 var runControl = replayRetrying
@@ -165,7 +178,30 @@ func serialControls(s *trace.Schedule, T, AR []int) []*trace.Schedule {
 			after.Anomaly = append(after.Anomaly, j)
 		}
 	}
+	for _, c := range []*trace.Schedule{before, after} {
+		c.Changed = anomalyReads(c)
+	}
 	return []*trace.Schedule{before, after}
+}
+
+// anomalyReads lists the reads among c's anomaly events as changed
+// (trace.Change, the write unknown): the steps after which a control
+// that explores may run free when its goroutine leaves the schedule's
+// path (dynamic/rt lets only a changed read of the anomaly do so).
+// Moving the remote steps to one side of the unit changes what the
+// unit's reads see, or gives back what the schedule had changed: which
+// one, the schedule's steps do not say (they are not the recording), and
+// either way a path the serial order picks is that order's doing, as a
+// control's divergence inside the unit is (ranUnit).
+func anomalyReads(c *trace.Schedule) []trace.Change {
+	var out []trace.Change
+	for _, i := range c.Anomaly {
+		if i >= 0 && i < len(c.Steps) && c.Steps[i].Op.Reads() {
+			out = append(out, trace.Change{Read: i, Write: -1})
+		}
+	}
+	slices.SortFunc(out, func(a, b trace.Change) int { return a.Read - b.Read })
+	return out
 }
 
 // sameFailure reports whether control replay c, of control schedule cs,
@@ -193,10 +229,20 @@ func sameFailure(c replay.Verdict, cs *trace.Schedule, v replay.Verdict) bool {
 
 // ranUnit reports whether replay c of schedule cs ran it to its end, or
 // until the local goroutine took another path (or reached another
-// object) inside its unit (see sameFailure).
+// object) inside its unit (see sameFailure), or, exploring, went free
+// after a changed read of the anomaly.
 func ranUnit(c replay.Verdict, cs *trace.Schedule) bool {
-	if c.Verdict == replay.Reproduced && !c.Interrupted {
+	if c.Verdict == replay.Reproduced && !c.Interrupted && !c.Explored {
 		return true
+	}
+	if c.Explored {
+		// Free from step c.Step on, after a changed read of the anomaly
+		// (c.Changed: dynamic/rt explores only from one): the serial
+		// order ran as scheduled up to a read whose value it changed,
+		// and the path that value picks is the order's doing. In the
+		// "before" order that may be a remote read ahead of the unit
+		// (go-quartz's loop, popping before the push it had seen).
+		return c.Changed > 0 && c.Changed < c.Step
 	}
 	switch c.Verdict {
 	case replay.Reproduced, replay.Diverged, replay.WrongObject:
@@ -234,6 +280,15 @@ func failures(c string) string {
 	return strings.Join(slices.Compact(fs), "; ")
 }
 
+// timerHang reports whether consequence c is a hang in which some
+// goroutine waits where only a timer or I/O could still wake it: on a
+// channel outside recorded operations (dynamic/rt's quiescent says so),
+// such as a mock clock's.
+func timerHang(c string) bool {
+	rest, ok := strings.CutPrefix(c, "the test hangs: ")
+	return ok && strings.Contains(rest, "only a timer or I/O could still wake")
+}
+
 // blockedAt is a hang's goroutine and where it waits: "g1.1.2 chan
 // receive at clock.go:194", the place in the group.
 var blockedAt = regexp.MustCompile(`\bg[\d.]+ ([^;:]*? at [\w.-]+\.go:\d+)`)
@@ -259,7 +314,9 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, run f
 		switch {
 		case sameFailure(cv, c, v):
 			same++
-		case ranUnit(cv, c) && (!cv.Passed || cv.Panicked):
+		case ranUnit(cv, c) && (!cv.Passed || cv.Panicked) && !cv.Unended:
+			// (Killed at the time bound, a free run above all, says
+			// nothing of the order.)
 			failed++
 		default:
 			passes = cv.Passed && !cv.Panicked
@@ -276,6 +333,18 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, run f
 		// the unit (ratelimit: a Take left asleep on the mock clock in
 		// one order, the count check failing in the other).
 		return "both serial orders fail, one the same way"
+	}
+	if len(cs) > 0 && same+failed == len(cs) && timerHang(v.Consequence) {
+		// The schedule hung where only a timer or I/O could still wake
+		// a goroutine, and the test fails in both serial orders: the
+		// held schedule breaks it whatever the order, and a wait on a
+		// clock is what holding a goroutine makes endless (ratelimit's
+		// Take, held at a gate after startWg.Done while the test moved
+		// its mock clock, then asleep on a clock nobody moves again;
+		// both controls failed at the timestamps check instead). A hang
+		// of the interleaving's own, a lost wake-up or a deadlock, has
+		// every goroutine blocked on what no timer can end, and stands.
+		return "both serial orders fail too, and the schedule's hang waits on what only a timer or I/O could end, which holding a goroutine past the clock's move makes endless"
 	}
 	if !passes {
 		return ""
@@ -327,7 +396,7 @@ func (q *replayQueue) controlItems(rep *Report) {
 				q.opt.progress("check: %s %s: replay %d: control %s, %s", q.pkg, it.g.test, it.n(), name, what)
 				dir := filepath.Join(it.g.dir, fmt.Sprintf("r%d-control-%s", it.n(), name))
 				start := time.Now()
-				v := runControl(q.ctx, q.b, q.pkg, it.g.test, prediction{a: it.p.a, s: s}, dir, q.bounded(it.g.ropt))
+				v := runControl(q.ctx, q.b, q.pkg, it.g.test, prediction{a: it.p.a, s: s}, dir, q.controlOptions(it))
 				d := time.Since(start)
 				q.opt.progress("check: %s %s: replay %d: control %s: %s at step %d of %d, passed %v, %q, in %v", q.pkg, it.g.test, it.n(), name, v.Verdict, v.Step, len(s.Steps), v.Passed, v.Consequence, d.Round(time.Millisecond))
 				mu.Lock()
@@ -343,4 +412,14 @@ func (q *replayQueue) controlItems(rep *Report) {
 	wg.Wait()
 	rep.Time.Replay += wall
 	rep.Time.Replays += runs
+}
+
+// controlOptions are the options of item it's control replays: its
+// test's, bounded, and exploring if its own replay explored, so that a
+// control runs free past a changed read as the schedule did rather than
+// stop there.
+func (q *replayQueue) controlOptions(it *qItem) replay.Options {
+	o := q.bounded(it.g.ropt)
+	o.Explore = it.v.Explored
+	return o
 }

@@ -1,9 +1,12 @@
 package check
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
@@ -47,6 +50,17 @@ func TestSerialControls(t *testing.T) {
 				t.Errorf("control %d: anomaly %v, want %v", i, cs[i].Anomaly, want.anomaly)
 				break
 			}
+		}
+	}
+	// Their anomaly reads are changed reads, after which an exploring
+	// control may run free (step numbers from 1, the write unknown).
+	for i, want := range []string{"3>0 4>0 6>0", "2>0 4>0"} {
+		var got []string
+		for _, c := range cs[i].Changed {
+			got = append(got, c.String())
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("control %d: changed %v, want %s", i, got, want)
 		}
 	}
 	// g1 holds L at its first event: g2's steps go before its Lock.
@@ -140,9 +154,22 @@ func TestControlled(t *testing.T) {
 		// ratelimit: one order fails as the schedule did, the other hangs.
 		{"both fail, one the same", map[string]replay.Verdict{"before": v, "after": other}, true, "before after"},
 		{"other, then the same", map[string]replay.Verdict{"before": other, "after": v}, true, "before after"},
+		// ratelimit: the schedule hangs on a clock, both orders fail
+		// at an assertion; a hang on locks alone is the interleaving's.
+		{"timer hang, both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, true, "before after"},
+		{"timer hang, one order passes", map[string]replay.Verdict{"before": pass, "after": other, "repeat": v}, false, "before repeat"},
+		{"hard hang, both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, false, "before after"},
+		{"after unended", map[string]replay.Verdict{"before": v, "after": {Verdict: replay.Diverged, Explored: true, Step: 3, Unended: true, Consequence: "the test did not end within 30s"}}, false, "before after"},
 		{"repeat diverges early", map[string]replay.Verdict{"before": pass, "repeat": {Verdict: replay.Diverged, Goroutine: "g2", Step: 2, Passed: true}}, false, "before repeat"},
 	} {
 		var runs []string
+		v := v
+		switch {
+		case strings.HasPrefix(tc.name, "timer hang"):
+			v = replay.Verdict{Verdict: replay.Reproduced, Consequence: "the test hangs: every goroutine waits (for 2s; only a timer or I/O could still wake g1.2.3 chan receive at clock.go:194): g1 chan receive at main_test.go:14; g1.2 chan receive at x_test.go:265; g1.2.3 chan receive at clock.go:194"}
+		case strings.HasPrefix(tc.name, "hard hang"):
+			v = replay.Verdict{Verdict: replay.Reproduced, Consequence: "the test hangs: every goroutine waits: g1 chan receive at main_test.go:14; g1.2 lock at x.go:9"}
+		}
 		got := controlled(cs, s, v, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			runs = append(runs, name)
 			return tc.results[name], true
@@ -189,4 +216,88 @@ func TestWantsControl(t *testing.T) {
 			t.Errorf("%s: wantsControl = %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// TestControlExplored: an explored verdict's controls explore too, and an
+// explored control counts as run if it went free from a changed read of
+// its anomaly (even one of the remote steps moved ahead of the unit):
+// both serial orders failing the same way after their changed reads
+// make the failure the held prefix's (go-quartz queue.go:166), while a
+// serial order that passes keeps it (divergecta's "after" order).
+func TestControlExplored(t *testing.T) {
+	cs := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Site: "p"}, {G: "g1", Op: trace.Read, Site: "a"}, {G: "g2", Op: trace.Write, Site: "b"}, {G: "g1", Op: trace.Read, Site: "c"},
+	}, Anomaly: []int{1, 3}}
+	cons := "test fails: scheduler_test.go:100: response is nil is not nil"
+	explored := func(g string, step int) replay.Verdict {
+		return replay.Verdict{Verdict: replay.Reproduced, Explored: true, Goroutine: g, Step: step, Changed: step - 1, Consequence: cons}
+	}
+	v := explored("g1", 4)
+	noRead := explored("g1", 3)
+	noRead.Changed = 0
+	for _, tc := range []struct {
+		c    replay.Verdict
+		want bool
+	}{
+		{explored("g1", 3), true},
+		{explored("g2", 3), true}, // the remote goroutine's read changed, inside the unit
+		{explored("g2", 2), true}, // the remote's read, ahead of the unit ("before")
+		{noRead, false},           // no changed read it went free from
+	} {
+		if got := sameFailure(tc.c, cs, v); got != tc.want {
+			t.Errorf("sameFailure(explored %s@%d) = %v, want %v", tc.c.Goroutine, tc.c.Step, got, tc.want)
+		}
+	}
+
+	// controlItems: the controls of an explored verdict explore. A
+	// control that may not explore stops at its changed read (Diverged,
+	// in the remote goroutine, before the unit) and proves nothing.
+	p := &pattern.Pattern{Kind: "av", Name: "RWR", T: []int{1, 2, 1}, AR: []int{1, 2, 1}}
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Obj: "x", Site: "a", N: 1}, {G: "g2", Op: trace.Write, Obj: "x", Site: "b", N: 1}, {G: "g1", Op: trace.Read, Obj: "x", Site: "c", N: 1},
+	}, Anomaly: []int{0, 1, 2}}
+	for _, tc := range []struct {
+		name     string
+		explored bool
+		passes   string // the control order whose free run passes
+		want     bool
+	}{
+		{"explored, both orders fail the same way", true, "", true},
+		{"explored, the after order passes", true, "after", false},
+		{"not explored", false, "", true},
+	} {
+		var opts []bool
+		runControl = func(ctx context.Context, b *testbin.Build, pkg, test string, pr prediction, dir string, o replay.Options) replay.Verdict {
+			opts = append(opts, o.Explore)
+			if !tc.explored {
+				return replay.Verdict{Verdict: replay.Reproduced, Consequence: cons}
+			}
+			if !o.Explore {
+				return replay.Verdict{Verdict: replay.Diverged, Goroutine: "g1", Step: 1, Consequence: "test fails"}
+			}
+			if strings.HasSuffix(dir, "-"+tc.passes) {
+				return replay.Verdict{Verdict: replay.Diverged, Explored: true, Goroutine: "g1", Step: 2, Changed: 1, Passed: true}
+			}
+			if strings.HasSuffix(dir, "-repeat") {
+				return explored("g1", 3)
+			}
+			return explored("g1", 2)
+		}
+		q := newReplayQueue(context.Background(), nil, "p", time.Time{}, Options{}, map[string]bool{})
+		g := &qGroup{test: "TestScheduler", dir: t.TempDir()}
+		it := &qItem{g: g, p: prediction{a: predict.Anomaly{Pattern: p}}, s: s, state: pDone,
+			v: replay.Verdict{Verdict: replay.Reproduced, Explored: tc.explored, Goroutine: "g1", Step: 3, Consequence: cons}}
+		q.items = []*qItem{it}
+		q.controlItems(&Report{})
+		if got := it.control != ""; got != tc.want {
+			t.Errorf("%s: control %q, want a reason %v", tc.name, it.control, tc.want)
+		}
+		for _, e := range opts {
+			if e != tc.explored {
+				t.Errorf("%s: controls ran with Explore %v, want %v", tc.name, e, tc.explored)
+				break
+			}
+		}
+	}
+	runControl = replayRetrying
 }
