@@ -138,6 +138,7 @@ func TestControlled(t *testing.T) {
 	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 1, want 2"}
 	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
 	other := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 0, want 2"}
+	blocked := replay.Verdict{Verdict: replay.Deadlock, Step: 1, Goroutine: "g2", Consequence: "test fails"}
 	for _, tc := range []struct {
 		name    string
 		results map[string]replay.Verdict
@@ -160,6 +161,14 @@ func TestControlled(t *testing.T) {
 		{"timer hang, one order passes", map[string]replay.Verdict{"before": pass, "after": other, "repeat": v}, false, "before repeat"},
 		{"hard hang, both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, false, "before after"},
 		{"after unended", map[string]replay.Verdict{"before": v, "after": {Verdict: replay.Diverged, Explored: true, Step: 3, Unended: true, Consequence: "the test did not end within 30s"}}, false, "before after"},
+		// gcache's singleflight: the remote goroutine waits on what the
+		// unit releases, so the before order deadlocks short of the
+		// unit; the after order is the only serial one.
+		{"before blocked, after the same", map[string]replay.Verdict{"before": blocked, "after": v}, true, "before after"},
+		{"before blocked, after otherwise", map[string]replay.Verdict{"before": blocked, "after": other}, false, "before after"},
+		{"before blocked, after passes", map[string]replay.Verdict{"before": blocked, "after": pass, "repeat": v}, false, "before after repeat"},
+		{"before blocked, after passes, repeat passes", map[string]replay.Verdict{"before": blocked, "after": pass, "repeat": pass}, true, "before after repeat"},
+		{"before ends early", map[string]replay.Verdict{"before": {Verdict: replay.Ended, Consequence: "test fails: x_test.go:12: got 1, want 2"}, "after": v}, false, "before"},
 		{"repeat diverges early", map[string]replay.Verdict{"before": pass, "repeat": {Verdict: replay.Diverged, Goroutine: "g2", Step: 2, Passed: true}}, false, "before repeat"},
 	} {
 		var runs []string

@@ -40,8 +40,10 @@
 //     threads other than event 1's, must be reads, and match only atomic
 //     loads at acting read sites: sites where some load of the trace is
 //     followed, in its unit of work, by an atomic write of the object it
-//     read (a check-then-act's check). Matching them needs the trace, so
-//     static analysis leaves such patterns out.
+//     read (a check-then-act's check), reached through the same calls from
+//     the one where that write was decided (a getter's load is a check
+//     only where the caller that acted called it). Matching them needs the
+//     trace, so static analysis leaves such patterns out.
 //
 // A schedule (a feasible permutation of the trace) realizes an instance when
 // the instance's accesses occur in it in E's order. For an Adjacent pattern

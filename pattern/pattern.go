@@ -50,7 +50,8 @@ type Pattern struct {
 	// Acting: the events of the threads other than the first (the remote
 	// events) are reads, and only atomic loads at acting read sites match
 	// them: sites where a load decides a write of its own unit (a
-	// check-then-act's check). Such a pattern is about what the remote
+	// check-then-act's check), in the same calling context (ptg.ActingLoads).
+	// Such a pattern is about what the remote
 	// goroutine does with the value it read, which only a trace shows.
 	Acting bool
 	// Lock: the events are lock acquisitions (Lock or RLock) and the

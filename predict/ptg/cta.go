@@ -1,6 +1,10 @@
 package ptg
 
-import "github.com/pecanvet/pecanvet/dynamic/trace"
+import (
+	"slices"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+)
 
 // CheckThenAct marks, by event index, the atomic loads that start a
 // check-then-act: the goroutine's next access of the same object is an
@@ -15,10 +19,47 @@ import "github.com/pecanvet/pecanvet/dynamic/trace"
 // the replay diverges and nothing is reported). A load that no write of
 // its own unit follows (a flag read, message passing) keeps its edge.
 func CheckThenAct(tr *trace.Trace) []bool {
+	mark, _ := checkThenAct(tr)
+	return mark
+}
+
+// frame is one open region (a method call) of a goroutine: its
+// region-begin event and the unit (method) it names.
+type frame struct{ begin, unit int32 }
+
+// regionStack is a goroutine's open regions, outermost first.
+type regionStack []frame
+
+// step updates st for event i, e of its goroutine. A RegionEnd closes the
+// innermost region (RegionEnd is deferred, so panics keep them balanced).
+func (st *regionStack) step(i int, e trace.Event) {
+	switch e.Op {
+	case trace.RegionBegin:
+		*st = append(*st, frame{int32(i), e.Obj})
+	case trace.RegionEnd:
+		if n := len(*st); n > 0 {
+			*st = (*st)[:n-1]
+		}
+	}
+}
+
+// checkThenAct is CheckThenAct, with the acting contexts of each site
+// whose load started one: the units (method names), outermost first, from
+// the call in which the load's value meets the write it decides (the
+// innermost region open at both) down to the load's own. With no region
+// open at both (a critical section outside any method), the context is
+// the load's whole region stack: no frame can be told apart there.
+func checkThenAct(tr *trace.Trace) ([]bool, map[int32][][]int32) {
 	mark := make([]bool, len(tr.Events))
+	ctx := map[int32][][]int32{}
+	type pendingLoad struct {
+		ev    int
+		stack []frame // the load's open regions
+	}
 	type gstate struct {
-		depth, locks int
-		pending      map[int32]int // object → latest load in the unit
+		locks   int
+		stack   regionStack
+		pending map[int32]pendingLoad // object → latest load in the unit
 	}
 	gs := make([]gstate, len(tr.Goroutines))
 	reset := func(s *gstate) {
@@ -31,18 +72,14 @@ func CheckThenAct(tr *trace.Trace) []bool {
 			continue
 		}
 		s := &gs[e.G]
+		s.stack.step(i, e)
 		if e.Op.EndsUnit() {
 			reset(s)
 			continue
 		}
 		switch e.Op {
-		case trace.RegionBegin:
-			s.depth++
 		case trace.RegionEnd:
-			if s.depth > 0 {
-				s.depth--
-			}
-			if s.depth == 0 && s.locks == 0 {
+			if len(s.stack) == 0 && s.locks == 0 {
 				reset(s)
 			}
 		case trace.Lock, trace.RLock:
@@ -51,53 +88,94 @@ func CheckThenAct(tr *trace.Trace) []bool {
 			if s.locks > 0 {
 				s.locks--
 			}
-			if s.depth == 0 && s.locks == 0 {
+			if len(s.stack) == 0 && s.locks == 0 {
 				reset(s)
 			}
 		case trace.AtomicLoad:
-			if s.depth > 0 || s.locks > 0 {
+			if len(s.stack) > 0 || s.locks > 0 {
 				if s.pending == nil {
-					s.pending = map[int32]int{}
+					s.pending = map[int32]pendingLoad{}
 				}
-				s.pending[e.Obj] = i
+				s.pending[e.Obj] = pendingLoad{i, append([]frame(nil), s.stack...)}
 			}
 		case trace.AtomicStore, trace.AtomicRMW:
-			if l, ok := s.pending[e.Obj]; ok {
-				mark[l] = true
-				delete(s.pending, e.Obj)
+			l, ok := s.pending[e.Obj]
+			if !ok {
+				continue
+			}
+			mark[l.ev] = true
+			delete(s.pending, e.Obj)
+			site := tr.Events[l.ev].Site
+			if site < 0 {
+				continue
+			}
+			k := 0
+			for k < len(l.stack) && k < len(s.stack) && l.stack[k] == s.stack[k] {
+				k++
+			}
+			if k > 0 {
+				k--
+			}
+			units := make([]int32, 0, len(l.stack)-k)
+			for _, f := range l.stack[k:] {
+				units = append(units, f.unit)
+			}
+			if !slices.ContainsFunc(ctx[site], func(c []int32) bool { return slices.Equal(c, units) }) {
+				ctx[site] = append(ctx[site], units)
+			}
+		}
+	}
+	return mark, ctx
+}
+
+// ActingLoads marks, by event index, the check-then-act loads
+// (CheckThenAct) and the atomic loads at the same site and in the same
+// calling context, whether or not their own unit acted in this run: the
+// check of a goroutine that saw the key present and returned is the same
+// check as the one that saw it absent and stored. The context is the
+// chain of calls from the one where the value decided a write down to the
+// load (checkThenAct), which the other load's region stack must end with:
+// a getter whose load one caller acts on is no check where another caller
+// only reads it (a test's pool.RunningWorkers() is no purger's check).
+// Like a check-then-act load, such a load takes no POR edge from the store
+// it read, so that a schedule may move it before that store (av/RRW: both
+// checks see the old value); replay then shows whether its goroutine acts
+// on what it read.
+func ActingLoads(tr *trace.Trace) []bool {
+	mark, ctx := checkThenAct(tr)
+	if len(ctx) == 0 {
+		return mark
+	}
+	stacks := make([]regionStack, len(tr.Goroutines))
+	for i, e := range tr.Events {
+		if e.G < 0 || int(e.G) >= len(stacks) {
+			continue
+		}
+		st := &stacks[e.G]
+		st.step(i, e)
+		if mark[i] || e.Op != trace.AtomicLoad || e.Site < 0 {
+			continue
+		}
+		for _, c := range ctx[e.Site] {
+			if endsWith(*st, c) {
+				mark[i] = true
+				break
 			}
 		}
 	}
 	return mark
 }
 
-// ActingReadSites returns the sites of the check-then-act loads that cta
-// (CheckThenAct's result) marks: the acting read sites, where a load's
-// value decides whether its unit writes the object. Loads without a site
-// are left out.
-func ActingReadSites(tr *trace.Trace, cta []bool) map[int32]bool {
-	sites := map[int32]bool{}
-	for i, e := range tr.Events {
-		if cta[i] && e.Site >= 0 {
-			sites[e.Site] = true
+// endsWith reports whether the innermost frames of st are the units c.
+func endsWith(st regionStack, c []int32) bool {
+	if len(c) > len(st) {
+		return false
+	}
+	st = st[len(st)-len(c):]
+	for i, u := range c {
+		if st[i].unit != u {
+			return false
 		}
 	}
-	return sites
-}
-
-// ActingLoads marks, by event index, the atomic loads at acting read sites
-// (ActingReadSites), whether or not their own unit acted in this run: the
-// check of a goroutine that saw the key present and returned is the same
-// check as the one that saw it absent and stored. Like a check-then-act
-// load, such a load takes no POR edge from the store it read, so that a
-// schedule may move it before that store (av/RRW: both checks see the old
-// value); replay then shows whether its goroutine acts on what it read.
-// cta is CheckThenAct's result; the marks include it.
-func ActingLoads(tr *trace.Trace, cta []bool) []bool {
-	sites := ActingReadSites(tr, cta)
-	mark := make([]bool, len(tr.Events))
-	for i, e := range tr.Events {
-		mark[i] = cta[i] || e.Op == trace.AtomicLoad && e.Site >= 0 && sites[e.Site]
-	}
-	return mark
+	return true
 }

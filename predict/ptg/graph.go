@@ -28,7 +28,8 @@
 //   - the latest cond-signal/broadcast → the cond-wait that follows it;
 //   - the latest atomic store (or read-modify-write) → an atomic load or
 //     read-modify-write of the same object, except a load at the site of
-//     one that starts a check-then-act (ActingLoads).
+//     one that starts a check-then-act, in the calling context where it
+//     did (ActingLoads).
 //
 // Mutexes are not POR edges (hybrid model, section 4.2); they give locksets.
 //
@@ -100,8 +101,9 @@ type Graph struct {
 }
 
 // ActingRead reports whether event i is an atomic load at an acting read
-// site (ActingLoads): a check whose value decides a write, the only remote
-// event an acting pattern (pattern.Pattern.Acting) takes.
+// site, in an acting context (ActingLoads): a check whose value decides a
+// write, the only remote event an acting pattern (pattern.Pattern.Acting)
+// takes.
 func (gr *Graph) ActingRead(i int32) bool {
 	return gr.acting != nil && gr.acting[i] && gr.Tr.Events[i].Op == trace.AtomicLoad
 }
@@ -239,7 +241,7 @@ func Build(tr *trace.Trace) *Graph {
 	b := newBuilder(gr)
 	if loads {
 		// Only atomic loads can start a check-then-act.
-		b.cta = ActingLoads(tr, CheckThenAct(tr))
+		b.cta = ActingLoads(tr)
 		gr.acting = b.cta
 	}
 	for i := range evs {

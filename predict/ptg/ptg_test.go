@@ -122,6 +122,9 @@ func TestGoRules(t *testing.T) {
 		// A load at the site of a check-then-act's load is that check,
 		// even where its unit saw the key present and wrote nothing.
 		{"load at an acting site takes no edge", "a write x\na region-begin U\na atomic-load f @r.go:3:1\na atomic-store f @r.go:4:1\na region-end U\nb region-begin U\nb atomic-load f @r.go:3:1\nb region-end U\nb read x", 1, 9, false},
+		// …but not where its calling context differs: a getter's load
+		// that its caller's unit acted on, reached from a plain function.
+		{"load at an acting site in another context keeps its edge", "a write x\na region-begin D\na region-begin G\na atomic-load f @r.go:3:1\na region-end G\na atomic-store f @r.go:4:1\na region-end D\nb region-begin G\nb atomic-load f @r.go:3:1\nb region-end G\nb read x", 1, 11, true},
 		{"load at another site keeps its edge", "a write x\na region-begin U\na atomic-load f @r.go:3:1\na atomic-store f @r.go:4:1\na region-end U\nb region-begin U\nb atomic-load f @r.go:9:1\nb region-end U\nb read x", 1, 9, true},
 		{"load and store split by a channel op keep the edge", "a write x\na atomic-store f\nb region-begin U\nb atomic-load f\nb read x\nb send c cap=1\nb atomic-store f\nb region-end U", 1, 5, true},
 	} {
@@ -333,6 +336,41 @@ b atomic-rmw f @r.go:3:1
 	for i, w := range want {
 		if got := gr.ActingRead(int32(i)); got != w {
 			t.Errorf("ActingRead(event %d) = %v, want %v", i+1, got, w)
+		}
+	}
+}
+
+// TestActingReadContext checks that an acting load is one in the calling
+// context where its value decided a write: a getter the purger's method
+// acts on (pond's decrementWorkerCount → RunningWorkers) is no check where
+// a test calls it to read the count, but is one in the same method called
+// from elsewhere, or where that call returned early.
+func TestActingReadContext(t *testing.T) {
+	gr := build(t, `p region-begin Pool.dec
+p lock mu
+p region-begin Pool.Running
+p atomic-load n @pool.go:158:1
+p region-end Pool.Running
+p atomic-rmw n @pool.go:511:1 update=add
+p unlock mu
+p region-end Pool.dec
+t region-begin Pool.Running
+t atomic-load n @pool.go:158:1
+t region-end Pool.Running
+q region-begin Pool.purge
+q region-begin Pool.dec
+q lock mu
+q region-begin Pool.Running
+q atomic-load n @pool.go:158:1
+q region-end Pool.Running
+q unlock mu
+q region-end Pool.dec
+q region-end Pool.purge
+`)
+	acting := map[int]bool{4: true, 16: true}
+	for i := range gr.Tr.Events {
+		if got := gr.ActingRead(int32(i)); got != acting[i+1] {
+			t.Errorf("ActingRead(event %d) = %v, want %v", i+1, got, acting[i+1])
 		}
 	}
 }
