@@ -70,10 +70,14 @@ eval-racetd:
 
 # The pinned modules of internal/eval/modules.txt from the module proxy
 # (needs it; long): the real-modules section of EVAL.md. EVAL_MODULES
-# selects some, e.g. EVAL_MODULES=golang.org/x/sync,pubsub.
+# selects some, e.g. EVAL_MODULES=golang.org/x/sync,pubsub. EVAL_COLD
+# names the modules also run from a fresh, empty build cache, go vet and
+# go test -race alike (the cold rows: the first run after install);
+# EVAL_COLD= for none.
 EVAL_MODULES ?=
+EVAL_COLD ?= golang.org/x/sync
 eval-modules:
-	$(GO) run ./internal/eval -sections modules -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+	$(GO) run ./internal/eval -sections modules -modules="$(EVAL_MODULES)" -cold="$(EVAL_COLD)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # The trial list, internal/eval/modules-trial.txt: modules of each kind
 # issue 26 names (caches, circuit breakers, schedulers, lock-free maps,

@@ -45,8 +45,8 @@ type testCheck struct {
 	notedCut         bool            // the note that a recording stopped at MaxEvents is made
 	predicted        int             // predictions from its traces so far
 	diverged         []unorderedCand // race predictions whose replay diverged
-	selAlts          selectAlts      // which channel operations are select cases with an escape (leaks)
-	relocks          relockSites     // which reads decide a branch that locks a held mutex again (double locks)
+	selAlts          *selectAlts     // which channel operations are select cases with an escape (leaks)
+	relocks          *relockSites    // which reads decide a branch that locks a held mutex again (double locks)
 }
 
 // baseline tells replay how the test fails without pecanvet's help, so

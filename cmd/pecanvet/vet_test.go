@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"go/token"
+	"go/types"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -13,6 +16,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/gcexportdata"
 )
 
 // buildTool builds the pecanvet binary once per test.
@@ -269,5 +274,64 @@ func TestReplayFlag(t *testing.T) {
 		if got := replayFlag(tc.args); got != tc.want {
 			t.Errorf("replayFlag(%q) = %v, want %v", tc.args, got, tc.want)
 		}
+	}
+}
+
+// TestVetxFromExportData: a root unit's imports get .vetx files in
+// unitchecker's format (magic, lengths, indexed types without their 'i',
+// no facts) read from the compiler's export data, and the config copy
+// names them, other fields kept.
+func TestVetxFromExportData(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list -export")
+	}
+	out, err := exec.Command("go", "list", "-export", "-f", "{{.Export}}", "sync").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	archive := strings.TrimSpace(string(out))
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "vet.cfg")
+	raw := []byte(`{"ID":"p","ImportPath":"p","PackageFile":{"sync":"` + archive + `"},"PackageVetx":{"sync":"empty.vetx","unsafe":"u.vetx"},"VetxOnly":false}`)
+	newCfg, err := vetxFromExportData(cfgPath, raw, dir, map[string]string{"sync": archive}, map[string]string{"sync": "empty.vetx", "unsafe": "u.vetx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(newCfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		ID          string
+		PackageVetx map[string]string
+	}
+	if err := json.Unmarshal(b, &cfg); err != nil || cfg.ID != "p" || cfg.PackageVetx["unsafe"] != "u.vetx" || cfg.PackageVetx["sync"] == "empty.vetx" {
+		t.Fatalf("config copy: %v %s", err, b)
+	}
+	data, err := os.ReadFile(cfg.PackageVetx["sync"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) < 12 || string(data[:4]) != "vetx" {
+		t.Fatalf("not a vetx file: %q", data[:min(len(data), 12)])
+	}
+	typesLen, factsLen := binary.LittleEndian.Uint32(data[4:8]), binary.LittleEndian.Uint32(data[8:12])
+	if factsLen != 0 || int(typesLen) != len(data)-12 {
+		t.Fatalf("lengths %d+%d of %d bytes", typesLen, factsLen, len(data)-12)
+	}
+	pkg, err := gcexportdata.Read(bytes.NewReader(append([]byte("i"), data[12:]...)), token.NewFileSet(), map[string]*types.Package{}, "sync")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pkg.Scope().Lookup("Mutex") == nil {
+		t.Errorf("sync's types lack Mutex")
+	}
+
+	empty := filepath.Join(dir, "dep.vetx")
+	if err := writeEmptyVetx(empty); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(empty); string(b) != "vetx\x00\x00\x00\x00\x00\x00\x00\x00" {
+		t.Errorf("empty vetx: %q", b)
 	}
 }

@@ -79,7 +79,7 @@ func New(ctx context.Context, inst *instrument.Result, opt Options) (*Build, err
 		}
 		b.Dirs[p.ImportPath] = p.Dir
 		bin := filepath.Join(b.tmp, fmt.Sprintf("p%d.test", i))
-		args := append([]string{"test", "-c", "-o", bin, "-vet=off", "-overlay=" + inst.Overlay}, opt.BuildFlags...)
+		args := append([]string{"test", "-c", "-o", bin, "-vet=off", "-overlay=" + inst.Overlay}, linkFlags(opt.BuildFlags)...)
 		start := time.Now()
 		if err := goCmd(ctx, opt.Dir, append(args, p.ImportPath)...); err != nil {
 			b.Close()
@@ -89,7 +89,7 @@ func New(ctx context.Context, inst *instrument.Result, opt Options) (*Build, err
 		b.Binaries[p.ImportPath] = bin
 		if opt.Plain {
 			plain := filepath.Join(b.tmp, fmt.Sprintf("p%d.plain.test", i))
-			args := append([]string{"test", "-c", "-o", plain, "-vet=off"}, opt.BuildFlags...)
+			args := append([]string{"test", "-c", "-o", plain, "-vet=off"}, linkFlags(opt.BuildFlags)...)
 			if err := goCmd(ctx, opt.Dir, append(args, p.ImportPath)...); err != nil {
 				b.Close()
 				return nil, &BuildError{Package: p.ImportPath, Err: err}
@@ -129,7 +129,7 @@ func (b *Build) PlainBinary(ctx context.Context, pkg string) (string, error) {
 		return "", fmt.Errorf("%s: no test binary", pkg)
 	}
 	bin := b.Binaries[pkg] + ".plain"
-	args := append([]string{"test", "-c", "-o", bin, "-vet=off"}, b.opt.BuildFlags...)
+	args := append([]string{"test", "-c", "-o", bin, "-vet=off"}, linkFlags(b.opt.BuildFlags)...)
 	if err := goCmd(ctx, b.opt.Dir, append(args, pkg)...); err != nil {
 		return "", &BuildError{Package: pkg, Err: err}
 	}
@@ -179,13 +179,7 @@ func (b *Build) raceBuild(ctx context.Context, pkg string) *raceBuild {
 			return
 		}
 		bin := b.Binaries[pkg] + ".race"
-		args := []string{"test", "-c", "-race", "-o", bin, "-vet=off"}
-		if !hasFlag(b.opt.BuildFlags, "ldflags") {
-			// Linking without the symbol table and DWARF is a third
-			// faster; race reports need only the runtime's line tables.
-			args = append(args, "-ldflags=-s -w")
-		}
-		args = append(args, b.opt.BuildFlags...)
+		args := append([]string{"test", "-c", "-race", "-o", bin, "-vet=off"}, linkFlags(b.opt.BuildFlags)...)
 		if err := goCmd(ctx, b.opt.Dir, append(args, pkg)...); err != nil {
 			rb.err = &BuildError{Package: pkg, Mode: "with -race", Err: err}
 			return
@@ -193,6 +187,18 @@ func (b *Build) raceBuild(ctx context.Context, pkg string) *raceBuild {
 		rb.bin = bin
 	}()
 	return rb
+}
+
+// linkFlags returns the build flags, with -ldflags=-s -w unless they set
+// -ldflags: linking without the symbol table and DWARF is a third faster
+// (0.7 to 0.45 s of CPU for Go's race testdata), and nothing reads them —
+// stack traces, race reports and the recorder's sites need only the
+// runtime's line tables, which stay.
+func linkFlags(flags []string) []string {
+	if hasFlag(flags, "ldflags") {
+		return flags
+	}
+	return append([]string{"-ldflags=-s -w"}, flags...)
 }
 
 // hasFlag reports whether flags set the go command flag name.

@@ -35,6 +35,11 @@ type run struct {
 	// that sample.
 	TreeRSS  int64
 	PeakProc string
+	// CPU is the user and system time of the process and of every
+	// descendant it waited for (wait4's rusage, as MaxRSS): on a machine
+	// shared with other work, where wall times stretch with the load,
+	// what the command itself cost.
+	CPU time.Duration
 }
 
 const sampleEvery = 100 * time.Millisecond
@@ -86,6 +91,7 @@ func measure(ctx context.Context, timeout time.Duration, dir string, env []strin
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			r.MaxRSS = ru.Maxrss * 1024 // kilobytes on Linux
 		}
+		r.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
 	if err != nil && r.Exit < 0 {
 		r.Err = err

@@ -43,6 +43,9 @@ func TestMeasureGrandchildRSS(t *testing.T) {
 	if r.MaxRSS < 190<<20 {
 		t.Errorf("MaxRSS = %s, want at least the grandchild's 200 MiB", mib(r.MaxRSS))
 	}
+	if r.CPU <= 0 {
+		t.Errorf("CPU = %v, want the helper's time", r.CPU)
+	}
 	if r.TreeRSS < 150<<20 {
 		t.Errorf("TreeRSS = %s (peak %q), want about 200 MiB", mib(r.TreeRSS), r.PeakProc)
 	}

@@ -56,16 +56,24 @@ func readModules(path string) ([]modSpec, error) {
 func (m modSpec) String() string { return m.Path + "@" + m.Version }
 
 func (c *config) selected(m modSpec) bool {
-	if c.only == nil {
-		return true
-	}
+	return c.only == nil || m.named(c.only)
+}
+
+// coldSelected reports whether -cold names the module.
+func (c *config) coldSelected(m modSpec) bool {
+	return m.named(c.cold)
+}
+
+// named reports whether names holds the module's path, path@version or
+// last element.
+func (m modSpec) named(names map[string]bool) bool {
 	// The last element names a module, but not a major version suffix
 	// (github.com/hashicorp/golang-lru/v2 is "golang-lru").
 	base := filepath.Base(m.Path)
 	if v := regexp.MustCompile(`/v[0-9]+$`).FindString(m.Path); v != "" {
 		base = filepath.Base(strings.TrimSuffix(m.Path, v))
 	}
-	return c.only[m.Path] || c.only[filepath.Base(m.Path)] || c.only[base] || c.only[m.String()]
+	return names[m.Path] || names[filepath.Base(m.Path)] || names[base] || names[m.String()]
 }
 
 // triageEntry is one triaged report.
@@ -117,9 +125,12 @@ type modResult struct {
 	packages  []pkgRow
 	reports   []modReport
 	vet, race *run
-	notes     []string
-	vetErrs   []string
-	stats     []pecan.Stats // vet's -pecan.stats lines, one per package checked
+	// coldVet and coldRace ran from a fresh, empty build cache (-cold);
+	// nil if not asked for.
+	coldVet, coldRace *run
+	notes             []string
+	vetErrs           []string
+	stats             []pecan.Stats // vet's -pecan.stats lines, one per package checked
 }
 
 type modReport struct {
@@ -205,7 +216,46 @@ func evalModule(ctx context.Context, c *config, work string, m modSpec, triage m
 	if res.vet.describe() != "ok" {
 		res.notes = append(res.notes, "go vet: "+res.vet.describe()+": "+lastLines(res.vet.Stderr, 5))
 	}
+	if c.coldSelected(m) {
+		res.coldRace, res.coldVet = coldRuns(ctx, c, work, dir, m)
+		for _, r := range []*run{res.coldRace, res.coldVet} {
+			if r.describe() != "ok" && !(r == res.coldVet && r.Exit == 1) {
+				res.notes = append(res.notes, "cold run: "+r.describe()+": "+lastLines(r.Stderr, 3))
+			}
+		}
+	}
 	return res
+}
+
+// coldRuns runs go test -race and go vet -vettool=pecanvet once more, each
+// from a fresh, empty build cache (GOCACHE) and pecanvet from an empty
+// cache of its own (PECANVET_CACHE, where its runtime's source is kept):
+// the first run after installing Go or pecanvet. -race then compiles
+// every dependency with -race; go vet compiles them, runs the vet tool on
+// each, and pecanvet builds its test binaries. The module cache stays
+// warm: downloading is not either tool's work.
+func coldRuns(ctx context.Context, c *config, work, dir string, m modSpec) (race, vet *run) {
+	fresh := func(name string) (string, func()) {
+		d, err := os.MkdirTemp(work, name+"-")
+		if err != nil {
+			return "", func() {}
+		}
+		return d, func() { os.RemoveAll(d) }
+	}
+	gocache, done := fresh("gocache-race")
+	progress("modules: %s: cold go test -race -count=1 ./... (GOCACHE=%s)", m, gocache)
+	race = measure(ctx, c.raceTimeout, dir, []string{"GOCACHE=" + gocache}, "go", "test", "-race", "-count=1", "./...")
+	done()
+	progress("modules: %s: cold go test -race: %s in %s", m, race.describe(), secs(race.Wall))
+	gocache, done = fresh("gocache-vet")
+	defer done()
+	pcache, pdone := fresh("pecanvet-cache")
+	defer pdone()
+	args := vetArgs(c, filepath.Join(work, filepath.Base(dir)+".cold.stats.jsonl"))
+	progress("modules: %s: cold go %s (GOCACHE=%s)", m, strings.Join(args, " "), gocache)
+	vet = measure(ctx, c.vetTimeout, dir, []string{"GOCACHE=" + gocache, "PECANVET_CACHE=" + pcache}, "go", args...)
+	progress("modules: %s: cold go vet: %s in %s", m, vet.describe(), secs(vet.Wall))
+	return race, vet
 }
 
 // completeModule makes the copy a module the go command can build, as its
@@ -392,6 +442,7 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 	fmt.Fprintf(&b, "\nOver the %d modules evaluated: %d packages skipped, %d of %d tests checked dynamically and %d in fast-path packages (no goroutine, channel, select or sync in the package or its tests: one goroutine runs them, nothing to predict), %d left unchecked, %d reports (%d untriaged), vet over 3x -race on %d, worst ratio %.1fx, peak RSS of vet's tree at most %s.\n",
 		sum.mods, sum.skipped, sum.checked, sum.tests, sum.fast, sum.tests-sum.checked-sum.fast, sum.reports, sum.untriaged, sum.over3, sum.maxRatio, mib(sum.maxRSS))
 	fmt.Fprintf(&b, "\nGenerated drivers: %d generated, %d run, %d skipped%s.\n", sum.drivers.generated, sum.drivers.run, sum.drivers.skipped(), sum.drivers.why())
+	b.WriteString(renderCold(results))
 	for _, r := range results {
 		if r.err != "" {
 			continue
@@ -543,4 +594,28 @@ func skipClass(why string) string {
 // raceReports counts the race detector's reports in a go test -race run.
 func raceReports(r *run) int {
 	return strings.Count(string(r.Stdout), "WARNING: DATA RACE") + strings.Count(string(r.Stderr), "WARNING: DATA RACE")
+}
+
+// renderCold is the table of the cold runs (-cold), or "".
+func renderCold(results []*modResult) string {
+	var b strings.Builder
+	for _, r := range results {
+		if r.err != "" || r.coldVet == nil || r.coldRace == nil {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("\nThe first run after install (cold): go vet and `go test -race -count=1 ./...` once more, each from a fresh, empty build cache (`GOCACHE`; pecanvet's own cache, `PECANVET_CACHE`, fresh too), the module cache warm. -race compiles every dependency with -race; go vet compiles them, runs the vet tool on each (with `-pecan.replay`, a process that writes an empty .vetx: the root units read their imports' types from the compiler's export data), and pecanvet builds the test binaries it runs, and a -race one where Go's race detector confirms a race no schedule runs back to back. CPU: user and system time of the command and every process it waited for; on a loaded machine wall times stretch, CPU times do not.\n\n")
+			b.WriteString("| module (cold) | vet | -race | vet/-race | vet CPU | -race CPU | CPU vet/-race |\n|---|--:|--:|--:|--:|--:|--:|\n")
+		}
+		vet, race := secs(r.coldVet.Wall), secs(r.coldRace.Wall)
+		if d := r.coldVet.describe(); d != "ok" && r.coldVet.Exit != 1 {
+			vet += " (" + d + ")"
+		}
+		if d := r.coldRace.describe(); d != "ok" {
+			race += " (" + d + ")"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", r.spec, vet, race, ratio(r.coldVet.Wall, r.coldRace.Wall),
+			secs(r.coldVet.CPU), secs(r.coldRace.CPU), ratio(r.coldVet.CPU, r.coldRace.CPU))
+	}
+	return b.String()
 }

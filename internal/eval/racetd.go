@@ -274,6 +274,9 @@ func renderRaceTD(r *raceTDResult, cfg *config) string {
 	fmt.Fprintf(&b, "| reports inside `TestNoRace*` (must be 0) | %d | %d |\n", len(r.noRaceReports), len(r.raceNoRaceFails))
 	fmt.Fprintf(&b, "| tests checked | %d/%d | %d/%d |\n", r.checked, r.total, r.total, r.total)
 	fmt.Fprintf(&b, "| wall time | %s (%s of -race) | %s |\n", secs(r.vet.Wall), ratio(r.vet.Wall, r.race.Wall), secs(r.race.Wall))
+	// On a shared machine wall times stretch with its load; CPU times
+	// (user and system, of every process waited for) do not.
+	fmt.Fprintf(&b, "| CPU time (user and system, the whole tree) | %s (%s of -race) | %s |\n", secs(r.vet.CPU), ratio(r.vet.CPU, r.race.CPU), secs(r.race.CPU))
 	if t := timeSplit(r.stats); t != "" {
 		fmt.Fprintf(&b, "| where pecanvet's time went (summed over processes) | %s | |\n", t)
 	}

@@ -26,10 +26,11 @@ type config struct {
 	modulesFile string
 	triageFile  string
 	only        map[string]bool // module filter
+	cold        map[string]bool // modules also run from a fresh build cache (-cold)
 	bugsDir     string          // the bugs section's module
 
-	sectionsFlag, vetFlagsFlag, onlyFlag string
-	tmpBin                               string
+	sectionsFlag, vetFlagsFlag, onlyFlag, coldFlag string
+	tmpBin                                         string
 }
 
 func sectionFlags() *config {
@@ -44,6 +45,7 @@ func sectionFlags() *config {
 	flag.StringVar(&c.modulesFile, "modules-file", "internal/eval/modules.txt", "the pinned modules (module@version per line)")
 	flag.StringVar(&c.triageFile, "triage", "internal/eval/triage.md", "the triage of the modules' reports")
 	flag.StringVar(&c.onlyFlag, "modules", "", "evaluate only these modules (comma-separated; a module path or its last element)")
+	flag.StringVar(&c.coldFlag, "cold", "golang.org/x/sync", "modules (as -modules) whose go vet and go test -race also run once from a fresh, empty build cache: the first run after install (the modules section's cold rows); \"\": none")
 	return c
 }
 
@@ -64,6 +66,14 @@ func (c *config) setup() error {
 		for _, m := range strings.Split(c.onlyFlag, ",") {
 			if m = strings.TrimSpace(m); m != "" {
 				c.only[m] = true
+			}
+		}
+	}
+	if c.coldFlag != "" {
+		c.cold = map[string]bool{}
+		for _, m := range strings.Split(c.coldFlag, ",") {
+			if m = strings.TrimSpace(m); m != "" {
+				c.cold[m] = true
 			}
 		}
 	}

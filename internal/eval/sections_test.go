@@ -270,6 +270,9 @@ func TestRenderModules(t *testing.T) {
 		},
 		vet:  &run{Wall: 30 * time.Second, Exit: 0},
 		race: &run{Wall: 10 * time.Second, Exit: 0, Stdout: []byte("WARNING: DATA RACE\n")},
+		// Cold: vet exits 1 (reports), which is no failure.
+		coldVet:  &run{Wall: 50 * time.Second, Exit: 1, CPU: 60 * time.Second},
+		coldRace: &run{Wall: 40 * time.Second, Exit: 0, CPU: 30 * time.Second},
 		// Drivers of two packages: 5 generated, 3 recorded, 1 of
 		// them skipped; the other package's 2 ran.
 		stats: []pecan.Stats{
@@ -287,6 +290,7 @@ func TestRenderModules(t *testing.T) {
 		"true bug: unguarded flag",
 		"`example.com/m@v1.0.0 b.go:9 av` — atomicity violation — ⚠ untriaged",
 		"| example.com/m/x | 0/2 | skipped | boom |",
+		"| example.com/m@v1.0.0 | 50.0 s | 40.0 s | 1.2x | 60.0 s | 30.0 s | 2.0x |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)

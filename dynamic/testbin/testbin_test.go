@@ -1,0 +1,22 @@
+package testbin
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestLinkFlags(t *testing.T) {
+	for _, tc := range []struct {
+		in, want []string
+	}{
+		{nil, []string{"-ldflags=-s -w"}},
+		{[]string{"-tags=x"}, []string{"-ldflags=-s -w", "-tags=x"}},
+		// The user's -ldflags win: theirs are kept as they are.
+		{[]string{"-ldflags=-X main.v=1"}, []string{"-ldflags=-X main.v=1"}},
+		{[]string{"--ldflags", "-X main.v=1"}, []string{"--ldflags", "-X main.v=1"}},
+	} {
+		if got := linkFlags(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("linkFlags(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
