@@ -82,13 +82,14 @@ func Leaks(gr *ptg.Graph, alt func(site string) bool) []Leak {
 // StopLeak is a goroutine leak through a stop channel: Sel, a case of
 // a select, and Stranded, its partner in another goroutine, were matched
 // in the recorded run; the select also has a case receiving from a
-// channel that Close, a third goroutine's close, closed in that run. A
-// schedule that runs Close before the select has it take that case and
+// channel that Stop, a third goroutine's operation, stopped in that run:
+// its close, or its send that the select's goroutine received. A
+// schedule that runs Stop before the select has it take that case and
 // leaves Stranded blocked forever.
-type StopLeak struct{ Close, Sel, Stranded int32 }
+type StopLeak struct{ Stop, Sel, Stranded int32 }
 
 // Events returns the leak's events in the order of the leak pattern: the
-// close is the schedule's, not the report's.
+// stop is the schedule's, not the report's.
 func (l StopLeak) Events() []int32 { return []int32{l.Sel, l.Stranded} }
 
 // StopLeaks returns the stop-channel leaks of gr's trace. On an
@@ -100,14 +101,21 @@ func (l StopLeak) Events() []int32 { return []int32{l.Sel, l.Stranded} }
 //     through its own stop case: the usual fix);
 //   - every other operation that could complete the partner (one of the
 //     case's direction, or a close of the channel) is the select's
-//     goroutine's: a loop that receives a result per round and returns
-//     on stop takes no more once it has returned;
-//   - the select's goroutine received from another channel at one of the
-//     select's stop cases (stop(site, that site)) and saw it closed, and
-//     a goroutine other than the two closed that channel.
+//     goroutine's, or a close by the partner's goroutine after the
+//     partner (blocked there, it never gets to it: a worker that sends
+//     its result and then closes the channel): a loop that receives a
+//     result per round and returns on stop takes no more once it has
+//     returned;
+//   - the select's goroutine received from another channel where
+//     stop(site, that site) says one of the select's stop cases receives
+//     from the same channel, and that receive was stopped by a goroutine
+//     other than the two: it saw the channel closed by it, or (unbuffered)
+//     it took its send. A send stops a loop as a close does (etcd#6857's
+//     n.stop, moby#33781's stop): the schedule runs it first, and the
+//     select then finds its stop case ready.
 //
-// Whether a schedule can run the close before the select and stop both
-// goroutines before their operations is for
+// Whether a schedule can run the stop before the select and stop the
+// three goroutines before their operations is for
 // schedule.Generator.StopLeak to decide; whether the select's goroutine
 // then goes away and the partner stays blocked, for the replay.
 func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
@@ -121,7 +129,8 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 	}
 	chans := map[int32]*chanOps{}
 	var order []int32
-	// stopRecvs: per goroutine, its receives that saw a channel closed.
+	// stopRecvs: per goroutine, its receives that saw a channel closed
+	// or took a send (an unbuffered channel's: matched below).
 	stopRecvs := map[int32][]int32{}
 	for e, ev := range tr.Events {
 		if !ev.Op.IsChan() {
@@ -146,18 +155,42 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 			c.send = append(c.send, int32(e))
 		default:
 			c.recv = append(c.recv, int32(e))
+			stopRecvs[ev.G] = append(stopRecvs[ev.G], int32(e))
 		}
 	}
-	// allBy reports whether every event of lists but except is g's.
-	allBy := func(g, except int32, lists ...[]int32) bool {
-		for _, l := range lists {
-			for _, e := range l {
-				if e != except && tr.Events[e].G != g {
-					return false
+	// stoppers returns the operations that stopped the receive e on
+	// channel x, of goroutines other than g1 and g2: the closes of x
+	// when e saw it closed, else the matched send of an unbuffered x.
+	stoppers := func(e int32, x *chanOps, g1, g2 int32) []int32 {
+		var out []int32
+		other := func(o int32) bool { g := tr.Events[o].G; return g != g1 && g != g2 }
+		if tr.Events[e].Flags&trace.FlagClosed != 0 {
+			for _, cl := range x.close {
+				if other(cl) {
+					out = append(out, cl)
 				}
 			}
+			return out
 		}
-		return true
+		if x.buffered {
+			return nil
+		}
+		for k, r := range x.recv {
+			if r == e && k < len(x.send) && other(x.send[k]) {
+				out = append(out, x.send[k])
+			}
+		}
+		return out
+	}
+	// completes reports whether o, an operation on the pair's channel
+	// other than sel, could complete the partner str: it is not sel's
+	// goroutine's, nor a close by str's goroutine after str.
+	completes := func(o, sel, str int32) bool {
+		g := tr.Events[o].G
+		if g == tr.Events[sel].G {
+			return false
+		}
+		return !(g == tr.Events[str].G && tr.Events[o].Op == trace.Close && o > str)
 	}
 	var out []StopLeak
 	for _, obj := range order {
@@ -178,22 +211,29 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 				if sel == s {
 					same = c.send
 				}
+				ok := true
+				for _, l := range [][]int32{same, c.close} {
+					for _, o := range l {
+						if o != sel && completes(o, sel, str) {
+							ok = false
+						}
+					}
+				}
 				gs, gp := tr.Events[sel].G, tr.Events[str].G
 				selSite := tr.Site(tr.Events[sel])
-				if !allBy(gs, sel, same, c.close) || !stop(selSite, "") || stop(tr.Site(tr.Events[str]), "") {
+				if !ok || !stop(selSite, "") || stop(tr.Site(tr.Events[str]), "") {
 					continue
 				}
-				seen := map[int32]bool{}
+				seen := map[int32]bool{} // a close that several receives saw
 				for _, e := range stopRecvs[gs] {
 					x := tr.Events[e].Obj
-					if x == obj || seen[x] || chans[x] == nil || !stop(selSite, tr.Site(tr.Events[e])) {
+					if x == obj || chans[x] == nil || !stop(selSite, tr.Site(tr.Events[e])) {
 						continue
 					}
-					seen[x] = true
-					for _, cl := range chans[x].close {
-						if g := tr.Events[cl].G; g != gs && g != gp {
-							out = append(out, StopLeak{Close: cl, Sel: sel, Stranded: str})
-							break
+					for _, st := range stoppers(e, chans[x], gs, gp) {
+						if !seen[st] {
+							seen[st] = true
+							out = append(out, StopLeak{Stop: st, Sel: sel, Stranded: str})
 						}
 					}
 				}
@@ -208,7 +248,7 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 		if a.Stranded != b.Stranded {
 			return a.Stranded < b.Stranded
 		}
-		return a.Close < b.Close
+		return a.Stop < b.Stop
 	})
 	return out
 }
@@ -216,7 +256,7 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 // leaks predicts the leaks of gr for the leak pattern among pats, each
 // with the schedule that stops both goroutines before their operations
 // and ends with them (and, for a stop-channel leak, first with the
-// close), and passes each to keep (Options.Confirm).
+// stop), and passes each to keep (Options.Confirm).
 func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt func(string) bool, stopCase func(sel, stop string) bool, stop func() bool, st *Stats, keep func(Anomaly) bool) {
 	var p *pattern.Pattern
 	for _, q := range pats {
@@ -235,7 +275,7 @@ func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt 
 		}
 	}
 	for _, l := range StopLeaks(gr, stopCase) {
-		if !t.try(p, l.Events(), func() (schedule.Schedule, error) { return gen.StopLeak(l.Close, l.Sel, l.Stranded) }) {
+		if !t.try(p, l.Events(), func() (schedule.Schedule, error) { return gen.StopLeak(l.Stop, l.Sel, l.Stranded) }) {
 			return
 		}
 	}

@@ -69,13 +69,15 @@ func (m *Model) LeakKeys(p *pattern.Pattern, alt func(site string) bool) map[str
 // feasible schedule reaches, for leak pattern p: for each report key
 // (pattern.Key of the events sel, stranded), a witness whose Schedule
 // runs a feasible prefix after which three goroutines' next events are
-// sel, stranded and a close of a channel that sel's goroutine received
-// from, closed, at one of sel's select's stop cases (stop(sel's site,
-// that site)), the close a third goroutine's; then the close, sel and
-// stranded. The shape, from the trace alone: sel and stranded are the
-// k-th send and the k-th receive of an unbuffered channel, in two
-// goroutines; every other operation that could complete stranded (one of
-// sel's direction, a close of the channel) is sel's goroutine's; sel's
+// sel, stranded and a stop of a channel that sel's goroutine received
+// from at a site where one of sel's select's stop cases receives from
+// that channel (stop(sel's site, that site)): the close that receive saw,
+// or the send of an unbuffered channel it took, a third goroutine's;
+// then the stop, sel and stranded. The shape, from the trace alone: sel
+// and stranded are the k-th send and the k-th receive of an unbuffered
+// channel, in two goroutines; every other operation that could complete
+// stranded (one of sel's direction, a close of the channel) is sel's
+// goroutine's, or a close by stranded's goroutine after stranded; sel's
 // select has a stop case (stop(site, "")) and stranded's has none. There
 // the select may take its stop case and leave the partner blocked
 // forever.
@@ -91,7 +93,6 @@ func (m *Model) StopLeakKeys(p *pattern.Pattern, stop func(sel, stop string) boo
 	type ops struct{ send, recv, close []int }
 	chans := map[int32]*ops{}
 	buffered := map[int32]bool{}
-	closedRecv := map[int][]int{} // goroutine → its receives that saw a close
 	for e, ev := range m.ev {
 		if !ev.Op.IsChan() {
 			continue
@@ -107,16 +108,39 @@ func (m *Model) StopLeakKeys(p *pattern.Pattern, stop func(sel, stop string) boo
 		case ev.Op == trace.Close:
 			c.close = append(c.close, e)
 		case ev.Flags&trace.FlagClosed != 0:
-			if ev.Op == trace.Recv {
-				closedRecv[m.g[e]] = append(closedRecv[m.g[e]], e)
-			}
 		case ev.Op == trace.Send:
 			c.send = append(c.send, e)
 		default:
 			c.recv = append(c.recv, e)
 		}
 	}
-	// The candidates: (close, sel, stranded).
+	// stops returns the operations of goroutines other than gs and gp
+	// that stopped a receive of gs's at a stop case of sel's select: a
+	// close the receive saw, a send it took.
+	stops := func(sel, gs, gp int, obj int32) []int {
+		var st []int
+		for e, ev := range m.ev {
+			if ev.Op != trace.Recv || m.g[e] != gs || ev.Obj == obj || buffered[ev.Obj] || !stop(site(sel), site(e)) {
+				continue
+			}
+			x := chans[ev.Obj]
+			if ev.Flags&trace.FlagClosed != 0 {
+				for _, cl := range x.close {
+					if g := m.g[cl]; g != gs && g != gp {
+						st = append(st, cl)
+					}
+				}
+				continue
+			}
+			for k, r := range x.recv {
+				if r == e && k < len(x.send) && m.g[x.send[k]] != gs && m.g[x.send[k]] != gp {
+					st = append(st, x.send[k])
+				}
+			}
+		}
+		return st
+	}
+	// The candidates: (stop, sel, stranded).
 	var cands [][3]int
 	for obj, c := range chans {
 		if buffered[obj] {
@@ -135,24 +159,15 @@ func (m *Model) StopLeakKeys(p *pattern.Pattern, stop func(sel, stop string) boo
 				}
 				ok := true
 				for _, o := range others {
-					if o != sel && m.g[o] != gs {
+					if o != sel && m.g[o] != gs && !(m.g[o] == gp && m.ev[o].Op == trace.Close && o > str) {
 						ok = false
 					}
 				}
 				if !ok {
 					continue
 				}
-				for _, e := range closedRecv[gs] {
-					x := m.ev[e].Obj
-					if x == obj || chans[x] == nil || !stop(site(sel), site(e)) {
-						continue
-					}
-					for _, cl := range chans[x].close {
-						if g := m.g[cl]; g != gs && g != gp {
-							cands = append(cands, [3]int{cl, sel, str})
-							break
-						}
-					}
+				for _, st := range stops(sel, gs, gp, obj) {
+					cands = append(cands, [3]int{st, sel, str})
 				}
 			}
 		}
