@@ -257,3 +257,56 @@ func TestSelectStopCases(t *testing.T) {
 		}
 	}
 }
+
+// moby#33781's shape: the loop's outer select took the stop in the
+// recorded run (line 9); the inner select's stop case (line 16) receives
+// from the same channel, and so stands for that receive. Another
+// function's stop, another channel, or a receive that is not the stop
+// case's channel does not.
+const stopElsewhereSrc = `package p
+
+import "time"
+
+func monitor(stop, other chan struct{}, probe func() bool) {
+	for {
+		select {
+		case <-other:
+		case <-stop:
+			return
+		case <-time.After(time.Millisecond):
+			results := make(chan bool)
+			go func() { results <- probe() }()
+			<-other
+			select {
+			case <-stop:
+				return
+			case <-results:
+			}
+		}
+	}
+}
+
+func wait(stop chan struct{}) { <-stop }
+`
+
+func TestSelectStopSameChannel(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(stopElsewhereSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &selectAlts{dir: dir}
+	for _, tc := range []struct {
+		stop string
+		want bool
+	}{
+		{"p.go:16:10", true},  // the stop case itself
+		{"p.go:9:9", true},    // the outer select's receive from stop
+		{"p.go:8:9", false},   // from other, which no stop case of the select names
+		{"p.go:14:6", false},  // a plain receive from other
+		{"p.go:24:35", false}, // another function's stop
+	} {
+		if got := s.stopCase("p.go:18:10", tc.stop); got != tc.want {
+			t.Errorf("stopCase(p.go:18:10, %q) = %v, want %v", tc.stop, got, tc.want)
+		}
+	}
+}
