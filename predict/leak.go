@@ -26,7 +26,17 @@ func (l Leak) Events() []int32 { return []int32{l.Sel, l.Stranded} }
 // buffered channel takes the send without a receiver. Whether the state
 // before both operations is reachable is for
 // schedule.Generator.Leak to decide.
-func Leaks(gr *ptg.Graph, alt func(site string) bool) []Leak {
+//
+// A select whose other branch comes back to it (loopAlt(site): a timer
+// case in a loop) strands nothing by itself, its next round takes the
+// partner, unless that round never comes: the partner's goroutine holds
+// a lock at its operation that the select's goroutine takes too (in
+// write mode, on either side) somewhere in the trace, as in the other
+// branch (moby#28462: StateChanged sends on the monitor's stop channel
+// holding the container's lock, which the monitor's probe branch takes).
+// Such a pair is a candidate too; the replay proves that the select's
+// goroutine then blocks on the lock.
+func Leaks(gr *ptg.Graph, alt, loopAlt func(site string) bool) []Leak {
 	if alt == nil {
 		return nil
 	}
@@ -63,11 +73,11 @@ func Leaks(gr *ptg.Graph, alt func(site string) bool) []Leak {
 		if tr.Events[s].G == tr.Events[r].G {
 			continue
 		}
-		if alt(tr.Site(tr.Events[r])) {
-			out = append(out, Leak{Sel: r, Stranded: s})
-		}
-		if alt(tr.Site(tr.Events[s])) {
-			out = append(out, Leak{Sel: s, Stranded: r})
+		for _, p := range [][2]int32{{r, s}, {s, r}} {
+			site := tr.Site(tr.Events[p[0]])
+			if alt(site) || loopAlt != nil && loopAlt(site) && holdsTaken(tr, p[1], tr.Events[p[0]].G) {
+				out = append(out, Leak{Sel: p[0], Stranded: p[1]})
+			}
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -77,6 +87,34 @@ func Leaks(gr *ptg.Graph, alt func(site string) bool) []Leak {
 		return out[i].Stranded < out[j].Stranded
 	})
 	return out
+}
+
+// holdsTaken reports whether event e's goroutine holds, at e, a lock that
+// goroutine g acquires somewhere in tr, one of the two in write mode.
+func holdsTaken(tr *trace.Trace, e int32, g int32) bool {
+	held := map[int32]trace.Op{} // lock → the mode e's goroutine holds it in
+	ge := tr.Events[e].G
+	for i := int32(0); i < e; i++ {
+		ev := tr.Events[i]
+		if ev.G != ge {
+			continue
+		}
+		switch {
+		case ev.Op.IsAcquire():
+			held[ev.Obj] = ev.Op
+		case ev.Op.IsRelease():
+			delete(held, ev.Obj)
+		}
+	}
+	if len(held) == 0 {
+		return false
+	}
+	for _, ev := range tr.Events {
+		if mode, ok := held[ev.Obj]; ok && ev.G == g && ev.Op.IsAcquire() && (mode == trace.Lock || ev.Op == trace.Lock) {
+			return true
+		}
+	}
+	return false
 }
 
 // StopLeak is a goroutine leak through a stop channel: Sel, a case of
@@ -257,7 +295,7 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 // with the schedule that stops both goroutines before their operations
 // and ends with them (and, for a stop-channel leak, first with the
 // stop), and passes each to keep (Options.Confirm).
-func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt func(string) bool, stopCase func(sel, stop string) bool, stop func() bool, st *Stats, keep func(Anomaly) bool) {
+func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt, loopAlt func(string) bool, stopCase func(sel, stop string) bool, stop func() bool, st *Stats, keep func(Anomaly) bool) {
 	var p *pattern.Pattern
 	for _, q := range pats {
 		if q.Leak && !q.Stolen {
@@ -269,7 +307,7 @@ func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt 
 		return
 	}
 	t := newTries(gr, stop, st, keep, 0)
-	for _, l := range Leaks(gr, alt) {
+	for _, l := range Leaks(gr, alt, loopAlt) {
 		if !t.try(p, l.Events(), func() (schedule.Schedule, error) { return gen.Leak(l.Sel, l.Stranded) }) {
 			return
 		}

@@ -17,7 +17,36 @@ import (
 // It explores every reachable state, so it is exponential: for traces of
 // a few dozen events.
 func (m *Model) LeakKeys(p *pattern.Pattern, alt func(site string) bool) map[string]Witness {
+	return m.LeakKeysLoop(p, alt, nil)
+}
+
+// LeakKeysLoop is LeakKeys where sel may also be a case of a select whose
+// other branch loops back to it (loopAlt of its site), when stranded's
+// goroutine, having run its events before stranded, holds a lock that
+// sel's goroutine acquires somewhere in the trace, one of the two in
+// write mode: that round never comes.
+func (m *Model) LeakKeysLoop(p *pattern.Pattern, alt, loopAlt func(site string) bool) map[string]Witness {
 	out := map[string]Witness{}
+	// held reports whether goroutine h, after its first n events, holds a
+	// lock that goroutine g acquires, one of them in write mode.
+	held := func(h, n, g int) bool {
+		mode := map[int32]trace.Op{}
+		for _, e := range m.seq[h][:n] {
+			switch op := m.ev[e].Op; op {
+			case trace.Lock, trace.RLock:
+				mode[m.ev[e].Obj] = op
+			case trace.Unlock, trace.RUnlock:
+				delete(mode, m.ev[e].Obj)
+			}
+		}
+		for _, e := range m.seq[g] {
+			op := m.ev[e].Op
+			if md, ok := mode[m.ev[e].Obj]; ok && (op == trace.Lock || op == trace.RLock) && (md == trace.Lock || op == trace.Lock) {
+				return true
+			}
+		}
+		return false
+	}
 	// The channels the leak shape allows: one send, one receive, two
 	// goroutines, unbuffered, no close.
 	ops := map[int32][]int{}
@@ -48,11 +77,14 @@ func (m *Model) LeakKeys(p *pattern.Pattern, alt func(site string) bool) map[str
 			}
 			sel := m.seq[g][s.pos[g]]
 			str, ok := partner[sel]
-			if !ok || !alt(m.tr.Site(m.ev[sel])) {
+			if !ok {
 				continue
 			}
 			h := m.g[str]
 			if s.pos[h] == len(m.seq[h]) || m.seq[h][s.pos[h]] != str {
+				continue
+			}
+			if site := m.tr.Site(m.ev[sel]); !alt(site) && (loopAlt == nil || !loopAlt(site) || !held(h, s.pos[h], g)) {
 				continue
 			}
 			inst := []int{sel, str}
