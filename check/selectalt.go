@@ -30,6 +30,7 @@ type selectAlts struct {
 // fileSelects is what selectAlts knows of one file's selects, by line.
 type fileSelects struct {
 	alt      map[int]bool             // lines of cases whose select has an escape branch
+	loopAlt  map[int]bool             // … one that comes back to the select (atLoop)
 	sel      map[int]int              // line of a communication case → its select (an index)
 	stops    map[int]map[int]bool     // select → lines of its stop cases (stopCase)
 	stopChan map[int]map[chanRef]bool // select → the channels its stop cases receive from
@@ -40,6 +41,17 @@ type fileSelects struct {
 func (s *selectAlts) at(site string) bool {
 	f, line := s.lookup(site)
 	return f != nil && f.alt[line]
+}
+
+// atLoop answers predict.Options.SelectLoopAlt: whether the channel
+// operation at site is a case of a select with an escape branch after
+// which the goroutine comes back to the select (loopsBack), one that
+// does not fail the test. Such a branch strands the partner only if the
+// round after it never comes, which the leak finder asks of the trace
+// (the partner holds a lock the loop takes).
+func (s *selectAlts) atLoop(site string) bool {
+	f, line := s.lookup(site)
+	return f != nil && f.loopAlt[line]
 }
 
 // stopCase answers predict.Options.StopCase: whether the channel
@@ -166,7 +178,7 @@ func parseSelects(path string) *fileSelects {
 	}
 	test := strings.HasSuffix(path, "_test.go")
 	tvars := testingVars(f)
-	out := &fileSelects{alt: map[int]bool{}, sel: map[int]int{}, stops: map[int]map[int]bool{}, timeouts: map[int]bool{},
+	out := &fileSelects{alt: map[int]bool{}, loopAlt: map[int]bool{}, sel: map[int]int{}, stops: map[int]map[int]bool{}, timeouts: map[int]bool{},
 		stopChan: map[int]map[chanRef]bool{}, recvs: map[int]chanRef{}}
 	var stack []ast.Node
 	fns := map[ast.Node]int{} // a function → its index
@@ -246,11 +258,15 @@ func parseSelects(path string) *fileSelects {
 				}
 			}
 			for _, o := range comms {
-				if o != cc && escape(o) && strands(o) {
-					for _, l := range lines {
-						out.alt[l] = true
-					}
-					break
+				if o == cc || !escape(o) || failsTest(o.Body, tvars) {
+					continue
+				}
+				m := out.loopAlt
+				if !loopsBack(stack, o) {
+					m = out.alt
+				}
+				for _, l := range lines {
+					m[l] = true
 				}
 			}
 		}

@@ -310,3 +310,41 @@ func TestSelectStopSameChannel(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectLoopAlt: moby#28462's monitor loop. Its timer branch comes
+// back to the select, so the stop case has no escape branch (at) but
+// one that loops back (atLoop); a timeout that returns is at's only.
+func TestSelectLoopAlt(t *testing.T) {
+	src := `package p
+
+import "time"
+
+func monitor(stop chan struct{}, probe func()) {
+	for {
+		select {
+		case <-stop:
+			return
+		case <-time.After(time.Millisecond):
+			probe()
+		}
+	}
+}
+
+func once(stop chan struct{}) {
+	select {
+	case <-stop:
+	case <-time.After(time.Millisecond):
+	}
+}
+`
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &selectAlts{dir: dir}
+	for site, want := range map[string][2]bool{"p.go:8:10": {false, true}, "p.go:18:9": {true, false}, "p.go:11:4": {false, false}} {
+		if at, loop := s.at(site), s.atLoop(site); at != want[0] || loop != want[1] {
+			t.Errorf("%s: at %v, atLoop %v, want %v", site, at, loop, want)
+		}
+	}
+}
