@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"strings"
 	"sync"
@@ -28,15 +29,29 @@ type selectAlts struct {
 
 // fileSelects is what selectAlts knows of one file's selects, by line.
 type fileSelects struct {
-	alt      map[int]bool         // lines of cases whose select has an escape branch
-	sel      map[int]int          // line of a communication case → its select (an index)
-	stops    map[int]map[int]bool // select → lines of its stop cases (stopCase)
-	timeouts map[int]bool         // of a test file, lines of its selects' escape branches
+	alt      map[int]bool             // lines of cases whose select has an escape branch
+	loopAlt  map[int]bool             // … one that comes back to the select (atLoop)
+	sel      map[int]int              // line of a communication case → its select (an index)
+	stops    map[int]map[int]bool     // select → lines of its stop cases (stopCase)
+	stopChan map[int]map[chanRef]bool // select → the channels its stop cases receive from
+	recvs    map[int]chanRef          // line → the channel a receive there takes from
+	timeouts map[int]bool             // of a test file, lines of its selects' escape branches
 }
 
 func (s *selectAlts) at(site string) bool {
 	f, line := s.lookup(site)
 	return f != nil && f.alt[line]
+}
+
+// atLoop answers predict.Options.SelectLoopAlt: whether the channel
+// operation at site is a case of a select with an escape branch after
+// which the goroutine comes back to the select (loopsBack), one that
+// does not fail the test. Such a branch strands the partner only if the
+// round after it never comes, which the leak finder asks of the trace
+// (the partner holds a lock the loop takes).
+func (s *selectAlts) atLoop(site string) bool {
+	f, line := s.lookup(site)
+	return f != nil && f.loopAlt[line]
 }
 
 // stopCase answers predict.Options.StopCase: whether the channel
@@ -65,7 +80,28 @@ func (s *selectAlts) stopCase(sel, stop string) bool {
 	}
 	path, sl, ok := siteLine(stop)
 	sp, _, _ := siteLine(sel)
-	return ok && path == sp && sl != line && stops[sl]
+	if !ok || path != sp || sl == line {
+		return false
+	}
+	if stops[sl] {
+		return true
+	}
+	// A receive elsewhere in the function from the channel a stop case
+	// names: the loop's other select took the stop there in the recorded
+	// run (moby#33781: the stop came while no probe ran), and would have
+	// at this one.
+	ref, ok := f.recvs[sl]
+	return ok && f.stopChan[i][ref]
+}
+
+// chanRef names a channel in the source: the text of a receive's operand
+// (a variable, a field path) in one function (an index of the file's
+// functions). Two receives with one chanRef take from the same channel
+// unless the function assigns the variable in between, which the replay,
+// not this, would show.
+type chanRef struct {
+	fn   int
+	expr string
 }
 
 // lookup returns the selects of the file a site names and its line.
@@ -142,14 +178,48 @@ func parseSelects(path string) *fileSelects {
 	}
 	test := strings.HasSuffix(path, "_test.go")
 	tvars := testingVars(f)
-	out := &fileSelects{alt: map[int]bool{}, sel: map[int]int{}, stops: map[int]map[int]bool{}, timeouts: map[int]bool{}}
+	out := &fileSelects{alt: map[int]bool{}, loopAlt: map[int]bool{}, sel: map[int]int{}, stops: map[int]map[int]bool{}, timeouts: map[int]bool{},
+		stopChan: map[int]map[chanRef]bool{}, recvs: map[int]chanRef{}}
 	var stack []ast.Node
+	fns := map[ast.Node]int{} // a function → its index
+	// ref returns the chanRef of a receive's operand ch in the innermost
+	// function on stack, or false if ch is no variable or field path.
+	ref := func(ch ast.Expr) (chanRef, bool) {
+		for x := ch; ; {
+			switch y := x.(type) {
+			case *ast.Ident:
+			case *ast.SelectorExpr:
+				x = y.X
+				continue
+			default:
+				return chanRef{}, false
+			}
+			break
+		}
+		for i := len(stack) - 1; i >= 0; i-- {
+			switch stack[i].(type) {
+			case *ast.FuncDecl, *ast.FuncLit:
+				fn, ok := fns[stack[i]]
+				if !ok {
+					fn = len(fns)
+					fns[stack[i]] = fn
+				}
+				return chanRef{fn, types.ExprString(ch)}, true
+			}
+		}
+		return chanRef{}, false
+	}
 	ast.Inspect(f, func(n ast.Node) bool {
 		if n == nil {
 			stack = stack[:len(stack)-1]
 			return true
 		}
 		stack = append(stack, n)
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			if r, ok := ref(ast.Unparen(u.X)); ok {
+				out.recvs[fset.Position(u.X.Pos()).Line] = r
+			}
+		}
 		sel, ok := n.(*ast.SelectStmt)
 		if !ok {
 			return true
@@ -157,6 +227,8 @@ func parseSelects(path string) *fileSelects {
 		idx := len(out.stops)
 		stops := map[int]bool{}
 		out.stops[idx] = stops
+		chans := map[chanRef]bool{}
+		out.stopChan[idx] = chans
 		var comms []*ast.CommClause
 		for _, c := range sel.Body.List {
 			if cc, ok := c.(*ast.CommClause); ok {
@@ -180,14 +252,21 @@ func parseSelects(path string) *fileSelects {
 				out.sel[l] = idx
 				if stopRecv(cc) && strands(cc) {
 					stops[l] = true
+					if r, ok := ref(recvOperand(cc)); ok {
+						chans[r] = true
+					}
 				}
 			}
 			for _, o := range comms {
-				if o != cc && escape(o) && strands(o) {
-					for _, l := range lines {
-						out.alt[l] = true
-					}
-					break
+				if o == cc || !escape(o) || failsTest(o.Body, tvars) {
+					continue
+				}
+				m := out.loopAlt
+				if !loopsBack(stack, o) {
+					m = out.alt
+				}
+				for _, l := range lines {
+					m[l] = true
 				}
 			}
 		}

@@ -257,3 +257,94 @@ func TestSelectStopCases(t *testing.T) {
 		}
 	}
 }
+
+// moby#33781's shape: the loop's outer select took the stop in the
+// recorded run (line 9); the inner select's stop case (line 16) receives
+// from the same channel, and so stands for that receive. Another
+// function's stop, another channel, or a receive that is not the stop
+// case's channel does not.
+const stopElsewhereSrc = `package p
+
+import "time"
+
+func monitor(stop, other chan struct{}, probe func() bool) {
+	for {
+		select {
+		case <-other:
+		case <-stop:
+			return
+		case <-time.After(time.Millisecond):
+			results := make(chan bool)
+			go func() { results <- probe() }()
+			<-other
+			select {
+			case <-stop:
+				return
+			case <-results:
+			}
+		}
+	}
+}
+
+func wait(stop chan struct{}) { <-stop }
+`
+
+func TestSelectStopSameChannel(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(stopElsewhereSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &selectAlts{dir: dir}
+	for _, tc := range []struct {
+		stop string
+		want bool
+	}{
+		{"p.go:16:10", true},  // the stop case itself
+		{"p.go:9:9", true},    // the outer select's receive from stop
+		{"p.go:8:9", false},   // from other, which no stop case of the select names
+		{"p.go:14:6", false},  // a plain receive from other
+		{"p.go:24:35", false}, // another function's stop
+	} {
+		if got := s.stopCase("p.go:18:10", tc.stop); got != tc.want {
+			t.Errorf("stopCase(p.go:18:10, %q) = %v, want %v", tc.stop, got, tc.want)
+		}
+	}
+}
+
+// TestSelectLoopAlt: moby#28462's monitor loop. Its timer branch comes
+// back to the select, so the stop case has no escape branch (at) but
+// one that loops back (atLoop); a timeout that returns is at's only.
+func TestSelectLoopAlt(t *testing.T) {
+	src := `package p
+
+import "time"
+
+func monitor(stop chan struct{}, probe func()) {
+	for {
+		select {
+		case <-stop:
+			return
+		case <-time.After(time.Millisecond):
+			probe()
+		}
+	}
+}
+
+func once(stop chan struct{}) {
+	select {
+	case <-stop:
+	case <-time.After(time.Millisecond):
+	}
+}
+`
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &selectAlts{dir: dir}
+	for site, want := range map[string][2]bool{"p.go:8:10": {false, true}, "p.go:18:9": {true, false}, "p.go:11:4": {false, false}} {
+		if at, loop := s.at(site), s.atLoop(site); at != want[0] || loop != want[1] {
+			t.Errorf("%s: at %v, atLoop %v, want %v", site, at, loop, want)
+		}
+	}
+}

@@ -26,7 +26,17 @@ func (l Leak) Events() []int32 { return []int32{l.Sel, l.Stranded} }
 // buffered channel takes the send without a receiver. Whether the state
 // before both operations is reachable is for
 // schedule.Generator.Leak to decide.
-func Leaks(gr *ptg.Graph, alt func(site string) bool) []Leak {
+//
+// A select whose other branch comes back to it (loopAlt(site): a timer
+// case in a loop) strands nothing by itself, its next round takes the
+// partner, unless that round never comes: the partner's goroutine holds
+// a lock at its operation that the select's goroutine takes too (in
+// write mode, on either side) somewhere in the trace, as in the other
+// branch (moby#28462: StateChanged sends on the monitor's stop channel
+// holding the container's lock, which the monitor's probe branch takes).
+// Such a pair is a candidate too; the replay proves that the select's
+// goroutine then blocks on the lock.
+func Leaks(gr *ptg.Graph, alt, loopAlt func(site string) bool) []Leak {
 	if alt == nil {
 		return nil
 	}
@@ -63,11 +73,11 @@ func Leaks(gr *ptg.Graph, alt func(site string) bool) []Leak {
 		if tr.Events[s].G == tr.Events[r].G {
 			continue
 		}
-		if alt(tr.Site(tr.Events[r])) {
-			out = append(out, Leak{Sel: r, Stranded: s})
-		}
-		if alt(tr.Site(tr.Events[s])) {
-			out = append(out, Leak{Sel: s, Stranded: r})
+		for _, p := range [][2]int32{{r, s}, {s, r}} {
+			site := tr.Site(tr.Events[p[0]])
+			if alt(site) || loopAlt != nil && loopAlt(site) && holdsTaken(tr, p[1], tr.Events[p[0]].G) {
+				out = append(out, Leak{Sel: p[0], Stranded: p[1]})
+			}
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -79,16 +89,45 @@ func Leaks(gr *ptg.Graph, alt func(site string) bool) []Leak {
 	return out
 }
 
+// holdsTaken reports whether event e's goroutine holds, at e, a lock that
+// goroutine g acquires somewhere in tr, one of the two in write mode.
+func holdsTaken(tr *trace.Trace, e int32, g int32) bool {
+	held := map[int32]trace.Op{} // lock → the mode e's goroutine holds it in
+	ge := tr.Events[e].G
+	for i := int32(0); i < e; i++ {
+		ev := tr.Events[i]
+		if ev.G != ge {
+			continue
+		}
+		switch {
+		case ev.Op.IsAcquire():
+			held[ev.Obj] = ev.Op
+		case ev.Op.IsRelease():
+			delete(held, ev.Obj)
+		}
+	}
+	if len(held) == 0 {
+		return false
+	}
+	for _, ev := range tr.Events {
+		if mode, ok := held[ev.Obj]; ok && ev.G == g && ev.Op.IsAcquire() && (mode == trace.Lock || ev.Op == trace.Lock) {
+			return true
+		}
+	}
+	return false
+}
+
 // StopLeak is a goroutine leak through a stop channel: Sel, a case of
 // a select, and Stranded, its partner in another goroutine, were matched
 // in the recorded run; the select also has a case receiving from a
-// channel that Close, a third goroutine's close, closed in that run. A
-// schedule that runs Close before the select has it take that case and
+// channel that Stop, a third goroutine's operation, stopped in that run:
+// its close, or its send that the select's goroutine received. A
+// schedule that runs Stop before the select has it take that case and
 // leaves Stranded blocked forever.
-type StopLeak struct{ Close, Sel, Stranded int32 }
+type StopLeak struct{ Stop, Sel, Stranded int32 }
 
 // Events returns the leak's events in the order of the leak pattern: the
-// close is the schedule's, not the report's.
+// stop is the schedule's, not the report's.
 func (l StopLeak) Events() []int32 { return []int32{l.Sel, l.Stranded} }
 
 // StopLeaks returns the stop-channel leaks of gr's trace. On an
@@ -100,14 +139,21 @@ func (l StopLeak) Events() []int32 { return []int32{l.Sel, l.Stranded} }
 //     through its own stop case: the usual fix);
 //   - every other operation that could complete the partner (one of the
 //     case's direction, or a close of the channel) is the select's
-//     goroutine's: a loop that receives a result per round and returns
-//     on stop takes no more once it has returned;
-//   - the select's goroutine received from another channel at one of the
-//     select's stop cases (stop(site, that site)) and saw it closed, and
-//     a goroutine other than the two closed that channel.
+//     goroutine's, or a close by the partner's goroutine after the
+//     partner (blocked there, it never gets to it: a worker that sends
+//     its result and then closes the channel): a loop that receives a
+//     result per round and returns on stop takes no more once it has
+//     returned;
+//   - the select's goroutine received from another channel where
+//     stop(site, that site) says one of the select's stop cases receives
+//     from the same channel, and that receive was stopped by a goroutine
+//     other than the two: it saw the channel closed by it, or (unbuffered)
+//     it took its send. A send stops a loop as a close does (etcd#6857's
+//     n.stop, moby#33781's stop): the schedule runs it first, and the
+//     select then finds its stop case ready.
 //
-// Whether a schedule can run the close before the select and stop both
-// goroutines before their operations is for
+// Whether a schedule can run the stop before the select and stop the
+// three goroutines before their operations is for
 // schedule.Generator.StopLeak to decide; whether the select's goroutine
 // then goes away and the partner stays blocked, for the replay.
 func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
@@ -121,7 +167,8 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 	}
 	chans := map[int32]*chanOps{}
 	var order []int32
-	// stopRecvs: per goroutine, its receives that saw a channel closed.
+	// stopRecvs: per goroutine, its receives that saw a channel closed
+	// or took a send (an unbuffered channel's: matched below).
 	stopRecvs := map[int32][]int32{}
 	for e, ev := range tr.Events {
 		if !ev.Op.IsChan() {
@@ -146,18 +193,42 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 			c.send = append(c.send, int32(e))
 		default:
 			c.recv = append(c.recv, int32(e))
+			stopRecvs[ev.G] = append(stopRecvs[ev.G], int32(e))
 		}
 	}
-	// allBy reports whether every event of lists but except is g's.
-	allBy := func(g, except int32, lists ...[]int32) bool {
-		for _, l := range lists {
-			for _, e := range l {
-				if e != except && tr.Events[e].G != g {
-					return false
+	// stoppers returns the operations that stopped the receive e on
+	// channel x, of goroutines other than g1 and g2: the closes of x
+	// when e saw it closed, else the matched send of an unbuffered x.
+	stoppers := func(e int32, x *chanOps, g1, g2 int32) []int32 {
+		var out []int32
+		other := func(o int32) bool { g := tr.Events[o].G; return g != g1 && g != g2 }
+		if tr.Events[e].Flags&trace.FlagClosed != 0 {
+			for _, cl := range x.close {
+				if other(cl) {
+					out = append(out, cl)
 				}
 			}
+			return out
 		}
-		return true
+		if x.buffered {
+			return nil
+		}
+		for k, r := range x.recv {
+			if r == e && k < len(x.send) && other(x.send[k]) {
+				out = append(out, x.send[k])
+			}
+		}
+		return out
+	}
+	// completes reports whether o, an operation on the pair's channel
+	// other than sel, could complete the partner str: it is not sel's
+	// goroutine's, nor a close by str's goroutine after str.
+	completes := func(o, sel, str int32) bool {
+		g := tr.Events[o].G
+		if g == tr.Events[sel].G {
+			return false
+		}
+		return !(g == tr.Events[str].G && tr.Events[o].Op == trace.Close && o > str)
 	}
 	var out []StopLeak
 	for _, obj := range order {
@@ -178,22 +249,29 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 				if sel == s {
 					same = c.send
 				}
+				ok := true
+				for _, l := range [][]int32{same, c.close} {
+					for _, o := range l {
+						if o != sel && completes(o, sel, str) {
+							ok = false
+						}
+					}
+				}
 				gs, gp := tr.Events[sel].G, tr.Events[str].G
 				selSite := tr.Site(tr.Events[sel])
-				if !allBy(gs, sel, same, c.close) || !stop(selSite, "") || stop(tr.Site(tr.Events[str]), "") {
+				if !ok || !stop(selSite, "") || stop(tr.Site(tr.Events[str]), "") {
 					continue
 				}
-				seen := map[int32]bool{}
+				seen := map[int32]bool{} // a close that several receives saw
 				for _, e := range stopRecvs[gs] {
 					x := tr.Events[e].Obj
-					if x == obj || seen[x] || chans[x] == nil || !stop(selSite, tr.Site(tr.Events[e])) {
+					if x == obj || chans[x] == nil || !stop(selSite, tr.Site(tr.Events[e])) {
 						continue
 					}
-					seen[x] = true
-					for _, cl := range chans[x].close {
-						if g := tr.Events[cl].G; g != gs && g != gp {
-							out = append(out, StopLeak{Close: cl, Sel: sel, Stranded: str})
-							break
+					for _, st := range stoppers(e, chans[x], gs, gp) {
+						if !seen[st] {
+							seen[st] = true
+							out = append(out, StopLeak{Stop: st, Sel: sel, Stranded: str})
 						}
 					}
 				}
@@ -208,7 +286,7 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 		if a.Stranded != b.Stranded {
 			return a.Stranded < b.Stranded
 		}
-		return a.Close < b.Close
+		return a.Stop < b.Stop
 	})
 	return out
 }
@@ -216,8 +294,8 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 // leaks predicts the leaks of gr for the leak pattern among pats, each
 // with the schedule that stops both goroutines before their operations
 // and ends with them (and, for a stop-channel leak, first with the
-// close), and passes each to keep (Options.Confirm).
-func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt func(string) bool, stopCase func(sel, stop string) bool, stop func() bool, st *Stats, keep func(Anomaly) bool) {
+// stop), and passes each to keep (Options.Confirm).
+func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt, loopAlt func(string) bool, stopCase func(sel, stop string) bool, stop func() bool, st *Stats, keep func(Anomaly) bool) {
 	var p *pattern.Pattern
 	for _, q := range pats {
 		if q.Leak && !q.Stolen {
@@ -229,13 +307,13 @@ func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt 
 		return
 	}
 	t := newTries(gr, stop, st, keep, 0)
-	for _, l := range Leaks(gr, alt) {
+	for _, l := range Leaks(gr, alt, loopAlt) {
 		if !t.try(p, l.Events(), func() (schedule.Schedule, error) { return gen.Leak(l.Sel, l.Stranded) }) {
 			return
 		}
 	}
 	for _, l := range StopLeaks(gr, stopCase) {
-		if !t.try(p, l.Events(), func() (schedule.Schedule, error) { return gen.StopLeak(l.Close, l.Sel, l.Stranded) }) {
+		if !t.try(p, l.Events(), func() (schedule.Schedule, error) { return gen.StopLeak(l.Stop, l.Sel, l.Stranded) }) {
 			return
 		}
 	}

@@ -91,7 +91,11 @@ func chanTrace(rng *rand.Rand) string {
 	for c := 1; c <= 1+rng.IntN(3); c++ {
 		s := rng.IntN(nG)
 		r := (s + 1 + rng.IntN(nG-1)) % nG
-		put(s, fmt.Sprintf("send c%d", c))
+		send := "send"
+		if rng.IntN(3) == 0 { // sent holding lock M
+			send = "sendM"
+		}
+		put(s, fmt.Sprintf("%s c%d", send, c))
 		put(r, fmt.Sprintf("recv c%d", c))
 		if rng.IntN(4) == 0 { // a second pair on the channel
 			put(s, fmt.Sprintf("send c%d", c))
@@ -101,6 +105,9 @@ func chanTrace(rng *rand.Rand) string {
 	for g := range progs {
 		for k := rng.IntN(3); k > 0; k-- {
 			put(g, "lockw")
+		}
+		if rng.IntN(3) == 0 {
+			put(g, "lockm")
 		}
 	}
 	var out []string
@@ -142,9 +149,11 @@ func chanTrace(rng *rand.Rand) string {
 			switch f[0] {
 			case "lockw":
 				out = append(out, name(g)+" lock L "+at(g, pos[g]), name(g)+" write x "+at(g, pos[g]), name(g)+" unlock L "+at(g, pos[g]))
+			case "lockm":
+				out = append(out, name(g)+" lock M "+at(g, pos[g]), name(g)+" write y "+at(g, pos[g]), name(g)+" unlock M "+at(g, pos[g]))
 			case "recv":
 				continue // taken with its send
-			case "send":
+			case "send", "sendM":
 				h := -1
 				for o := range nG {
 					if o != g && begun[o] && pos[o] < len(progs[o]) && progs[o][pos[o]] == "recv "+f[1] {
@@ -154,7 +163,11 @@ func chanTrace(rng *rand.Rand) string {
 				if h < 0 {
 					continue
 				}
-				out = append(out, name(g)+" send "+f[1]+" "+at(g, pos[g]), name(h)+" recv "+f[1]+" "+at(h, pos[h]))
+				pair := []string{name(g) + " send " + f[1] + " " + at(g, pos[g]), name(h) + " recv " + f[1] + " " + at(h, pos[h])}
+				if f[0] == "sendM" {
+					pair = append(append([]string{name(g) + " lock M " + at(g, pos[g])}, pair...), name(g)+" unlock M "+at(g, pos[g]))
+				}
+				out = append(out, pair...)
 				pos[h]++
 			}
 			pos[g]++
@@ -199,10 +212,17 @@ func TestLeaksAgainstOracle(t *testing.T) {
 				sel[s] = true
 			}
 		}
+		loop := map[string]bool{} // a select whose other branch loops back
+		for _, s := range tr.Sites {
+			if !sel[s] && rng.IntN(2) == 0 {
+				loop[s] = true
+			}
+		}
 		alt := func(s string) bool { return sel[s] }
+		loopAlt := func(s string) bool { return loop[s] }
 		m := oracle.New(tr)
-		want := m.LeakKeys(pats[0], alt)
-		res, err := Run(tr, pats, Options{SelectAlt: alt})
+		want := m.LeakKeysLoop(pats[0], alt, loopAlt)
+		res, err := Run(tr, pats, Options{SelectAlt: alt, SelectLoopAlt: loopAlt})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -230,5 +250,67 @@ func TestLeaksAgainstOracle(t *testing.T) {
 	t.Logf("%d traces, %d real leaks", traces, real)
 	if real < traces/10 {
 		t.Errorf("only %d leaks in %d traces: the generator does not exercise the finder", real, traces)
+	}
+}
+
+// heldLeak: moby#28462's shape. g2's loop selects on stop (t.go:20) and
+// a timer whose branch takes the container's lock c and comes back
+// (t.go:30); g1 sends on stop holding c.
+const heldLeak = `
+	g1 begin
+	g1 fork g2 @t.go:1
+	g2 begin
+	g2 lock c @t.go:30
+	g2 write probes @t.go:31
+	g2 unlock c @t.go:32
+	g1 lock c @t.go:10
+	g1 write running @t.go:11
+	g1 send stop @t.go:12
+	g2 recv stop @t.go:20
+	g1 unlock c @t.go:13
+	g2 end
+`
+
+// TestLeakHeldLock: a select whose other branch loops back strands its
+// partner only when the partner holds a lock the select's goroutine
+// takes (in write mode on one side at least).
+func TestLeakHeldLock(t *testing.T) {
+	loop := func(s string) bool { return s == "t.go:20" }
+	run := func(text string, alt, loopAlt func(string) bool) []string {
+		tr, err := gen.Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(tr, builtin(t, "leak"), Options{SelectAlt: alt, SelectLoopAlt: loopAlt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		for _, a := range res.Anomalies {
+			keys = append(keys, a.Key)
+		}
+		return keys
+	}
+	none := func(string) bool { return false }
+	if got := run(heldLeak, none, loop); !slices.Equal(got, []string{"r@t.go:20|w@t.go:12"}) {
+		t.Errorf("held lock: %v, want the leak r@t.go:20|w@t.go:12", got)
+	}
+	for name, tc := range map[string]struct {
+		text         string
+		alt, loopAlt func(string) bool
+	}{
+		"no SelectLoopAlt":     {heldLeak, none, nil},
+		"no SelectAlt":         {heldLeak, nil, loop},
+		"not a looping select": {heldLeak, none, none},
+		// The sender unlocks before its send.
+		"released": {strings.Replace(strings.Replace(heldLeak, "\tg1 unlock c @t.go:13\n", "", 1), "\tg1 send stop", "\tg1 unlock c @t.go:13\n\tg1 send stop", 1), none, loop},
+		// The loop never takes c.
+		"other lock": {strings.NewReplacer("g2 lock c", "g2 lock d", "g2 unlock c", "g2 unlock d").Replace(heldLeak), none, loop},
+		// Both read-lock c: the loop's RLock does not wait.
+		"read locks": {strings.NewReplacer("lock c", "rlock c", "unlock c", "runlock c").Replace(heldLeak), none, loop},
+	} {
+		if got := run(tc.text, tc.alt, tc.loopAlt); len(got) != 0 {
+			t.Errorf("%s: predicted %v", name, got)
+		}
 	}
 }

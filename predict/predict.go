@@ -54,6 +54,11 @@ type Options struct {
 	// predicted: the trace records which case a select took, not what
 	// else it could have done.
 	SelectAlt func(site string) bool
+	// SelectLoopAlt, if set, reports whether the channel operation at
+	// site is a case of a select whose other branch comes back to the
+	// select (a timer case in a loop): a leak candidate only when the
+	// partner holds a lock the select's goroutine takes (Leaks).
+	SelectLoopAlt func(site string) bool
 	// StopCase, if set, reports whether the channel operation at site sel
 	// is a case of a select that has a stop case (a receive from a
 	// channel of the program, which another goroutine may close) at the
@@ -289,7 +294,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	deadlocks(gr, gen, pats, sopt.Stop, &res.Stats, add)
 	// Goroutine leaks: a select's case whose other branch strands its
 	// partner (pattern option leak).
-	leaks(gr, gen, pats, opt.SelectAlt, opt.StopCase, sopt.Stop, &res.Stats, add)
+	leaks(gr, gen, pats, opt.SelectAlt, opt.SelectLoopAlt, opt.StopCase, sopt.Stop, &res.Stats, add)
 	// Double locks down a path another schedule takes (option relock).
 	doubleLocks(gr, gen, pats, opt.Relock, sopt.Stop, &res.Stats, add)
 	// Stolen partners: a competing receiver (or sender) takes a matched

@@ -90,6 +90,29 @@ func TestStopLeakLoop(t *testing.T) {
 	}
 }
 
+// A send stops the loop as a close does (etcd#6857: Stop sends on
+// n.stop, which run's select receives and returns), and a worker that
+// closes its result channel after its send (moby#33781) cannot complete
+// its own blocked send: each is still a leak, its schedule starting with
+// the send.
+func TestStopLeakSendStop(t *testing.T) {
+	for name, text := range map[string]string{
+		"send":          strings.Replace(stopLeak, "g1 close stop @t.go:6\n\tg2 recv stop @t.go:21 ok=false", "g1 send stop @t.go:6\n\tg2 recv stop @t.go:21", 1),
+		"worker closes": strings.Replace(stopLeak, "\tg3 end\n", "\tg3 close done @t.go:13\n\tg3 end\n", 1),
+	} {
+		as := stopLeakRun(t, text, stopCases([]string{"t.go:20", "t.go:21"}))
+		if len(as) != 1 || as[0].Key != "r@t.go:20|w@t.go:11" {
+			t.Fatalf("%s: anomalies %v, want the one leak r@t.go:20|w@t.go:11", name, as)
+		}
+		tr, _ := gen.Parse(text)
+		sched := as[0].Schedule.Events()
+		first := tr.Events[sched[len(sched)-3]]
+		if got := first.Op.String() + "@" + tr.Site(first); got != "send@t.go:6" && got != "close@t.go:6" {
+			t.Errorf("%s: the schedule's last three steps start with %s, want the stop", name, got)
+		}
+	}
+}
+
 func TestStopLeakNotReal(t *testing.T) {
 	sel := []string{"t.go:20", "t.go:21"}
 	for name, tc := range map[string]struct {
@@ -109,6 +132,13 @@ func TestStopLeakNotReal(t *testing.T) {
 		"close after the select": {strings.Replace(strings.Replace(stopLeak, "\tg1 write x @t.go:5\n", "", 1), "\tg3 end\n", "\tg2 send ack @t.go:30\n\tg1 recv ack @t.go:31\n\tg3 end\n", 1), stopCases(sel)},
 		// Another goroutine receives on done too: the send may complete.
 		"second receiver": {strings.Replace(stopLeak, "\tg2 end", "\tg2 end\n\tg1 fork g5 @t.go:3\n\tg5 begin\n\tg1 send done @t.go:40\n\tg5 recv done @t.go:41", 1), stopCases(sel)},
+		// The loop sends on stop itself (to a buffered channel): no
+		// other goroutine's stop.
+		"own send": {strings.Replace(stopLeak, "g1 close stop @t.go:6\n\tg2 recv stop @t.go:21 ok=false", "g2 send stop @t.go:6 cap=1\n\tg2 recv stop @t.go:21 cap=1", 1), stopCases(sel)},
+		// The worker closes done before its send could block: the
+		// close is not after the partner, so the channel is not the
+		// loop's alone.
+		"worker closed first": {strings.Replace(stopLeak, "\tg3 send done @t.go:11\n", "\tg3 close done @t.go:13\n\tg3 send done @t.go:11\n", 1), stopCases(sel)},
 		// The loop closes stop itself: no other goroutine's close.
 		"own close": {strings.Replace(stopLeak, "g1 close stop @t.go:6", "g2 close stop @t.go:6", 1), stopCases(sel)},
 	} {
@@ -120,18 +150,20 @@ func TestStopLeakNotReal(t *testing.T) {
 
 // stopTrace is a random trace of the stop-channel shape: g1 closes stop
 // (after some writes, and perhaps after taking an ack the loop, g2,
-// sends after one of its rounds), g2 runs rounds that each fork a
-// worker sending its result on done (one channel, or one per round) and
-// take it at t.go:20, and receives from stop, closed, at t.go:21 unless
-// it sent no ack and the close came late. Sometimes a third goroutine
-// receives on done as well, or a worker's send is its own stop select's.
-// The sites of select cases are chosen by the caller.
+// sends after one of its rounds), or sends on it at the end, g2 runs
+// rounds that each fork a worker sending its result on done (one
+// channel, or one per round, which the worker may close after its send)
+// and take it at t.go:20, and receives from stop (closed, or the send) at
+// t.go:21 unless it sent no ack and the close came late. Sometimes a
+// third goroutine receives on done as well, or a worker's send is its
+// own stop select's. The sites of select cases are chosen by the caller.
 func stopTrace(rng *rand.Rand) string {
 	var out []string
 	emit := func(s string, a ...any) { out = append(out, fmt.Sprintf(s, a...)) }
 	rounds := 1 + rng.IntN(3)
 	ack := rng.IntN(rounds + 1) // after this round (1-based); 0: none
 	perRound := rng.IntN(2) == 0
+	sendStop := rng.IntN(3) == 0
 	g1Writes := func() {
 		for k := rng.IntN(2); k > 0; k-- {
 			emit("g1 lock L @t.go:5")
@@ -158,6 +190,9 @@ func stopTrace(rng *rand.Rand) string {
 		}
 		emit("%s send %s @t.go:11", w, ch)
 		emit("g2 recv %s @t.go:20", ch)
+		if perRound && rng.IntN(2) == 0 {
+			emit("%s close %s @t.go:13", w, ch)
+		}
 		emit("%s end", w)
 		if rng.IntN(3) == 0 {
 			g1Writes()
@@ -166,7 +201,7 @@ func stopTrace(rng *rand.Rand) string {
 			emit("g2 send ack @t.go:30")
 			emit("g1 recv ack @t.go:31")
 		}
-		if !closed && ack == 0 && rng.IntN(3) == 0 {
+		if !closed && !sendStop && ack == 0 && rng.IntN(3) == 0 {
 			g1Writes()
 			emit("g1 close stop @t.go:6")
 			closed = true
@@ -179,11 +214,18 @@ func stopTrace(rng *rand.Rand) string {
 		emit("g1 recv done @t.go:41")
 		emit("g9 end")
 	}
-	if !closed {
+	switch {
+	case sendStop:
+		g1Writes()
+		emit("g1 send stop @t.go:6")
+		emit("g2 recv stop @t.go:21")
+	case !closed:
 		g1Writes()
 		emit("g1 close stop @t.go:6")
+		fallthrough
+	default:
+		emit("g2 recv stop @t.go:21 ok=false")
 	}
-	emit("g2 recv stop @t.go:21 ok=false")
 	emit("g2 end")
 	return strings.Join(out, "\n")
 }

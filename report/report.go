@@ -183,7 +183,12 @@ func leak(f check.Finding, prefix string) string {
 			why = "its receiver took another send at " + short(sel)
 		}
 	}
-	msg := fmt.Sprintf("%s%s blocked forever in %s at %s: %s (leak); ", prefix, g, what, short(str), why)
+	kind := "leak"
+	if lv := f.Verdict.Leaked; len(lv) > 1 && f.Leak() {
+		why = fmt.Sprintf("its %s took another branch at %s and blocks in a lock it holds: %s", partner, short(sel), strings.Join(lv[1:], "; "))
+		kind = "deadlock"
+	}
+	msg := fmt.Sprintf("%s%s blocked forever in %s at %s: %s (%s); ", prefix, g, what, short(str), why, kind)
 	if f.Leak() {
 		return msg + "reproduced"
 	}

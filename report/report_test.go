@@ -315,3 +315,34 @@ func TestStolenMessage(t *testing.T) {
 		t.Error("a stolen partner without Leaked counts as proved")
 	}
 }
+
+// TestLeakLockMessage: a leak whose select's goroutine, after its other
+// branch, blocks in a lock the stranded goroutine holds (the replay's
+// second Leaked entry) reads as a deadlock.
+func TestLeakLockMessage(t *testing.T) {
+	var pat *pattern.Pattern
+	leaks, _ := pattern.Builtin("leak")
+	for _, p := range leaks {
+		if !p.Stolen {
+			pat = p
+		}
+	}
+	s := &trace.Schedule{Pattern: pat.ID(), Anomaly: []int{0, 1}, Steps: []trace.Step{
+		step(t, "g1.1.1", "recv", "chan_struct{}#1", "m/health.go:87:8"),
+		step(t, "g1.1", "send", "chan_struct{}#1", "m/health.go:40:10"),
+	}}
+	f := check.Finding{
+		Package: "m", Test: "TestStop",
+		Anomaly:  predict.Anomaly{Pattern: pat, Events: []int32{7, 8}, Sites: []string{"m/health.go:87:8", "m/health.go:40:10"}},
+		Schedule: s,
+		Verdict:  replay.Verdict{Verdict: replay.Reproduced, Leaked: []string{"g1.1 in chan send chan_struct{}#1 @m/health.go:40:10", "g1.1.1 in lock @health.go:96"}},
+	}
+	want := "goroutine g1.1 blocked forever in chan send at health.go:40: its receiver took another branch at health.go:87 and blocks in a lock it holds: g1.1.1 in lock @health.go:96 (deadlock); reproduced"
+	if got := pat.ID() + ": " + report.Message(f); !strings.HasSuffix(got, want) {
+		t.Errorf("Message:\n got %s\nwant …%s", got, want)
+	}
+	f.Verdict.Leaked = f.Verdict.Leaked[:1]
+	if got := report.Message(f); !strings.Contains(got, "its receiver returned at health.go:87 (leak)") {
+		t.Errorf("one goroutine left: %s", got)
+	}
+}

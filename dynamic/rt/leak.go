@@ -79,7 +79,13 @@ func (r *replayer) selectedOther(g *Goroutine, op trace.Op, site string) {
 // receive in rt's wrapper, not in a select with a timer, not in I/O) and
 // the select's goroutine gone. It sets Verdict.Leaked, or turns the
 // verdict into "diverged".
-func (r *replayer) leakProof() {
+//
+// When the process hangs (reason "hang after replay": every goroutine
+// waits, and none can be woken by a timer or I/O), the select's goroutine
+// may instead be blocked acquiring a lock (its other branch looped back
+// through a lock the partner holds, moby#28462): nothing will ever
+// release it, so both are blocked forever, and Leaked names both.
+func (r *replayer) leakProof(reason string) {
 	sel, str := r.s.Steps[r.s.Anomaly[0]], r.s.Steps[r.s.Anomaly[1]]
 	var gs []gstate
 	buf := make([]byte, 64<<10)
@@ -107,12 +113,16 @@ func (r *replayer) leakProof() {
 		r.verdict, r.final = v.Verdict, v
 		r.write(v)
 	}
-	var stuck *gstate
+	var stuck, selLock *gstate
 	for k := range gs {
 		switch names[gs[k].id] {
 		case sel.G:
 			if r.stolen {
 				continue // the thief may live on: it took the partner
+			}
+			if reason == "hang after replay" && gs[k].class == gRecorded && (gs[k].op == "Lock" || gs[k].op == "RLock") {
+				selLock = &gs[k]
+				continue
 			}
 			fail(fmt.Sprintf("goroutine %s of the select (step %d) still lives (%s at %s)", sel.G, r.s.Anomaly[0]+1, gs[k].state, gs[k].where))
 			return
@@ -134,6 +144,10 @@ func (r *replayer) leakProof() {
 	}
 	r.final.Leaked = []string{fmt.Sprintf("%s in chan %s %s @%s", str.G, what, str.Obj, str.Site)}
 	r.final.Message = fmt.Sprintf("the test returned with goroutine %s blocked forever in chan %s @%s, its partner's select (%s @%s) gone", str.G, what, str.Site, sel.G, sel.Site)
+	if selLock != nil {
+		r.final.Leaked = append(r.final.Leaked, fmt.Sprintf("%s in %s @%s", sel.G, strings.ToLower(selLock.op), selLock.where))
+		r.final.Message = fmt.Sprintf("the process hangs with goroutine %s blocked forever in chan %s @%s and its partner's select (%s @%s), after another branch, blocked in %s at %s", str.G, what, str.Site, sel.G, sel.Site, selLock.op, selLock.where)
+	}
 	if r.stolen {
 		r.final.Message = fmt.Sprintf("the test returned with goroutine %s blocked forever in chan %s @%s, its partner taken by %s @%s", str.G, what, str.Site, sel.G, sel.Site)
 	}

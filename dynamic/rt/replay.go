@@ -1209,7 +1209,7 @@ func (r *replayer) seen(g string) bool {
 func (r *replayer) ended(reason string) {
 	if r.leak && r.verdict == "reproduced" && !r.leakChecked {
 		r.leakChecked = true
-		r.leakProof()
+		r.leakProof(reason)
 	}
 	if r.verdict != "" {
 		return

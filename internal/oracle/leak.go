@@ -17,7 +17,36 @@ import (
 // It explores every reachable state, so it is exponential: for traces of
 // a few dozen events.
 func (m *Model) LeakKeys(p *pattern.Pattern, alt func(site string) bool) map[string]Witness {
+	return m.LeakKeysLoop(p, alt, nil)
+}
+
+// LeakKeysLoop is LeakKeys where sel may also be a case of a select whose
+// other branch loops back to it (loopAlt of its site), when stranded's
+// goroutine, having run its events before stranded, holds a lock that
+// sel's goroutine acquires somewhere in the trace, one of the two in
+// write mode: that round never comes.
+func (m *Model) LeakKeysLoop(p *pattern.Pattern, alt, loopAlt func(site string) bool) map[string]Witness {
 	out := map[string]Witness{}
+	// held reports whether goroutine h, after its first n events, holds a
+	// lock that goroutine g acquires, one of them in write mode.
+	held := func(h, n, g int) bool {
+		mode := map[int32]trace.Op{}
+		for _, e := range m.seq[h][:n] {
+			switch op := m.ev[e].Op; op {
+			case trace.Lock, trace.RLock:
+				mode[m.ev[e].Obj] = op
+			case trace.Unlock, trace.RUnlock:
+				delete(mode, m.ev[e].Obj)
+			}
+		}
+		for _, e := range m.seq[g] {
+			op := m.ev[e].Op
+			if md, ok := mode[m.ev[e].Obj]; ok && (op == trace.Lock || op == trace.RLock) && (md == trace.Lock || op == trace.Lock) {
+				return true
+			}
+		}
+		return false
+	}
 	// The channels the leak shape allows: one send, one receive, two
 	// goroutines, unbuffered, no close.
 	ops := map[int32][]int{}
@@ -48,11 +77,14 @@ func (m *Model) LeakKeys(p *pattern.Pattern, alt func(site string) bool) map[str
 			}
 			sel := m.seq[g][s.pos[g]]
 			str, ok := partner[sel]
-			if !ok || !alt(m.tr.Site(m.ev[sel])) {
+			if !ok {
 				continue
 			}
 			h := m.g[str]
 			if s.pos[h] == len(m.seq[h]) || m.seq[h][s.pos[h]] != str {
+				continue
+			}
+			if site := m.tr.Site(m.ev[sel]); !alt(site) && (loopAlt == nil || !loopAlt(site) || !held(h, s.pos[h], g)) {
 				continue
 			}
 			inst := []int{sel, str}
@@ -69,13 +101,15 @@ func (m *Model) LeakKeys(p *pattern.Pattern, alt func(site string) bool) map[str
 // feasible schedule reaches, for leak pattern p: for each report key
 // (pattern.Key of the events sel, stranded), a witness whose Schedule
 // runs a feasible prefix after which three goroutines' next events are
-// sel, stranded and a close of a channel that sel's goroutine received
-// from, closed, at one of sel's select's stop cases (stop(sel's site,
-// that site)), the close a third goroutine's; then the close, sel and
-// stranded. The shape, from the trace alone: sel and stranded are the
-// k-th send and the k-th receive of an unbuffered channel, in two
-// goroutines; every other operation that could complete stranded (one of
-// sel's direction, a close of the channel) is sel's goroutine's; sel's
+// sel, stranded and a stop of a channel that sel's goroutine received
+// from at a site where one of sel's select's stop cases receives from
+// that channel (stop(sel's site, that site)): the close that receive saw,
+// or the send of an unbuffered channel it took, a third goroutine's;
+// then the stop, sel and stranded. The shape, from the trace alone: sel
+// and stranded are the k-th send and the k-th receive of an unbuffered
+// channel, in two goroutines; every other operation that could complete
+// stranded (one of sel's direction, a close of the channel) is sel's
+// goroutine's, or a close by stranded's goroutine after stranded; sel's
 // select has a stop case (stop(site, "")) and stranded's has none. There
 // the select may take its stop case and leave the partner blocked
 // forever.
@@ -91,7 +125,6 @@ func (m *Model) StopLeakKeys(p *pattern.Pattern, stop func(sel, stop string) boo
 	type ops struct{ send, recv, close []int }
 	chans := map[int32]*ops{}
 	buffered := map[int32]bool{}
-	closedRecv := map[int][]int{} // goroutine → its receives that saw a close
 	for e, ev := range m.ev {
 		if !ev.Op.IsChan() {
 			continue
@@ -107,16 +140,39 @@ func (m *Model) StopLeakKeys(p *pattern.Pattern, stop func(sel, stop string) boo
 		case ev.Op == trace.Close:
 			c.close = append(c.close, e)
 		case ev.Flags&trace.FlagClosed != 0:
-			if ev.Op == trace.Recv {
-				closedRecv[m.g[e]] = append(closedRecv[m.g[e]], e)
-			}
 		case ev.Op == trace.Send:
 			c.send = append(c.send, e)
 		default:
 			c.recv = append(c.recv, e)
 		}
 	}
-	// The candidates: (close, sel, stranded).
+	// stops returns the operations of goroutines other than gs and gp
+	// that stopped a receive of gs's at a stop case of sel's select: a
+	// close the receive saw, a send it took.
+	stops := func(sel, gs, gp int, obj int32) []int {
+		var st []int
+		for e, ev := range m.ev {
+			if ev.Op != trace.Recv || m.g[e] != gs || ev.Obj == obj || buffered[ev.Obj] || !stop(site(sel), site(e)) {
+				continue
+			}
+			x := chans[ev.Obj]
+			if ev.Flags&trace.FlagClosed != 0 {
+				for _, cl := range x.close {
+					if g := m.g[cl]; g != gs && g != gp {
+						st = append(st, cl)
+					}
+				}
+				continue
+			}
+			for k, r := range x.recv {
+				if r == e && k < len(x.send) && m.g[x.send[k]] != gs && m.g[x.send[k]] != gp {
+					st = append(st, x.send[k])
+				}
+			}
+		}
+		return st
+	}
+	// The candidates: (stop, sel, stranded).
 	var cands [][3]int
 	for obj, c := range chans {
 		if buffered[obj] {
@@ -135,24 +191,15 @@ func (m *Model) StopLeakKeys(p *pattern.Pattern, stop func(sel, stop string) boo
 				}
 				ok := true
 				for _, o := range others {
-					if o != sel && m.g[o] != gs {
+					if o != sel && m.g[o] != gs && !(m.g[o] == gp && m.ev[o].Op == trace.Close && o > str) {
 						ok = false
 					}
 				}
 				if !ok {
 					continue
 				}
-				for _, e := range closedRecv[gs] {
-					x := m.ev[e].Obj
-					if x == obj || chans[x] == nil || !stop(site(sel), site(e)) {
-						continue
-					}
-					for _, cl := range chans[x].close {
-						if g := m.g[cl]; g != gs && g != gp {
-							cands = append(cands, [3]int{cl, sel, str})
-							break
-						}
-					}
+				for _, st := range stops(sel, gs, gp, obj) {
+					cands = append(cands, [3]int{st, sel, str})
 				}
 			}
 		}

@@ -905,26 +905,28 @@ func (g *Generator) Stolen(thief, stranded, partner int32) (Schedule, error) {
 
 // StopLeak returns a schedule that strands stranded, the recorded partner
 // of sel, a case of a select, by having the select leave through a stop
-// case: close, a third goroutine's close of the channel that case
-// receives from, runs first. It runs the three goroutines up to just
-// before their events, as the simulator finds feasible, and ends with
-// close, sel (whose select then finds the stop channel closed and its
-// case's partner held at its gate) and stranded, which blocks. It
+// case: stop, a third goroutine's close of the channel that case
+// receives from or its send on it, runs first. It runs the three
+// goroutines up to just before their events, as the simulator finds
+// feasible, and ends with stop (a close completes; an unbuffered send
+// passes the turn on at its gate and waits for its receiver), sel (whose
+// select then finds the stop channel closed or its sender waiting, and
+// its case's partner held at its gate) and stranded, which blocks. It
 // returns an error when no feasible schedule reaches that state: the
-// close happens after the select.
-func (g *Generator) StopLeak(close, sel, stranded int32) (Schedule, error) {
+// stop happens after the select.
+func (g *Generator) StopLeak(stop, sel, stranded int32) (Schedule, error) {
 	gr := g.gr
 	evs := gr.Tr.Events
-	gc, gs, gp := evs[close].G, evs[sel].G, evs[stranded].G
-	if gc == gs || gc == gp || gs == gp || evs[close].Op != trace.Close || evs[sel].Obj != evs[stranded].Obj ||
-		gr.Local[close] == 0 || gr.Local[sel] == 0 || gr.Local[stranded] == 0 {
-		return Schedule{}, fmt.Errorf("events %d %d %d are no close, select case and partner", close+1, sel+1, stranded+1)
+	gc, gs, gp := evs[stop].G, evs[sel].G, evs[stranded].G
+	if gc == gs || gc == gp || gs == gp || (evs[stop].Op != trace.Close && evs[stop].Op != trace.Send) || evs[sel].Obj != evs[stranded].Obj ||
+		gr.Local[stop] == 0 || gr.Local[sel] == 0 || gr.Local[stranded] == 0 {
+		return Schedule{}, fmt.Errorf("events %d %d %d are no stop, select case and partner", stop+1, sel+1, stranded+1)
 	}
-	sched, err := g.stopThree([3]int32{close, sel, stranded})
+	sched, err := g.stopThree([3]int32{stop, sel, stranded})
 	if err != nil {
 		return Schedule{}, err
 	}
-	sched.Tail = append(sched.Tail, close, sel, stranded)
+	sched.Tail = append(sched.Tail, stop, sel, stranded)
 	return sched, nil
 }
 
