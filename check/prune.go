@@ -167,8 +167,33 @@ func (p prediction) anomalyFrom() int {
 // its file).
 func (q *replayQueue) doomed(i int) bool {
 	it := q.items[i]
+	if it.isDoomed {
+		return true
+	}
+	// A strict doom's prefix sums of the untried dooms, read in one pass
+	// (as infer's): reading the schedule's first steps once per doom was
+	// a sixth of the check's CPU on ratelimit.
+	var ks []int
+	for _, d := range it.g.dooms[it.doomsTried:] {
+		if _, ok := it.sums[d.k]; !ok && d.strict && d.from < i && !slices.Contains(ks, d.k) {
+			ks = append(ks, d.k)
+		}
+	}
+	if len(ks) > 0 {
+		if it.sums == nil {
+			it.sums = map[int]prefixSum{}
+		}
+		maps.Copy(it.sums, it.p.prefixSums(ks))
+	}
 	for ; !it.isDoomed && it.doomsTried < len(it.g.dooms); it.doomsTried++ {
-		if d := it.g.dooms[it.doomsTried]; d.from < i && d.dooms(it.p) {
+		d := it.g.dooms[it.doomsTried]
+		if d.from >= i {
+			continue
+		}
+		if d.strict {
+			ps := it.sums[d.k]
+			it.isDoomed = ps.next == d.g && ps.sum == d.prefix
+		} else if d.dooms(it.p) {
 			it.isDoomed = true
 		}
 	}
@@ -313,11 +338,13 @@ func (p prediction) sig(k int) prefixSig {
 }
 
 // prefixSum is the sum of a schedule's first k steps, as prefixSig's
-// prefix, and whether that signature can be ok: the schedule has k steps
-// and no anomaly step before step k.
+// prefix and prediction.prefixSum's; whether that signature can be ok: the
+// schedule has k steps and no anomaly step before step k; and the
+// goroutine of step k+1 ("" if there is none), as prediction.prefixSum's.
 type prefixSum struct {
-	ok  bool
-	sum [sha256.Size]byte
+	ok   bool
+	sum  [sha256.Size]byte
+	next string
 }
 
 // prefixSums reads p's prefixSum for each k of ks (from 1), in one pass
@@ -328,9 +355,9 @@ func (p prediction) prefixSums(ks []int) map[int]prefixSum {
 	var at []int
 	h := sha256.New()
 	n := 0
-	take := func() {
+	take := func(next []byte) {
 		if slices.Contains(ks, n) {
-			ps := prefixSum{ok: true}
+			ps := prefixSum{ok: true, next: string(next)}
 			for _, i := range at {
 				if i < n-1 {
 					ps.ok = false
@@ -340,9 +367,11 @@ func (p prediction) prefixSums(ks []int) map[int]prefixSum {
 			out[n] = ps
 		}
 	}
-	p.eachStep(func(a []int) { at = a }, func(_, text []byte) bool {
-		take()
+	stopped := false
+	p.eachStep(func(a []int) { at = a }, func(g, text []byte) bool {
+		take(g)
 		if n >= last {
+			stopped = true
 			return false
 		}
 		h.Write(text)
@@ -350,7 +379,9 @@ func (p prediction) prefixSums(ks []int) map[int]prefixSum {
 		n++
 		return true
 	})
-	take() // k is the schedule's length
+	if !stopped {
+		take(nil) // k is the schedule's length
+	}
 	for _, k := range ks {
 		if _, ok := out[k]; !ok {
 			out[k] = prefixSum{} // fewer than k steps

@@ -353,15 +353,19 @@ func TestPrefixSums(t *testing.T) {
 				if sg.ok && (!one.ok || one.sum != sg.prefix) || !one.ok && sg.ok {
 					t.Errorf("file %v, k=%d: sum %+v, sig ok %v prefix %x", file, k, one, sg.ok, sg.prefix)
 				}
+				// As a strict doom reads it.
+				if sum, next := p.prefixSum(k); k <= len(s.Steps) && (sum != one.sum || next != one.next) {
+					t.Errorf("file %v, k=%d: sum %x next %q, prefixSum %x next %q", file, k, one.sum, one.next, sum, next)
+				}
 			}
 		}
 	}
-	// Two schedules with the same first two steps: the same sum there,
-	// not after.
+	// Two schedules with the same first two steps: the same sum there
+	// (their third steps are other goroutines'), not after.
 	a := predOf(t, schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d"), true)
 	b := predOf(t, schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g2 read @y", "g2 write @c", "g4 read @d"), true)
 	sa, sb := a.prefixSums([]int{2, 3}), b.prefixSums([]int{2, 3})
-	if sa[2] != sb[2] || sa[3].sum == sb[3].sum {
-		t.Errorf("sums at 2: %x, %x (want equal); at 3: %x, %x (want different)", sa[2].sum, sb[2].sum, sa[3].sum, sb[3].sum)
+	if sa[2].sum != sb[2].sum || sa[2].next == sb[2].next || sa[3].sum == sb[3].sum {
+		t.Errorf("at 2: %x %q, %x %q (want equal sums, other next goroutines); sums at 3: %x, %x (want different)", sa[2].sum, sa[2].next, sb[2].sum, sb[2].next, sa[3].sum, sb[3].sum)
 	}
 }
