@@ -609,6 +609,10 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				rep.addNote(note.Timeout, pkg, test, "timed out after %v while recording; predicting from the partial trace", opt.Timeout)
 			} else if why := skipped[test]; why != "" {
 				rep.addNote(note.Driver, pkg, test, "generated driver skipped: %s", why)
+			} else if strings.HasPrefix(rt.Truncated, "stalled: ") {
+				// As a timeout, only sooner (rt/hang.go): no hang is
+				// proven, so the test's failure is no baseline.
+				rep.addNote(note.Timeout, pkg, test, "%s, so the recording ended it before its %v timeout; predicting from its trace", rt.Truncated, opt.Timeout)
 			} else if strings.HasPrefix(rt.Truncated, "hung: ") {
 				// It would hang without pecanvet too, in the schedule the
 				// run took: no goroutine could ever move.
@@ -650,6 +654,8 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				prt := runs[ti]
 				if prt.TimedOut {
 					rep.addNote(note.Timeout, pkg, tests[ti], "timed out after %v while recording it perturbed (seed %d); predicting from the partial trace", opt.Timeout, seed)
+				} else if strings.HasPrefix(prt.Truncated, "stalled: ") {
+					rep.addNote(note.Timeout, pkg, tests[ti], "recorded perturbed (seed %d): %s, so the recording ended it; predicting from its trace", seed, prt.Truncated)
 				}
 				rep.Time.Record += prt.Wall
 				rep.Time.Records++

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"hash"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -165,8 +167,33 @@ func (p prediction) anomalyFrom() int {
 // its file).
 func (q *replayQueue) doomed(i int) bool {
 	it := q.items[i]
+	if it.isDoomed {
+		return true
+	}
+	// A strict doom's prefix sums of the untried dooms, read in one pass
+	// (as infer's): reading the schedule's first steps once per doom was
+	// a sixth of the check's CPU on ratelimit.
+	var ks []int
+	for _, d := range it.g.dooms[it.doomsTried:] {
+		if _, ok := it.sums[d.k]; !ok && d.strict && d.from < i && !slices.Contains(ks, d.k) {
+			ks = append(ks, d.k)
+		}
+	}
+	if len(ks) > 0 {
+		if it.sums == nil {
+			it.sums = map[int]prefixSum{}
+		}
+		maps.Copy(it.sums, it.p.prefixSums(ks))
+	}
 	for ; !it.isDoomed && it.doomsTried < len(it.g.dooms); it.doomsTried++ {
-		if d := it.g.dooms[it.doomsTried]; d.from < i && d.dooms(it.p) {
+		d := it.g.dooms[it.doomsTried]
+		if d.from >= i {
+			continue
+		}
+		if d.strict {
+			ps := it.sums[d.k]
+			it.isDoomed = ps.next == d.g && ps.sum == d.prefix
+		} else if d.dooms(it.p) {
 			it.isDoomed = true
 		}
 	}
@@ -310,6 +337,59 @@ func (p prediction) sig(k int) prefixSig {
 	return sg
 }
 
+// prefixSum is the sum of a schedule's first k steps, as prefixSig's
+// prefix and prediction.prefixSum's; whether that signature can be ok: the
+// schedule has k steps and no anomaly step before step k; and the
+// goroutine of step k+1 ("" if there is none), as prediction.prefixSum's.
+type prefixSum struct {
+	ok   bool
+	sum  [sha256.Size]byte
+	next string
+}
+
+// prefixSums reads p's prefixSum for each k of ks (from 1), in one pass
+// over its first max(ks) steps.
+func (p prediction) prefixSums(ks []int) map[int]prefixSum {
+	out := make(map[int]prefixSum, len(ks))
+	last := slices.Max(ks)
+	var at []int
+	h := sha256.New()
+	n := 0
+	take := func(next []byte) {
+		if slices.Contains(ks, n) {
+			ps := prefixSum{ok: true, next: string(next)}
+			for _, i := range at {
+				if i < n-1 {
+					ps.ok = false
+				}
+			}
+			h.Sum(ps.sum[:0])
+			out[n] = ps
+		}
+	}
+	stopped := false
+	p.eachStep(func(a []int) { at = a }, func(g, text []byte) bool {
+		take(g)
+		if n >= last {
+			stopped = true
+			return false
+		}
+		h.Write(text)
+		h.Write([]byte{'\n'})
+		n++
+		return true
+	})
+	if !stopped {
+		take(nil) // k is the schedule's length
+	}
+	for _, k := range ks {
+		if _, ok := out[k]; !ok {
+			out[k] = prefixSum{} // fewer than k steps
+		}
+	}
+	return out
+}
+
 // finish completes a signature read over n steps, of which the first k
 // went into h, with anomaly steps at and their owners.
 func (sg *prefixSig) finish(h hash.Hash, owners map[string]bool, at []int, n, k int) {
@@ -401,10 +481,32 @@ func (q *replayQueue) infer(i int) bool {
 		return false // replay is the fact (not expected: see failure)
 	}
 	g := it.g
+	// The sums of the prefixes the untried failures end at, all in one
+	// pass over the schedule's first steps: a failure whose prefix differs
+	// is not shared, and only one whose prefix is the same needs the
+	// whole signature (sig reads the schedule to its end). Reading each
+	// schedule whole once per failure was a third of the check's CPU on
+	// go-deadlock (thousands of predictions of 5,000 to 11,000 steps per
+	// trace, dozens of failures).
+	var ks []int
+	for _, f := range g.fails[it.failsTried:] {
+		if _, ok := it.sums[f.k]; !ok && f.from < i && f.sig.ok && !slices.Contains(ks, f.k) {
+			ks = append(ks, f.k)
+		}
+	}
+	if len(ks) > 0 {
+		if it.sums == nil {
+			it.sums = map[int]prefixSum{}
+		}
+		maps.Copy(it.sums, it.p.prefixSums(ks))
+	}
 	for ; it.failsTried < len(g.fails); it.failsTried++ {
 		f := g.fails[it.failsTried]
 		if f.from >= i {
 			continue
+		}
+		if ps := it.sums[f.k]; !f.sig.ok || !ps.ok || ps.sum != f.sig.prefix {
+			continue // shares needs both signatures ok, with the same prefix
 		}
 		sg, ok := it.sigs[f.k]
 		if !ok {

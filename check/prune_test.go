@@ -326,3 +326,46 @@ func TestSigFile(t *testing.T) {
 		}
 	}
 }
+
+// TestPrefixSums: the one-pass prefix sums that infer rules failures out
+// with agree with sig: where sig is ok, so is the sum, and it is sig's
+// prefix; where the sum is not ok, neither is sig. Read for all failure
+// steps at once or one at a time, from a file or from memory.
+func TestPrefixSums(t *testing.T) {
+	for _, s := range []*trace.Schedule{
+		schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d"),
+		schedOf([]int{1, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d", "g1 write @e"),
+		schedOf([]int{0, 1}, "g1 write @a", "g2 write @b"),
+	} {
+		var ks []int
+		for k := 1; k <= len(s.Steps)+1; k++ {
+			ks = append(ks, k)
+		}
+		for _, file := range []bool{false, true} {
+			p := predOf(t, s, file)
+			all := p.prefixSums(ks)
+			for _, k := range ks {
+				one := p.prefixSums([]int{k})[k]
+				if one != all[k] {
+					t.Errorf("file %v, k=%d: alone %+v, with the others %+v", file, k, one, all[k])
+				}
+				sg := p.sig(k)
+				if sg.ok && (!one.ok || one.sum != sg.prefix) || !one.ok && sg.ok {
+					t.Errorf("file %v, k=%d: sum %+v, sig ok %v prefix %x", file, k, one, sg.ok, sg.prefix)
+				}
+				// As a strict doom reads it.
+				if sum, next := p.prefixSum(k); k <= len(s.Steps) && (sum != one.sum || next != one.next) {
+					t.Errorf("file %v, k=%d: sum %x next %q, prefixSum %x next %q", file, k, one.sum, one.next, sum, next)
+				}
+			}
+		}
+	}
+	// Two schedules with the same first two steps: the same sum there
+	// (their third steps are other goroutines'), not after.
+	a := predOf(t, schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d"), true)
+	b := predOf(t, schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g2 read @y", "g2 write @c", "g4 read @d"), true)
+	sa, sb := a.prefixSums([]int{2, 3}), b.prefixSums([]int{2, 3})
+	if sa[2].sum != sb[2].sum || sa[2].next == sb[2].next || sa[3].sum == sb[3].sum {
+		t.Errorf("at 2: %x %q, %x %q (want equal sums, other next goroutines); sums at 3: %x, %x (want different)", sa[2].sum, sa[2].next, sb[2].sum, sb[2].next, sa[3].sum, sb[3].sum)
+	}
+}

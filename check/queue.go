@@ -176,6 +176,7 @@ type qItem struct {
 	inferred   int
 	failsTried int               // of its group's fails
 	sigs       map[int]prefixSig // by failure step, once read
+	sums       map[int]prefixSum // by failure step, once read (prefixSums)
 	final      bool              // it and every earlier item of its trace are decided
 	permit     bool              // holds an exploration permit (explorePermit)
 	control    string            // Finding.Control (controlItems)

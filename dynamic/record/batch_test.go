@@ -295,3 +295,58 @@ func TestB(t *testing.T) { work(&Counter{}) }
 		}
 	}
 }
+
+// TestRecordStalled: a test whose goroutines all wait, one on a channel
+// of uninstrumented code that nothing will ever send on (a net.Pipe read,
+// as ratelimit's TestSlack sleeping on a mock clock no one moves), is
+// ended after the soft bound (three times the hang bound), its trace
+// kept and marked "stalled", not at its timeout; a test that sleeps in
+// the meantime is not.
+func TestRecordStalled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.24\n",
+		"counter.go": counter,
+		"counter_test.go": `package counter
+
+import (
+	"net"
+	"testing"
+	"time"
+)
+
+` + workSrc + `
+func TestStalled(t *testing.T) {
+	work(&Counter{})
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	a.Read(make([]byte, 1))
+}
+
+func TestSleeps(t *testing.T) {
+	work(&Counter{})
+	time.Sleep(3 * time.Second)
+}
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const pkg = "example.com/m"
+	hang := []string{rt.EnvHang + "=300"} // stalled after 900 ms
+	start := time.Now()
+	st := b.RecordTestEnv(ctx, pkg, "TestStalled", filepath.Join(t.TempDir(), "s.trace"), time.Minute, hang)
+	if st.Passed || st.TimedOut || st.Events < 10 || !strings.HasPrefix(st.Truncated, "stalled: ") || !strings.Contains(st.Truncated, "pipe.go") || time.Since(start) > 30*time.Second {
+		t.Errorf("TestStalled: passed %v, timed out %v, %d events, truncated %q, in %v", st.Passed, st.TimedOut, st.Events, st.Truncated, time.Since(start))
+	}
+	sl := b.RecordTestEnv(ctx, pkg, "TestSleeps", filepath.Join(t.TempDir(), "t.trace"), time.Minute, hang)
+	if !sl.Passed || sl.Truncated != "" {
+		t.Errorf("TestSleeps: passed %v, truncated %q", sl.Passed, sl.Truncated)
+	}
+}

@@ -24,12 +24,27 @@ import (
 // sleeps or waits for I/O or a timer, nothing ever will. It ends the trace,
 // marked "hung", and the process, as a crash would: the batch records
 // the tests after it in a new process.
+//
+// A wait on a channel or select of code that is not instrumented (a mock
+// clock's Sleep, a net.Pipe read) might be ended by a timer, so it proves
+// no hang. But a process in which nothing was recorded for softHangAfter,
+// every goroutine waiting in the same place at each look, no goroutine
+// running or sleeping, is ended as well, its trace marked "stalled": on
+// go.uber.org/ratelimit, TestSlack's Takes sometimes miss the mock
+// clock's Add and sleep on it for good (as under go test -race), and the
+// recording sat out its two-minute timeout each time. A test whose only
+// activity is a longer timer in uninstrumented code is cut so, and the
+// mark says why.
 
 // EnvHang overrides hangAfter, in milliseconds (0: never end a hang).
 const EnvHang = "PECANVET_HANG_MS"
 
 var (
 	hangAfter = 5 * time.Second
+	// softHangAfter is the quiet a process whose goroutines all wait, some
+	// outside recorded operations, must keep to be ended as stalled: a
+	// multiple of hangAfter (EnvHang scales both).
+	softHangAfter = 3 * hangAfter
 	// The watcher runs while a recording does, and exits when it ends: a
 	// test's TestMain may check for leaked goroutines after m.Run
 	// (go.uber.org/goleak's VerifyTestMain: ttlcache's did, and failed
@@ -56,6 +71,7 @@ func init() {
 	if v := getenv(EnvHang); v != "" {
 		if ms, err := strconv.Atoi(v); err == nil && ms >= 0 {
 			hangAfter = time.Duration(ms) * time.Millisecond
+			softHangAfter = 3 * hangAfter
 		}
 	}
 }
@@ -79,6 +95,13 @@ func hangWatcher() {
 	buf := make([]byte, 64<<10)
 	var last int64 = -1
 	since := time.Now()
+	// soft: the goroutines' places at the last look that found every
+	// goroutine waiting, some outside recorded operations, and since when
+	// they have been there (with nothing recorded).
+	var (
+		soft      string
+		softSince time.Time
+	)
 	for {
 		select {
 		case <-time.After(hangAfter / 5):
@@ -105,15 +128,15 @@ func hangWatcher() {
 				return
 			}
 			hangMu.Unlock()
-			last = -1
+			last, soft = -1, ""
 			continue
 		}
 		if replaying || !active.Load() {
-			last = -1
+			last, soft = -1, ""
 			continue
 		}
 		if count != last {
-			last, since = count, time.Now()
+			last, since, soft = count, time.Now(), ""
 			continue
 		}
 		if time.Since(since) < hangAfter {
@@ -121,32 +144,63 @@ func hangWatcher() {
 		}
 		var gs []gstate
 		gs, buf = dumpGoroutines(buf[:cap(buf)])
-		if why, hung := allBlocked(w, gs); hung {
+		why, state := allBlocked(w, gs)
+		switch {
+		case state == blockedHard:
 			reason := "hung: every goroutine blocked for " + hangAfter.String() + " (" + why + ")"
 			fmt.Fprintln(os.Stderr, "pecanvet: the test "+reason)
 			finish(reason)
 			os.Exit(4)
+		case state == blockedSoft && why == soft && time.Since(softSince) >= softHangAfter:
+			reason := "stalled: nothing recorded for " + time.Since(softSince).Round(time.Second).String() +
+				" while every goroutine waited, some on channels outside recorded operations that only a timer could end (" + why + ")"
+			fmt.Fprintln(os.Stderr, "pecanvet: the test "+reason)
+			finish(reason)
+			os.Exit(4)
+		case state == blockedSoft && why != soft:
+			// The quiet began when nothing was recorded any more.
+			soft, softSince = why, since
+		case state != blockedSoft:
+			soft = ""
 		}
 		since = time.Now()
 	}
 }
 
-// allBlocked reports whether every goroutine of gs waits for another one,
-// and says where they wait.
-func allBlocked(w *recorder, gs []gstate) (string, bool) {
+// What allBlocked found.
+const (
+	blockedNot  = iota // some goroutine runs, sleeps or waits for I/O
+	blockedHard        // every goroutine waits for another one
+	// blockedSoft: every goroutine waits, some on a channel or select
+	// outside recorded operations, which a timer may yet end.
+	blockedSoft
+)
+
+// allBlocked reports whether every goroutine of gs waits for another one
+// (blockedHard), or waits with some on channels outside recorded
+// operations (blockedSoft), and says where they wait: the same text for
+// the same places.
+func allBlocked(w *recorder, gs []gstate) (string, int) {
 	if len(gs) == 0 {
-		return "", false
+		return "", blockedNot
 	}
 	mu.Lock()
 	names := w.goroutineNames()
 	mu.Unlock()
 	var q quiescence
 	for _, g := range gs {
-		if g.class != gRecorded && g.class != gHard {
-			return "", false
+		switch {
+		case g.class == gRecorded || g.class == gHard:
+			q.hard = append(q.hard, q.describe(names, g))
+		case g.class == gSoft && g.state != "IO wait":
+			q.soft = append(q.soft, q.describe(names, g))
+		default:
+			return "", blockedNot
 		}
-		q.hard = append(q.hard, q.describe(names, g))
 	}
 	q.sort()
-	return strings.Join(q.hard, "; "), true
+	if len(q.soft) > 0 {
+		return strings.Join(append(q.soft, q.hard...), "; "), blockedSoft
+	}
+	return strings.Join(q.hard, "; "), blockedHard
 }
