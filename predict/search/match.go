@@ -60,8 +60,11 @@ type matcher struct {
 	objOf        []int32 // SV var → object, -1 unbound
 	gOf          []int32 // T var → goroutine, -1 unbound
 	keyBuf       []byte
-	objKeyBuf    []byte // the objects of a group's bound elements (fitSkels)
-	foldBuf      []byte // foldKey of the current assignment
+	objKeyBuf    []byte     // the objects of a group's bound elements (fitSkels)
+	foldBuf      []byte     // foldKey of the current assignment, if its foldCode does not fit
+	fold         *foldTable // the current site key's, once folded needs it
+	foldCodeOK   bool       // the current assignment's foldCode fits: foldCodeVal
+	foldCodeVal  uint64
 	siteIdx      []int32
 	// fit holds, per group once needed, its index's skeletons whose ops
 	// fit the group (fitSkels).
@@ -302,6 +305,7 @@ func (m *matcher) combination() {
 		return
 	}
 	saved := append([]*class(nil), m.cls...)
+	m.fold = nil // a new site key
 	m.assign(0, key, elem)
 	copy(m.cls, saved)
 }
