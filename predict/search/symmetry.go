@@ -220,3 +220,68 @@ func (m *matcher) represent() {
 		t.sparse[m.foldCodeVal] = r
 	}
 }
+
+// foldRun is folded for the members of a skeleton at the matcher's last
+// free group (lastFree: its thread variable t is the last to be bound, so
+// the assignment is complete once member i's goroutine is, m.gOf). If the
+// representative of that assignment's chains differs from it in another
+// variable than t, every member of i's run (members whose goroutines have
+// the same chain: the same code) is folded, and foldRun counts them and
+// returns the run's end; otherwise -1, and the members are tried one by
+// one. With a thousand workers started in one loop, a two-goroutine
+// pattern's assignments were enumerated a million times per site key,
+// all but one folded, and polling the work bound at each (stopped) spent
+// most of gcache's TestLoaderPurgeVisitorFunc's bound on them. The
+// search finds the same candidates; Folded counts the skipped members,
+// which the later groups (bound threads) may not all have reached.
+func (m *matcher) foldRun(key string, ix *groupIndex, sk *skeleton, i, t int) int {
+	s := m.s
+	if !foldRuns {
+		return -1
+	}
+	s.foldChains()
+	code, ok := m.foldCode()
+	if !ok {
+		return -1
+	}
+	if m.fold == nil {
+		m.fold = s.table(key, len(m.gOf))
+	}
+	r := m.fold.rep(code)
+	if r < 0 {
+		return -1
+	}
+	rep := m.fold.reps[r]
+	for v, g := range rep {
+		if v != t && g != m.gOf[v] {
+			end := int(sk.runs(ix, s.chains)[i])
+			n := end - i
+			for v2, g2 := range m.gOf {
+				if j, ok := sk.member(ix, g2); v2 != t && ok && j >= i && j < end {
+					n-- // not an assignment: a goroutine taken twice
+				}
+			}
+			s.stats.Folded += n
+			return end
+		}
+	}
+	return -1
+}
+
+// foldRuns: foldRun skips runs (false: for the test that compares).
+var foldRuns = true
+
+// runs returns runEnd, computing it once.
+func (sk *skeleton) runs(ix *groupIndex, chains []int32) []int32 {
+	if sk.runEnd == nil {
+		n := len(sk.members)
+		sk.runEnd = make([]int32, n)
+		for i := n - 1; i >= 0; i-- {
+			sk.runEnd[i] = int32(i + 1)
+			if i+1 < n && chains[ix.classes[sk.members[i]].g] == chains[ix.classes[sk.members[i+1]].g] {
+				sk.runEnd[i] = sk.runEnd[i+1]
+			}
+		}
+	}
+	return sk.runEnd
+}

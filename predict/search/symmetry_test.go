@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,5 +102,62 @@ r2 read x @a.go:1
 		if got := same(c.a, c.b); got != c.want {
 			t.Errorf("%s and %s alike: %v, want %v (ids %v)", c.a, c.b, got, c.want, fmt.Sprint(id))
 		}
+	}
+}
+
+// TestFoldRunsSameCandidates: skipping a run of members whose assignments
+// are all folded (foldRun) proposes the same candidates, in the same
+// order, as trying each assignment; with workers from two fork sites
+// interleaved (short runs), one nested, and the main goroutine too, and
+// site keys that come back with their representatives set.
+func TestFoldRunsSameCandidates(t *testing.T) {
+	defer func() { foldRuns = true }()
+	var b strings.Builder
+	b.WriteString(trace.TextHeader + "\n")
+	const n = 12
+	for g := 1; g <= n; g++ {
+		fmt.Fprintf(&b, "main fork g%d @m.go:%d\n", g, 1+g%2)
+	}
+	b.WriteString("g1 fork h1 @w.go:1\ng2 fork h2 @w.go:1\n")
+	for round := 0; round < 2; round++ {
+		for _, g := range []string{"main", "h1", "h2", "g1", "g2", "g3", "g4", "g5", "g6", "g7", "g8", "g9", "g10", "g11", "g12"} {
+			fmt.Fprintf(&b, "%[1]s lock mu @a.go:1\n%[1]s read x @a.go:2\n%[1]s write x @a.go:3\n%[1]s unlock mu @a.go:4\n", g)
+			fmt.Fprintf(&b, "%[1]s read y @a.go:5\n%[1]s write y @a.go:6\n%[1]s read x @a.go:8\n", g)
+			// Two objects at the same sites: the site key comes back
+			// with its representative set.
+			fmt.Fprintf(&b, "%[1]s read z%[2]d @a.go:9\n%[1]s write z%[2]d @a.go:10\n", g, round+1)
+		}
+	}
+	tr, err := trace.ReadTrace(strings.NewReader(b.String()), t.Name(), trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pats := allPatterns(t)
+	for _, tr := range []*trace.Trace{tr, sameCode(t, 24)} {
+		gr := ptg.Build(tr)
+		run := func() ([]string, Stats) {
+			var got []string
+			st := Run(gr, pats, Options{}, func(c Candidate) bool {
+				got = append(got, fmt.Sprint(c.Pattern.ID(), c.Events))
+				return false
+			})
+			return got, st
+		}
+		foldRuns = false
+		want, wst := run()
+		foldRuns = true
+		got, gst := run()
+		if len(want) == 0 || wst.Folded == 0 {
+			t.Fatalf("%d candidates, %d folded: the comparison covers too little", len(want), wst.Folded)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("candidates with runs skipped differ:\n got %v\nwant %v", got, want)
+		}
+		// Folded too, here: each skipped assignment would have reached
+		// its leaf.
+		if gst.Candidates != wst.Candidates || gst.Combinations != wst.Combinations || gst.Folded != wst.Folded {
+			t.Errorf("stats with runs skipped %+v, want %+v", gst, wst)
+		}
+		t.Logf("%d candidates, %d folded", len(want), gst.Folded)
 	}
 }
