@@ -280,9 +280,9 @@ next:
 		}
 		m.gOf[g.t] = c.g
 		if last {
-			if end := m.foldRun(key, ix, sk, i, g.t); end >= 0 {
+			if end, cut := m.foldRun(key, k, i); end >= 0 {
 				m.gOf[g.t] = boundT
-				if s.stopped() {
+				if cut {
 					return true
 				}
 				i = end - 1

@@ -109,7 +109,9 @@ r2 read x @a.go:1
 // are all folded (foldRun) proposes the same candidates, in the same
 // order, as trying each assignment; with workers from two fork sites
 // interleaved (short runs), one nested, and the main goroutine too, and
-// site keys that come back with their representatives set.
+// site keys that come back with their representatives set. The skipped
+// assignments count as steps: the work bound is polled as often, and a
+// search it cuts stops at the same place.
 func TestFoldRunsSameCandidates(t *testing.T) {
 	defer func() { foldRuns = true }()
 	var b strings.Builder
@@ -133,31 +135,46 @@ func TestFoldRunsSameCandidates(t *testing.T) {
 		t.Fatal(err)
 	}
 	pats := allPatterns(t)
-	for _, tr := range []*trace.Trace{tr, sameCode(t, 24)} {
+	for _, tr := range []*trace.Trace{tr, sameCode(t, 24), sameCode(t, 90)} {
 		gr := ptg.Build(tr)
-		run := func() ([]string, Stats) {
+		// polls counts the work bound's polls; the search stops at the
+		// limit-th, if limit > 0.
+		run := func(limit int) ([]string, Stats, int) {
 			var got []string
-			st := Run(gr, pats, Options{}, func(c Candidate) bool {
+			polls := 0
+			opt := Options{Stop: func() bool {
+				polls++
+				return limit > 0 && polls >= limit
+			}}
+			st := Run(gr, pats, opt, func(c Candidate) bool {
 				got = append(got, fmt.Sprint(c.Pattern.ID(), c.Events))
 				return false
 			})
-			return got, st
+			return got, st, polls
 		}
 		foldRuns = false
-		want, wst := run()
+		want, wst, wpolls := run(0)
 		foldRuns = true
-		got, gst := run()
+		got, gst, gpolls := run(0)
 		if len(want) == 0 || wst.Folded == 0 {
 			t.Fatalf("%d candidates, %d folded: the comparison covers too little", len(want), wst.Folded)
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("candidates with runs skipped differ:\n got %v\nwant %v", got, want)
 		}
-		// Folded too, here: each skipped assignment would have reached
-		// its leaf.
-		if gst.Candidates != wst.Candidates || gst.Combinations != wst.Combinations || gst.Folded != wst.Folded {
-			t.Errorf("stats with runs skipped %+v, want %+v", gst, wst)
+		if gst != wst || gpolls != wpolls {
+			t.Errorf("stats with runs skipped %+v (%d polls), want %+v (%d polls)", gst, gpolls, wst, wpolls)
 		}
-		t.Logf("%d candidates, %d folded", len(want), gst.Folded)
+		if wpolls > 2 {
+			// Cut halfway: the same candidates up to the same cut.
+			foldRuns = false
+			want, wst, _ := run(wpolls / 2)
+			foldRuns = true
+			got, gst, _ := run(wpolls / 2)
+			if !slices.Equal(got, want) || !gst.Cut || gst.Cut != wst.Cut || gst.CutAt != wst.CutAt {
+				t.Errorf("cut at poll %d: with runs skipped %d candidates, cut %v at %s; want %d, cut %v at %s", wpolls/2, len(got), gst.Cut, gst.CutAt, len(want), wst.Cut, wst.CutAt)
+			}
+		}
+		t.Logf("%d candidates, %d folded, %d polls", len(want), gst.Folded, gpolls)
 	}
 }
