@@ -439,8 +439,17 @@ func (s *sim) run() (sched Schedule, ok, fix bool) {
 			delete(m, k)
 		}
 	}
+	// Likewise a goroutine whose next event waits for another event (a
+	// source in the graph, or a hold's release) sleeps until that event is
+	// taken, and one at a WaitGroup's Wait with a positive counter until an
+	// event on the WaitGroup: executed and the counter change only by
+	// step. In gcache's TestLoaderPurgeVisitorFunc a thousand goroutines
+	// waited on their fork or on the cache's singleflight, and popping and
+	// pushing them back each step was a third of the check's CPU.
+	eventWaiters := map[int32][]int64{} // event → goroutines waiting for it
 	step := func(e int32) {
 		st.step(e)
+		wake(eventWaiters, e)
 		ev := &evs[e]
 		wake(lockWaiters, ev.Obj)
 		if ev.Op == trace.CondWait {
@@ -482,6 +491,14 @@ func (s *sim) run() (sched Schedule, ok, fix bool) {
 				best = e
 				break
 			}
+			if w := s.waitFor(e); w >= 0 {
+				eventWaiters[w] = append(eventWaiters[w], x)
+				continue
+			}
+			if ev := &evs[e]; ev.Op == trace.WGWait && st.wg[ev.Obj] > 0 {
+				lockWaiters[ev.Obj] = append(lockWaiters[ev.Obj], x)
+				continue
+			}
 			blocked = append(blocked, x)
 		}
 		for _, x := range blocked {
@@ -513,6 +530,25 @@ func (s *sim) run() (sched Schedule, ok, fix bool) {
 			}
 		}
 	}
+}
+
+// waitFor returns an event not yet taken that e cannot run before,
+// whatever else happens (one of its sources, or a hold's release), or -1:
+// the conditions enabled tests first, apart from the pattern's order.
+func (s *sim) waitFor(e int32) int32 {
+	gr, st := s.gr, s.st
+	for _, src := range gr.Sources(e) {
+		if !st.executed(src) {
+			return src
+		}
+	}
+	l := gr.Local[e]
+	for _, h := range s.gHolds[gr.Tr.Events[e].G] {
+		if l >= gr.Local[h.at] && !st.executed(h.after) {
+			return h.after
+		}
+	}
+	return -1
 }
 
 func (s *sim) enabled(e int32, nextPat int) bool {

@@ -86,7 +86,7 @@ func TestFitSkelsMatchReference(t *testing.T) {
 	tuples := 0
 	check := func(name string, tr *trace.Trace) {
 		gr := ptg.Build(tr)
-		s := &searcher{gr: gr, shapes: map[string]*groupIndex{}, tries: map[string]int{}, done: map[string]bool{}, assigns: map[string]int{}, reps: map[string][]int32{}}
+		s := &searcher{gr: gr, shapes: map[string]*groupIndex{}, tries: map[string]int{}, done: map[string]bool{}, assigns: map[string]int{}, reps: map[string]*foldTable{}, repsByString: map[string][]int32{}}
 		for _, p := range pats {
 			if p.Lock || p.Leak {
 				continue

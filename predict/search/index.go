@@ -63,6 +63,23 @@ type groupIndex struct {
 type skeleton struct {
 	proto   *class  // the first member; its goroutine is not meaningful
 	members []int32 // class indices, in creation order
+	// byG maps a goroutine to its member's index in members (member).
+	byG map[int32]int32
+	// runEnd[i] ends the run of members from i whose goroutines have the
+	// same start-site chain (foldRun), once the chains are known.
+	runEnd []int32
+}
+
+// member returns the index in members of goroutine g's class, if any.
+func (sk *skeleton) member(ix *groupIndex, g int32) (int, bool) {
+	if sk.byG == nil {
+		sk.byG = make(map[int32]int32, len(sk.members))
+		for i, ci := range sk.members {
+			sk.byG[ix.classes[ci].g] = int32(i)
+		}
+	}
+	i, ok := sk.byG[g]
+	return int(i), ok
 }
 
 // skeletons builds ix's skeletons once.

@@ -44,7 +44,14 @@ func (s *searcher) pattern(p *pattern.Pattern, reversedOnly bool) {
 }
 
 func (s *searcher) newMatcher(p *pattern.Pattern, gs []*group, ixs []*groupIndex, reversedOnly bool) *matcher {
-	return &matcher{s: s, p: p, gs: gs, ixs: ixs, reversedOnly: reversedOnly,
+	lastFree, seen := 0, map[int]bool{}
+	for k, g := range gs {
+		if !seen[g.t] {
+			seen[g.t] = true
+			lastFree = k
+		}
+	}
+	return &matcher{lastFree: lastFree, s: s, p: p, gs: gs, ixs: ixs, reversedOnly: reversedOnly,
 		cls: make([]*class, len(gs)), sk: make([]*skeleton, len(gs)), objOf: unbound(p.Vars()), gOf: unbound(p.Threads()),
 		siteIdx: make([]int32, p.Len()), fit: make([]*fitSkels, len(gs))}
 }
@@ -60,8 +67,12 @@ type matcher struct {
 	objOf        []int32 // SV var → object, -1 unbound
 	gOf          []int32 // T var → goroutine, -1 unbound
 	keyBuf       []byte
-	objKeyBuf    []byte // the objects of a group's bound elements (fitSkels)
-	foldBuf      []byte // foldKey of the current assignment
+	objKeyBuf    []byte     // the objects of a group's bound elements (fitSkels)
+	lastFree     int        // the last group whose thread variable no earlier group binds
+	foldBuf      []byte     // foldKey of the current assignment, if its foldCode does not fit
+	fold         *foldTable // the current site key's, once folded needs it
+	foldCodeOK   bool       // the current assignment's foldCode fits: foldCodeVal
+	foldCodeVal  uint64
 	siteIdx      []int32
 	// fit holds, per group once needed, its index's skeletons whose ops
 	// fit the group (fitSkels).
@@ -246,22 +257,38 @@ func (m *matcher) assign(k int, key string, elem [][2]int) bool {
 	}
 	g := m.gs[k]
 	ix := m.ixs[k]
+	sk := m.sk[k]
 	boundT := m.gOf[g.t]
+	if boundT >= 0 {
+		// A skeleton has one class per goroutine: the bound one's, if
+		// any (looked up, not searched for among a thousand).
+		i, ok := sk.member(ix, boundT)
+		if !ok {
+			return false
+		}
+		m.cls[k] = ix.classes[sk.members[i]]
+		return m.assign(k+1, key, elem)
+	}
+	last := k == m.lastFree
 next:
-	for _, ci := range m.sk[k].members {
-		c := ix.classes[ci]
-		if boundT >= 0 {
-			if boundT != c.g {
-				continue
-			}
-		} else {
-			for _, gg := range m.gOf {
-				if gg == c.g {
-					continue next
-				}
+	for i := 0; i < len(sk.members); i++ {
+		c := ix.classes[sk.members[i]]
+		for _, gg := range m.gOf {
+			if gg == c.g {
+				continue next
 			}
 		}
 		m.gOf[g.t] = c.g
+		if last {
+			if end, cut := m.foldRun(key, k, i); end >= 0 {
+				m.gOf[g.t] = boundT
+				if cut {
+					return true
+				}
+				i = end - 1
+				continue
+			}
+		}
 		m.cls[k] = c
 		fin := m.assign(k+1, key, elem)
 		m.gOf[g.t] = boundT
@@ -302,6 +329,7 @@ func (m *matcher) combination() {
 		return
 	}
 	saved := append([]*class(nil), m.cls...)
+	m.fold = nil // a new site key
 	m.assign(0, key, elem)
 	copy(m.cls, saved)
 }

@@ -110,7 +110,7 @@ func Run(gr *ptg.Graph, pats []*pattern.Pattern, opt Options, try func(Candidate
 	// Lock-order and leak patterns are not access patterns: predict's
 	// inversion and leak finders look for them.
 	pats = slices.DeleteFunc(slices.Clone(pats), func(p *pattern.Pattern) bool { return p.Lock || p.Leak || p.Cond || p.WG || p.Relock })
-	s := &searcher{gr: gr, opt: opt, try: try, tries: map[string]int{}, done: map[string]bool{}, assigns: map[string]int{}, reps: map[string][]int32{}, shapes: map[string]*groupIndex{}}
+	s := &searcher{gr: gr, opt: opt, try: try, tries: map[string]int{}, done: map[string]bool{}, assigns: map[string]int{}, reps: map[string]*foldTable{}, repsByString: map[string][]int32{}, shapes: map[string]*groupIndex{}}
 	// Index every region-group shape in one pass over the regions.
 	var gs []*group
 	needShared := false
@@ -215,15 +215,19 @@ type searcher struct {
 	done  map[string]bool
 	// assigns counts the goroutine assignments examined per site key.
 	assigns   map[string]int
-	chains    []int32            // start-site chain per goroutine (startChains), once needed
-	reps      map[string][]int32 // foldKey → its representative's goroutine assignment
-	steps     uint64
-	cur       *pattern.Pattern // the pattern being searched
-	stats     Stats
-	shapes    map[string]*groupIndex
-	single    *groupIndex // one-event classes of shared objects
-	singleAll *groupIndex // one-event classes of all objects, if a pattern needs them
-	needAll   bool        // some pattern needs singleAll
+	chains    []int32               // start-site chain per goroutine, dense from 1 (foldChains), once needed
+	chainBits int                   // bits of a chain in a foldCode
+	reps      map[string]*foldTable // site key → its representatives by start-site chains
+	// repsByString: foldKey → its representative's goroutine assignment,
+	// for assignments whose foldCode does not fit in 64 bits.
+	repsByString map[string][]int32
+	steps        uint64
+	cur          *pattern.Pattern // the pattern being searched
+	stats        Stats
+	shapes       map[string]*groupIndex
+	single       *groupIndex // one-event classes of shared objects
+	singleAll    *groupIndex // one-event classes of all objects, if a pattern needs them
+	needAll      bool        // some pattern needs singleAll
 	// phase: 1 searches only the combinations opt.Prefer names, -1 only
 	// the others, 0 all.
 	phase int8

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,5 +102,79 @@ r2 read x @a.go:1
 		if got := same(c.a, c.b); got != c.want {
 			t.Errorf("%s and %s alike: %v, want %v (ids %v)", c.a, c.b, got, c.want, fmt.Sprint(id))
 		}
+	}
+}
+
+// TestFoldRunsSameCandidates: skipping a run of members whose assignments
+// are all folded (foldRun) proposes the same candidates, in the same
+// order, as trying each assignment; with workers from two fork sites
+// interleaved (short runs), one nested, and the main goroutine too, and
+// site keys that come back with their representatives set. The skipped
+// assignments count as steps: the work bound is polled as often, and a
+// search it cuts stops at the same place.
+func TestFoldRunsSameCandidates(t *testing.T) {
+	defer func() { foldRuns = true }()
+	var b strings.Builder
+	b.WriteString(trace.TextHeader + "\n")
+	const n = 12
+	for g := 1; g <= n; g++ {
+		fmt.Fprintf(&b, "main fork g%d @m.go:%d\n", g, 1+g%2)
+	}
+	b.WriteString("g1 fork h1 @w.go:1\ng2 fork h2 @w.go:1\n")
+	for round := 0; round < 2; round++ {
+		for _, g := range []string{"main", "h1", "h2", "g1", "g2", "g3", "g4", "g5", "g6", "g7", "g8", "g9", "g10", "g11", "g12"} {
+			fmt.Fprintf(&b, "%[1]s lock mu @a.go:1\n%[1]s read x @a.go:2\n%[1]s write x @a.go:3\n%[1]s unlock mu @a.go:4\n", g)
+			fmt.Fprintf(&b, "%[1]s read y @a.go:5\n%[1]s write y @a.go:6\n%[1]s read x @a.go:8\n", g)
+			// Two objects at the same sites: the site key comes back
+			// with its representative set.
+			fmt.Fprintf(&b, "%[1]s read z%[2]d @a.go:9\n%[1]s write z%[2]d @a.go:10\n", g, round+1)
+		}
+	}
+	tr, err := trace.ReadTrace(strings.NewReader(b.String()), t.Name(), trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pats := allPatterns(t)
+	for _, tr := range []*trace.Trace{tr, sameCode(t, 24), sameCode(t, 90)} {
+		gr := ptg.Build(tr)
+		// polls counts the work bound's polls; the search stops at the
+		// limit-th, if limit > 0.
+		run := func(limit int) ([]string, Stats, int) {
+			var got []string
+			polls := 0
+			opt := Options{Stop: func() bool {
+				polls++
+				return limit > 0 && polls >= limit
+			}}
+			st := Run(gr, pats, opt, func(c Candidate) bool {
+				got = append(got, fmt.Sprint(c.Pattern.ID(), c.Events))
+				return false
+			})
+			return got, st, polls
+		}
+		foldRuns = false
+		want, wst, wpolls := run(0)
+		foldRuns = true
+		got, gst, gpolls := run(0)
+		if len(want) == 0 || wst.Folded == 0 {
+			t.Fatalf("%d candidates, %d folded: the comparison covers too little", len(want), wst.Folded)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("candidates with runs skipped differ:\n got %v\nwant %v", got, want)
+		}
+		if gst != wst || gpolls != wpolls {
+			t.Errorf("stats with runs skipped %+v (%d polls), want %+v (%d polls)", gst, gpolls, wst, wpolls)
+		}
+		if wpolls > 2 {
+			// Cut halfway: the same candidates up to the same cut.
+			foldRuns = false
+			want, wst, _ := run(wpolls / 2)
+			foldRuns = true
+			got, gst, _ := run(wpolls / 2)
+			if !slices.Equal(got, want) || !gst.Cut || gst.Cut != wst.Cut || gst.CutAt != wst.CutAt {
+				t.Errorf("cut at poll %d: with runs skipped %d candidates, cut %v at %s; want %d, cut %v at %s", wpolls/2, len(got), gst.Cut, gst.CutAt, len(want), wst.Cut, wst.CutAt)
+			}
+		}
+		t.Logf("%d candidates, %d folded, %d polls", len(want), gst.Folded, gpolls)
 	}
 }
