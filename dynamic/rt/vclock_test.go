@@ -193,6 +193,12 @@ func TestReplayTickerVirtual(t *testing.T) {
 	if at < time.Hour {
 		t.Errorf("the program's clock moved %v by the tick, want an hour", at)
 	}
+	// The tick fired with two steps run (the fork and g1.1's begin),
+	// g1 held at its gate for step 4: check reads a hold across the
+	// clock's move from it (control.go, heldOverTimer).
+	if !reflect.DeepEqual(v.Fired, []int{2}) {
+		t.Errorf("verdict's Fired = %v, want [2]", v.Fired)
+	}
 }
 
 // TestReplayTickerDeadlock: a ticker that fires forever cannot make a
