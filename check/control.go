@@ -358,7 +358,7 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, run f
 		// Only "after" passed (passes is the last order's), and it
 		// alone does not hold the unit's goroutine while the clock
 		// fires.
-		return "the test fails as the schedule did when the other goroutines' steps come before the unit, and passes when they come after it; both failing replays held the unit's goroutine while a timer or sleep of the program fired, and the passing one did not, so the failure follows the time the hold let pass, not the order"
+		return "the test fails as the schedule did when the other goroutines' steps come before the unit, and passes when they come after it; both failing replays held the unit's goroutine while a timer of the program fired, and the passing one did not, so the failure follows the time the hold let pass, not the order"
 	}
 	rv, ok := run("repeat", "the same schedule again", s)
 	if ok && ranUnit(rv, s) && rv.Passed && !rv.Panicked {
@@ -367,8 +367,8 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, run f
 	return ""
 }
 
-// heldOverTimer reports whether the program's clock fired (a timer, a
-// ticker or a sleep ended: replay.Verdict.Fired) while the unit's
+// heldOverTimer reports whether a timer of the program fired (a timer,
+// ticker or AfterFunc: replay.Verdict.Fired) while the unit's
 // goroutine was held for the other goroutines' steps, both in replay v of
 // schedule s, inside the unit (after its first event, by its last), and
 // in replay bv of its "before" control b, between the first moved step
@@ -385,7 +385,10 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, run f
 // the same way; the "after" order held nothing and passed. A real
 // atomicity violation whose remote writes wait on a timer fails in the
 // interleaving only: its "before" order, the writes done before the unit
-// reads, passes, and this does not apply.
+// reads, passes, and this does not apply. Sleeps do not count: a remote
+// goroutine that sleeps before its steps (pecanfig1's Second, registry's
+// instances started apart) is ordered by the test, and its "before"
+// order, failing as the schedule does, is the bug's other order.
 func heldOverTimer(s, b *trace.Schedule, v, bv replay.Verdict) bool {
 	if s == nil || b == nil || len(s.Anomaly) == 0 || len(b.Anomaly) == 0 {
 		return false

@@ -114,12 +114,16 @@ type Verdict struct {
 	// select's goroutine gone), as "g1.1.2 in send ch#1 @x.go:12". A leak
 	// schedule's "reproduced" without it proves nothing.
 	Leaked []string `json:"leaked,omitempty"`
-	// Fired: while the schedule ran, the virtual clock fired a sleep's,
-	// timer's or ticker's event with this many steps run (each count
-	// once, in order): time passed for the program between step n-1 and
-	// step n, while the goroutines with steps on either side were held.
-	// check tells by it a failure that follows a goroutine held while a
-	// timer fired from one that follows the interleaving (control.go).
+	// Fired: while the schedule ran, the virtual clock fired a timer's,
+	// ticker's or AfterFunc's event with this many steps run (each count
+	// once, in order): a goroutine waiting on the program's time saw it
+	// pass between step n-1 and step n, while the goroutines with steps
+	// on either side were held. check tells by it a failure that follows
+	// a goroutine held while a timer fired from one that follows the
+	// interleaving (control.go). A sleep's end is not listed: a goroutine
+	// that sleeps before its steps is paced by the test (pecanfig1's
+	// Second, 5 ms after First), and the schedule's order is the one the
+	// sleep asks for, not time it let pass.
 	Fired []int `json:"fired,omitempty"`
 }
 
@@ -240,7 +244,7 @@ type replayer struct {
 	// clockFires counts the events of the virtual clock fired while the
 	// cursor stood at clockCursor.
 	clockCursor, clockFires int
-	// fired: the cursors at which an event of the clock fired while the
+	// fired: the cursors at which a timer of the clock fired while the
 	// schedule ran (Verdict.Fired).
 	fired []int
 
