@@ -139,6 +139,8 @@ func TestControlled(t *testing.T) {
 	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
 	other := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 0, want 2"}
 	blocked := replay.Verdict{Verdict: replay.Deadlock, Step: 1, Goroutine: "g2", Consequence: "test fails"}
+	heldV := v
+	heldV.Fired = []int{0}
 	for _, tc := range []struct {
 		name    string
 		results map[string]replay.Verdict
@@ -170,12 +172,24 @@ func TestControlled(t *testing.T) {
 		{"before blocked, after passes, repeat passes", map[string]replay.Verdict{"before": blocked, "after": pass, "repeat": pass}, true, "before after repeat"},
 		{"before ends early", map[string]replay.Verdict{"before": {Verdict: replay.Ended, Consequence: "test fails: x_test.go:12: got 1, want 2"}, "after": v}, false, "before"},
 		{"repeat diverges early", map[string]replay.Verdict{"before": pass, "repeat": {Verdict: replay.Diverged, Goroutine: "g2", Step: 2, Passed: true}}, false, "before repeat"},
+		// go-quartz trigger.go:65: the schedule's clock fired inside the
+		// unit (after step 1), the "before" order's while the unit's
+		// goroutine waited for the moved steps (before step 1); both
+		// fail the same way, "after" passes, and the repeat fails again.
+		{"held over a timer", map[string]replay.Verdict{"before": heldV, "after": pass, "repeat": v}, true, "before after"},
+		{"held over a timer, before did not fire", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v}, false, "before after repeat"},
+		{"held over a timer, before passes", map[string]replay.Verdict{"before": pass, "after": heldV, "repeat": v}, false, "before repeat"},
+		{"not held: schedule fired outside the unit", map[string]replay.Verdict{"before": heldV, "after": pass, "repeat": v}, false, "before after repeat"},
 	} {
 		var runs []string
 		v := v
 		switch {
 		case strings.HasPrefix(tc.name, "timer hang"):
 			v = replay.Verdict{Verdict: replay.Reproduced, Consequence: "the test hangs: every goroutine waits (for 2s; only a timer or I/O could still wake g1.2.3 chan receive at clock.go:194): g1 chan receive at main_test.go:14; g1.2 chan receive at x_test.go:265; g1.2.3 chan receive at clock.go:194"}
+		case strings.HasPrefix(tc.name, "held"):
+			v.Fired = []int{1}
+		case strings.HasPrefix(tc.name, "not held"):
+			v.Fired = []int{0, 3}
 		case strings.HasPrefix(tc.name, "hard hang"):
 			v = replay.Verdict{Verdict: replay.Reproduced, Consequence: "the test hangs: every goroutine waits: g1 chan receive at main_test.go:14; g1.2 lock at x.go:9"}
 		}

@@ -130,6 +130,11 @@ type Verdict struct {
 	// as scheduled: the anomaly's own order need not have happened.
 	Explored bool `json:"-"`
 	Changed  int  `json:"changed,omitempty"`
+	// Fired: the numbers of steps run when the program's clock fired a
+	// timer's, ticker's or AfterFunc's event (not a sleep's) while the
+	// schedule ran, each once (rt.Verdict): a goroutine waiting on a
+	// timer saw time pass between step n-1 and step n.
+	Fired []int `json:"fired,omitempty"`
 	// AsBaseline: the test failed the way its recorded run did, without
 	// the schedule's help; no evidence that the interleaving matters.
 	AsBaseline bool `json:"-"`

@@ -114,6 +114,17 @@ type Verdict struct {
 	// select's goroutine gone), as "g1.1.2 in send ch#1 @x.go:12". A leak
 	// schedule's "reproduced" without it proves nothing.
 	Leaked []string `json:"leaked,omitempty"`
+	// Fired: while the schedule ran, the virtual clock fired a timer's,
+	// ticker's or AfterFunc's event with this many steps run (each count
+	// once, in order): a goroutine waiting on the program's time saw it
+	// pass between step n-1 and step n, while the goroutines with steps
+	// on either side were held. check tells by it a failure that follows
+	// a goroutine held while a timer fired from one that follows the
+	// interleaving (control.go). A sleep's end is not listed: a goroutine
+	// that sleeps before its steps is paced by the test (pecanfig1's
+	// Second, 5 ms after First), and the schedule's order is the one the
+	// sleep asks for, not time it let pass.
+	Fired []int `json:"fired,omitempty"`
 }
 
 type occKey struct {
@@ -233,6 +244,9 @@ type replayer struct {
 	// clockFires counts the events of the virtual clock fired while the
 	// cursor stood at clockCursor.
 	clockCursor, clockFires int
+	// fired: the cursors at which a timer of the clock fired while the
+	// schedule ran (Verdict.Fired).
+	fired []int
 
 	// pendingChecked is when the watcher last found the goroutine of the
 	// pending plain access runnable (pendingDone).
@@ -833,6 +847,7 @@ func (r *replayer) decide(v Verdict) {
 	if r.verdict == "" {
 		r.verdict = v.Verdict
 		v.Steps = len(r.s.Steps)
+		v.Fired = append([]int(nil), r.fired...)
 		r.final = v
 		r.write(v)
 		if v.Verdict == "interrupted" || v.Verdict == "explored" {

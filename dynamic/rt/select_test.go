@@ -233,7 +233,7 @@ func TestReplayOmitCompletesPending(t *testing.T) {
 // reproducedWithin replays the schedule at path with prog and fails the
 // test unless the verdict is "reproduced" within d (why: what a slower
 // replay means).
-func reproducedWithin(t *testing.T, path string, prog func() bool, d time.Duration, why string) {
+func reproducedWithin(t *testing.T, path string, prog func() bool, d time.Duration, why string) Verdict {
 	t.Helper()
 	start := time.Now()
 	v, _, _ := replayOnce(t, path, prog)
@@ -243,6 +243,7 @@ func reproducedWithin(t *testing.T, path string, prog func() bool, d time.Durati
 	if took := time.Since(start); took > d {
 		t.Errorf("replay took %v: %s", took, why)
 	}
+	return v
 }
 
 // busyWithLongGrace sets pendingGrace to 20 s and the stall bound to a

@@ -124,6 +124,9 @@ func advanceTo(t time.Time) {
 		e.real.Stop()
 		forget(e)
 		clock.fires++
+		if r := rp; r != nil && !e.sleep && !r.free && (len(r.fired) == 0 || r.fired[len(r.fired)-1] != r.cursor) {
+			r.fired = append(r.fired, r.cursor)
+		}
 		e.fire()
 	}
 }

@@ -193,6 +193,12 @@ func TestReplayTickerVirtual(t *testing.T) {
 	if at < time.Hour {
 		t.Errorf("the program's clock moved %v by the tick, want an hour", at)
 	}
+	// The tick fired with two steps run (the fork and g1.1's begin),
+	// g1 held at its gate for step 4: check reads a hold across the
+	// clock's move from it (control.go, heldOverTimer).
+	if !reflect.DeepEqual(v.Fired, []int{2}) {
+		t.Errorf("verdict's Fired = %v, want [2]", v.Fired)
+	}
 }
 
 // TestReplayTickerDeadlock: a ticker that fires forever cannot make a
@@ -347,7 +353,11 @@ func TestSleepEvent(t *testing.T) {
 		join.Wait()
 		return false
 	}
-	reproducedWithin(t, p, prog, 10*time.Second, "the hour's sleep was not virtual")
+	// A sleep's end paces its goroutine: not a timer the verdict lists
+	// (Verdict.Fired).
+	if v := reproducedWithin(t, p, prog, 10*time.Second, "the hour's sleep was not virtual"); len(v.Fired) != 0 {
+		t.Errorf("verdict's Fired = %v after a sleep, want none", v.Fired)
+	}
 }
 
 const (
