@@ -473,3 +473,57 @@ func (c *Cache) peek(k string) int {
 	}
 	return 0
 }
+
+// Table's Lookup re-validates under the lock what its lock-free fast
+// path found: the locked re-read of meta, not the first, decides.
+type Table struct {
+	mu   sync.Mutex
+	meta uint64
+	val  int64
+}
+
+func (t *Table) Lookup() int64 {
+	if atomic.LoadUint64(&t.meta)&1 != 0 { // fast
+		return atomic.LoadInt64(&t.val)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.meta&1 != 0 { // locked
+		return t.val // re-validated
+	}
+	return -1
+}
+
+// Blind acts under the lock on its unlocked check: the re-read of meta
+// is returned, not tested.
+func (t *Table) Blind() (int64, uint64) {
+	if atomic.LoadUint64(&t.meta)&1 != 0 { // blind
+		return 0, 0
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.val, t.meta // blind
+}
+
+func (t *Table) Publish(v int64) {
+	t.mu.Lock()
+	t.val = v
+	atomic.StoreUint64(&t.meta, 1)
+	t.mu.Unlock()
+}
+
+// Bounded bumps n under the lock after an unlocked bound check; the
+// locked re-read of n only flows into the write.
+type Bounded struct {
+	mu  sync.Mutex
+	n   int64
+	max int64
+}
+
+func (c *Bounded) Inc() {
+	if atomic.LoadInt64(&c.n) < c.max {
+		c.mu.Lock()
+		c.n = c.n + 1 // bump
+		c.mu.Unlock()
+	}
+}
