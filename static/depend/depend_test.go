@@ -243,6 +243,16 @@ func TestJudge(t *testing.T) {
 			w(2, at("c.n = c.n + 1 // bump", "n ="), frame(9, "c *Bounded", "Inc")),
 			w(1, at("c.n = c.n + 1 // bump", "n ="), frame(1, "c *Bounded", "Inc")),
 		}, true},
+		{"an unlocked bound check, then the counter re-checked and the fresh value bumped under the lock", []Event{
+			r(1, at("if atomic.LoadInt64(&c.n) < c.max {", "("), frame(1, "c *Bounded", "IncChecked")),
+			w(2, at("c.n = c.n + 1 // checked", "n ="), frame(9, "c *Bounded", "IncChecked")),
+			w(1, at("c.n = c.n + 1 // checked", "n ="), frame(1, "c *Bounded", "IncChecked")),
+		}, false},
+		{"a re-check under the lock, but the value loaded before written back", []Event{
+			r(1, at("if v := atomic.LoadInt64(&c.n); v < c.max {", "("), frame(1, "c *Bounded", "IncStale")),
+			w(2, at("c.n = v + 1 // stale", "n ="), frame(9, "c *Bounded", "IncStale")),
+			w(1, at("c.n = v + 1 // stale", "n ="), frame(1, "c *Bounded", "IncStale")),
+		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

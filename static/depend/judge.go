@@ -518,8 +518,14 @@ func (x *Index) flows(a, b Event, stale bool) Verdict {
 			}
 			if h.kind == "check-then-act" && x.revalidated(a, b) {
 				// a only chose the path that reads its variable
-				// again and decides b on that fresh value.
-				return Verdict{}
+				// again and decides b on that fresh value; what
+				// counts is whether a's value still flows into b's
+				// value or address (a stale value written back).
+				data := *t
+				data.ctrl = map[*ssa.BasicBlock]bool{}
+				if h, ok = x.decides(&data, b, b.Frames[c:]); !ok {
+					return Verdict{}
+				}
 			}
 			if v, ok := x.laterUse(a, b, h); ok {
 				return v

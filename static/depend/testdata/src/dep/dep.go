@@ -527,3 +527,26 @@ func (c *Bounded) Inc() {
 		c.mu.Unlock()
 	}
 }
+
+// IncStale re-checks n under the lock but writes back the value it loaded
+// before: the re-check decides, the stale value is still written.
+func (c *Bounded) IncStale() {
+	if v := atomic.LoadInt64(&c.n); v < c.max {
+		c.mu.Lock()
+		if c.n < c.max {
+			c.n = v + 1 // stale
+		}
+		c.mu.Unlock()
+	}
+}
+
+// IncChecked re-checks n under the lock and bumps the fresh value.
+func (c *Bounded) IncChecked() {
+	if atomic.LoadInt64(&c.n) < c.max {
+		c.mu.Lock()
+		if c.n < c.max {
+			c.n = c.n + 1 // checked
+		}
+		c.mu.Unlock()
+	}
+}
