@@ -521,9 +521,13 @@ func (x *Index) flows(a, b Event, stale bool) Verdict {
 				// again and decides b on that fresh value; what
 				// counts is whether a's value still flows into b's
 				// value or address (a stale value written back).
-				data := *t
-				data.ctrl = map[*ssa.BasicBlock]bool{}
-				if h, ok = x.decides(&data, b, b.Frames[c:]); !ok {
+				data := x.newTaint(t.sc)
+				data.dataOnly = true
+				for _, v := range x.reads(a.Site, data.sc) {
+					data.seed(v)
+				}
+				data.run()
+				if h, ok = x.decides(data, b, b.Frames[c:]); !ok {
 					return Verdict{}
 				}
 			}
