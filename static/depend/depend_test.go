@@ -253,6 +253,11 @@ func TestJudge(t *testing.T) {
 			w(2, at("c.n = v + 1 // stale", "n ="), frame(9, "c *Bounded", "IncStale")),
 			w(1, at("c.n = v + 1 // stale", "n ="), frame(1, "c *Bounded", "IncStale")),
 		}, true},
+		{"a re-check through the fast path's helper: the helper's body is no flow from the first read", []Event{
+			r(1, at("if mark(atomic.LoadUint64(&t.meta)) != 0 { // marked fast", "(&t.meta"), frame(1, "t *Marked", "Lookup")),
+			w(2, at("atomic.StoreUint64(&t.meta, 1)", "("), frame(9, "t *Marked", "Publish")),
+			onVar(1, r(1, at("return t.vals[m] // marked", "["), frame(1, "t *Marked", "Lookup"))),
+		}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

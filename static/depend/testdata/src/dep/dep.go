@@ -550,3 +550,33 @@ func (c *Bounded) IncChecked() {
 		c.mu.Unlock()
 	}
 }
+
+// Marked is a Table whose fast path and locked re-check both go through
+// one plain helper: the helper's body is shared, not a flow from the
+// first read to the second.
+type Marked struct {
+	mu   sync.Mutex
+	meta uint64
+	vals [2]int64
+}
+
+func mark(w uint64) uint64 { return w & 1 }
+
+func (t *Marked) Lookup() int64 {
+	if mark(atomic.LoadUint64(&t.meta)) != 0 { // marked fast
+		return 0
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if m := mark(t.meta); m != 0 {
+		return t.vals[m] // marked
+	}
+	return -1
+}
+
+func (t *Marked) Publish(v int64) {
+	t.mu.Lock()
+	t.vals[1] = v
+	atomic.StoreUint64(&t.meta, 1)
+	t.mu.Unlock()
+}
