@@ -228,6 +228,36 @@ func TestJudge(t *testing.T) {
 			w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")),
 			r(1, at("if c.m[k] > 0 { // peek", "["), frame(1, "c *Cache", "Twice"), frame(3, "c *Cache", "peek")),
 		}, true},
+		{"a lock-free miss, then meta read again under the lock and re-checked: the re-read decides", []Event{
+			r(1, at("if atomic.LoadUint64(&t.meta)&1 != 0 { // fast", "("), frame(1, "t *Table", "Lookup")),
+			w(2, at("atomic.StoreUint64(&t.meta, 1)", "("), frame(9, "t *Table", "Publish")),
+			onVar(1, r(1, at("return t.val // re-validated", "val"), frame(1, "t *Table", "Lookup"))),
+		}, false},
+		{"a lock-free miss, then meta read again under the lock but only returned: no re-check", []Event{
+			r(1, at("if atomic.LoadUint64(&t.meta)&1 != 0 { // blind", "("), frame(1, "t *Table", "Blind")),
+			w(2, at("atomic.StoreUint64(&t.meta, 1)", "("), frame(9, "t *Table", "Publish")),
+			onVar(1, r(1, at("return t.val, t.meta // blind", "val"), frame(1, "t *Table", "Blind"))),
+		}, true},
+		{"an unlocked bound check, then the counter re-read only to be bumped under the lock", []Event{
+			r(1, at("if atomic.LoadInt64(&c.n) < c.max {", "("), frame(1, "c *Bounded", "Inc")),
+			w(2, at("c.n = c.n + 1 // bump", "n ="), frame(9, "c *Bounded", "Inc")),
+			w(1, at("c.n = c.n + 1 // bump", "n ="), frame(1, "c *Bounded", "Inc")),
+		}, true},
+		{"an unlocked bound check, then the counter re-checked and the fresh value bumped under the lock", []Event{
+			r(1, at("if atomic.LoadInt64(&c.n) < c.max {", "("), frame(1, "c *Bounded", "IncChecked")),
+			w(2, at("c.n = c.n + 1 // checked", "n ="), frame(9, "c *Bounded", "IncChecked")),
+			w(1, at("c.n = c.n + 1 // checked", "n ="), frame(1, "c *Bounded", "IncChecked")),
+		}, false},
+		{"a re-check under the lock, but the value loaded before written back", []Event{
+			r(1, at("if v := atomic.LoadInt64(&c.n); v < c.max {", "("), frame(1, "c *Bounded", "IncStale")),
+			w(2, at("c.n = v + 1 // stale", "n ="), frame(9, "c *Bounded", "IncStale")),
+			w(1, at("c.n = v + 1 // stale", "n ="), frame(1, "c *Bounded", "IncStale")),
+		}, true},
+		{"a re-check through the fast path's helper: the helper's body is no flow from the first read", []Event{
+			r(1, at("if mark(atomic.LoadUint64(&t.meta)) != 0 { // marked fast", "(&t.meta"), frame(1, "t *Marked", "Lookup")),
+			w(2, at("atomic.StoreUint64(&t.meta, 1)", "("), frame(9, "t *Marked", "Publish")),
+			onVar(1, r(1, at("return t.vals[m] // marked", "["), frame(1, "t *Marked", "Lookup"))),
+		}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

@@ -71,7 +71,11 @@ type taint struct {
 	use, decisive token.Pos
 	// tested: a tainted value reaches a branch.
 	tested bool
-	work   []ssa.Value
+	// dataOnly: follow values only, not the blocks a branch decides
+	// (nor the phis those paths choose): does a value reach another's
+	// value or address, whatever path it took.
+	dataOnly bool
+	work     []ssa.Value
 	// seeds are the reads the taint starts from: a value stored back
 	// into the variable it was read from (an increment) is not a use.
 	seeds []ssa.Value
@@ -313,7 +317,10 @@ func (t *taint) returned(r *ssa.Return) {
 func (t *taint) call(v ssa.Value, c ssa.CallInstruction) {
 	com := c.Common()
 	g := callee(c)
-	if g != nil && t.sc.fns[g] {
+	// dataOnly takes a plain function's result from its arguments at
+	// each call: its body, shared by every call, would hand one call's
+	// argument to another call's result.
+	if g != nil && t.sc.fns[g] && !t.dataOnly {
 		args := com.Args
 		if com.Value == v && len(g.FreeVars) > 0 {
 			return
@@ -340,6 +347,9 @@ func (t *taint) call(v ssa.Value, c ssa.CallInstruction) {
 // calls of plain functions they make, the results they return, the local
 // variables they set, and the phis where they meet.
 func (t *taint) branch(a *ssa.BasicBlock) {
+	if t.dataOnly {
+		return
+	}
 	t.phis(a)
 	for _, y := range t.x.controlDeps(a.Parent()).dep[a.Index] {
 		t.decide(a.Parent().Blocks[y])

@@ -95,7 +95,9 @@ var (
 //     unit's result: check-then-act, read-modify-write, lookup-then-act;
 //     unless the unit read the variable again at that site in between
 //     (Event.Reread), or the later event reads the checked variable
-//     again and tests it (a re-check: rechecks);
+//     again and tests it (a re-check: rechecks), or every path from a
+//     to b reads a's variable again and that value decides b (a
+//     double-checked re-validation: revalidated);
 //     unless the later event is a compare-and-swap of the variable
 //     against the very value read (casAgainst: a CAS loop); unless a is
 //     a map lookup that missed, b is reached only on the miss, and the
@@ -513,6 +515,21 @@ func (x *Index) flows(a, b Event, stale bool) Verdict {
 				// Whichever value the unit returns, it decided on
 				// a fresh one: a's on one branch, b's on the other.
 				return Verdict{}
+			}
+			if h.kind == "check-then-act" && x.revalidated(a, b) {
+				// a only chose the path that reads its variable
+				// again and decides b on that fresh value; what
+				// counts is whether a's value still flows into b's
+				// value or address (a stale value written back).
+				data := x.newTaint(t.sc)
+				data.dataOnly = true
+				for _, v := range x.reads(a.Site, data.sc) {
+					data.seed(v)
+				}
+				data.run()
+				if h, ok = x.decides(data, b, b.Frames[c:]); !ok {
+					return Verdict{}
+				}
 			}
 			if v, ok := x.laterUse(a, b, h); ok {
 				return v

@@ -473,3 +473,110 @@ func (c *Cache) peek(k string) int {
 	}
 	return 0
 }
+
+// Table's Lookup re-validates under the lock what its lock-free fast
+// path found: the locked re-read of meta, not the first, decides.
+type Table struct {
+	mu   sync.Mutex
+	meta uint64
+	val  int64
+}
+
+func (t *Table) Lookup() int64 {
+	if atomic.LoadUint64(&t.meta)&1 != 0 { // fast
+		return atomic.LoadInt64(&t.val)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.meta&1 != 0 { // locked
+		return t.val // re-validated
+	}
+	return -1
+}
+
+// Blind acts under the lock on its unlocked check: the re-read of meta
+// is returned, not tested.
+func (t *Table) Blind() (int64, uint64) {
+	if atomic.LoadUint64(&t.meta)&1 != 0 { // blind
+		return 0, 0
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.val, t.meta // blind
+}
+
+func (t *Table) Publish(v int64) {
+	t.mu.Lock()
+	t.val = v
+	atomic.StoreUint64(&t.meta, 1)
+	t.mu.Unlock()
+}
+
+// Bounded bumps n under the lock after an unlocked bound check; the
+// locked re-read of n only flows into the write.
+type Bounded struct {
+	mu  sync.Mutex
+	n   int64
+	max int64
+}
+
+func (c *Bounded) Inc() {
+	if atomic.LoadInt64(&c.n) < c.max {
+		c.mu.Lock()
+		c.n = c.n + 1 // bump
+		c.mu.Unlock()
+	}
+}
+
+// IncStale re-checks n under the lock but writes back the value it loaded
+// before: the re-check decides, the stale value is still written.
+func (c *Bounded) IncStale() {
+	if v := atomic.LoadInt64(&c.n); v < c.max {
+		c.mu.Lock()
+		if c.n < c.max {
+			c.n = v + 1 // stale
+		}
+		c.mu.Unlock()
+	}
+}
+
+// IncChecked re-checks n under the lock and bumps the fresh value.
+func (c *Bounded) IncChecked() {
+	if atomic.LoadInt64(&c.n) < c.max {
+		c.mu.Lock()
+		if c.n < c.max {
+			c.n = c.n + 1 // checked
+		}
+		c.mu.Unlock()
+	}
+}
+
+// Marked is a Table whose fast path and locked re-check both go through
+// one plain helper: the helper's body is shared, not a flow from the
+// first read to the second.
+type Marked struct {
+	mu   sync.Mutex
+	meta uint64
+	vals [2]int64
+}
+
+func mark(w uint64) uint64 { return w & 1 }
+
+func (t *Marked) Lookup() int64 {
+	if mark(atomic.LoadUint64(&t.meta)) != 0 { // marked fast
+		return 0
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if m := mark(t.meta); m != 0 {
+		return t.vals[m] // marked
+	}
+	return -1
+}
+
+func (t *Marked) Publish(v int64) {
+	t.mu.Lock()
+	t.vals[1] = v
+	atomic.StoreUint64(&t.meta, 1)
+	t.mu.Unlock()
+}

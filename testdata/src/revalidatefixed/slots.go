@@ -1,0 +1,35 @@
+package revalidatefixed
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Slots hands out at most max slots.
+type Slots struct {
+	mu  sync.Mutex
+	n   int64 // written atomically under mu, loaded without it
+	max int64
+}
+
+// New returns a pool of max slots.
+func New(max int64) *Slots { return &Slots{max: max} }
+
+// Take takes a slot if one is free.
+func (s *Slots) Take() bool { return s.take() }
+
+func (s *Slots) take() bool {
+	if atomic.LoadInt64(&s.n) >= s.max {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.n >= s.max {
+		return false
+	}
+	atomic.StoreInt64(&s.n, s.n+1)
+	return true
+}
+
+// Taken is the number of slots taken.
+func (s *Slots) Taken() int64 { return atomic.LoadInt64(&s.n) }
