@@ -229,26 +229,9 @@ func (x *Index) missKept(evs []Event, i, j int, between []int) bool {
 // its miss branch, and the acts leading to b in a's activation: b itself,
 // or the calls there of the method b ran in; else nil.
 func (x *Index) onMiss(a, b Event) (*ssa.Lookup, []ssa.Instruction) {
-	c := common(a.Frames, b.Frames)
-	if len(a.Frames) != c || len(b.Frames) < c {
+	sc, acts := x.actsOf(a, b)
+	if sc == nil {
 		return nil, nil
-	}
-	fn := x.enclosing(a)
-	if fn == nil {
-		return nil, nil
-	}
-	sc := x.scope(fn)
-	var acts []ssa.Instruction
-	if len(b.Frames) == c {
-		for _, in := range x.instrs[b.Site] {
-			if sc.fns[in.Parent()] {
-				acts = append(acts, in)
-			}
-		}
-	} else if g := x.function(b.Frames[c].Site); g != nil {
-		for _, cs := range x.callsIn(sc, g) {
-			acts = append(acts, cs)
-		}
 	}
 	if len(acts) == 0 {
 		return nil, nil
@@ -842,4 +825,32 @@ func (x *Index) usesAs(e Event, decisive bool) (string, bool) {
 		}
 		t = x.lift(t, x.function(e.Frames[i].Site), parent)
 	}
+}
+
+// actsOf returns the scope of a's activation and the acts leading to b in
+// it: b itself, or the calls there of the method b ran in. The scope is nil
+// when b does not run in a's activation or below it.
+func (x *Index) actsOf(a, b Event) (*scope, []ssa.Instruction) {
+	c := common(a.Frames, b.Frames)
+	if len(a.Frames) != c || len(b.Frames) < c {
+		return nil, nil
+	}
+	fn := x.enclosing(a)
+	if fn == nil {
+		return nil, nil
+	}
+	sc := x.scope(fn)
+	var acts []ssa.Instruction
+	if len(b.Frames) == c {
+		for _, in := range x.instrs[b.Site] {
+			if sc.fns[in.Parent()] {
+				acts = append(acts, in)
+			}
+		}
+	} else if g := x.function(b.Frames[c].Site); g != nil {
+		for _, cs := range x.callsIn(sc, g) {
+			acts = append(acts, cs)
+		}
+	}
+	return sc, acts
 }

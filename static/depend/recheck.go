@@ -17,26 +17,9 @@ import (
 // A re-read that only flows into a write (a counter bumped under the lock
 // after an unlocked bound check) decides nothing and does not count.
 func (x *Index) revalidated(a, b Event) bool {
-	c := common(a.Frames, b.Frames)
-	if len(a.Frames) != c || len(b.Frames) < c {
+	sc, acts := x.actsOf(a, b)
+	if sc == nil {
 		return false
-	}
-	fn := x.enclosing(a)
-	if fn == nil {
-		return false
-	}
-	sc := x.scope(fn)
-	var acts []ssa.Instruction
-	if len(b.Frames) == c {
-		for _, in := range x.instrs[b.Site] {
-			if sc.fns[in.Parent()] {
-				acts = append(acts, in)
-			}
-		}
-	} else if g := x.function(b.Frames[c].Site); g != nil {
-		for _, cs := range x.callsIn(sc, g) {
-			acts = append(acts, cs)
-		}
 	}
 	var from []ssa.Instruction
 	keys := map[any]bool{}
