@@ -272,23 +272,7 @@ func TestInversionsAgainstOracle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := map[string]bool{}
-		for _, a := range res.Anomalies {
-			got[a.Key] = true
-			sched := toInts(a.Schedule.Events())
-			if err := m.CheckSchedule(sched[:len(sched)-2]); err != nil {
-				t.Errorf("trace %d: %s: infeasible schedule %v: %v\n%s", i, a.Key, sched, err, text)
-			}
-			if _, ok := want[a.Key]; !ok {
-				t.Errorf("trace %d: predicted %s %v, which no feasible schedule deadlocks\n%s", i, a.Key, a.Events, text)
-			}
-		}
-		for k, w := range want {
-			real++
-			if !got[k] {
-				t.Errorf("trace %d: missed deadlock %s %v, oracle schedule %v\n%s", i, k, w.Inst, w.Schedule, text)
-			}
-		}
+		real += matchOracle(t, i, text, "deadlock", m, res, want, 2)
 		if t.Failed() {
 			break
 		}

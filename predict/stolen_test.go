@@ -232,23 +232,7 @@ func TestStolenAgainstOracle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := map[string]bool{}
-		for _, a := range res.Anomalies {
-			got[a.Key] = true
-			sched := toInts(a.Schedule.Events())
-			if err := m.CheckSchedule(sched[:len(sched)-3]); err != nil {
-				t.Errorf("trace %d: %s: infeasible schedule %v: %v\n%s", i, a.Key, sched, err, text)
-			}
-			if _, ok := want[a.Key]; !ok {
-				t.Errorf("trace %d: predicted %s %v, which no feasible schedule reaches\n%s", i, a.Key, a.Events, text)
-			}
-		}
-		for k, w := range want {
-			real++
-			if !got[k] {
-				t.Errorf("trace %d: missed stolen partner %s %v, oracle schedule %v\n%s", i, k, w.Inst, w.Schedule, text)
-			}
-		}
+		real += matchOracle(t, i, text, "stolen partner", m, res, want, 3)
 		if t.Failed() {
 			break
 		}

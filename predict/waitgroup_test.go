@@ -246,25 +246,9 @@ func TestEarlyWaitsAgainstOracle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := map[string]bool{}
-		for _, a := range res.Anomalies {
-			got[a.Key] = true
-			// The tail's Wait and Add follow a Wait that did not block in
-			// the replay: only the prefix and the entry run as recorded.
-			sched := toInts(a.Schedule.Events())
-			if err := m.CheckSchedule(sched[:len(sched)-2]); err != nil {
-				t.Errorf("trace %d: %s: infeasible schedule %v: %v\n%s", i, a.Key, sched, err, text)
-			}
-			if _, ok := want[a.Key]; !ok {
-				t.Errorf("trace %d: predicted %s %v, which no feasible schedule reaches\n%s", i, a.Key, a.Events, text)
-			}
-		}
-		for k, w := range want {
-			real++
-			if !got[k] {
-				t.Errorf("trace %d: missed early Wait %s %v, oracle schedule %v\n%s", i, k, w.Inst, w.Schedule, text)
-			}
-		}
+		// The tail's Wait and Add follow a Wait that did not block in
+		// the replay: only the prefix and the entry run as recorded.
+		real += matchOracle(t, i, text, "early Wait", m, res, want, 2)
 		if t.Failed() {
 			break
 		}
