@@ -12,7 +12,11 @@
 // (monitor.go:25). The test passes all the same (it checks only that the
 // monitor stopped and counted); only a leak checker run after it would
 // see the goroutine left, when the test stopped the monitor mid-probe
-// (as it usually does: a probe takes 2 ms of each round). go test -race
+// (as it usually does: a probe takes 2 ms of each round). The test
+// sleeps 9 ms and then waits until a round is counted before it stops
+// the monitor: under load one round can take longer than 9 ms, and a
+// test that stopped before any round (failing "no round counted") would
+// record no probe's send and receive to predict from. go test -race
 // sees nothing: there is no data race.
 //
 // pecanvet predicts the leak from the recorded run (a send and its
