@@ -55,7 +55,9 @@ func Drain() {
 		return
 	}
 	if rp != nil {
-		drainReplay()
+		deadline := time.Now().Add(drainBound)
+		drainReplay(deadline)
+		drainFreed(deadline)
 		return
 	}
 	self := curGoid()
@@ -201,9 +203,8 @@ func blockedState(s string) bool {
 	return false
 }
 
-// drainReplay is Drain under a replay schedule.
-func drainReplay() {
-	deadline := time.Now().Add(drainBound)
+// drainReplay is Drain under a replay schedule, until deadline.
+func drainReplay(deadline time.Time) {
 	mu.Lock()
 	defer mu.Unlock()
 	r, w := rp, rec
@@ -270,6 +271,62 @@ func waitsForTest(w *recorder, g string, buf *[]byte) bool {
 	for _, x := range gs {
 		if x.id == id {
 			return x.testing
+		}
+	}
+	return false
+}
+
+// drainFreed, after drainReplay, holds the test goroutine (until deadline)
+// while a goroutine the test started is runnable after a replay's verdict:
+// the schedule let it go, and what it does next may be the anomaly's
+// consequence. closelog's Log is released at its send just as the close
+// before it decides the verdict; the send then panics, but the test
+// goroutine went on to return, and under load the process ended (or the
+// next listed replay began: leftRunning waits 50 ms) before the panic
+// ran, so the race was reported without its panic in some runs. Only
+// runnable goroutines are waited for: one that sleeps or waits (a
+// ticker's loop, a leaked sender) would hold every replay for the bound,
+// and its timing is the program's own, as in the recorded run. A failed
+// schedule's process exits at once (exitPruned): nothing to wait for.
+func drainFreed(deadline time.Time) {
+	self := curGoid()
+	var buf []byte
+	for time.Now().Before(deadline) {
+		mu.Lock()
+		r, w := rp, rec
+		if r == nil || w == nil || !r.free {
+			mu.Unlock()
+			return
+		}
+		switch r.final.Verdict {
+		case "reproduced", "interrupted", "explored":
+		default:
+			mu.Unlock()
+			return
+		}
+		pending, live := w.liveKids(self)
+		mu.Unlock()
+		if pending == 0 && !anyRunnable(live, &buf) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// anyRunnable reports whether one of the goroutines with the given runtime
+// ids is running or runnable (not sleeping, waiting or in a system call).
+func anyRunnable(ids map[int64]bool, buf *[]byte) bool {
+	if len(ids) == 0 {
+		return false
+	}
+	if *buf == nil {
+		*buf = make([]byte, 64<<10)
+	}
+	var gs []gstate
+	gs, *buf = dumpGoroutines(*buf)
+	for _, g := range gs {
+		if ids[g.id] && (g.state == "running" || g.state == "runnable") {
+			return true
 		}
 	}
 	return false

@@ -1,7 +1,11 @@
 package rt
 
 import (
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -160,5 +164,42 @@ func TestPerturbDeterministic(t *testing.T) {
 	}
 	if h(1, "g1.1", 3) != h(1, "g1.1", 3) || h(1, "g1.1", 3) == h(1, "g1.1", 4) || h(1, "g1.1", 3) == h(2, "g1.1", 3) {
 		t.Errorf("perturbation hash not a function of (seed, name, count)")
+	}
+}
+
+// TestDrainFreed: a goroutine still runnable after the replay's verdict
+// (closelog's Log, whose send on the closed channel panics right after the
+// step that decided it) runs before the test returns, so that what it
+// does is this replay's consequence. The schedule ends at the goroutine's
+// begin (which passes the turn at once, as a send does); with one P the
+// goroutine then yields, and without drainFreed the test goroutine
+// returned first.
+func TestDrainFreed(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	p := filepath.Join(t.TempDir(), "s.sched")
+	os.WriteFile(p, []byte("anomaly race/RW 2 3\ng1 fork @main.go:1:1 n=1\ng1 read x @fig1.go:2:1 n=1\ng1.1 begin n=1\n"), 0o644)
+	v, after, _ := replayOnce(t, p, func() bool {
+		x := heap[int]()
+		var after atomic.Bool
+		id := Go(fGo1)
+		go func() {
+			Begin(id)
+			defer End()
+			W(unsafe.Pointer(x), fWx)
+			*x = 1
+			for start := time.Now(); time.Since(start) < 30*time.Millisecond; {
+				runtime.Gosched() // runnable, not yet done
+			}
+			after.Store(true)
+		}()
+		R(unsafe.Pointer(x), fRx)
+		Drain()
+		return after.Load()
+	})
+	if v.Verdict != "reproduced" {
+		t.Fatalf("verdict %+v, want reproduced", v)
+	}
+	if !after {
+		t.Errorf("the test returned while the goroutine the verdict let go was still runnable")
 	}
 }
