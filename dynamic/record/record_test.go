@@ -213,6 +213,17 @@ func TestSubjectsBehaveAlike(t *testing.T) {
 		for _, name := range tests {
 			plain := testbin.RunTest(ctx, b.Plain[pkg], b.Dirs[pkg], name, nil, time.Minute)
 			rec := b.RecordTest(ctx, pkg, name, filepath.Join(tmp, "t.trace"), time.Minute)
+			// A subject whose outcome is up to the scheduler
+			// (fireforget's test fails when its goroutine runs before
+			// the read, which load makes likely) can differ from one
+			// run to the next, plain or recorded: they behave alike
+			// unless a few more pairs of runs all differ too.
+			for i := 0; i < 3 && plain.Passed != rec.Passed; i++ {
+				plain = testbin.RunTest(ctx, b.Plain[pkg], b.Dirs[pkg], name, nil, time.Minute)
+				if plain.Passed != rec.Passed {
+					rec = b.RecordTest(ctx, pkg, name, filepath.Join(tmp, "t.trace"), time.Minute)
+				}
+			}
 			if plain.Passed != rec.Passed {
 				t.Errorf("%s %s: passed %v plain, %v recorded\n%s", pkg, name, plain.Passed, rec.Passed, rec.Output)
 			}
