@@ -223,6 +223,16 @@ func TestJudge(t *testing.T) {
 			w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")),
 			r(1, at("v, ok := c.m[k] // drop", "["), frame(1, "c *Cache", "Expiry"), frame(3, "c *Cache", "drop")),
 		}, false},
+		{"a range's delete, another's lookup of one key, then the next step's delete: each entry is before or after", []Event{
+			w(1, at("delete(c.m, k) // dropped", "("), frame(1, "c *Cache", "Expiry"), frame(2, "c *Cache", "drop")),
+			r(2, at("v, ok := c.m[k]", "["), frame(9, "c *Cache", "load")),
+			w(1, at("delete(c.m, k) // dropped", "("), frame(1, "c *Cache", "Expiry"), frame(3, "c *Cache", "drop")),
+		}, false},
+		{"a range's delete, another's len of the map, then the next step's delete: an intermediate count", []Event{
+			w(1, at("delete(c.m, k) // dropped", "("), frame(1, "c *Cache", "Expiry"), frame(2, "c *Cache", "drop")),
+			r(2, at("if n := len(c.m); n > 0 { // size", "("), frame(9, "c *Cache", "Size")),
+			w(1, at("delete(c.m, k) // dropped", "("), frame(1, "c *Cache", "Expiry"), frame(3, "c *Cache", "drop")),
+		}, true},
 		{"a range's write, another's insert, then a read back of that key in the same step", []Event{
 			w(1, at("func (c *Cache) zero(k string) { c.m[k] = 0 }", "["), frame(1, "c *Cache", "Twice"), frame(2, "c *Cache", "zero")),
 			w(2, at("c.m[k] = v", "["), frame(9, "c *Cache", "store")),

@@ -175,7 +175,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.handoff(a, evs[reads[0]]) {
+				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {
