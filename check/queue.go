@@ -545,7 +545,9 @@ func (q *replayQueue) startBatch(is []int) {
 					continue
 				}
 				v, d := vs[k], vs[k].Wall
-				if it := q.items[i]; stalledOnLate(v, it.p) && q.ctx.Err() == nil {
+				if it := q.items[i]; (stalledOnLate(v, it.p) || v.Verdict == replay.WrongObject) && q.ctx.Err() == nil {
+					// (Alone, runReplay runs it again: a wrong object
+					// may be a map's iteration order, wrongObjectRuns.)
 					start := time.Now()
 					v = runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, entries[k].Dir+"-alone", entries[k].Opt)
 					d += time.Since(start)

@@ -351,7 +351,7 @@ func (c *testCheck) notes() {
 func replayRetrying(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, o replay.Options) replay.Verdict {
 	run := func(dir string) replay.Verdict {
 		if p.s != nil {
-			return replay.Run(ctx, b, pkg, test, p.s, dir, o)
+			return replayRun(ctx, b, pkg, test, p.s, dir, o)
 		}
 		if err := p.writeFile(); err != nil {
 			return replay.Verdict{Verdict: replay.Ended, Message: "writing the schedule: " + err.Error(), Steps: p.steps}
@@ -363,8 +363,28 @@ func replayRetrying(ctx context.Context, b *testbin.Build, pkg, test string, p p
 		o.Stall = 4 * stallOf(o)
 		v = run(dir + "-retry")
 	}
+	for i := 1; i < wrongObjectRuns && v.Verdict == replay.WrongObject && ctx.Err() == nil; i++ {
+		v = run(fmt.Sprintf("%s-again%d", dir, i))
+	}
 	return v
 }
+
+// replayRun is replay.Run (a variable for tests).
+var replayRun = replay.Run
+
+// wrongObjectRuns is how many times a schedule whose replay touched other
+// objects than the prediction's is replayed in all. Go starts every range
+// over a map at a random entry, and the schedule names the n-th access at
+// a site in the range's body, not the entry: in a replay the n-th access
+// can touch another entry than it did in the recording. cache2go's
+// generated driver (MostAccessed, whose range reads each item's
+// accessCount, against Value's KeepAlive) lost its race to a wrong-object
+// replay in about 1 run of 8: a two-item map's order comes out reversed
+// that often. Another run of the same schedule usually ranges in the
+// recorded order; a mismatch of another cause stays one, at the cost of
+// these few replays (wrong-object verdicts are rare: 3 of 219 replays of
+// cache2go).
+const wrongObjectRuns = 4
 
 // stalledOnLate reports whether replay v stopped because nothing moved for
 // the stall bound while the goroutine owning the awaited step was not

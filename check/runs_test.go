@@ -1,11 +1,13 @@
 package check
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
@@ -71,5 +73,37 @@ func TestCandidatesFirst(t *testing.T) {
 	}
 	if got := candidatesFirst(preds, nil); len(got) != len(preds) || got[0].a.Key != "x1" {
 		t.Errorf("without candidates the order changed: %v", got)
+	}
+}
+
+// TestWrongObjectAgain: a wrong-object replay is run again (the n-th
+// access in a range over a map touches a random entry), up to
+// wrongObjectRuns in all; other failures are not.
+func TestWrongObjectAgain(t *testing.T) {
+	defer func(f func(context.Context, *testbin.Build, string, string, *trace.Schedule, string, replay.Options) replay.Verdict) {
+		replayRun = f
+	}(replayRun)
+	s := &trace.Schedule{Pattern: "race/WR", Anomaly: []int{0, 1}, Steps: []trace.Step{{G: "g1", Op: trace.Write, Obj: "x", N: 1}, {G: "g2", Op: trace.Read, Obj: "x", N: 1}}}
+	for _, c := range []struct {
+		verdicts []string // what the runs give, in turn (the last from then on)
+		want     string
+		runs     int
+	}{
+		{[]string{replay.WrongObject, replay.Reproduced}, replay.Reproduced, 2},
+		{[]string{replay.WrongObject, replay.WrongObject, replay.WrongObject, replay.Reproduced}, replay.Reproduced, 4},
+		{[]string{replay.WrongObject}, replay.WrongObject, wrongObjectRuns},
+		{[]string{replay.Diverged, replay.Reproduced}, replay.Diverged, 1},
+		{[]string{replay.Reproduced}, replay.Reproduced, 1},
+	} {
+		runs := 0
+		replayRun = func(context.Context, *testbin.Build, string, string, *trace.Schedule, string, replay.Options) replay.Verdict {
+			v := c.verdicts[min(runs, len(c.verdicts)-1)]
+			runs++
+			return replay.Verdict{Verdict: v, Step: 2, Steps: 2}
+		}
+		v := replayRetrying(context.Background(), nil, "p", "TestX", prediction{s: s}, t.TempDir(), replay.Options{})
+		if v.Verdict != c.want || runs != c.runs {
+			t.Errorf("%v: %s after %d runs, want %s after %d", c.verdicts, v.Verdict, runs, c.want, c.runs)
+		}
 	}
 }
