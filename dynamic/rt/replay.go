@@ -981,17 +981,8 @@ func (r *replayer) watch() {
 		// millisecond was most of a replay's CPU (pprof). The first dump
 		// after a pause still comes at a millisecond unless one was just
 		// taken: deadlocks are judged as fast as before (conc: 120 ms).
-		//
-		// Once a wait that only a timer or I/O could end has lasted the
-		// quiet bound, the next dump decides; it comes then, not up to
-		// idle/4 later (on ratelimit's mock-clock waits the deadlock
-		// verdict came at 110–190 ms for a 100 ms bound).
 		idle := now.Sub(idleSince)
-		gap := max(idle/4, 4*dumpCost)
-		if quiet := r.quietFor(); !r.quietSince.IsZero() && now.Sub(r.quietSince) >= quiet {
-			gap = 4 * dumpCost
-		}
-		if idle < time.Millisecond || now.Sub(lastDump) < gap {
+		if idle < time.Millisecond || now.Sub(lastDump) < max(idle/4, 4*dumpCost) {
 			mu.Unlock()
 			continue
 		}
@@ -1144,7 +1135,13 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 			outside, unstarted = true, true
 		}
 	}
-	quiet := r.quietFor()
+	quiet := r.quiet
+	if r.free {
+		// After the verdict every goroutine runs free on the real clock:
+		// a wait that I/O or a timer outside the clock may end is a hang
+		// only once it has lasted freeQuiet.
+		quiet = max(quiet, freeQuiet)
+	}
 	if len(q.soft) > 0 {
 		if r.quietSince.IsZero() {
 			r.quietSince = now
@@ -1211,18 +1208,6 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 	}
 	r.decide(v)
 	return ""
-}
-
-// quietFor is how long every goroutine must have waited, some of them in
-// waits a timer or I/O may end, for quiescent to decide (mu held).
-func (r *replayer) quietFor() time.Duration {
-	if r.free {
-		// After the verdict every goroutine runs free on the real clock:
-		// a wait that I/O or a timer outside the clock may end is a hang
-		// only once it has lasted freeQuiet.
-		return max(r.quiet, freeQuiet)
-	}
-	return r.quiet
 }
 
 // seen reports whether goroutine g ever reached a gate.
