@@ -99,7 +99,10 @@ func start(path string) error {
 // Events still held back wait for records that other goroutines are about
 // to make (a send whose receive is already recorded): finish gives them up
 // to finishGrace to arrive before writing the rest regardless.
-func finish(reason string) error {
+func finish(reason string) error { return finishWithin(reason, finishGrace) }
+
+// finishWithin is finish giving held events up to grace (ns) to arrive.
+func finishWithin(reason string, grace int64) error {
 	mu.Lock()
 	w := rec
 	if w == nil {
@@ -109,7 +112,7 @@ func finish(reason string) error {
 	if rp != nil {
 		rp.ended(reason)
 	}
-	deadline := now() + finishGrace
+	deadline := now() + grace
 	for i := 0; w.hb.n > 0 && now() < deadline; i++ {
 		mu.Unlock()
 		if i < 10 {
