@@ -508,7 +508,7 @@ func (g *gen) call(named *types.Named, recv, m string, vals *values, s *setup, s
 		for _, a := range c.Args {
 			args = append(args, g.render(s, a))
 		}
-	} else if args, ok = vals.args[named.Obj().Name()+"."+m]; !ok {
+	} else if args, ok = vals.args[named.Obj().Name()+"."+m]; !ok || !fits(args, sig) {
 		if args, ok = g.args(sig); !ok {
 			return ""
 		}
@@ -523,6 +523,31 @@ func (g *gen) call(named *types.Named, recv, m string, vals *values, s *setup, s
 		rs[i] = "r" + strconv.Itoa(i)
 	}
 	return "func() []interface{} { " + strings.Join(rs, ", ") + " := " + call + "; return []interface{}{" + strings.Join(rs, ", ") + "} }"
+}
+
+// fits reports whether the constants args, harvested from any call of the
+// method, can be passed to sig: a generic type's tests call it on other
+// instances (haxmap's Map[int, string].GetOrSet(1, "one") beside a setup
+// building a Map[int, *Animal]).
+func fits(args []string, sig *types.Signature) bool {
+	n := sig.Params().Len()
+	if len(args) != n && !(sig.Variadic() && len(args) >= n-1) {
+		return false
+	}
+	for i, a := range args {
+		var t types.Type
+		if sig.Variadic() && i >= n-1 {
+			t = sig.Params().At(n - 1).Type().(*types.Slice).Elem()
+		} else {
+			t = sig.Params().At(i).Type()
+		}
+		// A constant is judged alone; anything else is left to the
+		// driver's type check.
+		if tv, err := types.Eval(token.NewFileSet(), nil, token.NoPos, a); err == nil && !types.AssignableTo(tv.Type, t) {
+			return false
+		}
+	}
+	return true
 }
 
 // helper is the code shared by the drivers of a file: see the package

@@ -103,6 +103,37 @@ type testFunc struct {
 	// calls of the package's methods on local variables of the test's
 	// own scope, in order.
 	calls []recvCall
+	// cyclic: the paths of p's imports that import the package under
+	// test, which its driver file cannot import.
+	cyclic map[string]bool
+}
+
+// importsOf says which of p's imports import path, directly or not.
+func importsOf(p *packages.Package, path string) map[string]bool {
+	memo := map[*packages.Package]bool{}
+	var dep func(q *packages.Package) bool
+	dep = func(q *packages.Package) bool {
+		if v, seen := memo[q]; seen {
+			return v
+		}
+		memo[q] = false // a cycle is no path
+		v := false
+		for _, r := range q.Imports {
+			if r.PkgPath == path || dep(r) {
+				v = true
+				break
+			}
+		}
+		memo[q] = v
+		return v
+	}
+	out := map[string]bool{}
+	for ip, q := range p.Imports {
+		if ip != path && dep(q) {
+			out[ip] = true
+		}
+	}
+	return out
 }
 
 type recvCall struct {
@@ -177,6 +208,7 @@ func testFuncs(path string, tests []*packages.Package) []*testFunc {
 		if p == nil || p.TypesInfo == nil {
 			continue
 		}
+		cyclic := importsOf(p, path)
 		for i, f := range p.Syntax {
 			if i >= len(p.CompiledGoFiles) || !strings.HasSuffix(p.CompiledGoFiles[i], "_test.go") {
 				continue
@@ -193,7 +225,7 @@ func testFuncs(path string, tests []*packages.Package) []*testFunc {
 						break
 					}
 				}
-				tf := &testFunc{p: p, fd: fd, src: src}
+				tf := &testFunc{p: p, fd: fd, src: src, cyclic: cyclic}
 				scope := p.TypesInfo.Scopes[fd.Type]
 				for k, st := range fd.Body.List {
 					ast.Inspect(st, func(n ast.Node) bool {
@@ -331,8 +363,16 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 			if obj == nil || obj.Parent() == nil {
 				return true // a field, a method, a definition
 			}
-			if _, ok := obj.(*types.PkgName); ok {
-				return true // the driver file imports it (render)
+			if pn, isPkg := obj.(*types.PkgName); isPkg {
+				// The driver file imports it (render), unless it
+				// imports the package under test: the driver file is
+				// in that package, and the import would be a cycle
+				// (go-quartz's quartz tests build every job with its
+				// job package, which imports quartz).
+				if tf.cyclic[pn.Imported().Path()] {
+					ok = false
+				}
+				return true
 			}
 			if obj.Pkg() != nil && obj.Parent() == obj.Pkg().Scope() {
 				if strings.HasSuffix(obj.Pkg().Path(), "_test") && !helpers[obj] && add[obj] == nil {
@@ -675,6 +715,18 @@ func (g *gen) render(s *setup, node ast.Node) string {
 		copied[h.obj] = true
 	}
 	ast.Inspect(node, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.CompositeLit); ok {
+			// A positional literal of a struct with unexported fields
+			// (haxmap's internal test: &Animal{"cat"}) is written keyed:
+			// the driver is type-checked in a copy of the package,
+			// whose unexported fields go/types then takes for
+			// another package's (the build itself would accept it).
+			for i, f := range positionalFields(s.info, lit) {
+				at := tf.Offset(lit.Elts[i].Pos())
+				edits = append(edits, edit{at, at, f + ": "})
+			}
+			return true
+		}
 		if id, ok := n.(*ast.Ident); ok {
 			obj := s.info.Uses[id]
 			if obj == nil {
@@ -705,7 +757,14 @@ func (g *gen) render(s *setup, node ast.Node) string {
 		}
 		return true
 	})
-	sort.Slice(edits, func(i, j int) bool { return edits[i].from < edits[j].from })
+	// An insertion goes before a replacement at the same place (a key
+	// before a renamed helper).
+	sort.SliceStable(edits, func(i, j int) bool {
+		if edits[i].from != edits[j].from {
+			return edits[i].from < edits[j].from
+		}
+		return edits[i].from == edits[i].to && edits[j].from != edits[j].to
+	})
 	var b strings.Builder
 	at := start
 	for _, e := range edits {
@@ -740,4 +799,37 @@ func inFuncLit(st ast.Stmt, call *ast.CallExpr) bool {
 		return !in
 	})
 	return in
+}
+
+// positionalFields returns the field names of the elements of lit, a
+// positional struct literal with an unexported field; nil otherwise.
+func positionalFields(info *types.Info, lit *ast.CompositeLit) []string {
+	if len(lit.Elts) == 0 {
+		return nil
+	}
+	if _, keyed := lit.Elts[0].(*ast.KeyValueExpr); keyed {
+		return nil
+	}
+	tv, ok := info.Types[lit]
+	if !ok {
+		return nil
+	}
+	st, ok := tv.Type.Underlying().(*types.Struct)
+	if !ok || st.NumFields() != len(lit.Elts) {
+		return nil
+	}
+	names := make([]string, st.NumFields())
+	unexported := false
+	for i := range names {
+		f := st.Field(i)
+		if f.Name() == "_" {
+			return nil // a blank field cannot be keyed
+		}
+		names[i] = f.Name()
+		unexported = unexported || !f.Exported()
+	}
+	if !unexported {
+		return nil
+	}
+	return names
 }
