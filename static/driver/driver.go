@@ -233,6 +233,9 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 		tfs := testFuncs(path, []*packages.Package{v.test, v.xtest})
 		for i := range pairs {
 			pairs[i].setup = findSetup(path, tfs, &pairs[i])
+			if pairs[i].setup == nil {
+				pairs[i].why = constructedWhere(p, []*packages.Package{v.test, v.xtest}, pairs[i].typ)
+			}
 		}
 		pairs = instantiate(host, pairs, []*packages.Package{v.test, v.xtest}, res.Candidates[path])
 		src, drivers, notes := emitChecked(host, []*packages.Package{v.test, v.xtest}, pairs, vals, std)
@@ -301,6 +304,9 @@ type pair struct {
 	// noSetup says why a test's setup was not used although a test
 	// calls the methods (it does not compile in the driver).
 	noSetup string
+	// why says, for a pair without a setup, why no test's is copied
+	// (see constructedWhere).
+	why string
 }
 
 func (pr *pair) test() string  { return Prefix + "_" + pr.typ + "_" + pr.m0 + "_" + pr.m1 }

@@ -534,7 +534,7 @@ func TestSetupConstructionOnly(t *testing.T) {
 	t.Logf("%s", src)
 	want := map[string][]string{
 		"Put and Put":           {"p, err := NewPool(2, WithName(name))", "up to its first call of Name: its construction of the receiver only", "p.Put("},
-		"Inc and Inc":           {"c := NewCounter()", "// Left out: line 25, a call of the test's own helper.", "c.Inc()"},
+		"Inc and Inc":           {"c := NewCounter()", "// Left out: line 26, a call of the test's own helper.", "c.Inc()"},
 		"Mark and Mark":         {"tm := NewTimer(\"t\")", "tm.meter.Mark()"},
 		"Publish and Subscribe": {"b := New()", "b.(*EventBus).Publish(\"a\")", "b.(*EventBus).Subscribe(\"a\", func() { n++ })"},
 	}
@@ -579,6 +579,15 @@ func TestSetupImportsOnlyTheTests(t *testing.T) {
 	}
 	if !strings.HasPrefix(found.Setup, "TestInc (") {
 		t.Errorf("setup %q, want TestInc's (notes %q)", found.Setup, res.Notes)
+	}
+	// A variable of the external test set once from a constant is
+	// copied (go-quartz's worldtimeapiURL).
+	for _, b := range res.Files {
+		for _, w := range []string{"var pecanvetx_first = 1", "l := ledger.NewLedger(pecanvetx_first)"} {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("the driver file lacks %q:\n%s", w, b)
+			}
+		}
 	}
 	for _, n := range res.Notes {
 		if strings.Contains(n.Text, "compile") {
@@ -771,5 +780,23 @@ func TestSetupPositionalLiteral(t *testing.T) {
 	}
 	if !strings.Contains(src, `cat := &animal{name: "cat"}`) {
 		t.Errorf("the literal is not keyed:\n%s", src)
+	}
+}
+
+// TestNoSetupSaysWhy: a driver of a type no test constructs says so, and
+// where the package builds one, in its comment and in the skip its
+// zero-value receiver's panic causes.
+func TestNoSetupSaysWhy(t *testing.T) {
+	res := generateIn(t, "drvnosetup")
+	var src string
+	for _, b := range res.Files {
+		src = string(b)
+	}
+	want := "no test or example constructs buffer (the package builds one in Run (buf.go:27), which no driver copies)"
+	if !strings.Contains(src, "// "+want+".") {
+		t.Errorf("the driver's comment lacks %q:\n%s", want, src)
+	}
+	if !strings.Contains(src, `}, "`+want+`; the driver's receiver is its zero value")`) {
+		t.Errorf("the driver does not hand pecanvetDrive the reason:\n%s", src)
 	}
 }

@@ -585,7 +585,10 @@ type pecanvetCase struct {
 // package documentation of static/driver). Calls that do not return
 // within pecanvetWait (a loop that runs until another call stops it) skip
 // the test: a driver cannot tell such a method's outcome.
-func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase) {
+//
+// why, if given, says how the receiver was built when no test's setup
+// was copied, for the skip without a usable receiver.
+func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase, why ...string) {
 	// A setup that hands out one shared receiver (cache2go's Cache(name)
 	// returns the table registered under the name) gives no fresh case:
 	// each order starts from what the previous case left, timers
@@ -624,6 +627,9 @@ func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase) {
 			// Each call ends the receiver's use (puddle's Release and
 			// ReleaseUnused): the other panics after it.
 			t.Skipf("pecanvet driver: calling %s one after the other panics in both orders (%v), each alone not: the calls exclude each other", calls, panics[0])
+		}
+		if len(why) > 0 {
+			t.Skipf("pecanvet driver: calling %s one after the other panics (%v): no usable receiver: %s", calls, panics[0], why[0])
 		}
 		t.Skipf("pecanvet driver: calling %s one after the other panics (%v): no usable receiver", calls, panics[0])
 	case panics[0] != nil || panics[2] != nil:
@@ -864,11 +870,26 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 		fmt.Fprintf(&b, ",\n// set up as %s (%s) sets one up", s.test, s.at)
 	} else if pr.noSetup != "" {
 		fmt.Fprintf(&b, ".\n// %s", pr.noSetup)
+	} else if pr.why != "" {
+		fmt.Fprintf(&b, ";\n// %s", pr.why)
 	}
 	fmt.Fprintf(&b, ".\nfunc %s(t *testing.T) {\npecanvetDrive(t, %q, func() pecanvetCase {\n", pr.test(), pr.calls())
 	var cleanup []string
+	why := ""
 	if s == nil {
-		fmt.Fprintf(&b, "x := %s\n", g.receiver(named, vals))
+		x := g.receiver(named, vals)
+		fmt.Fprintf(&b, "x := %s\n", x)
+		why = pr.why
+		if pr.noSetup != "" {
+			why = strings.TrimSuffix(pr.noSetup, ".")
+		}
+		if why != "" {
+			how := "built as " + strings.TrimSpace(x)
+			if strings.HasPrefix(x, "new(") {
+				how = "its zero value"
+			}
+			why += "; the driver's receiver is " + how
+		}
 	} else {
 		which := pr.m0
 		if pr.m1 != pr.m0 {
@@ -926,7 +947,11 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 	if len(cleanup) > 0 {
 		fmt.Fprintf(&b, "Cleanup: func() {\n%s\n},\n", strings.Join(cleanup, "\n"))
 	}
-	b.WriteString("}\n})\n}\n")
+	if why != "" {
+		fmt.Fprintf(&b, "}\n}, %q)\n}\n", why)
+	} else {
+		b.WriteString("}\n})\n}\n")
+	}
 	return b.String()
 }
 

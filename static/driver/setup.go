@@ -584,11 +584,17 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 }
 
 // helperDecl finds the declaration of obj, a function, type or constant
-// of tf's package (an external test), with a type's methods; nil for
-// anything else (a variable: a copy would be another variable).
+// of tf's package (an external test), with a type's methods, or a
+// variable set from a constant that nothing sets again (go-quartz's
+// worldtimeapiURL), whose copy holds the same value; nil for anything
+// else (another variable: its copy would be another variable).
 func (tf *testFunc) helperDecl(obj types.Object) *helperDecl {
-	switch obj.(type) {
+	switch obj := obj.(type) {
 	case *types.Func, *types.TypeName, *types.Const:
+	case *types.Var:
+		if !tf.constVar(obj) {
+			return nil
+		}
 	default:
 		return nil
 	}
@@ -638,6 +644,42 @@ func (tf *testFunc) helperDecl(obj types.Object) *helperDecl {
 		}
 	}
 	return d
+}
+
+// constVar reports whether v, a package-level variable of tf's package,
+// is declared alone with a constant value and never set again (assigned,
+// incremented or its address taken) in the package.
+func (tf *testFunc) constVar(v *types.Var) bool {
+	info := tf.p.TypesInfo
+	declared, set := false, false
+	for _, f := range tf.p.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			var targets []ast.Expr
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if info.Defs[id] == v {
+						declared = len(n.Names) == 1 && len(n.Values) == 1 && info.Types[n.Values[i]].Value != nil
+					}
+				}
+			case *ast.AssignStmt:
+				targets = n.Lhs
+			case *ast.IncDecStmt:
+				targets = []ast.Expr{n.X}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					targets = []ast.Expr{n.X}
+				}
+			}
+			for _, e := range targets {
+				if id, ok := ast.Unparen(e).(*ast.Ident); ok && info.Uses[id] == v {
+					set = true
+				}
+			}
+			return true
+		})
+	}
+	return declared && !set
 }
 
 // nodes are the declarations d copies.
@@ -832,4 +874,80 @@ func positionalFields(info *types.Info, lit *ast.CompositeLit) []string {
 		return nil
 	}
 	return names
+}
+
+// constructedWhere says why no test's setup builds a receiver of the
+// package's type typ: no test or example constructs one (and where the
+// package itself does, if it does), or the tests construct one only where
+// a driver cannot copy it. A driver whose receiver then panics says so
+// when it skips, instead of a bare "no usable receiver" (cockroach69408's
+// blockingBuffer: its test calls runBlockingBuffer, which builds one
+// with a callback; its zero value panics in Push).
+func constructedWhere(p *packages.Package, tests []*packages.Package, typ string) string {
+	tn, ok := p.Types.Scope().Lookup(typ).(*types.TypeName)
+	if !ok {
+		return ""
+	}
+	// builds finds, in the files of q that test selects, the first
+	// expression that yields a T or *T: a literal, new(T), or a call of
+	// a function of the package returning one.
+	builds := func(q *packages.Package, test bool) string {
+		for i, f := range q.Syntax {
+			if i >= len(q.CompiledGoFiles) || strings.HasSuffix(q.CompiledGoFiles[i], "_test.go") != test {
+				continue
+			}
+			found := ""
+			ast.Inspect(f, func(n ast.Node) bool {
+				if found != "" {
+					return false
+				}
+				var t types.Type
+				switch n := n.(type) {
+				case *ast.CompositeLit:
+					t = q.TypesInfo.TypeOf(n)
+				case *ast.CallExpr:
+					if fn, _ := typeutil.Callee(q.TypesInfo, n).(*types.Func); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == p.PkgPath {
+						t = q.TypesInfo.TypeOf(n)
+						if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 {
+							t = tup.At(0).Type()
+						}
+					} else if b, ok := typeutil.Callee(q.TypesInfo, n).(*types.Builtin); ok && b.Name() == "new" {
+						t = q.TypesInfo.TypeOf(n)
+					}
+				}
+				if t == nil {
+					return true
+				}
+				if nt := namedOf(t); nt != nil && nt.Obj().Name() == tn.Name() && nt.Obj().Pkg() != nil && nt.Obj().Pkg().Path() == p.PkgPath {
+					pos := q.Fset.Position(n.Pos())
+					found = filepath.Base(pos.Filename) + ":" + strconv.Itoa(pos.Line)
+					for _, d := range f.Decls {
+						if fd, ok := d.(*ast.FuncDecl); ok && fd.Pos() <= n.Pos() && n.End() <= fd.End() {
+							found = fd.Name.Name + " (" + found + ")"
+						}
+					}
+				}
+				return true
+			})
+			if found != "" {
+				return found
+			}
+		}
+		return ""
+	}
+	for _, q := range tests {
+		if q == nil || q.TypesInfo == nil {
+			continue
+		}
+		if at := builds(q, true); at != "" {
+			return "the tests construct " + typ + " (" + at + ") only where a driver cannot copy it (inside a goroutine or function literal, or with what only the tests have)"
+		}
+	}
+	why := "no test or example constructs " + typ
+	if p.TypesInfo != nil {
+		if at := builds(p, false); at != "" {
+			why += " (the package builds one in " + at + ", which no driver copies)"
+		}
+	}
+	return why
 }
