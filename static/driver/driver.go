@@ -174,6 +174,21 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 		host := p // the package the driver file joins
 		if v.test == nil && v.xtest == nil {
 			pairs = allPairs(p)
+			// Its candidates too, so that check -candidates says what
+			// became of each (issue 27's account shape has no tests):
+			// each pair of them that allPairs drives carries it.
+			if cands, err := safeCandidates(p); err == nil && len(cands) > 0 {
+				res.Candidates[path] = listCandidates(p, cands)
+				index := map[string]int{}
+				for i, pr := range pairs {
+					index[pr.typ+"."+pr.m0+"."+pr.m1] = i
+				}
+				for _, cp := range candidatePairs(p, cands) {
+					if i, ok := index[cp.typ+"."+cp.m0+"."+cp.m1]; ok {
+						pairs[i].cands = append(pairs[i].cands, cp.cands...)
+					}
+				}
+			}
 		} else {
 			if v.test != nil {
 				host = v.test

@@ -800,3 +800,19 @@ func TestNoSetupSaysWhy(t *testing.T) {
 		t.Errorf("the driver does not hand pecanvetDrive the reason:\n%s", src)
 	}
 }
+
+// TestNoTestsCandidates: a package without tests (issue 27's account
+// shape) has its candidates listed, each driven by the driver of its
+// pair, so that check -candidates says what became of it.
+func TestNoTestsCandidates(t *testing.T) {
+	res := generateIn(t, "drvgenericnotest")
+	cands := res.Candidates["subjects/drvgenericnotest"]
+	if len(cands) == 0 {
+		t.Fatalf("no candidates listed (notes %q)", res.Notes)
+	}
+	for _, c := range cands {
+		if c.Driver == "" {
+			t.Errorf("candidate %s at %s (%s) not driven: %s", c.ID, c.Site, c.Contexts, c.NoDriver)
+		}
+	}
+}
