@@ -58,7 +58,7 @@ func joinExtra(pkgs []*packages.Package, extra map[string][]byte) []note.Note {
 		}
 		var errs []string
 		conf := &types.Config{
-			Importer: hostImporter(host),
+			Importer: hostImporter(host, pkgs),
 			Sizes:    types.SizesFor("gc", runtime.GOARCH),
 			Error:    func(err error) { errs = append(errs, err.Error()) },
 		}
@@ -123,12 +123,24 @@ func extraHost(pkgs []*packages.Package, path string) int {
 }
 
 // hostImporter imports for a package checked again with a driver file,
-// which may import packages the package does not (importLoaded).
-func hostImporter(host *packages.Package) types.Importer {
+// which may import packages the package does not (importLoaded): also
+// those its external tests import, from which the driver's setups are
+// copied (go-quartz's job tests import its internal/assert, which job
+// does not).
+func hostImporter(host *packages.Package, pkgs []*packages.Package) types.Importer {
 	var fallback types.Importer
 	return importerFunc(func(path string) (*types.Package, error) {
 		if path == "unsafe" {
 			return types.Unsafe, nil
+		}
+		if host.Imports[path] == nil {
+			for _, p := range pkgs {
+				if p.PkgPath == host.PkgPath+"_test" {
+					if ip := p.Imports[path]; ip != nil && ip.Types != nil {
+						return ip.Types, nil
+					}
+				}
+			}
 		}
 		return importLoaded(host, path, true, &fallback)
 	})

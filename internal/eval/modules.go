@@ -569,6 +569,12 @@ func (c driverCount) why() string {
 // count by reason.
 func skipClass(why string) string {
 	switch {
+	case strings.Contains(why, "no usable receiver: no test or example constructs"):
+		// Not a defect of the driver (issue 27): nothing shows how
+		// the type is built.
+		return "no usable receiver, and no test constructs the type (the calls panic one after the other)"
+	case strings.Contains(why, "no usable receiver: the tests construct"):
+		return "no usable receiver although the tests construct the type (the calls panic one after the other)"
 	case strings.Contains(why, "no usable receiver"):
 		return "no usable receiver (the calls panic one after the other)"
 	case strings.Contains(why, "exclude each other"):

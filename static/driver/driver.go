@@ -174,6 +174,25 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 		host := p // the package the driver file joins
 		if v.test == nil && v.xtest == nil {
 			pairs = allPairs(p)
+			// Its candidates too, so that check -candidates says what
+			// became of each (issue 27's account shape has no tests):
+			// each pair of them that allPairs drives carries it. (None
+			// for a package without pairs: the analysis costs time.)
+			if len(pairs) == 0 {
+				continue
+			}
+			if cands, err := safeCandidates(p); err == nil && len(cands) > 0 {
+				res.Candidates[path] = listCandidates(p, cands)
+				index := map[string]int{}
+				for i, pr := range pairs {
+					index[pr.typ+"."+pr.m0+"."+pr.m1] = i
+				}
+				for _, cp := range candidatePairs(p, cands) {
+					if i, ok := index[cp.typ+"."+cp.m0+"."+cp.m1]; ok {
+						pairs[i].cands = append(pairs[i].cands, cp.cands...)
+					}
+				}
+			}
 		} else {
 			if v.test != nil {
 				host = v.test
@@ -233,9 +252,12 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 		tfs := testFuncs(path, []*packages.Package{v.test, v.xtest})
 		for i := range pairs {
 			pairs[i].setup = findSetup(path, tfs, &pairs[i])
+			if pairs[i].setup == nil {
+				pairs[i].why = constructedWhere(p, []*packages.Package{v.test, v.xtest}, pairs[i].typ)
+			}
 		}
 		pairs = instantiate(host, pairs, []*packages.Package{v.test, v.xtest}, res.Candidates[path])
-		src, drivers, notes := emitChecked(host, pairs, vals, std)
+		src, drivers, notes := emitChecked(host, []*packages.Package{v.test, v.xtest}, pairs, vals, std)
 		res.Notes = append(res.Notes, notes...)
 		if src != "" {
 			res.Files[filepath.Join(filepath.Dir(p.GoFiles[0]), File)] = []byte(src)
@@ -301,6 +323,9 @@ type pair struct {
 	// noSetup says why a test's setup was not used although a test
 	// calls the methods (it does not compile in the driver).
 	noSetup string
+	// why says, for a pair without a setup, why no test's is copied
+	// (see constructedWhere).
+	why string
 }
 
 func (pr *pair) test() string  { return Prefix + "_" + pr.typ + "_" + pr.m0 + "_" + pr.m1 }
@@ -541,22 +566,22 @@ func usesSync(t types.Type) bool {
 }
 
 // emitChecked writes the drivers of pairs into host's package and
-// type-checks them against it; drivers that do not type-check are dropped
-// (with a note) and the rest written again, a few rounds at most.
-func emitChecked(host *packages.Package, pairs []pair, vals *values, std *stdTypes) (string, []Driver, []note.Note) {
+// type-checks them against it (and the imports of its tests, from which
+// setups are copied); drivers that do not type-check are dropped (with a
+// note) and the rest written again, a few rounds at most.
+func emitChecked(host *packages.Package, tests []*packages.Package, pairs []pair, vals *values, std *stdTypes) (string, []Driver, []note.Note) {
 	var notes []note.Note
 	for round := 0; round < 6 && len(pairs) > 0; round++ {
 		src, drivers := emit(host.Types, pairs, vals)
-		bad, errs := typeCheck(host, src, std)
+		bad, errs := typeCheck(host, tests, src, std)
 		if len(errs) == 0 {
 			return src, drivers, notes
 		}
 		if len(bad) == 0 {
 			// An error outside any one driver: the imports, which the
-			// setups bring (a package only the tests import, which the
-			// driver's importer cannot load: go-quartz's quartz tests
-			// import its job package). Without the setups, once; then
-			// drop them all rather than break the build.
+			// setups bring (a package the driver's importer cannot
+			// load). Without the setups, once; then drop them all
+			// rather than break the build.
 			withSetup := false
 			first := strings.SplitN(errs[0], "\n", 2)[0] // it goes into a comment
 			for i := range pairs {
@@ -598,8 +623,10 @@ func emitChecked(host *packages.Package, pairs []pair, vals *values, std *stdTyp
 
 // typeCheck type-checks the driver source as one more file of host's
 // package. It returns the first error of each driver function, by test
-// name, and all errors.
-func typeCheck(host *packages.Package, src string, std *stdTypes) (map[string]string, []string) {
+// name, and all errors. The driver file may import what host or its tests
+// (the test variants of the package) import; not what imports the package
+// itself (see testFunc.cyclic).
+func typeCheck(host *packages.Package, tests []*packages.Package, src string, std *stdTypes) (map[string]string, []string) {
 	fset := host.Fset
 	f, err := parser.ParseFile(fset, File, src, parser.SkipObjectResolution)
 	if err != nil {
@@ -608,6 +635,17 @@ func typeCheck(host *packages.Package, src string, std *stdTypes) (map[string]st
 	direct := map[string]*types.Package{}
 	for _, imp := range host.Types.Imports() {
 		direct[imp.Path()] = imp
+	}
+	for _, tp := range tests {
+		if tp == nil {
+			continue
+		}
+		cyclic := importsOf(tp, host.PkgPath)
+		for path, ip := range tp.Imports {
+			if ip.Types != nil && direct[path] == nil && !cyclic[path] && path != host.PkgPath {
+				direct[path] = ip.Types
+			}
+		}
 	}
 	var errs []types.Error
 	conf := &types.Config{

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
@@ -109,10 +110,11 @@ func TestDropsWhatDoesNotCompile(t *testing.T) {
 		t.Fatal("no test variant of subjects/ledger")
 	}
 	pairs := []pair{{typ: "Ledger", m0: "Withdraw", m1: "Withdraw"}, {typ: "Ledger", m0: "Balance", m1: "Balance"}}
-	// A string where Withdraw takes an int: what a wrong guess of an
-	// argument would give.
-	vals := &values{ctors: map[string]ctorCall{}, args: map[string][]string{"Ledger.Withdraw": {`"x"`}}}
-	src, drivers, notes := emitChecked(host, pairs, vals, &stdTypes{ctx: context.Background(), dir: dir})
+	// A name the package lacks where Withdraw takes an int: what a
+	// wrong guess of an argument would give. (A constant of the wrong
+	// type is not passed at all: see TestFits.)
+	vals := &values{ctors: map[string]ctorCall{}, args: map[string][]string{"Ledger.Withdraw": {`undefinedAmount`}}}
+	src, drivers, notes := emitChecked(host, nil, pairs, vals, &stdTypes{ctx: context.Background(), dir: dir})
 	if len(drivers) != 1 || drivers[0].Calls != "Balance and Balance" {
 		t.Fatalf("drivers %+v, want only Balance and Balance", drivers)
 	}
@@ -122,7 +124,7 @@ func TestDropsWhatDoesNotCompile(t *testing.T) {
 	if len(notes) != 1 || !strings.Contains(notes[0].Text, "calling Withdraw and Withdraw of Ledger dropped: it does not compile") {
 		t.Errorf("notes %q, want one saying the Withdraw driver was dropped", notes)
 	}
-	if bad, errs := typeCheck(host, src, &stdTypes{ctx: context.Background(), dir: dir}); len(bad) > 0 || len(errs) > 0 {
+	if bad, errs := typeCheck(host, nil, src, &stdTypes{ctx: context.Background(), dir: dir}); len(bad) > 0 || len(errs) > 0 {
 		t.Errorf("the kept drivers do not type-check: %q", errs)
 	}
 }
@@ -532,7 +534,7 @@ func TestSetupConstructionOnly(t *testing.T) {
 	t.Logf("%s", src)
 	want := map[string][]string{
 		"Put and Put":           {"p, err := NewPool(2, WithName(name))", "up to its first call of Name: its construction of the receiver only", "p.Put("},
-		"Inc and Inc":           {"c := NewCounter()", "// Left out: line 25, a call of the test's own helper.", "c.Inc()"},
+		"Inc and Inc":           {"c := NewCounter()", "// Left out: line 26, a call of the test's own helper.", "c.Inc()"},
 		"Mark and Mark":         {"tm := NewTimer(\"t\")", "tm.meter.Mark()"},
 		"Publish and Subscribe": {"b := New()", "b.(*EventBus).Publish(\"a\")", "b.(*EventBus).Subscribe(\"a\", func() { n++ })"},
 	}
@@ -562,9 +564,8 @@ func TestSetupConstructionOnly(t *testing.T) {
 }
 
 // TestSetupImportsOnlyTheTests: a setup that needs a package only the
-// tests import does not compile in the driver file; the drivers are built
-// without the setups instead of all dropped (go-quartz lost every driver
-// of two packages so).
+// tests import (go-quartz's job tests: its internal/assert) compiles in
+// the driver file, which may import what the tests import.
 func TestSetupImportsOnlyTheTests(t *testing.T) {
 	res := generateIn(t, "drvimport")
 	var found *Driver
@@ -576,15 +577,53 @@ func TestSetupImportsOnlyTheTests(t *testing.T) {
 	if found == nil {
 		t.Fatalf("no driver calling Inc and Inc (notes %q)", res.Notes)
 	}
-	if found.Setup != "" {
-		t.Errorf("setup %q kept", found.Setup)
+	if !strings.HasPrefix(found.Setup, "TestInc (") {
+		t.Errorf("setup %q, want TestInc's (notes %q)", found.Setup, res.Notes)
 	}
-	said := false
+	// A variable of the external test set once from a constant is
+	// copied (go-quartz's worldtimeapiURL).
+	for _, b := range res.Files {
+		for _, w := range []string{"var pecanvetx_first = 1", "l := ledger.NewLedger(pecanvetx_first)"} {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("the driver file lacks %q:\n%s", w, b)
+			}
+		}
+	}
 	for _, n := range res.Notes {
-		said = said || strings.Contains(n.Text, "setups copied from the tests do not compile")
+		if strings.Contains(n.Text, "compile") {
+			t.Errorf("note %q", n.Text)
+		}
 	}
-	if !said {
-		t.Errorf("no note says the setups were left out: %q", res.Notes)
+}
+
+// TestSetupImportCycle: a test that uses a package importing the package
+// under test (go-quartz's quartz tests build jobs with its job package)
+// gives no setup, whose import would be a cycle in the driver file: the
+// setup comes from another test, and nothing fails to compile.
+func TestSetupImportCycle(t *testing.T) {
+	res := generateIn(t, "drvcycle")
+	n := 0
+	for _, d := range res.Drivers["subjects/drvcycle"] {
+		if d.Type != "Box" || !strings.Contains(d.Calls, "Inc") {
+			continue
+		}
+		n++
+		if !strings.HasPrefix(d.Setup, "TestPlain (") {
+			t.Errorf("%s: setup %q, want TestPlain's", d.Calls, d.Setup)
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no driver calling Inc (notes %q)", res.Notes)
+	}
+	for _, n := range res.Notes {
+		if strings.Contains(n.Text, "compile") {
+			t.Errorf("note %q", n.Text)
+		}
+	}
+	for _, b := range res.Files {
+		if strings.Contains(string(b), "subjects/drvcycle/use") {
+			t.Errorf("the driver file imports use:\n%s", b)
+		}
 	}
 }
 
@@ -679,6 +718,101 @@ func TestSetupAcquired(t *testing.T) {
 	for _, w := range []string{"func pecanvetx_newConstructor() (func() int, *pecanvetx_counter) {", "type pecanvetx_counter struct", "func (c *pecanvetx_counter) next() int"} {
 		if strings.Count(src, w) != 1 {
 			t.Errorf("the driver file has %d copies of %q, want 1", strings.Count(src, w), w)
+		}
+	}
+}
+
+// TestFits: constants harvested from a call of a generic type's method
+// on another instance are not passed where they do not fit (haxmap's
+// tests call GetOrSet(1, "one") on a Map[int, string], and a setup
+// builds a Map[int, *Animal]); small values are passed instead.
+func TestFits(t *testing.T) {
+	animal := types.NewPointer(types.NewNamed(types.NewTypeName(token.NoPos, nil, "Animal", nil), types.NewStruct(nil, nil), nil))
+	param := func(ts ...types.Type) *types.Tuple {
+		var vs []*types.Var
+		for _, t := range ts {
+			vs = append(vs, types.NewParam(token.NoPos, nil, "", t))
+		}
+		return types.NewTuple(vs...)
+	}
+	intT, strT := types.Typ[types.Int], types.Typ[types.String]
+	for _, tc := range []struct {
+		args []string
+		sig  *types.Signature
+		want bool
+	}{
+		{[]string{"1", `"one"`}, types.NewSignatureType(nil, nil, nil, param(intT, strT), nil, false), true},
+		{[]string{"1", `"one"`}, types.NewSignatureType(nil, nil, nil, param(intT, animal), nil, false), false},
+		{[]string{`"1"`}, types.NewSignatureType(nil, nil, nil, param(intT), nil, false), false},
+		{[]string{"1"}, types.NewSignatureType(nil, nil, nil, param(intT, intT), nil, false), false},
+		{[]string{"3", "4", "5"}, types.NewSignatureType(nil, nil, nil, param(types.NewSlice(intT)), nil, true), true},
+		{[]string{"3", `"x"`}, types.NewSignatureType(nil, nil, nil, param(types.NewSlice(intT)), nil, true), false},
+		{[]string{"2.5"}, types.NewSignatureType(nil, nil, nil, param(types.Typ[types.Float64]), nil, false), true},
+		{[]string{"undefinedAmount"}, types.NewSignatureType(nil, nil, nil, param(intT), nil, false), true},
+	} {
+		if got := fits(tc.args, tc.sig); got != tc.want {
+			t.Errorf("fits(%q, %v) = %v, want %v", tc.args, tc.sig, got, tc.want)
+		}
+	}
+}
+
+// TestSetupPositionalLiteral: a setup copied from an internal test that
+// builds its own type with a positional literal of an unexported field
+// (haxmap's &Animal{"cat"}) compiles: it is written keyed.
+func TestSetupPositionalLiteral(t *testing.T) {
+	res := generateIn(t, "drvlit")
+	var src string
+	for _, b := range res.Files {
+		src = string(b)
+	}
+	n := 0
+	for _, d := range res.Drivers["subjects/drvlit"] {
+		if !strings.Contains(d.Calls, "Put") {
+			continue
+		}
+		n++
+		if !strings.HasPrefix(d.Setup, "TestPut (") {
+			t.Errorf("%s: setup %q, want TestPut's (notes %q)", d.Calls, d.Setup, res.Notes)
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no driver calling Put (notes %q)", res.Notes)
+	}
+	if !strings.Contains(src, `cat := &animal{name: "cat"}`) {
+		t.Errorf("the literal is not keyed:\n%s", src)
+	}
+}
+
+// TestNoSetupSaysWhy: a driver of a type no test constructs says so, and
+// where the package builds one, in its comment and in the skip its
+// zero-value receiver's panic causes.
+func TestNoSetupSaysWhy(t *testing.T) {
+	res := generateIn(t, "drvnosetup")
+	var src string
+	for _, b := range res.Files {
+		src = string(b)
+	}
+	want := "no test or example constructs buffer (the package builds one in Run (buf.go:27), which no driver copies)"
+	if !strings.Contains(src, "// "+want+".") {
+		t.Errorf("the driver's comment lacks %q:\n%s", want, src)
+	}
+	if !strings.Contains(src, `}, "`+want+`; the driver's receiver is its zero value")`) {
+		t.Errorf("the driver does not hand pecanvetDrive the reason:\n%s", src)
+	}
+}
+
+// TestNoTestsCandidates: a package without tests (issue 27's account
+// shape) has its candidates listed, each driven by the driver of its
+// pair, so that check -candidates says what became of it.
+func TestNoTestsCandidates(t *testing.T) {
+	res := generateIn(t, "drvgenericnotest")
+	cands := res.Candidates["subjects/drvgenericnotest"]
+	if len(cands) == 0 {
+		t.Fatalf("no candidates listed (notes %q)", res.Notes)
+	}
+	for _, c := range cands {
+		if c.Driver == "" {
+			t.Errorf("candidate %s at %s (%s) not driven: %s", c.ID, c.Site, c.Contexts, c.NoDriver)
 		}
 	}
 }

@@ -508,7 +508,7 @@ func (g *gen) call(named *types.Named, recv, m string, vals *values, s *setup, s
 		for _, a := range c.Args {
 			args = append(args, g.render(s, a))
 		}
-	} else if args, ok = vals.args[named.Obj().Name()+"."+m]; !ok {
+	} else if args, ok = vals.args[named.Obj().Name()+"."+m]; !ok || !fits(args, sig) {
 		if args, ok = g.args(sig); !ok {
 			return ""
 		}
@@ -523,6 +523,31 @@ func (g *gen) call(named *types.Named, recv, m string, vals *values, s *setup, s
 		rs[i] = "r" + strconv.Itoa(i)
 	}
 	return "func() []interface{} { " + strings.Join(rs, ", ") + " := " + call + "; return []interface{}{" + strings.Join(rs, ", ") + "} }"
+}
+
+// fits reports whether the constants args, harvested from any call of the
+// method, can be passed to sig: a generic type's tests call it on other
+// instances (haxmap's Map[int, string].GetOrSet(1, "one") beside a setup
+// building a Map[int, *Animal]).
+func fits(args []string, sig *types.Signature) bool {
+	n := sig.Params().Len()
+	if len(args) != n && !(sig.Variadic() && len(args) >= n-1) {
+		return false
+	}
+	for i, a := range args {
+		var t types.Type
+		if sig.Variadic() && i >= n-1 {
+			t = sig.Params().At(n - 1).Type().(*types.Slice).Elem()
+		} else {
+			t = sig.Params().At(i).Type()
+		}
+		// A constant is judged alone; anything else is left to the
+		// driver's type check.
+		if tv, err := types.Eval(token.NewFileSet(), nil, token.NoPos, a); err == nil && !types.AssignableTo(tv.Type, t) {
+			return false
+		}
+	}
+	return true
 }
 
 // helper is the code shared by the drivers of a file: see the package
@@ -560,7 +585,10 @@ type pecanvetCase struct {
 // package documentation of static/driver). Calls that do not return
 // within pecanvetWait (a loop that runs until another call stops it) skip
 // the test: a driver cannot tell such a method's outcome.
-func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase) {
+//
+// why, if given, says how the receiver was built when no test's setup
+// was copied, for the skip without a usable receiver.
+func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase, why ...string) {
 	// A setup that hands out one shared receiver (cache2go's Cache(name)
 	// returns the table registered under the name) gives no fresh case:
 	// each order starts from what the previous case left, timers
@@ -599,6 +627,9 @@ func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase) {
 			// Each call ends the receiver's use (puddle's Release and
 			// ReleaseUnused): the other panics after it.
 			t.Skipf("pecanvet driver: calling %s one after the other panics in both orders (%v), each alone not: the calls exclude each other", calls, panics[0])
+		}
+		if len(why) > 0 {
+			t.Skipf("pecanvet driver: calling %s one after the other panics (%v): no usable receiver: %s", calls, panics[0], why[0])
 		}
 		t.Skipf("pecanvet driver: calling %s one after the other panics (%v): no usable receiver", calls, panics[0])
 	case panics[0] != nil || panics[2] != nil:
@@ -839,11 +870,26 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 		fmt.Fprintf(&b, ",\n// set up as %s (%s) sets one up", s.test, s.at)
 	} else if pr.noSetup != "" {
 		fmt.Fprintf(&b, ".\n// %s", pr.noSetup)
+	} else if pr.why != "" {
+		fmt.Fprintf(&b, ";\n// %s", pr.why)
 	}
 	fmt.Fprintf(&b, ".\nfunc %s(t *testing.T) {\npecanvetDrive(t, %q, func() pecanvetCase {\n", pr.test(), pr.calls())
 	var cleanup []string
+	why := ""
 	if s == nil {
-		fmt.Fprintf(&b, "x := %s\n", g.receiver(named, vals))
+		x := g.receiver(named, vals)
+		fmt.Fprintf(&b, "x := %s\n", x)
+		why = pr.why
+		if pr.noSetup != "" {
+			why = strings.TrimSuffix(pr.noSetup, ".")
+		}
+		if why != "" {
+			how := "built as " + strings.TrimSpace(x)
+			if strings.HasPrefix(x, "new(") {
+				how = "its zero value"
+			}
+			why += "; the driver's receiver is " + how
+		}
 	} else {
 		which := pr.m0
 		if pr.m1 != pr.m0 {
@@ -901,7 +947,11 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 	if len(cleanup) > 0 {
 		fmt.Fprintf(&b, "Cleanup: func() {\n%s\n},\n", strings.Join(cleanup, "\n"))
 	}
-	b.WriteString("}\n})\n}\n")
+	if why != "" {
+		fmt.Fprintf(&b, "}\n}, %q)\n}\n", why)
+	} else {
+		b.WriteString("}\n})\n}\n")
+	}
 	return b.String()
 }
 

@@ -179,3 +179,55 @@ func TestReleaseRelease(t *testing.T) { drive(t, "Release and Release", (*res).R
 		t.Errorf("a driver says it has no usable receiver:\n%s", out)
 	}
 }
+
+// TestHelperNoReceiverWhy: a driver whose receiver panics in both orders
+// skips saying why, with the reason the generator gave (no test
+// constructs the type: cockroach69408's blockingBuffer), and without it
+// as before.
+func TestHelperNoReceiverWhy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := t.TempDir()
+	src := "package x\n\nimport (\n\t\"fmt\"\n\t\"reflect\"\n\t\"testing\"\n\t\"time\"\n)\n\nvar _ = fmt.Sprint\n" + helper + `
+type buffer struct{ notify func() }
+
+func (b *buffer) Push() { b.notify() }
+
+func mk() pecanvetCase {
+	x := new(buffer)
+	return pecanvetCase{
+		A:     func() []interface{} { x.Push(); return nil },
+		B:     func() []interface{} { x.Push(); return nil },
+		State: func() []pecanvetKV { return nil },
+		Recv:  x,
+	}
+}
+
+func TestWhy(t *testing.T) {
+	pecanvetDrive(t, "Push and Push", mk, "no test or example constructs buffer; the driver's receiver is its zero value")
+}
+
+func TestBare(t *testing.T) { pecanvetDrive(t, "Push and Push", mk) }
+`
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n\ngo 1.21\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-v", "-count=1", ".")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test: %v\n%s", err, out)
+	}
+	for _, w := range []string{
+		"no usable receiver: no test or example constructs buffer; the driver's receiver is its zero value",
+		"--- SKIP: TestBare",
+	} {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("the drivers' output lacks %q:\n%s", w, out)
+		}
+	}
+}

@@ -103,6 +103,37 @@ type testFunc struct {
 	// calls of the package's methods on local variables of the test's
 	// own scope, in order.
 	calls []recvCall
+	// cyclic: the paths of p's imports that import the package under
+	// test, which its driver file cannot import.
+	cyclic map[string]bool
+}
+
+// importsOf says which of p's imports import path, directly or not.
+func importsOf(p *packages.Package, path string) map[string]bool {
+	memo := map[*packages.Package]bool{}
+	var dep func(q *packages.Package) bool
+	dep = func(q *packages.Package) bool {
+		if v, seen := memo[q]; seen {
+			return v
+		}
+		memo[q] = false // a cycle is no path
+		v := false
+		for _, r := range q.Imports {
+			if r.PkgPath == path || dep(r) {
+				v = true
+				break
+			}
+		}
+		memo[q] = v
+		return v
+	}
+	out := map[string]bool{}
+	for ip, q := range p.Imports {
+		if ip != path && dep(q) {
+			out[ip] = true
+		}
+	}
+	return out
 }
 
 type recvCall struct {
@@ -177,6 +208,7 @@ func testFuncs(path string, tests []*packages.Package) []*testFunc {
 		if p == nil || p.TypesInfo == nil {
 			continue
 		}
+		cyclic := importsOf(p, path)
 		for i, f := range p.Syntax {
 			if i >= len(p.CompiledGoFiles) || !strings.HasSuffix(p.CompiledGoFiles[i], "_test.go") {
 				continue
@@ -193,7 +225,7 @@ func testFuncs(path string, tests []*packages.Package) []*testFunc {
 						break
 					}
 				}
-				tf := &testFunc{p: p, fd: fd, src: src}
+				tf := &testFunc{p: p, fd: fd, src: src, cyclic: cyclic}
 				scope := p.TypesInfo.Scopes[fd.Type]
 				for k, st := range fd.Body.List {
 					ast.Inspect(st, func(n ast.Node) bool {
@@ -331,8 +363,16 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 			if obj == nil || obj.Parent() == nil {
 				return true // a field, a method, a definition
 			}
-			if _, ok := obj.(*types.PkgName); ok {
-				return true // the driver file imports it (render)
+			if pn, isPkg := obj.(*types.PkgName); isPkg {
+				// The driver file imports it (render), unless it
+				// imports the package under test: the driver file is
+				// in that package, and the import would be a cycle
+				// (go-quartz's quartz tests build every job with its
+				// job package, which imports quartz).
+				if tf.cyclic[pn.Imported().Path()] {
+					ok = false
+				}
+				return true
 			}
 			if obj.Pkg() != nil && obj.Parent() == obj.Pkg().Scope() {
 				if strings.HasSuffix(obj.Pkg().Path(), "_test") && !helpers[obj] && add[obj] == nil {
@@ -544,11 +584,17 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 }
 
 // helperDecl finds the declaration of obj, a function, type or constant
-// of tf's package (an external test), with a type's methods; nil for
-// anything else (a variable: a copy would be another variable).
+// of tf's package (an external test), with a type's methods, or a
+// variable set from a constant that nothing sets again (go-quartz's
+// worldtimeapiURL), whose copy holds the same value; nil for anything
+// else (another variable: its copy would be another variable).
 func (tf *testFunc) helperDecl(obj types.Object) *helperDecl {
-	switch obj.(type) {
+	switch obj := obj.(type) {
 	case *types.Func, *types.TypeName, *types.Const:
+	case *types.Var:
+		if !tf.constVar(obj) {
+			return nil
+		}
 	default:
 		return nil
 	}
@@ -598,6 +644,42 @@ func (tf *testFunc) helperDecl(obj types.Object) *helperDecl {
 		}
 	}
 	return d
+}
+
+// constVar reports whether v, a package-level variable of tf's package,
+// is declared alone with a constant value and never set again (assigned,
+// incremented or its address taken) in the package.
+func (tf *testFunc) constVar(v *types.Var) bool {
+	info := tf.p.TypesInfo
+	declared, set := false, false
+	for _, f := range tf.p.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			var targets []ast.Expr
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for i, id := range n.Names {
+					if info.Defs[id] == v {
+						declared = len(n.Names) == 1 && len(n.Values) == 1 && info.Types[n.Values[i]].Value != nil
+					}
+				}
+			case *ast.AssignStmt:
+				targets = n.Lhs
+			case *ast.IncDecStmt:
+				targets = []ast.Expr{n.X}
+			case *ast.UnaryExpr:
+				if n.Op == token.AND {
+					targets = []ast.Expr{n.X}
+				}
+			}
+			for _, e := range targets {
+				if id, ok := ast.Unparen(e).(*ast.Ident); ok && info.Uses[id] == v {
+					set = true
+				}
+			}
+			return true
+		})
+	}
+	return declared && !set
 }
 
 // nodes are the declarations d copies.
@@ -675,6 +757,18 @@ func (g *gen) render(s *setup, node ast.Node) string {
 		copied[h.obj] = true
 	}
 	ast.Inspect(node, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.CompositeLit); ok {
+			// A positional literal of a struct with unexported fields
+			// (haxmap's internal test: &Animal{"cat"}) is written keyed:
+			// the driver is type-checked in a copy of the package,
+			// whose unexported fields go/types then takes for
+			// another package's (the build itself would accept it).
+			for i, f := range positionalFields(s.info, lit) {
+				at := tf.Offset(lit.Elts[i].Pos())
+				edits = append(edits, edit{at, at, f + ": "})
+			}
+			return true
+		}
 		if id, ok := n.(*ast.Ident); ok {
 			obj := s.info.Uses[id]
 			if obj == nil {
@@ -705,7 +799,14 @@ func (g *gen) render(s *setup, node ast.Node) string {
 		}
 		return true
 	})
-	sort.Slice(edits, func(i, j int) bool { return edits[i].from < edits[j].from })
+	// An insertion goes before a replacement at the same place (a key
+	// before a renamed helper).
+	sort.SliceStable(edits, func(i, j int) bool {
+		if edits[i].from != edits[j].from {
+			return edits[i].from < edits[j].from
+		}
+		return edits[i].from == edits[i].to && edits[j].from != edits[j].to
+	})
 	var b strings.Builder
 	at := start
 	for _, e := range edits {
@@ -740,4 +841,113 @@ func inFuncLit(st ast.Stmt, call *ast.CallExpr) bool {
 		return !in
 	})
 	return in
+}
+
+// positionalFields returns the field names of the elements of lit, a
+// positional struct literal with an unexported field; nil otherwise.
+func positionalFields(info *types.Info, lit *ast.CompositeLit) []string {
+	if len(lit.Elts) == 0 {
+		return nil
+	}
+	if _, keyed := lit.Elts[0].(*ast.KeyValueExpr); keyed {
+		return nil
+	}
+	tv, ok := info.Types[lit]
+	if !ok {
+		return nil
+	}
+	st, ok := tv.Type.Underlying().(*types.Struct)
+	if !ok || st.NumFields() != len(lit.Elts) {
+		return nil
+	}
+	names := make([]string, st.NumFields())
+	unexported := false
+	for i := range names {
+		f := st.Field(i)
+		if f.Name() == "_" {
+			return nil // a blank field cannot be keyed
+		}
+		names[i] = f.Name()
+		unexported = unexported || !f.Exported()
+	}
+	if !unexported {
+		return nil
+	}
+	return names
+}
+
+// constructedWhere says why no test's setup builds a receiver of the
+// package's type typ: no test or example constructs one (and where the
+// package itself does, if it does), or the tests construct one only where
+// a driver cannot copy it. A driver whose receiver then panics says so
+// when it skips, instead of a bare "no usable receiver" (cockroach69408's
+// blockingBuffer: its test calls runBlockingBuffer, which builds one
+// with a callback; its zero value panics in Push).
+func constructedWhere(p *packages.Package, tests []*packages.Package, typ string) string {
+	tn, ok := p.Types.Scope().Lookup(typ).(*types.TypeName)
+	if !ok {
+		return ""
+	}
+	// builds finds, in the files of q that test selects, the first
+	// expression that yields a T or *T: a literal, new(T), or a call of
+	// a function of the package returning one.
+	builds := func(q *packages.Package, test bool) string {
+		for i, f := range q.Syntax {
+			if i >= len(q.CompiledGoFiles) || strings.HasSuffix(q.CompiledGoFiles[i], "_test.go") != test {
+				continue
+			}
+			found := ""
+			ast.Inspect(f, func(n ast.Node) bool {
+				if found != "" {
+					return false
+				}
+				var t types.Type
+				switch n := n.(type) {
+				case *ast.CompositeLit:
+					t = q.TypesInfo.TypeOf(n)
+				case *ast.CallExpr:
+					if fn, _ := typeutil.Callee(q.TypesInfo, n).(*types.Func); fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == p.PkgPath {
+						t = q.TypesInfo.TypeOf(n)
+						if tup, ok := t.(*types.Tuple); ok && tup.Len() > 0 {
+							t = tup.At(0).Type()
+						}
+					} else if b, ok := typeutil.Callee(q.TypesInfo, n).(*types.Builtin); ok && b.Name() == "new" {
+						t = q.TypesInfo.TypeOf(n)
+					}
+				}
+				if t == nil {
+					return true
+				}
+				if nt := namedOf(t); nt != nil && nt.Obj().Name() == tn.Name() && nt.Obj().Pkg() != nil && nt.Obj().Pkg().Path() == p.PkgPath {
+					pos := q.Fset.Position(n.Pos())
+					found = filepath.Base(pos.Filename) + ":" + strconv.Itoa(pos.Line)
+					for _, d := range f.Decls {
+						if fd, ok := d.(*ast.FuncDecl); ok && fd.Pos() <= n.Pos() && n.End() <= fd.End() {
+							found = fd.Name.Name + " (" + found + ")"
+						}
+					}
+				}
+				return true
+			})
+			if found != "" {
+				return found
+			}
+		}
+		return ""
+	}
+	for _, q := range tests {
+		if q == nil || q.TypesInfo == nil {
+			continue
+		}
+		if at := builds(q, true); at != "" {
+			return "the tests construct " + typ + " (" + at + ") only where a driver cannot copy it (inside a goroutine or function literal, or with what only the tests have)"
+		}
+	}
+	why := "no test or example constructs " + typ
+	if p.TypesInfo != nil {
+		if at := builds(p, false); at != "" {
+			why += " (the package builds one in " + at + ", which no driver copies)"
+		}
+	}
+	return why
 }

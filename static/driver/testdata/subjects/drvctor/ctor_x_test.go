@@ -1,12 +1,13 @@
 package drvctor_test
 
 import (
+	"strings"
 	"testing"
 
 	"subjects/drvctor"
 )
 
-var key = "x" // a variable: the driver cannot copy it (a copy would be another variable)
+var key = strings.Repeat("x", 1) // a variable set from a call: the driver cannot copy it (a copy would be another variable)
 
 func assertEqual(t *testing.T, want, got interface{}) {
 	t.Helper()
