@@ -129,6 +129,7 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 		order  []*state
 		byName = map[string]*state{}
 		cur    *state // the top-level test running
+		last   = time.Now() // the process's last line of output
 	)
 	// send delivers st's result (smu held); ok: the process vouches for it.
 	send := func(st *state, ok bool) {
@@ -155,7 +156,10 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 	}
 
 	// The watchdog kills the process when a test runs past timeout, or
-	// when ctx ends.
+	// when ctx ends, or when it is quiet for timeout with no sequential
+	// test running: paused parallel tests resumed after the last one, a
+	// TestMain after m.Run, or init. The tests not sent then are recorded
+	// alone, each under its own bound.
 	stop := make(chan struct{})
 	go func() {
 		t := time.NewTicker(50 * time.Millisecond)
@@ -172,6 +176,8 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 				if cur != nil && cur.result == "" && time.Since(cur.start) > timeout {
 					cur.timedOut = true
 					cur.wall = time.Since(cur.start)
+					syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				} else if (cur == nil || cur.result != "") && time.Since(last) > timeout {
 					syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 				}
 				smu.Unlock()
@@ -190,6 +196,7 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 		line, err := rd.ReadString('\n')
 		l := strings.TrimRight(line, "\r\n")
 		smu.Lock()
+		last = time.Now()
 		if m := runLine.FindStringSubmatch(l); m != nil && !strings.Contains(m[1], "/") {
 			cur = &state{name: m[1], start: time.Now()}
 			order = append(order, cur)

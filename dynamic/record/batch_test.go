@@ -350,3 +350,51 @@ func TestSleeps(t *testing.T) {
 		t.Errorf("TestSleeps: passed %v, truncated %q", sl.Passed, sl.Truncated)
 	}
 }
+
+// TestRecordBatchQuietHang: a process that goes quiet with no sequential
+// test running (here a parallel test resumed after the last sequential one,
+// asleep) is killed at the timeout, not left to run: the tests that ended
+// keep their traces, the parallel one is not vouched for.
+func TestRecordBatchQuietHang(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.24\n",
+		"counter.go": counter,
+		"counter_test.go": `package counter
+
+import (
+	"testing"
+	"time"
+)
+
+` + workSrc + `
+func TestA(t *testing.T)       { work(&Counter{}) }
+func TestSleepy(t *testing.T)  { t.Parallel(); time.Sleep(time.Hour) }
+func TestB(t *testing.T)       { work(&Counter{}) }
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const pkg = "example.com/m"
+	tests := []string{"TestA", "TestSleepy", "TestB"}
+	out := map[string]chan record.BatchResult{}
+	for _, n := range tests {
+		out[n] = make(chan record.BatchResult, 1)
+	}
+	start := time.Now()
+	b.RecordBatch(ctx, pkg, tests, t.TempDir(), 2*time.Second, nil, out)
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the batch took %v", d)
+	}
+	for name, ok := range map[string]bool{"TestA": true, "TestSleepy": false, "TestB": true} {
+		if r := <-out[name]; r.OK != ok {
+			t.Errorf("%s: ok %v, want %v (%+v)", name, r.OK, ok, r.Test)
+		}
+	}
+}
