@@ -221,16 +221,26 @@ func lockCall(call *ast.CallExpr, recv, typ string) (key, op string, ok bool) {
 // acquires returns the acquisitions ("key|Lock", "key|RLock") that the
 // nodes may make, directly or through calls of the package's functions
 // and of methods on the receiver recv; not in a go statement's call,
-// which runs in another goroutine.
+// which runs in another goroutine. A lock taken after the nodes released
+// the same mutex (drop the lock around a wait, take it again) is not
+// counted: it waits for no lock held before the nodes.
 func (a *relockPkg) acquires(nodes []ast.Node, recv, typ string, out map[string]bool) {
+	released := map[string]bool{}
 	for _, n := range nodes {
 		ast.Inspect(n, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.GoStmt:
 				return false
+			case *ast.DeferStmt:
+				if _, op, ok := lockCall(x.Call, recv, typ); ok && (op == "Unlock" || op == "RUnlock") {
+					return false // runs at the end: it releases nothing before a later lock
+				}
 			case *ast.CallExpr:
 				if key, op, ok := lockCall(x, recv, typ); ok {
-					if op == "Lock" || op == "RLock" {
+					switch {
+					case op == "Unlock" || op == "RUnlock":
+						released[key] = true
+					case !released[key]:
 						out[key+"|"+op] = true
 					}
 					return true

@@ -20,6 +20,12 @@ import (
 type DoubleLock struct {
 	Write, Read int32
 	Stale       bool
+	// After, for a stale read's inversion (StaleInversions): the events of
+	// the writer after each of which it holds a lock the reader does not
+	// (B) and not yet the one the write needs (A); the schedule runs one
+	// of them before the read, so that the reader, let go after its read,
+	// finds B taken. Nil for a double lock.
+	After []int32
 }
 
 // Events returns the double lock's events in schedule order.
@@ -124,6 +130,21 @@ func doubleLocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern
 			}
 			return sched, err
 		}
+		if d.After != nil {
+			// The read inside the writer's window: after one of its
+			// events, the first that gives a feasible schedule.
+			generate = func() (sched schedule.Schedule, err error) {
+				for _, b := range d.After {
+					in := append([]int32{b}, evs...)
+					if sched, err = gen.Generate(in, false); err == nil {
+						if err = gen.Check(sched, in, false); err == nil {
+							return sched, nil
+						}
+					}
+				}
+				return sched, err
+			}
+		}
 		if !t.try(p, evs, generate) {
 			return
 		}
@@ -202,7 +223,7 @@ func StaleInversions(gr *ptg.Graph, inversion func(site string) bool) []DoubleLo
 			}
 			return false
 		}
-		ok := false
+		var after []int32
 		for i, a := range hw {
 			// a: t1's lock that t2 holds (in a mode excluding t1's), the
 			// write inside it; hw[:i], taken before a and still held, are
@@ -210,14 +231,26 @@ func StaleInversions(gr *ptg.Graph, inversion func(site string) bool) []DoubleLo
 			if !slices.ContainsFunc(hr, func(h heldLock) bool { return h.lock == a.lock && (h.write || a.write) }) {
 				continue
 			}
+			// t1's window: from its last release of a's lock before a (or
+			// from b, if later) to a, t1 holds b and not a's lock.
+			rel := int32(-1)
+			for _, e := range gr.G(evs[c.w].G) {
+				if e >= a.acq {
+					break
+				}
+				if ev := evs[e]; ev.Op.IsRelease() && ev.Obj == a.lock {
+					rel = e
+				}
+			}
 			for _, b := range hw[:i] {
 				if !holds(b.lock) {
-					ok = true
+					after = append(after, max(b.acq, rel))
 				}
 			}
 		}
-		if ok {
-			out = append(out, DoubleLock{Write: c.w, Read: c.r, Stale: true})
+		if len(after) > 0 {
+			slices.Sort(after)
+			out = append(out, DoubleLock{Write: c.w, Read: c.r, Stale: true, After: slices.Compact(after)})
 		}
 	}
 	return out
