@@ -355,3 +355,38 @@ func TestReplayQueueBatched(t *testing.T) {
 		t.Error("no replays ran in batches")
 	}
 }
+
+// TestReplayQueueHungBlocking: a blocking pattern's replay that hits the
+// wall-clock bound is not tried again for the same site combination in
+// another test of the package; a race's is (its timeout says nothing of
+// the next trace's schedule).
+func TestReplayQueueHungBlocking(t *testing.T) {
+	dl, _ := pattern.Builtin("deadlock")
+	var lost *pattern.Pattern
+	for _, p := range dl {
+		if p.Cond {
+			lost = p
+		}
+	}
+	var mu sync.Mutex
+	ran := map[string]int{}
+	runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+		mu.Lock()
+		ran[p.a.Key]++
+		mu.Unlock()
+		return replay.Verdict{Verdict: replay.Timeout}
+	}
+	defer func() { runReplay = replayRetrying }()
+	q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), Options{}, map[string]bool{})
+	for ti := 1; ti <= 3; ti++ {
+		preds := batchPreds(t, []batchPred{{key: "race", site: fmt.Sprint(ti)}, {key: "lost", site: fmt.Sprint(ti)}})
+		preds[1].a.Pattern = lost
+		preds[1].s.Pattern = lost.ID()
+		q.add(fmt.Sprintf("T%d", ti), &trace.Trace{}, preds, t.TempDir(), 10, replay.Options{})
+	}
+	q.wait()
+	q.finish(map[string]bool{}, &Report{})
+	if ran["race"] != 3 || ran["lost"] != 1 {
+		t.Errorf("replays: %d of the race, %d of the lost signal; want 3 and 1", ran["race"], ran["lost"])
+	}
+}

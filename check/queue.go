@@ -12,6 +12,7 @@ import (
 
 	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/replay"
 )
 
@@ -46,14 +47,22 @@ type replayQueue struct {
 	seen     map[string]bool // proved before this queue; read-only here
 	workers  int
 
-	mu       sync.Mutex
-	cond     *sync.Cond
-	items    []*qItem
-	byKey    map[string][]int // item indices of each site combination
-	groups   []*qGroup
-	running  int
-	from     int             // items before it are all decided
-	proved   map[string]bool // site combinations reproduced here
+	mu      sync.Mutex
+	cond    *sync.Cond
+	items   []*qItem
+	byKey   map[string][]int // item indices of each site combination
+	groups  []*qGroup
+	running int
+	from    int             // items before it are all decided
+	proved  map[string]bool // site combinations reproduced here
+	// hung: site combinations of blocking patterns (deadlock, leak, wg)
+	// whose replay hit the wall-clock bound here. Another test's instance
+	// is not replayed: such a replay runs its whole bound (30 s) when
+	// something outside the schedule keeps moving (a ticker, a purging
+	// goroutine), and the tests of one package share those helpers (on
+	// ants, one lost signal timed out in each of its five WaitToGetWorker
+	// tests: 150 s of a package's budget for nothing).
+	hung     map[string]bool
 	replays  int
 	replayed time.Duration
 	// explore: per test, its explorations (replay.Options.Explore):
@@ -184,12 +193,19 @@ type qItem struct {
 
 func newReplayQueue(ctx context.Context, b *testbin.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool) *replayQueue {
 	q := &replayQueue{ctx: ctx, b: b, pkg: pkg, deadline: deadline, opt: opt, seen: seen, workers: runtime.GOMAXPROCS(0),
-		byKey: map[string][]int{}, proved: map[string]bool{}}
+		byKey: map[string][]int{}, proved: map[string]bool{}, hung: map[string]bool{}}
 	q.cond = sync.NewCond(&q.mu)
 	if b != nil {
 		q.alts.dir = b.Dirs[pkg]
 	}
 	return q
+}
+
+// blocking reports whether p is a blocking pattern's (deadlock, leak,
+// WaitGroup.Add after Wait), proved only by a replay that blocks or
+// returns early.
+func blocking(p *pattern.Pattern) bool {
+	return p != nil && (p.Lock || p.Leak || p.Cond || p.WG || p.Relock)
 }
 
 // timedOutLeak turns the verdict of a leak's replay whose test failed at
@@ -281,6 +297,8 @@ func (q *replayQueue) pump() {
 						it.state, it.provedSkip, changed = pSkipped, true, true
 					case q.earlierOpen(i):
 						// wait for the earlier instances of k
+					case q.hung[k] && blocking(it.p.a.Pattern):
+						it.state, changed = pSkipped, true
 					case q.doomed(i):
 						it.state, changed = pDoomed, true
 					default:
@@ -658,6 +676,9 @@ func (q *replayQueue) done(i int, v replay.Verdict, d time.Duration) {
 		}
 		if v.Verdict == replay.Reproduced {
 			q.proved[it.p.a.Key] = true
+		}
+		if v.Verdict == replay.Timeout && blocking(it.p.a.Pattern) {
+			q.hung[it.p.a.Key] = true
 		}
 		if d, ok := newDoom(i, it.p, v); ok {
 			g.dooms = append(g.dooms, d)

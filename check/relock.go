@@ -23,23 +23,44 @@ import (
 // mutex by its selector with the receiver replaced by its type
 // ("Cache.mu"), so that a method's lock and its callee's match. Files
 // are parsed once per directory.
+//
+// invAt answers predict.Options.Inversion the same way: whether a read at
+// a site decides a path that takes another mutex while the function
+// holds one there (moby#4951: the global lock held, a lookup, then the
+// device's lock). The path is an if's branches, or, when the if's body
+// leaves the block (return, break, continue, panic) and it has no else,
+// the statements after it; the read is in the condition, or in the
+// assignment just before the if whose variables the condition uses
+// (info := m[k]; if info == nil { return }).
 type relockSites struct {
 	dir  string // the package's directory: sites name files relative to its module's root
 	mu   sync.Mutex
-	dirs map[string]map[string]map[int]bool // directory → file → lines of such conditions
+	dirs map[string]map[string]map[int]siteKind // directory → file → lines of such reads
 }
 
-func (s *relockSites) at(site string) bool {
+// siteKind says what a line's reads decide (bits).
+type siteKind uint8
+
+const (
+	relockLine    siteKind = 1 << iota // a branch that locks a held mutex again
+	inversionLine                      // a path that takes another mutex with one held
+)
+
+func (s *relockSites) at(site string) bool { return s.kind(site)&relockLine != 0 }
+
+func (s *relockSites) invAt(site string) bool { return s.kind(site)&inversionLine != 0 }
+
+func (s *relockSites) kind(site string) siteKind {
 	path, line, ok := siteLine(site)
 	if !ok {
-		return false
+		return 0
 	}
 	path = resolveSite(s.dir, path)
 	dir, file := filepath.Dir(path), filepath.Base(path)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.dirs == nil {
-		s.dirs = map[string]map[string]map[int]bool{}
+		s.dirs = map[string]map[string]map[int]siteKind{}
 	}
 	files, ok := s.dirs[dir]
 	if !ok {
@@ -82,8 +103,8 @@ func resolveSite(dir, path string) string {
 }
 
 // relockLines parses the Go files of dir and returns, per file name, the
-// lines of the conditions relockSites accepts.
-func relockLines(dir string) map[string]map[int]bool {
+// lines of the reads relockSites accepts, with what they decide.
+func relockLines(dir string) map[string]map[int]siteKind {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -100,7 +121,7 @@ func relockLines(dir string) map[string]map[int]bool {
 		}
 		byPkg[f.Name.Name] = append(byPkg[f.Name.Name], f)
 	}
-	out := map[string]map[int]bool{}
+	out := map[string]map[int]siteKind{}
 	for _, files := range byPkg {
 		a := &relockPkg{fset: fset, funcs: map[string]*ast.FuncDecl{}, memo: map[string]map[string]bool{}, out: out}
 		for _, f := range files {
@@ -121,9 +142,9 @@ func relockLines(dir string) map[string]map[int]bool {
 // relockPkg is the analysis of one package's files.
 type relockPkg struct {
 	fset  *token.FileSet
-	funcs map[string]*ast.FuncDecl   // "Type.Method" or "Func" → its declaration
-	memo  map[string]map[string]bool // function → the acquisitions it may make ("Cache.mu|Lock")
-	out   map[string]map[int]bool    // file → lines
+	funcs map[string]*ast.FuncDecl    // "Type.Method" or "Func" → its declaration
+	memo  map[string]map[string]bool  // function → the acquisitions it may make ("Cache.mu|Lock")
+	out   map[string]map[int]siteKind // file → lines
 }
 
 func funcKey(fd *ast.FuncDecl) string {
@@ -200,16 +221,26 @@ func lockCall(call *ast.CallExpr, recv, typ string) (key, op string, ok bool) {
 // acquires returns the acquisitions ("key|Lock", "key|RLock") that the
 // nodes may make, directly or through calls of the package's functions
 // and of methods on the receiver recv; not in a go statement's call,
-// which runs in another goroutine.
+// which runs in another goroutine. A lock taken after the nodes released
+// the same mutex (drop the lock around a wait, take it again) is not
+// counted: it waits for no lock held before the nodes.
 func (a *relockPkg) acquires(nodes []ast.Node, recv, typ string, out map[string]bool) {
+	released := map[string]bool{}
 	for _, n := range nodes {
 		ast.Inspect(n, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.GoStmt:
 				return false
+			case *ast.DeferStmt:
+				if _, op, ok := lockCall(x.Call, recv, typ); ok && (op == "Unlock" || op == "RUnlock") {
+					return false // runs at the end: it releases nothing before a later lock
+				}
 			case *ast.CallExpr:
 				if key, op, ok := lockCall(x, recv, typ); ok {
-					if op == "Lock" || op == "RLock" {
+					switch {
+					case op == "Unlock" || op == "RUnlock":
+						released[key] = true
+					case !released[key]:
 						out[key+"|"+op] = true
 					}
 					return true
@@ -260,7 +291,7 @@ func (a *relockPkg) walk(list []ast.Stmt, held map[string]string, recv, typ stri
 		}
 		return c
 	}
-	for _, st := range list {
+	for i, st := range list {
 		switch s := st.(type) {
 		case *ast.ExprStmt:
 			if call, ok := s.X.(*ast.CallExpr); ok {
@@ -283,7 +314,27 @@ func (a *relockPkg) walk(list []ast.Stmt, held map[string]string, recv, typ stri
 				a.acquires(nodes, recv, typ, acq)
 				for key, mode := range held {
 					if acq[key+"|Lock"] || mode == "Lock" && acq[key+"|RLock"] {
-						a.mark(s.Cond)
+						a.mark(s.Cond, relockLine)
+						break
+					}
+				}
+				if s.Else == nil && terminates(s.Body) {
+					// The path the condition decides goes on after the if.
+					nodes := make([]ast.Node, 0, len(list)-i-1)
+					for _, st := range list[i+1:] {
+						nodes = append(nodes, st)
+					}
+					a.acquires(nodes, recv, typ, acq)
+				}
+				for k := range acq {
+					if _, ok := held[k[:strings.IndexByte(k, '|')]]; !ok {
+						a.mark(s.Cond, inversionLine)
+						if s.Init != nil {
+							a.mark(s.Init, inversionLine)
+						}
+						if i > 0 && assigns(list[i-1], s.Cond) {
+							a.mark(list[i-1], inversionLine)
+						}
 						break
 					}
 				}
@@ -316,16 +367,59 @@ func (a *relockPkg) walk(list []ast.Stmt, held map[string]string, recv, typ stri
 	}
 }
 
-// mark records the lines of a condition.
-func (a *relockPkg) mark(cond ast.Expr) {
-	from, to := a.fset.Position(cond.Pos()), a.fset.Position(cond.End())
+// mark records the lines of a condition (or the statement its value
+// comes from) as kind k.
+func (a *relockPkg) mark(n ast.Node, k siteKind) {
+	from, to := a.fset.Position(n.Pos()), a.fset.Position(n.End())
 	file := filepath.Base(from.Filename)
 	lines := a.out[file]
 	if lines == nil {
-		lines = map[int]bool{}
+		lines = map[int]siteKind{}
 		a.out[file] = lines
 	}
 	for l := from.Line; l <= to.Line; l++ {
-		lines[l] = true
+		lines[l] |= k
 	}
+}
+
+// terminates reports whether a block's last statement leaves it for
+// good: a return, a branch (break, continue, goto) or a call of panic.
+func terminates(b *ast.BlockStmt) bool {
+	if len(b.List) == 0 {
+		return false
+	}
+	switch s := b.List[len(b.List)-1].(type) {
+	case *ast.ReturnStmt, *ast.BranchStmt:
+		return true
+	case *ast.ExprStmt:
+		call, ok := s.X.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		id, ok := call.Fun.(*ast.Ident)
+		return ok && id.Name == "panic"
+	}
+	return false
+}
+
+// assigns reports whether st assigns (= or :=) a variable that cond uses.
+func assigns(st ast.Stmt, cond ast.Expr) bool {
+	as, ok := st.(*ast.AssignStmt)
+	if !ok {
+		return false
+	}
+	names := map[string]bool{}
+	for _, l := range as.Lhs {
+		if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+			names[id.Name] = true
+		}
+	}
+	used := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && names[id.Name] {
+			used = true
+		}
+		return !used
+	})
+	return used
 }

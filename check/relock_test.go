@@ -82,3 +82,85 @@ func f(x bool) {
 		t.Errorf("a site relative to the package's directory is not found")
 	}
 }
+
+// TestInversionSites: a read decides a path that takes another mutex
+// while one is held: in the condition of an if whose branch takes it,
+// or whose body returns before the statements that take it, and in the
+// assignment just before such an if whose variable the condition uses
+// (moby#4951's lookup). Not: the same mutex again (a relock site), an
+// if whose body does not leave (the lock comes on both paths), no lock
+// held, an assignment the condition does not use.
+func TestInversionSites(t *testing.T) {
+	dir := t.TempDir()
+	src := `package p
+
+import "sync"
+
+type D struct{ lock sync.Mutex }
+
+type S struct {
+	sync.Mutex
+	m map[string]*D
+}
+
+func (s *S) Delete(k string) {
+	s.Lock()
+	defer s.Unlock()
+	d := s.m[k] // 15
+	if d == nil { // 16
+		return
+	}
+	d.lock.Lock()
+	defer d.lock.Unlock()
+}
+
+func (s *S) Touch(k string) {
+	s.Lock()
+	defer s.Unlock()
+	d := s.m[k] // 26: not used by the condition
+	if len(s.m) == 0 { // 27: the body does not leave
+		d = nil
+	}
+	if d != nil { // 30: a branch that takes d.lock
+		d.lock.Lock()
+		d.lock.Unlock()
+	}
+	if d == nil { // 34: the same mutex again (relock)
+		s.Lock()
+	}
+	if d != nil { // 37: neither (Drop releases before it locks)
+		s.Drop()
+	}
+}
+
+// Drop releases s's lock around a wait and takes it again: a caller
+// holding it does not wait for itself.
+func (s *S) Drop() {
+	s.Unlock()
+	s.Lock()
+}
+
+func (s *S) Unlocked(k string) {
+	d := s.m[k] // 50: no lock held
+	if d == nil {
+		return
+	}
+	d.lock.Lock()
+	d.lock.Unlock()
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &relockSites{dir: dir}
+	want := map[int]bool{15: true, 16: true, 30: true}
+	for line := 1; line <= 56; line++ {
+		site := filepath.Join(dir, "p.go") + ":" + strconv.Itoa(line) + ":5"
+		if s.at(site) != (line == 34) {
+			t.Errorf("line %d: relock site %v, want %v", line, s.at(site), line == 34)
+		}
+		if got := s.invAt(site); got != want[line] {
+			t.Errorf("line %d: inversion site %v, want %v", line, got, want[line])
+		}
+	}
+}

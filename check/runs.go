@@ -142,7 +142,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	// at 7.5 s while their packages took 11-15 s of 5 minutes), and made
 	// findings come and go with the load; a bound on work cuts the same
 	// searches everywhere.
-	popt := predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: c.deadline, Context: c.ctx, MaxWork: predictMaxWork, SelectAlt: c.selAlts.at, SelectLoopAlt: c.selAlts.atLoop, StopCase: c.selAlts.stopCase, Relock: c.relocks.at}
+	popt := predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: c.deadline, Context: c.ctx, MaxWork: predictMaxWork, SelectAlt: c.selAlts.at, SelectLoopAlt: c.selAlts.atLoop, StopCase: c.selAlts.stopCase, Relock: c.relocks.at, Inversion: c.relocks.invAt}
 	if cands := c.cands; len(cands) > 0 {
 		// Search first what the static analysis points at:
 		// a search the trace's share cuts has looked at those.

@@ -91,6 +91,15 @@ deadlock/double-lock relock T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-r
 # kept t1 off the branch). Another schedule runs e1 first, on the older
 # value.
 deadlock/double-lock-stale relock T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w
+# A lock-order inversion down the path a stale read picks (moby#4951):
+# e1 is a read of t1, made while t1 holds lock A, at a site whose value
+# decides a path that takes another mutex (the source says so); e2 is
+# the write of t2 it read in the recorded run, made under A, which t2
+# took while holding another lock B. Another schedule runs e1 first, on
+# the older value: t1 goes, holding A, for a lock t2 holds while t2
+# waits for A. Proved only by a replay that ends with each of the two
+# blocked in a lock the other holds.
+deadlock/lock-order-stale lock relock T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w
 `},
 	{"leak", `
 # Goroutine leaks (issue 29): e1 is a channel operation that a select of

@@ -315,6 +315,7 @@ func TestValidate(t *testing.T) {
 		{func(p *Pattern) { p.Kind, p.Atomic = "race", true }, "pattern race/n: races never involve sync/atomic accesses"},
 		{func(p *Pattern) { p.Acting = true }, "pattern k/n: option acting needs the remote events to be reads, event 2 is a write of thread t2"},
 		{func(p *Pattern) { p.Acting, p.Chan, p.AT = true, true, []Access{W, R} }, "pattern k/n: option acting does not go with adjacent or chan"},
+		{func(p *Pattern) { p.Lock, p.Relock, p.SV, p.AT = true, true, []int{0, 0}, []Access{W, R} }, "pattern k/n: a lock relock pattern is a stale read and the write it read: AT=r-w"},
 	}
 	if err := good().Validate(); err != nil {
 		t.Fatal(err)

@@ -97,7 +97,10 @@ type Pattern struct {
 	// the read saw the write, and another schedule runs the read first,
 	// on the older value. The reader then takes the branch and locks its
 	// own mutex again, which never returns. predict finds these itself
-	// (its double-lock finder), not the access search.
+	// (its double-lock finder), not the access search. With Lock
+	// (AT=r-w only): the older value sends the reader, holding a mutex
+	// the writer then waits for, into a lock the writer holds (a
+	// lock-order inversion down a path the recorded run did not take).
 	Relock bool
 
 	E         []string // event names (default e1..en)
@@ -258,6 +261,9 @@ func (p *Pattern) Describe() string {
 	case "asv":
 		what = "atomic-set serializability violation"
 	case "deadlock":
+		if p.Relock && p.Lock {
+			return "lock-order inversion: a stale read sends a goroutine, holding a lock another goroutine waits for, into a lock that goroutine holds"
+		}
 		if p.Relock {
 			return "double lock: a write of another goroutine sends a goroutine down a path that locks a mutex it holds"
 		}
@@ -414,7 +420,7 @@ func (p *Pattern) Validate() error {
 		if p.Adjacent || p.Atomic || p.Chan || p.Acting {
 			return fail("a lock pattern takes no other option")
 		}
-		if !p.RWWriter() && (!slices.Equal(p.T, []int{0, 1, 0, 1}) || !slices.Equal(p.SV, []int{0, 1, 1, 0})) {
+		if !p.RWWriter() && !p.Relock && (!slices.Equal(p.T, []int{0, 1, 0, 1}) || !slices.Equal(p.SV, []int{0, 1, 1, 0})) {
 			return fail("a lock pattern is a lock-order inversion (T=t1-t2-t1-t2 SV=s1-s2-s2-s1) or a recursive read lock behind a writer (T=t1-t2-t1 SV=s1-s1-s1 AT=r-w-r)")
 		}
 	}
@@ -431,14 +437,19 @@ func (p *Pattern) Validate() error {
 	if p.Relock {
 		// The double-lock finder (predict) knows one shape: a write and
 		// the read it is moved before, two goroutines, one variable.
-		if p.Adjacent || p.Atomic || p.Chan || p.Acting || p.Lock || p.Leak || p.Cond || p.WG {
-			return fail("a relock pattern takes no other option")
+		if p.Adjacent || p.Atomic || p.Chan || p.Acting || p.Leak || p.Cond || p.WG {
+			return fail("a relock pattern takes no other option than lock")
 		}
 		if !slices.Equal(p.T, []int{0, 1}) || !slices.Equal(p.SV, []int{0, 0}) {
 			return fail("a relock pattern is a write and the read of another goroutine that decides a double lock: T=t1-t2 SV=s1-s1")
 		}
 		if len(p.AT) != 2 || p.AT[0] == p.AT[1] || p.AT[0] != R && p.AT[0] != W || p.AT[1] != R && p.AT[1] != W {
 			return fail("a relock pattern is a write and a read, in either order: AT=w-r or AT=r-w")
+		}
+		if p.Lock && p.RelockRead() != 0 {
+			// The stale-read inversion finder knows one order: the read,
+			// then the write it read in the recorded run.
+			return fail("a lock relock pattern is a stale read and the write it read: AT=r-w")
 		}
 	}
 	if p.WG {

@@ -171,13 +171,25 @@ func RWCycles(gr *ptg.Graph) []RWCycle {
 // goroutine's order, with the locks its goroutine holds just before it.
 func eachAcquire(gr *ptg.Graph, at func(e int32, held []heldLock)) {
 	evs := gr.Tr.Events
+	eachEvent(gr, func(e int32, held []heldLock) {
+		if evs[e].Op.IsAcquire() {
+			at(e, held)
+		}
+	})
+}
+
+// eachEvent calls at for every event e of the trace, in each goroutine's
+// order, with the locks its goroutine holds just before it, in the order
+// it took them.
+func eachEvent(gr *ptg.Graph, at func(e int32, held []heldLock)) {
+	evs := gr.Tr.Events
 	for g := int32(0); g < int32(gr.NG); g++ {
 		var held []heldLock
 		for _, e := range gr.G(g) {
 			ev := evs[e]
+			at(e, held)
 			switch {
 			case ev.Op.IsAcquire():
-				at(e, held)
 				held = append(held, heldLock{ev.Obj, e, ev.Op == trace.Lock})
 			case ev.Op.IsRelease():
 				w := ev.Op == trace.Unlock
@@ -225,7 +237,7 @@ func deadlocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, 
 			if pw == nil {
 				pw = q
 			}
-		case q.Lock:
+		case q.Lock && !q.Relock: // lock relock: a stale read's inversion (doubleLocks)
 			if p == nil {
 				p = q
 			}

@@ -1,6 +1,8 @@
 package predict
 
 import (
+	"slices"
+
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict/ptg"
@@ -18,6 +20,12 @@ import (
 type DoubleLock struct {
 	Write, Read int32
 	Stale       bool
+	// After, for a stale read's inversion (StaleInversions): the events of
+	// the writer after each of which it holds a lock the reader does not
+	// (B) and not yet the one the write needs (A); the schedule runs one
+	// of them before the read, so that the reader, let go after its read,
+	// finds B taken. Nil for a double lock.
+	After []int32
 }
 
 // Events returns the double lock's events in schedule order.
@@ -76,24 +84,39 @@ func DoubleLocks(gr *ptg.Graph, relock func(site string) bool) []DoubleLock {
 // pattern's order (feasible as the simulator finds, locks respected: one
 // critical section comes whole before the other), and passes each to
 // keep.
-func doubleLocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, relock func(string) bool, stop func() bool, st *Stats, keep func(Anomaly) bool) {
-	var after, stale *pattern.Pattern // AT=w-r, AT=r-w
+func doubleLocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, relock, inversion func(string) bool, stop func() bool, st *Stats, keep func(Anomaly) bool) {
+	var after, stale, inv *pattern.Pattern // AT=w-r, AT=r-w; lock relock AT=r-w
 	for _, q := range pats {
 		switch {
 		case !q.Relock:
+		case q.Lock:
+			if q.RelockRead() == 0 && inv == nil {
+				inv = q
+			}
 		case q.RelockRead() == 1 && after == nil:
 			after = q
 		case q.RelockRead() == 0 && stale == nil:
 			stale = q
 		}
 	}
-	if after == nil && stale == nil {
+	if after == nil && stale == nil && inv == nil {
 		return
 	}
 	t := newTries(gr, stop, st, keep, 0)
-	for _, d := range DoubleLocks(gr, relock) {
+	var ds []DoubleLock
+	if after != nil || stale != nil {
+		ds = DoubleLocks(gr, relock)
+	}
+	nd := len(ds)
+	if inv != nil {
+		ds = append(ds, StaleInversions(gr, inversion)...)
+	}
+	for i, d := range ds {
 		p := after
-		if d.Stale {
+		switch {
+		case i >= nd:
+			p = inv
+		case d.Stale:
 			p = stale
 		}
 		if p == nil {
@@ -107,8 +130,128 @@ func doubleLocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern
 			}
 			return sched, err
 		}
+		if d.After != nil {
+			// The read inside the writer's window: after one of its
+			// events, the first that gives a feasible schedule.
+			generate = func() (sched schedule.Schedule, err error) {
+				for _, b := range d.After {
+					in := append([]int32{b}, evs...)
+					if sched, err = gen.Generate(in, false); err == nil {
+						if err = gen.Check(sched, in, false); err == nil {
+							return sched, nil
+						}
+					}
+				}
+				return sched, err
+			}
+		}
 		if !t.try(p, evs, generate) {
 			return
 		}
 	}
+}
+
+// StaleInversions returns the lock-order inversions that a stale read
+// sends its goroutine into (pattern deadlock/lock-order-stale, options
+// lock and relock, AT=r-w): Read is a read of t2 at a site inversion
+// accepts (its value decides a path that takes another mutex while t2
+// holds one there: moby#4951's lookup under the global lock, then the
+// device's lock), made while t2 holds lock A; Write is the write of t1 it
+// read in the recorded run, made inside t1's critical section of A,
+// which t1 entered holding a lock B that t2 does not hold at the read.
+// Another schedule runs the read first, on the older value: t2 then
+// goes, holding A, for a lock t1 holds (B, or another of its locks)
+// while t1 waits for A. The recorded run shows neither t2's path nor its
+// lock, so the trace cannot say that the path takes B: the finder keeps
+// only reads where t1 has a lock to be waited for, and the replay decides
+// (a wait-for cycle between the two once nothing moves). Stale is set.
+func StaleInversions(gr *ptg.Graph, inversion func(site string) bool) []DoubleLock {
+	if inversion == nil {
+		return nil
+	}
+	tr := gr.Tr
+	evs := tr.Events
+	at := map[int32]bool{}     // site → inversion's answer
+	lastW := map[int32]int32{} // variable → its latest write so far
+	type cand struct{ r, w int32 }
+	var cands []cand
+	for i, ev := range evs {
+		if ev.Op == trace.Write {
+			lastW[ev.Obj] = int32(i)
+		}
+		if ev.Op != trace.Read || ev.Site < 0 {
+			continue
+		}
+		w, ok := lastW[ev.Obj]
+		if !ok || evs[w].G == ev.G {
+			continue
+		}
+		yes, seen := at[ev.Site]
+		if !seen {
+			yes = inversion(tr.Site(ev))
+			at[ev.Site] = yes
+		}
+		if yes {
+			cands = append(cands, cand{int32(i), w})
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	// The locks held at each candidate's read and write.
+	want := map[int32]bool{}
+	for _, c := range cands {
+		want[c.r], want[c.w] = true, true
+	}
+	held := map[int32][]heldLock{}
+	eachEvent(gr, func(e int32, h []heldLock) {
+		if want[e] {
+			held[e] = slices.Clone(h)
+		}
+	})
+	var out []DoubleLock
+	for _, c := range cands {
+		hr, hw := held[c.r], held[c.w]
+		if len(hr) == 0 {
+			continue
+		}
+		holds := func(lock int32) bool {
+			for _, h := range hr {
+				if h.lock == lock {
+					return true
+				}
+			}
+			return false
+		}
+		var after []int32
+		for i, a := range hw {
+			// a: t1's lock that t2 holds (in a mode excluding t1's), the
+			// write inside it; hw[:i], taken before a and still held, are
+			// the locks t1 holds while it asks for a.
+			if !slices.ContainsFunc(hr, func(h heldLock) bool { return h.lock == a.lock && (h.write || a.write) }) {
+				continue
+			}
+			// t1's window: from its last release of a's lock before a (or
+			// from b, if later) to a, t1 holds b and not a's lock.
+			rel := int32(-1)
+			for _, e := range gr.G(evs[c.w].G) {
+				if e >= a.acq {
+					break
+				}
+				if ev := evs[e]; ev.Op.IsRelease() && ev.Obj == a.lock {
+					rel = e
+				}
+			}
+			for _, b := range hw[:i] {
+				if !holds(b.lock) {
+					after = append(after, max(b.acq, rel))
+				}
+			}
+		}
+		if len(after) > 0 {
+			slices.Sort(after)
+			out = append(out, DoubleLock{Write: c.w, Read: c.r, Stale: true, After: slices.Compact(after)})
+		}
+	}
+	return out
 }

@@ -70,6 +70,11 @@ type Options struct {
 	// that locks again a mutex its goroutine holds there (from the
 	// source): the double-lock finder's reads. Nil: no double locks.
 	Relock func(site string) bool
+	// Inversion, if set, reports whether a read at site decides a path
+	// that takes another mutex while its goroutine holds one there (from
+	// the source): the stale-read inversion finder's reads
+	// (StaleInversions). Nil: none.
+	Inversion func(site string) bool
 }
 
 // Work units: a search poll stands for the search's steps between polls
@@ -296,7 +301,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	// partner (pattern option leak).
 	leaks(gr, gen, pats, opt.SelectAlt, opt.SelectLoopAlt, opt.StopCase, sopt.Stop, &res.Stats, add)
 	// Double locks down a path another schedule takes (option relock).
-	doubleLocks(gr, gen, pats, opt.Relock, sopt.Stop, &res.Stats, add)
+	doubleLocks(gr, gen, pats, opt.Relock, opt.Inversion, sopt.Stop, &res.Stats, add)
 	// Stolen partners: a competing receiver (or sender) takes a matched
 	// operation's partner first (pattern option stolen).
 	stolens(gr, gen, pats, sopt.Stop, &res.Stats, add)

@@ -116,6 +116,9 @@ func Detailed(f check.Finding) string {
 //
 // The steps that show it are Steps; "this" is the event at Site.
 func Message(f check.Finding) string {
+	if f.Anomaly.Pattern.Relock && f.Anomaly.Pattern.Lock {
+		return staleInversion(f, "lock-order inversion")
+	}
 	if f.Anomaly.Pattern.Relock {
 		return doubleLock(f, "double lock")
 	}
@@ -137,6 +140,9 @@ func Message(f check.Finding) string {
 // Headline is Message with the pattern named (Detailed), as `pecanvet
 // check` prints it.
 func Headline(f check.Finding) string {
+	if f.Anomaly.Pattern.Relock && f.Anomaly.Pattern.Lock {
+		return staleInversion(f, "lock-order inversion ("+f.Anomaly.Pattern.ID()+")")
+	}
 	if f.Anomaly.Pattern.Relock {
 		return doubleLock(f, "double lock ("+f.Anomaly.Pattern.ID()+")")
 	}
@@ -221,6 +227,27 @@ func doubleLock(f check.Finding, title string) string {
 	return msg + evidence(f)
 }
 
+// staleInversion is the message of a lock-order inversion down the path
+// a stale read picks (a lock relock pattern, events: the read, the write
+// it read), reported at the read, e.g.
+//
+//	lock-order inversion: this read by g1.2 can come before g1.1's write
+//	of map#1 (x.go:65), which it read in the recorded run, and on the
+//	older value g1.2 goes, holding its lock, for a lock g1.1 holds while
+//	g1.1 waits for g1.2's; reproduced, the replay deadlocks: g1.2 in Lock
+//	DevInfo.lock#1 @x.go:55, holding DeviceSet.Mutex#1 (@x.go:49:14);
+//	g1.1 in Lock DeviceSet.Mutex#1 @x.go:74, holding DevInfo.lock#1
+//	(@x.go:55:16)
+func staleInversion(f check.Finding, title string) string {
+	st := func(k int) trace.Step { return f.Schedule.Steps[f.Schedule.Anomaly[k]] }
+	msg := fmt.Sprintf("%s: this read by %s can come before %s's write of %s (%s), which it read in the recorded run, and on the older value %s goes, holding its lock, for a lock %s holds while %s waits for %s's; ",
+		title, st(0).G, st(1).G, st(1).Obj, short(f.Anomaly.Sites[1]), st(0).G, st(1).G, st(1).G, st(0).G)
+	if f.Deadlock() {
+		return msg + "reproduced, the replay deadlocks: " + strings.Join(f.Verdict.Deadlocked, "; ")
+	}
+	return msg + evidence(f)
+}
+
 // earlyWait is the message of a WaitGroup.Add after Wait (a wg pattern,
 // events: the Wait, the Add from 0), reported at the Add, e.g.
 //
@@ -263,6 +290,8 @@ func lockKind(f check.Finding) string {
 		return "recursive read lock"
 	case p.Cond:
 		return "lost signal"
+	case p.Relock && p.Lock:
+		return "lock-order inversion"
 	case p.Relock:
 		return "double lock"
 	}

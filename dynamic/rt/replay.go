@@ -194,7 +194,15 @@ type replayer struct {
 	// events), and relockHit describes the reader's acquisition of a
 	// mutex it holds, noted at its gate. The proof is the reader blocked
 	// in that acquisition once nothing moves (relockVerdict).
+	//
+	// inversion: the schedule is a stale read's lock-order inversion
+	// (deadlock/lock-order-stale), run as a double lock's (relock set):
+	// the read comes first and its reader runs free; relockHit then
+	// notes its acquisitions of a lock another goroutine holds, and the
+	// proof is a wait-for cycle between the reader and that goroutine
+	// once nothing moves (inversionVerdict).
 	relock    bool
+	inversion bool
 	relockG   string
 	held      map[string]map[int32]*heldLock
 	relockHit string
@@ -306,7 +314,8 @@ func startReplayFrom(path, verdictPath string, explore bool) error {
 		rwWriter:   strings.HasPrefix(s.Pattern, "deadlock/rlock-writer"),
 		lostSignal: strings.HasPrefix(s.Pattern, "deadlock/lost-signal") && len(s.Anomaly) == 2,
 		leak:       strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2,
-		relock:     strings.HasPrefix(s.Pattern, "deadlock/double-lock") && len(s.Anomaly) == 2,
+		relock:     (strings.HasPrefix(s.Pattern, "deadlock/double-lock") || strings.HasPrefix(s.Pattern, "deadlock/lock-order-stale")) && len(s.Anomaly) == 2,
+		inversion:  strings.HasPrefix(s.Pattern, "deadlock/lock-order-stale") && len(s.Anomaly) == 2,
 		held:       map[string]map[int32]*heldLock{},
 		explore:    explore && !strings.HasPrefix(s.Pattern, "deadlock/") && !strings.HasPrefix(s.Pattern, "leak/"), changed: map[string][]int{},
 	}

@@ -2,6 +2,7 @@ package rt
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -182,6 +183,9 @@ func (r *replayer) deadlockVerdict(gs []gstate, names map[int64]string, blocked 
 	if r.lostSignal {
 		return r.lostSignalVerdict(gs, names, blocked, why)
 	}
+	if r.inversion {
+		return r.inversionVerdict(gs, blocked, why)
+	}
 	if r.relock {
 		return r.relockVerdict(gs, names, blocked, why)
 	}
@@ -284,6 +288,10 @@ func (r *replayer) hold(g *Goroutine, ev trace.Event) {
 // behind its own Lock. sync's locks are not reentrant: it will not
 // return.
 func (r *replayer) noteRelock(g *Goroutine, obj int32, op trace.Op, site int32) {
+	if r.inversion {
+		r.noteInversion(g, obj, op, site)
+		return
+	}
 	if g.name != r.relockG || r.relockHit != "" {
 		return
 	}
@@ -330,4 +338,98 @@ func (r *replayer) relockVerdict(gs []gstate, names map[int64]string, blocked []
 	}
 	return Verdict{Verdict: "deadlock", Step: len(r.s.Steps), Waiting: append(r.waiters(), blocked...), Deadlocked: []string{r.relockHit},
 		Message: fmt.Sprintf("%s: %s, which never returns (sync's locks are not reentrant)", why, r.relockHit)}
+}
+
+// waitsFor reports whether goroutine n holds lock obj (from its recorded
+// lock events) in a mode that an acquisition op ("Lock", "RLock") waits
+// for, and where it took it.
+func (r *replayer) waitsFor(n string, obj int32, op string) (site string, ok bool) {
+	h := r.held[n][obj]
+	if h == nil || !(h.w > 0 || op == "Lock" && h.r > 0) {
+		return "", false
+	}
+	return h.site, true
+}
+
+// noteInversion notes, at the gate of an acquisition of obj by a stale
+// read's reader (mu held), that another goroutine holds obj in a mode it
+// waits for: the reader may be going into the inversion's cycle, which
+// inversionVerdict checks once nothing moves. Each such acquisition
+// replaces the note (an earlier one may have been let through).
+func (r *replayer) noteInversion(g *Goroutine, obj int32, op trace.Op, site int32) {
+	if g.name != r.relockG {
+		return
+	}
+	mode := "Lock"
+	if op == trace.RLock {
+		mode = "RLock"
+	}
+	for n := range r.held {
+		if n == g.name {
+			continue
+		}
+		if at, ok := r.waitsFor(n, obj, mode); ok {
+			r.relockHit = fmt.Sprintf("%s in %s of a lock %s holds (@%s)", g.name, op, n, at)
+			return
+		}
+	}
+}
+
+// inversionVerdict decides a stale read's inversion schedule once every
+// goroutine that can move has (as deadlockVerdict): a "deadlock" with
+// Deadlocked set when the reader is blocked inside the acquisition of a
+// lock that another goroutine holds, and that goroutine is blocked
+// inside the acquisition of a lock the reader holds: a wait-for cycle,
+// which nothing can break (sync's locks have no timeout). Else
+// "diverged": the reader took another path, or got its lock.
+func (r *replayer) inversionVerdict(gs []gstate, blocked []string, why string) Verdict {
+	type waiter struct {
+		obj   int32
+		op    string
+		where string
+	}
+	in := map[string]waiter{} // goroutine → the lock it is blocked in
+	for _, g := range gs {
+		if g.class != gRecorded || g.op != "Lock" && g.op != "RLock" {
+			continue
+		}
+		if rg := rec.gmap[g.id]; rg != nil {
+			in[rg.name] = waiter{rg.gateObj, g.op, g.where}
+		}
+	}
+	// A lock's name as the schedule gives it: the step of its holder that
+	// took it (the recorder's table may not name it yet).
+	name := func(obj int32, holder, site string) string {
+		n := rec.tab.Name(trace.TabObject, obj)
+		for _, st := range r.s.Steps {
+			if st.G == holder && (st.Op == trace.Lock || st.Op == trace.RLock) && st.Site == site && st.Obj != "" {
+				n = st.Obj
+			}
+		}
+		return n
+	}
+	rd := r.relockG
+	if x, ok := in[rd]; ok {
+		for n, y := range in {
+			if n == rd {
+				continue
+			}
+			atX, ok1 := r.waitsFor(n, x.obj, x.op)
+			atY, ok2 := r.waitsFor(rd, y.obj, y.op)
+			if !ok1 || !ok2 {
+				continue
+			}
+			nx, ny := name(x.obj, n, atX), name(y.obj, rd, atY)
+			stuck := []string{
+				fmt.Sprintf("%s in %s %s @%s, holding %s (@%s)", rd, x.op, nx, x.where, ny, filepath.Base(atY)),
+				fmt.Sprintf("%s in %s %s @%s, holding %s (@%s)", n, y.op, ny, y.where, nx, filepath.Base(atX)),
+			}
+			return Verdict{Verdict: "deadlock", Step: len(r.s.Steps), Waiting: append(r.waiters(), blocked...), Deadlocked: stuck,
+				Message: fmt.Sprintf("%s: %s and %s, each holding the lock the other waits for", why, stuck[0], stuck[1])}
+		}
+	}
+	i := r.s.Anomaly[0]
+	st := r.s.Steps[i]
+	return Verdict{Verdict: "diverged", Step: i + 1, Goroutine: st.G, Expected: st.Key(), Waiting: append(r.waiters(), blocked...),
+		Message: fmt.Sprintf("%s, but goroutine %s is not in a wait-for cycle after the read of step %d (%s)", why, st.G, i+1, st)}
 }

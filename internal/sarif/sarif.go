@@ -210,6 +210,9 @@ func RuleID(p *pattern.Pattern) string {
 	if _, ok := builtinRules[p.ID()]; ok {
 		return p.ID()
 	}
+	if p.Relock && p.Lock && p.Kind == "deadlock" {
+		return "deadlock/lock-order" // an inversion down a stale read's path
+	}
 	if p.Relock && p.Kind == "deadlock" {
 		return "deadlock/double-lock" // either order of the write and the read
 	}
