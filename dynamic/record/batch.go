@@ -128,7 +128,7 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 		smu    sync.Mutex
 		order  []*state
 		byName = map[string]*state{}
-		cur    *state // the top-level test running
+		cur    *state       // the top-level test running
 		last   = time.Now() // the process's last line of output
 	)
 	// send delivers st's result (smu held); ok: the process vouches for it.
