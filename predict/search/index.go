@@ -1,7 +1,6 @@
 package search
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strings"
 
@@ -34,6 +33,39 @@ type class struct {
 	locks []int32 // lockset id per element
 	helds []int32 // lockset id held throughout each gap between elements
 	flat  []int32 // instances, len(objs) events each, in program order
+}
+
+// classSlab hands out classes and their per-element fields from chunks:
+// a trace of a thousand goroutines running the same code has a class per
+// goroutine and sequence (a million on freecache's TestConcurrentGetTTL),
+// and five allocations each were a third of its search's time in the
+// allocator and the GC. Each field is a capped window, so that appending
+// to one cannot overwrite the next.
+type classSlab struct {
+	cls  []class
+	ints []int32
+}
+
+// new returns a class of goroutine g with n elements: objs, sites and
+// locks of length n, helds of n-1 (nil for n == 1), all zero.
+func (sl *classSlab) new(g int32, n int) *class {
+	if len(sl.cls) == cap(sl.cls) {
+		sl.cls = make([]class, 0, 1024)
+	}
+	sl.cls = sl.cls[:len(sl.cls)+1]
+	cl := &sl.cls[len(sl.cls)-1]
+	m := 4*n - 1
+	if len(sl.ints)+m > cap(sl.ints) {
+		sl.ints = make([]int32, 0, max(8192, m))
+	}
+	x := sl.ints[len(sl.ints) : len(sl.ints)+m : len(sl.ints)+m]
+	sl.ints = sl.ints[:len(sl.ints)+m]
+	cl.g = g
+	cl.objs, cl.sites, cl.locks = x[:n:n], x[n:2*n:2*n], x[2*n:3*n:3*n]
+	if n > 1 {
+		cl.helds = x[3*n:]
+	}
+	return cl
 }
 
 func (c *class) count() int { return len(c.flat) / len(c.objs) }
@@ -88,26 +120,71 @@ func (ix *groupIndex) skeletons(gr *ptg.Graph) {
 		return
 	}
 	ix.skelByObj = map[int32][]int32{}
-	at := map[string]int32{}
-	var key []byte
-	for ci, c := range ix.classes {
-		key = key[:0]
+	// Skeletons are interned in an open-addressing table on a hash of the
+	// class's fields, compared with the skeleton's first member: a map on
+	// the fields as a string key held a key per skeleton, and on
+	// freecache's TestConcurrentGetTTL (half a million skeletons) those
+	// and the map were a sixth of the search's live heap.
+	op := func(c *class, e int) trace.Op { return gr.Ev(c.flat[e]).Op }
+	hash := func(c *class) uint32 {
+		h := uint32(2166136261)
+		mix := func(v int32) { h = (h ^ uint32(v)) * 0x01000193 }
 		for e := range c.objs {
-			key = binary.LittleEndian.AppendUint32(key, uint32(c.objs[e]))
-			key = binary.LittleEndian.AppendUint32(key, uint32(c.sites[e]))
-			key = binary.LittleEndian.AppendUint32(key, uint32(c.locks[e]))
-			key = append(key, byte(gr.Ev(c.flat[e]).Op))
+			mix(c.objs[e])
+			mix(c.sites[e])
+			mix(c.locks[e])
+			mix(int32(op(c, e)))
 			if e > 0 {
-				key = binary.LittleEndian.AppendUint32(key, uint32(c.helds[e-1]))
+				mix(c.helds[e-1])
 			}
 		}
-		si, ok := at[string(key)]
-		if !ok {
+		h ^= h >> 15
+		h *= 0x2c1b3c6d
+		h ^= h >> 12
+		return h
+	}
+	same := func(a, b *class) bool {
+		if len(a.objs) != len(b.objs) {
+			return false
+		}
+		for e := range a.objs {
+			if a.objs[e] != b.objs[e] || a.sites[e] != b.sites[e] || a.locks[e] != b.locks[e] || op(a, e) != op(b, e) || e > 0 && a.helds[e-1] != b.helds[e-1] {
+				return false
+			}
+		}
+		return true
+	}
+	table := make([]int32, 1<<10) // slot → 1 + skeleton, 0: empty; at most half full
+	var hashes []uint32           // skeleton → its hash
+	for ci, c := range ix.classes {
+		h := hash(c)
+		mask := uint32(len(table) - 1)
+		slot := h & mask
+		si := int32(-1)
+		for ; table[slot] != 0; slot = (slot + 1) & mask {
+			if x := table[slot] - 1; hashes[x] == h && same(ix.skels[x].proto, c) {
+				si = x
+				break
+			}
+		}
+		if si < 0 {
 			si = int32(len(ix.skels))
-			at[string(key)] = si
+			table[slot] = si + 1
+			hashes = append(hashes, h)
 			ix.skels = append(ix.skels, skeleton{proto: c})
 			ix.skelByObj[c.objs[0]] = append(ix.skelByObj[c.objs[0]], si)
 			ix.allSkels = append(ix.allSkels, si)
+			if 2*len(hashes) > len(table) {
+				table = make([]int32, 2*len(table))
+				mask = uint32(len(table) - 1)
+				for x, h := range hashes {
+					slot := h & mask
+					for table[slot] != 0 {
+						slot = (slot + 1) & mask
+					}
+					table[slot] = int32(x) + 1
+				}
+			}
 		}
 		ix.skels[si].members = append(ix.skels[si].members, int32(ci))
 	}
@@ -333,9 +410,12 @@ func (s *searcher) buildSingles(shared bool) *groupIndex {
 		next[c] = off
 		off += counts[c]
 	}
+	var slab classSlab
 	for c, k := range keys {
 		lo, hi := next[c], next[c]+counts[c]
-		ix.classes[final[c]] = &class{g: k.g, objs: []int32{k.obj}, sites: []int32{k.site}, locks: []int32{k.lock}, flat: flat[lo:hi:hi]}
+		cl := slab.new(k.g, 1)
+		cl.objs[0], cl.sites[0], cl.locks[0], cl.flat = k.obj, k.site, k.lock, flat[lo:hi:hi]
+		ix.classes[final[c]] = cl
 	}
 	for j, c := range of {
 		flat[next[c]] = evOf[j]

@@ -210,7 +210,7 @@ func (s *searcher) buildRegionGroupsOf(gs []*group, keep []bool) {
 	}
 	if !s.enumerateAtEnds(enums(), keep) {
 		for _, b := range all {
-			b.cls, b.insts, b.first, b.ix.classes = nil, nil, nil, nil
+			b.cls, b.insts, b.first, b.ix.classes, b.slab = nil, nil, nil, nil, classSlab{}
 		}
 		if s.itemRange == nil || s.itemShared != (keep != nil) {
 			s.regionItems(keep)
@@ -277,6 +277,7 @@ type regionBuilding struct {
 	// to each class as found takes a fifth of the enumeration's time, and
 	// one growing slice's copies as much at 10^7 events.
 	insts [][]int32
+	slab  classSlab
 }
 
 // accessKind is 1 for an op that reads, 2 for one that writes, 3 for both.
@@ -509,14 +510,12 @@ func (en *regionEnum) leaf(alive uint64) {
 		c := b.cls[tid] - 1
 		if c < 0 {
 			key := en.keys[int(tid)*en.width:][:en.width]
-			cl := &class{g: key[0]}
+			cl := b.slab.new(key[0], n)
 			for a := 0; a < n; a++ {
 				x := key[1+5*a:]
-				cl.objs = append(cl.objs, x[0])
-				cl.sites = append(cl.sites, x[1])
-				cl.locks = append(cl.locks, x[2])
+				cl.objs[a], cl.sites[a], cl.locks[a] = x[0], x[1], x[2]
 				if a > 0 {
-					cl.helds = append(cl.helds, x[4])
+					cl.helds[a-1] = x[4]
 				}
 			}
 			c = int32(len(b.ix.classes))
