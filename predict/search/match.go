@@ -2,6 +2,7 @@ package search
 
 import (
 	"encoding/binary"
+	"fmt"
 	"sort"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
@@ -103,6 +104,14 @@ type fitSkels struct {
 	byBound map[string][]int32
 }
 
+// fitKey names the fitting skeletons of a group (fits).
+type fitKey struct {
+	ix         *groupIndex
+	shape      string
+	ch, acting bool
+	bound      string
+}
+
 // fits returns group k's fitting skeletons, computing them once.
 func (m *matcher) fits(k int) *fitSkels {
 	if f := m.fit[k]; f != nil {
@@ -123,6 +132,22 @@ func (m *matcher) fits(k int) *fitSkels {
 		}
 		seen[v] = true
 	}
+	// The lists depend on the index, the group's shape (its access types
+	// and variable equalities), the two pattern options matches and the
+	// acting test read, and bound: patterns that agree on those share
+	// them. Each pattern is searched once per phase (twice with Prefer)
+	// and each race pattern once per pass, so without the cache every
+	// search recomputed the lists over all the index's skeletons (a fifth
+	// of freecache's TestConcurrentGetTTL, half a million skeletons).
+	fk := fitKey{ix: ix, shape: g.shape, ch: m.p.Chan, acting: m.p.Acting && g.t != 0, bound: fmt.Sprint(f.bound)}
+	if m.s.fitCache == nil {
+		m.s.fitCache = map[fitKey]*fitSkels{}
+	}
+	if c, ok := m.s.fitCache[fk]; ok {
+		m.fit[k] = c
+		return c
+	}
+	defer func() { m.s.fitCache[fk] = f }()
 next:
 	for _, si := range ix.allSkels {
 		c := ix.skels[si].proto
