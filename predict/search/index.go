@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
@@ -26,52 +27,66 @@ type group struct {
 
 // class is a set of group instances that agree on goroutine, objects,
 // sites, ops and locksets.
+//
+// Its per-element fields are one slice, f: a trace of a thousand
+// goroutines running the same code has a class per goroutine and sequence
+// (a million on freecache's TestConcurrentGetTTL), and with a slice per
+// field the GC's scan of their pointers was most of such a search's time.
 type class struct {
-	g     int32
-	objs  []int32
-	sites []int32
-	locks []int32 // lockset id per element
-	helds []int32 // lockset id held throughout each gap between elements
-	flat  []int32 // instances, len(objs) events each, in program order
+	g    int32
+	n    int32   // elements
+	f    []int32 // objs, sites and locks (n each), then helds (n-1)
+	flat []int32 // instances, n events each, in program order
 }
 
-// classSlab hands out classes and their per-element fields from chunks:
-// a trace of a thousand goroutines running the same code has a class per
-// goroutine and sequence (a million on freecache's TestConcurrentGetTTL),
-// and five allocations each were a third of its search's time in the
-// allocator and the GC. Each field is a capped window, so that appending
-// to one cannot overwrite the next.
+// newClass returns a class of goroutine g with n elements, all fields
+// zero, its f from buf if there is room (a capped window of it, so that
+// appending to one cannot overwrite the next); it returns the rest of buf.
+func newClass(cl *class, g int32, n int, buf []int32) []int32 {
+	m := 4*n - 1
+	if len(buf)+m > cap(buf) {
+		buf = make([]int32, 0, max(8192, m))
+	}
+	cl.g, cl.n, cl.f = g, int32(n), buf[len(buf):len(buf)+m:len(buf)+m]
+	return buf[:len(buf)+m]
+}
+
+// objs, sites and locks give per element its object, site and lockset
+// id; helds per gap between elements the lockset held throughout (nil
+// for one element).
+func (c *class) objs() []int32  { n := c.n; return c.f[:n:n] }
+func (c *class) sites() []int32 { n := c.n; return c.f[n : 2*n : 2*n] }
+func (c *class) locks() []int32 { n := c.n; return c.f[2*n : 3*n : 3*n] }
+func (c *class) helds() []int32 {
+	if c.n < 2 {
+		return nil
+	}
+	return c.f[3*c.n:]
+}
+
+// classSlab hands out classes and their fields from chunks: five
+// allocations per class were, on the same trace, a third of the search's
+// time in the allocator and the GC.
 type classSlab struct {
 	cls  []class
 	ints []int32
 }
 
-// new returns a class of goroutine g with n elements: objs, sites and
-// locks of length n, helds of n-1 (nil for n == 1), all zero.
+// new returns a class of goroutine g with n elements, fields zero.
 func (sl *classSlab) new(g int32, n int) *class {
 	if len(sl.cls) == cap(sl.cls) {
 		sl.cls = make([]class, 0, 1024)
 	}
 	sl.cls = sl.cls[:len(sl.cls)+1]
 	cl := &sl.cls[len(sl.cls)-1]
-	m := 4*n - 1
-	if len(sl.ints)+m > cap(sl.ints) {
-		sl.ints = make([]int32, 0, max(8192, m))
-	}
-	x := sl.ints[len(sl.ints) : len(sl.ints)+m : len(sl.ints)+m]
-	sl.ints = sl.ints[:len(sl.ints)+m]
-	cl.g = g
-	cl.objs, cl.sites, cl.locks = x[:n:n], x[n:2*n:2*n], x[2*n:3*n:3*n]
-	if n > 1 {
-		cl.helds = x[3*n:]
-	}
+	sl.ints = newClass(cl, g, n, sl.ints)
 	return cl
 }
 
-func (c *class) count() int { return len(c.flat) / len(c.objs) }
+func (c *class) count() int { return len(c.flat) / int(c.n) }
 
 func (c *class) inst(i int) []int32 {
-	n := len(c.objs)
+	n := int(c.n)
 	return c.flat[i*n : (i+1)*n : (i+1)*n]
 }
 
@@ -129,14 +144,11 @@ func (ix *groupIndex) skeletons(gr *ptg.Graph) {
 	hash := func(c *class) uint32 {
 		h := uint32(2166136261)
 		mix := func(v int32) { h = (h ^ uint32(v)) * 0x01000193 }
-		for e := range c.objs {
-			mix(c.objs[e])
-			mix(c.sites[e])
-			mix(c.locks[e])
+		for _, v := range c.f {
+			mix(v)
+		}
+		for e := range int(c.n) {
 			mix(int32(op(c, e)))
-			if e > 0 {
-				mix(c.helds[e-1])
-			}
 		}
 		h ^= h >> 15
 		h *= 0x2c1b3c6d
@@ -144,11 +156,11 @@ func (ix *groupIndex) skeletons(gr *ptg.Graph) {
 		return h
 	}
 	same := func(a, b *class) bool {
-		if len(a.objs) != len(b.objs) {
+		if a.n != b.n || !slices.Equal(a.f, b.f) {
 			return false
 		}
-		for e := range a.objs {
-			if a.objs[e] != b.objs[e] || a.sites[e] != b.sites[e] || a.locks[e] != b.locks[e] || op(a, e) != op(b, e) || e > 0 && a.helds[e-1] != b.helds[e-1] {
+		for e := range int(a.n) {
+			if op(a, e) != op(b, e) {
 				return false
 			}
 		}
@@ -172,7 +184,7 @@ func (ix *groupIndex) skeletons(gr *ptg.Graph) {
 			table[slot] = si + 1
 			hashes = append(hashes, h)
 			ix.skels = append(ix.skels, skeleton{proto: c})
-			ix.skelByObj[c.objs[0]] = append(ix.skelByObj[c.objs[0]], si)
+			ix.skelByObj[c.objs()[0]] = append(ix.skelByObj[c.objs()[0]], si)
 			ix.allSkels = append(ix.allSkels, si)
 			if 2*len(hashes) > len(table) {
 				table = make([]int32, 2*len(table))
@@ -280,7 +292,7 @@ func sharedVar(p *pattern.Pattern, g *group) bool {
 func sharedOf(all *groupIndex) *groupIndex {
 	ix := &groupIndex{byObj: map[int32][]int32{}}
 	for _, c := range all.classes {
-		obj := c.objs[0]
+		obj := c.objs()[0]
 		cs, ok := ix.byObj[obj]
 		if !ok {
 			shared := false
@@ -414,7 +426,7 @@ func (s *searcher) buildSingles(shared bool) *groupIndex {
 	for c, k := range keys {
 		lo, hi := next[c], next[c]+counts[c]
 		cl := slab.new(k.g, 1)
-		cl.objs[0], cl.sites[0], cl.locks[0], cl.flat = k.obj, k.site, k.lock, flat[lo:hi:hi]
+		cl.f[0], cl.f[1], cl.f[2], cl.flat = k.obj, k.site, k.lock, flat[lo:hi:hi]
 		ix.classes[final[c]] = cl
 	}
 	for j, c := range of {
@@ -422,7 +434,7 @@ func (s *searcher) buildSingles(shared bool) *groupIndex {
 		next[c]++
 	}
 	for ci, c := range ix.classes {
-		ix.byObj[c.objs[0]] = append(ix.byObj[c.objs[0]], int32(ci))
+		ix.byObj[c.objs()[0]] = append(ix.byObj[c.objs()[0]], int32(ci))
 	}
 	return ix
 }

@@ -513,9 +513,9 @@ func (en *regionEnum) leaf(alive uint64) {
 			cl := b.slab.new(key[0], n)
 			for a := 0; a < n; a++ {
 				x := key[1+5*a:]
-				cl.objs[a], cl.sites[a], cl.locks[a] = x[0], x[1], x[2]
+				cl.f[a], cl.f[n+a], cl.f[2*n+a] = x[0], x[1], x[2]
 				if a > 0 {
-					cl.helds[a-1] = x[4]
+					cl.f[3*n+a-1] = x[4]
 				}
 			}
 			c = int32(len(b.ix.classes))
@@ -560,7 +560,7 @@ func (b *regionBuilding) finish(n int) {
 	}
 	b.ix.byObj = map[int32][]int32{}
 	for c, cl := range cls {
-		b.ix.byObj[cl.objs[0]] = append(b.ix.byObj[cl.objs[0]], int32(c))
+		b.ix.byObj[cl.objs()[0]] = append(b.ix.byObj[cl.objs()[0]], int32(c))
 	}
 	off := make([]int32, len(cls)+1)
 	total := 0
