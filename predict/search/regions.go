@@ -317,9 +317,9 @@ type regionEnum struct {
 	// cache, spent a third of this in hashing and conflicts).
 	width  int
 	key    []int32
-	keys   []int32  // tuple id → key, width each
-	hashes []uint32 // tuple id → hash of its key
-	table  []int32  // slot → 1 + tuple id, 0: empty; at most half full
+	keys   [][]int32 // tuple id → key, width each, keyChunk tuples a chunk (keyOf)
+	hashes []uint32  // tuple id → hash of its key
+	table  []int32   // slot → 1 + tuple id, 0: empty; at most half full
 	// same: the groups whose two elements (n == 2) are one variable.
 	same uint64
 
@@ -465,7 +465,7 @@ func (en *regionEnum) leaf(alive uint64) {
 		en.done = true
 		return
 	}
-	if len(en.keys) >= MaxRegionTuples*en.width {
+	if len(en.hashes) >= MaxRegionTuples {
 		en.done, en.capped = true, true
 		en.s.stats.RegionsCapped = true
 		return
@@ -509,7 +509,7 @@ func (en *regionEnum) leaf(alive uint64) {
 		}
 		c := b.cls[tid] - 1
 		if c < 0 {
-			key := en.keys[int(tid)*en.width:][:en.width]
+			key := en.keyOf(tid)
 			cl := b.slab.new(key[0], n)
 			for a := 0; a < n; a++ {
 				x := key[1+5*a:]
@@ -587,6 +587,17 @@ func (b *regionBuilding) finish(n int) {
 	b.insts, b.cls, b.first = nil, nil, nil
 }
 
+// keyChunk is the number of tuple keys per chunk of regionEnum.keys:
+// appended to one slice, the keys' copies as it grew (to tens of
+// megabytes at the tuple cap) were a tenth of an index's time.
+const keyChunk = 1 << 12
+
+// keyOf returns tuple c's key.
+func (en *regionEnum) keyOf(c int32) []int32 {
+	w := en.width
+	return en.keys[c/keyChunk][int(c%keyChunk)*w:][:w]
+}
+
 // tuple returns the id of the chosen sequence's class key.
 func (en *regionEnum) tuple() int32 {
 	gr := en.s.gr
@@ -613,12 +624,16 @@ func (en *regionEnum) tuple() int32 {
 	slot := h & mask
 	for ; en.table[slot] != 0; slot = (slot + 1) & mask {
 		c := en.table[slot] - 1
-		if en.hashes[c] == h && slices.Equal(en.keys[int(c)*w:][:w], key) {
+		if en.hashes[c] == h && slices.Equal(en.keyOf(c), key) {
 			return c
 		}
 	}
 	c := int32(len(en.hashes))
-	en.keys = append(en.keys, key...)
+	if c%keyChunk == 0 {
+		en.keys = append(en.keys, make([]int32, 0, keyChunk*w))
+	}
+	last := len(en.keys) - 1
+	en.keys[last] = append(en.keys[last], key...)
 	en.hashes = append(en.hashes, h)
 	en.table[slot] = c + 1
 	if 2*len(en.hashes) > len(en.table) {
