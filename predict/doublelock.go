@@ -48,6 +48,7 @@ func DoubleLocks(gr *ptg.Graph, relock func(site string) bool) []DoubleLock {
 	}
 	tr := gr.Tr
 	evs := tr.Events
+	next := nextOtherWrites(evs)
 	at := map[int32]bool{}     // site → relock's answer
 	lastW := map[int32]int32{} // variable → its latest write so far
 	var out []DoubleLock
@@ -69,14 +70,55 @@ func DoubleLocks(gr *ptg.Graph, relock func(site string) bool) []DoubleLock {
 		if w, ok := lastW[ev.Obj]; ok && evs[w].G != ev.G {
 			out = append(out, DoubleLock{Write: w, Read: int32(i), Stale: true})
 		}
-		for j := i + 1; j < len(evs); j++ {
-			if w := evs[j]; w.Op == trace.Write && w.Obj == ev.Obj && w.G != ev.G {
-				out = append(out, DoubleLock{Write: int32(j), Read: int32(i)})
-				break
-			}
+		if j := next[i]; j >= 0 {
+			out = append(out, DoubleLock{Write: j, Read: int32(i)})
 		}
 	}
 	return out
+}
+
+// nextOtherWrites returns, for each read of evs, the first later write
+// of another goroutine to its variable (-1: none, and for other events).
+// Scanning forward from each read instead was quadratic where a relock
+// read repeats and no other goroutine writes its variable again: on
+// bigcache's TestEntriesIteratorParallelAdd (a million events) it ran for
+// twenty minutes, past the package's budget, without polling it.
+//
+// Backward, per variable: the first upcoming write (w1, by goroutine g1)
+// and the first upcoming write by a goroutine other than g1 (w2). A read
+// by g1 takes w2 (the writes before it are g1's own), any other w1.
+func nextOtherWrites(evs []trace.Event) []int32 {
+	type upcoming struct {
+		w1, w2 int32
+		g1     int32
+	}
+	up := map[int32]*upcoming{}
+	next := make([]int32, len(evs))
+	for i := len(evs) - 1; i >= 0; i-- {
+		ev := &evs[i]
+		next[i] = -1
+		switch ev.Op {
+		case trace.Write:
+			u := up[ev.Obj]
+			if u == nil {
+				up[ev.Obj] = &upcoming{w1: int32(i), w2: -1, g1: ev.G}
+				continue
+			}
+			if u.g1 != ev.G {
+				u.w2 = u.w1
+			}
+			u.w1, u.g1 = int32(i), ev.G
+		case trace.Read:
+			if u := up[ev.Obj]; u != nil {
+				if u.g1 != ev.G {
+					next[i] = u.w1
+				} else {
+					next[i] = u.w2
+				}
+			}
+		}
+	}
+	return next
 }
 
 // doubleLocks predicts the double locks of gr for the relock patterns

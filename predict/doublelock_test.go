@@ -1,10 +1,12 @@
 package predict
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/internal/gen"
 	"github.com/pecanvet/pecanvet/pattern"
 )
@@ -111,5 +113,39 @@ func TestDoubleLock(t *testing.T) {
 	}
 	if evs := res.Anomalies[0].Schedule.Events(); tr2.Site(tr2.Events[evs[len(evs)-1]]) != "t.go:41" {
 		t.Errorf("stale: the schedule does not end with the write")
+	}
+}
+
+// TestNextOtherWrites compares nextOtherWrites with the forward scan it
+// replaced on random traces of few goroutines and variables.
+func TestNextOtherWrites(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 200; trial++ {
+		evs := make([]trace.Event, rng.IntN(60))
+		for i := range evs {
+			op := trace.Read
+			switch rng.IntN(3) {
+			case 0:
+				op = trace.Write
+			case 1:
+				op = trace.Lock
+			}
+			evs[i] = trace.Event{G: int32(rng.IntN(3)), Op: op, Obj: int32(rng.IntN(3))}
+		}
+		got := nextOtherWrites(evs)
+		for i, ev := range evs {
+			want := int32(-1)
+			if ev.Op == trace.Read {
+				for j := i + 1; j < len(evs); j++ {
+					if w := evs[j]; w.Op == trace.Write && w.Obj == ev.Obj && w.G != ev.G {
+						want = int32(j)
+						break
+					}
+				}
+			}
+			if got[i] != want {
+				t.Fatalf("trial %d: event %d (%v): next other write %d, want %d", trial, i, ev, got[i], want)
+			}
+		}
 	}
 }

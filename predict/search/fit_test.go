@@ -44,17 +44,17 @@ func refSkeletonTuples(m *matcher) [][]*skeleton {
 			ok := true
 			for e, v := range g.sv {
 				if o := m.objOf[v]; o >= 0 {
-					if o != c.objs[e] {
+					if o != c.objs()[e] {
 						ok = false
 						break
 					}
 					continue
 				}
-				if slices.Contains(m.objOf, c.objs[e]) {
+				if slices.Contains(m.objOf, c.objs()[e]) {
 					ok = false
 					break
 				}
-				m.objOf[v] = c.objs[e]
+				m.objOf[v] = c.objs()[e]
 				newSV = append(newSV, v)
 			}
 			if ok {

@@ -1,8 +1,8 @@
 package search
 
 import (
-	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
@@ -27,19 +27,66 @@ type group struct {
 
 // class is a set of group instances that agree on goroutine, objects,
 // sites, ops and locksets.
+//
+// Its per-element fields are one slice, f: a trace of a thousand
+// goroutines running the same code has a class per goroutine and sequence
+// (a million on freecache's TestConcurrentGetTTL), and with a slice per
+// field the GC's scan of their pointers was most of such a search's time.
 type class struct {
-	g     int32
-	objs  []int32
-	sites []int32
-	locks []int32 // lockset id per element
-	helds []int32 // lockset id held throughout each gap between elements
-	flat  []int32 // instances, len(objs) events each, in program order
+	g    int32
+	n    int32   // elements
+	f    []int32 // objs, sites and locks (n each), then helds (n-1)
+	flat []int32 // instances, n events each, in program order
 }
 
-func (c *class) count() int { return len(c.flat) / len(c.objs) }
+// newClass returns a class of goroutine g with n elements, all fields
+// zero, its f from buf if there is room (a capped window of it, so that
+// appending to one cannot overwrite the next); it returns the rest of buf.
+func newClass(cl *class, g int32, n int, buf []int32) []int32 {
+	m := 4*n - 1
+	if len(buf)+m > cap(buf) {
+		buf = make([]int32, 0, max(8192, m))
+	}
+	cl.g, cl.n, cl.f = g, int32(n), buf[len(buf):len(buf)+m:len(buf)+m]
+	return buf[:len(buf)+m]
+}
+
+// objs, sites and locks give per element its object, site and lockset
+// id; helds per gap between elements the lockset held throughout (nil
+// for one element).
+func (c *class) objs() []int32  { n := c.n; return c.f[:n:n] }
+func (c *class) sites() []int32 { n := c.n; return c.f[n : 2*n : 2*n] }
+func (c *class) locks() []int32 { n := c.n; return c.f[2*n : 3*n : 3*n] }
+func (c *class) helds() []int32 {
+	if c.n < 2 {
+		return nil
+	}
+	return c.f[3*c.n:]
+}
+
+// classSlab hands out classes and their fields from chunks: five
+// allocations per class were, on the same trace, a third of the search's
+// time in the allocator and the GC.
+type classSlab struct {
+	cls  []class
+	ints []int32
+}
+
+// new returns a class of goroutine g with n elements, fields zero.
+func (sl *classSlab) new(g int32, n int) *class {
+	if len(sl.cls) == cap(sl.cls) {
+		sl.cls = make([]class, 0, 1024)
+	}
+	sl.cls = sl.cls[:len(sl.cls)+1]
+	cl := &sl.cls[len(sl.cls)-1]
+	sl.ints = newClass(cl, g, n, sl.ints)
+	return cl
+}
+
+func (c *class) count() int { return len(c.flat) / int(c.n) }
 
 func (c *class) inst(i int) []int32 {
-	n := len(c.objs)
+	n := int(c.n)
 	return c.flat[i*n : (i+1)*n : (i+1)*n]
 }
 
@@ -88,26 +135,68 @@ func (ix *groupIndex) skeletons(gr *ptg.Graph) {
 		return
 	}
 	ix.skelByObj = map[int32][]int32{}
-	at := map[string]int32{}
-	var key []byte
-	for ci, c := range ix.classes {
-		key = key[:0]
-		for e := range c.objs {
-			key = binary.LittleEndian.AppendUint32(key, uint32(c.objs[e]))
-			key = binary.LittleEndian.AppendUint32(key, uint32(c.sites[e]))
-			key = binary.LittleEndian.AppendUint32(key, uint32(c.locks[e]))
-			key = append(key, byte(gr.Ev(c.flat[e]).Op))
-			if e > 0 {
-				key = binary.LittleEndian.AppendUint32(key, uint32(c.helds[e-1]))
+	// Skeletons are interned in an open-addressing table on a hash of the
+	// class's fields, compared with the skeleton's first member: a map on
+	// the fields as a string key held a key per skeleton, and on
+	// freecache's TestConcurrentGetTTL (half a million skeletons) those
+	// and the map were a sixth of the search's live heap.
+	op := func(c *class, e int) trace.Op { return gr.Ev(c.flat[e]).Op }
+	hash := func(c *class) uint32 {
+		h := uint32(2166136261)
+		mix := func(v int32) { h = (h ^ uint32(v)) * 0x01000193 }
+		for _, v := range c.f {
+			mix(v)
+		}
+		for e := range int(c.n) {
+			mix(int32(op(c, e)))
+		}
+		h ^= h >> 15
+		h *= 0x2c1b3c6d
+		h ^= h >> 12
+		return h
+	}
+	same := func(a, b *class) bool {
+		if a.n != b.n || !slices.Equal(a.f, b.f) {
+			return false
+		}
+		for e := range int(a.n) {
+			if op(a, e) != op(b, e) {
+				return false
 			}
 		}
-		si, ok := at[string(key)]
-		if !ok {
+		return true
+	}
+	table := make([]int32, 1<<10) // slot → 1 + skeleton, 0: empty; at most half full
+	var hashes []uint32           // skeleton → its hash
+	for ci, c := range ix.classes {
+		h := hash(c)
+		mask := uint32(len(table) - 1)
+		slot := h & mask
+		si := int32(-1)
+		for ; table[slot] != 0; slot = (slot + 1) & mask {
+			if x := table[slot] - 1; hashes[x] == h && same(ix.skels[x].proto, c) {
+				si = x
+				break
+			}
+		}
+		if si < 0 {
 			si = int32(len(ix.skels))
-			at[string(key)] = si
+			table[slot] = si + 1
+			hashes = append(hashes, h)
 			ix.skels = append(ix.skels, skeleton{proto: c})
-			ix.skelByObj[c.objs[0]] = append(ix.skelByObj[c.objs[0]], si)
+			ix.skelByObj[c.objs()[0]] = append(ix.skelByObj[c.objs()[0]], si)
 			ix.allSkels = append(ix.allSkels, si)
+			if 2*len(hashes) > len(table) {
+				table = make([]int32, 2*len(table))
+				mask = uint32(len(table) - 1)
+				for x, h := range hashes {
+					slot := h & mask
+					for table[slot] != 0 {
+						slot = (slot + 1) & mask
+					}
+					table[slot] = int32(x) + 1
+				}
+			}
 		}
 		ix.skels[si].members = append(ix.skels[si].members, int32(ci))
 	}
@@ -203,7 +292,7 @@ func sharedVar(p *pattern.Pattern, g *group) bool {
 func sharedOf(all *groupIndex) *groupIndex {
 	ix := &groupIndex{byObj: map[int32][]int32{}}
 	for _, c := range all.classes {
-		obj := c.objs[0]
+		obj := c.objs()[0]
 		cs, ok := ix.byObj[obj]
 		if !ok {
 			shared := false
@@ -333,16 +422,19 @@ func (s *searcher) buildSingles(shared bool) *groupIndex {
 		next[c] = off
 		off += counts[c]
 	}
+	var slab classSlab
 	for c, k := range keys {
 		lo, hi := next[c], next[c]+counts[c]
-		ix.classes[final[c]] = &class{g: k.g, objs: []int32{k.obj}, sites: []int32{k.site}, locks: []int32{k.lock}, flat: flat[lo:hi:hi]}
+		cl := slab.new(k.g, 1)
+		cl.f[0], cl.f[1], cl.f[2], cl.flat = k.obj, k.site, k.lock, flat[lo:hi:hi]
+		ix.classes[final[c]] = cl
 	}
 	for j, c := range of {
 		flat[next[c]] = evOf[j]
 		next[c]++
 	}
 	for ci, c := range ix.classes {
-		ix.byObj[c.objs[0]] = append(ix.byObj[c.objs[0]], int32(ci))
+		ix.byObj[c.objs()[0]] = append(ix.byObj[c.objs()[0]], int32(ci))
 	}
 	return ix
 }

@@ -44,7 +44,10 @@ func refSingles(gr *ptg.Graph, shared bool) *groupIndex {
 			if !ok {
 				c = int32(len(ix.classes))
 				at[k] = c
-				ix.classes = append(ix.classes, &class{g: ev.G, objs: []int32{o}, sites: []int32{ev.Site}, locks: []int32{k.lock}})
+				cl := &class{}
+				newClass(cl, ev.G, 1, nil)
+				cl.f[0], cl.f[1], cl.f[2] = o, ev.Site, k.lock
+				ix.classes = append(ix.classes, cl)
 				ix.byObj[o] = append(ix.byObj[o], c)
 			}
 			ix.classes[c].flat = append(ix.classes[c].flat, e)
@@ -140,20 +143,21 @@ func refRegionGroup(s *searcher, items []item, itemStart []int32, g *group) *gro
 				}
 				c, ok := at[string(key)]
 				if !ok {
-					cl := &class{g: reg.G}
+					cl := &class{}
+					newClass(cl, reg.G, n, nil)
 					for a := 0; a < n; a++ {
 						it := items[choice[a]]
-						cl.objs = append(cl.objs, it.obj)
-						cl.sites = append(cl.sites, it.site)
-						cl.locks = append(cl.locks, gr.LockSet(evsel[a]))
+						cl.objs()[a] = it.obj
+						cl.sites()[a] = it.site
+						cl.locks()[a] = gr.LockSet(evsel[a])
 						if a > 0 {
-							cl.helds = append(cl.helds, gr.SetOf(gr.Held(evsel[a-1], evsel[a])))
+							cl.helds()[a-1] = gr.SetOf(gr.Held(evsel[a-1], evsel[a]))
 						}
 					}
 					c = int32(len(ix.classes))
 					at[string(key)] = c
 					ix.classes = append(ix.classes, cl)
-					ix.byObj[cl.objs[0]] = append(ix.byObj[cl.objs[0]], c)
+					ix.byObj[cl.objs()[0]] = append(ix.byObj[cl.objs()[0]], c)
 				}
 				ix.classes[c].flat = append(ix.classes[c].flat, evsel...)
 				return
@@ -190,8 +194,8 @@ func sameIndex(t *testing.T, what string, got, want *groupIndex) {
 	}
 	for i, w := range want.classes {
 		g := got.classes[i]
-		if g.g != w.g || !slices.Equal(g.objs, w.objs) || !slices.Equal(g.sites, w.sites) || !slices.Equal(g.locks, w.locks) ||
-			!slices.Equal(g.helds, w.helds) || !slices.Equal(g.flat, w.flat) {
+		if g.g != w.g || !slices.Equal(g.objs(), w.objs()) || !slices.Equal(g.sites(), w.sites()) || !slices.Equal(g.locks(), w.locks()) ||
+			!slices.Equal(g.helds(), w.helds()) || !slices.Equal(g.flat, w.flat) {
 			t.Fatalf("%s: class %d is %+v, want %+v", what, i, *g, *w)
 		}
 	}

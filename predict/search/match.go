@@ -2,6 +2,7 @@ package search
 
 import (
 	"encoding/binary"
+	"fmt"
 	"sort"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
@@ -103,6 +104,14 @@ type fitSkels struct {
 	byBound map[string][]int32
 }
 
+// fitKey names the fitting skeletons of a group (fits).
+type fitKey struct {
+	ix         *groupIndex
+	shape      string
+	ch, acting bool
+	bound      string
+}
+
 // fits returns group k's fitting skeletons, computing them once.
 func (m *matcher) fits(k int) *fitSkels {
 	if f := m.fit[k]; f != nil {
@@ -123,6 +132,22 @@ func (m *matcher) fits(k int) *fitSkels {
 		}
 		seen[v] = true
 	}
+	// The lists depend on the index, the group's shape (its access types
+	// and variable equalities), the two pattern options matches and the
+	// acting test read, and bound: patterns that agree on those share
+	// them. Each pattern is searched once per phase (twice with Prefer)
+	// and each race pattern once per pass, so without the cache every
+	// search recomputed the lists over all the index's skeletons (a fifth
+	// of freecache's TestConcurrentGetTTL, half a million skeletons).
+	fk := fitKey{ix: ix, shape: g.shape, ch: m.p.Chan, acting: m.p.Acting && g.t != 0, bound: fmt.Sprint(f.bound)}
+	if m.s.fitCache == nil {
+		m.s.fitCache = map[fitKey]*fitSkels{}
+	}
+	if c, ok := m.s.fitCache[fk]; ok {
+		m.fit[k] = c
+		return c
+	}
+	defer func() { m.s.fitCache[fk] = f }()
 next:
 	for _, si := range ix.allSkels {
 		c := ix.skels[si].proto
@@ -136,7 +161,7 @@ next:
 				continue next
 			}
 			for e2 := range e {
-				if (g.sv[e2] == g.sv[e]) != (c.objs[e2] == c.objs[e]) {
+				if (g.sv[e2] == g.sv[e]) != (c.objs()[e2] == c.objs()[e]) {
 					continue next
 				}
 			}
@@ -150,7 +175,7 @@ next:
 			c := ix.skels[si].proto
 			key = key[:0]
 			for _, e := range f.bound {
-				key = binary.LittleEndian.AppendUint32(key, uint32(c.objs[e]))
+				key = binary.LittleEndian.AppendUint32(key, uint32(c.objs()[e]))
 			}
 			f.byBound[string(key)] = append(f.byBound[string(key)], si)
 		}
@@ -198,14 +223,14 @@ func (m *matcher) classes(k int) {
 		ok := true
 		for e, v := range g.sv {
 			if o := m.objOf[v]; o >= 0 {
-				if o != c.objs[e] {
+				if o != c.objs()[e] {
 					ok = false
 					break
 				}
 				continue
 			}
 			for _, o2 := range m.objOf {
-				if o2 == c.objs[e] {
+				if o2 == c.objs()[e] {
 					ok = false
 					break
 				}
@@ -213,7 +238,7 @@ func (m *matcher) classes(k int) {
 			if !ok {
 				break
 			}
-			m.objOf[v] = c.objs[e]
+			m.objOf[v] = c.objs()[e]
 			if nNew < len(newSV) {
 				newSV[nNew] = v
 				nNew++
@@ -307,7 +332,7 @@ func (m *matcher) combination() {
 	elem := make([][2]int, n) // position → (group, element)
 	for gi, g := range m.gs {
 		for e, pos := range g.pos {
-			m.siteIdx[pos] = m.cls[gi].sites[e]
+			m.siteIdx[pos] = m.cls[gi].sites()[e]
 			elem[pos] = [2]int{gi, e}
 		}
 	}
@@ -363,14 +388,14 @@ func (m *matcher) locksOK(elem [][2]int) bool {
 		g := m.gs[gi]
 		for e := 0; e+1 < len(g.pos); e++ {
 			if g.pos[e] < pos && pos < g.pos[e+1] {
-				return m.cls[gi].helds[e], true
+				return m.cls[gi].helds()[e], true
 			}
 		}
 		return 0, false
 	}
 	for pos := 0; pos < n; pos++ {
 		gi, e := elem[pos][0], elem[pos][1]
-		l := m.cls[gi].locks[e]
+		l := m.cls[gi].locks()[e]
 		for gj := range m.gs {
 			if gj == gi || m.gs[gj].t == m.gs[gi].t {
 				continue
@@ -381,7 +406,7 @@ func (m *matcher) locksOK(elem [][2]int) bool {
 		}
 		if m.p.Adjacent && pos+1 < n {
 			gk, ek := elem[pos+1][0], elem[pos+1][1]
-			if m.gs[gk].t != m.gs[gi].t && gr.Conflict(l, m.cls[gk].locks[ek]) {
+			if m.gs[gk].t != m.gs[gi].t && gr.Conflict(l, m.cls[gk].locks()[ek]) {
 				return false
 			}
 		}
@@ -396,7 +421,7 @@ func (m *matcher) locksOK(elem [][2]int) bool {
 				for b := 0; b+1 < len(m.gs[gj].pos); b++ {
 					lo := max(m.gs[gi].pos[a], m.gs[gj].pos[b])
 					hi := min(m.gs[gi].pos[a+1], m.gs[gj].pos[b+1])
-					if lo < hi && gr.Conflict(m.cls[gi].helds[a], m.cls[gj].helds[b]) {
+					if lo < hi && gr.Conflict(m.cls[gi].helds()[a], m.cls[gj].helds()[b]) {
 						return false
 					}
 				}

@@ -210,7 +210,7 @@ func (s *searcher) buildRegionGroupsOf(gs []*group, keep []bool) {
 	}
 	if !s.enumerateAtEnds(enums(), keep) {
 		for _, b := range all {
-			b.cls, b.insts, b.first, b.ix.classes = nil, nil, nil, nil
+			b.cls, b.insts, b.first, b.ix.classes, b.slab = nil, nil, nil, nil, classSlab{}
 		}
 		if s.itemRange == nil || s.itemShared != (keep != nil) {
 			s.regionItems(keep)
@@ -277,6 +277,7 @@ type regionBuilding struct {
 	// to each class as found takes a fifth of the enumeration's time, and
 	// one growing slice's copies as much at 10^7 events.
 	insts [][]int32
+	slab  classSlab
 }
 
 // accessKind is 1 for an op that reads, 2 for one that writes, 3 for both.
@@ -316,9 +317,9 @@ type regionEnum struct {
 	// cache, spent a third of this in hashing and conflicts).
 	width  int
 	key    []int32
-	keys   []int32  // tuple id → key, width each
-	hashes []uint32 // tuple id → hash of its key
-	table  []int32  // slot → 1 + tuple id, 0: empty; at most half full
+	keys   [][]int32 // tuple id → key, width each, keyChunk tuples a chunk (keyOf)
+	hashes []uint32  // tuple id → hash of its key
+	table  []int32   // slot → 1 + tuple id, 0: empty; at most half full
 	// same: the groups whose two elements (n == 2) are one variable.
 	same uint64
 
@@ -464,7 +465,7 @@ func (en *regionEnum) leaf(alive uint64) {
 		en.done = true
 		return
 	}
-	if len(en.keys) >= MaxRegionTuples*en.width {
+	if len(en.hashes) >= MaxRegionTuples {
 		en.done, en.capped = true, true
 		en.s.stats.RegionsCapped = true
 		return
@@ -508,15 +509,13 @@ func (en *regionEnum) leaf(alive uint64) {
 		}
 		c := b.cls[tid] - 1
 		if c < 0 {
-			key := en.keys[int(tid)*en.width:][:en.width]
-			cl := &class{g: key[0]}
+			key := en.keyOf(tid)
+			cl := b.slab.new(key[0], n)
 			for a := 0; a < n; a++ {
 				x := key[1+5*a:]
-				cl.objs = append(cl.objs, x[0])
-				cl.sites = append(cl.sites, x[1])
-				cl.locks = append(cl.locks, x[2])
+				cl.f[a], cl.f[n+a], cl.f[2*n+a] = x[0], x[1], x[2]
 				if a > 0 {
-					cl.helds = append(cl.helds, x[4])
+					cl.f[3*n+a-1] = x[4]
 				}
 			}
 			c = int32(len(b.ix.classes))
@@ -561,7 +560,7 @@ func (b *regionBuilding) finish(n int) {
 	}
 	b.ix.byObj = map[int32][]int32{}
 	for c, cl := range cls {
-		b.ix.byObj[cl.objs[0]] = append(b.ix.byObj[cl.objs[0]], int32(c))
+		b.ix.byObj[cl.objs()[0]] = append(b.ix.byObj[cl.objs()[0]], int32(c))
 	}
 	off := make([]int32, len(cls)+1)
 	total := 0
@@ -586,6 +585,17 @@ func (b *regionBuilding) finish(n int) {
 		}
 	}
 	b.insts, b.cls, b.first = nil, nil, nil
+}
+
+// keyChunk is the number of tuple keys per chunk of regionEnum.keys:
+// appended to one slice, the keys' copies as it grew (to tens of
+// megabytes at the tuple cap) were a tenth of an index's time.
+const keyChunk = 1 << 12
+
+// keyOf returns tuple c's key.
+func (en *regionEnum) keyOf(c int32) []int32 {
+	w := en.width
+	return en.keys[c/keyChunk][int(c%keyChunk)*w:][:w]
 }
 
 // tuple returns the id of the chosen sequence's class key.
@@ -614,12 +624,16 @@ func (en *regionEnum) tuple() int32 {
 	slot := h & mask
 	for ; en.table[slot] != 0; slot = (slot + 1) & mask {
 		c := en.table[slot] - 1
-		if en.hashes[c] == h && slices.Equal(en.keys[int(c)*w:][:w], key) {
+		if en.hashes[c] == h && slices.Equal(en.keyOf(c), key) {
 			return c
 		}
 	}
 	c := int32(len(en.hashes))
-	en.keys = append(en.keys, key...)
+	if c%keyChunk == 0 {
+		en.keys = append(en.keys, make([]int32, 0, keyChunk*w))
+	}
+	last := len(en.keys) - 1
+	en.keys[last] = append(en.keys[last], key...)
 	en.hashes = append(en.hashes, h)
 	en.table[slot] = c + 1
 	if 2*len(en.hashes) > len(en.table) {

@@ -239,4 +239,6 @@ type searcher struct {
 	itemShared bool // the items are those of shared objects only
 
 	shared []bool // object → two goroutines access it (sharedObjs), once needed
+
+	fitCache map[fitKey]*fitSkels // fits's lists, shared by the patterns that agree on them
 }
