@@ -580,3 +580,13 @@ func (t *Marked) Publish(v int64) {
 	atomic.StoreUint64(&t.meta, 1)
 	t.mu.Unlock()
 }
+
+// Ticket is go-commons-pool's AtomicInteger.GetAndIncrement: a load, then
+// an atomic add, the loaded value returned as the one the add replaced.
+type Ticket struct{ n int32 }
+
+func (t *Ticket) Next() int32 {
+	ret := atomic.LoadInt32(&t.n)
+	atomic.AddInt32(&t.n, 1)
+	return ret
+}
