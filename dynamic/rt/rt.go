@@ -127,10 +127,6 @@ func finish(reason string) error {
 	rec = nil
 	err := w.close(reason)
 	mu.Unlock()
-	select {
-	case hangWake <- struct{}{}: // the hang watcher exits
-	default:
-	}
 	return err
 }
 
