@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -86,6 +86,13 @@ eval-modules:
 # section. EVAL_MODULES selects some. Not part of make eval (long).
 eval-trial:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 16's second trial, internal/eval/modules-trial2.txt: eight more
+# modules (singleflight, scheduler, object pool, multiplexer, pub/sub,
+# caches), checked and triaged as eval-trial, written to EVAL.md's
+# modules-trial2 section. Not part of make eval (long).
+eval-trial2:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial2.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own

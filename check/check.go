@@ -412,15 +412,16 @@ func (o *Options) progress(format string, args ...any) {
 // failNote says why a test failed while it was recorded: in a normal run
 // too (the user's test fails without pecanvet's help), or only
 // instrumented (a timing assertion, say). Either way its trace is used.
-func failNote(ctx context.Context, b *testbin.Build, pkg, test string, timeout time.Duration) string {
-	plain, err := b.PlainBinary(ctx, pkg)
+// plain reports whether it failed in the normal run.
+func failNote(ctx context.Context, b *testbin.Build, pkg, test string, timeout time.Duration) (why string, plain bool) {
+	bin, err := b.PlainBinary(ctx, pkg)
 	if err != nil {
-		return fmt.Sprintf("fails instrumented (the uninstrumented build failed: %v); predicting from its trace anyway", err)
+		return fmt.Sprintf("fails instrumented (the uninstrumented build failed: %v); predicting from its trace anyway", err), false
 	}
-	if r := testbin.RunTest(ctx, plain, b.Dirs[pkg], test, nil, timeout); r.Passed {
-		return "fails only under instrumentation (it passes in a normal run); predicting from its trace anyway"
+	if r := testbin.RunTest(ctx, bin, b.Dirs[pkg], test, nil, timeout); r.Passed {
+		return "fails only under instrumentation (it passes in a normal run); predicting from its trace anyway", false
 	}
-	return "fails in a normal run too, without pecanvet; predicting from its trace anyway"
+	return "fails in a normal run too, without pecanvet; predicting from its trace anyway", true
 }
 
 func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scratch string, opt Options, rep *Report) error {
@@ -619,8 +620,14 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				rep.addNote(note.Trace, pkg, test, "%s, so the recording ended it; predicting from its trace", rt.Truncated)
 				tc.baseline(rt)
 			} else if !rt.Passed {
-				rep.addNote(note.Fails, pkg, test, "%s (a replay failing the same way is not credited to the anomaly)", failNote(ctx, b.Build, pkg, test, opt.Timeout))
+				why, plain := failNote(ctx, b.Build, pkg, test, opt.Timeout)
+				if plain {
+					rep.addNote(note.Fails, pkg, test, "%s (a replay's failure is not credited to the anomaly)", why)
+				} else {
+					rep.addNote(note.Fails, pkg, test, "%s (a replay failing the same way is not credited to the anomaly)", why)
+				}
 				tc.baseline(rt)
+				tc.opt.Replay.FailsPlain = plain
 			}
 			rt.Trace = tracePath
 			predict(tc, rt, tracePath)

@@ -43,3 +43,32 @@ func TestJudgeUnended(t *testing.T) {
 		t.Errorf("failed on its own: %+v", v)
 	}
 }
+
+// TestJudgeFailsPlain: when the test fails in a normal run too, a replay's
+// failure with another message is the test's own (yamux's
+// TestSendData_VeryLarge: a write timeout recorded, "session shutdown"
+// replayed); a panic the recorded run lacked still counts, and without
+// FailsPlain only the same message is the baseline's.
+func TestJudgeFailsPlain(t *testing.T) {
+	dir := t.TempDir()
+	vp := filepath.Join(dir, "verdict.json")
+	if err := os.WriteFile(vp, []byte(`{"verdict":"reproduced"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	failed := testbin.Run{Output: "=== RUN   TestX\n    x_test.go:1381: err: session shutdown\n--- FAIL: TestX\n"}
+	panicked := testbin.Run{Output: "=== RUN   TestX\npanic: boom\n\ngoroutine 7 [running]:\n"}
+	opt := Options{Timeout: 30 * time.Second, Baseline: "test fails: x_test.go:698: err: connection write timeout"}
+	if v := judge(vp, "", failed, 10, opt); v.AsBaseline {
+		t.Errorf("another failure of a test failing only instrumented is the anomaly's: %+v", v)
+	}
+	opt.FailsPlain = true
+	if v := judge(vp, "", failed, 10, opt); !v.AsBaseline {
+		t.Errorf("a failure of a test failing in a normal run is credited: %+v", v)
+	}
+	if v := judge(vp, "", panicked, 10, opt); v.AsBaseline || !v.Panicked {
+		t.Errorf("a new panic is not credited: %+v", v)
+	}
+	if v := judge(vp, "", testbin.Run{Output: "=== RUN   TestX\n--- PASS: TestX\n", Passed: true}, 10, opt); v.AsBaseline {
+		t.Errorf("a passing replay taken for the baseline: %+v", v)
+	}
+}

@@ -67,6 +67,14 @@ type Options struct {
 	// a replay is the test's own, not the anomaly's.
 	Baseline         string
 	BaselinePanicked bool
+	// FailsPlain: the test fails in a normal run too, without pecanvet
+	// (its recording failed, and so did an uninstrumented run). Its
+	// failures then say nothing about the interleaving, whatever their
+	// message: yamux's TestSendData_VeryLarge, failing under load with a
+	// connection write timeout, failed in a replay with "session
+	// shutdown" instead, the same timeout seen later. Only a panic the
+	// recorded run did not have still counts.
+	FailsPlain bool
 	// Explore lets a divergence that follows a changed read of the
 	// diverging goroutine run free to the test's end instead of ending
 	// the replay (Verdict.Explored).
@@ -267,7 +275,8 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 		v.Consequence = "the test returns with a goroutine blocked forever: " + strings.Join(v.Leaked, "; ")
 		return v
 	}
-	ownFailure := opt.Baseline != "" && v.Consequence == opt.Baseline && v.Panicked == opt.BaselinePanicked
+	ownFailure := opt.Baseline != "" && v.Consequence == opt.Baseline && v.Panicked == opt.BaselinePanicked ||
+		opt.FailsPlain && !r.Passed && (!v.Panicked || opt.BaselinePanicked)
 	if ownFailure {
 		v.Consequence += " (as without pecanvet's help)"
 		v.AsBaseline = true

@@ -45,26 +45,36 @@ var (
 	// outside recorded operations, must keep to be ended as stalled: a
 	// multiple of hangAfter (EnvHang scales both).
 	softHangAfter = 3 * hangAfter
-	// The watcher runs while a recording does, and exits when it ends: a
-	// test's TestMain may check for leaked goroutines after m.Run
-	// (go.uber.org/goleak's VerifyTestMain: ttlcache's did, and failed
-	// every test instrumented, on this goroutine).
+	// The watcher runs while a recording does, as a look every
+	// hangAfter/5 on a timer that each look arms again: between looks no
+	// goroutine of pecanvet's exists for a leak check to find, whether
+	// after m.Run (go.uber.org/goleak's VerifyTestMain: ttlcache's did,
+	// and failed every test instrumented, on the watcher's goroutine) or
+	// within a test (goleak.VerifyNone deferred in each of gocron's
+	// tests failed them all instrumented).
 	hangMu      sync.Mutex
 	hangRunning bool
-	hangWake    = make(chan struct{}, 1) // finish: look again now
-	hangStop    atomic.Bool              // stopHangs: exit even while recording
+	hangStop    atomic.Bool // stopHangs: stop even while recording
+	hw          hangWatch   // the looks' state; one look runs at a time
 )
 
+// hangWatch is what the watcher's looks carry from one to the next.
+type hangWatch struct {
+	buf   []byte
+	last  int64     // events recorded at the last look (-1: none yet)
+	since time.Time // when that count was first seen
+	// soft: the goroutines' places at the last look that found every
+	// goroutine waiting, some outside recorded operations, and since when
+	// they have been there (with nothing recorded).
+	soft      string
+	softSince time.Time
+}
+
 // stopHangs ends the watcher at a test's end when the recording goes on
-// to the process's end (PECANVET_FROM_TEST): what runs after the test (a
-// TestMain's leak check) must not see it, and a hang there is bounded by
-// the recording's timeout.
+// to the process's end (PECANVET_FROM_TEST): a hang after it (in a
+// TestMain's leak check) is bounded by the recording's timeout.
 func stopHangs() {
 	hangStop.Store(true)
-	select {
-	case hangWake <- struct{}{}:
-	default:
-	}
 }
 
 func init() {
@@ -85,86 +95,83 @@ func watchHangs() {
 		hangStop.Store(false)
 		if !hangRunning {
 			hangRunning = true
-			go hangWatcher()
+			hw = hangWatch{buf: hw.buf, last: -1, since: time.Now()}
+			if hw.buf == nil {
+				hw.buf = make([]byte, 64<<10)
+			}
+			time.AfterFunc(hangAfter/5, hangLook)
 		}
 		hangMu.Unlock()
 	}
 }
 
-func hangWatcher() {
-	buf := make([]byte, 64<<10)
-	var last int64 = -1
-	since := time.Now()
-	// soft: the goroutines' places at the last look that found every
-	// goroutine waiting, some outside recorded operations, and since when
-	// they have been there (with nothing recorded).
-	var (
-		soft      string
-		softSince time.Time
-	)
-	for {
-		select {
-		case <-time.After(hangAfter / 5):
-		case <-hangWake:
-		}
-		mu.Lock()
-		w := rec
-		replaying := rp != nil
-		var count int64
-		if w != nil {
-			count = w.events + w.hb.total
-		}
-		mu.Unlock()
-		if w == nil || hangStop.Load() {
-			// The recording ended. Exit, unless one started meanwhile
-			// (start sets rec before it calls watchHangs).
-			hangMu.Lock()
-			mu.Lock()
-			again := rec != nil && !hangStop.Load()
-			mu.Unlock()
-			if !again {
-				hangRunning = false
-				hangMu.Unlock()
-				return
-			}
-			hangMu.Unlock()
-			last, soft = -1, ""
-			continue
-		}
-		if replaying || !active.Load() {
-			last, soft = -1, ""
-			continue
-		}
-		if count != last {
-			last, since, soft = count, time.Now(), ""
-			continue
-		}
-		if time.Since(since) < hangAfter {
-			continue
-		}
-		var gs []gstate
-		gs, buf = dumpGoroutines(buf[:cap(buf)])
-		why, state := allBlocked(w, gs)
-		switch {
-		case state == blockedHard:
-			reason := "hung: every goroutine blocked for " + hangAfter.String() + " (" + why + ")"
-			fmt.Fprintln(os.Stderr, "pecanvet: the test "+reason)
-			finish(reason)
-			os.Exit(4)
-		case state == blockedSoft && why == soft && time.Since(softSince) >= softHangAfter:
-			reason := "stalled: nothing recorded for " + time.Since(softSince).Round(time.Second).String() +
-				" while every goroutine waited, some on channels outside recorded operations that only a timer could end (" + why + ")"
-			fmt.Fprintln(os.Stderr, "pecanvet: the test "+reason)
-			finish(reason)
-			os.Exit(4)
-		case state == blockedSoft && why != soft:
-			// The quiet began when nothing was recorded any more.
-			soft, softSince = why, since
-		case state != blockedSoft:
-			soft = ""
-		}
-		since = time.Now()
+// hangLook is one look of the watcher, on its timer's goroutine; it arms
+// the next one unless the recording ended.
+func hangLook() {
+	if hw.look() {
+		time.AfterFunc(hangAfter/5, hangLook)
 	}
+}
+
+// look reports whether the watcher goes on.
+func (h *hangWatch) look() bool {
+	mu.Lock()
+	w := rec
+	replaying := rp != nil
+	var count int64
+	if w != nil {
+		count = w.events + w.hb.total
+	}
+	mu.Unlock()
+	if w == nil || hangStop.Load() {
+		// The recording ended. Stop, unless one started meanwhile
+		// (start sets rec before it calls watchHangs).
+		hangMu.Lock()
+		defer hangMu.Unlock()
+		mu.Lock()
+		again := rec != nil && !hangStop.Load()
+		mu.Unlock()
+		if !again {
+			hangRunning = false
+			return false
+		}
+		h.last, h.soft = -1, ""
+		return true
+	}
+	if replaying || !active.Load() {
+		h.last, h.soft = -1, ""
+		return true
+	}
+	if count != h.last {
+		h.last, h.since, h.soft = count, time.Now(), ""
+		return true
+	}
+	if time.Since(h.since) < hangAfter {
+		return true
+	}
+	var gs []gstate
+	gs, h.buf = dumpGoroutines(h.buf[:cap(h.buf)])
+	why, state := allBlocked(w, gs)
+	switch {
+	case state == blockedHard:
+		reason := "hung: every goroutine blocked for " + hangAfter.String() + " (" + why + ")"
+		fmt.Fprintln(os.Stderr, "pecanvet: the test "+reason)
+		finish(reason)
+		os.Exit(4)
+	case state == blockedSoft && why == h.soft && time.Since(h.softSince) >= softHangAfter:
+		reason := "stalled: nothing recorded for " + time.Since(h.softSince).Round(time.Second).String() +
+			" while every goroutine waited, some on channels outside recorded operations that only a timer could end (" + why + ")"
+		fmt.Fprintln(os.Stderr, "pecanvet: the test "+reason)
+		finish(reason)
+		os.Exit(4)
+	case state == blockedSoft && why != h.soft:
+		// The quiet began when nothing was recorded any more.
+		h.soft, h.softSince = why, h.since
+	case state != blockedSoft:
+		h.soft = ""
+	}
+	h.since = time.Now()
+	return true
 }
 
 // What allBlocked found.

@@ -130,10 +130,6 @@ func finishWithin(reason string, grace int64) error {
 	rec = nil
 	err := w.close(reason)
 	mu.Unlock()
-	select {
-	case hangWake <- struct{}{}: // the hang watcher exits
-	default:
-	}
 	return err
 }
 

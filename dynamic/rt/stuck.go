@@ -162,7 +162,7 @@ func parseGoroutine(b string) (gstate, bool) {
 		if k := strings.LastIndexByte(fn, '('); k > 0 {
 			fn = fn[:k]
 		}
-		if fn == rtPrefix+"hangWatcher" {
+		if fn == rtPrefix+"hangLook" || fn == rtPrefix+"(*hangWatch).look" {
 			return gstate{}, false // rt's own (hang.go), as the caller is
 		}
 		kind := "user"

@@ -168,7 +168,7 @@ func TestReadTriage(t *testing.T) {
 }
 
 // TestLists: the repository's module lists and triage file read without
-// error, the trial list names no module of the pinned one, and every
+// error, no module is in two of the lists (pinned, trial, trial2), and every
 // triaged report names a module@version of one of the lists (a row left
 // behind by a version bump is stale).
 func TestLists(t *testing.T) {
@@ -183,17 +183,23 @@ func TestLists(t *testing.T) {
 	if len(trial) < 12 {
 		t.Errorf("the trial list has %d modules, want at least 12", len(trial))
 	}
-	listed := map[string]bool{}
-	paths := map[string]bool{}
-	for _, m := range pinned {
-		listed[m.String()] = true
-		paths[m.Path] = true
+	trial2, err := readModules("modules-trial2.txt")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, m := range trial {
-		if paths[m.Path] {
-			t.Errorf("%s is in both lists", m.Path)
+	if len(trial2) < 8 {
+		t.Errorf("the second trial list has %d modules, want at least 8", len(trial2))
+	}
+	listed := map[string]bool{}
+	inList := map[string]string{}
+	for file, mods := range map[string][]modSpec{"modules.txt": pinned, "modules-trial.txt": trial, "modules-trial2.txt": trial2} {
+		for _, m := range mods {
+			if other, ok := inList[m.Path]; ok {
+				t.Errorf("%s is in both %s and %s", m.Path, other, file)
+			}
+			inList[m.Path] = file
+			listed[m.String()] = true
 		}
-		listed[m.String()] = true
 	}
 	tr, err := readTriage("triage.md")
 	if err != nil {
@@ -204,7 +210,7 @@ func TestLists(t *testing.T) {
 			t.Errorf("triage row %q names %s, in neither list", k, mod)
 		}
 	}
-	for file, want := range map[string]string{"modules.txt": "modules", "internal/eval/modules-trial.txt": "modules-trial"} {
+	for file, want := range map[string]string{"modules.txt": "modules", "internal/eval/modules-trial.txt": "modules-trial", "modules-trial2.txt": "modules-trial2"} {
 		if got := (&config{modulesFile: file}).modulesSection(); got != want {
 			t.Errorf("modulesSection(%s) = %q, want %q", file, got, want)
 		}

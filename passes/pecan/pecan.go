@@ -200,7 +200,7 @@ func run(pass *analysis.Pass) (any, error) {
 		res.Skipped = "no dynamic check (no files, or -pecan.replay=false)"
 		return res, nil
 	}
-	dir := filepath.Dir(pass.Fset.File(pass.Files[0].Pos()).Name())
+	dir := packageDir(pass.Fset, pass.Files)
 	if !hasConcurrency(pass) && !usesHiddenGoroutines(pass) && !testsConcurrent(pass, dir) && !moduleDepsConcurrent(pass, dir) {
 		res.Skipped = "no concurrency in the package or its tests (fast path)"
 		return res, nil // the fast path
@@ -238,6 +238,21 @@ func run(pass *analysis.Pass) (any, error) {
 		res.Reported = diagnose(pass, rep.Reported())
 	}
 	return res, nil
+}
+
+// packageDir is the directory of the package's source files. For a cgo
+// package go vet hands over cgo's output, files in its build directory
+// ($WORK/b213/main.cgo1.go, _cgo_gotypes.go), not the sources: each
+// processed file names its source in a //line directive before its
+// package clause, which the position of the package name follows;
+// cgo's own _cgo_* files have none.
+func packageDir(fset *token.FileSet, files []*ast.File) string {
+	for _, f := range files {
+		if name := fset.Position(f.Name.Pos()).Filename; !strings.HasPrefix(filepath.Base(name), "_cgo_") {
+			return filepath.Dir(name)
+		}
+	}
+	return filepath.Dir(fset.File(files[0].Pos()).Name())
 }
 
 // testsConcurrent reports whether test files in dir that the unit does not

@@ -278,3 +278,22 @@ func TestJudge(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeStaleAdd: a load whose value the unit returns as the one its
+// atomic add replaced (go-commons-pool's GetAndIncrement), with another
+// goroutine's add between, holds; but nothing is overwritten, so the
+// verdict must not call it a lost write.
+func TestJudgeStaleAdd(t *testing.T) {
+	x, at := index(t)
+	next := func(id int32) Frame { return Frame{ID: id, Site: at("func (t *Ticket) Next(", "Next")} }
+	load := at("ret := atomic.LoadInt32(&t.n)", "(")
+	add := at("atomic.AddInt32(&t.n, 1)", "(")
+	v := x.Judge([]Event{
+		{Thread: 1, Unit: 1, Read: true, Site: load, Frames: []Frame{next(1)}},
+		{Thread: 2, Unit: 2, Read: true, Write: true, Site: add, Frames: []Frame{next(9)}},
+		{Thread: 1, Unit: 1, Read: true, Write: true, Site: add, Frames: []Frame{next(1)}},
+	})
+	if !v.Holds || v.Kind != "stale result" || strings.Contains(v.Why, "lost") {
+		t.Errorf("Judge = %v, %q: %s; want a stale result, no write lost", v.Holds, v.Kind, v.Why)
+	}
+}

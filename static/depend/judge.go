@@ -556,6 +556,12 @@ func (x *Index) lostWrite(a, b Event) Verdict {
 	if !ok {
 		return Verdict{}
 	}
+	if b.Read {
+		// An atomic read-modify-write (an add) acts on the newer value:
+		// nothing is lost, but what the unit used is not the value its
+		// write replaced (GetAndIncrement as a load, then an add).
+		return Verdict{Holds: true, Kind: "stale result", Why: fmt.Sprintf("the value read at %s is used at %s as the one the unit's read-modify-write at %s replaced, but another goroutine's write fell between them", short(a.Site), at, short(b.Site))}
+	}
 	return Verdict{Holds: true, Kind: "lost write", Why: fmt.Sprintf("the value read at %s is used at %s, and the unit then overwrites it at %s: another goroutine's write in between is lost", short(a.Site), at, short(b.Site))}
 }
 

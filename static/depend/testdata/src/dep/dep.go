@@ -591,3 +591,13 @@ func (c *Cache) Size() int {
 	}
 	return 0
 }
+
+// Ticket is go-commons-pool's AtomicInteger.GetAndIncrement: a load, then
+// an atomic add, the loaded value returned as the one the add replaced.
+type Ticket struct{ n int32 }
+
+func (t *Ticket) Next() int32 {
+	ret := atomic.LoadInt32(&t.n)
+	atomic.AddInt32(&t.n, 1)
+	return ret
+}
