@@ -9,7 +9,7 @@
 // prediction's schedule (replay, replay/racerun). It is what `pecanvet
 // check` prints and what the vet tool confirms its candidates with. Every
 // step is bounded: per-test recording and replay timeouts, a maximum
-// number of replays per test and a time budget per package, each
+// number of replays per test and a work budget per package, each
 // reported when hit.
 package check
 
@@ -231,7 +231,7 @@ type Report struct {
 	// Work is the work charged to the packages' budgets, in work units
 	// (work.go).
 	Work int64
-	Time     Timing
+	Time Timing
 	// Filtered says, per filter (FilterLocks, FilterReadsFrom), what the
 	// filters between prediction and replay saved; nil with NoFilters.
 	Filtered map[string]*FilterCount
@@ -597,13 +597,15 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 	skipped := map[string]string{} // generated driver → why it skipped
 	checkQueued(ctx, b.Build, pkg, acct, limit, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
 		for ti, test := range tests {
-			if !q.admit() {
-				acct.spent = q.total() // as the note says
+			ok, spent := q.admit()
+			if !ok {
+				acct.spent = spent // as the note says
 				rep.addNote(note.Budget, pkg, "", "%s; %d of %d tests not checked%s", acct.spentWhy(limit), len(tests)-ti, len(tests), unreached(tests[ti:], st.reach))
 				break
 			}
 			dir := filepath.Join(scratch, fmt.Sprintf("t%d", ti))
 			tracePath := recs.paths[ti]
+			opt.progress("check: %s %s: admitted, %d work units charged before it", pkg, test, spent)
 			rt := recs.get(ti)
 			opt.progress("check: %s %s: %d events, %d goroutines recorded in %v", pkg, test, rt.Events, rt.Goroutines, rt.Wall.Round(time.Millisecond))
 			rep.Time.Record += rt.Wall
@@ -673,7 +675,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				rep.Time.Record += prt.Wall
 				rep.Time.Records++
 				rep.Events += prt.Events
-				if q.admit() {
+				if ok, _ := q.admit(); ok {
 					q.charge(recordCost(prt))
 					predict(tcs[ti], prt, prt.Trace)
 				}

@@ -256,29 +256,25 @@ func (q *replayQueue) charge(w int64) {
 // admit reports whether the work charged so far, the queue's replays
 // included, is under the queue's limit, and the safety net not reached:
 // whether the next test is to be checked. When the replays still running
-// or waiting decide it, it waits for them.
-func (q *replayQueue) admit() bool {
+// or waiting decide it, it waits for them. It also returns the work
+// surely charged so far.
+func (q *replayQueue) admit() (bool, int64) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for {
-		if q.netPast() {
-			return false
-		}
-		if q.limit <= 0 {
-			return true
-		}
 		lo, hi := q.charges()
-		if q.spent+lo >= q.limit {
-			return false
-		}
-		if q.spent+hi < q.limit {
-			return true
+		switch {
+		case q.netPast():
+			return false, q.spent + lo
+		case q.limit <= 0, q.spent+hi < q.limit:
+			return true, q.spent + lo
+		case q.spent+lo >= q.limit:
+			return false, q.spent + lo
 		}
 		q.pump()
 		if q.running == 0 {
-			// Nothing runs that could settle it (an item waits on this
-			// very test? none can): take the lower bound.
-			return q.spent+lo < q.limit
+			// Nothing runs that could settle it (all final: lo is hi).
+			return q.spent+lo < q.limit, q.spent + lo
 		}
 		q.cond.Wait()
 	}

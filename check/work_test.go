@@ -48,7 +48,7 @@ func workRun(t *testing.T, tests []workTest, limit, share int64, workers int, sl
 	q.workers, q.limit, q.share = workers, limit, share
 	var groups []int
 	for ti, wt := range tests {
-		if !q.admit() {
+		if ok, _ := q.admit(); !ok {
 			break
 		}
 		checked = append(checked, ti)
