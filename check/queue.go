@@ -148,8 +148,8 @@ type qGroup struct {
 	// Past the trace's share of the budget, the package's budget or the
 	// safety net, its other predictions are dropped (workCut).
 	shareCut, lateCut, netCut bool
-	dooms    []doom    // learned from its replays that deadlocked outside recorded operations
-	fails    []failure // of its final items, in order
+	dooms                     []doom    // learned from its replays that deadlocked outside recorded operations
+	fails                     []failure // of its final items, in order
 }
 
 // A trace's replays may take Budget/replayShare of the budget's work in
@@ -636,7 +636,6 @@ func (q *replayQueue) bounded(o replay.Options) replay.Options {
 }
 
 const minReplayTimeout = 2 * time.Second
-
 
 // replayDir is item i's replay's scratch directory.
 func (q *replayQueue) replayDir(i int) string {
