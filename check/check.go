@@ -47,8 +47,7 @@ type Options struct {
 	MaxReplays int // per test; default 100
 	// Budget bounds a package's dynamic work, in work units: what that
 	// long took on an idle machine (work.go), whatever time it takes
-	// here; default 5m. A wall-clock safety net cuts at safetyNet times
-	// it.
+	// here; default 5m. A wall-clock safety net cuts at netOf(Budget).
 	Budget     time.Duration
 	BuildFlags []string
 	Progress   io.Writer // progress lines, if not nil

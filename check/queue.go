@@ -233,10 +233,33 @@ func (q *replayQueue) mayExplore(it *qItem) bool {
 	return b == nil || b.held+b.used < maxExplorations
 }
 
+// capHi caps hi, the work g's replays may charge, at what its share
+// lets it: an item starts only while its trace's replays charged less
+// than the share.
+func (q *replayQueue) capHi(g *qGroup, hi int64) int64 {
+	if q.share <= 0 {
+		return hi
+	}
+	most := int64(0)
+	for i := g.first; i < g.first+g.n; i++ {
+		most = max(most, q.items[i].cost*exploreRuns)
+	}
+	return min(hi, q.share+most)
+}
+
+// groupCharges bounds the work g's replays charge (q.mu held).
+func (q *replayQueue) groupCharges(g *qGroup) (lo, hi int64) {
+	for i := g.first; i < g.first+g.n; i++ {
+		l, h := q.itemCharge(i)
+		lo, hi = lo+l, hi+h
+	}
+	return lo, q.capHi(g, hi)
+}
+
 // charges bounds the work the queue's replays charge (q.mu held).
 func (q *replayQueue) charges() (lo, hi int64) {
-	for i := range q.items {
-		l, h := q.itemCharge(i)
+	for _, g := range q.groups {
+		l, h := q.groupCharges(g)
 		lo, hi = lo+l, hi+h
 	}
 	for _, it := range q.items {
@@ -401,10 +424,8 @@ func (q *replayQueue) pump() {
 		var cumLo, cumHi int64 // the earlier traces' replays' work (itemCharge)
 		for _, g := range q.groups {
 			if g.first+g.n <= q.from {
-				for i := g.first; i < g.first+g.n; i++ {
-					lo, hi := q.itemCharge(i)
-					cumLo, cumHi = cumLo+lo, cumHi+hi
-				}
+				lo, hi := q.groupCharges(g)
+				cumLo, cumHi = cumLo+lo, cumHi+hi
 				continue
 			}
 			// Of g before i: undecided, needed so far, replaying; and
@@ -513,7 +534,7 @@ func (q *replayQueue) pump() {
 			}
 			if g.n > 0 {
 				lo, hi := q.itemCharge(g.first + g.n - 1)
-				cumLo, cumHi = cumLo+gLo+lo, cumHi+gHi+hi
+				cumLo, cumHi = cumLo+gLo+lo, cumHi+q.capHi(g, gHi+hi)
 			}
 		}
 		if len(ready) > 0 {
