@@ -46,11 +46,17 @@ const (
 )
 
 // workPerSecond converts Options.Budget into work units: a budget of d
-// is d.Seconds()*workPerSecond units. The charges of a check of xsync
-// (127 tests) on an idle 2-core machine came to 1,700 units per second of
-// its wall time (two cores' worth of milliseconds, less the time cores
-// wait for a process to start): so the default 5 minutes covers what 5
-// minutes of wall time covered there.
+// is d.Seconds()*workPerSecond units, two cores' worth of milliseconds
+// less the time they wait (for a process to start, a test to sleep), so
+// that the default 5 minutes covers what 5 minutes of wall time covered
+// on a lightly loaded 2-core machine. Checked against the wall-clock
+// runs of xsync at load ~2 (EVAL.md): TestCounterParallelIncrementors
+// (a million events) ran 24 replays in its 30 s share, 67,000 units here,
+// 2,200 a second; a search stopped by predictMaxWork (15,000 search
+// units and a million events, 6,400 units here) took 7.5 s or more. No
+// idle machine was at hand to fit it closer (the one it was fitted on ran
+// at a load of 20 to 40): a check of xsync with a 1m budget (102,000
+// units) took 908 s there, about 100 units a second.
 const workPerSecond = 1700
 
 // safetyNet is how many times its budget (and at least minSafetyNet) a
