@@ -222,27 +222,27 @@ func TestReplayQueueAcrossTests(t *testing.T) {
 }
 
 // TestReplayShare: a trace's replays stop once they took their share of
-// the budget (its other predictions dropped, and the outcome says so),
-// while the next trace in the queue still gets its replays.
+// the budget's work (its other predictions dropped, and the outcome says
+// so), while the next trace in the queue still gets its replays.
 func TestReplayShare(t *testing.T) {
-	defer func(m time.Duration) { replayShareMin = m }(replayShareMin)
-	replayShareMin = 0
 	runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
-		time.Sleep(60 * time.Millisecond)
+		time.Sleep(time.Duration(len(p.a.Key)) * time.Millisecond)
 		return replay.Verdict{Verdict: replay.Diverged}
 	}
 	defer func() { runReplay = replayRetrying }()
-	// Budget/replayShare: a share of 100 ms, over after two replays.
-	opt := Options{Budget: replayShare * 100 * time.Millisecond}
-	q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), opt, map[string]bool{})
-	q.workers = 1
-	long := batchPreds(t, []batchPred{{key: "a", site: "1"}, {key: "b", site: "1"}, {key: "c", site: "1"}, {key: "d", site: "1"}, {key: "e", site: "1"}, {key: "f", site: "1"}})
+	q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), Options{Budget: time.Minute}, map[string]bool{})
+	if q.share != shareUnits(time.Minute) || q.share != workOf(10*time.Second) {
+		t.Fatalf("share of a minute: %d units, want %d (replayShareMin's)", q.share, workOf(10*time.Second))
+	}
+	// A share of 2.5 replays: the third starts under it, the rest not.
+	q.share = 5 * replayCost(0, 1) / 2
+	long := batchPreds(t, []batchPred{{key: "a", site: "1"}, {key: "bb", site: "1"}, {key: "c", site: "1"}, {key: "dddd", site: "1"}, {key: "e", site: "1"}, {key: "f", site: "1"}})
 	q.add("T1", &trace.Trace{}, long, t.TempDir(), 50, replay.Options{})
 	q.add("T2", &trace.Trace{}, batchPreds(t, []batchPred{{key: "g", site: "1"}}), t.TempDir(), 50, replay.Options{})
 	q.wait()
 	res := q.finish(map[string]bool{}, &Report{})
-	if n := len(res[0].findings); n < 1 || n > 2 || res[0].skipped != 6-n || !res[0].shareCut {
-		t.Errorf("T1: %d replayed, %d skipped, share cut %v; want 1 or 2 replayed (60 ms each, a share of 100 ms), the rest skipped, cut", n, res[0].skipped, res[0].shareCut)
+	if n := len(res[0].findings); n != 3 || res[0].skipped != 3 || !res[0].shareCut {
+		t.Errorf("T1: %d replayed, %d skipped, share cut %v; want 3 replayed, the rest skipped, cut", n, res[0].skipped, res[0].shareCut)
 	}
 	if len(res[1].findings) != 1 || res[1].shareCut {
 		t.Errorf("T2: %d replayed, share cut %v; want its one prediction replayed", len(res[1].findings), res[1].shareCut)

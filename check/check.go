@@ -9,7 +9,7 @@
 // prediction's schedule (replay, replay/racerun). It is what `pecanvet
 // check` prints and what the vet tool confirms its candidates with. Every
 // step is bounded: per-test recording and replay timeouts, a maximum
-// number of replays per test and a time budget per package, each
+// number of replays per test and a work budget per package, each
 // reported when hit.
 package check
 
@@ -44,8 +44,11 @@ type Options struct {
 	Anomalies  []*pattern.Pattern
 	Timeout    time.Duration // recording, per test; default 2m
 	Replay     replay.Options
-	MaxReplays int           // per test; default 100
-	Budget     time.Duration // per package; default 5m
+	MaxReplays int // per test; default 100
+	// Budget bounds a package's dynamic work, in work units: what that
+	// long took on an idle machine (work.go), whatever time it takes
+	// here; default 5m. A wall-clock safety net cuts at netOf(Budget).
+	Budget     time.Duration
 	BuildFlags []string
 	Progress   io.Writer // progress lines, if not nil
 	KeepTraces string    // if set, keep the recorded traces here
@@ -222,7 +225,12 @@ type Report struct {
 	Tests    int
 	Events   int
 	Listed   int // tests found in the packages; Listed-Tests were left unchecked
-	Time     Timing
+	// Checked names the tests checked ("pkg Test"), in order.
+	Checked []string
+	// Work is the work charged to the packages' budgets, in work units
+	// (work.go).
+	Work int64
+	Time Timing
 	// Filtered says, per filter (FilterLocks, FilterReadsFrom), what the
 	// filters between prediction and replay saved; nil with NoFilters.
 	Filtered map[string]*FilterCount
@@ -425,7 +433,7 @@ func failNote(ctx context.Context, b *testbin.Build, pkg, test string, timeout t
 }
 
 func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scratch string, opt Options, rep *Report) error {
-	deadline := time.Now().Add(opt.Budget)
+	acct := newAccount(opt.Budget)
 	tests, err := b.Tests(ctx, pkg, opt.Run)
 	if err != nil {
 		return err
@@ -450,22 +458,22 @@ func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scra
 	cov, covDrivers := newCoverage(), newCoverage()
 	first := len(rep.Findings)
 	if len(own) > 0 {
-		ownDeadline := deadline
+		ownLimit := acct.units
 		if len(generated) > 0 {
 			// The drivers drive what no test reached: the tests must not
 			// take all of the budget (on ants they did, and 11 drivers
 			// never ran).
-			ownDeadline = deadline.Add(-opt.Budget / driverShare)
+			ownLimit -= acct.units / driverShare
 		}
-		if err := checkTests(ctx, b, st, pkg, own, filepath.Join(scratch, "own"), opt, rep, seen, ownDeadline, cov); err != nil {
+		if err := checkTests(ctx, b, st, pkg, own, filepath.Join(scratch, "own"), opt, rep, seen, acct, ownLimit, cov); err != nil {
 			return err
 		}
 	}
 	if run := driversToRun(pkg, generated, st.drivers, cov, rep); len(run) > 0 {
 		rep.Listed += len(run)
-		if time.Now().After(deadline) {
-			rep.addNote(note.Budget, pkg, "", "budget of %v spent; %d generated drivers not run", opt.Budget, len(run))
-		} else if err := checkTests(ctx, b, st, pkg, run, filepath.Join(scratch, "drivers"), opt, rep, seen, deadline, covDrivers); err != nil {
+		if acct.spent >= acct.units || acct.netPast() {
+			rep.addNote(note.Budget, pkg, "", "%s; %d generated drivers not run", acct.spentWhy(acct.units), len(run))
+		} else if err := checkTests(ctx, b, st, pkg, run, filepath.Join(scratch, "drivers"), opt, rep, seen, acct, acct.units, covDrivers); err != nil {
 			return err
 		}
 	}
@@ -571,9 +579,10 @@ func plural(w string, n int) string {
 	return w + "s"
 }
 
-// checkTests records, predicts and replays tests of pkg (in scratch);
-// when cov is not nil, it also collects which goroutines ran which sites.
-func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string, tests []string, scratch string, opt Options, rep *Report, seen map[string]bool, deadline time.Time, cov *coverage) error {
+// checkTests records, predicts and replays tests of pkg (in scratch),
+// each test only while the work charged to acct is under limit; when cov
+// is not nil, it also collects which goroutines ran which sites.
+func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string, tests []string, scratch string, opt Options, rep *Report, seen map[string]bool, acct *account, limit int64, cov *coverage) error {
 	recs, err := newRecordAhead(ctx, b, pkg, tests, scratch, opt)
 	if err != nil {
 		return err
@@ -586,26 +595,31 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 	// of the checker's own CPU time on Go's race testdata, 362 tests).
 	selAlts, relocks := &selectAlts{dir: b.Build.Dirs[pkg]}, &relockSites{dir: b.Build.Dirs[pkg]}
 	skipped := map[string]string{} // generated driver → why it skipped
-	checkQueued(ctx, b.Build, pkg, deadline, opt, seen, rep, func(predict func(*testCheck, record.Test, string)) {
+	checkQueued(ctx, b.Build, pkg, acct, limit, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
 		for ti, test := range tests {
-			if time.Now().After(deadline) {
-				rep.addNote(note.Budget, pkg, "", "budget of %v spent; %d of %d tests not checked%s", opt.Budget, len(tests)-ti, len(tests), unreached(tests[ti:], st.reach))
+			ok, spent := q.admit()
+			if !ok {
+				acct.spent = spent // as the note says
+				rep.addNote(note.Budget, pkg, "", "%s; %d of %d tests not checked%s", acct.spentWhy(limit), len(tests)-ti, len(tests), unreached(tests[ti:], st.reach))
 				break
 			}
 			dir := filepath.Join(scratch, fmt.Sprintf("t%d", ti))
 			tracePath := recs.paths[ti]
+			opt.progress("check: %s %s: admitted, %d work units charged before it", pkg, test, spent)
 			rt := recs.get(ti)
 			opt.progress("check: %s %s: %d events, %d goroutines recorded in %v", pkg, test, rt.Events, rt.Goroutines, rt.Wall.Round(time.Millisecond))
 			rep.Time.Record += rt.Wall
 			rep.Time.Records++
 			rep.Tests++
+			rep.Checked = append(rep.Checked, pkg+" "+test)
 			rep.Events += rt.Events
+			q.charge(recordCost(rt))
 			if d, ok := st.drivers[test]; ok && !rt.TimedOut {
 				why := driverSkip(rt)
 				skipped[test] = why
 				rep.Drivers = append(rep.Drivers, DriverRun{Package: pkg, Test: test, Calls: d.Calls + " of " + d.Type, Skipped: why})
 			}
-			tc := &testCheck{ctx: ctx, b: b.Build, cands: st.cands, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, deadline: deadline, cov: cov, selAlts: selAlts, relocks: relocks}
+			tc := &testCheck{ctx: ctx, b: b.Build, cands: st.cands, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, acct: acct, cov: cov, selAlts: selAlts, relocks: relocks}
 			if rt.TimedOut {
 				rep.addNote(note.Timeout, pkg, test, "timed out after %v while recording; predicting from the partial trace", opt.Timeout)
 			} else if why := skipped[test]; why != "" {
@@ -636,7 +650,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 	})
 	// The tests whose first run left nothing proved are recorded again
 	// under perturbed schedules, a seed at a time, all in one process.
-	for seed := 1; seed <= opt.Perturb && time.Now().Before(deadline) && ctx.Err() == nil; seed++ {
+	for seed := 1; seed <= opt.Perturb && acct.spent < limit && !acct.netPast() && ctx.Err() == nil; seed++ {
 		var idx []int
 		late := 0
 		for ti, tc := range tcs {
@@ -656,7 +670,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 		}
 		opt.progress("check: %s: recording %d tests again, perturbed (seed %d%s)", pkg, len(idx), seed, why)
 		runs := recordPerturbed(ctx, b, pkg, tests, idx, scratch, seed, opt)
-		checkQueued(ctx, b.Build, pkg, deadline, opt, seen, rep, func(predict func(*testCheck, record.Test, string)) {
+		checkQueued(ctx, b.Build, pkg, acct, limit, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
 			for _, ti := range idx { // in test order: what is credited where does not depend on timing
 				prt := runs[ti]
 				if prt.TimedOut {
@@ -667,13 +681,14 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				rep.Time.Record += prt.Wall
 				rep.Time.Records++
 				rep.Events += prt.Events
-				if time.Now().Before(deadline) {
+				if ok, _ := q.admit(); ok {
+					q.charge(recordCost(prt))
 					predict(tcs[ti], prt, prt.Trace)
 				}
 			}
 		})
 	}
-	confirmUnordered(ctx, b.Build, pkg, deadline, opt, seen, rep, tcs)
+	confirmUnordered(ctx, b.Build, pkg, acct, limit, opt, seen, rep, tcs)
 	for _, tc := range tcs {
 		if tc != nil {
 			tc.notes()

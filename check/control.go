@@ -492,6 +492,7 @@ func (q *replayQueue) controlItems(rep *Report) {
 				mu.Lock()
 				runs++
 				wall += d
+				it.controls++ // charged as a replay of its schedule (replayQueue.charges)
 				mu.Unlock()
 				return v, true
 			}

@@ -42,10 +42,13 @@ type replayQueue struct {
 	ctx      context.Context
 	b        *testbin.Build
 	pkg      string
-	deadline time.Time
+	deadline time.Time // the safety net's (account.net): past it, nothing more starts
 	opt      Options
 	seen     map[string]bool // proved before this queue; read-only here
 	workers  int
+	// limit is the work (units) the queue's steps may start under, 0 for
+	// none; share, a trace's replays' (shareUnits). See work.go.
+	limit, share int64
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -65,6 +68,9 @@ type replayQueue struct {
 	hung     map[string]bool
 	replays  int
 	replayed time.Duration
+	// spent: the work charged before the queue (account.spent) and the
+	// recordings and predictions charged since (charge), in order.
+	spent int64
 	// explore: per test, its explorations (replay.Options.Explore):
 	// permits held by running replays, and explorations done.
 	explore map[string]*exploreBudget
@@ -144,28 +150,178 @@ type qGroup struct {
 	first int // index of its first item
 	n     int
 	same  map[[sha256.Size]byte][]int // schedule text's sum → its items, in order
-	// spent is the wall time of its replays so far; past replayShare of
-	// the budget, its other predictions are dropped (shareCut).
-	spent    time.Duration
-	shareCut bool
-	dooms    []doom    // learned from its replays that deadlocked outside recorded operations
-	fails    []failure // of its final items, in order
+	// before is the work charged before its replays in the sequential
+	// order, but for the earlier traces' replays (replayQueue.spent when
+	// it was added).
+	before int64
+	// Past the trace's share of the budget, the package's budget or the
+	// safety net, its other predictions are dropped (workCut).
+	shareCut, lateCut, netCut bool
+	dooms                     []doom    // learned from its replays that deadlocked outside recorded operations
+	fails                     []failure // of its final items, in order
 }
 
-// A trace's replays may take Budget/replayShare of wall time in all, and
-// at least replayShareMin: on ants, the replays of each of a dozen long
+// A trace's replays may take Budget/replayShare of the budget's work in
+// all, and at least replayShareMin's: on ants, the replays of each of a dozen long
 // tests (a million steps through a thousand goroutines, every one
 // failing after 5 to 30 s) took the package's whole budget in turn, and
 // the tests after them were never checked. As for prediction (predictMaxWork),
 // one trace must not take what the package's other tests need.
 const replayShare = 10
 
-var replayShareMin = 10 * time.Second // a variable for tests
+const replayShareMin = 10 * time.Second
 
-// overShare reports whether g's replays took their share of the budget.
-func (q *replayQueue) overShare(g *qGroup) bool {
-	return q.opt.Budget > 0 && g.spent >= max(replayShareMin, q.opt.Budget/replayShare)
+// shareUnits is a trace's replays' share of a budget, in work units.
+func shareUnits(budget time.Duration) int64 {
+	return workOf(max(replayShareMin, budget/replayShare))
 }
+
+// Why an item is not to start (workCut): cutNo, it may; cutMaybe, it
+// cannot be told yet (earlier replays are not final); the others, it is
+// dropped.
+const (
+	cutNo = iota
+	cutMaybe
+	cutLate  // the package's budget is spent
+	cutShare // its trace's replays took their share
+	cutNet   // the safety net
+)
+
+// workCut says whether an item of g may start, with lo and hi bounding
+// the work charged before it in the sequential order (the earlier
+// traces' replays and g's earlier ones), and gLo, gHi its trace's
+// replays' before it (q.mu held). What is charged is a function of the
+// earlier replays' outcomes, not of their time: an item waits for them to
+// be final when that decides, so the items dropped are those a check
+// replaying one at a time would drop.
+func (q *replayQueue) workCut(g *qGroup, lo, hi, gLo, gHi int64) int {
+	switch {
+	case q.netPast():
+		return cutNet
+	case q.limit > 0 && g.before+lo >= q.limit:
+		return cutLate
+	case q.share > 0 && gLo >= q.share:
+		return cutShare
+	case q.limit > 0 && g.before+hi >= q.limit, q.share > 0 && gHi >= q.share:
+		return cutMaybe
+	}
+	return cutNo
+}
+
+// itemCharge bounds the work item i's replays charge (q.mu held): lo
+// what it surely does, hi what it may. A replay that an earlier one's
+// failure or doom covers charges nothing (it takes no place); a failing
+// exploration charges its confirmations too; the time either took does
+// not count.
+func (q *replayQueue) itemCharge(i int) (lo, hi int64) {
+	it := q.items[i]
+	switch it.state {
+	case pOpen, pNeeded, pRunning:
+		runs := int64(1)
+		if it.permit || it.state != pRunning && q.mayExplore(it) {
+			runs = exploreRuns
+		}
+		return 0, it.cost * runs
+	case pDone:
+		if it.inferred > 0 || q.doomed(i) {
+			return 0, 0
+		}
+		c := it.cost * int64(1+it.confirms)
+		if it.final {
+			return c, c
+		}
+		return 0, c
+	}
+	return 0, 0
+}
+
+// mayExplore reports whether item it's replay could get an exploration
+// permit (q.mu held).
+func (q *replayQueue) mayExplore(it *qItem) bool {
+	b := q.explore[it.g.test]
+	return b == nil || b.held+b.used < maxExplorations
+}
+
+// capHi caps hi, the work g's replays may charge, at what its share
+// lets it: an item starts only while its trace's replays charged less
+// than the share.
+func (q *replayQueue) capHi(g *qGroup, hi int64) int64 {
+	if q.share <= 0 {
+		return hi
+	}
+	most := int64(0)
+	for i := g.first; i < g.first+g.n; i++ {
+		most = max(most, q.items[i].cost*exploreRuns)
+	}
+	return min(hi, q.share+most)
+}
+
+// groupCharges bounds the work g's replays charge (q.mu held).
+func (q *replayQueue) groupCharges(g *qGroup) (lo, hi int64) {
+	for i := g.first; i < g.first+g.n; i++ {
+		l, h := q.itemCharge(i)
+		lo, hi = lo+l, hi+h
+	}
+	return lo, q.capHi(g, hi)
+}
+
+// charges bounds the work the queue's replays charge (q.mu held).
+func (q *replayQueue) charges() (lo, hi int64) {
+	for _, g := range q.groups {
+		l, h := q.groupCharges(g)
+		lo, hi = lo+l, hi+h
+	}
+	for _, it := range q.items {
+		lo, hi = lo+it.cost*int64(it.controls), hi+it.cost*int64(it.controls)
+	}
+	return lo, hi
+}
+
+// charge charges w units of work done outside the replays (a recording,
+// a prediction), in the sequential order.
+func (q *replayQueue) charge(w int64) {
+	q.mu.Lock()
+	q.spent += w
+	q.mu.Unlock()
+}
+
+// admit reports whether the work charged so far, the queue's replays
+// included, is under the queue's limit, and the safety net not reached:
+// whether the next test is to be checked. When the replays still running
+// or waiting decide it, it waits for them. It also returns the work
+// surely charged so far.
+func (q *replayQueue) admit() (bool, int64) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for {
+		lo, hi := q.charges()
+		switch {
+		case q.netPast():
+			return false, q.spent + lo
+		case q.limit <= 0, q.spent+hi < q.limit:
+			return true, q.spent + lo
+		case q.spent+lo >= q.limit:
+			return false, q.spent + lo
+		}
+		q.pump()
+		if q.running == 0 {
+			// Nothing runs that could settle it (all final: lo is hi).
+			return q.spent+lo < q.limit, q.spent + lo
+		}
+		q.cond.Wait()
+	}
+}
+
+// total is the work the queue charged (after wait and finish).
+func (q *replayQueue) total() int64 {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	lo, _ := q.charges()
+	return q.spent + lo
+}
+
+// netPast reports whether the safety net's deadline passed.
+func (q *replayQueue) netPast() bool { return !q.deadline.IsZero() && now().After(q.deadline) }
 
 type qItem struct {
 	g          *qGroup
@@ -189,12 +345,18 @@ type qItem struct {
 	final      bool              // it and every earlier item of its trace are decided
 	permit     bool              // holds an exploration permit (explorePermit)
 	control    string            // Finding.Control (controlItems)
+	cost       int64             // of one replay (replayCost)
+	confirms   int               // runs confirming its exploration (confirmExplored)
+	controls   int               // its control replays (controlItems)
 }
 
 func newReplayQueue(ctx context.Context, b *testbin.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool) *replayQueue {
 	q := &replayQueue{ctx: ctx, b: b, pkg: pkg, deadline: deadline, opt: opt, seen: seen, workers: runtime.GOMAXPROCS(0),
 		byKey: map[string][]int{}, proved: map[string]bool{}, hung: map[string]bool{}}
 	q.cond = sync.NewCond(&q.mu)
+	if opt.Budget > 0 {
+		q.share = shareUnits(opt.Budget)
+	}
 	if b != nil {
 		q.alts.dir = b.Dirs[pkg]
 	}
@@ -243,7 +405,7 @@ func (q *replayQueue) addBatch(test string, tr *trace.Trace, preds []prediction,
 			p.s.WriteTo(h)
 			h.Sum(p.sum[:0])
 		}
-		it := &qItem{g: g, p: p}
+		it := &qItem{g: g, p: p, cost: replayCost(len(tr.Events), p.len())}
 		for _, e := range p.a.Events {
 			if int(e) < len(tr.Events) {
 				ev := tr.Events[e]
@@ -255,6 +417,7 @@ func (q *replayQueue) addBatch(test string, tr *trace.Trace, preds []prediction,
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	g.before = q.spent
 	g.first = len(q.items)
 	for i, it := range items {
 		it.idx = g.first + i
@@ -274,15 +437,23 @@ func (q *replayQueue) pump() {
 		changed = false
 		var ready []int // needed, to start
 		allDecided := true
+		var cumLo, cumHi int64 // the earlier traces' replays' work (itemCharge)
 		for _, g := range q.groups {
 			if g.first+g.n <= q.from {
+				lo, hi := q.groupCharges(g)
+				cumLo, cumHi = cumLo+lo, cumHi+hi
 				continue
 			}
 			// Of g before i: undecided, needed so far, replaying; and
 			// unsettled: undecided, to replay or replaying (an earlier
 			// item's replay may yet fail and make it inferred).
 			open, needed, running, unsettled := 0, 0, 0, 0
+			var gLo, gHi int64 // the work of g's replays before i
 			for i := g.first; i < g.first+g.n; i++ {
+				if i > g.first {
+					lo, hi := q.itemCharge(i - 1)
+					gLo, gHi = gLo+lo, gHi+hi
+				}
 				it := q.items[i]
 				k := it.p.a.Key
 				if (it.state == pNeeded || it.state == pRunning || it.state == pDone) && it.inferred == 0 && !it.final && q.infer(i) {
@@ -325,16 +496,18 @@ func (q *replayQueue) pump() {
 						it.state, changed = pDoomed, true
 						continue
 					}
-					late := time.Now().After(q.deadline)
-					over := q.overShare(g)
-					if needed+open >= g.max || late || over {
+					maxed := needed+open >= g.max
+					cut := q.workCut(g, cumLo+gLo, cumHi+gHi, gLo, gHi)
+					if maxed || cut != cutNo {
 						// Surely over the limit only when nothing before
 						// it is unsettled (a replay still running may
 						// learn a doom, or fail within steps that later
 						// ones share, that frees a place); otherwise wait.
-						if unsettled == 0 || late || over {
+						if maxed && unsettled == 0 || cut >= cutLate {
 							it.state, changed = pDropped, true
-							g.shareCut = g.shareCut || over && !late
+							g.shareCut = g.shareCut || cut == cutShare
+							g.lateCut = g.lateCut || cut == cutLate
+							g.netCut = g.netCut || cut == cutNet
 						}
 						needed++
 						if it.state == pNeeded {
@@ -376,6 +549,10 @@ func (q *replayQueue) pump() {
 						g.fails = append(g.fails, newFailure(i, it.p, it.v))
 					}
 				}
+			}
+			if g.n > 0 {
+				lo, hi := q.itemCharge(g.first + g.n - 1)
+				cumLo, cumHi = cumLo+gLo+lo, cumHi+q.capHi(g, gHi+hi)
 			}
 		}
 		if len(ready) > 0 {
@@ -479,15 +656,14 @@ func (q *replayQueue) start(i int) {
 	}()
 }
 
-// bounded is o with its wall-clock bound cut to what is left of the
-// budget (at least minReplayTimeout): a replay started just before the
-// deadline ran its whole 30 s past it, and on ants the package's tests
-// overran into the time kept for its generated drivers.
+// bounded is o with its wall-clock bound cut to what is left before the
+// safety net (at least minReplayTimeout): a replay started just before a
+// deadline ran its whole 30 s past it.
 func (q *replayQueue) bounded(o replay.Options) replay.Options {
 	if q.deadline.IsZero() {
 		return o
 	}
-	left := max(time.Until(q.deadline), minReplayTimeout)
+	left := max(q.deadline.Sub(now()), minReplayTimeout)
 	t := o.Timeout
 	if t <= 0 {
 		t = 30 * time.Second // replay's default
@@ -499,9 +675,6 @@ func (q *replayQueue) bounded(o replay.Options) replay.Options {
 }
 
 const minReplayTimeout = 2 * time.Second
-
-// late reports whether the queue's deadline has passed.
-func (q *replayQueue) late() bool { return !q.deadline.IsZero() && time.Now().After(q.deadline) }
 
 // replayDir is item i's replay's scratch directory.
 func (q *replayQueue) replayDir(i int) string {
@@ -543,10 +716,8 @@ func (q *replayQueue) startBatch(is []int) {
 			var ran []bool
 			if len(todo) > 1 {
 				// The process takes its entries one after the other: past
-				// the deadline (and the least bound a replay gets) it is
-				// stopped, not left to run them all (on ants, a batch of
-				// 6 s replays started before the deadline of the
-				// package's own tests ran into the drivers' time).
+				// the safety net (and the least bound a replay gets) it
+				// is stopped, not left to run them all.
 				bctx, cancel := q.ctx, context.CancelFunc(func() {})
 				if !q.deadline.IsZero() {
 					bctx, cancel = context.WithDeadline(q.ctx, q.deadline.Add(minReplayTimeout))
@@ -577,7 +748,7 @@ func (q *replayQueue) startBatch(is []int) {
 				q.done(i, v, d)
 				q.mu.Unlock()
 			}
-			if len(left) == len(todo) && !q.late() {
+			if len(left) == len(todo) && !q.netPast() {
 				// Nothing ran (the process could not start, or the
 				// first replay's test is not what it seemed): the first
 				// alone.
@@ -594,12 +765,13 @@ func (q *replayQueue) startBatch(is []int) {
 				left = left[1:]
 			}
 			todo = left
-			if len(todo) > 0 && q.late() {
-				// The budget is spent: what the process did not get to
-				// is not replayed, as it would not have started.
+			if len(todo) > 0 && q.netPast() {
+				// The safety net is reached: what the process did not
+				// get to is not replayed, as it would not have started.
 				q.mu.Lock()
 				for _, i := range todo {
 					q.items[i].state = pDropped
+					q.items[i].g.netCut = true
 					q.exploreDone(q.items[i], nil)
 				}
 				q.mu.Unlock()
@@ -634,6 +806,7 @@ func (q *replayQueue) confirmExplored(it *qItem, v replay.Verdict, dir string, o
 			return v
 		}
 		w := runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, fmt.Sprintf("%s-explore%d", dir, k), opt)
+		it.confirms++ // read once the item is done (q.mu orders it)
 		if !w.Explored || w.Verdict != replay.Reproduced || w.Step != v.Step || w.Panicked != v.Panicked ||
 			effectKey(w.Consequence) != effectKey(v.Consequence) {
 			v.Verdict = replay.Diverged
@@ -663,7 +836,6 @@ func (q *replayQueue) done(i int, v replay.Verdict, d time.Duration) {
 		}
 		q.replays++
 		q.replayed += d
-		g.spent += d
 		verdict := v.Verdict
 		if v.Explored {
 			verdict += " (explored past a changed read)"
@@ -714,6 +886,8 @@ type qResult struct {
 	doomed   int       // not replayed: an earlier replay's doom covers them
 	inferred int       // of findings: not replayed (or not counted), sharing an earlier replay's failure (Finding.Inferred)
 	shareCut bool      // some were not replayed for the trace's share of the budget
+	lateCut  bool      // some were not replayed for the package's budget
+	netCut   bool      // some were not replayed for the safety net
 }
 
 // finish (after wait) gives each group's outcome, in order, appending its
@@ -725,7 +899,7 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 	out := make([]qResult, len(q.groups))
 	for gi, g := range q.groups {
 		r := &out[gi]
-		r.shareCut = g.shareCut
+		r.shareCut, r.lateCut, r.netCut = g.shareCut, g.lateCut, g.netCut
 		for i := g.first; i < g.first+g.n; i++ {
 			it := q.items[i]
 			switch it.state {

@@ -35,11 +35,12 @@ type testCheck struct {
 	opt       Options
 	rep       *Report
 	seen      map[string]bool
-	deadline  time.Time
+	acct      *account  // the package's work
 	cov       *coverage // if not nil, collects the sites each trace's goroutines ran
 
 	replays, skipped int
 	shareCut         bool            // replays stopped for a trace's share of the budget
+	lateCut, netCut  bool            // replays stopped for the package's budget, for the safety net
 	found            int             // predictions of this test proved (now or by an earlier test)
 	pruned           map[string]bool // keys whose replays failed in an earlier trace of this test
 	notedCut         bool            // the note that a recording stopped at MaxEvents is made
@@ -142,7 +143,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	// at 7.5 s while their packages took 11-15 s of 5 minutes), and made
 	// findings come and go with the load; a bound on work cuts the same
 	// searches everywhere.
-	popt := predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: c.deadline, Context: c.ctx, MaxWork: predictMaxWork, SelectAlt: c.selAlts.at, SelectLoopAlt: c.selAlts.atLoop, StopCase: c.selAlts.stopCase, Relock: c.relocks.at, Inversion: c.relocks.invAt}
+	popt := predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: c.acct.net, Context: c.ctx, MaxWork: predictMaxWork, SelectAlt: c.selAlts.at, SelectLoopAlt: c.selAlts.atLoop, StopCase: c.selAlts.stopCase, Relock: c.relocks.at, Inversion: c.relocks.invAt}
 	if cands := c.cands; len(cands) > 0 {
 		// Search first what the static analysis points at:
 		// a search the trace's share cuts has looked at those.
@@ -158,6 +159,9 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	c.rep.Time.Predict += time.Since(pstart)
 	if res != nil {
 		c.rep.Folded += res.Stats.Folded
+		w := predictCost(res.Stats.Events, res.Stats.Work)
+		q.charge(w)
+		c.opt.progress("check: %s %s: predicted %d in %v: %d work units (%d events, %d search units)", c.pkg, c.test, len(preds), time.Since(pstart).Round(time.Millisecond), w, res.Stats.Events, res.Stats.Work)
 	}
 	if err != nil {
 		c.rep.addNote(note.Predict, c.pkg, c.test, "%v", err)
@@ -171,7 +175,10 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		}
 	}
 	if res.Cut != "" {
-		why := fmt.Sprintf("budget of %v spent", c.opt.Budget)
+		why := "cancelled"
+		if c.acct.netPast() {
+			why = c.acct.netWhy()
+		}
 		if res.WorkCut {
 			why = fmt.Sprintf("its trace's work bound (%d units of search and scheduling) reached", predictMaxWork)
 		}
@@ -221,6 +228,8 @@ func (qd *queued) settle(r qResult) {
 	qd.flt.count(qd.preds, replayed, c.rep)
 	c.skipped += r.skipped
 	c.shareCut = c.shareCut || r.shareCut
+	c.lateCut = c.lateCut || r.lateCut
+	c.netCut = c.netCut || r.netCut
 	c.found += r.found
 	c.rep.Doomed += r.doomed
 	if c.pruned == nil {
@@ -240,11 +249,15 @@ func (qd *queued) settle(r qResult) {
 }
 
 // checkQueued predicts from each trace, in order, replays through one
-// queue, and settles the outcomes in order.
-func checkQueued(ctx context.Context, b *testbin.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool, rep *Report, each func(predict func(c *testCheck, rt record.Test, path string))) {
-	q := newReplayQueue(ctx, b, pkg, deadline, opt, seen)
+// queue, and settles the outcomes in order. The steps are charged to acct
+// and start under limit (work.go): each asks q.admit before a test and
+// charges its recording with q.charge; the predictions charge themselves.
+func checkQueued(ctx context.Context, b *testbin.Build, pkg string, acct *account, limit int64, opt Options, seen map[string]bool, rep *Report, each func(q *replayQueue, predict func(c *testCheck, rt record.Test, path string))) {
+	q := newReplayQueue(ctx, b, pkg, acct.net, opt, seen)
+	q.limit, q.spent = limit, acct.spent
+	start := acct.spent
 	var qs []*queued
-	each(func(c *testCheck, rt record.Test, path string) {
+	each(q, func(c *testCheck, rt record.Test, path string) {
 		if qd := c.predict(q, rt, path); qd != nil {
 			qs = append(qs, qd)
 		}
@@ -253,6 +266,9 @@ func checkQueued(ctx context.Context, b *testbin.Build, pkg string, deadline tim
 	for i, r := range q.finish(seen, rep) {
 		qs[i].settle(r)
 	}
+	acct.spent = q.total()
+	rep.Work += acct.spent - start
+	opt.progress("check: %s: %d of %d work units charged (this phase's limit %d)", pkg, acct.spent, acct.units, limit)
 }
 
 // wantsPerturbed reports whether the test is to be recorded again under
@@ -335,10 +351,13 @@ func recordPerturbed(ctx context.Context, b *record.Recorder, pkg string, tests 
 func (c *testCheck) notes() {
 	if c.skipped > 0 {
 		why := fmt.Sprintf("-maxreplays %d", c.opt.MaxReplays)
-		if c.shareCut {
-			why = fmt.Sprintf("its replays took their share of the budget, %v", max(replayShareMin, c.opt.Budget/replayShare))
-		} else if time.Now().After(c.deadline) {
-			why = fmt.Sprintf("budget of %v spent", c.opt.Budget)
+		switch {
+		case c.netCut:
+			why = c.acct.netWhy()
+		case c.shareCut:
+			why = fmt.Sprintf("its replays took their share of the budget, %d work units (%v's worth)", shareUnits(c.opt.Budget), max(replayShareMin, c.opt.Budget/replayShare))
+		case c.lateCut:
+			why = fmt.Sprintf("budget of %v spent (%d work units)", c.opt.Budget, c.acct.units)
 		}
 		c.rep.addNote(note.Replays, c.pkg, c.test, "%d predictions not replayed (%s)", c.skipped, why)
 	}

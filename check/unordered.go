@@ -37,7 +37,7 @@ type unorderedCand struct {
 // two sites (racerun). That needs a -race build of the package, made only
 // when such a pair is left. One finding per site combination, as for
 // replays; the finding's steps are the recorded run's.
-func confirmUnordered(ctx context.Context, b *testbin.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool, rep *Report, tcs []*testCheck) {
+func confirmUnordered(ctx context.Context, b *testbin.Build, pkg string, acct *account, limit int64, opt Options, seen map[string]bool, rep *Report, tcs []*testCheck) {
 	type cand struct {
 		unorderedCand
 		tr   *trace.Trace
@@ -80,11 +80,14 @@ func confirmUnordered(ctx context.Context, b *testbin.Build, pkg string, deadlin
 	if len(cands) == 0 {
 		return
 	}
-	left := time.Until(deadline)
-	if left <= 0 || ctx.Err() != nil {
-		rep.addNote(note.Budget, pkg, "", "budget of %v spent; %d races that no schedule runs back to back were not checked with the race detector", opt.Budget, len(cands))
+	if acct.spent >= limit || acct.netPast() || ctx.Err() != nil {
+		rep.addNote(note.Budget, pkg, "", "%s; %d races that no schedule runs back to back were not checked with the race detector", acct.spentWhy(limit), len(cands))
 		return
 	}
+	// Charged before it runs, from what it runs: its -race runs.
+	w := int64(len(tests)) * raceRuns * raceRunUnits
+	acct.spent += w
+	rep.Work += w
 	start := time.Now()
 	opt.progress("check: %s: %d unordered pairs no replay could show; asking the race detector (%s)", pkg, len(cands), strings.Join(tests, ", "))
 	bin, err := b.RaceBinary(ctx, pkg)
@@ -92,7 +95,7 @@ func confirmUnordered(ctx context.Context, b *testbin.Build, pkg string, deadlin
 		rep.addNote(note.Race, pkg, "", "%d races that no schedule runs back to back were not checked: %v", len(cands), err)
 		return
 	}
-	races, err := racerun.Run(ctx, bin, b.Dirs[pkg], tests, raceRuns, min(opt.Timeout, max(time.Until(deadline), 10*time.Second)))
+	races, err := racerun.Run(ctx, bin, b.Dirs[pkg], tests, raceRuns, min(opt.Timeout, max(acct.net.Sub(now()), 10*time.Second)))
 	rep.Time.Replay += time.Since(start)
 	rep.Time.Replays++
 	if err != nil {

@@ -65,7 +65,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	replayTimeout := fs.Duration("replaytimeout", replay.DefaultTimeout, "time bound for one replay")
 	stall := fs.Duration("stall", replay.DefaultStall, "a replay in which code outside recorded operations runs this long without progress is a deadlock (when every goroutine waits, replay decides at once)")
 	maxReplays := fs.Int("maxreplays", 100, "replays per test at most")
-	budget := fs.Duration("budget", 5*time.Minute, "time budget per package")
+	budget := fs.Duration("budget", 5*time.Minute, "budget per package, counted in work units: the work that takes this long on an idle 2-core machine, whatever the load (a wall-clock safety net stops at 10x it, at least 30m)")
 	alone := fs.Bool("alone", false, "record each test in a process of its own (by default a package's test functions are recorded in one process, each with a trace of its own; use this when tests depend on running alone)")
 	perturb := fs.Int("perturb", 1, "when a test's first run proves nothing and two of its goroutines did something, record it this many more times under perturbed schedules (fixed seeds) and predict from each run; 0: only the first run")
 	quiet := fs.Bool("q", false, "no progress lines on standard error")

@@ -15,7 +15,7 @@ func cmdLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("pecanvet lsp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	patterns := fs.String("patterns", "", "anomaly patterns (as -pecan.patterns; default all)")
-	budget := fs.Duration("budget", 0, "time budget for the dynamic check of one package (default: the vet tool's -pecan.budget)")
+	budget := fs.Duration("budget", 0, "work budget for the dynamic check of one package, as the vet tool's -pecan.budget (default: its default)")
 	maxReplays := fs.Int("maxreplays", 0, "replays per test at most (default: the vet tool's -pecan.maxreplays)")
 	replay := fs.Bool("replay", true, "after the static candidates, run the dynamic check (record, predict, replay); false: static candidates only")
 	fs.Usage = func() {

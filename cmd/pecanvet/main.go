@@ -35,7 +35,8 @@ As a vet tool (the usual way):
 
 	go vet -vettool=$(go env GOPATH)/bin/pecanvet ./...
 
-  flags: -pecan.patterns P, -pecan.budget D (per package), -pecan.replay=false
+  flags: -pecan.patterns P, -pecan.budget D (work per package: what takes D
+  on an idle machine, whatever the load), -pecan.replay=false
   (static candidates only, marked unconfirmed), -pecan.maxreplays N, -pecan.v
   (also the interleavings without effect), -json.
 

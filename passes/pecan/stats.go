@@ -28,6 +28,11 @@ type Stats struct {
 	TestsChecked int      `json:"tests_checked"`     // of them, recorded and predicted
 	Reproduced   int      `json:"reproduced"`        // reproduced findings, before grouping into diagnostics
 	Notes        []string `json:"notes,omitempty"`
+	// Checked names the tests checked, in order (check.Report.Checked),
+	// and Work the work units charged to the budget (check.Report.Work):
+	// with the same input, the same whatever the load.
+	Checked []string `json:"checked,omitempty"`
+	Work    int64    `json:"work,omitempty"`
 	// Seconds spent, summed over processes (see check.Timing).
 	Wall    float64 `json:"wall_s,omitempty"`
 	Build   float64 `json:"build_s,omitempty"`
@@ -65,6 +70,7 @@ func writeStats(pass *analysis.Pass, res *Result) {
 	}
 	if r := res.Report; r != nil {
 		st.TestsListed, st.TestsChecked = r.Listed, r.Tests
+		st.Checked, st.Work = r.Checked, r.Work
 		st.Reproduced = len(r.Reproduced())
 		t := r.Time
 		st.Wall, st.Build, st.Record, st.Predict, st.Replay = t.Wall.Seconds(), t.Build.Seconds(), t.Record.Seconds(), t.Predict.Seconds(), t.Replay.Seconds()

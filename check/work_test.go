@@ -1,0 +1,146 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pecanvet/pecanvet/dynamic/testbin"
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/replay"
+)
+
+// workTest is a test of TestWorkCut: the work its recording and
+// prediction charge, the events of its trace and its predictions.
+type workTest struct {
+	rp     int64
+	events int
+	preds  int
+}
+
+// workRun checks tests as checkTests does (admit, charge, queue) under a
+// limit and share, with replays that take d(i) of wall time and move the
+// fake clock by slow times that; it returns the tests checked and the
+// predictions replayed.
+func workRun(t *testing.T, tests []workTest, limit, share int64, workers int, slow time.Duration, rng *rand.Rand) (checked []int, replayed []string, cut []string) {
+	var mu sync.Mutex
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return clock
+	}
+	runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+		mu.Lock()
+		d := time.Duration(rng.Intn(3)) * time.Millisecond
+		clock = clock.Add(slow * (d + time.Millisecond))
+		mu.Unlock()
+		time.Sleep(d)
+		return replay.Verdict{Verdict: replay.Diverged, Message: test + "/" + p.a.Key}
+	}
+	q := newReplayQueue(context.Background(), nil, "p", clock.Add(time.Hour), Options{}, map[string]bool{})
+	q.workers, q.limit, q.share = workers, limit, share
+	var groups []int
+	for ti, wt := range tests {
+		if ok, _ := q.admit(); !ok {
+			break
+		}
+		checked = append(checked, ti)
+		q.charge(wt.rp)
+		var ps []batchPred
+		for k := 0; k < wt.preds; k++ {
+			ps = append(ps, batchPred{key: fmt.Sprintf("T%d.%d", ti, k), site: "1"})
+		}
+		q.add(fmt.Sprintf("T%d", ti), &trace.Trace{Events: make([]trace.Event, wt.events)}, batchPreds(t, ps), t.TempDir(), 50, replay.Options{})
+		groups = append(groups, ti)
+	}
+	q.wait()
+	for gi, r := range q.finish(map[string]bool{}, &Report{}) {
+		for _, f := range r.findings {
+			replayed = append(replayed, f.Verdict.Message)
+		}
+		if r.shareCut || r.lateCut || r.netCut {
+			cut = append(cut, fmt.Sprintf("T%d share %v late %v net %v", groups[gi], r.shareCut, r.lateCut, r.netCut))
+		}
+	}
+	return checked, replayed, cut
+}
+
+// TestWorkCut: which tests are checked and which predictions replayed is
+// a function of the work charged, in the order a sequential check would
+// charge it, not of the time anything took: the same with one worker or
+// several, with replays of random lengths, and with a clock running a
+// hundred times slower. And it is what the sequential check gives.
+func TestWorkCut(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func() { now, runReplay = time.Now, replayRetrying }()
+	rng := rand.New(rand.NewSource(7))
+	for round := 0; round < 12; round++ {
+		var tests []workTest
+		for i := 0; i < 3+rng.Intn(8); i++ {
+			tests = append(tests, workTest{rp: int64(rng.Intn(200)), events: rng.Intn(40_000), preds: rng.Intn(6)})
+		}
+		limit, share := int64(200+rng.Intn(800)), int64(60+rng.Intn(200))
+		// The sequential check: a test starts under the limit; a replay
+		// starts under the limit and its trace's share.
+		var wantChecked []int
+		var wantReplayed []string
+		spent := int64(0)
+		for ti, wt := range tests {
+			if spent >= limit {
+				break
+			}
+			wantChecked = append(wantChecked, ti)
+			spent += wt.rp
+			g := int64(0)
+			for k := 0; k < wt.preds; k++ {
+				if spent >= limit || g >= share {
+					continue
+				}
+				c := replayCost(wt.events, 1)
+				spent, g = spent+c, g+c
+				wantReplayed = append(wantReplayed, fmt.Sprintf("T%d/T%d.%d", ti, ti, k))
+			}
+		}
+		var first []string
+		for _, run := range []struct {
+			workers int
+			slow    time.Duration
+		}{{1, 1}, {4, 1}, {4, 100}, {2, 100}} {
+			checked, replayed, cut := workRun(t, tests, limit, share, run.workers, run.slow, rng)
+			if !slices.Equal(checked, wantChecked) || !slices.Equal(replayed, wantReplayed) {
+				t.Fatalf("round %d, %d workers, clock %dx: checked %v, replayed %v; sequentially %v, %v", round, run.workers, run.slow, checked, replayed, wantChecked, wantReplayed)
+			}
+			if first == nil {
+				first = cut
+			} else if strings.Join(cut, "; ") != strings.Join(first, "; ") {
+				t.Fatalf("round %d, %d workers, clock %dx: cuts %v, first run %v", round, run.workers, run.slow, cut, first)
+			}
+		}
+	}
+}
+
+// TestWorkCutNet: past the wall-clock safety net nothing more starts,
+// and the cut says it was the net's.
+func TestWorkCutNet(t *testing.T) {
+	defer func() { now, runReplay = time.Now, replayRetrying }()
+	tests := []workTest{{rp: 10, preds: 3}, {rp: 10, preds: 3}}
+	checked, replayed, cut := workRun(t, tests, 1_000_000, 1_000_000, 1, 2*time.Hour, rand.New(rand.NewSource(1)))
+	// The first replay moves the clock two hours, past the net (an hour):
+	// the second test is checked only if admitted before (the net is the
+	// clock's, so that depends on timing), and no other replay starts.
+	if len(replayed) != 1 || len(cut) != len(checked) {
+		t.Fatalf("checked %v, replayed %v, cut %v; want one replay, then every test checked cut by the net", checked, replayed, cut)
+	}
+	for _, c := range cut {
+		if !strings.Contains(c, "net true") || strings.Contains(c, "share true") || strings.Contains(c, "late true") {
+			t.Errorf("cut %q; want the net's", c)
+		}
+	}
+}
