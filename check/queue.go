@@ -387,6 +387,32 @@ func (q *replayQueue) timedOutLeak(p prediction, v replay.Verdict) replay.Verdic
 	return v
 }
 
+// heldLeak turns the verdict of a leak's replay that stranded the partner
+// only by holding it at its gate while the program's clock fired (a fire
+// with the select's or the partner's step at the cursor:
+// replay.Verdict.Fired) into "diverged", when nothing in the recorded
+// run could make the partner that late (predict.Anomaly.Unpaced): the
+// select's timeout branch fired because of the hold, as a failing test's
+// does in heldOverTimer, and the goroutine it left blocked proves no
+// leak a real schedule shows. watermill's subscriber decorator: its
+// forwarding goroutine, its message ready, was held at its send while
+// BulkRead's 1 s time.After fired.
+func heldLeak(p prediction, v replay.Verdict) replay.Verdict {
+	if pt := p.a.Pattern; pt == nil || !pt.Leak || pt.Stolen || !p.a.Unpaced || v.Verdict != replay.Reproduced || len(v.Leaked) == 0 {
+		return v
+	}
+	// The schedule ends with the select's step and the partner's
+	// (schedule.Generator.Leak).
+	sel := p.steps - len(p.anomaly)
+	if len(p.anomaly) != 2 || sel < 0 || firedIn(v.Fired, sel, p.steps) == 0 {
+		return v
+	}
+	v.Verdict = replay.Diverged
+	v.Message = fmt.Sprintf("the select's timer fired (clock fired at steps %v) while the schedule held its partner at its gate, which nothing but the hold delayed (the partner was started elsewhere and waits on no time of its own), so %s proves no leak a real schedule shows", v.Fired, strings.Join(v.Leaked, "; "))
+	v.Leaked = nil
+	return v
+}
+
 // add queues the predictions of a trace of test, replay order, at most max
 // replays, and starts what can start. tr names the findings' goroutines
 // and objects; it is not kept.
@@ -826,6 +852,7 @@ func (q *replayQueue) done(i int, v replay.Verdict, d time.Duration) {
 	g := it.g
 	n := i - g.first + 1
 	v = q.timedOutLeak(it.p, v)
+	v = heldLeak(it.p, v)
 	{
 		// A finding keeps its whole schedule only if reproduced (its clip
 		// is shown); else its anomaly's steps.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
@@ -345,6 +346,39 @@ func once(stop chan struct{}) {
 	for site, want := range map[string][2]bool{"p.go:8:10": {false, true}, "p.go:18:9": {true, false}, "p.go:11:4": {false, false}} {
 		if at, loop := s.at(site), s.atLoop(site); at != want[0] || loop != want[1] {
 			t.Errorf("%s: at %v, atLoop %v, want %v", site, at, loop, want)
+		}
+	}
+}
+
+// TestHeldLeak: a reproduced leak whose partner nothing but the hold
+// delayed (Unpaced) is not proved when the clock fired at the select's
+// or the partner's step; it stands when the clock did not fire there,
+// and when the partner could be late of its own.
+func TestHeldLeak(t *testing.T) {
+	anomaly := []trace.Step{{G: "g1"}, {G: "g1.1"}}
+	unpaced := prediction{a: predict.Anomaly{Pattern: &pattern.Pattern{Leak: true}, Unpaced: true}, steps: 10, anomaly: anomaly}
+	paced := unpaced
+	paced.a.Unpaced = false
+	proved := replay.Verdict{Verdict: replay.Reproduced, Passed: true, Leaked: []string{"g1.1 in chan send out#1 @decorator.go:54"}}
+	firedAt := func(v replay.Verdict, c ...int) replay.Verdict { v.Fired = c; return v }
+	for _, tc := range []struct {
+		name string
+		p    prediction
+		v    replay.Verdict
+		want string
+	}{
+		{"held over the timer", unpaced, firedAt(proved, 8), replay.Diverged},
+		{"fired at the partner's turn", unpaced, firedAt(proved, 9), replay.Diverged},
+		{"fired before", unpaced, firedAt(proved, 3), replay.Reproduced},
+		{"no timer", unpaced, proved, replay.Reproduced},
+		{"paced partner", paced, firedAt(proved, 8), replay.Reproduced},
+	} {
+		got := heldLeak(tc.p, tc.v)
+		if got.Verdict != tc.want {
+			t.Errorf("%s: verdict %s, want %s (%s)", tc.name, got.Verdict, tc.want, got.Message)
+		}
+		if tc.want == replay.Diverged && len(got.Leaked) != 0 {
+			t.Errorf("%s: Leaked %v", tc.name, got.Leaked)
 		}
 	}
 }

@@ -89,6 +89,56 @@ func Leaks(gr *ptg.Graph, alt, loopAlt func(site string) bool) []Leak {
 	return out
 }
 
+// leakPaced reports whether the partner of leak l can be late for its
+// select's timeout in a real execution, not only when a schedule holds
+// it at its operation while the program's clock runs out the timer (the
+// replay of a leak does exactly that: it stops the partner before its
+// operation and lets the select go first). Either:
+//
+//   - the select's goroutine started the partner's goroutine in the
+//     select's own activation (the fork and the select have the same
+//     innermost region): the go-with-timeout idiom, whose timeout is
+//     there to bound that goroutine's work since its start, which any
+//     slow input stretches past it (selectleak's Fetch, pond's and
+//     kubernetes#5316's stop with a deadline);
+//   - a sleep happens before the partner's operation and not before the
+//     select's goroutine's last event ahead of the select, so after the
+//     timer was armed: the partner waits on time of its own, directly or
+//     through what it waits for (pond's workers' tasks).
+//
+// A partner that lived before (a forwarding loop started elsewhere) and
+// waits on nothing timed is late only by being held: watermill's
+// decorator goroutine, whose message was ready, held at its send while
+// the reader's 1 s time.After fired (session 16's false leak).
+func leakPaced(gr *ptg.Graph, l Leak) bool {
+	evs := gr.Tr.Events
+	g1, g2 := evs[l.Sel].G, evs[l.Stranded].G
+	k := gr.Local[l.Sel] // row[k] is the select's event
+	row := gr.G(g1)
+	inner := func(e int32) int32 {
+		if a := gr.Activations(e); len(a) > 0 {
+			return a[len(a)-1]
+		}
+		return -1
+	}
+	for _, e := range row[:k] {
+		if evs[e].Op == trace.Fork && evs[e].Obj == g2 && inner(e) == inner(l.Sel) {
+			return true
+		}
+	}
+	prev := int32(-1)
+	if k >= 1 {
+		prev = row[k-1]
+	}
+	for e := range evs {
+		s := int32(e)
+		if evs[e].Op == trace.Sleep && gr.POR(s, l.Stranded) && (prev < 0 || s != prev && !gr.POR(s, prev)) {
+			return true
+		}
+	}
+	return false
+}
+
 // holdsTaken reports whether event e's goroutine holds, at e, a lock that
 // goroutine g acquires somewhere in tr, one of the two in write mode.
 func holdsTaken(tr *trace.Trace, e int32, g int32) bool {
@@ -306,12 +356,21 @@ func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt,
 	if p == nil {
 		return
 	}
-	t := newTries(gr, stop, st, keep, 0)
+	unpaced := false // of the candidate being tried
+	t := newTries(gr, stop, st, func(a Anomaly) bool {
+		a.Unpaced = unpaced
+		return keep(a)
+	}, 0)
 	for _, l := range Leaks(gr, alt, loopAlt) {
+		// A loop's timer branch (loopAlt) strands the partner by the lock
+		// it then waits on, at whatever phase of the partner the timer
+		// fires: no long hold is needed.
+		unpaced = alt(gr.Tr.Site(gr.Tr.Events[l.Sel])) && !leakPaced(gr, l)
 		if !t.try(p, l.Events(), func() (schedule.Schedule, error) { return gen.Leak(l.Sel, l.Stranded) }) {
 			return
 		}
 	}
+	unpaced = false
 	for _, l := range StopLeaks(gr, stopCase) {
 		if !t.try(p, l.Events(), func() (schedule.Schedule, error) { return gen.StopLeak(l.Stop, l.Sel, l.Stranded) }) {
 			return

@@ -298,3 +298,61 @@ func TestLeakHeldLock(t *testing.T) {
 		}
 	}
 }
+
+// TestLeakUnpaced: a leak whose partner nothing but the replay's hold
+// can make late for the select's timeout is marked Unpaced (check drops
+// it if the replay's clock fired during the hold); one whose partner
+// the select's own activation started, or that waits on a sleep begun
+// after the timer was armed, is not.
+func TestLeakUnpaced(t *testing.T) {
+	// watermill's decorator: Subscribe (a method: a region) starts the
+	// forwarder g2, which takes a message from g3 and sends it on; the
+	// test's BulkRead selects on it with a timeout.
+	const forwarder = `
+	g1 begin
+	g1 region-begin Dec.Subscribe @t.go:1
+	g1 fork g2 @t.go:2
+	g1 region-end Dec.Subscribe @t.go:3
+	g2 begin
+	g1 fork g3 @t.go:4
+	g3 begin
+	g3 send in @t.go:30
+	g2 recv in @t.go:10
+	g2 send out @t.go:11
+	g1 recv out @t.go:20
+	g2 end
+	g3 end
+`
+	// The same, with the message's sender sleeping first: the partner
+	// waits on time of its own.
+	sleeper := strings.Replace(forwarder, "g3 begin\n", "g3 begin\n\tg3 sleep @t.go:29\n", 1)
+	// A sleep before the select's goroutine's last event ahead of the
+	// select ran out before the timer was armed: no excuse.
+	before := strings.Replace(forwarder, "g1 fork g3 @t.go:4", "g1 sleep @t.go:4", 1)
+	before = strings.Replace(before, "g3 begin\n\tg3 send in @t.go:30", "g1 send in @t.go:30", 1)
+	before = strings.Replace(before, "\tg3 end\n", "", 1)
+	for _, tc := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"go with timeout", selectLeak, false},
+		{"forwarder", forwarder, true},
+		{"forwarder fed after a sleep", sleeper, false},
+		{"sleep ahead of the select", before, true},
+	} {
+		tr, err := gen.Parse(tc.text)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		res, err := Run(tr, builtin(t, "leak"), Options{SelectAlt: atSite("t.go:20")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Anomalies) != 1 {
+			t.Fatalf("%s: %d anomalies, want 1", tc.name, len(res.Anomalies))
+		}
+		if got := res.Anomalies[0].Unpaced; got != tc.want {
+			t.Errorf("%s: Unpaced %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

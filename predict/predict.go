@@ -119,6 +119,14 @@ type Anomaly struct {
 	Split   string
 	Recheck bool
 	Atomics bool
+	// Unpaced (a leak whose select escapes through its own branch, a
+	// timeout, not a stop case or a loop's next round): nothing in the
+	// recorded run can make the partner late for the select but the
+	// schedule holding it (leakPaced says what can). If the replay then
+	// proves the leak only by holding the partner while the program's
+	// clock fired the select's timer, check takes the leak for the
+	// hold's doing (check.heldLeak).
+	Unpaced bool
 	// Frames are, per event, the method activations it ran in, outermost
 	// first (ptg.Graph.Activations): whether a value read by one event
 	// can reach another depends on whether they ran in one call
