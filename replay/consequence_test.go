@@ -88,7 +88,7 @@ func TestLogLines(t *testing.T) {
 // shows, and a kill is no effect.
 func TestJudgeSkipThenKilled(t *testing.T) {
 	src := t.TempDir()
-	test := "package p\n\nfunc TestCache(t *testing.T) {\n\tif blocked.Load() {\n\t\tt.Skip(\"a write shared the bucket of an invalidated key\")\n\t}\n\tt.Errorf(\"size %d\", n)\n}\n"
+	test := "package p\n\nfunc TestCache(t *testing.T) {\n\tif blocked.Load() {\n\t\tt.Skip(\"a write shared the bucket of an invalidated key\")\n\t}\n\tt.Errorf(\"size %d\", n)\n\tt.Errorf(\"rest %v\", it.Skip(2))\n}\n"
 	if err := os.WriteFile(filepath.Join(src, "cache_impl_test.go"), []byte(test), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -104,6 +104,12 @@ func TestJudgeSkipThenKilled(t *testing.T) {
 	out += "    cache_impl_test.go:7: size 3\n"
 	v = judge(filepath.Join(src, "none.json"), "", testbin.Run{TimedOut: true, Output: out}, 3, opt)
 	if v.Unended || v.Consequence != "test fails: cache_impl_test.go:7: size 3" {
+		t.Errorf("judge = %q (unended %v), want the failure at line 7", v.Consequence, v.Unended)
+	}
+	// A line that fails the test is a failure, whatever else it calls.
+	out += "    cache_impl_test.go:8: rest []\n"
+	v = judge(filepath.Join(src, "none.json"), "", testbin.Run{TimedOut: true, Output: out}, 3, opt)
+	if v.Consequence != "test fails: cache_impl_test.go:7: size 3; cache_impl_test.go:8: rest []" {
 		t.Errorf("judge = %q (unended %v), want the failure at line 7", v.Consequence, v.Unended)
 	}
 }

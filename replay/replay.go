@@ -340,8 +340,10 @@ var (
 	// ended ("    --- SKIP: TestX/sub (0.30s)", indented for subtests).
 	headLine = regexp.MustCompile(`^=== (?:RUN|CONT|NAME|PAUSE) +(\S+)`)
 	testEnd  = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): (\S+) \(`)
-	// skipCall is a line of source that calls t.Skip or t.Skipf.
+	// skipCall is a line of source that calls t.Skip or t.Skipf;
+	// failCall one that fails the test (a line with both is a failure).
 	skipCall = regexp.MustCompile(`\.Skipf?\(`)
+	failCall = regexp.MustCompile(`\.(?:Errorf?|Fatalf?|Fail|FailNow)\(`)
 	// numeral is what two runs of the same log line may differ in: a
 	// random port, a pointer, a duration.
 	numeral = regexp.MustCompile(`0[xX][0-9a-fA-F]+|\d+`)
@@ -399,7 +401,7 @@ func skipAt(dir, place string, files map[string][]string) bool {
 		}
 		files[name] = lines
 	}
-	return n >= 1 && n <= len(lines) && skipCall.MatchString(lines[n-1])
+	return n >= 1 && n <= len(lines) && skipCall.MatchString(lines[n-1]) && !failCall.MatchString(lines[n-1])
 }
 
 // logKey is line l with its numbers masked: the same log line of two
