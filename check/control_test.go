@@ -207,6 +207,53 @@ func TestControlled(t *testing.T) {
 	}
 }
 
+// TestControlledLogLines: yamux's TestSendData_Small logs a random port
+// before it fails ("session_test.go:143: Connecting to tcp: [::]:<port>");
+// its recorded run printed that line too, so it is no failure, and the
+// controls that fail as the schedule did compare equal to it. Without
+// the recording's log lines, every run's port differs, and no control
+// fails the same way.
+func TestControlledLogLines(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Site: "a"}, {G: "g2", Op: trace.Write, Site: "b"}, {G: "g1", Op: trace.Read, Site: "c"},
+	}, Anomaly: []int{0, 1, 2}}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	out := func(port, fail string) string {
+		return "=== RUN   TestSendData_Small\n    session_test.go:143: Connecting to tcp: [::]:" + port + "\n" + fail +
+			"--- FAIL: TestSendData_Small (1.20s)\nFAIL\n"
+	}
+	recorded := strings.Replace(out("41000", ""), "--- FAIL", "--- PASS", 1)
+	failed := func(o replay.Options, port, fail string) replay.Verdict {
+		_, c := o.Consequence(out(port, fail), false)
+		return replay.Verdict{Verdict: replay.Reproduced, Consequence: c}
+	}
+	eof := "    session_test.go:600: err: EOF\n"
+	for _, tc := range []struct {
+		name          string
+		logged        bool
+		before, after string
+		want          bool
+	}{
+		{"logged, both the same", true, eof, eof, true},
+		{"not logged, both the same", false, eof, eof, false},
+		// The failures themselves still differ by their values.
+		{"logged, both otherwise", true, "    session_test.go:600: err: stream closed\n", "    session_test.go:600: err: session shutdown\n", false},
+	} {
+		var o replay.Options
+		if tc.logged {
+			o.Logged = replay.LogLines(recorded, true)
+		}
+		v := failed(o, "38001", eof)
+		results := map[string]replay.Verdict{"before": failed(o, "45002", tc.before), "after": failed(o, "46003", tc.after)}
+		got := controlled(cs, s, v, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+			return results[name], true
+		})
+		if (got != "") != tc.want {
+			t.Errorf("%s: controlled = %q (schedule: %q), want a reason %v", tc.name, got, v.Consequence, tc.want)
+		}
+	}
+}
+
 // TestWantsControl: only a reproduced atomicity or atomic-set violation
 // whose report rests on a failed test gets controls; a data race (adjacent,
 // reported as such), a generated driver's finding and one with nothing to

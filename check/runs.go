@@ -53,7 +53,14 @@ type testCheck struct {
 // baseline tells replay how the test fails without pecanvet's help, so
 // that a replay is not credited with that failure.
 func (c *testCheck) baseline(rt record.Test) {
-	panicked, cons := replay.Consequence(rt.Output, false)
+	// As a replay states it (Options.Consequence: its skips and the
+	// recording's log lines left out), so that the same failure compares
+	// equal.
+	o := c.opt.Replay
+	if o.Src == "" && c.b != nil {
+		o.Src = c.b.Dirs[c.pkg]
+	}
+	panicked, cons := o.Consequence(rt.Output, false)
 	c.opt.Replay.Baseline = cons
 	c.opt.Replay.BaselinePanicked = panicked
 }

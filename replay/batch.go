@@ -73,6 +73,9 @@ func RunBatch(ctx context.Context, b *testbin.Build, pkg string, entries []Entry
 		if e.Opt.Timeout <= 0 {
 			e.Opt.Timeout = DefaultTimeout
 		}
+		if e.Opt.Src == "" && b != nil {
+			e.Opt.Src = b.Dirs[pkg]
+		}
 		if e.Opt.Stall <= 0 {
 			e.Opt.Stall = DefaultStall
 		}

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -75,6 +76,13 @@ type Options struct {
 	// shutdown" instead, the same timeout seen later. Only a panic the
 	// recorded run did not have still counts.
 	FailsPlain bool
+	// Logged is the recorded run's log lines (LogLines): a replay that
+	// prints them again has not failed by them.
+	Logged []string
+	// Src is the test's package directory, where the places of its
+	// output's lines are (a t.Skip's reason is no failure): RunFile and
+	// RunBatch set it.
+	Src string
 	// Explore lets a divergence that follows a changed read of the
 	// diverging goroutine run free to the test's end instead of ending
 	// the replay (Verdict.Explored).
@@ -197,6 +205,9 @@ func RunFile(ctx context.Context, b *testbin.Build, pkg, test, schedPath string,
 	if opt.Timeout <= 0 {
 		opt.Timeout = DefaultTimeout
 	}
+	if opt.Src == "" && b != nil {
+		opt.Src = b.Dirs[pkg]
+	}
 	if opt.Stall <= 0 {
 		opt.Stall = DefaultStall
 	}
@@ -253,7 +264,7 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 	if r.TimedOut && v.Verdict != Reproduced && !v.Explored {
 		v.Verdict = Timeout
 	}
-	v.Panicked, v.Consequence = consequence(r.Output, r.Passed)
+	v.Panicked, v.Consequence = opt.Consequence(r.Output, r.Passed)
 	if r.TimedOut && !v.Panicked && v.Hang == "" && v.Consequence == "test fails" {
 		// Bare "test fails": the kill, not an assertion. (ants'
 		// TestPoolTuneScaleUp was reported failing so, its output ending
@@ -322,19 +333,125 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 
 var (
 	panicLine = regexp.MustCompile(`(?m)^panic: (.*)$`)
-	failLine  = regexp.MustCompile(`(?m)^\s+(\S+\.go:\d+: .*)$`)
+	failLine  = regexp.MustCompile(`^\s+(\S+\.go:\d+): (.*)$`)
+	// headLine and testEnd are go test -v's status lines: the test that
+	// the lines after a header belong to (chatty output names the test
+	// again, "=== NAME", whenever another one prints), and how a test
+	// ended ("    --- SKIP: TestX/sub (0.30s)", indented for subtests).
+	headLine = regexp.MustCompile(`^=== (?:RUN|CONT|NAME|PAUSE) +(\S+)`)
+	testEnd  = regexp.MustCompile(`^\s*--- (PASS|FAIL|SKIP): (\S+) \(`)
+	// skipCall is a line of source that calls t.Skip or t.Skipf;
+	// failCall one that fails the test (a line with both is a failure).
+	skipCall = regexp.MustCompile(`\.Skipf?\(`)
+	failCall = regexp.MustCompile(`\.(?:Errorf?|Fatalf?|Fail|FailNow)\(`)
+	// numeral is what two runs of the same log line may differ in: a
+	// random port, a pointer, a duration.
+	numeral = regexp.MustCompile(`0[xX][0-9a-fA-F]+|\d+`)
 )
+
+// testLine is a "file.go:12: message" line of a test's output, and the
+// test that printed it ("" when the output does not say: its head was cut).
+type testLine struct {
+	test, place, msg string
+}
+
+// testLines returns out's "file.go:12: message" lines with the test
+// each belongs to, and how each test ended ("PASS", "SKIP", "FAIL"; none
+// for a test still running when the process ended).
+func testLines(out string) ([]testLine, map[string]string) {
+	var lines []testLine
+	ended := map[string]string{}
+	cur := ""
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimRight(l, "\r")
+		if m := headLine.FindStringSubmatch(l); m != nil {
+			cur = m[1]
+		} else if m := testEnd.FindStringSubmatch(l); m != nil {
+			// Output a test kept back (a test's log in non-chatty mode,
+			// a subtest's flushed to its parent) follows its end line.
+			cur = m[2]
+			ended[cur] = m[1]
+		} else if m := failLine.FindStringSubmatch(l); m != nil {
+			lines = append(lines, testLine{test: cur, place: m[1], msg: strings.TrimSpace(m[2])})
+		}
+	}
+	return lines, ended
+}
+
+// skipAt reports whether the line at place ("x_test.go:12") of a
+// source file in dir calls t.Skip: its message is a skip's reason. A
+// subtest's "--- SKIP" line reaches the output only when its parent ends
+// (the parent keeps it until then), so a process that ended first (the
+// replay's bound, or the replay ending it) shows the reason alone, just
+// as it would a t.Error's. files caches the files read.
+func skipAt(dir, place string, files map[string][]string) bool {
+	if dir == "" {
+		return false
+	}
+	i := strings.LastIndexByte(place, ':')
+	n, err := strconv.Atoi(place[i+1:])
+	if i < 0 || err != nil {
+		return false
+	}
+	name := place[:i]
+	lines, ok := files[name]
+	if !ok {
+		if data, err := os.ReadFile(filepath.Join(dir, filepath.Base(name))); err == nil {
+			lines = strings.Split(string(data), "\n")
+		}
+		files[name] = lines
+	}
+	return n >= 1 && n <= len(lines) && skipCall.MatchString(lines[n-1]) && !failCall.MatchString(lines[n-1])
+}
+
+// logKey is line l with its numbers masked: the same log line of two
+// runs has the same key.
+func logKey(l testLine) string {
+	return l.place + ": " + numeral.ReplaceAllString(l.msg, "#")
+}
+
+// LogLines returns the log lines of a test's recorded output, out, for
+// Options.Logged: those of the tests that passed or skipped, or all of
+// them if the run passed (a passing test's "file.go:12:" lines are
+// t.Log's, not failures).
+func LogLines(out string, passed bool) []string {
+	lines, ended := testLines(out)
+	var keys []string
+	for _, l := range lines {
+		if passed || ended[l.test] == "PASS" || ended[l.test] == "SKIP" {
+			keys = append(keys, logKey(l))
+		}
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
 
 // Consequence extracts what went wrong from a test's output: whether it
 // panicked, and the panic message or the failed assertions ("" if it
 // passed).
 func Consequence(out string, passed bool) (panicked bool, msg string) {
-	return consequence(out, passed)
+	return consequence(out, passed, nil, "")
+}
+
+// Consequence is what went wrong in out, a test's output, as a replay
+// under o states it: consequence with o.Logged.
+func (o Options) Consequence(out string, passed bool) (panicked bool, msg string) {
+	return consequence(out, passed, o.Logged, o.Src)
 }
 
 // consequence extracts what went wrong from a test's output: the panic
-// message, or the failed assertions.
-func consequence(out string, passed bool) (panicked bool, msg string) {
+// message, or the failed assertions. These are the "file.go:12: message"
+// lines of the tests that did not pass: a skipped test's reason (otter's
+// "a write shared the bucket of an invalidated key", a t.Skip once its
+// 300 ms wait ran out) and a passing test's t.Log lines are no failure.
+// Nor is a line the recorded run printed too (logged, sorted: LogLines),
+// numbers aside: a failing test's t.Log ("session_test.go:143:
+// Connecting to tcp: [::]:40137", a random port) would make two runs
+// that fail alike differ (check's sameFailure compares the failures,
+// numbers included, so that a failure at the same place with another
+// value still counts as another failure). src is the test's package
+// directory (skipAt), or "".
+func consequence(out string, passed bool, logged []string, src string) (panicked bool, msg string) {
 	if m := panicLine.FindStringSubmatch(out); m != nil {
 		msg = strings.TrimSpace(m[1])
 		// The location of the panic: the first frame in a user file.
@@ -352,9 +469,19 @@ func consequence(out string, passed bool) (panicked bool, msg string) {
 	if passed {
 		return false, ""
 	}
+	lines, ended := testLines(out)
 	var fails []string
-	for _, m := range failLine.FindAllStringSubmatch(out, 5) {
-		fails = append(fails, strings.TrimSpace(m[1]))
+	files := map[string][]string{}
+	for _, l := range lines {
+		if ended[l.test] == "PASS" || ended[l.test] == "SKIP" || skipAt(src, l.place, files) {
+			continue
+		}
+		if _, ok := slices.BinarySearch(logged, logKey(l)); ok {
+			continue
+		}
+		if fails = append(fails, strings.TrimSpace(l.place+": "+l.msg)); len(fails) == 5 {
+			break
+		}
 	}
 	if len(fails) > 0 {
 		return false, "test fails: " + strings.Join(fails, "; ")
