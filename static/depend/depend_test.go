@@ -89,6 +89,7 @@ func TestJudge(t *testing.T) {
 	blind, from := frame(1, "d *Drain", "RunBlind"), frame(1, "d *Drain", "RunFrom")
 	// call is the site of the call of callee on line: its parenthesis.
 	call := func(line, callee string) string { return shift(at(line, callee+"("), len(callee)) }
+	grow, growIn := frame(1, "r *Resizer", "Grow"), frame(2, "r *Resizer", "grow")
 	busy := call("func (d *Drain) Busy()", "Load")
 	casClose := call("if !d.status.CompareAndSwap(drainProcessing, drainIdle)", "CompareAndSwap")
 
@@ -205,6 +206,18 @@ func TestJudge(t *testing.T) {
 		{"a read-back returned as the unit's own", []Event{
 			w(1, call("// status", "Store"), frame(1, "d *Drain", "RunStatus")), w(2, call("func (d *Drain) Require()", "Store"), frame(9, "d *Drain", "Require")),
 			r(1, call("// as its own", "Load"), frame(1, "d *Drain", "RunStatus")),
+		}, true},
+		{"a resize bit: the reader spins on the odd index", []Event{
+			rmw(1, call("// resize bit", "CompareAndSwap"), grow, growIn), r(2, call("// next load", "Load"), frame(9, "r *Resizer", "Next")),
+			w(1, call("// resized", "Store"), grow, growIn),
+		}, false},
+		{"a resize bit the reader records before it spins", []Event{
+			rmw(1, call("// resize bit", "CompareAndSwap"), grow, growIn), r(2, call("// seen load", "Load"), frame(9, "r *Resizer", "NextSeen")),
+			w(1, call("// resized", "Store"), grow, growIn),
+		}, true},
+		{"a resize bit the reader's spin does not test", []Event{
+			rmw(1, call("// resize bit", "CompareAndSwap"), grow, growIn), r(2, call("// low load", "Load"), frame(9, "r *Resizer", "NextLow")),
+			w(1, call("// resized", "Store"), grow, growIn),
 		}, true},
 		{"singleflight: the pending call read by a duplicate caller, which waits for it", []Event{
 			w(1, at("g.m[key] = c", "["), flightDo),

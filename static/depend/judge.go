@@ -116,7 +116,9 @@ var (
 //     unless the reader waits on what it found for the writer to release
 //     it (handoff: singleflight's pending call), or the writer validates
 //     the state afresh before its second write (published: a CAS from
-//     the value it stored, or a re-read deciding the write).
+//     the value it stored, or a re-read deciding the write), or the
+//     reader only spins on the value the writer stored (spinsOn: a lock
+//     bit that sends it back to read again).
 //
 // A value is used when it reaches a branch, a store to shared memory
 // (other than back into the variable it was read from: an increment is
@@ -178,7 +180,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) {
+				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {

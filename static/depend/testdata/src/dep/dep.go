@@ -678,3 +678,72 @@ func (d *Drain) RequestBlind() {
 }
 
 func (d *Drain) claim() { d.status.Store(drainProcessing) }
+
+// Resizer marks a resize by making its index odd (JCTools' growable
+// queue, otter's MPSC); producers spin while it is.
+type Resizer struct {
+	idx  atomic.Uint64
+	seen uint64
+}
+
+// Grow CASes an even index to odd (the resize bit), then stores the
+// next even one.
+func (r *Resizer) Grow() {
+	for {
+		i := r.idx.Load() // grow load
+		if i&1 == 1 {
+			continue
+		}
+		if r.grow(i) {
+			return
+		}
+	}
+}
+
+func (r *Resizer) grow(i uint64) bool {
+	if !r.idx.CompareAndSwap(i, i+1) { // resize bit
+		return false
+	}
+	r.idx.Store(i + 2) // resized
+	return true
+}
+
+// Next waits out a resize, then claims the next slot.
+func (r *Resizer) Next() uint64 {
+	for {
+		i := r.idx.Load() // next load
+		if i&1 == 1 {
+			continue
+		}
+		if r.idx.CompareAndSwap(i, i+2) {
+			return i
+		}
+	}
+}
+
+// NextSeen records the index before it tests it: the odd one too.
+func (r *Resizer) NextSeen() uint64 {
+	for {
+		i := r.idx.Load() // seen load
+		r.seen = i
+		if i&1 == 1 {
+			continue
+		}
+		if r.idx.CompareAndSwap(i, i+2) {
+			return i
+		}
+	}
+}
+
+// NextLow tests another bit than the resize bit: an odd index passes.
+func (r *Resizer) NextLow() uint64 {
+	for {
+		i := r.idx.Load() // low load
+		if i&2 == 2 {
+			continue
+		}
+		if r.idx.CompareAndSwap(i, i+2) {
+			return i
+		}
+	}
+}
