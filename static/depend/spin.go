@@ -20,7 +20,7 @@ import (
 // The branch's outcome is decided from what a stores: a constant, or
 // the parity of a sum or an or with a constant, of a parameter whose
 // every caller passes a value of known parity (a branch on the same
-// test dominating the call). A spin whose loop uses the value before
+// test dominating the call) to an unexported function. A spin whose loop uses the value before
 // reading again, or a test the stored value may pass, stays judged.
 func (x *Index) spinsOn(a, r Event) bool {
 	vals := x.stored(a.Site)
@@ -211,6 +211,15 @@ func (x *Index) parity(v ssa.Value, at ssa.Instruction, depth int) (uint64, bool
 			return p, true
 		}
 		fn := v.Parent()
+		decl := fn
+		if o := fn.Origin(); o != nil {
+			decl = o
+		}
+		if obj := decl.Object(); obj == nil || obj.Exported() {
+			// Callers outside the package, or through a func value,
+			// that the static calls do not show.
+			return 0, false
+		}
 		idx := -1
 		for i, p := range fn.Params {
 			if p == v {
