@@ -49,6 +49,14 @@ func index(t *testing.T) (*Index, func(line, col string) string) {
 	return x, at
 }
 
+// shift moves a "file:line:col" site's column by n.
+func shift(site string, n int) string {
+	i := strings.LastIndex(site, ":")
+	var col int
+	fmt.Sscan(site[i+1:], &col)
+	return fmt.Sprintf("%s:%d", site[:i], col+n)
+}
+
 func TestJudge(t *testing.T) {
 	x, at := index(t)
 	method := func(recv, name string) string { return at("func ("+recv+") "+name+"(", name) }
@@ -76,6 +84,14 @@ func TestJudge(t *testing.T) {
 	reread := func(e Event, later ...int) Event { e.Reread = later; return e }
 	flightDo := frame(1, "g *Flight", "Do")
 	onVar := func(v int, e Event) Event { e.Var = v; return e }
+	drainRun, drainBusy := frame(1, "d *Drain", "Run"), frame(9, "d *Drain", "Busy")
+	request, requestBlind := frame(1, "d *Drain", "Request"), frame(1, "d *Drain", "RequestBlind")
+	blind, from := frame(1, "d *Drain", "RunBlind"), frame(1, "d *Drain", "RunFrom")
+	// call is the site of the call of callee on line: its parenthesis.
+	call := func(line, callee string) string { return shift(at(line, callee+"("), len(callee)) }
+	grow, growIn := frame(1, "r *Resizer", "Grow"), frame(2, "r *Resizer", "grow")
+	busy := call("func (d *Drain) Busy()", "Load")
+	casClose := call("if !d.status.CompareAndSwap(drainProcessing, drainIdle)", "CompareAndSwap")
 
 	for _, tc := range []struct {
 		name string
@@ -165,6 +181,43 @@ func TestJudge(t *testing.T) {
 			r(1, at("if old := atomic.LoadInt64(&g.raw); old < n", "("), frame(1, "g *Gauge", "RaiseBlind")),
 			w(2, at("atomic.StoreInt64(&g.raw, n)", "("), frame(9, "g *Gauge", "RaiseBlind")),
 			w(1, at("atomic.StoreInt64(&g.raw, n)", "("), frame(1, "g *Gauge", "RaiseBlind")),
+		}, true},
+		{"a published state: stored, then closed by a CAS from it", []Event{
+			w(1, call("// run publishes", "Store"), drainRun), r(2, busy, drainBusy), rmw(1, casClose, drainRun),
+		}, false},
+		{"an intermediate state closed by a plain store", []Event{
+			w(1, call("// blind publishes", "Store"), blind), r(2, busy, drainBusy), w(1, call("d.status.Store(drainIdle)", "Store"), blind),
+		}, true},
+		{"an intermediate state closed by a CAS from another value", []Event{
+			w(1, call("// from", "Store"), from), r(2, busy, drainBusy), rmw(1, call("d.status.CompareAndSwap(drainRequired, drainIdle)", "CompareAndSwap"), from),
+		}, true},
+		{"a published state: the second write decided by a re-read in its own call", []Event{
+			rmw(1, call("// request", "CompareAndSwap"), request), r(2, busy, drainBusy),
+			w(1, call("// schedule", "Store"), request, frame(2, "d *Drain", "schedule")),
+		}, false},
+		{"an intermediate state claimed without a re-read", []Event{
+			rmw(1, call("// blind request", "CompareAndSwap"), requestBlind), r(2, busy, drainBusy),
+			w(1, call("func (d *Drain) claim()", "Store"), requestBlind, frame(2, "d *Drain", "claim")),
+		}, true},
+		{"a read-back only compared with constants: a check for another's write", []Event{
+			rmw(1, casClose, drainRun), w(2, call("func (d *Drain) Require()", "Store"), frame(9, "d *Drain", "Require")),
+			r(1, call("func (d *Drain) again()", "Load"), drainRun, frame(2, "d *Drain", "again")),
+		}, false},
+		{"a read-back returned as the unit's own", []Event{
+			w(1, call("// status", "Store"), frame(1, "d *Drain", "RunStatus")), w(2, call("func (d *Drain) Require()", "Store"), frame(9, "d *Drain", "Require")),
+			r(1, call("// as its own", "Load"), frame(1, "d *Drain", "RunStatus")),
+		}, true},
+		{"a resize bit: the reader spins on the odd index", []Event{
+			rmw(1, call("// resize bit", "CompareAndSwap"), grow, growIn), r(2, call("// next load", "Load"), frame(9, "r *Resizer", "Next")),
+			w(1, call("// resized", "Store"), grow, growIn),
+		}, false},
+		{"a resize bit the reader records before it spins", []Event{
+			rmw(1, call("// resize bit", "CompareAndSwap"), grow, growIn), r(2, call("// seen load", "Load"), frame(9, "r *Resizer", "NextSeen")),
+			w(1, call("// resized", "Store"), grow, growIn),
+		}, true},
+		{"a resize bit the reader's spin does not test", []Event{
+			rmw(1, call("// resize bit", "CompareAndSwap"), grow, growIn), r(2, call("// low load", "Load"), frame(9, "r *Resizer", "NextLow")),
+			w(1, call("// resized", "Store"), grow, growIn),
 		}, true},
 		{"singleflight: the pending call read by a duplicate caller, which waits for it", []Event{
 			w(1, at("g.m[key] = c", "["), flightDo),

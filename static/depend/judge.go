@@ -108,12 +108,17 @@ var (
 //     in between, and uses what it read (the next step of a range over a
 //     map reads no value back, nor does a lookup of the key a later step
 //     yielded, in another call of the method that wrote the earlier key:
-//     freshKey);
+//     freshKey; nor does a read of a variable the unit set to a constant
+//     that is only compared with constants: checksForOthers);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);
 //     unless the reader waits on what it found for the writer to release
-//     it (handoff: singleflight's pending call).
+//     it (handoff: singleflight's pending call), or the writer validates
+//     the state afresh before its second write (published: a CAS from
+//     the value it stored, or a re-read deciding the write), or the
+//     reader only spins on the value the writer stored (spinsOn: a lock
+//     bit that sends it back to read again).
 //
 // A value is used when it reaches a branch, a store to shared memory
 // (other than back into the variable it was read from: an increment is
@@ -154,7 +159,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {
@@ -175,7 +180,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) {
+				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {

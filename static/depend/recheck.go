@@ -158,6 +158,12 @@ func locationOf(v ssa.Value) any {
 	default:
 		return nil
 	}
+	return addrLocation(addr)
+}
+
+// addrLocation names the variable at addr for locationOf and
+// writtenLocation: a struct field, a package variable, a local's Alloc.
+func addrLocation(addr ssa.Value) any {
 	switch addr := addr.(type) {
 	case *ssa.FieldAddr:
 		if f := field(addr); f != nil {

@@ -601,3 +601,149 @@ func (t *Ticket) Next() int32 {
 	atomic.AddInt32(&t.n, 1)
 	return ret
 }
+
+// Drain is Caffeine's drain status (otter's cache): Run publishes
+// processing, works, and closes with a CAS from processing to idle,
+// which fails when a writer moved the status to required meanwhile; it
+// then reads the status back to see whether to run again.
+type Drain struct {
+	status atomic.Int32
+	runs   int
+}
+
+const (
+	drainIdle = iota
+	drainRequired
+	drainProcessing
+)
+
+func (d *Drain) Run() bool {
+	d.status.Store(drainProcessing) // run publishes
+	d.runs++
+	if !d.status.CompareAndSwap(drainProcessing, drainIdle) {
+		d.status.Store(drainRequired)
+	}
+	return d.again()
+}
+
+func (d *Drain) again() bool { return d.status.Load() == drainRequired }
+
+// RunBlind closes with a plain store: a writer's request between is
+// overwritten, and a reader saw processing for nothing.
+func (d *Drain) RunBlind() {
+	d.status.Store(drainProcessing) // blind publishes
+	d.runs++
+	d.status.Store(drainIdle)
+}
+
+// RunFrom closes with a CAS whose expected value is not the one it
+// stored: it does not validate the state it published.
+func (d *Drain) RunFrom() {
+	d.status.Store(drainProcessing) // from
+	d.runs++
+	d.status.CompareAndSwap(drainRequired, drainIdle)
+}
+
+// RunStatus returns the status it reads back as its own.
+func (d *Drain) RunStatus() int32 {
+	d.status.Store(drainProcessing) // status
+	d.runs++
+	return d.status.Load() // as its own
+}
+
+// Busy is another goroutine's read of the status.
+func (d *Drain) Busy() bool { return d.status.Load() >= drainProcessing }
+
+// Require is another goroutine's request for a drain.
+func (d *Drain) Require() { d.status.Store(drainRequired) }
+
+// Request asks for a drain, then schedules one: schedule loads the
+// status again and claims it only if no drain runs.
+func (d *Drain) Request() {
+	d.status.CompareAndSwap(drainIdle, drainRequired) // request
+	d.schedule()
+}
+
+func (d *Drain) schedule() {
+	if d.status.Load() >= drainProcessing {
+		return
+	}
+	d.status.Store(drainProcessing) // schedule
+}
+
+// RequestBlind claims the drain without looking again.
+func (d *Drain) RequestBlind() {
+	d.status.CompareAndSwap(drainIdle, drainRequired) // blind request
+	d.claim()
+}
+
+func (d *Drain) claim() { d.status.Store(drainProcessing) }
+
+// Resizer marks a resize by making its index odd (JCTools' growable
+// queue, otter's MPSC); producers spin while it is.
+type Resizer struct {
+	idx  atomic.Uint64
+	seen uint64
+}
+
+// Grow CASes an even index to odd (the resize bit), then stores the
+// next even one.
+func (r *Resizer) Grow() {
+	for {
+		i := r.idx.Load() // grow load
+		if i&1 == 1 {
+			continue
+		}
+		if r.grow(i) {
+			return
+		}
+	}
+}
+
+func (r *Resizer) grow(i uint64) bool {
+	if !r.idx.CompareAndSwap(i, i+1) { // resize bit
+		return false
+	}
+	r.idx.Store(i + 2) // resized
+	return true
+}
+
+// Next waits out a resize, then claims the next slot.
+func (r *Resizer) Next() uint64 {
+	for {
+		i := r.idx.Load() // next load
+		if i&1 == 1 {
+			continue
+		}
+		if r.idx.CompareAndSwap(i, i+2) {
+			return i
+		}
+	}
+}
+
+// NextSeen records the index before it tests it: the odd one too.
+func (r *Resizer) NextSeen() uint64 {
+	for {
+		i := r.idx.Load() // seen load
+		r.seen = i
+		if i&1 == 1 {
+			continue
+		}
+		if r.idx.CompareAndSwap(i, i+2) {
+			return i
+		}
+	}
+}
+
+// NextLow tests another bit than the resize bit: an odd index passes.
+func (r *Resizer) NextLow() uint64 {
+	for {
+		i := r.idx.Load() // low load
+		if i&2 == 2 {
+			continue
+		}
+		if r.idx.CompareAndSwap(i, i+2) {
+			return i
+		}
+	}
+}
