@@ -88,27 +88,12 @@ func (x *Index) rereadDecides(a, b Event) bool {
 	for _, in := range acts {
 		own[in] = true
 	}
-	for f := range sc.fns {
-		for _, blk := range f.Blocks {
-			for _, in := range blk.Instrs {
-				v, ok := in.(ssa.Value)
-				if !ok || own[in] || locationOf(v) != key {
-					continue
-				}
-				t := x.newTaint(sc)
-				t.seed(v)
-				t.run()
-				all := true
-				for _, act := range acts {
-					all = all && t.ctrl[act.Block()]
-				}
-				if all {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	decided := false
+	x.decidingReads(sc, own, func(k any) bool { return k == key }, acts, func(ssa.Instruction) bool {
+		decided = true
+		return false
+	})
+	return decided
 }
 
 // writtenLocation names the variable a write instruction writes, as

@@ -40,26 +40,10 @@ func (x *Index) revalidated(a, b Event) bool {
 	}
 	// The re-reads that decide every act: they cut the paths from a.
 	cuts := map[ssa.Instruction]bool{}
-	for f := range sc.fns {
-		for _, blk := range f.Blocks {
-			for _, in := range blk.Instrs {
-				v, ok := in.(ssa.Value)
-				if !ok || own[in] || !keys[locationOf(v)] {
-					continue
-				}
-				t := x.newTaint(sc)
-				t.seed(v)
-				t.run()
-				all := true
-				for _, act := range acts {
-					all = all && t.ctrl[act.Block()]
-				}
-				if all {
-					cuts[in] = true
-				}
-			}
-		}
-	}
+	x.decidingReads(sc, own, func(k any) bool { return keys[k] }, acts, func(in ssa.Instruction) bool {
+		cuts[in] = true
+		return true
+	})
 	if len(cuts) == 0 {
 		return false
 	}
@@ -69,6 +53,33 @@ func (x *Index) revalidated(a, b Event) bool {
 		}
 	}
 	return true
+}
+
+// decidingReads calls found, until it returns false, with each read in
+// sc's functions, not among own, of a location that match accepts, whose
+// value decides every one of acts (control dependence): the re-reads
+// that re-validate a value before acting on it.
+func (x *Index) decidingReads(sc *scope, own map[ssa.Instruction]bool, match func(loc any) bool, acts []ssa.Instruction, found func(ssa.Instruction) bool) {
+	for f := range sc.fns {
+		for _, blk := range f.Blocks {
+			for _, in := range blk.Instrs {
+				v, ok := in.(ssa.Value)
+				if !ok || own[in] || !match(locationOf(v)) {
+					continue
+				}
+				t := x.newTaint(sc)
+				t.seed(v)
+				t.run()
+				all := true
+				for _, act := range acts {
+					all = all && t.ctrl[act.Block()]
+				}
+				if all && !found(in) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // reachesUncut reports whether some path in from's function leads from
