@@ -333,7 +333,9 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 
 var (
 	panicLine = regexp.MustCompile(`(?m)^panic: (.*)$`)
-	failLine  = regexp.MustCompile(`^\s+(\S+\.go:\d+): (.*)$`)
+	// failLine is a "file.go:12: message" line; testify's has no message
+	// on it (failmsg.go).
+	failLine = regexp.MustCompile(`^\s+(\S+\.go:\d+):(?: (.*))?$`)
 	// headLine and testEnd are go test -v's status lines: the test that
 	// the lines after a header belong to (chatty output names the test
 	// again, "=== NAME", whenever another one prints), and how a test
@@ -362,8 +364,26 @@ func testLines(out string) ([]testLine, map[string]string) {
 	var lines []testLine
 	ended := map[string]string{}
 	cur := ""
+	// The last "file.go:12:" line's indentation, its message's first line
+	// and its further lines (failMessage), while they last.
+	indent, first, more := "", "", []string(nil)
+	flush := func() {
+		if len(lines) > 0 && more != nil {
+			lines[len(lines)-1].msg = failMessage(first, more)
+		}
+		indent, more = "", nil
+	}
 	for _, l := range strings.Split(out, "\n") {
 		l = strings.TrimRight(l, "\r")
+		if indent != "" {
+			// go test indents a message's further lines 4 spaces
+			// deeper than its first.
+			if rest, ok := strings.CutPrefix(l, indent+"    "); ok && !failLine.MatchString(l) {
+				more = append(more, rest)
+				continue
+			}
+			flush()
+		}
 		if m := headLine.FindStringSubmatch(l); m != nil {
 			cur = m[1]
 		} else if m := testEnd.FindStringSubmatch(l); m != nil {
@@ -373,8 +393,10 @@ func testLines(out string) ([]testLine, map[string]string) {
 			ended[cur] = m[1]
 		} else if m := failLine.FindStringSubmatch(l); m != nil {
 			lines = append(lines, testLine{test: cur, place: m[1], msg: strings.TrimSpace(m[2])})
+			indent, first, more = l[:len(l)-len(strings.TrimLeft(l, " \t"))], m[2], []string{}
 		}
 	}
+	flush()
 	return lines, ended
 }
 
