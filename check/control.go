@@ -446,11 +446,80 @@ func firedIn(fired []int, lo, hi int) int {
 	return n
 }
 
+// recordedControl is the part of schedule s that keeps the recorded run's
+// order: its first prefix steps (the anomaly's Schedule.Prefix: the trace's
+// events as recorded, before the generated tail), up to the local unit's
+// first event. nil if that is empty.
+func recordedControl(s *trace.Schedule, prefix int) *trace.Schedule {
+	if s == nil || len(s.Anomaly) == 0 {
+		return nil
+	}
+	n := min(prefix, s.Anomaly[0], len(s.Steps))
+	if n <= 0 {
+		return nil
+	}
+	// (A schedule names at least one anomaly step: its last, which
+	// changes nothing either.)
+	return &trace.Schedule{Build: s.Build, Pattern: s.Pattern, Steps: slices.Clone(s.Steps[:n]), Anomaly: []int{n - 1}}
+}
+
+// recordedFails runs rec, the recorded run's own order (recordedControl),
+// for a schedule whose replay v failed its test, with run, and says why
+// that failure is not the interleaving's, or "": the recorded order, which
+// reorders nothing, fails the test at every place the schedule did. The
+// replay then cannot run this test as it ran when recorded (a hold at a
+// gate that the test's timing does not survive, or an order of channel
+// sends that is not the order their values were paired in), and what
+// the test asserts there says nothing of any interleaving, whatever
+// values it prints: these follow the holds. ratelimit's TestInitial
+// failed at its timestamps check (ratelimit_test.go:270) in every replay,
+// in a subtest that the schedules ran in the recorded order, its results'
+// sends forced in an order other than their timestamps'; a schedule's
+// violation in a later subtest failed there with other timestamps than
+// its serial orders did, and was reported. A panic, a hang, or a
+// failure at a place the recorded order passes still stands.
+func recordedFails(rec *trace.Schedule, v replay.Verdict, run func(name, what string, s *trace.Schedule) (replay.Verdict, bool)) string {
+	ps := failPlaces(v.Consequence)
+	if rec == nil || v.Panicked || v.Passed || len(ps) == 0 {
+		return ""
+	}
+	cv, ok := run("recorded", "the recorded run's order up to the unit, nothing reordered", rec)
+	if !ok || cv.Verdict != replay.Reproduced || cv.Interrupted || cv.Explored || cv.Panicked || cv.Passed || cv.AsBaseline || cv.Unended {
+		return ""
+	}
+	have := failPlaces(cv.Consequence)
+	for p := range ps {
+		if !have[p] {
+			return ""
+		}
+	}
+	return "the test fails at the same places when the recorded run's own order is replayed up to the unit, nothing reordered: the replay does not run this test as it ran, and its failures there say nothing of the interleaving"
+}
+
+// failPlaces is the set of places ("x_test.go:12") of a consequence's
+// failed assertions; none for a panic or a hang.
+func failPlaces(c string) map[string]bool {
+	rest, ok := strings.CutPrefix(c, "test fails: ")
+	if !ok {
+		return nil
+	}
+	ps := map[string]bool{}
+	for _, f := range strings.Split(rest, "; ") {
+		if m := failAt.FindStringSubmatch(f); m != nil {
+			ps[m[1]] = true
+		}
+	}
+	return ps
+}
+
+// failAt is a failed assertion's place, at its start.
+var failAt = regexp.MustCompile(`^([\w.-]+\.go:\d+):`)
+
 // controlItems replays the serial controls of the replayed items whose
 // findings want one (wantsControl), up to the queue's workers at a time,
 // and sets qItem.control for those whose failure controlled finds not the
-// interleaving's: at most three control replays each (two serial orders,
-// then the schedule again). Called by finish, after wait.
+// interleaving's: at most four control replays each (two serial orders,
+// then the schedule again, then the recorded order: recordedFails). Called by finish, after wait.
 func (q *replayQueue) controlItems(rep *Report) {
 	if q.opt.NoControls {
 		return
@@ -498,6 +567,9 @@ func (q *replayQueue) controlItems(rep *Report) {
 			}
 			p := it.p.a.Pattern
 			it.control = controlled(serialControls(it.s, p.T, p.AR), it.s, it.v, run)
+			if it.control == "" {
+				it.control = recordedFails(recordedControl(it.s, int(it.p.a.Schedule.Prefix)), it.v, run)
+			}
 		}()
 	}
 	wg.Wait()

@@ -371,3 +371,56 @@ func TestControlExplored(t *testing.T) {
 	}
 	runControl = replayRetrying
 }
+
+// TestRecordedFails: ratelimit's TestInitial failed at its timestamps
+// check in every replay, in a subtest the schedule ran in the recorded
+// order, and with other timestamps in the violation's subtest than its
+// serial orders did. The recorded order, replayed up to the unit, fails at
+// that place too: no evidence. A failure at a place it passes, a panic,
+// or a recorded order that does not run stands.
+func TestRecordedFails(t *testing.T) {
+	st := func(g, site string) trace.Step { return trace.Step{G: g, Op: trace.Read, Obj: "x", Site: site, N: 1} }
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		st("g0", "p"), st("g0", "q"), st("g1", "a"), st("g2", "b"), st("g1", "c"),
+	}, Anomaly: []int{2, 3, 4}}
+	rec := recordedControl(s, 4)
+	if rec == nil || len(rec.Steps) != 2 || rec.Steps[1].Site != "q" || len(rec.Anomaly) != 1 || rec.Anomaly[0] != 1 {
+		t.Fatalf("recordedControl(prefix 4) = %+v, want the 2 steps before the unit, the last as its anomaly", rec)
+	}
+	if got := recordedControl(s, 1); got == nil || len(got.Steps) != 1 {
+		t.Errorf("recordedControl(prefix 1) = %+v, want the prefix's 1 step", got)
+	}
+	if got := recordedControl(s, 0); got != nil {
+		t.Errorf("recordedControl(prefix 0) = %+v, want none", got)
+	}
+	fails := func(c string) replay.Verdict { return replay.Verdict{Verdict: replay.Reproduced, Consequence: c} }
+	v := fails("test fails: r_test.go:270: Not equal: expected: []time.Duration{0, 100}, actual: []time.Duration{200, -100}; r_test.go:270: Not equal: expected: []time.Duration{0, 100}, actual: []time.Duration{200, -200}")
+	recV := fails("test fails: r_test.go:270: Not equal: expected: []time.Duration{0, 100}, actual: []time.Duration{200, -200}")
+	for _, tc := range []struct {
+		name string
+		v    replay.Verdict
+		rec  replay.Verdict
+		ran  bool
+		want bool
+	}{
+		{"fails at the same place, other values", v, recV, true, true},
+		{"fails at a place more", fails(v.Consequence[:len("test fails: ")] + "r_test.go:131: count 3; " + v.Consequence[len("test fails: "):]), recV, true, false},
+		{"recorded order passes", v, replay.Verdict{Verdict: replay.Reproduced, Passed: true}, true, false},
+		{"recorded order diverges", v, replay.Verdict{Verdict: replay.Diverged, Consequence: recV.Consequence}, true, false},
+		{"recorded order killed", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: recV.Consequence, Unended: true}, true, false},
+		{"schedule panics", replay.Verdict{Verdict: replay.Reproduced, Panicked: true, Consequence: "panic: boom at r.go:3"}, recV, false, false},
+		{"schedule hangs", fails("the test hangs: every goroutine waits: g1 lock at r.go:9"), recV, false, false},
+	} {
+		ran := false
+		got := recordedFails(rec, tc.v, func(name, _ string, c *trace.Schedule) (replay.Verdict, bool) {
+			ran = name == "recorded" && c == rec
+			return tc.rec, true
+		})
+		if (got != "") != tc.want || ran != tc.ran {
+			t.Errorf("%s: recordedFails = %q (ran %v), want a reason %v (ran %v)", tc.name, got, ran, tc.want, tc.ran)
+		}
+	}
+	if got := recordedFails(nil, v, nil); got != "" {
+		t.Errorf("no recorded order: recordedFails = %q, want none", got)
+	}
+}
