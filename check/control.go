@@ -260,8 +260,11 @@ func ranUnit(c replay.Verdict, cs *trace.Schedule) bool {
 	return c.Goroutine == cs.Steps[first].G && c.Step-1 >= first
 }
 
+// pointer is an address as Go prints one: 0x and at least 6 hex digits.
+var pointer = regexp.MustCompile(`\b0x[0-9a-f]{6,}\b`)
+
 // failures is a consequence's failed assertions ("x_test.go:12: got 1,
-// want 2"), sorted, once each, so that two runs whose goroutines report
+// want 2"), sorted, once each, addresses masked, so that two runs whose goroutines report
 // in another order compare equal; a hang's blocked places without the
 // goroutines' names or the time waited (in a serial order another of
 // three Takes may be the one left asleep on the mock clock, at the same
@@ -279,6 +282,9 @@ func failures(c string) string {
 	if !ok {
 		return c
 	}
+	// A pointer a failure prints (testify's %#v of a channel or a func,
+	// "(*T)(0xc000123450)") is where the allocator put it that run.
+	rest = pointer.ReplaceAllString(rest, "0x…")
 	fs := strings.Split(rest, "; ")
 	slices.Sort(fs)
 	return strings.Join(slices.Compact(fs), "; ")

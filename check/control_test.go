@@ -424,3 +424,22 @@ func TestRecordedFails(t *testing.T) {
 		t.Errorf("no recorded order: recordedFails = %q, want none", got)
 	}
 }
+
+// TestFailuresCompare: two failures compare by place and message, values
+// included (another value is another failure), in any order, an address
+// aside.
+func TestFailuresCompare(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{"test fails: x_test.go:9: Not equal: expected: 60, actual: 40", "test fails: x_test.go:9: Not equal: expected: 60, actual: 50", false},
+		{"test fails: a.go:1: x; b.go:2: y", "test fails: b.go:2: y; a.go:1: x; a.go:1: x", true},
+		{"test fails: x_test.go:9: Not equal: expected: (chan int)(0xc000012345), actual: (chan int)(nil)", "test fails: x_test.go:9: Not equal: expected: (chan int)(0xc0000a6780), actual: (chan int)(nil)", true},
+		{"test fails: x_test.go:9: count 100000000", "test fails: x_test.go:9: count 200000000", false},
+	} {
+		if got := failures(tc.a) == failures(tc.b); got != tc.same {
+			t.Errorf("failures(%q) == failures(%q): %v, want %v", tc.a, tc.b, got, tc.same)
+		}
+	}
+}
