@@ -472,7 +472,9 @@ func recordedControl(s *trace.Schedule, prefix int) *trace.Schedule {
 // recordedFails runs rec, the recorded run's own order (recordedControl),
 // for a schedule whose replay v failed its test, with run, and says why
 // that failure is not the interleaving's, or "": the recorded order, which
-// reorders nothing, fails the test at every place the schedule did. The
+// reorders nothing, fails the test at every place the schedule did, before
+// its last step (replay.Verdict.Scheduled), while it still held every
+// goroutine to the recorded order. The
 // replay then cannot run this test as it ran when recorded (a hold at a
 // gate that the test's timing does not survive, or an order of channel
 // sends that is not the order their values were paired in), and what
@@ -489,18 +491,24 @@ func recordedFails(rec *trace.Schedule, v replay.Verdict, run func(name, what st
 	if rec == nil || v.Panicked || v.Passed || len(ps) == 0 {
 		return ""
 	}
-	cv, ok := run("recorded", "the recorded run's order up to the unit, nothing reordered", rec)
+	cv, ok := run(recordedName, "the recorded run's order up to the unit, nothing reordered", rec)
 	if !ok || cv.Verdict != replay.Reproduced || cv.Interrupted || cv.Explored || cv.Panicked || cv.Passed || cv.AsBaseline || cv.Unended {
 		return ""
 	}
-	have := failPlaces(cv.Consequence)
+	// Only what failed while the recorded order ran: once it ends, the
+	// program runs free, and a free run may fail by the bug itself.
+	have := failPlaces(cv.Scheduled)
 	for p := range ps {
 		if !have[p] {
 			return ""
 		}
 	}
-	return "the test fails at the same places when the recorded run's own order is replayed up to the unit, nothing reordered: the replay does not run this test as it ran, and its failures there say nothing of the interleaving"
+	return "the test fails at the same places while the recorded run's own order is replayed, up to the unit, nothing reordered: the replay does not run this test as it ran, and its failures there say nothing of the interleaving"
 }
+
+// recordedName names recordedFails' control replay, which runs with
+// replay.Options.MarkEnd.
+const recordedName = "recorded"
 
 // failPlaces is the set of places ("x_test.go:12") of a consequence's
 // failed assertions; none for a panic or a hang.
@@ -561,7 +569,11 @@ func (q *replayQueue) controlItems(rep *Report) {
 				q.opt.progress("check: %s %s: replay %d: control %s, %s", q.pkg, it.g.test, it.n(), name, what)
 				dir := filepath.Join(it.g.dir, fmt.Sprintf("r%d-control-%s", it.n(), name))
 				start := time.Now()
-				v := runControl(q.ctx, q.b, q.pkg, it.g.test, prediction{a: it.p.a, s: s}, dir, q.controlOptions(it))
+				o := q.controlOptions(it)
+				if name == recordedName {
+					o.Explore, o.MarkEnd = false, true
+				}
+				v := runControl(q.ctx, q.b, q.pkg, it.g.test, prediction{a: it.p.a, s: s}, dir, o)
 				d := time.Since(start)
 				q.opt.progress("check: %s %s: replay %d: control %s: %s at step %d of %d, passed %v, %q, clock fired at steps %v, in %v", q.pkg, it.g.test, it.n(), name, v.Verdict, v.Step, len(s.Steps), v.Passed, v.Consequence, v.Fired, d.Round(time.Millisecond))
 				mu.Lock()

@@ -393,7 +393,9 @@ func TestRecordedFails(t *testing.T) {
 	if got := recordedControl(s, 0); got != nil {
 		t.Errorf("recordedControl(prefix 0) = %+v, want none", got)
 	}
-	fails := func(c string) replay.Verdict { return replay.Verdict{Verdict: replay.Reproduced, Consequence: c} }
+	fails := func(c string) replay.Verdict {
+		return replay.Verdict{Verdict: replay.Reproduced, Consequence: c, Scheduled: c}
+	}
 	v := fails("test fails: r_test.go:270: Not equal: expected: []time.Duration{0, 100}, actual: []time.Duration{200, -100}; r_test.go:270: Not equal: expected: []time.Duration{0, 100}, actual: []time.Duration{200, -200}")
 	recV := fails("test fails: r_test.go:270: Not equal: expected: []time.Duration{0, 100}, actual: []time.Duration{200, -200}")
 	for _, tc := range []struct {
@@ -406,8 +408,10 @@ func TestRecordedFails(t *testing.T) {
 		{"fails at the same place, other values", v, recV, true, true},
 		{"fails at a place more", fails(v.Consequence[:len("test fails: ")] + "r_test.go:131: count 3; " + v.Consequence[len("test fails: "):]), recV, true, false},
 		{"recorded order passes", v, replay.Verdict{Verdict: replay.Reproduced, Passed: true}, true, false},
-		{"recorded order diverges", v, replay.Verdict{Verdict: replay.Diverged, Consequence: recV.Consequence}, true, false},
-		{"recorded order killed", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: recV.Consequence, Unended: true}, true, false},
+		{"recorded order diverges", v, replay.Verdict{Verdict: replay.Diverged, Consequence: recV.Consequence, Scheduled: recV.Consequence}, true, false},
+		// Failed only once it ran free: the bug may have struck.
+		{"recorded order fails after its end", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: recV.Consequence}, true, false},
+		{"recorded order killed", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: recV.Consequence, Scheduled: recV.Consequence, Unended: true}, true, false},
 		{"schedule panics", replay.Verdict{Verdict: replay.Reproduced, Panicked: true, Consequence: "panic: boom at r.go:3"}, recV, false, false},
 		{"schedule hangs", fails("the test hangs: every goroutine waits: g1 lock at r.go:9"), recV, false, false},
 	} {

@@ -118,3 +118,27 @@ func TestFailMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduled: with the schedule's end marked, the failures printed
+// before the mark are the schedule's; a line before it of a test that
+// then passed was a log line; no mark, nothing.
+func TestScheduled(t *testing.T) {
+	out := "=== RUN   TestInitial\n=== RUN   TestInitial/mutex\n    r_test.go:270: \n        \tError:      \tNot equal: \n        \t            \texpected: 1\n        \t            \tactual  : 2\n" +
+		"=== RUN   TestInitial/atomic\n    r_test.go:50: starting\n" + scheduleEndMark + "\n=== NAME  TestInitial\n    r_test.go:270: \n        \tError:      \tNot equal: \n        \t            \texpected: 1\n        \t            \tactual  : 3\n" +
+		"--- FAIL: TestInitial (0.01s)\n    --- FAIL: TestInitial/mutex (0.00s)\n    --- PASS: TestInitial/atomic (0.00s)\nFAIL\n"
+	// (The atomic subtest's line at :50 is a log line: it passed. Its
+	// failure at :270 after the mark is the parent's, as ratelimit's t is.)
+	var o Options
+	if got, want := o.scheduled(out), "test fails: r_test.go:270: Not equal: expected: 1, actual: 2"; got != want {
+		t.Errorf("scheduled = %q, want %q", got, want)
+	}
+	if _, c := o.Consequence(out, false); !strings.Contains(c, "actual: 3") {
+		t.Errorf("Consequence = %q, want the failure after the mark too", c)
+	}
+	if got := o.scheduled(strings.Replace(out, scheduleEndMark, "", 1)); got != "" {
+		t.Errorf("scheduled without a mark = %q, want none", got)
+	}
+	if got := o.scheduled(scheduleEndMark + "\n" + strings.Replace(out, scheduleEndMark+"\n", "", 1)); got != "" {
+		t.Errorf("scheduled with the mark first = %q, want none", got)
+	}
+}

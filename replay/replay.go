@@ -87,6 +87,9 @@ type Options struct {
 	// diverging goroutine run free to the test's end instead of ending
 	// the replay (Verdict.Explored).
 	Explore bool
+	// MarkEnd: tell what the test printed while the schedule ran from
+	// what it printed once it ran free (Verdict.Scheduled).
+	MarkEnd bool
 }
 
 // Verdict is the outcome of one replay.
@@ -164,10 +167,15 @@ type Verdict struct {
 	// gave no verdict, and not passing is no effect of the schedule (a
 	// test that runs long under replay, or whose goroutines wait on
 	// timers). Consequence says it did not end.
-	Unended bool   `json:"unended,omitempty"`
-	Output  string `json:"-"`
-	Trace   string `json:"-"` // path of the replay's own trace (removed unless kept)
-	Wall    time.Duration
+	Unended bool `json:"unended,omitempty"`
+	// Scheduled (with Options.MarkEnd): the failed assertions, as
+	// Consequence states them, that the test printed before the
+	// schedule's last step had run, while every goroutine still followed
+	// it; "" if it did not run to its end, or the test printed none then.
+	Scheduled string `json:"-"`
+	Output    string `json:"-"`
+	Trace     string `json:"-"` // path of the replay's own trace (removed unless kept)
+	Wall      time.Duration
 }
 
 // Run replays test of package pkg in build b under sched. dir is a scratch
@@ -228,6 +236,9 @@ func RunFile(ctx context.Context, b *testbin.Build, pkg, test, schedPath string,
 	if opt.Explore {
 		env = append(env, "PECANVET_EXPLORE=1")
 	}
+	if opt.MarkEnd {
+		env = append(env, "PECANVET_MARK_END=1")
+	}
 	env = append(env, b.TestEnv(pkg, test)...)
 	r := testbin.RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], test, env, opt.Timeout)
 	return judge(verdictPath, tracePath, r, steps, opt)
@@ -265,6 +276,9 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 		v.Verdict = Timeout
 	}
 	v.Panicked, v.Consequence = opt.Consequence(r.Output, r.Passed)
+	if opt.MarkEnd && !v.Panicked {
+		v.Scheduled = opt.scheduled(r.Output)
+	}
 	if r.TimedOut && !v.Panicked && v.Hang == "" && v.Consequence == "test fails" {
 		// Bare "test fails": the kill, not an assertion. (ants'
 		// TestPoolTuneScaleUp was reported failing so, its output ending
@@ -448,6 +462,31 @@ func LogLines(out string, passed bool) []string {
 	return slices.Compact(keys)
 }
 
+// scheduleEndMark is the line dynamic/rt prints when the schedule's last
+// step has run (rt.ScheduleEndMark, with PECANVET_MARK_END).
+const scheduleEndMark = "pecanvet: the schedule ended"
+
+// scheduled is what failed in out before the schedule's end mark: the
+// failed assertions among its lines before it, by the tests' ends in all
+// of out (a test that went on to pass only logged them); "" without a
+// mark, or without such lines.
+func (o Options) scheduled(out string) string {
+	i := strings.Index(out, "\n"+scheduleEndMark+"\n")
+	if i < 0 && strings.HasPrefix(out, scheduleEndMark+"\n") {
+		i = 0
+	}
+	if i < 0 {
+		return ""
+	}
+	_, ended := testLines(out)
+	lines, _ := testLines(out[:i+1])
+	fails := o.failed(lines, ended)
+	if len(fails) == 0 {
+		return ""
+	}
+	return "test fails: " + strings.Join(fails, "; ")
+}
+
 // Consequence extracts what went wrong from a test's output: whether it
 // panicked, and the panic message or the failed assertions ("" if it
 // passed).
@@ -492,21 +531,29 @@ func consequence(out string, passed bool, logged []string, src string) (panicked
 		return false, ""
 	}
 	lines, ended := testLines(out)
+	fails := Options{Logged: logged, Src: src}.failed(lines, ended)
+	if len(fails) > 0 {
+		return false, "test fails: " + strings.Join(fails, "; ")
+	}
+	return false, "test fails"
+}
+
+// failed is the failed assertions among lines, up to 5: those of tests
+// that did not pass or skip (ended), less t.Skip reasons and the lines
+// the recorded run printed too (o.Logged, o.Src: consequence).
+func (o Options) failed(lines []testLine, ended map[string]string) []string {
 	var fails []string
 	files := map[string][]string{}
 	for _, l := range lines {
-		if ended[l.test] == "PASS" || ended[l.test] == "SKIP" || skipAt(src, l.place, files) {
+		if ended[l.test] == "PASS" || ended[l.test] == "SKIP" || skipAt(o.Src, l.place, files) {
 			continue
 		}
-		if _, ok := slices.BinarySearch(logged, logKey(l)); ok {
+		if _, ok := slices.BinarySearch(o.Logged, logKey(l)); ok {
 			continue
 		}
 		if fails = append(fails, strings.TrimSpace(l.place+": "+l.msg)); len(fails) == 5 {
 			break
 		}
 	}
-	if len(fails) > 0 {
-		return false, "test fails: " + strings.Join(fails, "; ")
-	}
-	return false, "test fails"
+	return fails
 }

@@ -60,7 +60,17 @@ const (
 	// EnvExplore ("1") lets a divergence after a changed read run free
 	// (explore).
 	EnvExplore = "PECANVET_EXPLORE"
+	// EnvMarkEnd ("1") prints ScheduleEndMark on the standard output when
+	// the schedule's last step has run: what the test printed before it,
+	// it printed under the schedule (replay's Verdict.Scheduled).
+	EnvMarkEnd = "PECANVET_MARK_END"
 )
+
+// ScheduleEndMark is the line EnvMarkEnd prints (replay.scheduleEndMark).
+const ScheduleEndMark = "pecanvet: the schedule ended"
+
+// markEnd: EnvMarkEnd is set.
+var markEnd bool
 
 var pendingGrace = 10 * time.Millisecond // a variable for tests
 
@@ -277,6 +287,7 @@ func startReplay() error {
 	if path == "" {
 		return nil
 	}
+	markEnd = getenv(EnvMarkEnd) == "1"
 	return startReplayFrom(path, getenv(EnvVerdict), getenv(EnvExplore) == "1")
 }
 
@@ -859,6 +870,9 @@ func (r *replayer) decide(v Verdict) {
 		v.Fired = append([]int(nil), r.fired...)
 		r.final = v
 		r.write(v)
+		if markEnd && v.Verdict == "reproduced" {
+			fmt.Fprintln(os.Stdout, ScheduleEndMark)
+		}
 		if v.Verdict == "interrupted" || v.Verdict == "explored" {
 			// Decided by how the program ends: in a process replaying a
 			// list, by a failure of this test, not of the next ones.
