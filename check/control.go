@@ -264,11 +264,11 @@ func ranUnit(c replay.Verdict, cs *trace.Schedule) bool {
 var pointer = regexp.MustCompile(`\b0x[0-9a-f]{6,}\b`)
 
 // failures is a consequence's failed assertions ("x_test.go:12: got 1,
-// want 2"), sorted, once each, addresses masked, so that two runs whose goroutines report
-// in another order compare equal; a hang's blocked places without the
-// goroutines' names or the time waited (in a serial order another of
-// three Takes may be the one left asleep on the mock clock, at the same
-// place); a panic's message as it is.
+// want 2"), sorted, once each, addresses masked, so that two runs whose
+// goroutines report in another order compare equal; a hang's blocked
+// places without the goroutines' names or the time waited (in a serial
+// order another of three Takes may be the one left asleep on the mock
+// clock, at the same place); a panic's message as it is.
 func failures(c string) string {
 	if rest, ok := strings.CutPrefix(c, "the test hangs: "); ok {
 		var ps []string
@@ -454,13 +454,13 @@ func firedIn(fired []int, lo, hi int) int {
 
 // recordedControl is the part of schedule s that keeps the recorded run's
 // order: its first prefix steps (the anomaly's Schedule.Prefix: the trace's
-// events as recorded, before the generated tail), up to the local unit's
-// first event. nil if that is empty.
+// events as recorded, before the generated tail), up to its first anomaly
+// event. nil if that is empty.
 func recordedControl(s *trace.Schedule, prefix int) *trace.Schedule {
 	if s == nil || len(s.Anomaly) == 0 {
 		return nil
 	}
-	n := min(prefix, s.Anomaly[0], len(s.Steps))
+	n := min(prefix, slices.Min(s.Anomaly), len(s.Steps))
 	if n <= 0 {
 		return nil
 	}
@@ -472,20 +472,20 @@ func recordedControl(s *trace.Schedule, prefix int) *trace.Schedule {
 // recordedFails runs rec, the recorded run's own order (recordedControl),
 // for a schedule whose replay v failed its test, with run, and says why
 // that failure is not the interleaving's, or "": the recorded order, which
-// reorders nothing, fails the test at every place the schedule did, before
-// its last step (replay.Verdict.Scheduled), while it still held every
-// goroutine to the recorded order. The
-// replay then cannot run this test as it ran when recorded (a hold at a
-// gate that the test's timing does not survive, or an order of channel
-// sends that is not the order their values were paired in), and what
-// the test asserts there says nothing of any interleaving, whatever
-// values it prints: these follow the holds. ratelimit's TestInitial
-// failed at its timestamps check (ratelimit_test.go:270) in every replay,
-// in a subtest that the schedules ran in the recorded order, its results'
-// sends forced in an order other than their timestamps'; a schedule's
-// violation in a later subtest failed there with other timestamps than
-// its serial orders did, and was reported. A panic, a hang, or a
-// failure at a place the recorded order passes still stands.
+// reorders nothing, fails the test at every place the schedule did, and
+// before its last step (replay.Verdict.Scheduled), while it still held
+// every goroutine to the recorded order. The replay then cannot run this
+// test as it ran when recorded (a hold at a gate that the test's timing
+// does not survive, or channel sends paired with the receives in another
+// order than they were), and what the test asserts there says nothing of
+// any interleaving, whatever values it prints: they follow the holds.
+// ratelimit's TestInitial failed its timestamps check
+// (ratelimit_test.go:270) in every replay, in its first subtest, which the
+// schedules ran as recorded: the trace orders the three results' sends
+// otherwise than their timestamps. A schedule's violation in a later
+// subtest failed there with other timestamps than its serial orders did,
+// and was reported. A panic, a hang, or a failure at a place the recorded
+// order passes still stands.
 func recordedFails(rec *trace.Schedule, v replay.Verdict, run func(name, what string, s *trace.Schedule) (replay.Verdict, bool)) string {
 	ps := failPlaces(v.Consequence)
 	if rec == nil || v.Panicked || v.Passed || len(ps) == 0 {
@@ -531,9 +531,10 @@ var failAt = regexp.MustCompile(`^([\w.-]+\.go:\d+):`)
 
 // controlItems replays the serial controls of the replayed items whose
 // findings want one (wantsControl), up to the queue's workers at a time,
-// and sets qItem.control for those whose failure controlled finds not the
-// interleaving's: at most four control replays each (two serial orders,
-// then the schedule again, then the recorded order: recordedFails). Called by finish, after wait.
+// and sets qItem.control for those whose failure controlled (or
+// recordedFails) finds not the interleaving's: at most four control
+// replays each (two serial orders, the schedule again, the recorded
+// order). Called by finish, after wait.
 func (q *replayQueue) controlItems(rep *Report) {
 	if q.opt.NoControls {
 		return
