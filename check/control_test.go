@@ -390,6 +390,11 @@ func TestRecordedFails(t *testing.T) {
 	if got := recordedControl(s, 1); got == nil || len(got.Steps) != 1 {
 		t.Errorf("recordedControl(prefix 1) = %+v, want the prefix's 1 step", got)
 	}
+	// It stops at the earliest anomaly step, whichever event it is.
+	w := &trace.Schedule{Pattern: s.Pattern, Steps: s.Steps, Anomaly: []int{4, 1, 3}}
+	if got := recordedControl(w, 4); got == nil || len(got.Steps) != 1 {
+		t.Errorf("recordedControl(anomaly 4 1 3) = %+v, want the 1 step before step 1", got)
+	}
 	if got := recordedControl(s, 0); got != nil {
 		t.Errorf("recordedControl(prefix 0) = %+v, want none", got)
 	}
