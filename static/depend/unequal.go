@@ -394,3 +394,10 @@ func loadedField(v ssa.Value) *types.Var {
 	}
 	return nil
 }
+
+// IsCAS reports whether the access at site is a compare-and-swap (a
+// failed one is recorded as a load there).
+func (x *Index) IsCAS(site string) bool {
+	_, in := x.casExpected(site)
+	return in != nil
+}
