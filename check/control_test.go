@@ -193,7 +193,7 @@ func TestControlled(t *testing.T) {
 		case strings.HasPrefix(tc.name, "hard hang"):
 			v = replay.Verdict{Verdict: replay.Reproduced, Consequence: "the test hangs: every goroutine waits: g1 chan receive at main_test.go:14; g1.2 lock at x.go:9"}
 		}
-		got := controlled(cs, s, v, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, s, v, "", func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			runs = append(runs, name)
 			return tc.results[name], true
 		})
@@ -202,7 +202,7 @@ func TestControlled(t *testing.T) {
 		}
 	}
 	// Stopped: no reason.
-	if got := controlled(cs, s, v, func(string, string, *trace.Schedule) (replay.Verdict, bool) { return v, false }); got != "" {
+	if got := controlled(cs, s, v, "", func(string, string, *trace.Schedule) (replay.Verdict, bool) { return v, false }); got != "" {
 		t.Errorf("stopped: controlled = %q, want none", got)
 	}
 }
@@ -245,7 +245,7 @@ func TestControlledLogLines(t *testing.T) {
 		}
 		v := failed(o, "38001", eof)
 		results := map[string]replay.Verdict{"before": failed(o, "45002", tc.before), "after": failed(o, "46003", tc.after)}
-		got := controlled(cs, s, v, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, s, v, "", func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			return results[name], true
 		})
 		if (got != "") != tc.want {
@@ -450,5 +450,47 @@ func TestFailuresCompare(t *testing.T) {
 		if got := failures(tc.a) == failures(tc.b); got != tc.same {
 			t.Errorf("failures(%q) == failures(%q): %v, want %v", tc.a, tc.b, got, tc.same)
 		}
+	}
+}
+
+// TestControlledTimingCount: go-quartz's TestScheduler_PauseResume
+// counts a 10 ms job's runs after a 55 ms sleep. Its recorded run failed
+// the count, the schedule with another count, and both serial orders with
+// counts of their own: the same check fails in every run, schedule or
+// none, so the values follow the timing. Without the recorded run
+// failing there, or with a control failing elsewhere, the failure stands
+// (gauge's control holds another instance of the bug: -1, not -2).
+func TestControlledTimingCount(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/WRW", Steps: []trace.Step{
+		{G: "g1", Op: trace.Write, Site: "a"}, {G: "g2", Op: trace.Read, Site: "b"}, {G: "g1", Op: trace.Write, Site: "c"},
+	}, Anomaly: []int{0, 1, 2}}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	count := func(n string) replay.Verdict {
+		return replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: scheduler_test.go:538: " + n + " != 10"}
+	}
+	elsewhere := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: scheduler_test.go:526: 4 != 5"}
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	v := count("7")
+	for _, tc := range []struct {
+		name     string
+		baseline string
+		results  map[string]replay.Verdict
+		want     bool
+	}{
+		{"recorded run and both orders fail the count", "test fails: scheduler_test.go:538: 8 != 10", map[string]replay.Verdict{"before": count("6"), "after": count("9")}, true},
+		{"the recorded run passed", "", map[string]replay.Verdict{"before": count("6"), "after": count("9")}, false},
+		{"the recorded run failed elsewhere", elsewhere.Consequence, map[string]replay.Verdict{"before": count("6"), "after": count("9")}, false},
+		{"a control fails elsewhere too", "test fails: scheduler_test.go:538: 8 != 10", map[string]replay.Verdict{"before": elsewhere, "after": count("9")}, false},
+		{"a control passes, the repeat fails", "test fails: scheduler_test.go:538: 8 != 10", map[string]replay.Verdict{"before": pass, "after": count("9"), "repeat": count("7")}, false},
+	} {
+		got := controlled(cs, s, v, tc.baseline, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+			return tc.results[name], true
+		})
+		if (got != "") != tc.want {
+			t.Errorf("%s: controlled = %q, want a reason %v", tc.name, got, tc.want)
+		}
+	}
+	if got := places("test fails: b_test.go:9: x; a_test.go:3: y; b_test.go:9: z"); got != "a_test.go:3 b_test.go:9" {
+		t.Errorf("places = %q", got)
 	}
 }

@@ -98,7 +98,11 @@ func judgeDependence(loaded *load.Packages, pkg string, fs []Finding, rep *Repor
 		return
 	}
 	for _, i := range todo {
-		v := x.Judge(dependEvents(&fs[i]))
+		evs := dependEvents(&fs[i])
+		v := x.Judge(evs)
+		if abandoned(fs[i].Schedule, evs, v, fs[i].Verdict, x.IsCAS) {
+			continue
+		}
 		if v.Holds {
 			fs[i].Dependence = v.String()
 			fs[i].dependPair = v.Pair

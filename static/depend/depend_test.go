@@ -90,6 +90,8 @@ func TestJudge(t *testing.T) {
 	// call is the site of the call of callee on line: its parenthesis.
 	call := func(line, callee string) string { return shift(at(line, callee+"("), len(callee)) }
 	grow, growIn := frame(1, "r *Resizer", "Grow"), frame(2, "r *Resizer", "grow")
+	ringResize, ringResizeIn := frame(1, "r *Ring", "Resize"), frame(2, "r *Ring", "resize")
+	ringMark, ringMarkIn := frame(1, "r *Ring", "Mark"), frame(2, "r *Ring", "mark")
 	busy := call("func (d *Drain) Busy()", "Load")
 	casClose := call("if !d.status.CompareAndSwap(drainProcessing, drainIdle)", "CompareAndSwap")
 
@@ -218,6 +220,22 @@ func TestJudge(t *testing.T) {
 		{"a resize bit the reader's spin does not test", []Event{
 			rmw(1, call("// resize bit", "CompareAndSwap"), grow, growIn), r(2, call("// low load", "Load"), frame(9, "r *Resizer", "NextLow")),
 			w(1, call("// resized", "Store"), grow, growIn),
+		}, true},
+		{"a resize bit compared with an even index: never equal", []Event{
+			rmw(1, call("// ring bit", "CompareAndSwap"), ringResize, ringResizeIn), r(2, call("// ring pop load", "Load"), frame(9, "r *Ring", "Pop")),
+			w(1, call("// ring resized", "Store"), ringResize, ringResizeIn),
+		}, false},
+		{"a mark compared with an even index, the index restored after it", []Event{
+			rmw(1, call("// ring mark", "CompareAndSwap"), ringMark, ringMarkIn), r(2, call("// ring pop load", "Load"), frame(9, "r *Ring", "Pop")),
+			w(1, call("// ring unmarked", "Store"), ringMark, ringMarkIn),
+		}, true},
+		{"a resize bit compared with a field that may be odd", []Event{
+			rmw(1, call("// ring bit", "CompareAndSwap"), ringResize, ringResizeIn), r(2, call("// ring odd load", "Load"), frame(9, "r *Ring", "PopOdd")),
+			w(1, call("// ring resized", "Store"), ringResize, ringResizeIn),
+		}, true},
+		{"a resize bit returned", []Event{
+			rmw(1, call("// ring bit", "CompareAndSwap"), ringResize, ringResizeIn), r(2, call("// ring peek load", "Load"), frame(9, "r *Ring", "Peek")),
+			w(1, call("// ring resized", "Store"), ringResize, ringResizeIn),
 		}, true},
 		{"singleflight: the pending call read by a duplicate caller, which waits for it", []Event{
 			w(1, at("g.m[key] = c", "["), flightDo),

@@ -43,6 +43,10 @@ type Index struct {
 	cd     map[*ssa.Function]*ctrlDeps  // control dependence, on demand
 	scopes map[*ssa.Function]*scope     // on demand
 	calls  map[*ssa.Function][]callSite // callee → its static call sites, in every function
+	// fieldPar caches fieldParity's invariants; assuming counts the
+	// fields whose parity an induction in progress assumes.
+	fieldPar map[*types.Var]int
+	assuming int
 }
 
 type callSite struct {

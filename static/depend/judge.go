@@ -118,7 +118,9 @@ var (
 //     the state afresh before its second write (published: a CAS from
 //     the value it stored, or a re-read deciding the write), or the
 //     reader only spins on the value the writer stored (spinsOn: a lock
-//     bit that sends it back to read again).
+//     bit that sends it back to read again), or only compares it with a
+//     value it can never equal, the writer's values before and after
+//     differing (comparedApart: an odd resize bit against an even index).
 //
 // A value is used when it reaches a branch, a store to shared memory
 // (other than back into the variable it was read from: an increment is
@@ -180,7 +182,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) {
+				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {

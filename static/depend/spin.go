@@ -181,7 +181,8 @@ func constOf(v ssa.Value) (uint64, bool) {
 
 // parity returns v's lowest bit, when it is known: of a constant, of a
 // sum, difference or or with a constant, of a value a dominating branch
-// tested (v&1 == k), of a parameter every caller passes known alike. at
+// tested (v&1 == k), of a parameter every caller passes known alike, of
+// a field's load whose parity is an invariant (fieldParity). at
 // is where v is used (nil: v's own definition's reach).
 func (x *Index) parity(v ssa.Value, at ssa.Instruction, depth int) (uint64, bool) {
 	if depth > 4 {
@@ -206,6 +207,12 @@ func (x *Index) parity(v ssa.Value, at ssa.Instruction, depth int) (uint64, bool
 		}
 	case *ssa.Convert:
 		return x.parity(v.X, at, depth+1)
+	case *ssa.UnOp, *ssa.Call:
+		if f := loadedField(v); f != nil {
+			if p, ok := x.fieldParity(f, depth); ok {
+				return p, true
+			}
+		}
 	case *ssa.Parameter:
 		if p, ok := tested(v, at); ok {
 			return p, true

@@ -747,3 +747,80 @@ func (r *Resizer) NextLow() uint64 {
 		}
 	}
 }
+
+// Ring's consumer tells an empty ring by comparing its index, always
+// even, with the producer index, which a resize marks odd (otter's
+// MPSC.TryPop).
+type Ring struct {
+	prod atomic.Uint64
+	cons atomic.Uint64
+	odd  atomic.Uint64
+}
+
+// Resize marks the producer index odd, then stores the next even one.
+func (r *Ring) Resize() {
+	for {
+		i := r.prod.Load()
+		if i&1 == 1 {
+			continue
+		}
+		if r.resize(i) {
+			return
+		}
+	}
+}
+
+func (r *Ring) resize(i uint64) bool {
+	if !r.prod.CompareAndSwap(i, i+1) { // ring bit
+		return false
+	}
+	r.prod.Store(i + 2) // ring resized
+	return true
+}
+
+// Mark marks the producer index odd, then restores it: the value before
+// and after are one.
+func (r *Ring) Mark() {
+	for {
+		i := r.prod.Load()
+		if i&1 == 1 {
+			continue
+		}
+		if r.mark(i) {
+			return
+		}
+	}
+}
+
+func (r *Ring) mark(i uint64) bool {
+	if !r.prod.CompareAndSwap(i, i+1) { // ring mark
+		return false
+	}
+	r.prod.Store(i) // ring unmarked
+	return true
+}
+
+// Pop takes a slot unless the ring is empty.
+func (r *Ring) Pop() bool {
+	c := r.cons.Load()
+	if c == r.prod.Load() { // ring pop load
+		return false
+	}
+	r.cons.Store(c + 2)
+	return true
+}
+
+// PopOdd compares with a field that may hold an odd value.
+func (r *Ring) PopOdd() bool {
+	c := r.odd.Load()
+	if c == r.prod.Load() { // ring odd load
+		return false
+	}
+	r.odd.Store(c + 1)
+	return true
+}
+
+// Peek returns the producer index.
+func (r *Ring) Peek() uint64 {
+	return r.prod.Load() // ring peek load
+}
