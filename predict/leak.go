@@ -348,7 +348,7 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt, loopAlt func(string) bool, stopCase func(sel, stop string) bool, stop func() bool, st *Stats, keep func(Anomaly) bool) {
 	var p *pattern.Pattern
 	for _, q := range pats {
-		if q.Leak && !q.Stolen {
+		if q.Leak && !q.Stolen && !q.Observed {
 			p = q
 			break
 		}
