@@ -346,3 +346,25 @@ func escapeOf(fset *token.FileSet, stack []ast.Node, comm ast.Stmt, decl token.P
 	}
 	return 0, false
 }
+
+// leadObserved makes an observed leak the lead of the predicted leaks of
+// its package that strand the same operation: one bug, one report. A
+// test whose recorded run sometimes shows the leak and sometimes not
+// (its perturbed recordings) gives both; the run's own evidence leads.
+func leadObserved(fs []Finding) {
+	obs := map[string]bool{} // the blocked operations' sites
+	for i := range fs {
+		if f := &fs[i]; f.Leak() && f.Anomaly.Pattern.Observed {
+			obs[f.Package+" "+f.Anomaly.Sites[0]] = true
+		}
+	}
+	if len(obs) == 0 {
+		return
+	}
+	for i := range fs {
+		f := &fs[i]
+		if p := f.Anomaly.Pattern; p.Leak && !p.Observed && len(f.Anomaly.Sites) == 2 && f.Lead == "" && obs[f.Package+" "+f.Anomaly.Sites[1]] {
+			f.Lead = f.Anomaly.Sites[1]
+		}
+	}
+}

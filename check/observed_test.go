@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict"
+	"github.com/pecanvet/pecanvet/replay"
 )
 
 // TestAbandoned checks which blocked operations count as abandoned: only
@@ -136,5 +139,21 @@ func closed(d time.Duration) {
 		if ok != (tc.want != "") || got != tc.want {
 			t.Errorf("abandoned(%s, %s) = %q, %v; want %q", site, tc.op, got, ok, tc.want)
 		}
+	}
+}
+
+// TestLeadObserved checks that a predicted leak stranding the operation
+// an observed leak was blocked in is led by it, and no other.
+func TestLeadObserved(t *testing.T) {
+	sel := &pattern.Pattern{Kind: "leak", Name: "select-branch", Leak: true}
+	v := replay.Verdict{Verdict: replay.Reproduced, Passed: true, Leaked: []string{"g1.1.1 in chan send"}}
+	fs := []Finding{
+		{Package: "p", Anomaly: predict.Anomaly{Pattern: sel, Sites: []string{"x.go:17:7", "x.go:14:6"}}, Verdict: v},
+		{Package: "p", Anomaly: predict.Anomaly{Pattern: sel, Sites: []string{"x.go:37:7", "x.go:34:6"}}, Verdict: v},
+		{Package: "p", Anomaly: predict.Anomaly{Pattern: observedLeak, Sites: []string{"x.go:14:6"}}, Verdict: v},
+	}
+	leadObserved(fs)
+	if fs[0].Lead != "x.go:14:6" || fs[1].Lead != "" || fs[2].Lead != "" {
+		t.Errorf("leads %q, %q, %q; want x.go:14:6, none, none", fs[0].Lead, fs[1].Lead, fs[2].Lead)
 	}
 }
