@@ -69,7 +69,7 @@ func observedOn(pats []*pattern.Pattern) bool {
 // schedules are written from a copy of tr that ends with the operation,
 // into dir.
 func (c *testCheck) observed(tr *trace.Trace, rt record.Test, dir string, pats []*pattern.Pattern) []prediction {
-	if len(tr.Blocked) == 0 || !rt.Passed || rt.Truncated != "" || !observedOn(pats) {
+	if len(tr.Blocked) == 0 || !rt.Passed || rt.Truncated != "" || !observedOn(pats) || c.selAlts == nil {
 		return nil
 	}
 	var out []prediction
