@@ -484,6 +484,7 @@ func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scra
 	}
 	judgeDependence(st.loaded, pkg, rep.Findings[first:], rep)
 	group(rep.Findings[first:])
+	leadObserved(rep.Findings[first:])
 	cands := candidateStatuses(pkg, st.cands, rep.Findings[first:], cov, covDrivers, st.reach)
 	for i := range cands {
 		// A candidate its driver could not drive says why.

@@ -356,6 +356,11 @@ func (p *parser) pattern() (pat *Pattern, head position, err *Error) {
 					p.fail(wordAt, "duplicate option stolen")
 				}
 				pat.Stolen = true
+			case strings.EqualFold(word, "observed"):
+				if pat.Observed {
+					p.fail(wordAt, "duplicate option observed")
+				}
+				pat.Observed = true
 			case strings.EqualFold(word, "wg"):
 				if pat.WG {
 					p.fail(wordAt, "duplicate option wg")
@@ -370,7 +375,7 @@ func (p *parser) pattern() (pat *Pattern, head position, err *Error) {
 				if _, isField := lookupField(word); isField {
 					p.fail(p.pos(), "expected \"=\" after %s, found %s", word, p.here())
 				}
-				p.fail(wordAt, "unknown option %q (want adjacent, atomic, chan, acting, lock, leak, cond, stolen, wg or relock)", word)
+				p.fail(wordAt, "unknown option %q (want adjacent, atomic, chan, acting, lock, leak, cond, stolen, observed, wg or relock)", word)
 			}
 			continue
 		}

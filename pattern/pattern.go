@@ -73,6 +73,12 @@ type Pattern struct {
 	// e2 (competing receivers strand one, or competing senders). predict's
 	// stolen-partner finder finds these.
 	Stolen bool
+	// Observed (with Leak): a leak the recorded run itself shows. e1 is
+	// the channel operation a goroutine the test started was blocked in
+	// when the test ended (trace.Trace.Blocked); check finds these from
+	// the trace and the source (nothing to predict), and a replay of the
+	// recorded order proves them.
+	Observed bool
 	// Cond: a lost condition-variable signal. e1 is the Signal (or
 	// Broadcast) that woke a Cond.Wait of another goroutine in the
 	// recorded run, e2 that Wait's entry (the unlock of c.L it records
@@ -202,6 +208,9 @@ func (p *Pattern) String() string {
 	if p.Stolen {
 		b.WriteString(" stolen")
 	}
+	if p.Observed {
+		b.WriteString(" observed")
+	}
 	if p.Cond {
 		b.WriteString(" cond")
 	}
@@ -275,6 +284,9 @@ func (p *Pattern) Describe() string {
 		}
 		return "lock-order inversion: two goroutines take two locks in opposite orders"
 	case "leak":
+		if p.Observed {
+			return "goroutine leak: the recorded run ended its test with a goroutine blocked in a channel operation that nothing live can complete"
+		}
 		if p.Stolen {
 			return "goroutine leak: another goroutine's channel operation takes a partner first and strands the one it was matched with"
 		}
@@ -316,7 +328,7 @@ func (p *Pattern) Describe() string {
 // event names, and Pos, are ignored.
 func (p *Pattern) Equal(q *Pattern) bool {
 	return p.Kind == q.Kind && p.Name == q.Name &&
-		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting && p.Lock == q.Lock && p.Leak == q.Leak && p.Stolen == q.Stolen && p.Cond == q.Cond && p.WG == q.WG && p.Relock == q.Relock &&
+		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting && p.Lock == q.Lock && p.Leak == q.Leak && p.Stolen == q.Stolen && p.Observed == q.Observed && p.Cond == q.Cond && p.WG == q.WG && p.Relock == q.Relock &&
 		slices.Equal(p.T, q.T) && slices.Equal(p.SV, q.SV) &&
 		slices.Equal(p.AR, q.AR) && slices.Equal(p.AT, q.AT)
 }
@@ -468,12 +480,19 @@ func (p *Pattern) Validate() error {
 		if p.Adjacent || p.Atomic || p.Chan || p.Acting || p.Lock {
 			return fail("a leak pattern takes no other option")
 		}
-		if !slices.Equal(p.T, []int{0, 1}) || !slices.Equal(p.SV, []int{0, 0}) {
+		if p.Observed {
+			if p.Stolen || len(p.T) != 1 {
+				return fail("an observed leak pattern is one blocked operation: T=t1 SV=s1, no option stolen")
+			}
+		} else if !slices.Equal(p.T, []int{0, 1}) || !slices.Equal(p.SV, []int{0, 0}) {
 			return fail("a leak pattern is a select's case and its stranded partner: T=t1-t2 SV=s1-s1")
 		}
 	}
 	if p.Stolen && !p.Leak {
 		return fail("a stolen pattern is a leak: option leak")
+	}
+	if p.Observed && !p.Leak {
+		return fail("an observed pattern is a leak: option leak")
 	}
 	return nil
 }

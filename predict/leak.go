@@ -2,6 +2,7 @@ package predict
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/pattern"
@@ -101,10 +102,12 @@ func Leaks(gr *ptg.Graph, alt, loopAlt func(site string) bool) []Leak {
 //     there to bound that goroutine's work since its start, which any
 //     slow input stretches past it (selectleak's Fetch, pond's and
 //     kubernetes#5316's stop with a deadline);
-//   - a sleep happens before the partner's operation and not before the
-//     select's goroutine's last event ahead of the select, so after the
-//     timer was armed: the partner waits on time of its own, directly or
-//     through what it waits for (pond's workers' tasks).
+//   - a sleep, or a receive from a timer's or ticker's channel
+//     (timerChans: <-time.After(d), <-t.C), happens before the partner's
+//     operation and not before the select's goroutine's last event ahead
+//     of the select, so after the timer was armed: the partner waits on
+//     time of its own, directly or through what it waits for (pond's
+//     workers' tasks; subject timerrelay's source).
 //
 // A partner that lived before (a forwarding loop started elsewhere) and
 // waits on nothing timed is late only by being held: watermill's
@@ -130,13 +133,43 @@ func leakPaced(gr *ptg.Graph, l Leak) bool {
 	if k >= 1 {
 		prev = row[k-1]
 	}
+	timers := timerChans(gr.Tr)
 	for e := range evs {
 		s := int32(e)
-		if evs[e].Op == trace.Sleep && gr.POR(s, l.Stranded) && (prev < 0 || s != prev && !gr.POR(s, prev)) {
+		waits := evs[e].Op == trace.Sleep || evs[e].Op == trace.Recv && timers[evs[e].Obj]
+		if waits && gr.POR(s, l.Stranded) && (prev < 0 || s != prev && !gr.POR(s, prev)) {
 			return true
 		}
 	}
 	return false
+}
+
+// timerChans returns the channels of tr that only the runtime sends on:
+// those of element type time.Time received from only as a channel of
+// that type (the recorder names a channel by its type: "<-chan_time.Time"
+// for time.After's, a Timer's or a Ticker's C), with no send or close in
+// the trace. A receive from one waits for a timer to fire.
+func timerChans(tr *trace.Trace) map[int32]bool {
+	out := map[int32]bool{}
+	written := map[int32]bool{}
+	for _, ev := range tr.Events {
+		switch {
+		case ev.Op == trace.Send || ev.Op == trace.Close:
+			written[ev.Obj] = true
+		case ev.Op == trace.Recv && !out[ev.Obj]:
+			name := tr.ObjName(ev)
+			if i := strings.LastIndexByte(name, '#'); i >= 0 {
+				name = name[:i]
+			}
+			if name == "<-chan_time.Time" {
+				out[ev.Obj] = true
+			}
+		}
+	}
+	for c := range written {
+		delete(out, c)
+	}
+	return out
 }
 
 // holdsTaken reports whether event e's goroutine holds, at e, a lock that
@@ -348,7 +381,7 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt, loopAlt func(string) bool, stopCase func(sel, stop string) bool, stop func() bool, st *Stats, keep func(Anomaly) bool) {
 	var p *pattern.Pattern
 	for _, q := range pats {
-		if q.Leak && !q.Stolen {
+		if q.Leak && !q.Stolen && !q.Observed {
 			p = q
 			break
 		}

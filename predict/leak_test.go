@@ -326,6 +326,11 @@ func TestLeakUnpaced(t *testing.T) {
 	// The same, with the message's sender sleeping first: the partner
 	// waits on time of its own.
 	sleeper := strings.Replace(forwarder, "g3 begin\n", "g3 begin\n\tg3 sleep @t.go:29\n", 1)
+	// The same, with the sender waiting on a timer's channel first
+	// (<-time.After(d)): time of its own too. A channel of that type on
+	// which the program sends is no timer.
+	timer := strings.Replace(forwarder, "g3 begin\n", "g3 begin\n\tg3 recv <-chan_time.Time#1 @t.go:29\n", 1)
+	notTimer := strings.Replace(timer, "g3 begin\n", "g3 begin\n\tg1 send <-chan_time.Time#1 @t.go:28\n", 1)
 	// A sleep before the select's goroutine's last event ahead of the
 	// select ran out before the timer was armed: no excuse.
 	before := strings.Replace(forwarder, "g1 fork g3 @t.go:4", "g1 sleep @t.go:4", 1)
@@ -338,6 +343,8 @@ func TestLeakUnpaced(t *testing.T) {
 		{"go with timeout", selectLeak, false},
 		{"forwarder", forwarder, true},
 		{"forwarder fed after a sleep", sleeper, false},
+		{"forwarder fed after a timer", timer, false},
+		{"forwarder fed after a program's channel", notTimer, true},
 		{"sleep ahead of the select", before, true},
 	} {
 		tr, err := gen.Parse(tc.text)

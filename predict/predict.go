@@ -127,6 +127,10 @@ type Anomaly struct {
 	// clock fired the select's timer, check takes the leak for the
 	// hold's doing (check.heldLeak).
 	Unpaced bool
+	// Returned (an observed leak, pattern leak/observed, which check
+	// finds): the site ("path:line") of the escape branch through which
+	// the blocked operation's partner function returned.
+	Returned string
 	// Frames are, per event, the method activations it ran in, outermost
 	// first (ptg.Graph.Activations): whether a value read by one event
 	// can reach another depends on whether they ran in one call

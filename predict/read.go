@@ -75,6 +75,16 @@ func readPrefix(path string, max, maxG int) (tr *trace.Trace, cut bool, err erro
 			cut = true
 			break
 		}
+		if e.Flags&trace.FlagBlocked != 0 {
+			// Blocked at the test's end (check's observed leaks): its
+			// goroutine has events of its own, so it is mentioned, unless
+			// the prefix was cut before them.
+			if g, ok := gs[e.G]; ok {
+				e.G = g
+				tr.Blocked = append(tr.Blocked, e)
+			}
+			continue
+		}
 		mark := len(order)
 		g, ok := mention(e.G)
 		var obj int32

@@ -82,6 +82,9 @@ func RunStream(dec trace.Decoder, pats []*pattern.Pattern, opt Options, wopt Win
 			if err != nil {
 				return nil, err
 			}
+			if e.Flags&trace.FlagBlocked != 0 {
+				continue // no event of the run (trace.Trace.Blocked)
+			}
 			buf = append(buf, e)
 		}
 		if len(buf) == 0 {

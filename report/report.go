@@ -173,6 +173,9 @@ func Headline(f check.Finding) string {
 //	goroutine g1.1 blocked forever in chan receive at x.go:14: its
 //	sender's value was taken at x.go:19 (leak); reproduced
 func leak(f check.Finding, prefix string) string {
+	if f.Anomaly.Pattern.Observed {
+		return observedLeak(f, prefix)
+	}
 	sel, str := f.Anomaly.Sites[0], f.Anomaly.Sites[1]
 	g, what, partner := "a goroutine", "chan send", "receiver"
 	if sc := f.Schedule; sc != nil && len(sc.Anomaly) == 2 {
@@ -195,6 +198,35 @@ func leak(f check.Finding, prefix string) string {
 		kind = "deadlock"
 	}
 	msg := fmt.Sprintf("%s%s blocked forever in %s at %s: %s (%s); ", prefix, g, what, short(str), why, kind)
+	if f.Leak() {
+		return msg + "reproduced"
+	}
+	return msg + evidence(f)
+}
+
+// observedLeak is the message of a leak the recorded run itself showed
+// (pattern leak/observed, one event: the blocked operation), e.g.
+//
+//	goroutine g1.1.1 blocked forever in chan send at x.go:14: its
+//	receiver returned at x.go:19 (leak, observed in the recorded run);
+//	reproduced
+//
+// where x.go:19 is the escape branch (a timeout) of the select through
+// which the function that started the goroutine returned.
+func observedLeak(f check.Finding, prefix string) string {
+	g, what, partner := "a goroutine", "chan send", "receiver"
+	if sc := f.Schedule; sc != nil && len(sc.Anomaly) == 1 {
+		st := sc.Steps[sc.Anomaly[0]]
+		g = "goroutine " + st.G
+		if st.Op == trace.Recv {
+			what, partner = "chan receive", "sender"
+		}
+	}
+	why := "nothing live can complete it"
+	if r := f.Anomaly.Returned; r != "" {
+		why = fmt.Sprintf("its %s returned at %s", partner, short(r))
+	}
+	msg := fmt.Sprintf("%s%s blocked forever in %s at %s: %s (leak, observed in the recorded run); ", prefix, g, what, short(f.Anomaly.Sites[0]), why)
 	if f.Leak() {
 		return msg + "reproduced"
 	}

@@ -48,6 +48,9 @@ func traceStats(path string) (traceInfo, error) {
 		if err != nil {
 			return traceInfo{}, err
 		}
+		if e.Flags&trace.FlagBlocked != 0 {
+			continue // no event of the run (trace.Trace.Blocked)
+		}
 		ti.events++
 		sh.add(e)
 		if e.Op == trace.Fork && e.Obj >= 0 {

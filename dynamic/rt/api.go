@@ -560,7 +560,9 @@ func Send[T any](ch chan<- T, v T, site int32) {
 	}
 	gateSend(site, cap(ch))
 	sent := false
+	var blocked *Goroutine
 	defer func() {
+		unblock(blocked)
 		if !sent {
 			// The send panicked: the channel was closed. Record it all
 			// the same, marked so: the race detector reports a send
@@ -569,7 +571,14 @@ func Send[T any](ch chan<- T, v T, site int32) {
 			recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), trace.FlagClosed)
 		}
 	}()
-	ch <- v
+	select {
+	case ch <- v:
+	default:
+		// It would block: say where, for the end of the test
+		// (observeBlocked), then wait.
+		blocked = blockIn(chanAddr(unsafe.Pointer(&ch)), site, trace.Send, cap(ch))
+		ch <- v
+	}
 	sent = true
 	recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), 0)
 }
@@ -588,7 +597,16 @@ func Recv2[T any](ch <-chan T, site int32) (T, bool) {
 		return v, ok
 	}
 	gate(nil, site, trace.Recv)
-	v, ok := <-ch
+	var v T
+	var ok bool
+	select {
+	case v, ok = <-ch:
+	default:
+		// It would block: say where (observeBlocked), then wait.
+		g := blockIn(chanAddr(unsafe.Pointer(&ch)), site, trace.Recv, cap(ch))
+		v, ok = <-ch
+		unblock(g)
+	}
 	var flags uint8
 	if !ok {
 		flags = trace.FlagClosed

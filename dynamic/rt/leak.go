@@ -18,6 +18,15 @@ import (
 // be blocked inside that channel operation and the select's goroutine
 // gone. Nothing else can reach the channel: the leak finder takes only a
 // channel whose one send and one receive these two are.
+//
+// An observed leak's schedule (observedPattern) is the recorded order and
+// then the one operation the recorded run ended its test blocked in
+// (trace.FlagBlocked): that step has the turn and blocks, and the proof
+// is the same without a select (check/observed.go says why nothing else
+// can reach the channel).
+
+// observedPattern is the pattern ID of an observed leak's schedule.
+const observedPattern = "leak/observed"
 
 // leakSettle bounds how long leakProof waits for the goroutines still
 // running after the test returned to finish or block.
@@ -86,7 +95,11 @@ func (r *replayer) selectedOther(g *Goroutine, op trace.Op, site string) {
 // through a lock the partner holds, moby#28462): nothing will ever
 // release it, so both are blocked forever, and Leaked names both.
 func (r *replayer) leakProof(reason string) {
-	sel, str := r.s.Steps[r.s.Anomaly[0]], r.s.Steps[r.s.Anomaly[1]]
+	last := r.s.Anomaly[len(r.s.Anomaly)-1]
+	sel, str := r.s.Steps[r.s.Anomaly[0]], r.s.Steps[last]
+	if r.observed {
+		sel = trace.Step{} // no select: the recorded run took its branch
+	}
 	var gs []gstate
 	buf := make([]byte, 64<<10)
 	deadline := time.Now().Add(leakSettle)
@@ -108,7 +121,7 @@ func (r *replayer) leakProof(reason string) {
 	}
 	names := rec.goroutineNames()
 	fail := func(msg string) {
-		v := Verdict{Verdict: "diverged", Step: r.s.Anomaly[1] + 1, Goroutine: str.G, Expected: str.Key(), Steps: len(r.s.Steps),
+		v := Verdict{Verdict: "diverged", Step: last + 1, Goroutine: str.G, Expected: str.Key(), Steps: len(r.s.Steps),
 			Message: "the test returned, but " + msg + ": no leak"}
 		r.verdict, r.final = v.Verdict, v
 		r.write(v)
@@ -116,6 +129,7 @@ func (r *replayer) leakProof(reason string) {
 	var stuck, selLock *gstate
 	for k := range gs {
 		switch names[gs[k].id] {
+		case "":
 		case sel.G:
 			if r.stolen {
 				continue // the thief may live on: it took the partner
@@ -132,10 +146,10 @@ func (r *replayer) leakProof(reason string) {
 	}
 	switch {
 	case stuck == nil:
-		fail(fmt.Sprintf("goroutine %s of step %d (%s) has ended", str.G, r.s.Anomaly[1]+1, str))
+		fail(fmt.Sprintf("goroutine %s of step %d (%s) has ended", str.G, last+1, str))
 		return
 	case !strings.HasPrefix(stuck.state, "chan ") || !inChanOp(stuck, str):
-		fail(fmt.Sprintf("goroutine %s is not blocked in the channel operation of step %d (%s): %s in %s at %s", str.G, r.s.Anomaly[1]+1, str, stuck.state, stuck.op, stuck.where))
+		fail(fmt.Sprintf("goroutine %s is not blocked in the channel operation of step %d (%s): %s in %s at %s", str.G, last+1, str, stuck.state, stuck.op, stuck.where))
 		return
 	}
 	what := "send"
@@ -150,6 +164,9 @@ func (r *replayer) leakProof(reason string) {
 	}
 	if r.stolen {
 		r.final.Message = fmt.Sprintf("the test returned with goroutine %s blocked forever in chan %s @%s, its partner taken by %s @%s", str.G, what, str.Site, sel.G, sel.Site)
+	}
+	if r.observed {
+		r.final.Message = fmt.Sprintf("the test returned with goroutine %s blocked forever in chan %s @%s, as the recorded run ended it", str.G, what, str.Site)
 	}
 	r.write(r.final)
 }

@@ -20,6 +20,9 @@ type recorder struct {
 	fl  interface{ Flush() error } // enc, if it can flush (it can: binary encoder)
 	tab trace.Tables
 	in  *trace.Interner
+	// blockedEnd: the FlagBlocked events observeBlocked found, written
+	// by close.
+	blockedEnd []trace.Event
 
 	// Goroutines: runtime id → logical goroutine, with a direct-mapped
 	// cache in front of the map.
@@ -178,6 +181,9 @@ type Goroutine struct {
 	// selSend: the send case of the select g is in, if any (SelectGate,
 	// Recovered); cleared by g's next event.
 	selSend selSend
+	// blocked: the channel operation g is blocked in, recording
+	// (observed.go).
+	blocked blocking
 }
 
 func newRecorder(out output) *recorder {
@@ -209,6 +215,13 @@ func newRecorder(out output) *recorder {
 // close ends the recording; see finish.
 func (w *recorder) close(reason string) error {
 	w.flushHeld()
+	if reason == "" && !w.capped {
+		// The operations goroutines were left blocked in (observed.go),
+		// after every event of the run.
+		for _, ev := range w.blockedEnd {
+			w.enc.Encode(ev, &w.tab)
+		}
+	}
 	if reason == "" && w.dropped > 0 {
 		// Events the format could not hold (more names than a table
 		// takes, say): the trace is not the whole run, and says so.

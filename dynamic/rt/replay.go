@@ -233,6 +233,11 @@ type replayer struct {
 	// operation that takes the partner, a select's case included; the
 	// proof does not ask its goroutine to be gone.
 	stolen bool
+	// observed: the leak schedule is an observed leak's (pattern
+	// leak/observed, one anomaly step): the recorded order, then the
+	// operation the recorded run ended its test blocked in. Its proof is
+	// leakProof's without a select.
+	observed bool
 
 	// Exploration (RaceFuzzer, Sen, PLDI 2008: reverse a race, then run
 	// free). changed: per goroutine, the step indices of its reads that
@@ -324,13 +329,14 @@ func startReplayFrom(path, verdictPath string, explore bool) error {
 		deadlock:  strings.HasPrefix(s.Pattern, "deadlock/"), asking: map[string]int{},
 		rwWriter:   strings.HasPrefix(s.Pattern, "deadlock/rlock-writer"),
 		lostSignal: strings.HasPrefix(s.Pattern, "deadlock/lost-signal") && len(s.Anomaly) == 2,
-		leak:       strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2,
+		leak:       strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2 || s.Pattern == observedPattern && len(s.Anomaly) == 1,
+		observed:   s.Pattern == observedPattern && len(s.Anomaly) == 1,
 		relock:     (strings.HasPrefix(s.Pattern, "deadlock/double-lock") || strings.HasPrefix(s.Pattern, "deadlock/lock-order-stale")) && len(s.Anomaly) == 2,
 		inversion:  strings.HasPrefix(s.Pattern, "deadlock/lock-order-stale") && len(s.Anomaly) == 2,
 		held:       map[string]map[int32]*heldLock{},
 		explore:    explore && !strings.HasPrefix(s.Pattern, "deadlock/") && !strings.HasPrefix(s.Pattern, "leak/"), changed: map[string][]int{},
 	}
-	r.stolen = r.leak && s.Steps[s.Anomaly[0]].Op == s.Steps[s.Anomaly[1]].Op
+	r.stolen = r.leak && !r.observed && s.Steps[s.Anomaly[0]].Op == s.Steps[s.Anomaly[1]].Op
 	for _, c := range s.Changed {
 		g := s.Steps[c.Read].G
 		r.changed[g] = append(r.changed[g], c.Read)
@@ -654,7 +660,7 @@ func (r *replayer) take(g *Goroutine, i int, op trace.Op, pass int) {
 		return
 	}
 	r.next[g.name] = i + 1
-	if r.leak && mine[i] == r.s.Anomaly[1] {
+	if r.leak && mine[i] == r.s.Anomaly[len(r.s.Anomaly)-1] {
 		// The stranded operation: its partner's select went elsewhere,
 		// so it will not complete (leakProof checks that it did not).
 		r.advance()
@@ -1265,6 +1271,12 @@ func (r *replayer) ended(reason string) {
 	t.Stop()
 	mu.Lock()
 	if r.verdict != "" {
+		if r.leak && r.verdict == "reproduced" && !r.leakChecked {
+			// The stranded step came after the test's end (an observed
+			// leak's goroutine, held at its gate while the test ended).
+			r.leakChecked = true
+			r.leakProof(reason)
+		}
 		return
 	}
 	r.decide(r.endVerdict())
@@ -1373,7 +1385,7 @@ func (r *replayer) preSelect(g *Goroutine, cases []SelCase) {
 		occ = map[occKey]int{}
 		r.occ[g.name] = occ
 	}
-	if r.leak && !r.stolen && mine[i] == r.s.Anomaly[0] {
+	if r.leak && !r.stolen && !r.observed && mine[i] == r.s.Anomaly[0] {
 		r.leakSelect(g, mine[i], st, cases, occ)
 		return
 	}

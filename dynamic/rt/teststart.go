@@ -159,6 +159,7 @@ func TestStart(t interface{ Name() string }) (end func()) {
 		}
 		return func() {
 			Drain()
+			observeBlocked()
 			testMu.Lock()
 			defer testMu.Unlock()
 			if curTest != name {
@@ -184,6 +185,7 @@ func TestStart(t interface{ Name() string }) (end func()) {
 	}
 	return func() {
 		Drain()
+		observeBlocked()
 		stopHangs()
 		stopWatch()
 	}

@@ -218,20 +218,26 @@ const (
 	// observes the value it read, so it commutes with every other unused
 	// update of its kind, as a state change and as an observation.
 	FlagUnused
+	// FlagBlocked marks a Send or Recv that never happened: its goroutine,
+	// started by the test, was blocked in it when the test ended (the
+	// recorder writes such events last, at the end of the test's trace).
+	// Readers keep them apart, in Trace.Blocked: they are no event of the
+	// run's order, and nothing happens after them.
+	FlagBlocked
 )
 
 // UpdateFlags are the flags that name the kind of a commutative update.
 const UpdateFlags = FlagAdd | FlagAnd | FlagOr
 
 // ValidFlags reports whether flags may be set on an event with op o:
-// FlagClosed on a Recv or a Send; one of FlagAdd, FlagAnd, FlagOr on an
+// FlagClosed or FlagBlocked on a Recv or a Send; one of FlagAdd, FlagAnd, FlagOr on an
 // AtomicRMW, with or without FlagUnused.
 func ValidFlags(o Op, flags uint8) bool {
 	switch {
 	case flags == 0:
 		return true
 	case o == Recv || o == Send:
-		return flags == FlagClosed
+		return flags == FlagClosed || flags == FlagBlocked
 	case o == AtomicRMW:
 		u := flags &^ FlagUnused
 		return u == FlagAdd || u == FlagAnd || u == FlagOr
@@ -305,6 +311,10 @@ type Trace struct {
 	// Truncated is non-empty when the run that produced the trace ended
 	// abnormally (panic, os.Exit, timeout, kill) and says why.
 	Truncated string
+	// Blocked are the channel operations (FlagBlocked) in which
+	// goroutines the test started were blocked when it ended, in the
+	// order written: not part of Events.
+	Blocked []Event
 }
 
 // Interner builds Tables, giving each distinct name one index. Its index of

@@ -138,6 +138,10 @@ func ReadTrace(r io.Reader, name string, opt ReadOptions) (*Trace, error) {
 			}
 			return nil, err
 		}
+		if e.Flags&FlagBlocked != 0 {
+			tr.Blocked = append(tr.Blocked, e)
+			continue
+		}
 		if opt.MaxEvents > 0 && total >= opt.MaxEvents {
 			return nil, fmt.Errorf("%s: more than %d events: %w", name, opt.MaxEvents, ErrTooManyEvents)
 		}
@@ -188,6 +192,12 @@ func WriteBinary(w io.Writer, tr *Trace) error {
 
 func writeAll(enc Encoder, tr *Trace) error {
 	for _, e := range tr.Events {
+		if err := enc.Encode(e, &tr.Tables); err != nil {
+			return err
+		}
+	}
+	for _, e := range tr.Blocked {
+		e.Flags |= FlagBlocked
 		if err := enc.Encode(e, &tr.Tables); err != nil {
 			return err
 		}

@@ -477,3 +477,30 @@ func TestOpCodes(t *testing.T) {
 		t.Errorf("too many ops for the binary event header")
 	}
 }
+
+// TestBlockedApart checks that the operations a test ended blocked in
+// (FlagBlocked) are read into Trace.Blocked, not Events, in both
+// formats, and written back after the events.
+func TestBlockedApart(t *testing.T) {
+	src := "g1 fork g1.1 @x.go:3\ng1.1 begin\ng1 recv ch @x.go:5\ng1.1 send ch @x.go:9:2 blocked=true\n"
+	tr, err := ReadTrace(strings.NewReader(src), "t.txt", ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Events) != 3 || len(tr.Blocked) != 1 || tr.Blocked[0].Op != Send || tr.Sites[tr.Blocked[0].Site] != "x.go:9:2" {
+		t.Fatalf("events %v, blocked %v", tr.Events, tr.Blocked)
+	}
+	for _, write := range []func(io.Writer, *Trace) error{WriteText, WriteBinary} {
+		var b bytes.Buffer
+		if err := write(&b, tr); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadTrace(&b, "back", ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(back.Events, tr.Events) || !slices.Equal(back.Blocked, tr.Blocked) {
+			t.Errorf("read back: events %v, blocked %v; want %v, %v", back.Events, back.Blocked, tr.Events, tr.Blocked)
+		}
+	}
+}

@@ -27,6 +27,8 @@ package trace
 //	ok=false     the receive observed a closed channel (recv; ok=true is the default)
 //	delta=N      WaitGroup delta (wg-add; default 1)
 //	update=K     the atomic-rmw was an Add, And or Or (K: add, and, or)
+//	blocked=true the send or recv never happened: its goroutine was blocked
+//	             in it when the test ended (FlagBlocked, Trace.Blocked)
 //
 // The site and the keys may come in any order after the object. A comment
 // line "# truncated: <reason>" sets Trace.Truncated (the last one wins); a
@@ -228,7 +230,7 @@ func (d *textDecoder) parseLine(line []byte) (e Event, ok bool, err error) {
 	}
 
 	// Then the site and keys, in any order.
-	var seen [4]bool // cap, ok, delta, update
+	var seen [5]bool // cap, ok, delta, update, blocked
 	for ; s < len(line) && line[s] != '#'; s, i = nextField(line, i) {
 		f, col := line[s:i], s+1
 		switch {
@@ -297,7 +299,7 @@ func (d *textDecoder) intern(which int, name []byte, col int) (int32, error) {
 }
 
 // key parses a key=value field into e.
-func (d *textDecoder) key(e *Event, f []byte, col int, seen *[4]bool) error {
+func (d *textDecoder) key(e *Event, f []byte, col int, seen *[5]bool) error {
 	eq := bytes.IndexByte(f, '=')
 	k, v := string(f[:eq]), f[eq+1:]
 	vcol := col + eq + 1
@@ -312,8 +314,10 @@ func (d *textDecoder) key(e *Event, f []byte, col int, seen *[4]bool) error {
 		which, allowed = 2, e.Op.HasDelta()
 	case "update":
 		which, allowed = 3, e.Op == AtomicRMW
+	case "blocked":
+		which, allowed = 4, e.Op == Recv || e.Op == Send
 	default:
-		return d.errorf(col, "unknown key %s (want cap, ok, delta or update)", quote(k))
+		return d.errorf(col, "unknown key %s (want cap, ok, delta, update or blocked)", quote(k))
 	}
 	if !allowed {
 		return d.errorf(col, "key %q not allowed on %s", k, e.Op)
@@ -349,6 +353,11 @@ func (d *textDecoder) key(e *Event, f []byte, col int, seen *[4]bool) error {
 			return d.errorf(vcol, "bad update value %s: want add, and or or (with -unused or not)", quote(string(v)))
 		}
 		e.Flags |= fl
+	case "blocked":
+		if string(v) != "true" {
+			return d.errorf(vcol, "bad blocked value %s: want true", quote(string(v)))
+		}
+		e.Flags |= FlagBlocked
 	}
 	return nil
 }
@@ -474,6 +483,9 @@ func (e *textEncoder) Encode(ev Event, t *Tables) error {
 	if u := UpdateName(ev.Flags); u != "" {
 		b = append(b, " update="...)
 		b = append(b, u...)
+	}
+	if ev.Flags&FlagBlocked != 0 {
+		b = append(b, " blocked=true"...)
 	}
 	b = append(b, '\n')
 	e.line = b

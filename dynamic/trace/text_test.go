@@ -154,7 +154,7 @@ func TestTextErrors(t *testing.T) {
 		{"g send c cap=1 cap=2", `t.txt:1:16: duplicate key "cap"`},
 		{"g recv c ok=true ok=true", `t.txt:1:18: duplicate key "ok"`},
 		{"g wg-add w delta=1 delta=1", `t.txt:1:20: duplicate key "delta"`},
-		{"g read x foo=1", `t.txt:1:10: unknown key "foo" (want cap, ok, delta or update)`},
+		{"g read x foo=1", `t.txt:1:10: unknown key "foo" (want cap, ok, delta, update or blocked)`},
 		{"g read x =1", `t.txt:1:10: unknown key ""`},
 		{"g read x CAP=1", `t.txt:1:10: unknown key "CAP"`},
 		{"g read x @a.go:1 @b.go:2", `t.txt:1:18: more than one site`},

@@ -221,7 +221,7 @@ func RuleID(p *pattern.Pattern) string {
 
 // builtinOrder is the order of the built-in rules in a log.
 var builtinOrder = []string{"race", "av", "asv", "chan",
-	"deadlock/lock-order", "deadlock/rlock-writer", "deadlock/lost-signal", "deadlock/double-lock", "deadlock", "leak", "sync/wg-add-after-wait"}
+	"deadlock/lock-order", "deadlock/rlock-writer", "deadlock/lost-signal", "deadlock/double-lock", "deadlock", "leak", "leak/observed", "sync/wg-add-after-wait"}
 
 type ruleText struct{ name, short, full, help string }
 
@@ -256,6 +256,9 @@ var builtinRules = map[string]ruleText{
 	"deadlock": {"Deadlock", "Deadlock",
 		"Goroutines can block each other forever in a schedule a user-defined deadlock pattern describes.",
 		"A deadlock that a schedule reaches, matched by a user-defined pattern of kind deadlock. pecanvet predicted it from a recorded run of the test and replayed the schedule: the replay deadlocked, with the goroutines blocked where the message says. The code flow is that schedule."},
+	"leak/observed": {"ObservedGoroutineLeak", "Goroutine leak (observed)",
+		"The test's run ended with a goroutine it started blocked forever in a channel operation that nothing live can complete.",
+		"A goroutine leak that the recorded run itself showed (what goleak reports): when the test returned, a goroutine it started was blocked in a send or receive on a channel made by the function that started it, which used the channel only in a select whose other branch (a timeout, ctx.Done(), default) it took. No other goroutine holds the channel, so the operation never completes. A daemon waiting on a channel that a package-level variable or a long-lived value keeps reachable is not reported. pecanvet replayed the recorded order: the test returned with the goroutine blocked there. The code flow is that schedule. Fix: give the channel a buffer of one, or let the goroutine select on the same cancellation."},
 	"sync/wg-add-after-wait": {"WaitGroupAddAfterWait", "WaitGroup.Add after Wait",
 		"A WaitGroup's Add from 0 can run after a Wait it was meant to hold: the Wait returns at once and does not wait for that work.",
 		"A WaitGroup.Add after Wait: an Add that raises a WaitGroup's counter from 0 must happen before Wait (package sync), and nothing orders this one before it: typically the Add is inside the goroutine it counts. pecanvet predicted from a recorded run of the test the schedule that runs the Wait first, and replayed it: the Wait returned before the Add ran, so the waiter went on while the work was still to come. The code flow is that schedule. Fix: call Add before the go statement that starts the work (or use WaitGroup.Go)."},

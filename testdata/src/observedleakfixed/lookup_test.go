@@ -1,0 +1,24 @@
+package observedleakfixed
+
+import (
+	"testing"
+	"time"
+)
+
+func TestLookupTimeout(t *testing.T) {
+	slow := func(string) string {
+		time.Sleep(50 * time.Millisecond)
+		return "10.0.0.1"
+	}
+	if _, err := Lookup(slow, "db", time.Millisecond); err != errTimeout {
+		t.Errorf("Lookup = %v, want %v", err, errTimeout)
+	}
+}
+
+func TestWarm(t *testing.T) {
+	Warm("db")
+	Warm("cache")
+	for !Warmed("cache") {
+		time.Sleep(time.Millisecond)
+	}
+}
