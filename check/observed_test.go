@@ -12,10 +12,10 @@ import (
 	"github.com/pecanvet/pecanvet/replay"
 )
 
-// TestAbandoned checks which blocked operations count as abandoned: only
+// TestAbandonedChannel checks which blocked operations count as abandoned: only
 // one on a channel made in the function that started the goroutine,
 // which that function uses only in selects that escape for good.
-func TestAbandoned(t *testing.T) {
+func TestAbandonedChannel(t *testing.T) {
 	src := `package p
 
 import (
