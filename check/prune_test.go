@@ -9,6 +9,7 @@ import (
 	"math/rand"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -116,6 +117,83 @@ func TestSharesFailure(t *testing.T) {
 			t.Errorf("%+v taken as a failure within the prefix", v)
 		}
 	}
+}
+
+// TestSharesUnforked: under a deadlock at step k, the steps of a
+// goroutine that no step up to k forked do not matter (it never began);
+// those of one forked within the prefix do, and so does everything under
+// a divergence.
+func TestSharesUnforked(t *testing.T) {
+	fork := func(parent, child string) string { return parent + " fork " + child + " @f.go:1 n=1" }
+	// g1 forks g1.1 at step 1; stuck at step 3 (g1.1's read @z); g1 forks
+	// g1.2 later, and g1.2's steps hold the anomaly.
+	f := &trace.Schedule{Pattern: "race/WW", Anomaly: []int{5, 6}}
+	f.Steps = []trace.Step{
+		stepOfFork(fork("g1", "g1.1")), stepOf("g1 write @a"), stepOf("g1.1 read @z"),
+		stepOf("g1 write @b"), stepOfFork(fork("g1", "g1.2")), stepOf("g1.2 write @c"), stepOf("g1.2 read @d"),
+	}
+	with := func(tail ...trace.Step) *trace.Schedule {
+		s := &trace.Schedule{Pattern: "race/WW", Anomaly: []int{5, 6}}
+		s.Steps = append(append(s.Steps, f.Steps[:5]...), tail...)
+		return s
+	}
+	stuck := replay.Verdict{Verdict: replay.Deadlock, Step: 3, Message: "every goroutine waits; step 3 cannot come"}
+	cases := []struct {
+		name string
+		s    *trace.Schedule
+		v    replay.Verdict
+		want bool
+	}{
+		{"same", with(f.Steps[5:]...), stuck, true},
+		{"the unforked goroutine's steps differ", with(stepOf("g1.2 read @y"), stepOf("g1.2 write @c")), stuck, true},
+		{"a goroutine the unforked one forks", with(stepOf("g1.2 write @c"), stepOfFork(fork("g1.2", "g1.2.1")), stepOf("g1.2.1 read @d")), stuck, true},
+		{"a forked goroutine's next step differs", func() *trace.Schedule {
+			s := with(f.Steps[5:]...)
+			s.Steps[3] = stepOf("g1 write @x")
+			return s
+		}(), stuck, false},
+		{"a root given another step", with(append(slices.Clone(f.Steps[5:]), stepOf("g2 read @v"))...), stuck, true},
+		{"diverged: the unforked goroutine's steps count", with(stepOf("g1.2 read @y"), stepOf("g1.2 write @c")),
+			replay.Verdict{Verdict: replay.Diverged, Step: 3, Goroutine: "g1.1", Expected: "g1.1 read @z n=1", Actual: "g1.1 read @y n=1"}, false},
+	}
+	for i, c := range cases {
+		fp, sp := predOf(t, f, i%2 == 0), predOf(t, c.s, i%3 == 0)
+		if got := newFailure(0, fp, c.v).shares(sp.sig(c.v.Step)); got != c.want {
+			t.Errorf("%s: shares = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSharesChangedLine: a schedule file's "changed" line (the reads
+// that see another write) is no step: two predictions with the same steps
+// and other changed reads share a failure, and steps are counted without
+// it.
+func TestSharesChangedLine(t *testing.T) {
+	f := schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d")
+	f.Changed = []trace.Change{{Read: 3, Write: 1}}
+	s := schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d")
+	s.Changed = []trace.Change{{Read: 5, Write: 0, Ahead: true}}
+	fp, sp := predOf(t, f, true), predOf(t, s, true)
+	if !newFailure(0, fp, deadlock3).shares(sp.sig(deadlock3.Step)) {
+		t.Errorf("schedules differing only in their changed reads do not share a failure")
+	}
+	if g := fp.stepG(1); g != "g1" {
+		t.Errorf("stepG(1) = %q, want g1", g)
+	}
+	if from := fp.anomalyFrom(); from != 3 {
+		t.Errorf("anomalyFrom = %d, want 3", from)
+	}
+	n := 0
+	fp.eachStep(func([]int) {}, func(g, text []byte) bool { n++; return true })
+	if n != len(f.Steps) {
+		t.Errorf("eachStep: %d steps, want %d", n, len(f.Steps))
+	}
+}
+
+// stepOfFork parses "g fork child @site n=1".
+func stepOfFork(s string) trace.Step {
+	f := strings.Fields(s)
+	return trace.Step{G: f[0], Op: trace.Fork, Obj: f[2], Site: strings.TrimPrefix(f[3], "@"), N: 1}
 }
 
 var diverged3 = replay.Verdict{Verdict: replay.Diverged, Step: 3, Goroutine: "g1", Expected: "g1 read @z n=1", Actual: "g1 read @y n=1"}
