@@ -558,3 +558,117 @@ func (q *replayQueue) inferredVerdict(j *qItem, i *qItem) replay.Verdict {
 	v.Wall, v.Output, v.Trace = 0, "", ""
 	return v
 }
+
+// Deadlocks alike.
+//
+// A site combination recorded many times in one trace (a loop's
+// iterations, a hundred goroutines running one closure) gives as many
+// predictions, each with its own prefix. When the schedule needs an order
+// that something outside recorded operations forbids (a semaphore of an
+// uninstrumented package that serializes the two accesses, a mock clock
+// that a lock holder sleeps on until the test's goroutine advances it),
+// every instance deadlocks the same way, each after replaying its own
+// prefix: on puddle's TestPoolAcquireWithCancellableContext, 16 instances
+// of each of two combinations deadlocked with a goroutine in the
+// semaphore's select before its lock @pool.go:368, at 1 to 4 s a replay,
+// a third of the package's time. Once alikeRuns instances of a
+// combination in a trace deadlocked alike (alikeShape), its later
+// instances in that trace are not replayed: the hidden order is the
+// program's, not the instance's. That is symmetry, not proof, so it is
+// kept to deadlocks where a goroutine waits outside recorded operations,
+// and said in -v (Report.Alike).
+const alikeRuns = 2
+
+// AlikeRuns is alikeRuns, for what the CLI says.
+const AlikeRuns = alikeRuns
+
+// alikeShape is what two deadlocks of instances of one combination must
+// share to be alike: the stuck step's operation and site, and where the
+// goroutines not at a gate wait (without goroutine names or occurrence
+// counts, which differ between instances). ok is false for a verdict that
+// is no such deadlock: none where something waits outside recorded
+// operations ("only a timer or I/O could still wake"), or one found by
+// the stall bound (failedWithin).
+func alikeShape(p prediction, v replay.Verdict) (string, bool) {
+	if v.Verdict != replay.Deadlock || !failedWithin(v, p.len()) || !strings.Contains(v.Message, "only a timer or I/O could still wake") {
+		return "", false
+	}
+	text := ""
+	n := 0
+	p.eachStep(func([]int) {}, func(_, t []byte) bool {
+		if n++; n == v.Step {
+			text = string(t)
+			return false
+		}
+		return true
+	})
+	fs := strings.Fields(text)
+	if len(fs) < 2 {
+		return "", false
+	}
+	shape := fs[1]
+	for _, x := range fs[2:] {
+		if strings.HasPrefix(x, "@") {
+			shape += " " + x
+		}
+	}
+	var waits []string
+	for _, w := range v.Waiting {
+		if strings.Contains(w, " waits at ") {
+			continue // at a gate: its step, which differs between instances
+		}
+		if rest, ok := strings.CutPrefix(w, "goroutine "); ok {
+			if _, after, ok := strings.Cut(rest, ") "); ok {
+				w = after // "goroutine 12 (not instrumented) select at …"
+			}
+		} else if _, after, ok := strings.Cut(w, " "); ok {
+			w = after
+		}
+		if !slices.Contains(waits, w) {
+			waits = append(waits, w)
+		}
+	}
+	sort.Strings(waits)
+	return shape + " | " + strings.Join(waits, "; "), true
+}
+
+// alikeOf reports, for item i (q.mu held), whether alikeRuns earlier
+// instances of its combination in its trace deadlocked alike, as the
+// sequential order has their verdicts (an inferred one's is the failure
+// it shares); wait: that cannot be told yet, some of them not final.
+func (q *replayQueue) alikeOf(i int) (alike, wait bool) {
+	it := q.items[i]
+	count := map[string]int{}
+	done := 0
+	for _, j := range q.byKey[it.p.a.Key] {
+		if j >= i {
+			break
+		}
+		e := q.items[j]
+		if e.g != it.g || (e.state != pDone && e.state != pInferred) {
+			continue
+		}
+		done++
+		if !e.final {
+			wait = true
+			continue
+		}
+		if e.state == pDone && e.inferred == 0 && e.isDoomed {
+			continue
+		}
+		src := e
+		if e.inferred > 0 {
+			src = q.items[e.inferred-1]
+		}
+		if !src.shaped {
+			src.shape, src.hasShape = alikeShape(src.p, src.v)
+			src.shaped = true
+		}
+		if src.hasShape {
+			if count[src.shape]++; count[src.shape] >= alikeRuns {
+				return true, false
+			}
+		}
+	}
+	return false, wait && done >= alikeRuns
+}

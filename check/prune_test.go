@@ -447,3 +447,57 @@ func TestPrefixSums(t *testing.T) {
 		t.Errorf("at 2: %x %q, %x %q (want equal sums, other next goroutines); sums at 3: %x, %x (want different)", sa[2].sum, sa[2].next, sb[2].sum, sb[2].next, sa[3].sum, sb[3].sum)
 	}
 }
+
+// TestReplayQueueAlike: once alikeRuns instances of a combination in a
+// trace deadlocked alike with a goroutine waiting outside recorded
+// operations (each after its own prefix), its later instances are not
+// replayed; instances that deadlock otherwise, another combination's, and
+// deadlocks where nothing waits outside are.
+func TestReplayQueueAlike(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func() { runReplay = replayRetrying }()
+	pats, _ := pattern.Builtin("race")
+	// Instance k of a combination: k steps of g1 before the stuck step of
+	// g2 (its lock @m), so that no two share a prefix.
+	inst := func(key string, k int, stuck string) prediction {
+		steps := make([]string, 0, k+3)
+		for n := 0; n < k; n++ {
+			steps = append(steps, "g1 write @a")
+		}
+		steps = append(steps, stuck, "g1 read @z"+key, "g2 write @c") // (schedules of two keys differ)
+		p := predOf(t, schedOf([]int{k + 1, k + 2}, steps...), k%2 == 0)
+		p.a = predict.Anomaly{Pattern: pats[0], Key: key, Sites: []string{key}}
+		return p
+	}
+	var preds []prediction
+	for k := 1; k <= 5; k++ {
+		preds = append(preds, inst("A", k, "g2 lock @m")) // alike: 2 replayed, 3 not
+	}
+	for k := 1; k <= 3; k++ {
+		preds = append(preds, inst("B", k, "g2 lock @m")) // alike, but waiting at a gate only: all replayed
+	}
+	preds = append(preds, inst("C", 1, "g2 lock @m"), inst("C", 2, "g2 lock @n"), inst("C", 3, "g2 lock @m"), inst("C", 4, "g2 lock @n")) // two shapes: C4 not replayed (C1 and C3 alike)
+	runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+		k := p.len() - 2
+		v := replay.Verdict{Verdict: replay.Deadlock, Step: k, Waiting: []string{"g1 waits at g1 read @z" + p.a.Key + " n=1"}}
+		if p.a.Key == "B" {
+			v.Message = fmt.Sprintf("every goroutine waits; step %d cannot come", k)
+			return v
+		}
+		v.Waiting = append(v.Waiting, fmt.Sprintf("g2.%d select at sem.go:60", k), "g3 chan receive at main.go:14")
+		v.Message = fmt.Sprintf("every goroutine waits (for 100ms; only a timer or I/O could still wake g2 select at sem.go:60); step %d cannot come", k)
+		return v
+	}
+	rep, seen := &Report{}, map[string]bool{}
+	q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), Options{}, seen)
+	q.add("T", &trace.Trace{}, preds, t.TempDir(), 100, replay.Options{})
+	q.wait()
+	r := q.finish(seen, rep)[0]
+	n := map[string]int{}
+	for _, f := range rep.Findings {
+		n[f.Anomaly.Key]++
+	}
+	if n["A"] != 2 || n["B"] != 3 || n["C"] != 3 || r.alike != 4 || r.skipped != 0 {
+		t.Errorf("replayed A %d, B %d, C %d (want 2, 3, 3); %d alike (want 4), %d skipped", n["A"], n["B"], n["C"], r.alike, r.skipped)
+	}
+}

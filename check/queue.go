@@ -333,7 +333,13 @@ type qItem struct {
 	provedSkip bool // skipped because an earlier instance proved its combination
 	doomsTried int  // of its group's dooms
 	isDoomed   bool
-	idx        int // in q.items
+	// alike: not replayed, alikeRuns earlier instances of its
+	// combination having deadlocked alike (alikeOf).
+	alike bool
+	// shape: of its replay's verdict, once read (alikeShape).
+	shape            string
+	shaped, hasShape bool
+	idx              int // in q.items
 	// inferred: 1 + the item whose failure it shares (failure), if any.
 	// It takes no place among the trace's replays, whether or not it was
 	// replayed meanwhile (it started before that replay was final), and
@@ -499,6 +505,12 @@ func (q *replayQueue) pump() {
 					case q.doomed(i):
 						it.state, changed = pDoomed, true
 					default:
+						if alike, wait := q.alikeOf(i); wait {
+							break // the earlier instances' verdicts are not final
+						} else if alike {
+							it.state, it.alike, changed = pDoomed, true, true
+							break
+						}
 						switch q.sameReplayed(i) {
 						case -1:
 							// wait for the earlier items with the same steps
@@ -911,6 +923,7 @@ type qResult struct {
 	found    int       // reproduced, or skipped because an earlier instance was
 	skipped  int       // needed but not replayed (MaxReplays, budget)
 	doomed   int       // not replayed: an earlier replay's doom covers them
+	alike    int       // not replayed: earlier instances of their combination deadlocked alike (alikeOf)
 	inferred int       // of findings: not replayed (or not counted), sharing an earlier replay's failure (Finding.Inferred)
 	shareCut bool      // some were not replayed for the trace's share of the budget
 	lateCut  bool      // some were not replayed for the package's budget
@@ -954,7 +967,11 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 			case pDropped, pNeeded, pOpen:
 				r.skipped++
 			case pDoomed:
-				r.doomed++
+				if it.alike {
+					r.alike++
+				} else {
+					r.doomed++
+				}
 			case pInferred:
 				s, _ := it.p.schedule(false)
 				f := Finding{Package: q.pkg, Test: g.test, Anomaly: it.p.a, Schedule: s, Verdict: q.inferredVerdict(q.items[it.inferred-1], it), Goroutines: it.gs, Objects: it.objs, pred: predID(it.p), unordered: it.p.unordered, Inferred: true}
