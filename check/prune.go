@@ -590,7 +590,7 @@ const AlikeRuns = alikeRuns
 // operations ("only a timer or I/O could still wake"), or one found by
 // the stall bound (failedWithin).
 func alikeShape(p prediction, v replay.Verdict) (string, bool) {
-	if v.Verdict != replay.Deadlock || !failedWithin(v, p.len()) || !strings.Contains(v.Message, "only a timer or I/O could still wake") {
+	if v.Verdict != replay.Deadlock || !failedWithin(v, p.len()) || !strings.Contains(v.Message, quietWake) {
 		return "", false
 	}
 	text := ""

@@ -200,6 +200,11 @@ func (q *replayQueue) workCut(g *qGroup, lo, hi, gLo, gHi int64) int {
 		return cutNet
 	case q.limit > 0 && g.before+lo >= q.limit:
 		return cutLate
+	case q.share > 0 && gLo >= q.share && q.limit > 0 && g.before+hi >= q.limit:
+		// Over its share, and maybe over the package's budget once the
+		// replays before it are final: which of the two cut it (what the
+		// note says) waits for them.
+		return cutMaybe
 	case q.share > 0 && gLo >= q.share:
 		return cutShare
 	case q.limit > 0 && g.before+hi >= q.limit, q.share > 0 && gHi >= q.share:
@@ -221,12 +226,12 @@ func (q *replayQueue) itemCharge(i int) (lo, hi int64) {
 		if it.permit || it.state != pRunning && q.mayExplore(it) {
 			runs = exploreRuns
 		}
-		return 0, it.cost * runs
+		return 0, it.cost*runs + quietUnits
 	case pDone:
 		if it.inferred > 0 || q.doomed(i) {
 			return 0, 0
 		}
-		c := it.cost * int64(1+it.confirms)
+		c := it.cost*int64(1+it.confirms) + quietCharge(it.v)
 		if it.final {
 			return c, c
 		}
@@ -234,6 +239,20 @@ func (q *replayQueue) itemCharge(i int) (lo, hi int64) {
 	}
 	return 0, 0
 }
+
+// quietCharge is what replay verdict v charges beside its replay's
+// cost: quietUnits for a deadlock judged by the quiet bound (what waits
+// outside recorded operations had that long to move), else nothing.
+func quietCharge(v replay.Verdict) int64 {
+	if v.Verdict == replay.Deadlock && strings.Contains(v.Message, quietWake) {
+		return quietUnits
+	}
+	return 0
+}
+
+// quietWake is in the message of a deadlock verdict judged by the quiet
+// bound (dynamic/rt's quiescent).
+const quietWake = "only a timer or I/O could still wake"
 
 // mayExplore reports whether item it's replay could get an exploration
 // permit (q.mu held).
@@ -251,7 +270,7 @@ func (q *replayQueue) capHi(g *qGroup, hi int64) int64 {
 	}
 	most := int64(0)
 	for i := g.first; i < g.first+g.n; i++ {
-		most = max(most, q.items[i].cost*exploreRuns)
+		most = max(most, q.items[i].cost*exploreRuns+quietUnits)
 	}
 	return min(hi, q.share+most)
 }
