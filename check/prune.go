@@ -585,7 +585,9 @@ const AlikeRuns = alikeRuns
 // alikeShape is what two deadlocks of instances of one combination must
 // share to be alike: the stuck step's operation and site, and where the
 // goroutines not at a gate wait (without goroutine names or occurrence
-// counts, which differ between instances). ok is false for a verdict that
+// counts, which differ between instances); only where the stuck step's
+// goroutine waits when that is outside recorded operations
+// (Verdict.Outside). ok is false for a verdict that
 // is no such deadlock: none where something waits outside recorded
 // operations ("only a timer or I/O could still wake"), or one found by
 // the stall bound (failedWithin).
@@ -616,6 +618,13 @@ func alikeShape(p prediction, v replay.Verdict) (string, bool) {
 	for _, w := range v.Waiting {
 		if strings.Contains(w, " waits at ") {
 			continue // at a gate: its step, which differs between instances
+		}
+		if v.Outside && !strings.HasPrefix(w, fs[0]+" ") {
+			// The stuck step's goroutine waits outside recorded
+			// operations itself: where it waits is the shape, whatever
+			// the others do (on puddle's TestStress, goroutines in the
+			// pool's selects at other lines each time).
+			continue
 		}
 		if rest, ok := strings.CutPrefix(w, "goroutine "); ok {
 			if _, after, ok := strings.Cut(rest, ") "); ok {
