@@ -401,6 +401,14 @@ func TestSigFile(t *testing.T) {
 			if got.ok != want.ok || got.prefix != want.prefix || got.owners != want.owners || !maps.Equal(got.next, want.next) {
 				t.Errorf("k=%d: from the file %+v, in memory %+v", k, got, want)
 			}
+			// With the prefix's sum known (infer), the same but for the
+			// forks, which it does not read.
+			for _, p := range []prediction{mem, file} {
+				after := p.sigAfter(k, want.prefix)
+				if after.ok != want.ok || after.prefix != want.prefix || after.owners != want.owners || !maps.Equal(after.next, want.next) {
+					t.Errorf("k=%d: sigAfter %+v, sig %+v", k, after, want)
+				}
+			}
 		}
 	}
 }
