@@ -130,7 +130,7 @@ func (p prediction) eachStepG(f func(g string) bool) {
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
 	for sc.Scan() {
 		l := sc.Text()
-		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "anomaly ") || strings.HasPrefix(l, "build ") {
+		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "anomaly ") || strings.HasPrefix(l, "build ") || strings.HasPrefix(l, "changed ") {
 			continue
 		}
 		g, _, _ := strings.Cut(l, " ")
@@ -168,7 +168,11 @@ func (p prediction) eachStep(anomaly func(at []int), f func(g, text []byte) bool
 	told := false
 	for sc.Scan() {
 		l := sc.Bytes()
-		if len(l) == 0 || l[0] == '#' || bytes.HasPrefix(l, []byte("build ")) {
+		// (A "changed" line lists the reads that see another write:
+		// read as a step, it put the prediction's own numbers in every
+		// prefix, and no failure or doom was ever shared between two
+		// predictions that had one.)
+		if len(l) == 0 || l[0] == '#' || bytes.HasPrefix(l, []byte("build ")) || bytes.HasPrefix(l, []byte("changed ")) {
 			continue
 		}
 		if rest, ok := bytes.CutPrefix(l, []byte("anomaly ")); ok {

@@ -237,6 +237,10 @@ type Report struct {
 	// Doomed counts the predictions not replayed because an earlier replay
 	// of their trace deadlocked where they would (see doom).
 	Doomed int
+	// Alike counts the predictions not replayed because earlier instances
+	// of their site combination in their trace deadlocked alike (see
+	// alikeRuns).
+	Alike int
 	// Folded counts the goroutine assignments the searches folded onto one
 	// representative per combination of sites and start sites
 	// (search.Stats.Folded).

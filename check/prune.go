@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"hash"
@@ -297,10 +298,26 @@ type prefixSig struct {
 	prefix [sha256.Size]byte
 	next   map[string]string
 	owners string // goroutines owning anomaly steps, sorted
+	// forked: the goroutines forked within the first k steps. A
+	// goroutine forked by a later step (or never) cannot begin before a
+	// deadlock at step k: its parent waits at a gate before the fork, or
+	// is not forked itself (shares).
+	forked map[string]bool
 }
 
 // sig reads p's prefixSig for a failure at step k (from 1).
-func (p prediction) sig(k int) prefixSig {
+func (p prediction) sig(k int) prefixSig { return p.sigOf(k, nil) }
+
+// sigAfter is sig for a prediction whose first k steps are known to sum
+// to prefix (prefixSums): they are not hashed again, and their forks are
+// not read (shares reads the failure's). infer reads one for every
+// prediction whose prefix is a failure's: on go-deadlock, hashing and
+// splitting those prefixes again was a quarter of the check's CPU.
+func (p prediction) sigAfter(k int, prefix [sha256.Size]byte) prefixSig {
+	return p.sigOf(k, &prefix)
+}
+
+func (p prediction) sigOf(k int, known *[sha256.Size]byte) prefixSig {
 	var sg prefixSig
 	var at []int
 	h := sha256.New()
@@ -324,17 +341,44 @@ func (p prediction) sig(k int) prefixSig {
 				owners[string(g)] = true
 			}
 		}
-		if n < k {
+		switch {
+		case n >= k:
+			if _, ok := sg.next[string(g)]; !ok {
+				sg.next[string(g)] = string(text)
+			}
+		case known == nil:
 			h.Write(text)
 			h.Write([]byte{'\n'})
-		} else if _, ok := sg.next[string(g)]; !ok {
-			sg.next[string(g)] = string(text)
+			if child, ok := forkOf(text); ok {
+				if sg.forked == nil {
+					sg.forked = map[string]bool{}
+				}
+				sg.forked[child] = true
+			}
 		}
 		n++
 		return true
 	})
 	sg.finish(h, owners, at, n, k)
+	if known != nil {
+		sg.prefix = *known
+	}
 	return sg
+}
+
+// forkOf returns the child of a fork step's text ("g1 fork g1.1 @a.go:3
+// n=1").
+func forkOf(text []byte) (string, bool) {
+	_, rest, ok := bytes.Cut(text, []byte(" "))
+	if !ok {
+		return "", false
+	}
+	rest, ok = bytes.CutPrefix(rest, []byte("fork "))
+	if !ok {
+		return "", false
+	}
+	child, _, _ := bytes.Cut(rest, []byte(" "))
+	return string(child), len(child) > 0
 }
 
 // prefixSum is the sum of a schedule's first k steps, as prefixSig's
@@ -447,19 +491,22 @@ func (f failure) shares(s prefixSig) bool {
 	if !f.deadlock && f.sig.owners != s.owners {
 		return false
 	}
+	// Under a deadlock, a goroutine not forked within the prefix (the
+	// same in both) never began, in f or in s: its steps do not matter.
+	// ratelimit's TestMaxSlack: 100 replays deadlocked at step 284, in the
+	// subtest of its first limiter, each schedule's next steps differing
+	// only in the goroutines of a later subtest, where the anomaly was.
+	unforked := func(g string) bool { return f.deadlock && !isRoot(g) && !f.sig.forked[g] }
 	for g, t := range f.sig.next {
-		if s.next[g] != t {
+		if s.next[g] != t && !unforked(g) {
 			return false
 		}
 	}
-	if len(s.next) == len(f.sig.next) {
-		return true
-	}
 	if !f.deadlock {
-		return false
+		return len(s.next) == len(f.sig.next)
 	}
 	for g, t := range s.next {
-		if _, ok := f.sig.next[g]; ok {
+		if _, ok := f.sig.next[g]; ok || unforked(g) {
 			continue
 		}
 		if w, ok := f.waits[g]; ok && w != stepNoObj(t) {
@@ -510,7 +557,7 @@ func (q *replayQueue) infer(i int) bool {
 		}
 		sg, ok := it.sigs[f.k]
 		if !ok {
-			sg = it.p.sig(f.k)
+			sg = it.p.sigAfter(f.k, f.sig.prefix) // (the same as it.sums[f.k].sum)
 			if it.sigs == nil {
 				it.sigs = map[int]prefixSig{}
 			}
@@ -532,4 +579,127 @@ func (q *replayQueue) inferredVerdict(j *qItem, i *qItem) replay.Verdict {
 	v.Message = fmt.Sprintf("same prefix as replay %d, which failed at step %d: %s", j.n(), v.Step, v.Message)
 	v.Wall, v.Output, v.Trace = 0, "", ""
 	return v
+}
+
+// Deadlocks alike.
+//
+// A site combination recorded many times in one trace (a loop's
+// iterations, a hundred goroutines running one closure) gives as many
+// predictions, each with its own prefix. When the schedule needs an order
+// that something outside recorded operations forbids (a semaphore of an
+// uninstrumented package that serializes the two accesses, a mock clock
+// that a lock holder sleeps on until the test's goroutine advances it),
+// every instance deadlocks the same way, each after replaying its own
+// prefix: on puddle's TestPoolAcquireWithCancellableContext, 16 instances
+// of each of two combinations deadlocked with a goroutine in the
+// semaphore's select before its lock @pool.go:368, at 1 to 4 s a replay,
+// a third of the package's time. Once alikeRuns instances of a
+// combination in a trace deadlocked alike (alikeShape), its later
+// instances in that trace are not replayed: the hidden order is the
+// program's, not the instance's. That is symmetry, not proof, so it is
+// kept to deadlocks where a goroutine waits outside recorded operations,
+// and said in -v (Report.Alike).
+const alikeRuns = 2
+
+// AlikeRuns is alikeRuns, for what the CLI says.
+const AlikeRuns = alikeRuns
+
+// alikeShape is what two deadlocks of instances of one combination must
+// share to be alike: the stuck step's operation and site, and where the
+// goroutines not at a gate wait (without goroutine names or occurrence
+// counts, which differ between instances); only where the stuck step's
+// goroutine waits when that is outside recorded operations
+// (Verdict.Outside). ok is false for a verdict that
+// is no such deadlock: none where something waits outside recorded
+// operations ("only a timer or I/O could still wake"), or one found by
+// the stall bound (failedWithin).
+func alikeShape(p prediction, v replay.Verdict) (string, bool) {
+	if v.Verdict != replay.Deadlock || !failedWithin(v, p.len()) || !strings.Contains(v.Message, quietWake) {
+		return "", false
+	}
+	text := ""
+	n := 0
+	p.eachStep(func([]int) {}, func(_, t []byte) bool {
+		if n++; n == v.Step {
+			text = string(t)
+			return false
+		}
+		return true
+	})
+	fs := strings.Fields(text)
+	if len(fs) < 2 {
+		return "", false
+	}
+	shape := fs[1]
+	for _, x := range fs[2:] {
+		if strings.HasPrefix(x, "@") {
+			shape += " " + x
+		}
+	}
+	var waits []string
+	for _, w := range v.Waiting {
+		if strings.Contains(w, " waits at ") {
+			continue // at a gate: its step, which differs between instances
+		}
+		if v.Outside && !strings.HasPrefix(w, fs[0]+" ") {
+			// The stuck step's goroutine waits outside recorded
+			// operations itself: where it waits is the shape, whatever
+			// the others do (on puddle's TestStress, goroutines in the
+			// pool's selects at other lines each time).
+			continue
+		}
+		if rest, ok := strings.CutPrefix(w, "goroutine "); ok {
+			if _, after, ok := strings.Cut(rest, ") "); ok {
+				w = after // "goroutine 12 (not instrumented) select at …"
+			}
+		} else if _, after, ok := strings.Cut(w, " "); ok {
+			w = after
+		}
+		if !slices.Contains(waits, w) {
+			waits = append(waits, w)
+		}
+	}
+	sort.Strings(waits)
+	return shape + " | " + strings.Join(waits, "; "), true
+}
+
+// alikeOf reports, for item i (q.mu held), whether alikeRuns earlier
+// instances of its combination in its trace deadlocked alike, as the
+// sequential order has their verdicts (an inferred one's is the failure
+// it shares); wait: that cannot be told yet, some of them not final.
+func (q *replayQueue) alikeOf(i int) (alike, wait bool) {
+	it := q.items[i]
+	count := map[string]int{}
+	done := 0
+	for _, j := range q.byKey[it.p.a.Key] {
+		if j >= i {
+			break
+		}
+		e := q.items[j]
+		if e.g != it.g || (e.state != pDone && e.state != pInferred) {
+			continue
+		}
+		done++
+		if !e.final {
+			wait = true
+			continue
+		}
+		if e.state == pDone && e.inferred == 0 && e.isDoomed {
+			continue
+		}
+		src := e
+		if e.inferred > 0 {
+			src = q.items[e.inferred-1]
+		}
+		if !src.shaped {
+			src.shape, src.hasShape = alikeShape(src.p, src.v)
+			src.shaped = true
+		}
+		if src.hasShape {
+			if count[src.shape]++; count[src.shape] >= alikeRuns {
+				return true, false
+			}
+		}
+	}
+	return false, wait && done >= alikeRuns
 }

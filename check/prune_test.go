@@ -9,6 +9,7 @@ import (
 	"math/rand"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -116,6 +117,83 @@ func TestSharesFailure(t *testing.T) {
 			t.Errorf("%+v taken as a failure within the prefix", v)
 		}
 	}
+}
+
+// TestSharesUnforked: under a deadlock at step k, the steps of a
+// goroutine that no step up to k forked do not matter (it never began);
+// those of one forked within the prefix do, and so does everything under
+// a divergence.
+func TestSharesUnforked(t *testing.T) {
+	fork := func(parent, child string) string { return parent + " fork " + child + " @f.go:1 n=1" }
+	// g1 forks g1.1 at step 1; stuck at step 3 (g1.1's read @z); g1 forks
+	// g1.2 later, and g1.2's steps hold the anomaly.
+	f := &trace.Schedule{Pattern: "race/WW", Anomaly: []int{5, 6}}
+	f.Steps = []trace.Step{
+		stepOfFork(fork("g1", "g1.1")), stepOf("g1 write @a"), stepOf("g1.1 read @z"),
+		stepOf("g1 write @b"), stepOfFork(fork("g1", "g1.2")), stepOf("g1.2 write @c"), stepOf("g1.2 read @d"),
+	}
+	with := func(tail ...trace.Step) *trace.Schedule {
+		s := &trace.Schedule{Pattern: "race/WW", Anomaly: []int{5, 6}}
+		s.Steps = append(append(s.Steps, f.Steps[:5]...), tail...)
+		return s
+	}
+	stuck := replay.Verdict{Verdict: replay.Deadlock, Step: 3, Message: "every goroutine waits; step 3 cannot come"}
+	cases := []struct {
+		name string
+		s    *trace.Schedule
+		v    replay.Verdict
+		want bool
+	}{
+		{"same", with(f.Steps[5:]...), stuck, true},
+		{"the unforked goroutine's steps differ", with(stepOf("g1.2 read @y"), stepOf("g1.2 write @c")), stuck, true},
+		{"a goroutine the unforked one forks", with(stepOf("g1.2 write @c"), stepOfFork(fork("g1.2", "g1.2.1")), stepOf("g1.2.1 read @d")), stuck, true},
+		{"a forked goroutine's next step differs", func() *trace.Schedule {
+			s := with(f.Steps[5:]...)
+			s.Steps[3] = stepOf("g1 write @x")
+			return s
+		}(), stuck, false},
+		{"a root given another step", with(append(slices.Clone(f.Steps[5:]), stepOf("g2 read @v"))...), stuck, true},
+		{"diverged: the unforked goroutine's steps count", with(stepOf("g1.2 read @y"), stepOf("g1.2 write @c")),
+			replay.Verdict{Verdict: replay.Diverged, Step: 3, Goroutine: "g1.1", Expected: "g1.1 read @z n=1", Actual: "g1.1 read @y n=1"}, false},
+	}
+	for i, c := range cases {
+		fp, sp := predOf(t, f, i%2 == 0), predOf(t, c.s, i%3 == 0)
+		if got := newFailure(0, fp, c.v).shares(sp.sig(c.v.Step)); got != c.want {
+			t.Errorf("%s: shares = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSharesChangedLine: a schedule file's "changed" line (the reads
+// that see another write) is no step: two predictions with the same steps
+// and other changed reads share a failure, and steps are counted without
+// it.
+func TestSharesChangedLine(t *testing.T) {
+	f := schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d")
+	f.Changed = []trace.Change{{Read: 3, Write: 1}}
+	s := schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g4 read @d")
+	s.Changed = []trace.Change{{Read: 5, Write: 0, Ahead: true}}
+	fp, sp := predOf(t, f, true), predOf(t, s, true)
+	if !newFailure(0, fp, deadlock3).shares(sp.sig(deadlock3.Step)) {
+		t.Errorf("schedules differing only in their changed reads do not share a failure")
+	}
+	if g := fp.stepG(1); g != "g1" {
+		t.Errorf("stepG(1) = %q, want g1", g)
+	}
+	if from := fp.anomalyFrom(); from != 3 {
+		t.Errorf("anomalyFrom = %d, want 3", from)
+	}
+	n := 0
+	fp.eachStep(func([]int) {}, func(g, text []byte) bool { n++; return true })
+	if n != len(f.Steps) {
+		t.Errorf("eachStep: %d steps, want %d", n, len(f.Steps))
+	}
+}
+
+// stepOfFork parses "g fork child @site n=1".
+func stepOfFork(s string) trace.Step {
+	f := strings.Fields(s)
+	return trace.Step{G: f[0], Op: trace.Fork, Obj: f[2], Site: strings.TrimPrefix(f[3], "@"), N: 1}
 }
 
 var diverged3 = replay.Verdict{Verdict: replay.Diverged, Step: 3, Goroutine: "g1", Expected: "g1 read @z n=1", Actual: "g1 read @y n=1"}
@@ -323,6 +401,14 @@ func TestSigFile(t *testing.T) {
 			if got.ok != want.ok || got.prefix != want.prefix || got.owners != want.owners || !maps.Equal(got.next, want.next) {
 				t.Errorf("k=%d: from the file %+v, in memory %+v", k, got, want)
 			}
+			// With the prefix's sum known (infer), the same but for the
+			// forks, which it does not read.
+			for _, p := range []prediction{mem, file} {
+				after := p.sigAfter(k, want.prefix)
+				if after.ok != want.ok || after.prefix != want.prefix || after.owners != want.owners || !maps.Equal(after.next, want.next) {
+					t.Errorf("k=%d: sigAfter %+v, sig %+v", k, after, want)
+				}
+			}
 		}
 	}
 }
@@ -367,5 +453,67 @@ func TestPrefixSums(t *testing.T) {
 	sa, sb := a.prefixSums([]int{2, 3}), b.prefixSums([]int{2, 3})
 	if sa[2].sum != sb[2].sum || sa[2].next == sb[2].next || sa[3].sum == sb[3].sum {
 		t.Errorf("at 2: %x %q, %x %q (want equal sums, other next goroutines); sums at 3: %x, %x (want different)", sa[2].sum, sa[2].next, sb[2].sum, sb[2].next, sa[3].sum, sb[3].sum)
+	}
+}
+
+// TestReplayQueueAlike: once alikeRuns instances of a combination in a
+// trace deadlocked alike with a goroutine waiting outside recorded
+// operations (each after its own prefix), its later instances are not
+// replayed; instances that deadlock otherwise, another combination's, and
+// deadlocks where nothing waits outside are.
+func TestReplayQueueAlike(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func() { runReplay = replayRetrying }()
+	pats, _ := pattern.Builtin("race")
+	// Instance k of a combination: k steps of g1 before the stuck step of
+	// g2 (its lock @m), so that no two share a prefix.
+	inst := func(key string, k int, stuck string) prediction {
+		steps := make([]string, 0, k+3)
+		for n := 0; n < k; n++ {
+			steps = append(steps, "g1 write @a")
+		}
+		steps = append(steps, stuck, "g1 read @z"+key, "g2 write @c") // (schedules of two keys differ)
+		p := predOf(t, schedOf([]int{k + 1, k + 2}, steps...), k%2 == 0)
+		p.a = predict.Anomaly{Pattern: pats[0], Key: key, Sites: []string{key}}
+		return p
+	}
+	var preds []prediction
+	for k := 1; k <= 5; k++ {
+		preds = append(preds, inst("A", k, "g2 lock @m")) // alike: 2 replayed, 3 not
+	}
+	for k := 1; k <= 3; k++ {
+		preds = append(preds, inst("B", k, "g2 lock @m")) // alike, but waiting at a gate only: all replayed
+	}
+	preds = append(preds, inst("C", 1, "g2 lock @m"), inst("C", 2, "g2 lock @n"), inst("C", 3, "g2 lock @m"), inst("C", 4, "g2 lock @n")) // two shapes: C4 not replayed (C1 and C3 alike)
+	for k := 1; k <= 4; k++ {
+		preds = append(preds, inst("D", k, "g2 lock @m")) // g2 itself waits outside, the others elsewhere each time: 2 replayed
+	}
+	runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+		k := p.len() - 2
+		v := replay.Verdict{Verdict: replay.Deadlock, Step: k, Waiting: []string{"g1 waits at g1 read @z" + p.a.Key + " n=1"}}
+		if p.a.Key == "B" {
+			v.Message = fmt.Sprintf("every goroutine waits; step %d cannot come", k)
+			return v
+		}
+		if p.a.Key == "D" {
+			v.Outside = true
+			v.Waiting = append(v.Waiting, "g2 select at sem.go:60", fmt.Sprintf("g3 select at pool.go:%d", k))
+		} else {
+			v.Waiting = append(v.Waiting, fmt.Sprintf("g2.%d select at sem.go:60", k), "g3 chan receive at main.go:14")
+		}
+		v.Message = fmt.Sprintf("every goroutine waits (for 100ms; only a timer or I/O could still wake g2 select at sem.go:60); step %d cannot come", k)
+		return v
+	}
+	rep, seen := &Report{}, map[string]bool{}
+	q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), Options{}, seen)
+	q.add("T", &trace.Trace{}, preds, t.TempDir(), 100, replay.Options{})
+	q.wait()
+	r := q.finish(seen, rep)[0]
+	n := map[string]int{}
+	for _, f := range rep.Findings {
+		n[f.Anomaly.Key]++
+	}
+	if n["A"] != 2 || n["B"] != 3 || n["C"] != 3 || n["D"] != 2 || r.alike != 6 || r.skipped != 0 {
+		t.Errorf("replayed A %d, B %d, C %d, D %d (want 2, 3, 3, 2); %d alike (want 6), %d skipped", n["A"], n["B"], n["C"], n["D"], r.alike, r.skipped)
 	}
 }

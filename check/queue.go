@@ -200,6 +200,11 @@ func (q *replayQueue) workCut(g *qGroup, lo, hi, gLo, gHi int64) int {
 		return cutNet
 	case q.limit > 0 && g.before+lo >= q.limit:
 		return cutLate
+	case q.share > 0 && gLo >= q.share && q.limit > 0 && g.before+hi >= q.limit:
+		// Over its share, and maybe over the package's budget once the
+		// replays before it are final: which of the two cut it (what the
+		// note says) waits for them.
+		return cutMaybe
 	case q.share > 0 && gLo >= q.share:
 		return cutShare
 	case q.limit > 0 && g.before+hi >= q.limit, q.share > 0 && gHi >= q.share:
@@ -221,12 +226,12 @@ func (q *replayQueue) itemCharge(i int) (lo, hi int64) {
 		if it.permit || it.state != pRunning && q.mayExplore(it) {
 			runs = exploreRuns
 		}
-		return 0, it.cost * runs
+		return 0, it.cost*runs + quietUnits
 	case pDone:
 		if it.inferred > 0 || q.doomed(i) {
 			return 0, 0
 		}
-		c := it.cost * int64(1+it.confirms)
+		c := it.cost*int64(1+it.confirms) + quietCharge(it.v)
 		if it.final {
 			return c, c
 		}
@@ -234,6 +239,20 @@ func (q *replayQueue) itemCharge(i int) (lo, hi int64) {
 	}
 	return 0, 0
 }
+
+// quietCharge is what replay verdict v charges beside its replay's
+// cost: quietUnits for a deadlock judged by the quiet bound (what waits
+// outside recorded operations had that long to move), else nothing.
+func quietCharge(v replay.Verdict) int64 {
+	if v.Verdict == replay.Deadlock && strings.Contains(v.Message, quietWake) {
+		return quietUnits
+	}
+	return 0
+}
+
+// quietWake is in the message of a deadlock verdict judged by the quiet
+// bound (dynamic/rt's quiescent).
+const quietWake = "only a timer or I/O could still wake"
 
 // mayExplore reports whether item it's replay could get an exploration
 // permit (q.mu held).
@@ -251,7 +270,7 @@ func (q *replayQueue) capHi(g *qGroup, hi int64) int64 {
 	}
 	most := int64(0)
 	for i := g.first; i < g.first+g.n; i++ {
-		most = max(most, q.items[i].cost*exploreRuns)
+		most = max(most, q.items[i].cost*exploreRuns+quietUnits)
 	}
 	return min(hi, q.share+most)
 }
@@ -333,7 +352,13 @@ type qItem struct {
 	provedSkip bool // skipped because an earlier instance proved its combination
 	doomsTried int  // of its group's dooms
 	isDoomed   bool
-	idx        int // in q.items
+	// alike: not replayed, alikeRuns earlier instances of its
+	// combination having deadlocked alike (alikeOf).
+	alike bool
+	// shape: of its replay's verdict, once read (alikeShape).
+	shape            string
+	shaped, hasShape bool
+	idx              int // in q.items
 	// inferred: 1 + the item whose failure it shares (failure), if any.
 	// It takes no place among the trace's replays, whether or not it was
 	// replayed meanwhile (it started before that replay was final), and
@@ -499,6 +524,12 @@ func (q *replayQueue) pump() {
 					case q.doomed(i):
 						it.state, changed = pDoomed, true
 					default:
+						if alike, wait := q.alikeOf(i); wait {
+							break // the earlier instances' verdicts are not final
+						} else if alike {
+							it.state, it.alike, changed = pDoomed, true, true
+							break
+						}
 						switch q.sameReplayed(i) {
 						case -1:
 							// wait for the earlier items with the same steps
@@ -911,6 +942,7 @@ type qResult struct {
 	found    int       // reproduced, or skipped because an earlier instance was
 	skipped  int       // needed but not replayed (MaxReplays, budget)
 	doomed   int       // not replayed: an earlier replay's doom covers them
+	alike    int       // not replayed: earlier instances of their combination deadlocked alike (alikeOf)
 	inferred int       // of findings: not replayed (or not counted), sharing an earlier replay's failure (Finding.Inferred)
 	shareCut bool      // some were not replayed for the trace's share of the budget
 	lateCut  bool      // some were not replayed for the package's budget
@@ -954,7 +986,11 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 			case pDropped, pNeeded, pOpen:
 				r.skipped++
 			case pDoomed:
-				r.doomed++
+				if it.alike {
+					r.alike++
+				} else {
+					r.doomed++
+				}
 			case pInferred:
 				s, _ := it.p.schedule(false)
 				f := Finding{Package: q.pkg, Test: g.test, Anomaly: it.p.a, Schedule: s, Verdict: q.inferredVerdict(q.items[it.inferred-1], it), Goroutines: it.gs, Objects: it.objs, pred: predID(it.p), unordered: it.p.unordered, Inferred: true}

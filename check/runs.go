@@ -241,6 +241,7 @@ func (qd *queued) settle(r qResult) {
 	c.netCut = c.netCut || r.netCut
 	c.found += r.found
 	c.rep.Doomed += r.doomed
+	c.rep.Alike += r.alike
 	if c.pruned == nil {
 		c.pruned = map[string]bool{}
 	}

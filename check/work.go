@@ -40,6 +40,12 @@ const (
 	// stepsPerUnit: scheduled steps per unit (each a hand-off between
 	// goroutines).
 	stepsPerUnit = 50
+	// quietUnits: what a replay that deadlocks with a goroutine waiting
+	// outside recorded operations waits, beside its replayUnits, before
+	// it is judged (dynamic/rt's quiet bound, 100 ms of a worker): on
+	// ratelimit, 386 of 518 replays ended so, each charged 56 units for
+	// 150 to 450 ms.
+	quietUnits = 100
 	// raceRunUnits: a run of a test with the race detector
 	// (confirmUnordered), beside its build.
 	raceRunUnits = 50

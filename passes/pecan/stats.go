@@ -46,6 +46,9 @@ type Stats struct {
 	// Doomed: predictions not replayed because an earlier replay of their
 	// trace deadlocked where they would (check.Report.Doomed).
 	Doomed int `json:"doomed,omitempty"`
+	// Alike: predictions not replayed because earlier instances of their
+	// site combination deadlocked alike (check.Report.Alike).
+	Alike int `json:"alike,omitempty"`
 	// Folded: goroutine assignments the search folded by symmetry
 	// (check.Report.Folded).
 	Folded int `json:"folded,omitempty"`
@@ -79,6 +82,7 @@ func writeStats(pass *analysis.Pass, res *Result) {
 			st.LockRejected = c.Candidates
 		}
 		st.Doomed = r.Doomed
+		st.Alike = r.Alike
 		st.Folded = r.Folded
 		st.DriversGenerated = r.DriversGenerated
 		for _, d := range r.Drivers {
