@@ -608,6 +608,21 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 				Message: fmt.Sprintf("after the interleaving, goroutine %s took another path: step %d expects %s, it did %s @%s n=%d", g.name, mine[i]+1, st, op, siteName, n)})
 			return
 		}
+		if r.explore && r.verdict == "" && r.cursor < mine[i] && r.changedRead(g.name, mine[i]+1) >= 0 {
+			// An exploration starts at the turn of the step g left: the
+			// steps before it, of other goroutines, run first, as the
+			// schedule orders them. Freed at its gate, g raced the
+			// operation granted just before it (drainstatus: Write's CAS
+			// after its changed read against Maintain's Store(idle), step
+			// 16 of 17), and the free run failed or passed by which of
+			// the two ran first: by the machine's load, not the schedule.
+			r.waiting[g.name] = trace.Step{G: g.name, Op: op, Site: siteName, N: n}
+			r.waitTurn(mine[i])
+			delete(r.waiting, g.name)
+			if r.free {
+				return
+			}
+		}
 		r.decide(r.explored(Verdict{Verdict: "diverged", Step: mine[i] + 1, Goroutine: g.name, Expected: st.Key(),
 			Actual:  trace.Step{G: g.name, Op: op, Site: siteName, N: n}.Key(),
 			Message: fmt.Sprintf("goroutine %s took another path: step %d expects %s, it did %s @%s n=%d", g.name, mine[i]+1, st, op, siteName, n)}))
@@ -711,22 +726,29 @@ func (r *replayer) explored(v Verdict) Verdict {
 	if !r.explore || r.verdict != "" {
 		return v
 	}
-	last := -1
-	for _, i := range r.changed[v.Goroutine] {
-		// Only a read of the anomaly itself: another schedule's reversed
-		// read is not this anomaly's doing (pingpong's race on Ball.Hits
-		// diverged after its schedule moved the read of Table.ball, the
-		// other race, and the panic that followed was that race's).
-		if i < v.Step-1 && i < r.cursor && r.isAnom[i] {
-			last = i
-		}
-	}
+	last := r.changedRead(v.Goroutine, v.Step)
 	if last < 0 {
 		return v
 	}
 	v.Verdict, v.Changed = "explored", last+1
 	v.Message += fmt.Sprintf("; after its changed read at step %d (%s), the program runs free", last+1, r.s.Steps[last])
 	return v
+}
+
+// changedRead is the index of goroutine g's last changed read that is an
+// anomaly step, ran, and comes before step (1-based), or -1.
+func (r *replayer) changedRead(g string, step int) int {
+	last := -1
+	for _, i := range r.changed[g] {
+		// Only a read of the anomaly itself: another schedule's reversed
+		// read is not this anomaly's doing (pingpong's race on Ball.Hits
+		// diverged after its schedule moved the read of Table.ball, the
+		// other race, and the panic that followed was that race's).
+		if i < step-1 && i < r.cursor && r.isAnom[i] {
+			last = i
+		}
+	}
+	return last
 }
 
 // doneWithAnomaly reports whether goroutine g has no anomaly step at or
