@@ -202,7 +202,16 @@ func group(fs []Finding) {
 		if errA == nil && errB == nil && sa != sb {
 			return sa.Less(sb)
 		}
-		return a.Anomaly.Key < b.Anomaly.Key
+		if a.Anomaly.Key != b.Anomaly.Key {
+			return a.Anomaly.Key < b.Anomaly.Key
+		}
+		// The same sites and accesses under two patterns (a user's
+		// pattern file may repeat a built-in shape): the kind decides,
+		// not which replay came first.
+		if x, y := kindRank(a.Anomaly.Pattern.Kind), kindRank(b.Anomaly.Pattern.Kind); x != y {
+			return x < y
+		}
+		return a.Anomaly.Pattern.ID() < b.Anomaly.Pattern.ID()
 	}
 	var keys [][]string
 	for i := range fs {
@@ -231,6 +240,18 @@ func group(fs []Finding) {
 			}
 		}
 	}
+}
+
+// kindRank orders the kinds a group's lead is taken from: an atomicity
+// violation before an atomic-set one, then any other kind.
+func kindRank(kind string) int {
+	switch kind {
+	case "av":
+		return 0
+	case "asv":
+		return 1
+	}
+	return 2
 }
 
 // effectKey is what tells one failure from another: where the test failed

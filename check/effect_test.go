@@ -147,3 +147,38 @@ func TestGroupActing(t *testing.T) {
 		t.Errorf("av/RRW of another test: lead %q, want none", fs[2].Lead)
 	}
 }
+
+// TestGroupKindOrder: an av and an asv over the same sites and accesses
+// (one key, as a user's pattern file repeating a built-in shape gives)
+// whose replays failed alike are one report led by the av, in either
+// order of the findings: not by which replay came first.
+func TestGroupKindOrder(t *testing.T) {
+	av, _ := pattern.Builtin("av")
+	asv, _ := pattern.Builtin("asv")
+	pick := func(pats []*pattern.Pattern, id string) *pattern.Pattern {
+		for _, p := range pats {
+			if p.ID() == id {
+				return p
+			}
+		}
+		t.Fatalf("no pattern %s", id)
+		return nil
+	}
+	sites := []string{"d/drain.go:29:21", "d/drain.go:52:16", "d/drain.go:38:30"}
+	mk := func(p *pattern.Pattern) Finding {
+		return Finding{
+			Package: "d", Test: "TestWrite",
+			Anomaly: predict.Anomaly{Pattern: p, Events: make([]int32, 3), Sites: sites, Key: pattern.Key(p, sites)},
+			Verdict: replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: drain_test.go:34: a write is pending"},
+		}
+	}
+	rwr, asv2 := pick(av, "av/RWR"), pick(asv, "asv/asv-2")
+	for _, fs := range [][]Finding{{mk(rwr), mk(asv2)}, {mk(asv2), mk(rwr)}} {
+		group(fs)
+		for _, f := range fs {
+			if lead := f.Lead == ""; lead != (f.Anomaly.Pattern.Kind == "av") {
+				t.Errorf("%s leads: %v; want the av to lead, in either order", f.Anomaly.Pattern.ID(), lead)
+			}
+		}
+	}
+}

@@ -25,6 +25,12 @@ func TestWantsPerturbed(t *testing.T) {
 			t.Errorf("%s run: recorded again", name)
 		}
 	}
+	// A hung run's wall is the hang's detection (5 s), not the test's.
+	hung := slow
+	hung.Truncated = "hung: every goroutine blocked for 5s (g1.1 blocks in Send (chan send) at poller.go:43)"
+	if !c.wantsPerturbed(hung) {
+		t.Errorf("a run that hung: not recorded again")
+	}
 	c.predicted = 1
 	if c.wantsPerturbed(thin) {
 		t.Errorf("a run that gave a prediction: recorded again")

@@ -57,3 +57,30 @@ func TestKeyPanicsOnLength(t *testing.T) {
 	race, _ := Builtin("race")
 	Key(race[0], []string{"a:1"})
 }
+
+// TestSameShape: av/RWR and asv/asv-2 are one shape; av/RWR and av/RWW,
+// or av/RRW with and without its acting option, are not.
+func TestSameShape(t *testing.T) {
+	av, _ := Builtin("av")
+	asv, _ := Builtin("asv")
+	byID := map[string]*Pattern{}
+	for _, p := range append(av, asv...) {
+		byID[p.ID()] = p
+	}
+	stale := MustParse("av/RRW-stale atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-r-w")[0]
+	for _, c := range []struct {
+		a, b *Pattern
+		want bool
+	}{
+		{byID["av/RWR"], byID["asv/asv-2"], true},
+		{byID["av/RWW"], byID["asv/asv-1"], true},
+		{byID["av/WWW"], byID["asv/asv-5"], true},
+		{byID["av/RWR"], byID["av/RWW"], false},
+		{byID["av/RRW"], stale, false},
+		{byID["asv/asv-9"], byID["asv/asv-10"], false},
+	} {
+		if got := c.a.SameShape(c.b); got != c.want {
+			t.Errorf("%s.SameShape(%s) = %v, want %v", c.a.ID(), c.b.ID(), got, c.want)
+		}
+	}
+}

@@ -333,6 +333,14 @@ func (p *Pattern) Equal(q *Pattern) bool {
 		slices.Equal(p.AR, q.AR) && slices.Equal(p.AT, q.AT)
 }
 
+// SameShape reports whether p and q match the same instances: Equal but
+// for Kind and Name (av/RWR and asv/asv-2 are one shape).
+func (p *Pattern) SameShape(q *Pattern) bool {
+	r := *q
+	r.Kind, r.Name = p.Kind, p.Name
+	return p.Equal(&r)
+}
+
 // Clone returns a deep copy of p.
 func (p *Pattern) Clone() *Pattern {
 	q := *p

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -168,6 +169,15 @@ type replayer struct {
 	isAnom  map[int]bool    // anomaly step indices
 	occ     map[string]map[occKey]int
 	waiting map[string]trace.Step
+	// alone is a goroutine released after its part of the anomaly that
+	// runs alone: no step is granted until it may block, ends, or is
+	// seen waiting or running long (watch); aloneSince is when it last
+	// reached a gate, aloneStart when it began. See holdAt.
+	alone                  *Goroutine
+	aloneSince, aloneStart time.Time
+	// first: after a verdict that lets the program go on, the anomaly's
+	// goroutines still to run alone in turn before the rest (decide).
+	first []*Goroutine
 
 	pending      *Goroutine // whose step awaits its completion
 	pendingEmit  bool       // completes when pending records its event
@@ -518,6 +528,9 @@ func (r *replayer) recorded(g *Goroutine, op trace.Op) {
 	r.moves++
 	if op == trace.End {
 		r.gone[g.name] = true
+		if r.alone == g {
+			r.endHold()
+		}
 	}
 	if k, ok := r.asking[g.name]; ok && op.IsAcquire() && !r.free {
 		r.decide(Verdict{Verdict: "diverged", Step: k + 1, Goroutine: g.name, Expected: r.s.Steps[k].Key(),
@@ -558,6 +571,10 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 	}
 	r.atGateNext(g)
 	if r.free || r.freed[g.name] {
+		r.waitAlone(g)
+		if r.alone == g {
+			r.holdAt(op)
+		}
 		return
 	}
 	siteName := ""
@@ -602,6 +619,10 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 			r.idle.Wait()
 		}
 		delete(r.waiting, g.name)
+		r.waitAlone(g)
+		if r.alone == g {
+			r.holdAt(op)
+		}
 		return
 	}
 	st := r.s.Steps[mine[i]]
@@ -613,6 +634,10 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 			// events happen in order proves it, so g runs free from here
 			// and its remaining steps are dropped.
 			r.release(g.name)
+			if !r.free {
+				r.setAlone(g)
+				r.holdAt(op)
+			}
 			return
 		}
 		if r.othersDone(g.name) {
@@ -624,6 +649,21 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 				Actual:  trace.Step{G: g.name, Op: op, Site: siteName, N: n}.Key(),
 				Message: fmt.Sprintf("after the interleaving, goroutine %s took another path: step %d expects %s, it did %s @%s n=%d", g.name, mine[i]+1, st, op, siteName, n)})
 			return
+		}
+		if r.explore && r.verdict == "" && r.cursor < mine[i] && r.changedRead(g.name, mine[i]+1) >= 0 {
+			// An exploration starts at the turn of the step g left: the
+			// steps before it, of other goroutines, run first, as the
+			// schedule orders them. Freed at its gate, g raced the
+			// operation granted just before it (drainstatus: Write's CAS
+			// after its changed read against Maintain's Store(idle), step
+			// 16 of 17), and the free run failed or passed by which of
+			// the two ran first: by the machine's load, not the schedule.
+			r.waiting[g.name] = trace.Step{G: g.name, Op: op, Site: siteName, N: n}
+			r.waitTurn(mine[i])
+			delete(r.waiting, g.name)
+			if r.free {
+				return
+			}
 		}
 		r.decide(r.explored(Verdict{Verdict: "diverged", Step: mine[i] + 1, Goroutine: g.name, Expected: st.Key(),
 			Actual:  trace.Step{G: g.name, Op: op, Site: siteName, N: n}.Key(),
@@ -728,22 +768,29 @@ func (r *replayer) explored(v Verdict) Verdict {
 	if !r.explore || r.verdict != "" {
 		return v
 	}
-	last := -1
-	for _, i := range r.changed[v.Goroutine] {
-		// Only a read of the anomaly itself: another schedule's reversed
-		// read is not this anomaly's doing (pingpong's race on Ball.Hits
-		// diverged after its schedule moved the read of Table.ball, the
-		// other race, and the panic that followed was that race's).
-		if i < v.Step-1 && i < r.cursor && r.isAnom[i] {
-			last = i
-		}
-	}
+	last := r.changedRead(v.Goroutine, v.Step)
 	if last < 0 {
 		return v
 	}
 	v.Verdict, v.Changed = "explored", last+1
 	v.Message += fmt.Sprintf("; after its changed read at step %d (%s), the program runs free", last+1, r.s.Steps[last])
 	return v
+}
+
+// changedRead is the index of goroutine g's last changed read that is an
+// anomaly step, ran, and comes before step (1-based), or -1.
+func (r *replayer) changedRead(g string, step int) int {
+	last := -1
+	for _, i := range r.changed[g] {
+		// Only a read of the anomaly itself: another schedule's reversed
+		// read is not this anomaly's doing (pingpong's race on Ball.Hits
+		// diverged after its schedule moved the read of Table.ball, the
+		// other race, and the panic that followed was that race's).
+		if i < step-1 && i < r.cursor && r.isAnom[i] {
+			last = i
+		}
+	}
+	return last
 }
 
 // doneWithAnomaly reports whether goroutine g has no anomaly step at or
@@ -786,6 +833,78 @@ func (r *replayer) release(g string) {
 	r.wakeTurn()
 }
 
+// holdAt is called (mu held) when r.alone reaches a gate of op: the hold
+// ends before an operation that may block, so that what it waits for can
+// come. Until then the goroutine, released after its part of the anomaly,
+// runs alone, and what it does next comes before the schedule's next
+// step, as it did when the machine was idle: getteract's second Retire,
+// released after its changed check, decremented freely while the test's
+// final read waited for its turn, and under load the read came first in
+// some replays, so that the same schedule failed the test or passed.
+func (r *replayer) holdAt(op trace.Op) {
+	if time.Since(r.aloneStart) >= pendingLong {
+		// A spin waiting for another goroutine passes gates that do
+		// not block: it would wait forever alone.
+		r.endHold()
+		return
+	}
+	switch op {
+	case trace.Read, trace.Write, trace.AtomicLoad, trace.AtomicStore, trace.AtomicRMW,
+		trace.Unlock, trace.RUnlock, trace.Fork, trace.Close, trace.WGAdd, trace.WGDone,
+		trace.CondSignal, trace.CondBroadcast, trace.RegionBegin, trace.RegionEnd:
+		r.aloneSince = time.Now()
+		return
+	}
+	r.endHold()
+}
+
+// setAlone makes g run alone (mu held).
+func (r *replayer) setAlone(g *Goroutine) {
+	now := time.Now()
+	r.alone, r.aloneSince, r.aloneStart = g, now, now
+}
+
+// endHold ends r.alone (mu held): the schedule goes on, or after the
+// verdict the next of r.first runs alone, or every goroutine runs free.
+func (r *replayer) endHold() {
+	if r.alone == nil {
+		return
+	}
+	r.alone = nil
+	r.moves++
+	r.lastMove = time.Now()
+	if r.free {
+		r.nextFirst()
+		for _, c := range r.turns {
+			c.Broadcast()
+		}
+		r.idle.Broadcast()
+		r.cond.Broadcast()
+		return
+	}
+	r.wakeTurn()
+}
+
+// nextFirst makes the next goroutine of r.first that has not ended run
+// alone (mu held, after the verdict).
+func (r *replayer) nextFirst() {
+	for len(r.first) > 0 && r.alone == nil {
+		g := r.first[0]
+		r.first = r.first[1:]
+		if !r.gone[g.name] {
+			r.setAlone(g)
+		}
+	}
+}
+
+// waitAlone makes goroutine g wait at its gate (mu held) while another
+// one runs alone after the verdict.
+func (r *replayer) waitAlone(g *Goroutine) {
+	for r.free && r.alone != nil && r.alone != g {
+		r.idle.Wait()
+	}
+}
+
 // skipFreed moves the cursor past steps of released goroutines.
 func (r *replayer) skipFreed() {
 	for r.cursor < len(r.s.Steps) && r.freed[r.s.Steps[r.cursor].G] {
@@ -796,7 +915,7 @@ func (r *replayer) skipFreed() {
 // waitTurn waits (mu held) until step i has the turn or the schedule is
 // over.
 func (r *replayer) waitTurn(i int) {
-	for r.cursor != i && !r.free {
+	for (r.cursor != i || r.alone != nil) && !r.free {
 		c := r.turns[i]
 		if c == nil {
 			c = sync.NewCond(&mu)
@@ -884,6 +1003,31 @@ func (r *replayer) decide(v Verdict) {
 			// list, by a failure of this test, not of the next ones.
 			listDirty.Store(true)
 		}
+		if v.Verdict == "reproduced" || v.Verdict == "interrupted" || v.Verdict == "explored" {
+			// The program goes on, and how it ends is the anomaly's
+			// consequence. The anomaly's goroutines go on first, in
+			// the order of their first events, each alone until it
+			// may block (holdAt), as they would have right after their
+			// steps; then every goroutine runs free. Released all at
+			// once, they raced the goroutines that had got to their
+			// gates meanwhile: getteract's second Retire, after its
+			// changed check, and the test's final read, whose 100 ms
+			// sleep had run out in real time while a loaded machine
+			// replayed the schedule, so that the same schedule failed
+			// the test or passed.
+			byName := map[string]*Goroutine{}
+			if rec != nil {
+				for _, g := range rec.gmap {
+					byName[g.name] = g
+				}
+			}
+			for _, i := range r.s.Anomaly {
+				g := byName[r.s.Steps[i].G]
+				if g != nil && !r.gone[g.name] && r.alone == nil && !slices.Contains(r.first, g) {
+					r.first = append(r.first, g)
+				}
+			}
+		}
 		if replayProcess && v.Verdict != "reproduced" && v.Verdict != "interrupted" && v.Verdict != "explored" {
 			// A schedule that failed (deadlock, divergence) proves
 			// nothing, and what the program does afterwards is not read:
@@ -900,6 +1044,9 @@ func (r *replayer) decide(v Verdict) {
 		}
 	}
 	r.free = true
+	if r.alone == nil {
+		r.nextFirst()
+	}
 	if r.endCh != nil {
 		close(r.endCh)
 		r.endCh = nil
@@ -969,6 +1116,27 @@ func (r *replayer) watch() {
 				} else {
 					r.pendingChecked = now
 				}
+			}
+		}
+		if r.alone != nil && now.Sub(r.aloneStart) >= pendingLong {
+			r.endHold()
+		}
+		if r.alone != nil && now.Sub(r.aloneSince) >= pendingGrace {
+			// The held goroutine has not reached a gate for a while: it
+			// may wait outside recorded operations (I/O, a runtime
+			// lock), sleep, or compute; the hold ends unless it is
+			// runnable or briefly running (pendingDone).
+			g, since := r.alone, r.aloneSince
+			mu.Unlock()
+			var gs []gstate
+			gs, buf = dumpGoroutines(buf)
+			mu.Lock()
+			if rp != r || rec == nil {
+				mu.Unlock()
+				return
+			}
+			if r.alone == g && r.aloneSince == since && pendingDone(gs, g.goid, time.Since(since)) {
+				r.endHold()
 			}
 		}
 		moves, fires := r.moves, clock.fires
@@ -1372,6 +1540,10 @@ func (r *replayer) preSelect(g *Goroutine, cases []SelCase) {
 	r.moves++
 	r.atGateNext(g)
 	if r.free || r.freed[g.name] {
+		r.waitAlone(g)
+		if r.alone == g {
+			r.endHold() // a select may block
+		}
 		return
 	}
 	mine := r.proj[g.name]

@@ -260,3 +260,53 @@ func TestSharedOnlyIndexSameCandidates(t *testing.T) {
 		t.Fatalf("%d candidates, %d traces with fewer combinations examined: the test shows nothing", total, fewer)
 	}
 }
+
+// TestSameShapeOnce: asv/asv-1..5 have av's five shapes. Each instance is
+// proposed once, under the first pattern of its shape in the set (av), even
+// when the caller confirms nothing and the search goes on past the first
+// instance of a key (check does: a finding's kind then depended on which
+// of the twins' replays reproduced); asv alone still proposes them.
+func TestSameShapeOnce(t *testing.T) {
+	src := trace.TextHeader + `
+T1 fork T2 @m.go:1
+T1 region-begin Cache.Write @c.go:1
+T1 atomic-load status @c.go:2
+T2 begin
+T2 region-begin Cache.Maintain @c.go:10
+T2 atomic-store status @c.go:11
+T2 atomic-store status @c.go:12
+T2 region-end Cache.Maintain @c.go:13
+T1 atomic-rmw status @c.go:3
+T1 region-end Cache.Write @c.go:4
+`
+	tr, err := trace.ReadTrace(strings.NewReader(src), t.Name(), trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr := ptg.Build(tr)
+	run := func(pats []*pattern.Pattern) (kinds map[string]int, proposed map[string]int) {
+		kinds, proposed = map[string]int{}, map[string]int{}
+		Run(gr, pats, Options{}, func(c Candidate) bool {
+			if !c.Pattern.Atomic || c.Pattern.Len() != 3 {
+				return false
+			}
+			kinds[c.Pattern.Kind]++
+			proposed[fmt.Sprint(c.Key, c.Events)]++
+			return false
+		})
+		return kinds, proposed
+	}
+	kinds, proposed := run(allPatterns(t))
+	if kinds["av"] == 0 || kinds["asv"] != 0 {
+		t.Errorf("three-event candidates by kind with all: %v; want av's only", kinds)
+	}
+	for k, n := range proposed {
+		if n > 1 {
+			t.Errorf("%s proposed %d times", k, n)
+		}
+	}
+	asv, _ := pattern.Builtin("asv")
+	if kinds, _ := run(asv); kinds["asv"] == 0 {
+		t.Errorf("asv alone proposed no three-event candidate")
+	}
+}

@@ -26,7 +26,7 @@ type Cache struct {
 func (c *Cache) Write() {
 	c.pending.Add(1)
 	for {
-		s := c.status.Load() // want "atomic(ity|-set-serializability) violation on Cache\\.status"
+		s := c.status.Load()
 		switch s {
 		case processing:
 			if c.status.CompareAndSwap(s, processingRequired) {

@@ -1,0 +1,122 @@
+package rt
+
+import (
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+const (
+	alGo int32 = 3700 + iota
+	alWy
+	alRy
+	alWx
+	alRx
+	asLoad
+	asStore
+)
+
+var _ = Register(alGo, []Site{
+	{Pos: "al.go:1:1", Obj: "go"},
+	{Pos: "al.go:2:1", Obj: "y"},
+	{Pos: "al.go:3:1", Obj: "y"},
+	{Pos: "al.go:4:1", Obj: "x"},
+	{Pos: "al.go:5:1", Obj: "x"},
+	{Pos: "al.go:6:1", Obj: "flag"},
+	{Pos: "al.go:7:1", Obj: "flag"},
+})
+
+// aloneProg: g1.1 writes y then x; g1 reads y then x, and reports whether
+// it saw x written.
+func aloneProg() bool {
+	v := heap[struct{ x, y int }]()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	id := Go(alGo)
+	go func() {
+		Begin(id)
+		defer wg.Done()
+		defer End()
+		W(unsafe.Pointer(&v.y), alWy)
+		v.y = 1
+		W(unsafe.Pointer(&v.x), alWx)
+		v.x = 1
+	}()
+	R(unsafe.Pointer(&v.y), alRy)
+	_ = v.y
+	R(unsafe.Pointer(&v.x), alRx)
+	saw := v.x == 1
+	wg.Wait()
+	return saw
+}
+
+// TestReplayAnomalyFirst: after the verdict, the anomaly's goroutines go
+// on first, in the order of their events, each alone until it may block
+// or ends, and then the rest. g1.1, with no step left after its write of
+// y, waits at its write of x; g1's read of y ends the schedule at g1's
+// next gate, the read of x. Released together, g1 (running) read x before
+// g1.1 (asleep at its gate) wrote it, in most runs and not in all: the
+// program's end depended on the machine (getteract's TestRetire passed or
+// failed under one schedule). Now g1.1 writes x first, every time.
+func TestReplayAnomalyFirst(t *testing.T) {
+	p := writeSchedule(t, "anomaly race/WR 2 3\n"+
+		"g1 fork @al.go:1:1 n=1\n"+
+		"g1.1 begin n=1\n"+
+		"g1.1 write y @al.go:2:1 n=1\n"+
+		"g1 read y @al.go:3:1 n=1\n")
+	for i := 0; i < 20; i++ {
+		v, saw, _ := replayOnce(t, p, aloneProg)
+		if v.Verdict != "reproduced" {
+			t.Fatalf("run %d: verdict %+v, want reproduced", i, v)
+		}
+		if !saw {
+			t.Fatalf("run %d: g1 read x before g1.1, the anomaly's first goroutine, wrote it", i)
+		}
+	}
+}
+
+// spinProg: g1.1 writes y, then spins on flag until g1 sets it after
+// reading y.
+func spinProg() bool {
+	v := heap[struct {
+		y    int
+		flag int32
+	}]()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	id := Go(alGo)
+	go func() {
+		Begin(id)
+		defer wg.Done()
+		defer End()
+		W(unsafe.Pointer(&v.y), alWy)
+		v.y = 1
+		for LoadInt32(&v.flag, asLoad) == 0 {
+		}
+	}()
+	R(unsafe.Pointer(&v.y), alRy)
+	_ = v.y
+	StoreInt32(&v.flag, 1, asStore)
+	wg.Wait()
+	return true
+}
+
+// TestReplayAloneSpin: a goroutine running alone after the verdict that
+// spins on what another goroutine is to store passes gates that never
+// block; its turn alone is bounded (pendingLong), and the program ends.
+func TestReplayAloneSpin(t *testing.T) {
+	p := writeSchedule(t, "anomaly race/WR 2 3\n"+
+		"g1 fork @al.go:1:1 n=1\n"+
+		"g1.1 begin n=1\n"+
+		"g1.1 write y @al.go:2:1 n=1\n"+
+		"g1 read y @al.go:3:1 n=1\n")
+	start := time.Now()
+	v, _, _ := replayOnce(t, p, spinProg)
+	if v.Verdict != "reproduced" {
+		t.Fatalf("verdict %+v, want reproduced", v)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the replay took %v", d)
+	}
+}
