@@ -28,3 +28,12 @@ func TestWhereTime(t *testing.T) {
 		t.Errorf("parallel checks: %q", got)
 	}
 }
+
+// TestToolRSS: pecanvet's own peak is the largest over the packages'
+// tool processes, apart from their children's.
+func TestToolRSS(t *testing.T) {
+	st := []pecan.Stats{{MaxRSS: 100 << 20, ChildMaxRSS: 900 << 20}, {MaxRSS: 300 << 20, ChildMaxRSS: 50 << 20}, {}}
+	if tool, children := toolRSS(st); tool != 300<<20 || children != 900<<20 {
+		t.Errorf("toolRSS = %s, %s; want 300 MiB, 900 MiB", mib(tool), mib(children))
+	}
+}

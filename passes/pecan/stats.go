@@ -55,6 +55,14 @@ type Stats struct {
 	DriversGenerated int      `json:"drivers_generated,omitempty"`
 	DriversRun       int      `json:"drivers_run,omitempty"`
 	DriverSkips      []string `json:"driver_skips,omitempty"`
+	// MaxRSS is the peak resident set, in bytes, of the vet tool's own
+	// process for this unit when the line was written, and ChildMaxRSS
+	// the largest of the processes it ran and waited for (the go command
+	// and its compilers building the tests, the test binaries): go vet's
+	// tree mixes both with the compilers of other units, and a test's
+	// memory is its own (bigcache's tests take 2 GB under -race too).
+	MaxRSS      int64 `json:"max_rss,omitempty"`
+	ChildMaxRSS int64 `json:"child_max_rss,omitempty"`
 }
 
 // writeStats appends res as one JSON line to the -stats file, if set. Units
@@ -89,6 +97,7 @@ func writeStats(pass *analysis.Pass, res *Result) {
 			}
 		}
 	}
+	st.MaxRSS, st.ChildMaxRSS = peakRSS()
 	b, err := json.Marshal(st)
 	if err != nil {
 		return
