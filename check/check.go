@@ -583,7 +583,11 @@ func plural(w string, n int) string {
 // each test only while the work charged to acct is under limit; when cov
 // is not nil, it also collects which goroutines ran which sites.
 func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string, tests []string, scratch string, opt Options, rep *Report, seen map[string]bool, acct *account, limit int64, cov *coverage) error {
-	recs, err := newRecordAhead(ctx, b, pkg, tests, scratch, opt)
+	per := 4
+	if len(tests) > 0 && isDriver(st.drivers, tests[0]) {
+		per = 1 // generated drivers (driversToRun): each may wait out its bound
+	}
+	recs, err := newRecordAhead(ctx, b, pkg, tests, scratch, opt, per)
 	if err != nil {
 		return err
 	}
@@ -704,6 +708,12 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 		}
 	}
 	return nil
+}
+
+// isDriver reports whether test is one of the generated drivers.
+func isDriver(drivers map[string]driver.Driver, test string) bool {
+	_, ok := drivers[test]
+	return ok
 }
 
 // driverSkip is why a generated driver skipped itself (its t.Skipf line,
