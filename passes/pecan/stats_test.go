@@ -68,7 +68,7 @@ func TestWriteStats(t *testing.T) {
 		t.Errorf("second line = %+v", s)
 	}
 	// The tool's own peak: this test process's, at least its heap.
-	if self, _ := peakRSS(); self > 0 && got[0].MaxRSS < 1<<20 {
+	if peakRSS() > 0 && got[0].MaxRSS < 1<<20 {
 		t.Errorf("max_rss = %d, want the process's peak resident set", got[0].MaxRSS)
 	}
 }
