@@ -925,6 +925,13 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 			}
 			fmt.Fprintf(&b, "// Left out: line %s, a call of the test's own helper.\n", strings.Join(lines, ", "))
 		}
+		if len(s.subtests) > 0 {
+			var lines []string
+			for _, l := range s.subtests {
+				lines = append(lines, strconv.Itoa(l))
+			}
+			fmt.Fprintf(&b, "// Left out: line %s, the test's subtests.\n", strings.Join(lines, ", "))
+		}
 		if s.tname != "" {
 			fmt.Fprintf(&b, "%s := t\n_ = %s\n", s.tname, s.tname)
 		}
