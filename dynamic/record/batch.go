@@ -210,6 +210,14 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 			}
 			if st := byName[name]; st != nil {
 				st.paused = true
+				if name == m[1] {
+					// The test itself paused: it runs on after the
+					// sequential tests, and the process cannot vouch
+					// for it. Said now, its recording alone starts now,
+					// beside the batch, not after it (x/sync's
+					// TestWeighted, 7 s, ran twice in turn).
+					send(st, false)
+				}
 			}
 		}
 		if cur != nil && line != "" {
