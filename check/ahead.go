@@ -35,7 +35,12 @@ type recordAhead struct {
 	wg      sync.WaitGroup
 }
 
-func newRecordAhead(ctx context.Context, b *record.Recorder, pkg string, tests []string, scratch string, opt Options) (*recordAhead, error) {
+// newRecordAhead starts recording tests. per is the fewest tests a
+// recording process gets: 4, or 1 for generated drivers, each of which
+// may wait out its 5 s bound (static/driver) when its calls do not
+// return (x/sync's errgroup: two such drivers in one process, 10 s of
+// its check).
+func newRecordAhead(ctx context.Context, b *record.Recorder, pkg string, tests []string, scratch string, opt Options, per int) (*recordAhead, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	ra := &recordAhead{ctx: ctx, cancel: cancel, b: b, pkg: pkg, tests: tests, opt: opt, ahead: runtime.GOMAXPROCS(0),
 		results: make([]chan record.Test, len(tests))}
@@ -69,11 +74,11 @@ func newRecordAhead(ctx context.Context, b *record.Recorder, pkg string, tests [
 		for _, t := range batch {
 			ra.batch[t] = make(chan record.BatchResult, 1)
 		}
-		opt.progress("check: %s: recording %d tests in %d processes", pkg, len(batch), max(1, min(runtime.GOMAXPROCS(0), len(batch)/4)))
+		opt.progress("check: %s: recording %d tests in %d processes", pkg, len(batch), max(1, min(runtime.GOMAXPROCS(0), len(batch)/per)))
 		ra.wg.Add(1)
 		go func() {
 			defer ra.wg.Done()
-			b.RecordBatches(ctx, pkg, batch, dir, opt.Timeout, nil, ra.batch, runtime.GOMAXPROCS(0))
+			b.RecordBatches(ctx, pkg, batch, dir, opt.Timeout, nil, ra.batch, runtime.GOMAXPROCS(0), per)
 		}()
 	}
 	return ra, nil

@@ -105,6 +105,10 @@ func TestDriverSkip(t *testing.T) {
 			"it skipped: a.go:9: needs a database"},
 		{record.Test{Skipped: true, Output: "=== RUN   TestPecanvetDriver_A_B_C\n--- SKIP: TestPecanvetDriver_A_B_C (0.00s)\n"},
 			"it skipped itself without saying why"},
+		// Skipped, then the process failed (a TestMain's leak check).
+		{record.Test{Name: "TestPecanvetDriver_A_B_C", Output: "=== RUN   TestPecanvetDriver_A_B_C\n    zz.go:74: pecanvet driver: calling B and C one after the other does not return within 5s: it waits for another call\n--- SKIP: TestPecanvetDriver_A_B_C (5.00s)\nPASS\ngoleak: Errors on successful test run: found unexpected goroutines:\nFAIL\n"},
+			"calling B and C one after the other does not return within 5s: it waits for another call"},
+		{record.Test{Name: "TestPecanvetDriver_A_B_C", Output: "=== RUN   TestPecanvetDriver_A_B_C\n--- FAIL: TestPecanvetDriver_A_B_C (0.00s)\n"}, ""},
 	} {
 		if got := driverSkip(tc.rt); got != tc.want {
 			t.Errorf("driverSkip(%q) = %q, want %q", tc.rt.Output, got, tc.want)

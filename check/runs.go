@@ -347,7 +347,7 @@ func recordPerturbed(ctx context.Context, b *record.Recorder, pkg string, tests 
 	if len(names) >= 2 {
 		dir := filepath.Join(scratch, "batch.p"+strconv.Itoa(seed))
 		if err := os.MkdirAll(dir, 0o755); err == nil {
-			b.RecordBatches(ctx, pkg, names, dir, opt.Timeout, env, batch, runtime.GOMAXPROCS(0))
+			b.RecordBatches(ctx, pkg, names, dir, opt.Timeout, env, batch, runtime.GOMAXPROCS(0), 4)
 		}
 	}
 	for _, ti := range idx {

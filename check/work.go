@@ -29,8 +29,17 @@ const (
 	// recordUnits: a test's run in a recording process (starting it,
 	// listing, writing the trace), beside its events.
 	recordUnits = 15
-	// eventsPerUnit: trace events recorded, read and indexed per unit.
-	eventsPerUnit = 400
+	// eventsPerUnit: trace events recorded, read and indexed, or run
+	// again by a replay, per unit. Measured in CPU time (user and system,
+	// the tool's and its test processes'), which the load stretches
+	// little: xsync's traces of a million events took 0.2 to 0.3 s to
+	// record and as long to read and index (pecanvet predict, a search of
+	// one unit), and a replay of one about 0.2 s beyond its process; at
+	// 400 events a unit (fitted on wall times at a load of 20 to 40), each
+	// charged 2.6 s, and xsync's check charged its 459,000 units in 127 s
+	// of CPU (8.4 minutes of wall time at load 25, 50 s at load 2),
+	// leaving 27 to 42 of its 117 tests unchecked.
+	eventsPerUnit = 4000
 	// searchPerUnit: prediction work units (predict.Stats.Work, a search
 	// poll of 4096 steps or a schedule's writing) per unit.
 	searchPerUnit = 4
@@ -56,13 +65,16 @@ const (
 // less the time they wait (for a process to start, a test to sleep), so
 // that the default 5 minutes covers what 5 minutes of wall time covered
 // on a lightly loaded 2-core machine. Checked against the wall-clock
-// runs of xsync at load ~2 (EVAL.md): TestCounterParallelIncrementors
-// (a million events) ran 24 replays in its 30 s share, 67,000 units here,
-// 2,200 a second; a search stopped by predictMaxWork (15,000 search
-// units and a million events, 6,400 units here) took 7.5 s or more. No
-// idle machine was at hand to fit it closer (the one it was fitted on ran
-// at a load of 20 to 40): a check of xsync with a 1m budget (102,000
-// units) took 908 s there, about 100 units a second.
+// runs of xsync at load ~2 (EVAL.md), with events then at 400 a unit:
+// TestCounterParallelIncrementors (a million events) ran 24 replays in
+// its 30 s share, 67,000 units, 2,200 a second; a search stopped by
+// predictMaxWork (15,000 search units and a million events, 6,400
+// units) took 7.5 s or more. No idle machine was at hand to fit it
+// closer (the one it was fitted on ran at a load of 20 to 40): a check
+// of xsync with a 1m budget (102,000 units) took 908 s there, about 100
+// units a second. With events at 4,000 a unit, xsync's whole check (128
+// tests, drivers included) charged 380,000 units of the 459,000 its
+// tests may take, in 153 s of CPU (17 minutes of wall time at load 47).
 const workPerSecond = 1700
 
 // safetyNet is how many times its budget (and at least minSafetyNet) a

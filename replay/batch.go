@@ -106,6 +106,7 @@ func RunBatch(ctx context.Context, b *testbin.Build, pkg string, entries []Entry
 	defer rmTmp()
 	cmd.Env = append(os.Environ(), envReplayList+"="+listPath,
 		"PECANVET_STALL_MS="+strconv.FormatInt(entries[0].Opt.Stall.Milliseconds(), 10), tmp)
+	cmd.Env = append(cmd.Env, b.ReplayEnv(pkg)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw

@@ -240,6 +240,7 @@ func RunFile(ctx context.Context, b *testbin.Build, pkg, test, schedPath string,
 		env = append(env, "PECANVET_MARK_END=1")
 	}
 	env = append(env, b.TestEnv(pkg, test)...)
+	env = append(env, b.ReplayEnv(pkg)...)
 	r := testbin.RunTest(ctx, b.Binaries[pkg], b.Dirs[pkg], test, env, opt.Timeout)
 	return judge(verdictPath, tracePath, r, steps, opt)
 }

@@ -51,16 +51,18 @@ type BatchResult struct {
 // is added to each process's environment (a perturbation seed). It
 // returns when every test has its result.
 func (rec *Recorder) RecordBatch(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult) {
-	rec.RecordBatches(ctx, pkg, tests, dir, timeout, env, out, 1)
+	rec.RecordBatches(ctx, pkg, tests, dir, timeout, env, out, 1, 4)
 }
 
 // RecordBatches is RecordBatch with the tests split into n runs of
 // consecutive tests, each in processes of its own, run at the same time:
 // a test's end-of-test drain (up to a second when its goroutines sleep)
-// and a heavy test then hold up only their part.
-func (rec *Recorder) RecordBatches(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult, n int) {
+// and a heavy test then hold up only their part. Each process gets at
+// least per tests (a process's start and the package's initialization
+// are worth sharing among a few).
+func (rec *Recorder) RecordBatches(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult, n, per int) {
 	tests = rec.InRunOrder(ctx, pkg, tests) // batchOnce counts the tests that started as a prefix
-	n = max(1, min(n, len(tests)/4))
+	n = max(1, min(n, len(tests)/max(1, per)))
 	var wg sync.WaitGroup
 	for i := range n {
 		part := tests[i*len(tests)/n : (i+1)*len(tests)/n]
@@ -208,6 +210,14 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 			}
 			if st := byName[name]; st != nil {
 				st.paused = true
+				if name == m[1] {
+					// The test itself paused: it runs on after the
+					// sequential tests, and the process cannot vouch
+					// for it. Said now, its recording alone starts now,
+					// beside the batch, not after it (x/sync's
+					// TestWeighted, 7 s, ran twice in turn).
+					send(st, false)
+				}
 			}
 		}
 		if cur != nil && line != "" {

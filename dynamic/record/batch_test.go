@@ -405,12 +405,26 @@ func TestB(t *testing.T)       { work(&Counter{}) }
 	for _, n := range tests {
 		out[n] = make(chan record.BatchResult, 1)
 	}
+	// The paused test is not vouched for as soon as it pauses, not when
+	// the process ends (its recording alone can start at once).
+	sleepy := make(chan time.Time, 1)
+	go func() {
+		r := <-out["TestSleepy"]
+		if r.OK {
+			t.Errorf("TestSleepy: ok, want not (%+v)", r.Test)
+		}
+		sleepy <- time.Now()
+	}()
 	start := time.Now()
 	b.RecordBatch(ctx, pkg, tests, t.TempDir(), 2*time.Second, nil, out)
-	if d := time.Since(start); d > 30*time.Second {
+	end := time.Now()
+	if d := end.Sub(start); d > 30*time.Second {
 		t.Errorf("the batch took %v", d)
 	}
-	for name, ok := range map[string]bool{"TestA": true, "TestSleepy": false, "TestB": true} {
+	if at := <-sleepy; end.Sub(at) < time.Second {
+		t.Errorf("TestSleepy's result came %v before the batch's end (quiet for 2s after it paused); want it when it paused", end.Sub(at))
+	}
+	for name, ok := range map[string]bool{"TestA": true, "TestB": true} {
 		if r := <-out[name]; r.OK != ok {
 			t.Errorf("%s: ok %v, want %v (%+v)", name, r.OK, ok, r.Test)
 		}

@@ -55,6 +55,7 @@ type Build struct {
 
 	mu       sync.Mutex
 	fromInit map[string]bool           // "pkg test" → recorded from process start (TestEnv)
+	quick    map[string][]string       // import path → generated drivers replayed with a short wait (QuickDriver)
 	listed   map[string]map[string]int // import path → test → its place in the binary's -test.list
 
 	raceMu sync.Mutex
@@ -367,6 +368,46 @@ func (b *Build) fromTest(pkg, test string) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return !b.fromInit[pkg+" "+test]
+}
+
+// EnvQuickDrivers lists, comma-separated, the generated drivers
+// (static/driver) of a test process that bound their calls by a second
+// instead of five: pecanvet's replays of a driver whose calls did not
+// return when it was recorded (it skipped itself). After a replay's
+// schedule the program runs on the real clock, so each such replay sat
+// out the driver's whole bound for a skip already known (x/sync's
+// errgroup: 5 s a replay, most of its check).
+const EnvQuickDrivers = "PECANVET_QUICK_DRIVERS"
+
+// QuickDriver notes that the generated driver test of pkg did not return
+// when recorded: the processes that replay pkg's tests (ReplayEnv) bound
+// its calls by a second.
+func (b *Build) QuickDriver(pkg, test string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.quick == nil {
+		b.quick = map[string][]string{}
+	}
+	for _, t := range b.quick[pkg] {
+		if t == test {
+			return
+		}
+	}
+	b.quick[pkg] = append(b.quick[pkg], test)
+}
+
+// ReplayEnv is the environment a process replaying pkg's tests adds
+// (EnvQuickDrivers), or nil.
+func (b *Build) ReplayEnv(pkg string) []string {
+	if b == nil {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.quick[pkg]) == 0 {
+		return nil
+	}
+	return []string{EnvQuickDrivers + "=" + strings.Join(b.quick[pkg], ",")}
 }
 
 // SetFromInit notes that test has no TestStart (its file was not

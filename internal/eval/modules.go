@@ -370,7 +370,7 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 	}
 	fmt.Fprintf(&b, "The pinned modules of `%s`, each copied out of the module cache into a temporary directory and checked from its root with `go vet -vettool=pecanvet -json ./...`%s, beside `go test -race -count=1 ./...`. ", c.modulesFile, flagsNote(c))
 	b.WriteString("Both ran on the same warm build cache (the module's dependencies built beforehand, with -race and without; the module's own packages built by each run); wall time includes the build (and, for -race, the race runtime's default 1 s sleep at exit of each test binary, as users see it). " + vetCacheNote + " ")
-	b.WriteString("Peak RSS: the largest single process of the command's tree (wait4's rusage) / the largest sampled sum over the live tree. ")
+	b.WriteString("Peak RSS: the largest single process of the command's tree (wait4's rusage) / the largest sampled sum over the live tree; peak RSS pecanvet: the vet tool's own processes, the largest over the module's packages (getrusage of the tool's process, -pecan.stats), without the test binaries and compilers that the tree's figures include. ")
 	fmt.Fprintf(&b, "Packages: checked / fast path (no concurrency, nothing run) / skipped. Reports are triaged in `%s`; an untriaged one is marked ⚠.\n\n", c.triageFile)
 	if len(results) < len(all) {
 		var names []string
@@ -381,17 +381,17 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 	}
 	b.WriteString("Drivers: the generated drivers (two goroutines calling two methods of a type, issue 27) generated / run / skipped; a generated driver not recorded was not needed, its candidates held by a test in two goroutines. ")
 	b.WriteString("Why the skipped ones skipped is listed under each module.\n\n")
-	b.WriteString("| module | go | packages checked/fast/skipped | tests checked | drivers gen/run/skipped | reports (untriaged) | -race reports | vet | -race | vet/-race | peak RSS vet | peak RSS -race |\n")
-	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| module | go | packages checked/fast/skipped | tests checked | drivers gen/run/skipped | reports (untriaged) | -race reports | vet | -race | vet/-race | peak RSS vet | peak RSS pecanvet | peak RSS -race |\n")
+	b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	var sum struct {
 		mods, skipped, tests, checked, fast, reports, untriaged, over3 int
 		drivers                                                        driverCount
-		maxRSS                                                         int64
+		maxRSS, toolRSS                                                int64
 		maxRatio                                                       float64
 	}
 	for _, r := range results {
 		if r.err != "" {
-			fmt.Fprintf(&b, "| %s | %s | – | – | – | – | – | – | – | – | – | – |\n", r.spec, mdCell("not evaluated: "+r.err))
+			fmt.Fprintf(&b, "| %s | %s | – | – | – | – | – | – | – | – | – | – | – |\n", r.spec, mdCell("not evaluated: "+r.err))
 			continue
 		}
 		ck, fast, sk, tests, tc := countStatus(r.packages)
@@ -412,6 +412,8 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 		sum.reports += len(r.reports)
 		sum.untriaged += untriaged
 		sum.maxRSS = max(sum.maxRSS, r.vet.MaxRSS, r.vet.TreeRSS)
+		tool := toolRSS(r.stats)
+		sum.toolRSS = max(sum.toolRSS, tool)
 		if r.race.Wall > 0 {
 			x := r.vet.Wall.Seconds() / r.race.Wall.Seconds()
 			sum.maxRatio = max(sum.maxRatio, x)
@@ -435,12 +437,12 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 		if ft > 0 {
 			tcs += fmt.Sprintf(" (+%d fast path)", ft)
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d/%d/%d | %s | %d/%d/%d | %s | %d | %s | %s | %s | %s / %s | %s / %s |\n",
+		fmt.Fprintf(&b, "| %s | %s | %d/%d/%d | %s | %d/%d/%d | %s | %d | %s | %s | %s | %s / %s | %s | %s / %s |\n",
 			r.spec, r.goLine, ck, fast, sk, tcs, dc.generated, dc.run, dc.skipped(), rs, raceReports(r.race), vet, race, ratio(r.vet.Wall, r.race.Wall),
-			mib(r.vet.MaxRSS), mib(r.vet.TreeRSS), mib(r.race.MaxRSS), mib(r.race.TreeRSS))
+			mib(r.vet.MaxRSS), mib(r.vet.TreeRSS), mib(tool), mib(r.race.MaxRSS), mib(r.race.TreeRSS))
 	}
-	fmt.Fprintf(&b, "\nOver the %d modules evaluated: %d packages skipped, %d of %d tests checked dynamically and %d in fast-path packages (no goroutine, channel, select or sync in the package or its tests: one goroutine runs them, nothing to predict), %d left unchecked, %d reports (%d untriaged), vet over 3x -race on %d, worst ratio %.1fx, peak RSS of vet's tree at most %s.\n",
-		sum.mods, sum.skipped, sum.checked, sum.tests, sum.fast, sum.tests-sum.checked-sum.fast, sum.reports, sum.untriaged, sum.over3, sum.maxRatio, mib(sum.maxRSS))
+	fmt.Fprintf(&b, "\nOver the %d modules evaluated: %d packages skipped, %d of %d tests checked dynamically and %d in fast-path packages (no goroutine, channel, select or sync in the package or its tests: one goroutine runs them, nothing to predict), %d left unchecked, %d reports (%d untriaged), vet over 3x -race on %d, worst ratio %.1fx, peak RSS of vet's tree at most %s, of pecanvet's own processes at most %s.\n",
+		sum.mods, sum.skipped, sum.checked, sum.tests, sum.fast, sum.tests-sum.checked-sum.fast, sum.reports, sum.untriaged, sum.over3, sum.maxRatio, mib(sum.maxRSS), mib(sum.toolRSS))
 	fmt.Fprintf(&b, "\nGenerated drivers: %d generated, %d run, %d skipped%s.\n", sum.drivers.generated, sum.drivers.run, sum.drivers.skipped(), sum.drivers.why())
 	b.WriteString(renderCold(results))
 	for _, r := range results {
@@ -498,6 +500,17 @@ func whereTime(vet time.Duration, st []pecan.Stats) string {
 	idle := max(0, vet.Seconds()-checks)
 	return fmt.Sprintf("Where the time goes: vet %.1f s; the checks of %d packages %.1f s: build %.1f s, record %.1f s (%d runs), predict %.1f s, replay %.1f s (%d runs); idle %.1f s (no check running: type-checking, the go command, waiting).",
 		vet.Seconds(), len(st), checks, build, record, records, predict, replay, replays, idle)
+}
+
+// toolRSS is the largest peak of the vet tool's own processes over a
+// module's packages (-pecan.stats' max_rss): go vet's tree holds the
+// tests' memory and the compilers' besides.
+func toolRSS(st []pecan.Stats) int64 {
+	var tool int64
+	for _, s := range st {
+		tool = max(tool, s.MaxRSS)
+	}
+	return tool
 }
 
 // driverCount counts a module's generated drivers (-pecan.stats).

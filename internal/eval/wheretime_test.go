@@ -28,3 +28,12 @@ func TestWhereTime(t *testing.T) {
 		t.Errorf("parallel checks: %q", got)
 	}
 }
+
+// TestToolRSS: pecanvet's own peak is the largest over the packages'
+// tool processes.
+func TestToolRSS(t *testing.T) {
+	st := []pecan.Stats{{MaxRSS: 100 << 20}, {MaxRSS: 300 << 20}, {}}
+	if tool := toolRSS(st); tool != 300<<20 {
+		t.Errorf("toolRSS = %s, want 300 MiB", mib(tool))
+	}
+}

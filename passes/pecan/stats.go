@@ -58,6 +58,13 @@ type Stats struct {
 	DriversGenerated int      `json:"drivers_generated,omitempty"`
 	DriversRun       int      `json:"drivers_run,omitempty"`
 	DriverSkips      []string `json:"driver_skips,omitempty"`
+	// MaxRSS is the peak resident set, in bytes, of the vet tool's own
+	// process for this unit when the line was written (getrusage): go
+	// vet's tree mixes it with the compilers of other units and with the
+	// test binaries, whose memory is the tests' own (bigcache's take 2 GB
+	// under -race too). (A child's peak is no measure of the child: Linux
+	// counts in it the parent's resident set when it was started.)
+	MaxRSS int64 `json:"max_rss,omitempty"`
 }
 
 // writeStats appends res as one JSON line to the -stats file, if set. Units
@@ -93,6 +100,7 @@ func writeStats(pass *analysis.Pass, res *Result) {
 			}
 		}
 	}
+	st.MaxRSS = peakRSS()
 	b, err := json.Marshal(st)
 	if err != nil {
 		return

@@ -67,4 +67,8 @@ func TestWriteStats(t *testing.T) {
 	if s := got[1]; s.Dynamic || s.Skipped == "" || s.TestsListed != 0 {
 		t.Errorf("second line = %+v", s)
 	}
+	// The tool's own peak: this test process's, at least its heap.
+	if peakRSS() > 0 && got[0].MaxRSS < 1<<20 {
+		t.Errorf("max_rss = %d, want the process's peak resident set", got[0].MaxRSS)
+	}
 }

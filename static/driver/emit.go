@@ -583,7 +583,7 @@ type pecanvetCase struct {
 // concurrent calls must leave the receiver's observable state as one of
 // the orders does (what they return may differ by design: see the
 // package documentation of static/driver). Calls that do not return
-// within pecanvetWait (a loop that runs until another call stops it) skip
+// within the wait (a loop that runs until another call stops it) skip
 // the test: a driver cannot tell such a method's outcome.
 //
 // why, if given, says how the receiver was built when no test's setup
@@ -606,15 +606,16 @@ func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase, why ...st
 		recvs = append(recvs, c.Recv)
 		return c
 	}
+	wait := pecanvetWaitFor(t.Name())
 	// The oracle: the calls one after the other.
 	var seq [4][3]interface{}
 	var panics [4]interface{}
 	for i := range seq {
 		var out [3]interface{}
 		var p interface{}
-		returned, ended := pecanvetWithin(func() { out, p = pecanvetSeq(mk, i >= 2, 0) })
+		returned, ended := pecanvetWithin(wait, func() { out, p = pecanvetSeq(mk, i >= 2, 0) })
 		if !returned {
-			t.Skipf("pecanvet driver: calling %s one after the other does not return within %v: it waits for another call", calls, pecanvetWait)
+			t.Skipf("pecanvet driver: calling %s one after the other does not return within %v: it waits for another call", calls, wait)
 		}
 		if !ended {
 			t.Skipf("pecanvet driver: the setup of %s stopped the test (t.Skip or t.Fatal)", calls)
@@ -657,7 +658,7 @@ func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase, why ...st
 	var st []pecanvetKV
 	start := time.Now()
 	var took time.Duration
-	returned, _ := pecanvetWithin(func() {
+	returned, _ := pecanvetWithin(wait, func() {
 		c := mk()
 		defer pecanvetCleanup(c)
 		done := make(chan struct{})
@@ -672,7 +673,7 @@ func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase, why ...st
 		st = c.State()
 	})
 	if !returned {
-		t.Skipf("pecanvet driver: calling %s concurrently does not return within %v", calls, pecanvetWait)
+		t.Skipf("pecanvet driver: calling %s concurrently does not return within %v", calls, wait)
 	}
 	// The comparison: the state must be one that an order leaves.
 	if oracle && !reflect.DeepEqual(st, seq[0][2]) && !reflect.DeepEqual(st, seq[2][2]) {
@@ -681,13 +682,13 @@ func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase, why ...st
 		// their order: the orders are run again, as slowly, and must
 		// still leave what they left.
 		slow := took
-		if slow > pecanvetWait/2 {
-			slow = pecanvetWait / 2
+		if slow > wait/2 {
+			slow = wait / 2
 		}
 		for i, rev := range []bool{false, true} {
 			var out [3]interface{}
 			var p interface{}
-			if ok, _ := pecanvetWithin(func() { out, p = pecanvetSeq(mk, rev, slow) }); ok && p == nil && !reflect.DeepEqual(out[2], seq[2*i][2]) {
+			if ok, _ := pecanvetWithin(wait, func() { out, p = pecanvetSeq(mk, rev, slow) }); ok && p == nil && !reflect.DeepEqual(out[2], seq[2*i][2]) {
 				t.Skipf("pecanvet driver: the state %s leave changes with time (one after the other, %v later: %s): no oracle", calls, slow.Round(time.Millisecond), pecanvetOutcome(out[0], out[1], out[2]))
 			}
 		}
@@ -731,18 +732,36 @@ func pecanvetOutcome(ra, rb, st interface{}) string {
 // pecanvetWait bounds each phase of a driver.
 const pecanvetWait = 5 * time.Second
 
+// pecanvetWaitFor is the bound of the driver test's phases: pecanvetWait,
+// or a second in pecanvet's replays of a driver whose calls did not
+// return when recorded (PECANVET_QUICK_DRIVERS names it): after the
+// replay's schedule the program runs on the real clock, and each replay
+// would sit out the whole bound to skip again.
+func pecanvetWaitFor(test string) time.Duration {
+	list := pecanvetos.Getenv("PECANVET_QUICK_DRIVERS") + ","
+	for i, start := 0, 0; i < len(list); i++ {
+		if list[i] == ',' {
+			if list[start:i] == test {
+				return time.Second
+			}
+			start = i + 1
+		}
+	}
+	return pecanvetWait
+}
+
 // pecanvetWithin runs f on a goroutine of its own and reports whether it
-// returned within pecanvetWait, and whether it ended normally (not by a
-// t.Skip or t.Fatal of copied setup code). If not returned, it is left
-// blocked: the test is skipped, and its process ends with the recording.
-func pecanvetWithin(f func()) (returned, ended bool) {
+// returned within wait, and whether it ended normally (not by a t.Skip or
+// t.Fatal of copied setup code). If not returned, it is left blocked: the
+// test is skipped, and its process ends with the recording.
+func pecanvetWithin(wait time.Duration, f func()) (returned, ended bool) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		f()
 		ended = true
 	}()
-	tm := time.NewTimer(pecanvetWait)
+	tm := time.NewTimer(wait)
 	defer tm.Stop()
 	select {
 	case <-done:
@@ -906,6 +925,13 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 			}
 			fmt.Fprintf(&b, "// Left out: line %s, a call of the test's own helper.\n", strings.Join(lines, ", "))
 		}
+		if len(s.subtests) > 0 {
+			var lines []string
+			for _, l := range s.subtests {
+				lines = append(lines, strconv.Itoa(l))
+			}
+			fmt.Fprintf(&b, "// Left out: line %s, the test's subtests.\n", strings.Join(lines, ", "))
+		}
 		if s.tname != "" {
 			fmt.Fprintf(&b, "%s := t\n_ = %s\n", s.tname, s.tname)
 		}
@@ -987,7 +1013,7 @@ func emit(pkg *types.Package, pairs []pair, vals *values) (string, []Driver) {
 	}
 	var b strings.Builder
 	b.WriteString("// Code generated by pecanvet: test drivers calling two methods of a type from two goroutines. This file exists only in pecanvet's build overlay (pecanvet check -driversdir writes it out).\n\n")
-	fmt.Fprintf(&b, "package %s\n\nimport (\n\t\"fmt\"\n\t\"reflect\"\n\t\"testing\"\n\t\"time\"\n", pkg.Name())
+	fmt.Fprintf(&b, "package %s\n\nimport (\n\t\"fmt\"\n\tpecanvetos \"os\"\n\t\"reflect\"\n\t\"testing\"\n\t\"time\"\n", pkg.Name())
 	var paths []string
 	for path := range g.imports {
 		paths = append(paths, path)

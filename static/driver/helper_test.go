@@ -19,7 +19,7 @@ func TestHelperTimeDependentState(t *testing.T) {
 		t.Skip("runs go test")
 	}
 	dir := t.TempDir()
-	src := "package x\n\nimport (\n\t\"fmt\"\n\t\"reflect\"\n\t\"testing\"\n\t\"time\"\n)\n\nvar _ = fmt.Sprint\n" + helper + `
+	src := "package x\n\nimport (\n\t\"fmt\"\n\tpecanvetos \"os\"\n\t\"reflect\"\n\t\"testing\"\n\t\"time\"\n)\n\nvar _ = fmt.Sprint\n" + helper + `
 type shared struct{ n int }
 
 var one = &shared{}
@@ -99,7 +99,7 @@ func TestHelperOrderedCalls(t *testing.T) {
 		t.Skip("runs go test")
 	}
 	dir := t.TempDir()
-	src := "package x\n\nimport (\n\t\"fmt\"\n\t\"reflect\"\n\t\"testing\"\n\t\"time\"\n)\n\nvar _ = fmt.Sprint\n" + helper + `
+	src := "package x\n\nimport (\n\t\"fmt\"\n\tpecanvetos \"os\"\n\t\"reflect\"\n\t\"testing\"\n\t\"time\"\n)\n\nvar _ = fmt.Sprint\n" + helper + `
 type res struct {
 	hijacked, released bool
 	uses               int
@@ -189,7 +189,7 @@ func TestHelperNoReceiverWhy(t *testing.T) {
 		t.Skip("runs go test")
 	}
 	dir := t.TempDir()
-	src := "package x\n\nimport (\n\t\"fmt\"\n\t\"reflect\"\n\t\"testing\"\n\t\"time\"\n)\n\nvar _ = fmt.Sprint\n" + helper + `
+	src := "package x\n\nimport (\n\t\"fmt\"\n\tpecanvetos \"os\"\n\t\"reflect\"\n\t\"testing\"\n\t\"time\"\n)\n\nvar _ = fmt.Sprint\n" + helper + `
 type buffer struct{ notify func() }
 
 func (b *buffer) Push() { b.notify() }
@@ -226,6 +226,58 @@ func TestBare(t *testing.T) { pecanvetDrive(t, "Push and Push", mk) }
 		"no usable receiver: no test or example constructs buffer; the driver's receiver is its zero value",
 		"--- SKIP: TestBare",
 	} {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("the drivers' output lacks %q:\n%s", w, out)
+		}
+	}
+}
+
+// TestHelperQuickDriver runs a driver whose calls block for good, as
+// pecanvet replays one whose recording skipped so: named in
+// PECANVET_QUICK_DRIVERS, it skips after a second, not pecanvetWait;
+// another driver of the process keeps the full wait.
+func TestHelperQuickDriver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := t.TempDir()
+	src := "package x\n\nimport (\n\t\"fmt\"\n\tpecanvetos \"os\"\n\t\"reflect\"\n\t\"testing\"\n\t\"time\"\n)\n\nvar _ = fmt.Sprint\n" + helper + `
+type stuck struct{ c chan int }
+
+func (s *stuck) Wait() { <-s.c }
+
+func mk() pecanvetCase {
+	x := &stuck{c: make(chan int)}
+	return pecanvetCase{
+		A:     func() []interface{} { x.Wait(); return nil },
+		B:     func() []interface{} { return nil },
+		State: func() []pecanvetKV { return nil },
+		Recv:  x,
+	}
+}
+
+func TestQuick(t *testing.T) { pecanvetDrive(t, "Wait and Nothing", mk) }
+
+func TestFull(t *testing.T) {
+	if pecanvetWaitFor(t.Name()) != pecanvetWait {
+		t.Errorf("TestFull waits %v", pecanvetWaitFor(t.Name()))
+	}
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n\ngo 1.21\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-v", "-count=1", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PECANVET_QUICK_DRIVERS=TestOther,TestQuick,TestQuickX")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test: %v\n%s", err, out)
+	}
+	for _, w := range []string{"does not return within 1s", "--- SKIP: TestQuick (1.", "--- PASS: TestFull"} {
 		if !strings.Contains(string(out), w) {
 			t.Errorf("the drivers' output lacks %q:\n%s", w, out)
 		}

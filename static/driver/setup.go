@@ -59,6 +59,9 @@ type setup struct {
 	// call what the driver cannot (an external test's own helper), left
 	// out.
 	dropped []int
+	// subtests: the lines of the test's subtests before the cut (a
+	// t.Run, or a loop of them), left out (isSubtests).
+	subtests []int
 	// helpers are the external test's own declarations (functions,
 	// types with their methods, constants) that the copied code uses,
 	// copied into the driver file under a name of their own (see
@@ -471,6 +474,16 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 		}
 		if d, ok := st.(*ast.DeferStmt); ok {
 			s.cleanup = append(s.cleanup, cleanupItem{node: d.Call})
+			continue
+		}
+		if isSubtests(info, st, tname) && !mentionsType(info, st, path, pr.typ) {
+			// The test's own checks, not the receiver's setup: each of
+			// the driver's cases ran them again, and with a t.Parallel
+			// in them the driver paused, so that no recording process
+			// could vouch for it (ttlcache's Test_Cache_set: 16
+			// parallel subtests in each of 14 drivers, every one
+			// recorded again alone).
+			s.subtests = append(s.subtests, s.fset.Position(st.Pos()).Line)
 			continue
 		}
 		s.stmts = append(s.stmts, st)
@@ -950,4 +963,83 @@ func constructedWhere(p *packages.Package, tests []*packages.Package, typ string
 		}
 	}
 	return why
+}
+
+// isSubtests reports whether st runs subtests and does nothing else: a
+// call tname.Run(…), or a loop whose body is such calls and copies of
+// the loop's variables (tc := tc).
+func isSubtests(info *types.Info, st ast.Stmt, tname string) bool {
+	isRun := func(st ast.Stmt) bool {
+		es, ok := st.(*ast.ExprStmt)
+		if !ok {
+			return false
+		}
+		call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Run" {
+			return false
+		}
+		id, ok := ast.Unparen(sel.X).(*ast.Ident)
+		return ok && id.Name == tname && info.Uses[id] != nil
+	}
+	var body *ast.BlockStmt
+	switch st := st.(type) {
+	case *ast.ExprStmt:
+		return isRun(st)
+	case *ast.RangeStmt:
+		body = st.Body
+	case *ast.ForStmt:
+		body = st.Body
+	default:
+		return false
+	}
+	runs := 0
+	for _, b := range body.List {
+		if isRun(b) {
+			runs++
+			continue
+		}
+		as, ok := b.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != len(as.Rhs) {
+			return false
+		}
+		for i := range as.Lhs {
+			l, ok1 := as.Lhs[i].(*ast.Ident)
+			r, ok2 := as.Rhs[i].(*ast.Ident)
+			if !ok1 || !ok2 || l.Name != r.Name {
+				return false
+			}
+		}
+	}
+	return runs > 0
+}
+
+// mentionsType reports whether a variable declared outside node that
+// node uses is of the package's type typ or a pointer to it: a subtest
+// that does something with the test's receiver of the driven type is
+// kept (one that builds its own is not).
+func mentionsType(info *types.Info, node ast.Node, path, typ string) bool {
+	found := false
+	ast.Inspect(node, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || found {
+			return !found
+		}
+		v, ok := info.Uses[id].(*types.Var)
+		if !ok || node.Pos() <= v.Pos() && v.Pos() < node.End() {
+			return true
+		}
+		t := v.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if nt, ok := t.(*types.Named); ok && nt.Obj().Name() == typ && nt.Obj().Pkg() != nil && strings.TrimSuffix(nt.Obj().Pkg().Path(), "_test") == path {
+			found = true
+		}
+		return true
+	})
+	return found
 }
