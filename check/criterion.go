@@ -130,7 +130,48 @@ func dependEvents(f *Finding) []depend.Event {
 		evs[k] = e
 	}
 	rereads(f, evs)
+	claims(f, evs)
 	return evs
+}
+
+// claims fills Event.Claimed from the replayed schedule: a read that the
+// unit's goroutine followed with a write of the same object before any
+// other unit's event of the pattern came is half of one read-modify-write
+// (a check and its reservation in one critical section: redigo's
+// GetContext checks `p.active >= p.MaxActive` and does `p.active++`
+// under the same lock). What it read is the value its own write
+// replaced, not a snapshot another goroutine can make stale: the others'
+// writes fall after that write, between it and the unit's later events.
+func claims(f *Finding, evs []depend.Event) {
+	s := f.Schedule
+	if s == nil || len(s.Anomaly) != len(evs) {
+		return
+	}
+	p := f.Anomaly.Pattern
+	for i := range evs {
+		if !evs[i].Read || evs[i].Write {
+			continue
+		}
+		first := -1 // the first other unit's event after i, in step order
+		for k := range evs {
+			if p.T[k] == p.T[i] && p.AR[k] == p.AR[i] || s.Anomaly[k] <= s.Anomaly[i] {
+				continue
+			}
+			if first < 0 || s.Anomaly[k] < first {
+				first = s.Anomaly[k]
+			}
+		}
+		if first < 0 {
+			continue
+		}
+		a := s.Steps[s.Anomaly[i]]
+		for st := s.Anomaly[i] + 1; st < first && st < len(s.Steps); st++ {
+			if b := s.Steps[st]; b.G == a.G && b.Obj == a.Obj && (b.Op == trace.Write || b.Op == trace.AtomicStore || b.Op == trace.AtomicRMW) {
+				evs[i].Claimed = true
+				break
+			}
+		}
+	}
 }
 
 // rereads fills Event.Reread from the replayed schedule: for two events

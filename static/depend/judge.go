@@ -32,6 +32,11 @@ type Event struct {
 	// the fresh read, which saw the other unit's access, not from this
 	// one; nothing this event read is stale at it.
 	Reread []int
+	// Claimed says the unit wrote this read's variable after it, before
+	// any other unit's event: the read and that write are one
+	// read-modify-write (a check and its reservation under one lock), so
+	// its value is the unit's own, which no later write makes stale.
+	Claimed bool
 }
 
 // reread reports whether event i's read was repeated before event j.
@@ -94,7 +99,8 @@ var (
 //     a later read only if its own value is used in turn), or into the
 //     unit's result: check-then-act, read-modify-write, lookup-then-act;
 //     unless the unit read the variable again at that site in between
-//     (Event.Reread), or the later event reads the checked variable
+//     (Event.Reread), or wrote it right after a, before the other units'
+//     events (Event.Claimed: a check and its reservation), or the later event reads the checked variable
 //     again and tests it (a re-check: rechecks), or every path from a
 //     to b reads a's variable again and that value decides b (a
 //     double-checked re-validation: revalidated);
@@ -118,7 +124,8 @@ var (
 //     the state afresh before its second write (published: a CAS from
 //     the value it stored, or a re-read deciding the write), or the
 //     reader only spins on the value the writer stored (spinsOn: a lock
-//     bit that sends it back to read again).
+//     bit that sends it back to read again), or the second write gives
+//     back what the first added (undone: a reservation of a slot).
 //
 // A value is used when it reaches a branch, a store to shared memory
 // (other than back into the variable it was read from: an increment is
@@ -153,7 +160,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
@@ -180,7 +187,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) {
+				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.undone(a, b) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {
