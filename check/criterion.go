@@ -142,6 +142,8 @@ func dependEvents(f *Finding) []depend.Event {
 // under the same lock). What it read is the value its own write
 // replaced, not a snapshot another goroutine can make stale: the others'
 // writes fall after that write, between it and the unit's later events.
+// It also fills Event.Seen: the variables of the unit's later reads that
+// the unit read right after i too, before the others' events.
 func claims(f *Finding, evs []depend.Event) {
 	s := f.Schedule
 	if s == nil || len(s.Anomaly) != len(evs) {
@@ -169,6 +171,21 @@ func claims(f *Finding, evs []depend.Event) {
 			if b := s.Steps[st]; b.G == a.G && b.Obj == a.Obj && (b.Op == trace.Write || b.Op == trace.AtomicStore || b.Op == trace.AtomicRMW) {
 				evs[i].Claimed = true
 				break
+			}
+		}
+		// The unit's later reads of another variable that it also
+		// read right after i, before the others' events: i's snapshot
+		// held that variable, and the later read checks it again.
+		for j := i + 1; j < len(evs); j++ {
+			if !evs[j].Read || evs[j].Var == evs[i].Var || p.T[j] != p.T[i] || p.AR[j] != p.AR[i] {
+				continue
+			}
+			bj := s.Steps[s.Anomaly[j]]
+			for st := s.Anomaly[i] + 1; st < first && st < len(s.Steps); st++ {
+				if b := s.Steps[st]; b.G == a.G && b.Obj == bj.Obj && (b.Op == trace.Read || b.Op == trace.AtomicLoad || b.Op == trace.AtomicRMW) {
+					evs[i].Seen = append(evs[i].Seen, evs[j].Var)
+					break
+				}
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"path"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -37,6 +38,13 @@ type Event struct {
 	// read-modify-write (a check and its reservation under one lock), so
 	// its value is the unit's own, which no later write makes stale.
 	Claimed bool
+	// Seen lists the variables (Var roles) of the unit's later reads
+	// that the unit also read right after this event, before any other
+	// unit's event: this event's snapshot held them, and a later read of
+	// one that is tested checks it again (redigo's GetContext finds no
+	// idle connection and checks closed under one lock, dials, then tests
+	// closed afresh under the lock before giving a slot back).
+	Seen []int
 }
 
 // reread reports whether event i's read was repeated before event j.
@@ -614,8 +622,10 @@ func (x *Index) laterUse(a, b Event, h how) (Verdict, bool) {
 // value (a lookup missed, then looked up again under the loader's lock:
 // the double-checked idiom). A later read whose value is used without a
 // test (a nil test, then a dereference of a fresh read) is no re-check.
+// b may read another variable than a, one that a's snapshot held
+// (Event.Seen): the unit checked it beside a and tests it afresh.
 func (x *Index) rechecks(a, b Event, h how) bool {
-	return h.kind == "check-then-act" && !b.Write && b.Var == a.Var && x.tests(b)
+	return h.kind == "check-then-act" && !b.Write && (b.Var == a.Var || slices.Contains(a.Seen, b.Var)) && x.tests(b)
 }
 
 // lift carries a taint whose activation's result depends on it to the
