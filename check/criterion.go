@@ -167,21 +167,37 @@ func claims(f *Finding, evs []depend.Event) {
 			continue
 		}
 		a := s.Steps[s.Anomaly[i]]
+		// Only within the critical section a was read in: a lock the
+		// goroutine holds at a, and no unlock of its own before the
+		// write. Without one (a map's read and write of two keys, one
+		// location as a whole) or across an unlock (a sweep that
+		// unlocks for a callback, then deletes), the others' writes can
+		// fall between the read and the write.
+		end := first
 		for st := s.Anomaly[i] + 1; st < first && st < len(s.Steps); st++ {
+			if b := s.Steps[st]; b.G == a.G && (b.Op == trace.Unlock || b.Op == trace.RUnlock) {
+				end = st
+				break
+			}
+		}
+		if !holdsLock(s.Steps, s.Anomaly[i]) {
+			end = -1
+		}
+		for st := s.Anomaly[i] + 1; st < end && st < len(s.Steps); st++ {
 			if b := s.Steps[st]; b.G == a.G && b.Obj == a.Obj && (b.Op == trace.Write || b.Op == trace.AtomicStore || b.Op == trace.AtomicRMW) {
 				evs[i].Claimed = true
 				break
 			}
 		}
 		// The unit's later reads of another variable that it also
-		// read right after i, before the others' events: i's snapshot
+		// read right after i, in i's critical section: i's snapshot
 		// held that variable, and the later read checks it again.
 		for j := i + 1; j < len(evs); j++ {
 			if !evs[j].Read || evs[j].Var == evs[i].Var || p.T[j] != p.T[i] || p.AR[j] != p.AR[i] {
 				continue
 			}
 			bj := s.Steps[s.Anomaly[j]]
-			for st := s.Anomaly[i] + 1; st < first && st < len(s.Steps); st++ {
+			for st := s.Anomaly[i] + 1; st < end && st < len(s.Steps); st++ {
 				if b := s.Steps[st]; b.G == a.G && b.Obj == bj.Obj && (b.Op == trace.Read || b.Op == trace.AtomicLoad || b.Op == trace.AtomicRMW) {
 					evs[i].Seen = append(evs[i].Seen, evs[j].Var)
 					break
@@ -301,3 +317,19 @@ var (
 	failPlace = regexp.MustCompile(`[\w.-]+\.go:\d+`)
 	digits    = regexp.MustCompile(`\d+`)
 )
+
+// holdsLock reports whether the goroutine of step at holds a lock there:
+// its last lock operation before it is a Lock or RLock.
+func holdsLock(steps []trace.Step, at int) bool {
+	g := steps[at].G
+	for st := at - 1; st >= 0; st-- {
+		switch b := steps[st]; {
+		case b.G != g:
+		case b.Op == trace.Lock || b.Op == trace.RLock:
+			return true
+		case b.Op == trace.Unlock || b.Op == trace.RUnlock:
+			return false
+		}
+	}
+	return false
+}
