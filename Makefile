@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -93,6 +93,14 @@ eval-trial:
 # modules-trial2 section. Not part of make eval (long).
 eval-trial2:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial2.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 17's third trial, internal/eval/modules-trial3.txt: ten more
+# modules (connection pool, lock-free ring buffer, MQTT broker, fake
+# clock's tickers, rate limiter, batching loaders, thread-safe set, actor
+# group, leak checker), checked and triaged as eval-trial, written to
+# EVAL.md's modules-trial3 section. Not part of make eval (long).
+eval-trial3:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial3.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own

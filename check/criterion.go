@@ -134,7 +134,81 @@ func dependEvents(f *Finding) []depend.Event {
 		evs[k] = e
 	}
 	rereads(f, evs)
+	claims(f, evs)
 	return evs
+}
+
+// claims fills Event.Claimed from the replayed schedule: a read that the
+// unit's goroutine followed with a write of the same object before any
+// other unit's event of the pattern came is half of one read-modify-write
+// (a check and its reservation in one critical section: redigo's
+// GetContext checks `p.active >= p.MaxActive` and does `p.active++`
+// under the same lock). What it read is the value its own write
+// replaced, not a snapshot another goroutine can make stale: the others'
+// writes fall after that write, between it and the unit's later events.
+// It also fills Event.Seen: the variables of the unit's later reads that
+// the unit read right after i too, before the others' events.
+func claims(f *Finding, evs []depend.Event) {
+	s := f.Schedule
+	if s == nil || len(s.Anomaly) != len(evs) {
+		return
+	}
+	p := f.Anomaly.Pattern
+	for i := range evs {
+		if !evs[i].Read || evs[i].Write {
+			continue
+		}
+		first := -1 // the first other unit's event after i, in step order
+		for k := range evs {
+			if p.T[k] == p.T[i] && p.AR[k] == p.AR[i] || s.Anomaly[k] <= s.Anomaly[i] {
+				continue
+			}
+			if first < 0 || s.Anomaly[k] < first {
+				first = s.Anomaly[k]
+			}
+		}
+		if first < 0 {
+			continue
+		}
+		a := s.Steps[s.Anomaly[i]]
+		// Only within the critical section a was read in: a lock the
+		// goroutine holds at a, and no unlock of its own before the
+		// write. Without one (a map's read and write of two keys, one
+		// location as a whole) or across an unlock (a sweep that
+		// unlocks for a callback, then deletes), the others' writes can
+		// fall between the read and the write.
+		end := first
+		for st := s.Anomaly[i] + 1; st < first && st < len(s.Steps); st++ {
+			if b := s.Steps[st]; b.G == a.G && (b.Op == trace.Unlock || b.Op == trace.RUnlock) {
+				end = st
+				break
+			}
+		}
+		if !holdsLock(s.Steps, s.Anomaly[i]) {
+			end = -1
+		}
+		for st := s.Anomaly[i] + 1; st < end && st < len(s.Steps); st++ {
+			if b := s.Steps[st]; b.G == a.G && b.Obj == a.Obj && (b.Op == trace.Write || b.Op == trace.AtomicStore || b.Op == trace.AtomicRMW) {
+				evs[i].Claimed = true
+				break
+			}
+		}
+		// The unit's later reads of another variable that it also
+		// read right after i, in i's critical section: i's snapshot
+		// held that variable, and the later read checks it again.
+		for j := i + 1; j < len(evs); j++ {
+			if !evs[j].Read || evs[j].Var == evs[i].Var || p.T[j] != p.T[i] || p.AR[j] != p.AR[i] {
+				continue
+			}
+			bj := s.Steps[s.Anomaly[j]]
+			for st := s.Anomaly[i] + 1; st < end && st < len(s.Steps); st++ {
+				if b := s.Steps[st]; b.G == a.G && b.Obj == bj.Obj && (b.Op == trace.Read || b.Op == trace.AtomicLoad || b.Op == trace.AtomicRMW) {
+					evs[i].Seen = append(evs[i].Seen, evs[j].Var)
+					break
+				}
+			}
+		}
+	}
 }
 
 // rereads fills Event.Reread from the replayed schedule: for two events
@@ -268,3 +342,19 @@ var (
 	failPlace = regexp.MustCompile(`[\w.-]+\.go:\d+`)
 	digits    = regexp.MustCompile(`\d+`)
 )
+
+// holdsLock reports whether the goroutine of step at holds a lock there:
+// its last lock operation before it is a Lock or RLock.
+func holdsLock(steps []trace.Step, at int) bool {
+	g := steps[at].G
+	for st := at - 1; st >= 0; st-- {
+		switch b := steps[st]; {
+		case b.G != g:
+		case b.Op == trace.Lock || b.Op == trace.RLock:
+			return true
+		case b.Op == trace.Unlock || b.Op == trace.RUnlock:
+			return false
+		}
+	}
+	return false
+}

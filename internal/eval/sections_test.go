@@ -168,7 +168,7 @@ func TestReadTriage(t *testing.T) {
 }
 
 // TestLists: the repository's module lists and triage file read without
-// error, no module is in two of the lists (pinned, trial, trial2), and every
+// error, no module is in two of the lists (pinned, trial, trial2, trial3), and every
 // triaged report names a module@version of one of the lists (a row left
 // behind by a version bump is stale).
 func TestLists(t *testing.T) {
@@ -190,9 +190,16 @@ func TestLists(t *testing.T) {
 	if len(trial2) < 8 {
 		t.Errorf("the second trial list has %d modules, want at least 8", len(trial2))
 	}
+	trial3, err := readModules("modules-trial3.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trial3) < 8 {
+		t.Errorf("the third trial list has %d modules, want at least 8", len(trial3))
+	}
 	listed := map[string]bool{}
 	inList := map[string]string{}
-	for file, mods := range map[string][]modSpec{"modules.txt": pinned, "modules-trial.txt": trial, "modules-trial2.txt": trial2} {
+	for file, mods := range map[string][]modSpec{"modules.txt": pinned, "modules-trial.txt": trial, "modules-trial2.txt": trial2, "modules-trial3.txt": trial3} {
 		for _, m := range mods {
 			if other, ok := inList[m.Path]; ok {
 				t.Errorf("%s is in both %s and %s", m.Path, other, file)
@@ -210,7 +217,7 @@ func TestLists(t *testing.T) {
 			t.Errorf("triage row %q names %s, in neither list", k, mod)
 		}
 	}
-	for file, want := range map[string]string{"modules.txt": "modules", "internal/eval/modules-trial.txt": "modules-trial", "modules-trial2.txt": "modules-trial2"} {
+	for file, want := range map[string]string{"modules.txt": "modules", "internal/eval/modules-trial.txt": "modules-trial", "modules-trial2.txt": "modules-trial2", "modules-trial3.txt": "modules-trial3"} {
 		if got := (&config{modulesFile: file}).modulesSection(); got != want {
 			t.Errorf("modulesSection(%s) = %q, want %q", file, got, want)
 		}

@@ -84,6 +84,8 @@ func TestJudge(t *testing.T) {
 	reread := func(e Event, later ...int) Event { e.Reread = later; return e }
 	flightDo := frame(1, "g *Flight", "Do")
 	onVar := func(v int, e Event) Event { e.Var = v; return e }
+	seen := func(e Event, vars ...int) Event { e.Seen = vars; return e }
+	claimed := func(e Event) Event { e.Claimed = true; return e }
 	drainRun, drainBusy := frame(1, "d *Drain", "Run"), frame(9, "d *Drain", "Busy")
 	request, requestBlind := frame(1, "d *Drain", "Request"), frame(1, "d *Drain", "RequestBlind")
 	blind, from := frame(1, "d *Drain", "RunBlind"), frame(1, "d *Drain", "RunFrom")
@@ -334,6 +336,28 @@ func TestJudge(t *testing.T) {
 			w(2, at("c.n = v + 1 // stale", "n ="), frame(9, "c *Bounded", "IncStale")),
 			w(1, at("c.n = v + 1 // stale", "n ="), frame(1, "c *Bounded", "IncStale")),
 		}, true},
+		{"an idle check, then closed tested afresh, which the check's snapshot held (redigo's GetContext)", []Event{
+			seen(r(1, at("if len(p.idle) > 0 { // idle check", "idle"), frame(1, "p *Conns", "Get")), 1),
+			onVar(1, w(2, at("p.closed = true", "closed"), frame(9, "p *Conns", "Close"))),
+			w(2, at("p.idle = nil", "idle"), frame(9, "p *Conns", "Close")),
+			onVar(1, r(1, at("if !p.closed { // closed re-check", "closed"), frame(1, "p *Conns", "Get"))),
+		}, false},
+		{"an idle check, then closed tested, which the check's snapshot did not hold", []Event{
+			r(1, at("if len(p.idle) > 0 { // idle check", "idle"), frame(1, "p *Conns", "Get")),
+			onVar(1, w(2, at("p.closed = true", "closed"), frame(9, "p *Conns", "Close"))),
+			w(2, at("p.idle = nil", "idle"), frame(9, "p *Conns", "Close")),
+			onVar(1, r(1, at("if !p.closed { // closed re-check", "closed"), frame(1, "p *Conns", "Get"))),
+		}, true},
+		{"a slot taken after the check under its lock: the check's value is claimed", []Event{
+			claimed(r(1, at("if len(p.idle) > 0 { // idle check", "idle"), frame(1, "p *Conns", "Get"))),
+			w(2, at("p.idle = nil", "idle"), frame(9, "p *Conns", "Close")),
+			onVar(1, r(1, at("if !p.closed { // closed re-check", "closed"), frame(1, "p *Conns", "Get"))),
+		}, false},
+		{"a slot taken and given back: the count between is the reservation", []Event{
+			w(1, at("p.active++", "active"), frame(1, "p *Conns", "Get")),
+			r(2, at("return p.active >= 2 // busy", "active"), frame(9, "p *Conns", "Busy")),
+			w(1, at("p.active--", "active"), frame(1, "p *Conns", "Get")),
+		}, false},
 		{"a re-check through the fast path's helper: the helper's body is no flow from the first read", []Event{
 			r(1, at("if mark(atomic.LoadUint64(&t.meta)) != 0 { // marked fast", "(&t.meta"), frame(1, "t *Marked", "Lookup")),
 			w(2, at("atomic.StoreUint64(&t.meta, 1)", "("), frame(9, "t *Marked", "Publish")),

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"path"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -32,6 +33,18 @@ type Event struct {
 	// the fresh read, which saw the other unit's access, not from this
 	// one; nothing this event read is stale at it.
 	Reread []int
+	// Claimed says the unit wrote this read's variable after it, before
+	// any other unit's event: the read and that write are one
+	// read-modify-write (a check and its reservation under one lock), so
+	// its value is the unit's own, which no later write makes stale.
+	Claimed bool
+	// Seen lists the variables (Var roles) of the unit's later reads
+	// that the unit also read right after this event, before any other
+	// unit's event: this event's snapshot held them, and a later read of
+	// one that is tested checks it again (redigo's GetContext finds no
+	// idle connection and checks closed under one lock, dials, then tests
+	// closed afresh under the lock before giving a slot back).
+	Seen []int
 }
 
 // reread reports whether event i's read was repeated before event j.
@@ -94,7 +107,8 @@ var (
 //     a later read only if its own value is used in turn), or into the
 //     unit's result: check-then-act, read-modify-write, lookup-then-act;
 //     unless the unit read the variable again at that site in between
-//     (Event.Reread), or the later event reads the checked variable
+//     (Event.Reread), or wrote it right after a, before the other units'
+//     events (Event.Claimed: a check and its reservation), or the later event reads the checked variable
 //     again and tests it (a re-check: rechecks), or every path from a
 //     to b reads a's variable again and that value decides b (a
 //     double-checked re-validation: revalidated);
@@ -120,7 +134,9 @@ var (
 //     reader only spins on the value the writer stored (spinsOn: a lock
 //     bit that sends it back to read again), or only compares it with a
 //     value it can never equal, the writer's values before and after
-//     differing (comparedApart: an odd resize bit against an even index).
+//     differing (comparedApart: an odd resize bit against an even index),
+//     or the second write gives back what the first added (undone: a
+//     reservation of a slot).
 //
 // A value is used when it reaches a branch, a store to shared memory
 // (other than back into the variable it was read from: an increment is
@@ -155,7 +171,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
@@ -182,7 +198,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) {
+				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {
@@ -609,8 +625,10 @@ func (x *Index) laterUse(a, b Event, h how) (Verdict, bool) {
 // value (a lookup missed, then looked up again under the loader's lock:
 // the double-checked idiom). A later read whose value is used without a
 // test (a nil test, then a dereference of a fresh read) is no re-check.
+// b may read another variable than a, one that a's snapshot held
+// (Event.Seen): the unit checked it beside a and tests it afresh.
 func (x *Index) rechecks(a, b Event, h how) bool {
-	return h.kind == "check-then-act" && !b.Write && b.Var == a.Var && x.tests(b)
+	return h.kind == "check-then-act" && !b.Write && (b.Var == a.Var || slices.Contains(a.Seen, b.Var)) && x.tests(b)
 }
 
 // lift carries a taint whose activation's result depends on it to the

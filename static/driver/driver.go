@@ -240,6 +240,17 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 						}
 						continue
 					}
+					// A construction hook is called before the value
+					// is shared: beside the other methods it is the
+					// driver's guess (constructionHook).
+					if m, ctor := hookOf(p, named, &pairs[i]); ctor != "" {
+						key := pairs[i].typ + "." + m
+						if !noted[key] {
+							noted[key] = true
+							res.Notes = append(res.Notes, note.New(note.Static, path, "", "no drivers calling %s.%s: the package calls it only from %s, before the value is shared (a construction hook of an interface of the package)", pairs[i].typ, m, ctor))
+						}
+						continue
+					}
 				}
 			}
 			kept = append(kept, pairs[i])

@@ -816,3 +816,29 @@ func TestNoTestsCandidates(t *testing.T) {
 		}
 	}
 }
+
+// TestNoConstructionHookDrivers: a method that the package calls only
+// through its interface in a constructor (Counter.Config in NewLimiter)
+// gets no driver, with a note; one called at run time too (Resize, from
+// Limiter.Grow) keeps its drivers.
+func TestNoConstructionHookDrivers(t *testing.T) {
+	res := generateIn(t, "drvhook")
+	ds := res.Drivers["subjects/drvhook"]
+	resize := false
+	for _, d := range ds {
+		if strings.Contains(d.Calls, "Config") {
+			t.Errorf("a driver calling the construction hook: %+v", d)
+		}
+		resize = resize || strings.Contains(d.Calls, "Resize")
+	}
+	if !resize {
+		t.Errorf("no driver calling Resize: %+v (notes %q)", ds, res.Notes)
+	}
+	found := false
+	for _, n := range res.Notes {
+		found = found || strings.Contains(n.Text, "no drivers calling local.Config: the package calls it only from NewLimiter")
+	}
+	if !found {
+		t.Errorf("no note on the hook: %q", res.Notes)
+	}
+}

@@ -824,3 +824,53 @@ func (r *Ring) PopOdd() bool {
 func (r *Ring) Peek() uint64 {
 	return r.prod.Load() // ring peek load
 }
+
+// Conns is redigo's pool: Get finds no idle connection and checks closed
+// under one lock, dials, and on failure tests closed afresh under the
+// lock before giving its slot back.
+type Conns struct {
+	mu     sync.Mutex
+	idle   []int
+	closed bool
+	active int
+	freed  int
+}
+
+func (p *Conns) Get(dial func() error) error {
+	p.mu.Lock()
+	if len(p.idle) > 0 { // idle check
+		p.idle = p.idle[1:]
+		p.mu.Unlock()
+		return nil
+	}
+	if p.closed { // closed check
+		p.mu.Unlock()
+		return nil
+	}
+	p.active++
+	p.mu.Unlock()
+	if err := dial(); err != nil {
+		p.mu.Lock()
+		p.active--
+		if !p.closed { // closed re-check
+			p.freed++
+		}
+		p.mu.Unlock()
+		return err
+	}
+	return nil
+}
+
+func (p *Conns) Close() {
+	p.mu.Lock()
+	p.closed = true // close
+	p.idle = nil    // drop idle
+	p.mu.Unlock()
+}
+
+// Busy reads the count of slots taken, Get's reservations included.
+func (p *Conns) Busy() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.active >= 2 // busy
+}
