@@ -313,12 +313,27 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 		}
 		return !(g == tr.Events[str].G && tr.Events[o].Op == trace.Close && o > str)
 	}
+	// oneG is the goroutine of every operation in ops, or -1 when there
+	// are two: an operation of the select's side by another goroutine
+	// could complete the partner, so a side of two goroutines strands
+	// nobody. Asked once per side, not once per pair: a channel of a
+	// million sends (golang-set's Iter) made the scan quadratic.
+	oneG := func(ops []int32) int32 {
+		g := tr.Events[ops[0]].G
+		for _, o := range ops[1:] {
+			if tr.Events[o].G != g {
+				return -1
+			}
+		}
+		return g
+	}
 	var out []StopLeak
 	for _, obj := range order {
 		c := chans[obj]
-		if c.buffered {
+		if c.buffered || len(c.send) == 0 || len(c.recv) == 0 {
 			continue
 		}
+		sendG, recvG := oneG(c.send), oneG(c.recv)
 		for k := 0; k < min(len(c.send), len(c.recv)); k++ {
 			s, r := c.send[k], c.recv[k]
 			if tr.Events[s].G == tr.Events[r].G {
@@ -328,16 +343,14 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 			// select sends and strands the receiver.
 			for _, p := range [][2]int32{{r, s}, {s, r}} {
 				sel, str := p[0], p[1]
-				same := c.recv
+				sideG := recvG
 				if sel == s {
-					same = c.send
+					sideG = sendG
 				}
-				ok := true
-				for _, l := range [][]int32{same, c.close} {
-					for _, o := range l {
-						if o != sel && completes(o, sel, str) {
-							ok = false
-						}
+				ok := sideG == tr.Events[sel].G
+				for _, o := range c.close {
+					if ok && completes(o, sel, str) {
+						ok = false
 					}
 				}
 				gs, gp := tr.Events[sel].G, tr.Events[str].G
