@@ -799,5 +799,87 @@ func actingLoads(ev []trace.Event) []bool {
 	for i, e := range ev {
 		mark[i] = cta[i] || e.Op == trace.AtomicLoad && e.Site >= 0 && sites[e.Site]
 	}
+	keepDereferenced(ev, mark)
 	return mark
+}
+
+// keepDereferenced unmarks the acting loads whose unit (innermost region,
+// else critical section) goes on to access an object the goroutine of the
+// store they read created (first access: its write) and released at or
+// before that store: the load loaded the pointer to it, and moved before
+// the store it would read another object (ptg's rule, written again).
+func keepDereferenced(ev []trace.Event, mark []bool) {
+	type load struct {
+		at, store, depth int
+	}
+	creator := map[int32]int32{} // object → goroutine of its first access if a write, else -1
+	pub := map[int32]int{}       // object → its creator's first release after its first write
+	fresh := map[int32][]int32{}
+	latest := map[int32]int{}
+	open := map[int32]load{}
+	depth := map[int32]int{}
+	locks := map[int32]int{}
+	for i, e := range ev {
+		g := e.G
+		switch e.Op {
+		case trace.RegionBegin:
+			depth[g]++
+		case trace.RegionEnd:
+			if depth[g] > 0 {
+				depth[g]--
+			}
+			if o, ok := open[g]; ok && depth[g] < o.depth {
+				delete(open, g)
+			}
+		case trace.Lock, trace.RLock:
+			locks[g]++
+		case trace.Unlock, trace.RUnlock:
+			if locks[g] > 0 {
+				locks[g]--
+			}
+			if o, ok := open[g]; ok && o.depth == 0 && locks[g] == 0 {
+				delete(open, g)
+			}
+		case trace.AtomicLoad:
+			if s, ok := latest[e.Obj]; ok && mark[i] && ev[s].G != g && (depth[g] > 0 || locks[g] > 0) {
+				open[g] = load{i, s, depth[g]}
+			}
+		case trace.Read, trace.Write:
+			c, seen := creator[e.Obj]
+			switch {
+			case !seen && e.Op == trace.Write:
+				creator[e.Obj] = g
+				fresh[g] = append(fresh[g], e.Obj)
+			case !seen:
+				creator[e.Obj] = -1
+			case c >= 0 && c != g:
+				p, published := pub[e.Obj]
+				if o, ok := open[g]; ok && ev[o.store].G == c && published && p <= o.store {
+					mark[o.at] = false
+					delete(open, g)
+				}
+			}
+		}
+		if e.Op == trace.AtomicStore || e.Op == trace.AtomicRMW {
+			latest[e.Obj] = i
+		}
+		if porRelease(e.Op) {
+			for _, o := range fresh[g] {
+				pub[o] = i
+			}
+			delete(fresh, g)
+		}
+	}
+}
+
+// porRelease reports whether events with op may be the source of a POR
+// edge (ptg's isRelease).
+func porRelease(op trace.Op) bool {
+	switch op {
+	case trace.Read, trace.Write, trace.AtomicLoad,
+		trace.Lock, trace.Unlock, trace.RLock, trace.RUnlock,
+		trace.RegionBegin, trace.RegionEnd:
+		return false
+	}
+	return true
 }

@@ -142,6 +142,12 @@ func checkThenAct(tr *trace.Trace) ([]bool, map[int32][][]int32) {
 // checks see the old value); replay then shows whether its goroutine acts
 // on what it read.
 func ActingLoads(tr *trace.Trace) []bool {
+	mark := actingLoads(tr)
+	keepDereferenced(tr, mark)
+	return mark
+}
+
+func actingLoads(tr *trace.Trace) []bool {
 	mark, ctx := checkThenAct(tr)
 	if len(ctx) == 0 {
 		return mark
@@ -178,4 +184,92 @@ func endsWith(st regionStack, c []int32) bool {
 		}
 	}
 	return true
+}
+
+// keepDereferenced unmarks the acting loads whose unit goes on to access
+// an object that the goroutine of the store they read created and then
+// published (its first access was that goroutine's write, followed by a
+// release of that goroutine at or before the store): the load is then
+// most likely the one that loaded the pointer to it (a CAS loop's
+// snapshot: old := p.Load(); … old.last …). Moved before the store, the
+// load would load another pointer and its unit would read another object,
+// so no run reads the fresh object's fields between the writes that build
+// it, nor both the older pointer and the newer object: such a load keeps
+// its edge. An object created after the store (or never released) is no
+// sign, nor one that another goroutine accessed before its creator wrote
+// it (a variable that was there before), nor an access after the load's
+// unit (its innermost region, or its critical section outside any).
+func keepDereferenced(tr *trace.Trace, mark []bool) {
+	if !slices.Contains(mark, true) {
+		return
+	}
+	creator := make([]int32, len(tr.Objects)) // object → 1 + goroutine of its first access if a write; -1 otherwise; 0 not seen
+	pub := make([]int32, len(tr.Objects))     // object → 1 + its creator's first release after the creation; 0 none yet
+	fresh := make([][]int32, len(tr.Goroutines))
+	latest := map[int32]int32{} // atomic object → its latest store or read-modify-write
+	// open[g]: g's latest acting load that skipped a store of another
+	// goroutine, while the unit it is in stays open.
+	type openLoad struct {
+		load, store int32
+		depth       int // the load's region depth; 0: its unit is its critical section
+	}
+	open := make([]*openLoad, len(tr.Goroutines))
+	depth := make([]int, len(tr.Goroutines))
+	locks := make([]int, len(tr.Goroutines))
+	for i, e := range tr.Events {
+		g := e.G
+		if g < 0 || int(g) >= len(depth) {
+			continue
+		}
+		switch e.Op {
+		case trace.RegionBegin:
+			depth[g]++
+		case trace.RegionEnd:
+			if depth[g] > 0 {
+				depth[g]--
+			}
+			if o := open[g]; o != nil && depth[g] < o.depth {
+				open[g] = nil
+			}
+		case trace.Lock, trace.RLock:
+			locks[g]++
+		case trace.Unlock, trace.RUnlock:
+			if locks[g] > 0 {
+				locks[g]--
+			}
+			if o := open[g]; o != nil && o.depth == 0 && locks[g] == 0 {
+				open[g] = nil
+			}
+		case trace.AtomicLoad:
+			if s, ok := latest[e.Obj]; ok && mark[i] && tr.Events[s].G != g && (depth[g] > 0 || locks[g] > 0) {
+				open[g] = &openLoad{int32(i), s, depth[g]}
+			}
+		case trace.Read, trace.Write:
+			if e.Obj < 0 || int(e.Obj) >= len(creator) {
+				break
+			}
+			switch c := creator[e.Obj]; {
+			case c == 0 && e.Op == trace.Write:
+				creator[e.Obj] = g + 1
+				fresh[g] = append(fresh[g], e.Obj)
+			case c == 0:
+				creator[e.Obj] = -1
+			case c > 0 && c-1 != g:
+				o := open[g]
+				if o != nil && tr.Events[o.store].G == c-1 && pub[e.Obj] > 0 && pub[e.Obj]-1 <= o.store {
+					mark[o.load] = false
+					open[g] = nil
+				}
+			}
+		}
+		if e.Op == trace.AtomicStore || e.Op == trace.AtomicRMW {
+			latest[e.Obj] = int32(i)
+		}
+		if isRelease(e.Op) {
+			for _, o := range fresh[g] {
+				pub[o] = int32(i) + 1
+			}
+			fresh[g] = fresh[g][:0]
+		}
+	}
 }

@@ -116,12 +116,23 @@ func TestGoRules(t *testing.T) {
 		{"mutex is no edge", "a lock l\na write x\na unlock l\nb lock l\nb read x\nb unlock l", 2, 5, false},
 		// A load that its own unit follows with a store of the object
 		// starts a check-then-act: no edge from the store it read.
-		{"check-then-act load takes no edge", "a write x\na atomic-store f\nb region-begin U\nb atomic-load f\nb read x\nb atomic-store f\nb region-end U", 1, 5, false},
+		{"check-then-act load takes no edge", "a read x\na atomic-store f\nb region-begin U\nb atomic-load f\nb read x\nb atomic-store f\nb region-end U", 1, 5, false},
 		{"load outside a unit keeps its edge", "a write x\na atomic-store f\nb atomic-load f\nb read x\nb atomic-store f", 1, 4, true},
 		{"load whose unit writes nothing keeps its edge", "a write x\na atomic-store f\nb region-begin U\nb atomic-load f\nb read x\nb region-end U\nb atomic-store f", 1, 5, true},
 		// A load at the site of a check-then-act's load is that check,
 		// even where its unit saw the key present and wrote nothing.
 		{"load at an acting site takes no edge", "a write x\na region-begin U\na atomic-load f @r.go:3:1\na atomic-store f @r.go:4:1\na region-end U\nb region-begin U\nb atomic-load f @r.go:3:1\nb region-end U\nb read x", 1, 9, false},
+		// …but one whose unit goes on to read an object that the storer
+		// created before publishing it keeps its edge: it loaded the
+		// pointer to that object (a CAS loop's snapshot), and moved
+		// before the store it would load another one.
+		{"load at an acting site that dereferences the storer's fresh object keeps its edge", "a write x\na region-begin U\na atomic-load f @r.go:3:1\na atomic-store f @r.go:4:1\na region-end U\nb region-begin U\nb atomic-load f @r.go:3:1\nb read x\nb region-end U", 4, 7, true},
+		// An object created after the store is not published by it.
+		{"load at an acting site: an object created after the store is no sign", "a region-begin U\na atomic-load f @r.go:3:1\na atomic-store f @r.go:4:1\na region-end U\na write x\nb region-begin U\nb atomic-load f @r.go:3:1\nb read x\nb region-end U", 3, 7, false},
+		// Nor one another goroutine accessed before the storer wrote it.
+		{"load at an acting site: an object read elsewhere first is no sign", "b read x\na write x\na region-begin U\na atomic-load f @r.go:3:1\na atomic-store f @r.go:4:1\na region-end U\nb region-begin U\nb atomic-load f @r.go:3:1\nb read x\nb region-end U", 5, 8, false},
+		// Nor an access after the load's unit ended.
+		{"load at an acting site: an access after its unit is no sign", "a write x\na region-begin U\na atomic-load f @r.go:3:1\na atomic-store f @r.go:4:1\na region-end U\nb region-begin U\nb atomic-load f @r.go:3:1\nb region-end U\nb read x", 4, 7, false},
 		// …but not where its calling context differs: a getter's load
 		// that its caller's unit acted on, reached from a plain function.
 		{"load at an acting site in another context keeps its edge", "a write x\na region-begin D\na region-begin G\na atomic-load f @r.go:3:1\na region-end G\na atomic-store f @r.go:4:1\na region-end D\nb region-begin G\nb atomic-load f @r.go:3:1\nb region-end G\nb read x", 1, 11, true},
