@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -13,8 +14,17 @@ import (
 
 // TestExploreBound: of a test's replays, at most maxExplorations may
 // explore; a replay allowed to explore that did not gives its permit
-// back, and another test has permits of its own.
+// back, and another test has permits of its own. The replays that
+// explore are those the sequential order lets explore, however many run
+// at once: a replay waits for a permit still held by one that may give
+// it back (permitPending).
 func TestExploreBound(t *testing.T) {
+	for _, workers := range []int{1, 2, 8} {
+		t.Run(fmt.Sprint(workers), func(t *testing.T) { exploreBound(t, workers) })
+	}
+}
+
+func exploreBound(t *testing.T, workers int) {
 	var mu sync.Mutex
 	allowed := map[string]int{}
 	runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
@@ -32,6 +42,7 @@ func TestExploreBound(t *testing.T) {
 	}
 	defer func() { runReplay = replayRetrying }()
 	q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), Options{}, map[string]bool{})
+	q.workers = workers
 	var preds []batchPred
 	for _, k := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"} {
 		preds = append(preds, batchPred{key: k, site: "1"})

@@ -255,10 +255,23 @@ func quietCharge(v replay.Verdict) int64 {
 const quietWake = "only a timer or I/O could still wake"
 
 // mayExplore reports whether item it's replay could get an exploration
-// permit (q.mu held).
+// permit (q.mu held): a permit held now may come back.
 func (q *replayQueue) mayExplore(it *qItem) bool {
 	b := q.explore[it.g.test]
-	return b == nil || b.held+b.used < maxExplorations
+	return b == nil || b.used < maxExplorations
+}
+
+// permitPending reports whether item it's replay is to wait before it
+// starts (q.mu held): every permit of its test is taken, but one held by
+// a running replay comes back if that replay does not explore. Started
+// now, it would not explore where the sequential order lets it; which
+// replays explore would then depend on which replay's goroutine got the
+// lock first (TestExploreBound failed 14 of 100 runs at -cpu=2: a
+// reproduced replay still held its permit while the test's other six
+// replays started, so the test explored 3 times, not 4).
+func (q *replayQueue) permitPending(it *qItem) bool {
+	b := q.explore[it.g.test]
+	return !it.permit && b != nil && b.held > 0 && b.used < maxExplorations && b.held+b.used >= maxExplorations
 }
 
 // capHi caps hi, the work g's replays may charge, at what its share
@@ -574,7 +587,7 @@ func (q *replayQueue) pump() {
 						continue
 					}
 					needed++
-					if q.running < q.workers {
+					if q.running < q.workers && !q.permitPending(it) {
 						ready = append(ready, i)
 					}
 				case pRunning, pDone:
@@ -639,18 +652,54 @@ func (q *replayQueue) startReady(ready []int) {
 		if q.running >= q.workers {
 			return
 		}
+		if q.permitPending(q.items[i]) {
+			continue // an earlier start took the last permit; pump retries
+		}
 		q.start(i)
 	}
 	for len(batchable) > 0 && q.running < q.workers {
 		free := q.workers - q.running
 		n := min(maxBatch, (len(batchable)+free-1)/free)
-		if n == 1 {
-			q.start(batchable[0])
+		batch := q.permitted(batchable[:n])
+		if len(batch) == 0 {
+			return
+		}
+		if len(batch) == 1 {
+			q.start(batch[0])
 		} else {
-			q.startBatch(batchable[:n])
+			q.startBatch(batch)
+		}
+		if len(batch) < n {
+			return // the rest waits for a permit (permitPending)
 		}
 		batchable = batchable[n:]
 	}
+}
+
+// permitted is the longest prefix of is that can start together (q.mu
+// held): it ends before the first item that would wait for a permit
+// (permitPending) once the items before it in is took theirs.
+func (q *replayQueue) permitted(is []int) []int {
+	taken := map[string]int{}
+	for k, i := range is {
+		it := q.items[i]
+		if it.permit {
+			continue
+		}
+		b := q.explore[it.g.test]
+		held, used := taken[it.g.test], 0
+		if b != nil {
+			held, used = held+b.held, b.used
+		}
+		switch {
+		case used >= maxExplorations:
+		case held+used < maxExplorations:
+			taken[it.g.test]++
+		case held > 0:
+			return is[:k]
+		}
+	}
+	return is
 }
 
 // sameReplayed reports, for item i, whether an earlier item of its trace

@@ -212,6 +212,13 @@ func TestHoldback(t *testing.T) {
 		{"atomic load after the held store",
 			[]step{{"b", trace.Recv, "c", 1, 0}, {"b", trace.AtomicStore, "v", 0, 0}, {"d", trace.AtomicLoad, "v", 0, 0}, {"d", trace.Read, "z", 0, 0}, {"e", trace.Read, "z", 0, 0}, {"a", trace.Send, "c", 1, 0}},
 			[]string{"a send c", "b recv c", "b atomic-store v", "d atomic-load v", "d read z", "e read z"}},
+		// A receive that saw a close never recorded (a context's Done) may
+		// have been caused by any event that arrived before it: it is not
+		// written ahead of the held ones (go-quartz: Start's <-ctx.Done()
+		// written before the held Stop that closed it).
+		{"foreign receive keeps its arrival order",
+			[]step{{"b", trace.Recv, "c", 1, 0}, {"b", trace.Write, "x", 0, 0}, {"a", trace.Recv, "d", 0, trace.FlagClosed}, {"a", trace.Read, "y", 0, 0}, {"e", trace.Send, "c", 1, 0}},
+			[]string{"e send c", "b recv c", "b write x", "a recv d closed", "a read y"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -54,7 +54,15 @@ import "github.com/pecanvet/pecanvet/dynamic/trace"
 // channel of time.After, context.Done, signal.Notify …): its sends or
 // close are never recorded. A receive that saw a close that never arrived
 // shows this at once (a close is recorded before it happens), and its
-// channel is marked foreign: its events are then written as they come. A
+// channel is marked foreign: its events are then written as they come,
+// in arrival order with the events held — not ahead of them. What caused
+// such an event (the cancel that closed a context's channel) is not
+// recorded, so it may be any event that arrived before it, held ones
+// included: a foreign event waits until every event that arrived before
+// it is written (held.barrier). go-quartz's Start goroutine, blocked in
+// <-ctx.Done() until the test's Stop, was written at event 108 of 2341,
+// ahead of the 2223 events held behind a timer's receive (the Stop among
+// them), and every replay of that order deadlocked at its step. A
 // missing send cannot be told from one in flight, so the buffer is
 // bounded: when it holds more than maxHeld events, or its oldest event has
 // waited longer than holdTimeout (checked as events arrive), the oldest is
@@ -79,6 +87,7 @@ type holdback struct {
 	maxN    int               // high-water mark of n
 	total   int64             // events ever held
 	foreign int64             // channels found to have an unrecorded side
+	barred  []*Goroutine      // goroutines whose first held event is a barrier
 }
 
 type held struct {
@@ -89,6 +98,9 @@ type held struct {
 	needS, needR int64        // close: sends and receives that arrived before it
 	done         bool         // written
 	kids         []*Goroutine // roots whose events wait for it (Goroutine.after)
+	// barrier: an event on a foreign channel that arrived while others
+	// were held: it waits for every event that arrived before it.
+	barrier bool
 }
 
 type chanState struct {
@@ -166,7 +178,8 @@ func (w *recorder) submit(g *Goroutine, ev trace.Event) {
 			cs.closeArrived = true
 		}
 	}
-	if len(g.q) == 0 {
+	barrier := hb.n > 0 && ev.Op.IsChan() && w.chanOf(ev.Obj, ev.Arg).foreign
+	if len(g.q) == 0 && !barrier {
 		if ok, _ := w.ready(g, &ev, nil, needS, needR); ok {
 			w.put(g, ev)
 			w.drain()
@@ -174,7 +187,7 @@ func (w *recorder) submit(g *Goroutine, ev trace.Event) {
 		}
 	}
 	hb.seq++
-	h := &held{ev: ev, g: g, seq: hb.seq, at: now(), needS: needS, needR: needR}
+	h := &held{ev: ev, g: g, seq: hb.seq, at: now(), needS: needS, needR: needR, barrier: barrier}
 	g.q = append(g.q, h)
 	if k, ok := orderKey(&ev); ok {
 		hb.keyq[k] = append(hb.keyq[k], h)
@@ -222,6 +235,13 @@ func (w *recorder) ready(g *Goroutine, ev *trace.Event, h *held, needS, needR in
 	if !ev.Op.IsChan() {
 		return true, -1
 	}
+	if h != nil && h.barrier && w.heldBefore(h) {
+		if !g.barred {
+			g.barred = true
+			w.hb.barred = append(w.hb.barred, g)
+		}
+		return false, -1
+	}
 	cs := w.chanOf(ev.Obj, ev.Arg)
 	if cs.foreign {
 		return true, -1
@@ -253,6 +273,17 @@ func (w *recorder) ready(g *Goroutine, ev *trace.Event, h *held, needS, needR in
 		}
 	}
 	return true, -1
+}
+
+// heldBefore reports whether another goroutine holds an event that
+// arrived before h (each goroutine's queue is in arrival order).
+func (w *recorder) heldBefore(h *held) bool {
+	for _, o := range w.hb.gs {
+		if o != h.g && len(o.q) > 0 && o.q[0].seq < h.seq {
+			return true
+		}
+	}
+	return false
 }
 
 // put writes ev of goroutine g and updates the channel counts, scheduling
@@ -356,6 +387,14 @@ func (w *recorder) release(h *held) {
 	h.kids = nil
 	w.put(g, h.ev)
 	w.schedule(g)
+	if len(hb.barred) > 0 {
+		// A barrier may have been waiting for h: look again.
+		for _, b := range hb.barred {
+			b.barred = false
+			w.schedule(b)
+		}
+		hb.barred = hb.barred[:0]
+	}
 }
 
 // oldest returns the held event that arrived first (it is the first of its

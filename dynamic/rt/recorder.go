@@ -160,6 +160,7 @@ type Goroutine struct {
 	parked int32   // channel on whose waiters list g is, or -1
 	inWork bool
 	listed bool // in hb.gs
+	barred bool // in hb.barred
 
 	// after: for a root, the last event its creator had held back when
 	// the root was first seen; the root's events wait for it (holdback).
