@@ -266,6 +266,27 @@ func coldRuns(ctx context.Context, c *config, work, dir string, m modSpec) (race
 // newer go line changes the language, loop variables for one). It
 // returns a note saying what it did.
 func completeModule(ctx context.Context, c *config, dir string, m modSpec) (string, error) {
+	// A go.work in the module's zip describes its repository (dataloadgen's
+	// names a benchmark directory, a nested module the zip leaves out), and
+	// the go command then loads nothing; a user of the module builds it
+	// without: the copy drops it.
+	work := ""
+	if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
+		if err := os.Remove(filepath.Join(dir, "go.work")); err != nil {
+			return "", err
+		}
+		os.Remove(filepath.Join(dir, "go.work.sum"))
+		work = "go.work of the module's repository removed from the copy"
+	}
+	note, err := completeGoMod(ctx, c, dir, m)
+	if work != "" && note != "" {
+		return work + "; " + note, err
+	}
+	return work + note, err
+}
+
+// completeGoMod gives the copy a go.mod and a full go.sum (completeModule).
+func completeGoMod(ctx context.Context, c *config, dir string, m modSpec) (string, error) {
 	gomod := filepath.Join(dir, "go.mod")
 	orig, err := os.ReadFile(gomod)
 	if err != nil && !os.IsNotExist(err) {
