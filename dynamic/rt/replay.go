@@ -1086,6 +1086,19 @@ func (r *replayer) watch() {
 		lastDump  time.Time
 		dumpCost  time.Duration
 	)
+	// dump takes a goroutine dump with mu released (it stops the world)
+	// and takes mu again; false, mu released, when the replay is gone.
+	dump := func() ([]gstate, bool) {
+		mu.Unlock()
+		var gs []gstate
+		gs, buf = dumpGoroutines(buf)
+		mu.Lock()
+		if rp != r || rec == nil {
+			mu.Unlock()
+			return nil, false
+		}
+		return gs, true
+	}
 	for range t.C {
 		mu.Lock()
 		if rp != r || rec == nil || r.unwatched {
@@ -1100,12 +1113,8 @@ func (r *replayer) watch() {
 			// step's access would come first (TestSubjects lost
 			// violations under load, each time others).
 			g := r.pending
-			mu.Unlock()
-			var gs []gstate
-			gs, buf = dumpGoroutines(buf)
-			mu.Lock()
-			if rp != r || rec == nil {
-				mu.Unlock()
+			gs, ok := dump()
+			if !ok {
 				return
 			}
 			now = time.Now()
@@ -1127,12 +1136,8 @@ func (r *replayer) watch() {
 			// lock), sleep, or compute; the hold ends unless it is
 			// runnable or briefly running (pendingDone).
 			g, since := r.alone, r.aloneSince
-			mu.Unlock()
-			var gs []gstate
-			gs, buf = dumpGoroutines(buf)
-			mu.Lock()
-			if rp != r || rec == nil {
-				mu.Unlock()
+			gs, ok := dump()
+			if !ok {
 				return
 			}
 			if r.alone == g && r.aloneSince == since && pendingDone(gs, g.goid, time.Since(since)) {
