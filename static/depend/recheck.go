@@ -154,15 +154,7 @@ func locationOf(v ssa.Value) any {
 		}
 		addr = v.X
 	case *ssa.Call:
-		fn := v.Common().StaticCallee()
-		if fn == nil {
-			return nil
-		}
-		if o := fn.Origin(); o != nil {
-			fn = o
-		}
-		obj := fn.Object()
-		if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != "sync/atomic" || !strings.HasPrefix(obj.Name(), "Load") || len(v.Common().Args) == 0 {
+		if !strings.HasPrefix(atomicName(v.Common().StaticCallee()), "Load") || len(v.Common().Args) == 0 {
 			return nil
 		}
 		addr = v.Common().Args[0]

@@ -359,40 +359,17 @@ func atomicName(fn *ssa.Function) string {
 
 // fieldOf is the field (its generic origin) whose address fa takes.
 func fieldOf(fa *ssa.FieldAddr) *types.Var {
-	pt, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return nil
+	if f := field(fa); f != nil {
+		return f.Origin()
 	}
-	st, ok := pt.Elem().Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
-		return nil
-	}
-	return st.Field(fa.Field).Origin()
+	return nil
 }
 
 // loadedField returns the field a read of v loads (a plain load through
 // the field's address, or sync/atomic's Load of it), or nil.
 func loadedField(v ssa.Value) *types.Var {
-	var addr ssa.Value
-	switch v := v.(type) {
-	case *ssa.UnOp:
-		if v.Op != token.MUL {
-			return nil
-		}
-		addr = v.X
-	case *ssa.Call:
-		name := atomicName(v.Common().StaticCallee())
-		if len(name) < 4 || name[:4] != "Load" || len(v.Common().Args) != 1 {
-			return nil
-		}
-		addr = v.Common().Args[0]
-	default:
-		return nil
-	}
-	if fa, ok := addr.(*ssa.FieldAddr); ok {
-		return fieldOf(fa)
-	}
-	return nil
+	f, _ := locationOf(v).(*types.Var)
+	return f
 }
 
 // IsCAS reports whether the access at site is a compare-and-swap (a
