@@ -96,6 +96,12 @@ func TestJudge(t *testing.T) {
 	ringMark, ringMarkIn := frame(1, "r *Ring", "Mark"), frame(2, "r *Ring", "mark")
 	busy := call("func (d *Drain) Busy()", "Load")
 	casClose := call("if !d.status.CompareAndSwap(drainProcessing, drainIdle)", "CompareAndSwap")
+	rootCas := call("// root cas", "CompareAndSwapPointer")
+	install, installOnce := frame(1, "r *Root", "Install"), frame(1, "r *Root", "InstallOnce")
+	casIn := func(id int32) Frame { return frame(id, "r *Root", "cas") }
+	complete, completeOnce := frame(3, "r *Root", "complete"), frame(3, "r *Root", "completeOnce")
+	helper := []Frame{frame(9, "r *Root", "complete"), casIn(10)}
+	swap, swapOnce := frame(1, "r *Root", "Swap"), frame(1, "r *Root", "SwapOnce")
 
 	for _, tc := range []struct {
 		name string
@@ -207,6 +213,16 @@ func TestJudge(t *testing.T) {
 			rmw(1, casClose, drainRun), w(2, call("func (d *Drain) Require()", "Store"), frame(9, "d *Drain", "Require")),
 			r(1, call("func (d *Drain) again()", "Load"), drainRun, frame(2, "d *Drain", "again")),
 		}, false},
+		{"a flag released, then taken back by a CAS from a constant: a check for another's take", []Event{
+			w(1, call("// runner release", "StoreUint64"), frame(1, "r *Runner", "Reset")),
+			rmw(2, call("// runner take", "CompareAndSwapUint64"), frame(9, "r *Runner", "run")),
+			rmw(1, call("// runner take", "CompareAndSwapUint64"), frame(1, "r *Runner", "Reset"), frame(2, "r *Runner", "run")),
+		}, false},
+		{"a flag released, then taken back by a CAS from another field's value", []Event{
+			w(1, call("// runner release from", "StoreUint64"), frame(1, "r *Runner", "ResetFrom")),
+			rmw(2, call("// runner take", "CompareAndSwapUint64"), frame(9, "r *Runner", "run")),
+			rmw(1, call("// runner take from", "CompareAndSwapUint64"), frame(1, "r *Runner", "ResetFrom")),
+		}, true},
 		{"a read-back returned as the unit's own", []Event{
 			w(1, call("// status", "Store"), frame(1, "d *Drain", "RunStatus")), w(2, call("func (d *Drain) Require()", "Store"), frame(9, "d *Drain", "Require")),
 			r(1, call("// as its own", "Load"), frame(1, "d *Drain", "RunStatus")),
@@ -363,6 +379,30 @@ func TestJudge(t *testing.T) {
 			w(2, at("atomic.StoreUint64(&t.meta, 1)", "("), frame(9, "t *Marked", "Publish")),
 			onVar(1, r(1, at("return t.vals[m] // marked", "["), frame(1, "t *Marked", "Lookup"))),
 		}, false},
+		{"RDCSS: a descriptor CASed in, a helper's CAS, then the retry loop's load", []Event{
+			rmw(1, rootCas, install, casIn(2)), rmw(2, rootCas, helper...),
+			r(1, call("// retry load", "LoadPointer"), install, complete),
+		}, false},
+		{"RDCSS: a descriptor CASed in, a helper's CAS, then the retry loop's CAS", []Event{
+			reread(rmw(1, rootCas, install, casIn(2)), 2), rmw(2, rootCas, helper...),
+			rmw(1, rootCas, install, complete, casIn(4)),
+		}, false},
+		{"RDCSS: a descriptor CASed in, a helper's CAS, then the next install's retry loop's CAS", []Event{
+			rmw(1, rootCas, swap, frame(2, "r *Root", "Install"), casIn(3)), rmw(2, rootCas, helper...),
+			rmw(1, rootCas, swap, frame(4, "r *Root", "Install"), frame(5, "r *Root", "complete"), casIn(6)),
+		}, false},
+		{"a CAS, then the next install's CAS read back once, no retry", []Event{
+			rmw(1, rootCas, swapOnce, frame(2, "r *Root", "InstallOnce"), casIn(3)), rmw(2, rootCas, helper...),
+			rmw(1, rootCas, swapOnce, frame(4, "r *Root", "InstallOnce"), frame(5, "r *Root", "completeOnce"), casIn(6)),
+		}, true},
+		{"a load read back once, no retry: a failed CAS returns it", []Event{
+			rmw(1, rootCas, installOnce, casIn(2)), rmw(2, rootCas, helper...),
+			r(1, call("// once load", "LoadPointer"), installOnce, completeOnce),
+		}, true},
+		{"a CAS read back once, no retry: its failure returns the load", []Event{
+			reread(rmw(1, rootCas, installOnce, casIn(2)), 2), rmw(2, rootCas, helper...),
+			rmw(1, rootCas, installOnce, completeOnce, casIn(4)),
+		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

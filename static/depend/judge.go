@@ -113,7 +113,9 @@ var (
 //     to b reads a's variable again and that value decides b (a
 //     double-checked re-validation: revalidated);
 //     unless the later event is a compare-and-swap of the variable
-//     against the very value read (casAgainst: a CAS loop); unless a is
+//     against the very value read (casAgainst: a CAS loop), or a is a
+//     CAS that swapped and b a retry loop's CAS entered after it
+//     (casThenRetried: RDCSS tried again); unless a is
 //     a map lookup that missed, b is reached only on the miss, and the
 //     other units only deleted from the map (missKept), or the unit
 //     claimed the key in the lookup's critical section and b writes
@@ -123,7 +125,9 @@ var (
 //     map reads no value back, nor does a lookup of the key a later step
 //     yielded, in another call of the method that wrote the earlier key:
 //     freshKey; nor does a read of a variable the unit set to a constant
-//     that is only compared with constants: checksForOthers);
+//     that is only compared with constants: checksForOthers; nor a
+//     compare-and-swap retry loop's load, or its CAS against that load,
+//     which loads again whenever the CAS fails: retryRead);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);
@@ -171,13 +175,13 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.casThenRetried(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.retryRead(b) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {

@@ -18,14 +18,19 @@ import (
 //   - decided by a read of the variable in b's own activation, entered
 //     after a (otter's scheduleAfterWrite CASes idle to required, then
 //     scheduleDrainBuffers loads the status again and stores
-//     processingToIdle only if it is still below it).
+//     processingToIdle only if it is still below it), or
+//   - as a CAS retry loop's CAS, in an activation entered after a,
+//     against the value its loop loaded (ctrie's RDCSS: a descriptor
+//     CASed in, which any goroutine that reads it completes; the
+//     installer's rdcssComplete loads the root again and CASes against
+//     it: retriedAfter).
 //
 // Such a unit is two atomic steps joined by a state it re-checks, not
 // one: another goroutine's read between them sees a state the protocol
 // publishes, the same as if it ran between two units. A blind second
 // write (a lock bit cleared by a plain store) stays judged.
 func (x *Index) published(a, b Event) bool {
-	return x.casFromStored(a, b) || x.rereadDecides(a, b)
+	return x.casFromStored(a, b) || x.rereadDecides(a, b) || x.retriedAfter(a, b)
 }
 
 // casFromStored reports whether b is a compare-and-swap whose expected
@@ -173,8 +178,10 @@ func sameValue(u, v ssa.Value) bool {
 // whether another goroutine wrote meanwhile (otter's maintenance closes
 // the drain status with a CAS to idle, then tests Load() != required to
 // run again when a writer asked for it). Nothing the unit computes takes
-// the other goroutine's value for its own. A read-back whose value is
-// returned, stored or computed with stays judged.
+// the other goroutine's value for its own. A compare-and-swap from a
+// constant is such a comparison too. A read-back whose value is
+// returned, stored or computed with, or a CAS from a value the unit
+// read, stays judged.
 func (x *Index) checksForOthers(a, b Event) bool {
 	vals := x.stored(a.Site)
 	if len(vals) == 0 {
@@ -184,6 +191,15 @@ func (x *Index) checksForOthers(a, b Event) bool {
 		if _, ok := unconvert(v).(*ssa.Const); !ok {
 			return false
 		}
+	}
+	// A compare-and-swap from a constant is that comparison, made
+	// atomically: all it yields is whether the variable still held the
+	// constant, and it writes only then (palm's reset stores 0, then
+	// takes the runner flag back by CAS(0, 1) unless another runner
+	// took it meanwhile).
+	if exp, cas := x.casExpected(b.Site); cas != nil {
+		_, ok := unconvert(exp).(*ssa.Const)
+		return ok
 	}
 	reads := x.reads(b.Site, nil)
 	if len(reads) == 0 {

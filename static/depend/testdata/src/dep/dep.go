@@ -4,6 +4,7 @@ package dep
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Ledger's Withdraw checks in one call and debits in another.
@@ -873,4 +874,103 @@ func (p *Conns) Busy() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.active >= 2 // busy
+}
+
+// Root is ctrie's RDCSS root: Install CASes a descriptor in, then
+// complete loads the root afresh each round and CASes against what it
+// loaded, loading again when the CAS fails; any goroutine that meets
+// the descriptor completes it (a helping protocol).
+type Root struct{ p unsafe.Pointer }
+
+type rnode struct{ desc *rnode }
+
+func (r *Root) cas(ov, nv *rnode) bool {
+	return atomic.CompareAndSwapPointer(&r.p, unsafe.Pointer(ov), unsafe.Pointer(nv)) // root cas
+}
+
+func (r *Root) Install(old, nv *rnode) bool {
+	if r.cas(old, &rnode{desc: nv}) {
+		r.complete()
+		return true
+	}
+	return false
+}
+
+func (r *Root) complete() *rnode {
+	for {
+		n := (*rnode)(atomic.LoadPointer(&r.p)) // retry load
+		if n.desc == nil {
+			return n
+		}
+		if r.cas(n, n.desc) {
+			return n.desc
+		}
+	}
+}
+
+// InstallOnce completes without a retry: a failed CAS gives the loaded
+// root back as the result.
+func (r *Root) InstallOnce(old, nv *rnode) *rnode {
+	if !r.cas(old, &rnode{desc: nv}) {
+		return nil
+	}
+	return r.completeOnce()
+}
+
+func (r *Root) completeOnce() *rnode {
+	n := (*rnode)(atomic.LoadPointer(&r.p)) // once load
+	if n.desc == nil {
+		return n
+	}
+	if r.cas(n, n.desc) {
+		return n.desc
+	}
+	return n
+}
+
+// Swap installs nv over the root it loads, again while the install
+// fails (ctrie's snapshot); SwapOnce likewise through InstallOnce.
+func (r *Root) Swap(nv *rnode) {
+	for {
+		if r.Install((*rnode)(atomic.LoadPointer(&r.p)), nv) {
+			return
+		}
+	}
+}
+
+func (r *Root) SwapOnce(nv *rnode) {
+	for {
+		if r.InstallOnce((*rnode)(atomic.LoadPointer(&r.p)), nv) != nil {
+			return
+		}
+	}
+}
+
+// Runner is palm's runner flag: Reset releases it and runs again, taking
+// the flag back by a CAS from 0 only if no other runner took it
+// meanwhile (that runner drains the queue then).
+type Runner struct {
+	running uint64
+	prev    uint64
+	runs    int
+}
+
+func (r *Runner) Reset() {
+	atomic.StoreUint64(&r.running, 0) // runner release
+	r.run()
+}
+
+func (r *Runner) run() {
+	if atomic.CompareAndSwapUint64(&r.running, 0, 1) { // runner take
+		r.runs++
+	}
+}
+
+// ResetFrom takes the flag back by a CAS from the value it finds in
+// prev, not a constant: the value compared is not one the unit knows.
+func (r *Runner) ResetFrom() {
+	atomic.StoreUint64(&r.running, 0)                       // runner release from
+	if atomic.CompareAndSwapUint64(&r.running, r.prev, 1) { // runner take from
+		r.runs++
+	}
 }
