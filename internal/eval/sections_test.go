@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -168,7 +169,7 @@ func TestReadTriage(t *testing.T) {
 }
 
 // TestLists: the repository's module lists and triage file read without
-// error, no module is in two of the lists (pinned, trial, trial2, trial3), and every
+// error, no module is in two of the lists (pinned, trial, trial2, trial3, trial4), and every
 // triaged report names a module@version of one of the lists (a row left
 // behind by a version bump is stale).
 func TestLists(t *testing.T) {
@@ -197,9 +198,16 @@ func TestLists(t *testing.T) {
 	if len(trial3) < 8 {
 		t.Errorf("the third trial list has %d modules, want at least 8", len(trial3))
 	}
+	trial4, err := readModules("modules-trial4.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trial4) < 8 {
+		t.Errorf("the fourth trial list has %d modules, want at least 8", len(trial4))
+	}
 	listed := map[string]bool{}
 	inList := map[string]string{}
-	for file, mods := range map[string][]modSpec{"modules.txt": pinned, "modules-trial.txt": trial, "modules-trial2.txt": trial2, "modules-trial3.txt": trial3} {
+	for file, mods := range map[string][]modSpec{"modules.txt": pinned, "modules-trial.txt": trial, "modules-trial2.txt": trial2, "modules-trial3.txt": trial3, "modules-trial4.txt": trial4} {
 		for _, m := range mods {
 			if other, ok := inList[m.Path]; ok {
 				t.Errorf("%s is in both %s and %s", m.Path, other, file)
@@ -217,9 +225,20 @@ func TestLists(t *testing.T) {
 			t.Errorf("triage row %q names %s, in neither list", k, mod)
 		}
 	}
-	for file, want := range map[string]string{"modules.txt": "modules", "internal/eval/modules-trial.txt": "modules-trial", "modules-trial2.txt": "modules-trial2", "modules-trial3.txt": "modules-trial3"} {
+	makefile, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{"modules.txt": "modules", "internal/eval/modules-trial.txt": "modules-trial", "modules-trial2.txt": "modules-trial2", "modules-trial3.txt": "modules-trial3", "modules-trial4.txt": "modules-trial4"} {
 		if got := (&config{modulesFile: file}).modulesSection(); got != want {
 			t.Errorf("modulesSection(%s) = %q, want %q", file, got, want)
+		}
+		target := "eval-" + strings.TrimPrefix(want, "modules-")
+		if got := (&config{modulesFile: file}).makeTarget(); got != "make "+target {
+			t.Errorf("makeTarget(%s) = %q, want %q", file, got, "make "+target)
+		}
+		if !bytes.Contains(makefile, []byte("\n"+target+":\n")) {
+			t.Errorf("the Makefile has no target %s for %s", target, file)
 		}
 	}
 }
