@@ -444,3 +444,32 @@ func TestTestPackage(t *testing.T) {
 		t.Errorf("leakFailure(ok) = %q", got)
 	}
 }
+
+// TestReadModulesTags: a list line may name the build tags a module's
+// tests need; they reach every go command through GOFLAGS, and any other
+// field after module@version is an error.
+func TestReadModulesTags(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.txt")
+	os.WriteFile(good, []byte("# c\nexample.com/a@v1.0.0 -tags=testing,x  # why a\nexample.com/b@v2.0.0  # why b\n"), 0o644)
+	mods, err := readModules(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mods) != 2 || mods[0].Tags != "testing,x" || mods[0].Why != "why a" || mods[0].String() != "example.com/a@v1.0.0" || mods[1].Tags != "" {
+		t.Fatalf("readModules = %+v", mods)
+	}
+	if env := mods[0].env(); len(env) != 1 || env[0] != "GOFLAGS=-tags=testing,x" {
+		t.Errorf("env = %q", env)
+	}
+	if env := mods[1].env(); env != nil {
+		t.Errorf("env without tags = %q", env)
+	}
+	for _, line := range []string{"example.com/a@v1 -race", "example.com/a@v1 -tags=", "example.com/a@v1 -tags=x -tags=y", "example.com/a -tags=x"} {
+		bad := filepath.Join(dir, "bad.txt")
+		os.WriteFile(bad, []byte(line+"\n"), 0o644)
+		if _, err := readModules(bad); err == nil {
+			t.Errorf("readModules(%q) gave no error", line)
+		}
+	}
+}
