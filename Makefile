@@ -103,7 +103,7 @@ eval-trial3:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial3.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # Session 18's fourth trial, internal/eval/modules-trial4.txt: ten more
-# modules (job queue, retry, hedged requests, byte-buffer pool, unbounded
+# modules (job queue, retry, Hystrix breaker, byte-buffer pool, unbounded
 # channel, in-memory Redis server, MVCC database with watches, metrics
 # registry, progress bars, rotating log writer), checked and triaged as
 # eval-trial, written to EVAL.md's modules-trial4 section. Not part of
