@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -101,6 +101,15 @@ eval-trial2:
 # EVAL.md's modules-trial3 section. Not part of make eval (long).
 eval-trial3:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial3.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 18's fourth trial, internal/eval/modules-trial4.txt: ten more
+# modules (job queue, retry, Hystrix breaker, byte-buffer pool, unbounded
+# channel, in-memory Redis server, MVCC database with watches, metrics
+# registry, progress bars, rotating log writer), checked and triaged as
+# eval-trial, written to EVAL.md's modules-trial4 section. Not part of
+# make eval (long).
+eval-trial4:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial4.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own

@@ -159,7 +159,8 @@ func (f *Finding) Reproduced() bool {
 // for one caller at a time (a Publish called once), even in a type that
 // holds a mutex for its other methods. Another finding of a driver
 // counts only when its replay shows an effect (an outcome no sequential
-// order gives: the driver's test fails, or panics). An atomicity or
+// order gives: the driver's test fails, or panics), and only on a type
+// meant for concurrent use, as a race. An atomicity or
 // atomic-set violation counts when its replay shows an effect (Effect) or
 // when the interleaving changes a value the unit goes on to use
 // (Dependence); one across a re-check under a lock (Anomaly.Recheck) only
@@ -171,8 +172,15 @@ func (f *Finding) WithoutEffect() bool {
 	if !f.Reproduced() {
 		return false
 	}
+	if f.Driver != "" && f.DriverMeant == "" {
+		// Of a type that shows no sign of concurrent use, calls made
+		// together are outside its contract, whatever they do (go-memdb's
+		// Txn, one goroutine's by its doc: Abort and Snapshot together
+		// panic).
+		return true
+	}
 	if f.Driver != "" && f.Anomaly.Pattern.Adjacent {
-		return f.DriverMeant == "" || !(f.Effect() || f.lockedAccess())
+		return !(f.Effect() || f.lockedAccess())
 	}
 	if f.Effect() {
 		return false

@@ -15,7 +15,7 @@ import (
 // its unit uses (Dependence), unless it crosses a re-check under a lock
 // or is of an acting pattern; a generated driver's race counts when its
 // type is meant for concurrent use, and it shows an effect or holds a lock
-// on one side; its other findings need an effect.
+// on one side; its other findings need an effect, on such a type too.
 func TestWithoutEffect(t *testing.T) {
 	race := &pattern.Pattern{Kind: "race", Name: "RW", Adjacent: true}
 	av := &pattern.Pattern{Kind: "av", Name: "RWW"}
@@ -73,7 +73,13 @@ func TestWithoutEffect(t *testing.T) {
 		{recheck(mk(av, replay.Reproduced, false, false)), true, false},
 		{drv(mk(race, replay.Reproduced, true, false)), false, true},
 		{drv(dep(mk(av, replay.Reproduced, true, false))), false, true},
-		{drv(mk(av, replay.Reproduced, false, false)), true, false},
+		{meant(drv(mk(av, replay.Reproduced, false, false))), true, false},
+		// Of a type not meant for concurrent use, a driver's atomicity
+		// violation does not count even with an effect: its calls
+		// together break the type's contract (go-memdb's Txn: Abort and
+		// Snapshot together panic).
+		{drv(mk(av, replay.Reproduced, false, false)), false, true},
+		{drv(mk(av, replay.Reproduced, false, true)), false, true},
 		// A driver's race counts exactly when the type is meant for
 		// concurrent use, effect or not.
 		{drv(mk(race, replay.Reproduced, true, true)), false, true},

@@ -101,8 +101,11 @@ func TestMessage(t *testing.T) {
 			"data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced"},
 		{"race detector", race, func(f *check.Finding) { f.Verdict.RaceDetector = true },
 			"data race on Server.stopped: no synchronization orders this read and another goroutine's write (srv.go:30); Go's race detector reported them in the recorded run (no schedule runs them back to back)"},
-		{"driver", lostUpdate, func(f *check.Finding) { f.Driver = "Transfer and Deposit" },
-			"atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180; found by a generated driver calling Transfer and Deposit concurrently"},
+		{"driver", lostUpdate, func(f *check.Finding) {
+			f.Driver, f.DriverType, f.DriverMeant = "Transfer and Deposit", "Account", "it holds a sync.Mutex"
+		}, "atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180; found by a generated driver calling Transfer and Deposit concurrently"},
+		{"driver, type not meant for concurrent use", lostUpdate, func(f *check.Finding) { f.Driver, f.DriverType = "Transfer and Deposit", "Account" },
+			"interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180; found by a generated driver calling Transfer and Deposit concurrently (Account is not meant for concurrent use (it holds no sync or sync/atomic value or channel, and its doc does not say it is safe for concurrent use): the package may never make these calls concurrent)"},
 		{"no effect", lostUpdate, func(f *check.Finding) {
 			f.Verdict.Consequence, f.Verdict.Passed = "", true
 		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced (the interleaving changes no value the unit goes on to use, and the test passes)"},

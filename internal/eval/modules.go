@@ -22,11 +22,14 @@ import (
 // modSpec is one line of the modules file.
 type modSpec struct {
 	Path, Version string
+	Tags          string // build tags its tests need (-tags=a,b after module@version)
 	Why           string // the comment after it
 }
 
-// readModules reads "module@version  # why" lines; blank lines and lines
-// starting with # are skipped.
+// readModules reads "module@version [-tags=a,b]  # why" lines; blank
+// lines and lines starting with # are skipped. -tags names build tags
+// without which the module's tests do not build (its Makefile passes
+// them), as a user would set them for both go vet and go test.
 func readModules(path string) ([]modSpec, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -44,16 +47,35 @@ func readModules(path string) ([]modSpec, error) {
 		if line == "" {
 			continue
 		}
-		p, v, ok := strings.Cut(line, "@")
-		if !ok || p == "" || v == "" || strings.ContainsAny(line, " \t") {
+		fields := strings.Fields(line)
+		p, v, ok := strings.Cut(fields[0], "@")
+		if !ok || p == "" || v == "" {
 			return nil, fmt.Errorf("%s:%d: want module@version, got %q", path, n, line)
 		}
-		out = append(out, modSpec{p, v, why})
+		m := modSpec{Path: p, Version: v, Why: why}
+		for _, f := range fields[1:] {
+			tags, ok := strings.CutPrefix(f, "-tags=")
+			if !ok || tags == "" || m.Tags != "" {
+				return nil, fmt.Errorf("%s:%d: want module@version [-tags=a,b], got %q", path, n, line)
+			}
+			m.Tags = tags
+		}
+		out = append(out, m)
 	}
 	return out, sc.Err()
 }
 
 func (m modSpec) String() string { return m.Path + "@" + m.Version }
+
+// env is what the module's go commands add to their environment: its
+// build tags through GOFLAGS, which go vet, go test, go list and go build
+// read, and so do the go test builds pecanvet makes under go vet.
+func (m modSpec) env() []string {
+	if m.Tags == "" {
+		return nil
+	}
+	return []string{"GOFLAGS=-tags=" + m.Tags}
+}
 
 func (c *config) selected(m modSpec) bool {
 	return c.only == nil || m.named(c.only)
@@ -139,7 +161,13 @@ type modReport struct {
 }
 
 func evalModule(ctx context.Context, c *config, work string, m modSpec, triage map[string]triageEntry) *modResult {
+	mc := *c
+	mc.env = m.env()
+	c = &mc
 	res := &modResult{spec: m}
+	if m.Tags != "" {
+		res.notes = append(res.notes, "build tags "+m.Tags+" (GOFLAGS=-tags="+m.Tags+") for every go command")
+	}
 	progress("modules: %s: go mod download", m)
 	dl := measure(ctx, c.stepTimeout, work, nil, "go", "mod", "download", "-json", m.String())
 	var info struct{ Dir, GoMod, Error string }
@@ -175,7 +203,7 @@ func evalModule(ctx context.Context, c *config, work string, m modSpec, triage m
 	res.notes = append(res.notes, warmDeps(ctx, c, dir)...)
 
 	progress("modules: %s: go test -race -count=1 ./... (bound %v)", m, c.raceTimeout)
-	res.race = measure(ctx, c.raceTimeout, dir, nil, "go", "test", "-race", "-count=1", "./...")
+	res.race = measure(ctx, c.raceTimeout, dir, c.env, "go", "test", "-race", "-count=1", "./...")
 	progress("modules: %s: go test -race: %s in %s", m, res.race.describe(), secs(res.race.Wall))
 	if res.race.describe() != "ok" {
 		res.notes = append(res.notes, "go test -race: "+res.race.describe()+": "+failSummary(res.race.Stdout, res.race.Stderr))
@@ -185,7 +213,7 @@ func evalModule(ctx context.Context, c *config, work string, m modSpec, triage m
 	args := vetArgs(c, stats)
 	res.notes = append(res.notes, warmVet(ctx, c, dir, args, stats)...)
 	progress("modules: %s: go %s (bound %v)", m, strings.Join(args, " "), c.vetTimeout)
-	res.vet = measure(ctx, c.vetTimeout, dir, nil, "go", args...)
+	res.vet = measure(ctx, c.vetTimeout, dir, c.env, "go", args...)
 	progress("modules: %s: go vet: %s in %s", m, res.vet.describe(), secs(res.vet.Wall))
 	diags, errs, err := parseVetJSON(res.vet.Stdout)
 	if err != nil {
@@ -244,7 +272,7 @@ func coldRuns(ctx context.Context, c *config, work, dir string, m modSpec) (race
 	}
 	gocache, done := fresh("gocache-race")
 	progress("modules: %s: cold go test -race -count=1 ./... (GOCACHE=%s)", m, gocache)
-	race = measure(ctx, c.raceTimeout, dir, []string{"GOCACHE=" + gocache}, "go", "test", "-race", "-count=1", "./...")
+	race = measure(ctx, c.raceTimeout, dir, append([]string{"GOCACHE=" + gocache}, c.env...), "go", "test", "-race", "-count=1", "./...")
 	done()
 	progress("modules: %s: cold go test -race: %s in %s", m, race.describe(), secs(race.Wall))
 	gocache, done = fresh("gocache-vet")
@@ -253,7 +281,7 @@ func coldRuns(ctx context.Context, c *config, work, dir string, m modSpec) (race
 	defer pdone()
 	args := vetArgs(c, filepath.Join(work, filepath.Base(dir)+".cold.stats.jsonl"))
 	progress("modules: %s: cold go %s (GOCACHE=%s)", m, strings.Join(args, " "), gocache)
-	vet = measure(ctx, c.vetTimeout, dir, []string{"GOCACHE=" + gocache, "PECANVET_CACHE=" + pcache}, "go", args...)
+	vet = measure(ctx, c.vetTimeout, dir, append([]string{"GOCACHE=" + gocache, "PECANVET_CACHE=" + pcache}, c.env...), "go", args...)
 	progress("modules: %s: cold go vet: %s in %s", m, vet.describe(), secs(vet.Wall))
 	return race, vet
 }
@@ -302,7 +330,7 @@ func completeGoMod(ctx context.Context, c *config, dir string, m modSpec) (strin
 		}
 		return "no go.mod (a +incompatible module): made with go mod init " + m.Path + " and go mod tidy", nil
 	}
-	if r := measure(ctx, c.stepTimeout, dir, nil, "go", "list", "-deps", "-test", "./..."); r.describe() == "ok" {
+	if r := measure(ctx, c.stepTimeout, dir, c.env, "go", "list", "-deps", "-test", "./..."); r.describe() == "ok" {
 		return "", nil
 	}
 	if r := measure(ctx, c.stepTimeout, dir, env, "go", "mod", "tidy"); r.describe() != "ok" {
@@ -343,6 +371,17 @@ func (c *config) modulesSection() string {
 	return name
 }
 
+// makeTarget names the make target that writes the modules file's
+// section, for the section's closing line: eval-modules for the pinned
+// list, eval-trial3 for modules-trial3.txt (the Makefile's names).
+func (c *config) makeTarget() string {
+	sec := c.modulesSection()
+	if sec == "modules" {
+		return "make eval-modules"
+	}
+	return "make eval-" + strings.TrimPrefix(sec, "modules-")
+}
+
 func (c *config) runModules(out string) error {
 	start := time.Now()
 	mods, err := readModules(c.modulesFile)
@@ -372,10 +411,7 @@ func (c *config) runModules(out string) error {
 		progress("modules: [%d/%d] %s", i+1, len(picked), m)
 		results = append(results, evalModule(context.Background(), c, work, m, triage))
 	}
-	by := "make eval-modules"
-	if c.modulesSection() != "modules" {
-		by = "make eval-trial"
-	}
+	by := c.makeTarget()
 	text := renderModules(results, mods, c) + fmt.Sprintf("\nGenerated by `%s` on %s (section took %v).\n", by, time.Now().UTC().Format("2006-01-02 15:04 MST"), time.Since(start).Round(time.Second))
 	fmt.Print(text)
 	progress("modules: written to %s", out)

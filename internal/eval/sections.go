@@ -28,6 +28,7 @@ type config struct {
 	only        map[string]bool // module filter
 	cold        map[string]bool // modules also run from a fresh build cache (-cold)
 	bugsDir     string          // the bugs section's module
+	env         []string        // added to every go command's environment for the module at hand (modSpec.env)
 
 	sectionsFlag, vetFlagsFlag, onlyFlag, coldFlag string
 	tmpBin                                         string
@@ -146,8 +147,8 @@ const vetCacheNote = "go vet caches a vet tool's output; `-pecan.stats` names a 
 // does. warmDeps warms -race's build; this warms vet's, so that both timed
 // runs do the work of the module's own packages.
 func warmVet(ctx context.Context, c *config, dir string, args []string, stats string) []string {
-	r := measure(ctx, c.stepTimeout, dir, nil, "go", "list", "-e", "-f", "{{join .Imports \"\\n\"}}\n{{join .TestImports \"\\n\"}}\n{{join .XTestImports \"\\n\"}}", "./...")
-	mod := measure(ctx, c.stepTimeout, dir, nil, "go", "list", "-m", "-f", "{{.Path}}")
+	r := measure(ctx, c.stepTimeout, dir, c.env, "go", "list", "-e", "-f", "{{join .Imports \"\\n\"}}\n{{join .TestImports \"\\n\"}}\n{{join .XTestImports \"\\n\"}}", "./...")
+	mod := measure(ctx, c.stepTimeout, dir, c.env, "go", "list", "-m", "-f", "{{.Path}}")
 	modPath := strings.TrimSpace(string(mod.Stdout))
 	seen := map[string]bool{}
 	var imports []string
@@ -181,7 +182,7 @@ func warmVet(ctx context.Context, c *config, dir string, args []string, stats st
 	wargs := append(append([]string{}, args[:len(args)-1]...), "./zz_pecanvet_eval_warm")
 	progress("warming go vet's analysis of %d imported packages and their dependencies", len(imports))
 	var notes []string
-	if w := measure(ctx, c.stepTimeout, dir, nil, "go", wargs...); w.describe() != "ok" {
+	if w := measure(ctx, c.stepTimeout, dir, c.env, "go", wargs...); w.describe() != "ok" {
 		notes = append(notes, "warm-up go vet: "+w.describe()+": "+lastLines(w.Stderr, 3))
 	}
 	os.Remove(stats)
@@ -205,7 +206,7 @@ func goEnv(name string) (string, error) {
 // start from the same warm build cache and both build the module's own
 // packages.
 func warmDeps(ctx context.Context, c *config, dir string) []string {
-	r := measure(ctx, c.stepTimeout, dir, nil, "go", "list", "-e", "-deps", "-test", "-f", "{{if not .Module}}{{.ImportPath}}{{else if not .Module.Main}}{{.ImportPath}}{{end}}", "./...")
+	r := measure(ctx, c.stepTimeout, dir, c.env, "go", "list", "-e", "-deps", "-test", "-f", "{{if not .Module}}{{.ImportPath}}{{else if not .Module.Main}}{{.ImportPath}}{{end}}", "./...")
 	var deps []string
 	seen := map[string]bool{}
 	for _, l := range strings.Split(string(r.Stdout), "\n") {
@@ -230,7 +231,7 @@ func warmDeps(ctx context.Context, c *config, dir string) []string {
 			args = append(args, "-race")
 		}
 		args = append(args, deps...)
-		if r := measure(ctx, c.stepTimeout, dir, nil, "go", args...); r.describe() != "ok" {
+		if r := measure(ctx, c.stepTimeout, dir, c.env, "go", args...); r.describe() != "ok" {
 			notes = append(notes, fmt.Sprintf("warm-up go build (race=%v): %s: %s", race, r.describe(), lastLines(r.Stderr, 3)))
 		}
 	}
@@ -250,10 +251,11 @@ type pkgRow struct {
 // joins them with the -pecan.stats lines by directory.
 func packageRows(ctx context.Context, dir string, stats []pecan.Stats, c *config) []pkgRow {
 	timeout := 5 * time.Minute
+	var env []string
 	if c != nil {
-		timeout = c.stepTimeout
+		timeout, env = c.stepTimeout, c.env
 	}
-	r := measure(ctx, timeout, dir, nil, "go", "list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .TestGoFiles \",\"}},{{join .XTestGoFiles \",\"}}\t{{if .Error}}{{.Error}}{{end}}", "./...")
+	r := measure(ctx, timeout, dir, env, "go", "list", "-e", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .TestGoFiles \",\"}},{{join .XTestGoFiles \",\"}}\t{{if .Error}}{{.Error}}{{end}}", "./...")
 	byDir := map[string][]pecan.Stats{}
 	for _, s := range stats {
 		byDir[s.Dir] = append(byDir[s.Dir], s)

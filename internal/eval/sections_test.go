@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -168,7 +169,7 @@ func TestReadTriage(t *testing.T) {
 }
 
 // TestLists: the repository's module lists and triage file read without
-// error, no module is in two of the lists (pinned, trial, trial2, trial3), and every
+// error, no module is in two of the lists (pinned, trial, trial2, trial3, trial4), and every
 // triaged report names a module@version of one of the lists (a row left
 // behind by a version bump is stale).
 func TestLists(t *testing.T) {
@@ -197,9 +198,16 @@ func TestLists(t *testing.T) {
 	if len(trial3) < 8 {
 		t.Errorf("the third trial list has %d modules, want at least 8", len(trial3))
 	}
+	trial4, err := readModules("modules-trial4.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trial4) < 8 {
+		t.Errorf("the fourth trial list has %d modules, want at least 8", len(trial4))
+	}
 	listed := map[string]bool{}
 	inList := map[string]string{}
-	for file, mods := range map[string][]modSpec{"modules.txt": pinned, "modules-trial.txt": trial, "modules-trial2.txt": trial2, "modules-trial3.txt": trial3} {
+	for file, mods := range map[string][]modSpec{"modules.txt": pinned, "modules-trial.txt": trial, "modules-trial2.txt": trial2, "modules-trial3.txt": trial3, "modules-trial4.txt": trial4} {
 		for _, m := range mods {
 			if other, ok := inList[m.Path]; ok {
 				t.Errorf("%s is in both %s and %s", m.Path, other, file)
@@ -217,9 +225,20 @@ func TestLists(t *testing.T) {
 			t.Errorf("triage row %q names %s, in neither list", k, mod)
 		}
 	}
-	for file, want := range map[string]string{"modules.txt": "modules", "internal/eval/modules-trial.txt": "modules-trial", "modules-trial2.txt": "modules-trial2", "modules-trial3.txt": "modules-trial3"} {
+	makefile, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]string{"modules.txt": "modules", "internal/eval/modules-trial.txt": "modules-trial", "modules-trial2.txt": "modules-trial2", "modules-trial3.txt": "modules-trial3", "modules-trial4.txt": "modules-trial4"} {
 		if got := (&config{modulesFile: file}).modulesSection(); got != want {
 			t.Errorf("modulesSection(%s) = %q, want %q", file, got, want)
+		}
+		target := "eval-" + strings.TrimPrefix(want, "modules-")
+		if got := (&config{modulesFile: file}).makeTarget(); got != "make "+target {
+			t.Errorf("makeTarget(%s) = %q, want %q", file, got, "make "+target)
+		}
+		if !bytes.Contains(makefile, []byte("\n"+target+":\n")) {
+			t.Errorf("the Makefile has no target %s for %s", target, file)
 		}
 	}
 }
@@ -423,5 +442,34 @@ func TestTestPackage(t *testing.T) {
 	}
 	if got := leakFailure("ok\n"); got != "" {
 		t.Errorf("leakFailure(ok) = %q", got)
+	}
+}
+
+// TestReadModulesTags: a list line may name the build tags a module's
+// tests need; they reach every go command through GOFLAGS, and any other
+// field after module@version is an error.
+func TestReadModulesTags(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.txt")
+	os.WriteFile(good, []byte("# c\nexample.com/a@v1.0.0 -tags=testing,x  # why a\nexample.com/b@v2.0.0  # why b\n"), 0o644)
+	mods, err := readModules(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mods) != 2 || mods[0].Tags != "testing,x" || mods[0].Why != "why a" || mods[0].String() != "example.com/a@v1.0.0" || mods[1].Tags != "" {
+		t.Fatalf("readModules = %+v", mods)
+	}
+	if env := mods[0].env(); len(env) != 1 || env[0] != "GOFLAGS=-tags=testing,x" {
+		t.Errorf("env = %q", env)
+	}
+	if env := mods[1].env(); env != nil {
+		t.Errorf("env without tags = %q", env)
+	}
+	for _, line := range []string{"example.com/a@v1 -race", "example.com/a@v1 -tags=", "example.com/a@v1 -tags=x -tags=y", "example.com/a -tags=x"} {
+		bad := filepath.Join(dir, "bad.txt")
+		os.WriteFile(bad, []byte(line+"\n"), 0o644)
+		if _, err := readModules(bad); err == nil {
+			t.Errorf("readModules(%q) gave no error", line)
+		}
 	}
 }
