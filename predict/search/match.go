@@ -528,6 +528,12 @@ func (m *matcher) instances(key string, elem [][2]int) {
 			if m.reversedOnly && !(events[n-1] < events[0]) {
 				return false
 			}
+			if m.p.Atomic && keysApart(gr, m.p, events) {
+				// Not one location; another instance of the combination
+				// may be on one key (not counted as a try).
+				m.s.stats.KeysApart++
+				return false
+			}
 			if m.p.Atomic && commuting(gr, events) {
 				// Never a violation; a site's update kind is fixed, so
 				// the other instances of the combination are alike.
