@@ -92,3 +92,63 @@ func TestMapKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestMapKeysSweep: a range over a map (a whole-map read at each step)
+// deletes each expired key after a callback run without the lock; another
+// goroutine sets key A afterwards. The unit's instances nearest the
+// remote write are on key B; the one on key A must still be tried
+// (keysApart instances do not count against PerClass): sweep's subject.
+func TestMapKeysSweep(t *testing.T) {
+	src := trace.TextHeader + `
+main fork g1 @m.go:1
+main fork g2 @m.go:2
+g1 begin
+g1 region-begin C.Sweep @s.go:1
+g1 lock mu @s.go:2
+g1 read m @s.go:3
+g1 unlock mu @s.go:4
+g1 lock mu @s.go:5
+g1 write m @s.go:6 key=1
+g1 read m @s.go:3
+g1 unlock mu @s.go:4
+g1 lock mu @s.go:5
+g1 write m @s.go:6 key=2
+g1 read m @s.go:3
+g1 unlock mu @s.go:4
+g1 lock mu @s.go:5
+g1 write m @s.go:6 key=3
+g1 read m @s.go:3
+g1 unlock mu @s.go:7
+g1 region-end C.Sweep @s.go:8
+g1 end
+g2 begin
+g2 region-begin C.Set @t.go:1
+g2 lock mu @t.go:2
+g2 write m @t.go:3 key=1
+g2 unlock mu @t.go:4
+g2 region-end C.Set @t.go:5
+g2 end
+main join g1 @m.go:3
+main join g2 @m.go:4
+`
+	tr, err := trace.ReadTrace(strings.NewReader(src), t.Name(), trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr := ptg.Build(tr)
+	found := false
+	Run(gr, allPatterns(t), Options{}, func(cd Candidate) bool {
+		if cd.Pattern.Kind+"/"+cd.Pattern.Name == "av/RWW" {
+			found = true
+			for _, e := range cd.Events {
+				if ev := gr.Ev(e); ev.Op == trace.Write && ev.Arg != 1 {
+					t.Errorf("av/RWW instance with a write of key %d", ev.Arg)
+				}
+			}
+		}
+		return true
+	})
+	if !found {
+		t.Error("av/RWW on key 1 not found")
+	}
+}
