@@ -170,6 +170,7 @@ type Stats struct {
 	Candidates         int           // candidate instances the search proposed
 	Infeasible         int           // candidates without a feasible schedule
 	Unobserved         int           // instances without effect, not proposed (search.Stats.Unobserved)
+	KeysApart          int           // instances on different keys of a map, not proposed (search.Stats.KeysApart)
 	Work               int64         // work units done (Options.MaxWork)
 	Folded             int           // goroutine assignments folded by symmetry (search.Stats.Folded)
 }
@@ -327,6 +328,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	res.Stats.Schedule = schedTime
 	res.Stats.Candidates = st.Candidates
 	res.Stats.Unobserved = st.Unobserved
+	res.Stats.KeysApart = st.KeysApart
 	res.Stats.Folded = st.Folded
 	if st.Cut {
 		if st.CutAt == "" {

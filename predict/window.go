@@ -181,6 +181,7 @@ func (out *StreamResult) window(st *streamState, buf []trace.Event, w0 int, last
 	out.Stats.Schedules += s.Schedules
 	out.Stats.Candidates += s.Candidates
 	out.Stats.Unobserved += s.Unobserved
+	out.Stats.KeysApart += s.KeysApart
 	out.Stats.Folded += s.Folded
 	out.Stats.Work += s.Work
 	out.Stats.Infeasible += s.Infeasible

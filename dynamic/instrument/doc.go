@@ -58,8 +58,13 @@
 // variables (also of other packages), struct fields (through pointers and
 // values, promoted fields), array and slice elements, whatever a pointer
 // points to, maps (rt.R/W on the map as one location: index, comma-ok,
-// assignment, delete, clear, range), and local variables that SSA puts on
-// the heap (go/ssa's Alloc.Heap: captured by a closure, or address taken).
+// assignment, delete, clear, range; an access of one element, m[k],
+// m[k] = v, m[k] op= v, delete(m, k), is rt.RK/WK, which also records a
+// hash of the key, when the key can be evaluated again for it: a
+// constant, or a local no other goroutine reaches, or the temporary an
+// assignment holds it in; see types.go keyAgain and rt/mapkey.go), and
+// local variables that SSA puts on the heap (go/ssa's Alloc.Heap:
+// captured by a closure, or address taken).
 // Locals that never escape get no calls — that, and the runtime ignoring
 // addresses on the caller's own stack, is what keeps the overhead low.
 // Values of sync and sync/atomic types are not memory: their methods are

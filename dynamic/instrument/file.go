@@ -162,6 +162,12 @@ func (w *fileRW) tail() string {
 	fmt.Fprintf(&b, "func pecanvetMR__%s[M interface{}](m M, s int32) M { if p := pecanvetmp__%s(m); p != nil { %s.R(p, s) }; return m }\n", n, n, r)
 	fmt.Fprintf(&b, "func pecanvetMW__%s[M interface{}](m M, s int32) M { if p := pecanvetmp__%s(m); p != nil { %s.W(p, s) }; return m }\n", n, n, r)
 	fmt.Fprintf(&b, "func pecanvetMRW__%s[M interface{}](m M, s int32) M { if p := pecanvetmp__%s(m); p != nil { %s.R(p, s); %s.W(p, s) }; return m }\n", n, n, r, r)
+	if w.keyHelpers() {
+		// An element's access, its key hashed (keyAgain, rt/mapkey.go).
+		fmt.Fprintf(&b, "func pecanvetMRK__%s[M interface{}](m M, k interface{}, s int32) M { if p := pecanvetmp__%s(m); p != nil { %s.RK(p, %s.KeyHash(k), s) }; return m }\n", n, n, r, r)
+		fmt.Fprintf(&b, "func pecanvetMWK__%s[M interface{}](m M, k interface{}, s int32) M { if p := pecanvetmp__%s(m); p != nil { %s.WK(p, %s.KeyHash(k), s) }; return m }\n", n, n, r, r)
+		fmt.Fprintf(&b, "func pecanvetMRWK__%s[M interface{}](m M, k interface{}, s int32) M { if p := pecanvetmp__%s(m); p != nil { h := %s.KeyHash(k); %s.RK(p, h, s); %s.WK(p, h, s) }; return m }\n", n, n, r, r, r)
+	}
 	fmt.Fprintf(&b, "func pecanvetmp__%s(m interface{}) %s.Pointer { return (*[2]%s.Pointer)(%s.Pointer(&m))[1] }\n", n, u, u, u)
 	fmt.Fprintf(&b, "func pecanvetE__%s[T interface{}](c chan<- T) (z T) { return }\n", n)
 	// Range over a slice's elements, each read recorded (rangeElems).

@@ -384,7 +384,12 @@ func (w *fileRW) index(e *ast.IndexExpr, ctx int) pcs {
 	switch t := w.coreOf(e.X).(type) {
 	case *types.Map:
 		if ctx == cLoad {
-			m := gen(w.h("MR")+"(").cat(w.load(e.X), gen(", "+w.site(e.Lbrack, w.typeStr(w.typeOf(e.X)))+")"))
+			site := w.site(e.Lbrack, w.typeStr(w.typeOf(e.X)))
+			helper, k := "MR", ""
+			if key, ok := w.keyAgain(e.Index); ok {
+				helper, k = "MRK", ", "+key
+			}
+			m := gen(w.h(helper)+"(").cat(w.load(e.X), gen(k+", "+site+")"))
 			return w.nodeSplice(e, rn(e.X, m), rn(e.Index, ip))
 		}
 		return w.nodeSplice(e, rn(e.X, w.expr(e.X, cLoad)), rn(e.Index, ip))
@@ -637,7 +642,14 @@ func (w *fileRW) builtinCall(e *ast.CallExpr) pcs {
 	for i, a := range e.Args {
 		if i == 0 && (name == "delete" || name == "clear") {
 			if _, ok := w.coreOf(a).(*types.Map); ok {
-				m := gen(w.h("MW")+"(").cat(w.load(a), gen(", "+w.site(e.Lparen, w.typeStr(w.typeOf(a)))+")"))
+				site := w.site(e.Lparen, w.typeStr(w.typeOf(a)))
+				helper, k := "MW", ""
+				if name == "delete" && len(e.Args) == 2 {
+					if key, ok := w.keyAgain(e.Args[1]); ok {
+						helper, k = "MWK", ", "+key
+					}
+				}
+				m := gen(w.h(helper)+"(").cat(w.load(a), gen(k+", "+site+")"))
 				rs = append(rs, rn(a, m))
 				continue
 			}

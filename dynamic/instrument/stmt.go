@@ -280,7 +280,11 @@ func (w *fileRW) lhsInline(e ast.Expr, kind int, helper string) pcs {
 	case lMap:
 		ix := unparen(e).(*ast.IndexExpr)
 		site := w.site(ix.Lbrack, w.typeStr(w.typeOf(ix.X)))
-		m := gen(w.h("M"+helper)+"(").cat(w.load(ix.X), gen(", "+site+")"))
+		k := ""
+		if key, ok := w.keyAgain(ix.Index); ok {
+			helper, k = helper+"K", ", "+key
+		}
+		m := gen(w.h("M"+helper)+"(").cat(w.load(ix.X), gen(k+", "+site+")"))
 		return w.or(w.splice(e.Pos(), e.End(), rn(ix.X, m), rn(ix.Index, w.expr(ix.Index, cLoad))), e)
 	case lOther:
 		return w.expr(e, cAddr)
@@ -403,13 +407,19 @@ func (w *fileRW) assignBlock(s *ast.AssignStmt, kinds []int, rhs []pcs) pcs {
 			m := w.tmp()
 			addrPre = addrPre.cat(gen(m+" := "), w.load(ix.X), gen("; "))
 			key := w.load(ix.Index)
+			again, keyed := w.keyAgain(ix.Index)
 			if !w.isPure(ix.Index) {
 				k := w.tmp()
 				addrPre = addrPre.cat(gen(k+" := "), key, gen("; "))
 				key = gen(k)
+				again, keyed = k, w.keyHelpers() // the temporary holds the key
 			}
 			site := w.site(ix.Lbrack, w.typeStr(w.typeOf(ix.X)))
-			stores[i] = gen(w.h("MW")+"("+m+", "+site+")[").cat(key, gen("]"))
+			if keyed {
+				stores[i] = gen(w.h("MWK")+"("+m+", "+again+", "+site+")[").cat(key, gen("]"))
+			} else {
+				stores[i] = gen(w.h("MW")+"("+m+", "+site+")[").cat(key, gen("]"))
+			}
 		case lOther:
 			a := w.tmp()
 			addrPre = addrPre.cat(gen(a+" := "), w.addrOf(l), gen("; "))

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 // Type helpers.
@@ -209,6 +210,43 @@ func (w *fileRW) skipExpr(e ast.Expr) bool {
 func (w *fileRW) isPure(e ast.Expr) bool {
 	tv, ok := w.info.Types[e]
 	return ok && (tv.Value != nil || tv.IsNil())
+}
+
+// keyAgain returns the text of map key e when evaluating it a second time,
+// for the record of the element the access touches (rt.RK, rt.WK), gives
+// the same key and does nothing else: a constant, nil, or a local variable
+// no other goroutine reaches (its read is not recorded). Other keys are
+// recorded as an access of the whole map: coarser, never apart.
+func (w *fileRW) keyAgain(e ast.Expr) (string, bool) {
+	if !w.keyHelpers() {
+		return "", false
+	}
+	text := string(w.src[w.off(e.Pos()):w.off(e.End())])
+	if strings.ContainsAny(text, "\n\r") {
+		return "", false // generated text holds no newline
+	}
+	switch x := unparen(e).(type) {
+	case *ast.BasicLit:
+		return text, true
+	case *ast.Ident:
+		if w.isPure(x) {
+			return text, true // a named constant or nil
+		}
+		if v, ok := w.info.Uses[x].(*types.Var); ok && !v.IsField() && !w.sharedVar(v) {
+			return text, true
+		}
+	case *ast.SelectorExpr:
+		if tv, ok := w.info.Types[x]; ok && tv.Value != nil {
+			return text, true // pkg.Const
+		}
+	}
+	return "", false
+}
+
+// keyHelpers reports whether the runtime records map elements' keys (the
+// file's tail then has pecanvetMRK and its kin).
+func (w *fileRW) keyHelpers() bool {
+	return w.ins.api.has("RK") && w.ins.api.has("WK") && w.ins.api.has("KeyHash")
 }
 
 // addressable reports whether e denotes a variable (Go's addressability).

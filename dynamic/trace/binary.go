@@ -18,7 +18,7 @@ package trace
 //	                    fork and join
 //	uvarint Site+1      0 for no site
 //	[varint Arg]        if h&0x40 (zig-zag, as encoding/binary); only ops
-//	                    with a capacity or delta may have one
+//	                    with a capacity, delta or map key may have one
 //
 // The other records have h&0x1f == 0:
 //
@@ -560,7 +560,7 @@ func (d *binaryDecoder) Next() (Event, error) {
 		ev.Site = int32(v) - 1
 		p = q
 		if h&bArg != 0 {
-			if !op.HasCap() && !op.HasDelta() {
+			if !op.HasCap() && !op.HasDelta() && !op.HasKey() {
 				return d.fail(d.errorf(d.off+int64(start), "%s takes no argument (header byte %#02x)", op, h))
 			}
 			u, q := uvarint(b, p)

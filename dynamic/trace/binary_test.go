@@ -118,7 +118,7 @@ func TestBinaryErrors(t *testing.T) {
 		{"flags on read", bin(g, o, int(Read)|bNewG|bFlags, 0, 1, 0, 0, tagEnd), "t.bin: byte 15: read: invalid flags 0x1"},
 		{"unknown flag", bin(g, o, int(Recv)|bNewG|bFlags, 0, 2, 0, 0, tagEnd), "t.bin: byte 15: recv: invalid flags 0x2"},
 		{"two update kinds", bin(g, o, int(AtomicRMW)|bNewG|bFlags, 0, int(FlagAdd|FlagOr), 0, 0, tagEnd), "t.bin: byte 15: atomic-rmw: invalid flags 0xa"},
-		{"arg on read", bin(g, o, int(Read)|bNewG|bArg, 0, 0, 0, 2, tagEnd), "t.bin: byte 13: read takes no argument"},
+		{"arg on atomic-load", bin(g, o, int(AtomicLoad)|bNewG|bArg, 0, 0, 0, 2, tagEnd), "t.bin: byte 13: atomic-load takes no argument"},
 		{"negative cap", bin(g, o, int(Send)|bNewG|bArg, 0, 0, 0, 1, tagEnd), "t.bin: byte 17: send: negative capacity -1"},
 		{"duplicate goroutine", bin(g, g), "t.bin: byte 10: goroutine \"g\" defined twice (already goroutine 0)"},
 		{"empty name", bin(tagDefObj, 0), "t.bin: byte 9: bad object name \"\": empty name"},

@@ -30,7 +30,8 @@ const (
 	OpInvalid Op = iota
 
 	// Memory accesses. The object is the memory location (a map is one
-	// location as a whole).
+	// location as a whole, as for the race detector); an access of one
+	// map element carries its key's hash in Arg (HasKey, KeysApart).
 	Read
 	Write
 	// sync/atomic accesses: synchronizing (release/acquire), never racing.
@@ -201,6 +202,23 @@ func (o Op) HasCap() bool { return o.IsChan() }
 
 // HasDelta reports whether events with op o carry a delta in Arg.
 func (o Op) HasDelta() bool { return o == WGAdd }
+
+// HasKey reports whether events with op o may carry a map key in Arg: a
+// plain read or write of one element of the map that is its object holds
+// a non-zero hash of the element's key; 0 is an access of the whole map
+// (len, range, clear, or a key the instrumentation did not hash). Races
+// ignore the key (Go's race detector sees the map as one location: two
+// goroutines writing different keys race on its internals); the
+// atomicity and atomic-set patterns use it, through KeysApart.
+func (o Op) HasKey() bool { return o == Read || o == Write }
+
+// KeysApart reports whether a and b access different elements of one map:
+// both carry a key, and the keys differ. Equal hashes of different keys
+// make them one element (coarser: more conflicts, never fewer); an access
+// of the whole map is apart from no element.
+func KeysApart(a, b Event) bool {
+	return a.Op.HasKey() && b.Op.HasKey() && a.Arg != 0 && b.Arg != 0 && a.Arg != b.Arg
+}
 
 // Event flags.
 const (
@@ -524,7 +542,7 @@ func (t *Tables) checkEvent(e Event) error {
 	if e.Site != NoIndex && (e.Site < 0 || int(e.Site) >= len(t.Sites)) {
 		return fmt.Errorf("site index %d out of range", e.Site)
 	}
-	if !e.Op.HasCap() && !e.Op.HasDelta() && e.Arg != 0 {
+	if !e.Op.HasCap() && !e.Op.HasDelta() && !e.Op.HasKey() && e.Arg != 0 {
 		return fmt.Errorf("%s takes no argument", e.Op)
 	}
 	if e.Op.HasCap() && e.Arg < 0 {

@@ -212,6 +212,13 @@ func randTrace(rng *rand.Rand, n int, dups bool) *Trace {
 				e.Arg = math.MinInt64
 			}
 		}
+		if e.Op.HasKey() && rng.Intn(3) == 0 {
+			// A map element's key hash: any non-zero int64.
+			e.Arg = interestingArgs[1+rng.Intn(len(interestingArgs)-1)]
+			if rng.Intn(2) == 0 {
+				e.Arg = -e.Arg
+			}
+		}
 		if (e.Op == Recv || e.Op == Send) && rng.Intn(3) == 0 {
 			e.Flags = FlagClosed
 		}
@@ -381,7 +388,7 @@ func TestWriterRejects(t *testing.T) {
 		{Event{G: 0, Op: Join, Obj: 3, Site: -1}, "goroutine index 3 out of range"},
 		{Event{G: 0, Op: Read, Obj: 0, Site: 1}, "site index 1 out of range"},
 		{Event{G: 0, Op: Read, Obj: 0, Site: -2}, "site index -2 out of range"},
-		{Event{G: 0, Op: Read, Obj: 0, Site: -1, Arg: 1}, "read takes no argument"},
+		{Event{G: 0, Op: AtomicLoad, Obj: 0, Site: -1, Arg: 1}, "atomic-load takes no argument"},
 		{Event{G: 0, Op: Send, Obj: 0, Site: -1, Arg: -1}, "negative capacity"},
 		{Event{G: 0, Op: Close, Obj: 0, Site: -1, Flags: FlagClosed}, "invalid flags"},
 		{Event{G: 0, Op: Send, Obj: 0, Site: -1, Flags: FlagAdd}, "invalid flags"},

@@ -29,6 +29,8 @@ package trace
 //	update=K     the atomic-rmw was an Add, And or Or (K: add, and, or)
 //	blocked=true the send or recv never happened: its goroutine was blocked
 //	             in it when the test ended (FlagBlocked, Trace.Blocked)
+//	key=N        the read or write is of one map element, N ≠ 0 the hash of
+//	             its key (Op.HasKey; default 0: the whole map)
 //
 // The site and the keys may come in any order after the object. A comment
 // line "# truncated: <reason>" sets Trace.Truncated (the last one wins); a
@@ -230,7 +232,7 @@ func (d *textDecoder) parseLine(line []byte) (e Event, ok bool, err error) {
 	}
 
 	// Then the site and keys, in any order.
-	var seen [5]bool // cap, ok, delta, update, blocked
+	var seen [6]bool // cap, ok, delta, update, blocked, key
 	for ; s < len(line) && line[s] != '#'; s, i = nextField(line, i) {
 		f, col := line[s:i], s+1
 		switch {
@@ -299,7 +301,7 @@ func (d *textDecoder) intern(which int, name []byte, col int) (int32, error) {
 }
 
 // key parses a key=value field into e.
-func (d *textDecoder) key(e *Event, f []byte, col int, seen *[5]bool) error {
+func (d *textDecoder) key(e *Event, f []byte, col int, seen *[6]bool) error {
 	eq := bytes.IndexByte(f, '=')
 	k, v := string(f[:eq]), f[eq+1:]
 	vcol := col + eq + 1
@@ -316,8 +318,10 @@ func (d *textDecoder) key(e *Event, f []byte, col int, seen *[5]bool) error {
 		which, allowed = 3, e.Op == AtomicRMW
 	case "blocked":
 		which, allowed = 4, e.Op == Recv || e.Op == Send
+	case "key":
+		which, allowed = 5, e.Op.HasKey()
 	default:
-		return d.errorf(col, "unknown key %s (want cap, ok, delta, update or blocked)", quote(k))
+		return d.errorf(col, "unknown key %s (want cap, ok, delta, update, blocked or key)", quote(k))
 	}
 	if !allowed {
 		return d.errorf(col, "key %q not allowed on %s", k, e.Op)
@@ -353,6 +357,12 @@ func (d *textDecoder) key(e *Event, f []byte, col int, seen *[5]bool) error {
 			return d.errorf(vcol, "bad update value %s: want add, and or or (with -unused or not)", quote(string(v)))
 		}
 		e.Flags |= fl
+	case "key":
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil || n == 0 {
+			return d.errorf(vcol, "bad key value %s: want a non-zero integer", quote(string(v)))
+		}
+		e.Arg = n
 	case "blocked":
 		if string(v) != "true" {
 			return d.errorf(vcol, "bad blocked value %s: want true", quote(string(v)))
@@ -486,6 +496,10 @@ func (e *textEncoder) Encode(ev Event, t *Tables) error {
 	}
 	if ev.Flags&FlagBlocked != 0 {
 		b = append(b, " blocked=true"...)
+	}
+	if ev.Op.HasKey() && ev.Arg != 0 {
+		b = append(b, " key="...)
+		b = strconv.AppendInt(b, ev.Arg, 10)
 	}
 	b = append(b, '\n')
 	e.line = b

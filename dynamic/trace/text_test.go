@@ -48,6 +48,8 @@ func TestTextValid(t *testing.T) {
 		{"g recv ch ok=false cap=3 @m.go:2", "g recv ch @m.go:2 cap=3 ok=false\n"},
 		{"g send ch ok=false @m.go:2", "g send ch @m.go:2 ok=false\n"}, // panicked on the closed channel
 		{"g wg-add wg", "g wg-add wg delta=1\n"},
+		{"g read m key=-7 @m.go:3", "g read m @m.go:3 key=-7\n"},
+		{"g write m key=12", "g write m key=12\n"},
 		{"g atomic-rmw n update=add @c.go:3", "g atomic-rmw n @c.go:3 update=add\n"},
 		{"g atomic-rmw n update=or", "g atomic-rmw n update=or\n"},
 		{"g wg-add wg delta=-3", "g wg-add wg delta=-3\n"},
@@ -135,6 +137,8 @@ func TestTextErrors(t *testing.T) {
 		{"g read x\ng write x#0 @f.go:1", `t.txt:2:10: bad object name "x#0": instance #0 does not exist (instances count from #1)`},
 		{"g fork =x", `t.txt:1: fork needs an object`},
 		{"g read x cap=1", `t.txt:1:10: key "cap" not allowed on read`},
+		{"g atomic-load x key=1", `t.txt:1:17: key "key" not allowed on atomic-load`},
+		{"g read x key=0", `t.txt:1:14: bad key value "0": want a non-zero integer`},
 		{"g lock x ok=false", `t.txt:1:10: key "ok" not allowed on lock`},
 		{"g atomic-load x update=add", `t.txt:1:17: key "update" not allowed on atomic-load`},
 		{"g atomic-rmw x update=mul", `t.txt:1:23: bad update value "mul": want add, and or or (with -unused or not)`},
@@ -154,7 +158,7 @@ func TestTextErrors(t *testing.T) {
 		{"g send c cap=1 cap=2", `t.txt:1:16: duplicate key "cap"`},
 		{"g recv c ok=true ok=true", `t.txt:1:18: duplicate key "ok"`},
 		{"g wg-add w delta=1 delta=1", `t.txt:1:20: duplicate key "delta"`},
-		{"g read x foo=1", `t.txt:1:10: unknown key "foo" (want cap, ok, delta, update or blocked)`},
+		{"g read x foo=1", `t.txt:1:10: unknown key "foo" (want cap, ok, delta, update, blocked or key)`},
 		{"g read x =1", `t.txt:1:10: unknown key ""`},
 		{"g read x CAP=1", `t.txt:1:10: unknown key "CAP"`},
 		{"g read x @a.go:1 @b.go:2", `t.txt:1:18: more than one site`},
@@ -251,6 +255,7 @@ main wg-add wg @main.go:9 delta=2
 g1 end
 main join g1
 main read x#1 @C:\x.go:1
+main write m @m.go:4:3 key=99
 # truncated: "panic: boom\n\ngoroutine 1 [running]:"
 `
 	tr, err := readText([]byte(in), false)

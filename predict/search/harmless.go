@@ -43,7 +43,8 @@ func commuting(gr *ptg.Graph, events []int32) bool {
 // equivalent to a serial run: placing the remote events (those not of the
 // unit's goroutine, pattern thread 0) all before the unit's first event, or
 // all after its last, reorders only pairs that commute unobserved. A pair
-// commutes unobserved when its two events touch different objects, or are
+// commutes unobserved when its two events touch different objects (or
+// different elements of one map, trace.KeysApart), or are
 // both updates of one kind whose results the program discards
 // (trace.FlagUnused), and the remote event's atomic region touches that
 // object only with such updates. Then the unit reads the same values, the
@@ -66,8 +67,8 @@ func unobserved(gr *ptg.Graph, p *pattern.Pattern, events []int32) bool {
 	}
 	pairOK := func(unit, remote int32) bool {
 		u, r := gr.Ev(unit), gr.Ev(remote)
-		if u.Obj != r.Obj {
-			return true
+		if u.Obj != r.Obj || trace.KeysApart(u, r) {
+			return true // different objects, or elements of one map
 		}
 		return unusedUpdate(u, r.Flags&trace.UpdateFlags) && unusedUpdate(r, u.Flags&trace.UpdateFlags) &&
 			regionUpdatesOnly(gr, remote)
@@ -114,4 +115,23 @@ func regionUpdatesOnly(gr *ptg.Graph, e int32) bool {
 		}
 	}
 	return true
+}
+
+// keysApart reports whether an instance of an atomicity pattern binds one
+// of its shared variables to elements of a map with different keys: the
+// trace names a map as one object (races on it are races on the map's
+// internals), but a unit's accesses of key a and another goroutine's of
+// key b touch different entries, and the anomaly needs one location that
+// all of a variable's accesses touch. An access of the whole map (len,
+// range, clear, or a key left unhashed) touches every element, so it is
+// apart from none; equal hashes of two keys make them one element.
+func keysApart(gr *ptg.Graph, p *pattern.Pattern, events []int32) bool {
+	for i := range events {
+		for j := i + 1; j < len(events); j++ {
+			if p.SV[i] == p.SV[j] && trace.KeysApart(gr.Ev(events[i]), gr.Ev(events[j])) {
+				return true
+			}
+		}
+	}
+	return false
 }

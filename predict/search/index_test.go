@@ -71,13 +71,13 @@ func refItems(gr *ptg.Graph) ([]item, []int32) {
 			}
 			found := false
 			for i := first; i < len(items); i++ {
-				if it := &items[i]; it.obj == ev.Obj && it.site == ev.Site && it.op == ev.Op {
+				if it := &items[i]; it.obj == ev.Obj && it.site == ev.Site && it.op == ev.Op && it.key == ev.Arg {
 					it.last, found = e, true
 					break
 				}
 			}
 			if !found {
-				items = append(items, item{ev.Obj, ev.Site, ev.Op, e, e})
+				items = append(items, item{ev.Obj, ev.Site, ev.Op, e, e, ev.Arg})
 			}
 		}
 		start[r+1] = int32(len(items))

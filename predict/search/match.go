@@ -528,6 +528,12 @@ func (m *matcher) instances(key string, elem [][2]int) {
 			if m.reversedOnly && !(events[n-1] < events[0]) {
 				return false
 			}
+			if m.p.Atomic && keysApart(gr, m.p, events) {
+				// Not one location (apart skips these as it chooses;
+				// this is the whole instance's rule, kept for safety).
+				m.s.stats.KeysApart++
+				return false
+			}
 			if m.p.Atomic && commuting(gr, events) {
 				// Never a violation; a site's update kind is fixed, so
 				// the other instances of the combination are alike.
@@ -562,10 +568,44 @@ func (m *matcher) instances(key string, elem [][2]int) {
 		gi := order[k]
 		c := m.cls[gi]
 		cnt := c.count()
+		// apart: in binds a variable to a key of a map that this group's
+		// other events or the groups chosen before it bind to another
+		// (keysApart). Such an instance is skipped before it counts
+		// against PerClass: the partners nearest the anchor may all be
+		// on other keys, and one further away on the same key.
+		apart := func(in []int32) bool {
+			if !m.p.Atomic {
+				return false
+			}
+			g := m.gs[gi]
+			for e, pos := range g.pos {
+				x := gr.Ev(in[e])
+				if x.Arg == 0 || !x.Op.HasKey() {
+					continue
+				}
+				for f := range e {
+					if m.p.SV[g.pos[f]] == m.p.SV[pos] && trace.KeysApart(x, gr.Ev(in[f])) {
+						return true
+					}
+				}
+				for _, gj := range order[:k] {
+					for f, pos2 := range m.gs[gj].pos {
+						if m.p.SV[pos2] == m.p.SV[pos] && trace.KeysApart(x, gr.Ev(chosen[gj][f])) {
+							return true
+						}
+					}
+				}
+			}
+			return false
+		}
 		if k == 0 {
 			for i := 0; i < cnt; i++ {
 				if m.s.stopped() {
 					return true
+				}
+				if apart(c.inst(i)) {
+					m.s.stats.KeysApart++
+					continue
 				}
 				choose(gi, c.inst(i))
 				if rec(1) {
@@ -592,6 +632,10 @@ func (m *matcher) instances(key string, elem [][2]int) {
 				}
 				in := c.inst(i)
 				if okWith(k, in) != 0 {
+					continue
+				}
+				if apart(in) {
+					m.s.stats.KeysApart++
 					continue
 				}
 				choose(gi, in)

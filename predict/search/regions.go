@@ -17,6 +17,12 @@ type item struct {
 	obj, site   int32
 	op          trace.Op
 	first, last int32
+	// key is the map key's hash of a map element's access (trace.HasKey;
+	// 0 for the whole map or any other access): a region that deletes
+	// key 1 and then key 2 at one site has two items, or a group's
+	// instance would only ever take one key's event, and one on the key
+	// another goroutine writes would never be tried (keysApart).
+	key int64
 }
 
 // regionItems lists, once, the distinct accesses of every region, in
@@ -69,6 +75,7 @@ func (s *searcher) scanRegions(keep []bool, f func(r int32, items []item) bool) 
 	type bigKey struct {
 		r, obj, site int32
 		op           trace.Op
+		key          int64
 	}
 	var big map[bigKey]int32 // → index in the goroutine's buffer
 	for e, r := range gr.Region {
@@ -82,12 +89,12 @@ func (s *searcher) scanRegions(keep []bool, f func(r int32, items []item) bool) 
 			found := -1
 			if len(b) <= linear {
 				for i := range b {
-					if it := &b[i]; it.obj == ev.Obj && it.site == ev.Site && it.op == ev.Op {
+					if it := &b[i]; it.obj == ev.Obj && it.site == ev.Site && it.op == ev.Op && it.key == ev.Arg {
 						found = i
 						break
 					}
 				}
-			} else if i, ok := big[bigKey{r, ev.Obj, ev.Site, ev.Op}]; ok {
+			} else if i, ok := big[bigKey{r, ev.Obj, ev.Site, ev.Op, ev.Arg}]; ok {
 				found = int(i)
 			}
 			switch {
@@ -100,13 +107,13 @@ func (s *searcher) scanRegions(keep []bool, f func(r int32, items []item) bool) 
 						big = map[bigKey]int32{}
 					}
 					for i, it := range b {
-						big[bigKey{r, it.obj, it.site, it.op}] = int32(i)
+						big[bigKey{r, it.obj, it.site, it.op, it.key}] = int32(i)
 					}
 				}
 				if len(b) >= linear {
-					big[bigKey{r, ev.Obj, ev.Site, ev.Op}] = int32(len(b))
+					big[bigKey{r, ev.Obj, ev.Site, ev.Op, ev.Arg}] = int32(len(b))
 				}
-				buf[g] = append(b, item{ev.Obj, ev.Site, ev.Op, int32(e), int32(e)})
+				buf[g] = append(b, item{ev.Obj, ev.Site, ev.Op, int32(e), int32(e), ev.Arg})
 			}
 		}
 		if int32(e) == gr.Regs[r].Last {
@@ -661,7 +668,7 @@ func (s *searcher) nextOcc(reg ptg.RegionInfo, it item, after int32) int32 {
 	for l := start; l <= gr.Local[reg.Last]; l++ {
 		e := row[l]
 		ev := gr.Ev(e)
-		if ev.Obj == it.obj && ev.Site == it.site && ev.Op == it.op && ev.Op.IsAccess() {
+		if ev.Obj == it.obj && ev.Site == it.site && ev.Op == it.op && ev.Arg == it.key && ev.Op.IsAccess() {
 			return e
 		}
 	}

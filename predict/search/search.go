@@ -73,6 +73,7 @@ type Stats struct {
 	Confirmed  int // site combinations confirmed
 	GaveUp     int // site combinations abandoned after MaxTries
 	Unobserved int // instances without effect (see unobserved), not proposed
+	KeysApart  int // instances on different keys of a map (see keysApart), not proposed
 	Capped     int // site combinations abandoned after MaxAssign goroutine assignments
 	// Folded counts the goroutine assignments not searched because
 	// another assignment of goroutines with the same start-site chains

@@ -17,8 +17,8 @@ func New() *Group { return &Group{pending: map[string]bool{}} }
 // that other callers see the key pending (as singleflight's Do does).
 func (g *Group) Do(key string, fn func()) {
 	g.mu.Lock()
-	g.pending[key] = true // want "atomicity violation on "
-	n := g.done
+	g.pending[key] = true
+	n := g.done // want "atomicity violation on "
 	g.mu.Unlock()
 
 	fn()
