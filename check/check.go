@@ -401,6 +401,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	sort.Strings(pkgs)
 	for _, pkg := range pkgs {
 		st := statics{drivers: map[string]driver.Driver{}, cands: drivers.Candidates[pkg], reach: drivers.Reach[pkg], loaded: loaded}
+		st.candIdx = newCandIndex(st.cands)
 		for _, d := range drivers.Drivers[pkg] {
 			st.drivers[d.Test] = d
 		}
@@ -419,6 +420,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 type statics struct {
 	drivers map[string]driver.Driver
 	cands   []driver.Candidate
+	candIdx *candIndex // cands by line (onCandidate)
 	reach   map[string][]int
 	loaded  *load.Packages
 }
@@ -641,7 +643,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				}
 				rep.Drivers = append(rep.Drivers, DriverRun{Package: pkg, Test: test, Calls: d.Calls + " of " + d.Type, Skipped: why})
 			}
-			tc := &testCheck{ctx: ctx, b: b.Build, cands: st.cands, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, acct: acct, cov: cov, selAlts: selAlts, relocks: relocks}
+			tc := &testCheck{ctx: ctx, b: b.Build, cands: st.cands, candIdx: st.candIdx, pkg: pkg, test: test, dir: dir, opt: opt, rep: rep, seen: seen, acct: acct, cov: cov, selAlts: selAlts, relocks: relocks}
 			// The recording's log lines are no replay's failure (yamux's
 			// "Connecting to tcp: [::]:<port>", which made no control
 			// fail the same way as its schedule).

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,7 @@ type testCheck struct {
 	ctx       context.Context
 	b         *testbin.Build
 	cands     []driver.Candidate // the package's static candidates
+	candIdx   *candIndex         // cands, indexed by line
 	pkg, test string
 	dir       string
 	opt       Options
@@ -151,10 +153,10 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	// findings come and go with the load; a bound on work cuts the same
 	// searches everywhere.
 	popt := predict.Options{Confirm: collect, Feasible: flt.feasible, Deadline: c.acct.net, Context: c.ctx, MaxWork: predictMaxWork, SelectAlt: c.selAlts.at, SelectLoopAlt: c.selAlts.atLoop, StopCase: c.selAlts.stopCase, Relock: c.relocks.at, Inversion: c.relocks.invAt}
-	if cands := c.cands; len(cands) > 0 {
+	if cands := c.candIdx; cands != nil && cands.n > 0 {
 		// Search first what the static analysis points at:
 		// a search the trace's share cuts has looked at those.
-		popt.Prefer = func(sites []string) bool { return onCandidate(sites, cands) }
+		popt.Prefer = cands.onCandidate
 	}
 	res, err := predict.Run(tr, anomaliesOf(c.test, c.opt.Anomalies), popt)
 	if st != nil {
@@ -192,7 +194,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		c.rep.addNote(note.Budget, c.pkg, c.test, "%s while predicting; %s", why, res.Cut)
 	}
 	markUnordered(tr, preds)
-	preds = candidatesFirst(flt.order(preds), c.cands)
+	preds = candidatesFirst(flt.order(preds), c.candIdx)
 	// The leaks the recorded run itself shows: nothing to predict.
 	preds = append(preds, c.observed(tr, rt, dir, anomaliesOf(c.test, c.opt.Anomalies))...)
 	// The trace and the filter built on it (each the size of the trace
@@ -448,12 +450,49 @@ func stallOf(o replay.Options) time.Duration {
 	return 2 * time.Second
 }
 
+// candIndex indexes a package's static candidates by the lines of their
+// sides, for onCandidate: the search asks it once per combination of
+// sites it meets (search.Options.Prefer), and a scan of every candidate's
+// sides for each site's line was 37% of the check's CPU on
+// go-datastructures' btree/immutable (hundreds of candidates, tens of
+// thousands of combinations per trace).
+type candIndex struct {
+	n    int
+	side [2]map[string][]int32 // line ("path:line") → candidates with it on that side
+}
+
+func newCandIndex(cands []driver.Candidate) *candIndex {
+	x := &candIndex{n: len(cands), side: [2]map[string][]int32{{}, {}}}
+	for i, c := range cands {
+		for k := range c.Sides {
+			for _, l := range c.Sides[k] {
+				if ids := x.side[k][l]; len(ids) == 0 || ids[len(ids)-1] != int32(i) {
+					x.side[k][l] = append(ids, int32(i))
+				}
+			}
+		}
+	}
+	return x
+}
+
 // onCandidate reports whether sites have one on each side of some
-// candidate of cands.
-func onCandidate(sites []string, cands []driver.Candidate) bool {
-	for _, c := range cands {
-		if onSides(sites, c.Sides) {
-			return true
+// candidate (onSides).
+func (x *candIndex) onCandidate(sites []string) bool {
+	if x == nil || x.n == 0 {
+		return false
+	}
+	var buf [8]string
+	lines := buf[:0]
+	for _, s := range sites {
+		lines = append(lines, lineOf(s))
+	}
+	for _, a := range lines {
+		for _, c := range x.side[0][a] {
+			for _, b := range lines {
+				if slices.Contains(x.side[1][b], c) {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -465,13 +504,13 @@ func onCandidate(sites []string, cands []driver.Candidate) bool {
 // the ones a tight budget or -maxreplays should not leave out. All the
 // instances of a site combination go to the same part, in their order,
 // so which instance of a combination is replayed first does not change.
-func candidatesFirst(preds []prediction, cands []driver.Candidate) []prediction {
-	if len(cands) == 0 {
+func candidatesFirst(preds []prediction, cands *candIndex) []prediction {
+	if cands == nil || cands.n == 0 {
 		return preds
 	}
 	var first, rest []prediction
 	for _, p := range preds {
-		if onCandidate(p.a.Sites, cands) {
+		if cands.onCandidate(p.a.Sites) {
 			first = append(first, p)
 		} else {
 			rest = append(rest, p)

@@ -2,6 +2,8 @@ package check
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,7 +66,7 @@ func TestCandidatesFirst(t *testing.T) {
 	}
 	cands := []driver.Candidate{{ID: "race/WW", Sides: driver.Sides{[]string{"a.go:5"}, []string{"a.go:7"}}}}
 	var got []string
-	for _, q := range candidatesFirst(preds, cands) {
+	for _, q := range candidatesFirst(preds, newCandIndex(cands)) {
 		got = append(got, q.a.Key+"@"+strings.Join(q.a.Sites, ","))
 	}
 	want := []string{"c1@a.go:5:3,a.go:7:1", "c2@a.go:7:1,a.go:5:3", "c1@a.go:5:3,a.go:7:4", "x1@a.go:1:2,a.go:9:2", "x2@a.go:1:2,a.go:9:2"}
@@ -105,5 +107,41 @@ func TestWrongObjectAgain(t *testing.T) {
 		if v.Verdict != c.want || runs != c.runs {
 			t.Errorf("%v: %s after %d runs, want %s after %d", c.verdicts, v.Verdict, runs, c.want, c.runs)
 		}
+	}
+}
+
+// TestCandIndex: the index answers as a scan of every candidate's sides
+// (onSides) does, on random sites and candidates.
+func TestCandIndex(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	line := func() string { return fmt.Sprintf("f%d.go:%d", rnd.IntN(2), rnd.IntN(12)) }
+	for round := 0; round < 200; round++ {
+		var cands []driver.Candidate
+		for range rnd.IntN(6) {
+			var sd driver.Sides
+			for k := range sd {
+				for range 1 + rnd.IntN(3) {
+					sd[k] = append(sd[k], line())
+				}
+			}
+			cands = append(cands, driver.Candidate{Sides: sd})
+		}
+		x := newCandIndex(cands)
+		for range 50 {
+			var sites []string
+			for range 2 + rnd.IntN(3) {
+				sites = append(sites, fmt.Sprintf("%s:%d", line(), 1+rnd.IntN(9)))
+			}
+			want := false
+			for _, c := range cands {
+				want = want || onSides(sites, c.Sides)
+			}
+			if got := x.onCandidate(sites); got != want {
+				t.Fatalf("sites %v, candidates %v: index says %v, the scan %v", sites, cands, got, want)
+			}
+		}
+	}
+	if newCandIndex(nil).onCandidate([]string{"a.go:1:1"}) {
+		t.Error("no candidates, yet on one")
 	}
 }

@@ -80,7 +80,7 @@ func recordSyncLocked(addr unsafe.Pointer, class uint8, site int32, op trace.Op,
 // R records a read of the variable at addr (for a map, the map itself),
 // just before it happens.
 func R(addr unsafe.Pointer, site int32) {
-	if active.Load() {
+	if active.Load() && !skipFree() {
 		gate(addr, site, trace.Read)
 		record(addr, classMem, site, trace.Read, 0, 0)
 	}
@@ -88,7 +88,7 @@ func R(addr unsafe.Pointer, site int32) {
 
 // W records a write of the variable at addr, just before it happens.
 func W(addr unsafe.Pointer, site int32) {
-	if active.Load() {
+	if active.Load() && !skipFree() {
 		gate(addr, site, trace.Write)
 		record(addr, classMem, site, trace.Write, 0, 0)
 	}

@@ -367,6 +367,7 @@ func startReplayFrom(path, verdictPath string, explore bool) error {
 	r.watchDone = make(chan struct{})
 	mu.Lock()
 	rp = r
+	r.syncFree()
 	mu.Unlock()
 	go r.watch()
 	return nil
@@ -875,6 +876,7 @@ func (r *replayer) endHold() {
 	r.lastMove = time.Now()
 	if r.free {
 		r.nextFirst()
+		r.syncFree()
 		for _, c := range r.turns {
 			c.Broadcast()
 		}
@@ -1047,6 +1049,7 @@ func (r *replayer) decide(v Verdict) {
 	if r.alone == nil {
 		r.nextFirst()
 	}
+	r.syncFree()
 	if r.endCh != nil {
 		close(r.endCh)
 		r.endCh = nil
@@ -1144,7 +1147,7 @@ func (r *replayer) watch() {
 				r.endHold()
 			}
 		}
-		moves, fires := r.moves, clock.fires
+		moves, fires := r.moves+freeMoves.Load(), clock.fires
 		if moves != lastMoves {
 			lastMoves, idleSince = moves, now
 			r.quietSince = time.Time{}
@@ -1203,7 +1206,7 @@ func (r *replayer) watch() {
 		// A timer that fired in real time since the dump may have woken
 		// a goroutine it shows waiting: look again. (Fires are not moves:
 		// a fast ticker would keep the process from ever looking idle.)
-		if r.moves == moves && clock.fires == fires {
+		if r.moves+freeMoves.Load() == moves && clock.fires == fires {
 			hang = r.quiescent(gs, lastDump)
 		}
 		mu.Unlock()

@@ -193,3 +193,80 @@ func replayOnce(t *testing.T, path string, prog func() bool) (Verdict, bool, *tr
 	}
 	return v, hit, tr
 }
+
+// fig1Tail is fig1 followed by tail plain writes of the test's goroutine:
+// the part of the run after the schedule, which the replay runs free.
+func fig1Tail(tail int) func() bool {
+	return func() bool {
+		hit := fig1()
+		v := heap[int]()
+		for i := 0; i < tail; i++ {
+			W(unsafe.Pointer(v), fW)
+			*v = i
+		}
+		return hit
+	}
+}
+
+// TestReplayFreeRunNotRecorded: once a replay's verdict is decided and
+// every goroutine runs free, only the first freeKeep plain accesses are
+// recorded (freerun.go); the verdict and its consequence are the same.
+func TestReplayFreeRunNotRecorded(t *testing.T) {
+	const tail = 200
+	done := recordTo(t)
+	fig1Tail(tail)()
+	tr := done()
+	pats, _ := pattern.Builtin("race")
+	res, err := predict.Run(tr, pats, predict.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sched *trace.Schedule
+	for _, a := range res.Anomalies {
+		if strings.Join(a.Sites, " ") == "fig1.go:7:1 fig1.go:3:1" {
+			if sched, err = trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if sched == nil {
+		t.Fatalf("race (3,7) not predicted; got %d anomalies", len(res.Anomalies))
+	}
+	schedPath := filepath.Join(t.TempDir(), "s.sched")
+	f, _ := os.Create(schedPath)
+	sched.WriteTo(f)
+	f.Close()
+	tailWrites := func(tr *trace.Trace) int {
+		n := 0
+		for _, e := range tr.Events {
+			if e.Op == trace.Write && tr.Site(e) == "fig1.go:1:1" {
+				n++
+			}
+		}
+		return n - 1 // T1's write of w
+	}
+	if n := tailWrites(tr); n != tail {
+		t.Fatalf("the recording has %d tail writes, want %d", n, tail)
+	}
+	defer func(k int64) { freeKeep = k }(freeKeep)
+	for _, keep := range []int64{1 << 16, 10} {
+		freeKeep = keep
+		v, hit, replayed := replayOnce(t, schedPath, fig1Tail(tail))
+		if v.Verdict != "reproduced" || !hit {
+			t.Fatalf("freeKeep %d: verdict %+v, error branch %v; want reproduced, reached", keep, v, hit)
+		}
+		n := tailWrites(replayed)
+		if want := int(min(keep, tail)); n > want || keep >= tail && n != tail {
+			t.Fatalf("freeKeep %d: the replay recorded %d of the %d tail writes, want %d at most", keep, n, tail, want)
+		}
+		if keep < tail && n < 1 {
+			t.Fatalf("freeKeep %d: no tail write recorded", keep)
+		}
+	}
+	// The next recording records everything again.
+	done = recordTo(t)
+	fig1Tail(tail)()
+	if n := tailWrites(done()); n != tail {
+		t.Fatalf("a recording after the replays has %d tail writes, want %d", n, tail)
+	}
+}

@@ -221,6 +221,7 @@ func listStart(t interface{ Name() string }, name string) (end func()) {
 		finish("")
 		mu.Lock()
 		rp = nil
+		freeAll.Store(false)
 		mu.Unlock()
 		testMu.Lock()
 		defer testMu.Unlock()
