@@ -70,6 +70,18 @@ func TestSerialControls(t *testing.T) {
 	if cs := serialControls(l, []int{1, 2, 1}, []int{1, 2, 1}); len(cs) != 2 || order(cs[0]) != "p q b l a c" {
 		t.Errorf("under a lock: got %d controls, the first %v", len(cs), cs)
 	}
+	// The remote goroutine's leading region markers stay in the after
+	// order, so the unit waits at its gate until the remote gets there
+	// (out of a sleep), as in the schedule; its later steps go.
+	mk := func(op trace.Op, site string) trace.Step {
+		return trace.Step{G: "g2", Op: op, Obj: "F", Site: site, N: 1}
+	}
+	m := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		st("g0", "p"), st("g1", "a"), mk(trace.RegionBegin, "f"), mk(trace.RegionEnd, "e"), st("g2", "b"), mk(trace.RegionBegin, "h"), st("g1", "c"),
+	}, Anomaly: []int{1, 4, 6}}
+	if cs := serialControls(m, []int{1, 2, 1}, []int{1, 2, 1}); len(cs) != 2 || order(cs[1]) != "p a f e c" || len(cs[1].Anomaly) != 2 || cs[1].Anomaly[1] != 4 {
+		t.Errorf("markers: got %d controls, the after one %v", len(cs), cs)
+	}
 	// One goroutine's two units: no serial order to move them to.
 	s.Steps[4].G = "g1"
 	if cs := serialControls(s, []int{1, 1, 1}, []int{1, 2, 1}); cs != nil {
@@ -127,9 +139,11 @@ func TestSameFailure(t *testing.T) {
 }
 
 // TestControlled: both serial orders failing, one of them the same way,
-// or a serial order and the repeat passing, make the failure not the
-// interleaving's; a serial order passing while the repeat fails again,
-// or both orders failing otherwise, leaves it.
+// or a serial order and the repeat passing, or the schedule passing with
+// the goroutines it names no step of running free (unheld), make the
+// failure not the interleaving's; a serial order passing while the
+// repeat fails again, or both orders failing otherwise, leaves it unless
+// unheld passes.
 func TestControlled(t *testing.T) {
 	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
 		{G: "g1", Op: trace.Read, Site: "a"}, {G: "g2", Op: trace.Write, Site: "b"}, {G: "g1", Op: trace.Read, Site: "c"},
@@ -148,38 +162,47 @@ func TestControlled(t *testing.T) {
 		runs    string
 	}{
 		{"both fail", map[string]replay.Verdict{"before": v, "after": v}, true, "before after"},
-		{"order", map[string]replay.Verdict{"before": pass, "after": v, "repeat": v}, false, "before repeat"},
+		{"order", map[string]replay.Verdict{"before": pass, "after": v, "repeat": v}, false, "before repeat unheld"},
 		{"timing", map[string]replay.Verdict{"before": pass, "after": v, "repeat": pass}, true, "before repeat"},
 		{"after passes", map[string]replay.Verdict{"before": v, "after": pass, "repeat": pass}, true, "before after repeat"},
-		{"other failure", map[string]replay.Verdict{"before": {Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:20: boom"}}, false, "before after"},
+		{"other failure", map[string]replay.Verdict{"before": {Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:20: boom"}}, false, "before after unheld"},
 		// gauge: both orders fail, neither as the schedule did.
-		{"both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, false, "before after"},
+		{"both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, false, "before after unheld"},
 		// ratelimit: one order fails as the schedule did, the other hangs.
 		{"both fail, one the same", map[string]replay.Verdict{"before": v, "after": other}, true, "before after"},
 		{"other, then the same", map[string]replay.Verdict{"before": other, "after": v}, true, "before after"},
 		// ratelimit: the schedule hangs on a clock, both orders fail
 		// at an assertion; a hang on locks alone is the interleaving's.
 		{"timer hang, both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, true, "before after"},
-		{"timer hang, one order passes", map[string]replay.Verdict{"before": pass, "after": other, "repeat": v}, false, "before repeat"},
-		{"hard hang, both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, false, "before after"},
-		{"after unended", map[string]replay.Verdict{"before": v, "after": {Verdict: replay.Diverged, Explored: true, Step: 3, Unended: true, Consequence: "the test did not end within 30s"}}, false, "before after"},
+		{"timer hang, one order passes", map[string]replay.Verdict{"before": pass, "after": other, "repeat": v}, false, "before repeat unheld"},
+		{"hard hang, both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, false, "before after unheld"},
+		{"after unended", map[string]replay.Verdict{"before": v, "after": {Verdict: replay.Diverged, Explored: true, Step: 3, Unended: true, Consequence: "the test did not end within 30s"}}, false, "before after unheld"},
 		// gcache's singleflight: the remote goroutine waits on what the
 		// unit releases, so the before order deadlocks short of the
 		// unit; the after order is the only serial one.
 		{"before blocked, after the same", map[string]replay.Verdict{"before": blocked, "after": v}, true, "before after"},
-		{"before blocked, after otherwise", map[string]replay.Verdict{"before": blocked, "after": other}, false, "before after"},
-		{"before blocked, after passes", map[string]replay.Verdict{"before": blocked, "after": pass, "repeat": v}, false, "before after repeat"},
+		{"before blocked, after otherwise", map[string]replay.Verdict{"before": blocked, "after": other}, false, "before after unheld"},
+		{"before blocked, after passes", map[string]replay.Verdict{"before": blocked, "after": pass, "repeat": v}, false, "before after repeat unheld"},
 		{"before blocked, after passes, repeat passes", map[string]replay.Verdict{"before": blocked, "after": pass, "repeat": pass}, true, "before after repeat"},
-		{"before ends early", map[string]replay.Verdict{"before": {Verdict: replay.Ended, Consequence: "test fails: x_test.go:12: got 1, want 2"}, "after": v}, false, "before"},
-		{"repeat diverges early", map[string]replay.Verdict{"before": pass, "repeat": {Verdict: replay.Diverged, Goroutine: "g2", Step: 2, Passed: true}}, false, "before repeat"},
+		{"before ends early", map[string]replay.Verdict{"before": {Verdict: replay.Ended, Consequence: "test fails: x_test.go:12: got 1, want 2"}, "after": v}, false, "before unheld"},
+		{"repeat diverges early", map[string]replay.Verdict{"before": pass, "repeat": {Verdict: replay.Diverged, Goroutine: "g2", Step: 2, Passed: true}}, false, "before repeat unheld"},
 		// go-quartz trigger.go:65: the schedule's clock fired inside the
 		// unit (after step 1), the "before" order's while the unit's
 		// goroutine waited for the moved steps (before step 1); both
 		// fail the same way, "after" passes, and the repeat fails again.
 		{"held over a timer", map[string]replay.Verdict{"before": heldV, "after": pass, "repeat": v}, true, "before after"},
-		{"held over a timer, before did not fire", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v}, false, "before after repeat"},
-		{"held over a timer, before passes", map[string]replay.Verdict{"before": pass, "after": heldV, "repeat": v}, false, "before repeat"},
-		{"not held: schedule fired outside the unit", map[string]replay.Verdict{"before": heldV, "after": pass, "repeat": v}, false, "before after repeat"},
+		{"held over a timer, before did not fire", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v}, false, "before after repeat unheld"},
+		{"held over a timer, before passes", map[string]replay.Verdict{"before": pass, "after": heldV, "repeat": v}, false, "before repeat unheld"},
+		{"not held: schedule fired outside the unit", map[string]replay.Verdict{"before": heldV, "after": pass, "repeat": v}, false, "before after repeat unheld"},
+		// go-quartz queue.go:244: the repeat fails again, but with the
+		// goroutines the schedule names no step of running free the
+		// same schedule passes; a control that needs no serial order.
+		{"unheld passes", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": pass}, true, "before after repeat unheld"},
+		{"unheld passes, before ends early", map[string]replay.Verdict{"before": {Verdict: replay.Ended}, "unheld": pass}, true, "before unheld"},
+		{"unheld fails again", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": v}, false, "before after repeat unheld"},
+		{"unheld diverges", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": {Verdict: replay.Diverged, Goroutine: "g1", Step: 3, Passed: true}}, false, "before after repeat unheld unheld-again unheld-again2"},
+		{"unheld diverges, then passes", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": {Verdict: replay.Diverged, Goroutine: "g1", Step: 1}, "unheld-again": pass}, true, "before after repeat unheld unheld-again"},
+		{"unheld explores", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": {Verdict: replay.Reproduced, Explored: true, Passed: true}}, false, "before after repeat unheld unheld-again unheld-again2"},
 	} {
 		var runs []string
 		v := v
@@ -195,7 +218,10 @@ func TestControlled(t *testing.T) {
 		}
 		got := controlled(cs, s, v, "", func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			runs = append(runs, name)
-			return tc.results[name], true
+			if r, ok := tc.results[name]; ok || name != unheldName {
+				return r, true
+			}
+			return v, true // unheld fails as the schedule did, unless said
 		})
 		if (got != "") != tc.want || strings.Join(runs, " ") != tc.runs {
 			t.Errorf("%s: controlled = %q after %v, want a reason %v after %s", tc.name, got, runs, tc.want, tc.runs)
