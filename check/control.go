@@ -475,14 +475,131 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, basel
 		if !ok {
 			return ""
 		}
-		if fv.Verdict == replay.Reproduced && !fv.Interrupted && !fv.Explored && !fv.Unended {
-			if fv.Passed && !fv.Panicked {
+		if sameRun(fv, v) {
+			if fv.Passed && !fv.Panicked && unheldApartOf(fv.Trace, s, slices.Min(s.Anomaly)) {
 				return "the same schedule passes when the goroutines it names no step of run free instead of waiting for its end: the failure follows their hold, not the interleaving"
 			}
 			break
 		}
 	}
 	return ""
+}
+
+// unheldApartOf is unheldApart (a variable for tests).
+var unheldApartOf = unheldApart
+
+// unheldApart reports whether, in the unheld control's trace (path) of
+// schedule s, whose unscheduled goroutines ran free from step from on,
+// none of their events up to the schedule's last step conflicts with a
+// scheduled goroutine's event from step from on: none touches an object
+// such an event wrote or synchronized on, and none writes or
+// synchronizes on one such an event read. Their events then commute
+// with the schedule's window, and the control is, event for event, a
+// run that did the schedule first and them after it, as the schedule's
+// own replay did, in another timing of its free part. Without this the
+// control would be unsound: a goroutine that consumes what the anomaly
+// corrupts (not scheduled: the anomaly does not need its events) would
+// run ahead of the corruption, and the test pass.
+func unheldApart(path string, s *trace.Schedule, from int) bool {
+	if path == "" || s == nil || from < 0 || from >= len(s.Steps) {
+		return false
+	}
+	tr, err := trace.ReadFile(path, trace.ReadOptions{Lenient: true})
+	if err != nil {
+		return false
+	}
+	name := func(tab []string, i int32) string {
+		if i < 0 || int(i) >= len(tab) {
+			return ""
+		}
+		return tab[i]
+	}
+	// Each scheduled goroutine's events match its steps in order until
+	// it leaves the schedule; pos maps step index → event index.
+	proj := map[string][]int{}
+	for i, st := range s.Steps {
+		proj[st.G] = append(proj[st.G], i)
+	}
+	next := map[string]int{}
+	occ := map[string]int{}
+	pos := make([]int, len(s.Steps))
+	for i := range pos {
+		pos[i] = -1
+	}
+	hi := -1
+	for k, e := range tr.Events {
+		g := name(tr.Goroutines, e.G)
+		mine, ok := proj[g]
+		if !ok || next[g] >= len(mine) {
+			continue
+		}
+		site := name(tr.Sites, e.Site)
+		key := g + " " + e.Op.String() + " " + site
+		occ[key]++
+		st := s.Steps[mine[next[g]]]
+		if st.Op != e.Op || st.Site != site || st.N != occ[key] {
+			next[g] = len(mine) // off the schedule from here
+			continue
+		}
+		pos[mine[next[g]]] = k
+		next[g]++
+		hi = max(hi, k)
+	}
+	lo := pos[from]
+	if lo < 0 || hi < lo {
+		return false
+	}
+	objOf := func(e trace.Event) string {
+		switch e.Op {
+		case trace.Fork, trace.Join, trace.Begin, trace.End, trace.RegionBegin, trace.RegionEnd, trace.Sleep:
+			return ""
+		}
+		return name(tr.Objects, e.Obj)
+	}
+	wrote, read := map[string]bool{}, map[string]bool{}
+	for k := lo; k <= hi; k++ {
+		e := tr.Events[k]
+		if _, ok := proj[name(tr.Goroutines, e.G)]; !ok {
+			continue
+		}
+		if o := objOf(e); o != "" {
+			if e.Op == trace.Read || e.Op == trace.AtomicLoad {
+				read[o] = true
+			} else {
+				wrote[o] = true // a write, or a synchronization
+			}
+		}
+	}
+	for k := 0; k <= hi; k++ {
+		e := tr.Events[k]
+		if _, ok := proj[name(tr.Goroutines, e.G)]; ok {
+			continue
+		}
+		o := objOf(e)
+		if o == "" {
+			continue
+		}
+		if wrote[o] || read[o] && e.Op != trace.Read && e.Op != trace.AtomicLoad {
+			return false
+		}
+	}
+	return true
+}
+
+// sameRun reports whether control replay c of a schedule ran it as v
+// did: to its end, or, v interrupted (its local goroutine took another
+// path after the remote part of the anomaly, and the program ran free),
+// interrupted at the same step, by the same goroutine, taking the same
+// other path (go-quartz's Head, which returns at the emptiness check
+// after the test's Clear, where the schedule expects the read below it).
+func sameRun(c, v replay.Verdict) bool {
+	if c.Explored || c.Unended {
+		return false
+	}
+	if !v.Interrupted {
+		return c.Verdict == replay.Reproduced && !c.Interrupted
+	}
+	return c.Interrupted && c.Step == v.Step && c.Goroutine == v.Goroutine && c.Actual == v.Actual
 }
 
 // unheldName names controlled's control replay that runs with

@@ -2,6 +2,9 @@ package check
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -145,6 +148,8 @@ func TestSameFailure(t *testing.T) {
 // repeat fails again, or both orders failing otherwise, leaves it unless
 // unheld passes.
 func TestControlled(t *testing.T) {
+	defer func(f func(string, *trace.Schedule, int) bool) { unheldApartOf = f }(unheldApartOf)
+	unheldApartOf = func(string, *trace.Schedule, int) bool { return true } // TestUnheldApart
 	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
 		{G: "g1", Op: trace.Read, Site: "a"}, {G: "g2", Op: trace.Write, Site: "b"}, {G: "g1", Op: trace.Read, Site: "c"},
 	}, Anomaly: []int{0, 1, 2}}
@@ -202,6 +207,8 @@ func TestControlled(t *testing.T) {
 		{"unheld fails again", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": v}, false, "before after repeat unheld"},
 		{"unheld diverges", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": {Verdict: replay.Diverged, Goroutine: "g1", Step: 3, Passed: true}}, false, "before after repeat unheld unheld-again unheld-again2"},
 		{"unheld diverges, then passes", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": {Verdict: replay.Diverged, Goroutine: "g1", Step: 1}, "unheld-again": pass}, true, "before after repeat unheld unheld-again"},
+		{"unheld interrupted as the schedule", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": {Verdict: replay.Diverged, Interrupted: true, Goroutine: "g1", Step: 3, Actual: "g1 read @x.go:7 n=1", Passed: true}}, true, "before after repeat unheld"},
+		{"unheld interrupted otherwise", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": {Verdict: replay.Diverged, Interrupted: true, Goroutine: "g1", Step: 3, Actual: "g1 read @x.go:9 n=1", Passed: true}}, false, "before after repeat unheld unheld-again unheld-again2"},
 		{"unheld explores", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": {Verdict: replay.Reproduced, Explored: true, Passed: true}}, false, "before after repeat unheld unheld-again unheld-again2"},
 	} {
 		var runs []string
@@ -213,6 +220,8 @@ func TestControlled(t *testing.T) {
 			v.Fired = []int{1}
 		case strings.HasPrefix(tc.name, "not held"):
 			v.Fired = []int{0, 3}
+		case strings.HasPrefix(tc.name, "unheld interrupted"):
+			v = replay.Verdict{Verdict: replay.Reproduced, Interrupted: true, Goroutine: "g1", Step: 3, Actual: "g1 read @x.go:7 n=1", Consequence: v.Consequence}
 		case strings.HasPrefix(tc.name, "hard hang"):
 			v = replay.Verdict{Verdict: replay.Reproduced, Consequence: "the test hangs: every goroutine waits: g1 chan receive at main_test.go:14; g1.2 lock at x.go:9"}
 		}
@@ -518,5 +527,43 @@ func TestControlledTimingCount(t *testing.T) {
 	}
 	if got := places("test fails: b_test.go:9: x; a_test.go:3: y; b_test.go:9: z"); got != "a_test.go:3 b_test.go:9" {
 		t.Errorf("places = %q", got)
+	}
+}
+
+// TestUnheldApart: the unheld control counts only if the goroutines it
+// freed touched nothing the schedule's steps wrote from the anomaly's
+// first step on, and wrote nothing they read (go-quartz's job run reads
+// its own job; a consumer of the anomaly's state must not count).
+func TestUnheldApart(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Fork, Site: "m.go:1:1", N: 1},
+		{G: "g1", Op: trace.Read, Obj: "q#1", Site: "x.go:1:1", N: 1},
+		{G: "g2", Op: trace.Write, Obj: "q#1", Site: "x.go:2:1", N: 1},
+		{G: "g1", Op: trace.Read, Obj: "q#1", Site: "x.go:3:1", N: 1},
+	}, Anomaly: []int{1, 2, 3}}
+	for _, tc := range []struct {
+		name, free string
+		want       bool
+	}{
+		{"apart", "g1.1 write job#1 @j.go:1:1\ng1.1 read q#2 @j.go:2:1\n", true},
+		{"reads what the unit's remote wrote", "g1.1 read q#1 @j.go:3:1\n", false},
+		{"writes what the unit read", "g1.1 write q#1 @j.go:4:1\n", false},
+		{"locks what the schedule locks", "g1.1 lock mu#1 @j.go:5:1\n", false},
+	} {
+		path := filepath.Join(t.TempDir(), "replay.trace")
+		text := "# pecanvet trace v1\ng1 fork g1.1 @m.go:1:1\ng1 read q#1 @x.go:1:1\n" + tc.free +
+			"g2 lock mu#1 @x.go:9:1\ng2 write q#1 @x.go:2:1\ng1 read q#1 @x.go:3:1\n"
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := *s
+		s.Steps = slices.Insert(slices.Clone(s.Steps), 2, trace.Step{G: "g2", Op: trace.Lock, Obj: "mu#1", Site: "x.go:9:1", N: 1})
+		s.Anomaly = []int{1, 3, 4}
+		if got := unheldApart(path, &s, 1); got != tc.want {
+			t.Errorf("%s: unheldApart = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if unheldApart("", s, 1) {
+		t.Error("no trace: apart")
 	}
 }
