@@ -2,6 +2,9 @@ package check
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +73,18 @@ func TestSerialControls(t *testing.T) {
 	if cs := serialControls(l, []int{1, 2, 1}, []int{1, 2, 1}); len(cs) != 2 || order(cs[0]) != "p q b l a c" {
 		t.Errorf("under a lock: got %d controls, the first %v", len(cs), cs)
 	}
+	// The remote goroutine's leading region markers stay in the after
+	// order, so the unit waits at its gate until the remote gets there
+	// (out of a sleep), as in the schedule; its later steps go.
+	mk := func(op trace.Op, site string) trace.Step {
+		return trace.Step{G: "g2", Op: op, Obj: "F", Site: site, N: 1}
+	}
+	m := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		st("g0", "p"), st("g1", "a"), mk(trace.RegionBegin, "f"), mk(trace.RegionEnd, "e"), st("g2", "b"), mk(trace.RegionBegin, "h"), st("g1", "c"),
+	}, Anomaly: []int{1, 4, 6}}
+	if cs := serialControls(m, []int{1, 2, 1}, []int{1, 2, 1}); len(cs) != 2 || order(cs[1]) != "p a f e c" || len(cs[1].Anomaly) != 2 || cs[1].Anomaly[1] != 4 {
+		t.Errorf("markers: got %d controls, the after one %v", len(cs), cs)
+	}
 	// One goroutine's two units: no serial order to move them to.
 	s.Steps[4].G = "g1"
 	if cs := serialControls(s, []int{1, 1, 1}, []int{1, 2, 1}); cs != nil {
@@ -127,10 +142,14 @@ func TestSameFailure(t *testing.T) {
 }
 
 // TestControlled: both serial orders failing, one of them the same way,
-// or a serial order and the repeat passing, make the failure not the
-// interleaving's; a serial order passing while the repeat fails again,
-// or both orders failing otherwise, leaves it.
+// or a serial order and the repeat passing, or the schedule passing with
+// the goroutines it names no step of running free (unheld), make the
+// failure not the interleaving's; a serial order passing while the
+// repeat fails again, or both orders failing otherwise, leaves it unless
+// unheld passes.
 func TestControlled(t *testing.T) {
+	defer func(f func(string, *trace.Schedule, int) bool) { unheldApartOf = f }(unheldApartOf)
+	unheldApartOf = func(string, *trace.Schedule, int) bool { return true } // TestUnheldApart
 	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
 		{G: "g1", Op: trace.Read, Site: "a"}, {G: "g2", Op: trace.Write, Site: "b"}, {G: "g1", Op: trace.Read, Site: "c"},
 	}, Anomaly: []int{0, 1, 2}}
@@ -148,38 +167,49 @@ func TestControlled(t *testing.T) {
 		runs    string
 	}{
 		{"both fail", map[string]replay.Verdict{"before": v, "after": v}, true, "before after"},
-		{"order", map[string]replay.Verdict{"before": pass, "after": v, "repeat": v}, false, "before repeat"},
+		{"order", map[string]replay.Verdict{"before": pass, "after": v, "repeat": v}, false, "before repeat unheld"},
 		{"timing", map[string]replay.Verdict{"before": pass, "after": v, "repeat": pass}, true, "before repeat"},
 		{"after passes", map[string]replay.Verdict{"before": v, "after": pass, "repeat": pass}, true, "before after repeat"},
-		{"other failure", map[string]replay.Verdict{"before": {Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:20: boom"}}, false, "before after"},
+		{"other failure", map[string]replay.Verdict{"before": {Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:20: boom"}}, false, "before after unheld"},
 		// gauge: both orders fail, neither as the schedule did.
-		{"both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, false, "before after"},
+		{"both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, false, "before after unheld"},
 		// ratelimit: one order fails as the schedule did, the other hangs.
 		{"both fail, one the same", map[string]replay.Verdict{"before": v, "after": other}, true, "before after"},
 		{"other, then the same", map[string]replay.Verdict{"before": other, "after": v}, true, "before after"},
 		// ratelimit: the schedule hangs on a clock, both orders fail
 		// at an assertion; a hang on locks alone is the interleaving's.
 		{"timer hang, both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, true, "before after"},
-		{"timer hang, one order passes", map[string]replay.Verdict{"before": pass, "after": other, "repeat": v}, false, "before repeat"},
-		{"hard hang, both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, false, "before after"},
-		{"after unended", map[string]replay.Verdict{"before": v, "after": {Verdict: replay.Diverged, Explored: true, Step: 3, Unended: true, Consequence: "the test did not end within 30s"}}, false, "before after"},
+		{"timer hang, one order passes", map[string]replay.Verdict{"before": pass, "after": other, "repeat": v}, false, "before repeat unheld"},
+		{"hard hang, both fail otherwise", map[string]replay.Verdict{"before": other, "after": other}, false, "before after unheld"},
+		{"after unended", map[string]replay.Verdict{"before": v, "after": {Verdict: replay.Diverged, Explored: true, Step: 3, Unended: true, Consequence: "the test did not end within 30s"}}, false, "before after unheld"},
 		// gcache's singleflight: the remote goroutine waits on what the
 		// unit releases, so the before order deadlocks short of the
 		// unit; the after order is the only serial one.
 		{"before blocked, after the same", map[string]replay.Verdict{"before": blocked, "after": v}, true, "before after"},
-		{"before blocked, after otherwise", map[string]replay.Verdict{"before": blocked, "after": other}, false, "before after"},
-		{"before blocked, after passes", map[string]replay.Verdict{"before": blocked, "after": pass, "repeat": v}, false, "before after repeat"},
+		{"before blocked, after otherwise", map[string]replay.Verdict{"before": blocked, "after": other}, false, "before after unheld"},
+		{"before blocked, after passes", map[string]replay.Verdict{"before": blocked, "after": pass, "repeat": v}, false, "before after repeat unheld"},
 		{"before blocked, after passes, repeat passes", map[string]replay.Verdict{"before": blocked, "after": pass, "repeat": pass}, true, "before after repeat"},
-		{"before ends early", map[string]replay.Verdict{"before": {Verdict: replay.Ended, Consequence: "test fails: x_test.go:12: got 1, want 2"}, "after": v}, false, "before"},
-		{"repeat diverges early", map[string]replay.Verdict{"before": pass, "repeat": {Verdict: replay.Diverged, Goroutine: "g2", Step: 2, Passed: true}}, false, "before repeat"},
+		{"before ends early", map[string]replay.Verdict{"before": {Verdict: replay.Ended, Consequence: "test fails: x_test.go:12: got 1, want 2"}, "after": v}, false, "before unheld"},
+		{"repeat diverges early", map[string]replay.Verdict{"before": pass, "repeat": {Verdict: replay.Diverged, Goroutine: "g2", Step: 2, Passed: true}}, false, "before repeat unheld"},
 		// go-quartz trigger.go:65: the schedule's clock fired inside the
 		// unit (after step 1), the "before" order's while the unit's
 		// goroutine waited for the moved steps (before step 1); both
 		// fail the same way, "after" passes, and the repeat fails again.
 		{"held over a timer", map[string]replay.Verdict{"before": heldV, "after": pass, "repeat": v}, true, "before after"},
-		{"held over a timer, before did not fire", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v}, false, "before after repeat"},
-		{"held over a timer, before passes", map[string]replay.Verdict{"before": pass, "after": heldV, "repeat": v}, false, "before repeat"},
-		{"not held: schedule fired outside the unit", map[string]replay.Verdict{"before": heldV, "after": pass, "repeat": v}, false, "before after repeat"},
+		{"held over a timer, before did not fire", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v}, false, "before after repeat unheld"},
+		{"held over a timer, before passes", map[string]replay.Verdict{"before": pass, "after": heldV, "repeat": v}, false, "before repeat unheld"},
+		{"not held: schedule fired outside the unit", map[string]replay.Verdict{"before": heldV, "after": pass, "repeat": v}, false, "before after repeat unheld"},
+		// go-quartz queue.go:244: the repeat fails again, but with the
+		// goroutines the schedule names no step of running free the
+		// same schedule passes; a control that needs no serial order.
+		{"unheld passes", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": pass}, true, "before after repeat unheld"},
+		{"unheld passes, before ends early", map[string]replay.Verdict{"before": {Verdict: replay.Ended}, "unheld": pass}, true, "before unheld"},
+		{"unheld fails again", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": v}, false, "before after repeat unheld"},
+		{"unheld diverges", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": {Verdict: replay.Diverged, Goroutine: "g1", Step: 3, Passed: true}}, false, "before after repeat unheld unheld-again unheld-again2"},
+		{"unheld diverges, then passes", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": {Verdict: replay.Diverged, Goroutine: "g1", Step: 1}, "unheld-again": pass}, true, "before after repeat unheld unheld-again"},
+		{"unheld interrupted as the schedule", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": {Verdict: replay.Diverged, Interrupted: true, Goroutine: "g1", Step: 3, Actual: "g1 read @x.go:7 n=1", Passed: true}}, true, "before after repeat unheld"},
+		{"unheld interrupted otherwise", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": {Verdict: replay.Diverged, Interrupted: true, Goroutine: "g1", Step: 3, Actual: "g1 read @x.go:9 n=1", Passed: true}}, false, "before after repeat unheld unheld-again unheld-again2"},
+		{"unheld explores", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": {Verdict: replay.Reproduced, Explored: true, Passed: true}}, false, "before after repeat unheld unheld-again unheld-again2"},
 	} {
 		var runs []string
 		v := v
@@ -190,12 +220,17 @@ func TestControlled(t *testing.T) {
 			v.Fired = []int{1}
 		case strings.HasPrefix(tc.name, "not held"):
 			v.Fired = []int{0, 3}
+		case strings.HasPrefix(tc.name, "unheld interrupted"):
+			v = replay.Verdict{Verdict: replay.Reproduced, Interrupted: true, Goroutine: "g1", Step: 3, Actual: "g1 read @x.go:7 n=1", Consequence: v.Consequence}
 		case strings.HasPrefix(tc.name, "hard hang"):
 			v = replay.Verdict{Verdict: replay.Reproduced, Consequence: "the test hangs: every goroutine waits: g1 chan receive at main_test.go:14; g1.2 lock at x.go:9"}
 		}
 		got := controlled(cs, s, v, "", func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			runs = append(runs, name)
-			return tc.results[name], true
+			if r, ok := tc.results[name]; ok || name != unheldName {
+				return r, true
+			}
+			return v, true // unheld fails as the schedule did, unless said
 		})
 		if (got != "") != tc.want || strings.Join(runs, " ") != tc.runs {
 			t.Errorf("%s: controlled = %q after %v, want a reason %v after %s", tc.name, got, runs, tc.want, tc.runs)
@@ -492,5 +527,43 @@ func TestControlledTimingCount(t *testing.T) {
 	}
 	if got := places("test fails: b_test.go:9: x; a_test.go:3: y; b_test.go:9: z"); got != "a_test.go:3 b_test.go:9" {
 		t.Errorf("places = %q", got)
+	}
+}
+
+// TestUnheldApart: the unheld control counts only if the goroutines it
+// freed touched nothing the schedule's steps wrote from the anomaly's
+// first step on, and wrote nothing they read (go-quartz's job run reads
+// its own job; a consumer of the anomaly's state must not count).
+func TestUnheldApart(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Fork, Site: "m.go:1:1", N: 1},
+		{G: "g1", Op: trace.Read, Obj: "q#1", Site: "x.go:1:1", N: 1},
+		{G: "g2", Op: trace.Write, Obj: "q#1", Site: "x.go:2:1", N: 1},
+		{G: "g1", Op: trace.Read, Obj: "q#1", Site: "x.go:3:1", N: 1},
+	}, Anomaly: []int{1, 2, 3}}
+	for _, tc := range []struct {
+		name, free string
+		want       bool
+	}{
+		{"apart", "g1.1 write job#1 @j.go:1:1\ng1.1 read q#2 @j.go:2:1\n", true},
+		{"reads what the unit's remote wrote", "g1.1 read q#1 @j.go:3:1\n", false},
+		{"writes what the unit read", "g1.1 write q#1 @j.go:4:1\n", false},
+		{"locks what the schedule locks", "g1.1 lock mu#1 @j.go:5:1\n", false},
+	} {
+		path := filepath.Join(t.TempDir(), "replay.trace")
+		text := "# pecanvet trace v1\ng1 fork g1.1 @m.go:1:1\ng1 read q#1 @x.go:1:1\n" + tc.free +
+			"g2 lock mu#1 @x.go:9:1\ng2 write q#1 @x.go:2:1\ng1 read q#1 @x.go:3:1\n"
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := *s
+		s.Steps = slices.Insert(slices.Clone(s.Steps), 2, trace.Step{G: "g2", Op: trace.Lock, Obj: "mu#1", Site: "x.go:9:1", N: 1})
+		s.Anomaly = []int{1, 3, 4}
+		if got := unheldApart(path, &s, 1); got != tc.want {
+			t.Errorf("%s: unheldApart = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if unheldApart("", s, 1) {
+		t.Error("no trace: apart")
 	}
 }

@@ -90,6 +90,10 @@ type Options struct {
 	// MarkEnd: tell what the test printed while the schedule ran from
 	// what it printed once it ran free (Verdict.Scheduled).
 	MarkEnd bool
+	// FreeFrom, when positive, lets the goroutines of which the schedule
+	// names no step run free from its step FreeFrom (from 1) on, instead
+	// of waiting for its end (a control replay: check/control.go).
+	FreeFrom int
 }
 
 // Verdict is the outcome of one replay.
@@ -238,6 +242,9 @@ func RunFile(ctx context.Context, b *testbin.Build, pkg, test, schedPath string,
 	}
 	if opt.MarkEnd {
 		env = append(env, "PECANVET_MARK_END=1")
+	}
+	if opt.FreeFrom > 0 {
+		env = append(env, "PECANVET_FREE_UNSCHEDULED="+strconv.Itoa(opt.FreeFrom))
 	}
 	env = append(env, b.TestEnv(pkg, test)...)
 	env = append(env, b.ReplayEnv(pkg)...)

@@ -65,6 +65,10 @@ const (
 	// the schedule's last step has run: what the test printed before it,
 	// it printed under the schedule (replay's Verdict.Scheduled).
 	EnvMarkEnd = "PECANVET_MARK_END"
+	// EnvFreeUnscheduled (a step number k, from 1) lets the goroutines of
+	// which the schedule names no step run free once step k comes,
+	// instead of waiting for its end (replayer.freeFrom).
+	EnvFreeUnscheduled = "PECANVET_FREE_UNSCHEDULED"
 )
 
 // ScheduleEndMark is the line EnvMarkEnd prints (replay.scheduleEndMark).
@@ -72,6 +76,9 @@ const ScheduleEndMark = "pecanvet: the schedule ended"
 
 // markEnd: EnvMarkEnd is set.
 var markEnd bool
+
+// freeFrom: EnvFreeUnscheduled's step, from 0; -1 if unset.
+var freeFrom = -1
 
 var pendingGrace = 10 * time.Millisecond // a variable for tests
 
@@ -259,6 +266,18 @@ type replayer struct {
 	explore bool
 	changed map[string][]int
 
+	// freeFrom, when not -1: once the cursor reaches step freeFrom, a
+	// goroutine of which the schedule names no step runs free (it is
+	// marked freed at its gate) instead of waiting for the schedule's
+	// end; the scheduled goroutines keep their order. A control replay
+	// (check/control.go): a schedule holds such a goroutine for as long
+	// as it runs, while the virtual clock may move past a sleep of
+	// another (go-quartz's errCurlJob run, started at its 800 ms tick,
+	// held until after the test's 1 s sleep, then racing the test's
+	// check of its status). Before freeFrom they wait as in any replay,
+	// so that the prefix runs as it did.
+	freeFrom int
+
 	// partnerOf: the race's first access waits at its turn for the
 	// second's goroutine to reach the second access (coenabled).
 	partnerOf int // step index the first access waits for; -1: none
@@ -303,6 +322,10 @@ func startReplay() error {
 		return nil
 	}
 	markEnd = getenv(EnvMarkEnd) == "1"
+	freeFrom = -1
+	if k, err := strconv.Atoi(getenv(EnvFreeUnscheduled)); err == nil && k > 0 {
+		freeFrom = k - 1
+	}
 	return startReplayFrom(path, getenv(EnvVerdict), getenv(EnvExplore) == "1")
 }
 
@@ -345,6 +368,7 @@ func startReplayFrom(path, verdictPath string, explore bool) error {
 		inversion:  strings.HasPrefix(s.Pattern, "deadlock/lock-order-stale") && len(s.Anomaly) == 2,
 		held:       map[string]map[int32]*heldLock{},
 		explore:    explore && !strings.HasPrefix(s.Pattern, "deadlock/") && !strings.HasPrefix(s.Pattern, "leak/"), changed: map[string][]int{},
+		freeFrom: freeFrom,
 	}
 	r.stolen = r.leak && !r.observed && s.Steps[s.Anomaly[0]].Op == s.Steps[s.Anomaly[1]].Op
 	for _, c := range s.Changed {
@@ -454,6 +478,7 @@ func scheduledNext(site int32, op trace.Op) (replaying, yes bool) {
 		return false, false
 	}
 	g := rec.cur()
+	rp.markUnscheduled(g)
 	mine := rp.proj[g.name]
 	i := rp.next[g.name]
 	if i >= len(mine) || rp.freed[g.name] {
@@ -571,6 +596,7 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 		return
 	}
 	r.atGateNext(g)
+	r.markUnscheduled(g)
 	if r.free || r.freed[g.name] {
 		r.waitAlone(g)
 		if r.alone == g {
@@ -614,9 +640,10 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 		return
 	}
 	if i >= len(mine) {
-		// No more steps for g: it waits until the schedule is done.
+		// No more steps for g: it waits until the schedule is done (or,
+		// with none at all, until freeFrom).
 		r.waiting[g.name] = trace.Step{G: g.name, Op: op, Site: siteName, N: n}
-		for !r.free {
+		for !r.free && !r.markUnscheduled(g) {
 			r.idle.Wait()
 		}
 		delete(r.waiting, g.name)
@@ -725,6 +752,7 @@ func (r *replayer) take(g *Goroutine, i int, op trace.Op, pass int) {
 // omit passes g's next step if it is op at site, not produced: see gateOmit.
 func (r *replayer) omit(g *Goroutine, site int32, op trace.Op) {
 	r.atGateNext(g)
+	r.markUnscheduled(g)
 	if r.free || r.freed[g.name] {
 		return
 	}
@@ -818,6 +846,16 @@ func (r *replayer) othersDone(g string) bool {
 		}
 	}
 	return others
+}
+
+// markUnscheduled marks g freed (mu held) if the goroutines the schedule
+// names no step of run free by now (freeFrom) and g is one; it reports
+// whether g is freed.
+func (r *replayer) markUnscheduled(g *Goroutine) bool {
+	if r.freeFrom >= 0 && r.cursor >= r.freeFrom && !r.free && !r.freed[g.name] && len(r.proj[g.name]) == 0 {
+		r.freed[g.name] = true
+	}
+	return r.freed[g.name]
 }
 
 // release lets goroutine g run free and drops its remaining steps.
@@ -947,6 +985,9 @@ func (r *replayer) advance() {
 		r.progress()
 	}
 	r.lastMove = time.Now()
+	if r.cursor == r.freeFrom {
+		r.idle.Broadcast() // the unscheduled goroutines go free
+	}
 	if r.cursor >= len(r.s.Steps) {
 		if r.deadlock {
 			return // proved by the deadlock that follows (deadlockVerdict)
@@ -1547,6 +1588,7 @@ type SelCase struct {
 func (r *replayer) preSelect(g *Goroutine, cases []SelCase) {
 	r.moves++
 	r.atGateNext(g)
+	r.markUnscheduled(g)
 	if r.free || r.freed[g.name] {
 		r.waitAlone(g)
 		if r.alone == g {

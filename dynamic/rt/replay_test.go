@@ -270,3 +270,65 @@ func TestReplayFreeRunNotRecorded(t *testing.T) {
 		t.Fatalf("a recording after the replays has %d tail writes, want %d", n, tail)
 	}
 }
+
+// unscheduledProg forks A and B; the schedules below name steps of A
+// only. A writes x, then waits up to 300 ms (real time, outside any
+// gate) for B to have run, then reads y; it reports whether B had run.
+func unscheduledProg() bool {
+	type vars struct{ x, y, z int }
+	v := heap[vars]()
+	var ran sync.WaitGroup
+	ran.Add(1)
+	seen := make(chan bool, 1)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	id1 := Go(fGo1)
+	go func() {
+		Begin(id1)
+		defer wg.Done()
+		defer End()
+		W(unsafe.Pointer(&v.x), fWx)
+		v.x = 1
+		b := make(chan struct{})
+		go func() { ran.Wait(); close(b) }()
+		select {
+		case <-b:
+			seen <- true
+		case <-time.After(300 * time.Millisecond):
+			seen <- false
+		}
+		R(unsafe.Pointer(&v.y), fRy)
+		_ = v.y
+	}()
+	id2 := Go(fGo2)
+	go func() {
+		Begin(id2)
+		defer wg.Done()
+		defer End()
+		W(unsafe.Pointer(&v.z), fWz)
+		v.z = 1
+		ran.Done()
+	}()
+	wg.Wait()
+	return <-seen
+}
+
+// TestReplayFreeUnscheduled: a goroutine of which the schedule names no
+// step waits for the schedule's end, unless EnvFreeUnscheduled names a
+// step: from that step on it runs free (check/control.go's unheld
+// control), and the scheduled steps keep their order.
+func TestReplayFreeUnscheduled(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.sched")
+	os.WriteFile(p, []byte("anomaly race/WR 4 5\ng1 fork @main.go:1:1 n=1\ng1 fork @main.go:2:1 n=1\ng1.1 begin n=1\ng1.1 write x @fig1.go:5:1 n=1\ng1.1 read y @fig1.go:3:1 n=1\n"), 0o644)
+	for _, tc := range []struct {
+		from string
+		want bool
+	}{{"", false}, {"4", true}} {
+		t.Setenv(EnvFreeUnscheduled, tc.from)
+		v, ran, _ := replayOnce(t, p, unscheduledProg)
+		if v.Verdict != "reproduced" || ran != tc.want {
+			t.Errorf("free from %q: verdict %+v, B ran before A's last step %v, want %v", tc.from, v, ran, tc.want)
+		}
+	}
+}
