@@ -27,7 +27,7 @@ package trace
 //	ok=false     the receive observed a closed channel (recv; ok=true is the default)
 //	delta=N      WaitGroup delta (wg-add; default 1)
 //	update=K     the atomic-rmw was an Add, And or Or (K: add, and, or)
-//	blocked=true the send or recv never happened: its goroutine was blocked
+//	blocked=true the send, recv, lock, rlock, wg-wait or cond-wait never happened: its goroutine was blocked
 //	             in it when the test ended (FlagBlocked, Trace.Blocked)
 //
 // The site and the keys may come in any order after the object. A comment
@@ -315,7 +315,7 @@ func (d *textDecoder) key(e *Event, f []byte, col int, seen *[5]bool) error {
 	case "update":
 		which, allowed = 3, e.Op == AtomicRMW
 	case "blocked":
-		which, allowed = 4, e.Op == Recv || e.Op == Send
+		which, allowed = 4, ValidFlags(e.Op, FlagBlocked)
 	default:
 		return d.errorf(col, "unknown key %s (want cap, ok, delta, update or blocked)", quote(k))
 	}
