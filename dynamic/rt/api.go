@@ -374,7 +374,7 @@ func WGWait(wg *sync.WaitGroup, site int32) {
 	var waiter *Goroutine
 	if st != nil && st.n > 0 && rp == nil && rec != nil {
 		// It will block: say where (observeBlocked).
-		waiter = rec.cur()
+		waiter = rec.known()
 		noteBlockLocked(waiter, blocking{site: site + 1, op: trace.WGWait, kind: bSync, class: classWG, ch: unsafe.Pointer(wg)})
 	}
 	mu.Unlock()
@@ -699,9 +699,15 @@ func SelectGate(cases ...SelCase) {
 		}
 	}
 	var first *SelCase // the case a blocked select is noted in (observeBlocked)
+	var firstCh unsafe.Pointer
 	for i := range cases {
-		if cases[i].Ch != nil && cases[i].Site >= 0 {
-			first = &cases[i]
+		if cases[i].Ch == nil || cases[i].Site < 0 {
+			continue
+		}
+		// The interface's data word is the runtime channel (nil for a
+		// nil channel, which no other goroutine can ever ready).
+		if p := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(&cases[i].Ch), unsafe.Sizeof(uintptr(0)))); p != nil {
+			first, firstCh = &cases[i], p
 			break
 		}
 	}
@@ -716,8 +722,7 @@ func SelectGate(cases ...SelCase) {
 		if first.Send {
 			op = trace.Send
 		}
-		noteBlockLocked(w.cur(), blocking{site: first.Site + 1, op: op, kind: bSelect, class: classChan,
-			ch: *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(&first.Ch), unsafe.Sizeof(uintptr(0)))), cap: int64(first.Cap)})
+		noteBlockLocked(w.known(), blocking{site: first.Site + 1, op: op, kind: bSelect, class: classChan, ch: firstCh, cap: int64(first.Cap)})
 	}
 	if w := rec; w != nil {
 		// Outside a replay, a goroutine not seen yet is not named here (a

@@ -55,12 +55,6 @@ const (
 // channel at ch, and returns it for unblock. Recording only: a replay
 // needs no note (its proof dumps the goroutines itself).
 func blockIn(ch unsafe.Pointer, site int32, op trace.Op, capacity int) *Goroutine {
-	return noteBlock(blocking{site: site + 1, op: op, kind: bChan, class: classChan, ch: ch, cap: int64(capacity)})
-}
-
-// noteBlock notes b as the operation the running goroutine is about to
-// block in (recording only) and returns the goroutine for unblock.
-func noteBlock(b blocking) *Goroutine {
 	if rp != nil {
 		return nil
 	}
@@ -71,11 +65,30 @@ func noteBlock(b blocking) *Goroutine {
 		return nil
 	}
 	g := w.goroutine(curGoid())
-	g.blocked = b
+	g.blocked = blocking{site: site + 1, op: op, kind: bChan, class: classChan, ch: ch, cap: int64(capacity)}
 	return g
 }
 
-// noteBlockLocked is noteBlock with mu held, for g.
+// noteBlock notes b as the operation the running goroutine is about to
+// block in (recording only) and returns the goroutine for unblock. A
+// goroutine not seen yet is not named here (a root's name is its order
+// of first event): every goroutine a test starts has begun.
+func noteBlock(b blocking) *Goroutine {
+	if rp != nil {
+		return nil
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	w := rec
+	if w == nil {
+		return nil
+	}
+	g := w.known()
+	noteBlockLocked(g, b)
+	return g
+}
+
+// noteBlockLocked is noteBlock with mu held, for g (nil: none).
 func noteBlockLocked(g *Goroutine, b blocking) {
 	if rp == nil && g != nil {
 		g.blocked = b
