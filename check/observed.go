@@ -73,12 +73,20 @@ func (c *testCheck) observed(tr *trace.Trace, rt record.Test, dir string, pats [
 		return nil
 	}
 	var out []prediction
+	var facts *blockedFacts
 	for k, ev := range tr.Blocked {
 		if ev.Site < 0 || int(ev.Site) >= len(tr.Sites) {
 			continue
 		}
 		site := tr.Sites[ev.Site]
 		esc, ok := c.selAlts.abandoned(site, ev.Op)
+		var waits, why string
+		if !ok {
+			if facts == nil {
+				facts = newBlockedFacts(tr)
+			}
+			waits, why, ok = c.selAlts.stuck(facts, k)
+		}
 		if !ok {
 			continue
 		}
@@ -87,7 +95,7 @@ func (c *testCheck) observed(tr *trace.Trace, rt record.Test, dir string, pats [
 		ext := &trace.Trace{Tables: tr.Tables, Events: append(slices.Clip(tr.Events), ev)}
 		a := predict.Anomaly{Pattern: observedLeak, Events: []int32{n}, Sites: []string{site},
 			Key:      pattern.Key(observedLeak, []string{site}),
-			Schedule: schedule.Schedule{Prefix: n, Tail: []int32{n}}, Returned: esc}
+			Schedule: schedule.Schedule{Prefix: n, Tail: []int32{n}}, Returned: esc, Waits: waits, Stuck: why}
 		if c.seen[a.Key] {
 			c.found++
 			c.predicted++
@@ -108,7 +116,7 @@ func (c *testCheck) observed(tr *trace.Trace, rt record.Test, dir string, pats [
 		out = append(out, p)
 		c.predicted++
 	}
-	c.opt.progress("check: %s %s: %d goroutines blocked in a channel operation at the test's end, %d of them abandoned (observed leaks to replay)", c.pkg, c.test, len(tr.Blocked), len(out))
+	c.opt.progress("check: %s %s: %d goroutines blocked at the test's end, %d of them abandoned (observed leaks to replay)", c.pkg, c.test, len(tr.Blocked), len(out))
 	return out
 }
 

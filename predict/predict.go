@@ -131,6 +131,11 @@ type Anomaly struct {
 	// finds): the site ("path:line") of the escape branch through which
 	// the blocked operation's partner function returned.
 	Returned string
+	// Waits and Stuck (an observed leak not in a plain channel send or
+	// receive, check/observedsync.go): how the report names the blocked
+	// operation ("select", "WaitGroup.Wait", …) and why nothing live can
+	// release it.
+	Waits, Stuck string
 	// Frames are, per event, the method activations it ran in, outermost
 	// first (ptg.Graph.Activations): whether a value read by one event
 	// can reach another depends on whether they ran in one call

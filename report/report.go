@@ -212,7 +212,12 @@ func leak(f check.Finding, prefix string) string {
 //	reproduced
 //
 // where x.go:19 is the escape branch (a timeout) of the select through
-// which the function that started the goroutine returned.
+// which the function that started the goroutine returned; or, for the
+// other blocking operations check finds (check/observedsync.go),
+//
+//	goroutine g1.1.2 blocked forever in WaitGroup.Wait at x.go:36: its
+//	counter cannot reach zero: every goroutine that can call Done has
+//	exited (leak, observed in the recorded run); reproduced
 func observedLeak(f check.Finding, prefix string) string {
 	g, what, partner := "a goroutine", "chan send", "receiver"
 	if sc := f.Schedule; sc != nil && len(sc.Anomaly) == 1 {
@@ -225,6 +230,12 @@ func observedLeak(f check.Finding, prefix string) string {
 	why := "nothing live can complete it"
 	if r := f.Anomaly.Returned; r != "" {
 		why = fmt.Sprintf("its %s returned at %s", partner, short(r))
+	}
+	if f.Anomaly.Waits != "" {
+		what = f.Anomaly.Waits
+	}
+	if f.Anomaly.Stuck != "" {
+		why = f.Anomaly.Stuck
 	}
 	msg := fmt.Sprintf("%s%s blocked forever in %s at %s: %s (leak, observed in the recorded run); ", prefix, g, what, short(f.Anomaly.Sites[0]), why)
 	if f.Leak() {

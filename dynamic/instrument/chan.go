@@ -149,7 +149,7 @@ func (w *fileRW) goDesc(call *ast.CallExpr) string {
 // of a pool waiting there, the runtime, not the schedule, chose which one
 // got a send, and the schedule diverged:
 //
-//	{ c := ch; brk := false; rt.RangeGate(s); for v := range c { rt.RangeRecv(c, true, s); ...; rt.RangeGate(s) }; if !brk { rt.RangeRecv(c, false, s) } }
+//	{ c := ch; brk := false; rt.RangeGate(c, s); for v := range c { rt.RangeRecv(c, true, s); ...; rt.RangeGate(c, s) }; if !brk { rt.RangeRecv(c, false, s) } }
 //
 // When that needs a block and the loop is labeled, the label moves into the
 // block (whole is then true: p replaces the labeled statement).
@@ -193,7 +193,7 @@ func (w *fileRW) rangeStmt(s *ast.RangeStmt, lbl *ast.LabeledStmt) (p pcs, whole
 		c, brk := w.tmp(), w.tmp()
 		site := w.site(s.For, w.typeStr(w.typeOf(s.X)))
 		xp := w.load(s.X)
-		rgate := rtName + ".RangeGate(" + site + ")"
+		rgate := rtName + ".RangeGate(" + c + ", " + site + ")"
 		w.fn.rchan[s] = brk
 		w.fn.rgate[s] = rgate
 		w.pushBrk(s)
@@ -299,13 +299,13 @@ func (w *fileRW) selectStmt(s *ast.SelectStmt, lbl *ast.LabeledStmt) (p pcs, who
 			site := w.site(u.OpPos, w.typeStr(w.typeOf(u.X)))
 			header = genAt(cc.Case, "case _, "+ok+" := <-"+ch)
 			insert = gen(" " + rtName + ".Received(" + ch + ", " + ok + ", " + site + ");")
-			cases = append(cases, rtName+".SelCase{Site: "+site+"}")
+			cases = append(cases, rtName+".SelCase{Site: "+site+", Cap: cap("+ch+"), Ch: "+ch+"}")
 		case *ast.AssignStmt:
 			u := unparen(comm.Rhs[0]).(*ast.UnaryExpr)
 			ch := w.tmp()
 			pre = pre.cat(gen(ch+" := "), w.load(u.X), gen("; "))
 			site := w.site(u.OpPos, w.typeStr(w.typeOf(u.X)))
-			cases = append(cases, rtName+".SelCase{Site: "+site+"}")
+			cases = append(cases, rtName+".SelCase{Site: "+site+", Cap: cap("+ch+"), Ch: "+ch+"}")
 			if comm.Tok == token.DEFINE {
 				ok := ""
 				if len(comm.Lhs) == 2 && !isBlank(comm.Lhs[1]) {

@@ -150,8 +150,31 @@ func Lock(l sync.Locker, site int32) {
 		rw, _ = l.(*sync.RWMutex)
 	}
 	gateRW(addr, site, op, rw)
-	l.Lock()
+	if rp == nil && builtinLocker(l) && !tryLocker(l, addr, read) {
+		// It would block: say where (observeBlocked), then wait.
+		g := noteBlock(blocking{site: site + 1, op: op, kind: bSync, class: classLock, ch: addr})
+		l.Lock()
+		unblock(g)
+	} else if rp != nil || !builtinLocker(l) {
+		l.Lock()
+	}
 	record(addr, classLock, site, op, 0, 0)
+}
+
+// tryLocker tries to take l, a sync.Mutex or sync.RWMutex (at addr, in
+// read mode if read) without blocking: a recording notes only the
+// acquisitions that block.
+func tryLocker(l sync.Locker, addr unsafe.Pointer, read bool) bool {
+	if read {
+		return (*sync.RWMutex)(addr).TryRLock()
+	}
+	switch m := l.(type) {
+	case *sync.Mutex:
+		return m.TryLock()
+	case *sync.RWMutex:
+		return m.TryLock()
+	}
+	return false
 }
 
 // Unlock records the release and performs l.Unlock().
@@ -219,7 +242,14 @@ func RLock(rw *sync.RWMutex, site int32) {
 		return
 	}
 	gate(unsafe.Pointer(rw), site, trace.RLock)
-	rw.RLock()
+	if rp == nil && !rw.TryRLock() {
+		// It would block: say where (observeBlocked), then wait.
+		g := noteBlock(blocking{site: site + 1, op: trace.RLock, kind: bSync, class: classLock, ch: unsafe.Pointer(rw)})
+		rw.RLock()
+		unblock(g)
+	} else if rp != nil {
+		rw.RLock()
+	}
 	record(unsafe.Pointer(rw), classLock, site, trace.RLock, 0, 0)
 }
 
@@ -341,6 +371,12 @@ func WGWait(wg *sync.WaitGroup, site int32) {
 	if blocks {
 		st.waiting = true
 	}
+	var waiter *Goroutine
+	if st != nil && st.n > 0 && rp == nil && rec != nil {
+		// It will block: say where (observeBlocked).
+		waiter = rec.known()
+		noteBlockLocked(waiter, blocking{site: site + 1, op: trace.WGWait, kind: bSync, class: classWG, ch: unsafe.Pointer(wg)})
+	}
 	mu.Unlock()
 	if blocks {
 		gate(unsafe.Pointer(wg), site, trace.Write)
@@ -350,6 +386,7 @@ func WGWait(wg *sync.WaitGroup, site int32) {
 	}
 	gate(unsafe.Pointer(wg), site, trace.WGWait)
 	wg.Wait()
+	unblock(waiter)
 	recordSync(unsafe.Pointer(wg), classWG, site, trace.WGWait, 0, 0)
 }
 
@@ -427,7 +464,16 @@ func CondWait(c *sync.Cond, site int32) {
 	// Under a schedule, whether Wait's own Unlock and Lock of c.L record
 	// steps (an instrumented Locker: then they are scheduled themselves).
 	_, plain := scheduledNext(site, trace.CondWait)
+	if observedNext(site, trace.CondWait) {
+		// An observed leak's last step: Wait blocks for good before its
+		// gate (after Wait) would be reached, so the step has its turn
+		// here.
+		gate(unsafe.Pointer(c), site, trace.CondWait)
+	}
+	// Say where it waits (observeBlocked): recording only.
+	waiter := noteBlock(blocking{site: site + 1, op: trace.CondWait, kind: bSync, class: classCond, ch: unsafe.Pointer(c)})
 	c.Wait()
+	unblock(waiter)
 	// Wait has taken c.L again, outside the schedule's control: woken by
 	// a Signal, it grabs the lock as soon as it is free, which may be
 	// before its turn, while the schedule hands the lock to another
@@ -652,10 +698,32 @@ func SelectGate(cases ...SelCase) {
 			send = &cases[i]
 		}
 	}
-	if rp == nil && send == nil {
+	var first *SelCase // the case a blocked select is noted in (observeBlocked)
+	var firstCh unsafe.Pointer
+	for i := range cases {
+		if cases[i].Ch == nil || cases[i].Site < 0 {
+			continue
+		}
+		// The interface's data word is the runtime channel (nil for a
+		// nil channel, which no other goroutine can ever ready).
+		if p := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(&cases[i].Ch), unsafe.Sizeof(uintptr(0)))); p != nil {
+			first, firstCh = &cases[i], p
+			break
+		}
+	}
+	if rp == nil && send == nil && first == nil {
 		return
 	}
 	mu.Lock()
+	if w := rec; w != nil && rp == nil && first != nil {
+		// It may block: say where. The note stays until the goroutine's
+		// next one: the dump tells whether it is blocked there.
+		op := trace.Recv
+		if first.Send {
+			op = trace.Send
+		}
+		noteBlockLocked(w.known(), blocking{site: first.Site + 1, op: op, kind: bSelect, class: classChan, ch: firstCh, cap: int64(first.Cap)})
+	}
 	if w := rec; w != nil {
 		// Outside a replay, a goroutine not seen yet is not named here (a
 		// root's name is its order of first event): it has no send noted.
@@ -748,14 +816,20 @@ func Received[T any](ch <-chan T, ok bool, site int32) {
 	}
 }
 
-// RangeGate gates the next receive of a range loop over a channel, before
+// RangeGate gates the next receive of a range loop over ch, before
 // the loop's head performs it: in a replay, the loop's goroutine waits
 // here for the receive's turn, so that a send goes to the receiver the
 // schedule names (the runtime hands it to whichever receiver has waited
 // longest). RangeRecv then records the receive without gating it again.
-func RangeGate(site int32) {
+func RangeGate[T any](ch <-chan T, site int32) {
 	if active.Load() {
 		gate(nil, site, trace.Recv)
+		if rp == nil && len(ch) == 0 {
+			// It may block: say where (observeBlocked). The note stays
+			// until the goroutine's next one: the dump tells whether it
+			// is blocked there.
+			noteBlock(blocking{site: site + 1, op: trace.Recv, kind: bRange, class: classChan, ch: chanAddr(unsafe.Pointer(&ch)), cap: int64(cap(ch))})
+		}
 	}
 }
 

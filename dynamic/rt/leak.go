@@ -148,27 +148,52 @@ func (r *replayer) leakProof(reason string) {
 	case stuck == nil:
 		fail(fmt.Sprintf("goroutine %s of step %d (%s) has ended", str.G, last+1, str))
 		return
-	case !strings.HasPrefix(stuck.state, "chan ") || !inChanOp(stuck, str):
-		fail(fmt.Sprintf("goroutine %s is not blocked in the channel operation of step %d (%s): %s in %s at %s", str.G, last+1, str, stuck.state, stuck.op, stuck.where))
+	case !blockedInStep(stuck, str, r.observed):
+		fail(fmt.Sprintf("goroutine %s is not blocked in the operation of step %d (%s): %s in %s at %s", str.G, last+1, str, stuck.state, stuck.op, stuck.where))
 		return
 	}
-	what := "send"
-	if str.Op == trace.Recv {
-		what = "receive"
+	what := "chan send"
+	switch {
+	case stuck.state == "select":
+		what = "select"
+	case str.Op == trace.Recv:
+		what = "chan receive"
+	case str.Op != trace.Send:
+		what = str.Op.String()
 	}
-	r.final.Leaked = []string{fmt.Sprintf("%s in chan %s %s @%s", str.G, what, str.Obj, str.Site)}
-	r.final.Message = fmt.Sprintf("the test returned with goroutine %s blocked forever in chan %s @%s, its partner's select (%s @%s) gone", str.G, what, str.Site, sel.G, sel.Site)
+	r.final.Leaked = []string{fmt.Sprintf("%s in %s %s @%s", str.G, what, str.Obj, str.Site)}
+	r.final.Message = fmt.Sprintf("the test returned with goroutine %s blocked forever in %s @%s, its partner's select (%s @%s) gone", str.G, what, str.Site, sel.G, sel.Site)
 	if selLock != nil {
 		r.final.Leaked = append(r.final.Leaked, fmt.Sprintf("%s in %s @%s", sel.G, strings.ToLower(selLock.op), selLock.where))
-		r.final.Message = fmt.Sprintf("the process hangs with goroutine %s blocked forever in chan %s @%s and its partner's select (%s @%s), after another branch, blocked in %s at %s", str.G, what, str.Site, sel.G, sel.Site, selLock.op, selLock.where)
+		r.final.Message = fmt.Sprintf("the process hangs with goroutine %s blocked forever in %s @%s and its partner's select (%s @%s), after another branch, blocked in %s at %s", str.G, what, str.Site, sel.G, sel.Site, selLock.op, selLock.where)
 	}
 	if r.stolen {
-		r.final.Message = fmt.Sprintf("the test returned with goroutine %s blocked forever in chan %s @%s, its partner taken by %s @%s", str.G, what, str.Site, sel.G, sel.Site)
+		r.final.Message = fmt.Sprintf("the test returned with goroutine %s blocked forever in %s @%s, its partner taken by %s @%s", str.G, what, str.Site, sel.G, sel.Site)
 	}
 	if r.observed {
-		r.final.Message = fmt.Sprintf("the test returned with goroutine %s blocked forever in chan %s @%s, as the recorded run ended it", str.G, what, str.Site)
+		r.final.Message = fmt.Sprintf("the test returned with goroutine %s blocked forever in %s @%s, as the recorded run ended it", str.G, what, str.Site)
 	}
 	r.write(r.final)
+}
+
+// blockedInStep reports whether g, a goroutine of a dump, is blocked in
+// step st's operation: a channel operation (inChanOp), or, for an
+// observed leak (observed), the select whose case st is (at the select's
+// line, at or before the case's: check/observedsync.go found every case
+// of it stranded) or a lock, WaitGroup or Cond wait in rt's wrapper.
+func blockedInStep(g *gstate, st trace.Step, observed bool) bool {
+	switch st.Op {
+	case trace.Send, trace.Recv:
+		if g.state == "select" && g.class == gSoft && observed {
+			file, line, ok := fileLine(st.Site)
+			wf, wl, wok := fileLine(g.where)
+			return ok && wok && file == wf && wl <= line
+		}
+		return strings.HasPrefix(g.state, "chan ") && inChanOp(g, st)
+	case trace.Lock, trace.RLock, trace.WGWait, trace.CondWait:
+		return observed && g.class == gRecorded && g.op == syncWrapper(st.Op, g.op)
+	}
+	return false
 }
 
 // inChanOp reports whether g, blocked in a channel operation, is blocked

@@ -2,6 +2,7 @@ package rt
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -10,27 +11,45 @@ import (
 
 // Observing leaks in the recorded run (goleak's finding).
 //
-// A channel operation records its event when it completes, so the trace
-// of a run whose goroutine stayed blocked in a send holds nothing of that
-// send. The recorder therefore notes, on the slow path only (the
-// operation could not complete at once), which operation a goroutine is
-// about to block in (blockIn), and forgets it when it completes. At the
-// end of a recorded test, after Drain let its goroutines run
-// (observeBlocked), each goroutine the test started that still sits in a
-// noted send or receive, blocked in rt's wrapper by the runtime's own
-// account (a goroutine dump), is written at the end of the trace as an
-// event marked trace.FlagBlocked: the operation it never completed.
-// Readers keep such events apart (trace.Trace.Blocked). Whether one is a
-// leak — nothing live can ever complete it — is for the checker to say
-// and for a replay to prove.
+// An operation records its event when it completes, so the trace of a
+// run whose goroutine stayed blocked in a send holds nothing of that
+// send. The recorder therefore notes which operation a goroutine is about
+// to block in: a send or receive rt performs, a Lock or RLock of a
+// sync.Mutex or RWMutex, a WaitGroup's Wait, on the slow path only (it
+// could not complete at once), and a Cond's Wait; it forgets the note
+// when the operation completes. A range loop's receive and a select are
+// performed by the user's code after their gates (RangeGate, SelectGate),
+// which note them each time (a select by its first case with a channel);
+// such a note stays until the goroutine's next one. At the end of a
+// recorded test, after Drain let its goroutines run (observeBlocked),
+// each goroutine the test started that still sits in its noted operation
+// by the runtime's own account (a goroutine dump: in rt's wrapper for
+// it, or, for a range loop or a select, waiting in a channel receive or a
+// select at its line) is written at the end of the trace as an event
+// marked trace.FlagBlocked: the operation it never completed. Readers
+// keep such events apart (trace.Trace.Blocked). Whether one is a leak —
+// nothing live can ever complete it — is for the checker to say and for
+// a replay to prove.
 
 // blocking is the operation a goroutine is blocked in (or about to be).
 type blocking struct {
-	site int32 // +1; 0: none
-	op   trace.Op
-	ch   unsafe.Pointer
-	cap  int64
+	site  int32 // +1; 0: none
+	op    trace.Op
+	kind  uint8 // how the dump shows the goroutine in it (bChan, …)
+	class uint8 // the object's class (classChan, classLock, …)
+	ch    unsafe.Pointer
+	cap   int64
 }
+
+// How a goroutine blocked in a noted operation shows in a goroutine dump
+// (observeBlocked checks it, so that a note left behind by an operation
+// that did not block names nothing).
+const (
+	bChan   uint8 = iota // in rt's Send or Recv wrapper, in a channel wait
+	bRange               // a range loop's receive (RangeGate): user code, "chan receive" at the loop's line
+	bSelect              // a select (SelectGate): user code, "select" at or before its first case's line
+	bSync                // in rt's Lock, RLock, WGWait or CondWait wrapper
+)
 
 // blockIn notes that the running goroutine is about to block in op on the
 // channel at ch, and returns it for unblock. Recording only: a replay
@@ -46,8 +65,34 @@ func blockIn(ch unsafe.Pointer, site int32, op trace.Op, capacity int) *Goroutin
 		return nil
 	}
 	g := w.goroutine(curGoid())
-	g.blocked = blocking{site: site + 1, op: op, ch: ch, cap: int64(capacity)}
+	g.blocked = blocking{site: site + 1, op: op, kind: bChan, class: classChan, ch: ch, cap: int64(capacity)}
 	return g
+}
+
+// noteBlock notes b as the operation the running goroutine is about to
+// block in (recording only) and returns the goroutine for unblock. A
+// goroutine not seen yet is not named here (a root's name is its order
+// of first event): every goroutine a test starts has begun.
+func noteBlock(b blocking) *Goroutine {
+	if rp != nil {
+		return nil
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	w := rec
+	if w == nil {
+		return nil
+	}
+	g := w.known()
+	noteBlockLocked(g, b)
+	return g
+}
+
+// noteBlockLocked is noteBlock with mu held, for g (nil: none).
+func noteBlockLocked(g *Goroutine, b blocking) {
+	if rp == nil && g != nil {
+		g.blocked = b
+	}
 }
 
 // unblock forgets what blockIn noted.
@@ -61,8 +106,8 @@ func unblock(g *Goroutine) {
 }
 
 // observeBlocked notes, at the end of a recorded test (after Drain), the
-// goroutines the test started that are blocked for good in a send or
-// receive rt performs: each becomes a FlagBlocked event written last
+// goroutines the test started that are blocked for good in the operation
+// they noted: each becomes a FlagBlocked event written last
 // (recorder.close). Goroutines are taken in name order, so that the
 // trace does not depend on the map's.
 func observeBlocked() {
@@ -97,12 +142,75 @@ func observeBlocked() {
 	for _, g := range cands {
 		b := g.blocked
 		x, ok := byID[g.goid]
-		if !ok || w.gmap[g.goid] != g || b.site == 0 || x.class != gRecorded || !strings.HasPrefix(x.state, "chan ") ||
-			!strings.HasPrefix(x.op, opWrapper(b.op)) {
+		if !ok || w.gmap[g.goid] != g || b.site == 0 || !blockedIn(x, b) {
 			continue
 		}
 		s := w.site(b.site - 1)
-		obj := w.syncObject(b.ch, classChan, s.desc, b.cap)
+		obj := w.syncObject(b.ch, b.class, s.desc, b.cap)
 		w.blockedEnd = append(w.blockedEnd, trace.Event{G: g.idx, Op: b.op, Flags: trace.FlagBlocked, Obj: obj, Site: s.idx, Arg: b.cap})
 	}
+}
+
+// blockedIn reports whether x, a goroutine of a dump, is blocked in the
+// operation b its recorder noted.
+func blockedIn(x gstate, b blocking) bool {
+	switch b.kind {
+	case bChan:
+		return x.class == gRecorded && strings.HasPrefix(x.state, "chan ") && strings.HasPrefix(x.op, opWrapper(b.op))
+	case bRange, bSelect:
+		if x.class != gSoft {
+			return false
+		}
+		if int(b.site) > len(regs) {
+			return false
+		}
+		file, line, ok := fileLine(regs[b.site-1].Pos)
+		wf, wl, wok := fileLine(x.where)
+		if !ok || !wok || file != wf {
+			return false
+		}
+		if b.kind == bRange {
+			return x.state == "chan receive" && wl == line
+		}
+		// The select's line: its first case's, or an earlier one.
+		return x.state == "select" && wl <= line
+	case bSync:
+		return x.class == gRecorded && x.op == syncWrapper(b.op, x.op)
+	}
+	return false
+}
+
+// syncWrapper is the rt wrapper a goroutine blocked in op sits in: an
+// RWMutex's RLocker takes its read lock through Lock (got is the one the
+// dump shows).
+func syncWrapper(op trace.Op, got string) string {
+	switch op {
+	case trace.Lock:
+		return "Lock"
+	case trace.RLock:
+		if got == "Lock" {
+			return got
+		}
+		return "RLock"
+	case trace.WGWait:
+		return "WGWait"
+	case trace.CondWait:
+		return "CondWait"
+	}
+	return ""
+}
+
+// fileLine splits a position ("dir/file.go:12:5", "file.go:12") into
+// its file's base name and its line.
+func fileLine(pos string) (string, int, bool) {
+	if i := strings.LastIndexByte(pos, '/'); i >= 0 {
+		pos = pos[i+1:]
+	}
+	file, rest, ok := strings.Cut(pos, ":")
+	if !ok {
+		return "", 0, false
+	}
+	rest, _, _ = strings.Cut(rest, ":")
+	line, err := strconv.Atoi(rest)
+	return file, line, err == nil
 }

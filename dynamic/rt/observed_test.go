@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"sync"
 	"testing"
 	"time"
 
@@ -43,4 +44,57 @@ func TestObserveBlocked(t *testing.T) {
 	}
 	<-stuck // let g1.1 go
 	time.Sleep(350 * time.Millisecond)
+}
+
+// TestObserveBlockedSync: goroutines blocked at the test's end in a
+// Mutex's Lock, an RWMutex's RLock, a WaitGroup's Wait and a Cond's Wait
+// are written as blocked lock, rlock, wg-wait and cond-wait events; a
+// Lock that took the mutex at once and a Wait on a zero counter are not.
+func TestObserveBlockedSync(t *testing.T) {
+	done := recordTo(t)
+	m, free := heap[sync.Mutex](), heap[sync.Mutex]()
+	rw := heap[sync.RWMutex]()
+	wg := heap[sync.WaitGroup]()
+	zero := heap[sync.WaitGroup]()
+	c := sync.NewCond(heap[sync.Mutex]())
+	sink = append(sink, c)
+	m.Lock()
+	rw.Lock()
+	WGAdd(wg, 1, sWGAdd)
+	for _, f := range []func(){
+		func() { Lock(m, sLock) },                     // g1.1
+		func() { RLock(rw, sLock) },                   // g1.2
+		func() { WGWait(wg, sWGWait) },                // g1.3
+		func() { c.L.Lock(); CondWait(c, sCondWait) }, // g1.4
+		func() { Lock(free, sLock); free.Unlock() },   // g1.5: takes it at once
+		func() { WGWait(zero, sWGWait) },              // g1.6: nothing to wait for
+	} {
+		id := Go(sGo)
+		go func() {
+			Begin(id)
+			defer End()
+			f()
+		}()
+	}
+	Drain()
+	observeBlocked()
+	tr := done()
+	want := map[string]trace.Op{"g1.1": trace.Lock, "g1.2": trace.RLock, "g1.3": trace.WGWait, "g1.4": trace.CondWait}
+	if len(tr.Blocked) != len(want) {
+		t.Fatalf("%d blocked operations, want %d: %v\n%s", len(tr.Blocked), len(want), tr.Blocked, text(tr, 60))
+	}
+	for _, b := range tr.Blocked {
+		g := tr.Goroutines[b.G]
+		if op, ok := want[g]; !ok || b.Op != op || b.Flags != trace.FlagBlocked {
+			t.Errorf("blocked %s %s flags %#x, want %s", g, b.Op, b.Flags, want[g])
+		}
+	}
+	// Let them go.
+	m.Unlock()
+	rw.Unlock()
+	WGDone(wg, sWGDone)
+	c.L.Lock()
+	c.Broadcast()
+	c.L.Unlock()
+	time.Sleep(50 * time.Millisecond)
 }

@@ -48,7 +48,7 @@ func rangePoolProg(gated bool) func() bool {
 				defer wg.Done()
 				defer End()
 				if gated {
-					RangeGate(rgRecv)
+					RangeGate(c, rgRecv)
 				}
 				for v := range c {
 					if gated {
@@ -60,7 +60,7 @@ func rangePoolProg(gated bool) func() bool {
 					W(unsafe.Pointer(x), rgW1)
 					*x = w
 					if gated {
-						RangeGate(rgRecv)
+						RangeGate(c, rgRecv)
 					}
 				}
 			}()

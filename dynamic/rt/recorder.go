@@ -182,7 +182,7 @@ type Goroutine struct {
 	// selSend: the send case of the select g is in, if any (SelectGate,
 	// Recovered); cleared by g's next event.
 	selSend selSend
-	// blocked: the channel operation g is blocked in, recording
+	// blocked: the operation g is blocked in (or was last about to be), recording
 	// (observed.go).
 	blocked blocking
 }

@@ -492,6 +492,28 @@ func scheduledNext(site int32, op trace.Op) (replaying, yes bool) {
 	return true, st.Op == op && st.Site == siteName
 }
 
+// observedNext reports whether the calling goroutine's next step under an
+// observed leak's schedule is its last, op at site: the operation the
+// recorded run ended blocked in.
+func observedNext(site int32, op trace.Op) bool {
+	if rp == nil {
+		return false
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if rp == nil || !rp.observed || rp.free || rec == nil {
+		return false
+	}
+	g := rec.cur()
+	mine := rp.proj[g.name]
+	i := rp.next[g.name]
+	if i >= len(mine) || rp.freed[g.name] || mine[i] != rp.s.Anomaly[0] {
+		return false
+	}
+	st := rp.s.Steps[mine[i]]
+	return st.Op == op && site >= 0 && st.Site == rec.tab.Name(trace.TabSite, rec.site(site).idx)
+}
+
 // gateOmit is called where the runtime's model has an event that this
 // execution does not produce (a WaitGroup access of the race detector's
 // model: an Add not from 0 reads nothing, a Wait that does not block
@@ -1570,7 +1592,7 @@ type SelCase struct {
 	Site int32
 	Send bool
 	Cap  int
-	Ch   any // a send case's channel
+	Ch   any // the case's channel (a receive case's: the blocked select a recording notes, observed.go)
 }
 
 // preSelect is SelectGate's turn (mu held). A select records the case

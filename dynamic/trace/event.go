@@ -236,7 +236,8 @@ const (
 	// observes the value it read, so it commutes with every other unused
 	// update of its kind, as a state change and as an observation.
 	FlagUnused
-	// FlagBlocked marks a Send or Recv that never happened: its goroutine,
+	// FlagBlocked marks a Send or Recv (a range loop's, a select's first
+	// case's), a Lock, RLock, WGWait or CondWait that never happened: its goroutine,
 	// started by the test, was blocked in it when the test ended (the
 	// recorder writes such events last, at the end of the test's trace).
 	// Readers keep them apart, in Trace.Blocked: they are no event of the
@@ -248,7 +249,8 @@ const (
 const UpdateFlags = FlagAdd | FlagAnd | FlagOr
 
 // ValidFlags reports whether flags may be set on an event with op o:
-// FlagClosed or FlagBlocked on a Recv or a Send; one of FlagAdd, FlagAnd, FlagOr on an
+// FlagClosed or FlagBlocked on a Recv or a Send; FlagBlocked on a Lock,
+// RLock, WGWait or CondWait; one of FlagAdd, FlagAnd, FlagOr on an
 // AtomicRMW, with or without FlagUnused.
 func ValidFlags(o Op, flags uint8) bool {
 	switch {
@@ -256,6 +258,8 @@ func ValidFlags(o Op, flags uint8) bool {
 		return true
 	case o == Recv || o == Send:
 		return flags == FlagClosed || flags == FlagBlocked
+	case o == Lock || o == RLock || o == WGWait || o == CondWait:
+		return flags == FlagBlocked
 	case o == AtomicRMW:
 		u := flags &^ FlagUnused
 		return u == FlagAdd || u == FlagAnd || u == FlagOr

@@ -27,7 +27,7 @@ package trace
 //	ok=false     the receive observed a closed channel (recv; ok=true is the default)
 //	delta=N      WaitGroup delta (wg-add; default 1)
 //	update=K     the atomic-rmw was an Add, And or Or (K: add, and, or)
-//	blocked=true the send or recv never happened: its goroutine was blocked
+//	blocked=true the send, recv, lock, rlock, wg-wait or cond-wait never happened: its goroutine was blocked
 //	             in it when the test ended (FlagBlocked, Trace.Blocked)
 //	key=N        the read or write is of one map element, N ≠ 0 the hash of
 //	             its key (Op.HasKey; default 0: the whole map)
@@ -317,7 +317,7 @@ func (d *textDecoder) key(e *Event, f []byte, col int, seen *[6]bool) error {
 	case "update":
 		which, allowed = 3, e.Op == AtomicRMW
 	case "blocked":
-		which, allowed = 4, e.Op == Recv || e.Op == Send
+		which, allowed = 4, ValidFlags(e.Op, FlagBlocked)
 	case "key":
 		which, allowed = 5, e.Op.HasKey()
 	default:

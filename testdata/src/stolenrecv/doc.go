@@ -26,5 +26,8 @@
 // loop is left blocked in its receive at loop.go:14. Its replay needs
 // the range loop's receives gated (which receiver gets the job is the
 // schedule's choice) and its proof a goroutine blocked in a receive the
-// loop itself performs.
+// loop itself performs. Nothing ever closes the job channel, so every
+// run also ends with the worker blocked in that receive, which nothing
+// live can complete: that observed leak (check/observedsync.go) is the
+// same operation's, and leads (one bug, one report).
 package stolenrecv

@@ -9,6 +9,7 @@ import (
 // each on a channel of its own.
 func UpperLoop(s string) string {
 	ch := make(chan string)
+	defer close(ch)
 	out, ans := make(chan string), make(chan string)
 	go func() {
 		for job := range ch {

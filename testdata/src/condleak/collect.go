@@ -1,0 +1,47 @@
+package condleak
+
+import (
+	"sync"
+	"time"
+)
+
+// Collect runs n producers and a consumer that takes their items off a
+// queue guarded by a Cond; it returns the items the consumer took, or
+// nil if it did not finish within d.
+func Collect(n int, produce func(int) (string, bool), d time.Duration) []string {
+	var mu sync.Mutex
+	c := sync.NewCond(&mu)
+	var q []string
+	for i := 0; i < n; i++ {
+		go func() {
+			s, ok := produce(i)
+			if !ok {
+				return
+			}
+			mu.Lock()
+			q = append(q, s)
+			mu.Unlock()
+			c.Signal()
+		}()
+	}
+	out := make(chan []string, 1)
+	go func() {
+		var got []string
+		mu.Lock()
+		for len(got) < n {
+			for len(q) == 0 {
+				c.Wait() // want "goroutine g[0-9.]+ blocked forever in Cond\\.Wait at collect\\.go:33: nothing live can signal it: every goroutine that can has exited \\(leak, observed in the recorded run\\); reproduced"
+			}
+			got = append(got, q...)
+			q = q[:0]
+		}
+		mu.Unlock()
+		out <- got
+	}()
+	select {
+	case got := <-out:
+		return got
+	case <-time.After(d):
+		return nil
+	}
+}

@@ -1,0 +1,43 @@
+package lockleak
+
+import (
+	"errors"
+	"sync"
+	"time"
+)
+
+var errTimeout = errors.New("gather: timed out")
+
+// Gather collects the items of every source, read concurrently, and
+// returns the first source's error; it waits at most d.
+func Gather(sources []func() ([]string, error), d time.Duration) ([]string, error) {
+	var mu sync.Mutex
+	var all []string
+	var first error
+	done := make(chan struct{}, len(sources))
+	for _, src := range sources {
+		go func() {
+			items, err := src()
+			mu.Lock() // want "goroutine g[0-9.]+ blocked forever in Mutex\\.Lock at gather\\.go:21: nothing live can unlock it: every goroutine that can has exited \\(leak, observed in the recorded run\\); reproduced"
+			if err != nil {
+				first = err
+				done <- struct{}{}
+				return
+			}
+			all = append(all, items...)
+			mu.Unlock()
+			done <- struct{}{}
+		}()
+	}
+	timeout := time.After(d)
+	for range sources {
+		select {
+		case <-done:
+		case <-timeout:
+			return nil, errTimeout
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return all, first
+}
