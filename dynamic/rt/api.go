@@ -57,6 +57,18 @@ func recordSync(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg i
 	mu.Unlock()
 }
 
+// recordChan is recordSync of a channel's send or receive with its tick
+// (holdback.go, "Rendezvous order").
+func recordChan(addr unsafe.Pointer, site int32, op trace.Op, capacity int, flags uint8, tk tick) {
+	mu.Lock()
+	if w := rec; w != nil {
+		w.nextTick = tk
+		recordSyncLocked(addr, classChan, site, op, int64(capacity), flags)
+		w.nextTick = tick{}
+	}
+	mu.Unlock()
+}
+
 func recordSyncLocked(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg int64, flags uint8) {
 	w := rec
 	if w == nil {
@@ -561,6 +573,9 @@ func Send[T any](ch chan<- T, v T, site int32) {
 	gateSend(site, cap(ch))
 	sent := false
 	var blocked *Goroutine
+	// Tickets out before the send tries (holdback.go, "Rendezvous
+	// order"); blockIn replaces it with its own ticket if it blocks.
+	tk := tick{n: tickets.Load()}
 	defer func() {
 		unblock(blocked)
 		if !sent {
@@ -568,7 +583,7 @@ func Send[T any](ch chan<- T, v T, site int32) {
 			// the same, marked so: the race detector reports a send
 			// racing with the close, and a send that is not recorded
 			// cannot be predicted against the close.
-			recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), trace.FlagClosed)
+			recordChan(chanAddr(unsafe.Pointer(&ch)), site, trace.Send, cap(ch), trace.FlagClosed, tk)
 		}
 	}()
 	select {
@@ -576,11 +591,11 @@ func Send[T any](ch chan<- T, v T, site int32) {
 	default:
 		// It would block: say where, for the end of the test
 		// (observeBlocked), then wait.
-		blocked = blockIn(chanAddr(unsafe.Pointer(&ch)), site, trace.Send, cap(ch))
+		blocked, tk = blockIn(chanAddr(unsafe.Pointer(&ch)), site, trace.Send, cap(ch))
 		ch <- v
 	}
 	sent = true
-	recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), 0)
+	recordChan(chanAddr(unsafe.Pointer(&ch)), site, trace.Send, cap(ch), 0, tk)
 }
 
 // Recv performs <-ch and records the receive.
@@ -599,11 +614,13 @@ func Recv2[T any](ch <-chan T, site int32) (T, bool) {
 	gate(nil, site, trace.Recv)
 	var v T
 	var ok bool
+	tk := tick{n: tickets.Load()} // as in Send
 	select {
 	case v, ok = <-ch:
 	default:
 		// It would block: say where (observeBlocked), then wait.
-		g := blockIn(chanAddr(unsafe.Pointer(&ch)), site, trace.Recv, cap(ch))
+		var g *Goroutine
+		g, tk = blockIn(chanAddr(unsafe.Pointer(&ch)), site, trace.Recv, cap(ch))
 		v, ok = <-ch
 		unblock(g)
 	}
@@ -611,7 +628,7 @@ func Recv2[T any](ch <-chan T, site int32) (T, bool) {
 	if !ok {
 		flags = trace.FlagClosed
 	}
-	recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Recv, int64(cap(ch)), flags)
+	recordChan(chanAddr(unsafe.Pointer(&ch)), site, trace.Recv, cap(ch), flags, tk)
 	return v, ok
 }
 

@@ -1,6 +1,10 @@
 package rt
 
-import "github.com/pecanvet/pecanvet/dynamic/trace"
+import (
+	"sync/atomic"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+)
 
 // The reorder buffer ("holdback").
 //
@@ -71,23 +75,89 @@ import "github.com/pecanvet/pecanvet/dynamic/trace"
 // that channel. Finishing the trace writes whatever is still held the same
 // way.
 
+// Rendezvous order on an unbuffered channel.
+//
+// The rules above pair the k-th send written with the k-th receive
+// written, so sends must be written in the order the runtime paired
+// them, and so must receives. A side that completes at once (it found its
+// partner waiting: "active") records promptly; a side that blocked
+// ("passive") records when it next runs, and the runtime runs woken
+// goroutines in its own order (each goready takes runnext, pushing the
+// previous one back): three senders blocked in turn and received in
+// turn were recorded woken-last-first (ratelimit's TestInitial: sends
+// g.2, g.3, g.1 against received g.3, g.1, g.2), and a replay of that
+// order handed the values to other receivers. But the runtime serves the
+// goroutines blocked on one side of a channel in the order they blocked
+// (its wait queues are FIFO). So a send or receive that is about to block
+// on an unbuffered channel takes a ticket (blockIn: from tickets, under
+// mu, appended to the channel's pending list of its side), and one that
+// tries first notes how many tickets were out (snapshot) before it
+// tries. Its event is then held until every pending party of its side
+// with an earlier ticket is written:
+//
+//   - a passive party with ticket n waits for tickets < n: they blocked
+//     before it, so they were served before it;
+//   - an active party with snapshot s waits for tickets <= s: those
+//     blocked before it tried, and it could only complete at once with
+//     its side's queue empty, so they were served before it.
+//
+// Taking a ticket and joining the runtime's queue are not one step: two
+// goroutines can take tickets in one order and block in the other. The
+// later ticket's event then waits for one still blocked; the buffer's
+// bound forces it out (force drops the earlier pending tickets instead of
+// marking the channel foreign). Selects and range loops take no tickets
+// and wait for none (their cases record after the select fired, whether
+// it blocked is not known); buffered channels neither (a sender blocked
+// on a full buffer is woken the same way: not handled). A send or
+// receive that saw the channel closed pairs with nothing: it waits for
+// no ticket, and its own ticket is dropped when it is written.
+
+// tickets counts the tickets given out (blockIn), in every recording.
+var tickets atomic.Uint64
+
+// tick is a channel event's place among its channel's blocked parties
+// (see "Rendezvous order"); the zero value: none, no constraint.
+type tick struct {
+	n       uint64 // passive: its ticket; active: tickets out before it tried
+	passive bool
+}
+
+// limit returns the first ticket t's event need not wait for.
+func (t tick) limit() uint64 {
+	if t.passive {
+		return t.n
+	}
+	return t.n + 1
+}
+
+// side indexes chanState.pend: 0 sends, 1 receives.
+func side(op trace.Op) int {
+	if op == trace.Recv {
+		return 1
+	}
+	return 0
+}
+
 const (
 	maxHeld     = 1 << 16
 	holdTimeout = int64(500e6) // ns
 )
 
 type holdback struct {
-	n       int               // events held
-	seq     uint64            // arrival counter
-	keyq    map[int64][]*held // object key → its held events in arrival order
-	gs      []*Goroutine      // goroutines that may hold events (listed)
-	work    []*Goroutine      // goroutines to re-examine
-	tick    uint32            // arrivals while something is held
-	forced  int64             // events written out of order
-	maxN    int               // high-water mark of n
-	total   int64             // events ever held
-	foreign int64             // channels found to have an unrecorded side
-	barred  []*Goroutine      // goroutines whose first held event is a barrier
+	n      int               // events held
+	seq    uint64            // arrival counter
+	keyq   map[int64][]*held // object key → its held events in arrival order
+	gs     []*Goroutine      // goroutines that may hold events (listed)
+	work   []*Goroutine      // goroutines to re-examine
+	tick   uint32            // arrivals while something is held
+	forced int64             // events written out of order
+	// forcedTickets: events forced out while waiting for an earlier
+	// ticket (see "Rendezvous order").
+	forcedTickets int64
+	maxN          int          // high-water mark of n
+	total         int64        // events ever held
+	foreign       int64        // channels found to have an unrecorded side
+	barred        []*Goroutine // goroutines whose first held event is a barrier
 }
 
 type held struct {
@@ -96,6 +166,7 @@ type held struct {
 	seq          uint64
 	at           int64        // arrival time (now())
 	needS, needR int64        // close: sends and receives that arrived before it
+	tk           tick         // unbuffered send or receive: see "Rendezvous order"
 	done         bool         // written
 	kids         []*Goroutine // roots whose events wait for it (Goroutine.after)
 	// barrier: an event on a foreign channel that arrived while others
@@ -111,6 +182,39 @@ type chanState struct {
 	closeArrived bool
 	foreign      bool // its other side is not (fully) recorded: no checks
 	waiters      []*Goroutine
+	// pend: by side, the tickets of the parties that blocked on the
+	// channel and whose event is not written yet, ascending.
+	pend [2][]uint64
+}
+
+// ticketWait reports whether ev, with tk, must wait for an earlier
+// ticket of its side (see "Rendezvous order").
+func (cs *chanState) ticketWait(ev *trace.Event, tk tick) bool {
+	if tk.n == 0 || cs.cap != 0 || ev.Flags&trace.FlagClosed != 0 || (ev.Op != trace.Send && ev.Op != trace.Recv) {
+		return false
+	}
+	p := cs.pend[side(ev.Op)]
+	return len(p) > 0 && p[0] < tk.limit()
+}
+
+// dropTicket forgets ticket n of op's side, once its event is written.
+func (cs *chanState) dropTicket(op trace.Op, n uint64) {
+	p := cs.pend[side(op)]
+	for i, x := range p {
+		if x == n {
+			cs.pend[side(op)] = append(p[:i], p[i+1:]...)
+			return
+		}
+	}
+}
+
+// takeTicket gives the party about to block in op on unbuffered channel
+// obj its ticket (mu held).
+func (w *recorder) takeTicket(obj int32, op trace.Op) tick {
+	n := tickets.Add(1)
+	cs := w.chans[obj]
+	cs.pend[side(op)] = append(cs.pend[side(op)], n)
+	return tick{n: n, passive: true}
 }
 
 func (h *holdback) init() {
@@ -152,6 +256,8 @@ func (w *recorder) emit(g *Goroutine, ev trace.Event) {
 
 func (w *recorder) submit(g *Goroutine, ev trace.Event) {
 	hb := &w.hb
+	tk := w.nextTick
+	w.nextTick = tick{}
 	if hb.n > 0 {
 		if hb.tick++; hb.tick%64 == 0 {
 			w.expire()
@@ -180,14 +286,14 @@ func (w *recorder) submit(g *Goroutine, ev trace.Event) {
 	}
 	barrier := hb.n > 0 && ev.Op.IsChan() && w.chanOf(ev.Obj, ev.Arg).foreign
 	if len(g.q) == 0 && !barrier {
-		if ok, _ := w.ready(g, &ev, nil, needS, needR); ok {
-			w.put(g, ev)
+		if ok, _ := w.ready(g, &ev, nil, needS, needR, tk); ok {
+			w.put(g, ev, tk)
 			w.drain()
 			return
 		}
 	}
 	hb.seq++
-	h := &held{ev: ev, g: g, seq: hb.seq, at: now(), needS: needS, needR: needR, barrier: barrier}
+	h := &held{ev: ev, g: g, seq: hb.seq, at: now(), needS: needS, needR: needR, tk: tk, barrier: barrier}
 	g.q = append(g.q, h)
 	if k, ok := orderKey(&ev); ok {
 		hb.keyq[k] = append(hb.keyq[k], h)
@@ -210,9 +316,10 @@ func (w *recorder) submit(g *Goroutine, ev trace.Event) {
 	}
 }
 
-// ready reports whether ev (held as h, or arriving if h is nil) may be
-// written now. If not and it waits for a channel, that channel is returned.
-func (w *recorder) ready(g *Goroutine, ev *trace.Event, h *held, needS, needR int64) (bool, int32) {
+// ready reports whether ev (held as h, or arriving with tk if h is nil)
+// may be written now. If not and it waits for a channel, that channel is
+// returned.
+func (w *recorder) ready(g *Goroutine, ev *trace.Event, h *held, needS, needR int64, tk tick) (bool, int32) {
 	if a := g.after; a != nil {
 		if !a.done {
 			return false, -1
@@ -245,6 +352,12 @@ func (w *recorder) ready(g *Goroutine, ev *trace.Event, h *held, needS, needR in
 	cs := w.chanOf(ev.Obj, ev.Arg)
 	if cs.foreign {
 		return true, -1
+	}
+	if h != nil {
+		tk = h.tk
+	}
+	if cs.ticketWait(ev, tk) {
+		return false, ev.Obj
 	}
 	switch ev.Op {
 	case trace.Send:
@@ -288,12 +401,16 @@ func (w *recorder) heldBefore(h *held) bool {
 
 // put writes ev of goroutine g and updates the channel counts, scheduling
 // the goroutines that wait on them.
-func (w *recorder) put(g *Goroutine, ev trace.Event) {
+func (w *recorder) put(g *Goroutine, ev trace.Event, tk tick) {
 	w.write(ev)
 	if !ev.Op.IsChan() {
 		return
 	}
 	cs := w.chanOf(ev.Obj, ev.Arg)
+	if tk.passive {
+		cs.dropTicket(ev.Op, tk.n)
+		defer w.wake(cs) // a later ticket may wait for this one
+	}
 	switch ev.Op {
 	case trace.Send:
 		if ev.Flags&trace.FlagClosed != 0 {
@@ -338,7 +455,7 @@ func (w *recorder) drain() {
 		g.inWork = false
 		for len(g.q) > 0 {
 			h := g.q[0]
-			ok, ch := w.ready(g, &h.ev, h, 0, 0)
+			ok, ch := w.ready(g, &h.ev, h, 0, 0, tick{})
 			if !ok {
 				if ch >= 0 && g.parked != ch {
 					cs := w.chans[ch]
@@ -385,7 +502,7 @@ func (w *recorder) release(h *held) {
 		w.schedule(k)
 	}
 	h.kids = nil
-	w.put(g, h.ev)
+	w.put(g, h.ev, h.tk)
 	w.schedule(g)
 	if len(hb.barred) > 0 {
 		// A barrier may have been waiting for h: look again.
@@ -437,7 +554,26 @@ func (w *recorder) expire() {
 // force writes h (the oldest held event) whether or not it is ready.
 func (w *recorder) force(h *held, markForeign bool) {
 	g := h.g
-	if ok, ch := w.ready(g, &h.ev, h, 0, 0); !ok {
+	if h.ev.Op.IsChan() {
+		cs := w.chanOf(h.ev.Obj, h.ev.Arg)
+		if len(cs.pend[0])+len(cs.pend[1]) > 0 && !cs.foreign {
+			if ok, _ := w.ready(g, &h.ev, h, 0, 0, tick{}); !ok {
+				// A ticket taken before its party blocked, after a later
+				// one's (or a party still on its way), may be what h
+				// waits for, directly or through a send or receive that
+				// waits for it: the order of the channel's pending
+				// tickets is given up first, not the channel's checks.
+				cs.pend = [2][]uint64{}
+				w.hb.forcedTickets++
+				w.wake(cs)
+				w.drain()
+				if h.done {
+					return
+				}
+			}
+		}
+	}
+	if ok, ch := w.ready(g, &h.ev, h, 0, 0, tick{}); !ok {
 		w.hb.forced++
 		if g.waitCh >= 0 {
 			ch = g.waitCh

@@ -49,6 +49,8 @@ type recorder struct {
 	objNames objNameTab       // by object index; desc -1: a unit (name kept in tab)
 
 	hb holdback
+	// nextTick: the tick of the channel event being emitted (recordChan).
+	nextTick tick
 
 	events  int64  // written
 	dropped int64  // rejected by the encoder
