@@ -431,7 +431,7 @@ func TestRangeGates(t *testing.T) {
 	if j := strings.Index(fn, "\nfunc "); j > 0 {
 		fn = fn[:j]
 	}
-	if n := strings.Count(fn, rtName+".RangeGate("); n != 4 {
+	if n := strings.Count(fn, rtName+".RangeGateC("); n != 4 {
 		t.Errorf("%d gates in RangeSkip, want 4 (before the loop, two continues, the body's end):\n%s", n, fn)
 	}
 	if n := strings.Count(fn, rtName+".RangeRecv("); n != 2 || strings.Contains(fn, rtName+".Received(") {

@@ -64,9 +64,25 @@ func recordChan(addr unsafe.Pointer, site int32, op trace.Op, capacity int, flag
 	if w := rec; w != nil {
 		w.nextTick = tk
 		recordSyncLocked(addr, classChan, site, op, int64(capacity), flags)
+		if w.nextTick.active {
+			// Not emitted (a channel on the stack): the ticket arrives
+			// all the same, or later ones would wait for it.
+			w.arrive(w.nextTick.n)
+			w.drain()
+		}
 		w.nextTick = tick{}
 	}
 	mu.Unlock()
+}
+
+// activeTicket is the ticket of a send or receive that just completed at
+// once on a channel of capacity c (holdback.go, "Rendezvous order"):
+// recording only, unbuffered only.
+func activeTicket(c int) tick {
+	if c != 0 || rp != nil {
+		return tick{}
+	}
+	return tick{n: tickets.Add(1), active: true}
 }
 
 func recordSyncLocked(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg int64, flags uint8) {
@@ -84,7 +100,11 @@ func recordSyncLocked(addr unsafe.Pointer, class uint8, site int32, op trace.Op,
 	if class == classChan {
 		capacity = arg
 	}
-	w.emit(g, trace.Event{Op: op, Flags: flags, Obj: w.syncObject(addr, class, s.desc, capacity), Site: s.idx, Arg: arg})
+	obj := w.syncObject(addr, class, s.desc, capacity)
+	if len(g.gateTks) > 0 && class == classChan && (op == trace.Send || op == trace.Recv) && w.nextTick.n == 0 {
+		w.nextTick = w.claimTicket(g, obj, op)
+	}
+	w.emit(g, trace.Event{Op: op, Flags: flags, Obj: obj, Site: s.idx, Arg: arg})
 }
 
 // ---- Memory ----
@@ -573,9 +593,9 @@ func Send[T any](ch chan<- T, v T, site int32) {
 	gateSend(site, cap(ch))
 	sent := false
 	var blocked *Goroutine
-	// Tickets out before the send tries (holdback.go, "Rendezvous
-	// order"); blockIn replaces it with its own ticket if it blocks.
-	tk := tick{n: tickets.Load()}
+	// Its ticket (holdback.go, "Rendezvous order"): blockIn's if it
+	// blocks, else one taken as it completed.
+	var tk tick
 	defer func() {
 		unblock(blocked)
 		if !sent {
@@ -588,6 +608,7 @@ func Send[T any](ch chan<- T, v T, site int32) {
 	}()
 	select {
 	case ch <- v:
+		tk = activeTicket(cap(ch))
 	default:
 		// It would block: say where, for the end of the test
 		// (observeBlocked), then wait.
@@ -614,9 +635,12 @@ func Recv2[T any](ch <-chan T, site int32) (T, bool) {
 	gate(nil, site, trace.Recv)
 	var v T
 	var ok bool
-	tk := tick{n: tickets.Load()} // as in Send
+	var tk tick // as in Send
 	select {
 	case v, ok = <-ch:
+		if ok {
+			tk = activeTicket(cap(ch))
+		}
 	default:
 		// It would block: say where (observeBlocked), then wait.
 		var g *Goroutine
@@ -669,7 +693,17 @@ func SelectGate(cases ...SelCase) {
 			send = &cases[i]
 		}
 	}
-	if rp == nil && send == nil {
+	// Recording, a case on an unbuffered channel takes its ticket
+	// (holdback.go, "Rendezvous order").
+	tix := false
+	if rp == nil {
+		for i := range cases {
+			if c := &cases[i]; c.Cap == 0 && c.Ch != nil && chanOfAny(c.Ch) != nil {
+				tix = true
+			}
+		}
+	}
+	if rp == nil && send == nil && !tix {
 		return
 	}
 	mu.Lock()
@@ -686,13 +720,36 @@ func SelectGate(cases ...SelCase) {
 		}
 		g.selSend = selSend{}
 		if send != nil && send.Ch != nil {
-			g.selSend = selSend{ok: true, ch: *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(&send.Ch), unsafe.Sizeof(uintptr(0)))), site: send.Site, cap: send.Cap}
+			g.selSend = selSend{ok: true, ch: chanOfAny(send.Ch), site: send.Site, cap: send.Cap}
 		}
 		if rp != nil && !rp.free {
 			rp.preSelect(g, cases)
 		}
+		if tix && rp == nil {
+			w.claimTicket(g, -1, 0) // none should be left
+			for _, c := range cases {
+				if p := chanOfAny(c.Ch); c.Cap == 0 && p != nil {
+					if _, stack := self(uintptr(p)); !stack {
+						op := trace.Recv
+						if c.Send {
+							op = trace.Send
+						}
+						w.gateTicket(g, p, c.Site, op)
+					}
+				}
+			}
+		}
 	}
 	mu.Unlock()
+}
+
+// chanOfAny returns the runtime channel of a channel held in an
+// interface (SelCase.Ch), or nil.
+func chanOfAny(ch any) unsafe.Pointer {
+	if ch == nil {
+		return nil
+	}
+	return *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(&ch), unsafe.Sizeof(uintptr(0))))
 }
 
 // selSend is the send case a goroutine's select is about to perform
@@ -715,6 +772,9 @@ func SelectDefault() {
 	if w := rec; w != nil {
 		if g := w.known(); g != nil {
 			g.selSend = selSend{}
+			if len(g.gateTks) > 0 {
+				w.claimTicket(g, -1, 0) // it left every case's queue
+			}
 			if rp != nil && rp.leakSel == g {
 				rp.selectedOther(g, trace.OpInvalid, "")
 			}
@@ -740,6 +800,9 @@ func Recovered(v any) any {
 	mu.Lock()
 	if w := rec; w != nil {
 		g := w.cur()
+		if len(g.gateTks) > 0 {
+			w.claimTicket(g, -1, 0) // the select panicked: it left every case's queue
+		}
 		if s := g.selSend; s.ok {
 			g.selSend = selSend{}
 			if rp != nil && g.preSel != 0 {
@@ -774,6 +837,32 @@ func RangeGate(site int32) {
 	if active.Load() {
 		gate(nil, site, trace.Recv)
 	}
+}
+
+// RangeGateC is RangeGate of a loop over channel ch: recording, a receive
+// on an unbuffered channel also takes its ticket (holdback.go,
+// "Rendezvous order"), for RangeRecv's event: the workers of a pool wait
+// in such a loop, and were written in the order they woke up, not the
+// order they were served.
+func RangeGateC[T any](ch <-chan T, site int32) {
+	if !active.Load() {
+		return
+	}
+	gate(nil, site, trace.Recv)
+	if rp != nil || ch == nil || cap(ch) != 0 {
+		return
+	}
+	p := chanAddr(unsafe.Pointer(&ch))
+	mu.Lock()
+	if w := rec; w != nil && rp == nil {
+		if g := w.known(); g != nil {
+			if _, stack := self(uintptr(p)); !stack {
+				w.claimTicket(g, -1, 0) // none should be left
+				w.gateTicket(g, p, site, trace.Recv)
+			}
+		}
+	}
+	mu.Unlock()
 }
 
 // RangeRecv records the receive of a range loop over a channel that

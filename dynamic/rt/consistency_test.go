@@ -423,8 +423,9 @@ func TestHoldbackRoot(t *testing.T) {
 // order they arrive in; a party that completed at once after they
 // blocked waits for them too (holdback.go, "Rendezvous order").
 func TestHoldbackTickets(t *testing.T) {
+	const done = 0xff // a step's flags: g completes now, its event comes later
 	// A step blocks g (takes its ticket: block) or emits g's event, with
-	// g's ticket if it blocked, else as a party that tried just now.
+	// g's ticket if it blocked, else as a party that completed just now.
 	type step struct {
 		g     string
 		op    trace.Op
@@ -453,6 +454,12 @@ func TestHoldbackTickets(t *testing.T) {
 			[]step{{"a", trace.Recv, true, 0}, {"s", trace.Send, false, 0},
 				{"t", trace.Send, true, 0}, {"r", trace.Recv, false, 0}, {"t", trace.Send, false, 0}, {"a", trace.Recv, false, 0}},
 			[]string{"s send c", "t send c", "a recv c", "r recv c"}, 0},
+		// a completed at once (its sender was waiting) before b blocked;
+		// a's event arrives last, b's, served by the next send, first.
+		{"blocked receive waits for an earlier completed one",
+			[]step{{"s", trace.Send, true, 0}, {"a", trace.Recv, false, done}, {"b", trace.Recv, true, 0},
+				{"t", trace.Send, false, 0}, {"b", trace.Recv, false, 0}, {"s", trace.Send, false, 0}, {"a", trace.Recv, false, 0}},
+			[]string{"s send c", "a recv c", "t send c", "b recv c"}, 0},
 		// Woken by the close, the blocked sends saw it closed: they pair
 		// with nothing and wait for no ticket.
 		{"closed sends wait for no ticket",
@@ -485,9 +492,14 @@ func TestHoldbackTickets(t *testing.T) {
 					tks[s.g] = w.takeTicket(o, s.op)
 					continue
 				}
+				if s.flags == done {
+					// completed at once, its event arrives later
+					tks[s.g] = tick{n: tickets.Add(1), active: true}
+					continue
+				}
 				tk, ok := tks[s.g]
-				if !ok {
-					tk = tick{n: tickets.Load()}
+				if !ok && s.op != trace.Close && s.flags == 0 {
+					tk = tick{n: tickets.Add(1), active: true} // completed at once
 				}
 				delete(tks, s.g)
 				w.nextTick = tk

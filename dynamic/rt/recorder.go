@@ -187,6 +187,9 @@ type Goroutine struct {
 	// blocked: the channel operation g is blocked in, recording
 	// (observed.go).
 	blocked blocking
+	// gateTks: the tickets g's select or range loop took for the
+	// operations it is about to perform (holdback.go, gateTicket).
+	gateTks []gateTk
 }
 
 func newRecorder(out output) *recorder {
