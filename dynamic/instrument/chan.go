@@ -149,7 +149,10 @@ func (w *fileRW) goDesc(call *ast.CallExpr) string {
 // of a pool waiting there, the runtime, not the schedule, chose which one
 // got a send, and the schedule diverged:
 //
-//	{ c := ch; brk := false; rt.RangeGate(s); for v := range c { rt.RangeRecv(c, true, s); ...; rt.RangeGate(s) }; if !brk { rt.RangeRecv(c, false, s) } }
+//	{ c := ch; brk := false; rt.RangeGateC(c, s); for v := range c { rt.RangeRecv(c, true, s); ...; rt.RangeGateC(c, s) }; if !brk { rt.RangeRecv(c, false, s) } }
+//
+// (rt.RangeGate(s) with an rt that has no RangeGateC, which also takes
+// the receive's ticket on an unbuffered channel.)
 //
 // When that needs a block and the loop is labeled, the label moves into the
 // block (whole is then true: p replaces the labeled statement).
