@@ -299,13 +299,13 @@ func (w *fileRW) selectStmt(s *ast.SelectStmt, lbl *ast.LabeledStmt) (p pcs, who
 			site := w.site(u.OpPos, w.typeStr(w.typeOf(u.X)))
 			header = genAt(cc.Case, "case _, "+ok+" := <-"+ch)
 			insert = gen(" " + rtName + ".Received(" + ch + ", " + ok + ", " + site + ");")
-			cases = append(cases, rtName+".SelCase{Site: "+site+", Cap: cap("+ch+"), Ch: "+ch+"}")
+			cases = append(cases, recvCase(site, ch))
 		case *ast.AssignStmt:
 			u := unparen(comm.Rhs[0]).(*ast.UnaryExpr)
 			ch := w.tmp()
 			pre = pre.cat(gen(ch+" := "), w.load(u.X), gen("; "))
 			site := w.site(u.OpPos, w.typeStr(w.typeOf(u.X)))
-			cases = append(cases, rtName+".SelCase{Site: "+site+", Cap: cap("+ch+"), Ch: "+ch+"}")
+			cases = append(cases, recvCase(site, ch))
 			if comm.Tok == token.DEFINE {
 				ok := ""
 				if len(comm.Lhs) == 2 && !isBlank(comm.Lhs[1]) {
@@ -375,6 +375,13 @@ func (w *fileRW) selectStmt(s *ast.SelectStmt, lbl *ast.LabeledStmt) (p pcs, who
 		out = out.cat(w.orig(lbl.Pos(), lbl.Colon+1), gen(" "))
 	}
 	return out.cat(w.or(sel, s), gen(" }")), lbl != nil
+}
+
+// recvCase is SelectGate's argument for a receive case on channel ch:
+// with its channel and capacity, for its ticket (rt's holdback.go,
+// "Rendezvous order").
+func recvCase(site, ch string) string {
+	return rtName + ".SelCase{Site: " + site + ", Cap: cap(" + ch + "), Ch: " + ch + "}"
 }
 
 // selectPlain rewrites only the operands and bodies of a select.

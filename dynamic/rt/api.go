@@ -57,6 +57,34 @@ func recordSync(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg i
 	mu.Unlock()
 }
 
+// recordChan is recordSync of a channel's send or receive with its tick
+// (holdback.go, "Rendezvous order").
+func recordChan(addr unsafe.Pointer, site int32, op trace.Op, capacity int, flags uint8, tk tick) {
+	mu.Lock()
+	if w := rec; w != nil {
+		w.nextTick = tk
+		recordSyncLocked(addr, classChan, site, op, int64(capacity), flags)
+		if w.nextTick.active {
+			// Not emitted (a channel on the stack): the ticket arrives
+			// all the same, or later ones would wait for it.
+			w.arrive(w.nextTick.n)
+			w.drain()
+		}
+		w.nextTick = tick{}
+	}
+	mu.Unlock()
+}
+
+// activeTicket is the ticket of a send or receive that just completed at
+// once on a channel of capacity c (holdback.go, "Rendezvous order"):
+// recording only, unbuffered only.
+func activeTicket(c int) tick {
+	if c != 0 || rp != nil {
+		return tick{}
+	}
+	return tick{n: tickets.Add(1), active: true}
+}
+
 func recordSyncLocked(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg int64, flags uint8) {
 	w := rec
 	if w == nil {
@@ -72,7 +100,11 @@ func recordSyncLocked(addr unsafe.Pointer, class uint8, site int32, op trace.Op,
 	if class == classChan {
 		capacity = arg
 	}
-	w.emit(g, trace.Event{Op: op, Flags: flags, Obj: w.syncObject(addr, class, s.desc, capacity), Site: s.idx, Arg: arg})
+	obj := w.syncObject(addr, class, s.desc, capacity)
+	if len(g.gateTks) > 0 && class == classChan && (op == trace.Send || op == trace.Recv) && w.nextTick.n == 0 {
+		w.nextTick = w.claimTicket(g, obj, op)
+	}
+	w.emit(g, trace.Event{Op: op, Flags: flags, Obj: obj, Site: s.idx, Arg: arg})
 }
 
 // ---- Memory ----
@@ -607,6 +639,9 @@ func Send[T any](ch chan<- T, v T, site int32) {
 	gateSend(site, cap(ch))
 	sent := false
 	var blocked *Goroutine
+	// Its ticket (holdback.go, "Rendezvous order"): blockIn's if it
+	// blocks, else one taken as it completed.
+	var tk tick
 	defer func() {
 		unblock(blocked)
 		if !sent {
@@ -614,19 +649,20 @@ func Send[T any](ch chan<- T, v T, site int32) {
 			// the same, marked so: the race detector reports a send
 			// racing with the close, and a send that is not recorded
 			// cannot be predicted against the close.
-			recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), trace.FlagClosed)
+			recordChan(chanAddr(unsafe.Pointer(&ch)), site, trace.Send, cap(ch), trace.FlagClosed, tk)
 		}
 	}()
 	select {
 	case ch <- v:
+		tk = activeTicket(cap(ch))
 	default:
 		// It would block: say where, for the end of the test
 		// (observeBlocked), then wait.
-		blocked = blockIn(chanAddr(unsafe.Pointer(&ch)), site, trace.Send, cap(ch))
+		blocked, tk = blockIn(chanAddr(unsafe.Pointer(&ch)), site, trace.Send, cap(ch))
 		ch <- v
 	}
 	sent = true
-	recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Send, int64(cap(ch)), 0)
+	recordChan(chanAddr(unsafe.Pointer(&ch)), site, trace.Send, cap(ch), 0, tk)
 }
 
 // Recv performs <-ch and records the receive.
@@ -645,11 +681,16 @@ func Recv2[T any](ch <-chan T, site int32) (T, bool) {
 	gate(nil, site, trace.Recv)
 	var v T
 	var ok bool
+	var tk tick // as in Send
 	select {
 	case v, ok = <-ch:
+		if ok {
+			tk = activeTicket(cap(ch))
+		}
 	default:
 		// It would block: say where (observeBlocked), then wait.
-		g := blockIn(chanAddr(unsafe.Pointer(&ch)), site, trace.Recv, cap(ch))
+		var g *Goroutine
+		g, tk = blockIn(chanAddr(unsafe.Pointer(&ch)), site, trace.Recv, cap(ch))
 		v, ok = <-ch
 		unblock(g)
 	}
@@ -657,7 +698,7 @@ func Recv2[T any](ch <-chan T, site int32) (T, bool) {
 	if !ok {
 		flags = trace.FlagClosed
 	}
-	recordSync(chanAddr(unsafe.Pointer(&ch)), classChan, site, trace.Recv, int64(cap(ch)), flags)
+	recordChan(chanAddr(unsafe.Pointer(&ch)), site, trace.Recv, cap(ch), flags, tk)
 	return v, ok
 }
 
@@ -701,17 +742,27 @@ func SelectGate(cases ...SelCase) {
 	var first *SelCase // the case a blocked select is noted in (observeBlocked)
 	var firstCh unsafe.Pointer
 	for i := range cases {
-		if cases[i].Ch == nil || cases[i].Site < 0 {
+		if cases[i].Site < 0 {
 			continue
 		}
-		// The interface's data word is the runtime channel (nil for a
-		// nil channel, which no other goroutine can ever ready).
-		if p := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(&cases[i].Ch), unsafe.Sizeof(uintptr(0)))); p != nil {
+		// A nil channel's case is skipped: no other goroutine can ever
+		// ready it.
+		if p := chanOfAny(cases[i].Ch); p != nil {
 			first, firstCh = &cases[i], p
 			break
 		}
 	}
-	if rp == nil && send == nil && first == nil {
+	// Recording, a case on an unbuffered channel takes its ticket
+	// (holdback.go, "Rendezvous order").
+	tix := false
+	if rp == nil {
+		for i := range cases {
+			if c := &cases[i]; c.Cap == 0 && chanOfAny(c.Ch) != nil {
+				tix = true
+			}
+		}
+	}
+	if rp == nil && send == nil && first == nil && !tix {
 		return
 	}
 	mu.Lock()
@@ -737,13 +788,36 @@ func SelectGate(cases ...SelCase) {
 		}
 		g.selSend = selSend{}
 		if send != nil && send.Ch != nil {
-			g.selSend = selSend{ok: true, ch: *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(&send.Ch), unsafe.Sizeof(uintptr(0)))), site: send.Site, cap: send.Cap}
+			g.selSend = selSend{ok: true, ch: chanOfAny(send.Ch), site: send.Site, cap: send.Cap}
 		}
 		if rp != nil && !rp.free {
 			rp.preSelect(g, cases)
 		}
+		if tix && rp == nil {
+			w.claimTicket(g, -1, 0) // none should be left
+			for _, c := range cases {
+				if p := chanOfAny(c.Ch); c.Cap == 0 && p != nil {
+					if _, stack := self(uintptr(p)); !stack {
+						op := trace.Recv
+						if c.Send {
+							op = trace.Send
+						}
+						w.gateTicket(g, p, c.Site, op)
+					}
+				}
+			}
+		}
 	}
 	mu.Unlock()
+}
+
+// chanOfAny returns the runtime channel of a channel held in an
+// interface (SelCase.Ch), or nil.
+func chanOfAny(ch any) unsafe.Pointer {
+	if ch == nil {
+		return nil
+	}
+	return *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(&ch), unsafe.Sizeof(uintptr(0))))
 }
 
 // selSend is the send case a goroutine's select is about to perform
@@ -766,6 +840,9 @@ func SelectDefault() {
 	if w := rec; w != nil {
 		if g := w.known(); g != nil {
 			g.selSend = selSend{}
+			if len(g.gateTks) > 0 {
+				w.claimTicket(g, -1, 0) // it left every case's queue
+			}
 			if rp != nil && rp.leakSel == g {
 				rp.selectedOther(g, trace.OpInvalid, "")
 			}
@@ -791,6 +868,9 @@ func Recovered(v any) any {
 	mu.Lock()
 	if w := rec; w != nil {
 		g := w.cur()
+		if len(g.gateTks) > 0 {
+			w.claimTicket(g, -1, 0) // the select panicked: it left every case's queue
+		}
 		if s := g.selSend; s.ok {
 			g.selSend = selSend{}
 			if rp != nil && g.preSel != 0 {
@@ -821,16 +901,37 @@ func Received[T any](ch <-chan T, ok bool, site int32) {
 // here for the receive's turn, so that a send goes to the receiver the
 // schedule names (the runtime hands it to whichever receiver has waited
 // longest). RangeRecv then records the receive without gating it again.
+//
+// Recording, a receive on an unbuffered channel also takes its ticket
+// (holdback.go, "Rendezvous order"), for RangeRecv's event: the workers
+// of a pool wait in such a loop, and were written in the order they woke
+// up, not the order they were served.
 func RangeGate[T any](ch <-chan T, site int32) {
-	if active.Load() {
-		gate(nil, site, trace.Recv)
-		if rp == nil && len(ch) == 0 {
+	if !active.Load() {
+		return
+	}
+	gate(nil, site, trace.Recv)
+	if rp != nil {
+		return
+	}
+	p := chanAddr(unsafe.Pointer(&ch))
+	mu.Lock()
+	if w := rec; w != nil && rp == nil {
+		g := w.known()
+		if len(ch) == 0 {
 			// It may block: say where (observeBlocked). The note stays
 			// until the goroutine's next one: the dump tells whether it
 			// is blocked there.
-			noteBlock(blocking{site: site + 1, op: trace.Recv, kind: bRange, class: classChan, ch: chanAddr(unsafe.Pointer(&ch)), cap: int64(cap(ch))})
+			noteBlockLocked(g, blocking{site: site + 1, op: trace.Recv, kind: bRange, class: classChan, ch: p, cap: int64(cap(ch))})
+		}
+		if g != nil && ch != nil && cap(ch) == 0 {
+			if _, stack := self(uintptr(p)); !stack {
+				w.claimTicket(g, -1, 0) // none should be left
+				w.gateTicket(g, p, site, trace.Recv)
+			}
 		}
 	}
+	mu.Unlock()
 }
 
 // RangeRecv records the receive of a range loop over a channel that

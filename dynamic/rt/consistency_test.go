@@ -417,3 +417,104 @@ func TestHoldbackRoot(t *testing.T) {
 		t.Errorf("\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestHoldbackTickets: on an unbuffered channel, the parties that blocked
+// are written in the order they blocked (their tickets), whatever the
+// order they arrive in; a party that completed at once after they
+// blocked waits for them too (holdback.go, "Rendezvous order").
+func TestHoldbackTickets(t *testing.T) {
+	const done = 0xff // a step's flags: g completes now, its event comes later
+	// A step blocks g (takes its ticket: block) or emits g's event, with
+	// g's ticket if it blocked, else as a party that completed just now.
+	type step struct {
+		g     string
+		op    trace.Op
+		block bool
+		flags uint8
+	}
+	cases := []struct {
+		name          string
+		in            []step
+		want          []string // "g op obj"
+		forcedTickets int64
+	}{
+		{"blocked senders woken last first",
+			[]step{{"a", trace.Send, true, 0}, {"b", trace.Send, true, 0}, {"c", trace.Send, true, 0},
+				{"r", trace.Recv, false, 0}, {"r", trace.Recv, false, 0}, {"r", trace.Recv, false, 0},
+				{"c", trace.Send, false, 0}, {"b", trace.Send, false, 0}, {"a", trace.Send, false, 0}},
+			[]string{"a send c", "b send c", "c send c", "r recv c", "r recv c", "r recv c"}, 0},
+		{"blocked receivers woken last first",
+			[]step{{"a", trace.Recv, true, 0}, {"b", trace.Recv, true, 0},
+				{"s", trace.Send, false, 0}, {"s", trace.Send, false, 0},
+				{"b", trace.Recv, false, 0}, {"a", trace.Recv, false, 0}},
+			[]string{"s send c", "a recv c", "s send c", "b recv c"}, 0},
+		// A receive that completed at once after a blocked receiver took
+		// its send cannot have overtaken it.
+		{"active receive waits for the earlier blocked one",
+			[]step{{"a", trace.Recv, true, 0}, {"s", trace.Send, false, 0},
+				{"t", trace.Send, true, 0}, {"r", trace.Recv, false, 0}, {"t", trace.Send, false, 0}, {"a", trace.Recv, false, 0}},
+			[]string{"s send c", "t send c", "a recv c", "r recv c"}, 0},
+		// a completed at once (its sender was waiting) before b blocked;
+		// a's event arrives last, b's, served by the next send, first.
+		{"blocked receive waits for an earlier completed one",
+			[]step{{"s", trace.Send, true, 0}, {"a", trace.Recv, false, done}, {"b", trace.Recv, true, 0},
+				{"t", trace.Send, false, 0}, {"b", trace.Recv, false, 0}, {"s", trace.Send, false, 0}, {"a", trace.Recv, false, 0}},
+			[]string{"s send c", "a recv c", "t send c", "b recv c"}, 0},
+		// Woken by the close, the blocked sends saw it closed: they pair
+		// with nothing and wait for no ticket.
+		{"closed sends wait for no ticket",
+			[]step{{"a", trace.Send, true, 0}, {"b", trace.Send, true, 0}, {"k", trace.Close, false, 0},
+				{"b", trace.Send, false, trace.FlagClosed}, {"a", trace.Send, false, trace.FlagClosed}},
+			[]string{"k close c", "b send c closed", "a send c closed"}, 0},
+		// a took its ticket first but blocked second (or never): b's send,
+		// received, cannot wait for it for good. Finishing forces it out,
+		// giving up a's place, not the channel's checks.
+		{"ticket taken before blocking later",
+			[]step{{"a", trace.Send, true, 0}, {"b", trace.Send, true, 0}, {"r", trace.Recv, false, 0}, {"b", trace.Send, false, 0}},
+			[]string{"b send c", "r recv c"}, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			read := recordTo(t)
+			mu.Lock()
+			w := rec
+			gs := map[string]*Goroutine{}
+			tks := map[string]tick{}
+			o, _ := w.in.Intern(trace.TabObject, "c")
+			w.chanOf(o, 0)
+			for _, s := range c.in {
+				g := gs[s.g]
+				if g == nil {
+					g = w.newG(s.g)
+					gs[s.g] = g
+				}
+				if s.block {
+					tks[s.g] = w.takeTicket(o, s.op)
+					continue
+				}
+				if s.flags == done {
+					// completed at once, its event arrives later
+					tks[s.g] = tick{n: tickets.Add(1), active: true}
+					continue
+				}
+				tk, ok := tks[s.g]
+				if !ok && s.op != trace.Close && s.flags == 0 {
+					tk = tick{n: tickets.Add(1), active: true} // completed at once
+				}
+				delete(tks, s.g)
+				w.nextTick = tk
+				w.emit(g, trace.Event{Op: s.op, Obj: o, Site: trace.NoIndex, Flags: s.flags})
+			}
+			w.flushHeld()
+			forced := w.hb.forcedTickets
+			mu.Unlock()
+			tr := read()
+			if got := lines(tr); !equal(got, c.want) {
+				t.Errorf("\n got %q\nwant %q", got, c.want)
+			}
+			if forced != c.forcedTickets {
+				t.Errorf("%d events forced past an earlier ticket, want %d", forced, c.forcedTickets)
+			}
+		})
+	}
+}

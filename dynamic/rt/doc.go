@@ -143,7 +143,11 @@
 // false is recorded as having seen the close. Both sides of a
 // communication record after the fact, so their records race; the
 // recorder's reorder buffer (holdback.go) writes them in an order that the
-// engine's happens-before rules accept.
+// engine's happens-before rules accept. On an unbuffered channel every
+// send and receive also takes a ticket (a blocked one before it blocks,
+// a select's case and a range loop's receive before they run: SelectGate
+// with the cases' channels, RangeGate), so that the k-th send written is
+// the one the k-th receive written got, not the one that woke up first.
 //
 // Units of work (method calls on a receiver):
 //

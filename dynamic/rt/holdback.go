@@ -1,6 +1,11 @@
 package rt
 
-import "github.com/pecanvet/pecanvet/dynamic/trace"
+import (
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+)
 
 // The reorder buffer ("holdback").
 //
@@ -71,23 +76,101 @@ import "github.com/pecanvet/pecanvet/dynamic/trace"
 // that channel. Finishing the trace writes whatever is still held the same
 // way.
 
+// Rendezvous order on an unbuffered channel.
+//
+// The rules above pair the k-th send written with the k-th receive
+// written, so sends must be written in the order the runtime paired
+// them, and so must receives. A side that completes at once (it found its
+// partner waiting: "active") records promptly; a side that blocked
+// ("passive") records when it next runs, and the runtime runs woken
+// goroutines in its own order (each goready takes runnext, pushing the
+// previous one back): three senders blocked in turn and received in
+// turn were recorded woken-last-first (ratelimit's TestInitial: sends
+// g.2, g.3, g.1 against received g.3, g.1, g.2), and a replay of that
+// order handed the values to other receivers. But the runtime serves the
+// goroutines blocked on one side of a channel in the order they blocked
+// (its wait queues are FIFO), and a party can only complete at once when
+// its own side's queue is empty. So every send and receive on an
+// unbuffered channel takes a ticket, one global sequence (tickets):
+//
+//   - a passive one just before it blocks (blockIn, under mu, in the
+//     same step as it joins the channel's pending list of its side);
+//   - an active one just after it completed (Send, Recv2; it joins the
+//     list when its event arrives);
+//   - a select with a case on an unbuffered channel, and a range loop
+//     over one, cannot try first: each takes a ticket for its operation
+//     before it performs it, as if it would block (SelectGate,
+//     RangeGate); the case that fired keeps its ticket, the other
+//     cases' are dropped (claimTicket).
+//
+// A party served before another of its side took its ticket before that
+// one's ticket: if the other blocked, it joined the queue after its
+// ticket and was served in queue order; if it completed at once, the
+// queue was empty by then. So an event with ticket n is held until every
+// ticket below n has arrived (the recorder's low-water mark: an active
+// ticket is taken outside mu) and no pending party of its side holds one
+// (it is written, or it dropped the ticket).
+//
+// A ticket and the step it stands for are not one step: a goroutine can
+// take its ticket and be descheduled before it joins the queue (or after
+// it completed, before it takes one) while another takes a later ticket
+// and is served first. Its event then waits for one still blocked; the
+// buffer's bound forces it out (force drops the channel's pending tickets
+// instead of marking the channel foreign). Buffered channels take no
+// tickets (a sender blocked on a full buffer is woken the same way: not
+// handled), nor does a select of code instrumented without the receive
+// cases' channels. A send or receive that saw the channel closed pairs
+// with nothing: it waits for no ticket, and its own is dropped when it is
+// written.
+
+// tickets counts the tickets given out, in every recording.
+var tickets atomic.Uint64
+
+// tick is a channel event's ticket (see "Rendezvous order"); the zero
+// value: none, no constraint.
+type tick struct {
+	n      uint64
+	active bool // taken after the operation: it joins the list on arrival
+}
+
+// side indexes chanState.pend: 0 sends, 1 receives.
+func side(op trace.Op) int {
+	if op == trace.Recv {
+		return 1
+	}
+	return 0
+}
+
+// tkWait is what ready returns for an event waiting for the tickets'
+// low-water mark.
+const tkWait = -2
+
 const (
 	maxHeld     = 1 << 16
 	holdTimeout = int64(500e6) // ns
 )
 
 type holdback struct {
-	n       int               // events held
-	seq     uint64            // arrival counter
-	keyq    map[int64][]*held // object key → its held events in arrival order
-	gs      []*Goroutine      // goroutines that may hold events (listed)
-	work    []*Goroutine      // goroutines to re-examine
-	tick    uint32            // arrivals while something is held
-	forced  int64             // events written out of order
-	maxN    int               // high-water mark of n
-	total   int64             // events ever held
-	foreign int64             // channels found to have an unrecorded side
-	barred  []*Goroutine      // goroutines whose first held event is a barrier
+	n      int               // events held
+	seq    uint64            // arrival counter
+	keyq   map[int64][]*held // object key → its held events in arrival order
+	gs     []*Goroutine      // goroutines that may hold events (listed)
+	work   []*Goroutine      // goroutines to re-examine
+	tick   uint32            // arrivals while something is held
+	forced int64             // events written out of order
+	// forcedTickets: events forced out while waiting for an earlier
+	// ticket (see "Rendezvous order").
+	forcedTickets int64
+	// tkLow: every ticket up to it has arrived (or was given out before
+	// this recording); tkArr: those above it that have; tkWaiters: the
+	// goroutines whose first held event waits for tkLow to rise.
+	tkLow     uint64
+	tkArr     map[uint64]bool
+	tkWaiters []*Goroutine
+	maxN      int          // high-water mark of n
+	total     int64        // events ever held
+	foreign   int64        // channels found to have an unrecorded side
+	barred    []*Goroutine // goroutines whose first held event is a barrier
 }
 
 type held struct {
@@ -96,6 +179,7 @@ type held struct {
 	seq          uint64
 	at           int64        // arrival time (now())
 	needS, needR int64        // close: sends and receives that arrived before it
+	tk           tick         // unbuffered send or receive: see "Rendezvous order"
 	done         bool         // written
 	kids         []*Goroutine // roots whose events wait for it (Goroutine.after)
 	// barrier: an event on a foreign channel that arrived while others
@@ -111,10 +195,148 @@ type chanState struct {
 	closeArrived bool
 	foreign      bool // its other side is not (fully) recorded: no checks
 	waiters      []*Goroutine
+	// pend: by side, the tickets of the parties that blocked on the
+	// channel and whose event is not written yet, ascending.
+	pend [2][]uint64
+}
+
+// ticketWait reports whether ev, with tk, must wait for an earlier
+// ticket of its side (see "Rendezvous order").
+func (cs *chanState) ticketWait(ev *trace.Event, tk tick) bool {
+	if tk.n == 0 || cs.cap != 0 || ev.Flags&trace.FlagClosed != 0 || (ev.Op != trace.Send && ev.Op != trace.Recv) {
+		return false
+	}
+	p := cs.pend[side(ev.Op)]
+	return len(p) > 0 && p[0] < tk.n
+}
+
+// addTicket puts ticket n on the pending list of op's side, in order.
+func (cs *chanState) addTicket(op trace.Op, n uint64) {
+	p := cs.pend[side(op)]
+	i := len(p)
+	for i > 0 && p[i-1] > n {
+		i--
+	}
+	p = append(p, 0)
+	copy(p[i+1:], p[i:])
+	p[i] = n
+	cs.pend[side(op)] = p
+}
+
+// skipTickets raises the low-water mark to n: tickets up to n are no
+// longer waited for.
+func (w *recorder) skipTickets(n uint64) {
+	hb := &w.hb
+	if n <= hb.tkLow {
+		return
+	}
+	for k := range hb.tkArr {
+		if k <= n {
+			delete(hb.tkArr, k)
+		}
+	}
+	hb.tkLow = n
+	for hb.tkArr[hb.tkLow+1] {
+		delete(hb.tkArr, hb.tkLow+1)
+		hb.tkLow++
+	}
+	for _, g := range hb.tkWaiters {
+		g.parked = -1
+		w.schedule(g)
+	}
+	hb.tkWaiters = hb.tkWaiters[:0]
+}
+
+// arrive notes that ticket n is on its channel's list (or dropped), and
+// wakes the events waiting for the low-water mark when it rises.
+func (w *recorder) arrive(n uint64) {
+	hb := &w.hb
+	if n <= hb.tkLow {
+		return
+	}
+	if hb.tkArr == nil {
+		hb.tkArr = map[uint64]bool{}
+	}
+	hb.tkArr[n] = true
+	rose := false
+	for hb.tkArr[hb.tkLow+1] {
+		delete(hb.tkArr, hb.tkLow+1)
+		hb.tkLow++
+		rose = true
+	}
+	if rose {
+		for _, g := range hb.tkWaiters {
+			g.parked = -1
+			w.schedule(g)
+		}
+		hb.tkWaiters = hb.tkWaiters[:0]
+	}
+}
+
+// dropTicket forgets ticket n of op's side, once its event is written.
+func (cs *chanState) dropTicket(op trace.Op, n uint64) {
+	p := cs.pend[side(op)]
+	for i, x := range p {
+		if x == n {
+			cs.pend[side(op)] = append(p[:i], p[i+1:]...)
+			return
+		}
+	}
+}
+
+// gateTk is a ticket a select or range loop took before it performed its
+// operation (gateTicket), kept by its goroutine until it records one.
+type gateTk struct {
+	obj int32
+	op  trace.Op
+	n   uint64
+}
+
+// gateTicket gives goroutine g a ticket for op on unbuffered channel ch at
+// site, which a select's case or a range loop's receive is about to
+// perform (mu held). Whether it will block is not known there: it is
+// taken as if it would (see "Rendezvous order"), and claimTicket settles
+// it when the operation is recorded.
+func (w *recorder) gateTicket(g *Goroutine, ch unsafe.Pointer, site int32, op trace.Op) {
+	obj := w.syncObject(ch, classChan, w.site(site).desc, 0)
+	g.gateTks = append(g.gateTks, gateTk{obj: obj, op: op, n: w.takeTicket(obj, op).n})
+}
+
+// claimTicket returns the tick of g's op on channel obj from the tickets
+// g's select or range loop took (none: the zero tick), and drops the
+// others: the select's cases that did not fire left their channels'
+// queues (mu held). obj -1 drops them all (a default case, a panic).
+func (w *recorder) claimTicket(g *Goroutine, obj int32, op trace.Op) tick {
+	var tk tick
+	if len(g.gateTks) == 0 {
+		return tk
+	}
+	for _, t := range g.gateTks {
+		if tk.n == 0 && t.obj == obj && side(t.op) == side(op) {
+			tk = tick{n: t.n}
+			continue
+		}
+		cs := w.chans[t.obj]
+		cs.dropTicket(t.op, t.n)
+		w.wake(cs)
+	}
+	g.gateTks = g.gateTks[:0]
+	w.drain()
+	return tk
+}
+
+// takeTicket gives the party about to block in op on unbuffered channel
+// obj its ticket (mu held).
+func (w *recorder) takeTicket(obj int32, op trace.Op) tick {
+	n := tickets.Add(1)
+	w.chans[obj].addTicket(op, n)
+	w.arrive(n)
+	return tick{n: n}
 }
 
 func (h *holdback) init() {
 	h.keyq = map[int64][]*held{}
+	h.tkLow = tickets.Load() // earlier ones are other recordings'
 }
 
 // orderKey returns the object key whose arrival order ev must keep, if any.
@@ -152,6 +374,8 @@ func (w *recorder) emit(g *Goroutine, ev trace.Event) {
 
 func (w *recorder) submit(g *Goroutine, ev trace.Event) {
 	hb := &w.hb
+	tk := w.nextTick
+	w.nextTick = tick{}
 	if hb.n > 0 {
 		if hb.tick++; hb.tick%64 == 0 {
 			w.expire()
@@ -160,6 +384,10 @@ func (w *recorder) submit(g *Goroutine, ev trace.Event) {
 	var needS, needR int64
 	if ev.Op.IsChan() {
 		cs := w.chanOf(ev.Obj, ev.Arg)
+		if tk.active {
+			cs.addTicket(ev.Op, tk.n)
+			w.arrive(tk.n)
+		}
 		switch {
 		case ev.Op == trace.Send && ev.Flags&trace.FlagClosed == 0:
 			cs.arrS++
@@ -180,14 +408,14 @@ func (w *recorder) submit(g *Goroutine, ev trace.Event) {
 	}
 	barrier := hb.n > 0 && ev.Op.IsChan() && w.chanOf(ev.Obj, ev.Arg).foreign
 	if len(g.q) == 0 && !barrier {
-		if ok, _ := w.ready(g, &ev, nil, needS, needR); ok {
-			w.put(g, ev)
+		if ok, _ := w.ready(g, &ev, nil, needS, needR, tk); ok {
+			w.put(g, ev, tk)
 			w.drain()
 			return
 		}
 	}
 	hb.seq++
-	h := &held{ev: ev, g: g, seq: hb.seq, at: now(), needS: needS, needR: needR, barrier: barrier}
+	h := &held{ev: ev, g: g, seq: hb.seq, at: now(), needS: needS, needR: needR, tk: tk, barrier: barrier}
 	g.q = append(g.q, h)
 	if k, ok := orderKey(&ev); ok {
 		hb.keyq[k] = append(hb.keyq[k], h)
@@ -210,9 +438,10 @@ func (w *recorder) submit(g *Goroutine, ev trace.Event) {
 	}
 }
 
-// ready reports whether ev (held as h, or arriving if h is nil) may be
-// written now. If not and it waits for a channel, that channel is returned.
-func (w *recorder) ready(g *Goroutine, ev *trace.Event, h *held, needS, needR int64) (bool, int32) {
+// ready reports whether ev (held as h, or arriving with tk if h is nil)
+// may be written now. If not and it waits for a channel, that channel is
+// returned.
+func (w *recorder) ready(g *Goroutine, ev *trace.Event, h *held, needS, needR int64, tk tick) (bool, int32) {
 	if a := g.after; a != nil {
 		if !a.done {
 			return false, -1
@@ -245,6 +474,15 @@ func (w *recorder) ready(g *Goroutine, ev *trace.Event, h *held, needS, needR in
 	cs := w.chanOf(ev.Obj, ev.Arg)
 	if cs.foreign {
 		return true, -1
+	}
+	if h != nil {
+		tk = h.tk
+	}
+	if cs.ticketWait(ev, tk) {
+		return false, ev.Obj
+	}
+	if tk.n > w.hb.tkLow+1 && cs.cap == 0 && ev.Flags&trace.FlagClosed == 0 {
+		return false, tkWait // an earlier ticket is on its way
 	}
 	switch ev.Op {
 	case trace.Send:
@@ -288,12 +526,16 @@ func (w *recorder) heldBefore(h *held) bool {
 
 // put writes ev of goroutine g and updates the channel counts, scheduling
 // the goroutines that wait on them.
-func (w *recorder) put(g *Goroutine, ev trace.Event) {
+func (w *recorder) put(g *Goroutine, ev trace.Event, tk tick) {
 	w.write(ev)
 	if !ev.Op.IsChan() {
 		return
 	}
 	cs := w.chanOf(ev.Obj, ev.Arg)
+	if tk.n > 0 {
+		cs.dropTicket(ev.Op, tk.n)
+		defer w.wake(cs) // a later ticket may wait for this one
+	}
 	switch ev.Op {
 	case trace.Send:
 		if ev.Flags&trace.FlagClosed != 0 {
@@ -338,8 +580,12 @@ func (w *recorder) drain() {
 		g.inWork = false
 		for len(g.q) > 0 {
 			h := g.q[0]
-			ok, ch := w.ready(g, &h.ev, h, 0, 0)
+			ok, ch := w.ready(g, &h.ev, h, 0, 0, tick{})
 			if !ok {
+				if ch == tkWait && g.parked != ch {
+					hb.tkWaiters = append(hb.tkWaiters, g)
+					g.parked = ch
+				}
 				if ch >= 0 && g.parked != ch {
 					cs := w.chans[ch]
 					cs.waiters = append(cs.waiters, g)
@@ -385,7 +631,7 @@ func (w *recorder) release(h *held) {
 		w.schedule(k)
 	}
 	h.kids = nil
-	w.put(g, h.ev)
+	w.put(g, h.ev, h.tk)
 	w.schedule(g)
 	if len(hb.barred) > 0 {
 		// A barrier may have been waiting for h: look again.
@@ -437,7 +683,29 @@ func (w *recorder) expire() {
 // force writes h (the oldest held event) whether or not it is ready.
 func (w *recorder) force(h *held, markForeign bool) {
 	g := h.g
-	if ok, ch := w.ready(g, &h.ev, h, 0, 0); !ok {
+	if h.ev.Op.IsChan() {
+		cs := w.chanOf(h.ev.Obj, h.ev.Arg)
+		inFlight := tickets.Load() > w.hb.tkLow
+		if (len(cs.pend[0])+len(cs.pend[1]) > 0 || inFlight) && !cs.foreign {
+			if ok, _ := w.ready(g, &h.ev, h, 0, 0, tick{}); !ok {
+				// A ticket taken before its party blocked, after a later
+				// one's, or one never to arrive (its recording ended),
+				// may be what h waits for, directly or through a send or
+				// receive that waits for it: the channel's pending
+				// tickets and those on their way are given up first, not
+				// the channel's checks.
+				cs.pend = [2][]uint64{}
+				w.skipTickets(tickets.Load())
+				w.hb.forcedTickets++
+				w.wake(cs)
+				w.drain()
+				if h.done {
+					return
+				}
+			}
+		}
+	}
+	if ok, ch := w.ready(g, &h.ev, h, 0, 0, tick{}); !ok {
 		w.hb.forced++
 		if g.waitCh >= 0 {
 			ch = g.waitCh

@@ -54,19 +54,31 @@ const (
 // blockIn notes that the running goroutine is about to block in op on the
 // channel at ch, and returns it for unblock. Recording only: a replay
 // needs no note (its proof dumps the goroutines itself).
-func blockIn(ch unsafe.Pointer, site int32, op trace.Op, capacity int) *Goroutine {
+//
+// On an unbuffered channel it also gives the goroutine its ticket, its
+// place in the channel's queue of op's side (holdback.go, "Rendezvous
+// order"), to be passed to recordChan; else the zero tick.
+func blockIn(ch unsafe.Pointer, site int32, op trace.Op, capacity int) (*Goroutine, tick) {
 	if rp != nil {
-		return nil
+		return nil, tick{}
 	}
 	mu.Lock()
 	defer mu.Unlock()
 	w := rec
 	if w == nil {
-		return nil
+		return nil, tick{}
 	}
-	g := w.goroutine(curGoid())
+	id, stack := self(uintptr(ch))
+	g := w.goroutine(id)
 	g.blocked = blocking{site: site + 1, op: op, kind: bChan, class: classChan, ch: ch, cap: int64(capacity)}
-	return g
+	var tk tick
+	if capacity == 0 && ch != nil && !stack {
+		// The object is the one recordSync will name (a nil channel
+		// never completes: no ticket; a channel on the stack records
+		// nothing).
+		tk = w.takeTicket(w.syncObject(ch, classChan, w.site(site).desc, 0), op)
+	}
+	return g, tk
 }
 
 // noteBlock notes b as the operation the running goroutine is about to

@@ -49,6 +49,8 @@ type recorder struct {
 	objNames objNameTab       // by object index; desc -1: a unit (name kept in tab)
 
 	hb holdback
+	// nextTick: the tick of the channel event being emitted (recordChan).
+	nextTick tick
 
 	events  int64  // written
 	dropped int64  // rejected by the encoder
@@ -185,6 +187,9 @@ type Goroutine struct {
 	// blocked: the operation g is blocked in (or was last about to be), recording
 	// (observed.go).
 	blocked blocking
+	// gateTks: the tickets g's select or range loop took for the
+	// operations it is about to perform (holdback.go, gateTicket).
+	gateTks []gateTk
 }
 
 func newRecorder(out output) *recorder {

@@ -104,6 +104,9 @@ func recordTo(t testing.TB) func() *trace.Trace {
 		if w != nil && w.hb.forced != 0 {
 			t.Errorf("%d events forced out of the reorder buffer", w.hb.forced)
 		}
+		if w != nil && w.hb.forcedTickets != 0 && !t.Failed() {
+			t.Logf("%d events forced past an earlier ticket", w.hb.forcedTickets)
+		}
 		tr, err := trace.ReadFile(path, trace.ReadOptions{})
 		if err != nil {
 			t.Fatal(err)
