@@ -23,7 +23,8 @@ const MaxEvents = 1 << 20
 // MaxGoroutines is the number of goroutines a prediction's trace may have
 // (ReadPrefix): the PTG keeps a vector clock of every goroutine per
 // goroutine, 4 bytes times the square of their number, and a snapshot of a
-// goroutine's clock (4 bytes per goroutine) wherever it synchronized. A
+// goroutine's clock wherever it synchronized (a row of 4 bytes per 32
+// goroutines, plus the 128-byte chunks that changed; ptg/clocks.go). A
 // test that starts a goroutine per task (ants's TestNoPool, 100,000 of
 // them) took 31 GiB; at 4096, ants's TestPurgePool's snapshots took 440
 // MB. Its trace is cut where it would name one more.

@@ -11,6 +11,9 @@ type builder struct {
 	cur [][]uint32 // goroutine → current clock (own component included)
 	// dirty[g]: cur[g] changed by a join since the last snapshot was taken.
 	dirty []bool
+	// joined: the rows of the snapshots that the event being processed
+	// joined (its snapshot may share their chunks; snapClocks.appendRow).
+	joined [][]uint32
 	// pending[g]: events whose clocks g must join at its next event
 	// (unbuffered receive → the event after the send).
 	pending [][]int32
@@ -20,22 +23,19 @@ type builder struct {
 	// a slice, not a map: every lock and unlock looks its lock up.
 	holderIdx []int32
 	hold      []holder
-	// arena holds the clock snapshots, ng values each: one allocation per
-	// chunk instead of one per snapshot.
-	arena    []uint32
-	unitDep  []int32
-	region   []int32 // goroutine → open region id or -1
-	inComp   []bool
-	csAcc    []bool // goroutine → its outermost critical section so far contains an access
-	chans    map[int32]*chanState
-	wgs      map[int32][]int32 // wg → done events so far
-	wgAdders map[wgKey]bool    // (wg, goroutine) pairs where the goroutine added
-	onces    map[int32]int32   // once → its first event
-	conds    map[int32]int32   // cond → latest signal/broadcast
-	atomics  map[int32]int32   // object → latest atomic store/rmw
-	forkedBy []int32           // goroutine → its fork event, -1
-	lastEv   []int32           // goroutine → its latest event so far
-	cta      []bool            // event → a load at an acting read site (ActingLoads); nil: the trace has no atomic loads
+	unitDep   []int32
+	region    []int32 // goroutine → open region id or -1
+	inComp    []bool
+	csAcc     []bool // goroutine → its outermost critical section so far contains an access
+	chans     map[int32]*chanState
+	wgs       map[int32][]int32 // wg → done events so far
+	wgAdders  map[wgKey]bool    // (wg, goroutine) pairs where the goroutine added
+	onces     map[int32]int32   // once → its first event
+	conds     map[int32]int32   // cond → latest signal/broadcast
+	atomics   map[int32]int32   // object → latest atomic store/rmw
+	forkedBy  []int32           // goroutine → its fork event, -1
+	lastEv    []int32           // goroutine → its latest event so far
+	cta       []bool            // event → a load at an acting read site (ActingLoads); nil: the trace has no atomic loads
 }
 
 // fastAccess enables step's path for plain accesses (a variable for the
@@ -78,12 +78,13 @@ func newBuilder(gr *Graph) *builder {
 		forkedBy: make([]int32, ng),
 		lastEv:   make([]int32, ng),
 	}
-	gr.snaps = make([][]snapshot, ng)
+	gr.clk.init(ng)
+	gr.snapRows = make([][]uint32, ng)
 	gr.snapLoc = make([][]int32, ng)
 	gr.splits = make([][]int32, ng)
 	gr.takes = make([][]int32, ng)
 	for g := 0; g < ng; g++ {
-		b.cur[g] = make([]uint32, ng)
+		b.cur[g] = make([]uint32, gr.clk.width())
 		b.cur[g][g] = 1
 		b.lockTop[g] = -1
 		b.region[g] = -1
@@ -130,12 +131,22 @@ func (b *builder) join(g int32, src int32) {
 		c[sg] = e
 		changed = true
 	}
-	if ss := gr.snaps[sg]; len(ss) > 0 {
-		// The latest snapshot of sg at or before src (src is already processed).
-		if k := snapAt(gr.snapLoc[sg], gr.Local[src]); k >= 0 {
-			for h, v := range ss[k].vc {
-				if int32(h) != g && int32(h) != sg && v > c[h] {
-					c[h] = v
+	// The latest snapshot of sg at or before src (src is already
+	// processed); its all-zero chunks raise nothing.
+	if k := snapAt(gr.snapLoc[sg], gr.Local[src]); k >= 0 {
+		sc := &gr.clk
+		row := gr.snapRows[sg][k*sc.nch : (k+1)*sc.nch : (k+1)*sc.nch]
+		if len(b.joined) < 4 {
+			b.joined = append(b.joined, row)
+		}
+		for ci, ch := range row {
+			if ch == 0 {
+				continue
+			}
+			base := ci << sc.shift
+			for j, v := range sc.chunk(ch) {
+				if h := int32(base + j); v > c[base+j] && h != g && h != sg {
+					c[base+j] = v
 					changed = true
 				}
 			}
@@ -186,6 +197,7 @@ func (b *builder) step(i int32) {
 	}
 
 	// Incoming edges.
+	b.joined = b.joined[:0]
 	if l == 0 {
 		if f := b.forkedBy[g]; f >= 0 {
 			b.edge(f, i)
@@ -266,13 +278,7 @@ func (b *builder) step(i int32) {
 
 	// Clock of this event.
 	if b.dirty[g] {
-		if len(b.arena) < b.ng {
-			b.arena = make([]uint32, 1024*b.ng)
-		}
-		vc := b.arena[:b.ng:b.ng]
-		b.arena = b.arena[b.ng:]
-		copy(vc, b.cur[g])
-		gr.snaps[g] = append(gr.snaps[g], snapshot{vc: vc})
+		gr.snapRows[g] = gr.clk.appendRow(gr.snapRows[g], b.cur[g], g, b.joined)
 		gr.snapLoc[g] = append(gr.snapLoc[g], gr.Local[i])
 		b.dirty[g] = false
 	}

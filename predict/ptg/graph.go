@@ -71,12 +71,14 @@ type Graph struct {
 	byG   csr // goroutine → its events in program order
 	byObj csr // object → access events (and channel sends and closes) on it in trace order; built by Accesses
 	objs  sync.Once
-	snaps [][]snapshot
-	// snapLoc[g][k] is the first local position snaps[g][k] applies to:
-	// the binary search of POR reads only these, 4 bytes each, not
-	// 32-byte snapshots, so that a goroutine's positions share few cache
-	// lines (the matcher asks POR for every pair it compares, mostly of
-	// events far apart).
+	// snapRows[g] holds goroutine g's clock snapshots, a row of
+	// clk.nch chunk numbers each (clocks.go).
+	snapRows [][]uint32
+	clk      snapClocks
+	// snapLoc[g][k] is the first local position g's snapshot k applies
+	// to: the binary search of POR reads only these, 4 bytes each, so
+	// that a goroutine's positions share few cache lines (the matcher
+	// asks POR for every pair it compares, mostly of events far apart).
 	snapLoc [][]int32
 	nodes   []lockNode
 	sets    lockSets
@@ -112,11 +114,6 @@ func (gr *Graph) ActingRead(i int32) bool {
 type RegionInfo struct {
 	G           int32
 	First, Last int32 // event indices of its first and last event
-}
-
-// snapshot k of goroutine g applies from local position snapLoc[g][k] on.
-type snapshot struct {
-	vc []uint32 // clock of every goroutine as known at and after its position
 }
 
 type lockNode struct {
@@ -278,19 +275,20 @@ func (gr *Graph) VC(e int32, h int32) uint32 {
 	if k < 0 {
 		return 0
 	}
-	return gr.snaps[g][k].vc[h]
+	return gr.clk.at(gr.snapRows[g][k*gr.clk.nch:], h)
 }
 
-// Clock returns the clock snapshot that applies at event e, or nil if
-// none does: for h other than e's goroutine, VC(e, h) is Clock(e)[h], or 0
-// when it is nil. A caller comparing one event with many finds it once.
-func (gr *Graph) Clock(e int32) []uint32 {
+// Clock returns the clock snapshot that applies at event e (the zero
+// Clock if none does): for h other than e's goroutine, VC(e, h) is
+// Clock(e).At(h). A caller comparing one event with many finds it once.
+func (gr *Graph) Clock(e int32) Clock {
 	g := gr.Tr.Events[e].G
 	k := snapAt(gr.snapLoc[g], gr.Local[e])
 	if k < 0 {
-		return nil
+		return Clock{}
 	}
-	return gr.snaps[g][k].vc
+	n := gr.clk.nch
+	return Clock{&gr.clk, gr.snapRows[g][k*n : (k+1)*n : (k+1)*n]}
 }
 
 // snapAt returns the index of the last snapshot of ss that applies at

@@ -491,11 +491,7 @@ func (m *matcher) instances(key string, elem [][2]int) {
 							}
 						} else {
 							// VC(y, xg): 0 without a snapshot.
-							vc := uint32(0)
-							if y.clock != nil {
-								vc = y.clock[xg]
-							}
-							if vc >= gr.Epoch[x] {
+							if y.clock.At(xg) >= gr.Epoch[x] {
 								return -1
 							}
 						}
@@ -656,7 +652,7 @@ func (m *matcher) instances(key string, elem [][2]int) {
 type chosenEv struct {
 	g, local, region int32
 	epoch            uint32
-	clock            []uint32 // gr.Clock of the event
+	clock            ptg.Clock // gr.Clock of the event
 }
 
 // fastOkWith enables okWith's comparisons with the chosen side taken in
