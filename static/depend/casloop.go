@@ -233,26 +233,10 @@ func reachesOnly(start, target *ssa.BasicBlock) bool {
 // loadLocation names the variable v loads (a plain load or an atomic
 // Load, its address through conversions), or nil.
 func loadLocation(v ssa.Value) any {
-	var addr ssa.Value
-	switch v := v.(type) {
-	case *ssa.UnOp:
-		if v.Op != token.MUL {
-			return nil
-		}
-		addr = v.X
-	case *ssa.Call:
-		fn := v.Call.StaticCallee()
-		if fn == nil || len(v.Call.Args) == 0 {
-			return nil
-		}
-		if n := atomicName(fn); len(n) < 4 || n[:4] != "Load" {
-			return nil
-		}
-		addr = v.Call.Args[0]
-	default:
-		return nil
+	if addr := loadedAddr(v); addr != nil {
+		return addrLocation(unconvert(addr))
 	}
-	return addrLocation(unconvert(addr))
+	return nil
 }
 
 // casLocation names the variable the CAS call swaps.

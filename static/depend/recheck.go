@@ -146,22 +146,26 @@ func reachesUncut(from ssa.Instruction, acts []ssa.Instruction, cuts map[ssa.Ins
 // walked, through other pointers), a package variable, or a local
 // variable's address; an atomic load's argument likewise. Else nil.
 func locationOf(v ssa.Value) any {
-	var addr ssa.Value
+	if addr := loadedAddr(v); addr != nil {
+		return addrLocation(addr)
+	}
+	return nil
+}
+
+// loadedAddr is the address v loads from: a plain load's operand or an
+// atomic Load's argument; else nil.
+func loadedAddr(v ssa.Value) ssa.Value {
 	switch v := v.(type) {
 	case *ssa.UnOp:
-		if v.Op != token.MUL {
-			return nil
+		if v.Op == token.MUL {
+			return v.X
 		}
-		addr = v.X
 	case *ssa.Call:
-		if !strings.HasPrefix(atomicName(v.Common().StaticCallee()), "Load") || len(v.Common().Args) == 0 {
-			return nil
+		if strings.HasPrefix(atomicName(v.Common().StaticCallee()), "Load") && len(v.Common().Args) > 0 {
+			return v.Common().Args[0]
 		}
-		addr = v.Common().Args[0]
-	default:
-		return nil
 	}
-	return addrLocation(addr)
+	return nil
 }
 
 // addrLocation names the variable at addr for locationOf and
