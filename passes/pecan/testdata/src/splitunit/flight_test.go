@@ -17,7 +17,9 @@ func TestDo(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		time.Sleep(20 * time.Millisecond)
-		g.Do("b", func() {})
+		// The same key: map elements are told apart by key (an
+		// interleaving on another key's element is none).
+		g.Do("a", func() {})
 	}()
 	wg.Wait()
 	if d, p := g.Done(), g.Pending(); d != 2 || p != 0 {
