@@ -304,9 +304,108 @@ func LostSignals(gr *ptg.Graph) []LostSignal {
 // each with its schedule, as deadlocks does.
 func lostSignals(gr *ptg.Graph, gen *schedule.Generator, p *pattern.Pattern, stop func() bool, st *Stats, keep func(Anomaly) bool) {
 	t := newTries(gr, stop, st, keep, maxDeadlockTries)
-	for _, l := range LostSignals(gr) {
+	// A key (signal site, Wait site) is tried at most maxDeadlockTries
+	// times, so the order matters. Those whose waiter can miss the
+	// signaller's state come first, the ones its guard sees
+	// (SeenBeforeWait) last, since their replays find the waiter not
+	// waiting, or woken by a later signal; then those with the fewest
+	// signals of the Cond after theirs in the run: a later signal is
+	// likely to wake the Wait that lost an earlier one (a producer's
+	// among several), none can wake the last.
+	ls := LostSignals(gr)
+	type rank struct {
+		seen  bool
+		later int
+	}
+	ranks := make(map[LostSignal]rank, len(ls))
+	evs := gr.Tr.Events
+	for _, l := range ls {
+		r := rank{seen: SeenBeforeWait(gr, l)}
+		for _, e := range evs[l.Sig+1:] {
+			if e.Obj == evs[l.Sig].Obj && (e.Op == trace.CondSignal || e.Op == trace.CondBroadcast) {
+				r.later++
+			}
+		}
+		ranks[l] = r
+	}
+	slices.SortStableFunc(ls, func(a, b LostSignal) int {
+		ra, rb := ranks[a], ranks[b]
+		if ra.seen != rb.seen {
+			if rb.seen {
+				return -1
+			}
+			return 1
+		}
+		return ra.later - rb.later
+	})
+	for _, l := range ls {
 		if !t.try(p, l.Events(), func() (schedule.Schedule, error) { return gen.LostSignal(l.Sig, l.Entry) }) {
 			return
 		}
 	}
+}
+
+// SeenBeforeWait reports whether the waiter of l reads, in its hold of the
+// Cond's lock that the Wait's entry releases, state the signaller wrote
+// before the signal, all of it under that lock: some variable (a map's by
+// key) the signaller wrote before the signal is read there, and the last
+// write before the signal of each such variable is in a hold of the lock.
+// Then in any schedule that runs the signal before the entry the
+// signaller's hold ends before the waiter's begins (the two cannot
+// overlap, and the waiter's ends after the signal), so the waiter's guard
+// re-check sees what the signal announces: the signal is no lost one if
+// that guard decides the Wait (it may still wait for another producer,
+// whose own signal then counts). A write outside the lock (an atomic
+// count) can come after the waiter's read, and the signal can be lost.
+func SeenBeforeWait(gr *ptg.Graph, l LostSignal) bool {
+	evs := gr.Tr.Events
+	lock := evs[l.Entry].Obj
+	type key struct {
+		obj int32
+		arg int64
+	}
+	varOf := func(e trace.Event) key {
+		if e.Op.HasKey() {
+			return key{e.Obj, e.Arg}
+		}
+		return key{e.Obj, 0}
+	}
+	// The waiter's reads in its hold: back from the entry to the
+	// acquisition of the lock (a Wait's return re-acquires it, recorded).
+	read := map[key]bool{}
+	wg := gr.G(evs[l.Entry].G)
+	for k := gr.Local[l.Entry] - 1; k >= 0; k-- {
+		e := evs[wg[k]]
+		if e.Obj == lock && e.Op.IsAcquire() {
+			break
+		}
+		if e.Op.IsAccess() && e.Op.Reads() {
+			read[varOf(e)] = true
+		}
+	}
+	// The signaller's last write of each such variable before the signal,
+	// and whether it held the lock then.
+	locked := map[key]bool{}
+	held := 0
+	sg := gr.G(evs[l.Sig].G)
+	for _, x := range sg[:gr.Local[l.Sig]] {
+		e := evs[x]
+		switch {
+		case e.Obj == lock && e.Op.IsAcquire():
+			held++
+		case e.Obj == lock && e.Op.IsRelease():
+			held = max(held-1, 0)
+		case e.Op.IsAccess() && e.Op.Writes() && read[varOf(e)]:
+			locked[varOf(e)] = held > 0
+		}
+	}
+	if len(locked) == 0 {
+		return false
+	}
+	for _, ok := range locked {
+		if !ok {
+			return false
+		}
+	}
+	return true
 }

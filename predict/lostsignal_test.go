@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/internal/gen"
 	"github.com/pecanvet/pecanvet/internal/oracle"
 	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict/ptg"
 )
 
 func condPattern(t *testing.T) *pattern.Pattern {
@@ -272,5 +274,90 @@ func TestLostSignalsAgainstOracle(t *testing.T) {
 	t.Logf("%d traces, %d lost signals", traces, real)
 	if traces < n/4 || real < traces/10 {
 		t.Errorf("%d traces, %d lost signals: the generator does not exercise the finder", traces, real)
+	}
+}
+
+// condCount: a consumer (g3) waits on C under M while q is empty and
+// producers are left; each producer (g1, g2) appends to q and counts
+// itself done in n, then signals. countLocked says whether the count is
+// written under M (condcountfixed) or as an atomic after it (condcount).
+func condCount(countLocked bool) string {
+	count := "\tg%[1]d write n @t.go:22\n\tg%[1]d unlock M @t.go:23\n"
+	if !countLocked {
+		count = "\tg%[1]d unlock M @t.go:23\n\tg%[1]d atomic-rmw n @t.go:22\n"
+	}
+	prod := func(g int) string {
+		return fmt.Sprintf("\tg%[1]d begin\n\tg%[1]d lock M @t.go:20\n\tg%[1]d read q @t.go:21\n\tg%[1]d write q @t.go:21\n", g) +
+			fmt.Sprintf(count, g) + fmt.Sprintf("\tg%[1]d cond-signal C @t.go:24\n", g)
+	}
+	wait := "\tg3 read q @t.go:32\n\tg3 read n @t.go:32\n\tg3 unlock M @t.go:33\n"
+	if !countLocked {
+		wait = "\tg3 read q @t.go:32\n\tg3 atomic-load n @t.go:32\n\tg3 unlock M @t.go:33\n"
+	}
+	woken := "\tg3 cond-wait C @t.go:33\n\tg3 lock M @t.go:33\n"
+	return "\tmain fork g1 @t.go:1\n\tmain fork g2 @t.go:2\n\tmain fork g3 @t.go:3\n\tg3 begin\n\tg3 lock M @t.go:30\n" +
+		wait + prod(1) + woken + "\tg3 read q @t.go:40\n\tg3 write q @t.go:41\n" + wait + prod(2) + woken +
+		"\tg3 read q @t.go:32\n\tg3 unlock M @t.go:42\n"
+}
+
+// TestSeenBeforeWait: a waiter whose guard re-reads, under the Cond's
+// lock, every variable the signaller wrote before signalling, all of it
+// under that lock, sees the signal's state (condcountfixed's shape); a
+// count written outside the lock can be missed (condcount's), and so can
+// a signal whose signaller wrote nothing the waiter reads (lostsignal).
+func TestSeenBeforeWait(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		text string
+		want []bool
+	}{
+		{"count under the lock", condCount(true), []bool{true, true}},
+		{"atomic count after the unlock", condCount(false), []bool{false, false}},
+		{"cockroach#69408", lostSignal69408, []bool{false}},
+	} {
+		tr, err := gen.Parse(c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gr := ptg.Build(tr)
+		ls := LostSignals(gr)
+		var got []bool
+		for _, l := range ls {
+			got = append(got, SeenBeforeWait(gr, l))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: SeenBeforeWait of %v = %v, want %v", c.name, ls, got, c.want)
+		}
+	}
+}
+
+// TestLostSignalOrder: with a key tried at most maxDeadlockTries times,
+// the Wait with no signal of its Cond after the one that woke it comes
+// first: the last producer's, whose loss nothing repairs.
+func TestLostSignalOrder(t *testing.T) {
+	text := condCount(false)
+	// A third producer and a third Wait, all at the same sites.
+	text = strings.Replace(text, "\tg3 read q @t.go:32\n\tg3 unlock M @t.go:42\n",
+		"\tg3 read q @t.go:40\n\tg3 write q @t.go:41\n\tg3 read q @t.go:32\n\tg3 atomic-load n @t.go:32\n\tg3 unlock M @t.go:33\n"+
+			"\tg4 begin\n\tg4 lock M @t.go:20\n\tg4 read q @t.go:21\n\tg4 write q @t.go:21\n\tg4 unlock M @t.go:23\n\tg4 atomic-rmw n @t.go:22\n\tg4 cond-signal C @t.go:24\n"+
+			"\tg3 cond-wait C @t.go:33\n\tg3 lock M @t.go:33\n\tg3 read q @t.go:32\n\tg3 unlock M @t.go:42\n", 1)
+	text = strings.Replace(text, "\tmain fork g3 @t.go:3\n", "\tmain fork g3 @t.go:3\n\tmain fork g4 @t.go:4\n", 1)
+	tr, err := gen.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(tr, []*pattern.Pattern{condPattern(t)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Anomalies) == 0 {
+		t.Fatal("no lost signal predicted")
+	}
+	last := len(tr.Events) - 1
+	for tr.Events[last].Op != trace.CondSignal {
+		last--
+	}
+	if a := res.Anomalies[0]; a.Events[0] != int32(last) {
+		t.Errorf("first lost signal tried is event %d's, want the last signal's, event %d", a.Events[0]+1, last+1)
 	}
 }

@@ -210,9 +210,15 @@ type replayer struct {
 	// lostSignal: the schedule is a lost signal's (deadlock/lost-signal):
 	// it ends with the Wait's entry, after the signal; its proof is the
 	// waiter blocked in that Wait once nothing moves (deadlockVerdict).
+	// Once its last step has run, every goroutine runs free (lostFree,
+	// marked freed at its gate), the verdict still pending: a goroutine
+	// held at a gate may be the one whose later Signal, after a state
+	// change the waiter's guard re-checks, ends the Wait, so the Wait is
+	// lost only if it stays blocked when nothing else can move.
 	deadlock   bool
 	rwWriter   bool
 	lostSignal bool
+	lostFree   bool
 	asking     map[string]int
 	// relock: the schedule is a double lock's (deadlock/double-lock): it
 	// ends with the read that the write before it changed. Its reader
@@ -871,10 +877,10 @@ func (r *replayer) othersDone(g string) bool {
 }
 
 // markUnscheduled marks g freed (mu held) if the goroutines the schedule
-// names no step of run free by now (freeFrom) and g is one; it reports
-// whether g is freed.
+// names no step of run free by now (freeFrom) and g is one, or if a lost
+// signal's schedule has run (lostFree); it reports whether g is freed.
 func (r *replayer) markUnscheduled(g *Goroutine) bool {
-	if r.freeFrom >= 0 && r.cursor >= r.freeFrom && !r.free && !r.freed[g.name] && len(r.proj[g.name]) == 0 {
+	if (r.lostFree || r.freeFrom >= 0 && r.cursor >= r.freeFrom && len(r.proj[g.name]) == 0) && !r.free && !r.freed[g.name] {
 		r.freed[g.name] = true
 	}
 	return r.freed[g.name]
@@ -1011,6 +1017,10 @@ func (r *replayer) advance() {
 		r.idle.Broadcast() // the unscheduled goroutines go free
 	}
 	if r.cursor >= len(r.s.Steps) {
+		if r.lostSignal {
+			r.lostFree = true
+			r.idle.Broadcast() // those waiting for the schedule's end go free
+		}
 		if r.deadlock {
 			return // proved by the deadlock that follows (deadlockVerdict)
 		}
@@ -1431,6 +1441,13 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 		v.Hang = why + ": " + strings.Join(blocked, "; ")
 		r.write(v)
 		return v.Hang
+	}
+	if r.finishing && r.lostFree {
+		// The test ended after a lost signal's schedule ran (a timer let
+		// it give up on the waiter): the waiter still blocked in its Wait
+		// is the lost signal's proof, a goroutine left waiting for good.
+		r.decide(r.deadlockVerdict(gs, names, blocked, why+" after the test ended"))
+		return ""
 	}
 	if r.finishing {
 		r.decide(r.endVerdict())

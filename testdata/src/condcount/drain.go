@@ -1,0 +1,52 @@
+package condcount
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Drain runs n producers, each queueing the items produce gives it and
+// then counting itself finished, and a consumer that takes items off the
+// queue until it is empty and no producer is left. It returns the items
+// taken, or nil if the consumer did not finish within d.
+func Drain(n int, produce func(int) []string, d time.Duration) []string {
+	var mu sync.Mutex
+	c := sync.NewCond(&mu)
+	var q []string
+	var left atomic.Int32
+	left.Store(int32(n))
+	for i := 0; i < n; i++ {
+		go func() {
+			items := produce(i)
+			mu.Lock()
+			q = append(q, items...)
+			mu.Unlock()
+			left.Add(-1)
+			c.Signal()
+		}()
+	}
+	out := make(chan []string, 1)
+	go func() {
+		var got []string
+		mu.Lock()
+		for {
+			for len(q) == 0 && left.Load() > 0 {
+				c.Wait() // want "lost signal: g[0-9.]+ can signal Drain\\.c#1 \\(drain\\.go:26\\) before g[0-9.]+ waits on it \\(drain\\.go:35\\), and the Wait then blocks forever; reproduced, the replay deadlocks"
+			}
+			if len(q) == 0 {
+				break
+			}
+			got = append(got, q...)
+			q = q[:0]
+		}
+		mu.Unlock()
+		out <- got
+	}()
+	select {
+	case got := <-out:
+		return got
+	case <-time.After(d):
+		return nil
+	}
+}

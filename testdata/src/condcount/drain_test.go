@@ -1,0 +1,19 @@
+package condcount
+
+import (
+	"testing"
+	"time"
+)
+
+func TestDrain(t *testing.T) {
+	produce := func(i int) []string {
+		time.Sleep(time.Duration(1+2*i) * time.Millisecond) // the consumer waits first
+		if i == 2 {
+			return nil // the last producer has nothing to give
+		}
+		return []string{"item"}
+	}
+	if got := Drain(3, produce, 2*time.Second); len(got) != 2 {
+		t.Errorf("Drain = %v, want 2 items", got)
+	}
+}
