@@ -425,6 +425,7 @@ func TestJudge(t *testing.T) {
 		{"a map made under the lock again after the nil check's unlock", lazy("make(map[string]*flightCall) // late", "LoadLate"), true},
 		{"a map made without the lock", lazy("make(map[string]*flightCall) // bare", "LoadBare"), true},
 		{"a map made under a read lock", lazy("make(map[string]*flightCall) // shared", "LoadShared"), true},
+		{"a map made under a mutex passed in", lazy("make(map[string]*flightCall) // under", "LoadUnder"), true},
 		{"a lazily made map told from nil by the reader", []Event{
 			w(1, at("l.m = make(map[string]*flightCall) // lazy", "m ="), loader("Load", 1)),
 			r(2, at("ready := l.m != nil // ready", "m !="), loader("Count", 9)),

@@ -134,8 +134,11 @@ func oneVar(p, q ssa.Value) bool {
 
 // lockedAt reports whether a sync.Mutex or sync.RWMutex Lock call (not
 // RLock: two readers could both find nil) comes before load on every
-// path, and no Unlock may run from it to st.
-func lockedAt(load, st ssa.Instruction) bool {
+// path, and no Unlock may run from it to st; the mutex is a global, or a
+// field of the object whose field st writes (g.mu for g.m): a lock of
+// another object, or one passed in, need not be the one every writer of
+// the variable takes.
+func lockedAt(load ssa.Instruction, st *ssa.Store) bool {
 	for _, blk := range load.Parent().Blocks {
 		if !blk.Dominates(load.Block()) {
 			continue
@@ -148,8 +151,13 @@ func lockedAt(load, st ssa.Instruction) bool {
 			if !ok {
 				continue
 			}
-			fn := call.Common().StaticCallee()
-			if (isSyncMethod(fn, "Mutex", "Lock") || isSyncMethod(fn, "RWMutex", "Lock")) && !unlocksOn(call, st, true) {
+			com := call.Common()
+			fn := com.StaticCallee()
+			if !isSyncMethod(fn, "Mutex", "Lock") && !isSyncMethod(fn, "RWMutex", "Lock") || len(com.Args) == 0 {
+				continue
+			}
+			mu := root(com.Args[0])
+			if _, global := mu.(*ssa.Global); (global || mu == root(st.Addr)) && !unlocksOn(call, st, true) {
 				return true
 			}
 		}
@@ -203,4 +211,16 @@ func sameVar(p, q ssa.Value) bool {
 	}
 	f := field(p)
 	return f != nil && f == field(q)
+}
+
+// root is the value an address's fields are taken from: g for &g.mu and
+// &g.m, the global for a global's field.
+func root(v ssa.Value) ssa.Value {
+	for {
+		fa, ok := v.(*ssa.FieldAddr)
+		if !ok {
+			return v
+		}
+		v = fa.X
+	}
 }

@@ -1058,6 +1058,17 @@ func (l *Loader) LoadShared(key string, rw *sync.RWMutex) int {
 	return l.store(key)
 }
 
+// LoadUnder makes the map under a mutex it is given, which other callers
+// need not pass.
+func (l *Loader) LoadUnder(key string, mu *sync.Mutex) int {
+	mu.Lock()
+	if l.m == nil {
+		l.m = make(map[string]*flightCall) // under
+	}
+	mu.Unlock()
+	return l.store(key)
+}
+
 // Count tells a made map from nil: it counts the cache only once the
 // loader has been used.
 func (l *Loader) Count() int {
