@@ -125,6 +125,14 @@ func sameMap(u, v ssa.Value) bool {
 // may run on a path from l to u (both in one function): then the insert
 // is not in the lookup's critical section.
 func unlocksBetween(l ssa.Instruction, u ssa.Instruction) bool {
+	return unlocksOn(l, u, false)
+}
+
+// unlocksOn is unlocksBetween; byName takes an interface method call for
+// an unlock only when the method is named Unlock or RUnlock (a Cache's
+// get called under the lock, as gcache's Group.Do does), and a deferred
+// call for none (it runs at the return).
+func unlocksOn(l ssa.Instruction, u ssa.Instruction, byName bool) bool {
 	from, to := l.Block(), u.Block()
 	fwd := reach(from, func(b *ssa.BasicBlock) []*ssa.BasicBlock { return b.Succs })
 	back := reach(to, func(b *ssa.BasicBlock) []*ssa.BasicBlock { return b.Preds })
@@ -148,6 +156,15 @@ func unlocksBetween(l ssa.Instruction, u ssa.Instruction) bool {
 				continue
 			}
 			if call, ok := in.(ssa.CallInstruction); ok {
+				if _, ok := call.(*ssa.Defer); ok && byName {
+					continue
+				}
+				if com := call.Common(); byName && com.IsInvoke() {
+					if n := com.Method.Name(); n == "Unlock" || n == "RUnlock" {
+						return true
+					}
+					continue
+				}
 				// A dynamic call may unlock too.
 				fn := call.Common().StaticCallee()
 				if fn == nil && !isBuiltin(call) || fn != nil && (fn.Name() == "Unlock" || fn.Name() == "RUnlock") {

@@ -103,6 +103,23 @@ func TestJudge(t *testing.T) {
 	helper := []Frame{frame(9, "r *Root", "complete"), casIn(10)}
 	swap, swapOnce := frame(1, "r *Root", "Swap"), frame(1, "r *Root", "SwapOnce")
 
+	// The receiver's type name begins with Load: find the method's name
+	// by its parenthesis.
+	loader := func(name string, id int32) Frame {
+		return Frame{ID: id, Site: at("func (l *Loader) "+name+"(", name+"(")}
+	}
+	// lazy is gcache's Group.m: the unit (in method, at the line storing
+	// made) makes the map; another caller looks its key up
+	// in it, misses, and checks the cache's size in its store; then the
+	// unit stores into the cache.
+	lazy := func(made, method string) []Event {
+		return []Event{
+			w(1, at("l.m = "+made, "m ="), loader(method, 1)),
+			r(2, at("if c, ok := l.m[key]; ok { // pending", "m["), loader("Load", 9)),
+			onVar(1, r(2, at("if len(l.items) >= l.size { // full", "("), loader("Load", 9), loader("store", 10))),
+			onVar(1, w(1, at("l.items[key] = 1 // stored", "["), loader(method, 1), loader("store", 2))),
+		}
+	}
 	for _, tc := range []struct {
 		name string
 		evs  []Event
@@ -402,6 +419,18 @@ func TestJudge(t *testing.T) {
 		{"a CAS read back once, no retry: its failure returns the load", []Event{
 			reread(rmw(1, rootCas, installOnce, casIn(2)), 2), rmw(2, rootCas, helper...),
 			rmw(1, rootCas, installOnce, completeOnce, casIn(4)),
+		}, true},
+		{"a lazily made map, then another caller's lookup in it and its store's size check, then the unit's store", lazy("make(map[string]*flightCall) // lazy", "Load"), false},
+		{"a map made with an entry in it", lazy("map[string]*flightCall{\"\": new(flightCall)} // seeded", "LoadSeeded"), true},
+		{"a map made under the lock again after the nil check's unlock", lazy("make(map[string]*flightCall) // late", "LoadLate"), true},
+		{"a map made without the lock", lazy("make(map[string]*flightCall) // bare", "LoadBare"), true},
+		{"a map made under a read lock", lazy("make(map[string]*flightCall) // shared", "LoadShared"), true},
+		{"a map made under a mutex passed in", lazy("make(map[string]*flightCall) // under", "LoadUnder"), true},
+		{"a lazily made map told from nil by the reader", []Event{
+			w(1, at("l.m = make(map[string]*flightCall) // lazy", "m ="), loader("Load", 1)),
+			r(2, at("ready := l.m != nil // ready", "m !="), loader("Count", 9)),
+			onVar(1, r(2, at("return len(l.items) // count", "("), loader("Count", 9), loader("count", 10))),
+			onVar(1, w(1, at("l.items[key] = 1 // stored", "["), loader("Load", 1), loader("store", 2))),
 		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

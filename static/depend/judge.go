@@ -140,7 +140,10 @@ var (
 //     value it can never equal, the writer's values before and after
 //     differing (comparedApart: an odd resize bit against an even index),
 //     or the second write gives back what the first added (undone: a
-//     reservation of a slot).
+//     reservation of a slot); nor when the read of the first write's
+//     variable cannot tell it happened: a lazy initialization under a
+//     nil check and a lock, read only as a map (initUnseen: gcache's
+//     Group.m).
 //
 // A value is used when it reaches a branch, a store to shared memory
 // (other than back into the variable it was read from: an increment is
@@ -212,7 +215,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r2) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r2) || x.initUnseen(a, r1, r2) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {

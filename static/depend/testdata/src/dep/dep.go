@@ -974,3 +974,115 @@ func (r *Runner) ResetFrom() {
 		r.runs++
 	}
 }
+
+// Loader is gcache's Group over its cache: Load makes its map of pending
+// loads on first use, under its lock, and a miss stores the loaded value
+// into the cache, whose size it checks first.
+type Loader struct {
+	mu    sync.Mutex
+	m     map[string]*flightCall
+	cmu   sync.Mutex
+	items map[string]int
+	size  int
+}
+
+func (l *Loader) Load(key string) int {
+	l.mu.Lock()
+	if l.m == nil {
+		l.m = make(map[string]*flightCall) // lazy
+	}
+	if c, ok := l.m[key]; ok { // pending
+		l.mu.Unlock()
+		c.wg.Wait()
+		return c.val
+	}
+	c := new(flightCall)
+	c.wg.Add(1)
+	l.m[key] = c
+	l.mu.Unlock()
+	c.val = l.store(key)
+	c.wg.Done()
+	return c.val
+}
+
+func (l *Loader) store(key string) int {
+	l.cmu.Lock()
+	defer l.cmu.Unlock()
+	if len(l.items) >= l.size { // full
+		return 0
+	}
+	l.items[key] = 1 // stored
+	return 1
+}
+
+// LoadSeeded makes the map with an entry in it: a reader that finds the
+// map sees the entry, which it would miss in nil.
+func (l *Loader) LoadSeeded(key string) int {
+	l.mu.Lock()
+	if l.m == nil {
+		l.m = map[string]*flightCall{"": new(flightCall)} // seeded
+	}
+	l.mu.Unlock()
+	return l.store(key)
+}
+
+// LoadLate checks for nil under the lock, unlocks, and makes the map
+// under the lock again: another goroutine may have made one between.
+func (l *Loader) LoadLate(key string) int {
+	l.mu.Lock()
+	empty := l.m == nil
+	l.mu.Unlock()
+	if empty {
+		l.mu.Lock()
+		l.m = make(map[string]*flightCall) // late
+		l.mu.Unlock()
+	}
+	return l.store(key)
+}
+
+// LoadBare makes the map without the lock.
+func (l *Loader) LoadBare(key string) int {
+	if l.m == nil {
+		l.m = make(map[string]*flightCall) // bare
+	}
+	return l.store(key)
+}
+
+// LoadShared makes the map under a read lock, which other readers share.
+func (l *Loader) LoadShared(key string, rw *sync.RWMutex) int {
+	rw.RLock()
+	if l.m == nil {
+		l.m = make(map[string]*flightCall) // shared
+	}
+	rw.RUnlock()
+	return l.store(key)
+}
+
+// LoadUnder makes the map under a mutex it is given, which other callers
+// need not pass.
+func (l *Loader) LoadUnder(key string, mu *sync.Mutex) int {
+	mu.Lock()
+	if l.m == nil {
+		l.m = make(map[string]*flightCall) // under
+	}
+	mu.Unlock()
+	return l.store(key)
+}
+
+// Count tells a made map from nil: it counts the cache only once the
+// loader has been used.
+func (l *Loader) Count() int {
+	l.mu.Lock()
+	ready := l.m != nil // ready
+	l.mu.Unlock()
+	if ready {
+		return l.count()
+	}
+	return -1
+}
+
+func (l *Loader) count() int {
+	l.cmu.Lock()
+	defer l.cmu.Unlock()
+	return len(l.items) // count
+}

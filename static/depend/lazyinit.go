@@ -1,0 +1,226 @@
+package depend
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// initUnseen reports whether, of two reads r1 and r2 that another unit
+// made between the unit's writes a and b, the one of a's variable cannot
+// tell that a happened: a is a lazy initialization (lazyInit) and that
+// read's value is only used as a map to read from (nilAlike). Before a
+// the variable held nil (the check under the lock said so), and a nil
+// map answers a lookup, len and range as the fresh empty map a stored
+// does; what the unit put into that map after a is its elements, which
+// the trace records as variables of their own (keyed), so a dependence
+// on them is another instance's, judged there. The reader's snapshot is
+// then the state before a as far as it can see, and no half-old,
+// half-new state is shown: gcache's Group.Do makes g.m on first use,
+// and another caller looks its own key up in it. A reader that compares
+// the variable with nil, keeps or passes it, or inserts through it, sees
+// the difference and stays judged; so does an initialization outside a
+// lock, or one whose check and store a lock does not hold together
+// (that check-then-act is a race of its own).
+func (x *Index) initUnseen(a, r1, r2 Event) bool {
+	r := r1
+	switch {
+	case r1.Var == a.Var && r2.Var != a.Var:
+	case r2.Var == a.Var && r1.Var != a.Var:
+		r = r2
+	default:
+		return false
+	}
+	st := x.lazyInit(a)
+	return st != nil && x.nilAlike(r, st)
+}
+
+// lazyInit returns the store at a's site when it is a lazy
+// initialization: every store there puts a freshly made empty map (make,
+// or a literal with no elements) into a field or global, reached only
+// when a nil check of that same variable of the same base, under a
+// mutex's Lock held from before the check to the store, found it nil.
+func (x *Index) lazyInit(a Event) *ssa.Store {
+	if !a.Write || a.Read {
+		return nil
+	}
+	var out *ssa.Store
+	for _, in := range x.instrs[a.Site] {
+		st, ok := in.(*ssa.Store)
+		if !ok {
+			continue
+		}
+		if !freshEmptyMap(st) || !nilChecked(st) {
+			return nil
+		}
+		out = st
+	}
+	return out
+}
+
+// freshEmptyMap reports whether st stores a map made right there and
+// used for nothing else: no element put into it before it is published.
+func freshEmptyMap(st *ssa.Store) bool {
+	mm, ok := st.Val.(*ssa.MakeMap)
+	if !ok {
+		return false
+	}
+	refs := mm.Referrers()
+	return refs != nil && len(*refs) == 1 && (*refs)[0] == st
+}
+
+// nilChecked reports whether st is reached only through the true branch
+// of a test that its variable, loaded from the same address in the same
+// function, is nil, with a Lock held over the load and the store.
+func nilChecked(st *ssa.Store) bool {
+	for _, blk := range st.Parent().Blocks {
+		if len(blk.Instrs) == 0 {
+			continue
+		}
+		iff, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := iff.Cond.(*ssa.BinOp)
+		if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+			continue
+		}
+		load := nilCompared(cmp)
+		if load == nil || !oneVar(load.X, st.Addr) {
+			continue
+		}
+		then := blk.Succs[0]
+		if cmp.Op == token.NEQ {
+			then = blk.Succs[1]
+		}
+		if len(then.Preds) != 1 || !then.Dominates(st.Block()) {
+			continue
+		}
+		if unlocksOn(load, st, true) || !lockedAt(load, st) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// nilCompared is the load compared with nil by cmp, or nil.
+func nilCompared(cmp *ssa.BinOp) *ssa.UnOp {
+	isNil := func(v ssa.Value) bool {
+		c, ok := v.(*ssa.Const)
+		return ok && c.IsNil()
+	}
+	for _, p := range [][2]ssa.Value{{cmp.X, cmp.Y}, {cmp.Y, cmp.X}} {
+		if u, ok := p[0].(*ssa.UnOp); ok && u.Op == token.MUL && isNil(p[1]) {
+			return u
+		}
+	}
+	return nil
+}
+
+// oneVar reports whether two addresses are one variable: one global, or
+// one field of one base value (not a base loaded twice, which another
+// goroutine may change between: sameAddr's looser sense).
+func oneVar(p, q ssa.Value) bool {
+	if p == q {
+		_, ok := p.(*ssa.Global)
+		_, fa := p.(*ssa.FieldAddr)
+		return ok || fa
+	}
+	fp, ok1 := p.(*ssa.FieldAddr)
+	fq, ok2 := q.(*ssa.FieldAddr)
+	return ok1 && ok2 && fp.X == fq.X && fp.Field == fq.Field
+}
+
+// lockedAt reports whether a sync.Mutex or sync.RWMutex Lock call (not
+// RLock: two readers could both find nil) comes before load on every
+// path, and no Unlock may run from it to st; the mutex is a global, or a
+// field of the object whose field st writes (g.mu for g.m): a lock of
+// another object, or one passed in, need not be the one every writer of
+// the variable takes.
+func lockedAt(load ssa.Instruction, st *ssa.Store) bool {
+	for _, blk := range load.Parent().Blocks {
+		if !blk.Dominates(load.Block()) {
+			continue
+		}
+		for _, in := range blk.Instrs {
+			if blk == load.Block() && in == load {
+				break
+			}
+			call, ok := in.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			com := call.Common()
+			fn := com.StaticCallee()
+			if !isSyncMethod(fn, "Mutex", "Lock") && !isSyncMethod(fn, "RWMutex", "Lock") || len(com.Args) == 0 {
+				continue
+			}
+			mu := root(com.Args[0])
+			if _, global := mu.(*ssa.Global); (global || mu == root(st.Addr)) && !unlocksOn(call, st, true) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nilAlike reports whether every load at r's site is of st's variable
+// and used only as a map read from (a lookup, len, range), which a nil
+// map answers as an empty one does.
+func (x *Index) nilAlike(r Event, st *ssa.Store) bool {
+	n := 0
+	for _, in := range x.instrs[r.Site] {
+		u, ok := in.(*ssa.UnOp)
+		if !ok || u.Op != token.MUL {
+			continue
+		}
+		if !sameVar(u.X, st.Addr) {
+			return false
+		}
+		refs := u.Referrers()
+		if refs == nil {
+			return false
+		}
+		for _, use := range *refs {
+			switch use := use.(type) {
+			case *ssa.Lookup:
+				if use.X != u {
+					return false
+				}
+			case *ssa.Range:
+			case *ssa.Call:
+				bi, ok := use.Call.Value.(*ssa.Builtin)
+				if !ok || bi.Name() != "len" {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		n++
+	}
+	return n > 0
+}
+
+// sameVar reports whether two addresses are of one global, or of one
+// field (of bases the trace tells apart, not the code).
+func sameVar(p, q ssa.Value) bool {
+	if g, ok := p.(*ssa.Global); ok {
+		return g == q
+	}
+	f := field(p)
+	return f != nil && f == field(q)
+}
+
+// root is the value an address's fields are taken from: g for &g.mu and
+// &g.m, the global for a global's field.
+func root(v ssa.Value) ssa.Value {
+	for {
+		fa, ok := v.(*ssa.FieldAddr)
+		if !ok {
+			return v
+		}
+		v = fa.X
+	}
+}
