@@ -7,7 +7,7 @@ import (
 
 func TestDrain(t *testing.T) {
 	produce := func(i int) []string {
-		time.Sleep(time.Duration(1+2*i) * time.Millisecond) // the consumer waits first
+		time.Sleep(time.Duration(20+40*i) * time.Millisecond) // the consumer waits first, even on a loaded machine
 		if i == 2 {
 			return nil // the last producer has nothing to give
 		}
