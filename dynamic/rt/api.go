@@ -911,19 +911,20 @@ func RangeGate[T any](ch <-chan T, site int32) {
 		return
 	}
 	gate(nil, site, trace.Recv)
-	if rp != nil {
+	// Only a receive that may block needs a note, and only an
+	// unbuffered channel a ticket: a buffered one holding items needs
+	// neither, nor the lock each iteration.
+	if rp != nil || len(ch) != 0 {
 		return
 	}
 	p := chanAddr(unsafe.Pointer(&ch))
 	mu.Lock()
 	if w := rec; w != nil && rp == nil {
 		g := w.known()
-		if len(ch) == 0 {
-			// It may block: say where (observeBlocked). The note stays
-			// until the goroutine's next one: the dump tells whether it
-			// is blocked there.
-			noteBlockLocked(g, blocking{site: site + 1, op: trace.Recv, kind: bRange, class: classChan, ch: p, cap: int64(cap(ch))})
-		}
+		// It may block: say where (observeBlocked). The note stays until
+		// the goroutine's next one: the dump tells whether it is blocked
+		// there.
+		noteBlockLocked(g, blocking{site: site + 1, op: trace.Recv, kind: bRange, class: classChan, ch: p, cap: int64(cap(ch))})
 		if g != nil && ch != nil && cap(ch) == 0 {
 			if _, stack := self(uintptr(p)); !stack {
 				w.claimTicket(g, -1, 0) // none should be left
