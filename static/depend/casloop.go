@@ -1,7 +1,9 @@
 package depend
 
 import (
+	"go/constant"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -285,4 +287,353 @@ func (x *Index) retriedAfter(a, b Event) bool {
 // judged.
 func (x *Index) casThenRetried(a, b Event) bool {
 	return a.Read && a.Write && x.IsCAS(a.Site) && x.retriedAfter(a, b)
+}
+
+// maxChain bounds the calls casRetried follows on each side of the
+// activation a's load and b's CAS share.
+const maxChain = 4
+
+// casRetried reports whether b is a compare-and-swap of a's variable
+// from the value a loaded, in a retry loop, with the load and the CAS
+// each up to maxChain calls below the activation they share (ctrie's
+// snapshot: readRoot → rdcssReadRoot loads the root, rdcssRoot → casRoot
+// CASes it from that value, a failed CAS makes rdcssRoot return false and
+// snapshot loads again). It holds when
+//   - every call between a's load and the shared activation returns the
+//     load, or a value of the variable taken after it (currentValue:
+//     rdcssReadRoot hands over to rdcssComplete when it meets a
+//     descriptor, which returns a fresh load or the value it just swapped
+//     in);
+//   - the CAS's expected value is that returned value, passed down
+//     through one call per level as a parameter;
+//   - each call between the CAS and the shared activation returns false
+//     whenever the CAS failed (failsFalse: its result, false, or any
+//     value only on the CAS's success branch);
+//   - in the shared activation a false result leads back, on every path,
+//     to the call that loaded (failsBack), and no other call there of
+//     a's method reaches the CAS's call (a's load is the one it expects).
+//
+// Then another goroutine's write between a and b makes the CAS fail and
+// the unit load again (barring ABA, which no dependence tells): what a's
+// value decided is acted on only if the variable still holds it, as
+// casAgainst says of a CAS in the loading function itself. A CAS whose
+// failure is returned as true, or gives up, or that expects another
+// value, stays judged.
+func (x *Index) casRetried(a, b Event) bool {
+	if !a.Read || !b.Read || !b.Write || a.Var != b.Var {
+		return false
+	}
+	expected, in := x.casExpected(b.Site)
+	if in == nil {
+		return false
+	}
+	cas := in.(*ssa.Call)
+	loc := casLocation(cas)
+	c := common(a.Frames, b.Frames)
+	if loc == nil || c == 0 || len(a.Frames)-c > maxChain || len(b.Frames)-c > maxChain {
+		return false
+	}
+	shared := x.function(a.Frames[c-1].Site)
+	load := x.function(a.Frames[len(a.Frames)-1].Site)
+	if shared == nil || load == nil {
+		return false
+	}
+	// Up from a's load to the shared activation: the values there that
+	// hold what a loaded (or a value of the variable after it).
+	vals := map[ssa.Value]bool{}
+	for _, in := range x.instrs[a.Site] {
+		if v, ok := in.(ssa.Value); ok && in.Parent() == load && loadLocation(v) == loc {
+			vals[v] = true
+		}
+	}
+	if len(vals) == 0 {
+		return false
+	}
+	for i := len(a.Frames) - 1; i >= c; i-- {
+		fn, parent := x.function(a.Frames[i].Site), x.function(a.Frames[i-1].Site)
+		if fn == nil || parent == nil || !returnsCurrent(fn, vals, loc) {
+			return false
+		}
+		vals = map[ssa.Value]bool{}
+		for _, call := range directCalls(parent, fn) {
+			vals[call] = true
+		}
+		if len(vals) == 0 {
+			return false
+		}
+	}
+	// Down from the shared activation to the CAS: its expected value
+	// passed as a parameter, its failure returned as false.
+	cur, exp := cas, unconvert(expected)
+	for k := len(b.Frames) - 1; cur.Parent() != shared; k-- {
+		fn := cur.Parent()
+		if k < c || x.function(b.Frames[k].Site) != fn || !failsFalse(fn, cur) {
+			return false
+		}
+		p, ok := exp.(*ssa.Parameter)
+		if !ok {
+			return false
+		}
+		idx := slices.Index(fn.Params, p)
+		calls := directCalls(x.function(b.Frames[k-1].Site), fn)
+		if idx < 0 || len(calls) != 1 || idx >= len(calls[0].Call.Args) {
+			return false
+		}
+		cur, exp = calls[0], unconvert(calls[0].Call.Args[idx])
+	}
+	if !vals[exp] || !failsBack(cur, exp) {
+		return false
+	}
+	for v := range vals {
+		if v != exp && reaches(v.(ssa.Instruction), cur) {
+			return false
+		}
+	}
+	return true
+}
+
+// directCalls returns the static calls of fn in parent's own body.
+func directCalls(parent, fn *ssa.Function) []*ssa.Call {
+	if parent == nil {
+		return nil
+	}
+	var out []*ssa.Call
+	for _, blk := range parent.Blocks {
+		for _, in := range blk.Instrs {
+			if call, ok := in.(*ssa.Call); ok && call.Call.StaticCallee() == fn {
+				out = append(out, call)
+			}
+		}
+	}
+	return out
+}
+
+// returnsCurrent reports whether every return of fn returns one of vals
+// (the load, or its callee's call), or the result of a call made after
+// one of them on every path that returns a current value of loc (freshReturns).
+func returnsCurrent(fn *ssa.Function, vals map[ssa.Value]bool, loc any) bool {
+	return eachReturn(fn, func(r ssa.Value, _ *ssa.Return) bool {
+		if vals[r] {
+			return true
+		}
+		call, ok := r.(*ssa.Call)
+		if !ok || !freshReturns(call.Call.StaticCallee(), loc, maxChain) {
+			return false
+		}
+		for v := range vals {
+			if in, ok := v.(ssa.Instruction); ok && in.Parent() == fn && before(in, call) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// freshReturns reports whether every return of fn gives a value loc held
+// during the call: one loaded from it there, the new value of a CAS of it
+// returned only on the CAS's success branch, or such a call's result
+// (ctrie's rdcssComplete: the root it loaded without a descriptor, or
+// the one it swapped in).
+func freshReturns(fn *ssa.Function, loc any, depth int) bool {
+	if fn == nil || fn.Blocks == nil || depth == 0 {
+		return false
+	}
+	return eachReturn(fn, func(r ssa.Value, ret *ssa.Return) bool {
+		if loadLocation(r) == loc {
+			return true
+		}
+		if call, ok := r.(*ssa.Call); ok && freshReturns(call.Call.StaticCallee(), loc, depth-1) {
+			return true
+		}
+		for _, blk := range fn.Blocks {
+			for _, in := range blk.Instrs {
+				call, ok := in.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				if nv, ok := casNew(call, loc, depth); ok && nv == r && onSuccess(call, ret.Block()) {
+					return true
+				}
+			}
+		}
+		return false
+	})
+}
+
+// casNew returns the new value of call when it is a CAS of loc, directly
+// or through wrappers returning the CAS's result (casRoot).
+func casNew(call *ssa.Call, loc any, depth int) (ssa.Value, bool) {
+	fn := call.Call.StaticCallee()
+	if fn == nil || depth == 0 {
+		return nil, false
+	}
+	if isAtomicCAS(fn) {
+		if len(call.Call.Args) == 3 && casLocation(call) == loc {
+			return unconvert(call.Call.Args[2]), true
+		}
+		return nil, false
+	}
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			inner, ok := in.(*ssa.Call)
+			if !ok || !returnsOnly(fn, inner) {
+				continue
+			}
+			nv, ok := casNew(inner, loc, depth-1)
+			p, isParam := nv.(*ssa.Parameter)
+			if !ok || !isParam {
+				continue
+			}
+			if i := slices.Index(fn.Params, p); i >= 0 && i < len(call.Call.Args) {
+				return unconvert(call.Call.Args[i]), true
+			}
+		}
+	}
+	return nil, false
+}
+
+// eachReturn reports whether ok holds of every return of fn, each with
+// one result (through phis and conversions), and fn returns.
+func eachReturn(fn *ssa.Function, ok func(r ssa.Value, ret *ssa.Return) bool) bool {
+	n := 0
+	for _, blk := range fn.Blocks {
+		if len(blk.Instrs) == 0 {
+			continue
+		}
+		ret, isRet := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+		if !isRet {
+			continue
+		}
+		if len(ret.Results) != 1 || !phiAll(unconvert(ret.Results[0]), func(v ssa.Value) bool { return ok(v, ret) }, 0) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// phiAll reports whether ok holds of v, or of every edge of v when v is a
+// phi (nested up to a few levels).
+func phiAll(v ssa.Value, ok func(ssa.Value) bool, depth int) bool {
+	phi, isPhi := v.(*ssa.Phi)
+	if !isPhi {
+		return ok(v)
+	}
+	if depth > 4 {
+		return false
+	}
+	for _, e := range phi.Edges {
+		if !phiAll(unconvert(e), ok, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// failsFalse reports whether fn returns false whenever call (a CAS, or a
+// call returning one's result) returned false: every return reached
+// after the call returns the call's result, the constant false, or
+// anything only on the branch the call's true result takes. The result
+// serves only those branches and returns.
+func failsFalse(fn *ssa.Function, call *ssa.Call) bool {
+	if call.Referrers() == nil {
+		return false
+	}
+	var succ []*ssa.BasicBlock // the blocks entered only on success
+	var walk func(v ssa.Value, success int) bool
+	walk = func(v ssa.Value, success int) bool {
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.If:
+				if s := r.Block().Succs[success]; len(s.Preds) == 1 {
+					succ = append(succ, s)
+				}
+			case *ssa.UnOp:
+				if r.Op != token.NOT || r.Referrers() == nil || !walk(r, 1-success) {
+					return false
+				}
+			case *ssa.Return:
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(call, 0) {
+		return false
+	}
+	n := 0
+	for _, blk := range fn.Blocks {
+		if len(blk.Instrs) == 0 {
+			continue
+		}
+		ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+		if !ok || !reaches(call, ret) {
+			continue
+		}
+		n++
+		if len(ret.Results) != 1 {
+			return false
+		}
+		r := unconvert(ret.Results[0])
+		if r == ssa.Value(call) || isFalse(r) || slices.ContainsFunc(succ, func(s *ssa.BasicBlock) bool { return s.Dominates(blk) }) {
+			continue
+		}
+		return false
+	}
+	return n > 0
+}
+
+// onSuccess reports whether blk is entered only on the true branch of a
+// test of call's result.
+func onSuccess(call *ssa.Call, blk *ssa.BasicBlock) bool {
+	if call.Referrers() == nil {
+		return false
+	}
+	for _, r := range *call.Referrers() {
+		if f, ok := r.(*ssa.If); ok {
+			if s := f.Block().Succs[0]; len(s.Preds) == 1 && s.Dominates(blk) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isFalse(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.Bool && !constant.BoolVal(c.Value)
+}
+
+// before reports whether from runs before to on every path to it: earlier
+// in one block, or in a block dominating to's.
+func before(from, to ssa.Instruction) bool {
+	fb, tb := from.Block(), to.Block()
+	if fb == tb {
+		return slices.Index(fb.Instrs, from) < slices.Index(fb.Instrs, to)
+	}
+	return fb.Dominates(tb)
+}
+
+// reaches reports whether some path leads from from to to in their
+// function.
+func reaches(from, to ssa.Instruction) bool {
+	fb, tb := from.Block(), to.Block()
+	if fb == tb && slices.Index(fb.Instrs, from) < slices.Index(fb.Instrs, to) {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	work := slices.Clone(fb.Succs)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == tb {
+			return true
+		}
+		if !seen[b] {
+			seen[b] = true
+			work = append(work, b.Succs...)
+		}
+	}
+	return false
 }

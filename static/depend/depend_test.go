@@ -103,6 +103,18 @@ func TestJudge(t *testing.T) {
 	helper := []Frame{frame(9, "r *Root", "complete"), casIn(10)}
 	swap, swapOnce := frame(1, "r *Root", "Swap"), frame(1, "r *Root", "SwapOnce")
 
+	// trie is ctrie's snapshot (loop, through its install wrapper inst):
+	// the unit loads the root through readRoot → readRootP, another
+	// unit's snapshot CASes it, then the unit's CAS from the value loaded.
+	trie := func(loop, inst string) []Event {
+		tf := func(id int32, name string) Frame { return frame(id, "t *Trie", name) }
+		cas := call("// trie cas", "CompareAndSwapPointer")
+		return []Event{
+			r(1, call("// trie load", "LoadPointer"), tf(1, loop), tf(2, "readRoot"), tf(3, "readRootP")),
+			rmw(2, cas, tf(9, "Snapshot"), tf(10, "rdcss"), tf(11, "casRoot")),
+			rmw(1, cas, tf(1, loop), tf(4, inst), tf(5, "casRoot")),
+		}
+	}
 	// The receiver's type name begins with Load: find the method's name
 	// by its parenthesis.
 	loader := func(name string, id int32) Frame {
@@ -420,6 +432,10 @@ func TestJudge(t *testing.T) {
 			reread(rmw(1, rootCas, installOnce, casIn(2)), 2), rmw(2, rootCas, helper...),
 			rmw(1, rootCas, installOnce, completeOnce, casIn(4)),
 		}, true},
+		{"ctrie's snapshot: a load two calls down, another's CAS, then the RDCSS CAS from it two calls down, retried on failure", trie("Snapshot", "rdcss"), false},
+		{"a load two calls down, then a CAS from it whose failure gives up", trie("SnapshotOnce", "rdcss"), true},
+		{"a load two calls down, then a CAS from it whose failure the wrapper returns as true", trie("SnapshotLoose", "rdcssLoose"), true},
+		{"a load two calls down deciding a CAS from another value", trie("SnapshotPrev", "rdcss"), true},
 		{"a lazily made map, then another caller's lookup in it and its store's size check, then the unit's store", lazy("make(map[string]*flightCall) // lazy", "Load"), false},
 		{"a map made with an entry in it", lazy("map[string]*flightCall{\"\": new(flightCall)} // seeded", "LoadSeeded"), true},
 		{"a map made under the lock again after the nil check's unlock", lazy("make(map[string]*flightCall) // late", "LoadLate"), true},

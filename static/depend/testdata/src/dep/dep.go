@@ -1086,3 +1086,103 @@ func (l *Loader) count() int {
 	defer l.cmu.Unlock()
 	return len(l.items) // count
 }
+
+// Trie is ctrie's snapshot loop over its RDCSS root, two calls deep on
+// each side: readRoot → readRootP loads the root (completing a
+// descriptor it meets), rdcss → casRoot CASes it from the value loaded,
+// and a failed CAS makes rdcss return false and Snapshot load again.
+type Trie struct {
+	root      unsafe.Pointer
+	committed int32
+	prev      *tnode
+}
+
+type tnode struct{ desc, old, nv *tnode }
+
+func (t *Trie) casRoot(ov, nv *tnode) bool {
+	return atomic.CompareAndSwapPointer(&t.root, unsafe.Pointer(ov), unsafe.Pointer(nv)) // trie cas
+}
+
+func (t *Trie) readRoot() *tnode { return t.readRootP(false) }
+
+func (t *Trie) readRootP(abort bool) *tnode {
+	n := (*tnode)(atomic.LoadPointer(&t.root)) // trie load
+	if n.desc != nil {
+		return t.completeRoot(abort)
+	}
+	return n
+}
+
+func (t *Trie) completeRoot(abort bool) *tnode {
+	for {
+		n := (*tnode)(atomic.LoadPointer(&t.root)) // trie complete load
+		if n.desc == nil {
+			return n
+		}
+		ov, nv := n.desc.old, n.desc.nv
+		if abort {
+			if t.casRoot(n, ov) {
+				return ov
+			}
+			continue
+		}
+		if t.casRoot(n, nv) {
+			return nv
+		}
+	}
+}
+
+func (t *Trie) rdcss(old, nv *tnode) bool {
+	d := &tnode{desc: &tnode{old: old, nv: nv}}
+	if t.casRoot(old, d) {
+		t.completeRoot(false)
+		return atomic.LoadInt32(&t.committed) == 1
+	}
+	return false
+}
+
+// rdcssLoose reports success whether its CAS swapped or not.
+func (t *Trie) rdcssLoose(old, nv *tnode) bool {
+	if t.casRoot(old, &tnode{desc: &tnode{old: old, nv: nv}}) {
+		t.completeRoot(false)
+	}
+	return true
+}
+
+func (t *Trie) Snapshot() *tnode {
+	for {
+		root := t.readRoot()
+		if t.rdcss(root, &tnode{old: root}) {
+			return t.readRoot()
+		}
+	}
+}
+
+// SnapshotOnce gives up when its CAS fails.
+func (t *Trie) SnapshotOnce() *tnode {
+	root := t.readRoot()
+	if !t.rdcss(root, &tnode{old: root}) {
+		return nil
+	}
+	return root
+}
+
+// SnapshotLoose retries while rdcssLoose fails, which it never says.
+func (t *Trie) SnapshotLoose() *tnode {
+	for {
+		root := t.readRoot()
+		if t.rdcssLoose(root, &tnode{old: root}) {
+			return root
+		}
+	}
+}
+
+// SnapshotPrev decides on the root it loads, then CASes from another.
+func (t *Trie) SnapshotPrev() *tnode {
+	for {
+		root := t.readRoot()
+		if root.old == nil && t.rdcss(t.prev, &tnode{old: root}) {
+			return root
+		}
+	}
+}
