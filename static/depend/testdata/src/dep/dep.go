@@ -1186,3 +1186,183 @@ func (t *Trie) SnapshotPrev() *tnode {
 		}
 	}
 }
+
+// Future is go-datastructures' Selectable: Get's fast path loads filled
+// lock-free, its slow path waits on the channel wchan hands out under
+// f.m (making one when nil); Fill sets filled, stores the package's
+// closed channel into wait and closes the one it replaces, under f.m.
+type Future struct {
+	m      sync.Mutex
+	val    int
+	wait   chan struct{}
+	filled uint32
+}
+
+func (f *Future) wchan() <-chan struct{} {
+	f.m.Lock()
+	if f.wait == nil { // Future lazy
+		f.wait = make(chan struct{})
+	}
+	ch := f.wait
+	f.m.Unlock()
+	return ch
+}
+
+func (f *Future) Get() int {
+	if atomic.LoadUint32(&f.filled) == 0 { // Future fast
+		<-f.wchan()
+	}
+	return f.val
+}
+
+func (f *Future) Fill(v int) {
+	f.m.Lock()
+	if f.filled == 0 {
+		f.val = v
+		atomic.StoreUint32(&f.filled, 1) // Future filled
+		w := f.wait
+		f.wait = closedCh // Future final
+		if w != nil {
+			close(w)
+		}
+	}
+	f.m.Unlock()
+}
+
+// Offer is a slow path that sends on the channel instead of waiting.
+func (f *Future) Offer() {
+	if atomic.LoadUint32(&f.filled) == 0 { // Future offer
+		f.offerChan() <- struct{}{}
+	}
+}
+
+func (f *Future) offerChan() chan struct{} {
+	f.m.Lock()
+	if f.wait == nil { // Future offer lazy
+		f.wait = make(chan struct{})
+	}
+	ch := f.wait
+	f.m.Unlock()
+	return ch
+}
+
+var closedCh = make(chan struct{})
+
+func init() {
+	close(closedCh)
+}
+
+var openCh = make(chan struct{})
+
+// FreshFuture's Fill stores a fresh channel, never closed.
+type FreshFuture struct {
+	m      sync.Mutex
+	val    int
+	wait   chan struct{}
+	filled uint32
+}
+
+func (f *FreshFuture) wchan() <-chan struct{} {
+	f.m.Lock()
+	if f.wait == nil { // FreshFuture lazy
+		f.wait = make(chan struct{})
+	}
+	ch := f.wait
+	f.m.Unlock()
+	return ch
+}
+
+func (f *FreshFuture) Get() int {
+	if atomic.LoadUint32(&f.filled) == 0 { // FreshFuture fast
+		<-f.wchan()
+	}
+	return f.val
+}
+
+func (f *FreshFuture) Fill(v int) {
+	f.m.Lock()
+	if f.filled == 0 {
+		f.val = v
+		atomic.StoreUint32(&f.filled, 1) // FreshFuture filled
+		w := f.wait
+		f.wait = make(chan struct{}) // FreshFuture final
+		if w != nil {
+			close(w)
+		}
+	}
+	f.m.Unlock()
+}
+
+// OpenFuture's Fill stores a package channel nobody closes.
+type OpenFuture struct {
+	m      sync.Mutex
+	val    int
+	wait   chan struct{}
+	filled uint32
+}
+
+func (f *OpenFuture) wchan() <-chan struct{} {
+	f.m.Lock()
+	if f.wait == nil { // OpenFuture lazy
+		f.wait = make(chan struct{})
+	}
+	ch := f.wait
+	f.m.Unlock()
+	return ch
+}
+
+func (f *OpenFuture) Get() int {
+	if atomic.LoadUint32(&f.filled) == 0 { // OpenFuture fast
+		<-f.wchan()
+	}
+	return f.val
+}
+
+func (f *OpenFuture) Fill(v int) {
+	f.m.Lock()
+	if f.filled == 0 {
+		f.val = v
+		atomic.StoreUint32(&f.filled, 1) // OpenFuture filled
+		w := f.wait
+		f.wait = openCh // OpenFuture final
+		if w != nil {
+			close(w)
+		}
+	}
+	f.m.Unlock()
+}
+
+// LeakFuture's Fill does not close the channel it replaces.
+type LeakFuture struct {
+	m      sync.Mutex
+	val    int
+	wait   chan struct{}
+	filled uint32
+}
+
+func (f *LeakFuture) wchan() <-chan struct{} {
+	f.m.Lock()
+	if f.wait == nil { // LeakFuture lazy
+		f.wait = make(chan struct{})
+	}
+	ch := f.wait
+	f.m.Unlock()
+	return ch
+}
+
+func (f *LeakFuture) Get() int {
+	if atomic.LoadUint32(&f.filled) == 0 { // LeakFuture fast
+		<-f.wchan()
+	}
+	return f.val
+}
+
+func (f *LeakFuture) Fill(v int) {
+	f.m.Lock()
+	if f.filled == 0 {
+		f.val = v
+		atomic.StoreUint32(&f.filled, 1) // LeakFuture filled
+		f.wait = closedCh                // LeakFuture final
+	}
+	f.m.Unlock()
+}
