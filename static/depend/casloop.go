@@ -334,33 +334,12 @@ func (x *Index) casRetried(a, b Event) bool {
 		return false
 	}
 	shared := x.function(a.Frames[c-1].Site)
-	load := x.function(a.Frames[len(a.Frames)-1].Site)
-	if shared == nil || load == nil {
+	if shared == nil {
 		return false
 	}
-	// Up from a's load to the shared activation: the values there that
-	// hold what a loaded (or a value of the variable after it).
-	vals := map[ssa.Value]bool{}
-	for _, in := range x.instrs[a.Site] {
-		if v, ok := in.(ssa.Value); ok && in.Parent() == load && loadLocation(v) == loc {
-			vals[v] = true
-		}
-	}
-	if len(vals) == 0 {
+	vals := x.loadedUp(a, loc, c)
+	if vals == nil {
 		return false
-	}
-	for i := len(a.Frames) - 1; i >= c; i-- {
-		fn, parent := x.function(a.Frames[i].Site), x.function(a.Frames[i-1].Site)
-		if fn == nil || parent == nil || !returnsCurrent(fn, vals, loc) {
-			return false
-		}
-		vals = map[ssa.Value]bool{}
-		for _, call := range directCalls(parent, fn) {
-			vals[call] = true
-		}
-		if len(vals) == 0 {
-			return false
-		}
 	}
 	// Down from the shared activation to the CAS: its expected value
 	// passed as a parameter, its failure returned as false.
@@ -385,7 +364,7 @@ func (x *Index) casRetried(a, b Event) bool {
 		return false
 	}
 	for v := range vals {
-		if v != exp && reaches(v.(ssa.Instruction), cur) {
+		if in, ok := v.(ssa.Instruction); ok && v != exp && reaches(in, cur) {
 			return false
 		}
 	}
@@ -463,13 +442,20 @@ func freshReturns(fn *ssa.Function, loc any, depth int) bool {
 // casNew returns the new value of call when it is a CAS of loc, directly
 // or through wrappers returning the CAS's result (casRoot).
 func casNew(call *ssa.Call, loc any, depth int) (ssa.Value, bool) {
+	return casArg(call, loc, depth, 2)
+}
+
+// casArg returns the CAS's argument arg (1: the expected value, 2: the
+// new one) as call passes it, when call is a CAS of loc, directly or
+// through wrappers returning the CAS's result.
+func casArg(call *ssa.Call, loc any, depth, arg int) (ssa.Value, bool) {
 	fn := call.Call.StaticCallee()
 	if fn == nil || depth == 0 {
 		return nil, false
 	}
 	if isAtomicCAS(fn) {
 		if len(call.Call.Args) == 3 && casLocation(call) == loc {
-			return unconvert(call.Call.Args[2]), true
+			return unconvert(call.Call.Args[arg]), true
 		}
 		return nil, false
 	}
@@ -479,7 +465,7 @@ func casNew(call *ssa.Call, loc any, depth int) (ssa.Value, bool) {
 			if !ok || !returnsOnly(fn, inner) {
 				continue
 			}
-			nv, ok := casNew(inner, loc, depth-1)
+			nv, ok := casArg(inner, loc, depth-1, arg)
 			p, isParam := nv.(*ssa.Parameter)
 			if !ok || !isParam {
 				continue
@@ -633,6 +619,134 @@ func reaches(from, to ssa.Instruction) bool {
 		if !seen[b] {
 			seen[b] = true
 			work = append(work, b.Succs...)
+		}
+	}
+	return false
+}
+
+// loadedUp returns the values, in the activation a shares with another
+// event (its frame c-1), that hold what a loaded from loc: a's load, or
+// the calls of the methods of a's frames below, each of which returns
+// the load or a current value of loc taken after it (returnsCurrent);
+// nil when a's value does not come up so.
+func (x *Index) loadedUp(a Event, loc any, c int) map[ssa.Value]bool {
+	if c < 1 || len(a.Frames)-c > maxChain {
+		return nil
+	}
+	load := x.function(a.Frames[len(a.Frames)-1].Site)
+	if load == nil {
+		return nil
+	}
+	vals := map[ssa.Value]bool{}
+	for _, in := range x.instrs[a.Site] {
+		if v, ok := in.(ssa.Value); ok && in.Parent() == load && loadLocation(v) == loc {
+			vals[v] = true
+		}
+	}
+	if len(vals) == 0 {
+		return nil
+	}
+	for i := len(a.Frames) - 1; i >= c; i-- {
+		fn, parent := x.function(a.Frames[i].Site), x.function(a.Frames[i-1].Site)
+		if fn == nil || parent == nil || !returnsCurrent(fn, vals, loc) {
+			return nil
+		}
+		vals = map[ssa.Value]bool{}
+		for _, call := range directCalls(parent, fn) {
+			vals[call] = true
+		}
+		if len(vals) == 0 {
+			return nil
+		}
+	}
+	return vals
+}
+
+// validatedThenRetried reports whether b is a retry loop's CAS
+// (retryRead) entered only after the unit's CAS from a's value swapped:
+// a's value comes up to the activation a and b share (loadedUp), is
+// passed to the method of b's next frame, and that method calls the one
+// holding b's loop (or leading to it) only on the success branch of a
+// CAS of the variable expecting that parameter (through wrappers
+// returning the CAS's result). ctrie's snapshot: readRoot loads the root,
+// rdcssRoot CASes a descriptor in from it, and only then calls
+// rdcssComplete, whose loop loads the root afresh and CASes from that.
+//
+// The CAS that swapped read a's value still in the variable: a's check
+// held at that moment, and the CAS is the unit's reservation (as
+// casThenRetried says of a CAS event). Another goroutine's write after it
+// meets b's loop, which acts only on a value loaded after that write. A
+// load deciding the call of a retry loop without such a CAS between (an
+// increment loop run if a flag read earlier was clear) stays judged.
+func (x *Index) validatedThenRetried(a, b Event) bool {
+	if !a.Read || !b.Read || !b.Write || a.Var != b.Var || !x.retryRead(b) {
+		return false
+	}
+	expected, in := x.casExpected(b.Site)
+	if in == nil {
+		return false
+	}
+	loc := casLocation(in.(*ssa.Call))
+	c := common(a.Frames, b.Frames)
+	n := len(b.Frames)
+	// The frame of b's retry loop: the CAS's own function, or its
+	// wrapper's caller; below the validating method.
+	loop := n - 1
+	if _, ok := unconvert(expected).(*ssa.Parameter); ok {
+		loop = n - 2
+	}
+	if loc == nil || c < 1 || loop < c+1 {
+		return false
+	}
+	shared, g, next := x.function(a.Frames[c-1].Site), x.function(b.Frames[c].Site), x.function(b.Frames[c+1].Site)
+	vals := x.loadedUp(a, loc, c)
+	if shared == nil || g == nil || next == nil || vals == nil {
+		return false
+	}
+	calls := directCalls(shared, g)
+	if len(calls) != 1 {
+		return false
+	}
+	gcall := calls[0]
+	passed := map[ssa.Value]bool{}
+	for _, arg := range gcall.Call.Args {
+		passed[unconvert(arg)] = true
+	}
+	for v := range vals {
+		if in, ok := v.(ssa.Instruction); ok && !passed[v] && reaches(in, gcall) {
+			return false // another call of a's method may be the load that counts
+		}
+	}
+	nexts := directCalls(g, next)
+	if len(nexts) == 0 {
+		return false
+	}
+	for _, nc := range nexts {
+		if !x.afterCASFrom(g, gcall, vals, nc, loc) {
+			return false
+		}
+	}
+	return true
+}
+
+// afterCASFrom reports whether the call nc in g runs only on the success
+// branch of a CAS of loc in g (direct, or through wrappers) whose
+// expected value is a parameter of g that gcall passes one of vals.
+func (x *Index) afterCASFrom(g *ssa.Function, gcall *ssa.Call, vals map[ssa.Value]bool, nc *ssa.Call, loc any) bool {
+	for _, blk := range g.Blocks {
+		for _, in := range blk.Instrs {
+			cc, ok := in.(*ssa.Call)
+			if !ok || !onSuccess(cc, nc.Block()) {
+				continue
+			}
+			exp, ok := casArg(cc, loc, maxChain, 1)
+			p, isParam := exp.(*ssa.Parameter)
+			if !ok || !isParam {
+				continue
+			}
+			if i := slices.Index(g.Params, p); i >= 0 && i < len(gcall.Call.Args) && vals[unconvert(gcall.Call.Args[i])] {
+				return true
+			}
 		}
 	}
 	return false

@@ -128,6 +128,13 @@ func TestJudge(t *testing.T) {
 			onVar(1, r(1, at("// "+typ+" "+lazy, "wait"), ff(1, get), ff(2, getter))),
 		}
 	}
+	// trieComplete is trie with the unit's last CAS in the completion's
+	// retry loop, which inst enters after its own CAS (not an event).
+	trieComplete := func(loop, inst string) []Event {
+		evs := trie(loop, inst)
+		evs[2].Frames = []Frame{frame(1, "t *Trie", loop), frame(4, "t *Trie", inst), frame(5, "t *Trie", "completeRoot"), frame(6, "t *Trie", "casRoot")}
+		return evs
+	}
 	// The receiver's type name begins with Load: find the method's name
 	// by its parenthesis.
 	loader := func(name string, id int32) Frame {
@@ -446,6 +453,8 @@ func TestJudge(t *testing.T) {
 			rmw(1, rootCas, installOnce, completeOnce, casIn(4)),
 		}, true},
 		{"ctrie's snapshot: a load two calls down, another's CAS, then the RDCSS CAS from it two calls down, retried on failure", trie("Snapshot", "rdcss"), false},
+		{"ctrie's snapshot: a load two calls down, its RDCSS CAS from it, another's CAS, then the completion's retry loop's CAS", trieComplete("Snapshot", "rdcss"), false},
+		{"a load two calls down, then a retry loop's CAS entered after a CAS from it failed", trieComplete("SnapshotHelp", "rdcssHelp"), true},
 		{"a load two calls down, then a CAS from it whose failure gives up", trie("SnapshotOnce", "rdcss"), true},
 		{"a load two calls down, then a CAS from it whose failure the wrapper returns as true", trie("SnapshotLoose", "rdcssLoose"), true},
 		{"a load two calls down deciding a CAS from another value", trie("SnapshotPrev", "rdcss"), true},

@@ -1158,6 +1158,26 @@ func (t *Trie) Snapshot() *tnode {
 	}
 }
 
+// rdcssHelp completes a descriptor, with a retry loop, when its own CAS
+// failed: nothing of the value it was given is validated then.
+func (t *Trie) rdcssHelp(old, nv *tnode) bool {
+	if !t.casRoot(old, &tnode{desc: &tnode{old: old, nv: nv}}) {
+		t.completeRoot(false)
+		return false
+	}
+	return true
+}
+
+// SnapshotHelp retries through rdcssHelp.
+func (t *Trie) SnapshotHelp() *tnode {
+	for {
+		root := t.readRoot()
+		if t.rdcssHelp(root, &tnode{old: root}) {
+			return root
+		}
+	}
+}
+
 // SnapshotOnce gives up when its CAS fails.
 func (t *Trie) SnapshotOnce() *tnode {
 	root := t.readRoot()
