@@ -1,7 +1,9 @@
 package depend
 
 import (
+	"go/constant"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -285,4 +287,467 @@ func (x *Index) retriedAfter(a, b Event) bool {
 // judged.
 func (x *Index) casThenRetried(a, b Event) bool {
 	return a.Read && a.Write && x.IsCAS(a.Site) && x.retriedAfter(a, b)
+}
+
+// maxChain bounds the calls casRetried follows on each side of the
+// activation a's load and b's CAS share.
+const maxChain = 4
+
+// casRetried reports whether b is a compare-and-swap of a's variable
+// from the value a loaded, in a retry loop, with the load and the CAS
+// each up to maxChain calls below the activation they share (ctrie's
+// snapshot: readRoot → rdcssReadRoot loads the root, rdcssRoot → casRoot
+// CASes it from that value, a failed CAS makes rdcssRoot return false and
+// snapshot loads again). It holds when
+//   - every call between a's load and the shared activation returns the
+//     load, or a value of the variable taken after it (currentValue:
+//     rdcssReadRoot hands over to rdcssComplete when it meets a
+//     descriptor, which returns a fresh load or the value it just swapped
+//     in);
+//   - the CAS's expected value is that returned value, passed down
+//     through one call per level as a parameter;
+//   - each call between the CAS and the shared activation returns false
+//     whenever the CAS failed (failsFalse: its result, false, or any
+//     value only on the CAS's success branch);
+//   - in the shared activation a false result leads back, on every path,
+//     to the call that loaded (failsBack), and no other call there of
+//     a's method reaches the CAS's call (a's load is the one it expects).
+//
+// Then another goroutine's write between a and b makes the CAS fail and
+// the unit load again (barring ABA, which no dependence tells): what a's
+// value decided is acted on only if the variable still holds it, as
+// casAgainst says of a CAS in the loading function itself. A CAS whose
+// failure is returned as true, or gives up, or that expects another
+// value, stays judged.
+func (x *Index) casRetried(a, b Event) bool {
+	if !a.Read || !b.Read || !b.Write || a.Var != b.Var {
+		return false
+	}
+	expected, in := x.casExpected(b.Site)
+	if in == nil {
+		return false
+	}
+	cas := in.(*ssa.Call)
+	loc := casLocation(cas)
+	c := common(a.Frames, b.Frames)
+	if loc == nil || c == 0 || len(a.Frames)-c > maxChain || len(b.Frames)-c > maxChain {
+		return false
+	}
+	shared := x.function(a.Frames[c-1].Site)
+	if shared == nil {
+		return false
+	}
+	vals := x.loadedUp(a, loc, c)
+	if vals == nil {
+		return false
+	}
+	// Down from the shared activation to the CAS: its expected value
+	// passed as a parameter, its failure returned as false.
+	cur, exp := cas, unconvert(expected)
+	for k := len(b.Frames) - 1; cur.Parent() != shared; k-- {
+		fn := cur.Parent()
+		if k < c || x.function(b.Frames[k].Site) != fn || !failsFalse(fn, cur) {
+			return false
+		}
+		p, ok := exp.(*ssa.Parameter)
+		if !ok {
+			return false
+		}
+		idx := slices.Index(fn.Params, p)
+		calls := directCalls(x.function(b.Frames[k-1].Site), fn)
+		if idx < 0 || len(calls) != 1 || idx >= len(calls[0].Call.Args) {
+			return false
+		}
+		cur, exp = calls[0], unconvert(calls[0].Call.Args[idx])
+	}
+	if !vals[exp] || !failsBack(cur, exp) {
+		return false
+	}
+	for v := range vals {
+		if in, ok := v.(ssa.Instruction); ok && v != exp && reaches(in, cur) {
+			return false
+		}
+	}
+	return true
+}
+
+// directCalls returns the static calls of fn in parent's own body.
+func directCalls(parent, fn *ssa.Function) []*ssa.Call {
+	if parent == nil {
+		return nil
+	}
+	var out []*ssa.Call
+	for _, blk := range parent.Blocks {
+		for _, in := range blk.Instrs {
+			if call, ok := in.(*ssa.Call); ok && call.Call.StaticCallee() == fn {
+				out = append(out, call)
+			}
+		}
+	}
+	return out
+}
+
+// returnsCurrent reports whether every return of fn returns one of vals
+// (the load, or its callee's call), or the result of a call made after
+// one of them on every path that returns a current value of loc (freshReturns).
+func returnsCurrent(fn *ssa.Function, vals map[ssa.Value]bool, loc any) bool {
+	return eachReturn(fn, func(r ssa.Value, _ *ssa.Return) bool {
+		if vals[r] {
+			return true
+		}
+		call, ok := r.(*ssa.Call)
+		if !ok || !freshReturns(call.Call.StaticCallee(), loc, maxChain) {
+			return false
+		}
+		for v := range vals {
+			if in, ok := v.(ssa.Instruction); ok && in.Parent() == fn && before(in, call) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// freshReturns reports whether every return of fn gives a value loc held
+// during the call: one loaded from it there, the new value of a CAS of it
+// returned only on the CAS's success branch, or such a call's result
+// (ctrie's rdcssComplete: the root it loaded without a descriptor, or
+// the one it swapped in).
+func freshReturns(fn *ssa.Function, loc any, depth int) bool {
+	if fn == nil || fn.Blocks == nil || depth == 0 {
+		return false
+	}
+	return eachReturn(fn, func(r ssa.Value, ret *ssa.Return) bool {
+		if loadLocation(r) == loc {
+			return true
+		}
+		if call, ok := r.(*ssa.Call); ok && freshReturns(call.Call.StaticCallee(), loc, depth-1) {
+			return true
+		}
+		for _, blk := range fn.Blocks {
+			for _, in := range blk.Instrs {
+				call, ok := in.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				if nv, ok := casNew(call, loc, depth); ok && nv == r && onSuccess(call, ret.Block()) {
+					return true
+				}
+			}
+		}
+		return false
+	})
+}
+
+// casNew returns the new value of call when it is a CAS of loc, directly
+// or through wrappers returning the CAS's result (casRoot).
+func casNew(call *ssa.Call, loc any, depth int) (ssa.Value, bool) {
+	return casArg(call, loc, depth, 2)
+}
+
+// casArg returns the CAS's argument arg (1: the expected value, 2: the
+// new one) as call passes it, when call is a CAS of loc, directly or
+// through wrappers returning the CAS's result.
+func casArg(call *ssa.Call, loc any, depth, arg int) (ssa.Value, bool) {
+	fn := call.Call.StaticCallee()
+	if fn == nil || depth == 0 {
+		return nil, false
+	}
+	if isAtomicCAS(fn) {
+		if len(call.Call.Args) == 3 && casLocation(call) == loc {
+			return unconvert(call.Call.Args[arg]), true
+		}
+		return nil, false
+	}
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			inner, ok := in.(*ssa.Call)
+			if !ok || !returnsOnly(fn, inner) {
+				continue
+			}
+			nv, ok := casArg(inner, loc, depth-1, arg)
+			p, isParam := nv.(*ssa.Parameter)
+			if !ok || !isParam {
+				continue
+			}
+			if i := slices.Index(fn.Params, p); i >= 0 && i < len(call.Call.Args) {
+				return unconvert(call.Call.Args[i]), true
+			}
+		}
+	}
+	return nil, false
+}
+
+// eachReturn reports whether ok holds of every return of fn, each with
+// one result (through phis and conversions), and fn returns.
+func eachReturn(fn *ssa.Function, ok func(r ssa.Value, ret *ssa.Return) bool) bool {
+	n := 0
+	for _, blk := range fn.Blocks {
+		if len(blk.Instrs) == 0 {
+			continue
+		}
+		ret, isRet := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+		if !isRet {
+			continue
+		}
+		if len(ret.Results) != 1 || !phiAll(unconvert(ret.Results[0]), func(v ssa.Value) bool { return ok(v, ret) }, 0) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// phiAll reports whether ok holds of v, or of every edge of v when v is a
+// phi (nested up to a few levels).
+func phiAll(v ssa.Value, ok func(ssa.Value) bool, depth int) bool {
+	phi, isPhi := v.(*ssa.Phi)
+	if !isPhi {
+		return ok(v)
+	}
+	if depth > 4 {
+		return false
+	}
+	for _, e := range phi.Edges {
+		if !phiAll(unconvert(e), ok, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// failsFalse reports whether fn returns false whenever call (a CAS, or a
+// call returning one's result) returned false: every return reached
+// after the call returns the call's result, the constant false, or
+// anything only on the branch the call's true result takes. The result
+// serves only those branches and returns.
+func failsFalse(fn *ssa.Function, call *ssa.Call) bool {
+	if call.Referrers() == nil {
+		return false
+	}
+	var succ []*ssa.BasicBlock // the blocks entered only on success
+	var walk func(v ssa.Value, success int) bool
+	walk = func(v ssa.Value, success int) bool {
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.If:
+				if s := r.Block().Succs[success]; len(s.Preds) == 1 {
+					succ = append(succ, s)
+				}
+			case *ssa.UnOp:
+				if r.Op != token.NOT || r.Referrers() == nil || !walk(r, 1-success) {
+					return false
+				}
+			case *ssa.Return:
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(call, 0) {
+		return false
+	}
+	n := 0
+	for _, blk := range fn.Blocks {
+		if len(blk.Instrs) == 0 {
+			continue
+		}
+		ret, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.Return)
+		if !ok || !reaches(call, ret) {
+			continue
+		}
+		n++
+		if len(ret.Results) != 1 {
+			return false
+		}
+		r := unconvert(ret.Results[0])
+		if r == ssa.Value(call) || isFalse(r) || slices.ContainsFunc(succ, func(s *ssa.BasicBlock) bool { return s.Dominates(blk) }) {
+			continue
+		}
+		return false
+	}
+	return n > 0
+}
+
+// onSuccess reports whether blk is entered only on the true branch of a
+// test of call's result.
+func onSuccess(call *ssa.Call, blk *ssa.BasicBlock) bool {
+	if call.Referrers() == nil {
+		return false
+	}
+	for _, r := range *call.Referrers() {
+		if f, ok := r.(*ssa.If); ok {
+			if s := f.Block().Succs[0]; len(s.Preds) == 1 && s.Dominates(blk) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isFalse(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.Bool && !constant.BoolVal(c.Value)
+}
+
+// before reports whether from runs before to on every path to it: earlier
+// in one block, or in a block dominating to's.
+func before(from, to ssa.Instruction) bool {
+	fb, tb := from.Block(), to.Block()
+	if fb == tb {
+		return slices.Index(fb.Instrs, from) < slices.Index(fb.Instrs, to)
+	}
+	return fb.Dominates(tb)
+}
+
+// reaches reports whether some path leads from from to to in their
+// function.
+func reaches(from, to ssa.Instruction) bool {
+	fb, tb := from.Block(), to.Block()
+	if fb == tb && slices.Index(fb.Instrs, from) < slices.Index(fb.Instrs, to) {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	work := slices.Clone(fb.Succs)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == tb {
+			return true
+		}
+		if !seen[b] {
+			seen[b] = true
+			work = append(work, b.Succs...)
+		}
+	}
+	return false
+}
+
+// loadedUp returns the values, in the activation a shares with another
+// event (its frame c-1), that hold what a loaded from loc: a's load, or
+// the calls of the methods of a's frames below, each of which returns
+// the load or a current value of loc taken after it (returnsCurrent);
+// nil when a's value does not come up so.
+func (x *Index) loadedUp(a Event, loc any, c int) map[ssa.Value]bool {
+	if c < 1 || len(a.Frames)-c > maxChain {
+		return nil
+	}
+	load := x.function(a.Frames[len(a.Frames)-1].Site)
+	if load == nil {
+		return nil
+	}
+	vals := map[ssa.Value]bool{}
+	for _, in := range x.instrs[a.Site] {
+		if v, ok := in.(ssa.Value); ok && in.Parent() == load && loadLocation(v) == loc {
+			vals[v] = true
+		}
+	}
+	if len(vals) == 0 {
+		return nil
+	}
+	for i := len(a.Frames) - 1; i >= c; i-- {
+		fn, parent := x.function(a.Frames[i].Site), x.function(a.Frames[i-1].Site)
+		if fn == nil || parent == nil || !returnsCurrent(fn, vals, loc) {
+			return nil
+		}
+		vals = map[ssa.Value]bool{}
+		for _, call := range directCalls(parent, fn) {
+			vals[call] = true
+		}
+		if len(vals) == 0 {
+			return nil
+		}
+	}
+	return vals
+}
+
+// validatedThenRetried reports whether b is a retry loop's CAS
+// (retryRead) entered only after the unit's CAS from a's value swapped:
+// a's value comes up to the activation a and b share (loadedUp), is
+// passed to the method of b's next frame, and that method calls the one
+// holding b's loop (or leading to it) only on the success branch of a
+// CAS of the variable expecting that parameter (through wrappers
+// returning the CAS's result). ctrie's snapshot: readRoot loads the root,
+// rdcssRoot CASes a descriptor in from it, and only then calls
+// rdcssComplete, whose loop loads the root afresh and CASes from that.
+//
+// The CAS that swapped read a's value still in the variable: a's check
+// held at that moment, and the CAS is the unit's reservation (as
+// casThenRetried says of a CAS event). Another goroutine's write after it
+// meets b's loop, which acts only on a value loaded after that write. A
+// load deciding the call of a retry loop without such a CAS between (an
+// increment loop run if a flag read earlier was clear) stays judged.
+func (x *Index) validatedThenRetried(a, b Event) bool {
+	if !a.Read || !b.Read || !b.Write || a.Var != b.Var || !x.retryRead(b) {
+		return false
+	}
+	expected, in := x.casExpected(b.Site)
+	if in == nil {
+		return false
+	}
+	loc := casLocation(in.(*ssa.Call))
+	c := common(a.Frames, b.Frames)
+	n := len(b.Frames)
+	// The frame of b's retry loop: the CAS's own function, or its
+	// wrapper's caller; below the validating method.
+	loop := n - 1
+	if _, ok := unconvert(expected).(*ssa.Parameter); ok {
+		loop = n - 2
+	}
+	if loc == nil || c < 1 || loop < c+1 {
+		return false
+	}
+	shared, g, next := x.function(a.Frames[c-1].Site), x.function(b.Frames[c].Site), x.function(b.Frames[c+1].Site)
+	vals := x.loadedUp(a, loc, c)
+	if shared == nil || g == nil || next == nil || vals == nil {
+		return false
+	}
+	calls := directCalls(shared, g)
+	if len(calls) != 1 {
+		return false
+	}
+	gcall := calls[0]
+	passed := map[ssa.Value]bool{}
+	for _, arg := range gcall.Call.Args {
+		passed[unconvert(arg)] = true
+	}
+	for v := range vals {
+		if in, ok := v.(ssa.Instruction); ok && !passed[v] && reaches(in, gcall) {
+			return false // another call of a's method may be the load that counts
+		}
+	}
+	nexts := directCalls(g, next)
+	if len(nexts) == 0 {
+		return false
+	}
+	for _, nc := range nexts {
+		if !x.afterCASFrom(g, gcall, vals, nc, loc) {
+			return false
+		}
+	}
+	return true
+}
+
+// afterCASFrom reports whether the call nc in g runs only on the success
+// branch of a CAS of loc in g (direct, or through wrappers) whose
+// expected value is a parameter of g that gcall passes one of vals.
+func (x *Index) afterCASFrom(g *ssa.Function, gcall *ssa.Call, vals map[ssa.Value]bool, nc *ssa.Call, loc any) bool {
+	for _, blk := range g.Blocks {
+		for _, in := range blk.Instrs {
+			cc, ok := in.(*ssa.Call)
+			if !ok || !onSuccess(cc, nc.Block()) {
+				continue
+			}
+			exp, ok := casArg(cc, loc, maxChain, 1)
+			p, isParam := exp.(*ssa.Parameter)
+			if !ok || !isParam {
+				continue
+			}
+			if i := slices.Index(g.Params, p); i >= 0 && i < len(gcall.Call.Args) && vals[unconvert(gcall.Call.Args[i])] {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -103,6 +103,38 @@ func TestJudge(t *testing.T) {
 	helper := []Frame{frame(9, "r *Root", "complete"), casIn(10)}
 	swap, swapOnce := frame(1, "r *Root", "Swap"), frame(1, "r *Root", "SwapOnce")
 
+	// trie is ctrie's snapshot (loop, through its install wrapper inst):
+	// the unit loads the root through readRoot → readRootP, another
+	// unit's snapshot CASes it, then the unit's CAS from the value loaded.
+	trie := func(loop, inst string) []Event {
+		tf := func(id int32, name string) Frame { return frame(id, "t *Trie", name) }
+		cas := call("// trie cas", "CompareAndSwapPointer")
+		return []Event{
+			r(1, call("// trie load", "LoadPointer"), tf(1, loop), tf(2, "readRoot"), tf(3, "readRootP")),
+			rmw(2, cas, tf(9, "Snapshot"), tf(10, "rdcss"), tf(11, "casRoot")),
+			rmw(1, cas, tf(1, loop), tf(4, inst), tf(5, "casRoot")),
+		}
+	}
+	// future is Selectable's GetResult against Fill (type typ): the unit
+	// (method get) loads filled at the line marked typ+" "+fast, Fill
+	// sets filled and replaces wait, then the unit's getter reads wait
+	// at the line marked typ+" "+lazy.
+	future := func(typ, get, getter, fast, lazy string) []Event {
+		ff := func(id int32, name string) Frame { return frame(id, "f *"+typ, name) }
+		return []Event{
+			r(1, call("// "+typ+" "+fast, "LoadUint32"), ff(1, get)),
+			w(2, call("// "+typ+" filled", "StoreUint32"), ff(9, "Fill")),
+			onVar(1, w(2, at("// "+typ+" final", "wait"), ff(9, "Fill"))),
+			onVar(1, r(1, at("// "+typ+" "+lazy, "wait"), ff(1, get), ff(2, getter))),
+		}
+	}
+	// trieComplete is trie with the unit's last CAS in the completion's
+	// retry loop, which inst enters after its own CAS (not an event).
+	trieComplete := func(loop, inst string) []Event {
+		evs := trie(loop, inst)
+		evs[2].Frames = []Frame{frame(1, "t *Trie", loop), frame(4, "t *Trie", inst), frame(5, "t *Trie", "completeRoot"), frame(6, "t *Trie", "casRoot")}
+		return evs
+	}
 	// The receiver's type name begins with Load: find the method's name
 	// by its parenthesis.
 	loader := func(name string, id int32) Frame {
@@ -420,6 +452,17 @@ func TestJudge(t *testing.T) {
 			reread(rmw(1, rootCas, installOnce, casIn(2)), 2), rmw(2, rootCas, helper...),
 			rmw(1, rootCas, installOnce, completeOnce, casIn(4)),
 		}, true},
+		{"ctrie's snapshot: a load two calls down, another's CAS, then the RDCSS CAS from it two calls down, retried on failure", trie("Snapshot", "rdcss"), false},
+		{"ctrie's snapshot: a load two calls down, its RDCSS CAS from it, another's CAS, then the completion's retry loop's CAS", trieComplete("Snapshot", "rdcss"), false},
+		{"a load two calls down, then a retry loop's CAS entered after a CAS from it failed", trieComplete("SnapshotHelp", "rdcssHelp"), true},
+		{"a load two calls down, then a CAS from it whose failure gives up", trie("SnapshotOnce", "rdcss"), true},
+		{"a load two calls down, then a CAS from it whose failure the wrapper returns as true", trie("SnapshotLoose", "rdcssLoose"), true},
+		{"a load two calls down deciding a CAS from another value", trie("SnapshotPrev", "rdcss"), true},
+		{"Selectable: a stale filled flag decides the wait on the channel read under the lock, which Fill closed and replaced by a closed one", future("Future", "Get", "wchan", "fast", "lazy"), false},
+		{"a stale filled flag decides a send on the channel read under the lock", future("Future", "Offer", "offerChan", "offer", "offer lazy"), true},
+		{"a stale filled flag decides the wait on a channel the writer replaced by a fresh one", future("FreshFuture", "Get", "wchan", "fast", "lazy"), true},
+		{"a stale filled flag decides the wait on a channel the writer replaced by a package channel never closed", future("OpenFuture", "Get", "wchan", "fast", "lazy"), true},
+		{"a stale filled flag decides the wait on a channel the writer replaced without closing the old one", future("LeakFuture", "Get", "wchan", "fast", "lazy"), true},
 		{"a lazily made map, then another caller's lookup in it and its store's size check, then the unit's store", lazy("make(map[string]*flightCall) // lazy", "Load"), false},
 		{"a map made with an entry in it", lazy("map[string]*flightCall{\"\": new(flightCall)} // seeded", "LoadSeeded"), true},
 		{"a map made under the lock again after the nil check's unlock", lazy("make(map[string]*flightCall) // late", "LoadLate"), true},

@@ -113,7 +113,14 @@ var (
 //     to b reads a's variable again and that value decides b (a
 //     double-checked re-validation: revalidated);
 //     unless the later event is a compare-and-swap of the variable
-//     against the very value read (casAgainst: a CAS loop), or a is a
+//     against the very value read (casAgainst: a CAS loop; casRetried:
+//     the load and the CAS calls below the loop, the CAS's failure
+//     returned up to it as false: ctrie's snapshot; validatedThenRetried:
+//     b a retry loop's CAS entered only after the unit's CAS from a's
+//     value swapped), or b only fetches,
+//     under a lock, a completion channel the unit then waits on, which
+//     every writer of a's flag closes and replaces by a closed one
+//     (completionWait: Selectable's GetResult), or a is a
 //     CAS that swapped and b a retry loop's CAS entered after it
 //     (casThenRetried: RDCSS tried again); unless a is
 //     a map lookup that missed, b is reached only on the miss, and the
@@ -178,7 +185,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.casThenRetried(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v

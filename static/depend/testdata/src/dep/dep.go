@@ -1086,3 +1086,303 @@ func (l *Loader) count() int {
 	defer l.cmu.Unlock()
 	return len(l.items) // count
 }
+
+// Trie is ctrie's snapshot loop over its RDCSS root, two calls deep on
+// each side: readRoot → readRootP loads the root (completing a
+// descriptor it meets), rdcss → casRoot CASes it from the value loaded,
+// and a failed CAS makes rdcss return false and Snapshot load again.
+type Trie struct {
+	root      unsafe.Pointer
+	committed int32
+	prev      *tnode
+}
+
+type tnode struct{ desc, old, nv *tnode }
+
+func (t *Trie) casRoot(ov, nv *tnode) bool {
+	return atomic.CompareAndSwapPointer(&t.root, unsafe.Pointer(ov), unsafe.Pointer(nv)) // trie cas
+}
+
+func (t *Trie) readRoot() *tnode { return t.readRootP(false) }
+
+func (t *Trie) readRootP(abort bool) *tnode {
+	n := (*tnode)(atomic.LoadPointer(&t.root)) // trie load
+	if n.desc != nil {
+		return t.completeRoot(abort)
+	}
+	return n
+}
+
+func (t *Trie) completeRoot(abort bool) *tnode {
+	for {
+		n := (*tnode)(atomic.LoadPointer(&t.root)) // trie complete load
+		if n.desc == nil {
+			return n
+		}
+		ov, nv := n.desc.old, n.desc.nv
+		if abort {
+			if t.casRoot(n, ov) {
+				return ov
+			}
+			continue
+		}
+		if t.casRoot(n, nv) {
+			return nv
+		}
+	}
+}
+
+func (t *Trie) rdcss(old, nv *tnode) bool {
+	d := &tnode{desc: &tnode{old: old, nv: nv}}
+	if t.casRoot(old, d) {
+		t.completeRoot(false)
+		return atomic.LoadInt32(&t.committed) == 1
+	}
+	return false
+}
+
+// rdcssLoose reports success whether its CAS swapped or not.
+func (t *Trie) rdcssLoose(old, nv *tnode) bool {
+	if t.casRoot(old, &tnode{desc: &tnode{old: old, nv: nv}}) {
+		t.completeRoot(false)
+	}
+	return true
+}
+
+func (t *Trie) Snapshot() *tnode {
+	for {
+		root := t.readRoot()
+		if t.rdcss(root, &tnode{old: root}) {
+			return t.readRoot()
+		}
+	}
+}
+
+// rdcssHelp completes a descriptor, with a retry loop, when its own CAS
+// failed: nothing of the value it was given is validated then.
+func (t *Trie) rdcssHelp(old, nv *tnode) bool {
+	if !t.casRoot(old, &tnode{desc: &tnode{old: old, nv: nv}}) {
+		t.completeRoot(false)
+		return false
+	}
+	return true
+}
+
+// SnapshotHelp retries through rdcssHelp.
+func (t *Trie) SnapshotHelp() *tnode {
+	for {
+		root := t.readRoot()
+		if t.rdcssHelp(root, &tnode{old: root}) {
+			return root
+		}
+	}
+}
+
+// SnapshotOnce gives up when its CAS fails.
+func (t *Trie) SnapshotOnce() *tnode {
+	root := t.readRoot()
+	if !t.rdcss(root, &tnode{old: root}) {
+		return nil
+	}
+	return root
+}
+
+// SnapshotLoose retries while rdcssLoose fails, which it never says.
+func (t *Trie) SnapshotLoose() *tnode {
+	for {
+		root := t.readRoot()
+		if t.rdcssLoose(root, &tnode{old: root}) {
+			return root
+		}
+	}
+}
+
+// SnapshotPrev decides on the root it loads, then CASes from another.
+func (t *Trie) SnapshotPrev() *tnode {
+	for {
+		root := t.readRoot()
+		if root.old == nil && t.rdcss(t.prev, &tnode{old: root}) {
+			return root
+		}
+	}
+}
+
+// Future is go-datastructures' Selectable: Get's fast path loads filled
+// lock-free, its slow path waits on the channel wchan hands out under
+// f.m (making one when nil); Fill sets filled, stores the package's
+// closed channel into wait and closes the one it replaces, under f.m.
+type Future struct {
+	m      sync.Mutex
+	val    int
+	wait   chan struct{}
+	filled uint32
+}
+
+func (f *Future) wchan() <-chan struct{} {
+	f.m.Lock()
+	if f.wait == nil { // Future lazy
+		f.wait = make(chan struct{})
+	}
+	ch := f.wait
+	f.m.Unlock()
+	return ch
+}
+
+func (f *Future) Get() int {
+	if atomic.LoadUint32(&f.filled) == 0 { // Future fast
+		<-f.wchan()
+	}
+	return f.val
+}
+
+func (f *Future) Fill(v int) {
+	f.m.Lock()
+	if f.filled == 0 {
+		f.val = v
+		atomic.StoreUint32(&f.filled, 1) // Future filled
+		w := f.wait
+		f.wait = closedCh // Future final
+		if w != nil {
+			close(w)
+		}
+	}
+	f.m.Unlock()
+}
+
+// Offer is a slow path that sends on the channel instead of waiting.
+func (f *Future) Offer() {
+	if atomic.LoadUint32(&f.filled) == 0 { // Future offer
+		f.offerChan() <- struct{}{}
+	}
+}
+
+func (f *Future) offerChan() chan struct{} {
+	f.m.Lock()
+	if f.wait == nil { // Future offer lazy
+		f.wait = make(chan struct{})
+	}
+	ch := f.wait
+	f.m.Unlock()
+	return ch
+}
+
+var closedCh = make(chan struct{})
+
+func init() {
+	close(closedCh)
+}
+
+var openCh = make(chan struct{})
+
+// FreshFuture's Fill stores a fresh channel, never closed.
+type FreshFuture struct {
+	m      sync.Mutex
+	val    int
+	wait   chan struct{}
+	filled uint32
+}
+
+func (f *FreshFuture) wchan() <-chan struct{} {
+	f.m.Lock()
+	if f.wait == nil { // FreshFuture lazy
+		f.wait = make(chan struct{})
+	}
+	ch := f.wait
+	f.m.Unlock()
+	return ch
+}
+
+func (f *FreshFuture) Get() int {
+	if atomic.LoadUint32(&f.filled) == 0 { // FreshFuture fast
+		<-f.wchan()
+	}
+	return f.val
+}
+
+func (f *FreshFuture) Fill(v int) {
+	f.m.Lock()
+	if f.filled == 0 {
+		f.val = v
+		atomic.StoreUint32(&f.filled, 1) // FreshFuture filled
+		w := f.wait
+		f.wait = make(chan struct{}) // FreshFuture final
+		if w != nil {
+			close(w)
+		}
+	}
+	f.m.Unlock()
+}
+
+// OpenFuture's Fill stores a package channel nobody closes.
+type OpenFuture struct {
+	m      sync.Mutex
+	val    int
+	wait   chan struct{}
+	filled uint32
+}
+
+func (f *OpenFuture) wchan() <-chan struct{} {
+	f.m.Lock()
+	if f.wait == nil { // OpenFuture lazy
+		f.wait = make(chan struct{})
+	}
+	ch := f.wait
+	f.m.Unlock()
+	return ch
+}
+
+func (f *OpenFuture) Get() int {
+	if atomic.LoadUint32(&f.filled) == 0 { // OpenFuture fast
+		<-f.wchan()
+	}
+	return f.val
+}
+
+func (f *OpenFuture) Fill(v int) {
+	f.m.Lock()
+	if f.filled == 0 {
+		f.val = v
+		atomic.StoreUint32(&f.filled, 1) // OpenFuture filled
+		w := f.wait
+		f.wait = openCh // OpenFuture final
+		if w != nil {
+			close(w)
+		}
+	}
+	f.m.Unlock()
+}
+
+// LeakFuture's Fill does not close the channel it replaces.
+type LeakFuture struct {
+	m      sync.Mutex
+	val    int
+	wait   chan struct{}
+	filled uint32
+}
+
+func (f *LeakFuture) wchan() <-chan struct{} {
+	f.m.Lock()
+	if f.wait == nil { // LeakFuture lazy
+		f.wait = make(chan struct{})
+	}
+	ch := f.wait
+	f.m.Unlock()
+	return ch
+}
+
+func (f *LeakFuture) Get() int {
+	if atomic.LoadUint32(&f.filled) == 0 { // LeakFuture fast
+		<-f.wchan()
+	}
+	return f.val
+}
+
+func (f *LeakFuture) Fill(v int) {
+	f.m.Lock()
+	if f.filled == 0 {
+		f.val = v
+		atomic.StoreUint32(&f.filled, 1) // LeakFuture filled
+		f.wait = closedCh                // LeakFuture final
+	}
+	f.m.Unlock()
+}
