@@ -28,6 +28,6 @@
 // recorded run itself stopped the monitor mid-probe, the sender is
 // blocked there at the test's end: the channel is local to run, which
 // alone receives from it and has returned, so that observed leak
-// (check/observedsync.go) is the report, the prediction under it; the
-// want accepts either.
+// (check/observedsync.go) is the report, the prediction under it;
+// either message is expected.
 package stopleak
