@@ -10,9 +10,10 @@ import (
 )
 
 // Observed leaks beyond the go-with-timeout idiom (observed.go): a
-// goroutine the test started, still blocked at its end in a range loop
-// over a channel, a select with no default, a Mutex's or RWMutex's lock,
-// a WaitGroup's Wait or a Cond's Wait. Each is reported only when nothing
+// goroutine the test started, still blocked at its end in a plain send or
+// receive (no select's case), a range loop over a channel, a select with
+// no default, a Mutex's or RWMutex's lock, a WaitGroup's Wait or a Cond's
+// Wait. Each is reported only when nothing
 // live can release it, which the source and the trace show together:
 //
 //   - The goroutine runs a function literal that a go statement G of
@@ -152,12 +153,39 @@ func (s *selectAlts) stuck(facts *blockedFacts, k int) (waits, why string, ok bo
 	method := "" // the sync method blocked in
 	var stack []ast.Node
 	found := false
+	plain := 0 // plain sends or receives (no select's) of ev's direction at line
 	ast.Inspect(f, func(n ast.Node) bool {
 		if n == nil {
 			stack = stack[:len(stack)-1]
 			return true
 		}
 		stack = append(stack, n)
+		// A plain send or receive (rt's Send and Recv), not a select's
+		// case: counted even once found, so that a line with two of them,
+		// which the site cannot tell apart, is left alone.
+		var x ast.Expr
+		switch n := n.(type) {
+		case *ast.SendStmt:
+			if ev.Op == trace.Send && lineOf(n) == line && !isComm(stack) {
+				x = n.Chan
+			}
+		case *ast.UnaryExpr:
+			if ev.Op == trace.Recv && n.Op == token.ARROW && lineOf(n) == line && !isComm(stack) {
+				x = n.X
+			}
+		}
+		if x != nil {
+			plain++
+			if !found {
+				found = true
+				waits = map[bool]string{true: "chan receive", false: "chan send"}[ev.Op == trace.Recv]
+				if !add(identOf(x), ev.Op == trace.Recv) {
+					prims = nil
+				}
+				at = append([]ast.Node(nil), stack...)
+			}
+			return true
+		}
 		if found {
 			return true
 		}
@@ -207,7 +235,7 @@ func (s *selectAlts) stuck(facts *blockedFacts, k int) (waits, why string, ok bo
 		}
 		return true
 	})
-	if !found || len(prims) == 0 {
+	if !found || len(prims) == 0 || plain > 1 {
 		return "", "", false
 	}
 	// The go statement whose function literal the goroutine runs, and F.
@@ -332,8 +360,11 @@ func (s *selectAlts) stuck(facts *blockedFacts, k int) (waits, why string, ok bo
 	switch kind {
 	case "chan":
 		why = "nothing live can send on or close its channel"
-		if waits == "select" {
+		switch waits {
+		case "select":
 			why = "nothing live can complete any of its cases"
+		case "chan send":
+			why = "nothing live can receive from its channel"
 		}
 	case "WaitGroup":
 		why = "its counter cannot reach zero: every goroutine that can call Done has exited"
@@ -348,6 +379,23 @@ func (s *selectAlts) stuck(facts *blockedFacts, k int) (waits, why string, ok bo
 func contains(xs []string, x string) bool {
 	for _, y := range xs {
 		if x == y {
+			return true
+		}
+	}
+	return false
+}
+
+// isComm reports whether stack's last node, a send statement or a
+// receive expression, is a select case's operation.
+func isComm(stack []ast.Node) bool {
+	n := len(stack)
+	if n >= 2 {
+		if cc, ok := stack[n-2].(*ast.CommClause); ok && cc.Comm == stack[n-1] {
+			return true
+		}
+	}
+	if n >= 3 {
+		if cc, ok := stack[n-3].(*ast.CommClause); ok && cc.Comm == stack[n-2] {
 			return true
 		}
 	}

@@ -100,10 +100,52 @@ func Later() func() {
 	}()
 	return func() { wg.Done() }
 }
+
+func First(fs []func() int) int {
+	ch := make(chan int)
+	for _, f := range fs {
+		go func(f func() int) {
+			ch <- f()
+		}(f)
+	}
+	return <-ch
+}
+
+func Watch(ok bool, release func()) bool {
+	done := make(chan struct{})
+	go func() {
+		<-done
+		release()
+	}()
+	if !ok {
+		return false
+	}
+	close(done)
+	return true
+}
+
+func Pair() {
+	ch := make(chan int)
+	go func() {
+		ch <- 1
+	}()
+	go func() {
+		<-ch
+	}()
+}
+
+func Two() {
+	a, b := make(chan int), make(chan int)
+	go func() {
+		x, y := <-a, <-b
+		_, _ = x, y
+	}()
+	b <- 1
+}
 `
 
-// TestStuck checks which goroutines blocked at a test's end in a range
-// loop, a select, a lock, a WaitGroup's or a Cond's Wait count as stuck
+// TestStuck checks which goroutines blocked at a test's end in a plain
+// send or receive, a range loop, a select, a lock, a WaitGroup's or a Cond's Wait count as stuck
 // for good (check/observedsync.go), on traces as the recorder writes them.
 func TestStuck(t *testing.T) {
 	dir := t.TempDir()
@@ -221,6 +263,61 @@ g1.1.1 begin
 g1.1 end
 g1 join g1.1 @x_test.go:9:6
 g1.1.1 wg-wait Later.wg#1 @x.go:87:10 blocked=true
+`, ""},
+		// A plain send: the receive that took the other sender's value
+		// was First's last use of the channel, and First has returned.
+		{"send", `g1 fork g1.1 @x_test.go:10:6
+g1.1 begin
+g1.1 fork g1.1.1 @x.go:94:3
+g1.1 fork g1.1.2 @x.go:94:3
+g1.1.1 begin
+g1.1.2 begin
+g1.1.1 send chan_int#1 @x.go:95:7
+g1.1 recv chan_int#1 @x.go:98:9
+g1.1.1 end
+g1.1 end
+g1 join g1.1 @x_test.go:10:6
+g1.1.2 send chan_int#1 @x.go:95:7 blocked=true
+`, "chan send"},
+		// A plain receive: Watch returned before its close.
+		{"recv", `g1 fork g1.1 @x_test.go:11:6
+g1.1 begin
+g1.1 fork g1.1.1 @x.go:103:2
+g1.1.1 begin
+g1.1 end
+g1 join g1.1 @x_test.go:11:6
+g1.1.1 recv chan_struct{}#1 @x.go:104:3 blocked=true
+`, "chan receive"},
+		// Watch has not returned: it may close the channel yet.
+		{"recv-starter-live", `g1 fork g1.1 @x_test.go:11:6
+g1.1 begin
+g1.1 fork g1.1.2 @x_test.go:12:2
+g1.1.2 begin
+g1.1.2 fork g1.1.2.1 @x.go:103:2
+g1.1.2.1 begin
+g1.1.2.1 recv chan_struct{}#1 @x.go:104:3 blocked=true
+`, ""},
+		// The receiving goroutine still lives.
+		{"send-receiver-live", `g1 fork g1.1 @x_test.go:12:6
+g1.1 begin
+g1.1 fork g1.1.1 @x.go:116:2
+g1.1 fork g1.1.2 @x.go:119:2
+g1.1.1 begin
+g1.1.2 begin
+g1.1 end
+g1 join g1.1 @x_test.go:12:6
+g1.1.1 send chan_int#1 @x.go:117:6 blocked=true
+`, ""},
+		// Two receives on one line: the site does not say which.
+		{"two-on-a-line", `g1 fork g1.1 @x_test.go:13:6
+g1.1 begin
+g1.1 fork g1.1.1 @x.go:126:2
+g1.1.1 begin
+g1.1 send chan_int#2 @x.go:130:4
+g1.1.1 recv chan_int#2 @x.go:127:16
+g1.1 end
+g1 join g1.1 @x_test.go:13:6
+g1.1.1 recv chan_int#1 @x.go:127:11 blocked=true
 `, ""},
 	} {
 		tr, err := trace.ReadTrace(strings.NewReader("# pecanvet trace v1\n"+tc.tr), tc.name, trace.ReadOptions{})

@@ -22,7 +22,7 @@ func (m *Monitor) run(probe func() bool) {
 	for {
 		res := make(chan bool)
 		go func() {
-			res <- probe() // want "goroutine g[0-9.]+ blocked forever in chan send at monitor\\.go:25: its receiver returned at monitor\\.go:30 \\(leak\\); reproduced"
+			res <- probe() // want "goroutine g[0-9.]+ blocked forever in chan send at monitor\\.go:25: (its receiver returned at monitor\\.go:30 \\(leak\\)|nothing live can receive from its channel \\(leak, observed in the recorded run\\)); reproduced"
 		}()
 		select {
 		case <-m.quit:
