@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -110,6 +110,15 @@ eval-trial3:
 # make eval (long).
 eval-trial4:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial4.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 19's fifth trial, internal/eval/modules-trial5.txt: twelve more
+# modules covering each kind of issue 26 (caches starting hundreds of
+# goroutines, a circuit breaker, cron schedulers, a lock-free map, event
+# buses, a lock-order checker, plus a broker and a pool), checked and
+# triaged as eval-trial, written to EVAL.md's modules-trial5 section. Not
+# part of make eval (long).
+eval-trial5:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial5.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own
