@@ -18,8 +18,12 @@ import (
 // trace's start) was 41% of pecanvet's CPU on ants, for predictions most
 // of which are never replayed. ScheduleText writes the trace's steps in
 // recorded order once, to one file and only as far as a schedule needs,
-// and gives each schedule its header and tail in memory (SchedText): its
-// file is the header, that file's first bytes, then the tail. The
+// and gives each schedule its header in memory (SchedText): its file is
+// the header, that file's first bytes, then its tail's lines, which are
+// appended to a second file (File+".tail"), not held in memory: a test's
+// hundreds of predictions with tails of thousands of steps held 750 MB
+// of tail text (go-datastructures' btree/immutable), where the tails'
+// events, which the anomalies keep anyway, take a twentieth of that. The
 // occurrence counts and the writes each read saw are counted once per
 // trace too.
 type ScheduleText struct {
@@ -35,20 +39,30 @@ type ScheduleText struct {
 	f    *os.File
 	w    *bufio.Writer
 	off  []int64 // off[i]: where event i's line starts in the file (len: lines written + 1)
+	// The tails' file: every schedule's tail lines, one after another.
+	tf   *os.File
+	tw   *bufio.Writer
+	toff int64 // bytes written to it
 	line []byte
 	err  error
 }
 
 // SchedText is one schedule of a ScheduleText: the file it writes is
-// Head, then the first Prefix bytes of File, then Tail.
+// Head, then the first Prefix bytes of File, then the TailLen bytes of
+// File+".tail" at TailAt.
 type SchedText struct {
 	Head    []byte // header, anomaly and changed lines
 	File    string // the trace's steps in recorded order
 	Prefix  int64  // bytes of File: the lines of the schedule's prefix
-	Tail    []byte // the lines of the steps after the prefix
+	TailAt  int64  // where the lines of the steps after the prefix start in File+".tail"
+	TailLen int64  // and their bytes
 	Steps   int
 	Anomaly []Step // the anomaly's steps, in pattern order
 }
+
+// tailFile is the name of the tails' file of a ScheduleText whose steps
+// go to file.
+func tailFile(file string) string { return file + ".tail" }
 
 // Open returns the schedule's file text.
 func (s *SchedText) Open() (io.ReadCloser, error) {
@@ -56,8 +70,26 @@ func (s *SchedText) Open() (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := io.MultiReader(bytes.NewReader(s.Head), io.LimitReader(f, s.Prefix), bytes.NewReader(s.Tail))
-	return readCloser{r, f}, nil
+	tf, err := os.Open(tailFile(s.File))
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r := io.MultiReader(bytes.NewReader(s.Head), io.LimitReader(f, s.Prefix), io.NewSectionReader(tf, s.TailAt, s.TailLen))
+	return readCloser{r, closers{f, tf}}, nil
+}
+
+// closers closes each of its files.
+type closers []*os.File
+
+func (cs closers) Close() error {
+	var err error
+	for _, c := range cs {
+		if cerr := c.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
 }
 
 // WriteFile writes the schedule's file to path. The prefix is copied
@@ -81,7 +113,15 @@ func (s *SchedText) WriteFile(path string) error {
 		}
 	}
 	if err == nil {
-		_, err = out.Write(s.Tail)
+		var tf *os.File
+		if tf, err = os.Open(tailFile(s.File)); err == nil {
+			var n int64
+			n, err = io.Copy(out, io.NewSectionReader(tf, s.TailAt, s.TailLen))
+			tf.Close()
+			if err == nil && n < s.TailLen {
+				err = fmt.Errorf("%s: %d bytes of tail, want %d", tailFile(s.File), n, s.TailLen)
+			}
+		}
 	}
 	if cerr := out.Close(); err == nil {
 		err = cerr
@@ -243,9 +283,21 @@ func (st *ScheduleText) Schedule(pattern string, prefix int32, tail, anomaly []i
 		return SchedText{}, err
 	}
 	s.Prefix = st.off[prefix]
-	for _, e := range tail {
-		s.Tail = st.appendStep(s.Tail, e)
+	if st.tf == nil {
+		if st.tf, st.err = os.Create(tailFile(st.file)); st.err != nil {
+			return SchedText{}, st.err
+		}
+		st.tw = bufio.NewWriterSize(st.tf, 64<<10)
 	}
+	s.TailAt = st.toff
+	for _, e := range tail {
+		st.line = st.appendStep(st.line[:0], e)
+		if _, st.err = st.tw.Write(st.line); st.err != nil {
+			return SchedText{}, st.err
+		}
+		st.toff += int64(len(st.line))
+	}
+	s.TailLen = st.toff - s.TailAt
 	return s, nil
 }
 
@@ -304,16 +356,27 @@ func (st *ScheduleText) lastWriteBefore(obj, k int32) int32 {
 	return ws[i-1]
 }
 
-// Close flushes and closes the steps file.
+// Close flushes and closes the steps and tails files.
 func (st *ScheduleText) Close() error {
-	if st.f == nil {
+	if st.f == nil && st.tf == nil {
 		return st.err
 	}
-	err := st.w.Flush()
-	if cerr := st.f.Close(); err == nil {
-		err = cerr
+	var err error
+	for _, x := range []struct {
+		f *os.File
+		w *bufio.Writer
+	}{{st.f, st.w}, {st.tf, st.tw}} {
+		if x.f == nil {
+			continue
+		}
+		if ferr := x.w.Flush(); err == nil {
+			err = ferr
+		}
+		if cerr := x.f.Close(); err == nil {
+			err = cerr
+		}
 	}
-	st.f = nil
+	st.f, st.tf = nil, nil
 	if st.err == nil {
 		st.err = err
 	}
