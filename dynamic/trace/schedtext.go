@@ -19,13 +19,13 @@ import (
 // of which are never replayed. ScheduleText writes the trace's steps in
 // recorded order once, to one file and only as far as a schedule needs,
 // and gives each schedule its header in memory (SchedText): its file is
-// the header, that file's first bytes, then its tail's lines, which are
-// appended to a second file (File+".tail"), not held in memory: a test's
-// hundreds of predictions with tails of thousands of steps held 750 MB
-// of tail text (go-datastructures' btree/immutable), where the tails'
-// events, which the anomalies keep anyway, take a twentieth of that. The
-// occurrence counts and the writes each read saw are counted once per
-// trace too.
+// the header, then byte ranges of that file, the lines of its runs of
+// consecutive events (a step's line depends only on its event). A
+// schedule's tail was held as text in memory before: a test's hundreds
+// of predictions with tails of thousands of steps held 750 MB of it
+// (go-datastructures' btree/immutable), where a tail of 6,000 steps has
+// about 14 runs. The occurrence counts and the writes each read saw are
+// counted once per trace too.
 type ScheduleText struct {
 	tr   *Trace
 	file string
@@ -39,30 +39,22 @@ type ScheduleText struct {
 	f    *os.File
 	w    *bufio.Writer
 	off  []int64 // off[i]: where event i's line starts in the file (len: lines written + 1)
-	// The tails' file: every schedule's tail lines, one after another.
-	tf   *os.File
-	tw   *bufio.Writer
-	toff int64 // bytes written to it
 	line []byte
 	err  error
 }
 
 // SchedText is one schedule of a ScheduleText: the file it writes is
-// Head, then the first Prefix bytes of File, then the TailLen bytes of
-// File+".tail" at TailAt.
+// Head, then the byte ranges Runs of File.
 type SchedText struct {
-	Head    []byte // header, anomaly and changed lines
-	File    string // the trace's steps in recorded order
-	Prefix  int64  // bytes of File: the lines of the schedule's prefix
-	TailAt  int64  // where the lines of the steps after the prefix start in File+".tail"
-	TailLen int64  // and their bytes
+	Head []byte // header, anomaly and changed lines
+	File string // the trace's steps in recorded order
+	// Runs are the byte ranges of File, start and end (exclusive) in
+	// turn, whose lines are the schedule's steps: its prefix, then each
+	// run of consecutive events of its tail.
+	Runs    []int64
 	Steps   int
 	Anomaly []Step // the anomaly's steps, in pattern order
 }
-
-// tailFile is the name of the tails' file of a ScheduleText whose steps
-// go to file.
-func tailFile(file string) string { return file + ".tail" }
 
 // Open returns the schedule's file text.
 func (s *SchedText) Open() (io.ReadCloser, error) {
@@ -70,26 +62,11 @@ func (s *SchedText) Open() (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	tf, err := os.Open(tailFile(s.File))
-	if err != nil {
-		f.Close()
-		return nil, err
+	rs := []io.Reader{bytes.NewReader(s.Head)}
+	for i := 0; i < len(s.Runs); i += 2 {
+		rs = append(rs, io.NewSectionReader(f, s.Runs[i], s.Runs[i+1]-s.Runs[i]))
 	}
-	r := io.MultiReader(bytes.NewReader(s.Head), io.LimitReader(f, s.Prefix), io.NewSectionReader(tf, s.TailAt, s.TailLen))
-	return readCloser{r, closers{f, tf}}, nil
-}
-
-// closers closes each of its files.
-type closers []*os.File
-
-func (cs closers) Close() error {
-	var err error
-	for _, c := range cs {
-		if cerr := c.Close(); err == nil {
-			err = cerr
-		}
-	}
-	return err
+	return readCloser{io.MultiReader(rs...), f}, nil
 }
 
 // WriteFile writes the schedule's file to path. The prefix is copied
@@ -105,22 +82,15 @@ func (s *SchedText) WriteFile(path string) error {
 		return err
 	}
 	_, err = out.Write(s.Head)
-	if err == nil {
-		var n int64
-		n, err = io.Copy(out, io.LimitReader(in, s.Prefix))
-		if err == nil && n < s.Prefix {
-			err = fmt.Errorf("%s: %d bytes of steps, want %d", s.File, n, s.Prefix)
+	for i := 0; i < len(s.Runs) && err == nil; i += 2 {
+		if _, err = in.Seek(s.Runs[i], io.SeekStart); err != nil {
+			break
 		}
-	}
-	if err == nil {
-		var tf *os.File
-		if tf, err = os.Open(tailFile(s.File)); err == nil {
-			var n int64
-			n, err = io.Copy(out, io.NewSectionReader(tf, s.TailAt, s.TailLen))
-			tf.Close()
-			if err == nil && n < s.TailLen {
-				err = fmt.Errorf("%s: %d bytes of tail, want %d", tailFile(s.File), n, s.TailLen)
-			}
+		var n int64
+		want := s.Runs[i+1] - s.Runs[i]
+		n, err = io.Copy(out, io.LimitReader(in, want))
+		if err == nil && n < want {
+			err = fmt.Errorf("%s: %d bytes of steps at %d, want %d", s.File, n, s.Runs[i], want)
 		}
 	}
 	if cerr := out.Close(); err == nil {
@@ -279,25 +249,27 @@ func (st *ScheduleText) Schedule(pattern string, prefix int32, tail, anomaly []i
 		head = append(head, '\n')
 	}
 	s.Head = head
-	if err := st.grow(prefix); err != nil {
+	// The runs of consecutive events: the prefix, then the tail's.
+	var runs []int32 // event ranges, start and end (exclusive) in turn
+	if prefix > 0 {
+		runs = append(runs, 0, prefix)
+	}
+	end := prefix
+	for _, e := range tail {
+		if n := len(runs); n > 0 && runs[n-1] == e {
+			runs[n-1] = e + 1
+		} else {
+			runs = append(runs, e, e+1)
+		}
+		end = max(end, e+1)
+	}
+	if err := st.grow(end); err != nil {
 		return SchedText{}, err
 	}
-	s.Prefix = st.off[prefix]
-	if st.tf == nil {
-		if st.tf, st.err = os.Create(tailFile(st.file)); st.err != nil {
-			return SchedText{}, st.err
-		}
-		st.tw = bufio.NewWriterSize(st.tf, 64<<10)
+	s.Runs = make([]int64, len(runs))
+	for i, e := range runs {
+		s.Runs[i] = st.off[e]
 	}
-	s.TailAt = st.toff
-	for _, e := range tail {
-		st.line = st.appendStep(st.line[:0], e)
-		if _, st.err = st.tw.Write(st.line); st.err != nil {
-			return SchedText{}, st.err
-		}
-		st.toff += int64(len(st.line))
-	}
-	s.TailLen = st.toff - s.TailAt
 	return s, nil
 }
 
@@ -356,27 +328,16 @@ func (st *ScheduleText) lastWriteBefore(obj, k int32) int32 {
 	return ws[i-1]
 }
 
-// Close flushes and closes the steps and tails files.
+// Close flushes and closes the steps file.
 func (st *ScheduleText) Close() error {
-	if st.f == nil && st.tf == nil {
+	if st.f == nil {
 		return st.err
 	}
-	var err error
-	for _, x := range []struct {
-		f *os.File
-		w *bufio.Writer
-	}{{st.f, st.w}, {st.tf, st.tw}} {
-		if x.f == nil {
-			continue
-		}
-		if ferr := x.w.Flush(); err == nil {
-			err = ferr
-		}
-		if cerr := x.f.Close(); err == nil {
-			err = cerr
-		}
+	err := st.w.Flush()
+	if cerr := st.f.Close(); err == nil {
+		err = cerr
 	}
-	st.f, st.tf = nil, nil
+	st.f = nil
 	if st.err == nil {
 		st.err = err
 	}
