@@ -18,10 +18,14 @@ import (
 // trace's start) was 41% of pecanvet's CPU on ants, for predictions most
 // of which are never replayed. ScheduleText writes the trace's steps in
 // recorded order once, to one file and only as far as a schedule needs,
-// and gives each schedule its header and tail in memory (SchedText): its
-// file is the header, that file's first bytes, then the tail. The
-// occurrence counts and the writes each read saw are counted once per
-// trace too.
+// and gives each schedule its header in memory (SchedText): its file is
+// the header, then byte ranges of that file, the lines of its runs of
+// consecutive events (a step's line depends only on its event). A
+// schedule's tail was held as text in memory before: a test's hundreds
+// of predictions with tails of thousands of steps held 750 MB of it
+// (go-datastructures' btree/immutable), where a tail of 6,000 steps has
+// about 14 runs. The occurrence counts and the writes each read saw are
+// counted once per trace too.
 type ScheduleText struct {
 	tr   *Trace
 	file string
@@ -40,12 +44,14 @@ type ScheduleText struct {
 }
 
 // SchedText is one schedule of a ScheduleText: the file it writes is
-// Head, then the first Prefix bytes of File, then Tail.
+// Head, then the byte ranges Runs of File.
 type SchedText struct {
-	Head    []byte // header, anomaly and changed lines
-	File    string // the trace's steps in recorded order
-	Prefix  int64  // bytes of File: the lines of the schedule's prefix
-	Tail    []byte // the lines of the steps after the prefix
+	Head []byte // header, anomaly and changed lines
+	File string // the trace's steps in recorded order
+	// Runs are the byte ranges of File, start and end (exclusive) in
+	// turn, whose lines are the schedule's steps: its prefix, then each
+	// run of consecutive events of its tail.
+	Runs    []int64
 	Steps   int
 	Anomaly []Step // the anomaly's steps, in pattern order
 }
@@ -56,8 +62,11 @@ func (s *SchedText) Open() (io.ReadCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := io.MultiReader(bytes.NewReader(s.Head), io.LimitReader(f, s.Prefix), bytes.NewReader(s.Tail))
-	return readCloser{r, f}, nil
+	rs := []io.Reader{bytes.NewReader(s.Head)}
+	for i := 0; i < len(s.Runs); i += 2 {
+		rs = append(rs, io.NewSectionReader(f, s.Runs[i], s.Runs[i+1]-s.Runs[i]))
+	}
+	return readCloser{io.MultiReader(rs...), f}, nil
 }
 
 // WriteFile writes the schedule's file to path. The prefix is copied
@@ -73,15 +82,16 @@ func (s *SchedText) WriteFile(path string) error {
 		return err
 	}
 	_, err = out.Write(s.Head)
-	if err == nil {
-		var n int64
-		n, err = io.Copy(out, io.LimitReader(in, s.Prefix))
-		if err == nil && n < s.Prefix {
-			err = fmt.Errorf("%s: %d bytes of steps, want %d", s.File, n, s.Prefix)
+	for i := 0; i < len(s.Runs) && err == nil; i += 2 {
+		if _, err = in.Seek(s.Runs[i], io.SeekStart); err != nil {
+			break
 		}
-	}
-	if err == nil {
-		_, err = out.Write(s.Tail)
+		var n int64
+		want := s.Runs[i+1] - s.Runs[i]
+		n, err = io.Copy(out, io.LimitReader(in, want))
+		if err == nil && n < want {
+			err = fmt.Errorf("%s: %d bytes of steps at %d, want %d", s.File, n, s.Runs[i], want)
+		}
 	}
 	if cerr := out.Close(); err == nil {
 		err = cerr
@@ -239,12 +249,26 @@ func (st *ScheduleText) Schedule(pattern string, prefix int32, tail, anomaly []i
 		head = append(head, '\n')
 	}
 	s.Head = head
-	if err := st.grow(prefix); err != nil {
+	// The runs of consecutive events: the prefix, then the tail's.
+	var runs []int32 // event ranges, start and end (exclusive) in turn
+	if prefix > 0 {
+		runs = append(runs, 0, prefix)
+	}
+	end := prefix
+	for _, e := range tail {
+		if n := len(runs); n > 0 && runs[n-1] == e {
+			runs[n-1] = e + 1
+		} else {
+			runs = append(runs, e, e+1)
+		}
+		end = max(end, e+1)
+	}
+	if err := st.grow(end); err != nil {
 		return SchedText{}, err
 	}
-	s.Prefix = st.off[prefix]
-	for _, e := range tail {
-		s.Tail = st.appendStep(s.Tail, e)
+	s.Runs = make([]int64, len(runs))
+	for i, e := range runs {
+		s.Runs[i] = st.off[e]
 	}
 	return s, nil
 }

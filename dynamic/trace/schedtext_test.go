@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -110,5 +111,66 @@ func TestScheduleTextMatchesWriteSchedule(t *testing.T) {
 	}
 	if changed == 0 {
 		t.Error("no schedule had changed reads: the test does not compare them")
+	}
+}
+
+// A ScheduleText's schedules keep byte ranges of the steps file, not
+// their tails' text: a test's hundreds of predictions with long tails
+// held 750 MB of it in memory (go-datastructures' btree/immutable). 200
+// schedules of 5,000-step tails, each reordered in a few places as a
+// prediction's is (about 30 bytes a line: 30 MB of text), must keep less
+// than a tenth of that live.
+func TestScheduleTextTailsNotInMemory(t *testing.T) {
+	tr := &Trace{Tables: Tables{
+		Goroutines: []string{"g1", "g1.1"},
+		Objects:    []string{"x"},
+		Sites:      []string{"a.go:1", "a.go:2"},
+	}}
+	const tailLen = 5000
+	for i := range 2 * tailLen {
+		tr.Events = append(tr.Events, Event{G: int32(i % 2), Op: Write, Obj: 0, Site: int32(i % 2)})
+	}
+	st := NewScheduleText(tr, filepath.Join(t.TempDir(), "steps"))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var kept []SchedText
+	for k := range 200 {
+		prefix := int32(k)
+		tail := make([]int32, tailLen)
+		for i := range tail {
+			tail[i] = prefix + int32(i)
+		}
+		for i := 100; i+1 < tailLen; i += 500 {
+			tail[i], tail[i+1] = tail[i+1], tail[i]
+		}
+		s, err := st.Schedule("race/WW", prefix, tail, []int32{tail[0], tail[1]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, s)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	live := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var text int64
+	for _, s := range kept {
+		r, err := s.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := io.Copy(io.Discard, r)
+		r.Close()
+		text += n
+	}
+	t.Logf("%d bytes live for %d bytes of schedule text", live, text)
+	if text < 200*tailLen*20 {
+		t.Fatalf("schedules of %d bytes: the test does not make long tails", text)
+	}
+	if live > text/10 {
+		t.Errorf("%d schedules keep %d bytes live for %d bytes of schedule text", len(kept), live, text)
 	}
 }
