@@ -33,7 +33,7 @@ type stepIndex struct {
 	file  string
 	bad   bool         // the file could not be read as expected: the callers read the text
 	cps   []checkpoint // by k
-	after map[int][]firstStep
+	after map[int]*firstScan
 	r     *bufio.Reader // reused: one per read was most of the index's allocation
 }
 
@@ -164,20 +164,42 @@ func (x *stepIndex) insert(cp checkpoint) {
 	x.cps[i] = cp
 }
 
+// firstScan is firstFrom's reading from one line k: the goroutines'
+// first lines in [k, to), in order of the lines; off is where line to
+// starts.
+type firstScan struct {
+	fs   []firstStep
+	seen map[string]bool
+	to   int
+	off  int64
+	eof  bool
+}
+
 // firstFrom returns each goroutine's first line of the file at or after
-// line k, in order of the lines (x.mu held).
-func (x *stepIndex) firstFrom(k int) ([]firstStep, bool) {
-	if fs, ok := x.after[k]; ok {
-		return fs, true
+// line k, in order of the lines, complete for the lines before upTo (x.mu
+// held). The file is read only as far as asked: it runs to the longest
+// prefix of any of the trace's predictions, and a failure's signature is
+// asked for by predictions of any prefix.
+func (x *stepIndex) firstFrom(k, upTo int) ([]firstStep, bool) {
+	sc := x.after[k]
+	if sc == nil {
+		// Start at the checkpoint at k, which stateAt leaves.
+		if _, _, ok := x.stateAt(k); !ok {
+			return nil, false
+		}
+		i := sort.Search(len(x.cps), func(i int) bool { return x.cps[i].k >= k })
+		if i == len(x.cps) || x.cps[i].k != k {
+			x.bad = true
+			return nil, false
+		}
+		sc = &firstScan{seen: map[string]bool{}, to: k, off: x.cps[i].off}
+		if x.after == nil {
+			x.after = map[int]*firstScan{}
+		}
+		x.after[k] = sc
 	}
-	// Start at the checkpoint at k, which stateAt leaves.
-	if _, _, ok := x.stateAt(k); !ok {
-		return nil, false
-	}
-	i := sort.Search(len(x.cps), func(i int) bool { return x.cps[i].k >= k })
-	if i == len(x.cps) || x.cps[i].k != k {
-		x.bad = true
-		return nil, false
+	if sc.to >= upTo || sc.eof {
+		return sc.fs, true
 	}
 	f, err := os.Open(x.file)
 	if err != nil {
@@ -185,32 +207,36 @@ func (x *stepIndex) firstFrom(k int) ([]firstStep, bool) {
 		return nil, false
 	}
 	defer f.Close()
-	if _, err := f.Seek(x.cps[i].off, io.SeekStart); err != nil {
+	if _, err := f.Seek(sc.off, io.SeekStart); err != nil {
 		x.bad = true
 		return nil, false
 	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	seen := map[string]bool{}
-	var out []firstStep
-	for n := k; sc.Scan(); n++ {
-		l := sc.Bytes()
-		g := goOf(l)
-		if seen[string(g)] {
-			continue
+	if x.r == nil {
+		x.r = bufio.NewReaderSize(f, 16<<10)
+	} else {
+		x.r.Reset(f)
+	}
+	r := x.r
+	defer r.Reset(nil)
+	for sc.to < upTo {
+		l, err := r.ReadSlice('\n')
+		if err == io.EOF && len(l) == 0 {
+			sc.eof = true
+			break
 		}
-		seen[string(g)] = true
-		out = append(out, firstStep{g: string(g), line: n, text: string(l)})
+		if err != nil {
+			x.bad = true // a line longer than the buffer, or cut short
+			return nil, false
+		}
+		sc.off += int64(len(l))
+		l = l[:len(l)-1]
+		if g := goOf(l); !sc.seen[string(g)] {
+			sc.seen[string(g)] = true
+			sc.fs = append(sc.fs, firstStep{g: string(g), line: sc.to, text: string(l)})
+		}
+		sc.to++
 	}
-	if sc.Err() != nil {
-		x.bad = true
-		return nil, false
-	}
-	if x.after == nil {
-		x.after = map[int][]firstStep{}
-	}
-	x.after[k] = out
-	return out, true
+	return sc.fs, true
 }
 
 // goOf returns the goroutine of a step's line (its first field).
@@ -338,7 +364,7 @@ func (p prediction) sigAfterIdx(k int, prefix [sha256.Size]byte) (prefixSig, boo
 	}
 	if k <= pre {
 		x.mu.Lock()
-		fs, ok := x.firstFrom(k)
+		fs, ok := x.firstFrom(k, pre)
 		x.mu.Unlock()
 		if !ok {
 			return prefixSig{}, false

@@ -2,6 +2,7 @@ package check
 
 import (
 	"maps"
+	"slices"
 	"math/rand"
 	"path/filepath"
 	"testing"
@@ -101,7 +102,21 @@ func TestStepIndex(t *testing.T) {
 			}
 		}
 	}
-	if idx.bad {
+	// A scan from a line read further later (a prediction of a longer
+	// prefix sharing the failure) gives what one read at once gives.
+	fresh := newStepIndex()
+	fresh.file = idx.file
+	for _, k := range []int{0, 5, 300} {
+		idx.mu.Lock()
+		idx.firstFrom(k, k+3)
+		got, ok1 := idx.firstFrom(k, k+900)
+		idx.mu.Unlock()
+		want, ok2 := fresh.firstFrom(k, k+900)
+		if !ok1 || !ok2 || !slices.Equal(got, want) {
+			t.Errorf("from %d: read on %v %v, read at once %v %v", k, ok1, got, ok2, want)
+		}
+	}
+	if idx.bad || fresh.bad {
 		t.Error("the index gave up on its file")
 	}
 }
