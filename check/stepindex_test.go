@@ -2,9 +2,9 @@ package check
 
 import (
 	"maps"
-	"slices"
 	"math/rand"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
