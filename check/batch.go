@@ -41,6 +41,11 @@ type prediction struct {
 	// (hb.Ordered); if its replay diverges, the race detector may still
 	// confirm it (confirmUnordered).
 	unordered bool
+	// pre: the schedule's first pre steps are the first pre lines of its
+	// trace's steps file (text.File), which idx reads for all the trace's
+	// predictions (nil: infer and doomed read the text).
+	pre int
+	idx *stepIndex
 }
 
 // schedFile is a prediction's schedule text, written to its file once
@@ -206,12 +211,12 @@ func (p prediction) eachStep(anomaly func(at []int), f func(g, text []byte) bool
 
 // newPrediction renders the schedule of anomaly a with st, the
 // ScheduleText of a's trace, to be written to file when replayed.
-func newPrediction(st *trace.ScheduleText, a predict.Anomaly, file string) (prediction, error) {
+func newPrediction(st *trace.ScheduleText, idx *stepIndex, a predict.Anomaly, file string) (prediction, error) {
 	s, err := st.Schedule(a.Pattern.ID(), a.Schedule.Prefix, a.Schedule.Tail, a.Events)
 	if err != nil {
 		return prediction{}, err
 	}
-	p := prediction{a: a, file: file, text: &schedFile{SchedText: s}, steps: s.Steps, anomaly: s.Anomaly}
+	p := prediction{a: a, file: file, text: &schedFile{SchedText: s}, steps: s.Steps, anomaly: s.Anomaly, pre: int(a.Schedule.Prefix), idx: idx}
 	// The sum stands for the text: within a trace (the queue compares
 	// the sums of one trace's predictions), a step's line names one
 	// event, so the same header, prefix length and tail are the same

@@ -105,7 +105,7 @@ func (c *testCheck) observed(tr *trace.Trace, rt record.Test, dir string, pats [
 			continue
 		}
 		st := trace.NewScheduleText(ext, filepath.Join(dir, fmt.Sprintf("observed%d.steps", k+1)))
-		p, err := newPrediction(st, a, filepath.Join(dir, fmt.Sprintf("observed%d.schedule", k+1)))
+		p, err := newPrediction(st, nil, a, filepath.Join(dir, fmt.Sprintf("observed%d.schedule", k+1)))
 		if cerr := st.Close(); err == nil {
 			err = cerr
 		}

@@ -314,6 +314,9 @@ func (p prediction) sig(k int) prefixSig { return p.sigOf(k, nil) }
 // prediction whose prefix is a failure's: on go-deadlock, hashing and
 // splitting those prefixes again was a quarter of the check's CPU.
 func (p prediction) sigAfter(k int, prefix [sha256.Size]byte) prefixSig {
+	if sg, ok := p.sigAfterIdx(k, prefix); ok {
+		return sg
+	}
 	return p.sigOf(k, &prefix)
 }
 
@@ -394,6 +397,14 @@ type prefixSum struct {
 // prefixSums reads p's prefixSum for each k of ks (from 1), in one pass
 // over its first max(ks) steps.
 func (p prediction) prefixSums(ks []int) map[int]prefixSum {
+	if out, ok := p.prefixSumsIdx(ks); ok {
+		return out
+	}
+	return p.prefixSumsText(ks)
+}
+
+// prefixSumsText is prefixSums read from p's text.
+func (p prediction) prefixSumsText(ks []int) map[int]prefixSum {
 	out := make(map[int]prefixSum, len(ks))
 	last := slices.Max(ks)
 	var at []int

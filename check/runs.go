@@ -118,6 +118,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	// The trace's steps, written once for all its predictions' schedules
 	// as far as they need, made on the first one.
 	var st *trace.ScheduleText
+	var idx *stepIndex
 	collect := func(a predict.Anomaly) bool {
 		if c.seen[a.Key] {
 			c.found++
@@ -132,8 +133,9 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		}
 		if st == nil {
 			st = trace.NewScheduleText(tr, filepath.Join(dir, "steps"))
+			idx = newStepIndex()
 		}
-		p, err := newPrediction(st, a, filepath.Join(dir, fmt.Sprintf("p%d.schedule", len(preds)+1)))
+		p, err := newPrediction(st, idx, a, filepath.Join(dir, fmt.Sprintf("p%d.schedule", len(preds)+1)))
 		if err != nil {
 			c.rep.addNote(note.Predict, c.pkg, c.test, "%v", err)
 			return false
