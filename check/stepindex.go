@@ -293,8 +293,11 @@ func (p prediction) prefixSumsIdx(ks []int) (map[int]prefixSum, bool) {
 	}
 	pre := p.pre
 	at := schedAt(p.text.Head)
-	tail := p.text.Tail // p.steps-pre lines (trace.ScheduleText.Schedule)
 	if pre < 0 || pre > p.steps {
+		return nil, false
+	}
+	tail, err := p.text.Tail() // p.steps-pre lines (trace.ScheduleText.Schedule)
+	if err != nil {
 		return nil, false
 	}
 	out := make(map[int]prefixSum, len(ks))
@@ -375,8 +378,11 @@ func (p prediction) sigAfterIdx(k int, prefix [sha256.Size]byte) (prefixSig, boo
 			}
 		}
 	}
-	tail := p.text.Tail
 	if pre < 0 || pre > n {
+		return prefixSig{}, false
+	}
+	tail, err := p.text.Tail()
+	if err != nil {
 		return prefixSig{}, false
 	}
 	for rest := tail[lineAt(tail, max(0, k-pre)):]; len(rest) > 0; {

@@ -51,7 +51,10 @@ type SchedText struct {
 	// Runs are the byte ranges of File, start and end (exclusive) in
 	// turn, whose lines are the schedule's steps: its prefix, then each
 	// run of consecutive events of its tail.
-	Runs    []int64
+	Runs []int64
+	// TailAt is where the tail's lines start in File: the prefix's
+	// run may go on into the tail's first events.
+	TailAt  int64
 	Steps   int
 	Anomaly []Step // the anomaly's steps, in pattern order
 }
@@ -67,6 +70,29 @@ func (s *SchedText) Open() (io.ReadCloser, error) {
 		rs = append(rs, io.NewSectionReader(f, s.Runs[i], s.Runs[i+1]-s.Runs[i]))
 	}
 	return readCloser{io.MultiReader(rs...), f}, nil
+}
+
+// Tail returns the lines of the schedule's tail (its steps after the
+// prefix), read from File.
+func (s *SchedText) Tail() ([]byte, error) {
+	f, err := os.Open(s.File)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []byte
+	for i := 0; i < len(s.Runs); i += 2 {
+		from, to := max(s.Runs[i], s.TailAt), s.Runs[i+1]
+		if from >= to {
+			continue
+		}
+		at := len(out)
+		out = append(out, make([]byte, to-from)...)
+		if _, err := f.ReadAt(out[at:], from); err != nil {
+			return nil, fmt.Errorf("%s: steps at %d: %v", s.File, from, err)
+		}
+	}
+	return out, nil
 }
 
 // WriteFile writes the schedule's file to path. The prefix is copied
@@ -270,6 +296,7 @@ func (st *ScheduleText) Schedule(pattern string, prefix int32, tail, anomaly []i
 	for i, e := range runs {
 		s.Runs[i] = st.off[e]
 	}
+	s.TailAt = st.off[prefix]
 	return s, nil
 }
 

@@ -36,6 +36,7 @@ func TestScheduleTextMatchesWriteSchedule(t *testing.T) {
 		text  string
 		steps int
 		anom  []Step
+		tail  int
 	}
 	var wants []want
 	var got []SchedText
@@ -66,7 +67,7 @@ func TestScheduleTextMatchesWriteSchedule(t *testing.T) {
 		if err != nil {
 			t.Fatalf("schedule %d: %v", k, err)
 		}
-		wants = append(wants, want{b.String(), n, steps})
+		wants = append(wants, want{b.String(), n, steps, len(tail)})
 		got = append(got, s)
 	}
 	if _, err := st.Schedule("race/WR", 3, []int32{1}, []int32{1}); err == nil {
@@ -92,6 +93,15 @@ func TestScheduleTextMatchesWriteSchedule(t *testing.T) {
 		r.Close()
 		if string(text) != w.text {
 			t.Fatalf("schedule %d reads\n%s\nwant\n%s", k, text, w.text)
+		}
+		// The tail's lines end the text (check's stepIndex hashes
+		// them after the trace's shared prefix).
+		tl, err := s.Tail()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasSuffix(text, tl) || bytes.Count(tl, []byte("\n")) != w.tail {
+			t.Fatalf("schedule %d's tail\n%s\nis not its last %d lines of\n%s", k, tl, w.tail, text)
 		}
 		path := filepath.Join(dir, "p")
 		if err := s.WriteFile(path); err != nil {
