@@ -6,12 +6,14 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/pecanvet/pecanvet/internal/note"
+	"github.com/pecanvet/pecanvet/static/driver"
 	"github.com/pecanvet/pecanvet/static/locker"
 )
 
@@ -77,6 +79,13 @@ func (w *fileRW) decl(d ast.Decl) (p pcs) {
 func (w *fileRW) funcDecl(d *ast.FuncDecl) pcs {
 	if d.Body == nil {
 		return nil
+	}
+	if d.Recv == nil && d.Name.Name == "pecanvetQuiet" && filepath.Base(w.path) == driver.File && w.ins.api.has("DriverQuiet") {
+		// The generated driver's question whether its calls can still
+		// return before its bound, which only the runtime can answer
+		// (rt.DriverQuiet); uninstrumented, the driver's own body says
+		// "wait on" (a nil channel).
+		return w.nodeSplice(d, rn(d.Body, gen("{ return "+rtName+".DriverQuiet("+driverQuietParams(d)+") }")))
 	}
 	if fn, _ := w.info.Defs[d.Name].(*types.Func); d.Recv != nil && locker.Method(fn) && w.ins.api.has("Lock") {
 		return nil // a lock of the user's own: see locker.Method
@@ -321,4 +330,20 @@ func (w *fileRW) isTestFunc(d *ast.FuncDecl) bool {
 	}
 	n := namedOf(ptr.Elem())
 	return n != nil && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing" && n.Obj().Name() == "T"
+}
+
+// driverQuietParams are the names of the generated driver's
+// pecanvetQuiet parameters (the bound's end, the calls' done channel),
+// as the call of rt.DriverQuiet passes them.
+func driverQuietParams(d *ast.FuncDecl) string {
+	var names []string
+	for _, p := range d.Type.Params.List {
+		for _, n := range p.Names {
+			names = append(names, n.Name)
+		}
+	}
+	if len(names) != 2 {
+		panic("pecanvetQuiet: not func(end time.Time, done chan struct{}) <-chan struct{}")
+	}
+	return strings.Join(names, ", ")
 }

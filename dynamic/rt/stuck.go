@@ -162,8 +162,8 @@ func parseGoroutine(b string) (gstate, bool) {
 		if k := strings.LastIndexByte(fn, '('); k > 0 {
 			fn = fn[:k]
 		}
-		if fn == rtPrefix+"hangLook" || fn == rtPrefix+"(*hangWatch).look" {
-			return gstate{}, false // rt's own (hang.go), as the caller is
+		if fn == rtPrefix+"hangLook" || fn == rtPrefix+"(*hangWatch).look" || fn == rtPrefix+"(*driverQuiet).look" {
+			return gstate{}, false // rt's own (hang.go, driverquiet.go), as the caller is
 		}
 		kind := "user"
 		if fn == "sync.(*Cond).Wait" {

@@ -210,7 +210,11 @@ func NewTimer(d time.Duration) *time.Timer {
 	mu.Lock()
 	defer mu.Unlock()
 	if !virtualOK() {
-		return time.NewTimer(d)
+		t := time.NewTimer(d)
+		if rp == nil {
+			noteTimerOf(t, d) // driverquiet.go
+		}
+		return t
 	}
 	v := newVTimer(d, 0)
 	t := &time.Timer{C: v.c}
@@ -229,6 +233,9 @@ func NewTicker(d time.Duration) *time.Ticker {
 	mu.Lock()
 	defer mu.Unlock()
 	if !virtualOK() {
+		if rp == nil {
+			noteTicker()
+		}
 		return time.NewTicker(d)
 	}
 	v := newVTimer(d, d)
@@ -245,6 +252,7 @@ func After(d time.Duration) <-chan time.Time {
 	mu.Lock()
 	defer mu.Unlock()
 	if rp == nil {
+		noteTimer(d)
 		return time.After(d)
 	}
 	return newVTimer(d, 0).c
@@ -258,6 +266,7 @@ func Tick(d time.Duration) <-chan time.Time {
 	mu.Lock()
 	defer mu.Unlock()
 	if rp == nil {
+		noteTicker()
 		return time.Tick(d)
 	}
 	return newVTimer(d, d).c
@@ -268,7 +277,11 @@ func afterFunc(d time.Duration, f func()) *time.Timer {
 	mu.Lock()
 	defer mu.Unlock()
 	if !virtualOK() {
-		return time.AfterFunc(d, f)
+		t := time.AfterFunc(d, f)
+		if rp == nil {
+			noteTimerOf(t, d)
+		}
+		return t
 	}
 	v := &vtimer{f: f}
 	v.arm(d)
@@ -286,6 +299,7 @@ func TimerStop(t *time.Timer) func() bool {
 		mu.Lock()
 		v := virtual.timers[t]
 		if v == nil {
+			forgetTimer(t)
 			mu.Unlock()
 			return t.Stop()
 		}
@@ -300,6 +314,9 @@ func TimerReset(t *time.Timer) func(time.Duration) bool {
 		mu.Lock()
 		v := virtual.timers[t]
 		if v == nil {
+			if rp == nil {
+				noteTimerOf(t, d)
+			}
 			mu.Unlock()
 			return t.Reset(d)
 		}

@@ -25,6 +25,7 @@ func WithDeadline(parent context.Context, d time.Time) (context.Context, context
 	mu.Lock()
 	if rp == nil {
 		mu.Unlock()
+		noteTimer(time.Until(d)) // driverquiet.go
 		return context.WithDeadline(parent, d)
 	}
 	mu.Unlock()

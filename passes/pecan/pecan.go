@@ -214,9 +214,12 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, err
 	}
 	res.Dynamic = true
+	prog, closeProg := progressLog(pass.Pkg.Path())
 	rep, err := check.RunOnce(context.Background(), check.Options{
 		Dir: dir, Patterns: []string{"."}, Anomalies: pats, Budget: budget, MaxReplays: maxReplays, Drivers: true,
+		Progress: prog,
 	})
+	closeProg()
 	res.Report = rep
 	if rep != nil {
 		res.Notes = append(res.Notes, note.Strings(rep.Notes)...)
