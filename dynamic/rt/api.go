@@ -330,21 +330,38 @@ func TryRLock(rw *sync.RWMutex, site int32) bool {
 
 // wgState is what the race detector's model of a WaitGroup needs: the
 // counter and whether a Wait blocks on it (as the instrumented calls saw
-// them, under mu). An entry is dropped when its counter is 0 again.
+// them, under mu). An entry is dropped when its counter is 0 again. One
+// whose counter never came back to 0 (a Done after the recording ended, a
+// WaitGroup dropped with work outstanding) must not be taken for a later
+// WaitGroup at its address, whose Add from 0 would then go unrecorded and
+// whose Wait would be taken to block: ref tells the WaitGroup's allocation
+// (see objRef), and start clears the map, which belongs to one recording.
 type wgState struct {
 	n       int64
 	waiting bool
+	ref     objRef
 }
 
 var wgs = map[uintptr]*wgState{}
+
+// wgLocked returns the state of wg, nil if none. With mu held.
+func wgLocked(wg *sync.WaitGroup) *wgState {
+	k := uintptr(unsafe.Pointer(wg))
+	st := wgs[k]
+	if st != nil && !live(st.ref) {
+		delete(wgs, k) // an earlier WaitGroup's, collected
+		st = nil
+	}
+	return st
+}
 
 // wgAddLocked counts delta on wg and reports whether it was an increment
 // from 0. With mu held.
 func wgAddLocked(wg *sync.WaitGroup, delta int64) bool {
 	k := uintptr(unsafe.Pointer(wg))
-	st := wgs[k]
+	st := wgLocked(wg)
 	if st == nil {
-		st = &wgState{}
+		st = &wgState{ref: heapRef(k)}
 		wgs[k] = st
 	}
 	first := delta > 0 && st.n == 0
@@ -398,7 +415,7 @@ func WGWait(wg *sync.WaitGroup, site int32) {
 	// WaitGroup in the race detector's model (sync.WaitGroup.Wait), which
 	// races with an Add from 0 (WGAdd).
 	mu.Lock()
-	st := wgs[uintptr(unsafe.Pointer(wg))]
+	st := wgLocked(wg)
 	blocks := st != nil && st.n > 0 && !st.waiting
 	if blocks {
 		st.waiting = true

@@ -86,6 +86,7 @@ func start(path string) error {
 	w := newRecorder(out)
 	mu.Lock()
 	rec = w
+	clear(wgs)           // counts seen by an earlier recording (tests record many)
 	freeAll.Store(false) // a new trace records everything until a replay of it goes free
 	mu.Unlock()
 	active.Store(true)
