@@ -479,8 +479,9 @@ func TestJudge(t *testing.T) {
 		// go-events' retry.go:167 and :224): waiving these shapes would
 		// hide the real bugs below. Two stores of one constant commute,
 		// but a unit that decided on the value before the other's store
-		// acts twice (a lost write judged by its written value alone is
-		// Drain's lost count above); adds commute, but a read-back after
+		// acts twice, and two Drains that read before either reset both
+		// return the count (a lost write judged by its written value
+		// alone is Drain's lost count above); adds commute, but a read-back after
 		// one's own add in another critical section or atomic operation
 		// sees the other's add too, and two callers get one number, even
 		// when the read-back is only compared with a constant.
@@ -488,6 +489,11 @@ func TestJudge(t *testing.T) {
 			r(1, at("armed := g.armed // trigger check", "armed //"), frame(1, "g *Trigger", "Fire")),
 			w(2, at("g.armed = false // trigger disarm", "armed ="), frame(9, "g *Trigger", "Fire")),
 			w(1, at("g.armed = false // trigger disarm", "armed ="), frame(1, "g *Trigger", "Fire")),
+		}, true},
+		{"read, then reset, with another's reset of the same constant between: both return the count", []Event{
+			r(1, at("n := cb.requests", "requests"), frame(1, "cb *Breaker", "Drain")),
+			w(2, at("cb.requests = 0", "requests"), frame(9, "cb *Breaker", "Drain")),
+			w(1, at("cb.requests = 0", "requests"), frame(1, "cb *Breaker", "Drain")),
 		}, true},
 		{"an increment, another's, then the count read back in a second critical section and returned", []Event{
 			rmw(1, at("s.n++ // seq bump", "n++"), frame(1, "s *Seq", "Next"), frame(2, "s *Seq", "bump")),
