@@ -475,6 +475,41 @@ func TestJudge(t *testing.T) {
 			onVar(1, r(2, at("return len(l.items) // count", "("), loader("Count", 9), loader("count", 10))),
 			onVar(1, w(1, at("l.items[key] = 1 // stored", "["), loader("Load", 1), loader("store", 2))),
 		}, true},
+		// Kept on purpose (issue 26, go-cron's retry.go:259 and
+		// go-events' retry.go:167 and :224): waiving these shapes would
+		// hide the real bugs below. Two stores of one constant commute,
+		// but a unit that decided on the value before the other's store
+		// acts twice, and two Drains that read before either reset both
+		// return the count (a lost write judged by its written value
+		// alone is Drain's lost count above); adds commute, but a read-back after
+		// one's own add in another critical section or atomic operation
+		// sees the other's add too, and two callers get one number, even
+		// when the read-back is only compared with a constant.
+		{"a check, another's store of the constant, then the unit's store of it: both fire", []Event{
+			r(1, at("armed := g.armed // trigger check", "armed //"), frame(1, "g *Trigger", "Fire")),
+			w(2, at("g.armed = false // trigger disarm", "armed ="), frame(9, "g *Trigger", "Fire")),
+			w(1, at("g.armed = false // trigger disarm", "armed ="), frame(1, "g *Trigger", "Fire")),
+		}, true},
+		{"read, then reset, with another's reset of the same constant between: both return the count", []Event{
+			r(1, at("n := cb.requests", "requests"), frame(1, "cb *Breaker", "Drain")),
+			w(2, at("cb.requests = 0", "requests"), frame(9, "cb *Breaker", "Drain")),
+			w(1, at("cb.requests = 0", "requests"), frame(1, "cb *Breaker", "Drain")),
+		}, true},
+		{"an increment, another's, then the count read back in a second critical section and returned", []Event{
+			rmw(1, at("s.n++ // seq bump", "n++"), frame(1, "s *Seq", "Next"), frame(2, "s *Seq", "bump")),
+			rmw(2, at("s.n++ // seq bump", "n++"), frame(9, "s *Seq", "Next"), frame(10, "s *Seq", "bump")),
+			r(1, at("return s.n // seq cur", "n //"), frame(1, "s *Seq", "Next"), frame(3, "s *Seq", "cur")),
+		}, true},
+		{"an atomic add, another's, then a load returned", []Event{
+			rmw(1, call("// seq add", "Add"), frame(1, "s *Seq", "NextAtomic")),
+			rmw(2, call("// seq add", "Add"), frame(9, "s *Seq", "NextAtomic")),
+			r(1, call("// seq load", "Load"), frame(1, "s *Seq", "NextAtomic")),
+		}, true},
+		{"an atomic add, another's, then a load compared with a constant", []Event{
+			rmw(1, call("// first add", "Add"), frame(1, "s *Seq", "FirstFailure")),
+			rmw(2, call("// first add", "Add"), frame(9, "s *Seq", "FirstFailure")),
+			r(1, call("// first load", "Load"), frame(1, "s *Seq", "FirstFailure")),
+		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

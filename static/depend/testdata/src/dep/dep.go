@@ -1386,3 +1386,70 @@ func (f *LeakFuture) Fill(v int) {
 	}
 	f.m.Unlock()
 }
+
+// Trigger fires once when armed: the check and the disarming store are
+// in two critical sections. Two callers can both see armed and both
+// fire, although each stores the same constant false: the two stores
+// commute, but each caller decided on the value before the other's
+// store, and no serial order lets both see true.
+type Trigger struct {
+	mu    sync.Mutex
+	armed bool
+	fired int
+}
+
+func (g *Trigger) Fire() {
+	g.mu.Lock()
+	armed := g.armed // trigger check
+	g.mu.Unlock()
+	if !armed {
+		return
+	}
+	g.mu.Lock()
+	g.armed = false // trigger disarm
+	g.fired++
+	g.mu.Unlock()
+}
+
+// Seq hands out numbers: Next counts, then reads the count back in a
+// second critical section (or a second atomic operation) to return it.
+// The increments commute, but two callers that both add before either
+// reads back get the same number.
+type Seq struct {
+	mu sync.Mutex
+	n  int
+	a  atomic.Int64
+}
+
+func (s *Seq) bump() {
+	s.mu.Lock()
+	s.n++ // seq bump
+	s.mu.Unlock()
+}
+
+func (s *Seq) cur() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n // seq cur
+}
+
+func (s *Seq) Next() int {
+	s.bump()
+	return s.cur()
+}
+
+func (s *Seq) NextAtomic() int64 {
+	s.a.Add(1)        // seq add
+	return s.a.Load() // seq load
+}
+
+// FirstFailure starts recovery on the first failure only: its read-back
+// is merely compared with a constant, yet two failures added before
+// either reads back both see 2, and recovery never starts.
+func (s *Seq) FirstFailure() bool {
+	s.a.Add(1)           // first add
+	if s.a.Load() == 1 { // first load
+		return true
+	}
+	return false
+}
