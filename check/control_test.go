@@ -85,6 +85,28 @@ func TestSerialControls(t *testing.T) {
 	if cs := serialControls(m, []int{1, 2, 1}, []int{1, 2, 1}); len(cs) != 2 || order(cs[1]) != "p a f e c" || len(cs[1].Anomaly) != 2 || cs[1].Anomaly[1] != 4 {
 		t.Errorf("markers: got %d controls, the after one %v", len(cs), cs)
 	}
+	// g2 is forked inside the window by g3, after g3 sent to g4: the
+	// before order moves g3's steps up to the fork, and g4's receive the
+	// send waits for, ahead of the unit with g2's; moved alone, g2's
+	// begin came before its fork (pond's Stop in a worker the test
+	// forks) and the control blocked at once. g3's later step stays.
+	op := func(g string, o trace.Op, obj, site string) trace.Step {
+		return trace.Step{G: g, Op: o, Obj: obj, Site: site, N: 1}
+	}
+	f := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		st("g0", "p"), st("g1", "a"), op("g3", trace.Send, "C", "s"), op("g4", trace.Recv, "C", "r"), op("g3", trace.Fork, "g2", "f"),
+		op("g2", trace.Begin, "", "g"), st("g3", "t"), st("g2", "b"), st("g1", "c"),
+	}, Anomaly: []int{1, 7, 8}}
+	if cs := serialControls(f, []int{1, 2, 1}, []int{1, 2, 1}); len(cs) != 2 || order(cs[0]) != "p s r f g b a t c" || cs[0].Anomaly[0] != 6 || cs[0].Anomaly[1] != 5 {
+		t.Errorf("forked in the window: got %d controls, the before one %v", len(cs), cs)
+	}
+	// Forked by the local goroutine inside its unit: the remote steps
+	// wait on the unit, and only they move (no serial order has them
+	// first; the replay blocks short of the unit).
+	f.Steps[4].G, f.Steps[2].G = "g1", "g1"
+	if cs := serialControls(f, []int{1, 2, 1}, []int{1, 2, 1}); len(cs) != 2 || order(cs[0]) != "p g b a s r f t c" {
+		t.Errorf("forked by the unit: got %d controls, the before one %v", len(cs), cs)
+	}
 	// One goroutine's two units: no serial order to move them to.
 	s.Steps[4].G = "g1"
 	if cs := serialControls(s, []int{1, 1, 1}, []int{1, 2, 1}); cs != nil {
