@@ -94,7 +94,8 @@ func (f *Finding) wantsControl() bool {
 // 0's. Before: the remote goroutines' steps from the local goroutine's
 // outermost lock still held at the unit's first event (else that event)
 // to the unit's last move there, ahead of the unit's critical section,
-// so they do not wait on a lock it holds. After: the remote goroutines'
+// so they do not wait on a lock it holds, with the other goroutines'
+// steps there that they need (causalPast). After: the remote goroutines'
 // steps from the unit's first event on are left out of the schedule, so they run only
 // once it has ended and every goroutine runs free (moved after the
 // unit's last event, they would wait on a lock the unit still holds while
@@ -166,9 +167,10 @@ func serialControls(s *trace.Schedule, T, AR []int) []*trace.Schedule {
 	before := &trace.Schedule{Build: s.Build, Pattern: s.Pattern, Steps: make([]trace.Step, 0, len(s.Steps))}
 	at := map[int]int{}
 	before.Steps = append(before.Steps, s.Steps[:ins]...)
+	moved := causalPast(s.Steps, ins, last, local, remote)
 	for _, pass := range []bool{true, false} {
 		for i := ins; i <= last; i++ {
-			if remote[s.Steps[i].G] == pass {
+			if moved[i] == pass {
 				at[i] = len(before.Steps)
 				before.Steps = append(before.Steps, s.Steps[i])
 			}
@@ -204,6 +206,98 @@ func serialControls(s *trace.Schedule, T, AR []int) []*trace.Schedule {
 		c.Changed = anomalyReads(c)
 	}
 	return []*trace.Schedule{before, after}
+}
+
+// causalPast returns the steps from ins to last that the before order
+// moves ahead of the unit: the remote goroutines' steps, and those the
+// schedule runs there that they need (pond's TestPoolWithQueueSizeOne:
+// Stop runs in a worker the test goroutine forks inside the unit's
+// window; moved alone, its begin came before its fork and the order
+// deadlocked at once, which counted as "the remote steps cannot come
+// first"). A moved step needs the earlier steps of its goroutine, the
+// fork of a goroutine it begins, the last send or close on a channel
+// it receives from, the last release of a lock it takes, the last
+// Done of a WaitGroup it waits on and the last step of a goroutine it
+// joins, all by other goroutines inside the window. They only ever come
+// from before it, so one backward sweep closes the set. When the
+// closure needs a step of the local goroutine, the remote steps wait on
+// the unit itself: no serial order has them first, and only the remote
+// goroutines' steps move (the replay then blocks short of the unit, as
+// it should). Moving more non-local steps ahead keeps a serial order:
+// the unit still runs whole after every moved step, each goroutine's
+// steps in their order.
+func causalPast(steps []trace.Step, ins, last int, local string, remote map[string]bool) map[int]bool {
+	moved := map[int]bool{}
+	need := map[string]int{} // goroutine → its latest step that moved steps need
+	// latest returns the last step before i, from ins on, of another
+	// goroutine than g that matches, or -1.
+	latest := func(i int, g string, match func(trace.Step) bool) int {
+		for j := i - 1; j >= ins; j-- {
+			if steps[j].G != g && match(steps[j]) {
+				return j
+			}
+		}
+		return -1
+	}
+	// next returns the first step after i, up to last, of another
+	// goroutine than g that matches, or -1.
+	next := func(i int, g string, match func(trace.Step) bool) int {
+		for j := i + 1; j <= last; j++ {
+			if steps[j].G != g && match(steps[j]) {
+				return j
+			}
+		}
+		return -1
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := last; i >= ins; i-- {
+			st := steps[i]
+			if n, ok := need[st.G]; moved[i] || !remote[st.G] && (!ok || n < i) {
+				continue
+			}
+			if st.G == local {
+				// The remote steps wait on the unit's goroutine.
+				moved = map[int]bool{}
+				for j := ins; j <= last; j++ {
+					moved[j] = remote[steps[j].G]
+				}
+				return moved
+			}
+			moved[i] = true
+			changed = true
+			if n, ok := need[st.G]; !ok || n < i {
+				need[st.G] = i
+			}
+			var deps []int
+			switch st.Op {
+			case trace.Begin:
+				deps = append(deps, latest(i, st.G, func(x trace.Step) bool { return x.Op == trace.Fork && x.Obj == st.G }))
+			case trace.Recv:
+				deps = append(deps, latest(i, st.G, func(x trace.Step) bool { return (x.Op == trace.Send || x.Op == trace.Close) && x.Obj == st.Obj }))
+			case trace.Send:
+				// An unbuffered send waits for its receiver.
+				deps = append(deps, next(i, st.G, func(x trace.Step) bool { return x.Op == trace.Recv && x.Obj == st.Obj }))
+			case trace.Lock, trace.RLock:
+				deps = append(deps, latest(i, st.G, func(x trace.Step) bool {
+					return x.Obj == st.Obj && (x.Op == trace.Unlock || st.Op == trace.Lock && x.Op == trace.RUnlock)
+				}))
+			case trace.WGWait:
+				deps = append(deps, latest(i, st.G, func(x trace.Step) bool { return x.Op == trace.WGDone && x.Obj == st.Obj }))
+			case trace.Join:
+				deps = append(deps, latest(i, st.G, func(x trace.Step) bool { return x.G == st.Obj }))
+			}
+			for _, d := range deps {
+				if d < 0 {
+					continue
+				}
+				if n, ok := need[steps[d].G]; !ok || n < d {
+					need[steps[d].G] = d
+				}
+			}
+		}
+	}
+	return moved
 }
 
 // marker reports whether op is a region marker: a step that reads and
@@ -357,7 +451,19 @@ var blockedAt = regexp.MustCompile(`\bg[\d.]+ ([^;:]*? at [\w.-]+\.go:\d+)`)
 // 1 s sleep in one replay, and had in the next). Last, s with the
 // goroutines it names no step of running free (unheld): the same
 // interleaving, without the schedule's hold on the rest.
-func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, baseline string, run func(name, what string, s *trace.Schedule) (replay.Verdict, bool)) string {
+//
+// recheck says the unit re-reads under a lock what it read before
+// taking it, between the anomaly's events (predict.Anomaly.Recheck or
+// Reread): then
+// the "before" order failing as s did is enough. The re-read sees the
+// remote write, as it would had the write come before the unit, and
+// decides on it; a failure that order shows too, with the same messages
+// and values, is that order's (pond's TestPoolWithQueueSizeOne: Stop
+// before the fourth Submit, which the test's 10 ms sleeps exclude in a
+// run but the replay's hold does not), not the interleaving's. Without
+// a re-check, a failure of the "before" order is no excuse: the order
+// may itself be the bug's (the PECAN paper's Figure 1).
+func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, baseline string, recheck bool, run func(name, what string, s *trace.Schedule) (replay.Verdict, bool)) string {
 	same, failed, blocked := 0, 0, 0
 	passes := false
 	var beforeSame bool
@@ -404,6 +510,9 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, basel
 			return "the only serial order that can run, the other goroutines' steps after the unit, fails the same way"
 		}
 		return "both serial orders, the other goroutines' steps before the unit and after it, fail the same way"
+	}
+	if recheck && beforeSame {
+		return "the unit re-checks under a lock what it read before, and the test fails the same way when the other goroutines' steps come before the unit, whose re-read then sees them as the schedule's did"
 	}
 	if len(cs) > 0 && same > 0 && same+failed == len(cs) {
 		// The test cannot pass with the remote steps on either side of
@@ -807,7 +916,7 @@ func (q *replayQueue) controlItems(rep *Report) {
 			if it.g.ropt.BaselinePanicked {
 				baseline = ""
 			}
-			it.control = controlled(serialControls(it.s, p.T, p.AR), it.s, it.v, baseline, run)
+			it.control = controlled(serialControls(it.s, p.T, p.AR), it.s, it.v, baseline, it.p.a.Recheck || it.p.a.Reread, run)
 			if it.control == "" {
 				it.control = recordedFails(recordedControl(it.s, int(it.p.a.Schedule.Prefix)), it.v, run)
 			}

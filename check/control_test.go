@@ -85,6 +85,28 @@ func TestSerialControls(t *testing.T) {
 	if cs := serialControls(m, []int{1, 2, 1}, []int{1, 2, 1}); len(cs) != 2 || order(cs[1]) != "p a f e c" || len(cs[1].Anomaly) != 2 || cs[1].Anomaly[1] != 4 {
 		t.Errorf("markers: got %d controls, the after one %v", len(cs), cs)
 	}
+	// g2 is forked inside the window by g3, after g3 sent to g4: the
+	// before order moves g3's steps up to the fork, and g4's receive the
+	// send waits for, ahead of the unit with g2's; moved alone, g2's
+	// begin came before its fork (pond's Stop in a worker the test
+	// forks) and the control blocked at once. g3's later step stays.
+	op := func(g string, o trace.Op, obj, site string) trace.Step {
+		return trace.Step{G: g, Op: o, Obj: obj, Site: site, N: 1}
+	}
+	f := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		st("g0", "p"), st("g1", "a"), op("g3", trace.Send, "C", "s"), op("g4", trace.Recv, "C", "r"), op("g3", trace.Fork, "g2", "f"),
+		op("g2", trace.Begin, "", "g"), st("g3", "t"), st("g2", "b"), st("g1", "c"),
+	}, Anomaly: []int{1, 7, 8}}
+	if cs := serialControls(f, []int{1, 2, 1}, []int{1, 2, 1}); len(cs) != 2 || order(cs[0]) != "p s r f g b a t c" || cs[0].Anomaly[0] != 6 || cs[0].Anomaly[1] != 5 {
+		t.Errorf("forked in the window: got %d controls, the before one %v", len(cs), cs)
+	}
+	// Forked by the local goroutine inside its unit: the remote steps
+	// wait on the unit, and only they move (no serial order has them
+	// first; the replay blocks short of the unit).
+	f.Steps[4].G, f.Steps[2].G = "g1", "g1"
+	if cs := serialControls(f, []int{1, 2, 1}, []int{1, 2, 1}); len(cs) != 2 || order(cs[0]) != "p g b a s r f t c" {
+		t.Errorf("forked by the unit: got %d controls, the before one %v", len(cs), cs)
+	}
 	// One goroutine's two units: no serial order to move them to.
 	s.Steps[4].G = "g1"
 	if cs := serialControls(s, []int{1, 1, 1}, []int{1, 2, 1}); cs != nil {
@@ -202,6 +224,14 @@ func TestControlled(t *testing.T) {
 		// go-quartz queue.go:244: the repeat fails again, but with the
 		// goroutines the schedule names no step of running free the
 		// same schedule passes; a control that needs no serial order.
+		// pond's pool.go:164: the unit re-reads closed under the lock;
+		// Stop before the unit fails the test as the schedule did, so
+		// the failure is that order's. Without the re-check the same
+		// results report it ("unheld fails again" below).
+		{"recheck, before the same, after passes", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": v}, true, "before after"},
+		{"recheck, before passes", map[string]replay.Verdict{"before": pass, "after": v, "repeat": v}, false, "before repeat unheld"},
+		{"recheck, before otherwise", map[string]replay.Verdict{"before": other, "after": pass, "repeat": v}, false, "before after repeat unheld"},
+		{"recheck, before blocked", map[string]replay.Verdict{"before": blocked, "after": pass, "repeat": v}, false, "before after repeat unheld"},
 		{"unheld passes", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": pass}, true, "before after repeat unheld"},
 		{"unheld passes, before ends early", map[string]replay.Verdict{"before": {Verdict: replay.Ended}, "unheld": pass}, true, "before unheld"},
 		{"unheld fails again", map[string]replay.Verdict{"before": v, "after": pass, "repeat": v, "unheld": v}, false, "before after repeat unheld"},
@@ -225,7 +255,7 @@ func TestControlled(t *testing.T) {
 		case strings.HasPrefix(tc.name, "hard hang"):
 			v = replay.Verdict{Verdict: replay.Reproduced, Consequence: "the test hangs: every goroutine waits: g1 chan receive at main_test.go:14; g1.2 lock at x.go:9"}
 		}
-		got := controlled(cs, s, v, "", func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, s, v, "", strings.HasPrefix(tc.name, "recheck"), func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			runs = append(runs, name)
 			if r, ok := tc.results[name]; ok || name != unheldName {
 				return r, true
@@ -237,7 +267,7 @@ func TestControlled(t *testing.T) {
 		}
 	}
 	// Stopped: no reason.
-	if got := controlled(cs, s, v, "", func(string, string, *trace.Schedule) (replay.Verdict, bool) { return v, false }); got != "" {
+	if got := controlled(cs, s, v, "", false, func(string, string, *trace.Schedule) (replay.Verdict, bool) { return v, false }); got != "" {
 		t.Errorf("stopped: controlled = %q, want none", got)
 	}
 }
@@ -280,7 +310,7 @@ func TestControlledLogLines(t *testing.T) {
 		}
 		v := failed(o, "38001", eof)
 		results := map[string]replay.Verdict{"before": failed(o, "45002", tc.before), "after": failed(o, "46003", tc.after)}
-		got := controlled(cs, s, v, "", func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, s, v, "", false, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			return results[name], true
 		})
 		if (got != "") != tc.want {
@@ -518,7 +548,7 @@ func TestControlledTimingCount(t *testing.T) {
 		{"a control fails elsewhere too", "test fails: scheduler_test.go:538: 8 != 10", map[string]replay.Verdict{"before": elsewhere, "after": count("9")}, false},
 		{"a control passes, the repeat fails", "test fails: scheduler_test.go:538: 8 != 10", map[string]replay.Verdict{"before": pass, "after": count("9"), "repeat": count("7")}, false},
 	} {
-		got := controlled(cs, s, v, tc.baseline, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, s, v, tc.baseline, false, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			return tc.results[name], true
 		})
 		if (got != "") != tc.want {

@@ -119,6 +119,11 @@ type Anomaly struct {
 	Split   string
 	Recheck bool
 	Atomics bool
+	// Reread: the unit reads again, under a lock it takes after one of
+	// its unlocked reads (in whatever method), that read's object
+	// (ptg.Graph.RereadUnderLock): the re-read sees a remote write in
+	// between as the "before" serial order would (check's controls).
+	Reread bool
 	// Unpaced (a leak whose select escapes through its own branch, a
 	// timeout, not a stop case or a loop's next round): nothing in the
 	// recorded run can make the partner late for the select but the
@@ -306,6 +311,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 		}
 		a.Unsound = unsound(gr, sched)
 		a.Split, a.Recheck, a.Atomics = split(gr, c.Pattern, c.Events)
+		a.Reread = reread(gr, c.Pattern, c.Events)
 		if !c.Pattern.Adjacent {
 			a.Frames = frames(gr, c.Events)
 		}
@@ -404,6 +410,22 @@ func split(gr *ptg.Graph, p *pattern.Pattern, events []int32) (site string, rech
 		}
 	}
 	return "", false, false
+}
+
+// reread reports whether two events of one unit of the instance are an
+// unlocked read and a later re-read under a lock (RereadUnderLock).
+func reread(gr *ptg.Graph, p *pattern.Pattern, events []int32) bool {
+	if p.Adjacent || p.Chan {
+		return false
+	}
+	for i := range events {
+		for j := range events {
+			if i != j && p.T[i] == p.T[j] && p.AR[i] == p.AR[j] && gr.RereadUnderLock(events[i], events[j]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // frames returns the method activations of each event.

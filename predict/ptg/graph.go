@@ -417,6 +417,44 @@ func (gr *Graph) RecheckBetween(a, b int32) int32 {
 	return -1
 }
 
+// RereadUnderLock reports whether a unit reads again under a lock, by b,
+// what it read holding no lock at a (same goroutine, a first): the lock
+// b holds outermost was acquired after a, in whatever method (unlike
+// RecheckBetween, which wants the unit's own code to take it), and,
+// holding it, the goroutine reads a's object again, at or before b. A
+// write of the object by another goroutine between the two is then seen
+// by the re-read as if it had come before a (pond's wrapAndSubmit checks
+// Stopped, then trySubmit checks it again under p.mutex): check's
+// controls take a failure that the "before" order shows too for that
+// order's.
+func (gr *Graph) RereadUnderLock(a, b int32) bool {
+	g := gr.Tr.Events[a].G
+	if gr.Tr.Events[b].G != g || gr.Local[a] > gr.Local[b] {
+		return false
+	}
+	ea := gr.Tr.Events[a]
+	if gr.Lock[a] >= 0 || ea.Op != trace.Read && ea.Op != trace.AtomicLoad || gr.Lock[b] < 0 {
+		return false
+	}
+	n := gr.Lock[b]
+	for gr.nodes[n].parent >= 0 {
+		n = gr.nodes[n].parent
+	}
+	acq := gr.nodes[n].acq
+	if acq < 0 || gr.Tr.Events[acq].G != g || gr.Local[acq] < gr.Local[a] {
+		return false
+	}
+	row := gr.byG.row(g)
+	for l := gr.Local[acq] + 1; l <= gr.Local[b]; l++ {
+		e := row[l]
+		ev := gr.Tr.Events[e]
+		if ev.Obj == ea.Obj && (ev.Op == trace.Read || ev.Op == trace.AtomicLoad) && gr.Lock[e] >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // LockHold is one lock held at some point of a schedule.
 type LockHold struct {
 	Lock  int32

@@ -330,6 +330,55 @@ a region-end P.locked
 	}
 }
 
+// TestRereadUnderLock: an unlocked read, then a re-read of the same flag
+// under a lock taken after it, in the unit's own code or in a method it
+// calls (pond's wrapAndSubmit, then trySubmit), is a re-read under a
+// lock; a lock taken without re-reading the flag, a flag first read under
+// a lock already, or a later event outside any lock is not.
+func TestRereadUnderLock(t *testing.T) {
+	gr := build(t, `
+a region-begin P.nested
+a atomic-load closed
+a region-begin P.insert
+a lock mu
+a atomic-load closed
+a write items
+a unlock mu
+a region-end P.insert
+a region-end P.nested
+a region-begin P.toctou
+a atomic-load closed
+a region-begin P.insert
+a lock mu
+a write items
+a unlock mu
+a region-end P.insert
+a write other
+a region-end P.toctou
+a region-begin P.locked
+a lock mu
+a read closed
+a unlock mu
+a lock mu
+a read closed
+a write items
+a unlock mu
+a region-end P.locked
+`)
+	for _, tc := range []struct {
+		a, b int32 // event numbers
+		want bool
+	}{
+		{2, 5, true}, {2, 6, true}, {5, 2, false},
+		{11, 14, false}, {11, 17, false},
+		{21, 24, false}, {21, 25, false},
+	} {
+		if got := gr.RereadUnderLock(tc.a-1, tc.b-1); got != tc.want {
+			t.Errorf("RereadUnderLock(%d, %d) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
 // TestActingRead checks which events an acting pattern's remote read may
 // bind: atomic loads at a site where some load decided a store.
 func TestActingRead(t *testing.T) {

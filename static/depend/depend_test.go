@@ -160,6 +160,13 @@ func TestJudge(t *testing.T) {
 		{"check-then-act across two calls", []Event{
 			r(1, bal, withdraw, frame(2, "l *Ledger", "Balance")), w(2, debit, other), w(1, debit, withdraw, frame(3, "l *Ledger", "debit")),
 		}, true},
+		// The next round's debit, under a fresh test of closed, still
+		// depends on the last round's check (dep.go's Teller).
+		{"check, then the next round's debit through the loop's back edge", []Event{
+			r(1, call("low := t.balance.Load() < n // teller check", "Load"), frame(1, "t *Teller", "Drain"), frame(2, "t *Teller", "take")),
+			rmw(2, call("t.balance.Add(-n) // teller debit", "Add"), frame(9, "t *Teller", "take")),
+			rmw(1, call("t.balance.Add(-n) // teller debit", "Add"), frame(1, "t *Teller", "Drain"), frame(3, "t *Teller", "take")),
+		}, true},
 		{"read-modify-write split in one call", []Event{
 			r(1, at("b := l.balance", "balance"), frame(1, "l *Ledger", "Split")), w(2, debit, other), w(1, at("l.balance = b + n", "balance"), frame(1, "l *Ledger", "Split")),
 		}, true},

@@ -1453,3 +1453,35 @@ func (s *Seq) FirstFailure() bool {
 	}
 	return false
 }
+
+// Teller's Drain debits round after round until the balance runs low:
+// the check at the end of one round (take's second critical section)
+// decides, through the loop's back edge, the next round's debit, which
+// a fresh test of another field (closed) guards under the lock, with a
+// constant operand. A debit by another goroutine between the check and
+// the next round's debit overdraws: a real check-then-act, the shape of
+// pond's worker loop (readTask's workerCount check, then a round later
+// its decrement on a fresh tasks.Len() test), which a rule excusing
+// such a fresh test of another variable would hide.
+type Teller struct {
+	mu      sync.Mutex
+	closed  bool
+	balance atomic.Int64
+}
+
+func (t *Teller) take(n int64) bool {
+	t.mu.Lock()
+	if !t.closed {
+		t.balance.Add(-n) // teller debit
+	}
+	t.mu.Unlock()
+	t.mu.Lock()
+	low := t.balance.Load() < n // teller check
+	t.mu.Unlock()
+	return low
+}
+
+func (t *Teller) Drain(n int64) {
+	for !t.take(n) {
+	}
+}
