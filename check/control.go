@@ -347,6 +347,17 @@ func sameFailure(c replay.Verdict, cs *trace.Schedule, v replay.Verdict) bool {
 	return c.Panicked == v.Panicked && failures(c.Consequence) == failures(v.Consequence)
 }
 
+// sameChecks reports whether control replay c, of control schedule cs,
+// ran its schedule and failed its test at exactly the checks where replay
+// v failed, whatever values they printed (places).
+func sameChecks(c replay.Verdict, cs *trace.Schedule, v replay.Verdict) bool {
+	if c.AsBaseline || c.Unended || c.Passed || c.Panicked || v.Panicked || !ranUnit(c, cs) {
+		return false
+	}
+	p := places(v.Consequence)
+	return p != "" && places(c.Consequence) == p
+}
+
 // ranUnit reports whether replay c of schedule cs ran it to its end, or
 // until the local goroutine took another path (or reached another
 // object) inside its unit (see sameFailure), or, exploring, went free
@@ -463,7 +474,15 @@ var blockedAt = regexp.MustCompile(`\bg[\d.]+ ([^;:]*? at [\w.-]+\.go:\d+)`)
 // run but the replay's hold does not), not the interleaving's. Without
 // a re-check, a failure of the "before" order is no excuse: the order
 // may itself be the bug's (the PECAN paper's Figure 1).
-func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, baseline string, recheck bool, run func(name, what string, s *trace.Schedule) (replay.Verdict, bool)) string {
+//
+// overrun (nil: none) says whether a schedule runs a test's sleep out
+// ahead of work another of the anomaly's goroutines did during it
+// (overrunsSleep): when s does, a serial order that does too and fails
+// the same way decides alone (see sleepSame below), so the after order
+// runs even when the before one passed.
+func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, baseline string, recheck bool, overrun func(*trace.Schedule) bool, run func(name, what string, s *trace.Schedule) (replay.Verdict, bool)) string {
+	overruns := overrun != nil && overrun(s)
+	sleepSame := false
 	same, failed, blocked := 0, 0, 0
 	passes := false
 	var beforeSame bool
@@ -476,6 +495,9 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, basel
 			return ""
 		}
 		samePlaces = samePlaces && !cv.Panicked && places(cv.Consequence) == places(v.Consequence)
+		if overruns && overrun(c) && !straddles(c, s) && (sameFailure(cv, c, v) || sameChecks(cv, c, v)) {
+			sleepSame = true
+		}
 		switch {
 		case sameFailure(cv, c, v):
 			same++
@@ -498,7 +520,7 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, basel
 		default:
 			passes = cv.Passed && !cv.Panicked
 		}
-		if same+failed <= k-blocked {
+		if same+failed <= k-blocked && !(overruns && k+1 < len(cs) && overrun(cs[k+1]) && !straddles(cs[k+1], s)) {
 			break // this order neither failed as v did nor failed otherwise
 		}
 	}
@@ -542,6 +564,29 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, basel
 		// held in the control); one that every run shows at the same
 		// check, with or without a schedule, is the test's timing.
 		return "the test fails at the same check (" + places(v.Consequence) + ") in its recorded run, without the schedule, and in both serial orders, with other values: what it counts there follows the timing, not the interleaving"
+	}
+	if sleepSame {
+		// sturdyc's TestGetOrFetchBatchDeletesRecordsThatHaveBeenRemovedAtTheSource
+		// sleeps 10 ms for a background refresh to delete two records,
+		// then counts them: the schedule held the refresh past the sleep
+		// (its deletes inside the count's unit), and so did the serial
+		// order that runs them after the count, which failed alike.
+		// go-cron's TestObservabilityHooks_JobName sleeps 50 ms for the run
+		// loop to arm its timer, then advances its fake clock: the
+		// schedule held the loop between reading the clock and arming the
+		// timer, the serial order with the Advance before both failed alike
+		// ("got ''"). The serial order may print other values at those
+		// checks (sturdyc's message counts again, after the refresh in the
+		// schedule, before it in the serial order): a check that fails
+		// whenever the goroutine is late witnesses the lateness, whatever
+		// it prints. The failure needs only the goroutine to be later than
+		// the test's sleep, with the unit whole: a test's assumption about
+		// time, which no Go program guarantees, not the interleaving. A
+		// real atomicity violation whose test sleeps so fails in the
+		// interleaving alone (a lost update gives a count no serial order
+		// gives), and a sleep in the program itself (pecanfig1's Second)
+		// is the program's order, not a test's, and does not count.
+		return "the test sleeps for another goroutine's work, the schedule held that goroutine past the sleep, and a serial order that holds it past the sleep too, the unit whole, fails the same way: the failure follows the test's timing, not the interleaving"
 	}
 	if passes {
 		if len(cs) == 2 && beforeSame && heldOverTimer(s, cs[0], v, beforeV) {
@@ -916,7 +961,14 @@ func (q *replayQueue) controlItems(rep *Report) {
 			if it.g.ropt.BaselinePanicked {
 				baseline = ""
 			}
-			it.control = controlled(serialControls(it.s, p.T, p.AR), it.s, it.v, baseline, it.p.a.Recheck || it.p.a.Reread, run)
+			gs := map[string]bool{}
+			for _, i := range it.s.Anomaly {
+				if i >= 0 && i < len(it.s.Steps) {
+					gs[it.s.Steps[i].G] = true
+				}
+			}
+			overrun := func(c *trace.Schedule) bool { return overrunsSleep(c, it.g.sleeps, gs) }
+			it.control = controlled(serialControls(it.s, p.T, p.AR), it.s, it.v, baseline, it.p.a.Recheck || it.p.a.Reread, overrun, run)
 			if it.control == "" {
 				it.control = recordedFails(recordedControl(it.s, int(it.p.a.Schedule.Prefix)), it.v, run)
 			}

@@ -157,8 +157,9 @@ type qGroup struct {
 	// Past the trace's share of the budget, the package's budget or the
 	// safety net, its other predictions are dropped (workCut).
 	shareCut, lateCut, netCut bool
-	dooms                     []doom    // learned from its replays that deadlocked outside recorded operations
-	fails                     []failure // of its final items, in order
+	dooms                     []doom        // learned from its replays that deadlocked outside recorded operations
+	sleeps                    []sleepWindow // the trace's test sleeps (testSleeps), for controlled
+	fails                     []failure     // of its final items, in order
 }
 
 // A trace's replays may take Budget/replayShare of the budget's work in
@@ -462,6 +463,9 @@ func (q *replayQueue) add(test string, tr *trace.Trace, preds []prediction, dir 
 // a process (qGroup.batch).
 func (q *replayQueue) addBatch(test string, tr *trace.Trace, preds []prediction, dir string, max int, ropt replay.Options, batch bool) *qGroup {
 	g := &qGroup{test: test, dir: dir, max: max, ropt: ropt, n: len(preds), same: map[[sha256.Size]byte][]int{}, batch: batch && oneRoot(tr)}
+	if !q.opt.NoControls {
+		g.sleeps = testSleeps(tr)
+	}
 	items := make([]*qItem, len(preds))
 	for i, p := range preds {
 		if p.s != nil {

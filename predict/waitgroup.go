@@ -78,6 +78,46 @@ func EarlyWaits(gr *ptg.Graph) []EarlyWait {
 	return out
 }
 
+// ObservedEarlyWaits returns the early Waits the recorded run itself
+// shows: a Wait that did not block (no model write before it: its
+// counter was at 0), then, later in the trace, an Add from 0 of the same
+// WaitGroup by another goroutine, the first such Add after it (Entry
+// is -1). wgwrongadd's FetchAll sleeps 10 ms for its fetch goroutine to
+// Add; on a loaded machine the recording ran the Wait first, no Wait
+// blocked, and EarlyWaits, which starts from a blocking Wait, found
+// nothing (TestSubjects missed fetch.go:27 in 2 of 4 runs under load).
+// Whether nothing orders the Add after the Wait's return (a later round
+// of a reused WaitGroup) is for schedule.Generator.ObservedEarlyWait.
+func ObservedEarlyWaits(gr *ptg.Graph) []EarlyWait {
+	evs := gr.Tr.Events
+	open := map[int32][]int32{} // the WaitGroup (wg-wait's object) → its non-blocking Waits not yet paired
+	var out []EarlyWait
+	for i := range evs {
+		e := int32(i)
+		ev := evs[e]
+		switch {
+		case ev.Op == trace.WGWait && gr.Local[e] > 0:
+			prev := gr.G(ev.G)[gr.Local[e]-1]
+			if wgModelWrite(gr, prev) != e {
+				open[ev.Obj] = append(open[ev.Obj], e)
+			}
+		case wgModelRead(gr, e):
+			a := gr.G(ev.G)[gr.Local[e]-1]
+			ws := open[evs[a].Obj]
+			kept := ws[:0]
+			for _, w := range ws {
+				if evs[w].G == evs[a].G {
+					kept = append(kept, w)
+					continue
+				}
+				out = append(out, EarlyWait{Entry: -1, Wait: w, Add: a})
+			}
+			open[evs[a].Obj] = kept
+		}
+	}
+	return out
+}
+
 // wgModelOnly reports whether a candidate is the early Wait that the wg
 // pattern reports as such: every event is an event of the WaitGroup
 // model (an Add from 0's read, a blocking Wait's write), and every Add
@@ -112,6 +152,11 @@ func earlyWaits(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern,
 	t := newTries(gr, stop, st, keep, 0)
 	for _, w := range EarlyWaits(gr) {
 		if !t.try(p, w.Events(), func() (schedule.Schedule, error) { return gen.EarlyWait(w.Entry, w.Wait, w.Add) }) {
+			return
+		}
+	}
+	for _, w := range ObservedEarlyWaits(gr) {
+		if !t.try(p, w.Events(), func() (schedule.Schedule, error) { return gen.ObservedEarlyWait(w.Wait, w.Add) }) {
 			return
 		}
 	}

@@ -258,3 +258,41 @@ func TestEarlyWaitsAgainstOracle(t *testing.T) {
 		t.Errorf("%d traces, %d early Waits: the generator does not exercise the finder", traces, real)
 	}
 }
+
+// TestObservedEarlyWait: wgwrongadd recorded on a loaded machine: main's
+// Wait ran before g1's Add and did not block (no model write), so no
+// Wait blocked on the Add; the recording itself shows the early Wait. A
+// later round's Add that main sends for after its Wait returned (a reused
+// WaitGroup) is ordered after it, and is none.
+func TestObservedEarlyWait(t *testing.T) {
+	pw := wgPatternT(t)
+	loaded := `
+	main fork g1 @t.go:1
+	main wg-wait WG @t.go:2
+	main read X @t.go:3
+	g1 begin
+	g1 wg-add WG @t.go:10
+	g1 read W @t.go:10
+	g1 write X @t.go:11
+	g1 wg-done WG @t.go:12
+	g1 end
+`
+	want := []string{"sync/wg-add-after-wait r@t.go:2|w@t.go:10"}
+	if got := earlyWaitKeys(t, loaded, []*pattern.Pattern{pw}); !slices.Equal(got, want) {
+		t.Errorf("loaded: keys %q, want %q", got, want)
+	}
+	reused := `
+	main fork g1 @t.go:1
+	main wg-wait WG @t.go:2
+	main send K @t.go:4 cap=1
+	g1 begin
+	g1 recv K @t.go:9 cap=1
+	g1 wg-add WG @t.go:10
+	g1 read W @t.go:10
+	g1 wg-done WG @t.go:12
+	g1 end
+`
+	if got := earlyWaitKeys(t, reused, []*pattern.Pattern{pw}); len(got) != 0 {
+		t.Errorf("reused: keys %q, want none", got)
+	}
+}

@@ -887,6 +887,28 @@ func (g *Generator) EarlyWait(entry, wait, add int32) (Schedule, error) {
 	return sched, nil
 }
 
+// ObservedEarlyWait returns a schedule that runs a WaitGroup's Wait that
+// did not block in the recorded run (its counter was at 0) before add, a
+// later Add from 0 of another goroutine: the recorded order, which the
+// simulator finds feasible only when nothing orders the Add after the
+// Wait's return (a WaitGroup reused for a later round). It stops the
+// waiter just before wait and add's goroutine just before add, and ends
+// with wait and add. It returns an error when no feasible schedule stops
+// both there.
+func (g *Generator) ObservedEarlyWait(wait, add int32) (Schedule, error) {
+	gr := g.gr
+	evs := gr.Tr.Events
+	if evs[wait].G == evs[add].G || evs[wait].Op != trace.WGWait || evs[add].Op != trace.WGAdd || gr.Local[wait] == 0 || gr.Local[add] == 0 {
+		return Schedule{}, fmt.Errorf("events %d %d are no Wait and Add", wait+1, add+1)
+	}
+	sched, err := g.stopBefore(wait, add, nil)
+	if err != nil {
+		return Schedule{}, err
+	}
+	sched.Tail = append(sched.Tail, wait, add)
+	return sched, nil
+}
+
 // Leak returns a schedule that strands channel operation stranded: it
 // runs the goroutine of sel (a select's case) up to just before sel and
 // the goroutine of stranded up to just before stranded, as the simulator

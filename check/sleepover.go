@@ -1,0 +1,207 @@
+package check
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+)
+
+// A test that sleeps to let another goroutine get somewhere (sturdyc's
+// `time.Sleep(10 ms)` before checking what a background refresh left in
+// the cache; go-cron's 50 ms sleep before moving its fake clock, assuming
+// the run loop has armed its timer by then) orders the two by time only.
+// A replay that holds the other goroutine at a gate lets the sleep end on
+// the virtual clock first (dynamic/rt/vclock.go): the test then runs its
+// next step ahead of work the recorded run did during the sleep, and may
+// fail by that alone, whether or not the anomaly's events interleave.
+//
+// sleepWindow is one sleep, at a site in a _test.go file, of goroutine
+// X, in the recorded trace: next is X's first step after it, and late
+// holds, for each other goroutine, its last step recorded before next:
+// the work the test had seen done, or assumed done, by the time it woke
+// (sturdyc's refresh had deleted the records before the test began its
+// sleep; go-cron's loop armed its timer during it). A schedule that puts
+// such a step after next held that goroutine across the whole sleep.
+type sleepWindow struct {
+	next stepKey
+	late []stepKey
+}
+
+// stepKey names a schedule step as trace.Step does, without its object.
+type stepKey struct {
+	g    string
+	op   trace.Op
+	site string
+	n    int
+}
+
+func keyOf(st trace.Step) stepKey { return stepKey{st.G, st.Op, st.Site, st.N} }
+
+// maxSleepKeys bounds the steps testSleeps keeps for one trace (a test
+// that polls with short sleeps has a window per poll, each naming every
+// goroutine): fewer windows only make overrunsSleep say no more often.
+const maxSleepKeys = 1 << 16
+
+// testSleeps returns tr's test sleeps (sleepWindow), in trace order.
+func testSleeps(tr *trace.Trace) []sleepWindow {
+	if tr == nil {
+		return nil
+	}
+	if !slices.ContainsFunc(tr.Events, func(ev trace.Event) bool { return ev.Op == trace.Sleep && testSite(tr.Site(ev)) }) {
+		return nil // the common case: no pass over the trace's occurrences
+	}
+	occ := map[uint64]int{}
+	n := make([]int, len(tr.Events))
+	for i := range tr.Events {
+		ev := &tr.Events[i]
+		k := uint64(uint32(ev.G))<<40 ^ uint64(ev.Op)<<32 ^ uint64(uint32(ev.Site))
+		occ[k]++
+		n[i] = occ[k]
+	}
+	key := func(i int) stepKey {
+		ev := tr.Events[i]
+		return stepKey{tr.Goroutines[ev.G], ev.Op, tr.Site(ev), n[i]}
+	}
+	var out []sleepWindow
+	keys := 0
+	last := map[int32]int{}    // goroutine → its last event so far
+	asleep := map[int32]bool{} // goroutines whose last event is a test sleep
+	for i, ev := range tr.Events {
+		if asleep[ev.G] {
+			delete(asleep, ev.G)
+			w := sleepWindow{next: key(i)}
+			for g, e := range last {
+				if g != ev.G {
+					w.late = append(w.late, key(e))
+				}
+			}
+			if len(w.late) > 0 && keys+len(w.late) <= maxSleepKeys {
+				keys += len(w.late)
+				out = append(out, w)
+			}
+		}
+		last[ev.G] = i
+		if ev.Op == trace.Sleep && testSite(tr.Site(ev)) {
+			asleep[ev.G] = true
+		}
+	}
+	return out
+}
+
+// testSite reports whether site ("x_test.go:12:3") is in a test file.
+func testSite(site string) bool {
+	file, _, ok := strings.Cut(site, ":")
+	return ok && strings.HasSuffix(file, "_test.go")
+}
+
+// overrunsSleep reports whether schedule s runs some test sleep's next
+// step (sleepWindow) ahead of work another goroutine did during that
+// sleep in the recorded run, both goroutines among gs (the anomaly's):
+// the other goroutine's late step comes after next in s, or not at all
+// (a goroutine with no step left waits until the schedule ends). Each
+// goroutine's steps keep their order in a schedule, so its last step of
+// the window decides.
+func overrunsSleep(s *trace.Schedule, ws []sleepWindow, gs map[string]bool) bool {
+	if s == nil || len(ws) == 0 {
+		return false
+	}
+	pos := make(map[stepKey]int, len(s.Steps))
+	for i, st := range s.Steps {
+		pos[keyOf(st)] = i
+	}
+	for _, w := range ws {
+		at, ok := pos[w.next]
+		if !ok || !gs[w.next.g] {
+			continue
+		}
+		for _, l := range w.late {
+			if !gs[l.g] {
+				continue
+			}
+			if j, ok := pos[l]; !ok || j > at {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// straddles reports whether, at control c's first anomaly step (the
+// local unit's first event), another goroutine is inside a call (its outermost region open there) that touches one of
+// the anomaly's objects both before that step and after it: a unit of its
+// own that the local unit splits, so that c, serial for the local unit,
+// still interleaves that one. account's "after" order left Transfer's
+// write of bob's balance after Deposit, its read before: the lost update
+// again, "bob = 130" as in the schedule. Not only the anomaly's
+// goroutines: gauge's serial orders put the Reset inside the long call,
+// which the anomaly (the short call's) does not name, and failed at the
+// same check with -1 where the schedule had -2. Such a control says
+// nothing of timing. The objects and each goroutine's steps are s's
+// (c's anomaly line may keep only the local events, and its after order
+// leaves the remote steps out); each goroutine's steps in c are the first
+// of its steps in s, in order, so a count splits them. A region still open
+// at s's end counts as touching the objects after.
+func straddles(c, s *trace.Schedule) bool {
+	if c == nil || s == nil || len(c.Anomaly) == 0 {
+		return true
+	}
+	first := c.Anomaly[0] // event 0 is the local unit's (serialControls); remote ones may come before it
+	if first < 0 || first >= len(c.Steps) {
+		return true
+	}
+	local := c.Steps[first].G
+	objs := map[string]bool{}
+	for _, i := range s.Anomaly {
+		if i >= 0 && i < len(s.Steps) {
+			objs[s.Steps[i].Obj] = true
+		}
+	}
+	before := map[string]int{}
+	for _, st := range c.Steps[:first] {
+		before[st.G]++
+	}
+	seq := map[string][]trace.Step{}
+	for _, st := range s.Steps {
+		if st.G != local {
+			seq[st.G] = append(seq[st.G], st)
+		}
+	}
+	for g, steps := range seq {
+		k := min(before[g], len(steps))
+		depth, touched := 0, false
+		for _, st := range steps[:k] {
+			switch st.Op {
+			case trace.RegionBegin:
+				depth++
+			case trace.RegionEnd:
+				depth = max(0, depth-1)
+				if depth == 0 {
+					touched = false
+				}
+			default:
+				touched = touched || depth > 0 && objs[st.Obj]
+			}
+		}
+		if depth == 0 || !touched {
+			continue
+		}
+		closed := false
+		for _, st := range steps[k:] {
+			if st.Op == trace.RegionBegin {
+				depth++
+			} else if st.Op == trace.RegionEnd {
+				if depth--; depth == 0 {
+					closed = true
+					break
+				}
+			} else if objs[st.Obj] {
+				return true
+			}
+		}
+		if !closed {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,197 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/replay"
+)
+
+// sleepTrace is sturdyc's shape: the refresh goroutine g2 deletes a
+// record, the test g1 sleeps (at sleepSite) and then counts.
+func sleepTrace(sleepSite string) *trace.Trace {
+	tr := &trace.Trace{Tables: trace.Tables{
+		Goroutines: []string{"g1", "g2"},
+		Objects:    []string{"m"},
+		Sites:      []string{sleepSite, "shard.go:208", "shard.go:45"},
+	}}
+	tr.Events = []trace.Event{
+		{G: 1, Op: trace.Write, Obj: 0, Site: 1}, // g2 deletes
+		{G: 0, Op: trace.Sleep, Obj: trace.NoIndex, Site: 0},
+		{G: 0, Op: trace.Read, Obj: 0, Site: 2}, // g1 counts
+		{G: 0, Op: trace.Read, Obj: 0, Site: 2},
+	}
+	return tr
+}
+
+func TestTestSleeps(t *testing.T) {
+	ws := testSleeps(sleepTrace("fetch_test.go:682:12"))
+	if len(ws) != 1 {
+		t.Fatalf("testSleeps = %v, want one window", ws)
+	}
+	want := sleepWindow{next: stepKey{"g1", trace.Read, "shard.go:45", 1}, late: []stepKey{{"g2", trace.Write, "shard.go:208", 1}}}
+	if w := ws[0]; w.next != want.next || len(w.late) != 1 || w.late[0] != want.late[0] {
+		t.Errorf("window = %+v, want %+v", w, want)
+	}
+	// A sleep in the program (pecanfig1's Second) is the program's order.
+	if ws := testSleeps(sleepTrace("fig1.go:47:28")); len(ws) != 0 {
+		t.Errorf("program sleep: testSleeps = %v, want none", ws)
+	}
+}
+
+func TestOverrunsSleep(t *testing.T) {
+	ws := testSleeps(sleepTrace("fetch_test.go:682:12"))
+	del := trace.Step{G: "g2", Op: trace.Write, Obj: "m", Site: "shard.go:208", N: 1}
+	sl := trace.Step{G: "g1", Op: trace.Sleep, Site: "fetch_test.go:682:12", N: 1}
+	r1 := trace.Step{G: "g1", Op: trace.Read, Obj: "m", Site: "shard.go:45", N: 1}
+	r2 := trace.Step{G: "g1", Op: trace.Read, Obj: "m", Site: "shard.go:45", N: 2}
+	both := map[string]bool{"g1": true, "g2": true}
+	for _, tc := range []struct {
+		name  string
+		steps []trace.Step
+		gs    map[string]bool
+		want  bool
+	}{
+		{"as recorded", []trace.Step{del, sl, r1, r2}, both, false},
+		{"delete held past the sleep", []trace.Step{sl, r1, del, r2}, both, true},
+		{"delete left to the end", []trace.Step{sl, r1, r2}, both, true},
+		{"not the anomaly's goroutine", []trace.Step{sl, r1, del, r2}, map[string]bool{"g1": true}, false},
+		{"the test not woken in the schedule", []trace.Step{sl, del}, both, false},
+	} {
+		s := &trace.Schedule{Steps: tc.steps}
+		if got := overrunsSleep(s, ws, tc.gs); got != tc.want {
+			t.Errorf("%s: overrunsSleep = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestControlledSleep: a failure that a serial order, holding the other
+// goroutine past the test's sleep with the unit whole, shows at the same
+// checks is the test's timing (sturdyc, go-cron); without the rule, or
+// when that order passes or fails elsewhere, the effect stands.
+func TestControlledSleep(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Site: "a"}, {G: "g2", Op: trace.Write, Site: "b"}, {G: "g1", Op: trace.Read, Site: "c"},
+	}, Anomaly: []int{0, 1, 2}}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	fail := func(msg string) replay.Verdict {
+		return replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: " + msg}
+	}
+	v := fail("fetch_test.go:686: expected cache to have 3 records, got 3")
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	for _, tc := range []struct {
+		name    string
+		over    []bool // schedule, before, after overrun a test sleep
+		results map[string]replay.Verdict
+		want    bool
+		runs    string
+	}{
+		// go-cron: the Advance before the loop's read and its timer.
+		{"before overruns, fails alike", []bool{true, true, false}, map[string]replay.Verdict{"before": v, "after": pass}, true, "before after"},
+		// sturdyc: the refresh after the count; its message counts again.
+		{"after overruns, same check", []bool{true, false, true}, map[string]replay.Verdict{"before": pass, "after": fail("fetch_test.go:686: expected cache to have 3 records, got 5")}, true, "before after"},
+		{"rule off", nil, map[string]replay.Verdict{"before": pass, "after": fail("fetch_test.go:686: expected cache to have 3 records, got 5")}, false, "before repeat unheld"},
+		// A lost update: the late serial order passes.
+		{"overrunning order passes", []bool{true, false, true}, map[string]replay.Verdict{"before": pass, "after": pass}, false, "before after repeat unheld"},
+		{"overrunning order fails elsewhere", []bool{true, false, true}, map[string]replay.Verdict{"before": pass, "after": fail("fetch_test.go:700: boom")}, false, "before after repeat unheld"},
+		// pecanfig1: the sleep is the program's, no window.
+		{"schedule overruns nothing", []bool{false, true, true}, map[string]replay.Verdict{"before": v, "after": pass}, false, "before after repeat unheld"},
+		{"overrunning order panics", []bool{true, false, true}, map[string]replay.Verdict{"before": pass, "after": {Verdict: replay.Reproduced, Panicked: true, Consequence: "panic: x"}}, false, "before after repeat unheld"},
+	} {
+		var overrun func(*trace.Schedule) bool
+		if tc.over != nil {
+			overrun = func(c *trace.Schedule) bool {
+				switch c {
+				case s:
+					return tc.over[0]
+				case cs[0]:
+					return tc.over[1]
+				case cs[1]:
+					return tc.over[2]
+				}
+				return false
+			}
+		}
+		var runs []string
+		got := controlled(cs, s, v, "", false, overrun, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+			runs = append(runs, name)
+			if r, ok := tc.results[name]; ok {
+				return r, true
+			}
+			return v, true // repeat and unheld fail as the schedule did
+		})
+		if (got != "") != tc.want || strings.Join(runs, " ") != tc.runs {
+			t.Errorf("%s: controlled = %q after %v, want a reason %v after %s", tc.name, got, runs, tc.want, tc.runs)
+		}
+	}
+}
+
+// TestStraddles: account's "after" order (Deposit's unit whole, Transfer's
+// write of bob's balance after it, its read before) still interleaves
+// Transfer's unit; gauge's puts the Reset inside the long call, which the
+// anomaly does not name. A goroutine between calls, or in a call that
+// touches the objects on one side only, does not straddle.
+func TestStraddles(t *testing.T) {
+	rb := func(g, name string) trace.Step { return trace.Step{G: g, Op: trace.RegionBegin, Obj: name} }
+	re := func(g, name string) trace.Step { return trace.Step{G: g, Op: trace.RegionEnd, Obj: name} }
+	rd := func(g, obj string) trace.Step { return trace.Step{G: g, Op: trace.Read, Obj: obj} }
+	wr := func(g, obj string) trace.Step { return trace.Step{G: g, Op: trace.Write, Obj: obj} }
+	// The schedule: Deposit (g2) reads, Transfer (g1) writes, Deposit writes.
+	s := &trace.Schedule{Steps: []trace.Step{
+		rb("g1", "Transfer"), rd("g1", "bal"), rb("g2", "Deposit"), rd("g2", "bal"), wr("g1", "bal"), re("g1", "Transfer"), wr("g2", "bal"), re("g2", "Deposit"),
+	}, Anomaly: []int{3, 4, 6}}
+	for _, tc := range []struct {
+		name  string
+		steps []trace.Step
+		at    int // the local unit's first step
+		want  bool
+	}{
+		{"Transfer split by Deposit", []trace.Step{rb("g1", "Transfer"), rd("g1", "bal"), rb("g2", "Deposit"), rd("g2", "bal"), wr("g2", "bal"), re("g2", "Deposit")}, 3, true},
+		{"Transfer whole before", []trace.Step{rb("g1", "Transfer"), rd("g1", "bal"), wr("g1", "bal"), re("g1", "Transfer"), rb("g2", "Deposit"), rd("g2", "bal"), wr("g2", "bal"), re("g2", "Deposit")}, 5, false},
+		{"Transfer not begun", []trace.Step{rb("g2", "Deposit"), rd("g2", "bal"), wr("g2", "bal"), re("g2", "Deposit")}, 1, false},
+	} {
+		c := &trace.Schedule{Steps: tc.steps, Anomaly: []int{tc.at}}
+		if got := straddles(c, s); got != tc.want {
+			t.Errorf("%s: straddles = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	// gauge: g3 (the long call, not in the anomaly) began and touched the
+	// gauge, and its call is still open when the schedule ends.
+	g := &trace.Schedule{Steps: []trace.Step{
+		rb("g3", "Run"), wr("g3", "running"), rb("g2", "Run"), wr("g2", "running"), wr("g1", "running"), wr("g2", "running"),
+	}, Anomaly: []int{3, 4, 5}}
+	c := &trace.Schedule{Steps: []trace.Step{rb("g3", "Run"), wr("g3", "running"), wr("g1", "running"), rb("g2", "Run"), wr("g2", "running"), wr("g2", "running")}, Anomaly: []int{4, 5}}
+	if !straddles(c, g) {
+		t.Errorf("gauge: straddles = false, want true (the long call is open across the unit)")
+	}
+}
+
+// TestControlledSleepStraddle: the after order that overruns the sleep
+// still splits the remote goroutine's call (it read x before the unit and
+// writes it after): its failure may be that call's own atomicity
+// violation, and the effect stands.
+func TestControlledSleepStraddle(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g2", Op: trace.RegionBegin, Obj: "T"}, {G: "g2", Op: trace.Read, Obj: "x", Site: "r"},
+		{G: "g1", Op: trace.Read, Obj: "x", Site: "a"}, {G: "g2", Op: trace.Write, Obj: "x", Site: "b"}, {G: "g1", Op: trace.Read, Obj: "x", Site: "c"},
+		{G: "g2", Op: trace.RegionEnd, Obj: "T"},
+	}, Anomaly: []int{2, 3, 4}}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	if len(cs) != 2 || !straddles(cs[1], s) || straddles(cs[0], s) {
+		t.Fatalf("controls %v: want the after order alone to straddle", cs)
+	}
+	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:9: got 1"}
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	var runs []string
+	got := controlled(cs, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		runs = append(runs, name)
+		if name == "before" {
+			return pass, true
+		}
+		return v, true
+	})
+	if got != "" || strings.Join(runs, " ") != "before repeat unheld" {
+		t.Errorf("controlled = %q after %v, want none after before repeat unheld", got, runs)
+	}
+}
