@@ -514,7 +514,7 @@ func noEffect(f check.Finding) string {
 	case f.Driver != "" && f.Anomaly.Pattern.Adjacent && f.DriverMeant != "":
 		return "neither access holds a lock and the generated driver's test passes: " + f.DriverType + " may mean these calls for one caller at a time"
 	case f.Driver != "" && f.DriverMeant == "":
-		return f.DriverType + " is not meant for concurrent use (it holds no sync or sync/atomic value or channel, and its doc does not say it is safe for concurrent use): the package may never make these calls concurrent"
+		return f.DriverType + " is not meant for concurrent use (it holds no sync or sync/atomic value or channel of its own, and its doc does not say it is safe for concurrent use): the package may never make these calls concurrent"
 	case f.Driver != "":
 		return "the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent"
 	case f.Anomaly.Recheck:

@@ -105,7 +105,7 @@ func TestMessage(t *testing.T) {
 			f.Driver, f.DriverType, f.DriverMeant = "Transfer and Deposit", "Account", "it holds a sync.Mutex"
 		}, "atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180; found by a generated driver calling Transfer and Deposit concurrently"},
 		{"driver, type not meant for concurrent use", lostUpdate, func(f *check.Finding) { f.Driver, f.DriverType = "Transfer and Deposit", "Account" },
-			"interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180; found by a generated driver calling Transfer and Deposit concurrently (Account is not meant for concurrent use (it holds no sync or sync/atomic value or channel, and its doc does not say it is safe for concurrent use): the package may never make these calls concurrent)"},
+			"interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180; found by a generated driver calling Transfer and Deposit concurrently (Account is not meant for concurrent use (it holds no sync or sync/atomic value or channel of its own, and its doc does not say it is safe for concurrent use): the package may never make these calls concurrent)"},
 		{"no effect", lostUpdate, func(f *check.Finding) {
 			f.Verdict.Consequence, f.Verdict.Passed = "", true
 		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced (the interleaving changes no value the unit goes on to use, and the test passes)"},
@@ -124,7 +124,7 @@ func TestMessage(t *testing.T) {
 		{"test's T", lateLog, nil,
 			"data race on the test's T: use of the test's T at log.go:30 can run after the end of its test at log.go:25, by a goroutine that outlives the test; reproduced"},
 		{"driver race, type not meant for concurrent use", race, func(f *check.Finding) { f.Driver, f.DriverType = "Stop and Stopped", "Server" },
-			"interleaving without effect: data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced; found by a generated driver calling Stop and Stopped concurrently (Server is not meant for concurrent use (it holds no sync or sync/atomic value or channel, and its doc does not say it is safe for concurrent use): the package may never make these calls concurrent)"},
+			"interleaving without effect: data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced; found by a generated driver calling Stop and Stopped concurrently (Server is not meant for concurrent use (it holds no sync or sync/atomic value or channel of its own, and its doc does not say it is safe for concurrent use): the package may never make these calls concurrent)"},
 		{"driver race, type meant for concurrent use, a locked access", race, func(f *check.Finding) {
 			f.Driver, f.DriverType, f.DriverMeant = "Stop and Stopped", "Server", "it holds a sync.Mutex"
 			st := f.Schedule.Steps

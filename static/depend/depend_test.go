@@ -83,6 +83,7 @@ func TestJudge(t *testing.T) {
 	rng, del := at("for k, v := range c.m", "for"), at("delete(c.m, k)", "(")
 	reread := func(e Event, later ...int) Event { e.Reread = later; return e }
 	flightDo := frame(1, "g *Flight", "Do")
+	poolDo := frame(1, "g *PoolFlight[K, V]", "Do")
 	onVar := func(v int, e Event) Event { e.Var = v; return e }
 	seen := func(e Event, vars ...int) Event { e.Seen = vars; return e }
 	claimed := func(e Event) Event { e.Claimed = true; return e }
@@ -326,6 +327,30 @@ func TestJudge(t *testing.T) {
 			w(1, at("g.m[key] = c", "["), flightDo),
 			r(2, at("if p, ok := g.m[key]; ok {", "["), frame(9, "g *Flight", "Peek")),
 			w(1, at("delete(g.m, key)", "("), flightDo, frame(2, "g *Flight", "doCall")),
+		}, true},
+		{"generic singleflight from a pool: a duplicate joins the pending call between the leader's count and its delete (inconsistent snapshot), and waits for it", []Event{
+			onVar(0, rmw(1, at("// PoolFlight lead", "("), poolDo)),
+			onVar(1, r(2, at("// PoolFlight lookup", "["), frame(9, "g *PoolFlight[K, V]", "Do"))),
+			onVar(0, rmw(2, at("// PoolFlight join", "("), frame(9, "g *PoolFlight[K, V]", "Do"))),
+			onVar(1, w(1, at("// PoolFlight done", "("), poolDo, frame(2, "g *PoolFlight[K, V]", "doCall"))),
+		}, false},
+		{"generic singleflight from a pool: a duplicate reads the result and leaves between the leader's result and its leaving, after waiting", []Event{
+			onVar(0, w(1, at("// PoolFlight set", "val"), poolDo, frame(2, "g *PoolFlight[K, V]", "doCall"))),
+			onVar(0, r(2, at("// PoolFlight result", "val"), frame(9, "g *PoolFlight[K, V]", "Do"))),
+			onVar(1, rmw(2, at("// PoolFlight leave", "("), frame(9, "g *PoolFlight[K, V]", "Do"))),
+			onVar(1, rmw(1, at("// PoolFlight release", "("), poolDo)),
+		}, false},
+		{"generic singleflight from a pool: the pending call joined and read without waiting", []Event{
+			onVar(0, rmw(1, at("// PoolFlight lead", "("), poolDo)),
+			onVar(1, r(2, at("// PoolFlight peek", "["), frame(9, "g *PoolFlight[K, V]", "Peek"))),
+			onVar(0, rmw(2, at("// PoolFlight peek join", "("), frame(9, "g *PoolFlight[K, V]", "Peek"))),
+			onVar(1, w(1, at("// PoolFlight done", "("), poolDo, frame(2, "g *PoolFlight[K, V]", "doCall"))),
+		}, true},
+		{"generic singleflight from a pool: the pending call's result read and left without waiting", []Event{
+			onVar(0, w(1, at("// PoolFlight set", "val"), poolDo, frame(2, "g *PoolFlight[K, V]", "doCall"))),
+			onVar(0, r(2, at("// PoolFlight peek result", "val"), frame(9, "g *PoolFlight[K, V]", "Peek"))),
+			onVar(1, rmw(2, at("// PoolFlight peek leave", "("), frame(9, "g *PoolFlight[K, V]", "Peek"))),
+			onVar(1, rmw(1, at("// PoolFlight release", "("), poolDo)),
 		}, true},
 		{"a duplicate caller waits on a call that the writer never releases", []Event{
 			w(1, at("g.m[key] = new(flightCall)", "["), frame(1, "g *Flight", "Hold")),

@@ -170,3 +170,85 @@ func chanField(v ssa.Value) *types.Var {
 	}
 	return nil
 }
+
+// waitedFor reports whether r, a read of what a wrote, comes in r's
+// function only after a wait (WaitGroup.Wait, a receive) on a field that
+// a's unit releases: the wait dominates r. r then reads a's value
+// because the writer handed it over, not by the interleaving's chance:
+// theine-go's singleflight duplicate reads c.val after c.wg.Wait(), which
+// the leader's doCall releases after setting c.val. Had a come after the
+// release, a and r would be unordered conflicting accesses: a race,
+// which is reported as such.
+func (x *Index) waitedFor(a, r Event) bool {
+	fn := x.enclosing(r)
+	top := x.enclosing(a)
+	if len(a.Frames) > 0 {
+		top = x.function(a.Frames[0].Site)
+	}
+	if fn == nil || top == nil {
+		return false
+	}
+	var at []ssa.Instruction
+	for _, in := range x.instrs[r.Site] {
+		if in.Parent() == fn {
+			at = append(at, in)
+		}
+	}
+	if len(at) == 0 {
+		return false
+	}
+	var released map[*types.Var]bool
+	for _, b := range fn.Blocks {
+		for i, in := range b.Instrs {
+			f := waitField(in)
+			if f == nil {
+				continue
+			}
+			if released == nil {
+				released = x.releases(top)
+			}
+			if !released[f] {
+				continue
+			}
+			dominates := true
+			for _, ri := range at {
+				rb := ri.Block()
+				if rb == b {
+					dominates = dominates && indexOf(b, ri) > i
+				} else {
+					dominates = dominates && b.Dominates(rb)
+				}
+			}
+			if dominates {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// waitField is the field of the synchronizer that in waits on
+// (WaitGroup.Wait on c.wg, a receive from c.done), or nil.
+func waitField(in ssa.Instruction) *types.Var {
+	switch in := in.(type) {
+	case *ssa.Call:
+		if isSyncMethod(in.Common().StaticCallee(), "WaitGroup", "Wait") && len(in.Call.Args) > 0 {
+			return field(in.Call.Args[0])
+		}
+	case *ssa.UnOp:
+		if in.Op == token.ARROW {
+			return chanField(in.X)
+		}
+	}
+	return nil
+}
+
+// indexOf is in's index in b, or -1.
+func indexOf(b *ssa.BasicBlock, in ssa.Instruction) int {
+	for i, x := range b.Instrs {
+		if x == in {
+			return i
+		}
+	}
+	return -1
+}

@@ -287,7 +287,8 @@ func TestUnsafeDoc(t *testing.T) {
 }
 
 // TestMeantForConcurrentUse: a type holding a sync value, an atomic or a
-// channel (directly or in a struct it holds), or documented as safe for
+// channel (directly, in a struct it embeds, or in a struct it holds and
+// whose sync values its methods use), or documented as safe for
 // concurrent use, is meant for concurrent use; a plain one is not, nor a
 // cursor (a Next() bool) that its doc does not call safe.
 func TestMeantForConcurrentUse(t *testing.T) {
@@ -314,6 +315,56 @@ type Outer struct {
 	in inner
 	n  int
 }
+
+func (o *Outer) Get() int { o.in.mu.RLock(); defer o.in.mu.RUnlock(); return o.n }
+
+type Embeds struct {
+	inner
+	n int
+}
+
+// node's atomics guard the nodes other goroutines read; Ring's methods
+// link its sentinel and read the other nodes' weights, never the
+// sentinel's: Ring is not made concurrent by the atomics it holds.
+type node struct {
+	weight atomic.Int64
+	next   *node
+}
+
+func (n *node) setNext(m *node) { n.next = m }
+
+type Ring struct {
+	root node
+	len  int
+}
+
+func (r *Ring) Reset()            { r.root.setNext(&r.root); r.len = 0 }
+func (r *Ring) Push(n *node)      { link(n, &r.root); r.len++ }
+func (r *Ring) Weigh(n *node) int { return int(n.weight.Load()) }
+
+func link(n, at *node) { n.next = at.next; at.setNext(n) }
+
+type stats struct{ hits atomic.Int64 }
+
+func (s *stats) hit() { s.hits.Add(1) }
+
+func bump(s *stats) { s.hit() }
+
+// Counted counts through its held stats' method; Bumped hands its
+// stats' address to a function that counts: both use the atomic.
+type Counted struct {
+	st stats
+	m  map[int]int
+}
+
+func (c *Counted) Put(k int) { c.st.hit(); c.m[k] = 1 }
+
+type Bumped struct {
+	st stats
+	m  map[int]int
+}
+
+func (b *Bumped) Put(k int) { bump(&b.st); b.m[k] = 1 }
 
 // Doc is safe for concurrent use.
 type Doc struct{ n int }
@@ -360,6 +411,10 @@ func (s *Stepper) Next(n int) bool { return n > 0 }
 		"Counter":    "it holds an atomic.Int64",
 		"Queue":      "it holds a channel",
 		"Outer":      "it holds a sync.RWMutex",
+		"Embeds":     "it holds a sync.RWMutex",
+		"Ring":       "",
+		"Counted":    "it holds an atomic.Int64",
+		"Bumped":     "it holds an atomic.Int64",
 		"Doc":        "its doc says it is safe for concurrent use",
 		"NotDoc":     "",
 		"Plain":      "",

@@ -2,17 +2,19 @@ package driver
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 	"regexp"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // meantForConcurrentUse says why values of named (a type of p) are meant
 // to be used from several goroutines, or "" if nothing says so: it holds a
 // value of package sync or sync/atomic or a channel (in a field, or in a
-// field of a struct it holds), or its doc comment says it is safe for
+// field of a struct it embeds or holds and uses, see ownSync), or its doc comment says it is safe for
 // concurrent use; a sync.WaitGroup does not count (holdsSync), and a doc
 // that says the type is not safe for concurrent use overrides the fields,
 // as being a cursor does (unless its doc says it is safe). A race a
@@ -28,7 +30,7 @@ func meantForConcurrentUse(p *packages.Package, named *types.Named) string {
 		return "" // one goroutine's, whatever lock it holds
 	}
 	if st, ok := named.Underlying().(*types.Struct); ok {
-		if what := holdsSync(st, 0); what != "" {
+		if what := ownSync(p, named, st); what != "" {
 			return "it holds " + what
 		}
 	}
@@ -36,6 +38,196 @@ func meantForConcurrentUse(p *packages.Package, named *types.Named) string {
 		return "its doc says it is safe for concurrent use"
 	}
 	return ""
+}
+
+// ownSync names the first sync value (holdsSync) that st, named's
+// struct, holds as its own: in a field of its own, in a struct it embeds
+// (whose methods are named's), or in a struct it holds by value whose
+// sync values named's methods use (heldSyncUsed). A struct held by value
+// whose sync values named never touches is a value like any other it
+// links: theine-go's List holds its sentinel Entry, whose atomics guard
+// the entries that other goroutines read, while the List itself is used
+// only under its shard's mutex and never touches its sentinel's atomics.
+func ownSync(p *packages.Package, named *types.Named, st *types.Struct) string {
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if what := isSync(f); what != "" {
+			return what
+		}
+		inner, ok := types.Unalias(f.Type()).Underlying().(*types.Struct)
+		if !ok {
+			continue
+		}
+		what := holdsSync(inner, 1)
+		if what == "" {
+			continue
+		}
+		if f.Embedded() || heldSyncUsed(p, named, f, inner) {
+			return what
+		}
+	}
+	return ""
+}
+
+// heldSyncUsed reports whether named's methods use a sync value of inner,
+// the struct held in named's field f: they select one through f (l.in.mu.Lock(),
+// l.in.n.Add(1)), or call a method of the package on f's value, or pass
+// it (or its address) to a function of the package, that does so through
+// its receiver or that parameter (a few calls deep). A sync value reached
+// only through a copy of f's address stored elsewhere is taken for
+// another value's: List links &l.root into its entries and reads the
+// entries' atomics (Persist), never through l.root itself.
+func heldSyncUsed(p *packages.Package, named *types.Named, f *types.Var, inner *types.Struct) bool {
+	syncs := map[*types.Var]bool{}
+	syncFields(inner, 0, syncs)
+	decls := map[*types.Func]*ast.FuncDecl{}
+	for _, file := range p.Syntax {
+		for _, d := range file.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := p.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					decls[fn] = fd
+				}
+			}
+		}
+	}
+	u := &syncUse{info: p.TypesInfo, decls: decls, syncs: syncs, seen: map[types.Object]bool{}}
+	viaField := func(e ast.Expr) bool {
+		sel, ok := strip(e).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		s := p.TypesInfo.Selections[sel]
+		return s != nil && s.Kind() == types.FieldVal && s.Obj().(*types.Var).Origin() == f.Origin()
+	}
+	origin := named.Origin()
+	for i := 0; i < origin.NumMethods(); i++ {
+		if fd := decls[origin.Method(i).Origin()]; fd != nil && u.uses(fd, viaField, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// isSync names f's type as holdsSync does if it is itself a sync value
+// or a channel (not a struct holding one), or "".
+func isSync(f *types.Var) string {
+	return holdsSync(types.NewStruct([]*types.Var{f}, nil), 3)
+}
+
+// syncFields adds to out the fields (their origins) of st, and of the
+// structs it holds by value, whose type holdsSync counts.
+func syncFields(st *types.Struct, depth int, out map[*types.Var]bool) {
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if isSync(f) != "" {
+			out[f.Origin()] = true
+		} else if inner, ok := types.Unalias(f.Type()).Underlying().(*types.Struct); ok && depth < 3 {
+			syncFields(inner, depth+1, out)
+		}
+	}
+}
+
+// syncUse follows a held struct value through the package's functions.
+type syncUse struct {
+	info  *types.Info
+	decls map[*types.Func]*ast.FuncDecl
+	syncs map[*types.Var]bool
+	seen  map[types.Object]bool // receivers and parameters followed
+}
+
+// uses reports whether fd's body selects a sync field of the held value
+// (an expression for which held is true), or hands the value to a method
+// or function of the package that does so (depth calls deep at most).
+func (u *syncUse) uses(fd *ast.FuncDecl, held func(ast.Expr) bool, depth int) bool {
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if s := u.info.Selections[n]; s != nil && s.Kind() == types.FieldVal && u.syncs[s.Obj().(*types.Var).Origin()] {
+				for e := n.X; e != nil; {
+					if held(e) {
+						found = true
+						return false
+					}
+					switch x := strip(e).(type) {
+					case *ast.SelectorExpr:
+						e = x.X
+					default:
+						e = nil
+					}
+				}
+			}
+		case *ast.CallExpr:
+			if depth >= 3 {
+				return true
+			}
+			fn := typeutil.StaticCallee(u.info, n)
+			if fn == nil {
+				return true
+			}
+			callee := u.decls[fn.Origin()]
+			if callee == nil {
+				return true
+			}
+			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && held(sel.X) && callee.Recv != nil {
+				if found = u.follow(callee, callee.Recv.List[0].Names, 0, depth); found {
+					return false
+				}
+			}
+			var params []*ast.Ident
+			for _, fl := range callee.Type.Params.List {
+				params = append(params, fl.Names...)
+			}
+			for i, arg := range n.Args {
+				if held(arg) && i < len(params) {
+					if found = u.follow(callee, params, i, depth); found {
+						return false
+					}
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// follow asks uses of callee with the held value in names[i], its
+// receiver or parameter.
+func (u *syncUse) follow(callee *ast.FuncDecl, names []*ast.Ident, i, depth int) bool {
+	if i >= len(names) {
+		return false
+	}
+	obj := u.info.Defs[names[i]]
+	if obj == nil || u.seen[obj] {
+		return false
+	}
+	u.seen[obj] = true
+	return u.uses(callee, func(e ast.Expr) bool {
+		id, ok := strip(e).(*ast.Ident)
+		return ok && u.info.Uses[id] == obj
+	}, depth+1)
+}
+
+// strip removes parentheses, & and * around e.
+func strip(e ast.Expr) ast.Expr {
+	for {
+		switch x := e.(type) {
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.UnaryExpr:
+			if x.Op != token.AND {
+				return e
+			}
+			e = x.X
+		default:
+			return e
+		}
+	}
 }
 
 // holdsSync names the first value of package sync or sync/atomic, or

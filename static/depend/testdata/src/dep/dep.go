@@ -1485,3 +1485,84 @@ func (t *Teller) Drain(n int64) {
 	for !t.take(n) {
 	}
 }
+
+// PoolFlight is theine-go's singleflight Group: generic, with its calls
+// from a sync.Pool and counted by an atomic, returned to the pool by
+// whoever drops the count to 0. Do and doCall each declare their own
+// receiver type parameters, so their calls' wg fields are fields of two
+// instantiations of poolCall.
+type PoolFlight[K comparable, V any] struct {
+	mu   sync.Mutex
+	m    map[K]*poolCall[V]
+	pool sync.Pool
+}
+
+type poolCall[V any] struct {
+	wg   sync.WaitGroup
+	val  V
+	dups atomic.Int32
+}
+
+func (g *PoolFlight[K, V]) Do(key K, fn func() V) (V, bool) {
+	g.mu.Lock()
+	if g.m == nil {
+		g.m = make(map[K]*poolCall[V])
+	}
+	if c, ok := g.m[key]; ok { // PoolFlight lookup
+		_ = c.dups.Add(1) // PoolFlight join
+		g.mu.Unlock()
+		c.wg.Wait()
+		v := c.val               // PoolFlight result
+		if c.dups.Add(-1) == 0 { // PoolFlight leave
+			g.pool.Put(c)
+		}
+		return v, true
+	}
+	c := g.pool.Get().(*poolCall[V])
+	defer func() {
+		if c.dups.Add(-1) == 0 { // PoolFlight release
+			g.pool.Put(c)
+		}
+	}()
+	_ = c.dups.Add(1) // PoolFlight lead
+	c.wg.Add(1)
+	g.m[key] = c
+	g.mu.Unlock()
+
+	g.doCall(c, key, fn)
+	return c.val, false
+}
+
+func (g *PoolFlight[K, V]) doCall(c *poolCall[V], key K, fn func() V) {
+	defer func() {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		c.wg.Done()
+		if g.m[key] == c {
+			delete(g.m, key) // PoolFlight done
+		}
+	}()
+	func() {
+		c.val = fn() // PoolFlight set
+	}()
+}
+
+// Peek reads the pending call's value without waiting for it.
+func (g *PoolFlight[K, V]) Peek(key K) (v V) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if c, ok := g.m[key]; ok { // PoolFlight peek
+		_ = c.dups.Add(1)        // PoolFlight peek join
+		v = c.val                // PoolFlight peek result
+		if c.dups.Add(-1) == 0 { // PoolFlight peek leave
+			g.pool.Put(c)
+		}
+	}
+	return v
+}
+
+// usePoolFlight instantiates PoolFlight, as theine-go's tests do.
+func usePoolFlight(g *PoolFlight[string, int]) int {
+	v, _ := g.Do("k", func() int { return 1 })
+	return v + g.Peek("k")
+}
