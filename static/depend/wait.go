@@ -185,24 +185,8 @@ func comparedOrReturned(u *ssa.UnOp) bool {
 // comes before in on every path with no Unlock possible between; else
 // nil.
 func lockHeld(in ssa.Instruction, base ssa.Value) *types.Var {
-	for _, blk := range in.Parent().Blocks {
-		if !blk.Dominates(in.Block()) {
-			continue
-		}
-		for _, l := range blk.Instrs {
-			if l == in {
-				break
-			}
-			call, ok := l.(*ssa.Call)
-			if !ok || !isSyncMethod(call.Call.StaticCallee(), "Mutex", "Lock") || len(call.Call.Args) != 1 {
-				continue
-			}
-			fa, ok := call.Call.Args[0].(*ssa.FieldAddr)
-			if !ok || fa.X != base || unlocksOn(call, in, true) {
-				continue
-			}
-			return fieldOf(fa)
-		}
+	if call := lockOf(in, base, nil); call != nil {
+		return fieldOf(call.Call.Args[0].(*ssa.FieldAddr))
 	}
 	return nil
 }
@@ -292,8 +276,8 @@ func (x *Index) finalizes(flag, wait, mu *types.Var) bool {
 	return writes > 0
 }
 
-// lockOf returns the Lock call of base's mutex field mu that is held at
-// in (before it on every path, no Unlock between), or nil.
+// lockOf returns the Lock call of base's mutex field mu (nil: any) that
+// is held at in (before it on every path, no Unlock between), or nil.
 func lockOf(in ssa.Instruction, base ssa.Value, mu *types.Var) *ssa.Call {
 	for _, blk := range in.Parent().Blocks {
 		if !blk.Dominates(in.Block()) {
@@ -308,7 +292,7 @@ func lockOf(in ssa.Instruction, base ssa.Value, mu *types.Var) *ssa.Call {
 				continue
 			}
 			fa, ok := call.Call.Args[0].(*ssa.FieldAddr)
-			if ok && fa.X == base && fieldOf(fa) == mu && !unlocksOn(call, in, true) {
+			if ok && fa.X == base && (mu == nil || fieldOf(fa) == mu) && !unlocksOn(call, in, true) {
 				return call
 			}
 		}
