@@ -99,23 +99,11 @@ func (x *stepIndex) stateAt(k int) (h hash.Hash, nextG string, ok bool) {
 	if cp.k == k && cp.nextKnown {
 		return h, cp.nextG, true
 	}
-	f, err := os.Open(x.file)
-	if err != nil {
-		x.bad = true
+	r, done, ok := x.readFrom(cp.off)
+	if !ok {
 		return nil, "", false
 	}
-	defer f.Close()
-	if _, err := f.Seek(cp.off, io.SeekStart); err != nil {
-		x.bad = true
-		return nil, "", false
-	}
-	if x.r == nil {
-		x.r = bufio.NewReaderSize(f, 16<<10)
-	} else {
-		x.r.Reset(f)
-	}
-	r := x.r
-	defer r.Reset(nil)
+	defer done()
 	off := cp.off
 	for n := cp.k; n < k; n++ {
 		l, err := r.ReadSlice('\n')
@@ -201,23 +189,11 @@ func (x *stepIndex) firstFrom(k, upTo int) ([]firstStep, bool) {
 	if sc.to >= upTo || sc.eof {
 		return sc.fs, true
 	}
-	f, err := os.Open(x.file)
-	if err != nil {
-		x.bad = true
+	r, done, ok := x.readFrom(sc.off)
+	if !ok {
 		return nil, false
 	}
-	defer f.Close()
-	if _, err := f.Seek(sc.off, io.SeekStart); err != nil {
-		x.bad = true
-		return nil, false
-	}
-	if x.r == nil {
-		x.r = bufio.NewReaderSize(f, 16<<10)
-	} else {
-		x.r.Reset(f)
-	}
-	r := x.r
-	defer r.Reset(nil)
+	defer done()
 	for sc.to < upTo {
 		l, err := r.ReadSlice('\n')
 		if err == io.EOF && len(l) == 0 {
@@ -282,6 +258,28 @@ func lineAt(text []byte, j int) int {
 		off += i + 1
 	}
 	return off
+}
+
+// readFrom returns x's reader on the steps file from byte off (x.mu
+// held), and done, which lets the file go; ok is false (x.bad set) if
+// the file cannot be read.
+func (x *stepIndex) readFrom(off int64) (r *bufio.Reader, done func(), ok bool) {
+	f, err := os.Open(x.file)
+	if err != nil {
+		x.bad = true
+		return nil, nil, false
+	}
+	if _, err := f.Seek(off, io.SeekStart); err != nil {
+		f.Close()
+		x.bad = true
+		return nil, nil, false
+	}
+	if x.r == nil {
+		x.r = bufio.NewReaderSize(f, 16<<10)
+	} else {
+		x.r.Reset(f)
+	}
+	return x.r, func() { x.r.Reset(nil); f.Close() }, true
 }
 
 // prefixSumsIdx is prefixSums through p's stepIndex; ok is false when the
