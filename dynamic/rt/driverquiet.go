@@ -191,12 +191,7 @@ func (q *driverQuiet) quiet() bool {
 	dqMu.Lock()
 	defer dqMu.Unlock()
 	mu.Lock()
-	w := rec
-	replaying := rp != nil
-	var count int64
-	if w != nil {
-		count = w.events + w.hb.total
-	}
+	w, replaying, count := progressLocked()
 	nregs := len(regs)
 	mu.Unlock()
 	if w == nil || replaying || !active.Load() {

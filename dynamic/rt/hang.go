@@ -113,15 +113,21 @@ func hangLook() {
 	}
 }
 
-// look reports whether the watcher goes on.
-func (h *hangWatch) look() bool {
-	mu.Lock()
-	w := rec
-	replaying := rp != nil
-	var count int64
+// progressLocked returns the recording, whether a replay runs, and the
+// count the watchers compare for progress: the recording's events and
+// happens-before notes so far (mu held).
+func progressLocked() (w *recorder, replaying bool, count int64) {
+	w = rec
 	if w != nil {
 		count = w.events + w.hb.total
 	}
+	return w, rp != nil, count
+}
+
+// look reports whether the watcher goes on.
+func (h *hangWatch) look() bool {
+	mu.Lock()
+	w, replaying, count := progressLocked()
 	mu.Unlock()
 	if w == nil || hangStop.Load() {
 		// The recording ended. Stop, unless one started meanwhile
