@@ -348,7 +348,7 @@ func (w *fileRW) blockable(s *ast.AssignStmt, kinds []int, rhs []pcs) bool {
 			effects = true
 		}
 	}
-	if !effects {
+	if !effects && !w.keyWantsTemp(s, kinds) {
 		return false
 	}
 	if len(s.Lhs) == len(s.Rhs) {
@@ -373,6 +373,29 @@ func (w *fileRW) blockable(s *ast.AssignStmt, kinds []int, rhs []pcs) bool {
 		}
 	}
 	return true
+}
+
+// keyWantsTemp reports whether a map element that s stores has a key the
+// inline form records as the whole map (keyAgain: evaluating it again could
+// read shared memory or do more, e.g. `m[item.key] = item`), which the block
+// form holds in a temporary and records keyed. A whole-map write conflicts
+// with every key, so an atomicity search would pair it with another
+// goroutine's accesses of other keys (cache2go's Add between an expiry's
+// lookup and delete of another key).
+func (w *fileRW) keyWantsTemp(s *ast.AssignStmt, kinds []int) bool {
+	if !w.keyHelpers() {
+		return false
+	}
+	for i, l := range s.Lhs {
+		if kinds[i] != lMap {
+			continue
+		}
+		k := unparen(l).(*ast.IndexExpr).Index
+		if _, ok := w.keyAgain(k); !ok && !w.isPure(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // assignBlock renders `lhs... = rhs...` as a block that evaluates the
