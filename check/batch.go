@@ -136,7 +136,7 @@ func (p prediction) eachStepG(f func(g string) bool) {
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
 	for sc.Scan() {
 		l := sc.Text()
-		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "anomaly ") || strings.HasPrefix(l, "build ") || strings.HasPrefix(l, "changed ") {
+		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "anomaly ") || strings.HasPrefix(l, "build ") || strings.HasPrefix(l, "changed ") || strings.HasPrefix(l, "keys ") {
 			continue
 		}
 		g, _, _ := strings.Cut(l, " ")
@@ -178,7 +178,7 @@ func (p prediction) eachStep(anomaly func(at []int), f func(g, text []byte) bool
 		// read as a step, it put the prediction's own numbers in every
 		// prefix, and no failure or doom was ever shared between two
 		// predictions that had one.)
-		if len(l) == 0 || l[0] == '#' || bytes.HasPrefix(l, []byte("build ")) || bytes.HasPrefix(l, []byte("changed ")) {
+		if len(l) == 0 || l[0] == '#' || bytes.HasPrefix(l, []byte("build ")) || bytes.HasPrefix(l, []byte("changed ")) || bytes.HasPrefix(l, []byte("keys ")) {
 			continue
 		}
 		if rest, ok := bytes.CutPrefix(l, []byte("anomaly ")); ok {

@@ -27,6 +27,7 @@ import (
 type objCheck struct {
 	granted map[string]int // goroutine → its step whose event is still to be recorded
 	objs    map[int]int32  // anomaly step → object its event touched in the replay
+	keys    map[int]int64  // anomaly step → the map key's hash its event carried (trace.Step.MapKey)
 	await   bool           // "reproduced" waits for the objects of the last steps
 }
 
@@ -50,6 +51,12 @@ func (r *replayer) touched(g *Goroutine, ev trace.Event) {
 	}
 	delete(r.oc.granted, g.name)
 	r.oc.objs[i] = ev.Obj
+	if ev.Op.HasKey() && ev.Arg != 0 {
+		if r.oc.keys == nil {
+			r.oc.keys = map[int]int64{}
+		}
+		r.oc.keys[i] = ev.Arg
+	}
 	if v, bad := r.objectMismatch(i); bad {
 		r.decide(v)
 		return
@@ -71,6 +78,9 @@ func (r *replayer) objectMismatch(i int) (Verdict, bool) {
 		}
 		sj := r.s.Steps[j]
 		if (si.Obj == sj.Obj) == (r.oc.objs[i] == oj) {
+			if v, bad := r.keyMismatch(i, j); bad {
+				return v, true
+			}
 			continue
 		}
 		name := rec.objName
@@ -83,6 +93,35 @@ func (r *replayer) objectMismatch(i int) (Verdict, bool) {
 				j+1, sj, i+1, si, rel, name(oj), name(r.oc.objs[i]))}, true
 	}
 	return Verdict{}, false
+}
+
+// keyMismatch compares the map keys of anomaly steps i and j, which
+// touched the same objects in the replay as in the schedule: when the
+// schedule names one element of one map for both (equal Step.MapKey), the
+// replay must touch one element, and two elements when it names two. A
+// step is matched by its occurrence at its site, not by its key: a range
+// over a map visits the keys in a random order, so cache2go's expiry
+// looked up and deleted another key than the prediction's, and an insert
+// of a third key between them reproduced an atomicity violation on one
+// element that the run never showed. Hashes are compared as a relation
+// (some keys hash by a seed of the process: rt.KeyHash); a whole-map
+// access (0) on either side is every element and matches.
+func (r *replayer) keyMismatch(i, j int) (Verdict, bool) {
+	si, sj := r.s.Steps[i], r.s.Steps[j]
+	if si.Obj != sj.Obj || si.MapKey == 0 || sj.MapKey == 0 {
+		return Verdict{}, false
+	}
+	ki, kj := r.oc.keys[i], r.oc.keys[j]
+	if ki == 0 || kj == 0 || (si.MapKey == sj.MapKey) == (ki == kj) {
+		return Verdict{}, false
+	}
+	rel, got := "one element", "two"
+	if si.MapKey != sj.MapKey {
+		rel, got = "two elements", "one"
+	}
+	return Verdict{Verdict: "wrong-object", Step: i + 1, Goroutine: si.G, Expected: si.Obj, Actual: rec.objName(r.oc.objs[i]),
+		Message: fmt.Sprintf("steps %d (%s) and %d (%s) of the anomaly touch %s of the map in the prediction, but %s in the replay (another key)",
+			j+1, sj, i+1, si, rel, got)}, true
 }
 
 // objectsSeen reports whether every anomaly step that acts on an object

@@ -3,6 +3,7 @@ package rt
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -93,6 +94,93 @@ func TestReplayWrongObject(t *testing.T) {
 			}
 			if c.want == "wrong-object" && (v.Step != 6 || !strings.Contains(v.Message, "in the replay")) {
 				t.Fatalf("verdict %+v: want step 6 and the objects in the message", v)
+			}
+		})
+	}
+}
+
+const (
+	kW int32 = 2250 + iota // between this file's 2200… and testgo_test.go's 2300…
+	kGo1
+	kGo2
+)
+
+var _ = Register(kW, []Site{
+	{Pos: "keys.go:3:2", Obj: "map"},
+	{Pos: "keys.go:1:1", Obj: "go"},
+	{Pos: "keys.go:2:1", Obj: "go"},
+})
+
+// twoKeyWriters starts two goroutines that each write one element of a
+// shared map at the same site: the same key, or each its own.
+func twoKeyWriters(sameKey bool) func() bool {
+	return func() bool {
+		m := map[string]int{}
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		wg.Add(2)
+		for k, site := range []int32{kGo1, kGo2} {
+			id := Go(site)
+			key := "a"
+			if !sameKey && k == 1 {
+				key = "b"
+			}
+			go func() {
+				Begin(id)
+				defer wg.Done()
+				defer End()
+				WK(unsafe.Pointer(&m), KeyHash(key), kW)
+				mu.Lock()
+				m[key]++
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		return true
+	}
+}
+
+// keySchedule: both goroutines' element writes; the anomaly names keys a
+// and b of one map.
+func keySchedule(t *testing.T, a, b int64) string {
+	p := filepath.Join(t.TempDir(), "s.sched")
+	s := "anomaly race/WW 5 6\n" +
+		"keys 5=" + strconv.FormatInt(a, 10) + " 6=" + strconv.FormatInt(b, 10) + "\n" +
+		"g1 fork @keys.go:1:1 n=1\n" +
+		"g1 fork @keys.go:2:1 n=1\n" +
+		"g1.1 begin n=1\n" +
+		"g1.2 begin n=1\n" +
+		"g1.1 write map#1 @keys.go:3:2 n=1\n" +
+		"g1.2 write map#1 @keys.go:3:2 n=1\n"
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestReplayWrongKey: a replay whose anomaly steps touch the predicted map
+// but other elements of it than the prediction's (one key where it named
+// one element, two where it named two) is pruned ("wrong-object"); with
+// the predicted relation it is reproduced, whatever the hashes' values.
+func TestReplayWrongKey(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		sameKey bool
+		a, b    int64
+		want    string
+	}{
+		{"two keys, predicted one", false, 7, 7, "wrong-object"},
+		{"one key, predicted two", true, 7, 8, "wrong-object"},
+		{"one key, predicted one", true, 7, 7, "reproduced"},
+		{"two keys, predicted two", false, 7, 8, "reproduced"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v, _, _ := replayOnce(t, keySchedule(t, c.a, c.b), twoKeyWriters(c.sameKey))
+			if v.Verdict != c.want {
+				t.Fatalf("verdict %+v, want %s", v, c.want)
+			}
+			if c.want == "wrong-object" && (v.Step != 6 || !strings.Contains(v.Message, "another key")) {
+				t.Fatalf("verdict %+v: want step 6 and the keys in the message", v)
 			}
 		})
 	}

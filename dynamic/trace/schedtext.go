@@ -183,7 +183,7 @@ func NewScheduleText(tr *Trace, file string) *ScheduleText {
 // step returns event e's step.
 func (st *ScheduleText) step(e int32) Step {
 	ev := &st.tr.Events[e]
-	return Step{G: st.tr.Goroutines[ev.G], Op: ev.Op, Obj: st.tr.ObjName(*ev), Site: st.tr.Site(*ev), N: int(st.n[e])}
+	return Step{G: st.tr.Goroutines[ev.G], Op: ev.Op, Obj: st.tr.ObjName(*ev), Site: st.tr.Site(*ev), N: int(st.n[e]), MapKey: eventKey(*ev)}
 }
 
 // appendStep appends event e's line: Step.String and a newline, without
@@ -274,6 +274,11 @@ func (st *ScheduleText) Schedule(pattern string, prefix int32, tail, anomaly []i
 		}
 		head = append(head, '\n')
 	}
+	at := make([]int, len(anomaly))
+	for k, e := range anomaly {
+		at[k], _ = stepOf(e)
+	}
+	head = appendKeys(head, at, func(k int) int64 { return s.Anomaly[k].MapKey })
 	s.Head = head
 	// The runs of consecutive events: the prefix, then the tail's.
 	var runs []int32 // event ranges, start and end (exclusive) in turn

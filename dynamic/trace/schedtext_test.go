@@ -28,7 +28,11 @@ func TestScheduleTextMatchesWriteSchedule(t *testing.T) {
 			obj = 2
 		}
 		site := int32(rng.Intn(5) - 1) // -1: unknown
-		tr.Events = append(tr.Events, Event{G: int32(rng.Intn(3)), Op: op, Obj: obj, Site: site})
+		var key int64
+		if op.HasKey() {
+			key = int64(rng.Intn(3)) // map elements (0: the whole map): the "keys" line
+		}
+		tr.Events = append(tr.Events, Event{G: int32(rng.Intn(3)), Op: op, Obj: obj, Site: site, Arg: key})
 	}
 	dir := t.TempDir()
 	st := NewScheduleText(tr, filepath.Join(dir, "steps"))

@@ -25,6 +25,7 @@ import (
 //	build 3f2a9c1e                 (optional: identity of the instrumented build)
 //	anomaly race/WR 6 7            (pattern, then the step numbers of its events)
 //	changed 7<6                    (optional: reads that observe another write, Change)
+//	keys 6=-87706 7=-87706         (optional: anomaly steps' map keys, Step.MapKey)
 //	T1 write w @fig1.go:1 n=1
 //	...
 //
@@ -73,6 +74,13 @@ type Step struct {
 	Obj  string // the object in the recorded trace; anomaly steps' are compared as a relation (see Schedule)
 	Site string // "" if unknown
 	N    int    // occurrence of (G, Op, Site), from 1
+	// MapKey: the hash of the map key of a read or write of one map element
+	// (Event.Arg, Op.HasKey), 0 for any other step. Anomaly steps' keys
+	// are in the file (a "keys" line) and compared as a relation, as
+	// their objects are: a schedule that pairs two accesses of one
+	// element must touch one element in the replay (map iteration order
+	// is random, so the n-th lookup at a site may take another key).
+	MapKey int64
 }
 
 // ScheduleHeader is the first line of a schedule file.
@@ -221,6 +229,7 @@ func WriteSchedule(w io.Writer, tr *Trace, pattern string, sched, anomaly []int3
 		}
 		bw.WriteString("\n")
 	}
+	bw.Write(appendKeys(nil, at, func(k int) int64 { return eventKey(tr.Events[anomaly[k]]) }))
 	anomalySteps = make([]Step, len(at))
 	var line []byte
 	if _, err := scheduleSteps(tr, sched, anomaly, func(st Step) {
@@ -303,9 +312,42 @@ func scheduleSteps(tr *Trace, sched, anomaly []int32, emit func(Step)) ([]int, e
 	}
 	for _, e := range sched {
 		ev := tr.Events[e]
-		emit(Step{G: tr.Goroutines[ev.G], Op: ev.Op, Obj: tr.ObjName(ev), Site: tr.Site(ev), N: int(n[e])})
+		emit(Step{G: tr.Goroutines[ev.G], Op: ev.Op, Obj: tr.ObjName(ev), Site: tr.Site(ev), N: int(n[e]), MapKey: eventKey(ev)})
 	}
 	return at, nil
+}
+
+// eventKey is the Step.MapKey of event ev.
+func eventKey(ev Event) int64 {
+	if ev.Op.HasKey() {
+		return ev.Arg
+	}
+	return 0
+}
+
+// appendKeys appends the "keys" line of a schedule whose anomaly steps
+// are at (0-based step indices, in pattern order), key(k) giving the
+// k-th one's Step.MapKey; nothing when none is keyed.
+func appendKeys(b []byte, at []int, key func(k int) int64) []byte {
+	n := 0
+	for k, i := range at {
+		kk := key(k)
+		if kk == 0 {
+			continue
+		}
+		if n == 0 {
+			b = append(b, "keys"...)
+		}
+		n++
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(i+1), 10)
+		b = append(b, '=')
+		b = strconv.AppendInt(b, kk, 10)
+	}
+	if n > 0 {
+		b = append(b, '\n')
+	}
+	return b
 }
 
 // WriteTo writes s in the schedule file format.
@@ -332,6 +374,15 @@ func (s *Schedule) WriteTo(w io.Writer) (int64, error) {
 		}
 		p("\n")
 	}
+	var at []int
+	for _, i := range s.Anomaly {
+		if i >= 0 && i < len(s.Steps) {
+			at = append(at, i)
+		}
+	}
+	if keys := appendKeys(nil, at, func(k int) int64 { return s.Steps[at[k]].MapKey }); len(keys) > 0 {
+		p("%s", keys)
+	}
 	for _, st := range s.Steps {
 		p("%s\n", st)
 	}
@@ -350,6 +401,7 @@ func ParseSchedule(r io.Reader, name string) (*Schedule, error) {
 	sawAnomaly := false
 	var anomalyLine int
 	var stepLines []int // line of each step
+	var keys [][2]int64 // the "keys" line: step index, Step.MapKey
 	for sc.Scan() {
 		line++
 		text := sc.Text()
@@ -388,6 +440,18 @@ func ParseSchedule(r io.Reader, name string) (*Schedule, error) {
 			}
 			continue
 		}
+		if f[0] == "keys" {
+			for _, x := range f[1:] {
+				a, b, ok := strings.Cut(x, "=")
+				i, err1 := strconv.Atoi(a)
+				k, err2 := strconv.ParseInt(b, 10, 64)
+				if !ok || err1 != nil || err2 != nil || i < 1 || k == 0 {
+					return nil, errf("bad key %q (want STEP=HASH)", x)
+				}
+				keys = append(keys, [2]int64{int64(i - 1), k})
+			}
+			continue
+		}
 		if f[0] == "changed" {
 			for _, x := range f[1:] {
 				c, ok := parseChange(x)
@@ -418,6 +482,12 @@ func ParseSchedule(r io.Reader, name string) (*Schedule, error) {
 		if c.Read >= len(s.Steps) || c.Write >= len(s.Steps) {
 			return nil, fmt.Errorf("%s: changed read %s beyond the %d steps", name, c, len(s.Steps))
 		}
+	}
+	for _, k := range keys {
+		if k[0] >= int64(len(s.Steps)) {
+			return nil, fmt.Errorf("%s: key of step %d beyond the %d steps", name, k[0]+1, len(s.Steps))
+		}
+		s.Steps[k[0]].MapKey = k[1]
 	}
 	for _, k := range s.Anomaly {
 		if k >= len(s.Steps) {

@@ -53,6 +53,48 @@ T1 read y @fig1.go:3 n=1
 	}
 }
 
+// The map keys of an anomaly's element accesses go in a "keys" line,
+// which ParseSchedule puts back into the steps; a whole-map access and a
+// step outside the anomaly have none.
+func TestScheduleKeys(t *testing.T) {
+	const text = `T1 read m @k.go:1 key=7
+T2 write m @k.go:2 key=7
+T1 write m @k.go:3 key=-3
+T2 read m @k.go:4
+`
+	tr, err := ReadTrace(strings.NewReader(text), "k", ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSchedule(tr, "av/RWW", []int32{0, 1, 3, 2}, []int32{0, 1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if _, err := s.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "\nkeys 1=7 2=7 4=-3\n") {
+		t.Fatalf("no keys line for the anomaly's steps 1, 2, 4:\n%s", b.String())
+	}
+	var w bytes.Buffer
+	if _, _, err := WriteSchedule(&w, tr, "av/RWW", []int32{0, 1, 3, 2}, []int32{0, 1, 2}); err != nil || w.String() != b.String() {
+		t.Fatalf("WriteSchedule (%v) wrote\n%s\nWriteTo\n%s", err, w.String(), b.String())
+	}
+	s2, err := ParseSchedule(strings.NewReader(b.String()), "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int64{7, 7, 0, -3} {
+		if s2.Steps[i].MapKey != want {
+			t.Errorf("step %d: key %d, want %d", i+1, s2.Steps[i].MapKey, want)
+		}
+	}
+	if _, err := ParseSchedule(strings.NewReader(strings.Replace(b.String(), "4=-3", "9=-3", 1)), "s"); err == nil {
+		t.Error("a key beyond the steps was taken")
+	}
+}
+
 // WriteSchedule streams the file NewSchedule's WriteTo writes, and
 // returns its anomaly's steps.
 func TestWriteScheduleMatchesNewSchedule(t *testing.T) {
