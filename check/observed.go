@@ -99,6 +99,7 @@ func (c *testCheck) observed(tr *trace.Trace, rt record.Test, dir string, pats [
 		if c.seen[a.Key] {
 			c.found++
 			c.predicted++
+			c.undiverged++
 			continue
 		}
 		if c.pruned[a.Key] {

@@ -31,10 +31,19 @@ func TestWantsPerturbed(t *testing.T) {
 	if !c.wantsPerturbed(hung) {
 		t.Errorf("a run that hung: not recorded again")
 	}
-	c.predicted = 1
+	c.predicted, c.undiverged = 1, 1
 	if c.wantsPerturbed(thin) {
 		t.Errorf("a run that gave a prediction: recorded again")
 	}
+	c.undiverged = 0
+	if !c.wantsPerturbed(thin) {
+		t.Errorf("a run whose every prediction diverged: not recorded again")
+	}
+	c.found = 1
+	if c.wantsPerturbed(thin) {
+		t.Errorf("a run that proved a prediction: recorded again")
+	}
+	c.found, c.undiverged = 0, 1
 	late := thin
 	late.Unstarted = 1
 	if !c.wantsPerturbed(late) {
