@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -119,6 +119,16 @@ eval-trial4:
 # part of make eval (long).
 eval-trial5:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial5.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 20's sixth trial, internal/eval/modules-trial6.txt: twelve more
+# modules of the kinds of issue 26 that the proxy serves here (a cache
+# starting hundreds of goroutines, lock-free maps and queues, cron
+# schedulers, circuit breakers, a rate limiter, an event emitter, a
+# singleflight, a metrics registry, a goroutine lifecycle tracker),
+# checked and triaged as eval-trial, written to EVAL.md's modules-trial6
+# section. Not part of make eval (long).
+eval-trial6:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial6.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own

@@ -169,7 +169,7 @@ func TestReadTriage(t *testing.T) {
 }
 
 // TestLists: the repository's module lists and triage file read without
-// error, no module is in two of the lists (pinned, trial, trial2, trial3, trial4, trial5), and every
+// error, no module is in two of the lists (pinned, trial, trial2, trial3, trial4, trial5, trial6), and every
 // triaged report names a module@version of one of the lists (a row left
 // behind by a version bump is stale).
 func TestLists(t *testing.T) {
@@ -212,9 +212,16 @@ func TestLists(t *testing.T) {
 	if len(trial5) < 12 {
 		t.Errorf("the fifth trial list has %d modules, want at least 12 (issue 26)", len(trial5))
 	}
+	trial6, err := readModules("modules-trial6.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trial6) < 12 {
+		t.Errorf("the sixth trial list has %d modules, want at least 12 (issue 26)", len(trial6))
+	}
 	listed := map[string]bool{}
 	inList := map[string]string{}
-	for file, mods := range map[string][]modSpec{"modules.txt": pinned, "modules-trial.txt": trial, "modules-trial2.txt": trial2, "modules-trial3.txt": trial3, "modules-trial4.txt": trial4, "modules-trial5.txt": trial5} {
+	for file, mods := range map[string][]modSpec{"modules.txt": pinned, "modules-trial.txt": trial, "modules-trial2.txt": trial2, "modules-trial3.txt": trial3, "modules-trial4.txt": trial4, "modules-trial5.txt": trial5, "modules-trial6.txt": trial6} {
 		for _, m := range mods {
 			if other, ok := inList[m.Path]; ok {
 				t.Errorf("%s is in both %s and %s", m.Path, other, file)
@@ -236,7 +243,7 @@ func TestLists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for file, want := range map[string]string{"modules.txt": "modules", "internal/eval/modules-trial.txt": "modules-trial", "modules-trial2.txt": "modules-trial2", "modules-trial3.txt": "modules-trial3", "modules-trial4.txt": "modules-trial4", "modules-trial5.txt": "modules-trial5"} {
+	for file, want := range map[string]string{"modules.txt": "modules", "internal/eval/modules-trial.txt": "modules-trial", "modules-trial2.txt": "modules-trial2", "modules-trial3.txt": "modules-trial3", "modules-trial4.txt": "modules-trial4", "modules-trial5.txt": "modules-trial5", "modules-trial6.txt": "modules-trial6"} {
 		if got := (&config{modulesFile: file}).modulesSection(); got != want {
 			t.Errorf("modulesSection(%s) = %q, want %q", file, got, want)
 		}
