@@ -662,58 +662,22 @@ func unheldApart(path string, s *trace.Schedule, from int) bool {
 	if err != nil {
 		return false
 	}
-	name := func(tab []string, i int32) string {
-		if i < 0 || int(i) >= len(tab) {
-			return ""
-		}
-		return tab[i]
+	name := tabName
+	proj := map[string]bool{}
+	for _, st := range s.Steps {
+		proj[st.G] = true
 	}
-	// Each scheduled goroutine's events match its steps in order until
-	// it leaves the schedule; pos maps step index → event index.
-	proj := map[string][]int{}
-	for i, st := range s.Steps {
-		proj[st.G] = append(proj[st.G], i)
-	}
-	next := map[string]int{}
-	occ := map[string]int{}
-	pos := make([]int, len(s.Steps))
-	for i := range pos {
-		pos[i] = -1
-	}
-	hi := -1
-	for k, e := range tr.Events {
-		g := name(tr.Goroutines, e.G)
-		mine, ok := proj[g]
-		if !ok || next[g] >= len(mine) {
-			continue
-		}
-		site := name(tr.Sites, e.Site)
-		key := g + " " + e.Op.String() + " " + site
-		occ[key]++
-		st := s.Steps[mine[next[g]]]
-		if st.Op != e.Op || st.Site != site || st.N != occ[key] {
-			next[g] = len(mine) // off the schedule from here
-			continue
-		}
-		pos[mine[next[g]]] = k
-		next[g]++
-		hi = max(hi, k)
-	}
+	pos := schedulePositions(tr, s)
+	hi := slices.Max(pos)
 	lo := pos[from]
 	if lo < 0 || hi < lo {
 		return false
 	}
-	objOf := func(e trace.Event) string {
-		switch e.Op {
-		case trace.Fork, trace.Join, trace.Begin, trace.End, trace.RegionBegin, trace.RegionEnd, trace.Sleep:
-			return ""
-		}
-		return name(tr.Objects, e.Obj)
-	}
+	objOf := func(e trace.Event) string { return eventObj(tr, e) }
 	wrote, read := map[string]bool{}, map[string]bool{}
 	for k := lo; k <= hi; k++ {
 		e := tr.Events[k]
-		if _, ok := proj[name(tr.Goroutines, e.G)]; !ok {
+		if !proj[name(tr.Goroutines, e.G)] {
 			continue
 		}
 		if o := objOf(e); o != "" {
@@ -726,7 +690,7 @@ func unheldApart(path string, s *trace.Schedule, from int) bool {
 	}
 	for k := 0; k <= hi; k++ {
 		e := tr.Events[k]
-		if _, ok := proj[name(tr.Goroutines, e.G)]; ok {
+		if proj[name(tr.Goroutines, e.G)] {
 			continue
 		}
 		o := objOf(e)
@@ -738,6 +702,59 @@ func unheldApart(path string, s *trace.Schedule, from int) bool {
 		}
 	}
 	return true
+}
+
+// tabName is tab[i], or "" when i is out of range (trace.NoIndex).
+func tabName(tab []string, i int32) string {
+	if i < 0 || int(i) >= len(tab) {
+		return ""
+	}
+	return tab[i]
+}
+
+// eventObj is the name of the object e reads, writes or synchronizes
+// on in tr, or "" for an event on none.
+func eventObj(tr *trace.Trace, e trace.Event) string {
+	switch e.Op {
+	case trace.Fork, trace.Join, trace.Begin, trace.End, trace.RegionBegin, trace.RegionEnd, trace.Sleep:
+		return ""
+	}
+	return tabName(tr.Objects, e.Obj)
+}
+
+// schedulePositions maps each step of s to the index of its event in
+// tr, a replay's trace of s, or -1: each scheduled goroutine's events
+// match its steps in order (operation, site and occurrence count) until
+// it leaves the schedule.
+func schedulePositions(tr *trace.Trace, s *trace.Schedule) []int {
+	proj := map[string][]int{}
+	for i, st := range s.Steps {
+		proj[st.G] = append(proj[st.G], i)
+	}
+	next := map[string]int{}
+	occ := map[string]int{}
+	pos := make([]int, len(s.Steps))
+	for i := range pos {
+		pos[i] = -1
+	}
+	for k, e := range tr.Events {
+		g := tabName(tr.Goroutines, e.G)
+		mine, ok := proj[g]
+		if !ok || next[g] >= len(mine) {
+			continue
+		}
+		site := tabName(tr.Sites, e.Site)
+		key := g + " " + e.Op.String() + " " + site
+		occ[key]++
+		st := s.Steps[mine[next[g]]]
+		if st.Op != e.Op || st.Site != site || st.N != occ[key] {
+			next[g] = len(mine) // off the schedule from here
+			continue
+		}
+		pos[mine[next[g]]] = k
+		next[g]++
+	}
+	return pos
 }
 
 // sameRun reports whether control replay c of a schedule ran it as v
