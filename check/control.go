@@ -495,7 +495,7 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, basel
 			return ""
 		}
 		samePlaces = samePlaces && !cv.Panicked && places(cv.Consequence) == places(v.Consequence)
-		if overruns && overrun(c) && !straddles(c, s) && (sameFailure(cv, c, v) || sameChecks(cv, c, v)) {
+		if overruns && overrun(c) && (sameFailure(cv, c, v) || sameChecks(cv, c, v)) && !straddlesOf(cv.Trace, c, s) {
 			sleepSame = true
 		}
 		switch {
@@ -520,7 +520,7 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, basel
 		default:
 			passes = cv.Passed && !cv.Panicked
 		}
-		if same+failed <= k-blocked && !(overruns && k+1 < len(cs) && overrun(cs[k+1]) && !straddles(cs[k+1], s)) {
+		if same+failed <= k-blocked && !(overruns && k+1 < len(cs) && overrun(cs[k+1])) {
 			break // this order neither failed as v did nor failed otherwise
 		}
 	}
@@ -586,6 +586,10 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, basel
 		// interleaving alone (a lost update gives a count no serial order
 		// gives), and a sleep in the program itself (pecanfig1's Second)
 		// is the program's order, not a test's, and does not count.
+		// "The unit whole" is judged on the serial order's own replay
+		// (straddlesRun): what the other goroutines' open calls did
+		// there, past the schedule's end, not what they were recorded
+		// doing.
 		return "the test sleeps for another goroutine's work, the schedule held that goroutine past the sleep, and a serial order that holds it past the sleep too, the unit whole, fails the same way: the failure follows the test's timing, not the interleaving"
 	}
 	if passes {
@@ -638,6 +642,9 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, basel
 	}
 	return ""
 }
+
+// straddlesOf is straddlesRun (a variable for tests).
+var straddlesOf = straddlesRun
 
 // unheldApartOf is unheldApart (a variable for tests).
 var unheldApartOf = unheldApart

@@ -1,6 +1,9 @@
 package check
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -191,7 +194,150 @@ func TestControlledSleepStraddle(t *testing.T) {
 		}
 		return v, true
 	})
-	if got != "" || strings.Join(runs, " ") != "before repeat unheld" {
-		t.Errorf("controlled = %q after %v, want none after before repeat unheld", got, runs)
+	if got != "" || strings.Join(runs, " ") != "before after repeat unheld" {
+		t.Errorf("controlled = %q after %v, want none after before after repeat unheld", got, runs)
+	}
+}
+
+// TestStraddlesRun: straddles judged on the control's own replay. The
+// rest of an open call is read from the trace, past the schedule's end,
+// where straddles must assume it touches the objects.
+func TestStraddlesRun(t *testing.T) {
+	ev := func(g string, op trace.Op, obj, site string) trace.Step {
+		return trace.Step{G: g, Op: op, Obj: obj, Site: site}
+	}
+	// text writes steps as a trace, numbering their occurrences; the
+	// first n are the control's schedule.
+	text := func(steps []trace.Step) (string, []trace.Step) {
+		var b strings.Builder
+		b.WriteString("# pecanvet trace v1\n")
+		occ := map[string]int{}
+		out := make([]trace.Step, len(steps))
+		for i, st := range steps {
+			k := st.G + " " + st.Op.String() + " " + st.Site
+			occ[k]++
+			st.N = occ[k]
+			out[i] = st
+			b.WriteString(st.G + " " + st.Op.String())
+			if st.Obj != "" {
+				b.WriteString(" " + st.Obj)
+			}
+			b.WriteString(" @" + st.Site + "\n")
+		}
+		return b.String(), out
+	}
+	run := func(t *testing.T, s *trace.Schedule, steps []trace.Step, n int, anomaly []int) (got, bySchedule bool) {
+		t.Helper()
+		txt, numbered := text(steps)
+		path := filepath.Join(t.TempDir(), "replay.trace")
+		if err := os.WriteFile(path, []byte(txt), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c := &trace.Schedule{Pattern: s.Pattern, Steps: numbered[:n], Anomaly: anomaly}
+		return straddlesRun(path, c, s), straddles(c, s)
+	}
+
+	// go-cron's "before" order: the test's Advance (g2) writes the fake
+	// clock under its lock, then the run loop (g1) reads it twice (Now,
+	// then NewTimer); the schedule ends there, inside Advance's region.
+	advB := ev("g2", trace.RegionBegin, "FakeClock.Advance", "clock.go:123:21")
+	advW := ev("g2", trace.Write, "Time.wall#1", "clock.go:127:4")
+	advE := ev("g2", trace.RegionEnd, "FakeClock.Advance", "clock.go:123:21")
+	now := ev("g1", trace.Read, "Time.wall#1", "clock.go:83:11")
+	timer := ev("g1", trace.Read, "Time.wall#1", "clock.go:93:16")
+	cronS := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{now, advB, advW, timer}, Anomaly: []int{0, 2, 3}}
+	for _, tc := range []struct {
+		name  string
+		steps []trace.Step
+		want  bool
+	}{
+		// Past the schedule's end Advance only returns.
+		{"the call's tail touches nothing", []trace.Step{advB, advW, now, timer, advE}, false},
+		// Its tail reads the clock again after the unit armed its timer.
+		{"the call's tail reads the clock", []trace.Step{advB, advW, now, timer, ev("g2", trace.Read, "Time.wall#1", "clock.go:169:30"), advE}, true},
+		// The trace ends inside Advance: its tail is unknown.
+		{"the call never ends", []trace.Step{advB, advW, now, timer}, true},
+	} {
+		got, old := run(t, cronS, tc.steps, 4, []int{2, 3})
+		if got != tc.want || !old {
+			t.Errorf("go-cron, %s: straddlesRun = %v (straddles %v), want %v (straddles true)", tc.name, got, old, tc.want)
+		}
+	}
+
+	// sturdyc's "after" order: the refresh (g2) looked record 1 up,
+	// the test (g1) then counted both shards, and the refresh deleted
+	// from them after the count, past the schedule's end.
+	refB := ev("g2", trace.RegionBegin, "Client.refreshBatch", "refresh.go:22:21")
+	refE := ev("g2", trace.RegionEnd, "Client.refreshBatch", "refresh.go:22:21")
+	get := ev("g2", trace.Read, "map#1", "shard.go:117:23")
+	del1 := ev("g2", trace.Write, "map#1", "shard.go:208:8")
+	del2 := ev("g2", trace.Write, "map#2", "shard.go:208:8")
+	size1 := ev("g1", trace.Read, "map#1", "shard.go:45:12")
+	size2 := ev("g1", trace.Read, "map#2", "shard.go:45:12")
+	check := ev("g1", trace.Read, "testing.T#1", "fetch_test.go:686:11")
+	sturdyS := &trace.Schedule{Pattern: "asv/asv-11", Steps: []trace.Step{refB, get, size1, del1, del2, size2, refE}, Anomaly: []int{2, 3, 4, 5}}
+	// A transfer (g2) that debits account 1 before the unit and credits
+	// account 2 after it: the unit sees it half done.
+	debit := ev("g2", trace.Write, "map#1", "bank.go:10:3")
+	credit := ev("g2", trace.Write, "map#2", "bank.go:14:3")
+	// A deposit's unit (g1) that reads and writes the balance the call
+	// read before it and writes after it: the lost update.
+	depR := ev("g1", trace.Read, "map#1", "bank.go:20:3")
+	depW := ev("g1", trace.Write, "map#1", "bank.go:21:3")
+	for _, tc := range []struct {
+		name  string
+		steps []trace.Step
+		want  bool
+	}{
+		{"the head only read what the unit only read", []trace.Step{refB, get, size1, size2, check, del1, del2, refE}, false},
+		// The test returned before the refresh went on.
+		{"the call open at the trace's end", []trace.Step{refB, get, size1, size2, check}, false},
+		{"the head wrote what the unit read", []trace.Step{refB, debit, size1, size2, check, credit, refE}, true},
+		{"the head wrote, the call open at the end", []trace.Step{refB, debit, size1, size2, check}, true},
+		{"the head read what the unit wrote", []trace.Step{refB, get, depR, depW, del1, refE}, true},
+	} {
+		got, old := run(t, sturdyS, tc.steps, 4, []int{2, 3})
+		if got != tc.want || !old {
+			t.Errorf("sturdyc, %s: straddlesRun = %v (straddles %v), want %v (straddles true)", tc.name, got, old, tc.want)
+		}
+	}
+
+	// No trace, or one that does not show the unit: the schedules decide.
+	c := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{advB, advW, now, timer}, Anomaly: []int{2, 3}}
+	if !straddlesRun("", c, cronS) || !straddlesRun(filepath.Join(t.TempDir(), "none"), c, cronS) {
+		t.Error("no trace: straddlesRun = false, want straddles's true")
+	}
+}
+
+// TestControlledSleepRun: controlled judges the straddle on the serial
+// order's own replay (straddlesOf gets its trace): the after order that
+// the schedules call split counts when its run shows the call whole.
+func TestControlledSleepRun(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g2", Op: trace.RegionBegin, Obj: "T"}, {G: "g2", Op: trace.Read, Obj: "x", Site: "r"},
+		{G: "g1", Op: trace.Read, Obj: "x", Site: "a"}, {G: "g2", Op: trace.Write, Obj: "x", Site: "b"}, {G: "g1", Op: trace.Read, Obj: "x", Site: "c"},
+		{G: "g2", Op: trace.RegionEnd, Obj: "T"},
+	}, Anomaly: []int{2, 3, 4}}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:9: got 1"}
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	defer func() { straddlesOf = straddlesRun }()
+	for _, whole := range []bool{true, false} {
+		var paths []string
+		straddlesOf = func(path string, c, _ *trace.Schedule) bool {
+			paths = append(paths, path)
+			return !whole
+		}
+		got := controlled(cs, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+			if name == "before" {
+				return pass, true
+			}
+			r := v
+			r.Trace = name + ".trace"
+			return r, true
+		})
+		if (got != "") != whole || !slices.Equal(paths, []string{"after.trace"}) {
+			t.Errorf("call whole in the run %v: controlled = %q, straddle judged on %v, want a reason %v, judged on [after.trace]", whole, got, paths, whole)
+		}
 	}
 }
