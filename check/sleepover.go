@@ -225,8 +225,9 @@ func straddles(c, s *trace.Schedule) bool {
 //     returned);
 //   - the head conflicts with none of the unit goroutine's accesses to
 //     the objects from the unit's first event until the call ends (no
-//     write on one side of an object the other accessed): the head then
-//     commutes past the unit, and the run is the call whole after the
+//     write on one side of an object the other accessed), nor does what
+//     the call did by the unit's last event with the unit's: both then
+//     commute past the unit, and the run is the call whole after the
 //     unit (sturdyc's "after" order: the refresh had only looked records
 //     up before the test counted them, and deleted two after).
 //
@@ -255,6 +256,16 @@ func straddlesRun(path string, c, s *trace.Schedule) bool {
 		return straddles(c, s)
 	}
 	local := c.Steps[first].G
+	hi := lo // the unit's last event in the trace
+	for _, i := range c.Anomaly {
+		if i < 0 || i >= len(c.Steps) || c.Steps[i].G != local {
+			continue
+		}
+		if pos[i] < 0 {
+			return straddles(c, s)
+		}
+		hi = max(hi, pos[i])
+	}
 	objs := map[string]bool{}
 	for _, i := range s.Anomaly {
 		if i >= 0 && i < len(s.Steps) {
@@ -317,17 +328,29 @@ func straddlesRun(path string, c, s *trace.Schedule) bool {
 			}
 		}
 	}
+	newAccess := func() access { return access{map[string]bool{}, map[string]bool{}} }
 	for g, o := range calls {
 		if o.depth == 0 || len(o.head.read)+len(o.head.wrote) == 0 {
 			continue
 		}
-		unit := access{map[string]bool{}, map[string]bool{}}
+		// unit: the unit goroutine's accesses from the unit's first
+		// event to its last, and on while the call is open; inside: the
+		// call's own accesses by the unit's last event, which must
+		// commute with the unit's too to move after it.
+		unit, inside := newAccess(), newAccess()
 		depth, tail, closed := o.depth, false, false
-		for _, e := range tr.Events[lo:] {
+		for k := lo; k < len(tr.Events); k++ {
+			e := tr.Events[k]
 			if e.G != g {
-				if tabName(tr.Goroutines, e.G) == local {
+				if (k <= hi || !closed) && tabName(tr.Goroutines, e.G) == local {
 					note(&unit, e)
 				}
+				if closed && k >= hi {
+					break
+				}
+				continue
+			}
+			if closed {
 				continue
 			}
 			switch e.Op {
@@ -336,14 +359,14 @@ func straddlesRun(path string, c, s *trace.Schedule) bool {
 			case trace.RegionEnd:
 				depth--
 			default:
+				if k <= hi {
+					note(&inside, e)
+				}
 				tail = note(&access{map[string]bool{}, map[string]bool{}}, e) || tail
 			}
-			if depth == 0 {
-				closed = true
-				break
-			}
+			closed = depth == 0
 		}
-		if conflict(o.head, unit) && (tail || !closed) {
+		if tail && (conflict(o.head, unit) || conflict(inside, unit)) || !closed && conflict(o.head, unit) {
 			return true
 		}
 	}

@@ -226,14 +226,17 @@ func TestStraddlesRun(t *testing.T) {
 		}
 		return b.String(), out
 	}
-	run := func(t *testing.T, s *trace.Schedule, steps []trace.Step, n int, anomaly []int) (got, bySchedule bool) {
+	// run replays control steps cs (anomaly: the unit's steps) as the
+	// trace steps, the control's replay.
+	run := func(t *testing.T, s *trace.Schedule, cs, steps []trace.Step, anomaly []int) (got, bySchedule bool) {
 		t.Helper()
-		txt, numbered := text(steps)
+		txt, _ := text(steps)
+		_, numbered := text(cs)
 		path := filepath.Join(t.TempDir(), "replay.trace")
 		if err := os.WriteFile(path, []byte(txt), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		c := &trace.Schedule{Pattern: s.Pattern, Steps: numbered[:n], Anomaly: anomaly}
+		c := &trace.Schedule{Pattern: s.Pattern, Steps: numbered, Anomaly: anomaly}
 		return straddlesRun(path, c, s), straddles(c, s)
 	}
 
@@ -258,7 +261,7 @@ func TestStraddlesRun(t *testing.T) {
 		// The trace ends inside Advance: its tail is unknown.
 		{"the call never ends", []trace.Step{advB, advW, now, timer}, true},
 	} {
-		got, old := run(t, cronS, tc.steps, 4, []int{2, 3})
+		got, old := run(t, cronS, tc.steps[:4], tc.steps, []int{2, 3})
 		if got != tc.want || !old {
 			t.Errorf("go-cron, %s: straddlesRun = %v (straddles %v), want %v (straddles true)", tc.name, got, old, tc.want)
 		}
@@ -295,8 +298,20 @@ func TestStraddlesRun(t *testing.T) {
 		{"the head wrote what the unit read", []trace.Step{refB, debit, size1, size2, check, credit, refE}, true},
 		{"the head wrote, the call open at the end", []trace.Step{refB, debit, size1, size2, check}, true},
 		{"the head read what the unit wrote", []trace.Step{refB, get, depR, depW, del1, refE}, true},
+		// The refresh deleted from both shards between the two counts
+		// and returned: the unit is not whole.
+		{"the tail inside the unit", []trace.Step{refB, get, size1, del1, del2, refE, size2, check}, true},
+		// It deleted from the second shard only after the count.
+		{"the tail after the unit", []trace.Step{refB, get, size1, size2, del1, del2, refE}, false},
 	} {
-		got, old := run(t, sturdyS, tc.steps, 4, []int{2, 3})
+		// The control: the call's head, then the unit.
+		cs := []trace.Step{tc.steps[0], tc.steps[1]}
+		for _, st := range tc.steps {
+			if st.G == "g1" && len(cs) < 4 {
+				cs = append(cs, st)
+			}
+		}
+		got, old := run(t, sturdyS, cs, tc.steps, []int{2, 3})
 		if got != tc.want || !old {
 			t.Errorf("sturdyc, %s: straddlesRun = %v (straddles %v), want %v (straddles true)", tc.name, got, old, tc.want)
 		}
