@@ -231,6 +231,10 @@ func straddles(c, s *trace.Schedule) bool {
 //     unit (sturdyc's "after" order: the refresh had only looked records
 //     up before the test counted them, and deleted two after).
 //
+// Neither holds when the unit's own call is split before the unit: an
+// access of another goroutine, inside that call, conflicts with one the
+// call made earlier (linkedlist's before order, below).
+//
 // The second needs no end: a call still open where the trace ends
 // (sturdyc's refresh, when the test returned first) began, as far as
 // the run shows, after the unit. The first does: its tail is unknown
@@ -305,9 +309,34 @@ func straddlesRun(path string, c, s *trace.Schedule) bool {
 		head  access
 	}
 	calls := map[int32]*open{}
+	// The unit's own call, open at its first event, is split too when
+	// another goroutine's access falls inside it, after an access of the
+	// call's that it conflicts with: linkedlist's "before" order for the
+	// asv on tail and size ran the other AddLast whole between this
+	// AddLast's read of tail and the unit (its write of tail), the lost
+	// update again.
+	own := open{head: access{map[string]bool{}, map[string]bool{}}}
+	split := false
 	for _, e := range tr.Events[:lo] {
 		if tabName(tr.Goroutines, e.G) == local {
+			switch e.Op {
+			case trace.RegionBegin:
+				if own.depth == 0 {
+					own.head, split = access{map[string]bool{}, map[string]bool{}}, false
+				}
+				own.depth++
+			case trace.RegionEnd:
+				own.depth = max(0, own.depth-1)
+			default:
+				if own.depth > 0 {
+					note(&own.head, e)
+				}
+			}
 			continue
+		}
+		if own.depth > 0 && !split {
+			one := access{map[string]bool{}, map[string]bool{}}
+			split = note(&one, e) && conflict(one, own.head)
 		}
 		o := calls[e.G]
 		if o == nil {
@@ -327,6 +356,9 @@ func straddlesRun(path string, c, s *trace.Schedule) bool {
 				note(&o.head, e)
 			}
 		}
+	}
+	if own.depth > 0 && split {
+		return true
 	}
 	newAccess := func() access { return access{map[string]bool{}, map[string]bool{}} }
 	for g, o := range calls {

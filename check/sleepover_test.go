@@ -317,6 +317,45 @@ func TestStraddlesRun(t *testing.T) {
 		}
 	}
 
+	// linkedlist's "before" order for the asv on tail and size: the other
+	// AddLast (g2) ran whole before the unit (this AddLast's writes of
+	// tail and size), but after this call had read tail: its own call is
+	// split, the lost update again. The other AddLast whole before this
+	// call began is a serial order.
+	addB := ev("g1", trace.RegionBegin, "List.AddLast", "linkedlist.go:24:19")
+	addE := ev("g1", trace.RegionEnd, "List.AddLast", "linkedlist.go:24:19")
+	readTail := ev("g1", trace.Read, "List.tail#1", "linkedlist.go:25:32")
+	writeTail := ev("g1", trace.Write, "List.tail#1", "linkedlist.go:31:4")
+	writeSize := ev("g1", trace.Write, "List.size#1", "linkedlist.go:32:4")
+	other := []trace.Step{
+		ev("g2", trace.RegionBegin, "List.AddLast", "linkedlist.go:24:19"), ev("g2", trace.Read, "List.tail#1", "linkedlist.go:25:32"),
+		ev("g2", trace.Write, "List.tail#1", "linkedlist.go:31:4"), ev("g2", trace.Write, "List.size#1", "linkedlist.go:32:4"),
+	}
+	otherEnd := ev("g2", trace.RegionEnd, "List.AddLast", "linkedlist.go:24:19")
+	listS := &trace.Schedule{Pattern: "asv/asv-6", Steps: slices.Concat([]trace.Step{addB, readTail, writeTail}, other, []trace.Step{writeSize}), Anomaly: []int{2, 5, 6, 7}}
+	for _, tc := range []struct {
+		name  string
+		steps []trace.Step
+		want  bool
+	}{
+		{"the other call inside this one, before the unit", slices.Concat([]trace.Step{addB, readTail}, other, []trace.Step{writeTail, writeSize, addE, otherEnd}), true},
+		{"the other call before this one", slices.Concat(other, []trace.Step{otherEnd, addB, readTail, writeTail, writeSize, addE}), false},
+	} {
+		at := slices.Index(tc.steps, writeTail)
+		cs := slices.Concat(tc.steps[:at], []trace.Step{writeSize})
+		cs = slices.DeleteFunc(cs, func(st trace.Step) bool { return st == otherEnd || st == addE })
+		an := []int{slices.Index(cs, writeTail)}
+		if an[0] < 0 {
+			an[0] = len(cs)
+			cs = append(cs[:len(cs)-1], writeTail, writeSize)
+		}
+		an = append(an, an[0]+1)
+		got, _ := run(t, listS, cs, tc.steps, an)
+		if got != tc.want {
+			t.Errorf("linkedlist, %s: straddlesRun = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+
 	// No trace, or one that does not show the unit: the schedules decide.
 	c := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{advB, advW, now, timer}, Anomaly: []int{2, 3}}
 	if !straddlesRun("", c, cronS) || !straddlesRun(filepath.Join(t.TempDir(), "none"), c, cronS) {
@@ -354,5 +393,78 @@ func TestControlledSleepRun(t *testing.T) {
 		if (got != "") != whole || !slices.Equal(paths, []string{"after.trace"}) {
 			t.Errorf("call whole in the run %v: controlled = %q, straddle judged on %v, want a reason %v, judged on [after.trace]", whole, got, paths, whole)
 		}
+	}
+}
+
+// TestControlledSleepValues: a serial order that fails the same checks
+// with other values counts only by the schedules' judgment of the split,
+// even when its run shows the other call whole: pool's
+// TestBorrowThenSetFactory failed "db2 cannot activate a connection of
+// db1" (the unit mixed two factories), its before order "from:db2", and
+// the effect stands. The same message counts by the run's judgment.
+func TestControlledSleepValues(t *testing.T) {
+	// The other goroutine's SetFactory is still open where s ends.
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g2", Op: trace.RegionBegin, Obj: "SetFactory"}, {G: "g2", Op: trace.Write, Obj: "idle", Site: "pool.go:79"},
+		{G: "g1", Op: trace.Read, Obj: "factory", Site: "pool.go:46"}, {G: "g2", Op: trace.Write, Obj: "factory", Site: "pool.go:80"}, {G: "g1", Op: trace.Read, Obj: "factory", Site: "pool.go:50"},
+	}, Anomaly: []int{2, 3, 4}}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	if len(cs) != 2 || !straddles(cs[0], s) {
+		t.Fatalf("controls %v: want the before order split by the schedules", cs)
+	}
+	fail := func(msg string) replay.Verdict {
+		return replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: " + msg}
+	}
+	v := fail("pool_test.go:59: Borrow = <nil>, db2 cannot activate a connection of db1")
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	defer func() { straddlesOf = straddlesRun }()
+	straddlesOf = func(string, *trace.Schedule, *trace.Schedule) bool { return false }
+	for _, tc := range []struct {
+		name   string
+		before replay.Verdict
+		want   bool
+	}{
+		{"same check, other values", fail("pool_test.go:59: Borrow = &{from:db2 active:true}, <nil>"), false},
+		{"same failure", v, true},
+	} {
+		got := controlled(cs, s, v, "", false, func(c *trace.Schedule) bool { return c != cs[1] }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+			switch name {
+			case "before":
+				return tc.before, true
+			case "after":
+				return pass, true
+			}
+			return v, true // repeat and unheld fail as the schedule did
+		})
+		if (got != "") != tc.want {
+			t.Errorf("%s: controlled = %q, want a reason %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestControlledSleepPasses: the after order, run because it overruns a
+// sleep after a before order that passed, does not undo that pass when
+// it did not run through: the repeat still decides, as when the after
+// order did not run.
+func TestControlledSleepPasses(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Site: "a"}, {G: "g2", Op: trace.Write, Site: "b"}, {G: "g1", Op: trace.Read, Site: "c"},
+	}, Anomaly: []int{0, 1, 2}}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:9: got 1"}
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	var runs []string
+	got := controlled(cs, s, v, "", false, func(c *trace.Schedule) bool { return c != cs[0] }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		runs = append(runs, name)
+		switch name {
+		case "before", "repeat":
+			return pass, true
+		case "after":
+			return replay.Verdict{Verdict: replay.Diverged, Step: 1}, true
+		}
+		return v, true
+	})
+	if got == "" || strings.Join(runs, " ") != "before after repeat" {
+		t.Errorf("controlled = %q after %v, want a reason after before after repeat", got, runs)
 	}
 }
