@@ -229,7 +229,9 @@ func straddles(c, s *trace.Schedule) bool {
 //     the call did by the unit's last event with the unit's: both then
 //     commute past the unit, and the run is the call whole after the
 //     unit (sturdyc's "after" order: the refresh had only looked records
-//     up before the test counted them, and deleted two after).
+//     up before the test counted them, and deleted two after; that
+//     order fails with other values than the schedule, though, and
+//     controlled judges such an order on the schedules).
 //
 // Neither holds when the unit's own call is split before the unit: an
 // access of another goroutine, inside that call, conflicts with one the
