@@ -127,9 +127,12 @@ func overrunsSleep(s *trace.Schedule, ws []sleepWindow, gs map[string]bool) bool
 	return false
 }
 
-// straddles reports whether, at control c's first anomaly step (the
-// local unit's first event), another goroutine is inside a call (its outermost region open there) that touches one of
-// the anomaly's objects both before that step and after it: a unit of its
+// straddles reports, from the schedules alone (straddlesRun reads the
+// control's replay instead, and falls back on this), whether, at control
+// c's first anomaly step (the local unit's first event), another
+// goroutine is inside a call (its outermost region open there) that
+// touches one of the anomaly's objects both before that step and after
+// it: a unit of its
 // own that the local unit splits, so that c, serial for the local unit,
 // still interleaves that one. account's "after" order left Transfer's
 // write of bob's balance after Deposit, its read before: the lost update
@@ -200,6 +203,204 @@ func straddles(c, s *trace.Schedule) bool {
 			}
 		}
 		if !closed {
+			return true
+		}
+	}
+	return false
+}
+
+// straddlesRun is straddles judged on what control c's replay ran (its
+// trace at path) rather than on the steps c and s schedule: those end
+// with the schedule, and the rest of an open call then runs free, not as
+// recorded (getteract's second Retire recorded no Add; moved, its check
+// makes it Add). A goroutine whose outermost call, open at the unit's
+// first event, accessed one of the anomaly's objects before it (the
+// call's head), splits the unit's serial order unless the replay shows
+// one of these:
+//
+//   - the call's tail, from the unit's first event to the call's end,
+//     touches none of the objects: the call did its part on them before
+//     the unit (go-cron's "before" order: Advance moved the fake clock and
+//     fired its due timers under its lock; past the schedule's end it only
+//     returned);
+//   - the head conflicts with none of the unit goroutine's accesses to
+//     the objects from the unit's first event until the call ends (no
+//     write on one side of an object the other accessed), nor does what
+//     the call did by the unit's last event with the unit's: both then
+//     commute past the unit, and the run is the call whole after the
+//     unit (sturdyc's "after" order: the refresh had only looked records
+//     up before the test counted them, and deleted two after; that
+//     order fails with other values than the schedule, though, and
+//     controlled judges such an order on the schedules).
+//
+// Neither holds when the unit's own call is split before the unit: an
+// access of another goroutine, inside that call, conflicts with one the
+// call made earlier (linkedlist's before order, below).
+//
+// The second needs no end: a call still open where the trace ends
+// (sturdyc's refresh, when the test returned first) began, as far as
+// the run shows, after the unit. The first does: its tail is unknown
+// there, and may be the rest of what the unit saw half done (a transfer
+// that debited before the unit and credits after). A trace that cannot
+// be read, or a unit whose events the trace does not show, leave
+// straddles's judgment of the schedules.
+func straddlesRun(path string, c, s *trace.Schedule) bool {
+	if path == "" || c == nil || s == nil || len(c.Anomaly) == 0 {
+		return straddles(c, s)
+	}
+	tr, err := trace.ReadFile(path, trace.ReadOptions{Lenient: true})
+	if err != nil {
+		return straddles(c, s)
+	}
+	first := c.Anomaly[0]
+	if first < 0 || first >= len(c.Steps) {
+		return true
+	}
+	pos := schedulePositions(tr, c)
+	lo := pos[first]
+	if lo < 0 {
+		return straddles(c, s)
+	}
+	local := c.Steps[first].G
+	hi := lo // the unit's last event in the trace
+	for _, i := range c.Anomaly {
+		if i < 0 || i >= len(c.Steps) || c.Steps[i].G != local {
+			continue
+		}
+		if pos[i] < 0 {
+			return straddles(c, s)
+		}
+		hi = max(hi, pos[i])
+	}
+	objs := map[string]bool{}
+	for _, i := range s.Anomaly {
+		if i >= 0 && i < len(s.Steps) {
+			objs[s.Steps[i].Obj] = true
+		}
+	}
+	// access records how a goroutine's events touch the objects: a
+	// read, or anything else (a write, or a synchronization on one).
+	type access struct{ read, wrote map[string]bool }
+	note := func(a *access, e trace.Event) bool {
+		o := eventObj(tr, e)
+		if !objs[o] {
+			return false
+		}
+		if e.Op == trace.Read || e.Op == trace.AtomicLoad {
+			a.read[o] = true
+		} else {
+			a.wrote[o] = true
+		}
+		return true
+	}
+	conflict := func(a, b access) bool {
+		for o := range a.wrote {
+			if b.read[o] || b.wrote[o] {
+				return true
+			}
+		}
+		for o := range a.read {
+			if b.wrote[o] {
+				return true
+			}
+		}
+		return false
+	}
+	type open struct {
+		depth int
+		head  access
+	}
+	calls := map[int32]*open{}
+	// The unit's own call, open at its first event, is split too when
+	// another goroutine's access falls inside it, after an access of the
+	// call's that it conflicts with: linkedlist's "before" order for the
+	// asv on tail and size ran the other AddLast whole between this
+	// AddLast's read of tail and the unit (its write of tail), the lost
+	// update again.
+	own := open{head: access{map[string]bool{}, map[string]bool{}}}
+	split := false
+	for _, e := range tr.Events[:lo] {
+		if tabName(tr.Goroutines, e.G) == local {
+			switch e.Op {
+			case trace.RegionBegin:
+				if own.depth == 0 {
+					own.head, split = access{map[string]bool{}, map[string]bool{}}, false
+				}
+				own.depth++
+			case trace.RegionEnd:
+				own.depth = max(0, own.depth-1)
+			default:
+				if own.depth > 0 {
+					note(&own.head, e)
+				}
+			}
+			continue
+		}
+		if own.depth > 0 && !split {
+			one := access{map[string]bool{}, map[string]bool{}}
+			split = note(&one, e) && conflict(one, own.head)
+		}
+		o := calls[e.G]
+		if o == nil {
+			o = &open{}
+			calls[e.G] = o
+		}
+		switch e.Op {
+		case trace.RegionBegin:
+			if o.depth == 0 {
+				o.head = access{map[string]bool{}, map[string]bool{}}
+			}
+			o.depth++
+		case trace.RegionEnd:
+			o.depth = max(0, o.depth-1)
+		default:
+			if o.depth > 0 {
+				note(&o.head, e)
+			}
+		}
+	}
+	if own.depth > 0 && split {
+		return true
+	}
+	newAccess := func() access { return access{map[string]bool{}, map[string]bool{}} }
+	for g, o := range calls {
+		if o.depth == 0 || len(o.head.read)+len(o.head.wrote) == 0 {
+			continue
+		}
+		// unit: the unit goroutine's accesses from the unit's first
+		// event to its last, and on while the call is open; inside: the
+		// call's own accesses by the unit's last event, which must
+		// commute with the unit's too to move after it.
+		unit, inside := newAccess(), newAccess()
+		depth, tail, closed := o.depth, false, false
+		for k := lo; k < len(tr.Events); k++ {
+			e := tr.Events[k]
+			if e.G != g {
+				if (k <= hi || !closed) && tabName(tr.Goroutines, e.G) == local {
+					note(&unit, e)
+				}
+				if closed && k >= hi {
+					break
+				}
+				continue
+			}
+			if closed {
+				continue
+			}
+			switch e.Op {
+			case trace.RegionBegin:
+				depth++
+			case trace.RegionEnd:
+				depth--
+			default:
+				if k <= hi {
+					note(&inside, e)
+				}
+				tail = note(&access{map[string]bool{}, map[string]bool{}}, e) || tail
+			}
+			closed = depth == 0
+		}
+		if tail && (conflict(o.head, unit) || conflict(inside, unit)) || !closed && conflict(o.head, unit) {
 			return true
 		}
 	}

@@ -1,6 +1,9 @@
 package check
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -191,7 +194,277 @@ func TestControlledSleepStraddle(t *testing.T) {
 		}
 		return v, true
 	})
-	if got != "" || strings.Join(runs, " ") != "before repeat unheld" {
-		t.Errorf("controlled = %q after %v, want none after before repeat unheld", got, runs)
+	if got != "" || strings.Join(runs, " ") != "before after repeat unheld" {
+		t.Errorf("controlled = %q after %v, want none after before after repeat unheld", got, runs)
+	}
+}
+
+// TestStraddlesRun: straddles judged on the control's own replay. The
+// rest of an open call is read from the trace, past the schedule's end,
+// where straddles must assume it touches the objects.
+func TestStraddlesRun(t *testing.T) {
+	ev := func(g string, op trace.Op, obj, site string) trace.Step {
+		return trace.Step{G: g, Op: op, Obj: obj, Site: site}
+	}
+	// text writes steps as a trace, numbering their occurrences; the
+	// first n are the control's schedule.
+	text := func(steps []trace.Step) (string, []trace.Step) {
+		var b strings.Builder
+		b.WriteString("# pecanvet trace v1\n")
+		occ := map[string]int{}
+		out := make([]trace.Step, len(steps))
+		for i, st := range steps {
+			k := st.G + " " + st.Op.String() + " " + st.Site
+			occ[k]++
+			st.N = occ[k]
+			out[i] = st
+			b.WriteString(st.G + " " + st.Op.String())
+			if st.Obj != "" {
+				b.WriteString(" " + st.Obj)
+			}
+			b.WriteString(" @" + st.Site + "\n")
+		}
+		return b.String(), out
+	}
+	// run replays control steps cs (anomaly: the unit's steps) as the
+	// trace steps, the control's replay.
+	run := func(t *testing.T, s *trace.Schedule, cs, steps []trace.Step, anomaly []int) (got, bySchedule bool) {
+		t.Helper()
+		txt, _ := text(steps)
+		_, numbered := text(cs)
+		path := filepath.Join(t.TempDir(), "replay.trace")
+		if err := os.WriteFile(path, []byte(txt), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c := &trace.Schedule{Pattern: s.Pattern, Steps: numbered, Anomaly: anomaly}
+		return straddlesRun(path, c, s), straddles(c, s)
+	}
+
+	// go-cron's "before" order: the test's Advance (g2) writes the fake
+	// clock under its lock, then the run loop (g1) reads it twice (Now,
+	// then NewTimer); the schedule ends there, inside Advance's region.
+	advB := ev("g2", trace.RegionBegin, "FakeClock.Advance", "clock.go:123:21")
+	advW := ev("g2", trace.Write, "Time.wall#1", "clock.go:127:4")
+	advE := ev("g2", trace.RegionEnd, "FakeClock.Advance", "clock.go:123:21")
+	now := ev("g1", trace.Read, "Time.wall#1", "clock.go:83:11")
+	timer := ev("g1", trace.Read, "Time.wall#1", "clock.go:93:16")
+	cronS := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{now, advB, advW, timer}, Anomaly: []int{0, 2, 3}}
+	for _, tc := range []struct {
+		name  string
+		steps []trace.Step
+		want  bool
+	}{
+		// Past the schedule's end Advance only returns.
+		{"the call's tail touches nothing", []trace.Step{advB, advW, now, timer, advE}, false},
+		// Its tail reads the clock again after the unit armed its timer.
+		{"the call's tail reads the clock", []trace.Step{advB, advW, now, timer, ev("g2", trace.Read, "Time.wall#1", "clock.go:169:30"), advE}, true},
+		// The trace ends inside Advance: its tail is unknown.
+		{"the call never ends", []trace.Step{advB, advW, now, timer}, true},
+	} {
+		got, old := run(t, cronS, tc.steps[:4], tc.steps, []int{2, 3})
+		if got != tc.want || !old {
+			t.Errorf("go-cron, %s: straddlesRun = %v (straddles %v), want %v (straddles true)", tc.name, got, old, tc.want)
+		}
+	}
+
+	// sturdyc's "after" order: the refresh (g2) looked record 1 up,
+	// the test (g1) then counted both shards, and the refresh deleted
+	// from them after the count, past the schedule's end.
+	refB := ev("g2", trace.RegionBegin, "Client.refreshBatch", "refresh.go:22:21")
+	refE := ev("g2", trace.RegionEnd, "Client.refreshBatch", "refresh.go:22:21")
+	get := ev("g2", trace.Read, "map#1", "shard.go:117:23")
+	del1 := ev("g2", trace.Write, "map#1", "shard.go:208:8")
+	del2 := ev("g2", trace.Write, "map#2", "shard.go:208:8")
+	size1 := ev("g1", trace.Read, "map#1", "shard.go:45:12")
+	size2 := ev("g1", trace.Read, "map#2", "shard.go:45:12")
+	check := ev("g1", trace.Read, "testing.T#1", "fetch_test.go:686:11")
+	sturdyS := &trace.Schedule{Pattern: "asv/asv-11", Steps: []trace.Step{refB, get, size1, del1, del2, size2, refE}, Anomaly: []int{2, 3, 4, 5}}
+	// A transfer (g2) that debits account 1 before the unit and credits
+	// account 2 after it: the unit sees it half done.
+	debit := ev("g2", trace.Write, "map#1", "bank.go:10:3")
+	credit := ev("g2", trace.Write, "map#2", "bank.go:14:3")
+	// A deposit's unit (g1) that reads and writes the balance the call
+	// read before it and writes after it: the lost update.
+	depR := ev("g1", trace.Read, "map#1", "bank.go:20:3")
+	depW := ev("g1", trace.Write, "map#1", "bank.go:21:3")
+	for _, tc := range []struct {
+		name  string
+		steps []trace.Step
+		want  bool
+	}{
+		{"the head only read what the unit only read", []trace.Step{refB, get, size1, size2, check, del1, del2, refE}, false},
+		// The test returned before the refresh went on.
+		{"the call open at the trace's end", []trace.Step{refB, get, size1, size2, check}, false},
+		{"the head wrote what the unit read", []trace.Step{refB, debit, size1, size2, check, credit, refE}, true},
+		{"the head wrote, the call open at the end", []trace.Step{refB, debit, size1, size2, check}, true},
+		{"the head read what the unit wrote", []trace.Step{refB, get, depR, depW, del1, refE}, true},
+		// The refresh deleted from both shards between the two counts
+		// and returned: the unit is not whole.
+		{"the tail inside the unit", []trace.Step{refB, get, size1, del1, del2, refE, size2, check}, true},
+		// It deleted from the second shard only after the count.
+		{"the tail after the unit", []trace.Step{refB, get, size1, size2, del1, del2, refE}, false},
+	} {
+		// The control: the call's head, then the unit.
+		cs := []trace.Step{tc.steps[0], tc.steps[1]}
+		for _, st := range tc.steps {
+			if st.G == "g1" && len(cs) < 4 {
+				cs = append(cs, st)
+			}
+		}
+		got, old := run(t, sturdyS, cs, tc.steps, []int{2, 3})
+		if got != tc.want || !old {
+			t.Errorf("sturdyc, %s: straddlesRun = %v (straddles %v), want %v (straddles true)", tc.name, got, old, tc.want)
+		}
+	}
+
+	// linkedlist's "before" order for the asv on tail and size: the other
+	// AddLast (g2) ran whole before the unit (this AddLast's writes of
+	// tail and size), but after this call had read tail: its own call is
+	// split, the lost update again. The other AddLast whole before this
+	// call began is a serial order.
+	addB := ev("g1", trace.RegionBegin, "List.AddLast", "linkedlist.go:24:19")
+	addE := ev("g1", trace.RegionEnd, "List.AddLast", "linkedlist.go:24:19")
+	readTail := ev("g1", trace.Read, "List.tail#1", "linkedlist.go:25:32")
+	writeTail := ev("g1", trace.Write, "List.tail#1", "linkedlist.go:31:4")
+	writeSize := ev("g1", trace.Write, "List.size#1", "linkedlist.go:32:4")
+	other := []trace.Step{
+		ev("g2", trace.RegionBegin, "List.AddLast", "linkedlist.go:24:19"), ev("g2", trace.Read, "List.tail#1", "linkedlist.go:25:32"),
+		ev("g2", trace.Write, "List.tail#1", "linkedlist.go:31:4"), ev("g2", trace.Write, "List.size#1", "linkedlist.go:32:4"),
+	}
+	otherEnd := ev("g2", trace.RegionEnd, "List.AddLast", "linkedlist.go:24:19")
+	listS := &trace.Schedule{Pattern: "asv/asv-6", Steps: slices.Concat([]trace.Step{addB, readTail, writeTail}, other, []trace.Step{writeSize}), Anomaly: []int{2, 5, 6, 7}}
+	for _, tc := range []struct {
+		name  string
+		steps []trace.Step
+		want  bool
+	}{
+		{"the other call inside this one, before the unit", slices.Concat([]trace.Step{addB, readTail}, other, []trace.Step{writeTail, writeSize, addE, otherEnd}), true},
+		{"the other call before this one", slices.Concat(other, []trace.Step{otherEnd, addB, readTail, writeTail, writeSize, addE}), false},
+	} {
+		at := slices.Index(tc.steps, writeTail)
+		cs := slices.Concat(tc.steps[:at], []trace.Step{writeSize})
+		cs = slices.DeleteFunc(cs, func(st trace.Step) bool { return st == otherEnd || st == addE })
+		an := []int{slices.Index(cs, writeTail)}
+		if an[0] < 0 {
+			an[0] = len(cs)
+			cs = append(cs[:len(cs)-1], writeTail, writeSize)
+		}
+		an = append(an, an[0]+1)
+		got, _ := run(t, listS, cs, tc.steps, an)
+		if got != tc.want {
+			t.Errorf("linkedlist, %s: straddlesRun = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+
+	// No trace, or one that does not show the unit: the schedules decide.
+	c := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{advB, advW, now, timer}, Anomaly: []int{2, 3}}
+	if !straddlesRun("", c, cronS) || !straddlesRun(filepath.Join(t.TempDir(), "none"), c, cronS) {
+		t.Error("no trace: straddlesRun = false, want straddles's true")
+	}
+}
+
+// TestControlledSleepRun: controlled judges the straddle on the serial
+// order's own replay (straddlesOf gets its trace): the after order that
+// the schedules call split counts when its run shows the call whole.
+func TestControlledSleepRun(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g2", Op: trace.RegionBegin, Obj: "T"}, {G: "g2", Op: trace.Read, Obj: "x", Site: "r"},
+		{G: "g1", Op: trace.Read, Obj: "x", Site: "a"}, {G: "g2", Op: trace.Write, Obj: "x", Site: "b"}, {G: "g1", Op: trace.Read, Obj: "x", Site: "c"},
+		{G: "g2", Op: trace.RegionEnd, Obj: "T"},
+	}, Anomaly: []int{2, 3, 4}}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:9: got 1"}
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	defer func() { straddlesOf = straddlesRun }()
+	for _, whole := range []bool{true, false} {
+		var paths []string
+		straddlesOf = func(path string, c, _ *trace.Schedule) bool {
+			paths = append(paths, path)
+			return !whole
+		}
+		got := controlled(cs, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+			if name == "before" {
+				return pass, true
+			}
+			r := v
+			r.Trace = name + ".trace"
+			return r, true
+		})
+		if (got != "") != whole || !slices.Equal(paths, []string{"after.trace"}) {
+			t.Errorf("call whole in the run %v: controlled = %q, straddle judged on %v, want a reason %v, judged on [after.trace]", whole, got, paths, whole)
+		}
+	}
+}
+
+// TestControlledSleepValues: a serial order that fails the same checks
+// with other values counts only by the schedules' judgment of the split,
+// even when its run shows the other call whole: pool's
+// TestBorrowThenSetFactory failed "db2 cannot activate a connection of
+// db1" (the unit mixed two factories), its before order "from:db2", and
+// the effect stands. The same message counts by the run's judgment.
+func TestControlledSleepValues(t *testing.T) {
+	// The other goroutine's SetFactory is still open where s ends.
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g2", Op: trace.RegionBegin, Obj: "SetFactory"}, {G: "g2", Op: trace.Write, Obj: "idle", Site: "pool.go:79"},
+		{G: "g1", Op: trace.Read, Obj: "factory", Site: "pool.go:46"}, {G: "g2", Op: trace.Write, Obj: "factory", Site: "pool.go:80"}, {G: "g1", Op: trace.Read, Obj: "factory", Site: "pool.go:50"},
+	}, Anomaly: []int{2, 3, 4}}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	if len(cs) != 2 || !straddles(cs[0], s) {
+		t.Fatalf("controls %v: want the before order split by the schedules", cs)
+	}
+	fail := func(msg string) replay.Verdict {
+		return replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: " + msg}
+	}
+	v := fail("pool_test.go:59: Borrow = <nil>, db2 cannot activate a connection of db1")
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	defer func() { straddlesOf = straddlesRun }()
+	straddlesOf = func(string, *trace.Schedule, *trace.Schedule) bool { return false }
+	for _, tc := range []struct {
+		name   string
+		before replay.Verdict
+		want   bool
+	}{
+		{"same check, other values", fail("pool_test.go:59: Borrow = &{from:db2 active:true}, <nil>"), false},
+		{"same failure", v, true},
+	} {
+		got := controlled(cs, s, v, "", false, func(c *trace.Schedule) bool { return c != cs[1] }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+			switch name {
+			case "before":
+				return tc.before, true
+			case "after":
+				return pass, true
+			}
+			return v, true // repeat and unheld fail as the schedule did
+		})
+		if (got != "") != tc.want {
+			t.Errorf("%s: controlled = %q, want a reason %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestControlledSleepPasses: the after order, run because it overruns a
+// sleep after a before order that passed, does not undo that pass when
+// it did not run through: the repeat still decides, as when the after
+// order did not run.
+func TestControlledSleepPasses(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Site: "a"}, {G: "g2", Op: trace.Write, Site: "b"}, {G: "g1", Op: trace.Read, Site: "c"},
+	}, Anomaly: []int{0, 1, 2}}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:9: got 1"}
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	var runs []string
+	got := controlled(cs, s, v, "", false, func(c *trace.Schedule) bool { return c != cs[0] }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		runs = append(runs, name)
+		switch name {
+		case "before", "repeat":
+			return pass, true
+		case "after":
+			return replay.Verdict{Verdict: replay.Diverged, Step: 1}, true
+		}
+		return v, true
+	})
+	if got == "" || strings.Join(runs, " ") != "before after repeat" {
+		t.Errorf("controlled = %q after %v, want a reason after before after repeat", got, runs)
 	}
 }
