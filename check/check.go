@@ -614,6 +614,12 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 	// of the checker's own CPU time on Go's race testdata, 362 tests).
 	selAlts, relocks := &selectAlts{dir: b.Build.Dirs[pkg]}, &relockSites{dir: b.Build.Dirs[pkg]}
 	skipped := map[string]string{} // generated driver → why it skipped
+	var early *earlyPerturbed
+	defer func() {
+		if early != nil {
+			<-early.done // its processes and traces are gone before scratch is
+		}
+	}()
 	checkQueued(ctx, b.Build, pkg, acct, limit, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
 		for ti, test := range tests {
 			ok, spent := q.admit()
@@ -675,20 +681,24 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			predict(tc, rt, tracePath)
 			tcs[ti], firsts[ti] = tc, rt
 		}
+		// Which tests the first seed records again is known once every
+		// test is predicted (perturbable): its recording runs while this
+		// phase's replays do, not after them.
+		if opt.Perturb >= 1 && ctx.Err() == nil {
+			if idx, _ := perturbable(tcs, firsts); len(idx) > 0 {
+				early = &earlyPerturbed{idx: idx, done: make(chan struct{})}
+				opt.progress("check: %s: recording %d tests again, perturbed (seed 1), while the first runs' replays run", pkg, len(idx))
+				go func() {
+					defer close(early.done)
+					early.runs = recordPerturbed(ctx, b, pkg, tests, idx, scratch, 1, opt)
+				}()
+			}
+		}
 	})
 	// The tests whose first run left nothing proved are recorded again
 	// under perturbed schedules, a seed at a time, all in one process.
 	for seed := 1; seed <= opt.Perturb && acct.spent < limit && !acct.netPast() && ctx.Err() == nil; seed++ {
-		var idx []int
-		late := 0
-		for ti, tc := range tcs {
-			if tc != nil && tc.wantsPerturbed(firsts[ti]) {
-				idx = append(idx, ti)
-				if firsts[ti].Unstarted > 0 {
-					late++
-				}
-			}
-		}
+		idx, late := perturbable(tcs, firsts)
 		if len(idx) == 0 {
 			break
 		}
@@ -696,8 +706,14 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 		if late > 0 {
 			why = fmt.Sprintf("; %d with goroutines that never ran", late)
 		}
-		opt.progress("check: %s: recording %d tests again, perturbed (seed %d%s)", pkg, len(idx), seed, why)
-		runs := recordPerturbed(ctx, b, pkg, tests, idx, scratch, seed, opt)
+		var runs map[int]record.Test
+		if seed == 1 && early != nil && slices.Equal(early.idx, idx) {
+			<-early.done
+			runs = early.runs
+		} else {
+			opt.progress("check: %s: recording %d tests again, perturbed (seed %d%s)", pkg, len(idx), seed, why)
+			runs = recordPerturbed(ctx, b, pkg, tests, idx, scratch, seed, opt)
+		}
 		checkQueued(ctx, b.Build, pkg, acct, limit, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
 			for _, ti := range idx { // in test order: what is credited where does not depend on timing
 				prt := runs[ti]
@@ -723,6 +739,32 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 		}
 	}
 	return nil
+}
+
+// earlyPerturbed is the first seed's perturbed recording of the tests idx,
+// started before the first runs' replays end (checkTests); runs is set
+// once done is closed.
+type earlyPerturbed struct {
+	idx  []int
+	runs map[int]record.Test
+	done chan struct{}
+}
+
+// perturbable returns the indexes of the tests to record again perturbed
+// (testCheck.wantsPerturbed), and how many of them forked a goroutine that
+// never ran. It depends on the first runs and on what their predictions
+// counted only, not on replays: a test with a prediction is not recorded
+// again, and a replay proves only what was predicted.
+func perturbable(tcs []*testCheck, firsts []record.Test) (idx []int, late int) {
+	for ti, tc := range tcs {
+		if tc != nil && tc.wantsPerturbed(firsts[ti]) {
+			idx = append(idx, ti)
+			if firsts[ti].Unstarted > 0 {
+				late++
+			}
+		}
+	}
+	return idx, late
 }
 
 // isDriver reports whether test is one of the generated drivers.

@@ -54,3 +54,26 @@ func TestWantsPerturbed(t *testing.T) {
 		t.Errorf("a slow run with a goroutine that never ran: recorded again")
 	}
 }
+
+// TestPerturbable: the tests recorded again are those whose check wants
+// it, unchecked ones (nil) left out, and the late count is of those with
+// a goroutine that never ran. A replay's outcome (found) cannot add a
+// test: found counts only predictions, and a test with one is not
+// recorded again — which lets checkTests start the recording before the
+// replays end.
+func TestPerturbable(t *testing.T) {
+	thin := record.Test{Active: 2, Events: 500, Wall: 20 * time.Millisecond}
+	late := thin
+	late.Unstarted = 1
+	predicted := &testCheck{opt: Options{Perturb: 1}, predicted: 1}
+	tcs := []*testCheck{{opt: Options{Perturb: 1}}, nil, predicted, {opt: Options{Perturb: 1}}, predicted}
+	firsts := []record.Test{thin, thin, thin, late, late}
+	idx, n := perturbable(tcs, firsts)
+	if len(idx) != 3 || idx[0] != 0 || idx[1] != 3 || idx[2] != 4 || n != 2 {
+		t.Errorf("perturbable = %v, %d late; want [0 3 4], 2 late", idx, n)
+	}
+	predicted.found = 1 // a replay proved its prediction
+	if again, _ := perturbable(tcs, firsts); len(again) != len(idx) {
+		t.Errorf("after a replay: %v, want %v", again, idx)
+	}
+}

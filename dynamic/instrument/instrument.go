@@ -117,6 +117,10 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 		}
 	}
 	dir, patterns, fset := loaded.Dir, loaded.Patterns, loaded.Fset
+	// `go env GOWORK` is a process of its own (50-90 ms): it runs while
+	// the packages are rewritten.
+	work := make(chan string, 1)
+	go func() { work <- goWork(ctx, dir) }()
 	cfg := loaded.Config(ctx)
 	// A list of its own: joinExtra puts a copy of a package in the place
 	// of the loaded one.
@@ -305,7 +309,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	// requirement makes the go command load the whole module graph, which
 	// fails in workspaces whose modules require each other at versions
 	// that exist only in the workspace.
-	if work := goWork(ctx, dir); work != "" {
+	if work := <-work; work != "" {
 		b, err := os.ReadFile(work)
 		if err != nil {
 			return fail(err)

@@ -80,9 +80,9 @@ func New(ctx context.Context, inst *instrument.Result, opt Options) (*Build, err
 		}
 		b.Dirs[p.ImportPath] = p.Dir
 		bin := filepath.Join(b.tmp, fmt.Sprintf("p%d.test", i))
-		args := append([]string{"test", "-c", "-o", bin, "-vet=off", "-overlay=" + inst.Overlay}, linkFlags(opt.BuildFlags)...)
+		args := append([]string{"-vet=off", "-overlay=" + inst.Overlay}, linkFlags(opt.BuildFlags)...)
 		start := time.Now()
-		if err := goCmd(ctx, opt.Dir, append(args, p.ImportPath)...); err != nil {
+		if err := testC(ctx, opt.Dir, "instrumented", p.ImportPath, args, bin); err != nil {
 			b.Close()
 			return nil, &BuildError{Package: p.ImportPath, Mode: "instrumented", Err: err}
 		}
@@ -90,8 +90,8 @@ func New(ctx context.Context, inst *instrument.Result, opt Options) (*Build, err
 		b.Binaries[p.ImportPath] = bin
 		if opt.Plain {
 			plain := filepath.Join(b.tmp, fmt.Sprintf("p%d.plain.test", i))
-			args := append([]string{"test", "-c", "-o", plain, "-vet=off"}, linkFlags(opt.BuildFlags)...)
-			if err := goCmd(ctx, opt.Dir, append(args, p.ImportPath)...); err != nil {
+			args := append([]string{"-vet=off"}, linkFlags(opt.BuildFlags)...)
+			if err := testC(ctx, opt.Dir, "plain", p.ImportPath, args, plain); err != nil {
 				b.Close()
 				return nil, &BuildError{Package: p.ImportPath, Err: err}
 			}
@@ -130,8 +130,8 @@ func (b *Build) PlainBinary(ctx context.Context, pkg string) (string, error) {
 		return "", fmt.Errorf("%s: no test binary", pkg)
 	}
 	bin := b.Binaries[pkg] + ".plain"
-	args := append([]string{"test", "-c", "-o", bin, "-vet=off"}, linkFlags(b.opt.BuildFlags)...)
-	if err := goCmd(ctx, b.opt.Dir, append(args, pkg)...); err != nil {
+	args := append([]string{"-vet=off"}, linkFlags(b.opt.BuildFlags)...)
+	if err := testC(ctx, b.opt.Dir, "plain", pkg, args, bin); err != nil {
 		return "", &BuildError{Package: pkg, Err: err}
 	}
 	b.Plain[pkg] = bin
@@ -180,8 +180,8 @@ func (b *Build) raceBuild(ctx context.Context, pkg string) *raceBuild {
 			return
 		}
 		bin := b.Binaries[pkg] + ".race"
-		args := append([]string{"test", "-c", "-race", "-o", bin, "-vet=off"}, linkFlags(b.opt.BuildFlags)...)
-		if err := goCmd(ctx, b.opt.Dir, append(args, pkg)...); err != nil {
+		args := append([]string{"-race", "-vet=off"}, linkFlags(b.opt.BuildFlags)...)
+		if err := testC(ctx, b.opt.Dir, "race", pkg, args, bin); err != nil {
 			rb.err = &BuildError{Package: pkg, Mode: "with -race", Err: err}
 			return
 		}
