@@ -17,6 +17,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -685,7 +686,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 		// test is predicted (perturbable): its recording runs while this
 		// phase's replays do, not after them.
 		if opt.Perturb >= 1 && ctx.Err() == nil {
-			if idx, _ := perturbable(tcs, firsts); len(idx) > 0 {
+			if idx, _ := perturbable(tcs, firsts, true); len(idx) > 0 {
 				early = &earlyPerturbed{idx: idx, done: make(chan struct{})}
 				opt.progress("check: %s: recording %d tests again, perturbed (seed 1), while the first runs' replays run", pkg, len(idx))
 				go func() {
@@ -698,7 +699,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 	// The tests whose first run left nothing proved are recorded again
 	// under perturbed schedules, a seed at a time, all in one process.
 	for seed := 1; seed <= opt.Perturb && acct.spent < limit && !acct.netPast() && ctx.Err() == nil; seed++ {
-		idx, late := perturbable(tcs, firsts)
+		idx, late := perturbable(tcs, firsts, false)
 		if len(idx) == 0 {
 			break
 		}
@@ -707,12 +708,22 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			why = fmt.Sprintf("; %d with goroutines that never ran", late)
 		}
 		var runs map[int]record.Test
-		if seed == 1 && early != nil && slices.Equal(early.idx, idx) {
+		rest := idx
+		if seed == 1 && early != nil {
+			// The early recording has the tests its first runs asked
+			// for; the replays may have added some (all diverged).
 			<-early.done
 			runs = early.runs
-		} else {
-			opt.progress("check: %s: recording %d tests again, perturbed (seed %d%s)", pkg, len(idx), seed, why)
-			runs = recordPerturbed(ctx, b, pkg, tests, idx, scratch, seed, opt)
+			rest = slices.DeleteFunc(slices.Clone(idx), func(ti int) bool { return slices.Contains(early.idx, ti) })
+		}
+		if len(rest) > 0 {
+			opt.progress("check: %s: recording %d tests again, perturbed (seed %d%s)", pkg, len(rest), seed, why)
+			more := recordPerturbed(ctx, b, pkg, tests, rest, scratch, seed, opt)
+			if runs == nil {
+				runs = more
+			} else {
+				maps.Copy(runs, more)
+			}
 		}
 		checkQueued(ctx, b.Build, pkg, acct, limit, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
 			for _, ti := range idx { // in test order: what is credited where does not depend on timing
@@ -731,6 +742,11 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				}
 			}
 		})
+	}
+	if early != nil {
+		// Not used when the loop stopped before seed 1 (budget spent):
+		// it writes into scratch, which goes when this returns.
+		<-early.done
 	}
 	confirmUnordered(ctx, b.Build, pkg, acct, limit, opt, seen, rep, tcs)
 	for _, tc := range tcs {
@@ -752,12 +768,13 @@ type earlyPerturbed struct {
 
 // perturbable returns the indexes of the tests to record again perturbed
 // (testCheck.wantsPerturbed), and how many of them forked a goroutine that
-// never ran. It depends on the first runs and on what their predictions
-// counted only, not on replays: a test with a prediction is not recorded
-// again, and a replay proves only what was predicted.
-func perturbable(tcs []*testCheck, firsts []record.Test) (idx []int, late int) {
+// never ran. Early (before the replays end, for the first seed's
+// recording that runs beside them) it depends on the first runs and on
+// what their predictions counted only; later the tests whose predictions
+// all diverged in their replays join them.
+func perturbable(tcs []*testCheck, firsts []record.Test, early bool) (idx []int, late int) {
 	for ti, tc := range tcs {
-		if tc != nil && tc.wantsPerturbed(firsts[ti]) {
+		if tc != nil && tc.wantsPerturbed(firsts[ti], early) {
 			idx = append(idx, ti)
 			if firsts[ti].Unstarted > 0 {
 				late++

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -13,7 +14,7 @@ import (
 func TestWantsPerturbed(t *testing.T) {
 	c := &testCheck{opt: Options{Perturb: 1}}
 	thin := record.Test{Active: 2, Events: 500, Wall: 20 * time.Millisecond}
-	if !c.wantsPerturbed(thin) {
+	if !c.wantsPerturbed(thin, false) {
 		t.Errorf("thin, fast run: not recorded again")
 	}
 	slow := thin
@@ -21,46 +22,45 @@ func TestWantsPerturbed(t *testing.T) {
 	long := thin
 	long.Events = thinPerturb
 	for name, rt := range map[string]record.Test{"slow": slow, "long": long} {
-		if c.wantsPerturbed(rt) {
+		if c.wantsPerturbed(rt, false) {
 			t.Errorf("%s run: recorded again", name)
 		}
 	}
 	// A hung run's wall is the hang's detection (5 s), not the test's.
 	hung := slow
 	hung.Truncated = "hung: every goroutine blocked for 5s (g1.1 blocks in Send (chan send) at poller.go:43)"
-	if !c.wantsPerturbed(hung) {
+	if !c.wantsPerturbed(hung, false) {
 		t.Errorf("a run that hung: not recorded again")
 	}
 	c.predicted, c.undiverged = 1, 1
-	if c.wantsPerturbed(thin) {
+	if c.wantsPerturbed(thin, false) {
 		t.Errorf("a run that gave a prediction: recorded again")
 	}
 	c.undiverged = 0
-	if !c.wantsPerturbed(thin) {
+	if !c.wantsPerturbed(thin, false) {
 		t.Errorf("a run whose every prediction diverged: not recorded again")
 	}
 	c.found = 1
-	if c.wantsPerturbed(thin) {
+	if c.wantsPerturbed(thin, false) {
 		t.Errorf("a run that proved a prediction: recorded again")
 	}
 	c.found, c.undiverged = 0, 1
 	late := thin
 	late.Unstarted = 1
-	if !c.wantsPerturbed(late) {
+	if !c.wantsPerturbed(late, false) {
 		t.Errorf("a run with a goroutine that never ran: not recorded again")
 	}
 	late.Wall = time.Second
-	if c.wantsPerturbed(late) {
+	if c.wantsPerturbed(late, false) {
 		t.Errorf("a slow run with a goroutine that never ran: recorded again")
 	}
 }
 
 // TestPerturbable: the tests recorded again are those whose check wants
 // it, unchecked ones (nil) left out, and the late count is of those with
-// a goroutine that never ran. A replay's outcome (found) cannot add a
-// test: found counts only predictions, and a test with one is not
-// recorded again — which lets checkTests start the recording before the
-// replays end.
+// a goroutine that never ran. Early (before any replay) a test with a
+// prediction is not among them, so checkTests can start that recording
+// beside the replays; once its replays all diverged it is.
 func TestPerturbable(t *testing.T) {
 	thin := record.Test{Active: 2, Events: 500, Wall: 20 * time.Millisecond}
 	late := thin
@@ -68,12 +68,19 @@ func TestPerturbable(t *testing.T) {
 	predicted := &testCheck{opt: Options{Perturb: 1}, predicted: 1}
 	tcs := []*testCheck{{opt: Options{Perturb: 1}}, nil, predicted, {opt: Options{Perturb: 1}}, predicted}
 	firsts := []record.Test{thin, thin, thin, late, late}
-	idx, n := perturbable(tcs, firsts)
-	if len(idx) != 3 || idx[0] != 0 || idx[1] != 3 || idx[2] != 4 || n != 2 {
-		t.Errorf("perturbable = %v, %d late; want [0 3 4], 2 late", idx, n)
+	idx, n := perturbable(tcs, firsts, true)
+	if !slices.Equal(idx, []int{0, 3, 4}) || n != 2 {
+		t.Errorf("early: perturbable = %v, %d late; want [0 3 4], 2 late", idx, n)
+	}
+	if all, _ := perturbable(tcs, firsts, false); !slices.Equal(all, []int{0, 2, 3, 4}) {
+		t.Errorf("every replay diverged: %v, want [0 2 3 4]", all)
+	}
+	predicted.undiverged = 1 // a replay ran as scheduled
+	if again, _ := perturbable(tcs, firsts, false); !slices.Equal(again, idx) {
+		t.Errorf("after a replay that did not diverge: %v, want %v", again, idx)
 	}
 	predicted.found = 1 // a replay proved its prediction
-	if again, _ := perturbable(tcs, firsts); len(again) != len(idx) {
-		t.Errorf("after a replay: %v, want %v", again, idx)
+	if again, _ := perturbable(tcs, firsts, false); !slices.Equal(again, idx) {
+		t.Errorf("after a replay that proved it: %v, want %v", again, idx)
 	}
 }

@@ -330,7 +330,11 @@ func checkQueued(ctx context.Context, b *testbin.Build, pkg string, acct *accoun
 // schedules diverged (the last signaller's append changes the
 // consumer's check), so the bug came and went with the recording.
 // Another recording fails the same way only as often again.
-func (c *testCheck) wantsPerturbed(rt record.Test) bool {
+//
+// early asks before any replay has run: then only what the first run
+// and its prediction count decide (the all-diverged case needs the
+// replays, and before them every predicting run looks all-diverged).
+func (c *testCheck) wantsPerturbed(rt record.Test, early bool) bool {
 	// A run that hung (every goroutine blocked: rt/hang.go) took its
 	// wall time waiting for the hang to be sure, not running the test.
 	// Its trace ends in the hang, so it holds the path around it only if
@@ -341,7 +345,7 @@ func (c *testCheck) wantsPerturbed(rt record.Test) bool {
 	if c.opt.Perturb <= 0 || rt.Skipped || rt.Events >= thinPerturb || rt.Wall >= slowPerturb && !hung {
 		return false
 	}
-	allDiverged := c.predicted > 0 && c.undiverged == 0
+	allDiverged := !early && c.predicted > 0 && c.undiverged == 0
 	return rt.Unstarted > 0 || c.found == 0 && (c.predicted == 0 || allDiverged) && rt.Active >= 2
 }
 
