@@ -310,6 +310,25 @@ func straddlesRun(path string, c, s *trace.Schedule) bool {
 		depth int
 		head  access
 	}
+	// step follows a goroutine's open call through e: a call opened at
+	// depth 0 starts its head afresh (began), and an access inside one
+	// joins the head.
+	step := func(o *open, e trace.Event) (began bool) {
+		switch e.Op {
+		case trace.RegionBegin:
+			if o.depth == 0 {
+				o.head, began = access{map[string]bool{}, map[string]bool{}}, true
+			}
+			o.depth++
+		case trace.RegionEnd:
+			o.depth = max(0, o.depth-1)
+		default:
+			if o.depth > 0 {
+				note(&o.head, e)
+			}
+		}
+		return began
+	}
 	calls := map[int32]*open{}
 	// The unit's own call, open at its first event, is split too when
 	// another goroutine's access falls inside it, after an access of the
@@ -321,18 +340,8 @@ func straddlesRun(path string, c, s *trace.Schedule) bool {
 	split := false
 	for _, e := range tr.Events[:lo] {
 		if tabName(tr.Goroutines, e.G) == local {
-			switch e.Op {
-			case trace.RegionBegin:
-				if own.depth == 0 {
-					own.head, split = access{map[string]bool{}, map[string]bool{}}, false
-				}
-				own.depth++
-			case trace.RegionEnd:
-				own.depth = max(0, own.depth-1)
-			default:
-				if own.depth > 0 {
-					note(&own.head, e)
-				}
+			if step(&own, e) {
+				split = false
 			}
 			continue
 		}
@@ -345,19 +354,7 @@ func straddlesRun(path string, c, s *trace.Schedule) bool {
 			o = &open{}
 			calls[e.G] = o
 		}
-		switch e.Op {
-		case trace.RegionBegin:
-			if o.depth == 0 {
-				o.head = access{map[string]bool{}, map[string]bool{}}
-			}
-			o.depth++
-		case trace.RegionEnd:
-			o.depth = max(0, o.depth-1)
-		default:
-			if o.depth > 0 {
-				note(&o.head, e)
-			}
-		}
+		step(o, e)
 	}
 	if own.depth > 0 && split {
 		return true
