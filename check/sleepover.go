@@ -281,6 +281,7 @@ func straddlesRun(path string, c, s *trace.Schedule) bool {
 	// access records how a goroutine's events touch the objects: a
 	// read, or anything else (a write, or a synchronization on one).
 	type access struct{ read, wrote map[string]bool }
+	newAccess := func() access { return access{map[string]bool{}, map[string]bool{}} }
 	note := func(a *access, e trace.Event) bool {
 		o := eventObj(tr, e)
 		if !objs[o] {
@@ -317,7 +318,7 @@ func straddlesRun(path string, c, s *trace.Schedule) bool {
 		switch e.Op {
 		case trace.RegionBegin:
 			if o.depth == 0 {
-				o.head, began = access{map[string]bool{}, map[string]bool{}}, true
+				o.head, began = newAccess(), true
 			}
 			o.depth++
 		case trace.RegionEnd:
@@ -336,7 +337,7 @@ func straddlesRun(path string, c, s *trace.Schedule) bool {
 	// asv on tail and size ran the other AddLast whole between this
 	// AddLast's read of tail and the unit (its write of tail), the lost
 	// update again.
-	own := open{head: access{map[string]bool{}, map[string]bool{}}}
+	own := open{head: newAccess()}
 	split := false
 	for _, e := range tr.Events[:lo] {
 		if tabName(tr.Goroutines, e.G) == local {
@@ -346,7 +347,7 @@ func straddlesRun(path string, c, s *trace.Schedule) bool {
 			continue
 		}
 		if own.depth > 0 && !split {
-			one := access{map[string]bool{}, map[string]bool{}}
+			one := newAccess()
 			split = note(&one, e) && conflict(one, own.head)
 		}
 		o := calls[e.G]
@@ -359,7 +360,6 @@ func straddlesRun(path string, c, s *trace.Schedule) bool {
 	if own.depth > 0 && split {
 		return true
 	}
-	newAccess := func() access { return access{map[string]bool{}, map[string]bool{}} }
 	for g, o := range calls {
 		if o.depth == 0 || len(o.head.read)+len(o.head.wrote) == 0 {
 			continue
@@ -393,7 +393,8 @@ func straddlesRun(path string, c, s *trace.Schedule) bool {
 				if k <= hi {
 					note(&inside, e)
 				}
-				tail = note(&access{map[string]bool{}, map[string]bool{}}, e) || tail
+				scratch := newAccess()
+				tail = note(&scratch, e) || tail
 			}
 			closed = depth == 0
 		}

@@ -175,11 +175,7 @@ func TestStraddles(t *testing.T) {
 // writes it after): its failure may be that call's own atomicity
 // violation, and the effect stands.
 func TestControlledSleepStraddle(t *testing.T) {
-	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
-		{G: "g2", Op: trace.RegionBegin, Obj: "T"}, {G: "g2", Op: trace.Read, Obj: "x", Site: "r"},
-		{G: "g1", Op: trace.Read, Obj: "x", Site: "a"}, {G: "g2", Op: trace.Write, Obj: "x", Site: "b"}, {G: "g1", Op: trace.Read, Obj: "x", Site: "c"},
-		{G: "g2", Op: trace.RegionEnd, Obj: "T"},
-	}, Anomaly: []int{2, 3, 4}}
+	s := splitCall()
 	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
 	if len(cs) != 2 || !straddles(cs[1], s) || straddles(cs[0], s) {
 		t.Fatalf("controls %v: want the after order alone to straddle", cs)
@@ -367,11 +363,7 @@ func TestStraddlesRun(t *testing.T) {
 // order's own replay (straddlesOf gets its trace): the after order that
 // the schedules call split counts when its run shows the call whole.
 func TestControlledSleepRun(t *testing.T) {
-	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
-		{G: "g2", Op: trace.RegionBegin, Obj: "T"}, {G: "g2", Op: trace.Read, Obj: "x", Site: "r"},
-		{G: "g1", Op: trace.Read, Obj: "x", Site: "a"}, {G: "g2", Op: trace.Write, Obj: "x", Site: "b"}, {G: "g1", Op: trace.Read, Obj: "x", Site: "c"},
-		{G: "g2", Op: trace.RegionEnd, Obj: "T"},
-	}, Anomaly: []int{2, 3, 4}}
+	s := splitCall()
 	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
 	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:9: got 1"}
 	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
@@ -467,4 +459,14 @@ func TestControlledSleepPasses(t *testing.T) {
 	if got == "" || strings.Join(runs, " ") != "before after repeat" {
 		t.Errorf("controlled = %q after %v, want a reason after before after repeat", got, runs)
 	}
+}
+
+// splitCall is an RWR whose remote write sits in a call (T) that read x
+// before the unit: the serial order after the unit splits that call.
+func splitCall() *trace.Schedule {
+	return &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g2", Op: trace.RegionBegin, Obj: "T"}, {G: "g2", Op: trace.Read, Obj: "x", Site: "r"},
+		{G: "g1", Op: trace.Read, Obj: "x", Site: "a"}, {G: "g2", Op: trace.Write, Obj: "x", Site: "b"}, {G: "g1", Op: trace.Read, Obj: "x", Site: "c"},
+		{G: "g2", Op: trace.RegionEnd, Obj: "T"},
+	}, Anomaly: []int{2, 3, 4}}
 }
