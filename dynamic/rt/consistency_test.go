@@ -150,15 +150,22 @@ func pingPong(pairs, rounds, capacity int) {
 // TestConsistency records many runs of pingPong and checks that the engine
 // finds every trace consistent with happens-before: this is what the
 // reorder buffer is for.
+//
+// A run whose buffer had to force an event out is counted, not checked:
+// a party's ticket and its place in the runtime's channel queue are not
+// taken in one step (holdback.go, "Rendezvous order"), so a goroutine
+// descheduled between the two can leave its side's order unknowable. CI
+// saw it once in many thousands of runs (a producer on the unbuffered
+// work queue); more than one such run in n is a regression.
 func TestConsistency(t *testing.T) {
 	n := 200
 	if testing.Short() {
 		n = 20
 	}
 	var held, events int64
-	maxN := 0
+	maxN, forcedRuns := 0, 0
 	for i := 0; i < n; i++ {
-		read := recordTo(t)
+		read := recordForced(t)
 		pingPong(4, 30, i%3)
 		mu.Lock()
 		held += rec.hb.total
@@ -166,14 +173,22 @@ func TestConsistency(t *testing.T) {
 			maxN = rec.hb.maxN
 		}
 		mu.Unlock()
-		tr := read()
+		tr, forced := read()
 		events += int64(len(tr.Events))
+		if forced != 0 {
+			forcedRuns++
+			t.Logf("run %d: %d events forced out of the reorder buffer", i, forced)
+			if forcedRuns > 1 {
+				t.Fatalf("%d of %d runs forced events out of the reorder buffer", forcedRuns, i+1)
+			}
+			continue
+		}
 		consistent(t, tr)
 		if t.Failed() {
 			t.Fatalf("run %d", i)
 		}
 	}
-	t.Logf("%d runs, %d events, %d held back (at most %d at once)", n, events, held, maxN)
+	t.Logf("%d runs, %d events, %d held back (at most %d at once), %d runs forced", n, events, held, maxN, forcedRuns)
 }
 
 // TestHoldback drives the reorder buffer directly with events arriving in

@@ -85,9 +85,25 @@ func reset() error {
 	return nil
 }
 
-// record starts recording into a temporary file; the returned function
-// finishes the trace and reads it back.
+// recordTo starts recording into a temporary file; the returned function
+// finishes the trace and reads it back, and fails t if the reorder buffer
+// had to force an event out.
 func recordTo(t testing.TB) func() *trace.Trace {
+	t.Helper()
+	read := recordForced(t)
+	return func() *trace.Trace {
+		t.Helper()
+		tr, forced := read()
+		if forced != 0 {
+			t.Errorf("%d events forced out of the reorder buffer", forced)
+		}
+		return tr
+	}
+}
+
+// recordForced is recordTo for callers that judge forced events
+// themselves: the returned function also gives their number.
+func recordForced(t testing.TB) func() (*trace.Trace, int64) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "trace.bin")
 	t.Setenv(EnvTrace, path)
@@ -95,17 +111,18 @@ func recordTo(t testing.TB) func() *trace.Trace {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { finish("") })
-	return func() *trace.Trace {
+	return func() (*trace.Trace, int64) {
 		t.Helper()
 		mu.Lock()
 		w := rec
 		mu.Unlock()
 		Finish()
-		if w != nil && w.hb.forced != 0 {
-			t.Errorf("%d events forced out of the reorder buffer", w.hb.forced)
-		}
-		if w != nil && w.hb.forcedTickets != 0 && !t.Failed() {
-			t.Logf("%d events forced past an earlier ticket", w.hb.forcedTickets)
+		var forced int64
+		if w != nil {
+			forced = w.hb.forced
+			if w.hb.forcedTickets != 0 && !t.Failed() {
+				t.Logf("%d events forced past an earlier ticket", w.hb.forcedTickets)
+			}
 		}
 		tr, err := trace.ReadFile(path, trace.ReadOptions{})
 		if err != nil {
@@ -114,7 +131,7 @@ func recordTo(t testing.TB) func() *trace.Trace {
 		if err := tr.Check(); err != nil {
 			t.Fatal(err)
 		}
-		return tr
+		return tr, forced
 	}
 }
 
