@@ -181,9 +181,9 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		return nil
 	}
 	for _, w := range res.Warnings {
-		if strings.Contains(w, "not all indexed") {
-			// What the search left out (the other warnings are the
-			// engine's own bookkeeping).
+		if strings.Contains(w, "not all indexed") || strings.Contains(w, "without a feasible schedule") {
+			// What the search left out, or gave up with its reason (the
+			// other warnings are the engine's own bookkeeping).
 			c.rep.addNote(note.Predict, c.pkg, c.test, "%s", strings.TrimPrefix(w, "search: "))
 		}
 	}

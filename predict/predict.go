@@ -183,6 +183,9 @@ type Stats struct {
 	KeysApart          int           // instances on different keys of a map, not proposed (search.Stats.KeysApart)
 	Work               int64         // work units done (Options.MaxWork)
 	Folded             int           // goroutine assignments folded by symmetry (search.Stats.Folded)
+	// GivenUp: the blocking finders' site combinations (pattern keys)
+	// given up after maxInfeasible instances without a feasible schedule.
+	GivenUp []string
 }
 
 // Result is the outcome of Run.
@@ -357,6 +360,13 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	}
 	if st.RegionsCapped {
 		res.Warnings = append(res.Warnings, "search: an atomic region holds so many distinct accesses (a call looping over a huge slice) that its access sequences were not all indexed: atomicity violations inside it may be missed")
+	}
+	if n := len(res.Stats.GivenUp); n > 0 {
+		what := "the site combination " + res.Stats.GivenUp[0]
+		if n > 1 {
+			what = fmt.Sprintf("%d site combinations (first %s)", n, res.Stats.GivenUp[0])
+		}
+		res.Warnings = append(res.Warnings, fmt.Sprintf("search: gave up %s of the blocking patterns after %d instances without a feasible schedule", what, maxInfeasible))
 	}
 	if st.Capped > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("search: %d site combinations given up after the cap on goroutine assignments (search.Options.MaxAssign)", st.Capped))
