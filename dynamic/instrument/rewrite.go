@@ -718,6 +718,9 @@ var syncMethods = map[string]string{
 	"Map.CompareAndSwap":   "MapCompareAndSwap",
 	"Map.CompareAndDelete": "MapCompareAndDelete",
 	"Map.Range":            "MapRange",
+	// sync.Pool: a deterministic stack while recorded (rt/pool.go).
+	"Pool.Get": "PoolGet",
+	"Pool.Put": "PoolPut",
 }
 
 // syncFuncs are the functions of package sync that the runtime wraps:
@@ -957,6 +960,10 @@ func (w *fileRW) syncMethodValue(e *ast.SelectorExpr, sel *types.Selection) pcs 
 		lit = fmt.Sprintf("func(d int) { %s.%s(%s, d, %s) }", rtName, wrapper, p, site)
 	case "WGGo", "OnceDo":
 		lit = fmt.Sprintf("func(f func()) { %s.%s(%s, f, %s) }", rtName, wrapper, p, site)
+	case "PoolGet": // interface{}, not any: modules older than go1.18
+		lit = fmt.Sprintf("func() interface{} { return %s.%s(%s, %s) }", rtName, wrapper, p, site)
+	case "PoolPut":
+		lit = fmt.Sprintf("func(x interface{}) { %s.%s(%s, x, %s) }", rtName, wrapper, p, site)
 	default:
 		lit = fmt.Sprintf("func() { %s.%s(%s, %s) }", rtName, wrapper, p, site)
 	}

@@ -1,0 +1,83 @@
+package rt
+
+import "sync"
+
+// sync.Pool. A Pool's Get hands back what some goroutine Put on the same
+// P, or nothing, at the runtime's whim (per-P caches, stealing, the
+// victim cache emptied by GC), so the recorded run and its replays took
+// different paths at `if e.timer == nil` and the like: go-deadlock's
+// timer-entry and holder pools made 6,788 of its 7,812 pruned replays
+// diverge. Recorded, a Pool is a deterministic stack instead, one that
+// the spec allows (Get "may choose to ignore the pool and treat it as
+// empty"; an item "may be removed automatically at any time"): Put pushes
+// (at most poolCap items, the oldest dropped beyond), Get pops the last
+// item Put or calls New. Each operation is one critical section of the
+// stack's own lock, recorded as a lock and an unlock at the call's site,
+// so the order of Gets and Puts across goroutines is the trace's, and the
+// replay's schedule keeps it: an item is reused, or a fresh one made, in
+// the replay as in the run. Reuse stays (a use after Put is still seen),
+// and the lock orders nothing else: its critical section holds no other
+// operation.
+
+// poolCap bounds the items a recorded Pool keeps.
+const poolCap = 64
+
+type detPool struct {
+	mu    sync.Mutex
+	items []any
+}
+
+var (
+	poolsMu sync.Mutex
+	pools   = map[*sync.Pool]*detPool{}
+)
+
+func poolOf(p *sync.Pool) *detPool {
+	poolsMu.Lock()
+	defer poolsMu.Unlock()
+	d := pools[p]
+	if d == nil {
+		d = &detPool{}
+		pools[p] = d
+	}
+	return d
+}
+
+// PoolGet performs p.Get() (see above).
+func PoolGet(p *sync.Pool, site int32) any {
+	if !active.Load() {
+		return p.Get()
+	}
+	d := poolOf(p)
+	var x any
+	Lock(&d.mu, site)
+	if n := len(d.items); n > 0 {
+		x = d.items[n-1]
+		d.items[n-1] = nil
+		d.items = d.items[:n-1]
+	}
+	Unlock(&d.mu, site)
+	if x == nil && p.New != nil {
+		x = p.New()
+	}
+	return x
+}
+
+// PoolPut performs p.Put(x) (see above).
+func PoolPut(p *sync.Pool, x any, site int32) {
+	if !active.Load() {
+		p.Put(x)
+		return
+	}
+	if x == nil {
+		return
+	}
+	d := poolOf(p)
+	Lock(&d.mu, site)
+	if len(d.items) == poolCap {
+		copy(d.items, d.items[1:])
+		d.items = d.items[:poolCap-1]
+	}
+	d.items = append(d.items, x)
+	Unlock(&d.mu, site)
+}
