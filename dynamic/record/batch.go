@@ -29,9 +29,11 @@ import (
 // What the process cannot vouch for is left to a recording of the test
 // alone: a test that paused for t.Parallel (it ran on after its end,
 // interleaved with others), a test with no trace (no TestStart: its file
-// was not instrumented, or t has no name), a test that failed (its whole
-// output tells how), and the test during which the process died (a
-// panic, os.Exit, a crash: the tests after it run in a new process). A
+// was not instrumented, or t has no name), a test that failed and after
+// which no other test started (its whole output tells how: a panic's
+// message comes after its "--- FAIL" line), and the test during which
+// the process died (a panic, os.Exit, a crash: the tests after it run in
+// a new process). A
 // test that hangs is killed at timeout, its trace kept. Between tests
 // nothing is recorded.
 
@@ -132,6 +134,9 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 		byName = map[string]*state{}
 		cur    *state       // the top-level test running
 		last   = time.Now() // the process's last line of output
+		// failed: the last test to end, if it failed; its output goes on
+		// until the next test starts (a panic's message, say).
+		failed *state
 	)
 	// send delivers st's result (smu held); ok: the process vouches for it.
 	send := func(st *state, ok bool) {
@@ -200,6 +205,15 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 		smu.Lock()
 		last = time.Now()
 		if m := runLine.FindStringSubmatch(l); m != nil && !strings.Contains(m[1], "/") {
+			if failed != nil {
+				// The process went on to the next test, so the failure
+				// was no panic, os.Exit or crash: its output is whole,
+				// and the process vouches for it as for a pass (redigo's
+				// 25 tests that need a redis-server, each recorded again
+				// alone, 5 s of its check).
+				send(failed, complete(failed))
+				failed = nil
+			}
 			cur = &state{name: m[1], start: time.Now()}
 			order = append(order, cur)
 			byName[cur.name] = cur
@@ -229,10 +243,15 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 			st := byName[m[2]]
 			st.result = m[1]
 			st.wall = time.Since(st.start)
-			// A failing test is recorded again alone: its output goes on
+			// A failing test waits for the next test to start (failed);
+			// the last one is recorded again alone: its output goes on
 			// after this line (a panic's message, say), and its failure
 			// is judged from the whole of it.
-			send(st, complete(st) && st.result != "FAIL")
+			if st.result == "FAIL" {
+				failed = st
+			} else {
+				send(st, complete(st))
+			}
 		}
 		smu.Unlock()
 		if err != nil {

@@ -16,8 +16,11 @@ import (
 // TestRecordBatch records a package's tests in one process and checks
 // what it vouches for: each passing test's own trace, as the test alone
 // gives it; not a test that paused for t.Parallel, nor one with no trace
-// (its *testing.T has no name), nor one that failed or panicked; the tests after a panic or a hang run in another
-// process, and a hang is cut at the timeout.
+// (its *testing.T has no name), nor one that panicked, nor the last to
+// run that failed (its output could go on with a panic's); one that
+// failed before another started is vouched for, with its output; the
+// tests after a panic or a hang run in another process, and a hang is
+// cut at the timeout.
 func TestRecordBatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds test binaries")
@@ -43,6 +46,7 @@ func TestHang(t *testing.T)     { work(&Counter{}); time.Sleep(time.Hour) }
 func TestC(t *testing.T)        { TestA(t); t.Run("sub", TestA) }
 func TestStuck(t *testing.T)    { work(&Counter{}); <-make(chan int) }
 func TestD(t *testing.T)        { work(&Counter{}) }
+func TestFailLast(t *testing.T) { work(&Counter{}); t.Error("fails last") }
 `,
 	})
 	ctx := context.Background()
@@ -52,7 +56,7 @@ func TestD(t *testing.T)        { work(&Counter{}) }
 	}
 	defer b.Close()
 	const pkg = "example.com/m"
-	tests := []string{"TestA", "TestFail", "TestParallel", "TestNoName", "TestPanic", "TestB", "TestHang", "TestC", "TestStuck", "TestD"}
+	tests := []string{"TestA", "TestFail", "TestParallel", "TestNoName", "TestPanic", "TestB", "TestHang", "TestC", "TestStuck", "TestD", "TestFailLast"}
 	out := map[string]chan record.BatchResult{}
 	for _, n := range tests {
 		out[n] = make(chan record.BatchResult, 1)
@@ -76,7 +80,7 @@ func TestD(t *testing.T)        { work(&Counter{}) }
 	}
 	for name, w := range map[string]want{
 		"TestA":        {true, true, 10, ""},
-		"TestFail":     {false, false, 0, ""},
+		"TestFail":     {true, false, 10, ""},
 		"TestParallel": {false, false, 0, ""},
 		"TestNoName":   {false, false, 0, ""},
 		"TestPanic":    {false, false, 0, ""},
@@ -85,6 +89,7 @@ func TestD(t *testing.T)        { work(&Counter{}) }
 		"TestC":        {true, true, 20, ""},
 		"TestStuck":    {false, false, 0, ""}, // the process ends (rt/hang.go)
 		"TestD":        {true, true, 10, ""},  // in a new process
+		"TestFailLast": {false, false, 0, ""},
 	} {
 		r := <-out[name]
 		if r.OK != w.ok {
@@ -93,6 +98,9 @@ func TestD(t *testing.T)        { work(&Counter{}) }
 		}
 		if !r.OK {
 			continue
+		}
+		if name == "TestFail" && !strings.Contains(r.Test.Output, "counter_test.go") {
+			t.Errorf("TestFail: output %q does not say where it failed", r.Test.Output)
 		}
 		if r.Test.Passed != w.passed || r.Test.Events < w.events || !strings.Contains(r.Test.Truncated, w.truncated) {
 			t.Errorf("%s: passed %v, %d events, truncated %q; want %v, ≥%d, %q", name, r.Test.Passed, r.Test.Events, r.Test.Truncated, w.passed, w.events, w.truncated)
