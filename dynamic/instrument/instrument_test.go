@@ -491,3 +491,28 @@ func TestEscape(t *testing.T) {
 		}
 	}
 }
+
+// TestRandPerGoroutine: recorded, two goroutines' draws from math/rand
+// and math/rand/v2 are the same in every run (rt/rand.go); plain, they
+// differ from run to run.
+func TestRandPerGoroutine(t *testing.T) {
+	setupCorpus(t)
+	draws := func(bindir string, env ...string) string {
+		out, _, err := run(t, bindir, "grand", env, "-test.run=TestDraws")
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		i := strings.Index(out, "draws: ")
+		if i < 0 {
+			t.Fatalf("no draws in\n%s", out)
+		}
+		return strings.SplitN(out[i:], "\n", 2)[0]
+	}
+	trace := "PECANVET_TRACE=" + filepath.Join(t.TempDir(), "t.trace")
+	if a, b := draws(corpus.inst, trace), draws(corpus.inst, trace); a != b {
+		t.Errorf("recorded runs drew\n%s\n%s", a, b)
+	}
+	if a, b := draws(corpus.plain), draws(corpus.plain); a == b {
+		t.Errorf("plain runs drew the same: %s", a)
+	}
+}

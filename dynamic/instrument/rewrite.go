@@ -723,6 +723,20 @@ var syncMethods = map[string]string{
 	"Pool.Put": "PoolPut",
 }
 
+// randGen maps math/rand and math/rand/v2 to the runtime function that
+// returns the calling goroutine's generator of that package (rt/rand.go).
+var randGen = map[string]string{"math/rand": "Rand1", "math/rand/v2": "Rand2"}
+
+// randFuncs are the top-level functions of either package that are also
+// methods of its Rand, and keep no state of their own there (Read does:
+// it is left to the global generator, as is Seed).
+var randFuncs = map[string]bool{
+	"Int": true, "Intn": true, "IntN": true, "Int31": true, "Int31n": true, "Int32": true, "Int32N": true,
+	"Int63": true, "Int63n": true, "Int64": true, "Int64N": true, "Uint": true, "UintN": true,
+	"Uint32": true, "Uint32N": true, "Uint64": true, "Uint64N": true, "Float32": true, "Float64": true,
+	"NormFloat64": true, "ExpFloat64": true, "Perm": true, "Shuffle": true,
+}
+
 // syncFuncs are the functions of package sync that the runtime wraps:
 // OnceFunc and its kin record the once, so that f happens before every
 // return of the function they make.
@@ -790,6 +804,19 @@ func (w *fileRW) specialCall(e *ast.CallExpr) *callParts {
 		if fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && w.ins.api.has(fn.Name()) && len(e.Args) > 0 {
 			w.keepRef(fun)
 			return mk(w.unusedWrapper(e, fn.Name(), fn), nil, e.Args, w.site(e.Lparen, w.describe(e.Args[0])))
+		}
+		if gen := randGen[fn.Pkg().Path()]; gen != "" && randFuncs[fn.Name()] && w.ins.api.has(gen) {
+			// A draw from the calling goroutine's own generator (rt/rand.go).
+			if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() == nil && sig.TypeParams().Len() == 0 {
+				w.keepRef(fun)
+				cp := &callParts{fun: genAt(e.Pos(), rtName+"."+gen+"()."+fn.Name()), static: true}
+				for _, a := range e.Args {
+					cp.args = append(cp.args, w.load(a))
+					cp.pure = append(cp.pure, w.isPure(a))
+					cp.argExprs = append(cp.argExprs, a)
+				}
+				return cp
+			}
 		}
 		if isRuntimeAddCleanup(fn) && w.ins.api.has("AddCleanup") && len(e.Args) == 3 {
 			if _, explicit := unparen(e.Fun).(*ast.IndexExpr); !explicit {

@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"math/rand"
+	randv2 "math/rand/v2"
 	"runtime"
 	"strconv"
 	"strings"
@@ -190,6 +192,10 @@ type Goroutine struct {
 	// gateTks: the tickets g's select or range loop took for the
 	// operations it is about to perform (holdback.go, gateTicket).
 	gateTks []gateTk
+	// rand1, rand2: g's own math/rand and math/rand/v2 generators
+	// (rand.go), made at its first draw.
+	rand1 *rand.Rand
+	rand2 *randv2.Rand
 }
 
 func newRecorder(out output) *recorder {

@@ -1,0 +1,7 @@
+package grand
+
+import "testing"
+
+func TestDraws(t *testing.T) {
+	t.Logf("draws: %s", Draws())
+}
