@@ -225,8 +225,21 @@ func (w *fileRW) rangeStmt(s *ast.RangeStmt, lbl *ast.LabeledStmt) (p pcs, whole
 		//
 		//	{ m := MR(x, s); for k, v := range m { _ = MR(m, s); ... } }
 		m := w.tmp()
+		reread := " _ = " + w.h("MR") + "(" + m + ", " + site + ");"
+		if head, pre, ok := w.orderedMapRange(s, m, decl); ok {
+			// The body is a block of its own inside the loop's: its
+			// `v := v` must not redeclare the loop's v.
+			w.pushBrk(s)
+			body := w.blockIns(s.Body, gen(reread))
+			w.popBrk()
+			out := genAt(s.Pos(), "{ "+m+" := ").cat(xp, gen("; "+head.keys+"; "))
+			if lbl != nil {
+				out = out.cat(w.orig(lbl.Pos(), lbl.Colon+1), gen(" "))
+			}
+			return out.cat(genAt(s.For, head.loop+" {"+pre+" "), body, gen(" } }")), lbl != nil
+		}
 		w.pushBrk(s)
-		body := w.blockIns(s.Body, gen(" _ = "+w.h("MR")+"("+m+", "+site+");"))
+		body := w.blockIns(s.Body, gen(reread))
 		w.popBrk()
 		loop := w.nodeSplice(s, rn(s.Key, kp), rn(s.Value, vp), tok, rn(s.X, gen(m)), rn(s.Body, body))
 		out := genAt(s.Pos(), "{ "+m+" := ").cat(xp, gen("; "), decl)
@@ -406,4 +419,52 @@ func (w *fileRW) selectPlain(s *ast.SelectStmt) pcs {
 		rs = append(rs, rn(cc, w.nodeSplice(cc, crs...)))
 	}
 	return w.nodeSplice(s, rn(s.Body, w.nodeSplice(s.Body, rs...)))
+}
+
+// orderedHead is the start of a map range loop over rt.MapEntries.
+type orderedHead struct {
+	keys string // the statement that takes the map's entries
+	loop string // the for clause, up to the body
+}
+
+// orderedMapRange rewrites `for k, v := range m` (m the temporary holding
+// the map) to range over the map's keys in rt.MapEntries' order, the
+// same in every run (rt/maporder.go):
+//
+//	ks, vs := rt.MapEntries(m); for i, k := range ks { v, ok := m[k]; if !ok { if k == k { continue }; v = vs[i] }; _ = v; ... }
+//
+// A key deleted before the loop comes to it is skipped, as Go's range
+// skips it; only a NaN key, which no lookup finds, takes its value from
+// the snapshot. It returns the loop's head, the statements that start its
+// body, and false when the rewrite does not apply: a range that assigns
+// (its operands may be any expressions), and a loop whose iteration
+// variables are shared (decl: before Go 1.22, captured).
+func (w *fileRW) orderedMapRange(s *ast.RangeStmt, m string, decl pcs) (orderedHead, string, bool) {
+	if decl != nil || s.Tok == token.ASSIGN || !w.ins.api.has("MapEntries") {
+		return orderedHead{}, "", false
+	}
+	name := func(e ast.Expr) string {
+		if e == nil || isBlank(e) {
+			return ""
+		}
+		if id, ok := e.(*ast.Ident); ok {
+			return id.Name
+		}
+		return "?"
+	}
+	k, v := name(s.Key), name(s.Value)
+	if k == "?" || v == "?" {
+		return orderedHead{}, "", false
+	}
+	if k == "" {
+		k = w.tmp()
+	}
+	ks, vs, i, ok := w.tmp(), w.tmp(), w.tmp(), w.tmp()
+	entries := rtName + ".MapEntries(" + m + ")"
+	if v == "" {
+		return orderedHead{keys: ks + ", _ := " + entries, loop: "for _, " + k + " := range " + ks},
+			" if _, " + ok + " := " + m + "[" + k + "]; !" + ok + " && " + k + " == " + k + " { continue };", true
+	}
+	return orderedHead{keys: ks + ", " + vs + " := " + entries, loop: "for " + i + ", " + k + " := range " + ks},
+		" " + v + ", " + ok + " := " + m + "[" + k + "]; if !" + ok + " { if " + k + " == " + k + " { continue }; " + v + " = " + vs + "[" + i + "] }; _ = " + v + ";", true
 }

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -514,5 +515,23 @@ func TestRandPerGoroutine(t *testing.T) {
 	}
 	if a, b := draws(corpus.plain), draws(corpus.plain); a == b {
 		t.Errorf("plain runs drew the same: %s", a)
+	}
+}
+
+// TestMapOrder: recorded, a range over a map of string keys visits them
+// in sorted order, in every run (rt/maporder.go).
+func TestMapOrder(t *testing.T) {
+	setupCorpus(t)
+	out, _, err := run(t, corpus.inst, "maporder", []string{"PECANVET_TRACE=" + filepath.Join(t.TempDir(), "t.trace")}, "-test.run=TestKeys")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	i := strings.Index(out, "order: ")
+	if i < 0 {
+		t.Fatalf("no order in\n%s", out)
+	}
+	got := strings.Fields(strings.SplitN(out[i+len("order: "):], "\n", 2)[0])
+	if len(got) != 26 || !slices.IsSorted(got) {
+		t.Errorf("recorded order %q, want the 26 keys sorted", got)
 	}
 }

@@ -108,6 +108,7 @@ func reflectHash(k any) (uint64, bool) {
 	case reflect.Bool:
 		return boolHash(v.Bool()), true
 	case reflect.Pointer, reflect.UnsafePointer, reflect.Chan:
+		ptrRank(v.Pointer()) // its place in a range's order (maporder.go)
 		return fnvUint(tagPtr, uint64(v.Pointer())), true
 	}
 	return comparableHash(k)
