@@ -507,6 +507,35 @@ func TestJudge(t *testing.T) {
 			onVar(1, r(2, at("return len(l.items) // count", "("), loader("Count", 9), loader("count", 10))),
 			onVar(1, w(1, at("l.items[key] = 1 // stored", "["), loader("Load", 1), loader("store", 2))),
 		}, true},
+		// A read at the top of a loop's round, after the last round's
+		// write (go-events' retry loop, bytedance's consumer): the
+		// next round is a new unit, which reads the shared state as
+		// the first round did; a read-back later in the round stays.
+		{"a retry loop's Proceed through an interface, after the last try's Failure and another's", []Event{
+			rmw(1, at("t.recent++ // tally failure", "recent"), frame(2, "t *Tally", "Failure")),
+			rmw(2, at("t.recent++ // tally failure", "recent"), frame(9, "t *Tally", "Failure")),
+			r(1, at("return t.recent < 3 // tally proceed", "recent"), frame(3, "t *Tally", "Proceed")),
+		}, false},
+		{"a retry loop's load at the top of the next round, after its add and another's", []Event{
+			rmw(1, call("// backoff add", "Add"), frame(1, "t *Tally", "Backoff")),
+			rmw(2, call("// backoff add", "Add"), frame(9, "t *Tally", "Backoff")),
+			r(1, call("// backoff load", "Load"), frame(1, "t *Tally", "Backoff")),
+		}, false},
+		{"a loop's load after its add in the same round, another's add between", []Event{
+			rmw(1, call("// count add", "Add"), frame(1, "t *Tally", "Count")),
+			rmw(2, call("// count add", "Add"), frame(9, "t *Tally", "Count")),
+			r(1, call("// count load", "Load"), frame(1, "t *Tally", "Count")),
+		}, true},
+		{"a consumer's wait for an item at the top of the next round, after its take and a push", []Event{
+			w(1, at("q.items = q.items[1:] // queue take", "items ="), frame(1, "q *Queue", "Consume"), frame(2, "q *Queue", "take")),
+			w(2, at("q.items = append(q.items, v) // queue push", "items ="), frame(9, "q *Queue", "Push")),
+			r(1, at("for len(q.items) == 0 { // queue len", "items"), frame(1, "q *Queue", "Consume")),
+		}, false},
+		{"a take, a push, then the length read back in the same round", []Event{
+			w(1, at("q.items = q.items[1:] // queue take", "items ="), frame(1, "q *Queue", "Drop"), frame(2, "q *Queue", "take")),
+			w(2, at("q.items = append(q.items, v) // queue push", "items ="), frame(9, "q *Queue", "Push")),
+			r(1, at("if len(q.items) == 0 { // queue left", "items"), frame(1, "q *Queue", "Drop")),
+		}, true},
 		// Kept on purpose (issue 26, go-cron's retry.go:259 and
 		// go-events' retry.go:167 and :224): waiving these shapes would
 		// hide the real bugs below. Two stores of one constant commute,
