@@ -536,6 +536,30 @@ func TestJudge(t *testing.T) {
 			w(2, at("q.items = append(q.items, v) // queue push", "items ="), frame(9, "q *Queue", "Push")),
 			r(1, at("if len(q.items) == 0 { // queue left", "items"), frame(1, "q *Queue", "Drop")),
 		}, true},
+		// A read only tested, then the unit's blind write or add: the
+		// write sets the variable whatever it holds (go-cron's reset,
+		// go-events' increment and add); a read handed on as data
+		// before the reset loses what another counted (Take).
+		{"a count tested for the delay, another's failure, then the unit's increment", []Event{
+			r(1, at("if b.recent < 3 { // backer proceed", "recent"), frame(1, "b *Backer", "Write"), frame(2, "b *Backer", "Proceed")),
+			w(2, at("b.recent++ // backer failure", "recent"), frame(9, "b *Backer", "Write"), frame(10, "b *Backer", "Failure")),
+			w(1, at("b.recent++ // backer failure", "recent"), frame(1, "b *Backer", "Write"), frame(3, "b *Backer", "Failure")),
+		}, false},
+		{"a count loaded for the delay, another's add, then the unit's add", []Event{
+			r(1, call("// backer load", "Load"), frame(1, "b *Backer", "Send"), frame(2, "b *Backer", "Wait")),
+			rmw(2, call("// backer add", "Add"), frame(9, "b *Backer", "Send"), frame(10, "b *Backer", "Fail")),
+			rmw(1, call("// backer add", "Add"), frame(1, "b *Backer", "Send"), frame(3, "b *Backer", "Fail")),
+		}, false},
+		{"a failure count tested, another's failure, then the success's reset to 0", []Event{
+			r(1, call("// circuit check", "LoadInt64"), frame(1, "j Job", "Run"), frame(2, "s *Circuit", "isOpen")),
+			rmw(2, call("// circuit fail", "AddInt64"), frame(9, "j Job", "Run"), frame(10, "s *Circuit", "fail")),
+			w(1, call("// circuit reset", "StoreInt64"), frame(1, "j Job", "Run"), frame(3, "s *Circuit", "reset")),
+		}, false},
+		{"a failure count returned, another's failure, then the reset to 0", []Event{
+			r(1, call("// circuit take", "LoadInt64"), frame(1, "s *Circuit", "Take")),
+			rmw(2, call("// circuit fail", "AddInt64"), frame(9, "s *Circuit", "fail")),
+			w(1, call("// circuit taken", "StoreInt64"), frame(1, "s *Circuit", "Take")),
+		}, true},
 		// Kept on purpose (issue 26, go-cron's retry.go:259 and
 		// go-events' retry.go:167 and :224): waiving these shapes would
 		// hide the real bugs below. Two stores of one constant commute,

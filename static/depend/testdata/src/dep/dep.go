@@ -4,6 +4,7 @@ package dep
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -1685,4 +1686,125 @@ func (q *Queue) Drop(out chan<- int) {
 		}
 		q.mu.Unlock()
 	}
+}
+
+// Backer is go-events' Breaker and ExponentialBackoff: a retry loop
+// asks for a delay before each try and counts a failed try. What the
+// count decides is only the delay; the increment and the add act on
+// the count as it stands, whoever else counted.
+type Backer struct {
+	mu     sync.Mutex
+	recent int
+	n      atomic.Int64
+}
+
+func (b *Backer) Proceed() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.recent < 3 { // backer proceed
+		return 0
+	}
+	return 5
+}
+
+func (b *Backer) Failure() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.recent++ // backer failure
+}
+
+func (b *Backer) Write(try func() error) {
+	for {
+		if d := b.Proceed(); d > 0 {
+			time.Sleep(time.Duration(d))
+		}
+		if try() != nil {
+			b.Failure()
+			continue
+		}
+		return
+	}
+}
+
+func (b *Backer) Wait() int64 {
+	return b.delay(b.n.Load()) // backer load
+}
+
+func (b *Backer) delay(n int64) int64 {
+	if n <= 0 {
+		return 0
+	}
+	return n * 2
+}
+
+func (b *Backer) Fail() {
+	b.n.Add(1) // backer add
+}
+
+func (b *Backer) Send(try func() error) {
+	for {
+		if d := b.Wait(); d > 0 {
+			time.Sleep(time.Duration(d))
+		}
+		if try() != nil {
+			b.Fail()
+			continue
+		}
+		return
+	}
+}
+
+// Job is go-cron's FuncJob: Run calls the closure, which no activation
+// of its own holds.
+type Job func()
+
+func (j Job) Run() { j() }
+
+// Circuit is go-cron's circuit breaker: a job runs unless the count of
+// failures is at the threshold, and a success resets the count to 0
+// whatever it holds. A failure counted between the test and the reset
+// is reset as it would be had it come before the test.
+type Circuit struct {
+	mu       sync.Mutex
+	failures int64
+}
+
+func (s *Circuit) isOpen() bool {
+	if atomic.LoadInt64(&s.failures) >= 3 { // circuit check
+		return true
+	}
+	return false
+}
+
+func (s *Circuit) fail() {
+	s.mu.Lock()
+	atomic.AddInt64(&s.failures, 1) // circuit fail
+	s.mu.Unlock()
+}
+
+func (s *Circuit) reset() {
+	s.mu.Lock()
+	atomic.StoreInt64(&s.failures, 0) // circuit reset
+	s.mu.Unlock()
+}
+
+func (s *Circuit) Wrap(job func() error) Job {
+	return func() {
+		if s.isOpen() {
+			return
+		}
+		if job() != nil {
+			s.fail()
+			return
+		}
+		s.reset()
+	}
+}
+
+// Take returns the failures counted and resets the count: a failure
+// counted between the load and the reset is neither returned nor kept.
+func (s *Circuit) Take() int64 {
+	n := atomic.LoadInt64(&s.failures) // circuit take
+	atomic.StoreInt64(&s.failures, 0)  // circuit taken
+	return n
 }
