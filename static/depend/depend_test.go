@@ -521,6 +521,11 @@ func TestJudge(t *testing.T) {
 			rmw(2, call("// backoff add", "Add"), frame(9, "t *Tally", "Backoff")),
 			r(1, call("// backoff load", "Load"), frame(1, "t *Tally", "Backoff")),
 		}, false},
+		{"a retry loop's failure, another's Proceed reading the count, then the next try's failure", []Event{
+			rmw(1, at("t.recent++ // tally failure", "recent"), frame(2, "t *Tally", "Failure")),
+			r(2, at("return t.recent < 3 // tally proceed", "recent"), frame(9, "t *Tally", "Proceed")),
+			rmw(1, at("t.recent++ // tally failure", "recent"), frame(3, "t *Tally", "Failure")),
+		}, false},
 		{"a loop's load after its add in the same round, another's add between", []Event{
 			rmw(1, call("// count add", "Add"), frame(1, "t *Tally", "Count")),
 			rmw(2, call("// count add", "Add"), frame(9, "t *Tally", "Count")),

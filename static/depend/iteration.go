@@ -6,17 +6,21 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// nextIteration reports whether b, a read of the variable the unit wrote
-// at a, is reached from a only round the back edge of a loop in the
-// innermost activation both ran in: b is the read that each iteration
+// nextIteration reports whether b is reached from a, the unit's write,
+// only round the back edge of a loop that repeats an operation (see
+// forward), in the innermost code that runs both: their common
+// activation, or each function that calls both (through plain
+// functions). When b reads a's variable, it is the read that each round
 // makes before the point where a writes (a consumer loop's buffer.Len()
 // at its top, after the last round's dequeue; a retry loop's Proceed,
-// after the last try's Failure). The loop's first iteration made that
-// read with no write of its own before it, so the read is one of the
-// shared state as it stands, other goroutines' writes included: the next
-// iteration is a new unit, and reads nothing back. A read that follows
-// the write within one iteration (or one call: Seq's bump, then cur)
-// stays judged.
+// after the last try's Failure). The loop's first round made that read
+// with no write of its own before it, so the read is one of the shared
+// state as it stands, other goroutines' writes included: the next round
+// is a new unit, and reads nothing back. When b writes, the state
+// between a and b is what one round leaves for the next: another
+// goroutine's read of it reads between two units. A read or write that
+// follows a within one round (or one call: Seq's bump, then cur) stays
+// judged.
 func (x *Index) nextIteration(a, b Event) bool {
 	c := common(a.Frames, b.Frames)
 	var within *scope // c > 0: the common activation's code
@@ -31,23 +35,22 @@ func (x *Index) nextIteration(a, b Event) bool {
 	ra, rb := x.holders(sa, within), x.holders(sb, within)
 	judged := 0
 	for fn := range ra {
-		if !rb[fn] {
+		if !rb[fn] || x.holdsLower(fn, ra, rb) {
 			continue
 		}
 		as, bs := x.liftTo(fn, sa), x.liftTo(fn, sb)
-		if len(as) == 0 || len(bs) == 0 || shared(as, bs) {
-			// Both in one call of a plain function: that function,
-			// also a holder, is where their order shows.
-			continue
-		}
+		round := false
 		for _, ia := range as {
 			for _, ib := range bs {
 				if forward(ia, ib) {
 					return false
 				}
+				round = round || reaches(ia, ib)
 			}
 		}
-		judged++
+		if round {
+			judged++
+		}
 	}
 	return judged > 0
 }
@@ -110,6 +113,21 @@ func (x *Index) holders(ins []ssa.Instruction, sc *scope) map[*ssa.Function]bool
 	return out
 }
 
+// holdsLower reports whether a plain function of fn's code other than
+// fn holds both events too: both may run in one call of it, whose code,
+// not fn's, shows their order. At the lowest holder, one instruction
+// leading to both (a method called in each round) ran twice: round a
+// loop.
+func (x *Index) holdsLower(fn *ssa.Function, ra, rb map[*ssa.Function]bool) bool {
+	sc := x.scope(fn)
+	for g := range ra {
+		if g != fn && rb[g] && sc.fns[g] {
+			return true
+		}
+	}
+	return false
+}
+
 // liftTo takes ins up to fn: each instruction of fn stays, one of a
 // plain function fn's code calls is replaced by those calls, until all
 // are fn's own (a bound of the scope's size keeps recursion finite).
@@ -142,17 +160,6 @@ func (x *Index) liftTo(fn *ssa.Function, ins []ssa.Instruction) []ssa.Instructio
 	return nil
 }
 
-func shared(as, bs []ssa.Instruction) bool {
-	for _, a := range as {
-		for _, b := range bs {
-			if a == b {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // calls reports whether call can run g: statically, or as an interface
 // method g's receiver type implements.
 func calls(call ssa.CallInstruction, g *ssa.Function) bool {
@@ -167,16 +174,21 @@ func calls(call ssa.CallInstruction, g *ssa.Function) bool {
 	return ok && types.Implements(g.Signature.Recv().Type(), it)
 }
 
-// forward reports whether b can run after a in one pass of their
-// function's loops: later in a's block, or in a block reached from it
-// along edges that are not back edges (an edge into a block that
-// dominates its source).
+// forward reports whether b can run after a within one round of the
+// loops that repeat an operation: later in a's block, or in a block
+// reached from it along edges other than the back edges (an edge into a
+// block that dominates its source) of such loops. A loop that steps
+// through a collection or a count (a range, a loop with a condition) is
+// one operation over it (an expiry sweep's deletes, one per key), and
+// going round it keeps b in a's unit; a loop with no condition of its
+// own (for {}, a goto back to a label) or over a channel repeats until
+// it leaves by a return or a break, each round a unit of its own.
 func forward(a, b ssa.Instruction) bool {
 	ba, bb := a.Block(), b.Block()
 	if ba == bb {
 		for _, in := range ba.Instrs {
 			if in == b {
-				break // b before a, or a itself again: a back edge between
+				break // b before a, or a itself again: round a loop
 			}
 			if in == a {
 				return true
@@ -189,7 +201,7 @@ func forward(a, b ssa.Instruction) bool {
 		u := work[len(work)-1]
 		work = work[:len(work)-1]
 		for _, s := range u.Succs {
-			if s.Dominates(u) || seen[s] {
+			if s.Dominates(u) && !sweeps[s.Comment] || seen[s] {
 				continue
 			}
 			if s == bb {
@@ -200,4 +212,14 @@ func forward(a, b ssa.Instruction) bool {
 		}
 	}
 	return false
+}
+
+// sweeps are the comments go/ssa gives the headers of loops that step
+// through a collection or a count, or test a condition of their own.
+var sweeps = map[string]bool{
+	"for.loop":        true,
+	"rangeindex.loop": true,
+	"rangeiter.loop":  true,
+	"rangeint.loop":   true,
+	"rangefunc.loop":  true,
 }

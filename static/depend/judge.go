@@ -203,7 +203,9 @@ func (x *Index) Judge(evs []Event) Verdict {
 					}
 				}
 			}
-			if !a.Write || !b.Write {
+			if !a.Write || !b.Write || x.nextIteration(a, b) {
+				// Two writes in two rounds of a loop: the state
+				// between is what one round leaves for the next.
 				continue
 			}
 			var reads []int
