@@ -565,16 +565,19 @@ func TestJudge(t *testing.T) {
 			rmw(2, call("// circuit fail", "AddInt64"), frame(9, "s *Circuit", "fail")),
 			w(1, call("// circuit taken", "StoreInt64"), frame(1, "s *Circuit", "Take")),
 		}, true},
-		// Kept on purpose (issue 26, go-cron's retry.go:259 and
-		// go-events' retry.go:167 and :224): waiving these shapes would
-		// hide the real bugs below. Two stores of one constant commute,
-		// but a unit that decided on the value before the other's store
-		// acts twice, and two Drains that read before either reset both
-		// return the count (a lost write judged by its written value
-		// alone is Drain's lost count above); adds commute, but a read-back after
-		// one's own add in another critical section or atomic operation
-		// sees the other's add too, and two callers get one number, even
-		// when the read-back is only compared with a constant.
+		// Kept on purpose (issue 26): waiving go-cron's retry.go:259
+		// and go-events' retry.go:167 and :224 because their writes
+		// commute would hide the real bugs below (those reports went
+		// by other rules: a read only tested is no lost write's, and a
+		// loop's next round is a new unit). Two stores of one constant
+		// commute, but a unit that decided on the value before the
+		// other's store acts twice, and two Drains that read before
+		// either reset both return the count (a lost write judged by
+		// its written value alone is Drain's lost count above); adds
+		// commute, but a read-back after one's own add in another
+		// critical section or atomic operation sees the other's add
+		// too, and two callers get one number, even when the
+		// read-back is only compared with a constant.
 		{"a check, another's store of the constant, then the unit's store of it: both fire", []Event{
 			r(1, at("armed := g.armed // trigger check", "armed //"), frame(1, "g *Trigger", "Fire")),
 			w(2, at("g.armed = false // trigger disarm", "armed ="), frame(9, "g *Trigger", "Fire")),
