@@ -507,16 +507,77 @@ func TestJudge(t *testing.T) {
 			onVar(1, r(2, at("return len(l.items) // count", "("), loader("Count", 9), loader("count", 10))),
 			onVar(1, w(1, at("l.items[key] = 1 // stored", "["), loader("Load", 1), loader("store", 2))),
 		}, true},
-		// Kept on purpose (issue 26, go-cron's retry.go:259 and
-		// go-events' retry.go:167 and :224): waiving these shapes would
-		// hide the real bugs below. Two stores of one constant commute,
-		// but a unit that decided on the value before the other's store
-		// acts twice, and two Drains that read before either reset both
-		// return the count (a lost write judged by its written value
-		// alone is Drain's lost count above); adds commute, but a read-back after
-		// one's own add in another critical section or atomic operation
-		// sees the other's add too, and two callers get one number, even
-		// when the read-back is only compared with a constant.
+		// A read at the top of a loop's round, after the last round's
+		// write (go-events' retry loop, bytedance's consumer): the
+		// next round is a new unit, which reads the shared state as
+		// the first round did; a read-back later in the round stays.
+		{"a retry loop's Proceed through an interface, after the last try's Failure and another's", []Event{
+			rmw(1, at("t.recent++ // tally failure", "recent"), frame(2, "t *Tally", "Failure")),
+			rmw(2, at("t.recent++ // tally failure", "recent"), frame(9, "t *Tally", "Failure")),
+			r(1, at("return t.recent < 3 // tally proceed", "recent"), frame(3, "t *Tally", "Proceed")),
+		}, false},
+		{"a retry loop's load at the top of the next round, after its add and another's", []Event{
+			rmw(1, call("// backoff add", "Add"), frame(1, "t *Tally", "Backoff")),
+			rmw(2, call("// backoff add", "Add"), frame(9, "t *Tally", "Backoff")),
+			r(1, call("// backoff load", "Load"), frame(1, "t *Tally", "Backoff")),
+		}, false},
+		{"a retry loop's failure, another's Proceed reading the count, then the next try's failure", []Event{
+			rmw(1, at("t.recent++ // tally failure", "recent"), frame(2, "t *Tally", "Failure")),
+			r(2, at("return t.recent < 3 // tally proceed", "recent"), frame(9, "t *Tally", "Proceed")),
+			rmw(1, at("t.recent++ // tally failure", "recent"), frame(3, "t *Tally", "Failure")),
+		}, false},
+		{"a loop's load after its add in the same round, another's add between", []Event{
+			rmw(1, call("// count add", "Add"), frame(1, "t *Tally", "Count")),
+			rmw(2, call("// count add", "Add"), frame(9, "t *Tally", "Count")),
+			r(1, call("// count load", "Load"), frame(1, "t *Tally", "Count")),
+		}, true},
+		{"a consumer's wait for an item at the top of the next round, after its take and a push", []Event{
+			w(1, at("q.items = q.items[1:] // queue take", "items ="), frame(1, "q *Queue", "Consume"), frame(2, "q *Queue", "take")),
+			w(2, at("q.items = append(q.items, v) // queue push", "items ="), frame(9, "q *Queue", "Push")),
+			r(1, at("for len(q.items) == 0 { // queue len", "items"), frame(1, "q *Queue", "Consume")),
+		}, false},
+		{"a take, a push, then the length read back in the same round", []Event{
+			w(1, at("q.items = q.items[1:] // queue take", "items ="), frame(1, "q *Queue", "Drop"), frame(2, "q *Queue", "take")),
+			w(2, at("q.items = append(q.items, v) // queue push", "items ="), frame(9, "q *Queue", "Push")),
+			r(1, at("if len(q.items) == 0 { // queue left", "items"), frame(1, "q *Queue", "Drop")),
+		}, true},
+		// A read only tested, then the unit's blind write or add: the
+		// write sets the variable whatever it holds (go-cron's reset,
+		// go-events' increment and add); a read handed on as data
+		// before the reset loses what another counted (Take).
+		{"a count tested for the delay, another's failure, then the unit's increment", []Event{
+			r(1, at("if b.recent < 3 { // backer proceed", "recent"), frame(1, "b *Backer", "Write"), frame(2, "b *Backer", "Proceed")),
+			w(2, at("b.recent++ // backer failure", "recent"), frame(9, "b *Backer", "Write"), frame(10, "b *Backer", "Failure")),
+			w(1, at("b.recent++ // backer failure", "recent"), frame(1, "b *Backer", "Write"), frame(3, "b *Backer", "Failure")),
+		}, false},
+		{"a count loaded for the delay, another's add, then the unit's add", []Event{
+			r(1, call("// backer load", "Load"), frame(1, "b *Backer", "Send"), frame(2, "b *Backer", "Wait")),
+			rmw(2, call("// backer add", "Add"), frame(9, "b *Backer", "Send"), frame(10, "b *Backer", "Fail")),
+			rmw(1, call("// backer add", "Add"), frame(1, "b *Backer", "Send"), frame(3, "b *Backer", "Fail")),
+		}, false},
+		{"a failure count tested, another's failure, then the success's reset to 0", []Event{
+			r(1, call("// circuit check", "LoadInt64"), frame(1, "j Job", "Run"), frame(2, "s *Circuit", "isOpen")),
+			rmw(2, call("// circuit fail", "AddInt64"), frame(9, "j Job", "Run"), frame(10, "s *Circuit", "fail")),
+			w(1, call("// circuit reset", "StoreInt64"), frame(1, "j Job", "Run"), frame(3, "s *Circuit", "reset")),
+		}, false},
+		{"a failure count returned, another's failure, then the reset to 0", []Event{
+			r(1, call("// circuit take", "LoadInt64"), frame(1, "s *Circuit", "Take")),
+			rmw(2, call("// circuit fail", "AddInt64"), frame(9, "s *Circuit", "fail")),
+			w(1, call("// circuit taken", "StoreInt64"), frame(1, "s *Circuit", "Take")),
+		}, true},
+		// Kept on purpose (issue 26): waiving go-cron's retry.go:259
+		// and go-events' retry.go:167 and :224 because their writes
+		// commute would hide the real bugs below (those reports went
+		// by other rules: a read only tested is no lost write's, and a
+		// loop's next round is a new unit). Two stores of one constant
+		// commute, but a unit that decided on the value before the
+		// other's store acts twice, and two Drains that read before
+		// either reset both return the count (a lost write judged by
+		// its written value alone is Drain's lost count above); adds
+		// commute, but a read-back after one's own add in another
+		// critical section or atomic operation sees the other's add
+		// too, and two callers get one number, even when the
+		// read-back is only compared with a constant.
 		{"a check, another's store of the constant, then the unit's store of it: both fire", []Event{
 			r(1, at("armed := g.armed // trigger check", "armed //"), frame(1, "g *Trigger", "Fire")),
 			w(2, at("g.armed = false // trigger disarm", "armed ="), frame(9, "g *Trigger", "Fire")),

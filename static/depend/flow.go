@@ -69,6 +69,9 @@ type taint struct {
 	// store, a send, an index, the result), for used; decisive, where it
 	// is first used otherwise than copied (decided).
 	use, decisive token.Pos
+	// data is where a tainted value is first used otherwise than as a
+	// branch's condition: kept, handed on or chosen by (dataUse).
+	data token.Pos
 	// tested: a tainted value reaches a branch.
 	tested bool
 	// dataOnly: follow values only, not the blocks a branch decides
@@ -100,6 +103,9 @@ func (t *taint) used(pos token.Pos) {
 	}
 	if !t.use.IsValid() {
 		t.use = pos
+	}
+	if !t.data.IsValid() {
+		t.data = pos
 	}
 }
 
@@ -191,7 +197,11 @@ func local(addr ssa.Value) ssa.Value {
 func (t *taint) refer(v ssa.Value, r ssa.Instruction) {
 	switch r := r.(type) {
 	case *ssa.If:
+		// A test is a use, but no data use: what it decides is
+		// followed as control.
+		data := t.data
 		t.decided(valuePos(r.Cond))
+		t.data = data
 		t.tested = true
 		t.branch(r.Block())
 	case *ssa.Store:

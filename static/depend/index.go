@@ -43,6 +43,8 @@ type Index struct {
 	cd     map[*ssa.Function]*ctrlDeps  // control dependence, on demand
 	scopes map[*ssa.Function]*scope     // on demand
 	calls  map[*ssa.Function][]callSite // callee → its static call sites, in every function
+	// invokes are the interface method calls, by method name.
+	invokes map[string][]callSite
 	// fieldPar caches fieldParity's invariants; assuming counts the
 	// fields whose parity an induction in progress assumes.
 	fieldPar map[*types.Var]int
@@ -112,12 +114,13 @@ func Build(pkgs []*packages.Package, root string) (x *Index, err error) {
 	}
 	x = &Index{
 		fset: fset, root: root,
-		instrs: map[string][]ssa.Instruction{},
-		funcs:  map[string][]*ssa.Function{},
-		frame:  map[*ssa.Function]bool{},
-		cd:     map[*ssa.Function]*ctrlDeps{},
-		scopes: map[*ssa.Function]*scope{},
-		calls:  map[*ssa.Function][]callSite{},
+		instrs:  map[string][]ssa.Instruction{},
+		funcs:   map[string][]*ssa.Function{},
+		frame:   map[*ssa.Function]bool{},
+		cd:      map[*ssa.Function]*ctrlDeps{},
+		scopes:  map[*ssa.Function]*scope{},
+		calls:   map[*ssa.Function][]callSite{},
+		invokes: map[string][]callSite{},
 	}
 	for fn := range ssautil.AllFunctions(prog) {
 		if fn.Pkg == nil || !user[fn.Pkg] || fn.Blocks == nil {
@@ -148,6 +151,8 @@ func (x *Index) add(fn *ssa.Function) {
 			if c, ok := in.(ssa.CallInstruction); ok {
 				if g := callee(c); g != nil {
 					x.calls[g] = append(x.calls[g], callSite{c, fn})
+				} else if com := c.Common(); com.IsInvoke() {
+					x.invokes[com.Method.Name()] = append(x.invokes[com.Method.Name()], callSite{c, fn})
 				}
 			}
 		}

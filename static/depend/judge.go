@@ -134,7 +134,9 @@ var (
 //     freshKey; nor does a read of a variable the unit set to a constant
 //     that is only compared with constants: checksForOthers; nor a
 //     compare-and-swap retry loop's load, or its CAS against that load,
-//     which loads again whenever the CAS fails: retryRead);
+//     which loads again whenever the CAS fails: retryRead; nor a read
+//     reached from the write only round a loop's back edge, which each
+//     round makes afresh before the point of the write: nextIteration);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);
@@ -191,7 +193,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.retryRead(b) {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.retryRead(b) && !x.nextIteration(a, b) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {
@@ -201,7 +203,9 @@ func (x *Index) Judge(evs []Event) Verdict {
 					}
 				}
 			}
-			if !a.Write || !b.Write {
+			if !a.Write || !b.Write || x.nextIteration(a, b) {
+				// Two writes in two rounds of a loop: the state
+				// between is what one round leaves for the next.
 				continue
 			}
 			var reads []int
@@ -581,25 +585,97 @@ func (x *Index) flows(a, b Event, stale bool) Verdict {
 	return Verdict{}
 }
 
-// lostWrite holds when the unit puts the value a read to use, then
-// overwrites the variable at b without deciding on it: another
-// goroutine's write in between is lost (a swap or a reset split in two).
-// A read used only to write the variable back (an increment) is no use.
+// lostWrite holds when the unit puts the value a read to use as data,
+// then overwrites the variable at b without deciding on it: another
+// goroutine's write in between is lost (a swap or a reset split in two:
+// Drain returns the count it read, and a count added before its reset
+// is neither returned nor kept). A read used only to write the variable
+// back (an increment) is no use; nor is one only tested: the unit's
+// blind write then sets the variable whatever it held, as it would have
+// after the other's write, and whether the stale test decided the write
+// is the check-then-act question, asked before (go-cron's breaker tests
+// the failure count, runs the job and resets the count on success; a
+// failure counted in between is reset as it would be had it come first).
+// When b is an atomic read-modify-write (an add), nothing is lost: it
+// holds only when the unit hands a's value on, by data, as its result,
+// as the value the add replaced (GetAndIncrement as a load, then an
+// add); a value that only decides a back-off is judged as a check.
 func (x *Index) lostWrite(a, b Event) Verdict {
 	if !b.Write || b.Var != a.Var {
 		return Verdict{}
 	}
-	at, ok := x.uses(a)
+	if b.Read {
+		at, ok := x.uses(a)
+		if !ok || !x.returnsData(a, common(a.Frames, b.Frames)) {
+			return Verdict{}
+		}
+		return Verdict{Holds: true, Kind: "stale result", Why: fmt.Sprintf("the value read at %s is used at %s as the one the unit's read-modify-write at %s replaced, but another goroutine's write fell between them", short(a.Site), at, short(b.Site))}
+	}
+	at, ok := x.dataUse(a)
 	if !ok {
 		return Verdict{}
 	}
-	if b.Read {
-		// An atomic read-modify-write (an add) acts on the newer value:
-		// nothing is lost, but what the unit used is not the value its
-		// write replaced (GetAndIncrement as a load, then an add).
-		return Verdict{Holds: true, Kind: "stale result", Why: fmt.Sprintf("the value read at %s is used at %s as the one the unit's read-modify-write at %s replaced, but another goroutine's write fell between them", short(a.Site), at, short(b.Site))}
-	}
 	return Verdict{Holds: true, Kind: "lost write", Why: fmt.Sprintf("the value read at %s is used at %s, and the unit then overwrites it at %s: another goroutine's write in between is lost", short(a.Site), at, short(b.Site))}
+}
+
+// dataTaint is the data-only taint of the value e read, in e's innermost
+// activation.
+func (x *Index) dataTaint(e Event) *taint {
+	inner := x.enclosing(e)
+	if inner == nil {
+		return nil
+	}
+	t := x.newTaint(x.scope(inner))
+	t.dataOnly = true
+	for _, v := range x.reads(e.Site, t.sc) {
+		t.seed(v)
+	}
+	t.run()
+	return t
+}
+
+// dataUse reports whether the value read by e is used as data in its
+// unit (kept in shared memory, sent, passed to a call, an index, the
+// unit's result: anything but a branch's condition), and where.
+func (x *Index) dataUse(e Event) (string, bool) {
+	t := x.dataTaint(e)
+	if t == nil {
+		return "", false
+	}
+	for i := len(e.Frames) - 1; ; i-- {
+		if t.data.IsValid() {
+			return x.shortPos(t.data), true
+		}
+		if !t.result {
+			return "", false
+		}
+		if i < 1 {
+			return "its return", true
+		}
+		parent := x.function(e.Frames[i-1].Site)
+		if parent == nil {
+			return "", false
+		}
+		t = x.lift(t, x.function(e.Frames[i].Site), parent)
+	}
+}
+
+// returnsData reports whether the value read by e reaches, by data, the
+// result of the activation at depth c of e's frames (the one it shares
+// with the other event; its outermost when c is 0).
+func (x *Index) returnsData(e Event, c int) bool {
+	t := x.dataTaint(e)
+	if t == nil {
+		return false
+	}
+	for i := len(e.Frames) - 1; i >= max(c, 1); i-- {
+		parent := x.function(e.Frames[i-1].Site)
+		if !t.result || parent == nil {
+			return false
+		}
+		t = x.lift(t, x.function(e.Frames[i].Site), parent)
+	}
+	return t.result
 }
 
 func name(fn *ssa.Function) string {
@@ -649,6 +725,7 @@ func (x *Index) rechecks(a, b Event, h how) bool {
 // parent activation: the values of the calls of fn there.
 func (x *Index) lift(t *taint, fn, parent *ssa.Function) *taint {
 	up := x.newTaint(x.scope(parent))
+	up.dataOnly = t.dataOnly
 	if fn != nil {
 		for _, c := range x.callsIn(up.sc, fn) {
 			if v := c.Value(); v != nil {

@@ -4,6 +4,7 @@ package dep
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -1565,4 +1566,245 @@ func (g *PoolFlight[K, V]) Peek(key K) (v V) {
 func usePoolFlight(g *PoolFlight[string, int]) int {
 	v, _ := g.Do("k", func() int { return 1 })
 	return v + g.Peek("k")
+}
+
+// Strategy is go-events' RetryStrategy: Retry calls it through the
+// interface, Proceed before each try and Failure after a failed one.
+type Strategy interface {
+	Proceed() bool
+	Failure()
+}
+
+// Tally is a failure count shared by every retrier on purpose: each
+// Proceed is meant to see every goroutine's failures.
+type Tally struct {
+	mu     sync.Mutex
+	recent int
+	n      atomic.Int64
+}
+
+func (t *Tally) Proceed() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.recent < 3 // tally proceed
+}
+
+func (t *Tally) Failure() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.recent++ // tally failure
+}
+
+// Retry's loop reads the count at the top of each try, before the
+// failure it may record: the next try's Proceed reads what it reads
+// for the first try, the shared count, not its own failure back.
+func Retry(s Strategy, try func() error) {
+	for {
+		if !s.Proceed() {
+			continue
+		}
+		if try() != nil {
+			s.Failure()
+			continue
+		}
+		return
+	}
+}
+
+// Backoff is Retry through the atomic counter, without the interface.
+func (t *Tally) Backoff(try func() error) int64 {
+	for {
+		if n := t.n.Load(); n > 3 { // backoff load
+			return n
+		}
+		if try() != nil {
+			t.n.Add(1) // backoff add
+			continue
+		}
+		return 0
+	}
+}
+
+// Count adds, then reads back in the same round whether its own add
+// reached the limit: another goroutine's add between makes both see
+// the limit passed, and neither stops at it.
+func (t *Tally) Count(try func() error) int64 {
+	for {
+		t.n.Add(1)                  // count add
+		if n := t.n.Load(); n > 3 { // count load
+			return n
+		}
+		_ = try()
+	}
+}
+
+// Consume is bytedance's channel consumer: each round waits under the
+// lock for an item (len at the loop's top), takes it, and unlocks; the
+// next round's len is of the queue as producers left it.
+type Queue struct {
+	mu    sync.Mutex
+	cond  *sync.Cond
+	items []int
+}
+
+func (q *Queue) Consume(out chan<- int) {
+	for {
+		q.mu.Lock()
+		for len(q.items) == 0 { // queue len
+			q.cond.Wait()
+		}
+		it := q.take()
+		q.mu.Unlock()
+		out <- it
+	}
+}
+
+func (q *Queue) Push(v int) {
+	q.mu.Lock()
+	q.items = append(q.items, v) // queue push
+	q.cond.Signal()
+	q.mu.Unlock()
+}
+
+func (q *Queue) take() int {
+	it := q.items[0]
+	q.items = q.items[1:] // queue take
+	return it
+}
+
+// Drop takes an item, then reads the queue's length back in the same
+// round to report that it emptied it: after another producer's push
+// between, neither the push nor the take reports the queue's emptying.
+func (q *Queue) Drop(out chan<- int) {
+	for {
+		q.mu.Lock()
+		q.take()
+		q.mu.Unlock()
+		q.mu.Lock()
+		if len(q.items) == 0 { // queue left
+			out <- 0
+		}
+		q.mu.Unlock()
+	}
+}
+
+// Backer is go-events' Breaker and ExponentialBackoff: a retry loop
+// asks for a delay before each try and counts a failed try. What the
+// count decides is only the delay; the increment and the add act on
+// the count as it stands, whoever else counted.
+type Backer struct {
+	mu     sync.Mutex
+	recent int
+	n      atomic.Int64
+}
+
+func (b *Backer) Proceed() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.recent < 3 { // backer proceed
+		return 0
+	}
+	return 5
+}
+
+func (b *Backer) Failure() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.recent++ // backer failure
+}
+
+func (b *Backer) Write(try func() error) {
+	for {
+		if d := b.Proceed(); d > 0 {
+			time.Sleep(time.Duration(d))
+		}
+		if try() != nil {
+			b.Failure()
+			continue
+		}
+		return
+	}
+}
+
+func (b *Backer) Wait() int64 {
+	return b.delay(b.n.Load()) // backer load
+}
+
+func (b *Backer) delay(n int64) int64 {
+	if n <= 0 {
+		return 0
+	}
+	return n * 2
+}
+
+func (b *Backer) Fail() {
+	b.n.Add(1) // backer add
+}
+
+func (b *Backer) Send(try func() error) {
+	for {
+		if d := b.Wait(); d > 0 {
+			time.Sleep(time.Duration(d))
+		}
+		if try() != nil {
+			b.Fail()
+			continue
+		}
+		return
+	}
+}
+
+// Job is go-cron's FuncJob: Run calls the closure, which no activation
+// of its own holds.
+type Job func()
+
+func (j Job) Run() { j() }
+
+// Circuit is go-cron's circuit breaker: a job runs unless the count of
+// failures is at the threshold, and a success resets the count to 0
+// whatever it holds. A failure counted between the test and the reset
+// is reset as it would be had it come before the test.
+type Circuit struct {
+	mu       sync.Mutex
+	failures int64
+}
+
+func (s *Circuit) isOpen() bool {
+	if atomic.LoadInt64(&s.failures) >= 3 { // circuit check
+		return true
+	}
+	return false
+}
+
+func (s *Circuit) fail() {
+	s.mu.Lock()
+	atomic.AddInt64(&s.failures, 1) // circuit fail
+	s.mu.Unlock()
+}
+
+func (s *Circuit) reset() {
+	s.mu.Lock()
+	atomic.StoreInt64(&s.failures, 0) // circuit reset
+	s.mu.Unlock()
+}
+
+func (s *Circuit) Wrap(job func() error) Job {
+	return func() {
+		if s.isOpen() {
+			return
+		}
+		if job() != nil {
+			s.fail()
+			return
+		}
+		s.reset()
+	}
+}
+
+// Take returns the failures counted and resets the count: a failure
+// counted between the load and the reset is neither returned nor kept.
+func (s *Circuit) Take() int64 {
+	n := atomic.LoadInt64(&s.failures) // circuit take
+	atomic.StoreInt64(&s.failures, 0)  // circuit taken
+	return n
 }
