@@ -480,12 +480,12 @@ var blockedAt = regexp.MustCompile(`\bg[\d.]+ ([^;:]*? at [\w.-]+\.go:\d+)`)
 // (overrunsSleep): when s does, a serial order that does too and fails
 // the same way decides alone (see sleepSame below), so the after order
 // runs even when the before one passed.
-func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, baseline string, recheck bool, overrun func(*trace.Schedule) bool, run func(name, what string, s *trace.Schedule) (replay.Verdict, bool)) string {
+func controlled(cs []*trace.Schedule, release *trace.Schedule, s *trace.Schedule, v replay.Verdict, baseline string, recheck bool, overrun func(*trace.Schedule) bool, run func(name, what string, s *trace.Schedule) (replay.Verdict, bool)) string {
 	overruns := overrun != nil && overrun(s)
 	sleepSame := false
 	same, failed, blocked := 0, 0, 0
 	passes := false
-	var beforeSame bool
+	var beforeSame, afterOther bool
 	var beforeV replay.Verdict
 	samePlaces := places(v.Consequence) != "" && !v.Panicked
 	for k, c := range cs {
@@ -507,6 +507,7 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, basel
 		if overruns && overrun(c) && (sameFailure(cv, c, v) && !straddlesOf(cv.Trace, c, s) || sameChecks(cv, c, v) && !straddles(c, s)) {
 			sleepSame = true
 		}
+		afterOther = k == 1 && overruns && overrun(c) && sameChecks(cv, c, v) && !sameFailure(cv, c, v)
 		switch {
 		case sameFailure(cv, c, v):
 			same++
@@ -533,6 +534,20 @@ func controlled(cs []*trace.Schedule, s *trace.Schedule, v replay.Verdict, basel
 		}
 		if same+failed <= k-blocked && !(overruns && k+1 < len(cs) && overrun(cs[k+1])) {
 			break // this order neither failed as v did nor failed otherwise
+		}
+	}
+	if !sleepSame && afterOther && release != nil && overrun(release) {
+		// The after order failed at the schedule's checks with other
+		// values, its remote steps run free past the schedule's end
+		// (releaseOrder): run them right after the unit instead. The
+		// very message then counts as the sleep's, the unit whole on
+		// that order's own run, as for the other orders above.
+		rv, ok := run(releaseName, "the other goroutines' steps right after the unit releases its locks", release)
+		if !ok {
+			return ""
+		}
+		if rv.Verdict == replay.Reproduced && !rv.Interrupted && !rv.Explored && sameFailure(rv, release, v) && !straddlesOf(rv.Trace, release, s) {
+			sleepSame = true
 		}
 	}
 	if len(cs) > 0 && same+blocked == len(cs) && same > 0 {
@@ -908,6 +923,9 @@ func recordedFails(rec *trace.Schedule, v replay.Verdict, run func(name, what st
 	return "the test fails at the same places while the recorded run's own order is replayed, up to the unit, nothing reordered: the replay does not run this test as it ran, and its failures there say nothing of the interleaving"
 }
 
+// releaseName names controlled's control replay of releaseOrder.
+const releaseName = "after-release"
+
 // recordedName names recordedFails' control replay, which runs with
 // replay.Options.MarkEnd.
 const recordedName = "recorded"
@@ -934,9 +952,9 @@ var failAt = regexp.MustCompile(`^([\w.-]+\.go:\d+):`)
 // controlItems replays the serial controls of the replayed items whose
 // findings want one (wantsControl), up to the queue's workers at a time,
 // and sets qItem.control for those whose failure controlled (or
-// recordedFails) finds not the interleaving's: at most eight control
-// replays each (two serial orders, the schedule again, held and up to
-// three times unheld, the recorded order). Called by finish, after wait.
+// recordedFails) finds not the interleaving's: at most nine control
+// replays each (two serial orders, the release order, the schedule again,
+// held and up to three times unheld, the recorded order). Called by finish, after wait.
 func (q *replayQueue) controlItems(rep *Report) {
 	if q.opt.NoControls {
 		return
@@ -1003,7 +1021,7 @@ func (q *replayQueue) controlItems(rep *Report) {
 				}
 			}
 			overrun := func(c *trace.Schedule) bool { return overrunsSleep(c, it.g.sleeps, gs) }
-			it.control = controlled(serialControls(it.s, p.T, p.AR), it.s, it.v, baseline, it.p.a.Recheck || it.p.a.Reread, overrun, run)
+			it.control = controlled(serialControls(it.s, p.T, p.AR), releaseOrder(it.s, p.T, p.AR, it.tail), it.s, it.v, baseline, it.p.a.Recheck || it.p.a.Reread, overrun, run)
 			if it.control == "" {
 				it.control = recordedFails(recordedControl(it.s, int(it.p.a.Schedule.Prefix)), it.v, run)
 			}
@@ -1022,4 +1040,124 @@ func (q *replayQueue) controlOptions(it *qItem) replay.Options {
 	o := q.bounded(it.g.ropt)
 	o.Explore = it.v.Explored
 	return o
+}
+
+// releaseOrder is the after order that runs the remote steps right after
+// the unit instead of leaving them to run free past the schedule's end:
+// the steps of s, without the remote goroutines' steps from the unit's
+// first event on (their leading region markers stay, as in
+// serialControls' after order), then the local goroutine's recorded steps
+// after the unit (tail, unitTail) up to its release of every lock it
+// holds at the unit's last event, then the remote steps, in s's order,
+// then what s has after the unit. The local goroutine then waits at its
+// gate until the schedule ends, as it does in s.
+//
+// serialControls' after order cannot wait for the unit's locks (the
+// schedule would hold the unit with its locks while the remote steps
+// wait on them), so the remote steps run only when every goroutine runs
+// free, racing what the local goroutine does next: sturdyc's test counts
+// the cache twice in one check (the condition, then the message), and the
+// refresh's deletes, free, came after both ("got 5") where the schedule
+// had them between ("got 3"). Here they come between the unit and the
+// rest as in s, and a failure with the schedule's very message is one a
+// serial order gives. Nil when s has no remote step inside the unit, or
+// the tail does not release the unit's locks.
+func releaseOrder(s *trace.Schedule, T, AR []int, tail []trace.Step) *trace.Schedule {
+	if s == nil || len(s.Anomaly) == 0 || len(s.Anomaly) != len(T) || len(T) != len(AR) {
+		return nil
+	}
+	isLocal := func(k int) bool { return T[k] == T[0] && AR[k] == AR[0] }
+	first, last := s.Anomaly[0], s.Anomaly[0]
+	for k, i := range s.Anomaly {
+		if isLocal(k) {
+			first, last = min(first, i), max(last, i)
+		}
+	}
+	if first < 0 || last >= len(s.Steps) {
+		return nil
+	}
+	local := s.Steps[first].G
+	remote := map[string]bool{}
+	for k, i := range s.Anomaly {
+		if isLocal(k) || i <= first || i >= last {
+			continue
+		}
+		if g := s.Steps[i].G; g != local {
+			remote[g] = true
+		} else {
+			return nil // another unit of the same goroutine (serialControls)
+		}
+	}
+	if len(remote) == 0 {
+		return nil
+	}
+	// The local goroutine's locks held at the unit's last event, and its
+	// occurrence counts so far (its steps in s are a prefix of its own).
+	held := map[string]int{}
+	occ := map[stepKey]int{}
+	for _, st := range s.Steps[:last+1] {
+		if st.G != local {
+			continue
+		}
+		occ[stepKey{op: st.Op, site: st.Site}] = max(occ[stepKey{op: st.Op, site: st.Site}], st.N)
+		switch st.Op {
+		case trace.Lock, trace.RLock:
+			held[st.Obj]++
+		case trace.Unlock, trace.RUnlock:
+			if held[st.Obj] > 0 {
+				held[st.Obj]--
+			}
+		}
+	}
+	open := 0
+	for _, n := range held {
+		open += n
+	}
+	var rest []trace.Step
+	for _, st := range tail {
+		if open == 0 {
+			break
+		}
+		if st.G != local {
+			return nil
+		}
+		k := stepKey{op: st.Op, site: st.Site}
+		occ[k]++
+		st.N = occ[k]
+		rest = append(rest, st)
+		if (st.Op == trace.Unlock || st.Op == trace.RUnlock) && held[st.Obj] > 0 {
+			held[st.Obj]--
+			open--
+		}
+	}
+	if open > 0 {
+		return nil
+	}
+	c := &trace.Schedule{Build: s.Build, Pattern: s.Pattern}
+	at := map[int]int{}
+	var moved []int
+	acted := map[string]bool{}
+	for i, st := range s.Steps[:last+1] {
+		if i >= first && remote[st.G] {
+			if acted[st.G] || !marker(st.Op) {
+				acted[st.G] = true
+				moved = append(moved, i)
+				continue
+			}
+		}
+		at[i] = len(c.Steps)
+		c.Steps = append(c.Steps, st)
+	}
+	c.Steps = append(c.Steps, rest...)
+	for _, i := range moved {
+		c.Steps = append(c.Steps, s.Steps[i])
+	}
+	c.Steps = append(c.Steps, s.Steps[last+1:]...)
+	for k, i := range s.Anomaly {
+		if j, ok := at[i]; ok && isLocal(k) {
+			c.Anomaly = append(c.Anomaly, j)
+		}
+	}
+	c.Changed = anomalyReads(c)
+	return c
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/predict"
 )
 
 // A test that sleeps to let another goroutine get somewhere (sturdyc's
@@ -403,4 +404,43 @@ func straddlesRun(path string, c, s *trace.Schedule) bool {
 		}
 	}
 	return false
+}
+
+// maxTail bounds the recorded steps unitTail keeps, and maxTailScan the
+// trace events it reads for them: a unit's last lock is released within
+// a few steps (a deferred unlock, a region end), and a continuation not
+// found so soon only leaves releaseOrder without its control.
+const (
+	maxTail     = 64
+	maxTailScan = 1 << 16
+)
+
+// unitTail returns the steps the local goroutine of anomaly a (its
+// pattern event 0's) recorded after the local unit's last event, at most
+// maxTail, with their occurrence counts unset (releaseOrder sets them
+// from the schedule, whose goroutines' steps are each a prefix of their
+// program order). Nil when the anomaly's events are not tr's.
+func unitTail(tr *trace.Trace, a predict.Anomaly) []trace.Step {
+	p := a.Pattern
+	if tr == nil || p == nil || len(a.Events) == 0 || len(a.Events) != len(p.T) || len(p.T) != len(p.AR) {
+		return nil
+	}
+	last := int32(-1)
+	for k, e := range a.Events {
+		if p.T[k] == p.T[0] && p.AR[k] == p.AR[0] {
+			last = max(last, e)
+		}
+	}
+	if last < 0 || int(last) >= len(tr.Events) {
+		return nil
+	}
+	g := tr.Events[last].G
+	var out []trace.Step
+	for i := int(last) + 1; i < len(tr.Events) && i <= int(last)+maxTailScan && len(out) < maxTail; i++ {
+		ev := tr.Events[i]
+		if ev.G == g {
+			out = append(out, trace.Step{G: tr.Goroutines[ev.G], Op: ev.Op, Obj: tr.ObjName(ev), Site: tr.Site(ev)})
+		}
+	}
+	return out
 }

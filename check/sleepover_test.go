@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -117,7 +118,7 @@ func TestControlledSleep(t *testing.T) {
 			}
 		}
 		var runs []string
-		got := controlled(cs, s, v, "", false, overrun, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, nil, s, v, "", false, overrun, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			runs = append(runs, name)
 			if r, ok := tc.results[name]; ok {
 				return r, true
@@ -183,7 +184,7 @@ func TestControlledSleepStraddle(t *testing.T) {
 	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:9: got 1"}
 	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
 	var runs []string
-	got := controlled(cs, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+	got := controlled(cs, nil, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 		runs = append(runs, name)
 		if name == "before" {
 			return pass, true
@@ -374,7 +375,7 @@ func TestControlledSleepRun(t *testing.T) {
 			paths = append(paths, path)
 			return !whole
 		}
-		got := controlled(cs, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, nil, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			if name == "before" {
 				return pass, true
 			}
@@ -419,7 +420,7 @@ func TestControlledSleepValues(t *testing.T) {
 		{"same check, other values", fail("pool_test.go:59: Borrow = &{from:db2 active:true}, <nil>"), false},
 		{"same failure", v, true},
 	} {
-		got := controlled(cs, s, v, "", false, func(c *trace.Schedule) bool { return c != cs[1] }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, nil, s, v, "", false, func(c *trace.Schedule) bool { return c != cs[1] }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			switch name {
 			case "before":
 				return tc.before, true
@@ -446,7 +447,7 @@ func TestControlledSleepPasses(t *testing.T) {
 	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:9: got 1"}
 	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
 	var runs []string
-	got := controlled(cs, s, v, "", false, func(c *trace.Schedule) bool { return c != cs[0] }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+	got := controlled(cs, nil, s, v, "", false, func(c *trace.Schedule) bool { return c != cs[0] }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 		runs = append(runs, name)
 		switch name {
 		case "before", "repeat":
@@ -469,4 +470,116 @@ func splitCall() *trace.Schedule {
 		{G: "g1", Op: trace.Read, Obj: "x", Site: "a"}, {G: "g2", Op: trace.Write, Obj: "x", Site: "b"}, {G: "g1", Op: trace.Read, Obj: "x", Site: "c"},
 		{G: "g2", Op: trace.RegionEnd, Obj: "T"},
 	}, Anomaly: []int{2, 3, 4}}
+}
+
+// sizeCount is sturdyc's count under a refresh: the test's Size (g1)
+// reads shard a under its read lock, the refresh (g2), which looked a up
+// before, deletes from a and
+// b between, each under the shard's lock, and Size reads b, whose read
+// lock it still holds where the schedule ends.
+func sizeCount() (*trace.Schedule, []trace.Step) {
+	s := &trace.Schedule{Pattern: "asv/asv-11", Steps: []trace.Step{
+		{G: "g2", Op: trace.RegionBegin, Obj: "refresh", Site: "r", N: 1},
+		{G: "g2", Op: trace.Read, Obj: "a", Site: "shard.go:117", N: 1}, // the refresh's lookup
+		{G: "g1", Op: trace.RLock, Obj: "a.mu", Site: "shard.go:44", N: 1},
+		{G: "g1", Op: trace.Read, Obj: "a", Site: "shard.go:45", N: 1},
+		{G: "g1", Op: trace.RUnlock, Obj: "a.mu", Site: "shard.go:44", N: 1},
+		{G: "g2", Op: trace.Lock, Obj: "a.mu", Site: "shard.go:206", N: 1},
+		{G: "g2", Op: trace.Write, Obj: "a", Site: "shard.go:208", N: 1},
+		{G: "g2", Op: trace.Unlock, Obj: "a.mu", Site: "shard.go:207", N: 1},
+		{G: "g2", Op: trace.Lock, Obj: "b.mu", Site: "shard.go:206", N: 2},
+		{G: "g2", Op: trace.Write, Obj: "b", Site: "shard.go:208", N: 2},
+		{G: "g2", Op: trace.Unlock, Obj: "b.mu", Site: "shard.go:207", N: 2},
+		{G: "g1", Op: trace.RLock, Obj: "b.mu", Site: "shard.go:44", N: 2},
+		{G: "g1", Op: trace.Read, Obj: "b", Site: "shard.go:45", N: 2},
+	}, Anomaly: []int{3, 6, 9, 12}}
+	tail := []trace.Step{
+		{G: "g1", Op: trace.RUnlock, Obj: "b.mu", Site: "shard.go:44"},
+		{G: "g1", Op: trace.RegionEnd, Obj: "size", Site: "shard.go:42"},
+	}
+	return s, tail
+}
+
+// TestReleaseOrder: the remote steps follow the unit's release of its
+// locks, the local goroutine's tail numbered on from the schedule, the
+// anomaly line the local events; none without a release in the tail.
+func TestReleaseOrder(t *testing.T) {
+	s, tail := sizeCount()
+	T, AR := []int{1, 2, 2, 1}, []int{1, 2, 2, 1}
+	c := releaseOrder(s, T, AR, tail)
+	if c == nil {
+		t.Fatal("releaseOrder = nil")
+	}
+	var got []string
+	for _, st := range c.Steps {
+		got = append(got, fmt.Sprintf("%s %s %s %d", st.G, st.Op, st.Obj, st.N))
+	}
+	want := []string{
+		"g2 region-begin refresh 1", "g2 read a 1", // before the unit
+		"g1 rlock a.mu 1", "g1 read a 1", "g1 runlock a.mu 1", "g1 rlock b.mu 2", "g1 read b 2",
+		"g1 runlock b.mu 2", // the tail up to the release, counted on
+		"g2 lock a.mu 1", "g2 write a 1", "g2 unlock a.mu 1", "g2 lock b.mu 2", "g2 write b 2", "g2 unlock b.mu 2",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("steps:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !slices.Equal(c.Anomaly, []int{3, 6}) {
+		t.Errorf("anomaly = %v, want [3 6]", c.Anomaly)
+	}
+	if c := releaseOrder(s, T, AR, tail[1:]); c != nil {
+		t.Errorf("tail without the release: %v, want nil", c.Steps)
+	}
+	if c := releaseOrder(s, T, AR, nil); c != nil {
+		t.Error("no tail: want nil")
+	}
+}
+
+// TestControlledRelease: the after order fails the schedule's check with
+// other values (its remote steps ran free after the test's next count);
+// the release order, which runs them right after the unit, decides: the
+// very message, the unit whole in its run, is the sleep's; other values
+// (a count no serial order gives) or a split keep the effect. It runs
+// only when the after order failed at the same checks otherwise.
+func TestControlledRelease(t *testing.T) {
+	s, tail := sizeCount()
+	T, AR := []int{1, 2, 2, 1}, []int{1, 2, 2, 1}
+	cs := serialControls(s, T, AR)
+	rel := releaseOrder(s, T, AR, tail)
+	fail := func(msg string) replay.Verdict {
+		return replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: fetch_test.go:686: expected 3 records, got " + msg}
+	}
+	v := fail("3")
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	defer func() { straddlesOf = straddlesRun }()
+	for _, tc := range []struct {
+		name         string
+		after, rel   replay.Verdict
+		split        bool
+		want         bool
+		wantReleased bool
+	}{
+		{"very message, whole", fail("5"), v, false, true, true},
+		{"very message, split", fail("5"), v, true, false, true},
+		{"other values", fail("5"), fail("4"), false, false, true},
+		{"diverged", fail("5"), replay.Verdict{Verdict: replay.Diverged, Goroutine: "g1", Step: 6, Consequence: v.Consequence}, false, false, true},
+		{"after passes", pass, v, false, false, false},
+	} {
+		straddlesOf = func(string, *trace.Schedule, *trace.Schedule) bool { return tc.split }
+		released := false
+		got := controlled(cs, rel, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, c *trace.Schedule) (replay.Verdict, bool) {
+			switch name {
+			case "before":
+				return pass, true
+			case "after":
+				return tc.after, true
+			case releaseName:
+				released = c == rel
+				return tc.rel, true
+			}
+			return v, true // repeat and unheld fail as the schedule did
+		})
+		if (got != "") != tc.want || released != tc.wantReleased {
+			t.Errorf("%s: controlled = %q, release order run %v, want a reason %v, run %v", tc.name, got, released, tc.want, tc.wantReleased)
+		}
+	}
 }
