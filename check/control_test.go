@@ -255,7 +255,7 @@ func TestControlled(t *testing.T) {
 		case strings.HasPrefix(tc.name, "hard hang"):
 			v = replay.Verdict{Verdict: replay.Reproduced, Consequence: "the test hangs: every goroutine waits: g1 chan receive at main_test.go:14; g1.2 lock at x.go:9"}
 		}
-		got := controlled(cs, nil, s, v, "", strings.HasPrefix(tc.name, "recheck"), nil, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, nil, -1, s, v, "", strings.HasPrefix(tc.name, "recheck"), nil, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			runs = append(runs, name)
 			if r, ok := tc.results[name]; ok || name != unheldName {
 				return r, true
@@ -267,7 +267,7 @@ func TestControlled(t *testing.T) {
 		}
 	}
 	// Stopped: no reason.
-	if got := controlled(cs, nil, s, v, "", false, nil, func(string, string, *trace.Schedule) (replay.Verdict, bool) { return v, false }); got != "" {
+	if got := controlled(cs, nil, -1, s, v, "", false, nil, func(string, string, *trace.Schedule) (replay.Verdict, bool) { return v, false }); got != "" {
 		t.Errorf("stopped: controlled = %q, want none", got)
 	}
 }
@@ -310,7 +310,7 @@ func TestControlledLogLines(t *testing.T) {
 		}
 		v := failed(o, "38001", eof)
 		results := map[string]replay.Verdict{"before": failed(o, "45002", tc.before), "after": failed(o, "46003", tc.after)}
-		got := controlled(cs, nil, s, v, "", false, nil, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, nil, -1, s, v, "", false, nil, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			return results[name], true
 		})
 		if (got != "") != tc.want {
@@ -548,7 +548,7 @@ func TestControlledTimingCount(t *testing.T) {
 		{"a control fails elsewhere too", "test fails: scheduler_test.go:538: 8 != 10", map[string]replay.Verdict{"before": elsewhere, "after": count("9")}, false},
 		{"a control passes, the repeat fails", "test fails: scheduler_test.go:538: 8 != 10", map[string]replay.Verdict{"before": pass, "after": count("9"), "repeat": count("7")}, false},
 	} {
-		got := controlled(cs, nil, s, v, tc.baseline, false, nil, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, nil, -1, s, v, tc.baseline, false, nil, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			return tc.results[name], true
 		})
 		if (got != "") != tc.want {

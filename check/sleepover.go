@@ -6,6 +6,8 @@ import (
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/predict"
+	"github.com/pecanvet/pecanvet/predict/schedule"
+	"github.com/pecanvet/pecanvet/replay"
 )
 
 // A test that sleeps to let another goroutine get somewhere (sturdyc's
@@ -443,4 +445,48 @@ func unitTail(tr *trace.Trace, a predict.Anomaly) []trace.Step {
 		}
 	}
 	return out
+}
+
+// timerPastSleep returns the step count at which replay v of schedule s
+// fired a program timer (replay.Verdict.Fired) ahead of a test's
+// post-sleep work, or -1: a goroutine X of the anomaly (gs) woke from a
+// test sleep (sleepWindow.next) before the fire, the fire is past the
+// recorded order (the schedule's first prefix steps), and X has a step
+// after the fire that the recording ran before the event the fire let
+// run (sched maps s's steps to the trace's events). X was held at its
+// gate while the virtual clock moved past the timer's due time.
+//
+// bytedance/gopkg's asynccache TestGetOK sleeps 0.5 s and expects its Get
+// to see the old value, the shared refresh ticker being due at 1 s: the
+// schedule ran the tick's refresh ahead of that Get, which the recording
+// ran first. A test that sleeps less than a program timer's period and
+// asserts what it sees before the timer fires orders the two by time
+// only, as overrunsSleep's sleep that waits for work does; this is its
+// mirror, a deadline rather than a delay.
+func timerPastSleep(s *trace.Schedule, sched schedule.Schedule, v replay.Verdict, ws []sleepWindow, gs map[string]bool) int {
+	if s == nil || len(ws) == 0 || len(v.Fired) == 0 || sched.Len() != len(s.Steps) {
+		return -1
+	}
+	pos := make(map[stepKey]int, len(s.Steps))
+	for i, st := range s.Steps {
+		pos[keyOf(st)] = i
+	}
+	for _, f := range v.Fired {
+		if f < int(sched.Prefix) || f >= len(s.Steps) {
+			continue
+		}
+		freed := sched.At(f) // the event the fire let run
+		for _, w := range ws {
+			x := w.next.g
+			if a, ok := pos[w.next]; !ok || a >= f || !gs[x] || x == s.Steps[f].G {
+				continue
+			}
+			for j := f + 1; j < len(s.Steps); j++ {
+				if s.Steps[j].G == x && sched.At(j) < freed {
+					return f
+				}
+			}
+		}
+	}
+	return -1
 }

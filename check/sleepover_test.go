@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/predict/schedule"
 	"github.com/pecanvet/pecanvet/replay"
 )
 
@@ -118,7 +119,7 @@ func TestControlledSleep(t *testing.T) {
 			}
 		}
 		var runs []string
-		got := controlled(cs, nil, s, v, "", false, overrun, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, nil, -1, s, v, "", false, overrun, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			runs = append(runs, name)
 			if r, ok := tc.results[name]; ok {
 				return r, true
@@ -184,7 +185,7 @@ func TestControlledSleepStraddle(t *testing.T) {
 	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:9: got 1"}
 	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
 	var runs []string
-	got := controlled(cs, nil, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+	got := controlled(cs, nil, -1, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 		runs = append(runs, name)
 		if name == "before" {
 			return pass, true
@@ -375,7 +376,7 @@ func TestControlledSleepRun(t *testing.T) {
 			paths = append(paths, path)
 			return !whole
 		}
-		got := controlled(cs, nil, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, nil, -1, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			if name == "before" {
 				return pass, true
 			}
@@ -420,7 +421,7 @@ func TestControlledSleepValues(t *testing.T) {
 		{"same check, other values", fail("pool_test.go:59: Borrow = &{from:db2 active:true}, <nil>"), false},
 		{"same failure", v, true},
 	} {
-		got := controlled(cs, nil, s, v, "", false, func(c *trace.Schedule) bool { return c != cs[1] }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, nil, -1, s, v, "", false, func(c *trace.Schedule) bool { return c != cs[1] }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			switch name {
 			case "before":
 				return tc.before, true
@@ -447,7 +448,7 @@ func TestControlledSleepPasses(t *testing.T) {
 	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:9: got 1"}
 	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
 	var runs []string
-	got := controlled(cs, nil, s, v, "", false, func(c *trace.Schedule) bool { return c != cs[0] }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+	got := controlled(cs, nil, -1, s, v, "", false, func(c *trace.Schedule) bool { return c != cs[0] }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 		runs = append(runs, name)
 		switch name {
 		case "before", "repeat":
@@ -566,7 +567,7 @@ func TestControlledRelease(t *testing.T) {
 	} {
 		straddlesOf = func(string, *trace.Schedule, *trace.Schedule) bool { return tc.split }
 		released := false
-		got := controlled(cs, rel, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, c *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, rel, -1, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, c *trace.Schedule) (replay.Verdict, bool) {
 			switch name {
 			case "before":
 				return pass, true
@@ -580,6 +581,110 @@ func TestControlledRelease(t *testing.T) {
 		})
 		if (got != "") != tc.want || released != tc.wantReleased {
 			t.Errorf("%s: controlled = %q, release order run %v, want a reason %v, run %v", tc.name, got, released, tc.want, tc.wantReleased)
+		}
+	}
+}
+
+// tickTrace is asynccache's TestGetOK: the ticker goroutine g2 waits on
+// its ticker, the test g1 sleeps (at sleepSite), sets ret and Gets
+// (load), and only then the tick arrives and g2 stores twice.
+func tickTrace(sleepSite string) *trace.Trace {
+	tr := &trace.Trace{Tables: trace.Tables{
+		Goroutines: []string{"g1", "g2"},
+		Objects:    []string{"stop", "ret", "val", "err", "tick"},
+		Sites:      []string{sleepSite, "x_test.go:43", "cache.go:180", "cache.go:285", "cache.go:107", "cache.go:61", "cache.go:300"},
+	}}
+	tr.Events = []trace.Event{
+		{G: 1, Op: trace.Read, Obj: 0, Site: 6},
+		{G: 0, Op: trace.Sleep, Obj: trace.NoIndex, Site: 0},
+		{G: 0, Op: trace.Write, Obj: 1, Site: 1},
+		{G: 0, Op: trace.AtomicLoad, Obj: 2, Site: 2}, // the Get
+		{G: 1, Op: trace.Recv, Obj: 4, Site: 3},       // the tick
+		{G: 1, Op: trace.AtomicStore, Obj: 2, Site: 4},
+		{G: 1, Op: trace.AtomicStore, Obj: 3, Site: 5},
+	}
+	return tr
+}
+
+// TestTimerPastSleep: the schedule fires the ticker past the recorded
+// order while the test, woken from its sleep, is held with a step the
+// recording ran before the tick.
+func TestTimerPastSleep(t *testing.T) {
+	both := map[string]bool{"g1": true, "g2": true}
+	for _, tc := range []struct {
+		name  string
+		site  string
+		tail  []int32
+		fired []int
+		gs    map[string]bool
+		want  int
+	}{
+		{"the tick ahead of the Get", "x_test.go:42:12", []int32{4, 5, 3, 6}, []int{3}, both, 3},
+		{"the Get first", "x_test.go:42:12", []int32{3, 4, 5, 6}, []int{4}, both, -1},
+		{"a fire in the recorded order", "x_test.go:42:12", []int32{4, 5, 3, 6}, []int{2}, both, -1},
+		{"no fire", "x_test.go:42:12", []int32{4, 5, 3, 6}, nil, both, -1},
+		{"not the anomaly's goroutine", "x_test.go:42:12", []int32{4, 5, 3, 6}, []int{3}, map[string]bool{"g2": true}, -1},
+		{"a program sleep", "cache.go:40:12", []int32{4, 5, 3, 6}, []int{3}, both, -1},
+	} {
+		tr := tickTrace(tc.site)
+		sched := schedule.Schedule{Prefix: 3, Tail: tc.tail}
+		evs := []int32{0, 1, 2}
+		evs = append(evs, tc.tail...)
+		s, err := trace.NewSchedule(tr, "asv/asv-9", evs, []int32{5, 3, 6})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := replay.Verdict{Verdict: replay.Reproduced, Fired: tc.fired}
+		if got := timerPastSleep(s, sched, v, testSleeps(tr), tc.gs); got != tc.want {
+			t.Errorf("%s: timerPastSleep = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestControlledTimerPastSleep: with the tick fired ahead of the test's
+// post-sleep Get, a serial order that fails with the schedule's very
+// message, holding the test over the same fire, the unit whole, makes
+// the failure the test's timing, though the other order passed; not
+// without that fire, nor with the other call split, nor other values.
+func TestControlledTimerPastSleep(t *testing.T) {
+	tr := tickTrace("x_test.go:42:12")
+	s, err := trace.NewSchedule(tr, "asv/asv-9", []int32{0, 1, 2, 4, 5, 3, 6}, []int32{5, 3, 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	if len(cs) != 2 {
+		t.Fatalf("serialControls = %v", cs)
+	}
+	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: `test fails: x_test.go:46: did not expect "change"`, Fired: []int{3}}
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true, Fired: []int{3}}
+	defer func() { straddlesOf = straddlesRun }()
+	for _, tc := range []struct {
+		name  string
+		ahead int
+		after replay.Verdict
+		split bool
+		want  bool
+	}{
+		{"the very message, the same fire", 3, v, false, true},
+		{"no fire ahead", -1, v, false, false},
+		{"the fire inside the unit", 5, v, false, false},
+		{"the order without the fire", 3, replay.Verdict{Verdict: replay.Reproduced, Consequence: v.Consequence}, false, false},
+		{"split", 3, v, true, false},
+		{"other values", 3, replay.Verdict{Verdict: replay.Reproduced, Consequence: `test fails: x_test.go:46: did not expect "other"`, Fired: []int{3}}, false, false},
+	} {
+		straddlesOf = func(string, *trace.Schedule, *trace.Schedule) bool { return tc.split }
+		got := controlled(cs, nil, tc.ahead, s, v, "", false, nil, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+			switch name {
+			case "before":
+				return pass, true
+			case "after":
+				return tc.after, true
+			}
+			return v, true // repeat and unheld fail as the schedule did
+		})
+		if (got != "") != tc.want {
+			t.Errorf("%s: controlled = %q, want a reason %v", tc.name, got, tc.want)
 		}
 	}
 }
