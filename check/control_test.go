@@ -597,3 +597,41 @@ func TestUnheldApart(t *testing.T) {
 		t.Error("no trace: apart")
 	}
 }
+
+// TestUnheldApartTestCheck: a free goroutine's write (under a lock) that
+// only the test's own check reads later in the window is allowed
+// (ttlcache's expiration callback setting the test's flag); not when it
+// comes after the check, when a program event of the window touches the
+// object, or when it is one of the anomaly's objects.
+func TestUnheldApartTestCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name, free, check string
+		want              bool
+	}{
+		{"before the test's check", "g1.1 lock mu#2 @cb_test.go:1:1\ng1.1 write flag#1 @cb_test.go:2:1\ng1.1 unlock mu#2 @cb_test.go:1:2\n", "", true},
+		{"after the test's check", "", "g1.1 write flag#1 @cb_test.go:2:1\n", false},
+		{"a program site reads it", "g1.1 write q#2 @cb_test.go:2:1\n", "", false},
+		{"the anomaly's object", "g1.1 write q#1 @cb_test.go:2:1\n", "", false},
+	} {
+		s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+			{G: "g1", Op: trace.Fork, Site: "m.go:1:1", N: 1},
+			{G: "g1", Op: trace.Read, Obj: "q#1", Site: "x.go:1:1", N: 1},
+			{G: "g2", Op: trace.Write, Obj: "q#1", Site: "x.go:2:1", N: 1},
+			{G: "g1", Op: trace.Read, Obj: "q#1", Site: "x.go:3:1", N: 1},
+			{G: "g1", Op: trace.Lock, Obj: "mu#2", Site: "t_test.go:9:1", N: 1},
+			{G: "g1", Op: trace.Read, Obj: "flag#1", Site: "t_test.go:10:1", N: 1},
+			{G: "g1", Op: trace.Unlock, Obj: "mu#2", Site: "t_test.go:11:1", N: 1},
+			{G: "g2", Op: trace.Read, Obj: "q#2", Site: "x.go:4:1", N: 1},
+		}, Anomaly: []int{1, 2, 3}}
+		path := filepath.Join(t.TempDir(), "replay.trace")
+		text := "# pecanvet trace v1\ng1 fork g1.1 @m.go:1:1\ng1 read q#1 @x.go:1:1\n" + tc.free +
+			"g2 write q#1 @x.go:2:1\ng1 read q#1 @x.go:3:1\ng1 lock mu#2 @t_test.go:9:1\ng1 read flag#1 @t_test.go:10:1\ng1 unlock mu#2 @t_test.go:11:1\n" + tc.check +
+			"g2 read q#2 @x.go:4:1\n"
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := unheldApart(path, s, 1); got != tc.want {
+			t.Errorf("%s: unheldApart = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
