@@ -950,7 +950,17 @@ func recordedControl(s *trace.Schedule, prefix int) *trace.Schedule {
 // subtest failed there with other timestamps than its serial orders did,
 // and was reported. A panic, a hang, or a failure at a place the recorded
 // order passes still stands.
-func recordedFails(rec *trace.Schedule, v replay.Verdict, run func(name, what string, s *trace.Schedule) (replay.Verdict, bool)) string {
+//
+// A failure at those places after the recorded order ended, in the free
+// run, counts too when that run never interleaved the anomaly's sites
+// (interleaved, given its trace, says it did; nil: never asked): the
+// test then fails the same way without the interleaving, which the free
+// run did not make either. go-co-op/gocron's TestScheduler_Update counts
+// a job's runs after its sleeps ("5 is not <= 3" in the schedule): the
+// recorded order, then free, failed that count too ("4"), with no
+// NextRun read pair split by a setNextRun anywhere in it; what the test
+// counts follows the replay's holds on the clock.
+func recordedFails(rec *trace.Schedule, v replay.Verdict, interleaved func(path string) bool, run func(name, what string, s *trace.Schedule) (replay.Verdict, bool)) string {
 	ps := failPlaces(v.Consequence)
 	if rec == nil || v.Panicked || v.Passed || len(ps) == 0 {
 		return ""
@@ -961,13 +971,21 @@ func recordedFails(rec *trace.Schedule, v replay.Verdict, run func(name, what st
 	}
 	// Only what failed while the recorded order ran: once it ends, the
 	// program runs free, and a free run may fail by the bug itself.
-	have := failPlaces(cv.Scheduled)
+	have, all := failPlaces(cv.Scheduled), failPlaces(cv.Consequence)
+	scheduled := true
 	for p := range ps {
-		if !have[p] {
+		scheduled = scheduled && have[p]
+		if !all[p] {
 			return ""
 		}
 	}
-	return "the test fails at the same places while the recorded run's own order is replayed, up to the unit, nothing reordered: the replay does not run this test as it ran, and its failures there say nothing of the interleaving"
+	if scheduled {
+		return "the test fails at the same places while the recorded run's own order is replayed, up to the unit, nothing reordered: the replay does not run this test as it ran, and its failures there say nothing of the interleaving"
+	}
+	if interleaved == nil || interleaved(cv.Trace) {
+		return ""
+	}
+	return "the test fails at the same places when the recorded run's own order is replayed up to the unit, nothing reordered, and the program then runs free without ever interleaving the anomaly's sites: the failure is not the interleaving's"
 }
 
 // releaseName names controlled's control replay of releaseOrder.
@@ -1071,7 +1089,8 @@ func (q *replayQueue) controlItems(rep *Report) {
 			ahead := timerPastSleep(it.s, it.p.a.Schedule, it.v, it.g.sleeps, gs)
 			it.control = controlled(serialControls(it.s, p.T, p.AR), releaseOrder(it.s, p.T, p.AR, it.tail), ahead, it.s, it.v, baseline, it.p.a.Recheck || it.p.a.Reread, overrun, run)
 			if it.control == "" {
-				it.control = recordedFails(recordedControl(it.s, int(it.p.a.Schedule.Prefix)), it.v, run)
+				interleaved := func(path string) bool { return interleavingIn(path, it.s, p.T, p.SV) }
+				it.control = recordedFails(recordedControl(it.s, int(it.p.a.Schedule.Prefix)), it.v, interleaved, run)
 			}
 		}()
 	}
@@ -1208,4 +1227,80 @@ func releaseOrder(s *trace.Schedule, T, AR []int, tail []trace.Step) *trace.Sche
 	}
 	c.Changed = anomalyReads(c)
 	return c
+}
+
+// maxInstanceWork bounds interleavingIn's search; past it, an instance
+// is assumed found.
+const maxInstanceWork = 1 << 20
+
+// interleavingIn reports whether the replay trace at path shows the
+// anomaly of schedule s (threads T, variables SV) anywhere, at its
+// sites: events in the pattern's order, each with the operation and
+// site of the pattern's event in s, by one goroutine exactly where the
+// pattern's threads are one, and on one object wherever the pattern's
+// variable is one (objects are named per run, so they are compared
+// within the trace). Units are not checked, so any instance of the
+// order counts: an answer of false says the run never interleaved
+// those sites so. True when unsure: the trace cannot be read, or the
+// search passes its bound.
+func interleavingIn(path string, s *trace.Schedule, T, SV []int) bool {
+	if path == "" || s == nil || len(s.Anomaly) == 0 || len(s.Anomaly) != len(T) || len(T) != len(SV) {
+		return true
+	}
+	tr, err := trace.ReadFile(path, trace.ReadOptions{Lenient: true})
+	if err != nil {
+		return true
+	}
+	n := len(T)
+	type want struct {
+		op   trace.Op
+		site string
+	}
+	ws := make([]want, n)
+	for k, i := range s.Anomaly {
+		if i < 0 || i >= len(s.Steps) {
+			return true
+		}
+		ws[k] = want{s.Steps[i].Op, s.Steps[i].Site}
+	}
+	// The candidates of each pattern event, in trace order.
+	cands := make([][]int, n)
+	for e, ev := range tr.Events {
+		site := tr.Site(ev)
+		for k, w := range ws {
+			if ev.Op == w.op && site == w.site {
+				cands[k] = append(cands[k], e)
+			}
+		}
+	}
+	g := make([]int32, n)
+	obj := make([]string, n)
+	work := 0
+	var match func(k, after int) bool
+	match = func(k, after int) bool {
+		if k == n {
+			return true
+		}
+		from, _ := slices.BinarySearch(cands[k], after+1)
+		for _, e := range cands[k][from:] {
+			if work++; work > maxInstanceWork {
+				return true
+			}
+			ev := tr.Events[e]
+			o := eventObj(tr, ev)
+			ok := true
+			for j := 0; j < k && ok; j++ {
+				ok = (T[j] == T[k]) == (g[j] == ev.G) && (SV[j] != SV[k] || obj[j] == o)
+			}
+			if !ok {
+				continue
+			}
+			g[k], obj[k] = ev.G, o
+			if match(k+1, e) {
+				return true
+			}
+		}
+		return false
+	}
+	return match(0, -1)
 }

@@ -474,19 +474,36 @@ func TestRecordedFails(t *testing.T) {
 		rec  replay.Verdict
 		ran  bool
 		want bool
+		// inter: 0 the run's interleaving is not asked about; 1 it
+		// shows the anomaly's sites interleaved; 2 it does not.
+		inter int
 	}{
-		{"fails at the same place, other values", v, recV, true, true},
-		{"fails at a place more", fails(v.Consequence[:len("test fails: ")] + "r_test.go:131: count 3; " + v.Consequence[len("test fails: "):]), recV, true, false},
-		{"recorded order passes", v, replay.Verdict{Verdict: replay.Reproduced, Passed: true}, true, false},
-		{"recorded order diverges", v, replay.Verdict{Verdict: replay.Diverged, Consequence: recV.Consequence, Scheduled: recV.Consequence}, true, false},
+		{"fails at the same place, other values", v, recV, true, true, 0},
+		{"fails at a place more", fails(v.Consequence[:len("test fails: ")] + "r_test.go:131: count 3; " + v.Consequence[len("test fails: "):]), recV, true, false, 0},
+		{"recorded order passes", v, replay.Verdict{Verdict: replay.Reproduced, Passed: true}, true, false, 0},
+		{"recorded order diverges", v, replay.Verdict{Verdict: replay.Diverged, Consequence: recV.Consequence, Scheduled: recV.Consequence}, true, false, 0},
 		// Failed only once it ran free: the bug may have struck.
-		{"recorded order fails after its end", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: recV.Consequence}, true, false},
-		{"recorded order killed", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: recV.Consequence, Scheduled: recV.Consequence, Unended: true}, true, false},
-		{"schedule panics", replay.Verdict{Verdict: replay.Reproduced, Panicked: true, Consequence: "panic: boom at r.go:3"}, recV, false, false},
-		{"schedule hangs", fails("the test hangs: every goroutine waits: g1 lock at r.go:9"), recV, false, false},
+		{"recorded order fails after its end", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: recV.Consequence}, true, false, 0},
+		{"recorded order fails after its end, interleaving the sites", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: recV.Consequence, Trace: "r.trace"}, true, false, 1},
+		// ... unless that run never interleaved the sites (gocron).
+		{"recorded order fails after its end, never interleaving", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: recV.Consequence, Trace: "r.trace"}, true, true, 2},
+		{"recorded order passes after its end, never interleaving", v, replay.Verdict{Verdict: replay.Reproduced, Passed: true, Trace: "r.trace"}, true, false, 2},
+		{"recorded order fails elsewhere after its end, never interleaving", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: r_test.go:9: x", Trace: "r.trace"}, true, false, 2},
+		{"recorded order killed", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: recV.Consequence, Scheduled: recV.Consequence, Unended: true}, true, false, 0},
+		{"schedule panics", replay.Verdict{Verdict: replay.Reproduced, Panicked: true, Consequence: "panic: boom at r.go:3"}, recV, false, false, 0},
+		{"schedule hangs", fails("the test hangs: every goroutine waits: g1 lock at r.go:9"), recV, false, false, 0},
 	} {
 		ran := false
-		got := recordedFails(rec, tc.v, func(name, _ string, c *trace.Schedule) (replay.Verdict, bool) {
+		var inter func(string) bool
+		if tc.inter > 0 {
+			inter = func(path string) bool {
+				if path != "r.trace" {
+					t.Errorf("%s: asked about %q, want the control's trace", tc.name, path)
+				}
+				return tc.inter == 1
+			}
+		}
+		got := recordedFails(rec, tc.v, inter, func(name, _ string, c *trace.Schedule) (replay.Verdict, bool) {
 			ran = name == "recorded" && c == rec
 			return tc.rec, true
 		})
@@ -494,7 +511,7 @@ func TestRecordedFails(t *testing.T) {
 			t.Errorf("%s: recordedFails = %q (ran %v), want a reason %v (ran %v)", tc.name, got, ran, tc.want, tc.ran)
 		}
 	}
-	if got := recordedFails(nil, v, nil); got != "" {
+	if got := recordedFails(nil, v, nil, nil); got != "" {
 		t.Errorf("no recorded order: recordedFails = %q, want none", got)
 	}
 }
@@ -633,5 +650,42 @@ func TestUnheldApartTestCheck(t *testing.T) {
 		if got := unheldApart(path, s, 1); got != tc.want {
 			t.Errorf("%s: unheldApart = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestInterleavingIn: a run shows the anomaly when its sites come in the
+// pattern's order, by the pattern's goroutines, on one object; not when
+// the remote write falls outside, is the same goroutine's, or touches
+// another object. An unreadable trace counts as showing it.
+func TestInterleavingIn(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Obj: "x#1", Site: "a.go:1:1", N: 1},
+		{G: "g2", Op: trace.Write, Obj: "x#1", Site: "b.go:1:1", N: 1},
+		{G: "g1", Op: trace.Read, Obj: "x#1", Site: "a.go:2:1", N: 1},
+	}, Anomaly: []int{0, 1, 2}}
+	T, SV := []int{1, 2, 1}, []int{1, 1, 1}
+	ra, w, rc := "g1 read x#1 @a.go:1:1\n", "g2 write x#1 @b.go:1:1\n", "g1 read x#1 @a.go:2:1\n"
+	for _, tc := range []struct {
+		name, events string
+		want         bool
+	}{
+		{"interleaved", ra + w + rc, true},
+		{"interleaved later, after a serial pair", ra + rc + "g2 write x#1 @b.go:1:1\n" + ra + w + rc, true},
+		{"serial", ra + rc + w, false},
+		{"the write first", w + ra + rc, false},
+		{"one goroutine", ra + "g1 write x#1 @b.go:1:1\n" + rc, false},
+		{"another object", ra + "g2 write y#1 @b.go:1:1\n" + rc, false},
+		{"the reads on two objects", "g1 read y#1 @a.go:1:1\n" + w + rc, false},
+	} {
+		path := filepath.Join(t.TempDir(), "replay.trace")
+		if err := os.WriteFile(path, []byte("# pecanvet trace v1\n"+tc.events), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := interleavingIn(path, s, T, SV); got != tc.want {
+			t.Errorf("%s: interleavingIn = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if !interleavingIn(filepath.Join(t.TempDir(), "none"), s, T, SV) || !interleavingIn("", s, T, SV) {
+		t.Error("no trace: want true")
 	}
 }
