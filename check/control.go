@@ -1089,7 +1089,7 @@ func (q *replayQueue) controlItems(rep *Report) {
 			ahead := timerPastSleep(it.s, it.p.a.Schedule, it.v, it.g.sleeps, gs)
 			it.control = controlled(serialControls(it.s, p.T, p.AR), releaseOrder(it.s, p.T, p.AR, it.tail), ahead, it.s, it.v, baseline, it.p.a.Recheck || it.p.a.Reread, overrun, run)
 			if it.control == "" {
-				interleaved := func(path string) bool { return interleavingIn(path, it.s, p.T, p.SV) }
+				interleaved := func(path string) bool { return interleavingIn(path, it.s, p.T, p.SV, p.AR) }
 				it.control = recordedFails(recordedControl(it.s, int(it.p.a.Schedule.Prefix)), it.v, interleaved, run)
 			}
 		}()
@@ -1229,22 +1229,68 @@ func releaseOrder(s *trace.Schedule, T, AR []int, tail []trace.Step) *trace.Sche
 	return c
 }
 
+// unitCall is the name of the innermost call (region) of the local
+// goroutine that is open at every local event of s's anomaly (isLocal
+// says which pattern events are the local unit's), the same activation
+// throughout; "" when none is.
+func unitCall(s *trace.Schedule, isLocal func(k int) bool) string {
+	first, last := -1, -1
+	for k, i := range s.Anomaly {
+		if isLocal(k) {
+			if first < 0 || i < first {
+				first = i
+			}
+			last = max(last, i)
+		}
+	}
+	if first < 0 || last >= len(s.Steps) {
+		return ""
+	}
+	g := s.Steps[first].G
+	var stack []int // open regions' steps
+	lowest := -1    // the fewest regions open between first and last
+	for i := 0; i <= last; i++ {
+		st := s.Steps[i]
+		if st.G != g {
+			continue
+		}
+		switch st.Op {
+		case trace.RegionBegin:
+			stack = append(stack, i)
+		case trace.RegionEnd:
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+		if i == first {
+			lowest = len(stack)
+		} else if i > first && len(stack) < lowest {
+			lowest = len(stack)
+		}
+	}
+	if lowest <= 0 || lowest > len(stack) {
+		return ""
+	}
+	return s.Steps[stack[lowest-1]].Obj
+}
+
 // maxInstanceWork bounds interleavingIn's search; past it, an instance
 // is assumed found.
 const maxInstanceWork = 1 << 20
 
 // interleavingIn reports whether the replay trace at path shows the
-// anomaly of schedule s (threads T, variables SV) anywhere, at its
-// sites: events in the pattern's order, each with the operation and
+// anomaly of schedule s (threads T, variables SV, units AR) anywhere, at
+// its sites: events in the pattern's order, each with the operation and
 // site of the pattern's event in s, by one goroutine exactly where the
-// pattern's threads are one, and on one object wherever the pattern's
+// pattern's threads are one, on one object wherever the pattern's
 // variable is one (objects are named per run, so they are compared
-// within the trace). Units are not checked, so any instance of the
-// order counts: an answer of false says the run never interleaved
-// those sites so. True when unsure: the trace cannot be read, or the
-// search passes its bound.
-func interleavingIn(path string, s *trace.Schedule, T, SV []int) bool {
-	if path == "" || s == nil || len(s.Anomaly) == 0 || len(s.Anomaly) != len(T) || len(T) != len(SV) {
+// within the trace), and the local unit's events inside one activation
+// of the innermost call that holds them all in s (unitCall; any, when
+// none does). An answer of false says the run never interleaved those
+// sites so. True when unsure: the trace cannot be read, or the search
+// passes its bound.
+func interleavingIn(path string, s *trace.Schedule, T, SV, AR []int) bool {
+	if path == "" || s == nil || len(s.Anomaly) == 0 || len(s.Anomaly) != len(T) || len(T) != len(SV) || len(T) != len(AR) {
 		return true
 	}
 	tr, err := trace.ReadFile(path, trace.ReadOptions{Lenient: true})
@@ -1263,6 +1309,29 @@ func interleavingIn(path string, s *trace.Schedule, T, SV []int) bool {
 		}
 		ws[k] = want{s.Steps[i].Op, s.Steps[i].Site}
 	}
+	isLocal := func(k int) bool { return T[k] == T[0] && AR[k] == AR[0] }
+	call := unitCall(s, isLocal)
+	// act: each event's innermost open activation of call in its
+	// goroutine (-1: none), when call is known.
+	var act []int
+	if call != "" {
+		act = make([]int, len(tr.Events))
+		open := map[int32][]int{}
+		for e, ev := range tr.Events {
+			st := open[ev.G]
+			switch {
+			case ev.Op == trace.RegionBegin && tr.ObjName(ev) == call:
+				st = append(st, e)
+			case ev.Op == trace.RegionEnd && tr.ObjName(ev) == call && len(st) > 0:
+				st = st[:len(st)-1]
+			}
+			open[ev.G] = st
+			act[e] = -1
+			if len(st) > 0 {
+				act[e] = st[len(st)-1]
+			}
+		}
+	}
 	// The candidates of each pattern event, in trace order.
 	cands := make([][]int, n)
 	for e, ev := range tr.Events {
@@ -1275,6 +1344,7 @@ func interleavingIn(path string, s *trace.Schedule, T, SV []int) bool {
 	}
 	g := make([]int32, n)
 	obj := make([]string, n)
+	unit := -1 // the local unit's activation, once its first event matched
 	work := 0
 	var match func(k, after int) bool
 	match = func(k, after int) bool {
@@ -1295,7 +1365,13 @@ func interleavingIn(path string, s *trace.Schedule, T, SV []int) bool {
 			if !ok {
 				continue
 			}
+			if act != nil && isLocal(k) && (act[e] < 0 || k > 0 && act[e] != unit) {
+				continue
+			}
 			g[k], obj[k] = ev.G, o
+			if k == 0 && act != nil {
+				unit = act[e]
+			}
 			if match(k+1, e) {
 				return true
 			}

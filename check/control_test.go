@@ -663,7 +663,7 @@ func TestInterleavingIn(t *testing.T) {
 		{G: "g2", Op: trace.Write, Obj: "x#1", Site: "b.go:1:1", N: 1},
 		{G: "g1", Op: trace.Read, Obj: "x#1", Site: "a.go:2:1", N: 1},
 	}, Anomaly: []int{0, 1, 2}}
-	T, SV := []int{1, 2, 1}, []int{1, 1, 1}
+	T, SV, AR := []int{1, 2, 1}, []int{1, 1, 1}, []int{1, 2, 1}
 	ra, w, rc := "g1 read x#1 @a.go:1:1\n", "g2 write x#1 @b.go:1:1\n", "g1 read x#1 @a.go:2:1\n"
 	for _, tc := range []struct {
 		name, events string
@@ -681,11 +681,45 @@ func TestInterleavingIn(t *testing.T) {
 		if err := os.WriteFile(path, []byte("# pecanvet trace v1\n"+tc.events), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if got := interleavingIn(path, s, T, SV); got != tc.want {
+		if got := interleavingIn(path, s, T, SV, AR); got != tc.want {
 			t.Errorf("%s: interleavingIn = %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	if !interleavingIn(filepath.Join(t.TempDir(), "none"), s, T, SV) || !interleavingIn("", s, T, SV) {
+	if !interleavingIn(filepath.Join(t.TempDir(), "none"), s, T, SV, AR) || !interleavingIn("", s, T, SV, AR) {
 		t.Error("no trace: want true")
+	}
+}
+
+// TestInterleavingInUnit: with the unit's call known from the schedule
+// (scheduleNextRun around both NextRun reads), a remote write between
+// two calls' reads is no instance; one inside a call is.
+func TestInterleavingInUnit(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.RegionBegin, Obj: "run", N: 1},
+		{G: "g1", Op: trace.Read, Obj: "x#1", Site: "a.go:1:1", N: 1},
+		{G: "g2", Op: trace.Write, Obj: "x#1", Site: "b.go:1:1", N: 1},
+		{G: "g1", Op: trace.Read, Obj: "x#1", Site: "a.go:1:1", N: 2},
+	}, Anomaly: []int{1, 2, 3}}
+	T, SV, AR := []int{1, 2, 1}, []int{1, 1, 1}, []int{1, 2, 1}
+	if got := unitCall(s, func(k int) bool { return T[k] == 1 }); got != "run" {
+		t.Fatalf("unitCall = %q, want run", got)
+	}
+	b, e := "g1 region-begin run\n", "g1 region-end run\n"
+	r, w := "g1 read x#1 @a.go:1:1\n", "g2 write x#1 @b.go:1:1\n"
+	for _, tc := range []struct {
+		name, events string
+		want         bool
+	}{
+		{"inside one call", b + r + w + r + e, true},
+		{"between two calls", b + r + e + w + b + r + e, false},
+		{"outside any call", r + w + r, false},
+	} {
+		path := filepath.Join(t.TempDir(), "replay.trace")
+		if err := os.WriteFile(path, []byte("# pecanvet trace v1\n"+tc.events), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := interleavingIn(path, s, T, SV, AR); got != tc.want {
+			t.Errorf("%s: interleavingIn = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
