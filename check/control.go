@@ -1287,15 +1287,15 @@ const maxInstanceWork = 1 << 20
 // within the trace), and the local unit's events inside one activation
 // of the innermost call that holds them all in s (unitCall; any, when
 // none does). An answer of false says the run never interleaved those
-// sites so. True when unsure: the trace cannot be read, or the search
-// passes its bound.
+// sites so. True when unsure: the trace cannot be read or was cut short
+// (truncated), or the search passes its bound.
 func interleavingIn(path string, s *trace.Schedule, T, SV, AR []int) bool {
 	if path == "" || s == nil || len(s.Anomaly) == 0 || len(s.Anomaly) != len(T) || len(T) != len(SV) || len(T) != len(AR) {
 		return true
 	}
 	tr, err := trace.ReadFile(path, trace.ReadOptions{Lenient: true})
-	if err != nil {
-		return true
+	if err != nil || tr.Truncated != "" {
+		return true // a run cut short may have interleaved them after its cut
 	}
 	n := len(T)
 	type want struct {

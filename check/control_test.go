@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -720,6 +721,32 @@ func TestInterleavingInUnit(t *testing.T) {
 		}
 		if got := interleavingIn(path, s, T, SV, AR); got != tc.want {
 			t.Errorf("%s: interleavingIn = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestInterleavingInTruncated: a trace cut short says nothing of what
+// the run did after the cut.
+func TestInterleavingInTruncated(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Obj: "x#1", Site: "a.go:1:1", N: 1},
+		{G: "g2", Op: trace.Write, Obj: "x#1", Site: "b.go:1:1", N: 1},
+		{G: "g1", Op: trace.Read, Obj: "x#1", Site: "a.go:2:1", N: 1},
+	}, Anomaly: []int{0, 1, 2}}
+	tr := &trace.Trace{Tables: trace.Tables{Goroutines: []string{"g1"}, Objects: []string{"x#1"}, Sites: []string{"a.go:1:1", "a.go:2:1"}}}
+	tr.Events = []trace.Event{{G: 0, Op: trace.Read, Obj: 0, Site: 0}, {G: 0, Op: trace.Read, Obj: 0, Site: 1}}
+	for _, cut := range []string{"", "killed"} {
+		tr.Truncated = cut
+		path := filepath.Join(t.TempDir(), "replay.trace")
+		var b bytes.Buffer
+		if err := trace.WriteBinary(&b, tr); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := interleavingIn(path, s, []int{1, 2, 1}, []int{1, 1, 1}, []int{1, 2, 1}); got != (cut != "") {
+			t.Errorf("truncated %q: interleavingIn = %v, want %v", cut, got, cut != "")
 		}
 	}
 }
