@@ -1,6 +1,7 @@
 package check
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -255,7 +256,7 @@ func TestControlled(t *testing.T) {
 		case strings.HasPrefix(tc.name, "hard hang"):
 			v = replay.Verdict{Verdict: replay.Reproduced, Consequence: "the test hangs: every goroutine waits: g1 chan receive at main_test.go:14; g1.2 lock at x.go:9"}
 		}
-		got := controlled(cs, s, v, "", strings.HasPrefix(tc.name, "recheck"), nil, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, nil, -1, s, v, "", strings.HasPrefix(tc.name, "recheck"), nil, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			runs = append(runs, name)
 			if r, ok := tc.results[name]; ok || name != unheldName {
 				return r, true
@@ -267,7 +268,7 @@ func TestControlled(t *testing.T) {
 		}
 	}
 	// Stopped: no reason.
-	if got := controlled(cs, s, v, "", false, nil, func(string, string, *trace.Schedule) (replay.Verdict, bool) { return v, false }); got != "" {
+	if got := controlled(cs, nil, -1, s, v, "", false, nil, func(string, string, *trace.Schedule) (replay.Verdict, bool) { return v, false }); got != "" {
 		t.Errorf("stopped: controlled = %q, want none", got)
 	}
 }
@@ -310,7 +311,7 @@ func TestControlledLogLines(t *testing.T) {
 		}
 		v := failed(o, "38001", eof)
 		results := map[string]replay.Verdict{"before": failed(o, "45002", tc.before), "after": failed(o, "46003", tc.after)}
-		got := controlled(cs, s, v, "", false, nil, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, nil, -1, s, v, "", false, nil, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			return results[name], true
 		})
 		if (got != "") != tc.want {
@@ -474,19 +475,36 @@ func TestRecordedFails(t *testing.T) {
 		rec  replay.Verdict
 		ran  bool
 		want bool
+		// inter: 0 the run's interleaving is not asked about; 1 it
+		// shows the anomaly's sites interleaved; 2 it does not.
+		inter int
 	}{
-		{"fails at the same place, other values", v, recV, true, true},
-		{"fails at a place more", fails(v.Consequence[:len("test fails: ")] + "r_test.go:131: count 3; " + v.Consequence[len("test fails: "):]), recV, true, false},
-		{"recorded order passes", v, replay.Verdict{Verdict: replay.Reproduced, Passed: true}, true, false},
-		{"recorded order diverges", v, replay.Verdict{Verdict: replay.Diverged, Consequence: recV.Consequence, Scheduled: recV.Consequence}, true, false},
+		{"fails at the same place, other values", v, recV, true, true, 0},
+		{"fails at a place more", fails(v.Consequence[:len("test fails: ")] + "r_test.go:131: count 3; " + v.Consequence[len("test fails: "):]), recV, true, false, 0},
+		{"recorded order passes", v, replay.Verdict{Verdict: replay.Reproduced, Passed: true}, true, false, 0},
+		{"recorded order diverges", v, replay.Verdict{Verdict: replay.Diverged, Consequence: recV.Consequence, Scheduled: recV.Consequence}, true, false, 0},
 		// Failed only once it ran free: the bug may have struck.
-		{"recorded order fails after its end", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: recV.Consequence}, true, false},
-		{"recorded order killed", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: recV.Consequence, Scheduled: recV.Consequence, Unended: true}, true, false},
-		{"schedule panics", replay.Verdict{Verdict: replay.Reproduced, Panicked: true, Consequence: "panic: boom at r.go:3"}, recV, false, false},
-		{"schedule hangs", fails("the test hangs: every goroutine waits: g1 lock at r.go:9"), recV, false, false},
+		{"recorded order fails after its end", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: recV.Consequence}, true, false, 0},
+		{"recorded order fails after its end, interleaving the sites", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: recV.Consequence, Trace: "r.trace"}, true, false, 1},
+		// ... unless that run never interleaved the sites (gocron).
+		{"recorded order fails after its end, never interleaving", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: recV.Consequence, Trace: "r.trace"}, true, true, 2},
+		{"recorded order passes after its end, never interleaving", v, replay.Verdict{Verdict: replay.Reproduced, Passed: true, Trace: "r.trace"}, true, false, 2},
+		{"recorded order fails elsewhere after its end, never interleaving", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: r_test.go:9: x", Trace: "r.trace"}, true, false, 2},
+		{"recorded order killed", v, replay.Verdict{Verdict: replay.Reproduced, Consequence: recV.Consequence, Scheduled: recV.Consequence, Unended: true}, true, false, 0},
+		{"schedule panics", replay.Verdict{Verdict: replay.Reproduced, Panicked: true, Consequence: "panic: boom at r.go:3"}, recV, false, false, 0},
+		{"schedule hangs", fails("the test hangs: every goroutine waits: g1 lock at r.go:9"), recV, false, false, 0},
 	} {
 		ran := false
-		got := recordedFails(rec, tc.v, func(name, _ string, c *trace.Schedule) (replay.Verdict, bool) {
+		var inter func(string) bool
+		if tc.inter > 0 {
+			inter = func(path string) bool {
+				if path != "r.trace" {
+					t.Errorf("%s: asked about %q, want the control's trace", tc.name, path)
+				}
+				return tc.inter == 1
+			}
+		}
+		got := recordedFails(rec, tc.v, inter, func(name, _ string, c *trace.Schedule) (replay.Verdict, bool) {
 			ran = name == "recorded" && c == rec
 			return tc.rec, true
 		})
@@ -494,7 +512,7 @@ func TestRecordedFails(t *testing.T) {
 			t.Errorf("%s: recordedFails = %q (ran %v), want a reason %v (ran %v)", tc.name, got, ran, tc.want, tc.ran)
 		}
 	}
-	if got := recordedFails(nil, v, nil); got != "" {
+	if got := recordedFails(nil, v, nil, nil); got != "" {
 		t.Errorf("no recorded order: recordedFails = %q, want none", got)
 	}
 }
@@ -548,7 +566,7 @@ func TestControlledTimingCount(t *testing.T) {
 		{"a control fails elsewhere too", "test fails: scheduler_test.go:538: 8 != 10", map[string]replay.Verdict{"before": elsewhere, "after": count("9")}, false},
 		{"a control passes, the repeat fails", "test fails: scheduler_test.go:538: 8 != 10", map[string]replay.Verdict{"before": pass, "after": count("9"), "repeat": count("7")}, false},
 	} {
-		got := controlled(cs, s, v, tc.baseline, false, nil, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, nil, -1, s, v, tc.baseline, false, nil, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			return tc.results[name], true
 		})
 		if (got != "") != tc.want {
@@ -595,5 +613,140 @@ func TestUnheldApart(t *testing.T) {
 	}
 	if unheldApart("", s, 1) {
 		t.Error("no trace: apart")
+	}
+}
+
+// TestUnheldApartTestCheck: a free goroutine's write (under a lock) that
+// only the test's own check reads later in the window is allowed
+// (ttlcache's expiration callback setting the test's flag); not when it
+// comes after the check, when a program event of the window touches the
+// object, or when it is one of the anomaly's objects.
+func TestUnheldApartTestCheck(t *testing.T) {
+	for _, tc := range []struct {
+		name, free, check string
+		want              bool
+	}{
+		{"before the test's check", "g1.1 lock mu#2 @cb_test.go:1:1\ng1.1 write flag#1 @cb_test.go:2:1\ng1.1 unlock mu#2 @cb_test.go:1:2\n", "", true},
+		{"after the test's check", "", "g1.1 write flag#1 @cb_test.go:2:1\n", false},
+		{"a program site reads it", "g1.1 write q#2 @cb_test.go:2:1\n", "", false},
+		{"the anomaly's object", "g1.1 write q#1 @cb_test.go:2:1\n", "", false},
+	} {
+		s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+			{G: "g1", Op: trace.Fork, Site: "m.go:1:1", N: 1},
+			{G: "g1", Op: trace.Read, Obj: "q#1", Site: "x.go:1:1", N: 1},
+			{G: "g2", Op: trace.Write, Obj: "q#1", Site: "x.go:2:1", N: 1},
+			{G: "g1", Op: trace.Read, Obj: "q#1", Site: "x.go:3:1", N: 1},
+			{G: "g1", Op: trace.Lock, Obj: "mu#2", Site: "t_test.go:9:1", N: 1},
+			{G: "g1", Op: trace.Read, Obj: "flag#1", Site: "t_test.go:10:1", N: 1},
+			{G: "g1", Op: trace.Unlock, Obj: "mu#2", Site: "t_test.go:11:1", N: 1},
+			{G: "g2", Op: trace.Read, Obj: "q#2", Site: "x.go:4:1", N: 1},
+		}, Anomaly: []int{1, 2, 3}}
+		path := filepath.Join(t.TempDir(), "replay.trace")
+		text := "# pecanvet trace v1\ng1 fork g1.1 @m.go:1:1\ng1 read q#1 @x.go:1:1\n" + tc.free +
+			"g2 write q#1 @x.go:2:1\ng1 read q#1 @x.go:3:1\ng1 lock mu#2 @t_test.go:9:1\ng1 read flag#1 @t_test.go:10:1\ng1 unlock mu#2 @t_test.go:11:1\n" + tc.check +
+			"g2 read q#2 @x.go:4:1\n"
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := unheldApart(path, s, 1); got != tc.want {
+			t.Errorf("%s: unheldApart = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestInterleavingIn: a run shows the anomaly when its sites come in the
+// pattern's order, by the pattern's goroutines, on one object; not when
+// the remote write falls outside, is the same goroutine's, or touches
+// another object. An unreadable trace counts as showing it.
+func TestInterleavingIn(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Obj: "x#1", Site: "a.go:1:1", N: 1},
+		{G: "g2", Op: trace.Write, Obj: "x#1", Site: "b.go:1:1", N: 1},
+		{G: "g1", Op: trace.Read, Obj: "x#1", Site: "a.go:2:1", N: 1},
+	}, Anomaly: []int{0, 1, 2}}
+	T, SV, AR := []int{1, 2, 1}, []int{1, 1, 1}, []int{1, 2, 1}
+	ra, w, rc := "g1 read x#1 @a.go:1:1\n", "g2 write x#1 @b.go:1:1\n", "g1 read x#1 @a.go:2:1\n"
+	for _, tc := range []struct {
+		name, events string
+		want         bool
+	}{
+		{"interleaved", ra + w + rc, true},
+		{"interleaved later, after a serial pair", ra + rc + "g2 write x#1 @b.go:1:1\n" + ra + w + rc, true},
+		{"serial", ra + rc + w, false},
+		{"the write first", w + ra + rc, false},
+		{"one goroutine", ra + "g1 write x#1 @b.go:1:1\n" + rc, false},
+		{"another object", ra + "g2 write y#1 @b.go:1:1\n" + rc, false},
+		{"the reads on two objects", "g1 read y#1 @a.go:1:1\n" + w + rc, false},
+	} {
+		path := filepath.Join(t.TempDir(), "replay.trace")
+		if err := os.WriteFile(path, []byte("# pecanvet trace v1\n"+tc.events), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := interleavingIn(path, s, T, SV, AR); got != tc.want {
+			t.Errorf("%s: interleavingIn = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if !interleavingIn(filepath.Join(t.TempDir(), "none"), s, T, SV, AR) || !interleavingIn("", s, T, SV, AR) {
+		t.Error("no trace: want true")
+	}
+}
+
+// TestInterleavingInUnit: with the unit's call known from the schedule
+// (scheduleNextRun around both NextRun reads), a remote write between
+// two calls' reads is no instance; one inside a call is.
+func TestInterleavingInUnit(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.RegionBegin, Obj: "run", N: 1},
+		{G: "g1", Op: trace.Read, Obj: "x#1", Site: "a.go:1:1", N: 1},
+		{G: "g2", Op: trace.Write, Obj: "x#1", Site: "b.go:1:1", N: 1},
+		{G: "g1", Op: trace.Read, Obj: "x#1", Site: "a.go:1:1", N: 2},
+	}, Anomaly: []int{1, 2, 3}}
+	T, SV, AR := []int{1, 2, 1}, []int{1, 1, 1}, []int{1, 2, 1}
+	if got := unitCall(s, func(k int) bool { return T[k] == 1 }); got != "run" {
+		t.Fatalf("unitCall = %q, want run", got)
+	}
+	b, e := "g1 region-begin run\n", "g1 region-end run\n"
+	r, w := "g1 read x#1 @a.go:1:1\n", "g2 write x#1 @b.go:1:1\n"
+	for _, tc := range []struct {
+		name, events string
+		want         bool
+	}{
+		{"inside one call", b + r + w + r + e, true},
+		{"between two calls", b + r + e + w + b + r + e, false},
+		{"outside any call", r + w + r, false},
+	} {
+		path := filepath.Join(t.TempDir(), "replay.trace")
+		if err := os.WriteFile(path, []byte("# pecanvet trace v1\n"+tc.events), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := interleavingIn(path, s, T, SV, AR); got != tc.want {
+			t.Errorf("%s: interleavingIn = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestInterleavingInTruncated: a trace cut short says nothing of what
+// the run did after the cut.
+func TestInterleavingInTruncated(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Obj: "x#1", Site: "a.go:1:1", N: 1},
+		{G: "g2", Op: trace.Write, Obj: "x#1", Site: "b.go:1:1", N: 1},
+		{G: "g1", Op: trace.Read, Obj: "x#1", Site: "a.go:2:1", N: 1},
+	}, Anomaly: []int{0, 1, 2}}
+	tr := &trace.Trace{Tables: trace.Tables{Goroutines: []string{"g1"}, Objects: []string{"x#1"}, Sites: []string{"a.go:1:1", "a.go:2:1"}}}
+	tr.Events = []trace.Event{{G: 0, Op: trace.Read, Obj: 0, Site: 0}, {G: 0, Op: trace.Read, Obj: 0, Site: 1}}
+	for _, cut := range []string{"", "killed"} {
+		tr.Truncated = cut
+		path := filepath.Join(t.TempDir(), "replay.trace")
+		var b bytes.Buffer
+		if err := trace.WriteBinary(&b, tr); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := interleavingIn(path, s, []int{1, 2, 1}, []int{1, 1, 1}, []int{1, 2, 1}); got != (cut != "") {
+			t.Errorf("truncated %q: interleavingIn = %v, want %v", cut, got, cut != "")
+		}
 	}
 }

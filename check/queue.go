@@ -387,6 +387,9 @@ type qItem struct {
 	cost       int64             // of one replay (replayCost)
 	confirms   int               // runs confirming its exploration (confirmExplored)
 	controls   int               // its control replays (controlItems)
+	// tail: the local goroutine's recorded steps after its unit
+	// (unitTail), kept when its trace has test sleeps (releaseOrder).
+	tail []trace.Step
 }
 
 func newReplayQueue(ctx context.Context, b *testbin.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool) *replayQueue {
@@ -474,6 +477,9 @@ func (q *replayQueue) addBatch(test string, tr *trace.Trace, preds []prediction,
 			h.Sum(p.sum[:0])
 		}
 		it := &qItem{g: g, p: p, cost: replayCost(len(tr.Events), p.len())}
+		if len(g.sleeps) > 0 {
+			it.tail = unitTail(tr, p.a)
+		}
 		for _, e := range p.a.Events {
 			if int(e) < len(tr.Events) {
 				ev := tr.Events[e]

@@ -5,6 +5,9 @@ import (
 	"strings"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/predict"
+	"github.com/pecanvet/pecanvet/predict/schedule"
+	"github.com/pecanvet/pecanvet/replay"
 )
 
 // A test that sleeps to let another goroutine get somewhere (sturdyc's
@@ -403,4 +406,87 @@ func straddlesRun(path string, c, s *trace.Schedule) bool {
 		}
 	}
 	return false
+}
+
+// maxTail bounds the recorded steps unitTail keeps, and maxTailScan the
+// trace events it reads for them: a unit's last lock is released within
+// a few steps (a deferred unlock, a region end), and a continuation not
+// found so soon only leaves releaseOrder without its control.
+const (
+	maxTail     = 64
+	maxTailScan = 1 << 16
+)
+
+// unitTail returns the steps the local goroutine of anomaly a (its
+// pattern event 0's) recorded after the local unit's last event, at most
+// maxTail, with their occurrence counts unset (releaseOrder sets them
+// from the schedule, whose goroutines' steps are each a prefix of their
+// program order). Nil when the anomaly's events are not tr's.
+func unitTail(tr *trace.Trace, a predict.Anomaly) []trace.Step {
+	p := a.Pattern
+	if tr == nil || p == nil || len(a.Events) == 0 || len(a.Events) != len(p.T) || len(p.T) != len(p.AR) {
+		return nil
+	}
+	last := int32(-1)
+	for k, e := range a.Events {
+		if p.T[k] == p.T[0] && p.AR[k] == p.AR[0] {
+			last = max(last, e)
+		}
+	}
+	if last < 0 || int(last) >= len(tr.Events) {
+		return nil
+	}
+	g := tr.Events[last].G
+	var out []trace.Step
+	for i := int(last) + 1; i < len(tr.Events) && i <= int(last)+maxTailScan && len(out) < maxTail; i++ {
+		ev := tr.Events[i]
+		if ev.G == g {
+			out = append(out, trace.Step{G: tr.Goroutines[ev.G], Op: ev.Op, Obj: tr.ObjName(ev), Site: tr.Site(ev)})
+		}
+	}
+	return out
+}
+
+// timerPastSleep returns the step count at which replay v of schedule s
+// fired a program timer (replay.Verdict.Fired) ahead of a test's
+// post-sleep work, or -1: a goroutine X of the anomaly (gs) woke from a
+// test sleep (sleepWindow.next) before the fire, the fire is past the
+// recorded order (the schedule's first prefix steps), and X has a step
+// after the fire that the recording ran before the event the fire let
+// run (sched maps s's steps to the trace's events). X was held at its
+// gate while the virtual clock moved past the timer's due time.
+//
+// bytedance/gopkg's asynccache TestGetOK sleeps 0.5 s and expects its Get
+// to see the old value, the shared refresh ticker being due at 1 s: the
+// schedule ran the tick's refresh ahead of that Get, which the recording
+// ran first. A test that sleeps less than a program timer's period and
+// asserts what it sees before the timer fires orders the two by time
+// only, as overrunsSleep's sleep that waits for work does; this is its
+// mirror, a deadline rather than a delay.
+func timerPastSleep(s *trace.Schedule, sched schedule.Schedule, v replay.Verdict, ws []sleepWindow, gs map[string]bool) int {
+	if s == nil || len(ws) == 0 || len(v.Fired) == 0 || sched.Len() != len(s.Steps) {
+		return -1
+	}
+	pos := make(map[stepKey]int, len(s.Steps))
+	for i, st := range s.Steps {
+		pos[keyOf(st)] = i
+	}
+	for _, f := range v.Fired {
+		if f < int(sched.Prefix) || f >= len(s.Steps) {
+			continue
+		}
+		freed := sched.At(f) // the event the fire let run
+		for _, w := range ws {
+			x := w.next.g
+			if a, ok := pos[w.next]; !ok || a >= f || !gs[x] || x == s.Steps[f].G {
+				continue
+			}
+			for j := f + 1; j < len(s.Steps); j++ {
+				if s.Steps[j].G == x && sched.At(j) < freed {
+					return f
+				}
+			}
+		}
+	}
+	return -1
 }

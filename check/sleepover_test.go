@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/predict/schedule"
 	"github.com/pecanvet/pecanvet/replay"
 )
 
@@ -117,7 +119,7 @@ func TestControlledSleep(t *testing.T) {
 			}
 		}
 		var runs []string
-		got := controlled(cs, s, v, "", false, overrun, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, nil, -1, s, v, "", false, overrun, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			runs = append(runs, name)
 			if r, ok := tc.results[name]; ok {
 				return r, true
@@ -183,7 +185,7 @@ func TestControlledSleepStraddle(t *testing.T) {
 	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:9: got 1"}
 	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
 	var runs []string
-	got := controlled(cs, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+	got := controlled(cs, nil, -1, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 		runs = append(runs, name)
 		if name == "before" {
 			return pass, true
@@ -374,7 +376,7 @@ func TestControlledSleepRun(t *testing.T) {
 			paths = append(paths, path)
 			return !whole
 		}
-		got := controlled(cs, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, nil, -1, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			if name == "before" {
 				return pass, true
 			}
@@ -419,7 +421,7 @@ func TestControlledSleepValues(t *testing.T) {
 		{"same check, other values", fail("pool_test.go:59: Borrow = &{from:db2 active:true}, <nil>"), false},
 		{"same failure", v, true},
 	} {
-		got := controlled(cs, s, v, "", false, func(c *trace.Schedule) bool { return c != cs[1] }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+		got := controlled(cs, nil, -1, s, v, "", false, func(c *trace.Schedule) bool { return c != cs[1] }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 			switch name {
 			case "before":
 				return tc.before, true
@@ -446,7 +448,7 @@ func TestControlledSleepPasses(t *testing.T) {
 	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:9: got 1"}
 	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
 	var runs []string
-	got := controlled(cs, s, v, "", false, func(c *trace.Schedule) bool { return c != cs[0] }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+	got := controlled(cs, nil, -1, s, v, "", false, func(c *trace.Schedule) bool { return c != cs[0] }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
 		runs = append(runs, name)
 		switch name {
 		case "before", "repeat":
@@ -469,4 +471,220 @@ func splitCall() *trace.Schedule {
 		{G: "g1", Op: trace.Read, Obj: "x", Site: "a"}, {G: "g2", Op: trace.Write, Obj: "x", Site: "b"}, {G: "g1", Op: trace.Read, Obj: "x", Site: "c"},
 		{G: "g2", Op: trace.RegionEnd, Obj: "T"},
 	}, Anomaly: []int{2, 3, 4}}
+}
+
+// sizeCount is sturdyc's count under a refresh: the test's Size (g1)
+// reads shard a under its read lock, the refresh (g2), which looked a up
+// before, deletes from a and
+// b between, each under the shard's lock, and Size reads b, whose read
+// lock it still holds where the schedule ends.
+func sizeCount() (*trace.Schedule, []trace.Step) {
+	s := &trace.Schedule{Pattern: "asv/asv-11", Steps: []trace.Step{
+		{G: "g2", Op: trace.RegionBegin, Obj: "refresh", Site: "r", N: 1},
+		{G: "g2", Op: trace.Read, Obj: "a", Site: "shard.go:117", N: 1}, // the refresh's lookup
+		{G: "g1", Op: trace.RLock, Obj: "a.mu", Site: "shard.go:44", N: 1},
+		{G: "g1", Op: trace.Read, Obj: "a", Site: "shard.go:45", N: 1},
+		{G: "g1", Op: trace.RUnlock, Obj: "a.mu", Site: "shard.go:44", N: 1},
+		{G: "g2", Op: trace.Lock, Obj: "a.mu", Site: "shard.go:206", N: 1},
+		{G: "g2", Op: trace.Write, Obj: "a", Site: "shard.go:208", N: 1},
+		{G: "g2", Op: trace.Unlock, Obj: "a.mu", Site: "shard.go:207", N: 1},
+		{G: "g2", Op: trace.Lock, Obj: "b.mu", Site: "shard.go:206", N: 2},
+		{G: "g2", Op: trace.Write, Obj: "b", Site: "shard.go:208", N: 2},
+		{G: "g2", Op: trace.Unlock, Obj: "b.mu", Site: "shard.go:207", N: 2},
+		{G: "g1", Op: trace.RLock, Obj: "b.mu", Site: "shard.go:44", N: 2},
+		{G: "g1", Op: trace.Read, Obj: "b", Site: "shard.go:45", N: 2},
+	}, Anomaly: []int{3, 6, 9, 12}}
+	tail := []trace.Step{
+		{G: "g1", Op: trace.RUnlock, Obj: "b.mu", Site: "shard.go:44"},
+		{G: "g1", Op: trace.RegionEnd, Obj: "size", Site: "shard.go:42"},
+	}
+	return s, tail
+}
+
+// TestReleaseOrder: the remote steps follow the unit's release of its
+// locks, the local goroutine's tail numbered on from the schedule, the
+// anomaly line the local events; none without a release in the tail.
+func TestReleaseOrder(t *testing.T) {
+	s, tail := sizeCount()
+	T, AR := []int{1, 2, 2, 1}, []int{1, 2, 2, 1}
+	c := releaseOrder(s, T, AR, tail)
+	if c == nil {
+		t.Fatal("releaseOrder = nil")
+	}
+	var got []string
+	for _, st := range c.Steps {
+		got = append(got, fmt.Sprintf("%s %s %s %d", st.G, st.Op, st.Obj, st.N))
+	}
+	want := []string{
+		"g2 region-begin refresh 1", "g2 read a 1", // before the unit
+		"g1 rlock a.mu 1", "g1 read a 1", "g1 runlock a.mu 1", "g1 rlock b.mu 2", "g1 read b 2",
+		"g1 runlock b.mu 2", // the tail up to the release, counted on
+		"g2 lock a.mu 1", "g2 write a 1", "g2 unlock a.mu 1", "g2 lock b.mu 2", "g2 write b 2", "g2 unlock b.mu 2",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("steps:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !slices.Equal(c.Anomaly, []int{3, 6}) {
+		t.Errorf("anomaly = %v, want [3 6]", c.Anomaly)
+	}
+	if c := releaseOrder(s, T, AR, tail[1:]); c != nil {
+		t.Errorf("tail without the release: %v, want nil", c.Steps)
+	}
+	if c := releaseOrder(s, T, AR, nil); c != nil {
+		t.Error("no tail: want nil")
+	}
+}
+
+// TestControlledRelease: the after order fails the schedule's check with
+// other values (its remote steps ran free after the test's next count);
+// the release order, which runs them right after the unit, decides: the
+// very message, the unit whole in its run, is the sleep's; other values
+// (a count no serial order gives) or a split keep the effect. It runs
+// only when the after order failed at the same checks otherwise.
+func TestControlledRelease(t *testing.T) {
+	s, tail := sizeCount()
+	T, AR := []int{1, 2, 2, 1}, []int{1, 2, 2, 1}
+	cs := serialControls(s, T, AR)
+	rel := releaseOrder(s, T, AR, tail)
+	fail := func(msg string) replay.Verdict {
+		return replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: fetch_test.go:686: expected 3 records, got " + msg}
+	}
+	v := fail("3")
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	defer func() { straddlesOf = straddlesRun }()
+	for _, tc := range []struct {
+		name         string
+		after, rel   replay.Verdict
+		split        bool
+		want         bool
+		wantReleased bool
+	}{
+		{"very message, whole", fail("5"), v, false, true, true},
+		{"very message, split", fail("5"), v, true, false, true},
+		{"other values", fail("5"), fail("4"), false, false, true},
+		{"diverged", fail("5"), replay.Verdict{Verdict: replay.Diverged, Goroutine: "g1", Step: 6, Consequence: v.Consequence}, false, false, true},
+		{"after passes", pass, v, false, false, false},
+	} {
+		straddlesOf = func(string, *trace.Schedule, *trace.Schedule) bool { return tc.split }
+		released := false
+		got := controlled(cs, rel, -1, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, c *trace.Schedule) (replay.Verdict, bool) {
+			switch name {
+			case "before":
+				return pass, true
+			case "after":
+				return tc.after, true
+			case releaseName:
+				released = c == rel
+				return tc.rel, true
+			}
+			return v, true // repeat and unheld fail as the schedule did
+		})
+		if (got != "") != tc.want || released != tc.wantReleased {
+			t.Errorf("%s: controlled = %q, release order run %v, want a reason %v, run %v", tc.name, got, released, tc.want, tc.wantReleased)
+		}
+	}
+}
+
+// tickTrace is asynccache's TestGetOK: the ticker goroutine g2 waits on
+// its ticker, the test g1 sleeps (at sleepSite), sets ret and Gets
+// (load), and only then the tick arrives and g2 stores twice.
+func tickTrace(sleepSite string) *trace.Trace {
+	tr := &trace.Trace{Tables: trace.Tables{
+		Goroutines: []string{"g1", "g2"},
+		Objects:    []string{"stop", "ret", "val", "err", "tick"},
+		Sites:      []string{sleepSite, "x_test.go:43", "cache.go:180", "cache.go:285", "cache.go:107", "cache.go:61", "cache.go:300"},
+	}}
+	tr.Events = []trace.Event{
+		{G: 1, Op: trace.Read, Obj: 0, Site: 6},
+		{G: 0, Op: trace.Sleep, Obj: trace.NoIndex, Site: 0},
+		{G: 0, Op: trace.Write, Obj: 1, Site: 1},
+		{G: 0, Op: trace.AtomicLoad, Obj: 2, Site: 2}, // the Get
+		{G: 1, Op: trace.Recv, Obj: 4, Site: 3},       // the tick
+		{G: 1, Op: trace.AtomicStore, Obj: 2, Site: 4},
+		{G: 1, Op: trace.AtomicStore, Obj: 3, Site: 5},
+	}
+	return tr
+}
+
+// TestTimerPastSleep: the schedule fires the ticker past the recorded
+// order while the test, woken from its sleep, is held with a step the
+// recording ran before the tick.
+func TestTimerPastSleep(t *testing.T) {
+	both := map[string]bool{"g1": true, "g2": true}
+	for _, tc := range []struct {
+		name  string
+		site  string
+		tail  []int32
+		fired []int
+		gs    map[string]bool
+		want  int
+	}{
+		{"the tick ahead of the Get", "x_test.go:42:12", []int32{4, 5, 3, 6}, []int{3}, both, 3},
+		{"the Get first", "x_test.go:42:12", []int32{3, 4, 5, 6}, []int{4}, both, -1},
+		{"a fire in the recorded order", "x_test.go:42:12", []int32{4, 5, 3, 6}, []int{2}, both, -1},
+		{"no fire", "x_test.go:42:12", []int32{4, 5, 3, 6}, nil, both, -1},
+		{"not the anomaly's goroutine", "x_test.go:42:12", []int32{4, 5, 3, 6}, []int{3}, map[string]bool{"g2": true}, -1},
+		{"a program sleep", "cache.go:40:12", []int32{4, 5, 3, 6}, []int{3}, both, -1},
+	} {
+		tr := tickTrace(tc.site)
+		sched := schedule.Schedule{Prefix: 3, Tail: tc.tail}
+		evs := []int32{0, 1, 2}
+		evs = append(evs, tc.tail...)
+		s, err := trace.NewSchedule(tr, "asv/asv-9", evs, []int32{5, 3, 6})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := replay.Verdict{Verdict: replay.Reproduced, Fired: tc.fired}
+		if got := timerPastSleep(s, sched, v, testSleeps(tr), tc.gs); got != tc.want {
+			t.Errorf("%s: timerPastSleep = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestControlledTimerPastSleep: with the tick fired ahead of the test's
+// post-sleep Get, a serial order that fails with the schedule's very
+// message, holding the test over the same fire, the unit whole, makes
+// the failure the test's timing, though the other order passed; not
+// without that fire, nor with the other call split, nor other values.
+func TestControlledTimerPastSleep(t *testing.T) {
+	tr := tickTrace("x_test.go:42:12")
+	s, err := trace.NewSchedule(tr, "asv/asv-9", []int32{0, 1, 2, 4, 5, 3, 6}, []int32{5, 3, 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	if len(cs) != 2 {
+		t.Fatalf("serialControls = %v", cs)
+	}
+	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: `test fails: x_test.go:46: did not expect "change"`, Fired: []int{3}}
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true, Fired: []int{3}}
+	defer func() { straddlesOf = straddlesRun }()
+	for _, tc := range []struct {
+		name  string
+		ahead int
+		after replay.Verdict
+		split bool
+		want  bool
+	}{
+		{"the very message, the same fire", 3, v, false, true},
+		{"no fire ahead", -1, v, false, false},
+		{"the fire inside the unit", 5, v, false, false},
+		{"the order without the fire", 3, replay.Verdict{Verdict: replay.Reproduced, Consequence: v.Consequence}, false, false},
+		{"split", 3, v, true, false},
+		{"other values", 3, replay.Verdict{Verdict: replay.Reproduced, Consequence: `test fails: x_test.go:46: did not expect "other"`, Fired: []int{3}}, false, false},
+	} {
+		straddlesOf = func(string, *trace.Schedule, *trace.Schedule) bool { return tc.split }
+		got := controlled(cs, nil, tc.ahead, s, v, "", false, nil, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+			switch name {
+			case "before":
+				return pass, true
+			case "after":
+				return tc.after, true
+			}
+			return v, true // repeat and unheld fail as the schedule did
+		})
+		if (got != "") != tc.want {
+			t.Errorf("%s: controlled = %q, want a reason %v", tc.name, got, tc.want)
+		}
+	}
 }
