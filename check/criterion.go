@@ -2,6 +2,7 @@ package check
 
 import (
 	"regexp"
+	"strconv"
 
 	"golang.org/x/tools/go/packages"
 
@@ -340,7 +341,7 @@ func group(fs []Finding) {
 
 // groupKeys are what ties a finding to the others of its bug (see group):
 // its effect (package, test and where it failed) and its dependence's two
-// sites; none for a finding that is not an atomicity or atomic-set
+// lines; none for a finding that is not an atomicity or atomic-set
 // violation reported by default.
 func groupKeys(f *Finding) []string {
 	p := f.Anomaly.Pattern
@@ -352,9 +353,22 @@ func groupKeys(f *Finding) []string {
 		ks = append(ks, "effect "+f.Package+" "+f.Test+" "+effectKey(f.Verdict.Consequence))
 	}
 	if f.Dependence != "" {
-		ks = append(ks, "pair "+f.Package+" "+f.dependPair[0]+" "+f.dependPair[1])
+		ks = append(ks, "pair "+f.Package+" "+lineOf(f.dependPair[0])+" "+lineOf(f.dependPair[1]))
 	}
 	return ks
+}
+
+// lineOf drops the column of a "path:line:col" site: the file and line a
+// message names it by (a path may hold colons: trace.ParseSite). Two reads on one line (`pq.items[0]` reads the slice, then the
+// element) deciding one write are one dependence as the user reads it
+// (ttlcache v2's root() at priority_queue.go:26, columns 12 and 17, drew
+// two reports whose messages were the same).
+func lineOf(site string) string {
+	s, err := trace.ParseSite(site)
+	if err != nil {
+		return site
+	}
+	return s.Path + ":" + strconv.Itoa(s.Line)
 }
 
 // kindRank orders the kinds a group's lead is taken from: an atomicity

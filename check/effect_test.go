@@ -197,7 +197,8 @@ func TestGroupKindOrder(t *testing.T) {
 // leads all three (fewest events), not the asv (the first in the source
 // of the effect's group), which a member of a group would lead unseen.
 // Another test's failure, and a failure at another place of one test,
-// are other bugs; a race and a violation without effect join none.
+// are other bugs; a race and a violation without effect join none. A
+// dependence joins its sites' lines, not their columns.
 func TestGroupTransitive(t *testing.T) {
 	asv, _ := pattern.Builtin("asv")
 	av, _ := pattern.Builtin("av")
@@ -237,13 +238,18 @@ func TestGroupTransitive(t *testing.T) {
 		mk(ww, "TestGet", fail, [2]string{}, "cache/cache.go:50:2", "cache/cache.go:50:2"),
 		// Without effect or dependence: no bug to group.
 		mk(rwr, "TestGet", "", [2]string{}, "cache/cache.go:70:5", "cache/cache.go:60:2", "cache/cache.go:71:3"),
+		// The pair's read at another column of its line, in another
+		// test: the same dependence as its message says it; another
+		// line's read is another.
+		mk(rwr, "TestPut", "", [2]string{"cache/cache.go:30:9", "cache/cache.go:34:3"}, "cache/cache.go:30:9", "cache/cache.go:60:2", "cache/cache.go:34:3"),
+		mk(rwr, "TestPut", "", [2]string{"cache/cache.go:31:9", "cache/cache.go:34:3"}, "cache/cache.go:31:9", "cache/cache.go:60:2", "cache/cache.go:34:3"),
 	}
 	want := []struct {
 		lead    string
 		grouped int
-	}{{"cache/cache.go:30:5", 0}, {"cache/cache.go:30:5", 0}, {"", 2}, {"", 0}, {"", 0}, {"", 0}, {"", 0}}
+	}{{"cache/cache.go:30:5", 0}, {"cache/cache.go:30:5", 0}, {"", 3}, {"", 0}, {"", 0}, {"", 0}, {"", 0}, {"cache/cache.go:30:5", 0}, {"", 0}}
 	// Every order of the findings gives the same leads and counts.
-	perm := []int{0, 1, 2, 3, 4, 5, 6}
+	perm := []int{0, 1, 2, 3, 4, 5, 6, 7, 8}
 	for n := 0; n < 40; n++ {
 		in := make([]Finding, len(fs))
 		for k, i := range perm {
@@ -260,7 +266,7 @@ func TestGroupTransitive(t *testing.T) {
 		// every one: 40 orders, among them the reversed ones).
 		perm = append(perm[1:], perm[0])
 		if n%3 == 0 {
-			perm[n%6], perm[n%6+1] = perm[n%6+1], perm[n%6]
+			perm[n%8], perm[n%8+1] = perm[n%8+1], perm[n%8]
 		}
 	}
 }
