@@ -112,7 +112,10 @@ type Finding struct {
 	// Lead is set when the finding stands for the same bug as another
 	// one, reported in its place: the site of that one's first event.
 	// See group.
-	Lead       string
+	Lead string
+	// Grouped is, for a lead, how many findings name it as their Lead:
+	// the other interleavings of its bug, shown with -v.
+	Grouped    int
 	dependPair [2]string
 	pred       string // predID of its prediction (filters.count)
 	unordered  bool   // prediction.unordered

@@ -73,14 +73,6 @@ func (c *coverage) held(s driver.Sides) bool {
 	return false
 }
 
-// lineOf drops the column of a "path:line:col" site.
-func lineOf(site string) string {
-	if i := strings.LastIndexByte(site, ':'); i > 0 && strings.Count(site, ":") >= 2 {
-		return site[:i]
-	}
-	return site
-}
-
 // CandidateStatus is what the dynamic loop made of a static candidate:
 // the coverage report that tells a user what pecanvet's silence covers.
 type CandidateStatus struct {

@@ -2,6 +2,7 @@ package check
 
 import (
 	"regexp"
+	"strconv"
 
 	"golang.org/x/tools/go/packages"
 
@@ -252,18 +253,24 @@ func rereads(f *Finding, evs []depend.Event) {
 // group gives the atomicity and atomic-set violations of a package that
 // stand for one bug one lead: the findings of one test whose replays
 // failed, panicked or hung at the same place (one effect), and the
-// violations whose dependence joins the same two sites. The others get
-// the lead's site in Finding.Lead and are shown only with -v. A cache's
+// violations whose dependence joins the same two sites. Findings that
+// share either are one bug, and so, transitively, are those that share
+// one with a finding of that bug: each bug has exactly one lead, the
+// only one of its findings reported by default (a finding that led its
+// effect's group but followed another's in its site pair's would leave
+// its effect's group with a lead never reported). The others get the
+// lead's site in Finding.Lead and are shown only with -v; the lead
+// counts them in Finding.Grouped, which its message says. A cache's
 // check-then-act whose failing test backs a dozen atomic-set violations,
 // each pairing the hit counter with another field, is one report. The
 // lead is the violation with the fewest events (an atomicity violation
 // before an atomic-set one), then one of a pattern that is not acting
 // (another goroutine's write inside the unit says more than its check:
 // av/RWW before av/RRW), then the first in the source: not the first
-// found, so that a member whose replay showed its effect in one run and
+// found, and not the one with an effect before one with a dependence
+// only, so that a member whose replay showed its effect in one run and
 // not in another does not change which one is reported.
 func group(fs []Finding) {
-	lead := map[string]int{}
 	better := func(a, b *Finding) bool {
 		if n, m := len(a.Anomaly.Events), len(b.Anomaly.Events); n != m {
 			return n < m
@@ -287,33 +294,81 @@ func group(fs []Finding) {
 		}
 		return a.Anomaly.Pattern.ID() < b.Anomaly.Pattern.ID()
 	}
-	var keys [][]string
+	// Union-find over the findings: one set per bug.
+	parent := make([]int, len(fs))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		if parent[i] != i {
+			parent[i] = find(parent[i])
+		}
+		return parent[i]
+	}
+	first := map[string]int{} // a key's first finding
+	grouped := make([]bool, len(fs))
 	for i := range fs {
-		f := &fs[i]
-		var ks []string
-		if f.Reproduced() && !f.Anomaly.Pattern.Adjacent && !f.Anomaly.Pattern.Lock && !f.Anomaly.Pattern.Leak && !f.Anomaly.Pattern.Cond && !f.Anomaly.Pattern.WG && !f.Anomaly.Pattern.Relock && !f.WithoutEffect() {
-			if f.Effect() {
-				ks = append(ks, "effect "+f.Package+" "+f.Test+" "+effectKey(f.Verdict.Consequence))
-			}
-			if f.Dependence != "" {
-				ks = append(ks, "pair "+f.Package+" "+f.dependPair[0]+" "+f.dependPair[1])
-			}
-		}
-		keys = append(keys, ks)
-		for _, k := range ks {
-			if j, ok := lead[k]; !ok || better(f, &fs[j]) {
-				lead[k] = i
+		for _, k := range groupKeys(&fs[i]) {
+			grouped[i] = true
+			if j, ok := first[k]; ok {
+				parent[find(i)] = find(j)
+			} else {
+				first[k] = i
 			}
 		}
 	}
-	for i, ks := range keys {
-		for _, k := range ks {
-			if j := lead[k]; j != i {
-				fs[i].Lead = fs[j].Anomaly.Sites[0]
-				break
-			}
+	lead := map[int]int{} // a set's root → its lead
+	for i := range fs {
+		if !grouped[i] {
+			continue
+		}
+		r := find(i)
+		if j, ok := lead[r]; !ok || better(&fs[i], &fs[j]) {
+			lead[r] = i
 		}
 	}
+	for i := range fs {
+		if !grouped[i] {
+			continue
+		}
+		if j := lead[find(i)]; j != i {
+			fs[i].Lead = fs[j].Anomaly.Sites[0]
+			fs[j].Grouped++
+		}
+	}
+}
+
+// groupKeys are what ties a finding to the others of its bug (see group):
+// its effect (package, test and where it failed) and its dependence's two
+// lines; none for a finding that is not an atomicity or atomic-set
+// violation reported by default.
+func groupKeys(f *Finding) []string {
+	p := f.Anomaly.Pattern
+	if !f.Reproduced() || p.Adjacent || p.Lock || p.Leak || p.Cond || p.WG || p.Relock || f.WithoutEffect() {
+		return nil
+	}
+	var ks []string
+	if f.Effect() {
+		ks = append(ks, "effect "+f.Package+" "+f.Test+" "+effectKey(f.Verdict.Consequence))
+	}
+	if f.Dependence != "" {
+		ks = append(ks, "pair "+f.Package+" "+lineOf(f.dependPair[0])+" "+lineOf(f.dependPair[1]))
+	}
+	return ks
+}
+
+// lineOf drops the column of a "path:line:col" site: the file and line a
+// message names it by (a path may hold colons: trace.ParseSite). Two reads on one line (`pq.items[0]` reads the slice, then the
+// element) deciding one write are one dependence as the user reads it
+// (ttlcache v2's root() at priority_queue.go:26, columns 12 and 17, drew
+// two reports whose messages were the same).
+func lineOf(site string) string {
+	s, err := trace.ParseSite(site)
+	if err != nil {
+		return site
+	}
+	return s.Path + ":" + strconv.Itoa(s.Line)
 }
 
 // kindRank orders the kinds a group's lead is taken from: an atomicity

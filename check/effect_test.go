@@ -188,3 +188,85 @@ func TestGroupKindOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupTransitive: findings that share an effect or a dependence's
+// site pair with a finding of one bug are of that bug, transitively, and
+// the bug has one lead, which counts the others (Grouped), whatever the
+// order the replays gave them in. The asv at cache.go:20 has the lead
+// effect's failure and the dependence of the av at cache.go:30: the av
+// leads all three (fewest events), not the asv (the first in the source
+// of the effect's group), which a member of a group would lead unseen.
+// Another test's failure, and a failure at another place of one test,
+// are other bugs; a race and a violation without effect join none. A
+// dependence joins its sites' lines, not their columns.
+func TestGroupTransitive(t *testing.T) {
+	asv, _ := pattern.Builtin("asv")
+	av, _ := pattern.Builtin("av")
+	race, _ := pattern.Builtin("race")
+	pick := func(pats []*pattern.Pattern, id string) *pattern.Pattern {
+		for _, p := range pats {
+			if p.ID() == id {
+				return p
+			}
+		}
+		t.Fatalf("no pattern %s", id)
+		return nil
+	}
+	asv1, rwr, ww := pick(asv, "asv/asv-11"), pick(av, "av/RWR"), pick(race, "race/WW")
+	mk := func(p *pattern.Pattern, test, fails string, pair [2]string, sites ...string) Finding {
+		f := Finding{
+			Package: "cache", Test: test,
+			Anomaly: predict.Anomaly{Pattern: p, Events: make([]int32, len(sites)), Sites: sites, Key: pattern.Key(p, sites)},
+			Verdict: replay.Verdict{Verdict: replay.Reproduced, Passed: fails == "", Consequence: fails},
+		}
+		if pair[0] != "" {
+			f.Dependence = "check-then-act: the value read at " + pair[0] + " decides the write at " + pair[1]
+			f.dependPair = pair
+		}
+		return f
+	}
+	const fail = "test fails: cache_test.go:40: 2 loads of key 7, want 1"
+	pair := [2]string{"cache/cache.go:30:5", "cache/cache.go:34:3"}
+	fs := []Finding{
+		mk(asv1, "TestGet", fail, [2]string{}, "cache/cache.go:22:3", "cache/cache.go:50:2", "cache/cache.go:23:3", "cache/cache.go:51:2"),
+		mk(asv1, "TestGet", fail, pair, "cache/cache.go:20:3", "cache/cache.go:50:2", "cache/cache.go:21:3", "cache/cache.go:51:2"),
+		mk(rwr, "TestSet", "", pair, "cache/cache.go:30:5", "cache/cache.go:60:2", "cache/cache.go:34:3"),
+		// The same failure's text with other numbers, at another place
+		// of TestGet, and the same place in TestOther.
+		mk(asv1, "TestGet", "test fails: cache_test.go:41: 3 loads of key 9, want 1", [2]string{}, "cache/cache.go:24:3", "cache/cache.go:50:2", "cache/cache.go:25:3", "cache/cache.go:51:2"),
+		mk(asv1, "TestOther", fail, [2]string{}, "cache/cache.go:26:3", "cache/cache.go:50:2", "cache/cache.go:27:3", "cache/cache.go:51:2"),
+		mk(ww, "TestGet", fail, [2]string{}, "cache/cache.go:50:2", "cache/cache.go:50:2"),
+		// Without effect or dependence: no bug to group.
+		mk(rwr, "TestGet", "", [2]string{}, "cache/cache.go:70:5", "cache/cache.go:60:2", "cache/cache.go:71:3"),
+		// The pair's read at another column of its line, in another
+		// test: the same dependence as its message says it; another
+		// line's read is another.
+		mk(rwr, "TestPut", "", [2]string{"cache/cache.go:30:9", "cache/cache.go:34:3"}, "cache/cache.go:30:9", "cache/cache.go:60:2", "cache/cache.go:34:3"),
+		mk(rwr, "TestPut", "", [2]string{"cache/cache.go:31:9", "cache/cache.go:34:3"}, "cache/cache.go:31:9", "cache/cache.go:60:2", "cache/cache.go:34:3"),
+	}
+	want := []struct {
+		lead    string
+		grouped int
+	}{{"cache/cache.go:30:5", 0}, {"cache/cache.go:30:5", 0}, {"", 3}, {"", 0}, {"", 0}, {"", 0}, {"", 0}, {"cache/cache.go:30:5", 0}, {"", 0}}
+	// Every order of the findings gives the same leads and counts.
+	perm := []int{0, 1, 2, 3, 4, 5, 6, 7, 8}
+	for n := 0; n < 40; n++ {
+		in := make([]Finding, len(fs))
+		for k, i := range perm {
+			in[k] = fs[i]
+		}
+		group(in)
+		for k, i := range perm {
+			if in[k].Lead != want[i].lead || in[k].Grouped != want[i].grouped {
+				t.Errorf("order %v: finding %d (%s at %s): lead %q, grouped %d; want %q, %d",
+					perm, i, in[k].Anomaly.Pattern.ID(), in[k].Anomaly.Sites[0], in[k].Lead, in[k].Grouped, want[i].lead, want[i].grouped)
+			}
+		}
+		// The next permutation, rotating and swapping (it need not be
+		// every one: 40 orders, among them the reversed ones).
+		perm = append(perm[1:], perm[0])
+		if n%3 == 0 {
+			perm[n%8], perm[n%8+1] = perm[n%8+1], perm[n%8]
+		}
+	}
+}

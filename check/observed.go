@@ -361,10 +361,10 @@ func escapeOf(fset *token.FileSet, stack []ast.Node, comm ast.Stmt, decl token.P
 // test whose recorded run sometimes shows the leak and sometimes not
 // (its perturbed recordings) gives both; the run's own evidence leads.
 func leadObserved(fs []Finding) {
-	obs := map[string]bool{} // the blocked operations' sites
+	obs := map[string]int{} // the blocked operations' sites → their observed leak
 	for i := range fs {
 		if f := &fs[i]; f.Leak() && f.Anomaly.Pattern.Observed {
-			obs[f.Package+" "+f.Anomaly.Sites[0]] = true
+			obs[f.Package+" "+f.Anomaly.Sites[0]] = i
 		}
 	}
 	if len(obs) == 0 {
@@ -372,8 +372,11 @@ func leadObserved(fs []Finding) {
 	}
 	for i := range fs {
 		f := &fs[i]
-		if p := f.Anomaly.Pattern; p.Leak && !p.Observed && len(f.Anomaly.Sites) == 2 && f.Lead == "" && obs[f.Package+" "+f.Anomaly.Sites[1]] {
-			f.Lead = f.Anomaly.Sites[1]
+		if p := f.Anomaly.Pattern; p.Leak && !p.Observed && len(f.Anomaly.Sites) == 2 && f.Lead == "" {
+			if j, ok := obs[f.Package+" "+f.Anomaly.Sites[1]]; ok {
+				f.Lead = f.Anomaly.Sites[1]
+				fs[j].Grouped++
+			}
 		}
 	}
 }

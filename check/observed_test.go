@@ -143,7 +143,8 @@ func closed(d time.Duration) {
 }
 
 // TestLeadObserved checks that a predicted leak stranding the operation
-// an observed leak was blocked in is led by it, and no other.
+// an observed leak was blocked in is led by it, and no other, and that
+// the observed leak counts it.
 func TestLeadObserved(t *testing.T) {
 	sel := &pattern.Pattern{Kind: "leak", Name: "select-branch", Leak: true}
 	v := replay.Verdict{Verdict: replay.Reproduced, Passed: true, Leaked: []string{"g1.1.1 in chan send"}}
@@ -155,5 +156,8 @@ func TestLeadObserved(t *testing.T) {
 	leadObserved(fs)
 	if fs[0].Lead != "x.go:14:6" || fs[1].Lead != "" || fs[2].Lead != "" {
 		t.Errorf("leads %q, %q, %q; want x.go:14:6, none, none", fs[0].Lead, fs[1].Lead, fs[2].Lead)
+	}
+	if fs[2].Grouped != 1 || fs[0].Grouped != 0 || fs[1].Grouped != 0 {
+		t.Errorf("grouped %d, %d, %d; want 0, 0, 1 (the observed leak leads one)", fs[0].Grouped, fs[1].Grouped, fs[2].Grouped)
 	}
 }

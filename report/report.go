@@ -114,8 +114,13 @@ func Detailed(f check.Finding) string {
 //	fall between this read and the write at bank.go:24; reproduced, test
 //	fails: bank_test.go:19: balance = 10, want 30
 //
-// The steps that show it are Steps; "this" is the event at Site.
+// The steps that show it are Steps; "this" is the event at Site. A lead
+// says how many other findings of its bug -v shows (groupNote).
 func Message(f check.Finding) string {
+	return messageBody(f) + groupNote(f)
+}
+
+func messageBody(f check.Finding) string {
 	if f.Anomaly.Pattern.Relock && f.Anomaly.Pattern.Lock {
 		return staleInversion(f, "lock-order inversion")
 	}
@@ -140,6 +145,10 @@ func Message(f check.Finding) string {
 // Headline is Message with the pattern named (Detailed), as `pecanvet
 // check` prints it.
 func Headline(f check.Finding) string {
+	return headlineBody(f) + groupNote(f)
+}
+
+func headlineBody(f check.Finding) string {
 	if f.Anomaly.Pattern.Relock && f.Anomaly.Pattern.Lock {
 		return staleInversion(f, "lock-order inversion ("+f.Anomaly.Pattern.ID()+")")
 	}
@@ -533,6 +542,29 @@ func Detail(f check.Finding) string {
 		return "no schedule runs them back to back: the later one is reached only after seeing the earlier one's effect through something that does not synchronize, such as len of a channel; the clip is the recorded run"
 	}
 	return ""
+}
+
+// groupNote is what a lead's message adds for the other findings of its
+// bug (check.Finding.Grouped), shown only with -v: " (and 2 more
+// interleavings with this effect, shown with -v)". It is "" for a
+// finding that leads no others, or that is itself not reported by
+// default.
+func groupNote(f check.Finding) string {
+	if f.Grouped == 0 || f.Lead != "" || f.WithoutEffect() {
+		return ""
+	}
+	what := "with this dependence"
+	switch {
+	case f.Leak():
+		what = "stranding this operation"
+	case f.Effect():
+		what = "with this effect"
+	}
+	w := "interleaving"
+	if f.Grouped != 1 {
+		w += "s"
+	}
+	return fmt.Sprintf(" (and %d more %s %s, shown with -v)", f.Grouped, w, what)
 }
 
 // More is what a diagnostic that stands for n more findings of the kind at

@@ -121,6 +121,15 @@ func TestMessage(t *testing.T) {
 			f.Verdict.Consequence, f.Verdict.Passed = "", true
 			f.Dependence = "check-then-act: the value read at account.go:53 decides the write at account.go:53"
 		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced; check-then-act: the value read at account.go:53 decides the write at account.go:53 (the unit takes a lock at account.go:50 and re-checks under it what it read before, and the test passes)"},
+		{"lead of its effect's group", lostUpdate, func(f *check.Finding) { f.Grouped = 11 },
+			"atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180 (and 11 more interleavings with this effect, shown with -v)"},
+		{"lead of its dependence's group, one more", lostUpdate, func(f *check.Finding) {
+			f.Verdict.Consequence, f.Verdict.Passed = "", true
+			f.Dependence = "check-then-act: the value read at account.go:53 decides the write at account.go:53"
+			f.Grouped = 1
+		}, "atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced; check-then-act: the value read at account.go:53 decides the write at account.go:53 (and 1 more interleaving with this dependence, shown with -v)"},
+		{"member of a group", lostUpdate, func(f *check.Finding) { f.Lead = "account/account.go:40:2" },
+			"atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180 (the same bug as the violation reported at account.go:40)"},
 		{"test's T", lateLog, nil,
 			"data race on the test's T: use of the test's T at log.go:30 can run after the end of its test at log.go:25, by a goroutine that outlives the test; reproduced"},
 		{"driver race, type not meant for concurrent use", race, func(f *check.Finding) { f.Driver, f.DriverType = "Stop and Stopped", "Server" },

@@ -257,6 +257,9 @@ type checkOut struct {
 	// Lead: the first site of the finding reported for the same bug;
 	// this one is listed only with -v.
 	Lead string `json:"lead,omitempty"`
+	// Grouped: for a lead, how many findings name it as their lead (the
+	// other interleavings of its bug, listed with -v).
+	Grouped int `json:"grouped,omitempty"`
 }
 
 func checkJSON(f check.Finding) checkOut {
@@ -265,7 +268,7 @@ func checkJSON(f check.Finding) checkOut {
 		Sites: f.Anomaly.Sites, Goroutines: f.Goroutines, Consequence: f.Verdict.Consequence,
 		Test: f.Test, Package: f.Package, Driver: f.Driver,
 		WithoutEffect: f.WithoutEffect(), Split: f.Anomaly.Split,
-		Dependence: f.Dependence, Lead: f.Lead,
+		Dependence: f.Dependence, Lead: f.Lead, Grouped: f.Grouped,
 	}
 	if !f.Reproduced() || f.Verdict.RaceDetector {
 		o.Message = f.Verdict.Message

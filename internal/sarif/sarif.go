@@ -356,6 +356,11 @@ func (w *writer) result(f check.Finding, ruleID string, ruleIndex int) Result {
 	if c := f.Verdict.Consequence; c != "" {
 		r.Properties["consequence"] = c
 	}
+	if f.Grouped > 0 {
+		// The other interleavings of its bug, not results of their own
+		// (check.Finding.Lead): the message says how many too.
+		r.Properties["grouped"] = f.Grouped
+	}
 	// The anomaly's other sites, each once, named by its events.
 	seen := map[trace.Site]bool{rs: true}
 	for k, e := range report.Events(f) {

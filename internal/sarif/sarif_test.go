@@ -298,3 +298,28 @@ func TestRuleIDPerDeadlockPattern(t *testing.T) {
 		t.Errorf("custom deadlock pattern: rule %s, want deadlock", id)
 	}
 }
+
+// TestGrouped: of a bug's findings (check's group), the lead alone is a
+// result; its message, the vet diagnostic's, says how many more
+// interleavings -v shows, and its "grouped" property counts them, and
+// the finding it leads is no result of its own.
+func TestGrouped(t *testing.T) {
+	root, mod := repo(t, "")
+	lead, member := lostUpdate(t, 0), lostUpdate(t, 0)
+	lead.Grouped = 1
+	member.Lead = lead.Anomaly.Sites[0]
+	member.Anomaly.Sites = []string{member.Anomaly.Sites[0], "account/account.go:28:9", member.Anomaly.Sites[2]}
+	rep := &check.Report{Findings: []check.Finding{member, lead}}
+	log := sarif.New(rep, sarif.Options{ModuleRoot: mod, SrcRoot: root})
+	Validate(t, encode(t, log))
+	rs := log.Runs[0].Results
+	if len(rs) != 1 {
+		t.Fatalf("%d results, want 1 (the lead)", len(rs))
+	}
+	if rs[0].Message.Text != report.Message(lead) || !strings.HasSuffix(rs[0].Message.Text, "(and 1 more interleaving with this effect, shown with -v)") {
+		t.Errorf("message %q, want the lead's diagnostic, with its count", rs[0].Message.Text)
+	}
+	if g, ok := rs[0].Properties["grouped"]; !ok || g != 1 {
+		t.Errorf("grouped property %v, want 1", rs[0].Properties["grouped"])
+	}
+}

@@ -369,6 +369,12 @@ func diagnose(pass *analysis.Pass, found []check.Finding) []check.Finding {
 	for _, k := range order {
 		fs := groups[k]
 		sort.SliceStable(fs, func(i, j int) bool {
+			// With -v, a finding reported by default (a bug's lead) is
+			// the one shown at its position, not another of its bug or
+			// an interleaving without effect there.
+			if a, b := byDefault(fs[i]), byDefault(fs[j]); a != b {
+				return a
+			}
 			if a, b := strength(fs[i]), strength(fs[j]); a != b {
 				return a > b
 			}
@@ -389,6 +395,11 @@ func diagnose(pass *analysis.Pass, found []check.Finding) []check.Finding {
 		reported = append(reported, f)
 	}
 	return reported
+}
+
+// byDefault reports whether f is reported without -v (check.Report.Reported).
+func byDefault(f check.Finding) bool {
+	return f.Reproduced() && !f.WithoutEffect() && f.Lead == ""
 }
 
 func strength(f check.Finding) int {
