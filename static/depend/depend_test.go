@@ -542,6 +542,20 @@ func TestJudge(t *testing.T) {
 			rmw(2, call("// first add", "Add"), frame(9, "s *Seq", "FirstFailure")),
 			r(1, call("// first load", "Load"), frame(1, "s *Seq", "FirstFailure")),
 		}, true},
+		// go-limiter's Take: the publisher's take and the reader's are
+		// calls of one method on the published bucket.
+		{"a new bucket published, then used as any caller does", []Event{
+			w(1, at("s.data[key] = b // limits publish", "["), frame(1, "s *Limits", "Take")),
+			r(2, at("if b, ok := s.data[key]; ok { // limits lookup", "["), frame(9, "s *Limits", "Take")),
+			onVar(1, r(2, at("if b.available > 0 { // bucket check", "available"), frame(9, "s *Limits", "Take"), frame(10, "b *tokenBucket", "take"))),
+			onVar(1, rmw(1, at("b.available-- // bucket take", "available"), frame(1, "s *Limits", "Take"), frame(2, "b *tokenBucket", "take"))),
+		}, false},
+		{"an empty bucket published, then filled by another method", []Event{
+			w(1, at("s.data[key] = b // limits publish empty", "["), frame(1, "s *Limits", "TakeHalf")),
+			r(2, at("if b, ok := s.data[key]; ok { // limits lookup", "["), frame(9, "s *Limits", "Take")),
+			onVar(1, r(2, at("if b.available > 0 { // bucket check", "available"), frame(9, "s *Limits", "Take"), frame(10, "b *tokenBucket", "take"))),
+			onVar(1, w(1, at("b.available = n // bucket fill", "available"), frame(1, "s *Limits", "TakeHalf"), frame(2, "b *tokenBucket", "fill"))),
+		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

@@ -222,7 +222,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.initUnseen(a, r1, r2) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.initUnseen(a, r1, r2) || r2.Var == b.Var && x.publishedThenUsed(a, b, r2) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {

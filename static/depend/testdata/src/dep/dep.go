@@ -1566,3 +1566,62 @@ func usePoolFlight(g *PoolFlight[string, int]) int {
 	v, _ := g.Do("k", func() int { return 1 })
 	return v + g.Peek("k")
 }
+
+// Limits is go-limiter's memorystore: Take publishes a full bucket under
+// dataLock, unlocks, and takes a token under the bucket's own lock; a
+// Take of the same key by another goroutine finds the bucket and takes
+// first. Both takes are one method's calls, serialized by bucket.mu.
+// TakeHalf publishes an empty bucket and fills it in another method: a
+// reader that takes first finds no token.
+type Limits struct {
+	mu   sync.RWMutex
+	data map[string]*tokenBucket
+}
+
+type tokenBucket struct {
+	mu        sync.Mutex
+	available int
+}
+
+func newTokenBucket(n int) *tokenBucket { return &tokenBucket{available: n} }
+
+func (s *Limits) Take(key string) bool {
+	s.mu.RLock()
+	if b, ok := s.data[key]; ok { // limits lookup
+		s.mu.RUnlock()
+		return b.take()
+	}
+	s.mu.RUnlock()
+	s.mu.Lock()
+	b := newTokenBucket(3)
+	s.data[key] = b // limits publish
+	s.mu.Unlock()
+	return b.take()
+}
+
+func (s *Limits) TakeHalf(key string) bool {
+	s.mu.Lock()
+	b := &tokenBucket{}
+	s.data[key] = b // limits publish empty
+	s.mu.Unlock()
+	b.fill(3)
+	return b.take()
+}
+
+func (b *tokenBucket) take() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.available > 0 { // bucket check
+		b.available-- // bucket take
+		return true
+	}
+	return false
+}
+
+func (b *tokenBucket) fill(n int) {
+	b.mu.Lock()
+	if b.available < n { // bucket fill check
+		b.available = n // bucket fill
+	}
+	b.mu.Unlock()
+}
