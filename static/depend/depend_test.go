@@ -556,6 +556,27 @@ func TestJudge(t *testing.T) {
 			onVar(1, r(2, at("if b.available > 0 { // bucket check", "available"), frame(9, "s *Limits", "Take"), frame(10, "b *tokenBucket", "take"))),
 			onVar(1, w(1, at("b.available = n // bucket fill", "available"), frame(1, "s *Limits", "TakeHalf"), frame(2, "b *tokenBucket", "fill"))),
 		}, true},
+		// ttlcache's SetWithTTL: the root read, then notify's fresh test
+		// of the flag under the re-taken lock, a wake-up whose receiver
+		// re-reads the queue.
+		{"a stale check deciding a wake-up that re-tests its flag under the lock", []Event{
+			r(1, at("first := e.queue[0] // expirer root", "["), frame(1, "e *Expirer", "Set")),
+			w(2, at("e.queue = e.queue[1:] // expirer pop", "queue ="), frame(9, "e *Expirer", "Loop")),
+			onVar(1, w(2, at("e.notified = false // expirer reset", "notified"), frame(9, "e *Expirer", "Loop"))),
+			onVar(1, r(1, at("if e.notified { // expirer flag", "notified"), frame(1, "e *Expirer", "Set"), frame(2, "e *Expirer", "notify"))),
+		}, false},
+		{"a stale check deciding a call that re-tests a flag, then pops", []Event{
+			r(1, at("first := e.queue[0] // expirer poke root", "["), frame(1, "e *Expirer", "Poke")),
+			w(2, at("e.queue = e.queue[1:] // expirer pop", "queue ="), frame(9, "e *Expirer", "Loop")),
+			onVar(1, w(2, at("e.busy = true", "busy"), frame(9, "e *Expirer", "consume"))),
+			onVar(1, r(1, at("if e.busy { // expirer busy", "busy"), frame(1, "e *Expirer", "Poke"), frame(2, "e *Expirer", "consume"))),
+		}, true},
+		{"a stale check deciding a wake-up whose receiver does not re-read", []Event{
+			r(1, at("first := p.queue[0] // pinger root", "["), frame(1, "p *Pinger", "Set")),
+			w(2, at("p.queue = append(p.queue, v)", "queue ="), frame(9, "p *Pinger", "Set")),
+			onVar(1, w(2, at("p.notified = false // pinger reset", "notified"), frame(9, "p *Pinger", "Loop"))),
+			onVar(1, r(1, at("if p.notified { // pinger flag", "notified"), frame(1, "p *Pinger", "Set"), frame(2, "p *Pinger", "notify"))),
+		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

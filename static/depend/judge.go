@@ -624,7 +624,7 @@ func (x *Index) laterUse(a, b Event, h how) (Verdict, bool) {
 	if b.Write {
 		return Verdict{Holds: true, Kind: h.kind, Why: why}, true
 	}
-	if x.rechecks(a, b, h) {
+	if x.rechecks(a, b, h) || x.relockedHint(a, b, h) {
 		return Verdict{}, false
 	}
 	at, ok := x.uses(b)

@@ -1625,3 +1625,114 @@ func (b *tokenBucket) fill(n int) {
 	}
 	b.mu.Unlock()
 }
+
+// Expirer is ttlcache's notify-after-unlock: Set reads the queue's root
+// under the lock, unlocks, and if it moved calls notify, which tests the
+// notified flag afresh under the lock, sets it and wakes the loop; the
+// loop resets the flag and re-reads the queue under the lock. Consume
+// is the same shape acting on what the root check saw: past its fresh
+// test of busy it pops the queue, which another goroutine may have
+// emptied since the check.
+type Expirer struct {
+	mu       sync.Mutex
+	queue    []int
+	notified bool
+	busy     bool
+	wake     chan bool
+}
+
+func (e *Expirer) Set(v int) {
+	e.mu.Lock()
+	e.queue = append(e.queue, v)
+	first := e.queue[0] // expirer root
+	e.mu.Unlock()
+	if first == v {
+		e.notify()
+	}
+}
+
+func (e *Expirer) notify() {
+	e.mu.Lock()
+	if e.notified { // expirer flag
+		e.mu.Unlock()
+		return
+	}
+	e.notified = true // expirer set flag
+	e.mu.Unlock()
+	e.wake <- true
+}
+
+func (e *Expirer) Loop() {
+	for {
+		e.mu.Lock()
+		e.notified = false // expirer reset
+		if len(e.queue) > 0 {
+			e.queue = e.queue[1:] // expirer pop
+		}
+		e.mu.Unlock()
+		<-e.wake
+	}
+}
+
+func (e *Expirer) Poke(v int) int {
+	e.mu.Lock()
+	first := e.queue[0] // expirer poke root
+	e.mu.Unlock()
+	if first == v {
+		return e.consume()
+	}
+	return 0
+}
+
+func (e *Expirer) consume() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.busy { // expirer busy
+		return 0
+	}
+	e.busy = true
+	v := e.queue[0] // expirer consume
+	e.queue = e.queue[1:]
+	return v
+}
+
+// Pinger is Expirer with a receiver that counts its wake-ups without
+// looking at the queue: a wake-up it takes for "the root moved", which a
+// stale root check can send for nothing.
+type Pinger struct {
+	mu       sync.Mutex
+	queue    []int
+	notified bool
+	woken    int
+	wake     chan bool
+}
+
+func (p *Pinger) Set(v int) {
+	p.mu.Lock()
+	p.queue = append(p.queue, v)
+	first := p.queue[0] // pinger root
+	p.mu.Unlock()
+	if first == v {
+		p.notify()
+	}
+}
+
+func (p *Pinger) notify() {
+	p.mu.Lock()
+	if p.notified { // pinger flag
+		p.mu.Unlock()
+		return
+	}
+	p.notified = true
+	p.mu.Unlock()
+	p.wake <- true
+}
+
+func (p *Pinger) Loop() {
+	for range p.wake {
+		p.mu.Lock()
+		p.notified = false // pinger reset
+		p.woken++
+		p.mu.Unlock()
+	}
+}
