@@ -153,6 +153,18 @@ func TestJudge(t *testing.T) {
 			onVar(1, w(1, at("l.items[key] = 1 // stored", "["), loader(method, 1), loader("store", 2))),
 		}
 	}
+	// entry is asynccache's Get (val, then err) between writer's two
+	// stores, Entry.Store called from writer.
+	entry := func(writer string) []Event {
+		ef := func(id int32, recv, name string) Frame { return frame(id, recv, name) }
+		get := call("return e.val.Load(), e.err.Load() // entry get", "Load")
+		return []Event{
+			w(1, call("e.val.Store(x) // entry val store", "Store"), ef(1, "e *Entry", writer), ef(2, "e *Entry", "Store")),
+			r(2, get, ef(9, "e *Entry", "Get")),
+			onVar(1, r(2, call("v := e.v.Load() // entry err load", "Load"), ef(9, "e *Entry", "Get"), ef(10, "e *EntryError", "Load"))),
+			onVar(1, w(1, call("e.v.Store(errHolder{err: err}) // entry err store", "Store"), ef(1, "e *Entry", writer), ef(2, "e *Entry", "Store"), ef(3, "e *EntryError", "Store"))),
+		}
+	}
 	for _, tc := range []struct {
 		name string
 		evs  []Event
@@ -577,6 +589,27 @@ func TestJudge(t *testing.T) {
 			onVar(1, w(2, at("p.notified = false // pinger reset", "notified"), frame(9, "p *Pinger", "Loop"))),
 			onVar(1, r(1, at("if p.notified { // pinger flag", "notified"), frame(1, "p *Pinger", "Set"), frame(2, "p *Pinger", "notify"))),
 		}, true},
+		// pond's subpool worker leaving, against a submitter whose check
+		// of one count decides a blind add to the other: the two adds
+		// commute. An audit reading both counts stays judged.
+		{"two counts given back, a check of one deciding a blind add to the other", []Event{
+			rmw(1, call("p.sub.Add(-1)    // pools leave sub", "Add"), frame(1, "p *Pools", "Leave")),
+			r(2, call("if p.sub.Load() < max { // pools check", "Load"), frame(9, "p *Pools", "Submit")),
+			onVar(1, rmw(2, call("p.parent.Add(1) // pools join parent", "Add"), frame(9, "p *Pools", "Submit"))),
+			onVar(1, rmw(1, call("p.parent.Add(-1) // pools leave parent", "Add"), frame(1, "p *Pools", "Leave"))),
+		}, false},
+		{"two counts given back, read by an audit summing them", []Event{
+			rmw(1, call("p.sub.Add(-1)    // pools leave sub", "Add"), frame(1, "p *Pools", "Leave")),
+			r(2, call("s := p.sub.Load()", "Load"), frame(9, "p *Pools", "Audit")),
+			onVar(1, r(2, call("return s + p.parent.Load() // pools audit parent", "Load"), frame(9, "p *Pools", "Audit"))),
+			onVar(1, rmw(1, call("p.parent.Add(-1) // pools leave parent", "Add"), frame(1, "p *Pools", "Leave"))),
+		}, true},
+		// asynccache's Get against a refresh: the error stored is nil on
+		// the refresh's path, so the torn pair is a serial order's result
+		// under Go's error convention; a store of a value with an error
+		// stays judged.
+		{"a value and its error returned torn, the writer's error nil", entry("Refresh"), false},
+		{"a value and its error returned torn, the writer's error not nil", entry("Fail"), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

@@ -150,7 +150,18 @@ var (
 //     reservation of a slot); nor when the read of the first write's
 //     variable cannot tell it happened: a lazy initialization under a
 //     nil check and a lock, read only as a map (initUnseen: gcache's
-//     Group.m).
+//     Group.m); nor when the writer published a new object and then
+//     used it through the method the reader's second read ran in
+//     (publishedThenUsed: go-limiter's bucket), or the reader's second
+//     access and the writer's are atomic adds whose results both drop
+//     (blindAdd: they commute, so the reader read one value only), or
+//     the reader returns a value and an error and the writer's second
+//     write stores an error nil on its path (tornErrorPair: the torn
+//     pair is a serial result under Go's error convention);
+//   - and in a check-then-act, a later read in a method that only tests
+//     a flag afresh under a lock it re-takes, sets it and wakes a
+//     receiver that re-reads the checked state is no use of a's value
+//     (relockedHint: ttlcache's notifyExpiration).
 //
 // A value is used when it reaches a branch, a store to shared memory
 // (other than back into the variable it was read from: an increment is
@@ -222,7 +233,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.initUnseen(a, r1, r2) || r2.Var == b.Var && x.publishedThenUsed(a, b, r2) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.initUnseen(a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {

@@ -58,7 +58,7 @@ func (x *Index) casFromStored(a, b Event) bool {
 // rereadDecides reports whether b's innermost activation, which does not
 // hold a (so it began after a in the unit), reads b's variable at another
 // site and that value decides whether b runs.
-func (x *Index) rereadDecides(a, b Event) bool { return x.rereadDecidesAt(a, b, true) }
+func (x *Index) rereadDecides(a, b Event) bool { return x.rereadDecidesAt(a, b, false) }
 
 // rereadDecidesAt is rereadDecides; unless strict, the instructions at
 // b's site that write nothing (the address of a plain store, the load of

@@ -1736,3 +1736,75 @@ func (p *Pinger) Loop() {
 		p.mu.Unlock()
 	}
 }
+
+// Pools is pond's subpool: a worker leaving gives back its slot in the
+// subpool, then in the parent (two pools' counters, each an atomic
+// under its pool's lock); a submitter checks the subpool's count and,
+// below the limit, adds a worker to both. Audit sums the two counts.
+type Pools struct {
+	sub, parent atomic.Int32
+}
+
+func (p *Pools) Leave() {
+	p.sub.Add(-1)    // pools leave sub
+	p.parent.Add(-1) // pools leave parent
+}
+
+func (p *Pools) Submit(max int32) {
+	if p.sub.Load() < max { // pools check
+		p.sub.Add(1)
+		p.parent.Add(1) // pools join parent
+	}
+}
+
+func (p *Pools) Audit() int32 {
+	s := p.sub.Load()          // pools audit sub
+	return s + p.parent.Load() // pools audit parent
+}
+
+// Entry is bytedance/gopkg's asynccache entry: a value and an error,
+// each in its own atomic, which Get returns together. Refresh stores a
+// fetched value with its error, known nil there; Fail stores a value
+// with a non-nil error.
+type Entry struct {
+	val atomic.Value
+	err EntryError
+}
+
+// EntryError is an error in an atomic.Value, wrapped so that nil fits.
+type EntryError struct{ v atomic.Value }
+
+type errHolder struct{ err error }
+
+func (e *EntryError) Load() error {
+	v := e.v.Load() // entry err load
+	if v == nil {
+		return nil
+	}
+	return v.(errHolder).err
+}
+
+func (e *EntryError) Store(err error) {
+	e.v.Store(errHolder{err: err}) // entry err store
+}
+
+func (e *Entry) Store(x any, err error) {
+	e.val.Store(x) // entry val store
+	e.err.Store(err)
+}
+
+func (e *Entry) Get() (any, error) {
+	return e.val.Load(), e.err.Load() // entry get
+}
+
+func (e *Entry) Refresh(fetch func() (any, error)) {
+	v, err := fetch()
+	if err != nil {
+		return
+	}
+	e.Store(v, err)
+}
+
+func (e *Entry) Fail(v any, err error) {
+	e.Store(v, err)
+}
