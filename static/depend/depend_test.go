@@ -165,6 +165,30 @@ func TestJudge(t *testing.T) {
 			onVar(1, w(1, call("e.v.Store(errHolder{err: err}) // entry err store", "Store"), ef(1, "e *Entry", writer), ef(2, "e *Entry", "Store"), ef(3, "e *EntryError", "Store"))),
 		}
 	}
+	// guardEntry is GetOr-like method (reader) testing the error, then
+	// reading the value at the line marked value, around writer's stores.
+	guardEntry := func(writer, reader, value, line string) []Event {
+		e := entry(writer)
+		rf := frame(1, "e *Entry", reader)
+		return []Event{
+			onVar(1, r(1, call("v := e.v.Load() // entry err load", "Load"), rf, frame(2, "e *EntryError", "Load"))),
+			{Thread: 2, Unit: 2, Write: true, Site: e[0].Site, Frames: []Frame{frame(9, "e *Entry", writer), frame(10, "e *Entry", "Store")}},
+			{Thread: 2, Unit: 2, Write: true, Var: 1, Site: e[3].Site, Frames: []Frame{frame(9, "e *Entry", writer), frame(10, "e *Entry", "Store"), frame(11, "e *EntryError", "Store")}},
+			r(1, call(line+" // "+value, "Load"), rf),
+		}
+	}
+	// unitEntry is entry seen from Get: its two reads are the unit.
+	unitEntry := func(writer string) []Event {
+		e := entry(writer)
+		r1, r2, w1, w2 := e[1], e[2], e[0], e[3]
+		for _, ev := range []*Event{&r1, &r2} {
+			ev.Thread, ev.Unit = 1, 1
+		}
+		for _, ev := range []*Event{&w1, &w2} {
+			ev.Thread, ev.Unit = 2, 2
+		}
+		return []Event{r1, w1, w2, r2}
+	}
 	for _, tc := range []struct {
 		name string
 		evs  []Event
@@ -610,6 +634,11 @@ func TestJudge(t *testing.T) {
 		// stays judged.
 		{"a value and its error returned torn, the writer's error nil", entry("Refresh"), false},
 		{"a value and its error returned torn, the writer's error not nil", entry("Fail"), true},
+		{"the unit's value and error read torn, the writer's error nil", unitEntry("Refresh"), false},
+		{"the unit's value and error read torn, the writer's error not nil", unitEntry("Fail"), true},
+		{"the unit's error tested, then the value read on its nil branch, the writer's error nil", guardEntry("Refresh", "GetOr", "entry guarded value", "return e.val.Load()"), false},
+		{"the unit's error tested, then the value read on its nil branch, the writer's error not nil", guardEntry("Fail", "GetOr", "entry guarded value", "return e.val.Load()"), true},
+		{"the unit's error tested, then the value read whatever it was", guardEntry("Refresh", "GetOrLoose", "entry loose value", "return e.val.Load(), failed"), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

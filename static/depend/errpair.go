@@ -166,3 +166,102 @@ func nilEdgeDominates(v ssa.Value, blk *ssa.BasicBlock) bool {
 	}
 	return false
 }
+
+// tornErrorRead is tornErrorPair seen from the reader's unit: its reads
+// a (a value) and b (the error that goes with it, returned together)
+// have between them the other unit's write of b's variable, storing an
+// error nil on its writer's path, and no write of a's variable comes
+// after b (a writer that stores the error first and the value after
+// would hand the reader an old value with a nil error).
+func (x *Index) tornErrorRead(evs []Event, i, j int, between []int) bool {
+	a, b := evs[i], evs[j]
+	if !a.Read || !b.Read || a.Var == b.Var {
+		return false
+	}
+	for k := j + 1; k < len(evs); k++ {
+		if evs[k].Write && evs[k].Var == a.Var {
+			return false
+		}
+	}
+	n := 0
+	for _, k := range between {
+		if e := evs[k]; e.Write && e.Var == b.Var {
+			if !x.tornErrorPair(e, b) {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
+// tornErrorGuard is tornErrorRead with the reads the other way round: a
+// reads an error (a method returning only it) and b the value, reached
+// in the unit only on the branch where that error is nil (asynccache's
+// GetOrSet: `if e.err.Load() != nil { return def }; return
+// e.val.Load()`); every write of a's variable by the others stores an
+// error nil on its writer's path, and none of b's comes after b (the
+// writer stores the value, then the error). The unit then sees either
+// an old error, and returns without the value, as it would before the
+// writer, or a nil one, and then the value the writer stored with a nil
+// error, as it would after.
+func (x *Index) tornErrorGuard(evs []Event, i, j int) bool {
+	a, b := evs[i], evs[j]
+	if !a.Read || !b.Read || a.Var == b.Var || len(a.Frames) != len(b.Frames)+1 || common(a.Frames, b.Frames) != len(b.Frames) {
+		return false
+	}
+	g := x.function(a.Frames[len(a.Frames)-1].Site)
+	f := x.enclosing(b)
+	if g == nil || f == nil {
+		return false
+	}
+	if res := g.Signature.Results(); res.Len() != 1 || !isError(res.At(0).Type()) {
+		return false
+	}
+	calls := x.callsIn(x.scope(f), g)
+	guarded := 0
+	for _, in := range x.instrs[b.Site] {
+		if !x.scope(f).fns[in.Parent()] {
+			continue
+		}
+		ok := false
+		for _, c := range calls {
+			if v := c.Value(); v != nil && nilEdgeDominates(v, in.Block()) {
+				ok = true
+			}
+		}
+		if !ok {
+			return false
+		}
+		guarded++
+	}
+	if guarded == 0 {
+		return false
+	}
+	other := func(k int) bool { return evs[k].Unit != a.Unit || evs[k].Thread != a.Thread }
+	n := 0
+	for k := range evs {
+		e := evs[k]
+		if !other(k) || !e.Write {
+			continue
+		}
+		if e.Var == b.Var && k > j {
+			return false
+		}
+		if e.Var != a.Var {
+			continue
+		}
+		vals := x.stored(e.Site)
+		if len(vals) == 0 || len(e.Frames) == 0 {
+			return false
+		}
+		for _, v := range vals {
+			w := wrappedError(v)
+			if w == nil || !x.nilOnPath(w, e.Frames, len(e.Frames)-1) {
+				return false
+			}
+		}
+		n++
+	}
+	return n > 0
+}

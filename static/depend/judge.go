@@ -126,7 +126,11 @@ var (
 //     a map lookup that missed, b is reached only on the miss, and the
 //     other units only deleted from the map (missKept), or the unit
 //     claimed the key in the lookup's critical section and b writes
-//     that key again (claimed: gcache's singleflight);
+//     that key again (claimed: gcache's singleflight), or a and b read a value
+//     and the error returned with it, whose writer stores an error nil
+//     on its path between them (tornErrorRead: asynccache's Get), or
+//     a reads that error and b, the value, runs only when it is nil
+//     (tornErrorGuard: asynccache's GetOrSet);
 //   - a unit reads back a variable it wrote, after another unit wrote it
 //     in between, and uses what it read (the next step of a range over a
 //     map reads no value back, nor does a lookup of the key a later step
@@ -196,7 +200,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v

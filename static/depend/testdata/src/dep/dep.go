@@ -1808,3 +1808,18 @@ func (e *Entry) Refresh(fetch func() (any, error)) {
 func (e *Entry) Fail(v any, err error) {
 	e.Store(v, err)
 }
+
+// GetOr returns the entry's value unless its error is set.
+func (e *Entry) GetOr(def any) any {
+	if e.err.Load() != nil { // entry guard
+		return def
+	}
+	return e.val.Load() // entry guarded value
+}
+
+// GetOrLoose returns the value whatever the error, and whether it was
+// set.
+func (e *Entry) GetOrLoose() (any, bool) {
+	failed := e.err.Load() != nil
+	return e.val.Load(), failed // entry loose value
+}
