@@ -622,6 +622,12 @@ func TestJudge(t *testing.T) {
 			onVar(1, rmw(2, call("p.parent.Add(1) // pools join parent", "Add"), frame(9, "p *Pools", "Submit"))),
 			onVar(1, rmw(1, call("p.parent.Add(-1) // pools leave parent", "Add"), frame(1, "p *Pools", "Leave"))),
 		}, false},
+		{"two counts given back, read by an audit summing them, the second first", []Event{
+			rmw(1, call("p.sub.Add(-1)    // pools leave sub", "Add"), frame(1, "p *Pools", "Leave")),
+			onVar(1, r(2, call("q := p.parent.Load()", "Load"), frame(9, "p *Pools", "AuditBack"))),
+			r(2, call("return q + p.sub.Load() // pools audit back sub", "Load"), frame(9, "p *Pools", "AuditBack")),
+			onVar(1, rmw(1, call("p.parent.Add(-1) // pools leave parent", "Add"), frame(1, "p *Pools", "Leave"))),
+		}, true},
 		{"two counts given back, read by an audit summing them", []Event{
 			rmw(1, call("p.sub.Add(-1)    // pools leave sub", "Add"), frame(1, "p *Pools", "Leave")),
 			r(2, call("s := p.sub.Load()", "Load"), frame(9, "p *Pools", "Audit")),

@@ -1823,3 +1823,9 @@ func (e *Entry) GetOrLoose() (any, bool) {
 	failed := e.err.Load() != nil
 	return e.val.Load(), failed // entry loose value
 }
+
+// AuditBack sums the two counts, the parent's first.
+func (p *Pools) AuditBack() int32 {
+	q := p.parent.Load()    // pools audit back parent
+	return q + p.sub.Load() // pools audit back sub
+}
