@@ -101,3 +101,54 @@ func TestLostUpdate(t *testing.T) {
 		}
 	}
 }
+
+// TestSnapshotCriterion: atomic-set violations whose replays pass and
+// whose dependence a serial run explains are not reported (issue 26's
+// snapshot and check-then-act shapes triaged false): a new bucket
+// published and then taken from by the method the other caller ran
+// (publishtakefixed, go-limiter's memorystore), a stale check deciding
+// only a wake-up whose method re-tests its flag under the re-taken lock
+// (notifyhintfixed, ttlcache's notifyExpiration), a value and its error
+// torn where the error stored is nil (errpairfixed, asynccache's
+// refresh); their replays reproduce all the same. The buggy cousin
+// whose refresh stores a value with an error (errpair, its test checking
+// nothing) is reported through the dependence criterion.
+func TestSnapshotCriterion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records and replays subjects")
+	}
+	dir, err := filepath.Abs("testdata/subjects")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pats, _ := pattern.Builtin("asv")
+	rep, err := check.Run(context.Background(), check.Options{Dir: dir, Anomalies: pats,
+		Patterns: []string{"./errpair", "./errpairfixed", "./notifyhintfixed", "./publishtakefixed"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range rep.Reported() {
+		if f.Package != "subjects/errpair" {
+			t.Errorf("%s: reported %s (%s)", f.Package, f.Anomaly.Key, f.Dependence)
+			continue
+		}
+		if f.Anomaly.Pattern.Kind == "asv" && f.Dependence != "" && !f.Effect() {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("subjects/errpair: no atomic-set violation reported through the dependence criterion")
+	}
+	for _, pkg := range []string{"subjects/errpairfixed", "subjects/notifyhintfixed", "subjects/publishtakefixed"} {
+		silent := 0
+		for _, f := range rep.Findings {
+			if f.Package == pkg && f.Reproduced() && f.Anomaly.Pattern.Kind == "asv" && f.WithoutEffect() {
+				silent++
+			}
+		}
+		if silent == 0 {
+			t.Errorf("%s: no atomic-set violation reproduced without effect: the subject no longer exercises the criterion", pkg)
+		}
+	}
+}

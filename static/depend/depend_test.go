@@ -153,6 +153,42 @@ func TestJudge(t *testing.T) {
 			onVar(1, w(1, at("l.items[key] = 1 // stored", "["), loader(method, 1), loader("store", 2))),
 		}
 	}
+	// entry is asynccache's Get (val, then err) between writer's two
+	// stores, Entry.Store called from writer.
+	entry := func(writer string) []Event {
+		ef := func(id int32, recv, name string) Frame { return frame(id, recv, name) }
+		get := call("return e.val.Load(), e.err.Load() // entry get", "Load")
+		return []Event{
+			w(1, call("e.val.Store(x) // entry val store", "Store"), ef(1, "e *Entry", writer), ef(2, "e *Entry", "Store")),
+			r(2, get, ef(9, "e *Entry", "Get")),
+			onVar(1, r(2, call("v := e.v.Load() // entry err load", "Load"), ef(9, "e *Entry", "Get"), ef(10, "e *EntryError", "Load"))),
+			onVar(1, w(1, call("e.v.Store(errHolder{err: err}) // entry err store", "Store"), ef(1, "e *Entry", writer), ef(2, "e *Entry", "Store"), ef(3, "e *EntryError", "Store"))),
+		}
+	}
+	// guardEntry is GetOr-like method (reader) testing the error, then
+	// reading the value at the line marked value, around writer's stores.
+	guardEntry := func(writer, reader, value, line string) []Event {
+		e := entry(writer)
+		rf := frame(1, "e *Entry", reader)
+		return []Event{
+			onVar(1, r(1, call("v := e.v.Load() // entry err load", "Load"), rf, frame(2, "e *EntryError", "Load"))),
+			{Thread: 2, Unit: 2, Write: true, Site: e[0].Site, Frames: []Frame{frame(9, "e *Entry", writer), frame(10, "e *Entry", "Store")}},
+			{Thread: 2, Unit: 2, Write: true, Var: 1, Site: e[3].Site, Frames: []Frame{frame(9, "e *Entry", writer), frame(10, "e *Entry", "Store"), frame(11, "e *EntryError", "Store")}},
+			r(1, call(line+" // "+value, "Load"), rf),
+		}
+	}
+	// unitEntry is entry seen from Get: its two reads are the unit.
+	unitEntry := func(writer string) []Event {
+		e := entry(writer)
+		r1, r2, w1, w2 := e[1], e[2], e[0], e[3]
+		for _, ev := range []*Event{&r1, &r2} {
+			ev.Thread, ev.Unit = 1, 1
+		}
+		for _, ev := range []*Event{&w1, &w2} {
+			ev.Thread, ev.Unit = 2, 2
+		}
+		return []Event{r1, w1, w2, r2}
+	}
 	for _, tc := range []struct {
 		name string
 		evs  []Event
@@ -603,6 +639,73 @@ func TestJudge(t *testing.T) {
 			rmw(2, call("// first add", "Add"), frame(9, "s *Seq", "FirstFailure")),
 			r(1, call("// first load", "Load"), frame(1, "s *Seq", "FirstFailure")),
 		}, true},
+		// go-limiter's Take: the publisher's take and the reader's are
+		// calls of one method on the published bucket.
+		{"a new bucket published, then used as any caller does", []Event{
+			w(1, at("s.data[key] = b // limits publish", "["), frame(1, "s *Limits", "Take")),
+			r(2, at("if b, ok := s.data[key]; ok { // limits lookup", "["), frame(9, "s *Limits", "Take")),
+			onVar(1, r(2, at("if b.available > 0 { // bucket check", "available"), frame(9, "s *Limits", "Take"), frame(10, "b *tokenBucket", "take"))),
+			onVar(1, rmw(1, at("b.available-- // bucket take", "available"), frame(1, "s *Limits", "Take"), frame(2, "b *tokenBucket", "take"))),
+		}, false},
+		{"an empty bucket published, then filled by another method", []Event{
+			w(1, at("s.data[key] = b // limits publish empty", "["), frame(1, "s *Limits", "TakeHalf")),
+			r(2, at("if b, ok := s.data[key]; ok { // limits lookup", "["), frame(9, "s *Limits", "Take")),
+			onVar(1, r(2, at("if b.available > 0 { // bucket check", "available"), frame(9, "s *Limits", "Take"), frame(10, "b *tokenBucket", "take"))),
+			onVar(1, w(1, at("b.available = n // bucket fill", "available"), frame(1, "s *Limits", "TakeHalf"), frame(2, "b *tokenBucket", "fill"))),
+		}, true},
+		// ttlcache's SetWithTTL: the root read, then notify's fresh test
+		// of the flag under the re-taken lock, a wake-up whose receiver
+		// re-reads the queue.
+		{"a stale check deciding a wake-up that re-tests its flag under the lock", []Event{
+			r(1, at("first := e.queue[0] // expirer root", "["), frame(1, "e *Expirer", "Set")),
+			w(2, at("e.queue = e.queue[1:] // expirer pop", "queue ="), frame(9, "e *Expirer", "Loop")),
+			onVar(1, w(2, at("e.notified = false // expirer reset", "notified"), frame(9, "e *Expirer", "Loop"))),
+			onVar(1, r(1, at("if e.notified { // expirer flag", "notified"), frame(1, "e *Expirer", "Set"), frame(2, "e *Expirer", "notify"))),
+		}, false},
+		{"a stale check deciding a call that re-tests a flag, then pops", []Event{
+			r(1, at("first := e.queue[0] // expirer poke root", "["), frame(1, "e *Expirer", "Poke")),
+			w(2, at("e.queue = e.queue[1:] // expirer pop", "queue ="), frame(9, "e *Expirer", "Loop")),
+			onVar(1, w(2, at("e.busy = true", "busy"), frame(9, "e *Expirer", "consume"))),
+			onVar(1, r(1, at("if e.busy { // expirer busy", "busy"), frame(1, "e *Expirer", "Poke"), frame(2, "e *Expirer", "consume"))),
+		}, true},
+		{"a stale check deciding a wake-up whose receiver does not re-read", []Event{
+			r(1, at("first := p.queue[0] // pinger root", "["), frame(1, "p *Pinger", "Set")),
+			w(2, at("p.queue = append(p.queue, v)", "queue ="), frame(9, "p *Pinger", "Set")),
+			onVar(1, w(2, at("p.notified = false // pinger reset", "notified"), frame(9, "p *Pinger", "Loop"))),
+			onVar(1, r(1, at("if p.notified { // pinger flag", "notified"), frame(1, "p *Pinger", "Set"), frame(2, "p *Pinger", "notify"))),
+		}, true},
+		// pond's subpool worker leaving, against a submitter whose check
+		// of one count decides a blind add to the other: the two adds
+		// commute. An audit reading both counts stays judged.
+		{"two counts given back, a check of one deciding a blind add to the other", []Event{
+			rmw(1, call("p.sub.Add(-1)    // pools leave sub", "Add"), frame(1, "p *Pools", "Leave")),
+			r(2, call("if p.sub.Load() < max { // pools check", "Load"), frame(9, "p *Pools", "Submit")),
+			onVar(1, rmw(2, call("p.parent.Add(1) // pools join parent", "Add"), frame(9, "p *Pools", "Submit"))),
+			onVar(1, rmw(1, call("p.parent.Add(-1) // pools leave parent", "Add"), frame(1, "p *Pools", "Leave"))),
+		}, false},
+		{"two counts given back, read by an audit summing them, the second first", []Event{
+			rmw(1, call("p.sub.Add(-1)    // pools leave sub", "Add"), frame(1, "p *Pools", "Leave")),
+			onVar(1, r(2, call("q := p.parent.Load()", "Load"), frame(9, "p *Pools", "AuditBack"))),
+			r(2, call("return q + p.sub.Load() // pools audit back sub", "Load"), frame(9, "p *Pools", "AuditBack")),
+			onVar(1, rmw(1, call("p.parent.Add(-1) // pools leave parent", "Add"), frame(1, "p *Pools", "Leave"))),
+		}, true},
+		{"two counts given back, read by an audit summing them", []Event{
+			rmw(1, call("p.sub.Add(-1)    // pools leave sub", "Add"), frame(1, "p *Pools", "Leave")),
+			r(2, call("s := p.sub.Load()", "Load"), frame(9, "p *Pools", "Audit")),
+			onVar(1, r(2, call("return s + p.parent.Load() // pools audit parent", "Load"), frame(9, "p *Pools", "Audit"))),
+			onVar(1, rmw(1, call("p.parent.Add(-1) // pools leave parent", "Add"), frame(1, "p *Pools", "Leave"))),
+		}, true},
+		// asynccache's Get against a refresh: the error stored is nil on
+		// the refresh's path, so the torn pair is a serial order's result
+		// under Go's error convention; a store of a value with an error
+		// stays judged.
+		{"a value and its error returned torn, the writer's error nil", entry("Refresh"), false},
+		{"a value and its error returned torn, the writer's error not nil", entry("Fail"), true},
+		{"the unit's value and error read torn, the writer's error nil", unitEntry("Refresh"), false},
+		{"the unit's value and error read torn, the writer's error not nil", unitEntry("Fail"), true},
+		{"the unit's error tested, then the value read on its nil branch, the writer's error nil", guardEntry("Refresh", "GetOr", "entry guarded value", "return e.val.Load()"), false},
+		{"the unit's error tested, then the value read on its nil branch, the writer's error not nil", guardEntry("Fail", "GetOr", "entry guarded value", "return e.val.Load()"), true},
+		{"the unit's error tested, then the value read whatever it was", guardEntry("Refresh", "GetOrLoose", "entry loose value", "return e.val.Load(), failed"), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

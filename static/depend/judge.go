@@ -126,7 +126,11 @@ var (
 //     a map lookup that missed, b is reached only on the miss, and the
 //     other units only deleted from the map (missKept), or the unit
 //     claimed the key in the lookup's critical section and b writes
-//     that key again (claimed: gcache's singleflight);
+//     that key again (claimed: gcache's singleflight), or a and b read a value
+//     and the error returned with it, whose writer stores an error nil
+//     on its path between them (tornErrorRead: asynccache's Get), or
+//     a reads that error and b, the value, runs only when it is nil
+//     (tornErrorGuard: asynccache's GetOrSet);
 //   - a unit reads back a variable it wrote, after another unit wrote it
 //     in between, and uses what it read (the next step of a range over a
 //     map reads no value back, nor does a lookup of the key a later step
@@ -152,7 +156,18 @@ var (
 //     reservation of a slot); nor when the read of the first write's
 //     variable cannot tell it happened: a lazy initialization under a
 //     nil check and a lock, read only as a map (initUnseen: gcache's
-//     Group.m).
+//     Group.m); nor when the writer published a new object and then
+//     used it through the method the reader's second read ran in
+//     (publishedThenUsed: go-limiter's bucket), or the reader's second
+//     access and the writer's are atomic adds whose results both drop
+//     (blindAdd: they commute, so the reader read one value only), or
+//     the reader returns a value and an error and the writer's second
+//     write stores an error nil on its path (tornErrorPair: the torn
+//     pair is a serial result under Go's error convention);
+//   - and in a check-then-act, a later read in a method that only tests
+//     a flag afresh under a lock it re-takes, sets it and wakes a
+//     receiver that re-reads the checked state is no use of a's value
+//     (relockedHint: ttlcache's notifyExpiration).
 //
 // A value is used when it reaches a branch, a store to shared memory
 // (other than back into the variable it was read from: an increment is
@@ -187,7 +202,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
@@ -226,7 +241,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.initUnseen(a, r1, r2) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.initUnseen(a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {
@@ -700,7 +715,7 @@ func (x *Index) laterUse(a, b Event, h how) (Verdict, bool) {
 	if b.Write {
 		return Verdict{Holds: true, Kind: h.kind, Why: why}, true
 	}
-	if x.rechecks(a, b, h) {
+	if x.rechecks(a, b, h) || x.relockedHint(a, b, h) {
 		return Verdict{}, false
 	}
 	at, ok := x.uses(b)

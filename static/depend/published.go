@@ -58,7 +58,12 @@ func (x *Index) casFromStored(a, b Event) bool {
 // rereadDecides reports whether b's innermost activation, which does not
 // hold a (so it began after a in the unit), reads b's variable at another
 // site and that value decides whether b runs.
-func (x *Index) rereadDecides(a, b Event) bool {
+func (x *Index) rereadDecides(a, b Event) bool { return x.rereadDecidesAt(a, b, false) }
+
+// rereadDecidesAt is rereadDecides; unless strict, the instructions at
+// b's site that write nothing (the address of a plain store, the load of
+// an in-place decrement) are passed over rather than refused.
+func (x *Index) rereadDecidesAt(a, b Event, strict bool) bool {
 	if len(b.Frames) == 0 || len(a.Frames) == 0 {
 		return false
 	}
@@ -75,11 +80,18 @@ func (x *Index) rereadDecides(a, b Event) bool {
 	sc := x.scope(fn)
 	var acts []ssa.Instruction
 	var key any
+	own := map[ssa.Instruction]bool{}
 	for _, in := range x.instrs[b.Site] {
 		if !sc.fns[in.Parent()] {
 			continue
 		}
+		own[in] = true
 		k := writtenLocation(in)
+		if k == nil && !strict {
+			if _, ok := in.(*ssa.Store); !ok {
+				continue
+			}
+		}
 		if k == nil || key != nil && k != key {
 			return false // a write the rule cannot name: no claim
 		}
@@ -88,10 +100,6 @@ func (x *Index) rereadDecides(a, b Event) bool {
 	}
 	if key == nil {
 		return false
-	}
-	own := map[ssa.Instruction]bool{}
-	for _, in := range acts {
-		own[in] = true
 	}
 	decided := false
 	x.decidingReads(sc, own, func(k any) bool { return k == key }, acts, func(ssa.Instruction) bool {

@@ -72,3 +72,30 @@ func (x *Index) delta(site string) (d constant.Value, ok bool) {
 	}
 	return d, n == 1
 }
+
+// blindAdd reports whether the event at e is an atomic Add whose result
+// the unit drops (`p.workerCount.Add(1)` as a statement): it reads the
+// variable only to add to it, and gives the unit nothing of its value.
+// Two such adds commute: either order leaves the same sum and tells
+// neither goroutine anything.
+func (x *Index) blindAdd(e Event) bool {
+	if !e.Read || !e.Write {
+		return false
+	}
+	n := 0
+	for _, in := range x.instrs[e.Site] {
+		switch in := in.(type) {
+		case *ssa.Store, *ssa.MapUpdate:
+			return false
+		case *ssa.Call:
+			if !strings.HasPrefix(atomicName(in.Common().StaticCallee()), "Add") {
+				return false
+			}
+			if refs := in.Referrers(); refs != nil && len(*refs) > 0 {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}

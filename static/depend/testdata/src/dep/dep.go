@@ -1808,3 +1808,266 @@ func (s *Circuit) Take() int64 {
 	atomic.StoreInt64(&s.failures, 0)  // circuit taken
 	return n
 }
+
+// Limits is go-limiter's memorystore: Take publishes a full bucket under
+// dataLock, unlocks, and takes a token under the bucket's own lock; a
+// Take of the same key by another goroutine finds the bucket and takes
+// first. Both takes are one method's calls, serialized by bucket.mu.
+// TakeHalf publishes an empty bucket and fills it in another method: a
+// reader that takes first finds no token.
+type Limits struct {
+	mu   sync.RWMutex
+	data map[string]*tokenBucket
+}
+
+type tokenBucket struct {
+	mu        sync.Mutex
+	available int
+}
+
+func newTokenBucket(n int) *tokenBucket { return &tokenBucket{available: n} }
+
+func (s *Limits) Take(key string) bool {
+	s.mu.RLock()
+	if b, ok := s.data[key]; ok { // limits lookup
+		s.mu.RUnlock()
+		return b.take()
+	}
+	s.mu.RUnlock()
+	s.mu.Lock()
+	b := newTokenBucket(3)
+	s.data[key] = b // limits publish
+	s.mu.Unlock()
+	return b.take()
+}
+
+func (s *Limits) TakeHalf(key string) bool {
+	s.mu.Lock()
+	b := &tokenBucket{}
+	s.data[key] = b // limits publish empty
+	s.mu.Unlock()
+	b.fill(3)
+	return b.take()
+}
+
+func (b *tokenBucket) take() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.available > 0 { // bucket check
+		b.available-- // bucket take
+		return true
+	}
+	return false
+}
+
+func (b *tokenBucket) fill(n int) {
+	b.mu.Lock()
+	if b.available < n { // bucket fill check
+		b.available = n // bucket fill
+	}
+	b.mu.Unlock()
+}
+
+// Expirer is ttlcache's notify-after-unlock: Set reads the queue's root
+// under the lock, unlocks, and if it moved calls notify, which tests the
+// notified flag afresh under the lock, sets it and wakes the loop; the
+// loop resets the flag and re-reads the queue under the lock. Consume
+// is the same shape acting on what the root check saw: past its fresh
+// test of busy it pops the queue, which another goroutine may have
+// emptied since the check.
+type Expirer struct {
+	mu       sync.Mutex
+	queue    []int
+	notified bool
+	busy     bool
+	wake     chan bool
+}
+
+func (e *Expirer) Set(v int) {
+	e.mu.Lock()
+	e.queue = append(e.queue, v)
+	first := e.queue[0] // expirer root
+	e.mu.Unlock()
+	if first == v {
+		e.notify()
+	}
+}
+
+func (e *Expirer) notify() {
+	e.mu.Lock()
+	if e.notified { // expirer flag
+		e.mu.Unlock()
+		return
+	}
+	e.notified = true // expirer set flag
+	e.mu.Unlock()
+	e.wake <- true
+}
+
+func (e *Expirer) Loop() {
+	for {
+		e.mu.Lock()
+		e.notified = false // expirer reset
+		if len(e.queue) > 0 {
+			e.queue = e.queue[1:] // expirer pop
+		}
+		e.mu.Unlock()
+		<-e.wake
+	}
+}
+
+func (e *Expirer) Poke(v int) int {
+	e.mu.Lock()
+	first := e.queue[0] // expirer poke root
+	e.mu.Unlock()
+	if first == v {
+		return e.consume()
+	}
+	return 0
+}
+
+func (e *Expirer) consume() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.busy { // expirer busy
+		return 0
+	}
+	e.busy = true
+	v := e.queue[0] // expirer consume
+	e.queue = e.queue[1:]
+	return v
+}
+
+// Pinger is Expirer with a receiver that counts its wake-ups without
+// looking at the queue: a wake-up it takes for "the root moved", which a
+// stale root check can send for nothing.
+type Pinger struct {
+	mu       sync.Mutex
+	queue    []int
+	notified bool
+	woken    int
+	wake     chan bool
+}
+
+func (p *Pinger) Set(v int) {
+	p.mu.Lock()
+	p.queue = append(p.queue, v)
+	first := p.queue[0] // pinger root
+	p.mu.Unlock()
+	if first == v {
+		p.notify()
+	}
+}
+
+func (p *Pinger) notify() {
+	p.mu.Lock()
+	if p.notified { // pinger flag
+		p.mu.Unlock()
+		return
+	}
+	p.notified = true
+	p.mu.Unlock()
+	p.wake <- true
+}
+
+func (p *Pinger) Loop() {
+	for range p.wake {
+		p.mu.Lock()
+		p.notified = false // pinger reset
+		p.woken++
+		p.mu.Unlock()
+	}
+}
+
+// Pools is pond's subpool: a worker leaving gives back its slot in the
+// subpool, then in the parent (two pools' counters, each an atomic
+// under its pool's lock); a submitter checks the subpool's count and,
+// below the limit, adds a worker to both. Audit sums the two counts.
+type Pools struct {
+	sub, parent atomic.Int32
+}
+
+func (p *Pools) Leave() {
+	p.sub.Add(-1)    // pools leave sub
+	p.parent.Add(-1) // pools leave parent
+}
+
+func (p *Pools) Submit(max int32) {
+	if p.sub.Load() < max { // pools check
+		p.sub.Add(1)
+		p.parent.Add(1) // pools join parent
+	}
+}
+
+func (p *Pools) Audit() int32 {
+	s := p.sub.Load()          // pools audit sub
+	return s + p.parent.Load() // pools audit parent
+}
+
+// Entry is bytedance/gopkg's asynccache entry: a value and an error,
+// each in its own atomic, which Get returns together. Refresh stores a
+// fetched value with its error, known nil there; Fail stores a value
+// with a non-nil error.
+type Entry struct {
+	val atomic.Value
+	err EntryError
+}
+
+// EntryError is an error in an atomic.Value, wrapped so that nil fits.
+type EntryError struct{ v atomic.Value }
+
+type errHolder struct{ err error }
+
+func (e *EntryError) Load() error {
+	v := e.v.Load() // entry err load
+	if v == nil {
+		return nil
+	}
+	return v.(errHolder).err
+}
+
+func (e *EntryError) Store(err error) {
+	e.v.Store(errHolder{err: err}) // entry err store
+}
+
+func (e *Entry) Store(x any, err error) {
+	e.val.Store(x) // entry val store
+	e.err.Store(err)
+}
+
+func (e *Entry) Get() (any, error) {
+	return e.val.Load(), e.err.Load() // entry get
+}
+
+func (e *Entry) Refresh(fetch func() (any, error)) {
+	v, err := fetch()
+	if err != nil {
+		return
+	}
+	e.Store(v, err)
+}
+
+func (e *Entry) Fail(v any, err error) {
+	e.Store(v, err)
+}
+
+// GetOr returns the entry's value unless its error is set.
+func (e *Entry) GetOr(def any) any {
+	if e.err.Load() != nil { // entry guard
+		return def
+	}
+	return e.val.Load() // entry guarded value
+}
+
+// GetOrLoose returns the value whatever the error, and whether it was
+// set.
+func (e *Entry) GetOrLoose() (any, bool) {
+	failed := e.err.Load() != nil
+	return e.val.Load(), failed // entry loose value
+}
+
+// AuditBack sums the two counts, the parent's first.
+func (p *Pools) AuditBack() int32 {
+	q := p.parent.Load()    // pools audit back parent
+	return q + p.sub.Load() // pools audit back sub
+}
