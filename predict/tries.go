@@ -10,19 +10,26 @@ import (
 // (deadlocks, lost signals, double locks, leaks, stolen partners, early
 // Waits, close-first sends), one pattern key at a time: a key whose
 // anomaly keep took is not tried again, and none more than max times
-// (0: no bound).
+// (0: no bound). Each schedule is charged to Stats.Work as the access
+// search's are (Run's schedWork): a schedule may pass over the whole
+// trace, and charged one poll each, an early Wait's thousands of
+// instances over a million-event trace (xsync's UMPSCQueue, a WaitGroup
+// per queued value, reused through a sync.Pool) ran unbounded by
+// Options.MaxWork.
 type tries struct {
-	gr   *ptg.Graph
-	stop func() bool
-	st   *Stats
-	keep func(Anomaly) bool
-	max  int
-	done map[string]bool
-	n    map[string]int
+	gr    *ptg.Graph
+	stop  func() bool
+	st    *Stats
+	keep  func(Anomaly) bool
+	max   int
+	done  map[string]bool
+	n     map[string]int
+	sched int64 // work units a schedule costs past the poll stop counts
 }
 
 func newTries(gr *ptg.Graph, stop func() bool, st *Stats, keep func(Anomaly) bool, max int) *tries {
-	return &tries{gr: gr, stop: stop, st: st, keep: keep, max: max, done: map[string]bool{}, n: map[string]int{}}
+	return &tries{gr: gr, stop: stop, st: st, keep: keep, max: max, done: map[string]bool{}, n: map[string]int{},
+		sched: int64(workSchedule+len(gr.Tr.Events)/workEvents) - 1}
 }
 
 // try counts the candidate with events evs of pattern p, generates its
@@ -42,6 +49,9 @@ func (t *tries) try(p *pattern.Pattern, evs []int32, generate func() (schedule.S
 		return true
 	}
 	t.n[key]++
+	if t.stop != nil {
+		t.st.Work += t.sched // stop counted one
+	}
 	t.st.Candidates++
 	t.st.Schedules++
 	sched, err := generate()
