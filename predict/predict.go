@@ -183,6 +183,10 @@ type Stats struct {
 	KeysApart          int           // instances on different keys of a map, not proposed (search.Stats.KeysApart)
 	Work               int64         // work units done (Options.MaxWork)
 	Folded             int           // goroutine assignments folded by symmetry (search.Stats.Folded)
+	// CutAt is the pattern of the finder past the access search
+	// (deadlocks, leaks, early Waits...) at which the deadline or the
+	// work bound stopped it; empty: none was stopped.
+	CutAt string
 }
 
 // Result is the outcome of Run.
@@ -335,6 +339,11 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	// close only through the channel's own matches.
 	closeFirsts(gr, gen, pats, sopt.Stop, &res.Stats, add)
 	schedTime += time.Since(td)
+	if res.Cut == "" && !st.Cut && res.Stats.CutAt != "" {
+		// The search ran through, but its work left the finders past it
+		// too little: they stop at the same bound, and say so.
+		res.Cut = fmt.Sprintf("%s past the search, at pattern %s: %d anomalies found, the rest of that pattern's candidates and the finders after it not tried", cutBy(), res.Stats.CutAt, len(res.Anomalies))
+	}
 	res.Stats.Search = time.Since(t1) - schedTime
 	res.Stats.Schedule = schedTime
 	res.Stats.Candidates = st.Candidates

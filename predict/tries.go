@@ -36,9 +36,6 @@ func newTries(gr *ptg.Graph, stop func() bool, st *Stats, keep func(Anomaly) boo
 // schedule and passes the anomaly to keep. It returns false once stop
 // says the finder must end.
 func (t *tries) try(p *pattern.Pattern, evs []int32, generate func() (schedule.Schedule, error)) bool {
-	if t.stop != nil && t.stop() {
-		return false
-	}
 	tr := t.gr.Tr
 	sites := make([]string, len(evs))
 	for i, e := range evs {
@@ -46,7 +43,16 @@ func (t *tries) try(p *pattern.Pattern, evs []int32, generate func() (schedule.S
 	}
 	key := pattern.Key(p, sites)
 	if t.done[key] || t.max > 0 && t.n[key] >= t.max {
+		// Skipped before the poll: stop counts a unit each call, and
+		// xsync's thousands of early Waits over the bound spent the
+		// trace's whole work bound that way.
 		return true
+	}
+	if t.stop != nil && t.stop() {
+		if t.st.CutAt == "" {
+			t.st.CutAt = p.ID()
+		}
+		return false
 	}
 	t.n[key]++
 	if t.stop != nil {

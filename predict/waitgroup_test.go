@@ -337,8 +337,18 @@ func TestEarlyWaitsBounded(t *testing.T) {
 		t.Errorf("%d instances of one combination tried, want %d", tried, maxEarlyWaitTries)
 	}
 	// Each schedule costs workSchedule + events/workEvents, the poll
-	// before it included.
-	if per := int64(workSchedule + len(tr.Events)/workEvents); res.Stats.Work < int64(tried)*per {
+	// before it included; the instances past the bound cost nothing.
+	// (The search polls too, a few times on this trace.)
+	per := int64(workSchedule + len(tr.Events)/workEvents)
+	if res.Stats.Work < int64(tried)*per || res.Stats.Work > int64(tried)*per+int64(n-tried)/2 {
 		t.Errorf("work %d for %d schedules of %d units", res.Stats.Work, tried, per)
+	}
+	// A work bound that the schedules reach stops them, and says where.
+	res, err = Run(tr, []*pattern.Pattern{pw}, Options{MaxWork: res.Stats.Work - per, Confirm: func(Anomaly) bool { return false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.WorkCut || res.Stats.CutAt != pw.ID() || !strings.Contains(res.Cut, "past the search, at pattern "+pw.ID()) {
+		t.Errorf("cut by the work bound: WorkCut %v, CutAt %q, Cut %q", res.WorkCut, res.Stats.CutAt, res.Cut)
 	}
 }
