@@ -46,6 +46,11 @@ type prediction struct {
 	// predictions (nil: infer and doomed read the text).
 	pre int
 	idx *stepIndex
+	// moved and broken rank the prediction (filters.order): the steps of
+	// its schedule's tail, and the read-from relations they break (only
+	// with Options.RankReadsFrom), taken before the tail is dropped
+	// (filters.rate).
+	moved, broken int
 }
 
 // schedFile is a prediction's schedule text, written to its file once

@@ -77,6 +77,20 @@ func (fs *filters) feasible(c search.Candidate) bool {
 	return true
 }
 
+// rate sets what order ranks p by, then drops p's schedule tail: the
+// schedule is in its text (trace.SchedText) from here on. Kept, the tails
+// held the whole trace's length of events per prediction wherever a
+// schedule moved a goroutine back across most of it: xsync's UMPSCQueue
+// test, whose early Waits each hold its reader back over a million-event
+// trace, held gigabytes of them until its replays were done.
+func (fs *filters) rate(p *prediction) {
+	p.moved = len(p.a.Schedule.Tail)
+	if fs.rank {
+		p.broken = fs.filter().Broken(p.a.Schedule.Prefix, p.a.Schedule.Tail, p.a.Events)
+	}
+	p.a.Schedule.Tail = nil
+}
+
 // order returns preds in replay order (with Options.RankReadsFrom; else
 // the search's order): the site combinations whose most
 // likely instance breaks fewest read-from relations first, and within a
@@ -109,8 +123,7 @@ func (fs *filters) order(preds []prediction) []prediction {
 	for i, p := range preds {
 		b, moved := 0, 0
 		if !split[p.a.Key] {
-			b = fs.filter().Broken(p.a.Schedule.Prefix, p.a.Schedule.Tail, p.a.Events)
-			moved = len(p.a.Schedule.Tail)
+			b, moved = p.broken, p.moved
 		}
 		fs.idx[predID(p)] = i
 		k, ok := keyOf[p.a.Key]

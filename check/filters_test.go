@@ -38,6 +38,12 @@ func TestFiltersOrder(t *testing.T) {
 			return replay.Verdict{Verdict: replay.Diverged, Wall: time.Second}
 		}
 		flt := newFilters(tr, Options{NoFilters: off, RankReadsFrom: true})
+		for i := range preds {
+			flt.rate(&preds[i])
+			if preds[i].a.Schedule.Tail != nil {
+				t.Fatalf("rate kept prediction %d's tail", i)
+			}
+		}
 		preds = flt.order(preds)
 		rep := &Report{}
 		replayBatch(context.Background(), nil, "p", "T", tr, preds, t.TempDir(), time.Now().Add(time.Hour), Options{MaxReplays: 10}, map[string]bool{}, rep)

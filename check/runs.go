@@ -142,6 +142,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 			c.rep.addNote(note.Predict, c.pkg, c.test, "%v", err)
 			return false
 		}
+		flt.rate(&p)
 		preds = append(preds, p)
 		c.predicted++
 		return false

@@ -186,6 +186,10 @@ type Stats struct {
 	// GivenUp: the blocking finders' site combinations (pattern keys)
 	// given up after maxInfeasible instances without a feasible schedule.
 	GivenUp []string
+	// CutAt is the pattern of the finder past the access search
+	// (deadlocks, leaks, early Waits...) at which the deadline or the
+	// work bound stopped it; empty: none was stopped.
+	CutAt string
 }
 
 // Result is the outcome of Run.
@@ -338,6 +342,11 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	// close only through the channel's own matches.
 	closeFirsts(gr, gen, pats, sopt.Stop, &res.Stats, add)
 	schedTime += time.Since(td)
+	if res.Cut == "" && !st.Cut && res.Stats.CutAt != "" {
+		// The search ran through, but its work left the finders past it
+		// too little: they stop at the same bound, and say so.
+		res.Cut = fmt.Sprintf("%s past the search, at pattern %s: %d anomalies found, the rest of that pattern's candidates and the finders after it not tried", cutBy(), res.Stats.CutAt, len(res.Anomalies))
+	}
 	res.Stats.Search = time.Since(t1) - schedTime
 	res.Stats.Schedule = schedTime
 	res.Stats.Candidates = st.Candidates

@@ -10,38 +10,42 @@ import (
 // (deadlocks, lost signals, double locks, leaks, stolen partners, early
 // Waits, close-first sends), one pattern key at a time: a key whose
 // anomaly keep took is not tried again, and none more than max times
-// (0: no bound). A key none of whose first maxInfeasible instances has a
-// feasible schedule is given up (Stats.GivenUp): the instances of one
+// (0: no bound). Each schedule is charged to Stats.Work as the access
+// search's are (Run's schedWork): a schedule may pass over the whole
+// trace, and charged one poll each, an early Wait's thousands of
+// instances over a million-event trace (xsync's UMPSCQueue, a WaitGroup
+// per queued value, reused through a sync.Pool) ran unbounded by
+// Options.MaxWork. A key none of whose first maxInfeasible instances has
+// a feasible schedule is given up (Stats.GivenUp): the instances of one
 // site combination share their goroutines' code and most of their
 // ordering, so the 17th is as infeasible as the first 16 — workerpool's
 // TestPause had 9,792 stop-channel leak instances of one combination,
 // none feasible, 1.2–1.8 s of CPU; in the corpus and the bug kernels
 // every combination's first feasible instance is its first.
 type tries struct {
-	gr   *ptg.Graph
-	stop func() bool
-	st   *Stats
-	keep func(Anomaly) bool
-	max  int
-	done map[string]bool
-	n    map[string]int
-	bad  map[string]int // infeasible instances of a key with no feasible one
+	gr    *ptg.Graph
+	stop  func() bool
+	st    *Stats
+	keep  func(Anomaly) bool
+	max   int
+	done  map[string]bool
+	n     map[string]int
+	bad   map[string]int // infeasible instances of a key with no feasible one
+	sched int64          // work units a schedule costs past the poll stop counts
 }
 
 // maxInfeasible bounds the infeasible instances of one key tried.
 const maxInfeasible = 16
 
 func newTries(gr *ptg.Graph, stop func() bool, st *Stats, keep func(Anomaly) bool, max int) *tries {
-	return &tries{gr: gr, stop: stop, st: st, keep: keep, max: max, done: map[string]bool{}, n: map[string]int{}, bad: map[string]int{}}
+	return &tries{gr: gr, stop: stop, st: st, keep: keep, max: max, done: map[string]bool{}, n: map[string]int{}, bad: map[string]int{},
+		sched: int64(workSchedule+len(gr.Tr.Events)/workEvents) - 1}
 }
 
 // try counts the candidate with events evs of pattern p, generates its
 // schedule and passes the anomaly to keep. It returns false once stop
 // says the finder must end.
 func (t *tries) try(p *pattern.Pattern, evs []int32, generate func() (schedule.Schedule, error)) bool {
-	if t.stop != nil && t.stop() {
-		return false
-	}
 	tr := t.gr.Tr
 	sites := make([]string, len(evs))
 	for i, e := range evs {
@@ -49,9 +53,21 @@ func (t *tries) try(p *pattern.Pattern, evs []int32, generate func() (schedule.S
 	}
 	key := pattern.Key(p, sites)
 	if t.done[key] || t.max > 0 && t.n[key] >= t.max || t.bad[key] >= maxInfeasible {
+		// Skipped before the poll: stop counts a unit each call, and
+		// xsync's thousands of early Waits over the bound spent the
+		// trace's whole work bound that way.
 		return true
 	}
+	if t.stop != nil && t.stop() {
+		if t.st.CutAt == "" {
+			t.st.CutAt = p.ID()
+		}
+		return false
+	}
 	t.n[key]++
+	if t.stop != nil {
+		t.st.Work += t.sched // stop counted one
+	}
 	t.st.Candidates++
 	t.st.Schedules++
 	sched, err := generate()

@@ -140,6 +140,15 @@ func wgModelOnly(gr *ptg.Graph, events []int32) bool {
 	return len(events) > 0 && lastAdd < firstWait
 }
 
+// maxEarlyWaitTries bounds the instances of one site combination of
+// early Waits tried, as the access search bounds a combination's
+// (search.Options.MaxTries: 8). A WaitGroup per element, reused through
+// a pool (xsync's UMPSCQueue: a queue's values each Wait and Add on their
+// own, a segment's 4096 of them reused), gave a million-event trace tens
+// of thousands of instances of one combination, each schedule holding
+// the reader back over most of the trace.
+const maxEarlyWaitTries = 8
+
 // earlyWaits predicts the early Waits of gr for the wg pattern among
 // pats, each with the schedule that stops the waiter before its Wait and
 // the adder before its Add, then runs the Wait and the Add, and passes
@@ -149,7 +158,7 @@ func earlyWaits(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern,
 	if p == nil {
 		return
 	}
-	t := newTries(gr, stop, st, keep, 0)
+	t := newTries(gr, stop, st, keep, maxEarlyWaitTries)
 	for _, w := range EarlyWaits(gr) {
 		if !t.try(p, w.Events(), func() (schedule.Schedule, error) { return gen.EarlyWait(w.Entry, w.Wait, w.Add) }) {
 			return

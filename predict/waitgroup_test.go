@@ -10,6 +10,7 @@ import (
 	"github.com/pecanvet/pecanvet/internal/gen"
 	"github.com/pecanvet/pecanvet/internal/oracle"
 	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict/ptg"
 )
 
 func wgPatternT(t *testing.T) *pattern.Pattern {
@@ -294,5 +295,60 @@ func TestObservedEarlyWait(t *testing.T) {
 `
 	if got := earlyWaitKeys(t, reused, []*pattern.Pattern{pw}); len(got) != 0 {
 		t.Errorf("reused: keys %q, want none", got)
+	}
+}
+
+// TestEarlyWaitsBounded: a WaitGroup per element, each Waited on without
+// blocking and later Added to again by another goroutine (xsync's
+// UMPSCQueue reuses its values through a pool), gives one site
+// combination many instances. At most maxEarlyWaitTries of them are
+// scheduled, and each schedule is charged to the work bound as the access
+// search's are.
+func TestEarlyWaitsBounded(t *testing.T) {
+	pw := wgPatternT(t)
+	const n = 3 * maxEarlyWaitTries
+	var b strings.Builder
+	b.WriteString("main fork g1 @t.go:1\n")
+	for i := range n {
+		fmt.Fprintf(&b, "main wg-wait WG%d @t.go:2\n", i)
+	}
+	b.WriteString("g1 begin\n")
+	for i := range n {
+		fmt.Fprintf(&b, "g1 wg-add WG%d @t.go:10\ng1 read W%d @t.go:10\n", i, i)
+	}
+	// Long enough for a schedule to cost more than a poll.
+	for range 3 * workEvents {
+		b.WriteString("g1 write X @t.go:11\n")
+	}
+	b.WriteString("g1 end\n")
+	tr, err := gen.Parse(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(ObservedEarlyWaits(ptg.Build(tr))); got != n {
+		t.Fatalf("%d observed early Waits, want %d", got, n)
+	}
+	tried := 0
+	res, err := Run(tr, []*pattern.Pattern{pw}, Options{MaxWork: 1 << 40, Confirm: func(Anomaly) bool { tried++; return false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tried != maxEarlyWaitTries {
+		t.Errorf("%d instances of one combination tried, want %d", tried, maxEarlyWaitTries)
+	}
+	// Each schedule costs workSchedule + events/workEvents, the poll
+	// before it included; the instances past the bound cost nothing.
+	// (The search polls too, a few times on this trace.)
+	per := int64(workSchedule + len(tr.Events)/workEvents)
+	if res.Stats.Work < int64(tried)*per || res.Stats.Work > int64(tried)*per+int64(n-tried)/2 {
+		t.Errorf("work %d for %d schedules of %d units", res.Stats.Work, tried, per)
+	}
+	// A work bound that the schedules reach stops them, and says where.
+	res, err = Run(tr, []*pattern.Pattern{pw}, Options{MaxWork: res.Stats.Work - per, Confirm: func(Anomaly) bool { return false }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.WorkCut || res.Stats.CutAt != pw.ID() || !strings.Contains(res.Cut, "past the search, at pattern "+pw.ID()) {
+		t.Errorf("cut by the work bound: WorkCut %v, CutAt %q, Cut %q", res.WorkCut, res.Stats.CutAt, res.Cut)
 	}
 }
