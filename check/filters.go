@@ -77,19 +77,27 @@ func (fs *filters) feasible(c search.Candidate) bool {
 	return true
 }
 
-// rate sets what order ranks p by, then drops p's schedule tail: the
-// schedule is in its text (trace.SchedText) from here on. Kept, the tails
-// held the whole trace's length of events per prediction wherever a
-// schedule moved a goroutine back across most of it: xsync's UMPSCQueue
-// test, whose early Waits each hold its reader back over a million-event
-// trace, held gigabytes of them until its replays were done.
+// rate sets what order ranks p by, then drops p's schedule tail if it
+// is longer than maxKeptTail: the schedule is in its text
+// (trace.SchedText) from here on. Kept, the tails held the whole trace's
+// length of events per prediction wherever a schedule moved a goroutine
+// back across most of it: xsync's UMPSCQueue test, whose early Waits each
+// hold its reader back over a million-event trace, held gigabytes of them
+// until its replays were done. A short tail stays: the controls read it
+// (timerPastSleep asks which event each step let run), and a tail of
+// 4096 steps costs 16 KB.
 func (fs *filters) rate(p *prediction) {
 	p.moved = len(p.a.Schedule.Tail)
 	if fs.rank {
 		p.broken = fs.filter().Broken(p.a.Schedule.Prefix, p.a.Schedule.Tail, p.a.Events)
 	}
-	p.a.Schedule.Tail = nil
+	if len(p.a.Schedule.Tail) > maxKeptTail {
+		p.a.Schedule.Tail = nil
+	}
 }
+
+// maxKeptTail is the longest schedule tail a prediction keeps (rate).
+const maxKeptTail = 4096
 
 // order returns preds in replay order (with Options.RankReadsFrom; else
 // the search's order): the site combinations whose most

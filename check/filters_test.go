@@ -39,9 +39,10 @@ func TestFiltersOrder(t *testing.T) {
 		}
 		flt := newFilters(tr, Options{NoFilters: off, RankReadsFrom: true})
 		for i := range preds {
+			long := len(preds[i].a.Schedule.Tail) > maxKeptTail
 			flt.rate(&preds[i])
-			if preds[i].a.Schedule.Tail != nil {
-				t.Fatalf("rate kept prediction %d's tail", i)
+			if long != (preds[i].a.Schedule.Tail == nil) {
+				t.Fatalf("rate kept or dropped prediction %d's tail wrongly (longer than %d: %v)", i, maxKeptTail, long)
 			}
 		}
 		preds = flt.order(preds)
