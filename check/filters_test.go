@@ -39,10 +39,10 @@ func TestFiltersOrder(t *testing.T) {
 		}
 		flt := newFilters(tr, Options{NoFilters: off, RankReadsFrom: true})
 		for i := range preds {
-			long := len(preds[i].a.Schedule.Tail) > maxKeptTail
+			n := len(preds[i].a.Schedule.Tail)
 			flt.rate(&preds[i])
-			if long != (preds[i].a.Schedule.Tail == nil) {
-				t.Fatalf("rate kept or dropped prediction %d's tail wrongly (longer than %d: %v)", i, maxKeptTail, long)
+			if want := n * btoi(n <= maxKeptTail); len(preds[i].a.Schedule.Tail) != want {
+				t.Fatalf("rate left prediction %d a tail of %d steps of %d, want %d", i, len(preds[i].a.Schedule.Tail), n, want)
 			}
 		}
 		preds = flt.order(preds)
@@ -59,4 +59,11 @@ func TestFiltersOrder(t *testing.T) {
 		}
 	}
 	runReplay = replayRetrying
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
