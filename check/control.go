@@ -117,15 +117,9 @@ func (f *Finding) wantsControl() bool {
 // The after order without the marker released the loop at once: the job
 // ran in time, the test passed, and the failure passed for the order's.
 func serialControls(s *trace.Schedule, T, AR []int) []*trace.Schedule {
-	if s == nil || len(s.Anomaly) == 0 || len(s.Anomaly) != len(T) || len(T) != len(AR) {
+	isLocal, first, last, ok := unitSpan(s, T, AR)
+	if !ok {
 		return nil
-	}
-	isLocal := func(k int) bool { return T[k] == T[0] && AR[k] == AR[0] }
-	first, last := s.Anomaly[0], s.Anomaly[0]
-	for k, i := range s.Anomaly {
-		if isLocal(k) {
-			first, last = min(first, i), max(last, i)
-		}
 	}
 	local := s.Steps[first].G
 	remote := map[string]bool{}
@@ -206,6 +200,24 @@ func serialControls(s *trace.Schedule, T, AR []int) []*trace.Schedule {
 		c.Changed = anomalyReads(c)
 	}
 	return []*trace.Schedule{before, after}
+}
+
+// unitSpan returns, for the anomaly of s with threads T and atomic
+// regions AR (pattern order), whether its k-th event is the unit's (the
+// first event's thread and region), and the first and last steps of the
+// unit's events; false when s or the pattern does not give them.
+func unitSpan(s *trace.Schedule, T, AR []int) (isLocal func(int) bool, first, last int, ok bool) {
+	if s == nil || len(s.Anomaly) == 0 || len(s.Anomaly) != len(T) || len(T) != len(AR) {
+		return nil, 0, 0, false
+	}
+	isLocal = func(k int) bool { return T[k] == T[0] && AR[k] == AR[0] }
+	first, last = s.Anomaly[0], s.Anomaly[0]
+	for k, i := range s.Anomaly {
+		if isLocal(k) {
+			first, last = min(first, i), max(last, i)
+		}
+	}
+	return isLocal, first, last, true
 }
 
 // causalPast returns the steps from ins to last that the before order
@@ -1130,15 +1142,9 @@ func (q *replayQueue) controlOptions(it *qItem) replay.Options {
 // serial order gives. Nil when s has no remote step inside the unit, or
 // the tail does not release the unit's locks.
 func releaseOrder(s *trace.Schedule, T, AR []int, tail []trace.Step) *trace.Schedule {
-	if s == nil || len(s.Anomaly) == 0 || len(s.Anomaly) != len(T) || len(T) != len(AR) {
+	isLocal, first, last, ok := unitSpan(s, T, AR)
+	if !ok {
 		return nil
-	}
-	isLocal := func(k int) bool { return T[k] == T[0] && AR[k] == AR[0] }
-	first, last := s.Anomaly[0], s.Anomaly[0]
-	for k, i := range s.Anomaly {
-		if isLocal(k) {
-			first, last = min(first, i), max(last, i)
-		}
 	}
 	if first < 0 || last >= len(s.Steps) {
 		return nil
