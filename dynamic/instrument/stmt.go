@@ -566,9 +566,15 @@ func (w *fileRW) define(s *ast.AssignStmt, list bool, rhs []pcs) pcs {
 		if names[i] == "_" {
 			continue
 		}
-		if isRedecl[i] {
+		switch {
+		case isRedecl[i]:
 			out = out.cat(gen("*"+w.h("W")+"(&"), w.origN(l), gen(", "+w.storeSite(l)+") = "+names[i]+"; "))
-		} else {
+		case w.info.Defs[l.(*ast.Ident)] == nil:
+			// An unshared variable the := redeclares: a statement of
+			// its own declares nothing new (go-cron's `fields, yearField,
+			// err := …` with err captured).
+			out = out.cat(w.origN(l), gen(" = "+names[i]+"; "))
+		default:
 			out = out.cat(w.origN(l), gen(" := "+names[i]+"; "))
 		}
 	}

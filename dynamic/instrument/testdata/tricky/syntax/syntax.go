@@ -347,3 +347,23 @@ outer:
 	}
 	return sum
 }
+
+// Redeclare redeclares, in one :=, a plain local (fields), a new one
+// (last) and one a closure captures (err), as go-cron's parser does: the
+// rewrite assigns the first, declares the second and records the third.
+func Redeclare(spec string) ([]string, error) {
+	fields, err := Fields(spec), error(nil)
+	fields, last, err := splitLast(fields)
+	check := func() bool { return err == nil }
+	if !check() {
+		return nil, err
+	}
+	return append(fields, "+"+last), err
+}
+
+func splitLast(f []string) ([]string, string, error) {
+	if len(f) == 0 {
+		return nil, "", fmt.Errorf("empty")
+	}
+	return f[:len(f)-1], f[len(f)-1], nil
+}

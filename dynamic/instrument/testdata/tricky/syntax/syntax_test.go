@@ -233,3 +233,13 @@ func TestRangeSkip(t *testing.T) {
 	for range ch {
 	}
 }
+
+func TestRedeclare(t *testing.T) {
+	got, err := Redeclare("a b c")
+	if err != nil || strings.Join(got, " ") != "a b +c" {
+		t.Error(got, err)
+	}
+	if _, err := Redeclare(""); err == nil {
+		t.Error("no error for an empty spec")
+	}
+}
