@@ -775,3 +775,46 @@ func TestTimerPastWait(t *testing.T) {
 		}
 	}
 }
+
+// TestOverrunsWait: go-deadlock's TestHardDeadlockTryLock waits for its
+// detector in `select { case <-ch: case <-time.After(100 ms) }` and then
+// counts the detections; the recording ran the detector's callback g2
+// (its report's reads of the options, its count) before the test's
+// wake. A schedule that holds the callback's count past the wake
+// overruns that wait, as one past a time.Sleep does (sleepWindow.wait).
+func TestOverrunsWait(t *testing.T) {
+	tr := &trace.Trace{Tables: trace.Tables{
+		Goroutines: []string{"g1", "g2"},
+		Objects:    []string{"<-chan_time.Time", "LogBuf", "deadlocks"},
+		Sites:      []string{"trylock_test.go:125:7", "deadlock.go:328", "deadlock.go:342", "trylock_test.go:111", "trylock_test.go:127", "deadlock_test.go:160"},
+	}}
+	tr.Events = []trace.Event{
+		{G: 1, Op: trace.Read, Obj: 1, Site: 1},
+		{G: 1, Op: trace.Read, Obj: 1, Site: 2},
+		{G: 1, Op: trace.AtomicRMW, Obj: 2, Site: 3},    // the count
+		{G: 0, Op: trace.Recv, Obj: 0, Site: 0, Arg: 1}, // the wake
+		{G: 0, Op: trace.AtomicLoad, Obj: 2, Site: 4},   // the check
+		{G: 0, Op: trace.Write, Obj: 1, Site: 5},        // restore()
+	}
+	ws := testSleeps(tr)
+	if len(ws) != 1 || !ws[0].wait {
+		t.Fatalf("testSleeps = %+v, want one timer wait", ws)
+	}
+	both := map[string]bool{"g1": true, "g2": true}
+	for _, tc := range []struct {
+		name  string
+		order []int32
+		want  bool
+	}{
+		{"the callback held past the wake", []int32{0, 3, 4, 5, 1, 2}, true},
+		{"as recorded", []int32{0, 1, 2, 3, 4, 5}, false},
+	} {
+		s, err := trace.NewSchedule(tr, "av/RWR", tc.order, []int32{0, 5, 1})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := overrunsSleep(s, ws, both); got != tc.want {
+			t.Errorf("%s: overrunsSleep = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
