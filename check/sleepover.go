@@ -26,9 +26,15 @@ import (
 // (sturdyc's refresh had deleted the records before the test began its
 // sleep; go-cron's loop armed its timer during it). A schedule that puts
 // such a step after next held that goroutine across the whole sleep.
+//
+// A receive at a _test.go site from a timer's channel that no recorded
+// goroutine sends on (`<-time.After(d)`, ttlcache's TestCache_TestTouch)
+// is such a sleep too (wait): it is recorded when it completes, so it is
+// its own next step.
 type sleepWindow struct {
 	next stepKey
 	late []stepKey
+	wait bool
 }
 
 // stepKey names a schedule step as trace.Step does, without its object.
@@ -51,7 +57,8 @@ func testSleeps(tr *trace.Trace) []sleepWindow {
 	if tr == nil {
 		return nil
 	}
-	if !slices.ContainsFunc(tr.Events, func(ev trace.Event) bool { return ev.Op == trace.Sleep && testSite(tr.Site(ev)) }) {
+	timers := timerWaits(tr)
+	if len(timers) == 0 && !slices.ContainsFunc(tr.Events, func(ev trace.Event) bool { return ev.Op == trace.Sleep && testSite(tr.Site(ev)) }) {
 		return nil // the common case: no pass over the trace's occurrences
 	}
 	occ := map[uint64]int{}
@@ -71,9 +78,10 @@ func testSleeps(tr *trace.Trace) []sleepWindow {
 	last := map[int32]int{}    // goroutine → its last event so far
 	asleep := map[int32]bool{} // goroutines whose last event is a test sleep
 	for i, ev := range tr.Events {
-		if asleep[ev.G] {
+		wait := ev.Op == trace.Recv && timers[ev.Obj] && testSite(tr.Site(ev))
+		if asleep[ev.G] || wait {
+			w := sleepWindow{next: key(i), wait: wait && !asleep[ev.G]}
 			delete(asleep, ev.G)
-			w := sleepWindow{next: key(i)}
 			for g, e := range last {
 				if g != ev.G {
 					w.late = append(w.late, key(e))
@@ -87,6 +95,30 @@ func testSleeps(tr *trace.Trace) []sleepWindow {
 		last[ev.G] = i
 		if ev.Op == trace.Sleep && testSite(tr.Site(ev)) {
 			asleep[ev.G] = true
+		}
+	}
+	return out
+}
+
+// timerWaits returns the channels of tr that a test may wait on as on a
+// timer: of type <-chan time.Time (time.After, time.Tick, a Timer's C),
+// with no send recorded (the time package fills them).
+func timerWaits(tr *trace.Trace) map[int32]bool {
+	var out map[int32]bool
+	for _, ev := range tr.Events {
+		if ev.Op == trace.Recv && ev.Obj >= 0 && strings.HasPrefix(tr.ObjName(ev), "<-chan_time.Time") && testSite(tr.Site(ev)) {
+			if out == nil {
+				out = map[int32]bool{}
+			}
+			out[ev.Obj] = true
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	for _, ev := range tr.Events {
+		if ev.Op == trace.Send {
+			delete(out, ev.Obj)
 		}
 	}
 	return out
@@ -463,6 +495,15 @@ func unitTail(tr *trace.Trace, a predict.Anomaly) []trace.Step {
 // asserts what it sees before the timer fires orders the two by time
 // only, as overrunsSleep's sleep that waits for work does; this is its
 // mirror, a deadline rather than a delay.
+//
+// A timer wait (sleepWindow.wait) is its own wake, so X may also be held
+// before it: the wait comes after the fire in s, the recording ran it
+// before the event the fire let run, and no later fire came before it
+// (X's timer, due first, fired with the program's). ttlcache's
+// TestCache_TestTouch touches an item 0.5 s into its 0.9 s TTL: the
+// schedule ran the expiration loop's 0.9 s timer and its expiry check
+// ahead of the Touch, which the test's wake at 0.5 s let run first in
+// the recording.
 func timerPastSleep(s *trace.Schedule, sched schedule.Schedule, v replay.Verdict, ws []sleepWindow, gs map[string]bool) int {
 	if s == nil || len(ws) == 0 || len(v.Fired) == 0 || sched.Len() != len(s.Steps) {
 		return -1
@@ -478,7 +519,21 @@ func timerPastSleep(s *trace.Schedule, sched schedule.Schedule, v replay.Verdict
 		freed := sched.At(f) // the event the fire let run
 		for _, w := range ws {
 			x := w.next.g
-			if a, ok := pos[w.next]; !ok || a >= f || !gs[x] || x == s.Steps[f].G {
+			a, ok := pos[w.next]
+			if !ok || !gs[x] || x == s.Steps[f].G {
+				continue
+			}
+			if w.wait && a > f {
+				// The wake is the receive itself: held at its gate past
+				// the fire that let freed run, the recording having run
+				// it first, and its own timer fired by then (no later
+				// fire before it).
+				if sched.At(a) < freed && !slices.ContainsFunc(v.Fired, func(g int) bool { return g > f && g <= a }) {
+					return f
+				}
+				continue
+			}
+			if a >= f {
 				continue
 			}
 			for j := f + 1; j < len(s.Steps); j++ {

@@ -688,3 +688,133 @@ func TestControlledTimerPastSleep(t *testing.T) {
 		}
 	}
 }
+
+// waitTrace is ttlcache's TestCache_TestTouch: the test g1 wakes from
+// `<-time.After` (at waitSite, on wait, which no goroutine sends on) and
+// touches the item (its expiry, x), and only then the expiration loop g2
+// gets its timer's value, reads the expiry and, its next round, again:
+// events wake 0, Touch 1, tick 2, reads 3 and 4. loopFirst records the
+// tick first instead (tick 0, wake 1, Touch 2); a wait on "chan_time.Time"
+// is on a channel g2 sends on, first (every index one more).
+func waitTrace(waitSite, wait string, loopFirst bool) *trace.Trace {
+	tr := &trace.Trace{Tables: trace.Tables{
+		Goroutines: []string{"g1", "g2"},
+		Objects:    []string{wait, "<-chan_time.Time", "x"},
+		Sites:      []string{waitSite, "item.go:36", "cache.go:157", "item.go:45", "cache.go:127"},
+	}}
+	wake := trace.Event{G: 0, Op: trace.Recv, Obj: 0, Site: 0, Arg: 1}
+	touch := trace.Event{G: 0, Op: trace.Write, Obj: 2, Site: 1}
+	tick := trace.Event{G: 1, Op: trace.Recv, Obj: 1, Site: 2, Arg: 1}
+	tr.Events = []trace.Event{wake, touch, tick}
+	if loopFirst {
+		tr.Events = []trace.Event{tick, wake, touch}
+	}
+	tr.Events = append(tr.Events, trace.Event{G: 1, Op: trace.Read, Obj: 2, Site: 3}, trace.Event{G: 1, Op: trace.Read, Obj: 2, Site: 4})
+	if wait == "chan_time.Time" {
+		tr.Events = append([]trace.Event{{G: 1, Op: trace.Send, Obj: 0, Site: 2, Arg: 1}}, tr.Events...)
+	}
+	// The loop armed its timer first: what the test's wait came after.
+	tr.Events = append([]trace.Event{{G: 1, Op: trace.Read, Obj: 2, Site: 4}}, tr.Events...)
+	return tr
+}
+
+// TestTimerPastWait: a test's receive from a timer's channel is a sleep
+// whose wake is the receive itself (sleepWindow.wait): a schedule that
+// fires the loop's timer while the test, whose own timer was due first
+// and whose receive the recording ran first, waits at its gate (before
+// its receive, or after it with its Touch still to run) runs the test
+// late.
+func TestTimerPastWait(t *testing.T) {
+	both := map[string]bool{"g1": true, "g2": true}
+	after := "<-chan_time.Time"
+	for _, tc := range []struct {
+		name      string
+		site      string
+		wait      string
+		loopFirst bool
+		order     []int32 // the schedule's events
+		prefix    int
+		fired     []int
+		want      int
+	}{
+		{"woken, held before its Touch", "x_test.go:223:2", after, false, []int32{0, 2, 3, 1, 4}, 1, []int{0, 1}, 1},
+		{"held before its wake, both timers in one fire", "x_test.go:223:2", after, false, []int32{2, 3, 0, 1, 4}, 0, []int{0}, 0},
+		{"its own timer fired later", "x_test.go:223:2", after, false, []int32{2, 3, 0, 1, 4}, 0, []int{0, 2}, -1},
+		{"the recording ran the tick first", "x_test.go:223:2", after, true, []int32{0, 3, 1, 2, 4}, 0, []int{0}, -1},
+		{"a channel a goroutine sends on", "x_test.go:223:2", "chan_time.Time", false, []int32{0, 3, 4, 1, 2, 5}, 1, []int{1}, -1},
+		{"a wait in the program", "cache.go:223:2", after, false, []int32{0, 2, 3, 1, 4}, 1, []int{0, 1}, -1},
+	} {
+		tr := waitTrace(tc.site, tc.wait, tc.loopFirst)
+		// Every index one more, behind the loop's first event.
+		order := []int32{0}
+		for _, e := range tc.order {
+			order = append(order, e+1)
+		}
+		fired := []int{}
+		for _, f := range tc.fired {
+			fired = append(fired, f+1)
+		}
+		want := tc.want
+		if want >= 0 {
+			want++
+		}
+		sched := schedule.Schedule{Prefix: int32(tc.prefix + 1), Tail: order[tc.prefix+1:]}
+		var unit []int32
+		for _, e := range order[1:] {
+			if op := tr.Events[e].Op; op == trace.Read || op == trace.Write {
+				unit = append(unit, e)
+			}
+		}
+		s, err := trace.NewSchedule(tr, "av/RWR", order, unit)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		v := replay.Verdict{Verdict: replay.Reproduced, Fired: fired}
+		if got := timerPastSleep(s, sched, v, testSleeps(tr), both); got != want {
+			t.Errorf("%s: timerPastSleep = %d, want %d (windows %+v)", tc.name, got, want, testSleeps(tr))
+		}
+	}
+}
+
+// TestOverrunsWait: go-deadlock's TestHardDeadlockTryLock waits for its
+// detector in `select { case <-ch: case <-time.After(100 ms) }` and then
+// counts the detections; the recording ran the detector's callback g2
+// (its report's reads of the options, its count) before the test's
+// wake. A schedule that holds the callback's count past the wake
+// overruns that wait, as one past a time.Sleep does (sleepWindow.wait).
+func TestOverrunsWait(t *testing.T) {
+	tr := &trace.Trace{Tables: trace.Tables{
+		Goroutines: []string{"g1", "g2"},
+		Objects:    []string{"<-chan_time.Time", "LogBuf", "deadlocks"},
+		Sites:      []string{"trylock_test.go:125:7", "deadlock.go:328", "deadlock.go:342", "trylock_test.go:111", "trylock_test.go:127", "deadlock_test.go:160"},
+	}}
+	tr.Events = []trace.Event{
+		{G: 1, Op: trace.Read, Obj: 1, Site: 1},
+		{G: 1, Op: trace.Read, Obj: 1, Site: 2},
+		{G: 1, Op: trace.AtomicRMW, Obj: 2, Site: 3},    // the count
+		{G: 0, Op: trace.Recv, Obj: 0, Site: 0, Arg: 1}, // the wake
+		{G: 0, Op: trace.AtomicLoad, Obj: 2, Site: 4},   // the check
+		{G: 0, Op: trace.Write, Obj: 1, Site: 5},        // restore()
+	}
+	ws := testSleeps(tr)
+	if len(ws) != 1 || !ws[0].wait {
+		t.Fatalf("testSleeps = %+v, want one timer wait", ws)
+	}
+	both := map[string]bool{"g1": true, "g2": true}
+	for _, tc := range []struct {
+		name  string
+		order []int32
+		want  bool
+	}{
+		{"the callback held past the wake", []int32{0, 3, 4, 5, 1, 2}, true},
+		{"as recorded", []int32{0, 1, 2, 3, 4, 5}, false},
+	} {
+		s, err := trace.NewSchedule(tr, "av/RWR", tc.order, []int32{0, 5, 1})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := overrunsSleep(s, ws, both); got != tc.want {
+			t.Errorf("%s: overrunsSleep = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -433,6 +433,43 @@ func TestHoldbackRoot(t *testing.T) {
 	}
 }
 
+// TestHoldbackForeignLate: events held on a channel before it is found
+// foreign keep their arrival order with the other held events once it is
+// (barHeld). ttlcache's expiration loop received its timer (T) at 0.9 s
+// and 1.9 s, the test its own time.After (A) at 1.5 s, none with a
+// recorded send; forcing out the loop's first receive made T foreign,
+// and its second receive, ready by that alone, was written ahead of the
+// test's older one, so the trace ran the loop's 1.9 s tick before the
+// test's 1.5 s wake and every replay held the test past it.
+func TestHoldbackForeignLate(t *testing.T) {
+	read := recordForced(t)
+	mu.Lock()
+	w := rec
+	obj := func(name string) int32 {
+		o, _ := w.in.Intern(trace.TabObject, name)
+		return o
+	}
+	tm, a, x, y := obj("T"), obj("A"), obj("x"), obj("y")
+	loop, test := w.newG("loop"), w.newG("test")
+	w.emit(loop, trace.Event{Op: trace.Recv, Obj: tm, Site: trace.NoIndex, Arg: 1})
+	w.emit(test, trace.Event{Op: trace.Recv, Obj: a, Site: trace.NoIndex, Arg: 1})
+	w.emit(test, trace.Event{Op: trace.Write, Obj: y, Site: trace.NoIndex})
+	w.emit(loop, trace.Event{Op: trace.Recv, Obj: tm, Site: trace.NoIndex, Arg: 1})
+	w.emit(loop, trace.Event{Op: trace.Read, Obj: x, Site: trace.NoIndex})
+	if w.hb.n != 5 {
+		t.Errorf("held %d, want 5", w.hb.n)
+	}
+	w.force(w.oldest(), true) // the loop's first receive, past holdTimeout
+	w.force(w.oldest(), true) // the test's receive
+	w.hb.forced = 0
+	mu.Unlock()
+	tr, _ := read()
+	want := []string{"loop recv T", "test recv A", "test write y", "loop recv T", "loop read x"}
+	if got := lines(tr); !equal(got, want) {
+		t.Errorf("\n got %q\nwant %q", got, want)
+	}
+}
+
 // TestHoldbackTickets: on an unbuffered channel, the parties that blocked
 // are written in the order they blocked (their tickets), whatever the
 // order they arrive in; a party that completed at once after they

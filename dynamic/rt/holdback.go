@@ -400,6 +400,7 @@ func (w *recorder) submit(g *Goroutine, ev trace.Event) {
 			if !cs.closeArrived && !cs.foreign {
 				cs.foreign = true
 				hb.foreign++
+				w.barHeld(ev.Obj)
 			}
 		case ev.Op == trace.Close:
 			needS, needR = cs.arrS, cs.arrR
@@ -715,11 +716,32 @@ func (w *recorder) force(h *held, markForeign bool) {
 			cs := w.chans[ch]
 			cs.foreign = true
 			w.hb.foreign++
+			w.barHeld(ch)
 			w.wake(cs)
 		}
 	}
 	w.release(h)
 	w.drain()
+}
+
+// barHeld makes the held events on channel ch, found foreign after they
+// arrived, barriers as though they had arrived after that (a foreign
+// channel's events are written as they come, in arrival order with the
+// events held): readiness alone would write them ahead of older events
+// that wait on another channel. ttlcache's expiration loop received its
+// timer at 1.9 s, while the test's receive of its 0.5 s time.After, which
+// came at 1.5 s, waited for the send no timer records; forcing out the
+// loop's receive of 0.9 s made its timer channel foreign and wrote the
+// loop's 1.9 s receive at once, ahead of the test's wake and its Touch,
+// and every replay of that order held the test past the loop's timer.
+func (w *recorder) barHeld(ch int32) {
+	for _, g := range w.hb.gs {
+		for _, h := range g.q {
+			if h.ev.Op.IsChan() && h.ev.Obj == ch {
+				h.barrier = true
+			}
+		}
+	}
 }
 
 // flushHeld writes everything still held, ready or not, in arrival order

@@ -177,6 +177,20 @@ func TestJudge(t *testing.T) {
 			r(1, call(line+" // "+value, "Load"), rf),
 		}
 	}
+	// writerGuardEntry is guardEntry seen from the writer: its two
+	// stores are the unit, the reader's test of the error and its read
+	// of the value fall between (asynccache.go:107 asv-10).
+	writerGuardEntry := func(writer, reader, value, line string) []Event {
+		g := guardEntry(writer, reader, value, line)
+		rerr, wval, werr, rval := g[0], g[1], g[2], g[3]
+		for _, ev := range []*Event{&rerr, &rval} {
+			ev.Thread, ev.Unit = 2, 2
+		}
+		for _, ev := range []*Event{&wval, &werr} {
+			ev.Thread, ev.Unit = 1, 1
+		}
+		return []Event{wval, rerr, rval, werr}
+	}
 	// unitEntry is entry seen from Get: its two reads are the unit.
 	unitEntry := func(writer string) []Event {
 		e := entry(writer)
@@ -706,6 +720,9 @@ func TestJudge(t *testing.T) {
 		{"the unit's error tested, then the value read on its nil branch, the writer's error nil", guardEntry("Refresh", "GetOr", "entry guarded value", "return e.val.Load()"), false},
 		{"the unit's error tested, then the value read on its nil branch, the writer's error not nil", guardEntry("Fail", "GetOr", "entry guarded value", "return e.val.Load()"), true},
 		{"the unit's error tested, then the value read whatever it was", guardEntry("Refresh", "GetOrLoose", "entry loose value", "return e.val.Load(), failed"), true},
+		{"the writer's stores around an error test and the value read on its nil branch, the writer's error nil", writerGuardEntry("Refresh", "GetOr", "entry guarded value", "return e.val.Load()"), false},
+		{"the writer's stores around an error test and the value read on its nil branch, the writer's error not nil", writerGuardEntry("Fail", "GetOr", "entry guarded value", "return e.val.Load()"), true},
+		{"the writer's stores around an error test and the value read whatever it was", writerGuardEntry("Refresh", "GetOrLoose", "entry loose value", "return e.val.Load(), failed"), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

@@ -163,7 +163,10 @@ var (
 //     (blindAdd: they commute, so the reader read one value only), or
 //     the reader returns a value and an error and the writer's second
 //     write stores an error nil on its path (tornErrorPair: the torn
-//     pair is a serial result under Go's error convention);
+//     pair is a serial result under Go's error convention), or the
+//     reader tests that error and reads the value only when it is nil
+//     (tornErrorGuard, from the writer's unit: asynccache's GetOrSet
+//     between the refresh's two stores, asynccache.go:107 asv);
 //   - and in a check-then-act, a later read in a method that only tests
 //     a flag afresh under a lock it re-takes, sets it and wakes a
 //     receiver that re-reads the checked state is no use of a's value
@@ -241,7 +244,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.initUnseen(a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.initUnseen(a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {

@@ -1,0 +1,16 @@
+// Package tickwaitfixed is tickwait with the value and its error stored
+// as one entry behind one atomic pointer (tickreadfixed with the test
+// waiting on `<-time.After`): a Get sees a pair some fetch gave.
+//
+// Silent by design: the refresh's entry store and its reset of the Get
+// count around a Get's load and count (asv on Cache.cur, Cache.gets) is
+// reproduced, and its replay fails the test ("Get = "new" before the
+// refresh is due"), but only because the schedule runs the 100 ms tick
+// ahead of a Get the test makes after a 50 ms `<-time.After` wait,
+// holding the test at its gate while the virtual clock passes the tick;
+// the serial order with the whole refresh first fails the same way,
+// held over the same tick (check's timerPastSleep), and no value the Get
+// goes on to use depends on the count. Reported before session 22,
+// whose check takes a test's receive from a timer's channel for a sleep
+// (check's timerWaits).
+package tickwaitfixed
