@@ -30,7 +30,10 @@ import (
 // so a map whose values hold pointers, maps, channels, functions or
 // interfaces is not covered; a slice of such values is not either. A
 // delete, then an insert (an entry moved: absent in between), an insert
-// then an overwrite, or two keys stay judged.
+// then an overwrite, or two keys stay judged. Limits: two keys whose
+// 64-bit hashes collide are taken for one; and an entry the unit meant as
+// private scratch space in a shared map (a recursion guard) is taken for
+// a marker, as undone takes any give-back for a claim.
 func (x *Index) heldEntry(a, b Event) bool {
 	if a.Key == 0 || a.Key != b.Key {
 		return false
