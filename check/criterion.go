@@ -127,6 +127,9 @@ func dependEvents(f *Finding) []depend.Event {
 		if st := f.Schedule.Steps[f.Schedule.Anomaly[k]]; st.Op.String() == "atomic-rmw" {
 			e.Read, e.Write = true, true
 		}
+		if k < len(a.Keys) {
+			e.Key = a.Keys[k]
+		}
 		if k < len(a.Frames) {
 			for _, fr := range a.Frames[k] {
 				e.Frames = append(e.Frames, depend.Frame{ID: fr.Begin, Site: fr.Site})

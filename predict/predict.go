@@ -146,6 +146,12 @@ type Anomaly struct {
 	// can reach another depends on whether they ran in one call
 	// (static/depend).
 	Frames [][]Frame
+	// Keys are, per event, the hash of the map key it accessed (an
+	// element's read or write: trace.Op.HasKey), 0 for any other event
+	// or an access of the whole map. Two events of one variable with
+	// non-zero keys have equal ones (search's keysApart): static/depend
+	// then knows they touched one entry (heldEntry).
+	Keys []int64
 }
 
 // Frame is one method activation: its region-begin event, which tells
@@ -319,6 +325,13 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 		a.Unsound = unsound(gr, sched)
 		a.Split, a.Recheck, a.Atomics = split(gr, c.Pattern, c.Events)
 		a.Reread = reread(gr, c.Pattern, c.Events)
+		for _, e := range c.Events {
+			var k int64
+			if ev := tr.Events[e]; ev.Op.HasKey() {
+				k = ev.Arg
+			}
+			a.Keys = append(a.Keys, k)
+		}
 		if !c.Pattern.Adjacent {
 			a.Frames = frames(gr, c.Events)
 		}

@@ -87,6 +87,9 @@ func TestJudge(t *testing.T) {
 	onVar := func(v int, e Event) Event { e.Var = v; return e }
 	seen := func(e Event, vars ...int) Event { e.Seen = vars; return e }
 	claimed := func(e Event) Event { e.Claimed = true; return e }
+	keyed := func(e Event, k int64) Event { e.Key = k; return e }
+	acquired, released := at("l.cur[m] = Held{gid, stack} // locks acquired", "["), at("delete(l.cur, m) // locks released", "(")
+	checkHeld := at("for o, h := range l.cur { // locks check", "for")
 	drainRun, drainBusy := frame(1, "d *Drain", "Run"), frame(9, "d *Drain", "Busy")
 	request, requestBlind := frame(1, "d *Drain", "Request"), frame(1, "d *Drain", "RequestBlind")
 	blind, from := frame(1, "d *Drain", "RunBlind"), frame(1, "d *Drain", "RunFrom")
@@ -256,6 +259,30 @@ func TestJudge(t *testing.T) {
 		}, true},
 		{"intermediate state read and returned", []Event{
 			w(1, at("s.v = v", "v ="), put), r(2, at("got := s.v", "v"), frame(9, "s *Slot", "Get")), w(1, at("s.v = v", "v ="), put),
+		}, true},
+		// linkdata/deadlock's lockOrder: the lock's record inserted, a
+		// check ranging over the held locks, the record deleted.
+		{"a held lock's record, by value, inserted then deleted at one key: a marker", []Event{
+			keyed(w(1, acquired, frame(2, "l *Locks", "Acquired")), 7), r(2, checkHeld, frame(9, "l *Locks", "Check")), keyed(w(1, released, frame(3, "l *Locks", "Released")), 7),
+		}, false},
+		{"a held lock's record inserted then deleted, the keys not recorded", []Event{
+			w(1, acquired, frame(2, "l *Locks", "Acquired")), r(2, checkHeld, frame(9, "l *Locks", "Check")), w(1, released, frame(3, "l *Locks", "Released")),
+		}, true},
+		{"a record inserted at one key, another key deleted", []Event{
+			keyed(w(1, acquired, frame(2, "l *Locks", "Acquired")), 7), r(2, checkHeld, frame(9, "l *Locks", "Check")), keyed(w(1, released, frame(3, "l *Locks", "Released")), 8),
+		}, true},
+		{"a record deleted then inserted again: the lock looks free between", []Event{
+			keyed(w(1, at("delete(l.cur, m) // locks handed out", "("), frame(2, "l *Locks", "Handover")), 7), r(2, checkHeld, frame(9, "l *Locks", "Check")),
+			keyed(w(1, at("l.cur[m] = h // locks handed in", "["), frame(2, "l *Locks", "Handover")), 7),
+		}, true},
+		{"a record by pointer, filled after the insert, then deleted", []Event{
+			keyed(w(1, at("l.ptr[m] = h // locks acquired ptr", "["), frame(2, "l *Locks", "AcquiredPtr")), 7), r(2, at("for o, h := range l.ptr { // locks check ptr", "for"), frame(9, "l *Locks", "CheckPtr")),
+			keyed(w(1, at("delete(l.ptr, m) // locks released ptr", "("), frame(3, "l *Locks", "ReleasedPtr")), 7),
+		}, true},
+		{"the pending call, a pointer, read and used without waiting, one key", []Event{
+			keyed(w(1, at("g.m[key] = c", "["), flightDo), 5),
+			r(2, at("if p, ok := g.m[key]; ok {", "["), frame(9, "g *Flight", "Peek")),
+			keyed(w(1, at("delete(g.m, key)", "("), flightDo, frame(2, "g *Flight", "doCall")), 5),
 		}, true},
 		{"intermediate state read and dropped", []Event{
 			w(1, at("s.v = v", "v ="), put), r(2, at("_ = s.v", "v"), frame(9, "s *Slot", "Peek")), w(1, at("s.v = v", "v ="), put),

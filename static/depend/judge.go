@@ -45,6 +45,10 @@ type Event struct {
 	// idle connection and checks closed under one lock, dials, then tests
 	// closed afresh under the lock before giving a slot back).
 	Seen []int
+	// Key is the hash of the map key the event accessed, 0 when it is no
+	// access of one map element. Two events of one variable with non-zero
+	// keys accessed one entry.
+	Key int64
 }
 
 // reread reports whether event i's read was repeated before event j.
@@ -153,7 +157,9 @@ var (
 //     value it can never equal, the writer's values before and after
 //     differing (comparedApart: an odd resize bit against an even index),
 //     or the second write gives back what the first added (undone: a
-//     reservation of a slot); nor when the read of the first write's
+//     reservation of a slot), or deletes the entry, held by value, that
+//     the first inserted at the same key (heldEntry: a lock-order
+//     checker's record of a held lock); nor when the read of the first write's
 //     variable cannot tell it happened: a lazy initialization under a
 //     nil check and a lock, read only as a map (initUnseen: gcache's
 //     Group.m); nor when the writer published a new object and then
@@ -234,7 +240,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) {
+				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {

@@ -2071,3 +2071,82 @@ func (p *Pools) AuditBack() int32 {
 	q := p.parent.Load()    // pools audit back parent
 	return q + p.sub.Load() // pools audit back sub
 }
+
+// Held is a lock-order checker's record of a held lock, by value
+// (linkdata/deadlock's stackGID): the goroutine and its callers.
+type Held struct {
+	gid   int64
+	stack []uintptr
+}
+
+// Locks records the locks held (linkdata/deadlock's lockOrder): Acquired
+// and Released each update it under mu, and Check, before a goroutine
+// takes another lock, ranges over the held ones for its own.
+type Locks struct {
+	mu    sync.Mutex
+	cur   map[any]Held
+	ptr   map[any]*Held
+	order map[[2]any]bool
+}
+
+func (l *Locks) Acquired(m any, gid int64, stack []uintptr) {
+	l.mu.Lock()
+	l.cur[m] = Held{gid, stack} // locks acquired
+	l.mu.Unlock()
+}
+
+func (l *Locks) Released(m any) {
+	l.mu.Lock()
+	delete(l.cur, m) // locks released
+	l.mu.Unlock()
+}
+
+func (l *Locks) Check(m any, gid int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for o, h := range l.cur { // locks check
+		if o != m && h.gid == gid {
+			l.order[[2]any{o, m}] = true
+		}
+	}
+}
+
+// Handover gives a held lock to another goroutine: its entry taken out,
+// then put back: in between, the lock looks free.
+func (l *Locks) Handover(m any, gid int64) {
+	l.mu.Lock()
+	h := l.cur[m]
+	delete(l.cur, m) // locks handed out
+	l.mu.Unlock()
+	h.gid = gid
+	l.mu.Lock()
+	l.cur[m] = h // locks handed in
+	l.mu.Unlock()
+}
+
+// AcquiredPtr records the held lock by pointer, filled after the insert.
+func (l *Locks) AcquiredPtr(m any, gid int64) {
+	h := new(Held)
+	l.mu.Lock()
+	l.ptr[m] = h // locks acquired ptr
+	l.mu.Unlock()
+	l.mu.Lock()
+	h.gid = gid
+	l.mu.Unlock()
+}
+
+func (l *Locks) ReleasedPtr(m any) {
+	l.mu.Lock()
+	delete(l.ptr, m) // locks released ptr
+	l.mu.Unlock()
+}
+
+func (l *Locks) CheckPtr(m any, gid int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for o, h := range l.ptr { // locks check ptr
+		if o != m && h.gid == gid {
+			l.order[[2]any{o, m}] = true
+		}
+	}
+}

@@ -1,0 +1,39 @@
+package heldlock
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestReport: one owner takes a, then b; another, a little later, lists
+// the locks held and takes b. Every lock listed names where it was taken.
+func TestReport(t *testing.T) {
+	c := NewChecker()
+	a, b := c.NewMutex(), c.NewMutex()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		a.Lock(1, "one.a")
+		b.Lock(1, "one.b")
+		b.Unlock()
+		a.Unlock()
+	}()
+	go func() {
+		defer wg.Done()
+		time.Sleep(5 * time.Millisecond)
+		for _, h := range c.Holders() {
+			if strings.HasSuffix(h, "@") {
+				t.Logf("held lock without a site: %s", h)
+			}
+		}
+		b.Lock(2, "two.b")
+		b.Unlock()
+	}()
+	wg.Wait()
+	if c.Inversions != 0 {
+		t.Errorf("%d inversions, want 0", c.Inversions)
+	}
+}

@@ -1,0 +1,146 @@
+package depend
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// heldEntry reports whether a and b, the unit's two writes of one map, are
+// an insert of an entry and the delete of that same entry: a stores into
+// the map at a key, b deletes from the same map (one struct field or one
+// package variable) at the key of the same hash (Event.Key, recorded for
+// both), and the map's values are held by value (heldByValue). Such an
+// entry is a marker of the unit's, meant to be seen while it lives: the
+// unit's writes leave the entry as absent as they found it (when it was
+// absent; else b removes it), so made atomic, the pair would tell no
+// other goroutine anything, and the state between them is what the insert
+// exists to publish, as undone's count of a held slot is (linkdata/
+// deadlock's lockOrder: postLock records a lock as held, postUnlock
+// deletes it, each under l.mu, and preLock ranges over the held locks in
+// between; that state is the lock being held). What separates it from a
+// torn update is that b does not complete a: it gives up the entry a made,
+// building on none of it; and the entry's value, copied in whole, is all
+// a reader gets of it.
+//
+// A pointer in the value would hand the reader an object the unit may
+// still be filling (singleflight's pending call, read without waiting:
+// "the pending call read and used without waiting" in depend_test.go),
+// so a map whose values hold pointers, maps, channels, functions or
+// interfaces is not covered; a slice of such values is not either. A
+// delete, then an insert (an entry moved: absent in between), an insert
+// then an overwrite, or two keys stay judged. Limits: two keys whose
+// 64-bit hashes collide are taken for one; and an entry the unit meant as
+// private scratch space in a shared map (a recursion guard) is taken for
+// a marker, as undone takes any give-back for a claim.
+func (x *Index) heldEntry(a, b Event) bool {
+	if a.Key == 0 || a.Key != b.Key {
+		return false
+	}
+	ma, ok := x.insertsInto(a.Site)
+	if !ok {
+		return false
+	}
+	mb, ok := x.deletesFrom(b.Site)
+	if !ok || mb != ma {
+		return false
+	}
+	m, ok := ma.Type().Underlying().(*types.Map)
+	return ok && heldByValue(m.Elem(), nil)
+}
+
+// insertsInto returns the map variable (a struct field or a package
+// variable) into which every write at site stores one element: m[k] = v.
+func (x *Index) insertsInto(site string) (types.Object, bool) {
+	var out types.Object
+	for _, in := range x.instrs[site] {
+		switch in := in.(type) {
+		case *ssa.MapUpdate:
+			v := mapVar(in.Map)
+			if v == nil || out != nil && out != v {
+				return nil, false
+			}
+			out = v
+		case *ssa.Store, ssa.CallInstruction:
+			// Another write at the site: not only the insert.
+			return nil, false
+		}
+	}
+	return out, out != nil
+}
+
+// deletesFrom returns the map variable from which every write at site
+// deletes one element: delete(m, k).
+func (x *Index) deletesFrom(site string) (types.Object, bool) {
+	var out types.Object
+	for _, in := range x.instrs[site] {
+		switch in := in.(type) {
+		case ssa.CallInstruction:
+			com := in.Common()
+			bi, ok := com.Value.(*ssa.Builtin)
+			if !ok || bi.Name() != "delete" || len(com.Args) != 2 {
+				return nil, false
+			}
+			v := mapVar(com.Args[0])
+			if v == nil || out != nil && out != v {
+				return nil, false
+			}
+			out = v
+		case *ssa.Store, *ssa.MapUpdate:
+			return nil, false
+		}
+	}
+	return out, out != nil
+}
+
+// mapVar is the variable a map value was loaded from: a struct field
+// (c.m) or a package variable; nil otherwise.
+func mapVar(v ssa.Value) types.Object {
+	u, ok := v.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return nil
+	}
+	if g, ok := u.X.(*ssa.Global); ok {
+		return g.Object()
+	}
+	if f := field(u.X); f != nil {
+		return f
+	}
+	return nil
+}
+
+// heldByValue reports whether a value of type t, copied, leaves its reader
+// nothing another goroutine can still write through: no pointers, maps,
+// channels, functions or interfaces in it. Strings are allowed (they
+// cannot change), and slices when their elements are: the slice is the
+// one reference allowed (lockOrder's stack of caller PCs, filled before
+// the insert). Its elements are memory of their own, whose accesses are
+// judged as theirs: a unit that fills the slice after the insert under the
+// same lock, read by the other goroutine in between, is not caught here
+// (a limit: the elements' write then read is no atomicity pattern).
+func heldByValue(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return true
+	}
+	if seen == nil {
+		seen = map[types.Type]bool{}
+	}
+	seen[t] = true
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() != types.UnsafePointer
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if !heldByValue(u.Field(i).Type(), seen) {
+				return false
+			}
+		}
+		return true
+	case *types.Array:
+		return heldByValue(u.Elem(), seen)
+	case *types.Slice:
+		return heldByValue(u.Elem(), seen)
+	}
+	return false
+}
