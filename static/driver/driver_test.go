@@ -899,8 +899,9 @@ func TestNoConstructionHookDrivers(t *testing.T) {
 }
 
 // TestOneGoroutineDoc: a method's doc that keeps it to one goroutine at
-// a time, or calls it unsafe for concurrent use, is recognised; one that
-// only mentions goroutines is not.
+// a time, or says it is not safe to call concurrently, is recognised;
+// one that only mentions goroutines, or calls the value the method
+// returns unsafe for concurrent use, is not.
 func TestOneGoroutineDoc(t *testing.T) {
 	for doc, want := range map[string]bool{
 		"Add moves the clock.\nThis should only be called from a single goroutine at a time.":  true,
@@ -908,7 +909,7 @@ func TestOneGoroutineDoc(t *testing.T) {
 		"Close must not be called concurrently with Write.":                                    true,
 		"Flush must never be called from multiple goroutines.":                                 true,
 		"Step is not safe to call concurrently.":                                               true,
-		"Swap is not safe for concurrent use.":                                                 true,
+		"Get returns a Buffer, which is not safe for concurrent use.":                          false,
 		"AfterFunc executes f in its own goroutine.":                                           false,
 		"Sleep pauses the goroutine. The clock must be moved forward in a separate goroutine.": false,
 		"Get is safe for concurrent use by multiple goroutines.":                               false,

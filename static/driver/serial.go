@@ -86,10 +86,12 @@ func methodDecl(p *packages.Package, named *types.Named, m string) *ast.FuncDecl
 
 // oneGoroutineDoc reports whether a method's doc comment says the method
 // is called from one goroutine at a time, or is not safe to call
-// concurrently.
+// concurrently. A method doc saying "not safe for concurrent use" does
+// not count: it often speaks of the value the method returns ("Get
+// returns a Buffer, which is not safe for concurrent use").
 func oneGoroutineDoc(doc string) bool {
 	doc = strings.Join(strings.Fields(strings.ToLower(doc)), " ")
-	return onePhrase.MatchString(doc) || unsafeDoc(doc)
+	return onePhrase.MatchString(doc)
 }
 
 var onePhrase = regexp.MustCompile(`(should|must|may|can) only be (called|used) (from|by|in) (a single|one) goroutine|(should|must) (not|never) be called (concurrently|from (multiple|several|different|more than one) goroutines)|not safe to (call|use) concurrently`)
