@@ -251,6 +251,17 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 						}
 						continue
 					}
+					// Methods whose docs keep them to one goroutine
+					// at a time are the package's contract: calling
+					// two of them at once is the driver's misuse.
+					if why := serialPair(p, named, &pairs[i]); why != "" {
+						key := pairs[i].typ + "." + pairs[i].m0 + "." + pairs[i].m1
+						if !noted[key] {
+							noted[key] = true
+							res.Notes = append(res.Notes, note.New(note.Static, path, "", "no driver calling %s.%s and %s: their docs keep them to one goroutine at a time (documented: %s)", pairs[i].typ, pairs[i].m0, pairs[i].m1, why))
+						}
+						continue
+					}
 				}
 			}
 			kept = append(kept, pairs[i])

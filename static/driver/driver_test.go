@@ -897,3 +897,79 @@ func TestNoConstructionHookDrivers(t *testing.T) {
 		t.Errorf("no note on the hook: %q", res.Notes)
 	}
 }
+
+// TestOneGoroutineDoc: a method's doc that keeps it to one goroutine at
+// a time, or says it is not safe to call concurrently, is recognised;
+// one that only mentions goroutines, or calls the value the method
+// returns unsafe for concurrent use, is not.
+func TestOneGoroutineDoc(t *testing.T) {
+	for doc, want := range map[string]bool{
+		"Add moves the clock.\nThis should only be called from a single goroutine at a time.":  true,
+		"Reset must only be called from one goroutine.":                                        true,
+		"Close must not be called concurrently with Write.":                                    true,
+		"Flush must never be called from multiple goroutines.":                                 true,
+		"Step is not safe to call concurrently.":                                               true,
+		"Get returns a Buffer, which is not safe for concurrent use.":                          false,
+		"AfterFunc executes f in its own goroutine.":                                           false,
+		"Sleep pauses the goroutine. The clock must be moved forward in a separate goroutine.": false,
+		"Get is safe for concurrent use by multiple goroutines.":                               false,
+		"": false,
+	} {
+		if got := oneGoroutineDoc(doc); got != want {
+			t.Errorf("oneGoroutineDoc(%q) = %v, want %v", doc, got, want)
+		}
+	}
+}
+
+// TestNoOneGoroutineDrivers: no driver calls two of Clock's methods
+// whose docs keep them to one goroutine at a time (Add, Set), or that
+// call one on their own receiver (WaitAll calls c.Set), and a note says
+// why; pairs with Now keep their drivers, and Follow, which sets another
+// clock, is not restricted.
+func TestNoOneGoroutineDrivers(t *testing.T) {
+	res := generateIn(t, "drvserial")
+	ds := res.Drivers["subjects/drvserial"]
+	restricted := map[string]bool{"Add": true, "Set": true, "WaitAll": true}
+	now := false
+	for _, d := range ds {
+		m0, m1, _ := strings.Cut(d.Calls, " and ")
+		if restricted[m0] && restricted[m1] {
+			t.Errorf("a driver calling %s: %+v", d.Calls, d)
+		}
+		now = now || d.Calls == "Add and Now"
+	}
+	if !now {
+		t.Errorf("no driver calling Add and Now: %+v (notes %q)", ds, res.Notes)
+	}
+	found := false
+	for _, n := range res.Notes {
+		found = found || strings.Contains(n.Text, "no driver calling Clock.Add and WaitAll: their docs keep them to one goroutine at a time (documented: Add; WaitAll calls Set)")
+	}
+	if !found {
+		t.Errorf("no note on Add and WaitAll: %q", res.Notes)
+	}
+	dir, err := filepath.Abs("testdata/subjects/drvserial")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := load.Load(context.Background(), dir, []string{"."}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := false
+	for _, p := range pkgs.List {
+		if p.PkgPath != "subjects/drvserial" || p.ID != p.PkgPath {
+			continue
+		}
+		checked = true
+		named := p.Types.Scope().Lookup("Clock").Type().(*types.Named)
+		for m, want := range map[string]string{"Add": "Add", "Set": "Set", "WaitAll": "Set", "Follow": "", "Now": ""} {
+			if got := oneGoroutine(p, named, m); got != want {
+				t.Errorf("oneGoroutine(Clock.%s) = %q, want %q", m, got, want)
+			}
+		}
+	}
+	if !checked {
+		t.Errorf("subjects/drvserial not loaded: %d packages", len(pkgs.List))
+	}
+}
