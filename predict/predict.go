@@ -190,7 +190,8 @@ type Stats struct {
 	Work               int64         // work units done (Options.MaxWork)
 	Folded             int           // goroutine assignments folded by symmetry (search.Stats.Folded)
 	// GivenUp: the blocking finders' site combinations (pattern keys)
-	// given up after maxInfeasible instances without a feasible schedule.
+	// given up after maxInfeasible instances in a row without a feasible
+	// schedule (maxInfeasibleAfter once one had one).
 	GivenUp []string
 	// CutAt is the pattern of the finder past the access search
 	// (deadlocks, leaks, early Waits...) at which the deadline or the
@@ -388,7 +389,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 		if n > 1 {
 			what = fmt.Sprintf("%d site combinations (first %s)", n, res.Stats.GivenUp[0])
 		}
-		res.Warnings = append(res.Warnings, fmt.Sprintf("search: gave up %s of the blocking patterns after %d instances without a feasible schedule", what, maxInfeasible))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("search: gave up %s of the blocking patterns after %d instances in a row without a feasible schedule (%d once one had one)", what, maxInfeasible, maxInfeasibleAfter))
 	}
 	if st.Capped > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("search: %d site combinations given up after the cap on goroutine assignments (search.Options.MaxAssign)", st.Capped))

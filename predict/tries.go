@@ -21,7 +21,12 @@ import (
 // ordering, so the 17th is as infeasible as the first 16 — workerpool's
 // TestPause had 9,792 stop-channel leak instances of one combination,
 // none feasible, 1.2–1.8 s of CPU; in the corpus and the bug kernels
-// every combination's first feasible instance is its first.
+// every combination's first feasible instance is its first. A key with a
+// feasible instance that keep refused is tried on, but given up too after
+// maxInfeasibleAfter infeasible instances in a row: eapache/channels'
+// batching loop had 4 feasible select-branch instances of one key
+// early, then 2,996 infeasible ones that spent its trace's whole work
+// bound (3 s of CPU) for nothing.
 type tries struct {
 	gr    *ptg.Graph
 	stop  func() bool
@@ -30,15 +35,20 @@ type tries struct {
 	max   int
 	done  map[string]bool
 	n     map[string]int
-	bad   map[string]int // infeasible instances of a key with no feasible one
-	sched int64          // work units a schedule costs past the poll stop counts
+	bad   map[string]int  // infeasible instances of a key in a row
+	seen  map[string]bool // keys with a feasible instance
+	sched int64           // work units a schedule costs past the poll stop counts
 }
 
-// maxInfeasible bounds the infeasible instances of one key tried.
-const maxInfeasible = 16
+// maxInfeasible bounds the infeasible instances of one key tried;
+// maxInfeasibleAfter, those in a row once an instance was feasible.
+const (
+	maxInfeasible      = 16
+	maxInfeasibleAfter = 64
+)
 
 func newTries(gr *ptg.Graph, stop func() bool, st *Stats, keep func(Anomaly) bool, max int) *tries {
-	return &tries{gr: gr, stop: stop, st: st, keep: keep, max: max, done: map[string]bool{}, n: map[string]int{}, bad: map[string]int{},
+	return &tries{gr: gr, stop: stop, st: st, keep: keep, max: max, done: map[string]bool{}, n: map[string]int{}, bad: map[string]int{}, seen: map[string]bool{},
 		sched: int64(workSchedule+len(gr.Tr.Events)/workEvents) - 1}
 }
 
@@ -52,7 +62,7 @@ func (t *tries) try(p *pattern.Pattern, evs []int32, generate func() (schedule.S
 		sites[i] = tr.Site(tr.Events[e])
 	}
 	key := pattern.Key(p, sites)
-	if t.done[key] || t.max > 0 && t.n[key] >= t.max || t.bad[key] >= maxInfeasible {
+	if t.done[key] || t.max > 0 && t.n[key] >= t.max || t.bad[key] >= t.infeasibleBound(key) {
 		// Skipped before the poll: stop counts a unit each call, and
 		// xsync's thousands of early Waits over the bound spent the
 		// trace's whole work bound that way.
@@ -73,17 +83,25 @@ func (t *tries) try(p *pattern.Pattern, evs []int32, generate func() (schedule.S
 	sched, err := generate()
 	if err != nil {
 		t.st.Infeasible++
-		if t.bad[key] >= 0 {
-			if t.bad[key]++; t.bad[key] == maxInfeasible {
-				t.st.GivenUp = append(t.st.GivenUp, key)
-			}
+		if t.bad[key]++; t.bad[key] == t.infeasibleBound(key) {
+			t.st.GivenUp = append(t.st.GivenUp, key)
 		}
 		return true
 	}
-	t.bad[key] = -1 // feasible once: its other instances are worth trying
+	// Feasible: its other instances are worth trying, for a while.
+	t.bad[key], t.seen[key] = 0, true
 	a := Anomaly{Pattern: p, Events: evs, Sites: sites, Key: key, Schedule: sched, Unsound: unsound(t.gr, sched)}
 	if t.keep(a) {
 		t.done[key] = true
 	}
 	return true
+}
+
+// infeasibleBound is the number of infeasible instances in a row that
+// gives key up.
+func (t *tries) infeasibleBound(key string) int {
+	if t.seen[key] {
+		return maxInfeasibleAfter
+	}
+	return maxInfeasible
 }

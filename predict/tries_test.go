@@ -35,10 +35,24 @@ func TestTriesGiveUp(t *testing.T) {
 	for i := 0; i < 3*maxInfeasible; i++ {
 		tr.try(p, good, infeasible)
 	}
-	if n := tr.n[pattern.Key(p, []string{gr.Tr.Site(gr.Tr.Events[10]), gr.Tr.Site(gr.Tr.Events[3])})]; n != 1+3*maxInfeasible {
+	goodKey := pattern.Key(p, []string{gr.Tr.Site(gr.Tr.Events[10]), gr.Tr.Site(gr.Tr.Events[3])})
+	if n := tr.n[goodKey]; n != 1+3*maxInfeasible {
 		t.Errorf("a key with a feasible instance was tried %d times, want %d", n, 1+3*maxInfeasible)
 	}
 	if kept != 1 || len(st.GivenUp) != 1 {
 		t.Errorf("kept %d, GivenUp %q: want 1 and the first key only", kept, st.GivenUp)
+	}
+	// A feasible instance starts the count again; maxInfeasibleAfter in a
+	// row give the key up (eapache/channels: 4 feasible, then 2,996
+	// infeasible instances).
+	tr.try(p, good, feasible)
+	for i := 0; i < 3*maxInfeasibleAfter; i++ {
+		tr.try(p, good, infeasible)
+	}
+	if n := tr.n[goodKey]; n != 2+3*maxInfeasible+maxInfeasibleAfter {
+		t.Errorf("a key with feasible instances was tried %d times, want %d", n, 2+3*maxInfeasible+maxInfeasibleAfter)
+	}
+	if kept != 2 || len(st.GivenUp) != 2 || st.GivenUp[1] != goodKey {
+		t.Errorf("kept %d, GivenUp %q: want 2 and both keys", kept, st.GivenUp)
 	}
 }
