@@ -136,7 +136,46 @@ func dependEvents(f *Finding) []depend.Event {
 	}
 	rereads(f, evs)
 	claims(f, evs)
+	afters(f, evs)
 	return evs
+}
+
+// afters fills Event.After from the replayed schedule: the sites of a
+// read's goroutine's steps after it, up to the unit's next event of the
+// pattern (or the schedule's end). They tell the path the unit took from
+// the read: which way a test of its value went. It fills Event.Others
+// with the sites of the other goroutines' writes of the read's object in
+// that stretch, the pattern's and any others the schedule holds.
+func afters(f *Finding, evs []depend.Event) {
+	s := f.Schedule
+	if s == nil || len(s.Anomaly) != len(evs) {
+		return
+	}
+	p := f.Anomaly.Pattern
+	for i := range evs {
+		if !evs[i].Read || evs[i].Write {
+			continue
+		}
+		end := len(s.Steps)
+		for k := range evs {
+			if k != i && p.T[k] == p.T[i] && p.AR[k] == p.AR[i] && s.Anomaly[k] > s.Anomaly[i] && s.Anomaly[k] < end {
+				end = s.Anomaly[k]
+			}
+		}
+		a := s.Steps[s.Anomaly[i]]
+		evs[i].Others = []string{}
+		for st := s.Anomaly[i] + 1; st < end; st++ {
+			b := s.Steps[st]
+			switch {
+			case b.G == a.G:
+				if b.Site != "" {
+					evs[i].After = append(evs[i].After, b.Site)
+				}
+			case b.Obj == a.Obj && (b.Op == trace.Write || b.Op == trace.AtomicStore || b.Op == trace.AtomicRMW):
+				evs[i].Others = append(evs[i].Others, b.Site)
+			}
+		}
+	}
 }
 
 // claims fills Event.Claimed from the replayed schedule: a read that the

@@ -189,6 +189,31 @@ func TestJudge(t *testing.T) {
 		}
 		return []Event{r1, w1, w2, r2}
 	}
+	// after gives e the path after it: the sites of the lines marked
+	// (at their first call's parenthesis, or their index).
+	after := func(e Event, marks ...string) Event {
+		for _, m := range marks {
+			col := "("
+			if m == "crew take" {
+				col = "["
+			}
+			e.After = append(e.After, at("// "+m, col))
+		}
+		return e
+	}
+	// crew is pond's worker loop (dep.go's Crew): the worker's test of
+	// the count, the other unit's write at remote, and the worker's
+	// leave a round later; path marks the lines the worker's steps
+	// after its read were at.
+	crewLeave := call("c.n.Add(-1) // crew leave", "Add")
+	crewGrow := call("c.n.Add(1) // crew grow", "Add")
+	crew := func(remote string, path ...string) []Event {
+		return []Event{
+			after(r(1, call("if int(c.n.Load()) > c.max { // crew check", "Load"), frame(1, "c *Crew", "Work"), frame(2, "c *Crew", "next")), path...),
+			rmw(2, remote, frame(9, "c *Crew", "next")),
+			rmw(1, crewLeave, frame(1, "c *Crew", "Work"), frame(3, "c *Crew", "next")),
+		}
+	}
 	for _, tc := range []struct {
 		name string
 		evs  []Event
@@ -203,6 +228,37 @@ func TestJudge(t *testing.T) {
 			r(1, call("low := t.balance.Load() < n // teller check", "Load"), frame(1, "t *Teller", "Drain"), frame(2, "t *Teller", "take")),
 			rmw(2, call("t.balance.Add(-n) // teller debit", "Add"), frame(9, "t *Teller", "take")),
 			rmw(1, call("t.balance.Add(-n) // teller debit", "Add"), frame(1, "t *Teller", "Drain"), frame(3, "t *Teller", "take")),
+		}, true},
+		// pond's worker: the test "not over" taken (the unit's path goes
+		// on to take a job), another worker's leave between only
+		// lowers the count, which keeps it (boundKept).
+		{"bound kept: not over, another's leave, the next round's leave", crew(crewLeave, "crew take", "crew unlock"), false},
+		{"bound kept: the path known only past unrelated steps", crew(crewLeave, "crew unlock"), false},
+		// The schedule held a Grow's increment in the stretch besides
+		// the pattern's leave: it counts too.
+		{"bound not kept: a Grow's increment in the schedule, not in the pattern", func() []Event {
+			evs := crew(crewLeave, "crew take", "crew unlock")
+			evs[0].Others = []string{crewGrow, crewLeave}
+			return evs
+		}(), true},
+		{"bound kept: the schedule's other writes in the stretch all leaves", func() []Event {
+			evs := crew(crewLeave, "crew take", "crew unlock")
+			evs[0].Others = []string{crewLeave, crewLeave}
+			return evs
+		}(), false},
+		// An increment can make "not over" false: the unit went on
+		// past the limit on a stale test.
+		{"bound not kept: not over, a Grow's increment between", crew(crewGrow, "crew take", "crew unlock"), true},
+		// The path went the other way (over): a decrement can end it.
+		{"bound not kept: over, another's leave between", crew(crewLeave, "crew over"), true},
+		// No path: which way the test went is unknown.
+		{"bound unknown: no path after the read", crew(crewLeave), true},
+		// A uint32 take (an add of ^uint32(0)) wraps below "at least
+		// min" though its constant is positive.
+		{"bound not kept: an unsigned count's wrapping take", []Event{
+			after(r(1, call("if c.n.Load() < c.min { // count check", "Load"), frame(1, "c *Count", "Use")), "count unlock"),
+			rmw(2, call("c.n.Add(^uint32(0)) // count take", "Add"), frame(9, "c *Count", "Use")),
+			rmw(1, call("c.n.Add(^uint32(0)) // count take", "Add"), frame(1, "c *Count", "Use")),
 		}, true},
 		{"read-modify-write split in one call", []Event{
 			r(1, at("b := l.balance", "balance"), frame(1, "l *Ledger", "Split")), w(2, debit, other), w(1, at("l.balance = b + n", "balance"), frame(1, "l *Ledger", "Split")),

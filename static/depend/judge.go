@@ -45,6 +45,14 @@ type Event struct {
 	// idle connection and checks closed under one lock, dials, then tests
 	// closed afresh under the lock before giving a slot back).
 	Seen []int
+	// After are the sites of the unit's steps after this read, up to
+	// its next event, in order: the path it took from the read, which
+	// tells which way a test of the value went (boundKept).
+	After []string
+	// Others, when not nil, are the sites of every other goroutine's
+	// write of this read's variable over the same stretch, the
+	// pattern's events among them (boundKept asks each).
+	Others []string
 }
 
 // reread reports whether event i's read was repeated before event j.
@@ -130,7 +138,10 @@ var (
 //     and the error returned with it, whose writer stores an error nil
 //     on its path between them (tornErrorRead: asynccache's Get), or
 //     a reads that error and b, the value, runs only when it is nil
-//     (tornErrorGuard: asynccache's GetOrSet);
+//     (tornErrorGuard: asynccache's GetOrSet), or a's value is only
+//     compared with a bound, the unit's path shows the outcome, and the
+//     other units' writes in between are adds whose sign keeps it
+//     (boundKept: pond's worker count, lowered by another worker's exit);
 //   - a unit reads back a variable it wrote, after another unit wrote it
 //     in between, and uses what it read (the next step of a range over a
 //     map reads no value back, nor does a lookup of the key a later step
@@ -202,7 +213,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, between) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v

@@ -2071,3 +2071,70 @@ func (p *Pools) AuditBack() int32 {
 	q := p.parent.Load()    // pools audit back parent
 	return q + p.sub.Load() // pools audit back sub
 }
+
+// Crew is pond's worker loop: a worker tests the crew's size against
+// its limit under the lock (over: leave; not over: take a job), runs the
+// job, and a round later, finding no job, leaves, lowering the size. A
+// leave by another worker in between only lowers the size, which keeps
+// the test's "not over" (static/depend's boundKept); a Grow in between
+// raises it, and the worker that read "not over" goes on past the limit.
+type Crew struct {
+	mu   sync.Mutex
+	jobs []func()
+	n    atomic.Int64
+	max  int
+}
+
+func (c *Crew) next() (func(), bool) {
+	c.mu.Lock()
+	if len(c.jobs) == 0 {
+		c.n.Add(-1) // crew leave
+		c.mu.Unlock()
+		return nil, false
+	}
+	if int(c.n.Load()) > c.max { // crew check
+		c.n.Add(-1) // crew over
+		c.mu.Unlock()
+		return nil, false
+	}
+	job := c.jobs[0] // crew take
+	c.jobs = c.jobs[1:]
+	c.mu.Unlock() // crew unlock
+	return job, true
+}
+
+func (c *Crew) Work() {
+	for {
+		job, ok := c.next()
+		if !ok {
+			return
+		}
+		job()
+	}
+}
+
+// Grow adds a worker, whatever the limit.
+func (c *Crew) Grow() {
+	c.n.Add(1) // crew grow
+	go c.Work()
+}
+
+// Count hands out units while at least min are left, counted in a
+// uint32: a take is an add of ^uint32(0), which wraps the count below 0
+// rather than keeping "at least min" as an increment would.
+type Count struct {
+	mu  sync.Mutex
+	n   atomic.Uint32
+	min uint32
+}
+
+func (c *Count) Use() bool {
+	c.mu.Lock()
+	if c.n.Load() < c.min { // count check
+		c.mu.Unlock()
+		return false
+	}
+	c.mu.Unlock()       // count unlock
+	c.n.Add(^uint32(0)) // count take
+	return true
+}
