@@ -143,15 +143,21 @@ func dependEvents(f *Finding) []depend.Event {
 // afters fills Event.After from the replayed schedule: the sites of a
 // read's goroutine's steps after it, up to the unit's next event of the
 // pattern (or the schedule's end). They tell the path the unit took from
-// the read: which way a test of its value went. It fills Event.Others
-// with the sites of the other goroutines' writes of the read's object in
-// that stretch, the pattern's and any others the schedule holds.
+// the read: which way a test of its value went. It fills Event.Step, and
+// a read's Event.Writes: every other goroutine's write of the read's
+// object from the pattern's first step to its last, the pattern's own
+// among them.
 func afters(f *Finding, evs []depend.Event) {
 	s := f.Schedule
 	if s == nil || len(s.Anomaly) != len(evs) {
 		return
 	}
 	p := f.Anomaly.Pattern
+	first, last := len(s.Steps), -1
+	for i := range evs {
+		evs[i].Step = s.Anomaly[i]
+		first, last = min(first, s.Anomaly[i]), max(last, s.Anomaly[i])
+	}
 	for i := range evs {
 		if !evs[i].Read || evs[i].Write {
 			continue
@@ -163,16 +169,15 @@ func afters(f *Finding, evs []depend.Event) {
 			}
 		}
 		a := s.Steps[s.Anomaly[i]]
-		evs[i].Others = []string{}
 		for st := s.Anomaly[i] + 1; st < end; st++ {
-			b := s.Steps[st]
-			switch {
-			case b.G == a.G:
-				if b.Site != "" {
-					evs[i].After = append(evs[i].After, b.Site)
-				}
-			case b.Obj == a.Obj && (b.Op == trace.Write || b.Op == trace.AtomicStore || b.Op == trace.AtomicRMW):
-				evs[i].Others = append(evs[i].Others, b.Site)
+			if b := s.Steps[st]; b.G == a.G && b.Site != "" {
+				evs[i].After = append(evs[i].After, b.Site)
+			}
+		}
+		evs[i].Writes = []depend.Touch{}
+		for st := first; st <= last && st < len(s.Steps); st++ {
+			if b := s.Steps[st]; b.G != a.G && b.Obj == a.Obj && (b.Op == trace.Write || b.Op == trace.AtomicStore || b.Op == trace.AtomicRMW) {
+				evs[i].Writes = append(evs[i].Writes, depend.Touch{Step: st, Site: b.Site})
 			}
 		}
 	}

@@ -49,10 +49,18 @@ type Event struct {
 	// its next event, in order: the path it took from the read, which
 	// tells which way a test of the value went (boundKept).
 	After []string
-	// Others, when not nil, are the sites of every other goroutine's
-	// write of this read's variable over the same stretch, the
-	// pattern's events among them (boundKept asks each).
-	Others []string
+	// Step is the event's place in the replayed schedule; Writes, when
+	// not nil, are every other goroutine's write of this read's
+	// variable over the pattern's steps, the pattern's events among
+	// them (boundKept asks each that falls where it matters).
+	Step   int
+	Writes []Touch
+}
+
+// Touch is a write in the replayed schedule: its step and site.
+type Touch struct {
+	Step int
+	Site string
 }
 
 // reread reports whether event i's read was repeated before event j.
@@ -174,7 +182,10 @@ var (
 //     (blindAdd: they commute, so the reader read one value only), or
 //     the reader returns a value and an error and the writer's second
 //     write stores an error nil on its path (tornErrorPair: the torn
-//     pair is a serial result under Go's error convention);
+//     pair is a serial result under Go's error convention), or one of
+//     the reader's reads only decides a bound test that the writes it
+//     saw, undone, or those it missed, applied, keep (snapshotKept:
+//     pond's subpool counts);
 //   - and in a check-then-act, a later read in a method that only tests
 //     a flag afresh under a lock it re-takes, sets it and wakes a
 //     receiver that re-reads the checked state is no use of a's value
@@ -213,7 +224,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, between) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
@@ -252,7 +263,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.initUnseen(a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.initUnseen(a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {
