@@ -146,7 +146,9 @@ func dependEvents(f *Finding) []depend.Event {
 // the read: which way a test of its value went. It fills Event.Step, and
 // a read's Event.Writes: every other goroutine's write of the read's
 // object from the pattern's first step to its last, the pattern's own
-// among them.
+// among them, each with the test it adds under (guardRead); and
+// Event.Stored, the sites of every write from the earliest of those
+// steps and tests to the last.
 func afters(f *Finding, evs []depend.Event) {
 	s := f.Schedule
 	if s == nil || len(s.Anomaly) != len(evs) {
@@ -175,12 +177,55 @@ func afters(f *Finding, evs []depend.Event) {
 			}
 		}
 		evs[i].Writes = []depend.Touch{}
+		lo := first
 		for st := first; st <= last && st < len(s.Steps); st++ {
-			if b := s.Steps[st]; b.G != a.G && b.Obj == a.Obj && (b.Op == trace.Write || b.Op == trace.AtomicStore || b.Op == trace.AtomicRMW) {
-				evs[i].Writes = append(evs[i].Writes, depend.Touch{Step: st, Site: b.Site})
+			if b := s.Steps[st]; b.G != a.G && b.Obj == a.Obj && writes(b.Op) {
+				t := depend.Touch{Step: st, Site: b.Site}
+				if g := guardRead(s.Steps, st); g >= 0 {
+					t.Guard = s.Steps[g].Site
+					lo = min(lo, g)
+				}
+				evs[i].Writes = append(evs[i].Writes, t)
+			}
+		}
+		stored := map[string]bool{}
+		evs[i].Stored = []string{}
+		for st := lo; st <= last && st < len(s.Steps); st++ {
+			if b := s.Steps[st]; writes(b.Op) && !stored[b.Site] {
+				stored[b.Site] = true
+				evs[i].Stored = append(evs[i].Stored, b.Site)
 			}
 		}
 	}
+}
+
+func writes(op trace.Op) bool {
+	return op == trace.Write || op == trace.AtomicStore || op == trace.AtomicRMW
+}
+
+// guardRead returns the step of the last read of step w's object by
+// w's goroutine before w (other than the read of w's own x++), when no
+// goroutine wrote the object between (the test under which w adds, in
+// one critical section or not); else -1. It looks back a bounded
+// stretch.
+func guardRead(steps []trace.Step, w int) int {
+	b := steps[w]
+	for st := w - 1; st >= 0 && st >= w-100000; st-- {
+		c := steps[st]
+		if c.Obj != b.Obj {
+			continue
+		}
+		if c.G == b.G && (c.Op == trace.Read || c.Op == trace.AtomicLoad) {
+			if c.Site == b.Site {
+				continue // the read of w's own x++
+			}
+			return st
+		}
+		if writes(c.Op) {
+			return -1
+		}
+	}
+	return -1
 }
 
 // claims fills Event.Claimed from the replayed schedule: a read that the

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -33,21 +34,21 @@ func (x *Index) boundKept(evs []Event, i, j int, between []int) bool {
 			return false
 		}
 	}
-	var sites []string
+	var ws []Touch
 	if a.Writes != nil {
 		for _, w := range a.Writes {
 			if w.Step > a.Step && w.Step < b.Step {
-				sites = append(sites, w.Site)
+				ws = append(ws, w)
 			}
 		}
 	} else {
 		for _, k := range between {
 			if e := evs[k]; e.Write {
-				sites = append(sites, e.Site)
+				ws = append(ws, Touch{Site: e.Site})
 			}
 		}
 	}
-	return x.outcomeKept(a, sites, false)
+	return x.outcomeKept(a, ws, false)
 }
 
 // snapshotKept reports whether a reader that saw one of a writer's two
@@ -72,27 +73,27 @@ func (x *Index) boundKept(evs []Event, i, j int, between []int) bool {
 // writes can move across its bound (dep.go's Pools, Subpools.Watch)
 // stays judged.
 func (x *Index) snapshotKept(evs []Event, w, r1, r2, b int) bool {
-	seen := func(r, from, to int, fromIn, toIn bool) []string {
-		var sites []string
+	seen := func(r, from, to int, fromIn, toIn bool) []Touch {
+		var ws []Touch
 		e := evs[r]
 		if e.Writes != nil {
 			lo, hi := evs[from].Step, evs[to].Step
 			for _, t := range e.Writes {
 				if (t.Step > lo || fromIn && t.Step == lo) && (t.Step < hi || toIn && t.Step == hi) {
-					sites = append(sites, t.Site)
+					ws = append(ws, t)
 				}
 			}
-			return sites
+			return ws
 		}
 		for k := from; k <= to; k++ {
 			if k == from && !fromIn || k == to && !toIn {
 				continue
 			}
 			if o := evs[k]; o.Write && o.Var == e.Var && (o.Unit != e.Unit || o.Thread != e.Thread) {
-				sites = append(sites, o.Site)
+				ws = append(ws, Touch{Site: o.Site})
 			}
 		}
-		return sites
+		return ws
 	}
 	if evs[r1].Var == evs[w].Var {
 		// r1 saw w, r2 did not see b.
@@ -105,16 +106,18 @@ func (x *Index) snapshotKept(evs []Event, w, r1, r2, b int) bool {
 }
 
 // outcomeKept reports whether the value e read is only tested against a
-// bound, the path after e shows which way, and each write at sites, an
-// add of a constant (undone, when undo: the read saw it), keeps that
-// outcome.
-func (x *Index) outcomeKept(e Event, sites []string, undo bool) bool {
-	if !e.Read || e.Write || len(e.After) == 0 || len(sites) == 0 {
+// bound, the path after e shows which way, and each write ws, an add of
+// a constant (undone, when undo: the read saw it), keeps that outcome:
+// by its sign, or, applied, because a test of the variable against the
+// same bound under which it adds leaves it within the outcome
+// (guardKeeps).
+func (x *Index) outcomeKept(e Event, ws []Touch, undo bool) bool {
+	if !e.Read || e.Write || len(e.After) == 0 || len(ws) == 0 {
 		return false
 	}
 	var signs []int
-	for _, site := range sites {
-		d, ok := x.delta(site)
+	for _, w := range ws {
+		d, ok := x.delta(w.Site)
 		if !ok {
 			return false
 		}
@@ -132,7 +135,7 @@ func (x *Index) outcomeKept(e Event, sites []string, undo bool) bool {
 	if len(reads) != 1 {
 		return false
 	}
-	op, test, ok := boundTest(reads[0])
+	op, test, bound, ok := boundTest(reads[0])
 	if in, isIn := reads[0].(ssa.Instruction); !ok || !isIn || in.Block() != test.Block() {
 		return false
 	}
@@ -143,14 +146,14 @@ func (x *Index) outcomeKept(e Event, sites []string, undo bool) bool {
 	if !taken {
 		op = negate(op)
 	}
-	for _, d := range signs {
+	for k, d := range signs {
 		switch op {
 		case token.LSS, token.LEQ: // an upper bound: kept by what lowers
-			if d > 0 {
+			if d > 0 && (undo || !x.guardKeeps(reads[0], bound, op, e, ws[k])) {
 				return false
 			}
 		case token.GTR, token.GEQ: // a lower bound: kept by what raises
-			if d < 0 {
+			if d < 0 && (undo || !x.guardKeeps(reads[0], bound, op, e, ws[k])) {
 				return false
 			}
 		default:
@@ -160,24 +163,200 @@ func (x *Index) outcomeKept(e Event, sites []string, undo bool) bool {
 	return true
 }
 
+// guardKeeps reports whether w, another goroutine's add to the variable
+// that v read (its outcome `v op bound`), leaves the variable within
+// that outcome whatever it held: w's goroutine last read the variable
+// at w.Guard with no write of it by anyone between (the schedule says),
+// that read is tested against the same bound, a field of the object the
+// variable is a field of, and w is reached from one branch of that test
+// only, whose outcome with w's constant added implies the reader's. The
+// bound must hold one value throughout: no write in the stretch is at a
+// store of its field (Event.Stored). pond's trySubmit adds 1 to
+// workerCount only when `workerCount >= maxConcurrency` was false under
+// the lock: the count is then at most maxConcurrency, so a worker's
+// "not over" (`workerCount > maxConcurrency` false) still holds; Resize,
+// which stores maxConcurrency, in the stretch leaves it judged.
+func (x *Index) guardKeeps(v, bound ssa.Value, op token.Token, e Event, w Touch) bool {
+	if w.Guard == "" || e.Stored == nil {
+		return false
+	}
+	varField, varBase := fieldAt(v)
+	boundField, boundBase := loadedFieldAt(bound)
+	if varField == nil || boundField == nil || varBase != boundBase {
+		return false
+	}
+	for _, site := range e.Stored {
+		if x.storesField(site, boundField) {
+			return false
+		}
+	}
+	d, ok := x.delta(w.Site)
+	if !ok {
+		return false
+	}
+	c, exact := constant.Int64Val(d)
+	if !exact {
+		return false
+	}
+	dirU, ku := bounded(op)
+	writes := 0
+	for _, in := range x.instrs[w.Site] {
+		wField, wBase := writtenFieldAt(in)
+		if wField == nil {
+			continue
+		}
+		writes++
+		if wField != varField {
+			return false
+		}
+		held := false
+		for _, g := range x.instrs[w.Guard] {
+			gv, isVal := g.(ssa.Value)
+			if !isVal || g.Parent() != in.Parent() {
+				continue
+			}
+			gf, gb := fieldAt(gv)
+			if gf != varField || gb != wBase {
+				continue
+			}
+			gop, test, gbound, ok := boundTest(gv)
+			// The test in the read's block, and on every path to w:
+			// the read is then the one whose test w's last pass
+			// through that block made.
+			if !ok || g.Block() != test.Block() || !test.Block().Dominates(in.Block()) {
+				continue
+			}
+			bf, bb := loadedFieldAt(gbound)
+			if bf != boundField || bb != wBase {
+				continue
+			}
+			succs := test.Block().Succs
+			r0, r1 := reachFrom(succs[0], test.Block()), reachFrom(succs[1], test.Block())
+			switch b := in.Block(); {
+			case r0[b] && !r1[b]:
+			case r1[b] && !r0[b]:
+				gop = negate(gop)
+			default:
+				continue
+			}
+			dirG, kg := bounded(gop)
+			if dirG != dirU || dirG == 0 {
+				continue
+			}
+			if dirG > 0 && kg+c <= ku || dirG < 0 && kg+c >= ku {
+				held = true
+			}
+		}
+		if !held {
+			return false
+		}
+	}
+	return writes > 0
+}
+
+// bounded describes `x op M` on integers as x <= M+k (dir 1) or x >= M+k
+// (dir -1).
+func bounded(op token.Token) (dir int, k int64) {
+	switch op {
+	case token.LSS:
+		return 1, -1
+	case token.LEQ:
+		return 1, 0
+	case token.GTR:
+		return -1, 1
+	case token.GEQ:
+		return -1, 0
+	}
+	return 0, 0
+}
+
+// fieldAt returns the field a read value v loads (a plain load or an
+// atomic method's or function's load through the field's address) and
+// the object the field is of.
+func fieldAt(v ssa.Value) (*types.Var, ssa.Value) {
+	switch r := v.(type) {
+	case *ssa.UnOp:
+		if r.Op == token.MUL {
+			return addrField(r.X)
+		}
+	case *ssa.Call:
+		if args := r.Common().Args; len(args) > 0 && atomicName(r.Common().StaticCallee()) != "" {
+			return addrField(args[0])
+		}
+	}
+	return nil, nil
+}
+
+// loadedFieldAt is fieldAt of a bound, through conversions; only plain
+// loads (a field set apart from the atomics).
+func loadedFieldAt(v ssa.Value) (*types.Var, ssa.Value) {
+	if r, ok := unconvert(v).(*ssa.UnOp); ok && r.Op == token.MUL {
+		return addrField(r.X)
+	}
+	return nil, nil
+}
+
+// writtenFieldAt returns the field an add at in writes: a store of the
+// field's load plus a constant, or an atomic Add through its address.
+func writtenFieldAt(in ssa.Instruction) (*types.Var, ssa.Value) {
+	switch in := in.(type) {
+	case *ssa.Store:
+		return addrField(in.Addr)
+	case *ssa.Call:
+		if args := in.Common().Args; len(args) > 0 && strings.HasPrefix(atomicName(in.Common().StaticCallee()), "Add") {
+			return addrField(args[0])
+		}
+	}
+	return nil, nil
+}
+
+// addrField returns the field whose address a takes, and its object.
+func addrField(a ssa.Value) (*types.Var, ssa.Value) {
+	if fa, ok := a.(*ssa.FieldAddr); ok {
+		if f := fieldOf(fa); f != nil {
+			return f, fa.X
+		}
+	}
+	return nil, nil
+}
+
+// storesField reports whether a write at site stores field f.
+func (x *Index) storesField(site string, f *types.Var) bool {
+	for _, in := range x.instrs[site] {
+		switch in := in.(type) {
+		case *ssa.Store:
+			if g, _ := addrField(in.Addr); g == f {
+				return true
+			}
+		case *ssa.Call:
+			if args := in.Common().Args; len(args) > 0 && atomicName(in.Common().StaticCallee()) != "" {
+				if g, _ := addrField(args[0]); g == f {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // boundTest follows v, a signed integer read, through conversions that
 // keep its value (to a signed type at least as wide) to its one use: an
-// ordering comparison with a value not computed from it, which only an
-// If tests. op is the comparison with v on the left; test, the If.
-func boundTest(v ssa.Value) (op token.Token, test *ssa.If, ok bool) {
+// ordering comparison with a value not computed from it (bound), which
+// only an If tests. op is the comparison with v on the left; test, the If.
+func boundTest(v ssa.Value) (op token.Token, test *ssa.If, bound ssa.Value, ok bool) {
 	if !signedInt(v.Type()) {
-		return 0, nil, false
+		return 0, nil, nil, false
 	}
 	for {
 		use := soleUse(v)
 		if use == nil {
-			return 0, nil, false
+			return 0, nil, nil, false
 		}
 		switch u := use.(type) {
 		case *ssa.Convert, *ssa.ChangeType:
 			w := u.(ssa.Value)
 			if !signedInt(w.Type()) || sizes.Sizeof(w.Type()) < sizes.Sizeof(v.Type()) {
-				return 0, nil, false
+				return 0, nil, nil, false
 			}
 			v = w
 			continue
@@ -186,25 +365,25 @@ func boundTest(v ssa.Value) (op token.Token, test *ssa.If, ok bool) {
 			switch op {
 			case token.LSS, token.LEQ, token.GTR, token.GEQ:
 			default:
-				return 0, nil, false
+				return 0, nil, nil, false
 			}
 			other := u.Y
 			if u.Y == v {
 				if u.X == v {
-					return 0, nil, false
+					return 0, nil, nil, false
 				}
 				other, op = u.X, mirror(op)
 			}
 			if computedFrom(other, v) {
-				return 0, nil, false
+				return 0, nil, nil, false
 			}
 			f, isIf := soleUse(u).(*ssa.If)
 			if !isIf {
-				return 0, nil, false
+				return 0, nil, nil, false
 			}
-			return op, f, true
+			return op, f, other, true
 		}
-		return 0, nil, false
+		return 0, nil, nil, false
 	}
 }
 
@@ -327,6 +506,12 @@ func (x *Index) branchTaken(test *ssa.If, readSite string, after []string) (take
 		}
 		side := -1
 		for _, in := range ins {
+			if !x.frame[fn] && !test.Block().Dominates(in.Block()) {
+				// A plain function records no activation: a step
+				// outside the test's dominance may be the next
+				// call's, which never made the test.
+				return false, false
+			}
 			s := -1
 			switch b := in.Block(); {
 			case reach[0][b] && !reach[1][b]:

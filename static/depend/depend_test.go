@@ -256,6 +256,21 @@ func TestJudge(t *testing.T) {
 			rmw(1, crewLeave, frame(1, "c *Crew", "Work"), frame(3, "c *Crew", "next")),
 		}
 	}
+	crewHire, crewLoose := call("c.n.Add(1) // crew hire", "Add"), call("c.n.Add(1) // crew loose hire", "Add")
+	// guarded is crew with the schedule's writes in the stretch: the
+	// pattern's add at remote, its goroutine's last read before it at
+	// the line marked guard ("" for none), and the sites of the
+	// stretch's other writes (stored).
+	guarded := func(remote, guard string, stored []string) []Event {
+		evs := stepped(crew(remote, "crew take", "crew unlock"))
+		t := Touch{Step: 2, Site: remote}
+		if guard != "" {
+			t.Guard = call("// "+guard, "Load")
+		}
+		evs[0].Writes = []Touch{t}
+		evs[0].Stored = append([]string{remote}, stored...)
+		return evs
+	}
 	for _, tc := range []struct {
 		name string
 		evs  []Event
@@ -280,15 +295,27 @@ func TestJudge(t *testing.T) {
 		// the pattern's leave: it counts too.
 		{"bound not kept: a Grow's increment in the schedule, not in the pattern", func() []Event {
 			evs := stepped(crew(crewLeave, "crew take", "crew unlock"))
-			evs[0].Writes = []Touch{{2, crewLeave}, {3, crewGrow}}
+			evs[0].Writes = []Touch{{Step: 2, Site: crewLeave}, {Step: 3, Site: crewGrow}}
 			return evs
 		}(), true},
 		// A Grow after the unit's leave is no matter.
 		{"bound kept: the schedule's other writes in the stretch all leaves", func() []Event {
 			evs := stepped(crew(crewLeave, "crew take", "crew unlock"))
-			evs[0].Writes = []Touch{{2, crewLeave}, {3, crewLeave}, {5, crewGrow}}
+			evs[0].Writes = []Touch{{Step: 2, Site: crewLeave}, {Step: 3, Site: crewLeave}, {Step: 5, Site: crewGrow}}
 			return evs
 		}(), false},
+		// pond's trySubmit: an increment under the lock after a test of
+		// the count against the same limit (below it) leaves at most
+		// max, which keeps "not over" (guardKeeps).
+		{"bound kept: a Hire's increment under its test below the limit", guarded(crewHire, "crew hire check", nil), false},
+		// The schedule shows no clean guard (a write between the test
+		// and the add): the increment is judged by its sign.
+		{"bound not kept: a Hire's increment without its test", guarded(crewHire, "", nil), true},
+		// The limit stored in the stretch: the two tests' bounds may
+		// differ.
+		{"bound not kept: a Hire's increment, the limit resized in the stretch", guarded(crewHire, "crew hire check", []string{at("c.max = max // crew resize", "max =")}), true},
+		// A test that lets the count reach max+1 does not keep "not over".
+		{"bound not kept: an increment under a test that allows max+1", guarded(crewLoose, "crew loose check", nil), true},
 		// An increment can make "not over" false: the unit went on
 		// past the limit on a stale test.
 		{"bound not kept: not over, a Grow's increment between", crew(crewGrow, "crew take", "crew unlock"), true},

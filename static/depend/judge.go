@@ -55,12 +55,20 @@ type Event struct {
 	// them (boundKept asks each that falls where it matters).
 	Step   int
 	Writes []Touch
+	// Stored, when not nil, are the sites of every write in the
+	// schedule from the earliest of the pattern's steps and Writes'
+	// guards to the pattern's last step (guardKeeps: the bound's
+	// field stored by none).
+	Stored []string
 }
 
-// Touch is a write in the replayed schedule: its step and site.
+// Touch is a write in the replayed schedule: its step and site, and the
+// site of its goroutine's last read of the variable before it when no
+// one wrote the variable between the two (a test under which it adds).
 type Touch struct {
-	Step int
-	Site string
+	Step  int
+	Site  string
+	Guard string
 }
 
 // reread reports whether event i's read was repeated before event j.

@@ -61,6 +61,21 @@ func (c *Crew) Start(k int) {
 	}
 }
 
+// Hire adds a worker that runs job first, if the crew is below its
+// limit.
+func (c *Crew) Hire(job func()) bool {
+	c.mu.Lock()
+	if c.n >= c.max {
+		c.mu.Unlock()
+		return false
+	}
+	c.n++
+	c.mu.Unlock()
+	c.wg.Add(1)
+	go c.work(job)
+	return true
+}
+
 // Submit queues a job for the workers.
 func (c *Crew) Submit(job func()) {
 	c.mu.Lock()

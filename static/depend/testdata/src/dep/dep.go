@@ -2133,6 +2133,37 @@ func (c *Crew) RunAgain() {
 	}
 }
 
+// Hire adds a worker if the crew is below its limit: the count it
+// leaves is at most max, which keeps a worker's "not over".
+func (c *Crew) Hire() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if int(c.n.Load()) >= c.max { // crew hire check
+		return false
+	}
+	c.n.Add(1) // crew hire
+	return true
+}
+
+// HireLoose adds a worker unless the crew is over its limit: the count
+// it leaves can be max+1.
+func (c *Crew) HireLoose() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if int(c.n.Load()) > c.max { // crew loose check
+		return false
+	}
+	c.n.Add(1) // crew loose hire
+	return true
+}
+
+// Resize sets the limit.
+func (c *Crew) Resize(max int) {
+	c.mu.Lock()
+	c.max = max // crew resize
+	c.mu.Unlock()
+}
+
 // Grow adds a worker, whatever the limit.
 func (c *Crew) Grow() {
 	c.n.Add(1) // crew grow
