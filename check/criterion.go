@@ -139,7 +139,96 @@ func dependEvents(f *Finding) []depend.Event {
 	}
 	rereads(f, evs)
 	claims(f, evs)
+	afters(f, evs)
 	return evs
+}
+
+// afters fills Event.After from the replayed schedule: the sites of a
+// read's goroutine's steps after it, up to the unit's next event of the
+// pattern (or the schedule's end). They tell the path the unit took from
+// the read: which way a test of its value went. It fills Event.Step, and
+// a read's Event.Writes: every other goroutine's write of the read's
+// object from the pattern's first step to its last, the pattern's own
+// among them, each with the test it adds under (guardRead); and
+// Event.Stored, the sites of every write from the earliest of those
+// steps and tests to the last.
+func afters(f *Finding, evs []depend.Event) {
+	s := f.Schedule
+	if s == nil || len(s.Anomaly) != len(evs) {
+		return
+	}
+	p := f.Anomaly.Pattern
+	first, last := len(s.Steps), -1
+	for i := range evs {
+		evs[i].Step = s.Anomaly[i]
+		first, last = min(first, s.Anomaly[i]), max(last, s.Anomaly[i])
+	}
+	for i := range evs {
+		if !evs[i].Read || evs[i].Write {
+			continue
+		}
+		end := len(s.Steps)
+		for k := range evs {
+			if k != i && p.T[k] == p.T[i] && p.AR[k] == p.AR[i] && s.Anomaly[k] > s.Anomaly[i] && s.Anomaly[k] < end {
+				end = s.Anomaly[k]
+			}
+		}
+		a := s.Steps[s.Anomaly[i]]
+		for st := s.Anomaly[i] + 1; st < end; st++ {
+			if b := s.Steps[st]; b.G == a.G && b.Site != "" {
+				evs[i].After = append(evs[i].After, b.Site)
+			}
+		}
+		evs[i].Writes = []depend.Touch{}
+		lo := first
+		for st := first; st <= last && st < len(s.Steps); st++ {
+			if b := s.Steps[st]; b.G != a.G && b.Obj == a.Obj && writes(b.Op) {
+				t := depend.Touch{Step: st, Site: b.Site}
+				if g := guardRead(s.Steps, st); g >= 0 {
+					t.Guard = s.Steps[g].Site
+					lo = min(lo, g)
+				}
+				evs[i].Writes = append(evs[i].Writes, t)
+			}
+		}
+		stored := map[string]bool{}
+		evs[i].Stored = []string{}
+		for st := lo; st <= last && st < len(s.Steps); st++ {
+			if b := s.Steps[st]; writes(b.Op) && !stored[b.Site] {
+				stored[b.Site] = true
+				evs[i].Stored = append(evs[i].Stored, b.Site)
+			}
+		}
+	}
+}
+
+func writes(op trace.Op) bool {
+	return op == trace.Write || op == trace.AtomicStore || op == trace.AtomicRMW
+}
+
+// guardRead returns the step of the last read of step w's object by
+// w's goroutine before w (other than the read of w's own x++), when no
+// goroutine wrote the object between (the test under which w adds, in
+// one critical section or not); else -1. It looks back a bounded
+// stretch.
+func guardRead(steps []trace.Step, w int) int {
+	b := steps[w]
+	for st := w - 1; st >= 0 && st >= w-100000; st-- {
+		c := steps[st]
+		if c.Obj != b.Obj {
+			continue
+		}
+		if c.G == b.G && (c.Op == trace.Read || c.Op == trace.AtomicLoad) {
+			if c.Site == b.Site {
+				continue // the read of w's own x++
+			}
+			return st
+		}
+		if writes(c.Op) {
+			return -1
+		}
+	}
+	return -1
 }
 
 // claims fills Event.Claimed from the replayed schedule: a read that the

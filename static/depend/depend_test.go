@@ -206,6 +206,88 @@ func TestJudge(t *testing.T) {
 		}
 		return []Event{r1, w1, w2, r2}
 	}
+	// after gives e the path after it: the sites of the lines marked
+	// (at their first call's parenthesis, or their index).
+	after := func(e Event, marks ...string) Event {
+		for _, m := range marks {
+			col := "("
+			if m == "crew take" {
+				col = "["
+			}
+			e.After = append(e.After, at("// "+m, col))
+		}
+		return e
+	}
+	// crew is pond's worker loop (dep.go's Crew): the worker's test of
+	// the count, the other unit's write at remote, and the worker's
+	// leave a round later; path marks the lines the worker's steps
+	// after its read were at.
+	crewLeave := call("c.n.Add(-1) // crew leave", "Add")
+	crewGrow := call("c.n.Add(1) // crew grow", "Add")
+	// subpools is dep.go's Subpools: writer's two adds (marked
+	// "subpools <w> sub/parent"), and between them the reader's two
+	// reads, of the subpool's count then the parent's (marked
+	// "// subpools <r1>" and "// subpools <r2>"), each followed on its
+	// path by the step at the line marked p1, p2 ("" for none).
+	subpools := func(writer, w, reader, r1, r2, p1, p2 string) []Event {
+		path := func(e Event, mark string) Event {
+			if mark != "" {
+				e.After = []string{call("// "+mark, "Add")}
+			}
+			return e
+		}
+		wf, rf := frame(1, "p *Subpools", writer), frame(9, "p *Subpools", reader)
+		return []Event{
+			rmw(1, call("// subpools "+w+" sub", "Add"), wf),
+			path(r(2, call("// subpools "+r1, "Load"), rf), p1),
+			onVar(1, path(r(2, call("// subpools "+r2, "Load"), rf), p2)),
+			onVar(1, rmw(1, call("// subpools "+w+" parent", "Add"), wf)),
+		}
+	}
+	// crewRound is a one-job worker's job count and its write of the
+	// crew's size at second (its quit, or an increment) around another
+	// worker's limit test and its next round's job count.
+	crewRound := func(second string) []Event {
+		count := call("c.reads.Add(1) // crew count", "Add")
+		run := frame(1, "c *Crew", "Run")
+		return []Event{
+			rmw(1, count, run, frame(2, "c *Crew", "next")),
+			onVar(1, after(r(2, call("if c.max > 0 && int(c.n.Load()) > c.max { // crew check", "Load"), frame(9, "c *Crew", "Work"), frame(10, "c *Crew", "next")), "crew take")),
+			rmw(2, count, frame(9, "c *Crew", "Work"), frame(11, "c *Crew", "next")),
+			onVar(1, rmw(1, second, run)),
+		}
+	}
+	crewQuit, crewJoin := call("c.n.Add(-1) // crew quit", "Add"), call("c.n.Add(1) // crew join", "Add")
+	// stepped places evs at schedule steps 1, 2, 4, … (a gap after the
+	// second, for a write the pattern does not hold).
+	stepped := func(evs []Event) []Event {
+		for k := range evs {
+			evs[k].Step = 2*k + max(0, 1-k)
+		}
+		return evs
+	}
+	crew := func(remote string, path ...string) []Event {
+		return []Event{
+			after(r(1, call("if c.max > 0 && int(c.n.Load()) > c.max { // crew check", "Load"), frame(1, "c *Crew", "Work"), frame(2, "c *Crew", "next")), path...),
+			rmw(2, remote, frame(9, "c *Crew", "next")),
+			rmw(1, crewLeave, frame(1, "c *Crew", "Work"), frame(3, "c *Crew", "next")),
+		}
+	}
+	crewHire, crewLoose := call("c.n.Add(1) // crew hire", "Add"), call("c.n.Add(1) // crew loose hire", "Add")
+	// guarded is crew with the schedule's writes in the stretch: the
+	// pattern's add at remote, its goroutine's last read before it at
+	// the line marked guard ("" for none), and the sites of the
+	// stretch's other writes (stored).
+	guarded := func(remote, guard string, stored []string) []Event {
+		evs := stepped(crew(remote, "crew take", "crew unlock"))
+		t := Touch{Step: 2, Site: remote}
+		if guard != "" {
+			t.Guard = call("// "+guard, "Load")
+		}
+		evs[0].Writes = []Touch{t}
+		evs[0].Stored = append([]string{remote}, stored...)
+		return evs
+	}
 	for _, tc := range []struct {
 		name string
 		evs  []Event
@@ -221,6 +303,78 @@ func TestJudge(t *testing.T) {
 			rmw(2, call("t.balance.Add(-n) // teller debit", "Add"), frame(9, "t *Teller", "take")),
 			rmw(1, call("t.balance.Add(-n) // teller debit", "Add"), frame(1, "t *Teller", "Drain"), frame(3, "t *Teller", "take")),
 		}, true},
+		// pond's worker: the test "not over" taken (the unit's path goes
+		// on to take a job), another worker's leave between only
+		// lowers the count, which keeps it (boundKept).
+		{"bound kept: not over, another's leave, the next round's leave", crew(crewLeave, "crew take", "crew unlock"), false},
+		{"bound kept: the path known only past unrelated steps", crew(crewLeave, "crew unlock"), false},
+		// The schedule held a Grow's increment in the stretch besides
+		// the pattern's leave: it counts too.
+		{"bound not kept: a Grow's increment in the schedule, not in the pattern", func() []Event {
+			evs := stepped(crew(crewLeave, "crew take", "crew unlock"))
+			evs[0].Writes = []Touch{{Step: 2, Site: crewLeave}, {Step: 3, Site: crewGrow}}
+			return evs
+		}(), true},
+		// A Grow after the unit's leave is no matter.
+		{"bound kept: the schedule's other writes in the stretch all leaves", func() []Event {
+			evs := stepped(crew(crewLeave, "crew take", "crew unlock"))
+			evs[0].Writes = []Touch{{Step: 2, Site: crewLeave}, {Step: 3, Site: crewLeave}, {Step: 5, Site: crewGrow}}
+			return evs
+		}(), false},
+		// pond's trySubmit: an increment under the lock after a test of
+		// the count against the same limit (below it) leaves at most
+		// max, which keeps "not over" (guardKeeps).
+		{"bound kept: a Hire's increment under its test below the limit", guarded(crewHire, "crew hire check", nil), false},
+		// The schedule shows no clean guard (a write between the test
+		// and the add): the increment is judged by its sign.
+		{"bound not kept: a Hire's increment without its test", guarded(crewHire, "", nil), true},
+		// The limit stored in the stretch: the two tests' bounds may
+		// differ.
+		{"bound not kept: a Hire's increment, the limit resized in the stretch", guarded(crewHire, "crew hire check", []string{at("c.max = max // crew resize", "max =")}), true},
+		// A test that lets the count reach max+1 does not keep "not over".
+		{"bound not kept: an increment under a test that allows max+1", guarded(crewLoose, "crew loose check", nil), true},
+		// An increment can make "not over" false: the unit went on
+		// past the limit on a stale test.
+		{"bound not kept: not over, a Grow's increment between", crew(crewGrow, "crew take", "crew unlock"), true},
+		// The path went the other way (over): a decrement can end it.
+		{"bound not kept: over, another's leave between", crew(crewLeave, "crew over"), true},
+		// The read made again first: a loop came round to the test.
+		{"bound unknown: the read again before the path tells", func() []Event {
+			evs := crew(crewLeave, "crew take")
+			evs[0].After = append([]string{evs[0].Site}, evs[0].After...)
+			return evs
+		}(), true},
+		// No path: which way the test went is unknown.
+		{"bound unknown: no path after the read", crew(crewLeave), true},
+		// A uint32 take (an add of ^uint32(0)) wraps below "at least
+		// min" though its constant is positive.
+		{"bound not kept: an unsigned count's wrapping take", []Event{
+			after(r(1, call("if c.n.Load() < c.min { // count check", "Load"), frame(1, "c *Count", "Use")), "count unlock"),
+			rmw(2, call("c.n.Add(^uint32(0)) // count take", "Add"), frame(9, "c *Count", "Use")),
+			rmw(1, call("c.n.Add(^uint32(0)) // count take", "Add"), frame(1, "c *Count", "Use")),
+		}, true},
+		// pond's Submit between a subpool worker's exit's two
+		// decrements: the parent's "below its limit" is kept by the
+		// parent's decrement, so Submit went as after the exit.
+		{"snapshot kept: an exit's decrements around the parent's test", subpools("Exit", "exit", "Submit", "sub check", "parent check", "subpools sub run", "subpools parent run"), false},
+		// A launch's increments: the subpool's "below" read after the
+		// first is kept by undoing it, so Submit went as before.
+		{"snapshot kept: a launch's increments around the subpool's test", subpools("Launch", "launch", "Submit", "sub check", "parent check", "subpools sub run", "subpools parent run"), false},
+		// Busy and idle read across a launch: undoing the subpool's
+		// increment can make "busy" false, and the parent's increment
+		// can make "idle" false: an alarm no serial order raises.
+		{"snapshot not kept: busy then idle across a launch", subpools("Launch", "launch", "Watch", "busy", "idle", "subpools busy run", "subpools alarm"), true},
+		// pond's linkedbuffer.go:87 asv: a worker counts a job taken and
+		// later leaves; another worker between tests "not over" (the
+		// count before the leave) and counts its own job (after the
+		// first count), a round later. The leave keeps "not over": it
+		// went as after the first worker's round.
+		{"snapshot kept: not over, then a job counted, between a count and a quit", crewRound(crewQuit), false},
+		// An increment (a Run that joined the crew again) can make
+		// "not over" false.
+		{"snapshot not kept: not over, then a job counted, between a count and a join", crewRound(crewJoin), true},
+		// Without the paths the outcomes are unknown.
+		{"snapshot unknown: no paths", subpools("Exit", "exit", "Submit", "sub check", "parent check", "", ""), true},
 		{"read-modify-write split in one call", []Event{
 			r(1, at("b := l.balance", "balance"), frame(1, "l *Ledger", "Split")), w(2, debit, other), w(1, at("l.balance = b + n", "balance"), frame(1, "l *Ledger", "Split")),
 		}, true},

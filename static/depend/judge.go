@@ -49,6 +49,30 @@ type Event struct {
 	// access of one map element. Two events of one variable with non-zero
 	// keys accessed one entry.
 	Key int64
+	// After are the sites of the unit's steps after this read, up to
+	// its next event, in order: the path it took from the read, which
+	// tells which way a test of the value went (boundKept).
+	After []string
+	// Step is the event's place in the replayed schedule; Writes, when
+	// not nil, are every other goroutine's write of this read's
+	// variable over the pattern's steps, the pattern's events among
+	// them (boundKept asks each that falls where it matters).
+	Step   int
+	Writes []Touch
+	// Stored, when not nil, are the sites of every write in the
+	// schedule from the earliest of the pattern's steps and Writes'
+	// guards to the pattern's last step (guardKeeps: the bound's
+	// field stored by none).
+	Stored []string
+}
+
+// Touch is a write in the replayed schedule: its step and site, and the
+// site of its goroutine's last read of the variable before it when no
+// one wrote the variable between the two (a test under which it adds).
+type Touch struct {
+	Step  int
+	Site  string
+	Guard string
 }
 
 // reread reports whether event i's read was repeated before event j.
@@ -134,7 +158,10 @@ var (
 //     and the error returned with it, whose writer stores an error nil
 //     on its path between them (tornErrorRead: asynccache's Get), or
 //     a reads that error and b, the value, runs only when it is nil
-//     (tornErrorGuard: asynccache's GetOrSet);
+//     (tornErrorGuard: asynccache's GetOrSet), or a's value is only
+//     compared with a bound, the unit's path shows the outcome, and the
+//     other units' writes in between are adds whose sign keeps it
+//     (boundKept: pond's worker count, lowered by another worker's exit);
 //   - a unit reads back a variable it wrote, after another unit wrote it
 //     in between, and uses what it read (the next step of a range over a
 //     map reads no value back, nor does a lookup of the key a later step
@@ -172,7 +199,10 @@ var (
 //     pair is a serial result under Go's error convention), or the
 //     reader tests that error and reads the value only when it is nil
 //     (tornErrorGuard, from the writer's unit: asynccache's GetOrSet
-//     between the refresh's two stores, asynccache.go:107 asv);
+//     between the refresh's two stores, asynccache.go:107 asv), or one of
+//     the reader's reads only decides a bound test that the writes it
+//     saw, undone, or those it missed, applied, keep (snapshotKept:
+//     pond's subpool counts);
 //   - and in a check-then-act, a later read in a method that only tests
 //     a flag afresh under a lock it re-takes, sets it and wakes a
 //     receiver that re-reads the checked state is no use of a's value
@@ -211,7 +241,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
@@ -250,7 +280,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.initUnseen(a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.initUnseen(a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {

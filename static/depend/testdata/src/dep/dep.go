@@ -2150,3 +2150,166 @@ func (l *Locks) CheckPtr(m any, gid int64) {
 		}
 	}
 }
+
+// Crew is pond's worker loop: a worker tests the crew's size against
+// its limit under the lock (over: leave; not over: take a job), runs the
+// job, and a round later, finding no job, leaves, lowering the size. A
+// leave by another worker in between only lowers the size, which keeps
+// the test's "not over" (static/depend's boundKept); a Grow in between
+// raises it, and the worker that read "not over" goes on past the limit.
+// A max of 0 is no limit: the test's "not over" joins that path (&&).
+type Crew struct {
+	mu   sync.Mutex
+	jobs []func()
+	n    atomic.Int64
+	max  int
+	// reads counts the jobs taken, for statistics.
+	reads atomic.Int64
+}
+
+func (c *Crew) next() (func(), bool) {
+	c.mu.Lock()
+	if len(c.jobs) == 0 {
+		c.n.Add(-1) // crew leave
+		c.mu.Unlock()
+		return nil, false
+	}
+	if c.max > 0 && int(c.n.Load()) > c.max { // crew check
+		c.n.Add(-1) // crew over
+		c.mu.Unlock()
+		return nil, false
+	}
+	job := c.jobs[0] // crew take
+	c.jobs = c.jobs[1:]
+	c.reads.Add(1) // crew count
+	c.mu.Unlock()  // crew unlock
+	return job, true
+}
+
+func (c *Crew) Work() {
+	for {
+		job, ok := c.next()
+		if !ok {
+			return
+		}
+		job()
+	}
+}
+
+// Run runs one job and leaves, as a worker started for one job does.
+func (c *Crew) Run() {
+	if job, ok := c.next(); ok {
+		job()
+		c.n.Add(-1) // crew quit
+	}
+}
+
+// RunAgain runs one job and joins the crew again for the next.
+func (c *Crew) RunAgain() {
+	if job, ok := c.next(); ok {
+		job()
+		c.n.Add(1) // crew join
+	}
+}
+
+// Hire adds a worker if the crew is below its limit: the count it
+// leaves is at most max, which keeps a worker's "not over".
+func (c *Crew) Hire() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if int(c.n.Load()) >= c.max { // crew hire check
+		return false
+	}
+	c.n.Add(1) // crew hire
+	return true
+}
+
+// HireLoose adds a worker unless the crew is over its limit: the count
+// it leaves can be max+1.
+func (c *Crew) HireLoose() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if int(c.n.Load()) > c.max { // crew loose check
+		return false
+	}
+	c.n.Add(1) // crew loose hire
+	return true
+}
+
+// Resize sets the limit.
+func (c *Crew) Resize(max int) {
+	c.mu.Lock()
+	c.max = max // crew resize
+	c.mu.Unlock()
+}
+
+// Grow adds a worker, whatever the limit.
+func (c *Crew) Grow() {
+	c.n.Add(1) // crew grow
+	go c.Work()
+}
+
+// Count hands out units while at least min are left, counted in a
+// uint32: a take is an add of ^uint32(0), which wraps the count below 0
+// rather than keeping "at least min" as an increment would.
+type Count struct {
+	mu  sync.Mutex
+	n   atomic.Uint32
+	min uint32
+}
+
+func (c *Count) Use() bool {
+	c.mu.Lock()
+	if c.n.Load() < c.min { // count check
+		c.mu.Unlock()
+		return false
+	}
+	c.mu.Unlock()       // count unlock
+	c.n.Add(^uint32(0)) // count take
+	return true
+}
+
+// Subpools is pond's subpool and its parent: a subpool worker's exit
+// lowers both counts, a launch raises both, each count on its own. Submit
+// tests the subpool's count against its limit and, below it, the
+// parent's against the parent's (static/depend's snapshotKept: an exit
+// between the two reads leaves the parent's "below" as it was; a launch
+// before the first only raised what Submit found below the limit).
+// Watch alarms when the subpool is busy and the parent idle, a pair a
+// launch between its reads shows though no serial order does.
+type Subpools struct {
+	sub, parent       atomic.Int64
+	subMax, parentMax int64
+	runs, alarms      atomic.Int64
+}
+
+func (p *Subpools) Exit() {
+	p.sub.Add(-1)    // subpools exit sub
+	p.parent.Add(-1) // subpools exit parent
+}
+
+func (p *Subpools) Launch() {
+	p.sub.Add(1)    // subpools launch sub
+	p.parent.Add(1) // subpools launch parent
+}
+
+func (p *Subpools) Submit() bool {
+	if p.sub.Load() >= p.subMax { // subpools sub check
+		return false
+	}
+	p.runs.Add(1)                       // subpools sub run
+	if p.parent.Load() >= p.parentMax { // subpools parent check
+		return false
+	}
+	p.runs.Add(1) // subpools parent run
+	return true
+}
+
+func (p *Subpools) Watch() {
+	if p.sub.Load() > 0 { // subpools busy
+		p.runs.Add(1)            // subpools busy run
+		if p.parent.Load() < 1 { // subpools idle
+			p.alarms.Add(1) // subpools alarm
+		}
+	}
+}
