@@ -36,3 +36,19 @@ func TestPoolStack(t *testing.T) {
 		t.Errorf("%d lock events, want %d (one per Put of an item and per Get)", locks, want)
 	}
 }
+
+// TestPoolEmptyAtTraceStart: a trace starts with the pools empty, as its
+// replay's process does: an item an earlier test Put is not there for the
+// next test's Get.
+func TestPoolEmptyAtTraceStart(t *testing.T) {
+	p := &sync.Pool{New: func() any { return "new" }}
+	read := recordTo(t)
+	PoolPut(p, "item", sLock)
+	read()
+	read = recordTo(t)
+	got := PoolGet(p, sLock)
+	read()
+	if got != "new" {
+		t.Errorf("Get in the next trace returned %v, want New's value", got)
+	}
+}
