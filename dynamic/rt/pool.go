@@ -1,6 +1,9 @@
 package rt
 
-import "sync"
+import (
+	"reflect"
+	"sync"
+)
 
 // sync.Pool. A Pool's Get hands back what some goroutine Put on the same
 // P, or nothing, at the runtime's whim (per-P caches, stealing, the
@@ -51,6 +54,42 @@ func emptyPools() {
 	poolsMu.Unlock()
 }
 
+// renewPooled makes the variables of the memory item x refers to (a
+// pointer's target, a slice's array) new objects from the Put on (the
+// recorder's renewBlock): the Put ends their life as far as the program
+// is concerned, and what a Get does with the item is a new object's life,
+// as if the memory had been freed and allocated again. Without it a unit
+// that read an element of a holder slice still in another lock's use
+// (go-deadlock's preLock, deadlock.go:436) and, later, wrote the same
+// array after its Get (postLock, :405) met the writes of the goroutine
+// that had used and Put the array between: a "lost write" the replays
+// reproduced once they followed the pool (2 to 3 false reports per run at
+// deadlock.go:417 and :436). Memory reached only through a copy in the
+// interface (a struct value) is not the program's: nothing to renew.
+func renewPooled(x any) {
+	var p uintptr
+	switch v := reflect.ValueOf(x); v.Kind() {
+	case reflect.Pointer, reflect.UnsafePointer:
+		p = v.Pointer()
+	case reflect.Slice:
+		if v.Cap() > 0 {
+			p = v.Pointer()
+		}
+	}
+	if p == 0 {
+		return
+	}
+	base := heapBase(p)
+	if base == 0 {
+		return
+	}
+	mu.Lock()
+	if w := rec; w != nil {
+		w.renewBlock(base)
+	}
+	mu.Unlock()
+}
+
 func poolOf(p *sync.Pool) *detPool {
 	poolsMu.Lock()
 	defer poolsMu.Unlock()
@@ -91,6 +130,7 @@ func PoolPut(p *sync.Pool, x any, site int32) {
 	if x == nil {
 		return
 	}
+	renewPooled(x)
 	d := poolOf(p)
 	Lock(&d.mu, site)
 	if len(d.items) == poolCap {
