@@ -63,9 +63,10 @@ func emptyPools() {
 // (go-deadlock's preLock, deadlock.go:436) and, later, wrote the same
 // array after its Get (postLock, :405) met the writes of the goroutine
 // that had used and Put the array between: a "lost write" the replays
-// reproduced once they followed the pool (4 false reports in 1 of 3 checks, at
-// deadlock.go:417 and :436). Memory reached only through a copy in the
-// interface (a struct value) is not the program's: nothing to renew.
+// reproduced once they followed the pool (4 false reports in 1 of 3
+// checks, at deadlock.go:417 and :436). Memory reached only through a
+// copy in the interface (a struct value) is not the program's: nothing
+// to renew.
 func renewPooled(x any) {
 	var p uintptr
 	switch v := reflect.ValueOf(x); v.Kind() {
