@@ -38,8 +38,13 @@ type recorder struct {
 	ocache  [ocacheSize]ocacheEnt
 	blocks  [blockCacheSize]blockEnt // heap block → weak pointer (heapRef's cache)
 	sweepAt int                      // len(objs) at which dead entries are dropped
-	units   map[string]int32         // unit name → object
-	chans   map[int32]*chanState     // channel objects' state
+	// renew: heap block base → how many times a sync.Pool's Put handed
+	// the block on (renewBlock); renewEpoch counts them all, so that
+	// ocache entries from before the latest are checked again.
+	renew      map[uintptr]uint32
+	renewEpoch uint32
+	units      map[string]int32     // unit name → object
+	chans      map[int32]*chanState // channel objects' state
 
 	// Object names. Each allocation is an object named desc#k, so a test
 	// that allocates in a loop names millions: rather than a string each
@@ -126,11 +131,14 @@ type objKey struct {
 	class uint8
 }
 
-// objEnt is the object an address currently holds: its index and the
-// allocation it belongs to (see objref_weak.go).
+// objEnt is the object an address currently holds: its index, the
+// allocation it belongs to (see objref_weak.go), that allocation's base
+// and its renew count when the object was named (renewBlock).
 type objEnt struct {
-	idx int32
-	ref objRef
+	idx  int32
+	ref  objRef
+	base uintptr
+	gen  uint32
 }
 
 type ocacheEnt struct {
@@ -138,6 +146,7 @@ type ocacheEnt struct {
 	class uint8
 	idx1  int32 // object index + 1; 0: empty
 	ref   objRef
+	epoch uint32 // renewEpoch when it was filled
 }
 
 type siteInfo struct {
@@ -370,20 +379,21 @@ func (w *recorder) site(id int32) *siteInfo {
 // objects of one description, not addresses (see objref_weak.go).
 func (w *recorder) object(addr uintptr, class uint8, desc string) int32 {
 	c := &w.ocache[ocacheSlot(addr, class)]
-	if c.addr == addr && c.class == class && c.idx1 != 0 && live(c.ref) {
+	if c.addr == addr && c.class == class && c.idx1 != 0 && c.epoch == w.renewEpoch && live(c.ref) {
 		return c.idx1 - 1
 	}
 	k := objKey{addr, class}
 	e, ok := w.objs[k]
-	if !ok || !live(e.ref) {
+	if !ok || !live(e.ref) || e.base != 0 && w.renew[e.base] != e.gen {
 		e.idx = w.newObject(desc)
-		e.ref = w.heapRef(addr)
+		e.ref, e.base = w.heapRef(addr)
+		e.gen = w.renew[e.base]
 		if !ok && len(w.objs) >= w.sweepAt {
 			w.sweep()
 		}
 		w.objs[k] = e
 	}
-	*c = ocacheEnt{addr, class, e.idx + 1, e.ref}
+	*c = ocacheEnt{addr, class, e.idx + 1, e.ref, w.renewEpoch}
 	return e.idx
 }
 
@@ -452,18 +462,30 @@ func (w *recorder) sweep() {
 // variables share a block (the fields of a struct, the elements of an
 // array, the tiny allocator's 16-byte blocks of small scalars): a cache by
 // block base, checked for liveness like any reference, spares weak.Make's
-// lookup in the span's list of specials for all but the first.
-func (w *recorder) heapRef(addr uintptr) objRef {
+// lookup in the span's list of specials for all but the first. It also
+// returns the block's base (0 outside the heap).
+func (w *recorder) heapRef(addr uintptr) (objRef, uintptr) {
 	base := heapBase(addr)
 	if base == 0 {
-		return objRef{}
+		return objRef{}, 0
 	}
 	b := &w.blocks[(base>>4^base>>13)%blockCacheSize]
 	if b.base == base && live(b.ref) {
-		return b.ref
+		return b.ref, base
 	}
 	b.base, b.ref = base, makeRef(base)
-	return b.ref
+	return b.ref, base
+}
+
+// renewBlock makes the variables of the heap block at base new objects
+// from now on, as if the block had been freed and allocated again: a
+// sync.Pool's Put hands it on (pool.go).
+func (w *recorder) renewBlock(base uintptr) {
+	if w.renew == nil {
+		w.renew = map[uintptr]uint32{}
+	}
+	w.renew[base]++
+	w.renewEpoch++
 }
 
 func ocacheSlot(addr uintptr, class uint8) uintptr {

@@ -83,6 +83,7 @@ func start(path string) error {
 	if err != nil {
 		return err
 	}
+	emptyPools() // (pool.go)
 	w := newRecorder(out)
 	mu.Lock()
 	rec = w

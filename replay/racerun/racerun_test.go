@@ -106,6 +106,71 @@ func TestQuiet(t *testing.T) {}
 	}
 }
 
+// TestRunUntil: a test that hangs after the race was reported does not
+// hold RunUntil to its bound once the reports satisfy the caller; Run,
+// which asks for everything, waits for it.
+func TestRunUntil(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with -race")
+	}
+	dir := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module hangrace\n\ngo 1.21\n")
+	write("x_test.go", `package hangrace
+
+import (
+	"runtime"
+	"testing"
+)
+
+func TestSendLen(t *testing.T) {
+	v := 0
+	c := make(chan int, 1)
+	go func() {
+		v = 1
+		c <- 1
+	}()
+	for len(c) == 0 {
+		runtime.Gosched()
+	}
+	v = 2
+	_ = v
+}
+
+func TestHang(t *testing.T) { select {} }
+`)
+	bin := filepath.Join(dir, "x.test")
+	cmd := exec.Command("go", "test", "-c", "-race", "-o", bin, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test -c -race: %v\n%s", err, out)
+	}
+	has := func(races []Race) bool {
+		for _, r := range races {
+			if r.Has("x_test.go", 12, "x_test.go", 18) {
+				return true
+			}
+		}
+		return false
+	}
+	const bound = 40 * time.Second
+	start := time.Now()
+	races, err := RunUntil(context.Background(), bin, dir, []string{"TestSendLen", "TestHang"}, 2, bound, has)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !has(races) {
+		t.Errorf("races %+v: want one between x_test.go:12 and :18", races)
+	}
+	if d := time.Since(start); d >= bound/2 {
+		t.Errorf("RunUntil took %v with its answer in the first run's report (bound %v)", d, bound)
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	if out, err := os.ReadFile("testdata/sendlen.out"); err == nil {
 		f.Add(out)
