@@ -73,28 +73,7 @@ func (x *Index) boundKept(evs []Event, i, j int, between []int) bool {
 // writes can move across its bound (dep.go's Pools, Subpools.Watch)
 // stays judged.
 func (x *Index) snapshotKept(evs []Event, w, r1, r2, b int) bool {
-	seen := func(r, from, to int, fromIn, toIn bool) []Touch {
-		var ws []Touch
-		e := evs[r]
-		if e.Writes != nil {
-			lo, hi := evs[from].Step, evs[to].Step
-			for _, t := range e.Writes {
-				if (t.Step > lo || fromIn && t.Step == lo) && (t.Step < hi || toIn && t.Step == hi) {
-					ws = append(ws, t)
-				}
-			}
-			return ws
-		}
-		for k := from; k <= to; k++ {
-			if k == from && !fromIn || k == to && !toIn {
-				continue
-			}
-			if o := evs[k]; o.Write && o.Var == e.Var && (o.Unit != e.Unit || o.Thread != e.Thread) {
-				ws = append(ws, Touch{Site: o.Site})
-			}
-		}
-		return ws
-	}
+	seen := func(r, from, to int, fromIn, toIn bool) []Touch { return seenWrites(evs, r, from, to, fromIn, toIn) }
 	if evs[r1].Var == evs[w].Var {
 		// r1 saw w, r2 did not see b.
 		return x.outcomeKept(evs[r1], seen(r1, w, r1, true, false), true) ||
@@ -543,4 +522,73 @@ func reachFrom(b, stop *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
 		work = append(work, c.Succs...)
 	}
 	return seen
+}
+
+// seenWrites returns the writes of the variable evs[r] read, by others
+// than its unit, from evs[from] to evs[to] (each end included when
+// fromIn, toIn): the schedule's (Event.Writes) when known, else the
+// pattern's.
+func seenWrites(evs []Event, r, from, to int, fromIn, toIn bool) []Touch {
+	var ws []Touch
+	e := evs[r]
+	if e.Writes != nil {
+		lo, hi := evs[from].Step, evs[to].Step
+		for _, t := range e.Writes {
+			if (t.Step > lo || fromIn && t.Step == lo) && (t.Step < hi || toIn && t.Step == hi) {
+				ws = append(ws, t)
+			}
+		}
+		return ws
+	}
+	for k := from; k <= to; k++ {
+		if k == from && !fromIn || k == to && !toIn {
+			continue
+		}
+		if o := evs[k]; o.Write && o.Var == e.Var && (o.Unit != e.Unit || o.Thread != e.Thread) {
+			ws = append(ws, Touch{Site: o.Site})
+		}
+	}
+	return ws
+}
+
+// middleKept reports whether another goroutine's read r of the value
+// between the unit's writes a and b of one variable only decides a bound
+// test (<, <=, >, >= of a signed integer, the value used nowhere else),
+// and every write of the variable from a to b is an add of a constant of
+// one sign: the values then move one way, the value r read lies between
+// the one before the unit and the one after it, and a bound test of it
+// goes as one of those two serial orders' would, whichever way it went.
+// linkdata/deadlock's TestNoDeadlocks lowers its load count by one at
+// each of a worker's two releases, and the spawner's loop starts another
+// worker while the count is under a cap. A reader testing equality, or
+// using the value otherwise, or writes of both signs, stay judged.
+func (x *Index) middleKept(evs []Event, a, r, b int) bool {
+	e := evs[r]
+	if !e.Read || e.Write {
+		return false
+	}
+	inner := x.enclosing(e)
+	if inner == nil {
+		return false
+	}
+	reads := x.reads(e.Site, x.scope(inner))
+	if len(reads) != 1 {
+		return false
+	}
+	if _, _, _, ok := boundTest(reads[0]); !ok {
+		return false
+	}
+	sign := 0
+	for _, w := range seenWrites(evs, r, a, b, true, true) {
+		d, ok := x.delta(w.Site)
+		if !ok {
+			return false
+		}
+		s := constant.Sign(d)
+		if s == 0 || sign != 0 && s != sign {
+			return false
+		}
+		sign = s
+	}
+	return sign != 0
 }

@@ -288,6 +288,7 @@ func TestJudge(t *testing.T) {
 		evs[0].Stored = append([]string{remote}, stored...)
 		return evs
 	}
+	spawnerRelease, spawnerDone := call("atomic.AddInt32(&s.load, -1) // spawner release", "AddInt32"), frame(1, "s *Spawner", "Done")
 	for _, tc := range []struct {
 		name string
 		evs  []Event
@@ -437,6 +438,24 @@ func TestJudge(t *testing.T) {
 			keyed(w(1, at("g.m[key] = c", "["), flightDo), 5),
 			r(2, at("if p, ok := g.m[key]; ok {", "["), frame(9, "g *Flight", "Peek")),
 			keyed(w(1, at("delete(g.m, key)", "("), flightDo, frame(2, "g *Flight", "doCall")), 5),
+		}, true},
+		// linkdata/deadlock's TestNoDeadlocks: a worker's two releases
+		// each lower the load, the spawner's test "under the cap"
+		// between them goes as before or as after them (middleKept).
+		{"a load's two releases, a spawner's test under a cap between: kept", []Event{
+			rmw(1, spawnerRelease, spawnerDone, frame(2, "s *Spawner", "Release")),
+			after(r(2, call("if atomic.LoadInt32(&s.load) < max { // spawner if", "LoadInt32"), frame(9, "s *Spawner", "SpawnIf")), "spawner if start"),
+			rmw(1, spawnerRelease, spawnerDone, frame(3, "s *Spawner", "Release")),
+		}, false},
+		{"a load's two releases, the spawner's path not known: kept all the same", []Event{
+			rmw(1, spawnerRelease, spawnerDone, frame(2, "s *Spawner", "Release")),
+			r(2, call("if atomic.LoadInt32(&s.load) < max { // spawner if", "LoadInt32"), frame(9, "s *Spawner", "SpawnIf")),
+			rmw(1, spawnerRelease, spawnerDone, frame(3, "s *Spawner", "Release")),
+		}, false},
+		{"a load's two releases, a spawner's test for equality between", []Event{
+			rmw(1, spawnerRelease, spawnerDone, frame(2, "s *Spawner", "Release")),
+			after(r(2, call("if atomic.LoadInt32(&s.load) == max { // spawner exact", "LoadInt32"), frame(9, "s *Spawner", "SpawnAt")), "spawner exact start"),
+			rmw(1, spawnerRelease, spawnerDone, frame(3, "s *Spawner", "Release")),
 		}, true},
 		{"intermediate state read and dropped", []Event{
 			w(1, at("s.v = v", "v ="), put), r(2, at("_ = s.v", "v"), frame(9, "s *Slot", "Peek")), w(1, at("s.v = v", "v ="), put),

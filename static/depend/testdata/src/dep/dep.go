@@ -2313,3 +2313,37 @@ func (p *Subpools) Watch() {
 		}
 	}
 }
+
+// Spawner is linkdata/deadlock's TestNoDeadlocks load count: a worker
+// lowers it by one at each of its releases, and the spawner starts
+// workers while it is under a cap.
+type Spawner struct{ load int32 }
+
+// Release gives back one lock.
+func (s *Spawner) Release() {
+	atomic.AddInt32(&s.load, -1) // spawner release
+}
+
+// Done gives back two locks, one at a time.
+func (s *Spawner) Done(wg *sync.WaitGroup) {
+	defer wg.Done()
+	s.Release()
+	s.Release()
+}
+
+// SpawnIf starts a worker when the load is under max.
+func (s *Spawner) SpawnIf(max int32, wg *sync.WaitGroup) {
+	if atomic.LoadInt32(&s.load) < max { // spawner if
+		wg.Add(1) // spawner if start
+		go s.Done(wg)
+	}
+}
+
+// SpawnAt starts a worker when the load is exactly max: a count between
+// the releases can be one that neither order shows.
+func (s *Spawner) SpawnAt(max int32, wg *sync.WaitGroup) {
+	if atomic.LoadInt32(&s.load) == max { // spawner exact
+		wg.Add(1) // spawner exact start
+		go s.Done(wg)
+	}
+}
