@@ -270,6 +270,9 @@ func (p *Pattern) Describe() string {
 	case "asv":
 		what = "atomic-set serializability violation"
 	case "deadlock":
+		if p.Observed {
+			return "hang: a recorded run hung with every goroutine blocked for good, which a replay of its order repeats"
+		}
 		if p.Relock && p.Lock {
 			return "lock-order inversion: a stale read sends a goroutine, holding a lock another goroutine waits for, into a lock that goroutine holds"
 		}

@@ -67,6 +67,9 @@ func at(f check.Finding) int {
 // Title names a finding's kind and objects: "atomicity violation on
 // Account.balance".
 func Title(f check.Finding) string {
+	if p := f.Anomaly.Pattern; p.Kind == "deadlock" && p.Observed {
+		return "hang on " + objects(f) // an observed hang (check/observedhang.go), no inversion
+	}
 	return pattern.KindName(f.Anomaly.Pattern.Kind) + " on " + objects(f)
 }
 
@@ -227,6 +230,13 @@ func leak(f check.Finding, prefix string) string {
 //	goroutine g1.1.2 blocked forever in WaitGroup.Wait at x.go:36: its
 //	counter cannot reach zero: every goroutine that can call Done has
 //	exited (leak, observed in the recorded run); reproduced
+//
+// or of a hang a recorded run showed (pattern deadlock/hung,
+// check/observedhang.go):
+//
+//	goroutine g1.1 blocked forever in chan receive at x.go:20: every
+//	goroutine is blocked (deadlock, observed in a recorded run,
+//	perturbed seed 1); reproduced
 func observedLeak(f check.Finding, prefix string) string {
 	g, what, partner := "a goroutine", "chan send", "receiver"
 	if sc := f.Schedule; sc != nil && len(sc.Anomaly) == 1 {
@@ -247,6 +257,11 @@ func observedLeak(f check.Finding, prefix string) string {
 		why = f.Anomaly.Stuck
 	}
 	msg := fmt.Sprintf("%s%s blocked forever in %s at %s: %s (leak, observed in the recorded run); ", prefix, g, what, short(f.Anomaly.Sites[0]), why)
+	if f.Anomaly.Pattern.Kind == "deadlock" {
+		// An observed hang (check/observedhang.go): Stuck says where
+		// it was observed.
+		msg = fmt.Sprintf("%s%s blocked forever in %s at %s: %s; ", prefix, g, what, short(f.Anomaly.Sites[0]), why)
+	}
 	if f.Leak() {
 		return msg + "reproduced"
 	}
@@ -338,6 +353,8 @@ func lostSignal(f check.Finding, title string) string {
 // lost signal.
 func lockKind(f check.Finding) string {
 	switch p := f.Anomaly.Pattern; {
+	case p.Kind == "deadlock" && p.Observed:
+		return "hang"
 	case p.RWWriter():
 		return "recursive read lock"
 	case p.Cond:

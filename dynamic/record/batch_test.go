@@ -127,6 +127,13 @@ func TestFailLast(t *testing.T) { work(&Counter{}); t.Error("fails last") }
 	if stuck.Passed || stuck.TimedOut || stuck.Events < 10 || !strings.HasPrefix(stuck.Truncated, "hung: ") || time.Since(start) > 30*time.Second {
 		t.Errorf("TestStuck alone: passed %v, timed out %v, %d events, truncated %q, in %v", stuck.Passed, stuck.TimedOut, stuck.Events, stuck.Truncated, time.Since(start))
 	}
+	// Its trace names the operation the test hung in (rt's observeHung),
+	// for check to replay the hang (check/observedhang.go).
+	if tr, err := trace.ReadFile(stuck.Trace, trace.ReadOptions{}); err != nil {
+		t.Errorf("TestStuck alone: %v", err)
+	} else if len(tr.Blocked) != 1 || tr.Blocked[0].Op != trace.Recv || tr.Goroutines[tr.Blocked[0].G] != "g1.1" || !strings.Contains(tr.Sites[tr.Blocked[0].Site], "counter_test.go:23:") {
+		t.Errorf("TestStuck alone: blocked operations %+v (goroutines %q, sites %q), want g1.1's receive at counter_test.go:23", tr.Blocked, tr.Goroutines, tr.Sites)
+	}
 	// A test with no TestStart falls back to recording from process
 	// start, and says so in TestEnv.
 	noName := b.RecordTest(ctx, pkg, "TestNoName", filepath.Join(t.TempDir(), "n.trace"), 10*time.Second)

@@ -162,6 +162,11 @@ func (h *hangWatch) look() bool {
 	case state == blockedHard:
 		reason := "hung: every goroutine blocked for " + hangAfter.String() + " (" + why + ")"
 		fmt.Fprintln(os.Stderr, "pecanvet: the test "+reason)
+		mu.Lock()
+		if rec == w {
+			observeHung(w, gs)
+		}
+		mu.Unlock()
 		finish(reason)
 		os.Exit(4)
 	case state == blockedSoft && why == h.soft && time.Since(h.softSince) >= softHangAfter:

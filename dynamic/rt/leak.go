@@ -28,6 +28,14 @@ import (
 // observedPattern is the pattern ID of an observed leak's schedule.
 const observedPattern = "leak/observed"
 
+// hungPattern is the pattern ID of an observed hang's schedule: the
+// order of a recording that hung (every goroutine blocked for good), then
+// the operation its test's goroutine hung in. It replays as an observed
+// leak's, but its proof is the hang itself: leakProof runs when the
+// process hangs after the schedule ("hang after replay"), and a test that
+// returns instead proves nothing.
+const hungPattern = "deadlock/hung"
+
 // leakSettle bounds how long leakProof waits for the goroutines still
 // running after the test returned to finish or block.
 const leakSettle = time.Second
@@ -126,6 +134,13 @@ func (r *replayer) leakProof(reason string) {
 		r.verdict, r.final = v.Verdict, v
 		r.write(v)
 	}
+	if r.hung && reason != "hang after replay" {
+		v := Verdict{Verdict: "diverged", Step: last + 1, Goroutine: str.G, Expected: str.Key(), Steps: len(r.s.Steps),
+			Message: "the test ended without hanging: no hang"}
+		r.verdict, r.final = v.Verdict, v
+		r.write(v)
+		return
+	}
 	var stuck, selLock *gstate
 	for k := range gs {
 		switch names[gs[k].id] {
@@ -172,6 +187,9 @@ func (r *replayer) leakProof(reason string) {
 	}
 	if r.observed {
 		r.final.Message = fmt.Sprintf("the test returned with goroutine %s blocked forever in %s @%s, as the recorded run ended it", str.G, what, str.Site)
+	}
+	if r.hung {
+		r.final.Message = fmt.Sprintf("the process hangs with goroutine %s blocked forever in %s @%s, as the recorded run hung", str.G, what, str.Site)
 	}
 	r.write(r.final)
 }

@@ -163,6 +163,33 @@ func observeBlocked() {
 	}
 }
 
+// observeHung notes, when the hang watcher ends a recording that hung
+// (hang.go: every goroutine of the dump gs waits for another one), each
+// goroutine of the recording blocked in the operation it noted, the
+// test's own goroutine included: they become FlagBlocked events written
+// last (recorder.close), as observeBlocked's are, so that the checker can
+// name the operations the run hung in and replay the hang (mu held).
+func observeHung(w *recorder, gs []gstate) {
+	byID := map[int64]gstate{}
+	for _, x := range gs {
+		byID[x.id] = x
+	}
+	var cands []*Goroutine
+	for id, g := range w.gmap {
+		if x, ok := byID[id]; ok && g.blocked.site > 0 && blockedIn(x, g.blocked) {
+			cands = append(cands, g)
+		}
+	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].name < cands[j].name })
+	w.blockedEnd = w.blockedEnd[:0]
+	for _, g := range cands {
+		b := g.blocked
+		s := w.site(b.site - 1)
+		obj := w.syncObject(b.ch, b.class, s.desc, b.cap)
+		w.blockedEnd = append(w.blockedEnd, trace.Event{G: g.idx, Op: b.op, Flags: trace.FlagBlocked, Obj: obj, Site: s.idx, Arg: b.cap})
+	}
+}
+
 // blockedIn reports whether x, a goroutine of a dump, is blocked in the
 // operation b its recorder noted.
 func blockedIn(x gstate, b blocking) bool {

@@ -236,9 +236,10 @@ func newRecorder(out output) *recorder {
 // close ends the recording; see finish.
 func (w *recorder) close(reason string) error {
 	w.flushHeld()
-	if reason == "" && !w.capped {
+	if (reason == "" || strings.HasPrefix(reason, "hung: ")) && !w.capped {
 		// The operations goroutines were left blocked in (observed.go),
-		// after every event of the run.
+		// after every event of the run: at the test's end, or where
+		// every goroutine hung for good (observeHung).
 		for _, ev := range w.blockedEnd {
 			w.enc.Encode(ev, &w.tab)
 		}

@@ -261,6 +261,9 @@ type replayer struct {
 	// operation the recorded run ended its test blocked in. Its proof is
 	// leakProof's without a select.
 	observed bool
+	// hung: an observed hang's schedule (hungPattern), replayed as an
+	// observed leak's; proved only by the process hanging after it.
+	hung bool
 
 	// Exploration (RaceFuzzer, Sen, PLDI 2008: reverse a race, then run
 	// free). changed: per goroutine, the step indices of its reads that
@@ -365,11 +368,12 @@ func startReplayFrom(path, verdictPath string, explore bool) error {
 		freed: map[string]bool{}, gone: map[string]bool{}, isAnom: map[int]bool{},
 		path: verdictPath, lastMove: time.Now(), stall: stall, quiet: quiet,
 		partnerOf: -1,
-		deadlock:  strings.HasPrefix(s.Pattern, "deadlock/"), asking: map[string]int{},
+		deadlock:  strings.HasPrefix(s.Pattern, "deadlock/") && s.Pattern != hungPattern, asking: map[string]int{},
 		rwWriter:   strings.HasPrefix(s.Pattern, "deadlock/rlock-writer"),
 		lostSignal: strings.HasPrefix(s.Pattern, "deadlock/lost-signal") && len(s.Anomaly) == 2,
-		leak:       strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2 || s.Pattern == observedPattern && len(s.Anomaly) == 1,
-		observed:   s.Pattern == observedPattern && len(s.Anomaly) == 1,
+		leak:       strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2 || (s.Pattern == observedPattern || s.Pattern == hungPattern) && len(s.Anomaly) == 1,
+		observed:   (s.Pattern == observedPattern || s.Pattern == hungPattern) && len(s.Anomaly) == 1,
+		hung:       s.Pattern == hungPattern && len(s.Anomaly) == 1,
 		relock:     (strings.HasPrefix(s.Pattern, "deadlock/double-lock") || strings.HasPrefix(s.Pattern, "deadlock/lock-order-stale")) && len(s.Anomaly) == 2,
 		inversion:  strings.HasPrefix(s.Pattern, "deadlock/lock-order-stale") && len(s.Anomaly) == 2,
 		held:       map[string]map[int32]*heldLock{},
@@ -1440,6 +1444,9 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 		v := r.final
 		v.Hang = why + ": " + strings.Join(blocked, "; ")
 		r.write(v)
+		if r.hung {
+			r.final.Hang = v.Hang // the proof's verdict (leakProof) says how it hangs
+		}
 		return v.Hang
 	}
 	if r.finishing && r.lostFree {

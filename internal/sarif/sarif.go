@@ -221,7 +221,7 @@ func RuleID(p *pattern.Pattern) string {
 
 // builtinOrder is the order of the built-in rules in a log.
 var builtinOrder = []string{"race", "av", "asv", "chan",
-	"deadlock/lock-order", "deadlock/rlock-writer", "deadlock/lost-signal", "deadlock/double-lock", "deadlock", "leak", "leak/observed", "sync/wg-add-after-wait"}
+	"deadlock/lock-order", "deadlock/rlock-writer", "deadlock/lost-signal", "deadlock/double-lock", "deadlock/hung", "deadlock", "leak", "leak/observed", "sync/wg-add-after-wait"}
 
 type ruleText struct{ name, short, full, help string }
 
@@ -256,6 +256,9 @@ var builtinRules = map[string]ruleText{
 	"deadlock": {"Deadlock", "Deadlock",
 		"Goroutines can block each other forever in a schedule a user-defined deadlock pattern describes.",
 		"A deadlock that a schedule reaches, matched by a user-defined pattern of kind deadlock. pecanvet predicted it from a recorded run of the test and replayed the schedule: the replay deadlocked, with the goroutines blocked where the message says. The code flow is that schedule."},
+	"deadlock/hung": {"ObservedHang", "Hang (observed)",
+		"A recorded run of the test hung for good: every goroutine waited for another one, the test's in the operation the message names.",
+		"A hang that a recorded run of the test showed (the first run, or one under a perturbed schedule): every goroutine was blocked in a channel operation, lock or wait that only another goroutine could end, none running, sleeping or waiting for a timer or I/O, so go test would wait out its timeout there. pecanvet replayed the recorded order up to the operation the test's goroutine hung in: the process hung again with it blocked there. The code flow is that schedule. Fix: make the wait end in every order (a select on the context or the work's completion, or close the channel on every path)."},
 	"leak/observed": {"ObservedGoroutineLeak", "Goroutine leak (observed)",
 		"The test's run ended with a goroutine it started blocked forever in a channel operation that nothing live can complete.",
 		"A goroutine leak that the recorded run itself showed (what goleak reports): when the test returned, a goroutine it started was blocked in a send or receive on a channel made by the function that started it, which used the channel only in a select whose other branch (a timeout, ctx.Done(), default) it took. No other goroutine holds the channel, so the operation never completes. A daemon waiting on a channel that a package-level variable or a long-lived value keeps reachable is not reported. pecanvet replayed the recorded order: the test returned with the goroutine blocked there. The code flow is that schedule. Fix: give the channel a buffer of one, or let the goroutine select on the same cancellation."},
