@@ -235,8 +235,8 @@ func leak(f check.Finding, prefix string) string {
 // check/observedhang.go):
 //
 //	goroutine g1.1 blocked forever in chan receive at x.go:20: every
-//	goroutine is blocked (deadlock, observed in a recorded run,
-//	perturbed seed 1); reproduced
+//	goroutine is blocked (deadlock, observed in a recorded run);
+//	reproduced
 func observedLeak(f check.Finding, prefix string) string {
 	g, what, partner := "a goroutine", "chan send", "receiver"
 	if sc := f.Schedule; sc != nil && len(sc.Anomaly) == 1 {
