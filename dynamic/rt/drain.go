@@ -111,6 +111,23 @@ func (w *recorder) addKid(g *Goroutine) {
 	w.kids = append(w.kids, g)
 }
 
+// dropKidLocked forgets, with mu held, a goroutine forked through Go
+// that will never begin (CtxAfterFuncAt's and TimerStop's stops).
+func dropKidLocked(g *Goroutine) {
+	w := rec
+	if w == nil || g.w != w || g.goid != 0 {
+		return
+	}
+	for i, k := range w.kids {
+		if k == g {
+			n := copy(w.kids[i:], w.kids[i+1:])
+			w.kids[i+n] = nil
+			w.kids = w.kids[:i+n]
+			return
+		}
+	}
+}
+
 // liveKids returns, with mu held, the number of goroutines forked through
 // Go that have not begun yet, and the runtime ids of those that began and
 // have not ended (other than self). Ended ones are dropped from w.kids.
