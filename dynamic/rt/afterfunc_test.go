@@ -3,6 +3,7 @@ package rt
 import (
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // TestAfterFuncStopDrain: a time.AfterFunc timer stopped before it fired
@@ -17,7 +18,7 @@ func TestAfterFuncStopDrain(t *testing.T) {
 		t.Fatal("Stop did not stop the timer")
 	}
 	mu.Lock()
-	pending, _ := rec.liveKids(curGoid())
+	pending, _ := rec.liveKids(curGoid(), 0)
 	mu.Unlock()
 	start := time.Now()
 	Drain()
@@ -36,7 +37,7 @@ func TestAfterFuncStopDrain(t *testing.T) {
 	TimerStop(tm)()
 	TimerReset(tm)(20 * time.Millisecond)
 	mu.Lock()
-	pending, _ = rec.liveKids(curGoid())
+	pending, _ = rec.liveKids(curGoid(), 0)
 	mu.Unlock()
 	Drain()
 	select {
@@ -47,5 +48,33 @@ func TestAfterFuncStopDrain(t *testing.T) {
 	done()
 	if pending != 1 {
 		t.Errorf("%d forked goroutines pending after Reset, want 1", pending)
+	}
+}
+
+// TestAfterFuncDueDrain: Drain waits for the callback of a timer due
+// within its bound (its accesses are in the trace), and not for one due
+// after it, which could not begin before the bound anyway.
+func TestAfterFuncDueDrain(t *testing.T) {
+	done := recordTo(t)
+	n := heap[int]()
+	AfterFuncAt(sGo)(30*time.Millisecond, func() {
+		W(unsafe.Pointer(n), sWrite)
+		*n = 1
+	})
+	Drain()
+	tr := done()
+	if !hasWrite(tr, "g1.1") {
+		t.Errorf("the callback of a timer due within Drain's bound did not run before it returned:\n%s", text(tr, 50))
+	}
+
+	done = recordTo(t)
+	tm := AfterFuncAt(sGo)(time.Hour, func() { t.Error("a timer due in an hour ran") })
+	start := time.Now()
+	Drain()
+	el := time.Since(start)
+	done()
+	TimerStop(tm)()
+	if el >= drainBound/2 {
+		t.Errorf("Drain took %v with only a timer due in an hour forked; want well under %v", el, drainBound)
 	}
 }

@@ -71,7 +71,7 @@ func Drain() {
 			mu.Unlock()
 			return
 		}
-		pending, live := w.liveKids(self)
+		pending, live := w.liveKids(self, start.Add(drainBound).UnixNano())
 		count := w.events + w.hb.total
 		mu.Unlock()
 		if pending == 0 && len(live) == 0 {
@@ -131,13 +131,17 @@ func dropKidLocked(g *Goroutine) {
 // liveKids returns, with mu held, the number of goroutines forked through
 // Go that have not begun yet, and the runtime ids of those that began and
 // have not ended (other than self). Ended ones are dropped from w.kids.
-func (w *recorder) liveKids(self int64) (pending int, live map[int64]bool) {
+// With until (Unix nanoseconds) not 0, a timer's callback due after it
+// (Goroutine.due) is not counted as pending: it cannot begin before.
+func (w *recorder) liveKids(self, until int64) (pending int, live map[int64]bool) {
 	live = map[int64]bool{}
 	keep := w.kids[:0]
 	for _, g := range w.kids {
 		switch {
 		case g.goid == 0:
-			pending++
+			if until == 0 || g.due == 0 || g.due <= until {
+				pending++
+			}
 		case w.gmap[g.goid] != g:
 			continue // ended (End forgets it)
 		case g.goid != self:
@@ -321,7 +325,7 @@ func drainFreed(deadline time.Time) {
 			mu.Unlock()
 			return
 		}
-		pending, live := w.liveKids(self)
+		pending, live := w.liveKids(self, 0)
 		mu.Unlock()
 		if pending == 0 && !anyRunnable(live, &buf) {
 			return

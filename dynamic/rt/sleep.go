@@ -75,12 +75,12 @@ func Sleep(d time.Duration) {
 // the program's clock (vclock.go).
 //
 // A Stop that keeps the callback from running means its goroutine will
-// never begin: TimerStop drops it from what Drain waits for (as
-// CtxAfterFuncAt's stop does), and a Reset after it takes it back. Drain
+// never begin: while recording, TimerStop drops it from what Drain waits
+// for (as CtxAfterFuncAt's stop does), and a Reset after it takes it back. Drain
 // otherwise waited out its whole bound at the end of every test that
 // stopped such a timer: redigo's TLS dials, each with a handshake
 // timeout stopped once the handshake is done, took a second each to
-// record.
+// record. Nor does Drain wait for a callback due after its bound.
 func AfterFuncAt(site int32) func(time.Duration, func()) *time.Timer {
 	return func(d time.Duration, f func()) *time.Timer {
 		g := Go(site)
@@ -93,7 +93,7 @@ func AfterFuncAt(site int32) func(time.Duration, func()) *time.Timer {
 			f()
 		})
 		mu.Lock()
-		noteAfterKid(t, g)
+		noteAfterKid(t, g, d)
 		mu.Unlock()
 		return t
 	}
@@ -111,8 +111,12 @@ type afterKid struct {
 // goroutine began or its recorder is gone (pruned as the map grows).
 var afterKids map[*time.Timer]*afterKid
 
-// noteAfterKid remembers g as the goroutine of t's callback (mu held).
-func noteAfterKid(t *time.Timer, g *Goroutine) {
+// noteAfterKid remembers g as the goroutine of t's callback, due after d
+// (mu held).
+func noteAfterKid(t *time.Timer, g *Goroutine, d time.Duration) {
+	if rp == nil { // a real timer: replay's run on the program's clock
+		g.due = time.Now().Add(d).UnixNano()
+	}
 	if afterKids == nil {
 		afterKids = map[*time.Timer]*afterKid{}
 	}
@@ -128,7 +132,14 @@ func noteAfterKid(t *time.Timer, g *Goroutine) {
 
 // stoppedAfterKid is TimerStop's word that t's callback will not run
 // (mu held): its goroutine, if it has not begun, is no kid to wait for.
+// Only while recording: a replay that waits for a schedule's step of
+// that goroutine says it has not started (outside instrumented code), a
+// deadlock whose later predictions check prunes as doomed (go-deadlock's
+// lock timers: without it, TestRWMutex replayed 78 predictions, not 6).
 func stoppedAfterKid(t *time.Timer) {
+	if rp != nil {
+		return
+	}
 	k := afterKids[t]
 	if k == nil || k.dropped {
 		return
@@ -141,11 +152,17 @@ func stoppedAfterKid(t *time.Timer) {
 	k.dropped = true
 }
 
-// resetAfterKid is TimerReset's word that t's callback may run again
-// (mu held): a goroutine a Stop dropped is waited for again.
-func resetAfterKid(t *time.Timer) {
+// resetAfterKid is TimerReset's word that t's callback may run again,
+// after d (mu held): a goroutine a Stop dropped is waited for again.
+func resetAfterKid(t *time.Timer, d time.Duration) {
 	k := afterKids[t]
-	if k == nil || !k.dropped {
+	if k == nil {
+		return
+	}
+	if k.g.goid == 0 && k.g.due != 0 {
+		k.g.due = time.Now().Add(d).UnixNano()
+	}
+	if !k.dropped {
 		return
 	}
 	k.dropped = false

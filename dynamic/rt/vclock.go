@@ -323,7 +323,7 @@ func TimerReset(t *time.Timer) func(time.Duration) bool {
 	return func(d time.Duration) bool {
 		mu.Lock()
 		v := virtual.timers[t]
-		resetAfterKid(t)
+		resetAfterKid(t, d)
 		if v == nil {
 			if rp == nil {
 				noteTimerOf(t, d)
