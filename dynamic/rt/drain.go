@@ -26,6 +26,9 @@ import (
 // lock, a WaitGroup, a Cond, I/O) with no new event recorded for
 // drainQuiet, and in any case after drainBound (PECANVET_DRAIN_MS). A
 // goroutine that sleeps or runs counts as busy: it is about to record.
+// The callback of a time.AfterFunc timer is a goroutine that has not
+// begun until the timer fires: one stopped for good, or due after the
+// bound, is not waited for (AfterFuncAt).
 //
 // Under a replay schedule, Drain instead keeps the test goroutine there
 // until the schedule no longer needs the others (the verdict is decided,
