@@ -33,6 +33,13 @@ type recordAhead struct {
 	results []chan record.Test
 	batch   map[string]chan record.BatchResult
 	wg      sync.WaitGroup
+	// failed: the tests whose batch recording failed (wantsPlain), by
+	// index, as their results arrive: failNote runs them uninstrumented
+	// in one process. onFail, if set, runs at the first (it starts the
+	// uninstrumented build).
+	mu     sync.Mutex
+	failed map[int]bool
+	onFail func()
 }
 
 // newRecordAhead starts recording tests. per is the fewest tests a
@@ -71,14 +78,38 @@ func newRecordAhead(ctx context.Context, b *record.Recorder, pkg string, tests [
 			return nil, err
 		}
 		ra.batch = map[string]chan record.BatchResult{}
+		ra.failed = map[int]bool{}
+		index := map[string]int{}
+		for ti, t := range tests {
+			index[t] = ti
+		}
+		// The recorder's results pass through here, to note the failed.
+		in := map[string]chan record.BatchResult{}
 		for _, t := range batch {
-			ra.batch[t] = make(chan record.BatchResult, 1)
+			from, to, ti := make(chan record.BatchResult, 1), make(chan record.BatchResult, 1), index[t]
+			in[t], ra.batch[t] = from, to
+			ra.wg.Add(1)
+			go func() {
+				defer ra.wg.Done()
+				r := <-from
+				if r.OK && wantsPlain(r.Test) {
+					ra.mu.Lock()
+					first := len(ra.failed) == 0
+					ra.failed[ti] = true
+					onFail := ra.onFail
+					ra.mu.Unlock()
+					if first && onFail != nil {
+						onFail()
+					}
+				}
+				to <- r
+			}()
 		}
 		opt.progress("check: %s: recording %d tests in %d processes", pkg, len(batch), max(1, min(runtime.GOMAXPROCS(0), len(batch)/per)))
 		ra.wg.Add(1)
 		go func() {
 			defer ra.wg.Done()
-			b.RecordBatches(ctx, pkg, batch, dir, opt.Timeout, nil, ra.batch, runtime.GOMAXPROCS(0), per)
+			b.RecordBatches(ctx, pkg, batch, dir, opt.Timeout, nil, in, runtime.GOMAXPROCS(0), per)
 		}()
 	}
 	return ra, nil
@@ -108,6 +139,32 @@ func (ra *recordAhead) get(ti int) record.Test {
 		}()
 	}
 	return <-ra.results[ti]
+}
+
+// whenFailed sets f to run at the first failed batch recording (now, if
+// one failed already).
+func (ra *recordAhead) whenFailed(f func()) {
+	ra.mu.Lock()
+	ra.onFail = f
+	now := len(ra.failed) > 0
+	ra.mu.Unlock()
+	if now {
+		f()
+	}
+}
+
+// failedAfter returns the tests after ti whose batch recordings failed
+// so far (wantsPlain), in order.
+func (ra *recordAhead) failedAfter(ti int) []string {
+	ra.mu.Lock()
+	defer ra.mu.Unlock()
+	var out []string
+	for tj := ti + 1; tj < len(ra.tests); tj++ {
+		if ra.failed[tj] {
+			out = append(out, ra.tests[tj])
+		}
+	}
+	return out
 }
 
 // takeBatch waits for a test's batch result and, if the batch vouches

@@ -439,15 +439,72 @@ func (o *Options) progress(format string, args ...any) {
 // too (the user's test fails without pecanvet's help), or only
 // instrumented (a timing assertion, say). Either way its trace is used.
 // plain reports whether it failed in the normal run.
-func failNote(ctx context.Context, b *testbin.Build, pkg, test string, timeout time.Duration) (why string, plain bool) {
-	bin, err := b.PlainBinary(ctx, pkg)
+func failNote(p *plainRuns, test string, others []string) (why string, plain bool) {
+	passed, err := p.passed(test, others)
 	if err != nil {
 		return fmt.Sprintf("fails instrumented (the uninstrumented build failed: %v); predicting from its trace anyway", err), false
 	}
-	if r := testbin.RunTest(ctx, bin, b.Dirs[pkg], test, nil, timeout); r.Passed {
+	if passed {
 		return "fails only under instrumentation (it passes in a normal run); predicting from its trace anyway", false
 	}
 	return "fails in a normal run too, without pecanvet; predicting from its trace anyway", true
+}
+
+// wantsPlain reports whether failNote will ask how a recorded test does
+// in a normal run: it failed, not at a bound or a hang of the recording
+// (checkTests' order of cases).
+func wantsPlain(rt record.Test) bool {
+	return !rt.Passed && !rt.Skipped && !rt.TimedOut && !strings.HasPrefix(rt.Truncated, "stalled: ") && !strings.HasPrefix(rt.Truncated, "hung: ")
+}
+
+// plainRuns runs a package's tests uninstrumented (failNote), and keeps
+// each one's outcome. A test that failed while recorded in a process of
+// many runs with the others so recorded that failed after it, in one
+// process, as go test runs them: on redigo, whose tests need a Redis
+// server, 46 of them each started a process of its own, one after the
+// other, in the package's loop.
+type plainRuns struct {
+	ctx     context.Context
+	b       *testbin.Build
+	pkg     string
+	timeout time.Duration
+	passes  map[string]bool // test → passed in a normal run
+}
+
+// passed reports whether test passes in a normal run, running it with
+// others (tests of the package, recorded in one process) if it was not
+// run yet.
+func (p *plainRuns) passed(test string, others []string) (bool, error) {
+	if v, ok := p.passes[test]; ok {
+		return v, nil
+	}
+	bin, err := p.b.PlainBinary(p.ctx, p.pkg)
+	if err != nil {
+		return false, err
+	}
+	if p.passes == nil {
+		p.passes = map[string]bool{}
+	}
+	run := []string{test}
+	for _, t := range others {
+		if _, ok := p.passes[t]; !ok && t != test {
+			run = append(run, t)
+		}
+	}
+	if len(run) > 1 {
+		vs, clean := testbin.RunTests(p.ctx, bin, p.b.Dirs[p.pkg], run, nil, p.timeout)
+		for t, v := range vs {
+			// A pass counts only when the process ended well: a
+			// TestMain's check after the tests fails a test run alone.
+			if !v || clean {
+				p.passes[t] = v
+			}
+		}
+	}
+	if _, ok := p.passes[test]; !ok {
+		p.passes[test] = testbin.RunTest(p.ctx, bin, p.b.Dirs[p.pkg], test, nil, p.timeout).Passed
+	}
+	return p.passes[test], nil
 }
 
 func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scratch string, opt Options, rep *Report) error {
@@ -611,6 +668,12 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 		return err
 	}
 	defer recs.stop()
+	normal := &plainRuns{ctx: ctx, b: b.Build, pkg: pkg, timeout: opt.Timeout}
+	if per > 1 {
+		// Build the uninstrumented tests while the rest is recorded and
+		// checked (not for generated drivers, whose failures are skips).
+		recs.whenFailed(func() { b.Build.PrebuildPlain(ctx, pkg) })
+	}
 	tcs := make([]*testCheck, len(tests))
 	firsts := make([]record.Test, len(tests))
 	// The package's source answers the same for every test: its files
@@ -672,7 +735,11 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				rep.addNote(note.Trace, pkg, test, "%s, so the recording ended it; predicting from its trace", rt.Truncated)
 				tc.baseline(rt)
 			} else if !rt.Passed {
-				why, plain := failNote(ctx, b.Build, pkg, test, opt.Timeout)
+				var others []string
+				if rt.Batched && per > 1 {
+					others = recs.failedAfter(ti)
+				}
+				why, plain := failNote(normal, test, others)
 				if plain {
 					rep.addNote(note.Fails, pkg, test, "%s (a replay's failure is not credited to the anomaly)", why)
 				} else {

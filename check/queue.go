@@ -760,10 +760,11 @@ func (q *replayQueue) start(i int) {
 	q.opt.progress("check: %s %s: replay %d (%s %s)", q.pkg, g.test, n, it.p.a.Pattern.ID(), it.p.a.Sites[0])
 	opt := q.bounded(g.ropt)
 	opt.Explore = q.explorePermit(it)
+	dir := q.replayDir(i) // q.items only under q.mu: addBatch appends to it
 	go func() {
 		start := time.Now()
-		v := runReplay(q.ctx, q.b, q.pkg, g.test, it.p, q.replayDir(i), opt)
-		v = q.confirmExplored(it, v, q.replayDir(i), opt)
+		v := runReplay(q.ctx, q.b, q.pkg, g.test, it.p, dir, opt)
+		v = q.confirmExplored(it, v, dir, opt)
 		d := time.Since(start)
 		q.mu.Lock()
 		defer q.mu.Unlock()
@@ -813,10 +814,11 @@ func (q *replayQueue) startBatch(is []int) {
 		for len(todo) > 0 {
 			entries := make([]replay.Entry, len(todo))
 			ps := make([]prediction, len(todo))
+			its := make([]*qItem, len(todo)) // q.items only under q.mu: addBatch appends to it
 			q.mu.Lock()
 			for k, i := range todo {
 				it := q.items[i]
-				ps[k] = it.p
+				ps[k], its[k] = it.p, it
 				entries[k] = replay.Entry{Test: it.g.test, Sched: it.p.file, Steps: it.p.steps, Dir: q.replayDir(i), Opt: q.bounded(it.g.ropt)}
 				entries[k].Opt.Explore = q.explorePermit(it)
 			}
@@ -850,7 +852,7 @@ func (q *replayQueue) startBatch(is []int) {
 					continue
 				}
 				v, d := vs[k], vs[k].Wall
-				if it := q.items[i]; (stalledOnLate(v, it.p) || v.Verdict == replay.WrongObject) && q.ctx.Err() == nil {
+				if it := its[k]; (stalledOnLate(v, it.p) || v.Verdict == replay.WrongObject) && q.ctx.Err() == nil {
 					// (Alone, runReplay runs it again: a wrong object
 					// may be a map's iteration order, wrongObjectRuns.)
 					start := time.Now()
@@ -858,7 +860,7 @@ func (q *replayQueue) startBatch(is []int) {
 					d += time.Since(start)
 				}
 				start := time.Now()
-				v = q.confirmExplored(q.items[i], v, entries[k].Dir, entries[k].Opt)
+				v = q.confirmExplored(its[k], v, entries[k].Dir, entries[k].Opt)
 				d += time.Since(start)
 				q.mu.Lock()
 				q.done(i, v, d)
@@ -869,11 +871,11 @@ func (q *replayQueue) startBatch(is []int) {
 				// first replay's test is not what it seemed): the first
 				// alone.
 				i := left[0]
-				it := q.items[i]
+				it := its[0]
 				start := time.Now()
 				opt := entries[0].Opt
-				v := runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, q.replayDir(i), opt)
-				v = q.confirmExplored(it, v, q.replayDir(i), opt)
+				v := runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, entries[0].Dir, opt)
+				v = q.confirmExplored(it, v, entries[0].Dir, opt)
 				d := time.Since(start)
 				q.mu.Lock()
 				q.done(i, v, d)

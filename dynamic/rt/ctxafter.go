@@ -45,16 +45,5 @@ func CtxAfterFuncAt(site int32) func(context.Context, func()) func() bool {
 func dropKid(g *Goroutine) {
 	mu.Lock()
 	defer mu.Unlock()
-	w := rec
-	if w == nil || g.w != w || g.goid != 0 {
-		return
-	}
-	for i, k := range w.kids {
-		if k == g {
-			n := copy(w.kids[i:], w.kids[i+1:])
-			w.kids[i+n] = nil
-			w.kids = w.kids[:i+n]
-			return
-		}
-	}
+	dropKidLocked(g)
 }

@@ -28,7 +28,7 @@ func TestCtxAfterFunc(t *testing.T) {
 		t.Fatal("stop did not stop the callback")
 	}
 	mu.Lock()
-	pending, _ := rec.liveKids(curGoid())
+	pending, _ := rec.liveKids(curGoid(), 0)
 	mu.Unlock()
 	cancel()
 	<-done

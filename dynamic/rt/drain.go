@@ -26,6 +26,9 @@ import (
 // lock, a WaitGroup, a Cond, I/O) with no new event recorded for
 // drainQuiet, and in any case after drainBound (PECANVET_DRAIN_MS). A
 // goroutine that sleeps or runs counts as busy: it is about to record.
+// The callback of a time.AfterFunc timer is a goroutine that has not
+// begun until the timer fires: one stopped for good, or due after the
+// bound, is not waited for (AfterFuncAt).
 //
 // Under a replay schedule, Drain instead keeps the test goroutine there
 // until the schedule no longer needs the others (the verdict is decided,
@@ -71,7 +74,7 @@ func Drain() {
 			mu.Unlock()
 			return
 		}
-		pending, live := w.liveKids(self)
+		pending, live := w.liveKids(self, start.Add(drainBound).UnixNano())
 		count := w.events + w.hb.total
 		mu.Unlock()
 		if pending == 0 && len(live) == 0 {
@@ -111,16 +114,37 @@ func (w *recorder) addKid(g *Goroutine) {
 	w.kids = append(w.kids, g)
 }
 
+// dropKidLocked forgets, with mu held, a goroutine forked through Go
+// that will never begin (CtxAfterFuncAt's and TimerStop's stops).
+func dropKidLocked(g *Goroutine) {
+	w := rec
+	if w == nil || g.w != w || g.goid != 0 {
+		return
+	}
+	for i, k := range w.kids {
+		if k == g {
+			n := copy(w.kids[i:], w.kids[i+1:])
+			w.kids[i+n] = nil
+			w.kids = w.kids[:i+n]
+			return
+		}
+	}
+}
+
 // liveKids returns, with mu held, the number of goroutines forked through
 // Go that have not begun yet, and the runtime ids of those that began and
 // have not ended (other than self). Ended ones are dropped from w.kids.
-func (w *recorder) liveKids(self int64) (pending int, live map[int64]bool) {
+// With until (Unix nanoseconds) not 0, a timer's callback due after it
+// (Goroutine.due) is not counted as pending: it cannot begin before.
+func (w *recorder) liveKids(self, until int64) (pending int, live map[int64]bool) {
 	live = map[int64]bool{}
 	keep := w.kids[:0]
 	for _, g := range w.kids {
 		switch {
 		case g.goid == 0:
-			pending++
+			if until == 0 || g.due == 0 || g.due <= until {
+				pending++
+			}
 		case w.gmap[g.goid] != g:
 			continue // ended (End forgets it)
 		case g.goid != self:
@@ -304,7 +328,7 @@ func drainFreed(deadline time.Time) {
 			mu.Unlock()
 			return
 		}
-		pending, live := w.liveKids(self)
+		pending, live := w.liveKids(self, 0)
 		mu.Unlock()
 		if pending == 0 && !anyRunnable(live, &buf) {
 			return

@@ -129,7 +129,7 @@ func observeBlocked() {
 		mu.Unlock()
 		return
 	}
-	_, live := w.liveKids(curGoid())
+	_, live := w.liveKids(curGoid(), 0)
 	var cands []*Goroutine
 	for id := range live {
 		if g := w.gmap[id]; g != nil && g.blocked.site > 0 {

@@ -165,6 +165,10 @@ type Goroutine struct {
 	idx    int32 // in the goroutine table
 	goid   int64 // runtime id, once known
 	spawns int
+	// due: for the callback of a real time.AfterFunc timer (AfterFuncAt),
+	// when the timer fires (Unix nanoseconds; 0: not a timer's, or on the
+	// replay's clock). Drain does not wait for it to begin past its bound.
+	due int64
 
 	// Reorder buffer state (see holdback).
 	q      []*held // held events of this goroutine, in program order

@@ -73,16 +73,100 @@ func Sleep(d time.Duration) {
 // for a race with the callback. A callback that runs again after Reset is
 // a goroutine of its own, with no such edge. Under replay the timer is on
 // the program's clock (vclock.go).
+//
+// A Stop that keeps the callback from running means its goroutine will
+// never begin: while recording, TimerStop drops it from what Drain waits
+// for (as CtxAfterFuncAt's stop does), and a Reset after it takes it back. Drain
+// otherwise waited out its whole bound at the end of every test that
+// stopped such a timer: redigo's TLS dials, each with a handshake
+// timeout stopped once the handshake is done, took a second each to
+// record. Nor does Drain wait for a callback due after its bound.
 func AfterFuncAt(site int32) func(time.Duration, func()) *time.Timer {
 	return func(d time.Duration, f func()) *time.Timer {
 		g := Go(site)
 		if g == nil {
 			return afterFunc(d, f)
 		}
-		return afterFunc(d, func() {
+		t := afterFunc(d, func() {
 			Begin(g)
 			defer End()
 			f()
 		})
+		mu.Lock()
+		noteAfterKid(t, g, d)
+		mu.Unlock()
+		return t
+	}
+}
+
+// afterKid is the goroutine AfterFuncAt forked for a timer's callback,
+// and whether a Stop dropped it from the recorder's kids.
+type afterKid struct {
+	g       *Goroutine
+	dropped bool
+}
+
+// afterKids holds, under mu, the goroutines forked for the callbacks of
+// time.AfterFunc timers (AfterFuncAt), by timer; an entry goes once its
+// goroutine began or its recorder is gone (pruned as the map grows).
+var afterKids map[*time.Timer]*afterKid
+
+// noteAfterKid remembers g as the goroutine of t's callback, due after d
+// (mu held).
+func noteAfterKid(t *time.Timer, g *Goroutine, d time.Duration) {
+	if rp == nil { // a real timer: replay's run on the program's clock
+		g.due = time.Now().Add(d).UnixNano()
+	}
+	if afterKids == nil {
+		afterKids = map[*time.Timer]*afterKid{}
+	}
+	if n := len(afterKids); n >= 64 && n&(n-1) == 0 {
+		for x, k := range afterKids {
+			if k.g.goid != 0 || k.g.w != rec {
+				delete(afterKids, x)
+			}
+		}
+	}
+	afterKids[t] = &afterKid{g: g}
+}
+
+// stoppedAfterKid is TimerStop's word that t's callback will not run
+// (mu held): its goroutine, if it has not begun, is no kid to wait for.
+// Only while recording: a replay that waits for a schedule's step of
+// that goroutine says it has not started (outside instrumented code), a
+// deadlock whose later predictions check prunes as doomed (go-deadlock's
+// lock timers: without it, TestRWMutex replayed 78 predictions, not 6).
+func stoppedAfterKid(t *time.Timer) {
+	if rp != nil {
+		return
+	}
+	k := afterKids[t]
+	if k == nil || k.dropped {
+		return
+	}
+	if k.g.goid != 0 || k.g.w != rec {
+		delete(afterKids, t)
+		return
+	}
+	dropKidLocked(k.g)
+	k.dropped = true
+}
+
+// resetAfterKid is TimerReset's word that t's callback may run again,
+// after d (mu held): a goroutine a Stop dropped is waited for again.
+func resetAfterKid(t *time.Timer, d time.Duration) {
+	k := afterKids[t]
+	if k == nil {
+		return
+	}
+	if k.g.goid == 0 && k.g.due != 0 {
+		k.g.due = time.Now().Add(d).UnixNano()
+	}
+	if !k.dropped {
+		return
+	}
+	k.dropped = false
+	if w := rec; w != nil && k.g.w == w && k.g.goid == 0 {
+		w.addKid(k.g)
 	}
 }

@@ -248,7 +248,7 @@ func leftRunning(bound time.Duration) bool {
 			mu.Unlock()
 			return false
 		}
-		pending, live := w.liveKids(self)
+		pending, live := w.liveKids(self, 0)
 		mu.Unlock()
 		if pending == 0 && len(live) == 0 {
 			return false

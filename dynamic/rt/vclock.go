@@ -301,10 +301,20 @@ func TimerStop(t *time.Timer) func() bool {
 		if v == nil {
 			forgetTimer(t)
 			mu.Unlock()
-			return t.Stop()
+			stopped := t.Stop()
+			if stopped {
+				mu.Lock()
+				stoppedAfterKid(t)
+				mu.Unlock()
+			}
+			return stopped
 		}
 		defer mu.Unlock()
-		return v.stop()
+		stopped := v.stop()
+		if stopped {
+			stoppedAfterKid(t)
+		}
+		return stopped
 	}
 }
 
@@ -313,6 +323,7 @@ func TimerReset(t *time.Timer) func(time.Duration) bool {
 	return func(d time.Duration) bool {
 		mu.Lock()
 		v := virtual.timers[t]
+		resetAfterKid(t, d)
 		if v == nil {
 			if rp == nil {
 				noteTimerOf(t, d)

@@ -1,11 +1,14 @@
 package testbin
 
 import (
+	"bufio"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -66,6 +69,98 @@ func RunTest(ctx context.Context, bin, dir, test string, env []string, timeout t
 	r.Passed = err == nil && !r.TimedOut
 	r.Output = out.String()
 	return r
+}
+
+var (
+	runLine = regexp.MustCompile(`^=== RUN   (\S+)$`)
+	endLine = regexp.MustCompile(`^--- (PASS|FAIL|SKIP): (\S+) \(`)
+)
+
+// RunTests runs test functions of bin in dir in one process, as go test
+// runs them, and returns whether each passed, for those that ran to an
+// end line. Each test may run for timeout; past it the process is killed
+// and that test counts as failed, as RunTest counts it. clean reports
+// whether the process exited with status 0: otherwise something outside
+// the tests' end lines failed too (a TestMain's leak check), which a test
+// run alone would have failed with, so a caller should not take the
+// passes as RunTest's. A test that ran to no end line (a panic in another
+// goroutine, an os.Exit) has no entry.
+func RunTests(ctx context.Context, bin, dir string, tests []string, env []string, timeout time.Duration) (passed map[string]bool, clean bool) {
+	passed = map[string]bool{}
+	quoted := make([]string, len(tests))
+	for i, t := range tests {
+		quoted[i] = regexp.QuoteMeta(t)
+	}
+	cmd := exec.Command(bin, "-test.run", "^("+strings.Join(quoted, "|")+")$", "-test.count=1", "-test.v",
+		"-test.timeout", (time.Duration(len(tests))*timeout + 30*time.Second).String())
+	cmd.Dir = dir
+	tmp, rmTmp := TempEnv()
+	defer rmTmp()
+	cmd.Env = append(append(os.Environ(), env...), tmp)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	if err := cmd.Start(); err != nil {
+		pw.Close()
+		return passed, false
+	}
+	var (
+		mu       sync.Mutex
+		cur      string // the test running, "" between tests
+		since    time.Time
+		timedOut bool
+	)
+	stop := make(chan struct{})
+	go func() {
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+			case <-ctx.Done():
+			}
+			mu.Lock()
+			over := cur != "" && time.Since(since) > timeout || ctx.Err() != nil
+			timedOut = timedOut || over
+			mu.Unlock()
+			if over {
+				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				return
+			}
+		}
+	}()
+	waited := make(chan error, 1)
+	go func() {
+		err := cmd.Wait()
+		pw.Close()
+		waited <- err
+	}()
+	sc := bufio.NewScanner(pr)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		l := strings.TrimRight(sc.Text(), "\r")
+		if m := runLine.FindStringSubmatch(l); m != nil && !strings.Contains(m[1], "/") {
+			mu.Lock()
+			cur, since = m[1], time.Now()
+			mu.Unlock()
+		} else if m := endLine.FindStringSubmatch(l); m != nil && !strings.Contains(m[2], "/") {
+			passed[m[2]] = m[1] != "FAIL"
+			mu.Lock()
+			cur = ""
+			mu.Unlock()
+		}
+	}
+	io.Copy(io.Discard, pr) // a line past the scanner's bound: let the process end
+	err := <-waited
+	close(stop)
+	mu.Lock()
+	defer mu.Unlock()
+	if timedOut && cur != "" && ctx.Err() == nil {
+		passed[cur] = false // killed at its bound, as RunTest's TimedOut
+	}
+	return passed, err == nil && !timedOut
 }
 
 // TailBuffer keeps the last 64 KiB written to it.

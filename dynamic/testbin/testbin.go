@@ -60,6 +60,7 @@ type Build struct {
 
 	raceMu sync.Mutex
 	race   map[string]*raceBuild // import path → -race binary, built or being built
+	plain  map[string]*raceBuild // import path → PlainBinary's binary, built or being built (under raceMu)
 }
 
 // New builds one test binary per package of inst that has tests. The
@@ -104,10 +105,13 @@ func New(ctx context.Context, inst *instrument.Result, opt Options) (*Build, err
 // Close removes the build's temporary files.
 func (b *Build) Close() error {
 	var errs []error
-	// A -race build started in the background writes into b.tmp.
+	// A -race or plain build started in the background writes into b.tmp.
 	b.raceMu.Lock()
 	for _, rb := range b.race {
 		<-rb.done
+	}
+	for _, pb := range b.plain {
+		<-pb.done
 	}
 	b.raceMu.Unlock()
 	if b.Inst != nil {
@@ -120,22 +124,61 @@ func (b *Build) Close() error {
 }
 
 // PlainBinary returns the package's uninstrumented test binary, building it
-// on first use: to tell a test that fails in a normal run from one that
-// fails only instrumented.
+// on first use (or waiting for PrebuildPlain's build): to tell a test that
+// fails in a normal run from one that fails only instrumented.
 func (b *Build) PlainBinary(ctx context.Context, pkg string) (string, error) {
-	if bin := b.Plain[pkg]; bin != "" {
+	b.raceMu.Lock()
+	bin := b.Plain[pkg]
+	b.raceMu.Unlock()
+	if bin != "" {
 		return bin, nil
 	}
-	if b.Binaries[pkg] == "" {
-		return "", fmt.Errorf("%s: no test binary", pkg)
+	pb := b.plainBuild(ctx, pkg)
+	select {
+	case <-pb.done:
+		return pb.bin, pb.err
+	case <-ctx.Done():
+		return "", ctx.Err()
 	}
-	bin := b.Binaries[pkg] + ".plain"
-	args := append([]string{"-vet=off"}, linkFlags(b.opt.BuildFlags)...)
-	if err := testC(ctx, b.opt.Dir, "plain", pkg, args, bin); err != nil {
-		return "", &BuildError{Package: pkg, Err: err}
+}
+
+// PrebuildPlain starts building PlainBinary's binary in the background, if
+// it is not built or being built: the check asks for it at the first test
+// that failed while recorded, and building it then held up the whole
+// package's loop (its compile and link, a second on redigo's redis).
+func (b *Build) PrebuildPlain(ctx context.Context, pkg string) { b.plainBuild(ctx, pkg) }
+
+func (b *Build) plainBuild(ctx context.Context, pkg string) *raceBuild {
+	b.raceMu.Lock()
+	defer b.raceMu.Unlock()
+	if pb := b.plain[pkg]; pb != nil {
+		return pb
 	}
-	b.Plain[pkg] = bin
-	return bin, nil
+	if b.plain == nil {
+		b.plain = map[string]*raceBuild{}
+	}
+	pb := &raceBuild{done: make(chan struct{})}
+	b.plain[pkg] = pb
+	if bin := b.Plain[pkg]; bin != "" { // built by New (Options.Plain)
+		pb.bin = bin
+		close(pb.done)
+		return pb
+	}
+	go func() {
+		defer close(pb.done)
+		if b.Binaries[pkg] == "" {
+			pb.err = fmt.Errorf("%s: no test binary", pkg)
+			return
+		}
+		bin := b.Binaries[pkg] + ".plain"
+		args := append([]string{"-vet=off"}, linkFlags(b.opt.BuildFlags)...)
+		if err := testC(ctx, b.opt.Dir, "plain", pkg, args, bin); err != nil {
+			pb.err = &BuildError{Package: pkg, Err: err}
+			return
+		}
+		pb.bin = bin
+	}()
+	return pb
 }
 
 // RaceBinary returns the package's test binary built with -race and
