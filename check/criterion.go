@@ -183,7 +183,7 @@ func afters(f *Finding, evs []depend.Event) {
 		lo := first
 		for st := first; st <= last && st < len(s.Steps); st++ {
 			if b := s.Steps[st]; b.G != a.G && b.Obj == a.Obj && writes(b.Op) {
-				t := depend.Touch{Step: st, Site: b.Site}
+				t := depend.Touch{Step: st, Site: b.Site, G: b.G}
 				if g := guardRead(s.Steps, st); g >= 0 {
 					t.Guard = s.Steps[g].Site
 					lo = min(lo, g)

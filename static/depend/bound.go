@@ -554,14 +554,15 @@ func seenWrites(evs []Event, r, from, to int, fromIn, toIn bool) []Touch {
 // middleKept reports whether another goroutine's read r of the value
 // between the unit's writes a and b of one variable only decides a bound
 // test (<, <=, >, >= of a signed integer, the value used nowhere else),
-// and every write of the variable from a to b is an add of a constant of
-// one sign: the values then move one way, the value r read lies between
-// the one before the unit and the one after it, and a bound test of it
-// goes as one of those two serial orders' would, whichever way it went.
+// and each of the unit's writes of the variable from a to b is an add of
+// a constant of one sign: the unit moves the value one way, so what r
+// read (whatever other goroutines added before it) lies between what it
+// would read before the unit and after it, and a bound test of it goes
+// as in one of those two serial orders, whichever way it went.
 // linkdata/deadlock's TestNoDeadlocks lowers its load count by one at
 // each of a worker's two releases, and the spawner's loop starts another
 // worker while the count is under a cap. A reader testing equality, or
-// using the value otherwise, or writes of both signs, stay judged.
+// using the value otherwise, or a unit writing both ways, stay judged.
 func (x *Index) middleKept(evs []Event, a, r, b int) bool {
 	e := evs[r]
 	if !e.Read || e.Write {
@@ -578,9 +579,32 @@ func (x *Index) middleKept(evs []Event, a, r, b int) bool {
 	if _, _, _, ok := boundTest(reads[0]); !ok {
 		return false
 	}
+	var sites []string // the unit's writes from a to b
+	if e.Writes != nil {
+		g := ""
+		for _, t := range e.Writes {
+			if t.Step == evs[a].Step {
+				g = t.G
+			}
+		}
+		if g == "" {
+			return false
+		}
+		for _, t := range e.Writes {
+			if t.G == g && t.Step >= evs[a].Step && t.Step <= evs[b].Step {
+				sites = append(sites, t.Site)
+			}
+		}
+	} else {
+		for k := a; k <= b; k++ {
+			if o := evs[k]; o.Write && o.Var == evs[a].Var && o.Unit == evs[a].Unit && o.Thread == evs[a].Thread {
+				sites = append(sites, o.Site)
+			}
+		}
+	}
 	sign := 0
-	for _, w := range seenWrites(evs, r, a, b, true, true) {
-		d, ok := x.delta(w.Site)
+	for _, site := range sites {
+		d, ok := x.delta(site)
 		if !ok {
 			return false
 		}

@@ -289,6 +289,18 @@ func TestJudge(t *testing.T) {
 		return evs
 	}
 	spawnerRelease, spawnerDone := call("atomic.AddInt32(&s.load, -1) // spawner release", "AddInt32"), frame(1, "s *Spawner", "Done")
+	// spawnerWrites is a unit's two releases around a spawner's test, in
+	// a schedule whose goroutine taker takes a lock between them.
+	spawnerWrites := func(taker string) []Event {
+		evs := []Event{
+			rmw(1, spawnerRelease, spawnerDone, frame(2, "s *Spawner", "Release")),
+			r(2, call("if atomic.LoadInt32(&s.load) < max { // spawner if", "LoadInt32"), frame(9, "s *Spawner", "SpawnIf")),
+			rmw(1, spawnerRelease, spawnerDone, frame(3, "s *Spawner", "Release")),
+		}
+		evs[0].Step, evs[1].Step, evs[2].Step = 1, 3, 4
+		evs[1].Writes = []Touch{{Step: 1, Site: spawnerRelease, G: "g2"}, {Step: 2, Site: call("atomic.AddInt32(&s.load, 1) // spawner take", "AddInt32"), G: taker}, {Step: 4, Site: spawnerRelease, G: "g2"}}
+		return evs
+	}
 	for _, tc := range []struct {
 		name string
 		evs  []Event
@@ -452,6 +464,10 @@ func TestJudge(t *testing.T) {
 			r(2, call("if atomic.LoadInt32(&s.load) < max { // spawner if", "LoadInt32"), frame(9, "s *Spawner", "SpawnIf")),
 			rmw(1, spawnerRelease, spawnerDone, frame(3, "s *Spawner", "Release")),
 		}, false},
+		// The schedule's writes: another worker's take between the
+		// releases is no matter, the unit's own take is.
+		{"a load's two releases, another's take between: kept", spawnerWrites("g3"), false},
+		{"a load's two releases, the unit's own take between", spawnerWrites("g2"), true},
 		{"a load's two releases, a spawner's test for equality between", []Event{
 			rmw(1, spawnerRelease, spawnerDone, frame(2, "s *Spawner", "Release")),
 			after(r(2, call("if atomic.LoadInt32(&s.load) == max { // spawner exact", "LoadInt32"), frame(9, "s *Spawner", "SpawnAt")), "spawner exact start"),

@@ -73,6 +73,7 @@ type Touch struct {
 	Step  int
 	Site  string
 	Guard string
+	G     string // the writing goroutine's name (middleKept: the unit's own)
 }
 
 // reread reports whether event i's read was repeated before event j.

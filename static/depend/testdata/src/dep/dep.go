@@ -2324,6 +2324,11 @@ func (s *Spawner) Release() {
 	atomic.AddInt32(&s.load, -1) // spawner release
 }
 
+// Take takes one lock.
+func (s *Spawner) Take() {
+	atomic.AddInt32(&s.load, 1) // spawner take
+}
+
 // Done gives back two locks, one at a time.
 func (s *Spawner) Done(wg *sync.WaitGroup) {
 	defer wg.Done()
