@@ -30,7 +30,11 @@ import (
 func (x *Index) boundKept(evs []Event, i, j int, between []int) bool {
 	a, b := evs[i], evs[j]
 	for _, k := range between {
-		if e := evs[k]; e.Write && e.Var != a.Var {
+		// Another variable's writes count only as blind adds of the
+		// later access's variable, which is itself one: they commute
+		// with it (pond's readCount, counted by the worker that took a
+		// task after its "not over" and by another between).
+		if e := evs[k]; e.Write && e.Var != a.Var && (e.Var != b.Var || !x.blindAdd(e) || !x.blindAdd(b)) {
 			return false
 		}
 	}
@@ -43,7 +47,7 @@ func (x *Index) boundKept(evs []Event, i, j int, between []int) bool {
 		}
 	} else {
 		for _, k := range between {
-			if e := evs[k]; e.Write {
+			if e := evs[k]; e.Write && e.Var == a.Var {
 				ws = append(ws, Touch{Site: e.Site})
 			}
 		}

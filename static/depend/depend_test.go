@@ -258,6 +258,19 @@ func TestJudge(t *testing.T) {
 		}
 	}
 	crewQuit, crewJoin := call("c.n.Add(-1) // crew quit", "Add"), call("c.n.Add(1) // crew join", "Add")
+	// crewCheck is crewRound seen from the checking worker: its limit
+	// test, another worker's count (when counted) and its write of the
+	// crew's size at second, then the checking worker's own count.
+	crewCheck := func(second string, counted bool) []Event {
+		count := call("c.reads.Add(1) // crew count", "Add")
+		evs := []Event{onVar(1, after(r(1, call("if c.max > 0 && int(c.n.Load()) > c.max { // crew check", "Load"), frame(1, "c *Crew", "Work"), frame(2, "c *Crew", "next")), "crew take"))}
+		if counted {
+			evs = append(evs, rmw(2, count, frame(9, "c *Crew", "Run"), frame(10, "c *Crew", "next")))
+		} else {
+			evs = append(evs, w(2, at("c.reads.Store(0) // crew reset", "Store"), frame(9, "c *Crew", "Reset")))
+		}
+		return append(evs, onVar(1, rmw(2, second, frame(9, "c *Crew", "Run"))), rmw(1, count, frame(1, "c *Crew", "Work"), frame(2, "c *Crew", "next")))
+	}
 	// stepped places evs at schedule steps 1, 2, 4, … (a gap after the
 	// second, for a write the pattern does not hold).
 	stepped := func(evs []Event) []Event {
@@ -383,6 +396,13 @@ func TestJudge(t *testing.T) {
 		// first count), a round later. The leave keeps "not over": it
 		// went as after the first worker's round.
 		{"snapshot kept: not over, then a job counted, between a count and a quit", crewRound(crewQuit), false},
+		// The same from the checking worker: its "not over", another
+		// worker's count and quit, then its own count. The quit keeps
+		// the test; the counts are blind adds, which commute (pond v2's
+		// pool.go:478 asv).
+		{"bound kept: not over, another's count and quit, then the unit's count", crewCheck(crewQuit, true), false},
+		{"bound not kept: not over, another's count and join, then the unit's count", crewCheck(crewJoin, true), true},
+		{"bound not kept: not over, another's reset of the count (a store) and quit, then the unit's count", crewCheck(crewQuit, false), true},
 		// An increment (a Run that joined the crew again) can make
 		// "not over" false.
 		{"snapshot not kept: not over, then a job counted, between a count and a join", crewRound(crewJoin), true},

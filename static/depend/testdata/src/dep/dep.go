@@ -2196,6 +2196,12 @@ func (c *Crew) Work() {
 	}
 }
 
+// Reset clears the job count (a store, not an add: it does not commute
+// with a worker's count).
+func (c *Crew) Reset() {
+	c.reads.Store(0) // crew reset
+}
+
 // Run runs one job and leaves, as a worker started for one job does.
 func (c *Crew) Run() {
 	if job, ok := c.next(); ok {
