@@ -446,3 +446,60 @@ func TestB(t *testing.T)       { work(&Counter{}) }
 		}
 	}
 }
+
+// TestRecordHardHang: a test whose goroutines all wait in recorded
+// operations, no timer pending, is called hung after a fifth of the hang
+// bound (rt/hang.go's hardHangAfter), not the whole bound; one that waits
+// the same way for a timer the test made (time.After) is not, though its
+// wait outlasts that fifth.
+func TestRecordHardHang(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.24\n",
+		"counter.go": counter,
+		"counter_test.go": `package counter
+
+import (
+	"testing"
+	"time"
+)
+
+` + workSrc + `
+func TestStuck(t *testing.T) {
+	work(&Counter{})
+	ch := make(chan int)
+	go func() { <-ch }()
+	<-ch
+}
+
+func TestTimer(t *testing.T) {
+	work(&Counter{})
+	done := make(chan int)
+	go func() { <-time.After(3 * time.Second); close(done) }()
+	<-done
+}
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const pkg = "example.com/m"
+	// A 30 s bound: a fifth of it, 6 s, is what the fast call may take,
+	// however loaded the machine.
+	hang := []string{rt.EnvHang + "=30000"}
+	start := time.Now()
+	st := b.RecordTestEnv(ctx, pkg, "TestStuck", filepath.Join(t.TempDir(), "s.trace"), time.Minute, hang)
+	if d := time.Since(start); st.Passed || st.TimedOut || !strings.HasPrefix(st.Truncated, "hung: ") || d > 20*time.Second {
+		t.Errorf("TestStuck: passed %v, timed out %v, truncated %q, in %v; want hung well before the 30 s bound", st.Passed, st.TimedOut, st.Truncated, d)
+	}
+	// A 5 s bound, its fifth 1 s: the timer, due at 3 s, ends the wait.
+	tm := b.RecordTestEnv(ctx, pkg, "TestTimer", filepath.Join(t.TempDir(), "t.trace"), time.Minute, []string{rt.EnvHang + "=5000"})
+	if !tm.Passed || tm.Truncated != "" {
+		t.Errorf("TestTimer: passed %v, truncated %q; want it to pass (its timer was pending)", tm.Passed, tm.Truncated)
+	}
+}
