@@ -21,7 +21,8 @@ import (
 // failed before another started is vouched for, with its output; the
 // tests after a panic or a hang run in another process, and a hang is
 // cut at the timeout; a test rt ended as hung (every goroutine blocked)
-// is vouched for, its trace marked.
+// or stalled (a net.Pipe read no one writes) is vouched for, its trace
+// marked.
 func TestRecordBatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds test binaries")
@@ -32,6 +33,7 @@ func TestRecordBatch(t *testing.T) {
 		"counter_test.go": `package counter
 
 import (
+	"net"
 	"testing"
 	"time"
 )
@@ -47,6 +49,7 @@ func TestHang(t *testing.T)     { work(&Counter{}); time.Sleep(time.Hour) }
 func TestC(t *testing.T)        { TestA(t); t.Run("sub", TestA) }
 func TestStuck(t *testing.T)    { work(&Counter{}); <-make(chan int) }
 func TestD(t *testing.T)        { work(&Counter{}) }
+func TestPipe(t *testing.T)     { work(&Counter{}); a, _ := net.Pipe(); a.Read(make([]byte, 1)) }
 func TestFailLast(t *testing.T) { work(&Counter{}); t.Error("fails last") }
 `,
 	})
@@ -57,7 +60,7 @@ func TestFailLast(t *testing.T) { work(&Counter{}); t.Error("fails last") }
 	}
 	defer b.Close()
 	const pkg = "example.com/m"
-	tests := []string{"TestA", "TestFail", "TestParallel", "TestNoName", "TestPanic", "TestB", "TestHang", "TestC", "TestStuck", "TestD", "TestFailLast"}
+	tests := []string{"TestA", "TestFail", "TestParallel", "TestNoName", "TestPanic", "TestB", "TestHang", "TestC", "TestStuck", "TestD", "TestPipe", "TestFailLast"}
 	out := map[string]chan record.BatchResult{}
 	for _, n := range tests {
 		out[n] = make(chan record.BatchResult, 1)
@@ -88,8 +91,9 @@ func TestFailLast(t *testing.T) { work(&Counter{}); t.Error("fails last") }
 		"TestB":        {true, true, 20, ""},
 		"TestHang":     {true, false, 10, "timed out"},
 		"TestC":        {true, true, 20, ""},
-		"TestStuck":    {true, false, 10, "hung: "}, // rt ends the process (rt/hang.go), its trace whole
-		"TestD":        {true, true, 10, ""},        // in a new process
+		"TestStuck":    {true, false, 10, "hung: "},    // rt ends the process (rt/hang.go), its trace whole
+		"TestD":        {true, true, 10, ""},           // in a new process
+		"TestPipe":     {true, false, 10, "stalled: "}, // rt ends it after the soft bound
 		"TestFailLast": {false, false, 0, ""},
 	} {
 		r := <-out[name]
@@ -132,8 +136,8 @@ func TestFailLast(t *testing.T) { work(&Counter{}); t.Error("fails last") }
 	// for check to replay the hang (check/observedhang.go).
 	if tr, err := trace.ReadFile(stuck.Trace, trace.ReadOptions{}); err != nil {
 		t.Errorf("TestStuck alone: %v", err)
-	} else if len(tr.Blocked) != 1 || tr.Blocked[0].Op != trace.Recv || tr.Goroutines[tr.Blocked[0].G] != "g1.1" || !strings.Contains(tr.Sites[tr.Blocked[0].Site], "counter_test.go:23:") {
-		t.Errorf("TestStuck alone: blocked operations %+v (goroutines %q, sites %q), want g1.1's receive at counter_test.go:23", tr.Blocked, tr.Goroutines, tr.Sites)
+	} else if len(tr.Blocked) != 1 || tr.Blocked[0].Op != trace.Recv || tr.Goroutines[tr.Blocked[0].G] != "g1.1" || !strings.Contains(tr.Sites[tr.Blocked[0].Site], "counter_test.go:24:") {
+		t.Errorf("TestStuck alone: blocked operations %+v (goroutines %q, sites %q), want g1.1's receive at counter_test.go:24", tr.Blocked, tr.Goroutines, tr.Sites)
 	}
 	// A test with no TestStart falls back to recording from process
 	// start, and says so in TestEnv.
