@@ -18,7 +18,9 @@ import (
 // rt's hang watcher ends a recording in which every goroutine has waited
 // for another one for 5 s (dynamic/rt/hang.go: each blocked in a
 // recorded operation or in package testing waiting for the test; none
-// runs, sleeps or waits for a timer or I/O), marking its trace "hung: ",
+// runs, sleeps or waits for a timer or I/O; 1 s when all wait in recorded
+// operations and no timer the instrumented code made is pending),
+// marking its trace "hung: ",
 // and writes the operations the goroutines were blocked in as
 // FlagBlocked events (observeHung). Such a run is a bug of the test or
 // the code under test: go test would wait out its timeout there

@@ -264,8 +264,28 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 	defer smu.Unlock()
 	for _, st := range order {
 		// Not sent yet: timed out (its trace, cut, is used) or the
-		// process died during it (recorded alone, it shows why).
+		// process died during it (recorded alone, it shows why), unless
+		// rt ended it for a hang or a stall: then the trace is whole up
+		// to where every goroutine waited, finished and marked by rt
+		// (rt/hang.go), as alone, where it would wait the bound again
+		// (looplab/fsm's TestContextInCallbacks, hung perturbed in the
+		// batch, took 5 s more alone).
+		if !st.sent && !st.timedOut && st.result == "" && endedByRT(filepath.Join(dir, st.name+".trace")) {
+			st.wall = time.Since(st.start)
+			send(st, true)
+			continue
+		}
 		send(st, st.timedOut)
 	}
 	return len(order)
+}
+
+// endedByRT reports whether the trace at path was finished by rt's hang
+// watcher: marked hung (every goroutine blocked for good) or stalled.
+func endedByRT(path string) bool {
+	var t Test
+	if t.setStats(path) != nil {
+		return false
+	}
+	return strings.HasPrefix(t.Truncated, "hung: ") || strings.HasPrefix(t.Truncated, "stalled: ")
 }

@@ -20,7 +20,9 @@ import (
 // run that failed (its output could go on with a panic's); one that
 // failed before another started is vouched for, with its output; the
 // tests after a panic or a hang run in another process, and a hang is
-// cut at the timeout.
+// cut at the timeout; a test rt ended as hung (every goroutine blocked)
+// or stalled (a net.Pipe read no one writes) is vouched for, its trace
+// marked.
 func TestRecordBatch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds test binaries")
@@ -31,6 +33,7 @@ func TestRecordBatch(t *testing.T) {
 		"counter_test.go": `package counter
 
 import (
+	"net"
 	"testing"
 	"time"
 )
@@ -46,6 +49,7 @@ func TestHang(t *testing.T)     { work(&Counter{}); time.Sleep(time.Hour) }
 func TestC(t *testing.T)        { TestA(t); t.Run("sub", TestA) }
 func TestStuck(t *testing.T)    { work(&Counter{}); <-make(chan int) }
 func TestD(t *testing.T)        { work(&Counter{}) }
+func TestPipe(t *testing.T)     { work(&Counter{}); a, _ := net.Pipe(); a.Read(make([]byte, 1)) }
 func TestFailLast(t *testing.T) { work(&Counter{}); t.Error("fails last") }
 `,
 	})
@@ -56,7 +60,7 @@ func TestFailLast(t *testing.T) { work(&Counter{}); t.Error("fails last") }
 	}
 	defer b.Close()
 	const pkg = "example.com/m"
-	tests := []string{"TestA", "TestFail", "TestParallel", "TestNoName", "TestPanic", "TestB", "TestHang", "TestC", "TestStuck", "TestD", "TestFailLast"}
+	tests := []string{"TestA", "TestFail", "TestParallel", "TestNoName", "TestPanic", "TestB", "TestHang", "TestC", "TestStuck", "TestD", "TestPipe", "TestFailLast"}
 	out := map[string]chan record.BatchResult{}
 	for _, n := range tests {
 		out[n] = make(chan record.BatchResult, 1)
@@ -87,8 +91,9 @@ func TestFailLast(t *testing.T) { work(&Counter{}); t.Error("fails last") }
 		"TestB":        {true, true, 20, ""},
 		"TestHang":     {true, false, 10, "timed out"},
 		"TestC":        {true, true, 20, ""},
-		"TestStuck":    {false, false, 0, ""}, // the process ends (rt/hang.go)
-		"TestD":        {true, true, 10, ""},  // in a new process
+		"TestStuck":    {true, false, 10, "hung: "},    // rt ends the process (rt/hang.go), its trace whole
+		"TestD":        {true, true, 10, ""},           // in a new process
+		"TestPipe":     {true, false, 10, "stalled: "}, // rt ends it after the soft bound
 		"TestFailLast": {false, false, 0, ""},
 	} {
 		r := <-out[name]
@@ -131,8 +136,8 @@ func TestFailLast(t *testing.T) { work(&Counter{}); t.Error("fails last") }
 	// for check to replay the hang (check/observedhang.go).
 	if tr, err := trace.ReadFile(stuck.Trace, trace.ReadOptions{}); err != nil {
 		t.Errorf("TestStuck alone: %v", err)
-	} else if len(tr.Blocked) != 1 || tr.Blocked[0].Op != trace.Recv || tr.Goroutines[tr.Blocked[0].G] != "g1.1" || !strings.Contains(tr.Sites[tr.Blocked[0].Site], "counter_test.go:23:") {
-		t.Errorf("TestStuck alone: blocked operations %+v (goroutines %q, sites %q), want g1.1's receive at counter_test.go:23", tr.Blocked, tr.Goroutines, tr.Sites)
+	} else if len(tr.Blocked) != 1 || tr.Blocked[0].Op != trace.Recv || tr.Goroutines[tr.Blocked[0].G] != "g1.1" || !strings.Contains(tr.Sites[tr.Blocked[0].Site], "counter_test.go:24:") {
+		t.Errorf("TestStuck alone: blocked operations %+v (goroutines %q, sites %q), want g1.1's receive at counter_test.go:24", tr.Blocked, tr.Goroutines, tr.Sites)
 	}
 	// A test with no TestStart falls back to recording from process
 	// start, and says so in TestEnv.
@@ -443,5 +448,62 @@ func TestB(t *testing.T)       { work(&Counter{}) }
 		if r := <-out[name]; r.OK != ok {
 			t.Errorf("%s: ok %v, want %v (%+v)", name, r.OK, ok, r.Test)
 		}
+	}
+}
+
+// TestRecordHardHang: a test whose goroutines all wait in recorded
+// operations, no timer pending, is called hung after a fifth of the hang
+// bound (rt/hang.go's hardHangAfter), not the whole bound; one that waits
+// the same way for a timer the test made (time.After) is not, though its
+// wait outlasts that fifth.
+func TestRecordHardHang(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.24\n",
+		"counter.go": counter,
+		"counter_test.go": `package counter
+
+import (
+	"testing"
+	"time"
+)
+
+` + workSrc + `
+func TestStuck(t *testing.T) {
+	work(&Counter{})
+	ch := make(chan int)
+	go func() { <-ch }()
+	<-ch
+}
+
+func TestTimer(t *testing.T) {
+	work(&Counter{})
+	done := make(chan int)
+	go func() { <-time.After(3 * time.Second); close(done) }()
+	<-done
+}
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const pkg = "example.com/m"
+	// A 30 s bound: a fifth of it, 6 s, is what the fast call may take,
+	// however loaded the machine.
+	hang := []string{rt.EnvHang + "=30000"}
+	start := time.Now()
+	st := b.RecordTestEnv(ctx, pkg, "TestStuck", filepath.Join(t.TempDir(), "s.trace"), time.Minute, hang)
+	if d := time.Since(start); st.Passed || st.TimedOut || !strings.HasPrefix(st.Truncated, "hung: ") || d > 20*time.Second {
+		t.Errorf("TestStuck: passed %v, timed out %v, truncated %q, in %v; want hung well before the 30 s bound", st.Passed, st.TimedOut, st.Truncated, d)
+	}
+	// A 5 s bound, its fifth 1 s: the timer, due at 3 s, ends the wait.
+	tm := b.RecordTestEnv(ctx, pkg, "TestTimer", filepath.Join(t.TempDir(), "t.trace"), time.Minute, []string{rt.EnvHang + "=5000"})
+	if !tm.Passed || tm.Truncated != "" {
+		t.Errorf("TestTimer: passed %v, truncated %q; want it to pass (its timer was pending)", tm.Passed, tm.Truncated)
 	}
 }

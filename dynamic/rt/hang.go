@@ -2,6 +2,7 @@ package rt
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -25,6 +26,21 @@ import (
 // marked "hung", and the process, as a crash would: the batch records
 // the tests after it in a new process.
 //
+// When every goroutine waits in a recorded operation (or is package
+// testing waiting for the test) and no timer the instrumented code made is
+// pending (driverquiet.go notes them), the hang is called after
+// hardHangAfter instead: such a wait ends only by another goroutine's
+// recorded operation, none runs, and no noted timer can start one, so
+// waiting longer proves nothing more; the replayer calls the same state
+// quiescent at once (stuck.go). A runnable goroutine, however slow on a
+// loaded machine, shows as busy in the dump, so load makes no hang of a
+// slow test. What no dump shows is a timer made by code that is not
+// instrumented (a dependency's AfterFunc or context deadline) whose
+// callback would go on to wake a recorded wait: one due between
+// hardHangAfter and hangAfter is the shorter bound's risk. looplab/fsm's
+// TestContextInCallbacks, which hangs in about every other run, spent 5 s
+// of its check's 8 s waiting here.
+//
 // A wait on a channel or select of code that is not instrumented (a mock
 // clock's Sleep, a net.Pipe read) might be ended by a timer, so it proves
 // no hang. But a process in which nothing was recorded for softHangAfter,
@@ -41,12 +57,15 @@ const EnvHang = "PECANVET_HANG_MS"
 
 var (
 	hangAfter = 5 * time.Second
+	// hardHangAfter is the quiet that proves a hang when every goroutine
+	// waits in a recorded operation and no noted timer is pending.
+	hardHangAfter = hangAfter / 5
 	// softHangAfter is the quiet a process whose goroutines all wait, some
 	// outside recorded operations, must keep to be ended as stalled: a
 	// multiple of hangAfter (EnvHang scales both).
 	softHangAfter = 3 * hangAfter
 	// The watcher runs while a recording does, as a look every
-	// hangAfter/5 on a timer that each look arms again: between looks no
+	// lookEvery() on a timer that each look arms again: between looks no
 	// goroutine of pecanvet's exists for a leak check to find, whether
 	// after m.Run (go.uber.org/goleak's VerifyTestMain: ttlcache's did,
 	// and failed every test instrumented, on the watcher's goroutine) or
@@ -63,6 +82,8 @@ type hangWatch struct {
 	buf   []byte
 	last  int64     // events recorded at the last look (-1: none yet)
 	since time.Time // when that count was first seen
+	next  time.Time // the next goroutine dump, while the count stays
+	prev  time.Time // the last full look's dump (since, before the first)
 	// soft: the goroutines' places at the last look that found every
 	// goroutine waiting, some outside recorded operations, and since when
 	// they have been there (with nothing recorded).
@@ -82,6 +103,7 @@ func init() {
 		if ms, err := strconv.Atoi(v); err == nil && ms >= 0 {
 			hangAfter = time.Duration(ms) * time.Millisecond
 			softHangAfter = 3 * hangAfter
+			hardHangAfter = hangAfter / 5
 		}
 	}
 }
@@ -99,7 +121,7 @@ func watchHangs() {
 			if hw.buf == nil {
 				hw.buf = make([]byte, 64<<10)
 			}
-			time.AfterFunc(hangAfter/5, hangLook)
+			time.AfterFunc(lookEvery(), hangLook)
 		}
 		hangMu.Unlock()
 	}
@@ -109,9 +131,13 @@ func watchHangs() {
 // the next one unless the recording ended.
 func hangLook() {
 	if hw.look() {
-		time.AfterFunc(hangAfter/5, hangLook)
+		time.AfterFunc(lookEvery(), hangLook)
 	}
 }
+
+// lookEvery is the interval of the watcher's looks: half hardHangAfter,
+// so that a hard hang is called within 1.5 hardHangAfter of its start.
+func lookEvery() time.Duration { return max(hardHangAfter/2, time.Millisecond) }
 
 // progressLocked returns the recording, whether a replay runs, and the
 // count the watchers compare for progress: the recording's events and
@@ -148,19 +174,31 @@ func (h *hangWatch) look() bool {
 		h.last, h.soft = -1, ""
 		return true
 	}
+	now := time.Now()
 	if count != h.last {
-		h.last, h.since, h.soft = count, time.Now(), ""
+		h.last, h.since, h.next, h.prev, h.soft = count, now, now.Add(hardHangAfter), now, ""
 		return true
 	}
-	if time.Since(h.since) < hangAfter {
+	if now.Before(h.next) {
 		return true
+	}
+	// One dump after hardHangAfter of quiet, then one every hangAfter
+	// from hangAfter on.
+	quiet := now.Sub(h.since)
+	h.next = now.Add(hangAfter)
+	if quiet < hangAfter {
+		h.next = h.since.Add(hangAfter)
 	}
 	var gs []gstate
 	gs, h.buf = dumpGoroutines(h.buf[:cap(h.buf)])
 	why, state := allBlocked(w, gs)
+	if quiet < hangAfter && (state != blockedHard || !onlyRecordedWaits(gs) || timerDueBefore(time.Unix(0, math.MaxInt64))) {
+		// Not yet provable: only the full bounds decide.
+		return true
+	}
 	switch {
 	case state == blockedHard:
-		reason := "hung: every goroutine blocked for " + hangAfter.String() + " (" + why + ")"
+		reason := "hung: every goroutine blocked for " + quiet.Round(100*time.Millisecond).String() + " (" + why + ")"
 		fmt.Fprintln(os.Stderr, "pecanvet: the test "+reason)
 		mu.Lock()
 		if rec == w {
@@ -176,13 +214,26 @@ func (h *hangWatch) look() bool {
 		finish(reason)
 		os.Exit(4)
 	case state == blockedSoft && why != h.soft:
-		// The quiet began when nothing was recorded any more.
-		h.soft, h.softSince = why, h.since
+		// The quiet began when nothing was recorded any more, or the
+		// goroutines moved there after the last look.
+		h.soft, h.softSince = why, h.prev
 	case state != blockedSoft:
 		h.soft = ""
 	}
-	h.since = time.Now()
+	h.prev = now
 	return true
+}
+
+// onlyRecordedWaits reports whether every goroutine of gs waits in a
+// recorded operation or is package testing waiting for a test: no wait
+// in code that is not instrumented, which a timer it made might end.
+func onlyRecordedWaits(gs []gstate) bool {
+	for _, g := range gs {
+		if g.class != gRecorded && !(g.class == gHard && g.testing) {
+			return false
+		}
+	}
+	return len(gs) > 0
 }
 
 // What allBlocked found.
