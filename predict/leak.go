@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -240,6 +241,27 @@ func (l StopLeak) Events() []int32 { return []int32{l.Sel, l.Stranded} }
 // schedule.Generator.StopLeak to decide; whether the select's goroutine
 // then goes away and the partner stays blocked, for the replay.
 func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
+	var out []StopLeak
+	for _, set := range StopLeakSets(gr, stop) {
+		for _, st := range set.Stops {
+			out = append(out, StopLeak{Stop: st, Sel: set.Sel, Stranded: set.Stranded})
+		}
+	}
+	return out
+}
+
+// StopLeakSet is the stop-channel leaks of one select case and partner:
+// one per stop in Stops, in order.
+type StopLeakSet struct {
+	Sel, Stranded int32
+	Stops         []int32 // shared between sets: read only
+}
+
+// StopLeakSets returns StopLeaks' leaks grouped by select case and
+// partner, sorted by Sel then Stranded: StopLeaks flattened. A finder
+// whose report key is the case's and partner's sites skips a set whole
+// once its key is settled.
+func StopLeakSets(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeakSet {
 	if stop == nil {
 		return nil
 	}
@@ -279,6 +301,18 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 			stopRecvs[ev.G] = append(stopRecvs[ev.G], int32(e))
 		}
 	}
+	// match: an unbuffered channel's k-th receive's matched send, looked
+	// up once per receive: scanning the channel's receives per pair and
+	// stop receive was cubic (eapache/channels' resizable channel, 1,000
+	// values through a select loop: 7 s of CPU).
+	match := map[int32]int32{}
+	for _, c := range chans {
+		for k, r := range c.recv {
+			if k < len(c.send) {
+				match[r] = c.send[k]
+			}
+		}
+	}
 	// stoppers returns the operations that stopped the receive e on
 	// channel x, of goroutines other than g1 and g2: the closes of x
 	// when e saw it closed, else the matched send of an unbuffered x.
@@ -296,10 +330,8 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 		if x.buffered {
 			return nil
 		}
-		for k, r := range x.recv {
-			if r == e && k < len(x.send) && other(x.send[k]) {
-				out = append(out, x.send[k])
-			}
+		if s, ok := match[e]; ok && other(s) {
+			out = append(out, s)
 		}
 		return out
 	}
@@ -327,7 +359,17 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 		}
 		return g
 	}
-	var out []StopLeak
+	// stopsOf: the stops of a (select goroutine, partner goroutine,
+	// select site, channel) combination, sorted. Every round of a select
+	// loop has the same ones, so they are gathered once per combination,
+	// not once per round: a loop of 1,000 rounds stopped through a
+	// channel of 1,000 sends took a million scans and as many leaks.
+	type combo struct {
+		gs, gp, obj int32
+		site        string
+	}
+	stopsOf := map[combo][]int32{}
+	var out []StopLeakSet
 	for _, obj := range order {
 		c := chans[obj]
 		if c.buffered || len(c.send) == 0 || len(c.recv) == 0 {
@@ -358,18 +400,27 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 				if !ok || !stop(selSite, "") || stop(tr.Site(tr.Events[str]), "") {
 					continue
 				}
-				seen := map[int32]bool{} // a close that several receives saw
-				for _, e := range stopRecvs[gs] {
-					x := tr.Events[e].Obj
-					if x == obj || chans[x] == nil || !stop(selSite, tr.Site(tr.Events[e])) {
-						continue
-					}
-					for _, st := range stoppers(e, chans[x], gs, gp) {
-						if !seen[st] {
-							seen[st] = true
-							out = append(out, StopLeak{Stop: st, Sel: sel, Stranded: str})
+				key := combo{gs, gp, obj, selSite}
+				stops, done := stopsOf[key]
+				if !done {
+					seen := map[int32]bool{} // a close that several receives saw
+					for _, e := range stopRecvs[gs] {
+						x := tr.Events[e].Obj
+						if x == obj || chans[x] == nil || !stop(selSite, tr.Site(tr.Events[e])) {
+							continue
+						}
+						for _, st := range stoppers(e, chans[x], gs, gp) {
+							if !seen[st] {
+								seen[st] = true
+								stops = append(stops, st)
+							}
 						}
 					}
+					slices.Sort(stops)
+					stopsOf[key] = stops
+				}
+				if len(stops) > 0 {
+					out = append(out, StopLeakSet{Sel: sel, Stranded: str, Stops: stops})
 				}
 			}
 		}
@@ -379,10 +430,7 @@ func StopLeaks(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak {
 		if a.Sel != b.Sel {
 			return a.Sel < b.Sel
 		}
-		if a.Stranded != b.Stranded {
-			return a.Stranded < b.Stranded
-		}
-		return a.Stop < b.Stop
+		return a.Stranded < b.Stranded
 	})
 	return out
 }
@@ -417,9 +465,15 @@ func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt,
 		}
 	}
 	unpaced = false
-	for _, l := range StopLeaks(gr, stopCase) {
-		if !t.try(p, l.Events(), func() (schedule.Schedule, error) { return gen.StopLeak(l.Stop, l.Sel, l.Stranded) }) {
-			return
+	for _, set := range StopLeakSets(gr, stopCase) {
+		l := StopLeak{Sel: set.Sel, Stranded: set.Stranded}
+		if t.settled(p, l.Events()) {
+			continue
+		}
+		for _, stop := range set.Stops {
+			if !t.try(p, l.Events(), func() (schedule.Schedule, error) { return gen.StopLeak(stop, set.Sel, set.Stranded) }) {
+				return
+			}
 		}
 	}
 }

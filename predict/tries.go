@@ -62,7 +62,7 @@ func (t *tries) try(p *pattern.Pattern, evs []int32, generate func() (schedule.S
 		sites[i] = tr.Site(tr.Events[e])
 	}
 	key := pattern.Key(p, sites)
-	if t.done[key] || t.max > 0 && t.n[key] >= t.max || t.bad[key] >= t.infeasibleBound(key) {
+	if t.skip(key) {
 		// Skipped before the poll: stop counts a unit each call, and
 		// xsync's thousands of early Waits over the bound spent the
 		// trace's whole work bound that way.
@@ -95,6 +95,21 @@ func (t *tries) try(p *pattern.Pattern, evs []int32, generate func() (schedule.S
 		t.done[key] = true
 	}
 	return true
+}
+
+// settled reports whether try would skip every candidate of pattern p
+// with events evs: its key is done, at its bound, or given up.
+func (t *tries) settled(p *pattern.Pattern, evs []int32) bool {
+	tr := t.gr.Tr
+	sites := make([]string, len(evs))
+	for i, e := range evs {
+		sites[i] = tr.Site(tr.Events[e])
+	}
+	return t.skip(pattern.Key(p, sites))
+}
+
+func (t *tries) skip(key string) bool {
+	return t.done[key] || t.max > 0 && t.n[key] >= t.max || t.bad[key] >= t.infeasibleBound(key)
 }
 
 // infeasibleBound is the number of infeasible instances in a row that

@@ -56,6 +56,8 @@ type gstate struct {
 	// testing: it waits in package testing (a subtest paused by
 	// t.Parallel, a test waiting for its subtests).
 	testing bool
+	// watcher: it is the replay's watcher (replayer.watch), rt's own.
+	watcher bool
 }
 
 // rtPrefix is this package's import path plus ".", as frames name its
@@ -211,6 +213,8 @@ func parseGoroutine(b string) (gstate, bool) {
 			g.class = gBusy // waiting for rt's lock
 		case blockingWrappers[rtFrame]:
 			g.class, g.op = gRecorded, rtFrame
+		case rtFrame == "(*replayer).watch":
+			g.class, g.watcher = gBusy, true // waiting for its tick, or for rt's lock
 		case rtFrame == "(*replayer).ended":
 			g.class = gHard // the end of the process, waiting for the schedule
 		default:
