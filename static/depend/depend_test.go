@@ -968,3 +968,44 @@ func TestJudgeStaleAdd(t *testing.T) {
 		t.Errorf("Judge = %v, %q: %s; want a stale result, no write lost", v.Holds, v.Kind, v.Why)
 	}
 }
+
+// TestJudgeTestsEmpty: a unit that appends and then, in a critical
+// section of its own, only tests the slice for empty reads back nothing
+// it takes for its own (benbjohnson/clock's Timer and runNextTimer); one
+// that takes the length for its own entry's index, or appends a slice
+// that may be empty, stays a stale read-back.
+func TestJudgeTestsEmpty(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame { return Frame{ID: id, Site: at("func (q *Timers) "+name+"(", name)} }
+	w := func(u int, site string, frs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Write: true, Site: site, Frames: frs}
+	}
+	r := func(u int, site string, frs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Read: true, Site: site, Frames: frs}
+	}
+	appendSite := at("// timers append", "list") // Add's, the first of the three
+	other := w(2, appendSite, fr(9, "Add"))
+	for _, c := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"appended, then tested for empty", []Event{
+			w(1, appendSite, fr(1, "Add")), other,
+			r(1, at("// timers empty", "list"), fr(1, "Add"), fr(2, "Next")),
+		}, false},
+		{"appended, then the length taken for its own index", []Event{
+			w(1, at("// timers append index", "list"), fr(1, "AddIndex")), other,
+			r(1, at("// timers own index", "list"), fr(1, "AddIndex")),
+		}, true},
+		{"a slice that may be empty appended, then tested for empty", []Event{
+			w(1, at("// timers append all", "list"), fr(1, "AddAll")), other,
+			r(1, at("// timers any", "list"), fr(1, "AddAll")),
+		}, true},
+	} {
+		v := x.Judge(c.evs)
+		if v.Holds != c.want {
+			t.Errorf("%s: Judge = %v, %q: %s; want %v", c.name, v.Holds, v.Kind, v.Why, c.want)
+		}
+	}
+}

@@ -2352,3 +2352,51 @@ func (s *Spawner) SpawnAt(max int32, wg *sync.WaitGroup) {
 		go s.Done(wg)
 	}
 }
+
+// Timers is benbjohnson/clock's Mock.Timer and runNextTimer: Add appends
+// a timer, and Next, in a critical section of its own, runs the first
+// one if there is any, whoever added it.
+type Timers struct {
+	mu   sync.Mutex
+	list []func()
+}
+
+func (q *Timers) Add(f func()) {
+	q.mu.Lock()
+	q.list = append(q.list, f) // timers append
+	q.mu.Unlock()
+	q.Next()
+}
+
+func (q *Timers) Next() bool {
+	q.mu.Lock()
+	if len(q.list) == 0 { // timers empty
+		q.mu.Unlock()
+		return false
+	}
+	f := q.list[0]
+	q.list = q.list[1:]
+	q.mu.Unlock()
+	f()
+	return true
+}
+
+// AddIndex appends and returns the index it takes for its own entry's.
+func (q *Timers) AddIndex(f func()) int {
+	q.mu.Lock()
+	q.list = append(q.list, f) // timers append index
+	q.mu.Unlock()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.list) - 1 // timers own index
+}
+
+// AddAll appends what it is given, maybe nothing, then tests for empty.
+func (q *Timers) AddAll(fs []func()) bool {
+	q.mu.Lock()
+	q.list = append(q.list, fs...) // timers append all
+	q.mu.Unlock()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.list) > 0 // timers any
+}
