@@ -1009,3 +1009,54 @@ func TestJudgeTestsEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeDrainTake: a unit that appends to a queue and then drains it,
+// taking heads until it finds it empty (qmuntal/stateless's queued
+// Fire), reads back no value of its own; one that takes the head once as
+// its own reply, or pops the tail, stays a stale read-back.
+func TestJudgeDrainTake(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame { return Frame{ID: id, Site: at("func (q *Jobs) "+name+"(", name)} }
+	w := func(u int, site string, frs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Write: true, Site: site, Frames: frs}
+	}
+	r := func(u int, site string, frs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Read: true, Site: site, Frames: frs}
+	}
+	other := w(2, at("// jobs append", "list"), fr(9, "Fire"))
+	for _, c := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"appended, then fetched in a drain (empty test)", []Event{
+			w(1, at("// jobs append", "list"), fr(1, "Fire")), other,
+			r(1, at("// jobs empty", "list"), fr(1, "Fire"), fr(2, "fetch")),
+		}, false},
+		{"appended, then fetched in a drain (head taken)", []Event{
+			w(1, at("// jobs append", "list"), fr(1, "Fire")), other,
+			r(1, at("// jobs head", "list[0]"), fr(1, "Fire"), fr(2, "fetch")),
+		}, false},
+		{"a head taken, then the next round's test for empty", []Event{
+			w(1, at("// jobs head", "list"), fr(1, "Fire"), fr(2, "fetch")), other,
+			r(1, at("// jobs empty", "list"), fr(1, "Fire"), fr(3, "fetch")),
+		}, false},
+		{"appended, then drained in a loop of its own", []Event{
+			w(1, at("// jobs append drain", "list"), fr(1, "Drain")), other,
+			r(1, at("// jobs drain head", "list"), fr(1, "Drain")),
+		}, false},
+		{"appended, then the head taken once as its own reply", []Event{
+			w(1, at("// jobs append call", "list"), fr(1, "Call")), other,
+			r(1, at("// jobs head", "list[0]"), fr(1, "Call"), fr(2, "fetch")),
+		}, true},
+		{"appended, then the tail popped", []Event{
+			w(1, at("// jobs append pop", "list"), fr(1, "Pop")), other,
+			r(1, at("// jobs tail", "list"), fr(1, "Pop")),
+		}, true},
+	} {
+		v := x.Judge(c.evs)
+		if v.Holds != c.want {
+			t.Errorf("%s: Judge = %v, %q: %s; want %v", c.name, v.Holds, v.Kind, v.Why, c.want)
+		}
+	}
+}

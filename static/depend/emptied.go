@@ -3,6 +3,7 @@ package depend
 import (
 	"go/constant"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -93,4 +94,290 @@ func appendsSome(v ssa.Value) bool {
 func builtinNamed(v ssa.Value, name string) bool {
 	b, ok := v.(*ssa.Builtin)
 	return ok && b.Name() == name
+}
+
+// drainTake reports whether the unit appended at least one element to a
+// slice at a, or took its head (s = s[1:]), and reads it back at b only
+// as a FIFO queue's consumer does (its length compared with 0, its head
+// s[0] taken, the slice re-sliced past the head, s[1:], and stored back)
+// in a drain: the loop goes on until the queue is found empty, either
+// round b's own test for empty or round a call of b's function that
+// stops on its result (qmuntal/stateless's queued Fire: enqueue, then
+// fetch and execute until fetch finds nothing). The unit's append went
+// to the tail, so the head is its own element only when the queue was
+// empty before it; a drain takes every element there in order and stops
+// only when none is left, so it never singles out one as its own, and
+// another consumer's take between only means that consumer ran the
+// element (the queue's contract, not a stale value); so is a take of the
+// drain's earlier round, after which the next round finds the queue as
+// others left it. A unit that takes the head once after appending (a
+// request expecting its own reply back) or takes the tail (its own
+// element, s[len(s)-1]) stays judged: with no other goroutine its take
+// is its own element, and another's take between gives it a stranger's.
+// The rule trusts the drain's shape: a drain that returned the last
+// element's result as the unit's own reply would be excused as well.
+func (x *Index) drainTake(a, b Event) bool {
+	vals := x.stored(a.Site)
+	if len(vals) == 0 {
+		return false
+	}
+	for _, v := range vals {
+		if !appendsSome(v) && !popsHead(v) {
+			return false
+		}
+	}
+	reads := x.reads(b.Site, nil)
+	if len(reads) == 0 {
+		return false
+	}
+	// The slice's loads; a load of its head through one of them is the
+	// element taken, the consumer's to use.
+	queue := map[ssa.Value]bool{}
+	var loc any
+	for _, r := range reads {
+		if ia, ok := loadedAddr(r).(*ssa.IndexAddr); ok && isZero(ia.Index) {
+			continue
+		}
+		l := loadLocation(r)
+		if l == nil || loc != nil && l != loc {
+			return false
+		}
+		loc = l
+		queue[r] = true
+	}
+	if loc == nil {
+		return false
+	}
+	var tests []*ssa.BinOp
+	for _, r := range reads {
+		if !queue[r] {
+			if !queue[loadedAddr(r).(*ssa.IndexAddr).X] {
+				return false
+			}
+			continue
+		}
+		refs := r.Referrers()
+		if refs == nil || len(*refs) == 0 {
+			return false
+		}
+		for _, u := range *refs {
+			switch u := u.(type) {
+			case *ssa.Call:
+				ops, ok := comparedWithZero(u)
+				if !ok {
+					return false
+				}
+				tests = append(tests, ops...)
+			case *ssa.IndexAddr:
+				if !isZero(u.Index) {
+					return false
+				}
+			case *ssa.Index:
+				if !isZero(u.Index) {
+					return false
+				}
+			case *ssa.Slice:
+				if !poppedBack(u, loc) {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	for r := range queue {
+		if x.drainsIn(r, loc) {
+			return true
+		}
+	}
+	return x.drains(b, tests)
+}
+
+// comparedWithZero returns the comparisons of len(s) with 0, when call
+// is that len and it is used only so.
+func comparedWithZero(call *ssa.Call) ([]*ssa.BinOp, bool) {
+	if !builtinNamed(call.Call.Value, "len") {
+		return nil, false
+	}
+	refs := call.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return nil, false
+	}
+	var ops []*ssa.BinOp
+	for _, u := range *refs {
+		op, ok := u.(*ssa.BinOp)
+		if !ok {
+			return nil, false
+		}
+		other := op.X
+		if other == ssa.Value(call) {
+			other = op.Y
+		}
+		if !isZero(other) {
+			return nil, false
+		}
+		ops = append(ops, op)
+	}
+	return ops, true
+}
+
+// isZero reports whether v is the integer constant 0.
+func isZero(v ssa.Value) bool {
+	c, ok := unconvert(v).(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0
+}
+
+// popsHead reports whether v is s[1:], s loaded: the head dropped.
+func popsHead(v ssa.Value) bool {
+	sl, ok := v.(*ssa.Slice)
+	if !ok || sl.High != nil || sl.Max != nil || loadLocation(sl.X) == nil {
+		return false
+	}
+	c, ok := sl.Low.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.Int && c.Value.String() == "1"
+}
+
+// poppedBack reports whether sl is s[1:] stored back only into the
+// variable s was loaded from (the head dropped).
+func poppedBack(sl *ssa.Slice, loc any) bool {
+	c, ok := sl.Low.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int || c.Value.String() != "1" || sl.High != nil || sl.Max != nil {
+		return false
+	}
+	refs := sl.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, u := range *refs {
+		st, ok := u.(*ssa.Store)
+		if !ok || st.Val != ssa.Value(sl) || addrLocation(unconvert(st.Addr)) != loc {
+			return false
+		}
+	}
+	return true
+}
+
+// drains reports whether the take at b runs in a loop that stops when
+// the queue is empty: one of b's tests for empty decides a branch that
+// leaves a loop round it, or b's function, called from the function of
+// the frame above, is called there only in loops that a branch on the
+// call's result leaves.
+func (x *Index) drains(b Event, tests []*ssa.BinOp) bool {
+	for _, op := range tests {
+		if leavesLoop(op) {
+			return true
+		}
+	}
+	n := len(b.Frames)
+	if n < 2 {
+		return false
+	}
+	fn, parent := x.function(b.Frames[n-1].Site), x.function(b.Frames[n-2].Site)
+	if fn == nil || parent == nil {
+		return false
+	}
+	found := false
+	for _, blk := range parent.Blocks {
+		for _, in := range blk.Instrs {
+			call, ok := in.(*ssa.Call)
+			if !ok || call.Call.StaticCallee() != fn {
+				continue
+			}
+			if !leavesLoop(call) {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
+}
+
+// leavesLoop reports whether v lies in a loop and decides, directly or
+// through one result of a tuple, an If one of whose successors leaves
+// that loop for good.
+func leavesLoop(v ssa.Value) bool {
+	home := v.(ssa.Instruction).Block()
+	if !reachFrom2(home)[home] {
+		return false
+	}
+	conds := []ssa.Value{v}
+	if refs := v.Referrers(); refs != nil {
+		for _, u := range *refs {
+			if e, ok := u.(*ssa.Extract); ok {
+				conds = append(conds, e)
+			}
+		}
+	}
+	for _, c := range conds {
+		refs := c.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, u := range *refs {
+			ifi, ok := u.(*ssa.If)
+			if !ok || !reachFrom2(ifi.Block())[home] {
+				continue
+			}
+			for _, s := range ifi.Block().Succs {
+				if s != home && !reachFrom2(s)[home] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// reachFrom2 returns the blocks reached from b's successors.
+func reachFrom2(b *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	work := slices.Clone(b.Succs)
+	for len(work) > 0 {
+		c := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		work = append(work, c.Succs...)
+	}
+	return seen
+}
+
+// drainsIn reports whether the load r of the queue at loc lies in a loop
+// of its function that a comparison of the queue's length with 0 (a
+// load of loc in that function) leaves: a drain written inline.
+func (x *Index) drainsIn(r ssa.Value, loc any) bool {
+	home := r.(ssa.Instruction).Block()
+	if !reachFrom2(home)[home] {
+		return false
+	}
+	for _, blk := range r.Parent().Blocks {
+		for _, in := range blk.Instrs {
+			ifi, ok := in.(*ssa.If)
+			if !ok || !reachFrom2(blk)[home] || !reachFrom2(home)[blk] {
+				continue
+			}
+			op, ok := ifi.Cond.(*ssa.BinOp)
+			if !ok {
+				continue
+			}
+			call, ok := op.X.(*ssa.Call)
+			if !ok {
+				call, ok = op.Y.(*ssa.Call)
+			}
+			if !ok || len(call.Call.Args) != 1 || loadLocation(call.Call.Args[0]) != loc {
+				continue
+			}
+			if ops, ok := comparedWithZero(call); !ok || len(ops) == 0 {
+				continue
+			}
+			for _, s := range blk.Succs {
+				if s != home && !reachFrom2(s)[home] {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -172,7 +172,10 @@ var (
 //     compare-and-swap retry loop's load, or its CAS against that load,
 //     which loads again whenever the CAS fails: retryRead; nor a read
 //     reached from the write only round a loop's back edge, which each
-//     round makes afresh before the point of the write: nextIteration);
+//     round makes afresh before the point of the write: nextIteration;
+//     nor a test for empty of a slice the unit appended to: testsEmpty;
+//     nor a FIFO's drain, taking heads until the queue is empty, after
+//     the unit's append or take: drainTake);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);
@@ -248,7 +251,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.retryRead(b) && !x.nextIteration(a, b) {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.nextIteration(a, b) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {

@@ -2400,3 +2400,89 @@ func (q *Timers) AddAll(fs []func()) bool {
 	defer q.mu.Unlock()
 	return len(q.list) > 0 // timers any
 }
+
+// Jobs is qmuntal/stateless's queued firing mode: Fire appends a job,
+// then fetches and runs jobs until fetch finds none, whoever queued them.
+type Jobs struct {
+	mu   sync.Mutex
+	list []int
+	done []int
+}
+
+func (q *Jobs) Fire(j int) {
+	q.mu.Lock()
+	q.list = append(q.list, j) // jobs append
+	q.mu.Unlock()
+	for {
+		j, ok := q.fetch()
+		if !ok {
+			break
+		}
+		q.run(j)
+	}
+}
+
+func (q *Jobs) fetch() (int, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.list) == 0 { // jobs empty
+		return 0, false
+	}
+	var j int
+	j, q.list = q.list[0], q.list[1:] // jobs head
+	return j, true
+}
+
+func (q *Jobs) run(j int) {
+	q.mu.Lock()
+	q.done = append(q.done, j)
+	q.mu.Unlock()
+}
+
+// Drain appends a job, then takes and runs jobs in a loop of its own
+// until it finds the list empty.
+func (q *Jobs) Drain(j int) {
+	q.mu.Lock()
+	q.list = append(q.list, j) // jobs append drain
+	q.mu.Unlock()
+	for {
+		q.mu.Lock()
+		if len(q.list) == 0 { // jobs drain empty
+			q.mu.Unlock()
+			return
+		}
+		j := q.list[0] // jobs drain head
+		q.list = q.list[1:]
+		q.mu.Unlock()
+		q.run(j)
+	}
+}
+
+// Call appends a request and takes the head once as its own reply: with
+// another goroutine's request queued first, it returns that one's.
+func (q *Jobs) Call(j int) int {
+	q.mu.Lock()
+	q.list = append(q.list, j) // jobs append call
+	q.mu.Unlock()
+	j, ok := q.fetch()
+	if !ok {
+		return -1
+	}
+	return j * 2
+}
+
+// Pop appends and takes the tail back as its own: a stack.
+func (q *Jobs) Pop(j int) int {
+	q.mu.Lock()
+	q.list = append(q.list, j) // jobs append pop
+	q.mu.Unlock()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := len(q.list)
+	if n == 0 {
+		return -1
+	}
+	j = q.list[n-1] // jobs tail
+	q.list = q.list[:n-1]
+	return j
+}
