@@ -1060,3 +1060,67 @@ func TestJudgeDrainTake(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeDrainClaim: another Fire that reads the queue and claims the
+// drain between a Fire's append and its own claim at the same CAS takes
+// over the producer's next step (qmuntal/stateless modes.go:66 asv); a
+// count kept apart from the queue, read between the append and its
+// increment, stays an inconsistent snapshot.
+func TestJudgeDrainClaim(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (q *Firer) "+name+"(", name+"(")}
+	}
+	list, firing, n := 1, 2, 3
+	ev := func(u, v int, rd, wr bool, site string, frs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Var: v, Read: rd, Write: wr, Site: site, Frames: frs}
+	}
+	claim := at("// firer claim", "(false")
+	for _, c := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"append, another's test and claim, own claim", []Event{
+			ev(1, list, false, true, at("// firer append", "list"), fr(1, "Fire")),
+			ev(2, list, true, false, at("// firer empty", "list"), fr(2, "Fire"), fr(3, "fetch")),
+			ev(2, firing, true, true, claim, fr(2, "Fire"), fr(3, "fetch")),
+			ev(1, firing, true, true, claim, fr(1, "Fire"), fr(4, "fetch")),
+		}, false},
+		{"append, another's test and release, own claim", []Event{
+			ev(1, list, false, true, at("// firer append", "list"), fr(1, "Fire")),
+			ev(2, list, true, false, at("// firer empty", "list"), fr(2, "Fire"), fr(3, "fetch")),
+			ev(2, firing, true, true, at("// firer release", "(false"), fr(2, "Fire")),
+			ev(1, firing, true, true, claim, fr(1, "Fire"), fr(4, "fetch")),
+		}, false},
+		{"append from inside the drain, another's test and claim, own release", []Event{
+			ev(1, list, false, true, at("// firer append", "list"), fr(1, "Fire"), fr(5, "run"), fr(6, "Fire")),
+			ev(2, list, true, false, at("// firer empty", "list"), fr(2, "Fire"), fr(3, "fetch")),
+			ev(2, firing, true, true, claim, fr(2, "Fire"), fr(3, "fetch")),
+			ev(1, firing, true, true, at("// firer run release", "(false"), fr(1, "Fire"), fr(5, "run")),
+		}, false},
+		{"append, another's test and release, own release", []Event{
+			ev(1, list, false, true, at("// firer append", "list"), fr(1, "Fire")),
+			ev(2, list, true, false, at("// firer empty", "list"), fr(2, "Fire"), fr(3, "fetch")),
+			ev(2, firing, true, true, at("// firer run release", "(false"), fr(2, "Fire"), fr(7, "run")),
+			ev(1, firing, true, true, at("// firer run release", "(false"), fr(1, "Fire"), fr(5, "run")),
+		}, false},
+		{"append, another's test and claim, a release no take follows", []Event{
+			ev(1, list, false, true, at("// firer append", "list"), fr(1, "FireLate"), fr(5, "run"), fr(6, "Fire")),
+			ev(2, list, true, false, at("// firer empty", "list"), fr(2, "Fire"), fr(3, "fetch")),
+			ev(2, firing, true, true, claim, fr(2, "Fire"), fr(3, "fetch")),
+			ev(1, firing, true, true, at("// firer run release", "(false"), fr(1, "FireLate"), fr(5, "run")),
+		}, true},
+		{"append, another's test and count, own count", []Event{
+			ev(1, list, false, true, at("// firer put", "list"), fr(1, "Put")),
+			ev(2, list, true, false, at("// firer take empty", "list"), fr(2, "Take")),
+			ev(2, n, true, true, at("// firer uncount", "n"), fr(2, "Take")),
+			ev(1, n, true, true, at("// firer count", "n"), fr(1, "Put")),
+		}, true},
+	} {
+		v := x.Judge(c.evs)
+		if v.Holds != c.want {
+			t.Errorf("%s: Judge = %v, %q: %s; want %v", c.name, v.Holds, v.Kind, v.Why, c.want)
+		}
+	}
+}

@@ -126,9 +126,26 @@ func (x *Index) drainTake(a, b Event) bool {
 			return false
 		}
 	}
-	reads := x.reads(b.Site, nil)
-	if len(reads) == 0 {
+	queue, loc, tests, ok := x.queueRead(b.Site)
+	if !ok {
 		return false
+	}
+	for r := range queue {
+		if x.drainsIn(r, loc) {
+			return true
+		}
+	}
+	return x.drains(b, tests)
+}
+
+// queueRead returns the loads of the slice read at site, its variable
+// and its comparisons with 0, when the slice is used there only as a FIFO
+// queue's consumer uses it: len(s) compared with 0, the head s[0]
+// taken, s[1:] stored back into the slice's variable.
+func (x *Index) queueRead(site string) (map[ssa.Value]bool, any, []*ssa.BinOp, bool) {
+	reads := x.reads(site, nil)
+	if len(reads) == 0 {
+		return nil, nil, nil, false
 	}
 	// The slice's loads; a load of its head through one of them is the
 	// element taken, the consumer's to use.
@@ -140,57 +157,52 @@ func (x *Index) drainTake(a, b Event) bool {
 		}
 		l := loadLocation(r)
 		if l == nil || loc != nil && l != loc {
-			return false
+			return nil, nil, nil, false
 		}
 		loc = l
 		queue[r] = true
 	}
 	if loc == nil {
-		return false
+		return nil, nil, nil, false
 	}
 	var tests []*ssa.BinOp
 	for _, r := range reads {
 		if !queue[r] {
 			if !queue[loadedAddr(r).(*ssa.IndexAddr).X] {
-				return false
+				return nil, nil, nil, false
 			}
 			continue
 		}
 		refs := r.Referrers()
 		if refs == nil || len(*refs) == 0 {
-			return false
+			return nil, nil, nil, false
 		}
 		for _, u := range *refs {
 			switch u := u.(type) {
 			case *ssa.Call:
 				ops, ok := comparedWithZero(u)
 				if !ok {
-					return false
+					return nil, nil, nil, false
 				}
 				tests = append(tests, ops...)
 			case *ssa.IndexAddr:
 				if !isZero(u.Index) {
-					return false
+					return nil, nil, nil, false
 				}
 			case *ssa.Index:
 				if !isZero(u.Index) {
-					return false
+					return nil, nil, nil, false
 				}
 			case *ssa.Slice:
 				if !poppedBack(u, loc) {
-					return false
+					return nil, nil, nil, false
 				}
 			default:
-				return false
+				return nil, nil, nil, false
 			}
 		}
 	}
-	for r := range queue {
-		if x.drainsIn(r, loc) {
-			return true
-		}
-	}
-	return x.drains(b, tests)
+	return queue, loc, tests, true
 }
 
 // comparedWithZero returns the comparisons of len(s) with 0, when call
@@ -380,4 +392,190 @@ func (x *Index) drainsIn(r ssa.Value, loc any) bool {
 		}
 	}
 	return false
+}
+
+// drainClaim reports whether the state the reader saw between a and b,
+// an append to a queue and then a claim (a compare-and-swap from a
+// constant), is the producer's hand-off of its element: the reader read
+// the queue at r1 as a draining consumer does (queueRead, in a drain)
+// and then made its own claim at r2, the very site of the producer's
+// claim b (qmuntal/stateless's queued Fire: enqueue, then fetch, whose
+// length test and CAS of firing the other Fire ran between). The reader
+// did, in the code the producer runs next, what the producer was about
+// to do: claim the drain and take every element queued, the producer's
+// among them; the producer's claim then fails, or succeeds after and
+// finds what is left. A second write that is no claim at the reader's
+// own claim site (a count or flag kept apart from the queue) stays
+// judged. The reader's access of the flag may also be its release of the
+// claim (a store of the value the claim expects, stateless's execute)
+// in the activation of the drain that read the queue: it claimed and ran
+// the element before. And the writer's second write may be its release
+// of a claim it held (an element queued from inside the drain, as
+// stateless's entry actions fire), when the reader's access is its claim
+// at the CAS the release undoes and the writer's drain takes from the
+// queue again after the release: the reader, finding the claim held,
+// left the element to that next take.
+func (x *Index) drainClaim(a, b, r1, r2 Event) bool {
+	if r1.Var != a.Var || r2.Var != b.Var || a.Var == b.Var {
+		return false
+	}
+	vals := x.stored(a.Site)
+	if len(vals) == 0 {
+		return false
+	}
+	for _, v := range vals {
+		if !appendsSome(v) {
+			return false
+		}
+	}
+	queue, loc, tests, ok := x.queueRead(r1.Site)
+	if !ok {
+		return false
+	}
+	exp, cas := x.casExpected(b.Site)
+	if cas == nil {
+		// b may be the writer's release of a claim it held, when its
+		// drain takes from the queue again after it: the element the
+		// reader left, finding the claim held, is taken then. The
+		// claim is the take's CAS from a constant.
+		exp = x.takeClaim(r1)
+		if exp == nil || !x.storesOnly(b, exp) || !x.drainsAfter(r1, b) {
+			return false
+		}
+		if e, c := x.casExpected(r2.Site); (c == nil || !sameValue(e, exp)) && !x.releasesClaim(r1, r2, exp) {
+			return false
+		}
+	} else if !isConst(exp) || r2.Site != b.Site && !x.releasesClaim(r1, r2, exp) {
+		return false
+	}
+	for r := range queue {
+		if x.drainsIn(r, loc) {
+			return true
+		}
+	}
+	return x.drains(r1, tests)
+}
+
+// isConst reports whether v is a constant, through conversions.
+func isConst(v ssa.Value) bool {
+	_, ok := unconvert(v).(*ssa.Const)
+	return ok
+}
+
+// storesOnly reports whether the writes at e's site store only exp; an
+// atomic store deferred there (stateless's defer f.firing.Swap(false),
+// whose event is at the call, the defer statement's instruction at its
+// keyword) counts as its write.
+func (x *Index) storesOnly(e Event, exp ssa.Value) bool {
+	vals := x.stored(e.Site)
+	if fn := x.enclosing(e); fn != nil {
+		for _, blk := range fn.Blocks {
+			for _, in := range blk.Instrs {
+				d, ok := in.(*ssa.Defer)
+				if !ok || !d.Call.Pos().IsValid() || x.site(d.Call.Pos()) != e.Site {
+					continue
+				}
+				f, args := d.Call.StaticCallee(), d.Call.Args
+				if f == nil || !isAtomicWrite(f) || isAtomicCAS(f) || len(args) != 2 {
+					return false
+				}
+				vals = append(vals, args[1])
+			}
+		}
+	}
+	if len(vals) == 0 {
+		return false
+	}
+	for _, v := range vals {
+		if !sameValue(v, exp) {
+			return false
+		}
+	}
+	return true
+}
+
+// drainsAfter reports whether the drain function whose call of the take
+// r1 ran in (the function of r1's frame above its innermost) is among
+// b's frames, and every call there of the function b's next frame runs
+// leads on to a call of the take: the writer's drain looks at the queue
+// again after b.
+func (x *Index) drainsAfter(r1, b Event) bool {
+	n := len(r1.Frames)
+	if n < 2 {
+		return false
+	}
+	drain, take := x.function(r1.Frames[n-2].Site), x.function(r1.Frames[n-1].Site)
+	if drain == nil || take == nil {
+		return false
+	}
+	for k := 0; k+1 < len(b.Frames); k++ {
+		if x.function(b.Frames[k].Site) != drain {
+			continue
+		}
+		callee := x.function(b.Frames[k+1].Site)
+		if callee == nil {
+			return false
+		}
+		var calls, takes []ssa.Instruction
+		for _, blk := range drain.Blocks {
+			for _, in := range blk.Instrs {
+				if c, ok := in.(*ssa.Call); ok {
+					switch c.Call.StaticCallee() {
+					case callee:
+						calls = append(calls, c)
+					case take:
+						takes = append(takes, c)
+					}
+				}
+			}
+		}
+		if len(calls) == 0 || len(takes) == 0 {
+			return false
+		}
+		for _, c := range calls {
+			if !slices.ContainsFunc(takes, func(t ssa.Instruction) bool { return reaches(c, t) }) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// releasesClaim reports whether r2 stores only exp, the value the claim
+// expects, in the activation of the drain whose consumer read r1 (the
+// frames above r1's innermost).
+func (x *Index) releasesClaim(r1, r2 Event, exp ssa.Value) bool {
+	if n := len(r1.Frames); n < 2 || common(r1.Frames, r2.Frames) < n-1 {
+		return false
+	}
+	return x.storesOnly(r2, exp)
+}
+
+// takeClaim returns the value the take's claim expects: the one
+// compare-and-swap from a constant in the function r1 read the queue in
+// (stateless's fetch: firing.CompareAndSwap(false, true)).
+func (x *Index) takeClaim(r1 Event) ssa.Value {
+	fn := x.enclosing(r1)
+	if fn == nil {
+		return nil
+	}
+	var exp ssa.Value
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			call, ok := in.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			f := call.Common().StaticCallee()
+			if f == nil || !isAtomicCAS(f) || len(call.Common().Args) != 3 {
+				continue
+			}
+			if exp != nil || !isConst(call.Common().Args[1]) {
+				return nil
+			}
+			exp = call.Common().Args[1]
+		}
+	}
+	return exp
 }

@@ -2486,3 +2486,85 @@ func (q *Jobs) Pop(j int) int {
 	q.list = q.list[:n-1]
 	return j
 }
+
+// Firer is qmuntal/stateless's queued firing mode with its claim: Fire
+// appends a job, then fetches, claiming the drain by a CAS of firing, and
+// runs jobs until fetch finds none or another goroutine holds the claim.
+type Firer struct {
+	mu     sync.Mutex
+	list   []int
+	firing atomic.Bool
+	n      int
+}
+
+func (q *Firer) Fire(j int) {
+	q.mu.Lock()
+	q.list = append(q.list, j) // firer append
+	q.mu.Unlock()
+	for {
+		j, ok := q.fetch()
+		if !ok {
+			break
+		}
+		q.firing.Store(false) // firer release
+		q.run(j)
+	}
+}
+
+// run runs a job under a claim it releases when done; the job may fire
+// (append) again.
+func (q *Firer) run(j int) {
+	defer q.firing.Store(false) // firer run release
+	_ = j
+}
+
+// FireLate drains, then runs a last job whose release no take follows.
+func (q *Firer) FireLate() {
+	for {
+		if _, ok := q.fetch(); !ok {
+			break
+		}
+	}
+	q.run(0)
+}
+
+func (q *Firer) fetch() (int, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.list) == 0 { // firer empty
+		return 0, false
+	}
+	if !q.firing.CompareAndSwap(false, true) { // firer claim
+		return 0, false
+	}
+	var j int
+	j, q.list = q.list[0], q.list[1:]
+	return j, true
+}
+
+// Put appends a job and counts it in a second critical section; Take
+// drains, and a job it finds before its count is a count gone negative.
+func (q *Firer) Put(j int) {
+	q.mu.Lock()
+	q.list = append(q.list, j) // firer put
+	q.mu.Unlock()
+	q.mu.Lock()
+	q.n++ // firer count
+	q.mu.Unlock()
+}
+
+func (q *Firer) Take() {
+	for {
+		q.mu.Lock()
+		if len(q.list) == 0 { // firer take empty
+			q.mu.Unlock()
+			return
+		}
+		q.list = q.list[1:]
+		q.n-- // firer uncount
+		if q.n < 0 {
+			panic("count")
+		}
+		q.mu.Unlock()
+	}
+}
