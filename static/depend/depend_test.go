@@ -1087,6 +1087,12 @@ func TestJudgeDrainClaim(t *testing.T) {
 			ev(2, firing, true, true, claim, fr(2, "Fire"), fr(3, "fetch")),
 			ev(1, firing, true, true, claim, fr(1, "Fire"), fr(4, "fetch")),
 		}, false},
+		{"append, another's claim and take, own claim", []Event{
+			ev(1, list, false, true, at("// firer append", "list"), fr(1, "Fire")),
+			ev(2, firing, true, true, claim, fr(2, "Fire"), fr(3, "fetch")),
+			ev(2, list, true, false, at("// firer take", "list[0]"), fr(2, "Fire"), fr(3, "fetch")),
+			ev(1, firing, true, true, claim, fr(1, "Fire"), fr(4, "fetch")),
+		}, false},
 		{"append, another's test and release, own claim", []Event{
 			ev(1, list, false, true, at("// firer append", "list"), fr(1, "Fire")),
 			ev(2, list, true, false, at("// firer empty", "list"), fr(2, "Fire"), fr(3, "fetch")),

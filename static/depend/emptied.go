@@ -416,7 +416,16 @@ func (x *Index) drainsIn(r ssa.Value, loc any) bool {
 // queue again after the release: the reader, finding the claim held,
 // left the element to that next take.
 func (x *Index) drainClaim(a, b, r1, r2 Event) bool {
-	if r1.Var != a.Var || r2.Var != b.Var || a.Var == b.Var {
+	if a.Var == b.Var {
+		return false
+	}
+	// r1 names the reader's read of the queue, r2 its access of the
+	// flag, in whichever order it made them (the claim before the
+	// head's take: stateless's fetch tests, claims, then takes).
+	if r1.Var == b.Var && r2.Var == a.Var {
+		r1, r2 = r2, r1
+	}
+	if r1.Var != a.Var || r2.Var != b.Var {
 		return false
 	}
 	vals := x.stored(a.Site)

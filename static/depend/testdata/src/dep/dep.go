@@ -2538,7 +2538,7 @@ func (q *Firer) fetch() (int, bool) {
 		return 0, false
 	}
 	var j int
-	j, q.list = q.list[0], q.list[1:]
+	j, q.list = q.list[0], q.list[1:] // firer take
 	return j, true
 }
 
