@@ -309,7 +309,7 @@ func (x *Index) drains(b Event, tests []*ssa.BinOp) bool {
 // that loop for good.
 func leavesLoop(v ssa.Value) bool {
 	home := v.(ssa.Instruction).Block()
-	if !reachFrom2(home)[home] {
+	if !afterBlock(home)[home] {
 		return false
 	}
 	conds := []ssa.Value{v}
@@ -327,11 +327,11 @@ func leavesLoop(v ssa.Value) bool {
 		}
 		for _, u := range *refs {
 			ifi, ok := u.(*ssa.If)
-			if !ok || !reachFrom2(ifi.Block())[home] {
+			if !ok || !afterBlock(ifi.Block())[home] {
 				continue
 			}
 			for _, s := range ifi.Block().Succs {
-				if s != home && !reachFrom2(s)[home] {
+				if s != home && !afterBlock(s)[home] {
 					return true
 				}
 			}
@@ -340,8 +340,9 @@ func leavesLoop(v ssa.Value) bool {
 	return false
 }
 
-// reachFrom2 returns the blocks reached from b's successors.
-func reachFrom2(b *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
+// afterBlock returns the blocks reached from b's successors (b itself
+// only round a loop).
+func afterBlock(b *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
 	seen := map[*ssa.BasicBlock]bool{}
 	work := slices.Clone(b.Succs)
 	for len(work) > 0 {
@@ -361,13 +362,13 @@ func reachFrom2(b *ssa.BasicBlock) map[*ssa.BasicBlock]bool {
 // load of loc in that function) leaves: a drain written inline.
 func (x *Index) drainsIn(r ssa.Value, loc any) bool {
 	home := r.(ssa.Instruction).Block()
-	if !reachFrom2(home)[home] {
+	if !afterBlock(home)[home] {
 		return false
 	}
 	for _, blk := range r.Parent().Blocks {
 		for _, in := range blk.Instrs {
 			ifi, ok := in.(*ssa.If)
-			if !ok || !reachFrom2(blk)[home] || !reachFrom2(home)[blk] {
+			if !ok || !afterBlock(blk)[home] || !afterBlock(home)[blk] {
 				continue
 			}
 			op, ok := ifi.Cond.(*ssa.BinOp)
@@ -385,7 +386,7 @@ func (x *Index) drainsIn(r ssa.Value, loc any) bool {
 				continue
 			}
 			for _, s := range blk.Succs {
-				if s != home && !reachFrom2(s)[home] {
+				if s != home && !afterBlock(s)[home] {
 					return true
 				}
 			}
