@@ -988,3 +988,165 @@ func TestJudgeStaleAdd(t *testing.T) {
 		t.Errorf("Judge = %v, %q: %s; want a stale result, no write lost", v.Holds, v.Kind, v.Why)
 	}
 }
+
+// TestJudgeTestsEmpty: a unit that appends and then, in a critical
+// section of its own, only tests the slice for empty reads back nothing
+// it takes for its own (benbjohnson/clock's Timer and runNextTimer); one
+// that takes the length for its own entry's index, or appends a slice
+// that may be empty, stays a stale read-back.
+func TestJudgeTestsEmpty(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame { return Frame{ID: id, Site: at("func (q *Timers) "+name+"(", name)} }
+	w := func(u int, site string, frs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Write: true, Site: site, Frames: frs}
+	}
+	r := func(u int, site string, frs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Read: true, Site: site, Frames: frs}
+	}
+	appendSite := at("// timers append", "list") // Add's, the first of the three
+	other := w(2, appendSite, fr(9, "Add"))
+	for _, c := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"appended, then tested for empty", []Event{
+			w(1, appendSite, fr(1, "Add")), other,
+			r(1, at("// timers empty", "list"), fr(1, "Add"), fr(2, "Next")),
+		}, false},
+		{"appended, then the length taken for its own index", []Event{
+			w(1, at("// timers append index", "list"), fr(1, "AddIndex")), other,
+			r(1, at("// timers own index", "list"), fr(1, "AddIndex")),
+		}, true},
+		{"a slice that may be empty appended, then tested for empty", []Event{
+			w(1, at("// timers append all", "list"), fr(1, "AddAll")), other,
+			r(1, at("// timers any", "list"), fr(1, "AddAll")),
+		}, true},
+	} {
+		v := x.Judge(c.evs)
+		if v.Holds != c.want {
+			t.Errorf("%s: Judge = %v, %q: %s; want %v", c.name, v.Holds, v.Kind, v.Why, c.want)
+		}
+	}
+}
+
+// TestJudgeDrainTake: a unit that appends to a queue and then drains it,
+// taking heads until it finds it empty (qmuntal/stateless's queued
+// Fire), reads back no value of its own; one that takes the head once as
+// its own reply, or pops the tail, stays a stale read-back.
+func TestJudgeDrainTake(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame { return Frame{ID: id, Site: at("func (q *Jobs) "+name+"(", name)} }
+	w := func(u int, site string, frs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Write: true, Site: site, Frames: frs}
+	}
+	r := func(u int, site string, frs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Read: true, Site: site, Frames: frs}
+	}
+	other := w(2, at("// jobs append", "list"), fr(9, "Fire"))
+	for _, c := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"appended, then fetched in a drain (empty test)", []Event{
+			w(1, at("// jobs append", "list"), fr(1, "Fire")), other,
+			r(1, at("// jobs empty", "list"), fr(1, "Fire"), fr(2, "fetch")),
+		}, false},
+		{"appended, then fetched in a drain (head taken)", []Event{
+			w(1, at("// jobs append", "list"), fr(1, "Fire")), other,
+			r(1, at("// jobs head", "list[0]"), fr(1, "Fire"), fr(2, "fetch")),
+		}, false},
+		{"a head taken, then the next round's test for empty", []Event{
+			w(1, at("// jobs head", "list"), fr(1, "Fire"), fr(2, "fetch")), other,
+			r(1, at("// jobs empty", "list"), fr(1, "Fire"), fr(3, "fetch")),
+		}, false},
+		{"appended, then drained in a loop of its own", []Event{
+			w(1, at("// jobs append drain", "list"), fr(1, "Drain")), other,
+			r(1, at("// jobs drain head", "list"), fr(1, "Drain")),
+		}, false},
+		{"appended, then the head taken once as its own reply", []Event{
+			w(1, at("// jobs append call", "list"), fr(1, "Call")), other,
+			r(1, at("// jobs head", "list[0]"), fr(1, "Call"), fr(2, "fetch")),
+		}, true},
+		{"appended, then the tail popped", []Event{
+			w(1, at("// jobs append pop", "list"), fr(1, "Pop")), other,
+			r(1, at("// jobs tail", "list"), fr(1, "Pop")),
+		}, true},
+	} {
+		v := x.Judge(c.evs)
+		if v.Holds != c.want {
+			t.Errorf("%s: Judge = %v, %q: %s; want %v", c.name, v.Holds, v.Kind, v.Why, c.want)
+		}
+	}
+}
+
+// TestJudgeDrainClaim: another Fire that reads the queue and claims the
+// drain between a Fire's append and its own claim at the same CAS takes
+// over the producer's next step (qmuntal/stateless modes.go:66 asv); a
+// count kept apart from the queue, read between the append and its
+// increment, stays an inconsistent snapshot.
+func TestJudgeDrainClaim(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (q *Firer) "+name+"(", name+"(")}
+	}
+	list, firing, n := 1, 2, 3
+	ev := func(u, v int, rd, wr bool, site string, frs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Var: v, Read: rd, Write: wr, Site: site, Frames: frs}
+	}
+	claim := at("// firer claim", "(false")
+	for _, c := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"append, another's test and claim, own claim", []Event{
+			ev(1, list, false, true, at("// firer append", "list"), fr(1, "Fire")),
+			ev(2, list, true, false, at("// firer empty", "list"), fr(2, "Fire"), fr(3, "fetch")),
+			ev(2, firing, true, true, claim, fr(2, "Fire"), fr(3, "fetch")),
+			ev(1, firing, true, true, claim, fr(1, "Fire"), fr(4, "fetch")),
+		}, false},
+		{"append, another's claim and take, own claim", []Event{
+			ev(1, list, false, true, at("// firer append", "list"), fr(1, "Fire")),
+			ev(2, firing, true, true, claim, fr(2, "Fire"), fr(3, "fetch")),
+			ev(2, list, true, false, at("// firer take", "list[0]"), fr(2, "Fire"), fr(3, "fetch")),
+			ev(1, firing, true, true, claim, fr(1, "Fire"), fr(4, "fetch")),
+		}, false},
+		{"append, another's test and release, own claim", []Event{
+			ev(1, list, false, true, at("// firer append", "list"), fr(1, "Fire")),
+			ev(2, list, true, false, at("// firer empty", "list"), fr(2, "Fire"), fr(3, "fetch")),
+			ev(2, firing, true, true, at("// firer release", "(false"), fr(2, "Fire")),
+			ev(1, firing, true, true, claim, fr(1, "Fire"), fr(4, "fetch")),
+		}, false},
+		{"append from inside the drain, another's test and claim, own release", []Event{
+			ev(1, list, false, true, at("// firer append", "list"), fr(1, "Fire"), fr(5, "run"), fr(6, "Fire")),
+			ev(2, list, true, false, at("// firer empty", "list"), fr(2, "Fire"), fr(3, "fetch")),
+			ev(2, firing, true, true, claim, fr(2, "Fire"), fr(3, "fetch")),
+			ev(1, firing, true, true, at("// firer run release", "(false"), fr(1, "Fire"), fr(5, "run")),
+		}, false},
+		{"append, another's test and release, own release", []Event{
+			ev(1, list, false, true, at("// firer append", "list"), fr(1, "Fire")),
+			ev(2, list, true, false, at("// firer empty", "list"), fr(2, "Fire"), fr(3, "fetch")),
+			ev(2, firing, true, true, at("// firer run release", "(false"), fr(2, "Fire"), fr(7, "run")),
+			ev(1, firing, true, true, at("// firer run release", "(false"), fr(1, "Fire"), fr(5, "run")),
+		}, false},
+		{"append, another's test and claim, a release no take follows", []Event{
+			ev(1, list, false, true, at("// firer append", "list"), fr(1, "FireLate"), fr(5, "run"), fr(6, "Fire")),
+			ev(2, list, true, false, at("// firer empty", "list"), fr(2, "Fire"), fr(3, "fetch")),
+			ev(2, firing, true, true, claim, fr(2, "Fire"), fr(3, "fetch")),
+			ev(1, firing, true, true, at("// firer run release", "(false"), fr(1, "FireLate"), fr(5, "run")),
+		}, true},
+		{"append, another's test and count, own count", []Event{
+			ev(1, list, false, true, at("// firer put", "list"), fr(1, "Put")),
+			ev(2, list, true, false, at("// firer take empty", "list"), fr(2, "Take")),
+			ev(2, n, true, true, at("// firer uncount", "n"), fr(2, "Take")),
+			ev(1, n, true, true, at("// firer count", "n"), fr(1, "Put")),
+		}, true},
+	} {
+		v := x.Judge(c.evs)
+		if v.Holds != c.want {
+			t.Errorf("%s: Judge = %v, %q: %s; want %v", c.name, v.Holds, v.Kind, v.Why, c.want)
+		}
+	}
+}

@@ -172,7 +172,10 @@ var (
 //     compare-and-swap retry loop's load, or its CAS against that load,
 //     which loads again whenever the CAS fails: retryRead; nor a read
 //     reached from the write only round a loop's back edge, which each
-//     round makes afresh before the point of the write: nextIteration);
+//     round makes afresh before the point of the write: nextIteration;
+//     nor a test for empty of a slice the unit appended to: testsEmpty;
+//     nor a FIFO's drain, taking heads until the queue is empty, after
+//     the unit's append or take: drainTake);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);
@@ -187,7 +190,12 @@ var (
 //     or the second write gives back what the first added (undone: a
 //     reservation of a slot), or deletes the entry, held by value, that
 //     the first inserted at the same key (heldEntry: a lock-order
-//     checker's record of a held lock); nor when the read of the first write's
+//     checker's record of a held lock); nor when the writer appended to
+//     a queue and its second write is its claim of the queue's drain
+//     (a CAS from a constant) or its release of that claim with its
+//     drain taking again after, and the reader, a draining consumer,
+//     claimed or released there too (drainClaim: the element is taken
+//     by whichever holds the claim); nor when the read of the first write's
 //     variable cannot tell it happened: a lazy initialization under a
 //     nil check and a lock, read only as a map (initUnseen: gcache's
 //     Group.m); nor when the writer published a new object and then
@@ -248,7 +256,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.retryRead(b) && !x.nextIteration(a, b) {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.nextIteration(a, b) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {
@@ -281,7 +289,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.initUnseen(a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.initUnseen(a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {

@@ -2358,3 +2358,219 @@ func (s *Spawner) SpawnAt(max int32, wg *sync.WaitGroup) {
 		go s.Done(wg)
 	}
 }
+
+// Timers is benbjohnson/clock's Mock.Timer and runNextTimer: Add appends
+// a timer, and Next, in a critical section of its own, runs the first
+// one if there is any, whoever added it.
+type Timers struct {
+	mu   sync.Mutex
+	list []func()
+}
+
+func (q *Timers) Add(f func()) {
+	q.mu.Lock()
+	q.list = append(q.list, f) // timers append
+	q.mu.Unlock()
+	q.Next()
+}
+
+func (q *Timers) Next() bool {
+	q.mu.Lock()
+	if len(q.list) == 0 { // timers empty
+		q.mu.Unlock()
+		return false
+	}
+	f := q.list[0]
+	q.list = q.list[1:]
+	q.mu.Unlock()
+	f()
+	return true
+}
+
+// AddIndex appends and returns the index it takes for its own entry's.
+func (q *Timers) AddIndex(f func()) int {
+	q.mu.Lock()
+	q.list = append(q.list, f) // timers append index
+	q.mu.Unlock()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.list) - 1 // timers own index
+}
+
+// AddAll appends what it is given, maybe nothing, then tests for empty.
+func (q *Timers) AddAll(fs []func()) bool {
+	q.mu.Lock()
+	q.list = append(q.list, fs...) // timers append all
+	q.mu.Unlock()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.list) > 0 // timers any
+}
+
+// Jobs is qmuntal/stateless's queued firing mode: Fire appends a job,
+// then fetches and runs jobs until fetch finds none, whoever queued them.
+type Jobs struct {
+	mu   sync.Mutex
+	list []int
+	done []int
+}
+
+func (q *Jobs) Fire(j int) {
+	q.mu.Lock()
+	q.list = append(q.list, j) // jobs append
+	q.mu.Unlock()
+	for {
+		j, ok := q.fetch()
+		if !ok {
+			break
+		}
+		q.run(j)
+	}
+}
+
+func (q *Jobs) fetch() (int, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.list) == 0 { // jobs empty
+		return 0, false
+	}
+	var j int
+	j, q.list = q.list[0], q.list[1:] // jobs head
+	return j, true
+}
+
+func (q *Jobs) run(j int) {
+	q.mu.Lock()
+	q.done = append(q.done, j)
+	q.mu.Unlock()
+}
+
+// Drain appends a job, then takes and runs jobs in a loop of its own
+// until it finds the list empty.
+func (q *Jobs) Drain(j int) {
+	q.mu.Lock()
+	q.list = append(q.list, j) // jobs append drain
+	q.mu.Unlock()
+	for {
+		q.mu.Lock()
+		if len(q.list) == 0 { // jobs drain empty
+			q.mu.Unlock()
+			return
+		}
+		j := q.list[0] // jobs drain head
+		q.list = q.list[1:]
+		q.mu.Unlock()
+		q.run(j)
+	}
+}
+
+// Call appends a request and takes the head once as its own reply: with
+// another goroutine's request queued first, it returns that one's.
+func (q *Jobs) Call(j int) int {
+	q.mu.Lock()
+	q.list = append(q.list, j) // jobs append call
+	q.mu.Unlock()
+	j, ok := q.fetch()
+	if !ok {
+		return -1
+	}
+	return j * 2
+}
+
+// Pop appends and takes the tail back as its own: a stack.
+func (q *Jobs) Pop(j int) int {
+	q.mu.Lock()
+	q.list = append(q.list, j) // jobs append pop
+	q.mu.Unlock()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := len(q.list)
+	if n == 0 {
+		return -1
+	}
+	j = q.list[n-1] // jobs tail
+	q.list = q.list[:n-1]
+	return j
+}
+
+// Firer is qmuntal/stateless's queued firing mode with its claim: Fire
+// appends a job, then fetches, claiming the drain by a CAS of firing, and
+// runs jobs until fetch finds none or another goroutine holds the claim.
+type Firer struct {
+	mu     sync.Mutex
+	list   []int
+	firing atomic.Bool
+	n      int
+}
+
+func (q *Firer) Fire(j int) {
+	q.mu.Lock()
+	q.list = append(q.list, j) // firer append
+	q.mu.Unlock()
+	for {
+		j, ok := q.fetch()
+		if !ok {
+			break
+		}
+		q.firing.Store(false) // firer release
+		q.run(j)
+	}
+}
+
+// run runs a job under a claim it releases when done; the job may fire
+// (append) again.
+func (q *Firer) run(j int) {
+	defer q.firing.Store(false) // firer run release
+	_ = j
+}
+
+// FireLate drains, then runs a last job whose release no take follows.
+func (q *Firer) FireLate() {
+	for {
+		if _, ok := q.fetch(); !ok {
+			break
+		}
+	}
+	q.run(0)
+}
+
+func (q *Firer) fetch() (int, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.list) == 0 { // firer empty
+		return 0, false
+	}
+	if !q.firing.CompareAndSwap(false, true) { // firer claim
+		return 0, false
+	}
+	var j int
+	j, q.list = q.list[0], q.list[1:] // firer take
+	return j, true
+}
+
+// Put appends a job and counts it in a second critical section; Take
+// drains, and a job it finds before its count is a count gone negative.
+func (q *Firer) Put(j int) {
+	q.mu.Lock()
+	q.list = append(q.list, j) // firer put
+	q.mu.Unlock()
+	q.mu.Lock()
+	q.n++ // firer count
+	q.mu.Unlock()
+}
+
+func (q *Firer) Take() {
+	for {
+		q.mu.Lock()
+		if len(q.list) == 0 { // firer take empty
+			q.mu.Unlock()
+			return
+		}
+		q.list = q.list[1:]
+		q.n-- // firer uncount
+		if q.n < 0 {
+			panic("count")
+		}
+		q.mu.Unlock()
+	}
+}
