@@ -1,6 +1,7 @@
 package pecan_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,57 @@ func TestSubjects(t *testing.T) {
 	if len(pats) < 30 {
 		t.Fatalf("only %d buggy subjects", len(pats))
 	}
-	analysistest.Run(t, dir, pecan.Analyzer, pats...)
+	// A subject whose tests time their goroutines with sleeps can record
+	// another order on a loaded machine and have nothing to predict
+	// (notifyhint's 5 ms sleeps failed CI once in three runs, and passed
+	// 20 of 20 checks alone): its subjects run again, up to twice, and
+	// the test fails only on what every run got wrong. The subjects
+	// retried are logged: a flake is a finding about the subject.
+	failed := runSubjects(t, dir, pats)
+	for try := 0; try < 2 && len(failed) > 0; try++ {
+		t.Logf("running again, alone: %s", strings.Join(failed, " "))
+		failed = runSubjects(nil, dir, failed)
+	}
+	if len(failed) > 0 {
+		analysistest.Run(t, dir, pecan.Analyzer, failed...)
+	}
+}
+
+// errs is an analysistest.Testing that keeps the errors.
+type errs []string
+
+func (e *errs) Errorf(format string, args ...any) { *e = append(*e, fmt.Sprintf(format, args...)) }
+
+// runSubjects runs the analyzer on the subjects pats of dir and returns
+// those with an error; t, when not nil, logs the errors of this run (and
+// fails on one that names no subject).
+func runSubjects(t *testing.T, dir string, pats []string) []string {
+	var e errs
+	analysistest.Run(&e, dir, pecan.Analyzer, pats...)
+	var failed []string
+	for _, p := range pats {
+		name := strings.TrimPrefix(p, "./")
+		for _, msg := range e {
+			if strings.Contains(msg, string(filepath.Separator)+name+string(filepath.Separator)) {
+				failed = append(failed, p)
+				break
+			}
+		}
+	}
+	if t != nil {
+		for _, msg := range e {
+			t.Logf("first run: %s", msg)
+		}
+	}
+	if len(failed) == 0 && len(e) > 0 {
+		// An error no subject's path names: it is no timing's.
+		for _, msg := range e {
+			if t != nil {
+				t.Error(msg)
+			}
+		}
+	}
+	return failed
 }
 
 // TestGeneratedDriver: a package without tests gets its bug found through
