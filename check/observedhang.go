@@ -52,11 +52,11 @@ func hungOn(pats []*pattern.Pattern) bool {
 }
 
 // observedHung returns the prediction of the observed hang of test rt's
-// trace tr, recorded at path: the schedule of tr's events in their order
+// trace tr: the schedule of tr's events in their order
 // and then the operation the test's goroutine hung in (else the first
 // blocked goroutine's, in name order). It is written from a copy of tr
 // that ends with that operation, into dir.
-func (c *testCheck) observedHung(tr *trace.Trace, rt record.Test, path, dir string, pats []*pattern.Pattern) []prediction {
+func (c *testCheck) observedHung(tr *trace.Trace, rt record.Test, dir string, pats []*pattern.Pattern) []prediction {
 	if !strings.HasPrefix(rt.Truncated, "hung: ") || len(tr.Blocked) == 0 || !hungOn(pats) {
 		return nil
 	}

@@ -203,7 +203,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	// The leaks the recorded run itself shows: nothing to predict.
 	preds = append(preds, c.observed(tr, rt, dir, anomaliesOf(c.test, c.opt.Anomalies))...)
 	// A run that hung for good: nothing to predict either.
-	preds = append(preds, c.observedHung(tr, rt, path, dir, anomaliesOf(c.test, c.opt.Anomalies))...)
+	preds = append(preds, c.observedHung(tr, rt, dir, anomaliesOf(c.test, c.opt.Anomalies))...)
 	// The trace and the filter built on it (each the size of the trace
 	// again) are not needed past ordering, while flt waits for the
 	// package's replays to be counted: kept, they held every test's trace

@@ -77,15 +77,14 @@ func (x *Index) boundKept(evs []Event, i, j int, between []int) bool {
 // writes can move across its bound (dep.go's Pools, Subpools.Watch)
 // stays judged.
 func (x *Index) snapshotKept(evs []Event, w, r1, r2, b int) bool {
-	seen := func(r, from, to int, fromIn, toIn bool) []Touch { return seenWrites(evs, r, from, to, fromIn, toIn) }
 	if evs[r1].Var == evs[w].Var {
 		// r1 saw w, r2 did not see b.
-		return x.outcomeKept(evs[r1], seen(r1, w, r1, true, false), true) ||
-			x.outcomeKept(evs[r2], seen(r2, r2, b, false, true), false)
+		return x.outcomeKept(evs[r1], seenWrites(evs, r1, w, r1, true, false), true) ||
+			x.outcomeKept(evs[r2], seenWrites(evs, r2, r2, b, false, true), false)
 	}
 	// r1 did not see b, r2 saw w.
-	return x.outcomeKept(evs[r1], seen(r1, r1, b, false, true), false) ||
-		x.outcomeKept(evs[r2], seen(r2, w, r2, true, false), true)
+	return x.outcomeKept(evs[r1], seenWrites(evs, r1, r1, b, false, true), false) ||
+		x.outcomeKept(evs[r2], seenWrites(evs, r2, w, r2, true, false), true)
 }
 
 // outcomeKept reports whether the value e read is only tested against a
