@@ -67,3 +67,39 @@ func TestObservedHang(t *testing.T) {
 		t.Errorf("-patterns race: %d reported: %s", len(got), report.Message(got[0]))
 	}
 }
+
+// TestObservedHangGone: a recording that hung for good is no finding
+// when a replay of its order ends without hanging (rt's leakProof: "the
+// test ended without hanging"): subject hangonce hangs only in its first
+// run, by a file that no recorded operation sees.
+func TestObservedHangGone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records and replays")
+	}
+	t.Setenv("PECANVET_HANG_MS", "1000")
+	t.Setenv("PECANVET_TEST_HANGONCE", filepath.Join(t.TempDir(), "ran"))
+	dir, err := filepath.Abs("testdata/subjects")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _ := pattern.Builtin("all")
+	rep, err := check.Run(context.Background(), check.Options{Dir: dir, Patterns: []string{"./hangonce"}, Anomalies: all})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Reproduced() {
+		t.Errorf("reported: %s", report.Message(f))
+	}
+	var hung []check.Finding
+	for _, f := range rep.Findings {
+		if f.Anomaly.Pattern.ID() == "deadlock/hung" {
+			hung = append(hung, f)
+		}
+	}
+	if len(hung) != 1 {
+		t.Fatalf("%d deadlock/hung predictions replayed, want 1 (the recording hung); notes: %v", len(hung), rep.Notes)
+	}
+	if v := hung[0].Verdict; v.Verdict != "diverged" || !strings.Contains(v.Message, "the test ended without hanging") {
+		t.Errorf("verdict %s %q, want diverged: the test ended without hanging", v.Verdict, v.Message)
+	}
+}
