@@ -1150,3 +1150,39 @@ func TestJudgeDrainClaim(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeOverwrite: a Fire's claim of the drain is no stale check when
+// the Fire released the claim itself before another Fire's claim
+// (qmuntal/stateless modes.go:66 asv): its read of firing was replaced by
+// its own write, so the other claim changes no value it used. A release
+// after the other's claim, or none, leaves the check stale.
+func TestJudgeOverwrite(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (q *Firer) "+name+"(", name+"(")}
+	}
+	list, firing := 1, 2
+	claim := at("// firer claim", "(false")
+	evs := func(overwrite int) []Event {
+		return []Event{
+			{Thread: 1, Unit: 1, Var: list, Write: true, Site: at("// firer append", "list"), Frames: []Frame{fr(1, "Fire")}, Step: 216},
+			{Thread: 2, Unit: 2, Var: firing, Read: true, Write: true, Site: claim, Frames: []Frame{fr(2, "Fire"), fr(3, "fetch")}, Step: 220, Overwrite: overwrite},
+			{Thread: 1, Unit: 1, Var: firing, Read: true, Write: true, Site: claim, Frames: []Frame{fr(1, "Fire"), fr(4, "fetch")}, Step: 317},
+			{Thread: 2, Unit: 2, Var: list, Read: true, Site: at("// firer empty", "list"), Frames: []Frame{fr(2, "Fire"), fr(5, "fetch")}, Step: 326},
+		}
+	}
+	for _, c := range []struct {
+		name      string
+		overwrite int
+		want      bool
+	}{
+		{"no write of its own", 0, true},
+		{"released before the other's claim", 310, false},
+		{"released after the other's claim", 320, true},
+	} {
+		v := x.Judge(evs(c.overwrite))
+		if v.Holds != c.want {
+			t.Errorf("%s: Judge = %v, %q: %s; want %v", c.name, v.Holds, v.Kind, v.Why, c.want)
+		}
+	}
+}
