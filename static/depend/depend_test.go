@@ -1186,3 +1186,48 @@ func TestJudgeOverwrite(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeReleaseRetaken: a Fire whose claim of the drain fails while
+// another holds it leaves its job to the holder, whose drain fetches
+// again after its release (qmuntal/stateless modes.go:77 av): no
+// intermediate state is used. A holder that releases after its last
+// look at the queue (FireLate's last run, FireCheckFirst) strands the
+// job: judged.
+func TestJudgeReleaseRetaken(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (q *Firer) "+name+"(", name+"(")}
+	}
+	firing := 2
+	ev := func(u int, rd, wr bool, site string, frs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Var: firing, Read: rd, Write: wr, Site: site, Frames: frs}
+	}
+	claim, release := at("// firer claim", "(false"), at("// firer run release", "(false")
+	early, earlyRelease := at("// firer early claim", "(false"), at("// firer early release", "(false")
+	for _, c := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"claim, another's failed claim, release, fetch again", []Event{
+			ev(1, true, true, claim, fr(1, "Fire"), fr(2, "fetch")),
+			ev(2, true, false, claim, fr(3, "Fire"), fr(4, "fetch")),
+			ev(1, true, true, release, fr(1, "Fire"), fr(5, "run")),
+		}, false},
+		{"claim, another's failed claim, a release no take follows", []Event{
+			ev(1, true, true, claim, fr(1, "FireLate"), fr(2, "fetch")),
+			ev(2, true, false, claim, fr(3, "Fire"), fr(4, "fetch")),
+			ev(1, true, true, release, fr(1, "FireLate"), fr(5, "run")),
+		}, true},
+		{"claim, another's failed claim, release after the last look", []Event{
+			ev(1, true, true, early, fr(1, "FireCheckFirst")),
+			ev(2, true, false, early, fr(3, "FireCheckFirst")),
+			ev(1, false, true, earlyRelease, fr(1, "FireCheckFirst")),
+		}, true},
+	} {
+		v := x.Judge(c.evs)
+		if v.Holds != c.want {
+			t.Errorf("%s: Judge = %v, %q: %s; want %v", c.name, v.Holds, v.Kind, v.Why, c.want)
+		}
+	}
+}
