@@ -318,9 +318,10 @@ func (x *Index) Judge(evs []Event) Verdict {
 
 // overwritten reports whether the unit replaced what read a saw by its
 // own atomic write (Event.Overwrite) before w, another unit's write of
-// a's variable. On a's variable the unit then came wholly before w's
-// unit: a read what a serial order running a's unit first reads, and w
-// makes a's value no staler than that order does (stateless's Fire
+// a's variable. a and that write both come before w, as in a serial
+// order running a's unit first: a read what that order reads, and w
+// makes a's value no staler than that order does (a later read of the
+// variable by the unit is judged as the read it is; stateless's Fire
 // claims firing by CAS, releases it after execute, and fetches again;
 // another Fire's claim after the release is a claim in turn, not a
 // change under the first one's check).
