@@ -2,6 +2,7 @@ package check
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 
 	"golang.org/x/tools/go/packages"
@@ -140,7 +141,41 @@ func dependEvents(f *Finding) []depend.Event {
 	rereads(f, evs)
 	claims(f, evs)
 	afters(f, evs)
+	overwrites(f, evs)
 	return evs
+}
+
+// overwrites fills Event.Overwrite from the replayed schedule: for a
+// read (a load, or a compare-and-swap that swapped), the step of its
+// goroutine's atomic store or read-modify-write of the same object when
+// that is the first write of the object after the read, up to the
+// pattern's last step. An atomic's write replaces its whole value (a
+// sync.Map's events are per key), so the value the read saw is gone,
+// replaced by the unit's own. A plain write may be one key of a whole
+// map, and another goroutine's write first leaves the read stale
+// already: neither counts.
+func overwrites(f *Finding, evs []depend.Event) {
+	s := f.Schedule
+	if s == nil || len(s.Anomaly) != len(evs) {
+		return
+	}
+	last := slices.Max(s.Anomaly)
+	for i := range evs {
+		if !evs[i].Read {
+			continue
+		}
+		a := s.Steps[s.Anomaly[i]]
+		for st := s.Anomaly[i] + 1; st <= last && st < len(s.Steps); st++ {
+			b := s.Steps[st]
+			if b.Obj != a.Obj || !writes(b.Op) {
+				continue
+			}
+			if b.G == a.G && (b.Op == trace.AtomicStore || b.Op == trace.AtomicRMW) {
+				evs[i].Overwrite = st
+			}
+			break
+		}
+	}
 }
 
 // afters fills Event.After from the replayed schedule: the sites of a

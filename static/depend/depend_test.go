@@ -1150,3 +1150,84 @@ func TestJudgeDrainClaim(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeOverwrite: a Fire's claim of the drain is no stale check when
+// the Fire released the claim itself before another Fire's claim
+// (qmuntal/stateless modes.go:66 asv): its read of firing was replaced by
+// its own write, so the other claim changes no value it used. A release
+// after the other's claim, or none, leaves the check stale.
+func TestJudgeOverwrite(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (q *Firer) "+name+"(", name+"(")}
+	}
+	list, firing := 1, 2
+	claim := at("// firer claim", "(false")
+	evs := func(overwrite int) []Event {
+		return []Event{
+			{Thread: 1, Unit: 1, Var: list, Write: true, Site: at("// firer append", "list"), Frames: []Frame{fr(1, "Fire")}, Step: 216},
+			{Thread: 2, Unit: 2, Var: firing, Read: true, Write: true, Site: claim, Frames: []Frame{fr(2, "Fire"), fr(3, "fetch")}, Step: 220, Overwrite: overwrite},
+			{Thread: 1, Unit: 1, Var: firing, Read: true, Write: true, Site: claim, Frames: []Frame{fr(1, "Fire"), fr(4, "fetch")}, Step: 317},
+			{Thread: 2, Unit: 2, Var: list, Read: true, Site: at("// firer empty", "list"), Frames: []Frame{fr(2, "Fire"), fr(5, "fetch")}, Step: 326},
+		}
+	}
+	for _, c := range []struct {
+		name      string
+		overwrite int
+		want      bool
+	}{
+		{"no write of its own", 0, true},
+		{"released before the other's claim", 310, false},
+		{"released after the other's claim", 320, true},
+	} {
+		v := x.Judge(evs(c.overwrite))
+		if v.Holds != c.want {
+			t.Errorf("%s: Judge = %v, %q: %s; want %v", c.name, v.Holds, v.Kind, v.Why, c.want)
+		}
+	}
+}
+
+// TestJudgeReleaseRetaken: a Fire whose claim of the drain fails while
+// another holds it leaves its job to the holder, whose drain fetches
+// again after its release (qmuntal/stateless modes.go:77 av): no
+// intermediate state is used. A holder that releases after its last
+// look at the queue (FireLate's last run, FireCheckFirst) strands the
+// job: judged.
+func TestJudgeReleaseRetaken(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (q *Firer) "+name+"(", name+"(")}
+	}
+	firing := 2
+	ev := func(u int, rd, wr bool, site string, frs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Var: firing, Read: rd, Write: wr, Site: site, Frames: frs}
+	}
+	claim, release := at("// firer claim", "(false"), at("// firer run release", "(false")
+	early, earlyRelease := at("// firer early claim", "(false"), at("// firer early release", "(false")
+	for _, c := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"claim, another's failed claim, release, fetch again", []Event{
+			ev(1, true, true, claim, fr(1, "Fire"), fr(2, "fetch")),
+			ev(2, true, false, claim, fr(3, "Fire"), fr(4, "fetch")),
+			ev(1, true, true, release, fr(1, "Fire"), fr(5, "run")),
+		}, false},
+		{"claim, another's failed claim, a release no take follows", []Event{
+			ev(1, true, true, claim, fr(1, "FireLate"), fr(2, "fetch")),
+			ev(2, true, false, claim, fr(3, "Fire"), fr(4, "fetch")),
+			ev(1, true, true, release, fr(1, "FireLate"), fr(5, "run")),
+		}, true},
+		{"claim, another's failed claim, release after the last look", []Event{
+			ev(1, true, true, early, fr(1, "FireCheckFirst")),
+			ev(2, true, false, early, fr(3, "FireCheckFirst")),
+			ev(1, false, true, earlyRelease, fr(1, "FireCheckFirst")),
+		}, true},
+	} {
+		v := x.Judge(c.evs)
+		if v.Holds != c.want {
+			t.Errorf("%s: Judge = %v, %q: %s; want %v", c.name, v.Holds, v.Kind, v.Why, c.want)
+		}
+	}
+}

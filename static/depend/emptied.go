@@ -589,3 +589,32 @@ func (x *Index) takeClaim(r1 Event) ssa.Value {
 	}
 	return exp
 }
+
+// releaseRetaken reports whether the state r saw between a and b is a
+// held claim that r failed to take and that its holder takes again after
+// releasing it: a is a compare-and-swap from a constant (the claim of a
+// drain, in its take), r a compare-and-swap of the same variable from
+// the same constant that failed (it read the claim held and wrote
+// nothing), b the holder's release (it stores only that constant), and
+// the holder's drain calls the take again after the call b ran in
+// (drainsAfter). The try-lock's loser leaves what it queued before its
+// try to the holder: its failed try read the claim before the release,
+// so the holder's next take, after it, finds the element (qmuntal/
+// stateless's fetch, whose losing Fire returns and whose holder fetches
+// again after execute's deferred release, modes.go:77 av). A holder
+// that looks at the queue for the last time before its release (no take
+// after it) leaves the loser's element behind, and stays judged.
+func (x *Index) releaseRetaken(a, b, r Event) bool {
+	if !r.Read || r.Write || !a.Write || !b.Write {
+		return false
+	}
+	exp, cas := x.casExpected(a.Site)
+	if cas == nil || !isConst(exp) {
+		return false
+	}
+	rexp, rcas := x.casExpected(r.Site)
+	if rcas == nil || !sameValue(rexp, exp) || casLocation(rcas.(*ssa.Call)) != casLocation(cas.(*ssa.Call)) {
+		return false
+	}
+	return x.storesOnly(b, exp) && x.drainsAfter(a, b)
+}

@@ -64,6 +64,14 @@ type Event struct {
 	// guards to the pattern's last step (guardKeeps: the bound's
 	// field stored by none).
 	Stored []string
+	// Overwrite, when after Step, is the step of the unit's own atomic
+	// store or read-modify-write of this read's variable, the first
+	// write of it by anyone after the read (a claim's release: a CAS
+	// from false, then a deferred Swap(false)). What the read saw was
+	// replaced by the unit itself; another unit's write after that
+	// replaces the unit's value, not the one it read, so it makes the
+	// read no staler than a serial order would.
+	Overwrite int
 }
 
 // Touch is a write in the replayed schedule: its step and site, and the
@@ -137,7 +145,10 @@ var (
 //     unit's result: check-then-act, read-modify-write, lookup-then-act;
 //     unless the unit read the variable again at that site in between
 //     (Event.Reread), or wrote it right after a, before the other units'
-//     events (Event.Claimed: a check and its reservation), or the later event reads the checked variable
+//     events (Event.Claimed: a check and its reservation), or a
+//     write of a's variable in between counts only if the unit had not
+//     replaced a's value by its own atomic write before it
+//     (overwritten: a claim released), or the later event reads the checked variable
 //     again and tests it (a re-check: rechecks), or every path from a
 //     to b reads a's variable again and that value decides b (a
 //     double-checked re-validation: revalidated);
@@ -190,7 +201,10 @@ var (
 //     or the second write gives back what the first added (undone: a
 //     reservation of a slot), or deletes the entry, held by value, that
 //     the first inserted at the same key (heldEntry: a lock-order
-//     checker's record of a held lock); nor when the writer appended to
+//     checker's record of a held lock), or the reader's access is a
+//     failed try of the claim the writer took at a and releases at b,
+//     and the writer's drain takes again after the release (releaseRetaken:
+//     stateless's losing Fire leaves its trigger to the holder); nor when the writer appended to
 //     a queue and its second write is its claim of the queue's drain
 //     (a CAS from a constant) or its release of that claim with its
 //     drain taking again after, and the reader, a draining consumer,
@@ -246,7 +260,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			stale, newer := false, false
 			for _, k := range between {
 				if evs[k].Write {
-					stale = stale || evs[k].Var == a.Var
+					stale = stale || evs[k].Var == a.Var && !overwritten(a, evs[k])
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
@@ -279,7 +293,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.middleKept(evs, i, reads[0], j) {
+				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {
@@ -300,6 +314,19 @@ func (x *Index) Judge(evs []Event) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// overwritten reports whether the unit replaced what read a saw by its
+// own atomic write (Event.Overwrite) before w, another unit's write of
+// a's variable. a and that write both come before w, as in a serial
+// order running a's unit first: a read what that order reads, and w
+// makes a's value no staler than that order does (a later read of the
+// variable by the unit is judged as the read it is; stateless's Fire
+// claims firing by CAS, releases it after execute, and fetches again;
+// another Fire's claim after the release is a claim in turn, not a
+// change under the first one's check).
+func overwritten(a, w Event) bool {
+	return a.Overwrite > a.Step && a.Overwrite < w.Step
 }
 
 // missKept reports whether a, a comma-ok map lookup, missed for b: b

@@ -2574,3 +2574,25 @@ func (q *Firer) Take() {
 		q.mu.Unlock()
 	}
 }
+
+// FireCheckFirst claims the drain, takes jobs until it finds none, and
+// only then releases the claim: a Fire whose claim fails in between
+// returns and leaves its job to no one.
+func (q *Firer) FireCheckFirst(j int) {
+	q.mu.Lock()
+	q.list = append(q.list, j)
+	q.mu.Unlock()
+	if !q.firing.CompareAndSwap(false, true) { // firer early claim
+		return
+	}
+	for {
+		q.mu.Lock()
+		if len(q.list) == 0 {
+			q.mu.Unlock()
+			break
+		}
+		q.list = q.list[1:]
+		q.mu.Unlock()
+	}
+	q.firing.Store(false) // firer early release
+}
