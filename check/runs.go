@@ -99,7 +99,11 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	}
 	if strings.HasPrefix(rt.Truncated, "cut at ") && !c.notedCut {
 		c.notedCut = true
-		c.rep.addNote(note.Trace, c.pkg, c.test, "recording stopped at %d events to bound time and memory; predicting from those", rt.Events)
+		ended := ""
+		if record.EndedAtCap(rt) {
+			ended = ", ending the test there,"
+		}
+		c.rep.addNote(note.Trace, c.pkg, c.test, "recording stopped at %d events%s to bound time and memory; predicting from those", rt.Events, ended)
 	} else if cut && len(tr.Goroutines) >= predict.MaxGoroutines && len(tr.Events) < predict.MaxEvents {
 		c.rep.addNote(note.Trace, c.pkg, c.test, "trace of %d events cut to its first %d, before it names more than %d goroutines, to bound memory; predicting from those", rt.Events, len(tr.Events), predict.MaxGoroutines)
 	} else if cut {
