@@ -42,19 +42,19 @@ type testCheck struct {
 	cov       *coverage // if not nil, collects the sites each trace's goroutines ran
 
 	replays, skipped int
+	shareCut         bool            // replays stopped for a trace's share of the budget
+	lateCut, netCut  bool            // replays stopped for the package's budget, for the safety net
+	found            int             // predictions of this test proved (now or by an earlier test)
+	pruned           map[string]bool // keys whose replays failed in an earlier trace of this test
+	notedCut         bool            // the note that a recording stopped at MaxEvents is made
+	predicted        int             // predictions from its traces so far
+	undiverged       int             // of them, replayed to another verdict than diverged, or not replayed
+	diverged         []unorderedCand // race predictions whose replay diverged
+	selAlts          *selectAlts     // which channel operations are select cases with an escape (leaks)
+	relocks          *relockSites    // which reads decide a branch that locks a held mutex again (double locks)
 	// skippedKeys, triedKeys: the site combinations of the predictions
 	// not replayed, and of those replayed (qResult).
 	skippedKeys, triedKeys map[string]bool
-	shareCut               bool            // replays stopped for a trace's share of the budget
-	lateCut, netCut        bool            // replays stopped for the package's budget, for the safety net
-	found                  int             // predictions of this test proved (now or by an earlier test)
-	pruned                 map[string]bool // keys whose replays failed in an earlier trace of this test
-	notedCut               bool            // the note that a recording stopped at MaxEvents is made
-	predicted              int             // predictions from its traces so far
-	undiverged             int             // of them, replayed to another verdict than diverged, or not replayed
-	diverged               []unorderedCand // race predictions whose replay diverged
-	selAlts                *selectAlts     // which channel operations are select cases with an escape (leaks)
-	relocks                *relockSites    // which reads decide a branch that locks a held mutex again (double locks)
 }
 
 // baseline tells replay how the test fails without pecanvet's help, so

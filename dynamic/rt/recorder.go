@@ -646,9 +646,9 @@ var capEnds = true
 // recording took 3.1 s, and one that waits on after the cap waits to the
 // recording's 2-minute timeout (issue 30 saw pond's idle-purge tests do
 // so). Nothing after the cap is predicted from, and a replay runs the
-// test itself. A
-// test that ended meanwhile (its end finished w, or, recording to the
-// process's end, it stopped the watcher) goes on as it would.
+// test itself. A test that ended meanwhile (its end finished w, or,
+// recording to the process's end, it stopped the watcher) goes on as it
+// would.
 func endCapped(w *recorder) {
 	if hangStop.Load() {
 		return
