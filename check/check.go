@@ -389,7 +389,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, err
 	}
 	defer b.Close()
-	rec := &record.Recorder{Build: b, MaxEvents: predict.MaxEvents}
+	rec := &record.Recorder{Build: b, MaxEvents: recordCap}
 	rep := &Report{Notes: slices.Concat(inst.Notes, drivers.Notes, b.Notes)}
 	rep.Time.Build = time.Since(start)
 	defer func() { rep.Time.Wall = time.Since(start) }()
@@ -450,11 +450,15 @@ func failNote(p *plainRuns, test string, others []string) (why string, plain boo
 	return "fails in a normal run too, without pecanvet; predicting from its trace anyway", true
 }
 
+// recordCap is the recordings' event cap: what a prediction reads
+// (predict.MaxEvents); tests lower it.
+var recordCap = predict.MaxEvents
+
 // wantsPlain reports whether failNote will ask how a recorded test does
 // in a normal run: it failed, not at a bound or a hang of the recording
 // (checkTests' order of cases).
 func wantsPlain(rt record.Test) bool {
-	return !rt.Passed && !rt.Skipped && !rt.TimedOut && !strings.HasPrefix(rt.Truncated, "stalled: ") && !strings.HasPrefix(rt.Truncated, "hung: ")
+	return !rt.Passed && !rt.Skipped && !rt.TimedOut && !strings.HasPrefix(rt.Truncated, "stalled: ") && !strings.HasPrefix(rt.Truncated, "hung: ") && !record.EndedAtCap(rt)
 }
 
 // plainRuns runs a package's tests uninstrumented (failNote), and keeps
@@ -720,7 +724,9 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			// The recording's log lines are no replay's failure (yamux's
 			// "Connecting to tcp: [::]:<port>", which made no control
 			// fail the same way as its schedule).
-			tc.opt.Replay.Logged = replay.LogLines(rt.Output, rt.Passed)
+			// A run the event cap ended printed its lines up to there as
+			// a passing one does: without the anomaly.
+			tc.opt.Replay.Logged = replay.LogLines(rt.Output, rt.Passed || record.EndedAtCap(rt))
 			if rt.TimedOut {
 				rep.addNote(note.Timeout, pkg, test, "timed out after %v while recording; predicting from the partial trace", opt.Timeout)
 			} else if why := skipped[test]; why != "" {
@@ -734,6 +740,14 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				// run took: no goroutine could ever move.
 				rep.addNote(note.Trace, pkg, test, "%s, so the recording ended it; predicting from its trace", rt.Truncated)
 				tc.baseline(rt)
+			} else if record.EndedAtCap(rt) {
+				// The recording ended the test at its event cap
+				// (rt.endCapped; the prediction notes it): the failure
+				// is the recorder's, no baseline for replays, which run
+				// the whole test. Not run plain either (a plain build
+				// for each package with a long test): a test that
+				// fails without pecanvet after the cut fails the serial
+				// controls of an effect-only violation too (control.go).
 			} else if !rt.Passed {
 				var others []string
 				if rt.Batched && per > 1 {

@@ -105,6 +105,50 @@ func TestFailingTests(t *testing.T) {
 	}
 }
 
+// TestCappedRecording: a recording that reaches its event cap ends the
+// test there (dynamic/rt endCapped); the race before the cut is still
+// predicted and reproduced from the cut trace, and the ended test is not
+// taken as failing (no note of it, no baseline for its replays).
+func TestCappedRecording(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records and replays")
+	}
+	defer check.SetRecordCap(5000)()
+	dir, err := filepath.Abs("testdata/capped")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pats, _ := pattern.Builtin("race")
+	rep, err := check.Run(context.Background(), check.Options{Dir: dir, Run: "^TestCapped$", Anomalies: pats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range rep.Reproduced() {
+		if f.Test == "TestCapped" && strings.Contains(f.Anomaly.Key, "box.go:8") {
+			found = true
+			if strings.Contains(f.Verdict.Consequence, "without pecanvet") {
+				t.Errorf("the ended recording's failure was taken as the test's: %q", f.Verdict.Consequence)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the race at box.go:8 was not reproduced from the cut trace (notes %q)", rep.Notes)
+	}
+	cut := false
+	for _, n := range rep.Notes {
+		if n.Kind == note.Fails {
+			t.Errorf("note of a failing test: %v", n)
+		}
+		if strings.Contains(n.String(), "ending the test there") {
+			cut = true
+		}
+	}
+	if !cut {
+		t.Errorf("no note that the recording ended the test at its cap (notes %q)", rep.Notes)
+	}
+}
+
 // TestReachingTestsFirst: the test whose call graph reaches the static
 // candidate (Account.Add twice) is checked before the one earlier in the
 // source that reaches none, and a note says so.

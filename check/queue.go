@@ -1002,12 +1002,15 @@ type qResult struct {
 	findings []Finding // replayed, in order
 	found    int       // reproduced, or skipped because an earlier instance was
 	skipped  int       // needed but not replayed (MaxReplays, budget)
-	doomed   int       // not replayed: an earlier replay's doom covers them
-	alike    int       // not replayed: earlier instances of their combination deadlocked alike (alikeOf)
-	inferred int       // of findings: not replayed (or not counted), sharing an earlier replay's failure (Finding.Inferred)
-	shareCut bool      // some were not replayed for the trace's share of the budget
-	lateCut  bool      // some were not replayed for the package's budget
-	netCut   bool      // some were not replayed for the safety net
+	// skippedKeys, triedKeys: the site combinations of those skipped,
+	// and of those replayed (not inferred), for the note (testCheck.notes).
+	skippedKeys, triedKeys map[string]bool
+	doomed                 int  // not replayed: an earlier replay's doom covers them
+	alike                  int  // not replayed: earlier instances of their combination deadlocked alike (alikeOf)
+	inferred               int  // of findings: not replayed (or not counted), sharing an earlier replay's failure (Finding.Inferred)
+	shareCut               bool // some were not replayed for the trace's share of the budget
+	lateCut                bool // some were not replayed for the package's budget
+	netCut                 bool // some were not replayed for the safety net
 }
 
 // finish (after wait) gives each group's outcome, in order, appending its
@@ -1020,10 +1023,14 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 	for gi, g := range q.groups {
 		r := &out[gi]
 		r.shareCut, r.lateCut, r.netCut = g.shareCut, g.lateCut, g.netCut
+		r.skippedKeys, r.triedKeys = map[string]bool{}, map[string]bool{}
 		for i := g.first; i < g.first+g.n; i++ {
 			it := q.items[i]
 			switch it.state {
 			case pDone:
+				if it.inferred == 0 {
+					r.triedKeys[it.p.a.Key] = true
+				}
 				f := q.findingOf(it)
 				f.Control = it.control
 				if it.inferred > 0 {
@@ -1046,6 +1053,7 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 				}
 			case pDropped, pNeeded, pOpen:
 				r.skipped++
+				r.skippedKeys[it.p.a.Key] = true
 			case pDoomed:
 				if it.alike {
 					r.alike++

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -51,6 +52,9 @@ type testCheck struct {
 	diverged         []unorderedCand // race predictions whose replay diverged
 	selAlts          *selectAlts     // which channel operations are select cases with an escape (leaks)
 	relocks          *relockSites    // which reads decide a branch that locks a held mutex again (double locks)
+	// skippedKeys, triedKeys: the site combinations of the predictions
+	// not replayed, and of those replayed (qResult).
+	skippedKeys, triedKeys map[string]bool
 }
 
 // baseline tells replay how the test fails without pecanvet's help, so
@@ -99,7 +103,11 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	}
 	if strings.HasPrefix(rt.Truncated, "cut at ") && !c.notedCut {
 		c.notedCut = true
-		c.rep.addNote(note.Trace, c.pkg, c.test, "recording stopped at %d events to bound time and memory; predicting from those", rt.Events)
+		ended := ""
+		if record.EndedAtCap(rt) {
+			ended = ", ending the test there,"
+		}
+		c.rep.addNote(note.Trace, c.pkg, c.test, "recording stopped at %d events%s to bound time and memory; predicting from those", rt.Events, ended)
 	} else if cut && len(tr.Goroutines) >= predict.MaxGoroutines && len(tr.Events) < predict.MaxEvents {
 		c.rep.addNote(note.Trace, c.pkg, c.test, "trace of %d events cut to its first %d, before it names more than %d goroutines, to bound memory; predicting from those", rt.Events, len(tr.Events), predict.MaxGoroutines)
 	} else if cut {
@@ -245,6 +253,11 @@ func (qd *queued) settle(r qResult) {
 	}
 	qd.flt.count(qd.preds, replayed, c.rep)
 	c.skipped += r.skipped
+	if c.skippedKeys == nil {
+		c.skippedKeys, c.triedKeys = map[string]bool{}, map[string]bool{}
+	}
+	maps.Copy(c.skippedKeys, r.skippedKeys)
+	maps.Copy(c.triedKeys, r.triedKeys)
 	c.undiverged += r.skipped
 	for _, f := range r.findings {
 		if f.Verdict.Verdict != replay.Diverged {
@@ -412,7 +425,22 @@ func (c *testCheck) notes() {
 		case c.lateCut:
 			why = fmt.Sprintf("budget of %v spent (%d work units)", c.opt.Budget, c.acct.units)
 		}
-		c.rep.addNote(note.Replays, c.pkg, c.test, "%d predictions not replayed (%s)", c.skipped, why)
+		// Say whether the cut left site combinations untried, or only
+		// further instances of combinations whose replays here proved
+		// nothing (resenje.org/singleflight's TestDo_concurrentAccess:
+		// 196, of 3 double-lock combinations replayed 101 times, each
+		// diverging).
+		untried := 0
+		for k := range c.skippedKeys {
+			if !c.triedKeys[k] && !c.seen[k] {
+				untried++
+			}
+		}
+		what := fmt.Sprintf(": more instances of %d site combinations already replayed here without a proof", len(c.skippedKeys))
+		if untried > 0 {
+			what = fmt.Sprintf(", of %d site combinations, %d of them never replayed", len(c.skippedKeys), untried)
+		}
+		c.rep.addNote(note.Replays, c.pkg, c.test, "%d predictions not replayed (%s)%s", c.skipped, why, what)
 	}
 }
 

@@ -145,3 +145,31 @@ func TestCandIndex(t *testing.T) {
 		t.Error("no candidates, yet on one")
 	}
 }
+
+// TestNotReplayedNote: the note on predictions a bound left unreplayed
+// says whether they were only more instances of site combinations
+// already replayed without a proof, or left some combination untried
+// (one proved by an earlier test is not untried).
+func TestNotReplayedNote(t *testing.T) {
+	for _, c := range []struct {
+		tried, seen []string
+		want        string
+	}{
+		{[]string{"a", "b"}, nil, "5 predictions not replayed (-maxreplays 100): more instances of 2 site combinations already replayed here without a proof"},
+		{[]string{"a"}, []string{"b"}, "more instances of 2 site combinations already replayed"},
+		{[]string{"a"}, nil, "5 predictions not replayed (-maxreplays 100), of 2 site combinations, 1 of them never replayed"},
+	} {
+		tc := &testCheck{pkg: "p", test: "TestX", opt: Options{MaxReplays: 100}, rep: &Report{}, seen: map[string]bool{}, skipped: 5,
+			skippedKeys: map[string]bool{"a": true, "b": true}, triedKeys: map[string]bool{}}
+		for _, k := range c.tried {
+			tc.triedKeys[k] = true
+		}
+		for _, k := range c.seen {
+			tc.seen[k] = true
+		}
+		tc.notes()
+		if len(tc.rep.Notes) != 1 || !strings.Contains(tc.rep.Notes[0].String(), c.want) {
+			t.Errorf("tried %q, seen %q: notes %q, want one with %q", c.tried, c.seen, tc.rep.Notes, c.want)
+		}
+	}
+}

@@ -269,7 +269,8 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 		// to where every goroutine waited, finished and marked by rt
 		// (rt/hang.go), as alone, where it would wait the bound again
 		// (looplab/fsm's TestContextInCallbacks, hung perturbed in the
-		// batch, took 5 s more alone).
+		// batch, took 5 s more alone). Likewise at the event cap
+		// (rt.endCapped): alone, it would stop at the same count.
 		if !st.sent && !st.timedOut && st.result == "" && endedByRT(filepath.Join(dir, st.name+".trace")) {
 			st.wall = time.Since(st.start)
 			send(st, true)
@@ -280,12 +281,20 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 	return len(order)
 }
 
-// endedByRT reports whether the trace at path was finished by rt's hang
-// watcher: marked hung (every goroutine blocked for good) or stalled.
+// endedByRT reports whether the trace at path was finished by rt as it
+// ended the process: marked hung (every goroutine blocked for good),
+// stalled, or cut at the event cap.
 func endedByRT(path string) bool {
 	var t Test
 	if t.setStats(path) != nil {
 		return false
 	}
-	return strings.HasPrefix(t.Truncated, "hung: ") || strings.HasPrefix(t.Truncated, "stalled: ")
+	return strings.HasPrefix(t.Truncated, "hung: ") || strings.HasPrefix(t.Truncated, "stalled: ") || EndedAtCap(t)
+}
+
+// EndedAtCap reports whether t's recording stopped at its event cap
+// (Recorder.MaxEvents) and ended the test there: its failure is then
+// the recorder's, not the test's.
+func EndedAtCap(t Test) bool {
+	return !t.Passed && !t.TimedOut && strings.HasPrefix(t.Truncated, "cut at ")
 }

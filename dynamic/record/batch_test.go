@@ -507,3 +507,69 @@ func TestTimer(t *testing.T) {
 		t.Errorf("TestTimer: passed %v, truncated %q; want it to pass (its timer was pending)", tm.Passed, tm.Truncated)
 	}
 }
+
+// TestRecordCapped: a test whose recording reaches the Recorder's
+// MaxEvents is ended there (rt.endCapped), in a batch and alone, well
+// before its own end or its timeout: its trace is kept, marked cut, and
+// vouched for (record.EndedAtCap), and the tests after it run in a new
+// process.
+func TestRecordCapped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.24\n",
+		"counter.go": counter,
+		"counter_test.go": `package counter
+
+import (
+	"testing"
+	"time"
+)
+
+` + workSrc + `
+func TestA(t *testing.T) { work(&Counter{}) }
+func TestLoop(t *testing.T) {
+	for end := time.Now().Add(time.Minute); time.Now().Before(end); {
+		work(&Counter{})
+	}
+}
+func TestB(t *testing.T) { work(&Counter{}) }
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	b.MaxEvents = 2000
+	const pkg = "example.com/m"
+	tests := []string{"TestA", "TestLoop", "TestB"}
+	out := map[string]chan record.BatchResult{}
+	for _, n := range tests {
+		out[n] = make(chan record.BatchResult, 1)
+	}
+	start := time.Now()
+	b.RecordBatch(ctx, pkg, tests, t.TempDir(), 2*time.Minute, nil, out)
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the batch took %v", d)
+	}
+	for _, n := range tests {
+		r := <-out[n]
+		capped := n == "TestLoop"
+		switch {
+		case !r.OK:
+			t.Errorf("%s: not vouched for (%+v)", n, r.Test)
+		case capped && (r.Test.Passed || r.Test.Events != 2000 || !strings.HasPrefix(r.Test.Truncated, "cut at 2000 events") || !record.EndedAtCap(r.Test)):
+			t.Errorf("%s: passed %v, %d events, truncated %q; want failed, 2000, cut at 2000 events", n, r.Test.Passed, r.Test.Events, r.Test.Truncated)
+		case !capped && (!r.Test.Passed || r.Test.Truncated != "" || record.EndedAtCap(r.Test)):
+			t.Errorf("%s: passed %v, truncated %q", n, r.Test.Passed, r.Test.Truncated)
+		}
+	}
+	start = time.Now()
+	alone := b.RecordTest(ctx, pkg, "TestLoop", filepath.Join(t.TempDir(), "loop.trace"), 2*time.Minute)
+	if d := time.Since(start); d > 30*time.Second || !record.EndedAtCap(alone) || alone.Events != 2000 {
+		t.Errorf("TestLoop alone: %v, passed %v, %d events, truncated %q", d, alone.Passed, alone.Events, alone.Truncated)
+	}
+}

@@ -19,7 +19,7 @@ const EnvTrace = "PECANVET_TRACE"
 
 // EnvMaxEvents, if set to a positive number, bounds the events of a
 // recorded trace (not of a replay's): the recording stops there, the trace
-// marked cut, and the program runs on unrecorded.
+// marked cut, and so does the process while its test runs (endCapped).
 const EnvMaxEvents = "PECANVET_MAX_EVENTS"
 
 // maxEvents is EnvMaxEvents; 0: no bound.
@@ -106,11 +106,18 @@ func finish(reason string) error { return finishWithin(reason, finishGrace) }
 
 // finishWithin is finish giving held events up to grace (ns) to arrive.
 func finishWithin(reason string, grace int64) error {
+	_, err := finishRec(nil, reason, grace)
+	return err
+}
+
+// finishRec is finishWithin for recording want only (any, if nil): it
+// reports whether it ended it, false when another call did first.
+func finishRec(want *recorder, reason string, grace int64) (bool, error) {
 	mu.Lock()
 	w := rec
-	if w == nil {
+	if w == nil || want != nil && w != want {
 		mu.Unlock()
-		return nil
+		return false, nil
 	}
 	if rp != nil {
 		rp.ended(reason)
@@ -126,14 +133,14 @@ func finishWithin(reason string, grace int64) error {
 		mu.Lock()
 		if rec != w {
 			mu.Unlock()
-			return nil // finished meanwhile
+			return false, nil // finished meanwhile
 		}
 	}
 	active.Store(false)
 	rec = nil
 	err := w.close(reason)
 	mu.Unlock()
-	return err
+	return true, err
 }
 
 const finishGrace = int64(100e6) // ns

@@ -2,6 +2,8 @@ package rt
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -9,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
@@ -692,11 +695,11 @@ func TestGoid(t *testing.T) {
 	}
 }
 
-// TestMaxEvents: a recording bounded by EnvMaxEvents stops at the bound,
-// says why in the trace, and the program runs on.
+// TestMaxEvents: a recording bounded by EnvMaxEvents stops at the bound
+// and says why in the trace; with capEnds off, the program runs on.
 func TestMaxEvents(t *testing.T) {
-	defer func(n int64) { maxEvents = n }(maxEvents)
-	maxEvents = 10
+	defer func(n int64, e bool) { maxEvents, capEnds = n, e }(maxEvents, capEnds)
+	maxEvents, capEnds = 10, false
 	read := recordTo(t)
 	x := heap[int]()
 	for i := 0; i < 100; i++ {
@@ -713,4 +716,52 @@ func TestMaxEvents(t *testing.T) {
 	if *x != 99 {
 		t.Errorf("the program did not run on: x = %d", *x)
 	}
+}
+
+const capEnv = "PECANVET_RT_CAP"
+
+// TestCapChild is TestCapEndsTest's child: it writes a variable in a loop
+// for up to a minute.
+func TestCapChild(t *testing.T) {
+	if getenv(capEnv) == "" {
+		t.Skip("only run by TestCapEndsTest")
+	}
+	x := heap[int]()
+	for end := time.Now().Add(time.Minute); time.Now().Before(end); {
+		W(unsafe.Pointer(x), sWrite)
+		*x++
+	}
+	t.Fatal("ran to the loop's end")
+}
+
+// TestCapEndsTest: a recording that reaches EnvMaxEvents ends its test
+// there (the process exits), with the trace flushed, readable and marked
+// cut at that many events, rather than running the test on unrecorded.
+func TestCapEndsTest(t *testing.T) {
+	if getenv(capEnv) != "" {
+		t.Skip("in the child")
+	}
+	path := filepath.Join(t.TempDir(), "trace.bin")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCapChild$", "-test.count=1", "-test.timeout=2m")
+	cmd.Env = append(os.Environ(), capEnv+"=1", EnvTrace+"="+path, EnvMaxEvents+"=5000")
+	start := time.Now()
+	out, exit := cmd.CombinedOutput()
+	took := time.Since(start)
+	if exit == nil {
+		t.Fatalf("the child passed:\n%s", out)
+	}
+	if strings.Contains(string(out), "ran to the loop's end") || took > 30*time.Second {
+		t.Fatalf("the child ran %v past its cap: %v\n%s", took, exit, out)
+	}
+	if !strings.Contains(string(out), "reached its cap of 5000 events") {
+		t.Errorf("the child does not say why it ended:\n%s", out)
+	}
+	tr, err := trace.ReadFile(path, trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Events) != 5000 || !strings.HasPrefix(tr.Truncated, "cut at 5000 events") {
+		t.Errorf("%d events, truncated %q; want 5000, cut at 5000 events", len(tr.Events), tr.Truncated)
+	}
+	t.Logf("the child ended after %v: %v", took.Round(time.Millisecond), exit)
 }

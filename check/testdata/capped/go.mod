@@ -1,0 +1,3 @@
+module capped
+
+go 1.24
