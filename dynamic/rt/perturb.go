@@ -165,17 +165,19 @@ const (
 
 // waitParent yields until g's parent (parents first) has paused since it
 // forked g (Goroutine.pauses), or run parentRunOn operations, or for d at
-// most.
+// most; then g lets go of its parent.
 func waitParent(g *Goroutine, d time.Duration) {
 	deadline := time.Now().Add(d)
 	for {
 		mu.Lock()
 		p := g.parent
 		moved := p == nil || p.pauses != g.parentPauses || p.perturbN-g.parentOps >= parentRunOn
-		mu.Unlock()
 		if moved || time.Now().After(deadline) {
+			g.parent = nil
+			mu.Unlock()
 			return
 		}
+		mu.Unlock()
 		yieldFor(50 * time.Microsecond)
 	}
 }
