@@ -775,7 +775,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				opt.progress("check: %s: recording %d tests again, perturbed (seed 1), while the first runs' replays run", pkg, len(idx))
 				go func() {
 					defer close(early.done)
-					early.runs = recordPerturbed(ctx, b, pkg, tests, idx, scratch, 1, opt)
+					early.runs = recordPerturbed(ctx, b, pkg, tests, firsts, idx, scratch, 1, opt)
 				}()
 			}
 		}
@@ -802,7 +802,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 		}
 		if len(rest) > 0 {
 			opt.progress("check: %s: recording %d tests again, perturbed (seed %d%s)", pkg, len(rest), seed, why)
-			more := recordPerturbed(ctx, b, pkg, tests, rest, scratch, seed, opt)
+			more := recordPerturbed(ctx, b, pkg, tests, firsts, rest, scratch, seed, opt)
 			if runs == nil {
 				runs = more
 			} else {

@@ -84,3 +84,36 @@ func TestPerturbable(t *testing.T) {
 		t.Errorf("after a replay that proved it: %v, want %v", again, idx)
 	}
 }
+
+// TestPerturbEnv: an odd seed takes the order at go statements farther
+// from the first run's: parents first after a run whose parents went on
+// with more operations after their children began than before
+// (notifyhint's loop, in 2 to 3 first runs of 12 under load, when
+// children first only repeated that run), children first otherwise, and
+// for a run with a goroutine that never ran; seed 3 the other order, seed
+// 5 the farther again. An even seed is the PCT-like perturbation alone.
+func TestPerturbEnv(t *testing.T) {
+	childFirst := record.Test{RunOnAfter: 20}
+	parentFirst := record.Test{RunOnBefore: 20, RunOnAfter: 3}
+	late := record.Test{RunOnAfter: 20, Unstarted: 1}
+	for _, c := range []struct {
+		name  string
+		seed  int
+		first record.Test
+		want  []string
+	}{
+		{"child first", 1, childFirst, []string{"PECANVET_PERTURB=1", "PECANVET_PARENTS_FIRST=1"}},
+		{"parent first", 1, parentFirst, []string{"PECANVET_PERTURB=1"}},
+		{"no fork", 1, record.Test{}, []string{"PECANVET_PERTURB=1"}},
+		{"unstarted", 1, late, []string{"PECANVET_PERTURB=1"}},
+		{"even seed", 2, childFirst, []string{"PECANVET_PERTURB=2"}},
+		{"seed 3, the nearer order", 3, childFirst, []string{"PECANVET_PERTURB=3"}},
+		{"seed 3 after parents first", 3, parentFirst, []string{"PECANVET_PERTURB=3", "PECANVET_PARENTS_FIRST=1"}},
+		{"seed 3, unstarted", 3, late, []string{"PECANVET_PERTURB=3"}},
+		{"seed 5", 5, childFirst, []string{"PECANVET_PERTURB=5", "PECANVET_PARENTS_FIRST=1"}},
+	} {
+		if got := perturbEnv(c.seed, c.first); !slices.Equal(got, c.want) {
+			t.Errorf("%s: perturbEnv(%d) = %q, want %q", c.name, c.seed, got, c.want)
+		}
+	}
+}

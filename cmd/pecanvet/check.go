@@ -74,6 +74,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	driversDir := fs.String("driversdir", "", "write the generated test drivers into this directory, one file per package under its directory's path, to read and keep (needs -drivers)")
 	listCands := fs.Bool("candidates", false, "also list the static candidates with their status: confirmed, pruned, not reached, not driven (needs -drivers)")
 	rankReads := fs.Bool("rankreads", false, "replay first the instances of a site combination whose schedules change the fewest reads (AVFilter's criterion; measured worse than the search's order)")
+	keepTraces := fs.String("keeptraces", "", "keep each test's first recorded trace in this directory, as DIR/PACKAGE/TEST.trace (for pecanvet predict and trace)")
 	controls := fs.Bool("controls", true, "replay an effect-only atomicity violation's schedule under control (serialized both ways, then again) and drop the effect when the failure is not the interleaving's; false: to measure what that changes")
 	checkAliases.register(fs)
 	fs.Usage = func() {
@@ -109,6 +110,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		Replay:     replay.Options{Timeout: *replayTimeout, Stall: *stall},
 		MaxReplays: *maxReplays, Budget: *budget, Drivers: *drivers, DriversDir: *driversDir, Alone: *alone, Perturb: perturbRuns(*perturb),
 		NoFilters: !*filters, RankReadsFrom: *rankReads, NoControls: !*controls,
+		KeepTraces: *keepTraces,
 	}
 	if !*quiet {
 		opt.Progress = stderr

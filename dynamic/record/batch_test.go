@@ -255,6 +255,69 @@ func TestOrder(t *testing.T) {
 	}
 }
 
+// TestParentsFirst: under an odd seed with rt.EnvParentsFirst, a child
+// begins only once its parent paused (here: its receive, which waits for
+// the child), so the parent's write after the go statement comes first in
+// every run, the order a children-first seed reverses (TestChildrenFirst).
+// The parent's operations before its pause all count before the child's
+// begin (Test.RunOnBefore).
+func TestParentsFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.24\n",
+		"m_test.go": `package m
+
+import "testing"
+
+var a, b int
+
+func TestOrder(t *testing.T) {
+	done := make(chan bool, 1)
+	go func() {
+		a = 1 // the child's write
+		done <- true
+	}()
+	b = 2 // the parent's next operation
+	<-done
+}
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for i := 0; i < 3; i++ {
+		path := filepath.Join(t.TempDir(), "p.trace")
+		r := b.RecordTestEnv(ctx, "example.com/m", "TestOrder", path, time.Minute, []string{"PECANVET_PERTURB=1", "PECANVET_PARENTS_FIRST=1"})
+		if !r.Passed {
+			t.Fatalf("run %d failed:\n%s", i, r.Output)
+		}
+		tr, err := trace.ReadFile(path, trace.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		child, parent := -1, -1
+		for k, e := range tr.Events {
+			if e.Op == trace.Write && tr.Goroutines[e.G] == "g1.1.1" && child < 0 {
+				child = k
+			}
+			if e.Op == trace.Write && tr.Goroutines[e.G] == "g1.1" && parent < 0 {
+				parent = k
+			}
+		}
+		if child < 0 || parent < 0 || parent > child {
+			t.Errorf("run %d: the child's write is event %d, the parent's %d; want the parent's first", i, child, parent)
+		}
+		if r.RunOnBefore == 0 || r.RunOnAfter != 0 {
+			t.Errorf("run %d: the parent ran %d operations before its pause and the child's begin, %d after the begin; want some, 0", i, r.RunOnBefore, r.RunOnAfter)
+		}
+	}
+}
+
 // TestNoWatcherAfterTests: a TestMain that checks for leaked goroutines
 // after m.Run (as go.uber.org/goleak's VerifyTestMain does), or a test
 // that checks at its end (goleak.VerifyNone, gocron's tests), finds none

@@ -53,11 +53,17 @@ type Test struct {
 	// Unstarted counts the goroutines forked in the trace that never ran
 	// in it: what they race with the trace cannot show.
 	Unstarted int
-	Shared    int // locations accessed by two or more goroutines, at least one writing
-	Wall      time.Duration
-	PlainWall time.Duration // 0 unless Options.Plain
-	Passed    bool
-	Skipped   bool // the test skipped itself (t.Skip): nothing to record again
+	// RunOnBefore and RunOnAfter sum, over the go statements of the run,
+	// the operations the parent went on with before its next pause
+	// (a sleep, a receive, a wait), before its child began and after:
+	// how far a children-first and a parents-first perturbed run
+	// (rt.EnvParentsFirst) would move the child.
+	RunOnBefore, RunOnAfter int
+	Shared                  int // locations accessed by two or more goroutines, at least one writing
+	Wall                    time.Duration
+	PlainWall               time.Duration // 0 unless Options.Plain
+	Passed                  bool
+	Skipped                 bool // the test skipped itself (t.Skip): nothing to record again
 	// Batched: recorded in a process of many tests (RecordBatch), so the
 	// trace ends with the test function, as a replay in a process of many
 	// replays does (replay.RunBatch); one recorded alone goes on to the
@@ -75,6 +81,7 @@ func (t *Test) setStats(path string) error {
 		return err
 	}
 	t.Events, t.Goroutines, t.Active, t.Shared, t.Unstarted, t.Truncated = ti.events, ti.goroutines, ti.active, ti.shared, ti.unstarted, ti.truncated
+	t.RunOnBefore, t.RunOnAfter = ti.runOnBefore, ti.runOnAfter
 	return nil
 }
 

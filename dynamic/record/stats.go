@@ -19,7 +19,42 @@ type traceInfo struct {
 	// never came: the test ended (or the trace was cut) before they ran,
 	// so whatever they race with is absent from the trace.
 	unstarted int
-	truncated string
+	// runOnBefore and runOnAfter sum, over the run's go statements, the
+	// operations the parent went on with (runsOn) between the fork and
+	// its next pause, before its child began and after: how far children
+	// first and parents first (rt's perturbations) would move the child,
+	// for the perturbed run to take the order farther from this one.
+	runOnBefore, runOnAfter int
+	truncated               string
+}
+
+// runsOn reports whether a parent's event e is one it went on to without
+// waiting for another goroutine: not a sleep, a receive, an unbuffered
+// send, a wait, a join or its end (a pause), at which parents first lets
+// its children begin anyway.
+func runsOn(e trace.Event) bool {
+	switch e.Op {
+	case trace.Sleep, trace.Recv, trace.WGWait, trace.CondWait, trace.Join, trace.End:
+		return false
+	case trace.Send:
+		return e.Arg != 0
+	}
+	return true
+}
+
+// forkCount is a parent's go statements since its last pause: how many
+// of their children have begun and how many not, in its epoch (the
+// pauses it made before).
+type forkCount struct {
+	epoch          int
+	begun, waiting int
+}
+
+// forkAt names a child not begun yet: its parent and the parent's epoch
+// at the fork.
+type forkAt struct {
+	parent int32
+	epoch  int
 }
 
 // traceStats reads the trace at path one event at a time — a recorded
@@ -39,7 +74,9 @@ func traceStats(path string) (traceInfo, error) {
 	}
 	sh := newSharedCounter()
 	var act []bool
-	forked := map[int32]bool{} // children forked with no event of theirs yet
+	forked := map[int32]bool{}      // children forked with no event of theirs yet
+	forks := map[int32]*forkCount{} // by parent
+	parentOf := map[int32]forkAt{}  // children not begun
 	for {
 		e, err := d.Next()
 		if err == io.EOF {
@@ -53,8 +90,31 @@ func traceStats(path string) (traceInfo, error) {
 		}
 		ti.events++
 		sh.add(e)
+		if fc := forks[e.G]; fc != nil && e.G >= 0 {
+			if runsOn(e) {
+				ti.runOnBefore += fc.waiting
+				ti.runOnAfter += fc.begun
+			} else {
+				fc.epoch++
+				fc.begun, fc.waiting = 0, 0
+			}
+		}
+		if at, ok := parentOf[e.G]; ok {
+			if fc := forks[at.parent]; fc.epoch == at.epoch {
+				fc.waiting--
+				fc.begun++
+			}
+			delete(parentOf, e.G)
+		}
 		if e.Op == trace.Fork && e.Obj >= 0 {
 			forked[e.Obj] = true
+			fc := forks[e.G]
+			if fc == nil {
+				fc = &forkCount{}
+				forks[e.G] = fc
+			}
+			fc.waiting++
+			parentOf[e.Obj] = forkAt{e.G, fc.epoch}
 		}
 		if e.G >= 0 {
 			delete(forked, e.G)

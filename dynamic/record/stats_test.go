@@ -53,3 +53,35 @@ func TestUnstarted(t *testing.T) {
 		}
 	}
 }
+
+// TestForkOrder: the parent's operations between a fork and its next
+// pause (a sleep, a receive, a join, its end) are counted before the
+// child began, or after; a pause ends the count of the forks before it.
+func TestForkOrder(t *testing.T) {
+	for _, c := range []struct {
+		name, text    string
+		before, after int
+	}{
+		{"child first", "main fork g1 @m.go:1\ng1 begin\ng1 write x @m.go:2\nmain read x @m.go:3\nmain write x @m.go:3\n", 0, 2},
+		{"parent first", "main fork g1 @m.go:1\nmain read x @m.go:3\nmain write x @m.go:3\ng1 begin\ng1 write x @m.go:2\n", 2, 0},
+		{"between", "main fork g1 @m.go:1\nmain read x @m.go:3\ng1 begin\nmain write x @m.go:3\n", 1, 1},
+		{"parent sleeps", "main fork g1 @m.go:1\ng1 begin\nmain sleep @m.go:3\nmain read x @m.go:3\n", 0, 0},
+		{"parent receives", "main fork g1 @m.go:1\ng1 begin\ng1 send c @m.go:2 cap=0\nmain recv c @m.go:3 cap=0\nmain read x @m.go:3\n", 0, 0},
+		{"buffered send runs on", "main fork g1 @m.go:1\ng1 begin\nmain send c @m.go:3 cap=1\n", 0, 1},
+		// The second fork is an operation of the parent's after g1's.
+		{"a loop of forks", "main fork g1 @m.go:1\nmain fork g2 @m.go:1\ng2 begin\nmain read x @m.go:3\ng1 begin\nmain sleep @m.go:4\n", 2, 1},
+		{"notifyhint, loop first", "g1 fork g1.1 @t.go:1\ng1.1 begin\ng1.1 fork g1.1.1 @t.go:2\ng1.1.1 begin\ng1.1.1 lock mu @e.go:1\ng1.1 read e @t.go:3\ng1.1 lock mu @e.go:2\ng1.1 sleep @t.go:4\ng1.1 end\ng1 join g1.1 @t.go:1\n", 0, 2},
+	} {
+		path := filepath.Join(t.TempDir(), "t.trace")
+		if err := os.WriteFile(path, []byte(trace.TextHeader+"\n"+c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ti, err := traceStats(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ti.runOnBefore != c.before || ti.runOnAfter != c.after {
+			t.Errorf("%s: %d operations before the child began, %d after; want %d, %d", c.name, ti.runOnBefore, ti.runOnAfter, c.before, c.after)
+		}
+	}
+}

@@ -593,6 +593,9 @@ func Go(site int32) *Goroutine {
 	c := w.newG(p.name + "." + strconv.Itoa(p.spawns))
 	if perturbSeed != 0 {
 		p.forked = c
+		if parentsFirst {
+			c.parent, c.parentPauses, c.parentOps = p, p.pauses, p.perturbN
+		}
 	}
 	w.addKid(c)
 	w.emit(p, trace.Event{Op: trace.Fork, Obj: c.idx, Site: w.site(site).idx})

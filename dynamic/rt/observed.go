@@ -71,6 +71,7 @@ func blockIn(ch unsafe.Pointer, site int32, op trace.Op, capacity int) (*Gorouti
 	id, stack := self(uintptr(ch))
 	g := w.goroutine(id)
 	g.blocked = blocking{site: site + 1, op: op, kind: bChan, class: classChan, ch: ch, cap: int64(capacity)}
+	g.pauses++
 	var tk tick
 	if capacity == 0 && ch != nil && !stack {
 		// The object is the one recordSync will name (a nil channel
@@ -104,6 +105,7 @@ func noteBlock(b blocking) *Goroutine {
 func noteBlockLocked(g *Goroutine, b blocking) {
 	if rp == nil && g != nil {
 		g.blocked = b
+		g.pauses++
 	}
 }
 

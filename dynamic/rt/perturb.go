@@ -33,16 +33,40 @@ import (
 // shows the child's write only after the whole copy, and the copy then
 // records only the parts known when it ran (bigCopy), which leaves nothing
 // shared. The one perturbed run by default (seed 1) is this one.
+//
+// With PECANVET_PARENTS_FIRST=1 as well, odd seeds run parents first:
+// after a go statement the child waits before it begins until its parent
+// reaches an operation that may wait for another goroutine (a sleep, a
+// receive, send, lock or WaitGroup wait that would block, a select, a
+// Cond's Wait, its end), or has run parentRunOn operations, or for
+// parentFirstWait at most. That is the order Go's scheduler tends to give
+// (the new goroutine waits in its P's queue while the parent runs on),
+// and the one an ordinary run on a loaded machine sometimes does not:
+// when the parent's thread loses its CPU right after the go statement,
+// another P takes the child at once. check asks for it when the first run
+// was nearer children first (record.Test.RunOnAfter), which seed 1 would
+// only repeat: the corpus's notifyhint, whose loop goroutine then ran its
+// first round before the test's first Add, gave predictions that all
+// diverged, and so did its children-first re-recording (1 to 3 runs of
+// 12 under load).
 
 // EnvPerturb names the environment variable holding the perturbation seed.
 const EnvPerturb = "PECANVET_PERTURB"
 
-var perturbSeed uint64 // 0: off
+// EnvParentsFirst, set to 1 with an odd EnvPerturb seed, runs parents
+// first at go statements instead of children.
+const EnvParentsFirst = "PECANVET_PARENTS_FIRST"
+
+var (
+	perturbSeed  uint64 // 0: off
+	parentsFirst bool   // odd seeds: parents first (EnvParentsFirst)
+)
 
 func init() {
 	if v := getenv(EnvPerturb); v != "" && getenv(EnvSchedule) == "" {
 		if s, err := strconv.ParseUint(v, 10, 64); err == nil {
 			perturbSeed = s
+			parentsFirst = s%2 == 1 && getenv(EnvParentsFirst) == "1"
 		}
 	}
 }
@@ -91,12 +115,15 @@ func perturbAt(addr unsafe.Pointer, op trace.Op) {
 	}
 	if c := g.forked; c != nil {
 		g.forked = nil
-		if perturbSeed%2 == 1 {
+		if perturbSeed%2 == 1 && !parentsFirst {
 			mu.Unlock()
 			waitBegun(c, childFirstWait)
 			yieldFor(time.Millisecond) // and runs on a little
 			return
 		}
+	}
+	if op == trace.Sleep || op == trace.End {
+		g.pauses++ // parents first: its children may begin
 	}
 	g.perturbN++
 	h := mix(hashName(perturbSeed, g.name) ^ uint64(g.perturbN)*0x9e3779b97f4a7c15 ^ uint64(op))
@@ -127,11 +154,42 @@ func waitBegun(c *Goroutine, d time.Duration) {
 	}
 }
 
+// parentFirstWait bounds how long a child waits for its parent to pause
+// (parents first), and parentRunOn how many of the parent's operations:
+// a parent that polls for its child, or waits in code that is not
+// instrumented, is not kept waiting for long.
+const (
+	parentFirstWait = 50 * time.Millisecond
+	parentRunOn     = 1000
+)
+
+// waitParent yields until g's parent (parents first) has paused since it
+// forked g (Goroutine.pauses), or run parentRunOn operations, or for d at
+// most; then g lets go of its parent.
+func waitParent(g *Goroutine, d time.Duration) {
+	deadline := time.Now().Add(d)
+	for {
+		mu.Lock()
+		p := g.parent
+		moved := p == nil || p.pauses != g.parentPauses || p.perturbN-g.parentOps >= parentRunOn
+		if moved || time.Now().After(deadline) {
+			g.parent = nil
+			mu.Unlock()
+			return
+		}
+		mu.Unlock()
+		yieldFor(50 * time.Microsecond)
+	}
+}
+
 // perturbBegin is perturbAt for the begin of goroutine g (not yet bound to
 // the running goroutine): a lower priority starts later.
 func perturbBegin(g *Goroutine) {
 	if perturbSeed%2 == 1 {
-		return // children first
+		if parentsFirst {
+			waitParent(g, parentFirstWait)
+		}
+		return // children first, or parents
 	}
 	low := 3 - priority(perturbSeed, g.name)
 	if low > 0 {

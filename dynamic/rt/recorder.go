@@ -189,6 +189,15 @@ type Goroutine struct {
 	// forked: the goroutine it started last, if its next operation is
 	// the first since (perturb.go: odd seeds yield there until it began).
 	forked *Goroutine
+	// pauses counts the operations at which g may have waited for
+	// another goroutine (noteBlockLocked, blockIn, sleeps, its end);
+	// parent, parentPauses and parentOps are, under parents-first
+	// perturbation, the goroutine that forked g and its pauses and
+	// perturbN then: g begins once its parent paused (perturb.go).
+	pauses       uint32
+	parent       *Goroutine
+	parentPauses uint32
+	parentOps    uint32
 	// preSel: 1 + the step whose turn g took before a select (replay.go,
 	// preSelect); 0: none.
 	preSel int
