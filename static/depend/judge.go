@@ -74,6 +74,7 @@ type Touch struct {
 	Site  string
 	Guard string
 	G     string // the writing goroutine's name (middleKept: the unit's own)
+	Key   int64  // the hash of the map key written; 0: none, or the whole map
 }
 
 // reread reports whether event i's read was repeated before event j.
@@ -190,7 +191,11 @@ var (
 //     or the second write gives back what the first added (undone: a
 //     reservation of a slot), or deletes the entry, held by value, that
 //     the first inserted at the same key (heldEntry: a lock-order
-//     checker's record of a held lock); nor when the writer appended to
+//     checker's record of a held lock), or the first deletes a key and
+//     the second stores there an object the unit made, which the
+//     reader's range over the map would have done nothing with
+//     (freshEntry: tally's scope registry, a closed scope replaced by an
+//     empty one); nor when the writer appended to
 //     a queue and its second write is its claim of the queue's drain
 //     (a CAS from a constant) or its release of that claim with its
 //     drain taking again after, and the reader, a draining consumer,
@@ -279,7 +284,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.middleKept(evs, i, reads[0], j) {
+				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {
