@@ -508,6 +508,9 @@ func (e *freshEval) step(in ssa.Instruction, res *regionResult, edge map[[2]int]
 		case token.QUO, token.REM, token.SHL, token.SHR:
 			return fval{}, nil, true // may panic
 		}
+		if types.IsInterface(in.X.Type()) || types.IsInterface(in.Y.Type()) {
+			return fval{}, nil, true // comparing uncomparable dynamic types panics
+		}
 		if x.kind == constV && y.kind == constV {
 			if c := binaryConst(in.Op, x.c, y.c); c != nil {
 				return fval{kind: constV, c: c}, nil, false
