@@ -150,8 +150,8 @@ func dependEvents(f *Finding) []depend.Event {
 // a read's Event.Writes: every other goroutine's write of the read's
 // object from the pattern's first step to its last, the pattern's own
 // among them, each with the test it adds under (guardRead) and the map
-// key it wrote (0: none, or the whole map); and Event.Stored, the sites of every write from the earliest of those
-// steps and tests to the last.
+// key it wrote (0: none, or the whole map); and Event.Stored, the sites
+// of every write from the earliest of those steps and tests to the last.
 func afters(f *Finding, evs []depend.Event) {
 	s := f.Schedule
 	if s == nil || len(s.Anomaly) != len(evs) {

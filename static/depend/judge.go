@@ -193,9 +193,9 @@ var (
 //     the first inserted at the same key (heldEntry: a lock-order
 //     checker's record of a held lock), or the first deletes a key and
 //     the second stores there an object the unit made, which the
-//     reader's range over the map would have done nothing with
-//     (freshEntry: tally's scope registry, a closed scope replaced by an
-//     empty one); nor when the writer appended to
+//     reader's range over the map would have done nothing with, or
+//     deletes it again (freshEntry: tally's scope registry, a closed
+//     scope replaced by an empty one); nor when the writer appended to
 //     a queue and its second write is its claim of the queue's drain
 //     (a CAS from a constant) or its release of that claim with its
 //     drain taking again after, and the reader, a draining consumer,
