@@ -149,9 +149,9 @@ func dependEvents(f *Finding) []depend.Event {
 // the read: which way a test of its value went. It fills Event.Step, and
 // a read's Event.Writes: every other goroutine's write of the read's
 // object from the pattern's first step to its last, the pattern's own
-// among them, each with the test it adds under (guardRead) and the map
-// key it wrote (0: none, or the whole map); and Event.Stored, the sites
-// of every write from the earliest of those steps and tests to the last.
+// among them, each with the test it adds under (guardRead); and
+// Event.Stored, the sites of every write from the earliest of those
+// steps and tests to the last.
 func afters(f *Finding, evs []depend.Event) {
 	s := f.Schedule
 	if s == nil || len(s.Anomaly) != len(evs) {
@@ -183,7 +183,7 @@ func afters(f *Finding, evs []depend.Event) {
 		lo := first
 		for st := first; st <= last && st < len(s.Steps); st++ {
 			if b := s.Steps[st]; b.G != a.G && b.Obj == a.Obj && writes(b.Op) {
-				t := depend.Touch{Step: st, Site: b.Site, G: b.G, Key: b.MapKey}
+				t := depend.Touch{Step: st, Site: b.Site, G: b.G}
 				if g := guardRead(s.Steps, st); g >= 0 {
 					t.Guard = s.Steps[g].Site
 					lo = min(lo, g)

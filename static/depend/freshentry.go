@@ -14,17 +14,23 @@ import (
 // freshEntry reports whether the state r read between the unit's writes
 // a and b differs from the state after b only by an entry that r's range
 // would have done nothing with: a deletes key K from a map, b stores at
-// K (Event.Key, recorded for both) an object the unit made (freshObject:
-// allocated in b's function, its fields set only by its composite
-// literal, handed to no one before b), r is a range over the same map,
-// and r's loop body, run on that object as it stands at b, does nothing:
-// no write, call, send or exit of the loop that could tell (freshNoop).
-// The schedule shows the rest (Event.Writes, with the keys written): K
-// was deleted at a and no write since put it back before r (the other
-// writes from a to r are deletes, or of other keys), and no write fell
-// between r and b. Then the map r read is the map after b without K, and
-// a range that skipped K did what one that came to K's new object would
-// have done: r read no state that no serial order gives it. tally's
+// K (Event.Key, recorded for both and checked by the replay) an object
+// the unit made (freshObject: allocated in b's function, its fields set
+// only by its composite literal, handed to no one before b), r is a
+// range over the same map, and r's loop body, run on that object as it
+// stands at b, does nothing: no write, call, send or exit of the loop
+// that could tell (freshNoop). The schedule shows the rest
+// (Event.Writes): K was deleted at a and no write put it back before r
+// (the other writes from a to r are deletes), and no write fell between
+// r and b. The keys of those other writes are not known: a schedule
+// carries the keys of the pattern's steps only, the ones the replay
+// checks (another step at a site may take another key in the replay
+// than in the recording: a range's order is random), so a write other
+// than a delete counts as one that may put K back, and any write between
+// r and b as one r missed. Then the map r read is the map after b
+// without K, and a range that skipped K did what one that came to K's
+// new object would have done: r read no state that no serial order
+// gives it. tally's
 // scopeRegistry.Subscope deletes a closed scope's key and inserts a new
 // scope with empty metric maps; Report's range between reports each
 // scope (report ranges over the empty maps) and removes the closed ones
@@ -49,7 +55,7 @@ func (x *Index) freshEntry(a, b, r Event) bool {
 		if t.Step > r.Step {
 			return false // r read without it; the state after b has it
 		}
-		if !x.deletes(t.Site) && (t.Key == 0 || t.Key == a.Key) {
+		if !x.deletes(t.Site) {
 			return false // K may be back at r
 		}
 	}

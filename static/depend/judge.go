@@ -74,7 +74,6 @@ type Touch struct {
 	Site  string
 	Guard string
 	G     string // the writing goroutine's name (middleKept: the unit's own)
-	Key   int64  // the hash of the map key written; 0: none, or the whole map
 }
 
 // reread reports whether event i's read was repeated before event j.
