@@ -145,10 +145,10 @@ func freshObject(u *ssa.MapUpdate) *freshObj {
 					return nil
 				}
 				stored[ref.Field]++
-				o.field[ref.Field] = initValue(st.Val)
+				o.field[ref.Field] = freshInit(st.Val)
 			}
 		default:
-			if ref != ssa.Instruction(u) && !after(ref, u) {
+			if ref != ssa.Instruction(u) && !freshAfter(ref, u) {
 				return nil
 			}
 		}
@@ -161,9 +161,9 @@ func freshObject(u *ssa.MapUpdate) *freshObj {
 	return o
 }
 
-// after reports whether a can run only after b: later in b's block, or
+// freshAfter reports whether a can run only after b: later in b's block, or
 // in a block b's dominates that no loop takes back to b's.
-func after(a, b ssa.Instruction) bool {
+func freshAfter(a, b ssa.Instruction) bool {
 	if a.Parent() != b.Parent() {
 		return false
 	}
@@ -173,34 +173,34 @@ func after(a, b ssa.Instruction) bool {
 	return b.Block().Dominates(a.Block()) && !reaches(a, b)
 }
 
-// initValue is what a field of a fresh object holds when its literal
+// freshInit is what a field of a fresh object holds when its literal
 // stored v there: an empty map when v is a map made for it alone (or
 // nil), v's constant, else an opaque value.
-func initValue(v ssa.Value) fval {
+func freshInit(v ssa.Value) fval {
 	switch v := v.(type) {
 	case *ssa.MakeMap:
-		if onlyStored(v) {
+		if freshOnlyStored(v) {
 			return fval{kind: emptyMapV}
 		}
 	case *ssa.Const:
-		return constValue(v)
+		return freshConst(v)
 	}
 	return fval{kind: opaqueV}
 }
 
-// constValue is the abstract value of a constant: a nil map is empty.
-func constValue(c *ssa.Const) fval {
+// freshConst is the abstract value of a constant: a nil map is empty.
+func freshConst(c *ssa.Const) fval {
 	if c.Value != nil {
 		return fval{kind: constV, c: c.Value}
 	}
-	if isMap(c.Type()) {
+	if freshIsMap(c.Type()) {
 		return fval{kind: emptyMapV}
 	}
 	return fval{kind: opaqueV}
 }
 
-// onlyStored reports whether v's one use is one store.
-func onlyStored(v ssa.Value) bool {
+// freshOnlyStored reports whether v's one use is one store.
+func freshOnlyStored(v ssa.Value) bool {
 	n := 0
 	for _, r := range *v.Referrers() {
 		switch r.(type) {
@@ -251,8 +251,8 @@ func (v fval) eq(w fval) bool {
 	return true
 }
 
-// join is what a value holds when it came by either of two paths.
-func join(v, w fval) fval {
+// freshJoin is what a value holds when it came by either of two paths.
+func freshJoin(v, w fval) fval {
 	switch {
 	case v.kind == unsetV:
 		return w
@@ -357,7 +357,7 @@ type regionResult struct {
 // not computed yet; a symbol for one defined before it.
 func (r *regionResult) value(v ssa.Value) fval {
 	if c, ok := v.(*ssa.Const); ok {
-		return constValue(c)
+		return freshConst(c)
 	}
 	if w, ok := r.env[v]; ok {
 		return w
@@ -472,14 +472,14 @@ func (e *freshEval) step(in ssa.Instruction, res *regionResult, edge map[[2]int]
 	case *ssa.Return:
 		res.returned = true
 		if len(in.Results) > 0 {
-			res.result = join(res.result, res.value(in.Results[0]))
+			res.result = freshJoin(res.result, res.value(in.Results[0]))
 		}
 		return fval{}, nil, false
 	case *ssa.Phi:
 		v := fval{}
 		for i, p := range in.Block().Preds {
 			if edge[[2]int{p.Index, in.Block().Index}] {
-				v = join(v, res.value(in.Edges[i]))
+				v = freshJoin(v, res.value(in.Edges[i]))
 			}
 		}
 		return v, nil, false
@@ -503,7 +503,7 @@ func (e *freshEval) step(in ssa.Instruction, res *regionResult, edge map[[2]int]
 			return fval{}, nil, true
 		}
 		if x.kind == constV {
-			if c := unaryConst(in.Op, x.c); c != nil {
+			if c := freshUnary(in.Op, x.c); c != nil {
 				return fval{kind: constV, c: c}, nil, false
 			}
 		}
@@ -518,7 +518,7 @@ func (e *freshEval) step(in ssa.Instruction, res *regionResult, edge map[[2]int]
 			return fval{}, nil, true // comparing uncomparable dynamic types panics
 		}
 		if x.kind == constV && y.kind == constV {
-			if c := binaryConst(in.Op, x.c, y.c); c != nil {
+			if c := freshBinary(in.Op, x.c, y.c); c != nil {
 				return fval{kind: constV, c: c}, nil, false
 			}
 		}
@@ -541,7 +541,7 @@ func (e *freshEval) step(in ssa.Instruction, res *regionResult, edge map[[2]int]
 	case *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface, *ssa.ChangeInterface, *ssa.Field, *ssa.MakeClosure:
 		return opaque, nil, false
 	case *ssa.Lookup:
-		if in.CommaOk || isMap(in.X.Type()) {
+		if in.CommaOk || freshIsMap(in.X.Type()) {
 			return opaque, nil, false // a map lookup cannot panic
 		}
 		return fval{}, nil, true
@@ -649,16 +649,16 @@ func (e *freshEval) load(f fval, t types.Type) fval {
 	v, set := e.obj.field[f.path[0]]
 	switch {
 	case !set:
-		return zeroOf(t)
+		return freshZero(t)
 	case len(f.path) == 1:
 		return v
 	}
 	return fval{kind: opaqueV}
 }
 
-// zeroOf is the zero value of a basic type as a constant; opaque for
+// freshZero is the zero value of a basic type as a constant; opaque for
 // any other type (a nil map is an empty one).
-func zeroOf(t types.Type) fval {
+func freshZero(t types.Type) fval {
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		switch {
@@ -675,12 +675,12 @@ func zeroOf(t types.Type) fval {
 	return fval{kind: opaqueV}
 }
 
-func isMap(t types.Type) bool {
+func freshIsMap(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Map)
 	return ok
 }
 
-func unaryConst(op token.Token, x constant.Value) (c constant.Value) {
+func freshUnary(op token.Token, x constant.Value) (c constant.Value) {
 	defer func() {
 		if recover() != nil {
 			c = nil
@@ -689,7 +689,7 @@ func unaryConst(op token.Token, x constant.Value) (c constant.Value) {
 	return constant.UnaryOp(op, x, 0)
 }
 
-func binaryConst(op token.Token, x, y constant.Value) (c constant.Value) {
+func freshBinary(op token.Token, x, y constant.Value) (c constant.Value) {
 	defer func() {
 		if recover() != nil {
 			c = nil
