@@ -1231,3 +1231,73 @@ func TestJudgeReleaseRetaken(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeFreshEntry: tally's Subscope deletes a closed scope's key and
+// inserts a fresh scope there; a Report ranging over the scopes between
+// reports each (the fresh one's maps are empty) and acts on the closed
+// ones (the fresh one's flag is zero): it read a map that differs from
+// the one after the insert only by an entry it would have done nothing
+// with (freshEntry). A range that counts, leaves the loop or sends, a
+// scope inserted with a count in it, the old scope put back, a scope
+// handed out before its insert, another key, or a write the schedule
+// shows that could put the key back or fall after the read stays judged.
+func TestJudgeFreshEntry(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (r *Registry) "+name+"(", name)}
+	}
+	site := func(mark string) string {
+		col := "["
+		if strings.Contains(mark, "delete") || strings.Contains(mark, "remove") || strings.Contains(mark, "take out") {
+			col = "("
+		}
+		if strings.Contains(mark, "report") || strings.Contains(mark, "count") || strings.Contains(mark, "notify") || strings.Contains(mark, "find") || strings.Contains(mark, "any open") {
+			col = "for"
+		}
+		return at("// registry "+mark, col)
+	}
+	const key = 7
+	// evs is writer's first write at first, reader's range at read and
+	// writer's second write at second, both of key k2 (the first of
+	// key), in steps 1, 3 and 5; extra writes (step, site, key) are the
+	// schedule's other writes of the map by the writer.
+	evs := func(writer, first, second string, k2 int64, reader, read string, extra ...Touch) []Event {
+		a := Event{Thread: 1, Unit: 1, Write: true, Site: site(first), Frames: []Frame{fr(1, writer)}, Key: key, Step: 1}
+		b := Event{Thread: 1, Unit: 1, Write: true, Site: site(second), Frames: []Frame{fr(1, writer)}, Key: k2, Step: 5}
+		r := Event{Thread: 2, Unit: 2, Read: true, Site: site(read), Frames: []Frame{fr(9, reader)}, Step: 3}
+		r.Writes = append([]Touch{{Step: 1, Site: a.Site, G: "g1"}}, extra...)
+		r.Writes = append(r.Writes, Touch{Step: 5, Site: b.Site, G: "g1"})
+		return []Event{a, r, b}
+	}
+	noSchedule := evs("Replace", "delete", "insert fresh", key, "Report", "report")
+	noSchedule[1].Writes = nil
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"a fresh scope replacing a deleted key, a report ranging between", evs("Replace", "delete", "insert fresh", key, "Report", "report"), false},
+		{"the same, another delete between the delete and the read", evs("Replace", "delete", "insert fresh", key, "Report", "report", Touch{Step: 2, Site: site("remove again"), G: "g1"}), false},
+		{"the same, no schedule", noSchedule, true},
+		{"the same, an insert between the delete and the read", evs("Replace", "delete", "insert fresh", key, "Report", "report", Touch{Step: 2, Site: site("put back"), G: "g1"}), true},
+		{"the same, another delete between the read and the insert", evs("Replace", "delete", "insert fresh", key, "Report", "report", Touch{Step: 4, Site: site("remove again"), G: "g1"}), true},
+		{"a fresh scope inserted at another key than the one deleted", evs("Replace", "delete", "insert fresh", 8, "Report", "report"), true},
+		{"a fresh scope replacing a deleted key, the scopes counted between", evs("Replace", "delete", "insert fresh", key, "Count", "count"), true},
+		{"a fresh scope replacing a deleted key, each scope sent to between", evs("Replace", "delete", "insert fresh", key, "Notify", "notify"), true},
+		{"a fresh scope replacing a deleted key, the first open scope's key returned between", evs("Replace", "delete", "insert fresh", key, "FindOpen", "find"), true},
+		{"a fresh scope replacing a deleted key, a loop breaking at the first open scope between", evs("Replace", "delete", "insert fresh", key, "AnyOpen", "any open"), true},
+		{"a scope with a count in it replacing a deleted key, a report between", evs("ReplaceFilled", "delete filled", "insert filled", key, "Report", "report"), true},
+		{"the old scope taken out and put back, a report between", evs("ReplaceOld", "take out", "put back", key, "Report", "report"), true},
+		{"a fresh scope handed out before its insert, a report between", evs("ReplaceShared", "delete shared", "insert shared", key, "Report", "report"), true},
+		{"one key deleted twice, the scopes counted between", evs("Remove", "remove", "remove again", key, "Count", "count"), false},
+		{"two keys deleted, the scopes counted between", evs("Remove", "remove", "remove again", 8, "Count", "count"), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

@@ -201,7 +201,11 @@ var (
 //     or the second write gives back what the first added (undone: a
 //     reservation of a slot), or deletes the entry, held by value, that
 //     the first inserted at the same key (heldEntry: a lock-order
-//     checker's record of a held lock), or the reader's access is a
+//     checker's record of a held lock), or the first deletes a key and
+//     the second stores there an object the unit made, which the
+//     reader's range over the map would have done nothing with, or
+//     deletes it again (freshEntry: tally's scope registry, a closed
+//     scope replaced by an empty one), or the reader's access is a
 //     failed try of the claim the writer took at a and releases at b,
 //     and the writer's drain takes again after the release (releaseRetaken:
 //     stateless's losing Fire leaves its trigger to the holder); nor when the writer appended to
@@ -293,7 +297,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) {
+				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {

@@ -2596,3 +2596,142 @@ func (q *Firer) FireCheckFirst(j int) {
 	}
 	q.firing.Store(false) // firer early release
 }
+
+// Metrics is tally's scope: counts reported under its own lock, and a
+// closed flag.
+type Metrics struct {
+	mu     sync.RWMutex
+	counts map[string]int64
+	closed atomic.Bool
+	out    chan int64
+}
+
+func (s *Metrics) report(emit func(string, int64)) {
+	s.mu.RLock()
+	for k, v := range s.counts {
+		emit(k, v)
+	}
+	s.mu.RUnlock()
+}
+
+// Registry is tally's scope registry: Replace swaps a scope for a fresh
+// one, deleting its key and inserting the new one under a second lock;
+// the other methods range over the scopes.
+type Registry struct {
+	mu     sync.RWMutex
+	scopes map[string]*Metrics
+}
+
+func (r *Registry) Replace(k string) *Metrics {
+	r.mu.Lock()
+	delete(r.scopes, k) // registry delete
+	r.mu.Unlock()
+	s := &Metrics{counts: make(map[string]int64)}
+	r.mu.Lock()
+	r.scopes[k] = s // registry insert fresh
+	r.mu.Unlock()
+	return s
+}
+
+// ReplaceFilled inserts a scope with a count already in it.
+func (r *Registry) ReplaceFilled(k string) *Metrics {
+	r.mu.Lock()
+	delete(r.scopes, k) // registry delete filled
+	r.mu.Unlock()
+	s := &Metrics{counts: map[string]int64{"a": 1}}
+	r.mu.Lock()
+	r.scopes[k] = s // registry insert filled
+	r.mu.Unlock()
+	return s
+}
+
+// ReplaceOld takes the scope out and puts it back.
+func (r *Registry) ReplaceOld(k string) {
+	r.mu.Lock()
+	s := r.scopes[k]
+	delete(r.scopes, k) // registry take out
+	r.mu.Unlock()
+	r.mu.Lock()
+	r.scopes[k] = s // registry put back
+	r.mu.Unlock()
+}
+
+// ReplaceShared hands the new scope to another goroutine before it
+// inserts it.
+func (r *Registry) ReplaceShared(k string, ch chan *Metrics) {
+	r.mu.Lock()
+	delete(r.scopes, k) // registry delete shared
+	r.mu.Unlock()
+	s := &Metrics{counts: make(map[string]int64)}
+	ch <- s
+	r.mu.Lock()
+	r.scopes[k] = s // registry insert shared
+	r.mu.Unlock()
+}
+
+// Remove deletes the key twice, as tally's Subscope does for its two
+// spellings of one key.
+func (r *Registry) Remove(k, k2 string) {
+	r.mu.Lock()
+	delete(r.scopes, k) // registry remove
+	r.mu.Unlock()
+	r.mu.Lock()
+	delete(r.scopes, k2) // registry remove again
+	r.mu.Unlock()
+}
+
+func (r *Registry) Report(emit func(string, int64)) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, s := range r.scopes { // registry report
+		s.report(emit)
+		if s.closed.Load() {
+			emit("closed", 0)
+		}
+	}
+}
+
+// Count counts the scopes: one missing is a count no serial order gives.
+func (r *Registry) Count() int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	n := 0
+	for range r.scopes { // registry count
+		n++
+	}
+	return n
+}
+
+// Notify sends to each scope.
+func (r *Registry) Notify(v int64) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, s := range r.scopes { // registry notify
+		s.out <- v
+	}
+}
+
+// FindOpen returns the key of an open scope: the loop ends at one (the
+// caller holds the lock).
+func (r *Registry) FindOpen() string {
+	for k, s := range r.scopes { // registry find
+		if !s.closed.Load() {
+			return k
+		}
+	}
+	return ""
+}
+
+// AnyOpen tells whether a scope is open: the loop breaks at one.
+func (r *Registry) AnyOpen() bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	open := false
+	for _, s := range r.scopes { // registry any open
+		if !s.closed.Load() {
+			open = true
+			break
+		}
+	}
+	return open
+}
