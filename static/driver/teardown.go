@@ -16,7 +16,7 @@ import (
 type use struct {
 	sel     *ast.SelectorExpr
 	called  bool          // the selector is the callee of a call
-	fn      *ast.FuncDecl // the declaration it is in
+	fn      *ast.FuncDecl // the declaration it is in; nil outside one
 	lit     *ast.FuncLit  // the innermost function literal around it, if any
 	viaFace bool
 }
@@ -40,13 +40,19 @@ func usesOf(p *packages.Package, named *types.Named, m string) (uses []use, ok b
 			continue
 		}
 		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
+			// A use outside a function (a package variable's
+			// initializer) has no fn: both rules refuse it.
+			var root ast.Node = d
+			fd, _ := d.(*ast.FuncDecl)
+			if fd != nil {
+				if fd.Body == nil {
+					continue
+				}
+				root = fd.Body
 			}
 			callees := map[*ast.SelectorExpr]bool{}
 			var lits []*ast.FuncLit
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
+			ast.Inspect(root, func(n ast.Node) bool {
 				switch n := n.(type) {
 				case *ast.CallExpr:
 					if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok {
@@ -84,8 +90,8 @@ func usesOf(p *packages.Package, named *types.Named, m string) (uses []use, ok b
 				return true
 			})
 			for i := range uses {
-				if uses[i].fn == fd {
-					uses[i].called = callees[uses[i].sel]
+				if uses[i].fn == fd && callees[uses[i].sel] {
+					uses[i].called = true
 				}
 			}
 		}
@@ -119,7 +125,7 @@ func ownerTeardown(p *packages.Package, named *types.Named, m string) string {
 	}
 	owner := ""
 	for _, u := range uses {
-		if !u.called || u.lit != nil || u.fn.Recv == nil || !teardownNames[u.fn.Name.Name] {
+		if !u.called || u.fn == nil || u.lit != nil || u.fn.Recv == nil || !teardownNames[u.fn.Name.Name] {
 			return ""
 		}
 		fn, ok := p.TypesInfo.Defs[u.fn.Name].(*types.Func)
@@ -173,7 +179,7 @@ func reuseHook(p *packages.Package, named *types.Named, m string) string {
 	}
 	where := ""
 	for _, u := range uses {
-		if !u.called || u.viaFace {
+		if !u.called || u.viaFace || u.fn == nil {
 			return ""
 		}
 		id, ok := ast.Unparen(u.sel.X).(*ast.Ident)
