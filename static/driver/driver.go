@@ -251,6 +251,18 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 						}
 						continue
 					}
+					// A teardown step of an exported owner, or a reset
+					// the package makes only before handing a value
+					// out, is never called beside the type's other
+					// methods by the package (ownerTeardown, reuseHook).
+					if m, why := endOf(p, named, &pairs[i]); why != "" {
+						key := pairs[i].typ + "." + m
+						if !noted[key] {
+							noted[key] = true
+							res.Notes = append(res.Notes, note.New(note.Static, path, "", "no drivers calling %s.%s: %s", pairs[i].typ, m, why))
+						}
+						continue
+					}
 					// Methods whose docs keep them to one goroutine
 					// at a time are the package's contract: calling
 					// two of them at once is the driver's misuse.

@@ -973,3 +973,43 @@ func TestNoOneGoroutineDrivers(t *testing.T) {
 		t.Errorf("subjects/drvserial not loaded: %d packages", len(pkgs.List))
 	}
 }
+
+// TestNoEndDrivers: no driver calls defaultPolicy.Close, a step of its
+// exported owner's teardown (Cache.Close), or Allocator.Reset, which the
+// package calls only on an allocator AllocatorPool.Get then hands out;
+// notes say why. ticker.Stop, called at run time too (Cache.Pause), and
+// Meter.Reset, called on a value its caller holds (Restart), and
+// Window.Reset, called on a window others still count in (Roller.Roll),
+// keep their drivers.
+func TestNoEndDrivers(t *testing.T) {
+	res := generateIn(t, "drvend")
+	ds := res.Drivers["subjects/drvend"]
+	kept := map[string]bool{}
+	for _, d := range ds {
+		t.Logf("driver %s: %s", d.Type, d.Calls)
+		m0, m1, _ := strings.Cut(d.Calls, " and ")
+		for _, m := range []string{m0, m1} {
+			if (d.Type == "defaultPolicy" && m == "Close") || (d.Type == "Allocator" && m == "Reset") {
+				t.Errorf("a driver calling %s.%s: %+v", d.Type, m, d)
+			}
+			kept[d.Type+"."+m] = true
+		}
+	}
+	for _, m := range []string{"ticker.Stop", "Meter.Reset", "Window.Reset"} {
+		if !kept[m] {
+			t.Errorf("no driver calling %s: %+v (notes %q)", m, ds, res.Notes)
+		}
+	}
+	for _, want := range []string{
+		"no drivers calling defaultPolicy.Close: the package calls it only in Cache.Close, as a step of its owner's teardown",
+		"no drivers calling Allocator.Reset: the package calls it only in AllocatorPool.Get, on a value it then hands out",
+	} {
+		found := false
+		for _, n := range res.Notes {
+			found = found || strings.Contains(n.Text, want)
+		}
+		if !found {
+			t.Errorf("no note %q: %q", want, res.Notes)
+		}
+	}
+}
