@@ -23,6 +23,7 @@ const (
 	dtRB
 	dtRStop
 	dtGo
+	dtRStopBranch
 )
 
 var _ = Register(dtWStop, []Site{
@@ -33,6 +34,7 @@ var _ = Register(dtWStop, []Site{
 	{Pos: "detour.go:7:1", Obj: "seen"},
 	{Pos: "detour.go:9:1", Obj: "stop"},
 	{Pos: "detour.go:0:1", Obj: "go"},
+	{Pos: "detour.go:4:1", Obj: "stop"},
 })
 
 // detourProg is scs's memstore test in small: a goroutine sets stop
@@ -42,7 +44,11 @@ var _ = Register(dtWStop, []Site{
 // (StopCleanup) follows either way, unless deferOnA is false and the
 // branch is the other one. It reports whether the test's goroutine took
 // the other branch (seen still 0).
-func detourProg(deferOnA bool) func() bool {
+func detourProg(deferOnA bool) func() bool { return detourBranch(deferOnA, false) }
+
+// detourBranch is detourProg whose test goroutine, with onStop, branches
+// on a read of stop (detour.go:4) instead of seen.
+func detourBranch(deferOnA, onStop bool) func() bool {
 	return func() (other bool) {
 		type vars struct{ stop, seen int }
 		v := heap[vars]()
@@ -67,8 +73,14 @@ func detourProg(deferOnA bool) func() bool {
 					_ = v.stop
 				}
 			}()
-			R(unsafe.Pointer(&v.seen), dtRSeen)
-			if v.seen == 1 {
+			b := v.seen
+			if onStop {
+				R(unsafe.Pointer(&v.stop), dtRStopBranch)
+				b = v.stop
+			} else {
+				R(unsafe.Pointer(&v.seen), dtRSeen)
+			}
+			if b == 1 {
 				R(unsafe.Pointer(&v.seen), dtRA)
 			} else {
 				other = true
@@ -139,6 +151,17 @@ func TestReplayDetourNoReturn(t *testing.T) {
 	t.Setenv(EnvStall, "200")
 	v, other, _ := replayOnce(t, p, detourProg(false))
 	if v.Verdict != "diverged" || v.Detour != "" || !other || !strings.Contains(v.Message, "did not come back") {
+		t.Fatalf("verdict %+v, other branch %v; want diverged", v, other)
+	}
+}
+
+// TestReplayDetourSameObject: when the goroutine's path changed at a read
+// of the race's own object (its read of stop ran ahead of the write), no
+// detour: the race on its other path follows from that one's.
+func TestReplayDetourSameObject(t *testing.T) {
+	p := detourSchedule(t, detourBranch(true, true))
+	v, other, _ := replayOnce(t, p, detourBranch(true, true))
+	if v.Verdict != "diverged" || v.Detour != "" || !other {
 		t.Fatalf("verdict %+v, other branch %v; want diverged", v, other)
 	}
 }

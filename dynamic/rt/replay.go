@@ -793,6 +793,16 @@ func (r *replayer) startDetour(g *Goroutine, i int, v Verdict) bool {
 		return false
 	}
 	mine := r.proj[g.name]
+	for _, c := range r.changed[g.name] {
+		if c < mine[i] && r.s.Steps[c].Obj == r.s.Steps[a[0]].Obj {
+			// Its path changed at a read of the race's own object: the
+			// race it reaches on the other path follows from that one,
+			// reported on its own (lazyinit's second getConn found conn
+			// nil, dialed, set conn, and read it at :29 beside the
+			// first one's write).
+			return false
+		}
+	}
 	var to []int
 	for j := i; j < len(mine) && mine[j] == mine[i]+(j-i); j++ {
 		to = append(to, j)
