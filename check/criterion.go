@@ -29,7 +29,7 @@ func (f *Finding) Effect() bool {
 	if f.Deadlock() || f.Leak() || f.EarlyWait() {
 		return true
 	}
-	return (!v.Passed || v.Panicked) && !v.AsBaseline && !v.Unended && f.Control == ""
+	return (!v.Passed || v.Panicked) && !v.AsBaseline && !v.Unended && v.Detour == "" && f.Control == ""
 }
 
 // Deadlock reports whether the finding is a lock-order inversion (or a

@@ -158,6 +158,12 @@ type Verdict struct {
 	// schedule ran, each once (rt.Verdict): a goroutine waiting on a
 	// timer saw time pass between step n-1 and step n.
 	Fired []int `json:"fired,omitempty"`
+	// Detour (a race's Reproduced): a goroutine took another path before
+	// its race access and came back to the schedule at a later step of
+	// its own, where the race then ran back to back (rt.Verdict): where it
+	// left and came back. How the test ended may be the other path's
+	// doing, so it is no effect of the race (check's Effect).
+	Detour string `json:"detour,omitempty"`
 	// AsBaseline: the test failed the way its recorded run did, without
 	// the schedule's help; no evidence that the interleaving matters.
 	AsBaseline bool `json:"-"`

@@ -480,6 +480,10 @@ func evidence(f check.Finding) string {
 	if f.Verdict.RaceDetector {
 		return "Go's race detector reported them in the recorded run (no schedule runs them back to back)"
 	}
+	if d := f.Verdict.Detour; d != "" {
+		// How the test ended may be the other path's doing.
+		return "reproduced after " + d
+	}
 	if c := f.Verdict.Consequence; c != "" && f.Effect() && f.Verdict.Explored {
 		if strings.HasPrefix(c, "test fails") {
 			return explored(f) + ", and the " + c

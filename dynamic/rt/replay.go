@@ -143,6 +143,11 @@ type Verdict struct {
 	// Second, 5 ms after First), and the schedule's order is the one the
 	// sleep asks for, not time it let pass.
 	Fired []int `json:"fired,omitempty"`
+	// Detour (a race's "reproduced"): a goroutine took another path
+	// before its race access and came back to the schedule on it
+	// (replayer.detour): where it left and where it came back. What the
+	// test did afterwards may be the other path's doing, not the race's.
+	Detour string `json:"detour,omitempty"`
 }
 
 type occKey struct {
@@ -274,6 +279,24 @@ type replayer struct {
 	// to its end; the driver judges how it ends (replay's judge).
 	explore bool
 	changed map[string][]int
+
+	// Detour (a race's schedule only): a goroutine that takes another
+	// path before its part of the race, at its own turn, runs on alone
+	// (detour) until it reaches one of its next steps up to its race
+	// access — the schedule names no other goroutine's step before that,
+	// so everyone else stays held — and the schedule resumes there, its
+	// skipped steps dropped. scs's StopCleanup is deferred: a test that
+	// took its t.Fatalf branch (its read of the map changed) still reaches
+	// it, and the race on stopCleanup with it. A race is proved by its two
+	// accesses at their gates together (coenabled), whatever path led
+	// there. detourV is the divergence the detour replaced, decided if it
+	// never comes back; detourGates counts its gates; detoured says, once
+	// it came back, where it left and rejoined (Verdict.Detour).
+	detour      *Goroutine
+	detourV     Verdict
+	detourTo    []int // g's step indices (into proj) it may come back at
+	detourGates int
+	detoured    string
 
 	// freeFrom, when not -1: once the cursor reaches step freeFrom, a
 	// goroutine of which the schedule names no step runs free (it is
@@ -661,6 +684,21 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 	k := occKey{op, siteName}
 	occ[k]++
 	n := occ[k]
+	if r.detour == g {
+		if j := r.detourMatch(op, siteName, n); j >= 0 {
+			r.endDetour(g, i, j, op, siteName, n)
+			r.take(g, j, op, pass)
+			return
+		}
+		// It moves: the clock may fire its sleeps again (quiescent's
+		// bound is for a schedule standing still).
+		r.clockFires = 0
+		if r.detourGates++; r.detourGates > maxDetourGates {
+			r.detourV.Message += fmt.Sprintf("; it did not come back to the schedule within %d operations", maxDetourGates)
+			r.decide(r.detourV)
+		}
+		return // on its way, everyone else held
+	}
 	if i >= len(mine) && r.relock && g.name == r.relockG {
 		// A double lock's reader after its read: it goes down the path
 		// the changed value picks, to the lock it holds. It runs free
@@ -725,12 +763,93 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 				return
 			}
 		}
-		r.decide(r.explored(Verdict{Verdict: "diverged", Step: mine[i] + 1, Goroutine: g.name, Expected: st.Key(),
+		v := r.explored(Verdict{Verdict: "diverged", Step: mine[i] + 1, Goroutine: g.name, Expected: st.Key(),
 			Actual:  trace.Step{G: g.name, Op: op, Site: siteName, N: n}.Key(),
-			Message: fmt.Sprintf("goroutine %s took another path: step %d expects %s, it did %s @%s n=%d", g.name, mine[i]+1, st, op, siteName, n)}))
+			Message: fmt.Sprintf("goroutine %s took another path: step %d expects %s, it did %s @%s n=%d", g.name, mine[i]+1, st, op, siteName, n)})
+		if v.Verdict == "diverged" && r.startDetour(g, i, v) {
+			return
+		}
+		r.decide(v)
 		return
 	}
 	r.take(g, i, op, pass)
+}
+
+// maxDetourGates bounds a detour (replayer.detour): a goroutine that
+// passes this many gates without coming back to its schedule (a loop
+// waiting for a goroutine the schedule holds) diverged.
+const maxDetourGates = 10000
+
+// startDetour starts a detour (mu held) for goroutine g, which left the
+// path at its i-th step, v the divergence: only in a race's schedule,
+// before any goroutine's race access ran and while g's steps from its
+// i-th on, up to its race access, are the schedule's next ones, none of
+// another goroutine between. It waits for the turn of g's i-th step
+// first: the steps the schedule puts before it run as ordered. It
+// reports whether the detour started (or the schedule ended meanwhile).
+func (r *replayer) startDetour(g *Goroutine, i int, v Verdict) bool {
+	a := r.s.Anomaly
+	if r.detoured != "" || r.verdict != "" || r.free || !strings.HasPrefix(r.s.Pattern, "race/") || len(a) != 2 || r.cursor > a[0] {
+		return false
+	}
+	mine := r.proj[g.name]
+	for _, c := range r.changed[g.name] {
+		if c < mine[i] && r.s.Steps[c].Obj == r.s.Steps[a[0]].Obj {
+			// Its path changed at a read of the race's own object: the
+			// race it reaches on the other path follows from that one,
+			// reported on its own (lazyinit's second getConn found conn
+			// nil, dialed, set conn, and read it at :29 beside the
+			// first one's write).
+			return false
+		}
+	}
+	var to []int
+	for j := i; j < len(mine) && mine[j] == mine[i]+(j-i); j++ {
+		to = append(to, j)
+		if r.isAnom[mine[j]] {
+			break
+		}
+	}
+	if !r.isAnom[mine[to[len(to)-1]]] {
+		return false // another goroutine's step comes before g's race access
+	}
+	r.waiting[g.name] = r.s.Steps[mine[i]]
+	r.waitTurn(mine[i])
+	delete(r.waiting, g.name)
+	if r.free {
+		return true
+	}
+	r.detour, r.detourV, r.detourTo, r.detourGates = g, v, to, 0
+	// A crash on the way is this divergence's, not the race's.
+	r.write(v)
+	r.moves++
+	r.lastMove = time.Now()
+	return true
+}
+
+// detourMatch is the index (into the detouring goroutine's steps) of the
+// step op at site, its n-th there, is, or -1.
+func (r *replayer) detourMatch(op trace.Op, site string, n int) int {
+	for _, j := range r.detourTo {
+		st := r.s.Steps[r.proj[r.detour.name][j]]
+		if st.Op == op && st.Site == site && st.N == n {
+			return j
+		}
+	}
+	return -1
+}
+
+// endDetour ends g's detour (mu held) at its j-th step, having left at its
+// i-th: the steps between, all g's and none of the race, are dropped.
+func (r *replayer) endDetour(g *Goroutine, i, j int, op trace.Op, site string, n int) {
+	mine := r.proj[g.name]
+	r.detoured = fmt.Sprintf("goroutine %s took another path at step %d (%s) and came back to the schedule at step %d (%s @%s n=%d)",
+		g.name, mine[i]+1, r.detourV.Actual, mine[j]+1, op, site, n)
+	r.detour, r.detourTo = nil, nil
+	r.next[g.name] = j
+	r.cursor = mine[j]
+	r.moves++
+	r.lastMove = time.Now()
 }
 
 // take waits (mu held) until g's i-th step, st, has the turn, then grants
@@ -785,7 +904,7 @@ func (r *replayer) take(g *Goroutine, i int, op trace.Op, pass int) {
 func (r *replayer) omit(g *Goroutine, site int32, op trace.Op) {
 	r.atGateNext(g)
 	r.markUnscheduled(g)
-	if r.free || r.freed[g.name] {
+	if r.free || r.freed[g.name] || r.detour == g {
 		return
 	}
 	siteName := ""
@@ -1067,6 +1186,21 @@ func (r *replayer) decide(v Verdict) {
 	r.moves++
 	if v.Verdict == "reproduced" && r.holdReproduced() {
 		return
+	}
+	if r.verdict == "" && r.detour != nil {
+		// Stuck or timed out on its way back: the divergence stands.
+		r.detourV.Message += "; it did not come back to the schedule (" + v.Verdict + ": " + v.Message + ")"
+		v = r.detourV
+	}
+	if r.verdict == "" && r.detoured != "" {
+		switch v.Verdict {
+		case "reproduced":
+			v.Detour = r.detoured
+		case "interrupted", "explored":
+			// Proved by a failure, which the other path may have caused.
+			v.Verdict = "diverged"
+			v.Message += "; after " + r.detoured
+		}
 	}
 	if r.verdict == "" {
 		r.verdict = v.Verdict
@@ -1644,8 +1778,8 @@ func (r *replayer) preSelect(g *Goroutine, cases []SelCase) {
 	}
 	mine := r.proj[g.name]
 	i := r.next[g.name]
-	if i >= len(mine) {
-		return
+	if i >= len(mine) || r.detour == g {
+		return // a detour's select: its case's gate decides (turn)
 	}
 	st := r.s.Steps[mine[i]]
 	occ := r.occ[g.name]
