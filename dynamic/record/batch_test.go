@@ -318,6 +318,53 @@ func TestOrder(t *testing.T) {
 	}
 }
 
+// TestParentsFirstBubble: a child recorded parents first whose parent
+// waits in synctest.Wait (no pause rt sees) lets go of its parent after
+// its bounded wait: inside the bubble time.Now stands still while the
+// child yields, so a clock deadline never came and the recording spun to
+// its timeout (gammazero/workerpool's TestDoWaitStop).
+func TestParentsFirstBubble(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.25\n",
+		"m_test.go": `package m
+
+import (
+	"testing"
+	"testing/synctest"
+)
+
+var a int
+
+func TestBubble(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		go func() { a = 1 }()
+		synctest.Wait() // until the child has ended: no pause rt sees
+		if a != 1 {
+			t.Error("the child did not run")
+		}
+	})
+}
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	start := time.Now()
+	r := b.RecordTestEnv(ctx, "example.com/m", "TestBubble", filepath.Join(t.TempDir(), "p.trace"), 30*time.Second, []string{"PECANVET_PERTURB=1", "PECANVET_PARENTS_FIRST=1"})
+	if !r.Passed || r.TimedOut {
+		t.Fatalf("the recording did not pass (timed out %v) in %v:\n%s", r.TimedOut, time.Since(start), r.Output)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("the recording took %v", d)
+	}
+}
+
 // TestNoWatcherAfterTests: a TestMain that checks for leaked goroutines
 // after m.Run (as go.uber.org/goleak's VerifyTestMain does), or a test
 // that checks at its end (goleak.VerifyNone, gocron's tests), finds none

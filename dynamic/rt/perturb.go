@@ -142,17 +142,27 @@ const childFirstWait = 20 * time.Millisecond
 // for d at most: a child that never calls Begin (started in uninstrumented
 // code) costs d.
 func waitBegun(c *Goroutine, d time.Duration) {
-	deadline := time.Now().Add(d)
-	for {
+	for n := yieldRounds(d); ; n-- {
 		mu.Lock()
 		begun := c.goid != 0
 		mu.Unlock()
-		if begun || time.Now().After(deadline) {
+		if begun || n <= 0 {
 			return
 		}
-		yieldFor(50 * time.Microsecond)
+		yieldFor(waitRound)
 	}
 }
+
+// waitRound is one round of the waits for a child or a parent, and
+// yieldRounds the rounds of a wait of about d. The bound counts yields,
+// not the clock: inside a synctest bubble time.Now is the bubble's fake
+// time, which stands still while a goroutine yields, so a clock deadline
+// never came and a child waiting for its parent spun until the
+// recording's 2-minute timeout (gammazero/workerpool's TestDoWaitStop and
+// TestSubmitWaitStop, recorded parents first).
+const waitRound = 50 * time.Microsecond
+
+func yieldRounds(d time.Duration) int { return int(d / waitRound) }
 
 // parentFirstWait bounds how long a child waits for its parent to pause
 // (parents first), and parentRunOn how many of the parent's operations:
@@ -167,18 +177,17 @@ const (
 // forked g (Goroutine.pauses), or run parentRunOn operations, or for d at
 // most; then g lets go of its parent.
 func waitParent(g *Goroutine, d time.Duration) {
-	deadline := time.Now().Add(d)
-	for {
+	for n := yieldRounds(d); ; n-- {
 		mu.Lock()
 		p := g.parent
 		moved := p == nil || p.pauses != g.parentPauses || p.perturbN-g.parentOps >= parentRunOn
-		if moved || time.Now().After(deadline) {
+		if moved || n <= 0 {
 			g.parent = nil
 			mu.Unlock()
 			return
 		}
 		mu.Unlock()
-		yieldFor(50 * time.Microsecond)
+		yieldFor(waitRound)
 	}
 }
 
