@@ -1340,6 +1340,25 @@ func TestJudgeBumpRechecked(t *testing.T) {
 		{"re-read's offset taken as the unit's span", shape("AllocUsed", "used"), true},
 		{"re-read passed through a function that keeps it", shape("AllocNoted", "noted"), true},
 		{"re-read compared with the add's result, the outcome returned", shape("AllocLast", "last"), true},
+		// parse is pure: its result is its argument's per call. Through
+		// its shared body, the re-read's value reached parse(pos)'s
+		// result too, and the test of the next round's offset decided
+		// that round's add.
+		{"re-read under the lock, then another's add, then the next round's add: both sides of the test go round", []Event{
+			r(1, call("// bump recheck", "LoadUint64"), fr(1, "Alloc")),
+			rmw(2, call("// bump add", "AddUint64"), fr(9, "Alloc")),
+			rmw(1, call("// bump add", "AddUint64"), fr(1, "Alloc")),
+		}, false},
+		{"re-read whose test returns or goes round, then another's add, then the next round's add", []Event{
+			r(1, call("// used recheck", "LoadUint64"), fr(1, "AllocUsed")),
+			rmw(2, call("// used add", "AddUint64"), fr(9, "AllocUsed")),
+			rmw(1, call("// used add", "AddUint64"), fr(1, "AllocUsed")),
+		}, true},
+		{"re-read under the lock, then another's add, then the store of the next page: the add lost", []Event{
+			r(1, call("// bump recheck", "LoadUint64"), fr(1, "Alloc")),
+			rmw(2, call("// bump add", "AddUint64"), fr(9, "Alloc")),
+			{Thread: 1, Unit: 1, Write: true, Site: call("// bump store", "StoreUint64"), Frames: []Frame{fr(1, "Alloc")}},
+		}, true},
 	} {
 		v := x.Judge(c.evs)
 		if v.Holds != c.want {

@@ -2768,7 +2768,7 @@ func (b *Bump) Alloc(sz int) []byte {
 				continue
 			}
 			b.pages = append(b.pages, make([]byte, 1<<20))
-			atomic.StoreUint64(&b.idx, uint64(page+1)<<32)
+			atomic.StoreUint64(&b.idx, uint64(page+1)<<32) // bump store
 			b.Unlock()
 			continue
 		}
