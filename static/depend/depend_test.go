@@ -1301,3 +1301,68 @@ func TestJudgeFreshEntry(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeBumpRechecked: a load after the unit's atomic add, only tested
+// for equality with the same pure function of the add's result and
+// retrying from the add when they differ, checks for others' adds and
+// reads back no value of its own (ristretto's Allocate, allocator.go:291
+// and :296); a read-back that gives up, is used as data, passes through a
+// function that keeps it, or whose test decides no retry stays stale.
+func TestJudgeBumpRechecked(t *testing.T) {
+	x, at := index(t)
+	call := func(line, callee string) string { return shift(at(line, callee+"("), len(callee)) }
+	fr := func(id int32, name string) Frame { return Frame{ID: id, Site: at("func (b *Bump) "+name+"(", name)} }
+	rmw := func(u int, site string, frs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Read: true, Write: true, Site: site, Frames: frs}
+	}
+	r := func(u int, site string, frs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Read: true, Site: site, Frames: frs}
+	}
+	shape := func(method, tag string) []Event {
+		add := call("// "+tag+" add", "AddUint64")
+		return []Event{
+			rmw(1, add, fr(1, method)), rmw(2, add, fr(9, method)),
+			r(1, call("// "+tag+" recheck", "LoadUint64"), fr(1, method)),
+		}
+	}
+	for _, c := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"re-read under the lock, compared by page with the add's, retried when moved", shape("Alloc", "bump"), false},
+		{"the same, the other's add in another activation of the unit's method", []Event{
+			rmw(1, call("// bump add", "AddUint64"), fr(1, "Alloc")),
+			rmw(2, call("// giveup add", "AddUint64"), fr(9, "AllocGiveUp")),
+			r(1, call("// bump recheck", "LoadUint64"), fr(1, "Alloc")),
+		}, false},
+		{"re-read compared, the unit gives up when moved", shape("AllocGiveUp", "giveup"), true},
+		{"re-read's offset taken as the unit's span", shape("AllocUsed", "used"), true},
+		{"re-read passed through a function that keeps it", shape("AllocNoted", "noted"), true},
+		{"re-read compared with the add's result, the outcome returned", shape("AllocLast", "last"), true},
+		// parse is pure: its result is its argument's per call. Through
+		// its shared body, the re-read's value reached parse(pos)'s
+		// result too, and the test of the next round's offset decided
+		// that round's add.
+		{"re-read under the lock, then another's add, then the next round's add: both sides of the test go round", []Event{
+			r(1, call("// bump recheck", "LoadUint64"), fr(1, "Alloc")),
+			rmw(2, call("// bump add", "AddUint64"), fr(9, "Alloc")),
+			rmw(1, call("// bump add", "AddUint64"), fr(1, "Alloc")),
+		}, false},
+		{"re-read whose test returns or goes round, then another's add, then the next round's add", []Event{
+			r(1, call("// used recheck", "LoadUint64"), fr(1, "AllocUsed")),
+			rmw(2, call("// used add", "AddUint64"), fr(9, "AllocUsed")),
+			rmw(1, call("// used add", "AddUint64"), fr(1, "AllocUsed")),
+		}, true},
+		{"re-read under the lock, then another's add, then the store of the next page: the add lost", []Event{
+			r(1, call("// bump recheck", "LoadUint64"), fr(1, "Alloc")),
+			rmw(2, call("// bump add", "AddUint64"), fr(9, "Alloc")),
+			{Thread: 1, Unit: 1, Write: true, Site: call("// bump store", "StoreUint64"), Frames: []Frame{fr(1, "Alloc")}},
+		}, true},
+	} {
+		v := x.Judge(c.evs)
+		if v.Holds != c.want {
+			t.Errorf("%s: Judge = %v, %q: %s; want %v", c.name, v.Holds, v.Kind, v.Why, c.want)
+		}
+	}
+}

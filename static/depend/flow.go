@@ -330,7 +330,9 @@ func (t *taint) call(v ssa.Value, c ssa.CallInstruction) {
 	// dataOnly takes a plain function's result from its arguments at
 	// each call: its body, shared by every call, would hand one call's
 	// argument to another call's result.
-	if g != nil && t.sc.fns[g] && !t.dataOnly {
+	// A pure function (pureArith) is taken likewise in every mode: its
+	// result is its arguments' alone, per call.
+	if g != nil && t.sc.fns[g] && !t.dataOnly && !pureArith(g) {
 		args := com.Args
 		if com.Value == v && len(g.FreeVars) > 0 {
 			return
@@ -383,7 +385,9 @@ func (t *taint) decide(b *ssa.BasicBlock) {
 		case *ssa.If:
 			t.branch(b)
 		case ssa.CallInstruction:
-			if g := callee(in); g != nil && t.sc.fns[g] && g != b.Parent() {
+			// A pure function decided does nothing but yield its
+			// call's value, which the phis after the block carry.
+			if g := callee(in); g != nil && t.sc.fns[g] && g != b.Parent() && !pureArith(g) {
 				for _, gb := range g.Blocks {
 					t.decide(gb)
 				}

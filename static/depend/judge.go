@@ -186,7 +186,10 @@ var (
 //     round makes afresh before the point of the write: nextIteration;
 //     nor a test for empty of a slice the unit appended to: testsEmpty;
 //     nor a FIFO's drain, taking heads until the queue is empty, after
-//     the unit's append or take: drainTake);
+//     the unit's append or take: drainTake; nor a load after the
+//     unit's atomic add, only tested for equality against the add's
+//     result (alike through pure functions) and retrying from the add
+//     when they differ: bumpRechecked, ristretto's Allocate);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);
@@ -274,7 +277,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.nextIteration(a, b) {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {

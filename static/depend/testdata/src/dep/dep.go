@@ -2735,3 +2735,91 @@ func (r *Registry) AnyOpen() bool {
 	}
 	return open
 }
+
+// Bump is ristretto's Allocator: an atomic add claims a span, and the
+// goroutine that overflows the page re-reads the counter under the lock,
+// retrying when another moved it to a new page (bumpRechecked).
+type Bump struct {
+	sync.Mutex
+	idx   uint64
+	pages [][]byte
+}
+
+func bumpParse(pos uint64) (page, off int) { return int(pos >> 32), int(pos & 0xFFFFFFFF) }
+
+// bumpNoted keeps what it is given: no pure function.
+var bumpNoted uint64
+
+func bumpNote(pos uint64) (page, off int) {
+	bumpNoted = pos
+	return int(pos >> 32), int(pos & 0xFFFFFFFF)
+}
+
+func (b *Bump) Alloc(sz int) []byte {
+	for {
+		pos := atomic.AddUint64(&b.idx, uint64(sz)) // bump add
+		page, off := bumpParse(pos)
+		buf := b.pages[page]
+		if off > len(buf) {
+			b.Lock()
+			newPage, _ := bumpParse(atomic.LoadUint64(&b.idx)) // bump recheck
+			if newPage != page {
+				b.Unlock()
+				continue
+			}
+			b.pages = append(b.pages, make([]byte, 1<<20))
+			atomic.StoreUint64(&b.idx, uint64(page+1)<<32) // bump store
+			b.Unlock()
+			continue
+		}
+		return buf[off-sz : off]
+	}
+}
+
+// AllocGiveUp fails instead of retrying when another moved the counter:
+// the other's add makes the unit fail.
+func (b *Bump) AllocGiveUp(sz int) []byte {
+	pos := atomic.AddUint64(&b.idx, uint64(sz)) // giveup add
+	page, off := bumpParse(pos)
+	newPage, _ := bumpParse(atomic.LoadUint64(&b.idx)) // giveup recheck
+	if newPage != page {
+		return nil
+	}
+	return b.pages[page][off-sz : off]
+}
+
+// AllocUsed takes the read-back's offset as its own span.
+func (b *Bump) AllocUsed(sz int) []byte {
+	for {
+		pos := atomic.AddUint64(&b.idx, uint64(sz)) // used add
+		page, _ := bumpParse(pos)
+		newPage, off := bumpParse(atomic.LoadUint64(&b.idx)) // used recheck
+		if newPage != page {
+			continue
+		}
+		return b.pages[page][off-sz : off]
+	}
+}
+
+// AllocNoted passes the read-back to a function that keeps it.
+func (b *Bump) AllocNoted(sz int) []byte {
+	for {
+		pos := atomic.AddUint64(&b.idx, uint64(sz)) // noted add
+		page, off := bumpNote(pos)
+		newPage, _ := bumpNote(atomic.LoadUint64(&b.idx)) // noted recheck
+		if newPage != page {
+			continue
+		}
+		return b.pages[page][off-sz : off]
+	}
+}
+
+// AllocLast takes the counter's unchanged value as "no one else came":
+// the read-back compared with the unit's own result, but what the
+// unequal side does is go on to hand out the span without retrying.
+func (b *Bump) AllocLast(sz int) ([]byte, bool) {
+	pos := atomic.AddUint64(&b.idx, uint64(sz)) // last add
+	page, off := bumpParse(pos)
+	last := atomic.LoadUint64(&b.idx) == pos // last recheck
+	return b.pages[page][off-sz : off], last
+}
