@@ -225,6 +225,13 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 		obs := observers(p, typs)
 		kept := pairs[:0]
 		noted := map[string]bool{}
+		// skip notes, once per key, why a pair gets no driver.
+		skip := func(key, format string, args ...any) {
+			if !noted[key] {
+				noted[key] = true
+				res.Notes = append(res.Notes, note.New(note.Static, path, "", format, args...))
+			}
+		}
 		for i := range pairs {
 			pairs[i].obs = obs[pairs[i].typ]
 			if tn, ok := p.Types.Scope().Lookup(pairs[i].typ).(*types.TypeName); ok {
@@ -234,21 +241,14 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 					// stepping one and reading its element are the
 					// driver's misuse, whatever their outcome.
 					if step := cursor(named); step != "" && pairs[i].meant == "" {
-						if !noted[pairs[i].typ] {
-							noted[pairs[i].typ] = true
-							res.Notes = append(res.Notes, note.New(note.Static, path, "", "no drivers for %s: a cursor (its %s steps it) is each goroutine's own", pairs[i].typ, step))
-						}
+						skip(pairs[i].typ, "no drivers for %s: a cursor (its %s steps it) is each goroutine's own", pairs[i].typ, step)
 						continue
 					}
 					// A construction hook is called before the value
 					// is shared: beside the other methods it is the
 					// driver's guess (constructionHook).
 					if m, ctor := hookOf(p, named, &pairs[i]); ctor != "" {
-						key := pairs[i].typ + "." + m
-						if !noted[key] {
-							noted[key] = true
-							res.Notes = append(res.Notes, note.New(note.Static, path, "", "no drivers calling %s.%s: the package calls it only from %s, before the value is shared (a construction hook of an interface of the package)", pairs[i].typ, m, ctor))
-						}
+						skip(pairs[i].typ+"."+m, "no drivers calling %s.%s: the package calls it only from %s, before the value is shared (a construction hook of an interface of the package)", pairs[i].typ, m, ctor)
 						continue
 					}
 					// A teardown step of an exported owner, or a reset
@@ -256,22 +256,14 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 					// out, is never called beside the type's other
 					// methods by the package (ownerTeardown, reuseHook).
 					if m, why := endOf(p, named, &pairs[i]); why != "" {
-						key := pairs[i].typ + "." + m
-						if !noted[key] {
-							noted[key] = true
-							res.Notes = append(res.Notes, note.New(note.Static, path, "", "no drivers calling %s.%s: %s", pairs[i].typ, m, why))
-						}
+						skip(pairs[i].typ+"."+m, "no drivers calling %s.%s: %s", pairs[i].typ, m, why)
 						continue
 					}
 					// Methods whose docs keep them to one goroutine
 					// at a time are the package's contract: calling
 					// two of them at once is the driver's misuse.
 					if why := serialPair(p, named, &pairs[i]); why != "" {
-						key := pairs[i].typ + "." + pairs[i].m0 + "." + pairs[i].m1
-						if !noted[key] {
-							noted[key] = true
-							res.Notes = append(res.Notes, note.New(note.Static, path, "", "no driver calling %s.%s and %s: their docs keep them to one goroutine at a time (documented: %s)", pairs[i].typ, pairs[i].m0, pairs[i].m1, why))
-						}
+						skip(pairs[i].typ+"."+pairs[i].m0+"."+pairs[i].m1, "no driver calling %s.%s and %s: their docs keep them to one goroutine at a time (documented: %s)", pairs[i].typ, pairs[i].m0, pairs[i].m1, why)
 						continue
 					}
 				}
