@@ -142,27 +142,47 @@ const childFirstWait = 20 * time.Millisecond
 // for d at most: a child that never calls Begin (started in uninstrumented
 // code) costs d.
 func waitBegun(c *Goroutine, d time.Duration) {
-	for n := yieldRounds(d); ; n-- {
+	waitUntil(d, func() bool {
 		mu.Lock()
-		begun := c.goid != 0
-		mu.Unlock()
-		if begun || n <= 0 {
+		defer mu.Unlock()
+		return c.goid != 0
+	})
+}
+
+// waitUntil yields until done, or for d by the clock. Inside a synctest
+// bubble time.Now is the bubble's fake time, which stands still while a
+// goroutine yields: a clock deadline never came, and a child waiting for
+// its parent spun until the recording's 2-minute timeout (gammazero/
+// workerpool's TestDoWaitStop and TestSubmitWaitStop, recorded parents
+// first). So a clock that has not moved for stillRounds rounds of yields
+// (about 50 ms of them on a real clock, which moves every round) ends
+// the wait too. Counting yields alone is no bound in time: a yield with
+// nothing else to run returns at once.
+func waitUntil(d time.Duration, done func() bool) {
+	start := time.Now()
+	deadline, last, still := start.Add(d), start, 0
+	for !done() {
+		now := time.Now()
+		if now.After(deadline) {
 			return
+		}
+		if now.Equal(last) {
+			if still++; still >= stillRounds {
+				return
+			}
+		} else {
+			last, still = now, 0
 		}
 		yieldFor(waitRound)
 	}
 }
 
-// waitRound is one round of the waits for a child or a parent, and
-// yieldRounds the rounds of a wait of about d. The bound counts yields,
-// not the clock: inside a synctest bubble time.Now is the bubble's fake
-// time, which stands still while a goroutine yields, so a clock deadline
-// never came and a child waiting for its parent spun until the
-// recording's 2-minute timeout (gammazero/workerpool's TestDoWaitStop and
-// TestSubmitWaitStop, recorded parents first).
-const waitRound = 50 * time.Microsecond
-
-func yieldRounds(d time.Duration) int { return int(d / waitRound) }
+// waitRound is one round of yields in waitUntil; stillRounds the rounds
+// without the clock moving that end a wait.
+const (
+	waitRound   = 50 * time.Microsecond
+	stillRounds = 1000
+)
 
 // parentFirstWait bounds how long a child waits for its parent to pause
 // (parents first), and parentRunOn how many of the parent's operations:
@@ -177,18 +197,15 @@ const (
 // forked g (Goroutine.pauses), or run parentRunOn operations, or for d at
 // most; then g lets go of its parent.
 func waitParent(g *Goroutine, d time.Duration) {
-	for n := yieldRounds(d); ; n-- {
+	waitUntil(d, func() bool {
 		mu.Lock()
+		defer mu.Unlock()
 		p := g.parent
-		moved := p == nil || p.pauses != g.parentPauses || p.perturbN-g.parentOps >= parentRunOn
-		if moved || n <= 0 {
-			g.parent = nil
-			mu.Unlock()
-			return
-		}
-		mu.Unlock()
-		yieldFor(waitRound)
-	}
+		return p == nil || p.pauses != g.parentPauses || p.perturbN-g.parentOps >= parentRunOn
+	})
+	mu.Lock()
+	g.parent = nil
+	mu.Unlock()
 }
 
 // perturbBegin is perturbAt for the begin of goroutine g (not yet bound to
