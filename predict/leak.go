@@ -43,18 +43,18 @@ func Leaks(gr *ptg.Graph, alt, loopAlt func(site string) bool) []Leak {
 		return nil
 	}
 	tr := gr.Tr
-	type chanOps struct {
+	type chanPair struct {
 		send, recv []int32
 		other      bool // a close, a buffer, a receive from a closed channel
 	}
-	chans := map[int32]*chanOps{}
+	chans := map[int32]*chanPair{}
 	for e, ev := range tr.Events {
 		if !ev.Op.IsChan() {
 			continue
 		}
 		c := chans[ev.Obj]
 		if c == nil {
-			c = &chanOps{}
+			c = &chanPair{}
 			chans[ev.Obj] = c
 		}
 		switch {
@@ -266,41 +266,7 @@ func StopLeakSets(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeakSet
 		return nil
 	}
 	tr := gr.Tr
-	type chanOps struct {
-		send, recv, close []int32
-		buffered          bool
-	}
-	chans := map[int32]*chanOps{}
-	var order []int32
-	// stopRecvs: per goroutine, its receives that saw a channel closed
-	// or took a send (an unbuffered channel's: matched below).
-	stopRecvs := map[int32][]int32{}
-	for e, ev := range tr.Events {
-		if !ev.Op.IsChan() {
-			continue
-		}
-		c := chans[ev.Obj]
-		if c == nil {
-			c = &chanOps{}
-			chans[ev.Obj] = c
-			order = append(order, ev.Obj)
-		}
-		switch {
-		case ev.Arg != 0:
-			c.buffered = true
-		case ev.Op == trace.Close:
-			c.close = append(c.close, int32(e))
-		case ev.Flags&trace.FlagClosed != 0:
-			if ev.Op == trace.Recv {
-				stopRecvs[ev.G] = append(stopRecvs[ev.G], int32(e))
-			}
-		case ev.Op == trace.Send:
-			c.send = append(c.send, int32(e))
-		default:
-			c.recv = append(c.recv, int32(e))
-			stopRecvs[ev.G] = append(stopRecvs[ev.G], int32(e))
-		}
-	}
+	chans, order, stopRecvs := chanIndex(tr)
 	// match: an unbuffered channel's k-th receive's matched send, looked
 	// up once per receive: scanning the channel's receives per pair and
 	// stop receive was cubic (eapache/channels' resizable channel, 1,000
@@ -476,4 +442,50 @@ func leaks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, alt,
 			}
 		}
 	}
+}
+
+// chanOps are one channel's operations in a trace: its sends and its
+// receives that took a send or a buffered value (in order, so the k-th
+// receive of an unbuffered channel took its k-th send), its closes, and
+// whether it is buffered. Operations on a closed channel are in none.
+type chanOps struct {
+	send, recv, close []int32
+	buffered          bool
+}
+
+// chanIndex gathers tr's channels' operations (chans, order: the
+// channels in the order of their first operation) and, per goroutine,
+// its receives that saw a channel closed or took a value (stopRecvs:
+// what may have stopped a select's goroutine, StopLeakSets).
+func chanIndex(tr *trace.Trace) (chans map[int32]*chanOps, order []int32, stopRecvs map[int32][]int32) {
+	chans, stopRecvs = map[int32]*chanOps{}, map[int32][]int32{}
+	for e, ev := range tr.Events {
+		if !ev.Op.IsChan() {
+			continue
+		}
+		c := chans[ev.Obj]
+		if c == nil {
+			c = &chanOps{}
+			chans[ev.Obj] = c
+			order = append(order, ev.Obj)
+		}
+		switch {
+		case ev.Arg != 0:
+			c.buffered = true
+		case ev.Op == trace.Close:
+			c.close = append(c.close, int32(e))
+		case ev.Flags&trace.FlagClosed != 0:
+			// A receive that saw the channel closed, or a send that
+			// panicked on it: neither takes nor completes a partner.
+			if ev.Op == trace.Recv {
+				stopRecvs[ev.G] = append(stopRecvs[ev.G], int32(e))
+			}
+		case ev.Op == trace.Send:
+			c.send = append(c.send, int32(e))
+		default:
+			c.recv = append(c.recv, int32(e))
+			stopRecvs[ev.G] = append(stopRecvs[ev.G], int32(e))
+		}
+	}
+	return chans, order, stopRecvs
 }

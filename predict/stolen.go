@@ -3,7 +3,6 @@ package predict
 import (
 	"sort"
 
-	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict/ptg"
 	"github.com/pecanvet/pecanvet/predict/schedule"
@@ -35,36 +34,7 @@ func (s Stolen) Events() []int32 { return []int32{s.Thief, s.Stranded} }
 // schedule.Generator.Stolen to decide.
 func Stolens(gr *ptg.Graph) []Stolen {
 	tr := gr.Tr
-	type chanOps struct {
-		send, recv, close []int32
-		buffered          bool
-	}
-	chans := map[int32]*chanOps{}
-	var order []int32
-	for e, ev := range tr.Events {
-		if !ev.Op.IsChan() {
-			continue
-		}
-		c := chans[ev.Obj]
-		if c == nil {
-			c = &chanOps{}
-			chans[ev.Obj] = c
-			order = append(order, ev.Obj)
-		}
-		switch {
-		case ev.Arg != 0:
-			c.buffered = true
-		case ev.Op == trace.Close:
-			c.close = append(c.close, int32(e))
-		case ev.Flags&trace.FlagClosed != 0:
-			// A receive that saw the channel closed, or a send that
-			// panicked on it: neither takes nor completes a partner.
-		case ev.Op == trace.Send:
-			c.send = append(c.send, int32(e))
-		default:
-			c.recv = append(c.recv, int32(e))
-		}
-	}
+	chans, order, _ := chanIndex(tr)
 	var out []Stolen
 	for _, obj := range order {
 		c := chans[obj]

@@ -21,39 +21,7 @@ func stopLeaksNaive(gr *ptg.Graph, stop func(sel, stop string) bool) []StopLeak 
 		return nil
 	}
 	tr := gr.Tr
-	type chanOps struct {
-		send, recv, close []int32
-		buffered          bool
-	}
-	chans := map[int32]*chanOps{}
-	var order []int32
-	stopRecvs := map[int32][]int32{}
-	for e, ev := range tr.Events {
-		if !ev.Op.IsChan() {
-			continue
-		}
-		c := chans[ev.Obj]
-		if c == nil {
-			c = &chanOps{}
-			chans[ev.Obj] = c
-			order = append(order, ev.Obj)
-		}
-		switch {
-		case ev.Arg != 0:
-			c.buffered = true
-		case ev.Op == trace.Close:
-			c.close = append(c.close, int32(e))
-		case ev.Flags&trace.FlagClosed != 0:
-			if ev.Op == trace.Recv {
-				stopRecvs[ev.G] = append(stopRecvs[ev.G], int32(e))
-			}
-		case ev.Op == trace.Send:
-			c.send = append(c.send, int32(e))
-		default:
-			c.recv = append(c.recv, int32(e))
-			stopRecvs[ev.G] = append(stopRecvs[ev.G], int32(e))
-		}
-	}
+	chans, order, stopRecvs := chanIndex(tr)
 	stoppers := func(e int32, x *chanOps, g1, g2 int32) []int32 {
 		var out []int32
 		other := func(o int32) bool { g := tr.Events[o].G; return g != g1 && g != g2 }
