@@ -57,42 +57,7 @@ func TestRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds with -race")
 	}
-	dir := t.TempDir()
-	write := func(name, src string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("go.mod", "module lenrace\n\ngo 1.21\n")
-	write("x_test.go", `package lenrace
-
-import (
-	"runtime"
-	"testing"
-)
-
-func TestSendLen(t *testing.T) {
-	v := 0
-	c := make(chan int, 1)
-	go func() {
-		v = 1
-		c <- 1
-	}()
-	for len(c) == 0 {
-		runtime.Gosched()
-	}
-	v = 2
-	_ = v
-}
-
-func TestQuiet(t *testing.T) {}
-`)
-	bin := filepath.Join(dir, "x.test")
-	cmd := exec.Command("go", "test", "-c", "-race", "-o", bin, ".")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go test -c -race: %v\n%s", err, out)
-	}
+	dir, bin := buildSendLen(t, "lenrace", "func TestQuiet(t *testing.T) {}\n")
 	races, err := Run(context.Background(), bin, dir, []string{"TestSendLen", "TestQuiet"}, 2, time.Minute)
 	if err != nil {
 		t.Fatal(err)
@@ -113,42 +78,7 @@ func TestRunUntil(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds with -race")
 	}
-	dir := t.TempDir()
-	write := func(name, src string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("go.mod", "module hangrace\n\ngo 1.21\n")
-	write("x_test.go", `package hangrace
-
-import (
-	"runtime"
-	"testing"
-)
-
-func TestSendLen(t *testing.T) {
-	v := 0
-	c := make(chan int, 1)
-	go func() {
-		v = 1
-		c <- 1
-	}()
-	for len(c) == 0 {
-		runtime.Gosched()
-	}
-	v = 2
-	_ = v
-}
-
-func TestHang(t *testing.T) { select {} }
-`)
-	bin := filepath.Join(dir, "x.test")
-	cmd := exec.Command("go", "test", "-c", "-race", "-o", bin, ".")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go test -c -race: %v\n%s", err, out)
-	}
+	dir, bin := buildSendLen(t, "hangrace", "func TestHang(t *testing.T) { select {} }\n")
 	has := func(races []Race) bool {
 		for _, r := range races {
 			if r.Has("x_test.go", 12, "x_test.go", 18) {
@@ -169,6 +99,49 @@ func TestHang(t *testing.T) { select {} }
 	if d := time.Since(start); d >= bound/2 {
 		t.Errorf("RunUntil took %v with its answer in the first run's report (bound %v)", d, bound)
 	}
+}
+
+// buildSendLen writes module mod, whose TestSendLen races on v with only
+// len(c) "ordering" it (x_test.go:12 and :18), followed by the tests
+// more, and builds its tests with -race: the directory and the binary.
+func buildSendLen(t *testing.T, mod, more string) (dir, bin string) {
+	t.Helper()
+	dir = t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module "+mod+"\n\ngo 1.21\n")
+	write("x_test.go", "package "+mod+`
+
+import (
+	"runtime"
+	"testing"
+)
+
+func TestSendLen(t *testing.T) {
+	v := 0
+	c := make(chan int, 1)
+	go func() {
+		v = 1
+		c <- 1
+	}()
+	for len(c) == 0 {
+		runtime.Gosched()
+	}
+	v = 2
+	_ = v
+}
+
+`+more)
+	bin = filepath.Join(dir, "x.test")
+	cmd := exec.Command("go", "test", "-c", "-race", "-o", bin, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test -c -race: %v\n%s", err, out)
+	}
+	return dir, bin
 }
 
 func FuzzParse(f *testing.F) {
