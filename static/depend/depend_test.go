@@ -1366,3 +1366,76 @@ func TestJudgeBumpRechecked(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeIdleDelete: a lookup that found a key and decides only the
+// unit's delete of it, with another goroutine's delete of the same key
+// between and no other write of the map in the schedule, deletes nothing
+// the serial order does not (tally's scope_registry.go:269 and :296); a
+// path that also counts, closes what it found or returns the finding,
+// another write between, another key, or no schedule stays judged.
+func TestJudgeIdleDelete(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		// name+"(": Drop's name is also the start of its type's.
+		return Frame{ID: id, Site: at("func (d *Drops) "+name+"(", name+"(")}
+	}
+	site := func(mark string) string {
+		col := "["
+		if strings.Contains(mark, "delete") {
+			col = "("
+		}
+		return at("// drops "+mark, col)
+	}
+	const key = 7
+	// evs is the unit's lookup (method, at look) and delete (at del, in
+	// the frames inner), and the other goroutine's delete between, of
+	// key k2, at steps 1, 3 and 5; the schedule's writes of the map by
+	// others are that delete and extra.
+	evs := func(method, look, del string, inner []string, k2 int64, extra ...Touch) []Event {
+		frames := []Frame{fr(1, method)}
+		other := []Frame{fr(9, method)}
+		for n, f := range inner {
+			frames = append(frames, fr(int32(2+n), f))
+			other = append(other, fr(int32(10+n), f))
+		}
+		a := Event{Thread: 1, Unit: 1, Read: true, Site: site(look), Frames: frames[:1], Key: key, Step: 1}
+		w := Event{Thread: 2, Unit: 2, Write: true, Site: site(del), Frames: other, Key: k2, Step: 3}
+		b := Event{Thread: 1, Unit: 1, Write: true, Site: site(del), Frames: frames, Key: key, Step: 5}
+		a.Writes = append([]Touch{{Step: 3, Site: w.Site, G: "g2"}}, extra...)
+		return []Event{a, w, b}
+	}
+	drop := func(k2 int64, extra ...Touch) []Event {
+		return evs("Drop", "lookup", "delete", []string{"remove"}, k2, extra...)
+	}
+	noSchedule := drop(key)
+	noSchedule[0].Writes = nil
+	inserted := drop(key)
+	inserted[1].Site = site("put")
+	inserted[0].Writes[0].Site = inserted[1].Site
+	otherKey := drop(key)
+	otherKey[2].Key = 8
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"a found key deleted twice, nothing else decided", drop(key), false},
+		{"the same, another key's delete also in the schedule", drop(key, Touch{Step: 4, Site: site("delete"), G: "g3"}), false},
+		{"the same, no schedule", noSchedule, true},
+		{"the same, an insert in the schedule after the other delete", drop(key, Touch{Step: 4, Site: site("put"), G: "g3"}), true},
+		{"the same, the other goroutine's delete of another key", drop(8), true},
+		{"the same, the unit's delete of another key", otherKey, true},
+		{"an insert of the key between, not a delete", inserted, true},
+		{"a drop that also counts", evs("DropCounted", "counted lookup", "counted delete", []string{"removeCounted"}, key), true},
+		{"a drop that closes the entry it found", evs("DropClosed", "closed lookup", "closed delete", nil, key), true},
+		{"a drop that returns whether it found the key", evs("DropTold", "told lookup", "told delete", nil, key), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

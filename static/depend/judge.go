@@ -164,7 +164,10 @@ var (
 //     CAS that swapped and b a retry loop's CAS entered after it
 //     (casThenRetried: RDCSS tried again); unless a is
 //     a map lookup that missed, b is reached only on the miss, and the
-//     other units only deleted from the map (missKept), or the unit
+//     other units only deleted from the map (missKept), or b is the
+//     unit's delete of the key its lookup a found, all a decides, and
+//     the other units only deleted, the pattern's that key (idleDelete:
+//     tally's subscope, a closed scope removed twice), or the unit
 //     claimed the key in the lookup's critical section and b writes
 //     that key again (claimed: gcache's singleflight), or a and b read a value
 //     and the error returned with it, whose writer stores an error nil
@@ -271,7 +274,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v

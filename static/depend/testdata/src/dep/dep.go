@@ -2823,3 +2823,84 @@ func (b *Bump) AllocLast(sz int) ([]byte, bool) {
 	last := atomic.LoadUint64(&b.idx) == pos // last recheck
 	return b.pages[page][off-sz : off], last
 }
+
+// Drops is tally's subscope lookup and removeWithRLock: Drop looks a key
+// up under the read lock and, when found, deletes it under the write lock
+// that remove takes after dropping the read lock.
+type Drops struct {
+	mu sync.RWMutex
+	m  map[string]*dropEntry
+	n  int
+}
+
+type dropEntry struct{ done chan struct{} }
+
+// Drop deletes k if present: a second Drop's delete is a no-op.
+func (d *Drops) Drop(k string) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	_, ok := d.m[k] // drops lookup
+	if ok {
+		d.remove(k)
+	}
+}
+
+func (d *Drops) remove(k string) {
+	d.mu.RUnlock()
+	defer d.mu.RLock()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.m, k) // drops delete
+}
+
+// DropCounted also counts the drop: two Drops of one key count two.
+func (d *Drops) DropCounted(k string) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	_, ok := d.m[k] // drops counted lookup
+	if ok {
+		d.removeCounted(k)
+	}
+}
+
+func (d *Drops) removeCounted(k string) {
+	d.mu.RUnlock()
+	defer d.mu.RLock()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.m, k) // drops counted delete
+	d.n++
+}
+
+// DropClosed closes the entry it found: two Drops close it twice.
+func (d *Drops) DropClosed(k string) {
+	d.mu.RLock()
+	e, ok := d.m[k] // drops closed lookup
+	d.mu.RUnlock()
+	if ok {
+		d.mu.Lock()
+		delete(d.m, k) // drops closed delete
+		d.mu.Unlock()
+		close(e.done)
+	}
+}
+
+// DropTold returns whether it found k: two Drops are both told so.
+func (d *Drops) DropTold(k string) bool {
+	d.mu.RLock()
+	_, ok := d.m[k] // drops told lookup
+	d.mu.RUnlock()
+	if ok {
+		d.mu.Lock()
+		delete(d.m, k) // drops told delete
+		d.mu.Unlock()
+	}
+	return ok
+}
+
+// Put inserts k.
+func (d *Drops) Put(k string) {
+	d.mu.Lock()
+	d.m[k] = &dropEntry{done: make(chan struct{})} // drops put
+	d.mu.Unlock()
+}
