@@ -142,7 +142,30 @@ func dependEvents(f *Finding) []depend.Event {
 	claims(f, evs)
 	afters(f, evs)
 	overwrites(f, evs)
+	priors(f, evs)
 	return evs
+}
+
+// priors fills Event.Prior from the replayed schedule: for each event,
+// the step of the last write of its object before it, by any goroutine,
+// plus one (looking back a bounded stretch, as guardRead does).
+func priors(f *Finding, evs []depend.Event) {
+	s := f.Schedule
+	if s == nil || len(s.Anomaly) != len(evs) {
+		return
+	}
+	for i := range evs {
+		at := s.Anomaly[i]
+		if at >= len(s.Steps) {
+			continue
+		}
+		for st := at - 1; st >= 0 && st >= at-100000; st-- {
+			if b := s.Steps[st]; b.Obj == s.Steps[at].Obj && writes(b.Op) {
+				evs[i].Prior = st + 1
+				break
+			}
+		}
+	}
 }
 
 // overwrites fills Event.Overwrite from the replayed schedule: for a

@@ -1439,3 +1439,51 @@ func TestJudgeIdleDelete(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeDrainedEntry: a report that ranges over the gauges between
+// another report's swap of a gauge's updated flag and its deletion of the
+// gauges, and whose own swap gets the 0 that swap left, reports nothing
+// for it, as the serial order running the other first does (tally's
+// stats.go:129 asv); a swap that read another write's value, a report
+// that emits whatever the swap got, or a body that counts the gauges
+// stays judged.
+func TestJudgeDrainedEntry(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, recv, name string) Frame {
+		return Frame{ID: id, Site: at("func ("+recv+") "+name+"(", name+"(")}
+	}
+	site := func(mark, col string) string { return at("// meter "+mark, col) }
+	swap := func(mark string) string {
+		return shift(at("// meter "+mark, "SwapUint64("), len("SwapUint64"))
+	}
+	// evs: the writer's swap (step 1), the reader's range (method,
+	// rng) and swap (sw, in inner), then the writer's delete (step 4);
+	// prior is the reader's swap's Prior.
+	evs := func(method, rng, inner, sw string, prior int) []Event {
+		a := Event{Thread: 1, Unit: 1, Read: true, Write: true, Site: swap("swap"), Frames: []Frame{fr(1, "m *Meter", "Report"), fr(2, "g *meterGauge", "report")}, Step: 1}
+		r1 := Event{Thread: 2, Unit: 2, Read: true, Var: 1, Site: site(rng, "for"), Frames: []Frame{fr(9, "m *Meter", method)}, Step: 2}
+		r2 := Event{Thread: 2, Unit: 2, Read: true, Write: true, Site: swap(sw), Frames: []Frame{fr(9, "m *Meter", method), fr(10, "g *meterGauge", inner)}, Step: 3, Prior: prior}
+		b := Event{Thread: 1, Unit: 1, Write: true, Var: 1, Site: shift(site("clear", "delete("), len("delete")), Frames: []Frame{fr(3, "m *Meter", "Clear")}, Step: 4}
+		return []Event{a, r1, r2, b}
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"the second swap gets the drained 0, the report does nothing", evs("Report", "report", "report", "swap", 2), false},
+		{"the same, no schedule", evs("Report", "report", "report", "swap", 0), true},
+		{"the same, another write of the flag between the swaps", evs("Report", "report", "report", "swap", 3), true},
+		{"a report that emits whatever its swap got", evs("ReportAlways", "report always", "reportAlways", "swap always", 2), true},
+		{"a report that also counts the gauges", evs("ReportCounted", "report counted", "report", "swap", 2), true},
+		{"a report that returns how many gauges it came to", evs("ReportTold", "report told", "report", "swap", 2), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

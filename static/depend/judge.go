@@ -72,6 +72,12 @@ type Event struct {
 	// replaces the unit's value, not the one it read, so it makes the
 	// read no staler than a serial order would.
 	Overwrite int
+	// Prior is one more than the step of the last write of this event's
+	// variable before it in the replayed schedule, by any goroutine; 0
+	// when the schedule shows none, or there is no schedule. An atomic
+	// read-modify-write whose Prior is another event's Step+1 read the
+	// value that event's write left (drainedEntry).
+	Prior int
 }
 
 // Touch is a write in the replayed schedule: its step and site, and the
@@ -219,7 +225,11 @@ var (
 //     (a CAS from a constant) or its release of that claim with its
 //     drain taking again after, and the reader, a draining consumer,
 //     claimed or released there too (drainClaim: the element is taken
-//     by whichever holds the claim); nor when the read of the first write's
+//     by whichever holds the claim); nor when the reader ranges over the
+//     map the writer deletes from and its swap of the flag the writer
+//     drained gets the writer's constant, on which the method the range
+//     calls does nothing (drainedEntry: tally's two final reports of a
+//     gauge); nor when the read of the first write's
 //     variable cannot tell it happened: a lazy initialization under a
 //     nil check and a lock, read only as a map (initUnseen: gcache's
 //     Group.m); nor when the writer published a new object and then
@@ -313,7 +323,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.initUnseen(a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {

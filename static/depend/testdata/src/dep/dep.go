@@ -2904,3 +2904,90 @@ func (d *Drops) Put(k string) {
 	d.m[k] = &dropEntry{done: make(chan struct{})} // drops put
 	d.mu.Unlock()
 }
+
+// Meter is tally's scope with its gauges: report swaps a gauge's updated
+// flag to 0 and emits the gauge only when it was 1; Clear deletes the
+// gauges (tally's clearMetrics). A report between another report's swap
+// and Clear finds the gauge drained.
+type Meter struct {
+	mu     sync.RWMutex
+	prefix string
+	gauges map[string]*meterGauge
+	n      int
+}
+
+type meterGauge struct{ updated, curr uint64 }
+
+// Update sets the gauge and marks it updated.
+func (g *meterGauge) Update(v uint64) {
+	atomic.StoreUint64(&g.curr, v)
+	atomic.StoreUint64(&g.updated, 1) // meter update
+}
+
+func (g *meterGauge) report(name string, emit func(string, uint64)) {
+	if atomic.SwapUint64(&g.updated, 0) == 1 { // meter swap
+		emit(name, atomic.LoadUint64(&g.curr))
+	}
+}
+
+// reportAlways emits the gauge whatever its flag held.
+func (g *meterGauge) reportAlways(name string, emit func(string, uint64)) {
+	atomic.SwapUint64(&g.updated, 0) // meter swap always
+	emit(name, atomic.LoadUint64(&g.curr))
+}
+
+func (m *Meter) name(k string) string {
+	if m.prefix == "" {
+		return k
+	}
+	return m.prefix + "." + k
+}
+
+// Report emits the updated gauges.
+func (m *Meter) Report(emit func(string, uint64)) {
+	m.mu.RLock()
+	for k, g := range m.gauges { // meter report
+		g.report(m.name(k), emit)
+	}
+	m.mu.RUnlock()
+}
+
+// ReportAlways emits every gauge.
+func (m *Meter) ReportAlways(emit func(string, uint64)) {
+	m.mu.RLock()
+	for k, g := range m.gauges { // meter report always
+		g.reportAlways(m.name(k), emit)
+	}
+	m.mu.RUnlock()
+}
+
+// ReportCounted emits the updated gauges and counts the gauges it came to.
+func (m *Meter) ReportCounted(emit func(string, uint64)) {
+	m.mu.Lock()
+	for k, g := range m.gauges { // meter report counted
+		g.report(m.name(k), emit)
+		m.n++
+	}
+	m.mu.Unlock()
+}
+
+// Clear deletes every gauge.
+func (m *Meter) Clear() {
+	m.mu.Lock()
+	for k := range m.gauges {
+		delete(m.gauges, k) // meter clear
+	}
+	m.mu.Unlock()
+}
+
+// ReportTold emits the updated gauges and returns how many it came to.
+func (m *Meter) ReportTold(emit func(string, uint64)) int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	n := 0
+	for k, g := range m.gauges { // meter report told
+		g.report(m.name(k), emit)
+		n++
+	}
+	return n
+}
