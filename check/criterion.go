@@ -147,22 +147,22 @@ func dependEvents(f *Finding) []depend.Event {
 }
 
 // priors fills Event.Prior from the replayed schedule: for each event,
-// the step of the last write of its object before it, by any goroutine,
-// plus one (looking back a bounded stretch, as guardRead does).
+// every write of its object from the pattern's first step up to it.
 func priors(f *Finding, evs []depend.Event) {
 	s := f.Schedule
 	if s == nil || len(s.Anomaly) != len(evs) {
 		return
 	}
+	first := slices.Min(s.Anomaly)
 	for i := range evs {
 		at := s.Anomaly[i]
 		if at >= len(s.Steps) {
 			continue
 		}
-		for st := at - 1; st >= 0 && st >= at-100000; st-- {
+		evs[i].Prior = []depend.Touch{}
+		for st := first; st < at; st++ {
 			if b := s.Steps[st]; b.Obj == s.Steps[at].Obj && writes(b.Op) {
-				evs[i].Prior = st + 1
-				break
+				evs[i].Prior = append(evs[i].Prior, depend.Touch{Step: st, Site: b.Site, G: b.G})
 			}
 		}
 	}

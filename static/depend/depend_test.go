@@ -1459,24 +1459,28 @@ func TestJudgeDrainedEntry(t *testing.T) {
 	// evs: the writer's swap (step 1), the reader's range (method,
 	// rng) and swap (sw, in inner), then the writer's delete (step 4);
 	// prior is the reader's swap's Prior.
-	evs := func(method, rng, inner, sw string, prior int) []Event {
+	evs := func(method, rng, inner, sw string, prior []Touch) []Event {
 		a := Event{Thread: 1, Unit: 1, Read: true, Write: true, Site: swap("swap"), Frames: []Frame{fr(1, "m *Meter", "Report"), fr(2, "g *meterGauge", "report")}, Step: 1}
 		r1 := Event{Thread: 2, Unit: 2, Read: true, Var: 1, Site: site(rng, "for"), Frames: []Frame{fr(9, "m *Meter", method)}, Step: 2}
 		r2 := Event{Thread: 2, Unit: 2, Read: true, Write: true, Site: swap(sw), Frames: []Frame{fr(9, "m *Meter", method), fr(10, "g *meterGauge", inner)}, Step: 3, Prior: prior}
 		b := Event{Thread: 1, Unit: 1, Write: true, Var: 1, Site: shift(site("clear", "delete("), len("delete")), Frames: []Frame{fr(3, "m *Meter", "Clear")}, Step: 4}
 		return []Event{a, r1, r2, b}
 	}
+	drained := []Touch{{Step: 1, Site: swap("swap"), G: "g1"}}
+	update := shift(at("// meter update", "StoreUint64("), len("StoreUint64"))
 	for _, tc := range []struct {
 		name string
 		evs  []Event
 		want bool
 	}{
-		{"the second swap gets the drained 0, the report does nothing", evs("Report", "report", "report", "swap", 2), false},
-		{"the same, no schedule", evs("Report", "report", "report", "swap", 0), true},
-		{"the same, another write of the flag between the swaps", evs("Report", "report", "report", "swap", 3), true},
-		{"a report that emits whatever its swap got", evs("ReportAlways", "report always", "reportAlways", "swap always", 2), true},
-		{"a report that also counts the gauges", evs("ReportCounted", "report counted", "report", "swap", 2), true},
-		{"a report that returns how many gauges it came to", evs("ReportTold", "report told", "report", "swap", 2), true},
+		{"the second swap gets the drained 0, the report does nothing", evs("Report", "report", "report", "swap", drained), false},
+		{"the same, the writer's second swap of the flag between (tally's root in every bucket)", evs("Report", "report", "report", "swap", append(drained, Touch{Step: 2, Site: swap("swap"), G: "g1"})), false},
+		{"the same, no schedule", evs("Report", "report", "report", "swap", nil), true},
+		{"the same, an Update of the flag between the swaps", evs("Report", "report", "report", "swap", append(drained, Touch{Step: 2, Site: update, G: "g3"})), true},
+		{"the same, the writer's swap not among the writes before the reader's", evs("Report", "report", "report", "swap", []Touch{}), true},
+		{"a report that emits whatever its swap got", evs("ReportAlways", "report always", "reportAlways", "swap always", drained), true},
+		{"a report that also counts the gauges", evs("ReportCounted", "report counted", "report", "swap", drained), true},
+		{"a report that returns how many gauges it came to", evs("ReportTold", "report told", "report", "swap", drained), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

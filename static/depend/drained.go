@@ -13,7 +13,7 @@ import (
 // of the variable the writer wrote at a, read a state the reader acts on
 // as on a consistent one: the writer stored a constant c at a (its swap
 // drained a flag), the reader's swap stores the same c and read what a
-// left (Event.Prior: no write of the variable between), and in the method
+// left (Event.Prior: every write of it between stores c too), and in the method
 // the range's body calls for the entry the swap returning c leaves nothing
 // else done, as the body does nothing else (tally's final report of a
 // closing root scope and its report loop's last tick: both range over the
@@ -26,11 +26,25 @@ import (
 // value (an Update between), a body that counts or sends the entries, or
 // a method that acts on the swap's c stays judged.
 func (x *Index) drainedEntry(a, b, r1, r2 Event) bool {
-	if r1.Var != b.Var || r2.Var != a.Var || a.Var == b.Var || !a.Write || !b.Write || !r2.Read || !r2.Write || r2.Prior == 0 || r2.Prior != a.Step+1 || !x.deletes(b.Site) || !x.mapIteration(r1.Site) {
+	if r1.Var != b.Var || r2.Var != a.Var || a.Var == b.Var || !a.Write || !b.Write || !r2.Read || !r2.Write || r2.Prior == nil || !x.deletes(b.Site) || !x.mapIteration(r1.Site) {
 		return false
 	}
 	c := x.storedConst(a.Site)
-	if c == nil || !sameValue(c, x.storedConst(r2.Site)) {
+	if c == nil || !constEq(c, x.storedConst(r2.Site)) {
+		return false
+	}
+	// What r2 read: a's c, or c again (tally's tick reports the root
+	// scope once per registry bucket, each report swapping the flag).
+	sawA := false
+	for _, w := range r2.Prior {
+		switch {
+		case w.Step == a.Step:
+			sawA = true
+		case w.Step > a.Step && !constEq(c, x.storedConst(w.Site)):
+			return false
+		}
+	}
+	if !sawA {
 		return false
 	}
 	n := len(r1.Frames)
@@ -50,12 +64,17 @@ func (x *Index) storedConst(site string) *ssa.Const {
 	var c *ssa.Const
 	for _, v := range x.stored(site) {
 		k, ok := unconvert(v).(*ssa.Const)
-		if !ok || k.Value == nil || c != nil && !sameValue(c, k) {
+		if !ok || k.Value == nil || c != nil && !constEq(c, k) {
 			return nil
 		}
 		c = k
 	}
 	return c
+}
+
+// constEq reports whether k is a constant equal to c.
+func constEq(c, k *ssa.Const) bool {
+	return c != nil && k != nil && sameValue(c, k)
 }
 
 // idleWhenSwapped reports whether f, its atomic swap at site returning c,
@@ -229,8 +248,8 @@ func (x *Index) idleCode(in ssa.Instruction, fns map[*ssa.Function]bool, depth i
 		if call.Common().IsInvoke() {
 			return false
 		}
-		if _, ok := call.Common().Value.(*ssa.Builtin); ok {
-			return false
+		if bi, ok := call.Common().Value.(*ssa.Builtin); ok {
+			return bi.Name() == "len" || bi.Name() == "cap"
 		}
 		g := callee(call)
 		if g == nil {

@@ -72,12 +72,11 @@ type Event struct {
 	// replaces the unit's value, not the one it read, so it makes the
 	// read no staler than a serial order would.
 	Overwrite int
-	// Prior is one more than the step of the last write of this event's
-	// variable before it in the replayed schedule, by any goroutine; 0
-	// when the schedule shows none, or there is no schedule. An atomic
-	// read-modify-write whose Prior is another event's Step+1 read the
-	// value that event's write left (drainedEntry).
-	Prior int
+	// Prior, when not nil, are the writes of this event's variable in
+	// the replayed schedule from the pattern's first step up to this
+	// event, by any goroutine (drainedEntry: what an atomic
+	// read-modify-write read is what the last of them stored).
+	Prior []Touch
 }
 
 // Touch is a write in the replayed schedule: its step and site, and the

@@ -2937,7 +2937,7 @@ func (g *meterGauge) reportAlways(name string, emit func(string, uint64)) {
 }
 
 func (m *Meter) name(k string) string {
-	if m.prefix == "" {
+	if len(m.prefix) == 0 {
 		return k
 	}
 	return m.prefix + "." + k
