@@ -1,6 +1,8 @@
 package check
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
@@ -45,5 +47,50 @@ func TestOverwrites(t *testing.T) {
 		if evs[1].Overwrite != 0 || evs[2].Overwrite != 0 {
 			t.Errorf("%s: Overwrite of the other events = %d, %d, want 0", tc.name, evs[1].Overwrite, evs[2].Overwrite)
 		}
+	}
+}
+
+// TestPriors: an event's Prior lists every write of its object from the
+// pattern's first step up to it, by any goroutine and of any kind (what
+// an atomic read-modify-write read is what the last of them stored); no
+// schedule leaves it nil.
+func TestPriors(t *testing.T) {
+	step := func(g string, op trace.Op, obj, site string) trace.Step {
+		return trace.Step{G: g, Op: op, Obj: obj, Site: site, N: 1}
+	}
+	// g1 swaps F (a, step 1), g2 reads M and swaps F, g1 writes M; a
+	// write of F before the pattern, one of another object and a load
+	// between are not listed.
+	steps := []trace.Step{
+		step("g3", trace.AtomicStore, "F", "update"),
+		step("g1", trace.AtomicRMW, "F", "swap"),
+		step("g1", trace.AtomicRMW, "F", "swap again"),
+		step("g3", trace.AtomicStore, "G", "other"),
+		step("g2", trace.Read, "M", "range"),
+		step("g3", trace.AtomicLoad, "F", "look"),
+		step("g3", trace.Write, "F", "plain"),
+		step("g2", trace.AtomicRMW, "F", "swap"),
+		step("g1", trace.Write, "M", "delete"),
+	}
+	f := &Finding{Schedule: &trace.Schedule{Steps: steps, Anomaly: []int{1, 4, 7, 8}}}
+	evs := make([]depend.Event, 4)
+	priors(f, evs)
+	var got []string
+	for _, w := range evs[2].Prior {
+		got = append(got, fmt.Sprintf("%d %s %s", w.Step, w.G, w.Site))
+	}
+	if want := []string{"1 g1 swap", "2 g1 swap again", "6 g3 plain"}; !slices.Equal(got, want) {
+		t.Errorf("Prior of the reader's swap = %q, want %q", got, want)
+	}
+	if evs[0].Prior == nil || len(evs[0].Prior) != 0 {
+		t.Errorf("Prior of the pattern's first event = %v, want empty, not nil", evs[0].Prior)
+	}
+	if len(evs[3].Prior) != 0 {
+		t.Errorf("Prior of the delete = %v, want none (no write of M before it)", evs[3].Prior)
+	}
+	evs = make([]depend.Event, 4)
+	priors(&Finding{}, evs)
+	if evs[2].Prior != nil {
+		t.Errorf("Prior without a schedule = %v, want nil", evs[2].Prior)
 	}
 }
