@@ -27,7 +27,7 @@ func TestDrop(t *testing.T) {
 		defer wg.Done()
 		c.Drop("a")
 	}()
-	time.Sleep(10 * time.Millisecond)
+	time.Sleep(50 * time.Millisecond)
 	gate.Unlock()
 	wg.Wait()
 	if n := c.Len(); n != 1 {

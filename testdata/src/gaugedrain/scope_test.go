@@ -43,7 +43,7 @@ func TestClose(t *testing.T) {
 		defer wg.Done()
 		s.Tick(ticking)
 	}()
-	time.Sleep(10 * time.Millisecond)
+	time.Sleep(50 * time.Millisecond)
 	came := s.Close(closing)
 	gate.Unlock()
 	wg.Wait()

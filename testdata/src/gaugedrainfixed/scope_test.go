@@ -42,7 +42,7 @@ func TestClose(t *testing.T) {
 		defer wg.Done()
 		s.Tick(ticking)
 	}()
-	time.Sleep(10 * time.Millisecond)
+	time.Sleep(50 * time.Millisecond)
 	s.Close(closing)
 	gate.Unlock()
 	wg.Wait()
