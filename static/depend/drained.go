@@ -216,7 +216,7 @@ func (x *Index) bodyOnlyCalls(outer *ssa.Function, site string, f *ssa.Function)
 				continue
 			}
 			if call, ok := in.(*ssa.Call); ok && callee(call) == f {
-				if used(call) {
+				if hasUse(call) {
 					return false
 				}
 				calls++

@@ -77,7 +77,7 @@ func (x *Index) onlyDeletes(a, b Event) bool {
 				return false
 			}
 			switch {
-			case e.Index == 0 && used(e):
+			case e.Index == 0 && hasUse(e):
 				return false // the entry found is used
 			case e.Index == 1:
 				if ok != nil {
@@ -108,8 +108,8 @@ func (x *Index) onlyDeletes(a, b Event) bool {
 	return found
 }
 
-// used reports whether v has a use other than debug information.
-func used(v ssa.Value) bool {
+// hasUse reports whether v has a use other than debug information.
+func hasUse(v ssa.Value) bool {
 	if v.Referrers() == nil {
 		return false
 	}
