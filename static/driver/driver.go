@@ -276,7 +276,9 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 		}
 		vals := harvest(path, []*packages.Package{v.test, v.xtest})
 		tfs := testFuncs(path, []*packages.Package{v.test, v.xtest})
+		ends := testTeardowns(path, []*packages.Package{v.test, v.xtest})
 		for i := range pairs {
+			pairs[i].end = ends[pairs[i].typ]
 			pairs[i].setup = findSetup(path, tfs, &pairs[i])
 			if pairs[i].setup == nil {
 				pairs[i].why = constructedWhere(p, []*packages.Package{v.test, v.xtest}, pairs[i].typ)
@@ -352,6 +354,10 @@ type pair struct {
 	// why says, for a pair without a setup, why no test's is copied
 	// (see constructedWhere).
 	why string
+	// end is the method the tests end a receiver of the type with
+	// (testTeardowns), which the driver calls at the end of each case;
+	// "" if none.
+	end string
 }
 
 func (pr *pair) test() string  { return Prefix + "_" + pr.typ + "_" + pr.m0 + "_" + pr.m1 }
