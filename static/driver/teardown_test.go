@@ -2,11 +2,14 @@ package driver
 
 import (
 	"context"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/packages"
 
 	"github.com/pecanvet/pecanvet/static/load"
 )
@@ -185,5 +188,100 @@ func TestDriverEndsReceiver(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "--- SKIP: "+test) || !strings.Contains(string(out), "changes with time") {
 		t.Errorf("the driver did not skip for a port whose owner changed (%v):\n%s", err, out)
+	}
+}
+
+// TestTestTeardowns: the method the tests defer (or run in t.Cleanup) on
+// a value of the type is its teardown, before a Close the tests call;
+// a Close, Stop or Shutdown they call is one when nothing is deferred; a
+// deferred Unlock, a method with parameters, or another type's method is
+// none.
+func TestTestTeardowns(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module td\n\ngo 1.22\n",
+		"td.go": `package td
+
+import "sync"
+
+type Sock struct{}
+
+func (s *Sock) Open() error   { return nil }
+func (s *Sock) Close() error  { return nil }
+func (s *Sock) Interrupt()    {}
+
+type Pool struct{}
+
+func (p *Pool) Stop()         {}
+func (p *Pool) Put(n int)     {}
+
+type Cleaned struct{}
+
+func (c *Cleaned) Release()   {}
+
+type Locked struct{ mu sync.Mutex }
+
+func (l *Locked) Lock()       { l.mu.Lock() }
+func (l *Locked) Unlock()     { l.mu.Unlock() }
+func (l *Locked) Drop(n int)  {}
+
+type Embeds struct{ sync.Mutex }
+`,
+		"td_test.go": `package td
+
+import "testing"
+
+func TestSock(t *testing.T) {
+	s := &Sock{}
+	s.Open()
+	s.Close()
+	other := &Sock{}
+	defer other.Interrupt()
+}
+
+func TestPool(t *testing.T) {
+	p := &Pool{}
+	p.Put(1)
+	p.Stop()
+}
+
+func TestCleaned(t *testing.T) {
+	c := &Cleaned{}
+	t.Cleanup(func() { c.Release() })
+}
+
+func TestLocked(t *testing.T) {
+	l := &Locked{}
+	l.Lock()
+	defer l.Unlock()
+	defer l.Drop(1)
+	e := &Embeds{}
+	e.Lock()
+	defer e.Unlock()
+}
+`,
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: load.Mode, Dir: dir, Tests: true}, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tests []*packages.Package
+	for _, p := range pkgs {
+		if p.PkgPath == "td" && strings.Contains(p.ID, "[") {
+			tests = append(tests, p)
+		}
+	}
+	if len(tests) == 0 {
+		t.Fatal("no test variant")
+	}
+	got := testTeardowns("td", tests)
+	want := map[string]string{"Sock": "Interrupt", "Pool": "Stop", "Cleaned": "Release"}
+	if !maps.Equal(got, want) {
+		t.Errorf("teardowns %v, want %v", got, want)
 	}
 }
