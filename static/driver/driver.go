@@ -20,6 +20,9 @@
 // else as the zero value (a generic type as an instance: see
 // instantiate); it passes the constant arguments the tests pass to those
 // methods, else small values (1, "a").
+// Each case ends its receiver as the tests end one (testTeardowns), so
+// that what a case took outside the receiver (a fixed port) does not
+// change the machine the next case runs on.
 // It first calls the pair one after the other on fresh receivers, in both
 // orders, twice each: a panic there means the driver cannot build a usable
 // receiver (a nil dependency), and the test skips — that is never a
