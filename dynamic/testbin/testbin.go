@@ -12,6 +12,7 @@ package testbin
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -34,6 +35,12 @@ type Options struct {
 	BuildFlags []string
 	Plain      bool      // also build each package's tests uninstrumented
 	Progress   io.Writer // progress lines, if not nil
+	// Extra are the generated files (instrument.Options.Extra: test
+	// drivers) as generated, which the plain and -race builds take too,
+	// uninstrumented: without them a driver is no test of those
+	// binaries, and a package whose only tests are drivers has no test
+	// binary at all (go test -c writes none: "no test files").
+	Extra map[string][]byte
 }
 
 func (o *Options) progress(format string, args ...any) {
@@ -52,6 +59,10 @@ type Build struct {
 	Notes    []note.Note       // packages without tests
 	tmp      string
 	opt      Options // what the build was made with (PlainBinary)
+	// extraOverlay is the -overlay of the plain and -race builds: the
+	// generated files that the instrumented build took, uninstrumented
+	// (Options.Extra); "" if none.
+	extraOverlay string
 
 	mu       sync.Mutex
 	fromInit map[string]bool           // "pkg test" → recorded from process start (TestEnv)
@@ -74,6 +85,10 @@ func New(ctx context.Context, inst *instrument.Result, opt Options) (*Build, err
 		b.Close()
 		return nil, err
 	}
+	if b.extraOverlay, err = writeExtra(b.tmp, inst, opt.Extra); err != nil {
+		b.Close()
+		return nil, err
+	}
 	for i, p := range inst.Packages {
 		if !p.Tests {
 			b.Notes = append(b.Notes, note.New(note.NoTests, p.ImportPath, "", "no test files"))
@@ -91,7 +106,7 @@ func New(ctx context.Context, inst *instrument.Result, opt Options) (*Build, err
 		b.Binaries[p.ImportPath] = bin
 		if opt.Plain {
 			plain := filepath.Join(b.tmp, fmt.Sprintf("p%d.plain.test", i))
-			args := append([]string{"-vet=off"}, linkFlags(opt.BuildFlags)...)
+			args := b.uninstrumentedArgs("-vet=off")
 			if err := testC(ctx, opt.Dir, "plain", p.ImportPath, args, plain); err != nil {
 				b.Close()
 				return nil, &BuildError{Package: p.ImportPath, Err: err}
@@ -171,7 +186,7 @@ func (b *Build) plainBuild(ctx context.Context, pkg string) *raceBuild {
 			return
 		}
 		bin := b.Binaries[pkg] + ".plain"
-		args := append([]string{"-vet=off"}, linkFlags(b.opt.BuildFlags)...)
+		args := b.uninstrumentedArgs("-vet=off")
 		if err := testC(ctx, b.opt.Dir, "plain", pkg, args, bin); err != nil {
 			pb.err = &BuildError{Package: pkg, Err: err}
 			return
@@ -223,7 +238,7 @@ func (b *Build) raceBuild(ctx context.Context, pkg string) *raceBuild {
 			return
 		}
 		bin := b.Binaries[pkg] + ".race"
-		args := append([]string{"-race", "-vet=off"}, linkFlags(b.opt.BuildFlags)...)
+		args := b.uninstrumentedArgs("-race", "-vet=off")
 		if err := testC(ctx, b.opt.Dir, "race", pkg, args, bin); err != nil {
 			rb.err = &BuildError{Package: pkg, Mode: "with -race", Err: err}
 			return
@@ -231,6 +246,56 @@ func (b *Build) raceBuild(ctx context.Context, pkg string) *raceBuild {
 		rb.bin = bin
 	}()
 	return rb
+}
+
+// uninstrumentedArgs are the go test -c arguments of a build without
+// instrumentation (plain, -race): flags, the generated files' overlay,
+// the build flags.
+func (b *Build) uninstrumentedArgs(flags ...string) []string {
+	if b.extraOverlay != "" {
+		flags = append(flags, "-overlay="+b.extraOverlay)
+	}
+	return append(flags, linkFlags(b.opt.BuildFlags)...)
+}
+
+// writeExtra writes the overlay of the generated files (extra) that the
+// instrumented build inst took (one it left out, with a note, would
+// break the build) into dir, and returns its path, or "" if there are
+// none.
+func writeExtra(dir string, inst *instrument.Result, extra map[string][]byte) (string, error) {
+	took := map[string]bool{}
+	for _, p := range inst.Packages {
+		for _, f := range p.Files {
+			took[f] = true
+		}
+	}
+	paths := make([]string, 0, len(extra))
+	for path := range extra {
+		if took[path] {
+			paths = append(paths, path)
+		}
+	}
+	if len(paths) == 0 {
+		return "", nil
+	}
+	sort.Strings(paths)
+	if err := os.MkdirAll(filepath.Join(dir, "extra"), 0o755); err != nil {
+		return "", err
+	}
+	replace := map[string]string{}
+	for i, path := range paths {
+		f := filepath.Join(dir, "extra", fmt.Sprintf("%d_%s", i, filepath.Base(path)))
+		if err := os.WriteFile(f, extra[path], 0o644); err != nil {
+			return "", err
+		}
+		replace[path] = f
+	}
+	js, err := json.Marshal(struct{ Replace map[string]string }{replace})
+	if err != nil {
+		return "", err
+	}
+	name := filepath.Join(dir, "extra.json")
+	return name, os.WriteFile(name, js, 0o644)
 }
 
 // linkFlags returns the build flags, with -ldflags=-s -w unless they set

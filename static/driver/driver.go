@@ -20,6 +20,9 @@
 // else as the zero value (a generic type as an instance: see
 // instantiate); it passes the constant arguments the tests pass to those
 // methods, else small values (1, "a").
+// Each case ends its receiver as the tests end one (testTeardowns), so
+// that what a case took outside the receiver (a fixed port) does not
+// change the machine the next case runs on.
 // It first calls the pair one after the other on fresh receivers, in both
 // orders, twice each: a panic there means the driver cannot build a usable
 // receiver (a nil dependency), and the test skips — that is never a
@@ -276,7 +279,9 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 		}
 		vals := harvest(path, []*packages.Package{v.test, v.xtest})
 		tfs := testFuncs(path, []*packages.Package{v.test, v.xtest})
+		ends := testTeardowns(path, []*packages.Package{v.test, v.xtest})
 		for i := range pairs {
+			pairs[i].end = ends[pairs[i].typ]
 			pairs[i].setup = findSetup(path, tfs, &pairs[i])
 			if pairs[i].setup == nil {
 				pairs[i].why = constructedWhere(p, []*packages.Package{v.test, v.xtest}, pairs[i].typ)
@@ -352,6 +357,10 @@ type pair struct {
 	// why says, for a pair without a setup, why no test's is copied
 	// (see constructedWhere).
 	why string
+	// end is the method the tests end a receiver of the type with
+	// (testTeardowns), which the driver calls at the end of each case;
+	// "" if none.
+	end string
 }
 
 func (pr *pair) test() string  { return Prefix + "_" + pr.typ + "_" + pr.m0 + "_" + pr.m1 }
@@ -505,7 +514,7 @@ func allPairs(p *packages.Package) []pair {
 		ms := types.NewMethodSet(types.NewPointer(named))
 		var names []string
 		for i := 0; i < ms.Len(); i++ {
-			if fn, ok := ms.At(i).Obj().(*types.Func); ok && fn.Exported() && !locker.Method(fn) {
+			if fn, ok := ms.At(i).Obj().(*types.Func); ok && fn.Exported() && !locker.Method(fn) && !syncMethod(fn) {
 				names = append(names, fn.Name())
 			}
 		}
@@ -524,6 +533,23 @@ func allPairs(p *packages.Package) []pair {
 		}
 	}
 	return out
+}
+
+// syncMethod reports whether fn is a method of package sync or
+// sync/atomic, promoted from an embedded field (paho's TestLog and MIDs
+// embed a sync.Mutex: Lock, Unlock and TryLock are in their method sets).
+// Called against each other they drive the standard library's lock, not
+// the package's code, and a Lock beside a Lock never returns: each such
+// driver ended in a skip after its whole wait.
+func syncMethod(fn *types.Func) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "sync", "sync/atomic":
+		return true
+	}
+	return false
 }
 
 // concurrent reports whether t's methods (or fields) use sync, atomics or

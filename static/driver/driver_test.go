@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -1010,6 +1011,66 @@ func TestNoEndDrivers(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("no note %q: %q", want, res.Notes)
+		}
+	}
+}
+
+// TestNoEmbeddedLockDrivers: in a package without tests, the methods an
+// embedded sync.Mutex or sync.RWMutex promotes (paho's TestLog and MIDs:
+// Lock, Unlock, TryLock) are no driver's calls; the type's own methods
+// are.
+func TestNoEmbeddedLockDrivers(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module e\n\ngo 1.22\n",
+		"e.go": `package e
+
+import "sync"
+
+type Log struct {
+	sync.Mutex
+	n int
+}
+
+func (l *Log) Add() { l.Lock(); l.n++; l.Unlock() }
+func (l *Log) N() int { l.Lock(); defer l.Unlock(); return l.n }
+
+type Table struct {
+	sync.RWMutex
+	m map[int]int
+}
+
+func NewTable() *Table { return &Table{m: map[int]int{}} }
+func (t *Table) Put(k int) { t.Lock(); t.m[k] = 1; t.Unlock() }
+`,
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkgs, err := load.Load(context.Background(), dir, []string{"."}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Generate(context.Background(), pkgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := res.Drivers["e"]
+	var calls []string
+	for _, d := range ds {
+		calls = append(calls, d.Type+": "+d.Calls)
+		for _, m := range strings.Fields(strings.ReplaceAll(d.Calls, " and ", " ")) {
+			switch m {
+			case "Lock", "Unlock", "TryLock", "RLock", "RUnlock", "TryRLock", "RLocker":
+				t.Errorf("a driver calls the embedded lock's %s: %s of %s", m, d.Calls, d.Type)
+			}
+		}
+	}
+	for _, want := range []string{"Log: Add and N", "Table: Put and Put"} {
+		if !slices.Contains(calls, want) {
+			t.Errorf("no driver %q; drivers %q (notes %q)", want, calls, res.Notes)
 		}
 	}
 }

@@ -981,6 +981,21 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 		}
 		cleanup = append(cleanup, deferred...)
 	}
+	// The receiver's end, as the tests end one, when the copied cleanup
+	// does not end it: what a case took outside the receiver (a fixed
+	// port, a file) is given back before the next case, so every order
+	// and the concurrent calls start from the same machine state, and a
+	// change of that state by someone else is seen by the orders run
+	// again after the concurrent calls ("changes with time"). Without
+	// it, tally's vendored thrift driver calling Open and Open of a
+	// TServerSocket on 127.0.0.1:9090 left each case's listener open:
+	// its orders ran with the port held, the concurrent calls found it
+	// free, and the orders run again found it held by the concurrent
+	// calls' own listener, so the difference was credited to the
+	// interleaving.
+	if pr.end != "" && !endsRecv(cleanup, recv, pr.end) {
+		cleanup = append(cleanup, recv+"."+pr.end+"()")
+	}
 	fmt.Fprintf(&b, "return pecanvetCase{\nA: %s,\nB: %s,\nState: %s,\nRecv: %s,\n", a, c, g.state(ptr, pr.obs), ptr)
 	if len(cleanup) > 0 {
 		fmt.Fprintf(&b, "Cleanup: func() {\n%s\n},\n", strings.Join(cleanup, "\n"))
@@ -991,6 +1006,22 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 		b.WriteString("}\n})\n}\n")
 	}
 	return b.String()
+}
+
+// endsRecv reports whether one of the copied cleanup statements calls
+// end, or another method ending a value's life (cleanupNames), on recv.
+func endsRecv(cleanup []string, recv, end string) bool {
+	for _, c := range cleanup {
+		if strings.Contains(c, recv+"."+end+"(") {
+			return true
+		}
+		for name := range cleanupNames {
+			if strings.Contains(c, recv+"."+name+"(") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // emit writes the driver file of pairs for the package pkg.

@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/pecanvet/pecanvet/static/locker"
 )
 
 // A use is one place where the package's own code (not its tests) names
@@ -315,4 +318,106 @@ func handedOver(p *packages.Package, body *ast.BlockStmt, v *types.Var) bool {
 		return !found
 	})
 	return found
+}
+
+// testTeardowns returns, per type of the package path (by name), the
+// method the package's tests (in the given test variants) end a value of
+// it with: a method without parameters that a test defers on it or calls
+// in a t.Cleanup function (tally's vendored thrift: `defer
+// newSocket.Interrupt()` on a TServerSocket), else a Close, Stop or
+// Shutdown a test calls on it. Not a lock's Unlock, nor a method of
+// package sync an embedded field promotes.
+//
+// A driver calls it at the end of each case (see driverFunc): a case
+// that leaves its receiver open holds what it took outside the receiver
+// (a fixed TCP port, a file) while the next cases run, so the orders no
+// longer start alike, and the calls' outcome is compared with orders run
+// on a different machine state.
+func testTeardowns(path string, tests []*packages.Package) map[string]string {
+	deferred := map[string]map[string]int{}
+	named := map[string]map[string]int{}
+	add := func(m map[string]map[string]int, typ, meth string) {
+		if m[typ] == nil {
+			m[typ] = map[string]int{}
+		}
+		m[typ][meth]++
+	}
+	for _, p := range tests {
+		if p == nil || p.TypesInfo == nil {
+			continue
+		}
+		// teardown returns the type and method of call if it is a call
+		// of a method of the package without parameters.
+		teardown := func(call *ast.CallExpr) (string, string, bool) {
+			fn, _ := typeutil.Callee(p.TypesInfo, call).(*types.Func)
+			if fn == nil || fn.Pkg() == nil || locker.Method(fn) || syncMethod(fn) || !fn.Exported() {
+				return "", "", false
+			}
+			sig := fn.Type().(*types.Signature)
+			if sig.Recv() == nil || sig.Params().Len() != 0 || fn.Name() == "Unlock" || fn.Name() == "RUnlock" {
+				return "", "", false
+			}
+			sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return "", "", false
+			}
+			n := namedOf(p.TypesInfo.TypeOf(sel.X))
+			if n == nil || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != path {
+				return "", "", false
+			}
+			// The method as the value's type has it (an embedded
+			// field's, promoted, counts as the type's own).
+			return n.Obj().Name(), fn.Name(), true
+		}
+		// inDeferred records the teardowns called in the body of f, a
+		// deferred or t.Cleanup function literal.
+		inDeferred := func(f ast.Node) {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					if typ, m, ok := teardown(call); ok {
+						add(deferred, typ, m)
+					}
+				}
+				return true
+			})
+		}
+		for i, f := range p.Syntax {
+			if i >= len(p.CompiledGoFiles) || !strings.HasSuffix(p.CompiledGoFiles[i], "_test.go") {
+				continue
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.DeferStmt:
+					if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok {
+						inDeferred(lit.Body)
+					} else if typ, m, ok := teardown(n.Call); ok {
+						add(deferred, typ, m)
+					}
+					return false
+				case *ast.CallExpr:
+					if fn, _ := typeutil.Callee(p.TypesInfo, n).(*types.Func); fn != nil && fn.Name() == "Cleanup" && fn.Pkg() != nil && fn.Pkg().Path() == "testing" && len(n.Args) == 1 {
+						inDeferred(n.Args[0])
+						return false
+					}
+					if typ, m, ok := teardown(n); ok && teardownNames[m] {
+						add(named, typ, m)
+					}
+				}
+				return true
+			})
+		}
+	}
+	out := map[string]string{}
+	for _, from := range []map[string]map[string]int{named, deferred} { // deferred ones win
+		for typ, ms := range from {
+			best := ""
+			for m, k := range ms {
+				if best == "" || k > ms[best] || k == ms[best] && m < best {
+					best = m
+				}
+			}
+			out[typ] = best
+		}
+	}
+	return out
 }
