@@ -181,6 +181,14 @@ func TestControlled(t *testing.T) {
 	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
 	other := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 0, want 2"}
 	blocked := replay.Verdict{Verdict: replay.Deadlock, Step: 1, Goroutine: "g2", Consequence: "test fails"}
+	// The after order (g1 a, g1 c) stuck at its second step, the unit's
+	// last event, its goroutine blocked in uninstrumented code.
+	// (A deadlock names the step that cannot come, not always its
+	// goroutine.)
+	waits := replay.Verdict{Verdict: replay.Deadlock, Step: 2, Outside: true, Consequence: "test fails"}
+	waitsRecorded, waitsEarly := waits, waits
+	waitsRecorded.Outside = false
+	waitsEarly.Step = 1
 	heldV := v
 	heldV.Fired = []int{0}
 	for _, tc := range []struct {
@@ -212,6 +220,16 @@ func TestControlled(t *testing.T) {
 		{"before blocked, after otherwise", map[string]replay.Verdict{"before": blocked, "after": other}, false, "before after unheld"},
 		{"before blocked, after passes", map[string]replay.Verdict{"before": blocked, "after": pass, "repeat": v}, false, "before after repeat unheld"},
 		{"before blocked, after passes, repeat passes", map[string]replay.Verdict{"before": blocked, "after": pass, "repeat": pass}, true, "before after repeat"},
+		// logrus's TestWriterSplitNewlines: the unit scans an io.Pipe
+		// the remote goroutine writes to, so the remote steps cannot
+		// come first and the unit cannot end without them: no serial
+		// order exists. On a recorded operation, before the unit, or
+		// with a before order that ran, the effect stands as before.
+		{"before blocked, after waits in the unit", map[string]replay.Verdict{"before": blocked, "after": waits}, true, "before after"},
+		{"before blocked, after waits on a recorded operation", map[string]replay.Verdict{"before": blocked, "after": waitsRecorded}, false, "before after unheld"},
+		{"before blocked, after stuck before the unit", map[string]replay.Verdict{"before": blocked, "after": waitsEarly}, false, "before after unheld"},
+		{"before passes, after waits in the unit", map[string]replay.Verdict{"before": pass, "after": waits, "repeat": v}, false, "before repeat unheld"},
+		{"before fails, after waits in the unit", map[string]replay.Verdict{"before": v, "after": waits}, false, "before after unheld"},
 		{"before ends early", map[string]replay.Verdict{"before": {Verdict: replay.Ended, Consequence: "test fails: x_test.go:12: got 1, want 2"}, "after": v}, false, "before unheld"},
 		{"repeat diverges early", map[string]replay.Verdict{"before": pass, "repeat": {Verdict: replay.Diverged, Goroutine: "g2", Step: 2, Passed: true}}, false, "before repeat unheld"},
 		// go-quartz trigger.go:65: the schedule's clock fired inside the

@@ -61,10 +61,12 @@ func (f *Finding) EarlyWait() bool {
 // criterion: a reproduced atomicity or atomic-set violation without an
 // effect, not found by a generated driver (whose calls are pecanvet's
 // guess), not across a re-check under a lock (whose re-read decides) and
-// not of an acting pattern (which needs an effect: WithoutEffect).
+// not of an acting pattern (which needs an effect: WithoutEffect), nor
+// one whose unit its controls showed waiting on the other goroutines
+// (unitWaits: no unit at all).
 func (f *Finding) needsJudging() bool {
 	p := f.Anomaly.Pattern
-	return f.Reproduced() && !p.Adjacent && !p.Acting && !f.Effect() && f.Driver == "" && !f.Anomaly.Recheck
+	return f.Reproduced() && !p.Adjacent && !p.Acting && !f.Effect() && f.Driver == "" && !f.Anomaly.Recheck && f.Control != unitWaits
 }
 
 // judgeDependence decides the dependence criterion (static/depend) for the

@@ -270,3 +270,23 @@ func TestGroupTransitive(t *testing.T) {
 		}
 	}
 }
+
+// TestNeedsJudgingUnitWaits: a failing av whose controls showed its unit
+// waiting on the other goroutines (unitWaits, logrus's writer_test.go:53)
+// has no effect and is not judged for dependence either: it is no unit.
+// Any other control leaves the dependence criterion to decide.
+func TestNeedsJudgingUnitWaits(t *testing.T) {
+	av := &pattern.Pattern{Kind: "av", Name: "WRW"}
+	f := Finding{Anomaly: predict.Anomaly{Pattern: av}, Verdict: replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:9: 9 lines, want 10"}}
+	if f.needsJudging() {
+		t.Errorf("a failing av with no control needs no judging (its effect reports it)")
+	}
+	f.Control = "a serial order passes, and so does the same schedule replayed again"
+	if f.Effect() || !f.needsJudging() {
+		t.Errorf("controlled otherwise: Effect %v, needsJudging %v; want false, true", f.Effect(), f.needsJudging())
+	}
+	f.Control = unitWaits
+	if f.Effect() || f.needsJudging() {
+		t.Errorf("unit waits: Effect %v, needsJudging %v; want false, false", f.Effect(), f.needsJudging())
+	}
+}

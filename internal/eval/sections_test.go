@@ -233,9 +233,16 @@ func TestLists(t *testing.T) {
 	if len(trial8) < 12 {
 		t.Errorf("the eighth trial list has %d modules, want at least 12 (issue 26)", len(trial8))
 	}
+	trial9, err := readModules("modules-trial9.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trial9) < 12 {
+		t.Errorf("the ninth trial list has %d modules, want at least 12 (issue 26)", len(trial9))
+	}
 	listed := map[string]bool{}
 	inList := map[string]string{}
-	for file, mods := range map[string][]modSpec{"modules.txt": pinned, "modules-trial.txt": trial, "modules-trial2.txt": trial2, "modules-trial3.txt": trial3, "modules-trial4.txt": trial4, "modules-trial5.txt": trial5, "modules-trial6.txt": trial6, "modules-trial7.txt": trial7, "modules-trial8.txt": trial8} {
+	for file, mods := range map[string][]modSpec{"modules.txt": pinned, "modules-trial.txt": trial, "modules-trial2.txt": trial2, "modules-trial3.txt": trial3, "modules-trial4.txt": trial4, "modules-trial5.txt": trial5, "modules-trial6.txt": trial6, "modules-trial7.txt": trial7, "modules-trial8.txt": trial8, "modules-trial9.txt": trial9} {
 		for _, m := range mods {
 			if other, ok := inList[m.Path]; ok {
 				t.Errorf("%s is in both %s and %s", m.Path, other, file)
@@ -257,7 +264,7 @@ func TestLists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for file, want := range map[string]string{"modules.txt": "modules", "internal/eval/modules-trial.txt": "modules-trial", "modules-trial2.txt": "modules-trial2", "modules-trial3.txt": "modules-trial3", "modules-trial4.txt": "modules-trial4", "modules-trial5.txt": "modules-trial5", "modules-trial6.txt": "modules-trial6", "modules-trial7.txt": "modules-trial7", "modules-trial8.txt": "modules-trial8"} {
+	for file, want := range map[string]string{"modules.txt": "modules", "internal/eval/modules-trial.txt": "modules-trial", "modules-trial2.txt": "modules-trial2", "modules-trial3.txt": "modules-trial3", "modules-trial4.txt": "modules-trial4", "modules-trial5.txt": "modules-trial5", "modules-trial6.txt": "modules-trial6", "modules-trial7.txt": "modules-trial7", "modules-trial8.txt": "modules-trial8", "modules-trial9.txt": "modules-trial9"} {
 		if got := (&config{modulesFile: file}).modulesSection(); got != want {
 			t.Errorf("modulesSection(%s) = %q, want %q", file, got, want)
 		}
