@@ -853,6 +853,9 @@ func (r *replayer) startDetour(g *Goroutine, i int, v Verdict) bool {
 // it may come back to is proved by its two accesses at their gates
 // together: when a sleep ends changes only whether it comes back.
 func (r *replayer) detourSleep(g *Goroutine, e *timed) {
+	if r.free || r.verdict != "" {
+		return
+	}
 	if time.Since(r.detourLook) >= detourLookFor {
 		r.detourLook = time.Time{}
 		buf := r.sleepBuf
