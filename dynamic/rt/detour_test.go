@@ -1,6 +1,7 @@
 package rt
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,6 +25,8 @@ const (
 	dtRStop
 	dtGo
 	dtRStopBranch
+	dtRPoll
+	dtSleepPoll
 )
 
 var _ = Register(dtWStop, []Site{
@@ -35,6 +38,8 @@ var _ = Register(dtWStop, []Site{
 	{Pos: "detour.go:9:1", Obj: "stop"},
 	{Pos: "detour.go:0:1", Obj: "go"},
 	{Pos: "detour.go:4:1", Obj: "stop"},
+	{Pos: "detour.go:8:1", Obj: "seen"},
+	{Pos: "detour.go:3:1", Obj: "sleep"},
 })
 
 // detourProg is scs's memstore test in small: a goroutine sets stop
@@ -49,6 +54,13 @@ func detourProg(deferOnA bool) func() bool { return detourBranch(deferOnA, false
 // detourBranch is detourProg whose test goroutine, with onStop, branches
 // on a read of stop (detour.go:4) instead of seen.
 func detourBranch(deferOnA, onStop bool) func() bool {
+	return detourPoll(deferOnA, onStop, 0)
+}
+
+// detourPoll is detourBranch whose other branch first polls seen (at
+// detour.go:8) with sleeps of 10 ms (detour.go:3) until it is 1, polls
+// times at most, or without end when polls is negative.
+func detourPoll(deferOnA, onStop bool, polls int) func() bool {
 	return func() (other bool) {
 		type vars struct{ stop, seen int }
 		v := heap[vars]()
@@ -86,6 +98,13 @@ func detourBranch(deferOnA, onStop bool) func() bool {
 				other = true
 				stopRead = deferOnA
 				R(unsafe.Pointer(&v.seen), dtRB)
+				for i := 0; polls < 0 || i < polls; i++ {
+					SleepAt(dtSleepPoll)(10 * time.Millisecond)
+					R(unsafe.Pointer(&v.seen), dtRPoll)
+					if v.seen == 1 {
+						break
+					}
+				}
 			}
 			_ = v.seen
 		}()
@@ -163,5 +182,34 @@ func TestReplayDetourSameObject(t *testing.T) {
 	v, other, _ := replayOnce(t, p, detourBranch(true, true))
 	if v.Verdict != "diverged" || v.Detour != "" || !other {
 		t.Fatalf("verdict %+v, other branch %v; want diverged", v, other)
+	}
+}
+
+// TestReplayDetourPollHeld: on its other branch the test's goroutine polls,
+// with sleeps, for seen, which only the goroutine the schedule holds
+// writes: it cannot come back. Its sleeps fire at once (detourSleep), so
+// it passes maxDetourGates long before the stall bound, here 5 s; fired by
+// the watcher, a millisecond or more each, they met that bound first
+// (race testdata's TestNoRaceIOFile: four replays of 2 s).
+func TestReplayDetourPollHeld(t *testing.T) {
+	p := detourSchedule(t, detourPoll(true, false, -1))
+	t.Setenv(EnvStall, "5000")
+	start := time.Now()
+	v, other, _ := replayOnce(t, p, detourPoll(true, false, -1))
+	want := fmt.Sprintf("did not come back to the schedule within %d operations", maxDetourGates)
+	if v.Verdict != "diverged" || v.Detour != "" || !other || !strings.Contains(v.Message, want) || strings.Count(v.Message, "did not come back") != 1 {
+		t.Fatalf("verdict %+v, other branch %v, in %v; want diverged: %s", v, other, time.Since(start), want)
+	}
+}
+
+// TestReplayDetourPollBack: polling as scs's test does, 200 times, for
+// seen, which the held goroutine writes, the test's goroutine gives up and
+// comes back to the schedule at its deferred read of stop: the race is
+// reproduced after the detour.
+func TestReplayDetourPollBack(t *testing.T) {
+	p := detourSchedule(t, detourPoll(true, false, 200))
+	v, other, _ := replayOnce(t, p, detourPoll(true, false, 200))
+	if v.Verdict != "reproduced" || v.Detour == "" || !other {
+		t.Fatalf("verdict %+v, other branch %v; want reproduced after a detour", v, other)
 	}
 }

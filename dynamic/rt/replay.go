@@ -297,6 +297,9 @@ type replayer struct {
 	detourTo    []int // g's step indices (into proj) it may come back at
 	detourGates int
 	detoured    string
+	sleepBuf    []byte    // detourSleep's dumps (under mu)
+	detourLook  time.Time // when detourSleep's last dump found only the clock able to end a wait
+	detourSoft  bool      // and whether it found a wait outside recorded operations
 
 	// freeFrom, when not -1: once the cursor reaches step freeFrom, a
 	// goroutine of which the schedule names no step runs free (it is
@@ -694,8 +697,10 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 		// bound is for a schedule standing still).
 		r.clockFires = 0
 		if r.detourGates++; r.detourGates > maxDetourGates {
-			r.detourV.Message += fmt.Sprintf("; it did not come back to the schedule within %d operations", maxDetourGates)
-			r.decide(r.detourV)
+			v := r.detourV
+			v.Message += fmt.Sprintf("; it did not come back to the schedule within %d operations", maxDetourGates)
+			r.detour, r.detourTo = nil, nil // (decide would add that it did not come back)
+			r.decide(v)
 		}
 		return // on its way, everyone else held
 	}
@@ -826,6 +831,67 @@ func (r *replayer) startDetour(g *Goroutine, i int, v Verdict) bool {
 	r.lastMove = time.Now()
 	return true
 }
+
+// detourSleep fires e, the sleep of g on its detour, at once (mu held,
+// released for a goroutine dump and taken again) when the clock is all
+// that could end a wait: e is its earliest event, no other goroutine is
+// busy, and none waits outside recorded operations unless a timer is
+// pending — quiescent's rule, by which the watcher fires it too, but only
+// after a tick with nothing moving and a dump of its own, a millisecond or
+// more a sleep under load. A detour that polls with sleeps for a goroutine
+// the schedule holds then met the stall bound (2 s) long before
+// maxDetourGates (race testdata's TestNoRaceIOFile and
+// TestNoRaceMutexPureHappensBefore: four replays of 2 s), and one that
+// polls and comes back (scs's test, its 200 tries before t.Fatalf) had to
+// do so within it.
+//
+// A dump found so holds for detourLookFor: a dump stops the world, and
+// one at every sleep was most of such a poll's time (48 µs of 59 a
+// sleep at load 38). Within it only g runs of the instrumented
+// goroutines (the others are held); what it may wake outside them gets
+// its due at the next dump. The detour claims no effect, and the race
+// it may come back to is proved by its two accesses at their gates
+// together: when a sleep ends changes only whether it comes back.
+func (r *replayer) detourSleep(g *Goroutine, e *timed) {
+	if r.free || r.verdict != "" {
+		return
+	}
+	if time.Since(r.detourLook) >= detourLookFor {
+		r.detourLook = time.Time{}
+		buf := r.sleepBuf
+		if buf == nil {
+			buf = make([]byte, 64<<10)
+		}
+		mu.Unlock()
+		gs, buf := dumpGoroutines(buf)
+		at := time.Now()
+		mu.Lock()
+		r.sleepBuf = buf
+		soft := false
+		for _, x := range gs {
+			switch {
+			case x.class == gBusy && !(x.watcher && !busyState(x.state)):
+				return
+			case x.class == gSoft:
+				soft = true
+			}
+		}
+		r.detourLook, r.detourSoft = at, soft
+	}
+	if rp != r || r.detour != g || r.free || r.verdict != "" || r.pending != nil || !clock.events[e] || earliest() != e {
+		return
+	}
+	if r.detourSoft && clock.timers == 0 {
+		return // only sleeps pending: they fire in real time (quiescent)
+	}
+	advanceTo(e.due)
+	r.moves++
+}
+
+// detourLookFor is how long a dump that found only the clock able to end
+// a wait lets a detour's sleeps fire at once (detourSleep): the watcher's
+// tick.
+const detourLookFor = time.Millisecond
 
 // detourMatch is the index (into the detouring goroutine's steps) of the
 // step op at site, its n-th there, is, or -1.

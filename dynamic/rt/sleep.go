@@ -42,8 +42,9 @@ func Sleep(d time.Duration) {
 		return
 	}
 	name := "~" // a sleep's event is named: "" is a timer's
+	var g *Goroutine
 	if rec != nil {
-		g := rec.cur()
+		g = rec.cur()
 		name = g.name
 		if r.pending == g && !r.pendingEmit && !r.free {
 			// Its plain access (passed at its next gate) is done: the
@@ -55,8 +56,11 @@ func Sleep(d time.Duration) {
 		}
 	}
 	wake := make(chan struct{})
-	armAt(vnow().Add(d), name, func() { close(wake) })
+	e := armAt(vnow().Add(d), name, func() { close(wake) })
 	r.moves++
+	if g != nil && r.detour == g {
+		r.detourSleep(g, e)
+	}
 	mu.Unlock()
 	<-wake
 	mu.Lock()
