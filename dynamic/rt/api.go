@@ -641,6 +641,7 @@ func End() {
 	if g == nil {
 		return
 	}
+	g.pauses++ // a sleeper due before others is done (wakeorder.go)
 	w.emit(g, trace.Event{Op: trace.End, Obj: trace.NoIndex, Site: trace.NoIndex})
 	w.forget(g)
 }

@@ -1,0 +1,159 @@
+package rt
+
+import (
+	minheap "container/heap"
+	"time"
+)
+
+// Wake-up order of sleepers (recording only).
+//
+// A program that times its goroutines with sleeps asks for an order: the
+// goroutine whose sleep ends first runs first. A loaded machine does not
+// always give it: a timer's goroutine whose thread lost its CPU wakes
+// late, and one whose sleep ends later overtakes it. The corpus's jigsaw
+// (a network goroutine sleeping 4 ms, a dispatcher 8 ms) then recorded the
+// dispatcher polling an empty queue before the network goroutine's add,
+// about 1 run in 10 under four busy loops, and its jigsaw.go:29 finding
+// was not predicted from that trace.
+//
+// So while recording, a goroutine whose instrumented sleep ended waits,
+// before it goes on, for every sleeper whose deadline is earlier to wake
+// and run to its next pause (Goroutine.pauses: a sleep, an operation that
+// would block, its end). Each such wait is bounded per sleeper waited
+// for: one that has not woken wakeWait after its deadline, or has run
+// wakeWait since it woke without pausing (a CPU loop, or a wait rt does
+// not see), is waited for no more, so a sleeper costs its waiters
+// wakeWait at most however many there are. A replay is not touched (it
+// has its own clock, vclock.go), nor a synctest bubble, whose fake clock
+// wakes sleepers in deadline order already and stands still while a
+// goroutine yields.
+
+// wakeWait bounds how long a sleeper is waited for past its deadline, or
+// past its wake if it has not paused since.
+const wakeWait = 50 * time.Millisecond
+
+// sleeper is one instrumented sleep of goroutine g, while recording.
+type sleeper struct {
+	g        *Goroutine
+	deadline int64  // now() at which the sleep ends
+	woke     int64  // now() when it woke; 0: not yet
+	pauses   uint32 // g.pauses when it woke
+	idx      int    // in the recorder's sleepers heap; -1: out of it
+}
+
+// done reports whether s is waited for no more at t (mu held).
+func (s *sleeper) done(t int64) bool {
+	if s.woke == 0 {
+		return t-s.deadline > int64(wakeWait)
+	}
+	return s.g.pauses != s.pauses || t-s.woke > int64(wakeWait)
+}
+
+// sleepers is a min-heap of sleepers by deadline: the recorder's sleeps
+// not known to be done.
+type sleepers []*sleeper
+
+func (h sleepers) Len() int           { return len(h) }
+func (h sleepers) Less(i, j int) bool { return h[i].deadline < h[j].deadline }
+func (h sleepers) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].idx, h[j].idx = i, j
+}
+func (h *sleepers) Push(x any) {
+	s := x.(*sleeper)
+	s.idx = len(*h)
+	*h = append(*h, s)
+}
+func (h *sleepers) Pop() any {
+	old := *h
+	s := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	s.idx = -1
+	return s
+}
+
+// inBubble reports whether the calling goroutine is in a synctest
+// bubble: there time.Now carries no monotonic reading (runtime's
+// time_now), which Round(0) would strip.
+func inBubble() bool {
+	t := time.Now()
+	return t == t.Round(0)
+}
+
+// sleepInOrder is Sleep while recording: time.Sleep(d), then the wait
+// for the sleepers due before this one.
+func sleepInOrder(d time.Duration) {
+	if inBubble() {
+		time.Sleep(d)
+		return
+	}
+	mu.Lock()
+	w := rec
+	var s *sleeper
+	if w != nil && rp == nil {
+		if g := w.known(); g != nil {
+			s = w.addSleeper(g, now()+int64(d))
+		}
+	}
+	mu.Unlock()
+	time.Sleep(d)
+	if s == nil {
+		return
+	}
+	if sleepWoke != nil {
+		sleepWoke(s.g.name)
+	}
+	mu.Lock()
+	s.woke, s.pauses = now(), s.g.pauses
+	mu.Unlock()
+	// Each sleeper waited for is done by wakeWait after its deadline or
+	// its wake; this bound only guards against a clock that misbehaves.
+	limit := time.Now().Add(4 * wakeWait)
+	for {
+		mu.Lock()
+		first := rec != w || w.firstDue(s)
+		mu.Unlock()
+		if first || time.Now().After(limit) {
+			return
+		}
+		yieldFor(waitRound)
+	}
+}
+
+// sleepWoke, if set (tests), is called as a sleeper's timer has fired,
+// before it counts as woken: a thread the machine ran late.
+var sleepWoke func(name string)
+
+// addSleeper enters g's sleep until deadline in w's heap (mu held). The
+// sleep is a pause of g, and ends its previous sleep's entry.
+func (w *recorder) addSleeper(g *Goroutine, deadline int64) *sleeper {
+	g.pauses++
+	for t := now(); len(w.sleepers) > 0 && w.sleepers[0].done(t); {
+		minheap.Pop(&w.sleepers)
+	}
+	if old := g.sleep; old != nil && old.idx >= 0 && old.idx < len(w.sleepers) && w.sleepers[old.idx] == old {
+		minheap.Remove(&w.sleepers, old.idx)
+	}
+	s := &sleeper{g: g, deadline: deadline}
+	g.sleep = s
+	minheap.Push(&w.sleepers, s)
+	return s
+}
+
+// firstDue reports whether no sleeper due before s is still to be waited
+// for (mu held), dropping those that are done.
+func (w *recorder) firstDue(s *sleeper) bool {
+	t := now()
+	for len(w.sleepers) > 0 {
+		top := w.sleepers[0]
+		if top == s || top.deadline >= s.deadline {
+			return true
+		}
+		if !top.done(t) {
+			return false
+		}
+		minheap.Pop(&w.sleepers)
+	}
+	return true
+}
