@@ -795,6 +795,7 @@ func SelectGate(cases ...SelCase) {
 			op = trace.Send
 		}
 		noteBlockLocked(w.known(), blocking{site: first.Site + 1, op: op, kind: bSelect, class: classChan, ch: firstCh, cap: int64(first.Cap)})
+		w.selectTimer(w.known(), cases) // a sleeper, if it waits on a timer (wakeorder.go)
 	}
 	if w := rec; w != nil {
 		// Outside a replay, a goroutine not seen yet is not named here (a

@@ -61,6 +61,9 @@ type recorder struct {
 	// sleepers: the instrumented sleeps not known to be done, by
 	// deadline (wakeorder.go).
 	sleepers sleepers
+	// timerDue: the channels of timers made while recording, by runtime
+	// channel, and when they fall due (now(); wakeorder.go).
+	timerDue map[uintptr]int64
 	// nextTick: the tick of the channel event being emitted (recordChan).
 	nextTick tick
 

@@ -20,33 +20,44 @@ import (
 // before it goes on, for every sleeper whose deadline is earlier to wake
 // and run to its next pause (Goroutine.pauses: a sleep, an operation that
 // would block, its end). Each such wait is bounded per sleeper waited
-// for: one that has not woken wakeWait after its deadline, or has run
-// wakeWait since it woke without pausing (a CPU loop, or a wait rt does
-// not see), is waited for no more, so a sleeper costs its waiters
-// wakeWait at most however many there are. A replay is not touched (it
+// for: one that has not woken wakeWait after its deadline and the first
+// wait for it, or has run wakeWait since it woke without pausing (a CPU
+// loop, or a wait rt does not see), is waited for no more, so a sleeper
+// costs its waiters wakeWait at most however many there are. A replay is not touched (it
 // has its own clock, vclock.go), nor a synctest bubble, whose fake clock
 // wakes sleepers in deadline order already and stands still while a
 // goroutine yields.
 
 // wakeWait bounds how long a sleeper is waited for past its deadline, or
-// past its wake if it has not paused since.
-const wakeWait = 50 * time.Millisecond
+// past its wake if it has not paused since (a variable for tests, which
+// run on loaded machines too).
+var wakeWait = 50 * time.Millisecond
 
 // sleeper is one instrumented sleep of goroutine g, while recording.
 type sleeper struct {
 	g        *Goroutine
 	deadline int64  // now() at which the sleep ends
 	woke     int64  // now() when it woke; 0: not yet
-	pauses   uint32 // g.pauses when it woke
+	pauses   uint32 // g.pauses when it woke (a select's: when it began)
 	idx      int    // in the recorder's sleepers heap; -1: out of it
+	// timer: a select on a timer's channel, whose wake rt does not see:
+	// done at g's next pause.
+	timer bool
+	// waited: now() when a sleeper first waited for it; 0: none did. A
+	// machine that runs every thread late wakes the later sleeper, too,
+	// past the earlier one's deadline by more than wakeWait (jigsaw's 8
+	// ms dispatcher woke at 367 ms, the 4 ms sleeper not yet, at load 45).
+	waited int64
 }
 
-// done reports whether s is waited for no more at t (mu held).
+// done reports whether s is waited for no more at t (mu held): it paused
+// since it woke, or wakeWait has passed since the latest of its deadline,
+// its wake and the first wait for it.
 func (s *sleeper) done(t int64) bool {
-	if s.woke == 0 {
-		return t-s.deadline > int64(wakeWait)
+	if (s.timer || s.woke != 0) && s.g.pauses != s.pauses {
+		return true
 	}
-	return s.g.pauses != s.pauses || t-s.woke > int64(wakeWait)
+	return t-max(s.deadline, s.woke, s.waited) > int64(wakeWait)
 }
 
 // sleepers is a min-heap of sleepers by deadline: the recorder's sleeps
@@ -107,8 +118,8 @@ func sleepInOrder(d time.Duration) {
 	mu.Lock()
 	s.woke, s.pauses = now(), s.g.pauses
 	mu.Unlock()
-	// Each sleeper waited for is done by wakeWait after its deadline or
-	// its wake; this bound only guards against a clock that misbehaves.
+	// Each sleeper waited for is done by wakeWait after the first wait
+	// for it, so this bounds only a wait for several in turn.
 	limit := time.Now().Add(4 * wakeWait)
 	for {
 		mu.Lock()
@@ -150,10 +161,75 @@ func (w *recorder) firstDue(s *sleeper) bool {
 		if top == s || top.deadline >= s.deadline {
 			return true
 		}
+		if top.waited == 0 {
+			top.waited = t
+		}
 		if !top.done(t) {
 			return false
 		}
 		minheap.Pop(&w.sleepers)
 	}
 	return true
+}
+
+// A select that waits on a timer's channel (time.After, time.NewTimer)
+// is a sleeper too, due when its earliest timer is: the corpus's
+// lockstop polls on a 4 ms time.After while its test sleeps 10 ms and
+// then stops it; under load the test's sleep ended before the loop had
+// taken its 8 ms tick, Stop came while the tick was ready, and the
+// recording hung (4 of 20 runs under four busy loops) instead of showing
+// the order the timing asks for. Such a select is waited for until its
+// goroutine's next pause after it (the select's own pause counted), or
+// wakeWait after its timer's deadline.
+
+// noteTimerChan notes, recording, that channel c receives when a timer
+// falls due after d (mu held). Entries are dropped once well past due.
+func noteTimerChan(c <-chan time.Time, d time.Duration) {
+	w := rec
+	if w == nil || rp != nil || c == nil || inBubble() {
+		return
+	}
+	t := now()
+	if w.timerDue == nil {
+		w.timerDue = map[uintptr]int64{}
+	}
+	if n := len(w.timerDue); n >= 64 && n&(n-1) == 0 {
+		for k, due := range w.timerDue {
+			if t-due > int64(wakeWait) {
+				delete(w.timerDue, k)
+			}
+		}
+	}
+	w.timerDue[uintptr(chanOfAny(c))] = t + int64(d)
+}
+
+// forgetTimerChan drops c's timer (a Stop: it will not fire; mu held).
+func forgetTimerChan(c <-chan time.Time) {
+	if w := rec; w != nil && w.timerDue != nil && c != nil {
+		delete(w.timerDue, uintptr(chanOfAny(c)))
+	}
+}
+
+// selectTimer enters g's select on cases as a sleeper due at its
+// earliest timer, if it has one (recording, mu held).
+func (w *recorder) selectTimer(g *Goroutine, cases []SelCase) {
+	if g == nil || len(w.timerDue) == 0 {
+		return
+	}
+	due := int64(0)
+	for i := range cases {
+		if cases[i].Send {
+			continue
+		}
+		if p := chanOfAny(cases[i].Ch); p != nil {
+			if t, ok := w.timerDue[uintptr(p)]; ok && (due == 0 || t < due) {
+				due = t
+			}
+		}
+	}
+	if due == 0 || now()-due > int64(wakeWait) || inBubble() {
+		return
+	}
+	s := w.addSleeper(g, due)
+	s.timer, s.pauses = true, g.pauses
 }
