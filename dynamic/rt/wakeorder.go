@@ -12,25 +12,24 @@ import (
 // always give it: a timer's goroutine whose thread lost its CPU wakes
 // late, and one whose sleep ends later overtakes it. The corpus's jigsaw
 // (a network goroutine sleeping 4 ms, a dispatcher 8 ms) then recorded the
-// dispatcher polling an empty queue before the network goroutine's add,
-// about 1 run in 10 under four busy loops, and its jigsaw.go:29 finding
-// was not predicted from that trace.
+// dispatcher polling an empty queue before the network goroutine's add
+// (12 and 9 runs of 30 under four busy loops at load 25 to 45), and its
+// jigsaw.go:29 finding was not predicted from that trace.
 //
 // So while recording, a goroutine whose instrumented sleep ended waits,
 // before it goes on, for every sleeper whose deadline is earlier to wake
 // and run to its next pause (Goroutine.pauses: a sleep, an operation that
 // would block, its end). Each such wait is bounded per sleeper waited
-// for: one that has not woken wakeWait after its deadline and the first
-// wait for it, or has run wakeWait since it woke without pausing (a CPU
-// loop, or a wait rt does not see), is waited for no more, so a sleeper
-// costs its waiters wakeWait at most however many there are. A replay is not touched (it
+// for: one that has not paused wakeWait after the latest of its deadline,
+// its wake and the first wait for it (a late thread, a CPU loop, a wait
+// rt does not see) is waited for no more, so a sleeper costs its waiters
+// wakeWait at most however many there are. A replay is not touched (it
 // has its own clock, vclock.go), nor a synctest bubble, whose fake clock
 // wakes sleepers in deadline order already and stands still while a
 // goroutine yields.
 
-// wakeWait bounds how long a sleeper is waited for past its deadline, or
-// past its wake if it has not paused since (a variable for tests, which
-// run on loaded machines too).
+// wakeWait bounds how long a sleeper is waited for (see done; a variable
+// for tests, which run on loaded machines too).
 var wakeWait = 50 * time.Millisecond
 
 // sleeper is one instrumented sleep of goroutine g, while recording.
