@@ -179,10 +179,13 @@ func (w *recorder) firstDue(s *sleeper) bool {
 // recording hung (4 of 20 runs under four busy loops) instead of showing
 // the order the timing asks for. Such a select is waited for until its
 // goroutine's next pause after it (the select's own pause counted), or
-// wakeWait after its timer's deadline.
+// wakeWait after the later of its timer's deadline and the first wait
+// for it.
 
 // noteTimerChan notes, recording, that channel c receives when a timer
-// falls due after d (mu held). Entries are dropped once well past due.
+// falls due after d (mu held). Entries are dropped once well past due,
+// and past maxTimerDue timers not yet due (a loop's long time.After in a
+// select that another case wins) new ones are not noted.
 func noteTimerChan(c <-chan time.Time, d time.Duration) {
 	w := rec
 	if w == nil || rp != nil || c == nil || inBubble() {
@@ -199,8 +202,12 @@ func noteTimerChan(c <-chan time.Time, d time.Duration) {
 			}
 		}
 	}
-	w.timerDue[uintptr(chanOfAny(c))] = t + int64(d)
+	if len(w.timerDue) < maxTimerDue {
+		w.timerDue[uintptr(chanOfAny(c))] = t + int64(d)
+	}
 }
+
+const maxTimerDue = 1 << 14
 
 // forgetTimerChan drops c's timer (a Stop: it will not fire; mu held).
 func forgetTimerChan(c <-chan time.Time) {
