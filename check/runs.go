@@ -358,7 +358,7 @@ func (c *testCheck) wantsPerturbed(rt record.Test, early bool) bool {
 	// lockstop's poller, whose timer fired while Stop held the lock,
 	// hung in 2 of 10 recordings under load and was then not reported.
 	hung := strings.HasPrefix(rt.Truncated, "hung: ")
-	if c.opt.Perturb <= 0 || rt.Skipped || rt.Events >= thinPerturb || rt.Wall >= slowPerturb && !hung {
+	if c.opt.Perturb <= 0 || rt.Skipped || rt.Events >= thinPerturb || rt.OwnWall() >= slowPerturb && !hung {
 		return false
 	}
 	allDiverged := !early && c.predicted > 0 && c.undiverged == 0
@@ -368,7 +368,8 @@ func (c *testCheck) wantsPerturbed(rt record.Test, early bool) bool {
 // thinPerturb bounds the events of a run that wantsPerturbed calls thin.
 const thinPerturb = 1 << 16
 
-// slowPerturb bounds the wall time of a run recorded again perturbed. A
+// slowPerturb bounds the wall time of a run recorded again perturbed (the
+// test's own, record.Test.OwnWall: not the process's start). A
 // slow run is a test waiting on timers (pond's StopAndWaitFor, 1.2 s):
 // recording it again costs as much, and a perturbation's small delays at
 // the gates barely change what runs in those waits. pond's perturbed

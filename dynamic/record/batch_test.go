@@ -365,6 +365,64 @@ func TestBubble(t *testing.T) {
 	}
 }
 
+// TestWakeOrderBubble: sleepers in a synctest bubble are left to its
+// fake clock (rt's wake order is off there): the 8 ms sleeper does not
+// wait for the 4 ms one, which after its sleep blocks where rt does not
+// see (an io.Pipe read) until the 8 ms one writes. Inside the bubble
+// time.Now stands still while a goroutine yields, so a wait bounded by
+// the clock spun to the recording's timeout.
+func TestWakeOrderBubble(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.25\n",
+		"m_test.go": `package m
+
+import (
+	"io"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+func TestBubble(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r, w := io.Pipe()
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			time.Sleep(4 * time.Millisecond)
+			r.Read(make([]byte, 1)) // no pause rt sees
+		}()
+		go func() {
+			defer wg.Done()
+			time.Sleep(8 * time.Millisecond)
+			w.Write([]byte{1})
+		}()
+		wg.Wait()
+	})
+}
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	start := time.Now()
+	r := b.RecordTest(ctx, "example.com/m", "TestBubble", filepath.Join(t.TempDir(), "p.trace"), 30*time.Second)
+	if !r.Passed || r.TimedOut {
+		t.Fatalf("the recording did not pass (timed out %v) in %v:\n%s", r.TimedOut, time.Since(start), r.Output)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("the recording took %v", d)
+	}
+}
+
 // TestNoWatcherAfterTests: a TestMain that checks for leaked goroutines
 // after m.Run (as go.uber.org/goleak's VerifyTestMain does), or a test
 // that checks at its end (goleak.VerifyNone, gocron's tests), finds none

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 )
@@ -82,6 +83,25 @@ func TestForkOrder(t *testing.T) {
 		}
 		if ti.runOnBefore != c.before || ti.runOnAfter != c.after {
 			t.Errorf("%s: %d operations before the child began, %d after; want %d, %d", c.name, ti.runOnBefore, ti.runOnAfter, c.before, c.after)
+		}
+	}
+}
+
+// TestOwnWall: a test's own time is what go test printed at its end, not
+// the process's (Wall); a test that printed none (it hung) has Wall.
+func TestOwnWall(t *testing.T) {
+	for _, c := range []struct {
+		out  string
+		want time.Duration
+	}{
+		{"=== RUN   TestA\n--- PASS: TestA (0.02s)\nPASS\n", 20 * time.Millisecond},
+		{"=== RUN   TestA\n    --- PASS: TestA/sub (1.50s)\n--- FAIL: TestA (1.51s)\n", 1510 * time.Millisecond},
+		{"=== RUN   TestAB\n--- PASS: TestAB (2.00s)\n", 300 * time.Millisecond}, // another test's
+		{"=== RUN   TestA\npanic: hung\n", 300 * time.Millisecond},
+	} {
+		tt := Test{Name: "TestA", Wall: 300 * time.Millisecond, Output: c.out}
+		if got := tt.OwnWall(); got != c.want {
+			t.Errorf("OwnWall of %q = %v, want %v", c.out, got, c.want)
 		}
 	}
 }

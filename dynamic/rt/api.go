@@ -641,6 +641,7 @@ func End() {
 	if g == nil {
 		return
 	}
+	g.pauses++ // a sleeper due before others is done (wakeorder.go)
 	w.emit(g, trace.Event{Op: trace.End, Obj: trace.NoIndex, Site: trace.NoIndex})
 	w.forget(g)
 }
@@ -794,6 +795,7 @@ func SelectGate(cases ...SelCase) {
 			op = trace.Send
 		}
 		noteBlockLocked(w.known(), blocking{site: first.Site + 1, op: op, kind: bSelect, class: classChan, ch: firstCh, cap: int64(first.Cap)})
+		w.selectTimer(w.known(), cases) // a sleeper, if it waits on a timer (wakeorder.go)
 	}
 	if w := rec; w != nil {
 		// Outside a replay, a goroutine not seen yet is not named here (a

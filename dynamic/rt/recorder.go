@@ -58,6 +58,12 @@ type recorder struct {
 	objNames objNameTab       // by object index; desc -1: a unit (name kept in tab)
 
 	hb holdback
+	// sleepers: the instrumented sleeps not known to be done, by
+	// deadline (wakeorder.go).
+	sleepers sleepers
+	// timerDue: the channels of timers made while recording, by runtime
+	// channel, and when they fall due (now(); wakeorder.go).
+	timerDue map[uintptr]int64
 	// nextTick: the tick of the channel event being emitted (recordChan).
 	nextTick tick
 
@@ -195,6 +201,7 @@ type Goroutine struct {
 	// perturbation, the goroutine that forked g and its pauses and
 	// perturbN then: g begins once its parent paused (perturb.go).
 	pauses       uint32
+	sleep        *sleeper // its last sleep while recording (wakeorder.go)
 	parent       *Goroutine
 	parentPauses uint32
 	parentOps    uint32

@@ -28,8 +28,13 @@ func SleepAt(site int32) func(time.Duration) {
 
 // Sleep pauses the calling goroutine for at least d (time.Sleep), on the
 // program's clock under replay (vclock.go): at most until nothing else can
-// move and no event of the clock is due before it.
+// move and no event of the clock is due before it. While recording, it
+// keeps sleepers' wake-up order (wakeorder.go).
 func Sleep(d time.Duration) {
+	if rp == nil && d > 0 && active.Load() {
+		sleepInOrder(d)
+		return
+	}
 	if rp == nil || d <= 0 {
 		time.Sleep(d)
 		return

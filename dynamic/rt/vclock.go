@@ -213,6 +213,7 @@ func NewTimer(d time.Duration) *time.Timer {
 		t := time.NewTimer(d)
 		if rp == nil {
 			noteTimerOf(t, d) // driverquiet.go
+			noteTimerChan(t.C, d)
 		}
 		return t
 	}
@@ -253,7 +254,9 @@ func After(d time.Duration) <-chan time.Time {
 	defer mu.Unlock()
 	if rp == nil {
 		noteTimer(d)
-		return time.After(d)
+		c := time.After(d)
+		noteTimerChan(c, d)
+		return c
 	}
 	return newVTimer(d, 0).c
 }
@@ -300,6 +303,7 @@ func TimerStop(t *time.Timer) func() bool {
 		v := virtual.timers[t]
 		if v == nil {
 			forgetTimer(t)
+			forgetTimerChan(t.C)
 			mu.Unlock()
 			stopped := t.Stop()
 			if stopped {
@@ -327,6 +331,7 @@ func TimerReset(t *time.Timer) func(time.Duration) bool {
 		if v == nil {
 			if rp == nil {
 				noteTimerOf(t, d)
+				noteTimerChan(t.C, d)
 			}
 			mu.Unlock()
 			return t.Reset(d)
