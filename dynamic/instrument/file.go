@@ -114,6 +114,10 @@ func (w *fileRW) funcDecl(d *ast.FuncDecl) pcs {
 	// os.Exit (which becomes rt.Exit): the trace ends when it returns.
 	if d.Recv == nil && name == "TestMain" && strings.HasSuffix(w.path, "_test.go") && w.ins.api.has("Finish") {
 		insert = gen(" defer " + rtName + ".Finish();")
+		if !callsRun(d) && w.ins.api.has("EndWithTest") {
+			// It hands m on, and the os.Exit after m.Run is not ours.
+			insert = gen(" " + rtName + ".EndWithTest(); defer " + rtName + ".Finish();")
+		}
 	} else if recv == "" && w.isTestFunc(d) && w.ins.api.has("Drain") {
 		// Deferred first, so it runs last: after the test's own deferred
 		// calls, while the test still runs (see rt.Drain). Called first,
@@ -346,4 +350,24 @@ func driverQuietParams(d *ast.FuncDecl) string {
 		panic("pecanvetQuiet: not func(end time.Time, done chan struct{}) <-chan struct{}")
 	}
 	return strings.Join(names, ", ")
+}
+
+// callsRun reports whether TestMain d calls Run on its *testing.M itself.
+func callsRun(d *ast.FuncDecl) bool {
+	if d.Type.Params == nil || len(d.Type.Params.List) != 1 || len(d.Type.Params.List[0].Names) != 1 {
+		return false
+	}
+	m := d.Type.Params.List[0].Names[0].Name
+	found := false
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && len(c.Args) == 0 {
+			if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Run" {
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == m {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -128,6 +128,27 @@ func setupFromTest() (deferred bool) {
 	return false
 }
 
+// EndWithTest, called first by a TestMain of the package's own that
+// never calls m.Run itself, says that the process may end before that
+// TestMain's deferred Finish runs: it hands m to code outside the package
+// (go.uber.org/goleak's VerifyTestMain: m.Run, a look for leaks, then
+// os.Exit), whose os.Exit is not instrumented. A test recorded or
+// replayed alone (EnvFromTest) then ends its trace, and a replay decides
+// its end, after the test's last cleanup, as a batch's traces end with
+// their tests; before, its trace had no end (truncated: no observed leak,
+// no control's look at it) and a leak's replay no proof. A failed test
+// keeps the old end: a panic fails its test before the cleanups run, and
+// its trace must stay truncated.
+func EndWithTest() { endWithTest.Store(true) }
+
+var endWithTest atomic.Bool
+
+// testCleaner is what EndWithTest needs of a *testing.T.
+type testCleaner interface {
+	Cleanup(func())
+	Failed() bool
+}
+
 // TestStart marks the start of a test function and returns what its end
 // runs (Drain, then, in a process of many tests, the end of the test's
 // trace): see above. t is the test's *testing.T. The instrumenter makes
@@ -182,6 +203,13 @@ func TestStart(t interface{ Name() string }) (end func()) {
 	} else if err := startReplay(); err != nil {
 		fmt.Fprintf(os.Stderr, "pecanvet: cannot replay: %v\n", err)
 		os.Exit(3)
+	} else if c, ok := t.(testCleaner); ok && endWithTest.Load() {
+		// Registered first, so it runs after the test's own cleanups.
+		c.Cleanup(func() {
+			if !c.Failed() {
+				finish("")
+			}
+		})
 	}
 	return func() {
 		Drain()
