@@ -20,7 +20,7 @@ func TestHandedMain(t *testing.T) {
 		t.Skip("builds test binaries")
 	}
 	dir := writeModule(t, map[string]string{
-		"go.mod": "module example.com/m\n\ngo 1.24\n\nrequire example.com/exiter v0.0.0\n\nreplace example.com/exiter => ./exiter\n",
+		"go.mod":        "module example.com/m\n\ngo 1.24\n\nrequire example.com/exiter v0.0.0\n\nreplace example.com/exiter => ./exiter\n",
 		"exiter/go.mod": "module example.com/exiter\n\ngo 1.24\n",
 		"exiter/exiter.go": `// Package exiter runs the tests and exits, as goleak.VerifyTestMain does.
 package exiter
