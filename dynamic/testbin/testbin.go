@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -516,6 +517,17 @@ func (b *Build) ReplayEnv(pkg string) []string {
 		return nil
 	}
 	return []string{EnvQuickDrivers + "=" + strings.Join(b.quick[pkg], ",")}
+}
+
+// Quick reports whether the generated driver test of pkg did not return
+// when recorded (QuickDriver).
+func (b *Build) Quick(pkg, test string) bool {
+	if b == nil {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Contains(b.quick[pkg], test)
 }
 
 // SetFromInit notes that test has no TestStart (its file was not
