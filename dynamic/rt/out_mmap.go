@@ -83,6 +83,13 @@ func (o *mmapOut) remap(off int64, n int) error {
 	if err != nil {
 		return err
 	}
+	// The pages are only written, each once, in order: without the
+	// advice, a store's page fault reads around it as far as the disk's
+	// readahead (8 MB on a virtio disk), zero-filling the not yet written
+	// extents, which the close's truncation then drops. On a trace of 50
+	// kB that was 4 ms of CPU and 15 ms of wall time per file, 0.3 ms and
+	// 3 ms with it; a replay writes one.
+	adviseRandom(mem)
 	o.mem, o.base = mem, base
 	return nil
 }
