@@ -8,9 +8,10 @@ import (
 	"testing"
 )
 
-// TestMmapOutNoReadAround: the trace's mapping is advised random
+// TestMmapOutNoReadAround: the trace's first mapping is advised random
 // (VM_RAND_READ, "rr" in smaps), so that a store's page fault does not
-// read the disk's readahead window of zeros around it (8 MB a file here).
+// read the disk's readahead window of zeros around it (8 MB a file here);
+// the next ones are not.
 func TestMmapOutNoReadAround(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.trace")
 	out, err := openOut(path)
@@ -27,6 +28,18 @@ func TestMmapOutNoReadAround(t *testing.T) {
 	}
 	if !strings.Contains(" "+flags+" ", " rr ") {
 		t.Errorf("the trace's mapping has VmFlags %q, want rr (MADV_RANDOM)", flags)
+	}
+	// Past the first mapping, faults read around again: page by page, a
+	// long trace costs twice as much.
+	if _, err := out.Write(make([]byte, mmapFirst)); err != nil {
+		t.Fatal(err)
+	}
+	flags, ok = mappingFlags(t, path)
+	if !ok {
+		t.Fatalf("no mapping of %s in /proc/self/smaps past the first", path)
+	}
+	if strings.Contains(" "+flags+" ", " rr ") {
+		t.Errorf("the trace's mapping past the first has VmFlags %q, want no rr", flags)
 	}
 }
 
