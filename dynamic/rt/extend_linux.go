@@ -20,3 +20,7 @@ func extend(f *os.File, size, newSize int64) error {
 	}
 	return f.Truncate(newSize)
 }
+
+// adviseRandom tells the kernel not to read around faults in mem
+// (mmapOut.remap).
+func adviseRandom(mem []byte) { syscall.Madvise(mem, syscall.MADV_RANDOM) }

@@ -35,6 +35,9 @@ type mmapOut struct {
 // mmapChunk is the file growth step (a variable for tests).
 var mmapChunk int64 = 32 << 20
 
+// mmapFirst is the length of the first mapping (a variable for tests).
+var mmapFirst int64 = 8 << 20
+
 func openOut(path string) (output, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
@@ -68,6 +71,12 @@ func (o *mmapOut) remap(off int64, n int) error {
 	page := int64(os.Getpagesize())
 	base := off &^ (page - 1)
 	length := o.chunk
+	// The first mapping covers only mmapFirst bytes, advised random
+	// (below); a trace longer than that goes on in chunks as before.
+	first := base == 0
+	if first {
+		length = min(length, mmapFirst)
+	}
 	if need := off - base + int64(n); need > length {
 		length = (need + page - 1) &^ (page - 1)
 	}
@@ -82,6 +91,18 @@ func (o *mmapOut) remap(off int64, n int) error {
 	mem, err := syscall.Mmap(int(o.f.Fd()), base, int(length), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
 	if err != nil {
 		return err
+	}
+	if first {
+		// The pages are only written, each once, in order: without the
+		// advice, a store's page fault reads around it as far as the
+		// disk's readahead (8 MB on a virtio disk), zero-filling the not
+		// yet written extents, which the close's truncation then drops.
+		// A trace of 50 kB took 2-4 ms of CPU per file so, 0.2 ms with
+		// it; most traces (a replay's, a small test's) are that small.
+		// Page by page, 4 MB cost what reading around did, and a 30 MB
+		// trace 41 ms instead of 23: past mmapFirst (the readahead's
+		// size here), faults read around again.
+		adviseRandom(mem)
 	}
 	o.mem, o.base = mem, base
 	return nil
