@@ -493,7 +493,9 @@ func replayRetrying(ctx context.Context, b *testbin.Build, pkg, test string, p p
 	v := run(dir)
 	if stalledOnLate(v, p) && ctx.Err() == nil {
 		o.Stall = 4 * stallOf(o)
+		first := v.Step
 		v = run(dir + "-retry")
+		v.Stalled = stalledOnLate(v, p) && v.Step == first && ctx.Err() == nil
 	}
 	for i := 1; i < wrongObjectRuns && v.Verdict == replay.WrongObject && ctx.Err() == nil; i++ {
 		v = run(fmt.Sprintf("%s-again%d", dir, i))

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
@@ -107,6 +108,61 @@ func TestWrongObjectAgain(t *testing.T) {
 		if v.Verdict != c.want || runs != c.runs {
 			t.Errorf("%v: %s after %d runs, want %s after %d", c.verdicts, v.Verdict, runs, c.want, c.runs)
 		}
+	}
+}
+
+// TestStallConfirmed: a stall ("nothing moved") on a goroutine not at a
+// gate is run again at four times the bound; only when that run stalls at
+// the same step is the verdict Stalled, a failure within the prefix that
+// schedules sharing it inherit (failedWithin) instead of each waiting out
+// the 2+8 s again (ulule/limiter's fasthttp test: 88 schedules, 18 s
+// each). A first stall that the retry gets past, or stalls elsewhere, is
+// not.
+func TestStallConfirmed(t *testing.T) {
+	defer func(f func(context.Context, *testbin.Build, string, string, *trace.Schedule, string, replay.Options) replay.Verdict) {
+		replayRun = f
+	}(replayRun)
+	s := &trace.Schedule{Pattern: "race/WR", Anomaly: []int{1, 2}, Steps: []trace.Step{
+		{G: "g1", Op: trace.Write, Obj: "y", N: 1}, {G: "g2", Op: trace.Write, Obj: "x", N: 1}, {G: "g1", Op: trace.Read, Obj: "x", N: 1}}}
+	stall := func(step int) replay.Verdict {
+		return replay.Verdict{Verdict: replay.Deadlock, Step: step, Steps: 3, Waiting: []string{"g1 waits at g1 read x#1 n=1"},
+			Message: fmt.Sprintf("nothing moved for 2s; step %d never came", step)}
+	}
+	for _, c := range []struct {
+		name  string
+		runs  []replay.Verdict
+		stall bool
+	}{
+		{"stalled twice at step 2", []replay.Verdict{stall(2), stall(2)}, true},
+		{"the retry stalled elsewhere", []replay.Verdict{stall(2), stall(1)}, false},
+		{"the retry went on", []replay.Verdict{stall(2), {Verdict: replay.Reproduced, Step: 3, Steps: 3}}, false},
+		{"g1 waits at a gate: no retry", []replay.Verdict{stall(3), stall(3)}, false},
+	} {
+		runs := 0
+		var stalls []time.Duration
+		replayRun = func(_ context.Context, _ *testbin.Build, _, _ string, _ *trace.Schedule, _ string, o replay.Options) replay.Verdict {
+			stalls = append(stalls, stallOf(o))
+			v := c.runs[min(runs, len(c.runs)-1)]
+			runs++
+			return v
+		}
+		v := replayRetrying(context.Background(), nil, "p", "TestX", prediction{s: s}, t.TempDir(), replay.Options{})
+		if v.Stalled != c.stall || failedWithin(v, 3) != c.stall {
+			t.Errorf("%s: Stalled %v, failedWithin %v; want %v", c.name, v.Stalled, failedWithin(v, 3), c.stall)
+		}
+		if c.name != "g1 waits at a gate: no retry" && (len(stalls) != 2 || stalls[1] != 4*stalls[0]) {
+			t.Errorf("%s: runs with stall bounds %v, want 2, the second at 4x", c.name, stalls)
+		}
+	}
+	// Shared: a schedule with the same first step and next steps
+	// inherits the confirmed stall at step 2.
+	replayRun = func(context.Context, *testbin.Build, string, string, *trace.Schedule, string, replay.Options) replay.Verdict {
+		return stall(2)
+	}
+	p := prediction{s: s}
+	v := replayRetrying(context.Background(), nil, "p", "TestX", p, t.TempDir(), replay.Options{})
+	if !newFailure(0, p, v).shares(p.sig(v.Step)) {
+		t.Errorf("a confirmed stall is not shared by its own schedule")
 	}
 }
 

@@ -158,6 +158,12 @@ type Verdict struct {
 	// schedule ran, each once (rt.Verdict): a goroutine waiting on a
 	// timer saw time pass between step n-1 and step n.
 	Fired []int `json:"fired,omitempty"`
+	// Stalled (set by check, not the runtime): a stall verdict ("nothing
+	// moved") that the stall bound gave twice at the same step, the
+	// second time at four times the bound, while the goroutine owning the
+	// step was outside recorded operations both times (check's
+	// replayRetrying): not the load.
+	Stalled bool `json:"-"`
 	// Detour (a race's Reproduced): a goroutine took another path before
 	// its race access and came back to the schedule at a later step of
 	// its own, where the race then ran back to back (rt.Verdict): where it
