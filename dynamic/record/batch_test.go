@@ -196,18 +196,9 @@ func TestParent(t *testing.T) {
 	}
 }
 
-// TestChildrenFirst: a perturbed recording with an odd seed lets a
-// goroutine run before its parent goes on past the go statement (the
-// parent yields at its next operation), where an ordinary run tends to
-// go on in the parent; Go's TestRaceNestedArrayCopy showed its race only
-// in that order.
-func TestChildrenFirst(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds test binaries")
-	}
-	dir := writeModule(t, map[string]string{
-		"go.mod": "module example.com/m\n\ngo 1.24\n",
-		"m_test.go": `package m
+// orderSrc is a test whose goroutine writes a while its parent goes on
+// to write b: which comes first is the recording's fork order.
+const orderSrc = `package m
 
 import "testing"
 
@@ -222,7 +213,19 @@ func TestOrder(t *testing.T) {
 	b = 2 // the parent's next operation
 	<-done
 }
-`,
+`
+
+// recordOrder records orderSrc's TestOrder three times under env and
+// passes each run's recording and the events of the child's and the
+// parent's first writes (-1: none) to check.
+func recordOrder(t *testing.T, env []string, check func(run int, r record.Test, child, parent int)) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":    "module example.com/m\n\ngo 1.24\n",
+		"m_test.go": orderSrc,
 	})
 	ctx := context.Background()
 	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
@@ -232,7 +235,7 @@ func TestOrder(t *testing.T) {
 	defer b.Close()
 	for i := 0; i < 3; i++ {
 		path := filepath.Join(t.TempDir(), "p.trace")
-		r := b.RecordTestEnv(ctx, "example.com/m", "TestOrder", path, time.Minute, []string{"PECANVET_PERTURB=1"})
+		r := b.RecordTestEnv(ctx, "example.com/m", "TestOrder", path, time.Minute, env)
 		if !r.Passed {
 			t.Fatalf("run %d failed:\n%s", i, r.Output)
 		}
@@ -249,10 +252,21 @@ func TestOrder(t *testing.T) {
 				parent = k
 			}
 		}
+		check(i, r, child, parent)
+	}
+}
+
+// TestChildrenFirst: a perturbed recording with an odd seed lets a
+// goroutine run before its parent goes on past the go statement (the
+// parent yields at its next operation), where an ordinary run tends to
+// go on in the parent; Go's TestRaceNestedArrayCopy showed its race only
+// in that order.
+func TestChildrenFirst(t *testing.T) {
+	recordOrder(t, []string{"PECANVET_PERTURB=1"}, func(i int, r record.Test, child, parent int) {
 		if child < 0 || parent < 0 || child > parent {
 			t.Errorf("run %d: the child's write is event %d, the parent's %d; want the child's first", i, child, parent)
 		}
-	}
+	})
 }
 
 // TestParentsFirst: under an odd seed with rt.EnvParentsFirst, a child
@@ -262,27 +276,28 @@ func TestOrder(t *testing.T) {
 // The parent's operations before its pause all count before the child's
 // begin (Test.RunOnBefore).
 func TestParentsFirst(t *testing.T) {
+	recordOrder(t, []string{"PECANVET_PERTURB=1", "PECANVET_PARENTS_FIRST=1"}, func(i int, r record.Test, child, parent int) {
+		if child < 0 || parent < 0 || parent > child {
+			t.Errorf("run %d: the child's write is event %d, the parent's %d; want the parent's first", i, child, parent)
+		}
+		if r.RunOnBefore == 0 || r.RunOnAfter != 0 {
+			t.Errorf("run %d: the parent ran %d operations before its pause and the child's begin, %d after the begin; want some, 0", i, r.RunOnBefore, r.RunOnAfter)
+		}
+	})
+}
+
+// recordBubble records TestBubble of a module of the one test file src
+// (Go 1.25, for testing/synctest) under env, and fails unless it passes
+// well within its 30 s bound: inside a bubble time.Now stands still while
+// a goroutine yields, so a wait bounded by the clock spins to the bound.
+func recordBubble(t *testing.T, src string, env []string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds test binaries")
 	}
 	dir := writeModule(t, map[string]string{
-		"go.mod": "module example.com/m\n\ngo 1.24\n",
-		"m_test.go": `package m
-
-import "testing"
-
-var a, b int
-
-func TestOrder(t *testing.T) {
-	done := make(chan bool, 1)
-	go func() {
-		a = 1 // the child's write
-		done <- true
-	}()
-	b = 2 // the parent's next operation
-	<-done
-}
-`,
+		"go.mod":    "module example.com/m\n\ngo 1.25\n",
+		"m_test.go": src,
 	})
 	ctx := context.Background()
 	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
@@ -290,31 +305,13 @@ func TestOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	for i := 0; i < 3; i++ {
-		path := filepath.Join(t.TempDir(), "p.trace")
-		r := b.RecordTestEnv(ctx, "example.com/m", "TestOrder", path, time.Minute, []string{"PECANVET_PERTURB=1", "PECANVET_PARENTS_FIRST=1"})
-		if !r.Passed {
-			t.Fatalf("run %d failed:\n%s", i, r.Output)
-		}
-		tr, err := trace.ReadFile(path, trace.ReadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		child, parent := -1, -1
-		for k, e := range tr.Events {
-			if e.Op == trace.Write && tr.Goroutines[e.G] == "g1.1.1" && child < 0 {
-				child = k
-			}
-			if e.Op == trace.Write && tr.Goroutines[e.G] == "g1.1" && parent < 0 {
-				parent = k
-			}
-		}
-		if child < 0 || parent < 0 || parent > child {
-			t.Errorf("run %d: the child's write is event %d, the parent's %d; want the parent's first", i, child, parent)
-		}
-		if r.RunOnBefore == 0 || r.RunOnAfter != 0 {
-			t.Errorf("run %d: the parent ran %d operations before its pause and the child's begin, %d after the begin; want some, 0", i, r.RunOnBefore, r.RunOnAfter)
-		}
+	start := time.Now()
+	r := b.RecordTestEnv(ctx, "example.com/m", "TestBubble", filepath.Join(t.TempDir(), "p.trace"), 30*time.Second, env)
+	if !r.Passed || r.TimedOut {
+		t.Fatalf("the recording did not pass (timed out %v) in %v:\n%s", r.TimedOut, time.Since(start), r.Output)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("the recording took %v", d)
 	}
 }
 
@@ -324,12 +321,7 @@ func TestOrder(t *testing.T) {
 // child yields, so a clock deadline never came and the recording spun to
 // its timeout (gammazero/workerpool's TestDoWaitStop).
 func TestParentsFirstBubble(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds test binaries")
-	}
-	dir := writeModule(t, map[string]string{
-		"go.mod": "module example.com/m\n\ngo 1.25\n",
-		"m_test.go": `package m
+	recordBubble(t, `package m
 
 import (
 	"testing"
@@ -347,22 +339,7 @@ func TestBubble(t *testing.T) {
 		}
 	})
 }
-`,
-	})
-	ctx := context.Background()
-	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	start := time.Now()
-	r := b.RecordTestEnv(ctx, "example.com/m", "TestBubble", filepath.Join(t.TempDir(), "p.trace"), 30*time.Second, []string{"PECANVET_PERTURB=1", "PECANVET_PARENTS_FIRST=1"})
-	if !r.Passed || r.TimedOut {
-		t.Fatalf("the recording did not pass (timed out %v) in %v:\n%s", r.TimedOut, time.Since(start), r.Output)
-	}
-	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("the recording took %v", d)
-	}
+`, []string{"PECANVET_PERTURB=1", "PECANVET_PARENTS_FIRST=1"})
 }
 
 // TestWakeOrderBubble: sleepers in a synctest bubble are left to its
@@ -372,12 +349,7 @@ func TestBubble(t *testing.T) {
 // time.Now stands still while a goroutine yields, so a wait bounded by
 // the clock spun to the recording's timeout.
 func TestWakeOrderBubble(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds test binaries")
-	}
-	dir := writeModule(t, map[string]string{
-		"go.mod": "module example.com/m\n\ngo 1.25\n",
-		"m_test.go": `package m
+	recordBubble(t, `package m
 
 import (
 	"io"
@@ -405,22 +377,7 @@ func TestBubble(t *testing.T) {
 		wg.Wait()
 	})
 }
-`,
-	})
-	ctx := context.Background()
-	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	start := time.Now()
-	r := b.RecordTest(ctx, "example.com/m", "TestBubble", filepath.Join(t.TempDir(), "p.trace"), 30*time.Second)
-	if !r.Passed || r.TimedOut {
-		t.Fatalf("the recording did not pass (timed out %v) in %v:\n%s", r.TimedOut, time.Since(start), r.Output)
-	}
-	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("the recording took %v", d)
-	}
+`, nil)
 }
 
 // TestNoWatcherAfterTests: a TestMain that checks for leaked goroutines

@@ -255,10 +255,8 @@ func (x *Index) idleCode(in ssa.Instruction, fns map[*ssa.Function]bool, depth i
 		if g == nil {
 			return false
 		}
-		for _, m := range []string{"Lock", "Unlock", "RLock", "RUnlock"} {
-			if isSyncMethod(g, "Mutex", m) || isSyncMethod(g, "RWMutex", m) {
-				return true
-			}
+		if isLockOp(g) {
+			return true
 		}
 		if g.Blocks == nil || depth >= 3 || len(g.FreeVars) > 0 {
 			return false

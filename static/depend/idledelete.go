@@ -158,10 +158,8 @@ func (x *Index) idleInstr(in ssa.Instruction, site string, found *bool, seen map
 		if g == nil {
 			return false
 		}
-		for _, m := range []string{"Lock", "Unlock", "RLock", "RUnlock"} {
-			if isSyncMethod(g, "Mutex", m) || isSyncMethod(g, "RWMutex", m) {
-				return true
-			}
+		if isLockOp(g) {
+			return true
 		}
 		if g.Blocks == nil || depth >= 3 {
 			return false
