@@ -290,7 +290,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 		return true
 	}
 	wgOn := wgPattern(pats) != nil
-	st := search.Run(gr, pats, sopt, func(c search.Candidate) bool {
+	try := func(c search.Candidate) bool {
 		// A schedule costs up to a pass over the trace: check the deadline
 		// before each one, not only at the search's polls.
 		if sopt.Stop != nil && sopt.Stop() {
@@ -337,7 +337,23 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 			a.Frames = frames(gr, c.Events)
 		}
 		return add(a)
-	})
+	}
+	// The work bound is spent in order of what matters most: races (what
+	// -race would find) from the one-event classes alone, then the
+	// blocking finders, and only then the atomicity and atomic-set
+	// patterns, whose index of the atomic regions' access sequences can
+	// take the whole bound on a trace of huge regions (google/btree's
+	// clone tests, redcon's TestPubSub): indexed first, as it was, it left
+	// no race searched there, and no finder tried.
+	var races, others []*pattern.Pattern
+	for _, p := range pats {
+		if p.Adjacent {
+			races = append(races, p)
+		} else {
+			others = append(others, p)
+		}
+	}
+	st := search.Run(gr, races, sopt, try)
 	// Lock-order inversions: found from the trace's lock nesting, not by
 	// the access search (pattern option lock).
 	td := time.Now()
@@ -356,10 +372,14 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	// close only through the channel's own matches.
 	closeFirsts(gr, gen, pats, sopt.Stop, &res.Stats, add)
 	schedTime += time.Since(td)
-	if res.Cut == "" && !st.Cut && res.Stats.CutAt != "" {
-		// The search ran through, but its work left the finders past it
-		// too little: they stop at the same bound, and say so.
-		res.Cut = fmt.Sprintf("%s past the search, at pattern %s: %d anomalies found, the rest of that pattern's candidates and the finders after it not tried", cutBy(), res.Stats.CutAt, len(res.Anomalies))
+	racesCut := st.Cut
+	if !st.Cut && res.Stats.CutAt == "" {
+		st.Add(search.Run(gr, others, sopt, try))
+	}
+	if res.Cut == "" && !racesCut && res.Stats.CutAt != "" {
+		// The race search ran through, but its work left the finders past
+		// it too little: they stop at the same bound, and say so.
+		res.Cut = fmt.Sprintf("%s past the race search, at pattern %s: %d anomalies found, the rest of that pattern's candidates, the finders after it and the atomicity patterns not tried", cutBy(), res.Stats.CutAt, len(res.Anomalies))
 	}
 	res.Stats.Search = time.Since(t1) - schedTime
 	res.Stats.Schedule = schedTime
@@ -369,14 +389,21 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	res.Stats.Folded = st.Folded
 	if st.Cut {
 		if st.CutAt == "" {
-			res.Cut = cutBy() + " while indexing the atomic regions' accesses (a region of very many distinct accesses): no pattern searched"
+			res.Cut = cutBy() + " while indexing the atomic regions' accesses (a region of very many distinct accesses): races and blocking patterns searched, no atomicity pattern"
 		} else {
 			where, rest := "in the search, at pattern "+st.CutAt, "the rest of the patterns not searched"
+			kind := "pattern"
+			if racesCut {
+				kind = "race pattern"
+			}
 			switch {
 			case opt.Prefer != nil && st.CutInPreferred:
 				where, rest = "in the search for the static candidates' site combinations (searched first), at pattern "+st.CutAt, "the rest not searched"
 			case opt.Prefer != nil:
-				where, rest = "in the search, at pattern "+st.CutAt+", after every pattern was searched for the static candidates' site combinations", "the rest of the patterns not searched for other combinations"
+				where, rest = "in the search, at pattern "+st.CutAt+", after every "+kind+" was searched for the static candidates' site combinations", "the rest of the patterns not searched for other combinations"
+			}
+			if racesCut {
+				rest += "; the blocking finders and the atomicity patterns not tried"
 			}
 			res.Cut = fmt.Sprintf("%s %s: %d anomalies found, %s", cutBy(), where, len(res.Anomalies), rest)
 		}

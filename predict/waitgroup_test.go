@@ -348,7 +348,7 @@ func TestEarlyWaitsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.WorkCut || res.Stats.CutAt != pw.ID() || !strings.Contains(res.Cut, "past the search, at pattern "+pw.ID()) {
+	if !res.WorkCut || res.Stats.CutAt != pw.ID() || !strings.Contains(res.Cut, "past the race search, at pattern "+pw.ID()) {
 		t.Errorf("cut by the work bound: WorkCut %v, CutAt %q, Cut %q", res.WorkCut, res.Stats.CutAt, res.Cut)
 	}
 }

@@ -95,6 +95,23 @@ type Stats struct {
 	CutInPreferred bool
 }
 
+// Add adds o, the stats of a later search of the same graph, to s: its
+// counts, and its cut if s has none.
+func (s *Stats) Add(o Stats) {
+	s.Candidates += o.Candidates
+	s.Confirmed += o.Confirmed
+	s.GaveUp += o.GaveUp
+	s.Unobserved += o.Unobserved
+	s.KeysApart += o.KeysApart
+	s.Capped += o.Capped
+	s.Folded += o.Folded
+	s.Combinations += o.Combinations
+	s.RegionsCapped = s.RegionsCapped || o.RegionsCapped
+	if !s.Cut && o.Cut {
+		s.Cut, s.CutAt, s.CutInPreferred = true, o.CutAt, o.CutInPreferred
+	}
+}
+
 // Run searches gr for instances of pats, in order, and calls try for each
 // candidate; try reports whether it confirmed the candidate (e.g. found a
 // schedule). Confirmed site combinations are not proposed again.
