@@ -27,6 +27,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -109,6 +110,42 @@ func RunUntil(ctx context.Context, bin, dir string, tests []string, count int, t
 		<-done
 	}
 	return Parse(out.b, dir), nil
+}
+
+// RunRounds is RunUntil that runs the tests once first, and then the
+// count-1 runs left (one more process) only as far as the first run's
+// time says they take at most wall together: Go's race testdata runs
+// its milliseconds-long tests count times, but a test that waits for a
+// wall-clock deadline (jasonlvhit/gocron's TestTaskAt, the next minute:
+// a -race build runs on the real clock) would wait it out in every run,
+// and its count of 16 took the caller's whole 2-minute bound after two
+// runs. The races of both processes are returned.
+func RunRounds(ctx context.Context, bin, dir string, tests []string, count int, timeout, wall time.Duration, enough func([]Race) bool) ([]Race, error) {
+	start := time.Now()
+	races, err := RunUntil(ctx, bin, dir, tests, 1, timeout, enough)
+	if err != nil || count <= 1 || enough != nil && enough(races) {
+		return races, err
+	}
+	round := max(time.Since(start), time.Millisecond)
+	more := min(count-1, int(wall/round))
+	left := timeout - time.Since(start)
+	if more < 1 || left <= 0 || ctx.Err() != nil {
+		return races, nil
+	}
+	var both func([]Race) bool
+	if enough != nil {
+		both = func(r []Race) bool { return enough(append(slices.Clone(races), r...)) }
+	}
+	rest, err := RunUntil(ctx, bin, dir, tests, more, left, both)
+	if err != nil {
+		return races, nil
+	}
+	for _, r := range rest {
+		if !slices.Contains(races, r) {
+			races = append(races, r)
+		}
+	}
+	return races, nil
 }
 
 // capped keeps the first 8 MiB written to it: the reports come first.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -101,16 +102,71 @@ func TestRunUntil(t *testing.T) {
 	}
 }
 
+// TestRunRounds: the runs after the first go on only as far as the
+// first run's time allows. A test that takes 3 s runs once with a second
+// of wall for the rest (RunUntil would run it 16 times, to the bound),
+// and a quick test still gets its later runs, in a second process: TestNth
+// races only in its third run, counted in a file.
+func TestRunRounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with -race")
+	}
+	dir, bin := buildSendLen(t, "roundrace", "", "y_test.go", `import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+)
+
+func TestSlow(t *testing.T) { time.Sleep(3 * time.Second) }
+
+func TestNth(t *testing.T) {
+	b, _ := os.ReadFile("n")
+	n, _ := strconv.Atoi(string(b))
+	n++
+	if err := os.WriteFile("n", []byte(strconv.Itoa(n)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n == 3 {
+		TestSendLen(t)
+	}
+}
+`)
+	has := func(races []Race) bool {
+		return slices.ContainsFunc(races, func(r Race) bool { return r.Has("x_test.go", 12, "x_test.go", 18) })
+	}
+	never := func([]Race) bool { return false }
+	const bound = 90 * time.Second
+	start := time.Now()
+	if _, err := RunRounds(context.Background(), bin, dir, []string{"TestSlow"}, 16, bound, time.Second, never); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d >= 30*time.Second {
+		t.Errorf("RunRounds ran the 3 s test for %v with 1 s of wall for the runs after the first (bound %v)", d, bound)
+	}
+	races, err := RunRounds(context.Background(), bin, dir, []string{"TestNth"}, 4, bound, 30*time.Second, has)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !has(races) {
+		t.Errorf("races %+v: want TestNth's third run's, between x_test.go:12 and :18", races)
+	}
+}
+
 // buildSendLen writes module mod, whose TestSendLen races on v with only
 // len(c) "ordering" it (x_test.go:12 and :18), followed by the tests
-// more, and builds its tests with -race: the directory and the binary.
-func buildSendLen(t *testing.T, mod, more string) (dir, bin string) {
+// more (and the files named in files, followed by their text after the
+// package clause), and builds its tests with -race: the directory and the binary.
+func buildSendLen(t *testing.T, mod, more string, files ...string) (dir, bin string) {
 	t.Helper()
 	dir = t.TempDir()
 	write := func(name, src string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	for i := 0; i+1 < len(files); i += 2 {
+		write(files[i], "package "+mod+"\n\n"+files[i+1])
 	}
 	write("go.mod", "module "+mod+"\n\ngo 1.21\n")
 	write("x_test.go", "package "+mod+`
