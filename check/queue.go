@@ -1038,6 +1038,11 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 					// it shares a failure with was final: shown as the
 					// sequential order would have it.
 					f.Verdict, f.Inferred = q.inferredVerdict(q.items[it.inferred-1], it), true
+					if c := q.items[it.inferred-1].control; c == driverRepeat {
+						// That failure, replayed again, did not come
+						// back: it is this one's no more than its own.
+						f.Control = c
+					}
 					f.Schedule, _ = it.p.schedule(false)
 					r.inferred++
 				}
