@@ -1161,7 +1161,7 @@ func (q *replayQueue) controlItems(rep *Report) {
 			switch f := q.findingOf(it); {
 			case f.wantsControl():
 				todo = append(todo, it)
-			case f.wantsRepeat():
+			case f.wantsRepeat() && (q.unmeant == nil || !q.unmeant(it.g.test)):
 				repeats = append(repeats, it)
 			}
 		}

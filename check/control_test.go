@@ -776,7 +776,8 @@ func TestInterleavingInTruncated(t *testing.T) {
 // a repeat that fails again keeps it (drvport's Opens), and so does one
 // that left the schedule where the replay did (the free run after it is
 // what failed) or earlier. A race with a locked access, which counts
-// without an effect, a test's finding and a passing replay get no repeat.
+// without an effect, a test's finding, a passing replay and a driver of
+// a type not meant for concurrent use (never reported) get no repeat.
 func TestDriverRepeatControl(t *testing.T) {
 	av := &pattern.Pattern{Kind: "av", Name: "RRW-stale", T: []int{1, 2, 1}, AR: []int{1, 2, 1}}
 	race := &pattern.Pattern{Kind: "race", Name: "RW", Adjacent: true, T: []int{1, 2}, AR: []int{1, 2}}
@@ -797,19 +798,23 @@ func TestDriverRepeatControl(t *testing.T) {
 		v      replay.Verdict
 		repeat *replay.Verdict // nil: no repeat wanted
 		want   bool            // the effect withdrawn
+		// unmeant: the driven type is not meant for concurrent use, so
+		// the finding is not reported either way.
+		unmeant bool
 	}{
-		{"repeat passes", drv, av, plain, failed, &replay.Verdict{Verdict: replay.Reproduced, Step: 3, Passed: true}, true},
-		{"repeat fails again", drv, av, plain, failed, &failed, false},
-		{"repeat fails otherwise", drv, av, plain, failed, &replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: other"}, false},
-		{"repeat diverges and passes", drv, av, plain, failed, &replay.Verdict{Verdict: replay.Diverged, Goroutine: "g1", Step: 1, Passed: true}, false},
-		{"repeat unended", drv, av, plain, failed, &replay.Verdict{Verdict: replay.Reproduced, Passed: true, Unended: true}, false},
-		{"interrupted, repeat runs through and passes", drv, av, plain, interrupted, &replay.Verdict{Verdict: replay.Reproduced, Step: 3, Passed: true}, true},
-		{"interrupted, repeat interrupted later and passes", drv, av, plain, replay.Verdict{Verdict: replay.Reproduced, Interrupted: true, Goroutine: "g1", Step: 2, Consequence: cons}, &replay.Verdict{Verdict: replay.Diverged, Interrupted: true, Goroutine: "g1", Step: 3, Passed: true}, true},
-		{"interrupted, repeat interrupted alike and passes", drv, av, plain, interrupted, &replay.Verdict{Verdict: replay.Diverged, Interrupted: true, Goroutine: "g1", Step: 3, Passed: true}, false},
-		{"unlocked race failing", drv, race, plain, failed, &replay.Verdict{Verdict: replay.Reproduced, Passed: true}, true},
-		{"locked race", drv, race, locked, failed, nil, false},
-		{"passing replay", drv, av, plain, replay.Verdict{Verdict: replay.Reproduced, Passed: true}, nil, false},
-		{"a test's", "TestX", race, plain, failed, nil, false},
+		{"repeat passes", drv, av, plain, failed, &replay.Verdict{Verdict: replay.Reproduced, Step: 3, Passed: true}, true, false},
+		{"repeat fails again", drv, av, plain, failed, &failed, false, false},
+		{"repeat fails otherwise", drv, av, plain, failed, &replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: other"}, false, false},
+		{"repeat diverges and passes", drv, av, plain, failed, &replay.Verdict{Verdict: replay.Diverged, Goroutine: "g1", Step: 1, Passed: true}, false, false},
+		{"repeat unended", drv, av, plain, failed, &replay.Verdict{Verdict: replay.Reproduced, Passed: true, Unended: true}, false, false},
+		{"interrupted, repeat runs through and passes", drv, av, plain, interrupted, &replay.Verdict{Verdict: replay.Reproduced, Step: 3, Passed: true}, true, false},
+		{"interrupted, repeat interrupted later and passes", drv, av, plain, replay.Verdict{Verdict: replay.Reproduced, Interrupted: true, Goroutine: "g1", Step: 2, Consequence: cons}, &replay.Verdict{Verdict: replay.Diverged, Interrupted: true, Goroutine: "g1", Step: 3, Passed: true}, true, false},
+		{"interrupted, repeat interrupted alike and passes", drv, av, plain, interrupted, &replay.Verdict{Verdict: replay.Diverged, Interrupted: true, Goroutine: "g1", Step: 3, Passed: true}, false, false},
+		{"unlocked race failing", drv, race, plain, failed, &replay.Verdict{Verdict: replay.Reproduced, Passed: true}, true, false},
+		{"locked race", drv, race, locked, failed, nil, false, false},
+		{"passing replay", drv, av, plain, replay.Verdict{Verdict: replay.Reproduced, Passed: true}, nil, false, false},
+		{"a test's", "TestX", race, plain, failed, nil, false, false},
+		{"a type not meant for concurrent use", drv, av, plain, failed, nil, false, true},
 	} {
 		var runs []string
 		runControl = func(ctx context.Context, b *testbin.Build, pkg, test string, pr prediction, dir string, o replay.Options) replay.Verdict {
@@ -821,6 +826,7 @@ func TestDriverRepeatControl(t *testing.T) {
 			return *tc.repeat
 		}
 		q := newReplayQueue(context.Background(), nil, "p", time.Time{}, Options{}, map[string]bool{})
+		q.unmeant = func(string) bool { return tc.unmeant }
 		g := &qGroup{test: tc.test, dir: t.TempDir()}
 		it := &qItem{g: g, p: prediction{a: predict.Anomaly{Pattern: tc.p}}, s: tc.s, state: pDone, v: tc.v}
 		q.items = []*qItem{it}

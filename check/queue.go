@@ -75,6 +75,10 @@ type replayQueue struct {
 	// permits held by running replays, and explorations done.
 	explore map[string]*exploreBudget
 	alts    selectAlts // the package's test timeouts (timedOutLeak)
+	// unmeant reports whether test is a generated driver of a type not
+	// meant for concurrent use, whose findings are not reported with or
+	// without an effect (Finding.WithoutEffect): no repeat (nil: none).
+	unmeant func(test string) bool
 }
 
 // exploreBudget bounds a test's explorations (maxExplorations).
