@@ -1150,7 +1150,11 @@ var failAt = regexp.MustCompile(`^([\w.-]+\.go:\d+):`)
 // and sets qItem.control for those whose failure controlled (or
 // recordedFails) finds not the interleaving's: at most nine control
 // replays each (two serial orders, the release order, the schedule again,
-// held and up to three times unheld, the recorded order). Called by finish, after wait.
+// held and up to three times unheld, the recorded order). Then it
+// replays once more, one at a time, the schedules of the generated
+// drivers' findings that want it (wantsRepeat, of a type meant for
+// concurrent use), and sets driverRepeat for those whose repeat passes
+// (repeatPasses). Called by finish, after wait.
 func (q *replayQueue) controlItems(rep *Report) {
 	if q.opt.NoControls {
 		return
