@@ -692,6 +692,10 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 		}
 	}()
 	checkQueued(ctx, b.Build, pkg, acct, limit, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
+		q.unmeant = func(test string) bool {
+			d, ok := st.drivers[test]
+			return ok && d.Meant == ""
+		}
 		for ti, test := range tests {
 			ok, spent := q.admit()
 			if !ok {

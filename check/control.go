@@ -77,7 +77,7 @@ var runControl = replayRetrying
 // a control can tell: a reproduced atomicity or atomic-set violation
 // whose replay failed with a consequence to compare (a failure message
 // or a hang), not in a generated driver (its oracle assumes no timing: a
-// failure there is the interleaving's).
+// failure there is the interleaving's, or the environment's: wantsRepeat).
 func (f *Finding) wantsControl() bool {
 	p := f.Anomaly.Pattern
 	if p == nil || p.Adjacent || p.Lock || p.Leak || p.WG || p.Relock || f.Inferred || !f.Reproduced() || !f.Effect() {
@@ -87,6 +87,75 @@ func (f *Finding) wantsControl() bool {
 		return false
 	}
 	return f.Schedule != nil && len(f.Schedule.Anomaly) == len(p.T)
+}
+
+// Driver repeats: a generated driver's oracle is its calls' serial
+// orders, run in the same process just before the concurrent calls, so
+// no timing assumption of a test's can fail it; but the state outside
+// the receiver can. tally's vendored thrift TServerSocket listens on the
+// fixed address 127.0.0.1:9090: in 1 of 3 go vet runs, a replay of the
+// driver calling Addr and Open together found the port held, by a
+// process outside the replay (another driver of the package, replayed
+// or recorded beside it), after its serial orders had found it free, and
+// failed ("Addr and Open called together returned [127.0.0.1:9090] and
+// [listen tcp 127.0.0.1:9090: bind: address already in use] and left
+// IsListening() = false; called one after the other, they returned
+// [127.0.0.1:9090] and [<nil>] and left IsListening() = true"). The
+// driver's own re-check of the orders after a differing outcome ("changes
+// with time") runs after the calls, when that holder may be gone again.
+//
+// So a driver's finding whose report rests on its effect is replayed once
+// more, its schedule in a fresh process, the orders with it, after the
+// package's other replays and one repeat at a time (controlItems). The
+// schedule fixes the interleaving and the driver's calls do nothing
+// else, so a true effect comes back: the same concurrent outcome, again
+// one no order gives (drvport's Opens, each check before the other's
+// store, fail again on a port free throughout). A repeat that runs the
+// schedule at least as far as the replay did and passes shows that the
+// failure came from outside the schedule: the finding keeps its
+// interleaving and loses its effect (Control), and a driver's finding
+// without one is not reported (Finding.WithoutEffect). A repeat that
+// fails, or stops short of where the replay got, proves nothing.
+// Residual: an outside holder that holds the port again during the
+// repeat's calls, and not its orders, still fools it.
+
+// repeatName names the driver repeat's control replay.
+const repeatName = "driver-repeat"
+
+// driverRepeat is the Control of a driver finding whose repeat passed.
+const driverRepeat = "the generated driver's schedule, replayed again in a process of its own, passes: what its calls' outcome differed by came from outside the schedule (a fixed port, a file, another process), not the interleaving"
+
+// wantsRepeat reports whether f is a generated driver's finding whose
+// report rests on its replay's effect: a reproduced atomicity or
+// atomic-set violation or a data race (not one with a locked access,
+// which counts without an effect) whose replay failed, panicked or hung.
+// A lock-order inversion, a leak, a lost signal and a WaitGroup's early
+// Wait are their own proof.
+func (f *Finding) wantsRepeat() bool {
+	p := f.Anomaly.Pattern
+	if !strings.HasPrefix(f.Test, driver.Prefix) || p == nil || p.Lock || p.Leak || p.WG || p.Relock || p.Cond {
+		return false
+	}
+	if f.Inferred || f.Schedule == nil || !f.Reproduced() || !f.Effect() {
+		return false
+	}
+	return !p.Adjacent || !f.lockedAccess()
+}
+
+// repeatPasses reports whether c, a repeat of the schedule replay v ran,
+// passed after running the schedule at least as far as v: to its end,
+// or, v having left it (interrupted, or explored: the program ran free
+// from a step on), left at a later step. Left at the same step, the
+// free run after it is what v's failure came from, and its other timing
+// proves nothing.
+func repeatPasses(c, v replay.Verdict) bool {
+	if !c.Passed || c.Panicked || c.Unended {
+		return false
+	}
+	if !c.Interrupted && !c.Explored {
+		return c.Verdict == replay.Reproduced
+	}
+	return (v.Interrupted || v.Explored) && c.Step > v.Step
 }
 
 // serialControls returns the serial controls of s, a schedule of
@@ -1081,20 +1150,27 @@ var failAt = regexp.MustCompile(`^([\w.-]+\.go:\d+):`)
 // and sets qItem.control for those whose failure controlled (or
 // recordedFails) finds not the interleaving's: at most nine control
 // replays each (two serial orders, the release order, the schedule again,
-// held and up to three times unheld, the recorded order). Called by finish, after wait.
+// held and up to three times unheld, the recorded order). Then it
+// replays once more, one at a time, the schedules of the generated
+// drivers' findings that want it (wantsRepeat, of a type meant for
+// concurrent use), and sets driverRepeat for those whose repeat passes
+// (repeatPasses). Called by finish, after wait.
 func (q *replayQueue) controlItems(rep *Report) {
 	if q.opt.NoControls {
 		return
 	}
-	var todo []*qItem
+	var todo, repeats []*qItem
 	for _, it := range q.items {
 		if it.state == pDone && it.inferred == 0 {
-			if f := q.findingOf(it); f.wantsControl() {
+			switch f := q.findingOf(it); {
+			case f.wantsControl():
 				todo = append(todo, it)
+			case f.wantsRepeat() && (q.unmeant == nil || !q.unmeant(it.g.test)):
+				repeats = append(repeats, it)
 			}
 		}
 	}
-	if len(todo) == 0 {
+	if len(todo)+len(repeats) == 0 {
 		return
 	}
 	var (
@@ -1104,38 +1180,41 @@ func (q *replayQueue) controlItems(rep *Report) {
 		runs int
 		wall time.Duration
 	)
+	runner := func(it *qItem) func(name, what string, s *trace.Schedule) (replay.Verdict, bool) {
+		return func(name, what string, s *trace.Schedule) (replay.Verdict, bool) {
+			if q.ctx.Err() != nil {
+				return replay.Verdict{}, false
+			}
+			q.opt.progress("check: %s %s: replay %d: control %s, %s", q.pkg, it.g.test, it.n(), name, what)
+			dir := filepath.Join(it.g.dir, fmt.Sprintf("r%d-control-%s", it.n(), name))
+			start := time.Now()
+			o := q.controlOptions(it)
+			switch name {
+			case recordedName:
+				o.Explore, o.MarkEnd = false, true
+			case unheldName, unheldName + "-again", unheldName + "-again2":
+				// From the anomaly's first step: the prefix runs as
+				// the schedule's did, with them held.
+				o.FreeFrom = slices.Min(s.Anomaly) + 1
+			}
+			v := runControl(q.ctx, q.b, q.pkg, it.g.test, prediction{a: it.p.a, s: s}, dir, o)
+			d := time.Since(start)
+			q.opt.progress("check: %s %s: replay %d: control %s: %s at step %d of %d, passed %v, %q, clock fired at steps %v, in %v", q.pkg, it.g.test, it.n(), name, v.Verdict, v.Step, len(s.Steps), v.Passed, v.Consequence, v.Fired, d.Round(time.Millisecond))
+			mu.Lock()
+			runs++
+			wall += d
+			it.controls++ // charged as a replay of its schedule (replayQueue.charges)
+			mu.Unlock()
+			return v, true
+		}
+	}
 	for _, it := range todo {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			run := func(name, what string, s *trace.Schedule) (replay.Verdict, bool) {
-				if q.ctx.Err() != nil {
-					return replay.Verdict{}, false
-				}
-				q.opt.progress("check: %s %s: replay %d: control %s, %s", q.pkg, it.g.test, it.n(), name, what)
-				dir := filepath.Join(it.g.dir, fmt.Sprintf("r%d-control-%s", it.n(), name))
-				start := time.Now()
-				o := q.controlOptions(it)
-				switch name {
-				case recordedName:
-					o.Explore, o.MarkEnd = false, true
-				case unheldName, unheldName + "-again", unheldName + "-again2":
-					// From the anomaly's first step: the prefix runs as
-					// the schedule's did, with them held.
-					o.FreeFrom = slices.Min(s.Anomaly) + 1
-				}
-				v := runControl(q.ctx, q.b, q.pkg, it.g.test, prediction{a: it.p.a, s: s}, dir, o)
-				d := time.Since(start)
-				q.opt.progress("check: %s %s: replay %d: control %s: %s at step %d of %d, passed %v, %q, clock fired at steps %v, in %v", q.pkg, it.g.test, it.n(), name, v.Verdict, v.Step, len(s.Steps), v.Passed, v.Consequence, v.Fired, d.Round(time.Millisecond))
-				mu.Lock()
-				runs++
-				wall += d
-				it.controls++ // charged as a replay of its schedule (replayQueue.charges)
-				mu.Unlock()
-				return v, true
-			}
+			run := runner(it)
 			p := it.p.a.Pattern
 			baseline := it.g.ropt.Baseline
 			if it.g.ropt.BaselinePanicked {
@@ -1157,6 +1236,16 @@ func (q *replayQueue) controlItems(rep *Report) {
 		}()
 	}
 	wg.Wait()
+	// One at a time, once the package's other replays are done: the
+	// outside holder is most likely another of its driver processes on
+	// the same fixed address, and two repeats side by side could hold it
+	// for each other again.
+	for _, it := range repeats {
+		v, ok := runner(it)(repeatName, "the same schedule again, the driver's orders and calls in a process of their own", it.s)
+		if ok && repeatPasses(v, it.v) {
+			it.control = driverRepeat
+		}
+	}
 	rep.Time.Replay += wall
 	rep.Time.Replays += runs
 }

@@ -768,3 +768,75 @@ func TestInterleavingInTruncated(t *testing.T) {
 		}
 	}
 }
+
+// TestDriverRepeatControl: a generated driver's finding whose report
+// rests on its effect is replayed once more (wantsRepeat), one at a time
+// after the other controls; the effect goes (driverRepeat) only when the
+// repeat passes having run the schedule at least as far as the replay:
+// a repeat that fails again keeps it (drvport's Opens), and so does one
+// that left the schedule where the replay did (the free run after it is
+// what failed) or earlier. A race with a locked access, which counts
+// without an effect, a test's finding, a passing replay and a driver of
+// a type not meant for concurrent use (never reported) get no repeat.
+func TestDriverRepeatControl(t *testing.T) {
+	av := &pattern.Pattern{Kind: "av", Name: "RRW-stale", T: []int{1, 2, 1}, AR: []int{1, 2, 1}}
+	race := &pattern.Pattern{Kind: "race", Name: "RW", Adjacent: true, T: []int{1, 2}, AR: []int{1, 2}}
+	st := func(g string, op trace.Op, site string) trace.Step {
+		return trace.Step{G: g, Op: op, Obj: "x", Site: site, N: 1}
+	}
+	plain := &trace.Schedule{Steps: []trace.Step{st("g1", trace.Read, "a"), st("g2", trace.Read, "b"), st("g1", trace.Write, "c")}, Anomaly: []int{0, 1, 2}}
+	locked := &trace.Schedule{Steps: []trace.Step{st("g1", trace.Lock, "l"), st("g1", trace.Read, "a"), st("g2", trace.Write, "b")}, Anomaly: []int{1, 2}}
+	const cons = "test fails: zz_pecanvet_driver_test.go:155: Addr and Open called together returned [127.0.0.1:9090] and [bind: address already in use]"
+	failed := replay.Verdict{Verdict: replay.Reproduced, Consequence: cons}
+	interrupted := replay.Verdict{Verdict: replay.Reproduced, Interrupted: true, Goroutine: "g1", Step: 3, Consequence: cons}
+	drv := driver.Prefix + "_Socket_Addr_Open"
+	for _, tc := range []struct {
+		name   string
+		test   string
+		p      *pattern.Pattern
+		s      *trace.Schedule
+		v      replay.Verdict
+		repeat *replay.Verdict // nil: no repeat wanted
+		want   bool            // the effect withdrawn
+		// unmeant: the driven type is not meant for concurrent use, so
+		// the finding is not reported either way.
+		unmeant bool
+	}{
+		{"repeat passes", drv, av, plain, failed, &replay.Verdict{Verdict: replay.Reproduced, Step: 3, Passed: true}, true, false},
+		{"repeat fails again", drv, av, plain, failed, &failed, false, false},
+		{"repeat fails otherwise", drv, av, plain, failed, &replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: other"}, false, false},
+		{"repeat diverges and passes", drv, av, plain, failed, &replay.Verdict{Verdict: replay.Diverged, Goroutine: "g1", Step: 1, Passed: true}, false, false},
+		{"repeat unended", drv, av, plain, failed, &replay.Verdict{Verdict: replay.Reproduced, Passed: true, Unended: true}, false, false},
+		{"interrupted, repeat runs through and passes", drv, av, plain, interrupted, &replay.Verdict{Verdict: replay.Reproduced, Step: 3, Passed: true}, true, false},
+		{"interrupted, repeat interrupted later and passes", drv, av, plain, replay.Verdict{Verdict: replay.Reproduced, Interrupted: true, Goroutine: "g1", Step: 2, Consequence: cons}, &replay.Verdict{Verdict: replay.Diverged, Interrupted: true, Goroutine: "g1", Step: 3, Passed: true}, true, false},
+		{"interrupted, repeat interrupted alike and passes", drv, av, plain, interrupted, &replay.Verdict{Verdict: replay.Diverged, Interrupted: true, Goroutine: "g1", Step: 3, Passed: true}, false, false},
+		{"unlocked race failing", drv, race, plain, failed, &replay.Verdict{Verdict: replay.Reproduced, Passed: true}, true, false},
+		{"locked race", drv, race, locked, failed, nil, false, false},
+		{"passing replay", drv, av, plain, replay.Verdict{Verdict: replay.Reproduced, Passed: true}, nil, false, false},
+		{"a test's", "TestX", race, plain, failed, nil, false, false},
+		{"a type not meant for concurrent use", drv, av, plain, failed, nil, false, true},
+	} {
+		var runs []string
+		runControl = func(ctx context.Context, b *testbin.Build, pkg, test string, pr prediction, dir string, o replay.Options) replay.Verdict {
+			runs = append(runs, filepath.Base(dir))
+			if tc.repeat == nil {
+				t.Errorf("%s: %s replayed again", tc.name, test)
+				return replay.Verdict{}
+			}
+			return *tc.repeat
+		}
+		q := newReplayQueue(context.Background(), nil, "p", time.Time{}, Options{}, map[string]bool{})
+		q.unmeant = func(string) bool { return tc.unmeant }
+		g := &qGroup{test: tc.test, dir: t.TempDir()}
+		it := &qItem{g: g, p: prediction{a: predict.Anomaly{Pattern: tc.p}}, s: tc.s, state: pDone, v: tc.v}
+		q.items = []*qItem{it}
+		q.controlItems(&Report{})
+		if tc.repeat != nil && !slices.Equal(runs, []string{"r1-control-" + repeatName}) {
+			t.Errorf("%s: control replays %q, want one repeat", tc.name, runs)
+		}
+		if got := it.control == driverRepeat; got != tc.want {
+			t.Errorf("%s: control %q, want the effect withdrawn %v", tc.name, it.control, tc.want)
+		}
+	}
+	runControl = replayRetrying
+}

@@ -75,6 +75,10 @@ type replayQueue struct {
 	// permits held by running replays, and explorations done.
 	explore map[string]*exploreBudget
 	alts    selectAlts // the package's test timeouts (timedOutLeak)
+	// unmeant reports whether test is a generated driver of a type not
+	// meant for concurrent use, whose findings are not reported with or
+	// without an effect (Finding.WithoutEffect): no repeat (nil: none).
+	unmeant func(test string) bool
 }
 
 // exploreBudget bounds a test's explorations (maxExplorations).
@@ -1038,6 +1042,11 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 					// it shares a failure with was final: shown as the
 					// sequential order would have it.
 					f.Verdict, f.Inferred = q.inferredVerdict(q.items[it.inferred-1], it), true
+					if c := q.items[it.inferred-1].control; c == driverRepeat {
+						// That failure, replayed again, did not come
+						// back: it is this one's no more than its own.
+						f.Control = c
+					}
 					f.Schedule, _ = it.p.schedule(false)
 					r.inferred++
 				}

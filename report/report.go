@@ -540,11 +540,19 @@ func noEffect(f check.Finding) string {
 		// schedule (check's control replays): the schedule's timing.
 		passes = "the test's failure is not the interleaving's: " + f.Control
 	}
+	drvPasses := "the generated driver's test passes"
+	if f.Control != "" {
+		// Its replay failed, and a repeat of it passed (check's
+		// driver repeat): the failure came from outside the schedule.
+		drvPasses = "the generated driver's failure is not the interleaving's: " + f.Control
+	}
 	switch {
 	case f.Driver != "" && f.Anomaly.Pattern.Adjacent && f.DriverMeant != "":
-		return "neither access holds a lock and the generated driver's test passes: " + f.DriverType + " may mean these calls for one caller at a time"
+		return "neither access holds a lock and " + drvPasses + ": " + f.DriverType + " may mean these calls for one caller at a time"
 	case f.Driver != "" && f.DriverMeant == "":
 		return f.DriverType + " is not meant for concurrent use (it holds no sync or sync/atomic value or channel of its own, and its doc does not say it is safe for concurrent use): the package may never make these calls concurrent"
+	case f.Driver != "" && f.Control != "":
+		return drvPasses + "; the calls showed no other outcome that no sequential order gives, and the package may never make them concurrent"
 	case f.Driver != "":
 		return "the generated driver's test passes: the calls showed no outcome that no sequential order gives, and the package may never make them concurrent"
 	case f.Anomaly.Recheck:

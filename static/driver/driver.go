@@ -22,7 +22,10 @@
 // methods, else small values (1, "a").
 // Each case ends its receiver as the tests end one (testTeardowns), so
 // that what a case took outside the receiver (a fixed port) does not
-// change the machine the next case runs on.
+// change the machine the next case runs on. Another process can still
+// hold what the calls need while they run and not while the orders do:
+// check replays a driver's failing schedule once more before it credits
+// the failure to the interleaving (check/control.go's driver repeats).
 // It first calls the pair one after the other on fresh receivers, in both
 // orders, twice each: a panic there means the driver cannot build a usable
 // receiver (a nil dependency), and the test skips — that is never a
