@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"os"
@@ -1072,5 +1073,31 @@ func (t *Table) Put(k int) { t.Lock(); t.m[k] = 1; t.Unlock() }
 		if !slices.Contains(calls, want) {
 			t.Errorf("no driver %q; drivers %q (notes %q)", want, calls, res.Notes)
 		}
+	}
+}
+
+// TestSetupReturnsEarly: a test that returns early before it builds the
+// receiver (logrus's skipReportCaller guard) gives a setup that does not
+// compile in a driver, with a type checker's message of three lines; the
+// drivers are built without that setup, and the message, one line in
+// their comments, leaves the file parsable. It was copied as it was,
+// its second line outside the comment: the file did not parse and every
+// driver of the package was dropped.
+func TestSetupReturnsEarly(t *testing.T) {
+	res := generateIn(t, "drvreturn")
+	ds := res.Drivers["subjects/drvreturn"]
+	if len(ds) == 0 {
+		t.Fatalf("no drivers (notes %q)", res.Notes)
+	}
+	var src string
+	for _, b := range res.Files {
+		src = string(b)
+	}
+	if _, err := parser.ParseFile(token.NewFileSet(), File, src, parser.SkipObjectResolution); err != nil {
+		t.Fatalf("the driver file does not parse: %v\n%s", err, src)
+	}
+	want := "does not compile here (not enough return values have () want (pecanvetCase))"
+	if !strings.Contains(src, want) {
+		t.Errorf("the driver's comment lacks %q:\n%s", want, src)
 	}
 }
