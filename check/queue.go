@@ -367,7 +367,7 @@ type qItem struct {
 	doomsTried int  // of its group's dooms
 	isDoomed   bool
 	// alike: not replayed, alikeRuns earlier instances of its
-	// combination having deadlocked alike (alikeOf).
+	// combination having deadlocked or touched other objects alike (alikeOf).
 	alike bool
 	// shape: of its replay's verdict, once read (alikeShape).
 	shape            string
@@ -1006,7 +1006,7 @@ type qResult struct {
 	// and of those replayed (not inferred), for the note (testCheck.notes).
 	skippedKeys, triedKeys map[string]bool
 	doomed                 int  // not replayed: an earlier replay's doom covers them
-	alike                  int  // not replayed: earlier instances of their combination deadlocked alike (alikeOf)
+	alike                  int  // not replayed: earlier instances of their combination deadlocked or touched other objects alike (alikeOf)
 	inferred               int  // of findings: not replayed (or not counted), sharing an earlier replay's failure (Finding.Inferred)
 	shareCut               bool // some were not replayed for the trace's share of the budget
 	lateCut                bool // some were not replayed for the package's budget
