@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -611,5 +612,46 @@ func TestReplayQueueAlikeWrongObject(t *testing.T) {
 	}
 	if n["W"] != 2 || n["S"] != 3 || n["K"] != 3 {
 		t.Errorf("replayed W %d, S %d, K %d (want 2, 3, 3)", n["W"], n["S"], n["K"])
+	}
+}
+
+// TestReplayQueueWrongObjectRuns: the first instance of a combination
+// that touches other objects runs wrongObjectRuns times, the second,
+// alike after its first run, once, and the rest not at all (logrus's
+// TestEntryLoggerMutationRace: 35 runs of 350,000 steps, now 5).
+func TestReplayQueueWrongObjectRuns(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func(f func(context.Context, *testbin.Build, string, string, *trace.Schedule, string, replay.Options) replay.Verdict) {
+		replayRun = f
+	}(replayRun)
+	pats, _ := pattern.Builtin("race")
+	var preds []prediction
+	for k := 1; k <= 5; k++ {
+		steps := make([]string, 0, k+2)
+		for n := 0; n < k; n++ {
+			steps = append(steps, "g1 write @a")
+		}
+		steps = append(steps, "g2 read @r", "g3 write @w")
+		p := predOf(t, schedOf([]int{k, k + 1}, steps...), false)
+		p.a = predict.Anomaly{Pattern: pats[0], Key: "W", Sites: []string{"W"}}
+		preds = append(preds, p)
+	}
+	var mu sync.Mutex
+	runs := map[int]int{}
+	replayRun = func(_ context.Context, _ *testbin.Build, _, _ string, s *trace.Schedule, _ string, _ replay.Options) replay.Verdict {
+		k := len(s.Steps) - 2
+		mu.Lock()
+		runs[k]++
+		mu.Unlock()
+		return replay.Verdict{Verdict: replay.WrongObject, Step: k + 2, Steps: k + 2,
+			Message: fmt.Sprintf("steps %d (g2 read T#%d @r n=%d) and %d (g3 write T#%d @w n=%d) of the anomaly touch the same object in the prediction, but T#%d and T#%d in the replay", k+1, k, k, k+2, k, k, k-1, k)}
+	}
+	rep, seen := &Report{}, map[string]bool{}
+	q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), Options{}, seen)
+	q.add("T", &trace.Trace{}, preds, t.TempDir(), 100, replay.Options{})
+	q.wait()
+	r := q.finish(seen, rep)[0]
+	if runs[1] != wrongObjectRuns || runs[2] != 1 || len(runs) != 2 || r.alike != 3 {
+		t.Errorf("runs by instance %v, %d alike; want 1: %d, 2: 1, no others, 3 alike", runs, r.alike, wrongObjectRuns)
 	}
 }
