@@ -57,6 +57,10 @@ type prediction struct {
 	// by the queue when it starts the replay: a run alike needs no more
 	// runs (replayRetrying).
 	wrongShape string
+	// wrongRuns: the runs of the schedule that already touched other
+	// objects (a batch's, before the queue replays it alone), counted
+	// among wrongObjectRuns.
+	wrongRuns int
 }
 
 // wrongAlike reports whether v touched other objects as an earlier

@@ -878,9 +878,15 @@ func (q *replayQueue) startBatch(is []int) {
 				v, d := vs[k], vs[k].Wall
 				if it := its[k]; (stalledOnLate(v, it.p) || v.Verdict == replay.WrongObject && !it.p.wrongAlike(v)) && q.ctx.Err() == nil {
 					// (Alone, runReplay runs it again: a wrong object
-					// may be a map's iteration order, wrongObjectRuns.)
+					// may be a map's iteration order, wrongObjectRuns,
+					// the batch's run among them: logrus's first
+					// instance of a wrong object ran 5 times.)
 					start := time.Now()
-					v = runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, entries[k].Dir+"-alone", entries[k].Opt)
+					p := it.p
+					if v.Verdict == replay.WrongObject {
+						p.wrongRuns = 1
+					}
+					v = runReplay(q.ctx, q.b, q.pkg, it.g.test, p, entries[k].Dir+"-alone", entries[k].Opt)
 					d += time.Since(start)
 				}
 				start := time.Now()

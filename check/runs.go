@@ -497,7 +497,7 @@ func replayRetrying(ctx context.Context, b *testbin.Build, pkg, test string, p p
 		v = run(dir + "-retry")
 		v.Stalled = stalledOnLate(v, p) && v.Step == first && ctx.Err() == nil
 	}
-	for i := 1; i < wrongObjectRuns && v.Verdict == replay.WrongObject && !p.wrongAlike(v) && ctx.Err() == nil; i++ {
+	for i := 1 + p.wrongRuns; i < wrongObjectRuns && v.Verdict == replay.WrongObject && !p.wrongAlike(v) && ctx.Err() == nil; i++ {
 		v = run(fmt.Sprintf("%s-again%d", dir, i))
 	}
 	return v

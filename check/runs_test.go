@@ -129,6 +129,16 @@ func TestWrongObjectAgain(t *testing.T) {
 			t.Errorf("after an earlier instance's wrong object, one @%s: %s after %d runs, want wrong-object after %d", c.site, v.Verdict, runs, c.runs)
 		}
 	}
+	// A batch's run that touched other objects is one of the runs: alone,
+	// wrongObjectRuns-1 more.
+	runs := 0
+	replayRun = func(context.Context, *testbin.Build, string, string, *trace.Schedule, string, replay.Options) replay.Verdict {
+		runs++
+		return replay.Verdict{Verdict: replay.WrongObject, Step: 2, Steps: 2, Message: msg("b.go:2")}
+	}
+	if v := replayRetrying(context.Background(), nil, "p", "TestX", prediction{s: s, wrongRuns: 1}, t.TempDir(), replay.Options{}); v.Verdict != replay.WrongObject || runs != wrongObjectRuns-1 {
+		t.Errorf("after a batch's wrong object: %s after %d runs alone, want wrong-object after %d", v.Verdict, runs, wrongObjectRuns-1)
+	}
 }
 
 // TestStallConfirmed: a stall ("nothing moved") on a goroutine not at a
