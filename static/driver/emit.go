@@ -961,7 +961,7 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 			}
 		}
 		for _, st := range s.stmts {
-			b.WriteString(g.render(s, st) + "\n")
+			b.WriteString(g.renderStmt(s, st) + "\n")
 		}
 		for _, v := range s.unused {
 			fmt.Fprintf(&b, "_ = %s\n", v) // used after the cut only
