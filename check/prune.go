@@ -709,8 +709,7 @@ func wrongObjectShape(msg string) (string, bool) {
 	var out []string
 	for _, f := range strings.Fields(msg) {
 		f = strings.TrimPrefix(f, "(")
-		switch {
-		case f == "" || strings.HasPrefix(f, "n=") || isGoroutineName(f) || strings.Trim(f, "0123456789") == "":
+		if f == "" || strings.HasPrefix(f, "n=") || isGoroutineName(f) || strings.Trim(f, "0123456789") == "" {
 			continue
 		}
 		if i := strings.LastIndexByte(f, '#'); i > 0 && strings.Trim(strings.TrimRight(f[i+1:], "),"), "0123456789") == "" {
@@ -736,9 +735,10 @@ func isGoroutineName(f string) bool {
 }
 
 // alikeOf reports, for item i (q.mu held), whether alikeRuns earlier
-// instances of its combination in its trace deadlocked alike, as the
-// sequential order has their verdicts (an inferred one's is the failure
-// it shares); wait: that cannot be told yet, some of them not final.
+// instances of its combination in its trace deadlocked or touched other
+// objects alike (alikeShape), as the sequential order has their verdicts
+// (an inferred one's is the failure it shares); wait: that cannot be told
+// yet, some of them not final.
 func (q *replayQueue) alikeOf(i int) (alike, wait bool) {
 	it := q.items[i]
 	count := map[string]int{}
