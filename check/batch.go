@@ -16,6 +16,7 @@ import (
 	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/predict"
+	"github.com/pecanvet/pecanvet/replay"
 )
 
 // prediction is one predicted anomaly of a test with its schedule: in
@@ -51,6 +52,25 @@ type prediction struct {
 	// with Options.RankReadsFrom), taken before the tail is dropped
 	// (filters.rate).
 	moved, broken int
+	// wrongShape: the shape (wrongObjectShape) of the wrong-object
+	// verdict of an earlier instance of its combination in its trace, set
+	// by the queue when it starts the replay: a run alike needs no more
+	// runs (replayRetrying).
+	wrongShape string
+	// wrongRuns: the runs of the schedule that already touched other
+	// objects (a batch's, before the queue replays it alone), counted
+	// among wrongObjectRuns.
+	wrongRuns int
+}
+
+// wrongAlike reports whether v touched other objects as an earlier
+// instance of p's combination did (p.wrongShape).
+func (p prediction) wrongAlike(v replay.Verdict) bool {
+	if p.wrongShape == "" || v.Verdict != replay.WrongObject {
+		return false
+	}
+	shape, ok := wrongObjectShape(v.Message)
+	return ok && shape == p.wrongShape
 }
 
 // schedFile is a prediction's schedule text, written to its file once

@@ -390,3 +390,68 @@ func TestReplayQueueHungBlocking(t *testing.T) {
 		t.Errorf("replays: %d of the race, %d of the lost signal; want 3 and 1", ran["race"], ran["lost"])
 	}
 }
+
+// TestBatchWrongObjectRuns: a schedule that touched other objects in a
+// batch's process is replayed alone with that run counted among
+// wrongObjectRuns (it ran 1 + wrongObjectRuns times); another failure in
+// a batch is not replayed again.
+func TestBatchWrongObjectRuns(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // one worker: the two replays in one batch
+	defer func() { runReplay, runBatch = replayRetrying, replay.RunBatch }()
+	dir := t.TempDir()
+	var preds []prediction
+	for i, p := range batchPreds(t, []batchPred{{key: "w", site: "1"}, {key: "d", site: "1"}}) {
+		p.s.Anomaly = []int{0}
+		p.s.Steps[0].Obj = "x#1"
+		p.file = filepath.Join(dir, fmt.Sprintf("p%d.schedule", i))
+		f, err := os.Create(p.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.s.WriteTo(f)
+		f.Close()
+		h := sha256.New()
+		p.s.WriteTo(h)
+		h.Sum(p.sum[:0])
+		p.steps, p.anomaly, p.s = len(p.s.Steps), p.s.Steps, nil
+		preds = append(preds, p)
+	}
+	verdict := func(file string) replay.Verdict {
+		if file == preds[0].file {
+			return replay.Verdict{Verdict: replay.WrongObject, Step: 1, Steps: 1, Message: "steps 1 (g1 write x#1 @w1 n=1) and 1 (g1 write x#1 @w1 n=1) of the anomaly touch the same object in the prediction, but x#1 and x#2 in the replay"}
+		}
+		return replay.Verdict{Verdict: replay.Diverged, Step: 1, Steps: 1}
+	}
+	var mu sync.Mutex
+	alone := map[string][]int{} // file → wrongRuns of each replay alone
+	batched := 0
+	runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+		mu.Lock()
+		alone[p.file] = append(alone[p.file], p.wrongRuns)
+		mu.Unlock()
+		return verdict(p.file)
+	}
+	runBatch = func(ctx context.Context, b *testbin.Build, pkg string, entries []replay.Entry) ([]replay.Verdict, []bool) {
+		mu.Lock()
+		batched++
+		mu.Unlock()
+		vs, ran := make([]replay.Verdict, len(entries)), make([]bool, len(entries))
+		for k, e := range entries {
+			vs[k], ran[k] = verdict(e.Sched), true
+		}
+		return vs, ran
+	}
+	q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), Options{}, map[string]bool{})
+	q.addBatch("T", &trace.Trace{}, preds, t.TempDir(), 10, replay.Options{}, true)
+	q.wait()
+	q.finish(map[string]bool{}, &Report{})
+	if batched == 0 {
+		t.Fatal("no batch ran")
+	}
+	if got := alone[preds[0].file]; len(got) != 1 || got[0] != 1 {
+		t.Errorf("the wrong object's replays alone, by runs counted before: %v, want [1]", got)
+	}
+	if got := alone[preds[1].file]; len(got) != 0 {
+		t.Errorf("the diverged replay ran alone again: %v", got)
+	}
+}

@@ -250,8 +250,8 @@ type Report struct {
 	// of their trace deadlocked where they would (see doom).
 	Doomed int
 	// Alike counts the predictions not replayed because earlier instances
-	// of their site combination in their trace deadlocked alike (see
-	// alikeRuns).
+	// of their site combination in their trace deadlocked alike, or
+	// touched other objects than predicted alike (see alikeRuns).
 	Alike int
 	// Folded counts the goroutine assignments the searches folded onto one
 	// representative per combination of sites and start sites

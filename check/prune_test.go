@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -515,5 +516,142 @@ func TestReplayQueueAlike(t *testing.T) {
 	}
 	if n["A"] != 2 || n["B"] != 3 || n["C"] != 3 || n["D"] != 2 || r.alike != 6 || r.skipped != 0 {
 		t.Errorf("replayed A %d, B %d, C %d, D %d (want 2, 3, 3, 2); %d alike (want 6), %d skipped", n["A"], n["B"], n["C"], n["D"], r.alike, r.skipped)
+	}
+}
+
+// TestWrongObjectShape: two instances of one combination that touched
+// another object at the same two steps (logrus's hooksForLevel reading
+// the previous LevelHooks) have one shape, whatever their step numbers,
+// goroutines, occurrence counts and object numbers; other sites, another
+// relation, or another key of a map (a range's random order) do not.
+func TestWrongObjectShape(t *testing.T) {
+	msg := func(step, n, obj int, g, site, rel string) string {
+		return fmt.Sprintf("steps %d (%s read logrus.LevelHooks#%d @%s n=%d) and %d (g1.1.7.3 write logrus.LevelHooks#%d @entry_test.go:474:6 n=%d) of the anomaly touch %s in the prediction, but logrus.LevelHooks#%d and logrus.LevelHooks#%d in the replay",
+			step, g, obj, site, n, step+1, obj, 694+n, rel, obj-1, obj)
+	}
+	a, okA := wrongObjectShape(msg(350944, 3, 100, "g1.1.7.4", "logger.go:424:23", "the same object"))
+	b, okB := wrongObjectShape(msg(351146, 4, 7, "g1.1.9.2", "logger.go:424:23", "the same object"))
+	if !okA || !okB || a != b {
+		t.Errorf("two instances: %q (%v) and %q (%v), want one shape", a, okA, b, okB)
+	}
+	if strings.ContainsAny(a, "#") || strings.Contains(a, "n=") || strings.Contains(a, "g1.") || strings.Contains(a, "350944") {
+		t.Errorf("shape %q keeps what differs between instances", a)
+	}
+	if !strings.Contains(a, "@logger.go:424:23") || !strings.Contains(a, "logrus.LevelHooks") {
+		t.Errorf("shape %q lost the steps' sites or objects' types", a)
+	}
+	for _, other := range []string{
+		msg(350944, 3, 100, "g1.1.7.4", "logger.go:430:9", "the same object"),
+		msg(350944, 3, 100, "g1.1.7.4", "logger.go:424:23", "different objects"),
+	} {
+		if c, _ := wrongObjectShape(other); c == a {
+			t.Errorf("%q: the same shape as another site's or relation's", other)
+		}
+	}
+	key := "steps 4 (g2 read m#1 @a.go:3 n=1) and 5 (g3 write m#1 @a.go:9 n=2) of the anomaly touch one element of the map in the prediction, but two in the replay (another key)"
+	if s, ok := wrongObjectShape(key); ok {
+		t.Errorf("another key of a map has shape %q", s)
+	}
+	if s, ok := alikeShape(prediction{}, replay.Verdict{Verdict: replay.WrongObject, Message: msg(9, 1, 2, "g2", "x.go:1:2", "the same object")}); !ok || !strings.HasPrefix(s, "wrong-object ") {
+		t.Errorf("alikeShape of a wrong-object verdict: %q, %v", s, ok)
+	}
+}
+
+// TestReplayQueueAlikeWrongObject: once alikeRuns instances of a
+// combination in a trace touched other objects alike, its later instances
+// are not replayed; instances whose wrong objects differ, and those of
+// another key of a map, are.
+func TestReplayQueueAlikeWrongObject(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func() { runReplay = replayRetrying }()
+	pats, _ := pattern.Builtin("race")
+	inst := func(key string, k int) prediction {
+		steps := make([]string, 0, k+2)
+		for n := 0; n < k; n++ {
+			steps = append(steps, "g1 write @a")
+		}
+		steps = append(steps, "g2 read @r"+key, "g3 write @w"+key)
+		p := predOf(t, schedOf([]int{k, k + 1}, steps...), k%2 == 0)
+		p.a = predict.Anomaly{Pattern: pats[0], Key: key, Sites: []string{key}}
+		return p
+	}
+	var preds []prediction
+	for k := 1; k <= 5; k++ {
+		preds = append(preds, inst("W", k)) // alike: 2 replayed, 3 not
+	}
+	for k := 1; k <= 3; k++ {
+		preds = append(preds, inst("S", k)) // each at another site: all replayed
+	}
+	for k := 1; k <= 3; k++ {
+		preds = append(preds, inst("K", k)) // another key each time: all replayed
+	}
+	runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+		k := p.len() - 2
+		site := "@r" + p.a.Key
+		if p.a.Key == "S" {
+			site = fmt.Sprintf("@r%d", k)
+		}
+		v := replay.Verdict{Verdict: replay.WrongObject, Step: k + 2, Steps: k + 2,
+			Message: fmt.Sprintf("steps %d (g2 read T#%d %s n=%d) and %d (g3 write T#%d @w%s n=%d) of the anomaly touch the same object in the prediction, but T#%d and T#%d in the replay", k+1, k, site, k, k+2, k, p.a.Key, k, k-1, k)}
+		if p.a.Key == "K" {
+			v.Message = fmt.Sprintf("steps %d (g2 read m#1 @rK n=%d) and %d (g3 write m#1 @wK n=%d) of the anomaly touch one element of the map in the prediction, but two in the replay (another key)", k+1, k, k+2, k)
+		}
+		return v
+	}
+	rep, seen := &Report{}, map[string]bool{}
+	q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), Options{}, seen)
+	q.add("T", &trace.Trace{}, preds, t.TempDir(), 100, replay.Options{})
+	q.wait()
+	r := q.finish(seen, rep)[0]
+	if r.alike != 3 || r.skipped != 0 {
+		t.Errorf("%d alike (want 3: W3 to W5), %d skipped (want 0)", r.alike, r.skipped)
+	}
+	n := map[string]int{}
+	for _, f := range rep.Findings {
+		n[f.Anomaly.Key]++
+	}
+	if n["W"] != 2 || n["S"] != 3 || n["K"] != 3 {
+		t.Errorf("replayed W %d, S %d, K %d (want 2, 3, 3)", n["W"], n["S"], n["K"])
+	}
+}
+
+// TestReplayQueueWrongObjectRuns: the first instance of a combination
+// that touches other objects runs wrongObjectRuns times, the second,
+// alike after its first run, once, and the rest not at all (logrus's
+// TestEntryLoggerMutationRace: 35 runs of 350,000 steps, now 5).
+func TestReplayQueueWrongObjectRuns(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func(f func(context.Context, *testbin.Build, string, string, *trace.Schedule, string, replay.Options) replay.Verdict) {
+		replayRun = f
+	}(replayRun)
+	pats, _ := pattern.Builtin("race")
+	var preds []prediction
+	for k := 1; k <= 5; k++ {
+		steps := make([]string, 0, k+2)
+		for n := 0; n < k; n++ {
+			steps = append(steps, "g1 write @a")
+		}
+		steps = append(steps, "g2 read @r", "g3 write @w")
+		p := predOf(t, schedOf([]int{k, k + 1}, steps...), false)
+		p.a = predict.Anomaly{Pattern: pats[0], Key: "W", Sites: []string{"W"}}
+		preds = append(preds, p)
+	}
+	var mu sync.Mutex
+	runs := map[int]int{}
+	replayRun = func(_ context.Context, _ *testbin.Build, _, _ string, s *trace.Schedule, _ string, _ replay.Options) replay.Verdict {
+		k := len(s.Steps) - 2
+		mu.Lock()
+		runs[k]++
+		mu.Unlock()
+		return replay.Verdict{Verdict: replay.WrongObject, Step: k + 2, Steps: k + 2,
+			Message: fmt.Sprintf("steps %d (g2 read T#%d @r n=%d) and %d (g3 write T#%d @w n=%d) of the anomaly touch the same object in the prediction, but T#%d and T#%d in the replay", k+1, k, k, k+2, k, k, k-1, k)}
+	}
+	rep, seen := &Report{}, map[string]bool{}
+	q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), Options{}, seen)
+	q.add("T", &trace.Trace{}, preds, t.TempDir(), 100, replay.Options{})
+	q.wait()
+	r := q.finish(seen, rep)[0]
+	if runs[1] != wrongObjectRuns || runs[2] != 1 || len(runs) != 2 || r.alike != 3 {
+		t.Errorf("runs by instance %v, %d alike; want 1: %d, 2: 1, no others, 3 alike", runs, r.alike, wrongObjectRuns)
 	}
 }

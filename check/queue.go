@@ -371,7 +371,7 @@ type qItem struct {
 	doomsTried int  // of its group's dooms
 	isDoomed   bool
 	// alike: not replayed, alikeRuns earlier instances of its
-	// combination having deadlocked alike (alikeOf).
+	// combination having deadlocked or touched other objects alike (alikeOf).
 	alike bool
 	// shape: of its replay's verdict, once read (alikeShape).
 	shape            string
@@ -754,6 +754,28 @@ func (q *replayQueue) earlierOpen(i int) bool {
 	return false
 }
 
+// earlierWrongShape is the shape of the wrong-object verdict of an
+// earlier instance of item i's combination in its trace, replayed to its
+// end (q.mu held), or "". The queue replays the instances of a
+// combination one after the other (earlierOpen), so the earlier ones are
+// decided by now.
+func (q *replayQueue) earlierWrongShape(i int) string {
+	it := q.items[i]
+	for _, j := range q.byKey[it.p.a.Key] {
+		if j >= i {
+			break
+		}
+		e := q.items[j]
+		if e.g != it.g || e.state != pDone || e.inferred != 0 || e.v.Verdict != replay.WrongObject {
+			continue
+		}
+		if shape, ok := wrongObjectShape(e.v.Message); ok {
+			return shape
+		}
+	}
+	return ""
+}
+
 // start runs item i's replay (q.mu held).
 func (q *replayQueue) start(i int) {
 	it := q.items[i]
@@ -764,6 +786,7 @@ func (q *replayQueue) start(i int) {
 	q.opt.progress("check: %s %s: replay %d (%s %s)", q.pkg, g.test, n, it.p.a.Pattern.ID(), it.p.a.Sites[0])
 	opt := q.bounded(g.ropt)
 	opt.Explore = q.explorePermit(it)
+	it.p.wrongShape = q.earlierWrongShape(i)
 	dir := q.replayDir(i) // q.items only under q.mu: addBatch appends to it
 	go func() {
 		start := time.Now()
@@ -822,6 +845,7 @@ func (q *replayQueue) startBatch(is []int) {
 			q.mu.Lock()
 			for k, i := range todo {
 				it := q.items[i]
+				it.p.wrongShape = q.earlierWrongShape(i)
 				ps[k], its[k] = it.p, it
 				entries[k] = replay.Entry{Test: it.g.test, Sched: it.p.file, Steps: it.p.steps, Dir: q.replayDir(i), Opt: q.bounded(it.g.ropt)}
 				entries[k].Opt.Explore = q.explorePermit(it)
@@ -856,11 +880,17 @@ func (q *replayQueue) startBatch(is []int) {
 					continue
 				}
 				v, d := vs[k], vs[k].Wall
-				if it := its[k]; (stalledOnLate(v, it.p) || v.Verdict == replay.WrongObject) && q.ctx.Err() == nil {
+				if it := its[k]; (stalledOnLate(v, it.p) || v.Verdict == replay.WrongObject && !it.p.wrongAlike(v)) && q.ctx.Err() == nil {
 					// (Alone, runReplay runs it again: a wrong object
-					// may be a map's iteration order, wrongObjectRuns.)
+					// may be a map's iteration order, wrongObjectRuns,
+					// the batch's run among them: logrus's first
+					// instance of a wrong object ran 5 times.)
 					start := time.Now()
-					v = runReplay(q.ctx, q.b, q.pkg, it.g.test, it.p, entries[k].Dir+"-alone", entries[k].Opt)
+					p := it.p
+					if v.Verdict == replay.WrongObject {
+						p.wrongRuns = 1
+					}
+					v = runReplay(q.ctx, q.b, q.pkg, it.g.test, p, entries[k].Dir+"-alone", entries[k].Opt)
 					d += time.Since(start)
 				}
 				start := time.Now()
@@ -1010,7 +1040,7 @@ type qResult struct {
 	// and of those replayed (not inferred), for the note (testCheck.notes).
 	skippedKeys, triedKeys map[string]bool
 	doomed                 int  // not replayed: an earlier replay's doom covers them
-	alike                  int  // not replayed: earlier instances of their combination deadlocked alike (alikeOf)
+	alike                  int  // not replayed: earlier instances of their combination deadlocked or touched other objects alike (alikeOf)
 	inferred               int  // of findings: not replayed (or not counted), sharing an earlier replay's failure (Finding.Inferred)
 	shareCut               bool // some were not replayed for the trace's share of the budget
 	lateCut                bool // some were not replayed for the package's budget

@@ -497,7 +497,7 @@ func replayRetrying(ctx context.Context, b *testbin.Build, pkg, test string, p p
 		v = run(dir + "-retry")
 		v.Stalled = stalledOnLate(v, p) && v.Step == first && ctx.Err() == nil
 	}
-	for i := 1; i < wrongObjectRuns && v.Verdict == replay.WrongObject && ctx.Err() == nil; i++ {
+	for i := 1 + p.wrongRuns; i < wrongObjectRuns && v.Verdict == replay.WrongObject && !p.wrongAlike(v) && ctx.Err() == nil; i++ {
 		v = run(fmt.Sprintf("%s-again%d", dir, i))
 	}
 	return v
@@ -517,7 +517,9 @@ var replayRun = replay.Run
 // that often. Another run of the same schedule usually ranges in the
 // recorded order; a mismatch of another cause stays one, at the cost of
 // these few replays (wrong-object verdicts are rare: 3 of 219 replays of
-// cache2go).
+// cache2go). A run that touched other objects as an earlier instance of
+// its combination did after all its runs (prediction.wrongShape) is not
+// run again: that mismatch is the combination's, not chance.
 const wrongObjectRuns = 4
 
 // stalledOnLate reports whether replay v stopped because nothing moved for

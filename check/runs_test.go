@@ -109,6 +109,36 @@ func TestWrongObjectAgain(t *testing.T) {
 			t.Errorf("%v: %s after %d runs, want %s after %d", c.verdicts, v.Verdict, runs, c.want, c.runs)
 		}
 	}
+	// An earlier instance of the combination touched other objects so
+	// after all its runs: a run alike is the last; one unlike is not.
+	msg := func(site string) string {
+		return "steps 1 (g1 write x#3 @a.go:1 n=1) and 2 (g2 read x#3 @" + site + " n=1) of the anomaly touch the same object in the prediction, but x#2 and x#3 in the replay"
+	}
+	earlier, _ := wrongObjectShape(msg("b.go:2"))
+	for _, c := range []struct {
+		site string
+		runs int
+	}{{"b.go:2", 1}, {"c.go:3", wrongObjectRuns}} {
+		runs := 0
+		replayRun = func(context.Context, *testbin.Build, string, string, *trace.Schedule, string, replay.Options) replay.Verdict {
+			runs++
+			return replay.Verdict{Verdict: replay.WrongObject, Step: 2, Steps: 2, Message: msg(c.site)}
+		}
+		v := replayRetrying(context.Background(), nil, "p", "TestX", prediction{s: s, wrongShape: earlier}, t.TempDir(), replay.Options{})
+		if v.Verdict != replay.WrongObject || runs != c.runs {
+			t.Errorf("after an earlier instance's wrong object, one @%s: %s after %d runs, want wrong-object after %d", c.site, v.Verdict, runs, c.runs)
+		}
+	}
+	// A batch's run that touched other objects is one of the runs: alone,
+	// wrongObjectRuns-1 more.
+	runs := 0
+	replayRun = func(context.Context, *testbin.Build, string, string, *trace.Schedule, string, replay.Options) replay.Verdict {
+		runs++
+		return replay.Verdict{Verdict: replay.WrongObject, Step: 2, Steps: 2, Message: msg("b.go:2")}
+	}
+	if v := replayRetrying(context.Background(), nil, "p", "TestX", prediction{s: s, wrongRuns: 1}, t.TempDir(), replay.Options{}); v.Verdict != replay.WrongObject || runs != wrongObjectRuns-1 {
+		t.Errorf("after a batch's wrong object: %s after %d runs alone, want wrong-object after %d", v.Verdict, runs, wrongObjectRuns-1)
+	}
 }
 
 // TestStallConfirmed: a stall ("nothing moved") on a goroutine not at a

@@ -47,7 +47,8 @@ type Stats struct {
 	// trace deadlocked where they would (check.Report.Doomed).
 	Doomed int `json:"doomed,omitempty"`
 	// Alike: predictions not replayed because earlier instances of their
-	// site combination deadlocked alike (check.Report.Alike).
+	// site combination deadlocked or touched other objects alike
+	// (check.Report.Alike).
 	Alike int `json:"alike,omitempty"`
 	// Folded: goroutine assignments the search folded by symmetry
 	// (check.Report.Folded).

@@ -728,6 +728,12 @@ func typeCheck(host *packages.Package, tests []*packages.Package, src string, st
 	bad := map[string]string{}
 	var all []string
 	for _, e := range errs {
+		// A type checker's message can span lines ("not enough return
+		// values\n\thave ()\n\twant (pecanvetCase)"); it goes into a
+		// driver's // comment, where a second line is code: logrus's
+		// drivers failed to parse ("expected declaration, found have")
+		// and were all dropped.
+		e.Msg = oneLine(e.Msg)
 		all = append(all, e.Msg)
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
@@ -755,6 +761,11 @@ func typeCheck(host *packages.Package, tests []*packages.Package, src string, st
 		}
 	}
 	return bad, all
+}
+
+// oneLine joins the lines of msg with single spaces.
+func oneLine(msg string) string {
+	return strings.Join(strings.Fields(msg), " ")
 }
 
 // stdTypes has the standard packages a driver file imports besides the

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"os"
@@ -1071,6 +1072,77 @@ func (t *Table) Put(k int) { t.Lock(); t.m[k] = 1; t.Unlock() }
 	for _, want := range []string{"Log: Add and N", "Table: Put and Put"} {
 		if !slices.Contains(calls, want) {
 			t.Errorf("no driver %q; drivers %q (notes %q)", want, calls, res.Notes)
+		}
+	}
+}
+
+// TestSetupReturnsEarly: a test that returns early before it builds the
+// receiver (logrus's skipReportCaller guard) gives a setup whose bare
+// return is made a skip: the setup is used, and the file parses. The
+// return did not compile in the driver's case function, with a type
+// checker's message of three lines, and that message, copied into the
+// driver's comment as it was, put its second line outside the comment:
+// the file did not parse and every driver of the package was dropped.
+func TestSetupReturnsEarly(t *testing.T) {
+	res := generateIn(t, "drvreturn")
+	ds := res.Drivers["subjects/drvreturn"]
+	if len(ds) == 0 {
+		t.Fatalf("no drivers (notes %q)", res.Notes)
+	}
+	var src string
+	for _, b := range res.Files {
+		src = string(b)
+	}
+	if _, err := parser.ParseFile(token.NewFileSet(), File, src, parser.SkipObjectResolution); err != nil {
+		t.Fatalf("the driver file does not parse: %v\n%s", err, src)
+	}
+	for _, want := range []string{"set up as TestNested (log_test.go:", "if pecanvetx_skipCaller(t) {\n\t\t\t" + skipReturn + "\n", "func pecanvetx_skipCaller(t *testing.T) bool {"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the driver source lacks %q:\n%s", want, src)
+		}
+	}
+	if strings.Contains(src, "does not compile") {
+		t.Errorf("a setup was dropped:\n%s", src)
+	}
+	// The returns of the copied helper are its own.
+	if n := strings.Count(src, skipReturn); n != 2 { // one per driver (WithField and WithFields, WithFields and WithFields)
+		t.Errorf("%d skips for returns, want 2:\n%s", n, src)
+	}
+}
+
+// TestTypeCheckOneLine: a type checker's message of several lines comes
+// out of typeCheck as one line, for the driver's comment (see
+// TestSetupReturnsEarly).
+func TestTypeCheckOneLine(t *testing.T) {
+	dir, err := filepath.Abs("testdata/subjects/ledger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: load.Mode, Dir: dir, Tests: true}, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var host *packages.Package
+	for _, p := range pkgs {
+		if p.PkgPath == "subjects/ledger" && strings.Contains(p.ID, "[") {
+			host = p
+		}
+	}
+	if host == nil {
+		t.Fatal("no test variant of subjects/ledger")
+	}
+	src := "package ledger\n\nimport \"testing\"\n\nfunc " + Prefix + "X(t *testing.T) {\n\t_ = func() int { return }\n}\n"
+	bad, errs := typeCheck(host, nil, src, &stdTypes{ctx: context.Background(), dir: dir})
+	msg, ok := bad[Prefix+"X"]
+	if !ok || len(errs) == 0 {
+		t.Fatalf("no error for the driver: %q, %q", bad, errs)
+	}
+	if want := "not enough return values have () want (int)"; msg != want {
+		t.Errorf("message %q, want %q", msg, want)
+	}
+	for _, e := range errs {
+		if strings.Contains(e, "\n") {
+			t.Errorf("an error of several lines: %q", e)
 		}
 	}
 }

@@ -900,9 +900,9 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 	if s != nil {
 		fmt.Fprintf(&b, ",\n// set up as %s (%s) sets one up", s.test, s.at)
 	} else if pr.noSetup != "" {
-		fmt.Fprintf(&b, ".\n// %s", pr.noSetup)
+		fmt.Fprintf(&b, ".\n// %s", oneLine(pr.noSetup))
 	} else if pr.why != "" {
-		fmt.Fprintf(&b, ";\n// %s", pr.why)
+		fmt.Fprintf(&b, ";\n// %s", oneLine(pr.why))
 	}
 	fmt.Fprintf(&b, ".\nfunc %s(t *testing.T) {\npecanvetDrive(t, %q, func() pecanvetCase {\n", pr.test(), pr.calls())
 	var cleanup []string
@@ -961,7 +961,7 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 			}
 		}
 		for _, st := range s.stmts {
-			b.WriteString(g.render(s, st) + "\n")
+			b.WriteString(g.renderStmt(s, st) + "\n")
 		}
 		for _, v := range s.unused {
 			fmt.Fprintf(&b, "_ = %s\n", v) // used after the cut only

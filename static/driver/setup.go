@@ -747,10 +747,28 @@ func declared(info *types.Info, st ast.Stmt) []*types.Var {
 	return out
 }
 
+// renderStmt writes st, one of the test's statements copied into the
+// setup, as render does, with each return of the test (not of a function
+// literal in it) made a skip: the test ends there without calling the
+// methods, and so does the driver. A bare return does not compile in the
+// case function, which returns a pecanvetCase: logrus's
+// TestNestedLoggingReportsCorrectCaller starts with
+// `if skipReportCaller(t) { return }`, and its setup was dropped.
+func (g *gen) renderStmt(s *setup, st ast.Stmt) string {
+	return g.renderWith(s, st, true)
+}
+
+// skipReturn replaces a test's return in its copied setup (renderStmt).
+const skipReturn = `t.Skip("pecanvet driver: the test returns here, before its calls")`
+
 // render writes node as the driver's source: the test's own text, with
 // the qualifier of the package under test dropped (an external test's)
 // and other packages named by the driver file's imports.
 func (g *gen) render(s *setup, node ast.Node) string {
+	return g.renderWith(s, node, false)
+}
+
+func (g *gen) renderWith(s *setup, node ast.Node, returns bool) string {
 	tf := s.fset.File(node.Pos())
 	if tf == nil {
 		return ""
@@ -769,7 +787,21 @@ func (g *gen) render(s *setup, node ast.Node) string {
 	for _, h := range s.helpers {
 		copied[h.obj] = true
 	}
+	var lits []*ast.FuncLit
 	ast.Inspect(node, func(n ast.Node) bool {
+		if fl, ok := n.(*ast.FuncLit); ok {
+			lits = append(lits, fl)
+		}
+		if ret, ok := n.(*ast.ReturnStmt); ok && returns && len(ret.Results) == 0 {
+			inLit := false
+			for _, fl := range lits {
+				inLit = inLit || fl.Pos() <= ret.Pos() && ret.End() <= fl.End()
+			}
+			if !inLit {
+				edits = append(edits, edit{tf.Offset(ret.Pos()), tf.Offset(ret.End()), skipReturn})
+			}
+			return true
+		}
 		if lit, ok := n.(*ast.CompositeLit); ok {
 			// A positional literal of a struct with unexported fields
 			// (haxmap's internal test: &Animal{"cat"}) is written keyed:
