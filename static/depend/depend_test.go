@@ -1491,3 +1491,57 @@ func TestJudgeDrainedEntry(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeConstBack: a unit that reads back a variable it set to a
+// constant, every write between (the replayed schedule's, Event.Prior)
+// storing that constant too, reads what its own write left (tally's
+// clearMetrics: two clears of one closed scope store nil into
+// countersSlice, then the next report ranges over it, scope.go:553 av).
+// A write between of another value (an empty non-nil slice, an append,
+// the flag's other value), or no schedule, stays a stale read-back.
+func TestJudgeConstBack(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame { return Frame{ID: id, Site: at("func (s *Slate) "+name+"(", name)} }
+	store := func(mark string) string { return at("// slate "+mark, "items") }
+	mark := func(mark string) string {
+		return shift(at("// slate "+mark, "StoreInt32("), len("StoreInt32"))
+	}
+	cleared := []Touch{{Step: 1, Site: store("clear"), G: "g1"}}
+	// evs: the unit's write (step 1), another unit's write (step 2), the
+	// unit's read-back (step 3) with prior as its Prior.
+	evs := func(w, other, read string, inner string, prior []Touch) []Event {
+		a := Event{Thread: 1, Unit: 1, Write: true, Site: w, Frames: []Frame{fr(1, "Clear")}, Step: 1}
+		o := Event{Thread: 2, Unit: 2, Write: true, Site: other, Frames: []Frame{fr(9, "Clear")}, Step: 2}
+		b := Event{Thread: 1, Unit: 1, Read: true, Site: read, Frames: []Frame{fr(1, "Clear"), fr(2, inner)}, Step: 3, Prior: prior}
+		return []Event{a, o, b}
+	}
+	flag := func(other string, prior []Touch) []Event {
+		a := Event{Thread: 1, Unit: 1, Write: true, Site: mark("mark"), Frames: []Frame{fr(1, "Mark")}, Step: 1}
+		o := Event{Thread: 2, Unit: 2, Write: true, Site: other, Frames: []Frame{fr(9, "Mark")}, Step: 2}
+		b := Event{Thread: 1, Unit: 1, Read: true, Site: shift(at("// slate marked", "LoadInt32("), len("LoadInt32")), Frames: []Frame{fr(1, "Mark")}, Step: 3, Prior: prior}
+		return []Event{a, o, b}
+	}
+	marked := []Touch{{Step: 1, Site: mark("mark"), G: "g1"}}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"cleared, cleared again by another, then summed", evs(store("clear"), store("clear"), at("// slate sum", "items"), "Sum", append(cleared, Touch{Step: 2, Site: store("clear"), G: "g2"})), false},
+		{"the same, no schedule", evs(store("clear"), store("clear"), at("// slate sum", "items"), "Sum", nil), true},
+		{"the same, the unit's write not among the writes before the read", evs(store("clear"), store("clear"), at("// slate sum", "items"), "Sum", []Touch{{Step: 2, Site: store("clear"), G: "g2"}}), true},
+		{"cleared, reset to an empty slice by another, then summed", evs(store("clear"), store("reset"), at("// slate sum", "items"), "Sum", append(cleared, Touch{Step: 2, Site: store("reset"), G: "g2"})), true},
+		{"cleared, appended to by another, then summed", evs(store("clear"), store("add"), at("// slate sum", "items"), "Sum", append(cleared, Touch{Step: 2, Site: store("add"), G: "g2"})), true},
+		{"cleared again, then appended to, then summed", evs(store("clear"), store("clear"), at("// slate sum", "items"), "Sum", append(cleared, Touch{Step: 2, Site: store("clear"), G: "g2"}, Touch{Step: 2, Site: store("add"), G: "g3"})), true},
+		{"the flag set, set again by another, then returned", flag(mark("mark"), append(marked, Touch{Step: 2, Site: mark("mark"), G: "g2"})), false},
+		{"the flag set, cleared by another, then returned", flag(mark("unmark"), append(marked, Touch{Step: 2, Site: mark("unmark"), G: "g2"})), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

@@ -197,7 +197,9 @@ var (
 //     the unit's append or take: drainTake; nor a load after the
 //     unit's atomic add, only tested for equality against the add's
 //     result (alike through pure functions) and retrying from the add
-//     when they differ: bumpRechecked, ristretto's Allocate);
+//     when they differ: bumpRechecked, ristretto's Allocate; nor a read
+//     of a variable the unit set to a constant that every write between
+//     set to that constant too: constBack, tally's cleared slices);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);
@@ -289,7 +291,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) && !x.constBack(a, b) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {

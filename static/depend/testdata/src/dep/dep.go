@@ -2991,3 +2991,56 @@ func (m *Meter) ReportTold(emit func(string, uint64)) int {
 	}
 	return n
 }
+
+// Slate is tally's scope with its cleared slices: Clear sets the slice to
+// nil and then sums what is left; another Clear of the same slate between
+// leaves nil too, so the sum reads what the unit's own write left.
+type Slate struct {
+	mu    sync.Mutex
+	items []int
+	flag  int32
+}
+
+// Clear drops the items, then sums what is left.
+func (s *Slate) Clear() int {
+	s.mu.Lock()
+	s.items = nil // slate clear
+	s.mu.Unlock()
+	return s.Sum()
+}
+
+// Reset gives the slate an empty slice that is not nil.
+func (s *Slate) Reset() {
+	s.mu.Lock()
+	s.items = []int{} // slate reset
+	s.mu.Unlock()
+}
+
+// Add appends v.
+func (s *Slate) Add(v int) {
+	s.mu.Lock()
+	s.items = append(s.items, v) // slate add
+	s.mu.Unlock()
+}
+
+// Sum adds the items up.
+func (s *Slate) Sum() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := 0
+	for _, v := range s.items { // slate sum
+		t += v
+	}
+	return t
+}
+
+// Mark sets the flag and returns what it holds then.
+func (s *Slate) Mark() int32 {
+	atomic.StoreInt32(&s.flag, 1)    // slate mark
+	return atomic.LoadInt32(&s.flag) // slate marked
+}
+
+// Unmark clears the flag.
+func (s *Slate) Unmark() {
+	atomic.StoreInt32(&s.flag, 0) // slate unmark
+}
