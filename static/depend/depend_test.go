@@ -1466,6 +1466,15 @@ func TestJudgeDrainedEntry(t *testing.T) {
 		b := Event{Thread: 1, Unit: 1, Write: true, Var: 1, Site: shift(site("clear", "delete("), len("delete")), Frames: []Frame{fr(3, "m *Meter", "Clear")}, Step: 4}
 		return []Event{a, r1, r2, b}
 	}
+	// slice: the same with the reader's range over m.slice at rng and
+	// the writer's store into m.slice at clear.
+	slice := func(method, rng, inner, sw, clear string, prior []Touch) []Event {
+		e := evs(method, rng, inner, sw, prior)
+		e[1].Site = site(rng, "slice")
+		e[3].Site = site(clear, "slice")
+		e[3].Frames = []Frame{fr(3, "m *Meter", map[string]string{"clear slice": "ClearSlice", "trim slice": "TrimSlice"}[clear])}
+		return e
+	}
 	drained := []Touch{{Step: 1, Site: swap("swap"), G: "g1"}}
 	update := shift(at("// meter update", "StoreUint64("), len("StoreUint64"))
 	for _, tc := range []struct {
@@ -1481,6 +1490,15 @@ func TestJudgeDrainedEntry(t *testing.T) {
 		{"a report that emits whatever its swap got", evs("ReportAlways", "report always", "reportAlways", "swap always", drained), true},
 		{"a report that also counts the gauges", evs("ReportCounted", "report counted", "report", "swap", drained), true},
 		{"a report that returns how many gauges it came to", evs("ReportTold", "report told", "report", "swap", drained), true},
+		// The slice: the writer sets it to nil (tally's clearMetrics and
+		// cachedReport, gaugesSlice, stats.go:135 asv).
+		{"a range over the slice the writer sets to nil, the swap drained", slice("CachedReport", "cached report", "report", "swap", "clear slice", drained), false},
+		{"the slice, an Update of the flag between the swaps", slice("CachedReport", "cached report", "report", "swap", "clear slice", append(drained, Touch{Step: 2, Site: update, G: "g3"})), true},
+		{"the slice, no schedule", slice("CachedReport", "cached report", "report", "swap", "clear slice", nil), true},
+		{"a range over the slice the writer trims (its array kept)", slice("CachedReport", "cached report", "report", "swap", "trim slice", drained), true},
+		{"a range over the slice emitting whatever its swap got", slice("CachedReportAlways", "cached report always", "reportAlways", "swap always", "clear slice", drained), true},
+		{"a range over the slice that also counts the gauges", slice("CachedReportCounted", "cached report counted", "report", "swap", "clear slice", drained), true},
+		{"a range over the slice that stops at a nil gauge", slice("CachedReportUntil", "cached report until", "report", "swap", "clear slice", drained), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

@@ -2914,6 +2914,7 @@ type Meter struct {
 	prefix string
 	gauges map[string]*meterGauge
 	n      int
+	slice  []*meterGauge // tally's gaugesSlice, for its cached report
 }
 
 type meterGauge struct{ updated, curr uint64 }
@@ -3043,4 +3044,61 @@ func (s *Slate) Mark() int32 {
 // Unmark clears the flag.
 func (s *Slate) Unmark() {
 	atomic.StoreInt32(&s.flag, 0) // slate unmark
+}
+
+// CachedReport emits the updated gauges of the slice (tally's
+// cachedReport).
+func (m *Meter) CachedReport(emit func(string, uint64)) {
+	m.mu.RLock()
+	for _, g := range m.slice { // meter cached report
+		g.report(m.prefix, emit)
+	}
+	m.mu.RUnlock()
+}
+
+// CachedReportAlways emits every gauge of the slice.
+func (m *Meter) CachedReportAlways(emit func(string, uint64)) {
+	m.mu.RLock()
+	for _, g := range m.slice { // meter cached report always
+		g.reportAlways(m.prefix, emit)
+	}
+	m.mu.RUnlock()
+}
+
+// CachedReportCounted emits the updated gauges of the slice and counts
+// the gauges it came to.
+func (m *Meter) CachedReportCounted(emit func(string, uint64)) {
+	m.mu.Lock()
+	for _, g := range m.slice { // meter cached report counted
+		g.report(m.prefix, emit)
+		m.n++
+	}
+	m.mu.Unlock()
+}
+
+// CachedReportUntil emits the updated gauges of the slice up to the
+// first nil one.
+func (m *Meter) CachedReportUntil(emit func(string, uint64)) {
+	m.mu.RLock()
+	for _, g := range m.slice { // meter cached report until
+		if g == nil {
+			break
+		}
+		g.report(m.prefix, emit)
+	}
+	m.mu.RUnlock()
+}
+
+// ClearSlice drops the slice (tally's clearMetrics).
+func (m *Meter) ClearSlice() {
+	m.mu.Lock()
+	m.slice = nil // meter clear slice
+	m.mu.Unlock()
+}
+
+// TrimSlice empties the slice but keeps its array.
+func (m *Meter) TrimSlice() {
+	m.mu.Lock()
+	m.slice = m.slice[:0] // meter trim slice
+	m.mu.Unlock()
 }
