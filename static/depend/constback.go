@@ -65,3 +65,53 @@ func sameConst(c, k *ssa.Const) bool {
 	}
 	return c.Value.Kind() == k.Value.Kind() && constant.Compare(c.Value, token.EQL, k.Value)
 }
+
+// rangesNil reports whether b loads a slice only to range over it and
+// read what the last write before it left, a store of nil (Event.Prior):
+// the loop runs no round, so nothing b read is used, whatever decided
+// the call that loads it (tally's cached report of a closed scope, which
+// the registry's range still held when another report's clearMetrics set
+// its gaugesSlice to nil, scope_registry.go:140 asv). A slice also
+// measured or handed on, or a last write of anything but nil, stays
+// judged.
+func (x *Index) rangesNil(b Event) bool {
+	if !b.Read || b.Write || len(b.Prior) == 0 {
+		return false
+	}
+	last := b.Prior[0]
+	for _, w := range b.Prior[1:] {
+		if w.Step > last.Step {
+			last = w
+		}
+	}
+	if !x.storesZero(last.Site) {
+		return false
+	}
+	ld := x.sliceLoad(b.Site)
+	if ld == nil || ld.Referrers() == nil {
+		return false
+	}
+	ranged := false
+	for _, r := range *ld.Referrers() {
+		switch r := r.(type) {
+		case *ssa.IndexAddr:
+			if r.Block().Comment != "rangeindex.body" {
+				return false
+			}
+		case *ssa.Call:
+			if bi, ok := r.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "len" || r.Referrers() == nil {
+				return false
+			}
+			for _, u := range *r.Referrers() {
+				if op, ok := u.(*ssa.BinOp); !ok || op.Block().Comment != "rangeindex.loop" {
+					return false
+				}
+			}
+			ranged = true
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return ranged
+}

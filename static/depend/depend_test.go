@@ -1563,3 +1563,44 @@ func TestJudgeConstBack(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeRangesNil: a stale check that decides a range over a slice
+// another goroutine set to nil before the range loaded it (Event.Prior's
+// last write) uses nothing the range read: the loop runs no round
+// (tally's cached report of a scope the other report cleared,
+// scope_registry.go:140 asv). A slice appended to last, one also
+// measured, or no schedule stays judged.
+func TestJudgeRangesNil(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame { return Frame{ID: id, Site: at("func (s *Slate) "+name+"(", name)} }
+	load := func(mark string) string { return shift(at("// slate "+mark, "LoadInt32("), len("LoadInt32")) }
+	items := func(mark string) string { return at("// slate "+mark, "items") }
+	evs := func(method, open, read string, inner []Frame, last string) []Event {
+		a := Event{Thread: 1, Unit: 1, Read: true, Site: load(open), Frames: []Frame{fr(1, method)}, Step: 1}
+		o1 := Event{Thread: 2, Unit: 2, Write: true, Site: shift(at("// slate unmark", "StoreInt32("), len("StoreInt32")), Frames: []Frame{fr(9, "Unmark")}, Step: 2}
+		o2 := Event{Thread: 2, Unit: 2, Write: true, Var: 1, Site: items("clear"), Frames: []Frame{fr(10, "Clear")}, Step: 3}
+		b := Event{Thread: 1, Unit: 1, Read: true, Var: 1, Site: read, Frames: append([]Frame{fr(1, method)}, inner...), Step: 4}
+		if last != "" {
+			b.Prior = []Touch{{Step: 3, Site: items(last), G: "g2"}}
+		}
+		return []Event{a, o1, o2, b}
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"the range loads the nil the other stored", evs("SumIfOpen", "open", items("sum"), []Frame{fr(2, "Sum")}, "clear"), false},
+		{"the same, no schedule", evs("SumIfOpen", "open", items("sum"), []Frame{fr(2, "Sum")}, ""), true},
+		{"the range loads what another appended last", evs("SumIfOpen", "open", items("sum"), []Frame{fr(2, "Sum")}, "add"), true},
+		{"the slice also measured after the range", evs("SumLenIfOpen", "open len", shift(at("// slate sum len", "s.items"), 2), nil, "clear"), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

@@ -3102,3 +3102,26 @@ func (m *Meter) TrimSlice() {
 	m.slice = m.slice[:0] // meter trim slice
 	m.mu.Unlock()
 }
+
+// SumIfOpen sums the items while the flag is set.
+func (s *Slate) SumIfOpen() int {
+	if atomic.LoadInt32(&s.flag) == 0 { // slate open
+		return 0
+	}
+	return s.Sum()
+}
+
+// SumLenIfOpen sums the items while the flag is set, and says how many
+// there were.
+func (s *Slate) SumLenIfOpen() (int, int) {
+	if atomic.LoadInt32(&s.flag) == 0 { // slate open len
+		return 0, 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	items, t := s.items, 0 // slate sum len
+	for _, v := range items {
+		t += v
+	}
+	return t, len(items)
+}
