@@ -1604,3 +1604,46 @@ func TestJudgeRangesNil(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeClearedAgain: a stale check that decides a clear of a map
+// (a loop deleting each key it comes to), when every write of the map
+// up to the clear's range (Event.Prior) was another clear's delete,
+// deletes nothing a serial order keeps: the map ends empty either way
+// (tally's clearMetrics of a closed scope the other report cleared
+// first, scope_registry.go:120 asv). An insert or a lone delete
+// between, a clear that counts what it deleted, or no schedule stays
+// judged.
+func TestJudgeClearedAgain(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame { return Frame{ID: id, Site: at("func (s *Shelf) "+name+"(", name)} }
+	load := func(mark string) string { return shift(at("// shelf "+mark, "LoadInt32("), len("LoadInt32")) }
+	del := func(mark string) string { return shift(at("// shelf "+mark, "delete("), len("delete")) }
+	clearDel := del("clear delete")
+	evs := func(method, open, rng string, inner []Frame, prior []Touch) []Event {
+		a := Event{Thread: 1, Unit: 1, Read: true, Site: load(open), Frames: []Frame{fr(1, method)}, Step: 1}
+		o1 := Event{Thread: 2, Unit: 2, Write: true, Site: shift(at("// shelf close", "StoreInt32("), len("StoreInt32")), Frames: []Frame{fr(9, "Close")}, Step: 2}
+		o2 := Event{Thread: 3, Unit: 3, Write: true, Var: 1, Site: clearDel, Frames: []Frame{fr(10, "Clear")}, Step: 3}
+		b := Event{Thread: 1, Unit: 1, Read: true, Var: 1, Site: at("// shelf "+rng, "for"), Frames: append([]Frame{fr(1, method)}, inner...), Step: 4, Prior: prior}
+		return []Event{a, o1, o2, b}
+	}
+	cleared := []Touch{{Step: 3, Site: clearDel, G: "g3"}}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"the clear's range after another clear", evs("ClearIfOpen", "open", "clear", []Frame{fr(2, "Clear")}, cleared), false},
+		{"the same, no schedule", evs("ClearIfOpen", "open", "clear", []Frame{fr(2, "Clear")}, nil), true},
+		{"the same, an insert between", evs("ClearIfOpen", "open", "clear", []Frame{fr(2, "Clear")}, append(cleared, Touch{Step: 3, Site: at("// shelf put", "m["), G: "g4"})), true},
+		{"the same, a lone delete between", evs("ClearIfOpen", "open", "clear", []Frame{fr(2, "Clear")}, []Touch{{Step: 3, Site: del("drop"), G: "g4"}}), true},
+		{"a clear that counts what it deleted", evs("ClearCountedIfOpen", "open counted", "clear counted", nil, cleared), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

@@ -3125,3 +3125,64 @@ func (s *Slate) SumLenIfOpen() (int, int) {
 	}
 	return t, len(items)
 }
+
+// Shelf is tally's scope with one of its metric maps: Clear deletes
+// every key (clearMetrics), ClearIfOpen clears it unless it was closed.
+// Two clears of one shelf leave it empty whichever comes first.
+type Shelf struct {
+	mu   sync.Mutex
+	open int32
+	m    map[string]int
+}
+
+// ClearIfOpen clears the shelf while it is open.
+func (s *Shelf) ClearIfOpen() {
+	if atomic.LoadInt32(&s.open) == 0 { // shelf open
+		return
+	}
+	s.Clear()
+}
+
+// Clear deletes every key.
+func (s *Shelf) Clear() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k := range s.m { // shelf clear
+		delete(s.m, k) // shelf clear delete
+	}
+}
+
+// ClearCountedIfOpen clears the shelf while it is open and says how many
+// keys it deleted.
+func (s *Shelf) ClearCountedIfOpen() int {
+	if atomic.LoadInt32(&s.open) == 0 { // shelf open counted
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for k := range s.m { // shelf clear counted
+		delete(s.m, k)
+		n++
+	}
+	return n
+}
+
+// Drop deletes k.
+func (s *Shelf) Drop(k string) {
+	s.mu.Lock()
+	delete(s.m, k) // shelf drop
+	s.mu.Unlock()
+}
+
+// Put inserts k.
+func (s *Shelf) Put(k string) {
+	s.mu.Lock()
+	s.m[k] = 1 // shelf put
+	s.mu.Unlock()
+}
+
+// Close closes the shelf.
+func (s *Shelf) Close() {
+	atomic.StoreInt32(&s.open, 0) // shelf close
+}
