@@ -99,13 +99,8 @@ func (x *Index) rangesNil(b Event) bool {
 				return false
 			}
 		case *ssa.Call:
-			if bi, ok := r.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "len" || r.Referrers() == nil {
+			if !loopBound(r) {
 				return false
-			}
-			for _, u := range *r.Referrers() {
-				if op, ok := u.(*ssa.BinOp); !ok || op.Block().Comment != "rangeindex.loop" {
-					return false
-				}
 			}
 			ranged = true
 		case *ssa.DebugRef:

@@ -123,8 +123,8 @@ func (x *Index) sliceBodyOnlyCalls(outer *ssa.Function, site string, f *ssa.Func
 			}
 			start = r.Block()
 		case *ssa.Call:
-			if bi, ok := r.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "len" {
-				return false
+			if !loopBound(r) {
+				return false // the slice measured for something else
 			}
 		case *ssa.DebugRef:
 		default:
@@ -405,4 +405,19 @@ func nameOf(fn *ssa.Function) string {
 func isNext(v ssa.Value, r *ssa.Range) bool {
 	n, ok := v.(*ssa.Next)
 	return ok && n.Iter == r
+}
+
+// loopBound reports whether call is a len whose only use is a range
+// loop's test (the rangeindex.loop block's comparison).
+func loopBound(call *ssa.Call) bool {
+	bi, ok := call.Call.Value.(*ssa.Builtin)
+	if !ok || bi.Name() != "len" || call.Referrers() == nil {
+		return false
+	}
+	for _, u := range *call.Referrers() {
+		if op, ok := u.(*ssa.BinOp); !ok || op.Block().Comment != "rangeindex.loop" {
+			return false
+		}
+	}
+	return true
 }

@@ -3186,3 +3186,15 @@ func (s *Shelf) Put(k string) {
 func (s *Shelf) Close() {
 	atomic.StoreInt32(&s.open, 0) // shelf close
 }
+
+// CachedReportTold emits the updated gauges of the slice and returns how
+// many it came to.
+func (m *Meter) CachedReportTold(emit func(string, uint64)) int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	gs := m.slice // meter cached report told, for the range below
+	for _, g := range gs {
+		g.report(m.prefix, emit)
+	}
+	return len(gs)
+}
