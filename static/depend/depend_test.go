@@ -1500,6 +1500,7 @@ func TestJudgeDrainedEntry(t *testing.T) {
 		{"a range over the slice that also counts the gauges", slice("CachedReportCounted", "cached report counted", "report", "swap", "clear slice", drained), true},
 		{"a range over the slice that stops at a nil gauge", slice("CachedReportUntil", "cached report until", "report", "swap", "clear slice", drained), true},
 		{"a range over the slice that returns its length", slice("CachedReportTold", "cached report told", "report", "swap", "clear slice", drained), true},
+		{"a range over the slice that counts the gauges into a local it returns", slice("CachedReportCount", "cached report local", "report", "swap", "clear slice", drained), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

@@ -135,6 +135,14 @@ func (x *Index) sliceBodyOnlyCalls(outer *ssa.Function, site string, f *ssa.Func
 		return false
 	}
 	header := start.Preds[0]
+	// The header holds the index's phi, its increment and the bound's
+	// test; another phi carries a value from one element to the next (a
+	// local count of the elements, handed on past the loop).
+	for _, in := range header.Instrs {
+		if phi, ok := in.(*ssa.Phi); ok && phi.Comment != "rangeindex" {
+			return false
+		}
+	}
 	calls := 0
 	fns := map[*ssa.Function]bool{}
 	seen := map[*ssa.BasicBlock]bool{}

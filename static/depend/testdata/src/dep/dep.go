@@ -3198,3 +3198,16 @@ func (m *Meter) CachedReportTold(emit func(string, uint64)) int {
 	}
 	return len(gs)
 }
+
+// CachedReportCount emits the updated gauges of the slice and returns how
+// many it came to, counted in the loop.
+func (m *Meter) CachedReportCount(emit func(string, uint64)) int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	n := 0
+	for _, g := range m.slice { // meter cached report local
+		g.report(m.prefix, emit)
+		n++
+	}
+	return n
+}
