@@ -18,11 +18,16 @@ func (b *Buffer) Add(v int) {
 	b.mu.Unlock()
 }
 
-// Drop clears the buffer (tally's clearMetrics), then sums what is left.
-func (b *Buffer) Drop() int {
+// Clear drops the buffered values (tally's clearMetrics).
+func (b *Buffer) Clear() {
 	b.mu.Lock()
-	b.vals = nil // want "atomicity violation on Buffer\\.vals: another goroutine.s write can fall between this write and the read at buffer\\.go:32; reproduced; stale read-back"
+	b.vals = nil // want "atomicity violation on Buffer\\.vals: another goroutine.s write can fall between this write and the read at buffer\\.go:37; reproduced; stale read-back"
 	b.mu.Unlock()
+}
+
+// Drop clears the buffer, then sums what is left.
+func (b *Buffer) Drop() int {
+	b.Clear()
 	if b.between != nil {
 		b.between()
 	}

@@ -18,11 +18,16 @@ func (b *Buffer) Add(v int) {
 	b.mu.Unlock()
 }
 
-// Drop clears the buffer (tally's clearMetrics), then sums what is left.
-func (b *Buffer) Drop() int {
+// Clear drops the buffered values (tally's clearMetrics).
+func (b *Buffer) Clear() {
 	b.mu.Lock()
 	b.vals = nil
 	b.mu.Unlock()
+}
+
+// Drop clears the buffer, then sums what is left.
+func (b *Buffer) Drop() int {
+	b.Clear()
 	if b.between != nil {
 		b.between()
 	}
