@@ -1466,6 +1466,15 @@ func TestJudgeDrainedEntry(t *testing.T) {
 		b := Event{Thread: 1, Unit: 1, Write: true, Var: 1, Site: shift(site("clear", "delete("), len("delete")), Frames: []Frame{fr(3, "m *Meter", "Clear")}, Step: 4}
 		return []Event{a, r1, r2, b}
 	}
+	// slice: the same with the reader's range over m.slice at rng and
+	// the writer's store into m.slice at clear.
+	slice := func(method, rng, inner, sw, clear string, prior []Touch) []Event {
+		e := evs(method, rng, inner, sw, prior)
+		e[1].Site = site(rng, "slice")
+		e[3].Site = site(clear, "slice")
+		e[3].Frames = []Frame{fr(3, "m *Meter", map[string]string{"clear slice": "ClearSlice", "trim slice": "TrimSlice"}[clear])}
+		return e
+	}
 	drained := []Touch{{Step: 1, Site: swap("swap"), G: "g1"}}
 	update := shift(at("// meter update", "StoreUint64("), len("StoreUint64"))
 	for _, tc := range []struct {
@@ -1481,6 +1490,155 @@ func TestJudgeDrainedEntry(t *testing.T) {
 		{"a report that emits whatever its swap got", evs("ReportAlways", "report always", "reportAlways", "swap always", drained), true},
 		{"a report that also counts the gauges", evs("ReportCounted", "report counted", "report", "swap", drained), true},
 		{"a report that returns how many gauges it came to", evs("ReportTold", "report told", "report", "swap", drained), true},
+		// The slice: the writer sets it to nil (tally's clearMetrics and
+		// cachedReport, gaugesSlice, stats.go:135 asv).
+		{"a range over the slice the writer sets to nil, the swap drained", slice("CachedReport", "cached report", "report", "swap", "clear slice", drained), false},
+		{"the slice, an Update of the flag between the swaps", slice("CachedReport", "cached report", "report", "swap", "clear slice", append(drained, Touch{Step: 2, Site: update, G: "g3"})), true},
+		{"the slice, no schedule", slice("CachedReport", "cached report", "report", "swap", "clear slice", nil), true},
+		{"a range over the slice the writer trims (its array kept)", slice("CachedReport", "cached report", "report", "swap", "trim slice", drained), true},
+		{"a range over the slice emitting whatever its swap got", slice("CachedReportAlways", "cached report always", "reportAlways", "swap always", "clear slice", drained), true},
+		{"a range over the slice that also counts the gauges", slice("CachedReportCounted", "cached report counted", "report", "swap", "clear slice", drained), true},
+		{"a range over the slice that stops at a nil gauge", slice("CachedReportUntil", "cached report until", "report", "swap", "clear slice", drained), true},
+		{"a range over the slice that returns its length", slice("CachedReportTold", "cached report told", "report", "swap", "clear slice", drained), true},
+		{"a range over the slice that counts the gauges into a local it returns", slice("CachedReportCount", "cached report local", "report", "swap", "clear slice", drained), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}
+
+// TestJudgeConstBack: a unit that reads back a variable it set to a
+// constant, every write between (the replayed schedule's, Event.Prior)
+// storing that constant too, reads what its own write left (tally's
+// clearMetrics: two clears of one closed scope store nil into
+// countersSlice, then the next report ranges over it, scope.go:553 av).
+// A write between of another value (an empty non-nil slice, an append,
+// the flag's other value), or no schedule, stays a stale read-back.
+func TestJudgeConstBack(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame { return Frame{ID: id, Site: at("func (s *Slate) "+name+"(", name)} }
+	store := func(mark string) string { return at("// slate "+mark, "items") }
+	mark := func(mark string) string {
+		return shift(at("// slate "+mark, "StoreInt32("), len("StoreInt32"))
+	}
+	cleared := []Touch{{Step: 1, Site: store("clear"), G: "g1"}}
+	// evs: the unit's write (step 1), another unit's write (step 2), the
+	// unit's read-back (step 3) with prior as its Prior.
+	evs := func(w, other, read string, inner string, prior []Touch) []Event {
+		a := Event{Thread: 1, Unit: 1, Write: true, Site: w, Frames: []Frame{fr(1, "Clear")}, Step: 1}
+		o := Event{Thread: 2, Unit: 2, Write: true, Site: other, Frames: []Frame{fr(9, "Clear")}, Step: 2}
+		b := Event{Thread: 1, Unit: 1, Read: true, Site: read, Frames: []Frame{fr(1, "Clear"), fr(2, inner)}, Step: 3, Prior: prior}
+		return []Event{a, o, b}
+	}
+	flag := func(other string, prior []Touch) []Event {
+		a := Event{Thread: 1, Unit: 1, Write: true, Site: mark("mark"), Frames: []Frame{fr(1, "Mark")}, Step: 1}
+		o := Event{Thread: 2, Unit: 2, Write: true, Site: other, Frames: []Frame{fr(9, "Mark")}, Step: 2}
+		b := Event{Thread: 1, Unit: 1, Read: true, Site: shift(at("// slate marked", "LoadInt32("), len("LoadInt32")), Frames: []Frame{fr(1, "Mark")}, Step: 3, Prior: prior}
+		return []Event{a, o, b}
+	}
+	marked := []Touch{{Step: 1, Site: mark("mark"), G: "g1"}}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"cleared, cleared again by another, then summed", evs(store("clear"), store("clear"), at("// slate sum", "items"), "Sum", append(cleared, Touch{Step: 2, Site: store("clear"), G: "g2"})), false},
+		{"the same, no schedule", evs(store("clear"), store("clear"), at("// slate sum", "items"), "Sum", nil), true},
+		{"the same, the unit's write not among the writes before the read", evs(store("clear"), store("clear"), at("// slate sum", "items"), "Sum", []Touch{{Step: 2, Site: store("clear"), G: "g2"}}), true},
+		{"cleared, reset to an empty slice by another, then summed", evs(store("clear"), store("reset"), at("// slate sum", "items"), "Sum", append(cleared, Touch{Step: 2, Site: store("reset"), G: "g2"})), true},
+		{"cleared, appended to by another, then summed", evs(store("clear"), store("add"), at("// slate sum", "items"), "Sum", append(cleared, Touch{Step: 2, Site: store("add"), G: "g2"})), true},
+		{"cleared again, then appended to, then summed", evs(store("clear"), store("clear"), at("// slate sum", "items"), "Sum", append(cleared, Touch{Step: 2, Site: store("clear"), G: "g2"}, Touch{Step: 2, Site: store("add"), G: "g3"})), true},
+		{"the flag set, set again by another, then returned", flag(mark("mark"), append(marked, Touch{Step: 2, Site: mark("mark"), G: "g2"})), false},
+		{"the flag set, cleared by another, then returned", flag(mark("unmark"), append(marked, Touch{Step: 2, Site: mark("unmark"), G: "g2"})), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}
+
+// TestJudgeRangesNil: a stale check that decides a range over a slice
+// another goroutine set to nil before the range loaded it (Event.Prior's
+// last write) uses nothing the range read: the loop runs no round
+// (tally's cached report of a scope the other report cleared,
+// scope_registry.go:140 asv). A slice appended to last, one also
+// measured, or no schedule stays judged.
+func TestJudgeRangesNil(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame { return Frame{ID: id, Site: at("func (s *Slate) "+name+"(", name)} }
+	load := func(mark string) string { return shift(at("// slate "+mark, "LoadInt32("), len("LoadInt32")) }
+	items := func(mark string) string { return at("// slate "+mark, "items") }
+	evs := func(method, open, read string, inner []Frame, last string) []Event {
+		a := Event{Thread: 1, Unit: 1, Read: true, Site: load(open), Frames: []Frame{fr(1, method)}, Step: 1}
+		o1 := Event{Thread: 2, Unit: 2, Write: true, Site: shift(at("// slate unmark", "StoreInt32("), len("StoreInt32")), Frames: []Frame{fr(9, "Unmark")}, Step: 2}
+		o2 := Event{Thread: 2, Unit: 2, Write: true, Var: 1, Site: items("clear"), Frames: []Frame{fr(10, "Clear")}, Step: 3}
+		b := Event{Thread: 1, Unit: 1, Read: true, Var: 1, Site: read, Frames: append([]Frame{fr(1, method)}, inner...), Step: 4}
+		if last != "" {
+			b.Prior = []Touch{{Step: 3, Site: items(last), G: "g2"}}
+		}
+		return []Event{a, o1, o2, b}
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"the range loads the nil the other stored", evs("SumIfOpen", "open", items("sum"), []Frame{fr(2, "Sum")}, "clear"), false},
+		{"the same, no schedule", evs("SumIfOpen", "open", items("sum"), []Frame{fr(2, "Sum")}, ""), true},
+		{"the range loads what another appended last", evs("SumIfOpen", "open", items("sum"), []Frame{fr(2, "Sum")}, "add"), true},
+		{"the slice also measured after the range", evs("SumLenIfOpen", "open len", shift(at("// slate sum len", "s.items"), 2), nil, "clear"), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}
+
+// TestJudgeClearedAgain: a stale check that decides a clear of a map
+// (a loop deleting each key it comes to), when every write of the map
+// up to the clear's range (Event.Prior) was another clear's delete,
+// deletes nothing a serial order keeps: the map ends empty either way
+// (tally's clearMetrics of a closed scope the other report cleared
+// first, scope_registry.go:120 asv). An insert or a lone delete
+// between, a clear that counts what it deleted, or no schedule stays
+// judged.
+func TestJudgeClearedAgain(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame { return Frame{ID: id, Site: at("func (s *Shelf) "+name+"(", name)} }
+	load := func(mark string) string { return shift(at("// shelf "+mark, "LoadInt32("), len("LoadInt32")) }
+	del := func(mark string) string { return shift(at("// shelf "+mark, "delete("), len("delete")) }
+	clearDel := del("clear delete")
+	evs := func(method, open, rng string, inner []Frame, prior []Touch) []Event {
+		a := Event{Thread: 1, Unit: 1, Read: true, Site: load(open), Frames: []Frame{fr(1, method)}, Step: 1}
+		o1 := Event{Thread: 2, Unit: 2, Write: true, Site: shift(at("// shelf close", "StoreInt32("), len("StoreInt32")), Frames: []Frame{fr(9, "Close")}, Step: 2}
+		o2 := Event{Thread: 3, Unit: 3, Write: true, Var: 1, Site: clearDel, Frames: []Frame{fr(10, "Clear")}, Step: 3}
+		b := Event{Thread: 1, Unit: 1, Read: true, Var: 1, Site: at("// shelf "+rng, "for"), Frames: append([]Frame{fr(1, method)}, inner...), Step: 4, Prior: prior}
+		return []Event{a, o1, o2, b}
+	}
+	cleared := []Touch{{Step: 3, Site: clearDel, G: "g3"}}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"the clear's range after another clear", evs("ClearIfOpen", "open", "clear", []Frame{fr(2, "Clear")}, cleared), false},
+		{"the same, no schedule", evs("ClearIfOpen", "open", "clear", []Frame{fr(2, "Clear")}, nil), true},
+		{"the same, an insert between", evs("ClearIfOpen", "open", "clear", []Frame{fr(2, "Clear")}, append(cleared, Touch{Step: 3, Site: at("// shelf put", "m["), G: "g4"})), true},
+		{"the same, a lone delete between", evs("ClearIfOpen", "open", "clear", []Frame{fr(2, "Clear")}, []Touch{{Step: 3, Site: del("drop"), G: "g4"}}), true},
+		{"a clear that counts what it deleted", evs("ClearCountedIfOpen", "open counted", "clear counted", nil, cleared), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

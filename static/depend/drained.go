@@ -3,13 +3,15 @@ package depend
 import (
 	"go/constant"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
 
 // drainedEntry reports whether an inconsistent snapshot's two reads, r1
-// a range over the map the writer deletes from at b and r2 an atomic swap
+// a range over the map the writer deletes from at b (or over the slice
+// it sets to nil there) and r2 an atomic swap
 // of the variable the writer wrote at a, read a state the reader acts on
 // as on a consistent one: the writer stored a constant c at a (its swap
 // drained a flag), the reader's swap stores the same c and read what a
@@ -26,7 +28,14 @@ import (
 // value (an Update between), a body that counts or sends the entries, or
 // a method that acts on the swap's c stays judged.
 func (x *Index) drainedEntry(a, b, r1, r2 Event) bool {
-	if r1.Var != b.Var || r2.Var != a.Var || a.Var == b.Var || !a.Write || !b.Write || !r2.Read || !r2.Write || r2.Prior == nil || !x.deletes(b.Site) || !x.mapIteration(r1.Site) {
+	if r1.Var != b.Var || r2.Var != a.Var || a.Var == b.Var || !a.Write || !b.Write || !r2.Read || !r2.Write || r2.Prior == nil {
+		return false
+	}
+	// The writer empties what the reader ranges over: deletes from the
+	// map, or stores nil into the slice (tally's cachedReport ranges over
+	// gaugesSlice, which clearMetrics sets to nil, stats.go:135 asv).
+	mapped := x.deletes(b.Site) && x.mapIteration(r1.Site)
+	if !mapped && !(x.storesZero(b.Site) && x.sliceLoad(r1.Site) != nil) {
 		return false
 	}
 	c := x.storedConst(a.Site)
@@ -55,7 +64,122 @@ func (x *Index) drainedEntry(a, b, r1, r2 Event) bool {
 	if f == nil || outer == nil {
 		return false
 	}
-	return x.idleWhenSwapped(f, r2.Site, c) && x.bodyOnlyCalls(outer, r1.Site, f)
+	if !x.idleWhenSwapped(f, r2.Site, c) {
+		return false
+	}
+	if mapped {
+		return x.bodyOnlyCalls(outer, r1.Site, f)
+	}
+	return x.sliceBodyOnlyCalls(outer, r1.Site, f)
+}
+
+// storesZero reports whether every write at site is a plain store of a
+// type's zero value (a nil slice).
+func (x *Index) storesZero(site string) bool {
+	c := x.constStored(site)
+	if c == nil || c.Value != nil {
+		return false
+	}
+	for _, in := range x.instrs[site] {
+		if _, ok := in.(ssa.CallInstruction); ok {
+			return false
+		}
+	}
+	return true
+}
+
+// sliceLoad returns the load of a slice at site (s.items), or nil.
+func (x *Index) sliceLoad(site string) *ssa.UnOp {
+	var out *ssa.UnOp
+	for _, in := range x.instrs[site] {
+		u, ok := in.(*ssa.UnOp)
+		if !ok || u.Op != token.MUL {
+			continue
+		}
+		if _, ok := u.Type().Underlying().(*types.Slice); !ok || out != nil {
+			return nil
+		}
+		out = u
+	}
+	return out
+}
+
+// sliceBodyOnlyCalls is bodyOnlyCalls for a range over the slice loaded
+// at site in outer: the loop's body (the blocks from its rangeindex.body
+// block back to its header) does nothing for an element but load it,
+// call f with it (its result unused), and idle code; it tests nothing
+// and carries nothing from one element to the next.
+func (x *Index) sliceBodyOnlyCalls(outer *ssa.Function, site string, f *ssa.Function) bool {
+	ld := x.sliceLoad(site)
+	if ld == nil || ld.Parent() != outer || ld.Referrers() == nil {
+		return false
+	}
+	var start *ssa.BasicBlock
+	for _, r := range *ld.Referrers() {
+		switch r := r.(type) {
+		case *ssa.IndexAddr:
+			if r.Block().Comment != "rangeindex.body" || start != nil && start != r.Block() {
+				return false
+			}
+			start = r.Block()
+		case *ssa.Call:
+			if !loopBound(r) {
+				return false // the slice measured for something else
+			}
+		case *ssa.DebugRef:
+		default:
+			return false // the slice handed on, or ranged twice
+		}
+	}
+	if start == nil || len(start.Preds) != 1 || start.Preds[0].Comment != "rangeindex.loop" {
+		return false
+	}
+	header := start.Preds[0]
+	// The header holds the index's phi, its increment and the bound's
+	// test; another phi carries a value from one element to the next (a
+	// local count of the elements, handed on past the loop).
+	for _, in := range header.Instrs {
+		if phi, ok := in.(*ssa.Phi); ok && phi.Comment != "rangeindex" {
+			return false
+		}
+	}
+	calls := 0
+	fns := map[*ssa.Function]bool{}
+	seen := map[*ssa.BasicBlock]bool{}
+	work := []*ssa.BasicBlock{start}
+	for len(work) > 0 {
+		blk := work[len(work)-1]
+		work = work[:len(work)-1]
+		if blk == header || seen[blk] {
+			continue
+		}
+		seen[blk] = true
+		for _, in := range blk.Instrs {
+			switch in := in.(type) {
+			case *ssa.Return, *ssa.Phi, *ssa.If:
+				// Leaves the loop at an element, carries a value on,
+				// or tests the element.
+				return false
+			case *ssa.IndexAddr:
+				if in.X != ld {
+					return false
+				}
+				continue
+			}
+			if call, ok := in.(*ssa.Call); ok && callee(call) == f {
+				if hasUse(call) {
+					return false
+				}
+				calls++
+				continue
+			}
+			if !x.idleCode(in, fns, 0) {
+				return false
+			}
+		}
+		work = append(work, blk.Succs...)
+	}
+	return calls > 0
 }
 
 // storedConst returns the constant every write at site stores (an
@@ -289,4 +413,19 @@ func nameOf(fn *ssa.Function) string {
 func isNext(v ssa.Value, r *ssa.Range) bool {
 	n, ok := v.(*ssa.Next)
 	return ok && n.Iter == r
+}
+
+// loopBound reports whether call is a len whose only use is a range
+// loop's test (the rangeindex.loop block's comparison).
+func loopBound(call *ssa.Call) bool {
+	bi, ok := call.Call.Value.(*ssa.Builtin)
+	if !ok || bi.Name() != "len" || call.Referrers() == nil {
+		return false
+	}
+	for _, u := range *call.Referrers() {
+		if op, ok := u.(*ssa.BinOp); !ok || op.Block().Comment != "rangeindex.loop" {
+			return false
+		}
+	}
+	return true
 }

@@ -2914,6 +2914,7 @@ type Meter struct {
 	prefix string
 	gauges map[string]*meterGauge
 	n      int
+	slice  []*meterGauge // tally's gaugesSlice, for its cached report
 }
 
 type meterGauge struct{ updated, curr uint64 }
@@ -2987,6 +2988,225 @@ func (m *Meter) ReportTold(emit func(string, uint64)) int {
 	n := 0
 	for k, g := range m.gauges { // meter report told
 		g.report(m.name(k), emit)
+		n++
+	}
+	return n
+}
+
+// Slate is tally's scope with its cleared slices: Clear sets the slice to
+// nil and then sums what is left; another Clear of the same slate between
+// leaves nil too, so the sum reads what the unit's own write left.
+type Slate struct {
+	mu    sync.Mutex
+	items []int
+	flag  int32
+}
+
+// Clear drops the items, then sums what is left.
+func (s *Slate) Clear() int {
+	s.mu.Lock()
+	s.items = nil // slate clear
+	s.mu.Unlock()
+	return s.Sum()
+}
+
+// Reset gives the slate an empty slice that is not nil.
+func (s *Slate) Reset() {
+	s.mu.Lock()
+	s.items = []int{} // slate reset
+	s.mu.Unlock()
+}
+
+// Add appends v.
+func (s *Slate) Add(v int) {
+	s.mu.Lock()
+	s.items = append(s.items, v) // slate add
+	s.mu.Unlock()
+}
+
+// Sum adds the items up.
+func (s *Slate) Sum() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := 0
+	for _, v := range s.items { // slate sum
+		t += v
+	}
+	return t
+}
+
+// Mark sets the flag and returns what it holds then.
+func (s *Slate) Mark() int32 {
+	atomic.StoreInt32(&s.flag, 1)    // slate mark
+	return atomic.LoadInt32(&s.flag) // slate marked
+}
+
+// Unmark clears the flag.
+func (s *Slate) Unmark() {
+	atomic.StoreInt32(&s.flag, 0) // slate unmark
+}
+
+// CachedReport emits the updated gauges of the slice (tally's
+// cachedReport).
+func (m *Meter) CachedReport(emit func(string, uint64)) {
+	m.mu.RLock()
+	for _, g := range m.slice { // meter cached report
+		g.report(m.prefix, emit)
+	}
+	m.mu.RUnlock()
+}
+
+// CachedReportAlways emits every gauge of the slice.
+func (m *Meter) CachedReportAlways(emit func(string, uint64)) {
+	m.mu.RLock()
+	for _, g := range m.slice { // meter cached report always
+		g.reportAlways(m.prefix, emit)
+	}
+	m.mu.RUnlock()
+}
+
+// CachedReportCounted emits the updated gauges of the slice and counts
+// the gauges it came to.
+func (m *Meter) CachedReportCounted(emit func(string, uint64)) {
+	m.mu.Lock()
+	for _, g := range m.slice { // meter cached report counted
+		g.report(m.prefix, emit)
+		m.n++
+	}
+	m.mu.Unlock()
+}
+
+// CachedReportUntil emits the updated gauges of the slice up to the
+// first nil one.
+func (m *Meter) CachedReportUntil(emit func(string, uint64)) {
+	m.mu.RLock()
+	for _, g := range m.slice { // meter cached report until
+		if g == nil {
+			break
+		}
+		g.report(m.prefix, emit)
+	}
+	m.mu.RUnlock()
+}
+
+// ClearSlice drops the slice (tally's clearMetrics).
+func (m *Meter) ClearSlice() {
+	m.mu.Lock()
+	m.slice = nil // meter clear slice
+	m.mu.Unlock()
+}
+
+// TrimSlice empties the slice but keeps its array.
+func (m *Meter) TrimSlice() {
+	m.mu.Lock()
+	m.slice = m.slice[:0] // meter trim slice
+	m.mu.Unlock()
+}
+
+// SumIfOpen sums the items while the flag is set.
+func (s *Slate) SumIfOpen() int {
+	if atomic.LoadInt32(&s.flag) == 0 { // slate open
+		return 0
+	}
+	return s.Sum()
+}
+
+// SumLenIfOpen sums the items while the flag is set, and says how many
+// there were.
+func (s *Slate) SumLenIfOpen() (int, int) {
+	if atomic.LoadInt32(&s.flag) == 0 { // slate open len
+		return 0, 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	items, t := s.items, 0 // slate sum len
+	for _, v := range items {
+		t += v
+	}
+	return t, len(items)
+}
+
+// Shelf is tally's scope with one of its metric maps: Clear deletes
+// every key (clearMetrics), ClearIfOpen clears it unless it was closed.
+// Two clears of one shelf leave it empty whichever comes first.
+type Shelf struct {
+	mu   sync.Mutex
+	open int32
+	m    map[string]int
+}
+
+// ClearIfOpen clears the shelf while it is open.
+func (s *Shelf) ClearIfOpen() {
+	if atomic.LoadInt32(&s.open) == 0 { // shelf open
+		return
+	}
+	s.Clear()
+}
+
+// Clear deletes every key.
+func (s *Shelf) Clear() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k := range s.m { // shelf clear
+		delete(s.m, k) // shelf clear delete
+	}
+}
+
+// ClearCountedIfOpen clears the shelf while it is open and says how many
+// keys it deleted.
+func (s *Shelf) ClearCountedIfOpen() int {
+	if atomic.LoadInt32(&s.open) == 0 { // shelf open counted
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for k := range s.m { // shelf clear counted
+		delete(s.m, k)
+		n++
+	}
+	return n
+}
+
+// Drop deletes k.
+func (s *Shelf) Drop(k string) {
+	s.mu.Lock()
+	delete(s.m, k) // shelf drop
+	s.mu.Unlock()
+}
+
+// Put inserts k.
+func (s *Shelf) Put(k string) {
+	s.mu.Lock()
+	s.m[k] = 1 // shelf put
+	s.mu.Unlock()
+}
+
+// Close closes the shelf.
+func (s *Shelf) Close() {
+	atomic.StoreInt32(&s.open, 0) // shelf close
+}
+
+// CachedReportTold emits the updated gauges of the slice and returns how
+// many it came to.
+func (m *Meter) CachedReportTold(emit func(string, uint64)) int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	gs := m.slice // meter cached report told, for the range below
+	for _, g := range gs {
+		g.report(m.prefix, emit)
+	}
+	return len(gs)
+}
+
+// CachedReportCount emits the updated gauges of the slice and returns how
+// many it came to, counted in the loop.
+func (m *Meter) CachedReportCount(emit func(string, uint64)) int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	n := 0
+	for _, g := range m.slice { // meter cached report local
+		g.report(m.prefix, emit)
 		n++
 	}
 	return n
