@@ -35,7 +35,7 @@ func (l *lockedBuffer) String() string {
 }
 
 // pausingModule is a module whose two tests each run a parallel subtest
-// that sleeps a second: no batch vouches for them (record.RecordBatch).
+// that sleeps two seconds: no batch vouches for them (record.RecordBatch).
 // Each subtest appends "start NAME DIR" and "end NAME" to the module's
 // file log, DIR the batch's trace directory ("-" when alone).
 func pausingModule(t *testing.T) (string, *record.Recorder) {
@@ -88,7 +88,7 @@ func sub(t *testing.T, name string) {
 		go func() { c.Inc(); done <- true }()
 		c.Inc()
 		<-done
-		time.Sleep(time.Second)
+		time.Sleep(2 * time.Second)
 		logLine("end " + name)
 	})
 }
