@@ -126,10 +126,15 @@ func newRecordAhead(ctx context.Context, b *record.Recorder, pkg string, tests [
 // next tests that run alone.
 func (ra *recordAhead) get(ti int) record.Test {
 	if ch := ra.batch[ra.tests[ti]]; ch != nil {
-		if t, ok := takeBatch(ch, ra.paths[ti]); ok {
-			return t
+		r := <-ch
+		if !r.OK {
+			return <-ra.results[ti] // recording alone since it was declined
 		}
-		return <-ra.results[ti]
+		if moveFile(r.Test.Trace, ra.paths[ti]) != nil {
+			return ra.alone(ti) // vouched for, but its trace is not to be had
+		}
+		r.Test.Trace = ra.paths[ti]
+		return r.Test
 	}
 	for ra.started < len(ra.tests) && ra.started <= ti+ra.ahead-1 {
 		i := ra.started
