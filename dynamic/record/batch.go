@@ -223,15 +223,16 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 				name = name[:i]
 			}
 			if st := byName[name]; st != nil {
+				// The test itself paused: it runs on after the
+				// sequential tests; or a subtest did: it runs after
+				// the test function returned, where the test's trace
+				// ends. Either way the process cannot vouch for it.
+				// Said now, its recording alone starts now, beside the
+				// batch, not after it (x/sync's TestWeighted, 7 s, ran
+				// twice in turn; conc/pool's six tests of parallel
+				// subtests were each declined only at their end).
 				st.paused = true
-				if name == m[1] {
-					// The test itself paused: it runs on after the
-					// sequential tests, and the process cannot vouch
-					// for it. Said now, its recording alone starts now,
-					// beside the batch, not after it (x/sync's
-					// TestWeighted, 7 s, ran twice in turn).
-					send(st, false)
-				}
+				send(st, false)
 			}
 		}
 		if cur != nil && line != "" {

@@ -698,3 +698,62 @@ func TestB(t *testing.T) { work(&Counter{}) }
 		t.Errorf("TestLoop alone: %v, passed %v, %d events, truncated %q", d, alone.Passed, alone.Events, alone.Truncated)
 	}
 }
+
+// TestRecordBatchPausedSubtest: a test whose subtest pauses for
+// t.Parallel is declined as soon as the subtest pauses (the subtest runs
+// after the test function returned, where its trace ends), not at the
+// test's end, so that its recording alone can start at once.
+func TestRecordBatchPausedSubtest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.24\n",
+		"counter.go": counter,
+		"counter_test.go": `package counter
+
+import (
+	"testing"
+	"time"
+)
+
+` + workSrc + `
+func TestA(t *testing.T) { work(&Counter{}) }
+func TestSubs(t *testing.T) {
+	t.Run("slow", func(t *testing.T) { t.Parallel(); time.Sleep(2 * time.Second) })
+	work(&Counter{})
+}
+func TestB(t *testing.T) { work(&Counter{}) }
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const pkg = "example.com/m"
+	tests := []string{"TestA", "TestSubs", "TestB"}
+	out := map[string]chan record.BatchResult{}
+	for _, n := range tests {
+		out[n] = make(chan record.BatchResult, 1)
+	}
+	subs := make(chan time.Time, 1)
+	go func() {
+		r := <-out["TestSubs"]
+		if r.OK {
+			t.Errorf("TestSubs: ok, want not (%+v)", r.Test)
+		}
+		subs <- time.Now()
+	}()
+	b.RecordBatch(ctx, pkg, tests, t.TempDir(), time.Minute, nil, out)
+	end := time.Now()
+	if at := <-subs; end.Sub(at) < time.Second {
+		t.Errorf("TestSubs's result came %v before the batch's end (its subtest sleeps 2s after it paused); want it when the subtest paused", end.Sub(at))
+	}
+	for name, ok := range map[string]bool{"TestA": true, "TestB": true} {
+		if r := <-out[name]; r.OK != ok {
+			t.Errorf("%s: ok %v, want %v (%+v)", name, r.OK, ok, r.Test)
+		}
+	}
+}
