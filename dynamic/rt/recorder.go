@@ -187,8 +187,12 @@ type Goroutine struct {
 	listed bool // in hb.gs
 	barred bool // in hb.barred
 
-	// runKids: the goroutines adoptRun made g's children, not yet joined.
-	runKids []*Goroutine
+	// runKids: the goroutines adoptRun made g's children, not yet joined;
+	// runFresh: how many of them no goroutine dump has found unfinished
+	// (runLate: a dump found it paused in t.Parallel, or running).
+	runKids  []*Goroutine
+	runFresh int
+	runLate  bool
 
 	// after: for a root, the last event its creator had held back when
 	// the root was first seen; the root's events wait for it (holdback).
@@ -330,9 +334,15 @@ func withoutSite(ev trace.Event) trace.Event {
 func (w *recorder) goroutine(id int64) *Goroutine {
 	c := &w.gcache[uint64(id)%gcacheSize]
 	if c.goid == id && c.g != nil {
+		if c.g.runFresh > 0 {
+			w.resumeRun(c.g, id)
+		}
 		return c.g
 	}
 	g := w.gmap[id]
+	if g != nil && g.runFresh > 0 {
+		w.resumeRun(g, id)
+	}
 	if g == nil && id == curGoid() {
 		g = w.adoptRun(id)
 	}

@@ -273,8 +273,9 @@ func unadopt(c, p *Goroutine, site int32) {
 // another subtest, each earlier one that is not paused in t.Parallel has
 // done all it will do: its end and N's join of it are recorded before
 // the new fork (joinRunKids; adopt too, for a subtest RunAt starts
-// after them). A paused one is not: it resumes alongside the subtests
-// after it. The states are read from the goroutine dump
+// after them), and so when N records again (resumeRun: its t.Run
+// returned; the suite's TearDownSuite). A paused one is not: it resumes
+// alongside the subtests after it. The states are read from the goroutine dump
 // (runtime.Stack of all goroutines), once per such subtest. When the
 // test that N runs ends (unadopt), or a subtest adopted so is joined,
 // every subtest it started has finished, the parallel ones too.
@@ -323,7 +324,20 @@ func (w *recorder) adoptRun(id int64) *Goroutine {
 	w.gmap[id] = c
 	w.emit(c, trace.Event{Op: trace.Begin, Obj: trace.NoIndex, Site: trace.NoIndex})
 	p.runKids = append(p.runKids, c)
+	p.runFresh++
 	return c
+}
+
+// resumeRun is called (mu held) when p, which started subtests through
+// t.Run outside instrumented code, records again: it is running, so each
+// t.Run of it has returned, and the subtests it started have finished or
+// paused in t.Parallel. The finished ones end and are joined before p's
+// event (TearDownSuite after the last test method of a suite).
+func (w *recorder) resumeRun(p *Goroutine, id int64) {
+	if id != curGoid() {
+		return
+	}
+	w.joinRunKids(p, goroutineDump())
 }
 
 // joinRunKids records the end of each subtest adoptRun made p's child that
@@ -336,18 +350,23 @@ func (w *recorder) joinRunKids(p *Goroutine, dump string) bool {
 		return true
 	}
 	kids := p.runKids
-	p.runKids = nil
+	p.runKids, p.runFresh = nil, 0
 	for i, k := range kids {
 		if dump != "" {
 			// A paused one resumes alongside the later ones: joined
-			// only when p's test ends.
-			if runState(dump, k.goid) != runDone {
+			// only when p's test ends, and not looked for again.
+			if k.runLate || runState(dump, k.goid) != runDone {
+				k.runLate = true
 				p.runKids = append(p.runKids, k)
 				continue
 			}
 		}
 		if !w.joinRunKid(p, k) {
-			p.runKids = append(p.runKids, kids[i+1:]...)
+			for _, k := range kids[i+1:] {
+				if p.runKids = append(p.runKids, k); !k.runLate {
+					p.runFresh++
+				}
+			}
 			return false
 		}
 	}

@@ -71,7 +71,8 @@ func TestTestGoroutines(t *testing.T) {
 // code (a testify suite's suite.Run; here the plain t.Run of this test)
 // are forked by the goroutine calling t.Run, and a finished one ends and
 // is joined before the next one's fork (adoptRun, and adopt for RunAt's
-// "group"): they ran one after the other. Parallel ones, paused in
+// "group") or the caller's next event (resumeRun): they ran one after
+// the other. Parallel ones, paused in
 // t.Parallel when the next begins, are joined only when their parent
 // ends; one first seen after its t.Parallel ("r") stays a root.
 func TestUninstrumentedRun(t *testing.T) {
@@ -82,6 +83,8 @@ func TestUninstrumentedRun(t *testing.T) {
 	for _, name := range []string{"a", "b"} {
 		t.Run(name, func(t *testing.T) { W(unsafe.Pointer(x), tW) })
 	}
+	R(unsafe.Pointer(x), tW) // after b's end (resumeRun)
+	t.Run("c", func(t *testing.T) { W(unsafe.Pointer(x), tW) })
 	RunAt(t, tRun)("group", func(t *testing.T) {
 		W(unsafe.Pointer(x), tW)
 		for _, name := range []string{"p", "q"} {
@@ -103,7 +106,7 @@ func TestUninstrumentedRun(t *testing.T) {
 	// The parallel subtests run in any order after the group's function.
 	var par []string
 	for i := 0; i < len(got); i++ {
-		if l := got[i]; strings.HasPrefix(l, "g1.1.3.1 write") || strings.HasPrefix(l, "g1.1.3.2 write") || strings.HasPrefix(l, "g2 ") {
+		if l := got[i]; strings.HasPrefix(l, "g1.1.4.1 write") || strings.HasPrefix(l, "g1.1.4.2 write") || strings.HasPrefix(l, "g2 ") {
 			par = append(par, l)
 			got = append(got[:i], got[i+1:]...)
 			i--
@@ -122,29 +125,35 @@ func TestUninstrumentedRun(t *testing.T) {
 		"g1.1 fork g1.1.2",
 		"g1.1.2 begin",
 		"g1.1.2 write x#1",
-		"g1.1.2 end", // before RunAt's fork
+		"g1.1.2 end", // before g1.1's next event
 		"g1.1 join g1.1.2",
+		"g1.1 read x#1",
 		"g1.1 fork g1.1.3",
 		"g1.1.3 begin",
 		"g1.1.3 write x#1",
-		"g1.1.3 fork g1.1.3.1",
-		"g1.1.3.1 begin",
-		"g1.1.3.1 read x#1",
-		"g1.1.3 fork g1.1.3.2", // p paused in t.Parallel: not joined
-		"g1.1.3.2 begin",
-		"g1.1.3.2 read x#1",
-		"g1.1.3.1 end", // the group's end: they have finished
-		"g1.1.3 join g1.1.3.1",
-		"g1.1.3.2 end",
-		"g1.1.3 join g1.1.3.2",
-		"g1.1.3 end",
+		"g1.1.3 end", // before RunAt's fork
 		"g1.1 join g1.1.3",
+		"g1.1 fork g1.1.4",
+		"g1.1.4 begin",
+		"g1.1.4 write x#1",
+		"g1.1.4 fork g1.1.4.1",
+		"g1.1.4.1 begin",
+		"g1.1.4.1 read x#1",
+		"g1.1.4 fork g1.1.4.2", // p paused in t.Parallel: not joined
+		"g1.1.4.2 begin",
+		"g1.1.4.2 read x#1",
+		"g1.1.4.1 end", // the group's end: they have finished
+		"g1.1.4 join g1.1.4.1",
+		"g1.1.4.2 end",
+		"g1.1.4 join g1.1.4.2",
+		"g1.1.4 end",
+		"g1.1 join g1.1.4",
 		"g1.1 read x#1",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("trace:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	wantPar := []string{"g1.1.3.1 write x#1", "g1.1.3.2 write x#1", "g2 write x#1"}
+	wantPar := []string{"g1.1.4.1 write x#1", "g1.1.4.2 write x#1", "g2 write x#1"}
 	if !slices.Equal(par, wantPar) {
 		t.Errorf("parallel subtests' events %q, want %q", par, wantPar)
 	}
