@@ -189,7 +189,7 @@ type Goroutine struct {
 
 	// runKids: the goroutines adoptRun made g's children, not yet joined;
 	// runFresh: how many of them no goroutine dump has found unfinished
-	// (runLate: a dump found it paused in t.Parallel, or running).
+	// (runLate: a dump found it paused in t.Parallel).
 	runKids  []*Goroutine
 	runFresh int
 	runLate  bool

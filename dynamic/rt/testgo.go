@@ -265,20 +265,21 @@ func unadopt(c, p *Goroutine, site int32) {
 // goroutine is a parallel subtest seen first after its t.Parallel, begun
 // long before), adoptRun makes it N's child as adopt does, with a fork by
 // N (everything N did before t.Run happens before the subtest) and the
-// child's begin. And t.Run returns
-// only once the subtest it started has finished, cleanups included, or
-// paused in t.Parallel until N's test returns (its siblings too; package
-// testing: Run may be called from several goroutines, but each call
-// returns before the test's function does). So when N's t.Run starts
-// another subtest, each earlier one that is not paused in t.Parallel has
-// done all it will do: its end and N's join of it are recorded before
-// the new fork (joinRunKids; adopt too, for a subtest RunAt starts
-// after them), and so when N records again (resumeRun: its t.Run
-// returned; the suite's TearDownSuite). A paused one is not: it resumes
-// alongside the subtests after it. The states are read from the goroutine dump
-// (runtime.Stack of all goroutines), once per such subtest. When the
-// test that N runs ends (unadopt), or a subtest adopted so is joined,
-// every subtest it started has finished, the parallel ones too.
+// child's begin. And t.Run returns only once the subtest it started has
+// finished, cleanups included, or paused in t.Parallel until N's test
+// returns (package testing: Run may be called from several goroutines,
+// but each call returns before the test's function does; assumed: N does
+// not call Run of another test after that one's function returned). So
+// when N's t.Run starts another subtest, each earlier one that is not
+// paused in t.Parallel has done all it will do: its end and N's join of
+// it are recorded before the new fork (joinRunKids; adopt too, for a
+// subtest RunAt starts after them), and so when N records again
+// (resumeRun: its t.Run returned; the suite's TearDownSuite). A paused
+// one is not: it resumes alongside the subtests after it. Which are
+// paused is read from the goroutine dump (runtime.Stack of all
+// goroutines), once per such subtest. When the test that N runs ends
+// (unadopt), or a subtest adopted so is joined, every subtest it started
+// has finished, the parallel ones too.
 
 // runCreator is the function whose goroutines adoptRun adopts.
 const runCreator = "testing.(*T).Run"
@@ -355,7 +356,7 @@ func (w *recorder) joinRunKids(p *Goroutine, dump string) bool {
 		if dump != "" {
 			// A paused one resumes alongside the later ones: joined
 			// only when p's test ends, and not looked for again.
-			if k.runLate || runState(dump, k.goid) != runDone {
+			if k.runLate || paused(dump, k.goid) {
 				k.runLate = true
 				p.runKids = append(p.runKids, k)
 				continue
@@ -399,13 +400,6 @@ func (w *recorder) joinRunKid(p, k *Goroutine) bool {
 	return true
 }
 
-// The states runState tells.
-const (
-	runDone   = iota // gone, or only package testing's frames left
-	runPaused        // in t.Parallel
-	runOn            // running code of its test: not finished
-)
-
 // stackOf returns the stack of goroutine goid in dump, "" if it is not
 // there.
 func stackOf(dump string, goid int64) string {
@@ -433,26 +427,13 @@ func inRun(dump string, goid int64) bool {
 	return strings.Contains(stackOf(dump, goid), "\n"+runCreator+"(")
 }
 
-// runState reads the state of goroutine goid from dump: see runDone.
-func runState(dump string, goid int64) int {
-	st := stackOf(dump, goid)
-	if st == "" {
-		return runDone
-	}
-	if strings.Contains(st, "\ntesting.(*T).Parallel(") {
-		return runPaused
-	}
-	// Every frame (a function line, not indented, after the header;
-	// "created by" ends the list) of package testing or the runtime.
-	for _, line := range strings.Split(st, "\n")[1:] {
-		if line == "" || line[0] == '\t' || strings.HasPrefix(line, "created by ") {
-			continue
-		}
-		if !strings.HasPrefix(line, "testing.") && !strings.HasPrefix(line, "runtime.") {
-			return runOn
-		}
-	}
-	return runDone
+// paused reports whether goroutine goid waits in t.Parallel in dump. A
+// subtest whose t.Run returned and that does not has finished: gone, or
+// on its way out (still in its deferred calls after a t.Skip or
+// t.FailNow, whose frames the dump shows, which does not tell that apart
+// in time: recording and replay must decide alike).
+func paused(dump string, goid int64) bool {
+	return strings.Contains(stackOf(dump, goid), "\ntesting.(*T).Parallel(")
 }
 
 // goroutineDump returns the stacks of all goroutines.
