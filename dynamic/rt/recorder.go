@@ -187,6 +187,13 @@ type Goroutine struct {
 	listed bool // in hb.gs
 	barred bool // in hb.barred
 
+	// runKids: the goroutines adoptRun made g's children, not yet joined;
+	// runFresh: how many of them no goroutine dump has found unfinished
+	// (runLate: a dump found it paused in t.Parallel).
+	runKids  []*Goroutine
+	runFresh int
+	runLate  bool
+
 	// after: for a root, the last event its creator had held back when
 	// the root was first seen; the root's events wait for it (holdback).
 	after *held
@@ -327,9 +334,18 @@ func withoutSite(ev trace.Event) trace.Event {
 func (w *recorder) goroutine(id int64) *Goroutine {
 	c := &w.gcache[uint64(id)%gcacheSize]
 	if c.goid == id && c.g != nil {
+		if c.g.runFresh > 0 {
+			w.resumeRun(c.g, id)
+		}
 		return c.g
 	}
 	g := w.gmap[id]
+	if g != nil && g.runFresh > 0 {
+		w.resumeRun(g, id)
+	}
+	if g == nil && id == curGoid() {
+		g = w.adoptRun(id)
+	}
 	if g == nil {
 		w.roots++
 		g = w.newG("g" + strconv.Itoa(w.roots))
@@ -612,7 +628,8 @@ func (w *recorder) afterCreator(g *Goroutine, id int64) {
 	if w.hb.n == 0 || id != curGoid() {
 		return
 	}
-	p := w.gmap[creatorGoid()]
+	n, _ := creator()
+	p := w.gmap[n]
 	if p == nil || p == g || len(p.q) == 0 {
 		return
 	}
@@ -621,18 +638,19 @@ func (w *recorder) afterCreator(g *Goroutine, id int64) {
 	h.kids = append(h.kids, g)
 }
 
-// creatorGoid returns the runtime id of the goroutine that started the
-// calling one, or 0 if its stack does not say.
-func creatorGoid() int64 {
+// creator returns the runtime id of the goroutine that started the
+// calling one and the function that started it ("testing.(*T).Run"), or
+// 0 and "" if its stack does not say.
+func creator() (int64, string) {
 	buf := make([]byte, 16<<10)
 	n := runtime.Stack(buf, false)
 	if n == len(buf) {
-		return 0 // cut: the last frame may be missing
+		return 0, "" // cut: the last frame may be missing
 	}
 	b := string(buf[:n])
 	i := strings.LastIndex(b, "\ncreated by ")
 	if i < 0 {
-		return 0
+		return 0, ""
 	}
 	line := b[i+1:]
 	if j := strings.IndexByte(line, '\n'); j >= 0 {
@@ -641,13 +659,13 @@ func creatorGoid() int64 {
 	const in = " in goroutine "
 	k := strings.LastIndex(line, in)
 	if k < 0 {
-		return 0
+		return 0, ""
 	}
 	id, err := strconv.ParseInt(line[k+len(in):], 10, 64)
 	if err != nil {
-		return 0
+		return 0, ""
 	}
-	return id
+	return id, strings.TrimPrefix(line[:k], "created by ")
 }
 
 // capEnds: a recording that reaches maxEvents while its test runs ends

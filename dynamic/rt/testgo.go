@@ -2,7 +2,9 @@ package rt
 
 import (
 	"reflect"
+	"runtime"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
@@ -189,6 +191,12 @@ func adopt(parent func(*recorder) *Goroutine, site int32) (*Goroutine, *Goroutin
 		mu.Unlock()
 		return nil, nil
 	}
+	// Subtests the same t.Run caller started outside instrumented code
+	// before this one have finished, but for paused parallel ones.
+	if len(p.runKids) > 0 && !w.joinRunKids(p, goroutineDump()) {
+		mu.Unlock()
+		return nil, nil
+	}
 	// Replay gates the fork as the parent's step: it is the parent's event.
 	if rp != nil && !rp.free {
 		rp.turn(p, site, trace.Fork, passes(trace.Fork))
@@ -218,6 +226,13 @@ func unadopt(c, p *Goroutine, site int32) {
 	if !ok {
 		return
 	}
+	// The subtests that uninstrumented code started have all finished.
+	mu.Lock()
+	ok = rec == w && w.joinRunKids(c, "")
+	mu.Unlock()
+	if !ok {
+		return
+	}
 	End()
 	mu.Lock()
 	defer mu.Unlock()
@@ -231,4 +246,204 @@ func unadopt(c, p *Goroutine, site int32) {
 		}
 	}
 	w.emit(p, trace.Event{Op: trace.Join, Obj: c.idx, Site: w.site(site).idx})
+}
+
+// Subtests that uninstrumented code starts.
+//
+// A testify suite's suite.Run calls t.Run itself, outside instrumented
+// code, once per test method: RunAt does not see the call, and each
+// subtest's goroutine used to be a root, with no edge from the test
+// before it nor to it from the subtest before. The predictor took the
+// subtests for concurrent and moved one's SetupTest before the end of the
+// one before; every replay of such a schedule waited for a subtest that
+// t.Run had not started ("has not started (started outside instrumented
+// code)": gofrs/flock, 148 replays, a minute, nothing found).
+//
+// The goroutine's stack says who started it: "created by
+// testing.(*T).Run in goroutine N". When a goroutine the recorder has not
+// seen says so, the recorder knows N, and N waits in t.Run (else the
+// goroutine is a parallel subtest seen first after its t.Parallel, begun
+// long before), adoptRun makes it N's child as adopt does, with a fork by
+// N (everything N did before t.Run happens before the subtest) and the
+// child's begin. And t.Run returns only once the subtest it started has
+// finished, cleanups included, or paused in t.Parallel until N's test
+// returns (package testing: Run may be called from several goroutines,
+// but each call returns before the test's function does; assumed: N does
+// not call Run of another test after that one's function returned). So
+// when N's t.Run starts another subtest, each earlier one that is not
+// paused in t.Parallel has done all it will do: its end and N's join of
+// it are recorded before the new fork (joinRunKids; adopt too, for a
+// subtest RunAt starts after them), and so when N records again
+// (resumeRun: its t.Run returned; the suite's TearDownSuite). A paused
+// one is not: it resumes alongside the subtests after it. Which are
+// paused is read from the goroutine dump (runtime.Stack of all
+// goroutines), once per such subtest. When the test that N runs ends
+// (unadopt), or a subtest adopted so is joined, every subtest it started
+// has finished, the parallel ones too.
+
+// runCreator is the function whose goroutines adoptRun adopts.
+const runCreator = "testing.(*T).Run"
+
+// adoptRun makes the calling goroutine id, first seen (mu held), a child
+// of the goroutine whose t.Run started it (see above), and returns it;
+// nil if its stack does not say so or the recorder does not know that
+// goroutine.
+func (w *recorder) adoptRun(id int64) *Goroutine {
+	n, fn := creator()
+	if fn != runCreator || n == id {
+		return nil
+	}
+	p := w.gmap[n]
+	if p == nil {
+		return nil
+	}
+	dump := goroutineDump()
+	if !inRun(dump, n) {
+		// Not a subtest starting: a parallel one seen first after its
+		// t.Parallel, which N's later events happen before or not.
+		return nil
+	}
+	if !w.joinRunKids(p, dump) {
+		return nil
+	}
+	if rp != nil && !rp.free {
+		rp.turn(p, trace.NoIndex, trace.Fork, passes(trace.Fork))
+		if rec != w {
+			return nil
+		}
+	}
+	p.spawns++
+	c := w.newG(p.name + "." + strconv.Itoa(p.spawns))
+	w.emit(p, trace.Event{Op: trace.Fork, Obj: c.idx, Site: trace.NoIndex})
+	if rp != nil && !rp.free {
+		rp.turn(c, trace.NoIndex, trace.Begin, passes(trace.Begin))
+		if rec != w {
+			return nil
+		}
+	}
+	c.goid = id
+	w.gmap[id] = c
+	w.emit(c, trace.Event{Op: trace.Begin, Obj: trace.NoIndex, Site: trace.NoIndex})
+	p.runKids = append(p.runKids, c)
+	p.runFresh++
+	return c
+}
+
+// resumeRun is called (mu held) when p, which started subtests through
+// t.Run outside instrumented code, records again: it is running, so each
+// t.Run of it has returned, and the subtests it started have finished or
+// paused in t.Parallel. The finished ones end and are joined before p's
+// event (TearDownSuite after the last test method of a suite).
+func (w *recorder) resumeRun(p *Goroutine, id int64) {
+	if id != curGoid() {
+		return
+	}
+	w.joinRunKids(p, goroutineDump())
+}
+
+// joinRunKids records the end of each subtest adoptRun made p's child that
+// has finished, and p's join of it (mu held). dump is the goroutine dump
+// taken as p's t.Run starts another subtest; "" when every one has
+// finished (p's test ended). It reports false if the recording ended
+// meanwhile.
+func (w *recorder) joinRunKids(p *Goroutine, dump string) bool {
+	if len(p.runKids) == 0 {
+		return true
+	}
+	kids := p.runKids
+	p.runKids, p.runFresh = nil, 0
+	for i, k := range kids {
+		if dump != "" {
+			// A paused one resumes alongside the later ones: joined
+			// only when p's test ends, and not looked for again.
+			if k.runLate || paused(dump, k.goid) {
+				k.runLate = true
+				p.runKids = append(p.runKids, k)
+				continue
+			}
+		}
+		if !w.joinRunKid(p, k) {
+			for _, k := range kids[i+1:] {
+				if p.runKids = append(p.runKids, k); !k.runLate {
+					p.runFresh++
+				}
+			}
+			return false
+		}
+	}
+	return true
+}
+
+// joinRunKid records the end of k, a finished subtest, after those of
+// the subtests it started, and p's join of it.
+func (w *recorder) joinRunKid(p, k *Goroutine) bool {
+	if !w.joinRunKids(k, "") {
+		return false
+	}
+	if rp != nil && !rp.free {
+		rp.turn(k, trace.NoIndex, trace.End, passes(trace.End))
+		if rec != w {
+			return false
+		}
+	}
+	w.emit(k, trace.Event{Op: trace.End, Obj: trace.NoIndex, Site: trace.NoIndex})
+	if w.gmap[k.goid] == k {
+		w.forget(k)
+	}
+	if rp != nil && !rp.free {
+		rp.turn(p, trace.NoIndex, trace.Join, passes(trace.Join))
+		if rec != w {
+			return false
+		}
+	}
+	w.emit(p, trace.Event{Op: trace.Join, Obj: k.idx, Site: trace.NoIndex})
+	return true
+}
+
+// stackOf returns the stack of goroutine goid in dump, "" if it is not
+// there.
+func stackOf(dump string, goid int64) string {
+	head := "goroutine " + strconv.FormatInt(goid, 10) + " ["
+	i := strings.Index(dump, head)
+	for i > 0 && dump[i-1] != '\n' {
+		j := strings.Index(dump[i+len(head):], head)
+		if j < 0 {
+			return ""
+		}
+		i += len(head) + j
+	}
+	if i < 0 {
+		return ""
+	}
+	st := dump[i:]
+	if j := strings.Index(st, "\n\n"); j >= 0 {
+		st = st[:j]
+	}
+	return st
+}
+
+// inRun reports whether goroutine goid waits in t.Run in dump.
+func inRun(dump string, goid int64) bool {
+	return strings.Contains(stackOf(dump, goid), "\n"+runCreator+"(")
+}
+
+// paused reports whether goroutine goid waits in t.Parallel in dump. A
+// subtest whose t.Run returned and that does not has finished: gone, or
+// on its way out (still in its deferred calls after a t.Skip or
+// t.FailNow, whose frames the dump shows, which does not tell that apart
+// in time: recording and replay must decide alike).
+func paused(dump string, goid int64) bool {
+	return strings.Contains(stackOf(dump, goid), "\ntesting.(*T).Parallel(")
+}
+
+// goroutineDump returns the stacks of all goroutines.
+func goroutineDump() string {
+	buf := make([]byte, 64<<10)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return string(buf[:n])
+		}
+		buf = make([]byte, 2*len(buf))
+	}
 }
