@@ -100,21 +100,7 @@ func TestDeadlineRegionIndex(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a slow trace")
 	}
-	var b strings.Builder
-	b.WriteString("# pecanvet trace v1\ng1 fork g2 @t.go:1:1\ng1 fork g3 @t.go:2:1\ng2 begin\ng3 begin\n")
-	for _, g := range []string{"g2", "g3"} {
-		for r := 0; r < 20; r++ {
-			fmt.Fprintf(&b, "%s region-begin Obj.Method @t.go:5:1\n", g)
-			for i := 0; i < 400; i++ {
-				fmt.Fprintf(&b, "%s write o%d @t.go:%d:2\n%s read o%d @t.go:%d:9\n", g, i, 10+i, g, i, 10+i)
-			}
-			fmt.Fprintf(&b, "%s region-end Obj.Method @t.go:6:1\n", g)
-		}
-	}
-	tr, err := trace.ReadTrace(strings.NewReader(b.String()), "regions", trace.ReadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := regionsTrace(t)
 	t0 := time.Now()
 	budget := 500 * time.Millisecond
 	res, err := Run(tr, builtin(t, "asv"), Options{Deadline: t0.Add(budget)})
@@ -137,6 +123,28 @@ func TestDeadlineRegionIndex(t *testing.T) {
 // index first and stop there ("no pattern searched"): not one of its
 // hundreds of races was searched, where -race would report them.
 func TestRacesBeforeRegionIndex(t *testing.T) {
+	tr := regionsTrace(t)
+	res, err := Run(tr, builtin(t, "all"), Options{MaxWork: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	races := 0
+	for _, a := range res.Anomalies {
+		if a.Pattern.Adjacent {
+			races++
+		}
+	}
+	if races == 0 || !res.WorkCut || strings.Contains(res.Cut, "no pattern searched") {
+		t.Errorf("%d races found; cut %q (work cut %v); want races found before the bound", races, res.Cut, res.WorkCut)
+	}
+	t.Logf("%d races, cut %q", races, res.Cut)
+}
+
+// regionsTrace: two goroutines each run 20 atomic regions of 800
+// distinct accesses to 400 shared objects, none ordered: hundreds of
+// races, and an index of the regions' access sequences that takes many
+// seconds.
+func regionsTrace(t *testing.T) *trace.Trace {
 	var b strings.Builder
 	b.WriteString("# pecanvet trace v1\ng1 fork g2 @t.go:1:1\ng1 fork g3 @t.go:2:1\ng2 begin\ng3 begin\n")
 	for _, g := range []string{"g2", "g3"} {
@@ -152,18 +160,5 @@ func TestRacesBeforeRegionIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(tr, builtin(t, "all"), Options{MaxWork: 400})
-	if err != nil {
-		t.Fatal(err)
-	}
-	races := 0
-	for _, a := range res.Anomalies {
-		if a.Pattern.Adjacent {
-			races++
-		}
-	}
-	if races == 0 || !res.WorkCut || strings.Contains(res.Cut, "no pattern searched") {
-		t.Errorf("%d races found; cut %q (work cut %v); want races found before the bound", races, res.Cut, res.WorkCut)
-	}
-	t.Logf("%d races, cut %q", races, res.Cut)
+	return tr
 }

@@ -82,30 +82,12 @@ func (x *Index) clearLoopDelete(site string) bool {
 // lock operations aside): no test, no value carried to the next key, no
 // return, no other call or write.
 func (x *Index) clearLoop(rng *ssa.Range) bool {
-	outer := rng.Parent()
 	if rng.Referrers() == nil {
 		return false
 	}
-	cd := x.controlDeps(outer)
-	body := map[*ssa.BasicBlock]bool{}
-	var add func(b *ssa.BasicBlock)
-	add = func(b *ssa.BasicBlock) {
-		if len(b.Succs) < 2 {
-			return
-		}
-		for _, y := range cd.dep[b.Index] {
-			if blk := outer.Blocks[y]; !body[blk] {
-				body[blk] = true
-				add(blk)
-			}
-		}
-	}
-	for _, r := range *rng.Referrers() {
-		nx, ok := r.(*ssa.Next)
-		if !ok {
-			return false
-		}
-		add(nx.Block())
+	body, ok := x.rangeBody(rng)
+	if !ok {
+		return false
 	}
 	deletes := 0
 	fns := map[*ssa.Function]bool{}

@@ -299,26 +299,9 @@ func (x *Index) bodyOnlyCalls(outer *ssa.Function, site string, f *ssa.Function)
 	if rng == nil || rng.Referrers() == nil {
 		return false
 	}
-	cd := x.controlDeps(outer)
-	body := map[*ssa.BasicBlock]bool{}
-	var add func(b *ssa.BasicBlock)
-	add = func(b *ssa.BasicBlock) {
-		if len(b.Succs) < 2 {
-			return
-		}
-		for _, y := range cd.dep[b.Index] {
-			if blk := outer.Blocks[y]; !body[blk] {
-				body[blk] = true
-				add(blk)
-			}
-		}
-	}
-	for _, r := range *rng.Referrers() {
-		nx, ok := r.(*ssa.Next)
-		if !ok {
-			return false
-		}
-		add(nx.Block())
+	body, ok := x.rangeBody(rng)
+	if !ok {
+		return false
 	}
 	calls := 0
 	fns := map[*ssa.Function]bool{}
@@ -428,4 +411,33 @@ func loopBound(call *ssa.Call) bool {
 		}
 	}
 	return true
+}
+
+// rangeBody returns the blocks of the loop that ranges with rng: those
+// control dependent on a block holding one of its Next instructions,
+// transitively. ok is false when rng is used otherwise than by Next.
+func (x *Index) rangeBody(rng *ssa.Range) (body map[*ssa.BasicBlock]bool, ok bool) {
+	outer := rng.Parent()
+	cd := x.controlDeps(outer)
+	body = map[*ssa.BasicBlock]bool{}
+	var add func(b *ssa.BasicBlock)
+	add = func(b *ssa.BasicBlock) {
+		if len(b.Succs) < 2 {
+			return
+		}
+		for _, y := range cd.dep[b.Index] {
+			if blk := outer.Blocks[y]; !body[blk] {
+				body[blk] = true
+				add(blk)
+			}
+		}
+	}
+	for _, r := range *rng.Referrers() {
+		nx, ok := r.(*ssa.Next)
+		if !ok {
+			return nil, false
+		}
+		add(nx.Block())
+	}
+	return body, true
 }
