@@ -298,7 +298,7 @@ type Timing struct {
 	// and type-checking them from source), generating the drivers,
 	// instrumenting (with the module's packages they import: more go
 	// lists) and building the test binaries (go test -c). The load and
-	// the build are fixed costs of every package checked; issue 30.
+	// go test -c are fixed costs of every package checked (issue 30).
 	Load, Drivers, Instrument, Compile time.Duration
 	Records, Replays                   int // processes run for each
 }
