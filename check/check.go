@@ -294,7 +294,13 @@ func (r *Report) SkippedDriver(pkg, test string) string {
 // their sum exceeds the wall time; Wall is the wall time of the whole.
 type Timing struct {
 	Wall, Build, Record, Predict, Replay time.Duration
-	Records, Replays                     int // processes run for each
+	// Build's parts: loading the packages (go list -export -deps -test
+	// and type-checking them from source), generating the drivers,
+	// instrumenting (with the module's packages they import: more go
+	// lists) and building the test binaries (go test -c). The load and
+	// go test -c are fixed costs of every package checked (issue 30).
+	Load, Drivers, Instrument, Compile time.Duration
+	Records, Replays                   int // processes run for each
 }
 
 func (t Timing) String() string {
@@ -365,13 +371,16 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	var tm Timing
+	tm.Load = time.Since(start)
 	drivers := &driver.Result{}
 	if opt.Drivers {
 		dstart := time.Now()
 		if drivers, err = driver.Generate(ctx, loaded); err != nil {
 			return nil, err
 		}
-		opt.progress("driver: generated %d driver files in %v", len(drivers.Files), time.Since(dstart).Round(time.Millisecond))
+		tm.Drivers = time.Since(dstart)
+		opt.progress("driver: generated %d driver files in %v", len(drivers.Files), tm.Drivers.Round(time.Millisecond))
 		if opt.DriversDir != "" {
 			if err := writeDrivers(opt.DriversDir, opt.Dir, drivers.Files); err != nil {
 				return nil, err
@@ -383,14 +392,17 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt.progress("instrument: instrumented %d packages (and %d of the module's packages they import) in %v", len(inst.Packages), len(inst.Deps), time.Since(istart).Round(time.Millisecond))
+	tm.Instrument = time.Since(istart)
+	opt.progress("instrument: instrumented %d packages (and %d of the module's packages they import) in %v", len(inst.Packages), len(inst.Deps), tm.Instrument.Round(time.Millisecond))
+	cstart := time.Now()
 	b, err := testbin.New(ctx, inst, testbin.Options{Dir: opt.Dir, BuildFlags: opt.BuildFlags, Progress: opt.Progress, Extra: drivers.Files})
 	if err != nil {
 		return nil, err
 	}
 	defer b.Close()
 	rec := &record.Recorder{Build: b, MaxEvents: recordCap}
-	rep := &Report{Notes: slices.Concat(inst.Notes, drivers.Notes, b.Notes)}
+	tm.Compile = time.Since(cstart)
+	rep := &Report{Notes: slices.Concat(inst.Notes, drivers.Notes, b.Notes), Time: tm}
 	rep.Time.Build = time.Since(start)
 	defer func() { rep.Time.Wall = time.Since(start) }()
 	scratch, err := os.MkdirTemp("", "pecanvet-check-")

@@ -540,11 +540,15 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 // a slow module explains itself. Replays (and the packages' checks) run
 // in parallel, so the phases may add up to more than the wall time.
 func whereTime(vet time.Duration, st []pecan.Stats) string {
-	var checks, build, record, predict, replay float64
+	var checks, build, load, drivers, instrument, compile, record, predict, replay float64
 	records, replays := 0, 0
 	for _, s := range st {
 		checks += s.Wall
 		build += s.Build
+		load += s.Load
+		drivers += s.Drivers
+		instrument += s.Instrument
+		compile += s.Compile
 		record += s.Record
 		predict += s.Predict
 		replay += s.Replay
@@ -555,8 +559,14 @@ func whereTime(vet time.Duration, st []pecan.Stats) string {
 		return ""
 	}
 	idle := max(0, vet.Seconds()-checks)
-	return fmt.Sprintf("Where the time goes: vet %.1f s; the checks of %d packages %.1f s: build %.1f s, record %.1f s (%d runs), predict %.1f s, replay %.1f s (%d runs); idle %.1f s (no check running: type-checking, the go command, waiting).",
-		vet.Seconds(), len(st), checks, build, record, records, predict, replay, replays, idle)
+	// The build's parts, when the stats have them (older builds' do not):
+	// the load and go test -c are every package's fixed cost (issue 30).
+	parts := ""
+	if load+drivers+instrument+compile > 0 {
+		parts = fmt.Sprintf(" (load %.1f s, drivers %.1f s, instrument %.1f s, go test -c %.1f s)", load, drivers, instrument, compile)
+	}
+	return fmt.Sprintf("Where the time goes: vet %.1f s; the checks of %d packages %.1f s: build %.1f s%s, record %.1f s (%d runs), predict %.1f s, replay %.1f s (%d runs); idle %.1f s (no check running: type-checking, the go command, waiting).",
+		vet.Seconds(), len(st), checks, build, parts, record, records, predict, replay, replays, idle)
 }
 
 // toolRSS is the largest peak of the vet tool's own processes over a

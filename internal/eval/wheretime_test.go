@@ -23,6 +23,14 @@ func TestWhereTime(t *testing.T) {
 	if got := whereTime(time.Second, nil); got != "" {
 		t.Errorf("no stats: %q", got)
 	}
+	// The build's parts, summed, when the stats have them.
+	st[0].Load, st[0].Drivers, st[0].Instrument, st[0].Compile = 0.25, 0.125, 0.125, 0.5
+	st[1].Load, st[1].Compile = 0.25, 0.25
+	got = whereTime(10*time.Second, st)
+	want = strings.Replace(want, "build 1.5 s,", "build 1.5 s (load 0.5 s, drivers 0.1 s, instrument 0.1 s, go test -c 0.8 s),", 1)
+	if got != want {
+		t.Errorf("whereTime with the build's parts:\n got %s\nwant %s", got, want)
+	}
 	// Packages checked in parallel may take more than vet's wall time.
 	if got := whereTime(time.Second, st); got == "" || !strings.Contains(got, "idle 0.0 s") {
 		t.Errorf("parallel checks: %q", got)

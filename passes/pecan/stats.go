@@ -41,6 +41,12 @@ type Stats struct {
 	Replay  float64 `json:"replay_s,omitempty"`
 	Records int     `json:"records,omitempty"`
 	Replays int     `json:"replays,omitempty"`
+	// Build's parts (check.Timing): loading the packages (a go list and
+	// type-checking), generating drivers, instrumenting, go test -c.
+	Load       float64 `json:"load_s,omitempty"`
+	Drivers    float64 `json:"drivers_s,omitempty"`
+	Instrument float64 `json:"instrument_s,omitempty"`
+	Compile    float64 `json:"compile_s,omitempty"`
 	// Candidates the lock filter rejected before scheduling (check.FilterLocks).
 	LockRejected int `json:"lock_rejected,omitempty"`
 	// Doomed: predictions not replayed because an earlier replay of their
@@ -85,6 +91,7 @@ func writeStats(pass *analysis.Pass, res *Result) {
 		st.Reproduced = len(r.Reproduced())
 		t := r.Time
 		st.Wall, st.Build, st.Record, st.Predict, st.Replay = t.Wall.Seconds(), t.Build.Seconds(), t.Record.Seconds(), t.Predict.Seconds(), t.Replay.Seconds()
+		st.Load, st.Drivers, st.Instrument, st.Compile = t.Load.Seconds(), t.Drivers.Seconds(), t.Instrument.Seconds(), t.Compile.Seconds()
 		st.Records, st.Replays = t.Records, t.Replays
 		if c := r.Filtered[check.FilterLocks]; c != nil {
 			st.LockRejected = c.Candidates

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -37,6 +38,7 @@ func TestWriteStats(t *testing.T) {
 	}
 	pass := &analysis.Pass{Fset: fset, Files: []*ast.File{f}, Pkg: types.NewPackage("example.com/a", "a")}
 	writeStats(pass, &Result{Dynamic: true, Notes: []string{"n1"}, Report: &check.Report{Listed: 5, Tests: 3,
+		Time:             check.Timing{Build: 4 * time.Second, Load: time.Second, Drivers: 500 * time.Millisecond, Instrument: 250 * time.Millisecond, Compile: 2 * time.Second},
 		DriversGenerated: 3, Drivers: []check.DriverRun{{Test: "TestPecanvetDriver1"}, {Test: "TestPecanvetDriver2", Skipped: "no usable receiver"}}}})
 	writeStats(pass, &Result{Skipped: "no concurrency in the package or its tests (fast path)"})
 	SkipDynamic = true
@@ -63,6 +65,9 @@ func TestWriteStats(t *testing.T) {
 	if s := got[0]; s.Package != "example.com/a" || s.Dir != dir || !s.Dynamic || s.TestsListed != 5 || s.TestsChecked != 3 || len(s.Notes) != 1 || s.Skipped != "" ||
 		s.DriversGenerated != 3 || s.DriversRun != 1 || len(s.DriverSkips) != 1 || s.DriverSkips[0] != "no usable receiver" {
 		t.Errorf("first line = %+v", s)
+	}
+	if s := got[0]; s.Build != 4 || s.Load != 1 || s.Drivers != 0.5 || s.Instrument != 0.25 || s.Compile != 2 {
+		t.Errorf("first line's build and its parts = %v: load %v, drivers %v, instrument %v, compile %v; want 4: 1, 0.5, 0.25, 2", s.Build, s.Load, s.Drivers, s.Instrument, s.Compile)
 	}
 	if s := got[1]; s.Dynamic || s.Skipped == "" || s.TestsListed != 0 {
 		t.Errorf("second line = %+v", s)
