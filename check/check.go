@@ -584,6 +584,10 @@ func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scra
 			return err
 		}
 	}
+	if ahead != nil {
+		ahead.stop() // the drivers not checked, still recording
+		ahead = nil
+	}
 	for i := first; i < len(rep.Findings); i++ {
 		if d, ok := st.drivers[rep.Findings[i].Test]; ok && rep.Findings[i].Package == pkg {
 			rep.Findings[i].Driver, rep.Findings[i].DriverType, rep.Findings[i].DriverMeant = d.Calls, d.Type, d.Meant
@@ -709,10 +713,17 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 	at := make([]int, len(tests)) // test index → its index in recs
 	recs := pre
 	for ti, t := range tests {
-		if at[ti] = ti; pre != nil {
-			if at[ti] = pre.index(t); at[ti] < 0 {
-				recs = nil
-			}
+		at[ti] = ti
+		if pre == nil {
+			continue
+		}
+		if at[ti] = pre.index(t); at[ti] < 0 {
+			recs = nil
+		}
+		// The directories newRecordAhead makes: the perturbed
+		// recordings write there.
+		if err := os.MkdirAll(filepath.Join(scratch, fmt.Sprintf("t%d", ti)), 0o755); err != nil {
+			return err
 		}
 	}
 	if recs == nil {
