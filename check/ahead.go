@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/pecanvet/pecanvet/dynamic/record"
@@ -136,7 +137,14 @@ func (ra *recordAhead) get(ti int) record.Test {
 		r.Test.Trace = ra.paths[ti]
 		return r.Test
 	}
-	for ra.started < len(ra.tests) && ra.started <= ti+ra.ahead-1 {
+	ra.startUpTo(ti + ra.ahead - 1)
+	return <-ra.results[ti]
+}
+
+// startUpTo starts the recordings alone, in their own processes, of the
+// tests up to index last that the batch does not take.
+func (ra *recordAhead) startUpTo(last int) {
+	for ra.started < len(ra.tests) && ra.started <= last {
 		i := ra.started
 		ra.started++
 		if ra.batch[ra.tests[i]] != nil {
@@ -149,7 +157,11 @@ func (ra *recordAhead) get(ti int) record.Test {
 			ra.results[i] <- ra.b.RecordTest(ra.ctx, ra.pkg, ra.tests[i], ra.paths[i], ra.opt.Timeout)
 		}()
 	}
-	return <-ra.results[ti]
+}
+
+// index returns the position of test in ra.tests, or -1.
+func (ra *recordAhead) index(test string) int {
+	return slices.Index(ra.tests, test)
 }
 
 // alone records test ti, which the batch declined, in a process of its

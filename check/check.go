@@ -548,6 +548,31 @@ func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scra
 	seen := map[string]bool{} // one finding per site combination per package
 	cov, covDrivers := newCoverage(), newCoverage()
 	first := len(rep.Findings)
+	// The drivers that the own tests' first runs leave needed are
+	// recorded while those tests' replays and perturbed recordings run
+	// (pond: 1.1 s of drivers after 1.2 s of a replay waiting out a
+	// deadline). Which of them are checked is still decided by every run
+	// of the tests (driversToRun): coverage only grows, so those are
+	// among the ones recorded ahead; the rest are dropped unused.
+	var ahead *recordAhead
+	defer func() {
+		if ahead != nil {
+			ahead.stop()
+		}
+	}()
+	startDrivers := func() {
+		need := driversNeeded(generated, st.drivers, cov)
+		if len(need) == 0 || ctx.Err() != nil {
+			return
+		}
+		opt.progress("check: %s: recording %d generated %s ahead, while the tests' replays run", pkg, len(need), plural("driver", len(need)))
+		ra, err := newRecordAhead(ctx, b, pkg, need, filepath.Join(scratch, "drivers-ahead"), opt, 1)
+		if err != nil {
+			return // recorded when checked, as without ahead
+		}
+		ra.startUpTo(ra.ahead - 1)
+		ahead = ra
+	}
 	if len(own) > 0 {
 		ownLimit := acct.units
 		if len(generated) > 0 {
@@ -556,17 +581,24 @@ func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scra
 			// never ran).
 			ownLimit -= acct.units / driverShare
 		}
-		if err := checkTests(ctx, b, st, pkg, own, filepath.Join(scratch, "own"), opt, rep, seen, acct, ownLimit, cov); err != nil {
+		if err := checkTests(ctx, b, st, pkg, own, filepath.Join(scratch, "own"), opt, rep, seen, acct, ownLimit, cov, nil, startDrivers); err != nil {
 			return err
 		}
 	}
 	if run := driversToRun(pkg, generated, st.drivers, cov, rep); len(run) > 0 {
+		if ahead != nil && len(run) < len(ahead.tests) {
+			opt.progress("check: %s: %d of the %d drivers recorded ahead not checked: later runs of the tests held their candidates", pkg, len(ahead.tests)-len(run), len(ahead.tests))
+		}
 		rep.Listed += len(run)
 		if acct.spent >= acct.units || acct.netPast() {
 			rep.addNote(note.Budget, pkg, "", "%s; %d generated drivers not run", acct.spentWhy(acct.units), len(run))
-		} else if err := checkTests(ctx, b, st, pkg, run, filepath.Join(scratch, "drivers"), opt, rep, seen, acct, acct.units, covDrivers); err != nil {
+		} else if err := checkTests(ctx, b, st, pkg, run, filepath.Join(scratch, "drivers"), opt, rep, seen, acct, acct.units, covDrivers, ahead, nil); err != nil {
 			return err
 		}
+	}
+	if ahead != nil {
+		ahead.stop() // the drivers not checked, still recording
+		ahead = nil
 	}
 	for i := first; i < len(rep.Findings); i++ {
 		if d, ok := st.drivers[rep.Findings[i].Test]; ok && rep.Findings[i].Package == pkg {
@@ -636,9 +668,26 @@ const driverShare = 10
 // goroutines (a driver of a package without tests drives no candidate
 // and always runs). It notes what it runs and what it leaves out.
 func driversToRun(pkg string, generated []string, drivers map[string]driver.Driver, cov *coverage, rep *Report) []string {
-	var run, calls []string
-	covered := 0
 	rep.DriversGenerated += len(generated)
+	run := driversNeeded(generated, drivers, cov)
+	covered := len(generated) - len(run)
+	calls := make([]string, len(run))
+	for i, t := range run {
+		calls[i] = drivers[t].Calls + " of " + drivers[t].Type
+	}
+	if len(run) > 0 {
+		rep.addNote(note.Driver, pkg, "", "running %d generated %s, calling two methods from two goroutines where no test did (%s)", len(run), plural("driver", len(run)), strings.Join(calls, "; "))
+	}
+	if covered > 0 {
+		rep.addNote(note.Driver, pkg, "", "%d generated %s not run: the tests held their candidates in two goroutines", covered, plural("driver", covered))
+	}
+	return run
+}
+
+// driversNeeded returns, in order, the generated drivers driving a
+// candidate that no run in cov held in two goroutines, or none at all.
+func driversNeeded(generated []string, drivers map[string]driver.Driver, cov *coverage) []string {
+	var run []string
 	for _, t := range generated {
 		d := drivers[t]
 		need := len(d.Cands) == 0
@@ -648,18 +697,9 @@ func driversToRun(pkg string, generated []string, drivers map[string]driver.Driv
 				break
 			}
 		}
-		if !need {
-			covered++
-			continue
+		if need {
+			run = append(run, t)
 		}
-		run = append(run, t)
-		calls = append(calls, d.Calls+" of "+d.Type)
-	}
-	if len(run) > 0 {
-		rep.addNote(note.Driver, pkg, "", "running %d generated %s, calling two methods from two goroutines where no test did (%s)", len(run), plural("driver", len(run)), strings.Join(calls, "; "))
-	}
-	if covered > 0 {
-		rep.addNote(note.Driver, pkg, "", "%d generated %s not run: the tests held their candidates in two goroutines", covered, plural("driver", covered))
 	}
 	return run
 }
@@ -673,17 +713,41 @@ func plural(w string, n int) string {
 
 // checkTests records, predicts and replays tests of pkg (in scratch),
 // each test only while the work charged to acct is under limit; when cov
-// is not nil, it also collects which goroutines ran which sites.
-func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string, tests []string, scratch string, opt Options, rep *Report, seen map[string]bool, acct *account, limit int64, cov *coverage) error {
+// is not nil, it also collects which goroutines ran which sites. If pre
+// is not nil and records every one of tests (of others too, perhaps), the
+// recordings are taken from it; its owner stops it. afterFirst, if not
+// nil, runs once the tests' first runs are all predicted.
+func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string, tests []string, scratch string, opt Options, rep *Report, seen map[string]bool, acct *account, limit int64, cov *coverage, pre *recordAhead, afterFirst func()) error {
 	per := 4
 	if len(tests) > 0 && isDriver(st.drivers, tests[0]) {
 		per = 1 // generated drivers (driversToRun): each may wait out its bound
 	}
-	recs, err := newRecordAhead(ctx, b, pkg, tests, scratch, opt, per)
-	if err != nil {
-		return err
+	at := make([]int, len(tests)) // test index → its index in recs
+	recs := pre
+	for ti, t := range tests {
+		at[ti] = ti
+		if pre == nil {
+			continue
+		}
+		if at[ti] = pre.index(t); at[ti] < 0 {
+			recs = nil
+		}
+		// The directories newRecordAhead makes: the perturbed
+		// recordings write there.
+		if err := os.MkdirAll(filepath.Join(scratch, fmt.Sprintf("t%d", ti)), 0o755); err != nil {
+			return err
+		}
 	}
-	defer recs.stop()
+	if recs == nil {
+		var err error
+		if recs, err = newRecordAhead(ctx, b, pkg, tests, scratch, opt, per); err != nil {
+			return err
+		}
+		defer recs.stop()
+		for ti := range at {
+			at[ti] = ti
+		}
+	}
 	normal := &plainRuns{ctx: ctx, b: b.Build, pkg: pkg, timeout: opt.Timeout}
 	if per > 1 {
 		// Build the uninstrumented tests while the rest is recorded and
@@ -716,9 +780,9 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				break
 			}
 			dir := filepath.Join(scratch, fmt.Sprintf("t%d", ti))
-			tracePath := recs.paths[ti]
+			tracePath := recs.paths[at[ti]]
 			opt.progress("check: %s %s: admitted, %d work units charged before it", pkg, test, spent)
-			rt := recs.get(ti)
+			rt := recs.get(at[ti])
 			opt.progress("check: %s %s: %d events, %d goroutines recorded in %v", pkg, test, rt.Events, rt.Goroutines, rt.Wall.Round(time.Millisecond))
 			rep.Time.Record += rt.Wall
 			rep.Time.Records++
@@ -767,7 +831,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			} else if !rt.Passed {
 				var others []string
 				if rt.Batched && per > 1 {
-					others = recs.failedAfter(ti)
+					others = recs.failedAfter(at[ti])
 				}
 				why, plain := failNote(normal, test, others)
 				if plain && isDriver(st.drivers, test) {
@@ -804,6 +868,9 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 					early.runs = recordPerturbed(ctx, b, pkg, tests, firsts, idx, scratch, 1, opt)
 				}()
 			}
+		}
+		if afterFirst != nil {
+			afterFirst()
 		}
 	})
 	// The tests whose first run left nothing proved are recorded again
