@@ -310,7 +310,12 @@ func waitsForTest(w *recorder, g string, buf *[]byte) bool {
 // ran, so the race was reported without its panic in some runs. Only
 // runnable goroutines are waited for: one that sleeps or waits (a
 // ticker's loop, a leaked sender) would hold every replay for the bound,
-// and its timing is the program's own, as in the recorded run. A failed
+// and its timing is the program's own, as in the recorded run. So is the
+// callback of a time.AfterFunc timer not yet due: it sleeps until then
+// (cache2go's 1 s expiry timer held each reproduced replay of a generated
+// driver for the whole bound, 7 s of its package's replays); one already
+// due is about to run and is waited for. A timer left pending still makes
+// the list's process stop taking replays (leftRunning). A failed
 // schedule's process exits at once (exitPruned): nothing to wait for.
 func drainFreed(deadline time.Time) {
 	self := curGoid()
@@ -328,7 +333,7 @@ func drainFreed(deadline time.Time) {
 			mu.Unlock()
 			return
 		}
-		pending, live := w.liveKids(self, 0)
+		pending, live := w.liveKids(self, vnow().UnixNano())
 		mu.Unlock()
 		if pending == 0 && !anyRunnable(live, &buf) {
 			return

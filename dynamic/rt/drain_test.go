@@ -203,3 +203,90 @@ func TestDrainFreed(t *testing.T) {
 		t.Errorf("the test returned while the goroutine the verdict let go was still runnable")
 	}
 }
+
+// TestDrainFreedTimer: after a replay's verdict, the test's end does not
+// wait for the callback of a time.AfterFunc timer not yet due: it sleeps
+// until then, as any sleeper drainFreed leaves alone (cache2go's 1 s
+// expiry timer held each reproduced replay of a driver for the whole
+// bound). Fails without the due check (Drain waits 600 ms for it).
+func TestDrainFreedTimer(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.sched")
+	os.WriteFile(p, []byte("anomaly race/RW 2 3\ng1 fork @main.go:1:1 n=1\ng1 read x @fig1.go:2:1 n=1\ng1.1 begin n=1\n"), 0o644)
+	var el time.Duration
+	v, _, _ := replayOnce(t, p, func() bool {
+		x := heap[int]()
+		done := make(chan struct{})
+		id := Go(fGo1)
+		go func() {
+			Begin(id)
+			defer End()
+			W(unsafe.Pointer(x), fWx)
+			*x = 1
+			close(done)
+		}()
+		R(unsafe.Pointer(x), fRx)
+		<-done
+		tm := AfterFuncAt(sGo)(600*time.Millisecond, func() {})
+		start := time.Now()
+		Drain()
+		el = time.Since(start)
+		TimerStop(tm)()
+		return true
+	})
+	if v.Verdict != "reproduced" {
+		t.Fatalf("verdict %+v, want reproduced", v)
+	}
+	if el >= 300*time.Millisecond {
+		t.Errorf("Drain took %v after the verdict with only a timer due in 600 ms pending; want well under", el)
+	}
+}
+
+// TestDrainClock: the schedule's next step is a time.AfterFunc callback's
+// while the test goroutine waits in Drain for it. Nothing else can move,
+// so the virtual clock fires the timer at once, as for a test goroutine at
+// a gate; it stood still while Drain slept, and every such replay waited
+// the timer out in real time (cache2go's TestDataLoader, 500 ms each).
+func TestDrainClock(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.sched")
+	os.WriteFile(p, []byte("anomaly av/RWR 2 3 4\ng1 fork @main.go:1:1 n=1\ng1 read x @fig1.go:2:1 n=1\ng1.1 begin n=1\ng1.1 write x @fig1.go:5:1 n=1\n"), 0o644)
+	var el time.Duration
+	v, ran, _ := replayOnce(t, p, func() bool {
+		x := heap[int]()
+		var ran atomic.Bool
+		AfterFuncAt(fGo1)(time.Hour, func() {
+			W(unsafe.Pointer(x), fWx)
+			*x = 1
+			ran.Store(true)
+		})
+		R(unsafe.Pointer(x), fRx)
+		start := time.Now()
+		Drain()
+		el = time.Since(start)
+		// After the verdict the test goroutine runs alone until it ends,
+		// which it does not here: end the hold, and let the callback's
+		// goroutine end before the next test.
+		mu.Lock()
+		for rp != nil && rp.alone != nil {
+			rp.endHold()
+		}
+		mu.Unlock()
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			mu.Lock()
+			pending, live := rec.liveKids(curGoid(), 0)
+			mu.Unlock()
+			if pending == 0 && len(live) == 0 {
+				break
+			}
+		}
+		return ran.Load()
+	})
+	if v.Verdict != "reproduced" {
+		t.Fatalf("verdict %+v, want reproduced", v)
+	}
+	if !ran {
+		t.Error("the timer's callback did not run before the test returned")
+	}
+	if el >= drainBound/2 {
+		t.Errorf("Drain took %v waiting for the step of a callback due in an hour; want well under %v", el, drainBound)
+	}
+}

@@ -123,9 +123,9 @@ var afterKids map[*time.Timer]*afterKid
 // noteAfterKid remembers g as the goroutine of t's callback, due after d
 // (mu held).
 func noteAfterKid(t *time.Timer, g *Goroutine, d time.Duration) {
-	if rp == nil { // a real timer: replay's run on the program's clock
-		g.due = time.Now().Add(d).UnixNano()
-	}
+	// On the program's clock: under replay the virtual one (vclock.go),
+	// which drainFreed compares it with.
+	g.due = vnow().Add(d).UnixNano()
 	if afterKids == nil {
 		afterKids = map[*time.Timer]*afterKid{}
 	}
@@ -169,7 +169,7 @@ func resetAfterKid(t *time.Timer, d time.Duration) {
 		return
 	}
 	if k.g.goid == 0 && k.g.due != 0 {
-		k.g.due = time.Now().Add(d).UnixNano()
+		k.g.due = vnow().Add(d).UnixNano()
 	}
 	if !k.dropped {
 		return

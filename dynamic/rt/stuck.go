@@ -44,6 +44,9 @@ const (
 	gSleep    // in rt.Sleep
 	gSoft     // waiting outside what is recorded; a timer or I/O may end it
 	gHard     // waiting; only another goroutine can end it
+	// gDrain: the test goroutine asleep in drainReplay's poll, waiting
+	// for another goroutine's step of the schedule (or its bound).
+	gDrain
 )
 
 // gstate is one goroutine of a dump.
@@ -156,6 +159,7 @@ func parseGoroutine(b string) (gstate, bool) {
 	var rtFrame string
 	first := "" // "rt", "testing" or "user"
 	condWait := false
+	inDrain := false // time.Sleep called by drainReplay
 	for i := 1; i+1 < len(lines); i += 2 {
 		fn := lines[i]
 		if strings.HasPrefix(fn, "created by ") {
@@ -166,6 +170,9 @@ func parseGoroutine(b string) (gstate, bool) {
 		}
 		if fn == rtPrefix+"hangLook" || fn == rtPrefix+"(*hangWatch).look" || fn == rtPrefix+"(*driverQuiet).look" {
 			return gstate{}, false // rt's own (hang.go, driverquiet.go), as the caller is
+		}
+		if i == 3 && fn == rtPrefix+"drainReplay" && strings.HasPrefix(lines[1], "time.Sleep(") {
+			inDrain = true
 		}
 		kind := "user"
 		if fn == "sync.(*Cond).Wait" {
@@ -201,6 +208,8 @@ func parseGoroutine(b string) (gstate, bool) {
 		}
 	}
 	switch {
+	case inDrain && g.state == "sleep":
+		g.class = gDrain
 	case busyState(g.state):
 		g.class = gBusy
 	case first == "rt":
