@@ -115,9 +115,22 @@ func (r *replayer) leakProof(reason string) {
 		defer mu.Unlock()
 		return r.gone[str.G]
 	}
+	// With the watcher gone, a hold after the verdict ends only when the
+	// goroutine running alone reaches a gate: while it blocks where only
+	// another goroutine can end its wait, the goroutines held for it
+	// cannot move (pond's held purger and worker kept settle from quiet
+	// for its whole bound: every leak replay of StopAndWaitFor 1.15 s).
+	var alone int64
+	if r.alone != nil && r.unwatched {
+		select {
+		case <-r.watchDone:
+			alone = r.alone.goid
+		default:
+		}
+	}
 	buf := make([]byte, 64<<10)
 	mu.Unlock()
-	gs := settle(time.Now().Add(leakSettle), ended, func() []gstate {
+	gs := settle(time.Now().Add(leakSettle), ended, alone, func() []gstate {
 		var gs []gstate
 		gs, buf = dumpGoroutines(buf)
 		return gs
@@ -199,15 +212,24 @@ func (r *replayer) leakProof(reason string) {
 // replay's watcher waiting for its tick moves no goroutine of the test's:
 // counted busy, it kept the settling from quiet for the whole bound on a
 // loaded machine (eapache/channels' select-branch replays took 1.1 s
-// instead of 0.1 s).
-func settle(deadline time.Time, ended func() bool, dump func() []gstate) []gstate {
+// instead of 0.1 s). alone, if not 0, is the runtime id of the goroutine
+// running alone after the verdict with the watcher gone: the goroutines
+// held for it are not busy while it blocks in a recorded operation or a
+// wait only another goroutine can end.
+func settle(deadline time.Time, ended func() bool, alone int64, dump func() []gstate) []gstate {
 	var gs []gstate
 	for quiet := 0; quiet < 3 && time.Now().Before(deadline) && !ended(); {
 		time.Sleep(2 * time.Millisecond)
 		gs = dump()
 		quiet++
+		stuck := false
 		for _, x := range gs {
-			if x.class == gBusy && !(x.watcher && !busyState(x.state)) {
+			if alone != 0 && x.id == alone {
+				stuck = x.class == gRecorded || x.class == gHard
+			}
+		}
+		for _, x := range gs {
+			if x.class == gBusy && !(x.watcher && !busyState(x.state)) && !(x.held && stuck) {
 				quiet = 0
 				break
 			}

@@ -61,6 +61,10 @@ type gstate struct {
 	testing bool
 	// watcher: it is the replay's watcher (replayer.watch), rt's own.
 	watcher bool
+	// held: it waits at its gate while another goroutine runs alone
+	// after the verdict (replayer.waitAlone); counted busy, as the hold
+	// may end at any moment.
+	held bool
 }
 
 // rtPrefix is this package's import path plus ".", as frames name its
@@ -224,6 +228,8 @@ func parseGoroutine(b string) (gstate, bool) {
 			g.class, g.op = gRecorded, rtFrame
 		case rtFrame == "(*replayer).watch":
 			g.class, g.watcher = gBusy, true // waiting for its tick, or for rt's lock
+		case rtFrame == "(*replayer).waitAlone":
+			g.class, g.held = gBusy, true
 		case rtFrame == "(*replayer).ended":
 			g.class = gHard // the end of the process, waiting for the schedule
 		default:
