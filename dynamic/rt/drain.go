@@ -166,15 +166,7 @@ func anyBusy(ids map[int64]bool) bool {
 	if len(ids) == 0 {
 		return false
 	}
-	buf := make([]byte, 64<<10)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) || len(buf) >= 64<<20 {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
+	buf := allStacks(nil, 64<<20)
 	for len(buf) > 0 {
 		line := buf
 		if i := bytes.IndexByte(buf, '\n'); i >= 0 {

@@ -107,14 +107,7 @@ func softState(s string) bool {
 
 // dumpGoroutines classifies every goroutine of the process but the caller.
 func dumpGoroutines(buf []byte) ([]gstate, []byte) {
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
+	buf = allStacks(buf, 0)
 	var out []gstate
 	first := true
 	for _, block := range bytes.Split(buf, []byte("\n\n")) {
@@ -127,6 +120,22 @@ func dumpGoroutines(buf []byte) ([]gstate, []byte) {
 		}
 	}
 	return out, buf[:cap(buf)]
+}
+
+// allStacks returns the stacks of all goroutines (runtime.Stack), in buf
+// when they fit, else in a buffer grown as needed, up to max bytes if max
+// is positive (the dump is cut there).
+func allStacks(buf []byte, max int) []byte {
+	if len(buf) == 0 {
+		buf = make([]byte, 64<<10)
+	}
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) || max > 0 && len(buf) >= max {
+			return buf[:n]
+		}
+		buf = make([]byte, 2*len(buf))
+	}
 }
 
 // parseGoroutine reads one goroutine of a runtime.Stack dump:

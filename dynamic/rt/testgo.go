@@ -2,7 +2,6 @@ package rt
 
 import (
 	"reflect"
-	"runtime"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -438,12 +437,5 @@ func paused(dump string, goid int64) bool {
 
 // goroutineDump returns the stacks of all goroutines.
 func goroutineDump() string {
-	buf := make([]byte, 64<<10)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			return string(buf[:n])
-		}
-		buf = make([]byte, 2*len(buf))
-	}
+	return string(allStacks(nil, 0))
 }
