@@ -3,6 +3,7 @@ package check_test
 import (
 	"context"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -83,7 +84,8 @@ func TestObservedHangGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	all, _ := pattern.Builtin("all")
-	rep, err := check.Run(context.Background(), check.Options{Dir: dir, Patterns: []string{"./hangonce"}, Anomalies: all})
+	var progress strings.Builder
+	rep, err := check.Run(context.Background(), check.Options{Dir: dir, Patterns: []string{"./hangonce"}, Anomalies: all, Progress: &progress})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,5 +103,9 @@ func TestObservedHangGone(t *testing.T) {
 	}
 	if v := hung[0].Verdict; v.Verdict != "diverged" || !strings.Contains(v.Message, "the test ended without hanging") {
 		t.Errorf("verdict %s %q, want diverged: the test ended without hanging", v.Verdict, v.Message)
+	}
+	// -v says why a replay diverged, on its progress line.
+	if !regexp.MustCompile(`replay \d+: diverged in \S+: .*the test ended without hanging`).MatchString(progress.String()) {
+		t.Errorf("no progress line says why the replay diverged:\n%s", progress.String())
 	}
 }

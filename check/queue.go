@@ -993,7 +993,11 @@ func (q *replayQueue) done(i int, v replay.Verdict, d time.Duration) {
 		if v.Explored {
 			verdict += " (explored past a changed read)"
 		}
-		q.opt.progress("check: %s %s: replay %d: %s in %v", q.pkg, g.test, n, verdict, d.Round(time.Millisecond))
+		why := ""
+		if (v.Verdict == replay.Diverged || v.Verdict == replay.Deadlock) && v.Message != "" {
+			why = ": " + clipLine(v.Message, 240)
+		}
+		q.opt.progress("check: %s %s: replay %d: %s in %v%s", q.pkg, g.test, n, verdict, d.Round(time.Millisecond), why)
 		it.state, it.v, it.s = pDone, v, s
 		q.exploreDone(it, &v)
 		if v.Explored && v.Verdict == replay.Reproduced && s != nil {
@@ -1129,4 +1133,13 @@ func oneRoot(tr *trace.Trace) bool {
 		}
 	}
 	return roots <= 1
+}
+
+// clipLine is s on one line, cut to n bytes, for a progress line.
+func clipLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		s = s[:n] + "…"
+	}
+	return s
 }
