@@ -384,9 +384,9 @@ func TickerReset(t *time.Ticker) func(time.Duration) {
 // ticking each second) took, in its recording, as many ticks as were left
 // in the minute then. Its replay, seconds or minutes later, on a clock
 // that started elsewhere in the minute, takes another number: every
-// prediction of the test diverged, and its race was left to a -race run
-// that waited for the next minute again (50 s of gocron's 116). So the
-// recorder notes its clock at the test's start (ClockSuffix), and the
+// replay of the test diverged, and its race was left to a -race run that
+// waited for the next minute again (59 s of the test's 76 s check). So
+// the recorder notes its clock at the test's start (ClockSuffix), and the
 // replay moves its clock ahead, at the test's start, to the same second
 // and fraction of the minute; times of day, seconds truncated, ticks
 // counted to a minute's turn then come out as recorded. Ahead only, and
