@@ -219,6 +219,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	// of the package at once (ants: gigabytes).
 	flt.tr, flt.f = nil, nil
 	ropt := c.opt.Replay
+	ropt.Clock = rt.Clock
 	// Replays are counted over all of the test's traces.
 	// Its replays may share a process with others' (replay.RunBatch) when
 	// its trace was recorded in one too (it ends with the test function,

@@ -91,6 +91,9 @@ func RunBatch(ctx context.Context, b *testbin.Build, pkg string, entries []Entry
 		if e.Opt.Explore {
 			list.WriteString("\texplore")
 		}
+		if !e.Opt.Clock.IsZero() {
+			list.WriteString("\tclock=" + strconv.FormatInt(e.Opt.Clock.UnixNano(), 10))
+		}
 		list.WriteString("\n")
 	}
 	listPath := filepath.Join(entries[0].Dir, "replay.list")

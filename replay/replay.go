@@ -94,6 +94,10 @@ type Options struct {
 	// names no step run free from its step FreeFrom (from 1) on, instead
 	// of waiting for its end (a control replay: check/control.go).
 	FreeFrom int
+	// Clock is the clock at the test's start in the recorded run
+	// (record.Test.Clock): the replay starts its clock at the same place
+	// in the minute (dynamic/rt's EnvClock). Zero: as it comes.
+	Clock time.Time
 }
 
 // Verdict is the outcome of one replay.
@@ -257,6 +261,9 @@ func RunFile(ctx context.Context, b *testbin.Build, pkg, test, schedPath string,
 	}
 	if opt.FreeFrom > 0 {
 		env = append(env, "PECANVET_FREE_UNSCHEDULED="+strconv.Itoa(opt.FreeFrom))
+	}
+	if !opt.Clock.IsZero() {
+		env = append(env, "PECANVET_CLOCK="+strconv.FormatInt(opt.Clock.UnixNano(), 10))
 	}
 	env = append(env, b.TestEnv(pkg, test)...)
 	env = append(env, b.ReplayEnv(pkg)...)

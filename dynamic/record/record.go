@@ -72,6 +72,11 @@ type Test struct {
 	TimedOut  bool
 	Truncated string // why the trace is incomplete, if it is
 	Output    string // the test's output (tail)
+	// Clock: the clock at the test's start in the recorded run (the
+	// runtime's file beside the trace, rt.ClockSuffix), zero if unknown;
+	// its replays start their clock at the same place in the minute
+	// (replay.Options.Clock).
+	Clock time.Time
 }
 
 // OwnWall is the test's own time, as go test printed it at its end
@@ -111,7 +116,25 @@ func (t *Test) setStats(path string) error {
 	}
 	t.Events, t.Goroutines, t.Active, t.Shared, t.Unstarted, t.Truncated = ti.events, ti.goroutines, ti.active, ti.shared, ti.unstarted, ti.truncated
 	t.RunOnBefore, t.RunOnAfter = ti.runOnBefore, ti.runOnAfter
+	t.Clock = readClock(path)
 	return nil
+}
+
+// clockSuffix is rt.ClockSuffix.
+const clockSuffix = ".clock"
+
+// readClock reads the clock the runtime noted at the start of the test
+// recorded to tracePath, zero if it noted none.
+func readClock(tracePath string) time.Time {
+	b, err := os.ReadFile(tracePath + clockSuffix)
+	if err != nil {
+		return time.Time{}
+	}
+	ns, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil || ns <= 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, ns)
 }
 
 // A Recorder records tests with the instrumented binaries of a build.
@@ -220,6 +243,7 @@ func (rec *Recorder) RecordTest(ctx context.Context, pkg, name, path string, tim
 // (a perturbation seed: rt.EnvPerturb).
 func (rec *Recorder) RecordTestEnv(ctx context.Context, pkg, name, path string, timeout time.Duration, env []string) Test {
 	os.Remove(path)
+	os.Remove(path + clockSuffix)
 	fromTest := rec.TestEnv(pkg, name)
 	env = rec.env(env)
 	r := testbin.RunTest(ctx, rec.Binaries[pkg], rec.Dirs[pkg], name, append(append([]string{"PECANVET_TRACE=" + path}, fromTest...), env...), timeout)

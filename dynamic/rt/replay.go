@@ -69,6 +69,10 @@ const (
 	// which the schedule names no step run free once step k comes,
 	// instead of waiting for its end (replayer.freeFrom).
 	EnvFreeUnscheduled = "PECANVET_FREE_UNSCHEDULED"
+	// EnvClock (Unix nanoseconds) is the clock at the start of the
+	// recorded test whose schedule is replayed (ClockSuffix): the replay
+	// starts its clock at the same place in the minute (alignClock).
+	EnvClock = "PECANVET_CLOCK"
 )
 
 // ScheduleEndMark is the line EnvMarkEnd prints (replay.scheduleEndMark).
@@ -361,12 +365,14 @@ func startReplay() error {
 	if k, err := strconv.Atoi(getenv(EnvFreeUnscheduled)); err == nil && k > 0 {
 		freeFrom = k - 1
 	}
-	return startReplayFrom(path, getenv(EnvVerdict), getenv(EnvExplore) == "1")
+	clock, _ := strconv.ParseInt(getenv(EnvClock), 10, 64)
+	return startReplayFrom(path, getenv(EnvVerdict), getenv(EnvExplore) == "1", clock)
 }
 
 // startReplayFrom loads the schedule at path, the verdict to go to
-// verdictPath; explore: see replayer.explore.
-func startReplayFrom(path, verdictPath string, explore bool) error {
+// verdictPath; explore: see replayer.explore; clock: EnvClock, 0 if
+// unknown.
+func startReplayFrom(path, verdictPath string, explore bool, clock int64) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -426,6 +432,9 @@ func startReplayFrom(path, verdictPath string, explore bool) error {
 	}
 	r.watchDone = make(chan struct{})
 	mu.Lock()
+	if clock != 0 {
+		alignClock(time.Unix(0, clock), clockPeriod)
+	}
 	rp = r
 	r.syncFree()
 	mu.Unlock()

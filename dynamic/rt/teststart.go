@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -68,7 +69,8 @@ const EnvReplayList = "PECANVET_REPLAY_LIST"
 // listEntry is one replay of a replay list.
 type listEntry struct {
 	sched, verdict, trace string
-	explore               bool // a fifth field "explore": EnvExplore for this replay
+	explore               bool  // a field "explore": EnvExplore for this replay
+	clock                 int64 // a field "clock=N": EnvClock for this replay
 }
 
 var (
@@ -85,8 +87,8 @@ var (
 )
 
 // readReplayList reads EnvReplayList's file: lines of four fields
-// separated by tabs (test, schedule, verdict, trace), and an optional
-// fifth, "explore" (EnvExplore).
+// separated by tabs (test, schedule, verdict, trace), then optional ones,
+// "explore" (EnvExplore) and "clock=N" (EnvClock).
 func readReplayList(path string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -98,10 +100,24 @@ func readReplayList(path string) error {
 			continue
 		}
 		f := strings.Split(l, "\t")
-		if len(f) < 4 || len(f) > 5 || f[0] == "" || f[1] == "" || len(f) == 5 && f[4] != "explore" {
-			return fmt.Errorf("%s:%d: want 4 tab-separated fields (test, schedule, verdict, trace) and an optional \"explore\", got %q", path, i+1, l)
+		bad := len(f) < 4 || f[0] == "" || f[1] == ""
+		var e listEntry
+		for _, x := range f[min(4, len(f)):] {
+			if x == "explore" && !e.explore {
+				e.explore = true
+			} else if n, ok := strings.CutPrefix(x, "clock="); ok && e.clock == 0 {
+				var err error
+				e.clock, err = strconv.ParseInt(n, 10, 64)
+				bad = bad || err != nil || e.clock == 0
+			} else {
+				bad = true
+			}
 		}
-		replayList[f[0]] = append(replayList[f[0]], listEntry{sched: f[1], verdict: f[2], trace: f[3], explore: len(f) == 5})
+		if bad {
+			return fmt.Errorf("%s:%d: want 4 tab-separated fields (test, schedule, verdict, trace) and optional ones, \"explore\" and \"clock=N\", got %q", path, i+1, l)
+		}
+		e.sched, e.verdict, e.trace = f[1], f[2], f[3]
+		replayList[f[0]] = append(replayList[f[0]], e)
 	}
 	return nil
 }
@@ -178,6 +194,7 @@ func TestStart(t interface{ Name() string }) (end func()) {
 			fmt.Fprintf(os.Stderr, "pecanvet: cannot record a trace: %v\n", err)
 			return Drain
 		}
+		writeClock(filepath.Join(traceDir, name+".trace"))
 		return func() {
 			Drain()
 			observeBlocked()
@@ -198,7 +215,11 @@ func TestStart(t interface{ Name() string }) (end func()) {
 		return Drain
 	}
 	started = true
-	if err := start(tracePath); err != nil {
+	err := start(tracePath)
+	if err == nil {
+		writeClock(tracePath)
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "pecanvet: cannot record a trace: %v\n", err)
 	} else if err := startReplay(); err != nil {
 		fmt.Fprintf(os.Stderr, "pecanvet: cannot replay: %v\n", err)
@@ -238,7 +259,7 @@ func listStart(t interface{ Name() string }, name string) (end func()) {
 		fmt.Fprintf(os.Stderr, "pecanvet: cannot record a trace: %v\n", err)
 		os.Exit(3)
 	}
-	if err := startReplayFrom(e.sched, e.verdict, e.explore); err != nil {
+	if err := startReplayFrom(e.sched, e.verdict, e.explore, e.clock); err != nil {
 		fmt.Fprintf(os.Stderr, "pecanvet: cannot replay: %v\n", err)
 		os.Exit(3)
 	}

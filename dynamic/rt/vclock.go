@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"os"
+	"strconv"
 	"sync/atomic"
 	"time"
 )
@@ -373,4 +375,56 @@ func TickerReset(t *time.Ticker) func(time.Duration) {
 		v.period = d
 		v.arm(d)
 	}
+}
+
+// A replay's clock starts where the recording's did in the minute.
+//
+// A test that schedules by the wall clock (jasonlvhit/gocron's
+// TestTaskAt: a job "at HH:MM" of the next minute, run by a scheduler
+// ticking each second) took, in its recording, as many ticks as were left
+// in the minute then. Its replay, seconds or minutes later, on a clock
+// that started elsewhere in the minute, takes another number: every
+// replay of the test diverged, and its race was left to a -race run that
+// waited for the next minute again (59 s of the test's 76 s check). So
+// the recorder notes its clock at the test's start (ClockSuffix), and the
+// replay moves its clock ahead, at the test's start, to the same second
+// and fraction of the minute; times of day, seconds truncated, ticks
+// counted to a minute's turn then come out as recorded. Ahead only, and
+// by less than a minute: as the watcher's moves, it is what a run whose
+// test started that much later would see (the program's contexts and
+// timers are on this clock; only what the program reads of the real
+// clock elsewhere, a file's time, looks early by as much).
+
+// ClockSuffix names the file, beside a recorded trace, that holds the
+// clock at the test's start in Unix nanoseconds (EnvClock of its replays).
+const ClockSuffix = ".clock"
+
+// clockPeriod is the period of the clock's phase a replay matches.
+const clockPeriod = time.Minute
+
+// clockShift is how far to move a clock reading now ahead, less than
+// period, to read rec's phase modulo period.
+func clockShift(rec, now time.Time, period time.Duration) time.Duration {
+	d := rec.Sub(now) % period
+	if d < 0 {
+		d += period
+	}
+	return d
+}
+
+// alignClock moves the program's clock ahead to rec's phase modulo period
+// (mu held), firing what falls due on the way, as the watcher's moves do.
+func alignClock(rec time.Time, period time.Duration) {
+	now := vnow()
+	advanceTo(now.Add(clockShift(rec, now, period)))
+}
+
+// writeClock writes the clock at the start of the test recorded to
+// tracePath beside it (ClockSuffix). Not in a replay: its clock is the
+// recording's.
+func writeClock(tracePath string) {
+	if getenv(EnvSchedule) != "" {
+		return
+	}
+	os.WriteFile(tracePath+ClockSuffix, strconv.AppendInt(nil, vnow().UnixNano(), 10), 0o644)
 }
