@@ -1,0 +1,12 @@
+package drvinit
+
+import "testing"
+
+func TestCache(t *testing.T) {
+	c := NewCache(2)
+	c.Add(1)
+	c.Clear()
+	if c.Len() != 0 {
+		t.Fatal("not cleared")
+	}
+}
