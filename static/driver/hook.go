@@ -88,9 +88,11 @@ func constructionHook(p *packages.Package, named *types.Named, m string) string 
 }
 
 // private reports whether named is out of its users' reach: unexported,
-// and in no exported function's or method's results, no exported field
-// of an exported struct, and embedded nowhere (which would promote its
-// methods). Only the package can then call its methods, so a method the
+// and in no exported function's or method's results, no exported
+// variable, no exported field of an exported struct, and embedded nowhere
+// (which would promote its methods); an interface there that named or
+// *named implements (any, too) could carry one out to the user, who
+// calls its methods through it. Only the package can then call its methods, so a method the
 // package calls directly only in constructors is a construction hook too
 // (phuslu/lru's shard Init, called by NewLRUCache on each shard before
 // the cache is returned).
@@ -98,9 +100,20 @@ func private(p *packages.Package, named *types.Named) bool {
 	if named.Obj().Exported() {
 		return false
 	}
+	ptr := types.NewPointer(named)
+	carries := func(t types.Type) bool {
+		if mentions(t, named, 0) {
+			return true
+		}
+		if _, ok := t.(*types.TypeParam); ok {
+			return false // the caller's type argument: users cannot name named
+		}
+		iface, ok := t.Underlying().(*types.Interface)
+		return ok && (types.Implements(named, iface) || types.Implements(ptr, iface))
+	}
 	exposes := func(sig *types.Signature) bool {
 		for i := 0; i < sig.Results().Len(); i++ {
-			if mentions(sig.Results().At(i).Type(), named, 0) {
+			if carries(sig.Results().At(i).Type()) {
 				return true
 			}
 		}
@@ -121,7 +134,7 @@ func private(p *packages.Package, named *types.Named) bool {
 			if st, ok := t.Underlying().(*types.Struct); ok {
 				for i := 0; i < st.NumFields(); i++ {
 					f := st.Field(i)
-					if (f.Embedded() || obj.Exported() && f.Exported()) && mentions(f.Type(), named, 0) {
+					if f.Embedded() && mentions(f.Type(), named, 0) || obj.Exported() && f.Exported() && carries(f.Type()) {
 						return false
 					}
 				}
@@ -135,7 +148,7 @@ func private(p *packages.Package, named *types.Named) bool {
 				}
 			}
 		case *types.Var:
-			if obj.Exported() && mentions(obj.Type(), named, 0) {
+			if obj.Exported() && carries(obj.Type()) {
 				return false
 			}
 		}
@@ -150,7 +163,15 @@ func mentions(t types.Type, named *types.Named, depth int) bool {
 	}
 	switch t := types.Unalias(t).(type) {
 	case *types.Named:
-		return t.Obj() == named.Obj()
+		if t.Obj() == named.Obj() {
+			return true
+		}
+		for _, a := range typeList(t.TypeArgs()) {
+			if mentions(a, named, depth+1) {
+				return true
+			}
+		}
+		return false
 	case *types.Pointer:
 		return mentions(t.Elem(), named, depth+1)
 	case *types.Slice:

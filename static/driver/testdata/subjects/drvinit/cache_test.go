@@ -10,3 +10,9 @@ func TestCache(t *testing.T) {
 		t.Fatal("not cleared")
 	}
 }
+
+func TestGate(t *testing.T) {
+	if NewGate().Open() != 1 {
+		t.Fatal("not initialised")
+	}
+}
