@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -154,6 +154,13 @@ eval-trial8:
 # part of make eval (long).
 eval-trial9:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial9.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 26's tenth trial, internal/eval/modules-trial10.txt: twelve more
+# modules (caches, lock-free maps, goroutine pools, queues) checked and
+# triaged as eval-trial, written to EVAL.md's modules-trial10 section. Not
+# part of make eval (long).
+eval-trial10:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial10.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own

@@ -39,6 +39,13 @@ func (x *Index) retryRead(b Event) bool {
 		}
 		loc := loadLocation(v)
 		if loc == nil {
+			// A slot no variable names (an index array's, by pointer
+			// arithmetic: cornelk/hashmap's store.addItem): retried
+			// when a CAS in the load's function swaps through the very
+			// pointer the load read, expecting the value loaded.
+			if addr := loadedAddr(v); addr != nil && retriedSlot(v, unconvert(addr)) {
+				found = true
+			}
 			continue
 		}
 		if !x.retriedLoad(v, loc) {
@@ -113,6 +120,24 @@ func (x *Index) retriedLoad(v ssa.Value, loc any) bool {
 				continue
 			}
 			if x.expectsLoad(call, v, loc) && failsBack(call, v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// retriedSlot reports whether a CAS through addr itself (the same SSA
+// pointer value, so the same address in any one call) in v's function
+// expects v, v's load of addr, and goes back to v when it fails.
+func retriedSlot(v, addr ssa.Value) bool {
+	for _, blk := range v.Parent().Blocks {
+		for _, in := range blk.Instrs {
+			call, ok := in.(*ssa.Call)
+			if !ok || call.Call.StaticCallee() == nil || !isAtomicCAS(call.Call.StaticCallee()) || len(call.Call.Args) != 3 {
+				continue
+			}
+			if unconvert(call.Call.Args[0]) == addr && unconvert(call.Call.Args[1]) == v && failsBack(call, v) {
 				return true
 			}
 		}

@@ -1649,3 +1649,55 @@ func TestJudgeClearedAgain(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeSlotRetry: cornelk/hashmap's store.addItem loads an index slot
+// it reaches by pointer arithmetic (no variable names it) and CASes it
+// against the item loaded, loading again when the CAS fails. A later call
+// by the unit that reads back another goroutine's item there is that
+// loop's next round, not a stale read-back (false before retriedSlot);
+// the same slot stored without a CAS stays judged.
+func TestJudgeSlotRetry(t *testing.T) {
+	x, at := index(t)
+	method := func(recv, name string) string { return at("func ("+recv+") "+name+"(", name) }
+	frame := func(id int32, recv, name string) Frame { return Frame{ID: id, Site: method(recv, name)} }
+	call := func(line, callee string) string { return shift(at(line, callee+"("), len(callee)) }
+	r := func(u int, site string, fr ...Frame) Event {
+		return Event{Thread: u, Unit: u, Read: true, Site: site, Frames: fr}
+	}
+	w := func(u int, site string, fr ...Frame) Event {
+		return Event{Thread: u, Unit: u, Write: true, Site: site, Frames: fr}
+	}
+	rmw := func(u int, site string, fr ...Frame) Event {
+		return Event{Thread: u, Unit: u, Read: true, Write: true, Site: site, Frames: fr}
+	}
+	const recv = "s *IdxStore[K, V]"
+	fill, other := frame(1, recv, "Fill"), frame(9, recv, "Fill")
+	add := func(id int32) Frame { return frame(id, recv, "addItem") }
+	blind := func(id int32) Frame { return frame(id, recv, "addBlind") }
+	casNil := call("// idx cas nil", "CompareAndSwapPointer")
+	casElem := call("// idx cas element", "CompareAndSwapPointer")
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"the slot CASed in, another's CAS, then the next call's retry load", []Event{
+			rmw(1, casNil, fill, add(2)),
+			rmw(2, casElem, other, add(10)),
+			r(1, call("// idx load", "LoadPointer"), fill, add(3)),
+		}, false},
+		{"the slot stored with no CAS, another's CAS, then the next call's blind load", []Event{
+			w(1, call("// idx blind store", "StorePointer"), fill, blind(2)),
+			rmw(2, casElem, other, add(10)),
+			r(1, call("// idx blind load", "LoadPointer"), fill, blind(3)),
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

@@ -254,7 +254,7 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 					// is shared: beside the other methods it is the
 					// driver's guess (constructionHook).
 					if m, ctor := hookOf(p, named, &pairs[i]); ctor != "" {
-						skip(pairs[i].typ+"."+m, "no drivers calling %s.%s: the package calls it only from %s, before the value is shared (a construction hook of an interface of the package)", pairs[i].typ, m, ctor)
+						skip(pairs[i].typ+"."+m, "no drivers calling %s.%s: the package calls it only from %s, before the value is shared (a construction hook)", pairs[i].typ, m, ctor)
 						continue
 					}
 					// A teardown step of an exported owner, or a reset

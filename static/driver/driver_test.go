@@ -900,6 +900,38 @@ func TestNoConstructionHookDrivers(t *testing.T) {
 	}
 }
 
+// TestNoPrivateInitDrivers: a method of an unexported type no user can
+// reach that the package calls only in its constructor (drvinit's
+// shard.Init, phuslu/lru's shard Init) gets no driver, with a note; one
+// called at run time (Reset, from Cache.Clear) keeps its drivers, and so
+// does one of a type handed out as an exported interface (gate.Init).
+func TestNoPrivateInitDrivers(t *testing.T) {
+	res := generateIn(t, "drvinit")
+	ds := res.Drivers["subjects/drvinit"]
+	reset, gateInit := false, false
+	for _, d := range ds {
+		if d.Type == "shard" && strings.Contains(d.Calls, "Init") {
+			t.Errorf("a driver calling the constructor's Init: %+v", d)
+		}
+		reset = reset || strings.Contains(d.Calls, "Reset")
+		gateInit = gateInit || d.Type == "gate" && strings.Contains(d.Calls, "Init")
+	}
+	if !reset {
+		t.Errorf("no driver calling Reset: %+v (notes %q)", ds, res.Notes)
+	}
+	// gate reaches the user through the Gater that NewGate returns.
+	if !gateInit {
+		t.Errorf("no driver calling gate.Init: %+v (notes %q)", ds, res.Notes)
+	}
+	found := false
+	for _, n := range res.Notes {
+		found = found || strings.Contains(n.Text, "no drivers calling shard.Init: the package calls it only from NewCache")
+	}
+	if !found {
+		t.Errorf("no note on Init: %q", res.Notes)
+	}
+}
+
 // TestOneGoroutineDoc: a method's doc that keeps it to one goroutine at
 // a time, or says it is not safe to call concurrently, is recognised;
 // one that only mentions goroutines, or calls the value the method

@@ -19,14 +19,16 @@ import (
 // goroutine shares it: a driver calling it beside the type's other
 // methods makes a use the package never does. A method that users call
 // at any time has no such interface, or a caller that is no
-// constructor (a Resize, a SetWindow), and is driven as before.
+// constructor (a Resize, a SetWindow), and is driven as before. So is m
+// of a type out of its users' reach (private) that the package calls
+// directly only in constructors: no one else can call it.
 func constructionHook(p *packages.Package, named *types.Named, m string) string {
 	if p.TypesInfo == nil {
 		return ""
 	}
 	ptr := types.NewPointer(named)
 	ctor := ""
-	viaIface := false
+	viaIface, direct := false, false
 	for _, f := range p.Syntax {
 		if strings.HasSuffix(p.Fset.Position(f.Pos()).Filename, "_test.go") {
 			continue
@@ -64,9 +66,13 @@ func constructionHook(p *packages.Package, named *types.Named, m string) string 
 					ctor = fd.Name.Name
 					return true
 				}
-				if sameNamed(recv, named) && !isCtor {
-					bad = true // a direct call at run time: an operation
-					return false
+				if sameNamed(recv, named) {
+					if !isCtor {
+						bad = true // a direct call at run time: an operation
+						return false
+					}
+					direct = true
+					ctor = fd.Name.Name
 				}
 				return true
 			})
@@ -75,10 +81,109 @@ func constructionHook(p *packages.Package, named *types.Named, m string) string 
 			}
 		}
 	}
-	if !viaIface {
-		return ""
+	if viaIface || direct && private(p, named) {
+		return ctor
 	}
-	return ctor
+	return ""
+}
+
+// private reports whether named is out of its users' reach: unexported,
+// and in no exported function's or method's results, no exported
+// variable, no exported field of an exported struct, and embedded nowhere
+// (which would promote its methods); an interface there that named or
+// *named implements (any, too) could carry one out to the user, who
+// calls its methods through it. Only the package can then call its methods, so a method the
+// package calls directly only in constructors is a construction hook too
+// (phuslu/lru's shard Init, called by NewLRUCache on each shard before
+// the cache is returned).
+func private(p *packages.Package, named *types.Named) bool {
+	if named.Obj().Exported() {
+		return false
+	}
+	ptr := types.NewPointer(named)
+	carries := func(t types.Type) bool {
+		if mentions(t, named, 0) {
+			return true
+		}
+		if _, ok := t.(*types.TypeParam); ok {
+			return false // the caller's type argument: users cannot name named
+		}
+		iface, ok := t.Underlying().(*types.Interface)
+		return ok && (types.Implements(named, iface) || types.Implements(ptr, iface))
+	}
+	exposes := func(sig *types.Signature) bool {
+		for i := 0; i < sig.Results().Len(); i++ {
+			if carries(sig.Results().At(i).Type()) {
+				return true
+			}
+		}
+		return false
+	}
+	scope := p.Types.Scope()
+	for _, name := range scope.Names() {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Func:
+			if obj.Exported() && exposes(obj.Type().(*types.Signature)) {
+				return false
+			}
+		case *types.TypeName:
+			t, ok := obj.Type().(*types.Named)
+			if !ok {
+				continue
+			}
+			if st, ok := t.Underlying().(*types.Struct); ok {
+				for i := 0; i < st.NumFields(); i++ {
+					f := st.Field(i)
+					if f.Embedded() && mentions(f.Type(), named, 0) || obj.Exported() && f.Exported() && carries(f.Type()) {
+						return false
+					}
+				}
+			}
+			if !obj.Exported() {
+				continue
+			}
+			for i := 0; i < t.NumMethods(); i++ {
+				if m := t.Method(i); m.Exported() && exposes(m.Type().(*types.Signature)) {
+					return false
+				}
+			}
+		case *types.Var:
+			if obj.Exported() && carries(obj.Type()) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// mentions reports whether t is named, or holds it as an element.
+func mentions(t types.Type, named *types.Named, depth int) bool {
+	if depth > 4 {
+		return true // deep: assume reachable
+	}
+	switch t := types.Unalias(t).(type) {
+	case *types.Named:
+		if t.Obj() == named.Obj() {
+			return true
+		}
+		for _, a := range typeList(t.TypeArgs()) {
+			if mentions(a, named, depth+1) {
+				return true
+			}
+		}
+		return false
+	case *types.Pointer:
+		return mentions(t.Elem(), named, depth+1)
+	case *types.Slice:
+		return mentions(t.Elem(), named, depth+1)
+	case *types.Array:
+		return mentions(t.Elem(), named, depth+1)
+	case *types.Map:
+		return mentions(t.Key(), named, depth+1) || mentions(t.Elem(), named, depth+1)
+	case *types.Chan:
+		return mentions(t.Elem(), named, depth+1)
+	}
+	return false
 }
 
 // declaredIn reports whether t is a named type declared in pkg.

@@ -3211,3 +3211,60 @@ func (m *Meter) CachedReportCount(emit func(string, uint64)) int {
 	}
 	return n
 }
+
+// IdxStore is cornelk/hashmap's index (store.go): addItem loads a slot
+// and, when it is empty, swaps the new item in by a CAS from nil, the
+// constant the load was just tested against; when it holds an item with
+// a larger key hash, by a CAS from that item. Either CAS failing loads
+// the slot again.
+type IdxStore[K comparable, V any] struct {
+	slots [4]unsafe.Pointer
+	count atomic.Uintptr
+}
+
+type IdxItem[K comparable, V any] struct {
+	hash uintptr
+	key  K
+	val  V
+}
+
+func (s *IdxStore[K, V]) addItem(item *IdxItem[K, V]) uintptr {
+	ptr := &s.slots[item.hash&3]
+	for {
+		element := (*IdxItem[K, V])(atomic.LoadPointer(ptr)) // idx load
+		if element == nil {
+			if atomic.CompareAndSwapPointer(ptr, nil, unsafe.Pointer(item)) { // idx cas nil
+				return s.count.Add(1)
+			}
+			continue
+		}
+		if item.hash < element.hash {
+			if !atomic.CompareAndSwapPointer(ptr, unsafe.Pointer(element), unsafe.Pointer(item)) { // idx cas element
+				continue
+			}
+		}
+		return 0
+	}
+}
+
+// addBlind stores a smaller item over the slot's with no CAS: nothing
+// sends it back to load the slot again.
+func (s *IdxStore[K, V]) addBlind(item *IdxItem[K, V]) {
+	ptr := &s.slots[item.hash&3]
+	element := (*IdxItem[K, V])(atomic.LoadPointer(ptr)) // idx blind load
+	if element == nil || item.hash < element.hash {
+		atomic.StorePointer(ptr, unsafe.Pointer(item)) // idx blind store
+	}
+}
+
+func (s *IdxStore[K, V]) Fill(items []*IdxItem[K, V]) {
+	for _, it := range items {
+		s.addItem(it)
+		s.addBlind(it)
+	}
+}
+
+func UseIdxStore() {
+	var s IdxStore[int, string]
+	s.Fill([]*IdxItem[int, string]{{hash: 1}})
+}
