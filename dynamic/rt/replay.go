@@ -160,6 +160,9 @@ type occKey struct {
 }
 
 type replayer struct {
+	// written: the length of the verdict file's content, once written
+	// (write), 0 before.
+	written int
 	// unwatched: the test ended after the verdict (stopWatch), and watch
 	// has exited or is about to; watchDone is closed when it has.
 	unwatched bool
@@ -1347,16 +1350,47 @@ func (r *replayer) decide(v Verdict) {
 	r.cond.Broadcast()
 }
 
+// write records v in the verdict file. The first write creates the file
+// whole (a temporary file renamed into place). A replay writes again
+// after each anomaly step (progress) and at its verdict: those overwrite
+// it in place, with one write at offset 0 padded with spaces to the
+// longest written so far (JSON ignores them), so that, as with the
+// rename, the file holds one whole verdict whenever the process dies
+// (a write of a page or less is not cut short), but no file is created
+// and none deleted. On gobreaker's generated drivers, a temporary file
+// and a replaced one per write were 3.6 files created and 2.6 deleted
+// per replay, and on a loaded ext4 /tmp a creation cost 0.6 to 0.8 ms of
+// CPU (the inode allocator skips over the inodes deleted in the last
+// minute: recently_deleted and find_inode_bit were a tenth of the
+// checker's samples, ext4_get_group_desc a tenth of the tests').
 func (r *replayer) write(v Verdict) {
 	if r.path == "" {
 		return
 	}
 	b, _ := json.Marshal(v)
+	b = append(b, '\n')
+	if r.written > 0 && max(len(b), r.written) <= verdictInPlace {
+		if len(b) < r.written {
+			b = append(b, bytes.Repeat([]byte{' '}, r.written-len(b))...)
+		}
+		if f, err := os.OpenFile(r.path, os.O_WRONLY, 0); err == nil {
+			_, err = f.WriteAt(b, 0)
+			if f.Close() == nil && err == nil {
+				r.written = len(b)
+				return
+			}
+		}
+	}
 	tmp := r.path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err == nil {
-		os.Rename(tmp, r.path)
+	if err := os.WriteFile(tmp, b, 0o644); err == nil && os.Rename(tmp, r.path) == nil {
+		r.written = len(b)
 	}
 }
+
+// verdictInPlace bounds a verdict overwritten in place (write): a write
+// that crosses a page may stop at a page boundary when the process is
+// killed, and leave the file half old, half new.
+const verdictInPlace = 4096
 
 // watch completes plain accesses whose goroutine went on into
 // uninstrumented code, and decides when nothing can move any more
