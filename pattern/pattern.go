@@ -3,7 +3,6 @@ package pattern
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -573,14 +572,30 @@ func Key(p *Pattern, sites []string) string {
 	if len(sites) != p.Len() {
 		panic(fmt.Sprintf("pattern.Key: %d sites for pattern %s of %d events", len(sites), p.ID(), p.Len()))
 	}
-	items := make([]string, len(sites))
+	// Built in one buffer: the static candidates make a key for every
+	// instance they match (logrus: 0.12 s of its 0.64 s analysis).
+	if p.Adjacent && len(sites) == 2 {
+		a, b := p.AT[0].String()+"@"+sites[0], p.AT[1].String()+"@"+sites[1]
+		if b < a {
+			a, b = b, a
+		}
+		return a + "|" + b
+	}
+	n := 0
+	for _, s := range sites {
+		n += len(s) + 3
+	}
+	var b strings.Builder
+	b.Grow(n)
 	for i, s := range sites {
-		items[i] = p.AT[i].String() + "@" + s
+		if i > 0 {
+			b.WriteByte('|')
+		}
+		b.WriteString(p.AT[i].String())
+		b.WriteByte('@')
+		b.WriteString(s)
 	}
-	if p.Adjacent && len(items) == 2 {
-		sort.Strings(items)
-	}
-	return strings.Join(items, "|")
+	return b.String()
 }
 
 // KindName returns the words for a kind of anomaly: "data race",

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pecanvet/pecanvet/passes/symbolic"
@@ -218,8 +219,16 @@ func (m *matcher) matchLocs(p *pattern.Pattern, x, y *seq, groups [2][]int, locs
 // which events share a region, whether atomics match), so it is cached in
 // s for every pattern and every pair s takes part in.
 func (m *matcher) tuples(p *pattern.Pattern, s *seq, group []int, locs []string) [][]*symbolic.Event {
+	// Written without fmt: the key is made for every location
+	// assignment of every pattern and pair, and fmt made it 85% of
+	// tuples' time (logrus: 0.28 s of the package's 0.64 s analysis).
 	var shape strings.Builder
-	fmt.Fprintf(&shape, "%v", p.Atomic)
+	n := 5
+	for _, i := range group {
+		n += len(locs[i]) + 8
+	}
+	shape.Grow(n)
+	shape.WriteString(strconv.FormatBool(p.Atomic))
 	for k, i := range group {
 		ar := k
 		for kk := range k {
@@ -228,7 +237,12 @@ func (m *matcher) tuples(p *pattern.Pattern, s *seq, group []int, locs []string)
 				break
 			}
 		}
-		fmt.Fprintf(&shape, "|%s %s %d", locs[i], p.AT[i], ar)
+		shape.WriteByte('|')
+		shape.WriteString(locs[i])
+		shape.WriteByte(' ')
+		shape.WriteString(p.AT[i].String())
+		shape.WriteByte(' ')
+		shape.WriteString(strconv.Itoa(ar))
 	}
 	key := shape.String()
 	if t, ok := s.tupleCache[key]; ok {
@@ -286,7 +300,10 @@ func (m *matcher) tuples(p *pattern.Pattern, s *seq, group []int, locs []string)
 func (m *matcher) signature(evs []*symbolic.Event) string {
 	var b strings.Builder
 	for k, e := range evs {
-		fmt.Fprintf(&b, "%s|%s|", m.site(e), e.Op)
+		b.WriteString(m.site(e))
+		b.WriteByte('|')
+		b.WriteString(e.Op.String())
+		b.WriteByte('|')
 		for _, h := range e.Held {
 			b.WriteString(h.String())
 			b.WriteByte(',')
