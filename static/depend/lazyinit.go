@@ -63,9 +63,10 @@ func (x *Index) lazyInit(a Event) *ssa.Store {
 // onceInit reports whether st is a sync.Once's initialization of its
 // variable: st's function runs only as a Once's function (every reference
 // to it, itself or as a bound method value, is the argument of a
-// (*sync.Once).Do call; no direct call), and the variable, an unexported
-// field or global, is stored nowhere else (no other store, literal or
-// copy of its struct), so it held nil before st. cep21/circuit's
+// (*sync.Once).Do call; no direct call, nor an interface call of its
+// name), and the variable, an unexported field or global, is stored
+// nowhere else (no other store, literal or copy of its struct), so it
+// held nil before st. cep21/circuit's
 // MetricEventStream makes its stream map in doOnce, run by m.once.Do
 // from ServeHTTP and Start; Start's listenerCount reads its len.
 func (x *Index) onceInit(st *ssa.Store) bool {
@@ -84,6 +85,9 @@ func (x *Index) onceInit(st *ssa.Store) bool {
 		holder = a.X.Type().Underlying().(*types.Pointer).Elem()
 	default:
 		return false
+	}
+	if f.Signature.Recv() != nil && len(x.invokes[f.Name()]) > 0 {
+		return false // maybe called through an interface
 	}
 	uses := 0
 	for _, g := range x.all {
