@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -161,6 +161,13 @@ eval-trial9:
 # part of make eval (long).
 eval-trial10:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial10.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 26's eleventh trial, internal/eval/modules-trial11.txt: twelve
+# more modules (pipelines, schedulers, circuit breakers, event buses and
+# brokers, a rate limiter, JSON-RPC) checked and triaged as eval-trial,
+# written to EVAL.md's modules-trial11 section. Not part of make eval.
+eval-trial11:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial11.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own

@@ -319,13 +319,28 @@ func lostSignals(gr *ptg.Graph, gen *schedule.Generator, p *pattern.Pattern, sto
 	}
 	ranks := make(map[LostSignal]rank, len(ls))
 	evs := gr.Tr.Events
+	// The signals and broadcasts of each candidate's Cond, in trace
+	// order, found in one pass: counting those after each candidate by a
+	// scan of the rest of the trace was quadratic (kelindar/event's
+	// TestConcurrentHandlerRegistration, 10^6 events and many waits:
+	// 44 s of CPU, the whole prediction).
+	sigs := map[int32][]int32{}
 	for _, l := range ls {
-		r := rank{seen: SeenBeforeWait(gr, l)}
-		for _, e := range evs[l.Sig+1:] {
-			if e.Obj == evs[l.Sig].Obj && (e.Op == trace.CondSignal || e.Op == trace.CondBroadcast) {
-				r.later++
+		sigs[evs[l.Sig].Obj] = nil
+	}
+	if len(sigs) > 0 {
+		for i, e := range evs {
+			if e.Op == trace.CondSignal || e.Op == trace.CondBroadcast {
+				if list, ok := sigs[e.Obj]; ok {
+					sigs[e.Obj] = append(list, int32(i))
+				}
 			}
 		}
+	}
+	for _, l := range ls {
+		r := rank{seen: SeenBeforeWait(gr, l)}
+		list := sigs[evs[l.Sig].Obj]
+		r.later = len(list) - sort.Search(len(list), func(i int) bool { return list[i] > l.Sig })
 		ranks[l] = r
 	}
 	slices.SortStableFunc(ls, func(a, b LostSignal) int {

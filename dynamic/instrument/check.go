@@ -10,7 +10,9 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
+	pathpkg "path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -112,7 +114,22 @@ func (ins *instrumenter) importerFor(u *unit) types.Importer {
 		}
 		if path == ins.rtImport {
 			if stub == nil {
-				p, err := ins.runtimeStub(importerFunc(find))
+				p, err := ins.runtimeStub(importerFunc(func(path string) (*types.Package, error) {
+					if stubImports[path] {
+						return find(path)
+					}
+					// The other packages rt's signatures name (context,
+					// reflect, math/rand, runtime) matter only to rewrites
+					// of code that imports them: take them from the loaded
+					// graph, never from export data (a go list per unit).
+					if ip := u.pkg.Imports[path]; ip != nil && ip.Types != nil {
+						return ip.Types, nil
+					}
+					if tp := findImport(u.pkg.Types, path, make(map[*types.Package]bool)); tp != nil {
+						return tp, nil
+					}
+					return nil, fmt.Errorf("%s: not imported by %s", path, u.pkg.PkgPath)
+				}))
 				if err != nil {
 					return nil, err
 				}
@@ -176,12 +193,18 @@ func (ins *instrumenter) runtimeStub(imp types.Importer) (*types.Package, error)
 	return pkg, nil
 }
 
-// runtimeStubSource renders the exported API of the runtime's files.
+// stubImports are the packages the runtime stub always imports.
+var stubImports = map[string]bool{"sync": true, "sync/atomic": true, "time": true, "unsafe": true}
+
+// runtimeStubSource renders the exported API of the runtime's files. The
+// packages its signatures name beyond stubImports (context.CancelFunc,
+// reflect.Value, ...) are imported too: without them those types are
+// invalid, and a rewrite assigning such a result to a typed variable
+// (var cancel func(); ctx, cancel = context.WithDeadline(...)) does not
+// type-check and is dropped.
 func runtimeStubSource(files []*ast.File, fset *token.FileSet) string {
-	var b bytes.Buffer
-	b.WriteString("package rt\n\nimport (\n\t\"sync\"\n\t\"sync/atomic\"\n\t\"time\"\n\t\"unsafe\"\n)\n\n")
-	b.WriteString("var _ sync.Mutex\nvar _ atomic.Bool\nvar _ time.Duration\nvar _ unsafe.Pointer\n\n")
 	var decls []string
+	extra := make(map[string]string) // import name -> path
 	for _, f := range files {
 		for _, d := range f.Decls {
 			switch d := d.(type) {
@@ -189,6 +212,16 @@ func runtimeStubSource(files []*ast.File, fset *token.FileSet) string {
 				if d.Recv != nil || !d.Name.IsExported() {
 					continue
 				}
+				ast.Inspect(d.Type, func(n ast.Node) bool {
+					if sel, ok := n.(*ast.SelectorExpr); ok {
+						if id, ok := sel.X.(*ast.Ident); ok {
+							if path := importPath(f, id.Name); path != "" && !stubImports[path] {
+								extra[id.Name] = path
+							}
+						}
+					}
+					return true
+				})
 				fd := *d
 				fd.Body = nil
 				fd.Doc = nil
@@ -216,7 +249,36 @@ func runtimeStubSource(files []*ast.File, fset *token.FileSet) string {
 		}
 	}
 	sort.Strings(decls)
+	var b bytes.Buffer
+	b.WriteString("package rt\n\nimport (\n\t\"sync\"\n\t\"sync/atomic\"\n\t\"time\"\n\t\"unsafe\"\n")
+	for _, name := range sortedKeys(extra) {
+		fmt.Fprintf(&b, "\t%s %q\n", name, extra[name])
+	}
+	b.WriteString(")\n\n")
+	b.WriteString("var _ sync.Mutex\nvar _ atomic.Bool\nvar _ time.Duration\nvar _ unsafe.Pointer\n\n")
 	b.WriteString(strings.Join(decls, "\n\n"))
 	b.WriteString("\n")
 	return b.String()
+}
+
+// importPath returns the path f imports under name, or "".
+func importPath(f *ast.File, name string) string {
+	for _, is := range f.Imports {
+		path, err := strconv.Unquote(is.Path.Value)
+		if err != nil {
+			continue
+		}
+		n := pathpkg.Base(path)
+		if is.Name != nil {
+			n = is.Name.Name
+		} else if strings.HasPrefix(n, "v") && strings.Contains(path, "/") {
+			if _, err := strconv.Atoi(n[1:]); err == nil { // math/rand/v2
+				n = pathpkg.Base(pathpkg.Dir(path))
+			}
+		}
+		if n == name {
+			return path
+		}
+	}
+	return ""
 }

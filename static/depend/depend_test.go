@@ -156,6 +156,18 @@ func TestJudge(t *testing.T) {
 			onVar(1, w(1, at("l.items[key] = 1 // stored", "["), loader(method, 1), loader("store", 2))),
 		}
 	}
+	// streams is Streams (type typ, lines marked pre+" ..."): Serve's
+	// init makes the map, Listeners reads it and its len, then Serve
+	// registers into it.
+	streams := func(typ, pre string) []Event {
+		sf := func(id int32, name string) Frame { return frame(id, "s *"+typ, name) }
+		return []Event{
+			w(1, at("s.m = make(map[string]chan int) // "+pre+" once", "m ="), sf(1, "Serve"), sf(2, "init")),
+			r(2, at("return len(s.m) // "+pre+" len", "m)"), sf(9, "Listeners")),
+			onVar(1, r(2, at("return len(s.m) // "+pre+" len", "("), sf(9, "Listeners"))),
+			onVar(1, w(1, at("s.m[key] = make(chan int) // "+pre+" register", "["), sf(1, "Serve"))),
+		}
+	}
 	// entry is asynccache's Get (val, then err) between writer's two
 	// stores, Entry.Store called from writer.
 	entry := func(writer string) []Event {
@@ -787,6 +799,12 @@ func TestJudge(t *testing.T) {
 		{"a map made without the lock", lazy("make(map[string]*flightCall) // bare", "LoadBare"), true},
 		{"a map made under a read lock", lazy("make(map[string]*flightCall) // shared", "LoadShared"), true},
 		{"a map made under a mutex passed in", lazy("make(map[string]*flightCall) // under", "LoadUnder"), true},
+		// cep21/circuit's MetricEventStream: the map made by the
+		// function a sync.Once runs, then registered into under the lock;
+		// another goroutine's len between sees what nil would show.
+		{"a map made by a once's function, then another's len of it, then the unit's register", streams("Streams", "streams"), false},
+		{"a map made by a once's function and replaced elsewhere", streams("ResetStreams", "reset streams"), true},
+		{"a map made by a once's function also called directly", streams("DirectStreams", "direct streams"), true},
 		{"a lazily made map told from nil by the reader", []Event{
 			w(1, at("l.m = make(map[string]*flightCall) // lazy", "m ="), loader("Load", 1)),
 			r(2, at("ready := l.m != nil // ready", "m !="), loader("Count", 9)),

@@ -2,6 +2,8 @@ package depend
 
 import (
 	"go/token"
+	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -50,12 +52,113 @@ func (x *Index) lazyInit(a Event) *ssa.Store {
 		if !ok {
 			continue
 		}
-		if !freshEmptyMap(st) || !nilChecked(st) {
+		if !freshEmptyMap(st) || !nilChecked(st) && !x.onceInit(st) {
 			return nil
 		}
 		out = st
 	}
 	return out
+}
+
+// onceInit reports whether st is a sync.Once's initialization of its
+// variable: st's function runs only as a Once's function (every reference
+// to it, itself or as a bound method value, is the argument of a
+// (*sync.Once).Do call; no direct call, nor an interface call of its
+// name), and the variable, an unexported field or global, is stored
+// nowhere else (no other store, literal or copy of its struct), so it
+// held nil before st. cep21/circuit's
+// MetricEventStream makes its stream map in doOnce, run by m.once.Do
+// from ServeHTTP and Start; Start's listenerCount reads its len.
+func (x *Index) onceInit(st *ssa.Store) bool {
+	f := st.Parent()
+	var holder types.Type // the struct whose field st writes
+	switch a := st.Addr.(type) {
+	case *ssa.Global:
+		if a.Object() == nil || a.Object().Exported() {
+			return false
+		}
+	case *ssa.FieldAddr:
+		v := field(a)
+		if v == nil || v.Exported() {
+			return false
+		}
+		holder = a.X.Type().Underlying().(*types.Pointer).Elem()
+	default:
+		return false
+	}
+	if f.Signature.Recv() != nil && len(x.invokes[f.Name()]) > 0 {
+		return false // maybe called through an interface
+	}
+	uses := 0
+	for _, g := range x.all {
+		for _, b := range g.Blocks {
+			for _, in := range b.Instrs {
+				if s, ok := in.(*ssa.Store); ok && s != st && !zeroOrLocal(s.Val) && (sameVar(s.Addr, st.Addr) || holder != nil && types.Identical(s.Val.Type(), holder)) {
+					return false
+				}
+				var refs []*ssa.Value
+				for _, op := range in.Operands(refs) {
+					if *op == nil || !refersTo(*op, f) {
+						continue
+					}
+					if !onceArg(in, *op) {
+						return false
+					}
+					uses++
+				}
+			}
+		}
+	}
+	return uses > 0
+}
+
+// zeroOrLocal reports whether v, a struct stored whole, holds in the
+// field only what the loop's other checks see: a zero constant, or a load
+// of a local (a composite literal's temporary), whose field, if set at
+// all, was stored through a FieldAddr of the field (sameVar) or by a
+// whole store into the local, itself checked.
+func zeroOrLocal(v ssa.Value) bool {
+	if c, ok := v.(*ssa.Const); ok {
+		return c.Value == nil
+	}
+	u, ok := v.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return false
+	}
+	_, ok = u.X.(*ssa.Alloc)
+	return ok
+}
+
+// refersTo reports whether v is f or the bound method value wrapper of f.
+func refersTo(v ssa.Value, f *ssa.Function) bool {
+	g, ok := v.(*ssa.Function)
+	if !ok {
+		return false
+	}
+	return g == f || f.Object() != nil && g.Object() == f.Object() && strings.HasPrefix(g.Synthetic, "bound method wrapper")
+}
+
+// onceArg reports whether in uses fn (f or its bound wrapper) only to hand
+// it to (*sync.Once).Do: fn is that call's function argument, or in makes
+// the closure of fn and every use of the closure is such an argument.
+func onceArg(in ssa.Instruction, fn ssa.Value) bool {
+	isDo := func(in ssa.Instruction, v ssa.Value) bool {
+		c, ok := in.(*ssa.Call)
+		return ok && isSyncMethod(c.Common().StaticCallee(), "Once", "Do") && len(c.Call.Args) == 2 && c.Call.Args[1] == v && c.Call.Args[0] != v
+	}
+	if mc, ok := in.(*ssa.MakeClosure); ok && mc.Fn == fn {
+		refs := mc.Referrers()
+		if refs == nil || len(*refs) == 0 {
+			return false
+		}
+		for _, use := range *refs {
+			if !isDo(use, mc) {
+				return false
+			}
+		}
+		return true
+	}
+	return isDo(in, fn)
 }
 
 // freshEmptyMap reports whether st stores a map made right there and

@@ -3268,3 +3268,92 @@ func UseIdxStore() {
 	var s IdxStore[int, string]
 	s.Fill([]*IdxItem[int, string]{{hash: 1}})
 }
+
+// Streams is cep21/circuit's MetricEventStream: its map is made by the
+// function its once runs (from Serve and from Start), and Serve then
+// registers into it under the lock; Listeners reads its len.
+type Streams struct {
+	once sync.Once
+	mu   sync.Mutex
+	m    map[string]chan int
+}
+
+func (s *Streams) init() {
+	s.m = make(map[string]chan int) // streams once
+}
+
+func (s *Streams) Serve(key string) {
+	s.once.Do(s.init)
+	s.mu.Lock()
+	s.m[key] = make(chan int) // streams register
+	s.mu.Unlock()
+}
+
+func (s *Streams) Start() int {
+	s.once.Do(s.init)
+	return s.Listeners()
+}
+
+func (s *Streams) Listeners() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.m) // streams len
+}
+
+// ResetStreams is Streams whose map Reset also replaces, with one that
+// holds an entry: before init's store the variable need not be nil.
+type ResetStreams struct {
+	once sync.Once
+	mu   sync.Mutex
+	m    map[string]chan int
+}
+
+func (s *ResetStreams) init() {
+	s.m = make(map[string]chan int) // reset streams once
+}
+
+func (s *ResetStreams) Serve(key string) {
+	s.once.Do(s.init)
+	s.mu.Lock()
+	s.m[key] = make(chan int) // reset streams register
+	s.mu.Unlock()
+}
+
+func (s *ResetStreams) Reset() {
+	s.mu.Lock()
+	s.m = map[string]chan int{"": nil}
+	s.mu.Unlock()
+}
+
+func (s *ResetStreams) Listeners() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.m) // reset streams len
+}
+
+// DirectStreams's init also runs when Clear calls it directly, after
+// entries were registered: its store replaces a map that is not nil.
+type DirectStreams struct {
+	once sync.Once
+	mu   sync.Mutex
+	m    map[string]chan int
+}
+
+func (s *DirectStreams) init() {
+	s.m = make(map[string]chan int) // direct streams once
+}
+
+func (s *DirectStreams) Serve(key string) {
+	s.once.Do(s.init)
+	s.mu.Lock()
+	s.m[key] = make(chan int) // direct streams register
+	s.mu.Unlock()
+}
+
+func (s *DirectStreams) Clear() { s.init() }
+
+func (s *DirectStreams) Listeners() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.m) // direct streams len
+}
