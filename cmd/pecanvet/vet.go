@@ -64,6 +64,7 @@ func vetMain(args []string) {
 			GoFiles     []string
 			VetxOnly    bool
 			VetxOutput  string
+			ImportMap   map[string]string
 			PackageFile map[string]string
 			PackageVetx map[string]string
 		}
@@ -83,6 +84,20 @@ func vetMain(args []string) {
 				}
 				pecan.SkipDynamic = true
 			case replay:
+				// Findings in an external test package's files go from
+				// the package's unit to that package's, beside the
+				// .vetx files (pecan.ExternalOut).
+				if cfg.VetxOutput != "" {
+					pecan.ExternalOut = cfg.VetxOutput + ".pecan"
+				}
+				if base, ok := strings.CutSuffix(cfg.ImportPath, "_test"); ok {
+					if id := cfg.ImportMap[base]; id != "" {
+						base = id
+					}
+					if vetx := cfg.PackageVetx[base]; vetx != "" {
+						pecan.ExternalIn = vetx + ".pecan"
+					}
+				}
 				// The dependencies' units wrote no types: give
 				// unitchecker the imports' types from the compiler's
 				// export data instead.

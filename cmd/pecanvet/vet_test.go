@@ -187,6 +187,22 @@ func TestGoVetTypeError(t *testing.T) {
 	}
 }
 
+// TestGoVetExternalTests: a race between goroutines of an external test
+// package (package p_test), which go test -race reports, is reported by
+// go vet too: the tests run in p's unit, which has no position in
+// p_test's files, and p_test's unit reports what p's unit handed on.
+func TestGoVetExternalTests(t *testing.T) {
+	bin := buildTool(t)
+	dir := copyTree(t, "../../examples/demo", map[string]string{
+		"counter/counter.go":        "// Package counter counts under a lock.\npackage counter\n\nimport \"sync\"\n\n// C counts.\ntype C struct {\n\tmu sync.Mutex\n\tn  int\n}\n\n// Inc adds one.\nfunc (c *C) Inc() {\n\tc.mu.Lock()\n\tc.n++\n\tc.mu.Unlock()\n}\n",
+		"counter/counter_x_test.go": "package counter_test\n\nimport (\n\t\"sync\"\n\t\"testing\"\n\n\t\"example.com/demo/counter\"\n)\n\nfunc TestTotal(t *testing.T) {\n\tvar c counter.C\n\ttotal := 0\n\tvar wg sync.WaitGroup\n\tfor i := 0; i < 2; i++ {\n\t\twg.Add(1)\n\t\tgo func() {\n\t\t\tdefer wg.Done()\n\t\t\tc.Inc()\n\t\t\ttotal++\n\t\t}()\n\t}\n\twg.Wait()\n\tif total > 2 {\n\t\tt.Fatal(total)\n\t}\n}\n",
+	})
+	code, out := goVet(t, dir, "-vettool="+bin, "./counter")
+	if code != 1 || !regexp.MustCompile(`(?m)^counter/counter_x_test\.go:19:\d+: data race on TestTotal\.total`).MatchString(out) {
+		t.Errorf("exit %d, want 1 and the race at counter_x_test.go:19:\n%s", code, out)
+	}
+}
+
 // TestVetProtocol: the parts of the vet tool protocol besides plain
 // diagnostics and -json (TestGoVet): -V=full and -flags, which the go
 // command asks before running the tool; -c=N context lines; go vet -fix

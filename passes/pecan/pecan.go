@@ -24,6 +24,10 @@
 // run instead, so that go vet exits non-zero: a skip never passes for "no
 // bugs".
 //
+// The tests of an external test package (package p_test) run with
+// package p's, in p's unit; under go vet, what they find in p_test's
+// files is reported by p_test's unit (ExternalOut, ExternalIn).
+//
 // # Flags
 //
 //	-patterns    the anomaly patterns: race, av, asv, chan, deadlock, leak, sync, all, pattern files or text
@@ -44,6 +48,7 @@ package pecan
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -201,13 +206,18 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, nil
 	}
 	dir := packageDir(pass.Fset, pass.Files)
+	if strings.HasSuffix(pass.Pkg.Path(), "_test") && hasInternalUnit(dir) {
+		// The package's own unit ran the tests; what it found in this
+		// unit's files it left for this unit to report (ExternalIn).
+		res.Skipped = "external test package: its tests run with " + strings.TrimSuffix(pass.Pkg.Path(), "_test")
+		if err := reportExternal(pass); err != nil {
+			return res, err
+		}
+		return res, nil
+	}
 	if !hasConcurrency(pass) && !usesHiddenGoroutines(pass) && !testsConcurrent(pass, dir) && !moduleDepsConcurrent(pass, dir) {
 		res.Skipped = "no concurrency in the package or its tests (fast path)"
 		return res, nil // the fast path
-	}
-	if strings.HasSuffix(pass.Pkg.Path(), "_test") && hasInternalUnit(dir) {
-		res.Skipped = "external test package: its tests run with " + strings.TrimSuffix(pass.Pkg.Path(), "_test")
-		return res, nil // the package's own unit runs the tests
 	}
 	pats, err := pattern.Resolve(patternsFlag)
 	if err != nil {
@@ -235,10 +245,14 @@ func run(pass *analysis.Pass) (any, error) {
 			printNote(pass, n)
 		}
 	}
+	var elsewhere []diagnostic
 	if verbose {
-		res.Reported = diagnose(pass, rep.Reproduced())
+		res.Reported, elsewhere = diagnose(pass, rep.Reproduced())
 	} else {
-		res.Reported = diagnose(pass, rep.Reported())
+		res.Reported, elsewhere = diagnose(pass, rep.Reported())
+	}
+	if err := writeExternal(elsewhere); err != nil {
+		return res, err
 	}
 	return res, nil
 }
@@ -345,27 +359,40 @@ func printNote(pass *analysis.Pass, n note.Note) {
 
 // diagnose turns reproduced findings into diagnostics: one per reporting
 // position and kind (the strongest evidence first), the others mentioned.
-// It returns the finding of each diagnostic, in order.
-func diagnose(pass *analysis.Pass, found []check.Finding) []check.Finding {
+// It returns the finding of each diagnostic, in order, and the
+// diagnostics at sites outside the pass's files (an external test
+// package's: ExternalOut).
+func diagnose(pass *analysis.Pass, found []check.Finding) ([]check.Finding, []diagnostic) {
 	files := fileIndex(pass)
 	type key struct {
-		pos  token.Pos
+		pos  token.Pos  // in the pass's files
+		site trace.Site // elsewhere
 		kind string
 	}
 	groups := map[key][]check.Finding{}
+	sites := map[key]trace.Site{}
 	var order []key
 	for _, f := range found {
-		pos := files.pos(report.Site(f))
-		if !pos.IsValid() {
-			continue // the anomaly starts outside this package's files
+		site := report.Site(f)
+		if !site.IsValid() {
+			continue
 		}
-		k := key{pos, f.Anomaly.Pattern.Kind}
+		k := key{pos: files.pos(site), kind: f.Anomaly.Pattern.Kind}
+		if !k.pos.IsValid() {
+			k.site = site
+		}
+		if _, ok := sites[k]; !ok {
+			sites[k] = site
+		}
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
 		}
 		groups[k] = append(groups[k], f)
 	}
-	var reported []check.Finding
+	var (
+		reported  []check.Finding
+		elsewhere []diagnostic
+	)
 	for _, k := range order {
 		fs := groups[k]
 		sort.SliceStable(fs, func(i, j int) bool {
@@ -381,20 +408,105 @@ func diagnose(pass *analysis.Pass, found []check.Finding) []check.Finding {
 			return fs[i].Anomaly.Key < fs[j].Anomaly.Key
 		})
 		f := fs[0]
-		msg := report.Message(f)
+		d := diagnostic{Site: sites[k], Kind: k.kind, Message: report.Message(f)}
 		if len(fs) > 1 {
-			msg += report.More(f.Anomaly.Pattern.Kind, len(fs)-1)
+			d.Message += report.More(f.Anomaly.Pattern.Kind, len(fs)-1)
 		}
-		d := analysis.Diagnostic{Pos: k.pos, Category: f.Anomaly.Pattern.Kind, Message: msg}
 		for _, st := range report.Steps(f) {
-			if p := files.pos(st.Site); p.IsValid() {
-				d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: st.String()})
-			}
+			d.Related = append(d.Related, related{Site: st.Site, Message: st.String()})
 		}
-		pass.Report(d)
+		if !d.report(pass, files) {
+			elsewhere = append(elsewhere, d)
+			continue
+		}
 		reported = append(reported, f)
 	}
-	return reported
+	return reported, elsewhere
+}
+
+// diagnostic is a diagnostic at sites, before they are positions in a
+// pass's files: a unit reports those in its files and hands the others to
+// the external test package's unit (ExternalOut, ExternalIn).
+type diagnostic struct {
+	Site    trace.Site
+	Kind    string
+	Message string
+	Related []related
+}
+
+type related struct {
+	Site    trace.Site
+	Message string
+}
+
+// report reports d in pass if its site is in the pass's files, with the
+// steps in them as related information.
+func (d diagnostic) report(pass *analysis.Pass, files *files) bool {
+	pos := files.pos(d.Site)
+	if !pos.IsValid() {
+		return false
+	}
+	ad := analysis.Diagnostic{Pos: pos, Category: d.Kind, Message: d.Message}
+	for _, r := range d.Related {
+		if p := files.pos(r.Site); p.IsValid() {
+			ad.Related = append(ad.Related, analysis.RelatedInformation{Pos: p, Message: r.Message})
+		}
+	}
+	pass.Report(ad)
+	return true
+}
+
+// ExternalOut and ExternalIn, set by the vet tool, carry the diagnostics
+// at sites in an external test package's files (package p_test) from the
+// unit of package p, which runs the tests of both, to the unit of p_test,
+// which go vet runs after it (a unit's vet waits for its imports'). Under
+// go vet those findings would otherwise be reported by neither: p's unit
+// has no position in p_test's files, and p_test's runs no tests. Both are
+// files beside the .vetx files go vet names (p's output, p_test's input
+// for p), in go vet's work directory.
+var ExternalOut, ExternalIn string
+
+// writeExternal writes ds to ExternalOut, whole or not at all; nothing
+// when it is not set, and an empty list when ds is.
+func writeExternal(ds []diagnostic) error {
+	if ExternalOut == "" {
+		return nil
+	}
+	b, err := json.Marshal(ds)
+	if err != nil {
+		return err
+	}
+	tmp := ExternalOut + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o666); err != nil {
+		return fmt.Errorf("writing the external test package's findings: %v", err)
+	}
+	return os.Rename(tmp, ExternalOut)
+}
+
+// reportExternal reports in an external test package's unit what the
+// package's own unit left for it (ExternalIn): a missing file is nothing
+// left (the package's unit ran no dynamic check), an unreadable one an
+// error.
+func reportExternal(pass *analysis.Pass) error {
+	if ExternalIn == "" {
+		return nil
+	}
+	b, err := os.ReadFile(ExternalIn)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var ds []diagnostic
+	if err := json.Unmarshal(b, &ds); err != nil {
+		return fmt.Errorf("%s: %v", ExternalIn, err)
+	}
+	files := fileIndex(pass)
+	for _, d := range ds {
+		d.report(pass, files)
+	}
+	return nil
 }
 
 // byDefault reports whether f is reported without -v (check.Report.Reported).
