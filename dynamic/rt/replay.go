@@ -206,10 +206,10 @@ type replayer struct {
 	pendingSince time.Time
 	// silent: the anomaly steps (from 1) whose atomic store stored the
 	// value its location already held (storing).
-	silent   []int
-	lastMove time.Time
-	stall        time.Duration
-	finishing    bool
+	silent    []int
+	lastMove  time.Time
+	stall     time.Duration
+	finishing bool
 
 	oc objCheck // replay_objects.go
 
