@@ -66,7 +66,81 @@ func (f *Finding) EarlyWait() bool {
 // (unitWaits: no unit at all).
 func (f *Finding) needsJudging() bool {
 	p := f.Anomaly.Pattern
-	return f.Reproduced() && !p.Adjacent && !p.Acting && !f.Effect() && f.Driver == "" && !f.Anomaly.Recheck && f.Control != unitWaits
+	return f.Reproduced() && !p.Adjacent && !p.Acting && !f.Effect() && f.Driver == "" && !f.Anomaly.Recheck && f.Control != unitWaits && len(f.SilentStores()) == 0
+}
+
+// SilentStores returns the steps (indices into the schedule) of a
+// reproduced atomicity or atomic-set violation's atomic stores that
+// stored the value already there in its replay (replay.Verdict.Silent),
+// when the anomaly's steps are conflict-serializable once those count as
+// reads; else nil. A silent store changes no value: a read before it and
+// one after see the same, and in a serial order that keeps every other
+// conflict's order each read, the store's own look at its location
+// included, sees the same write, so the store is silent there too and
+// every value read is the replay's. The interleaving then changes no
+// value anyone uses: no dependence. goburrow/cache's write copies an
+// entry's writeTime onto the entry itself (cen == en, lru.go:136).
+func (f *Finding) SilentStores() []int {
+	s, v := f.Schedule, f.Verdict
+	if len(v.Silent) == 0 || s == nil || !f.Reproduced() || v.Explored || v.Interrupted || f.Anomaly.Pattern == nil {
+		return nil
+	}
+	if k := f.Anomaly.Pattern.Kind; k != "av" && k != "asv" {
+		return nil
+	}
+	silent := map[int]bool{}
+	for _, n := range v.Silent {
+		if i := n - 1; i >= 0 && i < len(s.Steps) && slices.Contains(s.Anomaly, i) && s.Steps[i].Op == trace.AtomicStore {
+			silent[i] = true
+		}
+	}
+	if len(silent) == 0 {
+		return nil
+	}
+	a := slices.Clone(s.Anomaly)
+	slices.Sort(a)
+	for _, i := range a {
+		if i < 0 || i >= len(s.Steps) {
+			return nil
+		}
+	}
+	writes := func(i int) bool { return s.Steps[i].Op.Writes() && !silent[i] }
+	// The conflict graph between the goroutines: an edge g → h when g's
+	// step comes first on an object both touch, one of them writing.
+	reach := map[[2]string]bool{}
+	var gs []string
+	for x, i := range a {
+		if !slices.Contains(gs, s.Steps[i].G) {
+			gs = append(gs, s.Steps[i].G)
+		}
+		for _, j := range a[x+1:] {
+			si, sj := s.Steps[i], s.Steps[j]
+			if si.G != sj.G && si.Obj == sj.Obj && (writes(i) || writes(j)) {
+				reach[[2]string{si.G, sj.G}] = true
+			}
+		}
+	}
+	for _, k := range gs {
+		for _, g := range gs {
+			for _, h := range gs {
+				if reach[[2]string{g, k}] && reach[[2]string{k, h}] {
+					reach[[2]string{g, h}] = true
+				}
+			}
+		}
+	}
+	for _, g := range gs {
+		if reach[[2]string{g, g}] {
+			return nil // still a cycle: not serializable
+		}
+	}
+	var out []int
+	for _, i := range a {
+		if silent[i] {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // judgeDependence decides the dependence criterion (static/depend) for the

@@ -174,6 +174,10 @@ type Verdict struct {
 	// left and came back. How the test ended may be the other path's
 	// doing, so it is no effect of the race (check's Effect).
 	Detour string `json:"detour,omitempty"`
+	// Silent: the anomaly's steps (numbered from 1) that were atomic
+	// stores of the value their location already held (rt.Verdict):
+	// what they wrote, every read there saw before them too.
+	Silent []int `json:"silent,omitempty"`
 	// AsBaseline: the test failed the way its recorded run did, without
 	// the schedule's help; no evidence that the interleaving matters.
 	AsBaseline bool `json:"-"`

@@ -560,6 +560,13 @@ func noEffect(f check.Finding) string {
 	case f.Anomaly.Pattern.Acting:
 		return "another goroutine's check inside this one counts only if acting on it twice makes the test fail, and " + passes
 	}
+	if st := f.SilentStores(); len(st) > 0 {
+		var at []string
+		for _, i := range st {
+			at = append(at, short(f.Schedule.Steps[i].Site))
+		}
+		return "the store at " + strings.Join(at, " and ") + " wrote the value already there, so the interleaving changes no value anyone reads, and " + passes
+	}
 	return "the interleaving changes no value the unit goes on to use, and " + passes
 }
 

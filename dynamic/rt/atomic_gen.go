@@ -122,6 +122,9 @@ func StoreInt32(addr *int32, val int32, site int32) {
 	gate(unsafe.Pointer(addr), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
+	if storing() && atomic.LoadInt32(addr) == val {
+		storedSilently()
+	}
 	atomic.StoreInt32(addr, val)
 	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicStore, 0, 0)
 }
@@ -135,6 +138,9 @@ func Int32Store(v *atomic.Int32, val int32, site int32) {
 	gate(unsafe.Pointer(v), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
+	if storing() && v.Load() == val {
+		storedSilently()
+	}
 	v.Store(val)
 	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicStore, 0, 0)
 }
@@ -278,6 +284,9 @@ func StoreInt64(addr *int64, val int64, site int32) {
 	gate(unsafe.Pointer(addr), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
+	if storing() && atomic.LoadInt64(addr) == val {
+		storedSilently()
+	}
 	atomic.StoreInt64(addr, val)
 	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicStore, 0, 0)
 }
@@ -291,6 +300,9 @@ func Int64Store(v *atomic.Int64, val int64, site int32) {
 	gate(unsafe.Pointer(v), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
+	if storing() && v.Load() == val {
+		storedSilently()
+	}
 	v.Store(val)
 	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicStore, 0, 0)
 }
@@ -434,6 +446,9 @@ func StoreUint32(addr *uint32, val uint32, site int32) {
 	gate(unsafe.Pointer(addr), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
+	if storing() && atomic.LoadUint32(addr) == val {
+		storedSilently()
+	}
 	atomic.StoreUint32(addr, val)
 	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicStore, 0, 0)
 }
@@ -447,6 +462,9 @@ func Uint32Store(v *atomic.Uint32, val uint32, site int32) {
 	gate(unsafe.Pointer(v), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
+	if storing() && v.Load() == val {
+		storedSilently()
+	}
 	v.Store(val)
 	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicStore, 0, 0)
 }
@@ -590,6 +608,9 @@ func StoreUint64(addr *uint64, val uint64, site int32) {
 	gate(unsafe.Pointer(addr), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
+	if storing() && atomic.LoadUint64(addr) == val {
+		storedSilently()
+	}
 	atomic.StoreUint64(addr, val)
 	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicStore, 0, 0)
 }
@@ -603,6 +624,9 @@ func Uint64Store(v *atomic.Uint64, val uint64, site int32) {
 	gate(unsafe.Pointer(v), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
+	if storing() && v.Load() == val {
+		storedSilently()
+	}
 	v.Store(val)
 	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicStore, 0, 0)
 }
@@ -746,6 +770,9 @@ func StoreUintptr(addr *uintptr, val uintptr, site int32) {
 	gate(unsafe.Pointer(addr), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
+	if storing() && atomic.LoadUintptr(addr) == val {
+		storedSilently()
+	}
 	atomic.StoreUintptr(addr, val)
 	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicStore, 0, 0)
 }
@@ -759,6 +786,9 @@ func UintptrStore(v *atomic.Uintptr, val uintptr, site int32) {
 	gate(unsafe.Pointer(v), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
+	if storing() && v.Load() == val {
+		storedSilently()
+	}
 	v.Store(val)
 	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicStore, 0, 0)
 }
@@ -824,6 +854,9 @@ func StorePointer(addr *unsafe.Pointer, val unsafe.Pointer, site int32) {
 	gate(unsafe.Pointer(addr), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
+	if storing() && atomic.LoadPointer(addr) == val {
+		storedSilently()
+	}
 	atomic.StorePointer(addr, val)
 	recordLocked(unsafe.Pointer(addr), classMem, site, trace.AtomicStore, 0, 0)
 }
@@ -876,6 +909,9 @@ func BoolStore(v *atomic.Bool, val bool, site int32) {
 	gate(unsafe.Pointer(v), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
+	if storing() && v.Load() == val {
+		storedSilently()
+	}
 	v.Store(val)
 	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicStore, 0, 0)
 }
@@ -928,6 +964,9 @@ func PointerStore[T any](v *atomic.Pointer[T], val *T, site int32) {
 	gate(unsafe.Pointer(v), site, trace.AtomicStore)
 	mu.Lock()
 	defer mu.Unlock()
+	if storing() && v.Load() == val {
+		storedSilently()
+	}
 	v.Store(val)
 	recordLocked(unsafe.Pointer(v), classMem, site, trace.AtomicStore, 0, 0)
 }

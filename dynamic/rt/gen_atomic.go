@@ -162,6 +162,15 @@ func gen(b *bytes.Buffer, t typ, o op, method, unused bool) {
 		fmt.Fprintf(b, "\t\t%s\n\t\treturn\n", call)
 	}
 	fmt.Fprintf(b, "\t}\n\tgate(unsafe.Pointer(%s), site, %s)\n\tmu.Lock()\n\tdefer mu.Unlock()\n", addr, gateOp)
+	if o.name == "Store" && t.name != "Value" {
+		// A silent store of an anomaly step (replayer.silent); an
+		// atomic.Value's may hold an incomparable dynamic value.
+		load := fmt.Sprintf("atomic.Load%s(addr)", t.name)
+		if method {
+			load = "v.Load()"
+		}
+		fmt.Fprintf(b, "\tif storing() && %s == val {\n\t\tstoredSilently()\n\t}\n", load)
+	}
 	if result != "" {
 		fmt.Fprintf(b, "\tr = %s\n", call)
 	} else {

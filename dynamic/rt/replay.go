@@ -152,6 +152,11 @@ type Verdict struct {
 	// (replayer.detour): where it left and where it came back. What the
 	// test did afterwards may be the other path's doing, not the race's.
 	Detour string `json:"detour,omitempty"`
+	// Silent: the anomaly's steps (numbered from 1) that were atomic
+	// stores of the value their location already held: a silent store
+	// changes nothing any read can see, wherever it falls (check's
+	// silentSerial).
+	Silent []int `json:"silent,omitempty"`
 }
 
 type occKey struct {
@@ -202,9 +207,12 @@ type replayer struct {
 	pendingEmit  bool       // completes when pending records its event
 	expect       trace.Op   // the op pending must record
 	pendingSince time.Time
-	lastMove     time.Time
-	stall        time.Duration
-	finishing    bool
+	// silent: the anomaly steps (from 1) whose atomic store stored the
+	// value its location already held (storing).
+	silent    []int
+	lastMove  time.Time
+	stall     time.Duration
+	finishing bool
 
 	oc objCheck // replay_objects.go
 
@@ -617,6 +625,23 @@ func gateG(g *Goroutine, site int32, op trace.Op) {
 		rp.turn(g, site, op, passes(op))
 	}
 	mu.Unlock()
+}
+
+// storing reports (mu held), for an atomic store about to run, whether
+// it is an anomaly step of the schedule: the step that holds the turn,
+// the caller's, granted and waiting for its event. The caller then
+// compares the old value with the new one and, if equal, calls
+// storedSilently.
+func storing() bool {
+	r := rp
+	return r != nil && !r.free && rec != nil && r.pendingEmit && r.expect == trace.AtomicStore &&
+		r.cursor < len(r.s.Steps) && r.isAnom[r.cursor] && r.pending == rec.cur()
+}
+
+// storedSilently notes (mu held) that the anomaly step storing reported
+// stores the value already there.
+func storedSilently() {
+	rp.silent = append(rp.silent, rp.cursor+1)
 }
 
 // recorded is called (under mu) when g records an event with op.
@@ -1284,6 +1309,7 @@ func (r *replayer) decide(v Verdict) {
 		r.verdict = v.Verdict
 		v.Steps = len(r.s.Steps)
 		v.Fired = append([]int(nil), r.fired...)
+		v.Silent = append([]int(nil), r.silent...)
 		r.final = v
 		r.write(v)
 		if markEnd && v.Verdict == "reproduced" {

@@ -1,0 +1,85 @@
+package rt
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+const (
+	ssStore int32 = 4000 + iota // after detour_test.go's 3900…
+	ssGo1
+	ssGo2
+)
+
+var _ = Register(ssStore, []Site{
+	{Pos: "silent.go:3:2", Obj: "v"},
+	{Pos: "silent.go:1:1", Obj: "go"},
+	{Pos: "silent.go:2:1", Obj: "go"},
+})
+
+// twoStores starts two goroutines that each store an int64, first and
+// second, atomically at the same site, into one location holding 5.
+func twoStores(first, second int64) func() bool {
+	return func() bool {
+		x := new(int64)
+		*x = 5
+		var wg sync.WaitGroup
+		wg.Add(2)
+		for _, c := range []struct {
+			site int32
+			val  int64
+		}{{ssGo1, first}, {ssGo2, second}} {
+			id := Go(c.site)
+			go func() {
+				Begin(id)
+				defer wg.Done()
+				defer End()
+				StoreInt64(x, c.val, ssStore)
+			}()
+		}
+		wg.Wait()
+		return atomic.LoadInt64(x) == second
+	}
+}
+
+// TestReplaySilentStore: the verdict lists the anomaly steps whose atomic
+// store stored the value already there (Verdict.Silent), and only those:
+// a store of 5 into 5 is silent, the second store of the same value too,
+// a store of another value not.
+func TestReplaySilentStore(t *testing.T) {
+	sched := "anomaly race/WW 5 6\n" +
+		"g1 fork @silent.go:1:1 n=1\n" +
+		"g1 fork @silent.go:2:1 n=1\n" +
+		"g1.1 begin n=1\n" +
+		"g1.2 begin n=1\n" +
+		"g1.1 atomic-store v#1 @silent.go:3:2 n=1\n" +
+		"g1.2 atomic-store v#1 @silent.go:3:2 n=1\n"
+	for _, c := range []struct {
+		name          string
+		first, second int64
+		want          []int
+	}{
+		{"both change", 6, 7, nil},
+		{"the first silent", 5, 7, []int{5}},
+		{"the second silent", 6, 6, []int{6}},
+		{"both silent", 5, 5, []int{5, 6}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "s.sched")
+			if err := os.WriteFile(p, []byte(sched), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			v, ok, _ := replayOnce(t, p, twoStores(c.first, c.second))
+			if v.Verdict != "reproduced" || !ok {
+				t.Fatalf("verdict %+v, final value as scheduled %v", v, ok)
+			}
+			if !slices.Equal(v.Silent, c.want) {
+				t.Fatalf("silent steps %v, want %v", v.Silent, c.want)
+			}
+		})
+	}
+}
