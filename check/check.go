@@ -400,7 +400,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, err
 	}
 	defer b.Close()
-	rec := &record.Recorder{Build: b, MaxEvents: recordCap}
+	rec := &record.Recorder{Build: b, MaxEvents: recordCap, MaxGoroutines: predict.MaxGoroutines}
 	tm.Compile = time.Since(cstart)
 	rep := &Report{Notes: slices.Concat(inst.Notes, drivers.Notes, b.Notes), Time: tm}
 	rep.Time.Build = time.Since(start)

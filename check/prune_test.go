@@ -557,6 +557,47 @@ func TestWrongObjectShape(t *testing.T) {
 	}
 }
 
+// TestAlikeShapeLockedOutside: a deadlock where a reader's RLock queues
+// behind a writer waiting in sync.RWMutex.Lock outside recorded
+// operations (go-deadlock's RWMutex.Lock, which records its acquisition
+// when it returns) has a shape, the same for two instances whatever their
+// goroutines and steps; one where every goroutine waits at a gate or in a
+// recorded operation has none.
+func TestAlikeShapeLockedOutside(t *testing.T) {
+	inst := func(k int, writer string) (prediction, replay.Verdict) {
+		steps := make([]string, 0, k+2)
+		for n := 0; n < k; n++ {
+			steps = append(steps, "g1 write @a")
+		}
+		steps = append(steps, "g2 rlock @m.go:39", "g1 read @z")
+		p := predOf(t, schedOf([]int{k + 1, k + 2}, steps...), false)
+		v := replay.Verdict{Verdict: replay.Deadlock, Step: k + 1,
+			Message: fmt.Sprintf("goroutine g2 blocks in step %d (g2 rlock @m.go:39) and every goroutine waits", k+1),
+			Waiting: []string{"g1 waits at g1 read @z n=1", "g2 blocks in RLock (sync.RWMutex.RLock) at m.go:39", "g1 chan receive at main.go:14"}}
+		if writer != "" {
+			v.Waiting = append(v.Waiting, writer)
+		}
+		return p, v
+	}
+	a, okA := alikeShape(inst(3, "g3.1 sync.RWMutex.Lock at m.go:31"))
+	b, okB := alikeShape(inst(7, "g3.4 sync.RWMutex.Lock at m.go:31"))
+	if !okA || !okB || a != b {
+		t.Errorf("two instances with a writer in the lock outside: %q (%v) and %q (%v), want one shape", a, okA, b, okB)
+	}
+	if !strings.Contains(a, "sync.RWMutex.Lock at m.go:31") {
+		t.Errorf("shape %q does not say where the writer waits", a)
+	}
+	if c, ok := alikeShape(inst(3, "goroutine 40 (not instrumented) sync.Mutex.Lock at dep.go:9")); !ok || c == a {
+		t.Errorf("an uninstrumented goroutine in a Mutex's Lock: shape %q, %v (want one of its own)", c, ok)
+	}
+	if s, ok := alikeShape(inst(3, "")); ok {
+		t.Errorf("every goroutine at a gate or in a recorded operation: shape %q", s)
+	}
+	if s, ok := alikeShape(inst(3, "g3 chan send at m.go:50")); ok {
+		t.Errorf("a goroutine outside in a channel send, no quiet bound: shape %q", s)
+	}
+}
+
 // TestReplayQueueAlikeWrongObject: once alikeRuns instances of a
 // combination in a trace touched other objects alike, its later instances
 // are not replayed; instances whose wrong objects differ, and those of

@@ -108,7 +108,15 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		if record.EndedAtCap(rt) {
 			ended = ", ending the test there,"
 		}
-		c.rep.addNote(note.Trace, c.pkg, c.test, "recording stopped at %d events%s to bound time and memory; predicting from those", rt.Events, ended)
+		if strings.Contains(rt.Truncated, "goroutine") {
+			// rt stopped where ReadPrefix would cut the trace.
+			if ended == "" {
+				ended = ","
+			}
+			c.rep.addNote(note.Trace, c.pkg, c.test, "recording stopped at %d events, before it named more than %d goroutines%s to bound time and memory; predicting from those", rt.Events, predict.MaxGoroutines, ended)
+		} else {
+			c.rep.addNote(note.Trace, c.pkg, c.test, "recording stopped at %d events%s to bound time and memory; predicting from those", rt.Events, ended)
+		}
 	} else if cut && len(tr.Goroutines) >= predict.MaxGoroutines && len(tr.Events) < predict.MaxEvents {
 		c.rep.addNote(note.Trace, c.pkg, c.test, "trace of %d events cut to its first %d, before it names more than %d goroutines, to bound memory; predicting from those", rt.Events, len(tr.Events), predict.MaxGoroutines)
 	} else if cut {

@@ -293,8 +293,8 @@ func endedByRT(path string) bool {
 	return strings.HasPrefix(t.Truncated, "hung: ") || strings.HasPrefix(t.Truncated, "stalled: ") || EndedAtCap(t)
 }
 
-// EndedAtCap reports whether t's recording stopped at its event cap
-// (Recorder.MaxEvents) and ended the test there: its failure is then
+// EndedAtCap reports whether t's recording stopped at its event or
+// goroutine cap (Recorder.MaxEvents, MaxGoroutines) and ended the test there: its failure is then
 // the recorder's, not the test's.
 func EndedAtCap(t Test) bool {
 	return !t.Passed && !t.TimedOut && strings.HasPrefix(t.Truncated, "cut at ")

@@ -144,6 +144,10 @@ type Recorder struct {
 	// the trace marked cut (rt.EnvMaxEvents): a checker that predicts from
 	// a prefix need not pay for the rest. Replays are not bounded.
 	MaxEvents int
+	// MaxGoroutines, if positive, stops each recording before the event
+	// that would name one goroutine more (rt.EnvMaxGoroutines), for a
+	// checker that predicts from that prefix.
+	MaxGoroutines int
 }
 
 func (o *Options) progress(format string, args ...any) {
@@ -156,6 +160,9 @@ func (o *Options) progress(format string, args ...any) {
 func (rec *Recorder) env(env []string) []string {
 	if rec.MaxEvents > 0 {
 		env = append(env[:len(env):len(env)], "PECANVET_MAX_EVENTS="+strconv.Itoa(rec.MaxEvents))
+	}
+	if rec.MaxGoroutines > 0 {
+		env = append(env[:len(env):len(env)], "PECANVET_MAX_GOROUTINES="+strconv.Itoa(rec.MaxGoroutines))
 	}
 	return env
 }

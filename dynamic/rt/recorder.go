@@ -69,8 +69,16 @@ type recorder struct {
 
 	events  int64  // written
 	dropped int64  // rejected by the encoder
-	capped  bool   // stopped at maxEvents
+	capped  bool   // stopped at maxEvents or maxGoroutines
+	capWhy  string // the trace's truncation reason, once capped
 	dropErr string // why the first was
+
+	// named: the goroutines the written events name, by index in the
+	// goroutine table (mention); nNamed counts them; gCapped: an event
+	// would have named more than maxGoroutines, and none is written since.
+	named   []bool
+	nNamed  int
+	gCapped bool
 }
 
 const (
@@ -279,7 +287,7 @@ func (w *recorder) close(reason string) error {
 		reason = strconv.FormatInt(w.dropped, 10) + " events not written: " + w.dropErr
 	}
 	if reason == "" && w.capped {
-		reason = "cut at " + strconv.FormatInt(maxEvents, 10) + " events (" + EnvMaxEvents + ")"
+		reason = w.capWhy
 	}
 	if reason != "" {
 		w.enc.SetTruncated(reason)
@@ -293,6 +301,19 @@ func (w *recorder) close(reason string) error {
 
 // write encodes one event into the output.
 func (w *recorder) write(ev trace.Event) {
+	if w.gCapped {
+		// Past the goroutine cap: the trace is the run's prefix up to
+		// there, with no later event of a goroutine it names after a gap.
+		return
+	}
+	if maxGoroutines > 0 && rp == nil && ev.Flags&trace.FlagBlocked == 0 && !w.mention(ev) {
+		// The checker would predict from the events before this one
+		// only (it bounds the goroutines of a trace, for memory): the
+		// rest costs time and disk for nothing, as past maxEvents.
+		w.gCapped = true
+		w.cap("cut at " + strconv.FormatInt(w.events, 10) + " events, before one naming goroutine " + strconv.Itoa(maxGoroutines+1) + " (" + EnvMaxGoroutines + ")")
+		return
+	}
 	if err := w.enc.Encode(ev, &w.tab); err != nil {
 		// A site the format cannot hold: keep the event without it.
 		if ev.Site == trace.NoIndex || w.enc.Encode(withoutSite(ev), &w.tab) != nil {
@@ -306,13 +327,8 @@ func (w *recorder) write(ev trace.Event) {
 	if maxEvents > 0 && w.events >= maxEvents && rp == nil && !w.capped {
 		// What the checker reads of a trace is bounded (it predicts from a
 		// prefix): recording on past that costs time and disk for
-		// nothing. The wrappers now only perform their operations; close
-		// marks the trace cut; endCapped ends the test.
-		w.capped = true
-		active.Store(false)
-		if capEnds && !hangStop.Load() {
-			go endCapped(w)
-		}
+		// nothing.
+		w.cap("cut at " + strconv.FormatInt(maxEvents, 10) + " events (" + EnvMaxEvents + ")")
 	}
 	// The encoder has now defined the object's name: drop the string
 	// (objName rebuilds it).
@@ -322,6 +338,52 @@ func (w *recorder) write(ev trace.Event) {
 	if w.fl != nil {
 		w.fl.Flush()
 	}
+}
+
+// cap stops the recording (mu held): the wrappers now only perform their
+// operations; close marks the trace cut, for why; endCapped ends the test.
+func (w *recorder) cap(why string) {
+	if w.capped {
+		return
+	}
+	w.capped, w.capWhy = true, why
+	active.Store(false)
+	if capEnds && !hangStop.Load() {
+		go endCapped(w)
+	}
+}
+
+// mention notes the goroutines ev names (its own, and the one a fork or
+// join names), as predict.ReadPrefix counts them, and reports whether
+// they are within maxGoroutines; if not, it notes none.
+func (w *recorder) mention(ev trace.Event) bool {
+	fresh := func(g int32) bool { return g >= 0 && (int(g) >= len(w.named) || !w.named[g]) }
+	other := int32(-1)
+	if ev.Op.Object() == trace.ObjGoroutine && ev.Obj >= 0 && ev.Obj != ev.G {
+		other = ev.Obj
+	}
+	n := 0
+	for _, g := range [2]int32{ev.G, other} {
+		if fresh(g) {
+			n++
+		}
+	}
+	if n == 0 {
+		return true
+	}
+	if w.nNamed+n > maxGoroutines {
+		return false
+	}
+	for _, g := range [2]int32{ev.G, other} {
+		if fresh(g) {
+			for int(g) >= len(w.named) {
+				w.named = append(w.named, false)
+			}
+			w.named[g] = true
+			w.nNamed++
+		}
+	}
+	return true
 }
 
 func withoutSite(ev trace.Event) trace.Event {
@@ -690,6 +752,10 @@ func endCapped(w *recorder) {
 	if ended, _ := finishRec(w, "", finishGrace); !ended {
 		return
 	}
-	fmt.Fprintf(os.Stderr, "pecanvet: the recording reached its cap of %d events (%s), so it ended the test there\n", maxEvents, EnvMaxEvents)
+	if w.gCapped {
+		fmt.Fprintf(os.Stderr, "pecanvet: the recording reached its cap of %d goroutines (%s), so it ended the test there\n", maxGoroutines, EnvMaxGoroutines)
+	} else {
+		fmt.Fprintf(os.Stderr, "pecanvet: the recording reached its cap of %d events (%s), so it ended the test there\n", maxEvents, EnvMaxEvents)
+	}
 	os.Exit(4)
 }

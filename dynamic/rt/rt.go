@@ -25,6 +25,16 @@ const EnvMaxEvents = "PECANVET_MAX_EVENTS"
 // maxEvents is EnvMaxEvents; 0: no bound.
 var maxEvents int64
 
+// EnvMaxGoroutines, if set to a positive number, bounds the goroutines a
+// recorded trace names (as an event's goroutine, or the one it forks or
+// joins): the recording stops before the event that would name one more,
+// as the checker's reading of a trace does (predict.ReadPrefix), and ends
+// its test as at EnvMaxEvents.
+const EnvMaxGoroutines = "PECANVET_MAX_GOROUTINES"
+
+// maxGoroutines is EnvMaxGoroutines; 0: no bound.
+var maxGoroutines int
+
 // Site is one instrumented operation, registered by Register.
 type Site struct {
 	Pos string // module-relative "dir/file.go:line:col"
@@ -56,6 +66,9 @@ type output interface {
 func init() {
 	if n, err := strconv.ParseInt(getenv(EnvMaxEvents), 10, 64); err == nil && n > 0 {
 		maxEvents = n
+	}
+	if n, err := strconv.Atoi(getenv(EnvMaxGoroutines)); err == nil && n > 0 {
+		maxGoroutines = n
 	}
 	if setupFromTest() {
 		replayProcess = getenv(EnvTrace) != "" || replayList != nil

@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/predict/ptg"
 )
 
@@ -764,4 +765,67 @@ func TestCapEndsTest(t *testing.T) {
 		t.Errorf("%d events, truncated %q; want 5000, cut at 5000 events", len(tr.Events), tr.Truncated)
 	}
 	t.Logf("the child ended after %v: %v", took.Round(time.Millisecond), exit)
+}
+
+// forkEach forks n goroutines one after another, each writing x once,
+// and waits for each before the next: a run whose trace is the same each
+// time.
+func forkEach(n int) {
+	x := heap[int]()
+	for i := 0; i < n; i++ {
+		done := make(chan struct{})
+		id := Go(sGo)
+		go func() {
+			Begin(id)
+			defer close(done)
+			defer End()
+			W(unsafe.Pointer(x), sWrite)
+			*x = i
+		}()
+		<-done
+	}
+}
+
+// TestMaxGoroutines: a recording bounded by EnvMaxGoroutines stops before
+// the event that would name one goroutine more, and keeps exactly the
+// events the checker would predict from in the whole trace
+// (predict.ReadPrefix), none after them; the program runs on.
+func TestMaxGoroutines(t *testing.T) {
+	const n = predict.MaxGoroutines + 20
+	read := recordTo(t)
+	forkEach(n)
+	whole := read()
+	path := filepath.Join(t.TempDir(), "whole.bin")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := trace.WriteBinary(f, whole); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want, cut, err := predict.ReadPrefix(path, 0)
+	if err != nil || !cut {
+		t.Fatalf("ReadPrefix of the whole trace: cut %v, %v", cut, err)
+	}
+
+	defer func(n int, e bool) { maxGoroutines, capEnds = n, e }(maxGoroutines, capEnds)
+	maxGoroutines, capEnds = predict.MaxGoroutines, false
+	read = recordTo(t)
+	forkEach(n)
+	if active.Load() {
+		t.Error("still recording past the bound")
+	}
+	got := read()
+	if len(got.Events) != len(want.Events) || len(got.Goroutines) != predict.MaxGoroutines {
+		t.Fatalf("%d events naming %d goroutines, want %d naming %d", len(got.Events), len(got.Goroutines), len(want.Events), predict.MaxGoroutines)
+	}
+	if g, w := lines(got), lines(want); fmt.Sprint(g) != fmt.Sprint(w) {
+		t.Errorf("the capped trace differs from the prefix the checker reads")
+	}
+	if !strings.HasPrefix(got.Truncated, fmt.Sprintf("cut at %d events, before one naming goroutine %d", len(want.Events), predict.MaxGoroutines+1)) {
+		t.Errorf("truncated %q", got.Truncated)
+	}
 }

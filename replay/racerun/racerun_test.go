@@ -120,6 +120,19 @@ func TestRunRounds(t *testing.T) {
 
 func TestSlow(t *testing.T) { time.Sleep(3 * time.Second) }
 
+func TestHang(t *testing.T) {
+	b, _ := os.ReadFile("h")
+	n, _ := strconv.Atoi(string(b))
+	n++
+	if err := os.WriteFile("h", []byte(strconv.Itoa(n)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n == 2 {
+		TestSendLen(t)
+		select {} // its second run waits for good
+	}
+}
+
 func TestNth(t *testing.T) {
 	b, _ := os.ReadFile("n")
 	n, _ := strconv.Atoi(string(b))
@@ -150,6 +163,20 @@ func TestNth(t *testing.T) {
 	}
 	if !has(races) {
 		t.Errorf("races %+v: want TestNth's third run's, between x_test.go:12 and :18", races)
+	}
+	// A test whose second run hangs: the runs after the first are
+	// stopped at their wall and four first rounds more, not at the
+	// bound, and keep the race the hanging run reported first.
+	start = time.Now()
+	races, err = RunRounds(context.Background(), bin, dir, []string{"TestHang"}, 16, bound, time.Second, never)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d >= 30*time.Second {
+		t.Errorf("RunRounds waited %v for a hanging second run with 1 s of wall for the runs after the first (bound %v)", d, bound)
+	}
+	if !has(races) {
+		t.Errorf("races %+v: want TestHang's second run's, between x_test.go:12 and :18", races)
 	}
 }
 
