@@ -579,9 +579,9 @@ type pecanvetCase struct {
 	Recv    interface{} // the receiver, a pointer: each case needs its own
 }
 
-// pecanvetDrive calls A and B of a case from two goroutines, after
-// calling them one after the other on fresh cases, in both orders, twice
-// each. A panic of the sequential calls in both orders skips the test:
+// pecanvetDrive calls A and B of a case from two goroutines, and calls
+// them one after the other on fresh cases, in both orders, twice each:
+// the first order before the calls together, the others after. A panic of the sequential calls in both orders skips the test:
 // the driver could not build a usable receiver, unless each call alone
 // does not panic (each ends the receiver's use: they exclude each
 // other); in one order only, the calls are valid in the other only (a
