@@ -90,7 +90,8 @@ func (f *Finding) wantsControl() bool {
 }
 
 // Driver repeats: a generated driver's oracle is its calls' serial
-// orders, run in the same process just before the concurrent calls, so
+// orders, run in the same process around the concurrent calls (one order
+// before them, three after: static/driver), so
 // no timing assumption of a test's can fail it; but the state outside
 // the receiver can. tally's vendored thrift TServerSocket listens on the
 // fixed address 127.0.0.1:9090: in 1 of 3 go vet runs, a replay of the

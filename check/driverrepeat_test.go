@@ -68,10 +68,10 @@ func (s *Socket) Interrupt() error {
 // repeatOSPortSrc stands for the machine's ports, outside the checked
 // package (its memory accesses are not traced, as the kernel's are not):
 // in the first replay process of the check (the marker file under
-// $PORTHOLD_DIR), another owner takes the address once four binds have
-// succeeded (the driver's four serial orders) and gives it up after
-// refusing one (the concurrent calls' Open), so the orders run again
-// after the calls find it free again. The recording and every later
+// $PORTHOLD_DIR), another owner takes the address once one bind has
+// succeeded (the driver's first serial order, the one before the calls
+// together) and gives it up after refusing one (the concurrent calls'
+// Open), so the orders after the calls find it free again. The recording and every later
 // replay see no other owner.
 const repeatOSPortSrc = `package osport
 
@@ -103,7 +103,7 @@ func init() {
 		return
 	}
 	f.Close()
-	after, refuse = 4, 1
+	after, refuse = 1, 1
 }
 
 func Bind(addr string) bool {

@@ -87,6 +87,11 @@ func (w *fileRW) funcDecl(d *ast.FuncDecl) pcs {
 		// "wait on" (a nil channel).
 		return w.nodeSplice(d, rn(d.Body, gen("{ return "+rtName+".DriverQuiet("+driverQuietParams(d)+") }")))
 	}
+	if d.Recv == nil && d.Name.Name == "pecanvetReplaying" && filepath.Base(w.path) == driver.File && w.ins.api.has("DriverReplaying") {
+		// Whether a schedule is replayed (rt.DriverReplaying): a driver's
+		// call that panics then ends the process at once, unjudged.
+		return w.nodeSplice(d, rn(d.Body, gen("{ return "+rtName+".DriverReplaying() }")))
+	}
 	if fn, _ := w.info.Defs[d.Name].(*types.Func); d.Recv != nil && locker.Method(fn) && w.ins.api.has("Lock") {
 		return nil // a lock of the user's own: see locker.Method
 	}

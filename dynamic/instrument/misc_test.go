@@ -445,10 +445,15 @@ func TestRangeGates(t *testing.T) {
 }
 
 // TestDriverQuietRewritten: the generated driver's pecanvetQuiet stub gets
-// the runtime's DriverQuiet as its body, passing its own parameters.
+// the runtime's DriverQuiet as its body, passing its own parameters, and
+// its pecanvetReplaying stub the runtime's DriverReplaying.
 func TestDriverQuietRewritten(t *testing.T) {
 	src := rewrittenCorpusFile(t, "zz_pecanvet_driver_test.go")
 	want := "func pecanvetQuiet(end time.Time, done chan struct{}) <-chan struct{} { return " + rtName + ".DriverQuiet(end, done) }"
+	if !strings.Contains(src, want) {
+		t.Errorf("the stub was not rewritten; want %q in\n%s", want, src)
+	}
+	want = "func pecanvetReplaying() bool { return " + rtName + ".DriverReplaying() }"
 	if !strings.Contains(src, want) {
 		t.Errorf("the stub was not rewritten; want %q in\n%s", want, src)
 	}

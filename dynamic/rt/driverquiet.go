@@ -248,3 +248,18 @@ func instrumentedFiles() map[string]bool {
 	}
 	return files
 }
+
+// DriverReplaying reports whether this process replays a schedule in the
+// running test (the instrumenter gives a generated driver's
+// pecanvetReplaying this body). A driver runs its calls together before
+// most of its oracle (static/driver); outside a replay, a call that
+// panics waits, unrecovered, for the oracle to judge whether the panic
+// counts. Under a replay it must not: the oracle's steps, taken while
+// the schedule holds the other goroutines, would end the replay
+// (diverged) before the panic ends the process, as it did when the
+// oracle ran first.
+func DriverReplaying() bool {
+	mu.Lock()
+	defer mu.Unlock()
+	return rp != nil
+}

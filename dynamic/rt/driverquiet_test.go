@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -93,4 +95,30 @@ func TestDriverQuiet(t *testing.T) {
 		t.Error("a ticker: the timers should be unknown")
 	}
 	read()
+}
+
+// TestDriverReplaying: a generated driver's question whether a schedule
+// is replayed is answered yes only while one is (it then lets a call's
+// panic end the process at once, unjudged by its later orders).
+func TestDriverReplaying(t *testing.T) {
+	if DriverReplaying() {
+		t.Fatal("replaying before any replay")
+	}
+	p := filepath.Join(t.TempDir(), "s.sched")
+	// A schedule whose first step never comes (TestReplayDeadlock's).
+	if err := os.WriteFile(p, []byte("anomaly race/WR 1 2\ng1.2 write x @fig1.go:5:1 n=1\ng1 fork @main.go:1:1 n=1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(EnvStall, "200")
+	during := false
+	replayOnce(t, p, func() bool {
+		during = DriverReplaying()
+		return fig1()
+	})
+	if !during {
+		t.Error("not replaying under a schedule")
+	}
+	if DriverReplaying() {
+		t.Error("replaying after the replay")
+	}
 }

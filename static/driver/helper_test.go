@@ -39,7 +39,7 @@ func TestClock(t *testing.T) {
 	n := 0
 	pecanvetDrive(t, "Put and Put", func() pecanvetCase {
 		n++
-		slow := n == 5 // the concurrent run: after the four sequential ones
+		slow := n == 2 // the concurrent run: after the first sequential one
 		var at time.Time
 		return pecanvetCase{
 			A: func() []interface{} {
