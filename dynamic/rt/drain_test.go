@@ -112,6 +112,53 @@ func TestDrainBound(t *testing.T) {
 	}
 }
 
+// TestDrainTicker: a goroutine the test started that a ticker wakes more
+// often than drainQuiet (timedmap's cleaner: 10 ms) holds Drain only for
+// drainTicks bursts, not for the whole bound, and those bursts are in the
+// trace; a goroutine woken by a ticker slower than drainQuiet holds it no
+// longer than before (quiet between two ticks).
+func TestDrainTicker(t *testing.T) {
+	for _, period := range []time.Duration{2 * time.Millisecond, 5 * time.Millisecond} {
+		stop := make(chan bool)
+		n := heap[int]()
+		done := recordTo(t)
+		id := Go(sGo)
+		tk := time.NewTicker(period)
+		go func() {
+			Begin(id)
+			defer End()
+			for {
+				select {
+				case <-tk.C:
+					W(unsafe.Pointer(n), sWrite)
+					*n++
+				case <-stop:
+					return
+				}
+			}
+		}()
+		start := time.Now()
+		Drain()
+		el := time.Since(start)
+		tr := done()
+		close(stop)
+		tk.Stop()
+		if el >= drainBound/2 {
+			t.Errorf("ticker %v: Drain took %v with the only goroutine woken by the ticker; want well under its bound %v", period, el, drainBound)
+		}
+		writes := 0
+		for _, l := range ofG(tr, "g1.1") {
+			if strings.HasPrefix(l, "write") {
+				writes++
+			}
+		}
+		if writes < drainTicks {
+			t.Errorf("ticker %v: %d ticks of the goroutine in the trace; want at least %d:\n%s", period, writes, drainTicks, text(tr, 50))
+		}
+	}
+	time.Sleep(20 * time.Millisecond) // let them end before the next test records
+}
+
 func TestParseGoroutineHeader(t *testing.T) {
 	for _, c := range []struct {
 		line  string
