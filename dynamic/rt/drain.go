@@ -28,7 +28,11 @@ import (
 // goroutine that sleeps or runs counts as busy: it is about to record.
 // The callback of a time.AfterFunc timer is a goroutine that has not
 // begun until the timer fires: one stopped for good, or due after the
-// bound, is not waited for (AfterFuncAt).
+// bound, is not waited for (AfterFuncAt). Nor are the further wake-ups of
+// a goroutine that a ticker (or any outside source) wakes again and
+// again, once it recorded drainTicks separate bursts since the test
+// returned (onlyPeriodic) and drainPeriodic has passed: a ticker faster
+// than drainQuiet otherwise held every test for the whole bound.
 //
 // Under a replay schedule, Drain instead keeps the test goroutine there
 // until the schedule no longer needs the others (the verdict is decided,
@@ -67,6 +71,7 @@ func Drain() {
 	start := time.Now()
 	quietSince := start
 	last := int64(-1)
+	seen := map[*Goroutine]*drainSeen{}
 	for i := 0; ; i++ {
 		mu.Lock()
 		w := rec
@@ -76,14 +81,19 @@ func Drain() {
 		}
 		pending, live := w.liveKids(self, start.Add(drainBound).UnixNano())
 		count := w.events + w.hb.total
+		periodic := false
+		if count != last {
+			periodic = w.onlyPeriodic(seen, self, i)
+		}
 		mu.Unlock()
 		if pending == 0 && len(live) == 0 {
 			return // everyone started has ended
 		}
 		t := time.Now()
-		if count != last || pending > 0 || anyBusy(live) {
-			quietSince, last = t, count
+		if count != last && !(periodic && t.Sub(start) >= drainPeriodic) || pending > 0 || anyBusy(live) {
+			quietSince = t
 		}
+		last = count
 		if t.Sub(quietSince) >= drainQuiet || t.Sub(start) >= drainBound {
 			return
 		}
@@ -93,6 +103,76 @@ func Drain() {
 			time.Sleep(time.Millisecond)
 		}
 	}
+}
+
+// drainTicks is how many separate bursts of events a goroutine records
+// during Drain before its further bursts no longer hold Drain: see
+// onlyPeriodic. They hold it for drainPeriodic still: what a ticker's
+// loop does can change with the clock, not with its count of ticks
+// (timedmap's TestSize sets entries that expire 50 ms later and returns
+// at once: its race is with the cleaner's delete some 5 ticks after the
+// test's end).
+const (
+	drainTicks    = 3
+	drainPeriodic = 200 * time.Millisecond
+)
+
+// drainSeen is what Drain's looks saw of one goroutine: its emits at the
+// last look, the last look that found it had emitted, and how many bursts
+// (looks that found it had emitted after one that found it had not) so far.
+type drainSeen struct {
+	emits  uint64
+	look   int
+	bursts int
+	scan   int
+}
+
+// onlyPeriodic reports, with mu held, at look number look of Drain (0:
+// the first, which only notes what each goroutine had emitted), whether
+// the events recorded since the previous look all come from goroutines
+// that have already recorded drainTicks separate bursts since Drain
+// began, none of them new or ended since. Such a goroutine is woken from
+// outside the test again and again, between looks that found it silent: a
+// ticker's loop (timedmap's cleaner ticks every 10 ms, each tick a locked
+// sweep of the map, against the 20 ms of silence Drain waited for, so each
+// test's recording took the whole bound, 1 s). Its next bursts repeat
+// what the trace already holds after the test's end, so they need not
+// hold Drain; everything else still does. A goroutine at work without
+// pause (a pipeline, a busy loop) emits at every look: one burst only.
+func (w *recorder) onlyPeriodic(seen map[*Goroutine]*drainSeen, self int64, look int) bool {
+	ok := look > 0
+	for _, g := range w.gmap {
+		if g.goid == self {
+			continue
+		}
+		s := seen[g]
+		if s == nil {
+			s = &drainSeen{look: -2}
+			seen[g] = s
+			if look == 0 {
+				s.emits = g.emits
+			}
+		}
+		s.scan = look
+		if g.emits == s.emits {
+			continue
+		}
+		s.emits = g.emits
+		if s.look < look-1 {
+			s.bursts++
+		}
+		s.look = look
+		if s.bursts < drainTicks {
+			ok = false
+		}
+	}
+	for g, s := range seen {
+		if s.scan != look {
+			delete(seen, g) // ended since the last look
+			ok = false
+		}
+	}
+	return ok
 }
 
 // addKid remembers a goroutine started through Go, for Drain. The list is

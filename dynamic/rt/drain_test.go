@@ -112,6 +112,62 @@ func TestDrainBound(t *testing.T) {
 	}
 }
 
+// TestDrainTicker: a goroutine the test started that a ticker wakes more
+// often than drainQuiet (timedmap's cleaner: 10 ms) holds Drain for
+// drainTicks bursts and drainPeriodic, not for the whole bound, and those
+// bursts are in the trace, with what the goroutine does only once its
+// clock says so (an entry expiring 100 ms after the test's end:
+// timedmap's TestSize).
+func TestDrainTicker(t *testing.T) {
+	for _, period := range []time.Duration{2 * time.Millisecond, 5 * time.Millisecond} {
+		stop := make(chan bool)
+		n, expired := heap[int](), heap[int]()
+		done := recordTo(t)
+		id := Go(sGo)
+		tk := time.NewTicker(period)
+		expiry := time.Now().Add(100 * time.Millisecond)
+		go func() {
+			Begin(id)
+			defer End()
+			for {
+				select {
+				case now := <-tk.C:
+					R(unsafe.Pointer(n), sRead)
+					*n++
+					if now.After(expiry) && *expired == 0 {
+						W(unsafe.Pointer(expired), sWrite)
+						*expired = 1
+					}
+				case <-stop:
+					return
+				}
+			}
+		}()
+		start := time.Now()
+		Drain()
+		el := time.Since(start)
+		tr := done()
+		close(stop)
+		tk.Stop()
+		if el >= drainBound/2 {
+			t.Errorf("ticker %v: Drain took %v with the only goroutine woken by the ticker; want well under its bound %v", period, el, drainBound)
+		}
+		reads := 0
+		for _, l := range ofG(tr, "g1.1") {
+			if strings.HasPrefix(l, "read") {
+				reads++
+			}
+		}
+		if reads < drainTicks {
+			t.Errorf("ticker %v: %d ticks of the goroutine in the trace; want at least %d:\n%s", period, reads, drainTicks, text(tr, 50))
+		}
+		if !hasWrite(tr, "g1.1") {
+			t.Errorf("ticker %v: the write of the tick after the expiry (100 ms) is not in the trace (Drain took %v)", period, el)
+		}
+	}
+	time.Sleep(20 * time.Millisecond) // let them end before the next test records
+}
+
 func TestParseGoroutineHeader(t *testing.T) {
 	for _, c := range []struct {
 		line  string

@@ -365,6 +365,7 @@ func (w *recorder) emit(g *Goroutine, ev trace.Event) {
 		}
 	}
 	ev.G = g.idx
+	g.emits++
 	if w.hb.n == 0 && g.waitCh < 0 && !ev.Op.IsChan() && g.after == nil {
 		w.write(ev) // the hot path: nothing held, nothing to check
 		return

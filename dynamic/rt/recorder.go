@@ -181,6 +181,9 @@ type Goroutine struct {
 	idx    int32 // in the goroutine table
 	goid   int64 // runtime id, once known
 	spawns int
+	// emits counts the events emitted for g (Drain tells a goroutine that
+	// a ticker wakes from one that is still at work by them).
+	emits uint64
 	// due: for the callback of a real time.AfterFunc timer (AfterFuncAt),
 	// when the timer fires (Unix nanoseconds; 0: not a timer's, or on the
 	// replay's clock). Drain does not wait for it to begin past its bound.
