@@ -630,9 +630,14 @@ func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase, why ...st
 	order := func(i int) string {
 		var out [3]interface{}
 		var p interface{}
-		returned, ended := pecanvetWithin(wait, func() { out, p = pecanvetSeq(mk, i >= 2, 0) })
+		start := time.Now()
+		returned, ended, quiet := pecanvetWithin(wait, func() { out, p = pecanvetSeq(mk, i >= 2, 0) })
 		if !returned {
-			return fmt.Sprintf("pecanvet driver: calling %s one after the other does not return within %v: it waits for another call", calls, wait)
+			why := fmt.Sprintf("pecanvet driver: calling %s one after the other does not return within %v: it waits for another call", calls, wait)
+			if quiet {
+				why += fmt.Sprintf(" (told after %v: every goroutine waited for another, no timer due)", time.Since(start).Round(time.Millisecond))
+			}
+			return why
 		}
 		if !ended {
 			return fmt.Sprintf("pecanvet driver: the setup of %s stopped the test (t.Skip or t.Fatal)", calls)
@@ -728,7 +733,7 @@ func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase, why ...st
 	var st []pecanvetKV
 	start := time.Now()
 	var took time.Duration
-	returned, _ := pecanvetWithin(wait, func() {
+	returned, _, _ := pecanvetWithin(wait, func() {
 		c := mk()
 		defer pecanvetCleanup(c)
 		done := make(chan struct{})
@@ -784,7 +789,7 @@ func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase, why ...st
 		for i, rev := range []bool{false, true} {
 			var out [3]interface{}
 			var p interface{}
-			if ok, _ := pecanvetWithin(wait, func() { out, p = pecanvetSeq(mk, rev, slow) }); ok && p == nil && !reflect.DeepEqual(out[2], seq[2*i][2]) {
+			if ok, _, _ := pecanvetWithin(wait, func() { out, p = pecanvetSeq(mk, rev, slow) }); ok && p == nil && !reflect.DeepEqual(out[2], seq[2*i][2]) {
 				t.Skipf("pecanvet driver: the state %s leave changes with time (one after the other, %v later: %s): no oracle", calls, slow.Round(time.Millisecond), pecanvetOutcome(out[0], out[1], out[2]))
 			}
 		}
@@ -851,9 +856,10 @@ func pecanvetWaitFor(test string) time.Duration {
 // t.Fatal of copied setup code). If not returned, it is left blocked: the
 // test is skipped, and its process ends with the recording.
 // While pecanvet records, it can tell early that the calls will not
-// return within wait (pecanvetQuiet): a method that waits for another
-// call skips in a fraction of a second, not the whole wait.
-func pecanvetWithin(wait time.Duration, f func()) (returned, ended bool) {
+// return within wait (pecanvetQuiet; quiet says it did): a method that
+// waits for another call skips in a fraction of a second, not the whole
+// wait.
+func pecanvetWithin(wait time.Duration, f func()) (returned, ended, quiet bool) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -865,11 +871,11 @@ func pecanvetWithin(wait time.Duration, f func()) (returned, ended bool) {
 	defer tm.Stop()
 	select {
 	case <-done:
-		return true, ended
+		return true, ended, false
 	case <-tm.C:
-		return false, false
+		return false, false, false
 	case <-pecanvetQuiet(end, done):
-		return false, false
+		return false, false, true
 	}
 }
 
