@@ -304,8 +304,8 @@ func (w *recorder) close(reason string) error {
 
 // write encodes one event into the output.
 func (w *recorder) write(ev trace.Event) {
-	if w.gCapped || w.capped {
-		// Past a cap: the trace is the run's prefix up to there, with no
+	if w.capped {
+		// Past a cap (events or goroutines: gCapped implies capped): the trace is the run's prefix up to there, with no
 		// later event of a goroutine it names after a gap. (Events still
 		// arrive: a goroutine past its check of active, and events held
 		// back and flushed late. Under load TestRecordCapped's capped
@@ -330,7 +330,7 @@ func (w *recorder) write(ev trace.Event) {
 		}
 	}
 	w.events++
-	if maxEvents > 0 && w.events >= maxEvents && rp == nil && !w.capped {
+	if maxEvents > 0 && w.events >= maxEvents && rp == nil {
 		// What the checker reads of a trace is bounded (it predicts from a
 		// prefix): recording on past that costs time and disk for
 		// nothing.

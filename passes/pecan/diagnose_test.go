@@ -113,6 +113,12 @@ func TestDiagnoseExternal(t *testing.T) {
 	ExternalOut = filepath.Join(t.TempDir(), "vet.out.pecan")
 	ExternalIn = ExternalOut
 	defer func() { ExternalOut, ExternalIn = "", "" }()
+	if err := writeExternal(nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(ExternalOut); !os.IsNotExist(err) {
+		t.Errorf("nothing to hand on, yet %s was written (%v)", ExternalOut, err)
+	}
 	if err := writeExternal(elsewhere); err != nil {
 		t.Fatal(err)
 	}
