@@ -610,6 +610,7 @@ func controlled(cs []*trace.Schedule, release *trace.Schedule, ahead int, s *tra
 	var beforeSame, afterOther bool
 	var beforeV replay.Verdict
 	samePlaces := places(v.Consequence) != "" && !v.Panicked
+	afterPassed := false
 	for k, c := range cs {
 		order := [...]string{"before", "after"}[k]
 		cv, ok := run(order, "the other goroutines' steps "+order+" the unit", c)
@@ -663,6 +664,7 @@ func controlled(cs []*trace.Schedule, release *trace.Schedule, ahead int, s *tra
 			// Any order that passed (the after order now runs whenever
 			// it overruns a sleep, after a before order that passed).
 			passes = passes || cv.Passed && !cv.Panicked
+			afterPassed = k == 1 && cv.Passed && !cv.Panicked
 		}
 		if same+failed <= k-blocked && !(overruns && k+1 < len(cs) && overrun(cs[k+1])) && !(ahead >= 0 && k+1 < len(cs)) {
 			break // this order neither failed as v did nor failed otherwise
@@ -680,6 +682,27 @@ func controlled(cs []*trace.Schedule, release *trace.Schedule, ahead int, s *tra
 		}
 		if rv.Verdict == replay.Reproduced && !rv.Interrupted && !rv.Explored && sameFailure(rv, release, v) && !straddlesOf(rv.Trace, release, s) {
 			sleepSame = true
+		}
+	}
+	if blocked == 1 && afterPassed && release != nil {
+		// The after order is the only serial one, and it passed with
+		// the remote steps left to the free run past the schedule's
+		// end, racing what the local goroutine does after the unit:
+		// goburrow's TestExpireAfterWrite (policy.go:71 av) checks
+		// that Get returned the old value although Get had started the
+		// refresh goroutine whose steps the unit's window holds; the
+		// after order passed or failed as the free run fell (2 of 3
+		// runs passed). The release order fixes those steps right
+		// after the unit, as the schedule's own tail has them: failing
+		// with the schedule's very message, the unit whole, it is a
+		// serial order that fails the same way, as for the after order
+		// above.
+		rv, ok := run(releaseName, "the other goroutines' steps right after the unit releases its locks", release)
+		if !ok {
+			return ""
+		}
+		if rv.Verdict == replay.Reproduced && !rv.Interrupted && !rv.Explored && sameFailure(rv, release, v) && !straddlesOf(rv.Trace, release, s) {
+			return "the only serial order that can run, the other goroutines' steps after the unit, fails the same way when they run right after it"
 		}
 	}
 	if waits {

@@ -840,3 +840,65 @@ func TestDriverRepeatControl(t *testing.T) {
 	}
 	runControl = replayRetrying
 }
+
+// TestControlledReleaseOnlyOrder: goburrow's TestExpireAfterWrite (triage
+// policy.go:71 av). The remote goroutine is forked inside the unit, so
+// the before order blocks short of it; the after order leaves the remote
+// steps to the free run, where they race the test's next read, and
+// passed in 2 of 3 runs. The release order fixes them right after the
+// unit: failing with the schedule's very message, the unit whole, it is
+// the only serial order failing the same way. Other values, a split
+// unit, or a release order that diverged keep the effect, as does any
+// case where the before order ran.
+func TestControlledReleaseOnlyOrder(t *testing.T) {
+	defer func(f func(string, *trace.Schedule, int) bool) { unheldApartOf = f }(unheldApartOf)
+	unheldApartOf = func(string, *trace.Schedule, int) bool { return true }
+	defer func() { straddlesOf = straddlesRun }()
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Site: "a"}, {G: "g2", Op: trace.Write, Site: "b"}, {G: "g1", Op: trace.Read, Site: "c"},
+	}, Anomaly: []int{0, 1, 2}}
+	T, AR := []int{1, 2, 1}, []int{1, 2, 1}
+	cs := serialControls(s, T, AR)
+	rel := &trace.Schedule{Pattern: s.Pattern, Steps: []trace.Step{s.Steps[0], s.Steps[2], s.Steps[1]}, Anomaly: []int{0, 1}}
+	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 2, want 1"}
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	other := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: x_test.go:12: got 3, want 1"}
+	blocked := replay.Verdict{Verdict: replay.Deadlock, Step: 1, Goroutine: "g2", Consequence: "test fails"}
+	for _, tc := range []struct {
+		name          string
+		before, relV  replay.Verdict
+		split, hasRel bool
+		want          bool
+		runs          string
+	}{
+		{"release fails the same", blocked, v, false, true, true, "before after after-release"},
+		{"release passes", blocked, pass, false, true, false, "before after after-release repeat unheld"},
+		{"release fails otherwise", blocked, other, false, true, false, "before after after-release repeat unheld"},
+		{"release splits the unit", blocked, v, true, true, false, "before after after-release repeat unheld"},
+		{"release diverges", blocked, replay.Verdict{Verdict: replay.Diverged, Goroutine: "g1", Step: 2, Consequence: v.Consequence}, false, true, false, "before after after-release repeat unheld"},
+		{"no release order", blocked, v, false, false, false, "before after repeat unheld"},
+		{"before ran and failed", v, v, false, true, false, "before after repeat unheld"},
+	} {
+		straddlesOf = func(string, *trace.Schedule, *trace.Schedule) bool { return tc.split }
+		r := rel
+		if !tc.hasRel {
+			r = nil
+		}
+		var runs []string
+		got := controlled(cs, r, -1, s, v, "", false, nil, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+			runs = append(runs, name)
+			switch name {
+			case "before":
+				return tc.before, true
+			case "after":
+				return pass, true
+			case releaseName:
+				return tc.relV, true
+			}
+			return v, true // repeat and unheld fail as the schedule did
+		})
+		if (got != "") != tc.want || strings.Join(runs, " ") != tc.runs {
+			t.Errorf("%s: controlled = %q after %v, want a reason %v after %s", tc.name, got, runs, tc.want, tc.runs)
+		}
+	}
+}
