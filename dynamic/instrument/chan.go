@@ -381,6 +381,11 @@ func (w *fileRW) selectStmt(s *ast.SelectStmt, lbl *ast.LabeledStmt) (p pcs, who
 	if len(cases) > 0 && w.ins.api.has("SelectGate") {
 		// In a replay the select waits here for its case's turn (see
 		// rt.SelectGate): the case records itself only after it fired.
+		// A default is passed on too: such a select does not wait for
+		// its partner (rt's parkPartner).
+		if hasDefaultClause(s) && w.ins.api.hasField("SelCase", "Default") {
+			cases = append(cases, rtName+".SelCase{Site: -1, Default: true}")
+		}
 		pre = pre.cat(gen(rtName + ".SelectGate(" + strings.Join(cases, ", ") + "); "))
 	}
 	out := genAt(s.Pos(), "{ ").cat(pre)
@@ -388,6 +393,16 @@ func (w *fileRW) selectStmt(s *ast.SelectStmt, lbl *ast.LabeledStmt) (p pcs, who
 		out = out.cat(w.orig(lbl.Pos(), lbl.Colon+1), gen(" "))
 	}
 	return out.cat(w.or(sel, s), gen(" }")), lbl != nil
+}
+
+// hasDefaultClause reports whether select s has a default clause.
+func hasDefaultClause(s *ast.SelectStmt) bool {
+	for _, c := range s.Body.List {
+		if c.(*ast.CommClause).Comm == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // recvCase is SelectGate's argument for a receive case on channel ch:

@@ -592,14 +592,18 @@ func importsC(fset *token.FileSet, name string) bool {
 // functions it exports. The instrumenter rewrites an operation only when
 // the runtime has the function for it.
 type rtAPI struct {
-	funcs map[string]bool
-	stub  string // source of a package with the runtime's exported API
+	funcs  map[string]bool
+	fields map[string]bool // "Type.Field" of its exported struct types
+	stub   string          // source of a package with the runtime's exported API
 }
 
 func (a *rtAPI) has(name string) bool { return a.funcs[name] }
 
+// hasField reports whether the runtime's struct type typ has field name.
+func (a *rtAPI) hasField(typ, name string) bool { return a.fields[typ+"."+name] }
+
 func parseRuntimeAPI(files map[string][]byte) (*rtAPI, error) {
-	api := &rtAPI{funcs: make(map[string]bool)}
+	api := &rtAPI{funcs: make(map[string]bool), fields: make(map[string]bool)}
 	fset := token.NewFileSet()
 	var parsed []*ast.File
 	for _, k := range sortedKeys(files) {
@@ -617,6 +621,20 @@ func parseRuntimeAPI(files map[string][]byte) (*rtAPI, error) {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.IsExported() {
 				api.funcs[fd.Name.Name] = true
+			}
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+				for _, sp := range gd.Specs {
+					ts := sp.(*ast.TypeSpec)
+					st, ok := ts.Type.(*ast.StructType)
+					if !ok || !ts.Name.IsExported() {
+						continue
+					}
+					for _, f := range st.Fields.List {
+						for _, n := range f.Names {
+							api.fields[ts.Name.Name+"."+n.Name] = true
+						}
+					}
+				}
 			}
 		}
 	}

@@ -458,3 +458,24 @@ func TestDriverQuietRewritten(t *testing.T) {
 		t.Errorf("the stub was not rewritten; want %q in\n%s", want, src)
 	}
 }
+
+// TestSelectDefaultCase: a select with a default passes it to SelectGate
+// (rt's parkPartner waits for the partner of its unbuffered case only
+// then); SelectLoop's first select has none, its second one.
+func TestSelectDefaultCase(t *testing.T) {
+	src := rewrittenCorpusFile(t, "syntax.go")
+	i := strings.Index(src, "func SelectLoop(")
+	if i < 0 {
+		t.Fatal("no SelectLoop in the rewritten file")
+	}
+	fn := src[i:]
+	if j := strings.Index(fn, "\nfunc "); j > 0 {
+		fn = fn[:j]
+	}
+	if n := strings.Count(fn, rtName+".SelectGate("); n != 2 {
+		t.Fatalf("%d SelectGate calls in SelectLoop, want 2:\n%s", n, fn)
+	}
+	if n := strings.Count(fn, rtName+".SelCase{Site: -1, Default: true}"); n != 1 {
+		t.Errorf("%d default cases in SelectLoop's gates, want 1 (its second select's):\n%s", n, fn)
+	}
+}

@@ -1910,6 +1910,9 @@ type SelCase struct {
 	Send bool
 	Cap  int
 	Ch   any // the case's channel (a receive case's: the blocked select a recording notes, observed.go)
+	// Default marks no case but the select's default clause (Site -1, no
+	// channel): the select does not block (see parkPartner).
+	Default bool
 }
 
 // preSelect is SelectGate's turn (mu held). A select records the case
@@ -1970,8 +1973,97 @@ func (r *replayer) preSelect(g *Goroutine, cases []SelCase) {
 		occ[k]++
 		g.preSel = mine[i] + 1
 		r.take(g, i, op, pass)
+		if pass == 0 && hasDefault(cases) {
+			r.parkPartner(g, mine[i])
+		}
 		return
 	}
+}
+
+// hasDefault reports whether a select's cases include its default.
+func hasDefault(cases []SelCase) bool {
+	for _, c := range cases {
+		if c.Default {
+			return true
+		}
+	}
+	return false
+}
+
+// parkPartner waits (mu held, released while it waits) after the turn
+// of step k, a send on an unbuffered channel by a select with a default,
+// passed on at once, until the goroutine of step k+1, the receive that
+// takes it, is parked in the runtime on its receive. The recording wrote
+// the send first because its receiver was already blocked (a passive
+// receive is written when it next runs), and a non-blocking send finds
+// the receiver only if it waits in the channel's queue; but the replay
+// holds the receiver at its gate until its turn, k+1, so the send took
+// the default and the replay diverged ("the select of step k … did …"):
+// viney-shih/goroutines' Pool.schedule hands a task to an idle worker so,
+// and every replay of its TestPoolSuite diverged at that hand-off, before
+// the lost wakeup of its Release it was predicting. A goroutine's state
+// is learnt from a dump (anyParked); the wait is bounded, after which the
+// select runs as before (and may still diverge, a pruned prediction).
+func (r *replayer) parkPartner(g *Goroutine, k int) {
+	j := k + 1
+	if j >= len(r.s.Steps) || r.cursor != j {
+		return
+	}
+	st, pt := r.s.Steps[k], r.s.Steps[j]
+	if pt.G == g.name || pt.Op != trace.Recv || pt.Obj != st.Obj || rec == nil {
+		return
+	}
+	var h *Goroutine
+	for _, x := range rec.gmap {
+		if x.name == pt.G {
+			h = x
+			break
+		}
+	}
+	if h == nil || h.goid == 0 {
+		return
+	}
+	pos := slices.Index(r.proj[h.name], j)
+	if pos < 0 {
+		return
+	}
+	deadline := time.Now().Add(parkWait)
+	for !r.free && r.cursor == j && time.Now().Before(deadline) {
+		// At its gate the receiver waits on a Cond too: it must have
+		// passed the gate of step j (take moved its next step on) to be
+		// parked on the channel.
+		left := r.next[h.name] > pos
+		mu.Unlock()
+		parked := left && anyParked(h.goid)
+		if !parked {
+			time.Sleep(20 * time.Microsecond)
+		}
+		mu.Lock()
+		if parked {
+			return
+		}
+	}
+}
+
+// parkWait bounds parkPartner's wait.
+const parkWait = 100 * time.Millisecond
+
+// anyParked reports whether goroutine id is blocked in a select or a
+// channel receive (the header of its entry in a dump).
+func anyParked(id int64) bool {
+	buf := allStacks(nil, 64<<20)
+	for len(buf) > 0 {
+		line := buf
+		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+			line, buf = buf[:i], buf[i+1:]
+		} else {
+			buf = nil
+		}
+		if gid, state, ok := parseGoroutineHeader(line); ok && gid == id {
+			return strings.HasPrefix(state, "select") || strings.HasPrefix(state, "chan receive")
+		}
+	}
+	return false
 }
 
 // afterSelect is the gate of the case a select performed after

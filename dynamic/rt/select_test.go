@@ -319,3 +319,67 @@ func TestReplaySelectSendPanics(t *testing.T) {
 		t.Fatalf("sends %+v, want one, marked closed", sends)
 	}
 }
+
+// selectDefaultHandoffProg: g1.1, a worker, waits in a select to receive
+// on an unbuffered channel; g1 hands it a value by a select with a
+// default, then both write x. Were the default taken, g1 releases the
+// worker by an unrecorded close (the replay has diverged by then).
+func selectDefaultHandoffProg() bool {
+	x := heap[int]()
+	c := make(chan int)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	id := Go(selGoSite)
+	go func() {
+		Begin(id)
+		defer wg.Done()
+		defer End()
+		c1 := c
+		SelectGate(SelCase{Site: selRecv, Cap: cap(c1), Ch: c1})
+		select {
+		case _, ok := <-c1:
+			Received(c1, ok, selRecv)
+		case <-stop:
+		}
+		W(unsafe.Pointer(x), selW1)
+		*x = 1
+	}()
+	c2 := c
+	SelectGate(SelCase{Site: selSendSite, Send: true, Cap: cap(c2), Ch: c2}, SelCase{Site: -1, Default: true})
+	select {
+	case c2 <- 1:
+		Sent(c2, selSendSite)
+	default:
+		SelectDefault()
+		close(stop)
+	}
+	W(unsafe.Pointer(x), selW2)
+	*x = 2
+	wg.Wait()
+	return false
+}
+
+// TestReplaySelectDefaultHandoff: the recording wrote g1's non-blocking
+// send before the receive of g1.1, which was blocked in its select
+// already (a passive receive is written when it next runs). The replay
+// holds g1.1 at its gate until the receive's turn, so unless the send
+// waits for g1.1 to park on the channel (parkPartner), the select finds
+// no receiver, takes its default and the replay diverges ("the select of
+// step 3 … did write"): viney-shih/goroutines' Pool.schedule, whose
+// every replay diverged so.
+func TestReplaySelectDefaultHandoff(t *testing.T) {
+	for i := 0; i < 5; i++ {
+		p := writeSchedule(t, "anomaly race/WW 5 6\n"+
+			"g1 fork @sel.go:1:1 n=1\n"+
+			"g1.1 begin n=1\n"+
+			"g1 send chan#1 @sel.go:2:1 n=1\n"+
+			"g1.1 recv chan#1 @sel.go:3:1 n=1\n"+
+			"g1.1 write x @sel.go:4:1 n=1\n"+
+			"g1 write x @sel.go:5:1 n=1\n")
+		v, _, _ := replayOnce(t, p, selectDefaultHandoffProg)
+		if v.Verdict != "reproduced" {
+			t.Fatalf("run %d: verdict %+v, want reproduced", i, v)
+		}
+	}
+}
