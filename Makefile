@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -168,6 +168,18 @@ eval-trial10:
 # written to EVAL.md's modules-trial11 section. Not part of make eval.
 eval-trial11:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial11.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 27's twelfth and thirteenth trials, internal/eval/modules-trial12.txt
+# (goroutine pools, bounded groups, a debouncer, a buffer pool, a generic
+# synchronization library) and modules-trial13.txt (multiplexers, metrics
+# and statsd clients, a time-series store, loggers): two halves of one
+# trial, checked and triaged as eval-trial, written to EVAL.md's
+# modules-trial12 and modules-trial13 sections. Not part of make eval.
+eval-trial12:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial12.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+eval-trial13:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial13.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own
