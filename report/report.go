@@ -395,7 +395,7 @@ func inversion(f check.Finding, title string) string {
 	if f.Anomaly.Pattern.OnceRun() && len(f.Anomaly.Sites) == 3 {
 		// events a1 b2 b1: g1's lock, g2's call of Do (which runs the
 		// function), g1's call of Do on the same Once
-		msg := fmt.Sprintf("%s: %s holds %s (%s) and calls Do on %s (%s) while %s's call of Do on it (%s) runs its function, which waits for %s (a function run at that call of Do took it in the recorded run), and Do waits for the function; ",
+		msg := fmt.Sprintf("%s: %s holds %s (%s) and calls Do on %s (%s) while %s's call of Do on it (%s) runs its function, which waits for %s (a function run at that call of Do took it, or a lock of its name, in the recorded run), and Do waits for the function; ",
 			title, st(0).G, obj(0), short(f.Anomaly.Sites[0]), obj(2), short(f.Anomaly.Sites[2]), st(1).G, short(f.Anomaly.Sites[1]), obj(0))
 		if f.Deadlock() {
 			return msg + "reproduced, the replay deadlocks: " + strings.Join(f.Verdict.Deadlocked, "; ")
