@@ -44,7 +44,7 @@ var observedHang = &pattern.Pattern{Kind: "deadlock", Name: "hung", Leak: true, 
 // come with the deadlock set's lock-order inversion pattern.
 func hungOn(pats []*pattern.Pattern) bool {
 	for _, p := range pats {
-		if p.Kind == "deadlock" && p.Lock && !p.Relock && !p.RWWriter() {
+		if p.Kind == "deadlock" && p.Lock && !p.Relock && !p.RWWriter() && !p.OnceRun() {
 			return true
 		}
 	}

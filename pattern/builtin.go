@@ -73,6 +73,15 @@ deadlock/lock-order lock T=t1-t2-t1-t2 SV=s1-s2-s2-s1 AR=u1-u2-u1-u2 AT=w-w-w-w
 # writer (sync.RWMutex: a blocked Lock keeps new readers out). Neither
 # goes on; proved only by a replay that deadlocks there.
 deadlock/rlock-writer lock T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-w-r
+# A deadlock through sync.Once (teivah/broadcast v0.1.0): a Once is a
+# lock (s2) that the call running its function holds while the function
+# runs, and that every other call of Do waits for. t1 holds lock s1 (e1)
+# and calls Do on s2 (e3); t2's call of Do on s2 (e2) found the function
+# run in the recorded run, and another call of Do at its site ran a
+# function that takes s1. Another schedule lets t2's call run its own
+# function first: t1 then waits in Do, and the function for s1. Proved
+# only by a replay that deadlocks there.
+deadlock/once-run lock T=t1-t2-t1 SV=s1-s2-s2 AR=u1-u2-u1 AT=w-w-w
 # A lost signal: t1's Cond.Signal (or Broadcast) e1 woke t2's Cond.Wait
 # in the recorded run; e2 is that Wait's entry. Another schedule signals
 # before t2 waits: Signal wakes only current waiters, so the Wait blocks

@@ -129,8 +129,8 @@ func TestBuiltinAll(t *testing.T) {
 		t.Errorf("BuiltinNames() = %q, want %q", got, want)
 	}
 	all, ok := Builtin("all")
-	if !ok || len(all) != 3+6+14+3+6+2+1 {
-		t.Fatalf("all has %d patterns, want 35", len(all))
+	if !ok || len(all) != 3+6+14+3+7+2+1 {
+		t.Fatalf("all has %d patterns, want 36", len(all))
 	}
 	var concat []*Pattern
 	for _, n := range []string{"race", "av", "asv", "chan", "deadlock", "leak", "sync"} {
@@ -291,5 +291,26 @@ func TestBuiltinChan(t *testing.T) {
 		if err != nil || !q[0].Equal(p) {
 			t.Errorf("%s does not round-trip: %v", p, err)
 		}
+	}
+}
+
+// TestOnceRunShape: deadlock/once-run is the one built-in lock pattern of
+// its shape, told apart from the inversion and the recursive read lock.
+func TestOnceRunShape(t *testing.T) {
+	all, _ := Builtin("all")
+	var once []string
+	for _, p := range all {
+		if p.OnceRun() {
+			once = append(once, p.ID())
+			if p.RWWriter() || p.Relock {
+				t.Errorf("%s: also rlock-writer or relock", p.ID())
+			}
+		}
+	}
+	if !slices.Equal(once, []string{"deadlock/once-run"}) {
+		t.Errorf("once-run patterns %q", once)
+	}
+	if _, err := Parse("deadlock/x lock T=t1-t2-t1 SV=s1-s2-s1 AR=u1-u2-u1 AT=w-w-w", "t"); err == nil {
+		t.Error("a lock pattern of another shape was accepted")
 	}
 }

@@ -284,6 +284,9 @@ func (p *Pattern) Describe() string {
 		if p.RWWriter() {
 			return "recursive read lock: a goroutine read-locks an RWMutex again while a writer waits for its first read lock"
 		}
+		if p.OnceRun() {
+			return "deadlock through sync.Once: a goroutine holding a lock waits in Once.Do while another call of Do runs a function that waits for that lock"
+		}
 		return "lock-order inversion: two goroutines take two locks in opposite orders"
 	case "leak":
 		if p.Observed {
@@ -442,8 +445,8 @@ func (p *Pattern) Validate() error {
 		if p.Adjacent || p.Atomic || p.Chan || p.Acting {
 			return fail("a lock pattern takes no other option")
 		}
-		if !p.RWWriter() && !p.Relock && (!slices.Equal(p.T, []int{0, 1, 0, 1}) || !slices.Equal(p.SV, []int{0, 1, 1, 0})) {
-			return fail("a lock pattern is a lock-order inversion (T=t1-t2-t1-t2 SV=s1-s2-s2-s1) or a recursive read lock behind a writer (T=t1-t2-t1 SV=s1-s1-s1 AT=r-w-r)")
+		if !p.RWWriter() && !p.OnceRun() && !p.Relock && (!slices.Equal(p.T, []int{0, 1, 0, 1}) || !slices.Equal(p.SV, []int{0, 1, 1, 0})) {
+			return fail("a lock pattern is a lock-order inversion (T=t1-t2-t1-t2 SV=s1-s2-s2-s1), a recursive read lock behind a writer (T=t1-t2-t1 SV=s1-s1-s1 AT=r-w-r) or a deadlock through sync.Once (T=t1-t2-t1 SV=s1-s2-s2 AT=w-w-w)")
 		}
 	}
 	if p.Cond {
@@ -521,6 +524,15 @@ func (p *Pattern) RelockRead() int {
 func (p *Pattern) RWWriter() bool {
 	return p.Lock && slices.Equal(p.T, []int{0, 1, 0}) && slices.Equal(p.SV, []int{0, 0, 0}) &&
 		len(p.AT) == 3 && p.AT[0] == R && p.AT[1] == W && p.AT[2] == R
+}
+
+// OnceRun reports whether p is the lock pattern of a deadlock through
+// sync.Once: t1 holds lock s1 (e1); t2's call of Do on Once s2 (e2), a
+// lock held while the function runs, runs its function, which waits for
+// s1; t1 then calls Do on s2 (e3) and waits for the function.
+func (p *Pattern) OnceRun() bool {
+	return p.Lock && !p.Relock && slices.Equal(p.T, []int{0, 1, 0}) && slices.Equal(p.SV, []int{0, 1, 1}) &&
+		len(p.AT) == 3 && p.AT[0] == W && p.AT[1] == W && p.AT[2] == W
 }
 
 // RemoteReadsOnly reports whether the pattern's remote events (those of

@@ -3,6 +3,7 @@ package predict
 import (
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/pattern"
@@ -94,6 +95,197 @@ func Inversions(gr *ptg.Graph) []Inversion {
 		return x.A2 < y.A2
 	})
 	return out
+}
+
+// OnceRun is a deadlock through sync.Once a trace predicts (pattern
+// deadlock/once-run): rt records each call of Once.Do as a lock of the
+// Once, held by the call that runs the function while it runs (a later
+// call waits for it). Goroutine G1 holds lock A from A1 and calls Do at
+// B1; B2 is G2's call of Do on the same Once, which found the function
+// run, while a call of Do at B2's site that ran its function took A in
+// it. Another schedule lets B2 run its function first: G1 then waits in
+// Do for the function, and the function for A.
+type OnceRun struct{ A1, B2, B1 int32 }
+
+// Events returns the deadlock's events in pattern order.
+func (v OnceRun) Events() []int32 { return []int32{v.A1, v.B2, v.B1} }
+
+// maxOnceRunPairs bounds the pairs of calls of Do that OnceRuns looks at
+// (a Once called by thousands of goroutines under a lock).
+const maxOnceRunPairs = 1 << 18
+
+// maxOnceFnLocks bounds the locks kept per Do site as taken by its
+// functions.
+const maxOnceFnLocks = 16
+
+// OnceRuns returns the deadlocks through sync.Once of gr's trace, and for
+// each Once (its lock's object) the lock events of its calls of Do. A
+// call of Do is a lock event at a site that also holds once events; it
+// ran the function if its once event (its goroutine's next at that site)
+// is the Once's first. A call that did not, B2, is a candidate with each
+// call B1 of another goroutine on the same Once made holding a lock A
+// that a function run at B2's site took (the evidence that B2's own
+// function would take it; only a replay proves it): the same object
+// first, then another of the same name (another instance of the field),
+// in modes that exclude each other, G2 not holding A at B2, with no
+// common guard and B1 not happening before B2 (G2 must get into Do
+// first). Whether the state is reachable is for
+// schedule.Generator.OnceRun to decide.
+func OnceRuns(gr *ptg.Graph) ([]OnceRun, map[int32][]int32) {
+	evs := gr.Tr.Events
+	onceSite := map[int32]bool{}
+	first := map[int32]int32{} // Once → its first once event
+	for i, ev := range evs {
+		if ev.Op == trace.OnceDo {
+			onceSite[ev.Site] = true
+			if _, ok := first[ev.Obj]; !ok {
+				first[ev.Obj] = int32(i)
+			}
+		}
+	}
+	if len(onceSite) == 0 {
+		return nil, nil
+	}
+	type fnLock struct {
+		lock  int32
+		write bool
+	}
+	fnLocks := map[int32][]fnLock{} // Do site → locks its functions took
+	ran := map[int32]bool{}         // lock event of a call that ran f
+	takes := map[int32][]int32{}    // Once's lock → its calls' lock events
+	for g := int32(0); g < int32(gr.NG); g++ {
+		row := gr.G(g)
+		for li, e := range row {
+			ev := evs[e]
+			if ev.Op != trace.Lock || !onceSite[ev.Site] {
+				continue
+			}
+			for lj := li + 1; lj < len(row); lj++ {
+				d := evs[row[lj]]
+				if d.Op != trace.OnceDo || d.Site != ev.Site {
+					continue
+				}
+				if first[d.Obj] != row[lj] {
+					break
+				}
+				ran[e] = true
+				for _, f := range row[li+1 : lj] {
+					fe := evs[f]
+					if !fe.Op.IsAcquire() || fe.Obj == ev.Obj {
+						continue
+					}
+					l := fnLock{fe.Obj, fe.Op == trace.Lock}
+					if ls := fnLocks[ev.Site]; len(ls) < maxOnceFnLocks && !slices.Contains(ls, l) {
+						fnLocks[ev.Site] = append(ls, l)
+					}
+				}
+				break
+			}
+			takes[ev.Obj] = append(takes[ev.Obj], e)
+		}
+	}
+	if len(fnLocks) == 0 {
+		return nil, takes
+	}
+	heldAt := map[int32][]heldLock{}
+	eachEvent(gr, func(e int32, held []heldLock) {
+		if ev := evs[e]; ev.Op == trace.Lock && onceSite[ev.Site] {
+			heldAt[e] = slices.Clone(held)
+		}
+	})
+	holding := func(held []heldLock, lock int32) (heldLock, bool) {
+		for _, h := range held {
+			if h.lock == lock {
+				return h, true
+			}
+		}
+		return heldLock{}, false
+	}
+	// desc is an object's name without its instance number: a function
+	// run at a call of Do that took another instance of the lock (another
+	// relay's mutex, in an earlier round of the test) is weaker evidence,
+	// tried after the same object.
+	desc := func(o int32) string {
+		n := gr.Tr.Objects[o]
+		if i := strings.LastIndexByte(n, '#'); i >= 0 {
+			return n[:i]
+		}
+		return n
+	}
+	type cand struct {
+		v    OnceRun
+		same bool
+	}
+	var cs []cand
+	work := 0
+	for _, calls := range takes {
+		// G1's calls hold a lock; G2's did not run the function, at a
+		// site whose functions took locks.
+		var b1s, b2s []int32
+		for _, c := range calls {
+			if len(heldAt[c]) > 0 {
+				b1s = append(b1s, c)
+			}
+			if !ran[c] && len(fnLocks[evs[c].Site]) > 0 {
+				b2s = append(b2s, c)
+			}
+		}
+		for _, b2 := range b2s {
+			h2 := heldAt[b2]
+			for _, b1 := range b1s {
+				if work++; work > maxOnceRunPairs {
+					break
+				}
+				if evs[b1].G == evs[b2].G || gr.POR(b1, b2) {
+					continue
+				}
+				h1 := heldAt[b1]
+				for _, h := range h1 {
+					if _, ok := holding(h2, h.lock); ok {
+						continue // G2 holds it: its function would not ask for it
+					}
+					same, like := false, false
+					for _, a := range fnLocks[evs[b2].Site] {
+						if h.write || a.write {
+							same = same || a.lock == h.lock
+							like = like || desc(a.lock) == desc(h.lock)
+						}
+					}
+					if !like {
+						continue
+					}
+					var guard []heldLock
+					for _, o := range h1 {
+						if o.lock != h.lock {
+							guard = append(guard, o)
+						}
+					}
+					if guarded(guard, h2) {
+						continue
+					}
+					cs = append(cs, cand{OnceRun{A1: h.acq, B2: b2, B1: b1}, same})
+				}
+			}
+		}
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		x, y := cs[i], cs[j]
+		if x.same != y.same {
+			return x.same
+		}
+		if x.v.B1 != y.v.B1 {
+			return x.v.B1 < y.v.B1
+		}
+		if x.v.B2 != y.v.B2 {
+			return x.v.B2 < y.v.B2
+		}
+		return x.v.A1 < y.v.A1
+	})
+	out := make([]OnceRun, len(cs))
+	for i, c := range cs {
+		out[i] = c.v
+	}
+	return out, takes
 }
 
 // RWCycle is a recursive read lock behind a waiting writer (pattern
@@ -226,9 +418,13 @@ const maxDeadlockTries = 2
 // drives it into its deadlock, and passes each to keep (Options.Confirm):
 // it reports whether the instance was kept.
 func deadlocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, stop func() bool, st *Stats, keep func(Anomaly) bool) {
-	var p, pw, pc *pattern.Pattern
+	var p, pw, pc, po *pattern.Pattern
 	for _, q := range pats {
 		switch {
+		case q.OnceRun():
+			if po == nil {
+				po = q
+			}
 		case q.Cond:
 			if pc == nil {
 				pc = q
@@ -254,6 +450,14 @@ func deadlocks(gr *ptg.Graph, gen *schedule.Generator, pats []*pattern.Pattern, 
 	if pw != nil {
 		for _, c := range RWCycles(gr) {
 			if !t.try(pw, c.Events(), func() (schedule.Schedule, error) { return gen.RWCycle(c.R1, c.W2, c.R1b) }) {
+				return
+			}
+		}
+	}
+	if po != nil {
+		vs, takes := OnceRuns(gr)
+		for _, v := range vs {
+			if !t.try(po, v.Events(), func() (schedule.Schedule, error) { return gen.OnceRun(v.A1, v.B2, v.B1, takes[gr.Tr.Events[v.B2].Obj]) }) {
 				return
 			}
 		}

@@ -45,6 +45,9 @@ func at(f check.Finding) int {
 	if f.Anomaly.Pattern.RWWriter() && len(s) == 3 {
 		return 2 // a recursive read lock: the second read lock
 	}
+	if f.Anomaly.Pattern.OnceRun() && len(s) == 3 {
+		return 2 // a deadlock through a Once: the call of Do made holding the lock
+	}
 	if f.Anomaly.Pattern.Leak && len(s) == 2 {
 		return 1 // a leak: the stranded operation
 	}
@@ -357,6 +360,8 @@ func lockKind(f check.Finding) string {
 		return "hang"
 	case p.RWWriter():
 		return "recursive read lock"
+	case p.OnceRun():
+		return "deadlock through sync.Once"
 	case p.Cond:
 		return "lost signal"
 	case p.Relock && p.Lock:
@@ -384,6 +389,16 @@ func inversion(f check.Finding, title string) string {
 			title, st(0).G, obj(0), short(f.Anomaly.Sites[0]), short(f.Anomaly.Sites[2]), st(1).G, short(f.Anomaly.Sites[1]))
 		if f.Deadlock() {
 			return msg + "reproduced, the replay deadlocks"
+		}
+		return msg + evidence(f)
+	}
+	if f.Anomaly.Pattern.OnceRun() && len(f.Anomaly.Sites) == 3 {
+		// events a1 b2 b1: g1's lock, g2's call of Do (which runs the
+		// function), g1's call of Do on the same Once
+		msg := fmt.Sprintf("%s: %s holds %s (%s) and calls Do on %s (%s) while %s's call of Do on it (%s) runs its function, which waits for %s (a function run at that call of Do took it, or a lock of its name, in the recorded run), and Do waits for the function; ",
+			title, st(0).G, obj(0), short(f.Anomaly.Sites[0]), obj(2), short(f.Anomaly.Sites[2]), st(1).G, short(f.Anomaly.Sites[1]), obj(0))
+		if f.Deadlock() {
+			return msg + "reproduced, the replay deadlocks: " + strings.Join(f.Verdict.Deadlocked, "; ")
 		}
 		return msg + evidence(f)
 	}

@@ -358,3 +358,47 @@ func TestLeakLockMessage(t *testing.T) {
 		t.Errorf("one goroutine left: %s", got)
 	}
 }
+
+// TestOnceRunMessage: a deadlock through sync.Once is reported at the
+// call of Do made holding the lock, names both calls of Do and the lock,
+// and is proved only by the replay's wait-for cycle.
+func TestOnceRunMessage(t *testing.T) {
+	var pat *pattern.Pattern
+	dl, _ := pattern.Builtin("deadlock")
+	for _, p := range dl {
+		if p.OnceRun() {
+			pat = p
+		}
+	}
+	if pat == nil {
+		t.Fatal("no deadlock/once-run pattern")
+	}
+	mk := func(deadlocked []string) check.Finding {
+		s := &trace.Schedule{Pattern: "deadlock/once-run", Anomaly: []int{0, 1, 2}, Steps: []trace.Step{
+			step(t, "g1.2", "lock", "Relay.mu#1", "oncerun/relay.go:27:11"),
+			step(t, "g1.1", "lock", "Listener.once#3", "oncerun/relay.go:50:11"),
+			step(t, "g1.2", "lock", "Listener.once#3", "oncerun/relay.go:30:12"),
+		}}
+		return check.Finding{
+			Package: "subjects/oncerun", Test: "TestClose",
+			Anomaly: predict.Anomaly{Pattern: pat, Events: []int32{40, 50, 51},
+				Sites: []string{"oncerun/relay.go:27:11", "oncerun/relay.go:50:11", "oncerun/relay.go:30:12"}},
+			Schedule: s,
+			Verdict:  replay.Verdict{Verdict: replay.Reproduced, Deadlocked: deadlocked, Consequence: "the replay deadlocks"},
+		}
+	}
+	f := mk([]string{"g1.1 in Lock Relay.mu#1 @relay.go:52, holding Listener.once#3 (@relay.go:50:11)", "g1.2 in Lock Listener.once#3 @relay.go:30, holding Relay.mu#1 (@relay.go:27:11)"})
+	want := "deadlock through sync.Once: g1.2 holds Relay.mu#1 (relay.go:27) and calls Do on Listener.once#3 (relay.go:30) while g1.1's call of Do on it (relay.go:50) runs its function, which waits for Relay.mu#1 (a function run at that call of Do took it, or a lock of its name, in the recorded run), and Do waits for the function; reproduced, the replay deadlocks: g1.1 in Lock Relay.mu#1 @relay.go:52, holding Listener.once#3 (@relay.go:50:11); g1.2 in Lock Listener.once#3 @relay.go:30, holding Relay.mu#1 (@relay.go:27:11)"
+	if got := report.Message(f); got != want {
+		t.Errorf("Message:\n got %s\nwant %s", got, want)
+	}
+	if got := report.Site(f).Short(); got != "relay.go:30" {
+		t.Errorf("Site %s, want the call of Do made holding the lock, relay.go:30", got)
+	}
+	if !f.Deadlock() || !f.Effect() {
+		t.Error("a reproduced deadlock is its own effect")
+	}
+	if g := mk(nil); g.Reproduced() || g.Deadlock() {
+		t.Error("a finding without Deadlocked counts as proved")
+	}
+}

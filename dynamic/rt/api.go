@@ -474,6 +474,15 @@ func WGGo(wg *sync.WaitGroup, f func(), site int32) {
 // when f returns (or panics), before Do lets the other callers go; the
 // others record theirs when Do returns. So the first once event of o in the
 // trace is the call that ran f.
+//
+// A Once is also a lock (the lock-order predictors' view, issue 29): the
+// call that runs f holds it while f runs, and every other call waits for
+// it. Each call records a lock of o (class lock: another object than the
+// once) and, after its once event, an unlock: the running call's lock
+// inside Do before f, the others' when Do returns. The lock is gated
+// before Do is entered, so a replay decides which call runs f, and a call
+// whose turn comes while f runs in another goroutine blocks in Do, as a
+// Lock does (stuck.go counts OnceDo as a blocking wrapper).
 func OnceDo(o *sync.Once, f func(), site int32) {
 	if !active.Load() {
 		o.Do(f)
@@ -481,18 +490,26 @@ func OnceDo(o *sync.Once, f func(), site int32) {
 	}
 	// The once event comes after f's events (for the call that ran f) or
 	// after Do returned, so that is where replay gates it.
+	p := unsafe.Pointer(o)
+	gate(p, site, trace.Lock)
 	ran := false
 	o.Do(func() {
+		record(p, classLock, site, trace.Lock, 0, 0)
 		defer func() {
 			ran = true
-			gate(unsafe.Pointer(o), site, trace.OnceDo)
-			recordSync(unsafe.Pointer(o), classOnce, site, trace.OnceDo, 0, 0)
+			gate(p, site, trace.OnceDo)
+			recordSync(p, classOnce, site, trace.OnceDo, 0, 0)
+			gate(p, site, trace.Unlock)
+			record(p, classLock, site, trace.Unlock, 0, 0)
 		}()
 		f()
 	})
 	if !ran {
-		gate(unsafe.Pointer(o), site, trace.OnceDo)
-		recordSync(unsafe.Pointer(o), classOnce, site, trace.OnceDo, 0, 0)
+		record(p, classLock, site, trace.Lock, 0, 0)
+		gate(p, site, trace.OnceDo)
+		recordSync(p, classOnce, site, trace.OnceDo, 0, 0)
+		gate(p, site, trace.Unlock)
+		record(p, classLock, site, trace.Unlock, 0, 0)
 	}
 }
 

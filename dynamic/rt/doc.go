@@ -74,7 +74,10 @@
 // and the new goroutine records begin, …, wg-done, end and then calls
 // Done. OnceDo records the call that ran f from inside Do (after f returns
 // or panics), the others after Do returns, so the first once event of an
-// object is the call that ran f. CondWait records an unlock of c.L before
+// object is the call that ran f; each call also records a lock of o
+// (gated before Do is entered: the running call's recorded inside Do
+// before f, the others' when Do returns) and an unlock after its once
+// event, so that a Once is a lock held while f runs (issue 29). CondWait records an unlock of c.L before
 // waiting and, when Wait returns, cond-wait and then a lock of c.L
 // (rlock/runlock if c.L is an RLocker); signal and broadcast are recorded
 // before the call.

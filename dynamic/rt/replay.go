@@ -254,8 +254,15 @@ type replayer struct {
 	// notes its acquisitions of a lock another goroutine holds, and the
 	// proof is a wait-for cycle between the reader and that goroutine
 	// once nothing moves (inversionVerdict).
+	//
+	// onceRun: the schedule is a deadlock through sync.Once's
+	// (deadlock/once-run), run as a stale read's inversion: its anomaly
+	// is t1's lock, t2's call of Do (relockG), whose lock of the Once it
+	// takes (it runs the function, then runs free into it), and t1's call
+	// of Do, which waits (ask); the proof is the same wait-for cycle.
 	relock    bool
 	inversion bool
+	onceRun   bool
 	relockG   string
 	held      map[string]map[int32]*heldLock
 	relockHit string
@@ -405,6 +412,7 @@ func startReplayFrom(path, verdictPath string, explore bool, clock int64) error 
 			quiet = time.Duration(ms) * time.Millisecond
 		}
 	}
+	onceRun := strings.HasPrefix(s.Pattern, "deadlock/once-run") && len(s.Anomaly) == 3
 	r := &replayer{
 		s: s, proj: map[string][]int{}, cond: sync.NewCond(&mu), turns: map[int]*sync.Cond{}, idle: sync.NewCond(&mu),
 		next: map[string]int{}, occ: map[string]map[occKey]int{}, waiting: map[string]trace.Step{},
@@ -417,8 +425,9 @@ func startReplayFrom(path, verdictPath string, explore bool, clock int64) error 
 		leak:       strings.HasPrefix(s.Pattern, "leak/") && len(s.Anomaly) == 2 || (s.Pattern == observedPattern || s.Pattern == hungPattern) && len(s.Anomaly) == 1,
 		observed:   (s.Pattern == observedPattern || s.Pattern == hungPattern) && len(s.Anomaly) == 1,
 		hung:       s.Pattern == hungPattern && len(s.Anomaly) == 1,
-		relock:     (strings.HasPrefix(s.Pattern, "deadlock/double-lock") || strings.HasPrefix(s.Pattern, "deadlock/lock-order-stale")) && len(s.Anomaly) == 2,
-		inversion:  strings.HasPrefix(s.Pattern, "deadlock/lock-order-stale") && len(s.Anomaly) == 2,
+		relock:     (strings.HasPrefix(s.Pattern, "deadlock/double-lock") || strings.HasPrefix(s.Pattern, "deadlock/lock-order-stale")) && len(s.Anomaly) == 2 || onceRun,
+		inversion:  strings.HasPrefix(s.Pattern, "deadlock/lock-order-stale") && len(s.Anomaly) == 2 || onceRun,
+		onceRun:    onceRun,
 		held:       map[string]map[int32]*heldLock{},
 		explore:    explore && !strings.HasPrefix(s.Pattern, "deadlock/") && !strings.HasPrefix(s.Pattern, "leak/"), changed: map[string][]int{},
 		freeFrom: freeFrom,
@@ -429,7 +438,8 @@ func startReplayFrom(path, verdictPath string, explore bool, clock int64) error 
 		r.changed[g] = append(r.changed[g], c.Read)
 	}
 	if r.relock {
-		// The reader: the anomaly's read (the write comes first or last).
+		// The reader: the anomaly's read (the write comes first or last);
+		// a Once's, the goroutine whose call of Do runs the function.
 		r.relockG = s.Steps[s.Anomaly[1]].G
 		if s.Steps[s.Anomaly[0]].Op == trace.Read {
 			r.relockG = s.Steps[s.Anomaly[0]].G
@@ -989,7 +999,7 @@ func (r *replayer) take(g *Goroutine, i int, op trace.Op, pass int) {
 		return
 	}
 	r.grant(g.name, mine[i])
-	if r.deadlock && r.isAnom[mine[i]] && op.IsAcquire() && i == len(mine)-1 {
+	if r.deadlock && r.isAnom[mine[i]] && op.IsAcquire() && i == len(mine)-1 && !(r.onceRun && g.name == r.relockG) {
 		r.ask(g, mine[i])
 		return
 	}

@@ -211,6 +211,12 @@ func (r *replayer) awaitWriter(rw *sync.RWMutex) {
 	mu.Unlock()
 }
 
+// lockWait reports whether a goroutine blocked in the wrapper op waits
+// for a lock: Lock and RLock, and OnceDo, whose call waits in Do for the
+// call running the Once's function, which holds the Once's lock (api.go's
+// OnceDo).
+func lockWait(op string) bool { return op == "Lock" || op == "RLock" || op == "OnceDo" }
+
 // deadlockVerdict decides a deadlock schedule once every step had its
 // turn and nothing moves (mu held; gs is the dump, names its goroutines'
 // logical names, blocked who waits where, why what the wait is): a
@@ -230,7 +236,7 @@ func (r *replayer) deadlockVerdict(gs []gstate, names map[int64]string, blocked 
 	}
 	inLock := map[string]bool{}
 	for _, g := range gs {
-		if g.class == gRecorded && (g.op == "Lock" || g.op == "RLock") {
+		if g.class == gRecorded && lockWait(g.op) {
 			inLock[names[g.id]] = true
 		}
 	}
@@ -429,11 +435,15 @@ func (r *replayer) inversionVerdict(gs []gstate, blocked []string, why string) V
 	}
 	in := map[string]waiter{} // goroutine → the lock it is blocked in
 	for _, g := range gs {
-		if g.class != gRecorded || g.op != "Lock" && g.op != "RLock" {
+		if g.class != gRecorded || !lockWait(g.op) {
 			continue
 		}
 		if rg := rec.gmap[g.id]; rg != nil {
-			in[rg.name] = waiter{rg.gateObj, g.op, g.where}
+			op := g.op
+			if op == "OnceDo" {
+				op = "Lock" // the Once's lock, held by the call running f
+			}
+			in[rg.name] = waiter{rg.gateObj, op, g.where}
 		}
 	}
 	// A lock's name as the schedule gives it: the step of its holder that

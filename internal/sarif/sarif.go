@@ -221,7 +221,7 @@ func RuleID(p *pattern.Pattern) string {
 
 // builtinOrder is the order of the built-in rules in a log.
 var builtinOrder = []string{"race", "av", "asv", "chan",
-	"deadlock/lock-order", "deadlock/rlock-writer", "deadlock/lost-signal", "deadlock/double-lock", "deadlock/hung", "deadlock", "leak", "leak/observed", "sync/wg-add-after-wait"}
+	"deadlock/lock-order", "deadlock/rlock-writer", "deadlock/once-run", "deadlock/lost-signal", "deadlock/double-lock", "deadlock/hung", "deadlock", "leak", "leak/observed", "sync/wg-add-after-wait"}
 
 type ruleText struct{ name, short, full, help string }
 
@@ -247,6 +247,9 @@ var builtinRules = map[string]ruleText{
 	"deadlock/rlock-writer": {"RecursiveReadLock", "Recursive read lock behind a writer",
 		"A goroutine holding an RWMutex's read lock asks for it again while another goroutine waits to write: neither goes on.",
 		"A recursive read lock: a goroutine holding an RWMutex's read lock asks for it again while another goroutine waits in Lock. The writer waits for the first read lock; the second read lock queues behind the waiting writer (sync.RWMutex keeps new readers out while a writer waits). pecanvet predicted it from a recorded run of the test and replayed the schedule: the replay deadlocked with both goroutines in their lock calls. The code flow is that schedule. Fix: never take a read lock twice in one goroutine; pass the locked state down instead."},
+	"deadlock/once-run": {"OnceDeadlock", "Deadlock through sync.Once",
+		"A goroutine holding a lock calls Once.Do while another call of Do on the same Once runs a function that waits for that lock: neither goes on.",
+		"A deadlock through sync.Once: Once.Do makes every caller wait until the call running the function returns, so a Once is a lock held while its function runs. A goroutine holds a lock and calls Do, while another goroutine's call of Do on the same Once runs a function that takes that lock. In the recorded run the second call found the function already run; a function run at the same call of Do took the lock, so its own would. pecanvet replayed the schedule in which that call gets into Do first: the replay deadlocked with the function waiting for the lock and the first goroutine waiting in Do. The code flow is that schedule. Fix: do not call Do while holding a lock the function takes, or take that lock before Do on every path."},
 	"deadlock/lost-signal": {"LostSignal", "Lost Cond signal",
 		"A Cond's Signal or Broadcast can run before the Wait it was meant to wake, which then waits forever.",
 		"A lost signal: a sync.Cond's Signal or Broadcast wakes only goroutines already waiting, and a schedule runs it before the Wait it was meant to wake, which then waits forever. pecanvet predicted it from a recorded run of the test and replayed the schedule: the waiter stayed blocked in Cond.Wait once nothing else could move. The code flow is that schedule. Fix: wait in a loop over the condition the signal announces, checked under the Cond's lock, and set the condition before signalling."},

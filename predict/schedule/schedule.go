@@ -953,6 +953,46 @@ func (g *Generator) stuck(a1, b2, b1, a2 int32) error {
 	return nil
 }
 
+// OnceRun returns a schedule that drives a deadlock through sync.Once:
+// goroutine G1 holds lock A from a1 and calls Do at b1 on a Once (a lock
+// event of the Once, rt's OnceDo); b2 is another goroutine's call of Do
+// on it, which found the function run in the recorded run. takes are
+// every lock event of the Once in the trace. The schedule runs G1 up to
+// just before b1, holding a1's lock, and G2 up to just before b2, with
+// no call of Do on the Once run yet (its function not started), as the
+// simulator finds feasible, and ends with b2 (which now runs the
+// function) and b1 (which waits for it). It returns an error when no
+// feasible schedule reaches that state.
+func (g *Generator) OnceRun(a1, b2, b1 int32, takes []int32) (Schedule, error) {
+	gr := g.gr
+	evs := gr.Tr.Events
+	g1, g2 := evs[b1].G, evs[b2].G
+	if g1 == g2 || evs[a1].G != g1 || evs[b1].Obj != evs[b2].Obj || evs[b1].Op != trace.Lock || evs[b2].Op != trace.Lock ||
+		gr.Local[a1] >= gr.Local[b1] || gr.Local[b2] == 0 {
+		return Schedule{}, fmt.Errorf("events %d %d %d are no deadlock through a Once", a1+1, b2+1, b1+1)
+	}
+	sched, err := g.stopBefore(b1, b2, func() error {
+		st := &g.st
+		row := gr.G(g1)
+		for l := gr.Local[a1] + 1; l < st.pos[g1]; l++ {
+			if e := evs[row[l]]; e.Obj == evs[a1].Obj && e.Op.IsRelease() {
+				return fmt.Errorf("the schedule does not leave goroutine %d holding the lock of event %d", g1, a1+1)
+			}
+		}
+		for _, t := range takes {
+			if st.pos[evs[t].G] > gr.Local[t] {
+				return fmt.Errorf("the schedule runs a call of Do on the Once (event %d) before event %d", t+1, b2+1)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Schedule{}, err
+	}
+	sched.Tail = append(sched.Tail, b2, b1)
+	return sched, nil
+}
+
 // RWCycle returns a schedule that drives a recursive read lock behind a
 // waiting writer into its deadlock: goroutine G1 read-locked an RWMutex
 // at r1 and read-locks it again at r1b, G2 write-locks it at w2. The
