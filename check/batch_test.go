@@ -338,7 +338,7 @@ func TestReplayQueueBatched(t *testing.T) {
 		rep := &Report{}
 		q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), Options{}, seen)
 		for ti, tt := range tests {
-			q.addBatch(fmt.Sprintf("T%d", ti), &trace.Trace{}, tt.preds, t.TempDir(), tt.limit, replay.Options{}, true)
+			q.addBatch(fmt.Sprintf("T%d", ti), &trace.Trace{}, tt.preds, t.TempDir(), tt.limit, replay.Options{}, true, false)
 		}
 		q.wait()
 		q.finish(seen, rep)
@@ -442,7 +442,7 @@ func TestBatchWrongObjectRuns(t *testing.T) {
 		return vs, ran
 	}
 	q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), Options{}, map[string]bool{})
-	q.addBatch("T", &trace.Trace{}, preds, t.TempDir(), 10, replay.Options{}, true)
+	q.addBatch("T", &trace.Trace{}, preds, t.TempDir(), 10, replay.Options{}, true, false)
 	q.wait()
 	q.finish(map[string]bool{}, &Report{})
 	if batched == 0 {

@@ -1143,6 +1143,48 @@ func recordedFails(rec *trace.Schedule, v replay.Verdict, interleaved func(path 
 	return "the test fails at the same places when the recorded run's own order is replayed up to the unit, nothing reordered, and the program then runs free without ever interleaving the anomaly's sites: the failure is not the interleaving's"
 }
 
+// uncutCount says why the failure of schedule replay v is not the
+// interleaving's, or "", for a test whose recording its event cap ended
+// (qGroup.capped) before the test reached its checks: there is then no
+// recorded failure (baseline) for controlled's timing-count rule to
+// compare with, and the recorded-order control (recordedControl, run by
+// recordedFails: ran[recordedName]) stands in for it. That rule's
+// condition, with it: both serial orders (ran["before"], ran["after"],
+// of cs) fail at exactly the checks where v failed, and so does the
+// recorded order, nothing reordered, then run free to the test's end,
+// each with values of its own. The same check fails in every run that
+// gets to it, with the interleaving or without: what it counts follows
+// the timing. ulule/limiter's TestCacheIncrementConcurrent sums the
+// increments of the goroutines that start after a 1 s sleep, and fails
+// that sum in plain runs under load (goroutines of its first phase still
+// incrementing then, or the cleaner deleting a counter an increment
+// revived); its recording stopped at a million events, and the schedule
+// of a Load/LoadOrStore window between two first-phase goroutines, whose
+// counts the test discards, failed the sum with one value, each control
+// with another. Needs all three: a recorded order that passes, hangs, is
+// killed at the time bound or fails elsewhere, or a serial order that
+// does, leaves the failure standing; and a recording that reached the
+// checks leaves it to controlled (gauge's serial control holds another
+// instance of the bug and fails at the same check, while its recording
+// passes).
+func uncutCount(cs []*trace.Schedule, v replay.Verdict, ran map[string]replay.Verdict) string {
+	p := places(v.Consequence)
+	if len(cs) != 2 || p == "" || v.Panicked || v.Passed {
+		return ""
+	}
+	for k, name := range []string{"before", "after"} {
+		cv, ok := ran[name]
+		if !ok || !sameChecks(cv, cs[k], v) {
+			return ""
+		}
+	}
+	rv, ok := ran[recordedName]
+	if !ok || rv.Verdict != replay.Reproduced || rv.Interrupted || rv.Explored || rv.Panicked || rv.Passed || rv.AsBaseline || rv.Unended || places(rv.Consequence) != p {
+		return ""
+	}
+	return "the recording stopped at its event cap before the test's checks; the test fails at the same check (" + p + ") in both serial orders and in the recorded run's own order, run free to its end, each with other values: what it counts there follows the timing, not the interleaving"
+}
+
 // releaseName names controlled's control replay of releaseOrder.
 const releaseName = "after-release"
 
@@ -1238,7 +1280,16 @@ func (q *replayQueue) controlItems(rep *Report) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			run := runner(it)
+			// The verdicts of the controls run, by name, for uncutCount.
+			ran := map[string]replay.Verdict{}
+			run0 := runner(it)
+			run := func(name, what string, s *trace.Schedule) (replay.Verdict, bool) {
+				v, ok := run0(name, what, s)
+				if ok {
+					ran[name] = v
+				}
+				return v, ok
+			}
 			p := it.p.a.Pattern
 			baseline := it.g.ropt.Baseline
 			if it.g.ropt.BaselinePanicked {
@@ -1252,10 +1303,14 @@ func (q *replayQueue) controlItems(rep *Report) {
 			}
 			overrun := func(c *trace.Schedule) bool { return overrunsSleep(c, it.g.sleeps, gs) }
 			ahead := timerPastSleep(it.s, it.p.a.Schedule, it.v, it.g.sleeps, gs)
-			it.control = controlled(serialControls(it.s, p.T, p.AR), releaseOrder(it.s, p.T, p.AR, it.tail), ahead, it.s, it.v, baseline, it.p.a.Recheck || it.p.a.Reread, overrun, run)
+			cs := serialControls(it.s, p.T, p.AR)
+			it.control = controlled(cs, releaseOrder(it.s, p.T, p.AR, it.tail), ahead, it.s, it.v, baseline, it.p.a.Recheck || it.p.a.Reread, overrun, run)
 			if it.control == "" {
 				interleaved := func(path string) bool { return interleavingIn(path, it.s, p.T, p.SV, p.AR) }
 				it.control = recordedFails(recordedControl(it.s, int(it.p.a.Schedule.Prefix)), it.v, interleaved, run)
+			}
+			if it.control == "" && it.g.capped {
+				it.control = uncutCount(cs, it.v, ran)
 			}
 		}()
 	}

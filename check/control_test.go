@@ -3,6 +3,7 @@ package check
 import (
 	"bytes"
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -593,6 +594,84 @@ func TestControlledTimingCount(t *testing.T) {
 	}
 	if got := places("test fails: b_test.go:9: x; a_test.go:3: y; b_test.go:9: z"); got != "a_test.go:3 b_test.go:9" {
 		t.Errorf("places = %q", got)
+	}
+}
+
+// TestUncutCount: ulule/limiter's TestCacheIncrementConcurrent, whose
+// recording its event cap ended long before its final sum check. The
+// schedule fails the sum (cache_test.go:79) with one value, both serial
+// orders and the recorded order (free after its end, where the sites
+// interleave as they do in any run of the test) with others. controlled
+// has no recorded failure to compare with and recordedFails will not take
+// a free run that interleaves, so the effect stood; uncutCount takes the
+// recorded order's failure at the same check as the missing recorded
+// run's. Any control that passes, hangs, is killed, panics or fails
+// elsewhere leaves the failure standing.
+func TestUncutCount(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RRW", Steps: []trace.Step{
+		{G: "g1", Op: trace.Write, Site: "p", Obj: "x", N: 1},
+		{G: "g2", Op: trace.AtomicLoad, Site: "a", Obj: "m", N: 1}, {G: "g3", Op: trace.AtomicLoad, Site: "a", Obj: "m", N: 1}, {G: "g2", Op: trace.AtomicRMW, Site: "b", Obj: "m", N: 1},
+	}, Anomaly: []int{1, 2, 3}}
+	p := &pattern.Pattern{T: []int{1, 2, 1}, AR: []int{1, 2, 1}}
+	cs := serialControls(s, p.T, p.AR)
+	if len(cs) != 2 {
+		t.Fatalf("serialControls = %d schedules, want 2", len(cs))
+	}
+	rec := recordedControl(s, 1)
+	sum := func(n string) replay.Verdict {
+		return replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: cache_test.go:79: Not equal: expected: 11674750, actual: " + n}
+	}
+	v := sum("8999155")
+	elsewhere := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: cache_test.go:80: Should be true"}
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	killed := sum("9651778")
+	killed.Unended = true
+	hangs := replay.Verdict{Verdict: replay.Reproduced, Consequence: "the test did not end within 30s"}
+	limiter := map[string]replay.Verdict{"before": sum("11688017"), "after": sum("7400407"), "unheld": sum("8082369"), "unheld-again": sum("9049965"), "unheld-again2": sum("8450753"), "recorded": sum("536272")}
+	with := func(name string, c replay.Verdict) map[string]replay.Verdict {
+		m := maps.Clone(limiter)
+		m[name] = c
+		return m
+	}
+	without := func(name string) map[string]replay.Verdict {
+		m := maps.Clone(limiter)
+		delete(m, name)
+		return m
+	}
+	for _, tc := range []struct {
+		name string
+		v    replay.Verdict
+		ran  map[string]replay.Verdict
+		want bool
+	}{
+		{"limiter: every control fails the sum with its own value", v, limiter, true},
+		{"the recorded order passes", v, with("recorded", pass), false},
+		{"the recorded order is killed at the time bound", v, with("recorded", killed), false},
+		{"the recorded order hangs", v, with("recorded", hangs), false},
+		{"the recorded order fails elsewhere", v, with("recorded", elsewhere), false},
+		{"the recorded order was not run", v, without("recorded"), false},
+		{"the before order passes", v, with("before", pass), false},
+		{"the after order fails elsewhere", v, with("after", elsewhere), false},
+		{"the after order was not run", v, without("after"), false},
+		{"the schedule fails at a check more", replay.Verdict{Verdict: replay.Reproduced, Consequence: v.Consequence + "; " + elsewhere.Consequence[len("test fails: "):]}, limiter, false},
+		{"the schedule panics", replay.Verdict{Verdict: replay.Reproduced, Panicked: true, Consequence: "panic: boom at cache.go:3"}, limiter, false},
+	} {
+		if got := uncutCount(cs, tc.v, tc.ran); (got != "") != tc.want {
+			t.Errorf("%s: uncutCount = %q, want a reason %v", tc.name, got, tc.want)
+		}
+	}
+	// Without it, the limiter's controls excuse nothing: no recorded
+	// failure to compare with, and a recorded order that fails only in a
+	// free run that interleaves the sites.
+	run := func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) { return limiter[name], true }
+	if got := controlled(cs, nil, -1, s, v, "", false, nil, run); got != "" {
+		t.Errorf("controlled = %q, want none (the case uncutCount is for)", got)
+	}
+	if got := recordedFails(rec, v, func(string) bool { return true }, run); got != "" {
+		t.Errorf("recordedFails = %q, want none (the case uncutCount is for)", got)
+	}
+	if got := uncutCount(nil, v, limiter); got != "" {
+		t.Errorf("no serial orders: uncutCount = %q, want none", got)
 	}
 }
 

@@ -151,9 +151,12 @@ type qGroup struct {
 	dir   string
 	max   int // replays at most
 	ropt  replay.Options
-	first int // index of its first item
-	n     int
-	same  map[[sha256.Size]byte][]int // schedule text's sum → its items, in order
+	// capped: the recording stopped at its event cap and ended the test
+	// there (record.EndedAtCap): no recorded outcome of its checks.
+	capped bool
+	first  int // index of its first item
+	n      int
+	same   map[[sha256.Size]byte][]int // schedule text's sum → its items, in order
 	// before is the work charged before its replays in the sequential
 	// order, but for the earlier traces' replays (replayQueue.spent when
 	// it was added).
@@ -463,13 +466,14 @@ func heldLeak(p prediction, v replay.Verdict) replay.Verdict {
 // replays, and starts what can start. tr names the findings' goroutines
 // and objects; it is not kept.
 func (q *replayQueue) add(test string, tr *trace.Trace, preds []prediction, dir string, max int, ropt replay.Options) *qGroup {
-	return q.addBatch(test, tr, preds, dir, max, ropt, false)
+	return q.addBatch(test, tr, preds, dir, max, ropt, false, false)
 }
 
 // addBatch is add, with batch saying whether the test's replays may share
-// a process (qGroup.batch).
-func (q *replayQueue) addBatch(test string, tr *trace.Trace, preds []prediction, dir string, max int, ropt replay.Options, batch bool) *qGroup {
-	g := &qGroup{test: test, dir: dir, max: max, ropt: ropt, n: len(preds), same: map[[sha256.Size]byte][]int{}, batch: batch && oneRoot(tr)}
+// a process (qGroup.batch), and capped whether the recording ended the
+// test at its event cap (qGroup.capped).
+func (q *replayQueue) addBatch(test string, tr *trace.Trace, preds []prediction, dir string, max int, ropt replay.Options, batch, capped bool) *qGroup {
+	g := &qGroup{test: test, dir: dir, max: max, ropt: ropt, n: len(preds), same: map[[sha256.Size]byte][]int{}, batch: batch && oneRoot(tr), capped: capped}
 	if !q.opt.NoControls {
 		g.sleeps = testSleeps(tr)
 	}

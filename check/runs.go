@@ -237,7 +237,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	// as such a replay's does) and the test did not pause for t.Parallel
 	// (it would run on interleaved with the next replay).
 	batch := rt.Batched && !c.opt.Alone && len(c.b.TestEnv(c.pkg, c.test)) > 0 && !strings.Contains(rt.Output, "=== PAUSE")
-	q.addBatch(c.test, tr, preds, dir, max(0, c.opt.MaxReplays-c.replays), ropt, batch)
+	q.addBatch(c.test, tr, preds, dir, max(0, c.opt.MaxReplays-c.replays), ropt, batch, record.EndedAtCap(rt))
 	return &queued{c: c, preds: preds, flt: flt, path: path}
 }
 

@@ -757,3 +757,87 @@ func TestB(t *testing.T) { work(&Counter{}) }
 		}
 	}
 }
+
+// TestRecordBatchLeftover: a goroutine an earlier test of the batch left
+// running (timedmap's tests each leave a cleaner ticking every 10 ms) is
+// not recorded into a later test's trace. Named as a root there, it took
+// g1 or g2 from the test's own goroutines, and a replay, which runs the
+// test alone, waited for it at step 1 ("g2 has not started").
+func TestRecordBatchLeftover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.24\n",
+		"counter.go": counter,
+		"counter_test.go": `package counter
+
+import (
+	"testing"
+	"time"
+)
+
+` + workSrc + `
+func TestA(t *testing.T) {
+	c := &Counter{}
+	work(c)
+	go func() {
+		for range time.Tick(2 * time.Millisecond) {
+			c.Inc()
+			go c.Inc()
+		}
+	}()
+	time.Sleep(10 * time.Millisecond)
+}
+func TestB(t *testing.T) {
+	for end := time.Now().Add(50 * time.Millisecond); time.Now().Before(end); {
+	}
+	work(&Counter{})
+}
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	tests := []string{"TestA", "TestB"}
+	out := map[string]chan record.BatchResult{}
+	for _, n := range tests {
+		out[n] = make(chan record.BatchResult, 1)
+	}
+	b.RecordBatch(ctx, "example.com/m", tests, t.TempDir(), time.Minute, nil, out)
+	for _, n := range tests {
+		r := <-out[n]
+		if !r.OK || !r.Test.Passed {
+			t.Fatalf("%s: not vouched for or failed (%+v)", n, r.Test)
+		}
+		tr, err := trace.ReadFile(r.Test.Trace, trace.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := map[string]int{}
+		for _, e := range tr.Events {
+			names[tr.Goroutines[e.G]]++
+		}
+		// The test function runs as g1.1, work's goroutine is g1.1.1;
+		// TestA's ticker (g1.1.2) ticks while it sleeps. TestB's trace
+		// names its own goroutines only: no root for the ticker (g2), nor
+		// for the goroutines the ticker starts.
+		want := map[string]bool{"g1": true, "g1.1": true, "g1.1.1": true}
+		if n == "TestA" {
+			want["g1.1.2"] = true
+		}
+		for g := range want {
+			if names[g] == 0 {
+				t.Errorf("%s: no event of %s; events by goroutine: %v", n, g, names)
+			}
+		}
+		for g := range names {
+			if n == "TestB" && !want[g] {
+				t.Errorf("%s: goroutine %s (%d events) is none of the test's: events by goroutine: %v", n, g, names[g], names)
+			}
+		}
+	}
+}

@@ -2,7 +2,6 @@ package rt
 
 import (
 	"runtime"
-	"strconv"
 	"sync"
 	"unsafe"
 
@@ -606,8 +605,10 @@ func Go(site int32) *Goroutine {
 		return nil
 	}
 	p := w.cur()
-	p.spawns++
-	c := w.newG(p.name + "." + strconv.Itoa(p.spawns))
+	c := w.child(p)
+	if c.stale {
+		return c // none of this test's (staleIDs): Begin binds it, emit drops its events
+	}
 	if perturbSeed != 0 {
 		p.forked = c
 		if parentsFirst {
@@ -622,7 +623,17 @@ func Go(site int32) *Goroutine {
 // Begin is the first call in a goroutine started after Go: it binds the
 // running goroutine to its identity and records begin.
 func Begin(id *Goroutine) {
-	if id == nil || !active.Load() {
+	if id == nil {
+		return
+	}
+	if !active.Load() {
+		// Started through Go by a recording that has ended: a later one
+		// must not take it for its own (staleIDs).
+		mu.Lock()
+		if id.w != rec {
+			staleIDs[curGoid()] = struct{}{}
+		}
+		mu.Unlock()
 		return
 	}
 	gateG(id, trace.NoIndex, trace.Begin)
@@ -631,7 +642,10 @@ func Begin(id *Goroutine) {
 	defer mu.Unlock()
 	w := rec
 	if w == nil || id.w != w || id.goid != 0 {
-		return // another recording's, or begun already: this goroutine will be a root
+		if w != nil && id.w != w {
+			staleIDs[goid] = struct{}{} // another recording's: not this one's (staleIDs)
+		}
+		return // or begun already
 	}
 	id.goid = goid
 	w.gmap[goid] = id

@@ -356,6 +356,9 @@ func orderKey(ev *trace.Event) (int64, bool) {
 
 // emit hands one event of goroutine g to the recorder.
 func (w *recorder) emit(g *Goroutine, ev trace.Event) {
+	if g.stale {
+		return // an earlier recording's goroutine (staleIDs)
+	}
 	g.selSend.ok = false // its select did not panic (SelectGate)
 	if rp != nil {
 		rp.touched(g, ev)

@@ -178,7 +178,7 @@ func observeHung(w *recorder, gs []gstate) {
 	}
 	var cands []*Goroutine
 	for id, g := range w.gmap {
-		if x, ok := byID[id]; ok && g.blocked.site > 0 && blockedIn(x, g.blocked) {
+		if x, ok := byID[id]; ok && !g.stale && g.blocked.site > 0 && blockedIn(x, g.blocked) {
 			cands = append(cands, g)
 		}
 	}

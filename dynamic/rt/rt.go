@@ -151,6 +151,7 @@ func finishRec(want *recorder, reason string, grace int64) (bool, error) {
 	}
 	active.Store(false)
 	rec = nil
+	w.noteStale()
 	err := w.close(reason)
 	mu.Unlock()
 	return true, err

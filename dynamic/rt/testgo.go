@@ -204,8 +204,7 @@ func adopt(parent func(*recorder) *Goroutine, site int32) (*Goroutine, *Goroutin
 			return nil, nil
 		}
 	}
-	p.spawns++
-	c := w.newG(p.name + "." + strconv.Itoa(p.spawns))
+	c := w.child(p)
 	w.emit(p, trace.Event{Op: trace.Fork, Obj: c.idx, Site: w.site(site).idx})
 	mu.Unlock()
 	Begin(c)
@@ -311,8 +310,7 @@ func (w *recorder) adoptRun(id int64) *Goroutine {
 			return nil
 		}
 	}
-	p.spawns++
-	c := w.newG(p.name + "." + strconv.Itoa(p.spawns))
+	c := w.child(p)
 	w.emit(p, trace.Event{Op: trace.Fork, Obj: c.idx, Site: trace.NoIndex})
 	if rp != nil && !rp.free {
 		rp.turn(c, trace.NoIndex, trace.Begin, passes(trace.Begin))
