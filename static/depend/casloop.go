@@ -177,7 +177,7 @@ func (x *Index) expectsLoad(call *ssa.Call, v ssa.Value, loc any) bool {
 		return false
 	}
 	if isAtomicCAS(fn) {
-		if _, got := v.(*ssa.Call); got && !gotFrom(v, call) {
+		if _, got := v.(*ssa.Call); got && loadedAddr(v) == nil && !gotFrom(v, call) {
 			return false
 		}
 		return len(args) == 3 && casLocation(call) == loc && steppedFrom(unconvert(args[1]), v)

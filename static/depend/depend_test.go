@@ -1803,4 +1803,12 @@ func TestJudgeRecursiveRetry(t *testing.T) {
 			t.Logf("%v: %s", v.Holds, v)
 		})
 	}
+	// A load that is an atomic Load call itself (a method of
+	// atomic.Int64, a function of sync/atomic) is no getter's call:
+	// still the loop's load.
+	for _, load := range []string{at("old := g.v.Load()", "("), at("old := atomic.LoadInt64(&g.raw)", "(")} {
+		if !x.retryRead(Event{Thread: 1, Unit: 1, Read: true, Site: load}) {
+			t.Errorf("retryRead(%s) = false, want true: a CAS loop's load", load)
+		}
+	}
 }
