@@ -386,8 +386,8 @@ func reCall(b *ssa.BasicBlock, fn *ssa.Function) bool {
 		return false
 	}
 	for i, a := range call.Call.Args {
-		if unconvert(a) != ssa.Value(fn.Params[i]) {
-			return false
+		if a != ssa.Value(fn.Params[i]) {
+			return false // even a conversion there may change the value
 		}
 	}
 	for i, r := range ret.Results {
