@@ -3,6 +3,7 @@ package depend
 import (
 	"go/constant"
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -48,12 +49,32 @@ func (x *Index) retryRead(b Event) bool {
 			}
 			continue
 		}
-		if !x.retriedLoad(v, loc) {
+		if !x.retriedLoad(v, loc) && !x.retriedGet(b, v, loc) {
 			return false
 		}
 		found = true
 	}
 	return found
+}
+
+// retriedGet reports whether v, b's load of loc, is a getter's (its
+// function returns v and nothing else: cep21/circuit's AtomicInt64.Get)
+// and every call of that getter in the function of b's frame above is
+// a retry loop's load there (retriedLoad): the getter's call stands for
+// the load.
+func (x *Index) retriedGet(b Event, v ssa.Value, loc any) bool {
+	n := len(b.Frames)
+	g := v.Parent()
+	if n < 2 || x.function(b.Frames[n-1].Site) != g || !eachReturn(g, func(r ssa.Value, _ *ssa.Return) bool { return r == v }) {
+		return false
+	}
+	calls := directCalls(x.function(b.Frames[n-2].Site), g)
+	for _, c := range calls {
+		if !x.retriedLoad(c, loc) {
+			return false
+		}
+	}
+	return len(calls) > 0
 }
 
 // retryCAS reports whether the CAS call cas, expecting expected, is a
@@ -67,8 +88,10 @@ func (x *Index) retryCAS(b Event, expected ssa.Value, cas *ssa.Call) bool {
 	if loc == nil {
 		return false
 	}
-	if expected.Parent() == cas.Parent() && loadLocation(expected) == loc {
-		return failsBack(cas, expected)
+	if expected.Parent() == cas.Parent() {
+		if v := loadBase(expected, loc, cas); v != nil {
+			return failsBack(cas, v)
+		}
 	}
 	p, ok := expected.(*ssa.Parameter)
 	if !ok {
@@ -154,7 +177,10 @@ func (x *Index) expectsLoad(call *ssa.Call, v ssa.Value, loc any) bool {
 		return false
 	}
 	if isAtomicCAS(fn) {
-		return len(args) == 3 && casLocation(call) == loc && unconvert(args[1]) == v
+		if _, got := v.(*ssa.Call); got && loadedAddr(v) == nil && !gotFrom(v, call) {
+			return false
+		}
+		return len(args) == 3 && casLocation(call) == loc && steppedFrom(unconvert(args[1]), v)
 	}
 	if fn.Blocks == nil {
 		return false
@@ -179,6 +205,100 @@ func (x *Index) expectsLoad(call *ssa.Call, v ssa.Value, loc any) bool {
 	return false
 }
 
+// loadBase returns the load of loc that e, the expected value of cas,
+// is (loadLocation), or the call of a getter of what cas swaps (gotFrom),
+// or that e steps from as a loop's counter (steppedFrom); nil if none.
+func loadBase(e ssa.Value, loc any, cas *ssa.Call) ssa.Value {
+	base := e
+	if phi, ok := e.(*ssa.Phi); ok {
+		base = nil
+		for _, edge := range phi.Edges {
+			if edge = unconvert(edge); edge != nil && steppedFrom(phi, edge) {
+				if _, isStep := edge.(*ssa.BinOp); !isStep {
+					base = edge
+				}
+			}
+		}
+	}
+	if base == nil || loadLocation(base) != loc && !gotFrom(base, cas) {
+		return nil
+	}
+	return base
+}
+
+// gotFrom reports whether v is a call of a getter of the variable the
+// CAS call swaps: a function whose every return returns a load, and
+// nothing else, of its first parameter's field f (cep21/circuit's
+// AtomicInt64.Get returns a.Load(), of the embedded atomic.Int64),
+// called on what names the same variable as the struct whose field f the
+// CAS swaps (r.LastAbsIndex.Get() and r.LastAbsIndex.CompareAndSwap),
+// or of a package variable the CAS swaps.
+func gotFrom(v ssa.Value, cas *ssa.Call) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok || len(cas.Call.Args) == 0 {
+		return false
+	}
+	g := call.Call.StaticCallee()
+	if g == nil || g.Blocks == nil || len(g.Params) == 0 || len(call.Call.Args) == 0 {
+		return false
+	}
+	target := unconvert(cas.Call.Args[0])
+	return eachReturn(g, func(r ssa.Value, _ *ssa.Return) bool {
+		addr := loadedAddr(r)
+		if addr == nil {
+			return false
+		}
+		switch addr := unconvert(addr).(type) {
+		case *ssa.Global:
+			return addr == target
+		case *ssa.FieldAddr:
+			t, ok := target.(*ssa.FieldAddr)
+			if !ok || addr.X != ssa.Value(g.Params[0]) || t.Field != addr.Field || !types.Identical(t.X.Type(), addr.X.Type()) {
+				return false
+			}
+			recv, obj := unconvert(call.Call.Args[0]), unconvert(t.X)
+			if recv == obj {
+				return true
+			}
+			l := addrLocation(recv)
+			return l != nil && l == addrLocation(obj)
+		}
+		return false
+	})
+}
+
+// steppedFrom reports whether e is v, or a loop's counter that starts at
+// v and only steps by constants (cep21/circuit's Advance CASes the index
+// from last, then from last+1 after that CAS swapped, each round): a CAS
+// expecting it fails whenever another goroutine moved the variable since
+// v was loaded or since the unit's own last CAS.
+func steppedFrom(e, v ssa.Value) bool {
+	if e == v {
+		return true
+	}
+	phi, ok := e.(*ssa.Phi)
+	if !ok {
+		return false
+	}
+	start := false
+	for _, edge := range phi.Edges {
+		edge = unconvert(edge)
+		if edge == v {
+			start = true
+			continue
+		}
+		step, ok := edge.(*ssa.BinOp)
+		if !ok || step.Op != token.ADD && step.Op != token.SUB {
+			return false
+		}
+		_, isConst := step.Y.(*ssa.Const)
+		if unconvert(step.X) != ssa.Value(phi) || !isConst {
+			return false
+		}
+	}
+	return start
+}
+
 // returnsOnly reports whether every return of g returns the CAS's result
 // as g's only result.
 func returnsOnly(g *ssa.Function, cas *ssa.Call) bool {
@@ -201,13 +321,19 @@ func returnsOnly(g *ssa.Function, cas *ssa.Call) bool {
 
 // failsBack reports whether call's boolean result is tested by a branch
 // whose failure side reaches the load v's block on every path, with no
-// return or panic before it: the loop loads again after a failed CAS.
+// return or panic before it: the loop loads again after a failed CAS. A
+// block that returns a call of the loop's own function with its own
+// parameters, unchanged, counts as the load's (reCall: a retry written
+// as recursion, cep21/circuit's `return r.Advance(now, clearBucket)`),
+// when v is loaded in that function.
 func failsBack(call *ssa.Call, v ssa.Value) bool {
 	load, ok := v.(ssa.Instruction)
 	if !ok || call.Referrers() == nil {
 		return false
 	}
 	target := load.Block()
+	fn := load.Parent()
+	back := func(b *ssa.BasicBlock) bool { return b == target || fn == call.Parent() && reCall(b, fn) }
 	tested := false
 	var check func(cond ssa.Value, failure int) bool
 	check = func(cond ssa.Value, failure int) bool {
@@ -215,7 +341,7 @@ func failsBack(call *ssa.Call, v ssa.Value) bool {
 			switch r := r.(type) {
 			case *ssa.If:
 				tested = true
-				if !reachesOnly(r.Block().Succs[failure], target) {
+				if !reachesOnlyAt(r.Block().Succs[failure], back) {
 					return false
 				}
 			case *ssa.UnOp:
@@ -234,10 +360,54 @@ func failsBack(call *ssa.Call, v ssa.Value) bool {
 // reachesOnly reports whether every path from start reaches target
 // before leaving the function.
 func reachesOnly(start, target *ssa.BasicBlock) bool {
+	return reachesOnlyAt(start, func(b *ssa.BasicBlock) bool { return b == target })
+}
+
+// reCall reports whether b ends by returning a call of fn, b's own
+// function, with fn's own parameters, unchanged, and its results only
+// (`return r.Advance(now, clearBucket)`): the call runs fn's body again
+// from the top on the same receiver and arguments, as a loop's back
+// edge would, and fn's caller gets what that round returns.
+func reCall(b *ssa.BasicBlock, fn *ssa.Function) bool {
+	if len(b.Instrs) < 2 || len(fn.FreeVars) > 0 {
+		return false
+	}
+	ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+	if !ok {
+		return false
+	}
+	var call *ssa.Call
+	for _, in := range b.Instrs {
+		if c, ok := in.(*ssa.Call); ok && c.Call.StaticCallee() == fn {
+			call = c
+		}
+	}
+	if call == nil || len(call.Call.Args) != len(fn.Params) {
+		return false
+	}
+	for i, a := range call.Call.Args {
+		if a != ssa.Value(fn.Params[i]) {
+			return false // even a conversion there may change the value
+		}
+	}
+	for i, r := range ret.Results {
+		if len(ret.Results) == 1 && r == ssa.Value(call) {
+			continue
+		}
+		if e, ok := r.(*ssa.Extract); !ok || e.Tuple != ssa.Value(call) || e.Index != i {
+			return false
+		}
+	}
+	return true
+}
+
+// reachesOnlyAt reports whether every path from start reaches a block
+// at which done holds before leaving the function.
+func reachesOnlyAt(start *ssa.BasicBlock, done func(*ssa.BasicBlock) bool) bool {
 	seen := map[*ssa.BasicBlock]bool{}
 	var walk func(b *ssa.BasicBlock) bool
 	walk = func(b *ssa.BasicBlock) bool {
-		if b == target {
+		if done(b) {
 			return true
 		}
 		if seen[b] {

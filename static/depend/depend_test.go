@@ -1719,3 +1719,96 @@ func TestJudgeSlotRetry(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeRecursiveRetry: cep21/circuit's RollingBuckets.Advance CASes
+// the index from the value it loaded (through a getter) and, when the CAS
+// fails, returns a call of itself with its own arguments: the next
+// round of a retry loop written as recursion. Its load in that call
+// reads another goroutine's CAS, as a loop's load at the top of the next
+// round does: no stale read-back (false before failsBack took the
+// re-call for the back edge); and the re-call's CAS validates afresh
+// the state its first CAS left, which another goroutine read between:
+// published, as a retry loop's CAS in a later activation. A re-call
+// with another argument, or a plain store before the re-call, stays
+// judged, and so do a plain store that a load of such a function
+// decides and a second CAS in the same call.
+func TestJudgeRecursiveRetry(t *testing.T) {
+	x, at := index(t)
+	method := func(recv, name string) string { return at("func ("+recv+") "+name+"(", name) }
+	frame := func(id int32, recv, name string) Frame { return Frame{ID: id, Site: method(recv, name)} }
+	call := func(line, callee string) string { return shift(at(line, callee+"("), len(callee)) }
+	r := func(u int, site string, fr ...Frame) Event {
+		return Event{Thread: u, Unit: u, Read: true, Site: site, Frames: fr}
+	}
+	w := func(u int, site string, fr ...Frame) Event {
+		return Event{Thread: u, Unit: u, Write: true, Site: site, Frames: fr}
+	}
+	rmw := func(u int, site string, fr ...Frame) Event {
+		return Event{Thread: u, Unit: u, Read: true, Write: true, Site: site, Frames: fr}
+	}
+	get := call("return a.Load() // ring get", "Load")
+	getter := func(id int32) Frame { return frame(id, "a *RollIndex", "Get") }
+	ring := func(id int32, name string) Frame { return frame(id, "r *Roll", name) }
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"a step CASed, another's CAS, then the re-call's load", []Event{
+			rmw(1, call("// ring step", "CompareAndSwap"), ring(1, "Advance")),
+			rmw(2, call("// ring step", "CompareAndSwap"), ring(9, "Advance")),
+			r(1, get, ring(1, "Advance"), ring(2, "Advance"), getter(3)),
+		}, false},
+		{"the jump CASed, another's CAS, then the re-call's load", []Event{
+			rmw(1, call("// ring jump", "CompareAndSwap"), ring(1, "Advance")),
+			rmw(2, call("// ring step", "CompareAndSwap"), ring(9, "Advance")),
+			r(1, get, ring(1, "Advance"), ring(2, "Advance"), getter(3)),
+		}, false},
+		{"a step CASed, another's CAS, then a re-call with another argument loads", []Event{
+			rmw(1, call("// ring next step", "CompareAndSwap"), ring(1, "AdvanceNext")),
+			rmw(2, call("// ring next step", "CompareAndSwap"), ring(9, "AdvanceNext")),
+			r(1, get, ring(1, "AdvanceNext"), ring(2, "AdvanceNext"), getter(3)),
+		}, true},
+		{"a blind store, another's store, then the re-call's load", []Event{
+			w(1, call("// ring blind store", "Store"), ring(1, "AdvanceBlind")),
+			w(2, call("// ring blind store", "Store"), ring(9, "AdvanceBlind")),
+			r(1, get, ring(1, "AdvanceBlind"), ring(2, "AdvanceBlind"), getter(3)),
+		}, true},
+		{"a step CASed, another's load, then the re-call's step CAS: the state between is published", []Event{
+			rmw(1, call("// ring step", "CompareAndSwap"), ring(1, "Advance")),
+			r(2, get, ring(9, "Advance"), getter(10)),
+			rmw(1, call("// ring step", "CompareAndSwap"), ring(1, "Advance"), ring(2, "Advance")),
+		}, false},
+		{"a step CASed, another's load, then the next step CAS in the same call", []Event{
+			rmw(1, call("// ring step", "CompareAndSwap"), ring(1, "Advance")),
+			r(2, get, ring(9, "Advance"), getter(10)),
+			rmw(1, call("// ring jump", "CompareAndSwap"), ring(1, "Advance")),
+		}, true},
+		{"a step CASed, another's load, then a re-call with another argument CASes", []Event{
+			rmw(1, call("// ring next step", "CompareAndSwap"), ring(1, "AdvanceNext")),
+			r(2, get, ring(9, "AdvanceNext"), getter(10)),
+			rmw(1, call("// ring next step", "CompareAndSwap"), ring(1, "AdvanceNext"), ring(2, "AdvanceNext")),
+		}, true},
+		{"a load, another's CAS, then a plain store the load decided, in a function that retries by recursion", []Event{
+			r(1, get, ring(1, "AdvanceStale"), getter(2)),
+			rmw(2, call("// stale step", "CompareAndSwap"), ring(9, "AdvanceStale")),
+			w(1, call("// stale store", "Store"), ring(1, "AdvanceStale")),
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+	// A load that is an atomic Load call itself (a method of
+	// atomic.Int64, a function of sync/atomic) is no getter's call:
+	// still the loop's load.
+	for _, load := range []string{at("old := g.v.Load()", "("), at("old := atomic.LoadInt64(&g.raw)", "(")} {
+		if !x.retryRead(Event{Thread: 1, Unit: 1, Read: true, Site: load}) {
+			t.Errorf("retryRead(%s) = false, want true: a CAS loop's load", load)
+		}
+	}
+}

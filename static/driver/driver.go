@@ -277,6 +277,13 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 					// Methods whose docs keep them to one goroutine
 					// at a time are the package's contract: calling
 					// two of them at once is the driver's misuse.
+					// A method the package runs only where its docs
+					// say no other call may run beside it: the
+					// driver's pairing is a use the package rules out.
+					if m, why := notThreadSafeOf(p, named, &pairs[i]); why != "" {
+						skip(pairs[i].typ+"."+m, "no drivers calling %s.%s: %s", pairs[i].typ, m, why)
+						continue
+					}
 					if why := serialPair(p, named, &pairs[i]); why != "" {
 						skip(pairs[i].typ+"."+pairs[i].m0+"."+pairs[i].m1, "no driver calling %s.%s and %s: their docs keep them to one goroutine at a time (documented: %s)", pairs[i].typ, pairs[i].m0, pairs[i].m1, why)
 						continue

@@ -1008,6 +1008,64 @@ func TestNoOneGoroutineDrivers(t *testing.T) {
 	}
 }
 
+// TestUnsafeSelfDoc: a doc that says its function is not thread safe,
+// not one that says so of what the function returns.
+func TestUnsafeSelfDoc(t *testing.T) {
+	for doc, want := range map[string]bool{
+		"UnmarshalJSON stores the previous JSON encoding.  Note, this is *NOT* thread safe.": true,
+		"Load reads the file. Load is not safe for concurrent use.":                          true,
+		"It is not goroutine-safe.":                                     true,
+		"This method is also not safe to call concurrently.":            true,
+		"Name returns a Builder, which is not safe for concurrent use.": false,
+		"MarshalJSON encodes a counter.  It is thread safe.":            false,
+		"Reset must only be called from one goroutine.":                 false,
+		"": false,
+	} {
+		if got := unsafeSelfDoc(doc, "Load"); got != want {
+			t.Errorf("unsafeSelfDoc(%q) = %v, want %v", doc, got, want)
+		}
+	}
+}
+
+// TestNoNotThreadSafeDrivers: no driver calls Window.Restore, which the
+// package calls only from Counter.UnmarshalJSON, documented not thread
+// safe (cep21/circuit's RollingBuckets.Store beside Advance: a divide by
+// zero the driver's own misuse made), nor Window.Reload or
+// Counter.UnmarshalJSON, whose own docs say so; notes say why.
+// Window.Resize, called also from Grow, whose doc says nothing, and
+// Describe, whose caller's doc speaks of its result, keep their drivers.
+func TestNoNotThreadSafeDrivers(t *testing.T) {
+	res := generateIn(t, "drvrestore")
+	kept := map[string]bool{}
+	for _, d := range res.Drivers["subjects/drvrestore"] {
+		m0, m1, _ := strings.Cut(d.Calls, " and ")
+		for _, m := range []string{m0, m1} {
+			if d.Type == "Window" && (m == "Restore" || m == "Reload") || d.Type == "Counter" && m == "UnmarshalJSON" {
+				t.Errorf("a driver calling %s.%s: %+v", d.Type, m, d)
+			}
+			kept[d.Type+"."+m] = true
+		}
+	}
+	for _, m := range []string{"Window.Advance", "Window.Resize", "Window.Describe", "Counter.Grow"} {
+		if !kept[m] {
+			t.Errorf("no driver calling %s (drivers %+v, notes %q)", m, res.Drivers["subjects/drvrestore"], res.Notes)
+		}
+	}
+	for _, want := range []string{
+		"no drivers calling Window.Restore: the package calls it only from UnmarshalJSON, documented not thread safe",
+		"no drivers calling Window.Reload: its doc says it is not thread safe",
+		"no drivers calling Counter.UnmarshalJSON: its doc says it is not thread safe",
+	} {
+		found := false
+		for _, n := range res.Notes {
+			found = found || strings.Contains(n.Text, want)
+		}
+		if !found {
+			t.Errorf("no note %q: %q", want, res.Notes)
+		}
+	}
+}
+
 // TestNoEndDrivers: no driver calls defaultPolicy.Close, a step of its
 // exported owner's teardown (Cache.Close), or Allocator.Reset, which the
 // package calls only on an allocator AllocatorPool.Get then hands out;

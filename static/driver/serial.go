@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 	"regexp"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -122,4 +123,127 @@ func serialPair(p *packages.Package, named *types.Named, pr *pair) string {
 		return why(pr.m0, d0)
 	}
 	return why(pr.m0, d0) + "; " + why(pr.m1, d1)
+}
+
+// notThreadSafe names why method m of named is never to run beside the
+// type's other methods, or "": m's own doc says it is not thread safe,
+// or every reference to m in the package's own code (a test's aside)
+// lies in functions whose docs say so of themselves, at least one.
+// cep21/circuit's RollingBuckets.Store, which only
+// RollingCounter.UnmarshalJSON calls ("Note, this is *NOT* thread
+// safe"), copies a whole window field by field: restoring a counter while
+// it counts is a use the package rules out, and a driver calling Store
+// beside Advance shows the driver's misuse, not the package's bug. A
+// method with one caller whose doc says nothing, or that implements an
+// interface method the package calls (whose callers no one sees), keeps
+// its drivers; a race the package's own tests show is another trace's,
+// which this does not touch.
+func notThreadSafe(p *packages.Package, named *types.Named, m string) string {
+	fd := methodDecl(p, named, m)
+	if fd == nil || p.TypesInfo == nil {
+		return ""
+	}
+	if fd.Doc != nil && unsafeSelfDoc(fd.Doc.Text(), m) {
+		return "its doc says it is not thread safe"
+	}
+	fn, ok := p.TypesInfo.Defs[fd.Name].(*types.Func)
+	if !ok {
+		return ""
+	}
+	ptr := types.NewPointer(named)
+	var callers []string
+	bad := false
+	for _, f := range p.Syntax {
+		if strings.HasSuffix(p.Fset.Position(f.Pos()).Filename, "_test.go") {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if bad || n == fd {
+				return false // m calling itself does not count
+			}
+			if d, ok := n.(*ast.FuncDecl); ok {
+				refs := false
+				if d.Body != nil {
+					ast.Inspect(d.Body, func(n ast.Node) bool {
+						if sel, ok := n.(*ast.SelectorExpr); ok && refersTo(p, sel, fn, ptr) {
+							refs = true
+						}
+						return !refs
+					})
+				}
+				if !refs {
+					return false
+				}
+				if d.Doc == nil || !unsafeSelfDoc(d.Doc.Text(), d.Name.Name) {
+					bad = true
+					return false
+				}
+				callers = append(callers, d.Name.Name)
+				return false
+			}
+			if sel, ok := n.(*ast.SelectorExpr); ok && refersTo(p, sel, fn, ptr) {
+				bad = true // outside any function: a method value in a variable
+			}
+			return !bad
+		})
+		if bad {
+			return ""
+		}
+	}
+	if len(callers) == 0 {
+		return ""
+	}
+	slices.Sort(callers)
+	callers = slices.Compact(callers)
+	return "the package calls it only from " + strings.Join(callers, ", ") + ", documented not thread safe"
+}
+
+// refersTo reports whether sel selects fn (a call, a method value or
+// expression), or a method of the same name of an interface that ptr
+// implements: a call the package may make on the type's values through
+// that interface.
+func refersTo(p *packages.Package, sel *ast.SelectorExpr, fn *types.Func, ptr types.Type) bool {
+	s := p.TypesInfo.Selections[sel]
+	if s == nil {
+		return false
+	}
+	obj, ok := s.Obj().(*types.Func)
+	if !ok || obj.Name() != fn.Name() {
+		return false
+	}
+	if obj.Origin() == fn.Origin() {
+		return true
+	}
+	iface, ok := s.Recv().Underlying().(*types.Interface)
+	return ok && types.Implements(ptr, iface)
+}
+
+// unsafeSelfDoc reports whether the doc of the function name says that
+// the function itself is not safe to run concurrently ("Note, this is
+// *NOT* thread safe", "Load is not safe for concurrent use"). Keeping it
+// to one goroutine at a time (oneGoroutineDoc) does not count: that
+// orders its calls among themselves, not beside readers (serialPair). A
+// doc saying so of what the function returns ("returns a Buffer, which is not safe for concurrent
+// use") does not count: the subject must be the function.
+func unsafeSelfDoc(doc, name string) bool {
+	doc = strings.Map(func(r rune) rune {
+		if r == '*' || r == '_' || r == '`' {
+			return -1 // markdown emphasis: *NOT*
+		}
+		return r
+	}, strings.ToLower(doc))
+	doc = strings.Join(strings.Fields(doc), " ")
+	re := regexp.MustCompile(`(^|[^\w.])(this|it|` + regexp.QuoteMeta(strings.ToLower(name)) + `)( method| function| call)? is( \w+)? not (safe for (concurrent|simultaneous|parallel) use|safe to (call|use) concurrently|(thread|goroutine|concurrency)[- ]safe)`)
+	return re.MatchString(doc)
+}
+
+// notThreadSafeOf returns the method of pr that notThreadSafe names, and
+// why, or "", "".
+func notThreadSafeOf(p *packages.Package, named *types.Named, pr *pair) (string, string) {
+	for _, m := range []string{pr.m0, pr.m1} {
+		if why := notThreadSafe(p, named, m); why != "" {
+			return m, why
+		}
+	}
+	return "", ""
 }

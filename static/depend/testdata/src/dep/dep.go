@@ -3357,3 +3357,76 @@ func (s *DirectStreams) Listeners() int {
 	defer s.mu.Unlock()
 	return len(s.m) // direct streams len
 }
+
+// RollIndex is an atomic counter behind a getter (cep21/circuit's
+// AtomicInt64).
+type RollIndex struct{ atomic.Int64 }
+
+// Get loads the index.
+func (a *RollIndex) Get() int64 {
+	return a.Load() // ring get
+}
+
+// Roll is cep21/circuit's RollingBuckets: Advance moves the index one
+// bucket per CAS, clearing each, and retries by calling itself again,
+// with its own arguments, when a CAS fails (or after its last CAS).
+type Roll struct {
+	N    int
+	Last RollIndex
+}
+
+func (r *Roll) Advance(abs int, clear func(int)) int {
+	last := int(r.Last.Get())
+	if abs <= last {
+		return abs % r.N
+	}
+	for i := 0; i < r.N && last < abs; i++ {
+		if !r.Last.CompareAndSwap(int64(last), int64(last)+1) { // ring step
+			return r.Advance(abs, clear)
+		}
+		last++
+		clear(last % r.N)
+	}
+	r.Last.CompareAndSwap(int64(last), int64(abs)) // ring jump
+	return r.Advance(abs, clear)
+}
+
+// AdvanceNext retries with another argument: the next call is no round
+// of the same loop.
+func (r *Roll) AdvanceNext(abs int, clear func(int)) int {
+	last := int(r.Last.Get())
+	if abs <= last {
+		return abs % r.N
+	}
+	if !r.Last.CompareAndSwap(int64(last), int64(last)+1) { // ring next step
+		return r.AdvanceNext(abs+1, clear)
+	}
+	clear((last + 1) % r.N)
+	return r.AdvanceNext(abs, clear)
+}
+
+// AdvanceBlind moves the index with a plain store and calls itself again:
+// no CAS validates what the next call reads.
+func (r *Roll) AdvanceBlind(abs int) int {
+	last := int(r.Last.Get())
+	if abs <= last {
+		return abs % r.N
+	}
+	r.Last.Store(int64(last + 1)) // ring blind store
+	return r.AdvanceBlind(abs)
+}
+
+// AdvanceStale retries a failed CAS by recursion, but after a CAS that
+// swapped stores the target computed from the value loaded with a plain
+// store: another goroutine's move in between is overwritten.
+func (r *Roll) AdvanceStale(abs int) int {
+	last := int(r.Last.Get())
+	if abs <= last {
+		return abs % r.N
+	}
+	if !r.Last.CompareAndSwap(int64(last), int64(last)+1) { // stale step
+		return r.AdvanceStale(abs)
+	}
+	r.Last.Store(int64(abs)) // stale store
+	return abs % r.N
+}
