@@ -1503,7 +1503,7 @@ func (r *replayer) watch() {
 				r.endHold()
 			}
 		}
-		moves, fires := r.moves+freeMoves.Load(), clock.fires
+		moves, fires := r.moves+freeMoves.Load(), wakes()
 		if moves != lastMoves {
 			lastMoves, idleSince = moves, now
 			r.quietSince = time.Time{}
@@ -1562,7 +1562,11 @@ func (r *replayer) watch() {
 		// A timer that fired in real time since the dump may have woken
 		// a goroutine it shows waiting: look again. (Fires are not moves:
 		// a fast ticker would keep the process from ever looking idle.)
-		if r.moves+freeMoves.Load() == moves && clock.fires == fires {
+		// A tick dropped into a full channel woke nothing: kelindar/event
+		// runs a 500 µs ticker per event type, whose goroutines waited at
+		// gates while their real-time ticks kept this from ever deciding
+		// (each deadlock then took the stall bound, and 4x it again).
+		if r.moves+freeMoves.Load() == moves && wakes() == fires {
 			hang = r.quiescent(gs, lastDump)
 		}
 		mu.Unlock()
@@ -1698,10 +1702,21 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 			r.clockCursor, r.clockFires = r.cursor, 0
 		}
 		if r.clockMayMove(&q) {
-			r.clockFires++
-			advanceTo(e.due)
-			r.moves++
-			return ""
+			// Ticks dropped into full channels wake nothing: fire on
+			// until one wakes something or the ticker bound is reached
+			// (then decide below), rather than one per dump.
+			for {
+				r.clockFires++
+				w := wakes()
+				advanceTo(e.due)
+				if wakes() != w {
+					r.moves++
+					return ""
+				}
+				if e = earliest(); e == nil || !r.clockMayMove(&q) {
+					break
+				}
+			}
 		}
 		if clock.timers < len(clock.events) || r.free {
 			// A sleeper, or after the verdict any timer: it fires in

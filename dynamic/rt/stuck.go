@@ -184,6 +184,12 @@ func parseGoroutine(b string) (gstate, bool) {
 		if fn == rtPrefix+"hangLook" || fn == rtPrefix+"(*hangWatch).look" || fn == rtPrefix+"(*driverQuiet).look" {
 			return gstate{}, false // rt's own (hang.go, driverquiet.go), as the caller is
 		}
+		if fn == rtPrefix+"armAt.func1" {
+			// A virtual clock event's real-time timer, waiting for mu to
+			// fire it: the event is still pending (clock.events, which the
+			// decision weighs) or was fired already (it does nothing).
+			return gstate{}, false
+		}
 		if i == 3 && fn == rtPrefix+"drainReplay" && strings.HasPrefix(lines[1], "time.Sleep(") {
 			inDrain = true
 		}

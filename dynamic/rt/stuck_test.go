@@ -99,6 +99,39 @@ func TestReplayDeadlockAtOnce(t *testing.T) {
 	t.Logf("judged in %v: %s", took, v.Message)
 }
 
+// TestReplayDeadlockDroppedTicks: TestReplayDeadlockAtOnce with fast
+// tickers nobody receives from, as kelindar/event's dispatcher runs one
+// every 500 µs per event type while its goroutines wait at their gates.
+// Their ticks, fired in real time, drop into full channels and wake
+// nothing: they must not keep the replay from seeing that nothing can
+// move (each such deadlock took the stall bound, then 4x it again).
+func TestReplayDeadlockDroppedTicks(t *testing.T) {
+	p := writeSchedule(t, "anomaly race/WW 2 4\n"+
+		"g1 fork @k.go:1:1 n=1\n"+
+		"g1 lock m#1 @k.go:2:1 n=1\n"+
+		"g1.1 begin n=1\n"+
+		"g1.1 lock m#1 @k.go:4:1 n=1\n"+
+		"g1 unlock @k.go:3:1 n=1\n")
+	t.Setenv(EnvStall, "60000")
+	t.Setenv(EnvQuiet, "60000")
+	prog := func() bool {
+		for range 50 {
+			defer TickerStop(NewTicker(100 * time.Microsecond))()
+		}
+		return lockProg()
+	}
+	start := time.Now()
+	v, _, _ := replayOnce(t, p, prog)
+	took := time.Since(start)
+	if v.Verdict != "deadlock" || v.Goroutine != "g1.1" || strings.Contains(v.Message, "nothing moved") {
+		t.Fatalf("verdict %+v, want a deadlock of g1.1 judged without the stall bound", v)
+	}
+	if took > 10*time.Second {
+		t.Errorf("the deadlock took %v to judge", took)
+	}
+	t.Logf("judged in %v: %s", took, v.Message)
+}
+
 // TestReplayGateDeadlockAtOnce: a step of a goroutine that its parent,
 // waiting at its gate, has not started yet.
 func TestReplayGateDeadlockAtOnce(t *testing.T) {

@@ -59,7 +59,13 @@ var clock struct {
 	seq    uint64
 	timers int    // events that are not sleeps
 	fires  uint64 // events fired so far
+	// drops counts the fires that woke nothing: a timer's or ticker's
+	// value dropped, its channel still full.
+	drops uint64
 }
+
+// wakes counts the fires that may have woken a goroutine (mu held).
+func wakes() uint64 { return clock.fires - clock.drops }
 
 // armAt schedules fire at virtual time due (mu held); sleeper names the
 // goroutine of a sleep, "" for a timer.
@@ -179,6 +185,7 @@ func (v *vtimer) fire() {
 	select {
 	case v.c <- now:
 	default:
+		clock.drops++
 	}
 	if v.period > 0 {
 		v.arm(v.period)
