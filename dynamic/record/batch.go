@@ -214,9 +214,20 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 				send(failed, complete(failed))
 				failed = nil
 			}
-			cur = &state{name: m[1], start: time.Now()}
-			order = append(order, cur)
-			byName[cur.name] = cur
+			if st := byName[m[1]]; st != nil {
+				// The test runs again in this process: a TestMain that
+				// calls m.Run more than once (pogreb's, once per file
+				// system). rt keeps its first run's trace (traced), and
+				// its result went out at that run's end: a second send
+				// would block on a channel that holds one, with smu
+				// held, and the whole check with it (pogreb's go vet
+				// ended in "all goroutines are asleep").
+				cur = st
+			} else {
+				cur = &state{name: m[1], start: time.Now()}
+				order = append(order, cur)
+				byName[cur.name] = cur
+			}
 		} else if m := pauseLine.FindStringSubmatch(l); m != nil {
 			name := m[1]
 			if i := strings.IndexByte(name, '/'); i >= 0 {

@@ -841,3 +841,81 @@ func TestB(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordBatchRunTwice: a TestMain that calls m.Run more than once
+// (pogreb's runs every test once per file system) runs each test again in
+// the batch's process. The batch sends each test's result once, on a
+// channel that holds one, and returns (a second send blocked with the
+// batch's lock held, and go vet ended in "all goroutines are asleep");
+// each trace is the test's first run's, the one a recording alone starts
+// with, not written over by the later runs (which do no work here).
+func TestRecordBatchRunTwice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.24\n",
+		"counter.go": counter,
+		"counter_test.go": `package counter
+
+import (
+	"os"
+	"testing"
+)
+
+` + workSrc + `
+var round int
+
+func TestMain(m *testing.M) {
+	for round = 1; round <= 3; round++ {
+		if code := m.Run(); code != 0 {
+			os.Exit(code)
+		}
+	}
+	os.Exit(0)
+}
+
+func works() {
+	if round == 1 {
+		work(&Counter{})
+	}
+}
+
+func TestA(t *testing.T) { works() }
+func TestB(t *testing.T) { works() }
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const pkg = "example.com/m"
+	out := map[string]chan record.BatchResult{"TestA": make(chan record.BatchResult, 1), "TestB": make(chan record.BatchResult, 1)}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b.RecordBatch(ctx, pkg, []string{"TestA", "TestB"}, t.TempDir(), time.Minute, nil, out)
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the batch did not return: a test's result sent again blocks it")
+	}
+	for _, name := range []string{"TestA", "TestB"} {
+		r := <-out[name]
+		if !r.OK || !r.Test.Passed {
+			t.Errorf("%s: ok %v, passed %v:\n%s", name, r.OK, r.Test.Passed, r.Test.Output)
+			continue
+		}
+		tr, err := trace.ReadFile(r.Test.Trace, trace.ReadOptions{})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if len(tr.Events) < 10 || len(tr.Events) != r.Test.Events {
+			t.Errorf("%s: %d events in the batch's trace (%d when sent), want the first run's work, at least 10", name, len(tr.Events), r.Test.Events)
+		}
+	}
+}

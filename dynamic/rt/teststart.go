@@ -79,7 +79,13 @@ var (
 	traceDir  string // EnvTraceDir
 	testMu    sync.Mutex
 	curTest   string // the top-level test whose trace is being written (traceDir)
-	started   bool   // fromTest's recording started
+	// traced: the top-level tests whose trace this process wrote
+	// (traceDir). A TestMain that calls m.Run more than once (pogreb's,
+	// once per file system) runs each test again: its trace is its first
+	// run's, as alone (started), and a later run must not write it over
+	// while the driver reads or moves it.
+	traced  map[string]bool
+	started bool // fromTest's recording started
 	// replayList: the replays still to run, by test (EnvReplayList);
 	// listDirty: a replay left goroutines running, so no more run.
 	replayList map[string][]listEntry
@@ -186,9 +192,13 @@ func TestStart(t interface{ Name() string }) (end func()) {
 		return listStart(t, name)
 	}
 	if traceDir != "" {
-		if name == curTest {
-			return Drain // a test function called by the test itself
+		if name == curTest || traced[name] {
+			return Drain // a test function called by the test itself, or a test run again
 		}
+		if traced == nil {
+			traced = map[string]bool{}
+		}
+		traced[name] = true
 		curTest = name
 		if err := start(filepath.Join(traceDir, name+".trace")); err != nil {
 			fmt.Fprintf(os.Stderr, "pecanvet: cannot record a trace: %v\n", err)

@@ -127,3 +127,42 @@ func TestAlso(t *testing.T) {}
 		t.Error("TestPass alone passed: the exit status of TestMain is not what RunTest sees")
 	}
 }
+
+// TestTestsOnce: a TestMain that calls m.Run more than once (pogreb's,
+// once per file system) lists its tests as often; Tests names each once,
+// in the order the binary runs them.
+func TestTestsOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	bin, dir := buildTests(t, `package m
+
+import (
+	"os"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	for i := 0; i < 3; i++ {
+		if code := m.Run(); code != 0 {
+			os.Exit(code)
+		}
+	}
+	os.Exit(0)
+}
+
+func TestB(t *testing.T) {}
+func TestA(t *testing.T) {}
+`)
+	b := &Build{Binaries: map[string]string{"example.com/m": bin}, Dirs: map[string]string{"example.com/m": dir}}
+	got, err := b.Tests(context.Background(), "example.com/m", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0] != "TestB" || got[1] != "TestA" {
+		t.Errorf("Tests = %q, want [TestB TestA]", got)
+	}
+	if order := b.InRunOrder(context.Background(), "example.com/m", []string{"TestA", "TestB"}); len(order) != 2 || order[0] != "TestB" {
+		t.Errorf("InRunOrder = %q, want [TestB TestA]", order)
+	}
+}

@@ -417,9 +417,16 @@ func (b *Build) list(ctx context.Context, pkg string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: listing tests: %w", pkg, err)
 	}
+	// Each name once: a TestMain that calls m.Run more than once
+	// (pogreb's, once per file system) lists its tests as often. Listed
+	// twice, a test was checked twice and given twice to one batch, whose
+	// result channel holds one result: go vet hung for good ("all
+	// goroutines are asleep").
 	var names []string
+	seen := map[string]bool{}
 	for _, l := range strings.Split(string(out), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
+		if l = strings.TrimSpace(l); l != "" && !seen[l] {
+			seen[l] = true
 			names = append(names, l)
 		}
 	}
