@@ -219,7 +219,54 @@ func dependEvents(f *Finding) []depend.Event {
 	afters(f, evs)
 	overwrites(f, evs)
 	priors(f, evs)
+	freshReads(f, evs)
 	return evs
+}
+
+// freshReads fills Event.Fresh from the replayed schedule: for a write,
+// the sites of its goroutine's reads of the same object after the last of
+// the other units' events before it, in the write's activation (no region
+// of the goroutine begins or ends between the read and the write), with
+// no other goroutine's write of the object between. Such a read saw the
+// others' writes of the pattern; a write built from it loses none of
+// them (go-deadlock's postLock looks its lock's holders up again under
+// l.mu and appends to what it found).
+func freshReads(f *Finding, evs []depend.Event) {
+	s := f.Schedule
+	if s == nil || len(s.Anomaly) != len(evs) {
+		return
+	}
+	p := f.Anomaly.Pattern
+	for j := range evs {
+		if !evs[j].Write || s.Anomaly[j] >= len(s.Steps) {
+			continue
+		}
+		last := -1
+		for k := range evs {
+			if (p.T[k] != p.T[j] || p.AR[k] != p.AR[j]) && s.Anomaly[k] < s.Anomaly[j] {
+				last = max(last, s.Anomaly[k])
+			}
+		}
+		if last < 0 {
+			continue
+		}
+		b := s.Steps[s.Anomaly[j]]
+		for st := s.Anomaly[j] - 1; st > last; st-- {
+			c := s.Steps[st]
+			if c.G == b.G && (c.Op == trace.RegionBegin || c.Op == trace.RegionEnd) {
+				break
+			}
+			if c.Obj != b.Obj {
+				continue
+			}
+			if c.G != b.G && writes(c.Op) {
+				break
+			}
+			if c.G == b.G && c.Op == trace.Read && c.Site != "" {
+				evs[j].Fresh = append(evs[j].Fresh, c.Site)
+			}
+		}
+	}
 }
 
 // priors fills Event.Prior from the replayed schedule: for each event,

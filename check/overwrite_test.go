@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/static/depend"
 )
 
@@ -92,5 +94,54 @@ func TestPriors(t *testing.T) {
 	priors(&Finding{}, evs)
 	if evs[2].Prior != nil {
 		t.Errorf("Prior without a schedule = %v, want nil", evs[2].Prior)
+	}
+}
+
+// TestFreshReads: a write's Fresh lists its goroutine's reads of the
+// object after the other units' events before it, back to a region's
+// begin or end of its own, and not past another goroutine's write of the
+// object (go-deadlock's postLock: the holders looked up again after
+// another goroutine's postUnlock deleted them, then stored back).
+func TestFreshReads(t *testing.T) {
+	pats, _ := pattern.Builtin("av")
+	var rww *pattern.Pattern
+	for _, p := range pats {
+		if p.Name == "RWW" {
+			rww = p
+		}
+	}
+	step := func(g string, op trace.Op, obj, site string) trace.Step {
+		return trace.Step{G: g, Op: op, Obj: obj, Site: site, N: 1}
+	}
+	rng := step("g1", trace.Read, "M", "range")
+	del := step("g2", trace.Write, "M", "delete")
+	lookup := step("g1", trace.Read, "M", "lookup")
+	store := step("g1", trace.Write, "M", "store")
+	begin := step("g1", trace.RegionBegin, "L.postLock", "postLock")
+	for _, tc := range []struct {
+		name  string
+		steps []trace.Step
+		want  []string
+	}{
+		{"looked up after the delete", []trace.Step{rng, del, begin, lookup, step("g1", trace.Read, "N", "other"), store}, []string{"lookup"}},
+		{"looked up before the delete", []trace.Step{rng, lookup, del, store}, nil},
+		{"another goroutine's write after the lookup", []trace.Step{rng, del, lookup, step("g3", trace.Write, "M", "insert"), store}, nil},
+		{"the lookup in an earlier activation", []trace.Step{rng, del, lookup, begin, store}, nil},
+		{"another goroutine's read between", []trace.Step{rng, del, lookup, step("g3", trace.Read, "M", "peek"), store}, []string{"lookup"}},
+	} {
+		n := len(tc.steps)
+		f := &Finding{Anomaly: predict.Anomaly{Pattern: rww}, Schedule: &trace.Schedule{Steps: tc.steps, Anomaly: []int{0, 1, n - 1}}}
+		evs := []depend.Event{
+			{Thread: 1, Unit: 1, Read: true, Site: "range"},
+			{Thread: 2, Unit: 2, Write: true, Site: "delete"},
+			{Thread: 1, Unit: 1, Write: true, Site: "store"},
+		}
+		freshReads(f, evs)
+		if !slices.Equal(evs[2].Fresh, tc.want) {
+			t.Errorf("%s: Fresh = %q, want %q", tc.name, evs[2].Fresh, tc.want)
+		}
+		if evs[0].Fresh != nil || evs[1].Fresh != nil {
+			t.Errorf("%s: Fresh of the read and of the other's write = %q, %q, want none", tc.name, evs[0].Fresh, evs[1].Fresh)
+		}
 	}
 }

@@ -2,6 +2,8 @@ package depend
 
 import (
 	"fmt"
+	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"strings"
@@ -1809,6 +1811,76 @@ func TestJudgeRecursiveRetry(t *testing.T) {
 	for _, load := range []string{at("old := g.v.Load()", "("), at("old := atomic.LoadInt64(&g.raw)", "(")} {
 		if !x.retryRead(Event{Thread: 1, Unit: 1, Read: true, Site: load}) {
 			t.Errorf("retryRead(%s) = false, want true: a CAS loop's load", load)
+		}
+	}
+}
+
+// TestJudgeHolders: go-deadlock's lockOrder, whose held-lock records keep
+// the pooled array behind their stacks (*[8]uintptr) and are appended to
+// a lock's holders looked up afresh.
+func TestJudgeHolders(t *testing.T) {
+	x, at := index(t)
+	frame := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (l *Holders) "+name+"(", name)}
+	}
+	keyed := func(e Event, k int64) Event { e.Key = k; return e }
+	fresh := func(e Event, sites ...string) Event { e.Fresh = sites; return e }
+	check := Event{Thread: 2, Unit: 2, Read: true, Site: at("for o, hs := range l.cur { // holders check", "for"), Frames: []Frame{frame(9, "Check")}}
+	acquired := Event{Thread: 1, Unit: 1, Write: true, Site: at("// holders acquired", "["), Frames: []Frame{frame(2, "Acquired")}}
+	released := Event{Thread: 1, Unit: 1, Write: true, Site: at("// holders released", "("), Frames: []Frame{frame(3, "Released")}}
+	lookup := at("// holders lookup", "[")
+	// The lost-write shape: the unit's Check ranges over the records,
+	// another goroutine's Released deletes one, the unit's Acquired
+	// stores its lock's holders back.
+	unitCheck := check
+	unitCheck.Thread, unitCheck.Unit, unitCheck.Frames = 1, 1, []Frame{frame(1, "Check")}
+	otherRelease := released
+	otherRelease.Thread, otherRelease.Unit, otherRelease.Frames = 2, 2, []Frame{frame(9, "Released")}
+	blind := Event{Thread: 1, Unit: 1, Write: true, Site: at("// holders blind", "["), Frames: []Frame{frame(2, "AcquiredBlind")}}
+	ptrAcq := Event{Thread: 1, Unit: 1, Write: true, Site: at("// holders acquired ptr", "["), Frames: []Frame{frame(2, "AcquiredPtr")}}
+	ptrRel := Event{Thread: 1, Unit: 1, Write: true, Site: at("// holders released ptr", "("), Frames: []Frame{frame(3, "ReleasedPtr")}}
+	ptrCheck := Event{Thread: 2, Unit: 2, Read: true, Site: at("for _, hs := range l.ptr { // holders check ptr", "for"), Frames: []Frame{frame(9, "CheckPtr")}}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"a record keeping its pooled array, inserted then deleted at one key: a marker (heldEntry)", []Event{keyed(acquired, 7), check, keyed(released, 7)}, false},
+		{"records by pointer inserted then deleted at one key", []Event{keyed(ptrAcq, 7), ptrCheck, keyed(ptrRel, 7)}, true},
+		{"a range, another's delete, the holders looked up afresh and stored back with the unit's own (rebuilt)", []Event{unitCheck, keyed(otherRelease, 7), fresh(keyed(acquired, 7), lookup)}, false},
+		{"the same without the fresh lookup in the schedule", []Event{unitCheck, keyed(otherRelease, 7), keyed(acquired, 7)}, true},
+		{"a fresh lookup the write does not build on", []Event{unitCheck, keyed(otherRelease, 7), fresh(keyed(blind, 7), at("// holders blind lookup", "["))}, true},
+		{"a fresh read at another site than a lookup of the written key", []Event{unitCheck, keyed(otherRelease, 7), fresh(keyed(acquired, 7), at("for o, hs := range l.cur { // holders check", "for"))}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}
+
+// TestHeldByValue: a pointer to an array of plain values is held by value
+// as a slice of them is; a pointer to an array of pointers, or to a
+// struct, is not.
+func TestHeldByValue(t *testing.T) {
+	arr := func(e types.Type) types.Type { return types.NewArray(e, 8) }
+	ptr := types.NewPointer
+	st := types.NewStruct([]*types.Var{types.NewField(token.NoPos, nil, "n", types.Typ[types.Int], false)}, nil)
+	for _, tc := range []struct {
+		t    types.Type
+		want bool
+	}{
+		{ptr(arr(types.Typ[types.Uintptr])), true},
+		{types.NewSlice(types.Typ[types.Uintptr]), true},
+		{ptr(arr(ptr(types.Typ[types.Int]))), false},
+		{ptr(st), false},
+		{ptr(types.Typ[types.Int]), false},
+	} {
+		if got := heldByValue(tc.t, nil); got != tc.want {
+			t.Errorf("heldByValue(%v) = %v, want %v", tc.t, got, tc.want)
 		}
 	}
 }

@@ -113,12 +113,13 @@ func mapVar(v ssa.Value) types.Object {
 // heldByValue reports whether a value of type t, copied, leaves its reader
 // nothing another goroutine can still write through: no pointers, maps,
 // channels, functions or interfaces in it. Strings are allowed (they
-// cannot change), and slices when their elements are: the slice is the
-// one reference allowed (lockOrder's stack of caller PCs, filled before
-// the insert). Its elements are memory of their own, whose accesses are
-// judged as theirs: a unit that fills the slice after the insert under the
-// same lock, read by the other goroutine in between, is not caught here
-// (a limit: the elements' write then read is no atomicity pattern).
+// cannot change), and slices and pointers to arrays when their elements
+// are: these are the references allowed (lockOrder's stack of caller PCs,
+// filled before the insert; go-deadlock's pooled array behind it). Their
+// elements are memory of their own, whose accesses are judged as theirs: a
+// unit that fills the slice after the insert under the same lock, read by
+// the other goroutine in between, is not caught here (a limit: the
+// elements' write then read is no atomicity pattern).
 func heldByValue(t types.Type, seen map[types.Type]bool) bool {
 	if seen[t] {
 		return true
@@ -141,6 +142,14 @@ func heldByValue(t types.Type, seen map[types.Type]bool) bool {
 		return heldByValue(u.Elem(), seen)
 	case *types.Slice:
 		return heldByValue(u.Elem(), seen)
+	case *types.Pointer:
+		// A pointer to an array is a slice of fixed length (go-deadlock's
+		// stackGID keeps the pooled array its stack slices, *[N]uintptr):
+		// its elements are memory of their own, as a slice's are. A
+		// pointer to anything else (a struct: a pending call) is not.
+		if a, ok := u.Elem().Underlying().(*types.Array); ok {
+			return heldByValue(a.Elem(), seen)
+		}
 	}
 	return false
 }

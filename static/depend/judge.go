@@ -77,6 +77,11 @@ type Event struct {
 	// event, by any goroutine (drainedEntry: what an atomic
 	// read-modify-write read is what the last of them stored).
 	Prior []Touch
+	// Fresh, for a write, are the sites of the unit's reads of its
+	// variable after the other units' events before it, in its own
+	// activation, with no other goroutine's write of the variable
+	// between (rebuilt: a write built from one loses no write before).
+	Fresh []string
 }
 
 // Touch is a write in the replayed schedule: its step and site, and the
@@ -715,7 +720,9 @@ func (x *Index) flows(a, b Event, stale bool) Verdict {
 // When b is an atomic read-modify-write (an add), nothing is lost: it
 // holds only when the unit hands a's value on, by data, as its result,
 // as the value the add replaced (GetAndIncrement as a load, then an
-// add); a value that only decides a back-off is judged as a check.
+// add); a value that only decides a back-off is judged as a check. Nor
+// is anything lost when b stores what the unit read afresh at b's
+// location after the others' writes (rebuilt).
 func (x *Index) lostWrite(a, b Event) Verdict {
 	if !b.Write || b.Var != a.Var {
 		return Verdict{}
@@ -728,7 +735,7 @@ func (x *Index) lostWrite(a, b Event) Verdict {
 		return Verdict{Holds: true, Kind: "stale result", Why: fmt.Sprintf("the value read at %s is used at %s as the one the unit's read-modify-write at %s replaced, but another goroutine's write fell between them", short(a.Site), at, short(b.Site))}
 	}
 	at, ok := x.dataUse(a)
-	if !ok {
+	if !ok || x.rebuilt(b) {
 		return Verdict{}
 	}
 	return Verdict{Holds: true, Kind: "lost write", Why: fmt.Sprintf("the value read at %s is used at %s, and the unit then overwrites it at %s: another goroutine's write in between is lost", short(a.Site), at, short(b.Site))}

@@ -2151,6 +2151,98 @@ func (l *Locks) CheckPtr(m any, gid int64) {
 	}
 }
 
+// HeldBuf is go-deadlock's stackGID: a holder's goroutine and its
+// callers, in a pooled array the record keeps a pointer to as well.
+type HeldBuf struct {
+	stack []uintptr
+	gid   int64
+	buf   *[8]uintptr
+}
+
+// Holders is go-deadlock's lockOrder: the holders of each lock (an
+// RWMutex has many), updated under mu; Check ranges over them before the
+// goroutine takes another lock.
+type Holders struct {
+	mu  sync.Mutex
+	cur map[any][]HeldBuf
+	ptr map[any][]*HeldBuf
+}
+
+func (l *Holders) Check(m any, gid int64) int {
+	n := 0
+	l.mu.Lock()
+	for o, hs := range l.cur { // holders check
+		for _, h := range hs {
+			if o != m && h.gid == gid {
+				n += len(h.stack)
+			}
+		}
+	}
+	l.mu.Unlock()
+	return n
+}
+
+// Acquired looks m's holders up again and stores them back with its own
+// record appended.
+func (l *Holders) Acquired(m any, gid int64, buf *[8]uintptr) {
+	l.mu.Lock()
+	hs := l.cur[m]                                    // holders lookup
+	l.cur[m] = append(hs, HeldBuf{buf[:2], gid, buf}) // holders acquired
+	l.mu.Unlock()
+}
+
+// AcquiredBlind looks m's holders up but stores its record alone.
+func (l *Holders) AcquiredBlind(m any, gid int64, buf *[8]uintptr) {
+	l.mu.Lock()
+	_ = len(l.cur[m])                         // holders blind lookup
+	l.cur[m] = []HeldBuf{{buf[:2], gid, buf}} // holders blind
+	l.mu.Unlock()
+}
+
+// Released deletes m's record when the goroutine was its last holder.
+func (l *Holders) Released(m any, gid int64) {
+	l.mu.Lock()
+	hs := l.cur[m]
+	for i, h := range hs {
+		if h.gid == gid {
+			hs = append(hs[:i], hs[i+1:]...)
+			break
+		}
+	}
+	if len(hs) == 0 {
+		delete(l.cur, m) // holders released
+	} else {
+		l.cur[m] = hs
+	}
+	l.mu.Unlock()
+}
+
+// AcquiredPtr and ReleasedPtr keep the records by pointer.
+func (l *Holders) AcquiredPtr(m any, gid int64) {
+	l.mu.Lock()
+	l.ptr[m] = append(l.ptr[m], &HeldBuf{gid: gid}) // holders acquired ptr
+	l.mu.Unlock()
+}
+
+func (l *Holders) ReleasedPtr(m any) {
+	l.mu.Lock()
+	delete(l.ptr, m) // holders released ptr
+	l.mu.Unlock()
+}
+
+func (l *Holders) CheckPtr(gid int64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, hs := range l.ptr { // holders check ptr
+		for _, h := range hs {
+			if h.gid == gid {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Crew is pond's worker loop: a worker tests the crew's size against
 // its limit under the lock (over: leave; not over: take a job), runs the
 // job, and a round later, finding no job, leaves, lowering the size. A
