@@ -1884,3 +1884,49 @@ func TestHeldByValue(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeClearedSlot: go-deadlock's holders slice: a record appended,
+// another goroutine's range over the records, the record's slot zeroed
+// (clearedSlot); a record by pointer, or a slot overwritten with another
+// record, stays judged.
+func TestJudgeClearedSlot(t *testing.T) {
+	x, at := index(t)
+	ev := func(u int, read bool, site, name string) Event {
+		fr := Frame{ID: int32(u*10 + len(name)), Site: at("func (s *Slots) "+name+"(", name)}
+		return Event{Thread: u, Unit: u, Read: read, Write: !read, Site: site, Frames: []Frame{fr}}
+	}
+	take := ev(1, false, at("// slots take", "("), "Take")
+	give := ev(1, false, at("// slots give", "["), "Give")
+	mark := ev(1, false, at("// slots mark", "["), "Mark")
+	mine := ev(2, true, at("for _, h := range s.hs { // slots check", "hs {"), "Mine")
+	takePtr := ev(1, false, at("// slots take ptr", "("), "TakePtr")
+	givePtr := ev(1, false, at("// slots give ptr", "["), "GivePtr")
+	minePtr := ev(2, true, at("for _, h := range s.ps { // slots check ptr", "ps {"), "MinePtr")
+	fresh := func(e Event, sites ...string) Event { e.Fresh = sites; return e }
+	atRead := ev(1, true, at("// slots at", "["), "At")
+	drop1 := ev(1, false, at("// slots drop", "hs ="), "Drop")
+	drop2 := ev(2, false, at("// slots drop", "hs ="), "Drop")
+	push1 := ev(1, false, at("// slots push", "hs ="), "Push")
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"a record appended, then its slot zeroed", []Event{take, mine, give}, false},
+		// jigsaw: the unit's At reads record 0, another goroutine's Drop
+		// removes it, the unit's Drop(0) removes another record: built
+		// from a fresh read of the slice, but not by an append (rebuilt).
+		{"a record read, another's drop, the unit's drop of the slice read afresh", []Event{atRead, drop2, fresh(drop1, at("// slots drop", "hs, i"))}, true},
+		{"the records read, another's drop, the unit's append to the slice read afresh", []Event{atRead, drop2, fresh(push1, at("// slots push", "hs, h"))}, false},
+		{"a record appended, then overwritten with a mark", []Event{take, mine, mark}, true},
+		{"a record by pointer appended, then its slot set to nil", []Event{takePtr, minePtr, givePtr}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

@@ -153,3 +153,64 @@ func heldByValue(t types.Type, seen map[types.Type]bool) bool {
 	}
 	return false
 }
+
+// clearedSlot is heldEntry for a slice's element: a, the unit's write of
+// a slice element (an append, or a store through an index), puts a record
+// held by value there, and b clears that element back to its type's zero
+// value (a store of the zero constant through an index). go-deadlock's
+// lockOrder keeps each lock's holders in a slice: postLock appends the
+// goroutine's record (deadlock.go:405), postUnlock moves the last record
+// into its slot and zeroes the last (:484), and another goroutine's
+// preLock ranges over the records in between (:436): the lock held, the
+// state the record exists to publish. As with heldEntry, b builds on
+// nothing a wrote and the reader gets a copy of the whole record; a record
+// holding a pointer (a nil stored back), a store of any other value, or
+// the clear of a field rather than of an element stay judged.
+func (x *Index) clearedSlot(a, b Event) bool {
+	var t types.Type
+	for _, in := range x.instrs[b.Site] {
+		switch in := in.(type) {
+		case *ssa.Store:
+			c, ok := in.Val.(*ssa.Const)
+			if _, isIdx := in.Addr.(*ssa.IndexAddr); !ok || !isIdx || c.Value != nil {
+				return false
+			}
+			if t != nil && !types.Identical(t, c.Type()) {
+				return false
+			}
+			t = c.Type()
+		case ssa.CallInstruction, *ssa.MapUpdate:
+			return false
+		}
+	}
+	if t == nil || !heldByValue(t, nil) {
+		return false
+	}
+	found := false
+	for _, in := range x.instrs[a.Site] {
+		switch in := in.(type) {
+		case *ssa.Store:
+			if _, isIdx := in.Addr.(*ssa.IndexAddr); !isIdx || !types.Identical(in.Val.Type(), t) {
+				return false
+			}
+			found = true
+		case ssa.CallInstruction:
+			call, isCall := in.(*ssa.Call)
+			if !isCall {
+				return false
+			}
+			sl, ok := call.Call.Value.(*ssa.Builtin)
+			if !ok || sl.Name() != "append" {
+				return false
+			}
+			s, ok := call.Type().Underlying().(*types.Slice)
+			if !ok || !types.Identical(s.Elem(), t) {
+				return false
+			}
+			found = true
+		case *ssa.MapUpdate:
+			return false
+		}
+	}
+	return found
+}

@@ -224,7 +224,9 @@ var (
 //     or the second write gives back what the first added (undone: a
 //     reservation of a slot), or deletes the entry, held by value, that
 //     the first inserted at the same key (heldEntry: a lock-order
-//     checker's record of a held lock), or the first deletes a key and
+//     checker's record of a held lock), or zeroes the slice element,
+//     held by value, that the first appended or stored (clearedSlot:
+//     go-deadlock's holders of a lock), or the first deletes a key and
 //     the second stores there an object the unit made, which the
 //     reader's range over the map would have done nothing with, or
 //     deletes it again (freshEntry: tally's scope registry, a closed
@@ -324,7 +326,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) {
+				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {

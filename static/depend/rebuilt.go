@@ -15,9 +15,10 @@ import (
 // go-deadlock's preLock ranges over the held locks (deadlock.go:415),
 // another goroutine's postUnlock deletes its record of the lock the unit
 // waits for, and the unit's postLock looks that lock's holders up again
-// under l.mu (:399) and stores them back with its own appended (:405). A
-// fresh read the write does not build on (read and dropped, then a
-// reset) saves nothing; nor does one of another key.
+// under l.mu (:399) and stores them back with its own appended (:405).
+// Only an append to the fresh value counts (appendsTo): a fresh read the
+// write does not build on (read and dropped, then a reset) saves nothing,
+// nor does one of another key, nor a value computed from it otherwise.
 func (x *Index) rebuilt(b Event) bool {
 	if len(b.Fresh) == 0 {
 		return false
@@ -51,7 +52,7 @@ func (x *Index) rebuilt(b Event) bool {
 		}
 		ok := false
 		for _, r := range fresh {
-			if ri, isIn := r.(ssa.Instruction); isIn && ri.Parent() == in.Parent() && same(r) && computedFrom(val, r) {
+			if ri, isIn := r.(ssa.Instruction); isIn && ri.Parent() == in.Parent() && same(r) && appendsTo(val, r) {
 				ok = true
 				break
 			}
@@ -62,4 +63,48 @@ func (x *Index) rebuilt(b Event) bool {
 		found = true
 	}
 	return found
+}
+
+// appendsTo reports whether v is append(r, ...): the value r read with
+// more elements after them, every one of r's kept. r may reach the append
+// through a phi whose other edges are empty slices (nil, or s[:0]: a
+// pooled slice taken when r was empty). Any other computation from r (a
+// delete at an index the unit chose before: jigsaw's RemoveElementAt(0),
+// after another goroutine took the element the unit had read) may drop
+// what another goroutine wrote.
+func appendsTo(v, r ssa.Value) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	if b, isB := call.Call.Value.(*ssa.Builtin); !isB || b.Name() != "append" || len(call.Call.Args) == 0 {
+		return false
+	}
+	return keepsOnly(call.Call.Args[0], r, map[ssa.Value]bool{})
+}
+
+// keepsOnly reports whether v is r, or a phi of r and empty slices.
+func keepsOnly(v, r ssa.Value, seen map[ssa.Value]bool) bool {
+	if v == r {
+		return true
+	}
+	if seen[v] {
+		return true
+	}
+	seen[v] = true
+	switch v := v.(type) {
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			if !keepsOnly(e, r, seen) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Const:
+		return v.IsNil()
+	case *ssa.Slice:
+		c, ok := v.High.(*ssa.Const)
+		return v.Low == nil && ok && c.Value != nil && c.Value.String() == "0"
+	}
+	return false
 }

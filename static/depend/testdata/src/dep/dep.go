@@ -2,6 +2,7 @@
 package dep
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -2238,6 +2239,99 @@ func (l *Holders) CheckPtr(gid int64) bool {
 			if h.gid == gid {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// Slots is go-deadlock's holders of one lock as a slice: Take appends the
+// goroutine's record, Give moves the last record into its slot and
+// clears the last, Mine ranges over them.
+type Slots struct {
+	mu sync.Mutex
+	hs []HeldBuf
+	ps []*HeldBuf
+}
+
+func (s *Slots) Take(gid int64, buf *[8]uintptr) {
+	s.mu.Lock()
+	s.hs = append(s.hs, HeldBuf{buf[:2], gid, buf}) // slots take
+	s.mu.Unlock()
+}
+
+func (s *Slots) Give(gid int64) {
+	s.mu.Lock()
+	for i, h := range s.hs {
+		if h.gid == gid {
+			s.hs[i] = s.hs[len(s.hs)-1]
+			s.hs[len(s.hs)-1] = HeldBuf{} // slots give
+			s.hs = s.hs[:len(s.hs)-1]
+			break
+		}
+	}
+	s.mu.Unlock()
+}
+
+// At returns record i; Drop removes record i (jigsaw's ElementAt and
+// RemoveElementAt): a Drop after another goroutine's removes another
+// record than the one read.
+func (s *Slots) At(i int) HeldBuf {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hs[i] // slots at
+}
+
+func (s *Slots) Drop(i int) {
+	s.mu.Lock()
+	s.hs = slices.Delete(s.hs, i, i+1) // slots drop
+	s.mu.Unlock()
+}
+
+// Push appends a record to the records read afresh.
+func (s *Slots) Push(h HeldBuf) {
+	s.mu.Lock()
+	s.hs = append(s.hs, h) // slots push
+	s.mu.Unlock()
+}
+
+// Mark overwrites the goroutine's record with a mark instead.
+func (s *Slots) Mark(i int, gid int64) {
+	s.mu.Lock()
+	s.hs[i] = HeldBuf{gid: -gid} // slots mark
+	s.mu.Unlock()
+}
+
+func (s *Slots) Mine(gid int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, h := range s.hs { // slots check
+		if h.gid == gid {
+			return true
+		}
+	}
+	return false
+}
+
+// TakePtr and GivePtr keep the records by pointer.
+func (s *Slots) TakePtr(gid int64) {
+	s.mu.Lock()
+	s.ps = append(s.ps, &HeldBuf{gid: gid}) // slots take ptr
+	s.mu.Unlock()
+}
+
+func (s *Slots) GivePtr() {
+	s.mu.Lock()
+	s.ps[len(s.ps)-1] = nil // slots give ptr
+	s.ps = s.ps[:len(s.ps)-1]
+	s.mu.Unlock()
+}
+
+func (s *Slots) MinePtr(gid int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, h := range s.ps { // slots check ptr
+		if h.gid == gid {
+			return true
 		}
 	}
 	return false
