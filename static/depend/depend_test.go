@@ -1898,6 +1898,7 @@ func TestJudgeClearedSlot(t *testing.T) {
 	take := ev(1, false, at("// slots take", "("), "Take")
 	give := ev(1, false, at("// slots give", "["), "Give")
 	mark := ev(1, false, at("// slots mark", "["), "Mark")
+	move := ev(1, false, at("// slots move", "["), "Give")
 	mine := ev(2, true, at("for _, h := range s.hs { // slots check", "hs {"), "Mine")
 	takePtr := ev(1, false, at("// slots take ptr", "("), "TakePtr")
 	givePtr := ev(1, false, at("// slots give ptr", "["), "GivePtr")
@@ -1913,6 +1914,7 @@ func TestJudgeClearedSlot(t *testing.T) {
 		want bool
 	}{
 		{"a record appended, then its slot zeroed", []Event{take, mine, give}, false},
+		{"a record appended, then the last record moved into its slot", []Event{take, mine, move}, false},
 		// jigsaw: the unit's At reads record 0, another goroutine's Drop
 		// removes it, the unit's Drop(0) removes another record: built
 		// from a fresh read of the slice, but not by an append (rebuilt).

@@ -157,28 +157,30 @@ func heldByValue(t types.Type, seen map[types.Type]bool) bool {
 // clearedSlot is heldEntry for a slice's element: a, the unit's write of
 // a slice element (an append, or a store through an index), puts a record
 // held by value there, and b clears that element back to its type's zero
-// value (a store of the zero constant through an index). go-deadlock's
-// lockOrder keeps each lock's holders in a slice: postLock appends the
-// goroutine's record (deadlock.go:405), postUnlock moves the last record
-// into its slot and zeroes the last (:484), and another goroutine's
-// preLock ranges over the records in between (:436): the lock held, the
-// state the record exists to publish. As with heldEntry, b builds on
-// nothing a wrote and the reader gets a copy of the whole record; a record
-// holding a pointer (a nil stored back), a store of any other value, or
-// the clear of a field rather than of an element stay judged.
+// value (a store of the zero constant through an index), or removes it
+// by moving another element of the same slice into its slot (a
+// swap-remove). go-deadlock's lockOrder keeps each lock's holders in a
+// slice: postLock appends the goroutine's record (deadlock.go:405),
+// postUnlock moves the last record into its slot (:483) and zeroes the
+// last (:484), and another goroutine's preLock ranges over the records in
+// between (:436): the lock held, the state the record exists to publish.
+// As with heldEntry, b builds on nothing a wrote and the reader gets a
+// copy of the whole record; a record holding a pointer (a nil stored
+// back), a store of any other value, or the clear of a field rather than
+// of an element stay judged.
 func (x *Index) clearedSlot(a, b Event) bool {
 	var t types.Type
 	for _, in := range x.instrs[b.Site] {
 		switch in := in.(type) {
 		case *ssa.Store:
-			c, ok := in.Val.(*ssa.Const)
-			if _, isIdx := in.Addr.(*ssa.IndexAddr); !ok || !isIdx || c.Value != nil {
+			slot, isIdx := in.Addr.(*ssa.IndexAddr)
+			if !isIdx || !zeroOrMoved(in.Val, slot) {
 				return false
 			}
-			if t != nil && !types.Identical(t, c.Type()) {
+			if t != nil && !types.Identical(t, in.Val.Type()) {
 				return false
 			}
-			t = c.Type()
+			t = in.Val.Type()
 		case ssa.CallInstruction, *ssa.MapUpdate:
 			return false
 		}
@@ -213,4 +215,19 @@ func (x *Index) clearedSlot(a, b Event) bool {
 		}
 	}
 	return found
+}
+
+// zeroOrMoved reports whether v, stored into slot, is the zero value of
+// its type, or an element of the slice slot indexes, loaded (s[i] =
+// s[len(s)-1]).
+func zeroOrMoved(v ssa.Value, slot *ssa.IndexAddr) bool {
+	if c, ok := v.(*ssa.Const); ok {
+		return c.Value == nil
+	}
+	l, ok := v.(*ssa.UnOp)
+	if !ok || l.Op != token.MUL {
+		return false
+	}
+	from, ok := l.X.(*ssa.IndexAddr)
+	return ok && (from.X == slot.X || sameMap(from.X, slot.X))
 }

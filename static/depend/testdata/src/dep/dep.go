@@ -2263,7 +2263,7 @@ func (s *Slots) Give(gid int64) {
 	s.mu.Lock()
 	for i, h := range s.hs {
 		if h.gid == gid {
-			s.hs[i] = s.hs[len(s.hs)-1]
+			s.hs[i] = s.hs[len(s.hs)-1]   // slots move
 			s.hs[len(s.hs)-1] = HeldBuf{} // slots give
 			s.hs = s.hs[:len(s.hs)-1]
 			break
