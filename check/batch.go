@@ -42,6 +42,11 @@ type prediction struct {
 	// (hb.Ordered); if its replay diverges, the race detector may still
 	// confirm it (confirmUnordered).
 	unordered bool
+	// resting: a lost signal whose waiter the recorded run left blocked
+	// in a Wait at the same site on the same Cond (restsAtEnd); idle: it
+	// did nothing after the Wait the signal woke but wait there again
+	// (idleAfter).
+	resting, idle bool
 	// pre: the schedule's first pre steps are the first pre lines of its
 	// trace's steps file (text.File), which idx reads for all the trace's
 	// predictions (nil: infer and doomed read the text).

@@ -983,6 +983,7 @@ func (q *replayQueue) done(i int, v replay.Verdict, d time.Duration) {
 	n := i - g.first + 1
 	v = q.timedOutLeak(it.p, v)
 	v = heldLeak(it.p, v)
+	v = restingWaiter(it.p, v)
 	{
 		// A finding keeps its whole schedule only if reproduced (its clip
 		// is shown); else its anomaly's steps.

@@ -163,6 +163,9 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 			return false
 		}
 		flt.rate(&p)
+		if p.resting = restsAtEnd(tr, a); p.resting {
+			p.idle = idleAfter(tr, a)
+		}
 		preds = append(preds, p)
 		c.predicted++
 		return false

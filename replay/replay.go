@@ -178,6 +178,12 @@ type Verdict struct {
 	// stores of the value their location already held (rt.Verdict):
 	// what they wrote, every read there saw before them too.
 	Silent []int `json:"silent,omitempty"`
+	// Rewaited and AfterEnd (a lost signal's Deadlocked): its waiter's
+	// Wait of the schedule's last step returned, woken by a later signal,
+	// before it blocked in the Wait it was found in; and that was after
+	// the test had returned (rt.Verdict). check's restingWaiter.
+	Rewaited bool `json:"rewaited,omitempty"`
+	AfterEnd bool `json:"after_end,omitempty"`
 	// AsBaseline: the test failed the way its recorded run did, without
 	// the schedule's help; no evidence that the interleaving matters.
 	AsBaseline bool `json:"-"`

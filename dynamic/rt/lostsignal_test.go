@@ -58,13 +58,20 @@ const lostSignalSched = "anomaly deadlock/lost-signal 6 10\n" +
 	"g1.1 lock m#1 @ls.go:4:1 n=1\n" +
 	"g1.1 unlock m#1 @ls.go:5:1 n=1\n"
 
+// What producer B does in lostSignalProg.
+const (
+	bGives   = iota // counts an item and signals
+	bSignals        // signals without an item
+	bSilent         // takes m and lets it go, no signal
+)
+
 // lostSignalProg: a consumer (g1.1) waits on c until two items are
 // counted; producers A (g1.2) and B (g1.3) each count one under m and
-// signal. If gives is false, B signals without counting one (a producer
-// with nothing to give): A's signal lost, the consumer then waits for
-// ever, and the test gives up on it after a timeout. wake, set by the
-// program, lets the caller release the consumer after the replay.
-func lostSignalProg(gives bool, wake *func()) func() bool {
+// signal. If B does not give (bSignals: a producer with nothing to give,
+// or bSilent): A's signal lost, the consumer then waits for ever, and the
+// test gives up on it after a timeout. wake, set by the program, lets the
+// caller release the consumer after the replay.
+func lostSignalProg(b int, wake *func()) func() bool {
 	return func() bool {
 		m := heap[sync.Mutex]()
 		c := sync.NewCond(m)
@@ -106,10 +113,12 @@ func lostSignalProg(gives bool, wake *func()) func() bool {
 			defer End()
 			time.Sleep(20 * time.Millisecond) // (recording only: replay orders)
 			Lock(m, lsLockB)
-			if gives {
+			if b == bGives {
 				count++
 			}
-			CondSignal(c, lsSignalB)
+			if b != bSilent {
+				CondSignal(c, lsSignalB)
+			}
 			Unlock(m, lsUnlockB)
 		}()
 		WGWait(&wg, lsWG)
@@ -128,25 +137,33 @@ func lostSignalProg(gives bool, wake *func()) func() bool {
 // was not lost for good, and the verdict must not be a deadlock (it was
 // while the replay kept B held: condcountfixed's false report). When B
 // gives nothing, the consumer is left in its Wait once the others are
-// done and the verdict is the deadlock.
+// done and the verdict is the deadlock: Rewaited when B's signal woke
+// the Wait of the schedule and the consumer waited again (check weighs
+// that against the recorded run's end), not when B stays silent.
 func TestReplayLostSignalRunsFree(t *testing.T) {
 	p := writeSchedule(t, lostSignalSched)
 	t.Setenv(EnvStall, "5000")
 	t.Setenv(EnvQuiet, "200")
 	for _, tc := range []struct {
-		gives    bool
-		deadlock bool
-	}{{true, false}, {false, true}} {
+		b                  int
+		deadlock, rewaited bool
+	}{{bGives, false, false}, {bSignals, true, true}, {bSilent, true, false}} {
 		var wake func()
-		v, _, _ := replayOnce(t, p, lostSignalProg(tc.gives, &wake))
+		v, _, _ := replayOnce(t, p, lostSignalProg(tc.b, &wake))
 		wake()
-		t.Logf("B gives %v: %s: %s", tc.gives, v.Verdict, v.Message)
+		t.Logf("B %d: %s: %s", tc.b, v.Verdict, v.Message)
 		if got := v.Verdict == "deadlock"; got != tc.deadlock {
-			t.Errorf("B gives %v: verdict %+v, want deadlock %v", tc.gives, v, tc.deadlock)
+			t.Errorf("B %d: verdict %+v, want deadlock %v", tc.b, v, tc.deadlock)
 			continue
 		}
 		if tc.deadlock && (len(v.Deadlocked) != 1 || !strings.HasPrefix(v.Deadlocked[0], "g1.1 in cond-wait")) {
-			t.Errorf("B gives nothing: deadlocked %q, want g1.1 in its Wait", v.Deadlocked)
+			t.Errorf("B %d: deadlocked %q, want g1.1 in its Wait", tc.b, v.Deadlocked)
+		}
+		if tc.deadlock && !v.AfterEnd {
+			t.Errorf("B %d: AfterEnd false, want true (the test's goroutine returned before the verdict)", tc.b)
+		}
+		if tc.deadlock && v.Rewaited != tc.rewaited {
+			t.Errorf("B %d: Rewaited %v, want %v", tc.b, v.Rewaited, tc.rewaited)
 		}
 		if !tc.deadlock && v.Verdict != "diverged" {
 			t.Errorf("B gives one: verdict %+v, want diverged (the Wait returned)", v)

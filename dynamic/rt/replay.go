@@ -157,6 +157,14 @@ type Verdict struct {
 	// changes nothing any read can see, wherever it falls (check's
 	// silentSerial).
 	Silent []int `json:"silent,omitempty"`
+	// Rewaited and AfterEnd (a lost signal's "deadlock"): the waiter's
+	// Wait of the schedule's last step returned (a later signal woke it)
+	// before it blocked in the Wait it is found in, and the verdict was
+	// taken after the test had returned. Then what the replay shows is
+	// the waiter at rest after the test, which check compares with the
+	// recorded run's end (check's restingWaiter).
+	Rewaited bool `json:"rewaited,omitempty"`
+	AfterEnd bool `json:"after_end,omitempty"`
 }
 
 type occKey struct {
@@ -240,6 +248,9 @@ type replayer struct {
 	lostSignal bool
 	lostFree   bool
 	asking     map[string]int
+	// lostWoken: after a lost signal's schedule ran, its waiter recorded
+	// a cond-wait, the return of the Wait of its last step.
+	lostWoken bool
 	// relock: the schedule is a double lock's (deadlock/double-lock): it
 	// ends with the read that the write before it changed. Its reader
 	// (relockG) then runs free, down the path the new value picks; held
@@ -657,6 +668,9 @@ func storedSilently() {
 // recorded is called (under mu) when g records an event with op.
 func (r *replayer) recorded(g *Goroutine, op trace.Op) {
 	r.moves++
+	if r.lostFree && op == trace.CondWait && g.name == r.s.Steps[r.s.Anomaly[1]].G {
+		r.lostWoken = true
+	}
 	if op == trace.End {
 		r.gone[g.name] = true
 		if r.alone == g {

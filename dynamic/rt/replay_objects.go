@@ -267,8 +267,9 @@ func (r *replayer) deadlockVerdict(gs []gstate, names map[int64]string, blocked 
 // lostSignalVerdict decides a lost signal's schedule once every step had
 // its turn and nothing moves (as deadlockVerdict): a "deadlock" with
 // Deadlocked set when the goroutine of the Wait's entry, the schedule's
-// last anomaly step, is blocked inside that Cond.Wait; else "diverged"
-// (something woke it, or it took another path).
+// last anomaly step, is blocked inside a Cond.Wait: that one, or a later
+// one when a later signal woke it (Rewaited, which check weighs against
+// the recorded run's end); else "diverged" (it took another path).
 func (r *replayer) lostSignalVerdict(gs []gstate, names map[int64]string, blocked []string, why string) Verdict {
 	i := r.s.Anomaly[1]
 	st := r.s.Steps[i]
@@ -284,8 +285,12 @@ func (r *replayer) lostSignalVerdict(gs []gstate, names map[int64]string, blocke
 	}
 	sig := r.s.Steps[r.s.Anomaly[0]]
 	stuck := []string{fmt.Sprintf("%s in cond-wait @%s", st.G, st.Site)}
+	msg := fmt.Sprintf("%s: %s waits for ever, the signal of %s (%s @%s) having come before its Wait", why, stuck[0], sig.G, sig.Op, sig.Site)
+	if r.lostWoken {
+		msg = fmt.Sprintf("%s: %s waits for ever, in a later Wait: a signal after %s's (%s @%s) woke its Wait of step %d", why, stuck[0], sig.G, sig.Op, sig.Site, i+1)
+	}
 	return Verdict{Verdict: "deadlock", Step: len(r.s.Steps), Waiting: append(r.waiters(), blocked...), Deadlocked: stuck,
-		Message: fmt.Sprintf("%s: %s waits for ever, the signal of %s (%s @%s) having come before its Wait", why, stuck[0], sig.G, sig.Op, sig.Site)}
+		Rewaited: r.lostWoken, AfterEnd: r.finishing, Message: msg}
 }
 
 // heldLock is what a goroutine holds of one lock: write and read
