@@ -1381,6 +1381,7 @@ func (q *replayQueue) controlItems(rep *Report) {
 		v, ok := runner(it)(aloneName, "the same schedule again, alone: no other process of the package running", it.s)
 		if ok && repeatPasses(v, it.v) {
 			it.control = aloneRepeat
+			q.opt.progress("check: %s %s: replay %d: its failure did not come back alone (%q): its effect is withdrawn", q.pkg, it.g.test, it.n(), it.v.Consequence)
 		}
 	}
 	rep.Time.Replay += wall
