@@ -772,6 +772,13 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			d, ok := st.drivers[test]
 			return ok && d.Meant == ""
 		}
+		if len(tests) > 1 {
+			// The later tests are recorded (recordAhead) while the
+			// earlier ones' replays run.
+			q.mu.Lock()
+			q.crowded = true
+			q.mu.Unlock()
+		}
 		for ti, test := range tests {
 			ok, spent := q.admit()
 			if !ok {
@@ -862,6 +869,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 		if opt.Perturb >= 1 && ctx.Err() == nil {
 			if idx, _ := perturbable(tcs, firsts, true); len(idx) > 0 {
 				early = &earlyPerturbed{idx: idx, done: make(chan struct{})}
+				q.recording = early.done // the alone repeats wait for it
 				opt.progress("check: %s: recording %d tests again, perturbed (seed 1), while the first runs' replays run", pkg, len(idx))
 				go func() {
 					defer close(early.done)

@@ -126,6 +126,32 @@ const repeatName = "driver-repeat"
 // driverRepeat is the Control of a driver finding whose repeat passed.
 const driverRepeat = "the generated driver's schedule, replayed again in a process of its own, passes: what its calls' outcome differed by came from outside the schedule (a fixed port, a file, another process), not the interleaving"
 
+// Alone repeats: the same question for a test's finding. pecanvet runs
+// a package's recordings, replays and controls in several processes at
+// once, all in the package's directory, and tests that keep their state
+// at a fixed path or port see each other's: pogreb's tests keep their DB
+// at test.db in the package directory, and one replay of TestCompaction
+// counted another process's segments there ("compaction_test.go:84:
+// expected 2; got 3", compaction.go:138 av, triage.md), its controls
+// passing or not as the other processes came and went. So an effect-only
+// finding whose controls left its effect standing (wantsControl, no
+// Control), when the package ran more than one process at a time, has
+// its schedule replayed once more after every other replay and control
+// of the package, one at a time (the driver repeats' turn): a repeat
+// that passes having run the schedule at least as far as the replay did
+// (repeatPasses) shows the failure came from outside the schedule, and
+// the effect is withdrawn (the finding then stands or falls by the
+// dependence criterion). A repeat that fails again, in any way, or stops
+// short, proves nothing, and the effect stands. Residual: a test whose
+// state outside the process the schedule cannot fix (another machine's
+// port, the wall clock) may pass alone by chance too.
+
+// aloneName names the alone repeat's control replay.
+const aloneName = "alone"
+
+// aloneRepeat is the Control of a test's finding whose repeat alone passed.
+const aloneRepeat = "its schedule, replayed again with no other process of the package running, passes: the failure came from another of pecanvet's processes running beside it (a fixed file or port the tests share), not the interleaving"
+
 // wantsRepeat reports whether f is a generated driver's finding whose
 // report rests on its replay's effect: a reproduced atomicity or
 // atomic-set violation or a data race (not one with a locked access,
@@ -1220,7 +1246,10 @@ var failAt = regexp.MustCompile(`^([\w.-]+\.go:\d+):`)
 // replays once more, one at a time, the schedules of the generated
 // drivers' findings that want it (wantsRepeat, of a type meant for
 // concurrent use), and sets driverRepeat for those whose repeat passes
-// (repeatPasses). Called by finish, after wait.
+// (repeatPasses); last, when the package ran more than one process at a
+// time, one at a time too, the schedules of the controlled findings whose
+// effect still stands, setting aloneRepeat for those whose repeat passes.
+// Called by finish, after wait.
 func (q *replayQueue) controlItems(rep *Report) {
 	if q.opt.NoControls {
 		return
@@ -1245,6 +1274,10 @@ func (q *replayQueue) controlItems(rep *Report) {
 		sem  = make(chan struct{}, max(1, q.workers))
 		runs int
 		wall time.Duration
+		// active: control processes running; crowded: the package's,
+		// at the controls' start, or two controls at once.
+		active  int
+		crowded = q.isCrowded()
 	)
 	runner := func(it *qItem) func(name, what string, s *trace.Schedule) (replay.Verdict, bool) {
 		return func(name, what string, s *trace.Schedule) (replay.Verdict, bool) {
@@ -1263,10 +1296,17 @@ func (q *replayQueue) controlItems(rep *Report) {
 				// the schedule's did, with them held.
 				o.FreeFrom = slices.Min(s.Anomaly) + 1
 			}
+			mu.Lock()
+			active++
+			if active > 1 {
+				crowded = true
+			}
+			mu.Unlock()
 			v := runControl(q.ctx, q.b, q.pkg, it.g.test, prediction{a: it.p.a, s: s}, dir, o)
 			d := time.Since(start)
 			q.opt.progress("check: %s %s: replay %d: control %s: %s at step %d of %d, passed %v, %q, clock fired at steps %v, in %v", q.pkg, it.g.test, it.n(), name, v.Verdict, v.Step, len(s.Steps), v.Passed, v.Consequence, v.Fired, d.Round(time.Millisecond))
 			mu.Lock()
+			active--
 			runs++
 			wall += d
 			it.controls++ // charged as a replay of its schedule (replayQueue.charges)
@@ -1325,8 +1365,35 @@ func (q *replayQueue) controlItems(rep *Report) {
 			it.control = driverRepeat
 		}
 	}
+	if !crowded {
+		return
+	}
+	for _, it := range todo {
+		if it.control != "" {
+			continue
+		}
+		if q.recording != nil {
+			select {
+			case <-q.recording:
+			case <-q.ctx.Done():
+			}
+		}
+		v, ok := runner(it)(aloneName, "the same schedule again, alone: no other process of the package running", it.s)
+		if ok && repeatPasses(v, it.v) {
+			it.control = aloneRepeat
+			q.opt.progress("check: %s %s: replay %d: its failure did not come back alone (%q): its effect is withdrawn", q.pkg, it.g.test, it.n(), it.v.Consequence)
+		}
+	}
 	rep.Time.Replay += wall
 	rep.Time.Replays += runs
+}
+
+// isCrowded reports whether more than one process of the package ran at
+// a time so far (replayQueue.crowded).
+func (q *replayQueue) isCrowded() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.crowded
 }
 
 // controlOptions are the options of item it's control replays: its

@@ -981,3 +981,75 @@ func TestControlledReleaseOnlyOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestAloneRepeatControl: pogreb's TestCompaction (compaction.go:138 av,
+// triage.md) failed its segment counts in a replay because another of
+// pecanvet's processes kept its DB at the same test.db in the package
+// directory. A test's finding whose controls leave its effect standing
+// is replayed once more, after the package's other replays, alone, when
+// the package ran more than one process at a time; the effect goes
+// (aloneRepeat) only when that repeat passes having run the schedule at
+// least as far as the replay. A repeat that fails again, in any way, or
+// stops short keeps it; a package that ran one process at a time, a
+// finding its controls decided and a driver's finding get no such repeat.
+func TestAloneRepeatControl(t *testing.T) {
+	av := &pattern.Pattern{Kind: "av", Name: "RWR", T: []int{1, 2, 1}, AR: []int{1, 2, 1}}
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Obj: "x", Site: "a", N: 1}, {G: "g2", Op: trace.Write, Obj: "x", Site: "b", N: 1}, {G: "g1", Op: trace.Read, Obj: "x", Site: "c", N: 1},
+	}, Anomaly: []int{0, 1, 2}}
+	const cons = "test fails: compaction_test.go:84: expected 2; got 3"
+	failed := replay.Verdict{Verdict: replay.Reproduced, Goroutine: "g1", Step: 3, Consequence: cons}
+	// A control that proves nothing: stopped short of the unit.
+	short := replay.Verdict{Verdict: replay.Diverged, Goroutine: "g1", Step: 1, Consequence: "test fails"}
+	passes := replay.Verdict{Verdict: replay.Reproduced, Goroutine: "g1", Step: 3, Passed: true}
+	for _, tc := range []struct {
+		name    string
+		test    string
+		crowded bool
+		control replay.Verdict // every control's but the alone repeat's
+		alone   *replay.Verdict
+		want    string // it.control
+	}{
+		{"crowded, alone passes", "TestCompaction", true, short, &passes, aloneRepeat},
+		{"crowded, alone fails again", "TestCompaction", true, short, &failed, ""},
+		{"crowded, alone fails otherwise", "TestCompaction", true, short, &replay.Verdict{Verdict: replay.Reproduced, Goroutine: "g1", Step: 3, Consequence: "test fails: other"}, ""},
+		{"crowded, alone stops short and passes", "TestCompaction", true, short, &replay.Verdict{Verdict: replay.Diverged, Goroutine: "g1", Step: 1, Passed: true}, ""},
+		{"crowded, alone unended", "TestCompaction", true, short, &replay.Verdict{Verdict: replay.Reproduced, Step: 3, Passed: true, Unended: true}, ""},
+		{"one process at a time", "TestCompaction", false, short, nil, ""},
+		// Both serial orders fail the same way: controlled, no repeat.
+		{"controlled", "TestCompaction", true, failed, nil, "set"},
+		{"a driver's", driver.Prefix + "_DB_Put_Compact", true, short, nil, ""},
+	} {
+		var alone int
+		runControl = func(ctx context.Context, b *testbin.Build, pkg, test string, pr prediction, dir string, o replay.Options) replay.Verdict {
+			if strings.HasSuffix(dir, "-control-"+aloneName) {
+				alone++
+				if tc.alone == nil {
+					t.Errorf("%s: replayed alone", tc.name)
+					return replay.Verdict{}
+				}
+				return *tc.alone
+			}
+			return tc.control
+		}
+		q := newReplayQueue(context.Background(), nil, "p", time.Time{}, Options{}, map[string]bool{})
+		q.crowded = tc.crowded
+		q.unmeant = func(string) bool { return true }
+		g := &qGroup{test: tc.test, dir: t.TempDir()}
+		it := &qItem{g: g, p: prediction{a: predict.Anomaly{Pattern: av}}, s: s, state: pDone, v: failed}
+		q.items = []*qItem{it}
+		q.controlItems(&Report{})
+		if tc.alone != nil && alone != 1 {
+			t.Errorf("%s: %d repeats alone, want 1", tc.name, alone)
+		}
+		switch {
+		case tc.want == "set":
+			if it.control == "" || it.control == aloneRepeat {
+				t.Errorf("%s: control %q, want the serial controls'", tc.name, it.control)
+			}
+		case it.control != tc.want:
+			t.Errorf("%s: control %q, want %q", tc.name, it.control, tc.want)
+		}
+	}
+	runControl = replayRetrying
+}

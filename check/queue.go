@@ -56,8 +56,15 @@ type replayQueue struct {
 	byKey   map[string][]int // item indices of each site combination
 	groups  []*qGroup
 	running int
-	from    int             // items before it are all decided
-	proved  map[string]bool // site combinations reproduced here
+	// crowded: more than one process of the package ran at a time (two
+	// replays or controls, or a recording beside a replay): a test's
+	// failure may then be another process's doing (aloneRepeat).
+	crowded bool
+	// recording, if not nil, is closed when the recordings started
+	// beside the queue's replays (earlyPerturbed) are done.
+	recording <-chan struct{}
+	from      int             // items before it are all decided
+	proved    map[string]bool // site combinations reproduced here
 	// hung: site combinations of blocking patterns (deadlock, leak, wg)
 	// whose replay hit the wall-clock bound here. Another test's instance
 	// is not replayed: such a replay runs its whole bound (30 s) when
@@ -786,6 +793,7 @@ func (q *replayQueue) start(i int) {
 	g := it.g
 	it.state = pRunning
 	q.running++
+	q.crowded = q.crowded || q.running > 1
 	n := i - g.first + 1
 	q.opt.progress("check: %s %s: replay %d (%s %s)", q.pkg, g.test, n, it.p.a.Pattern.ID(), it.p.a.Sites[0])
 	opt := q.bounded(g.ropt)
@@ -840,6 +848,7 @@ func (q *replayQueue) startBatch(is []int) {
 		q.opt.progress("check: %s %s: replay %d (%s %s)", q.pkg, it.g.test, i-it.g.first+1, it.p.a.Pattern.ID(), it.p.a.Sites[0])
 	}
 	q.running++
+	q.crowded = q.crowded || q.running > 1
 	go func() {
 		todo := is
 		for len(todo) > 0 {
@@ -1081,7 +1090,7 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 					// it shares a failure with was final: shown as the
 					// sequential order would have it.
 					f.Verdict, f.Inferred = q.inferredVerdict(q.items[it.inferred-1], it), true
-					if c := q.items[it.inferred-1].control; c == driverRepeat {
+					if c := q.items[it.inferred-1].control; c == driverRepeat || c == aloneRepeat {
 						// That failure, replayed again, did not come
 						// back: it is this one's no more than its own.
 						f.Control = c
