@@ -33,14 +33,10 @@ import (
 // signal, the Wait's entry) was blocked, when the recorded test of tr
 // ended, in a Wait at its entry's site on the signal's Cond.
 func restsAtEnd(tr *trace.Trace, a predict.Anomaly) bool {
-	if a.Pattern == nil || !a.Pattern.Cond || len(a.Events) != 2 {
+	sig, entry, _, ok := lostSignalEvents(tr, a)
+	if !ok {
 		return false
 	}
-	s, e := a.Events[0], a.Events[1]
-	if s < 0 || e < 0 || int(s) >= len(tr.Events) || int(e) >= len(tr.Events) {
-		return false
-	}
-	sig, entry := tr.Events[s], tr.Events[e]
 	for _, b := range tr.Blocked {
 		if b.Op == trace.CondWait && b.G == entry.G && b.Site == entry.Site && b.Obj == sig.Obj {
 			return true
@@ -55,14 +51,11 @@ func restsAtEnd(tr *trace.Trace, a predict.Anomaly) bool {
 // guard sent it back to that Wait each time, where the end found it
 // (restsAtEnd says that).
 func idleAfter(tr *trace.Trace, a predict.Anomaly) bool {
-	if a.Pattern == nil || !a.Pattern.Cond || len(a.Events) != 2 {
+	sig, entry, e, ok := lostSignalEvents(tr, a)
+	if !ok {
 		return false
 	}
-	s, e := a.Events[0], a.Events[1]
-	if s < 0 || e < 0 || int(s) >= len(tr.Events) || int(e) >= len(tr.Events) {
-		return false
-	}
-	cond, entry := tr.Events[s].Obj, tr.Events[e]
+	cond := sig.Obj
 	for _, x := range tr.Events[e+1:] {
 		if x.G != entry.G {
 			continue
@@ -94,4 +87,18 @@ func restingWaiter(p prediction, v replay.Verdict) replay.Verdict {
 	v.Message = fmt.Sprintf("%s; but %s, and the recorded run too ended with the waiter blocked in a Wait there on that Cond: not a lost signal, a waiter at rest after its test", v.Message, why)
 	v.Deadlocked = nil
 	return v
+}
+
+// lostSignalEvents returns the events of the lost signal a in tr: the
+// signal, the Wait's entry and the entry's index; false when a is no
+// lost signal of tr.
+func lostSignalEvents(tr *trace.Trace, a predict.Anomaly) (sig, entry trace.Event, e int, ok bool) {
+	if a.Pattern == nil || !a.Pattern.Cond || len(a.Events) != 2 {
+		return sig, entry, 0, false
+	}
+	s, e := int(a.Events[0]), int(a.Events[1])
+	if s < 0 || e < 0 || s >= len(tr.Events) || e >= len(tr.Events) {
+		return sig, entry, 0, false
+	}
+	return tr.Events[s], tr.Events[e], e, true
 }

@@ -246,6 +246,13 @@ func anyBusy(ids map[int64]bool) bool {
 	if len(ids) == 0 {
 		return false
 	}
+	return eachHeader(func(id int64, state string) bool { return ids[id] && !blockedState(state) })
+}
+
+// eachHeader calls f with the id and state of each goroutine header of a
+// dump of all goroutines, until f returns true, and reports whether it
+// did.
+func eachHeader(f func(id int64, state string) bool) bool {
 	buf := allStacks(nil, 64<<20)
 	for len(buf) > 0 {
 		line := buf
@@ -254,8 +261,7 @@ func anyBusy(ids map[int64]bool) bool {
 		} else {
 			buf = nil
 		}
-		id, state, ok := parseGoroutineHeader(line)
-		if ok && ids[id] && !blockedState(state) {
+		if id, state, ok := parseGoroutineHeader(line); ok && f(id, state) {
 			return true
 		}
 	}

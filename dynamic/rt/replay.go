@@ -2090,19 +2090,15 @@ const parkWait = 100 * time.Millisecond
 // anyParked reports whether goroutine id is blocked in a select or a
 // channel receive (the header of its entry in a dump).
 func anyParked(id int64) bool {
-	buf := allStacks(nil, 64<<20)
-	for len(buf) > 0 {
-		line := buf
-		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
-			line, buf = buf[:i], buf[i+1:]
-		} else {
-			buf = nil
+	parked := false
+	eachHeader(func(gid int64, state string) bool {
+		if gid != id {
+			return false
 		}
-		if gid, state, ok := parseGoroutineHeader(line); ok && gid == id {
-			return strings.HasPrefix(state, "select") || strings.HasPrefix(state, "chan receive")
-		}
-	}
-	return false
+		parked = strings.HasPrefix(state, "select") || strings.HasPrefix(state, "chan receive")
+		return true
+	})
+	return parked
 }
 
 // afterSelect is the gate of the case a select performed after
