@@ -657,33 +657,48 @@ func (x *Index) flows(a, b Event, stale bool) Verdict {
 		t = x.lift(t, x.function(a.Frames[i].Site), parent)
 	}
 	if stale {
+		// rechecked: a only chose the path of a double check
+		// (doubleChecked), and its value reaches b no other way; what
+		// is left to ask is whether the unit returns it.
+		rechecked := false
 		if h, ok := x.decides(t, b, b.Frames[c:]); ok {
 			if x.rechecks(a, b, h) {
 				// Whichever value the unit returns, it decided on
 				// a fresh one: a's on one branch, b's on the other.
 				return Verdict{}
 			}
-			if h.kind == "check-then-act" && x.revalidated(a, b) {
-				// a only chose the path that reads its variable
-				// again and decides b on that fresh value; what
-				// counts is whether a's value still flows into b's
-				// value or address (a stale value written back).
-				data := x.newTaint(t.sc)
-				data.dataOnly = true
-				for _, v := range x.reads(a.Site, data.sc) {
-					data.seed(v)
-				}
-				data.run()
-				if h, ok = x.decides(data, b, b.Frames[c:]); !ok {
-					return Verdict{}
+			if h.kind == "check-then-act" {
+				re := x.revalidated(a, b)
+				if re || x.doubleChecked(a, b) {
+					// a only chose the path that reads its variable
+					// again and decides b on that fresh value; what
+					// counts is whether a's value still flows into
+					// b's value or address (a stale value written
+					// back).
+					data := x.newTaint(t.sc)
+					data.dataOnly = true
+					for _, v := range x.reads(a.Site, data.sc) {
+						data.seed(v)
+					}
+					data.run()
+					if h, ok = x.decides(data, b, b.Frames[c:]); !ok {
+						if re {
+							return Verdict{}
+						}
+						rechecked = true
+					}
 				}
 			}
-			if v, ok := x.laterUse(a, b, h); ok {
-				return v
+			if !rechecked {
+				if v, ok := x.laterUse(a, b, h); ok {
+					return v
+				}
 			}
 		}
-		if v := x.lostWrite(a, b); v.Holds {
-			return v
+		if !rechecked {
+			if v := x.lostWrite(a, b); v.Holds {
+				return v
+			}
 		}
 	}
 	if !b.Read {
