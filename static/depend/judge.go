@@ -657,10 +657,6 @@ func (x *Index) flows(a, b Event, stale bool) Verdict {
 		t = x.lift(t, x.function(a.Frames[i].Site), parent)
 	}
 	if stale {
-		// rechecked: a only chose the path of a double check
-		// (doubleChecked), and its value reaches b no other way; what
-		// is left to ask is whether the unit returns it.
-		rechecked := false
 		if h, ok := x.decides(t, b, b.Frames[c:]); ok {
 			if x.rechecks(a, b, h) {
 				// Whichever value the unit returns, it decided on
@@ -674,31 +670,29 @@ func (x *Index) flows(a, b Event, stale bool) Verdict {
 					// again and decides b on that fresh value; what
 					// counts is whether a's value still flows into
 					// b's value or address (a stale value written
-					// back).
+					// back), or, past a double check, into the
+					// activation's result (not only which return
+					// runs: a nil error on every path is none of
+					// it), which the check-then-act then stands for.
 					data := x.newTaint(t.sc)
 					data.dataOnly = true
 					for _, v := range x.reads(a.Site, data.sc) {
 						data.seed(v)
 					}
 					data.run()
-					if h, ok = x.decides(data, b, b.Frames[c:]); !ok {
-						if re {
-							return Verdict{}
-						}
-						rechecked = true
+					if hd, ok := x.decides(data, b, b.Frames[c:]); ok {
+						h = hd
+					} else if re || !data.result {
+						return Verdict{}
 					}
 				}
 			}
-			if !rechecked {
-				if v, ok := x.laterUse(a, b, h); ok {
-					return v
-				}
-			}
-		}
-		if !rechecked {
-			if v := x.lostWrite(a, b); v.Holds {
+			if v, ok := x.laterUse(a, b, h); ok {
 				return v
 			}
+		}
+		if v := x.lostWrite(a, b); v.Holds {
+			return v
 		}
 	}
 	if !b.Read {
