@@ -3,6 +3,7 @@ package depend
 import (
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -76,7 +77,12 @@ func (x *Index) doubleChecked(a, b Event) bool {
 		}
 	}
 	cuts := map[ssa.Instruction]bool{}
-	for _, vs := range bySite {
+	lines := x.lineKeys(sc)
+	keys := lines[lineOf(a.Site)]
+	for site, vs := range bySite {
+		if !sameTest(keys, lines[lineOf(site)]) {
+			continue
+		}
 		t := x.newTaint(sc)
 		for _, v := range vs {
 			t.seed(v)
@@ -168,4 +174,59 @@ func writtenFamily(in ssa.Instruction) any {
 		}
 	}
 	return writtenLocation(in)
+}
+
+// lineOf is site ("file:line:col") without its column.
+func lineOf(site string) string {
+	if i := strings.LastIndexByte(site, ':'); i >= 0 {
+		return site[:i]
+	}
+	return site
+}
+
+// lineKeys returns, by line of sc's functions ("file:line"), the keys of
+// the map lookups there: what a test on that line looks up.
+func (x *Index) lineKeys(sc *scope) map[string]map[ssa.Value]bool {
+	keys := map[string]map[ssa.Value]bool{}
+	for f := range sc.fns {
+		for _, blk := range f.Blocks {
+			for _, in := range blk.Instrs {
+				l, ok := in.(*ssa.Lookup)
+				if !ok || !in.Pos().IsValid() {
+					continue
+				}
+				if _, isMap := l.X.Type().Underlying().(*types.Map); !isMap {
+					continue
+				}
+				line := lineOf(x.site(in.Pos()))
+				if keys[line] == nil {
+					keys[line] = map[ssa.Value]bool{}
+				}
+				keys[line][l.Index] = true
+			}
+		}
+	}
+	return keys
+}
+
+// sameTest reports whether a candidate re-check, whose line looks up the
+// keys got, tests what the first read's line did (keys), as far as the
+// map goes: a lookup of the same keys, or, when the first read looked no
+// key up (a length, a nil test), no lookup either. A bound on the map's
+// size checked once, then a key looked up again under the lock before
+// the insert, re-checks the key, not the bound: two goroutines both under
+// it still insert two keys past it.
+func sameTest(keys, got map[ssa.Value]bool) bool {
+	if len(keys) == 0 {
+		return len(got) == 0
+	}
+	if len(got) == 0 {
+		return false
+	}
+	for k := range got {
+		if !keys[k] {
+			return false
+		}
+	}
+	return true
 }

@@ -35,6 +35,11 @@ func TestJudgeDoubleChecked(t *testing.T) {
 	l1, l2 := gauge(1, "sampleLost"), gauge(8, "sampleLost")
 	b1, b2 := gauge(1, "sampleBare"), gauge(8, "sampleBare")
 	p1, p2 := purse(1), purse(8)
+	capped := func(id int32) []Frame {
+		return []Frame{fr(id, "c *Capped", "Add"), fr(id+1, "c *Capped", "add")}
+	}
+	c1 := capped(1)
+	capf := func(tag, col string, v int, w bool) site { return site{at("// capped "+tag, col), v, w} }
 	bal := func(tag string, w bool) site { return site{at("// purse "+tag, "bal"), 0, w} }
 	for _, c := range []struct {
 		name string
@@ -82,6 +87,8 @@ func TestJudgeDoubleChecked(t *testing.T) {
 		{ev(1, bal("check", false), p1), {Thread: 1, Unit: 1, Read: true, Write: true, Site: bal("take", true).s, Frames: p1}},
 		{ev(1, idx("// lost lookup", false), l1), ev(1, fld("// lost nil check", false), l1)},
 		{ev(1, idx("// lost lookup", false), l1), ev(1, idx("// lost insert", true), l1)},
+		{ev(1, capf("bound", "m)", 0, false), c1), ev(1, capf("recheck", "m[", 0, false), c1)},
+		{ev(1, capf("bound", "m)", 0, false), c1), ev(1, capf("insert", "[", 1, true), c1)},
 	} {
 		if x.doubleChecked(c[0], c[1]) {
 			t.Errorf("doubleChecked(%s, %s) = true, want false", c[0].Site, c[1].Site)

@@ -3707,3 +3707,31 @@ func (p *Purse) take(n int) {
 		p.mu.Unlock()
 	}
 }
+
+// Capped checks a bound on its map's size under one lock section, then
+// looks the key up again under another before inserting: the re-check is
+// the key's, not the bound's, and two goroutines both under the bound
+// insert two keys past it.
+type Capped struct {
+	mu  sync.Mutex
+	m   map[string]int
+	max int
+}
+
+func (c *Capped) Add(k string) {
+	c.add(k)
+}
+
+func (c *Capped) add(k string) {
+	c.mu.Lock()
+	full := len(c.m) >= c.max // capped bound
+	c.mu.Unlock()
+	if full {
+		return
+	}
+	c.mu.Lock()
+	if _, ok := c.m[k]; !ok { // capped recheck
+		c.m[k] = 1 // capped insert
+	}
+	c.mu.Unlock()
+}
