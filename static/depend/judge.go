@@ -663,19 +663,28 @@ func (x *Index) flows(a, b Event, stale bool) Verdict {
 				// a fresh one: a's on one branch, b's on the other.
 				return Verdict{}
 			}
-			if h.kind == "check-then-act" && x.revalidated(a, b) {
-				// a only chose the path that reads its variable
-				// again and decides b on that fresh value; what
-				// counts is whether a's value still flows into b's
-				// value or address (a stale value written back).
-				data := x.newTaint(t.sc)
-				data.dataOnly = true
-				for _, v := range x.reads(a.Site, data.sc) {
-					data.seed(v)
-				}
-				data.run()
-				if h, ok = x.decides(data, b, b.Frames[c:]); !ok {
-					return Verdict{}
+			if h.kind == "check-then-act" {
+				re := x.revalidated(a, b)
+				if re || x.doubleChecked(a, b) {
+					// a only chose the path that reads its variable
+					// again and decides b on that fresh value; what
+					// counts is whether a's value still flows into
+					// b's value or address (a stale value written
+					// back), or, past a double check, into the
+					// activation's result (not only which return
+					// runs: a nil error on every path is none of
+					// it), which the check-then-act then stands for.
+					data := x.newTaint(t.sc)
+					data.dataOnly = true
+					for _, v := range x.reads(a.Site, data.sc) {
+						data.seed(v)
+					}
+					data.run()
+					if hd, ok := x.decides(data, b, b.Frames[c:]); ok {
+						h = hd
+					} else if re || !data.result {
+						return Verdict{}
+					}
 				}
 			}
 			if v, ok := x.laterUse(a, b, h); ok {

@@ -40,8 +40,12 @@ func (x *Index) revalidated(a, b Event) bool {
 	}
 	// The re-reads that decide every act: they cut the paths from a.
 	cuts := map[ssa.Instruction]bool{}
+	lines := x.lineKeys(sc)
+	test := lines[lineOf(a.Site)]
 	x.decidingReads(sc, own, func(k any) bool { return keys[k] }, acts, func(in ssa.Instruction) bool {
-		cuts[in] = true
+		if sameTest(test, lines[lineOf(x.site(in.Pos()))]) { // the re-read tests what a did (doubleChecked)
+			cuts[in] = true
+		}
 		return true
 	})
 	if len(cuts) == 0 {

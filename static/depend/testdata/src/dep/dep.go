@@ -3616,3 +3616,122 @@ func (r *Roll) AdvanceStale(abs int) int {
 	r.Last.Store(int64(abs)) // stale store
 	return abs % r.N
 }
+
+// GaugeShard is datadog-go's aggregator shard: a lookup under the read
+// lock, then, when it missed, the write lock and the lookup again before
+// the insert (the double check, gaugeWithContextBuffer).
+type GaugeShard struct {
+	sync.RWMutex
+	gauges map[string]*int
+}
+
+func (s *GaugeShard) Gauge(key string) error {
+	return s.sample(key)
+}
+
+func (s *GaugeShard) sample(key string) error {
+	s.RLock()
+	if g, found := s.gauges[key]; found { // gauge lookup
+		*g++
+		s.RUnlock()
+		return nil
+	}
+	s.RUnlock()
+	g := new(int)
+	s.Lock()
+	if old, found := s.gauges[key]; found { // gauge recheck
+		*old++
+		s.Unlock()
+		return nil
+	}
+	if s.gauges == nil { // gauge nil check
+		s.gauges = map[string]*int{} // gauge make
+	}
+	s.gauges[key] = g // gauge insert
+	s.Unlock()
+	return nil
+}
+
+// sampleBare is sample whose first lookup holds no lock (a racy hint,
+// decided again under the lock).
+func (s *GaugeShard) sampleBare(key string) {
+	if _, found := s.gauges[key]; found { // bare lookup
+		return
+	}
+	s.Lock()
+	if _, found := s.gauges[key]; !found { // bare recheck
+		s.gauges[key] = new(int) // bare insert
+	}
+	s.Unlock()
+}
+
+// sampleLost is sample without the re-check: another goroutine's insert
+// between the lookup and the lock is overwritten.
+func (s *GaugeShard) sampleLost(key string) {
+	s.RLock()
+	if g, found := s.gauges[key]; found { // lost lookup
+		*g++
+		s.RUnlock()
+		return
+	}
+	s.RUnlock()
+	g := new(int)
+	s.Lock()
+	if s.gauges == nil { // lost nil check
+		s.gauges = map[string]*int{}
+	}
+	s.gauges[key] = g // lost insert
+	s.Unlock()
+}
+
+// Take is the lost check: the balance tested under one lock section, then
+// decremented under another; the decrement reads it again without
+// deciding anything.
+type Purse struct {
+	mu  sync.Mutex
+	bal int
+}
+
+func (p *Purse) Take(n int) bool {
+	p.take(n)
+	return true
+}
+
+func (p *Purse) take(n int) {
+	p.mu.Lock()
+	ok := p.bal >= n // purse check
+	p.mu.Unlock()
+	if ok {
+		p.mu.Lock()
+		p.bal -= n // purse take
+		p.mu.Unlock()
+	}
+}
+
+// Capped checks a bound on its map's size under one lock section, then
+// looks the key up again under another before inserting: the re-check is
+// the key's, not the bound's, and two goroutines both under the bound
+// insert two keys past it.
+type Capped struct {
+	mu  sync.Mutex
+	m   map[string]int
+	max int
+}
+
+func (c *Capped) Add(k string) {
+	c.add(k)
+}
+
+func (c *Capped) add(k string) {
+	c.mu.Lock()
+	full := len(c.m) >= c.max // capped bound
+	c.mu.Unlock()
+	if full {
+		return
+	}
+	c.mu.Lock()
+	if _, ok := c.m[k]; !ok { // capped recheck
+		c.m[k] = 1 // capped insert
+	}
+	c.mu.Unlock()
+}
