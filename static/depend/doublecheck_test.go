@@ -70,6 +70,9 @@ func TestJudgeDoubleChecked(t *testing.T) {
 		{"no re-check: lookup, insert, nil test", []Event{
 			ev(1, idx("// lost lookup", false), l1), ev(2, idx("// lost insert", true), l2), ev(1, fld("// lost nil check", false), l1),
 		}, true},
+		{"lost bound: size checked, another's insert, the insert after the key's re-check", []Event{
+			{Thread: 1, Unit: 1, Read: true, Site: capf("bound", "m)", 0, false).s, Frames: c1}, {Thread: 2, Unit: 2, Write: true, Site: capf("insert", "[", 0, true).s, Frames: capped(8)}, {Thread: 1, Unit: 1, Write: true, Site: capf("insert", "[", 0, true).s, Frames: c1},
+		}, true},
 		{"lost check: test, another's decrement, the decrement", []Event{
 			ev(1, bal("check", false), p1), {Thread: 2, Unit: 2, Read: true, Write: true, Site: bal("take", true).s, Frames: p2}, {Thread: 1, Unit: 1, Read: true, Write: true, Site: bal("take", true).s, Frames: p1},
 		}, true},
