@@ -637,6 +637,13 @@ func controlled(cs []*trace.Schedule, release *trace.Schedule, ahead int, s *tra
 	var beforeV replay.Verdict
 	samePlaces := places(v.Consequence) != "" && !v.Panicked
 	afterPassed := false
+	// releaseSame runs the release order (releaseOrder) and reports
+	// whether it failed with the schedule's very message, the unit whole
+	// on its own run; false for ok when the check was stopped.
+	releaseSame := func() (same, ok bool) {
+		rv, ok := run(releaseName, "the other goroutines' steps right after the unit releases its locks", release)
+		return ok && rv.Verdict == replay.Reproduced && !rv.Interrupted && !rv.Explored && sameFailure(rv, release, v) && !straddlesOf(rv.Trace, release, s), ok
+	}
 	for k, c := range cs {
 		order := [...]string{"before", "after"}[k]
 		cv, ok := run(order, "the other goroutines' steps "+order+" the unit", c)
@@ -702,13 +709,11 @@ func controlled(cs []*trace.Schedule, release *trace.Schedule, ahead int, s *tra
 		// (releaseOrder): run them right after the unit instead. The
 		// very message then counts as the sleep's, the unit whole on
 		// that order's own run, as for the other orders above.
-		rv, ok := run(releaseName, "the other goroutines' steps right after the unit releases its locks", release)
+		same, ok := releaseSame()
 		if !ok {
 			return ""
 		}
-		if rv.Verdict == replay.Reproduced && !rv.Interrupted && !rv.Explored && sameFailure(rv, release, v) && !straddlesOf(rv.Trace, release, s) {
-			sleepSame = true
-		}
+		sleepSame = same
 	}
 	if blocked == 1 && afterPassed && release != nil {
 		// The after order is the only serial one, and it passed with
@@ -723,11 +728,11 @@ func controlled(cs []*trace.Schedule, release *trace.Schedule, ahead int, s *tra
 		// with the schedule's very message, the unit whole, it is a
 		// serial order that fails the same way, as for the after order
 		// above.
-		rv, ok := run(releaseName, "the other goroutines' steps right after the unit releases its locks", release)
+		same, ok := releaseSame()
 		if !ok {
 			return ""
 		}
-		if rv.Verdict == replay.Reproduced && !rv.Interrupted && !rv.Explored && sameFailure(rv, release, v) && !straddlesOf(rv.Trace, release, s) {
+		if same {
 			return "the only serial order that can run, the other goroutines' steps after the unit, fails the same way when they run right after it"
 		}
 	}

@@ -3,7 +3,6 @@ package predict
 import (
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/pattern"
@@ -205,13 +204,7 @@ func OnceRuns(gr *ptg.Graph) ([]OnceRun, map[int32][]int32) {
 	// run at a call of Do that took another instance of the lock (another
 	// relay's mutex, in an earlier round of the test) is weaker evidence,
 	// tried after the same object.
-	desc := func(o int32) string {
-		n := gr.Tr.Objects[o]
-		if i := strings.LastIndexByte(n, '#'); i >= 0 {
-			return n[:i]
-		}
-		return n
-	}
+	desc := func(o int32) string { return trace.Desc(gr.Tr.Objects[o]) }
 	type cand struct {
 		v    OnceRun
 		same bool

@@ -3,7 +3,6 @@ package predict
 import (
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/pattern"
@@ -158,11 +157,7 @@ func timerChans(tr *trace.Trace) map[int32]bool {
 		case ev.Op == trace.Send || ev.Op == trace.Close:
 			written[ev.Obj] = true
 		case ev.Op == trace.Recv && !out[ev.Obj]:
-			name := tr.ObjName(ev)
-			if i := strings.LastIndexByte(name, '#'); i >= 0 {
-				name = name[:i]
-			}
-			if name == "<-chan_time.Time" {
+			if trace.Desc(tr.ObjName(ev)) == "<-chan_time.Time" {
 				out[ev.Obj] = true
 			}
 		}

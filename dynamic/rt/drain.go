@@ -355,11 +355,8 @@ func drainReplay(deadline time.Time) {
 func waitsForTest(w *recorder, g string, buf *[]byte) bool {
 	mu.Lock()
 	id := int64(0)
-	for goid, x := range w.gmap {
-		if x.name == g {
-			id = goid
-			break
-		}
+	if x := w.goroutineNamed(g); x != nil {
+		id = x.goid
 	}
 	mu.Unlock()
 	if id == 0 {

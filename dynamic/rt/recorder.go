@@ -432,6 +432,16 @@ func (w *recorder) goroutine(id int64) *Goroutine {
 	return g
 }
 
+// goroutineNamed returns the goroutine of w named name, or nil (mu held).
+func (w *recorder) goroutineNamed(name string) *Goroutine {
+	for _, g := range w.gmap {
+		if g.name == name {
+			return g
+		}
+	}
+	return nil
+}
+
 // staleIDs: the runtime ids of goroutines that an earlier recording of
 // the process started through Go and that had not ended when it finished
 // (finishRec), or began after it (Begin); mu guards it. In a process

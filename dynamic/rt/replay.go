@@ -2052,13 +2052,7 @@ func (r *replayer) parkPartner(g *Goroutine, k int) {
 	if pt.G == g.name || pt.Op != trace.Recv || pt.Obj != st.Obj || rec == nil {
 		return
 	}
-	var h *Goroutine
-	for _, x := range rec.gmap {
-		if x.name == pt.G {
-			h = x
-			break
-		}
-	}
+	h := rec.goroutineNamed(pt.G)
 	if h == nil || h.goid == 0 {
 		return
 	}

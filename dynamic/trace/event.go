@@ -499,6 +499,16 @@ func (t *Tables) Name(which int, i int32) string {
 // Site returns the site name of e, or "" if it has none.
 func (t *Tables) Site(e Event) string { return t.Name(TabSite, e.Site) }
 
+// Desc returns an object's name without its instance suffix ("desc#k"
+// → "desc"): what every instance of one allocation site's description
+// shares.
+func Desc(name string) string {
+	if i := strings.LastIndexByte(name, '#'); i >= 0 {
+		return name[:i]
+	}
+	return name
+}
+
 // ObjName returns the printable object of e: an object or goroutine name.
 func (t *Tables) ObjName(e Event) string {
 	switch e.Op.Object() {

@@ -40,10 +40,12 @@ func (x *Index) revalidated(a, b Event) bool {
 	}
 	// The re-reads that decide every act: they cut the paths from a.
 	cuts := map[ssa.Instruction]bool{}
-	lines := x.lineKeys(sc)
-	test := lines[lineOf(a.Site)]
+	var lines map[string]map[ssa.Value]bool // by need: most reads have no deciding re-read
 	x.decidingReads(sc, own, func(k any) bool { return keys[k] }, acts, func(in ssa.Instruction) bool {
-		if sameTest(test, lines[lineOf(x.site(in.Pos()))]) { // the re-read tests what a did (doubleChecked)
+		if lines == nil {
+			lines = x.lineKeys(sc)
+		}
+		if sameTest(lines[lineOf(a.Site)], lines[lineOf(x.site(in.Pos()))]) { // the re-read tests what a did (doubleChecked)
 			cuts[in] = true
 		}
 		return true
