@@ -30,6 +30,7 @@ import (
 	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/internal/note"
+	"github.com/pecanvet/pecanvet/internal/tmpdir"
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
@@ -405,11 +406,11 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	rep := &Report{Notes: slices.Concat(inst.Notes, drivers.Notes, b.Notes), Time: tm}
 	rep.Time.Build = time.Since(start)
 	defer func() { rep.Time.Wall = time.Since(start) }()
-	scratch, err := os.MkdirTemp("", "pecanvet-check-")
+	scratch, err := tmpdir.Make("pecanvet-check-")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(scratch)
+	defer tmpdir.Remove(scratch)
 	pkgs := make([]string, 0, len(b.Binaries))
 	for p := range b.Binaries {
 		pkgs = append(pkgs, p)

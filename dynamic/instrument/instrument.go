@@ -23,6 +23,7 @@ import (
 
 	"github.com/pecanvet/pecanvet/dynamic"
 	"github.com/pecanvet/pecanvet/internal/note"
+	"github.com/pecanvet/pecanvet/internal/tmpdir"
 	"github.com/pecanvet/pecanvet/static/load"
 )
 
@@ -82,7 +83,7 @@ func (r *Result) Cleanup() error {
 	if r == nil || r.Dir == "" {
 		return nil
 	}
-	return os.RemoveAll(r.Dir)
+	return tmpdir.Remove(r.Dir)
 }
 
 // runtimeModulePrefix starts the module path of the runtime copy; a hash
@@ -229,7 +230,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	}
 
 	// Write everything.
-	tmp, err := os.MkdirTemp("", "pecanvet-instr-")
+	tmp, err := tmpdir.Make("pecanvet-instr-")
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +249,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	}
 	replace := make(map[string]string)
 	fail := func(err error) (*Result, error) {
-		os.RemoveAll(tmp)
+		tmpdir.Remove(tmp)
 		return nil, err
 	}
 	for i, o := range outs {

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/pecanvet/pecanvet/internal/tmpdir"
 )
 
 // testArgs are the test binary's flags that run test (a test, example,
@@ -183,9 +185,9 @@ func (t *TailBuffer) String() string { return string(t.b) }
 // instead of piling up in the user's temp dir. On error the entry is empty
 // and the process uses the usual temp dir.
 func TempEnv() (string, func()) {
-	dir, err := os.MkdirTemp("", "pecanvet-tmp-")
+	dir, err := tmpdir.Make("pecanvet-tmp-")
 	if err != nil {
 		return "", func() {}
 	}
-	return "TMPDIR=" + dir, func() { os.RemoveAll(dir) }
+	return "TMPDIR=" + dir, func() { tmpdir.Remove(dir) }
 }

@@ -28,6 +28,7 @@ import (
 
 	"github.com/pecanvet/pecanvet/dynamic/instrument"
 	"github.com/pecanvet/pecanvet/internal/note"
+	"github.com/pecanvet/pecanvet/internal/tmpdir"
 )
 
 // Options configure a build.
@@ -81,7 +82,7 @@ type Build struct {
 func New(ctx context.Context, inst *instrument.Result, opt Options) (*Build, error) {
 	b := &Build{Inst: inst, Binaries: map[string]string{}, Plain: map[string]string{}, Dirs: map[string]string{}, opt: opt}
 	var err error
-	b.tmp, err = os.MkdirTemp("", "pecanvet-bin-")
+	b.tmp, err = tmpdir.Make("pecanvet-bin-")
 	if err != nil {
 		b.Close()
 		return nil, err
@@ -134,7 +135,7 @@ func (b *Build) Close() error {
 		errs = append(errs, b.Inst.Cleanup())
 	}
 	if b.tmp != "" {
-		errs = append(errs, os.RemoveAll(b.tmp))
+		errs = append(errs, tmpdir.Remove(b.tmp))
 	}
 	return errors.Join(errs...)
 }

@@ -1,0 +1,126 @@
+// Package tmpdir makes pecanvet's temporary directories, and removes the
+// ones that a killed pecanvet left behind.
+//
+// Every dynamic step works in temporary directories: instrumented
+// sources, test binaries (tens of MB each), scratch traces, a private
+// TMPDIR per test process. A pecanvet killed by SIGKILL, by a CI job's
+// timeout or by the OOM killer runs no deferred cleanup, and those
+// directories would stay in the temp dir for good (on one shared machine,
+// a day of killed runs left 1 GB). So each directory made here holds a
+// lock file, flock'ed by its process for as long as the directory is in
+// use. The kernel drops that lock when the process dies, however it dies,
+// and the first directory a later pecanvet makes sweeps the temp dir for
+// directories whose lock it can take: their owners are gone.
+//
+// Only directories with the lock file are swept, so directories of an
+// older pecanvet, or of anything else, are never touched; a directory
+// whose lock file is younger than a few seconds is left alone, since its
+// owner may not have locked it yet.
+package tmpdir
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// LockName is the lock file each directory holds.
+const LockName = ".pecanvet-lock"
+
+// prefix is the name every swept directory starts with.
+const prefix = "pecanvet-"
+
+// youngest is the age below which a directory is never swept.
+const youngest = 10 * time.Second
+
+var (
+	mu    sync.Mutex
+	locks = map[string]*os.File{} // directory → its locked lock file
+	swept sync.Once
+)
+
+// Make creates a new directory in the temp dir, named pattern as for
+// os.MkdirTemp (pattern must start with "pecanvet-"), and locks it for
+// this process until Remove. The first call of a process first removes
+// the directories that dead pecanvet processes left.
+func Make(pattern string) (string, error) {
+	swept.Do(func() { Sweep(youngest) })
+	dir, err := os.MkdirTemp("", pattern)
+	if err != nil {
+		return "", err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, LockName), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	if !tryLock(f) {
+		// No lock on this system: the directory works, it is only not
+		// swept if this process dies.
+		f.Close()
+		return dir, nil
+	}
+	mu.Lock()
+	locks[dir] = f
+	mu.Unlock()
+	return dir, nil
+}
+
+// Remove removes dir and everything in it, and drops its lock.
+func Remove(dir string) error {
+	mu.Lock()
+	f := locks[dir]
+	delete(locks, dir)
+	mu.Unlock()
+	err := os.RemoveAll(dir)
+	if f != nil {
+		f.Close()
+	}
+	return err
+}
+
+// Sweep removes the directories named pecanvet-* in the temp dir that
+// hold a lock file older than minAge whose lock no process holds, and
+// returns how many it removed. Errors are ignored: a directory that
+// cannot be read or removed stays, as it would have without the sweep.
+func Sweep(minAge time.Duration) int {
+	tmp := os.TempDir()
+	ents, err := os.ReadDir(tmp)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range ents {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		dir := filepath.Join(tmp, e.Name())
+		if abandoned(dir, minAge) {
+			n++
+		}
+	}
+	return n
+}
+
+// abandoned removes dir if its lock file is old enough and unlocked, and
+// says whether it did.
+func abandoned(dir string, minAge time.Duration) bool {
+	lock := filepath.Join(dir, LockName)
+	fi, err := os.Lstat(lock)
+	if err != nil || !fi.Mode().IsRegular() || time.Since(fi.ModTime()) < minAge {
+		return false
+	}
+	f, err := os.OpenFile(lock, os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if !tryLock(f) {
+		return false // its owner lives
+	}
+	// Holding the lock, this is the only process removing it; the
+	// owner is gone and will not come back to it.
+	return os.RemoveAll(dir) == nil
+}

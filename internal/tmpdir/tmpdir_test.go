@@ -1,0 +1,96 @@
+package tmpdir
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary play a pecanvet that makes a directory
+// and dies without cleaning up (os.Exit runs no deferred function, as a
+// SIGKILL would run none).
+func TestMain(m *testing.M) {
+	if os.Getenv("TMPDIR_TEST_DIE") == "1" {
+		dir, err := Make("pecanvet-sweeptest-")
+		if err != nil {
+			os.Exit(2)
+		}
+		os.WriteFile(filepath.Join(dir, "p0.test"), []byte("a test binary"), 0o600)
+		os.Stdout.WriteString(dir)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func dead(t *testing.T) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "TMPDIR_TEST_DIE=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("child: %v", err)
+	}
+	dir := strings.TrimSpace(string(out))
+	if _, err := os.Stat(filepath.Join(dir, "p0.test")); err != nil {
+		t.Fatalf("the dead child's directory is not there: %v", err)
+	}
+	return dir
+}
+
+func TestSweep(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	gone := dead(t)
+	live, err := Make("pecanvet-sweeptest-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Remove(live)
+	// A pecanvet directory of an older build, or another tool's: no lock file.
+	other := filepath.Join(os.TempDir(), "pecanvet-check-old")
+	if err := os.Mkdir(other, 0o700); err != nil {
+		t.Fatal(err)
+	}
+
+	if n := Sweep(time.Hour); n != 0 {
+		t.Errorf("Sweep(1h) removed %d directories younger than an hour", n)
+	}
+	if n := Sweep(0); n != 1 {
+		t.Errorf("Sweep(0) removed %d directories, want 1 (the dead child's)", n)
+	}
+	if _, err := os.Stat(gone); !os.IsNotExist(err) {
+		t.Errorf("the dead child's directory %s is still there (%v)", gone, err)
+	}
+	for _, d := range []string{live, other} {
+		if _, err := os.Stat(d); err != nil {
+			t.Errorf("%s was swept: %v", d, err)
+		}
+	}
+	if err := Remove(live); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(live); !os.IsNotExist(err) {
+		t.Errorf("Remove left %s", live)
+	}
+}
+
+// TestSweepSkipsUnlockedYoung: the age bound protects a directory whose
+// owner has not locked it yet.
+func TestSweepSkipsUnlockedYoung(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	gone := dead(t)
+	// Its owner is dead, but its lock file is fresh: a live owner
+	// could be between creating and locking it.
+	if n := Sweep(youngest); n != 0 {
+		t.Errorf("Sweep removed %d directories with a fresh lock file", n)
+	}
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(filepath.Join(gone, LockName), old, old); err != nil {
+		t.Fatal(err)
+	}
+	if n := Sweep(youngest); n != 1 {
+		t.Errorf("Sweep removed %d directories, want the dead one", n)
+	}
+}
