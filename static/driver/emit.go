@@ -1079,6 +1079,13 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 			}
 			fmt.Fprintf(&b, "// Left out: line %s, a call of the test's own helper.\n", strings.Join(lines, ", "))
 		}
+		if len(s.leakChecks) > 0 {
+			var lines []string
+			for _, l := range s.leakChecks {
+				lines = append(lines, strconv.Itoa(l))
+			}
+			fmt.Fprintf(&b, "// Left out: line %s, a check of the process's goroutines (in a driver it sees the driver's own).\n", strings.Join(lines, ", "))
+		}
 		if len(s.subtests) > 0 {
 			var lines []string
 			for _, l := range s.subtests {
