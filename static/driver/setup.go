@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -1089,20 +1090,22 @@ func mentionsType(info *types.Info, node ast.Node, path, typ string) bool {
 }
 
 // leakCheck reports whether node, a test's deferred call or the function
-// it hands t.Cleanup, checks the process's goroutines: a function of a
-// leak-check package (goleak, leaktest, grpc's leakcheck) or of the
-// test's package that reads every goroutine (runtime.Stack,
-// runtime.NumGoroutine), directly or through the package's functions;
-// of defer leakCheck(t)(), the function whose result is deferred; handed
-// the test's T and, of another package's check, its options only; a
-// function literal calling one and nothing else is one. A driver leaves
-// it out: it holds nothing to give back, and in a driver
-// it sees the driver's own goroutines. cmux's TestTimeout defers one
-// that snapshots every goroutine's stack and polls for 5 s until each
-// looks as it did; copied into each case's cleanup, it saw a replay's
-// goroutines held at the schedule's gates change and waited out its
-// 5 s, past the driver's own 5 s bound of the case: every driver replay
-// there diverged at that bound, and one failed by the "leak".
+// it hands t.Cleanup, checks the process's goroutines: a function (not a
+// method: that ends the value it is called on) of a leak-check package
+// (goleak, leaktest, grpc's leakcheck: leakPackage), or of the test's
+// package reading every goroutine (runtime.Stack, runtime.NumGoroutine)
+// directly or through the package's functions; of defer leakCheck(t)(),
+// the function whose result is deferred. It must be handed the test's T
+// only (and, of another package's check, its options): a helper handed
+// what the test built may end it. A function literal calling one and
+// nothing else is one. A driver leaves it out: it holds nothing to give
+// back, and in a driver it sees the driver's own goroutines. cmux's
+// TestTimeout defers one that snapshots every goroutine's stack and polls
+// for 5 s until each looks as it did; copied into each case's cleanup, it
+// saw a replay's goroutines held at the schedule's gates change and
+// waited out its 5 s, past the driver's own 5 s bound of the case: every
+// driver replay there diverged at that bound, and one failed by the
+// "leak".
 func (tf *testFunc) leakCheck(node ast.Node) bool {
 	x := ast.Unparen(node.(ast.Expr))
 	if lit, ok := x.(*ast.FuncLit); ok && len(lit.Body.List) == 1 {
@@ -1120,8 +1123,8 @@ func (tf *testFunc) leakCheck(node ast.Node) bool {
 		call = inner
 	}
 	fn, _ := typeutil.Callee(tf.p.TypesInfo, call).(*types.Func)
-	if fn == nil {
-		return false
+	if fn == nil || fn.Type().(*types.Signature).Recv() != nil {
+		return false // a method ends the value it is called on
 	}
 	// Handed the test's T and the check's own options only: a helper
 	// handed what the test built (a server) may end it too.
@@ -1138,6 +1141,11 @@ func (tf *testFunc) leakCheck(node ast.Node) bool {
 	return tf.readsGoroutines(fn, 3, map[*types.Func]bool{})
 }
 
+// leakPackage matches the last element of a leak-check package's path
+// (go.uber.org/goleak, github.com/fortytw2/leaktest, grpc's
+// internal/leakcheck), not a leaky bucket's.
+var leakPackage = regexp.MustCompile(`^(go)?leak(test|check)?$`)
+
 // readsGoroutines reports whether fn is a leak check (see leakCheck),
 // looking depth calls deep into the functions of tf's package.
 func (tf *testFunc) readsGoroutines(fn *types.Func, depth int, seen map[*types.Func]bool) bool {
@@ -1146,7 +1154,7 @@ func (tf *testFunc) readsGoroutines(fn *types.Func, depth int, seen map[*types.F
 	}
 	seen[fn] = true
 	path := fn.Pkg().Path()
-	if strings.Contains(strings.ToLower(path[strings.LastIndex(path, "/")+1:]), "leak") {
+	if leakPackage.MatchString(path[strings.LastIndex(path, "/")+1:]) {
 		return true
 	}
 	if path == "runtime" && (fn.Name() == "Stack" || fn.Name() == "NumGoroutine") {
