@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pecanvet/pecanvet/check"
+	"github.com/pecanvet/pecanvet/internal/note"
 	"github.com/pecanvet/pecanvet/pattern"
 )
 
@@ -110,20 +111,8 @@ func TestDriverCleanupFailure(t *testing.T) {
 		t.Skip("records and replays")
 	}
 	dir := t.TempDir()
-	for name, src := range map[string]string{
-		"go.mod":      "module mux\n\ngo 1.22\n",
-		"mux.go":      cleanupSrc,
-		"mux_test.go": cleanupTest,
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pats, _ := pattern.Builtin("all")
-	rep, err := check.Run(context.Background(), check.Options{Dir: dir, Patterns: []string{"."}, Anomalies: pats, Drivers: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	writeCleanup(t, dir, cleanupTest)
+	rep := checkCleanup(t, dir, "all", "")
 	set, lost := false, false
 	for _, f := range rep.Findings {
 		if !f.Reproduced() {
@@ -147,4 +136,58 @@ func TestDriverCleanupFailure(t *testing.T) {
 	if !lost {
 		t.Errorf("the Add driver's lost update was not reported with its oracle's failure")
 	}
+}
+
+// TestDriverCleanupFailsRecorded: a driver whose copied cleanup fails
+// in its recorded run too (here in every process) is a passing run: no
+// note that it "fails only under instrumentation", which cmux's
+// SetReadTimeout driver got in one go vet run from its copied leak
+// check, and the race is without effect.
+func TestDriverCleanupFailsRecorded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records and replays")
+	}
+	dir := t.TempDir()
+	writeCleanup(t, dir, strings.Replace(cleanupTest, "if later {", "if true {", 1))
+	rep := checkCleanup(t, dir, "race", "SetReadTimeout")
+	for _, n := range rep.Notes {
+		if n.Kind == note.Fails && strings.Contains(n.Test, "SetReadTimeout") {
+			t.Errorf("the copied cleanup's failure of the recording is noted: %s", n.Text)
+		}
+	}
+	found := false
+	for _, f := range rep.Findings {
+		if f.Reproduced() && strings.Contains(f.Test, "SetReadTimeout_SetReadTimeout") {
+			found = true
+			if !f.WithoutEffect() {
+				t.Errorf("the copied cleanup's failure is credited to the calls: %s: %q", f.Anomaly.Key, f.Verdict.Consequence)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the SetReadTimeout race was not reproduced")
+	}
+}
+
+func writeCleanup(t *testing.T, dir, test string) {
+	t.Helper()
+	for name, src := range map[string]string{
+		"go.mod":      "module mux\n\ngo 1.22\n",
+		"mux.go":      cleanupSrc,
+		"mux_test.go": test,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func checkCleanup(t *testing.T, dir, patterns, run string) *check.Report {
+	t.Helper()
+	pats, _ := pattern.Builtin(patterns)
+	rep, err := check.Run(context.Background(), check.Options{Dir: dir, Patterns: []string{"."}, Anomalies: pats, Drivers: true, Run: run})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }

@@ -291,7 +291,7 @@ func RunFile(ctx context.Context, b *testbin.Build, pkg, test, schedPath string,
 // verdict file the runtime wrote and how the test ended.
 func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options) Verdict {
 	v := Verdict{Steps: steps}
-	if !r.Passed && !r.TimedOut && opt.excused(r.Output) {
+	if !r.Passed && !r.TimedOut && opt.Excuses(r.Output) {
 		r.Passed = true
 	}
 	v.Passed, v.Output, v.Trace, v.Wall = r.Passed, r.Output, tracePath, r.Wall
@@ -533,10 +533,10 @@ func (o Options) scheduled(out string) string {
 	return "test fails: " + strings.Join(fails, "; ")
 }
 
-// excused reports whether out, a failing test's output, says that the
+// Excuses reports whether out, a failing test's output, says that the
 // failure is none of the code's under test (Options.Excused) and shows no
 // panic.
-func (o Options) excused(out string) bool {
+func (o Options) Excuses(out string) bool {
 	return o.Excused != "" && strings.Contains(out, o.Excused) && !panicLine.MatchString(out)
 }
 

@@ -560,8 +560,8 @@ const LateSkipLog = "pecanvet: the driver skipped after its calls ran together"
 
 // CleanupFailLog is the line a driver logs last when the cleanup copied
 // from a test (a deferred leak check) failed it and its oracle did not:
-// the failure is not the calls'. check's replays pass such a run
-// (replay.Options.Excused).
+// the failure is not the calls'. check counts such a run, recorded or
+// replayed (replay.Options.Excused), as passing.
 const CleanupFailLog = "pecanvet: the driver failed only in the cleanup copied from the test"
 
 // helper is the code shared by the drivers of a file: see the package
