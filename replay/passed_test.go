@@ -72,3 +72,35 @@ func TestJudgeFailsPlain(t *testing.T) {
 		t.Errorf("a passing replay taken for the baseline: %+v", v)
 	}
 }
+
+// TestJudgeExcused: a failing replay whose output holds Options.Excused
+// (a generated driver failed only by the cleanup copied from a test: a
+// leak check's goroutine snapshot, cmux) passed; without the option, or
+// with a panic, or killed at its bound, it did not.
+func TestJudgeExcused(t *testing.T) {
+	dir := t.TempDir()
+	vp := filepath.Join(dir, "verdict.json")
+	if err := os.WriteFile(vp, []byte(`{"verdict":"reproduced"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const mark = "the driver failed only in its cleanup"
+	failed := testbin.Run{Output: "=== RUN   TestX\n    x_test.go:783: Leaked goroutine: goroutine 4 [select]\n    x_test.go:9: " + mark + "\n--- FAIL: TestX\n"}
+	opt := Options{Timeout: 30 * time.Second}
+	if v := judge(vp, "", failed, 10, opt); v.Passed || v.Consequence == "" {
+		t.Errorf("without Excused, a failure is one: %+v", v)
+	}
+	opt.Excused = mark
+	if v := judge(vp, "", failed, 10, opt); !v.Passed || v.Consequence != "" || v.Verdict != Reproduced {
+		t.Errorf("an excused failure is credited: %+v", v)
+	}
+	panicked := failed
+	panicked.Output += "panic: boom\n\ngoroutine 7 [running]:\n"
+	if v := judge(vp, "", panicked, 10, opt); v.Passed || !v.Panicked {
+		t.Errorf("a panic is excused: %+v", v)
+	}
+	killed := failed
+	killed.TimedOut = true
+	if v := judge(vp, "", killed, 10, opt); v.Passed {
+		t.Errorf("a replay killed at its bound passed: %+v", v)
+	}
+}

@@ -558,6 +558,12 @@ func fits(args []string, sig *types.Signature) bool {
 // unjudged (pecanvetReplaying).
 const LateSkipLog = "pecanvet: the driver skipped after its calls ran together"
 
+// CleanupFailLog is the line a driver logs last when the cleanup copied
+// from a test (a deferred leak check) failed it and its oracle did not:
+// the failure is not the calls'. check counts such a run, recorded or
+// replayed (replay.Options.Excused), as passing.
+const CleanupFailLog = "pecanvet: the driver failed only in the cleanup copied from the test"
+
 // helper is the code shared by the drivers of a file: see the package
 // documentation. It uses no generics and no "any": the module may declare
 // an old go line.
@@ -585,8 +591,8 @@ type pecanvetCase struct {
 // the driver could not build a usable receiver, unless each call alone
 // does not panic (each ends the receiver's use: they exclude each
 // other); in one order only, the calls are valid in the other only (a
-// use after a Release), and are not to be called together. A panic of
-// the test's cleanup is not the calls', and a getter's panic is part of
+// use after a Release), and are not to be called together. A panic or
+// failure of the test's cleanup is not the calls' (CleanupFailLog), and a getter's panic is part of
 // the state. When the sequential outcomes repeat, the
 // concurrent calls must leave the receiver's observable state as one of
 // the orders does (what they return may differ by design: see the
@@ -605,6 +611,19 @@ func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase, why ...st
 	// cache2go's shared table, whose item expired during the replay.)
 	var recvs []interface{}
 	shared := false
+	// A failure that the cleanup copied from the test raises is not the
+	// calls', as its panic is not (pecanvetCleanup): cmux's leakCheck,
+	// deferred by TestTimeout, snapshots every goroutine's stack and
+	// fails for any that then looks otherwise, which a replay's held
+	// goroutines do. When one turned the test failed and the calls'
+	// outcome was not found wrong, the test says so last, for pecanvet.
+	cleanupFailed := make(chan struct{}, 1)
+	compared := false
+	defer func() {
+		if len(cleanupFailed) > 0 && !compared {
+			t.Log("` + CleanupFailLog + `")
+		}
+	}()
 	mk0 := mk
 	mk = func() pecanvetCase {
 		c := mk0()
@@ -612,6 +631,20 @@ func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase, why ...st
 			shared = shared || (c.Recv != nil && r == c.Recv)
 		}
 		recvs = append(recvs, c.Recv)
+		if cleanup := c.Cleanup; cleanup != nil {
+			c.Cleanup = func() {
+				failed := t.Failed()
+				defer func() {
+					if !failed && t.Failed() {
+						select {
+						case cleanupFailed <- struct{}{}:
+						default:
+						}
+					}
+				}()
+				cleanup()
+			}
+		}
 		return c
 	}
 	wait := pecanvetWaitFor(t.Name())
@@ -797,6 +830,7 @@ func pecanvetDrive(t *testing.T, calls string, mk func() pecanvetCase, why ...st
 		if other := pecanvetOutcome(seq[2][0], seq[2][1], seq[2][2]); other != one {
 			one += ", or in the other order " + other
 		}
+		compared = true
 		t.Errorf("%s called together %s; called one after the other, they %s", calls, pecanvetOutcome(ra, rb, st), one)
 	}
 }
@@ -1044,6 +1078,13 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 				lines = append(lines, strconv.Itoa(l))
 			}
 			fmt.Fprintf(&b, "// Left out: line %s, a call of the test's own helper.\n", strings.Join(lines, ", "))
+		}
+		if len(s.leakChecks) > 0 {
+			var lines []string
+			for _, l := range s.leakChecks {
+				lines = append(lines, strconv.Itoa(l))
+			}
+			fmt.Fprintf(&b, "// Left out: line %s, a check of the process's goroutines (in a driver it sees the driver's own).\n", strings.Join(lines, ", "))
 		}
 		if len(s.subtests) > 0 {
 			var lines []string

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,7 +21,8 @@ import (
 // statements of a test or example before its first call of either method
 // of the pair, on a local variable that the test builds, and what it does
 // to end the receiver's life (its deferred calls, its t.Cleanup
-// functions, and its later Stop, Close… of the receiver). The arguments
+// functions, and its later Stop, Close… of the receiver; not its checks
+// of the process's goroutines: leakCheck). The arguments
 // the test passes to the two methods go with it. An empty ledger fails
 // every Withdraw at once, so two concurrent Withdraws show nothing; the
 // test's own Deposit first puts the check-then-act in reach. A pool built
@@ -70,6 +72,9 @@ type setup struct {
 	helpers []helperDecl
 	// files: the source of each file a copied node is in.
 	files map[string][]byte
+	// leakChecks: the lines of the test's deferred or t.Cleanup checks
+	// of the process's goroutines, left out (testFunc.leakCheck).
+	leakChecks []int
 }
 
 // A helperDecl is a declaration of the external test copied with a setup.
@@ -467,12 +472,20 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 				continue // the driver runs alone; its helpers are not the test's
 			case "Cleanup":
 				if len(call.Args) == 1 {
+					if tf.leakCheck(call.Args[0]) {
+						s.leakChecks = append(s.leakChecks, s.fset.Position(st.Pos()).Line)
+						continue
+					}
 					s.cleanup = append(s.cleanup, cleanupItem{node: call.Args[0], call: true})
 					continue
 				}
 			}
 		}
 		if d, ok := st.(*ast.DeferStmt); ok {
+			if tf.leakCheck(d.Call) {
+				s.leakChecks = append(s.leakChecks, s.fset.Position(st.Pos()).Line)
+				continue
+			}
 			s.cleanup = append(s.cleanup, cleanupItem{node: d.Call})
 			continue
 		}
@@ -1074,4 +1087,98 @@ func mentionsType(info *types.Info, node ast.Node, path, typ string) bool {
 		return true
 	})
 	return found
+}
+
+// leakCheck reports whether node, a test's deferred call or the function
+// it hands t.Cleanup, checks the process's goroutines: a function (not a
+// method: that ends the value it is called on) of a leak-check package
+// (goleak, leaktest, grpc's leakcheck: leakPackage), or of the test's
+// package reading every goroutine (runtime.Stack, runtime.NumGoroutine)
+// directly or through the package's functions; of defer leakCheck(t)(),
+// the function whose result is deferred. It must be handed the test's T
+// only (and, of another package's check, its options): a helper handed
+// what the test built may end it. A function literal calling one and
+// nothing else is one. A driver leaves it out: it holds nothing to give
+// back, and in a driver it sees the driver's own goroutines. cmux's
+// TestTimeout defers one that snapshots every goroutine's stack and polls
+// for 5 s until each looks as it did; copied into each case's cleanup, it
+// saw a replay's goroutines held at the schedule's gates change and
+// waited out its 5 s, past the driver's own 5 s bound of the case: every
+// driver replay there diverged at that bound, and one failed by the
+// "leak".
+func (tf *testFunc) leakCheck(node ast.Node) bool {
+	x := ast.Unparen(node.(ast.Expr))
+	if lit, ok := x.(*ast.FuncLit); ok && len(lit.Body.List) == 1 {
+		// func() { leakCheck(t) }: a literal that does more may end
+		// more than goroutines.
+		if es, ok := lit.Body.List[0].(*ast.ExprStmt); ok {
+			x = es.X
+		}
+	}
+	call, ok := ast.Unparen(x).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	if inner, ok := ast.Unparen(call.Fun).(*ast.CallExpr); ok {
+		call = inner
+	}
+	fn, _ := typeutil.Callee(tf.p.TypesInfo, call).(*types.Func)
+	if fn == nil || fn.Type().(*types.Signature).Recv() != nil {
+		return false // a method ends the value it is called on
+	}
+	// Handed the test's T and the check's own options only: a helper
+	// handed what the test built (a server) may end it too.
+	for _, a := range call.Args {
+		t := tf.p.TypesInfo.TypeOf(a)
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		n, ok := types.Unalias(t).(*types.Named)
+		if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != "testing" && (n.Obj().Pkg() != fn.Pkg() || fn.Pkg() == tf.p.Types) {
+			return false
+		}
+	}
+	return tf.readsGoroutines(fn, 3, map[*types.Func]bool{})
+}
+
+// leakPackage matches the last element of a leak-check package's path
+// (go.uber.org/goleak, github.com/fortytw2/leaktest, grpc's
+// internal/leakcheck), not a leaky bucket's.
+var leakPackage = regexp.MustCompile(`^(go)?leak(test|check)?$`)
+
+// readsGoroutines reports whether fn is a leak check (see leakCheck),
+// looking depth calls deep into the functions of tf's package.
+func (tf *testFunc) readsGoroutines(fn *types.Func, depth int, seen map[*types.Func]bool) bool {
+	if fn == nil || fn.Pkg() == nil || seen[fn] || depth == 0 {
+		return false
+	}
+	seen[fn] = true
+	path := fn.Pkg().Path()
+	if leakPackage.MatchString(path[strings.LastIndex(path, "/")+1:]) {
+		return true
+	}
+	if path == "runtime" && (fn.Name() == "Stack" || fn.Name() == "NumGoroutine") {
+		return true
+	}
+	if fn.Pkg() != tf.p.Types {
+		return false
+	}
+	for _, f := range tf.p.Syntax {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || tf.p.TypesInfo.Defs[fd.Name] != fn {
+				continue
+			}
+			found := false
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok && !found {
+					callee, _ := typeutil.Callee(tf.p.TypesInfo, c).(*types.Func)
+					found = tf.readsGoroutines(callee, depth-1, seen)
+				}
+				return !found
+			})
+			return found
+		}
+	}
+	return false
 }
