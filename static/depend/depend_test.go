@@ -1963,7 +1963,7 @@ func TestJudgeTryLock(t *testing.T) {
 		}
 		return []Frame{{ID: id, Site: at("func (c *Compactor) "+name+"(", name+"(")}}
 	}
-	claimAt := func(which string) string { return at("// compactor "+which+"claim", "(&c.running, 0, 1)") }
+	claimAt := func(which string) string { return at("// compactor "+which+"claim", "(&c.running, ") }
 	releaseAt := func(which string) string { return at("// compactor "+which+"release", "(&c.running, 0)") }
 	try := func(which string, frs []Frame) []Event {
 		return []Event{
@@ -1987,6 +1987,7 @@ func TestJudgeTryLock(t *testing.T) {
 		{"a refusal after queueing work", try("add ", fr(3, "CompactAdd")), true},
 		{"a refusal with a nil error", try("nil ", fr(3, "CompactNil")), true},
 		{"a refusal counted in shared memory", try("counted ", fr(3, "CompactCounted")), true},
+		{"a failed CAS from another value", try("other ", fr(3, "CompactOther")), true},
 		{"a refusal in a unit that holds more", try("", append(fr(3, "CompactAdd"), fr(4, "Compact")...)), true},
 		{"a test's probe of the claim", probe(atTest("// compactor probe", "(&c.running) == 1"), nil), false},
 		{"a test's probe that keeps the value", probe(atTest("// compactor kept probe", "(&c.running)"), nil), true},

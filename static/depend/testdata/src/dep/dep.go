@@ -3815,6 +3815,15 @@ func (c *Compactor) CompactCounted() error {
 	return nil
 }
 
+// CompactOther's try expects another value than the claim's free one:
+// it is no try of that claim.
+func (c *Compactor) CompactOther() error {
+	if !atomic.CompareAndSwapInt32(&c.running, 2, 1) { // compactor other claim
+		return errCompactBusy
+	}
+	return nil
+}
+
 // Busy is a probe of the claim in the package's own code.
 func (c *Compactor) Busy(wait func(func() bool)) {
 	wait(func() bool { return atomic.LoadInt32(&c.running) == 1 }) // compactor busy probe
