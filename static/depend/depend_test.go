@@ -1932,3 +1932,70 @@ func TestJudgeClearedSlot(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeTryLock: akrylysov/pogreb's Compact claims a flag by CAS and
+// releases it in a deferred store; another Compact's failed CAS between
+// them returns errBusy having done nothing (tryRefused), and the test's
+// poll of the flag in a function literal only reports it held (heldProbe):
+// neither reads an intermediate state of data (compaction.go:138 av). A
+// refusal that returns nothing, returns a nil error, counts itself in
+// shared memory or queued work before its try (claimdrain's shape), a
+// probe that keeps the value, and a probe in the package's own code stay
+// judged.
+func TestJudgeTryLock(t *testing.T) {
+	x, at := index(t)
+	src, err := os.ReadFile("testdata/src/dep/dep_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	atTest := func(line, col string) string {
+		for i, l := range strings.Split(string(src), "\n") {
+			if strings.Contains(l, line) {
+				return fmt.Sprintf("dep/dep_test.go:%d:%d", i+1, strings.Index(l, col)+1)
+			}
+		}
+		t.Fatalf("no line %q", line)
+		return ""
+	}
+	fr := func(id int32, name string) []Frame {
+		if name == "" {
+			return nil
+		}
+		return []Frame{{ID: id, Site: at("func (c *Compactor) "+name+"(", name+"(")}}
+	}
+	claimAt := func(which string) string { return at("// compactor "+which+"claim", "(&c.running, ") }
+	releaseAt := func(which string) string { return at("// compactor "+which+"release", "(&c.running, 0)") }
+	try := func(which string, frs []Frame) []Event {
+		return []Event{
+			{Thread: 1, Unit: 1, Read: true, Write: true, Site: claimAt(""), Frames: fr(1, "Compact")},
+			{Thread: 2, Unit: 2, Read: true, Site: claimAt(which), Frames: frs},
+			{Thread: 1, Unit: 1, Write: true, Site: releaseAt(""), Frames: fr(1, "Compact")},
+		}
+	}
+	probe := func(site string, frs []Frame) []Event {
+		evs := try("", nil)
+		evs[1] = Event{Thread: 2, Unit: 2, Read: true, Site: site, Frames: frs}
+		return evs
+	}
+	for _, c := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"a failed try that refuses with errBusy", try("", fr(3, "Compact")), false},
+		{"a refusal that returns nothing", try("quiet ", fr(3, "CompactQuiet")), true},
+		{"a refusal after queueing work", try("add ", fr(3, "CompactAdd")), true},
+		{"a refusal with a nil error", try("nil ", fr(3, "CompactNil")), true},
+		{"a refusal counted in shared memory", try("counted ", fr(3, "CompactCounted")), true},
+		{"a failed CAS from another value", try("other ", fr(3, "CompactOther")), true},
+		{"a refusal in a unit that holds more", try("", append(fr(3, "CompactAdd"), fr(4, "Compact")...)), true},
+		{"a test's probe of the claim", probe(atTest("// compactor probe", "(&c.running) == 1"), nil), false},
+		{"a test's probe that keeps the value", probe(atTest("// compactor kept probe", "(&c.running)"), nil), true},
+		{"a probe in the package's code", probe(at("// compactor busy probe", "(&c.running) == 1"), nil), true},
+	} {
+		v := x.Judge(c.evs)
+		if v.Holds != c.want {
+			t.Errorf("%s: Judge = %v, %q: %s; want %v", c.name, v.Holds, v.Kind, v.Why, c.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@
 package dep
 
 import (
+	"errors"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -3734,4 +3735,96 @@ func (c *Capped) add(k string) {
 		c.m[k] = 1 // capped insert
 	}
 	c.mu.Unlock()
+}
+
+// Compactor is akrylysov/pogreb's single-flight compaction: Compact
+// claims its flag by CAS, releases it in a deferred store, and a Compact
+// that finds it held returns errCompactBusy having done nothing.
+type Compactor struct {
+	running int32
+	mu      sync.RWMutex
+	pending int
+	done    int
+}
+
+var errCompactBusy = errors.New("compaction in progress")
+
+func (c *Compactor) Compact() (int, error) {
+	n := 0
+	if !atomic.CompareAndSwapInt32(&c.running, 0, 1) { // compactor claim
+		return n, errCompactBusy
+	}
+	defer func() {
+		atomic.StoreInt32(&c.running, 0) // compactor release
+	}()
+	c.mu.Lock()
+	n, c.pending = c.pending, 0
+	c.done += n
+	c.mu.Unlock()
+	return n, nil
+}
+
+// CompactQuiet's refusal returns nothing: its caller cannot tell that
+// the compaction it asked for did not run.
+func (c *Compactor) CompactQuiet() {
+	if !atomic.CompareAndSwapInt32(&c.running, 0, 1) { // compactor quiet claim
+		return
+	}
+	c.mu.Lock()
+	c.done += c.pending
+	c.pending = 0
+	c.mu.Unlock()
+	atomic.StoreInt32(&c.running, 0) // compactor quiet release
+}
+
+// CompactAdd queues work before it tries the claim, and leaves it to the
+// holder when refused (claimdrain's shape, with an error).
+func (c *Compactor) CompactAdd(k int) error {
+	c.mu.Lock()
+	c.pending += k // compactor add
+	c.mu.Unlock()
+	if !atomic.CompareAndSwapInt32(&c.running, 0, 1) { // compactor add claim
+		return errCompactBusy
+	}
+	c.mu.Lock()
+	c.done += c.pending
+	c.pending = 0
+	c.mu.Unlock()
+	atomic.StoreInt32(&c.running, 0) // compactor add release
+	return nil
+}
+
+// CompactNil's refusal says nothing went wrong.
+func (c *Compactor) CompactNil() error {
+	if !atomic.CompareAndSwapInt32(&c.running, 0, 1) { // compactor nil claim
+		return nil
+	}
+	atomic.StoreInt32(&c.running, 0) // compactor nil release
+	return nil
+}
+
+// CompactCounted counts the refusal in shared memory.
+func (c *Compactor) CompactCounted() error {
+	if !atomic.CompareAndSwapInt32(&c.running, 0, 1) { // compactor counted claim
+		c.mu.Lock()
+		c.pending++
+		c.mu.Unlock()
+		return errCompactBusy
+	}
+	atomic.StoreInt32(&c.running, 0) // compactor counted release
+	return nil
+}
+
+// CompactOther's try expects another value than the claim's free one:
+// it is no try of that claim.
+func (c *Compactor) CompactOther() error {
+	if !atomic.CompareAndSwapInt32(&c.running, 2, 1) { // compactor other claim
+		return errCompactBusy
+	}
+	return nil
+}
+
+// Busy is a probe of the claim in the package's own code.
+func (c *Compactor) Busy(wait func(func() bool)) {
+	wait(func() bool { return atomic.LoadInt32(&c.running) == 1 }) // compactor busy probe
 }
