@@ -369,6 +369,7 @@ func afters(f *Finding, evs []depend.Event) {
 					t.Guard = s.Steps[g].Site
 					lo = min(lo, g)
 				}
+				t.Blind = blindWrite(s.Steps, st, last)
 				evs[i].Writes = append(evs[i].Writes, t)
 			}
 		}
@@ -381,6 +382,31 @@ func afters(f *Finding, evs []depend.Event) {
 			}
 		}
 	}
+}
+
+// blindWrite reports whether step w's goroutine read w's object at no
+// step before w, and no goroutine read it after w up to step last: the
+// write (an unconditional delete) was decided by nothing the goroutine
+// read of the object, and nothing read what it left before the
+// pattern's end (depend.Touch.Blind).
+func blindWrite(steps []trace.Step, w, last int) bool {
+	b := steps[w]
+	for st, c := range steps {
+		if st > last {
+			break
+		}
+		if st == w || c.Obj != b.Obj || !reads(c.Op) {
+			continue
+		}
+		if st > w || c.G == b.G {
+			return false
+		}
+	}
+	return true
+}
+
+func reads(op trace.Op) bool {
+	return op == trace.Read || op == trace.AtomicLoad || op == trace.AtomicRMW
 }
 
 func writes(op trace.Op) bool {
