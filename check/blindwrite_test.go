@@ -41,8 +41,8 @@ func TestBlindWrite(t *testing.T) {
 		{"a third goroutine's read before the write", []trace.Step{s("g3", trace.Read, "M")}, nil, true},
 	} {
 		steps, w, last := base(tc.before, tc.after)
-		if got := blindWrite(steps, w, last); got != tc.want {
-			t.Errorf("%s: blindWrite = %v, want %v", tc.name, got, tc.want)
+		if got := readsOf(steps, "M", last).blind(steps[w].G, w); got != tc.want {
+			t.Errorf("%s: blind = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
