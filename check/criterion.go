@@ -361,6 +361,7 @@ func afters(f *Finding, evs []depend.Event) {
 			}
 		}
 		evs[i].Writes = []depend.Touch{}
+		rd := readsOf(s.Steps, a.Obj, last)
 		lo := first
 		for st := first; st <= last && st < len(s.Steps); st++ {
 			if b := s.Steps[st]; b.G != a.G && b.Obj == a.Obj && writes(b.Op) {
@@ -369,6 +370,7 @@ func afters(f *Finding, evs []depend.Event) {
 					t.Guard = s.Steps[g].Site
 					lo = min(lo, g)
 				}
+				t.Blind = rd.blind(b.G, st)
 				evs[i].Writes = append(evs[i].Writes, t)
 			}
 		}
@@ -381,6 +383,43 @@ func afters(f *Finding, evs []depend.Event) {
 			}
 		}
 	}
+}
+
+// objReads are the reads of one object in a schedule up to a step:
+// each goroutine's first, and the last by anyone (depend.Touch.Blind).
+type objReads struct {
+	first map[string]int
+	last  int
+}
+
+// readsOf gathers the reads of obj in steps up to step last, in one pass.
+func readsOf(steps []trace.Step, obj string, last int) objReads {
+	r := objReads{first: map[string]int{}, last: -1}
+	for st := 0; st <= last && st < len(steps); st++ {
+		if c := steps[st]; c.Obj == obj && reads(c.Op) {
+			if _, ok := r.first[c.G]; !ok {
+				r.first[c.G] = st
+			}
+			r.last = st
+		}
+	}
+	return r
+}
+
+// blind reports whether goroutine g's write at step w is blind: g read
+// the object at no step before w, and no goroutine read it after w up
+// to the last step gathered. Such a write (an unconditional delete) was
+// decided by nothing g read of the object, and nothing read what it left
+// before the pattern's end.
+func (r objReads) blind(g string, w int) bool {
+	if f, ok := r.first[g]; ok && f < w {
+		return false
+	}
+	return r.last <= w
+}
+
+func reads(op trace.Op) bool {
+	return op == trace.Read || op == trace.AtomicLoad || op == trace.AtomicRMW
 }
 
 func writes(op trace.Op) bool {

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -1392,7 +1393,10 @@ func TestJudgeBumpRechecked(t *testing.T) {
 // between and no other write of the map in the schedule, deletes nothing
 // the serial order does not (tally's scope_registry.go:269 and :296); a
 // path that also counts, closes what it found or returns the finding,
-// another write between, another key, or no schedule stays judged.
+// another write between, another key, or no schedule stays judged,
+// unless every other write of the map in the schedule is a blind delete
+// (Touch.Blind: mplex's stream Close unregistering a stream whose
+// remote close handleIncoming is handling, multiplex.go:401).
 func TestJudgeIdleDelete(t *testing.T) {
 	x, at := index(t)
 	fr := func(id int32, name string) Frame {
@@ -1434,6 +1438,21 @@ func TestJudgeIdleDelete(t *testing.T) {
 	inserted[0].Writes[0].Site = inserted[1].Site
 	otherKey := drop(key)
 	otherKey[2].Key = 8
+	// blinded marks the schedule's other writes of the map blind: their
+	// goroutines never read the map before them, nor did anyone after
+	// them up to the pattern's end (Touch.Blind).
+	blinded := func(evs []Event) []Event {
+		ws := slices.Clone(evs[0].Writes)
+		for n := range ws {
+			ws[n].Blind = true
+		}
+		evs[0].Writes = ws
+		return evs
+	}
+	closedBlind := blinded(evs("DropClosed", "closed lookup", "closed delete", nil, key))
+	halfBlind := blinded(evs("DropClosed", "closed lookup", "closed delete", nil, key, Touch{Step: 4, Site: site("delete"), G: "g3"}))
+	halfBlind[0].Writes[1].Blind = false
+	insertBlind := blinded(drop(key, Touch{Step: 4, Site: site("put"), G: "g3"}))
 	for _, tc := range []struct {
 		name string
 		evs  []Event
@@ -1449,6 +1468,13 @@ func TestJudgeIdleDelete(t *testing.T) {
 		{"a drop that also counts", evs("DropCounted", "counted lookup", "counted delete", []string{"removeCounted"}, key), true},
 		{"a drop that closes the entry it found", evs("DropClosed", "closed lookup", "closed delete", nil, key), true},
 		{"a drop that returns whether it found the key", evs("DropTold", "told lookup", "told delete", nil, key), true},
+		{"a drop that closes the entry it found, the other delete blind", closedBlind, false},
+		{"a drop that counts, the other delete blind", blinded(evs("DropCounted", "counted lookup", "counted delete", []string{"removeCounted"}, key)), false},
+		{"a drop that returns the finding, the other delete blind", blinded(evs("DropTold", "told lookup", "told delete", nil, key)), false},
+		{"a drop that closes, one other delete not blind", halfBlind, true},
+		{"a blind insert in the schedule", insertBlind, true},
+		{"a blind delete of a key unrecorded (0): deletes commute", blinded(drop(0)), false},
+		{"a blind delete of an insert's site between", blinded(inserted), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

@@ -24,10 +24,26 @@ import (
 // path that also uses what it found (closes it, reports it), counts the
 // drop, or returns whether it dropped, stays judged: the other goroutine
 // may have done the same (a double close, a double count, two callers
-// each told they removed it).
+// each told they removed it) — unless every other write of the map in
+// the schedule is blind (Touch.Blind): its goroutine never read the map
+// before it, so it did not find the entry and act on it, and no one read
+// the map after it before the pattern's end. Then the unit first, whole,
+// and the other's delete after it is a serial order with the same
+// reads and the same map, whatever the unit does with what it found and
+// whatever keys the deletes name (two deletes commute), as mplex's
+// handleIncoming closing a stream's data channel after the stream's
+// Close unregistered it (multiplex.go:401, stream.go:194, whose struct
+// key the trace does not record).
 func (x *Index) idleDelete(evs []Event, i, j int, between []int) bool {
 	a, b := evs[i], evs[j]
-	if !a.Read || a.Write || !b.Write || b.Read || b.Var != a.Var || a.Key == 0 || b.Key != a.Key || a.Writes == nil || !x.deletes(b.Site) {
+	if !a.Read || a.Write || !b.Write || b.Read || b.Var != a.Var || a.Writes == nil || !x.deletes(b.Site) {
+		return false
+	}
+	// Blind deletes commute with the unit's delete whatever keys they
+	// name (a struct key's may be unrecorded: Key 0), as no read falls
+	// between them.
+	blinds := blind(a.Writes)
+	if !blinds && (a.Key == 0 || b.Key != a.Key) {
 		return false
 	}
 	dels := 0
@@ -36,7 +52,7 @@ func (x *Index) idleDelete(evs []Event, i, j int, between []int) bool {
 		if !e.Write {
 			continue
 		}
-		if e.Var != a.Var || e.Key != a.Key || !x.deletes(e.Site) {
+		if e.Var != a.Var || !blinds && e.Key != a.Key || !x.deletes(e.Site) {
 			return false
 		}
 		dels++
@@ -52,7 +68,17 @@ func (x *Index) idleDelete(evs []Event, i, j int, between []int) bool {
 			return false
 		}
 	}
-	return x.onlyDeletes(a, b)
+	return blinds || x.onlyDeletes(a, b)
+}
+
+// blind reports whether every write in ws is blind (Touch.Blind).
+func blind(ws []Touch) bool {
+	for _, w := range ws {
+		if !w.Blind {
+			return false
+		}
+	}
+	return len(ws) > 0
 }
 
 // onlyDeletes reports whether the comma-ok lookup at a decides nothing

@@ -92,6 +92,12 @@ type Touch struct {
 	Site  string
 	Guard string
 	G     string // the writing goroutine's name (middleKept: the unit's own)
+	// Blind says the writing goroutine read the variable at no step of
+	// the schedule before this write, and no goroutine read it from
+	// this write to the pattern's last step: nothing it did came from
+	// the variable, and no one saw the write before the pattern ended
+	// (idleDelete: a stream's unconditional unregistering delete).
+	Blind bool
 }
 
 // reread reports whether event i's read was repeated before event j.
