@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -180,6 +180,15 @@ eval-trial12:
 
 eval-trial13:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial13.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 28's fourteenth trial, internal/eval/modules-trial14.txt: seven
+# more modules (a stream multiplexer, a statsd client, a file tailer,
+# progress bars, promises, a disk-backed cache, an atomic boolean; the
+# proxy here refused the new candidates of issue 26's kinds), checked and
+# triaged as eval-trial, written to EVAL.md's modules-trial14 section. Not
+# part of make eval.
+eval-trial14:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial14.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own
