@@ -1,6 +1,12 @@
 package instrument
 
 import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -77,4 +83,126 @@ func loadDeps(cfg *packages.Config, paths []string) []*packages.Package {
 		}
 	}
 	return ok
+}
+
+// goDeps returns the import paths of the packages of other modules (not
+// the standard library, not the main module) that pkgs import, directly
+// or not, and that start goroutines: a go statement in one of their
+// files. They are instrumented as moduleDeps are (goroutines and
+// synchronization, RegisterQuiet), so that a goroutine such a package
+// starts for the user's code is forked in the trace and named after its
+// parent ("g1.1.2"), the same in every run. Left out, it was a root
+// named by the order of its first event ("g3"), which a replay that
+// moves that event does not reproduce: juniper's parallel.MapStream
+// starts its workers through x/sync's errgroup, and every replay of its
+// tests' 60 predictions waited for "g3 has not started (started outside
+// instrumented code)" until the deadlock bound. Packages without a go
+// statement stay as they are: they fork nothing, and the cost of
+// rewriting every dependency (issue 30's bound on build time) buys only
+// their locks' edges. A module vendored is left alone (its packages are
+// read from vendor/, where the runtime is not).
+func goDeps(cfg *packages.Config, pkgs []*packages.Package, mod *packages.Module) []string {
+	inModule := func(path string) bool {
+		return path == mod.Path || strings.HasPrefix(path, mod.Path+"/")
+	}
+	var roots []string
+	seen := map[string]bool{}
+	for _, p := range pkgs {
+		for _, imp := range p.Imports {
+			id, _, _ := strings.Cut(imp.ID, " ")
+			if seen[id] || isStd(id) {
+				continue
+			}
+			seen[id] = true
+			roots = append(roots, id)
+		}
+	}
+	if len(roots) == 0 {
+		return nil
+	}
+	// Names, files and imports only: no type-checking, one go list.
+	quick := *cfg
+	quick.Mode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule
+	quick.Tests = false
+	quick.Fset = nil
+	deps, err := packages.Load(&quick, roots...)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	done := map[string]bool{}
+	packages.Visit(deps, nil, func(p *packages.Package) {
+		m := p.Module
+		if done[p.PkgPath] || m == nil || m.Main || inModule(p.PkgPath) || len(p.Errors) > 0 {
+			return
+		}
+		done[p.PkgPath] = true
+		if startsGoroutines(p.GoFiles) {
+			out = append(out, p.PkgPath)
+		}
+	})
+	sort.Strings(out)
+	return out
+}
+
+// isStd reports whether an import path is the standard library's: its
+// first element has no dot (the go command's rule for module paths).
+func isStd(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+// startsGoroutines reports whether one of the files has a go statement.
+func startsGoroutines(files []string) bool {
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil || !bytes.Contains(src, []byte("go ")) {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		found := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			if _, ok := n.(*ast.GoStmt); ok {
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// selectDeps makes a unit of each package of another module that
+// loaded (goDeps), with every file of it; a package with a cgo file is
+// left out (cgo's generated files are not in GoFiles).
+func selectDeps(pkgs []*packages.Package) []*unit {
+	var units []*unit
+	for _, p := range pkgs {
+		if p.Module == nil || p.Module.Main {
+			continue
+		}
+		u := &unit{pkg: p, dep: true, mod: p.Module}
+		for _, f := range p.Syntax {
+			name := p.Fset.File(f.Pos()).Name()
+			if !isOriginal(p, name) {
+				u = nil
+				break
+			}
+			u.files = append(u.files, unitFile{path: name, syntax: f})
+			if u.dir == "" {
+				u.dir = filepath.Dir(name)
+			}
+		}
+		if u == nil || len(u.files) == 0 || len(u.files) != len(p.GoFiles) {
+			continue
+		}
+		sort.Slice(u.files, func(i, j int) bool { return u.files[i].path < u.files[j].path })
+		units = append(units, u)
+	}
+	return units
 }

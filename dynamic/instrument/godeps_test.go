@@ -1,0 +1,139 @@
+package instrument
+
+import (
+	"archive/zip"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// proxyModule serves the module path@version with files from a file
+// proxy, through a module cache of the test's own (GOPROXY, GOMODCACHE).
+func proxyModule(t *testing.T, path, version string, files map[string]string) {
+	t.Helper()
+	proxy := t.TempDir()
+	v := filepath.Join(proxy, filepath.FromSlash(path), "@v")
+	meta := map[string]string{
+		"list":            version + "\n",
+		version + ".info": `{"Version":"` + version + `"}`,
+		version + ".mod":  files["go.mod"],
+	}
+	for name, src := range meta {
+		if err := writeFile(filepath.Join(v, name), []byte(src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	zf, err := os.Create(filepath.Join(v, version+".zip"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := zip.NewWriter(zf)
+	for name, src := range files {
+		w, err := zw.Create(path + "@" + version + "/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(src))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zf.Close()
+	t.Setenv("GOPROXY", "file://"+filepath.ToSlash(proxy))
+	t.Setenv("GOSUMDB", "off")
+	t.Setenv("GOMODCACHE", t.TempDir())
+	t.Setenv("GOFLAGS", "-modcacherw") // so that t.TempDir can remove it
+}
+
+// TestGoDeps: a package of another module that the checked package
+// imports and that has a go statement is instrumented (goDeps) like a
+// module dep, quietly, in a copy of its module that the overlaid go.mod
+// puts in its place (the go command takes no overlay of a file in the
+// module cache), with the go1.21 language tag its go 1.16 line needs and
+// its sites named module@version/path; a package of it without a go
+// statement is left alone; the module cache is not written; the build
+// compiles. Without goDeps the goroutine that grp.Go starts was a root of
+// the trace, named by the order of its first event.
+func TestGoDeps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary")
+	}
+	t.Setenv("PECANVET_CACHE", t.TempDir())
+	proxyModule(t, "example.com/dep", "v1.0.0", map[string]string{
+		"go.mod":         "module example.com/dep\n\ngo 1.16\n",
+		"grp/grp.go":     "package grp\n\nimport \"sync\"\n\n// Group runs functions in goroutines.\ntype Group struct{ wg sync.WaitGroup }\n\n// Go runs f in a goroutine.\nfunc (g *Group) Go(f func()) { g.wg.Add(1); go func() { defer g.wg.Done(); f() }() }\n\n// Wait waits for them.\nfunc (g *Group) Wait() { g.wg.Wait() }\n",
+		"plain/plain.go": "package plain\n\n// Twice calls f twice.\nfunc Twice(f func()) { f(); f() }\n",
+		"bg/bg.go":       "package bg\n\n// Start runs f in a goroutine.\nfunc Start(f func()) { go f() }\n",
+	})
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":      "module example.com/m\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n",
+		"p/p.go":      "package p\n\nimport (\n\t\"example.com/dep/bg\"\n\t\"example.com/dep/grp\"\n\t\"example.com/dep/plain\"\n)\n\n// Run runs f twice in goroutines.\nfunc Run(f func()) { var g grp.Group; plain.Twice(func() { g.Go(f) }); g.Wait(); bg.Start(func() {}) }\n",
+		"p/p_test.go": "package p\n\nimport \"testing\"\n\nfunc TestRun(t *testing.T) { n := 0; Run(func() { n++ }); _ = n }\n",
+	} {
+		if err := writeFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dl := exec.Command("go", "mod", "download", "example.com/dep")
+	dl.Dir = dir
+	if out, err := dl.CombinedOutput(); err != nil {
+		t.Fatalf("go mod download: %v\n%s", err, out)
+	}
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./p"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Cleanup()
+	if got, want := strings.Join(res.Deps, " "), "example.com/dep/bg example.com/dep/grp"; got != want {
+		t.Errorf("deps %q, want %q", got, want)
+	}
+	ov := overlayOf(t, res)
+	gomod, err := os.ReadFile(ov.Replace[filepath.Join(dir, "go.mod")])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One replacement for the module, with both packages' files.
+	var copyDirs []string
+	for _, l := range strings.Split(string(gomod), "\n") {
+		if rest, ok := strings.CutPrefix(l, "replace example.com/dep => "); ok {
+			copyDirs = append(copyDirs, strings.Trim(rest, `"`))
+		}
+	}
+	if len(copyDirs) != 1 {
+		t.Fatalf("the overlaid go.mod does not replace example.com/dep once:\n%s", gomod)
+	}
+	copyDir := copyDirs[0]
+	if b, err := os.ReadFile(filepath.Join(copyDir, "bg", "bg.go")); err != nil || !strings.Contains(string(b), rtName+".Go(") {
+		t.Errorf("the copy's bg.go is not instrumented (%v)", err)
+	}
+	for f := range ov.Replace {
+		if strings.HasPrefix(f, os.Getenv("GOMODCACHE")) {
+			t.Errorf("the overlay replaces %s, in the module cache", f)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(copyDir, "grp", "grp.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"//go:build go1.21", rtName + ".RegisterQuiet(", rtName + ".Go(", `"example.com/dep@v1.0.0/grp/grp.go:`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the copy's grp.go lacks %s:\n%s", want, b)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(copyDir, "plain", "plain.go")); err != nil || strings.Contains(string(b), rtName) {
+		t.Errorf("plain.go, without a go statement, is rewritten or missing (%v)", err)
+	}
+	orig := filepath.Join(os.Getenv("GOMODCACHE"), "example.com", "dep@v1.0.0", "grp", "grp.go")
+	if b, err := os.ReadFile(orig); err != nil || strings.Contains(string(b), rtName) {
+		t.Errorf("the module cache's grp.go is changed (%v)", err)
+	}
+	cmd := exec.Command("go", "test", "-c", "-vet=off", "-overlay="+res.Overlay, "-o", filepath.Join(t.TempDir(), "p.test"), "./p")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the instrumented build fails: %v\n%s", err, out)
+	}
+}
