@@ -150,7 +150,7 @@ func moduleFromProxy(t *testing.T) string {
 
 // TestGoroutinesOfAModule: goroutines that a package of another module,
 // from the module cache, starts for the user's code are forked in the
-// trace (instrument's goDeps), so their names are the same in every run
+// trace (instrument's moduleDeps), so their names are the same in every run
 // and its WaitGroup orders them before the code after Wait. Double's
 // workers write elements that the test reads after Wait: nothing to
 // predict. Sum's workers race on s: reported. Before, the workers were

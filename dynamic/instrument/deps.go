@@ -13,16 +13,31 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// moduleDeps returns the import paths of the main module's packages that
-// pkgs import, directly or through each other, other than pkgs
-// themselves. They are instrumented too (without their tests), for their
-// goroutines and synchronization only (rt.RegisterQuiet): a goroutine
-// that a helper package of the module starts, or a lock it takes, is
-// otherwise invisible to the trace, and so to happens-before. conc's pool
-// starts its workers through the module's root package (conc.WaitGroup),
-// and every schedule that put a worker's first step before the call
-// starting it deadlocked in replay, for the quiet bound each.
-func moduleDeps(cfg *packages.Config, pkgs []*packages.Package, mod *packages.Module) []string {
+// moduleDeps returns the import paths of the packages that pkgs import,
+// directly or through each other, other than pkgs themselves, that are
+// instrumented too (without their tests), for their goroutines and
+// synchronization only (rt.RegisterQuiet): mine, the main module's, and
+// others, those of other modules that start goroutines (see below). A
+// goroutine that a helper package of the module starts, or a lock it
+// takes, is otherwise invisible to the trace, and so to happens-before.
+// conc's pool starts its workers through the module's root package
+// (conc.WaitGroup), and every schedule that put a worker's first step
+// before the call starting it deadlocked in replay, for the quiet bound
+// each. others is left empty unless withOthers.
+//
+// Packages of other modules (not the standard library) are instrumented
+// when they have a go statement, so that a goroutine such a package
+// starts for the user's code is forked in the trace and named after its
+// parent ("g1.1.2"), the same in every run. Left out, it was a root
+// named by the order of its first event ("g3"), which a replay that
+// moves that event does not reproduce: juniper's parallel.MapStream
+// starts its workers through x/sync's errgroup, and the replays of its
+// tests' 60 predictions waited for "g3 has not started (started outside
+// instrumented code)" until the deadlock bound, or were pruned behind
+// those. Packages without a go statement stay as they are: they fork
+// nothing, and rewriting every dependency (issue 30's bound on build
+// time) would buy only their locks' edges.
+func moduleDeps(cfg *packages.Config, pkgs []*packages.Package, mod *packages.Module, withOthers bool) (mine, others []string) {
 	have := map[string]bool{}
 	for _, p := range pkgs {
 		have[strings.TrimSuffix(p.PkgPath, "_test")] = true
@@ -35,33 +50,41 @@ func moduleDeps(cfg *packages.Config, pkgs []*packages.Package, mod *packages.Mo
 	for _, p := range pkgs {
 		for _, imp := range p.Imports {
 			id, _, _ := strings.Cut(imp.ID, " ")
-			if inModule(id) && !have[id] && !seen[id] {
-				seen[id] = true
-				roots = append(roots, id)
+			if have[id] || seen[id] || !inModule(id) && (!withOthers || isStd(id)) {
+				continue
 			}
+			seen[id] = true
+			roots = append(roots, id)
 		}
 	}
 	if len(roots) == 0 {
-		return nil
+		return nil, nil
 	}
-	// Names and imports only: no type-checking, one go list.
+	// Names, files and imports only: no type-checking, one go list.
 	quick := *cfg
-	quick.Mode = packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedModule
+	quick.Mode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule
 	quick.Tests = false
 	quick.Fset = nil
 	deps, err := packages.Load(&quick, roots...)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	var out []string
 	packages.Visit(deps, nil, func(p *packages.Package) {
-		if p.Module != nil && p.Module.Main && p.Module.Path == mod.Path && !have[p.PkgPath] && len(p.Errors) == 0 {
-			have[p.PkgPath] = true
-			out = append(out, p.PkgPath)
+		m := p.Module
+		if have[p.PkgPath] || m == nil || len(p.Errors) > 0 {
+			return
+		}
+		have[p.PkgPath] = true
+		switch {
+		case m.Main && m.Path == mod.Path:
+			mine = append(mine, p.PkgPath)
+		case withOthers && !m.Main && !inModule(p.PkgPath) && startsGoroutines(p.GoFiles):
+			others = append(others, p.PkgPath)
 		}
 	})
-	sort.Strings(out)
-	return out
+	sort.Strings(mine)
+	sort.Strings(others)
+	return mine, others
 }
 
 // loadDeps loads the packages at paths for instrumenting, without their
@@ -83,66 +106,6 @@ func loadDeps(cfg *packages.Config, paths []string) []*packages.Package {
 		}
 	}
 	return ok
-}
-
-// goDeps returns the import paths of the packages of other modules (not
-// the standard library, not the main module) that pkgs import, directly
-// or not, and that start goroutines: a go statement in one of their
-// files. They are instrumented as moduleDeps are (goroutines and
-// synchronization, RegisterQuiet), so that a goroutine such a package
-// starts for the user's code is forked in the trace and named after its
-// parent ("g1.1.2"), the same in every run. Left out, it was a root
-// named by the order of its first event ("g3"), which a replay that
-// moves that event does not reproduce: juniper's parallel.MapStream
-// starts its workers through x/sync's errgroup, and every replay of its
-// tests' 60 predictions waited for "g3 has not started (started outside
-// instrumented code)" until the deadlock bound. Packages without a go
-// statement stay as they are: they fork nothing, and the cost of
-// rewriting every dependency (issue 30's bound on build time) buys only
-// their locks' edges. A module vendored is left alone (its packages are
-// read from vendor/, where the runtime is not).
-func goDeps(cfg *packages.Config, pkgs []*packages.Package, mod *packages.Module) []string {
-	inModule := func(path string) bool {
-		return path == mod.Path || strings.HasPrefix(path, mod.Path+"/")
-	}
-	var roots []string
-	seen := map[string]bool{}
-	for _, p := range pkgs {
-		for _, imp := range p.Imports {
-			id, _, _ := strings.Cut(imp.ID, " ")
-			if seen[id] || isStd(id) {
-				continue
-			}
-			seen[id] = true
-			roots = append(roots, id)
-		}
-	}
-	if len(roots) == 0 {
-		return nil
-	}
-	// Names, files and imports only: no type-checking, one go list.
-	quick := *cfg
-	quick.Mode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule
-	quick.Tests = false
-	quick.Fset = nil
-	deps, err := packages.Load(&quick, roots...)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	done := map[string]bool{}
-	packages.Visit(deps, nil, func(p *packages.Package) {
-		m := p.Module
-		if done[p.PkgPath] || m == nil || m.Main || inModule(p.PkgPath) || len(p.Errors) > 0 {
-			return
-		}
-		done[p.PkgPath] = true
-		if startsGoroutines(p.GoFiles) {
-			out = append(out, p.PkgPath)
-		}
-	})
-	sort.Strings(out)
-	return out
 }
 
 // isStd reports whether an import path is the standard library's: its
@@ -177,8 +140,8 @@ func startsGoroutines(files []string) bool {
 	return false
 }
 
-// selectDeps makes a unit of each package of another module that
-// loaded (goDeps), with every file of it; a package with a cgo file is
+// selectDeps makes a unit of each package of another module in pkgs
+// (moduleDeps' others), with every file of it; a package with a cgo file is
 // left out (cgo's generated files are not in GoFiles).
 func selectDeps(pkgs []*packages.Package) []*unit {
 	var units []*unit

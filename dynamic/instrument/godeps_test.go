@@ -49,14 +49,15 @@ func proxyModule(t *testing.T, path, version string, files map[string]string) {
 }
 
 // TestGoDeps: a package of another module that the checked package
-// imports and that has a go statement is instrumented (goDeps) like a
-// module dep, quietly, in a copy of its module that the overlaid go.mod
-// puts in its place (the go command takes no overlay of a file in the
-// module cache), with the go1.21 language tag its go 1.16 line needs and
-// its sites named module@version/path; a package of it without a go
-// statement is left alone; the module cache is not written; the build
-// compiles. Without goDeps the goroutine that grp.Go starts was a root of
-// the trace, named by the order of its first event.
+// imports and that has a go statement is instrumented like a module dep
+// (moduleDeps' others), quietly, in a copy of its module that the
+// overlaid go.mod puts in its place (the go command takes no overlay of
+// a file in the module cache), with the go1.21 language tag its go 1.16
+// line needs and its sites named module@version/path, one copy for both
+// of its packages; a package of it without a go statement is left alone;
+// the module cache is not written; the build compiles. Without it the
+// goroutine that grp.Go starts was a root of the trace, named by the
+// order of its first event.
 func TestGoDeps(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a test binary")

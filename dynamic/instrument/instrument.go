@@ -64,8 +64,7 @@ type Result struct {
 	Packages []Package // instrumented packages
 	// Deps are the packages that Packages import, directly or not,
 	// instrumented too but without their tests: the main module's
-	// (moduleDeps) and those of other modules that start goroutines
-	// (goDeps).
+	// (moduleDeps) and those of other modules that start goroutines.
 	Deps  []string
 	Notes []note.Note // things worth telling the user, e.g. about cgo files
 	Sites []Site      // indexed by site id
@@ -168,11 +167,13 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	var outs []output
 	pkgByPath := make(map[string]*Package)
 	var pkgOrder []string
-	depUnits, depNotes, _, _ := selectFiles(loadDeps(cfg, moduleDeps(cfg, pkgs, mod)))
+	// A vendored module's other modules are read from vendor/, where the
+	// runtime is not: they stay as they are.
+	mine, others := moduleDeps(cfg, pkgs, mod, !vendor)
+	loadedDeps := loadDeps(cfg, append(mine, others...))
+	depUnits, depNotes, _, _ := selectFiles(loadedDeps)
 	notes = append(notes, depNotes...)
-	if !vendor {
-		depUnits = append(depUnits, selectDeps(loadDeps(cfg, goDeps(cfg, pkgs, mod)))...)
-	}
+	depUnits = append(depUnits, selectDeps(loadedDeps)...)
 	var deps []string
 	// The rewritten files of modules in the module cache, by module: the
 	// go command takes no overlay of a file there, so such a module is
@@ -512,7 +513,7 @@ type unit struct {
 	// dep: a package of the module that the checked ones import
 	// (moduleDeps), whose plain memory accesses are not recorded.
 	dep bool
-	// mod: for a dep of another module (goDeps), that module: its files'
+	// mod: for a dep of another module (moduleDeps), that module: its files'
 	// language version and the name of its files in the site table.
 	mod *packages.Module
 
@@ -724,7 +725,7 @@ type instrumenter struct {
 	notes    []note.Note
 	extra    map[string][]byte  // generated files (Options.Extra)
 	langTag  bool               // rewritten files need a go1.21 build tag (modules.go)
-	depMods  []*packages.Module // the other modules of units being rewritten (goDeps)
+	depMods  []*packages.Module // the other modules of units being rewritten (moduleDeps)
 }
 
 // depMod returns the module of depMods whose directory holds the file
@@ -745,7 +746,7 @@ func (ins *instrumenter) relPos(pos token.Pos) string {
 	if rel, err := filepath.Rel(ins.modDir, name); err == nil && !strings.HasPrefix(rel, "..") {
 		name = filepath.ToSlash(rel)
 	} else if m := ins.depMod(name); m != nil {
-		// Another module's file (goDeps): named as the go command names
+		// Another module's file (moduleDeps): named as the go command names
 		// it, module@version/path, not by where the module cache is.
 		rel, _ := filepath.Rel(m.Dir, name)
 		name = m.Path + "/" + filepath.ToSlash(rel)

@@ -94,7 +94,7 @@ func pruneRuntimes(root string) {
 
 // depModuleDir returns a directory that stands in for module m, from the
 // module cache, with the rewritten files (slash path relative to m.Dir →
-// content) in place of its own (goDeps). The go command refuses an
+// content) in place of its own (moduleDeps' others). The go command refuses an
 // overlay of a file in the module cache, so the overlaid go.mod replaces
 // the module with this directory instead. Its other files are hard links
 // to the module cache's (copies across file systems): a whole copy, so
