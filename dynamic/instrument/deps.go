@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,17 +27,17 @@ import (
 // each. others is left empty unless withOthers.
 //
 // Packages of other modules (not the standard library) are instrumented
-// when they have a go statement, so that a goroutine such a package
-// starts for the user's code is forked in the trace and named after its
+// when a go statement of theirs runs a function the caller passed in
+// (runsCallersFuncs), so that a goroutine such a package starts for the
+// user's code is forked in the trace and named after its
 // parent ("g1.1.2"), the same in every run. Left out, it was a root
 // named by the order of its first event ("g3"), which a replay that
 // moves that event does not reproduce: juniper's parallel.MapStream
 // starts its workers through x/sync's errgroup, and the replays of its
 // tests' 60 predictions waited for "g3 has not started (started outside
 // instrumented code)" until the deadlock bound, or were pruned behind
-// those. Packages without a go statement stay as they are: they fork
-// nothing, and rewriting every dependency (issue 30's bound on build
-// time) would buy only their locks' edges.
+// those. Other packages stay as they are: rewriting every dependency
+// (issue 30's bound on build time) would buy only their locks' edges.
 func moduleDeps(cfg *packages.Config, pkgs []*packages.Package, mod *packages.Module, withOthers bool) (mine, others []string) {
 	have := map[string]bool{}
 	for _, p := range pkgs {
@@ -78,7 +79,7 @@ func moduleDeps(cfg *packages.Config, pkgs []*packages.Package, mod *packages.Mo
 		switch {
 		case m.Main && m.Path == mod.Path:
 			mine = append(mine, p.PkgPath)
-		case withOthers && !m.Main && !inModule(p.PkgPath) && startsGoroutines(p.GoFiles):
+		case withOthers && !m.Main && !inModule(p.PkgPath) && runsCallersFuncs(p.GoFiles):
 			others = append(others, p.PkgPath)
 		}
 	})
@@ -115,25 +116,135 @@ func isStd(path string) bool {
 	return !strings.Contains(first, ".")
 }
 
-// startsGoroutines reports whether one of the files has a go statement.
-func startsGoroutines(files []string) bool {
+// runsCallersFuncs reports whether a go statement in the files runs a
+// function its caller passed in: it names a parameter of func type of a
+// function around it (errgroup's Go(f), singleflight's DoChan(key, fn),
+// testify's Eventually(condition)). That is the goroutine that runs the
+// user's code; a package whose goroutines are its own (a server's
+// connection readers, a flush daemon started at init) stays as it is:
+// recording their locks and channels would lengthen every trace and give
+// the predictor the package's internals to search, in the user's budget.
+// Syntax only, no types: a parameter's type is a func literal type or a
+// func type the package declares.
+func runsCallersFuncs(files []string) bool {
+	// names reports whether n refers to one of the names.
+	names := func(n ast.Node, names map[string]bool) bool {
+		found := false
+		if len(names) > 0 {
+			ast.Inspect(n, func(m ast.Node) bool {
+				if id, ok := m.(*ast.Ident); ok && names[id.Name] {
+					found = true
+				}
+				return !found
+			})
+		}
+		return found
+	}
+	var parsed []*ast.File
 	for _, name := range files {
 		src, err := os.ReadFile(name)
-		if err != nil || !bytes.Contains(src, []byte("go ")) {
+		if err != nil || !bytes.Contains(src, []byte("go ")) && !bytes.Contains(src, []byte(" func(")) {
 			continue
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution)
-		if err != nil {
-			continue
+		if err == nil {
+			parsed = append(parsed, f)
 		}
-		found := false
-		ast.Inspect(f, func(n ast.Node) bool {
-			if _, ok := n.(*ast.GoStmt); ok {
-				found = true
+	}
+	funcTypes := map[string]bool{}
+	for _, f := range parsed {
+		for _, d := range f.Decls {
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+				for _, sp := range gd.Specs {
+					if ts := sp.(*ast.TypeSpec); ts != nil {
+						if _, ok := ts.Type.(*ast.FuncType); ok {
+							funcTypes[ts.Name.Name] = true
+						}
+					}
+				}
 			}
-			return !found
-		})
-		if found {
+		}
+	}
+	isFunc := func(t ast.Expr) bool {
+		switch t := t.(type) {
+		case *ast.FuncType:
+			return true
+		case *ast.Ident:
+			return funcTypes[t.Name]
+		}
+		return false
+	}
+	for _, f := range parsed {
+		found := false
+		// params: the func-typed parameters of the functions around the
+		// node, innermost last.
+		var visit func(n ast.Node, params map[string]bool) bool
+		visit = func(n ast.Node, params map[string]bool) bool {
+			ast.Inspect(n, func(n ast.Node) bool {
+				if found || n == nil {
+					return false
+				}
+				var ft *ast.FuncType
+				var body *ast.BlockStmt
+				switch n := n.(type) {
+				case *ast.FuncDecl:
+					ft, body = n.Type, n.Body
+				case *ast.FuncLit:
+					ft, body = n.Type, n.Body
+				case *ast.GoStmt:
+					if names(n.Call, params) {
+						found = true
+						return false
+					}
+				}
+				if ft == nil || body == nil {
+					return true
+				}
+				inner, cloned := params, false
+				if ft.Params != nil {
+					for _, fld := range ft.Params.List {
+						if !isFunc(fld.Type) {
+							continue
+						}
+						if !cloned {
+							inner, cloned = maps.Clone(params), true
+							if inner == nil {
+								inner = map[string]bool{}
+							}
+						}
+						for _, nm := range fld.Names {
+							inner[nm.Name] = true
+						}
+					}
+				}
+				// A closure of the body that calls one of them carries
+				// it too (testify's checkCond := func() { ch <-
+				// condition() }; go checkCond()).
+				for changed := len(inner) > 0; changed; {
+					changed = false
+					ast.Inspect(body, func(m ast.Node) bool {
+						as, ok := m.(*ast.AssignStmt)
+						if !ok || len(as.Lhs) != len(as.Rhs) {
+							return true
+						}
+						for i, rhs := range as.Rhs {
+							id, ok := as.Lhs[i].(*ast.Ident)
+							if lit, isLit := rhs.(*ast.FuncLit); ok && isLit && !inner[id.Name] && names(lit.Body, inner) {
+								if !cloned {
+									inner, cloned = maps.Clone(inner), true
+								}
+								inner[id.Name], changed = true, true
+							}
+						}
+						return true
+					})
+				}
+				visit(body, inner)
+				return false
+			})
+			return found
+		}
+		if visit(f, nil) {
 			return true
 		}
 	}

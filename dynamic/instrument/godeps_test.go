@@ -54,7 +54,8 @@ func proxyModule(t *testing.T, path, version string, files map[string]string) {
 // overlaid go.mod puts in its place (the go command takes no overlay of
 // a file in the module cache), with the go1.21 language tag its go 1.16
 // line needs and its sites named module@version/path, one copy for both
-// of its packages; a package of it without a go statement is left alone;
+// of its packages; a package of it without a go statement, or whose go
+// statements run only its own code, is left alone;
 // the module cache is not written; the build compiles. Without it the
 // goroutine that grp.Go starts was a root of the trace, named by the
 // order of its first event.
@@ -68,11 +69,12 @@ func TestGoDeps(t *testing.T) {
 		"grp/grp.go":     "package grp\n\nimport \"sync\"\n\n// Group runs functions in goroutines.\ntype Group struct{ wg sync.WaitGroup }\n\n// Go runs f in a goroutine.\nfunc (g *Group) Go(f func()) { g.wg.Add(1); go func() { defer g.wg.Done(); f() }() }\n\n// Wait waits for them.\nfunc (g *Group) Wait() { g.wg.Wait() }\n",
 		"plain/plain.go": "package plain\n\n// Twice calls f twice.\nfunc Twice(f func()) { f(); f() }\n",
 		"bg/bg.go":       "package bg\n\n// Start runs f in a goroutine.\nfunc Start(f func()) { go f() }\n",
+		"own/own.go":     "package own\n\n// Start starts a loop of its own.\nfunc Start() { go loop() }\n\nfunc loop() {}\n",
 	})
 	dir := t.TempDir()
 	for name, src := range map[string]string{
 		"go.mod":      "module example.com/m\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n",
-		"p/p.go":      "package p\n\nimport (\n\t\"example.com/dep/bg\"\n\t\"example.com/dep/grp\"\n\t\"example.com/dep/plain\"\n)\n\n// Run runs f twice in goroutines.\nfunc Run(f func()) { var g grp.Group; plain.Twice(func() { g.Go(f) }); g.Wait(); bg.Start(func() {}) }\n",
+		"p/p.go":      "package p\n\nimport (\n\t\"example.com/dep/bg\"\n\t\"example.com/dep/grp\"\n\t\"example.com/dep/own\"\n\t\"example.com/dep/plain\"\n)\n\n// Run runs f twice in goroutines.\nfunc Run(f func()) { var g grp.Group; plain.Twice(func() { g.Go(f) }); g.Wait(); bg.Start(func() {}); own.Start() }\n",
 		"p/p_test.go": "package p\n\nimport \"testing\"\n\nfunc TestRun(t *testing.T) { n := 0; Run(func() { n++ }); _ = n }\n",
 	} {
 		if err := writeFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(src)); err != nil {
@@ -125,8 +127,10 @@ func TestGoDeps(t *testing.T) {
 			t.Errorf("the copy's grp.go lacks %s:\n%s", want, b)
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(copyDir, "plain", "plain.go")); err != nil || strings.Contains(string(b), rtName) {
-		t.Errorf("plain.go, without a go statement, is rewritten or missing (%v)", err)
+	for _, f := range []string{"plain/plain.go", "own/own.go"} {
+		if b, err := os.ReadFile(filepath.Join(copyDir, filepath.FromSlash(f))); err != nil || strings.Contains(string(b), rtName) {
+			t.Errorf("%s is rewritten or missing (%v)", f, err)
+		}
 	}
 	orig := filepath.Join(os.Getenv("GOMODCACHE"), "example.com", "dep@v1.0.0", "grp", "grp.go")
 	if b, err := os.ReadFile(orig); err != nil || strings.Contains(string(b), rtName) {
@@ -136,5 +140,38 @@ func TestGoDeps(t *testing.T) {
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the instrumented build fails: %v\n%s", err, out)
+	}
+}
+
+// TestRunsCallersFuncs: a package is a dep of another module to
+// instrument when one of its go statements runs a function its caller
+// passed in, directly, through a closure or as an argument, by a func
+// literal type or a func type of its own; not when its goroutines run
+// its own code.
+func TestRunsCallersFuncs(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want bool
+	}{
+		{"func Go(f func() error) { go func() { _ = f() }() }", true},                                                                 // errgroup
+		{"func DoChan(key string, fn func() (int, error)) { go doCall(key, fn) }\nfunc doCall(string, func() (int, error)) {}", true}, // singleflight
+		{"type Task func()\nfunc Submit(t Task) { go t() }", true},
+		{"func Outer(f func()) { run := func() { go func() { f() }() }; run() }", true},
+		{"func Eventually(condition func() bool) { ch := make(chan bool); go func() { ch <- condition() }(); <-ch }", true},
+		{"func Eventually(condition func() bool) { ch := make(chan bool, 1); checkCond := func() { ch <- condition() }; go checkCond(); <-ch }", true}, // testify 1.11
+		{"func Twice(f func()) { g := func() { f() }; h := func() { g() }; go h() }", true},
+		{"func Serve() { go loop() }\nfunc loop() {}", false},
+		{"func Local(f func()) { f(); g := func() {}; go g() }", false},
+		{"func Work(n int) { go work(n) }\nfunc work(int) {}", false},
+		{"func Later(f func()) { f() }\nfunc Start() { go func() {}() }", false}, // the go statement is not inside Later
+		{"func Apply(f func()) { f() }", false},
+	} {
+		name := filepath.Join(t.TempDir(), "p.go")
+		if err := os.WriteFile(name, []byte("package p\n\n"+c.src+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := runsCallersFuncs([]string{name}); got != c.want {
+			t.Errorf("%s: %v, want %v", c.src, got, c.want)
+		}
 	}
 }
