@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -74,8 +75,9 @@ func TestGoDeps(t *testing.T) {
 	dir := t.TempDir()
 	for name, src := range map[string]string{
 		"go.mod":      "module example.com/m\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n",
-		"p/p.go":      "package p\n\nimport (\n\t\"example.com/dep/bg\"\n\t\"example.com/dep/grp\"\n\t\"example.com/dep/own\"\n\t\"example.com/dep/plain\"\n)\n\n// Run runs f twice in goroutines.\nfunc Run(f func()) { var g grp.Group; plain.Twice(func() { g.Go(f) }); g.Wait(); bg.Start(func() {}); own.Start() }\n",
+		"p/p.go":      "package p\n\nimport (\n\t\"example.com/dep/bg\"\n\t\"example.com/dep/grp\"\n\t\"example.com/dep/own\"\n\t\"example.com/dep/plain\"\n\t\"example.com/m/q\"\n)\n\n// Run runs f twice in goroutines.\nfunc Run(f func()) { var g grp.Group; plain.Twice(func() { g.Go(f) }); g.Wait(); bg.Start(func() {}); own.Start(); q.Do(func() {}) }\n",
 		"p/p_test.go": "package p\n\nimport \"testing\"\n\nfunc TestRun(t *testing.T) { n := 0; Run(func() { n++ }); _ = n }\n",
+		"q/q.go":      "package q\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\n// Do runs f holding mu.\nfunc Do(f func()) { mu.Lock(); defer mu.Unlock(); f() }\n",
 	} {
 		if err := writeFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(src)); err != nil {
 			t.Fatal(err)
@@ -91,7 +93,7 @@ func TestGoDeps(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer res.Cleanup()
-	if got, want := strings.Join(res.Deps, " "), "example.com/dep/bg example.com/dep/grp"; got != want {
+	if got, want := strings.Join(res.Deps, " "), "example.com/dep/bg example.com/dep/grp example.com/m/q"; got != want {
 		t.Errorf("deps %q, want %q", got, want)
 	}
 	ov := overlayOf(t, res)
@@ -140,6 +142,23 @@ func TestGoDeps(t *testing.T) {
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the instrumented build fails: %v\n%s", err, out)
+	}
+	// A change to the module's own dep (more sites) leaves the copy as it
+	// was: its packages are not compiled again.
+	if err := writeFile(filepath.Join(dir, "q", "q.go"), []byte("package q\n\nimport \"sync\"\n\nvar (\n\tmu sync.Mutex\n\tn  int\n)\n\n// Do runs f holding mu.\nfunc Do(f func()) { mu.Lock(); defer mu.Unlock(); n++; f() }\n")); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./p"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Cleanup()
+	gomod2, err := os.ReadFile(overlayOf(t, again).Replace[filepath.Join(dir, "go.mod")])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(gomod2), strconv.Quote(copyDir)) {
+		t.Errorf("the copy moved when q changed:\n%s\nthen\n%s", gomod, gomod2)
 	}
 }
 

@@ -171,9 +171,13 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	// runtime is not: they stay as they are.
 	mine, others := moduleDeps(cfg, pkgs, mod, !vendor)
 	loadedDeps := loadDeps(cfg, append(mine, others...))
-	depUnits, depNotes, _, _ := selectFiles(loadedDeps)
+	modUnits, depNotes, _, _ := selectFiles(loadedDeps)
 	notes = append(notes, depNotes...)
-	depUnits = append(depUnits, selectDeps(loadedDeps)...)
+	// The other modules' packages first: their rewritten files carry site
+	// ids from 0 up, which then do not move when the user's packages
+	// change, so their module's copy (depModuleDir) and its compiled
+	// packages are reused from one check to the next.
+	depUnits := append(selectDeps(loadedDeps), modUnits...)
 	var deps []string
 	// The rewritten files of modules in the module cache, by module: the
 	// go command takes no overlay of a file there, so such a module is
