@@ -394,7 +394,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, err
 	}
 	tm.Instrument = time.Since(istart)
-	opt.progress("instrument: instrumented %d packages (and %d of the module's packages they import) in %v", len(inst.Packages), len(inst.Deps), tm.Instrument.Round(time.Millisecond))
+	opt.progress("instrument: instrumented %d packages (and %d packages they import) in %v", len(inst.Packages), len(inst.Deps), tm.Instrument.Round(time.Millisecond))
 	cstart := time.Now()
 	b, err := testbin.New(ctx, inst, testbin.Options{Dir: opt.Dir, BuildFlags: opt.BuildFlags, Progress: opt.Progress, Extra: drivers.Files})
 	if err != nil {

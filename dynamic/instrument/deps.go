@@ -1,22 +1,44 @@
 package instrument
 
 import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"maps"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
 )
 
-// moduleDeps returns the import paths of the main module's packages that
-// pkgs import, directly or through each other, other than pkgs
-// themselves. They are instrumented too (without their tests), for their
-// goroutines and synchronization only (rt.RegisterQuiet): a goroutine
-// that a helper package of the module starts, or a lock it takes, is
-// otherwise invisible to the trace, and so to happens-before. conc's pool
-// starts its workers through the module's root package (conc.WaitGroup),
-// and every schedule that put a worker's first step before the call
-// starting it deadlocked in replay, for the quiet bound each.
-func moduleDeps(cfg *packages.Config, pkgs []*packages.Package, mod *packages.Module) []string {
+// moduleDeps returns the import paths of the packages that pkgs import,
+// directly or through each other, other than pkgs themselves, that are
+// instrumented too (without their tests), for their goroutines and
+// synchronization only (rt.RegisterQuiet): mine, the main module's, and
+// others, those of other modules that start goroutines (see below). A
+// goroutine that a helper package of the module starts, or a lock it
+// takes, is otherwise invisible to the trace, and so to happens-before.
+// conc's pool starts its workers through the module's root package
+// (conc.WaitGroup), and every schedule that put a worker's first step
+// before the call starting it deadlocked in replay, for the quiet bound
+// each. others is left empty unless withOthers.
+//
+// Packages of other modules (not the standard library) are instrumented
+// when a go statement of theirs runs a function the caller passed in
+// (runsCallersFuncs), so that a goroutine such a package starts for the
+// user's code is forked in the trace and named after its
+// parent ("g1.1.2"), the same in every run. Left out, it was a root
+// named by the order of its first event ("g3"), which a replay that
+// moves that event does not reproduce: juniper's parallel.MapStream
+// starts its workers through x/sync's errgroup, and the replays of its
+// tests' 60 predictions waited for "g3 has not started (started outside
+// instrumented code)" until the deadlock bound, or were pruned behind
+// those. Other packages stay as they are: rewriting every dependency
+// (issue 30's bound on build time) would buy only their locks' edges.
+func moduleDeps(cfg *packages.Config, pkgs []*packages.Package, mod *packages.Module, withOthers bool) (mine, others []string) {
 	have := map[string]bool{}
 	for _, p := range pkgs {
 		have[strings.TrimSuffix(p.PkgPath, "_test")] = true
@@ -29,33 +51,41 @@ func moduleDeps(cfg *packages.Config, pkgs []*packages.Package, mod *packages.Mo
 	for _, p := range pkgs {
 		for _, imp := range p.Imports {
 			id, _, _ := strings.Cut(imp.ID, " ")
-			if inModule(id) && !have[id] && !seen[id] {
-				seen[id] = true
-				roots = append(roots, id)
+			if have[id] || seen[id] || !inModule(id) && (!withOthers || isStd(id)) {
+				continue
 			}
+			seen[id] = true
+			roots = append(roots, id)
 		}
 	}
 	if len(roots) == 0 {
-		return nil
+		return nil, nil
 	}
-	// Names and imports only: no type-checking, one go list.
+	// Names, files and imports only: no type-checking, one go list.
 	quick := *cfg
-	quick.Mode = packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedModule
+	quick.Mode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule
 	quick.Tests = false
 	quick.Fset = nil
 	deps, err := packages.Load(&quick, roots...)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
-	var out []string
 	packages.Visit(deps, nil, func(p *packages.Package) {
-		if p.Module != nil && p.Module.Main && p.Module.Path == mod.Path && !have[p.PkgPath] && len(p.Errors) == 0 {
-			have[p.PkgPath] = true
-			out = append(out, p.PkgPath)
+		m := p.Module
+		if have[p.PkgPath] || m == nil || len(p.Errors) > 0 {
+			return
+		}
+		have[p.PkgPath] = true
+		switch {
+		case m.Main && m.Path == mod.Path:
+			mine = append(mine, p.PkgPath)
+		case withOthers && !m.Main && !inModule(p.PkgPath) && runsCallersFuncs(p.GoFiles):
+			others = append(others, p.PkgPath)
 		}
 	})
-	sort.Strings(out)
-	return out
+	sort.Strings(mine)
+	sort.Strings(others)
+	return mine, others
 }
 
 // loadDeps loads the packages at paths for instrumenting, without their
@@ -77,4 +107,176 @@ func loadDeps(cfg *packages.Config, paths []string) []*packages.Package {
 		}
 	}
 	return ok
+}
+
+// isStd reports whether an import path is the standard library's: its
+// first element has no dot (the go command's rule for module paths).
+func isStd(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+// runsCallersFuncs reports whether a go statement in the files runs a
+// function its caller passed in: it names a parameter of func type of a
+// function around it (errgroup's Go(f), singleflight's DoChan(key, fn),
+// testify's Eventually(condition)). That is the goroutine that runs the
+// user's code; a package whose goroutines are its own (a server's
+// connection readers, a flush daemon started at init) stays as it is:
+// recording their locks and channels would lengthen every trace and give
+// the predictor the package's internals to search, in the user's budget.
+// Syntax only, no types: a parameter's type is a func literal type or a
+// func type the package declares.
+func runsCallersFuncs(files []string) bool {
+	// names reports whether n refers to one of the names.
+	names := func(n ast.Node, names map[string]bool) bool {
+		found := false
+		if len(names) > 0 {
+			ast.Inspect(n, func(m ast.Node) bool {
+				if id, ok := m.(*ast.Ident); ok && names[id.Name] {
+					found = true
+				}
+				return !found
+			})
+		}
+		return found
+	}
+	var parsed []*ast.File
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil || !bytes.Contains(src, []byte("go ")) && !bytes.Contains(src, []byte(" func(")) {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution)
+		if err == nil {
+			parsed = append(parsed, f)
+		}
+	}
+	funcTypes := map[string]bool{}
+	for _, f := range parsed {
+		for _, d := range f.Decls {
+			if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+				for _, sp := range gd.Specs {
+					if ts := sp.(*ast.TypeSpec); ts != nil {
+						if _, ok := ts.Type.(*ast.FuncType); ok {
+							funcTypes[ts.Name.Name] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	isFunc := func(t ast.Expr) bool {
+		switch t := t.(type) {
+		case *ast.FuncType:
+			return true
+		case *ast.Ident:
+			return funcTypes[t.Name]
+		}
+		return false
+	}
+	for _, f := range parsed {
+		found := false
+		// params: the func-typed parameters of the functions around the
+		// node, innermost last.
+		var visit func(n ast.Node, params map[string]bool) bool
+		visit = func(n ast.Node, params map[string]bool) bool {
+			ast.Inspect(n, func(n ast.Node) bool {
+				if found || n == nil {
+					return false
+				}
+				var ft *ast.FuncType
+				var body *ast.BlockStmt
+				switch n := n.(type) {
+				case *ast.FuncDecl:
+					ft, body = n.Type, n.Body
+				case *ast.FuncLit:
+					ft, body = n.Type, n.Body
+				case *ast.GoStmt:
+					if names(n.Call, params) {
+						found = true
+						return false
+					}
+				}
+				if ft == nil || body == nil {
+					return true
+				}
+				inner, cloned := params, false
+				if ft.Params != nil {
+					for _, fld := range ft.Params.List {
+						if !isFunc(fld.Type) {
+							continue
+						}
+						if !cloned {
+							inner, cloned = maps.Clone(params), true
+							if inner == nil {
+								inner = map[string]bool{}
+							}
+						}
+						for _, nm := range fld.Names {
+							inner[nm.Name] = true
+						}
+					}
+				}
+				// A closure of the body that calls one of them carries
+				// it too (testify's checkCond := func() { ch <-
+				// condition() }; go checkCond()).
+				for changed := len(inner) > 0; changed; {
+					changed = false
+					ast.Inspect(body, func(m ast.Node) bool {
+						as, ok := m.(*ast.AssignStmt)
+						if !ok || len(as.Lhs) != len(as.Rhs) {
+							return true
+						}
+						for i, rhs := range as.Rhs {
+							id, ok := as.Lhs[i].(*ast.Ident)
+							if lit, isLit := rhs.(*ast.FuncLit); ok && isLit && !inner[id.Name] && names(lit.Body, inner) {
+								if !cloned {
+									inner, cloned = maps.Clone(inner), true
+								}
+								inner[id.Name], changed = true, true
+							}
+						}
+						return true
+					})
+				}
+				visit(body, inner)
+				return false
+			})
+			return found
+		}
+		if visit(f, nil) {
+			return true
+		}
+	}
+	return false
+}
+
+// selectDeps makes a unit of each package of another module in pkgs
+// (moduleDeps' others), with every file of it; a package with a cgo file is
+// left out (cgo's generated files are not in GoFiles).
+func selectDeps(pkgs []*packages.Package) []*unit {
+	var units []*unit
+	for _, p := range pkgs {
+		if p.Module == nil || p.Module.Main {
+			continue
+		}
+		u := &unit{pkg: p, dep: true, mod: p.Module}
+		for _, f := range p.Syntax {
+			name := p.Fset.File(f.Pos()).Name()
+			if !isOriginal(p, name) {
+				u = nil
+				break
+			}
+			u.files = append(u.files, unitFile{path: name, syntax: f})
+			if u.dir == "" {
+				u.dir = filepath.Dir(name)
+			}
+		}
+		if u == nil || len(u.files) == 0 || len(u.files) != len(p.GoFiles) {
+			continue
+		}
+		sort.Slice(u.files, func(i, j int) bool { return u.files[i].path < u.files[j].path })
+		units = append(units, u)
+	}
+	return units
 }

@@ -242,7 +242,12 @@ func (ins *instrumenter) rewriteUnit(u *unit, heap map[token.Pos]bool, srcs [][]
 			w.hasLineDirectives = bytes.Contains(w.src, []byte("//line ")) || bytes.Contains(w.src, []byte("/*line "))
 			ins.nfiles++
 			out[i] = w.rewrite()
-			if out[i] != nil && ins.langTag {
+			tag := ins.langTag
+			if u.mod != nil {
+				// Another module's file: its own go line decides.
+				tag = needsLangTag(u.mod.GoVersion)
+			}
+			if out[i] != nil && tag {
 				out[i] = withLangTag(f.path, out[i])
 			}
 			if out[i] != nil {

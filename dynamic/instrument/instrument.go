@@ -63,8 +63,9 @@ type Result struct {
 	Dir      string    // temp dir holding rewritten files, the runtime copy and overlay.json
 	Overlay  string    // path of overlay.json
 	Packages []Package // instrumented packages
-	// Deps are the main module's packages that Packages import, directly
-	// or not, instrumented too but without their tests (moduleDeps).
+	// Deps are the packages that Packages import, directly or not,
+	// instrumented too but without their tests: the main module's
+	// (moduleDeps) and those of other modules that start goroutines.
 	Deps  []string
 	Notes []note.Note // things worth telling the user, e.g. about cgo files
 	Sites []Site      // indexed by site id
@@ -167,20 +168,58 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	var outs []output
 	pkgByPath := make(map[string]*Package)
 	var pkgOrder []string
-	depUnits, depNotes, _, _ := selectFiles(loadDeps(cfg, moduleDeps(cfg, pkgs, mod)))
+	// A vendored module's other modules are read from vendor/, where the
+	// runtime is not: they stay as they are.
+	mine, others := moduleDeps(cfg, pkgs, mod, !vendor)
+	loadedDeps := loadDeps(cfg, append(mine, others...))
+	modUnits, depNotes, _, _ := selectFiles(loadedDeps)
 	notes = append(notes, depNotes...)
+	// The other modules' packages first: their rewritten files carry site
+	// ids from 0 up, which then do not move when the user's packages
+	// change, so their module's copy (depModuleDir) and its compiled
+	// packages are reused from one check to the next.
+	depUnits := append(selectDeps(loadedDeps), modUnits...)
 	var deps []string
+	// The rewritten files of modules in the module cache, by module: the
+	// go command takes no overlay of a file there, so such a module is
+	// replaced by a copy (depModuleDir).
+	// By path: each package has a Module of its own.
+	cached := map[string]map[string][]byte{}
+	var cachedOrder []*packages.Module
 	for _, u := range depUnits {
 		u.dep = true
+		if u.mod != nil {
+			if r := u.mod.Replace; r != nil && r.Version != "" {
+				continue // replaced by another version: a second replace would conflict
+			}
+			if ins.depMod(filepath.Join(u.mod.Dir, "x")) == nil {
+				ins.depMods = append(ins.depMods, u.mod)
+			}
+		}
 		rewritten, err := ins.instrumentUnit(u)
 		if err != nil {
 			continue // left as it is: only its events are missing
 		}
 		deps = append(deps, u.pkg.PkgPath)
 		for i, f := range u.files {
-			if rewritten[i] != nil {
-				outs = append(outs, output{f.path, rewritten[i]})
+			if rewritten[i] == nil {
+				continue
 			}
+			if u.mod != nil && u.mod.Replace == nil {
+				files := cached[u.mod.Path]
+				if files == nil {
+					files = map[string][]byte{}
+					cached[u.mod.Path] = files
+					cachedOrder = append(cachedOrder, u.mod)
+				}
+				rel, err := filepath.Rel(u.mod.Dir, f.path)
+				if err != nil || strings.HasPrefix(rel, "..") {
+					continue
+				}
+				files[filepath.ToSlash(rel)] = rewritten[i]
+				continue
+			}
+			outs = append(outs, output{f.path, rewritten[i]})
 		}
 	}
 	for _, u := range units {
@@ -305,6 +344,19 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 			}
 		}
 	}
+	// The copies of the modules whose files were rewritten in the module
+	// cache, as replace directives of the overlaid go.mod or go.work.
+	var modReplace strings.Builder
+	for i, m := range cachedOrder {
+		d, err := depModuleDir(m, cached[m.Path], tmp)
+		if err != nil {
+			return fail(err)
+		}
+		if i == 0 {
+			modReplace.WriteString("// Added by pecanvet: the modules whose goroutines are recorded, instrumented.\n")
+		}
+		fmt.Fprintf(&modReplace, "replace %s => %s\n", m.Path, strconv.Quote(filepath.ToSlash(d)))
+	}
 	// In a workspace the runtime joins the workspace (an overlaid go.work
 	// with one more use line) rather than the module's requirements: a new
 	// requirement makes the go command load the whole module graph, which
@@ -316,6 +368,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 			return fail(err)
 		}
 		b = append(b, fmt.Sprintf("\n// Added by pecanvet: the recorder runtime.\nuse %s\n", strconv.Quote(filepath.ToSlash(rtDir)))...)
+		b = append(b, "\n"+modReplace.String()...)
 		workCopy := filepath.Join(tmp, "go.work")
 		if err := writeFile(workCopy, b); err != nil {
 			return fail(err)
@@ -329,6 +382,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	}
 	gomod = append(gomod, fmt.Sprintf("\n// Added by pecanvet: the recorder runtime.\nrequire %s v0.0.0\n\nreplace %s => %s\n",
 		rtModule, rtModule, strconv.Quote(filepath.ToSlash(rtDir)))...)
+	gomod = append(gomod, "\n"+modReplace.String()...)
 	goModCopy := filepath.Join(tmp, "go.mod")
 	if err := writeFile(goModCopy, gomod); err != nil {
 		return fail(err)
@@ -464,6 +518,9 @@ type unit struct {
 	// dep: a package of the module that the checked ones import
 	// (moduleDeps), whose plain memory accesses are not recorded.
 	dep bool
+	// mod: for a dep of another module (moduleDeps), that module: its files'
+	// language version and the name of its files in the site table.
+	mod *packages.Module
 
 	mutexVals map[*types.Var]bool // see fileRW.mutexValues
 }
@@ -671,8 +728,20 @@ type instrumenter struct {
 	sites    []Site
 	nfiles   int
 	notes    []note.Note
-	extra    map[string][]byte // generated files (Options.Extra)
-	langTag  bool              // rewritten files need a go1.21 build tag (modules.go)
+	extra    map[string][]byte  // generated files (Options.Extra)
+	langTag  bool               // rewritten files need a go1.21 build tag (modules.go)
+	depMods  []*packages.Module // the other modules of units being rewritten (moduleDeps)
+}
+
+// depMod returns the module of depMods whose directory holds the file
+// name, or nil.
+func (ins *instrumenter) depMod(name string) *packages.Module {
+	for _, m := range ins.depMods {
+		if m.Dir != "" && strings.HasPrefix(name, m.Dir+string(filepath.Separator)) {
+			return m
+		}
+	}
+	return nil
 }
 
 // relPos renders a position as the site table wants it.
@@ -681,6 +750,14 @@ func (ins *instrumenter) relPos(pos token.Pos) string {
 	name := p.Filename
 	if rel, err := filepath.Rel(ins.modDir, name); err == nil && !strings.HasPrefix(rel, "..") {
 		name = filepath.ToSlash(rel)
+	} else if m := ins.depMod(name); m != nil {
+		// Another module's file (moduleDeps): named as the go command names
+		// it, module@version/path, not by where the module cache is.
+		rel, _ := filepath.Rel(m.Dir, name)
+		name = m.Path + "/" + filepath.ToSlash(rel)
+		if m.Version != "" {
+			name = m.Path + "@" + m.Version + "/" + filepath.ToSlash(rel)
+		}
 	}
 	return fmt.Sprintf("%s:%d:%d", name, p.Line, p.Column)
 }

@@ -177,7 +177,7 @@ func NewBuild(ctx context.Context, opt Options) (*Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt.progress("instrument: instrumented %d packages (and %d of the module's packages they import) in %v", len(inst.Packages), len(inst.Deps), time.Since(start).Round(time.Millisecond))
+	opt.progress("instrument: instrumented %d packages (and %d packages they import) in %v", len(inst.Packages), len(inst.Deps), time.Since(start).Round(time.Millisecond))
 	b, err := testbin.New(ctx, inst, testbin.Options{Dir: opt.Dir, BuildFlags: opt.BuildFlags, Plain: opt.Plain, Progress: opt.Progress})
 	if err != nil {
 		return nil, err
