@@ -15,7 +15,7 @@ const module = "github.com/pecanvet/pecanvet/"
 // this order.
 var stages = [][]string{
 	// The vocabulary every stage speaks, and test support built on it.
-	{"pattern", "dynamic/trace", "internal/note", "internal/gen", "internal/oracle", "internal/jsonschema"},
+	{"pattern", "dynamic/trace", "internal/note", "internal/gen", "internal/oracle", "internal/jsonschema", "internal/tmpdir"},
 	// The analyzers go vet and gopls run.
 	{"passes/symbolic", "passes/candidates", "passes/candidates/candidatestest"},
 	// The static side: one load of the packages, their static
