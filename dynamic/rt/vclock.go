@@ -1,6 +1,7 @@
 package rt
 
 import (
+	minheap "container/heap"
 	"os"
 	"strconv"
 	"sync/atomic"
@@ -49,20 +50,43 @@ type timed struct {
 	sleep bool      // a goroutine's sleep, not a timer
 	name  string    // the sleeping goroutine, for a deterministic order of ties
 	seq   uint64
-	fire  func()      // under mu, once
-	real  *time.Timer // fires it in real time
+	fire  func() // under mu, once
+	at    int    // index in clock.queue; -1 once fired or disarmed
+}
+
+// before is the clock's order of events: by due time, then goroutine name
+// and order of arming.
+func (e *timed) before(o *timed) bool {
+	return e.due.Before(o.due) || e.due.Equal(o.due) && (e.name < o.name || e.name == o.name && e.seq < o.seq)
 }
 
 // clock holds the pending events (under mu).
+//
+// One real-time timer (alarm) fires them, not one each: kelindar/event
+// runs a 500 µs ticker per event type (100 in a test), held by the
+// schedule with its channel full, whose ticks kept firing in real time
+// (75,000 in a 1.3 s replay, 96% of them dropped), each in a goroutine of
+// its own that took mu and scanned every event twice for the earliest
+// (a fifth of the replay's CPU samples). Now the earliest is the head of
+// a heap, and one real-time firing fires every event then due under one
+// mu.
 var clock struct {
-	events map[*timed]bool
+	queue  timedQueue // pending events, earliest first
 	seq    uint64
 	timers int    // events that are not sleeps
 	fires  uint64 // events fired so far
 	// drops counts the fires that woke nothing: a timer's or ticker's
 	// value dropped, its channel still full.
 	drops uint64
+	// alarm fires the earliest event in real time (clockAlarm); armed
+	// says it is set to go off at alarmAt (real time).
+	alarm   *time.Timer
+	armed   bool
+	alarmAt time.Time
 }
+
+// pending reports whether e waits to fire (mu held).
+func pending(e *timed) bool { return e != nil && e.at >= 0 }
 
 // wakes counts the fires that may have woken a goroutine (mu held).
 func wakes() uint64 { return clock.fires - clock.drops }
@@ -70,37 +94,60 @@ func wakes() uint64 { return clock.fires - clock.drops }
 // armAt schedules fire at virtual time due (mu held); sleeper names the
 // goroutine of a sleep, "" for a timer.
 func armAt(due time.Time, sleeper string, fire func()) *timed {
-	if clock.events == nil {
-		clock.events = map[*timed]bool{}
-	}
 	clock.seq++
 	e := &timed{due: due, sleep: sleeper != "", name: sleeper, seq: clock.seq, fire: fire}
-	clock.events[e] = true
+	minheap.Push(&clock.queue, e)
 	if !e.sleep {
 		clock.timers++
 	}
-	e.real = time.AfterFunc(max(0, due.Sub(vnow())), func() {
-		mu.Lock()
-		if clock.events[e] {
-			advanceTo(e.due)
-		}
-		mu.Unlock()
-	})
+	setAlarm()
 	return e
+}
+
+// setAlarm makes the alarm go off when the earliest event is due in real
+// time, unless it goes off earlier already (mu held): an alarm with
+// nothing due sets itself again.
+func setAlarm() {
+	e := earliest()
+	if e == nil {
+		return
+	}
+	now := time.Now()
+	at := now.Add(max(0, e.due.Sub(vnow())))
+	if clock.armed && !at.Before(clock.alarmAt) {
+		return
+	}
+	clock.armed, clock.alarmAt = true, at
+	if clock.alarm == nil {
+		clock.alarm = time.AfterFunc(at.Sub(now), clockAlarm)
+		return
+	}
+	clock.alarm.Reset(at.Sub(now))
+}
+
+// clockAlarm fires, in real time, every event due by now (stuck.go takes
+// its goroutine for rt's own while it waits for mu).
+func clockAlarm() {
+	mu.Lock()
+	defer mu.Unlock()
+	clock.armed = false
+	for e := earliest(); e != nil && !e.due.After(vnow()); e = earliest() {
+		advanceTo(e.due) // only what is due: the clock does not move
+	}
+	setAlarm()
 }
 
 // disarm cancels e (mu held); it reports whether e was pending.
 func disarm(e *timed) bool {
-	if e == nil || !clock.events[e] {
+	if !pending(e) {
 		return false
 	}
-	e.real.Stop()
 	forget(e)
 	return true
 }
 
 func forget(e *timed) {
-	delete(clock.events, e)
+	minheap.Remove(&clock.queue, e.at)
 	if !e.sleep {
 		clock.timers--
 	}
@@ -109,27 +156,25 @@ func forget(e *timed) {
 // earliest returns the event due first (by time, then goroutine name and
 // order of arming), or nil (mu held).
 func earliest() *timed {
-	var best *timed
-	for e := range clock.events {
-		if best == nil || e.due.Before(best.due) || e.due.Equal(best.due) && (e.name < best.name || e.name == best.name && e.seq < best.seq) {
-			best = e
-		}
+	if len(clock.queue) == 0 {
+		return nil
 	}
-	return best
+	return clock.queue[0]
 }
 
 // advanceTo moves the clock to t if it is behind, and fires every event
 // due by then, earliest first (mu held).
 func advanceTo(t time.Time) {
+	moved := false
 	if d := t.Sub(vnow()); d > 0 {
 		skew.Add(int64(d))
+		moved = true
 	}
 	for {
 		e := earliest()
 		if e == nil || e.due.After(t) {
-			return
+			break
 		}
-		e.real.Stop()
 		forget(e)
 		clock.fires++
 		if r := rp; r != nil && !e.sleep && !r.free && (len(r.fired) == 0 || r.fired[len(r.fired)-1] != r.cursor) {
@@ -137,6 +182,34 @@ func advanceTo(t time.Time) {
 		}
 		e.fire()
 	}
+	if moved {
+		// The events left are due sooner in real time.
+		clock.armed = false
+	}
+	setAlarm()
+}
+
+// timedQueue is a heap of pending events by timed.before.
+type timedQueue []*timed
+
+func (q timedQueue) Len() int           { return len(q) }
+func (q timedQueue) Less(i, j int) bool { return q[i].before(q[j]) }
+func (q timedQueue) Swap(i, j int) {
+	q[i], q[j] = q[j], q[i]
+	q[i].at, q[j].at = i, j
+}
+func (q *timedQueue) Push(x any) {
+	e := x.(*timed)
+	e.at = len(*q)
+	*q = append(*q, e)
+}
+func (q *timedQueue) Pop() any {
+	old := *q
+	e := old[len(old)-1]
+	old[len(old)-1] = nil
+	*q = old[:len(old)-1]
+	e.at = -1
+	return e
 }
 
 // Now is time.Now on the program's clock.

@@ -21,8 +21,8 @@ func withVirtualClock(t *testing.T, f func()) {
 	mu.Unlock()
 	defer func() {
 		mu.Lock()
-		for e := range clock.events {
-			disarm(e)
+		for len(clock.queue) > 0 {
+			disarm(clock.queue[0])
 		}
 		virtual.timers, virtual.tickers = nil, nil
 		rp = old
@@ -106,7 +106,7 @@ func TestVirtualTimers(t *testing.T) {
 			t.Errorf("clock %v off 4h after the last timer", -d)
 		}
 		mu.Lock()
-		n := len(clock.events)
+		n := len(clock.queue)
 		mu.Unlock()
 		if n != 0 {
 			t.Errorf("%d events left", n)
@@ -295,7 +295,7 @@ func TestVirtualDeadline(t *testing.T) {
 			t.Errorf("cancel: %v", ctx3.Err())
 		}
 		mu.Lock()
-		n := len(clock.events)
+		n := len(clock.queue)
 		mu.Unlock()
 		if n != 0 {
 			t.Errorf("%d events left after the contexts ended", n)
@@ -391,4 +391,60 @@ func TestQuietSites(t *testing.T) {
 	if got, want := strings.Join(ops, ", "), "lock @quiet.go:2:1, unlock @quiet.go:2:1, write @sel.go:4:1"; got != want {
 		t.Errorf("recorded %s, want %s", got, want)
 	}
+}
+
+// TestVirtualClockOrder: events fire in the clock's order (due time, then
+// goroutine name, then order of arming), whether the clock moves past all
+// of them at once or the alarm fires them in real time.
+func TestVirtualClockOrder(t *testing.T) {
+	withVirtualClock(t, func() {
+		var got []string
+		mu.Lock()
+		base := vnow().Add(5 * time.Millisecond)
+		arm := func(due time.Time, name, label string) {
+			armAt(due, name, func() { got = append(got, label) })
+		}
+		arm(base.Add(2*time.Millisecond), "", "t+2")
+		arm(base, "g2", "g2")
+		arm(base, "g1", "g1a")
+		arm(base, "", "timer")
+		arm(base, "g1", "g1b")
+		arm(base.Add(-time.Millisecond), "g9", "t-1")
+		mu.Unlock()
+		want := []string{"t-1", "timer", "g1a", "g1b", "g2", "t+2"}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			mu.Lock()
+			n, left := len(got), len(clock.queue)
+			mu.Unlock()
+			if n == len(want) || time.Now().After(deadline) {
+				if left != 0 {
+					t.Errorf("%d events left", left)
+				}
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("fired in real time in the order %v, want %v", got, want)
+		}
+		got = nil
+		base = vnow().Add(time.Hour)
+		arm(base.Add(2*time.Millisecond), "", "t+2")
+		arm(base, "g2", "g2")
+		arm(base, "g1", "g1a")
+		arm(base, "", "timer")
+		e := armAt(base, "g0", func() { got = append(got, "disarmed") })
+		arm(base, "g1", "g1b")
+		arm(base.Add(-time.Millisecond), "g9", "t-1")
+		if !disarm(e) || disarm(e) || pending(e) {
+			t.Error("disarm: pending after it, or disarmed twice")
+		}
+		advanceTo(base.Add(time.Second))
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("fired by the clock's move in the order %v, want %v", got, want)
+		}
+	})
 }
