@@ -2015,6 +2015,11 @@ func (r *replayer) preSelect(g *Goroutine, cases []SelCase) {
 		if pass == 0 && hasDefault(cases) {
 			r.parkPartner(g, mine[i])
 		}
+		if op == trace.Recv {
+			if p := chanOfAny(c.Ch); p != nil {
+				r.awaitTimer(g, p)
+			}
+		}
 		return
 	}
 }

@@ -448,3 +448,45 @@ func TestVirtualClockOrder(t *testing.T) {
 		}
 	})
 }
+
+// TestAwaitTimer: when the receive that has the turn would wait for a
+// ticker of the clock due within timerJump, the clock moves to its tick
+// at once (the value is in the channel before awaitTimer returns), not in
+// real time; not when the tick is further off, the channel already holds
+// a value, or the receive does not have the turn.
+func TestAwaitTimer(t *testing.T) {
+	withVirtualClock(t, func() {
+		g := &Goroutine{name: "g1"}
+		r := rp
+		r.pending, r.pendingEmit, r.expect = g, true, trace.Recv
+		near := NewTicker(timerJump / 2)
+		far := NewTicker(time.Hour)
+		defer TickerStop(near)()
+		defer TickerStop(far)()
+		ch := func(tk *time.Ticker) unsafe.Pointer { return chanAddr(unsafe.Pointer(&tk.C)) }
+		mu.Lock()
+		before := skew.Load()
+		r.awaitTimer(&Goroutine{name: "g2"}, ch(near)) // not the turn's receive
+		n0 := len(near.C)
+		r.awaitTimer(g, ch(far))
+		nFar := len(far.C)
+		r.awaitTimer(g, ch(near))
+		n1 := len(near.C)
+		moved := skew.Load() - before
+		r.awaitTimer(g, ch(near)) // holds a value already
+		n2 := len(near.C)
+		mu.Unlock()
+		if n0 != 0 {
+			t.Error("the tick came for a receive that does not have the turn")
+		}
+		if nFar != 0 {
+			t.Error("the clock moved an hour ahead for a receive")
+		}
+		if n1 != 1 || moved <= 0 || moved > int64(timerJump) {
+			t.Errorf("the turn's receive: %d values in the channel, clock moved %v; want 1, and at most %v", n1, time.Duration(moved), timerJump)
+		}
+		if n2 != 1 {
+			t.Errorf("a second tick for a full channel: %d values", n2)
+		}
+	})
+}
