@@ -741,6 +741,9 @@ func Recv2[T any](ch <-chan T, site int32) (T, bool) {
 		}
 	default:
 		// It would block: say where (observeBlocked), then wait.
+		if rp != nil {
+			awaitTimer(chanAddr(unsafe.Pointer(&ch)))
+		}
 		var g *Goroutine
 		g, tk = blockIn(chanAddr(unsafe.Pointer(&ch)), site, trace.Recv, cap(ch))
 		v, ok = <-ch

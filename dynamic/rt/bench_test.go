@@ -1,9 +1,14 @@
 package rt
 
 import (
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 )
 
 // benchRecord starts recording for a benchmark; the trace is discarded.
@@ -198,3 +203,98 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 func (discard) close() error                { return nil }
+
+// tickerSteps is the program of BenchmarkReplayTicker: g1.1 receives n
+// ticks of a 500 µs ticker of the clock, each followed by a write; g1.2
+// locks a mutex and writes n times.
+func tickerSteps(n int) func() bool {
+	return func() bool {
+		x, y := heap[int](), heap[int]()
+		m := heap[sync.Mutex]()
+		var wg sync.WaitGroup
+		wg.Add(2)
+		id1 := Go(sGo)
+		go func() {
+			Begin(id1)
+			defer wg.Done()
+			defer End()
+			tk := NewTicker(500 * time.Microsecond)
+			defer TickerStop(tk)()
+			for i := 0; i < n; i++ {
+				Recv(tk.C, sRecv)
+				W(unsafe.Pointer(x), sWrite)
+				*x = i
+			}
+		}()
+		id2 := Go(sGo)
+		go func() {
+			Begin(id2)
+			defer wg.Done()
+			defer End()
+			for i := 0; i < n; i++ {
+				Lock(m, sLock)
+				W(unsafe.Pointer(y), sWrite)
+				*y = i
+				Unlock(m, sUnlock)
+			}
+		}()
+		wg.Wait()
+		return false
+	}
+}
+
+// BenchmarkReplayTicker replays a recording of tickerSteps(200) in its
+// recorded order, every event a step, and reports the replay's wall time
+// per step: a tick's turn that waited for the tick in real time (about
+// 500 µs) before awaitTimer moved the clock to it.
+func BenchmarkReplayTicker(b *testing.B) {
+	prog := tickerSteps(200)
+	read := recordForced(b) // (the ticks' receives have no recorded send)
+	prog()
+	tr, _ := read()
+	all := make([]int32, len(tr.Events))
+	var anomaly []int32
+	for i, e := range tr.Events {
+		all[i] = int32(i)
+		if e.Op == trace.Write && len(anomaly) < 2 && (len(anomaly) == 0 || e.G != tr.Events[anomaly[0]].G) {
+			anomaly = append(anomaly, int32(i))
+		}
+	}
+	s, err := trace.NewSchedule(tr, "race/WW", all, anomaly)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	path := filepath.Join(dir, "s.sched")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.WriteTo(f)
+	f.Close()
+	b.Setenv(EnvSchedule, path)
+	b.Setenv(EnvVerdict, filepath.Join(dir, "verdict.json"))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		read := recordForced(b)
+		mu.Lock()
+		rp = nil
+		mu.Unlock()
+		b.StartTimer()
+		if err := startReplay(); err != nil {
+			b.Fatal(err)
+		}
+		prog()
+		b.StopTimer()
+		mu.Lock()
+		v := rp.final
+		rp = nil
+		mu.Unlock()
+		read() // (not timed: its grace for the ticks' receives)
+		if v.Verdict != "reproduced" {
+			b.Fatalf("verdict %+v", v)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(s.Steps)), "ns/step")
+}

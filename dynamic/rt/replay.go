@@ -939,7 +939,7 @@ func (r *replayer) detourSleep(g *Goroutine, e *timed) {
 		}
 		r.detourLook, r.detourSoft = at, soft
 	}
-	if rp != r || r.detour != g || r.free || r.verdict != "" || r.pending != nil || !clock.events[e] || earliest() != e {
+	if rp != r || r.detour != g || r.free || r.verdict != "" || r.pending != nil || !pending(e) || earliest() != e {
 		return
 	}
 	if r.detourSoft && clock.timers == 0 {
@@ -1639,7 +1639,7 @@ func (r *replayer) clockMayMove(q *quiescence) bool {
 	if r.cursor != r.clockCursor {
 		fires = 0
 	}
-	return earliest() != nil && !r.free && (len(q.soft) == 0 || clock.timers > 0) && fires < 3*len(clock.events)+8
+	return earliest() != nil && !r.free && (len(q.soft) == 0 || clock.timers > 0) && fires < 3*len(clock.queue)+8
 }
 
 // quiescent acts on a dump taken while nothing moved (mu held): it passes
@@ -1732,7 +1732,7 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 				}
 			}
 		}
-		if clock.timers < len(clock.events) || r.free {
+		if clock.timers < len(clock.queue) || r.free {
 			// A sleeper, or after the verdict any timer: it fires in
 			// real time, and what it wakes may end the wait. A hang
 			// is the program's only when nothing is left to fire.
@@ -2014,6 +2014,11 @@ func (r *replayer) preSelect(g *Goroutine, cases []SelCase) {
 		r.take(g, i, op, pass)
 		if pass == 0 && hasDefault(cases) {
 			r.parkPartner(g, mine[i])
+		}
+		if op == trace.Recv {
+			if p := chanOfAny(c.Ch); p != nil {
+				r.awaitTimer(g, p)
+			}
 		}
 		return
 	}

@@ -184,10 +184,10 @@ func parseGoroutine(b string) (gstate, bool) {
 		if fn == rtPrefix+"hangLook" || fn == rtPrefix+"(*hangWatch).look" || fn == rtPrefix+"(*driverQuiet).look" {
 			return gstate{}, false // rt's own (hang.go, driverquiet.go), as the caller is
 		}
-		if fn == rtPrefix+"armAt.func1" {
-			// A virtual clock event's real-time timer, waiting for mu to
-			// fire it: the event is still pending (clock.events, which the
-			// decision weighs) or was fired already (it does nothing).
+		if fn == rtPrefix+"clockAlarm" {
+			// The virtual clock's real-time alarm, waiting for mu to
+			// fire what is due: those events are still pending
+			// (clock.queue, which the decision weighs).
 			return gstate{}, false
 		}
 		if i == 3 && fn == rtPrefix+"drainReplay" && strings.HasPrefix(lines[1], "time.Sleep(") {

@@ -21,8 +21,8 @@ func withVirtualClock(t *testing.T, f func()) {
 	mu.Unlock()
 	defer func() {
 		mu.Lock()
-		for e := range clock.events {
-			disarm(e)
+		for len(clock.queue) > 0 {
+			disarm(clock.queue[0])
 		}
 		virtual.timers, virtual.tickers = nil, nil
 		rp = old
@@ -106,7 +106,7 @@ func TestVirtualTimers(t *testing.T) {
 			t.Errorf("clock %v off 4h after the last timer", -d)
 		}
 		mu.Lock()
-		n := len(clock.events)
+		n := len(clock.queue)
 		mu.Unlock()
 		if n != 0 {
 			t.Errorf("%d events left", n)
@@ -295,7 +295,7 @@ func TestVirtualDeadline(t *testing.T) {
 			t.Errorf("cancel: %v", ctx3.Err())
 		}
 		mu.Lock()
-		n := len(clock.events)
+		n := len(clock.queue)
 		mu.Unlock()
 		if n != 0 {
 			t.Errorf("%d events left after the contexts ended", n)
@@ -391,4 +391,102 @@ func TestQuietSites(t *testing.T) {
 	if got, want := strings.Join(ops, ", "), "lock @quiet.go:2:1, unlock @quiet.go:2:1, write @sel.go:4:1"; got != want {
 		t.Errorf("recorded %s, want %s", got, want)
 	}
+}
+
+// TestVirtualClockOrder: events fire in the clock's order (due time, then
+// goroutine name, then order of arming), whether the clock moves past all
+// of them at once or the alarm fires them in real time.
+func TestVirtualClockOrder(t *testing.T) {
+	withVirtualClock(t, func() {
+		var got []string
+		mu.Lock()
+		base := vnow().Add(5 * time.Millisecond)
+		arm := func(due time.Time, name, label string) {
+			armAt(due, name, func() { got = append(got, label) })
+		}
+		arm(base.Add(2*time.Millisecond), "", "t+2")
+		arm(base, "g2", "g2")
+		arm(base, "g1", "g1a")
+		arm(base, "", "timer")
+		arm(base, "g1", "g1b")
+		arm(base.Add(-time.Millisecond), "g9", "t-1")
+		mu.Unlock()
+		want := []string{"t-1", "timer", "g1a", "g1b", "g2", "t+2"}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			mu.Lock()
+			n, left := len(got), len(clock.queue)
+			mu.Unlock()
+			if n == len(want) || time.Now().After(deadline) {
+				if left != 0 {
+					t.Errorf("%d events left", left)
+				}
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("fired in real time in the order %v, want %v", got, want)
+		}
+		got = nil
+		base = vnow().Add(time.Hour)
+		arm(base.Add(2*time.Millisecond), "", "t+2")
+		arm(base, "g2", "g2")
+		arm(base, "g1", "g1a")
+		arm(base, "", "timer")
+		e := armAt(base, "g0", func() { got = append(got, "disarmed") })
+		arm(base, "g1", "g1b")
+		arm(base.Add(-time.Millisecond), "g9", "t-1")
+		if !disarm(e) || disarm(e) || pending(e) {
+			t.Error("disarm: pending after it, or disarmed twice")
+		}
+		advanceTo(base.Add(time.Second))
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("fired by the clock's move in the order %v, want %v", got, want)
+		}
+	})
+}
+
+// TestAwaitTimer: when the receive that has the turn would wait for a
+// ticker of the clock due within timerJump, the clock moves to its tick
+// at once (the value is in the channel before awaitTimer returns), not in
+// real time; not when the tick is further off, the channel already holds
+// a value, or the receive does not have the turn.
+func TestAwaitTimer(t *testing.T) {
+	withVirtualClock(t, func() {
+		g := &Goroutine{name: "g1"}
+		r := rp
+		r.pending, r.pendingEmit, r.expect = g, true, trace.Recv
+		near := NewTicker(timerJump / 2)
+		far := NewTicker(time.Hour)
+		defer TickerStop(near)()
+		defer TickerStop(far)()
+		ch := func(tk *time.Ticker) unsafe.Pointer { return chanAddr(unsafe.Pointer(&tk.C)) }
+		mu.Lock()
+		before := skew.Load()
+		r.awaitTimer(&Goroutine{name: "g2"}, ch(near)) // not the turn's receive
+		n0 := len(near.C)
+		r.awaitTimer(g, ch(far))
+		nFar := len(far.C)
+		r.awaitTimer(g, ch(near))
+		n1 := len(near.C)
+		moved := skew.Load() - before
+		r.awaitTimer(g, ch(near)) // holds a value already
+		n2 := len(near.C)
+		mu.Unlock()
+		if n0 != 0 {
+			t.Error("the tick came for a receive that does not have the turn")
+		}
+		if nFar != 0 {
+			t.Error("the clock moved an hour ahead for a receive")
+		}
+		if n1 != 1 || moved <= 0 || moved > int64(timerJump) {
+			t.Errorf("the turn's receive: %d values in the channel, clock moved %v; want 1, and at most %v", n1, time.Duration(moved), timerJump)
+		}
+		if n2 != 1 {
+			t.Errorf("a second tick for a full channel: %d values", n2)
+		}
+	})
 }

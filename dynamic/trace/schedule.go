@@ -2,10 +2,13 @@ package trace
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // A Schedule is a bug hatching clip: the order in which the goroutines of a
@@ -394,6 +397,13 @@ func ParseSchedule(r io.Reader, name string) (*Schedule, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
 	s := &Schedule{}
+	if st, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
+			// A step's line is about 50 bytes: grow the steps once or
+			// twice, not 20 times.
+			s.Steps = make([]Step, 0, min(fi.Size()/64, 1<<21))
+		}
+	}
 	line := 0
 	errf := func(format string, args ...any) error {
 		return fmt.Errorf("%s:%d: %s", name, line, fmt.Sprintf(format, args...))
@@ -402,16 +412,22 @@ func ParseSchedule(r io.Reader, name string) (*Schedule, error) {
 	var anomalyLine int
 	var stepLines []int // line of each step
 	var keys [][2]int64 // the "keys" line: step index, Step.MapKey
+	// A replay parses its schedule before the test starts: one of 390,000
+	// steps (21 MB) took 0.3 s of CPU and allocated 222 MB, a line's text
+	// and its fields each. Fields are read in place and their strings
+	// interned (goroutines, ops, objects, sites and counts repeat).
+	intern := map[string]string{}
+	var f []string
 	for sc.Scan() {
 		line++
-		text := sc.Text()
-		if line == 1 && strings.HasPrefix(text, "# pecanvet schedule ") && text != ScheduleHeader && text != scheduleV1 {
-			return nil, errf("unsupported schedule version %q (this pecanvet reads %q and %q)", strings.TrimPrefix(text, "# pecanvet schedule "), "v1", "v2")
+		text := sc.Bytes()
+		if line == 1 && bytes.HasPrefix(text, []byte("# pecanvet schedule ")) && string(text) != ScheduleHeader && string(text) != scheduleV1 {
+			return nil, errf("unsupported schedule version %q (this pecanvet reads %q and %q)", strings.TrimPrefix(string(text), "# pecanvet schedule "), "v1", "v2")
 		}
-		if i := strings.Index(text, " #"); i >= 0 {
+		if i := bytes.Index(text, []byte(" #")); i >= 0 {
 			text = text[:i]
 		}
-		f := strings.Fields(text)
+		f = appendFields(f[:0], text, intern)
 		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
 			continue
 		}
@@ -501,6 +517,46 @@ func ParseSchedule(r io.Reader, name string) (*Schedule, error) {
 	}
 	return s, s.checkOccurrences(name)
 }
+
+// appendFields appends the fields of line, as strings.Fields splits it,
+// to f, each string interned in intern.
+func appendFields(f []string, line []byte, intern map[string]string) []string {
+	str := func(b []byte) string {
+		if s, ok := intern[string(b)]; ok {
+			return s
+		}
+		s := string(b)
+		intern[s] = s
+		return s
+	}
+	for _, c := range line {
+		if c >= utf8.RuneSelf {
+			// Unicode's spaces too, as strings.Fields.
+			for _, x := range strings.Fields(string(line)) {
+				f = append(f, str([]byte(x)))
+			}
+			return f
+		}
+	}
+	start := -1
+	for i, c := range line {
+		if asciiSpace[c] {
+			if start >= 0 {
+				f = append(f, str(line[start:i]))
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		f = append(f, str(line[start:]))
+	}
+	return f
+}
+
+// asciiSpace marks the ASCII bytes unicode.IsSpace reports.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // parseChange reads a Change in its file form.
 func parseChange(x string) (Change, bool) {

@@ -2,8 +2,10 @@ package trace
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 const fig1Text = `T1 write w @fig1.go:1
@@ -237,4 +239,24 @@ func FuzzScheduleDecode(f *testing.F) {
 			t.Fatalf("not stable:\n%s\n%s", b.String(), b2.String())
 		}
 	})
+}
+
+// TestAppendFields: ParseSchedule's field splitter splits as strings.Fields
+// does (ASCII and Unicode spaces alike) and interns equal fields.
+func TestAppendFields(t *testing.T) {
+	intern := map[string]string{}
+	for _, line := range []string{
+		"", " ", "g1 read x @a.go:1:2 n=1", "\tg1  write\vy\f@b.go:3:4\rn=2 ",
+		"g1 lock m\u00a0x @c.go:1:1 n=1", "g1.2 recv <-chan_time.Time#3 @é.go:9:9 n=10\u0085",
+		"  leading and trailing  ",
+	} {
+		got := appendFields([]string{"stale"}, []byte(line), intern)
+		if want := append([]string{"stale"}, strings.Fields(line)...); !slices.Equal(got, want) {
+			t.Errorf("appendFields(%q) = %q, want %q", line, got, want)
+		}
+	}
+	a := appendFields(nil, []byte("g1 g1"), intern)
+	if unsafe.StringData(a[0]) != unsafe.StringData(a[1]) {
+		t.Error("equal fields not interned")
+	}
 }
