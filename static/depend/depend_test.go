@@ -2025,3 +2025,37 @@ func TestJudgeTryLock(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeSwapRounds: kelindar/event's consumer swaps its queue for a
+// fresh one in each round of a for {} loop; a producer's append between
+// two rounds' swaps reads the state one round leaves for the next (the
+// generic consumer as the plain one). The swap's site holds two
+// instructions, the field's address and the store: taken as two
+// accesses, the store after the address looked like a second write in
+// the same round (kelindar's event.go:205 av, false, 4 of 4 go vet runs).
+func TestJudgeSwapRounds(t *testing.T) {
+	x, at := index(t)
+	for _, c := range []struct{ recv, name string }{{"s *IntSwapper", "intswapper"}, {"s *Swapper[T]", "swapper"}} {
+		listen := Frame{ID: 292, Site: at("func ("+c.recv+") Listen(", "Listen")}
+		post := Frame{ID: 3435, Site: at("func ("+c.recv+") Post(", "Post")}
+		swap := at("// "+c.name+" swap", "queue")
+		if len(x.instrs[swap]) < 2 {
+			t.Fatalf("%s: the swap's site %s holds %d instructions, want its address and its store", c.name, swap, len(x.instrs[swap]))
+		}
+		a := Event{Write: true, Site: swap, Frames: []Frame{listen}, Step: 3440}
+		if !x.nextIteration(a, a) {
+			t.Errorf("%s: the swap and the next round's swap are not two rounds", c.name)
+		}
+		postAt := at("// "+c.name+" post", "queue, ev")
+		prior := []Touch{{Step: 3440, Site: swap, G: "g1.1.1"}, {Step: 3466, Site: postAt, G: "g1.1"}}
+		evs := []Event{
+			a,
+			{Thread: 1, Unit: 1, Read: true, Site: postAt, Frames: []Frame{post}, Step: 3467,
+				Writes: []Touch{{Step: 3440, Site: swap, G: "g1.1.1"}, {Step: 3475, Site: swap, G: "g1.1.1"}}, Prior: prior[:1]},
+			{Write: true, Site: swap, Frames: []Frame{listen}, Step: 3475, Prior: prior},
+		}
+		if v := x.Judge(evs); v.Holds {
+			t.Errorf("%s: two rounds' swaps around a post: Judge = %q: %s; want no dependence", c.name, v.Kind, v.Why)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package depend
 
 import (
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -67,7 +68,16 @@ func (x *Index) leadsTo(e Event, c int, sc *scope) []ssa.Instruction {
 		}
 	}
 	if len(e.Frames) <= c {
-		for _, in := range x.instrs[e.Site] {
+		ins := x.instrs[e.Site]
+		accesses := slices.ContainsFunc(ins, func(in ssa.Instruction) bool { return !isAddress(in) })
+		for _, in := range ins {
+			if accesses && isAddress(in) {
+				// &s.queue of `s.queue = v`: part of the access at
+				// its site, not an access of its own. Kept, the
+				// store after it in the block made a write and the
+				// same write of the next round look like one round.
+				continue
+			}
 			keep(in)
 		}
 		return out
@@ -222,4 +232,14 @@ var sweeps = map[string]bool{
 	"rangeiter.loop":  true,
 	"rangeint.loop":   true,
 	"rangefunc.loop":  true,
+}
+
+// isAddress reports whether in only computes an address (a field's or an
+// element's) that an access at the same site then loads or stores.
+func isAddress(in ssa.Instruction) bool {
+	switch in.(type) {
+	case *ssa.FieldAddr, *ssa.IndexAddr:
+		return true
+	}
+	return false
 }

@@ -3828,3 +3828,84 @@ func (c *Compactor) CompactOther() error {
 func (c *Compactor) Busy(wait func(func() bool)) {
 	wait(func() bool { return atomic.LoadInt32(&c.running) == 1 }) // compactor busy probe
 }
+
+// Swapper is kelindar/event's consumer: each round of Listen's for {}
+// takes the whole queue under the Cond's lock and leaves a fresh one
+// for the producers (Post), which append to whatever queue stands.
+type Swapper[T any] struct {
+	queue []T
+	stop  bool
+}
+
+// Listen runs until stopped, one round per batch.
+func (s *Swapper[T]) Listen(c *sync.Cond, fn func(T)) {
+	pending := make([]T, 0, 8)
+	for {
+		c.L.Lock()
+		for len(s.queue) == 0 {
+			if s.stop {
+				c.L.Unlock()
+				return
+			}
+			c.Wait()
+		}
+		temp := s.queue
+		s.queue = pending[:0] // swapper swap
+		pending = temp
+		c.L.Unlock()
+		for _, ev := range pending {
+			fn(ev)
+		}
+	}
+}
+
+// Post appends ev to the queue that stands.
+func (s *Swapper[T]) Post(c *sync.Cond, ev T) {
+	c.L.Lock()
+	s.queue = append(s.queue, ev) // swapper post
+	c.L.Unlock()
+	c.Broadcast()
+}
+
+// IntSwapper is Swapper without type parameters.
+type IntSwapper struct {
+	queue []int
+	stop  bool
+}
+
+// Listen runs until stopped, one round per batch.
+func (s *IntSwapper) Listen(c *sync.Cond, fn func(int)) {
+	pending := make([]int, 0, 8)
+	for {
+		c.L.Lock()
+		for len(s.queue) == 0 {
+			if s.stop {
+				c.L.Unlock()
+				return
+			}
+			c.Wait()
+		}
+		temp := s.queue
+		s.queue = pending[:0] // intswapper swap
+		pending = temp
+		c.L.Unlock()
+		for _, ev := range pending {
+			fn(ev)
+		}
+	}
+}
+
+// Post appends ev to the queue that stands.
+func (s *IntSwapper) Post(c *sync.Cond, ev int) {
+	c.L.Lock()
+	s.queue = append(s.queue, ev) // intswapper post
+	c.L.Unlock()
+	c.Broadcast()
+}
+
+// SwapperUse instantiates Swapper, as kelindar/event's SubscribeTo does.
+func SwapperUse(c *sync.Cond) {
+	s := &Swapper[int]{}
+	go s.Listen(c, func(int) {})
+	s.Post(c, 1)
+}
