@@ -825,7 +825,7 @@ func SelectGate(cases ...SelCase) {
 		if first.Send {
 			op = trace.Send
 		}
-		noteBlockLocked(w.known(), blocking{site: first.Site + 1, op: op, kind: bSelect, class: classChan, ch: firstCh, cap: int64(first.Cap)})
+		noteBlockLocked(w.known(), blocking{site: first.Site + 1, op: op, kind: bSelect, class: classChan, ch: firstCh, cap: int64(first.Cap), hard: goroutineOnly(cases)})
 		w.selectTimer(w.known(), cases) // a sleeper, if it waits on a timer (wakeorder.go)
 	}
 	if w := rec; w != nil {

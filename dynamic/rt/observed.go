@@ -1,9 +1,12 @@
 package rt
 
 import (
+	"os"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
@@ -39,6 +42,9 @@ type blocking struct {
 	class uint8 // the object's class (classChan, classLock, …)
 	ch    unsafe.Pointer
 	cap   int64
+	// hard: a select (bSelect) that only another goroutine can end
+	// (goroutineOnly): parked there, it waits as a recorded operation does.
+	hard bool
 }
 
 // How a goroutine blocked in a noted operation shows in a goroutine dump
@@ -220,6 +226,44 @@ func blockedIn(x gstate, b blocking) bool {
 	}
 	return false
 }
+
+// goroutineOnly reports whether a select on cases (SelectGate's) waits
+// for nothing but another goroutine: no default, and no receive case a
+// timer or signal can ready. The time package's channels (time.After, a
+// Timer's or Ticker's C) and a context's Done are receive-only outside
+// the packages that make them, which send or close them from a timer; so
+// a receive case counts only on a bidirectional channel whose elements
+// are neither time.Time nor os.Signal (signal.Notify's). A send case
+// needs a receiver: a goroutine. A bidirectional channel handed to code
+// that is not instrumented, whose timer callback sends on it, is the
+// risk a recorded receive on it takes too (hang.go); a replay, which
+// fires the instrumented code's timers, proves the hang or not.
+func goroutineOnly(cases []SelCase) bool {
+	n := 0
+	for i := range cases {
+		c := &cases[i]
+		if c.Default {
+			return false
+		}
+		if c.Site < 0 || chanOfAny(c.Ch) == nil {
+			continue // a nil channel's case is never ready
+		}
+		n++
+		if c.Send {
+			continue
+		}
+		t := reflect.TypeOf(c.Ch)
+		if t.Kind() != reflect.Chan || t.ChanDir() != reflect.BothDir || t.Elem() == timeType || t.Elem() == signalType {
+			return false
+		}
+	}
+	return n > 0
+}
+
+var (
+	timeType   = reflect.TypeOf(time.Time{})
+	signalType = reflect.TypeOf((*os.Signal)(nil)).Elem()
+)
 
 // syncWrapper is the rt wrapper a goroutine blocked in op sits in: an
 // RWMutex's RLocker takes its read lock through Lock (got is the one the
