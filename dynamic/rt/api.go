@@ -664,6 +664,7 @@ func End() {
 	goid := curGoid()
 	mu.Lock()
 	defer mu.Unlock()
+	delete(hardSelects, goid)
 	w := rec
 	if w == nil {
 		return

@@ -193,9 +193,7 @@ func (h *hangWatch) look() bool {
 	var gs []gstate
 	gs, h.buf = dumpGoroutines(h.buf[:cap(h.buf)])
 	mu.Lock()
-	if rec == w {
-		markHardSelects(w, gs)
-	}
+	markHardSelects(gs)
 	mu.Unlock()
 	why, state := allBlocked(w, gs)
 	if quiet < hangAfter && (state != blockedHard || !onlyRecordedWaits(gs) || timerDueBefore(time.Unix(0, math.MaxInt64))) {
@@ -244,19 +242,24 @@ func onlyRecordedWaits(gs []gstate) bool {
 
 // markHardSelects marks the goroutines of gs parked in a select of
 // instrumented code that only another goroutine can end (mu held): the
-// select its recorder noted last (SelectGate), whose every case is such
-// (goroutineOnly), at its line. goroutines' TestPoolSuite hung with its
-// miner in such a select (pool.go:249, a send on its worker channel or
-// the stop channel) beside a recycler holding the pool's lock in a send
-// to a busy worker; counted a wait a timer might end, the recording was
-// cut as stalled after 15 s and the hang went unreported.
-func markHardSelects(w *recorder, gs []gstate) {
+// select they noted last (SelectGate: hardSelects, this recording's or
+// an earlier test's), whose every case is such (goroutineOnly), at its
+// line. goroutines' TestPoolSuite hung with its miner in such a select
+// (pool.go:249, a send on its worker channel or the stop channel) and a
+// hundred idle workers of earlier tests' pools in another (worker.go:86)
+// beside a recycler holding the pool's lock in a send to a busy worker;
+// counted waits a timer might end, they had the recording cut as
+// stalled after 15 s, and the hang went unreported.
+func markHardSelects(gs []gstate) {
+	if len(hardSelects) == 0 {
+		return
+	}
 	for i := range gs {
 		x := &gs[i]
 		if x.class != gSoft || x.state != "select" {
 			continue
 		}
-		if g := w.gmap[x.id]; g != nil && !g.stale && g.blocked.site > 0 && g.blocked.kind == bSelect && g.blocked.hard && blockedIn(*x, g.blocked) {
+		if site := hardSelects[x.id]; site > 0 && blockedIn(*x, blocking{site: site, kind: bSelect}) {
 			x.hardSel = true
 		}
 	}

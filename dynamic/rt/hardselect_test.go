@@ -3,6 +3,7 @@ package rt
 import (
 	"context"
 	"os"
+	"sync"
 	"testing"
 	"time"
 )
@@ -25,8 +26,9 @@ var _ = Register(hsGo, []Site{
 })
 
 // TestGoroutineOnly: a select waits for nothing but another goroutine
-// when each case is a send, or a receive on a bidirectional channel of
-// neither time.Time nor os.Signal, and it has no default.
+// when it has no default and each case is a send, or a receive on a
+// channel of neither time.Time nor os.Signal that is not a receive-only
+// channel of struct{} (a context's Done).
 func TestGoroutineOnly(t *testing.T) {
 	ch := make(chan int)
 	var recvOnly <-chan int = ch
@@ -42,7 +44,8 @@ func TestGoroutineOnly(t *testing.T) {
 		{"bidirectional", []SelCase{{Site: 1, Ch: ch}, {Site: 2, Ch: make(chan struct{})}}, true},
 		{"send on send-only", []SelCase{{Site: 1, Send: true, Ch: sendOnly}, {Site: 2, Ch: ch}}, true},
 		{"nil and bidirectional", []SelCase{{Site: 1, Ch: nilCh}, {Site: 2, Ch: ch}}, true},
-		{"receive-only", []SelCase{{Site: 1, Ch: ch}, {Site: 2, Ch: recvOnly}}, false},
+		{"receive-only", []SelCase{{Site: 1, Ch: ch}, {Site: 2, Ch: recvOnly}}, true},
+		{"receive-only done", []SelCase{{Site: 1, Ch: ch}, {Site: 2, Ch: (<-chan struct{})(make(chan struct{}))}}, false},
 		{"ctx.Done", []SelCase{{Site: 1, Ch: ch}, {Site: 2, Ch: ctx.Done()}}, false},
 		{"time.After", []SelCase{{Site: 1, Ch: ch}, {Site: 2, Ch: time.After(time.Hour)}}, false},
 		{"chan time.Time", []SelCase{{Site: 1, Ch: make(chan time.Time)}}, false},
@@ -71,6 +74,7 @@ func TestHangSelectHard(t *testing.T) {
 	defer cancel()
 	tm := time.NewTimer(time.Hour)
 	defer tm.Stop()
+	var ended sync.WaitGroup
 	for _, f := range []func(){
 		func() { // g1.1: only goroutines can end it
 			SelectGate(SelCase{Site: hsA, Ch: a}, SelCase{Site: hsB, Send: true, Ch: b})
@@ -95,7 +99,9 @@ func TestHangSelectHard(t *testing.T) {
 		},
 	} {
 		id := Go(hsGo)
+		ended.Add(1)
 		go func() {
+			defer ended.Done()
 			Begin(id)
 			defer End()
 			f()
@@ -123,7 +129,7 @@ func TestHangSelectHard(t *testing.T) {
 		}
 	}
 	mu.Lock()
-	markHardSelects(rec, gs)
+	markHardSelects(gs)
 	w := rec
 	mu.Unlock()
 	for i, want := range []bool{true, false, false} {
@@ -140,12 +146,21 @@ func TestHangSelectHard(t *testing.T) {
 	// A select at another line than the noted one's is not the noted one.
 	other := []gstate{{id: gs[0].id, state: "select", class: gSoft, where: "hs.go:30"}}
 	mu.Lock()
-	markHardSelects(rec, other)
+	markHardSelects(other)
 	mu.Unlock()
 	if other[0].hardSel {
 		t.Errorf("a select after the noted one's line counted hard")
 	}
-	close(a)
-	Drain()
+	// The note outlives the recording: a later test's watcher sees the
+	// goroutine still parked there.
 	done()
+	again := []gstate{{id: gs[0].id, state: "select", class: gSoft, where: "hs.go:9"}}
+	mu.Lock()
+	markHardSelects(again)
+	mu.Unlock()
+	if !again[0].hardSel {
+		t.Errorf("g1.1 counted hard only while its test recorded")
+	}
+	close(a)
+	ended.Wait()
 }

@@ -112,8 +112,29 @@ func noteBlockLocked(g *Goroutine, b blocking) {
 	if rp == nil && g != nil {
 		g.blocked = b
 		g.pauses++
+		switch {
+		case b.hard && g.goid != 0:
+			if len(hardSelects) >= maxHardSelects {
+				clear(hardSelects) // forgotten: soft, as before
+			}
+			hardSelects[g.goid] = b.site
+		case len(hardSelects) > 0:
+			delete(hardSelects, g.goid)
+		}
 	}
 }
+
+// hardSelects maps a goroutine's runtime id to the site (+1) of the
+// select it noted last when that select is one only another goroutine
+// can end (blocking.hard); mu. It outlives the recording of the test
+// that started the goroutine: goroutines' TestPoolSuite leaves a
+// hundred idle workers of earlier tests' pools parked in such a select
+// (worker.go:86), which the hang watcher of a later test sees (hang.go:
+// markHardSelects). Runtime ids are not reused; End drops its own.
+var hardSelects = map[int64]int32{}
+
+// maxHardSelects bounds hardSelects (goroutines that end without End).
+const maxHardSelects = 1 << 16
 
 // unblock forgets what blockIn noted.
 func unblock(g *Goroutine) {
@@ -229,15 +250,17 @@ func blockedIn(x gstate, b blocking) bool {
 
 // goroutineOnly reports whether a select on cases (SelectGate's) waits
 // for nothing but another goroutine: no default, and no receive case a
-// timer or signal can ready. The time package's channels (time.After, a
-// Timer's or Ticker's C) and a context's Done are receive-only outside
-// the packages that make them, which send or close them from a timer; so
-// a receive case counts only on a bidirectional channel whose elements
-// are neither time.Time nor os.Signal (signal.Notify's). A send case
-// needs a receiver: a goroutine. A bidirectional channel handed to code
-// that is not instrumented, whose timer callback sends on it, is the
-// risk a recorded receive on it takes too (hang.go); a replay, which
-// fires the instrumented code's timers, proves the hang or not.
+// timer or signal can ready. A timer's channel (time.After, a Timer's
+// or Ticker's C, a mock clock's) carries time.Time, signal.Notify's
+// os.Signal, and a context's Done is a receive-only channel of struct{}
+// made by package context, which closes it from a timer for a deadline:
+// a receive case counts unless its elements are a time.Time or an
+// os.Signal, or it is receive-only with elements of size zero (a done
+// channel handed out by code that may close it so). A send case needs a
+// receiver: a goroutine. A channel of another type that code which is
+// not instrumented readies from a timer callback is the risk a recorded
+// receive on it takes too (hang.go); a replay, which fires the
+// instrumented code's timers, proves the hang or not.
 func goroutineOnly(cases []SelCase) bool {
 	n := 0
 	for i := range cases {
@@ -253,7 +276,8 @@ func goroutineOnly(cases []SelCase) bool {
 			continue
 		}
 		t := reflect.TypeOf(c.Ch)
-		if t.Kind() != reflect.Chan || t.ChanDir() != reflect.BothDir || t.Elem() == timeType || t.Elem() == signalType {
+		if t.Kind() != reflect.Chan || t.Elem() == timeType || t.Elem() == signalType ||
+			t.ChanDir() != reflect.BothDir && t.Elem().Size() == 0 {
 			return false
 		}
 	}
