@@ -51,6 +51,8 @@ type timed struct {
 	seq   uint64
 	fire  func()      // under mu, once
 	real  *time.Timer // fires it in real time
+	// ticker: the ticker this event ticks, if it is one's (onlyFullTickers).
+	ticker *vtimer
 }
 
 // clock holds the pending events (under mu).
@@ -173,7 +175,28 @@ func virtualOK() bool {
 	return rp != nil && len(virtual.timers)+len(virtual.tickers) < maxVirtual
 }
 
-func (v *vtimer) arm(d time.Duration) { v.ev = armAt(vnow().Add(d), "", v.fire) }
+func (v *vtimer) arm(d time.Duration) {
+	v.ev = armAt(vnow().Add(d), "", v.fire)
+	if v.period > 0 {
+		v.ev.ticker = v
+	}
+}
+
+// onlyFullTickers reports whether every pending event of the clock is a
+// ticker's whose channel is full (mu held): its ticks drop until a
+// goroutine receives, so while every goroutine waits none of them can
+// wake one. goroutines' recycler, blocked in a send under the pool's
+// lock, left its ticker ticking into its full channel, and a replay
+// that repeated the recorded hang ran free until its 30 s bound instead
+// of calling the hang.
+func onlyFullTickers() bool {
+	for e := range clock.events {
+		if e.ticker == nil || len(e.ticker.c) < cap(e.ticker.c) {
+			return false
+		}
+	}
+	return len(clock.events) > 0
+}
 
 func (v *vtimer) fire() {
 	v.ev = nil
