@@ -107,6 +107,31 @@ func TestHangSelectHard(t *testing.T) {
 			f()
 		}()
 	}
+	// A goroutine this recording has not seen (an earlier test's) is
+	// noted for the watcher all the same.
+	stranger := make(chan int64, 1)
+	ended.Add(1)
+	go func() {
+		defer ended.Done()
+		stranger <- curGoid()
+		SelectGate(SelCase{Site: hsA, Ch: a}, SelCase{Site: hsB, Send: true, Ch: b})
+		select {
+		case <-a:
+		case b <- 1:
+		}
+	}()
+	sid := <-stranger
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		mu.Lock()
+		site := hardSelects[sid]
+		mu.Unlock()
+		if site == hsA+1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the stranger's select not noted: %d", site)
+		}
+	}
 	names := []string{"g1.1", "g1.2", "g1.3"}
 	gs := make([]gstate, len(names))
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {

@@ -112,15 +112,21 @@ func noteBlockLocked(g *Goroutine, b blocking) {
 	if rp == nil && g != nil {
 		g.blocked = b
 		g.pauses++
-		switch {
-		case b.hard && g.goid != 0:
-			if len(hardSelects) >= maxHardSelects {
-				clear(hardSelects) // forgotten: soft, as before
-			}
-			hardSelects[g.goid] = b.site
-		case len(hardSelects) > 0:
-			delete(hardSelects, g.goid)
+		noteHardSelect(g.goid, b)
+	}
+}
+
+// noteHardSelect keeps hardSelects for the goroutine of runtime id goid
+// about to block in b (mu held).
+func noteHardSelect(goid int64, b blocking) {
+	switch {
+	case b.hard && goid != 0:
+		if len(hardSelects) >= maxHardSelects {
+			clear(hardSelects) // forgotten: soft, as before
 		}
+		hardSelects[goid] = b.site
+	case len(hardSelects) > 0:
+		delete(hardSelects, goid)
 	}
 }
 
