@@ -664,6 +664,7 @@ func End() {
 	goid := curGoid()
 	mu.Lock()
 	defer mu.Unlock()
+	delete(hardSelects, goid)
 	w := rec
 	if w == nil {
 		return
@@ -828,7 +829,14 @@ func SelectGate(cases ...SelCase) {
 		if first.Send {
 			op = trace.Send
 		}
-		noteBlockLocked(w.known(), blocking{site: first.Site + 1, op: op, kind: bSelect, class: classChan, ch: firstCh, cap: int64(first.Cap)})
+		b := blocking{site: first.Site + 1, op: op, kind: bSelect, class: classChan, ch: firstCh, cap: int64(first.Cap), hard: goroutineOnly(cases)}
+		if g := w.known(); g != nil {
+			noteBlockLocked(g, b)
+		} else {
+			// A goroutine an earlier test started: no note in this
+			// recording, but the hang watcher's (hardSelects).
+			noteHardSelect(curGoid(), b)
+		}
 		w.selectTimer(w.known(), cases) // a sleeper, if it waits on a timer (wakeorder.go)
 	}
 	if w := rec; w != nil {

@@ -21,7 +21,8 @@ import (
 // replayer decides quiescence itself), a watcher looks at the process when
 // nothing was recorded for hangAfter: if every goroutine then waits in a
 // way only another goroutine could end (a recorded channel operation,
-// lock or WaitGroup, package testing waiting for the test), none runs,
+// lock or WaitGroup, a select of instrumented code with no case a timer
+// could ready, package testing waiting for the test), none runs,
 // sleeps or waits for I/O or a timer, nothing ever will. It ends the trace,
 // marked "hung", and the process, as a crash would: the batch records
 // the tests after it in a new process.
@@ -191,6 +192,9 @@ func (h *hangWatch) look() bool {
 	}
 	var gs []gstate
 	gs, h.buf = dumpGoroutines(h.buf[:cap(h.buf)])
+	mu.Lock()
+	markHardSelects(gs)
+	mu.Unlock()
 	why, state := allBlocked(w, gs)
 	if quiet < hangAfter && (state != blockedHard || !onlyRecordedWaits(gs) || timerDueBefore(time.Unix(0, math.MaxInt64))) {
 		// Not yet provable: only the full bounds decide.
@@ -229,11 +233,36 @@ func (h *hangWatch) look() bool {
 // in code that is not instrumented, which a timer it made might end.
 func onlyRecordedWaits(gs []gstate) bool {
 	for _, g := range gs {
-		if g.class != gRecorded && !(g.class == gHard && g.testing) {
+		if g.class != gRecorded && !g.hardSel && !(g.class == gHard && g.testing) {
 			return false
 		}
 	}
 	return len(gs) > 0
+}
+
+// markHardSelects marks the goroutines of gs parked in a select of
+// instrumented code that only another goroutine can end (mu held): the
+// select they noted last (SelectGate: hardSelects, this recording's or
+// an earlier test's), whose every case is such (goroutineOnly), at its
+// line. goroutines' TestPoolSuite hung with its miner in such a select
+// (pool.go:249, a send on its worker channel or the stop channel) and a
+// hundred idle workers of earlier tests' pools in another (worker.go:86)
+// beside a recycler holding the pool's lock in a send to a busy worker;
+// counted waits a timer might end, they had the recording cut as
+// stalled after 15 s, and the hang went unreported.
+func markHardSelects(gs []gstate) {
+	if len(hardSelects) == 0 {
+		return
+	}
+	for i := range gs {
+		x := &gs[i]
+		if x.class != gSoft || x.state != "select" {
+			continue
+		}
+		if site := hardSelects[x.id]; site > 0 && blockedIn(*x, blocking{site: site, kind: bSelect}) {
+			x.hardSel = true
+		}
+	}
 }
 
 // What allBlocked found.
@@ -259,7 +288,7 @@ func allBlocked(w *recorder, gs []gstate) (string, int) {
 	var q quiescence
 	for _, g := range gs {
 		switch {
-		case g.class == gRecorded || g.class == gHard:
+		case g.class == gRecorded || g.class == gHard || g.hardSel:
 			q.hard = append(q.hard, q.describe(names, g))
 		case g.class == gSoft && g.state != "IO wait":
 			q.soft = append(q.soft, q.describe(names, g))

@@ -1,9 +1,12 @@
 package rt
 
 import (
+	"os"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
@@ -39,6 +42,9 @@ type blocking struct {
 	class uint8 // the object's class (classChan, classLock, …)
 	ch    unsafe.Pointer
 	cap   int64
+	// hard: a select (bSelect) that only another goroutine can end
+	// (goroutineOnly): parked there, it waits as a recorded operation does.
+	hard bool
 }
 
 // How a goroutine blocked in a noted operation shows in a goroutine dump
@@ -106,8 +112,35 @@ func noteBlockLocked(g *Goroutine, b blocking) {
 	if rp == nil && g != nil {
 		g.blocked = b
 		g.pauses++
+		noteHardSelect(g.goid, b)
 	}
 }
+
+// noteHardSelect keeps hardSelects for the goroutine of runtime id goid
+// about to block in b (mu held).
+func noteHardSelect(goid int64, b blocking) {
+	switch {
+	case b.hard && goid != 0:
+		if len(hardSelects) >= maxHardSelects {
+			clear(hardSelects) // forgotten: soft, as before
+		}
+		hardSelects[goid] = b.site
+	case len(hardSelects) > 0:
+		delete(hardSelects, goid)
+	}
+}
+
+// hardSelects maps a goroutine's runtime id to the site (+1) of the
+// select it noted last when that select is one only another goroutine
+// can end (blocking.hard); mu. It outlives the recording of the test
+// that started the goroutine: goroutines' TestPoolSuite leaves a
+// hundred idle workers of earlier tests' pools parked in such a select
+// (worker.go:86), which the hang watcher of a later test sees (hang.go:
+// markHardSelects). Runtime ids are not reused; End drops its own.
+var hardSelects = map[int64]int32{}
+
+// maxHardSelects bounds hardSelects (goroutines that end without End).
+const maxHardSelects = 1 << 16
 
 // unblock forgets what blockIn noted.
 func unblock(g *Goroutine) {
@@ -220,6 +253,47 @@ func blockedIn(x gstate, b blocking) bool {
 	}
 	return false
 }
+
+// goroutineOnly reports whether a select on cases (SelectGate's) waits
+// for nothing but another goroutine: no default, and no receive case a
+// timer or signal can ready. A timer's channel (time.After, a Timer's
+// or Ticker's C, a mock clock's) carries time.Time, signal.Notify's
+// os.Signal, and a context's Done is a receive-only channel of struct{}
+// made by package context, which closes it from a timer for a deadline:
+// a receive case counts unless its elements are a time.Time or an
+// os.Signal, or it is receive-only with elements of size zero (a done
+// channel handed out by code that may close it so). A send case needs a
+// receiver: a goroutine. A channel of another type that code which is
+// not instrumented readies from a timer callback is the risk a recorded
+// receive on it takes too (hang.go); a replay, which fires the
+// instrumented code's timers, proves the hang or not.
+func goroutineOnly(cases []SelCase) bool {
+	n := 0
+	for i := range cases {
+		c := &cases[i]
+		if c.Default {
+			return false
+		}
+		if c.Site < 0 || chanOfAny(c.Ch) == nil {
+			continue // a nil channel's case is never ready
+		}
+		n++
+		if c.Send {
+			continue
+		}
+		t := reflect.TypeOf(c.Ch)
+		if t.Kind() != reflect.Chan || t.Elem() == timeType || t.Elem() == signalType ||
+			t.ChanDir() != reflect.BothDir && t.Elem().Size() == 0 {
+			return false
+		}
+	}
+	return n > 0
+}
+
+var (
+	timeType   = reflect.TypeOf(time.Time{})
+	signalType = reflect.TypeOf((*os.Signal)(nil)).Elem()
+)
 
 // syncWrapper is the rt wrapper a goroutine blocked in op sits in: an
 // RWMutex's RLocker takes its read lock through Lock (got is the one the

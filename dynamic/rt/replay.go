@@ -1732,10 +1732,11 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 				}
 			}
 		}
-		if clock.timers < len(clock.queue) || r.free {
+		if clock.timers < len(clock.queue) || r.free && !onlyFullTickers() {
 			// A sleeper, or after the verdict any timer: it fires in
 			// real time, and what it wakes may end the wait. A hang
-			// is the program's only when nothing is left to fire.
+			// is the program's only when nothing is left to fire but
+			// tickers into full channels.
 			return ""
 		}
 	}

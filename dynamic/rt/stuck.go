@@ -59,6 +59,10 @@ type gstate struct {
 	// testing: it waits in package testing (a subtest paused by
 	// t.Parallel, a test waiting for its subtests).
 	testing bool
+	// hardSel: recording, it is parked in a select of instrumented code
+	// that only another goroutine can end (blocking.hard): the hang
+	// watcher counts it as a recorded wait (hang.go).
+	hardSel bool
 	// watcher: it is the replay's watcher (replayer.watch), rt's own.
 	watcher bool
 	// held: it waits at its gate while another goroutine runs alone

@@ -264,6 +264,58 @@ func TestReplayHang(t *testing.T) {
 	}
 }
 
+const hangTickerEnv = "PECANVET_RT_HANG_TICKER"
+
+// TestHangChild with a ticker nobody receives from: its ticks drop into
+// its full channel.
+func TestHangTickerChild(t *testing.T) {
+	if getenv(hangTickerEnv) == "" {
+		t.Skip("only run by TestReplayHangTicker")
+	}
+	defer TickerStop(NewTicker(time.Millisecond))()
+	TestHangChild(t)
+}
+
+// TestReplayHangTicker: TestReplayHang with a ticker ticking into its
+// full channel (goroutines' recycler, blocked in a send, left its own
+// so): it can wake nothing, and the hang is called as without it, not
+// at the driver's timeout.
+func TestReplayHangTicker(t *testing.T) {
+	if getenv(hangEnv) != "" {
+		t.Skip("in the child")
+	}
+	dir := t.TempDir()
+	sched := writeSchedule(t, "anomaly race/WW 3 4\n"+
+		"g1 fork @k.go:1:1 n=1\n"+
+		"g1.1 begin n=1\n"+
+		"g1.1 write x @k.go:6:1 n=1\n"+
+		"g1 write x @k.go:7:1 n=1\n")
+	verdict := filepath.Join(dir, "verdict.json")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHangTickerChild$", "-test.count=1", "-test.timeout=40s")
+	cmd.Env = append(os.Environ(), hangEnv+"=1", hangTickerEnv+"=1", EnvTrace+"="+filepath.Join(dir, "trace.bin"),
+		EnvSchedule+"="+sched, EnvVerdict+"="+verdict, EnvStall+"=60000", EnvQuiet+"=60000")
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	took := time.Since(start)
+	if err == nil {
+		t.Fatalf("the child passed:\n%s", out)
+	}
+	b, rerr := os.ReadFile(verdict)
+	if rerr != nil {
+		t.Fatalf("no verdict: %v\n%s", rerr, out)
+	}
+	var v Verdict
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Verdict != "reproduced" || !strings.Contains(v.Hang, "g1 blocks in Recv") || !strings.Contains(v.Hang, "g1.1 blocks in Recv") {
+		t.Fatalf("verdict %+v, want reproduced with the hang of g1 and g1.1 described\n%s", v, out)
+	}
+	if took > 30*time.Second {
+		t.Errorf("the hang took %v to end", took)
+	}
+}
+
 // TestReplayUnrecordedAnomalyStep: the schedule's last step, g1.1's atomic
 // add, has its turn, but the operation panics (a nil pointer; the
 // goroutine recovers) and its event is never recorded. "Reproduced" needs

@@ -55,6 +55,8 @@ type timed struct {
 	seq   uint64
 	fire  func() // under mu, once
 	at    int    // index in clock.queue; -1 once fired or disarmed
+	// ticker: the ticker this event ticks, if it is one's (onlyFullTickers).
+	ticker *vtimer
 }
 
 // before is the clock's order of events: by due time, then goroutine name
@@ -260,6 +262,9 @@ func (v *vtimer) arm(d time.Duration) {
 		}
 		virtual.chans[chanAddr(unsafe.Pointer(&v.c))] = v
 	}
+	if v.period > 0 {
+		v.ev.ticker = v
+	}
 }
 
 // unarmed drops v from virtual.chans (mu held).
@@ -267,6 +272,21 @@ func (v *vtimer) unarmed() {
 	if v.c != nil {
 		delete(virtual.chans, chanAddr(unsafe.Pointer(&v.c)))
 	}
+
+// onlyFullTickers reports whether every pending event of the clock is a
+// ticker's whose channel is full (mu held): its ticks drop until a
+// goroutine receives, so while every goroutine waits none of them can
+// wake one. goroutines' recycler, blocked in a send under the pool's
+// lock, left its ticker ticking into its full channel, and a replay
+// that repeated the recorded hang ran free until its 30 s bound instead
+// of calling the hang.
+func onlyFullTickers() bool {
+	for _, e := range clock.queue {
+		if e.ticker == nil || len(e.ticker.c) < cap(e.ticker.c) {
+			return false
+		}
+	}
+	return len(clock.queue) > 0
 }
 
 func (v *vtimer) fire() {
