@@ -272,6 +272,7 @@ func (v *vtimer) unarmed() {
 	if v.c != nil {
 		delete(virtual.chans, chanAddr(unsafe.Pointer(&v.c)))
 	}
+}
 
 // onlyFullTickers reports whether every pending event of the clock is a
 // ticker's whose channel is full (mu held): its ticks drop until a
