@@ -136,7 +136,13 @@ func clockAlarm() {
 	mu.Lock()
 	defer mu.Unlock()
 	clock.armed = false
-	for e := earliest(); e != nil && !e.due.After(vnow()); e = earliest() {
+	// Only what was due when the alarm went off: a ticker re-arms one
+	// period after the clock's now, which runs on in real time, so with
+	// a period shorter than one fire (racetd's TestNoRaceTickerReset,
+	// Reset(1)) a loop to the moving now never ended, holding mu, and
+	// the replay hung until its time bound. The next alarm fires the next.
+	now := vnow()
+	for e := earliest(); e != nil && !e.due.After(now); e = earliest() {
 		advanceTo(e.due) // only what is due: the clock does not move
 	}
 	setAlarm()

@@ -490,3 +490,30 @@ func TestAwaitTimer(t *testing.T) {
 		}
 	})
 }
+
+// TestClockAlarmShortTicker: a ticker whose period is shorter than one
+// fire (racetd's TestNoRaceTickerReset leaves a Reset(1) ticker running)
+// re-arms one period after a now that runs on in real time; an alarm
+// that fired up to the moving now never returned, holding mu, and the
+// replay hung until its time bound. The alarm fires what was due when
+// it went off.
+func TestClockAlarmShortTicker(t *testing.T) {
+	withVirtualClock(t, func() {
+		mu.Lock()
+		v := newVTimer(time.Nanosecond, time.Nanosecond)
+		mu.Unlock()
+		done := make(chan struct{})
+		go func() {
+			clockAlarm()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatal("clockAlarm kept firing a 1 ns ticker for 5 s")
+		}
+		mu.Lock()
+		v.stop()
+		mu.Unlock()
+	})
+}
