@@ -791,9 +791,15 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			tracePath := recs.paths[at[ti]]
 			opt.progress("check: %s %s: admitted, %d work units charged before it", pkg, test, spent)
 			rt := recs.get(at[ti])
-			if isDriver(st.drivers, test) && !rt.Passed && !rt.TimedOut && (replay.Options{Excused: driver.CleanupFailLog}).Excuses(rt.Output) {
-				// Failed by its copied cleanup, not its calls: a
-				// passing run, as its replays are (no note, no plain
+			var excused string
+			if isDriver(st.drivers, test) {
+				// A failure the copied cleanup raised (a leak check's
+				// goroutine snapshot) is not the calls' outcome (cmux's
+				// SetReadTimeout pair).
+				excused = driver.CleanupFailLog
+			}
+			if !rt.Passed && !rt.TimedOut && (replay.Options{Excused: excused}).Excuses(rt.Output) {
+				// A passing run, as its replays are (no note, no plain
 				// run to tell the failure's kind).
 				rt.Passed = true
 			}
@@ -821,12 +827,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			// A run the event cap ended printed its lines up to there as
 			// a passing one does: without the anomaly.
 			tc.opt.Replay.Logged = replay.LogLines(rt.Output, rt.Passed || record.EndedAtCap(rt))
-			if isDriver(st.drivers, test) {
-				// A failure the copied cleanup raised (a leak check's
-				// goroutine snapshot) is not the calls' outcome, and
-				// its replay passed (cmux's SetReadTimeout pair).
-				tc.opt.Replay.Excused = driver.CleanupFailLog
-			}
+			tc.opt.Replay.Excused = excused
 			if rt.TimedOut {
 				rep.addNote(note.Timeout, pkg, test, "timed out after %v while recording; predicting from the partial trace", opt.Timeout)
 			} else if why := skipped[test]; why != "" {

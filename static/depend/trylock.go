@@ -295,7 +295,7 @@ func (x *Index) heldProbe(a, b, r Event) bool {
 			continue
 		}
 		fn := c.Call.StaticCallee()
-		if fn == nil || !isAtomicLoad(fn) || len(c.Call.Args) == 0 || addrLocation(unconvert(c.Call.Args[0])) != casLocation(cas) {
+		if fn == nil || !strings.HasPrefix(atomicName(fn), "Load") || len(c.Call.Args) == 0 || addrLocation(unconvert(c.Call.Args[0])) != casLocation(cas) {
 			return false
 		}
 		if load != nil {
@@ -335,15 +335,6 @@ func (x *Index) heldProbe(a, b, r Event) bool {
 		}
 	}
 	return true
-}
-
-// isAtomicLoad reports whether fn is a sync/atomic load.
-func isAtomicLoad(fn *ssa.Function) bool {
-	if o := fn.Origin(); o != nil {
-		fn = o
-	}
-	obj := fn.Object()
-	return obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "sync/atomic" && strings.HasPrefix(obj.Name(), "Load")
 }
 
 // onlyPassed reports whether the function literal fn is used only as a
@@ -398,11 +389,4 @@ func passedBy(in ssa.Instruction, v ssa.Value) bool {
 }
 
 // fileOf returns the file of a "path:line:col" site.
-func fileOf(site string) string {
-	for range 2 {
-		if i := strings.LastIndex(site, ":"); i >= 0 {
-			site = site[:i]
-		}
-	}
-	return site
-}
+func fileOf(site string) string { return lineOf(lineOf(site)) }
