@@ -106,9 +106,9 @@ func RunBatch(ctx context.Context, b *testbin.Build, pkg string, entries []Entry
 	}
 	cmd := exec.Command(b.Binaries[pkg], "-test.run", "^("+strings.Join(quoted, "|")+")$",
 		"-test.count="+strconv.Itoa(count), "-test.v", "-test.timeout=0")
-	cmd.Dir = b.Dirs[pkg]
-	tmp, rmTmp := testbin.TempEnv()
+	wd, tmp, rmTmp := testbin.Private(b.Dirs[pkg])
 	defer rmTmp()
+	cmd.Dir = wd
 	cmd.Env = append(os.Environ(), envReplayList+"="+listPath,
 		"PECANVET_STALL_MS="+strconv.FormatInt(entries[0].Opt.Stall.Milliseconds(), 10), tmp)
 	cmd.Env = append(cmd.Env, b.ReplayEnv(pkg)...)

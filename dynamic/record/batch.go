@@ -106,9 +106,9 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 		quoted[i] = regexp.QuoteMeta(t)
 	}
 	cmd := exec.Command(rec.Binaries[pkg], "-test.run", "^("+strings.Join(quoted, "|")+")$", "-test.count=1", "-test.v", "-test.timeout=0")
-	cmd.Dir = rec.Dirs[pkg]
-	tmp, rmTmp := testbin.TempEnv()
+	wd, tmp, rmTmp := testbin.Private(rec.Dirs[pkg])
 	defer rmTmp()
+	cmd.Dir = wd
 	cmd.Env = append(append(os.Environ(), "PECANVET_TRACE_DIR="+dir), append(rec.env(env), tmp)...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	pr, pw := io.Pipe()

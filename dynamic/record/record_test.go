@@ -103,7 +103,7 @@ func TestHang(t *testing.T)  { t.TempDir(); work(&Counter{}); time.Sleep(time.Ho
 	before := treeHash(t, dir)
 	// The t.TempDir of a test that exits or is killed at the bound is
 	// never cleaned up by the test; it goes with the process's own temp
-	// dir (testbin.TempEnv), and pecanvet's dirs with the build.
+	// dir (testbin.Private), and pecanvet's dirs with the build.
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	defer func() {

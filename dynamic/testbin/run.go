@@ -11,8 +11,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-
-	"github.com/pecanvet/pecanvet/internal/tmpdir"
 )
 
 // testArgs are the test binary's flags that run test (a test, example,
@@ -44,9 +42,9 @@ func RunTest(ctx context.Context, bin, dir, test string, env []string, timeout t
 	// goroutines if our kill somehow does not land.
 	cmd := exec.Command(bin, append(testArgs(test), "-test.count=1", "-test.v",
 		"-test.timeout", (timeout+30*time.Second).String())...)
-	cmd.Dir = dir
-	tmp, rmTmp := TempEnv()
+	wd, tmp, rmTmp := Private(dir)
 	defer rmTmp()
+	cmd.Dir = wd
 	cmd.Env = append(append(os.Environ(), env...), tmp)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var out TailBuffer
@@ -95,9 +93,9 @@ func RunTests(ctx context.Context, bin, dir string, tests []string, env []string
 	}
 	cmd := exec.Command(bin, "-test.run", "^("+strings.Join(quoted, "|")+")$", "-test.count=1", "-test.v",
 		"-test.timeout", (time.Duration(len(tests))*timeout + 30*time.Second).String())
-	cmd.Dir = dir
-	tmp, rmTmp := TempEnv()
+	wd, tmp, rmTmp := Private(dir)
 	defer rmTmp()
+	cmd.Dir = wd
 	cmd.Env = append(append(os.Environ(), env...), tmp)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	pr, pw := io.Pipe()
@@ -177,17 +175,3 @@ func (t *TailBuffer) Write(p []byte) (int, error) {
 }
 
 func (t *TailBuffer) String() string { return string(t.b) }
-
-// TempEnv makes a private TMPDIR for one test process, and returns its
-// environment entry and the function that removes it. A test process that
-// is killed at a bound, or whose replay ends it at a verdict, runs none of
-// its t.TempDir cleanups; what it leaves behind goes with this directory
-// instead of piling up in the user's temp dir. On error the entry is empty
-// and the process uses the usual temp dir.
-func TempEnv() (string, func()) {
-	dir, err := tmpdir.Make("pecanvet-tmp-")
-	if err != nil {
-		return "", func() {}
-	}
-	return "TMPDIR=" + dir, func() { tmpdir.Remove(dir) }
-}

@@ -413,7 +413,12 @@ func (b *Build) Tests(ctx context.Context, pkg, run string) ([]string, error) {
 // order: the order in which it runs its tests.
 func (b *Build) list(ctx context.Context, pkg string) ([]string, error) {
 	cmd := exec.CommandContext(ctx, b.Binaries[pkg], "-test.list", ".")
-	cmd.Dir = b.Dirs[pkg]
+	// A TestMain runs here too (pogreb's makes its test.db): in a
+	// directory of its own, as every test process.
+	wd, tmp, rmTmp := Private(b.Dirs[pkg])
+	defer rmTmp()
+	cmd.Dir = wd
+	cmd.Env = append(os.Environ(), tmp)
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("%s: listing tests: %w", pkg, err)

@@ -86,10 +86,10 @@ func RunUntil(ctx context.Context, bin, dir string, tests []string, count int, t
 	}
 	cmd := exec.Command(bin, "-test.run", "^("+strings.Join(qs, "|")+")$", "-test.count="+strconv.Itoa(max(count, 1)),
 		"-test.timeout", (timeout + 30*time.Second).String())
-	cmd.Dir = dir
-	// No second of sleep at exit; report every race, not only the first.
-	tmp, rmTmp := testbin.TempEnv()
+	wd, tmp, rmTmp := testbin.Private(dir)
 	defer rmTmp()
+	cmd.Dir = wd
+	// No second of sleep at exit; report every race, not only the first.
 	cmd.Env = append(os.Environ(), "GORACE=halt_on_error=0 atexit_sleep_ms=0", tmp)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out := capped{dir: dir, enough: enough, hit: make(chan struct{})}

@@ -1,0 +1,162 @@
+package testbin
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pecanvet/pecanvet/internal/tmpdir"
+)
+
+// Private working directories. pecanvet runs a package's tests in many
+// processes at once (recordings, replays, the normal runs failNote asks
+// for), each in the package's directory, as go test runs one. A test that
+// keeps a file at a fixed path there (pogreb's "test.db", diskv's
+// "test-data/") then shares it with the others: one process removes or
+// rewrites what another is using, and the test fails "only under
+// instrumentation" or, replayed, takes another path. So each process runs
+// in a mirror of the package's directory of its own, under its TMPDIR:
+// the directories from the module's root (the nearest go.mod above) down
+// to the package's are new directories; in each of them every other entry
+// is a symbolic link to the original (so "../testdata" still reads);
+// below the package's directory the tree is mirrored, directories as new
+// directories (a filepath.Walk of "testdata" descends as before) and files
+// as hard links (os.Lstat sees a regular file; a file a test rewrites in
+// place is rewritten as go test would). What a test creates, renames or
+// removes there is its own; the user's tree is only read through the
+// links, never written by the mirror, and removing the mirror removes the
+// links alone (os.RemoveAll follows none).
+
+// mirrorMax bounds the entries mirrored below the package's directory;
+// past it, a directory is linked instead of mirrored.
+const mirrorMax = 2000
+
+// maxUp bounds the walk up from a package's directory to its module's
+// root.
+const maxUp = 16
+
+// Private makes what one test process of the package in dir keeps to
+// itself: a TMPDIR (a test process killed at a bound, or whose replay ends
+// it at a verdict, runs none of its t.TempDir cleanups; what it leaves goes
+// with this directory instead of piling up in the user's temp dir) and a
+// working directory mirroring dir (above). It returns the directory to run
+// the process in, the environment entry, and the function that removes
+// both. Whatever fails leaves the usual: dir itself, or the usual temp
+// dir with an empty entry.
+func Private(dir string) (wd, env string, done func()) {
+	tmp, err := tmpdir.Make("pecanvet-tmp-")
+	if err != nil {
+		return dir, "", func() {}
+	}
+	env, done = "TMPDIR="+tmp, func() { tmpdir.Remove(tmp) }
+	if m, ok := mirror(dir, filepath.Join(tmp, "wd")); ok {
+		return m, env, done
+	}
+	return dir, env, done
+}
+
+// mirror builds the mirror of dir under base and returns the directory
+// that stands for dir.
+func mirror(dir, base string) (string, bool) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	root := moduleRoot(dir)
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || rel != "." && !filepath.IsLocal(rel) {
+		return "", false
+	}
+	// The mirror's root keeps the module root's name: a test that looks
+	// at its directory's parent's name sees the same.
+	at := filepath.Join(base, filepath.Base(root))
+	if err := os.MkdirAll(at, 0o755); err != nil {
+		return "", false
+	}
+	real := root
+	var chain []string
+	if rel != "." {
+		chain = strings.Split(filepath.ToSlash(rel), "/")
+	}
+	for _, next := range chain {
+		if !linkEntries(real, at, next) {
+			return "", false
+		}
+		real, at = filepath.Join(real, next), filepath.Join(at, next)
+		if err := os.Mkdir(at, 0o755); err != nil {
+			return "", false
+		}
+	}
+	budget := mirrorMax
+	if !mirrorTree(real, at, &budget) {
+		return "", false
+	}
+	return at, true
+}
+
+// moduleRoot returns the nearest directory at or above dir holding a
+// go.mod; without one, dir's parent (so that "../x" still reads).
+func moduleRoot(dir string) string {
+	d := dir
+	for range maxUp {
+		if st, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && st.Mode().IsRegular() {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			break
+		}
+		d = up
+	}
+	if up := filepath.Dir(dir); up != dir {
+		return up
+	}
+	return dir
+}
+
+// linkEntries links every entry of real into at but skip.
+func linkEntries(real, at, skip string) bool {
+	es, err := os.ReadDir(real)
+	if err != nil {
+		return false
+	}
+	for _, e := range es {
+		if e.Name() == skip {
+			continue
+		}
+		if err := os.Symlink(filepath.Join(real, e.Name()), filepath.Join(at, e.Name())); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// mirrorTree mirrors real's entries into at (an existing directory):
+// directories as directories while the budget lasts, files as hard links,
+// anything else (a symbolic link, a socket, a file on another file
+// system) as a symbolic link to the original.
+func mirrorTree(real, at string, budget *int) bool {
+	es, err := os.ReadDir(real)
+	if err != nil {
+		return false
+	}
+	*budget -= len(es)
+	for _, e := range es {
+		src, dst := filepath.Join(real, e.Name()), filepath.Join(at, e.Name())
+		switch {
+		case e.IsDir() && *budget > 0:
+			if os.Mkdir(dst, 0o755) != nil || !mirrorTree(src, dst, budget) {
+				return false
+			}
+			continue
+		case e.Type().IsRegular():
+			if os.Link(src, dst) == nil {
+				continue
+			}
+		}
+		if os.Symlink(src, dst) != nil {
+			return false
+		}
+	}
+	return true
+}
