@@ -361,7 +361,7 @@ func afters(f *Finding, evs []depend.Event) {
 			}
 		}
 		evs[i].Writes = []depend.Touch{}
-		rd := readsOf(s.Steps, a.Obj, last)
+		var rd *objReads // gathered at the first other goroutine's write
 		lo := first
 		for st := first; st <= last && st < len(s.Steps); st++ {
 			if b := s.Steps[st]; b.G != a.G && b.Obj == a.Obj && writes(b.Op) {
@@ -369,6 +369,10 @@ func afters(f *Finding, evs []depend.Event) {
 				if g := guardRead(s.Steps, st); g >= 0 {
 					t.Guard = s.Steps[g].Site
 					lo = min(lo, g)
+				}
+				if rd == nil {
+					r := readsOf(s.Steps, a.Obj, last)
+					rd = &r
 				}
 				t.Blind = rd.blind(b.G, st)
 				evs[i].Writes = append(evs[i].Writes, t)
