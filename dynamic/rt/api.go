@@ -838,6 +838,10 @@ func SelectGate(cases ...SelCase) {
 			noteHardSelect(curGoid(), b)
 		}
 		w.selectTimer(w.known(), cases) // a sleeper, if it waits on a timer (wakeorder.go)
+	} else if rp != nil && rec != nil && first != nil {
+		// Replaying, the watcher asks the same (clockMayMove): a select
+		// only another goroutine can end does not wait for a timer.
+		noteHardSelect(curGoid(), blocking{site: first.Site + 1, kind: bSelect, hard: goroutineOnly(cases)})
 	}
 	if w := rec; w != nil {
 		// Outside a replay, a goroutine not seen yet is not named here (a

@@ -364,6 +364,9 @@ type replayer struct {
 	// clockFires counts the events of the virtual clock fired while the
 	// cursor stood at clockCursor.
 	clockCursor, clockFires int
+	// freeFires counts the events the watcher fired after the verdict
+	// (clockMayMove).
+	freeFires int
 	// fired: the cursors at which a timer of the clock fired while the
 	// schedule ran (Verdict.Fired).
 	fired []int
@@ -1633,14 +1636,36 @@ func (r *replayer) waiters() []string {
 // clockMayMove reports whether, with nothing busy, the quiescent process
 // would move the virtual clock to its earliest event (mu held): while the
 // schedule runs, with waits outside recorded operations only if timers of
-// the clock could end them, and not endlessly at one step (a ticker).
+// the clock could end them, and not endlessly at one step (a ticker). A
+// goroutine parked in a select of instrumented code whose every case only
+// another goroutine can ready (SelectGate notes it, markHardSelects finds
+// it in the dump) is no such wait.
+//
+// After the verdict it moves only when every goroutine waits in a way
+// nothing but another goroutine or the clock can end (no soft wait: a
+// timer or I/O outside the clock might come first in real time, and what
+// the program does then is the anomaly's effect), up to maxFreeFires
+// fires. The program's end is then what a run whose goroutines all
+// waited that long would show, and a test that sleeps on after the
+// schedule no longer waits it out in real time: go-promise's
+// TestWhenAnyTrue sleeps about 6 s after most of its schedules, and its
+// 23 replays took 66 s.
 func (r *replayer) clockMayMove(q *quiescence) bool {
+	if r.free {
+		return earliest() != nil && q.timerSoft == 0 && r.freeFires < maxFreeFires
+	}
 	fires := r.clockFires
 	if r.cursor != r.clockCursor {
 		fires = 0
 	}
-	return earliest() != nil && !r.free && (len(q.soft) == 0 || clock.timers > 0) && fires < 3*len(clock.queue)+8
+	return earliest() != nil && (q.timerSoft == 0 || clock.timers > 0) && fires < 3*len(clock.queue)+8
 }
+
+// maxFreeFires bounds the clock's moves after a verdict: a program that
+// polls for ever after it (a sleep in a loop beside a goroutine blocked
+// for good) would otherwise spin on the virtual clock, a dump a move,
+// until the replay's time bound; past it the clock runs in real time.
+const maxFreeFires = 4096
 
 // quiescent acts on a dump taken while nothing moved (mu held): it passes
 // a plain access's turn on, wakes a sleeper, or decides. It returns the
@@ -1657,6 +1682,7 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 	}
 	outside, unstarted := false, false
 	var drains []string
+	markHardSelects(gs)
 	for _, g := range gs {
 		switch g.class {
 		case gBusy:
@@ -1667,6 +1693,9 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 			q.hard = append(q.hard, q.describe(names, g))
 		case gSoft:
 			q.soft = append(q.soft, q.describe(names, g))
+			if !g.hardSel {
+				q.timerSoft++
+			}
 			if stuckG != "" && names[g.id] == stuckG {
 				outside = true
 			}
@@ -1721,6 +1750,9 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 			// (then decide below), rather than one per dump.
 			for {
 				r.clockFires++
+				if r.free {
+					r.freeFires++
+				}
 				w := wakes()
 				advanceTo(e.due)
 				if wakes() != w {

@@ -270,6 +270,11 @@ type quiescence struct {
 	busy []string // goroutines that may move by themselves
 	soft []string // waits a timer or I/O may end
 	hard []string // waits in recorded operations and other hard waits
+	// timerSoft counts the soft waits a timer might end: all but the
+	// selects of instrumented code whose every case only another
+	// goroutine can ready (markHardSelects), which stay in soft for
+	// the verdicts but do not keep the clock from moving.
+	timerSoft int
 }
 
 func (q *quiescence) describe(names map[int64]string, g gstate) string {
