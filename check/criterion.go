@@ -69,6 +69,19 @@ func (f *Finding) needsJudging() bool {
 	return f.Reproduced() && !p.Adjacent && !p.Acting && !f.Effect() && f.Driver == "" && !f.Anomaly.Recheck && f.Control != unitWaits && len(f.SilentStores()) == 0
 }
 
+// pairForGrouping reports whether a finding reported for its effect is
+// judged all the same, only for its dependence's site pair (see group):
+// one that needsJudging but for its effect. Its report keeps saying the
+// effect; the pair only ties it to the dependence-only findings of its
+// bug. zap's sampler: the av at sampler.go:66 fails the test, and so do
+// two atomic-set violations of the same reset, while a third, whose
+// replay passed, was reported apart for the pair (:66, :68) that those
+// two join as well.
+func (f *Finding) pairForGrouping() bool {
+	p := f.Anomaly.Pattern
+	return f.Reproduced() && !p.Adjacent && !p.Acting && f.Effect() && f.Driver == "" && !f.Anomaly.Recheck && len(f.SilentStores()) == 0
+}
+
 // SilentStores returns the steps (indices into the schedule) of a
 // reproduced atomicity or atomic-set violation's atomic stores that
 // stored the value already there in its replay (replay.Verdict.Silent),
@@ -149,13 +162,10 @@ func (f *Finding) SilentStores() []int {
 // When the package's code cannot be analyzed, its violations count as
 // without effect, and a note says so.
 func judgeDependence(loaded *load.Packages, pkg string, fs []Finding, rep *Report) {
-	var todo []int
-	for i := range fs {
-		if fs[i].Package == pkg && fs[i].needsJudging() {
-			todo = append(todo, i)
-		}
-	}
+	todo, pairs := toJudge(pkg, fs)
 	if len(todo) == 0 {
+		// No report rests on a dependence: nothing for an effect's
+		// finding to be grouped with by its pair, and no SSA to build.
 		return
 	}
 	var own []*packages.Package
@@ -175,14 +185,40 @@ func judgeDependence(loaded *load.Packages, pkg string, fs []Finding, rep *Repor
 		rep.addNote(note.Static, pkg, "", "the dependence criterion cannot be decided (%v): %d violations without an effect are not reported", err, len(todo))
 		return
 	}
-	for _, i := range todo {
-		evs := dependEvents(&fs[i])
+	judgeAll(fs, todo, pairs, func(f *Finding) (depend.Verdict, bool) {
+		evs := dependEvents(f)
 		v := x.Judge(evs)
-		if abandoned(fs[i].Schedule, evs, v, fs[i].Verdict, x.IsCAS) {
+		return v, v.Holds && !abandoned(f.Schedule, evs, v, f.Verdict, x.IsCAS)
+	})
+}
+
+// toJudge gives the findings of package pkg that needsJudging (todo) and
+// those judged only for their pair (pairForGrouping).
+func toJudge(pkg string, fs []Finding) (todo, pairs []int) {
+	for i := range fs {
+		if fs[i].Package != pkg {
 			continue
 		}
-		if v.Holds {
+		if fs[i].needsJudging() {
+			todo = append(todo, i)
+		} else if fs[i].pairForGrouping() {
+			pairs = append(pairs, i)
+		}
+	}
+	return todo, pairs
+}
+
+// judgeAll sets the dependence of the findings todo and only the site
+// pair of those of pairs (see pairForGrouping) that judge says holds.
+func judgeAll(fs []Finding, todo, pairs []int, judge func(*Finding) (depend.Verdict, bool)) {
+	for _, i := range todo {
+		if v, ok := judge(&fs[i]); ok {
 			fs[i].Dependence = v.String()
+			fs[i].dependPair = v.Pair
+		}
+	}
+	for _, i := range pairs {
+		if v, ok := judge(&fs[i]); ok {
 			fs[i].dependPair = v.Pair
 		}
 	}
@@ -668,7 +704,7 @@ func groupKeys(f *Finding) []string {
 	if f.Effect() {
 		ks = append(ks, "effect "+f.Package+" "+f.Test+" "+effectKey(f.Verdict.Consequence))
 	}
-	if f.Dependence != "" {
+	if f.dependPair[0] != "" {
 		ks = append(ks, "pair "+f.Package+" "+lineOf(f.dependPair[0])+" "+lineOf(f.dependPair[1]))
 	}
 	return ks

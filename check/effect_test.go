@@ -7,6 +7,7 @@ import (
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
+	"github.com/pecanvet/pecanvet/static/depend"
 )
 
 // TestWithoutEffect: a reproduced race counts; a reproduced atomicity or
@@ -268,6 +269,76 @@ func TestGroupTransitive(t *testing.T) {
 		if n%3 == 0 {
 			perm[n%8], perm[n%8+1] = perm[n%8+1], perm[n%8]
 		}
+	}
+}
+
+// TestGroupEffectPair: a finding reported for its effect is judged for
+// its dependence's pair too, so that a violation of the same two sites
+// whose replay passed joins its bug instead of being reported apart
+// (zap's sampler: the av at sampler.go:66 and an asv of the same reset
+// fail the test; another asv of that reset, whose replay passed, was a
+// second report for the pair :66, :68). The effect's finding keeps its
+// effect as its report: no dependence text.
+func TestGroupEffectPair(t *testing.T) {
+	asv, _ := pattern.Builtin("asv")
+	av, _ := pattern.Builtin("av")
+	pick := func(pats []*pattern.Pattern, id string) *pattern.Pattern {
+		for _, p := range pats {
+			if p.ID() == id {
+				return p
+			}
+		}
+		t.Fatalf("no pattern %s", id)
+		return nil
+	}
+	rrw, asv12, asv13 := pick(av, "av/RRW"), pick(asv, "asv/asv-12"), pick(asv, "asv/asv-13")
+	if !rrw.Acting || asv12.Acting || asv13.Acting {
+		t.Fatalf("acting: av/RRW %v, asv-12 %v, asv-13 %v; the test wants only the first", rrw.Acting, asv12.Acting, asv13.Acting)
+	}
+	const fail = "test fails: sampler_test.go:233: Unexpected number of logs: expected: 1250, actual: 1259"
+	mk := func(p *pattern.Pattern, fails string, sites ...string) Finding {
+		return Finding{
+			Package: "zapcore", Test: "TestSamplerConcurrent",
+			Anomaly: predict.Anomaly{Pattern: p, Events: make([]int32, len(sites)), Sites: sites, Key: pattern.Key(p, sites)},
+			Verdict: replay.Verdict{Verdict: replay.Reproduced, Passed: fails == "", Consequence: fails},
+		}
+	}
+	fs := []Finding{
+		mk(rrw, fail, "zapcore/sampler.go:66:30", "zapcore/sampler.go:66:30", "zapcore/sampler.go:74:30"),
+		mk(asv12, fail, "zapcore/sampler.go:66:30", "zapcore/sampler.go:71:17", "zapcore/sampler.go:74:30", "zapcore/sampler.go:68:23"),
+		mk(asv13, "", "zapcore/sampler.go:66:30", "zapcore/sampler.go:71:17", "zapcore/sampler.go:68:23", "zapcore/sampler.go:74:30"),
+		// Another package's finding is not judged with this one's.
+		mk(asv13, "", "zapcore/sampler.go:66:30", "zapcore/sampler.go:71:17", "zapcore/sampler.go:68:23", "zapcore/sampler.go:74:30"),
+	}
+	fs[3].Package = "other"
+	todo, pairs := toJudge("zapcore", fs)
+	if len(todo) != 1 || todo[0] != 2 || len(pairs) != 1 || pairs[0] != 1 {
+		t.Fatalf("toJudge: todo %v, pairs %v; want [2], [1] (the acting av is not judged, nor another package's)", todo, pairs)
+	}
+	// Both asvs' dependence joins the read at :66 and the one at :68.
+	judged := 0
+	judgeAll(fs, todo, pairs, func(f *Finding) (depend.Verdict, bool) {
+		judged++
+		return depend.Verdict{Holds: true, Pair: [2]string{"zapcore/sampler.go:66:30", "zapcore/sampler.go:68:23"}}, true
+	})
+	if judged != 2 {
+		t.Errorf("judged %d findings, want 2", judged)
+	}
+	if fs[1].Dependence != "" || fs[2].Dependence == "" {
+		t.Errorf("dependence: effect's %q, the passing one's %q; want none and one", fs[1].Dependence, fs[2].Dependence)
+	}
+	group(fs[:3])
+	if fs[0].Lead != "" || fs[0].Grouped != 2 || fs[1].Lead != fs[0].Anomaly.Sites[0] || fs[2].Lead != fs[0].Anomaly.Sites[0] {
+		t.Errorf("leads %q %q %q, grouped %d; want the av to lead both asvs", fs[0].Lead, fs[1].Lead, fs[2].Lead, fs[0].Grouped)
+	}
+	var shown int
+	for i := range fs[:3] {
+		if fs[i].Lead == "" && !fs[i].WithoutEffect() {
+			shown++
+		}
+	}
+	if shown != 1 {
+		t.Errorf("%d findings shown by default, want 1", shown)
 	}
 }
 

@@ -14,8 +14,10 @@
 // go test -race flags it in a single run.
 //
 // The same bug seen from Shutdown's side, its two writes (server.go:47,
-// server.go:26) with Handle's reads between, is reported at server.go:47
-// by its dependence (an inconsistent snapshot): its schedule's own failure
+// server.go:26) with Handle's reads between, is judged by its dependence
+// (an inconsistent snapshot, whose lines the failing Handle-side asv's
+// dependence joins too: one bug, one report at server.go:39, this one
+// shown with -v): its schedule's own failure
 // ("server shutting down") holds Handle past the test's 5 ms sleep, and
 // the serial order with Handle after Shutdown fails the same way, so the
 // control finds that failure the test's timing.

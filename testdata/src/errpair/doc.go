@@ -12,4 +12,8 @@
 // seen from Get, its value and error from two states (entry.go:25 asv,
 // an inconsistent result). Every access is sync/atomic: go test -race
 // reports nothing.
+//
+// One bug, one report: the Get-side violation's dependence joins the
+// lines the failing Store-side one's does (entry.go:25 with :29), so it
+// is grouped under the report at entry.go:19 and shown with -v.
 package errpair

@@ -14,4 +14,9 @@
 //
 // Every access is made with the queue's mutex held, so go test -race does
 // not flag it.
+//
+// One bug, one report at jigsaw.go:29: the interleavings that start at
+// ElementAt (jigsaw.go:36, a panic, or a lost write of the same removal)
+// fail the same way or join the same lines (:36 with :43) and are shown
+// with -v.
 package jigsaw

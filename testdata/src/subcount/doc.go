@@ -11,5 +11,7 @@
 // order shows (TestBalanced fails: "the subpool counts a worker the
 // parent does not"). Submit against Exit (TestSubmitExit) is what
 // subcountfixed keeps, and is not reported. Every access holds its
-// pool's mutex, so go test -race reports nothing.
+// pool's mutex, so go test -race reports nothing. One bug, one report at
+// pool.go:65: Launch's side of it (pool.go:77, the failing test) joins the
+// lines of Balanced's inconsistent result and is shown with -v.
 package subcount

@@ -74,7 +74,7 @@ func (p *Pool) Launch() {
 
 func (p *Pool) join() {
 	p.mu.Lock()
-	p.n++ // want "atomic-set-serializability violation on Pool\\.n"
+	p.n++
 	p.mu.Unlock()
 }
 
