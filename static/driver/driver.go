@@ -512,8 +512,6 @@ func site(p *packages.Package, pos token.Pos) string {
 	return fmt.Sprintf("%s:%d", filepath.ToSlash(name), position.Line)
 }
 
-// allPairs lists, for a package without tests, every pair of exported
-// pointer-receiver methods of its exported types meant for concurrent use.
 // Drivable reports whether Generate drives a package of the main module
 // that has no tests: whether it has an exported type meant for
 // goroutines with exported methods to pair (allPairs). It reads p's
@@ -521,6 +519,8 @@ func site(p *packages.Package, pos token.Pos) string {
 // package with neither tests nor drivers needs no test binary.
 func Drivable(p *packages.Package) bool { return len(allPairs(p)) > 0 }
 
+// allPairs lists, for a package without tests, every pair of exported
+// pointer-receiver methods of its exported types meant for concurrent use.
 func allPairs(p *packages.Package) []pair {
 	var out []pair
 	scope := p.Types.Scope()
