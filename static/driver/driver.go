@@ -512,6 +512,13 @@ func site(p *packages.Package, pos token.Pos) string {
 	return fmt.Sprintf("%s:%d", filepath.ToSlash(name), position.Line)
 }
 
+// Drivable reports whether Generate drives a package of the main module
+// that has no tests: whether it has an exported type meant for
+// goroutines with exported methods to pair (allPairs). It reads p's
+// Types, Syntax and TypesInfo only, so a vet unit's can be passed: a
+// package with neither tests nor drivers needs no test binary.
+func Drivable(p *packages.Package) bool { return len(allPairs(p)) > 0 }
+
 // allPairs lists, for a package without tests, every pair of exported
 // pointer-receiver methods of its exported types meant for concurrent use.
 func allPairs(p *packages.Package) []pair {
