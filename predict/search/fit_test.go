@@ -86,7 +86,7 @@ func TestFitSkelsMatchReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	pats = append(pats, more...)
-	tuples, byStr, joined := 0, 0, 0
+	tuples, byStr, joined, conv := 0, 0, 0, 0
 	check := func(name string, tr *trace.Trace) {
 		gr := ptg.Build(tr)
 		s := &searcher{gr: gr, shapes: map[string]*groupIndex{}, tries: map[string]int{}, done: map[string]bool{}, assigns: map[string]int{}, reps: map[string]*foldTable{}, repsByString: map[string][]int32{}}
@@ -114,6 +114,9 @@ func TestFitSkelsMatchReference(t *testing.T) {
 			}
 			if m.joined {
 				joined += len(got)
+				if m.join0.converse {
+					conv += len(got)
+				}
 			}
 		}
 	}
@@ -123,10 +126,10 @@ func TestFitSkelsMatchReference(t *testing.T) {
 	}
 	check("large", gen.Large(gen.LargeOptions{Events: 20000, Goroutines: 6, Locations: 12, Locks: 3, ChannelDensity: 0.01, Seed: 4}))
 	check("copies", copyTrace(t))
-	if tuples < 1000 || byStr < 10 || joined < 1000 {
-		t.Fatalf("%d skeleton tuples in all, %d with lists keyed by bytes, %d through a join: the comparison compared too little", tuples, byStr, joined)
+	if tuples < 1000 || byStr < 10 || joined < 1000 || conv < 100 {
+		t.Fatalf("%d skeleton tuples in all, %d with lists keyed by bytes, %d through a join (%d a converse): the comparison compared too little", tuples, byStr, joined, conv)
 	}
-	t.Logf("%d skeleton tuples, %d with lists keyed by bytes, %d through a join", tuples, byStr, joined)
+	t.Logf("%d skeleton tuples, %d with lists keyed by bytes, %d through a join (%d a converse)", tuples, byStr, joined, conv)
 }
 
 // copyTrace: two goroutines copy a buffer's elements in and out in units

@@ -82,6 +82,7 @@ type matcher struct {
 	// joined: group 0's candidates come from a join (fitJoin), and
 	// partner holds group 1's for the skeleton chosen for group 0.
 	joined  bool
+	join0   *fitJoin
 	partner []int32
 	// leaf, if set, replaces combination (tests list what classes chose).
 	leaf func()
@@ -117,6 +118,9 @@ type fitSkels struct {
 	// joins caches, per later group's fitSkels and mapping of its bound
 	// elements onto this group's, the semi-join of the two (join).
 	joins map[joinKey]*fitJoin
+	// allKey names all: the fitKey without bound, on which all does not
+	// depend.
+	allKey fitKey
 }
 
 // boundKey packs up to two objects into a map key.
@@ -183,6 +187,8 @@ func (m *matcher) fits(k int) *fitSkels {
 		return c
 	}
 	defer func() { m.s.fitCache[fk] = f }()
+	f.allKey = fk
+	f.allKey.bound = ""
 next:
 	for _, si := range ix.allSkels {
 		c := ix.skels[si].proto
@@ -242,8 +248,9 @@ type joinKey struct {
 // those of group 0 (in order) for which group 1's lookup, with the
 // objects they bind, is not empty, and that lookup's result (partner).
 type fitJoin struct {
-	sk      []int32
-	partner [][]int32
+	sk       []int32
+	partner  [][]int32
+	converse bool // made by converse
 }
 
 // join returns, when group 1's candidates depend only on group 0's
@@ -280,8 +287,29 @@ func (m *matcher) join() *fitJoin {
 	}
 	jk := joinKey{next: f1, from: fmt.Sprint(from)}
 	if j, ok := f0.joins[jk]; ok {
-		m.joined = true
+		m.joined, m.join0 = true, j
 		return j
+	}
+	// A join of two groups whose variables are the same (a bijection of
+	// their elements) is the converse of the join of the two the other
+	// way round: asv-11, 12 and 13 (reads, then writes) take it from
+	// asv-9 and 10's (writes, then reads), whose group 0 has the fewer
+	// skeletons on go-mplex's TestHalfClose (210,000 against 565,000).
+	var bij *bijKey
+	if len(f1.bound) == len(g1.sv) && len(g0.sv) == len(g1.sv) && distinct(g0.sv) {
+		inv := make([]int, len(from))
+		for e, e0 := range from {
+			inv[e0] = e
+		}
+		bij = &bijKey{f0.allKey, f1.allKey, jk.from}
+		if j2, ok := m.s.bijoins[bijKey{f1.allKey, f0.allKey, fmt.Sprint(inv)}]; ok {
+			j := m.converse(j2)
+			if j == nil {
+				return nil
+			}
+			m.s.bijoins[*bij] = j
+			return m.keepJoin(f0, jk, j)
+		}
 	}
 	ix := m.ixs[0]
 	j := &fitJoin{}
@@ -298,12 +326,84 @@ func (m *matcher) join() *fitJoin {
 			j.partner = append(j.partner, p)
 		}
 	}
+	if bij != nil {
+		if m.s.bijoins == nil {
+			m.s.bijoins = map[bijKey]*fitJoin{}
+		}
+		m.s.bijoins[*bij] = j
+	}
+	return m.keepJoin(f0, jk, j)
+}
+
+// keepJoin caches j as f0's join jk and returns it, setting m.joined.
+func (m *matcher) keepJoin(f0 *fitSkels, jk joinKey, j *fitJoin) *fitJoin {
 	if f0.joins == nil {
 		f0.joins = map[joinKey]*fitJoin{}
 	}
 	f0.joins[jk] = j
-	m.joined = true
+	m.joined, m.join0 = true, j
 	return j
+}
+
+// bijKey names a join of two groups whose elements' variables are in
+// bijection: the two lists (fitSkels.allKey) and the mapping.
+type bijKey struct {
+	all0, all1 fitKey
+	from       string
+}
+
+// converse returns the join whose relation is j2's converse: j2 joined
+// group 1's list (as its group 0) with group 0's (as its group 1). Every
+// list is in increasing skeleton order (fits keeps the index's order, the
+// joins and lookups that of their lists), so counting then filling gives
+// the lists a lookup would. Nil if the search stopped meanwhile.
+func (m *matcher) converse(j2 *fitJoin) *fitJoin {
+	count := make([]int32, len(m.ixs[0].skels)+1)
+	total := 0
+	for bi, ps := range j2.partner {
+		if bi&255 == 0 && m.s.stopped() {
+			return nil
+		}
+		for _, a := range ps {
+			count[a+1]++
+		}
+		total += len(ps)
+	}
+	j := &fitJoin{converse: true}
+	for a := range len(count) - 1 {
+		if count[a+1] > 0 {
+			j.sk = append(j.sk, int32(a))
+		}
+		count[a+1] += count[a] // count[a]: where a's partners start
+	}
+	flat := make([]int32, total)
+	next := count[:len(count)-1]
+	for bi, b := range j2.sk {
+		for _, a := range j2.partner[bi] {
+			flat[next[a]] = b
+			next[a]++
+		}
+	}
+	// next[a] is now where a's partners end.
+	j.partner = make([][]int32, len(j.sk))
+	for i, a := range j.sk {
+		lo := int32(0)
+		if a > 0 {
+			lo = next[a-1]
+		}
+		j.partner[i] = flat[lo:next[a]:next[a]]
+	}
+	return j
+}
+
+// distinct reports whether vs has no variable twice.
+func distinct(vs []int) bool {
+	for i, v := range vs {
+		if slices.Contains(vs[:i], v) {
+			return false
+		}
+	}
+	return true
 }
 
 // classes chooses a skeleton for group k and recurses; goroutines are
