@@ -211,7 +211,7 @@ next:
 	}
 	switch {
 	case len(f.bound) == 1 || len(f.bound) == 2:
-		f.byBound = map[uint64][]int32{}
+		f.byBound = make(map[uint64][]int32, len(f.all)) // mostly a key per skeleton: no growth
 		for _, si := range f.all {
 			objs := ix.skels[si].proto.objs()
 			k := boundKey(objs[f.bound[0]], -1)
