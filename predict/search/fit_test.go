@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
@@ -78,12 +79,14 @@ func refSkeletonTuples(m *matcher) [][]*skeleton {
 func TestFitSkelsMatchReference(t *testing.T) {
 	pats := groupPatterns(t)
 	more, err := pattern.Parse("asv/two atomic T=t1-t2-t2-t1 SV=s1-s2-s1-s2 AR=u1-u2-u2-u1 AT=r-w-w-r\n"+
-		"asv/same atomic T=t1-t2-t1 SV=s1-s2-s1 AR=u1-u2-u1 AT=w-r-w\n", "fit_test")
+		"asv/same atomic T=t1-t2-t1 SV=s1-s2-s1 AR=u1-u2-u1 AT=w-r-w\n"+
+		// Three elements bound by group 0: the lists keyed by bytes.
+		"asv/three atomic T=t1-t1-t2-t2-t2-t1 SV=s1-s2-s1-s2-s3-s3 AR=u1-u1-u2-u2-u2-u1 AT=w-w-r-r-r-w\n", "fit_test")
 	if err != nil {
 		t.Fatal(err)
 	}
 	pats = append(pats, more...)
-	tuples := 0
+	tuples, byStr, joined, conv := 0, 0, 0, 0
 	check := func(name string, tr *trace.Trace) {
 		gr := ptg.Build(tr)
 		s := &searcher{gr: gr, shapes: map[string]*groupIndex{}, tries: map[string]int{}, done: map[string]bool{}, assigns: map[string]int{}, reps: map[string]*foldTable{}, repsByString: map[string][]int32{}}
@@ -106,6 +109,15 @@ func TestFitSkelsMatchReference(t *testing.T) {
 				t.Fatalf("%s: %s: %d skeleton tuples, want %d (or another order)", name, p.ID(), len(got), len(want))
 			}
 			tuples += len(got)
+			if len(gs) > 1 && m.fits(1).byBoundStr != nil {
+				byStr += len(got)
+			}
+			if m.joined {
+				joined += len(got)
+				if m.join0.converse {
+					conv += len(got)
+				}
+			}
 		}
 	}
 	rng := rand.New(rand.NewPCG(3, 5))
@@ -113,8 +125,41 @@ func TestFitSkelsMatchReference(t *testing.T) {
 		check(fmt.Sprintf("small %d", i), gen.Small(rng, gen.SmallOptions{Goroutines: 2 + i%3, MaxEvents: 20 + i%30}))
 	}
 	check("large", gen.Large(gen.LargeOptions{Events: 20000, Goroutines: 6, Locations: 12, Locks: 3, ChannelDensity: 0.01, Seed: 4}))
-	if tuples < 1000 {
-		t.Fatalf("%d skeleton tuples in all: the comparison compared too little", tuples)
+	check("copies", copyTrace(t))
+	if tuples < 1000 || byStr < 10 || joined < 1000 || conv < 100 {
+		t.Fatalf("%d skeleton tuples in all, %d with lists keyed by bytes, %d through a join (%d a converse): the comparison compared too little", tuples, byStr, joined, conv)
 	}
-	t.Logf("%d skeleton tuples", tuples)
+	t.Logf("%d skeleton tuples, %d with lists keyed by bytes, %d through a join (%d a converse)", tuples, byStr, joined, conv)
+}
+
+// copyTrace: two goroutines copy a buffer's elements in and out in units
+// (as go-mplex's pipes do), one at one site per loop, in both orders: many
+// skeletons of two and three elements on the same objects in both groups
+// of a pattern, which the lists keyed by bytes and the joins serve.
+func copyTrace(t *testing.T) *trace.Trace {
+	var b strings.Builder
+	b.WriteString(trace.TextHeader + "\n")
+	b.WriteString("main fork g1 @m.go:1\nmain fork g2 @m.go:2\n")
+	for i, g := range []string{"g1", "g2"} {
+		fmt.Fprintf(&b, "%s begin\n", g)
+		for round := 0; round < 3; round++ {
+			for dir, op := range []string{"write", "read"} {
+				fmt.Fprintf(&b, "%s region-begin Buf.Copy%d @b.go:%d\n", g, dir, 10*i+dir+1)
+				for v := range 8 {
+					if (round+i)%2 == 1 {
+						v = 7 - v
+					}
+					fmt.Fprintf(&b, "%s %s buf%d @b.go:%d\n", g, op, v, 100+10*i+dir)
+				}
+				fmt.Fprintf(&b, "%s region-end Buf.Copy%d @b.go:%d\n", g, dir, 10*i+dir+5)
+			}
+		}
+		fmt.Fprintf(&b, "%s end\n", g)
+	}
+	b.WriteString("main join g1 @m.go:3\nmain join g2 @m.go:3\n")
+	tr, err := trace.ReadTrace(strings.NewReader(b.String()), t.Name(), trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }

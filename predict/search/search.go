@@ -271,4 +271,5 @@ type searcher struct {
 	shared []bool // object → two goroutines access it (sharedObjs), once needed
 
 	fitCache map[fitKey]*fitSkels // fits's lists, shared by the patterns that agree on them
+	bijoins  map[bijKey]*fitJoin  // joins of groups in bijection (matcher.join), for their converses
 }
