@@ -2059,3 +2059,48 @@ func TestJudgeSwapRounds(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeShiftedCount: xtaci/lossyconn's WriteTo reads a connection's
+// pending count for a queueing delay (timedsender.go:94), the sender's
+// loop takes a delivered packet off the count (:129), and the send adds
+// its packets to the count looked up afresh under the lock (:83): the
+// take is kept, no write is lost (rebuilt, shifts). The same without the
+// fresh read in the schedule, a product of the fresh count, or a store
+// of the count the unit read stay lost writes.
+func TestJudgeShiftedCount(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (p *Pending) "+name+"(", name+"(")}
+	}
+	fresh := func(e Event, sites ...string) Event { e.Fresh = sites; return e }
+	read := func(unit string) Event {
+		return Event{Thread: 1, Unit: 1, Var: 1, Read: true, Site: at("// pending for", "["), Frames: []Frame{fr(1, unit), fr(2, "For")}, Key: 7}
+	}
+	done := Event{Thread: 2, Unit: 2, Var: 1, Write: true, Site: at("// pending done", "["), Frames: []Frame{fr(9, "Done")}, Key: 7}
+	write := func(unit, inner, line string) Event {
+		return Event{Thread: 1, Unit: 1, Var: 1, Write: true, Site: at(line, "["), Frames: []Frame{fr(1, unit), fr(3, inner)}, Key: 7}
+	}
+	add := write("Send", "Add", "// pending add")
+	sub := write("SendSub", "Sub", "// pending sub")
+	dbl := write("SendDouble", "Double", "// pending double")
+	store := write("SendStore", "Store", "// pending store")
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"the count read, another's take, the unit's add to the count read afresh", []Event{read("Send"), done, fresh(add, at("// pending add", "["))}, false},
+		{"the same add without the fresh read in the schedule", []Event{read("Send"), done, add}, true},
+		{"a subtraction from the count read afresh", []Event{read("SendSub"), done, fresh(sub, at("// pending sub", "[k] -"))}, false},
+		{"a product of the count read afresh", []Event{read("SendDouble"), done, fresh(dbl, at("// pending double", "[k] *"))}, true},
+		{"a store of the count the unit read, plus its own", []Event{read("SendStore"), done, store}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

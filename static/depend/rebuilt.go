@@ -16,9 +16,12 @@ import (
 // another goroutine's postUnlock deletes its record of the lock the unit
 // waits for, and the unit's postLock looks that lock's holders up again
 // under l.mu (:399) and stores them back with its own appended (:405).
-// Only an append to the fresh value counts (appendsTo): a fresh read the
-// write does not build on (read and dropped, then a reset) saves nothing,
-// nor does one of another key, nor a value computed from it otherwise.
+// Only an append to the fresh value counts (appendsTo), or an add to it
+// (shifts: lossyconn's send adds its packets to the pending count it
+// looks up again under the lock, timedsender.go:83, after the sender's
+// loop took one off): a fresh read the write does not build on (read and
+// dropped, then a reset) saves nothing, nor does one of another key, nor
+// a value computed from it otherwise.
 func (x *Index) rebuilt(b Event) bool {
 	if len(b.Fresh) == 0 {
 		return false
@@ -52,7 +55,7 @@ func (x *Index) rebuilt(b Event) bool {
 		}
 		ok := false
 		for _, r := range fresh {
-			if ri, isIn := r.(ssa.Instruction); isIn && ri.Parent() == in.Parent() && same(r) && appendsTo(val, r) {
+			if ri, isIn := r.(ssa.Instruction); isIn && ri.Parent() == in.Parent() && same(r) && (appendsTo(val, r) || shifts(val, r)) {
 				ok = true
 				break
 			}
@@ -105,6 +108,25 @@ func keepsOnly(v, r ssa.Value, seen map[ssa.Value]bool) bool {
 	case *ssa.Slice:
 		c, ok := v.High.(*ssa.Const)
 		return v.Low == nil && ok && c.Value != nil && c.Value.String() == "0"
+	}
+	return false
+}
+
+// shifts reports whether v is r plus or minus another value (r + d,
+// d + r, r - d; a compound r += d): one to one in r, so every value
+// another goroutine left in r shows in v, and nothing it wrote is lost
+// whatever d is. A product, a quotient, a mask or a shift of r may map
+// two values of r to one.
+func shifts(v, r ssa.Value) bool {
+	b, ok := v.(*ssa.BinOp)
+	if !ok {
+		return false
+	}
+	switch b.Op {
+	case token.ADD:
+		return b.X == r || b.Y == r
+	case token.SUB:
+		return b.X == r
 	}
 	return false
 }

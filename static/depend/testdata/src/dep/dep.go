@@ -3909,3 +3909,77 @@ func SwapperUse(c *sync.Cond) {
 	go s.Listen(c, func(int) {})
 	s.Post(c, 1)
 }
+
+// Pending is xtaci/lossyconn's TimedSender: WriteTo reads a connection's
+// pending count for a queueing delay, then the send adds its packets to
+// the count read afresh under the lock; the sender's loop takes one off
+// in between. The add keeps the take (rebuilt); a blind store of the
+// count the unit read plus its own loses it.
+type Pending struct {
+	mu   sync.Mutex
+	n    map[int]int
+	last int
+}
+
+func (p *Pending) For(k int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.n[k] // pending for
+}
+
+func (p *Pending) Add(k, d int) {
+	p.mu.Lock()
+	p.n[k] += d // pending add
+	p.mu.Unlock()
+}
+
+func (p *Pending) Sub(k, d int) {
+	p.mu.Lock()
+	p.n[k] = p.n[k] - d // pending sub
+	p.mu.Unlock()
+}
+
+func (p *Pending) Double(k int) {
+	p.mu.Lock()
+	p.n[k] = p.n[k] * 2 // pending double
+	p.mu.Unlock()
+}
+
+func (p *Pending) Store(k, v int) {
+	p.mu.Lock()
+	p.n[k] = v // pending store
+	p.mu.Unlock()
+}
+
+func (p *Pending) Done(k int) {
+	p.mu.Lock()
+	p.n[k]-- // pending done
+	p.mu.Unlock()
+}
+
+// Send uses the count it read as data (the delay), then adds to it.
+func (p *Pending) Send(k, d int) {
+	delay := p.For(k)
+	p.last = delay * 10 // pending delay
+	p.Add(k, d)
+}
+
+// SendSub, SendDouble and SendStore write the count as Sub, Double and
+// Store do.
+func (p *Pending) SendSub(k, d int) {
+	delay := p.For(k)
+	p.last = delay * 10
+	p.Sub(k, d)
+}
+
+func (p *Pending) SendDouble(k int) {
+	delay := p.For(k)
+	p.last = delay * 10
+	p.Double(k)
+}
+
+func (p *Pending) SendStore(k, d int) {
+	v := p.For(k)
+	p.last = v * 10
+	p.Store(k, v+d)
+}
