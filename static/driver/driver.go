@@ -284,6 +284,12 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 						skip(pairs[i].typ+"."+m, "no drivers calling %s.%s: %s", pairs[i].typ, m, why)
 						continue
 					}
+					// A decoding method fills a value its decoder just
+					// made (decodeMethod).
+					if m := decodes(named, pairs[i]); m != "" {
+						skip(pairs[i].typ+"."+m, "no drivers calling %s.%s: a decoding method fills a value no other goroutine holds yet", pairs[i].typ, m)
+						continue
+					}
 					if why := serialPair(p, named, &pairs[i]); why != "" {
 						skip(pairs[i].typ+"."+pairs[i].m0+"."+pairs[i].m1, "no driver calling %s.%s and %s: their docs keep them to one goroutine at a time (documented: %s)", pairs[i].typ, pairs[i].m0, pairs[i].m1, why)
 						continue
@@ -469,10 +475,10 @@ func candidatePairs(p *packages.Package, cands candidates.Result) []pair {
 		if f0.Kind != candidates.Method || f1.Kind != candidates.Method || f0.Func == nil || f1.Func == nil {
 			continue
 		}
-		if fn0, _ := f0.Func.Object().(*types.Func); locker.Method(fn0) {
+		if fn0, _ := f0.Func.Object().(*types.Func); locker.Method(fn0) || lockOp(fn0) {
 			continue
 		}
-		if fn1, _ := f1.Func.Object().(*types.Func); locker.Method(fn1) {
+		if fn1, _ := f1.Func.Object().(*types.Func); locker.Method(fn1) || lockOp(fn1) {
 			continue // a lock of the user's own: its methods are the lock's operations
 		}
 		t0, t1 := symbolic.Receiver(f0.Func), symbolic.Receiver(f1.Func)
@@ -540,7 +546,7 @@ func allPairs(p *packages.Package) []pair {
 		ms := types.NewMethodSet(types.NewPointer(named))
 		var names []string
 		for i := 0; i < ms.Len(); i++ {
-			if fn, ok := ms.At(i).Obj().(*types.Func); ok && fn.Exported() && !locker.Method(fn) && !syncMethod(fn) {
+			if fn, ok := ms.At(i).Obj().(*types.Func); ok && fn.Exported() && !locker.Method(fn) && !syncMethod(fn) && !lockOp(fn) {
 				names = append(names, fn.Name())
 			}
 		}
@@ -567,6 +573,98 @@ func allPairs(p *packages.Package) []pair {
 // Called against each other they drive the standard library's lock, not
 // the package's code, and a Lock beside a Lock never returns: each such
 // driver ended in a skip after its whole wait.
+// lockOp reports whether fn is a lock operation (Lock, Unlock, RLock,
+// RUnlock, TryLock, TryRLock, RLocker) of a type whose pointer has Lock()
+// and Unlock(), also where one of them is an embedded sync.Mutex's and the
+// other the type's own (locker.Method takes only types whose both are
+// their own). No generated driver calls one: from one goroutine of a
+// driver it leaves the lock held, which no user does; against a method
+// that locks, the calls never return; against one that does not, that
+// method is the lock's own accessor, read by the holder (cilium/statedb's
+// SortableMutex: Lock wraps the embedded mutex's and records
+// acquireDuration, which AcquireDuration returns to the caller holding
+// it; trial 15's false race).
+func lockOp(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	switch fn.Name() {
+	case "Lock", "Unlock", "RLock", "RUnlock", "TryLock", "TryRLock", "RLocker":
+		return isLocker(sig.Recv().Type())
+	}
+	return false
+}
+
+// decodes returns the method of pr that is a decoding method
+// (decodeMethod) of named, or "".
+func decodes(named *types.Named, pr pair) string {
+	ms := types.NewMethodSet(types.NewPointer(named))
+	for _, m := range []string{pr.m0, pr.m1} {
+		if sel := ms.Lookup(nil, m); sel != nil {
+			if fn, ok := sel.Obj().(*types.Func); ok && decodeMethod(fn) {
+				return m
+			}
+		}
+	}
+	return ""
+}
+
+// decodeMethod reports whether fn fills its receiver from a serialized
+// form: UnmarshalJSON, UnmarshalText, UnmarshalBinary, UnmarshalYAML,
+// UnmarshalTOML, GobDecode, or database/sql's Scanner's Scan. A decoder
+// calls it on a value it just made and no one else holds yet; two
+// goroutines decoding into one value, or one decoding while another uses
+// it, is the caller's misuse (statedb's part.Map.UnmarshalJSON against
+// itself: trial 15's false av and race).
+func decodeMethod(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || sig.Params().Len() != 1 || sig.Results().Len() != 1 || !isError(sig.Results().At(0).Type()) {
+		return false
+	}
+	switch fn.Name() {
+	case "UnmarshalJSON", "UnmarshalText", "UnmarshalBinary", "GobDecode", "UnmarshalTOML", "UnmarshalYAML":
+		// func([]byte) error; UnmarshalTOML takes any; yaml.v2's
+		// func(func(any) error) error, yaml.v3's func(*yaml.Node) error.
+		return true
+	case "Scan":
+		_, isIface := sig.Params().At(0).Type().Underlying().(*types.Interface)
+		return isIface
+	}
+	return false
+}
+
+// isLocker reports whether recv's pointer has Lock() and Unlock().
+func isLocker(recv types.Type) bool {
+	recv = types.Unalias(recv)
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = types.Unalias(p.Elem())
+	}
+	n, ok := recv.(*types.Named)
+	if !ok {
+		return false
+	}
+	ms := types.NewMethodSet(types.NewPointer(n))
+	for _, name := range []string{"Lock", "Unlock"} {
+		sel := ms.Lookup(nil, name)
+		if sel == nil {
+			return false
+		}
+		s, ok := sel.Obj().Type().(*types.Signature)
+		if !ok || s.Params().Len() != 0 || s.Results().Len() != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
 func syncMethod(fn *types.Func) bool {
 	if fn.Pkg() == nil {
 		return false

@@ -1108,8 +1108,9 @@ func TestNoEndDrivers(t *testing.T) {
 
 // TestNoEmbeddedLockDrivers: in a package without tests, the methods an
 // embedded sync.Mutex or sync.RWMutex promotes (paho's TestLog and MIDs:
-// Lock, Unlock, TryLock) are no driver's calls; the type's own methods
-// are.
+// Lock, Unlock, TryLock) are no driver's calls, nor a Lock of the type's
+// own over an embedded Unlock, nor a decoding method (notCalled); the
+// type's other methods are.
 func TestNoEmbeddedLockDrivers(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
@@ -1133,6 +1134,28 @@ type Table struct {
 
 func NewTable() *Table { return &Table{m: map[int]int{}} }
 func (t *Table) Put(k int) { t.Lock(); t.m[k] = 1; t.Unlock() }
+
+// Sortable's Lock is its own and its Unlock the embedded mutex's
+// (cilium/statedb's SortableMutex).
+type Sortable struct {
+	sync.Mutex
+	d int
+}
+
+func (s *Sortable) Lock()  { s.Mutex.Lock(); s.d++ }
+func (s *Sortable) D() int { return s.d }
+func (s *Sortable) Bump()  { s.Lock(); s.d++; s.Unlock() }
+
+type Doc struct {
+	mu sync.Mutex
+	m  map[string]int
+}
+
+func NewDoc() *Doc { return &Doc{m: map[string]int{}} }
+func (d *Doc) UnmarshalJSON(b []byte) error { d.mu.Lock(); d.m = map[string]int{"n": len(b)}; d.mu.Unlock(); return nil }
+func (d *Doc) Scan(src any) error           { return d.UnmarshalJSON(nil) }
+func (d *Doc) Get(k string) int             { d.mu.Lock(); defer d.mu.Unlock(); return d.m[k] }
+func (d *Doc) Set(k string)                 { d.mu.Lock(); d.m[k] = 1; d.mu.Unlock() }
 `,
 	}
 	for name, src := range files {
@@ -1156,13 +1179,22 @@ func (t *Table) Put(k int) { t.Lock(); t.m[k] = 1; t.Unlock() }
 			switch m {
 			case "Lock", "Unlock", "TryLock", "RLock", "RUnlock", "TryRLock", "RLocker":
 				t.Errorf("a driver calls the embedded lock's %s: %s of %s", m, d.Calls, d.Type)
+			case "UnmarshalJSON", "Scan":
+				t.Errorf("a driver calls the decoding method %s: %s of %s", m, d.Calls, d.Type)
 			}
 		}
 	}
-	for _, want := range []string{"Log: Add and N", "Table: Put and Put"} {
+	for _, want := range []string{"Log: Add and N", "Table: Put and Put", "Sortable: Bump and D", "Doc: Get and Set"} {
 		if !slices.Contains(calls, want) {
 			t.Errorf("no driver %q; drivers %q (notes %q)", want, calls, res.Notes)
 		}
+	}
+	found := false
+	for _, n := range res.Notes {
+		found = found || strings.Contains(n.Text, "no drivers calling Doc.Scan: a decoding method fills a value no other goroutine holds yet") || strings.Contains(n.Text, "no drivers calling Doc.UnmarshalJSON: a decoding method")
+	}
+	if !found {
+		t.Errorf("no note on Doc's decoding methods: %q", res.Notes)
 	}
 }
 
