@@ -79,6 +79,12 @@ func (x *Index) ActAlike(evs []Event) bool {
 	if hit == nil || loaded == nil || miss != ldCall.Block() || !pureBefore(miss, ldCall) {
 		return false
 	}
+	// From each call to the branch on its flag, in the call's block,
+	// nothing that differs between a miss and a hit, or between a
+	// goroutine that stored and one that loaded, is seen by others.
+	if !quietAfter(hitCall, hitOk) || !quietAfter(ldCall, ldOk) {
+		return false
+	}
 	// In the two blocks both flags are true.
 	return alike(hit, loaded, map[ssa.Value]ssa.Value{hitVal: ldVal, hitOk: ldOk})
 }
@@ -265,6 +271,28 @@ func flagBlocks(flag ssa.Value) (onTrue, onFalse *ssa.BasicBlock) {
 		onFalse = nil
 	}
 	return onTrue, onFalse
+}
+
+// quietAfter reports whether call's block ends in the branch on flag (or
+// on its negation) and does nothing another goroutine could see between
+// call and that branch.
+func quietAfter(call *ssa.Call, flag ssa.Value) bool {
+	b := call.Block()
+	f, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return false
+	}
+	if u, ok := f.Cond.(*ssa.UnOp); f.Cond != flag && !(ok && u.Op == token.NOT && u.X == flag) {
+		return false
+	}
+	after := false
+	for _, in := range b.Instrs {
+		if after && !quiet(in) {
+			return false
+		}
+		after = after || in == call
+	}
+	return true
 }
 
 // pureBefore reports whether the instructions of b before call only make

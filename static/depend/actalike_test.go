@@ -13,7 +13,8 @@ import (
 // TestActAlike: limiter's Increment (a miss, then LoadOrStore whose loaded
 // path does what a hit does), through wrappers or on the sync.Map itself,
 // is alike; a loaded path that increments its own new counter, or twice,
-// a miss counted before the store, a wrapper that says true on a miss, a
+// a miss counted before the store, a call between Load or LoadOrStore and
+// the test of its flag, a wrapper that says true on a miss, a
 // Store instead of LoadOrStore, another goroutine at another load or in
 // another function, or two keys, are not.
 func TestActAlike(t *testing.T) {
@@ -104,6 +105,8 @@ func TestActAlike(t *testing.T) {
 		{"own counter", wrapped("IncrementOwn", "Load"), false},
 		{"twice", direct("IncrementTwice", "LoadOrStore"), false},
 		{"counted miss", direct("IncrementCounted", "LoadOrStore"), false},
+		{"noted race", direct("IncrementNoted", "LoadOrStore"), false},
+		{"noted miss", direct("IncrementLogged", "LoadOrStore"), false},
 		{"lying wrapper", wrapped("IncrementFresh", "loadFresh"), false},
 		{"store", direct("IncrementStore", "Store"), false},
 		{"another function", elsewhere, false},

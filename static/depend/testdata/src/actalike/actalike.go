@@ -162,3 +162,40 @@ func (cache *Cache) IncrementStore(key string, value int64) int64 {
 	cache.counters.Store(key, &Counter{value: value})
 	return value
 }
+
+// IncrementNoted notes every LoadOrStore's result before it tests it: a
+// goroutine that missed only because of the interleaving notes a
+// creation race no serial order has.
+func (cache *Cache) IncrementNoted(key string, value int64) int64 {
+	v, ok := cache.counters.Load(key)
+	if ok {
+		value, _ = v.(*Counter).Increment(value, 0)
+		return value
+	}
+	v, ok = cache.counters.LoadOrStore(key, &Counter{value: value})
+	note(ok)
+	if ok {
+		value, _ = v.(*Counter).Increment(value, 0)
+		return value
+	}
+	return value
+}
+
+func note(bool) {}
+
+// IncrementLogged notes every Load's result before it tests it: a
+// goroutine that missed only because of the interleaving notes a miss.
+func (cache *Cache) IncrementLogged(key string, value int64) int64 {
+	v, ok := cache.counters.Load(key)
+	note(ok)
+	if ok {
+		value, _ = v.(*Counter).Increment(value, 0)
+		return value
+	}
+	v, ok = cache.counters.LoadOrStore(key, &Counter{value: value})
+	if ok {
+		value, _ = v.(*Counter).Increment(value, 0)
+		return value
+	}
+	return value
+}
