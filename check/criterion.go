@@ -163,7 +163,13 @@ func (f *Finding) SilentStores() []int {
 // without effect, and a note says so.
 func judgeDependence(loaded *load.Packages, pkg string, fs []Finding, rep *Report) {
 	todo, pairs := toJudge(pkg, fs)
-	if len(todo) == 0 {
+	var acting []int
+	for i := range fs {
+		if fs[i].Package == pkg && fs[i].actingEffect() {
+			acting = append(acting, i)
+		}
+	}
+	if len(todo) == 0 && len(acting) == 0 {
 		// No report rests on a dependence: nothing for an effect's
 		// finding to be grouped with by its pair, and no SSA to build.
 		return
@@ -182,8 +188,15 @@ func judgeDependence(loaded *load.Packages, pkg string, fs []Finding, rep *Repor
 	}
 	x, err := depend.Build(own, root)
 	if err != nil {
-		rep.addNote(note.Static, pkg, "", "the dependence criterion cannot be decided (%v): %d violations without an effect are not reported", err, len(todo))
+		if len(todo) > 0 {
+			rep.addNote(note.Static, pkg, "", "the dependence criterion cannot be decided (%v): %d violations without an effect are not reported", err, len(todo))
+		}
 		return
+	}
+	for _, i := range acting {
+		if x.ActAlike(dependEvents(&fs[i])) {
+			fs[i].Control = actAlike
+		}
 	}
 	judgeAll(fs, todo, pairs, func(f *Finding) (depend.Verdict, bool) {
 		evs := dependEvents(f)
@@ -223,6 +236,19 @@ func judgeAll(fs []Finding, todo, pairs []int, judge func(*Finding) (depend.Verd
 		}
 	}
 }
+
+// actingEffect reports whether a finding is a reproduced acting violation
+// (av/RRW: another goroutine's check inside the unit's check-then-act)
+// that counts by its replay's effect alone, for depend.ActAlike to judge.
+func (f *Finding) actingEffect() bool {
+	return f.Reproduced() && f.Anomaly.Pattern.Acting && f.Driver == "" && f.Effect()
+}
+
+// actAlike is the control's reason (Finding.Control) when depend.ActAlike
+// holds: the replay's failure then needs something other than the
+// interleaving (ulule/limiter's TestCacheIncrementConcurrent, which fails
+// in plain runs by its timing).
+const actAlike = "the other goroutine missed at the same load and runs the same code, whose LoadOrStore then loads what the unit stored and does with it what a hit does: its load had no effect, so the run is one where it came after the store and hit"
 
 // dependEvents describes a finding's events for depend.Judge.
 func dependEvents(f *Finding) []depend.Event {
