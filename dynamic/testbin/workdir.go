@@ -4,6 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/pecanvet/pecanvet/internal/tmpdir"
 )
@@ -14,8 +17,9 @@ import (
 // keeps a file at a fixed path there (pogreb's "test.db", diskv's
 // "test-data/") then shares it with the others: one process removes or
 // rewrites what another is using, and the test fails "only under
-// instrumentation" or, replayed, takes another path. So each process runs
-// in a mirror of the package's directory of its own, under its TMPDIR:
+// instrumentation" or, replayed, takes another path. So each process of
+// such a package (Private) runs in a mirror of the package's directory of
+// its own, under its TMPDIR:
 // the directories from the module's root (the nearest go.mod above) down
 // to the package's are new directories; in each of them every other entry
 // is a symbolic link to the original (so "../testdata" still reads);
@@ -38,21 +42,72 @@ const maxUp = 16
 // Private makes what one test process of the package in dir keeps to
 // itself: a TMPDIR (a test process killed at a bound, or whose replay ends
 // it at a verdict, runs none of its t.TempDir cleanups; what it leaves goes
-// with this directory instead of piling up in the user's temp dir) and a
-// working directory mirroring dir (above). It returns the directory to run
-// the process in, the environment entry, and the function that removes
-// both. Whatever fails leaves the usual: dir itself, or the usual temp
-// dir with an empty entry.
+// with this directory instead of piling up in the user's temp dir) and,
+// once a process of the package has changed dir's entries (its
+// modification time moved: a test made or removed a file there), a
+// working directory mirroring dir (above). A mirror costs a file system
+// call per entry (a millisecond each on this project's CI machines, 300
+// ms for a directory of 300), so a package whose tests leave their
+// directory alone runs there, as go test runs it. It returns the
+// directory to run the process in, the environment entry, and the
+// function to call when the process has ended, which removes both.
+// Whatever fails leaves the usual: dir itself, or the usual temp dir with
+// an empty entry.
 func Private(dir string) (wd, env string, done func()) {
+	st := watch(dir)
 	tmp, err := tmpdir.Make("pecanvet-tmp-")
 	if err != nil {
-		return dir, "", func() {}
+		return dir, "", st.check
 	}
-	env, done = "TMPDIR="+tmp, func() { tmpdir.Remove(tmp) }
-	if m, ok := mirror(dir, filepath.Join(tmp, "wd")); ok {
-		return m, env, done
+	env = "TMPDIR=" + tmp
+	if st.mirrored.Load() {
+		if m, ok := mirror(dir, filepath.Join(tmp, "wd")); ok {
+			return m, env, func() { tmpdir.Remove(tmp) }
+		}
 	}
-	return dir, env, done
+	return dir, env, func() { st.check(); tmpdir.Remove(tmp) }
+}
+
+// Mirrored reports whether Private now mirrors dir: a test process of its
+// package changed its entries.
+func Mirrored(dir string) bool {
+	st, ok := watched.Load(dir)
+	return ok && st.(*dirState).mirrored.Load()
+}
+
+// dirState is what Private knows of a package's directory: its
+// modification time when first seen, and whether a process has changed
+// its entries since.
+type dirState struct {
+	dir      string
+	mtime    time.Time
+	mirrored atomic.Bool
+}
+
+var watched sync.Map // directory → *dirState
+
+// watch returns dir's state, taking its modification time at first sight.
+func watch(dir string) *dirState {
+	if st, ok := watched.Load(dir); ok {
+		return st.(*dirState)
+	}
+	st := &dirState{dir: dir}
+	if fi, err := os.Stat(dir); err == nil {
+		st.mtime = fi.ModTime()
+	}
+	got, _ := watched.LoadOrStore(dir, st)
+	return got.(*dirState)
+}
+
+// check marks the directory for mirrors when its entries changed since
+// first seen.
+func (st *dirState) check() {
+	if st.mirrored.Load() {
+		return
+	}
+	if fi, err := os.Stat(st.dir); err == nil && !fi.ModTime().Equal(st.mtime) {
+		st.mirrored.Store(true)
+	}
 }
 
 // mirror builds the mirror of dir under base and returns the directory

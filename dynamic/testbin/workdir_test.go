@@ -50,7 +50,26 @@ func listTree(t *testing.T, dir string) []string {
 	return out
 }
 
-// TestPrivate: a test process's working directory mirrors the package's:
+// prime runs, as a test process of dir would, one that makes and
+// removes a file in it: from then on Private mirrors dir.
+func prime(t *testing.T, dir string) {
+	t.Helper()
+	wd, _, done := Private(dir)
+	if wd != dir {
+		t.Fatalf("Private(%s) = %s before any process wrote there: want the directory itself", dir, wd)
+	}
+	f := filepath.Join(wd, "first.db")
+	if err := os.WriteFile(f, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(f); err != nil {
+		t.Fatal(err)
+	}
+	done()
+}
+
+// TestPrivate: once a test process has written in its package's
+// directory, a test process's working directory mirrors the package's:
 // it reads what the package's tree holds (below it, and beside it through
 // "../"), walks its testdata as directories of regular files, and what it
 // creates, rewrites by rename or removes there is its own; the user's tree
@@ -69,6 +88,16 @@ func TestPrivate(t *testing.T) {
 	})
 	before := listTree(t, root)
 	pkg := filepath.Join(root, "pkg")
+	// A directory its processes leave alone is theirs as it is: no mirror.
+	other := filepath.Join(root, "other")
+	for range 2 {
+		if wd, _, done := Private(other); wd != other {
+			t.Errorf("Private(%s) = %s: a mirror where no process wrote", other, wd)
+		} else {
+			done()
+		}
+	}
+	prime(t, pkg)
 	wd, env, done := Private(pkg)
 	if wd == pkg || !strings.HasPrefix(env, "TMPDIR=") || !strings.HasPrefix(wd, strings.TrimPrefix(env, "TMPDIR=")) {
 		t.Fatalf("Private(%s) = %s, %q: want a mirror under its TMPDIR", pkg, wd, env)
@@ -137,6 +166,7 @@ func TestPrivateNoModule(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	top := t.TempDir()
 	writeTree(t, top, map[string]string{"p/a.txt": "a", "q/b.txt": "b"})
+	prime(t, filepath.Join(top, "p"))
 	wd, _, done := Private(filepath.Join(top, "p"))
 	defer done()
 	if b, err := os.ReadFile(filepath.Join(wd, "../q/b.txt")); err != nil || string(b) != "b" || wd == filepath.Join(top, "p") {
@@ -150,10 +180,11 @@ func TestPrivateNoModule(t *testing.T) {
 	}
 }
 
-// TestPrivateFixedPath runs, twice at once, a test that keeps a file at a
+// TestPrivateFixedPath runs, four at once, a test that keeps a file at a
 // fixed path in its directory while it works (pogreb's "test.db"): in the
-// package's directory one process finds the other's file; each in its own
-// mirror, both pass.
+// package's directory one process finds another's file; after a first
+// run has shown that the test writes there, each in its own mirror, all
+// pass.
 func TestPrivateFixedPath(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
@@ -178,6 +209,9 @@ func TestDB(t *testing.T) {
 	}
 }
 `)
+	if r := RunTest(context.Background(), bin, dir, "TestDB", nil, time.Minute); !r.Passed {
+		t.Fatalf("the first run failed:\n%s", r.Output)
+	}
 	var wg sync.WaitGroup
 	runs := make([]Run, 4)
 	for i := range runs {
