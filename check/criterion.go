@@ -713,6 +713,9 @@ func group(fs []Finding) {
 		if j := lead[find(i)]; j != i {
 			fs[i].Lead = fs[j].Anomaly.Sites[0]
 			fs[j].Grouped++
+			if fs[j].Effect() && !slices.Contains(groupKeys(&fs[i]), groupKeys(&fs[j])[0]) {
+				fs[j].GroupedByLines = true
+			}
 		}
 	}
 }

@@ -331,6 +331,10 @@ func TestGroupEffectPair(t *testing.T) {
 	if fs[0].Lead != "" || fs[0].Grouped != 2 || fs[1].Lead != fs[0].Anomaly.Sites[0] || fs[2].Lead != fs[0].Anomaly.Sites[0] {
 		t.Errorf("leads %q %q %q, grouped %d; want the av to lead both asvs", fs[0].Lead, fs[1].Lead, fs[2].Lead, fs[0].Grouped)
 	}
+	// asv-13's replay passed: joined by its lines, not the effect.
+	if !fs[0].GroupedByLines {
+		t.Errorf("the lead's GroupedByLines is false: its message would say all %d showed its effect", fs[0].Grouped)
+	}
 	var shown int
 	for i := range fs[:3] {
 		if fs[i].Lead == "" && !fs[i].WithoutEffect() {

@@ -608,6 +608,10 @@ func groupNote(f check.Finding) string {
 	switch {
 	case f.Leak():
 		what = "stranding this operation"
+	case f.Effect() && f.GroupedByLines:
+		// Some joined by their dependence's lines, their replays
+		// passing: not all showed the effect.
+		what = "of this bug"
 	case f.Effect():
 		what = "with this effect"
 	}

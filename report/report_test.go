@@ -123,6 +123,8 @@ func TestMessage(t *testing.T) {
 		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced; check-then-act: the value read at account.go:53 decides the write at account.go:53 (the unit takes a lock at account.go:50 and re-checks under it what it read before, and the test passes)"},
 		{"lead of its effect's group", lostUpdate, func(f *check.Finding) { f.Grouped = 11 },
 			"atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180 (and 11 more interleavings with this effect, shown with -v)"},
+		{"lead of its bug, some joined by their lines", lostUpdate, func(f *check.Finding) { f.Grouped, f.GroupedByLines = 2, true },
+			"atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180 (and 2 more interleavings of this bug, shown with -v)"},
 		{"lead of its dependence's group, one more", lostUpdate, func(f *check.Finding) {
 			f.Verdict.Consequence, f.Verdict.Passed = "", true
 			f.Dependence = "check-then-act: the value read at account.go:53 decides the write at account.go:53"
