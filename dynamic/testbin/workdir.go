@@ -3,6 +3,7 @@ package testbin
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -60,8 +61,9 @@ func Private(dir string) (wd, env string, done func()) {
 		return dir, "", st.check
 	}
 	env = "TMPDIR=" + tmp
+	st.check() // a process still running may have changed it already
 	if st.mirrored.Load() {
-		if m, ok := mirror(dir, filepath.Join(tmp, "wd")); ok {
+		if m, ok := mirror(dir, filepath.Join(tmp, "wd"), st.initial); ok {
 			return m, env, func() { tmpdir.Remove(tmp) }
 		}
 	}
@@ -72,7 +74,11 @@ func Private(dir string) (wd, env string, done func()) {
 // package changed its entries.
 func Mirrored(dir string) bool {
 	st, ok := watched.Load(dir)
-	return ok && st.(*dirState).mirrored.Load()
+	if !ok {
+		return false
+	}
+	st.(*dirState).check()
+	return st.(*dirState).mirrored.Load()
 }
 
 // dirState is what Private knows of a package's directory: its
@@ -81,6 +87,7 @@ func Mirrored(dir string) bool {
 type dirState struct {
 	dir      string
 	mtime    time.Time
+	initial  map[string]bool // its entries' names at first sight
 	mirrored atomic.Bool
 }
 
@@ -94,6 +101,12 @@ func watch(dir string) *dirState {
 	st := &dirState{dir: dir}
 	if fi, err := os.Stat(dir); err == nil {
 		st.mtime = fi.ModTime()
+	}
+	if es, err := os.ReadDir(dir); err == nil {
+		st.initial = map[string]bool{}
+		for _, e := range es {
+			st.initial[e.Name()] = true
+		}
 	}
 	got, _ := watched.LoadOrStore(dir, st)
 	return got.(*dirState)
@@ -111,8 +124,13 @@ func (st *dirState) check() {
 }
 
 // mirror builds the mirror of dir under base and returns the directory
-// that stands for dir.
-func mirror(dir, base string) (string, bool) {
+// that stands for dir. Of dir's own entries it takes only those named in
+// initial (its entries before any test process ran, when not nil): a file
+// another test process, started before the mirrors, keeps there for the
+// moment (a test.db) is that process's, not the package's, and a mirror
+// that linked it had its test find it (TestFixedPathRecordedAgain: the
+// normal runs of failNote then "failed in a normal run too").
+func mirror(dir, base string, initial map[string]bool) (string, bool) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return "", false
@@ -143,7 +161,7 @@ func mirror(dir, base string) (string, bool) {
 		}
 	}
 	budget := mirrorMax
-	if !mirrorTree(real, at, &budget) {
+	if !mirrorTree(real, at, &budget, initial) {
 		return "", false
 	}
 	return at, true
@@ -190,17 +208,20 @@ func linkEntries(real, at, skip string) bool {
 // directories as directories while the budget lasts, files as hard links,
 // anything else (a symbolic link, a socket, a file on another file
 // system) as a symbolic link to the original.
-func mirrorTree(real, at string, budget *int) bool {
+func mirrorTree(real, at string, budget *int, only map[string]bool) bool {
 	es, err := os.ReadDir(real)
 	if err != nil {
 		return false
+	}
+	if only != nil {
+		es = slices.DeleteFunc(es, func(e os.DirEntry) bool { return !only[e.Name()] })
 	}
 	*budget -= len(es)
 	for _, e := range es {
 		src, dst := filepath.Join(real, e.Name()), filepath.Join(at, e.Name())
 		switch {
 		case e.IsDir() && *budget > 0:
-			if os.Mkdir(dst, 0o755) != nil || !mirrorTree(src, dst, budget) {
+			if os.Mkdir(dst, 0o755) != nil || !mirrorTree(src, dst, budget, nil) {
 				return false
 			}
 			continue

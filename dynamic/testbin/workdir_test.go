@@ -231,3 +231,29 @@ func TestDB(t *testing.T) {
 		t.Errorf("test.db left in the package's directory")
 	}
 }
+
+// TestPrivateLeavesLaterFiles: a file that appeared in the package's
+// directory after its first test process began (another process, started
+// before the mirrors, holding its test.db) is not in a mirror; the
+// directory's own files are.
+func TestPrivateLeavesLaterFiles(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	root := filepath.Join(t.TempDir(), "mod")
+	writeTree(t, root, map[string]string{"go.mod": "module m\n", "p/p.go": "package p\n"})
+	pkg := filepath.Join(root, "p")
+	prime(t, pkg)
+	writeTree(t, pkg, map[string]string{"test.db": "another process's", "test-data/k": "v"})
+	wd, _, done := Private(pkg)
+	defer done()
+	if wd == pkg {
+		t.Fatalf("no mirror")
+	}
+	for _, name := range []string{"test.db", "test-data"} {
+		if _, err := os.Lstat(filepath.Join(wd, name)); err == nil {
+			t.Errorf("the mirror holds %s, made after the package's first test process began", name)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(wd, "p.go")); err != nil || string(b) != "package p\n" {
+		t.Errorf("the mirror's p.go: %q, %v", b, err)
+	}
+}
