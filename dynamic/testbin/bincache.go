@@ -48,7 +48,7 @@ func testC(ctx context.Context, dir, mode, pkg string, args []string, out string
 	if err := os.Link(entry, out); err == nil {
 		return nil
 	}
-	return copyFile(entry, out)
+	return copyFile(entry, out, 0o755)
 }
 
 // binCache returns the cache path for the test binary of pkg built in
@@ -175,14 +175,15 @@ func removeUnlocked(path string) bool {
 	return true
 }
 
-// copyFile copies the executable src to dst.
-func copyFile(src, dst string) error {
+// copyFile copies src to dst, a file with permissions perm (an
+// executable's, a mirrored data file's).
+func copyFile(src, dst string, perm os.FileMode) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, perm)
 	if err != nil {
 		return err
 	}

@@ -205,7 +205,10 @@ func linkEntries(real, at, skip string) bool {
 }
 
 // mirrorTree mirrors real's entries into at (an existing directory):
-// directories as directories while the budget lasts, files as hard links,
+// directories as directories while the budget lasts, source files and
+// fixtures under a testdata directory as hard links (read, never written),
+// other files as copies (a test.db a killed process left behind: a test
+// that opens it to write would write it for every mirror through a link),
 // anything else (a symbolic link, a socket, a file on another file
 // system) as a symbolic link to the original.
 func mirrorTree(real, at string, budget *int, only map[string]bool) bool {
@@ -225,8 +228,12 @@ func mirrorTree(real, at string, budget *int, only map[string]bool) bool {
 				return false
 			}
 			continue
-		case e.Type().IsRegular():
+		case e.Type().IsRegular() && readOnly(src):
 			if os.Link(src, dst) == nil {
+				continue
+			}
+		case e.Type().IsRegular():
+			if fi, err := e.Info(); err == nil && copyFile(src, dst, fi.Mode().Perm()) == nil {
 				continue
 			}
 		}
@@ -235,4 +242,19 @@ func mirrorTree(real, at string, budget *int, only map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// readOnly reports whether a test is taken to only read the file at path:
+// Go, assembly and C sources, go.mod and go.sum, and anything under a
+// testdata directory.
+func readOnly(path string) bool {
+	switch filepath.Ext(path) {
+	case ".go", ".s", ".c", ".h":
+		return true
+	}
+	switch filepath.Base(path) {
+	case "go.mod", "go.sum":
+		return true
+	}
+	return slices.Contains(strings.Split(filepath.ToSlash(path), "/"), "testdata")
 }

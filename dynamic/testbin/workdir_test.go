@@ -81,6 +81,7 @@ func TestPrivate(t *testing.T) {
 		"go.mod":                   "module example.com/mod\n",
 		"testdata/shared.txt":      "shared",
 		"pkg/p.go":                 "package pkg\n",
+		"pkg/left.db":              "left by a killed run",
 		"pkg/testdata/a.txt":       "a",
 		"pkg/testdata/sub/b.txt":   "b",
 		"pkg/inner/testdata/c.txt": "c",
@@ -137,6 +138,10 @@ func TestPrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.Rename(filepath.Join(wd, "p.tmp"), filepath.Join(wd, "p.go")); err != nil {
+		t.Fatal(err)
+	}
+	// A data file rewritten in place is the mirror's copy.
+	if err := os.WriteFile(filepath.Join(wd, "left.db"), []byte("rewritten"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.RemoveAll(filepath.Join(wd, "inner")); err != nil {
