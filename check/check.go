@@ -808,6 +808,33 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				// run to tell the failure's kind).
 				rt.Passed = true
 			}
+			// The tests that failed after it in its recording's process,
+			// which failNote's normal run takes with it.
+			failedWith := func() []string {
+				if rt.Batched && per > 1 {
+					return recs.failedAfter(at[ti])
+				}
+				return nil
+			}
+			if wantsPlain(rt) && !isDriver(st.drivers, test) && testbin.Mirrored(b.Build.Dirs[pkg]) {
+				// The package's tests change its directory's entries
+				// (testbin.Private): recorded beside another process
+				// that kept a file at the same path, a test that
+				// passes in a normal run is recorded again, in a
+				// directory of its own (diskv's test-data/), before
+				// anything is taken from its recording.
+				if passed, err := normal.passed(test, failedWith()); err == nil && passed {
+					again := b.RecordTest(ctx, pkg, test, tracePath, opt.Timeout)
+					rep.Time.Records++
+					if again.Passed {
+						opt.progress("check: %s %s: recorded again in a directory of its own: passed", pkg, test)
+						rep.Time.Record += rt.Wall
+						rt = again
+					} else {
+						rep.Time.Record += again.Wall
+					}
+				}
+			}
 			opt.progress("check: %s %s: %d events, %d goroutines recorded in %v", pkg, test, rt.Events, rt.Goroutines, rt.Wall.Round(time.Millisecond))
 			rep.Time.Record += rt.Wall
 			rep.Time.Records++
@@ -833,25 +860,6 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			// a passing one does: without the anomaly.
 			tc.opt.Replay.Logged = replay.LogLines(rt.Output, rt.Passed || record.EndedAtCap(rt))
 			tc.opt.Replay.Excused = excused
-			if wantsPlain(rt) && skipped[test] == "" && testbin.Mirrored(b.Build.Dirs[pkg]) {
-				// The package's tests change its directory's entries
-				// (testbin.Private): recorded beside another process
-				// that kept a file at the same path, a test that
-				// passes in a normal run is recorded again, in a
-				// directory of its own (diskv's test-data/).
-				var others []string
-				if rt.Batched && per > 1 {
-					others = recs.failedAfter(at[ti])
-				}
-				if passed, err := normal.passed(test, others); err == nil && passed {
-					again := b.RecordTest(ctx, pkg, test, tracePath, opt.Timeout)
-					rep.Time.Record += again.Wall
-					if again.Passed {
-						opt.progress("check: %s %s: recorded again in a directory of its own: passed", pkg, test)
-						rt = again
-					}
-				}
-			}
 			if rt.TimedOut {
 				rep.addNote(note.Timeout, pkg, test, "timed out after %v while recording; predicting from the partial trace", opt.Timeout)
 			} else if why := skipped[test]; why != "" {
@@ -874,11 +882,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				// fails without pecanvet after the cut fails the serial
 				// controls of an effect-only violation too (control.go).
 			} else if !rt.Passed {
-				var others []string
-				if rt.Batched && per > 1 {
-					others = recs.failedAfter(at[ti])
-				}
-				why, plain := failNote(normal, test, others)
+				why, plain := failNote(normal, test, failedWith())
 				if plain && isDriver(st.drivers, test) {
 					// A generated driver fails by its calls' outcome
 					// (its oracle takes no time): failing in a normal

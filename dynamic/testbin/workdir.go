@@ -25,12 +25,12 @@ import (
 // to the package's are new directories; in each of them every other entry
 // is a symbolic link to the original (so "../testdata" still reads);
 // below the package's directory the tree is mirrored, directories as new
-// directories (a filepath.Walk of "testdata" descends as before) and files
-// as hard links (os.Lstat sees a regular file; a file a test rewrites in
-// place is rewritten as go test would). What a test creates, renames or
-// removes there is its own; the user's tree is only read through the
-// links, never written by the mirror, and removing the mirror removes the
-// links alone (os.RemoveAll follows none).
+// directories (a filepath.Walk of "testdata" descends as before), sources
+// and testdata fixtures as hard links (os.Lstat sees a regular file),
+// other files as copies (mirrorTree). What a test creates, renames,
+// rewrites or removes there is its own; the user's tree is only read
+// through the links, never written by the mirror, and removing the mirror
+// removes the links alone (os.RemoveAll follows none).
 
 // mirrorMax bounds the entries mirrored below the package's directory;
 // past it, a directory is linked instead of mirrored.

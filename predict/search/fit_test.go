@@ -112,7 +112,7 @@ func TestFitSkelsMatchReference(t *testing.T) {
 			if len(gs) > 1 && m.fits(1).byBoundStr != nil {
 				byStr += len(got)
 			}
-			if m.joined {
+			if m.join0 != nil {
 				joined += len(got)
 				if m.join0.converse {
 					conv += len(got)

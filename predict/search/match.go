@@ -79,9 +79,9 @@ type matcher struct {
 	// fit holds, per group once needed, its index's skeletons whose ops
 	// fit the group (fitSkels).
 	fit []*fitSkels
-	// joined: group 0's candidates come from a join (fitJoin), and
-	// partner holds group 1's for the skeleton chosen for group 0.
-	joined  bool
+	// join0, when set, is the join (fitJoin) group 0's candidates come
+	// from, and partner holds group 1's for the skeleton chosen for
+	// group 0.
 	join0   *fitJoin
 	partner []int32
 	// leaf, if set, replaces combination (tests list what classes chose).
@@ -255,7 +255,7 @@ type fitJoin struct {
 
 // join returns, when group 1's candidates depend only on group 0's
 // skeleton (group 1 has bound elements, all bound by group 0), the
-// semi-join of the two groups' fitting skeletons, and sets m.joined; nil
+// semi-join of the two groups' fitting skeletons, and sets m.join0; nil
 // otherwise, or if the search stopped while it was computed.
 //
 // Without it, classes went through every skeleton of group 0 to look up
@@ -270,7 +270,7 @@ type fitJoin struct {
 // for group 1 was; a shared join takes none, a converse one per 256 of
 // its entries: the work bound counts the probes made, not those saved.
 func (m *matcher) join() *fitJoin {
-	m.joined = false
+	m.join0 = nil
 	if len(m.gs) < 2 {
 		return nil
 	}
@@ -289,7 +289,7 @@ func (m *matcher) join() *fitJoin {
 	}
 	jk := joinKey{next: f1, from: fmt.Sprint(from)}
 	if j, ok := f0.joins[jk]; ok {
-		m.joined, m.join0 = true, j
+		m.join0 = j
 		return j
 	}
 	// A join of two groups whose variables are the same (a bijection of
@@ -337,13 +337,13 @@ func (m *matcher) join() *fitJoin {
 	return m.keepJoin(f0, jk, j)
 }
 
-// keepJoin caches j as f0's join jk and returns it, setting m.joined.
+// keepJoin caches j as f0's join jk and returns it, setting m.join0.
 func (m *matcher) keepJoin(f0 *fitSkels, jk joinKey, j *fitJoin) *fitJoin {
 	if f0.joins == nil {
 		f0.joins = map[joinKey]*fitJoin{}
 	}
 	f0.joins[jk] = j
-	m.joined, m.join0 = true, j
+	m.join0 = j
 	return j
 }
 
@@ -430,7 +430,7 @@ func (m *matcher) classes(k int) {
 	cand := fit.all
 	var j *fitJoin
 	switch {
-	case k == 1 && m.joined:
+	case k == 1 && m.join0 != nil:
 		// Group 0's join found them.
 		cand = m.partner
 	case len(fit.bound) > 0:

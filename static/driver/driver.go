@@ -475,10 +475,10 @@ func candidatePairs(p *packages.Package, cands candidates.Result) []pair {
 		if f0.Kind != candidates.Method || f1.Kind != candidates.Method || f0.Func == nil || f1.Func == nil {
 			continue
 		}
-		if fn0, _ := f0.Func.Object().(*types.Func); locker.Method(fn0) || lockOp(fn0) {
+		if fn0, _ := f0.Func.Object().(*types.Func); lockOp(fn0) {
 			continue
 		}
-		if fn1, _ := f1.Func.Object().(*types.Func); locker.Method(fn1) || lockOp(fn1) {
+		if fn1, _ := f1.Func.Object().(*types.Func); lockOp(fn1) {
 			continue // a lock of the user's own: its methods are the lock's operations
 		}
 		t0, t1 := symbolic.Receiver(f0.Func), symbolic.Receiver(f1.Func)
@@ -546,7 +546,7 @@ func allPairs(p *packages.Package) []pair {
 		ms := types.NewMethodSet(types.NewPointer(named))
 		var names []string
 		for i := 0; i < ms.Len(); i++ {
-			if fn, ok := ms.At(i).Obj().(*types.Func); ok && fn.Exported() && !locker.Method(fn) && !syncMethod(fn) && !lockOp(fn) {
+			if fn, ok := ms.At(i).Obj().(*types.Func); ok && fn.Exported() && !syncMethod(fn) && !lockOp(fn) {
 				names = append(names, fn.Name())
 			}
 		}
@@ -576,8 +576,8 @@ func allPairs(p *packages.Package) []pair {
 // lockOp reports whether fn is a lock operation (Lock, Unlock, RLock,
 // RUnlock, TryLock, TryRLock, RLocker) of a type whose pointer has Lock()
 // and Unlock(), also where one of them is an embedded sync.Mutex's and the
-// other the type's own (locker.Method takes only types whose both are
-// their own). No generated driver calls one: from one goroutine of a
+// other the type's own (a superset of locker.Method's, which takes only
+// types whose both are their own). No generated driver calls one: from one goroutine of a
 // driver it leaves the lock held, which no user does; against a method
 // that locks, the calls never return; against one that does not, that
 // method is the lock's own accessor, read by the holder (cilium/statedb's
@@ -594,7 +594,7 @@ func lockOp(fn *types.Func) bool {
 	}
 	switch fn.Name() {
 	case "Lock", "Unlock", "RLock", "RUnlock", "TryLock", "TryRLock", "RLocker":
-		return isLocker(sig.Recv().Type())
+		return locker.Has(sig.Recv().Type())
 	}
 	return false
 }
@@ -635,30 +635,6 @@ func decodeMethod(fn *types.Func) bool {
 		return isIface
 	}
 	return false
-}
-
-// isLocker reports whether recv's pointer has Lock() and Unlock().
-func isLocker(recv types.Type) bool {
-	recv = types.Unalias(recv)
-	if p, ok := recv.(*types.Pointer); ok {
-		recv = types.Unalias(p.Elem())
-	}
-	n, ok := recv.(*types.Named)
-	if !ok {
-		return false
-	}
-	ms := types.NewMethodSet(types.NewPointer(n))
-	for _, name := range []string{"Lock", "Unlock"} {
-		sel := ms.Lookup(nil, name)
-		if sel == nil {
-			return false
-		}
-		s, ok := sel.Obj().Type().(*types.Signature)
-		if !ok || s.Params().Len() != 0 || s.Results().Len() != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 func isError(t types.Type) bool {

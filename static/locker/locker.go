@@ -36,9 +36,26 @@ func Method(fn *types.Func) bool {
 	if _, isIface := n.Underlying().(*types.Interface); isIface {
 		return false
 	}
+	return lockUnlock(n, fn.Pkg(), false)
+}
+
+// Has reports whether t, a named type or a pointer to one, has Lock() and
+// Unlock() through its pointer, whoever declares them: an embedded
+// sync.Mutex's count too (cilium/statedb's SortableMutex, whose Lock is
+// its own and its Unlock the mutex's). Generated drivers call no lock
+// operation of such a type (static/driver).
+func Has(t types.Type) bool {
+	n := named(t)
+	return n != nil && lockUnlock(n, nil, true)
+}
+
+// lockUnlock reports whether n's pointer has Lock() and Unlock() without
+// parameters or results (pkg: the package the names are looked up from);
+// package sync's methods count only withSync.
+func lockUnlock(n *types.Named, pkg *types.Package, withSync bool) bool {
 	ms := types.NewMethodSet(types.NewPointer(n))
 	for _, name := range []string{"Lock", "Unlock"} {
-		sel := ms.Lookup(fn.Pkg(), name)
+		sel := ms.Lookup(pkg, name)
 		if sel == nil {
 			return false
 		}
@@ -47,7 +64,10 @@ func Method(fn *types.Func) bool {
 			return false
 		}
 		s := m.Type().(*types.Signature)
-		if s.Params().Len() != 0 || s.Results().Len() != 0 || m.Pkg() == nil || m.Pkg().Path() == "sync" {
+		if s.Params().Len() != 0 || s.Results().Len() != 0 {
+			return false
+		}
+		if !withSync && (m.Pkg() == nil || m.Pkg().Path() == "sync") {
 			return false
 		}
 	}
