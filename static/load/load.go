@@ -3,8 +3,8 @@
 // (dynamic/instrument) alike.
 //
 // The packages are loaded from source, their dependencies from export
-// data: one go list and one type-check of the packages, where each stage
-// loading its own cost both twice.
+// data: one type-check of the packages, where each stage loading its own
+// cost it twice, and no compile of them (source.go).
 package load
 
 import (
@@ -57,7 +57,11 @@ func Load(ctx context.Context, dir string, patterns, buildFlags []string) (*Pack
 		patterns = []string{"."}
 	}
 	p := &Packages{Dir: dir, Patterns: patterns, BuildFlags: buildFlags, Fset: token.NewFileSet()}
-	p.List, err = packages.Load(p.Config(ctx), patterns...)
+	list, ok, err := loadSource(p.Config(ctx), patterns)
+	if err == nil && !ok {
+		list, err = packages.Load(p.Config(ctx), patterns...)
+	}
+	p.List = list
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
 	}
