@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/replay"
 )
 
@@ -808,4 +809,132 @@ func (q *replayQueue) alikeOf(i int) (alike, wait bool) {
 		}
 	}
 	return false, wait && done >= alikeRuns
+}
+
+// Changed reads alike.
+//
+// The search orders events by happens-before and locks only, not by
+// what a read saw: a schedule may run a read before the write it
+// observed in the recorded run (or after another goroutine's later
+// write), and the schedule file lists those reads (trace.Change). A read
+// that changes before the anomaly's first step sends its goroutine
+// elsewhere when the value decides a branch or an address, and the
+// anomaly then does not come: every replayed prediction of
+// go-statsd-client's three buffered-sender tests had such a read (its
+// ticker's swapnqueue checking s.buffer.Len() before the Send that
+// filled the buffer, which then sent nothing to the flusher that the
+// anomaly needs: a deadlock; a Send reading s.buffer after the ticker
+// swapped in an empty one: another path at blen > 0, or other objects
+// than predicted): 99 replays of 13 site combinations in one check, none
+// reproduced. Once changeAlikeRuns replays of a trace whose
+// schedules' first such read (changeShape: the read's operation, object
+// type and site, whether it runs ahead of the write it saw or after
+// another, and that write's) was the same failed after it (changeFailed),
+// and none with it reproduced, later predictions of the trace whose first
+// changed read has that shape are not replayed: the read, not the
+// instance or the combination, is what the program does not follow.
+// That is symmetry, as for deadlocks alike, not proof; a replay with the
+// shape that reproduces stops it, and it is said in -v
+// (Report.ChangeAlike).
+const changeAlikeRuns = 2
+
+// ChangeAlikeRuns is changeAlikeRuns, for what the CLI says.
+const ChangeAlikeRuns = changeAlikeRuns
+
+// changeShape is the shape of the first of a schedule's changed reads
+// (changed, by step index) that comes before the anomaly's first step
+// (anomaly: its steps' indices) and is not itself an anomaly step (the
+// anomaly's own reversed read is the point of the schedule), "" if there
+// is none: without goroutine names, occurrence counts and object
+// numbers, which differ between predictions of the same read. at is
+// that read's step index.
+func changeShape(changed []trace.Change, anomaly []int, step func(int) trace.Step) (shape string, at int) {
+	if len(anomaly) == 0 {
+		return "", -1
+	}
+	first := slices.Min(anomaly)
+	for _, c := range changed {
+		if c.Read >= first {
+			break // in step order
+		}
+		if slices.Contains(anomaly, c.Read) {
+			continue
+		}
+		rel, w := " > ", "-"
+		if c.Ahead {
+			rel = " < "
+		}
+		if c.Write >= 0 {
+			w = stepShape(step(c.Write))
+		}
+		return stepShape(step(c.Read)) + rel + w, c.Read
+	}
+	return "", -1
+}
+
+// stepShape is a step's operation, object type and site.
+func stepShape(st trace.Step) string {
+	obj := st.Obj
+	if i := strings.LastIndexByte(obj, '#'); i > 0 {
+		obj = obj[:i]
+	}
+	return st.Op.String() + " " + obj + " @" + st.Site
+}
+
+// changeKey returns p's changeShape and the step index of that read.
+func (p prediction) changeKey() (string, int) {
+	if p.s == nil {
+		return p.change, p.changeAt
+	}
+	return changeShape(p.s.Changed, p.s.Anomaly, func(i int) trace.Step { return p.s.Steps[i] })
+}
+
+// changeFailed reports whether replay verdict v is a failure that a
+// changed read before the anomaly, at step index at, can explain: after
+// that read, a deadlock or a divergence that the schedule's steps decide
+// (failedWithin), or other objects than predicted at the anomaly's
+// steps. An exploration's divergence is not (it came after the anomaly's
+// own read).
+func changeFailed(v replay.Verdict, steps, at int) bool {
+	if v.Explored || v.Step <= at+1 {
+		return false
+	}
+	return v.Verdict == replay.WrongObject || failedWithin(v, steps)
+}
+
+// changeAlikeOf reports, for item i (q.mu held), whether changeAlikeRuns
+// earlier replays of its trace whose first changed read had its shape
+// failed (changeFailed), none with that shape having reproduced, as the
+// sequential order has their verdicts; wait: that cannot be told yet,
+// some of them not final.
+func (q *replayQueue) changeAlikeOf(i int) (alike, wait bool) {
+	it := q.items[i]
+	key, _ := it.p.changeKey()
+	if key == "" {
+		return false, false
+	}
+	failed, pending := 0, 0
+	for _, j := range it.g.changes[key] {
+		if j >= i {
+			break
+		}
+		e := q.items[j]
+		if e.inferred > 0 || e.isDoomed {
+			continue
+		}
+		_, at := e.p.changeKey()
+		switch {
+		case e.state == pNeeded || e.state == pRunning || e.state == pDone && !e.final:
+			pending++
+		case e.state != pDone:
+		case e.v.Verdict == replay.Reproduced:
+			return false, false
+		case changeFailed(e.v, e.p.len(), at):
+			failed++
+		}
+	}
+	if failed >= changeAlikeRuns {
+		return true, false
+	}
+	return false, pending > 0 && failed+pending >= changeAlikeRuns
 }
