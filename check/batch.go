@@ -8,7 +8,6 @@ import (
 	"encoding/binary"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,12 +57,6 @@ type prediction struct {
 	// with Options.RankReadsFrom), taken before the tail is dropped
 	// (filters.rate).
 	moved, broken int
-	// change: the shape of the schedule's first read before the anomaly
-	// that observes another write than recorded, and its step index
-	// (changeShape); "" if none, or if the schedule is in s (changeKey
-	// reads it there).
-	change   string
-	changeAt int
 	// wrongShape: the shape (wrongObjectShape) of the wrong-object
 	// verdict of an earlier instance of its combination in its trace, set
 	// by the queue when it starts the replay: a run alike needs no more
@@ -254,24 +247,6 @@ func newPrediction(st *trace.ScheduleText, idx *stepIndex, a predict.Anomaly, fi
 		return prediction{}, err
 	}
 	p := prediction{a: a, file: file, text: &schedFile{SchedText: s}, steps: s.Steps, anomaly: s.Anomaly, pre: int(a.Schedule.Prefix), idx: idx}
-	if len(s.Changed) > 0 {
-		eventAt := func(i int) int32 {
-			if i < int(a.Schedule.Prefix) {
-				return int32(i)
-			}
-			return a.Schedule.Tail[i-int(a.Schedule.Prefix)]
-		}
-		at := make([]int, 0, len(a.Events))
-		for _, e := range a.Events {
-			if e < a.Schedule.Prefix {
-				at = append(at, int(e))
-			} else if k := slices.Index(a.Schedule.Tail, e); k >= 0 {
-				at = append(at, int(a.Schedule.Prefix)+k)
-			}
-		}
-		p.change, p.changeAt = changeShape(s.Changed, at, func(i int) trace.Step { return st.Step(eventAt(i)) })
-		p.text.Changed = nil // only the first counts; the file's header has them all
-	}
 	// The sum stands for the text: within a trace (the queue compares
 	// the sums of one trace's predictions), a step's line names one
 	// event, so the same header, prefix length and tail are the same

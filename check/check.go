@@ -259,10 +259,6 @@ type Report struct {
 	// of their site combination in their trace deadlocked alike, or
 	// touched other objects than predicted alike (see alikeRuns).
 	Alike int
-	// ChangeAlike counts the predictions not replayed because earlier
-	// replays of their trace whose schedules first changed the same read
-	// failed after it, none with it reproducing (see changeAlikeRuns).
-	ChangeAlike int
 	// Folded counts the goroutine assignments the searches folded onto one
 	// representative per combination of sites and start sites
 	// (search.Stats.Folded).

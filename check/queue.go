@@ -164,9 +164,6 @@ type qGroup struct {
 	first  int // index of its first item
 	n      int
 	same   map[[sha256.Size]byte][]int // schedule text's sum → its items, in order
-	// changes: its items by their schedules' first changed read
-	// (prediction.changeKey), in order; none for those without one.
-	changes map[string][]int
 	// before is the work charged before its replays in the sequential
 	// order, but for the earlier traces' replays (replayQueue.spent when
 	// it was added).
@@ -386,10 +383,6 @@ type qItem struct {
 	// alike: not replayed, alikeRuns earlier instances of its
 	// combination having deadlocked or touched other objects alike (alikeOf).
 	alike bool
-	// changeAlike: not replayed, changeAlikeRuns earlier replays of its
-	// trace having failed after the changed read its schedule first
-	// needs (changeAlikeOf).
-	changeAlike bool
 	// shape: of its replay's verdict, once read (alikeShape).
 	shape            string
 	shaped, hasShape bool
@@ -519,12 +512,6 @@ func (q *replayQueue) addBatch(test string, tr *trace.Trace, preds []prediction,
 		it.idx = g.first + i
 		g.same[it.p.sum] = append(g.same[it.p.sum], g.first+i)
 		q.byKey[it.p.a.Key] = append(q.byKey[it.p.a.Key], g.first+i)
-		if k, _ := it.p.changeKey(); k != "" {
-			if g.changes == nil {
-				g.changes = map[string][]int{}
-			}
-			g.changes[k] = append(g.changes[k], g.first+i)
-		}
 	}
 	q.items = append(q.items, items...)
 	q.groups = append(q.groups, g)
@@ -579,12 +566,6 @@ func (q *replayQueue) pump() {
 							break // the earlier instances' verdicts are not final
 						} else if alike {
 							it.state, it.alike, changed = pDoomed, true, true
-							break
-						}
-						if alike, wait := q.changeAlikeOf(i); wait {
-							break
-						} else if alike {
-							it.state, it.changeAlike, changed = pDoomed, true, true
 							break
 						}
 						switch q.sameReplayed(i) {
@@ -1078,7 +1059,6 @@ type qResult struct {
 	skippedKeys, triedKeys map[string]bool
 	doomed                 int  // not replayed: an earlier replay's doom covers them
 	alike                  int  // not replayed: earlier instances of their combination deadlocked or touched other objects alike (alikeOf)
-	changeAlike            int  // not replayed: earlier replays failed after the changed read their schedules first need (changeAlikeOf)
 	inferred               int  // of findings: not replayed (or not counted), sharing an earlier replay's failure (Finding.Inferred)
 	shareCut               bool // some were not replayed for the trace's share of the budget
 	lateCut                bool // some were not replayed for the package's budget
@@ -1134,8 +1114,6 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 			case pDoomed:
 				if it.alike {
 					r.alike++
-				} else if it.changeAlike {
-					r.changeAlike++
 				} else {
 					r.doomed++
 				}

@@ -286,7 +286,6 @@ func (qd *queued) settle(r qResult) {
 	c.found += r.found
 	c.rep.Doomed += r.doomed
 	c.rep.Alike += r.alike
-	c.rep.ChangeAlike += r.changeAlike
 	if c.pruned == nil {
 		c.pruned = map[string]bool{}
 	}

@@ -298,9 +298,6 @@ func printFiltered(w io.Writer, rep *check.Report) {
 	if rep.Alike > 0 {
 		fmt.Fprintf(w, "pecanvet check: %d predictions pruned without a replay: %d earlier instances of their site combination in the same trace deadlocked alike (the same stuck step, the same waits outside recorded operations) or touched other objects than predicted alike (the same two steps, by operation and site)\n", rep.Alike, check.AlikeRuns)
 	}
-	if rep.ChangeAlike > 0 {
-		fmt.Fprintf(w, "pecanvet check: %d predictions pruned without a replay: %d earlier replays of the same trace whose schedules first changed the same read before the anomaly (a read run before the write it saw, or after another) failed after it, and none with it reproduced\n", rep.ChangeAlike, check.ChangeAlikeRuns)
-	}
 	if rep.Doomed > 0 {
 		fmt.Fprintf(w, "pecanvet check: %d predictions pruned without a replay: an earlier replay of the same trace deadlocked where they would (a goroutine waiting outside recorded operations, with at least the steps they would run before it run)\n", rep.Doomed)
 	}

@@ -57,9 +57,6 @@ type SchedText struct {
 	TailAt  int64
 	Steps   int
 	Anomaly []Step // the anomaly's steps, in pattern order
-	// Changed: the schedule's changed reads (the header's "changed"
-	// line), by step index.
-	Changed []Change
 }
 
 // Open returns the schedule's file text.
@@ -189,9 +186,6 @@ func (st *ScheduleText) step(e int32) Step {
 	return Step{G: st.tr.Goroutines[ev.G], Op: ev.Op, Obj: st.tr.ObjName(*ev), Site: st.tr.Site(*ev), N: int(st.n[e]), MapKey: eventKey(*ev)}
 }
 
-// Step returns event e's step, as a schedule names it.
-func (st *ScheduleText) Step(e int32) Step { return st.step(e) }
-
 // appendStep appends event e's line: Step.String and a newline, without
 // its allocations (a trace has up to a million of them).
 func (st *ScheduleText) appendStep(line []byte, e int32) []byte {
@@ -273,7 +267,6 @@ func (st *ScheduleText) Schedule(pattern string, prefix int32, tail, anomaly []i
 	}
 	head = append(head, '\n')
 	if ch := st.changed(prefix, tail, stepOf); len(ch) > 0 {
-		s.Changed = ch
 		head = append(head, "changed"...)
 		for _, c := range ch {
 			head = append(head, ' ')

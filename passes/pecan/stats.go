@@ -56,10 +56,6 @@ type Stats struct {
 	// site combination deadlocked or touched other objects alike
 	// (check.Report.Alike).
 	Alike int `json:"alike,omitempty"`
-	// ChangeAlike: predictions not replayed because earlier replays whose
-	// schedules first changed the same read failed after it
-	// (check.Report.ChangeAlike).
-	ChangeAlike int `json:"change_alike,omitempty"`
 	// Folded: goroutine assignments the search folded by symmetry
 	// (check.Report.Folded).
 	Folded int `json:"folded,omitempty"`
@@ -102,7 +98,6 @@ func writeStats(pass *analysis.Pass, res *Result) {
 		}
 		st.Doomed = r.Doomed
 		st.Alike = r.Alike
-		st.ChangeAlike = r.ChangeAlike
 		st.Folded = r.Folded
 		st.DriversGenerated = r.DriversGenerated
 		for _, d := range r.Drivers {
