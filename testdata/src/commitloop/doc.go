@@ -11,9 +11,9 @@
 // the move in two transactions, "in" lowered (db.go:47), then "out"
 // raised (db.go:48), and a Snapshot between the two commits sees the
 // batch in neither (TestMove logs "in 7 + out 0 != 10" and does not fail).
-// It is reported by dependence (intermediate state: the reader returns
-// what it loaded), at db.go:31; static/depend's loopEntered must not
-// excuse it: both commits are in one round, before its wait.
+// It is reported by dependence (intermediate state: Snapshot dereferences
+// the root it loaded, db.go:37), at db.go:31; static/depend's loopEntered
+// must not excuse it: both commits are in one round, before its wait.
 //
 // The state between the opening commit (db.go:44) and the first round's
 // commits is the one the code before the loop leaves for it, as
