@@ -2104,3 +2104,45 @@ func TestJudgeShiftedCount(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeLoopEntered: cilium/statedb's derive job commits once, then
+// once in each round of a loop whose rounds wait for the next batch; a
+// ReadTxn between the first two commits reads a committed root, the
+// state the code before the loop leaves for it (loopEntered;
+// write_txn.go:444 av, false). Two commits in a row, in one round, or
+// before a loop with a round that does not wait stay judged.
+func TestJudgeLoopEntered(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (r *Roots) "+name+"(", name+"(")}
+	}
+	// call is the site of the call of callee on line: its parenthesis.
+	call := func(line, callee string) string { return shift(at(line, callee+"("), len(callee)) }
+	store := call("// roots store", "Store")
+	snap := Event{Thread: 2, Unit: 2, Read: true, Site: call("// roots snapshot", "Load"), Frames: []Frame{fr(9, "Snapshot")}}
+	commits := func(unit string) []Event {
+		return []Event{
+			{Thread: 1, Unit: 1, Write: true, Site: store, Frames: []Frame{fr(1, unit), fr(2, "Commit")}},
+			snap,
+			{Thread: 1, Unit: 1, Write: true, Site: store, Frames: []Frame{fr(1, unit), fr(3, "Commit")}},
+		}
+	}
+	for _, tc := range []struct {
+		unit string
+		want bool
+	}{
+		{"Derive", false},
+		{"DeriveTick", false},
+		{"DeriveBusy", true},
+		{"DeriveSome", true},
+		{"DeriveTwo", true},
+		{"Twice", true},
+	} {
+		t.Run(tc.unit, func(t *testing.T) {
+			v := x.Judge(commits(tc.unit))
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v, tc.want)
+			}
+		})
+	}
+}

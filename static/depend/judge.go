@@ -219,7 +219,10 @@ var (
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);
-//     unless the reader waits on what it found for the writer to release
+//     unless the writes are in two rounds of a loop (nextIteration), or
+//     before a loop whose every round waits and in its first round
+//     (loopEntered: statedb's derive job, a commit, then one per round),
+//     or the reader waits on what it found for the writer to release
 //     it (handoff: singleflight's pending call), or the writer validates
 //     the state afresh before its second write (published: a CAS from
 //     the value it stored, or a re-read deciding the write), or the
@@ -324,9 +327,11 @@ func (x *Index) Judge(evs []Event) Verdict {
 					}
 				}
 			}
-			if !a.Write || !b.Write || x.nextIteration(a, b) {
+			if !a.Write || !b.Write || x.nextIteration(a, b) || x.loopEntered(a, b) {
 				// Two writes in two rounds of a loop: the state
-				// between is what one round leaves for the next.
+				// between is what one round leaves for the next;
+				// or before a loop whose rounds wait and in its
+				// first round: what the code before it leaves.
 				continue
 			}
 			var reads []int

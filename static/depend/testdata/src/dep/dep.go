@@ -3983,3 +3983,87 @@ func (p *Pending) SendStore(k, d int) {
 	p.last = v * 10
 	p.Store(k, v+d)
 }
+
+// Roots is cilium/statedb's root of tables: each Commit, under mu, loads
+// the root afresh, builds the next one from it and publishes it with one
+// atomic store; readers load it without a lock.
+type Roots struct {
+	mu   sync.Mutex
+	root atomic.Pointer[[]int]
+}
+
+// Commit publishes the root with v added.
+func (r *Roots) Commit(v int) {
+	r.mu.Lock()
+	next := []int{v}
+	if cur := r.root.Load(); cur != nil { // roots load
+		next = append(slices.Clone(*cur), v)
+	}
+	r.root.Store(&next) // roots store
+	r.mu.Unlock()
+}
+
+// Snapshot is ReadTxn: the last committed root.
+func (r *Roots) Snapshot() *[]int {
+	return r.root.Load() // roots snapshot
+}
+
+// Derive is statedb's derive job: a commit, then one per round, each
+// round waiting for the next batch.
+func (r *Roots) Derive(batches <-chan int, stop <-chan struct{}) {
+	r.Commit(0)
+	for {
+		r.Commit(1)
+		select {
+		case <-batches:
+		case <-stop:
+			return
+		}
+	}
+}
+
+// DeriveTick commits in rounds that sleep.
+func (r *Roots) DeriveTick(d time.Duration) {
+	r.Commit(0)
+	for {
+		r.Commit(1)
+		time.Sleep(d)
+	}
+}
+
+// DeriveBusy's rounds do not wait.
+func (r *Roots) DeriveBusy(n int) {
+	r.Commit(0)
+	for i := 0; ; i++ {
+		r.Commit(1)
+		if i == n {
+			return
+		}
+	}
+}
+
+// DeriveSome waits only in the rounds that find a batch queued.
+func (r *Roots) DeriveSome(batches <-chan int) {
+	r.Commit(0)
+	for {
+		r.Commit(1)
+		if len(batches) > 0 {
+			<-batches
+		}
+	}
+}
+
+// DeriveTwo commits twice in each round.
+func (r *Roots) DeriveTwo(batches <-chan int) {
+	for {
+		r.Commit(0)
+		r.Commit(1)
+		<-batches
+	}
+}
+
+// Twice commits twice in a row.
+func (r *Roots) Twice() {
+	r.Commit(0)
+	r.Commit(1)
+}
