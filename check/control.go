@@ -532,9 +532,17 @@ func waitsInUnit(c replay.Verdict, cs *trace.Schedule) bool {
 // pointer is an address as Go prints one: 0x and at least 6 hex digits.
 var pointer = regexp.MustCompile(`\b0x[0-9a-f]{6,}\b`)
 
+// duration is a time.Duration as Go prints one ("24.9ms", "1.2s",
+// "350µs", "3m2s", "-5ms"): a number with a unit, or several run
+// together, standing alone (not part of a word: "v2s", "10msgs").
+var duration = regexp.MustCompile(`(^|[^\w.])-?(?:\d+(?:\.\d+)?(?:ns|us|µs|μs|ms|s|m|h))+\b`)
+
 // failures is a consequence's failed assertions ("x_test.go:12: got 1,
-// want 2"), sorted, once each, addresses masked, so that two runs whose
-// goroutines report in another order compare equal; a hang's blocked
+// want 2"), sorted, once each, addresses and durations masked, so that
+// two runs whose goroutines report in another order compare equal, and
+// so do two that measured another time (lossyconn's "scheduled recovery
+// delay was not applied: elapsed=24.9ms" in a replay, 18ms in a serial
+// order: a wall-clock reading, which a replay's holds move); a hang's blocked
 // places without the goroutines' names or the time waited (in a serial
 // order another of three Takes may be the one left asleep on the mock
 // clock, at the same place); a panic's message as it is.
@@ -554,6 +562,7 @@ func failures(c string) string {
 	// A pointer a failure prints (testify's %#v of a channel or a func,
 	// "(*T)(0xc000123450)") is where the allocator put it that run.
 	rest = pointer.ReplaceAllString(rest, "0x…")
+	rest = duration.ReplaceAllString(rest, "${1}…s")
 	fs := strings.Split(rest, "; ")
 	slices.Sort(fs)
 	return strings.Join(slices.Compact(fs), "; ")

@@ -538,7 +538,7 @@ func TestRecordedFails(t *testing.T) {
 
 // TestFailuresCompare: two failures compare by place and message, values
 // included (another value is another failure), in any order, an address
-// aside.
+// or a measured duration aside.
 func TestFailuresCompare(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string
@@ -548,6 +548,18 @@ func TestFailuresCompare(t *testing.T) {
 		{"test fails: a.go:1: x; b.go:2: y", "test fails: b.go:2: y; a.go:1: x; a.go:1: x", true},
 		{"test fails: x_test.go:9: Not equal: expected: (chan int)(0xc000012345), actual: (chan int)(nil)", "test fails: x_test.go:9: Not equal: expected: (chan int)(0xc0000a6780), actual: (chan int)(nil)", true},
 		{"test fails: x_test.go:9: count 100000000", "test fails: x_test.go:9: count 200000000", false},
+		// A measured time is the clock's, not a value the interleaving
+		// computed: lossyconn's TestScheduledPeerProfiles.
+		{"test fails: lossypacket_test.go:524: scheduled recovery delay was not applied: elapsed=24.9ms", "test fails: lossypacket_test.go:524: scheduled recovery delay was not applied: elapsed=18ms", true},
+		{"test fails: x_test.go:9: took 1.2s, want < 1s", "test fails: x_test.go:9: took 3m2.5s, want < 1s", true},
+		{"test fails: x_test.go:9: waited 350µs (-5ms late)", "test fails: x_test.go:9: waited 12ns (3h0m0s late)", true},
+		// Other values beside the duration still count, and so does a
+		// unit in a word.
+		{"test fails: x_test.go:9: elapsed=24.9ms, got 3 packets", "test fails: x_test.go:9: elapsed=18ms, got 2 packets", false},
+		{"test fails: x_test.go:9: want 1s, got 1s", "test fails: x_test.go:9: want 1s, got 2 items", false},
+		{"test fails: x_test.go:9: got 10msgs", "test fails: x_test.go:9: got 12msgs", false},
+		{"test fails: x_test.go:9: got v2s", "test fails: x_test.go:9: got v3s", false},
+		{"test fails: x_test.go:9: version 1.2s", "test fails: x_test.go:9: version 1.3.2s", false},
 	} {
 		if got := failures(tc.a) == failures(tc.b); got != tc.same {
 			t.Errorf("failures(%q) == failures(%q): %v, want %v", tc.a, tc.b, got, tc.same)
