@@ -442,12 +442,14 @@ func anomalyReads(c *trace.Schedule) []trace.Change {
 // it more (or otherwise) than the control.
 //
 // A control in which the local goroutine takes another path inside its
-// unit, or reaches a step on another object, counts as run: a serial
-// order changes what the unit reads (a CAS that swaps where the
-// schedule's failed, a first request where the schedule's found
-// another's, another state struct behind a pointer), which is the serial
-// order's doing, not a step the control failed to place. Everything before the unit ran as
-// scheduled, the program ran on free, and its failure is compared.
+// unit counts as run: a serial order changes what the unit reads (a CAS
+// that swaps where the schedule's failed, a first request where the
+// schedule's found another's, another state struct behind a pointer),
+// which is the serial order's doing, not a step the control failed to
+// place. Everything before the unit ran as scheduled, the program ran on
+// free (the serial orders explore; an interrupted run goes on too), and
+// its failure is compared. A control that the runtime ended at such a
+// divergence has no failure to compare (ranUnit).
 func sameFailure(c replay.Verdict, cs *trace.Schedule, v replay.Verdict) bool {
 	if c.AsBaseline || c.Passed && !c.Panicked || !ranUnit(c, cs) {
 		return false
@@ -467,9 +469,10 @@ func sameChecks(c replay.Verdict, cs *trace.Schedule, v replay.Verdict) bool {
 }
 
 // ranUnit reports whether replay c of schedule cs ran it to its end, or
-// until the local goroutine took another path (or reached another
-// object) inside its unit (see sameFailure), or, exploring, went free
-// after a changed read of the anomaly.
+// until the local goroutine took another path inside its unit and the
+// program then ran free (interrupted; see sameFailure), or, exploring,
+// went free after a changed read of the anomaly. A divergence or a step
+// on another object that ended the replay is no run.
 func ranUnit(c replay.Verdict, cs *trace.Schedule) bool {
 	if c.Verdict == replay.Reproduced && !c.Interrupted && !c.Explored {
 		return true
@@ -484,7 +487,14 @@ func ranUnit(c replay.Verdict, cs *trace.Schedule) bool {
 		return c.Changed > 0 && c.Changed < c.Step
 	}
 	switch c.Verdict {
-	case replay.Reproduced, replay.Diverged, replay.WrongObject:
+	case replay.Reproduced:
+	case replay.Diverged, replay.WrongObject:
+		if !c.Interrupted {
+			// The runtime ended the process at the divergence
+			// (dynamic/rt's exitPruned): its "test fails" is that end,
+			// not the program's.
+			return false
+		}
 	default:
 		return false
 	}
@@ -532,9 +542,17 @@ func waitsInUnit(c replay.Verdict, cs *trace.Schedule) bool {
 // pointer is an address as Go prints one: 0x and at least 6 hex digits.
 var pointer = regexp.MustCompile(`\b0x[0-9a-f]{6,}\b`)
 
+// duration is a time.Duration as Go prints one ("24.9ms", "1.2s",
+// "350µs", "3m2s", "-5ms"): a number with a unit, or several run
+// together, standing alone (not part of a word: "v2s", "10msgs").
+var duration = regexp.MustCompile(`(^|[^\w.])-?(?:\d+(?:\.\d+)?(?:ns|us|µs|μs|ms|s|m|h))+\b`)
+
 // failures is a consequence's failed assertions ("x_test.go:12: got 1,
-// want 2"), sorted, once each, addresses masked, so that two runs whose
-// goroutines report in another order compare equal; a hang's blocked
+// want 2"), sorted, once each, addresses and durations masked, so that
+// two runs whose goroutines report in another order compare equal, and
+// so do two that measured another time (lossyconn's "scheduled recovery
+// delay was not applied: elapsed=24.9ms" in a replay, 18ms in a serial
+// order: a wall-clock reading, which a replay's holds move); a hang's blocked
 // places without the goroutines' names or the time waited (in a serial
 // order another of three Takes may be the one left asleep on the mock
 // clock, at the same place); a panic's message as it is.
@@ -554,6 +572,7 @@ func failures(c string) string {
 	// A pointer a failure prints (testify's %#v of a channel or a func,
 	// "(*T)(0xc000123450)") is where the allocator put it that run.
 	rest = pointer.ReplaceAllString(rest, "0x…")
+	rest = duration.ReplaceAllString(rest, "${1}…s")
 	fs := strings.Split(rest, "; ")
 	slices.Sort(fs)
 	return strings.Join(slices.Compact(fs), "; ")
@@ -1294,6 +1313,15 @@ func (q *replayQueue) controlItems(rep *Report) {
 			start := time.Now()
 			o := q.controlOptions(it)
 			switch name {
+			case "before", "after":
+				// A serial order changes what the unit reads, and the
+				// path it then takes is the order's doing (ranUnit):
+				// it runs free from there, whether or not the
+				// schedule's own replay did. Stopped at the divergence,
+				// its process ends and shows nothing (lossyconn's after
+				// order: the send's heap push compares with the packet
+				// the remote steps had not yet taken off).
+				o.Explore = true
 			case recordedName:
 				o.Explore, o.MarkEnd = false, true
 			case unheldName, unheldName + "-again", unheldName + "-again2":

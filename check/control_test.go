@@ -117,8 +117,9 @@ func TestSerialControls(t *testing.T) {
 }
 
 // TestSameFailure: a control counts only if it ran its whole schedule,
-// or its local goroutine took another path inside the unit, and failed
-// with the same messages at the same places.
+// or its local goroutine took another path inside the unit and the
+// program ran on free, and failed with the same messages at the same
+// places.
 func TestSameFailure(t *testing.T) {
 	cs := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
 		{G: "g1", Op: trace.Read, Site: "p"}, {G: "g1", Op: trace.Read, Site: "a"}, {G: "g2", Op: trace.Write, Site: "b"}, {G: "g1", Op: trace.Read, Site: "c"},
@@ -140,11 +141,15 @@ func TestSameFailure(t *testing.T) {
 		{replay.Verdict{Verdict: replay.Reproduced, Passed: true}, v, false},
 		{ctl(replay.Reproduced, "test fails: x_test.go:15: got 1, want 2"), v, false},
 		{ctl(replay.Diverged, "test fails: x_test.go:12: got 1, want 2"), v, false},
-		// The unit took another path in the serial order: run.
-		{diverged("g1", 4), v, true},
-		{diverged("g1", 2), v, true},
-		{replay.Verdict{Verdict: replay.WrongObject, Goroutine: "g1", Step: 4, Consequence: v.Consequence}, v, true},
+		// The unit took another path in the serial order and the
+		// program ran on free: run.
+		{replay.Verdict{Verdict: replay.Reproduced, Explored: true, Changed: 2, Goroutine: "g1", Step: 4, Consequence: v.Consequence}, v, true},
 		{replay.Verdict{Verdict: replay.Reproduced, Interrupted: true, Goroutine: "g1", Step: 4, Consequence: v.Consequence}, v, true},
+		// The same, but the runtime ended the process at the divergence
+		// (or the step on another object): what it printed is no outcome.
+		{diverged("g1", 4), v, false},
+		{diverged("g1", 2), v, false},
+		{replay.Verdict{Verdict: replay.WrongObject, Goroutine: "g1", Step: 4, Consequence: v.Consequence}, v, false},
 		{replay.Verdict{Verdict: replay.Deadlock, Goroutine: "g1", Step: 4, Consequence: v.Consequence}, v, false},
 		// Before the unit, or another goroutine: a step the control missed.
 		{diverged("g1", 1), v, false},
@@ -404,9 +409,10 @@ func TestControlExplored(t *testing.T) {
 		}
 	}
 
-	// controlItems: the controls of an explored verdict explore. A
-	// control that may not explore stops at its changed read (Diverged,
-	// in the remote goroutine, before the unit) and proves nothing.
+	// controlItems: the controls of an explored verdict explore, and
+	// the serial orders always do. A control that may not explore stops
+	// at its changed read (Diverged, in the remote goroutine, before the
+	// unit) and proves nothing.
 	p := &pattern.Pattern{Kind: "av", Name: "RWR", T: []int{1, 2, 1}, AR: []int{1, 2, 1}}
 	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
 		{G: "g1", Op: trace.Read, Obj: "x", Site: "a", N: 1}, {G: "g2", Op: trace.Write, Obj: "x", Site: "b", N: 1}, {G: "g1", Op: trace.Read, Obj: "x", Site: "c", N: 1},
@@ -420,18 +426,29 @@ func TestControlExplored(t *testing.T) {
 		{"explored, both orders fail the same way", true, "", true},
 		{"explored, the after order passes", true, "after", false},
 		{"not explored", false, "", true},
+		// lossyconn's after order: the unit takes another path there.
+		// Stopped at the divergence, its process ended ("test fails"),
+		// which counted as a failure of that order; run free, it passes.
+		{"not explored, the after order passes past its divergence", false, "after", false},
 	} {
-		var opts []bool
+		type ran struct {
+			dir     string
+			explore bool
+		}
+		var opts []ran
 		runControl = func(ctx context.Context, b *testbin.Build, pkg, test string, pr prediction, dir string, o replay.Options) replay.Verdict {
-			opts = append(opts, o.Explore)
+			opts = append(opts, ran{dir, o.Explore})
+			if tc.passes != "" && strings.HasSuffix(dir, "-"+tc.passes) {
+				if !o.Explore {
+					return replay.Verdict{Verdict: replay.Diverged, Goroutine: "g1", Step: 2, Consequence: "test fails"}
+				}
+				return replay.Verdict{Verdict: replay.Diverged, Explored: true, Goroutine: "g1", Step: 2, Changed: 1, Passed: true}
+			}
 			if !tc.explored {
 				return replay.Verdict{Verdict: replay.Reproduced, Consequence: cons}
 			}
 			if !o.Explore {
 				return replay.Verdict{Verdict: replay.Diverged, Goroutine: "g1", Step: 1, Consequence: "test fails"}
-			}
-			if strings.HasSuffix(dir, "-"+tc.passes) {
-				return replay.Verdict{Verdict: replay.Diverged, Explored: true, Goroutine: "g1", Step: 2, Changed: 1, Passed: true}
 			}
 			if strings.HasSuffix(dir, "-repeat") {
 				return explored("g1", 3)
@@ -447,10 +464,12 @@ func TestControlExplored(t *testing.T) {
 		if got := it.control != ""; got != tc.want {
 			t.Errorf("%s: control %q, want a reason %v", tc.name, it.control, tc.want)
 		}
-		for _, e := range opts {
-			if e != tc.explored {
-				t.Errorf("%s: controls ran with Explore %v, want %v", tc.name, e, tc.explored)
-				break
+		// The serial orders explore always, the others as the
+		// schedule's replay did.
+		for _, r := range opts {
+			want := tc.explored || strings.HasSuffix(r.dir, "-before") || strings.HasSuffix(r.dir, "-after")
+			if r.explore != want {
+				t.Errorf("%s: control %s ran with Explore %v, want %v", tc.name, filepath.Base(r.dir), r.explore, want)
 			}
 		}
 	}
@@ -538,7 +557,7 @@ func TestRecordedFails(t *testing.T) {
 
 // TestFailuresCompare: two failures compare by place and message, values
 // included (another value is another failure), in any order, an address
-// aside.
+// or a measured duration aside.
 func TestFailuresCompare(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string
@@ -548,6 +567,18 @@ func TestFailuresCompare(t *testing.T) {
 		{"test fails: a.go:1: x; b.go:2: y", "test fails: b.go:2: y; a.go:1: x; a.go:1: x", true},
 		{"test fails: x_test.go:9: Not equal: expected: (chan int)(0xc000012345), actual: (chan int)(nil)", "test fails: x_test.go:9: Not equal: expected: (chan int)(0xc0000a6780), actual: (chan int)(nil)", true},
 		{"test fails: x_test.go:9: count 100000000", "test fails: x_test.go:9: count 200000000", false},
+		// A measured time is the clock's, not a value the interleaving
+		// computed: lossyconn's TestScheduledPeerProfiles.
+		{"test fails: lossypacket_test.go:524: scheduled recovery delay was not applied: elapsed=24.9ms", "test fails: lossypacket_test.go:524: scheduled recovery delay was not applied: elapsed=18ms", true},
+		{"test fails: x_test.go:9: took 1.2s, want < 1s", "test fails: x_test.go:9: took 3m2.5s, want < 1s", true},
+		{"test fails: x_test.go:9: waited 350µs (-5ms late)", "test fails: x_test.go:9: waited 12ns (3h0m0s late)", true},
+		// Other values beside the duration still count, and so does a
+		// unit in a word.
+		{"test fails: x_test.go:9: elapsed=24.9ms, got 3 packets", "test fails: x_test.go:9: elapsed=18ms, got 2 packets", false},
+		{"test fails: x_test.go:9: want 1s, got 1s", "test fails: x_test.go:9: want 1s, got 2 items", false},
+		{"test fails: x_test.go:9: got 10msgs", "test fails: x_test.go:9: got 12msgs", false},
+		{"test fails: x_test.go:9: got v2s", "test fails: x_test.go:9: got v3s", false},
+		{"test fails: x_test.go:9: version 1.2s", "test fails: x_test.go:9: version 1.3.2s", false},
 	} {
 		if got := failures(tc.a) == failures(tc.b); got != tc.same {
 			t.Errorf("failures(%q) == failures(%q): %v, want %v", tc.a, tc.b, got, tc.same)

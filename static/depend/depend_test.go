@@ -2146,3 +2146,44 @@ func TestJudgeLoopEntered(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeMethodResult: xtaci/lossyconn's WriteTo reads the pending
+// count for a queueing delay (timedsender.go:94) and returns whether
+// trySendBatch, a method, admitted the packets on the queue's length
+// (:28): the delay only sets the entries' time, so the result does not
+// carry the count and mixes no stale value with the fresh length. A
+// method's result is taken to depend on the arguments that flow into it
+// (data or control), not on all of them; a delay that the admission
+// tests, or a count that decides a recursion's tries, still does.
+func TestJudgeMethodResult(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (q *Admit) "+name+"(", name+"(")}
+	}
+	done := Event{Thread: 2, Unit: 2, Var: 1, Write: true, Site: at("return q.pending // admit pending", "pending"), Frames: []Frame{fr(9, "Pending")}}
+	for _, tc := range []struct {
+		unit  string
+		inner []string // the frames from the unit's to Len's
+		want  bool
+	}{
+		{"Write", []string{"admit"}, false},
+		{"WriteRefused", []string{"admitRefusing"}, true},
+		{"WriteRetry", []string{"admitRetry", "admit"}, false},
+		{"WriteTries", []string{"admitRetry", "admit"}, true},
+	} {
+		t.Run(tc.unit, func(t *testing.T) {
+			read := Event{Thread: 1, Unit: 1, Var: 1, Read: true, Site: at("return q.pending // admit pending", "pending"), Frames: []Frame{fr(1, tc.unit), fr(2, "Pending")}}
+			frames := []Frame{fr(1, tc.unit)}
+			for i, n := range tc.inner {
+				frames = append(frames, fr(int32(3+i), n))
+			}
+			frames = append(frames, fr(8, "Len"))
+			length := Event{Thread: 1, Unit: 1, Var: 2, Read: true, Site: at("// admit len", "entries"), Frames: frames}
+			v := x.Judge([]Event{read, done, length})
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v, %q: %s; want %v", v.Holds, v.Kind, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

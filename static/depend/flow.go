@@ -322,8 +322,10 @@ func (t *taint) returned(r *ssa.Return) {
 }
 
 // call handles a tainted argument: a plain function of the scope gets it
-// as its parameter; any other call (a method, an interface method, code
-// without a body here) is taken to compute its result from it.
+// as its parameter; a method of the package called on a concrete
+// receiver passes it to its result when its body does (passes); any
+// other call (an interface method, code without a body here) is taken
+// to compute its result from it.
 func (t *taint) call(v ssa.Value, c ssa.CallInstruction) {
 	com := c.Common()
 	g := callee(c)
@@ -349,9 +351,54 @@ func (t *taint) call(v ssa.Value, c ssa.CallInstruction) {
 		// atomically: put to use.
 		t.decided(c.Pos())
 	}
-	if r := c.Value(); r != nil {
-		t.add(r)
+	r := c.Value()
+	if r == nil {
+		return
 	}
+	if g != nil && t.x.frame[g] && !com.IsInvoke() {
+		// A method of the package, called on a concrete receiver: its
+		// result carries the arguments that reach it in its body, not
+		// every argument (lossyconn's trySendBatch returns whether it
+		// admitted the packets, not the delay it was given).
+		for i, a := range com.Args {
+			if a == v && t.x.passes(g, i, t.dataOnly) {
+				t.add(r)
+				return
+			}
+		}
+		return
+	}
+	t.add(r)
+}
+
+type passKey struct {
+	fn       *ssa.Function
+	param    int
+	dataOnly bool
+}
+
+// passes reports whether fn's result depends on its i'th parameter
+// (receiver first): a taint of the parameter in fn's activation reaches
+// its result, by data and, unless dataOnly, by control; not through the
+// heap, as within an activation. A method that calls itself back through
+// another method is taken to pass everything on (the summary it asks for
+// is still being computed); one that calls itself directly is followed
+// within its own scope.
+func (x *Index) passes(fn *ssa.Function, i int, dataOnly bool) bool {
+	if i >= len(fn.Params) {
+		return true
+	}
+	k := passKey{fn, i, dataOnly}
+	if p, ok := x.passed[k]; ok {
+		return p
+	}
+	x.passed[k] = true
+	t := x.newTaint(x.scope(fn))
+	t.dataOnly = dataOnly
+	t.add(fn.Params[i])
+	t.run()
+	x.passed[k] = t.result
+	return t.result
 }
 
 // branch marks the blocks that the branch ending block a decides, and

@@ -49,6 +49,9 @@ type Index struct {
 	// fields whose parity an induction in progress assumes.
 	fieldPar map[*types.Var]int
 	assuming int
+	// passed caches passes: whether a method's result depends on a
+	// parameter.
+	passed map[passKey]bool
 }
 
 type callSite struct {
@@ -121,6 +124,7 @@ func Build(pkgs []*packages.Package, root string) (x *Index, err error) {
 		scopes:  map[*ssa.Function]*scope{},
 		calls:   map[*ssa.Function][]callSite{},
 		invokes: map[string][]callSite{},
+		passed:  map[passKey]bool{},
 	}
 	for fn := range ssautil.AllFunctions(prog) {
 		if fn.Pkg == nil || !user[fn.Pkg] || fn.Blocks == nil {

@@ -4067,3 +4067,73 @@ func (r *Roots) Twice() {
 	r.Commit(0)
 	r.Commit(1)
 }
+
+// Admit is lossyconn's WriteTo for its result: Write reads the pending
+// count for a delay, then a method admits the packets on the queue's
+// length read afresh under the lock and returns whether it did; the
+// delay only sets the entry's time, so Write's result does not carry
+// the count. WriteRefused's admit refuses a long delay: its result does.
+// WriteRetry admits through a method that recurses.
+type Admit struct {
+	mu      sync.Mutex
+	entries []int
+	pending int
+	max     int
+}
+
+func (q *Admit) Pending() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.pending // admit pending
+}
+
+func (q *Admit) Len() int { return len(q.entries) } // admit len
+
+func (q *Admit) admit(n, delay int) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.Len()+n > q.max {
+		return false
+	}
+	q.entries = append(q.entries, delay)
+	return true
+}
+
+func (q *Admit) admitRefusing(n, delay int) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.Len()+n > q.max || delay > 100 {
+		return false
+	}
+	q.entries = append(q.entries, delay)
+	return true
+}
+
+func (q *Admit) admitRetry(n, delay, tries int) bool {
+	if tries == 0 || q.admit(n, delay) {
+		return tries > 0
+	}
+	return q.admitRetry(n, delay+1, tries-1)
+}
+
+func (q *Admit) Write(n int) bool {
+	delay := q.Pending() * 10
+	return q.admit(n, delay)
+}
+
+func (q *Admit) WriteRefused(n int) bool {
+	delay := q.Pending() * 10
+	return q.admitRefusing(n, delay)
+}
+
+func (q *Admit) WriteRetry(n int) bool {
+	delay := q.Pending() * 10
+	return q.admitRetry(n, delay, 3)
+}
+
+// WriteTries retries as often as the count says: its result depends on
+// the count through the recursion's tries.
+func (q *Admit) WriteTries(n int) bool {
+	tries := q.Pending()
+	return q.admitRetry(n, 0, tries)
+}
