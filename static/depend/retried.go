@@ -92,28 +92,31 @@ func exitOf(v ssa.Value, at *ssa.BasicBlock) *ssa.BasicBlock {
 	return nil
 }
 
-// firstAtomic returns the site of the first call in blk when it is a
-// sync/atomic function's or method's and nothing before it in blk uses
-// v; else "".
+// firstAtomic returns the site of the first instruction of blk when it
+// is a call of a sync/atomic function or method, with only computations
+// that no trace records before it (addresses, arithmetic, conversions),
+// none of them using v; else "".
 func (x *Index) firstAtomic(blk *ssa.BasicBlock, v ssa.Value) string {
 	for _, in := range blk.Instrs {
-		if c, ok := in.(*ssa.Call); ok {
-			fn := c.Common().StaticCallee()
+		switch in := in.(type) {
+		case *ssa.Call:
+			fn := in.Common().StaticCallee()
 			if fn != nil && fn.Origin() != nil {
 				fn = fn.Origin()
 			}
-			if fn == nil || fn.Object() == nil || fn.Object().Pkg() == nil || fn.Object().Pkg().Path() != "sync/atomic" || slices.Contains(c.Common().Args, v) {
+			if fn == nil || fn.Object() == nil || fn.Object().Pkg() == nil || fn.Object().Pkg().Path() != "sync/atomic" || slices.Contains(in.Common().Args, v) {
 				return ""
 			}
-			return x.site(c.Pos())
-		}
-		for _, o := range in.Operands(nil) {
-			if *o == v {
-				return ""
+			return x.site(in.Pos())
+		case *ssa.DebugRef:
+		case *ssa.Phi, *ssa.BinOp, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.ChangeType, *ssa.Convert:
+			for _, o := range in.Operands(nil) {
+				if *o == v {
+					return ""
+				}
 			}
-		}
-		if _, ok := in.(ssa.CallInstruction); ok {
-			return "" // go, defer
+		default:
+			return "" // a load, a store, a channel operation: recorded first
 		}
 	}
 	return ""

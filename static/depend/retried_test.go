@@ -51,6 +51,9 @@ func TestJudgeClaimWait(t *testing.T) {
 	if exit, ok := x.ExitTest(wait.Site); !ok || exit != take.Site {
 		t.Errorf("ExitTest(Pop's slot load) = %q, %v; want %q, true", exit, ok, take.Site)
 	}
+	if exit, ok := x.ExitTest(call("// claims count slot", "Load")); !ok || exit != "" {
+		t.Errorf("ExitTest(PopCount's slot load) = %q, %v; want \"\", true: its exit counts in a plain field first", exit, ok)
+	}
 	if _, ok := x.ExitTest(seenWait.Site); ok {
 		t.Errorf("ExitTest(PopSeen's slot load) = true: its loop keeps every value it reads")
 	}

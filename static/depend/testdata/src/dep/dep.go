@@ -3994,6 +3994,7 @@ type Claims struct {
 	cons  atomic.Uint64
 	slots [4]atomic.Pointer[int]
 	last  *int
+	taken int
 }
 
 // Push claims the next slot and fills it.
@@ -4073,6 +4074,24 @@ func (q *Claims) PopSeen() (int, bool) {
 		p := s.Load() // claims seen slot
 		q.last = p
 		if p != nil {
+			s.Store(nil)
+			q.cons.Store(c + 2)
+			return *p, true
+		}
+	}
+}
+
+// PopCount waits as Pop does and counts its take in a plain field before
+// it clears the slot: the exit's first recorded step is that count.
+func (q *Claims) PopCount() (int, bool) {
+	c := q.cons.Load()
+	if c == q.idx.Load() {
+		return 0, false
+	}
+	s := &q.slots[c/2%4]
+	for {
+		if p := s.Load(); p != nil { // claims count slot
+			q.taken++
 			s.Store(nil)
 			q.cons.Store(c + 2)
 			return *p, true
