@@ -70,9 +70,11 @@ func TestClaimSpans(t *testing.T) {
 // TestRetries: a wait's read whose goroutine read again at the same site
 // next in the replay's trace went round the loop (claimbitfixed's Pop,
 // a nil slot before the producer's fill: asv-9), and so did one whose
-// goroutine did nothing more, or something else than the exit's first
-// atomic call (its bound's panic). One that made that call next took the
-// exit: not retried; nor one whose exit is unknown and did nothing more.
+// goroutine did something else than the exit's first atomic call (its
+// bound's panic ends the activation), or nothing more in a complete
+// trace. One that made that call next took the exit: not retried; nor
+// one whose exit is unknown and did nothing more, nor one that did
+// nothing more in a trace cut short (a panic loses the reorder buffer).
 func TestRetries(t *testing.T) {
 	const head = "# pecanvet trace v1\n" +
 		"g1 atomic-rmw Q.idx#1 @q.go:41:26\n" +
@@ -97,6 +99,7 @@ func TestRetries(t *testing.T) {
 		{"left the activation, the exit unknown", "g2 region-end Q.Pop @q.go:52:17\n", "", false},
 		{"nothing more", "", exit, true},
 		{"nothing more, the exit unknown", "", "", false},
+		{"nothing more in a trace cut short", "# truncated: panic\n", exit, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "replay.trace")

@@ -393,8 +393,9 @@ func claimSpans(f *Finding, evs []depend.Event, isCAS func(string) bool) {
 // the loop's exit): the read's goroutine's next event there is the same
 // operation at the same site on the same object (the loop came round),
 // or, when the exit's first step is a sync/atomic call (exit), anything
-// but that call, or nothing (Pop's last nil read before its bound
-// panics): the test did not let it out. The trace is read only when some
+// but that call (Pop's last nil read before its bound panics: its
+// activation's end), or nothing in a trace not cut short: the test did
+// not let it out. The trace is read only when some
 // read waits.
 func retries(f *Finding, evs []depend.Event, wait func(site string) (exit string, ok bool)) {
 	s := f.Schedule
@@ -426,7 +427,10 @@ func retries(f *Finding, evs []depend.Event, wait func(site string) (exit string
 			continue
 		}
 		e := tr.Events[p]
-		evs[i].Retried = exit != ""
+		// Nothing more: a complete trace says the goroutine did not take
+		// the exit; a truncated one may have lost its tail (a panic
+		// leaves the reorder buffer unwritten).
+		evs[i].Retried = exit != "" && tr.Truncated == ""
 		for k := p + 1; k < len(tr.Events); k++ {
 			n := tr.Events[k]
 			if n.G != e.G {
