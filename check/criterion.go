@@ -200,6 +200,8 @@ func judgeDependence(loaded *load.Packages, pkg string, fs []Finding, rep *Repor
 	}
 	judgeAll(fs, todo, pairs, func(f *Finding) (depend.Verdict, bool) {
 		evs := dependEvents(f)
+		claimSpans(f, evs, x.IsCAS)
+		retries(f, evs, x.ExitTest)
 		v := x.Judge(evs)
 		return v, v.Holds && !abandoned(f.Schedule, evs, v, f.Verdict, x.IsCAS)
 	})
@@ -327,6 +329,116 @@ func freshReads(f *Finding, evs []depend.Event) {
 			if c.G == b.G && c.Op == trace.Read && c.Site != "" {
 				evs[j].Fresh = append(evs[j].Fresh, c.Site)
 			}
+		}
+	}
+}
+
+// claimSpans fills Event.Claim from the replayed schedule: for a read
+// (not a read-modify-write), when the last write of its object before it
+// is another goroutine's compare-and-swap (isCAS), that goroutine's next
+// write of the object after it with no region of the goroutine beginning
+// or ending between (one activation), and the pattern's events of that
+// goroutine from the CAS to that write, which carry the activation's
+// frames. A claim whose end the schedule does not show, or that holds
+// none of the pattern's events, is left out.
+func claimSpans(f *Finding, evs []depend.Event, isCAS func(string) bool) {
+	s := f.Schedule
+	if s == nil || len(s.Anomaly) != len(evs) {
+		return
+	}
+	for i := range evs {
+		at := s.Anomaly[i]
+		if !evs[i].Read || evs[i].Write || at >= len(s.Steps) {
+			continue
+		}
+		r := s.Steps[at]
+		c := at - 1
+		for c >= 0 && (s.Steps[c].Obj != r.Obj || !writes(s.Steps[c].Op)) {
+			c--
+		}
+		if c < 0 || s.Steps[c].G == r.G || s.Steps[c].Op != trace.AtomicRMW || !isCAS(s.Steps[c].Site) {
+			continue
+		}
+		cg, end := s.Steps[c].G, -1
+		for st := c + 1; st < len(s.Steps) && end < 0; st++ {
+			b := s.Steps[st]
+			if b.G != cg {
+				continue
+			}
+			if b.Op == trace.RegionBegin || b.Op == trace.RegionEnd {
+				break
+			}
+			if b.Obj == r.Obj && writes(b.Op) {
+				end = st
+			}
+		}
+		if end < 0 {
+			continue
+		}
+		cl := &depend.Claim{CAS: s.Steps[c].Site, End: s.Steps[end].Site}
+		for k, st := range s.Anomaly {
+			if st >= c && st <= end && s.Steps[st].G == cg {
+				cl.Within = append(cl.Within, k)
+				cl.Frames = evs[k].Frames
+			}
+		}
+		if len(cl.Within) > 0 {
+			evs[i].Claim = cl
+		}
+	}
+}
+
+// retries fills Event.Retried from the replay's own trace, for the reads
+// that wait (depend's ExitTest: the value is tested, and used only past
+// the loop's exit): the read's goroutine's next event there is the same
+// operation at the same site on the same object (the loop came round),
+// or, when the exit's first step is a sync/atomic call (exit), anything
+// but that call (Pop's last nil read before its bound panics: its
+// activation's end), or nothing in a trace not cut short: the test did
+// not let it out. The trace is read only when some
+// read waits.
+func retries(f *Finding, evs []depend.Event, wait func(site string) (exit string, ok bool)) {
+	s := f.Schedule
+	if s == nil || len(s.Anomaly) != len(evs) || f.Verdict.Trace == "" {
+		return
+	}
+	exits := map[int]string{}
+	for i := range evs {
+		if evs[i].Read && !evs[i].Write {
+			if exit, ok := wait(evs[i].Site); ok {
+				exits[i] = exit
+			}
+		}
+	}
+	if len(exits) == 0 {
+		return
+	}
+	tr, err := trace.ReadFile(f.Verdict.Trace, trace.ReadOptions{Lenient: true})
+	if err != nil {
+		return
+	}
+	pos := schedulePositions(tr, s)
+	for i, exit := range exits {
+		if s.Anomaly[i] >= len(pos) {
+			continue
+		}
+		p := pos[s.Anomaly[i]]
+		if p < 0 {
+			continue
+		}
+		e := tr.Events[p]
+		// Nothing more: a complete trace says the goroutine did not take
+		// the exit; a truncated one may have lost its tail (a panic
+		// leaves the reorder buffer unwritten).
+		evs[i].Retried = exit != "" && tr.Truncated == ""
+		for k := p + 1; k < len(tr.Events); k++ {
+			n := tr.Events[k]
+			if n.G != e.G {
+				continue
+			}
+			again := n.Op == e.Op && n.Site == e.Site && eventObj(tr, n) == eventObj(tr, e)
+			evs[i].Retried = again || exit != "" && tabName(tr.Sites, n.Site) != exit
+			break
 		}
 	}
 }

@@ -82,6 +82,13 @@ type Event struct {
 	// activation, with no other goroutine's write of the variable
 	// between (rebuilt: a write built from one loses no write before).
 	Fresh []string
+	// Retried says the replay's trace shows the read's test sending its
+	// goroutine back round its loop: it read the variable again at this
+	// site next, or did anything but the exit's first step (retried).
+	// Claim, for a read of the value another goroutine's
+	// compare-and-swap stored, is that claim (claimKept).
+	Retried bool
+	Claim   *Claim
 }
 
 // Touch is a write in the replayed schedule: its step and site, and the
@@ -173,8 +180,11 @@ var (
 //     the load and the CAS calls below the loop, the CAS's failure
 //     returned up to it as false: ctrie's snapshot; validatedThenRetried:
 //     b a retry loop's CAS entered only after the unit's CAS from a's
-//     value swapped), or b only fetches,
-//     under a lock, a completion channel the unit then waits on, which
+//     value swapped), or a or b is a wait's read that went round its
+//     loop (retried: claimbitfixed's Pop, a nil slot before the
+//     producer's fill), or a read a claim's intermediate value that it
+//     cannot tell from the claim's end, whose events then count as
+//     before a (claimKept), or b only fetches, under a lock, a completion channel the unit then waits on, which
 //     every writer of a's flag closes and replaces by a closed one
 //     (completionWait: Selectable's GetResult), or a is a
 //     CAS that swapped and b a retry loop's CAS entered after it
@@ -208,6 +218,7 @@ var (
 //     which loads again whenever the CAS fails: retryRead; nor a read
 //     reached from the write only round a loop's back edge, which each
 //     round makes afresh before the point of the write: nextIteration;
+//     nor a wait's read that went round its loop: retried;
 //     nor a test for empty of a slice the unit appended to: testsEmpty;
 //     nor a FIFO's drain, taking heads until the queue is empty, after
 //     the unit's append or take: drainTake; nor a load after the
@@ -222,8 +233,11 @@ var (
 //     unless the writes are in two rounds of a loop (nextIteration), or
 //     before a loop whose every round waits and in its first round
 //     (loopEntered: statedb's derive job, a commit, then one per round),
-//     or the reader waits on what it found for the writer to release
-//     it (handoff: singleflight's pending call), or the writer validates
+//     or a read of the reader's went round a wait's loop (retried), or
+//     one read a claim's intermediate value, a and b both the claim's,
+//     and the other a's variable but not b's: both as after the claim's
+//     end (claimAfter), or the reader waits on what it found for the
+//     writer to release it (handoff: singleflight's pending call), or the writer validates
 //     the state afresh before its second write (published: a CAS from
 //     the value it stored, or a re-read deciding the write), or the
 //     reader only spins on the value the writer stored (spinsOn: a lock
@@ -305,19 +319,25 @@ func (x *Index) Judge(evs []Event) Verdict {
 			// atomic-set violation whose other unit touched only a
 			// third variable before b), a's value is still current.
 			stale, newer := false, false
-			for _, k := range between {
+			judged := between
+			if x.claimKept(a) {
+				// The claim's events are before a, which acts as a read
+				// after the claim's end.
+				judged = slices.DeleteFunc(slices.Clone(between), func(k int) bool { return slices.Contains(a.Claim.Within, k) })
+			}
+			for _, k := range judged {
 				if evs[k].Write {
 					stale = stale || evs[k].Var == a.Var && !overwritten(a, evs[k])
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) && !x.constBack(a, b) {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.retried(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) && !x.constBack(a, b) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {
@@ -342,7 +362,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) || x.tryRefused(a, b, evs[reads[0]]) || x.heldProbe(a, b, evs[reads[0]]) {
+				if x.retried(evs[reads[0]]) || x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) || x.tryRefused(a, b, evs[reads[0]]) || x.heldProbe(a, b, evs[reads[0]]) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {
@@ -352,7 +372,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.retried(r1) || x.retried(r2) || x.claimAfter(evs, i, j, reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {

@@ -17,7 +17,15 @@
 //
 // Here Push rejects the count before claiming (queue.go:23): every claim ends
 // with i+2, so the odd value, never equal to the consumer's even index,
-// says "not empty" as i+2 does (static/depend/unequal.go).
+// says "not empty" as i+2 does (static/depend/unequal.go). A recording
+// that catches Pop's index load between a claim and its end gives
+// atomic-set instances on the index and the slot (asv-9, -10, -12, -13,
+// -14) that replay: the odd index Pop read is one it cannot tell from
+// the claim's end, so the claim's fill and end count as before it
+// (static/depend's claimKept, claimAfter), and a nil slot read before
+// the fill, in Pop's wait, went round the loop (retried: the replay's
+// trace shows Pop reading the slot again, or its bound's panic, not the
+// exit's take), a later read finding the slot filled.
 //
 // go test -race flags nothing: every access is atomic.
 package claimbitfixed

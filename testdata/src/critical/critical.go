@@ -15,7 +15,7 @@ func (s *Section) Run(id int, body func()) {
 	for s.owner != 0 { // want "data race on " "atomicity violation on "
 		runtime.Gosched()
 	}
-	s.owner = id // want "data race on " "atomicity violation on "
+	s.owner = id // want "data race on "
 	body()
 	if s.owner != id {
 		panic(fmt.Sprintf("critical: goroutine %d found owner %d", id, s.owner))

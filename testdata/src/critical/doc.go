@@ -15,8 +15,15 @@
 //
 // go test -race flags it in a single run.
 //
-// Expected: the data races and atomicity violations above are reported; the
-// atomic-set-serializability violation at critical.go:18 that replay
-// reproduces has neither an effect nor a dependence: an interleaving without
-// effect, shown with -v.
+// Expected: the data races above are reported, and the atomicity violation
+// once, at critical.go:15 (av/RWR, its panic), the WWR at critical.go:18 and
+// the others with the same panic among its interleavings, shown with -v. The
+// av/WRW at critical.go:18 (the other goroutine's read of the owner at
+// critical.go:15 between the write at :18 and the reset at :23) is that
+// goroutine waiting for the section: the replay's trace shows it reading
+// the owner again, its value used by nothing but the loop's test
+// (static/depend's retried); it was reported for that dependence before.
+// The atomic-set-serializability violation at critical.go:18 that replay
+// reproduces has neither an effect nor a dependence. Both are interleavings
+// without effect, shown with -v.
 package critical

@@ -4137,3 +4137,118 @@ func (q *Admit) WriteTries(n int) bool {
 	tries := q.Pending()
 	return q.admitRetry(n, 0, tries)
 }
+
+// Claims is claimbitfixed's queue (JCTools' MpscGrowableArrayQueue
+// index protocol): a producer claims slot i/2 by CASing the even index i
+// to i+1, fills the slot, and stores i+2; the consumer compares its even
+// index with the producer index and, when they differ, waits for the
+// slot to be filled.
+type Claims struct {
+	idx   atomic.Uint64
+	cons  atomic.Uint64
+	slots [4]atomic.Pointer[int]
+	last  *int
+	taken int
+}
+
+// Push claims the next slot and fills it.
+func (q *Claims) Push(v int) {
+	for {
+		i := q.idx.Load()
+		if i&1 == 1 {
+			continue
+		}
+		if q.push(i, v) {
+			return
+		}
+	}
+}
+
+func (q *Claims) push(i uint64, v int) bool {
+	if !q.idx.CompareAndSwap(i, i+1) { // claims cas
+		return false
+	}
+	q.slots[i/2%4].Store(&v) // claims fill
+	q.idx.Store(i + 2)       // claims end
+	return true
+}
+
+// PushBack claims the next slot and gives the claim back, storing i
+// again (claimbit's rejected count): the values before and after are
+// one.
+func (q *Claims) PushBack(v int) {
+	for {
+		i := q.idx.Load()
+		if i&1 == 1 {
+			continue
+		}
+		if q.pushBack(i, v) {
+			return
+		}
+	}
+}
+
+func (q *Claims) pushBack(i uint64, v int) bool {
+	if !q.idx.CompareAndSwap(i, i+1) { // claims back cas
+		return false
+	}
+	q.slots[i/2%4].Store(&v) // claims back fill
+	q.idx.Store(i)           // claims back end
+	return true
+}
+
+// Pop waits for the claimed slot to be filled.
+func (q *Claims) Pop() (int, bool) {
+	c := q.cons.Load()
+	if c == q.idx.Load() { // claims pop idx
+		return 0, false
+	}
+	s := &q.slots[c/2%4]
+	for n := 0; ; n++ {
+		if p := s.Load(); p != nil { // claims pop slot
+			s.Store(nil) // claims pop take
+			q.cons.Store(c + 2)
+			return *p, true
+		}
+		if n == 10000 {
+			panic("never filled")
+		}
+	}
+}
+
+// PopSeen waits as Pop does but keeps every value it reads, nil ones
+// included, in a field.
+func (q *Claims) PopSeen() (int, bool) {
+	c := q.cons.Load()
+	if c == q.idx.Load() { // claims seen idx
+		return 0, false
+	}
+	s := &q.slots[c/2%4]
+	for {
+		p := s.Load() // claims seen slot
+		q.last = p
+		if p != nil {
+			s.Store(nil)
+			q.cons.Store(c + 2)
+			return *p, true
+		}
+	}
+}
+
+// PopCount waits as Pop does and counts its take in a plain field before
+// it clears the slot: the exit's first recorded step is that count.
+func (q *Claims) PopCount() (int, bool) {
+	c := q.cons.Load()
+	if c == q.idx.Load() {
+		return 0, false
+	}
+	s := &q.slots[c/2%4]
+	for {
+		if p := s.Load(); p != nil { // claims count slot
+			q.taken++
+			s.Store(nil)
+			q.cons.Store(c + 2)
+			return *p, true
+		}
+	}
+}
