@@ -2187,3 +2187,46 @@ func TestJudgeMethodResult(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeGetterInit: afero's MemMapFs (MemFs) makes its map in
+// getData's once; between the unit's make and its insert, another Mkdir
+// reads the map in getData (the load getData returns) and looks its name
+// up in the result, which a nil map answers as the fresh one does. A
+// reader whose lookup's map came from a later getData call, one that
+// keeps the result and inserts through it, one whose key a call computes
+// after getData's, and one without the replayed schedule stay judged.
+func TestJudgeGetterInit(t *testing.T) {
+	x, at := index(t)
+	mf := func(id int32, name string) Frame { return Frame{ID: id, Site: at("func (m *MemFs) "+name+"(", name)} }
+	getData := mf(0, "getData").Site // its region's site
+	get := at("return m.data // memfs get", "data")
+	// memfs: the unit's Mkdir makes the map and inserts; another's
+	// method reads the map in getData, then looks up at line, its
+	// steps between the two being after.
+	memfs := func(method, line string, after ...string) []Event {
+		a := Event{Thread: 1, Unit: 1, Write: true, Site: at("m.data = make(map[string]int) // memfs once", "data ="), Frames: []Frame{mf(1, "Mkdir"), mf(2, "getData")}, Step: 1}
+		r1 := Event{Thread: 2, Unit: 2, Read: true, Site: get, Frames: []Frame{mf(9, method), mf(10, "getData")}, Step: 5, After: after}
+		r2 := Event{Thread: 2, Unit: 2, Var: 1, Read: true, Site: at(line, "["), Frames: []Frame{mf(9, method)}, Step: 7}
+		b := Event{Thread: 1, Unit: 1, Var: 1, Write: true, Site: at("m.getData()[name] = 2 // memfs insert", "["), Frames: []Frame{mf(1, "Mkdir")}, Step: 9}
+		return []Event{a, r1, r2, b}
+	}
+	unscheduled := memfs("Mkdir", "// memfs check", getData)
+	for i := range unscheduled {
+		unscheduled[i].Step, unscheduled[i].After = 0, nil
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"another Mkdir's lookup in getData's result, its load the one before", memfs("Mkdir", "// memfs check", getData), false},
+		{"the lookup's map from a later getData call than the load", memfs("Mkdir", "// memfs check", getData, getData, get, getData), true},
+		{"getData's result kept, looked up in and inserted through", memfs("Touch", "// memfs kept", getData), true},
+		{"the lookup's key computed by a call after getData's", memfs("Has", "// memfs keyed", getData), true},
+		{"no replayed schedule to tell which call the load was", unscheduled, true},
+	} {
+		if v := x.Judge(tc.evs); v.Holds != tc.want {
+			t.Errorf("%s: Judge = %v (%s: %s), want %v", tc.name, v.Holds, v.Kind, v.Why, tc.want)
+		}
+	}
+}

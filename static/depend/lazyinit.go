@@ -3,6 +3,7 @@ package depend
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -23,18 +24,20 @@ import (
 // the variable with nil, keeps or passes it, or inserts through it, sees
 // the difference and stays judged; so does an initialization outside a
 // lock, or one whose check and store a lock does not hold together
-// (that check-then-act is a race of its own).
-func (x *Index) initUnseen(a, r1, r2 Event) bool {
-	r := r1
+// (that check-then-act is a race of its own). The read may be a getter's
+// return of the variable when r2 is the lookup of that getter's result
+// (returnedToLookup: afero's MemMapFs.getData).
+func (x *Index) initUnseen(evs []Event, a, r1, r2 Event) bool {
+	r, next := r1, r2
 	switch {
 	case r1.Var == a.Var && r2.Var != a.Var:
 	case r2.Var == a.Var && r1.Var != a.Var:
-		r = r2
+		r, next = r2, Event{}
 	default:
 		return false
 	}
 	st := x.lazyInit(a)
-	return st != nil && x.nilAlike(r, st)
+	return st != nil && x.nilAlike(evs, r, next, st)
 }
 
 // lazyInit returns the store at a's site when it is a lazy
@@ -270,8 +273,9 @@ func lockedAt(load ssa.Instruction, st *ssa.Store) bool {
 
 // nilAlike reports whether every load at r's site is of st's variable
 // and used only as a map read from (a lookup, len, range), which a nil
-// map answers as an empty one does.
-func (x *Index) nilAlike(r Event, st *ssa.Store) bool {
+// map answers as an empty one does, or only returned to the lookup that
+// is next, the unit's next read (returnedToLookup).
+func (x *Index) nilAlike(evs []Event, r, next Event, st *ssa.Store) bool {
 	n := 0
 	for _, in := range x.instrs[r.Site] {
 		u, ok := in.(*ssa.UnOp)
@@ -286,24 +290,112 @@ func (x *Index) nilAlike(r Event, st *ssa.Store) bool {
 			return false
 		}
 		for _, use := range *refs {
-			switch use := use.(type) {
-			case *ssa.Lookup:
-				if use.X != u {
-					return false
-				}
-			case *ssa.Range:
-			case *ssa.Call:
-				bi, ok := use.Call.Value.(*ssa.Builtin)
-				if !ok || bi.Name() != "len" {
-					return false
-				}
-			default:
+			if mapRead(use, u) {
+				continue
+			}
+			if ret, ok := use.(*ssa.Return); !ok || !x.returnedToLookup(evs, u, ret, r, next) {
 				return false
 			}
 		}
 		n++
 	}
 	return n > 0
+}
+
+// mapRead reports whether use only reads from the map m: a lookup in it,
+// its len, a range over it.
+func mapRead(use ssa.Instruction, m ssa.Value) bool {
+	switch use := use.(type) {
+	case *ssa.Lookup:
+		return use.X == m
+	case *ssa.Range:
+		return true
+	case *ssa.Call:
+		bi, ok := use.Call.Value.(*ssa.Builtin)
+		return ok && bi.Name() == "len"
+	}
+	return false
+}
+
+// returnedToLookup reports whether the load u, at r's site, is its
+// function's only result (every return returns u and nothing else) and
+// what r read reached nothing but the map read at next's site: there, a
+// lookup, len or range takes a direct call of u's function as its map,
+// the call's only use, in its block with no call between, and the
+// replayed schedule shows no other step of r's goroutine at r's site
+// from r to next, next being the unit's next event of the pattern. The
+// call that next's map read took ran its load after any other call of
+// the function, so that load is r: afero's Mkdir looks a name up in
+// getData()'s result under the read lock, where getData's once makes the
+// map and returns m.data; its other callers insert through the result,
+// and are no concern, as the schedule says which call r's value went to.
+func (x *Index) returnedToLookup(evs []Event, u *ssa.UnOp, ret *ssa.Return, r, next Event) bool {
+	if len(ret.Results) != 1 || ret.Results[0] != u || !next.Read || next.Write || r.Step <= 0 || next.Step <= r.Step {
+		return false
+	}
+	fn := u.Parent()
+	for _, b := range fn.Blocks {
+		if n := len(b.Instrs); n > 0 {
+			if rt, ok := b.Instrs[n-1].(*ssa.Return); ok && (len(rt.Results) != 1 || rt.Results[0] != u) {
+				return false
+			}
+		}
+	}
+	// The schedule from r to next: After lists it when next ends it.
+	for _, e := range evs {
+		if e.Thread == r.Thread && e.Unit == r.Unit && e.Step > r.Step && e.Step < next.Step {
+			return false
+		}
+	}
+	if slices.Contains(r.After, r.Site) {
+		return false
+	}
+	n := 0
+	for _, in := range x.instrs[next.Site] {
+		var m ssa.Value
+		switch in := in.(type) {
+		case *ssa.Lookup:
+			m = in.X
+		case *ssa.Range:
+			m = in.X
+		case *ssa.Call:
+			if bi, ok := in.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "len" || len(in.Call.Args) != 1 {
+				continue
+			}
+			m = in.Call.Args[0]
+		default:
+			continue
+		}
+		c, ok := m.(*ssa.Call)
+		if !ok || c.Call.StaticCallee() != fn || !onlyUse(c, in) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// onlyUse reports whether in is c's only use, later in c's block with no
+// call between them.
+func onlyUse(c *ssa.Call, in ssa.Instruction) bool {
+	refs := c.Referrers()
+	if refs == nil || len(*refs) != 1 || (*refs)[0] != in || in.Block() != c.Block() {
+		return false
+	}
+	seen := false
+	for _, i := range c.Block().Instrs {
+		switch {
+		case i == in:
+			return seen
+		case i == ssa.Instruction(c):
+			seen = true
+		case seen:
+			if _, ok := i.(ssa.CallInstruction); ok {
+				return false
+			}
+		}
+	}
+	return false
 }
 
 // sameVar reports whether two addresses are of one global, or of one

@@ -4252,3 +4252,60 @@ func (q *Claims) PopCount() (int, bool) {
 		}
 	}
 }
+
+// MemFs is afero's MemMapFs: getData's once makes the map, with the
+// root's entry, and returns it; Mkdir looks the name up under the read
+// lock, then looks again and inserts under the lock.
+type MemFs struct {
+	mu   sync.RWMutex
+	data map[string]int
+	init sync.Once
+}
+
+func (m *MemFs) getData() map[string]int {
+	m.init.Do(func() {
+		m.data = make(map[string]int) // memfs once
+		m.data["/"] = 1
+	})
+	return m.data // memfs get
+}
+
+func (m *MemFs) Mkdir(name string) bool {
+	m.mu.RLock()
+	_, ok := m.getData()[name] // memfs check
+	m.mu.RUnlock()
+	if ok {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.getData()[name]; ok {
+		return false
+	}
+	m.getData()[name] = 2 // memfs insert
+	return true
+}
+
+// Touch keeps getData's result, looks the name up in it and inserts
+// through it: the map it read is the one it changes.
+func (m *MemFs) Touch(name string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	d := m.getData()
+	_, ok := d[name] // memfs kept
+	if !ok {
+		d[name] = 3
+	}
+	return ok
+}
+
+// Has computes the key by a call after getData's: that call may read
+// the map again, and the lookup's map is then not the last one read.
+func (m *MemFs) Has(name string) bool {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	_, ok := m.getData()[clean(name)] // memfs keyed
+	return ok
+}
+
+func clean(name string) string { return "/" + name }
