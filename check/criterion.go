@@ -833,8 +833,8 @@ func group(fs []Finding) {
 }
 
 // groupKeys are what ties a finding to the others of its bug (see group):
-// its effect (package, test and where it failed) and its dependence's two
-// lines; none for a finding that is not an atomicity or atomic-set
+// its effect (package, test and where it failed), its dependence's two
+// lines and, in its test, the line it is reported at; none for a finding that is not an atomicity or atomic-set
 // violation reported by default.
 func groupKeys(f *Finding) []string {
 	p := f.Anomaly.Pattern
@@ -848,6 +848,12 @@ func groupKeys(f *Finding) []string {
 	if f.dependPair[0] != "" {
 		ks = append(ks, "pair "+f.Package+" "+lineOf(f.dependPair[0])+" "+lineOf(f.dependPair[1]))
 	}
+	// The line a test's finding is reported at: findings there are one
+	// diagnostic as the user reads it (pion's duplication_filter.go:299
+	// asv, four dependences of TestDuplicationFilterBucketCoalescing
+	// each through another read of the router's queue, came out as four
+	// reports at one line).
+	ks = append(ks, "at "+f.Package+" "+f.Test+" "+lineOf(f.Anomaly.Sites[0]))
 	return ks
 }
 

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
@@ -363,5 +364,44 @@ func TestNeedsJudgingUnitWaits(t *testing.T) {
 	f.Control = unitWaits
 	if f.Effect() || f.needsJudging() {
 		t.Errorf("unit waits: Effect %v, needsJudging %v; want false, false", f.Effect(), f.needsJudging())
+	}
+}
+
+// TestGroupSameLine: findings reported at one line are one report, also
+// when neither shows an effect and their dependences join other lines
+// (pion's duplication_filter.go:299 asv, each instance through another
+// read of the router's queue); a finding at another line, or of another
+// test, stays apart.
+func TestGroupSameLine(t *testing.T) {
+	asv, _ := pattern.Builtin("asv")
+	p := asv[0]
+	mk := func(pair [2]string, sites ...string) Finding {
+		f := Finding{
+			Package: "vnet", Test: "TestDuplicationFilterBucketCoalescing",
+			Anomaly: predict.Anomaly{Pattern: p, Events: make([]int32, len(sites)), Sites: sites, Key: strings.Join(sites, " ")},
+			Verdict: replay.Verdict{Verdict: replay.Reproduced, Passed: true},
+		}
+		f.Dependence = "inconsistent snapshot"
+		f.dependPair = pair
+		return f
+	}
+	fs := []Finding{
+		mk([2]string{"vnet/chunk_queue.go:64:2", "vnet/duplication_filter.go:268:5"}, "vnet/duplication_filter.go:299:3", "vnet/chunk_queue.go:64:2", "vnet/duplication_filter.go:268:5", "vnet/chunk_queue.go:70:2"),
+		mk([2]string{"vnet/chunk_queue.go:68:2", "vnet/duplication_filter.go:268:5"}, "vnet/duplication_filter.go:299:9", "vnet/chunk_queue.go:68:2", "vnet/duplication_filter.go:268:5", "vnet/chunk_queue.go:70:2"),
+		mk([2]string{"vnet/chunk_queue.go:49:2", "vnet/duplication_filter.go:268:5"}, "vnet/duplication_filter.go:301:3", "vnet/chunk_queue.go:49:2", "vnet/duplication_filter.go:268:5", "vnet/chunk_queue.go:70:2"),
+		mk([2]string{"vnet/chunk_queue.go:53:2", "vnet/duplication_filter.go:268:5"}, "vnet/duplication_filter.go:299:3", "vnet/chunk_queue.go:53:2", "vnet/duplication_filter.go:268:5", "vnet/chunk_queue.go:70:2"),
+	}
+	fs[3].Test = "TestOther"
+	for i := range fs {
+		if fs[i].WithoutEffect() || !fs[i].Reproduced() {
+			t.Fatalf("finding %d is not reported by default: the test builds the wrong findings", i)
+		}
+	}
+	group(fs)
+	if fs[0].Lead != "" || fs[1].Lead != fs[0].Anomaly.Sites[0] || fs[0].Grouped != 1 {
+		t.Errorf("leads %q %q, grouped %d; want the first to lead the second (one line)", fs[0].Lead, fs[1].Lead, fs[0].Grouped)
+	}
+	if fs[2].Lead != "" || fs[3].Lead != "" {
+		t.Errorf("the findings at another line and of another test were grouped under %q, %q", fs[2].Lead, fs[3].Lead)
 	}
 }
