@@ -60,6 +60,10 @@ func TestWithoutEffect(t *testing.T) {
 		f.Verdict.Unended = true
 		return f
 	}
+	bubble := func(f Finding) Finding {
+		f.Verdict.Bubble = true
+		return f
+	}
 	for i, tc := range []struct {
 		f        Finding
 		reported bool
@@ -111,6 +115,15 @@ func TestWithoutEffect(t *testing.T) {
 		{unended(mk(av, replay.Reproduced, false, false)), false, true},
 		{unended(dep(mk(av, replay.Reproduced, false, false))), true, false},
 		{unended(drv(mk(av, replay.Reproduced, false, false))), false, true},
+		// A replay that held goroutines of a synctest bubble: its
+		// failure, panic or hang is no effect (the bubble's fake clock
+		// moved where no real run's would: pion/transport's 961 µs of
+		// a 1 ms wait); a dependence still counts, a race too.
+		{bubble(mk(av, replay.Reproduced, false, false)), false, true},
+		{bubble(mk(av, replay.Reproduced, false, true)), false, true},
+		{bubble(mk(rrw, replay.Reproduced, false, false)), false, true},
+		{bubble(dep(mk(av, replay.Reproduced, false, false))), true, false},
+		{bubble(mk(race, replay.Reproduced, false, true)), true, false},
 	} {
 		rep := &Report{Findings: []Finding{tc.f}}
 		if got := len(rep.Reported()) == 1; got != tc.reported {

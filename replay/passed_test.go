@@ -1,8 +1,10 @@
 package replay
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -102,5 +104,40 @@ func TestJudgeExcused(t *testing.T) {
 	killed.TimedOut = true
 	if v := judge(vp, "", killed, 10, opt); v.Passed {
 		t.Errorf("a replay killed at its bound passed: %+v", v)
+	}
+}
+
+// TestJudgeBubble: a replay that held goroutines of a testing/synctest
+// bubble (Verdict.Bubble) proves no explored or interrupted anomaly by
+// its failure or panic (pion/transport's TestDelayFilter: synctest's
+// "deadlock: all goroutines in bubble are blocked" after an exploration
+// that the bubble's fake clock, moved by the replay, set off); outside a
+// bubble the same failure does. A reproduced verdict stays reproduced.
+func TestJudgeBubble(t *testing.T) {
+	panicked := testbin.Run{Output: "=== RUN   TestDelayFilter\npanic: deadlock: all goroutines in bubble are blocked\n\ngoroutine 7 [running]:\n"}
+	opt := Options{Timeout: 30 * time.Second}
+	for _, c := range []struct {
+		verdict string
+		bubble  bool
+		want    string
+	}{
+		{"explored", false, Reproduced},
+		{"explored", true, Diverged},
+		{"interrupted", false, Reproduced},
+		{"interrupted", true, Diverged},
+		{"reproduced", true, Reproduced},
+	} {
+		vp := filepath.Join(t.TempDir(), "verdict.json")
+		data := fmt.Sprintf(`{"verdict":%q,"step":46,"goroutine":"g1.1.1","expected":"x","bubble":%v}`, c.verdict, c.bubble)
+		if err := os.WriteFile(vp, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		v := judge(vp, "", panicked, 68, opt)
+		if v.Verdict != c.want || v.Bubble != c.bubble || !v.Panicked {
+			t.Errorf("%s, bubble %v: %+v, want %s", c.verdict, c.bubble, v, c.want)
+		}
+		if c.bubble && c.want == Diverged && !strings.Contains(v.Message, BubbleNote) {
+			t.Errorf("%s in a bubble: message %q does not say why", c.verdict, v.Message)
+		}
 	}
 }

@@ -190,6 +190,13 @@ type Verdict struct {
 	// the test had returned (rt.Verdict). check's restingWaiter.
 	Rewaited bool `json:"rewaited,omitempty"`
 	AfterEnd bool `json:"after_end,omitempty"`
+	// Bubble: the replay held goroutines of a testing/synctest bubble at
+	// its gates, which synctest counts as durably blocked: the bubble's
+	// fake clock may have moved, or its "deadlock" panic come, where no
+	// real run's would (rt.Verdict). How the test ended is no evidence
+	// (check's Effect), and a verdict that only a failure proves
+	// (explored, interrupted) is not proved.
+	Bubble bool `json:"bubble,omitempty"`
 	// AsBaseline: the test failed the way its recorded run did, without
 	// the schedule's help; no evidence that the interleaving matters.
 	AsBaseline bool `json:"-"`
@@ -287,6 +294,10 @@ func RunFile(ctx context.Context, b *testbin.Build, pkg, test, schedPath string,
 	return judge(verdictPath, tracePath, r, steps, opt)
 }
 
+// BubbleNote says why the outcome of a replay inside a testing/synctest
+// bubble (Verdict.Bubble) is no evidence.
+const BubbleNote = "the replay ran inside a testing/synctest bubble: held goroutines count as blocked there, so the replay's fake time is not any real run's, and how the test ended is no evidence"
+
 // judge gives the verdict of a replay whose process ran as r, from the
 // verdict file the runtime wrote and how the test ended.
 func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options) Verdict {
@@ -366,12 +377,19 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 			v.Message = "the test process ended before the schedule did (" + v.Message + ")"
 		}
 	}
+	// A failure proves an explored or interrupted anomaly only if the
+	// schedule's help made it: not the recorded run's own, nor one inside
+	// a bubble, whose clock the replay may have moved.
+	failProves := !ownFailure && !v.Bubble
+	if v.Bubble && (v.Verdict == explored || v.Verdict == interrupted) && (v.Panicked || !v.Passed) {
+		v.Message += "; " + BubbleNote
+	}
 	if v.Verdict == explored {
 		// A failure or panic after the free run is the changed read's
 		// effect when the recorded run did not show it; a hang is not
 		// (nothing controlled the free run: it may hang for the order it
 		// happened to take).
-		if (v.Panicked || !v.Passed) && !ownFailure && v.Hang == "" {
+		if (v.Panicked || !v.Passed) && failProves && v.Hang == "" {
 			v.Verdict = Reproduced
 		} else {
 			v.Verdict = Diverged
@@ -382,7 +400,7 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 		// The other goroutines' part of the anomaly ran inside the unit of
 		// one goroutine, which then took another path: proved only if the
 		// program then failed.
-		if (v.Panicked || !v.Passed) && !ownFailure {
+		if (v.Panicked || !v.Passed) && failProves {
 			v.Verdict = Reproduced
 		} else {
 			v.Verdict = Diverged

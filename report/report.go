@@ -511,6 +511,11 @@ func evidence(f check.Finding) string {
 	if f.Dependence != "" {
 		return "reproduced; " + f.Dependence
 	}
+	if c := f.Verdict.Consequence; c != "" && f.Verdict.Bubble && !f.WithoutEffect() {
+		// Reported all the same (a race): say why its consequence is
+		// no part of the proof. (Without effect, noEffect says it.)
+		return "reproduced (" + c + ", but " + replay.BubbleNote + ")"
+	}
 	if c := f.Verdict.Consequence; c != "" {
 		return "reproduced, " + c
 	}
@@ -554,6 +559,9 @@ func noEffect(f check.Finding) string {
 		// The replay failed, but so did a serial order of the same
 		// schedule (check's control replays): the schedule's timing.
 		passes = "the test's failure is not the interleaving's: " + f.Control
+	}
+	if v := f.Verdict; v.Bubble && (!v.Passed || v.Panicked) {
+		passes = replay.BubbleNote
 	}
 	drvPasses := "the generated driver's test passes"
 	if f.Control != "" {

@@ -165,6 +165,13 @@ type Verdict struct {
 	// recorded run's end (check's restingWaiter).
 	Rewaited bool `json:"rewaited,omitempty"`
 	AfterEnd bool `json:"after_end,omitempty"`
+	// Bubble: a goroutine of a testing/synctest bubble came to a gate.
+	// synctest counts a goroutine parked in sync.Cond.Wait (waitTurn) as
+	// durably blocked, so while the replay holds one that any real run
+	// would let go on, the bubble can see itself idle, move its fake
+	// clock early or panic with "deadlock": how the test ended is then
+	// no evidence (check's Effect).
+	Bubble bool `json:"bubble,omitempty"`
 }
 
 type occKey struct {
@@ -374,6 +381,10 @@ type replayer struct {
 	// pendingChecked is when the watcher last found the goroutine of the
 	// pending plain access runnable (pendingDone).
 	pendingChecked time.Time
+
+	// bubble: a goroutine in a synctest bubble reached a gate
+	// (Verdict.Bubble).
+	bubble bool
 }
 
 // endGrace bounds how long the end of the process waits for the schedule.
@@ -714,6 +725,9 @@ func (r *replayer) atGateNext(g *Goroutine) {
 // turn waits, with mu held, until the step of g's operation comes.
 func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 	r.moves++
+	if !r.bubble && inBubble() {
+		r.bubble = true
+	}
 	if g.preSel != 0 && !r.afterSelect(g, site, op) {
 		return
 	}
@@ -1420,6 +1434,9 @@ func (r *replayer) write(v Verdict) {
 	if r.path == "" {
 		return
 	}
+	// (A bubble's goroutine may come to a gate after the verdict, held
+	// while the anomaly's goroutines run alone: later writes say so.)
+	v.Bubble = v.Bubble || r.bubble
 	b, _ := json.Marshal(v)
 	b = append(b, '\n')
 	if r.written > 0 && max(len(b), r.written) <= verdictInPlace {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 )
 
 const (
@@ -79,6 +80,43 @@ func TestReplaySilentStore(t *testing.T) {
 			}
 			if !slices.Equal(v.Silent, c.want) {
 				t.Fatalf("silent steps %v, want %v", v.Silent, c.want)
+			}
+		})
+	}
+}
+
+// TestReplayBubble: a replay whose goroutines come to their gates inside
+// a testing/synctest bubble says so in its verdict (Verdict.Bubble), one
+// outside any bubble does not.
+func TestReplayBubble(t *testing.T) {
+	sched := "anomaly race/WW 5 6\n" +
+		"g1 fork @silent.go:1:1 n=1\n" +
+		"g1 fork @silent.go:2:1 n=1\n" +
+		"g1.1 begin n=1\n" +
+		"g1.2 begin n=1\n" +
+		"g1.1 atomic-store v#1 @silent.go:3:2 n=1\n" +
+		"g1.2 atomic-store v#1 @silent.go:3:2 n=1\n"
+	for _, in := range []bool{false, true} {
+		t.Run(map[bool]string{false: "outside", true: "inside"}[in], func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "s.sched")
+			if err := os.WriteFile(p, []byte(sched), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			prog := twoStores(6, 7)
+			if in {
+				plain := prog
+				prog = func() bool {
+					var ok bool
+					synctest.Test(t, func(*testing.T) { ok = plain() })
+					return ok
+				}
+			}
+			v, ok, _ := replayOnce(t, p, prog)
+			if v.Verdict != "reproduced" || !ok {
+				t.Fatalf("verdict %+v, final value as scheduled %v", v, ok)
+			}
+			if v.Bubble != in {
+				t.Errorf("Bubble = %v, want %v", v.Bubble, in)
 			}
 		})
 	}
