@@ -816,22 +816,41 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				}
 				return nil
 			}
-			if wantsPlain(rt) && !isDriver(st.drivers, test) && testbin.Mirrored(b.Build.Dirs[pkg]) {
-				// The package's tests change its directory's entries
-				// (testbin.Private): recorded beside another process
-				// that kept a file at the same path, a test that
-				// passes in a normal run is recorded again, in a
-				// directory of its own (diskv's test-data/), before
-				// anything is taken from its recording.
+			if wantsPlain(rt) && !isDriver(st.drivers, test) {
+				// A test that passes in a normal run is recorded again
+				// before anything is taken from its recording: when the
+				// package's tests change its directory's entries
+				// (testbin.Private), in a directory of its own (diskv's
+				// test-data/: recorded beside another process that kept
+				// a file at the same path); then, if it still fails,
+				// alone among the package's processes, and so are its
+				// replays and controls if that passes (testbin.SetAlone:
+				// a port or a path outside the directory that the
+				// package's processes share, whose collision printed no
+				// "address already in use").
 				if passed, err := normal.passed(test, failedWith()); err == nil && passed {
-					again := b.RecordTest(ctx, pkg, test, tracePath, opt.Timeout)
-					rep.Time.Records++
-					if again.Passed {
-						opt.progress("check: %s %s: recorded again in a directory of its own: passed", pkg, test)
-						rep.Time.Record += rt.Wall
-						rt = again
-					} else {
-						rep.Time.Record += again.Wall
+					dir := b.Build.Dirs[pkg]
+					again := func(how string) {
+						a := b.RecordTest(ctx, pkg, test, tracePath, opt.Timeout)
+						rep.Time.Records++
+						if a.Passed {
+							opt.progress("check: %s %s: recorded again %s: passed", pkg, test, how)
+							rep.Time.Record += rt.Wall
+							rt = a
+						} else {
+							rep.Time.Record += a.Wall
+						}
+					}
+					marked := testbin.Alone(dir, test) // a collision's message marked it
+					if !marked && testbin.Mirrored(dir) {
+						again("in a directory of its own")
+					}
+					if !rt.Passed {
+						testbin.SetAlone(dir, test, true)
+						again("alone")
+						// Failing alone too, it collided with nothing:
+						// its processes run beside the others' again.
+						testbin.SetAlone(dir, test, marked || rt.Passed)
 					}
 				}
 			}

@@ -47,7 +47,7 @@ func (s *Socket) Open() error {
 		return errors.New("already open")
 	}
 	if !osport.Bind(s.addr) {
-		return errors.New("bind: address already in use")
+		return errors.New("bind: port taken")
 	}
 	a := s.addr
 	s.l = &a
@@ -154,7 +154,11 @@ func TestSocketIsntListeningAfterInterrupt(t *testing.T) {
 // IsListening() = false"). Replayed again in a process of its own, the
 // schedule passes: the finding keeps its interleaving and loses its
 // effect, and a driver's finding without one is not reported. Without
-// the repeat that failure was credited to the interleaving.
+// the repeat that failure was credited to the interleaving. (The port's
+// other owner here says "port taken": a process that printed "address
+// already in use" beside others of its package is run again alone before
+// its verdict counts, testbin.Collided; the repeat stands for a collision
+// that says nothing of the kind.)
 func TestDriverRepeat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("records and replays")
@@ -188,7 +192,7 @@ func TestDriverRepeat(t *testing.T) {
 		if !f.Reproduced() || !strings.Contains(f.Test, "Addr_Open") {
 			continue
 		}
-		if strings.Contains(f.Verdict.Consequence, "already in use") {
+		if strings.Contains(f.Verdict.Consequence, "port taken") {
 			held = true
 			if f.Control == "" {
 				t.Errorf("the failure the port's other owner made is credited to the interleaving: %s %s: %q", f.Test, f.Anomaly.Key, f.Verdict.Consequence)

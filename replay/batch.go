@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -106,7 +108,8 @@ func RunBatch(ctx context.Context, b *testbin.Build, pkg string, entries []Entry
 	}
 	cmd := exec.Command(b.Binaries[pkg], "-test.run", "^("+strings.Join(quoted, "|")+")$",
 		"-test.count="+strconv.Itoa(count), "-test.v", "-test.timeout=0")
-	wd, tmp, rmTmp := testbin.Private(b.Dirs[pkg])
+	tests := slices.Sorted(maps.Keys(byTest))
+	wd, tmp, alone, rmTmp := testbin.PrivateFor(b.Dirs[pkg], tests)
 	defer rmTmp()
 	cmd.Dir = wd
 	cmd.Env = append(os.Environ(), envReplayList+"="+listPath,
@@ -214,6 +217,14 @@ func RunBatch(ctx context.Context, b *testbin.Build, pkg string, entries []Entry
 			r.wall = end.Sub(r.start)
 		}
 		rr := testbin.Run{Wall: r.wall, Passed: passed(r.result), TimedOut: r.timedOut, Output: r.out.String()}
+		if !alone && !rr.Passed && testbin.Collided(rr.Output) {
+			// It failed binding a port that another process of the
+			// package held: no verdict of the schedule's. Its test
+			// runs alone from now on; the caller runs this entry
+			// again, as one the process did not get to.
+			testbin.SetAlone(b.Dirs[pkg], entries[i].Test, true)
+			continue
+		}
 		vs[i] = judge(verdictPath, filepath.Join(entries[i].Dir, "replay.trace"), rr, entries[i].Steps, entries[i].Opt)
 		ran[i] = true
 	}

@@ -34,16 +34,38 @@ type Run struct {
 }
 
 // RunTest runs one test of bin in dir with extra environment, killing its
-// process group after timeout.
+// process group after timeout. A run beside other processes of its
+// package that failed with a collision's message (Collided) is no fact
+// about the test: the test is marked SetAlone and run again, alone (the
+// verdict file a replay's first run wrote, if any, removed first).
 func RunTest(ctx context.Context, bin, dir, test string, env []string, timeout time.Duration) Run {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+	r, alone := runTest(ctx, bin, dir, test, env, timeout)
+	if alone || r.Passed || r.TimedOut || !Collided(r.Output) || ctx.Err() != nil {
+		return r
+	}
+	SetAlone(dir, test, true)
+	for _, e := range env {
+		if p, ok := strings.CutPrefix(e, envVerdict+"="); ok {
+			os.Remove(p)
+		}
+	}
+	r, _ = runTest(ctx, bin, dir, test, env, timeout)
+	return r
+}
+
+// envVerdict is the runtime's verdict file's variable (replay.RunFile).
+const envVerdict = "PECANVET_VERDICT"
+
+func runTest(ctx context.Context, bin, dir, test string, env []string, timeout time.Duration) (Run, bool) {
 	// -test.timeout slightly above ours makes the test binary itself dump
 	// goroutines if our kill somehow does not land.
 	cmd := exec.Command(bin, append(testArgs(test), "-test.count=1", "-test.v",
 		"-test.timeout", (timeout+30*time.Second).String())...)
-	wd, tmp, rmTmp := Private(dir)
+	// The package's lock first: the time bound counts from the start.
+	wd, tmp, alone, rmTmp := PrivateFor(dir, []string{test})
 	defer rmTmp()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	cmd.Dir = wd
 	cmd.Env = append(append(os.Environ(), env...), tmp)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -53,7 +75,7 @@ func RunTest(ctx context.Context, bin, dir, test string, env []string, timeout t
 	r := Run{}
 	if err := cmd.Start(); err != nil {
 		r.Output = err.Error()
-		return r
+		return r, alone
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -68,7 +90,7 @@ func RunTest(ctx context.Context, bin, dir, test string, env []string, timeout t
 	r.Wall = time.Since(start)
 	r.Passed = err == nil && !r.TimedOut
 	r.Output = out.String()
-	return r
+	return r, alone
 }
 
 var (
@@ -84,7 +106,9 @@ var (
 // the tests' end lines failed too (a TestMain's leak check), which a test
 // run alone would have failed with, so a caller should not take the
 // passes as RunTest's. A test that ran to no end line (a panic in another
-// goroutine, an os.Exit) has no entry.
+// goroutine, an os.Exit) has no entry; nor has one that failed in a
+// process that ran beside others of its package and printed a
+// collision's message (Collided): RunTest tells.
 func RunTests(ctx context.Context, bin, dir string, tests []string, env []string, timeout time.Duration) (passed map[string]bool, clean bool) {
 	passed = map[string]bool{}
 	quoted := make([]string, len(tests))
@@ -93,7 +117,7 @@ func RunTests(ctx context.Context, bin, dir string, tests []string, env []string
 	}
 	cmd := exec.Command(bin, "-test.run", "^("+strings.Join(quoted, "|")+")$", "-test.count=1", "-test.v",
 		"-test.timeout", (time.Duration(len(tests))*timeout + 30*time.Second).String())
-	wd, tmp, rmTmp := Private(dir)
+	wd, tmp, alone, rmTmp := PrivateFor(dir, tests)
 	defer rmTmp()
 	cmd.Dir = wd
 	cmd.Env = append(append(os.Environ(), env...), tmp)
@@ -109,6 +133,7 @@ func RunTests(ctx context.Context, bin, dir string, tests []string, env []string
 		cur      string // the test running, "" between tests
 		since    time.Time
 		timedOut bool
+		collided bool
 	)
 	stop := make(chan struct{})
 	go func() {
@@ -141,6 +166,7 @@ func RunTests(ctx context.Context, bin, dir string, tests []string, env []string
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		l := strings.TrimRight(sc.Text(), "\r")
+		collided = collided || Collided(l)
 		if m := runLine.FindStringSubmatch(l); m != nil && !strings.Contains(m[1], "/") {
 			mu.Lock()
 			cur, since = m[1], time.Now()
@@ -159,6 +185,13 @@ func RunTests(ctx context.Context, bin, dir string, tests []string, env []string
 	defer mu.Unlock()
 	if timedOut && cur != "" && ctx.Err() == nil {
 		passed[cur] = false // killed at its bound, as RunTest's TimedOut
+	}
+	if collided && !alone {
+		for t, ok := range passed {
+			if !ok {
+				delete(passed, t)
+			}
+		}
 	}
 	return passed, err == nil && !timedOut
 }

@@ -55,19 +55,28 @@ const maxUp = 16
 // Whatever fails leaves the usual: dir itself, or the usual temp dir with
 // an empty entry.
 func Private(dir string) (wd, env string, done func()) {
+	wd, env, _, done = PrivateFor(dir, nil)
+	return wd, env, done
+}
+
+// PrivateFor is Private for a process that runs tests: it also holds the
+// package's lock until done (hold), alone when one of tests is marked
+// Alone, which it reports.
+func PrivateFor(dir string, tests []string) (wd, env string, alone bool, done func()) {
+	release, alone := hold(dir, tests)
 	st := watch(dir)
 	tmp, err := tmpdir.Make("pecanvet-tmp-")
 	if err != nil {
-		return dir, "", st.check
+		return dir, "", alone, func() { st.check(); release() }
 	}
 	env = "TMPDIR=" + tmp
 	st.check() // a process still running may have changed it already
 	if st.mirrored.Load() {
 		if m, ok := mirror(dir, filepath.Join(tmp, "wd"), st.initial); ok {
-			return m, env, func() { tmpdir.Remove(tmp) }
+			return m, env, alone, func() { tmpdir.Remove(tmp); release() }
 		}
 	}
-	return dir, env, func() { st.check(); tmpdir.Remove(tmp) }
+	return dir, env, alone, func() { st.check(); tmpdir.Remove(tmp); release() }
 }
 
 // Mirrored reports whether Private now mirrors dir: a test process of its

@@ -86,7 +86,7 @@ func RunUntil(ctx context.Context, bin, dir string, tests []string, count int, t
 	}
 	cmd := exec.Command(bin, "-test.run", "^("+strings.Join(qs, "|")+")$", "-test.count="+strconv.Itoa(max(count, 1)),
 		"-test.timeout", (timeout + 30*time.Second).String())
-	wd, tmp, rmTmp := testbin.Private(dir)
+	wd, tmp, _, rmTmp := testbin.PrivateFor(dir, tests)
 	defer rmTmp()
 	cmd.Dir = wd
 	// No second of sleep at exit; report every race, not only the first.
