@@ -526,6 +526,37 @@ func (p *plainRuns) passed(test string, others []string) (bool, error) {
 	if _, ok := p.passes[test]; !ok {
 		p.passes[test] = testbin.RunTest(p.ctx, bin, p.b.Dirs[p.pkg], test, nil, p.timeout).Passed
 	}
+	// Run beside the package's other processes (recordings, replays), a
+	// test keeping a fixed path or port collided with them: the
+	// failures run again, in one process alone among the package's
+	// (testbin.SetAlone), before they count as the test's own
+	// (TestFixedPathOutsideRunsAlone: all eight "failed in a normal run
+	// too" on a two-core machine).
+	dir := p.b.Dirs[p.pkg]
+	var failed []string
+	for _, t := range run {
+		if v, ok := p.passes[t]; ok && !v && !testbin.Alone(dir, t) {
+			failed = append(failed, t)
+		}
+	}
+	if len(failed) > 0 {
+		for _, t := range failed {
+			testbin.SetAlone(dir, t, true)
+		}
+		if len(failed) == 1 {
+			p.passes[failed[0]] = testbin.RunTest(p.ctx, bin, dir, failed[0], nil, p.timeout).Passed
+		} else {
+			vs, clean := testbin.RunTests(p.ctx, bin, dir, failed, nil, p.timeout)
+			for t, v := range vs {
+				if v && clean {
+					p.passes[t] = true
+				}
+			}
+		}
+		for _, t := range failed {
+			testbin.SetAlone(dir, t, false)
+		}
+	}
 	return p.passes[test], nil
 }
 

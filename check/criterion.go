@@ -813,15 +813,44 @@ func group(fs []Finding) {
 			}
 		}
 	}
-	lead := map[int]int{} // a set's root → its lead
-	for i := range fs {
-		if !grouped[i] {
+	leads := func() map[int]int {
+		lead := map[int]int{} // a set's root → its lead
+		for i := range fs {
+			if !grouped[i] {
+				continue
+			}
+			r := find(i)
+			if j, ok := lead[r]; !ok || better(&fs[i], &fs[j]) {
+				lead[r] = i
+			}
+		}
+		return lead
+	}
+	lead := leads()
+	// Sets whose leads a test reports at one line for their dependence
+	// alone are one diagnostic as the user reads it (pion's
+	// duplication_filter.go:299 asv: four dependences of
+	// TestDuplicationFilterBucketCoalescing, each through another read of
+	// the router's queue, were four reports at one line). Leads only: a
+	// member at the line of another set's lead does not join them
+	// (airline's asvs at airline.go:15, one joined by its lines to the
+	// av at :18, one reported at :15).
+	atLine := map[string]int{}
+	merged := false
+	for r, j := range lead {
+		if fs[j].Effect() {
 			continue
 		}
-		r := find(i)
-		if j, ok := lead[r]; !ok || better(&fs[i], &fs[j]) {
-			lead[r] = i
+		k := fs[j].Package + " " + fs[j].Test + " " + lineOf(fs[j].Anomaly.Sites[0])
+		if r0, ok := atLine[k]; ok {
+			parent[find(r)] = find(r0)
+			merged = true
+		} else {
+			atLine[k] = r
 		}
+	}
+	if merged {
+		lead = leads()
 	}
 	for i := range fs {
 		if !grouped[i] {
@@ -839,7 +868,7 @@ func group(fs []Finding) {
 
 // groupKeys are what ties a finding to the others of its bug (see group):
 // its effect (package, test and where it failed), its dependence's two
-// lines and, in its test, the line it is reported at; none for a finding that is not an atomicity or atomic-set
+// lines; none for a finding that is not an atomicity or atomic-set
 // violation reported by default.
 func groupKeys(f *Finding) []string {
 	p := f.Anomaly.Pattern
@@ -853,12 +882,6 @@ func groupKeys(f *Finding) []string {
 	if f.dependPair[0] != "" {
 		ks = append(ks, "pair "+f.Package+" "+lineOf(f.dependPair[0])+" "+lineOf(f.dependPair[1]))
 	}
-	// The line a test's finding is reported at: findings there are one
-	// diagnostic as the user reads it (pion's duplication_filter.go:299
-	// asv, four dependences of TestDuplicationFilterBucketCoalescing
-	// each through another read of the router's queue, came out as four
-	// reports at one line).
-	ks = append(ks, "at "+f.Package+" "+f.Test+" "+lineOf(f.Anomaly.Sites[0]))
 	return ks
 }
 
