@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/pecanvet/pecanvet/internal/note"
+	"github.com/pecanvet/pecanvet/static/load"
 )
 
 // joinExtra adds the extra files (generated test drivers: Options.Extra)
@@ -46,16 +47,7 @@ func joinExtra(pkgs []*packages.Package, extra map[string][]byte) []note.Note {
 			continue
 		}
 		files := append(append([]*ast.File(nil), host.Syntax...), f)
-		info := &types.Info{
-			Types:        map[ast.Expr]types.TypeAndValue{},
-			Defs:         map[*ast.Ident]types.Object{},
-			Uses:         map[*ast.Ident]types.Object{},
-			Implicits:    map[ast.Node]types.Object{},
-			Instances:    map[*ast.Ident]types.Instance{},
-			Scopes:       map[ast.Node]*types.Scope{},
-			Selections:   map[*ast.SelectorExpr]*types.Selection{},
-			FileVersions: map[*ast.File]string{},
-		}
+		info := load.NewInfo()
 		var errs []string
 		conf := &types.Config{
 			Importer: hostImporter(host, pkgs),

@@ -124,16 +124,7 @@ func loadSource(cfg *packages.Config, patterns []string) (list []*packages.Packa
 // import's types.
 func typeCheck(cfg *packages.Config, p *packages.Package, byID func(string) *types.Package) {
 	p.Types = types.NewPackage(p.PkgPath, p.Name)
-	p.TypesInfo = &types.Info{
-		Types:        map[ast.Expr]types.TypeAndValue{},
-		Defs:         map[*ast.Ident]types.Object{},
-		Uses:         map[*ast.Ident]types.Object{},
-		Implicits:    map[ast.Node]types.Object{},
-		Instances:    map[*ast.Ident]types.Instance{},
-		Scopes:       map[ast.Node]*types.Scope{},
-		Selections:   map[*ast.SelectorExpr]*types.Selection{},
-		FileVersions: map[*ast.File]string{},
-	}
+	p.TypesInfo = NewInfo()
 	tc := &types.Config{
 		Importer: importerFunc(func(path string) (*types.Package, error) {
 			if path == "unsafe" {
@@ -174,3 +165,18 @@ func typeCheck(cfg *packages.Config, p *packages.Package, byID func(string) *typ
 type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// NewInfo returns a types.Info with every map go/packages fills for a
+// package loaded from source.
+func NewInfo() *types.Info {
+	return &types.Info{
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		FileVersions: map[*ast.File]string{},
+	}
+}
