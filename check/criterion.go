@@ -757,8 +757,9 @@ func rereads(f *Finding, evs []depend.Event) {
 // lead's site in Finding.Lead and are shown only with -v; the lead
 // counts them in Finding.Grouped, which its message says. A cache's
 // check-then-act whose failing test backs a dozen atomic-set violations,
-// each pairing the hit counter with another field, is one report. The
-// lead is the violation with the fewest events (an atomicity violation
+// each pairing the hit counter with another field, is one report. So
+// are the sets whose leads a test reports at one line for their
+// dependence alone (below). The lead is the violation with the fewest events (an atomicity violation
 // before an atomic-set one), then one of a pattern that is not acting
 // (another goroutine's write inside the unit says more than its check:
 // av/RWW before av/RRW), then the first in the source: not the first
@@ -867,7 +868,7 @@ func group(fs []Finding) {
 }
 
 // groupKeys are what ties a finding to the others of its bug (see group):
-// its effect (package, test and where it failed), its dependence's two
+// its effect (package, test and where it failed) and its dependence's two
 // lines; none for a finding that is not an atomicity or atomic-set
 // violation reported by default.
 func groupKeys(f *Finding) []string {

@@ -196,7 +196,10 @@ type Goroutine struct {
 	parked int32   // channel on whose waiters list g is, or -1
 	inWork bool
 	listed bool // in hb.gs
-	barred bool // in hb.barred
+	// bubbleAsked: the replay asked whether g runs in a testing/synctest
+	// bubble (replayer.bubble).
+	bubbleAsked bool
+	barred      bool // in hb.barred
 
 	// runKids: the goroutines adoptRun made g's children, not yet joined;
 	// runFresh: how many of them no goroutine dump has found unfinished

@@ -725,8 +725,13 @@ func (r *replayer) atGateNext(g *Goroutine) {
 // turn waits, with mu held, until the step of g's operation comes.
 func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 	r.moves++
-	if !r.bubble && inBubble() {
-		r.bubble = true
+	if !r.bubble && !g.bubbleAsked {
+		// A goroutine's bubble is its creator's for good: asked once,
+		// not at each step (time.Now). The asker is g or, for a
+		// subtest's Begin and End (testgo.go), its parent, which shares
+		// its bubble.
+		g.bubbleAsked = true
+		r.bubble = inBubble()
 	}
 	if g.preSel != 0 && !r.afterSelect(g, site, op) {
 		return

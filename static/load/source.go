@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -106,7 +107,7 @@ func loadSource(cfg *packages.Config, patterns []string) (list []*packages.Packa
 				check(r)
 			}
 		}
-		typeCheck(cfg, p, func(id string) *types.Package {
+		typeCheck(cfg.Fset, p, func(id string) *types.Package {
 			if r := isRoot[id]; r != nil {
 				return r.Types
 			}
@@ -122,7 +123,7 @@ func loadSource(cfg *packages.Config, patterns []string) (list []*packages.Packa
 // typeCheck fills p's Types and TypesInfo from its syntax, as
 // go/packages does for a package loaded from source; byID gives an
 // import's types.
-func typeCheck(cfg *packages.Config, p *packages.Package, byID func(string) *types.Package) {
+func typeCheck(fset *token.FileSet, p *packages.Package, byID func(string) *types.Package) {
 	p.Types = types.NewPackage(p.PkgPath, p.Name)
 	p.TypesInfo = NewInfo()
 	tc := &types.Config{
@@ -153,13 +154,9 @@ func typeCheck(cfg *packages.Config, p *packages.Package, byID func(string) *typ
 	if p.Module != nil && p.Module.GoVersion != "" {
 		tc.GoVersion = "go" + p.Module.GoVersion
 	}
-	_ = types.NewChecker(tc, cfg.Fset, p.Types, p.TypesInfo).Files(p.Syntax)
+	// An import without types is the importer's error, among p.Errors.
+	_ = types.NewChecker(tc, fset, p.Types, p.TypesInfo).Files(p.Syntax)
 	p.IllTyped = len(p.Errors) > 0
-	for _, imp := range p.Imports {
-		if imp.ID != "unsafe" && byID(imp.ID) == nil {
-			p.IllTyped = true
-		}
-	}
 }
 
 type importerFunc func(path string) (*types.Package, error)
