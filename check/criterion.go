@@ -28,13 +28,22 @@ import (
 // bubble counts them as blocked and may move its fake clock early, or
 // panic with "deadlock", where no real run would (pion/transport's
 // TestDuplicationFilterBucketCoalescing measured 961 µs of fake time
-// where every real run gives 1 ms).
+// where every real run gives 1 ms). The bubble's view makes blocking
+// proofs no evidence either: a deadlock, leak or early Wait the replay
+// reached there may rest on a clock the holds moved or a synctest.Wait
+// they let return early.
 func (f *Finding) Effect() bool {
 	v := f.Verdict
-	if f.Deadlock() || f.Leak() || f.EarlyWait() {
-		return true
+	if f.Blocking() {
+		return !v.Bubble
 	}
 	return (!v.Passed || v.Panicked) && !v.AsBaseline && !v.Unended && v.Detour == "" && !v.Bubble && f.Control == ""
+}
+
+// Blocking reports whether the finding's replay showed the blocking bug
+// its pattern predicts: a deadlock, a leak or an early Wait.
+func (f *Finding) Blocking() bool {
+	return f.Deadlock() || f.Leak() || f.EarlyWait()
 }
 
 // Deadlock reports whether the finding is a lock-order inversion (or a

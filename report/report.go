@@ -123,7 +123,16 @@ func Detailed(f check.Finding) string {
 // The steps that show it are Steps; "this" is the event at Site. A lead
 // says how many other findings of its bug -v shows (groupNote).
 func Message(f check.Finding) string {
-	return messageBody(f) + groupNote(f)
+	return inBubble(f, messageBody(f)) + groupNote(f)
+}
+
+// inBubble marks the message of a blocking bug replayed inside a
+// synctest bubble as without effect (check's Effect), and says why.
+func inBubble(f check.Finding, msg string) string {
+	if !f.Verdict.Bubble || !f.Blocking() {
+		return msg
+	}
+	return "interleaving without effect: " + msg + " (" + replay.BubbleBlockedNote + ")"
 }
 
 func messageBody(f check.Finding) string {
@@ -151,7 +160,7 @@ func messageBody(f check.Finding) string {
 // Headline is Message with the pattern named (Detailed), as `pecanvet
 // check` prints it.
 func Headline(f check.Finding) string {
-	return headlineBody(f) + groupNote(f)
+	return inBubble(f, headlineBody(f)) + groupNote(f)
 }
 
 func headlineBody(f check.Finding) string {

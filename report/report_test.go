@@ -287,6 +287,16 @@ func TestInversionMessage(t *testing.T) {
 	if len(f.Verdict.Deadlocked) == 2 && !strings.HasPrefix(report.Headline(f), "lock-order inversion (deadlock/lock-order): ") {
 		t.Errorf("Headline %q", report.Headline(f))
 	}
+	// Inside a synctest bubble the held goroutines looked blocked to
+	// it: the deadlock is no proof.
+	b := inversionFinding(t, f.Verdict.Deadlocked)
+	b.Verdict.Bubble = true
+	if b.Effect() || !b.WithoutEffect() {
+		t.Error("a deadlock replayed inside a synctest bubble counts as an effect")
+	}
+	if got, want := report.Message(b), "interleaving without effect: "+want+" ("+replay.BubbleBlockedNote+")"; got != want {
+		t.Errorf("Message in a bubble:\n got %s\nwant %s", got, want)
+	}
 	// Without the deadlock (a replay that took another path, then failed)
 	// it is no proof.
 	g := inversionFinding(t, nil)
