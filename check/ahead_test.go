@@ -37,7 +37,9 @@ func (l *lockedBuffer) String() string {
 // pausingModule is a module whose two tests each run a parallel subtest
 // that sleeps two seconds: no batch vouches for them (record.RecordBatch).
 // Each subtest appends "start NAME DIR" and "end NAME" to the module's
-// file log, DIR the batch's trace directory ("-" when alone).
+// file log, DIR the batch's trace directory ("-" when alone); with a file
+// sidebyside in the module, it ends only once the other test started
+// ("end NAME alone" after 20 s without).
 func pausingModule(t *testing.T) (string, *record.Recorder) {
 	t.Helper()
 	if testing.Short() {
@@ -62,6 +64,7 @@ func (c *Counter) Inc() { c.mu.Lock(); c.n++; c.mu.Unlock() }
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -88,8 +91,25 @@ func sub(t *testing.T, name string) {
 		go func() { c.Inc(); done <- true }()
 		c.Inc()
 		<-done
-		time.Sleep(2 * time.Second)
-		logLine("end " + name)
+		if _, err := os.Stat("sidebyside"); err != nil {
+			time.Sleep(2 * time.Second)
+			logLine("end " + name)
+			return
+		}
+		// Side by side, the other test's start is in the log already or
+		// comes soon; one after the other, it never comes while this one
+		// waits. (A fixed sleep was too short at load 45.)
+		other := "start TestP1 "
+		if name == "TestP1" {
+			other = "start TestP2 "
+		}
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if b, _ := os.ReadFile("log"); strings.Contains(string(b), other) {
+				logLine("end " + name)
+				return
+			}
+		}
+		logLine("end " + name + " alone")
 	})
 }
 
@@ -145,6 +165,9 @@ func TestRecordPerturbedPaused(t *testing.T) {
 	firsts := []record.Test{
 		{Name: "TestP1", Output: "=== RUN   TestP1\n=== RUN   TestP1/slow\n=== PAUSE TestP1/slow\n"},
 		{Name: "TestP2", Output: "=== RUN   TestP2\n=== RUN   TestP2/slow\n=== PAUSE TestP2/slow\n"},
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sidebyside"), nil, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	scratch := t.TempDir()
 	for ti := range tests {
