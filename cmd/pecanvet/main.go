@@ -1,8 +1,10 @@
 // Command pecanvet finds concurrency bugs that another schedule of a
 // package's tests would show, and proves each by replaying it.
 //
-// The bugs are data races, atomicity violations and atomic-set-
-// serializability violations that the tests' own run did not show.
+// The bugs are data races, atomicity and atomic-set-serializability
+// violations, and blocking bugs (deadlocks, lost signals, double locks,
+// leaked goroutines, WaitGroup.Add after Wait, sends on a closed channel)
+// that the tests' own run did not show.
 //
 // As a vet tool:
 //
@@ -26,8 +28,10 @@ import (
 )
 
 const usage = `pecanvet finds concurrency bugs in Go code that one run did not show but
-another schedule would: data races, atomicity violations and atomic-set-
-serializability violations. Each is predicted from a recorded run of the
+another schedule would: data races, atomicity and atomic-set-
+serializability violations, and blocking bugs (lock-order deadlocks, lost
+Cond signals, double locks, leaked goroutines, WaitGroup.Add after Wait,
+sends on a closed channel). Each is predicted from a recorded run of the
 package's tests, proved by replaying the schedule that exposes it, and
 reported with that schedule (the bug hatching clip).
 
