@@ -12,7 +12,9 @@
 // closes destsCh, and the update's send panics: send on closed channel.
 //
 // Upstream fix: a separate channel (done) tells the manager that run has
-// finished; nothing closes destsCh, and an update selects on done too.
+// finished, and nothing closes destsCh (here an update also stops
+// waiting to send once done is closed, so that it does not block for
+// ever instead).
 package serving5865
 
 import "sync"
