@@ -11,10 +11,8 @@
 // deletion, but in the bad schedule the deletion stops the watcher, run
 // closes destsCh, and the update's send panics: send on closed channel.
 //
-// Upstream fix: a separate channel (done) tells the manager that run has
-// finished, and nothing closes destsCh (here an update also stops
-// waiting to send once done is closed, so that it does not block for
-// ever instead).
+// Upstream fix: a done channel tells the manager that run has finished,
+// nothing closes destsCh (the kernel's update also selects on done).
 package serving5865
 
 import "sync"
