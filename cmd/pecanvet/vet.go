@@ -64,7 +64,6 @@ func vetMain(args []string) {
 			GoFiles     []string
 			VetxOnly    bool
 			VetxOutput  string
-			ImportMap   map[string]string
 			PackageFile map[string]string
 			PackageVetx map[string]string
 		}
@@ -84,20 +83,9 @@ func vetMain(args []string) {
 				}
 				pecan.SkipDynamic = true
 			case replay:
-				// Findings in an external test package's files go from
-				// the package's unit to that package's, beside the
-				// .vetx files (pecan.ExternalOut).
-				if cfg.VetxOutput != "" {
-					pecan.ExternalOut = cfg.VetxOutput + ".pecan"
-				}
-				if base, ok := strings.CutSuffix(cfg.ImportPath, "_test"); ok {
-					if id := cfg.ImportMap[base]; id != "" {
-						base = id
-					}
-					if vetx := cfg.PackageVetx[base]; vetx != "" {
-						pecan.ExternalIn = vetx + ".pecan"
-					}
-				}
+				// One unit of a package and its external tests
+				// runs their tests (pecan.VetUnits).
+				pecan.VetUnits = true
 				// The dependencies' units wrote no types: give
 				// unitchecker the imports' types from the compiler's
 				// export data instead.

@@ -189,8 +189,7 @@ func TestGoVetTypeError(t *testing.T) {
 
 // TestGoVetExternalTests: a race between goroutines of an external test
 // package (package p_test), which go test -race reports, is reported by
-// go vet too: the tests run in p's unit, which has no position in
-// p_test's files, and p_test's unit reports what p's unit handed on.
+// go vet too: p_test's unit runs the tests (pecan.VetUnits).
 func TestGoVetExternalTests(t *testing.T) {
 	bin := buildTool(t)
 	dir := copyTree(t, "../../examples/demo", map[string]string{
@@ -200,6 +199,77 @@ func TestGoVetExternalTests(t *testing.T) {
 	code, out := goVet(t, dir, "-vettool="+bin, "./counter")
 	if code != 1 || !regexp.MustCompile(`(?m)^counter/counter_x_test\.go:19:\d+: data race on TestTotal\.total`).MatchString(out) {
 		t.Errorf("exit %d, want 1 and the race at counter_x_test.go:19:\n%s", code, out)
+	}
+}
+
+// TestGoVetEditExternalTest: go vet answers a unit from its cache when
+// the unit's files and its imports' compiled packages are unchanged. An
+// edit to an external test file alone must still be checked: the run
+// after it reports the race the edit made, the run after the next edit
+// no longer reports it, and an edit to the package's own file alone is
+// checked too, reported at its file:line:col in text and in -json.
+func TestGoVetEditExternalTest(t *testing.T) {
+	bin := buildTool(t)
+	const pkg = "// Package counter counts under a lock.\npackage counter\n\nimport \"sync\"\n\n// C counts.\ntype C struct {\n\tmu sync.Mutex\n\tn  int\n}\n\n// Inc adds one.\nfunc (c *C) Inc() {\n\tc.mu.Lock()\n\tc.n++\n\tc.mu.Unlock()\n}\n"
+	const test = "package counter_test\n\nimport (\n\t\"sync\"\n\t\"testing\"\n\n\t\"example.com/demo/counter\"\n)\n\nfunc TestTotal(t *testing.T) {\n\tvar c counter.C\n\ttotal := 0\n\tvar mu sync.Mutex\n\tvar wg sync.WaitGroup\n\tfor i := 0; i < 2; i++ {\n\t\twg.Add(1)\n\t\tgo func() {\n\t\t\tdefer wg.Done()\n\t\t\tc.Inc()\n\t\t\tmu.Lock()\n\t\t\ttotal++\n\t\t\tmu.Unlock()\n\t\t}()\n\t}\n\twg.Wait()\n\tif total > 2 {\n\t\tt.Fatal(total)\n\t}\n}\n"
+	racyTest := strings.NewReplacer("\tvar mu sync.Mutex\n", "", "\t\t\tmu.Lock()\n", "", "\t\t\tmu.Unlock()\n", "").Replace(test)
+	dir := copyTree(t, "../../examples/demo", map[string]string{"counter/counter.go": pkg, "counter/counter_x_test.go": test})
+	write := func(name, content string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "counter", name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	race := regexp.MustCompile(`(?m)^counter/counter_x_test\.go:19:\d+: data race on TestTotal\.total`)
+
+	code, out := goVet(t, dir, "-vettool="+bin, "./counter")
+	if code != 0 || strings.Contains(out, "data race") {
+		t.Fatalf("race-free tests: exit %d, want 0 and no report:\n%s", code, out)
+	}
+	write("counter_x_test.go", racyTest)
+	code, out = goVet(t, dir, "-vettool="+bin, "./counter")
+	if code != 1 || !race.MatchString(out) {
+		t.Errorf("after the external test's edit: exit %d, want 1 and the race at counter_x_test.go:19:\n%s", code, out)
+	}
+	// -json's output is cached with the diagnostics: it must not be
+	// the race-free run's either.
+	code, out = goVet(t, dir, "-vettool="+bin, "-json", "./counter")
+	if !strings.Contains(out, "counter_x_test.go:19:") {
+		t.Errorf("-json after the edit: exit %d, no race at counter_x_test.go:19:\n%s", code, out)
+	}
+	write("counter_x_test.go", test)
+	code, out = goVet(t, dir, "-vettool="+bin, "./counter")
+	if code != 0 || strings.Contains(out, "data race") {
+		t.Errorf("after the race's fix in the external test: exit %d, want 0 and no report:\n%s", code, out)
+	}
+
+	// The package's own file alone: the external test package's unit,
+	// which runs the tests, reports at the package's file.
+	write("counter.go", strings.NewReplacer("\tc.mu.Lock()\n", "", "\tc.mu.Unlock()\n", "").Replace(pkg))
+	code, out = goVet(t, dir, "-vettool="+bin, "./counter")
+	if code != 1 || !regexp.MustCompile(`(?m)^counter/counter\.go:14:\d+: data race on C\.n`).MatchString(out) {
+		t.Errorf("after the package's edit: exit %d, want 1 and the race at counter.go:14:\n%s", code, out)
+	}
+	_, out = goVet(t, dir, "-vettool="+bin, "-json", "./counter")
+	// One JSON object per unit, after go vet's "# package" lines.
+	var posns []string
+	start := strings.Index(out, "{")
+	if start < 0 {
+		t.Fatalf("-json: output not JSON:\n%s", out)
+	}
+	for dec := json.NewDecoder(strings.NewReader(out[start:])); dec.More(); {
+		var m map[string]map[string][]struct{ Posn string }
+		if err := dec.Decode(&m); err != nil {
+			t.Fatalf("-json: %v:\n%s", err, out)
+		}
+		for _, byAnalyzer := range m {
+			for _, d := range byAnalyzer["pecan"] {
+				posns = append(posns, d.Posn)
+			}
+		}
+	}
+	if want := filepath.Join(dir, "counter", "counter.go") + ":14:"; len(posns) == 0 || !strings.HasPrefix(posns[0], want) {
+		t.Errorf("-json: diagnostics at %q, want at %s", posns, want)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -56,10 +57,7 @@ func TestDiagnoseLeadFirst(t *testing.T) {
 	member.Lead = "cache/cache.go:4:2"
 	for _, found := range [][]check.Finding{{member, lead}, {lead, member}} {
 		got = nil
-		reported, elsewhere := diagnose(pass, found)
-		if len(elsewhere) != 0 {
-			t.Errorf("%d diagnostics left elsewhere, want 0", len(elsewhere))
-		}
+		reported := diagnose(pass, found)
 		if len(got) != 1 || len(reported) != 1 {
 			t.Fatalf("%d diagnostics, %d reported; want 1", len(got), len(reported))
 		}
@@ -74,75 +72,63 @@ func TestDiagnoseLeadFirst(t *testing.T) {
 	}
 }
 
-// TestDiagnoseExternal: a finding at a site in an external test package's
-// file is reported by neither package's unit unless the package's unit
-// hands it on (ExternalOut) and the external test package's unit reports
-// it (ExternalIn), with its steps as related information: a race between
-// two goroutines of the external tests (gookit/event's tests: go test
-// -race reports them).
-func TestDiagnoseExternal(t *testing.T) {
+// TestDiagnoseOtherFiles: under go vet, an external test package's unit
+// runs the tests of the package it tests (VetUnits) and reports what they
+// find in that package's files, which go vet did not give it, at their
+// file:line:col, its steps in either package's files as related
+// information; a site in another directory is not reported. Other
+// drivers report only in the pass's files.
+func TestDiagnoseOtherFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "m", "cache")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pkgSrc := "package cache\n\nvar N int\n\nfunc Inc() {\n\tN++\n}\n"
+	extSrc := "package cache_test\n\nimport \"testing\"\n\nfunc TestN(t *testing.T) {\n\tgo cache.Inc()\n\tcache.Inc()\n}\n"
+	os.WriteFile(filepath.Join(dir, "cache.go"), []byte(pkgSrc), 0o644)
+	extName := filepath.Join(dir, "cache_x_test.go")
+	os.WriteFile(extName, []byte(extSrc), 0o644)
 	fset := token.NewFileSet()
-	parse := func(name, src string) *ast.File {
-		f, err := parser.ParseFile(fset, name, src, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
+	extFile, err := parser.ParseFile(fset, extName, extSrc, 0)
+	if err != nil {
+		t.Fatal(err)
 	}
-	pkgFile := parse("/m/cache/cache.go", "package cache\n\nvar N int\n\nfunc Inc() {\n\tN++\n}\n")
-	extFile := parse("/m/cache/cache_x_test.go", "package cache_test\n\nimport \"testing\"\n\nfunc TestN(t *testing.T) {\n\t_ = 1\n\t_ = 2\n}\n")
 	race := pattern.MustParse("race/WW adjacent T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-w")[0]
-	sites := []string{"cache/cache_x_test.go:6:2", "cache/cache_x_test.go:7:2"}
-	f := check.Finding{
-		Package: "cache", Test: "TestN",
-		Anomaly: predict.Anomaly{Pattern: race, Events: make([]int32, 2), Sites: sites, Key: pattern.Key(race, sites)},
-		Schedule: &trace.Schedule{Anomaly: []int{0, 1}, Steps: []trace.Step{
-			{G: "g1", Op: trace.Write, Obj: "N#1", Site: sites[0]},
-			{G: "g2", Op: trace.Write, Obj: "N#1", Site: sites[1]},
-		}},
-		Verdict:    replay.Verdict{Verdict: replay.Reproduced, Passed: true},
-		Goroutines: []string{"g1", "g2"},
-		Objects:    []string{"N#1", "N#1"},
+	finding := func(sites ...string) check.Finding {
+		return check.Finding{
+			Package: "cache", Test: "TestN",
+			Anomaly: predict.Anomaly{Pattern: race, Events: make([]int32, 2), Sites: sites, Key: pattern.Key(race, sites)},
+			Schedule: &trace.Schedule{Anomaly: []int{1, 2}, Steps: []trace.Step{
+				{G: "g1", Op: trace.Fork, Obj: "g2", Site: "cache/cache_x_test.go:6:2"},
+				{G: "g1", Op: trace.Write, Obj: "N#1", Site: sites[0]},
+				{G: "g2", Op: trace.Write, Obj: "N#1", Site: sites[1]},
+			}},
+			Verdict:    replay.Verdict{Verdict: replay.Reproduced, Passed: true},
+			Goroutines: []string{"g1", "g2"},
+			Objects:    []string{"N#1", "N#1"},
+		}
 	}
+	found := []check.Finding{finding("cache/cache.go:6:2", "cache/cache.go:6:2"), finding("other/cache.go:6:2", "other/cache.go:6:2")}
 	var got []analysis.Diagnostic
-	pkgPass := &analysis.Pass{Fset: fset, Files: []*ast.File{pkgFile}, Report: func(d analysis.Diagnostic) { got = append(got, d) }}
-	reported, elsewhere := diagnose(pkgPass, []check.Finding{f})
-	if len(got) != 0 || len(reported) != 0 || len(elsewhere) != 1 {
-		t.Fatalf("the package's unit reported %d (%d), left %d elsewhere; want 0 and 1", len(got), len(reported), len(elsewhere))
+	pass := &analysis.Pass{Fset: fset, Files: []*ast.File{extFile}, Report: func(d analysis.Diagnostic) { got = append(got, d) }}
+	if reported := diagnose(pass, found); len(got) != 0 || len(reported) != 0 {
+		t.Fatalf("without VetUnits: %d diagnostics outside the pass's files, want 0", len(got))
 	}
-	ExternalOut = filepath.Join(t.TempDir(), "vet.out.pecan")
-	ExternalIn = ExternalOut
-	defer func() { ExternalOut, ExternalIn = "", "" }()
-	if err := writeExternal(nil); err != nil {
-		t.Fatal(err)
+	VetUnits = true
+	defer func() { VetUnits = false }()
+	reported := diagnose(pass, found)
+	if len(got) != 1 || len(reported) != 1 {
+		t.Fatalf("%d diagnostics (%d reported), want 1", len(got), len(reported))
 	}
-	if _, err := os.Stat(ExternalOut); !os.IsNotExist(err) {
-		t.Errorf("nothing to hand on, yet %s was written (%v)", ExternalOut, err)
+	if p := fset.Position(got[0].Pos); p.Filename != filepath.Join(dir, "cache.go") || p.Line != 6 || p.Column != 2 || got[0].Category != "race" {
+		t.Errorf("reported at %v (%s), want cache.go:6:2, race", p, got[0].Category)
 	}
-	if err := writeExternal(elsewhere); err != nil {
-		t.Fatal(err)
+	var related []string
+	for _, r := range got[0].Related {
+		p := fset.Position(r.Pos)
+		related = append(related, filepath.Base(p.Filename)+":"+strconv.Itoa(p.Line))
 	}
-	extPass := &analysis.Pass{Fset: fset, Files: []*ast.File{extFile}, Report: func(d analysis.Diagnostic) { got = append(got, d) }}
-	if err := reportExternal(extPass); err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 1 {
-		t.Fatalf("the external test package's unit reported %d diagnostics, want 1", len(got))
-	}
-	if p := fset.Position(got[0].Pos); p.Filename != "/m/cache/cache_x_test.go" || p.Line != 6 || got[0].Category != "race" {
-		t.Errorf("reported at %v (%s), want cache_x_test.go:6, race", p, got[0].Category)
-	}
-	if len(got[0].Related) != 2 {
-		t.Errorf("%d related steps, want 2", len(got[0].Related))
-	}
-	// No file: the package's unit ran no dynamic check; nothing to report.
-	ExternalIn = filepath.Join(t.TempDir(), "absent")
-	if err := reportExternal(extPass); err != nil || len(got) != 1 {
-		t.Errorf("absent file: err %v, %d diagnostics", err, len(got))
-	}
-	// A corrupt file is an error naming it, not silence.
-	os.WriteFile(ExternalIn, []byte("{not json"), 0o644)
-	if err := reportExternal(extPass); err == nil || !strings.Contains(err.Error(), ExternalIn) {
-		t.Errorf("corrupt file: err %v", err)
+	if strings.Join(related, " ") != "cache_x_test.go:6 cache.go:6 cache.go:6" {
+		t.Errorf("related steps at %v, want cache_x_test.go:6 and cache.go:6 twice", related)
 	}
 }

@@ -25,8 +25,8 @@
 // bugs".
 //
 // The tests of an external test package (package p_test) run with
-// package p's, in p's unit; under go vet, what they find in p_test's
-// files is reported by p_test's unit (ExternalOut, ExternalIn).
+// package p's, in one unit: under go vet (VetUnits), p_test's when it
+// imports p, whose cache key covers both packages' files; otherwise p's.
 //
 // # Flags
 //
@@ -48,7 +48,6 @@ package pecan
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -60,6 +59,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -208,13 +208,13 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, nil
 	}
 	dir := packageDir(pass.Fset, pass.Files)
-	if strings.HasSuffix(pass.Pkg.Path(), "_test") && hasInternalUnit(dir) {
-		// The package's own unit ran the tests; what it found in this
-		// unit's files it left for this unit to report (ExternalIn).
+	external := strings.HasSuffix(pass.Pkg.Path(), "_test")
+	switch {
+	case external && hasInternalUnit(dir) && !(VetUnits && importsBase(pass.Pkg)):
 		res.Skipped = "external test package: its tests run with " + strings.TrimSuffix(pass.Pkg.Path(), "_test")
-		if err := reportExternal(pass); err != nil {
-			return res, err
-		}
+		return res, nil
+	case !external && VetUnits && externalTestsFollow(pass, dir):
+		res.Skipped = "its tests run in the unit of its external test package, " + pass.Pkg.Path() + "_test"
 		return res, nil
 	}
 	if !hasConcurrency(pass) && !usesHiddenGoroutines(pass) && !testsConcurrent(pass, dir) && !moduleDepsConcurrent(pass, dir) {
@@ -258,16 +258,75 @@ func run(pass *analysis.Pass) (any, error) {
 			printNote(pass, n)
 		}
 	}
-	var elsewhere []diagnostic
 	if verbose {
-		res.Reported, elsewhere = diagnose(pass, rep.Reproduced())
+		res.Reported = diagnose(pass, rep.Reproduced())
 	} else {
-		res.Reported, elsewhere = diagnose(pass, rep.Reported())
-	}
-	if err := writeExternal(elsewhere); err != nil {
-		return res, err
+		res.Reported = diagnose(pass, rep.Reported())
 	}
 	return res, nil
+}
+
+// VetUnits, set by the vet tool, says that go vet runs the analyzer once
+// per unit: package p (with its internal tests, "p [p.test]") and, when
+// the directory has external tests, package p_test ("p_test [p.test]")
+// after it. go vet caches a unit's output on its own files and its
+// imports' compiled packages: p's unit is not run again when only an
+// external test file changes, and would replay its old output (a race
+// that file's new test shows never reported; one fixed there still
+// reported). So when p_test imports p, whose compiled package, internal
+// tests included, is part of p_test's key, p_test's unit runs the
+// package's tests, and p's does nothing dynamic. An external test
+// package that does not import p (a command's tests, which run the built
+// command) leaves them to p's unit: its key would miss p's own files.
+var VetUnits bool
+
+// importsBase reports whether an external test package imports the
+// package it tests.
+func importsBase(pkg *types.Package) bool {
+	base := strings.TrimSuffix(pkg.Path(), "_test")
+	for _, imp := range pkg.Imports() {
+		if imp.Path() == base {
+			return true
+		}
+	}
+	return false
+}
+
+// externalTestsFollow reports whether go vet runs, after the unit of
+// package p in dir, the unit of an external test package that imports p
+// and so runs the tests (VetUnits): dir holds a _test.go file that is
+// neither the unit's nor ignored by the build (pass.IgnoredFiles: go
+// vet's build constraints), in package p_test, importing p. It parses the
+// package clause and imports only; a file that does not parse is left to
+// p_test's unit, which reports the syntax error.
+func externalTestsFollow(pass *analysis.Pass, dir string) bool {
+	skip := make(map[string]bool)
+	for _, f := range pass.Files {
+		skip[pass.Fset.File(f.Pos()).Name()] = true
+	}
+	for _, name := range pass.IgnoredFiles {
+		skip[name] = true
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	fset := token.NewFileSet()
+	for _, name := range names {
+		if skip[name] {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly|parser.SkipObjectResolution)
+		if f == nil || f.Name.Name != pass.Pkg.Name()+"_test" {
+			continue
+		}
+		if err != nil {
+			return true
+		}
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == pass.Pkg.Path() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // packageDir is the directory of the package's source files. For a cgo
@@ -289,13 +348,19 @@ func packageDir(fset *token.FileSet, files []*ast.File) string {
 // hold use goroutines, channels or sync: the package's concurrency may live
 // in its tests, which drive it from goroutines — in the external tests
 // (p_test, a unit of their own), or in all of them for a driver that
-// analyzes the package without its tests.
+// analyzes the package without its tests. An external test package's
+// unit, which runs the package's tests under go vet (VetUnits), looks at
+// the package's own files too.
 func testsConcurrent(pass *analysis.Pass, dir string) bool {
 	seen := make(map[string]bool)
 	for _, f := range pass.Files {
 		seen[pass.Fset.File(f.Pos()).Name()] = true // hasConcurrency saw it
 	}
-	names, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	glob := "*_test.go"
+	if strings.HasSuffix(pass.Pkg.Path(), "_test") {
+		glob = "*.go"
+	}
+	names, _ := filepath.Glob(filepath.Join(dir, glob))
 	fset := token.NewFileSet()
 	for _, name := range names {
 		if seen[name] {
@@ -384,40 +449,28 @@ func printNote(pass *analysis.Pass, n note.Note) {
 
 // diagnose turns reproduced findings into diagnostics: one per reporting
 // position and kind (the strongest evidence first), the others mentioned.
-// It returns the finding of each diagnostic, in order, and the
-// diagnostics at sites outside the pass's files (an external test
-// package's: ExternalOut).
-func diagnose(pass *analysis.Pass, found []check.Finding) ([]check.Finding, []diagnostic) {
+// It returns the finding of each diagnostic, in order. A finding at a
+// site in none of the unit's files nor of its directory's (files.pos) is
+// not reported.
+func diagnose(pass *analysis.Pass, found []check.Finding) []check.Finding {
 	files := fileIndex(pass)
 	type key struct {
-		pos  token.Pos  // in the pass's files
-		site trace.Site // elsewhere
+		pos  token.Pos
 		kind string
 	}
 	groups := map[key][]check.Finding{}
-	sites := map[key]trace.Site{}
 	var order []key
 	for _, f := range found {
-		site := report.Site(f)
-		if !site.IsValid() {
-			continue
-		}
-		k := key{pos: files.pos(site), kind: f.Anomaly.Pattern.Kind}
+		k := key{pos: files.pos(report.Site(f)), kind: f.Anomaly.Pattern.Kind}
 		if !k.pos.IsValid() {
-			k.site = site
-		}
-		if _, ok := sites[k]; !ok {
-			sites[k] = site
+			continue
 		}
 		if _, ok := groups[k]; !ok {
 			order = append(order, k)
 		}
 		groups[k] = append(groups[k], f)
 	}
-	var (
-		reported  []check.Finding
-		elsewhere []diagnostic
-	)
+	var reported []check.Finding
 	for _, k := range order {
 		fs := groups[k]
 		sort.SliceStable(fs, func(i, j int) bool {
@@ -433,107 +486,19 @@ func diagnose(pass *analysis.Pass, found []check.Finding) ([]check.Finding, []di
 			return fs[i].Anomaly.Key < fs[j].Anomaly.Key
 		})
 		f := fs[0]
-		d := diagnostic{Site: sites[k], Kind: k.kind, Message: report.Message(f)}
+		d := analysis.Diagnostic{Pos: k.pos, Category: k.kind, Message: report.Message(f)}
 		if len(fs) > 1 {
 			d.Message += report.More(f.Anomaly.Pattern.Kind, len(fs)-1)
 		}
 		for _, st := range report.Steps(f) {
-			d.Related = append(d.Related, related{Site: st.Site, Message: st.String()})
+			if p := files.pos(st.Site); p.IsValid() {
+				d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: st.String()})
+			}
 		}
-		if !d.report(pass, files) {
-			elsewhere = append(elsewhere, d)
-			continue
-		}
+		pass.Report(d)
 		reported = append(reported, f)
 	}
-	return reported, elsewhere
-}
-
-// diagnostic is a diagnostic at sites, before they are positions in a
-// pass's files: a unit reports those in its files and hands the others to
-// the external test package's unit (ExternalOut, ExternalIn).
-type diagnostic struct {
-	Site    trace.Site
-	Kind    string
-	Message string
-	Related []related
-}
-
-type related struct {
-	Site    trace.Site
-	Message string
-}
-
-// report reports d in pass if its site is in the pass's files, with the
-// steps in them as related information.
-func (d diagnostic) report(pass *analysis.Pass, files *files) bool {
-	pos := files.pos(d.Site)
-	if !pos.IsValid() {
-		return false
-	}
-	ad := analysis.Diagnostic{Pos: pos, Category: d.Kind, Message: d.Message}
-	for _, r := range d.Related {
-		if p := files.pos(r.Site); p.IsValid() {
-			ad.Related = append(ad.Related, analysis.RelatedInformation{Pos: p, Message: r.Message})
-		}
-	}
-	pass.Report(ad)
-	return true
-}
-
-// ExternalOut and ExternalIn, set by the vet tool, carry the diagnostics
-// at sites in an external test package's files (package p_test) from the
-// unit of package p, which runs the tests of both, to the unit of p_test,
-// which go vet runs after it (a unit's vet waits for its imports'). Under
-// go vet those findings would otherwise be reported by neither: p's unit
-// has no position in p_test's files, and p_test's runs no tests. Both are
-// files beside the .vetx files go vet names (p's output, p_test's input
-// for p), in go vet's work directory.
-var ExternalOut, ExternalIn string
-
-// writeExternal writes ds to ExternalOut, whole or not at all; nothing
-// when it is not set or ds is empty (no file is nothing left: a file
-// created per package costs CPU on a churning /tmp, EVAL.md's gbrk
-// section).
-func writeExternal(ds []diagnostic) error {
-	if ExternalOut == "" || len(ds) == 0 {
-		return nil
-	}
-	b, err := json.Marshal(ds)
-	if err != nil {
-		return err
-	}
-	tmp := ExternalOut + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o666); err != nil {
-		return fmt.Errorf("writing the external test package's findings: %v", err)
-	}
-	return os.Rename(tmp, ExternalOut)
-}
-
-// reportExternal reports in an external test package's unit what the
-// package's own unit left for it (ExternalIn): a missing file is nothing
-// left (the package's unit ran no dynamic check), an unreadable one an
-// error.
-func reportExternal(pass *analysis.Pass) error {
-	if ExternalIn == "" {
-		return nil
-	}
-	b, err := os.ReadFile(ExternalIn)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	var ds []diagnostic
-	if err := json.Unmarshal(b, &ds); err != nil {
-		return fmt.Errorf("%s: %v", ExternalIn, err)
-	}
-	files := fileIndex(pass)
-	for _, d := range ds {
-		d.report(pass, files)
-	}
-	return nil
+	return reported
 }
 
 // byDefault reports whether f is reported without -v (check.Report.Reported).
@@ -569,18 +534,30 @@ func reportCandidates(pass *analysis.Pass, cands candidates.Result) {
 }
 
 // files maps sites (module-relative paths) to positions in the pass's
-// files.
+// files, or else, under go vet (VetUnits), in the other Go files of the
+// package's directory: an external test package's unit, which runs the
+// tests of the package it tests, reports what they find in that
+// package's files, which go vet did not give it. Those files are added
+// to the pass's file set, which then prints their positions as
+// file:line:col like its own (text, -c context lines, -json).
 type files struct {
 	fset   *token.FileSet
 	byPath []*ast.File
 	names  []string
+	dir    string                 // the package's directory, for the files added
+	added  map[string]*token.File // by absolute path; nil: not readable
 }
 
 func fileIndex(pass *analysis.Pass) *files {
-	fs := &files{fset: pass.Fset}
+	fs := &files{fset: pass.Fset, added: map[string]*token.File{}}
 	for _, f := range pass.Files {
 		fs.byPath = append(fs.byPath, f)
 		fs.names = append(fs.names, filepath.ToSlash(pass.Fset.File(f.Pos()).Name()))
+	}
+	if VetUnits && len(pass.Files) > 0 {
+		// Other drivers give a unit all the package's files, or may
+		// not print positions outside them.
+		fs.dir = packageDir(pass.Fset, pass.Files)
 	}
 	return fs
 }
@@ -590,19 +567,48 @@ func (fs *files) pos(site trace.Site) token.Pos {
 	if !site.IsValid() {
 		return token.NoPos
 	}
-	col := max(site.Col, 1)
 	for i, name := range fs.names {
 		if name == site.Path || strings.HasSuffix(name, "/"+site.Path) {
-			tf := fs.fset.File(fs.byPath[i].Pos())
-			if site.Line > tf.LineCount() {
-				return token.NoPos
-			}
-			p := tf.LineStart(site.Line) + token.Pos(col-1)
-			if int(p) > tf.Base()+tf.Size() {
-				return tf.LineStart(site.Line)
-			}
-			return p
+			return lineCol(fs.fset.File(fs.byPath[i].Pos()), site)
 		}
 	}
+	if tf := fs.dirFile(site.Path); tf != nil {
+		return lineCol(tf, site)
+	}
 	return token.NoPos
+}
+
+// dirFile returns the token.File of the Go file of the package's
+// directory that path (module-relative) names, added to the file set on
+// first use, or nil.
+func (fs *files) dirFile(path string) *token.File {
+	if fs.dir == "" || !strings.HasSuffix(path, ".go") {
+		return nil
+	}
+	name := filepath.Join(fs.dir, filepath.Base(filepath.FromSlash(path)))
+	if slash := filepath.ToSlash(name); slash != path && !strings.HasSuffix(slash, "/"+path) {
+		return nil // a file of another directory
+	}
+	tf, ok := fs.added[name]
+	if !ok {
+		if src, err := os.ReadFile(name); err == nil {
+			tf = fs.fset.AddFile(name, -1, len(src))
+			tf.SetLinesForContent(src)
+		}
+		fs.added[name] = tf
+	}
+	return tf
+}
+
+// lineCol returns the position of site's line and column in tf, NoPos
+// for a line past its end, the line's start for a column past it.
+func lineCol(tf *token.File, site trace.Site) token.Pos {
+	if site.Line > tf.LineCount() {
+		return token.NoPos
+	}
+	p := tf.LineStart(site.Line) + token.Pos(max(site.Col, 1)-1)
+	if int(p) > tf.Base()+tf.Size() {
+		return tf.LineStart(site.Line)
+	}
+	return p
 }
