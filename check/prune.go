@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/replay"
 )
 
@@ -78,7 +79,9 @@ func newDoom(from int, p prediction, v replay.Verdict) (doom, bool) {
 		d.done[g]++
 		return true
 	})
-	if d.g == "" {
+	if d.g == "" || trace.IsPreRoot(d.g) {
+		// (What wakes a goroutine begun before the recording need not
+		// be what ran: a ticker made at init.)
 		return doom{}, false
 	}
 	d.n = d.done[d.g]
@@ -110,7 +113,7 @@ func (d doom) dooms(p prediction) bool {
 	run := map[string]int{}
 	doomed, at := false, 0
 	p.eachStepG(func(g string) bool {
-		other := d.started != nil && g != d.g && run[g] == 0 && isRoot(g) && !d.started[g]
+		other := d.started != nil && g != d.g && run[g] == 0 && isRoot(g) && !trace.IsPreRoot(g) && !d.started[g]
 		if g == d.g && run[d.g] == d.n || other {
 			doomed = true
 			for h, k := range run {

@@ -842,6 +842,106 @@ func TestB(t *testing.T) {
 	}
 }
 
+// TestRecordBatchInitGoroutine: a goroutine that package initialization
+// starts (ants' default pool, a package-level variable whose constructor
+// starts a purger and a clock goroutine on tickers) is named apart from
+// the test's roots in a trace its ticks fall into: p1, and its children
+// p1.1, p1.2, ... (trace.PreRoot), so that a replay lets it go rather
+// than wait for it. Named g2 before, it was a root like any other, and a
+// replay, whose tickers made before it run on the real clock, waited for
+// its tick in vain ("g2 has not started").
+func TestRecordBatchInitGoroutine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.24\n",
+		"counter.go": `package counter
+
+import (
+	"sync"
+	"time"
+)
+
+type Counter struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *Counter) Inc() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+}
+
+var shared = ticking()
+
+func ticking() *Counter {
+	c := &Counter{}
+	go func() {
+		for range time.Tick(time.Millisecond) {
+			c.Inc()
+			go c.Inc()
+		}
+	}()
+	return c
+}
+`,
+		"counter_test.go": `package counter
+
+import (
+	"testing"
+	"time"
+)
+
+` + workSrc + `
+func TestA(t *testing.T) {
+	work(&Counter{})
+	shared.Inc()
+	time.Sleep(20 * time.Millisecond)
+}
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	out := map[string]chan record.BatchResult{"TestA": make(chan record.BatchResult, 1)}
+	b.RecordBatch(ctx, "example.com/m", []string{"TestA"}, t.TempDir(), time.Minute, nil, out)
+	r := <-out["TestA"]
+	if !r.OK || !r.Test.Passed {
+		t.Fatalf("TestA: not vouched for or failed (%+v)", r.Test)
+	}
+	tr, err := trace.ReadFile(r.Test.Trace, trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]int{}
+	for _, e := range tr.Events {
+		names[tr.Goroutines[e.G]]++
+	}
+	// The test function runs as g1.1, work's goroutine is g1.1.1; the
+	// ticker's goroutine ticks about 20 times while the test sleeps.
+	want := map[string]bool{"g1": true, "g1.1": true, "g1.1.1": true, "p1": true}
+	for g := range want {
+		if names[g] == 0 {
+			t.Errorf("no event of %s; events by goroutine: %v", g, names)
+		}
+	}
+	var others []string
+	for g := range names {
+		if !want[g] && !strings.HasPrefix(g, "p1.") {
+			others = append(others, g)
+		}
+	}
+	if len(others) > 0 {
+		slices.Sort(others)
+		t.Errorf("%d goroutines neither the test's nor the init ticker's (p1, p1.N), first %s (%d events)", len(others), others[0], names[others[0]])
+	}
+}
+
 // TestRecordBatchRunTwice: a TestMain that calls m.Run more than once
 // (pogreb's runs every test once per file system) runs each test again in
 // the batch's process. The batch sends each test's result once, on a

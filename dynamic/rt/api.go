@@ -624,6 +624,13 @@ func Go(site int32) *Goroutine {
 // running goroutine to its identity and records begin.
 func Begin(id *Goroutine) {
 	if id == nil {
+		if recordsLater {
+			// Started through Go before the process's recording began
+			// (preIDs): a later recording must not take it for the test's.
+			mu.Lock()
+			preIDs[curGoid()] = struct{}{}
+			mu.Unlock()
+		}
 		return
 	}
 	if !active.Load() {

@@ -109,7 +109,10 @@
 // count ("g1.2": the second goroutine g1 started), so that it has the same
 // name in every run. Goroutines the runtime first sees without Begin
 // (goroutines of uninstrumented code, the main goroutine) are roots "g1",
-// "g2", … in order of their first event.
+// "g2", … in order of their first event; those that instrumented code
+// started before the recording began (package initialization, TestMain:
+// Go returned nil) are "p1", "p2", … (preIDs, trace.PreRoot), which a
+// replay lets go when it would wait for one in vain.
 //
 // Goroutines that the standard library starts with a happens-before edge
 // from the code that asked for them are forked by that code (testgo.go,

@@ -33,7 +33,9 @@ type recorder struct {
 	gmap   map[int64]*Goroutine
 	gcache [gcacheSize]gcacheEnt
 	roots  int
-	kids   []*Goroutine // started through Go, not known to have ended (see Drain)
+	// preRoots: how many goroutines of preIDs were named (p1, p2, ...).
+	preRoots int
+	kids     []*Goroutine // started through Go, not known to have ended (see Drain)
 
 	sites   []siteInfo // by site id, resolved lazily from regs
 	objs    map[objKey]objEnt
@@ -421,6 +423,13 @@ func (w *recorder) goroutine(id int64) *Goroutine {
 	if _, ok := staleIDs[id]; g == nil && ok {
 		g = w.staleG(id)
 	}
+	if _, ok := preIDs[id]; g == nil && ok {
+		w.preRoots++
+		g = w.newG(trace.PreRoot + strconv.Itoa(w.preRoots))
+		g.goid = id
+		w.gmap[id] = g
+		w.afterCreator(g, id)
+	}
 	if g == nil && id == curGoid() {
 		g = w.adoptRun(id)
 	}
@@ -459,6 +468,29 @@ func (w *recorder) goroutineNamed(name string) *Goroutine {
 // (The objects they touch are still numbered: a replay matches steps by
 // goroutine, operation, site and count, not by object name.)
 var staleIDs = map[int64]struct{}{}
+
+// recordsLater: the process's recordings start with its tests
+// (setupFromTest), so code runs before them: package initialization,
+// TestMain.
+var recordsLater bool
+
+// preIDs: the runtime ids of goroutines started through Go before any
+// recording of the process (recordsLater), or between two; mu guards it.
+// They run in every process of the test, recorded or replayed, and
+// are named apart from other roots, "p1", "p2", ... by their first event
+// in the trace (trace.PreRoot): a replay does not wait for one in vain
+// (replayer.quiescent). ants' default pool, a package-level variable,
+// starts a purger and a clock goroutine on 1 s and 500 ms tickers at
+// init. Named g2 when a tick fell inside a recording, the clock's steps
+// entered the schedules; a replay, whose tickers made before it are on
+// the real clock, met the tick when real time brought it, if at all, and
+// deadlocked on "g2 has not started (started outside instrumented code)",
+// and check pruned every prediction that reached that step: which ones
+// depended on when the tick came (the test's T races were reported in
+// some runs, not in others). The same name for a goroutine that TestMain
+// starts keeps its races (testmainglobal: a reload's write against the
+// test's read, its sleeps on the replay's clock).
+var preIDs = map[int64]struct{}{}
 
 // staleG makes the goroutine with runtime id id, an earlier recording's
 // (staleIDs), known as stale (mu held).

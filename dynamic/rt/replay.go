@@ -1868,6 +1868,19 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 		}
 		return ""
 	}
+	if g := r.s.Steps[r.cursor].G; outside && trace.IsPreRoot(g) && !r.inAnomaly(g) {
+		// A goroutine begun before the recording (rt.preIDs) waits
+		// outside recorded operations, or has not come yet, and has no
+		// part in the anomaly: what wakes it may be a timer made before
+		// the replay, on the real clock (ants' default pool's ticker,
+		// its tick inside the recorded test by chance). It runs free
+		// from here, its steps dropped, as the steps of a goroutine past
+		// its part of the anomaly are: the schedule's other steps still
+		// come in their order, and one whose path needed it diverges or
+		// waits, as any replay's would.
+		r.release(g)
+		return ""
+	}
 	v := Verdict{Verdict: "deadlock", Step: r.cursor + 1, Waiting: append(r.waiters(), blocked...),
 		Message: fmt.Sprintf("%s; step %d (%s) cannot come", why, r.cursor+1, r.s.Steps[r.cursor]), Outside: outside}
 	r.notCoenabled(&v, why)
@@ -1887,6 +1900,17 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 	}
 	r.decide(v)
 	return ""
+}
+
+// inAnomaly reports whether goroutine g, or one it started, has an
+// anomaly step.
+func (r *replayer) inAnomaly(g string) bool {
+	for _, i := range r.s.Anomaly {
+		if h := r.s.Steps[i].G; h == g || strings.HasPrefix(h, g+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // seen reports whether goroutine g ever reached a gate.

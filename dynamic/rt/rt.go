@@ -71,6 +71,7 @@ func init() {
 		maxGoroutines = n
 	}
 	if setupFromTest() {
+		recordsLater = true
 		replayProcess = getenv(EnvTrace) != "" || replayList != nil
 		return // recording starts with the test (teststart.go)
 	}

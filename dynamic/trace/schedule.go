@@ -86,6 +86,21 @@ type Step struct {
 	MapKey int64
 }
 
+// PreRoot begins the name of a goroutine that instrumented code started
+// before the process's recording began (package initialization, a
+// TestMain): "p1", "p2", ... in the order of their first events in the
+// trace, as the other roots are "g1", "g2", .... Such a goroutine runs in
+// the replay's process too, but what wakes it may be on a clock the
+// replay does not run (a ticker made at init): a replay lets it go rather
+// than wait for it in vain when it has no part in the anomaly.
+const PreRoot = "p"
+
+// IsPreRoot reports whether goroutine name g is a PreRoot's ("p2", not
+// "p2.1" nor "g2").
+func IsPreRoot(g string) bool {
+	return strings.HasPrefix(g, PreRoot) && !strings.Contains(g, ".")
+}
+
 // ScheduleHeader is the first line of a schedule file.
 const ScheduleHeader = "# pecanvet schedule v2"
 
