@@ -647,10 +647,18 @@ func TestJudge(t *testing.T) {
 			onVar(0, rmw(2, at("// PoolFlight peek join", "("), frame(9, "g *PoolFlight[K, V]", "Peek"))),
 			onVar(1, w(1, at("// PoolFlight done", "("), poolDo, frame(2, "g *PoolFlight[K, V]", "doCall"))),
 		}, true},
-		{"generic singleflight from a pool: the pending call's result read and left without waiting", []Event{
+		// Peek returns the value and only tests the count, to put the
+		// call back in the pool: the two never meet (TestJudgeValuesMeet).
+		{"generic singleflight from a pool: the pending call's result read and left without waiting, the count only deciding the put", []Event{
 			onVar(0, w(1, at("// PoolFlight set", "val"), poolDo, frame(2, "g *PoolFlight[K, V]", "doCall"))),
 			onVar(0, r(2, at("// PoolFlight peek result", "val"), frame(9, "g *PoolFlight[K, V]", "Peek"))),
 			onVar(1, rmw(2, at("// PoolFlight peek leave", "("), frame(9, "g *PoolFlight[K, V]", "Peek"))),
+			onVar(1, rmw(1, at("// PoolFlight release", "("), poolDo)),
+		}, false},
+		{"generic singleflight from a pool: the pending call's result read and left without waiting, both returned", []Event{
+			onVar(0, w(1, at("// PoolFlight set", "val"), poolDo, frame(2, "g *PoolFlight[K, V]", "doCall"))),
+			onVar(0, r(2, at("// PoolFlight peeklast result", "val"), frame(9, "g *PoolFlight[K, V]", "PeekLast"))),
+			onVar(1, rmw(2, at("// PoolFlight peeklast leave", "("), frame(9, "g *PoolFlight[K, V]", "PeekLast"))),
 			onVar(1, rmw(1, at("// PoolFlight release", "("), poolDo)),
 		}, true},
 		{"a duplicate caller waits on a call that the writer never releases", []Event{
@@ -2228,5 +2236,65 @@ func TestJudgeGetterInit(t *testing.T) {
 		if v := x.Judge(tc.evs); v.Holds != tc.want {
 			t.Errorf("%s: Judge = %v (%s: %s), want %v", tc.name, v.Holds, v.Kind, v.Why, tc.want)
 		}
+	}
+}
+
+// TestJudgeValuesMeet: pion vnet's router loop (duplication_filter.go:299
+// asv) reads its queue and then the duplication filter's bucket map,
+// each under its own lock, between a bucket timer's delete and its push.
+// A step that returns what it read of the queue and only tests the
+// bucket it found combines the two values nowhere: no dependence. Steps
+// where they meet (one result, a returned pair, one branch, a compare
+// in the method the length is handed to, the count kept where the
+// length decides, the bucket looked up only when the length says) stay
+// judged, both as the reader's inconsistent snapshot and as the
+// reader's own unit with the delete between its reads.
+func TestJudgeValuesMeet(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (r *Router) "+name+"(", name+"(")}
+	}
+	const buckets, queue = 1, 2
+	del := Event{Thread: 1, Unit: 1, Var: buckets, Write: true, Site: at("// router fire delete", "("), Frames: []Frame{fr(1, "Fire")}}
+	push := Event{Thread: 1, Unit: 1, Var: queue, Write: true, Site: at("// router fire push", "queue ="), Frames: []Frame{fr(1, "Fire")}}
+	// Flush against another Flush: the two takes, each under its own
+	// lock, with the reader's two reads between (datadog-go's
+	// aggregator.go:192 asv); the reader returns both.
+	flush := func(id, in int32, inner string) []Frame { return []Frame{fr(id, "Flush"), fr(in, inner)} }
+	takeQ := Event{Thread: 1, Unit: 1, Var: queue, Write: true, Site: at("r.queue = nil", "queue"), Frames: flush(1, 2, "takeQueue")}
+	takeB := Event{Thread: 1, Unit: 1, Var: buckets, Write: true, Site: at("r.buckets = map[int]int{}", "buckets"), Frames: flush(1, 3, "takeBuckets")}
+	readQ := Event{Thread: 2, Unit: 2, Var: queue, Read: true, Site: at("// router take queue", "queue"), Frames: flush(9, 10, "takeQueue")}
+	readB := Event{Thread: 2, Unit: 2, Var: buckets, Read: true, Site: at("// router take buckets", "buckets"), Frames: flush(9, 11, "takeBuckets")}
+	if v := x.Judge([]Event{takeQ, readQ, readB, takeB}); !v.Holds {
+		t.Errorf("Flush: Judge = false, want true")
+	} else {
+		t.Logf("Flush: %s", v)
+	}
+	for _, tc := range []struct {
+		step, inner, line, col string
+		want                   bool
+	}{
+		{"Step", "schedule", "// router schedule", "[", false},
+		{"StepSum", "count", "// router count", "[", true},
+		{"StepPair", "count", "// router count", "[", true},
+		{"StepCompare", "count", "// router count", "[", true},
+		{"StepMark", "mark", "// router mark", "[", true},
+		{"StepKept", "count", "// router count", "[", true},
+		{"StepIf", "schedule", "// router schedule", "[", true},
+	} {
+		t.Run(tc.step, func(t *testing.T) {
+			length := Event{Thread: 2, Unit: 2, Var: queue, Read: true, Site: at("// router queued", "queue"), Frames: []Frame{fr(9, tc.step), fr(10, "queued")}}
+			lookup := Event{Thread: 2, Unit: 2, Var: buckets, Read: true, Site: at(tc.line, tc.col), Frames: []Frame{fr(9, tc.step), fr(11, tc.inner)}}
+			if v := x.Judge([]Event{del, length, lookup, push}); v.Holds != tc.want {
+				t.Errorf("snapshot: Judge = %v (%s: %s), want %v", v.Holds, v.Kind, v.Why, tc.want)
+			} else {
+				t.Logf("snapshot: %v %s", v.Holds, v)
+			}
+			if v := x.Judge([]Event{length, del, lookup}); v.Holds != tc.want {
+				t.Errorf("unit: Judge = %v (%s: %s), want %v", v.Holds, v.Kind, v.Why, tc.want)
+			} else {
+				t.Logf("unit: %v %s", v.Holds, v)
+			}
+		})
 	}
 }

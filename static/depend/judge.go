@@ -166,6 +166,9 @@ var (
 //     later event (its value, its address, or the branch deciding it;
 //     a later read only if its own value is used in turn), or into the
 //     unit's result: check-then-act, read-modify-write, lookup-then-act;
+//     the result counts for a later read of another variable only where
+//     the two values meet (meets: pion's router returns what it saw of
+//     its queue and only tests the bucket map its filter looks in);
 //     unless the unit read the variable again at that site in between
 //     (Event.Reread), or wrote it right after a, before the other units'
 //     events (Event.Claimed: a check and its reservation), or a
@@ -735,6 +738,13 @@ func (x *Index) flows(a, b Event, stale bool) Verdict {
 	if !b.Read {
 		return Verdict{}
 	}
+	if a.Var != b.Var && !x.meets(t, b, c) {
+		// Two variables whose values never meet: each is what some
+		// serial order reads of it, and nothing the unit does uses
+		// the pair (pion's router returns what it saw of its queue
+		// and only tests the bucket map its filter looks in).
+		return Verdict{}
+	}
 	// Up to the unit's own activation: its result.
 	for i := c - 1; i >= 1; i-- {
 		parent := x.function(a.Frames[i-1].Site)
@@ -752,6 +762,110 @@ func (x *Index) flows(a, b Event, stale bool) Verdict {
 		return Verdict{Holds: true, Kind: "inconsistent result", Why: fmt.Sprintf("the value read at %s is returned by %s, which also uses the value read at %s (at %s)", short(a.Site), name(x.function(a.Frames[0].Site)), short(b.Site), at)}
 	}
 	return Verdict{}
+}
+
+// meets reports whether the values read by a and b meet in their unit,
+// ta being a's taint in the activation the two share (b's c'th frame):
+// one value decides the other's use (or the call that reads it), the two
+// flow into one value (a sum, a comparison, a phi), or both into one
+// activation's result. a's value is followed down the calls that lead to
+// b, b's up through the results of its activations, and both, past the
+// shared activation, up to the unit's outermost. Two variables read in
+// one unit whose values never meet are each a state some serial order
+// reads: a half-old, half-new pair of them changes nothing the unit does
+// with either.
+func (x *Index) meets(ta *taint, b Event, c int) bool {
+	n := len(b.Frames)
+	inner := x.enclosing(b)
+	if c < 1 || n < c || inner == nil {
+		return true // no frames to follow: keep the verdict
+	}
+	// a's value down b's activations below the shared one: down[j] is
+	// its taint in b.Frames[c-1+j].
+	down := []*taint{ta}
+	for k := c; k < n; k++ {
+		g := x.function(b.Frames[k].Site)
+		if g == nil {
+			break
+		}
+		up, d := down[len(down)-1], x.newTaint(x.scope(g))
+		for _, cs := range x.callsIn(up.sc, g) {
+			if up.ctrl[cs.Block()] {
+				return true // a decides the call that reads b
+			}
+			for i, arg := range cs.Common().Args {
+				if up.vals[arg] && i < len(g.Params) {
+					d.add(g.Params[i])
+				}
+			}
+		}
+		if len(d.work) == 0 {
+			break
+		}
+		d.run()
+		down = append(down, d)
+	}
+	tb := x.newTaint(x.scope(inner))
+	for _, v := range x.reads(b.Site, tb.sc) {
+		tb.seed(v)
+	}
+	tb.run()
+	for k := n - 1; k >= 0; k-- {
+		if k >= c-1 {
+			if j := k - c + 1; j < len(down) && met(down[j], tb) {
+				return true
+			}
+		} else {
+			parent := x.function(b.Frames[k].Site)
+			if !ta.result || parent == nil {
+				return false
+			}
+			ta = x.lift(ta, x.function(b.Frames[k+1].Site), parent)
+			if met(ta, tb) {
+				return true
+			}
+		}
+		if k == 0 || !tb.result {
+			return false
+		}
+		parent := x.function(b.Frames[k-1].Site)
+		if parent == nil {
+			return false
+		}
+		tb = x.lift(tb, x.function(b.Frames[k].Site), parent)
+	}
+	return false
+}
+
+// met reports whether two taints of one activation meet: both reach its
+// result, one value carries both, or one decides a block that uses the
+// other.
+func met(p, q *taint) bool {
+	if p.result && q.result {
+		return true
+	}
+	for v := range q.vals {
+		if p.vals[v] {
+			return true
+		}
+	}
+	return decidesUse(p, q) || decidesUse(q, p)
+}
+
+// decidesUse reports whether a block p decides uses a value of q's.
+func decidesUse(p, q *taint) bool {
+	var ops []*ssa.Value
+	for blk := range p.ctrl {
+		for _, in := range blk.Instrs {
+			ops = in.Operands(ops[:0])
+			for _, op := range ops {
+				if *op != nil && q.vals[*op] {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // lostWrite holds when the unit puts the value a read to use as data,

@@ -1564,10 +1564,27 @@ func (g *PoolFlight[K, V]) Peek(key K) (v V) {
 	return v
 }
 
+// PeekLast is Peek that also says whether it dropped the count to 0:
+// the value and the count meet in its result.
+func (g *PoolFlight[K, V]) PeekLast(key K) (v V, last bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if c, ok := g.m[key]; ok {
+		_ = c.dups.Add(1)
+		v = c.val                  // PoolFlight peeklast result
+		last = c.dups.Add(-1) == 0 // PoolFlight peeklast leave
+		if last {
+			g.pool.Put(c)
+		}
+	}
+	return v, last
+}
+
 // usePoolFlight instantiates PoolFlight, as theine-go's tests do.
 func usePoolFlight(g *PoolFlight[string, int]) int {
 	v, _ := g.Do("k", func() int { return 1 })
-	return v + g.Peek("k")
+	w, _ := g.PeekLast("k")
+	return v + g.Peek("k") + w
 }
 
 // Strategy is go-events' RetryStrategy: Retry calls it through the
@@ -4309,3 +4326,146 @@ func (m *MemFs) Has(name string) bool {
 }
 
 func clean(name string) string { return "/" + name }
+
+// Router is pion vnet's router with a duplication filter (issue 26):
+// its loop takes a chunk from its queue under the queue's lock and hands
+// it to a filter, which looks a bucket up in its own map under its own
+// lock; a bucket's timer deletes its bucket and then pushes its chunks
+// into the queue. The queue and the bucket map share no invariant: a
+// step that returns what it saw of the queue and only tests the bucket
+// it found mixes the two nowhere. The other steps combine the two
+// values (one result, one branch, one call, a decided use), which an
+// inconsistent pair of them can make wrong.
+type Router struct {
+	qmu     sync.Mutex
+	queue   []int
+	fmu     sync.Mutex
+	buckets map[int]int
+	last    int
+}
+
+// Fire is the bucket's timer: it takes the bucket, then pushes.
+func (r *Router) Fire(k int) {
+	r.fmu.Lock()
+	delete(r.buckets, k) // router fire delete
+	r.fmu.Unlock()
+	r.qmu.Lock()
+	r.queue = append(r.queue, k) // router fire push
+	r.qmu.Unlock()
+}
+
+func (r *Router) queued() int {
+	r.qmu.Lock()
+	defer r.qmu.Unlock()
+	return len(r.queue) // router queued
+}
+
+// schedule makes the bucket of k when there is none: its lookup decides
+// its own insert only.
+func (r *Router) schedule(k int) {
+	r.fmu.Lock()
+	defer r.fmu.Unlock()
+	if _, ok := r.buckets[k]; !ok { // router schedule
+		r.buckets[k] = 1
+	}
+}
+
+// count returns the bucket's count.
+func (r *Router) count(k int) int {
+	r.fmu.Lock()
+	defer r.fmu.Unlock()
+	return r.buckets[k] // router count
+}
+
+// mark notes k when the bucket's count exceeds n: the two meet here,
+// and nothing comes back.
+func (r *Router) mark(k, n int) {
+	r.fmu.Lock()
+	defer r.fmu.Unlock()
+	if r.buckets[k] > n { // router mark
+		r.last = k
+	}
+}
+
+// Step returns the queue's length and schedules k's bucket: the two
+// values never meet.
+func (r *Router) Step(k int) int {
+	n := r.queued()
+	r.schedule(k)
+	return n
+}
+
+// StepSum returns the queue's length plus the bucket's count.
+func (r *Router) StepSum(k int) int {
+	n := r.queued()
+	return n + r.count(k)
+}
+
+// StepPair returns both.
+func (r *Router) StepPair(k int) (int, int) {
+	n := r.queued()
+	return n, r.count(k)
+}
+
+// StepCompare compares the two in a branch, and returns the length.
+func (r *Router) StepCompare(k int) int {
+	n := r.queued()
+	if r.count(k) > n {
+		r.last = k
+	}
+	return n
+}
+
+// StepMark hands the length to the method that reads the count and
+// compares it there.
+func (r *Router) StepMark(k int) int {
+	n := r.queued()
+	r.mark(k, n)
+	return n
+}
+
+// StepKept keeps the count where the length says.
+func (r *Router) StepKept(k int) int {
+	n := r.queued()
+	c := r.count(k)
+	if n > 0 {
+		r.last = c
+	}
+	return n
+}
+
+// StepIf schedules the bucket only when the queue holds something.
+func (r *Router) StepIf(k int) int {
+	n := r.queued()
+	if n > 0 {
+		r.schedule(k)
+	}
+	return n
+}
+
+// Flush takes the queue and then the buckets, each in its own critical
+// section, into one list (datadog-go's flushMetrics, its shards then its
+// histograms): the two meet in its result.
+func (r *Router) Flush() []int {
+	out := r.takeQueue()
+	return r.takeBuckets(out)
+}
+
+func (r *Router) takeQueue() []int {
+	r.qmu.Lock()
+	defer r.qmu.Unlock()
+	q := r.queue // router take queue
+	r.queue = nil
+	return q
+}
+
+func (r *Router) takeBuckets(out []int) []int {
+	r.fmu.Lock()
+	b := r.buckets // router take buckets
+	r.buckets = map[int]int{}
+	r.fmu.Unlock()
+	for k := range b {
+		out = append(out, k)
+	}
+	return out
+}
