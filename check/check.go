@@ -149,13 +149,35 @@ func (f *Finding) ObjectNames() []string {
 // (replay.Verdict.Deadlocked): a replay that took another path and then
 // failed shows no deadlock. A goroutine leak is proved only by the
 // stranded goroutine its replay's test returns with
-// (replay.Verdict.Leaked).
+// (replay.Verdict.Leaked). An order violation is proved only by a panic
+// its replay raised in the package's own code (PackagePanic).
 func (f *Finding) Reproduced() bool {
 	if f.Verdict.Verdict != replay.Reproduced {
 		return false
 	}
 	p := f.Anomaly.Pattern
-	return p == nil || (!p.Lock || len(f.Verdict.Deadlocked) >= 2) && (!p.Leak || len(f.Verdict.Leaked) > 0) && (!p.Cond || len(f.Verdict.Deadlocked) > 0) && (!p.Relock || len(f.Verdict.Deadlocked) > 0)
+	return p == nil || (!p.Lock || len(f.Verdict.Deadlocked) >= 2) && (!p.Leak || len(f.Verdict.Leaked) > 0) && (!p.Cond || len(f.Verdict.Deadlocked) > 0) && (!p.Relock || len(f.Verdict.Deadlocked) > 0) &&
+		(!p.Order || f.PackagePanic())
+}
+
+// PackagePanic reports whether the replay panicked, unlike the recorded
+// run, in code outside the package's tests (replay.Verdict.PanicAt: not a
+// _test.go file), outside a synctest bubble. That is an order
+// violation's only proof: its schedule runs two critical sections in the
+// other serial order, in which a test that kept them apart by a sleep
+// may fail its assertions, or hang, without a bug (a withdrawal swapped
+// before its deposit); a nil dereference or a second close in the
+// package's code is a bug in any order.
+func (f *Finding) PackagePanic() bool {
+	v := f.Verdict
+	if !v.Panicked || v.AsBaseline || v.Bubble || v.PanicAt == "" {
+		return false
+	}
+	file := v.PanicAt
+	if k := strings.LastIndexByte(file, ':'); k > 0 {
+		file = file[:k]
+	}
+	return !strings.HasSuffix(file, "_test.go")
 }
 
 // WithoutEffect reports whether the finding was reproduced but is no

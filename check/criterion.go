@@ -34,6 +34,9 @@ import (
 // they let return early.
 func (f *Finding) Effect() bool {
 	v := f.Verdict
+	if p := f.Anomaly.Pattern; p != nil && p.Order {
+		return f.Reproduced() // its panic in the package's code
+	}
 	if f.Blocking() {
 		return !v.Bubble
 	}
@@ -93,7 +96,7 @@ func (f *Finding) needsJudging() bool {
 // two join as well.
 func (f *Finding) pairForGrouping() bool {
 	p := f.Anomaly.Pattern
-	return f.Reproduced() && !p.Adjacent && !p.Acting && f.Effect() && f.Driver == "" && !f.Anomaly.Recheck && len(f.SilentStores()) == 0
+	return f.Reproduced() && !p.Adjacent && !p.Acting && !p.Order && f.Effect() && f.Driver == "" && !f.Anomaly.Recheck && len(f.SilentStores()) == 0
 }
 
 // SilentStores returns the steps (indices into the schedule) of a
@@ -882,7 +885,7 @@ func group(fs []Finding) {
 // violation reported by default.
 func groupKeys(f *Finding) []string {
 	p := f.Anomaly.Pattern
-	if !f.Reproduced() || p.Adjacent || p.Lock || p.Leak || p.Cond || p.WG || p.Relock || f.WithoutEffect() {
+	if !f.Reproduced() || p.Adjacent || p.Lock || p.Leak || p.Cond || p.WG || p.Relock || p.Order || f.WithoutEffect() {
 		return nil
 	}
 	var ks []string

@@ -371,6 +371,9 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	// Sends on a closed channel that the recorded run ordered before the
 	// close only through the channel's own matches.
 	closeFirsts(gr, gen, pats, sopt.Stop, &res.Stats, add)
+	// Order violations: two critical sections of one lock in the other
+	// serial order (pattern option order).
+	orderSwaps(gr, gen, pats, sopt.Stop, &res.Stats, add)
 	schedTime += time.Since(td)
 	racesCut := st.Cut
 	if !st.Cut && res.Stats.CutAt == "" {

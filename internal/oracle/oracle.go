@@ -680,7 +680,7 @@ func (m *Model) allAtomic(p *pattern.Pattern, inst []int) bool {
 
 // Instances returns every instance of p in the trace, in lexicographic order.
 func (m *Model) Instances(p *pattern.Pattern) [][]int {
-	if p.Lock || p.Leak || p.Cond || p.WG || p.Relock {
+	if p.Lock || p.Leak || p.Cond || p.WG || p.Relock || p.Order {
 		return nil // lock-order inversions: DeadlockKeys; leaks: LeakKeys
 	}
 	n := p.Len()
