@@ -717,6 +717,17 @@ func (m *Model) IsInstance(p *pattern.Pattern, inst []int) bool {
 	if len(inst) != p.Len() {
 		return false
 	}
+	if p.Order {
+		// Two sections of one lock (predict's order-violation finder):
+		// e1 the Lock of the later one, e2 that of another goroutine's
+		// earlier one, taken in write mode.
+		a, b := inst[0], inst[1]
+		if a < 0 || a >= m.n || b < 0 || b >= m.n {
+			return false
+		}
+		ea, eb := m.ev[a], m.ev[b]
+		return ea.Op == trace.Lock && eb.Op == trace.Lock && ea.Obj == eb.Obj && ea.G != eb.G && b < a
+	}
 	for i, e := range inst {
 		if e < 0 || e >= m.n || !m.matches(p, i, e) {
 			return false
