@@ -168,9 +168,14 @@ func (f *Finding) Reproduced() bool {
 // may fail its assertions, or hang, without a bug (a withdrawal swapped
 // before its deposit); a nil dereference or a second close in the
 // package's code is a bug in any order.
+//
+// Only a runtime panic counts: a nil dereference, an index out of range, a
+// close or a send on a closed channel, a WaitGroup's negative counter. A
+// panic the package raises itself ("pool stopped") is its contract for a
+// call in the wrong order, which the swap may simply have made.
 func (f *Finding) PackagePanic() bool {
 	v := f.Verdict
-	if !v.Panicked || v.AsBaseline || v.Bubble || v.PanicAt == "" {
+	if !v.Panicked || v.AsBaseline || v.Bubble || v.PanicAt == "" || !runtimePanic(v.Consequence) {
 		return false
 	}
 	file := v.PanicAt
@@ -222,6 +227,22 @@ func (f *Finding) WithoutEffect() bool {
 	}
 	p := f.Anomaly.Pattern
 	return !p.Adjacent && (f.Anomaly.Recheck || p.Acting || f.Dependence == "")
+}
+
+// runtimePanic reports whether consequence (replay.Verdict.Consequence
+// of a panic, "panic: MESSAGE at FILE:LINE") is a panic of the runtime
+// or the sync package, not one the program raised itself.
+func runtimePanic(consequence string) bool {
+	msg, ok := strings.CutPrefix(consequence, "panic: ")
+	if !ok {
+		return false
+	}
+	for _, p := range []string{"runtime error: ", "close of closed channel", "send on closed channel", "close of nil channel", "sync: negative WaitGroup counter", "sync: WaitGroup is reused"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // lockedAccess reports whether one of the anomaly's events ran while its

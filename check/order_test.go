@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/pecanvet/pecanvet/pattern"
@@ -19,15 +20,18 @@ func TestOrderProof(t *testing.T) {
 		t.Fatalf("order set %v: want one order pattern", ps)
 	}
 	p := ps[0]
+	const nilDeref = "panic: runtime error: invalid memory address or nil pointer dereference at conn.go:36"
 	for _, c := range []struct {
 		name string
 		v    replay.Verdict
 		want bool
 	}{
-		{"nil dereference in package code", replay.Verdict{Verdict: replay.Reproduced, Panicked: true, PanicAt: "/m/x/conn.go:36"}, true},
-		{"panic in the test", replay.Verdict{Verdict: replay.Reproduced, Panicked: true, PanicAt: "/m/x/conn_test.go:12"}, false},
-		{"panic without a frame of the module", replay.Verdict{Verdict: replay.Reproduced, Panicked: true}, false},
-		{"the recorded run's own panic", replay.Verdict{Verdict: replay.Reproduced, Panicked: true, PanicAt: "/m/x/conn.go:36", AsBaseline: true}, false},
+		{"nil dereference in package code", replay.Verdict{Verdict: replay.Reproduced, Panicked: true, PanicAt: "/m/x/conn.go:36", Consequence: nilDeref}, true},
+		{"second close in package code", replay.Verdict{Verdict: replay.Reproduced, Panicked: true, PanicAt: "/m/x/b.go:45", Consequence: "panic: close of closed channel at b.go:45"}, true},
+		{"the package's own panic (its contract)", replay.Verdict{Verdict: replay.Reproduced, Panicked: true, PanicAt: "/m/x/pool.go:80", Consequence: "panic: pool stopped at pool.go:80"}, false},
+		{"panic in the test", replay.Verdict{Verdict: replay.Reproduced, Panicked: true, PanicAt: "/m/x/conn_test.go:12", Consequence: nilDeref}, false},
+		{"panic without a frame of the module", replay.Verdict{Verdict: replay.Reproduced, Panicked: true, Consequence: nilDeref}, false},
+		{"the recorded run's own panic", replay.Verdict{Verdict: replay.Reproduced, Panicked: true, PanicAt: "/m/x/conn.go:36", AsBaseline: true, Consequence: nilDeref}, false},
 		{"failed assertion", replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: conn_test.go:9: got 1"}, false},
 		{"hang", replay.Verdict{Verdict: replay.Reproduced, Passed: true, Hang: "g1.1 in chan receive"}, false},
 		{"diverged with a package panic", replay.Verdict{Verdict: replay.Diverged, Panicked: true, PanicAt: "/m/x/conn.go:36"}, false},
@@ -42,6 +46,17 @@ func TestOrderProof(t *testing.T) {
 		if f.WithoutEffect() || f.needsJudging() || f.wantsControl() || f.pairForGrouping() {
 			t.Errorf("%s: judged, controlled or grouped like an atomicity violation", c.name)
 		}
+	}
+	// A generated driver's two calls, in either order, are the package's
+	// sequential use: no order patterns there.
+	all, _ := pattern.Builtin("all")
+	for _, q := range anomaliesOf("TestPecanvetDriver_Conn_Close_Get", all) {
+		if q.Order {
+			t.Errorf("a driver's patterns include %s", q.ID())
+		}
+	}
+	if !slices.ContainsFunc(anomaliesOf("TestClose", all), func(q *pattern.Pattern) bool { return q.Order }) {
+		t.Error("a test's patterns lack the order pattern")
 	}
 	// The same package panic proves nothing for other patterns' sake
 	// alone: an atomicity violation's stays an ordinary effect.

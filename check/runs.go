@@ -697,10 +697,17 @@ func lateSkip(test string, rt record.Test) bool {
 var staleRead = pattern.MustParse("av/RRW-stale atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-r-w")
 
 // anomaliesOf is the patterns predicted in test's traces: a generated
-// driver's also get staleRead, when the atomicity violations are asked for.
+// driver's also get staleRead, when the atomicity violations are asked
+// for, and not the order patterns: a driver's two calls one after the
+// other, in either order, are the package's sequential use, which may
+// panic by contract in one of them (ttlcache's drivers had 5 order
+// predictions of their 9 replays).
 func anomaliesOf(test string, pats []*pattern.Pattern) []*pattern.Pattern {
 	if !strings.HasPrefix(test, driver.Prefix) {
 		return pats
+	}
+	if slices.ContainsFunc(pats, func(p *pattern.Pattern) bool { return p.Order }) {
+		pats = slices.DeleteFunc(slices.Clone(pats), func(p *pattern.Pattern) bool { return p.Order })
 	}
 	av := false
 	for _, p := range pats {
