@@ -2,6 +2,7 @@ package check
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pecanvet/pecanvet/pattern"
@@ -64,5 +65,33 @@ func TestOrderProof(t *testing.T) {
 	f := Finding{Anomaly: predict.Anomaly{Pattern: av}, Verdict: replay.Verdict{Verdict: replay.Reproduced, Panicked: true, PanicAt: "/m/x/conn_test.go:12"}}
 	if !f.Reproduced() || !f.Effect() {
 		t.Errorf("av with a panic in its test: Reproduced %v, Effect %v; want both", f.Reproduced(), f.Effect())
+	}
+}
+
+// TestOrderGrouped: an order violation whose panic an atomicity
+// violation of the same test shows too (notifyhint: the swap of Add's
+// section before the loop's drains the queue that notify then indexes)
+// is grouped under it; alone, it leads.
+func TestOrderGrouped(t *testing.T) {
+	ord, _ := pattern.Builtin("order")
+	av, _ := pattern.Builtin("av")
+	const panicked = "panic: runtime error: index out of range [0] with length 0 at expirer.go:38"
+	mk := func(p *pattern.Pattern, sites ...string) Finding {
+		return Finding{Package: "x", Test: "TestAdd",
+			Anomaly: predict.Anomaly{Pattern: p, Sites: sites, Key: strings.Join(sites, "|")},
+			Verdict: replay.Verdict{Verdict: replay.Reproduced, Panicked: true, PanicAt: "/m/x/expirer.go:38", Consequence: panicked}}
+	}
+	fs := []Finding{
+		mk(ord[0], "x/expirer.go:20:11", "x/expirer.go:46:12"),
+		mk(av[0], "x/expirer.go:21:21", "x/expirer.go:48:4", "x/expirer.go:22:13"),
+	}
+	group(fs)
+	if fs[0].Lead != "x/expirer.go:21:21" || fs[1].Lead != "" || fs[1].Grouped != 1 {
+		t.Errorf("leads %q, %q (grouped %d): want the av to lead the order violation", fs[0].Lead, fs[1].Lead, fs[1].Grouped)
+	}
+	alone := []Finding{mk(ord[0], "x/expirer.go:20:11", "x/expirer.go:46:12")}
+	group(alone)
+	if alone[0].Lead != "" {
+		t.Errorf("an order violation alone is grouped under %q", alone[0].Lead)
 	}
 }
