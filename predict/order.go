@@ -26,9 +26,16 @@ type OrderSwap struct{ Later, Earlier int32 }
 // good as the recorded one). Per lock, the first maxOrderPerLock site
 // pairs; per trace, maxOrderPerTrace. Two sections entered at one Lock
 // site are not a pair: swapped, they run the same code in the same order.
+//
+// The finder's own cost is bounded too, on traces of a million events
+// and a lock taken in a loop: it looks back over at most maxOrderBack
+// earlier sections of the lock for each section, and keeps at most
+// maxOrderSections sections, goroutine by goroutine.
 const (
 	maxOrderPerLock  = 4
 	maxOrderPerTrace = 16
+	maxOrderBack     = 64
+	maxOrderSections = 1 << 16
 )
 
 // section is one write-mode critical section: its Lock, and what it
@@ -56,6 +63,9 @@ func OrderSwaps(gr *ptg.Graph) []OrderSwap {
 			ev := evs[e]
 			switch {
 			case ev.Op == trace.Lock:
+				if len(secs) == maxOrderSections {
+					continue // (its accesses still count for the open ones)
+				}
 				s := &section{g: g, lock: ev.Obj, acq: e, acc: map[int32]bool{}}
 				open = append(open, s)
 				secs = append(secs, s)
@@ -115,8 +125,11 @@ func OrderSwaps(gr *ptg.Graph) []OrderSwap {
 	for _, l := range locks {
 		ss := byLock[l]
 		for j, s2 := range ss {
+			if perLock[l] == maxOrderPerLock {
+				break
+			}
 			done := map[int32]bool{} // goroutines whose latest earlier section was looked at
-			for i := j - 1; i >= 0 && perLock[l] < maxOrderPerLock; i-- {
+			for i := j - 1; i >= 0 && i >= j-maxOrderBack && perLock[l] < maxOrderPerLock; i-- {
 				s1 := ss[i]
 				if s1.g == s2.g || done[s1.g] || !conflict(s1, s2) {
 					continue
