@@ -149,13 +149,40 @@ func (f *Finding) ObjectNames() []string {
 // (replay.Verdict.Deadlocked): a replay that took another path and then
 // failed shows no deadlock. A goroutine leak is proved only by the
 // stranded goroutine its replay's test returns with
-// (replay.Verdict.Leaked).
+// (replay.Verdict.Leaked). An order violation is proved only by a panic
+// its replay raised in the package's own code (PackagePanic).
 func (f *Finding) Reproduced() bool {
 	if f.Verdict.Verdict != replay.Reproduced {
 		return false
 	}
 	p := f.Anomaly.Pattern
-	return p == nil || (!p.Lock || len(f.Verdict.Deadlocked) >= 2) && (!p.Leak || len(f.Verdict.Leaked) > 0) && (!p.Cond || len(f.Verdict.Deadlocked) > 0) && (!p.Relock || len(f.Verdict.Deadlocked) > 0)
+	return p == nil || (!p.Lock || len(f.Verdict.Deadlocked) >= 2) && (!p.Leak || len(f.Verdict.Leaked) > 0) && (!p.Cond || len(f.Verdict.Deadlocked) > 0) && (!p.Relock || len(f.Verdict.Deadlocked) > 0) &&
+		(!p.Order || f.PackagePanic())
+}
+
+// PackagePanic reports whether the replay panicked, unlike the recorded
+// run, in code outside the package's tests (replay.Verdict.PanicAt: not a
+// _test.go file), outside a synctest bubble. That is an order
+// violation's only proof: its schedule runs two critical sections in the
+// other serial order, in which a test that kept them apart by a sleep
+// may fail its assertions, or hang, without a bug (a withdrawal swapped
+// before its deposit); a nil dereference or a second close in the
+// package's code is a bug in any order.
+//
+// Only a runtime panic counts: a nil dereference, an index out of range, a
+// close or a send on a closed channel, a WaitGroup's negative counter. A
+// panic the package raises itself ("pool stopped") is its contract for a
+// call in the wrong order, which the swap may simply have made.
+func (f *Finding) PackagePanic() bool {
+	v := f.Verdict
+	if !v.Panicked || v.AsBaseline || v.Bubble || v.PanicAt == "" || !runtimePanic(v.Consequence) {
+		return false
+	}
+	file := v.PanicAt
+	if k := strings.LastIndexByte(file, ':'); k > 0 {
+		file = file[:k]
+	}
+	return !strings.HasSuffix(file, "_test.go")
 }
 
 // WithoutEffect reports whether the finding was reproduced but is no
@@ -200,6 +227,22 @@ func (f *Finding) WithoutEffect() bool {
 	}
 	p := f.Anomaly.Pattern
 	return !p.Adjacent && (f.Anomaly.Recheck || p.Acting || f.Dependence == "")
+}
+
+// runtimePanic reports whether consequence (replay.Verdict.Consequence
+// of a panic, "panic: MESSAGE at FILE:LINE") is a panic of the runtime
+// or the sync package, not one the program raised itself.
+func runtimePanic(consequence string) bool {
+	msg, ok := strings.CutPrefix(consequence, "panic: ")
+	if !ok {
+		return false
+	}
+	for _, p := range []string{"runtime error: ", "close of closed channel", "send on closed channel", "close of nil channel", "sync: negative WaitGroup counter", "sync: WaitGroup is reused"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // lockedAccess reports whether one of the anomaly's events ran while its

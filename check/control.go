@@ -80,7 +80,7 @@ var runControl = replayRetrying
 // failure there is the interleaving's, or the environment's: wantsRepeat).
 func (f *Finding) wantsControl() bool {
 	p := f.Anomaly.Pattern
-	if p == nil || p.Adjacent || p.Lock || p.Leak || p.WG || p.Relock || f.Inferred || !f.Reproduced() || !f.Effect() {
+	if p == nil || p.Adjacent || p.Lock || p.Leak || p.WG || p.Relock || p.Order || f.Inferred || !f.Reproduced() || !f.Effect() {
 		return false
 	}
 	if f.Verdict.Consequence == "" || strings.HasPrefix(f.Test, driver.Prefix) {

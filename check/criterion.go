@@ -34,6 +34,9 @@ import (
 // they let return early.
 func (f *Finding) Effect() bool {
 	v := f.Verdict
+	if p := f.Anomaly.Pattern; p != nil && p.Order {
+		return f.Reproduced() // its panic in the package's code
+	}
 	if f.Blocking() {
 		return !v.Bubble
 	}
@@ -93,7 +96,7 @@ func (f *Finding) needsJudging() bool {
 // two join as well.
 func (f *Finding) pairForGrouping() bool {
 	p := f.Anomaly.Pattern
-	return f.Reproduced() && !p.Adjacent && !p.Acting && f.Effect() && f.Driver == "" && !f.Anomaly.Recheck && len(f.SilentStores()) == 0
+	return f.Reproduced() && !p.Adjacent && !p.Acting && !p.Order && f.Effect() && f.Driver == "" && !f.Anomaly.Recheck && len(f.SilentStores()) == 0
 }
 
 // SilentStores returns the steps (indices into the schedule) of a
@@ -777,6 +780,11 @@ func rereads(f *Finding, evs []depend.Event) {
 // not in another does not change which one is reported.
 func group(fs []Finding) {
 	better := func(a, b *Finding) bool {
+		if x, y := a.Anomaly.Pattern.Order, b.Anomaly.Pattern.Order; x != y {
+			// An order violation whose panic another finding shows
+			// too is that one's consequence: the other leads.
+			return y
+		}
 		if n, m := len(a.Anomaly.Events), len(b.Anomaly.Events); n != m {
 			return n < m
 		}
@@ -879,10 +887,17 @@ func group(fs []Finding) {
 // groupKeys are what ties a finding to the others of its bug (see group):
 // its effect (package, test and where it failed) and its dependence's two
 // lines; none for a finding that is not an atomicity or atomic-set
-// violation reported by default.
+// violation reported by default. A reproduced order violation has its
+// panic's effect key, and never leads a set with another kind in it
+// (group's better): the interleaving that panics at the same place says
+// more.
 func groupKeys(f *Finding) []string {
 	p := f.Anomaly.Pattern
-	if !f.Reproduced() || p.Adjacent || p.Lock || p.Leak || p.Cond || p.WG || p.Relock || f.WithoutEffect() {
+	if p.Order && f.Reproduced() {
+		// Its panic only: it has no dependence.
+		return []string{"effect " + f.Package + " " + f.Test + " " + effectKey(f.Verdict.Consequence)}
+	}
+	if !f.Reproduced() || p.Adjacent || p.Lock || p.Leak || p.Cond || p.WG || p.Relock || p.Order || f.WithoutEffect() {
 		return nil
 	}
 	var ks []string

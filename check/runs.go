@@ -275,7 +275,20 @@ func (qd *queued) settle(r qResult) {
 	maps.Copy(c.skippedKeys, r.skippedKeys)
 	maps.Copy(c.triedKeys, r.triedKeys)
 	c.undiverged += r.skipped
+	found := r.found
 	for _, f := range r.findings {
+		if p := f.Anomaly.Pattern; p != nil && p.Order {
+			// An order violation's swap does not stand for the run's
+			// other predictions: when they all diverged, the test is
+			// recorded again all the same (wantsPerturbed), and the bug
+			// its panic shows may be found as what it is (notifyhint's
+			// check-then-act, whose order swap panics at the same
+			// index; group puts the order violation under it).
+			if f.Reproduced() {
+				found--
+			}
+			continue
+		}
 		if f.Verdict.Verdict != replay.Diverged {
 			c.undiverged++
 		}
@@ -283,7 +296,7 @@ func (qd *queued) settle(r qResult) {
 	c.shareCut = c.shareCut || r.shareCut
 	c.lateCut = c.lateCut || r.lateCut
 	c.netCut = c.netCut || r.netCut
-	c.found += r.found
+	c.found += found
 	c.rep.Doomed += r.doomed
 	c.rep.Alike += r.alike
 	if c.pruned == nil {
@@ -697,10 +710,17 @@ func lateSkip(test string, rt record.Test) bool {
 var staleRead = pattern.MustParse("av/RRW-stale atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-r-w")
 
 // anomaliesOf is the patterns predicted in test's traces: a generated
-// driver's also get staleRead, when the atomicity violations are asked for.
+// driver's also get staleRead, when the atomicity violations are asked
+// for, and not the order patterns: a driver's two calls one after the
+// other, in either order, are the package's sequential use, which may
+// panic by contract in one of them (ttlcache's drivers had 5 order
+// predictions of their 9 replays).
 func anomaliesOf(test string, pats []*pattern.Pattern) []*pattern.Pattern {
 	if !strings.HasPrefix(test, driver.Prefix) {
 		return pats
+	}
+	if slices.ContainsFunc(pats, func(p *pattern.Pattern) bool { return p.Order }) {
+		pats = slices.DeleteFunc(slices.Clone(pats), func(p *pattern.Pattern) bool { return p.Order })
 	}
 	av := false
 	for _, p := range pats {

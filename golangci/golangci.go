@@ -11,7 +11,7 @@
 // The settings (linters.settings.custom.pecanvet.settings) map to the vet
 // tool's -pecan.* flags:
 //
-//	patterns:   anomaly patterns (race, av, asv, chan, deadlock, leak, sync, all, files or inline text); default all
+//	patterns:   anomaly patterns (race, av, asv, chan, deadlock, leak, sync, order, all, files or inline text); default all
 //	budget:     time for the dynamic work of one package, e.g. 2m (as -pecan.budget)
 //	replay:     false reports the static candidates, marked unconfirmed, and runs nothing (the fast mode for editors); default true
 //	maxreplays: replays per test at most (as -pecan.maxreplays)

@@ -136,6 +136,23 @@ leak/stolen-partner leak stolen T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-r
 # returns before the Add runs.
 sync/wg-add-after-wait wg T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w
 `},
+	{"order", `
+# Order violations between two critical sections of one lock (Tu et al.,
+# ASPLOS'19: the commonest non-deadlock bugs of Go's message-passing-free
+# code): every access holds the lock, so there is no race and no
+# atomicity violation, and the bug is the other serial order of two whole
+# sections. e1 is the Lock of t1's section, which ran later in the
+# recorded run, e2 the Lock of t2's earlier one; the two sections conflict
+# (one writes a variable the other reads or writes, or closes a channel
+# the other sends on or closes), and nothing but the lock orders t2's
+# section before t1's path to its own. Another schedule runs t1's whole
+# section first (grpc-go#2371: Close nils the balancer that the service
+# config's handler then dereferences). Proved only by a replay that
+# panics in the package's own code, not in its tests: both orders are
+# serial ones, and a test that kept the two apart by a sleep may assert
+# the recorded order's outcome.
+order/sections order T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-w
+`},
 }
 
 // allSet is the name of the union of the built-in sets.
@@ -155,7 +172,7 @@ var builtins = sync.OnceValue(func() map[string][]*Pattern {
 })
 
 // BuiltinNames returns the names of the built-in sets: "race", "av",
-// "asv", "chan", "deadlock", "leak", "sync" and "all" (their union).
+// "asv", "chan", "deadlock", "leak", "sync", "order" and "all" (their union).
 func BuiltinNames() []string {
 	names := make([]string, 0, len(builtinSrc)+1)
 	for _, b := range builtinSrc {

@@ -125,15 +125,15 @@ func TestBuiltinRaceAV(t *testing.T) {
 }
 
 func TestBuiltinAll(t *testing.T) {
-	if got, want := BuiltinNames(), []string{"race", "av", "asv", "chan", "deadlock", "leak", "sync", "all"}; !slices.Equal(got, want) {
+	if got, want := BuiltinNames(), []string{"race", "av", "asv", "chan", "deadlock", "leak", "sync", "order", "all"}; !slices.Equal(got, want) {
 		t.Errorf("BuiltinNames() = %q, want %q", got, want)
 	}
 	all, ok := Builtin("all")
-	if !ok || len(all) != 3+6+14+3+7+2+1 {
-		t.Fatalf("all has %d patterns, want 36", len(all))
+	if !ok || len(all) != 3+6+14+3+7+2+1+1 {
+		t.Fatalf("all has %d patterns, want 37", len(all))
 	}
 	var concat []*Pattern
-	for _, n := range []string{"race", "av", "asv", "chan", "deadlock", "leak", "sync"} {
+	for _, n := range []string{"race", "av", "asv", "chan", "deadlock", "leak", "sync", "order"} {
 		pats, _ := Builtin(n)
 		concat = append(concat, pats...)
 	}
@@ -168,7 +168,10 @@ func TestBuiltinAll(t *testing.T) {
 		if p.Stolen != (p.ID() == "leak/stolen-partner") {
 			t.Errorf("%s: stolen=%v", p.ID(), p.Stolen)
 		}
-		if p.Lock || p.Leak || p.Cond || p.WG || p.Relock {
+		if p.Order != (p.Kind == "order") {
+			t.Errorf("%s: order=%v", p.ID(), p.Order)
+		}
+		if p.Lock || p.Leak || p.Cond || p.WG || p.Relock || p.Order {
 			continue
 		}
 		if p.Atomic == (p.Kind == "race") || p.Adjacent != (p.Kind == "race") {
@@ -235,14 +238,14 @@ func TestResolve(t *testing.T) {
 		{spec: "race/RW adjacent T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w; race/WW adjacent T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-w", want: []string{"race/RW", "race/WW"}},
 		{spec: "a/b T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w, c/d T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w",
 			wantErr: `-patterns:1:37: unexpected ","`},
-		{spec: "x/y adjacnet T=t1-t2", wantErr: `-patterns:1:5: unknown option "adjacnet" (want adjacent, atomic, chan, acting, lock, leak, cond, stolen, observed, wg or relock)`},
+		{spec: "x/y adjacnet T=t1-t2", wantErr: `-patterns:1:5: unknown option "adjacnet" (want adjacent, atomic, chan, acting, lock, leak, cond, stolen, observed, wg, relock or order)`},
 		{spec: "# only = a comment", wantErr: `-patterns: no patterns in "# only = a comment"`},
 		{spec: "av," + conflict, wantErr: conflict + ":2:3: pattern av/RWR differs from the one defined at built-in set av"},
 		{spec: conflict + ",av", wantErr: "built-in set av: pattern av/RWR differs from the one defined at " + conflict + ":2:3"},
 		{spec: "race," + bad, wantErr: bad + ":2:32: unknown access type \"z\" (want r or w)"},
 		{spec: empty, wantErr: "-patterns: " + empty + " defines no patterns"},
-		{spec: "races", wantErr: `-patterns: "races" is neither a built-in pattern set (race, av, asv, chan, deadlock, leak, sync, all) nor a pattern file`},
-		{spec: dir, wantErr: fmt.Sprintf("-patterns: %q is neither a built-in pattern set (race, av, asv, chan, deadlock, leak, sync, all) nor a pattern file", dir)},
+		{spec: "races", wantErr: `-patterns: "races" is neither a built-in pattern set (race, av, asv, chan, deadlock, leak, sync, order, all) nor a pattern file`},
+		{spec: dir, wantErr: fmt.Sprintf("-patterns: %q is neither a built-in pattern set (race, av, asv, chan, deadlock, leak, sync, order, all) nor a pattern file", dir)},
 		{spec: "race,,av", wantErr: `-patterns: empty item in "race,,av"`},
 		{spec: "race,", wantErr: `-patterns: empty item in "race,"`},
 	}

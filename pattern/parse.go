@@ -371,11 +371,16 @@ func (p *parser) pattern() (pat *Pattern, head position, err *Error) {
 					p.fail(wordAt, "duplicate option relock")
 				}
 				pat.Relock = true
+			case strings.EqualFold(word, "order"):
+				if pat.Order {
+					p.fail(wordAt, "duplicate option order")
+				}
+				pat.Order = true
 			default:
 				if _, isField := lookupField(word); isField {
 					p.fail(p.pos(), "expected \"=\" after %s, found %s", word, p.here())
 				}
-				p.fail(wordAt, "unknown option %q (want adjacent, atomic, chan, acting, lock, leak, cond, stolen, observed, wg or relock)", word)
+				p.fail(wordAt, "unknown option %q (want adjacent, atomic, chan, acting, lock, leak, cond, stolen, observed, wg, relock or order)", word)
 			}
 			continue
 		}

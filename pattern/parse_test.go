@@ -117,10 +117,10 @@ func TestParseErrors(t *testing.T) {
 		{"a/b\xff", `p:1:4: unexpected byte 0xff in kind/name`},
 		{"  a/bé", `p:1:6: unexpected "é" in kind/name`},
 		// Options and fields.
-		{"x/y adjacnet", `p:1:5: unknown option "adjacnet" (want adjacent, atomic, chan, acting, lock, leak, cond, stolen, observed, wg or relock)`},
+		{"x/y adjacnet", `p:1:5: unknown option "adjacnet" (want adjacent, atomic, chan, acting, lock, leak, cond, stolen, observed, wg, relock or order)`},
 		{"a/b adjacent adjacent" + ok, `p:1:14: duplicate option adjacent`},
 		{"a/b atomic Atomic" + ok, `p:1:12: duplicate option atomic`},
-		{"a/b T=t1 t2", `p:1:10: unknown option "t2" (want adjacent, atomic, chan, acting, lock, leak, cond, stolen, observed, wg or relock)`},
+		{"a/b T=t1 t2", `p:1:10: unknown option "t2" (want adjacent, atomic, chan, acting, lock, leak, cond, stolen, observed, wg, relock or order)`},
 		{"a/b X=1", `p:1:5: unknown field "X" (want T, SV, AR, AT or E)`},
 		{"a/b T t1-t2", `p:1:7: expected "=" after T, found "t"`},
 		{"a/b AT", `p:1:7: expected "=" after AT, found end of input`},
@@ -157,8 +157,8 @@ func TestParseErrors(t *testing.T) {
 		{"a/b" + ok + "\n\n a/b" + ok, `p:3:2: duplicate pattern a/b (first at 1:1)`},
 		// Several errors: one per pattern.
 		{"a/b T=t1\n\nc/d" + ok + "; e/f adjacnet" + ok,
-			"p:1:1: missing fields SV, AR, AT\np:3:43: unknown option \"adjacnet\" (want adjacent, atomic, chan, acting, lock, leak, cond, stolen, observed, wg or relock)"},
-		{"a/b T=t1 # x; y\nc/d adjacnet # ; z", "p:1:1: missing fields SV, AR, AT\np:2:5: unknown option \"adjacnet\" (want adjacent, atomic, chan, acting, lock, leak, cond, stolen, observed, wg or relock)"},
+			"p:1:1: missing fields SV, AR, AT\np:3:43: unknown option \"adjacnet\" (want adjacent, atomic, chan, acting, lock, leak, cond, stolen, observed, wg, relock or order)"},
+		{"a/b T=t1 # x; y\nc/d adjacnet # ; z", "p:1:1: missing fields SV, AR, AT\np:2:5: unknown option \"adjacnet\" (want adjacent, atomic, chan, acting, lock, leak, cond, stolen, observed, wg, relock or order)"},
 	}
 	for _, tt := range tests {
 		pats, err := Parse(tt.src, "p")

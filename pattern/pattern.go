@@ -107,6 +107,16 @@ type Pattern struct {
 	// the writer then waits for, into a lock the writer holds (a
 	// lock-order inversion down a path the recorded run did not take).
 	Relock bool
+	// Order: an order violation between two critical sections of one
+	// lock. e1 is the acquisition of t1's section, which came later in
+	// the recorded run, e2 that of t2's earlier section, the two
+	// conflicting on a variable or a channel (one of them writes or
+	// closes it) and ordered by the lock alone. Another schedule runs
+	// t1's whole section first. Both orders are serial, so only a panic
+	// raised in the package's own code (not its tests) proves it: a nil
+	// dereference, a second close. predict finds these itself (its
+	// order-violation finder), not the access search.
+	Order bool
 
 	E         []string // event names (default e1..en)
 	T, SV, AR []int    // normalized variables
@@ -219,6 +229,9 @@ func (p *Pattern) String() string {
 	if p.Relock {
 		b.WriteString(" relock")
 	}
+	if p.Order {
+		b.WriteString(" order")
+	}
 	seq := func(key string, n int, elem func(i int) string) {
 		b.WriteByte(' ')
 		b.WriteString(key)
@@ -296,6 +309,11 @@ func (p *Pattern) Describe() string {
 			return "goroutine leak: another goroutine's channel operation takes a partner first and strands the one it was matched with"
 		}
 		return "goroutine leak: a select takes another branch and strands its partner's channel operation"
+	case "order":
+		if p.Order {
+			return "order violation: another goroutine's critical section runs before one the recorded run ran first, and the package's code panics"
+		}
+		what = "order violation"
 	case "sync":
 		if p.WG {
 			return "WaitGroup.Add after Wait: a Wait runs before the Add from 0 it was to wait for, and returns at once"
@@ -333,7 +351,7 @@ func (p *Pattern) Describe() string {
 // event names, and Pos, are ignored.
 func (p *Pattern) Equal(q *Pattern) bool {
 	return p.Kind == q.Kind && p.Name == q.Name &&
-		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting && p.Lock == q.Lock && p.Leak == q.Leak && p.Stolen == q.Stolen && p.Observed == q.Observed && p.Cond == q.Cond && p.WG == q.WG && p.Relock == q.Relock &&
+		p.Adjacent == q.Adjacent && p.Atomic == q.Atomic && p.Chan == q.Chan && p.Acting == q.Acting && p.Lock == q.Lock && p.Leak == q.Leak && p.Stolen == q.Stolen && p.Observed == q.Observed && p.Cond == q.Cond && p.WG == q.WG && p.Relock == q.Relock && p.Order == q.Order &&
 		slices.Equal(p.T, q.T) && slices.Equal(p.SV, q.SV) &&
 		slices.Equal(p.AR, q.AR) && slices.Equal(p.AT, q.AT)
 }
@@ -475,6 +493,16 @@ func (p *Pattern) Validate() error {
 			// The stale-read inversion finder knows one order: the read,
 			// then the write it read in the recorded run.
 			return fail("a lock relock pattern is a stale read and the write it read: AT=r-w")
+		}
+	}
+	if p.Order {
+		// The order-violation finder (predict) knows one shape: two
+		// acquisitions of one lock by two goroutines.
+		if p.Adjacent || p.Atomic || p.Chan || p.Acting || p.Lock || p.Leak || p.Cond || p.WG || p.Relock {
+			return fail("an order pattern takes no other option")
+		}
+		if !slices.Equal(p.T, []int{0, 1}) || !slices.Equal(p.SV, []int{0, 0}) {
+			return fail("an order pattern is two critical sections of one lock, the later one moved first: T=t1-t2 SV=s1-s1")
 		}
 	}
 	if p.WG {
@@ -627,6 +655,8 @@ func KindName(kind string) string {
 		return "goroutine leak"
 	case "sync":
 		return "sync misuse"
+	case "order":
+		return "order violation"
 	}
 	return kind + " anomaly"
 }

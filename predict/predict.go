@@ -376,6 +376,14 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	if !st.Cut && res.Stats.CutAt == "" {
 		st.Add(search.Run(gr, others, sopt, try))
 	}
+	if !st.Cut && res.Stats.CutAt == "" {
+		// Order violations (pattern option order) last: two critical
+		// sections of one lock in the other serial order, which most
+		// often proves nothing, take what the bound leaves.
+		to := time.Now()
+		orderSwaps(gr, gen, pats, sopt.Stop, &res.Stats, add)
+		schedTime += time.Since(to)
+	}
 	if res.Cut == "" && !racesCut && res.Stats.CutAt != "" {
 		// The race search ran through, but its work left the finders past
 		// it too little: they stop at the same bound, and say so.

@@ -14,6 +14,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/build"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -205,6 +206,11 @@ type Verdict struct {
 	Passed      bool   `json:"passed"`
 	Panicked    bool   `json:"panicked,omitempty"`
 	Consequence string `json:"consequence,omitempty"` // panic message or failed assertion
+	// PanicAt (with Panicked): where the panicking goroutine was,
+	// "/path/file.go:LINE", its innermost frame outside the Go root and
+	// pecanvet's runtime (PanicFrame); "" if none. An order violation is
+	// proved only by a panic outside the package's tests (check).
+	PanicAt string `json:"-"`
 	// Unended: the process was killed at the replay's time bound with no
 	// failure or panic of the test's own and no hang proven: the test
 	// gave no verdict, and not passing is no effect of the schedule (a
@@ -337,6 +343,9 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 		v.Verdict = Timeout
 	}
 	v.Panicked, v.Consequence = opt.Consequence(r.Output, r.Passed)
+	if v.Panicked {
+		v.PanicAt = PanicFrame(r.Output)
+	}
 	if opt.MarkEnd && !v.Panicked {
 		v.Scheduled = opt.scheduled(r.Output)
 	}
@@ -413,8 +422,43 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 	return v
 }
 
+// PanicFrame returns where the first panic of a test's output was raised:
+// the innermost frame of the panicking goroutine's stack (the first
+// "goroutine N [running]:" after the panic line) whose file is absolute
+// and outside the Go root (runtime, sync, testing) and pecanvet's
+// instrumentation (its runtime's frames have relative paths), as
+// "/path/file.go:LINE"; "" if there is none.
+func PanicFrame(out string) string {
+	m := panicLine.FindStringIndex(out)
+	if m == nil {
+		return ""
+	}
+	rest := out[m[0]:]
+	k := runningLine.FindStringIndex(rest)
+	if k == nil {
+		return ""
+	}
+	goroot := filepath.ToSlash(build.Default.GOROOT)
+	for l := range strings.SplitSeq(rest[k[1]:], "\n") {
+		if strings.TrimSpace(l) == "" {
+			break // the end of the goroutine's stack
+		}
+		if !strings.HasPrefix(l, "\t") {
+			continue // a function line
+		}
+		f := strings.Fields(l)[0]
+		if !strings.HasPrefix(f, "/") || strings.Contains(f, "pecanvet-instr-") ||
+			goroot != "" && strings.HasPrefix(f, goroot+"/") || strings.Contains(f, "/src/runtime/") || strings.Contains(f, "/src/testing/") {
+			continue
+		}
+		return f
+	}
+	return ""
+}
+
 var (
-	panicLine = regexp.MustCompile(`(?m)^panic: (.*)$`)
+	runningLine = regexp.MustCompile(`(?m)^goroutine \d+ \[running\]:\n`)
+	panicLine   = regexp.MustCompile(`(?m)^panic: (.*)$`)
 	// failLine is a "file.go:12: message" line; testify's has no message
 	// on it (failmsg.go).
 	failLine = regexp.MustCompile(`^\s+(\S+\.go:\d+):(?: (.*))?$`)

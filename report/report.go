@@ -154,6 +154,9 @@ func messageBody(f check.Finding) string {
 	if f.Anomaly.Pattern.WG {
 		return earlyWait(f, "WaitGroup.Add after Wait")
 	}
+	if f.Anomaly.Pattern.Order {
+		return orderViolation(f, Title(f))
+	}
 	return message(f, Title(f))
 }
 
@@ -181,6 +184,9 @@ func headlineBody(f check.Finding) string {
 	}
 	if f.Anomaly.Pattern.WG {
 		return earlyWait(f, "WaitGroup.Add after Wait ("+f.Anomaly.Pattern.ID()+")")
+	}
+	if f.Anomaly.Pattern.Order {
+		return orderViolation(f, Detailed(f))
 	}
 	return message(f, Detailed(f))
 }
@@ -304,6 +310,60 @@ func doubleLock(f check.Finding, title string) string {
 		return msg + "reproduced, the replay deadlocks: " + strings.Join(f.Verdict.Deadlocked, "; ")
 	}
 	return msg + evidence(f)
+}
+
+// orderViolation is the message of an order violation between two
+// critical sections of one lock (an order pattern, events: the Lock of
+// the section moved first, the Lock of the one it moved before),
+// reported at the first, e.g.
+//
+//	order violation on ClientConn.mu: this section of ClientConn.Close
+//	(g1.1) can run before the one of ClientConn.handleServiceConfig (g1.1.1)
+//	at clientconn.go:106, which the recorded run ran first; reproduced,
+//	panic: runtime error: invalid memory address or nil pointer
+//	dereference at clientconn.go:36
+func orderViolation(f check.Finding, title string) string {
+	st := func(k int) trace.Step { return f.Schedule.Steps[f.Schedule.Anomaly[k]] }
+	in := func(k int) string {
+		if m := enclosing(f.Schedule, f.Schedule.Anomaly[k]); m != "" {
+			return "the one of " + m + " (" + st(k).G + ")"
+		}
+		return st(k).G + "'s"
+	}
+	this := "this section"
+	if m := enclosing(f.Schedule, f.Schedule.Anomaly[0]); m != "" {
+		this += " of " + m
+	}
+	msg := fmt.Sprintf("%s: %s (%s) can run before %s at %s, which the recorded run ran first; ",
+		title, this, st(0).G, in(1), short(f.Anomaly.Sites[1]))
+	return msg + evidence(f)
+}
+
+// enclosing returns the method whose activation step i of s ran in, the
+// innermost region its goroutine had begun and not ended; "" if none.
+func enclosing(s *trace.Schedule, i int) string {
+	if s == nil || i < 0 || i >= len(s.Steps) {
+		return ""
+	}
+	g := s.Steps[i].G
+	var open []string
+	for _, st := range s.Steps[:i] {
+		if st.G != g {
+			continue
+		}
+		switch st.Op {
+		case trace.RegionBegin:
+			open = append(open, st.Obj)
+		case trace.RegionEnd:
+			if n := len(open); n > 0 {
+				open = open[:n-1]
+			}
+		}
+	}
+	if n := len(open); n > 0 {
+		return open[n-1]
+	}
+	return ""
 }
 
 // staleInversion is the message of a lock-order inversion down the path

@@ -419,3 +419,44 @@ func TestOnceRunMessage(t *testing.T) {
 		t.Error("a finding without Deadlocked counts as proved")
 	}
 }
+
+// TestOrderMessage: an order violation names the two sections by their
+// methods, is reported at the section moved first, and is proved only by
+// a panic in the package's code.
+func TestOrderMessage(t *testing.T) {
+	pat, _ := pattern.Builtin("order")
+	s := &trace.Schedule{Pattern: "order/sections", Anomaly: []int{4, 7}, Steps: []trace.Step{
+		step(t, "g1.1.1", "region-begin", "ClientConn.handleServiceConfig", "x/conn.go:105:23"),
+		step(t, "g1.1", "region-begin", "ClientConn.Close", "x/conn.go:115:23"),
+		step(t, "g1.1", "region-begin", "ClientConn.check", "x/conn.go:70:1"),
+		step(t, "g1.1", "region-end", "ClientConn.check", "x/conn.go:70:1"),
+		step(t, "g1.1", "lock", "ClientConn.mu#1", "x/conn.go:116:12"),
+		step(t, "g1.1", "write", "ClientConn.balancerWrapper#1", "x/conn.go:125:5"),
+		step(t, "g1.1", "unlock", "ClientConn.mu#1", "x/conn.go:126:14"),
+		step(t, "g1.1.1", "lock", "ClientConn.mu#1", "x/conn.go:106:12"),
+	}}
+	f := check.Finding{
+		Package: "x", Test: "TestClose",
+		Anomaly: predict.Anomaly{Pattern: pat[0], Events: []int32{40, 20},
+			Sites: []string{"x/conn.go:116:12", "x/conn.go:106:12"}},
+		Schedule: s,
+		Objects:  []string{"ClientConn.mu#1", "ClientConn.mu#1"},
+		Verdict: replay.Verdict{Verdict: replay.Reproduced, Panicked: true, PanicAt: "/m/x/conn.go:36",
+			Consequence: "panic: runtime error: invalid memory address or nil pointer dereference at conn.go:36"},
+	}
+	want := "order violation on ClientConn.mu: this section of ClientConn.Close (g1.1) can run before the one of ClientConn.handleServiceConfig (g1.1.1) at conn.go:106, which the recorded run ran first; reproduced, panic: runtime error: invalid memory address or nil pointer dereference at conn.go:36"
+	if got := report.Message(f); got != want {
+		t.Errorf("Message:\n got %s\nwant %s", got, want)
+	}
+	if got := report.Site(f).Short(); got != "conn.go:116" {
+		t.Errorf("Site %s, want the section moved first, conn.go:116", got)
+	}
+	if !strings.HasPrefix(report.Headline(f), "order violation (order/sections) on ClientConn.mu: ") {
+		t.Errorf("Headline %q", report.Headline(f))
+	}
+	// A panic in the test proves nothing.
+	f.Verdict.PanicAt = "/m/x/conn_test.go:12"
+	if f.Reproduced() || f.Effect() {
+		t.Error("an order violation proved by a panic in its test")
+	}
+}

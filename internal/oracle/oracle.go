@@ -680,7 +680,7 @@ func (m *Model) allAtomic(p *pattern.Pattern, inst []int) bool {
 
 // Instances returns every instance of p in the trace, in lexicographic order.
 func (m *Model) Instances(p *pattern.Pattern) [][]int {
-	if p.Lock || p.Leak || p.Cond || p.WG || p.Relock {
+	if p.Lock || p.Leak || p.Cond || p.WG || p.Relock || p.Order {
 		return nil // lock-order inversions: DeadlockKeys; leaks: LeakKeys
 	}
 	n := p.Len()
@@ -716,6 +716,17 @@ func (m *Model) Instances(p *pattern.Pattern) [][]int {
 func (m *Model) IsInstance(p *pattern.Pattern, inst []int) bool {
 	if len(inst) != p.Len() {
 		return false
+	}
+	if p.Order {
+		// Two sections of one lock (predict's order-violation finder):
+		// e1 the Lock of the later one, e2 that of another goroutine's
+		// earlier one, taken in write mode.
+		a, b := inst[0], inst[1]
+		if a < 0 || a >= m.n || b < 0 || b >= m.n {
+			return false
+		}
+		ea, eb := m.ev[a], m.ev[b]
+		return ea.Op == trace.Lock && eb.Op == trace.Lock && ea.Obj == eb.Obj && ea.G != eb.G && b < a
 	}
 	for i, e := range inst {
 		if e < 0 || e >= m.n || !m.matches(p, i, e) {

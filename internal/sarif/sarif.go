@@ -221,7 +221,7 @@ func RuleID(p *pattern.Pattern) string {
 
 // builtinOrder is the order of the built-in rules in a log.
 var builtinOrder = []string{"race", "av", "asv", "chan",
-	"deadlock/lock-order", "deadlock/rlock-writer", "deadlock/once-run", "deadlock/lost-signal", "deadlock/double-lock", "deadlock/hung", "deadlock", "leak", "leak/observed", "sync/wg-add-after-wait"}
+	"deadlock/lock-order", "deadlock/rlock-writer", "deadlock/once-run", "deadlock/lost-signal", "deadlock/double-lock", "deadlock/hung", "deadlock", "leak", "leak/observed", "sync/wg-add-after-wait", "order"}
 
 type ruleText struct{ name, short, full, help string }
 
@@ -268,6 +268,9 @@ var builtinRules = map[string]ruleText{
 	"sync/wg-add-after-wait": {"WaitGroupAddAfterWait", "WaitGroup.Add after Wait",
 		"A WaitGroup's Add from 0 can run after a Wait it was meant to hold: the Wait returns at once and does not wait for that work.",
 		"A WaitGroup.Add after Wait: an Add that raises a WaitGroup's counter from 0 must happen before Wait (package sync), and nothing orders this one before it: typically the Add is inside the goroutine it counts. pecanvet predicted from a recorded run of the test the schedule that runs the Wait first, and replayed it: the Wait returned before the Add ran, so the waiter went on while the work was still to come. The code flow is that schedule. Fix: call Add before the go statement that starts the work (or use WaitGroup.Go)."},
+	"order": {"OrderViolation", "Order violation",
+		"Another goroutine's critical section of the same lock can run before one that ran first, and the package's code then panics.",
+		"An order violation between two critical sections of one lock: every access holds the lock, so there is no data race (go test -race cannot see it), but nothing other than the lock orders the two sections, and in the other serial order the package's code panics (a nil dereference, a second close of a channel). pecanvet predicted from a recorded run of the test the schedule that runs the later section whole before the earlier one, and replayed it: the package's code (not the test's) panicked. The code flow is that schedule. Fix: make the later section check the state the earlier one assumes (a closed flag set under the lock), or order the two explicitly."},
 	"leak": {"GoroutineLeak", "Goroutine leak",
 		"A select can take another branch (a timeout, ctx.Done(), default) and leave its partner's channel operation blocked forever.",
 		"A goroutine leak: two goroutines meet on an unbuffered channel, one of them in a select that has another branch. pecanvet predicted from a recorded run of the test the schedule in which the select takes that branch first, and replayed it: when the test returned, the partner's goroutine was blocked forever in its channel operation, and no goroutine left could reach the channel. The code flow is that schedule. Fix: give the channel a buffer of one, or let the partner select on the same cancellation."},

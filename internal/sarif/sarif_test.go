@@ -116,7 +116,7 @@ func TestLog(t *testing.T) {
 	}
 	// Each built-in deadlock pattern has a rule of its own (issue 29: a
 	// lost signal is no lock-order inversion).
-	const wantRules = "race,av,asv,chan,deadlock/lock-order,deadlock/rlock-writer,deadlock/once-run,deadlock/lost-signal,deadlock/double-lock,leak,sync/wg-add-after-wait,mine"
+	const wantRules = "race,av,asv,chan,deadlock/lock-order,deadlock/rlock-writer,deadlock/once-run,deadlock/lost-signal,deadlock/double-lock,leak,sync/wg-add-after-wait,order,mine"
 	if got := strings.Join(ids, ","); got != wantRules {
 		t.Errorf("rules %s, want %s", got, wantRules)
 	}

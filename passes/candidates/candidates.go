@@ -137,7 +137,7 @@ func patterns(spec string) ([]*pattern.Pattern, error) {
 	pats, err := pattern.Resolve(spec)
 	var two []*pattern.Pattern
 	for _, p := range pats {
-		if p.Threads() == 2 && !p.RemoteReadsOnly() && !p.Lock && !p.Leak && !p.Cond && !p.WG && !p.Relock { // a lock-order inversion or a leak has no access sites
+		if p.Threads() == 2 && !p.RemoteReadsOnly() && !p.Lock && !p.Leak && !p.Cond && !p.WG && !p.Relock && !p.Order { // a lock-order inversion or a leak has no access sites
 			two = append(two, p)
 		}
 	}

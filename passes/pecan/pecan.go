@@ -30,7 +30,7 @@
 //
 // # Flags
 //
-//	-patterns    the anomaly patterns: race, av, asv, chan, deadlock, leak, sync, all, pattern files or text
+//	-patterns    the anomaly patterns: race, av, asv, chan, deadlock, leak, sync, order, all, pattern files or text
 //	-budget      the dynamic work of one package, in work: what takes that long on an idle machine (docs/flags.md)
 //	-maxreplays  replays per test at most
 //	-replay      false: report the static candidates, marked unconfirmed, and run nothing
@@ -112,7 +112,7 @@ func newAnalyzer(run func(*analysis.Pass) (any, error), requires ...*analysis.An
 		Run:        run,
 		ResultType: reflect.TypeOf((*Result)(nil)),
 	}
-	a.Flags.StringVar(&patternsFlag, "patterns", patternsFlag, "anomaly patterns: built-in sets (race, av, asv, chan, deadlock, leak, sync, all), pattern files or inline pattern text")
+	a.Flags.StringVar(&patternsFlag, "patterns", patternsFlag, "anomaly patterns: built-in sets (race, av, asv, chan, deadlock, leak, sync, order, all), pattern files or inline pattern text")
 	a.Flags.DurationVar(&budget, "budget", budget, "budget for the dynamic work of one package, counted in work units: the work that takes this long on an idle 2-core machine, whatever the load (a wall-clock safety net stops at 10x it, at least 30m)")
 	a.Flags.BoolVar(&doReplay, "replay", doReplay, "confirm by recording and replaying; false reports the static candidates, marked unconfirmed")
 	a.Flags.IntVar(&maxReplays, "maxreplays", maxReplays, "replays per test at most")

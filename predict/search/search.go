@@ -127,7 +127,7 @@ func Run(gr *ptg.Graph, pats []*pattern.Pattern, opt Options, try func(Candidate
 	}
 	// Lock-order and leak patterns are not access patterns: predict's
 	// inversion and leak finders look for them.
-	pats = slices.DeleteFunc(slices.Clone(pats), func(p *pattern.Pattern) bool { return p.Lock || p.Leak || p.Cond || p.WG || p.Relock })
+	pats = slices.DeleteFunc(slices.Clone(pats), func(p *pattern.Pattern) bool { return p.Lock || p.Leak || p.Cond || p.WG || p.Relock || p.Order })
 	// A pattern of the same shape as an earlier one (asv/asv-1..5 are
 	// av's five) matches the same instances under the same key: searched
 	// again, it proposed each of them a second time, and a finding's kind
