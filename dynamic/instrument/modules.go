@@ -56,7 +56,10 @@ func runtimeGoLine(modGo string) string {
 // version langFloor: a //go:build line requiring go1.21 and the file's own
 // constraint is put first, followed by a blank line (a build constraint
 // must be followed by one) and a line directive that puts the original
-// text back at line 1 of path. The file's own //go:build and // +build
+// text back at line 1 of path: a //line comment on a line of its own, so
+// that a directive opening the file (fasthttp's "//go:generate") still
+// starts its line; after a /*line*/ comment cmd/compile rejects it as a
+// misplaced compiler directive. The file's own //go:build and // +build
 // lines are made plain comments, so that it has one constraint; the
 // combined constraint selects the file exactly when the original did,
 // since every toolchain that runs pecanvet satisfies go1.21.
@@ -133,7 +136,7 @@ Header:
 	}
 	var b bytes.Buffer
 	b.WriteString("//go:build " + tag.String() + "\n\n")
-	b.WriteString("/*line " + path + ":1:1*/")
+	b.WriteString("//line " + path + ":1:1\n")
 	for _, l := range lines {
 		b.Write(l)
 	}

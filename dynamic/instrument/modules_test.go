@@ -19,6 +19,8 @@ func TestWithLangTag(t *testing.T) {
 		// A //go:build line inside a block comment is no constraint; it stays.
 		{"slashstar", "/* doc\n//go:build ignore\n*/\n\npackage p\n\nvar x int\n", "go1.21"},
 		{"versioned", "//go:build go1.18\n\npackage p\n\nvar x int\n", ""},
+		// A directive on the first line must still start a line.
+		{"generate", "//go:generate go run gen.go\n\npackage p\n\nvar x int\n", "go1.21"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := string(withLangTag("/m/p.go", []byte(c.src)))
@@ -47,6 +49,13 @@ func TestWithLangTag(t *testing.T) {
 			}
 			if n != 1 && !strings.Contains(c.src, "/*") {
 				t.Errorf("%d //go:build lines, want 1:\n%s", n, out)
+			}
+			// cmd/compile accepts a //go: directive only at the start of a
+			// line ("misplaced compiler directive").
+			for _, l := range strings.Split(c.src, "\n") {
+				if strings.HasPrefix(l, "//go:") && !strings.HasPrefix(l, "//go:build") && !strings.Contains(out, "\n"+l+"\n") {
+					t.Errorf("directive %q does not start a line:\n%s", l, out)
+				}
 			}
 			// The original text keeps its lines: var x is where it was.
 			for _, d := range f.Decls {
