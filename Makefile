@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -208,6 +208,14 @@ eval-trial15:
 # EVAL.md's modules-trial16 section. Not part of make eval.
 eval-trial16:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial16.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 31's seventeenth trial, internal/eval/modules-trial17.txt: six
+# more modules (a load generator's rate limiter and completion barriers,
+# two routers' throttle and rate-limiter middleware, SMTP and IMAP
+# servers, a terminal's event queue), checked and triaged as eval-trial,
+# written to EVAL.md's modules-trial17 section. Not part of make eval.
+eval-trial17:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial17.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own

@@ -204,6 +204,8 @@ func TestLists(t *testing.T) {
 			want = 5 // session 29's trial: eight candidates left out (network, cgo, -race not ending), see its header
 		case "modules-trial16.txt":
 			want = 7 // session 30's trial
+		case "modules-trial17.txt":
+			want = 6 // session 31's trial: five candidates left out (missing test data, cgo, -race not ending), see its header
 		}
 		if len(mods) < want {
 			t.Errorf("%s has %d modules, want at least %d (issue 26)", file, len(mods), want)
