@@ -2237,7 +2237,8 @@ func TestJudgeGetterInit(t *testing.T) {
 // start and its loop's check, or between two checks of one round, stops
 // the loop where it was written to stop (server.go:388, :393 and :272
 // av). A writer of the loop's value, a stop value that does work or is
-// kept, a skip in no loop the flag stops, and a second start after
+// kept, a check outside any loop the flag stops (one that leaves, one
+// that skips), and a second start after
 // another's check stay judged.
 func TestJudgeStopFlag(t *testing.T) {
 	x, at := index(t)
@@ -2282,6 +2283,7 @@ func TestJudgeStopFlag(t *testing.T) {
 		{"Serve's start, a Stop and a Restart, its loop's check", []Event{start, stop, restart, check}, true},
 		{"ServeReset's start read back by a check that resets and goes on", []Event{w(1, site("reset begin"), fr(1, "ServeReset")), stop, r(1, site("started"), fr(1, "ServeReset"), fr(2, "isStarted"))}, true},
 		{"ServeKept's loop check, a Stop, readKept keeps the flag", []Event{r(1, site("started"), fr(1, "ServeKept"), fr(2, "isStarted")), stop, r(1, site("kept"), fr(1, "ServeKept"), def(3, "Kept"), fr(4, "readKept"))}, true},
+		{"Open's start read back by its check that leaves, in no loop", []Event{w(1, site("open begin"), fr(1, "Open")), stop, r(1, site("started"), fr(1, "Open"), fr(2, "isStarted"))}, true},
 		{"Put's start read back by keep's check after a Stop: a skip in no loop", []Event{w(1, site("put begin"), fr(1, "Put")), stop, r(1, site("keep"), fr(1, "Put"), def(3, "Keep"), fr(4, "keep"))}, true},
 		{"Serve's once check, another Serve's start, its own start", []Event{r(1, site("once"), serve), w(2, site("begin"), fr(9, "Serve")), start}, true},
 	} {

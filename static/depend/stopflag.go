@@ -213,6 +213,7 @@ type flagUse struct {
 	result constant.Value    // the activation returns this (a getter)
 	exits  bool              // a branch leaves to return
 	leaves []*ssa.BasicBlock // the blocks of the branches that leave
+	gone   []*ssa.BasicBlock // and the arms they leave by
 }
 
 // followFlag follows the values vals (each a constant the flag gives) in
@@ -294,6 +295,7 @@ func (x *Index) followFlag(sc *scope, vals map[ssa.Value]constant.Value) flagUse
 				case blk.Parent() == sc.root && leaves(blk, taken):
 					u.exits = true
 					u.leaves = append(u.leaves, blk)
+					u.gone = append(u.gone, taken)
 				case skips(blk, taken, other):
 				default:
 					u.ok = false
@@ -487,7 +489,10 @@ func (x *Index) onlyReturned(sc *scope, calls []ssa.CallInstruction, frames []Fr
 
 // inStopLoop reports whether e runs in a loop that a branch on the flag
 // leaves when it is c: in one of the activations e ran in, every
-// instruction leading to e lies on a cycle through such a branch.
+// instruction leading to e runs only after such a branch, itself on a
+// cycle, took its other arm (the branch dominates it, and the arm that
+// leaves never reaches it): within the loop, not after it. A check in
+// straight code is on no cycle.
 func (x *Index) inStopLoop(e Event, key any, c constant.Value) bool {
 	for lvl := len(e.Frames) - 1; lvl >= 0; lvl-- {
 		fn := x.function(e.Frames[lvl].Site)
@@ -506,8 +511,8 @@ func (x *Index) inStopLoop(e Event, key any, c constant.Value) bool {
 		all := true
 		for _, in := range ins {
 			inLoop := false
-			for _, blk := range u.leaves {
-				if reachesAvoiding(in.Block(), blk, nil) && reachesAvoiding(blk, in.Block(), nil) {
+			for k, blk := range u.leaves {
+				if onCycle(blk) && blk.Dominates(in.Block()) && !reachesAvoiding(u.gone[k], in.Block(), nil) {
 					inLoop = true
 					break
 				}
@@ -556,4 +561,16 @@ func returnedOnly(v ssa.Value, root *ssa.Function, depth int) bool {
 		}
 	}
 	return true
+}
+
+// onCycle reports whether blk can run again after itself: it lies in a
+// loop (a check in straight code, leading to e in its own block, is in
+// none).
+func onCycle(blk *ssa.BasicBlock) bool {
+	for _, s := range blk.Succs {
+		if reachesAvoiding(s, blk, nil) {
+			return true
+		}
+	}
+	return false
 }

@@ -4434,6 +4434,21 @@ func (s *Stopper) keep(v int) {
 	s.mu.Unlock()
 }
 
+// Open starts the server and returns false at once if stopped since: a
+// check that leaves, in straight code.
+func (s *Stopper) Open() bool {
+	s.mu.Lock()
+	s.started = true // stopper open begin
+	s.mu.Unlock()
+	if !s.isStarted() {
+		return false
+	}
+	s.mu.Lock()
+	s.q = append(s.q, 1)
+	s.mu.Unlock()
+	return true
+}
+
 func (s *Stopper) Stop() {
 	s.mu.Lock()
 	s.started = false // stopper stop
