@@ -2298,3 +2298,69 @@ func TestJudgeValuesMeet(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeStopFlag: miekg/dns's Server.started (Stopper) is a stop
+// flag: Stop only clears it, and each of Serve's reads of it leaves the
+// loop or skips work when it finds it cleared; a Stop between Serve's
+// start and its loop's check, or between two checks of one round, stops
+// the loop where it was written to stop (server.go:388, :393 and :272
+// av). A writer of the loop's value, a stop value that does work or is
+// kept, a check outside any loop the flag stops (one that leaves, one
+// that skips), and a second start after
+// another's check stay judged.
+func TestJudgeStopFlag(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (s *Stopper) "+name+"(", name+"(")}
+	}
+	// def is a method of StopDefault, the interface's implementation.
+	def := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (d StopDefault) "+name+"(", name+"(")}
+	}
+	site := func(mark string) string { return shift(at("// stopper "+mark, "s.started"), 2) }
+	deadline := site("deadline")
+	r := func(u int, s string, fs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Read: true, Site: s, Frames: fs}
+	}
+	w := func(u int, s string, fs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Write: true, Site: s, Frames: fs}
+	}
+	stop := w(2, site("stop"), fr(9, "Stop"))
+	restart := w(2, site("restart"), fr(9, "Restart"))
+	serve := fr(1, "Serve")
+	check := r(1, site("started"), serve, fr(2, "isStarted"))
+	start := w(1, site("begin"), serve)
+	written := func(e Event, sites ...string) Event {
+		e.Writes = []Touch{}
+		for n, s := range sites {
+			e.Writes = append(e.Writes, Touch{Step: 10 + n, Site: s, G: "g2"})
+		}
+		return e
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"Serve's start read back by its loop's check after a Stop", []Event{start, stop, check}, false},
+		{"Serve's start read back by read's deadline check after a Stop", []Event{start, stop, r(1, deadline, serve, def(3, "Read"), fr(4, "read"))}, false},
+		{"Serve's loop check, a Stop, read's deadline check", []Event{check, stop, r(1, deadline, serve, def(3, "Read"), fr(4, "read"))}, false},
+		{"the same, the schedule's other writes all Stop's", []Event{written(check, site("stop")), stop, written(r(1, deadline, serve, def(3, "Read"), fr(4, "read")), site("stop"))}, false},
+		{"the same, the schedule shows a Restart too", []Event{written(check, site("stop"), site("restart")), stop, r(1, deadline, serve, def(3, "Read"), fr(4, "read"))}, true},
+		{"Serve's loop check, a Restart, read's deadline check", []Event{check, restart, r(1, deadline, serve, def(3, "Read"), fr(4, "read"))}, true},
+		{"Serve's start, a Stop and a Restart, its loop's check", []Event{start, stop, restart, check}, true},
+		{"ServeReset's start read back by a check that resets and goes on", []Event{w(1, site("reset begin"), fr(1, "ServeReset")), stop, r(1, site("started"), fr(1, "ServeReset"), fr(2, "isStarted"))}, true},
+		{"ServeKept's loop check, a Stop, readKept keeps the flag", []Event{r(1, site("started"), fr(1, "ServeKept"), fr(2, "isStarted")), stop, r(1, site("kept"), fr(1, "ServeKept"), def(3, "Kept"), fr(4, "readKept"))}, true},
+		{"Open's start read back by its check that leaves, in no loop", []Event{w(1, site("open begin"), fr(1, "Open")), stop, r(1, site("started"), fr(1, "Open"), fr(2, "isStarted"))}, true},
+		{"Put's start read back by keep's check after a Stop: a skip in no loop", []Event{w(1, site("put begin"), fr(1, "Put")), stop, r(1, site("keep"), fr(1, "Put"), def(3, "Keep"), fr(4, "keep"))}, true},
+		{"Serve's once check, another Serve's start, its own start", []Event{r(1, site("once"), serve), w(2, site("begin"), fr(9, "Serve")), start}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

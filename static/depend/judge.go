@@ -210,7 +210,10 @@ var (
 //     last (rangesNil: tally's cached report of a cleared scope), or b
 //     is a loop's range that only deletes each key from the map, whose
 //     other writers up to b only cleared it so too (clearedAgain: tally's
-//     clearMetrics of a scope another report cleared);
+//     clearMetrics of a scope another report cleared), or a and b read a
+//     stop flag that the other units only set to the value that stops
+//     the loop they run in, and on which both only leave or skip work
+//     (stopFlag: miekg/dns's serve loop and its Shutdown);
 //   - a unit reads back a variable it wrote, after another unit wrote it
 //     in between, and uses what it read (the next step of a range over a
 //     map reads no value back, nor does a lookup of the key a later step
@@ -229,7 +232,10 @@ var (
 //     result (alike through pure functions) and retrying from the add
 //     when they differ: bumpRechecked, ristretto's Allocate; nor a read
 //     of a variable the unit set to a constant that every write between
-//     set to that constant too: constBack, tally's cleared slices);
+//     set to that constant too: constBack, tally's cleared slices; nor a
+//     read of a stop flag, which the other units only set to the value
+//     that stops the loop the read runs in, and which on that value
+//     only leaves or skips work: stopFlag, miekg/dns's Server.started);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);
@@ -335,13 +341,13 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.retried(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) && !x.constBack(a, b) {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.retried(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) && !x.constBack(a, b) && !x.stopFlag(evs, i, j, between) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {

@@ -4469,3 +4469,154 @@ func (r *Router) takeBuckets(out []int) []int {
 	}
 	return out
 }
+
+// Stopper is miekg/dns's Server: Serve sets started and loops while
+// isStarted holds, reading through an interface (dns's Reader), and
+// leaves when a read fails after a stop; read skips setting a deadline
+// once stopped. Stop clears started, and Restart sets it. The other
+// methods change one use of the flag.
+type Stopper struct {
+	mu       sync.RWMutex
+	started  bool
+	deadline int
+	was      bool
+	resets   int
+	q        []int
+}
+
+// StopReader is dns's Reader, StopDefault its defaultReader.
+type StopReader interface {
+	Read(in chan int) error
+	Kept(in chan int) error
+	Keep(v int)
+}
+
+type StopDefault struct{ s *Stopper }
+
+func (d StopDefault) Read(in chan int) error { return d.s.read(in) }
+func (d StopDefault) Kept(in chan int) error { return d.s.readKept(in) }
+func (d StopDefault) Keep(v int)             { d.s.keep(v) }
+
+func (s *Stopper) isStarted() bool {
+	s.mu.RLock()
+	started := s.started // stopper started
+	s.mu.RUnlock()
+	return started
+}
+
+func (s *Stopper) Serve(in chan int) error {
+	s.mu.Lock()
+	if s.started { // stopper once
+		s.mu.Unlock()
+		return errors.New("already started")
+	}
+	s.started = true // stopper begin
+	s.mu.Unlock()
+	var r StopReader = StopDefault{s}
+	for s.isStarted() {
+		if err := r.Read(in); err != nil {
+			if !s.isStarted() {
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Stopper) read(in chan int) error {
+	s.mu.RLock()
+	if s.started { // stopper deadline
+		s.deadline = 1
+	}
+	s.mu.RUnlock()
+	if _, ok := <-in; !ok {
+		return errors.New("closed")
+	}
+	return nil
+}
+
+// ServeReset resets the server and goes on when a read fails after a
+// stop: the flag's stop value does work, and keeps the loop going.
+func (s *Stopper) ServeReset(in chan int) error {
+	s.mu.Lock()
+	s.started = true // stopper reset begin
+	s.mu.Unlock()
+	var r StopReader = StopDefault{s}
+	for s.isStarted() {
+		if err := r.Read(in); err != nil {
+			if !s.isStarted() {
+				s.resets++
+				continue
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// ServeKept's readKept keeps what it read of the flag.
+func (s *Stopper) ServeKept(in chan int) error {
+	var r StopReader = StopDefault{s}
+	for s.isStarted() {
+		if err := r.Kept(in); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Stopper) readKept(in chan int) error {
+	s.mu.Lock()
+	s.was = s.started // stopper kept
+	s.mu.Unlock()
+	if _, ok := <-in; !ok {
+		return errors.New("closed")
+	}
+	return nil
+}
+
+// Put starts the server and hands v to keep, which keeps it only while
+// started: a skip, but in no loop that the flag stops.
+func (s *Stopper) Put(v int) {
+	s.mu.Lock()
+	s.started = true // stopper put begin
+	s.mu.Unlock()
+	var r StopReader = StopDefault{s}
+	r.Keep(v)
+}
+
+func (s *Stopper) keep(v int) {
+	s.mu.Lock()
+	if s.started { // stopper keep
+		s.q = append(s.q, v)
+	}
+	s.mu.Unlock()
+}
+
+// Open starts the server and returns false at once if stopped since: a
+// check that leaves, in straight code.
+func (s *Stopper) Open() bool {
+	s.mu.Lock()
+	s.started = true // stopper open begin
+	s.mu.Unlock()
+	if !s.isStarted() {
+		return false
+	}
+	s.mu.Lock()
+	s.q = append(s.q, 1)
+	s.mu.Unlock()
+	return true
+}
+
+func (s *Stopper) Stop() {
+	s.mu.Lock()
+	s.started = false // stopper stop
+	s.mu.Unlock()
+}
+
+func (s *Stopper) Restart() {
+	s.mu.Lock()
+	s.started = true // stopper restart
+	s.mu.Unlock()
+}
