@@ -266,6 +266,13 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 						skip(pairs[i].typ+"."+m, "no drivers calling %s.%s: the package calls it only from %s, before the value is shared (a construction hook)", pairs[i].typ, m, ctor)
 						continue
 					}
+					// An initializer users run first on each new value
+					// (initializerByUse): beside the other methods it
+					// is a call no user makes.
+					if m, why := initOf(v.test, v.xtest, pairs[i].typ, &pairs[i]); why != "" {
+						skip(pairs[i].typ+"."+m, "no drivers calling %s.%s: %s", pairs[i].typ, m, why)
+						continue
+					}
 					// A teardown step of an exported owner, or a reset
 					// the package makes only before handing a value
 					// out, is never called beside the type's other

@@ -1268,3 +1268,30 @@ func TestTypeCheckOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestNoInitializerByUseDrivers: a method named Init that every test
+// calls first on the screen it has just made gets no driver, with a
+// note (tcell's Screen.Init, trial 17's twelve false races); Grid's Init,
+// which a test calls again on a grid in use, keeps its drivers.
+func TestNoInitializerByUseDrivers(t *testing.T) {
+	res := generateIn(t, "drvinituse")
+	ds := res.Drivers["subjects/drvinituse"]
+	grid, resize := false, false
+	for _, d := range ds {
+		if strings.Contains(d.Calls, "Init") && d.Type == "sim" {
+			t.Errorf("a driver calling the screen's initializer: %+v", d)
+		}
+		grid = grid || strings.Contains(d.Calls, "Init") && d.Type == "Grid"
+		resize = resize || strings.Contains(d.Calls, "Resize")
+	}
+	if !grid || !resize {
+		t.Errorf("want drivers calling Grid.Init and sim.Resize: %+v (notes %q)", ds, res.Notes)
+	}
+	found := false
+	for _, n := range res.Notes {
+		found = found || strings.Contains(n.Text, "no drivers calling sim.Init: every test calls it first")
+	}
+	if !found {
+		t.Errorf("no note on the initializer: %q", res.Notes)
+	}
+}
