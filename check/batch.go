@@ -47,6 +47,12 @@ type prediction struct {
 	// did nothing after the Wait the signal woke but wait there again
 	// (idleAfter).
 	resting, idle bool
+	// endBlocked: a leak whose stranded operation's site is one the
+	// recorded run, which passed, left a goroutine blocked in at its end
+	// (blockedAtEnd): the goroutine is stranded on a passing path too,
+	// so a replay that strands it on a failing one is not excused
+	// (helperTimedOut).
+	endBlocked bool
 	// pre: the schedule's first pre steps are the first pre lines of its
 	// trace's steps file (text.File), which idx reads for all the trace's
 	// predictions (nil: infer and doomed read the text).

@@ -427,18 +427,23 @@ func blocking(p *pattern.Pattern) bool {
 }
 
 // timedOutLeak turns the verdict of a leak's replay whose test failed at
-// its own timeout assertion (selectAlts.testTimedOut) into "diverged":
+// its own timeout assertion (selectAlts.testTimedOut), or at its
+// assertion of the timeout error its helper's select returned
+// (selectAlts.helperTimedOut), into "diverged":
 // the goroutine it left blocked proves no leak.
 func (q *replayQueue) timedOutLeak(p prediction, v replay.Verdict) replay.Verdict {
 	if pt := p.a.Pattern; pt == nil || !pt.Leak || v.Verdict != replay.Reproduced || len(v.Leaked) == 0 || v.Passed {
 		return v
 	}
-	at := q.alts.testTimedOut(v.Consequence)
+	at, how := q.alts.testTimedOut(v.Consequence), "its own timeout"
+	if at == "" && !p.endBlocked && len(p.a.Sites) == 2 {
+		at, how = q.alts.helperTimedOut(p.a.Sites[0], v.Consequence), "its assertion of a helper's timeout error"
+	}
 	if at == "" {
 		return v
 	}
 	v.Verdict = replay.Diverged
-	v.Message = fmt.Sprintf("the test failed at its own timeout (%s) with %s: a goroutine left blocked on a path where the test has failed is what the assertion reports, no leak", at, strings.Join(v.Leaked, "; "))
+	v.Message = fmt.Sprintf("the test failed at %s (%s) with %s: a goroutine left blocked on a path where the test has failed is what the assertion reports, no leak", how, at, strings.Join(v.Leaked, "; "))
 	v.Leaked = nil
 	return v
 }

@@ -175,6 +175,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 			return false
 		}
 		flt.rate(&p)
+		p.endBlocked = rt.Passed && blockedAtEnd(tr, a)
 		if p.resting = restsAtEnd(tr, a); p.resting {
 			p.idle = idleAfter(tr, a)
 		}
