@@ -4,7 +4,8 @@
 // The bugs are data races, atomicity and atomic-set-serializability
 // violations, and blocking bugs (deadlocks, lost signals, double locks,
 // leaked goroutines, WaitGroup.Add after Wait, sends on a closed channel)
-// that the tests' own run did not show.
+// and order violations whose other order panics, that the tests' own run
+// did not show.
 //
 // As a vet tool:
 //
@@ -31,7 +32,8 @@ const usage = `pecanvet finds concurrency bugs in Go code that one run did not s
 another schedule would: data races, atomicity and atomic-set-
 serializability violations, and blocking bugs (lock-order deadlocks, lost
 Cond signals, double locks, leaked goroutines, WaitGroup.Add after Wait,
-sends on a closed channel). Each is predicted from a recorded run of the
+sends on a closed channel), and order violations whose other order
+panics. Each is predicted from a recorded run of the
 package's tests, proved by replaying the schedule that exposes it, and
 reported with that schedule (the bug hatching clip).
 
