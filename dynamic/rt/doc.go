@@ -111,8 +111,9 @@
 // (goroutines of uninstrumented code, the main goroutine) are roots "g1",
 // "g2", … in order of their first event; those that instrumented code
 // started before the recording began (package initialization, TestMain:
-// Go returned nil) are "p1", "p2", … (preIDs, trace.PreRoot), which a
-// replay lets go when it would wait for one in vain.
+// Go returned nil) are "p1", "p2", … (preIDs, trace.PreRoot). A replay
+// lets one of those, or a root after g1, go when it would wait for it in
+// vain and it has no part in the anomaly.
 //
 // Goroutines that the standard library starts with a happens-before edge
 // from the code that asked for them are forked by that code (testgo.go,

@@ -1868,16 +1868,20 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 		}
 		return ""
 	}
-	if g := r.s.Steps[r.cursor].G; outside && trace.IsPreRoot(g) && !r.inAnomaly(g) {
-		// A goroutine begun before the recording (rt.preIDs) waits
-		// outside recorded operations, or has not come yet, and has no
-		// part in the anomaly: what wakes it may be a timer made before
-		// the replay, on the real clock (ants' default pool's ticker,
-		// its tick inside the recorded test by chance). It runs free
-		// from here, its steps dropped, as the steps of a goroutine past
-		// its part of the anomaly are: the schedule's other steps still
-		// come in their order, and one whose path needed it diverges or
-		// waits, as any replay's would.
+	if g := r.s.Steps[r.cursor].G; outside && startedOutside(g) && !r.inAnomaly(g) {
+		// A goroutine begun before the recording (rt.preIDs), or started
+		// by uninstrumented code during it (a root after g1: net/http's
+		// connection goroutine under an httptest.Server), waits outside
+		// recorded operations, or has not come yet, and has no part in
+		// the anomaly: what wakes it may be a timer made before the
+		// replay, on the real clock (ants' default pool's ticker, its
+		// tick inside the recorded test by chance), or I/O that a step
+		// the schedule puts after it sets off (the client's request for
+		// the handler of chi's mux tests). It runs free from here, its
+		// steps dropped, as the steps of a goroutine past its part of the
+		// anomaly are: the schedule's other steps still come in their
+		// order, and one whose path needed it diverges or waits, as any
+		// replay's would.
 		r.release(g)
 		return ""
 	}
@@ -1900,6 +1904,16 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 	}
 	r.decide(v)
 	return ""
+}
+
+// startedOutside reports whether goroutine name g is one that
+// uninstrumented code started: a PreRoot's, or a root's other than g1
+// (the first, the test's process's own).
+func startedOutside(g string) bool {
+	if trace.IsPreRoot(g) {
+		return true
+	}
+	return !strings.Contains(g, ".") && strings.HasPrefix(g, "g") && g != "g1"
 }
 
 // inAnomaly reports whether goroutine g, or one it started, has an

@@ -477,3 +477,57 @@ func TestPendingDone(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayLetGoOutsideRoot: the schedule gives its second step to a
+// goroutine that uninstrumented code starts during the run (the root g2:
+// net/http's connection goroutine under chi's httptest.Server, here a
+// plain go statement after the anomaly), which has no part in the
+// anomaly. It cannot start before the steps that set it off, after it in
+// the schedule: the replay lets it go and drops its step, and the race of
+// g1 and g1.1 is reproduced. Before, it deadlocked ("g2 has not started").
+func TestReplayLetGoOutsideRoot(t *testing.T) {
+	p := writeSchedule(t, "anomaly race/WW 3 4\n"+
+		"g1 fork @k.go:1:1 n=1\n"+
+		"g2 write x @k.go:10:1 n=1\n"+
+		"g1.1 write x @k.go:6:1 n=1\n"+
+		"g1 write x @k.go:7:1 n=1\n")
+	t.Setenv(EnvStall, "60000")
+	t.Setenv(EnvQuiet, "50")
+	prog := func() bool {
+		x := heap[int]()
+		done := make(chan struct{})
+		id := Go(kGo)
+		go func() {
+			Begin(id)
+			defer End()
+			W(unsafe.Pointer(x), kW1)
+			*x = 1
+			close(done)
+		}()
+		W(unsafe.Pointer(x), kW2)
+		*x = 2
+		<-done
+		late := make(chan struct{})
+		go func() { // not through Go: a root, started after the anomaly
+			W(unsafe.Pointer(x), kAdd)
+			*x = 3
+			close(late)
+		}()
+		<-late
+		return false
+	}
+	v, _, _ := replayOnce(t, p, prog)
+	if v.Verdict != "reproduced" {
+		t.Fatalf("verdict %+v, want reproduced (g2 let go)", v)
+	}
+	// g2 with a part in the anomaly is not let go: the deadlock stands.
+	p = writeSchedule(t, "anomaly race/WW 2 4\n"+
+		"g1 fork @k.go:1:1 n=1\n"+
+		"g2 write x @k.go:10:1 n=1\n"+
+		"g1.1 write x @k.go:6:1 n=1\n"+
+		"g1 write x @k.go:7:1 n=1\n")
+	v, _, _ = replayOnce(t, p, prog)
+	if v.Verdict != "deadlock" || v.Step != 2 || !v.Unstarted {
+		t.Fatalf("verdict %+v, want a deadlock at step 2 with g2 unstarted", v)
+	}
+}
