@@ -95,3 +95,25 @@ func TestOrderGrouped(t *testing.T) {
 		t.Errorf("an order violation alone is grouped under %q", alone[0].Lead)
 	}
 }
+
+// TestOrderCapped: a trace over maxOrderEvents predicts no order
+// violations (each a replay of the whole, long, test), the others all.
+func TestOrderCapped(t *testing.T) {
+	all, _ := pattern.Builtin("all")
+	order := func(ps []*pattern.Pattern) bool {
+		return slices.ContainsFunc(ps, func(q *pattern.Pattern) bool { return q.Order })
+	}
+	if !order(all) {
+		t.Fatal("the all set has no order pattern")
+	}
+	if got := orderCapped(all, maxOrderEvents); !order(got) || len(got) != len(all) {
+		t.Errorf("a trace of %d events lost patterns", maxOrderEvents)
+	}
+	got := orderCapped(all, maxOrderEvents+1)
+	if order(got) || len(got) == len(all) || len(got) == 0 {
+		t.Errorf("a trace of %d events: %d of %d patterns, order kept %v", maxOrderEvents+1, len(got), len(all), order(got))
+	}
+	if !order(all) {
+		t.Error("orderCapped changed its argument")
+	}
+}
