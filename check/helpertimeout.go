@@ -63,14 +63,7 @@ func (s *selectAlts) helperTimedOut(sel, consequence string) string {
 		return ""
 	}
 	file := s.resolve(path)
-	fset := token.NewFileSet()
-	files := map[string]*ast.File{}
-	matches, _ := filepath.Glob(filepath.Join(filepath.Dir(file), "*_test.go"))
-	for _, m := range matches {
-		if f, err := parser.ParseFile(fset, m, nil, parser.SkipObjectResolution); err == nil {
-			files[m] = f
-		}
-	}
+	fset, files := s.testFiles(filepath.Dir(file))
 	f := files[file]
 	if f == nil {
 		return ""
@@ -114,6 +107,35 @@ func (s *selectAlts) helperTimedOut(sel, consequence string) string {
 		}
 	}
 	return ""
+}
+
+// testFiles returns the parsed test files of dir, by path, parsed once
+// (a package's leaks ask for the same directory replay after replay);
+// the files are only read.
+func (s *selectAlts) testFiles(dir string) (*token.FileSet, map[string]*ast.File) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t, ok := s.tests[dir]; ok {
+		return t.fset, t.files
+	}
+	t := parsedTests{fset: token.NewFileSet(), files: map[string]*ast.File{}}
+	matches, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	for _, m := range matches {
+		if f, err := parser.ParseFile(t.fset, m, nil, parser.SkipObjectResolution); err == nil {
+			t.files[m] = f
+		}
+	}
+	if s.tests == nil {
+		s.tests = map[string]parsedTests{}
+	}
+	s.tests[dir] = t
+	return t.fset, t.files
+}
+
+// parsedTests are a directory's test files (selectAlts.testFiles).
+type parsedTests struct {
+	fset  *token.FileSet
+	files map[string]*ast.File
 }
 
 func containsAny(s string, subs []string) bool {

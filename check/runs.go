@@ -750,10 +750,20 @@ const maxOrderEvents = 100_000
 // orderCapped is pats without the order patterns for a trace of n events
 // over maxOrderEvents.
 func orderCapped(pats []*pattern.Pattern, n int) []*pattern.Pattern {
-	if n <= maxOrderEvents || !slices.ContainsFunc(pats, func(p *pattern.Pattern) bool { return p.Order }) {
+	if n <= maxOrderEvents {
 		return pats
 	}
-	return slices.DeleteFunc(slices.Clone(pats), func(p *pattern.Pattern) bool { return p.Order })
+	return withoutOrder(pats)
+}
+
+// withoutOrder is pats without its order patterns: pats itself when it
+// has none, else a copy.
+func withoutOrder(pats []*pattern.Pattern) []*pattern.Pattern {
+	order := func(p *pattern.Pattern) bool { return p.Order }
+	if !slices.ContainsFunc(pats, order) {
+		return pats
+	}
+	return slices.DeleteFunc(slices.Clone(pats), order)
 }
 
 // anomaliesOf is the patterns predicted in test's traces: a generated
@@ -766,9 +776,7 @@ func anomaliesOf(test string, pats []*pattern.Pattern) []*pattern.Pattern {
 	if !strings.HasPrefix(test, driver.Prefix) {
 		return pats
 	}
-	if slices.ContainsFunc(pats, func(p *pattern.Pattern) bool { return p.Order }) {
-		pats = slices.DeleteFunc(slices.Clone(pats), func(p *pattern.Pattern) bool { return p.Order })
-	}
+	pats = withoutOrder(pats)
 	av := false
 	for _, p := range pats {
 		if p.Kind == "av" {

@@ -25,6 +25,7 @@ type selectAlts struct {
 	dir   string // the package's directory: sites name files relative to its module's root
 	mu    sync.Mutex
 	files map[string]*fileSelects
+	tests map[string]parsedTests // a directory's test files (helperTimedOut)
 }
 
 // fileSelects is what selectAlts knows of one file's selects, by line.

@@ -26,7 +26,6 @@ func constructionHook(p *packages.Package, named *types.Named, m string) string 
 	if p.TypesInfo == nil {
 		return ""
 	}
-	ptr := types.NewPointer(named)
 	ctor := ""
 	viaIface, direct := false, false
 	for _, f := range p.Syntax {
@@ -45,19 +44,8 @@ func constructionHook(p *packages.Package, named *types.Named, m string) string 
 				if !ok || bad {
 					return !bad
 				}
-				sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-				if !ok || sel.Sel.Name != m {
-					return true
-				}
-				s := p.TypesInfo.Selections[sel]
-				if s == nil || s.Kind() != types.MethodVal {
-					return true
-				}
-				recv := s.Recv()
-				if iface, ok := recv.Underlying().(*types.Interface); ok {
-					if !types.Implements(ptr, iface) || !declaredIn(recv, p.Types) {
-						return true
-					}
+				_, iface, onNamed := methodCall(p.TypesInfo, call, named, m)
+				if iface {
 					if !isCtor {
 						bad = true
 						return false
@@ -66,7 +54,7 @@ func constructionHook(p *packages.Package, named *types.Named, m string) string 
 					ctor = fd.Name.Name
 					return true
 				}
-				if sameNamed(recv, named) {
+				if onNamed {
 					if !isCtor {
 						bad = true // a direct call at run time: an operation
 						return false
@@ -204,4 +192,24 @@ func hookOf(p *packages.Package, named *types.Named, pr *pair) (string, string) 
 		}
 	}
 	return "", ""
+}
+
+// methodCall reports how call calls method m of named: through an
+// interface of named's package that *named implements (iface), or on a
+// named value or pointer (direct); sel is the call's selector when it
+// names m.
+func methodCall(info *types.Info, call *ast.CallExpr, named *types.Named, m string) (sel *ast.SelectorExpr, iface, direct bool) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != m {
+		return nil, false, false
+	}
+	s := info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal {
+		return sel, false, false
+	}
+	recv := s.Recv()
+	if it, ok := recv.Underlying().(*types.Interface); ok {
+		return sel, types.Implements(types.NewPointer(named), it) && declaredIn(recv, named.Obj().Pkg()), false
+	}
+	return sel, false, sameNamed(recv, named)
 }

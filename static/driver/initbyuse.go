@@ -50,25 +50,10 @@ func initCalls(p *packages.Package, named *types.Named, m string) (int, bool) {
 	if p == nil || p.TypesInfo == nil {
 		return 0, true
 	}
-	ptr := types.NewPointer(named)
 	// calls of m on named (or an interface of its package it implements).
 	isM := func(call *ast.CallExpr) (*ast.SelectorExpr, bool) {
-		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok || sel.Sel.Name != m {
-			return nil, false
-		}
-		s := p.TypesInfo.Selections[sel]
-		if s == nil || s.Kind() != types.MethodVal {
-			return nil, false
-		}
-		recv := s.Recv()
-		if iface, ok := recv.Underlying().(*types.Interface); ok {
-			return sel, types.Implements(ptr, iface) && declaredIn(recv, named.Obj().Pkg())
-		}
-		if pt, ok := recv.(*types.Pointer); ok {
-			recv = pt.Elem()
-		}
-		return sel, types.Identical(recv, named)
+		sel, iface, direct := methodCall(p.TypesInfo, call, named, m)
+		return sel, iface || direct
 	}
 	calls := 0
 	for _, f := range p.Syntax {
