@@ -124,23 +124,7 @@ func (x *Index) firstAtomic(blk *ssa.BasicBlock, v ssa.Value) string {
 
 // blockReaches reports whether a path from block from leads to block
 // to (from itself included).
-func blockReaches(from, to *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	work := []*ssa.BasicBlock{from}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if b == to {
-			return true
-		}
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
-		work = append(work, b.Succs...)
-	}
-	return false
-}
+func blockReaches(from, to *ssa.BasicBlock) bool { return reachesAvoiding(from, to, nil) }
 
 // Claim is the claim another goroutine made by compare-and-swap whose
 // value a read saw (Event.Claim): the CAS's site, the site of the same

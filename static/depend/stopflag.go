@@ -3,7 +3,6 @@ package depend
 import (
 	"go/constant"
 	"go/token"
-	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -131,10 +130,8 @@ func varOf(v ssa.Value) any {
 	}
 	switch a := addr.(type) {
 	case *ssa.FieldAddr:
-		if st, ok := a.X.Type().Underlying().(*types.Pointer); ok {
-			if s, ok := st.Elem().Underlying().(*types.Struct); ok {
-				return s.Field(a.Field)
-			}
+		if f := field(a); f != nil {
+			return f
 		}
 	case *ssa.Global:
 		return a
