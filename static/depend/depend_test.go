@@ -2364,3 +2364,53 @@ func TestJudgeStopFlag(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeTakenBack: a unit that stored a session and then tests it in
+// Close's take-and-clear block (nil check, logout, clear under one lock)
+// finds it cleared by another goroutine's run of that very block, which
+// last read the unit's session for its logout (Touch.Guard): the two
+// Closes traded places and the session was logged out once (go-smtp's
+// Conn.Close, run first by Server.Close, conn.go:166 av). A clear after
+// an unlock, a clear that logs nothing out, a Close with an input, a
+// clear of another shape, a last read the logout did not use, a write
+// between by the unit itself, or no schedule stays a stale read-back.
+func TestJudgeTakenBack(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame { return Frame{ID: id, Site: at("func (l *Line) "+name+"(", name)} }
+	site := func(mark string) string { return at("// takeclear "+mark, "sess") }
+	set := Touch{Step: 1, Site: site("set"), G: "g1"}
+	// evs: the unit's SetSession (step 1), another goroutine's clear in
+	// its run of method (step 2, after its last read at guard), the
+	// unit's check in its own run of method (step 4).
+	evs := func(method, check, clear, guard string, prior []Touch) []Event {
+		a := Event{Thread: 1, Unit: 1, Write: true, Site: site("set"), Frames: []Frame{fr(1, "SetSession")}, Step: 1}
+		o := Event{Thread: 2, Unit: 2, Write: true, Site: site(clear), Frames: []Frame{fr(9, method)}, Step: 2}
+		b := Event{Thread: 1, Unit: 1, Read: true, Site: site(check), Frames: []Frame{fr(3, method)}, Step: 4, Prior: prior,
+			Writes: []Touch{{Step: 2, Site: site(clear), Guard: site(guard), G: "g2"}}}
+		return []Event{a, o, b}
+	}
+	cleared := func(clear string) []Touch { return []Touch{set, {Step: 2, Site: site(clear), G: "g2"}} }
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"Close's check after another Close took the session", evs("Close", "check", "clear", "act", cleared("clear")), false},
+		{"the same, no schedule", evs("Close", "check", "clear", "act", nil), true},
+		{"the same, the last read before the clear the check, not the logout's", evs("Close", "check", "clear", "check", cleared("clear")), true},
+		{"the same, the unit's write not among the writes before the read", evs("Close", "check", "clear", "act", cleared("clear")[1:]), true},
+		{"the same, the unit cleared it too before its check", evs("Close", "check", "clear", "act", append(cleared("clear"), Touch{Step: 3, Site: site("reset"), G: "g1"})), true},
+		{"CloseSplit's check after another CloseSplit logged out outside the lock", evs("CloseSplit", "split check", "split clear", "split act", cleared("split clear")), true},
+		{"Drop's check after another Drop cleared without a logout", evs("Drop", "drop check", "drop clear", "drop check", cleared("drop clear")), true},
+		{"CloseAs's check after another CloseAs", evs("CloseAs", "as check", "as clear", "as act", cleared("as clear")), true},
+		{"Close's check after a Reset", evs("Close", "check", "reset", "act", cleared("reset")), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

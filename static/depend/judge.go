@@ -233,6 +233,10 @@ var (
 //     when they differ: bumpRechecked, ristretto's Allocate; nor a read
 //     of a variable the unit set to a constant that every write between
 //     set to that constant too: constBack, tally's cleared slices; nor a
+//     test of a take-and-clear block (under one lock, `if v != nil { use
+//     v; v = nil }`) that finds the clear of another goroutine's run of
+//     that very block, which took the unit's value first: takenBack,
+//     go-smtp's Conn.Close run by Server.Close first; nor a
 //     read of a stop flag, which the other units only set to the value
 //     that stops the loop the read runs in, and which on that value
 //     only leaves or skips work: stopFlag, miekg/dns's Server.started);
@@ -347,7 +351,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.retried(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) && !x.constBack(a, b) && !x.stopFlag(evs, i, j, between) {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.retried(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) && !x.constBack(a, b) && !x.takenBack(a, b) && !x.stopFlag(evs, i, j, between) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {

@@ -4620,3 +4620,72 @@ func (s *Stopper) Restart() {
 	s.started = true // stopper restart
 	s.mu.Unlock()
 }
+
+// Line holds a backend session that Close logs out once: the nil check,
+// the logout and the clear under one lock (go-smtp's Conn.Close), so a
+// second Close, by the connection itself or by a server closing every
+// live connection, finds nil and skips it.
+type Line struct {
+	mu   sync.Mutex
+	sess Session
+}
+
+type Session interface{ Logout() }
+
+func (l *Line) SetSession(s Session) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.sess = s // takeclear set
+}
+
+func (l *Line) Close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.sess != nil { // takeclear check
+		l.sess.Logout() // takeclear act
+		l.sess = nil    // takeclear clear
+	}
+}
+
+// CloseSplit logs out outside the lock: two Closes can both find the
+// session and log it out twice.
+func (l *Line) CloseSplit() {
+	l.mu.Lock()
+	if l.sess != nil { // takeclear split check
+		s := l.sess // takeclear split act
+		l.mu.Unlock()
+		s.Logout()
+		l.mu.Lock()
+		l.sess = nil // takeclear split clear
+	}
+	l.mu.Unlock()
+}
+
+// Drop clears the session without logging it out: nothing does the
+// unit's work on it.
+func (l *Line) Drop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.sess != nil { // takeclear drop check
+		l.sess = nil // takeclear drop clear
+	}
+}
+
+// CloseAs logs out the session for a caller: two runs differ by it.
+func (l *Line) CloseAs(who string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.sess != nil { // takeclear as check
+		l.sess.Logout() // takeclear as act
+		if who != "" {
+			l.sess = nil // takeclear as clear
+		}
+	}
+}
+
+// Reset clears the session with no check.
+func (l *Line) Reset() {
+	l.mu.Lock()
+	l.sess = nil // takeclear reset
+	l.mu.Unlock()
+}
