@@ -36,8 +36,10 @@ import (
 // not replayed again. Nor is one whose schedule begins with the steps an
 // earlier replay of the same trace failed within (failure): it is
 // inferred, takes no place among MaxReplays, and is decided only from
-// final replays, so that too is the sequential outcome. Findings are
-// taken trace by trace, in order, by finish.
+// final replays, so that too is the sequential outcome. After a final
+// replay stalled on a root that had not started, a probe (probe.go)
+// replays a deeper schedule of the trace before the rest of it, as if it
+// came next. Findings are taken trace by trace, in order, by finish.
 type replayQueue struct {
 	ctx      context.Context
 	b        *testbin.Build
@@ -174,6 +176,10 @@ type qGroup struct {
 	dooms                     []doom        // learned from its replays that deadlocked outside recorded operations
 	sleeps                    []sleepWindow // the trace's test sleeps (testSleeps), for controlled
 	fails                     []failure     // of its final items, in order
+	// probes: how many it ran (probe); reached: by root, the fewest
+	// steps before its first step of a probe's schedule that got past it.
+	probes  int
+	reached map[string]int
 }
 
 // A trace's replays may take Budget/replayShare of the budget's work in
@@ -247,8 +253,9 @@ func (q *replayQueue) itemCharge(i int) (lo, hi int64) {
 			return 0, 0
 		}
 		c := it.cost*int64(1+it.confirms) + quietCharge(it.v)
+		plo, phi := q.probeCharge(it)
 		if it.final {
-			return c, c
+			return c + plo, c + phi
 		}
 		return 0, c
 	}
@@ -404,6 +411,11 @@ type qItem struct {
 	// tail: the local goroutine's recorded steps after its unit
 	// (unitTail), kept when its trace has test sleeps (releaseOrder).
 	tail []trace.Step
+	// probe: the replay run after its own stalled on an unstarted root,
+	// before the items after it (probe); reaches: where its schedule
+	// reaches a root's first step, by root, once read (reachOf).
+	probe   *probe
+	reaches map[string]reach
 }
 
 func newReplayQueue(ctx context.Context, b *testbin.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool) *replayQueue {
@@ -542,6 +554,7 @@ func (q *replayQueue) pump() {
 			// unsettled: undecided, to replay or replaying (an earlier
 			// item's replay may yet fail and make it inferred).
 			open, needed, running, unsettled := 0, 0, 0, 0
+			probing := false   // an item before i waits for its probe: i does not start
 			var gLo, gHi int64 // the work of g's replays before i
 			for i := g.first; i < g.first+g.n; i++ {
 				if i > g.first {
@@ -617,7 +630,7 @@ func (q *replayQueue) pump() {
 						continue
 					}
 					needed++
-					if q.running < q.workers && !q.permitPending(it) {
+					if q.running < q.workers && !q.permitPending(it) && !probing {
 						ready = append(ready, i)
 					}
 				case pRunning, pDone:
@@ -648,6 +661,22 @@ func (q *replayQueue) pump() {
 					if it.state == pDone && it.inferred == 0 && !q.doomed(i) && failedWithin(it.v, it.p.len()) {
 						g.fails = append(g.fails, newFailure(i, it.p, it.v))
 					}
+					if it.state == pDone && it.inferred == 0 && !q.doomed(i) {
+						if r, depth := unstartedRoot(it.p, it.v); r != "" {
+							it.probe = q.newProbe(i, r, depth)
+						}
+					}
+				}
+				if pr := it.probe; pr != nil && pr.state != probeDone {
+					// The items after it wait for its probe, and are
+					// not final before it is done.
+					if pr.state == probeWaiting && q.running < q.workers {
+						q.startProbe(i)
+						changed = true
+					}
+					probing = true
+					allDecided = false
+					unsettled++
 				}
 			}
 			if g.n > 0 {
