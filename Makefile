@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-trial18 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -216,6 +216,15 @@ eval-trial16:
 # written to EVAL.md's modules-trial17 section. Not part of make eval.
 eval-trial17:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial17.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 32's eighteenth trial, internal/eval/modules-trial18.txt:
+# twelve modules the served list does not name, taken from the module
+# proxy (three caches, a cron runner, a supervisor tree, an SSE broker,
+# three lock utilities, a goroutine pool, a blocking file queue, a rate
+# limiter), checked and triaged as eval-trial, written to EVAL.md's
+# modules-trial18 section. Not part of make eval.
+eval-trial18:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial18.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own
