@@ -9,6 +9,7 @@ import (
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/internal/gen"
 	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict/ptg"
 )
 
 // doubleLockTrace: the relock subject's shape. g2 reads S under M's read
@@ -146,6 +147,47 @@ func TestNextOtherWrites(t *testing.T) {
 			if got[i] != want {
 				t.Fatalf("trial %d: event %d (%v): next other write %d, want %d", trial, i, ev, got[i], want)
 			}
+		}
+	}
+}
+
+// TestDoubleLocksAskOncePerReadSite: DoubleLocks and StaleInversions ask
+// their site predicate once per site of a plain read, and with no site
+// accepted find nothing (readSites: the whole-trace passes are skipped);
+// with one accepted they find what they found before.
+func TestDoubleLocksAskOncePerReadSite(t *testing.T) {
+	tr, err := gen.Parse(doubleLockTrace + `
+	g2 read S @t.go:23
+	g2 read S @t.go:24
+	`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr := ptg.Build(tr)
+	asked := map[string]int{}
+	never := func(site string) bool { asked[site]++; return false }
+	if ds := DoubleLocks(gr, never); ds != nil {
+		t.Errorf("DoubleLocks with no relock site: %+v, want none", ds)
+	}
+	if ds := StaleInversions(gr, never); ds != nil {
+		t.Errorf("StaleInversions with no inversion site: %+v, want none", ds)
+	}
+	for site, n := range asked {
+		if n != 2 || !strings.HasPrefix(site, "t.go:2") {
+			t.Errorf("site %s asked %d times, want twice (once by each), and only read sites", site, n)
+		}
+	}
+	if len(asked) != 2 {
+		t.Errorf("asked about %v, want the two read sites", asked)
+	}
+	relock := func(site string) bool { return strings.HasPrefix(site, "t.go:23") }
+	ds := DoubleLocks(gr, relock)
+	if len(ds) == 0 {
+		t.Fatal("DoubleLocks with the relock site: none, want the read at t.go:23 with g1's write")
+	}
+	for _, d := range ds {
+		if site := tr.Site(tr.Events[d.Read]); !strings.HasPrefix(site, "t.go:23") {
+			t.Errorf("candidate read at %s, want t.go:23", site)
 		}
 	}
 }
