@@ -455,3 +455,76 @@ func TestBatchWrongObjectRuns(t *testing.T) {
 		t.Errorf("the diverged replay ran alone again: %v", got)
 	}
 }
+
+// TestBatchLeftInferred: a batch process that stopped after its first
+// replay failed (a divergence that left the test's goroutines running)
+// does not run its other entries in another process when that failure
+// covers them (they begin with the steps it failed within): they are
+// inferred, as one replay after the other has them, and no process or
+// replay alone runs them. One the failure does not cover still runs.
+func TestBatchLeftInferred(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // one worker: the entries in one batch
+	defer func() { runReplay, runBatch = replayRetrying, replay.RunBatch }()
+	pats, _ := pattern.Builtin("race")
+	ss := []*trace.Schedule{
+		schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g3 read @d"),
+		schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g3 read @d", "g2 write @c"),
+		schedOf([]int{3, 4}, "g1 write @a", "g2 write @b", "g1 read @z", "g2 write @c", "g3 read @d", "g2 write @e"),
+		schedOf([]int{3, 4}, "g2 write @b", "g1 write @a", "g1 read @z", "g2 write @c", "g3 read @d"),
+	}
+	var preds []prediction
+	for i, s := range ss {
+		p := predOf(t, s, true)
+		p.a = predict.Anomaly{Pattern: pats[0], Key: fmt.Sprint(i), Sites: []string{fmt.Sprint(i)}}
+		preds = append(preds, p)
+	}
+	// Each schedule diverges at step 3, where g1 reads @z: the first
+	// three share their first three steps and each goroutine's next one
+	// (failure.shares), the fourth does not.
+	div := replay.Verdict{Verdict: replay.Diverged, Step: 3, Goroutine: "g1", Expected: "g1 read @z n=1", Actual: "g1 write @y n=1", Message: "took another path"}
+	var mu sync.Mutex
+	ran := map[string]int{}
+	runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+		mu.Lock()
+		ran[p.file]++
+		mu.Unlock()
+		return div
+	}
+	processes := 0
+	runBatch = func(ctx context.Context, b *testbin.Build, pkg string, entries []replay.Entry) ([]replay.Verdict, []bool) {
+		mu.Lock()
+		processes++
+		ran[entries[0].Sched]++
+		mu.Unlock()
+		vs, r := make([]replay.Verdict, len(entries)), make([]bool, len(entries))
+		vs[0], r[0] = div, true // the process takes no more after it
+		return vs, r
+	}
+	rep := &Report{}
+	q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), Options{}, map[string]bool{})
+	q.addBatch("T", &trace.Trace{}, preds, t.TempDir(), 10, replay.Options{}, true, false)
+	q.wait()
+	q.finish(map[string]bool{}, rep)
+	var got []string
+	for _, f := range rep.Findings {
+		got = append(got, fmt.Sprintf("%s:%v", f.Anomaly.Key, f.Inferred))
+	}
+	if want := "0:false 1:true 2:true 3:false"; strings.Join(got, " ") != want {
+		t.Fatalf("findings %v, want %s", got, want)
+	}
+	for i, p := range preds {
+		want := 1
+		if i == 1 || i == 2 {
+			want = 0
+		}
+		if ran[p.file] != want {
+			t.Errorf("prediction %d replayed %d times, want %d", i, ran[p.file], want)
+		}
+	}
+	if m := rep.Findings[1].Verdict.Message; !strings.HasPrefix(m, "same prefix as replay 1, which failed at step 3: ") {
+		t.Errorf("inferred verdict %q", m)
+	}
+	if processes != 1 {
+		t.Errorf("%d batch processes, want 1 (the four; then the fourth alone)", processes)
+	}
+}

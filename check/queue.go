@@ -886,6 +886,12 @@ func (q *replayQueue) startBatch(is []int) {
 	go func() {
 		todo := is
 		for len(todo) > 0 {
+			q.mu.Lock()
+			todo = q.dropInferred(todo)
+			q.mu.Unlock()
+			if len(todo) == 0 {
+				break
+			}
 			entries := make([]replay.Entry, len(todo))
 			ps := make([]prediction, len(todo))
 			its := make([]*qItem, len(todo)) // q.items only under q.mu: addBatch appends to it
@@ -927,7 +933,13 @@ func (q *replayQueue) startBatch(is []int) {
 					continue
 				}
 				v, d := vs[k], vs[k].Wall
-				if it := its[k]; (stalledOnLate(v, it.p) || v.Verdict == replay.WrongObject && !it.p.wrongAlike(v)) && q.ctx.Err() == nil {
+				q.mu.Lock()
+				// An earlier entry's failure, final by now, may cover
+				// this one: its verdict is then that failure's (finish),
+				// and another run of it would prove nothing.
+				covered := its[k].inferred > 0
+				q.mu.Unlock()
+				if it := its[k]; !covered && (stalledOnLate(v, it.p) || v.Verdict == replay.WrongObject && !it.p.wrongAlike(v)) && q.ctx.Err() == nil {
 					// (Alone, runReplay runs it again: a wrong object
 					// may be a map's iteration order, wrongObjectRuns,
 					// the batch's run among them: logrus's first
@@ -941,13 +953,18 @@ func (q *replayQueue) startBatch(is []int) {
 					d += time.Since(start)
 				}
 				start := time.Now()
-				v = q.confirmExplored(its[k], v, entries[k].Dir, entries[k].Opt)
+				if !covered {
+					v = q.confirmExplored(its[k], v, entries[k].Dir, entries[k].Opt)
+				}
 				d += time.Since(start)
 				q.mu.Lock()
 				q.done(i, v, d)
 				q.mu.Unlock()
 			}
-			if len(left) == len(todo) && !q.netPast() {
+			q.mu.Lock()
+			left = q.dropInferred(left)
+			q.mu.Unlock()
+			if len(left) > 0 && len(left) == len(todo) && !q.netPast() {
 				// Nothing ran (the process could not start, or the
 				// first replay's test is not what it seemed): the first
 				// alone.
@@ -983,6 +1000,36 @@ func (q *replayQueue) startBatch(is []int) {
 		q.pump()
 		q.cond.Broadcast()
 	}()
+}
+
+// dropInferred returns the items of is (running in startBatch, not yet
+// run) that no earlier failure covers, and settles the others as the
+// sequential order would have them, inferred without a replay (q.mu
+// held). A batch process stops after a replay that left goroutines
+// running or failed, and its other entries run in the next; by then the
+// first one's failure may be final and cover them (infer: they begin
+// with the steps it failed within). Run anyway, their verdicts were
+// dropped for that failure's (finish): on miekg/dns, the first replay of
+// a test that registers its handler on DefaultServeMux diverges at the
+// map's nil check (the recording ran after a test that made the map),
+// and each of up to 19 more predictions of that test was replayed, one
+// process each, into the same divergence.
+func (q *replayQueue) dropInferred(is []int) []int {
+	var out []int
+	for _, i := range is {
+		it := q.items[i]
+		if it.state == pRunning && it.inferred > 0 {
+			it.state = pInferred
+			q.exploreDone(it, nil)
+			continue
+		}
+		out = append(out, i)
+	}
+	if len(out) < len(is) {
+		q.pump()
+		q.cond.Broadcast()
+	}
+	return out
 }
 
 // confirmExplored runs again, exploreRuns-1 times, the replay of item it
