@@ -220,8 +220,9 @@ func (q *driverQuiet) quiet() bool {
 		case gRecorded, gHard:
 		case gSoft:
 			// A channel of instrumented code: its timers are noted.
-			// Elsewhere (a dependency's timer, I/O): unknown.
-			if g.state == "IO wait" || g.where == "" || !dqFiles[strings.SplitN(g.where, ":", 2)[0]] {
+			// Elsewhere (a dependency's timer, I/O): unknown. A wait
+			// for a signal (sigWait) wakes no call.
+			if !g.signal && (g.state == "IO wait" || g.where == "" || !dqFiles[strings.SplitN(g.where, ":", 2)[0]]) {
 				return false
 			}
 		default:

@@ -955,7 +955,7 @@ func (r *replayer) detourSleep(g *Goroutine, e *timed) {
 			switch {
 			case x.class == gBusy && !(x.watcher && !busyState(x.state)):
 				return
-			case x.class == gSoft:
+			case x.class == gSoft && !x.signal:
 				soft = true
 			}
 		}
@@ -1715,7 +1715,7 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 			q.hard = append(q.hard, q.describe(names, g))
 		case gSoft:
 			q.soft = append(q.soft, q.describe(names, g))
-			if !g.hardSel {
+			if !g.hardSel && !g.signal {
 				q.timerSoft++
 			}
 			if stuckG != "" && names[g.id] == stuckG {
@@ -1767,10 +1767,19 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 			r.clockCursor, r.clockFires = r.cursor, 0
 		}
 		if r.clockMayMove(&q) {
-			// Ticks dropped into full channels wake nothing: fire on
-			// until one wakes something or the ticker bound is reached
-			// (then decide below), rather than one per dump.
+			// Ticks dropped into full channels wake nothing: the clock
+			// moves on to the earliest event that may wake something
+			// (nextWaking), firing them on the way, and fires on until
+			// one wakes something or the ticker bound is reached (then
+			// decide below), rather than one per dump. Only such moves
+			// count toward the bound: a ticker whose ticks are dropped
+			// spent it before a later timer's turn came.
 			for {
+				if fullTick(e) {
+					if e = nextWaking(); e == nil {
+						break // only dropped ticks are left
+					}
+				}
 				r.clockFires++
 				if r.free {
 					r.freeFires++

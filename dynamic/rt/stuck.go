@@ -22,7 +22,7 @@ import (
 //   - in rt.Sleep: a sleep the virtual clock may end at once (vclock.go);
 //   - waiting outside what is recorded, in a way only a timer, I/O or a
 //     signal can end (a select, a channel of uninstrumented code, I/O
-//     wait): "soft";
+//     wait, os/signal's loop waiting for a signal): "soft";
 //   - waiting in a way nothing but another goroutine can end (a lock, a
 //     WaitGroup, the testing package waiting for a test): "hard";
 //   - busy: running, runnable, in a system call, in time.Sleep, or waiting
@@ -69,6 +69,8 @@ type gstate struct {
 	// after the verdict (replayer.waitAlone); counted busy, as the hold
 	// may end at any moment.
 	held bool
+	// signal: it is os/signal's loop waiting for a signal (sigWait).
+	signal bool
 }
 
 // rtPrefix is this package's import path plus ".", as frames name its
@@ -101,6 +103,24 @@ func busyState(s string) bool {
 		return true
 	}
 	return strings.HasPrefix(s, "GC ") || strings.HasPrefix(s, "garbage collection")
+}
+
+// sigWait reports whether a goroutine in state, whose innermost frame
+// outside the runtime and sync is fn, is os/signal's loop waiting for a
+// signal: signal_recv sleeps in a blocking system call (notetsleepg), so
+// the dump says "syscall", which is busy. Every process that called
+// signal.Notify keeps that goroutine for good (signal.Stop does not end
+// it), and counted busy it kept the replayer from ever seeing the process
+// quiescent: bubbletea's Program.Run, which calls Notify, had each of its
+// replays wait out the stall bound (8 s) or its contexts' deadlines in
+// real time. Only a signal ends that wait, which no timer of the
+// program and no I/O brings: it is soft (a hang waits the quiet bound
+// for one), and no timer wait (timerSoft): moving the clock past it is a
+// run in which no signal came first, as in any test not sent one; a
+// signal the process sends itself is handled within microseconds, long
+// before the watcher's look after a millisecond of quiet.
+func sigWait(state, fn string) bool {
+	return state == "syscall" && fn == "os/signal.signal_recv"
 }
 
 // softState reports whether a wait outside recorded operations could be
@@ -174,7 +194,8 @@ func parseGoroutine(b string) (gstate, bool) {
 	// waits in is decided by its innermost frame outside the runtime and
 	// sync: an rt function, package testing, or other code.
 	var rtFrame string
-	first := "" // "rt", "testing" or "user"
+	sigFrame := "" // the innermost frame outside the runtime and sync
+	first := ""    // "rt", "testing" or "user"
 	condWait := false
 	inDrain := false // time.Sleep called by drainReplay
 	for i := 1; i+1 < len(lines); i += 2 {
@@ -211,7 +232,7 @@ func parseGoroutine(b string) (gstate, bool) {
 			kind = "testing"
 		}
 		if first == "" {
-			first = kind
+			first, sigFrame = kind, fn
 			if kind == "rt" {
 				rtFrame = fn[len(rtPrefix):]
 				if k := strings.IndexByte(rtFrame, '['); k >= 0 {
@@ -233,6 +254,8 @@ func parseGoroutine(b string) (gstate, bool) {
 	switch {
 	case inDrain && g.state == "sleep":
 		g.class = gDrain
+	case sigWait(g.state, sigFrame):
+		g.class, g.signal, g.state = gSoft, true, "waiting for a signal"
 	case busyState(g.state):
 		g.class = gBusy
 	case first == "rt":
@@ -272,8 +295,9 @@ type quiescence struct {
 	hard []string // waits in recorded operations and other hard waits
 	// timerSoft counts the soft waits a timer might end: all but the
 	// selects of instrumented code whose every case only another
-	// goroutine can ready (markHardSelects), which stay in soft for
-	// the verdicts but do not keep the clock from moving.
+	// goroutine can ready (markHardSelects) and os/signal's wait for a
+	// signal (sigWait), which stay in soft for the verdicts but do not
+	// keep the clock from moving.
 	timerSoft int
 }
 

@@ -296,6 +296,31 @@ func onlyFullTickers() bool {
 	return len(clock.queue) > 0
 }
 
+// fullTick reports whether e is a tick of a ticker whose channel is full
+// (mu held): firing it drops the tick and wakes no goroutine.
+func fullTick(e *timed) bool {
+	return e.ticker != nil && len(e.ticker.c) == cap(e.ticker.c)
+}
+
+// nextWaking returns the earliest pending event that is not a tick into
+// a full channel, or nil if there is none (mu held). The ticks due before
+// it are all dropped, whether fired one by one or on the way to it (a
+// ticker re-arms one period after the clock's now, so advanceTo fires
+// each of them once): moving the clock straight to it is what firing
+// them in turn would do. bubbletea's Program renders on a 60 fps ticker
+// whose goroutine the schedule holds, and the clock's per-step bound was
+// spent on its dropped ticks long before a context's 3 s deadline, which
+// then came in real time.
+func nextWaking() *timed {
+	var best *timed
+	for _, e := range clock.queue {
+		if !fullTick(e) && (best == nil || e.before(best)) {
+			best = e
+		}
+	}
+	return best
+}
+
 func (v *vtimer) fire() {
 	v.ev = nil
 	if v.period == 0 {
