@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
 )
 
 // index loads testdata/src/dep.
@@ -2412,5 +2413,116 @@ func TestJudgeTakenBack(t *testing.T) {
 			}
 			t.Logf("%v: %s", v.Holds, v)
 		})
+	}
+}
+
+// TestJudgeStopFrozen: ants's Submit checks IsClosed on a fast path, and
+// Release's CAS and reset of the worker stack under the lock fall before
+// retrieve's read of the stack (ants.go:380 asv): the stack stays empty
+// after the stop, since the only grow, a worker putting itself back,
+// re-checks the flag under the lock, so the stale "open" puts nothing
+// there. A worker that puts itself back with no re-check (LeakyPool), a
+// Submit that appends its task to the drained queue (QueuePool), a reset
+// without the lock, a stop that only shortens the stack, an emptying
+// before the flag's write, and a grow the schedule shows after the
+// emptying stay judged.
+func TestJudgeStopFrozen(t *testing.T) {
+	x, at := index(t)
+	frame := func(id int32, recv, name string) Frame {
+		return Frame{ID: id, Site: at("func ("+recv+") "+name+"(", name+"(")}
+	}
+	call := func(line, callee string) string { return shift(at(line, callee+"("), len(callee)) }
+	ev := func(u, v int, read, write bool, site string, fs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Var: v, Read: read, Write: write, Site: site, Frames: fs}
+	}
+	fp := func(id int32, name string) Frame { return frame(id, "p *FastPool", name) }
+	fs := func(id int32, name string) Frame { return frame(id, "s *FastStack", name) }
+	check := ev(1, 0, true, false, call("// fast closed", "LoadInt32"), fp(1, "Submit"), fp(2, "IsClosed"))
+	cas := ev(2, 0, true, true, call("// fast release", "CompareAndSwapInt32"), fp(9, "Release"))
+	casBare := ev(2, 0, true, true, call("// fast release bare", "CompareAndSwapInt32"), fp(9, "ReleaseBare"))
+	reset := ev(2, 1, false, true, at("// fast reset", "items"), fp(9, "Release"), fs(10, "reset"))
+	reset.Step = 12
+	resetBare := ev(2, 1, false, true, at("// fast reset", "items"), fp(9, "ReleaseBare"), fs(10, "reset"))
+	detach := ev(3, 1, false, true, at("// fast detach", "items"), fp(20, "Submit"), fp(21, "retrieve"), fs(22, "detach"))
+	length := ev(1, 1, true, false, at("// fast len", "items"), fp(1, "Submit"), fp(3, "retrieve"), fs(4, "detach"), fs(5, "len"))
+	grown := length
+	grown.Writes = []Touch{{Step: 13, Site: at("// fast insert", "items"), G: "g3"}}
+
+	lp := func(id int32, name string) Frame { return frame(id, "p *LeakyPool", name) }
+	ls := func(id int32, name string) Frame { return frame(id, "s *LeakyStack", name) }
+	leaky := []Event{
+		ev(1, 0, true, false, call("// leaky closed", "LoadInt32"), lp(1, "Submit"), lp(2, "IsClosed")),
+		ev(2, 0, false, true, call("// leaky release", "StoreInt32"), lp(9, "Release")),
+		ev(2, 1, false, true, at("// leaky reset", "items"), lp(9, "Release"), ls(10, "reset")),
+		ev(1, 1, true, false, at("// leaky len", "items"), lp(1, "Submit"), ls(4, "detach"), ls(5, "len")),
+	}
+	qp := func(id int32, name string) Frame { return frame(id, "p *QueuePool", name) }
+	queue := []Event{
+		ev(1, 0, true, false, call("// queue closed", "Load"), qp(1, "Submit")),
+		ev(2, 0, false, true, call("// queue release", "Store"), qp(9, "Release")),
+		ev(2, 1, false, true, at("// queue drain", "tasks"), qp(9, "Release")),
+		ev(1, 1, false, true, at("// queue append", "tasks"), qp(1, "Submit")),
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"Submit's fast check, Release's CAS and locked reset, retrieve's read of the stack", []Event{check, cas, reset, length}, false},
+		{"the same, another Submit's detach before the reset", []Event{check, cas, detach, reset, length}, false},
+		{"the same, the schedule shows a worker's insert after the reset", []Event{check, cas, reset, grown}, true},
+		{"a reset without the lock", []Event{check, casBare, resetBare, length}, true},
+		{"a stop that only shortens the stack", []Event{check, cas, detach, length}, true},
+		{"the reset before the flag's write", []Event{check, reset, cas, length}, true},
+		{"a worker that puts itself back with no re-check (ants before issue 113)", leaky, true},
+		{"a Submit that appends to the queue Release drained", queue, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}
+
+// TestUnpublished: a composite literal's field store fills an object no
+// one else has yet (newFastStack); a store after the object was stored
+// in a shared field (PublishedLeaky) grows a shared structure.
+func TestUnpublished(t *testing.T) {
+	x, _ := index(t)
+	for _, tc := range []struct {
+		fn   string
+		want bool
+	}{
+		{"newFastStack", true},
+		{"PublishedLeaky", false},
+	} {
+		found := false
+		for _, fn := range x.all {
+			if fn.Name() != tc.fn {
+				continue
+			}
+			for _, blk := range fn.Blocks {
+				for _, in := range blk.Instrs {
+					st, ok := in.(*ssa.Store)
+					if !ok {
+						continue
+					}
+					f, obj := addrField(st.Addr)
+					if f == nil || f.Name() != "items" {
+						continue
+					}
+					found = true
+					if got := unpublished(obj, st); got != tc.want {
+						t.Errorf("%s: unpublished = %v, want %v", tc.fn, got, tc.want)
+					}
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no store of items", tc.fn)
+		}
 	}
 }

@@ -213,7 +213,11 @@ var (
 //     clearMetrics of a scope another report cleared), or a and b read a
 //     stop flag that the other units only set to the value that stops
 //     the loop they run in, and on which both only leave or skip work
-//     (stopFlag: miekg/dns's serve loop and its Shutdown);
+//     (stopFlag: miekg/dns's serve loop and its Shutdown), or a is a
+//     fast path's read of a stop flag and b a read of a slice that the
+//     stopper, after setting the flag, emptied under a lock, and that
+//     every grow in the program re-checks the flag under that lock
+//     (stopFrozen: ants's Submit against Release's reset);
 //   - a unit reads back a variable it wrote, after another unit wrote it
 //     in between, and uses what it read (the next step of a range over a
 //     map reads no value back, nor does a lookup of the key a later step
@@ -345,7 +349,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v

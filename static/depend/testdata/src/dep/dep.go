@@ -4689,3 +4689,237 @@ func (l *Line) Reset() {
 	l.sess = nil // takeclear reset
 	l.mu.Unlock()
 }
+
+// FastPool is ants's Pool: Submit checks IsClosed on a fast path, then
+// retrieve takes a worker from the stack under the lock, or starts one
+// when the stack is empty; a worker puts itself back (revert) only after
+// re-checking the flag under the lock; Release CASes the state to closed
+// and resets the stack under the lock. ReleaseBare resets it without the
+// lock.
+type FastPool struct {
+	state   int32
+	lock    sync.Locker
+	workers fastQueue
+}
+
+const (
+	fastOpen = iota
+	fastClosed
+)
+
+var errFastClosed = errors.New("closed")
+
+type fastQueue interface {
+	insert(w *FastWorker) error
+	detach() *FastWorker
+	reset()
+}
+
+type FastStack struct{ items []*FastWorker }
+
+func newFastStack(n int) *FastStack {
+	return &FastStack{items: make([]*FastWorker, 0, n)}
+}
+
+type FastWorker struct {
+	pool interface{ revert(w *FastWorker) bool }
+	task chan func()
+}
+
+func (w *FastWorker) run() {
+	go func() {
+		for f := range w.task {
+			if f == nil {
+				return
+			}
+			f()
+			if !w.pool.revert(w) {
+				return
+			}
+		}
+	}()
+}
+
+func (s *FastStack) len() int {
+	return len(s.items) // fast len
+}
+
+func (s *FastStack) insert(w *FastWorker) error {
+	s.items = append(s.items, w) // fast insert
+	return nil
+}
+
+func (s *FastStack) detach() *FastWorker {
+	l := s.len()
+	if l == 0 {
+		return nil
+	}
+	w := s.items[l-1]
+	s.items[l-1] = nil
+	s.items = s.items[:l-1] // fast detach
+	return w
+}
+
+func (s *FastStack) reset() {
+	for i := 0; i < s.len(); i++ {
+		s.items[i].task <- nil
+		s.items[i] = nil // fast clear slot
+	}
+	s.items = s.items[:0] // fast reset
+}
+
+func (p *FastPool) IsClosed() bool {
+	return atomic.LoadInt32(&p.state) == fastClosed // fast closed
+}
+
+func (p *FastPool) Submit(task func()) error {
+	if p.IsClosed() {
+		return errFastClosed
+	}
+	w := p.retrieve()
+	w.task <- task
+	return nil
+}
+
+func (p *FastPool) retrieve() *FastWorker {
+	p.lock.Lock()
+	w := p.workers.detach()
+	if w == nil {
+		w = &FastWorker{pool: p, task: make(chan func(), 1)}
+		w.run()
+	}
+	p.lock.Unlock()
+	return w
+}
+
+func (p *FastPool) revert(w *FastWorker) bool {
+	if p.IsClosed() {
+		return false
+	}
+	p.lock.Lock()
+	if p.IsClosed() {
+		p.lock.Unlock()
+		return false
+	}
+	_ = p.workers.insert(w)
+	p.lock.Unlock()
+	return true
+}
+
+func (p *FastPool) Release() {
+	if !atomic.CompareAndSwapInt32(&p.state, fastOpen, fastClosed) { // fast release
+		return
+	}
+	p.lock.Lock()
+	p.workers.reset()
+	p.lock.Unlock()
+}
+
+func (p *FastPool) ReleaseBare() {
+	if !atomic.CompareAndSwapInt32(&p.state, fastOpen, fastClosed) { // fast release bare
+		return
+	}
+	p.workers.reset()
+}
+
+// LeakyPool is ants before its issue 113: revert puts the worker back
+// without re-checking the flag under the lock, so a worker started by a
+// Submit that overlapped Release waits in the emptied stack for good.
+type LeakyPool struct {
+	state   int32
+	lock    sync.Mutex
+	workers *LeakyStack
+}
+
+type LeakyStack struct{ items []*FastWorker }
+
+// PublishedLeaky publishes its stack before filling it: a grow of a
+// shared stack, unlike newFastStack's composite literal.
+func PublishedLeaky(p *LeakyPool, w *FastWorker) {
+	s := &LeakyStack{}
+	p.workers = s
+	s.items = append(s.items, w) // leaky published grow
+}
+
+func (s *LeakyStack) len() int {
+	return len(s.items) // leaky len
+}
+
+func (s *LeakyStack) insert(w *FastWorker) {
+	s.items = append(s.items, w) // leaky insert
+}
+
+func (s *LeakyStack) detach() *FastWorker {
+	l := s.len()
+	if l == 0 {
+		return nil
+	}
+	w := s.items[l-1]
+	s.items = s.items[:l-1]
+	return w
+}
+
+func (s *LeakyStack) reset() {
+	s.items = nil // leaky reset
+}
+
+func (p *LeakyPool) IsClosed() bool {
+	return atomic.LoadInt32(&p.state) == fastClosed // leaky closed
+}
+
+func (p *LeakyPool) Submit(task func()) error {
+	if p.IsClosed() {
+		return errFastClosed
+	}
+	p.lock.Lock()
+	w := p.workers.detach()
+	if w == nil {
+		w = &FastWorker{pool: p, task: make(chan func(), 1)}
+		w.run()
+	}
+	p.lock.Unlock()
+	w.task <- task
+	return nil
+}
+
+func (p *LeakyPool) revert(w *FastWorker) bool {
+	p.lock.Lock()
+	p.workers.insert(w)
+	p.lock.Unlock()
+	return true
+}
+
+func (p *LeakyPool) Release() {
+	atomic.StoreInt32(&p.state, fastClosed) // leaky release
+	p.lock.Lock()
+	p.workers.reset()
+	p.lock.Unlock()
+}
+
+// QueuePool's Submit appends its task to a queue that Release drains:
+// a Submit that read "open" before Release appends after the drain, and
+// its task is lost.
+type QueuePool struct {
+	closed atomic.Bool
+	mu     sync.Mutex
+	tasks  []func()
+}
+
+func (p *QueuePool) Submit(task func()) error {
+	if p.closed.Load() { // queue closed
+		return errFastClosed
+	}
+	p.mu.Lock()
+	p.tasks = append(p.tasks, task) // queue append
+	p.mu.Unlock()
+	return nil
+}
+
+func (p *QueuePool) Release() []func() {
+	p.closed.Store(true) // queue release
+	p.mu.Lock()
+	t := p.tasks
+	p.tasks = nil // queue drain
+	p.mu.Unlock()
+	return t
+}
