@@ -216,6 +216,9 @@ func (f *Finding) WithoutEffect() bool {
 		// panic).
 		return true
 	}
+	if f.closeClose() {
+		return !f.Effect()
+	}
 	if f.Driver != "" && f.Anomaly.Pattern.Adjacent {
 		return !(f.Effect() || f.lockedAccess())
 	}
@@ -227,6 +230,28 @@ func (f *Finding) WithoutEffect() bool {
 	}
 	p := f.Anomaly.Pattern
 	return !p.Adjacent && (f.Anomaly.Recheck || p.Acting || f.Dependence == "")
+}
+
+// closeClose reports whether the finding pairs two closes of one channel
+// (race/close-close). That is no data race: a close synchronizes, and the
+// race detector reports none (runtime.closechan panics on the second close
+// before its race write). The pair's only harm is the second close's
+// panic, which comes in every order, serial ones included, so it counts
+// only with an effect: the panic escaping in the replay, or what the
+// goroutine that recovered does differently failing the test. go-sse's
+// Joe.Shutdown, called twice at once, recovers the panic into
+// ErrProviderClosed whichever call closes first.
+func (f *Finding) closeClose() bool {
+	p := f.Anomaly.Pattern
+	if p == nil || !p.Chan || p.Len() == 0 {
+		return false
+	}
+	for _, a := range p.AT {
+		if a != pattern.W {
+			return false
+		}
+	}
+	return true
 }
 
 // runtimePanic reports whether consequence (replay.Verdict.Consequence

@@ -17,11 +17,16 @@ import (
 // its unit uses (Dependence), unless it crosses a re-check under a lock
 // or is of an acting pattern; a generated driver's race counts when its
 // type is meant for concurrent use, and it shows an effect or holds a lock
-// on one side; its other findings need an effect, on such a type too.
+// on one side; its other findings need an effect, on such a type too. Two
+// closes of one channel (race/close-close) need an effect as well.
 func TestWithoutEffect(t *testing.T) {
 	race := &pattern.Pattern{Kind: "race", Name: "RW", Adjacent: true}
 	av := &pattern.Pattern{Kind: "av", Name: "RWW"}
 	rrw := &pattern.Pattern{Kind: "av", Name: "RRW", Acting: true}
+	ww := []pattern.Access{pattern.W, pattern.W}
+	cc := &pattern.Pattern{Kind: "race", Name: "close-close", Adjacent: true, Chan: true, T: []int{0, 1}, SV: []int{0, 0}, AR: []int{0, 1}, AT: ww}
+	sc := &pattern.Pattern{Kind: "race", Name: "send-close", Adjacent: true, Chan: true, T: []int{0, 1}, SV: []int{0, 0}, AR: []int{0, 1}, AT: []pattern.Access{pattern.R, pattern.W}}
+	wwRace := &pattern.Pattern{Kind: "race", Name: "WW", Adjacent: true, T: []int{0, 1}, SV: []int{0, 0}, AR: []int{0, 1}, AT: ww}
 	mk := func(p *pattern.Pattern, verdict string, passed, panicked bool) Finding {
 		return Finding{
 			Anomaly: predict.Anomaly{Pattern: p},
@@ -124,6 +129,21 @@ func TestWithoutEffect(t *testing.T) {
 		{bubble(mk(rrw, replay.Reproduced, false, false)), false, true},
 		{bubble(dep(mk(av, replay.Reproduced, false, false))), true, false},
 		{bubble(mk(race, replay.Reproduced, false, true)), true, false},
+		// Two closes of one channel are no data race (the race detector
+		// reports none); the pair counts only with an effect, the second
+		// close's panic escaping (go-sse's Joe.Shutdown recovers it). A
+		// send against a close stays a race, and so does a plain
+		// write-write pair.
+		{mk(cc, replay.Reproduced, true, false), false, true},
+		{mk(cc, replay.Reproduced, false, true), true, false},
+		{mk(cc, replay.Reproduced, false, false), true, false},
+		{asBaseline(mk(cc, replay.Reproduced, false, true)), false, true},
+		{bubble(mk(cc, replay.Reproduced, false, true)), false, true},
+		{drv(mk(cc, replay.Reproduced, false, true)), false, true},
+		{meant(drv(mk(cc, replay.Reproduced, false, true))), true, false},
+		{mk(cc, "diverged", false, true), false, false},
+		{mk(sc, replay.Reproduced, true, false), true, false},
+		{mk(wwRace, replay.Reproduced, true, false), true, false},
 	} {
 		rep := &Report{Findings: []Finding{tc.f}}
 		if got := len(rep.Reported()) == 1; got != tc.reported {

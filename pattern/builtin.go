@@ -55,7 +55,9 @@ asv/asv-14 atomic T=t1-t2-t1-t2 SV=s1-s2-s2-s1 AR=u1-u2-u1-u2 AT=w-r-w-r # W_u(l
 # Channel races (Go): a send on a channel another goroutine closes
 # (panic: send on closed channel), and two closes (panic: close of closed
 # channel). The events are channel operations; a send stands for r, a close
-# for w, as in the race detector's model.
+# for w, as in the race detector's model. Two closes are no data race (the
+# race detector reports none): check reports close-close only with an
+# effect, the second close's panic escaping or what its recover does.
 race/send-close  adjacent chan T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w
 race/close-send  adjacent chan T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-r
 race/close-close adjacent chan T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-w
