@@ -54,6 +54,23 @@ func (x *Index) constStored(site string) *ssa.Const {
 	return c
 }
 
+// oneStop gathers the constant that a run of writes stores (a stop
+// flag's stop value), as long as every write stores that one non-zero
+// constant: stores reports whether the write at site does.
+type oneStop struct {
+	x *Index
+	c *ssa.Const
+}
+
+func (o *oneStop) stores(site string) bool {
+	k := o.x.constStored(site)
+	if k == nil || k.Value == nil || o.c != nil && !sameConst(o.c, k) {
+		return false
+	}
+	o.c = k
+	return true
+}
+
 // sameConst reports whether c and k are one value: equal constants of
 // identical types, or both the zero value (Value nil) of one type.
 func sameConst(c, k *ssa.Const) bool {

@@ -51,15 +51,8 @@ func (x *Index) stopFlag(evs []Event, i, j int, between []int) bool {
 		return false
 	}
 	// The stop: what every other write between stores.
-	var c *ssa.Const
-	stores := func(site string) bool {
-		k := x.constStored(site)
-		if k == nil || k.Value == nil || c != nil && !sameConst(c, k) {
-			return false
-		}
-		c = k
-		return true
-	}
+	stop := &oneStop{x: x}
+	stores := stop.stores
 	for _, k := range between {
 		if e := evs[k]; e.Write && e.Var == a.Var && !stores(e.Site) {
 			return false
@@ -74,6 +67,7 @@ func (x *Index) stopFlag(evs []Event, i, j int, between []int) bool {
 			}
 		}
 	}
+	c := stop.c
 	if c == nil {
 		return false
 	}

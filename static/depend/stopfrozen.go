@@ -66,15 +66,8 @@ func (x *Index) stopFrozen(evs []Event, i, j int, between []int) bool {
 		return false
 	}
 	// The stop: what every other write of the flag stores.
-	var c *ssa.Const
-	stores := func(site string) bool {
-		k := x.constStored(site)
-		if k == nil || k.Value == nil || c != nil && !sameConst(c, k) {
-			return false
-		}
-		c = k
-		return true
-	}
+	stop := &oneStop{x: x}
+	stores := stop.stores
 	flagWritten := map[int]bool{} // the threads that wrote the flag so far
 	drained := -1                 // the step of the emptying
 	var locks map[*types.Var]bool
@@ -106,6 +99,7 @@ func (x *Index) stopFrozen(evs []Event, i, j int, between []int) bool {
 			return false
 		}
 	}
+	c := stop.c
 	if c == nil || locks == nil {
 		return false
 	}
