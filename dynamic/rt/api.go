@@ -503,7 +503,16 @@ func OnceDo(o *sync.Once, f func(), site int32) {
 		}()
 		f()
 	})
-	if !ran {
+	if !ran && rp == nil {
+		// Recording: nothing holds the others apart once Do has returned,
+		// so their lock, once and unlock go in as one, or two of them
+		// would overlap in the trace (a lock taken while held).
+		mu.Lock()
+		recordLocked(p, classLock, site, trace.Lock, 0, 0)
+		recordSyncLocked(p, classOnce, site, trace.OnceDo, 0, 0)
+		recordLocked(p, classLock, site, trace.Unlock, 0, 0)
+		mu.Unlock()
+	} else if !ran {
 		record(p, classLock, site, trace.Lock, 0, 0)
 		gate(p, site, trace.OnceDo)
 		recordSync(p, classOnce, site, trace.OnceDo, 0, 0)
