@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -776,10 +775,9 @@ func sanitizeSite(pos string) string {
 	return pos
 }
 
-// now returns a monotonic time in nanoseconds.
-func now() int64 { return int64(time.Since(epoch)) }
-
-var epoch = time.Now()
+// now returns a monotonic time in nanoseconds, on the real clock even
+// inside a synctest bubble (nanotime, park.go).
+func now() int64 { return nanotime() - nanoEpoch }
 
 // afterCreator makes root g (runtime id id, seen for the first time) wait
 // for the events its creator has held back, if any (holdback): the

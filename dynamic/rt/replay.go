@@ -166,11 +166,10 @@ type Verdict struct {
 	Rewaited bool `json:"rewaited,omitempty"`
 	AfterEnd bool `json:"after_end,omitempty"`
 	// Bubble: a goroutine of a testing/synctest bubble came to a gate.
-	// synctest counts a goroutine parked in sync.Cond.Wait (waitTurn) as
-	// durably blocked, so while the replay holds one that any real run
-	// would let go on, the bubble can see itself idle, move its fake
-	// clock early or panic with "deadlock": how the test ended is then
-	// no evidence (check's Effect).
+	// The bubble's clock and its idea of a deadlock know nothing of the
+	// replay's holds and let-gos (park.go: a held goroutine is not
+	// durably blocked, a stalled one is let go on the real clock), so
+	// how the test ended is no evidence (check's Effect).
 	Bubble bool `json:"bubble,omitempty"`
 }
 
@@ -191,13 +190,13 @@ type replayer struct {
 	proj      map[string][]int // goroutine → its step indices
 	cursor    int
 	free      bool
-	cond      *sync.Cond // on mu
+	cond      *park // on mu
 	// turns: the goroutine waiting for step i's turn waits on turns[i];
 	// idle: the goroutines without steps left wait on it for the end.
 	// With one Cond for all, every step woke every parked goroutine (a
 	// thousand on ants' pool tests) to find it was not its turn.
-	turns   map[int]*sync.Cond
-	idle    *sync.Cond
+	turns   map[int]*park
+	idle    *park
 	verdict string
 	path    string
 
@@ -439,10 +438,10 @@ func startReplayFrom(path, verdictPath string, explore bool, clock int64) error 
 	}
 	onceRun := strings.HasPrefix(s.Pattern, "deadlock/once-run") && len(s.Anomaly) == 3
 	r := &replayer{
-		s: s, proj: map[string][]int{}, cond: sync.NewCond(&mu), turns: map[int]*sync.Cond{}, idle: sync.NewCond(&mu),
+		s: s, proj: map[string][]int{}, cond: newPark(), turns: map[int]*park{}, idle: newPark(),
 		next: map[string]int{}, occ: map[string]map[occKey]int{}, waiting: map[string]trace.Step{},
 		freed: map[string]bool{}, gone: map[string]bool{}, isAnom: map[int]bool{},
-		path: verdictPath, lastMove: time.Now(), stall: stall, quiet: quiet,
+		path: verdictPath, lastMove: realNow(), stall: stall, quiet: quiet,
 		partnerOf: -1,
 		deadlock:  strings.HasPrefix(s.Pattern, "deadlock/") && s.Pattern != hungPattern, asking: map[string]int{},
 		rwWriter:   strings.HasPrefix(s.Pattern, "deadlock/rlock-writer"),
@@ -794,7 +793,7 @@ func (r *replayer) turn(g *Goroutine, site int32, op trace.Op, pass int) {
 		// the hang that follows (relockVerdict).
 		r.moves++
 		r.freed[g.name] = true
-		r.lastMove = time.Now()
+		r.lastMove = realNow()
 		return
 	}
 	if i >= len(mine) {
@@ -911,7 +910,7 @@ func (r *replayer) startDetour(g *Goroutine, i int, v Verdict) bool {
 	// A crash on the way is this divergence's, not the race's.
 	r.write(v)
 	r.moves++
-	r.lastMove = time.Now()
+	r.lastMove = realNow()
 	return true
 }
 
@@ -939,7 +938,7 @@ func (r *replayer) detourSleep(g *Goroutine, e *timed) {
 	if r.free || r.verdict != "" {
 		return
 	}
-	if time.Since(r.detourLook) >= detourLookFor {
+	if realNow().Sub(r.detourLook) >= detourLookFor {
 		r.detourLook = time.Time{}
 		buf := r.sleepBuf
 		if buf == nil {
@@ -947,7 +946,7 @@ func (r *replayer) detourSleep(g *Goroutine, e *timed) {
 		}
 		mu.Unlock()
 		gs, buf := dumpGoroutines(buf)
-		at := time.Now()
+		at := realNow()
 		mu.Lock()
 		r.sleepBuf = buf
 		soft := false
@@ -998,7 +997,7 @@ func (r *replayer) endDetour(g *Goroutine, i, j int, op trace.Op, site string, n
 	r.next[g.name] = j
 	r.cursor = mine[j]
 	r.moves++
-	r.lastMove = time.Now()
+	r.lastMove = realNow()
 }
 
 // take waits (mu held) until g's i-th step, st, has the turn, then grants
@@ -1043,9 +1042,9 @@ func (r *replayer) take(g *Goroutine, i int, op trace.Op, pass int) {
 	case 0:
 		r.advance()
 	case 1:
-		r.pending, r.pendingEmit, r.expect, r.pendingSince = g, true, op, time.Now()
+		r.pending, r.pendingEmit, r.expect, r.pendingSince = g, true, op, realNow()
 	default:
-		r.pending, r.pendingEmit, r.pendingSince = g, false, time.Now()
+		r.pending, r.pendingEmit, r.pendingSince = g, false, realNow()
 	}
 }
 
@@ -1163,7 +1162,7 @@ func (r *replayer) release(g string) {
 	r.moves++
 	r.freed[g] = true
 	delete(r.waiting, g)
-	r.lastMove = time.Now()
+	r.lastMove = realNow()
 	r.skipFreed()
 	if r.cursor >= len(r.s.Steps) {
 		r.decide(Verdict{Verdict: "reproduced", Step: len(r.s.Steps)})
@@ -1181,7 +1180,7 @@ func (r *replayer) release(g string) {
 // final read waited for its turn, and under load the read came first in
 // some replays, so that the same schedule failed the test or passed.
 func (r *replayer) holdAt(op trace.Op) {
-	if time.Since(r.aloneStart) >= pendingLong {
+	if realNow().Sub(r.aloneStart) >= pendingLong {
 		// A spin waiting for another goroutine passes gates that do
 		// not block: it would wait forever alone.
 		r.endHold()
@@ -1191,7 +1190,7 @@ func (r *replayer) holdAt(op trace.Op) {
 	case trace.Read, trace.Write, trace.AtomicLoad, trace.AtomicStore, trace.AtomicRMW,
 		trace.Unlock, trace.RUnlock, trace.Fork, trace.Close, trace.WGAdd, trace.WGDone,
 		trace.CondSignal, trace.CondBroadcast, trace.RegionBegin, trace.RegionEnd:
-		r.aloneSince = time.Now()
+		r.aloneSince = realNow()
 		return
 	}
 	r.endHold()
@@ -1199,7 +1198,7 @@ func (r *replayer) holdAt(op trace.Op) {
 
 // setAlone makes g run alone (mu held).
 func (r *replayer) setAlone(g *Goroutine) {
-	now := time.Now()
+	now := realNow()
 	r.alone, r.aloneSince, r.aloneStart = g, now, now
 }
 
@@ -1211,7 +1210,7 @@ func (r *replayer) endHold() {
 	}
 	r.alone = nil
 	r.moves++
-	r.lastMove = time.Now()
+	r.lastMove = realNow()
 	if r.free {
 		r.nextFirst()
 		r.syncFree()
@@ -1258,7 +1257,7 @@ func (r *replayer) waitTurn(i int) {
 	for (r.cursor != i || r.alone != nil) && !r.free {
 		c := r.turns[i]
 		if c == nil {
-			c = sync.NewCond(&mu)
+			c = newPark()
 			r.turns[i] = c
 		}
 		c.Wait()
@@ -1284,7 +1283,7 @@ func (r *replayer) advance() {
 	if r.isAnom[done] && r.cursor < len(r.s.Steps) {
 		r.progress()
 	}
-	r.lastMove = time.Now()
+	r.lastMove = realNow()
 	if r.cursor == r.freeFrom {
 		r.idle.Broadcast() // the unscheduled goroutines go free
 	}
@@ -1503,7 +1502,7 @@ func (r *replayer) watch() {
 			mu.Unlock()
 			return
 		}
-		now := time.Now()
+		now := realNow()
 		if !r.free && r.pending != nil && !r.pendingEmit && now.Sub(r.pendingSince) >= pendingGrace && now.Sub(r.pendingChecked) >= pendingGrace {
 			// Past the grace, the turn passes on only if the goroutine
 			// surely made its access: on a loaded machine, 10 ms after
@@ -1515,7 +1514,7 @@ func (r *replayer) watch() {
 			if !ok {
 				return
 			}
-			now = time.Now()
+			now = realNow()
 			if !r.free && r.pending == g && !r.pendingEmit {
 				if pendingDone(gs, g.goid, now.Sub(r.pendingSince)) {
 					r.pending = nil
@@ -1538,7 +1537,7 @@ func (r *replayer) watch() {
 			if !ok {
 				return
 			}
-			if r.alone == g && r.aloneSince == since && pendingDone(gs, g.goid, time.Since(since)) {
+			if r.alone == g && r.aloneSince == since && pendingDone(gs, g.goid, realNow().Sub(since)) {
 				r.endHold()
 			}
 		}
@@ -1588,9 +1587,9 @@ func (r *replayer) watch() {
 		}
 		mu.Unlock()
 		var gs []gstate
-		t0 := time.Now()
+		t0 := realNow()
 		gs, buf = dumpGoroutines(buf)
-		lastDump = time.Now()
+		lastDump = realNow()
 		dumpCost = lastDump.Sub(t0)
 		mu.Lock()
 		if rp != r || rec == nil {
@@ -2167,8 +2166,8 @@ func (r *replayer) parkPartner(g *Goroutine, k int) {
 	if pos < 0 {
 		return
 	}
-	deadline := time.Now().Add(parkWait)
-	for !r.free && r.cursor == j && time.Now().Before(deadline) {
+	deadline := realNow().Add(parkWait)
+	for !r.free && r.cursor == j && realNow().Before(deadline) {
 		// At its gate the receiver waits on a Cond too: it must have
 		// passed the gate of step j (take moved its next step on) to be
 		// parked on the channel.

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
+	"time"
 )
 
 const (
@@ -119,5 +120,55 @@ func TestReplayBubble(t *testing.T) {
 				t.Errorf("Bubble = %v, want %v", v.Bubble, in)
 			}
 		})
+	}
+}
+
+// TestReplayBubbleWatcherWakes: inside a testing/synctest bubble, the
+// first store's goroutine computes on after its store, reaching no gate,
+// so the watcher passes the turn on (pendingDone) and wakes the second
+// goroutine from outside the bubble. Parked on a sync.Cond, that wake
+// ended the process ("semaphore wake of synctest goroutine from outside
+// bubble"); parked on its own mutex (park.go) it is allowed.
+func TestReplayBubbleWatcherWakes(t *testing.T) {
+	sched := "anomaly race/WW 5 6\n" +
+		"g1 fork @silent.go:1:1 n=1\n" +
+		"g1 fork @silent.go:2:1 n=1\n" +
+		"g1.1 begin n=1\n" +
+		"g1.2 begin n=1\n" +
+		"g1.1 atomic-store v#1 @silent.go:3:2 n=1\n" +
+		"g1.2 atomic-store v#1 @silent.go:3:2 n=1\n"
+	p := filepath.Join(t.TempDir(), "s.sched")
+	if err := os.WriteFile(p, []byte(sched), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := func() bool {
+		var ok bool
+		synctest.Test(t, func(*testing.T) {
+			x := new(int64)
+			var wg sync.WaitGroup
+			wg.Add(2)
+			for i, site := range []int32{ssGo1, ssGo2} {
+				id := Go(site)
+				go func() {
+					Begin(id)
+					defer wg.Done()
+					defer End()
+					StoreInt64(x, int64(6+i), ssStore)
+					if i == 0 {
+						// Compute, on the real clock, past the
+						// watcher's grace: no gate, no durable block.
+						for t0 := nanotime(); nanotime()-t0 < int64(200*time.Millisecond); {
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			ok = atomic.LoadInt64(x) == 7
+		})
+		return ok
+	}
+	v, ok, _ := replayOnce(t, p, prog)
+	if v.Verdict != "reproduced" || !ok || !v.Bubble {
+		t.Fatalf("verdict %+v, final value as scheduled %v", v, ok)
 	}
 }

@@ -209,6 +209,9 @@ func parseGoroutine(b string) (gstate, bool) {
 		if fn == rtPrefix+"hangLook" || fn == rtPrefix+"(*hangWatch).look" || fn == rtPrefix+"(*driverQuiet).look" {
 			return gstate{}, false // rt's own (hang.go, driverquiet.go), as the caller is
 		}
+		if strings.HasPrefix(fn, rtPrefix+"(*park).") {
+			continue // the replay's hold (park.go): its caller says which
+		}
 		if fn == rtPrefix+"clockAlarm" {
 			// The virtual clock's real-time alarm, waiting for mu to
 			// fire what is due: those events are still pending
