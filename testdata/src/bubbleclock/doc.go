@@ -8,8 +8,9 @@
 // bubble's fake time before its Inc, so in the bubble it always comes
 // after Twice (the bubble's clock moves only once every goroutine of it
 // is durably blocked), and go test -race reports nothing; with real time
-// nothing orders them. The replay holds the test's goroutine at its gate
-// (durably blocked to synctest), so how the test ends there is no
-// evidence; the report rests on the dependence: the value read is
-// written back.
+// nothing orders them. Inside the bubble no replay can put the Inc
+// between them: a goroutine the replay holds is not durably blocked
+// (dynamic/rt's park.go), so the bubble's clock waits for it as it would
+// for a running one. The generated driver, outside any bubble, calls
+// Twice twice at once and loses an update (test fails).
 package bubbleclock
