@@ -630,6 +630,8 @@ func (p *plainRuns) passed(test string, others []string) (bool, error) {
 
 func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scratch string, opt Options, rep *Report) error {
 	acct := newAccount(opt.Budget)
+	dix := newDependIndex(st.loaded, pkg)
+	acct.keys = newKeyVerdicts(packageSettles(st, dix))
 	tests, err := b.Tests(ctx, pkg, opt.Run)
 	if err != nil {
 		return err
@@ -710,8 +712,10 @@ func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scra
 			rep.Findings[i].Driver, rep.Findings[i].DriverType, rep.Findings[i].DriverMeant = d.Calls, d.Type, d.Meant
 		}
 	}
-	judgeDependence(st.loaded, pkg, rep.Findings[first:], rep)
+	dix.judgeFindings(rep.Findings[first:], rep)
+	dups := pickInstances(rep.Findings[first:])
 	group(rep.Findings[first:])
+	leadAfterGroup(rep.Findings[first:], dups)
 	leadObserved(rep.Findings[first:])
 	cands := candidateStatuses(pkg, st.cands, rep.Findings[first:], cov, covDrivers, st.reach)
 	for i := range cands {

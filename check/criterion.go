@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"sync"
 
 	"golang.org/x/tools/go/packages"
 
@@ -179,10 +180,56 @@ func (f *Finding) SilentStores() []int {
 // When the package's code cannot be analyzed, its violations count as
 // without effect, and a note says so.
 func judgeDependence(loaded *load.Packages, pkg string, fs []Finding, rep *Report) {
-	todo, pairs := toJudge(pkg, fs)
+	newDependIndex(loaded, pkg).judgeFindings(fs, rep)
+}
+
+// dependIndex is a package's static/depend index, built on first use and
+// kept: the replay queue judges a reproduction's dependence as it comes
+// (keyVerdicts), and judgeDependence judges all of them after the
+// queues, from the same index. An Index is not safe for concurrent use
+// (it caches as it judges): mu serializes its users.
+type dependIndex struct {
+	loaded *load.Packages
+	pkg    string
+
+	mu    sync.Mutex
+	built bool
+	x     *depend.Index
+	err   error
+}
+
+func newDependIndex(loaded *load.Packages, pkg string) *dependIndex {
+	return &dependIndex{loaded: loaded, pkg: pkg}
+}
+
+// index builds the index once (d.mu held).
+func (d *dependIndex) index() (*depend.Index, error) {
+	if d.built {
+		return d.x, d.err
+	}
+	d.built = true
+	var own []*packages.Package
+	root := ""
+	if d.loaded != nil {
+		for _, p := range d.loaded.List {
+			if p.PkgPath == d.pkg || p.PkgPath == d.pkg+"_test" {
+				own = append(own, p)
+				if p.Module != nil && root == "" {
+					root = p.Module.Dir
+				}
+			}
+		}
+	}
+	d.x, d.err = depend.Build(own, root)
+	return d.x, d.err
+}
+
+// judgeFindings is judgeDependence's work, with d's index.
+func (d *dependIndex) judgeFindings(fs []Finding, rep *Report) {
+	todo, pairs := toJudge(d.pkg, fs)
 	var acting []int
 	for i := range fs {
-		if fs[i].Package == pkg && fs[i].actingEffect() {
+		if fs[i].Package == d.pkg && fs[i].actingEffect() {
 			acting = append(acting, i)
 		}
 	}
@@ -191,22 +238,12 @@ func judgeDependence(loaded *load.Packages, pkg string, fs []Finding, rep *Repor
 		// finding to be grouped with by its pair, and no SSA to build.
 		return
 	}
-	var own []*packages.Package
-	root := ""
-	if loaded != nil {
-		for _, p := range loaded.List {
-			if p.PkgPath == pkg || p.PkgPath == pkg+"_test" {
-				own = append(own, p)
-				if p.Module != nil && root == "" {
-					root = p.Module.Dir
-				}
-			}
-		}
-	}
-	x, err := depend.Build(own, root)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	x, err := d.index()
 	if err != nil {
 		if len(todo) > 0 {
-			rep.addNote(note.Static, pkg, "", "the dependence criterion cannot be decided (%v): %d violations without an effect are not reported", err, len(todo))
+			rep.addNote(note.Static, d.pkg, "", "the dependence criterion cannot be decided (%v): %d violations without an effect are not reported", err, len(todo))
 		}
 		return
 	}
@@ -215,13 +252,31 @@ func judgeDependence(loaded *load.Packages, pkg string, fs []Finding, rep *Repor
 			fs[i].Control = actAlike
 		}
 	}
-	judgeAll(fs, todo, pairs, func(f *Finding) (depend.Verdict, bool) {
-		evs := dependEvents(f)
-		claimSpans(f, evs, x.IsCAS)
-		retries(f, evs, x.ExitTest)
-		v := x.Judge(evs)
-		return v, v.Holds && !abandoned(f.Schedule, evs, v, f.Verdict, x.IsCAS)
-	})
+	judgeAll(fs, todo, pairs, func(f *Finding) (depend.Verdict, bool) { return judgeOne(x, f) })
+}
+
+// judgeOne judges finding f's dependence with index x: the verdict, and
+// whether it counts.
+func judgeOne(x *depend.Index, f *Finding) (depend.Verdict, bool) {
+	evs := dependEvents(f)
+	claimSpans(f, evs, x.IsCAS)
+	retries(f, evs, x.ExitTest)
+	v := x.Judge(evs)
+	return v, v.Holds && !abandoned(f.Schedule, evs, v, f.Verdict, x.IsCAS)
+}
+
+// dependence reports whether finding f, needing the dependence criterion
+// (needsJudging), has a dependence that counts, judged as judgeFindings
+// will; false when the package's code cannot be analyzed.
+func (d *dependIndex) dependence(f *Finding) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	x, err := d.index()
+	if err != nil {
+		return false
+	}
+	_, ok := judgeOne(x, f)
+	return ok
 }
 
 // toJudge gives the findings of package pkg that needsJudging (todo) and
@@ -822,6 +877,9 @@ func group(fs []Finding) {
 	first := map[string]int{} // a key's first finding
 	grouped := make([]bool, len(fs))
 	for i := range fs {
+		if fs[i].Lead != "" {
+			continue // another instance of its combination leads (pickInstances)
+		}
 		for _, k := range groupKeys(&fs[i]) {
 			grouped[i] = true
 			if j, ok := first[k]; ok {

@@ -29,8 +29,8 @@ import (
 // holds the predictions of all traces in order (trace by trace, each in
 // the order it is to be replayed); an instance of a site combination
 // starts only once every earlier instance, of any trace, was pruned, so a
-// combination proved by an earlier test is not replayed again, as it
-// would not have been proposed; and an instance starts only when it is
+// combination settled by an earlier test (reported: keyVerdicts) is not
+// replayed again, as it would not have been proposed; and an instance starts only when it is
 // surely among the first MaxReplays needed of its trace. A schedule the
 // same trace already replayed (another instance with the same steps) is
 // not replayed again. Nor is one whose schedule begins with the steps an
@@ -66,7 +66,9 @@ type replayQueue struct {
 	// beside the queue's replays (earlyPerturbed) are done.
 	recording <-chan struct{}
 	from      int             // items before it are all decided
-	proved    map[string]bool // site combinations reproduced here
+	proved    map[string]bool // site combinations settled here (keyVerdicts)
+	// keys: the package's combinations' verdicts, across its queues.
+	keys *keyVerdicts
 	// hung: site combinations of blocking patterns (deadlock, leak, wg)
 	// whose replay hit the wall-clock bound here. Another test's instance
 	// is not replayed: such a replay runs its whole bound (30 s) when
@@ -384,7 +386,7 @@ type qItem struct {
 	gs, objs   []string
 	state      int
 	v          replay.Verdict
-	provedSkip bool // skipped because an earlier instance proved its combination
+	provedSkip bool // skipped because an earlier instance settled its combination (keyVerdicts)
 	doomsTried int  // of its group's dooms
 	isDoomed   bool
 	// alike: not replayed, alikeRuns earlier instances of its
@@ -420,7 +422,7 @@ type qItem struct {
 
 func newReplayQueue(ctx context.Context, b *testbin.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool) *replayQueue {
 	q := &replayQueue{ctx: ctx, b: b, pkg: pkg, deadline: deadline, opt: opt, seen: seen, workers: runtime.GOMAXPROCS(0),
-		byKey: map[string][]int{}, proved: map[string]bool{}, hung: map[string]bool{}}
+		byKey: map[string][]int{}, proved: map[string]bool{}, hung: map[string]bool{}, keys: newKeyVerdicts(nil)}
 	q.cond = sync.NewCond(&q.mu)
 	if opt.Budget > 0 {
 		q.share = shareUnits(opt.Budget)
@@ -1098,9 +1100,7 @@ func (q *replayQueue) done(i int, v replay.Verdict, d time.Duration) {
 		if v.Explored && v.Verdict == replay.Reproduced && s != nil {
 			s.Ran = v.Step - 1 // the clip: the steps that ran as scheduled
 		}
-		if v.Verdict == replay.Reproduced {
-			q.proved[it.p.a.Key] = true
-		}
+		q.settle(it)
 		if v.Verdict == replay.Timeout && blocking(it.p.a.Pattern) {
 			q.hung[it.p.a.Key] = true
 		}
@@ -1152,6 +1152,12 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 	rep.Time.Replay += q.replayed
 	rep.Time.Replays += q.replays
 	q.controlItems(rep)
+	// Settled here, or closed by the bound: not replayed again in the
+	// package (keyVerdicts).
+	for k := range q.proved {
+		seen[k] = true
+	}
+	q.cutNotes(rep)
 	out := make([]qResult, len(q.groups))
 	for gi, g := range q.groups {
 		r := &out[gi]
@@ -1182,7 +1188,6 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 				rep.Findings = append(rep.Findings, f)
 				r.findings = append(r.findings, f)
 				if f.Reproduced() {
-					seen[it.p.a.Key] = true
 					r.found++
 				}
 			case pSkipped:

@@ -138,9 +138,9 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		c.rep.addNote(note.Trace, c.pkg, c.test, "trace of %d events cut to its first %d to bound memory; predicting from those", rt.Events, len(tr.Events))
 	}
 	// The search proposes, for each site combination, its instances in
-	// order; a combination already proved (by a test of an earlier
-	// queue) is confirmed at once, and the queue skips one proved by an
-	// earlier test of its own.
+	// order; a combination already settled (by a test of an earlier
+	// queue: keyVerdicts) is confirmed at once, and the queue skips one
+	// settled by an earlier test of its own.
 	dir := filepath.Join(c.dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		c.rep.addNote(note.Predict, c.pkg, c.test, "%v", err)
@@ -356,6 +356,9 @@ func (qd *queued) settle(r qResult) {
 func checkQueued(ctx context.Context, b *testbin.Build, pkg string, acct *account, limit int64, opt Options, seen map[string]bool, rep *Report, each func(q *replayQueue, predict func(c *testCheck, rt record.Test, path string))) {
 	q := newReplayQueue(ctx, b, pkg, acct.net, opt, seen)
 	q.limit, q.spent = limit, acct.spent
+	if acct.keys != nil {
+		q.keys = acct.keys
+	}
 	start := acct.spent
 	var qs []*queued
 	each(q, func(c *testCheck, rt record.Test, path string) {

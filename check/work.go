@@ -118,6 +118,9 @@ type account struct {
 	units  int64         // the budget in work units
 	spent  int64         // charged so far
 	net    time.Time     // the wall-clock safety net's deadline
+	// keys: the package's site combinations' verdicts, shared by its
+	// replay queues (keyVerdicts); nil: each queue's own.
+	keys *keyVerdicts
 }
 
 func newAccount(budget time.Duration) *account {
