@@ -2526,3 +2526,53 @@ func TestUnpublished(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeWakeRetried: go-trylock's RUnlock reads the reader count 0
+// (an atomic add) and broadcasts; another unit's release and broadcast
+// fall between (trylock.go:151 asv). The broadcast only swaps in a fresh
+// channel and closes the one it read under the lock, and every waiter
+// starts its loop over when woken: an extra wake-up is a retry. A waiter
+// that leaves its loop on the wake-up or counts its rounds, a broadcast
+// that does not close the channel it replaces or does more, or a getter
+// handed out as a method value (a way to a second close), stays judged.
+func TestJudgeWakeRetried(t *testing.T) {
+	x, at := index(t)
+	call := func(line, callee string) string { return shift(at(line, callee+"("), len(callee)) }
+	for _, tc := range []struct {
+		typ  string
+		want bool
+	}{
+		{"WakeLock", false},
+		{"WakeOnce", true},
+		{"WakeCount", true},
+		{"WakeKeep", true},
+		{"WakeMore", true},
+		{"WakeValue", true},
+	} {
+		t.Run(tc.typ, func(t *testing.T) {
+			fr := func(id int32, name string) Frame {
+				return Frame{ID: id, Site: at("func (m *"+tc.typ+") "+name+"(", name)}
+			}
+			mark := strings.ToLower(tc.typ)
+			release := call("// "+mark+" release", "AddInt32")
+			swap := at("// "+mark+" swap", "ch")
+			ev := func(u, v int, read bool, site string, fs ...Frame) Event {
+				return Event{Thread: u, Unit: u, Var: v, Read: read, Write: true, Site: site, Frames: fs}
+			}
+			evs := []Event{
+				ev(1, 0, true, release, fr(1, "Unlock")),
+				ev(2, 0, true, release, fr(9, "Unlock")),
+				ev(2, 1, false, swap, fr(9, "Unlock"), fr(10, "broadcast")),
+				ev(1, 1, false, swap, fr(1, "Unlock"), fr(2, "broadcast")),
+			}
+			v := x.Judge(evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+			if got := x.wakeRetried(evs[0], evs[3]); got == tc.want {
+				t.Errorf("wakeRetried = %v, want %v", got, !tc.want)
+			}
+		})
+	}
+}

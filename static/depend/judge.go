@@ -189,7 +189,10 @@ var (
 //     cannot tell from the claim's end, whose events then count as
 //     before a (claimKept), or b only fetches, under a lock, a completion channel the unit then waits on, which
 //     every writer of a's flag closes and replaces by a closed one
-//     (completionWait: Selectable's GetResult), or a is a
+//     (completionWait: Selectable's GetResult), or b is a broadcast
+//     that only swaps in a fresh wake channel and closes the one it
+//     replaced, whose every waiter starts its loop over when woken
+//     (wakeRetried: go-trylock's RUnlock), or a is a
 //     CAS that swapped and b a retry loop's CAS entered after it
 //     (casThenRetried: RDCSS tried again); unless a is
 //     a map lookup that missed, b is reached only on the miss, and the
@@ -349,7 +352,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) {
 				if v := x.flows(a, b, stale); v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v

@@ -4923,3 +4923,264 @@ func (p *QueuePool) Release() []func() {
 	p.mu.Unlock()
 	return t
 }
+
+// WakeLock is go-trylock's lock: Unlock drops the state with an atomic
+// add and, on 0, broadcasts by swapping in a fresh channel under lock and
+// closing the old one; a waiter fetches the channel and, woken, starts
+// its loop over (wakeRetried). The other Wake* types each break one
+// condition.
+type WakeLock struct {
+	state int32
+	ch    chan struct{}
+	lock  sync.Mutex
+}
+
+func NewWakeLock() *WakeLock { return &WakeLock{ch: make(chan struct{}, 1)} }
+
+func (m *WakeLock) Lock(done <-chan struct{}) bool {
+	for {
+		if atomic.CompareAndSwapInt32(&m.state, 0, 1) {
+			return true
+		}
+		ch := m.channel()
+		select {
+		case <-ch:
+		case <-done:
+			return false
+		}
+	}
+}
+
+func (m *WakeLock) LockPlain() {
+	for {
+		if atomic.CompareAndSwapInt32(&m.state, 0, 1) {
+			return
+		}
+		<-m.channel()
+	}
+}
+
+func (m *WakeLock) Unlock() {
+	if atomic.AddInt32(&m.state, -1) == 0 { // wakelock release
+		m.broadcast()
+	}
+}
+
+func (m *WakeLock) channel() chan struct{} {
+	m.lock.Lock()
+	ch := m.ch
+	m.lock.Unlock()
+	return ch
+}
+
+func (m *WakeLock) broadcast() {
+	newCh := make(chan struct{}, 1)
+	m.lock.Lock()
+	ch := m.ch
+	m.ch = newCh // wakelock swap
+	m.lock.Unlock()
+	close(ch)
+}
+
+// WakeOnce's waiter takes a wake-up for the lock: it leaves its loop.
+type WakeOnce struct {
+	state int32
+	ch    chan struct{}
+	lock  sync.Mutex
+}
+
+func (m *WakeOnce) Lock() {
+	for {
+		if atomic.CompareAndSwapInt32(&m.state, 0, 1) {
+			return
+		}
+		ch := m.channel()
+		select {
+		case <-ch:
+			return
+		}
+	}
+}
+
+func (m *WakeOnce) Unlock() {
+	if atomic.AddInt32(&m.state, -1) == 0 { // wakeonce release
+		m.broadcast()
+	}
+}
+
+func (m *WakeOnce) channel() chan struct{} {
+	m.lock.Lock()
+	ch := m.ch
+	m.lock.Unlock()
+	return ch
+}
+
+func (m *WakeOnce) broadcast() {
+	newCh := make(chan struct{}, 1)
+	m.lock.Lock()
+	ch := m.ch
+	m.ch = newCh // wakeonce swap
+	m.lock.Unlock()
+	close(ch)
+}
+
+// WakeCount's waiter counts its wake-ups and gives up after three.
+type WakeCount struct {
+	state int32
+	ch    chan struct{}
+	lock  sync.Mutex
+}
+
+func (m *WakeCount) Lock() bool {
+	for tries := 0; tries < 3; tries++ {
+		if atomic.CompareAndSwapInt32(&m.state, 0, 1) {
+			return true
+		}
+		<-m.channel()
+	}
+	return false
+}
+
+func (m *WakeCount) Unlock() {
+	if atomic.AddInt32(&m.state, -1) == 0 { // wakecount release
+		m.broadcast()
+	}
+}
+
+func (m *WakeCount) channel() chan struct{} {
+	m.lock.Lock()
+	ch := m.ch
+	m.lock.Unlock()
+	return ch
+}
+
+func (m *WakeCount) broadcast() {
+	newCh := make(chan struct{}, 1)
+	m.lock.Lock()
+	ch := m.ch
+	m.ch = newCh // wakecount swap
+	m.lock.Unlock()
+	close(ch)
+}
+
+// WakeKeep's broadcast replaces the channel without closing the old one.
+type WakeKeep struct {
+	state int32
+	ch    chan struct{}
+	lock  sync.Mutex
+}
+
+func (m *WakeKeep) Lock() {
+	for {
+		if atomic.CompareAndSwapInt32(&m.state, 0, 1) {
+			return
+		}
+		<-m.channel()
+	}
+}
+
+func (m *WakeKeep) Unlock() {
+	if atomic.AddInt32(&m.state, -1) == 0 { // wakekeep release
+		m.broadcast()
+	}
+}
+
+func (m *WakeKeep) channel() chan struct{} {
+	m.lock.Lock()
+	ch := m.ch
+	m.lock.Unlock()
+	return ch
+}
+
+func (m *WakeKeep) broadcast() {
+	newCh := make(chan struct{}, 1)
+	m.lock.Lock()
+	ch := m.ch
+	m.ch = newCh // wakekeep swap
+	m.lock.Unlock()
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// WakeMore's broadcast also counts its wake-ups.
+type WakeMore struct {
+	state int32
+	wakes int
+	ch    chan struct{}
+	lock  sync.Mutex
+}
+
+func (m *WakeMore) Lock() {
+	for {
+		if atomic.CompareAndSwapInt32(&m.state, 0, 1) {
+			return
+		}
+		<-m.channel()
+	}
+}
+
+func (m *WakeMore) Unlock() {
+	if atomic.AddInt32(&m.state, -1) == 0 { // wakemore release
+		m.broadcast()
+	}
+}
+
+func (m *WakeMore) channel() chan struct{} {
+	m.lock.Lock()
+	ch := m.ch
+	m.lock.Unlock()
+	return ch
+}
+
+func (m *WakeMore) broadcast() {
+	newCh := make(chan struct{}, 1)
+	m.lock.Lock()
+	ch := m.ch
+	m.ch = newCh // wakemore swap
+	m.wakes++
+	m.lock.Unlock()
+	close(ch)
+}
+
+// WakeValue hands its getter out as a method value, which a caller may
+// use as it likes (here to close the channel: a second close).
+type WakeValue struct {
+	state int32
+	ch    chan struct{}
+	lock  sync.Mutex
+}
+
+func (m *WakeValue) Lock() {
+	for {
+		if atomic.CompareAndSwapInt32(&m.state, 0, 1) {
+			return
+		}
+		<-m.channel()
+	}
+}
+
+func (m *WakeValue) Getter() func() chan struct{} { return m.channel }
+
+func (m *WakeValue) Unlock() {
+	if atomic.AddInt32(&m.state, -1) == 0 { // wakevalue release
+		m.broadcast()
+	}
+}
+
+func (m *WakeValue) channel() chan struct{} {
+	m.lock.Lock()
+	ch := m.ch
+	m.lock.Unlock()
+	return ch
+}
+
+func (m *WakeValue) broadcast() {
+	newCh := make(chan struct{}, 1)
+	m.lock.Lock()
+	ch := m.ch
+	m.ch = newCh // wakevalue swap
+	m.lock.Unlock()
+	close(ch)
+}
