@@ -219,6 +219,7 @@ func judgeDependence(loaded *load.Packages, pkg string, fs []Finding, rep *Repor
 		evs := dependEvents(f)
 		claimSpans(f, evs, x.IsCAS)
 		retries(f, evs, x.ExitTest)
+		handed(f, evs, x.AddDelta)
 		v := x.Judge(evs)
 		return v, v.Holds && !abandoned(f.Schedule, evs, v, f.Verdict, x.IsCAS)
 	})
