@@ -2576,3 +2576,63 @@ func TestJudgeWakeRetried(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeHanded: moby/locker's Unlock reads back the waiters count its
+// Lock added to, another Lock of the name adding between: the read-back
+// is judged unless the replay showed it handed on (Event.Handed names
+// the unit's write, as check's handed fills it); a Handed naming another
+// event leaves it judged.
+func TestJudgeHanded(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, recv, name string) Frame {
+		return Frame{ID: id, Site: at("func ("+recv+") "+name+"(", name+"(")}
+	}
+	call := func(mark, callee string) string { return shift(at("// handed "+mark, callee+"("), len(callee)) }
+	inc, count := call("inc", "AddInt32"), call("count", "LoadInt32")
+	evs := func(handed []int) []Event {
+		a := Event{Thread: 1, Unit: 1, Read: true, Write: true, Site: inc, Frames: []Frame{fr(1, "l *NameLocks", "Lock"), fr(2, "c *nameCtr", "inc")}}
+		o := Event{Thread: 2, Unit: 2, Read: true, Write: true, Site: inc, Frames: []Frame{fr(5, "l *NameLocks", "Lock"), fr(6, "c *nameCtr", "inc")}}
+		b := Event{Thread: 1, Unit: 1, Read: true, Site: count, Frames: []Frame{fr(3, "l *NameLocks", "Unlock"), fr(4, "c *nameCtr", "count")}, Handed: handed}
+		return []Event{a, o, b}
+	}
+	for _, tc := range []struct {
+		name   string
+		handed []int
+		want   bool
+	}{
+		{"Unlock's count read back, another Lock's add between", nil, true},
+		{"the same, handed on", []int{0}, false},
+		{"the same, handed on from another write", []int{1}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(evs(tc.handed))
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}
+
+// TestAddDelta: the constant of an atomic add at a site; none for an
+// add of a variable, an unsigned add (^uint32(0) subtracts one) or a
+// load.
+func TestAddDelta(t *testing.T) {
+	x, at := index(t)
+	call := func(mark, callee string) string { return shift(at("// handed "+mark, callee+"("), len(callee)) }
+	for _, tc := range []struct {
+		site string
+		d    int64
+		ok   bool
+	}{
+		{call("inc", "AddInt32"), 1, true},
+		{call("dec", "AddInt32"), -1, true},
+		{call("add n", "AddInt32"), 0, false},
+		{call("hit", "AddUint32"), 0, false},
+		{call("count", "LoadInt32"), 0, false},
+	} {
+		if d, ok := x.AddDelta(tc.site); d != tc.d || ok != tc.ok {
+			t.Errorf("AddDelta(%s) = %d, %v, want %d, %v", tc.site, d, ok, tc.d, tc.ok)
+		}
+	}
+}

@@ -89,6 +89,19 @@ type Event struct {
 	// compare-and-swap stored, is that claim (claimKept).
 	Retried bool
 	Claim   *Claim
+	// Handed, for a read, lists the earlier events (indices) of its unit
+	// that wrote its variable and whose read-back here the replay shows
+	// handed on: every write of the variable from that event to the
+	// last read below is an atomic add of a constant; the unit held a
+	// lock at this read and wrote nothing from it to that lock's
+	// release; every other goroutine that wrote the variable between
+	// went next to acquire that lock, with no access of the variable
+	// between, and got it after the release; and the holders of the
+	// lock from then on each read the variable at this site in the same
+	// activations (methods), each writing nothing before its release,
+	// until one read the value the unit's own writes alone give, with
+	// every such goroutine among the holders by then (handedOn).
+	Handed []int
 }
 
 // Touch is a write in the replayed schedule: its step and site, and the
@@ -246,7 +259,11 @@ var (
 //     go-smtp's Conn.Close run by Server.Close first; nor a
 //     read of a stop flag, which the other units only set to the value
 //     that stops the loop the read runs in, and which on that value
-//     only leaves or skips work: stopFlag, miekg/dns's Server.started);
+//     only leaves or skips work: stopFlag, miekg/dns's Server.started;
+//     nor a count of the waiters for a lock the unit holds, which the
+//     replay shows handed on to the next holders, the same code deciding
+//     again until one reads the unit's own value: handedOn,
+//     moby/locker's Unlock);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);
@@ -358,7 +375,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.retried(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) && !x.constBack(a, b) && !x.takenBack(a, b) && !x.stopFlag(evs, i, j, between) {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.retried(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) && !x.constBack(a, b) && !x.takenBack(a, b) && !x.stopFlag(evs, i, j, between) && !handedOn(evs, i, j) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {

@@ -5184,3 +5184,46 @@ func (m *WakeValue) broadcast() {
 	m.lock.Unlock()
 	close(ch)
 }
+
+// NameLocks is moby/locker's Locker: Lock counts itself as a waiter for
+// the name's lock under the map's lock, and Unlock deletes the name's
+// entry only when no one waits (handedOn).
+type NameLocks struct {
+	mu    sync.Mutex
+	locks map[string]*nameCtr
+}
+
+type nameCtr struct {
+	mu      sync.Mutex
+	waiters int32
+	hits    uint32
+}
+
+func (c *nameCtr) inc()         { atomic.AddInt32(&c.waiters, 1) }        // handed inc
+func (c *nameCtr) dec()         { atomic.AddInt32(&c.waiters, -1) }       // handed dec
+func (c *nameCtr) add(n int32)  { atomic.AddInt32(&c.waiters, n) }        // handed add n
+func (c *nameCtr) hit()         { atomic.AddUint32(&c.hits, ^uint32(0)) } // handed hit
+func (c *nameCtr) count() int32 { return atomic.LoadInt32(&c.waiters) }   // handed count
+
+func (l *NameLocks) Lock(name string) {
+	l.mu.Lock()
+	c, ok := l.locks[name]
+	if !ok {
+		c = &nameCtr{}
+		l.locks[name] = c
+	}
+	c.inc()
+	l.mu.Unlock()
+	c.mu.Lock()
+	c.dec()
+}
+
+func (l *NameLocks) Unlock(name string) {
+	l.mu.Lock()
+	c := l.locks[name]
+	if c.count() == 0 {
+		delete(l.locks, name)
+	}
+	c.mu.Unlock()
+	l.mu.Unlock()
+}

@@ -1,0 +1,247 @@
+package check
+
+import (
+	"slices"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/static/depend"
+)
+
+// handed fills Event.Handed from the replay's own trace, for the
+// read-backs whose writes between, in the schedule, are all atomic adds
+// of a constant (delta): those of a count of the waiters for a lock the
+// unit holds (moby/locker's Unlock, which keeps the name's entry while
+// another Lock of the name waits for it). The trace is read only when
+// some read-back is such.
+func handed(f *Finding, evs []depend.Event, delta func(site string) (int64, bool)) {
+	s := f.Schedule
+	if s == nil || len(s.Anomaly) != len(evs) || f.Verdict.Trace == "" {
+		return
+	}
+	var pairs [][2]int
+	for j := range evs {
+		if !evs[j].Read || evs[j].Write {
+			continue
+		}
+		for i := 0; i < j; i++ {
+			if evs[i].Write && evs[i].Var == evs[j].Var && evs[i].Unit == evs[j].Unit && evs[i].Thread == evs[j].Thread && addsBetween(s.Steps, s.Anomaly[i], s.Anomaly[j], delta) {
+				pairs = append(pairs, [2]int{i, j})
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return
+	}
+	tr, err := trace.ReadFile(f.Verdict.Trace, trace.ReadOptions{Lenient: true})
+	if err != nil || tr.Truncated != "" {
+		return
+	}
+	pos := schedulePositions(tr, s)
+	for _, p := range pairs {
+		i, j := p[0], p[1]
+		if s.Anomaly[i] >= len(pos) || s.Anomaly[j] >= len(pos) {
+			continue
+		}
+		if pa, pb := pos[s.Anomaly[i]], pos[s.Anomaly[j]]; pa >= 0 && pb > pa && handedOn(tr, pa, pb, delta) {
+			evs[j].Handed = append(evs[j].Handed, i)
+		}
+	}
+}
+
+// addsBetween reports whether the schedule's writes of step a's object
+// after a and before step b are all atomic adds of a constant, another
+// goroutine's among them.
+func addsBetween(steps []trace.Step, a, b int, delta func(string) (int64, bool)) bool {
+	other := false
+	for st := a + 1; st < b && st < len(steps); st++ {
+		c := steps[st]
+		if c.Obj != steps[a].Obj || !writes(c.Op) {
+			continue
+		}
+		if _, ok := delta(c.Site); c.Op != trace.AtomicRMW || !ok {
+			return false
+		}
+		other = other || c.G != steps[a].G
+	}
+	return other
+}
+
+// handedOn reports whether the read-back at event pb of the variable
+// that its goroutine u wrote at event pa was handed on (depend's
+// Event.Handed): the count u read back held the adds of goroutines
+// waiting for a lock u held, u did nothing with it before it let that
+// lock go, and the holders after it ran the same read until one read
+// what u's own adds alone give. Every write of the variable from pa to
+// that read must be an atomic add of a constant (delta).
+func handedOn(tr *trace.Trace, pa, pb int, delta func(string) (int64, bool)) bool {
+	evs := tr.Events
+	u, obj, site := evs[pb].G, evs[pb].Obj, evs[pb].Site
+	add := func(e trace.Event) (int64, bool) {
+		if e.Op != trace.AtomicRMW || e.Flags&trace.FlagAdd == 0 {
+			return 0, false
+		}
+		return delta(tabName(tr.Sites, e.Site))
+	}
+	// The writes between: u's own sum, and each other goroutine's last.
+	var own int64
+	last := map[int32]int{}
+	for k := pa + 1; k < pb; k++ {
+		e := evs[k]
+		if e.Obj != obj || !writes(e.Op) {
+			continue
+		}
+		d, ok := add(e)
+		if !ok {
+			return false
+		}
+		if e.G == u {
+			own += d
+		} else {
+			last[e.G] = k
+		}
+	}
+	if len(last) == 0 {
+		return false
+	}
+	// The locks u holds at b, and the release of each that comes before
+	// anything of u's but reads, activations' ends and beginnings and
+	// other releases.
+	held := map[int32]int{}
+	for k := 0; k < pb; k++ {
+		if e := evs[k]; e.G == u {
+			switch e.Op {
+			case trace.Lock:
+				held[e.Obj]++
+			case trace.Unlock:
+				held[e.Obj]--
+			}
+		}
+	}
+	rel := map[int32]int{}
+	for k := pb + 1; k < len(evs); k++ {
+		e := evs[k]
+		if e.G != u {
+			continue
+		}
+		if e.Op == trace.Unlock && held[e.Obj] > 0 {
+			if _, ok := rel[e.Obj]; !ok {
+				rel[e.Obj] = k
+			}
+		}
+		if !quiet(e.Op) {
+			break
+		}
+	}
+	// Each other writer's next acquire is of one lock L of those, after
+	// u's release of it, with no access of the variable before.
+	l := int32(-1)
+	for g, w := range last {
+		acq := -1
+		for k := w + 1; k < len(evs) && acq < 0; k++ {
+			e := evs[k]
+			switch {
+			case e.G != g:
+			case e.Obj == obj && e.Op.IsAccess():
+				return false
+			case e.Op == trace.Lock || e.Op == trace.RLock:
+				acq = k
+			}
+		}
+		if acq < 0 || evs[acq].Op != trace.Lock || l >= 0 && evs[acq].Obj != l {
+			return false
+		}
+		l = evs[acq].Obj
+		if r, ok := rel[l]; !ok || acq < r {
+			return false
+		}
+	}
+	frames := framesAt(evs, u, pb)
+	// The holders of L after u's release, in turn: each reads the
+	// variable at b's site in b's activations while it holds L; the
+	// first that reads u's own value ends the hand-off, the others must
+	// be quiet from that read to their release.
+	sum, cur := int64(0), pa+1 // the adds in [pa+1, cur)
+	upTo := func(r int) bool {
+		for ; cur < r; cur++ {
+			if e := evs[cur]; e.Obj == obj && writes(e.Op) {
+				d, ok := add(e)
+				if !ok {
+					return false
+				}
+				sum += d
+			}
+		}
+		return true
+	}
+	holders := map[int32]bool{}
+	holder, read := int32(-1), -1
+	for k := rel[l] + 1; k < len(evs); k++ {
+		e := evs[k]
+		switch {
+		case holder < 0:
+			if e.Op == trace.Lock && e.Obj == l {
+				holder, read = e.G, -1
+				holders[e.G] = true
+			}
+		case e.G != holder:
+		case e.Op == trace.Unlock && e.Obj == l:
+			if read < 0 {
+				return false
+			}
+			holder = -1
+		case read < 0:
+			if e.Obj == obj && e.Site == site && (e.Op == trace.AtomicLoad || e.Op == trace.Read) && slices.Equal(framesAt(evs, holder, k), frames) {
+				read = k
+				if !upTo(k) {
+					return false
+				}
+				if sum == own {
+					for g := range last {
+						if !holders[g] {
+							return false
+						}
+					}
+					return true
+				}
+			}
+		case !quiet(e.Op):
+			return false
+		}
+	}
+	return false
+}
+
+// quiet says an operation after a read-back changes nothing another
+// goroutine can see but locks' release.
+func quiet(op trace.Op) bool {
+	switch op {
+	case trace.Read, trace.AtomicLoad, trace.RegionBegin, trace.RegionEnd, trace.Unlock, trace.RUnlock:
+		return true
+	}
+	return false
+}
+
+// framesAt returns the sites of the activations (region-begin events)
+// goroutine g has open at event k, outermost first.
+func framesAt(evs []trace.Event, g int32, k int) []int32 {
+	var open []int32
+	skip := 0
+	for i := k - 1; i >= 0; i-- {
+		e := evs[i]
+		if e.G != g {
+			continue
+		}
+		switch e.Op {
+		case trace.RegionEnd:
+			skip++
+		case trace.RegionBegin:
+			if skip > 0 {
+				skip--
+			} else {
+				open = append(open, e.Site)
+			}
+		}
+	}
+	slices.Reverse(open)
+	return open
+}

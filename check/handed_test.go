@@ -1,0 +1,116 @@
+package check
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+)
+
+// TestHandedOn: moby/locker's Unlock (u) reads back the waiters count
+// that another Lock (g) added to while u held the name's lock; g gets
+// the lock after u's release and its own Unlock reads the count at the
+// same site, in the same methods, where it finds u's own value (u's add
+// and g's both undone) and deletes the entry. The read-back is handed
+// on; every shape where the decision u skipped is not made again on
+// u's value is not.
+func TestHandedOn(t *testing.T) {
+	const (
+		u, g = 0, 1
+		w    = 0 // the count
+		m    = 1 // the map's lock
+		l    = 2 // the name's lock
+		x    = 3 // another lock
+		e    = 4 // the map
+	)
+	sites := []string{"inc", "dec", "count", "Unlock", "delete", "Peek", "store"}
+	site := func(s string) int32 { return int32(slices.Index(sites, s)) }
+	ev := func(gr int32, op trace.Op, obj int32, s string) trace.Event {
+		e := trace.Event{G: gr, Op: op, Obj: obj, Site: -1}
+		if s != "" {
+			e.Site = site(s)
+		}
+		if op == trace.AtomicRMW {
+			e.Flags = trace.FlagAdd | trace.FlagUnused
+		}
+		return e
+	}
+	unlockOf := func(gr int32, fn string) []trace.Event {
+		return []trace.Event{
+			ev(gr, trace.RegionBegin, -1, fn),
+			ev(gr, trace.Lock, m, ""),
+			ev(gr, trace.AtomicLoad, w, "count"),
+		}
+	}
+	// base: u adds (pa, 1) and holds l, g adds under m and waits for l,
+	// u reads back (pb, 10) and releases, g takes l, takes its add back
+	// and reads the count at the same site in Unlock.
+	base := func() []trace.Event {
+		evs := []trace.Event{
+			ev(u, trace.Lock, m, ""),
+			ev(u, trace.AtomicRMW, w, "inc"),
+			ev(u, trace.Unlock, m, ""),
+			ev(u, trace.Lock, l, ""),
+			ev(u, trace.AtomicRMW, w, "dec"),
+			ev(g, trace.Lock, m, ""),
+			ev(g, trace.AtomicRMW, w, "inc"),
+			ev(g, trace.Unlock, m, ""),
+		}
+		evs = append(evs, unlockOf(u, "Unlock")...) // pb = 10
+		evs = append(evs,
+			ev(u, trace.Unlock, l, ""),
+			ev(u, trace.Unlock, m, ""),
+			ev(u, trace.RegionEnd, -1, ""),
+			ev(g, trace.Lock, l, ""),
+			ev(g, trace.AtomicRMW, w, "dec"),
+		)
+		evs = append(evs, unlockOf(g, "Unlock")...)
+		return append(evs,
+			ev(g, trace.Write, e, "delete"),
+			ev(g, trace.Unlock, l, ""),
+			ev(g, trace.Unlock, m, ""),
+			ev(g, trace.RegionEnd, -1, ""),
+		)
+	}
+	delta := func(s string) (int64, bool) {
+		switch s {
+		case "inc":
+			return 1, true
+		case "dec":
+			return -1, true
+		}
+		return 0, false
+	}
+	at := func(evs []trace.Event, k int, es ...trace.Event) []trace.Event {
+		return slices.Insert(slices.Clone(evs), k, es...)
+	}
+	without := func(evs []trace.Event, k int) []trace.Event { return slices.Delete(slices.Clone(evs), k, k+1) }
+	for _, tc := range []struct {
+		name string
+		evs  []trace.Event
+		want bool
+	}{
+		{"Unlock finds the other Lock waiting; its Unlock deletes", base(), true},
+		{"the other Lock takes no add back (a failure count: both skip)", without(base(), 15), false},
+		{"the unit writes before its release", at(base(), 11, ev(u, trace.Write, e, "delete")), false},
+		{"the other goroutine's next acquire is another lock", at(base(), 8, ev(g, trace.Lock, x, ""), ev(g, trace.Unlock, x, "")), false},
+		{"the other goroutine reads the count in another method", append(base()[:16], append(unlockOf(g, "Peek"), base()[19:]...)...), false},
+		{"the other goroutine never reads the count again", append(base()[:16], ev(g, trace.Unlock, l, "")), false},
+		{"a store of the count between", at(base(), 8, ev(g, trace.AtomicStore, w, "store")), false},
+		{"the unit released the name's lock before its read", append(append(append(base()[:8], ev(u, trace.Unlock, l, "")), base()[8:11]...), base()[12:]...), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := &trace.Trace{Tables: trace.Tables{Goroutines: []string{"u", "g"}, Objects: []string{"w", "m", "l", "x", "e"}, Sites: sites}, Events: tc.evs}
+			pb := -1
+			for k, e := range tc.evs {
+				if e.G == u && e.Op == trace.AtomicLoad {
+					pb = k
+					break
+				}
+			}
+			if got := handedOn(tr, 1, pb, delta); got != tc.want {
+				t.Errorf("handedOn = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
