@@ -124,7 +124,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		c.opt.progress("check: %s %s: one goroutine active in %d events: nothing to predict", c.pkg, c.test, rt.Events)
 		return nil
 	}
-	tr, cut, err := predict.ReadPrefix(path, predict.MaxEvents)
+	tr, cut, err := predict.ReadPrefixSized(path, predict.MaxEvents, rt.Events)
 	if err != nil {
 		c.rep.addNote(note.Trace, c.pkg, c.test, "unreadable trace: %v", err)
 		return nil
@@ -142,9 +142,20 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	// queue: keyVerdicts) is confirmed at once, and the queue skips one
 	// settled by an earlier test of its own.
 	dir := filepath.Join(c.dir, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		c.rep.addNote(note.Predict, c.pkg, c.test, "%v", err)
-		return nil
+	// The directory is made for the trace's first prediction: most
+	// traces give none (Go's race testdata: 360 tests, their perturbed
+	// runs, and a mkdir and its removal each, on a loaded machine about
+	// 0.3 s of pecanvet's 4 s of CPU).
+	var dirErr error
+	dirMade := false
+	mkdir := func() bool {
+		if !dirMade {
+			dirMade = true
+			if dirErr = os.MkdirAll(dir, 0o755); dirErr != nil {
+				c.rep.addNote(note.Predict, c.pkg, c.test, "%v", dirErr)
+			}
+		}
+		return dirErr == nil
 	}
 	var preds []prediction
 	flt := newFilters(tr, c.opt)
@@ -166,6 +177,9 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 			return false
 		}
 		if st == nil {
+			if !mkdir() {
+				return false
+			}
 			st = trace.NewScheduleText(tr, filepath.Join(dir, "steps"))
 			idx = newStepIndex()
 		}
@@ -236,10 +250,16 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	}
 	markUnordered(tr, preds)
 	preds = candidatesFirst(flt.order(preds), c.candIdx)
-	// The leaks the recorded run itself shows: nothing to predict.
-	preds = append(preds, c.observed(tr, rt, dir, anomaliesOf(c.test, c.opt.Anomalies))...)
-	// A run that hung for good: nothing to predict either.
-	preds = append(preds, c.observedHung(tr, rt, dir, anomaliesOf(c.test, c.opt.Anomalies))...)
+	// Both write into dir, and give nothing without tr.Blocked.
+	if len(tr.Blocked) > 0 && mkdir() {
+		// The leaks the recorded run itself shows: nothing to predict.
+		preds = append(preds, c.observed(tr, rt, dir, anomaliesOf(c.test, c.opt.Anomalies))...)
+		// A run that hung for good: nothing to predict either.
+		preds = append(preds, c.observedHung(tr, rt, dir, anomaliesOf(c.test, c.opt.Anomalies))...)
+	}
+	if len(preds) > 0 && !mkdir() {
+		return nil
+	}
 	// The trace and the filter built on it (each the size of the trace
 	// again) are not needed past ordering, while flt waits for the
 	// package's replays to be counted: kept, they held every test's trace

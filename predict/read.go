@@ -36,10 +36,20 @@ const MaxGoroutines = 1024
 // name (as actor, or forked or joined) past MaxGoroutines; the goroutine
 // table then holds only those, renumbered in order of first mention.
 func ReadPrefix(path string, max int) (tr *trace.Trace, cut bool, err error) {
-	return readPrefix(path, max, MaxGoroutines)
+	return readPrefix(path, max, MaxGoroutines, 0)
 }
 
-func readPrefix(path string, max, maxG int) (tr *trace.Trace, cut bool, err error) {
+// ReadPrefixSized is ReadPrefix for a trace whose caller already counted
+// its events (record.Test.Events, from the recording's own pass over the
+// file): the event slice is made that large (at most max) at once. For a
+// trace of a million events, growing it by appends copied it over and
+// over, half of the reading's CPU. A wrong count costs only memory or
+// appends; what is read is the same.
+func ReadPrefixSized(path string, max, events int) (tr *trace.Trace, cut bool, err error) {
+	return readPrefix(path, max, MaxGoroutines, events)
+}
+
+func readPrefix(path string, max, maxG, events int) (tr *trace.Trace, cut bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, false, err
@@ -50,6 +60,12 @@ func readPrefix(path string, max, maxG int) (tr *trace.Trace, cut bool, err erro
 		return nil, false, err
 	}
 	tr = new(trace.Trace)
+	if max > 0 && events > max {
+		events = max
+	}
+	if events > 0 {
+		tr.Events = make([]trace.Event, 0, events)
+	}
 	gs := map[int32]int32{} // goroutine index in the file → in tr
 	var order []int32       // file indices, in order of first mention
 	mention := func(g int32) (int32, bool) {

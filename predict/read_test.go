@@ -3,6 +3,7 @@ package predict
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
@@ -44,11 +45,11 @@ func TestReadPrefixGoroutines(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	all, _, err := readPrefix(path, 0, 1<<20)
+	all, _, err := readPrefix(path, 0, 1<<20, 0)
 	if err != nil || len(all.Goroutines) < 3 {
 		t.Fatalf("err %v, %d goroutines", err, len(all.Goroutines))
 	}
-	got, cut, err := readPrefix(path, 0, 2)
+	got, cut, err := readPrefix(path, 0, 2, 0)
 	if err != nil || !cut || len(got.Goroutines) != 2 || len(got.Events) == 0 || len(got.Events) >= len(all.Events) {
 		t.Fatalf("max 2 goroutines: err %v, cut %v, %d goroutines, %d of %d events", err, cut, len(got.Goroutines), len(got.Events), len(all.Events))
 	}
@@ -67,5 +68,39 @@ func TestReadPrefixGoroutines(t *testing.T) {
 	third := !named[all.Goroutines[w.G]] || w.Op.Object() == trace.ObjGoroutine && !named[all.Goroutines[w.Obj]]
 	if !third {
 		t.Errorf("cut before event %d (%s %v), which names no new goroutine", len(got.Events), all.Goroutines[w.G], w.Op)
+	}
+}
+
+// TestReadPrefixSized: the events count a caller passes only sizes the
+// event slice: with the right count, a wrong one or none, the trace read
+// is the same; with the right one, the slice is made once.
+func TestReadPrefixSized(t *testing.T) {
+	tr := gen.Large(gen.LargeOptions{Events: 5000, Seed: 5})
+	path := filepath.Join(t.TempDir(), "t.trace")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := trace.WriteBinary(f, tr); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	want, wantCut, err := ReadPrefix(path, 3000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(tr.Events)
+	for _, events := range []int{n, 10, 2 * n, 0} {
+		got, cut, err := ReadPrefixSized(path, 3000, events)
+		if err != nil || cut != wantCut || !reflect.DeepEqual(got, want) {
+			t.Fatalf("events %d: err %v, cut %v (want %v), same trace %v", events, err, cut, wantCut, reflect.DeepEqual(got, want))
+		}
+		if events >= 3000 && cap(got.Events) != 3000 {
+			t.Errorf("events %d: capacity %d, want the bound 3000", events, cap(got.Events))
+		}
+	}
+	all, _, err := ReadPrefixSized(path, 0, n)
+	if err != nil || len(all.Events) != n || cap(all.Events) != n {
+		t.Fatalf("no bound: err %v, %d events, capacity %d, want %d", err, len(all.Events), cap(all.Events), n)
 	}
 }

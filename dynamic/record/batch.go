@@ -127,6 +127,10 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 		timedOut bool
 		out      testbin.TailBuffer
 		sent     bool
+		// read: the trace's counts, when endedByRT has read them already
+		// (send then does not read the file again: a trace cut at the
+		// event cap is a million events).
+		read *Test
 	}
 	var (
 		smu    sync.Mutex
@@ -154,7 +158,11 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 			Skipped:  st.result == "SKIP",
 			TimedOut: st.timedOut, Output: st.out.String()}
 		if ok {
-			ok = t.setStats(path) == nil
+			if st.read != nil {
+				t.copyStats(st.read)
+			} else {
+				ok = t.setStats(path) == nil
+			}
 			if st.timedOut {
 				t.Truncated = "timed out after " + timeout.String()
 			}
@@ -288,10 +296,12 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 		// (looplab/fsm's TestContextInCallbacks, hung perturbed in the
 		// batch, took 5 s more alone). Likewise at the event cap
 		// (rt.endCapped): alone, it would stop at the same count.
-		if !st.sent && !st.timedOut && st.result == "" && endedByRT(filepath.Join(dir, st.name+".trace")) {
-			st.wall = time.Since(st.start)
-			send(st, true)
-			continue
+		if !st.sent && !st.timedOut && st.result == "" {
+			if read, ok := endedByRT(filepath.Join(dir, st.name+".trace")); ok {
+				st.wall, st.read = time.Since(st.start), read
+				send(st, true)
+				continue
+			}
 		}
 		send(st, st.timedOut)
 	}
@@ -300,13 +310,17 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 
 // endedByRT reports whether the trace at path was finished by rt as it
 // ended the process: marked hung (every goroutine blocked for good),
-// stalled, or cut at the event cap.
-func endedByRT(path string) bool {
+// stalled, or cut at the event cap. If so, it also returns the counts it
+// read off the trace, for the test's result.
+func endedByRT(path string) (*Test, bool) {
 	var t Test
 	if t.setStats(path) != nil {
-		return false
+		return nil, false
 	}
-	return strings.HasPrefix(t.Truncated, "hung: ") || strings.HasPrefix(t.Truncated, "stalled: ") || EndedAtCap(t)
+	if strings.HasPrefix(t.Truncated, "hung: ") || strings.HasPrefix(t.Truncated, "stalled: ") || EndedAtCap(t) {
+		return &t, true
+	}
+	return nil, false
 }
 
 // EndedAtCap reports whether t's recording stopped at its event or

@@ -120,6 +120,14 @@ func (t *Test) setStats(path string) error {
 	return nil
 }
 
+// copyStats sets the counts setStats sets to those of s, read off the
+// same trace.
+func (t *Test) copyStats(s *Test) {
+	t.Events, t.Goroutines, t.Active, t.Shared, t.Unstarted, t.Truncated = s.Events, s.Goroutines, s.Active, s.Shared, s.Unstarted, s.Truncated
+	t.RunOnBefore, t.RunOnAfter = s.RunOnBefore, s.RunOnAfter
+	t.Clock = s.Clock
+}
+
 // clockSuffix is rt.ClockSuffix.
 const clockSuffix = ".clock"
 

@@ -105,3 +105,45 @@ func TestOwnWall(t *testing.T) {
 		}
 	}
 }
+
+// TestEndedByRTStats: a trace rt ended (cut at the event cap, hung,
+// stalled) hands back the counts endedByRT read, the same as setStats
+// reads off the file (the batch's send uses them rather than read a
+// million-event trace again); a trace rt did not end gives none.
+func TestEndedByRTStats(t *testing.T) {
+	body := "main fork g1 @m.go:1\ng1 begin\ng1 write x @m.go:2\nmain fork g2 @m.go:3\nmain read x @m.go:4\n"
+	for _, c := range []struct {
+		trunc string
+		ended bool
+	}{
+		{"cut at 5 events (PECANVET_MAXEVENTS)", true},
+		{"hung: every goroutine blocked", true},
+		{"stalled: no event for 10s", true},
+		{"panic: boom", false},
+		{"", false},
+	} {
+		text := trace.TextHeader + "\n" + body
+		if c.trunc != "" {
+			text += "# truncated: " + c.trunc + "\n"
+		}
+		path := filepath.Join(t.TempDir(), "t.trace")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		read, ended := endedByRT(path)
+		if ended != c.ended || (read != nil) != c.ended {
+			t.Fatalf("%q: ended %v, counts %v; want %v", c.trunc, ended, read != nil, c.ended)
+		}
+		if !ended {
+			continue
+		}
+		var want, got Test
+		if err := want.setStats(path); err != nil {
+			t.Fatal(err)
+		}
+		got.copyStats(read)
+		if got != want || got.Events != 5 || got.Truncated != c.trunc {
+			t.Errorf("%q: counts %+v, want %+v", c.trunc, got, want)
+		}
+	}
+}
