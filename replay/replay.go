@@ -302,11 +302,11 @@ func RunFile(ctx context.Context, b *testbin.Build, pkg, test, schedPath string,
 
 // BubbleNote says why the outcome of a replay inside a testing/synctest
 // bubble (Verdict.Bubble) is no evidence.
-const BubbleNote = "the replay ran inside a testing/synctest bubble: held goroutines count as blocked there, so the replay's fake time is not any real run's, and how the test ended is no evidence"
+const BubbleNote = "the replay ran inside a testing/synctest bubble, whose fake clock and deadlock detection know nothing of the replay's holds and let-gos, so how the test ended is no evidence"
 
 // BubbleBlockedNote says why a blocking bug's replay inside a bubble
 // proves nothing (check's Effect).
-const BubbleBlockedNote = "the replay ran inside a testing/synctest bubble: held goroutines count as blocked there, so its fake clock or synctest.Wait may have moved on where no real run does, and the goroutines blocked at its end are no evidence"
+const BubbleBlockedNote = "the replay ran inside a testing/synctest bubble, whose fake clock and deadlock detection know nothing of the replay's holds and let-gos, so the goroutines blocked at its end are no evidence"
 
 // judge gives the verdict of a replay whose process ran as r, from the
 // verdict file the runtime wrote and how the test ended.

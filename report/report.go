@@ -73,6 +73,11 @@ func Title(f check.Finding) string {
 	if p := f.Anomaly.Pattern; p.Kind == "deadlock" && p.Observed {
 		return "hang on " + objects(f) // an observed hang (check/observedhang.go), no inversion
 	}
+	if f.Anomaly.Pattern.ID() == "race/close-close" {
+		// Two closes synchronize: no data race (the race detector
+		// reports none), but the second panics (check's closeClose).
+		return "double close of " + objects(f)
+	}
 	return pattern.KindName(f.Anomaly.Pattern.Kind) + " on " + objects(f)
 }
 

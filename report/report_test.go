@@ -122,10 +122,16 @@ func TestMessage(t *testing.T) {
 			f.Dependence = "check-then-act: the value read at account.go:53 decides the write at account.go:53"
 		}, "interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced; check-then-act: the value read at account.go:53 decides the write at account.go:53 (the unit takes a lock at account.go:50 and re-checks under it what it read before, and the test passes)"},
 		{"failure inside a synctest bubble", lostUpdate, func(f *check.Finding) { f.Verdict.Bubble = true },
-			"interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180 (the interleaving changes no value the unit goes on to use, and the replay ran inside a testing/synctest bubble: held goroutines count as blocked there, so the replay's fake time is not any real run's, and how the test ended is no evidence)"},
+			"interleaving without effect: atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180 (the interleaving changes no value the unit goes on to use, and the replay ran inside a testing/synctest bubble, whose fake clock and deadlock detection know nothing of the replay's holds and let-gos, so how the test ended is no evidence)"},
 		{"race failing inside a synctest bubble", race, func(f *check.Finding) {
 			f.Verdict.Bubble, f.Verdict.Passed, f.Verdict.Consequence = true, false, "test fails: srv_test.go:9: stopped twice"
-		}, "data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced (test fails: srv_test.go:9: stopped twice, but the replay ran inside a testing/synctest bubble: held goroutines count as blocked there, so the replay's fake time is not any real run's, and how the test ended is no evidence)"},
+		}, "data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced (test fails: srv_test.go:9: stopped twice, but the replay ran inside a testing/synctest bubble, whose fake clock and deadlock detection know nothing of the replay's holds and let-gos, so how the test ended is no evidence)"},
+		{"double close", race, func(f *check.Finding) {
+			f.Anomaly.Pattern = pattern.MustParse("race/close-close adjacent chan T=t1-t2 SV=s1-s1 AR=u1-u2 AT=w-w")[0]
+			f.Schedule.Steps[1].Op, f.Schedule.Steps[2].Op = trace.Close, trace.Close
+			f.Objects = []string{"chan_struct{}#1", "chan_struct{}#1"}
+			f.Verdict.Passed, f.Verdict.Consequence = false, "test fails: srv_test.go:9: Shutdown: closed twice"
+		}, "double close of chan_struct{}: this close and another goroutine's close (srv.go:30) can run back to back; reproduced, test fails: srv_test.go:9: Shutdown: closed twice"},
 		{"lead of its effect's group", lostUpdate, func(f *check.Finding) { f.Grouped = 11 },
 			"atomicity violation on Account.balance: another goroutine's write can fall between this read and the write at account.go:53; reproduced, test fails: account_test.go:29: bob = 150, want 180 (and 11 more interleavings with this effect, shown with -v)"},
 		{"lead of its bug, some joined by their lines", lostUpdate, func(f *check.Finding) { f.Grouped, f.GroupedByLines = 2, true },
