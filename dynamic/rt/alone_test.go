@@ -120,3 +120,33 @@ func TestReplayAloneSpin(t *testing.T) {
 		t.Errorf("the replay took %v", d)
 	}
 }
+
+// TestAloneSpins: a goroutine running alone is taken for a spin, and its
+// hold ended, only once it has both run alone pendingLong and passed
+// aloneSpin gates. On a loaded machine a goroutine released after its
+// part of the anomaly may get no CPU for longer than pendingLong; the
+// time alone ended its hold a few gates after the verdict, before its
+// next wait, and the goroutines held for it ran beside it.
+func TestAloneSpins(t *testing.T) {
+	r := &replayer{}
+	r.setAlone(&Goroutine{name: "g1.1"})
+	r.aloneStart = time.Now().Add(-5 * pendingLong) // its thread got no CPU
+	r.aloneGates = 3
+	if r.aloneSpins() {
+		t.Error("3 gates in 5 x pendingLong taken for a spin")
+	}
+	r.aloneGates = aloneSpin
+	if !r.aloneSpins() {
+		t.Errorf("%d gates in 5 x pendingLong not taken for a spin", aloneSpin)
+	}
+	r.aloneGates = 3
+	r.aloneStart = time.Now().Add(-aloneLong)
+	if !r.aloneSpins() {
+		t.Error("a hold of aloneLong not ended")
+	}
+	r.setAlone(&Goroutine{name: "g1.1"})
+	r.aloneGates = 10 * aloneSpin
+	if r.aloneSpins() {
+		t.Error("a spin taken for one before pendingLong")
+	}
+}

@@ -27,7 +27,8 @@ import (
 //
 // Odd seeds run children first instead: after a go statement, the parent
 // yields at its next operation until the child has begun (at most
-// childFirstWait), and children do not delay before they begin. An ordinary run tends to go on in the
+// childFirstWait) and run to its first pause (waitChild), and children do
+// not delay before they begin. An ordinary run tends to go on in the
 // parent past the go statement; Go's TestRaceNestedArrayCopy, whose parent
 // copies a large array that the child writes one element of, sometimes
 // shows the child's write only after the whole copy, and the copy then
@@ -118,7 +119,7 @@ func perturbAt(addr unsafe.Pointer, op trace.Op) {
 		if perturbSeed%2 == 1 && !parentsFirst {
 			mu.Unlock()
 			waitBegun(c, childFirstWait)
-			yieldFor(time.Millisecond) // and runs on a little
+			waitChild(c, childRunWait)
 			return
 		}
 	}
@@ -137,6 +138,33 @@ func perturbAt(addr unsafe.Pointer, op trace.Op) {
 // loaded machine, whose other processes keep the child's thread off the
 // CPU (record.TestChildrenFirst checks the order).
 const childFirstWait = 20 * time.Millisecond
+
+// childRunWait bounds how long a parent, its child begun (odd seeds),
+// yields for the child to run to its first pause, and childRunOn how
+// many of the child's operations. A millisecond of yields, as before,
+// was the order's only bound: on a loaded machine the child's thread
+// often got no CPU within it, and the parent went on first (check's
+// TestObservedHang: subject cancelhang's cancel-first order, the test's
+// goroutine's cancel before Fire's check, failed 1 run in 4 at load 4-8).
+// A child that blocks where rt does not see it (I/O, uninstrumented
+// code) costs its parent childRunWait.
+const (
+	childRunWait = 50 * time.Millisecond
+	childRunOn   = parentRunOn
+)
+
+// waitChild yields until goroutine c, begun, has paused since (a sleep,
+// an operation that would block, its end: Goroutine.pauses), or run
+// childRunOn operations, or for d at most: children first, the parent
+// goes on once its child has had its run, as parents first the child
+// does (waitParent).
+func waitChild(c *Goroutine, d time.Duration) {
+	waitUntil(d, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return c.goid == 0 || c.pauses != 0 || c.perturbN >= childRunOn
+	})
+}
 
 // waitBegun yields until goroutine c has begun (rt.Begin bound it), or
 // for d at most: a child that never calls Begin (started in uninstrumented

@@ -210,9 +210,11 @@ type replayer struct {
 	// alone is a goroutine released after its part of the anomaly that
 	// runs alone: no step is granted until it may block, ends, or is
 	// seen waiting or running long (watch); aloneSince is when it last
-	// reached a gate, aloneStart when it began. See holdAt.
+	// reached a gate, aloneStart when it began, aloneGates the gates it
+	// passed since. See holdAt.
 	alone                  *Goroutine
 	aloneSince, aloneStart time.Time
+	aloneGates             int
 	// first: after a verdict that lets the program go on, the anomaly's
 	// goroutines still to run alone in turn before the rest (decide).
 	first []*Goroutine
@@ -552,6 +554,8 @@ func gateRW(addr unsafe.Pointer, site int32, op trace.Op, rw *sync.RWMutex) {
 			}
 		}
 		rp.turn(rec.cur(), site, op, passes(op))
+	} else if rp != nil && rp.free && rp.alone != nil && rec != nil && rec.cur() == rp.alone {
+		rp.aloneGates++ // a gate after the verdict grants nothing: counted (aloneSpins)
 	}
 	mu.Unlock()
 }
@@ -1180,7 +1184,8 @@ func (r *replayer) release(g string) {
 // final read waited for its turn, and under load the read came first in
 // some replays, so that the same schedule failed the test or passed.
 func (r *replayer) holdAt(op trace.Op) {
-	if realNow().Sub(r.aloneStart) >= pendingLong {
+	r.aloneGates++
+	if r.aloneSpins() {
 		// A spin waiting for another goroutine passes gates that do
 		// not block: it would wait forever alone.
 		r.endHold()
@@ -1199,8 +1204,33 @@ func (r *replayer) holdAt(op trace.Op) {
 // setAlone makes g run alone (mu held).
 func (r *replayer) setAlone(g *Goroutine) {
 	now := realNow()
-	r.alone, r.aloneSince, r.aloneStart = g, now, now
+	r.alone, r.aloneSince, r.aloneStart, r.aloneGates = g, now, now, 0
 }
+
+// aloneSpins reports whether r.alone has run alone long enough to be
+// taken for a spin (mu held): pendingLong, and aloneSpin gates passed.
+// Time alone was the bound before: on a loaded machine a goroutine whose
+// thread got no CPU for 100 ms lost its hold a few gates after the
+// verdict, and the others ran beside it. earlywake's loop, released
+// after its stale Head, had not reached its select when the test's
+// goroutine, free, sent the wake-up, which the select then took as often
+// as the timer (random among ready cases): the replay, its repeat or its
+// control passed or failed the test by the machine's load (the
+// sched.go:24 av lost in CI). A spin passes gates quickly; a goroutine
+// that waits or computes between gates is the watch's (pendingDone),
+// with aloneLong as the bound of last resort.
+func (r *replayer) aloneSpins() bool {
+	d := realNow().Sub(r.aloneStart)
+	return r.aloneGates >= aloneSpin && d >= pendingLong || d >= aloneLong
+}
+
+// aloneSpin is how many gates a goroutine running alone passes, at the
+// least, before it is taken for a spin, and aloneLong how long it runs
+// alone at most (aloneSpins).
+const (
+	aloneSpin = 1000
+	aloneLong = 10 * pendingLong
+)
 
 // endHold ends r.alone (mu held): the schedule goes on, or after the
 // verdict the next of r.first runs alone, or every goroutine runs free.
@@ -1524,7 +1554,7 @@ func (r *replayer) watch() {
 				}
 			}
 		}
-		if r.alone != nil && now.Sub(r.aloneStart) >= pendingLong {
+		if r.alone != nil && r.aloneSpins() {
 			r.endHold()
 		}
 		if r.alone != nil && now.Sub(r.aloneSince) >= pendingGrace {

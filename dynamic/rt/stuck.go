@@ -97,9 +97,15 @@ var blockingWrappers = map[string]bool{
 }
 
 // busyState reports whether a goroutine in this state may move by itself.
+// A goroutine in runtime.GC waits for the cycle it started ("wait for GC
+// cycle"), which the collector's own workers end: taken for a hard wait,
+// Go's TestRaceFin (runtime.GC, then a sleep) was called deadlocked
+// before its sleep's step whenever the cycle outlasted the watcher's
+// look, on a loaded machine ("step 11 (g1.1 sleep …) cannot come"), and
+// the replay that shares its prefix was pruned with it.
 func busyState(s string) bool {
 	switch s {
-	case "running", "runnable", "syscall", "sleep", "preempted", "copystack":
+	case "running", "runnable", "syscall", "sleep", "preempted", "copystack", "wait for GC cycle":
 		return true
 	}
 	return strings.HasPrefix(s, "GC ") || strings.HasPrefix(s, "garbage collection")

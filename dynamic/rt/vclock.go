@@ -271,6 +271,17 @@ func (v *vtimer) arm(d time.Duration) {
 	if v.period > 0 {
 		v.ev.ticker = v
 	}
+	if d <= 0 && v.c != nil {
+		// Due already: fired now, not by the alarm's goroutine. Since Go
+		// 1.23 a timer's channel is ready once the timer has expired, so
+		// after t.Reset(0) the next select finds t.C ready, as the
+		// recording's real timer did. Fired in real time, it came after
+		// whatever the other goroutines did first: on a loaded machine
+		// the corpus's earlywake test sent its wake-up before it, the
+		// loop's select took that case instead, and the replay that runs
+		// the job early passed (its sched.go:24 av lost in CI).
+		advanceTo(v.ev.due)
+	}
 }
 
 // unarmed drops v from virtual.chans (mu held).

@@ -138,6 +138,28 @@ func TestVirtualTimerRealTime(t *testing.T) {
 	}
 }
 
+// TestVirtualTimerDue: a timer made or reset with a duration of 0 or less
+// is ready at once, as Go's own since 1.23 (its channel is ready once the
+// timer has expired), not when the clock's alarm goroutine gets the CPU:
+// earlywake's loop, t.Reset(0) then a select on t.C and its wake-up
+// channel, took the wake-up on a loaded machine, and its replay passed.
+func TestVirtualTimerDue(t *testing.T) {
+	withVirtualClock(t, func() {
+		tm := NewTimer(time.Hour)
+		TimerReset(tm)(0)
+		if !ready(tm.C) {
+			t.Error("Reset(0): the timer's channel is not ready at once")
+		}
+		if !ready(NewTimer(-time.Second).C) || !ready(After(0)) {
+			t.Error("NewTimer(-1s) or After(0) is not ready at once")
+		}
+		TimerReset(tm)(time.Hour)
+		if ready(tm.C) {
+			t.Error("Reset(1h) is ready at once")
+		}
+	})
+}
+
 // tickerProg: g1.1 waits for a ticker of period d (a plain receive,
 // outside recorded operations), then writes x; g1 writes x.
 func tickerProg(d time.Duration, at *time.Duration) func() bool {
