@@ -76,5 +76,11 @@ var (
 	nanoEpoch = nanotime()
 )
 
-// realNow is time.Now on the real clock, with a monotonic reading.
-func realNow() time.Time { return realEpoch.Add(time.Duration(nanotime() - nanoEpoch)) }
+// realNow is time.Now on the real clock, with a monotonic reading: time.Now
+// itself outside a bubble.
+func realNow() time.Time {
+	if t := time.Now(); t != t.Round(0) {
+		return t
+	}
+	return realEpoch.Add(time.Duration(nanotime() - nanoEpoch))
+}
