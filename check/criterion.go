@@ -517,7 +517,9 @@ func retries(f *Finding, evs []depend.Event, wait func(site string) (exit string
 }
 
 // priors fills Event.Prior from the replayed schedule: for each event,
-// every write of its object from the pattern's first step up to it.
+// every write of its object from the pattern's first step up to it; and
+// Event.Looks, its goroutine's reads of the object over those steps, and
+// Event.Untouched, no write of the object at any step before it.
 func priors(f *Finding, evs []depend.Event) {
 	s := f.Schedule
 	if s == nil || len(s.Anomaly) != len(evs) {
@@ -529,10 +531,23 @@ func priors(f *Finding, evs []depend.Event) {
 		if at >= len(s.Steps) {
 			continue
 		}
-		evs[i].Prior = []depend.Touch{}
+		evs[i].Prior, evs[i].Looks = []depend.Touch{}, []depend.Touch{}
+		e := s.Steps[at]
 		for st := first; st < at; st++ {
-			if b := s.Steps[st]; b.Obj == s.Steps[at].Obj && writes(b.Op) {
+			b := s.Steps[st]
+			if b.Obj != e.Obj {
+				continue
+			}
+			if writes(b.Op) {
 				evs[i].Prior = append(evs[i].Prior, depend.Touch{Step: st, Site: b.Site, G: b.G})
+			} else if b.G == e.G && b.Op == trace.Read {
+				evs[i].Looks = append(evs[i].Looks, depend.Touch{Step: st, Site: b.Site, G: b.G})
+			}
+		}
+		evs[i].Untouched = e.Obj != ""
+		for st := 0; st < at && evs[i].Untouched; st++ {
+			if b := s.Steps[st]; b.Obj == e.Obj && writes(b.Op) {
+				evs[i].Untouched = false
 			}
 		}
 	}

@@ -145,3 +145,36 @@ func TestFreshReads(t *testing.T) {
 		}
 	}
 }
+
+// TestLooks: an event's Looks lists its own goroutine's plain reads of
+// its object from the pattern's first step up to it (a get-or-create's
+// found branch, run by the reader after the writer's append), and
+// Untouched says no step of the schedule before it wrote the object.
+func TestLooks(t *testing.T) {
+	step := func(g string, op trace.Op, obj, site string) trace.Step {
+		return trace.Step{G: g, Op: op, Obj: obj, Site: site, N: 1}
+	}
+	steps := []trace.Step{
+		step("g2", trace.Read, "S", "before"),
+		step("g1", trace.Write, "S", "append"),
+		step("g2", trace.Read, "S", "len"),
+		step("g1", trace.Read, "S", "writer's"),
+		step("g2", trace.Read, "S", "elem"),
+		step("g2", trace.Read, "S", "snapshot"),
+		step("g2", trace.Read, "M", "copy"),
+		step("g1", trace.Write, "M", "add"),
+	}
+	f := &Finding{Schedule: &trace.Schedule{Steps: steps, Anomaly: []int{1, 5, 6, 7}}}
+	evs := make([]depend.Event, 4)
+	priors(f, evs)
+	var got []string
+	for _, l := range evs[1].Looks {
+		got = append(got, fmt.Sprintf("%d %s %s", l.Step, l.G, l.Site))
+	}
+	if want := []string{"2 g2 len", "4 g2 elem"}; !slices.Equal(got, want) {
+		t.Errorf("Looks of the snapshot's read = %q, want %q", got, want)
+	}
+	if evs[1].Untouched || !evs[2].Untouched || !evs[3].Untouched {
+		t.Errorf("Untouched = %v, %v, %v; want false (the append before), true, true (no write of M before either: a write is not before itself)", evs[1].Untouched, evs[2].Untouched, evs[3].Untouched)
+	}
+}

@@ -77,6 +77,14 @@ type Event struct {
 	// event, by any goroutine (drainedEntry: what an atomic
 	// read-modify-write read is what the last of them stored).
 	Prior []Touch
+	// Looks, when not nil, are the reads of this event's variable by
+	// its own goroutine in the replayed schedule from the pattern's
+	// first step up to this event; Untouched says no goroutine wrote
+	// the variable at any step of the schedule before this event
+	// (createdSeen: the reader's own get-or-create found the writer's
+	// new element, and what it reads of it is as made).
+	Looks     []Touch
+	Untouched bool
 	// Fresh, for a write, are the sites of the unit's reads of its
 	// variable after the other units' events before it, in its own
 	// activation, with no other goroutine's write of the variable
@@ -324,7 +332,10 @@ var (
 //     between the refresh's two stores, asynccache.go:107 asv), or one of
 //     the reader's reads only decides a bound test that the writes it
 //     saw, undone, or those it missed, applied, keep (snapshotKept:
-//     pond's subpool counts);
+//     pond's subpool counts), or the reader's own get-or-create,
+//     after a, found a's fresh element, which it reads as made
+//     (createdSeen: go-metrics' Data between AddSample's getInterval
+//     and its add);
 //   - and in a check-then-act, a later read in a method that only tests
 //     a flag afresh under a lock it re-takes, sets it and wakes a
 //     receiver that re-reads the checked state is no use of a's value
@@ -410,7 +421,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.retried(r1) || x.retried(r2) || x.claimAfter(evs, i, j, reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(evs, a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.retried(r1) || x.retried(r2) || x.claimAfter(evs, i, j, reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(evs, a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) || r2.Var == b.Var && a.Var != b.Var && x.createdSeen(a, r1, r2) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {

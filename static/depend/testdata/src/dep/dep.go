@@ -5227,3 +5227,108 @@ func (l *NameLocks) Unlock(name string) {
 	c.mu.Unlock()
 	l.mu.Unlock()
 }
+
+// Windows keeps one bucket per time window, go-metrics' InmemSink:
+// current gets or creates the bucket of the present window; Add puts a
+// count into it; Snapshot forces the current window's creation and then
+// copies the buckets. currentLate creates the next window's bucket on a
+// miss, not the one its test looks for.
+type Windows struct {
+	mu      sync.RWMutex
+	width   time.Duration
+	buckets []*Bucket
+}
+
+// Bucket is one window's counts.
+type Bucket struct {
+	mu     sync.Mutex
+	Start  time.Time
+	Counts map[string]int
+}
+
+// NewBucket makes an empty bucket for the window from start.
+func NewBucket(start time.Time) *Bucket {
+	return &Bucket{Start: start, Counts: make(map[string]int)}
+}
+
+func (w *Windows) current() *Bucket {
+	start := time.Now().Truncate(w.width)
+	w.mu.RLock()
+	n := len(w.buckets)                             // windows found len
+	if n > 0 && w.buckets[n-1].Start.Equal(start) { // windows found test
+		defer w.mu.RUnlock()
+		return w.buckets[n-1] // windows found elem
+	}
+	w.mu.RUnlock()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n = len(w.buckets)
+	if n > 0 && w.buckets[n-1].Start.Equal(start) {
+		return w.buckets[n-1]
+	}
+	b := NewBucket(start)
+	w.buckets = append(w.buckets, b) // windows append
+	return b
+}
+
+func (w *Windows) currentLate() *Bucket {
+	start := time.Now().Truncate(w.width)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := len(w.buckets)                             // late found len
+	if n > 0 && w.buckets[n-1].Start.Equal(start) { // late found test
+		return w.buckets[n-1] // late found elem
+	}
+	b := NewBucket(start.Add(w.width))
+	w.buckets = append(w.buckets, b) // late append
+	return b
+}
+
+func (w *Windows) Add(k string) {
+	b := w.current()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.Counts[k]++ // windows add
+}
+
+func (w *Windows) AddLate(k string) {
+	b := w.currentLate()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.Counts[k]++ // late add
+}
+
+func (w *Windows) Snapshot() []map[string]int {
+	w.current()
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	var out []map[string]int
+	for _, b := range w.buckets { // windows snap range
+		b.mu.Lock()
+		m := make(map[string]int, len(b.Counts))
+		for k, v := range b.Counts { // windows snap counts
+			m[k] = v
+		}
+		b.mu.Unlock()
+		out = append(out, m)
+	}
+	return out
+}
+
+// currentLoose tests under the read lock and appends under the write
+// lock without testing again: another append may come between.
+func (w *Windows) currentLoose() *Bucket {
+	start := time.Now().Truncate(w.width)
+	w.mu.RLock()
+	n := len(w.buckets)
+	if n > 0 && w.buckets[n-1].Start.Equal(start) {
+		defer w.mu.RUnlock()
+		return w.buckets[n-1]
+	}
+	w.mu.RUnlock()
+	b := NewBucket(start)
+	w.mu.Lock()
+	w.buckets = append(w.buckets, b) // loose append
+	w.mu.Unlock()
+	return b
+}
