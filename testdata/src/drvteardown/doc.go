@@ -13,6 +13,10 @@
 // (policy.go:23) and Close's close of it (policy.go:35): a Push that
 // passed the closed check (policy.go:19) before Reset closed the old
 // policy sends on the closed channel, "panic: send on closed channel".
+// The same Push reads the closed flag (policy.go:19) that Close writes
+// after the close (policy.go:36) with nothing between: a data race of its
+// own, reported with the same panic since session 33 (a combination is
+// no longer settled by its first reproduction, which had no effect).
 //
 // -race, 1 run: the tests have one goroutine each; no race.
 package drvteardown

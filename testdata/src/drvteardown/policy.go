@@ -16,7 +16,7 @@ func newPolicy() *policy {
 
 // Push queues k, unless the policy is closed or full.
 func (p *policy) Push(k int) bool {
-	if p.closed {
+	if p.closed { // want "data race on policy\\.closed: this read and another goroutine's write \\(policy.go:36\\) can run back to back; reproduced, panic: send on closed channel"
 		return false
 	}
 	select {
