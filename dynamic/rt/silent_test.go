@@ -25,6 +25,16 @@ var _ = Register(ssStore, []Site{
 
 // twoStores starts two goroutines that each store an int64, first and
 // second, atomically at the same site, into one location holding 5.
+// twoStoresSched is the schedule of twoStores' race: g1.1's store, then
+// g1.2's.
+const twoStoresSched = "anomaly race/WW 5 6\n" +
+	"g1 fork @silent.go:1:1 n=1\n" +
+	"g1 fork @silent.go:2:1 n=1\n" +
+	"g1.1 begin n=1\n" +
+	"g1.2 begin n=1\n" +
+	"g1.1 atomic-store v#1 @silent.go:3:2 n=1\n" +
+	"g1.2 atomic-store v#1 @silent.go:3:2 n=1\n"
+
 func twoStores(first, second int64) func() bool {
 	return func() bool {
 		x := new(int64)
@@ -53,13 +63,7 @@ func twoStores(first, second int64) func() bool {
 // a store of 5 into 5 is silent, the second store of the same value too,
 // a store of another value not.
 func TestReplaySilentStore(t *testing.T) {
-	sched := "anomaly race/WW 5 6\n" +
-		"g1 fork @silent.go:1:1 n=1\n" +
-		"g1 fork @silent.go:2:1 n=1\n" +
-		"g1.1 begin n=1\n" +
-		"g1.2 begin n=1\n" +
-		"g1.1 atomic-store v#1 @silent.go:3:2 n=1\n" +
-		"g1.2 atomic-store v#1 @silent.go:3:2 n=1\n"
+	sched := twoStoresSched
 	for _, c := range []struct {
 		name          string
 		first, second int64
@@ -90,13 +94,7 @@ func TestReplaySilentStore(t *testing.T) {
 // a testing/synctest bubble says so in its verdict (Verdict.Bubble), one
 // outside any bubble does not.
 func TestReplayBubble(t *testing.T) {
-	sched := "anomaly race/WW 5 6\n" +
-		"g1 fork @silent.go:1:1 n=1\n" +
-		"g1 fork @silent.go:2:1 n=1\n" +
-		"g1.1 begin n=1\n" +
-		"g1.2 begin n=1\n" +
-		"g1.1 atomic-store v#1 @silent.go:3:2 n=1\n" +
-		"g1.2 atomic-store v#1 @silent.go:3:2 n=1\n"
+	sched := twoStoresSched
 	for _, in := range []bool{false, true} {
 		t.Run(map[bool]string{false: "outside", true: "inside"}[in], func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "s.sched")
@@ -130,13 +128,7 @@ func TestReplayBubble(t *testing.T) {
 // ended the process ("semaphore wake of synctest goroutine from outside
 // bubble"); parked on its own mutex (park.go) it is allowed.
 func TestReplayBubbleWatcherWakes(t *testing.T) {
-	sched := "anomaly race/WW 5 6\n" +
-		"g1 fork @silent.go:1:1 n=1\n" +
-		"g1 fork @silent.go:2:1 n=1\n" +
-		"g1.1 begin n=1\n" +
-		"g1.2 begin n=1\n" +
-		"g1.1 atomic-store v#1 @silent.go:3:2 n=1\n" +
-		"g1.2 atomic-store v#1 @silent.go:3:2 n=1\n"
+	sched := twoStoresSched
 	p := filepath.Join(t.TempDir(), "s.sched")
 	if err := os.WriteFile(p, []byte(sched), 0o644); err != nil {
 		t.Fatal(err)
