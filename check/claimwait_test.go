@@ -114,7 +114,7 @@ func TestRetries(t *testing.T) {
 				{Write: true, Site: steps[3].Site},
 			}
 			waits := func(site string) (string, bool) { return tc.exit, site == steps[2].Site }
-			retries(f, evs, waits)
+			retries(f, evs, waits, &replayTrace{f: f})
 			if evs[2].Retried != tc.want {
 				t.Errorf("Retried = %v, want %v", evs[2].Retried, tc.want)
 			}

@@ -260,8 +260,9 @@ func (d *dependIndex) judgeFindings(fs []Finding, rep *Report) {
 func judgeOne(x *depend.Index, f *Finding) (depend.Verdict, bool) {
 	evs := dependEvents(f)
 	claimSpans(f, evs, x.IsCAS)
-	retries(f, evs, x.ExitTest)
-	handed(f, evs, x.AddDelta)
+	rt := &replayTrace{f: f}
+	retries(f, evs, x.ExitTest, rt)
+	handed(f, evs, x.AddDelta, rt)
 	v := x.Judge(evs)
 	return v, v.Holds && !abandoned(f.Schedule, evs, v, f.Verdict, x.IsCAS)
 }
@@ -468,9 +469,9 @@ func claimSpans(f *Finding, evs []depend.Event, isCAS func(string) bool) {
 // or, when the exit's first step is a sync/atomic call (exit), anything
 // but that call (Pop's last nil read before its bound panics: its
 // activation's end), or nothing in a trace not cut short: the test did
-// not let it out. The trace is read only when some
-// read waits.
-func retries(f *Finding, evs []depend.Event, wait func(site string) (exit string, ok bool)) {
+// not let it out. The trace is read (through rt) only when some read
+// waits.
+func retries(f *Finding, evs []depend.Event, wait func(site string) (exit string, ok bool), rt *replayTrace) {
 	s := f.Schedule
 	if s == nil || len(s.Anomaly) != len(evs) || f.Verdict.Trace == "" {
 		return
@@ -486,11 +487,10 @@ func retries(f *Finding, evs []depend.Event, wait func(site string) (exit string
 	if len(exits) == 0 {
 		return
 	}
-	tr, err := trace.ReadFile(f.Verdict.Trace, trace.ReadOptions{Lenient: true})
-	if err != nil {
+	tr, pos := rt.get()
+	if tr == nil {
 		return
 	}
-	pos := schedulePositions(tr, s)
 	for i, exit := range exits {
 		if s.Anomaly[i] >= len(pos) {
 			continue

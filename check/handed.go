@@ -11,9 +11,9 @@ import (
 // read-backs whose writes between, in the schedule, are all atomic adds
 // of a constant (delta): those of a count of the waiters for a lock the
 // unit holds (moby/locker's Unlock, which keeps the name's entry while
-// another Lock of the name waits for it). The trace is read only when
-// some read-back is such.
-func handed(f *Finding, evs []depend.Event, delta func(site string) (int64, bool)) {
+// another Lock of the name waits for it). The trace is read (through rt)
+// only when some read-back is such.
+func handed(f *Finding, evs []depend.Event, delta func(site string) (int64, bool), rt *replayTrace) {
 	s := f.Schedule
 	if s == nil || len(s.Anomaly) != len(evs) || f.Verdict.Trace == "" {
 		return
@@ -32,11 +32,10 @@ func handed(f *Finding, evs []depend.Event, delta func(site string) (int64, bool
 	if len(pairs) == 0 {
 		return
 	}
-	tr, err := trace.ReadFile(f.Verdict.Trace, trace.ReadOptions{Lenient: true})
-	if err != nil || tr.Truncated != "" {
+	tr, pos := rt.get()
+	if tr == nil || tr.Truncated != "" {
 		return
 	}
-	pos := schedulePositions(tr, s)
 	for _, p := range pairs {
 		i, j := p[0], p[1]
 		if s.Anomaly[i] >= len(pos) || s.Anomaly[j] >= len(pos) {
@@ -244,4 +243,26 @@ func framesAt(evs []trace.Event, g int32, k int) []int32 {
 	}
 	slices.Reverse(open)
 	return open
+}
+
+// replayTrace reads a finding's replay trace and maps its schedule's steps
+// onto the trace's events once, at the first judge that needs them
+// (retries, handed), so a finding both apply to reads the file once.
+type replayTrace struct {
+	f    *Finding
+	read bool
+	tr   *trace.Trace
+	pos  []int
+}
+
+// get gives the trace and schedulePositions' positions, or nil when the
+// trace cannot be read.
+func (r *replayTrace) get() (*trace.Trace, []int) {
+	if !r.read {
+		r.read = true
+		if tr, err := trace.ReadFile(r.f.Verdict.Trace, trace.ReadOptions{Lenient: true}); err == nil {
+			r.tr, r.pos = tr, schedulePositions(tr, r.f.Schedule)
+		}
+	}
+	return r.tr, r.pos
 }
