@@ -159,6 +159,14 @@ func (b *Build) PlainBinary(ctx context.Context, pkg string) (string, error) {
 	}
 }
 
+// PlainStarted reports whether PlainBinary's binary is built or being
+// built: asking for it costs no build of its own.
+func (b *Build) PlainStarted(pkg string) bool {
+	b.raceMu.Lock()
+	defer b.raceMu.Unlock()
+	return b.Plain[pkg] != "" || b.plain[pkg] != nil
+}
+
 // PrebuildPlain starts building PlainBinary's binary in the background, if
 // it is not built or being built: the check asks for it at the first test
 // that failed while recorded, and building it then held up the whole
