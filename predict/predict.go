@@ -370,7 +370,7 @@ func Run(tr *trace.Trace, pats []*pattern.Pattern, opt Options) (*Result, error)
 	earlyWaits(gr, gen, pats, sopt.Stop, &res.Stats, add)
 	// Sends on a closed channel that the recorded run ordered before the
 	// close only through the channel's own matches.
-	closeFirsts(gr, gen, pats, sopt.Stop, &res.Stats, add)
+	closeFirsts(gr, gen, pats, opt.StopCase, sopt.Stop, &res.Stats, add)
 	schedTime += time.Since(td)
 	racesCut := st.Cut
 	if !st.Cut && res.Stats.CutAt == "" {

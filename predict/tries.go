@@ -108,6 +108,17 @@ func (t *tries) settled(p *pattern.Pattern, evs []int32) bool {
 	return t.skip(pattern.Key(p, sites))
 }
 
+// doneWith reports whether keep took an anomaly of pattern p with the
+// sites of events evs.
+func (t *tries) doneWith(p *pattern.Pattern, evs []int32) bool {
+	tr := t.gr.Tr
+	sites := make([]string, len(evs))
+	for i, e := range evs {
+		sites[i] = tr.Site(tr.Events[e])
+	}
+	return t.done[pattern.Key(p, sites)]
+}
+
 func (t *tries) skip(key string) bool {
 	return t.done[key] || t.max > 0 && t.n[key] >= t.max || t.bad[key] >= t.infeasibleBound(key)
 }

@@ -1474,6 +1474,114 @@ func (g *Generator) CloseFirst(send, close int32) (Schedule, error) {
 	return Schedule{Prefix: send, Tail: append(tail, send)}, nil
 }
 
+// StopCloseFirst returns a schedule in which a select's goroutine, let
+// out of its loop through a stop case, closes the channel another
+// goroutine is about to send on: sel, a case of the select, received
+// send in the recorded run; late is a later receive of the same goroutine
+// at a stop case of that select that saw the channel closed by stop (a
+// third goroutine's close); close is the select's goroutine's close of
+// send's channel after late (a deferred close on its way out). The
+// schedule runs the three goroutines up to just before stop, sel and
+// send (stopThree), then stop, so that the select, send's goroutine held
+// at its gate, finds only the stop case ready and takes it: its goroutine
+// goes on from late, skipping what it did from sel up to late in the
+// recording (the rest of that round of its loop). It then runs the
+// goroutine's events from late up to close, and ends with close and send
+// (the send then panics: send on closed channel). It returns an error
+// when no feasible schedule reaches that state, or the skipped events
+// matter to the steps after them: a source of one of them, a lock left
+// held or released, a goroutine started, or an operation at the site of a
+// later step (the replay numbers a goroutine's steps at one site by
+// occurrence).
+func (g *Generator) StopCloseFirst(stop, sel, late, close, send int32) (Schedule, error) {
+	gr := g.gr
+	evs := gr.Tr.Events
+	gc, gs, gp := evs[stop].G, evs[sel].G, evs[send].G
+	if gc == gs || gc == gp || gs == gp || evs[stop].Op != trace.Close || !evs[sel].Op.IsChan() ||
+		evs[late].Op != trace.Recv || evs[late].Flags&trace.FlagClosed == 0 || evs[late].Obj != evs[stop].Obj || evs[late].G != gs || late <= sel ||
+		evs[close].Op != trace.Close || evs[close].G != gs || close <= late ||
+		evs[send].Op != trace.Send || evs[send].Flags&trace.FlagClosed != 0 || evs[send].Obj != evs[close].Obj {
+		return Schedule{}, fmt.Errorf("events %d %d %d %d %d are no stop, select case, stop case, close and send", stop+1, sel+1, late+1, close+1, send+1)
+	}
+	row := gr.G(gs)
+	from, to := gr.Local[sel], gr.Local[late] // the skipped events: row[from:to]
+	skipped := func(e int32) bool {
+		return evs[e].G == gs && gr.Local[e] >= from && gr.Local[e] < to
+	}
+	type opSite struct {
+		op   trace.Op
+		site int32
+	}
+	held := map[int32]int{}
+	sites := map[opSite]bool{}
+	for _, e := range row[from:to] {
+		ev := evs[e]
+		switch ev.Op {
+		case trace.Fork:
+			return Schedule{}, fmt.Errorf("event %d starts a goroutine between the select case of event %d and its stop case", e+1, sel+1)
+		case trace.Lock, trace.RLock:
+			held[ev.Obj]++
+		case trace.Unlock, trace.RUnlock:
+			held[ev.Obj]--
+		}
+		sites[opSite{ev.Op, ev.Site}] = true
+	}
+	for l, n := range held {
+		if n != 0 {
+			return Schedule{}, fmt.Errorf("the events skipped between events %d and %d leave lock %s otherwise than they found it", sel+1, late+1, gr.Tr.Objects[l])
+		}
+	}
+	sched, err := g.stopThree([3]int32{stop, sel, send})
+	if err != nil {
+		return Schedule{}, err
+	}
+	st := &g.st
+	run := func(e int32) error {
+		for _, src := range gr.Sources(e) {
+			if skipped(src) || !st.executed(src) {
+				return fmt.Errorf("event %d runs before event %d, which happens before it", e+1, src+1)
+			}
+		}
+		if evs[e].Op.IsAcquire() {
+			if b := st.blocker(e); b >= 0 {
+				return fmt.Errorf("event %d acquires %s held by %s", e+1, gr.Tr.Objects[evs[e].Obj], gr.Tr.Goroutines[b])
+			}
+		}
+		st.step(e)
+		return nil
+	}
+	if err := run(stop); err != nil {
+		return Schedule{}, err
+	}
+	tail := []int32{stop}
+	st.pos[gs] = to
+	for _, e := range row[to : gr.Local[close]+1] {
+		ev := evs[e]
+		if sites[opSite{ev.Op, ev.Site}] {
+			return Schedule{}, fmt.Errorf("event %d is at the site of a skipped event", e+1)
+		}
+		if e != late && e != close {
+			switch ev.Op {
+			case trace.Send, trace.Recv, trace.Close, trace.WGWait, trace.CondWait, trace.Join:
+				return Schedule{}, fmt.Errorf("event %d, between the stop case of event %d and the close of event %d, may wait", e+1, late+1, close+1)
+			}
+		}
+		if err := run(e); err != nil {
+			return Schedule{}, err
+		}
+		tail = append(tail, e)
+	}
+	for _, src := range gr.Sources(send) {
+		// sel, send's recorded match, is the one skipped event it may
+		// follow in the recording: the schedule undoes that match.
+		if src != sel && (skipped(src) || !st.executed(src)) {
+			return Schedule{}, fmt.Errorf("event %d runs before event %d, which happens before it", send+1, src+1)
+		}
+	}
+	sched.Tail = append(append(sched.Tail, tail...), send)
+	return sched, nil
+}
+
 // scanAll makes sim.run look at every goroutine at every step instead of
 // the heap and the sleeping waiters (for TestHeapSameSchedules).
 var scanAll bool

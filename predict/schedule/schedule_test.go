@@ -129,3 +129,58 @@ func TestHeapSameSchedules(t *testing.T) {
 	}
 	t.Logf("%d instances compared, %d with schedules, %d steps taken again by later rounds", compared, found, resumed)
 }
+
+// stopCloseTrace: g2's select loop takes g3's update (event 6), applies
+// it, sees stop closed by g1 (event 11) at its stop case (event 12) and
+// closes the update channel on its way out (event 13, after a write).
+const stopCloseTrace = `
+	g1 begin                       # 0
+	g1 fork g2 @t.go:1             # 1
+	g1 fork g3 @t.go:2             # 2
+	g2 begin                       # 3
+	g3 begin                       # 4
+	g3 send u @t.go:30             # 5
+	g2 recv u @t.go:11             # 6
+	g2 lock m @t.go:12             # 7
+	g2 write x @t.go:13            # 8
+	g2 unlock m @t.go:14           # 9
+	g3 end                         # 10
+	g1 close stop @t.go:20         # 11
+	g2 recv stop @t.go:10 ok=false # 12
+	g2 write z @t.go:8             # 13
+	g2 close u @t.go:9             # 14
+	g2 end                         # 15
+`
+
+func TestStopCloseFirst(t *testing.T) {
+	tr, err := gen.Parse(stopCloseTrace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := NewGenerator(ptg.Build(tr))
+	sched, err := g.StopCloseFirst(11, 6, 12, 14, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The round that took the send (events 6-9) does not run; the loop
+	// goes on from its stop case.
+	if want := []int32{11, 12, 13, 14, 5}; !slices.Equal(sched.Tail[len(sched.Tail)-5:], want) {
+		t.Errorf("schedule %v, want it to end with %v", sched.Events(), want)
+	}
+	for _, e := range sched.Events() {
+		if e >= 6 && e <= 9 {
+			t.Errorf("schedule %v runs skipped event %d", sched.Events(), e)
+		}
+	}
+	// Not a stop, case, stop case, close and send: refused.
+	for _, args := range [][5]int32{
+		{5, 6, 12, 14, 11}, // the send as the stop
+		{11, 6, 13, 14, 5}, // a write as the stop case
+		{11, 6, 12, 8, 5},  // a write as the close
+		{11, 12, 6, 14, 5}, // the stop case before the select's case
+	} {
+		if _, err := g.StopCloseFirst(args[0], args[1], args[2], args[3], args[4]); err == nil {
+			t.Errorf("StopCloseFirst%v: no error", args)
+		}
+	}
+}
