@@ -54,6 +54,18 @@ func TestWantsPerturbed(t *testing.T) {
 	if c.wantsPerturbed(late, false) {
 		t.Errorf("a slow run with a goroutine that never ran: recorded again")
 	}
+	// Go's TestRaceNestedArrayCopy: 0.55 s copying 8 MB before the
+	// child began, nothing shared in the trace.
+	bulk := slow
+	bulk.BulkBeforeChild = 1
+	c = &testCheck{opt: Options{Perturb: 1}}
+	if !c.wantsPerturbed(bulk, false) {
+		t.Errorf("a slow run with a bulk copy before its child began: not recorded again")
+	}
+	bulk.Events = thinPerturb
+	if c.wantsPerturbed(bulk, false) {
+		t.Errorf("a long run with a bulk copy before its child began: recorded again")
+	}
 }
 
 // TestPerturbable: the tests recorded again are those whose check wants
@@ -111,6 +123,10 @@ func TestPerturbEnv(t *testing.T) {
 		{"seed 3 after parents first", 3, parentFirst, []string{"PECANVET_PERTURB=3", "PECANVET_PARENTS_FIRST=1"}},
 		{"seed 3, unstarted", 3, late, []string{"PECANVET_PERTURB=3"}},
 		{"seed 5", 5, childFirst, []string{"PECANVET_PERTURB=5", "PECANVET_PARENTS_FIRST=1"}},
+		// A bulk copy before a child began: seed 1 runs the child first,
+		// whatever the other go statements ran on after.
+		{"bulk copy", 1, record.Test{RunOnBefore: 256, RunOnAfter: 300, BulkBeforeChild: 1}, []string{"PECANVET_PERTURB=1"}},
+		{"seed 3, bulk copy", 3, record.Test{RunOnBefore: 256, RunOnAfter: 300, BulkBeforeChild: 1}, []string{"PECANVET_PERTURB=3", "PECANVET_PARENTS_FIRST=1"}},
 	} {
 		if got := perturbEnv(c.seed, c.first); !slices.Equal(got, c.want) {
 			t.Errorf("%s: perturbEnv(%d) = %q, want %q", c.name, c.seed, got, c.want)

@@ -59,11 +59,18 @@ type Test struct {
 	// how far a children-first and a parents-first perturbed run
 	// (rt.EnvParentsFirst) would move the child.
 	RunOnBefore, RunOnAfter int
-	Shared                  int // locations accessed by two or more goroutines, at least one writing
-	Wall                    time.Duration
-	PlainWall               time.Duration // 0 unless Options.Plain
-	Passed                  bool
-	Skipped                 bool // the test skipped itself (t.Skip): nothing to record again
+	// BulkBeforeChild counts the runs of 256 accesses or more at one
+	// site (rt's cap on a copy's parts: a copy of a larger array records
+	// only the parts other accesses made known when it ran) that a
+	// goroutine made while a child it forked had not begun: what the
+	// child touches later in the copied value shares nothing with the
+	// copy in the trace, though nothing ordered the two.
+	BulkBeforeChild int
+	Shared          int // locations accessed by two or more goroutines, at least one writing
+	Wall            time.Duration
+	PlainWall       time.Duration // 0 unless Options.Plain
+	Passed          bool
+	Skipped         bool // the test skipped itself (t.Skip): nothing to record again
 	// Batched: recorded in a process of many tests (RecordBatch), so the
 	// trace ends with the test function, as a replay in a process of many
 	// replays does (replay.RunBatch); one recorded alone goes on to the
@@ -116,6 +123,7 @@ func (t *Test) setStats(path string) error {
 	}
 	t.Events, t.Goroutines, t.Active, t.Shared, t.Unstarted, t.Truncated = ti.events, ti.goroutines, ti.active, ti.shared, ti.unstarted, ti.truncated
 	t.RunOnBefore, t.RunOnAfter = ti.runOnBefore, ti.runOnAfter
+	t.BulkBeforeChild = ti.bulkBeforeChild
 	t.Clock = readClock(path)
 	return nil
 }
@@ -125,6 +133,7 @@ func (t *Test) setStats(path string) error {
 func (t *Test) copyStats(s *Test) {
 	t.Events, t.Goroutines, t.Active, t.Shared, t.Unstarted, t.Truncated = s.Events, s.Goroutines, s.Active, s.Shared, s.Unstarted, s.Truncated
 	t.RunOnBefore, t.RunOnAfter = s.RunOnBefore, s.RunOnAfter
+	t.BulkBeforeChild = s.BulkBeforeChild
 	t.Clock = s.Clock
 }
 

@@ -25,7 +25,23 @@ type traceInfo struct {
 	// first and parents first (rt's perturbations) would move the child,
 	// for the perturbed run to take the order farther from this one.
 	runOnBefore, runOnAfter int
-	truncated               string
+	// bulkBeforeChild counts the runs of bulkRun accesses or more that
+	// a goroutine made at one site, one after another, while a child it
+	// forked had not begun (see Test.BulkBeforeChild).
+	bulkBeforeChild int
+	truncated       string
+}
+
+// bulkRun is rt's maxRange: a copy of a value of more parts records that
+// many, and past them only the parts other accesses made known.
+const bulkRun = 256
+
+// accessRun is a goroutine's latest run of accesses at one site.
+type accessRun struct {
+	site    int32
+	op      trace.Op
+	n       int
+	counted bool
 }
 
 // runsOn reports whether a parent's event e is one it went on to without
@@ -77,6 +93,7 @@ func traceStats(path string) (traceInfo, error) {
 	forked := map[int32]bool{}      // children forked with no event of theirs yet
 	forks := map[int32]*forkCount{} // by parent
 	parentOf := map[int32]forkAt{}  // children not begun
+	runs := map[int32]*accessRun{}  // by goroutine
 	for {
 		e, err := d.Next()
 		if err == io.EOF {
@@ -98,6 +115,23 @@ func traceStats(path string) (traceInfo, error) {
 				fc.epoch++
 				fc.begun, fc.waiting = 0, 0
 			}
+		}
+		if e.Op == trace.Read || e.Op == trace.Write {
+			r := runs[e.G]
+			if r == nil {
+				r = &accessRun{}
+				runs[e.G] = r
+			}
+			if r.n == 0 || r.site != e.Site || r.op != e.Op {
+				*r = accessRun{site: e.Site, op: e.Op}
+			}
+			r.n++
+			if fc := forks[e.G]; r.n >= bulkRun && !r.counted && fc != nil && fc.waiting > 0 {
+				r.counted = true
+				ti.bulkBeforeChild++
+			}
+		} else if r := runs[e.G]; r != nil {
+			r.n = 0
 		}
 		if at, ok := parentOf[e.G]; ok {
 			if fc := forks[at.parent]; fc.epoch == at.epoch {

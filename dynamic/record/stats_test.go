@@ -3,6 +3,7 @@ package record
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,6 +84,39 @@ func TestForkOrder(t *testing.T) {
 		}
 		if ti.runOnBefore != c.before || ti.runOnAfter != c.after {
 			t.Errorf("%s: %d operations before the child began, %d after; want %d, %d", c.name, ti.runOnBefore, ti.runOnAfter, c.before, c.after)
+		}
+	}
+}
+
+// TestBulkBeforeChild: 256 accesses or more at one site, one after
+// another, made while a child of the goroutine had not begun are a bulk
+// copy counted once (Go's TestRaceNestedArrayCopy); fewer, another site
+// or op between, or a child already begun are not.
+func TestBulkBeforeChild(t *testing.T) {
+	rep := strings.Repeat
+	for _, c := range []struct {
+		name, text string
+		want       int
+	}{
+		{"copy before the child", "g1 fork g1.1 @t.go:1\n" + rep("g1 write p @t.go:2\n", 300) + "g1.1 begin\ng1.1 write p @t.go:3\n", 1},
+		{"short copy", "g1 fork g1.1 @t.go:1\n" + rep("g1 write p @t.go:2\n", 255) + "g1.1 begin\n", 0},
+		{"child began", "g1 fork g1.1 @t.go:1\ng1.1 begin\n" + rep("g1 write p @t.go:2\n", 300), 0},
+		{"no child", rep("g1 write p @t.go:2\n", 300), 0},
+		{"another site between", "g1 fork g1.1 @t.go:1\n" + rep("g1 write p @t.go:2\n", 200) + "g1 write q @t.go:4\n" + rep("g1 write p @t.go:2\n", 200) + "g1.1 begin\n", 0},
+		{"reads then writes", "g1 fork g1.1 @t.go:1\n" + rep("g1 read p @t.go:2\n", 200) + rep("g1 write p @t.go:2\n", 200) + "g1.1 begin\n", 0},
+		{"two copies", "g1 fork g1.1 @t.go:1\n" + rep("g1 write p @t.go:2\n", 256) + "g1 read q @t.go:4\n" + rep("g1 read p @t.go:2\n", 256) + "g1.1 begin\n", 2},
+		{"after a pause", "g1 fork g1.1 @t.go:1\ng1 sleep @t.go:5\n" + rep("g1 write p @t.go:2\n", 300) + "g1.1 begin\n", 0},
+	} {
+		path := filepath.Join(t.TempDir(), "t.trace")
+		if err := os.WriteFile(path, []byte(trace.TextHeader+"\n"+c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ti, err := traceStats(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ti.bulkBeforeChild != c.want {
+			t.Errorf("%s: bulkBeforeChild = %d, want %d", c.name, ti.bulkBeforeChild, c.want)
 		}
 	}
 }
