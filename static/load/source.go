@@ -23,7 +23,8 @@ import (
 // export data (compiled already: go vet builds them for its own run),
 // and type-checks the packages from their syntax, as go/packages would.
 //
-// It covers the common shape only, and says so (ok false) otherwise,
+// It covers the common shape only (and a package whose tests are all
+// external ones), and says so (ok false) otherwise,
 // for the caller to load the go/packages way: a listing with errors, a
 // dependency recompiled for the tests ("q [p.test]", an import of the
 // package under test from inside the module's other packages), or a
@@ -46,7 +47,11 @@ func loadSource(cfg *packages.Config, patterns []string) (list []*packages.Packa
 	var depIDs []string
 	seen := map[string]bool{}
 	for _, p := range roots {
-		if len(p.Errors) > 0 || len(p.Syntax) == 0 {
+		// A package of external tests alone (Go's race testdata) lists
+		// the package itself with no files: an empty package, which
+		// go/packages would compile for its export data too.
+		noFiles := len(p.GoFiles)+len(p.CompiledGoFiles)+len(p.OtherFiles)+len(p.IgnoredFiles) == 0
+		if len(p.Errors) > 0 || len(p.Syntax) == 0 && !noFiles {
 			return nil, false, nil
 		}
 		for _, imp := range p.Imports {

@@ -133,8 +133,11 @@ func TestLoadSourceSame(t *testing.T) {
 		"cache/cache_test.go": cacheTest,
 		"cache/x_test.go":     cacheXTest,
 		"bad/bad.go":          "package bad\n\nfunc F() int { return \"s\" }\n",
+		// Only an external test (Go's race testdata): the package itself
+		// has no files.
+		"xonly/x_test.go": "package xonly_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/store\"\n)\n\nfunc TestS(t *testing.T) { _ = store.Store{} }\n",
 	})
-	for _, pattern := range []string{"./cache", "./bad"} {
+	for _, pattern := range []string{"./cache", "./bad", "./xonly"} {
 		want, err := packages.Load((&Packages{Dir: dir, Fset: token.NewFileSet()}).Config(context.Background()), pattern)
 		if err != nil {
 			t.Fatal(err)
