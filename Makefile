@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-trial18 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-trial18 eval-trial19 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -225,6 +225,16 @@ eval-trial17:
 # modules-trial18 section. Not part of make eval.
 eval-trial18:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial18.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 34's nineteenth trial, internal/eval/modules-trial19.txt: seven
+# modules the served list does not name, taken from the module proxy (an
+# authorization enforcer with a cache and an auto-load goroutine, a
+# progress renderer, a parallel image loop, a concurrent test runner, a
+# batching database client, a scraper with rate limits, a mail broker
+# with a message hub), checked and triaged as eval-trial, written to
+# EVAL.md's modules-trial19 section. Not part of make eval.
+eval-trial19:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial19.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own

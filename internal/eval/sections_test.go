@@ -206,6 +206,8 @@ func TestLists(t *testing.T) {
 			want = 7 // session 30's trial
 		case "modules-trial17.txt":
 			want = 6 // session 31's trial: five candidates left out (missing test data, cgo, -race not ending), see its header
+		case "modules-trial19.txt":
+			want = 7 // session 34's trial: the proxy refused eight candidates of the kinds issue 26 names, see its header
 		}
 		if len(mods) < want {
 			t.Errorf("%s has %d modules, want at least %d (issue 26)", file, len(mods), want)
