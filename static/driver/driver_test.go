@@ -1295,3 +1295,39 @@ func TestNoInitializerByUseDrivers(t *testing.T) {
 		t.Errorf("no note on the initializer: %q", res.Notes)
 	}
 }
+
+// TestStdTypesFromLoad: the standard packages a driver imports are taken
+// from the loaded packages' imports where they are there, the same
+// types.Package as the package's own (no load of their own); one no
+// loaded package imports (time, for ledger) is still loaded, from export
+// data, complete.
+func TestStdTypesFromLoad(t *testing.T) {
+	dir, err := filepath.Abs("testdata/subjects/ledger")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := load.Load(context.Background(), dir, []string{"."}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inLoad := fromImports(loaded.List, driverImports)
+	if inLoad["testing"] == nil || inLoad["reflect"] == nil {
+		t.Fatalf("the test main's testing and reflect are not found among the imports: %v", inLoad)
+	}
+	std := &stdTypes{ctx: context.Background(), dir: dir, loadedList: loaded.List}
+	for _, path := range driverImports {
+		got, err := std.Import(path)
+		if err != nil || got == nil || !got.Complete() || got.Path() != path {
+			t.Fatalf("Import(%s) = %v, %v", path, got, err)
+		}
+		if want := inLoad[path]; want != nil && got != want {
+			t.Errorf("Import(%s) is not the loaded package's %s", path, path)
+		}
+	}
+	// A test variant of a package is not taken for the package.
+	variant := &packages.Package{ID: "fmt [x.test]", PkgPath: "fmt", Types: types.NewPackage("fmt", "fmt")}
+	variant.Types.MarkComplete()
+	if got := fromImports([]*packages.Package{{Imports: map[string]*packages.Package{"fmt": variant}}}, driverImports); len(got) > 0 {
+		t.Errorf("a test variant was taken: %v", got)
+	}
+}
