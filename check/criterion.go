@@ -262,6 +262,7 @@ func judgeOne(x *depend.Index, f *Finding) (depend.Verdict, bool) {
 	claimSpans(f, evs, x.IsCAS)
 	retries(f, evs, x.ExitTest)
 	handed(f, evs, x.AddDelta)
+	givenBack(f, evs, x.AddDelta)
 	v := x.Judge(evs)
 	return v, v.Holds && !abandoned(f.Schedule, evs, v, f.Verdict, x.IsCAS)
 }
