@@ -9,12 +9,13 @@ import (
 
 // givenBack fills Event.GivenBack from the replayed schedule: for an
 // atomic add of a constant (delta), its goroutine's writes of the object
-// from it to the pattern's last step are all such adds, summing to zero
-// with it, and every lock the goroutine took from the pattern's first
-// step it released by the last. The goroutine counted itself and took
-// its count back, done with what it counted on, before the pattern
-// ended: moby/locker's Lock that found the name's entry, waited, locked
-// and unlocked before another Unlock deleted the entry.
+// over the pattern's steps (the first to the last) are all such adds,
+// summing to zero, and every lock the goroutine took there it released
+// by the last. The goroutine counted itself and took its count back,
+// done with what it counted on, before the pattern ended: moby/locker's
+// Lock that found the name's entry, counted itself (:41), waited,
+// locked, took its count back (:46) and unlocked before another
+// Unlock deleted the entry; the event is either add.
 func givenBack(f *Finding, evs []depend.Event, delta func(site string) (int64, bool)) {
 	s := f.Schedule
 	if s == nil || len(s.Anomaly) != len(evs) {
@@ -30,8 +31,8 @@ func givenBack(f *Finding, evs []depend.Event, delta func(site string) (int64, b
 		if e.Op != trace.AtomicRMW || !ok {
 			continue
 		}
-		sum, back := d, true
-		for st := s.Anomaly[i] + 1; st <= last && back; st++ {
+		sum, back := int64(0), d != 0
+		for st := first; st <= last && back; st++ {
 			c := s.Steps[st]
 			if c.G != e.G || c.Obj != e.Obj || !writes(c.Op) {
 				continue

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
@@ -68,17 +69,23 @@ func TestGivenBack(t *testing.T) {
 		want  bool
 	}{
 		{"served and unlocked before the delete", join(head, served, tail), true},
+		{"served, the event its take-back", join(head, served, tail), true},
 		{"still waiting for the name's lock", join(head, tail), false},
 		{"its count stored back", join(head, with(1, step("g2", trace.AtomicStore, "W", "dec")), tail), false},
 		{"an add of no known constant", join(head, with(1, step("g2", trace.AtomicRMW, "W", "add n")), tail), false},
 		{"the name's lock still held", join(head, with(4, step("g2", trace.Read, "X", "look")), tail), false},
 	} {
 		n := len(tc.steps)
-		f := &Finding{Schedule: &trace.Schedule{Steps: tc.steps, Anomaly: []int{0, 3, 4, n - 1}}}
+		// The reader's add is its inc (step 4), or its dec (step 7).
+		add, site := 4, "inc"
+		if strings.Contains(tc.name, "take-back") {
+			add, site = 7, "dec"
+		}
+		f := &Finding{Schedule: &trace.Schedule{Steps: tc.steps, Anomaly: []int{0, 3, add, n - 1}}}
 		evs := []depend.Event{
 			{Thread: 1, Unit: 1, Read: true, Write: true, Site: "inc"},
 			{Thread: 2, Unit: 2, Var: 1, Read: true, Site: "lookup"},
-			{Thread: 2, Unit: 2, Read: true, Write: true, Site: "inc"},
+			{Thread: 2, Unit: 2, Read: true, Write: true, Site: site},
 			{Thread: 1, Unit: 1, Var: 1, Write: true, Site: "delete"},
 		}
 		givenBack(f, evs, delta)

@@ -111,10 +111,10 @@ type Event struct {
 	// every such goroutine among the holders by then (handedOn).
 	Handed []int
 	// GivenBack, for an atomic add of a constant, says its goroutine's
-	// writes of the variable from it to the pattern's last step are all
-	// such adds, summing to zero with it, and the goroutine released by
-	// then every lock it took from the pattern's first step: it took
-	// its count back, done with what it counted on (addedAhead).
+	// writes of the variable over the pattern's steps are all such adds,
+	// summing to zero, and the goroutine released by the last step
+	// every lock it took there: it took its count back, done with what
+	// it counted on (addedAhead).
 	GivenBack bool
 }
 
