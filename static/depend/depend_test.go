@@ -1000,6 +1000,53 @@ func TestJudge(t *testing.T) {
 	}
 }
 
+// TestJudgeAddedAhead: moby/locker's Lock (dep.go's Names) finds the
+// name's entry and adds itself as a waiter (names lookup, names add)
+// between another Lock's add and its Unlock's delete. Both adds drop
+// their results and nothing wrote the map between the unit's add and
+// the lookup (Event.Prior empty): the reader read the state before both
+// writes, and it took its add back and let its locks go before the
+// delete (Event.GivenBack; addedAhead). A reader still counted at the
+// delete (an entry deleted under a waiter), a write of the map between
+// (the Prior not empty, or not known), or a reader that keeps its add's
+// result, stays judged.
+func TestJudgeAddedAhead(t *testing.T) {
+	x, at := index(t)
+	call := func(line, callee string) string { return shift(at(line, callee+"("), len(callee)) }
+	frame := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (n *Names) "+name+"(", name)}
+	}
+	// back is the reader's add's GivenBack.
+	evs := func(reader, lookup, add string, prior []Touch, back bool) []Event {
+		rf := frame(9, reader)
+		return []Event{
+			{Thread: 1, Unit: 1, Read: true, Write: true, Site: call("// names add", "AddInt32"), Frames: []Frame{frame(1, "Lock")}, Step: 1},
+			{Thread: 2, Unit: 2, Var: 1, Read: true, Site: at(lookup, "["), Frames: []Frame{rf}, Step: 2, Prior: prior},
+			{Thread: 2, Unit: 2, Read: true, Write: true, Site: call(add, "AddInt32"), Frames: []Frame{rf}, Step: 3, GivenBack: back},
+			{Thread: 1, Unit: 1, Var: 1, Write: true, Site: at("// names delete", "("), Frames: []Frame{frame(1, "Unlock")}, Step: 4},
+		}
+	}
+	for _, c := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"a blind add between the unit's blind add and its delete, nothing written between, given back", evs("Lock", "// names lookup", "// names add", []Touch{}, true), false},
+		{"the reader still counted at the delete", evs("Lock", "// names lookup", "// names add", []Touch{}, false), true},
+		{"the map written between", evs("Lock", "// names lookup", "// names add", []Touch{{Step: 2, Site: at("// names create", "["), G: "g3"}}, true), true},
+		{"the writes between not known", evs("Lock", "// names lookup", "// names add", nil, true), true},
+		{"the reader keeps its add's result", evs("LockCounted", "// names counted lookup", "// names counted add", []Touch{}, true), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := x.Judge(c.evs)
+			if v.Holds != c.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, c.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}
+
 // TestJudgeStaleAdd: a load whose value the unit returns as the one its
 // atomic add replaced (go-commons-pool's GetAndIncrement), with another
 // goroutine's add between, holds; but nothing is overwritten, so the

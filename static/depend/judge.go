@@ -110,6 +110,12 @@ type Event struct {
 	// until one read the value the unit's own writes alone give, with
 	// every such goroutine among the holders by then (handedOn).
 	Handed []int
+	// GivenBack, for an atomic add of a constant, says its goroutine's
+	// writes of the variable over the pattern's steps are all such adds,
+	// summing to zero, and the goroutine released by the last step
+	// every lock it took there: it took its count back, done with what
+	// it counted on (addedAhead).
+	GivenBack bool
 }
 
 // Touch is a write in the replayed schedule: its step and site, and the
@@ -335,7 +341,14 @@ var (
 //     pond's subpool counts), or the reader's own get-or-create,
 //     after a, found a's fresh element, which it reads as made
 //     (createdSeen: go-metrics' Data between AddSample's getInterval
-//     and its add);
+//     and its add), or the reader's second access and the writer's
+//     first are atomic adds whose results both drop, nothing wrote the
+//     variable of the reader's first read since the writer's first
+//     write, and the reader took its add back and released its locks
+//     before the writer's second write (addedAhead: the reader's view
+//     is the state before both writes, and the second breaks nothing
+//     it still counts on; moby/locker's Lock finding the name's entry
+//     between another Lock's add and its Unlock's delete);
 //   - and in a check-then-act, a later read in a method that only tests
 //     a flag afresh under a lock it re-takes, sets it and wakes a
 //     receiver that re-reads the checked state is no use of a's value
@@ -421,7 +434,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.retried(r1) || x.retried(r2) || x.claimAfter(evs, i, j, reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(evs, a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) || r2.Var == b.Var && a.Var != b.Var && x.createdSeen(a, r1, r2) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.retried(r1) || x.retried(r2) || x.claimAfter(evs, i, j, reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(evs, a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) || r2.Var == b.Var && a.Var != b.Var && x.createdSeen(a, r1, r2) || x.addedAhead(a, r1, r2, b) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {

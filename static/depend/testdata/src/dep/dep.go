@@ -5332,3 +5332,55 @@ func (w *Windows) currentLoose() *Bucket {
 	w.mu.Unlock()
 	return b
 }
+
+// Names is moby/locker's Locker with the adds inline (NameLocks has
+// them in methods): Lock finds or makes the name's entry
+// and adds itself as a waiter under the map's lock, then takes the
+// name's lock; Unlock deletes the entry when its count says no one
+// waits. LockCounted is a Lock that keeps its add's result.
+type Names struct {
+	mu    sync.Mutex
+	locks map[string]*nameSlot
+}
+
+type nameSlot struct {
+	mu      sync.Mutex
+	waiters int32
+}
+
+func (n *Names) Lock(name string) {
+	n.mu.Lock()
+	c, ok := n.locks[name] // names lookup
+	if !ok {
+		c = &nameSlot{}
+		n.locks[name] = c // names create
+	}
+	atomic.AddInt32(&c.waiters, 1) // names add
+	n.mu.Unlock()
+	c.mu.Lock()
+	atomic.AddInt32(&c.waiters, -1) // names take back
+}
+
+func (n *Names) LockCounted(name string) int32 {
+	n.mu.Lock()
+	c, ok := n.locks[name] // names counted lookup
+	if !ok {
+		c = &nameSlot{}
+		n.locks[name] = c
+	}
+	k := atomic.AddInt32(&c.waiters, 1) // names counted add
+	n.mu.Unlock()
+	c.mu.Lock()
+	atomic.AddInt32(&c.waiters, -1)
+	return k
+}
+
+func (n *Names) Unlock(name string) {
+	n.mu.Lock()
+	c := n.locks[name]
+	if atomic.LoadInt32(&c.waiters) == 0 {
+		delete(n.locks, name) // names delete
+	}
+	c.mu.Unlock()
+	n.mu.Unlock()
+}
