@@ -945,9 +945,8 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				// normal run could have passed as well, and then it was
 				// taken so too.)
 				with := failedWith()
-				first := len(with) == 0 && !b.Build.PlainStarted(pkg)
-				passed := first
-				if !first {
+				passed := len(with) == 0 && !b.Build.PlainStarted(pkg)
+				if !passed {
 					ok, err := normal.passed(test, with)
 					passed = err == nil && ok
 				}

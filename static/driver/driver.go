@@ -901,8 +901,8 @@ func (s *stdTypes) Import(path string) (*types.Package, error) {
 				missing = append(missing, path)
 			}
 		}
-		cfg := &packages.Config{Context: s.ctx, Mode: packages.NeedName | packages.NeedTypes, Dir: s.dir, BuildFlags: s.buildFlags}
 		if len(missing) > 0 {
+			cfg := &packages.Config{Context: s.ctx, Mode: packages.NeedName | packages.NeedTypes, Dir: s.dir, BuildFlags: s.buildFlags}
 			if ps, err := packages.Load(cfg, missing...); err == nil {
 				for _, p := range ps {
 					if p.Types != nil && len(p.Errors) == 0 {
