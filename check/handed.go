@@ -71,7 +71,9 @@ func addsBetween(steps []trace.Step, a, b int, delta func(string) (int64, bool))
 // waiting for a lock u held, u did nothing with it before it let that
 // lock go, and the holders after it ran the same read until one read
 // what u's own adds alone give. Every write of the variable from pa to
-// that read must be an atomic add of a constant (delta).
+// that read must be an atomic add of a constant (delta). A goroutine
+// whose adds between pa and pb net to zero and that holds no lock at pb
+// is left out; with only such goroutines between, u read its own value.
 func handedOn(tr *trace.Trace, pa, pb int, delta func(string) (int64, bool)) bool {
 	evs := tr.Events
 	u, obj, site := evs[pb].G, evs[pb].Obj, evs[pb].Site
@@ -81,9 +83,11 @@ func handedOn(tr *trace.Trace, pa, pb int, delta func(string) (int64, bool)) boo
 		}
 		return delta(tabName(tr.Sites, e.Site))
 	}
-	// The writes between: u's own sum, and each other goroutine's last.
+	// The writes between: u's own sum, and each other goroutine's last
+	// and sum.
 	var own int64
 	last := map[int32]int{}
+	net := map[int32]int64{}
 	for k := pa + 1; k < pb; k++ {
 		e := evs[k]
 		if e.Obj != obj || !writes(e.Op) {
@@ -97,10 +101,27 @@ func handedOn(tr *trace.Trace, pa, pb int, delta func(string) (int64, bool)) boo
 			own += d
 		} else {
 			last[e.G] = k
+			net[e.G] += d
 		}
 	}
 	if len(last) == 0 {
 		return false
+	}
+	// A goroutine whose adds between net to zero and that holds no lock
+	// at b ran its whole registration between (moby's Lock..Unlock of
+	// the name, locking the name's lock before u did): it left the count
+	// as it found it and is done with what the count guards, so b's value
+	// owes it nothing. One still holding a lock at b is inside what the
+	// count guards, and stays (waitgate's second user, inside the gate
+	// when the first one's Leave reads the count after its release).
+	for g := range last {
+		if net[g] == 0 && holdsNone(evs, g, pb) {
+			delete(last, g)
+		}
+	}
+	if len(last) == 0 {
+		// Only such goroutines wrote between: b reads u's own value.
+		return true
 	}
 	// The locks u holds at b, and the release of each that comes before
 	// anything of u's but reads, activations' ends and beginnings and
@@ -208,6 +229,27 @@ func handedOn(tr *trace.Trace, pa, pb int, delta func(string) (int64, bool)) boo
 		}
 	}
 	return false
+}
+
+// holdsNone reports whether goroutine g holds no lock (read or write) at
+// event k.
+func holdsNone(evs []trace.Event, g int32, k int) bool {
+	held := map[int32]int{}
+	for i := 0; i < k; i++ {
+		switch e := evs[i]; {
+		case e.G != g:
+		case e.Op == trace.Lock || e.Op == trace.RLock:
+			held[e.Obj]++
+		case e.Op == trace.Unlock || e.Op == trace.RUnlock:
+			held[e.Obj]--
+		}
+	}
+	for _, n := range held {
+		if n > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // quiet says an operation after a read-back changes nothing another
