@@ -72,8 +72,10 @@ func addsBetween(steps []trace.Step, a, b int, delta func(string) (int64, bool))
 // lock go, and the holders after it ran the same read until one read
 // what u's own adds alone give. Every write of the variable from pa to
 // that read must be an atomic add of a constant (delta). A goroutine
-// whose adds between pa and pb net to zero and that holds no lock at pb
-// is left out; with only such goroutines between, u read its own value.
+// that holds no lock at pb and whose adds between pa and pb, or up to
+// pb, net to zero is left out (its take-backs between counted as gone
+// from the count); with only such goroutines between, u read its own
+// value on the count without them.
 func handedOn(tr *trace.Trace, pa, pb int, delta func(string) (int64, bool)) bool {
 	evs := tr.Events
 	u, obj, site := evs[pb].G, evs[pb].Obj, evs[pb].Site
@@ -107,20 +109,28 @@ func handedOn(tr *trace.Trace, pa, pb int, delta func(string) (int64, bool)) boo
 	if len(last) == 0 {
 		return false
 	}
-	// A goroutine whose adds between net to zero and that holds no lock
-	// at b ran its whole registration between (moby's Lock..Unlock of
-	// the name, locking the name's lock before u did): it left the count
-	// as it found it and is done with what the count guards, so b's value
-	// owes it nothing. One still holding a lock at b is inside what the
-	// count guards, and stays (waitgate's second user, inside the gate
-	// when the first one's Leave reads the count after its release).
+	// A goroutine that holds no lock at b and whose adds between net to
+	// zero, or whose adds up to b do, is left out. The first left the
+	// count as it found it (moby's Lock..Unlock of the name, run whole
+	// between, locking the name's lock before u did); the second is
+	// done, its whole registration over by b (the holder u waited for,
+	// which counted itself before a and took its count back between).
+	// b's value is then what a serial order running them before u's
+	// unit gives: u's own adds plus the take-backs between (gone: adds
+	// before a, which a's value held). One still holding a lock at b is
+	// inside what the count guards, and stays (waitgate's second user,
+	// inside the gate when the first one's Leave reads the count after
+	// its release).
+	var gone int64
 	for g := range last {
-		if net[g] == 0 && holdsNone(evs, g, pb) {
+		if n, ok := netUpTo(evs, g, obj, pb, add); (net[g] == 0 || ok && n == 0) && holdsNone(evs, g, pb) {
+			gone += net[g]
 			delete(last, g)
 		}
 	}
 	if len(last) == 0 {
-		// Only such goroutines wrote between: b reads u's own value.
+		// Only done goroutines wrote between: b reads u's own value,
+		// on the count without them.
 		return true
 	}
 	// The locks u holds at b, and the release of each that comes before
@@ -215,7 +225,7 @@ func handedOn(tr *trace.Trace, pa, pb int, delta func(string) (int64, bool)) boo
 				if !upTo(k) {
 					return false
 				}
-				if sum == own {
+				if sum == own+gone {
 					for g := range last {
 						if !holders[g] {
 							return false
@@ -229,6 +239,22 @@ func handedOn(tr *trace.Trace, pa, pb int, delta func(string) (int64, bool)) boo
 		}
 	}
 	return false
+}
+
+// netUpTo is the sum of goroutine g's adds of obj before event k;
+// false when a write of it there is not an atomic add of a constant.
+func netUpTo(evs []trace.Event, g, obj int32, k int, add func(trace.Event) (int64, bool)) (int64, bool) {
+	var n int64
+	for i := 0; i < k; i++ {
+		if e := evs[i]; e.G == g && e.Obj == obj && writes(e.Op) {
+			d, ok := add(e)
+			if !ok {
+				return 0, false
+			}
+			n += d
+		}
+	}
+	return n, true
 }
 
 // holdsNone reports whether goroutine g holds no lock (read or write) at

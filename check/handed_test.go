@@ -16,9 +16,11 @@ import (
 // u's value is not. A third Lock..Unlock (h) run whole between u's add
 // and its read-back, its adds netting to zero and no lock held at the
 // read-back, leaves u's value as it found it: with it, u's read-back is
-// still handed on, or, alone, reads u's own value; one still holding a
-// lock at the read-back (waitgate's second user, inside) is not left
-// out.
+// still handed on, or, alone, reads u's own value; so does the holder u
+// waited for, which counted itself before u's add and took its count
+// back between (the count then the one without it); one still holding a
+// lock at the read-back (waitgate's second user, inside), or one still
+// counted that left its count changed, is not left out.
 func TestHandedOn(t *testing.T) {
 	const (
 		u, g, h = 0, 1, 2
@@ -121,6 +123,21 @@ func TestHandedOn(t *testing.T) {
 		}
 		return append(evs, ev(u, trace.AtomicLoad, w, "count"), ev(u, trace.Write, e, "delete"))
 	}
+	// held is base with h holding l first: h counted itself before u's
+	// add and takes its count back between, then runs its Unlock and
+	// releases l, which u then takes; with x2, h also holds x from
+	// before u's add to the end.
+	held := func(x2 bool) []trace.Event {
+		evs := []trace.Event{ev(h, trace.AtomicRMW, w, "inc"), ev(h, trace.Lock, l, "")}
+		if x2 {
+			evs = append(evs, ev(h, trace.Lock, x, ""))
+		}
+		evs = append(evs, base()[:3]...)
+		evs = append(evs, ev(h, trace.AtomicRMW, w, "dec"))
+		evs = append(evs, unlockOf(h, "Unlock")...)
+		evs = append(evs, ev(h, trace.Unlock, l, ""), ev(h, trace.Unlock, m, ""), ev(h, trace.RegionEnd, -1, ""))
+		return append(evs, base()[3:]...)
+	}
 	at := func(evs []trace.Event, k int, es ...trace.Event) []trace.Event {
 		return slices.Insert(slices.Clone(evs), k, es...)
 	}
@@ -143,18 +160,25 @@ func TestHandedOn(t *testing.T) {
 		{"the whole Lock..Unlock and a waiter that takes no add back", without(at(base(), 3, whole()...), 15+len(whole())), false},
 		{"the other goroutine's adds net to zero but it holds the lock at the read (waitgate)", gate(false), false},
 		{"the other goroutine's adds net to zero and it left before the read", gate(true), true},
+		{"the holder the unit waited for counted itself before the unit's add and takes it back between", held(false), true},
+		{"the same holder still holds another lock at the read", held(true), false},
+		{"the same holder counts itself again between, before its take-back: as it was", at(held(false), 4, ev(h, trace.AtomicRMW, w, "inc")), true},
+		{"the same holder counts itself twice more after its take-back: still counted", at(held(false), 6, ev(h, trace.AtomicRMW, w, "inc"), ev(h, trace.AtomicRMW, w, "inc")), false},
 		{"two goroutines' adds net to zero together, not each", at(without(gate(true), 8), 8, ev(g, trace.AtomicRMW, w, "dec")), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := &trace.Trace{Tables: trace.Tables{Goroutines: []string{"u", "g", "h"}, Objects: []string{"w", "m", "l", "x", "e"}, Sites: sites}, Events: tc.evs}
-			pb := -1
+			pa, pb := -1, -1
 			for k, e := range tc.evs {
+				if e.G == u && e.Op == trace.AtomicRMW && pa < 0 {
+					pa = k
+				}
 				if e.G == u && e.Op == trace.AtomicLoad {
 					pb = k
 					break
 				}
 			}
-			if got := handedOn(tr, 1, pb, delta); got != tc.want {
+			if got := handedOn(tr, pa, pb, delta); got != tc.want {
 				t.Errorf("handedOn = %v, want %v", got, tc.want)
 			}
 		})

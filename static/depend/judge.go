@@ -109,9 +109,9 @@ type Event struct {
 	// activations (methods), each writing nothing before its release,
 	// until one read the value the unit's own writes alone give, with
 	// every such goroutine among the holders by then (handedOn). Other
-	// goroutines whose adds between net to zero and that hold no lock
-	// at this read are left out; with only those, the read is of the
-	// unit's own value and listed too.
+	// goroutines that hold no lock at this read and whose adds between,
+	// or up to this read, net to zero are left out; with only those,
+	// the read is of the unit's own value and listed too.
 	Handed []int
 	// GivenBack, for an atomic add of a constant, says its goroutine's
 	// writes of the variable over the pattern's steps are all such adds,
@@ -280,8 +280,8 @@ var (
 //     nor a count of the waiters for a lock the unit holds, which the
 //     replay shows handed on to the next holders, the same code deciding
 //     again until one reads the unit's own value, or whose other
-//     writers between each added net zero and hold no lock there:
-//     handedOn, moby/locker's Unlock);
+//     writers between are done with it, their adds netting to zero
+//     and no lock held there: handedOn, moby/locker's Unlock);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);
