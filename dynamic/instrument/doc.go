@@ -156,10 +156,14 @@
 // # Sites
 //
 // Every instrumented operation passes a site id, the index of a Site in
-// Result.Sites. Each rewritten file registers its sites with rt.Register in
-// a package-level variable initializer, and passes ids as pecanvetS__N+k:
-// referring to that variable makes every instrumented function depend on the
-// registration in Go's initialization order. Site.Pos is the module-relative
+// Result.Sites. Each rewritten file registers its sites in a package-level
+// variable initializer, pecanvetS__N = rt.Sites(first, quiet, table) (the
+// sites as one string, cheaper to compile than a composite literal; see
+// siteTable), and passes ids as pecanvetS__N+k: referring to that variable
+// makes every instrumented function depend on the registration in Go's
+// initialization order. The helpers instrumented expressions call
+// (rt.XR(&x, site) and its kin) are rt's, compiled once, not emitted per
+// file. Site.Pos is the module-relative
 // slash path, line and byte column (1-based) of the position go/ssa gives
 // the corresponding instruction, so that the static analysis and the trace
 // speak of the same sites:
@@ -189,8 +193,8 @@
 //
 // The rewritten file keeps every line of the original on its line:
 // instrumentation calls are inserted on the line of the code they
-// instrument, and nothing generated contains a newline (the helpers and
-// the site table are appended after the last line). Where a rewrite moves
+// instrument, and nothing generated contains a newline (the site table is
+// appended after the last line). Where a rewrite moves
 // original text (the right-hand side of an assignment evaluated into a
 // temporary, hoisted select operands, the arguments of a go statement), the
 // moved text is preceded by a /*line file:line:col*/ directive naming its

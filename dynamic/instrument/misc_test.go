@@ -191,12 +191,12 @@ func TestDrainInserted(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, l := range strings.Split(string(b), "\n") {
-			drain := strings.Contains(l, "defer "+rtName+".Drain()") || strings.Contains(l, rtName+".TestStart(")
+			drain := strings.Contains(l, "defer "+rtName+".Drain()") || strings.Contains(l, rtName+".TestStart(") || strings.Contains(l, rtName+".Test(")
 			switch m := testFunc.FindStringSubmatch(l); {
 			case m != nil && strings.HasSuffix(orig, "_test.go"):
 				checked++
-				if !strings.HasPrefix(l, m[0]+" defer "+rtName+".TestStart(t)();") {
-					t.Errorf("%s:%d: test function without TestStart first: %s", filepath.Base(orig), i+1, l)
+				if !strings.HasPrefix(l, m[0]+" defer "+rtName+".Test(t, ") {
+					t.Errorf("%s:%d: test function without rt.Test first: %s", filepath.Base(orig), i+1, l)
 				}
 			case drain:
 				t.Errorf("%s:%d: Drain outside a test function: %s", filepath.Base(orig), i+1, l)
@@ -340,11 +340,12 @@ func TestModuleDeps(t *testing.T) {
 		t.Errorf("a dep's test file is instrumented")
 	}
 	// A dep records its goroutines and synchronization, not its plain
-	// accesses (rt.RegisterQuiet) nor units of work.
-	for f, want := range map[string]string{"internal/guard/guard.go": ".RegisterQuiet(", "job/job.go": ".Register("} {
+	// accesses (rt.Sites(first, true, ...): rt.RegisterQuiet) nor units
+	// of work.
+	for f, quiet := range map[string]string{"internal/guard/guard.go": "true", "job/job.go": "false"} {
 		b, err := os.ReadFile(ov.Replace[filepath.Join(dir, filepath.FromSlash(f))])
-		if err != nil || !strings.Contains(string(b), rtName+want) {
-			t.Errorf("%s does not call %s%s (%v)", f, rtName, want, err)
+		if want := regexp.MustCompile(regexp.QuoteMeta(rtName+".Sites(") + `\d+, ` + quiet + `, "`); err != nil || !want.Match(b) {
+			t.Errorf("%s does not call %s (%v)", f, want, err)
 		}
 		if unit := strings.Contains(string(b), ".RegionBegin("); unit != (f == "job/job.go") {
 			t.Errorf("%s: a unit of work for its method: %v", f, unit)
@@ -477,5 +478,34 @@ func TestSelectDefaultCase(t *testing.T) {
 	}
 	if n := strings.Count(fn, rtName+".SelCase{Site: -1, Default: true}"); n != 1 {
 		t.Errorf("%d default cases in SelectLoop's gates, want 1 (its second select's):\n%s", n, fn)
+	}
+}
+
+// TestSiteTable checks the encoding of a file's sites that rt.Sites
+// decodes (rt's TestSites decodes this same table), and that what it
+// cannot carry falls back to the composite literal.
+func TestSiteTable(t *testing.T) {
+	sites := []Site{
+		{Pos: "dir/a.go:3:7", Obj: "T.f"},
+		{Pos: "dir/a.go:12:1", Obj: "chan struct{a int \"x\\ty\"}"},
+		{Pos: "other/b.go:1:2", Obj: "tab\there"},
+		{Pos: "dir/a.go.go:5:5", Obj: ""},
+	}
+	got, ok := siteTable(sites)
+	want := "dir/a.go\n:3:7\tT.f\n:12:1\tchan struct{a int \"x\\ty\"}\nother/b.go:1:2\ttab\there\ndir/a.go.go:5:5\t\n"
+	if !ok || got != want {
+		t.Errorf("siteTable = %q, %v; want %q", got, ok, want)
+	}
+	if got, ok := siteTable(nil); !ok || got != "\n" {
+		t.Errorf("siteTable(nil) = %q, %v; want \"\\n\"", got, ok)
+	}
+	for _, bad := range [][]Site{
+		{{Pos: "a.go:1:1", Obj: "x\ny"}},
+		{{Pos: "a.go:1:1", Obj: "x"}, {Pos: "b\t.go:1:1", Obj: "y"}},
+		{{Pos: "a.go:1:1", Obj: "x"}, {Pos: ":b.go:1:1", Obj: "y"}},
+	} {
+		if got, ok := siteTable(bad); ok {
+			t.Errorf("siteTable(%q) = %q, true; want false", bad, got)
+		}
 	}
 }

@@ -14,9 +14,8 @@ import (
 // code does not use double underscores in identifiers, and the imports are
 // named.
 const (
-	rtName     = "pecanvetrt__"
-	unsafeName = "pecanvetunsafe__"
-	syncName   = "pecanvetsync__"
+	rtName   = "pecanvetrt__"
+	syncName = "pecanvetsync__"
 )
 
 // fileRW rewrites one file.
@@ -110,8 +109,18 @@ func newFuncCtx(name string, body *ast.BlockStmt) *funcCtx {
 	return fc
 }
 
-// h names the file's helper h.
-func (w *fileRW) h(name string) string { return "pecanvet" + name + "__" + strconv.Itoa(w.n) }
+// h names helper name: the file's site base for "S", else the runtime's
+// helper rt.X<name> (rt/helpers.go), compiled once rather than once per
+// file.
+func (w *fileRW) h(name string) string {
+	if name == "S" {
+		return "pecanvetS__" + strconv.Itoa(w.n)
+	}
+	if name == "app" {
+		name = "App"
+	}
+	return rtName + ".X" + name
+}
 
 // tmp returns a fresh temporary name.
 func (w *fileRW) tmp() string {

@@ -121,6 +121,7 @@
 //
 //	defer rt.TestStart(t)()          // first in every TestXxx: its trace starts (teststart.go)
 //	rt.TestFork(t, site)             // next: the test goroutine is the main goroutine's child
+//	                                 // (both, and TestEnd, are one call: defer rt.Test(t, fork, end)())
 //	rt.RunAt(t, site)(name, f)       // t.Run(name, f) on a *testing.T
 //	rt.AfterFuncAt(site)(d, f)       // time.AfterFunc(d, f)
 //	rt.CtxAfterFuncAt(site)(ctx, f)  // context.AfterFunc(ctx, f)
