@@ -155,11 +155,16 @@
 //
 // # Sites
 //
-// Every instrumented operation passes a site id, the index of a Site in
-// Result.Sites. Each rewritten file registers its sites with rt.Register in
-// a package-level variable initializer, and passes ids as pecanvetS__N+k:
-// referring to that variable makes every instrumented function depend on the
-// registration in Go's initialization order. Site.Pos is the module-relative
+// Every instrumented operation passes a site id. Each rewritten file
+// registers its sites with rt.RegisterNext in a package-level variable
+// initializer, which returns the id of the file's first site, and passes
+// ids as pecanvetS__N+k (N the file's number in its package): referring to
+// that variable makes every instrumented function depend on the
+// registration in Go's initialization order. The runtime, not the
+// instrumenter, numbers the sites, so a package's rewritten files are the
+// same whichever packages a build instruments besides, and the go
+// command's build cache compiles a module's package once for the checks of
+// every root that imports it. Site.Pos is the module-relative
 // slash path, line and byte column (1-based) of the position go/ssa gives
 // the corresponding instruction, so that the static analysis and the trace
 // speak of the same sites:
