@@ -124,7 +124,7 @@ func TestGoDeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"//go:build go1.21", rtName + ".RegisterQuiet(", rtName + ".Go(", `"example.com/dep@v1.0.0/grp/grp.go:`} {
+	for _, want := range []string{"//go:build go1.21", rtName + ".RegisterNextQuiet(", rtName + ".Go(", `"example.com/dep@v1.0.0/grp/grp.go:`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the copy's grp.go lacks %s:\n%s", want, b)
 		}
