@@ -155,13 +155,18 @@
 //
 // # Sites
 //
-// Every instrumented operation passes a site id, the index of a Site in
-// Result.Sites. Each rewritten file registers its sites in a package-level
-// variable initializer, pecanvetS__N = rt.Sites(first, quiet, table) (the
-// sites as one string, cheaper to compile than a composite literal; see
-// siteTable), and passes ids as pecanvetS__N+k: referring to that variable
-// makes every instrumented function depend on the registration in Go's
-// initialization order. The helpers instrumented expressions call
+// Every instrumented operation passes a site id. Each rewritten file
+// registers its sites in a package-level variable initializer,
+// pecanvetS__N = rt.Sites(quiet, table) (N the file's number in its
+// package; the sites as one string, cheaper to compile than a composite
+// literal, see siteTable), which returns the id the runtime gave the
+// file's first site (rt.RegisterNext), and passes ids as pecanvetS__N+k:
+// referring to that variable makes every instrumented function depend on
+// the registration in Go's initialization order. The runtime, not the
+// instrumenter, numbers the sites, so a package's rewritten files are the
+// same whichever packages a build instruments besides, and the go
+// command's build cache compiles a module's package once for the checks of
+// every root that imports it. The helpers instrumented expressions call
 // (rt.XR(&x, site) and its kin) are rt's, compiled once, not emitted per
 // file. Site.Pos is the module-relative
 // slash path, line and byte column (1-based) of the position go/ssa gives

@@ -28,10 +28,9 @@ type fileRW struct {
 	file  *ast.File
 	src   []byte
 	path  string             // original path
-	n     int                // file number: suffix of the file's helpers
+	n     int                // file number in its unit: suffix of the file's helpers
 	heap  map[token.Pos]bool // declaring positions of heap-allocated locals
 	skip  map[ast.Node]bool  // nodes copied verbatim (the rewrite did not type-check)
-	first int32              // global id of the file's first site
 	sites []Site
 	ntmp  int
 

@@ -193,15 +193,16 @@ func XIOWR[B ~[]byte](f func(B) (int, error), p B, s int32) (int, error) {
 	return k, err
 }
 
-// Sites registers a file's sites, with ids first, first+1, …, from table,
-// and returns first. The instrumenter emits it as the initializer of the
-// file's site base, `var pecanvetS__N = rt.Sites(first, quiet, "…")`: one
-// string literal instead of a composite literal of a Site per site, which
-// the compiler type-checked and laid out site by site (issue 30). quiet is
-// RegisterQuiet's. table is the path P of the file's first site, then one
-// line per site: its Pos, or ":line:col" for P + ":line:col", a tab, its
-// Obj (the instrumenter's siteTable writes it).
-func Sites(first int32, quiet bool, table string) int32 {
+// Sites registers a file's sites from table under the next free ids
+// (RegisterNext, or RegisterNextQuiet when quiet) and returns the first.
+// The instrumenter emits it as the initializer of the file's site base,
+// `var pecanvetS__N = rt.Sites(quiet, "…")`: one string literal instead
+// of a composite literal of a Site per site, which the compiler
+// type-checked and laid out site by site (issue 30). table is the path P
+// of the file's first site, then one line per site: its Pos, or
+// ":line:col" for P + ":line:col", a tab, its Obj (the instrumenter's
+// siteTable writes it).
+func Sites(quiet bool, table string) int32 {
 	path, rest, _ := strings.Cut(table, "\n")
 	sites := make([]Site, 0, strings.Count(rest, "\n"))
 	for rest != "" {
@@ -214,9 +215,7 @@ func Sites(first int32, quiet bool, table string) int32 {
 		sites = append(sites, Site{Pos: pos, Obj: obj})
 	}
 	if quiet {
-		RegisterQuiet(first, sites)
-	} else {
-		Register(first, sites)
+		return RegisterNextQuiet(sites)
 	}
-	return first
+	return RegisterNext(sites)
 }

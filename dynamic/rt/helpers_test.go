@@ -18,13 +18,16 @@ func TestSites(t *testing.T) {
 		{Pos: "other/b.go:1:2", Obj: "tab\there"},
 		{Pos: "dir/a.go.go:5:5", Obj: ""},
 	}
-	const first = 4300 // after freeclock_test.go's 4200…
 	for _, quiet := range []bool{false, true} {
-		if got := Sites(first, quiet, table); got != first {
-			t.Errorf("Sites returned %d, want %d", got, first)
+		mu.Lock()
+		next := int32(len(regs))
+		mu.Unlock()
+		first := Sites(quiet, table)
+		if first != next {
+			t.Errorf("Sites returned %d, want the next free id %d", first, next)
 		}
 		mu.Lock()
-		got := append([]Site(nil), regs[first:first+len(want)]...)
+		got := append([]Site(nil), regs[first:first+int32(len(want))]...)
 		q := quietLocked(first, trace.Read)
 		mu.Unlock()
 		if !reflect.DeepEqual(got, want) {
@@ -34,7 +37,10 @@ func TestSites(t *testing.T) {
 			t.Errorf("quiet %v: the sites' reads are quiet: %v", quiet, q)
 		}
 	}
-	if Sites(first+10, false, "\n") != first+10 {
+	mu.Lock()
+	next := int32(len(regs))
+	mu.Unlock()
+	if Sites(false, "\n") != next {
 		t.Error("an empty table: wrong result")
 	}
 }
