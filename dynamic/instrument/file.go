@@ -176,7 +176,7 @@ func (w *fileRW) tail() string {
 	if table, ok := siteTable(w.sites); ok && w.ins.api.has("Sites") {
 		// One string, decoded by rt.Sites, rather than a composite
 		// literal that the compiler checks and lays out site by site.
-		fmt.Fprintf(&b, "var pecanvetS__%s = %s.Sites(%t, %s)\n\n", n, r, register == "RegisterNextQuiet", strconv.Quote(table))
+		fmt.Fprintf(&b, "var pecanvetS__%s = %s.Sites(%t, %s)\n\n", n, r, w.u.dep, strconv.Quote(table))
 	} else {
 		fmt.Fprintf(&b, "var pecanvetS__%s = %s.%s([]%s.Site{\n", n, r, register, r)
 		for _, s := range w.sites {

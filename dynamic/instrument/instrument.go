@@ -697,7 +697,7 @@ func parseRuntimeAPI(files map[string][]byte) (*rtAPI, error) {
 		}
 	}
 	api.stub = runtimeStubSource(parsed, fset)
-	for _, need := range []string{"R", "W", "Register"} {
+	for _, need := range []string{"R", "W", "RegisterNext", "RegisterNextQuiet"} {
 		if !api.funcs[need] {
 			return nil, errors.New("embedded runtime lacks rt." + need)
 		}
