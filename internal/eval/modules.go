@@ -538,7 +538,8 @@ func renderModules(results []*modResult, all []modSpec, c *config) string {
 // vet's wall time when no package's check ran (type-checking, the go
 // command, the tool's runs on dependencies, waiting for a core): so that
 // a slow module explains itself. Replays (and the packages' checks) run
-// in parallel, so the phases may add up to more than the wall time.
+// in parallel, so the phases may add up to more than the wall time; idle
+// is measured against the union of the checks' spans (checkSpan).
 func whereTime(vet time.Duration, st []pecan.Stats) string {
 	var checks, build, load, drivers, instrument, compile, record, predict, replay float64
 	records, replays := 0, 0
@@ -558,15 +559,55 @@ func whereTime(vet time.Duration, st []pecan.Stats) string {
 	if len(st) == 0 || vet <= 0 {
 		return ""
 	}
+	// Idle: vet's wall time outside every check's span when the stats
+	// say when each ended; otherwise vet's wall less the checks' summed
+	// walls, which is 0 as soon as go vet runs two checks at once (its
+	// default on two cores) and hides go vet's own time.
 	idle := max(0, vet.Seconds()-checks)
+	during := ""
+	if span, ok := checkSpan(st); ok {
+		idle = max(0, vet.Seconds()-span)
+		during = fmt.Sprintf(" (some check running during %.1f s)", span)
+	}
 	// The build's parts, when the stats have them (older builds' do not):
 	// the load and go test -c are every package's fixed cost (issue 30).
 	parts := ""
 	if load+drivers+instrument+compile > 0 {
 		parts = fmt.Sprintf(" (load %.1f s, drivers %.1f s, instrument %.1f s, go test -c %.1f s)", load, drivers, instrument, compile)
 	}
-	return fmt.Sprintf("Where the time goes: vet %.1f s; the checks of %d packages %.1f s: build %.1f s%s, record %.1f s (%d runs), predict %.1f s, replay %.1f s (%d runs); idle %.1f s (no check running: type-checking, the go command, waiting).",
-		vet.Seconds(), len(st), checks, build, parts, record, records, predict, replay, replays, idle)
+	return fmt.Sprintf("Where the time goes: vet %.1f s; the checks of %d packages %.1f s%s: build %.1f s%s, record %.1f s (%d runs), predict %.1f s, replay %.1f s (%d runs); idle %.1f s (no check running: type-checking, the go command, waiting).",
+		vet.Seconds(), len(st), checks, during, build, parts, record, records, predict, replay, replays, idle)
+}
+
+// checkSpan is the length of the union of the checks' spans, each
+// [End-Wall, End]: the time some package's check ran. ok is false when a
+// check that took time has no End (stats of builds before it was written).
+func checkSpan(st []pecan.Stats) (span float64, ok bool) {
+	type iv struct{ from, to float64 }
+	var ivs []iv
+	for _, s := range st {
+		if s.Wall <= 0 {
+			continue
+		}
+		if s.End <= 0 {
+			return 0, false
+		}
+		ivs = append(ivs, iv{s.End - s.Wall, s.End})
+	}
+	if len(ivs) == 0 {
+		return 0, false
+	}
+	sort.Slice(ivs, func(i, j int) bool { return ivs[i].from < ivs[j].from })
+	cur := ivs[0]
+	for _, v := range ivs[1:] {
+		if v.from > cur.to {
+			span += cur.to - cur.from
+			cur = v
+			continue
+		}
+		cur.to = max(cur.to, v.to)
+	}
+	return span + cur.to - cur.from, true
 }
 
 // toolRSS is the largest peak of the vet tool's own processes over a

@@ -37,6 +37,35 @@ func TestWhereTime(t *testing.T) {
 	}
 }
 
+// TestWhereTimeSpan: with each check's end time, idle is vet's wall time
+// outside the union of the checks' spans, not vet's wall less their sum
+// (0 once two checks overlap).
+func TestWhereTimeSpan(t *testing.T) {
+	st := []pecan.Stats{
+		{Wall: 4, Build: 4, End: 1004}, // [1000, 1004]
+		{Wall: 2, Build: 2, End: 1003}, // [1001, 1003], inside the first
+		{Wall: 1, Build: 1, End: 1007}, // [1006, 1007]
+		{},                             // a fast-path unit: no time, no span
+	}
+	if span, ok := checkSpan(st); !ok || span != 5 {
+		t.Errorf("checkSpan = %v, %v; want 5, true", span, ok)
+	}
+	got := whereTime(8*time.Second, st)
+	for _, want := range []string{"the checks of 4 packages 7.0 s (some check running during 5.0 s):", "idle 3.0 s"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("whereTime: %s\nwant it to contain %q", got, want)
+		}
+	}
+	// A check without End (an older build's stats): the sum, as before.
+	st[2].End = 0
+	if _, ok := checkSpan(st); ok {
+		t.Errorf("checkSpan: ok with a check lacking End")
+	}
+	if got := whereTime(8*time.Second, st); !strings.Contains(got, "7.0 s: build") || !strings.Contains(got, "idle 1.0 s") {
+		t.Errorf("whereTime without End: %s", got)
+	}
+}
+
 // TestToolRSS: pecanvet's own peak is the largest over the packages'
 // tool processes.
 func TestToolRSS(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -72,6 +73,11 @@ type Stats struct {
 	// under -race too). (A child's peak is no measure of the child: Linux
 	// counts in it the parent's resident set when it was started.)
 	MaxRSS int64 `json:"max_rss,omitempty"`
+	// End is when the line was written, in Unix seconds: with Wall, the
+	// span the check ran, so that an evaluation can tell the time no check
+	// ran (go vet's own work) from the checks' time when go vet runs them
+	// in parallel, where summing their walls hides it.
+	End float64 `json:"end_unix,omitempty"`
 }
 
 // writeStats appends res as one JSON line to the -stats file, if set. Units
@@ -109,6 +115,7 @@ func writeStats(pass *analysis.Pass, res *Result) {
 		}
 	}
 	st.MaxRSS = peakRSS()
+	st.End = float64(time.Now().UnixMilli()) / 1000
 	b, err := json.Marshal(st)
 	if err != nil {
 		return

@@ -37,6 +37,7 @@ func TestWriteStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	pass := &analysis.Pass{Fset: fset, Files: []*ast.File{f}, Pkg: types.NewPackage("example.com/a", "a")}
+	before := float64(time.Now().UnixMilli()) / 1000
 	writeStats(pass, &Result{Dynamic: true, Notes: []string{"n1"}, Report: &check.Report{Listed: 5, Tests: 3,
 		Time:             check.Timing{Build: 4 * time.Second, Load: time.Second, Drivers: 500 * time.Millisecond, Instrument: 250 * time.Millisecond, Compile: 2 * time.Second},
 		DriversGenerated: 3, Drivers: []check.DriverRun{{Test: "TestPecanvetDriver1"}, {Test: "TestPecanvetDriver2", Skipped: "no usable receiver"}}}})
@@ -71,6 +72,10 @@ func TestWriteStats(t *testing.T) {
 	}
 	if s := got[1]; s.Dynamic || s.Skipped == "" || s.TestsListed != 0 {
 		t.Errorf("second line = %+v", s)
+	}
+	// When the line was written: with wall_s, the span the check ran.
+	if after := float64(time.Now().UnixMilli()) / 1000; got[0].End < before || got[0].End > after {
+		t.Errorf("end_unix = %v, want within [%v, %v]", got[0].End, before, after)
 	}
 	// The tool's own peak: this test process's, at least its heap.
 	if peakRSS() > 0 && got[0].MaxRSS < 1<<20 {
