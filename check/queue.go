@@ -49,8 +49,12 @@ type replayQueue struct {
 	seen     map[string]bool // proved before this queue; read-only here
 	workers  int
 	// limit is the work (units) the queue's steps may start under, 0 for
-	// none; share, a trace's replays' (shareUnits). See work.go.
-	limit, share int64
+	// none; share, a trace's replays' at most (shareUnits), and
+	// shareMin, at least (fairShare). See work.go.
+	limit, share, shareMin int64
+	// left: the tests left to check, the next one included (setLeft); 0:
+	// not known, each trace's share is q.share.
+	left int
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -172,6 +176,8 @@ type qGroup struct {
 	// order, but for the earlier traces' replays (replayQueue.spent when
 	// it was added).
 	before int64
+	// share: its replays' share of the budget (fairShare), 0 for none.
+	share int64
 	// Past the trace's share of the budget, the package's budget or the
 	// safety net, its other predictions are dropped (workCut).
 	shareCut, lateCut, netCut bool
@@ -194,9 +200,38 @@ const replayShare = 10
 
 const replayShareMin = 10 * time.Second
 
-// shareUnits is a trace's replays' share of a budget, in work units.
+// shareUnits is a trace's replays' share of a budget, in work units: the
+// most a trace's replays take (fairShare may give less).
 func shareUnits(budget time.Duration) int64 {
 	return workOf(max(replayShareMin, budget/replayShare))
+}
+
+// A trace's replays' share is also at most its fair part of what is left:
+// the budget less the work charged before it in the sequential order, but
+// for the earlier traces' replays (qGroup.before), over the tests left to
+// check, its own included (replayQueue.left); and at least
+// Budget/fairShareDiv, so that a test with a few replays keeps them (a
+// hundred small ones, on Go's race testdata). On ants (76 tests), twelve
+// tests near the front start 700 to 1,000 goroutines (six record a
+// million events), and a replay of theirs charges 1,000 to 20,000 units:
+// with the fixed share each took up to 51,000, and in one of four pinned
+// runs the package spent its budget with 36 tests unchecked, among them
+// the three whose races are true bugs. The part depends only on work
+// charged in order and on how many tests are left, so the cut is as
+// deterministic as the fixed share's. What the parts leave unspent is not
+// given back to the cut traces (a second round over them after the last
+// test is not built).
+const fairShareDiv = 100
+
+// fairShare is the share of a trace's replays (qGroup.share) with before
+// charged ahead of them but for the earlier traces' replays, left tests
+// to check (0: not known, the fixed share alone), under a limit, a fixed
+// share most and a floor least.
+func fairShare(limit, before int64, left int, most, least int64) int64 {
+	if most <= 0 || limit <= 0 || left <= 0 {
+		return most
+	}
+	return min(most, max(least, (limit-before)/int64(left)))
 }
 
 // Why an item is not to start (workCut): cutNo, it may; cutMaybe, it
@@ -223,14 +258,14 @@ func (q *replayQueue) workCut(g *qGroup, lo, hi, gLo, gHi int64) int {
 		return cutNet
 	case q.limit > 0 && g.before+lo >= q.limit:
 		return cutLate
-	case q.share > 0 && gLo >= q.share && q.limit > 0 && g.before+hi >= q.limit:
+	case g.share > 0 && gLo >= g.share && q.limit > 0 && g.before+hi >= q.limit:
 		// Over its share, and maybe over the package's budget once the
 		// replays before it are final: which of the two cut it (what the
 		// note says) waits for them.
 		return cutMaybe
-	case q.share > 0 && gLo >= q.share:
+	case g.share > 0 && gLo >= g.share:
 		return cutShare
-	case q.limit > 0 && g.before+hi >= q.limit, q.share > 0 && gHi >= q.share:
+	case q.limit > 0 && g.before+hi >= q.limit, g.share > 0 && gHi >= g.share:
 		return cutMaybe
 	}
 	return cutNo
@@ -302,14 +337,14 @@ func (q *replayQueue) permitPending(it *qItem) bool {
 // lets it: an item starts only while its trace's replays charged less
 // than the share.
 func (q *replayQueue) capHi(g *qGroup, hi int64) int64 {
-	if q.share <= 0 {
+	if g.share <= 0 {
 		return hi
 	}
 	most := int64(0)
 	for i := g.first; i < g.first+g.n; i++ {
 		most = max(most, q.items[i].cost*exploreRuns+quietUnits)
 	}
-	return min(hi, q.share+most)
+	return min(hi, g.share+most)
 }
 
 // groupCharges bounds the work g's replays charge (q.mu held).
@@ -366,6 +401,14 @@ func (q *replayQueue) admit() (bool, int64) {
 		}
 		q.cond.Wait()
 	}
+}
+
+// setLeft says how many tests are left to check, the next one included
+// (fairShare).
+func (q *replayQueue) setLeft(n int) {
+	q.mu.Lock()
+	q.left = n
+	q.mu.Unlock()
 }
 
 // total is the work the queue charged (after wait and finish).
@@ -426,6 +469,7 @@ func newReplayQueue(ctx context.Context, b *testbin.Build, pkg string, deadline 
 	q.cond = sync.NewCond(&q.mu)
 	if opt.Budget > 0 {
 		q.share = shareUnits(opt.Budget)
+		q.shareMin = workOf(opt.Budget / fairShareDiv)
 	}
 	if b != nil {
 		q.alts.dir = b.Dirs[pkg]
@@ -526,6 +570,7 @@ func (q *replayQueue) addBatch(test string, tr *trace.Trace, preds []prediction,
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	g.before = q.spent
+	g.share = fairShare(q.limit, g.before, q.left, q.share, q.shareMin)
 	g.first = len(q.items)
 	for i, it := range items {
 		it.idx = g.first + i
@@ -1138,12 +1183,13 @@ type qResult struct {
 	// skippedKeys, triedKeys: the site combinations of those skipped,
 	// and of those replayed (not inferred), for the note (testCheck.notes).
 	skippedKeys, triedKeys map[string]bool
-	doomed                 int  // not replayed: an earlier replay's doom covers them
-	alike                  int  // not replayed: earlier instances of their combination deadlocked or touched other objects alike (alikeOf)
-	inferred               int  // of findings: not replayed (or not counted), sharing an earlier replay's failure (Finding.Inferred)
-	shareCut               bool // some were not replayed for the trace's share of the budget
-	lateCut                bool // some were not replayed for the package's budget
-	netCut                 bool // some were not replayed for the safety net
+	doomed                 int   // not replayed: an earlier replay's doom covers them
+	alike                  int   // not replayed: earlier instances of their combination deadlocked or touched other objects alike (alikeOf)
+	inferred               int   // of findings: not replayed (or not counted), sharing an earlier replay's failure (Finding.Inferred)
+	shareCut               bool  // some were not replayed for the trace's share of the budget
+	share                  int64 // that share (qGroup.share)
+	lateCut                bool  // some were not replayed for the package's budget
+	netCut                 bool  // some were not replayed for the safety net
 }
 
 // finish (after wait) gives each group's outcome, in order, appending its
@@ -1161,7 +1207,12 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 	out := make([]qResult, len(q.groups))
 	for gi, g := range q.groups {
 		r := &out[gi]
-		r.shareCut, r.lateCut, r.netCut = g.shareCut, g.lateCut, g.netCut
+		r.shareCut, r.lateCut, r.netCut, r.share = g.shareCut, g.lateCut, g.netCut, g.share
+		if g.n > 0 {
+			// Where the budget went, test by test (issue 30).
+			lo, _ := q.groupCharges(g)
+			q.opt.progress("check: %s %s: %d predictions' replays charged %d work units (share %d)", q.pkg, g.test, g.n, lo, g.share)
+		}
 		r.skippedKeys, r.triedKeys = map[string]bool{}, map[string]bool{}
 		for i := g.first; i < g.first+g.n; i++ {
 			it := q.items[i]

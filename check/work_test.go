@@ -25,10 +25,11 @@ type workTest struct {
 }
 
 // workRun checks tests as checkTests does (admit, charge, queue) under a
-// limit and share, with replays that take d(i) of wall time and move the
+// limit and share (and, when least is not 0, the fair share of
+// fairShare, at least least), with replays that take d(i) of wall time and move the
 // fake clock by slow times that; it returns the tests checked and the
 // predictions replayed.
-func workRun(t *testing.T, tests []workTest, limit, share int64, workers int, slow time.Duration, rng *rand.Rand) (checked []int, replayed []string, cut []string) {
+func workRun(t *testing.T, tests []workTest, limit, share, least int64, workers int, slow time.Duration, rng *rand.Rand) (checked []int, replayed []string, cut []string) {
 	var mu sync.Mutex
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	now = func() time.Time {
@@ -48,9 +49,12 @@ func workRun(t *testing.T, tests []workTest, limit, share int64, workers int, sl
 		return replay.Verdict{Verdict: replay.Diverged, Message: test + "/" + p.a.Key}
 	}
 	q := newReplayQueue(context.Background(), nil, "p", clock.Add(time.Hour), Options{}, map[string]bool{})
-	q.workers, q.limit, q.share = workers, limit, share
+	q.workers, q.limit, q.share, q.shareMin = workers, limit, share, least
 	var groups []int
 	for ti, wt := range tests {
+		if least > 0 {
+			q.setLeft(len(tests) - ti)
+		}
 		if ok, _ := q.admit(); !ok {
 			break
 		}
@@ -126,7 +130,7 @@ func TestWorkCut(t *testing.T) {
 			workers int
 			slow    time.Duration
 		}{{1, 1}, {4, 1}, {4, 100}, {2, 100}} {
-			checked, replayed, cut := workRun(t, tests, limit, share, run.workers, run.slow, rng)
+			checked, replayed, cut := workRun(t, tests, limit, share, 0, run.workers, run.slow, rng)
 			if !slices.Equal(checked, wantChecked) || !slices.Equal(replayed, wantReplayed) {
 				t.Fatalf("round %d, %d workers, clock %dx: checked %v, replayed %v; sequentially %v, %v", round, run.workers, run.slow, checked, replayed, wantChecked, wantReplayed)
 			}
@@ -144,7 +148,7 @@ func TestWorkCut(t *testing.T) {
 func TestWorkCutNet(t *testing.T) {
 	defer func() { now, runReplay = time.Now, replayRetrying }()
 	tests := []workTest{{rp: 10, preds: 3}, {rp: 10, preds: 3}}
-	checked, replayed, cut := workRun(t, tests, 1_000_000, 1_000_000, 1, 2*time.Hour, rand.New(rand.NewSource(1)))
+	checked, replayed, cut := workRun(t, tests, 1_000_000, 1_000_000, 0, 1, 2*time.Hour, rand.New(rand.NewSource(1)))
 	// The first replay moves the clock two hours, past the net (an hour):
 	// the second test is checked only if admitted before (the net is the
 	// clock's, so that depends on timing), and no other replay starts.
@@ -154,6 +158,102 @@ func TestWorkCutNet(t *testing.T) {
 	for _, c := range cut {
 		if !strings.Contains(c, "net true") || strings.Contains(c, "share true") || strings.Contains(c, "late true") {
 			t.Errorf("cut %q; want the net's", c)
+		}
+	}
+}
+
+// TestFairShareCut: with fair shares (fairShare), a trace's replays stop
+// at its part of what is left over the tests left, so a few tests with
+// many costly replays at the start no longer leave the later tests
+// unchecked; and the cut is still the sequential check's, whatever the
+// workers and the clock.
+func TestFairShareCut(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func() { now, runReplay = time.Now, replayRetrying }()
+	rng := rand.New(rand.NewSource(11))
+	sequential := func(tests []workTest, limit, share, least int64) (checked []int, replayed []string) {
+		spent, charged := int64(0), int64(0) // all work; records and predictions only
+		for ti, wt := range tests {
+			if spent >= limit {
+				break
+			}
+			checked = append(checked, ti)
+			spent, charged = spent+wt.rp, charged+wt.rp
+			fair := share
+			if least > 0 {
+				fair = fairShare(limit, charged, len(tests)-ti, share, least)
+			}
+			g := int64(0)
+			for k := 0; k < wt.preds; k++ {
+				if spent >= limit || g >= fair {
+					continue
+				}
+				c := replayCost(wt.events, 1)
+				msg := fmt.Sprintf("T%d/T%d.%d", ti, ti, k)
+				if quietKey(fmt.Sprintf("T%d.%d", ti, k)) {
+					c += quietUnits
+					msg += " (" + quietWake + ")"
+				}
+				spent, g = spent+c, g+c
+				replayed = append(replayed, msg)
+			}
+		}
+		return checked, replayed
+	}
+	for round := 0; round < 10; round++ {
+		var tests []workTest
+		for i := 0; i < 3+rng.Intn(8); i++ {
+			tests = append(tests, workTest{rp: int64(rng.Intn(100)), events: rng.Intn(40_000), preds: rng.Intn(6)})
+		}
+		limit, share, least := int64(300+rng.Intn(800)), int64(150+rng.Intn(200)), int64(40+rng.Intn(60))
+		wantChecked, wantReplayed := sequential(tests, limit, share, least)
+		for _, run := range []struct {
+			workers int
+			slow    time.Duration
+		}{{1, 1}, {4, 1}, {2, 100}} {
+			checked, replayed, _ := workRun(t, tests, limit, share, least, run.workers, run.slow, rng)
+			if !slices.Equal(checked, wantChecked) || !slices.Equal(replayed, wantReplayed) {
+				t.Fatalf("round %d, %d workers, clock %dx: checked %v, replayed %v; sequentially %v, %v", round, run.workers, run.slow, checked, replayed, wantChecked, wantReplayed)
+			}
+		}
+	}
+	// Three costly tests first (ten replays of 140 units each), then ten
+	// cheap ones (one replay of 41): with the fixed share of 1,400 the
+	// costly ones spend the limit of 4,000 and none of the cheap ones is
+	// checked; with fair shares all are.
+	tests := []workTest{{events: 400_000, preds: 10}, {events: 400_000, preds: 10}, {events: 400_000, preds: 10}}
+	for i := 0; i < 10; i++ {
+		tests = append(tests, workTest{rp: 15, events: 100, preds: 1})
+	}
+	if checked, _ := sequential(tests, 4000, 1400, 0); len(checked) != 3 {
+		t.Fatalf("fixed share: %d tests checked, want 3", len(checked))
+	}
+	checked, replayed := sequential(tests, 4000, 1400, 100)
+	if len(checked) != len(tests) {
+		t.Fatalf("fair share: %d of %d tests checked", len(checked), len(tests))
+	}
+	got, gotReplayed, _ := workRun(t, tests, 4000, 1400, 100, 2, 1, rng)
+	if !slices.Equal(got, checked) || !slices.Equal(gotReplayed, replayed) {
+		t.Fatalf("fair share: checked %v, replayed %v; sequentially %v, %v", got, gotReplayed, checked, replayed)
+	}
+}
+
+func TestFairShare(t *testing.T) {
+	for _, c := range []struct {
+		limit, before int64
+		left          int
+		most, least   int64
+		want          int64
+	}{
+		{459_000, 0, 80, 51_000, 5_100, 5_737},      // ants's first test
+		{459_000, 0, 5, 51_000, 5_100, 51_000},      // few tests: the fixed share
+		{459_000, 458_000, 1, 51_000, 5_100, 5_100}, // at least least
+		{459_000, 0, 0, 51_000, 5_100, 51_000},      // left unknown
+		{0, 0, 80, 51_000, 5_100, 51_000},           // no limit
+		{459_000, 0, 80, 0, 5_100, 0},               // no share
+	} {
+		if got := fairShare(c.limit, c.before, c.left, c.most, c.least); got != c.want {
+			t.Errorf("fairShare(%d, %d, %d, %d, %d) = %d, want %d", c.limit, c.before, c.left, c.most, c.least, got, c.want)
 		}
 	}
 }
