@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-trial18 eval-trial19 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-trial18 eval-trial19 eval-trial20 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -235,6 +235,15 @@ eval-trial18:
 # EVAL.md's modules-trial19 section. Not part of make eval.
 eval-trial19:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial19.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 35's twentieth trial, internal/eval/modules-trial20.txt: three
+# modules the served list does not name, taken from the module proxy (a
+# sharded concurrent map, an event client with channel and HTTP
+# transports, a load generator's pacer and worker pool), checked and
+# triaged as eval-trial, written to EVAL.md's modules-trial20 section.
+# Not part of make eval.
+eval-trial20:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial20.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own

@@ -71,7 +71,11 @@ func addsBetween(steps []trace.Step, a, b int, delta func(string) (int64, bool))
 // waiting for a lock u held, u did nothing with it before it let that
 // lock go, and the holders after it ran the same read until one read
 // what u's own adds alone give. Every write of the variable from pa to
-// that read must be an atomic add of a constant (delta).
+// that read must be an atomic add of a constant (delta). A goroutine
+// that holds no lock at pb and whose adds between pa and pb, or up to
+// pb, net to zero is left out (its take-backs between counted as gone
+// from the count); with only such goroutines between, u read its own
+// value on the count without them.
 func handedOn(tr *trace.Trace, pa, pb int, delta func(string) (int64, bool)) bool {
 	evs := tr.Events
 	u, obj, site := evs[pb].G, evs[pb].Obj, evs[pb].Site
@@ -81,9 +85,11 @@ func handedOn(tr *trace.Trace, pa, pb int, delta func(string) (int64, bool)) boo
 		}
 		return delta(tabName(tr.Sites, e.Site))
 	}
-	// The writes between: u's own sum, and each other goroutine's last.
+	// The writes between: u's own sum, and each other goroutine's last
+	// and sum.
 	var own int64
 	last := map[int32]int{}
+	net := map[int32]int64{}
 	for k := pa + 1; k < pb; k++ {
 		e := evs[k]
 		if e.Obj != obj || !writes(e.Op) {
@@ -97,10 +103,35 @@ func handedOn(tr *trace.Trace, pa, pb int, delta func(string) (int64, bool)) boo
 			own += d
 		} else {
 			last[e.G] = k
+			net[e.G] += d
 		}
 	}
 	if len(last) == 0 {
 		return false
+	}
+	// A goroutine that holds no lock at b and whose adds between net to
+	// zero, or whose adds up to b do, is left out. The first left the
+	// count as it found it (moby's Lock..Unlock of the name, run whole
+	// between, locking the name's lock before u did); the second is
+	// done, its whole registration over by b (the holder u waited for,
+	// which counted itself before a and took its count back between).
+	// b's value is then what a serial order running them before u's
+	// unit gives: u's own adds plus the take-backs between (gone: adds
+	// before a, which a's value held). One still holding a lock at b is
+	// inside what the count guards, and stays (waitgate's second user,
+	// inside the gate when the first one's Leave reads the count after
+	// its release).
+	var gone int64
+	for g := range last {
+		if n, ok := netUpTo(evs, g, obj, pb, add); (net[g] == 0 || ok && n == 0) && holdsNone(evs, g, pb) {
+			gone += net[g]
+			delete(last, g)
+		}
+	}
+	if len(last) == 0 {
+		// Only done goroutines wrote between: b reads u's own value,
+		// on the count without them.
+		return true
 	}
 	// The locks u holds at b, and the release of each that comes before
 	// anything of u's but reads, activations' ends and beginnings and
@@ -194,7 +225,7 @@ func handedOn(tr *trace.Trace, pa, pb int, delta func(string) (int64, bool)) boo
 				if !upTo(k) {
 					return false
 				}
-				if sum == own {
+				if sum == own+gone {
 					for g := range last {
 						if !holders[g] {
 							return false
@@ -208,6 +239,43 @@ func handedOn(tr *trace.Trace, pa, pb int, delta func(string) (int64, bool)) boo
 		}
 	}
 	return false
+}
+
+// netUpTo is the sum of goroutine g's adds of obj before event k;
+// false when a write of it there is not an atomic add of a constant.
+func netUpTo(evs []trace.Event, g, obj int32, k int, add func(trace.Event) (int64, bool)) (int64, bool) {
+	var n int64
+	for i := 0; i < k; i++ {
+		if e := evs[i]; e.G == g && e.Obj == obj && writes(e.Op) {
+			d, ok := add(e)
+			if !ok {
+				return 0, false
+			}
+			n += d
+		}
+	}
+	return n, true
+}
+
+// holdsNone reports whether goroutine g holds no lock (read or write) at
+// event k.
+func holdsNone(evs []trace.Event, g int32, k int) bool {
+	held := map[int32]int{}
+	for i := 0; i < k; i++ {
+		switch e := evs[i]; {
+		case e.G != g:
+		case e.Op == trace.Lock || e.Op == trace.RLock:
+			held[e.Obj]++
+		case e.Op == trace.Unlock || e.Op == trace.RUnlock:
+			held[e.Obj]--
+		}
+	}
+	for _, n := range held {
+		if n > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // quiet says an operation after a read-back changes nothing another

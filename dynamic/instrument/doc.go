@@ -155,11 +155,20 @@
 //
 // # Sites
 //
-// Every instrumented operation passes a site id, the index of a Site in
-// Result.Sites. Each rewritten file registers its sites with rt.Register in
-// a package-level variable initializer, and passes ids as pecanvetS__N+k:
-// referring to that variable makes every instrumented function depend on the
-// registration in Go's initialization order. Site.Pos is the module-relative
+// Every instrumented operation passes a site id. Each rewritten file
+// registers its sites in a package-level variable initializer,
+// pecanvetS__N = rt.Sites(quiet, table) (N the file's number in its
+// package; the sites as one string, cheaper to compile than a composite
+// literal, see siteTable), which returns the id the runtime gave the
+// file's first site (rt.RegisterNext), and passes ids as pecanvetS__N+k:
+// referring to that variable makes every instrumented function depend on
+// the registration in Go's initialization order. The runtime, not the
+// instrumenter, numbers the sites, so a package's rewritten files are the
+// same whichever packages a build instruments besides, and the go
+// command's build cache compiles a module's package once for the checks of
+// every root that imports it. The helpers instrumented expressions call
+// (rt.XR(&x, site) and its kin) are rt's, compiled once, not emitted per
+// file. Site.Pos is the module-relative
 // slash path, line and byte column (1-based) of the position go/ssa gives
 // the corresponding instruction, so that the static analysis and the trace
 // speak of the same sites:
@@ -189,8 +198,8 @@
 //
 // The rewritten file keeps every line of the original on its line:
 // instrumentation calls are inserted on the line of the code they
-// instrument, and nothing generated contains a newline (the helpers and
-// the site table are appended after the last line). Where a rewrite moves
+// instrument, and nothing generated contains a newline (the site table is
+// appended after the last line). Where a rewrite moves
 // original text (the right-hand side of an assignment evaluated into a
 // temporary, hoisted select operands, the arguments of a go statement), the
 // moved text is preceded by a /*line file:line:col*/ directive naming its

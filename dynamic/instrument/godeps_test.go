@@ -124,7 +124,9 @@ func TestGoDeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"//go:build go1.21", rtName + ".RegisterQuiet(", rtName + ".Go(", `"example.com/dep@v1.0.0/grp/grp.go:`} {
+	// Its sites are registered quiet (rt.Sites(true, table)), the table
+	// starting with the file's module-relative path.
+	for _, want := range []string{"//go:build go1.21", rtName + ".Sites(true, ", rtName + ".Go(", `"example.com/dep@v1.0.0/grp/grp.go\n:`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("the copy's grp.go lacks %s:\n%s", want, b)
 		}

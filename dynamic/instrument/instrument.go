@@ -42,8 +42,8 @@ type Options struct {
 	Packages *load.Packages
 }
 
-// Site is one instrumented operation: the id passed to the runtime is its
-// index in Result.Sites.
+// Site is one instrumented operation. Its id at run time is handed out by
+// the runtime (rt.RegisterNext) in package initialization order.
 type Site struct {
 	Pos string // module-relative slash path ":" line ":" column (bytes, 1-based)
 	Obj string // static description of the object ("Counter.n", "chan int", ...)
@@ -68,7 +68,7 @@ type Result struct {
 	// (moduleDeps) and those of other modules that start goroutines.
 	Deps  []string
 	Notes []note.Note // things worth telling the user, e.g. about cgo files
-	Sites []Site      // indexed by site id
+	Sites []Site      // every site, in the order instrumented
 
 	// RuntimeDir is the directory of the runtime module (in pecanvet's cache,
 	// see runtimeCacheDir, or inside Dir): a copy
@@ -697,7 +697,7 @@ func parseRuntimeAPI(files map[string][]byte) (*rtAPI, error) {
 		}
 	}
 	api.stub = runtimeStubSource(parsed, fset)
-	for _, need := range []string{"R", "W", "Register"} {
+	for _, need := range []string{"R", "W", "RegisterNext", "RegisterNextQuiet"} {
 		if !api.funcs[need] {
 			return nil, errors.New("embedded runtime lacks rt." + need)
 		}
@@ -726,7 +726,6 @@ type instrumenter struct {
 	modDir   string
 	rtImport string
 	sites    []Site
-	nfiles   int
 	notes    []note.Note
 	extra    map[string][]byte  // generated files (Options.Extra)
 	langTag  bool               // rewritten files need a go1.21 build tag (modules.go)

@@ -191,12 +191,12 @@ func TestDrainInserted(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i, l := range strings.Split(string(b), "\n") {
-			drain := strings.Contains(l, "defer "+rtName+".Drain()") || strings.Contains(l, rtName+".TestStart(")
+			drain := strings.Contains(l, "defer "+rtName+".Drain()") || strings.Contains(l, rtName+".TestStart(") || strings.Contains(l, rtName+".Test(")
 			switch m := testFunc.FindStringSubmatch(l); {
 			case m != nil && strings.HasSuffix(orig, "_test.go"):
 				checked++
-				if !strings.HasPrefix(l, m[0]+" defer "+rtName+".TestStart(t)();") {
-					t.Errorf("%s:%d: test function without TestStart first: %s", filepath.Base(orig), i+1, l)
+				if !strings.HasPrefix(l, m[0]+" defer "+rtName+".Test(t, ") {
+					t.Errorf("%s:%d: test function without rt.Test first: %s", filepath.Base(orig), i+1, l)
 				}
 			case drain:
 				t.Errorf("%s:%d: Drain outside a test function: %s", filepath.Base(orig), i+1, l)
@@ -340,11 +340,12 @@ func TestModuleDeps(t *testing.T) {
 		t.Errorf("a dep's test file is instrumented")
 	}
 	// A dep records its goroutines and synchronization, not its plain
-	// accesses (rt.RegisterQuiet) nor units of work.
-	for f, want := range map[string]string{"internal/guard/guard.go": ".RegisterQuiet(", "job/job.go": ".Register("} {
+	// accesses (rt.Sites(true, ...): rt.RegisterNextQuiet) nor units of
+	// work.
+	for f, quiet := range map[string]string{"internal/guard/guard.go": "true", "job/job.go": "false"} {
 		b, err := os.ReadFile(ov.Replace[filepath.Join(dir, filepath.FromSlash(f))])
-		if err != nil || !strings.Contains(string(b), rtName+want) {
-			t.Errorf("%s does not call %s%s (%v)", f, rtName, want, err)
+		if want := regexp.MustCompile(regexp.QuoteMeta(rtName+".Sites(") + quiet + `, "`); err != nil || !want.Match(b) {
+			t.Errorf("%s does not call %s (%v)", f, want, err)
 		}
 		if unit := strings.Contains(string(b), ".RegionBegin("); unit != (f == "job/job.go") {
 			t.Errorf("%s: a unit of work for its method: %v", f, unit)
@@ -405,6 +406,76 @@ func TestExtraFiles(t *testing.T) {
 }
 
 // overlayOf reads the overlay of an instrumentation.
+// TestDepFilesSameForEveryRoot: a module package that two checked
+// packages import is rewritten to the same text in both checks, although
+// one of them instruments another package (c) before it, so the go
+// command's build cache compiles it once for both; and both instrumented
+// test binaries run, their sites numbered by the runtime.
+func TestDepFilesSameForEveryRoot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs test binaries")
+	}
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":      "module example.com/m\n\ngo 1.22\n",
+		"c/c.go":      "package c\n\nimport \"sync\"\n\nvar mu sync.Mutex\n\n// C runs f in a goroutine, holding the lock while it starts it.\nfunc C(f func()) { mu.Lock(); defer mu.Unlock(); go f() }\n",
+		"d/d.go":      "package d\n\nimport \"sync\"\n\nvar (\n\tmu sync.Mutex\n\tn  int\n)\n\n// D counts one.\nfunc D() int { mu.Lock(); defer mu.Unlock(); n++; return n }\n",
+		"d/go.go":     "package d\n\n// Go runs f in a goroutine and waits for it.\nfunc Go(f func()) { done := make(chan bool); go func() { f(); done <- true }(); <-done }\n",
+		"a/a.go":      "package a\n\nimport \"example.com/m/d\"\n\n// A counts in the background.\nfunc A() { d.Go(func() { d.D() }) }\n",
+		"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) { A(); A() }\n",
+		"b/b.go":      "package b\n\nimport (\n\t\"example.com/m/c\"\n\t\"example.com/m/d\"\n)\n\n// B counts twice in the background.\nfunc B() { done := make(chan bool); c.C(func() { d.Go(func() { d.D() }); done <- true }); <-done }\n",
+		"b/b_test.go": "package b\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) { B() }\n",
+	} {
+		if err := writeFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	texts := make([]map[string]string, 2)
+	for i, root := range []string{"a", "b"} {
+		res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./" + root}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Cleanup()
+		texts[i] = map[string]string{}
+		for orig, name := range overlayOf(t, res).Replace {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			texts[i][orig] = string(b)
+		}
+		bin := filepath.Join(t.TempDir(), root+".test")
+		cmd := exec.Command("go", "test", "-c", "-vet=off", "-overlay="+res.Overlay, "-o", bin, "./"+root)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("the instrumented build of %s fails: %v\n%s", root, err, out)
+		}
+		tr := filepath.Join(t.TempDir(), "trace.bin")
+		cmd = exec.Command(bin)
+		cmd.Dir = filepath.Join(dir, root)
+		cmd.Env = append(os.Environ(), "PECANVET_TRACE="+tr)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("the instrumented test of %s fails: %v\n%s", root, err, out)
+		}
+		if fi, err := os.Stat(tr); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: no trace (%v)", root, err)
+		}
+	}
+	if _, ok := texts[1][filepath.Join(dir, "c", "c.go")]; !ok {
+		t.Fatal("c is not instrumented in b's check: the test does not test the order")
+	}
+	for _, f := range []string{"d/d.go", "d/go.go"} {
+		name := filepath.Join(dir, filepath.FromSlash(f))
+		a, b := texts[0][name], texts[1][name]
+		if a == "" || b == "" {
+			t.Errorf("%s not instrumented in both checks", f)
+		} else if a != b {
+			t.Errorf("%s is rewritten differently in a's check and in b's:\n%s\n----\n%s", f, a, b)
+		}
+	}
+}
+
 func overlayOf(t *testing.T, res *Result) (ov struct{ Replace map[string]string }) {
 	t.Helper()
 	b, err := os.ReadFile(res.Overlay)
@@ -477,5 +548,34 @@ func TestSelectDefaultCase(t *testing.T) {
 	}
 	if n := strings.Count(fn, rtName+".SelCase{Site: -1, Default: true}"); n != 1 {
 		t.Errorf("%d default cases in SelectLoop's gates, want 1 (its second select's):\n%s", n, fn)
+	}
+}
+
+// TestSiteTable checks the encoding of a file's sites that rt.Sites
+// decodes (rt's TestSites decodes this same table), and that what it
+// cannot carry falls back to the composite literal.
+func TestSiteTable(t *testing.T) {
+	sites := []Site{
+		{Pos: "dir/a.go:3:7", Obj: "T.f"},
+		{Pos: "dir/a.go:12:1", Obj: "chan struct{a int \"x\\ty\"}"},
+		{Pos: "other/b.go:1:2", Obj: "tab\there"},
+		{Pos: "dir/a.go.go:5:5", Obj: ""},
+	}
+	got, ok := siteTable(sites)
+	want := "dir/a.go\n:3:7\tT.f\n:12:1\tchan struct{a int \"x\\ty\"}\nother/b.go:1:2\ttab\there\ndir/a.go.go:5:5\t\n"
+	if !ok || got != want {
+		t.Errorf("siteTable = %q, %v; want %q", got, ok, want)
+	}
+	if got, ok := siteTable(nil); !ok || got != "\n" {
+		t.Errorf("siteTable(nil) = %q, %v; want \"\\n\"", got, ok)
+	}
+	for _, bad := range [][]Site{
+		{{Pos: "a.go:1:1", Obj: "x\ny"}},
+		{{Pos: "a.go:1:1", Obj: "x"}, {Pos: "b\t.go:1:1", Obj: "y"}},
+		{{Pos: "a.go:1:1", Obj: "x"}, {Pos: ":b.go:1:1", Obj: "y"}},
+	} {
+		if got, ok := siteTable(bad); ok {
+			t.Errorf("siteTable(%q) = %q, true; want false", bad, got)
+		}
 	}
 }

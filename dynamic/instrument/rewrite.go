@@ -14,9 +14,8 @@ import (
 // code does not use double underscores in identifiers, and the imports are
 // named.
 const (
-	rtName     = "pecanvetrt__"
-	unsafeName = "pecanvetunsafe__"
-	syncName   = "pecanvetsync__"
+	rtName   = "pecanvetrt__"
+	syncName = "pecanvetsync__"
 )
 
 // fileRW rewrites one file.
@@ -29,10 +28,9 @@ type fileRW struct {
 	file  *ast.File
 	src   []byte
 	path  string             // original path
-	n     int                // file number: suffix of the file's helpers
+	n     int                // file number in its unit: suffix of the file's helpers
 	heap  map[token.Pos]bool // declaring positions of heap-allocated locals
 	skip  map[ast.Node]bool  // nodes copied verbatim (the rewrite did not type-check)
-	first int32              // global id of the file's first site
 	sites []Site
 	ntmp  int
 
@@ -110,8 +108,18 @@ func newFuncCtx(name string, body *ast.BlockStmt) *funcCtx {
 	return fc
 }
 
-// h names the file's helper h.
-func (w *fileRW) h(name string) string { return "pecanvet" + name + "__" + strconv.Itoa(w.n) }
+// h names helper name: the file's site base for "S", else the runtime's
+// helper rt.X<name> (rt/helpers.go), compiled once rather than once per
+// file.
+func (w *fileRW) h(name string) string {
+	if name == "S" {
+		return "pecanvetS__" + strconv.Itoa(w.n)
+	}
+	if name == "app" {
+		name = "App"
+	}
+	return rtName + ".X" + name
+}
 
 // tmp returns a fresh temporary name.
 func (w *fileRW) tmp() string {

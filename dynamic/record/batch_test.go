@@ -784,9 +784,15 @@ func TestA(t *testing.T) {
 	go func() {
 		for range time.Tick(2 * time.Millisecond) {
 			c.Inc()
-			go c.Inc()
+			go func() {
+				time.Sleep(25 * time.Millisecond)
+				c.Inc()
+			}()
 		}
 	}()
+	// Between the two recordings the ticker starts goroutines too, which
+	// run on into TestB.
+	t.Cleanup(func() { time.Sleep(20 * time.Millisecond) })
 	time.Sleep(10 * time.Millisecond)
 }
 func TestB(t *testing.T) {
@@ -824,7 +830,9 @@ func TestB(t *testing.T) {
 		// The test function runs as g1.1, work's goroutine is g1.1.1;
 		// TestA's ticker (g1.1.2) ticks while it sleeps. TestB's trace
 		// names its own goroutines only: no root for the ticker (g2), nor
-		// for the goroutines the ticker starts.
+		// for the goroutines the ticker starts, during TestB or between
+		// the two recordings (named p1, p2, ... before: TestA's cleanup
+		// sleeps 20 ms; a CI run under load met them without it).
 		want := map[string]bool{"g1": true, "g1.1": true, "g1.1.1": true}
 		if n == "TestA" {
 			want["g1.1.2"] = true

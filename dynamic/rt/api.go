@@ -604,6 +604,9 @@ func CondBroadcast(c *sync.Cond, site int32) {
 // returns nil when not recording.
 func Go(site int32) *Goroutine {
 	if !active.Load() {
+		if recordsLater {
+			return goBetween()
+		}
 		return nil
 	}
 	gate(nil, site, trace.Fork)
@@ -611,6 +614,9 @@ func Go(site int32) *Goroutine {
 	defer mu.Unlock()
 	w := rec
 	if w == nil {
+		if _, ok := staleIDs[curGoid()]; ok && recordsLater {
+			return staleKid // the recording finished meanwhile
+		}
 		return nil
 	}
 	p := w.cur()
@@ -629,9 +635,38 @@ func Go(site int32) *Goroutine {
 	return c
 }
 
+// staleKid is what Go returns, between two recordings, to a goroutine
+// that an earlier recording left running (staleIDs): timedmap's cleaner,
+// or a test's ticker, starting a goroutine per tick. Its children are
+// leftovers too; named p1, p2, ... (preIDs) in the next test's trace,
+// their steps entered that test's schedules, which a replay of the test
+// alone cannot give.
+var staleKid = &Goroutine{name: "~stale", idx: trace.NoIndex, waitCh: -1, parked: -1, stale: true}
+
+// goBetween is Go while no recording is active in a process whose
+// recordings start with its tests (recordsLater).
+func goBetween() *Goroutine {
+	mu.Lock()
+	_, ok := staleIDs[curGoid()]
+	mu.Unlock()
+	if ok {
+		return staleKid
+	}
+	return nil
+}
+
 // Begin is the first call in a goroutine started after Go: it binds the
 // running goroutine to its identity and records begin.
 func Begin(id *Goroutine) {
+	if id == staleKid {
+		// Started between two recordings by an earlier one's leftover:
+		// a leftover too (staleIDs), not a goroutine of the process's
+		// own (preIDs).
+		mu.Lock()
+		staleIDs[curGoid()] = struct{}{}
+		mu.Unlock()
+		return
+	}
 	if id == nil {
 		if recordsLater {
 			// Started through Go before the process's recording began

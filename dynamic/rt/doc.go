@@ -16,11 +16,13 @@
 // instrumented file registers its sites in a package-level variable
 // initializer, before any of its code runs:
 //
-//	var _ = rt.Register(first, []rt.Site{{Pos: "dir/file.go:12:5", Obj: "Counter.n"}, ...})
+//	var first = rt.RegisterNext([]rt.Site{{Pos: "dir/file.go:12:5", Obj: "Counter.n"}, ...})
 //
-// (Register returns a bool that means nothing.) Site ids are global across
-// the whole instrumented build: the instrumenter hands out consecutive
-// ranges. Pos is the module-relative slash path with line and column of the
+// and passes first+k for its k-th site. Site ids are global across the
+// whole instrumented build: RegisterNext hands out consecutive ranges in
+// package initialization order, the same in every run of one binary (so a
+// rewritten file does not depend on the other packages instrumented with
+// it). Pos is the module-relative slash path with line and column of the
 // SSA instruction / AST node; Obj is a static description of the object the
 // operation touches (a field "Counter.n", a package variable "pkg.v",
 // "[]int elem", "map[string]int", a lock "Counter.mu", a channel
@@ -121,6 +123,7 @@
 //
 //	defer rt.TestStart(t)()          // first in every TestXxx: its trace starts (teststart.go)
 //	rt.TestFork(t, site)             // next: the test goroutine is the main goroutine's child
+//	                                 // (both, and TestEnd, are one call: defer rt.Test(t, fork, end)())
 //	rt.RunAt(t, site)(name, f)       // t.Run(name, f) on a *testing.T
 //	rt.AfterFuncAt(site)(d, f)       // time.AfterFunc(d, f)
 //	rt.CtxAfterFuncAt(site)(ctx, f)  // context.AfterFunc(ctx, f)

@@ -168,16 +168,23 @@ const finishGrace = int64(100e6) // ns
 // traces of golang-lru's root package (whose caches run simplelru's code
 // under their lock) several times longer, and their search time out.
 func RegisterQuiet(first int32, sites []Site) bool {
-	Register(first, sites)
 	mu.Lock()
 	defer mu.Unlock()
-	for len(quiet) < int(first)+len(sites) {
+	if !registerLocked(first, sites) {
+		return false
+	}
+	markQuietLocked(first, len(sites))
+	return true
+}
+
+// markQuietLocked marks the n sites from first quiet, with mu held.
+func markQuietLocked(first int32, n int) {
+	for len(quiet) < int(first)+n {
 		quiet = append(quiet, false)
 	}
-	for i := range sites {
+	for i := 0; i < n; i++ {
 		quiet[int(first)+i] = true
 	}
-	return true
 }
 
 // quiet marks the sites registered by RegisterQuiet, by id.
@@ -189,12 +196,44 @@ func quietLocked(site int32, op trace.Op) bool {
 	return (op == trace.Read || op == trace.Write) && site >= 0 && int(site) < len(quiet) && quiet[site]
 }
 
-// Register records the sites with ids first, first+1, … It is called from a
-// package-level variable initializer of every instrumented file; the result
-// means nothing.
+// RegisterNext records the sites with the next free ids and returns the
+// first; RegisterNextQuiet is RegisterQuiet so. The instrumenter's files
+// call them from a package-level variable initializer: ids handed out at
+// init, rather than fixed in the rewritten file, leave a package's
+// rewritten files the same whichever packages one build instruments
+// besides, so the go command's build cache compiles them once for all the
+// checks of a vet run. Package initialization runs in one order, fixed at
+// link time, so every run of one binary gives each site the same id (and
+// traces name sites by position, not by id).
+func RegisterNext(sites []Site) int32 {
+	mu.Lock()
+	first := int32(len(regs))
+	registerLocked(first, sites)
+	mu.Unlock()
+	return first
+}
+
+// RegisterNextQuiet is RegisterNext for a file of a package instrumented
+// only because a checked package imports it (see RegisterQuiet).
+func RegisterNextQuiet(sites []Site) int32 {
+	mu.Lock()
+	first := int32(len(regs))
+	registerLocked(first, sites)
+	markQuietLocked(first, len(sites))
+	mu.Unlock()
+	return first
+}
+
+// Register records the sites with ids first, first+1, … The result means
+// nothing. (Instrumented files call RegisterNext.)
 func Register(first int32, sites []Site) bool {
 	mu.Lock()
 	defer mu.Unlock()
+	return registerLocked(first, sites)
+}
+
+// registerLocked is Register with mu held.
+func registerLocked(first int32, sites []Site) bool {
 	if first < 0 {
 		return false
 	}

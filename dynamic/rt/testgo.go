@@ -143,6 +143,26 @@ func TestEnd(t any, site int32) func() {
 	}
 }
 
+// Test is what every test function of an instrumented package starts
+// with, `defer rt.Test(t, fork, end)()`: TestStart(t), TestFork(t, fork)
+// and TestEnd(t, end) in one call, their ends run in the order two
+// deferred calls would run them (TestEnd's, then TestStart's, even if the
+// first panics). One call and one defer instead of three calls and two
+// defers in each of a package's test functions is less for the compiler
+// (issue 30).
+func Test(t interface {
+	Name() string
+	Cleanup(func())
+}, fork, end int32) func() {
+	start := TestStart(t)
+	TestFork(t, fork)
+	stop := TestEnd(t, end)
+	return func() {
+		defer start()
+		stop()
+	}
+}
+
 // testDone records the write of the T that ends its test.
 func testDone(t any, site int32) {
 	if p := dataPtr(t); p != nil {

@@ -54,6 +54,17 @@ func waitersRun(t *testing.T, wait, between func(), held bool) (first, traced st
 		W(unsafe.Pointer(&c.n), sWrite)
 		wrote("g1.1")
 	}()
+	// g1.2's sleep begins after g1.1's wait does: on a loaded machine
+	// g1.1 may not run before g1.2's 8 ms are up, and then g1.2's sleep
+	// does end first.
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Microsecond) {
+		mu.Lock()
+		armed := a.sleep != nil || len(rec.timerDue) > 0
+		mu.Unlock()
+		if armed {
+			break
+		}
+	}
 	b := Go(sGo)
 	start := time.Now()
 	go func() {

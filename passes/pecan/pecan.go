@@ -239,7 +239,7 @@ func run(pass *analysis.Pass) (any, error) {
 	res.Dynamic = true
 	prog, closeProg := progressLog(pass.Pkg.Path())
 	rep, err := check.RunOnce(context.Background(), check.Options{
-		Dir: dir, Patterns: []string{"."}, Anomalies: pats, Budget: budget, MaxReplays: maxReplays, Drivers: true,
+		Dir: dir, Patterns: checkPatterns, Anomalies: pats, Budget: budget, MaxReplays: maxReplays, Drivers: true,
 		Progress: prog,
 	})
 	closeProg()
@@ -264,6 +264,19 @@ func run(pass *analysis.Pass) (any, error) {
 		res.Reported = diagnose(pass, rep.Reported())
 	}
 	return res, nil
+}
+
+// checkPatterns are the patterns the analyzer's check of a package
+// directory runs with.
+var checkPatterns = []string{"."}
+
+// Forget makes the analyzer's next run on the package in dir, in this
+// process, record and replay it again: the dynamic check of a directory
+// otherwise runs once per process (check.RunOnce), and a later run, of
+// the package with or without its tests, gets the first one's result. For
+// a harness that runs a subject again to tell a flake from a failure.
+func Forget(dir string) {
+	check.Forget(dir, checkPatterns)
 }
 
 // VetUnits, set by the vet tool, says that go vet runs the analyzer once

@@ -21,7 +21,16 @@ import (
 // the unit skipped is made, on the unit's own value, by the code that
 // makes it. Every write of the count the replay shows from a to that
 // last read is an atomic add of a constant (AddDelta), so its values
-// are known without the values.
+// are known without the values. Another goroutine that holds no lock at
+// the read-back and whose adds between the unit's write and its
+// read-back net to zero (a whole Lock..Unlock of the name, run before the
+// unit took the name's lock), or whose adds up to the read-back do (the
+// holder the unit waited for, counted before the unit's write, its
+// take-back between), changed the count only by a registration that is
+// over: it is left out, and with only such goroutines between, the unit
+// read back its own value on the count without them. One still holding
+// a lock there (testdata/src's waitgate: the second user inside when the
+// first reads the count after its release) is not.
 func handedOn(evs []Event, i, j int) bool {
 	return slices.Contains(evs[j].Handed, i)
 }

@@ -108,7 +108,10 @@ type Event struct {
 	// lock from then on each read the variable at this site in the same
 	// activations (methods), each writing nothing before its release,
 	// until one read the value the unit's own writes alone give, with
-	// every such goroutine among the holders by then (handedOn).
+	// every such goroutine among the holders by then (handedOn). Other
+	// goroutines that hold no lock at this read and whose adds between,
+	// or up to this read, net to zero are left out; with only those,
+	// the read is of the unit's own value and listed too.
 	Handed []int
 	// GivenBack, for an atomic add of a constant, says its goroutine's
 	// writes of the variable over the pattern's steps are all such adds,
@@ -276,8 +279,9 @@ var (
 //     only leaves or skips work: stopFlag, miekg/dns's Server.started;
 //     nor a count of the waiters for a lock the unit holds, which the
 //     replay shows handed on to the next holders, the same code deciding
-//     again until one reads the unit's own value: handedOn,
-//     moby/locker's Unlock);
+//     again until one reads the unit's own value, or whose other
+//     writers between are done with it, their adds netting to zero
+//     and no lock held there: handedOn, moby/locker's Unlock);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);

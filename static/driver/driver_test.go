@@ -904,7 +904,7 @@ func TestNoConstructionHookDrivers(t *testing.T) {
 // reach that the package calls only in its constructor (drvinit's
 // shard.Init, phuslu/lru's shard Init) gets no driver, with a note; one
 // called at run time (Reset, from Cache.Clear) keeps its drivers, and so
-// does one of a type handed out as an exported interface (gate.Init).
+// does one of a type handed out as an exported interface (gate.Size).
 func TestNoPrivateInitDrivers(t *testing.T) {
 	res := generateIn(t, "drvinit")
 	ds := res.Drivers["subjects/drvinit"]
@@ -914,14 +914,14 @@ func TestNoPrivateInitDrivers(t *testing.T) {
 			t.Errorf("a driver calling the constructor's Init: %+v", d)
 		}
 		reset = reset || strings.Contains(d.Calls, "Reset")
-		gateInit = gateInit || d.Type == "gate" && strings.Contains(d.Calls, "Init")
+		gateInit = gateInit || d.Type == "gate" && strings.Contains(d.Calls, "Size")
 	}
 	if !reset {
 		t.Errorf("no driver calling Reset: %+v (notes %q)", ds, res.Notes)
 	}
 	// gate reaches the user through the Gater that NewGate returns.
 	if !gateInit {
-		t.Errorf("no driver calling gate.Init: %+v (notes %q)", ds, res.Notes)
+		t.Errorf("no driver calling gate.Size: %+v (notes %q)", ds, res.Notes)
 	}
 	found := false
 	for _, n := range res.Notes {
@@ -1072,7 +1072,9 @@ func TestNoNotThreadSafeDrivers(t *testing.T) {
 // notes say why. ticker.Stop, called at run time too (Cache.Pause), and
 // Meter.Reset, called on a value its caller holds (Restart), and
 // Window.Reset, called on a window others still count in (Roller.Roll),
-// keep their drivers.
+// keep their drivers. Collector.Init, called only by NewCollector on the
+// collector it returns, has no driver; Session.Init, called on a session
+// its caller holds (Reopen), keeps its drivers.
 func TestNoEndDrivers(t *testing.T) {
 	res := generateIn(t, "drvend")
 	ds := res.Drivers["subjects/drvend"]
@@ -1081,13 +1083,13 @@ func TestNoEndDrivers(t *testing.T) {
 		t.Logf("driver %s: %s", d.Type, d.Calls)
 		m0, m1, _ := strings.Cut(d.Calls, " and ")
 		for _, m := range []string{m0, m1} {
-			if (d.Type == "defaultPolicy" && m == "Close") || (d.Type == "Allocator" && m == "Reset") {
+			if (d.Type == "defaultPolicy" && m == "Close") || (d.Type == "Allocator" && m == "Reset") || (d.Type == "Collector" && m == "Init") {
 				t.Errorf("a driver calling %s.%s: %+v", d.Type, m, d)
 			}
 			kept[d.Type+"."+m] = true
 		}
 	}
-	for _, m := range []string{"ticker.Stop", "Meter.Reset", "Window.Reset"} {
+	for _, m := range []string{"ticker.Stop", "Meter.Reset", "Window.Reset", "Session.Init"} {
 		if !kept[m] {
 			t.Errorf("no driver calling %s: %+v (notes %q)", m, ds, res.Notes)
 		}
@@ -1095,6 +1097,7 @@ func TestNoEndDrivers(t *testing.T) {
 	for _, want := range []string{
 		"no drivers calling defaultPolicy.Close: the package calls it only in Cache.Close, as a step of its owner's teardown",
 		"no drivers calling Allocator.Reset: the package calls it only in AllocatorPool.Get, on a value it then hands out",
+		"no drivers calling Collector.Init: the package calls it only in NewCollector, on a value it then hands out",
 	} {
 		found := false
 		for _, n := range res.Notes {

@@ -27,8 +27,12 @@ import (
 // external ones), and says so (ok false) otherwise,
 // for the caller to load the go/packages way: a listing with errors, a
 // dependency recompiled for the tests ("q [p.test]", an import of the
-// package under test from inside the module's other packages), or a
-// dependency without export data.
+// package under test from inside the module's other packages), a
+// dependency that imports a package under check without being
+// recompiled (p has external tests only, so q is plain q: its export
+// data's p would be another p than the one checked from source, and
+// p_test, handed both, would not type-check), or a dependency without
+// export data.
 
 // sourceMode is Mode without what makes go list compile.
 const sourceMode = Mode &^ (packages.NeedTypes | packages.NeedTypesInfo)
@@ -85,6 +89,9 @@ func loadSource(cfg *packages.Config, patterns []string) (list []*packages.Packa
 				return nil, false, nil
 			}
 		}
+		if importsRoot(deps, roots) {
+			return nil, false, nil
+		}
 	}
 	// The imports' Types, as go/packages gives them (ssa creates a
 	// package for each).
@@ -123,6 +130,38 @@ func loadSource(cfg *packages.Config, patterns []string) (list []*packages.Packa
 		check(p)
 	}
 	return roots, true, nil
+}
+
+// importsRoot tells whether a dependency imports, directly or not, a
+// package of the roots' paths (as export data records its imports).
+func importsRoot(deps map[string]*types.Package, roots []*packages.Package) bool {
+	rootPath := map[string]bool{}
+	for _, p := range roots {
+		rootPath[p.PkgPath] = true
+	}
+	seen := map[*types.Package]bool{}
+	var walk func(t *types.Package) bool
+	walk = func(t *types.Package) bool {
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		if rootPath[t.Path()] {
+			return true
+		}
+		for _, imp := range t.Imports() {
+			if walk(imp) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range deps {
+		if walk(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // typeCheck fills p's Types and TypesInfo from its syntax, as

@@ -220,3 +220,35 @@ func TestLoadSourceRecompiled(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadSourceImportsRoot: a package of the module imported by the
+// package's external test and importing the package itself, when the
+// package has no internal tests, is not recompiled ("q", not "q [p.test]"),
+// and its export data names a p of its own; loadSource leaves that shape
+// to go/packages too (cloudevents/sdk-go's binding_test imports
+// binding/test, which imports binding: "binding.Message does not
+// implement binding.Message"), and Load loads it without type errors.
+func TestLoadSourceImportsRoot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":      "module example.com/r\n\ngo 1.24\n",
+		"p/p.go":      "package p\n\ntype W struct{}\n\ntype M interface{ Read(W) error }\n\nfunc Use(m M) error { return m.Read(W{}) }\n",
+		"p/x_test.go": "package p_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/r/p\"\n\t\"example.com/r/q\"\n)\n\nfunc TestUse(t *testing.T) { var m p.M = q.New(); _ = p.Use(m) }\n",
+		"q/q.go":      "package q\n\nimport \"example.com/r/p\"\n\ntype mock struct{}\n\nfunc (mock) Read(p.W) error { return nil }\n\nfunc New() p.M { return mock{} }\n",
+	})
+	p := &Packages{Dir: dir, Fset: token.NewFileSet()}
+	if _, ok, err := loadSource(p.Config(context.Background()), []string{"./p"}); ok || err != nil {
+		t.Errorf("loadSource took a dependency importing the package under check: ok %v, %v", ok, err)
+	}
+	loaded, err := Load(context.Background(), dir, []string{"./p"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range loaded.List {
+		if q.Types == nil || len(q.Errors) > 0 {
+			t.Errorf("%s: types %v, errors %v", q.ID, q.Types, q.Errors)
+		}
+	}
+}

@@ -6,6 +6,9 @@
 // the others. ticker.Stop is called at run time too (Cache.Pause) and
 // Meter.Reset on a value its caller holds (Restart) and Window.Reset on
 // a window others still count in (Roller.Roll): their drivers stay.
+// Collector.Init is called only by NewCollector on the collector it makes
+// and returns (colly's Collector): no driver calls it; Session.Init,
+// which Reopen calls on a session its caller holds, keeps its drivers.
 package drvend
 
 import "sync"
@@ -183,4 +186,53 @@ func (r *Roller) Roll() *Window {
 	w := r.cur
 	w.Reset()
 	return w
+}
+
+// Collector fetches pages; Init sets it up, NewCollector alone calls it.
+type Collector struct {
+	mu      sync.Mutex
+	visited map[string]bool
+}
+
+// Init initializes the collector's private state.
+func (c *Collector) Init() { c.visited = map[string]bool{} }
+
+// NewCollector makes a collector ready for use.
+func NewCollector() *Collector {
+	c := &Collector{}
+	c.Init()
+	return c
+}
+
+// Visit marks u visited and reports whether it was new.
+func (c *Collector) Visit(u string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.visited[u] {
+		return false
+	}
+	c.visited[u] = true
+	return true
+}
+
+// Session holds a user's state; Reopen re-initializes one still held.
+type Session struct {
+	mu   sync.Mutex
+	vals map[string]int
+}
+
+// Init initializes the session's values.
+func (s *Session) Init() { s.vals = map[string]int{} }
+
+// Set stores v under k.
+func (s *Session) Set(k string, v int) {
+	s.mu.Lock()
+	s.vals[k] = v
+	s.mu.Unlock()
+}
+
+// Reopen re-initializes s, which its caller still holds, and returns it.
+func Reopen(s *Session) *Session {
+	s.Init()
+	return s
 }

@@ -28,3 +28,14 @@ func TestWindow(t *testing.T) {
 	r.cur.Add()
 	r.Roll().Add()
 }
+
+func TestCollector(t *testing.T) {
+	c := NewCollector()
+	c.Visit("a")
+}
+
+func TestSession(t *testing.T) {
+	s := &Session{vals: map[string]int{}}
+	s.Set("a", 1)
+	Reopen(s).Set("b", 2)
+}

