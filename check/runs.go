@@ -390,6 +390,8 @@ func checkQueued(ctx context.Context, b *testbin.Build, pkg string, acct *accoun
 			qs = append(qs, qd)
 		}
 	})
+	for q.again() {
+	}
 	q.wait()
 	for i, r := range q.finish(seen, rep) {
 		qs[i].settle(r)
