@@ -895,6 +895,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				rep.addNote(note.Budget, pkg, "", "%s; %d of %d tests not checked%s", acct.spentWhy(limit), len(tests)-ti, len(tests), unreached(tests[ti:], st.reach))
 				break
 			}
+			q.setLeft(len(tests) - ti)
 			dir := filepath.Join(scratch, fmt.Sprintf("t%d", ti))
 			tracePath := recs.paths[at[ti]]
 			opt.progress("check: %s %s: admitted, %d work units charged before it", pkg, test, spent)
@@ -1094,7 +1095,8 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			}
 		}
 		checkQueued(ctx, b.Build, pkg, acct, limit, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
-			for _, ti := range idx { // in test order: what is credited where does not depend on timing
+			for k, ti := range idx { // in test order: what is credited where does not depend on timing
+				q.setLeft(len(idx) - k)
 				prt := runs[ti]
 				if prt.TimedOut {
 					rep.addNote(note.Timeout, pkg, tests[ti], "timed out after %v while recording it perturbed (seed %d); predicting from the partial trace", opt.Timeout, seed)

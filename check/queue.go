@@ -49,8 +49,18 @@ type replayQueue struct {
 	seen     map[string]bool // proved before this queue; read-only here
 	workers  int
 	// limit is the work (units) the queue's steps may start under, 0 for
-	// none; share, a trace's replays' (shareUnits). See work.go.
-	limit, share int64
+	// none; share, a trace's replays' at most (shareUnits), and
+	// shareMin, at least (fairShare). See work.go.
+	limit, share, shareMin int64
+	// left: the tests left to check, the next one included (setLeft); 0:
+	// not known, each trace's share is q.share.
+	left int
+	// round: the replay round (again): 0, each trace's predictions up to
+	// its share; later rounds, the predictions the shares cut, with what
+	// the earlier rounds left. base: the work charged before the round's
+	// replays (all but theirs, exact: the earlier rounds are final).
+	round int
+	base  int64
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -172,6 +182,10 @@ type qGroup struct {
 	// order, but for the earlier traces' replays (replayQueue.spent when
 	// it was added).
 	before int64
+	// share: its replays' share of the budget (fairShare), 0 for none;
+	// rshare, their share in a later round (again), of the replays of
+	// that round only; cutAt: the share that cut it last (the note's).
+	share, rshare, cutAt int64
 	// Past the trace's share of the budget, the package's budget or the
 	// safety net, its other predictions are dropped (workCut).
 	shareCut, lateCut, netCut bool
@@ -194,9 +208,38 @@ const replayShare = 10
 
 const replayShareMin = 10 * time.Second
 
-// shareUnits is a trace's replays' share of a budget, in work units.
+// shareUnits is a trace's replays' share of a budget, in work units: the
+// most a trace's replays take (fairShare may give less).
 func shareUnits(budget time.Duration) int64 {
 	return workOf(max(replayShareMin, budget/replayShare))
+}
+
+// A trace's replays' share is also at most its fair part of what is left:
+// the budget less the work charged before it in the sequential order, but
+// for the earlier traces' replays (qGroup.before), over the tests left to
+// check, its own included (replayQueue.left); and at least
+// Budget/fairShareDiv, so that a test with a few replays keeps them (a
+// hundred small ones, on Go's race testdata). On ants (76 tests), twelve
+// tests near the front start 700 to 1,000 goroutines (six record a
+// million events), and a replay of theirs charges 1,000 to 20,000 units:
+// with the fixed share each took up to 51,000, and in one of four pinned
+// runs the package spent its budget with 36 tests unchecked, among them
+// the three whose races are true bugs. The part depends only on work
+// charged in order and on how many tests are left, so the cut is as
+// deterministic as the fixed share's. What the parts leave unspent goes
+// back to the traces they cut, in later rounds after the last test's
+// (again).
+const fairShareDiv = 100
+
+// fairShare is the share of a trace's replays (qGroup.share) with before
+// charged ahead of them but for the earlier traces' replays, left tests
+// to check (0: not known, the fixed share alone), under a limit, a fixed
+// share most and a floor least.
+func fairShare(limit, before int64, left int, most, least int64) int64 {
+	if most <= 0 || limit <= 0 || left <= 0 {
+		return most
+	}
+	return min(most, max(least, (limit-before)/int64(left)))
 }
 
 // Why an item is not to start (workCut): cutNo, it may; cutMaybe, it
@@ -218,19 +261,26 @@ const (
 // be final when that decides, so the items dropped are those a check
 // replaying one at a time would drop.
 func (q *replayQueue) workCut(g *qGroup, lo, hi, gLo, gHi int64) int {
+	return q.workCutOf(g.before, g.share, lo, hi, gLo, gHi)
+}
+
+// workCutOf is workCut with before charged ahead of lo and hi, and a
+// share of the trace's replays (again: a later round's, with gLo and gHi
+// that round's replays).
+func (q *replayQueue) workCutOf(before, share, lo, hi, gLo, gHi int64) int {
 	switch {
 	case q.netPast():
 		return cutNet
-	case q.limit > 0 && g.before+lo >= q.limit:
+	case q.limit > 0 && before+lo >= q.limit:
 		return cutLate
-	case q.share > 0 && gLo >= q.share && q.limit > 0 && g.before+hi >= q.limit:
+	case share > 0 && gLo >= share && q.limit > 0 && before+hi >= q.limit:
 		// Over its share, and maybe over the package's budget once the
 		// replays before it are final: which of the two cut it (what the
 		// note says) waits for them.
 		return cutMaybe
-	case q.share > 0 && gLo >= q.share:
+	case share > 0 && gLo >= share:
 		return cutShare
-	case q.limit > 0 && g.before+hi >= q.limit, q.share > 0 && gHi >= q.share:
+	case q.limit > 0 && before+hi >= q.limit, share > 0 && gHi >= share:
 		return cutMaybe
 	}
 	return cutNo
@@ -302,23 +352,51 @@ func (q *replayQueue) permitPending(it *qItem) bool {
 // lets it: an item starts only while its trace's replays charged less
 // than the share.
 func (q *replayQueue) capHi(g *qGroup, hi int64) int64 {
-	if q.share <= 0 {
+	return q.capRound(g, 0, g.share, hi)
+}
+
+// capRound caps hi, the work g's replays of round r may charge, at what
+// share lets them.
+func (q *replayQueue) capRound(g *qGroup, r int, share, hi int64) int64 {
+	if share <= 0 {
 		return hi
 	}
 	most := int64(0)
 	for i := g.first; i < g.first+g.n; i++ {
-		most = max(most, q.items[i].cost*exploreRuns+quietUnits)
+		if q.items[i].round == r {
+			most = max(most, q.items[i].cost*exploreRuns+quietUnits)
+		}
 	}
-	return min(hi, q.share+most)
+	return min(hi, share+most)
 }
 
-// groupCharges bounds the work g's replays charge (q.mu held).
+// groupCharges bounds the work g's replays charge (q.mu held): those of
+// round 0 under its share, the later rounds' not capped (hi only
+// matters while round 0 runs: admit, pump's cut of round 0).
 func (q *replayQueue) groupCharges(g *qGroup) (lo, hi int64) {
+	var hi0 int64
 	for i := g.first; i < g.first+g.n; i++ {
 		l, h := q.itemCharge(i)
-		lo, hi = lo+l, hi+h
+		lo = lo + l
+		if q.items[i].round == 0 {
+			hi0 += h
+		} else {
+			hi += h
+		}
 	}
-	return lo, q.capHi(g, hi)
+	return lo, hi + q.capHi(g, hi0)
+}
+
+// roundCharges bounds the work g's replays of round r charge (q.mu
+// held), under its share of that round.
+func (q *replayQueue) roundCharges(g *qGroup, r int) (lo, hi int64) {
+	for i := g.first; i < g.first+g.n; i++ {
+		if q.items[i].round == r {
+			l, h := q.itemCharge(i)
+			lo, hi = lo+l, hi+h
+		}
+	}
+	return lo, q.capRound(g, r, g.rshare, hi)
 }
 
 // charges bounds the work the queue's replays charge (q.mu held).
@@ -368,6 +446,14 @@ func (q *replayQueue) admit() (bool, int64) {
 	}
 }
 
+// setLeft says how many tests are left to check, the next one included
+// (fairShare).
+func (q *replayQueue) setLeft(n int) {
+	q.mu.Lock()
+	q.left = n
+	q.mu.Unlock()
+}
+
 // total is the work the queue charged (after wait and finish).
 func (q *replayQueue) total() int64 {
 	q.mu.Lock()
@@ -410,6 +496,10 @@ type qItem struct {
 	cost       int64             // of one replay (replayCost)
 	confirms   int               // runs confirming its exploration (confirmExplored)
 	controls   int               // its control replays (controlItems)
+	// round: the replay round it is in (again); shareDrop: dropped for
+	// its trace's share in that round, which the next may give back.
+	round     int
+	shareDrop bool
 	// tail: the local goroutine's recorded steps after its unit
 	// (unitTail), kept when its trace has test sleeps (releaseOrder).
 	tail []trace.Step
@@ -426,6 +516,7 @@ func newReplayQueue(ctx context.Context, b *testbin.Build, pkg string, deadline 
 	q.cond = sync.NewCond(&q.mu)
 	if opt.Budget > 0 {
 		q.share = shareUnits(opt.Budget)
+		q.shareMin = workOf(opt.Budget / fairShareDiv)
 	}
 	if b != nil {
 		q.alts.dir = b.Dirs[pkg]
@@ -526,6 +617,7 @@ func (q *replayQueue) addBatch(test string, tr *trace.Trace, preds []prediction,
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	g.before = q.spent
+	g.share = fairShare(q.limit, g.before, q.left, q.share, q.shareMin)
 	g.first = len(q.items)
 	for i, it := range items {
 		it.idx = g.first + i
@@ -545,23 +637,36 @@ func (q *replayQueue) pump() {
 		changed = false
 		var ready []int // needed, to start
 		allDecided := true
-		var cumLo, cumHi int64 // the earlier traces' replays' work (itemCharge)
+		var cumLo, cumHi int64   // the earlier traces' replays' work (itemCharge)
+		var cumRLo, cumRHi int64 // of those, this round's (again), when not round 0
 		for _, g := range q.groups {
+			rLo, rHi := cumRLo, cumRHi // this round's before g
+			addRound := func() {
+				if q.round > 0 {
+					lo, hi := q.roundCharges(g, q.round)
+					cumRLo, cumRHi = cumRLo+lo, cumRHi+hi
+				}
+			}
 			if g.first+g.n <= q.from {
 				lo, hi := q.groupCharges(g)
 				cumLo, cumHi = cumLo+lo, cumHi+hi
+				addRound()
 				continue
 			}
 			// Of g before i: undecided, needed so far, replaying; and
 			// unsettled: undecided, to replay or replaying (an earlier
 			// item's replay may yet fail and make it inferred).
 			open, needed, running, unsettled := 0, 0, 0, 0
-			probing := false   // an item before i waits for its probe: i does not start
-			var gLo, gHi int64 // the work of g's replays before i
+			probing := false     // an item before i waits for its probe: i does not start
+			var gLo, gHi int64   // the work of g's replays before i
+			var gRLo, gRHi int64 // of those, this round's
 			for i := g.first; i < g.first+g.n; i++ {
 				if i > g.first {
 					lo, hi := q.itemCharge(i - 1)
 					gLo, gHi = gLo+lo, gHi+hi
+					if q.items[i-1].round == q.round && q.round > 0 {
+						gRLo, gRHi = gRLo+lo, gRHi+hi
+					}
 				}
 				it := q.items[i]
 				k := it.p.a.Key
@@ -612,7 +717,16 @@ func (q *replayQueue) pump() {
 						continue
 					}
 					maxed := needed+open >= g.max
-					cut := q.workCut(g, cumLo+gLo, cumHi+gHi, gLo, gHi)
+					cut, share := 0, g.share
+					if it.round > 0 {
+						// A later round's: after every replay of the
+						// earlier rounds (q.base) and this round's before
+						// it, in order.
+						share = g.rshare
+						cut = q.workCutOf(q.base, share, rLo+gRLo, rHi+gRHi, gRLo, gRHi)
+					} else {
+						cut = q.workCut(g, cumLo+gLo, cumHi+gHi, gLo, gHi)
+					}
 					if maxed || cut != cutNo {
 						// Surely over the limit only when nothing before
 						// it is unsettled (a replay still running may
@@ -620,6 +734,10 @@ func (q *replayQueue) pump() {
 						// ones share, that frees a place); otherwise wait.
 						if maxed && unsettled == 0 || cut >= cutLate {
 							it.state, changed = pDropped, true
+							if cut == cutShare {
+								// The next round may give it back (again).
+								it.shareDrop, g.cutAt = true, share
+							}
 							g.shareCut = g.shareCut || cut == cutShare
 							g.lateCut = g.lateCut || cut == cutLate
 							g.netCut = g.netCut || cut == cutNet
@@ -685,6 +803,7 @@ func (q *replayQueue) pump() {
 				lo, hi := q.itemCharge(g.first + g.n - 1)
 				cumLo, cumHi = cumLo+gLo+lo, cumHi+q.capHi(g, gHi+hi)
 			}
+			addRound()
 		}
 		if len(ready) > 0 {
 			q.startReady(ready)
@@ -1130,6 +1249,74 @@ func (q *replayQueue) wait() {
 	}
 }
 
+// again ends a round of the replays (q.round): it waits for them all,
+// and when the shares cut predictions of some traces (shareDrop) while
+// the limit is not reached, it gives those traces what is left, split
+// evenly (at least q.shareMin each), in a next round, and reports true;
+// the caller calls it until it reports false, then wait. A round's
+// replays come after the earlier rounds' in the order the cut is
+// decided in (q.base, then trace by trace): which predictions a round
+// replays depends only on the work the earlier ones charged, not on
+// time. So the fair shares of round 0 (fairShare: the first tests of a
+// package get a part of the budget over all tests left) cut no
+// prediction while budget remains (issue 30): on ants the flood tests'
+// shares had left 170,000 to 250,000 units of 459,000 unspent.
+func (q *replayQueue) again() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for {
+		q.pump()
+		if q.running == 0 {
+			break
+		}
+		q.cond.Wait()
+	}
+	if q.limit <= 0 || q.shareMin <= 0 || q.ctx.Err() != nil {
+		return false
+	}
+	lo, _ := q.charges()
+	base := q.spent + lo
+	if net := q.netPast(); net || base >= q.limit {
+		// A next round would drop them for the budget or the net: so
+		// the note says.
+		for _, it := range q.items {
+			if it.state == pDropped && it.shareDrop && it.round == q.round {
+				it.g.shareCut, it.g.lateCut, it.g.netCut = false, it.g.lateCut || !net, it.g.netCut || net
+			}
+		}
+		return false
+	}
+	var cut []*qGroup
+	var items []*qItem
+	for _, g := range q.groups {
+		n := len(items)
+		for i := g.first; i < g.first+g.n; i++ {
+			if it := q.items[i]; it.state == pDropped && it.shareDrop && it.round == q.round {
+				items = append(items, it)
+			}
+		}
+		if len(items) > n {
+			cut = append(cut, g)
+		}
+	}
+	if len(cut) == 0 {
+		return false
+	}
+	q.round++
+	q.base = base
+	share := max(q.shareMin, (q.limit-base)/int64(len(cut)))
+	for _, g := range cut {
+		g.rshare, g.shareCut = share, false
+	}
+	for _, it := range items {
+		it.state, it.shareDrop, it.round, it.final = pOpen, false, q.round, false
+	}
+	q.from = min(q.from, items[0].idx)
+	q.opt.progress("check: %s: replay round %d: %d work units left, %d predictions of %d traces their shares cut, %d units each", q.pkg, q.round, q.limit-base, len(items), len(cut), share)
+	q.pump()
+	return true
+}
+
 // qResult is the outcome of one trace's predictions.
 type qResult struct {
 	findings []Finding // replayed, in order
@@ -1138,12 +1325,13 @@ type qResult struct {
 	// skippedKeys, triedKeys: the site combinations of those skipped,
 	// and of those replayed (not inferred), for the note (testCheck.notes).
 	skippedKeys, triedKeys map[string]bool
-	doomed                 int  // not replayed: an earlier replay's doom covers them
-	alike                  int  // not replayed: earlier instances of their combination deadlocked or touched other objects alike (alikeOf)
-	inferred               int  // of findings: not replayed (or not counted), sharing an earlier replay's failure (Finding.Inferred)
-	shareCut               bool // some were not replayed for the trace's share of the budget
-	lateCut                bool // some were not replayed for the package's budget
-	netCut                 bool // some were not replayed for the safety net
+	doomed                 int   // not replayed: an earlier replay's doom covers them
+	alike                  int   // not replayed: earlier instances of their combination deadlocked or touched other objects alike (alikeOf)
+	inferred               int   // of findings: not replayed (or not counted), sharing an earlier replay's failure (Finding.Inferred)
+	shareCut               bool  // some were not replayed for the trace's share of the budget
+	share                  int64 // that share (qGroup.share)
+	lateCut                bool  // some were not replayed for the package's budget
+	netCut                 bool  // some were not replayed for the safety net
 }
 
 // finish (after wait) gives each group's outcome, in order, appending its
@@ -1161,7 +1349,12 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 	out := make([]qResult, len(q.groups))
 	for gi, g := range q.groups {
 		r := &out[gi]
-		r.shareCut, r.lateCut, r.netCut = g.shareCut, g.lateCut, g.netCut
+		r.shareCut, r.lateCut, r.netCut, r.share = g.shareCut, g.lateCut, g.netCut, g.cutAt
+		if g.n > 0 {
+			// Where the budget went, test by test (issue 30).
+			lo, _ := q.groupCharges(g)
+			q.opt.progress("check: %s %s: %d predictions' replays charged %d work units (share %d, later rounds' %d)", q.pkg, g.test, g.n, lo, g.share, g.rshare)
+		}
 		r.skippedKeys, r.triedKeys = map[string]bool{}, map[string]bool{}
 		for i := g.first; i < g.first+g.n; i++ {
 			it := q.items[i]

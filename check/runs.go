@@ -44,6 +44,7 @@ type testCheck struct {
 
 	replays, skipped int
 	shareCut         bool            // replays stopped for a trace's share of the budget
+	share            int64           // the least such share (qResult.share)
 	lateCut, netCut  bool            // replays stopped for the package's budget, for the safety net
 	found            int             // predictions of this test proved (now or by an earlier test)
 	pruned           map[string]bool // keys whose replays failed in an earlier trace of this test
@@ -342,6 +343,9 @@ func (qd *queued) settle(r qResult) {
 			c.undiverged++
 		}
 	}
+	if r.shareCut && (!c.shareCut || r.share < c.share) {
+		c.share = r.share
+	}
 	c.shareCut = c.shareCut || r.shareCut
 	c.lateCut = c.lateCut || r.lateCut
 	c.netCut = c.netCut || r.netCut
@@ -386,6 +390,8 @@ func checkQueued(ctx context.Context, b *testbin.Build, pkg string, acct *accoun
 			qs = append(qs, qd)
 		}
 	})
+	for q.again() {
+	}
 	q.wait()
 	for i, r := range q.finish(seen, rep) {
 		qs[i].settle(r)
@@ -580,7 +586,7 @@ func (c *testCheck) notes() {
 		case c.netCut:
 			why = c.acct.netWhy()
 		case c.shareCut:
-			why = fmt.Sprintf("its replays took their share of the budget, %d work units (%v's worth)", shareUnits(c.opt.Budget), max(replayShareMin, c.opt.Budget/replayShare))
+			why = fmt.Sprintf("its replays took their share of the budget, %d work units (%s)", c.share, shareWhy(c.share, c.opt.Budget))
 		case c.lateCut:
 			why = fmt.Sprintf("budget of %v spent (%d work units)", c.opt.Budget, c.acct.units)
 		}

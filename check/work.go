@@ -146,3 +146,12 @@ func (a *account) netWhy() string {
 // now is time.Now (a variable for tests: the cut must not depend on it
 // but through the safety net).
 var now = time.Now
+
+// shareWhy says what a trace's replays' share of budget was: the fixed
+// share (shareUnits), or less, its fair part of what was left (fairShare).
+func shareWhy(share int64, budget time.Duration) string {
+	if share >= shareUnits(budget) {
+		return fmt.Sprintf("%v's worth", max(replayShareMin, budget/replayShare))
+	}
+	return "its part of the budget left over the tests left to check"
+}

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand"
@@ -25,10 +26,11 @@ type workTest struct {
 }
 
 // workRun checks tests as checkTests does (admit, charge, queue) under a
-// limit and share, with replays that take d(i) of wall time and move the
-// fake clock by slow times that; it returns the tests checked and the
-// predictions replayed.
-func workRun(t *testing.T, tests []workTest, limit, share int64, workers int, slow time.Duration, rng *rand.Rand) (checked []int, replayed []string, cut []string) {
+// limit and share (and, when least is not 0, the fair share of
+// fairShare, at least least, and the later rounds of again), with
+// replays that take d(i) of wall time and move the fake clock by slow
+// times that; it returns the tests checked and the predictions replayed.
+func workRun(t *testing.T, tests []workTest, limit, share, least int64, workers int, slow time.Duration, rng *rand.Rand) (checked []int, replayed []string, cut []string) {
 	var mu sync.Mutex
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	now = func() time.Time {
@@ -48,9 +50,12 @@ func workRun(t *testing.T, tests []workTest, limit, share int64, workers int, sl
 		return replay.Verdict{Verdict: replay.Diverged, Message: test + "/" + p.a.Key}
 	}
 	q := newReplayQueue(context.Background(), nil, "p", clock.Add(time.Hour), Options{}, map[string]bool{})
-	q.workers, q.limit, q.share = workers, limit, share
+	q.workers, q.limit, q.share, q.shareMin = workers, limit, share, least
 	var groups []int
 	for ti, wt := range tests {
+		if least > 0 {
+			q.setLeft(len(tests) - ti)
+		}
 		if ok, _ := q.admit(); !ok {
 			break
 		}
@@ -62,6 +67,8 @@ func workRun(t *testing.T, tests []workTest, limit, share int64, workers int, sl
 		}
 		q.add(fmt.Sprintf("T%d", ti), &trace.Trace{Events: make([]trace.Event, wt.events)}, batchPreds(t, ps), t.TempDir(), 50, replay.Options{})
 		groups = append(groups, ti)
+	}
+	for least > 0 && q.again() {
 	}
 	q.wait()
 	for gi, r := range q.finish(map[string]bool{}, &Report{}) {
@@ -126,7 +133,7 @@ func TestWorkCut(t *testing.T) {
 			workers int
 			slow    time.Duration
 		}{{1, 1}, {4, 1}, {4, 100}, {2, 100}} {
-			checked, replayed, cut := workRun(t, tests, limit, share, run.workers, run.slow, rng)
+			checked, replayed, cut := workRun(t, tests, limit, share, 0, run.workers, run.slow, rng)
 			if !slices.Equal(checked, wantChecked) || !slices.Equal(replayed, wantReplayed) {
 				t.Fatalf("round %d, %d workers, clock %dx: checked %v, replayed %v; sequentially %v, %v", round, run.workers, run.slow, checked, replayed, wantChecked, wantReplayed)
 			}
@@ -144,7 +151,7 @@ func TestWorkCut(t *testing.T) {
 func TestWorkCutNet(t *testing.T) {
 	defer func() { now, runReplay = time.Now, replayRetrying }()
 	tests := []workTest{{rp: 10, preds: 3}, {rp: 10, preds: 3}}
-	checked, replayed, cut := workRun(t, tests, 1_000_000, 1_000_000, 1, 2*time.Hour, rand.New(rand.NewSource(1)))
+	checked, replayed, cut := workRun(t, tests, 1_000_000, 1_000_000, 0, 1, 2*time.Hour, rand.New(rand.NewSource(1)))
 	// The first replay moves the clock two hours, past the net (an hour):
 	// the second test is checked only if admitted before (the net is the
 	// clock's, so that depends on timing), and no other replay starts.
@@ -155,5 +162,244 @@ func TestWorkCutNet(t *testing.T) {
 		if !strings.Contains(c, "net true") || strings.Contains(c, "share true") || strings.Contains(c, "late true") {
 			t.Errorf("cut %q; want the net's", c)
 		}
+	}
+}
+
+// TestFairShareCut: with fair shares (fairShare), a trace's replays stop
+// at its part of what is left over the tests left, so a few tests with
+// many costly replays at the start no longer leave the later tests
+// unchecked; and the cut is still the sequential check's, whatever the
+// workers and the clock.
+func TestFairShareCut(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func() { now, runReplay = time.Now, replayRetrying }()
+	rng := rand.New(rand.NewSource(11))
+	sequential := func(tests []workTest, limit, share, least int64) (checked []int, replayed []string) {
+		checked, replayed, _ = sequentialRounds(tests, limit, share, least)
+		return checked, replayed
+	}
+	for round := 0; round < 10; round++ {
+		var tests []workTest
+		for i := 0; i < 3+rng.Intn(8); i++ {
+			tests = append(tests, workTest{rp: int64(rng.Intn(100)), events: rng.Intn(40_000), preds: rng.Intn(6)})
+		}
+		limit, share, least := int64(300+rng.Intn(800)), int64(150+rng.Intn(200)), int64(40+rng.Intn(60))
+		wantChecked, wantReplayed := sequential(tests, limit, share, least)
+		for _, run := range []struct {
+			workers int
+			slow    time.Duration
+		}{{1, 1}, {4, 1}, {2, 100}} {
+			checked, replayed, _ := workRun(t, tests, limit, share, least, run.workers, run.slow, rng)
+			if !slices.Equal(checked, wantChecked) || !slices.Equal(replayed, wantReplayed) {
+				t.Fatalf("round %d, %d workers, clock %dx: checked %v, replayed %v; sequentially %v, %v", round, run.workers, run.slow, checked, replayed, wantChecked, wantReplayed)
+			}
+		}
+	}
+	// Three costly tests first (ten replays of 140 units each), then ten
+	// cheap ones (one replay of 41): with the fixed share of 1,400 the
+	// costly ones spend the limit of 4,000 and none of the cheap ones is
+	// checked; with fair shares all are.
+	tests := []workTest{{events: 400_000, preds: 10}, {events: 400_000, preds: 10}, {events: 400_000, preds: 10}}
+	for i := 0; i < 10; i++ {
+		tests = append(tests, workTest{rp: 15, events: 100, preds: 1})
+	}
+	if checked, _ := sequential(tests, 4000, 1400, 0); len(checked) != 3 {
+		t.Fatalf("fixed share: %d tests checked, want 3", len(checked))
+	}
+	checked, replayed := sequential(tests, 4000, 1400, 100)
+	if len(checked) != len(tests) {
+		t.Fatalf("fair share: %d of %d tests checked", len(checked), len(tests))
+	}
+	got, gotReplayed, _ := workRun(t, tests, 4000, 1400, 100, 2, 1, rng)
+	if !slices.Equal(got, checked) || !slices.Equal(gotReplayed, replayed) {
+		t.Fatalf("fair share: checked %v, replayed %v; sequentially %v, %v", got, gotReplayed, checked, replayed)
+	}
+}
+
+func TestFairShare(t *testing.T) {
+	for _, c := range []struct {
+		limit, before int64
+		left          int
+		most, least   int64
+		want          int64
+	}{
+		{459_000, 0, 80, 51_000, 5_100, 5_737},      // ants's first test
+		{459_000, 0, 5, 51_000, 5_100, 51_000},      // few tests: the fixed share
+		{459_000, 458_000, 1, 51_000, 5_100, 5_100}, // at least least
+		{459_000, 0, 0, 51_000, 5_100, 51_000},      // left unknown
+		{0, 0, 80, 51_000, 5_100, 51_000},           // no limit
+		{459_000, 0, 80, 0, 5_100, 0},               // no share
+	} {
+		if got := fairShare(c.limit, c.before, c.left, c.most, c.least); got != c.want {
+			t.Errorf("fairShare(%d, %d, %d, %d, %d) = %d, want %d", c.limit, c.before, c.left, c.most, c.least, got, c.want)
+		}
+	}
+}
+
+// sequentialRounds is what a check replaying one prediction at a time
+// does with tests under a limit, a share (fair, at least least, when
+// least is not 0) and, when least is not 0, the later rounds of again:
+// the tests checked, the predictions replayed (test by test, in order, as
+// finish gives them) and each round's share (0 for round 0).
+func sequentialRounds(tests []workTest, limit, share, least int64) (checked []int, replayed []string, shares []int64) {
+	type pred struct{ ti, k int }
+	var done []pred
+	var cut []pred                       // by its trace's share, in order
+	spent, charged := int64(0), int64(0) // all work; records and predictions only
+	cost := func(p pred) int64 {
+		c := replayCost(tests[p.ti].events, 1)
+		if quietKey(fmt.Sprintf("T%d.%d", p.ti, p.k)) {
+			c += quietUnits
+		}
+		return c
+	}
+	for ti, wt := range tests {
+		if spent >= limit {
+			break
+		}
+		checked = append(checked, ti)
+		spent, charged = spent+wt.rp, charged+wt.rp
+		fair := share
+		if least > 0 {
+			fair = fairShare(limit, charged, len(tests)-ti, share, least)
+		}
+		g := int64(0)
+		for k := 0; k < wt.preds; k++ {
+			switch {
+			case spent >= limit:
+			case g >= fair:
+				cut = append(cut, pred{ti, k})
+			default:
+				spent, g = spent+cost(pred{ti, k}), g+cost(pred{ti, k})
+				done = append(done, pred{ti, k})
+			}
+		}
+	}
+	shares = []int64{0}
+	for least > 0 && len(cut) > 0 && spent < limit {
+		traces := map[int]bool{}
+		for _, p := range cut {
+			traces[p.ti] = true
+		}
+		rs := max(least, (limit-spent)/int64(len(traces)))
+		shares = append(shares, rs)
+		g := map[int]int64{}
+		var next []pred
+		for _, p := range cut {
+			switch {
+			case spent >= limit:
+			case g[p.ti] >= rs:
+				next = append(next, p)
+			default:
+				spent, g[p.ti] = spent+cost(p), g[p.ti]+cost(p)
+				done = append(done, p)
+			}
+		}
+		cut = next
+	}
+	slices.SortFunc(done, func(a, b pred) int { return cmp.Or(cmp.Compare(a.ti, b.ti), cmp.Compare(a.k, b.k)) })
+	for _, p := range done {
+		msg := fmt.Sprintf("T%d/T%d.%d", p.ti, p.ti, p.k)
+		if quietKey(fmt.Sprintf("T%d.%d", p.ti, p.k)) {
+			msg += " (" + quietWake + ")"
+		}
+		replayed = append(replayed, msg)
+	}
+	return checked, replayed, shares
+}
+
+// TestReplayRounds: the later rounds (again) give what round 0's fair
+// shares left unspent back to the traces they cut, evenly, trace by
+// trace in order, after every test's first round; no prediction is cut
+// while budget remains, and the outcome is the sequential one whatever
+// the workers and the clock.
+func TestReplayRounds(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func() { now, runReplay = time.Now, replayRetrying }()
+	rng := rand.New(rand.NewSource(7))
+	same := func(name string, tests []workTest, limit, share, least int64) []string {
+		t.Helper()
+		checked, replayed, _ := sequentialRounds(tests, limit, share, least)
+		for _, run := range []struct {
+			workers int
+			slow    time.Duration
+		}{{1, 1}, {2, 1}, {4, 100}} {
+			got, gotReplayed, _ := workRun(t, tests, limit, share, least, run.workers, run.slow, rng)
+			if !slices.Equal(got, checked) || !slices.Equal(gotReplayed, replayed) {
+				t.Fatalf("%s, %d workers, clock %dx: checked %v, replayed %v; sequentially %v, %v", name, run.workers, run.slow, got, gotReplayed, checked, replayed)
+			}
+		}
+		return replayed
+	}
+	count := func(replayed []string, test string) int {
+		n := 0
+		for _, m := range replayed {
+			if strings.HasPrefix(m, test+"/") {
+				n++
+			}
+		}
+		return n
+	}
+	// ants' shape: three floods first (ten replays each, 140 units, 240
+	// for the quiet .1 and .4: 1,600 a flood), then ten cheap tests (15
+	// units recorded, one replay of 40). All of it is 5,350 units.
+	floods := []workTest{{events: 400_000, preds: 10}, {events: 400_000, preds: 10}, {events: 400_000, preds: 10}}
+	for i := 0; i < 10; i++ {
+		floods = append(floods, workTest{rp: 15, events: 100, preds: 1})
+	}
+	// Under a limit of 6,000 everything is replayed: round 0 gives the
+	// first flood 6,000/13 = 461 units (three replays: 140, 240, 140; a
+	// share is checked before a replay, not after), the second 500 (the
+	// same three), the third 545 (four, 660); with the cheap tests' 550,
+	// round 1 splits the 6,000 - 2,250 left over the three (1,250
+	// each), which covers the rest of each (1,080, 1,080, 940).
+	if _, _, shares := sequentialRounds(floods, 6000, 1400, 100); !slices.Equal(shares, []int64{0, 1250}) {
+		t.Errorf("limit 6,000: shares %v, want [0 1250]", shares)
+	}
+	replayed := same("limit 6,000", floods, 6000, 1400, 100)
+	if len(replayed) != 40 {
+		t.Errorf("limit 6,000: %d of 40 predictions replayed", len(replayed))
+	}
+	// Under 4,000, round 0 gives the floods 307, 333 and 363 (two
+	// replays each, 380), and round 1 each (4,000 - 1,690)/3 = 770: the
+	// first takes five more (800), the second five, and the third five
+	// (the last started at 3,950 of the 4,000); the package's budget then
+	// stops it, and round 2 does not start.
+	if _, _, shares := sequentialRounds(floods, 4000, 1400, 100); !slices.Equal(shares, []int64{0, 770}) {
+		t.Errorf("limit 4,000: shares %v, want [0 770]", shares)
+	}
+	replayed = same("limit 4,000", floods, 4000, 1400, 100)
+	for ti, want := range []int{7, 7, 7} {
+		if n := count(replayed, fmt.Sprintf("T%d", ti)); n != want {
+			t.Errorf("limit 4,000: T%d replayed %d predictions, want %d", ti, n, want)
+		}
+	}
+	for ti := 3; ti < len(floods); ti++ {
+		if n := count(replayed, fmt.Sprintf("T%d", ti)); n != 1 {
+			t.Errorf("limit 4,000: T%d replayed %d predictions, want 1", ti, n)
+		}
+	}
+	// Many tests, every tenth with twenty replays (3,000 units), the
+	// others with one (140), under a limit that covers all (42,600 of
+	// 50,000): round 0's fair share (500 for the first) cuts the long
+	// ones, and the later rounds give them back, so every test keeps
+	// what the fixed share alone gives it (session 35's objection to
+	// the fair share).
+	var many []workTest
+	for i := 0; i < 100; i++ {
+		many = append(many, workTest{events: 400_000, preds: 1})
+		if i%10 == 0 {
+			many[i].preds = 20
+		}
+	}
+	fixed := same("many tests, fixed share", many, 50_000, 20_000, 0)
+	if len(fixed) != 290 {
+		t.Fatalf("many tests, fixed share: %d of 290 predictions replayed", len(fixed))
+	}
+	if _, _, shares := sequentialRounds(many, 50_000, 20_000, 100); len(shares) < 2 {
+		t.Fatalf("many tests: round 0 cut nothing; the case does not test the rounds")
+	}
+	if rounds := same("many tests, rounds", many, 50_000, 20_000, 100); !slices.Equal(rounds, fixed) {
+		t.Errorf("many tests: the rounds replayed %d predictions, the fixed share %d", len(rounds), len(fixed))
 	}
 }
