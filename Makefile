@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-trial18 eval-trial19 eval-trial20 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-trial18 eval-trial19 eval-trial20 eval-trial21 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -244,6 +244,15 @@ eval-trial19:
 # Not part of make eval.
 eval-trial20:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial20.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 36's twenty-first trial, internal/eval/modules-trial21.txt:
+# six modules from the module proxy (two server-sent-events brokers, a
+# token-bucket rate limiter, a gossip membership library, a real-time
+# messaging server, and trial 19's never-evaluated mail broker),
+# checked and triaged as eval-trial, written to EVAL.md's
+# modules-trial21 section. Not part of make eval.
+eval-trial21:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial21.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own

@@ -25,7 +25,11 @@ import (
 //   - the select (the leak's first site) is in a function declared in a
 //     test file, and one of its escape branches returns at once a last
 //     result whose error text the source names (ctx.Err(),
-//     context.DeadlineExceeded, errors.New("…"), fmt.Errorf("…"));
+//     context.DeadlineExceeded, errors.New("…"), fmt.Errorf("…")), or
+//     ends by assigning such an error to a variable that the statement
+//     right after the select returns as its last result, the branch
+//     leaving by no other way (r3labs/sse's wait: `err =
+//     errors.New("timeout")` in the branch, `return msg, err` after);
 //   - the replay's test failed at a place of a test file of the same
 //     directory where a call passes a testing value (t) and a variable
 //     that an earlier assignment in the same function took, last, from
@@ -158,6 +162,7 @@ func timeoutHelper(fset *token.FileSet, f *ast.File, line int) (string, []string
 			continue
 		}
 		var texts []string
+		next := nextStmts(fd.Body)
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			if _, ok := n.(*ast.FuncLit); ok {
 				return false // another function's select
@@ -183,6 +188,8 @@ func timeoutHelper(fset *token.FileSet, f *ast.File, line int) (string, []string
 				}
 				if r, ok := cc.Body[0].(*ast.ReturnStmt); ok && len(r.Results) > 0 {
 					texts = append(texts, errorTexts(r.Results[len(r.Results)-1])...)
+				} else if id, e := fallsOutWith(cc); id != "" && returnsLast(next[sel], id) {
+					texts = append(texts, errorTexts(e)...)
 				}
 			}
 			return false
@@ -192,6 +199,100 @@ func timeoutHelper(fset *token.FileSet, f *ast.File, line int) (string, []string
 		}
 	}
 	return "", nil
+}
+
+// nextStmts maps each select of body (not in a function literal) to the
+// statement that follows it in its statement list, if any.
+func nextStmts(body *ast.BlockStmt) map[*ast.SelectStmt]ast.Stmt {
+	next := map[*ast.SelectStmt]ast.Stmt{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		var list []ast.Stmt
+		switch b := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BlockStmt:
+			list = b.List
+		case *ast.CaseClause:
+			list = b.Body
+		case *ast.CommClause:
+			list = b.Body
+		}
+		for i, st := range list {
+			if sel, ok := st.(*ast.SelectStmt); ok && i+1 < len(list) {
+				next[sel] = list[i+1]
+			}
+		}
+		return true
+	})
+	return next
+}
+
+// fallsOutWith returns the variable and the value of the assignment
+// (v = x, not :=) that ends select branch c's body, when nothing in the
+// body leaves it another way (no return, break, continue, goto, panic or
+// labeled statement) and neither the body nor the case declares a v of
+// its own: control then goes on after the select with the v declared
+// outside it holding x.
+func fallsOutWith(c *ast.CommClause) (string, ast.Expr) {
+	body := c.Body
+	if len(body) == 0 {
+		return "", nil
+	}
+	as, ok := body[len(body)-1].(*ast.AssignStmt)
+	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 {
+		return "", nil
+	}
+	id, ok := as.Lhs[0].(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return "", nil
+	}
+	reject := false
+	stmts := body
+	if c.Comm != nil {
+		stmts = append([]ast.Stmt{c.Comm}, body...)
+	}
+	for _, st := range stmts {
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt, *ast.BranchStmt, *ast.LabeledStmt:
+				reject = true
+			case *ast.AssignStmt:
+				for _, l := range x.Lhs {
+					if l, ok := l.(*ast.Ident); ok && x.Tok == token.DEFINE && l.Name == id.Name {
+						reject = true // another v
+					}
+				}
+			case *ast.ValueSpec:
+				for _, n := range x.Names {
+					if n.Name == id.Name {
+						reject = true // another v
+					}
+				}
+			case *ast.CallExpr:
+				if f, ok := x.Fun.(*ast.Ident); ok && f.Name == "panic" {
+					reject = true
+				}
+			}
+			return !reject
+		})
+	}
+	if reject {
+		return "", nil
+	}
+	return id.Name, as.Rhs[0]
+}
+
+// returnsLast reports whether st is a return statement whose last result
+// is the variable named v.
+func returnsLast(st ast.Stmt, v string) bool {
+	r, ok := st.(*ast.ReturnStmt)
+	if !ok || len(r.Results) == 0 {
+		return false
+	}
+	id, ok := r.Results[len(r.Results)-1].(*ast.Ident)
+	return ok && id.Name == v
 }
 
 // errorTexts returns what the error x evaluates to shows in its message,

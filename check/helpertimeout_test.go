@@ -73,6 +73,53 @@ func TestPlain(t *testing.T) {
 	_, err := plain(nil)
 	assert.NoError(t, err) // 57
 }
+
+func waitAssign(ch <-chan string, d time.Duration) (string, error) {
+	var err error
+	var s string
+	select {
+	case s = <-ch: // 64
+	case <-time.After(d):
+		err = errors.New("timeout")
+	}
+	return s, err
+}
+
+func TestAssign(t *testing.T) {
+	_, err := waitAssign(nil, time.Second)
+	assert.Nil(t, err) // 73
+}
+
+func waitShadow(ch <-chan string) (string, error) {
+	var err error
+	select {
+	case s := <-ch: // 79
+		return s, nil
+	case <-time.After(time.Second):
+		var err error
+		err = errors.New("timeout")
+	}
+	return "", err
+}
+
+func waitLater(ch <-chan string) (string, error) {
+	var err error
+	var s string
+	select {
+	case s = <-ch: // 92
+	case <-time.After(time.Second):
+		err = errors.New("timeout")
+	}
+	err = nil
+	return s, err
+}
+
+func TestShadowLater(t *testing.T) {
+	_, err := waitShadow(nil)
+	assert.Nil(t, err) // 102
+	_, err = waitLater(nil)
+	assert.Nil(t, err) // 104
+}
 `
 
 // TestHelperTimedOut checks that a leak whose replay's test failed at an
@@ -94,6 +141,7 @@ func TestHelperTimedOut(t *testing.T) {
 	stillBlocked.endBlocked = true
 	proved := replay.Verdict{Verdict: replay.Reproduced, Passed: true, Leaked: []string{"g1.1.1 in chan send chan_string#1 @p_test.go:27:14"}}
 	const deadline = ": Received unexpected error: context deadline exceeded"
+	const timeout = `: Expected nil, but got: &errors.errorString{s:"timeout"}`
 	for _, tc := range []struct {
 		name string
 		p    prediction
@@ -108,6 +156,11 @@ func TestHelperTimedOut(t *testing.T) {
 		{"another assertion", leak, failed(proved, "test fails: p_test.go:34: not equal: context deadline exceeded"), replay.Reproduced},
 		{"variable reassigned", leak, failed(proved, "test fails: p_test.go:36"+deadline), replay.Reproduced},
 		{"escape returns no error", leakAt("p_test.go:48:12"), failed(proved, "test fails: p_test.go:57"+deadline), replay.Reproduced},
+		// r3labs/sse's wait: the branch assigns the error, the return after the select hands it on.
+		{"escape assigns the returned error", leakAt("p_test.go:64:11"), failed(proved, "test fails: p_test.go:73"+timeout), replay.Diverged},
+		{"assigned error, another assertion", leakAt("p_test.go:64:11"), failed(proved, "test fails: p_test.go:57"+timeout), replay.Reproduced},
+		{"escape assigns its own err", leakAt("p_test.go:79:12"), failed(proved, "test fails: p_test.go:102"+timeout), replay.Reproduced},
+		{"error overwritten after the select", leakAt("p_test.go:92:11"), failed(proved, "test fails: p_test.go:104"+timeout), replay.Reproduced},
 	} {
 		got := q.timedOutLeak(tc.p, tc.v)
 		if got.Verdict != tc.want {
