@@ -49,15 +49,27 @@ func TestDrainWaitsForStartedGoroutines(t *testing.T) {
 		t.Errorf("with Drain, the late goroutine's write is missing:\n%s", text(tr, 50))
 	}
 
+	// The late goroutine writes once the recording has finished: with a
+	// 200 ms sleep, a finish that took longer at load 40 recorded it.
 	m := heap[int]()
+	release, wrote := make(chan bool), make(chan bool)
 	done = recordTo(t)
 	R(unsafe.Pointer(m), sRead)
-	goLate(m, 200*time.Millisecond)
+	id := Go(sGo)
+	go func() {
+		Begin(id)
+		defer close(wrote)
+		defer End()
+		<-release
+		W(unsafe.Pointer(m), sWrite)
+		*m = 1
+	}()
 	tr = done()
+	close(release)
+	<-wrote // it ends before the next test records
 	if hasWrite(tr, "g1.1") {
 		t.Errorf("without Drain, the late goroutine's write was recorded: the test shows nothing")
 	}
-	time.Sleep(250 * time.Millisecond) // let it finish before the next test records
 }
 
 // TestDrainBlocked: a started goroutine blocked for good does not hold Drain
