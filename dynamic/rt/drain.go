@@ -26,6 +26,8 @@ import (
 // lock, a WaitGroup, a Cond, I/O) with no new event recorded for
 // drainQuiet, and in any case after drainBound (PECANVET_DRAIN_MS). A
 // goroutine that sleeps or runs counts as busy: it is about to record.
+// Quiet is what Drain's looks saw: of a long gap between two looks (a
+// loaded machine not running the process) only drainGap counts.
 // The callback of a time.AfterFunc timer is a goroutine that has not
 // begun until the timer fires: one stopped for good, or due after the
 // bound, is not waited for (AfterFuncAt). Nor are the further wake-ups of
@@ -45,6 +47,15 @@ const EnvDrain = "PECANVET_DRAIN_MS"
 var (
 	drainBound = time.Second
 	drainQuiet = 20 * time.Millisecond
+	// drainGap is the most of the time between two of Drain's looks
+	// (a millisecond's sleep apart) that counts towards drainQuiet: at
+	// load 20-40 the looks came 20-170 ms apart, and one look after such
+	// a gap, before the goroutine a 2 ms ticker woke had run, ended
+	// Drain with none of its ticks in the trace (TestDrainTicker, 24 of
+	// 40 runs at load 40). drainQuiet takes at least four looks now.
+	drainGap = drainQuiet / 4
+	// drainNow is Drain's clock (a test's can jump).
+	drainNow = time.Now
 )
 
 func init() {
@@ -68,8 +79,8 @@ func Drain() {
 		return
 	}
 	self := curGoid()
-	start := time.Now()
-	quietSince := start
+	start := drainNow()
+	quietSince, lastLook := start, start
 	last := int64(-1)
 	seen := map[*Goroutine]*drainSeen{}
 	for i := 0; ; i++ {
@@ -89,7 +100,15 @@ func Drain() {
 		if pending == 0 && len(live) == 0 {
 			return // everyone started has ended
 		}
-		t := time.Now()
+		t := drainNow()
+		if gap := t.Sub(lastLook); gap > drainGap {
+			// This look comes long after the last (a loaded machine
+			// did not run the process): what became due meanwhile,
+			// a ticker's goroutine, has not run yet either. Only
+			// drainGap of it was seen quiet.
+			quietSince = quietSince.Add(gap - drainGap)
+		}
+		lastLook = t
 		if count != last && !(periodic && t.Sub(start) >= drainPeriodic) || pending > 0 || anyBusy(live) {
 			quietSince = t
 		}

@@ -49,15 +49,27 @@ func TestDrainWaitsForStartedGoroutines(t *testing.T) {
 		t.Errorf("with Drain, the late goroutine's write is missing:\n%s", text(tr, 50))
 	}
 
+	// The late goroutine writes once the recording has finished: with a
+	// 200 ms sleep, a finish that took longer at load 40 recorded it.
 	m := heap[int]()
+	release, wrote := make(chan bool), make(chan bool)
 	done = recordTo(t)
 	R(unsafe.Pointer(m), sRead)
-	goLate(m, 200*time.Millisecond)
+	id := Go(sGo)
+	go func() {
+		Begin(id)
+		defer close(wrote)
+		defer End()
+		<-release
+		W(unsafe.Pointer(m), sWrite)
+		*m = 1
+	}()
 	tr = done()
+	close(release)
+	<-wrote // it ends before the next test records
 	if hasWrite(tr, "g1.1") {
 		t.Errorf("without Drain, the late goroutine's write was recorded: the test shows nothing")
 	}
-	time.Sleep(250 * time.Millisecond) // let it finish before the next test records
 }
 
 // TestDrainBlocked: a started goroutine blocked for good does not hold Drain
@@ -119,6 +131,13 @@ func TestDrainBound(t *testing.T) {
 // clock says so (an entry expiring 100 ms after the test's end:
 // timedmap's TestSize).
 func TestDrainTicker(t *testing.T) {
+	// Without the periodic rule Drain takes its whole bound; with it,
+	// drainPeriodic and a few looks, which a loaded machine stretches
+	// (500-730 ms at load 40 with the default 1 s bound: the looks came
+	// up to 170 ms apart). A bound of 5 s keeps the two apart.
+	old := drainBound
+	drainBound = 5 * time.Second
+	defer func() { drainBound = old }()
 	for _, period := range []time.Duration{2 * time.Millisecond, 5 * time.Millisecond} {
 		stop := make(chan bool)
 		n, expired := heap[int](), heap[int]()
@@ -166,6 +185,62 @@ func TestDrainTicker(t *testing.T) {
 		}
 	}
 	time.Sleep(20 * time.Millisecond) // let them end before the next test records
+}
+
+// TestDrainLateLook: a look that comes long after the last (the process
+// not run on a loaded machine) does not count the whole gap as quiet:
+// the goroutine a ticker woke in it has not run yet. Drain's clock jumps
+// 50 ms at its fourth look, the goroutine blocked all along; its tick
+// comes at the fifth. Before, Drain returned at the fourth, and the
+// goroutine's write was not in the trace (TestDrainTicker under load:
+// none of the ticks of a 2 ms ticker).
+func TestDrainLateLook(t *testing.T) {
+	n := heap[int]()
+	tick, stop, goid := make(chan bool), make(chan bool), make(chan int64, 1)
+	defer close(stop)
+	done := recordTo(t)
+	id := Go(sGo)
+	go func() {
+		Begin(id)
+		defer End()
+		goid <- curGoid()
+		<-tick
+		W(unsafe.Pointer(n), sWrite)
+		*n = 1
+		<-stop
+	}()
+	// Drain begins with the goroutine blocked on tick.
+	ids := map[int64]bool{<-goid: true}
+	for end := time.Now().Add(10 * time.Second); anyBusy(ids) && time.Now().Before(end); {
+		time.Sleep(100 * time.Microsecond)
+	}
+	base := time.Now()
+	var calls int
+	var jumped time.Time
+	drainNow = func() time.Time {
+		calls++
+		switch {
+		case calls < 4:
+			return base // looks seeing no time pass
+		case calls == 4:
+			jumped = time.Now()
+			return base.Add(50 * time.Millisecond)
+		}
+		if calls == 5 {
+			close(tick)
+		}
+		return base.Add(50*time.Millisecond + time.Since(jumped))
+	}
+	defer func() { drainNow = time.Now }()
+	Drain()
+	tr := done()
+	if calls < 5 {
+		close(tick)
+		t.Errorf("Drain returned at its look %d, after a 50 ms gap between two looks", calls-1)
+	}
+	if !hasWrite(tr, "g1.1") {
+		t.Errorf("the write after the tick is missing:\n%s", text(tr, 50))
+	}
 }
 
 func TestParseGoroutineHeader(t *testing.T) {

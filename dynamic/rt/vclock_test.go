@@ -1,6 +1,7 @@
 package rt
 
 import (
+	minheap "container/heap"
 	"context"
 	"reflect"
 	"strings"
@@ -121,14 +122,27 @@ func TestVirtualTimerRealTime(t *testing.T) {
 		slow := NewTimer(time.Hour)
 		fast := NewTimer(20 * time.Millisecond)
 		mu.Lock()
-		virtual.timers[slow].ev.due = virtual.timers[fast].ev.due.Add(-time.Millisecond) // due first, armed late
+		ev := virtual.timers[slow].ev
+		ev.due = virtual.timers[fast].ev.due.Add(-time.Millisecond) // due first, armed late
+		// The queue is a heap: a due time changed in place needs its
+		// place fixed. Without it the alarm fired fast first and slow
+		// just after, and a test goroutine that ran between the two
+		// sends (at load 20) found slow's channel empty.
+		minheap.Fix(&clock.queue, ev.at)
 		mu.Unlock()
 		start := time.Now()
-		<-fast.C
+		vf := <-fast.C
 		if d := time.Since(start); d > 10*time.Second {
 			t.Errorf("fired after %v", d)
 		}
-		if !ready(slow.C) {
+		// One alarm fires both under mu, earliest first: slow's value
+		// was sent before fast's, so it is there now, and not later.
+		select {
+		case vs := <-slow.C:
+			if vs.After(vf) {
+				t.Errorf("slow fired at %v, after fast (%v): an event due earlier did not fire first", vs, vf)
+			}
+		default:
 			t.Error("an event due earlier did not fire first")
 		}
 	})
