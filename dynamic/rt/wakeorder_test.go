@@ -122,7 +122,10 @@ func TestWakeOrderAllLate(t *testing.T) {
 	}
 	defer func() { sleepWoke = nil }()
 	defer func(d time.Duration) { wakeWait = d }(wakeWait)
-	wakeWait = 150 * time.Millisecond
+	// Less than g1.2's wake (308 ms) past g1.1's deadline (4 ms), as the
+	// case needs; 250, not 150: g1.1's thread may run more than 130 ms
+	// later still on a loaded machine (1 of 10 runs at load 28-33).
+	wakeWait = 250 * time.Millisecond
 	if first, traced, _ := sleepersRun(t, func() {}); first != "g1.1" || traced != "g1.1" {
 		t.Errorf("%s wrote first, %s in the trace; want g1.1, whose sleep ended first", first, traced)
 	}

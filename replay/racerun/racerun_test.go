@@ -167,16 +167,16 @@ func TestNth(t *testing.T) {
 	// A test whose second run hangs: the runs after the first are
 	// stopped at their wall and four first rounds more, not at the
 	// bound, and keep the race the hanging run reported first. Its wall
-	// is 3 s, not 1 s: on a loaded machine the hanging run did not get
+	// is 8 s, not 1 s: on a loaded machine the hanging run did not get
 	// to print its race within 1 s (races [] once in a CI run at load
-	// 10-15).
+	// 10-15), nor within 3 s at load 40.
 	start = time.Now()
-	races, err = RunRounds(context.Background(), bin, dir, []string{"TestHang"}, 16, bound, 3*time.Second, never)
+	races, err = RunRounds(context.Background(), bin, dir, []string{"TestHang"}, 16, bound, 8*time.Second, never)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := time.Since(start); d >= 30*time.Second {
-		t.Errorf("RunRounds waited %v for a hanging second run with 3 s of wall for the runs after the first (bound %v)", d, bound)
+		t.Errorf("RunRounds waited %v for a hanging second run with 8 s of wall for the runs after the first (bound %v)", d, bound)
 	}
 	if !has(races) {
 		t.Errorf("races %+v: want TestHang's second run's, between x_test.go:12 and :18", races)
