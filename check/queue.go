@@ -1240,6 +1240,11 @@ func (q *replayQueue) done(i int, v replay.Verdict, d time.Duration) {
 func (q *replayQueue) wait() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	q.drainRunning()
+}
+
+// drainRunning pumps the queue until no replay runs (q.mu held).
+func (q *replayQueue) drainRunning() {
 	for {
 		q.pump()
 		if q.running == 0 {
@@ -1264,13 +1269,7 @@ func (q *replayQueue) wait() {
 func (q *replayQueue) again() bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for {
-		q.pump()
-		if q.running == 0 {
-			break
-		}
-		q.cond.Wait()
-	}
+	q.drainRunning()
 	if q.limit <= 0 || q.shareMin <= 0 || q.ctx.Err() != nil {
 		return false
 	}

@@ -604,20 +604,19 @@ func CondBroadcast(c *sync.Cond, site int32) {
 // returns nil when not recording.
 func Go(site int32) *Goroutine {
 	if !active.Load() {
-		if recordsLater {
-			return goBetween()
+		if !recordsLater {
+			return nil
 		}
-		return nil
+		mu.Lock()
+		defer mu.Unlock()
+		return staleKidOf()
 	}
 	gate(nil, site, trace.Fork)
 	mu.Lock()
 	defer mu.Unlock()
 	w := rec
 	if w == nil {
-		if _, ok := staleIDs[curGoid()]; ok && recordsLater {
-			return staleKid // the recording finished meanwhile
-		}
-		return nil
+		return staleKidOf() // the recording finished meanwhile
 	}
 	p := w.cur()
 	c := w.child(p)
@@ -643,13 +642,11 @@ func Go(site int32) *Goroutine {
 // alone cannot give.
 var staleKid = &Goroutine{name: "~stale", idx: trace.NoIndex, waitCh: -1, parked: -1, stale: true}
 
-// goBetween is Go while no recording is active in a process whose
-// recordings start with its tests (recordsLater).
-func goBetween() *Goroutine {
-	mu.Lock()
-	_, ok := staleIDs[curGoid()]
-	mu.Unlock()
-	if ok {
+// staleKidOf is Go between two recordings (mu held): staleKid when the
+// caller is a leftover in a process whose recordings start with its
+// tests (recordsLater), else nil.
+func staleKidOf() *Goroutine {
+	if _, ok := staleIDs[curGoid()]; ok && recordsLater {
 		return staleKid
 	}
 	return nil
