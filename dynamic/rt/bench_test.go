@@ -199,6 +199,25 @@ func BenchmarkRecordRWFresh(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/event")
 }
 
+// BenchmarkRecordRWTiny is TestNoRaceTinyAlloc's loop (the race
+// detector's testdata): a byte that escapes, so that the tiny allocator
+// packs 16 of them in a heap block, read and written once each per
+// iteration: every other event names a new object.
+func BenchmarkRecordRWTiny(b *testing.B) {
+	benchRecord(b)
+	b.ResetTimer()
+	cpu := cpuTime()
+	for i := 0; i < b.N; i++ {
+		x := heap[byte]()
+		R(unsafe.Pointer(x), sRead)
+		W(unsafe.Pointer(x), sWrite)
+		*x = 42
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(2*b.N), "ns/event")
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(2*b.N), "cpu-ns/event")
+}
+
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }

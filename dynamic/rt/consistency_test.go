@@ -253,7 +253,7 @@ func TestHoldback(t *testing.T) {
 				case trace.ObjObject:
 					o, ok := objs[s.obj]
 					if !ok {
-						o, _ = w.in.Intern(trace.TabObject, s.obj)
+						o = w.unit(s.obj)
 						objs[s.obj] = o
 					}
 					ev.Obj = o
@@ -406,8 +406,7 @@ func TestHoldbackRoot(t *testing.T) {
 	mu.Lock()
 	w := rec
 	obj := func(name string) int32 {
-		o, _ := w.in.Intern(trace.TabObject, name)
-		return o
+		return w.unit(name)
 	}
 	c, x, y := obj("c"), obj("x"), obj("y")
 	self := w.cur()
@@ -446,8 +445,7 @@ func TestHoldbackForeignLate(t *testing.T) {
 	mu.Lock()
 	w := rec
 	obj := func(name string) int32 {
-		o, _ := w.in.Intern(trace.TabObject, name)
-		return o
+		return w.unit(name)
 	}
 	tm, a, x, y := obj("T"), obj("A"), obj("x"), obj("y")
 	loop, test := w.newG("loop"), w.newG("test")
@@ -532,7 +530,7 @@ func TestHoldbackTickets(t *testing.T) {
 			w := rec
 			gs := map[string]*Goroutine{}
 			tks := map[string]tick{}
-			o, _ := w.in.Intern(trace.TabObject, "c")
+			o := w.unit("c")
 			w.chanOf(o, 0)
 			for _, s := range c.in {
 				g := gs[s.g]

@@ -3,8 +3,10 @@
 package rt
 
 import (
+	"bytes"
 	"errors"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -24,7 +26,7 @@ func TestObjectReuse(t *testing.T) {
 		t.Error("weak pointer layout not recognized: live falls back to Value (slow)")
 	}
 	w := newRecorder(discard{})
-	name := func(addr uintptr) string { return w.tab.Name(trace.TabObject, w.object(addr, classMem, "v")) }
+	name := func(addr uintptr) string { return w.objName(w.object(addr, classMem, "v")) }
 
 	keep := escape(new(reuseT))
 	kaddr := uintptr(unsafe.Pointer(&keep.n[3]))
@@ -88,28 +90,49 @@ func escape(p *reuseT) *reuseT {
 	return p
 }
 
-// TestObjectNameDropped: once an object's name is written the recorder
-// drops its string, and objName (the replay's wrong-object message) still
-// gives it.
-func TestObjectNameDropped(t *testing.T) {
-	w := newRecorder(discard{})
+// TestObjectNamesLazy: the recorder keeps no string per object (its
+// tables' Objects stay empty); objName (the replay's wrong-object message)
+// gives the name, and the encoder writes it into the trace.
+func TestObjectNamesLazy(t *testing.T) {
+	var out bufOut
+	w := newRecorder(&out)
 	g := w.goroutine(1)
 	x := escape(new(reuseT))
 	o := w.object(uintptr(unsafe.Pointer(&x.n[0])), classMem, "reuse.n")
 	u := w.unit("Unit")
+	o2 := w.object(uintptr(unsafe.Pointer(&x.n[0])), classLock, "reuse.n")
 	w.write(trace.Event{G: g.idx, Op: trace.Write, Obj: o, Site: trace.NoIndex})
 	w.write(trace.Event{G: g.idx, Op: trace.RegionBegin, Obj: u, Site: trace.NoIndex})
-	if w.tab.Objects[o] != "" {
-		t.Errorf("object name kept after it was written: %q", w.tab.Objects[o])
+	w.write(trace.Event{G: g.idx, Op: trace.Lock, Obj: o2, Site: trace.NoIndex})
+	if len(w.tab.Objects) != 0 {
+		t.Errorf("object names kept as strings: %q", w.tab.Objects)
 	}
-	if got := w.objName(o); got != "reuse.n#1" {
-		t.Errorf("objName = %q, want reuse.n#1", got)
+	for _, c := range []struct {
+		obj  int32
+		want string
+	}{{o, "reuse.n#1"}, {u, "Unit"}, {o2, "reuse.n#2"}, {99, ""}} {
+		if got := w.objName(c.obj); got != c.want {
+			t.Errorf("objName(%d) = %q, want %q", c.obj, got, c.want)
+		}
 	}
-	if got := w.objName(u); got != "Unit" {
-		t.Errorf("unit name = %q, want Unit", got)
+	if err := w.close(""); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := trace.ReadTrace(bytes.NewReader(out.b), "t", trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"reuse.n#1", "Unit", "reuse.n#2"}; !slices.Equal(tr.Objects, want) {
+		t.Errorf("trace's objects %q, want %q", tr.Objects, want)
 	}
 	runtime.KeepAlive(x)
 }
+
+// bufOut is an output that keeps what is written.
+type bufOut struct{ b []byte }
+
+func (o *bufOut) Write(p []byte) (int, error) { o.b = append(o.b, p...); return len(p), nil }
+func (o *bufOut) close() error                { return nil }
 
 // failEnc rejects every event, as an encoder does for one the format
 // cannot hold (more names than a table takes).

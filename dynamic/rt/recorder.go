@@ -52,11 +52,14 @@ type recorder struct {
 	// Object names. Each allocation is an object named desc#k, so a test
 	// that allocates in a loop names millions: rather than a string each
 	// (in the tables, the interner and the encoder), the recorder keeps
-	// desc and k (objName rebuilds the name) and writes each name only
-	// until the encoder has defined it (see write).
+	// desc and k, and the encoder asks for the name (AppendObjectName) when
+	// it first writes it; tab.Objects stays empty. A unit's name is its
+	// description alone (k 0).
 	descs    []descEnt        // by description id
 	descIDs  map[string]int32 // description → id
-	objNames objNameTab       // by object index; desc -1: a unit (name kept in tab)
+	lastDesc string           // the description newObject looked up last,
+	lastD    int32            // and its id
+	objNames objNameTab       // by object index
 
 	hb holdback
 	// sleepers: the instrumented sleeps not known to be done, by
@@ -93,6 +96,8 @@ type descEnt struct {
 	n    int32 // objects named so far
 }
 
+// objName is an object's name: description desc, instance k (0: a unit,
+// named by its description alone).
 type objName struct{ desc, k int32 }
 
 // objNameTab is a table of objName in chunks, so that it grows without
@@ -269,10 +274,8 @@ func newRecorder(out output) *recorder {
 	w.enc = trace.NewBinaryEncoder(out)
 	// Every name the recorder writes is distinct (the interner's, and
 	// desc#k for objects: descriptions hold no '#'), so the encoder need
-	// not keep them.
-	if d, ok := w.enc.(interface{ DistinctNames() }); ok {
-		d.DistinctNames()
-	}
+	// not keep them; object names it asks for (see descs).
+	w.enc.(interface{ LazyObjects(trace.ObjectNames) }).LazyObjects(w)
 	w.fl, _ = w.enc.(interface{ Flush() error })
 	w.hb.init()
 	if w.fl != nil {
@@ -343,11 +346,6 @@ func (w *recorder) write(ev trace.Event) {
 		// prefix): recording on past that costs time and disk for
 		// nothing.
 		w.cap("cut at " + strconv.FormatInt(maxEvents, 10) + " events (" + EnvMaxEvents + ")")
-	}
-	// The encoder has now defined the object's name: drop the string
-	// (objName rebuilds it).
-	if ev.Op.Object() == trace.ObjObject && w.objNames.at(ev.Obj).desc >= 0 {
-		w.tab.Objects[ev.Obj] = ""
 	}
 	if w.fl != nil {
 		w.fl.Flush()
@@ -602,29 +600,51 @@ func (w *recorder) object(addr uintptr, class uint8, desc string) int32 {
 
 // newObject adds the next object of description desc to the object table.
 func (w *recorder) newObject(desc string) int32 {
+	d := w.descID(desc)
+	de := &w.descs[d]
+	de.n++
+	idx := int32(w.objNames.n)
+	w.objNames.add(objName{d, de.n})
+	return idx
+}
+
+// descID returns the id of description desc, adding it if new. The last
+// one is kept aside: an allocation in a loop asks for one description
+// (most often the very string) again and again.
+func (w *recorder) descID(desc string) int32 {
+	if desc == w.lastDesc && w.descs != nil {
+		return w.lastD
+	}
 	d, ok := w.descIDs[desc]
 	if !ok {
 		d = int32(len(w.descs))
 		w.descs = append(w.descs, descEnt{name: desc})
 		w.descIDs[desc] = d
 	}
-	de := &w.descs[d]
-	de.n++
-	idx := int32(len(w.tab.Objects))
-	w.tab.Objects = append(w.tab.Objects, desc+"#"+strconv.Itoa(int(de.n)))
-	w.objNames.add(objName{d, de.n})
-	return idx
+	w.lastDesc, w.lastD = desc, d
+	return d
 }
 
-// objName returns the name of object i.
+// objName returns the name of object i ("" if there is none).
 func (w *recorder) objName(i int32) string {
-	if i < 0 || int(i) >= w.objNames.n {
-		return ""
+	return string(w.AppendObjectName(nil, i))
+}
+
+// NumObjects is the number of objects named so far (trace.ObjectNames).
+func (w *recorder) NumObjects() int { return w.objNames.n }
+
+// AppendObjectName appends the name of object i to dst
+// (trace.ObjectNames).
+func (w *recorder) AppendObjectName(dst []byte, i int32) []byte {
+	n := w.objNames.at(i)
+	if n.desc < 0 {
+		return dst
 	}
-	if n := w.objNames.at(i); n.desc >= 0 {
-		return w.descs[n.desc].name + "#" + strconv.Itoa(int(n.k))
+	dst = append(dst, w.descs[n.desc].name...)
+	if n.k == 0 {
+		return dst
 	}
-	return w.tab.Objects[i]
+	return strconv.AppendInt(append(dst, '#'), int64(n.k), 10)
 }
 
 // minSweep is the size of the object map below which it is never swept.
@@ -700,9 +720,9 @@ func ocacheSlot(addr uintptr, class uint8) uintptr {
 func (w *recorder) unit(desc string) int32 {
 	idx, ok := w.units[desc]
 	if !ok {
-		idx, _ = w.in.Intern(trace.TabObject, desc)
+		idx = int32(w.objNames.n)
 		w.units[desc] = idx
-		w.objNames.add(objName{desc: -1})
+		w.objNames.add(objName{w.descID(desc), 0})
 	}
 	return idx
 }

@@ -355,7 +355,7 @@ func (r *replayer) noteRelock(g *Goroutine, obj int32, op trace.Op, site int32) 
 	}
 	// The lock's name as the schedule gives it: the step that took it
 	// (the recorder's table may not name it yet).
-	name := rec.tab.Name(trace.TabObject, obj)
+	name := rec.objName(obj)
 	for _, st := range r.s.Steps {
 		if st.G == g.name && (st.Op == trace.Lock || st.Op == trace.RLock) && st.Site == h.site && st.Obj != "" {
 			name = st.Obj
@@ -454,7 +454,7 @@ func (r *replayer) inversionVerdict(gs []gstate, blocked []string, why string) V
 	// A lock's name as the schedule gives it: the step of its holder that
 	// took it (the recorder's table may not name it yet).
 	name := func(obj int32, holder, site string) string {
-		n := rec.tab.Name(trace.TabObject, obj)
+		n := rec.objName(obj)
 		for _, st := range r.s.Steps {
 			if st.G == holder && (st.Op == trace.Lock || st.Op == trace.RLock) && st.Site == site && st.Obj != "" {
 				n = st.Obj

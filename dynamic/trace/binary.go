@@ -52,6 +52,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"unsafe"
 )
 
 const (
@@ -93,6 +94,10 @@ type binaryEncoder struct {
 	names [3]map[string]int32 // file index of each defined name; nil if distinct
 	count [3]int32            // names defined in each table
 	trunc string
+	// lazy: the object names, if LazyObjects was called (Tables.Objects
+	// is then not read); objName: the name being defined.
+	lazy    ObjectNames
+	objName []byte
 }
 
 // NewBinaryEncoder returns an Encoder that writes the binary format to w.
@@ -123,6 +128,50 @@ func (e *binaryEncoder) DistinctNames() {
 	if e.n == 0 {
 		e.names = [3]map[string]int32{}
 	}
+}
+
+// ObjectNames supplies an encoder's object names in place of
+// Tables.Objects (see LazyObjects).
+type ObjectNames interface {
+	// NumObjects is the number of objects: the valid indices are below it.
+	NumObjects() int
+	// AppendObjectName appends the name of object i to dst.
+	AppendObjectName(dst []byte, i int32) []byte
+}
+
+// LazyObjects makes the encoder take object names from n rather than from
+// the Tables passed to Encode, whose Objects it then ignores: the
+// recorder runtime names every allocation "desc#k", a million in some
+// tests, and keeps desc and k rather than a string each (growing a slice
+// of them cost a tenth of such a recording). Each name is asked for once,
+// when the first event that refers to it is encoded, and checked as a
+// name of Tables would be. It implies DistinctNames. Call it before the
+// first Encode; it is not part of Encoder (reach it by an interface
+// assertion).
+func (e *binaryEncoder) LazyObjects(n ObjectNames) {
+	if e.n == 0 {
+		e.DistinctNames()
+		e.lazy = n
+	}
+}
+
+// name returns the name of entry i of the selected table. An object's
+// name from LazyObjects is valid until the next call.
+func (e *binaryEncoder) name(t *Tables, which int, i int32) string {
+	if which == TabObject && e.lazy != nil {
+		e.objName = e.lazy.AppendObjectName(e.objName[:0], i)
+		// Read only until the next call, which overwrites it in place.
+		return unsafe.String(unsafe.SliceData(e.objName), len(e.objName))
+	}
+	return t.Name(which, i)
+}
+
+// tableLen is the number of entries of the selected table.
+func (e *binaryEncoder) tableLen(t *Tables, which int) int {
+	if which == TabObject && e.lazy != nil {
+		return e.lazy.NumObjects()
+	}
+	return len(t.table(which))
 }
 
 func appendUvarint(b []byte, v uint64) []byte {
@@ -182,7 +231,7 @@ func (e *binaryEncoder) define(ev *Event, t *Tables) error {
 		if _, ok := e.lookup(r.which, r.i); ok {
 			continue
 		}
-		name := t.Name(r.which, r.i)
+		name := e.name(t, r.which, r.i)
 		if _, ok := e.names[r.which][name]; ok {
 			continue
 		}
@@ -201,7 +250,7 @@ func (e *binaryEncoder) define(ev *Event, t *Tables) error {
 		if _, ok := e.lookup(r.which, r.i); ok {
 			continue
 		}
-		name := t.Name(r.which, r.i)
+		name := e.name(t, r.which, r.i)
 		fi, ok := e.names[r.which][name]
 		if !ok {
 			fi = e.count[r.which]
@@ -215,7 +264,7 @@ func (e *binaryEncoder) define(ev *Event, t *Tables) error {
 		}
 		f := &e.fidx[r.which]
 		if int(r.i) >= len(*f) {
-			m := max(int(r.i)+1, len(t.table(r.which)))
+			m := max(int(r.i)+1, e.tableLen(t, r.which))
 			*f = append(*f, make([]int32, m-len(*f))...)
 		}
 		(*f)[r.i] = fi + 1
@@ -245,7 +294,7 @@ func (e *binaryEncoder) Encode(ev Event, t *Tables) error {
 		return errNoTables
 	}
 	e.n++
-	if err := t.checkEvent(ev); err != nil {
+	if err := t.checkEventN(ev, e.tableLen(t, TabObject)); err != nil {
 		return fmt.Errorf("trace: event %d: %v", e.n, err)
 	}
 	g, okG := e.lookup(TabGoroutine, ev.G)
@@ -673,17 +722,23 @@ func (d *binaryDecoder) control(h byte) error {
 		d.pos = start + need
 		return nil
 	}
-	if i, ok := d.in.Lookup(which, s); ok {
-		err := d.errorf(d.off+int64(start), "%s %s defined twice (already %s %d)", noun, quote(s), noun, i)
-		d.fail(err)
-		return err
-	}
 	if len(*d.in.table(which)) >= maxNames {
+		if i, ok := d.in.Lookup(which, s); ok {
+			err := d.errorf(d.off+int64(start), "%s %s defined twice (already %s %d)", noun, quote(s), noun, i)
+			d.fail(err)
+			return err
+		}
 		err := d.errorf(d.off+int64(start), "too many %s names (more than %d)", noun, maxNames)
 		d.fail(err)
 		return err
 	}
-	d.in.Intern(which, s)
+	// One probe both finds a name defined twice and adds a new one (a
+	// trace can define a million object names).
+	if i, added := d.in.Intern(which, s); !added {
+		err := d.errorf(d.off+int64(start), "%s %s defined twice (already %s %d)", noun, quote(s), noun, i)
+		d.fail(err)
+		return err
+	}
 	d.pos = start + need
 	return nil
 }

@@ -425,6 +425,57 @@ func TestBinaryDistinctNames(t *testing.T) {
 	}
 }
 
+// namesOf is an ObjectNames over a slice (LazyObjects' tests).
+type namesOf []string
+
+func (n namesOf) NumObjects() int { return len(n) }
+func (n namesOf) AppendObjectName(dst []byte, i int32) []byte {
+	return append(dst, n[i]...)
+}
+
+// TestBinaryLazyObjects: an encoder that takes object names from
+// LazyObjects writes the same bytes as one given them in the tables, and
+// still rejects an object index out of range and a name the format cannot
+// hold.
+func TestBinaryLazyObjects(t *testing.T) {
+	tr := typicalTrace(5000)
+	want := binaryOf(t, tr)
+	var buf bytes.Buffer
+	e := NewBinaryEncoder(&buf)
+	e.(interface{ LazyObjects(ObjectNames) }).LazyObjects(namesOf(tr.Objects))
+	tab := Tables{Goroutines: tr.Goroutines, Sites: tr.Sites} // no Objects
+	for _, ev := range tr.Events {
+		if err := e.Encode(ev, &tab); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.SetTruncated(tr.Truncated)
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Fatalf("lazy-names encoding differs from the tables' (%d vs %d bytes)", buf.Len(), len(want))
+	}
+
+	e = NewBinaryEncoder(io.Discard)
+	e.(interface{ LazyObjects(ObjectNames) }).LazyObjects(namesOf{"x#1", "bad name", "x#01"})
+	tab = Tables{Goroutines: []string{"g"}}
+	for _, c := range []struct {
+		obj  int32
+		want string
+	}{
+		{3, "object index 3 out of range"},
+		{1, "may not contain whitespace"},
+		{2, "instance #01 does not exist"},
+		{0, ""},
+	} {
+		err := e.Encode(Event{Op: Write, Obj: c.obj, Site: NoIndex}, &tab)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("object %d: error %v, want %q", c.obj, err, c.want)
+		}
+	}
+}
+
 // TestBinaryCountObjects: a decoder that only counts object names yields
 // the same events, no object names, and still rejects an event on an
 // object not defined.

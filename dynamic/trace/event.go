@@ -532,7 +532,10 @@ func (tr *Trace) Check() error {
 	return nil
 }
 
-func (t *Tables) checkEvent(e Event) error {
+func (t *Tables) checkEvent(e Event) error { return t.checkEventN(e, len(t.Objects)) }
+
+// checkEvent with nObjects objects (an encoder's LazyObjects).
+func (t *Tables) checkEventN(e Event, nObjects int) error {
 	if !e.Op.Valid() {
 		return fmt.Errorf("unknown op %d", e.Op)
 	}
@@ -545,7 +548,7 @@ func (t *Tables) checkEvent(e Event) error {
 			return fmt.Errorf("%s takes no object", e.Op)
 		}
 	case ObjObject:
-		if e.Obj < 0 || int(e.Obj) >= len(t.Objects) {
+		if e.Obj < 0 || int(e.Obj) >= nObjects {
 			return fmt.Errorf("%s: object index %d out of range", e.Op, e.Obj)
 		}
 	case ObjGoroutine:
