@@ -441,7 +441,9 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		opt.Anomalies, _ = pattern.Builtin("all")
 	}
 	start := time.Now()
-	loaded, err := load.Load(ctx, opt.Dir, opt.Patterns, opt.BuildFlags)
+	// The instrumenter's dependencies' imports are read with the load's
+	// own go list (instrument.SourceDeps): a go list less per check.
+	loaded, err := load.LoadFor(ctx, opt.Dir, opt.Patterns, opt.BuildFlags, instrument.SourceDeps(opt.BuildFlags))
 	if err != nil {
 		return nil, err
 	}

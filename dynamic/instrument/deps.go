@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/pecanvet/pecanvet/static/load"
 )
 
 // moduleDeps returns the import paths of the packages that pkgs import,
@@ -80,6 +82,9 @@ func moduleDeps(cfg *packages.Config, pkgs []*packages.Package, mod *packages.Mo
 			break
 		}
 	}
+	if deps == nil && cfg == nil {
+		return nil, nil // SourceDeps: nothing to plan with
+	}
 	if deps == nil {
 		// Names, files and imports only: no type-checking, one go list.
 		quick := *cfg
@@ -116,17 +121,70 @@ func hasListing(p *packages.Package) bool {
 	return p.Module != nil && p.PkgPath != "" && (len(p.GoFiles) > 0 || len(p.CompiledGoFiles) > 0 || len(p.Errors) > 0)
 }
 
+// SourceDeps is the plan for load.LoadFor: the packages moduleDeps
+// will name, as the packages' listing shows them, whose imports' types
+// the load then reads with its own, so that loadDeps needs no go command.
+func SourceDeps(buildFlags []string) load.SourceDeps {
+	return func(roots []*packages.Package) []string {
+		mod := mainModule(roots)
+		if mod == nil {
+			return nil
+		}
+		mine, others := moduleDeps(nil, roots, mod, !vendored(mod, buildFlags))
+		return append(mine, others...)
+	}
+}
+
+// mainModule is the module selectFiles takes as the main one, from the
+// packages' listing (before they have types).
+func mainModule(pkgs []*packages.Package) *packages.Module {
+	var best *packages.Package
+	for _, p := range pkgs {
+		if p.Module == nil || !p.Module.Main || strings.HasSuffix(p.ID, ".test") {
+			continue
+		}
+		if best == nil || better(p, best) {
+			best = p
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return best.Module
+}
+
+// better is selectFiles' order: test variants first, then by ID.
+func better(a, b *packages.Package) bool {
+	ta, tb := strings.Contains(a.ID, " ["), strings.Contains(b.ID, " [")
+	if ta != tb {
+		return ta
+	}
+	return a.ID < b.ID
+}
+
+// fromSource lets a test load the dependencies with packages.Load, to
+// compare.
+var fromSource = true
+
 // loadDeps loads the packages at paths for instrumenting, without their
-// tests. A package that does not load is left out: it stays as it is.
-func loadDeps(cfg *packages.Config, paths []string) []*packages.Package {
+// tests: from the load's listing and export data when it can
+// (load.Packages.LoadFromSource), else with packages.Load. A package that
+// does not load is left out: it stays as it is.
+func loadDeps(loaded *load.Packages, cfg *packages.Config, paths []string) []*packages.Package {
 	if len(paths) == 0 {
 		return nil
 	}
-	c := *cfg
-	c.Tests = false
-	pkgs, err := packages.Load(&c, paths...)
-	if err != nil {
-		return nil
+	pkgs, fast := []*packages.Package(nil), false
+	if fromSource {
+		pkgs, fast = loaded.LoadFromSource(paths)
+	}
+	if !fast {
+		c := *cfg
+		c.Tests = false
+		var err error
+		if pkgs, err = packages.Load(&c, paths...); err != nil {
+			return nil
+		}
 	}
 	var ok []*packages.Package
 	for _, p := range pkgs {

@@ -114,7 +114,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	loaded := opt.Packages
 	if loaded == nil {
 		var err error
-		if loaded, err = load.Load(ctx, opt.Dir, opt.Patterns, opt.BuildFlags); err != nil {
+		if loaded, err = load.LoadFor(ctx, opt.Dir, opt.Patterns, opt.BuildFlags, SourceDeps(opt.BuildFlags)); err != nil {
 			return nil, err
 		}
 	}
@@ -171,7 +171,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	// A vendored module's other modules are read from vendor/, where the
 	// runtime is not: they stay as they are.
 	mine, others := moduleDeps(cfg, pkgs, mod, !vendor)
-	loadedDeps := loadDeps(cfg, append(mine, others...))
+	loadedDeps := loadDeps(loaded, cfg, append(mine, others...))
 	modUnits, depNotes, _, _ := selectFiles(loadedDeps)
 	notes = append(notes, depNotes...)
 	// The other modules' packages first: their rewritten files carry site

@@ -39,13 +39,31 @@ type Packages struct {
 	// "p.test"). The packages are shared: a stage that changes one (adds
 	// a file to it) changes a copy, in a list of its own.
 	List []*packages.Package
+
+	// src is what loadSource read for LoadFromSource: the import graph
+	// the packages' listing holds and the types of the imports read from
+	// export data; nil when the packages were loaded the go/packages way.
+	src *sourceDeps
 }
+
+// SourceDeps names, given the listing of the packages under check (their
+// whole import graph, no types yet), the packages a later stage will load
+// from source with LoadFromSource (the instrumenter's module
+// dependencies): the load reads their imports' types from export data in
+// its own go list, which then saves that stage a go list of its own.
+type SourceDeps func(roots []*packages.Package) []string
 
 // Load loads the packages matching patterns (default ".") with their
 // tests, in dir (default the current directory) with the go command's
 // buildFlags. A package with errors is still loaded, with its Errors: each
 // stage decides what they mean to it.
 func Load(ctx context.Context, dir string, patterns, buildFlags []string) (*Packages, error) {
+	return LoadFor(ctx, dir, patterns, buildFlags, nil)
+}
+
+// LoadFor is Load, also reading the types of the imports of the packages
+// that plan names (if not nil), for LoadFromSource.
+func LoadFor(ctx context.Context, dir string, patterns, buildFlags []string, plan SourceDeps) (*Packages, error) {
 	if dir == "" {
 		dir = "."
 	}
@@ -57,7 +75,8 @@ func Load(ctx context.Context, dir string, patterns, buildFlags []string) (*Pack
 		patterns = []string{"."}
 	}
 	p := &Packages{Dir: dir, Patterns: patterns, BuildFlags: buildFlags, Fset: token.NewFileSet()}
-	list, ok, err := loadSource(p.Config(ctx), patterns)
+	list, src, ok, err := loadSource(p.Config(ctx), patterns, plan)
+	p.src = src
 	if err == nil && !ok {
 		list, err = packages.Load(p.Config(ctx), patterns...)
 	}

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -37,12 +38,12 @@ import (
 // sourceMode is Mode without what makes go list compile.
 const sourceMode = Mode &^ (packages.NeedTypes | packages.NeedTypesInfo)
 
-func loadSource(cfg *packages.Config, patterns []string) (list []*packages.Package, ok bool, err error) {
+func loadSource(cfg *packages.Config, patterns []string, plan SourceDeps) (list []*packages.Package, src *sourceDeps, ok bool, err error) {
 	c := *cfg
 	c.Mode = sourceMode
 	roots, err := packages.Load(&c, patterns...)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, false, err
 	}
 	isRoot := map[string]*packages.Package{}
 	for _, p := range roots {
@@ -56,41 +57,82 @@ func loadSource(cfg *packages.Config, patterns []string) (list []*packages.Packa
 		// go/packages would compile for its export data too.
 		noFiles := len(p.GoFiles)+len(p.CompiledGoFiles)+len(p.OtherFiles)+len(p.IgnoredFiles) == 0
 		if len(p.Errors) > 0 || len(p.Syntax) == 0 && !noFiles {
-			return nil, false, nil
+			return nil, nil, false, nil
 		}
 		for _, imp := range p.Imports {
 			if isRoot[imp.ID] != nil || seen[imp.ID] || imp.ID == "unsafe" {
 				continue
 			}
 			if strings.Contains(imp.ID, " ") {
-				return nil, false, nil
+				return nil, nil, false, nil
 			}
 			seen[imp.ID] = true
 			depIDs = append(depIDs, imp.ID)
 		}
 	}
+	// The imports of the packages plan names, for LoadFromSource: the
+	// same go list gives their export data (they are in the roots'
+	// import graph, which go list -export -deps compiles anyway).
+	src = &sourceDeps{graph: listing(roots), roots: map[string]bool{}}
+	for _, p := range roots {
+		src.roots[p.PkgPath] = true
+		if src.sizes == nil {
+			src.sizes = p.TypesSizes
+		}
+	}
+	var extraIDs []string
+	if plan != nil {
+		for _, path := range plan(roots) {
+			l := src.graph[path]
+			if l == nil {
+				continue
+			}
+			for _, imp := range l.Imports {
+				if isRoot[imp.ID] != nil || seen[imp.ID] || imp.ID == "unsafe" || strings.Contains(imp.ID, " ") {
+					continue
+				}
+				seen[imp.ID] = true
+				extraIDs = append(extraIDs, imp.ID)
+			}
+		}
+	}
 	deps := map[string]*types.Package{}
-	if len(depIDs) > 0 {
+	src.export = map[string]*types.Package{}
+	if len(depIDs)+len(extraIDs) > 0 {
 		d := *cfg
 		d.Mode = packages.NeedName | packages.NeedTypes
 		d.Tests = false
-		ds, err := packages.Load(&d, depIDs...)
+		ds, err := packages.Load(&d, append(slices.Clone(depIDs), extraIDs...)...)
 		if err != nil {
-			return nil, false, nil
+			return nil, nil, false, nil
+		}
+		isDep := map[string]bool{}
+		for _, id := range depIDs {
+			isDep[id] = true
 		}
 		for _, p := range ds {
-			if len(p.Errors) > 0 || p.Types == nil || !p.Types.Complete() {
-				return nil, false, nil
+			bad := len(p.Errors) > 0 || p.Types == nil || !p.Types.Complete()
+			if !isDep[p.ID] {
+				// Only LoadFromSource's: one it cannot use is no reason
+				// to load the packages another way.
+				if !bad {
+					src.export[p.ID] = p.Types
+				}
+				continue
+			}
+			if bad {
+				return nil, nil, false, nil
 			}
 			deps[p.ID] = p.Types
+			src.export[p.ID] = p.Types
 		}
 		for _, id := range depIDs {
 			if deps[id] == nil {
-				return nil, false, nil
+				return nil, nil, false, nil
 			}
 		}
 		if importsRoot(deps, roots) {
-			return nil, false, nil
+			return nil, nil, false, nil
 		}
 	}
 	// The imports' Types, as go/packages gives them (ssa creates a
@@ -129,7 +171,7 @@ func loadSource(cfg *packages.Config, patterns []string) (list []*packages.Packa
 	for _, p := range roots {
 		check(p)
 	}
-	return roots, true, nil
+	return roots, src, true, nil
 }
 
 // importsRoot tells whether a dependency imports, directly or not, a

@@ -142,7 +142,7 @@ func TestLoadSourceSame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok, err := loadSource((&Packages{Dir: dir, Fset: token.NewFileSet()}).Config(context.Background()), []string{pattern})
+		got, _, ok, err := loadSource((&Packages{Dir: dir, Fset: token.NewFileSet()}).Config(context.Background()), []string{pattern}, nil)
 		if err != nil || !ok {
 			t.Fatalf("%s: loadSource: ok %v, %v", pattern, ok, err)
 		}
@@ -180,7 +180,7 @@ func TestLoadSourceNoCompile(t *testing.T) {
 	if n == 0 {
 		t.Fatal("go/packages's load reported no compile error: the test no longer tells a compile")
 	}
-	got, ok, err := loadSource(p.Config(context.Background()), []string{"."})
+	got, _, ok, err := loadSource(p.Config(context.Background()), []string{"."}, nil)
 	if err != nil || !ok {
 		t.Fatalf("loadSource: ok %v, %v", ok, err)
 	}
@@ -207,7 +207,7 @@ func TestLoadSourceRecompiled(t *testing.T) {
 		"q/q.go":      "package q\n\nimport \"example.com/r/p\"\n\nfunc G() int { return p.F() }\n",
 	})
 	p := &Packages{Dir: dir, Fset: token.NewFileSet()}
-	if _, ok, err := loadSource(p.Config(context.Background()), []string{"./p"}); ok || err != nil {
+	if _, _, ok, err := loadSource(p.Config(context.Background()), []string{"./p"}, nil); ok || err != nil {
 		t.Errorf("loadSource took a recompiled dependency: ok %v, %v", ok, err)
 	}
 	loaded, err := Load(context.Background(), dir, []string{"./p"}, nil)
@@ -239,7 +239,7 @@ func TestLoadSourceImportsRoot(t *testing.T) {
 		"q/q.go":      "package q\n\nimport \"example.com/r/p\"\n\ntype mock struct{}\n\nfunc (mock) Read(p.W) error { return nil }\n\nfunc New() p.M { return mock{} }\n",
 	})
 	p := &Packages{Dir: dir, Fset: token.NewFileSet()}
-	if _, ok, err := loadSource(p.Config(context.Background()), []string{"./p"}); ok || err != nil {
+	if _, _, ok, err := loadSource(p.Config(context.Background()), []string{"./p"}, nil); ok || err != nil {
 		t.Errorf("loadSource took a dependency importing the package under check: ok %v, %v", ok, err)
 	}
 	loaded, err := Load(context.Background(), dir, []string{"./p"}, nil)
