@@ -304,7 +304,12 @@ var (
 //     replay shows handed on to the next holders, the same code deciding
 //     again until one reads the unit's own value, or whose other
 //     writers between are done with it, their adds netting to zero
-//     and no lock held there: handedOn, moby/locker's Unlock);
+//     and no lock held there: handedOn, moby/locker's Unlock; nor a
+//     count only ever added to by constants and read back only for an
+//     ordering test against a plain field, when an earlier read at that
+//     site, against the same bound unwritten since, took the unit's
+//     branch on a value between the unit's own and the bound:
+//     witnessKept, golang-queue's schedule);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);

@@ -19,8 +19,8 @@ import (
 // atomic add of a constant, so the replay's adds give each read's value
 // relative to the unit's own (its write and its own adds, without the
 // others' adds between). A witness read the same bound object, unwritten
-// from its read to the unit's, took the same branch on a value on the
-// far side of the unit's own (for an outcome `x < bound` a value at
+// from its read to the unit's, took the same branch on a value between
+// the unit's own and the bound (for an outcome `x < bound` a value at
 // least the unit's own, for `x >= bound` at most): on its own value the
 // unit would have gone as it did. golang-queue's schedule, run by a
 // worker after its decrement, reads the busy count back and sends a
