@@ -2690,9 +2690,9 @@ func TestAddDelta(t *testing.T) {
 // the far side of the unit's own value (Witness.Delta, own minus the
 // witness's) settles the branch the unit's own value takes
 // (witnessKept). Without one, on the near side, on the other branch, for
-// another write, against another bound's site, through an equality test
-// or a value kept besides, or of a count also stored plainly, the stale
-// read-back stays judged.
+// another write, against another bound's site or a bound loaded before
+// the count, through an equality test or a value kept besides, or of a
+// count also stored plainly, the stale read-back stays judged.
 func TestJudgeWitness(t *testing.T) {
 	x, at := index(t)
 	fr := func(id int32, recv, name string) Frame {
@@ -2728,6 +2728,7 @@ func TestJudgeWitness(t *testing.T) {
 		{"a unit path that does not tell", evs(sched, load, bound, nil, []wit{{Of: 0, Delta: 0, After: send}}), true},
 		{"another bound's site", evs(sched, load, at("// witness send", "ready"), send, []wit{{Of: 0, Delta: 0, After: send}}), true},
 		{"an equality test", evs(fr(5, "q *WQueue", "scheduleEq"), load, at("// witness eq", "limit"), []string{at("// witness eq send", "ready")}, []wit{{Of: 0, Delta: 0, After: []string{at("// witness eq send", "ready")}}}), true},
+		{"the limit loaded before the count", evs(fr(5, "q *WQueue", "scheduleFirst"), load, at("// witness first", "limit"), []string{at("// witness first send", "ready")}, []wit{{Of: 0, Delta: 0, After: []string{at("// witness first send", "ready")}}}), true},
 		{"the count kept besides", evs(fr(5, "q *WQueue", "scheduleKept"), load, at("if n >= q.limit", "limit"), []string{at("// witness kept send", "ready")}, []wit{{Of: 0, Delta: 0, After: []string{at("// witness kept send", "ready")}}}), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -70,7 +71,8 @@ func (x *Index) witnessKept(evs []Event, i, j int) bool {
 // boundBack follows the value read at b's site in b's innermost
 // activation up its activations (Event.Frames) through returns alone,
 // each in the read's (or the call's) own block, to an ordering test
-// (boundTest) in the same block against a plain field load at b.Bound:
+// (boundTest) in the same block against a plain field load at b.Bound,
+// after the read (or the call) in that block:
 // the test's comparison (the read on the left) and its If. The read must
 // be of a field that is only ever added to by constants (addsOnly). Each
 // caller must hold one call that can run the activation below it, a
@@ -105,7 +107,7 @@ func (x *Index) boundBack(b Event) (token.Token, *ssa.If, bool) {
 			return 0, nil, false
 		}
 		if op, test, bound, ok := boundTest(v); ok {
-			if in.Block() != test.Block() || !x.loadsAt(bound, b.Bound) {
+			if in.Block() != test.Block() || !x.loadsAt(bound, b.Bound) || !after(in, unconvert(bound)) {
 				return 0, nil, false
 			}
 			return op, test, true
@@ -139,6 +141,20 @@ func (x *Index) loadsAt(bound ssa.Value, site string) bool {
 		}
 	}
 	return false
+}
+
+// after reports whether v is an instruction of in's block that comes
+// after in: every run that reaches v has just run in (the bound's load
+// after the call that reads the count, so the last read of the count
+// before a read of the bound at its site, with only region ends between,
+// is that call's).
+func after(in ssa.Instruction, v ssa.Value) bool {
+	w, ok := v.(ssa.Instruction)
+	if !ok || w.Block() != in.Block() {
+		return false
+	}
+	instrs := in.Block().Instrs
+	return slices.Index(instrs, w) > slices.Index(instrs, in)
 }
 
 // callOf returns caller's one call that can run fn, a static call of

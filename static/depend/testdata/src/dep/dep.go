@@ -5439,6 +5439,19 @@ func (q *WQueue) scheduleEq() {
 	}
 }
 
+// scheduleFirst loads the limit before it reads the count.
+func (q *WQueue) scheduleFirst() {
+	q.Lock()
+	defer q.Unlock()
+	if q.limit <= q.BusyWorkers() { // witness first
+		return
+	}
+	select {
+	case q.ready <- struct{}{}: // witness first send
+	default:
+	}
+}
+
 // scheduleKept also keeps the count it read.
 func (q *WQueue) scheduleKept() {
 	q.Lock()
