@@ -263,6 +263,7 @@ func judgeOne(x *depend.Index, f *Finding) (depend.Verdict, bool) {
 	rt := &replayTrace{f: f}
 	retries(f, evs, x.ExitTest, rt)
 	handed(f, evs, x.AddDelta, rt)
+	witnesses(f, evs, x.AddDelta, rt)
 	givenBack(f, evs, x.AddDelta)
 	v := x.Judge(evs)
 	return v, v.Holds && !abandoned(f.Schedule, evs, v, f.Verdict, x.IsCAS)

@@ -2683,3 +2683,69 @@ func TestAddDelta(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeWitness: golang-queue's schedule reads the busy count back
+// after the worker's decrement and compares it with the limit; an
+// earlier read at the same site that took the same branch on a value on
+// the far side of the unit's own value (Witness.Delta, own minus the
+// witness's) settles the branch the unit's own value takes
+// (witnessKept). Without one, on the near side, on the other branch, for
+// another write, against another bound's site or a bound loaded before
+// the count, through an equality test or a value kept besides, or of a
+// count also stored plainly, the stale read-back stays judged.
+func TestJudgeWitness(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, recv, name string) Frame {
+		return Frame{ID: id, Site: at("func ("+recv+") "+name+"(", name+"(")}
+	}
+	call := func(mark, callee string) string { return shift(at("// witness "+mark, callee+"("), len(callee)) }
+	dec, load := call("dec", "AddInt64"), call("load", "LoadInt64")
+	bound := at("// witness test", "limit")
+	send, full := []string{at("// witness send", "ready")}, []string{at("// witness full", "skipped")}
+	busy := []Frame{fr(3, "q *WQueue", "BusyWorkers"), fr(4, "m *wMetric", "BusyWorkers")}
+	type wit = Witness
+	evs := func(sched Frame, site, bound string, after []string, ws []Witness) []Event {
+		a := Event{Thread: 1, Unit: 1, Read: true, Write: true, Site: dec, Frames: []Frame{fr(1, "q *WQueue", "work"), fr(2, "m *wMetric", "DecBusy")}}
+		o := Event{Thread: 2, Unit: 2, Read: true, Write: true, Site: dec, Frames: []Frame{fr(7, "q *WQueue", "work"), fr(8, "m *wMetric", "DecBusy")}}
+		b := Event{Thread: 1, Unit: 1, Read: true, Site: site, Frames: append([]Frame{sched}, busy...), Bound: bound, BoundAfter: after, Witnesses: ws}
+		return []Event{a, o, b}
+	}
+	sched := fr(5, "q *WQueue", "schedule")
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"no witness", evs(sched, load, bound, send, nil), true},
+		{"sent, a witness sent on the unit's own value", evs(sched, load, bound, send, []wit{{Of: 0, Delta: 0, After: send}}), false},
+		{"sent, a witness sent on one more", evs(sched, load, bound, send, []wit{{Of: 0, Delta: -1, After: send}}), false},
+		{"sent, a witness sent on one less", evs(sched, load, bound, send, []wit{{Of: 0, Delta: 1, After: send}}), true},
+		{"sent, a witness full on the unit's own value", evs(sched, load, bound, send, []wit{{Of: 0, Delta: 0, After: full}}), true},
+		{"full, a witness full on one less", evs(sched, load, bound, full, []wit{{Of: 0, Delta: 1, After: full}}), false},
+		{"full, a witness full on one more", evs(sched, load, bound, full, []wit{{Of: 0, Delta: -1, After: full}}), true},
+		{"sent, the witness of another write", evs(sched, load, bound, send, []wit{{Of: 1, Delta: 0, After: send}}), true},
+		{"sent, a witness path that does not tell", evs(sched, load, bound, send, []wit{{Of: 0, Delta: 0, After: nil}}), true},
+		{"a unit path that does not tell", evs(sched, load, bound, nil, []wit{{Of: 0, Delta: 0, After: send}}), true},
+		{"another bound's site", evs(sched, load, at("// witness send", "ready"), send, []wit{{Of: 0, Delta: 0, After: send}}), true},
+		{"an equality test", evs(fr(5, "q *WQueue", "scheduleEq"), load, at("// witness eq", "limit"), []string{at("// witness eq send", "ready")}, []wit{{Of: 0, Delta: 0, After: []string{at("// witness eq send", "ready")}}}), true},
+		{"the limit loaded before the count", evs(fr(5, "q *WQueue", "scheduleFirst"), load, at("// witness first", "limit"), []string{at("// witness first send", "ready")}, []wit{{Of: 0, Delta: 0, After: []string{at("// witness first send", "ready")}}}), true},
+		{"the count kept besides", evs(fr(5, "q *WQueue", "scheduleKept"), load, at("if n >= q.limit", "limit"), []string{at("// witness kept send", "ready")}, []wit{{Of: 0, Delta: 0, After: []string{at("// witness kept send", "ready")}}}), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+	// A count also stored plainly (wGauge.Reset): no witness settles it.
+	gdec, gload := call("gauge dec", "AddInt64"), call("gauge load", "LoadInt64")
+	gsend := []string{at("// witness gauge send", "ready")}
+	a := Event{Thread: 1, Unit: 1, Read: true, Write: true, Site: gdec, Frames: []Frame{fr(1, "g *wGauge", "Dec")}}
+	o := Event{Thread: 2, Unit: 2, Read: true, Write: true, Site: gdec, Frames: []Frame{fr(2, "g *wGauge", "Dec")}}
+	b := Event{Thread: 1, Unit: 1, Read: true, Site: gload, Frames: []Frame{fr(3, "q *WGaugeQueue", "schedule"), fr(4, "g *wGauge", "Load")}, Bound: at("// witness gauge test", "limit"), BoundAfter: gsend, Witnesses: []Witness{{Of: 0, Delta: 0, After: gsend}}}
+	if v := x.Judge([]Event{a, o, b}); !v.Holds {
+		t.Errorf("Judge of a plainly stored count = false, want true")
+	}
+}

@@ -119,6 +119,29 @@ type Event struct {
 	// every lock it took there: it took its count back, done with what
 	// it counted on (addedAhead).
 	GivenBack bool
+	// Bound, for a read-back, is the site of the plain read of another
+	// object that its goroutine made next, after only region ends (the
+	// bound the value is compared with), and BoundAfter the sites of
+	// the goroutine's steps after that read, from the replay's own
+	// trace; Witnesses are earlier reads at this site of the same
+	// variable, each followed in its goroutine by the same region ends
+	// and a read of the same bound object at Bound, with no write of
+	// that object from it to the unit's (witnessKept).
+	Bound      string
+	BoundAfter []string
+	Witnesses  []Witness
+}
+
+// Witness is an earlier read of a read-back's variable at its site
+// (Event.Witnesses): the unit's own value minus the value it read
+// (Delta, from the replay's writes of the variable between it and the
+// unit's write Of, an event index, all atomic adds of a constant, with
+// the unit's own adds up to the read-back), and the sites of its
+// goroutine's steps after its read of the bound.
+type Witness struct {
+	Of    int
+	Delta int64
+	After []string
 }
 
 // Touch is a write in the replayed schedule: its step and site, and the
@@ -281,7 +304,12 @@ var (
 //     replay shows handed on to the next holders, the same code deciding
 //     again until one reads the unit's own value, or whose other
 //     writers between are done with it, their adds netting to zero
-//     and no lock held there: handedOn, moby/locker's Unlock);
+//     and no lock held there: handedOn, moby/locker's Unlock; nor a
+//     count only ever added to by constants and read back only for an
+//     ordering test against a plain field, when an earlier read at that
+//     site, against the same bound unwritten since, took the unit's
+//     branch on a value between the unit's own and the bound:
+//     witnessKept, golang-queue's schedule);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);
@@ -403,7 +431,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.retried(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) && !x.constBack(a, b) && !x.takenBack(a, b) && !x.stopFlag(evs, i, j, between) && !handedOn(evs, i, j) {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.retried(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) && !x.constBack(a, b) && !x.takenBack(a, b) && !x.stopFlag(evs, i, j, between) && !handedOn(evs, i, j) && !x.witnessKept(evs, i, j) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {

@@ -5384,3 +5384,108 @@ func (n *Names) Unlock(name string) {
 	c.mu.Unlock()
 	n.mu.Unlock()
 }
+
+// WQueue is golang-queue's schedule: a worker's deferred decrement of the
+// busy count, then a fresh read of it through two getters' returns
+// compared with the worker limit, a plain field (witnessKept). Every
+// write of busy is an atomic add of a constant.
+type wMetric struct{ busy int64 }
+
+func (m *wMetric) IncBusy()           { atomic.AddInt64(&m.busy, 1) }         // witness inc
+func (m *wMetric) DecBusy()           { atomic.AddInt64(&m.busy, ^int64(0)) } // witness dec
+func (m *wMetric) BusyWorkers() int64 { return atomic.LoadInt64(&m.busy) }    // witness load
+
+type WQueue struct {
+	sync.Mutex
+	metric  *wMetric
+	limit   int64
+	ready   chan struct{}
+	skipped int
+	last    int64
+}
+
+func (q *WQueue) BusyWorkers() int64 { return q.metric.BusyWorkers() }
+
+func (q *WQueue) work() {
+	defer func() {
+		q.metric.DecBusy()
+		q.schedule()
+	}()
+	q.metric.IncBusy()
+}
+
+func (q *WQueue) schedule() {
+	q.Lock()
+	defer q.Unlock()
+	if q.BusyWorkers() >= q.limit { // witness test
+		q.skipped++ // witness full
+		return
+	}
+	select {
+	case q.ready <- struct{}{}: // witness send
+	default:
+	}
+}
+
+// scheduleEq wakes only at the limit (retryloop's `==`).
+func (q *WQueue) scheduleEq() {
+	q.Lock()
+	defer q.Unlock()
+	if q.BusyWorkers() == q.limit-1 { // witness eq
+		select {
+		case q.ready <- struct{}{}: // witness eq send
+		default:
+		}
+	}
+}
+
+// scheduleFirst loads the limit before it reads the count.
+func (q *WQueue) scheduleFirst() {
+	q.Lock()
+	defer q.Unlock()
+	if q.limit <= q.BusyWorkers() { // witness first
+		return
+	}
+	select {
+	case q.ready <- struct{}{}: // witness first send
+	default:
+	}
+}
+
+// scheduleKept also keeps the count it read.
+func (q *WQueue) scheduleKept() {
+	q.Lock()
+	defer q.Unlock()
+	n := q.BusyWorkers() // witness kept
+	q.last = n
+	if n >= q.limit {
+		return
+	}
+	select {
+	case q.ready <- struct{}{}: // witness kept send
+	default:
+	}
+}
+
+// wGauge's count is also stored plainly (Reset): its adds do not give
+// its values.
+type wGauge struct{ n int64 }
+
+func (g *wGauge) Dec()        { atomic.AddInt64(&g.n, -1) }     // witness gauge dec
+func (g *wGauge) Load() int64 { return atomic.LoadInt64(&g.n) } // witness gauge load
+func (g *wGauge) Reset()      { g.n = 0 }
+
+type WGaugeQueue struct {
+	g     *wGauge
+	limit int64
+	ready chan struct{}
+}
+
+func (q *WGaugeQueue) Reset() { q.g.Reset() }
+
+func (q *WGaugeQueue) schedule() {
+	if q.g.Load() >= q.limit { // witness gauge test
+		return
+	}
+	q.ready <- struct{}{} // witness gauge send
+}
