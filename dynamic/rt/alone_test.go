@@ -150,3 +150,81 @@ func TestAloneSpins(t *testing.T) {
 		t.Error("a spin taken for one before pendingLong")
 	}
 }
+
+const (
+	abGo int32 = 3750 + iota
+	abRy
+	abWy
+	abWz
+	abRecv
+	abSend
+)
+
+var _ = Register(abGo, []Site{
+	{Pos: "ab.go:1:1", Obj: "go"},
+	{Pos: "ab.go:2:1", Obj: "y"},
+	{Pos: "ab.go:3:1", Obj: "y"},
+	{Pos: "ab.go:4:1", Obj: "z"},
+	{Pos: "ab.go:5:1", Obj: "chan"},
+	{Pos: "ab.go:6:1", Obj: "chan"},
+})
+
+// TestReplayAloneBlockEndsHold: after the verdict g1, the anomaly's first
+// goroutine, runs alone; it writes z (a gate that does not block) and then
+// waits for g1.1, held for it, in a receive or a select. Its gate there
+// ends the hold at once. Before, a gate after the verdict only counted
+// toward aloneSpins, and the hold ended at the watch's look after
+// pendingGrace (here 20 s: at aloneLong, 1 s): lossyconn's
+// TestScheduledPeerProfiles waited 10 ms so in ReadFrom's select for the
+// packet its held sender had, and failed its timing check.
+func TestReplayAloneBlockEndsHold(t *testing.T) {
+	busyWithLongGrace(t)
+	p := writeSchedule(t, "anomaly race/RW 1 3\n"+
+		"g1 fork @ab.go:1:1 n=1\n"+
+		"g1 read y @ab.go:2:1 n=1\n"+
+		"g1.1 begin n=1\n"+
+		"g1.1 write y @ab.go:3:1 n=1\n")
+	for _, sel := range []bool{false, true} {
+		var waited time.Duration
+		prog := func() bool {
+			v := heap[struct{ y, z int }]()
+			c := make(chan int)
+			var wg sync.WaitGroup
+			wg.Add(1)
+			id := Go(abGo)
+			go func() {
+				Begin(id)
+				defer wg.Done()
+				defer End()
+				W(unsafe.Pointer(&v.y), abWy)
+				v.y = 1
+				Send(c, 1, abSend)
+			}()
+			R(unsafe.Pointer(&v.y), abRy)
+			_ = v.y
+			W(unsafe.Pointer(&v.z), abWz)
+			v.z = 1
+			start := time.Now()
+			if sel {
+				SelectGate(SelCase{Site: abRecv, Cap: cap(c), Ch: c})
+				select {
+				case x, ok := <-c:
+					Received(c, ok, abRecv)
+					_ = x
+				}
+			} else {
+				Recv(c, abRecv)
+			}
+			waited = time.Since(start)
+			wg.Wait()
+			return true
+		}
+		v, _, _ := replayOnce(t, p, prog)
+		if v.Verdict != "reproduced" {
+			t.Fatalf("select %v: verdict %+v, want reproduced", sel, v)
+		}
+		if waited >= aloneLong/2 {
+			t.Errorf("select %v: g1 waited %v for the goroutine held while it ran alone", sel, waited)
+		}
+	}
+}

@@ -908,6 +908,8 @@ func SelectGate(cases ...SelCase) {
 		}
 		if rp != nil && !rp.free {
 			rp.preSelect(g, cases)
+		} else if rp != nil && rp.alone == g {
+			rp.aloneAfter(trace.Recv) // a select may block
 		}
 		if tix && rp == nil {
 			w.claimTicket(g, -1, 0) // none should be left

@@ -555,9 +555,38 @@ func gateRW(addr unsafe.Pointer, site int32, op trace.Op, rw *sync.RWMutex) {
 		}
 		rp.turn(rec.cur(), site, op, passes(op))
 	} else if rp != nil && rp.free && rp.alone != nil && rec != nil && rec.cur() == rp.alone {
-		rp.aloneGates++ // a gate after the verdict grants nothing: counted (aloneSpins)
+		rp.aloneAfter(op)
 	}
 	mu.Unlock()
+}
+
+// aloneAfter is called (mu held) when r.alone reaches a gate of op after
+// the verdict. The gate grants nothing and holds no one: it is counted
+// (aloneSpins), and before an operation that may block the hold ends, as
+// holdAt's does before the verdict, so that what the goroutine waits for
+// can come. Without that, the hold ended only at the watch's look after
+// pendingGrace: lossyconn's TestScheduledPeerProfiles, whose test
+// goroutine ran alone into ReadFrom's select for the packet the held
+// sender had taken off its queue, waited those 10 ms out of the 10 ms its
+// timing check leaves, and failed in most replays and controls alike (the
+// timedsender.go:94 asv and av, reported by that effect).
+func (r *replayer) aloneAfter(op trace.Op) {
+	r.aloneGates++
+	if mayBlock(op) {
+		r.endHold()
+	}
+}
+
+// mayBlock reports whether an operation of op may wait for another
+// goroutine (or the clock): a goroutine running alone is held no further.
+func mayBlock(op trace.Op) bool {
+	switch op {
+	case trace.Read, trace.Write, trace.AtomicLoad, trace.AtomicStore, trace.AtomicRMW,
+		trace.Unlock, trace.RUnlock, trace.Fork, trace.Close, trace.WGAdd, trace.WGDone,
+		trace.CondSignal, trace.CondBroadcast, trace.RegionBegin, trace.RegionEnd:
+		return false
+	}
+	return true
 }
 
 // scheduledNext reports, for the calling goroutine under a schedule,
@@ -1191,10 +1220,7 @@ func (r *replayer) holdAt(op trace.Op) {
 		r.endHold()
 		return
 	}
-	switch op {
-	case trace.Read, trace.Write, trace.AtomicLoad, trace.AtomicStore, trace.AtomicRMW,
-		trace.Unlock, trace.RUnlock, trace.Fork, trace.Close, trace.WGAdd, trace.WGDone,
-		trace.CondSignal, trace.CondBroadcast, trace.RegionBegin, trace.RegionEnd:
+	if !mayBlock(op) {
 		r.aloneSince = realNow()
 		return
 	}
