@@ -876,7 +876,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			<-early.done // its processes and traces are gone before scratch is
 		}
 	}()
-	checkQueued(ctx, b.Build, pkg, acct, limit, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
+	checkQueued(ctx, b.Build, pkg, acct, limit, reserveUnits(opt.Budget), opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
 		q.unmeant = func(test string) bool {
 			d, ok := st.drivers[test]
 			return ok && d.Meant == ""
@@ -1067,9 +1067,23 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 	})
 	// The tests whose first run left nothing proved are recorded again
 	// under perturbed schedules, a seed at a time, all in one process.
-	for seed := 1; seed <= opt.Perturb && acct.spent < limit && !acct.netPast() && ctx.Err() == nil; seed++ {
+	for seed := 1; seed <= opt.Perturb && ctx.Err() == nil; seed++ {
 		idx, late := perturbable(tcs, firsts, false)
 		if len(idx) == 0 {
+			break
+		}
+		// What the race detector will charge for the pairs known so far
+		// stays under limit: the perturbed recordings' replays stop
+		// short of it (a later seed's rounds leave the reserve too).
+		plimit, reserve := limit, int64(0)
+		if limit > 0 {
+			plimit -= raceCharge(b.Build, pkg, tcs, seen)
+			if seed < opt.Perturb {
+				reserve = reserveUnits(opt.Budget)
+			}
+		}
+		if acct.spent >= plimit || acct.netPast() {
+			rep.addNote(note.Budget, pkg, "", "%s; %d tests not recorded again perturbed (seed %d)", acct.spentWhy(plimit), len(idx), seed)
 			break
 		}
 		why := ""
@@ -1094,7 +1108,13 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				maps.Copy(runs, more)
 			}
 		}
-		checkQueued(ctx, b.Build, pkg, acct, limit, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
+		checkQueued(ctx, b.Build, pkg, acct, plimit, reserve, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
+			var unchecked []string
+			defer func() {
+				if len(unchecked) > 0 {
+					rep.addNote(note.Budget, pkg, "", "%s; %d of %d tests recorded again perturbed (seed %d) not checked: %s", acct.spentWhy(plimit), len(unchecked), len(idx), seed, strings.Join(unchecked, ", "))
+				}
+			}()
 			for k, ti := range idx { // in test order: what is credited where does not depend on timing
 				q.setLeft(len(idx) - k)
 				prt := runs[ti]
@@ -1106,9 +1126,12 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				rep.Time.Record += prt.Wall
 				rep.Time.Records++
 				rep.Events += prt.Events
-				if ok, _ := q.admit(); ok {
+				if ok, spent := q.admit(); ok {
 					q.charge(recordCost(prt))
 					predict(tcs[ti], prt, prt.Trace)
+				} else {
+					acct.spent = spent // as the note says
+					unchecked = append(unchecked, tests[ti])
 				}
 			}
 		})
