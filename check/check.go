@@ -1083,7 +1083,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			}
 		}
 		if acct.spent >= plimit || acct.netPast() {
-			rep.addNote(note.Budget, pkg, "", "%s; %d tests not recorded again perturbed (seed %d)", acct.spentWhy(plimit), len(idx), seed)
+			rep.addNote(note.Budget, pkg, "", "%s%s; %d tests not recorded again perturbed (seed %d)", acct.spentWhy(plimit), raceHeld(limit-plimit), len(idx), seed)
 			break
 		}
 		why := ""
@@ -1109,10 +1109,13 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			}
 		}
 		checkQueued(ctx, b.Build, pkg, acct, plimit, reserve, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
+			q.mu.Lock()
+			q.held = limit - plimit
+			q.mu.Unlock()
 			var unchecked []string
 			defer func() {
 				if len(unchecked) > 0 {
-					rep.addNote(note.Budget, pkg, "", "%s; %d of %d tests recorded again perturbed (seed %d) not checked: %s", acct.spentWhy(plimit), len(unchecked), len(idx), seed, strings.Join(unchecked, ", "))
+					rep.addNote(note.Budget, pkg, "", "%s%s; %d of %d tests recorded again perturbed (seed %d) not checked: %s", acct.spentWhy(plimit), raceHeld(limit-plimit), len(unchecked), len(idx), seed, strings.Join(unchecked, ", "))
 				}
 			}()
 			for k, ti := range idx { // in test order: what is credited where does not depend on timing
@@ -1148,6 +1151,15 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 		}
 	}
 	return nil
+}
+
+// raceHeld says, for a note, what the perturbed recordings' limit held
+// under the phase's for the race detector.
+func raceHeld(held int64) string {
+	if held <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d work units held for the race detector)", held)
 }
 
 // earlyPerturbed is the first seed's perturbed recording of the tests idx,

@@ -57,6 +57,10 @@ type replayQueue struct {
 	// detector's confirmation): a later round's replay starts only if
 	// its charge ends at limit-reserve or before (roundLimit).
 	reserve int64
+	// held: what limit already leaves under its phase's for the phases
+	// after (the race detector's charge, below the perturbed
+	// recordings'), for the notes.
+	held int64
 	// left: the tests left to check, the next one included (setLeft); 0:
 	// not known, each trace's share is q.share.
 	left int
@@ -1383,7 +1387,7 @@ type qResult struct {
 	shareCut               bool  // some were not replayed for the trace's share of the budget
 	share                  int64 // that share (qGroup.share)
 	reserveCut             bool  // some were not replayed for the reserve (replayQueue.reserve)
-	reserve                int64 // that reserve
+	reserve                int64 // that reserve, and what the queue's limit held for the later phases (replayQueue.held)
 	lateCut                bool  // some were not replayed for the package's budget
 	netCut                 bool  // some were not replayed for the safety net
 }
@@ -1404,7 +1408,7 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 	for gi, g := range q.groups {
 		r := &out[gi]
 		r.shareCut, r.lateCut, r.netCut, r.share = g.shareCut, g.lateCut, g.netCut, g.cutAt
-		r.reserveCut, r.reserve = g.reserveCut, q.reserve
+		r.reserveCut, r.reserve = g.reserveCut, q.reserve+q.held
 		if g.n > 0 {
 			// Where the budget went, test by test (issue 30).
 			lo, _ := q.groupCharges(g)

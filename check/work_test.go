@@ -14,6 +14,7 @@ import (
 
 	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
 )
 
@@ -504,5 +505,28 @@ func TestReplayRoundsReserve(t *testing.T) {
 		}
 		limit := int64(300 + rng.Intn(800))
 		same(fmt.Sprintf("random %d", round), tests, limit, int64(150+rng.Intn(200)), int64(40+rng.Intn(60)), rng.Int63n(limit/3))
+	}
+}
+
+// TestRaceCharge: what the perturbed recordings' phase leaves under its
+// limit for the race detector is its charge for the tests holding a pair
+// not proved otherwise: raceRuns runs of raceRunUnits each, per test.
+func TestRaceCharge(t *testing.T) {
+	cand := func(key string) unorderedCand {
+		return unorderedCand{f: Finding{Anomaly: predict.Anomaly{Key: key}}}
+	}
+	tcs := []*testCheck{
+		{test: "TestA", diverged: []unorderedCand{cand("a"), cand("b")}}, // one test, two pairs
+		nil,             // not checked
+		{test: "TestB"}, // no pair
+		{test: "TestC", diverged: []unorderedCand{cand("c")}}, // proved by a replay since
+		{test: "TestD", diverged: []unorderedCand{cand("c"), cand("d")}},
+	}
+	seen := map[string]bool{"c": true}
+	if got, want := raceCharge(nil, "p", tcs, seen), int64(2*raceRuns*raceRunUnits); got != want {
+		t.Errorf("raceCharge = %d, want %d (TestA and TestD)", got, want)
+	}
+	if got := raceCharge(nil, "p", tcs[1:4], seen); got != 0 {
+		t.Errorf("raceCharge of tests with no open pair = %d, want 0", got)
 	}
 }
