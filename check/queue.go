@@ -1389,6 +1389,7 @@ type qResult struct {
 	reserveCut             bool  // some were not replayed for the reserve (replayQueue.reserve)
 	reserve                int64 // that reserve, and what the queue's limit held for the later phases (replayQueue.held)
 	lateCut                bool  // some were not replayed for the package's budget
+	limit                  int64 // the queue's limit (the phase's, less what it held: replayQueue.held)
 	netCut                 bool  // some were not replayed for the safety net
 }
 
@@ -1408,7 +1409,7 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 	for gi, g := range q.groups {
 		r := &out[gi]
 		r.shareCut, r.lateCut, r.netCut, r.share = g.shareCut, g.lateCut, g.netCut, g.cutAt
-		r.reserveCut, r.reserve = g.reserveCut, q.reserve+q.held
+		r.reserveCut, r.reserve, r.limit = g.reserveCut, q.reserve+q.held, q.limit
 		if g.n > 0 {
 			// Where the budget went, test by test (issue 30).
 			lo, _ := q.groupCharges(g)

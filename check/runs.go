@@ -46,6 +46,7 @@ type testCheck struct {
 	shareCut         bool            // replays stopped for a trace's share of the budget
 	share            int64           // the least such share (qResult.share)
 	lateCut, netCut  bool            // replays stopped for the package's budget, for the safety net
+	lateLimit        int64           // the limit of the queue that stopped them for the budget
 	reserveCut       bool            // later rounds' replays stopped at the budget less the reserve (qResult)
 	reserve          int64           // that reserve
 	found            int             // predictions of this test proved (now or by an earlier test)
@@ -349,7 +350,9 @@ func (qd *queued) settle(r qResult) {
 		c.share = r.share
 	}
 	c.shareCut = c.shareCut || r.shareCut
-	c.lateCut = c.lateCut || r.lateCut
+	if r.lateCut {
+		c.lateCut, c.lateLimit = true, r.limit
+	}
 	c.netCut = c.netCut || r.netCut
 	if r.reserveCut {
 		c.reserveCut, c.reserve = true, r.reserve
@@ -599,6 +602,10 @@ func (c *testCheck) notes() {
 			why = "the budget left was less than a replay's charge"
 		case c.lateCut:
 			why = fmt.Sprintf("budget of %v spent (%d work units)", c.opt.Budget, c.acct.units)
+			if c.lateLimit > 0 && c.lateLimit < c.acct.units {
+				// A phase's limit (the tests' leave the drivers theirs).
+				why = fmt.Sprintf("budget of %v spent (this phase's limit, %d of its %d work units)", c.opt.Budget, c.lateLimit, c.acct.units)
+			}
 		}
 		// Say whether the cut left site combinations untried, or only
 		// further instances of combinations whose replays here proved
