@@ -769,10 +769,11 @@ func (q *replayQueue) pump() {
 								// The next round may give it back (again).
 								it.shareDrop, g.cutAt = true, share
 							}
-							// A later round's cut under the round limit is
-							// the reserve's while the budget itself is
-							// not spent before it.
-							reserved := cut == cutLate && it.round > 0 && q.base+rLo+gRLo < q.limit
+							// A later round's cut is the round limit's (its
+							// replays end under it): the reserve's, not the
+							// budget's. Not told by the work before it,
+							// whose bounds depend on what is final yet.
+							reserved := cut == cutLate && it.round > 0
 							g.shareCut = g.shareCut || cut == cutShare
 							g.lateCut = g.lateCut || cut == cutLate && !reserved
 							g.reserveCut = g.reserveCut || reserved
