@@ -878,7 +878,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			<-early.done // its processes and traces are gone before scratch is
 		}
 	}()
-	checkQueued(ctx, b.Build, pkg, acct, limit, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
+	checkQueued(ctx, b.Build, pkg, acct, limit, reserveUnits(opt.Budget), opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
 		q.unmeant = func(test string) bool {
 			d, ok := st.drivers[test]
 			return ok && d.Meant == ""
@@ -1069,9 +1069,23 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 	})
 	// The tests whose first run left nothing proved are recorded again
 	// under perturbed schedules, a seed at a time, all in one process.
-	for seed := 1; seed <= opt.Perturb && acct.spent < limit && !acct.netPast() && ctx.Err() == nil; seed++ {
+	for seed := 1; seed <= opt.Perturb && ctx.Err() == nil; seed++ {
 		idx, late := perturbable(tcs, firsts, false)
 		if len(idx) == 0 {
+			break
+		}
+		// What the race detector will charge for the pairs known so far
+		// stays under limit: the perturbed recordings' replays stop
+		// short of it (a later seed's rounds leave the reserve too).
+		plimit, reserve := limit, int64(0)
+		if limit > 0 {
+			plimit -= raceCharge(b.Build, pkg, tcs, seen)
+			if seed < opt.Perturb {
+				reserve = reserveUnits(opt.Budget)
+			}
+		}
+		if acct.spent >= plimit || acct.netPast() {
+			rep.addNote(note.Budget, pkg, "", "%s%s; %d tests not recorded again perturbed (seed %d)", acct.spentWhy(plimit), raceHeld(limit-plimit), len(idx), seed)
 			break
 		}
 		why := ""
@@ -1096,7 +1110,16 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				maps.Copy(runs, more)
 			}
 		}
-		checkQueued(ctx, b.Build, pkg, acct, limit, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
+		checkQueued(ctx, b.Build, pkg, acct, plimit, reserve, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
+			q.mu.Lock()
+			q.held = limit - plimit
+			q.mu.Unlock()
+			var unchecked []string
+			defer func() {
+				if len(unchecked) > 0 {
+					rep.addNote(note.Budget, pkg, "", "%s%s; %d of %d tests recorded again perturbed (seed %d) not checked: %s", acct.spentWhy(plimit), raceHeld(limit-plimit), len(unchecked), len(idx), seed, strings.Join(unchecked, ", "))
+				}
+			}()
 			for k, ti := range idx { // in test order: what is credited where does not depend on timing
 				q.setLeft(len(idx) - k)
 				prt := runs[ti]
@@ -1108,9 +1131,12 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				rep.Time.Record += prt.Wall
 				rep.Time.Records++
 				rep.Events += prt.Events
-				if ok, _ := q.admit(); ok {
+				if ok, spent := q.admit(); ok {
 					q.charge(recordCost(prt))
 					predict(tcs[ti], prt, prt.Trace)
+				} else {
+					acct.spent = spent // as the note says
+					unchecked = append(unchecked, tests[ti])
 				}
 			}
 		})
@@ -1127,6 +1153,15 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 		}
 	}
 	return nil
+}
+
+// raceHeld says, for a note, what the perturbed recordings' limit held
+// under the phase's for the race detector.
+func raceHeld(held int64) string {
+	if held <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d work units held for the race detector)", held)
 }
 
 // earlyPerturbed is the first seed's perturbed recording of the tests idx,

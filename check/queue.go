@@ -52,6 +52,15 @@ type replayQueue struct {
 	// none; share, a trace's replays' at most (shareUnits), and
 	// shareMin, at least (fairShare). See work.go.
 	limit, share, shareMin int64
+	// reserve: the work the later rounds (again) leave under limit for
+	// the phases after the queue (the perturbed recordings, the race
+	// detector's confirmation): a later round's replay starts only if
+	// its charge ends at limit-reserve or before (roundLimit).
+	reserve int64
+	// held: what limit already leaves under its phase's for the phases
+	// after (the race detector's charge, below the perturbed
+	// recordings'), for the notes.
+	held int64
 	// left: the tests left to check, the next one included (setLeft); 0:
 	// not known, each trace's share is q.share.
 	left int
@@ -192,6 +201,9 @@ type qGroup struct {
 	dooms                     []doom        // learned from its replays that deadlocked outside recorded operations
 	sleeps                    []sleepWindow // the trace's test sleeps (testSleeps), for controlled
 	fails                     []failure     // of its final items, in order
+	// reserveCut: in a later round, past the limit less the reserve, or
+	// a replay's charge would have ended past it (again).
+	reserveCut bool
 	// probes: how many it ran (probe); reached: by root, the fewest
 	// steps before its first step of a probe's schedule that got past it.
 	probes  int
@@ -231,6 +243,21 @@ func shareUnits(budget time.Duration) int64 {
 // (again).
 const fairShareDiv = 100
 
+// The later replay rounds (again) of a phase's queue leave
+// Budget/reserveDiv under its limit for the phases after it: the
+// perturbed recordings of the tests whose first runs proved nothing,
+// their predictions and replays, and the race detector's confirmation
+// (raceRuns runs of each test holding a pair, raceRunUnits each). In one
+// of two ants runs of session 36 the rounds spent the tests' phase to
+// its limit (463,617 of 459,000 units) and the race detector's one pair
+// was not checked; main's fixed shares had left those phases 50,000 to
+// 75,000 units. Round 0 does not leave it: a test's first replays come
+// before any later phase.
+const reserveDiv = 100
+
+// reserveUnits is the reserve of a budget, in work units.
+func reserveUnits(budget time.Duration) int64 { return workOf(budget / reserveDiv) }
+
 // fairShare is the share of a trace's replays (qGroup.share) with before
 // charged ahead of them but for the earlier traces' replays, left tests
 // to check (0: not known, the fixed share alone), under a limit, a fixed
@@ -261,26 +288,27 @@ const (
 // be final when that decides, so the items dropped are those a check
 // replaying one at a time would drop.
 func (q *replayQueue) workCut(g *qGroup, lo, hi, gLo, gHi int64) int {
-	return q.workCutOf(g.before, g.share, lo, hi, gLo, gHi)
+	return q.workCutOf(q.limit, g.before, g.share, lo, hi, gLo, gHi)
 }
 
-// workCutOf is workCut with before charged ahead of lo and hi, and a
-// share of the trace's replays (again: a later round's, with gLo and gHi
-// that round's replays).
-func (q *replayQueue) workCutOf(before, share, lo, hi, gLo, gHi int64) int {
+// workCutOf is workCut under limit, with before charged ahead of lo and
+// hi, and a share of the trace's replays (again: a later round's, with
+// gLo and gHi that round's replays, and before including the item's own
+// charge, so that it starts only if it ends under limit).
+func (q *replayQueue) workCutOf(limit, before, share, lo, hi, gLo, gHi int64) int {
 	switch {
 	case q.netPast():
 		return cutNet
-	case q.limit > 0 && before+lo >= q.limit:
+	case limit > 0 && before+lo >= limit:
 		return cutLate
-	case share > 0 && gLo >= share && q.limit > 0 && before+hi >= q.limit:
+	case share > 0 && gLo >= share && limit > 0 && before+hi >= limit:
 		// Over its share, and maybe over the package's budget once the
 		// replays before it are final: which of the two cut it (what the
 		// note says) waits for them.
 		return cutMaybe
 	case share > 0 && gLo >= share:
 		return cutShare
-	case q.limit > 0 && before+hi >= q.limit, share > 0 && gHi >= share:
+	case limit > 0 && before+hi >= limit, share > 0 && gHi >= share:
 		return cutMaybe
 	}
 	return cutNo
@@ -721,9 +749,12 @@ func (q *replayQueue) pump() {
 					if it.round > 0 {
 						// A later round's: after every replay of the
 						// earlier rounds (q.base) and this round's before
-						// it, in order.
+						// it, in order, and only if its own charge ends
+						// under the round limit: a flood's replay of
+						// 20,000 units started just under it would take
+						// the reserve.
 						share = g.rshare
-						cut = q.workCutOf(q.base, share, rLo+gRLo, rHi+gRHi, gRLo, gRHi)
+						cut = q.workCutOf(q.roundLimit(), q.base+it.cost, share, rLo+gRLo, rHi+gRHi, gRLo, gRHi)
 					} else {
 						cut = q.workCut(g, cumLo+gLo, cumHi+gHi, gLo, gHi)
 					}
@@ -738,8 +769,14 @@ func (q *replayQueue) pump() {
 								// The next round may give it back (again).
 								it.shareDrop, g.cutAt = true, share
 							}
+							// A later round's cut is the round limit's (its
+							// replays end under it): the reserve's, not the
+							// budget's. Not told by the work before it,
+							// whose bounds depend on what is final yet.
+							reserved := cut == cutLate && it.round > 0
 							g.shareCut = g.shareCut || cut == cutShare
-							g.lateCut = g.lateCut || cut == cutLate
+							g.lateCut = g.lateCut || cut == cutLate && !reserved
+							g.reserveCut = g.reserveCut || reserved
 							g.netCut = g.netCut || cut == cutNet
 						}
 						needed++
@@ -1266,6 +1303,11 @@ func (q *replayQueue) drainRunning() {
 // package get a part of the budget over all tests left) cut no
 // prediction while budget remains (issue 30): on ants the flood tests'
 // shares had left 170,000 to 250,000 units of 459,000 unspent.
+//
+// The rounds stop at the limit less q.reserve (roundLimit), which the
+// phases after the queue need: in one of two ants runs of session 36
+// they spent the tests' phase to its limit, and the race detector's
+// confirmation of a pair did not run.
 func (q *replayQueue) again() bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -1275,12 +1317,24 @@ func (q *replayQueue) again() bool {
 	}
 	lo, _ := q.charges()
 	base := q.spent + lo
-	if net := q.netPast(); net || base >= q.limit {
-		// A next round would drop them for the budget or the net: so
-		// the note says.
+	// A replay whose charge would not end under the round limit now
+	// will not later either: with none that would, no round.
+	fits := false
+	for _, it := range q.items {
+		if it.state == pDropped && it.shareDrop && it.round == q.round && base+it.cost < q.roundLimit() {
+			fits = true
+			break
+		}
+	}
+	if net := q.netPast(); net || !fits {
+		// A next round would drop them for the budget, the reserve or
+		// the net: so the note says.
+		late := !net && base >= q.limit
 		for _, it := range q.items {
 			if it.state == pDropped && it.shareDrop && it.round == q.round {
-				it.g.shareCut, it.g.lateCut, it.g.netCut = false, it.g.lateCut || !net, it.g.netCut || net
+				g := it.g
+				g.shareCut, g.lateCut, g.netCut = false, g.lateCut || late, g.netCut || net
+				g.reserveCut = g.reserveCut || !net && !late
 			}
 		}
 		return false
@@ -1303,7 +1357,7 @@ func (q *replayQueue) again() bool {
 	}
 	q.round++
 	q.base = base
-	share := max(q.shareMin, (q.limit-base)/int64(len(cut)))
+	share := max(q.shareMin, (q.roundLimit()-base)/int64(len(cut)))
 	for _, g := range cut {
 		g.rshare, g.shareCut = share, false
 	}
@@ -1311,10 +1365,14 @@ func (q *replayQueue) again() bool {
 		it.state, it.shareDrop, it.round, it.final = pOpen, false, q.round, false
 	}
 	q.from = min(q.from, items[0].idx)
-	q.opt.progress("check: %s: replay round %d: %d work units left, %d predictions of %d traces their shares cut, %d units each", q.pkg, q.round, q.limit-base, len(items), len(cut), share)
+	q.opt.progress("check: %s: replay round %d: %d work units left (%d of them held in reserve), %d predictions of %d traces their shares cut, %d units each", q.pkg, q.round, q.limit-base, q.reserve, len(items), len(cut), share)
 	q.pump()
 	return true
 }
+
+// roundLimit is the limit of the later rounds' replays (again): the
+// queue's, less the reserve.
+func (q *replayQueue) roundLimit() int64 { return q.limit - q.reserve }
 
 // qResult is the outcome of one trace's predictions.
 type qResult struct {
@@ -1329,7 +1387,10 @@ type qResult struct {
 	inferred               int   // of findings: not replayed (or not counted), sharing an earlier replay's failure (Finding.Inferred)
 	shareCut               bool  // some were not replayed for the trace's share of the budget
 	share                  int64 // that share (qGroup.share)
+	reserveCut             bool  // some were not replayed for the reserve (replayQueue.reserve)
+	reserve                int64 // that reserve, and what the queue's limit held for the later phases (replayQueue.held)
 	lateCut                bool  // some were not replayed for the package's budget
+	limit                  int64 // the queue's limit (the phase's, less what it held: replayQueue.held)
 	netCut                 bool  // some were not replayed for the safety net
 }
 
@@ -1349,6 +1410,7 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 	for gi, g := range q.groups {
 		r := &out[gi]
 		r.shareCut, r.lateCut, r.netCut, r.share = g.shareCut, g.lateCut, g.netCut, g.cutAt
+		r.reserveCut, r.reserve, r.limit = g.reserveCut, q.reserve+q.held, q.limit
 		if g.n > 0 {
 			// Where the budget went, test by test (issue 30).
 			lo, _ := q.groupCharges(g)

@@ -46,6 +46,9 @@ type testCheck struct {
 	shareCut         bool            // replays stopped for a trace's share of the budget
 	share            int64           // the least such share (qResult.share)
 	lateCut, netCut  bool            // replays stopped for the package's budget, for the safety net
+	lateLimit        int64           // the limit of the queue that stopped them for the budget
+	reserveCut       bool            // later rounds' replays stopped at the budget less the reserve (qResult)
+	reserve          int64           // that reserve
 	found            int             // predictions of this test proved (now or by an earlier test)
 	pruned           map[string]bool // keys whose replays failed in an earlier trace of this test
 	notedCut         bool            // the note that a recording stopped at MaxEvents is made
@@ -347,8 +350,13 @@ func (qd *queued) settle(r qResult) {
 		c.share = r.share
 	}
 	c.shareCut = c.shareCut || r.shareCut
-	c.lateCut = c.lateCut || r.lateCut
+	if r.lateCut {
+		c.lateCut, c.lateLimit = true, r.limit
+	}
 	c.netCut = c.netCut || r.netCut
+	if r.reserveCut {
+		c.reserveCut, c.reserve = true, r.reserve
+	}
 	c.found += found
 	c.rep.Doomed += r.doomed
 	c.rep.Alike += r.alike
@@ -377,9 +385,10 @@ func (qd *queued) settle(r qResult) {
 // queue, and settles the outcomes in order. The steps are charged to acct
 // and start under limit (work.go): each asks q.admit before a test and
 // charges its recording with q.charge; the predictions charge themselves.
-func checkQueued(ctx context.Context, b *testbin.Build, pkg string, acct *account, limit int64, opt Options, seen map[string]bool, rep *Report, each func(q *replayQueue, predict func(c *testCheck, rt record.Test, path string))) {
+// The later replay rounds leave reserve under limit (replayQueue.reserve).
+func checkQueued(ctx context.Context, b *testbin.Build, pkg string, acct *account, limit, reserve int64, opt Options, seen map[string]bool, rep *Report, each func(q *replayQueue, predict func(c *testCheck, rt record.Test, path string))) {
 	q := newReplayQueue(ctx, b, pkg, acct.net, opt, seen)
-	q.limit, q.spent = limit, acct.spent
+	q.limit, q.spent, q.reserve = limit, acct.spent, min(reserve, limit)
 	if acct.keys != nil {
 		q.keys = acct.keys
 	}
@@ -587,8 +596,16 @@ func (c *testCheck) notes() {
 			why = c.acct.netWhy()
 		case c.shareCut:
 			why = fmt.Sprintf("its replays took their share of the budget, %d work units (%s)", c.share, shareWhy(c.share, c.opt.Budget))
+		case c.reserveCut && c.reserve > 0:
+			why = fmt.Sprintf("the later replay rounds stop where a replay would end past the budget less %d work units held for the perturbed recordings and the race detector", c.reserve)
+		case c.reserveCut:
+			why = "the budget left was less than a replay's charge"
 		case c.lateCut:
 			why = fmt.Sprintf("budget of %v spent (%d work units)", c.opt.Budget, c.acct.units)
+			if c.lateLimit > 0 && c.lateLimit < c.acct.units {
+				// A phase's limit (the tests' leave the drivers theirs).
+				why = fmt.Sprintf("budget of %v spent (this phase's limit, %d of its %d work units)", c.opt.Budget, c.lateLimit, c.acct.units)
+			}
 		}
 		// Say whether the cut left site combinations untried, or only
 		// further instances of combinations whose replays here proved

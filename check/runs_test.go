@@ -259,3 +259,27 @@ func TestNotReplayedNote(t *testing.T) {
 		}
 	}
 }
+
+// TestCutReasonNote: the note on predictions a cut left unreplayed names
+// its reason: the reserve the later rounds leave for the phases after
+// them (or a replay's charge past what is left), and the phase's own
+// limit when the budget cut them there.
+func TestCutReasonNote(t *testing.T) {
+	for _, c := range []struct {
+		set  func(tc *testCheck)
+		want string
+	}{
+		{func(tc *testCheck) { tc.reserveCut, tc.reserve = true, 6700 }, "past the budget less 6700 work units held for the perturbed recordings and the race detector"},
+		{func(tc *testCheck) { tc.reserveCut = true }, "the budget left was less than a replay's charge"},
+		{func(tc *testCheck) { tc.lateCut, tc.lateLimit = true, 459_000 }, "budget of 5m0s spent (this phase's limit, 459000 of its 510000 work units)"},
+		{func(tc *testCheck) { tc.lateCut, tc.lateLimit = true, 510_000 }, "budget of 5m0s spent (510000 work units)"},
+	} {
+		tc := &testCheck{pkg: "p", test: "TestX", opt: Options{MaxReplays: 100, Budget: 5 * time.Minute}, rep: &Report{}, seen: map[string]bool{}, skipped: 5,
+			skippedKeys: map[string]bool{"a": true}, triedKeys: map[string]bool{}, acct: newAccount(5 * time.Minute)}
+		c.set(tc)
+		tc.notes()
+		if len(tc.rep.Notes) != 1 || !strings.Contains(tc.rep.Notes[0].String(), c.want) {
+			t.Errorf("notes %q, want one with %q", tc.rep.Notes, c.want)
+		}
+	}
+}

@@ -157,6 +157,23 @@ func confirmUnordered(ctx context.Context, b *testbin.Build, pkg string, acct *a
 	}
 }
 
+// raceCharge is what confirmUnordered would charge for the pairs tcs
+// hold so far (tests whose runs do not all wait out a driver's bound,
+// pairs not proved otherwise): the perturbed recordings' phase leaves it
+// under its limit.
+func raceCharge(b *testbin.Build, pkg string, tcs []*testCheck, seen map[string]bool) int64 {
+	n := 0
+	for _, tc := range tcs {
+		if tc == nil || b.Quick(pkg, tc.test) {
+			continue
+		}
+		if slices.ContainsFunc(tc.diverged, func(d unorderedCand) bool { return !seen[d.f.Anomaly.Key] }) {
+			n++
+		}
+	}
+	return int64(n) * raceRuns * raceRunUnits
+}
+
 // raceRuns is how many times the race detector runs each test: which
 // pair of sites races can depend on the schedule (TestRaceChanSendSend:
 // whichever goroutine's non-blocking send finds room, the other one's

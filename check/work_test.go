@@ -14,6 +14,7 @@ import (
 
 	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
 )
 
@@ -31,6 +32,13 @@ type workTest struct {
 // replays that take d(i) of wall time and move the fake clock by slow
 // times that; it returns the tests checked and the predictions replayed.
 func workRun(t *testing.T, tests []workTest, limit, share, least int64, workers int, slow time.Duration, rng *rand.Rand) (checked []int, replayed []string, cut []string) {
+	checked, replayed, cut, _ = workRunReserve(t, tests, limit, share, least, 0, workers, slow, rng)
+	return checked, replayed, cut
+}
+
+// workRunReserve is workRun with the later rounds leaving reserve under
+// the limit (replayQueue.reserve); it also returns the work charged.
+func workRunReserve(t *testing.T, tests []workTest, limit, share, least, reserve int64, workers int, slow time.Duration, rng *rand.Rand) (checked []int, replayed []string, cut []string, total int64) {
 	var mu sync.Mutex
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	now = func() time.Time {
@@ -50,7 +58,7 @@ func workRun(t *testing.T, tests []workTest, limit, share, least int64, workers 
 		return replay.Verdict{Verdict: replay.Diverged, Message: test + "/" + p.a.Key}
 	}
 	q := newReplayQueue(context.Background(), nil, "p", clock.Add(time.Hour), Options{}, map[string]bool{})
-	q.workers, q.limit, q.share, q.shareMin = workers, limit, share, least
+	q.workers, q.limit, q.share, q.shareMin, q.reserve = workers, limit, share, least, reserve
 	var groups []int
 	for ti, wt := range tests {
 		if least > 0 {
@@ -75,11 +83,11 @@ func workRun(t *testing.T, tests []workTest, limit, share, least int64, workers 
 		for _, f := range r.findings {
 			replayed = append(replayed, f.Verdict.Message)
 		}
-		if r.shareCut || r.lateCut || r.netCut {
-			cut = append(cut, fmt.Sprintf("T%d share %v late %v net %v", groups[gi], r.shareCut, r.lateCut, r.netCut))
+		if r.shareCut || r.lateCut || r.netCut || r.reserveCut {
+			cut = append(cut, fmt.Sprintf("T%d share %v late %v net %v reserve %v", groups[gi], r.shareCut, r.lateCut, r.netCut, r.reserveCut))
 		}
 	}
-	return checked, replayed, cut
+	return checked, replayed, cut, q.total()
 }
 
 // quietKey says whether workRun's replay of the prediction of key
@@ -242,10 +250,19 @@ func TestFairShare(t *testing.T) {
 // the tests checked, the predictions replayed (test by test, in order, as
 // finish gives them) and each round's share (0 for round 0).
 func sequentialRounds(tests []workTest, limit, share, least int64) (checked []int, replayed []string, shares []int64) {
+	checked, replayed, shares, _ = sequentialReserve(tests, limit, share, least, 0)
+	return checked, replayed, shares
+}
+
+// sequentialReserve is sequentialRounds with the later rounds stopping
+// at the limit less reserve: a later round's replay starts only if its
+// charge (replayCost: a quiet deadlock's wait is known only after it)
+// ends under it. It also returns the work charged.
+func sequentialReserve(tests []workTest, limit, share, least, reserve int64) (checked []int, replayed []string, shares []int64, spent int64) {
 	type pred struct{ ti, k int }
 	var done []pred
-	var cut []pred                       // by its trace's share, in order
-	spent, charged := int64(0), int64(0) // all work; records and predictions only
+	var cut []pred      // by its trace's share, in order
+	charged := int64(0) // records and predictions only (spent: all work)
 	cost := func(p pred) int64 {
 		c := replayCost(tests[p.ti].events, 1)
 		if quietKey(fmt.Sprintf("T%d.%d", p.ti, p.k)) {
@@ -276,18 +293,21 @@ func sequentialRounds(tests []workTest, limit, share, least int64) (checked []in
 		}
 	}
 	shares = []int64{0}
-	for least > 0 && len(cut) > 0 && spent < limit {
+	fits := func() bool {
+		return slices.ContainsFunc(cut, func(p pred) bool { return spent+replayCost(tests[p.ti].events, 1) < limit-reserve })
+	}
+	for least > 0 && fits() {
 		traces := map[int]bool{}
 		for _, p := range cut {
 			traces[p.ti] = true
 		}
-		rs := max(least, (limit-spent)/int64(len(traces)))
+		rs := max(least, (limit-reserve-spent)/int64(len(traces)))
 		shares = append(shares, rs)
 		g := map[int]int64{}
 		var next []pred
 		for _, p := range cut {
 			switch {
-			case spent >= limit:
+			case spent+replayCost(tests[p.ti].events, 1) >= limit-reserve:
 			case g[p.ti] >= rs:
 				next = append(next, p)
 			default:
@@ -305,7 +325,7 @@ func sequentialRounds(tests []workTest, limit, share, least int64) (checked []in
 		}
 		replayed = append(replayed, msg)
 	}
-	return checked, replayed, shares
+	return checked, replayed, shares, spent
 }
 
 // TestReplayRounds: the later rounds (again) give what round 0's fair
@@ -362,14 +382,15 @@ func TestReplayRounds(t *testing.T) {
 	}
 	// Under 4,000, round 0 gives the floods 307, 333 and 363 (two
 	// replays each, 380), and round 1 each (4,000 - 1,690)/3 = 770: the
-	// first takes five more (800), the second five, and the third five
-	// (the last started at 3,950 of the 4,000); the package's budget then
-	// stops it, and round 2 does not start.
+	// first takes five more (800), the second five, and the third four
+	// (ending at 3,950: a later round's replay starts only if it ends
+	// under the limit, and the fifth's 140 would not); no cut replay
+	// fits in the 50 left, and round 2 does not start.
 	if _, _, shares := sequentialRounds(floods, 4000, 1400, 100); !slices.Equal(shares, []int64{0, 770}) {
 		t.Errorf("limit 4,000: shares %v, want [0 770]", shares)
 	}
 	replayed = same("limit 4,000", floods, 4000, 1400, 100)
-	for ti, want := range []int{7, 7, 7} {
+	for ti, want := range []int{7, 7, 6} {
 		if n := count(replayed, fmt.Sprintf("T%d", ti)); n != want {
 			t.Errorf("limit 4,000: T%d replayed %d predictions, want %d", ti, n, want)
 		}
@@ -401,5 +422,111 @@ func TestReplayRounds(t *testing.T) {
 	}
 	if rounds := same("many tests, rounds", many, 50_000, 20_000, 100); !slices.Equal(rounds, fixed) {
 		t.Errorf("many tests: the rounds replayed %d predictions, the fixed share %d", len(rounds), len(fixed))
+	}
+}
+
+// TestReplayRoundsReserve: the later rounds stop at the limit less the
+// reserve (replayQueue.reserve), which the phases after the queue get:
+// no later round's replay ends past it, round 0 is not bound by it, the
+// note names the reserve, and the outcome is the sequential one
+// whatever the workers and the clock.
+func TestReplayRoundsReserve(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func() { now, runReplay = time.Now, replayRetrying }()
+	rng := rand.New(rand.NewSource(13))
+	same := func(name string, tests []workTest, limit, share, least, reserve int64) (replayed, cut []string, total int64) {
+		t.Helper()
+		checked, replayed, _, spent := sequentialReserve(tests, limit, share, least, reserve)
+		var first []string
+		for _, run := range []struct {
+			workers int
+			slow    time.Duration
+		}{{1, 1}, {2, 1}, {4, 100}} {
+			got, gotReplayed, gotCut, gotTotal := workRunReserve(t, tests, limit, share, least, reserve, run.workers, run.slow, rng)
+			if !slices.Equal(got, checked) || !slices.Equal(gotReplayed, replayed) || gotTotal != spent {
+				t.Fatalf("%s, %d workers, clock %dx: checked %v, replayed %v, %d units; sequentially %v, %v, %d", name, run.workers, run.slow, got, gotReplayed, gotTotal, checked, replayed, spent)
+			}
+			if first == nil {
+				first = gotCut
+			} else if !slices.Equal(gotCut, first) {
+				t.Fatalf("%s, %d workers, clock %dx: cuts %v, first run %v", name, run.workers, run.slow, gotCut, first)
+			}
+		}
+		return replayed, first, spent
+	}
+	// TestReplayRounds' floods (5,350 units in all) under 6,000 with a
+	// reserve of 1,000: round 0 spends 2,250 (as without the reserve),
+	// round 1 splits the 5,000 - 2,250 over the three floods (916
+	// each), and the rounds stop short of 5,000.
+	floods := []workTest{{events: 400_000, preds: 10}, {events: 400_000, preds: 10}, {events: 400_000, preds: 10}}
+	for i := 0; i < 10; i++ {
+		floods = append(floods, workTest{rp: 15, events: 100, preds: 1})
+	}
+	if _, _, shares, _ := sequentialReserve(floods, 6000, 1400, 100, 1000); !slices.Equal(shares[:2], []int64{0, 916}) {
+		t.Errorf("reserve 1,000: shares %v, want [0 916 ...]", shares)
+	}
+	replayed, cut, total := same("reserve 1,000", floods, 6000, 1400, 100, 1000)
+	if total > 5000 || total < 4000 || len(replayed) == 40 {
+		t.Errorf("reserve 1,000: %d units charged, %d of 40 predictions replayed; want the rounds to stop short of 5,000", total, len(replayed))
+	}
+	for _, c := range cut {
+		if !strings.Contains(c, "reserve true") || strings.Contains(c, "late true") || strings.Contains(c, "share true") {
+			t.Errorf("reserve 1,000: cut %q; want the reserve's", c)
+		}
+	}
+	if len(cut) == 0 {
+		t.Errorf("reserve 1,000: no trace cut")
+	}
+	// Round 0 is not bound by it: under 2,300, round 0 spends 2,250,
+	// past the limit less a reserve of 1,000, and replays what it
+	// replays with a reserve that leaves no later round.
+	_, r0, _, _ := sequentialReserve(floods, 2300, 1400, 100, 2300)
+	if got, _, total := same("round 0", floods, 2300, 1400, 100, 1000); !slices.Equal(got, r0) || total <= 1300 {
+		t.Errorf("round 0: with a reserve of 1,000 replayed %v (%d units), with one of the whole limit %v", got, total, r0)
+	}
+	// Costly replays (events 4,000,000: 1,040 units each, 1,140 for
+	// the quiet .1): round 0 ends at 3,440 (T0 one replay, T1 two, the
+	// cheap tests); with a reserve of 1,600 the round limit is 4,400,
+	// and T0.1 would start under it, but its 1,040 would not end under
+	// it: no later round starts, though the work charged is under it.
+	big := []workTest{{events: 4_000_000, preds: 3}, {events: 4_000_000, preds: 3}}
+	for i := 0; i < 4; i++ {
+		big = append(big, workTest{rp: 15, events: 100, preds: 1})
+	}
+	_, cut, total = same("costly replays", big, 6000, 2000, 100, 1600)
+	if total != 3440 || len(cut) != 2 {
+		t.Errorf("costly replays: %d units charged, cuts %v; want 3,440 and both floods cut by the reserve", total, cut)
+	}
+	// Random cases: the same outcome as the sequential model.
+	for round := 0; round < 8; round++ {
+		var tests []workTest
+		for i := 0; i < 3+rng.Intn(8); i++ {
+			tests = append(tests, workTest{rp: int64(rng.Intn(100)), events: rng.Intn(40_000), preds: rng.Intn(6)})
+		}
+		limit := int64(300 + rng.Intn(800))
+		same(fmt.Sprintf("random %d", round), tests, limit, int64(150+rng.Intn(200)), int64(40+rng.Intn(60)), rng.Int63n(limit/3))
+	}
+}
+
+// TestRaceCharge: what the perturbed recordings' phase leaves under its
+// limit for the race detector is its charge for the tests holding a pair
+// not proved otherwise: raceRuns runs of raceRunUnits each, per test.
+func TestRaceCharge(t *testing.T) {
+	cand := func(key string) unorderedCand {
+		return unorderedCand{f: Finding{Anomaly: predict.Anomaly{Key: key}}}
+	}
+	tcs := []*testCheck{
+		{test: "TestA", diverged: []unorderedCand{cand("a"), cand("b")}}, // one test, two pairs
+		nil,             // not checked
+		{test: "TestB"}, // no pair
+		{test: "TestC", diverged: []unorderedCand{cand("c")}}, // proved by a replay since
+		{test: "TestD", diverged: []unorderedCand{cand("c"), cand("d")}},
+	}
+	seen := map[string]bool{"c": true}
+	if got, want := raceCharge(nil, "p", tcs, seen), int64(2*raceRuns*raceRunUnits); got != want {
+		t.Errorf("raceCharge = %d, want %d (TestA and TestD)", got, want)
+	}
+	if got := raceCharge(nil, "p", tcs[1:4], seen); got != 0 {
+		t.Errorf("raceCharge of tests with no open pair = %d, want 0", got)
 	}
 }
