@@ -18,17 +18,7 @@ func handed(f *Finding, evs []depend.Event, delta func(site string) (int64, bool
 	if s == nil || len(s.Anomaly) != len(evs) || f.Verdict.Trace == "" {
 		return
 	}
-	var pairs [][2]int
-	for j := range evs {
-		if !evs[j].Read || evs[j].Write {
-			continue
-		}
-		for i := 0; i < j; i++ {
-			if evs[i].Write && evs[i].Var == evs[j].Var && evs[i].Unit == evs[j].Unit && evs[i].Thread == evs[j].Thread && addsBetween(s.Steps, s.Anomaly[i], s.Anomaly[j], delta) {
-				pairs = append(pairs, [2]int{i, j})
-			}
-		}
-	}
+	pairs := addReadBacks(s, evs, delta)
 	if len(pairs) == 0 {
 		return
 	}
@@ -333,4 +323,23 @@ func (r *replayTrace) get() (*trace.Trace, []int) {
 		}
 	}
 	return r.tr, r.pos
+}
+
+// addReadBacks returns the pairs (i, j) of evs, i the unit's write of a
+// variable and j its later read of it (a read-back), whose writes
+// between, in schedule s, are all atomic adds of a constant (delta):
+// the read-backs handed and witnesses read the replay's trace for.
+func addReadBacks(s *trace.Schedule, evs []depend.Event, delta func(site string) (int64, bool)) [][2]int {
+	var pairs [][2]int
+	for j := range evs {
+		if !evs[j].Read || evs[j].Write {
+			continue
+		}
+		for i := 0; i < j; i++ {
+			if evs[i].Write && evs[i].Var == evs[j].Var && evs[i].Unit == evs[j].Unit && evs[i].Thread == evs[j].Thread && addsBetween(s.Steps, s.Anomaly[i], s.Anomaly[j], delta) {
+				pairs = append(pairs, [2]int{i, j})
+			}
+		}
+	}
+	return pairs
 }

@@ -37,17 +37,7 @@ func witnesses(f *Finding, evs []depend.Event, delta func(site string) (int64, b
 	if s == nil || len(s.Anomaly) != len(evs) || f.Verdict.Trace == "" {
 		return
 	}
-	var pairs [][2]int
-	for j := range evs {
-		if !evs[j].Read || evs[j].Write {
-			continue
-		}
-		for i := 0; i < j; i++ {
-			if evs[i].Write && evs[i].Var == evs[j].Var && evs[i].Unit == evs[j].Unit && evs[i].Thread == evs[j].Thread && addsBetween(s.Steps, s.Anomaly[i], s.Anomaly[j], delta) {
-				pairs = append(pairs, [2]int{i, j})
-			}
-		}
-	}
+	pairs := addReadBacks(s, evs, delta)
 	if len(pairs) == 0 {
 		return
 	}
