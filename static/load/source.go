@@ -41,6 +41,10 @@ const sourceMode = Mode &^ (packages.NeedTypes | packages.NeedTypesInfo)
 func loadSource(cfg *packages.Config, patterns []string, plan SourceDeps) (list []*packages.Package, src *sourceDeps, ok bool, err error) {
 	c := *cfg
 	c.Mode = sourceMode
+	// The imports' export data, listed beside the listing when they can
+	// be guessed (ahead.go).
+	ahead := listAhead(cfg, patterns)
+	defer ahead.stop()
 	roots, err := packages.Load(&c, patterns...)
 	if err != nil {
 		return nil, nil, false, err
@@ -99,18 +103,26 @@ func loadSource(cfg *packages.Config, patterns []string, plan SourceDeps) (list 
 	deps := map[string]*types.Package{}
 	src.export = map[string]*types.Package{}
 	if len(depIDs)+len(extraIDs) > 0 {
-		d := *cfg
-		d.Mode = packages.NeedName | packages.NeedTypes
-		d.Tests = false
-		ds, err := packages.Load(&d, append(slices.Clone(depIDs), extraIDs...)...)
-		if err != nil {
-			return nil, nil, false, nil
+		need := append(slices.Clone(depIDs), extraIDs...)
+		ds, ok := ahead.covering(need)
+		if !ok {
+			exportListsAfter.Add(1)
+			if ds, err = packages.Load(exportConfig(cfg), need...); err != nil {
+				return nil, nil, false, nil
+			}
+		}
+		isNeeded := map[string]bool{}
+		for _, id := range need {
+			isNeeded[id] = true
 		}
 		isDep := map[string]bool{}
 		for _, id := range depIDs {
 			isDep[id] = true
 		}
 		for _, p := range ds {
+			if !isNeeded[p.ID] {
+				continue // listed ahead, not imported
+			}
 			bad := len(p.Errors) > 0 || p.Types == nil || !p.Types.Complete()
 			if !isDep[p.ID] {
 				// Only LoadFromSource's: one it cannot use is no reason
