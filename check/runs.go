@@ -128,7 +128,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		c.opt.progress("check: %s %s: one goroutine active in %d events: nothing to predict", c.pkg, c.test, rt.Events)
 		return nil
 	}
-	tr, cut, err := predict.ReadPrefixSized(path, predict.MaxEvents, rt.Events)
+	tr, cut, err := predict.ReadPrefixSized(path, predict.MaxEvents, rt.Events, rt.Objects)
 	if err != nil {
 		c.rep.addNote(note.Trace, c.pkg, c.test, "unreadable trace: %v", err)
 		return nil

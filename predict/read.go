@@ -36,7 +36,7 @@ const MaxGoroutines = 1024
 // name (as actor, or forked or joined) past MaxGoroutines; the goroutine
 // table then holds only those, renumbered in order of first mention.
 func ReadPrefix(path string, max int) (tr *trace.Trace, cut bool, err error) {
-	return readPrefix(path, max, MaxGoroutines, 0)
+	return readPrefix(path, max, MaxGoroutines, 0, 0)
 }
 
 // ReadPrefixSized is ReadPrefix for a trace whose caller already counted
@@ -44,25 +44,32 @@ func ReadPrefix(path string, max int) (tr *trace.Trace, cut bool, err error) {
 // file): the event slice is made that large (at most max) at once. For a
 // trace of a million events, growing it by appends copied it over and
 // over, half of the reading's CPU. A wrong count costs only memory or
-// appends; what is read is the same.
-func ReadPrefixSized(path string, max, events int) (tr *trace.Trace, cut bool, err error) {
-	return readPrefix(path, max, MaxGoroutines, events)
+// appends; what is read is the same. objects, the object names it
+// defines (record.Test.Objects), sizes the object table the same way
+// (trace.ReadOptions.Objects): TestNoRaceTinyAlloc of Go's race testdata
+// names half a million objects in its million events.
+func ReadPrefixSized(path string, max, events, objects int) (tr *trace.Trace, cut bool, err error) {
+	return readPrefix(path, max, MaxGoroutines, events, objects)
 }
 
-func readPrefix(path string, max, maxG, events int) (tr *trace.Trace, cut bool, err error) {
+func readPrefix(path string, max, maxG, events, objects int) (tr *trace.Trace, cut bool, err error) {
+	if max > 0 && events > max {
+		events = max
+	}
+	// Each object is defined before the first event naming it: a prefix
+	// of events events defines at most about as many (a bound on the
+	// memory a wrong count costs).
+	objects = min(objects, events)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, false, err
 	}
 	defer f.Close()
-	d, err := trace.NewDecoderOptions(f, path, trace.ReadOptions{Lenient: true})
+	d, err := trace.NewDecoderOptions(f, path, trace.ReadOptions{Lenient: true, Objects: objects})
 	if err != nil {
 		return nil, false, err
 	}
 	tr = new(trace.Trace)
-	if max > 0 && events > max {
-		events = max
-	}
 	if events > 0 {
 		tr.Events = make([]trace.Event, 0, events)
 	}

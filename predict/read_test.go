@@ -45,11 +45,11 @@ func TestReadPrefixGoroutines(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	all, _, err := readPrefix(path, 0, 1<<20, 0)
+	all, _, err := readPrefix(path, 0, 1<<20, 0, 0)
 	if err != nil || len(all.Goroutines) < 3 {
 		t.Fatalf("err %v, %d goroutines", err, len(all.Goroutines))
 	}
-	got, cut, err := readPrefix(path, 0, 2, 0)
+	got, cut, err := readPrefix(path, 0, 2, 0, 0)
 	if err != nil || !cut || len(got.Goroutines) != 2 || len(got.Events) == 0 || len(got.Events) >= len(all.Events) {
 		t.Fatalf("max 2 goroutines: err %v, cut %v, %d goroutines, %d of %d events", err, cut, len(got.Goroutines), len(got.Events), len(all.Events))
 	}
@@ -71,9 +71,10 @@ func TestReadPrefixGoroutines(t *testing.T) {
 	}
 }
 
-// TestReadPrefixSized: the events count a caller passes only sizes the
-// event slice: with the right count, a wrong one or none, the trace read
-// is the same; with the right one, the slice is made once.
+// TestReadPrefixSized: the events and objects counts a caller passes only
+// size the event slice and the object table: with the right counts, wrong
+// ones or none, the trace read is the same; with the right ones, each is
+// made once.
 func TestReadPrefixSized(t *testing.T) {
 	tr := gen.Large(gen.LargeOptions{Events: 5000, Seed: 5})
 	path := filepath.Join(t.TempDir(), "t.trace")
@@ -89,18 +90,28 @@ func TestReadPrefixSized(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := len(tr.Events)
+	full, _, err := ReadPrefix(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, objs := len(tr.Events), len(full.Objects) // the names the file defines
 	for _, events := range []int{n, 10, 2 * n, 0} {
-		got, cut, err := ReadPrefixSized(path, 3000, events)
-		if err != nil || cut != wantCut || !reflect.DeepEqual(got, want) {
-			t.Fatalf("events %d: err %v, cut %v (want %v), same trace %v", events, err, cut, wantCut, reflect.DeepEqual(got, want))
-		}
-		if events >= 3000 && cap(got.Events) != 3000 {
-			t.Errorf("events %d: capacity %d, want the bound 3000", events, cap(got.Events))
+		for _, objects := range []int{objs, 3, 2 * objs, 0} {
+			got, cut, err := ReadPrefixSized(path, 3000, events, objects)
+			if err != nil || cut != wantCut || !reflect.DeepEqual(got, want) {
+				t.Fatalf("events %d, objects %d: err %v, cut %v (want %v), same trace %v", events, objects, err, cut, wantCut, reflect.DeepEqual(got, want))
+			}
+			if events >= 3000 && cap(got.Events) != 3000 {
+				t.Errorf("events %d: capacity %d, want the bound 3000", events, cap(got.Events))
+			}
 		}
 	}
-	all, _, err := ReadPrefixSized(path, 0, n)
+	all, _, err := ReadPrefixSized(path, 0, n, objs)
 	if err != nil || len(all.Events) != n || cap(all.Events) != n {
 		t.Fatalf("no bound: err %v, %d events, capacity %d, want %d", err, len(all.Events), cap(all.Events), n)
+	}
+	// With the right count of objects, the table is made once.
+	if len(all.Objects) != objs || cap(all.Objects) != objs {
+		t.Errorf("objects: %d names, capacity %d, want %d", len(all.Objects), cap(all.Objects), objs)
 	}
 }

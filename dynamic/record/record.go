@@ -49,7 +49,10 @@ type Test struct {
 	Trace      string // path of the trace file
 	Events     int
 	Goroutines int
-	Active     int // goroutines with events other than forks and joins
+	// Objects counts the object names the trace defines (0: unknown), for
+	// predict.ReadPrefixSized.
+	Objects int
+	Active  int // goroutines with events other than forks and joins
 	// Unstarted counts the goroutines forked in the trace that never ran
 	// in it: what they race with the trace cannot show.
 	Unstarted int
@@ -122,6 +125,7 @@ func (t *Test) setStats(path string) error {
 		return err
 	}
 	t.Events, t.Goroutines, t.Active, t.Shared, t.Unstarted, t.Truncated = ti.events, ti.goroutines, ti.active, ti.shared, ti.unstarted, ti.truncated
+	t.Objects = ti.objects
 	t.RunOnBefore, t.RunOnAfter = ti.runOnBefore, ti.runOnAfter
 	t.BulkBeforeChild = ti.bulkBeforeChild
 	t.Clock = readClock(path)
@@ -132,6 +136,7 @@ func (t *Test) setStats(path string) error {
 // same trace.
 func (t *Test) copyStats(s *Test) {
 	t.Events, t.Goroutines, t.Active, t.Shared, t.Unstarted, t.Truncated = s.Events, s.Goroutines, s.Active, s.Shared, s.Unstarted, s.Truncated
+	t.Objects = s.Objects
 	t.RunOnBefore, t.RunOnAfter = s.RunOnBefore, s.RunOnAfter
 	t.BulkBeforeChild = s.BulkBeforeChild
 	t.Clock = s.Clock

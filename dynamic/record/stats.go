@@ -30,6 +30,9 @@ type traceInfo struct {
 	// forked had not begun (see Test.BulkBeforeChild).
 	bulkBeforeChild int
 	truncated       string
+	// objects counts the object names the trace defines (for
+	// predict.ReadPrefixSized), 0 if the decoder cannot say.
+	objects int
 }
 
 // bulkRun is rt's maxRange: a copy of a value of more parts records that
@@ -164,6 +167,9 @@ func traceStats(path string) (traceInfo, error) {
 		}
 	}
 	ti.goroutines, ti.shared, ti.unstarted, ti.truncated = len(d.Tables().Goroutines), sh.count(), len(forked), d.Truncated()
+	if c, ok := d.(interface{ NumObjects() int }); ok {
+		ti.objects = c.NumObjects()
+	}
 	return ti, nil
 }
 

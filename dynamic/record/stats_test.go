@@ -181,3 +181,39 @@ func TestEndedByRTStats(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsObjects: traceStats counts the object names a binary trace
+// defines (the size check hands predict.ReadPrefixSized), the names its
+// events use; a text trace gives none.
+func TestStatsObjects(t *testing.T) {
+	ev := func(g, obj int32, op trace.Op) trace.Event {
+		return trace.Event{G: g, Op: op, Obj: obj, Site: trace.NoIndex}
+	}
+	tr := &trace.Trace{
+		Tables: trace.Tables{Goroutines: []string{"g1", "g2"}, Objects: []string{"a", "b", "c", "unused"}},
+		Events: []trace.Event{ev(0, 0, trace.Write), ev(1, 1, trace.Read), ev(0, 2, trace.Write), ev(1, 0, trace.Read)},
+	}
+	path := filepath.Join(t.TempDir(), "t.trace")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := trace.WriteBinary(f, tr); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	ti, err := traceStats(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ti.objects != 3 {
+		t.Errorf("objects = %d, want 3", ti.objects)
+	}
+	text := filepath.Join(t.TempDir(), "t.txt")
+	if err := os.WriteFile(text, []byte(trace.TextHeader+"\nmain write x @m.go:1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ti, err := traceStats(text); err != nil || ti.objects != 0 {
+		t.Errorf("text trace: objects = %d, err %v, want 0", ti.objects, err)
+	}
+}

@@ -392,6 +392,11 @@ type binaryDecoder struct {
 	nObj     int32 // object names defined, if countObj
 }
 
+// NumObjects returns the number of object names the trace defined so far
+// (counted with ReadOptions.CountObjects, kept without). Reach it by an
+// interface assertion: text decoders have none.
+func (d *binaryDecoder) NumObjects() int { return d.objects() }
+
 // objects returns the number of object names defined.
 func (d *binaryDecoder) objects() int {
 	if d.countObj {

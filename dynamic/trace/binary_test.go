@@ -357,7 +357,14 @@ func BenchmarkDecode(b *testing.B) {
 // BenchmarkDecodeFreshObjects decodes TestNoRaceTinyAlloc's shape (the
 // race detector's testdata): 4 goroutines, each event pair a read and a
 // write of a new object, 524,288 object names in 1M events.
-func BenchmarkDecodeFreshObjects(b *testing.B) {
+func BenchmarkDecodeFreshObjects(b *testing.B) { benchDecodeFresh(b, 0) }
+
+// BenchmarkDecodeFreshObjectsSized is BenchmarkDecodeFreshObjects told how
+// many object names come (ReadOptions.Objects, as check passes the count
+// the recording's pass over the trace took).
+func BenchmarkDecodeFreshObjectsSized(b *testing.B) { benchDecodeFresh(b, benchEvents/2) }
+
+func benchDecodeFresh(b *testing.B, objects int) {
 	tr := &Trace{Tables: Tables{Goroutines: []string{"g1.1.1", "g1.1.2", "g1.1.3", "g1.1.4"}, Sites: []string{"a.go:1", "a.go:2"}}}
 	for i := 0; i < benchEvents/2; i++ {
 		o := int32(len(tr.Objects))
@@ -372,7 +379,7 @@ func BenchmarkDecodeFreshObjects(b *testing.B) {
 	data := buf.Bytes()
 	b.ResetTimer()
 	for range b.N {
-		d, err := NewBinaryDecoder(bytes.NewReader(data), "bench")
+		d, err := NewDecoderOptions(bytes.NewReader(data), "bench", ReadOptions{Objects: objects})
 		if err != nil {
 			b.Fatal(err)
 		}

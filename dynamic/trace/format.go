@@ -85,6 +85,12 @@ type ReadOptions struct {
 	// of a test that allocates in a loop, where the names of its millions
 	// of objects are most of the decoder's memory. Text decoders ignore it.
 	CountObjects bool
+	// Objects, if positive, is about how many object names the trace
+	// defines (a count an earlier pass took, NumObjects): a binary
+	// decoder makes its object table and index that large at once
+	// (Interner.Reserve). A wrong count costs memory or growth only;
+	// what is read is the same.
+	Objects int
 }
 
 // NewDecoder returns a strict decoder for r, which may hold either format:
@@ -112,6 +118,9 @@ func NewDecoderOptions(r io.Reader, name string, opt ReadOptions) (Decoder, erro
 			return nil, err
 		}
 		d.countObj = opt.CountObjects // before the first record: the constructor reads only the header
+		if opt.Objects > 0 && !opt.CountObjects {
+			d.in.Reserve(TabObject, min(opt.Objects, maxNames))
+		}
 		return d, nil
 	}
 	return newTextDecoder(br, name, opt.Lenient), nil
