@@ -682,15 +682,18 @@ func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scra
 		ra.startUpTo(ra.ahead - 1)
 		ahead = ra
 	}
+	var ho *handOver
 	if len(own) > 0 {
 		ownLimit := acct.units
 		if len(generated) > 0 {
 			// The drivers drive what no test reached: the tests must not
 			// take all of the budget (on ants they did, and 11 drivers
-			// never ran).
+			// never ran). What the drivers leave of it goes to the
+			// predictions the tests' limit cut, after them (handOver).
 			ownLimit -= acct.units / driverShare
+			ho = &handOver{}
 		}
-		if err := checkTests(ctx, b, st, pkg, own, filepath.Join(scratch, "own"), opt, rep, seen, acct, ownLimit, cov, nil, startDrivers); err != nil {
+		if err := checkTests(ctx, b, st, pkg, own, filepath.Join(scratch, "own"), opt, rep, seen, acct, ownLimit, cov, nil, startDrivers, ho); err != nil {
 			return err
 		}
 	}
@@ -701,7 +704,7 @@ func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scra
 		rep.Listed += len(run)
 		if acct.spent >= acct.units || acct.netPast() {
 			rep.addNote(note.Budget, pkg, "", "%s; %d generated drivers not run", acct.spentWhy(acct.units), len(run))
-		} else if err := checkTests(ctx, b, st, pkg, run, filepath.Join(scratch, "drivers"), opt, rep, seen, acct, acct.units, covDrivers, ahead, nil); err != nil {
+		} else if err := checkTests(ctx, b, st, pkg, run, filepath.Join(scratch, "drivers"), opt, rep, seen, acct, acct.units, covDrivers, ahead, nil, nil); err != nil {
 			return err
 		}
 	}
@@ -709,6 +712,7 @@ func checkPackage(ctx context.Context, b *record.Recorder, st statics, pkg, scra
 		ahead.stop() // the drivers not checked, still recording
 		ahead = nil
 	}
+	ho.run(acct, opt, seen, rep)
 	for i := first; i < len(rep.Findings); i++ {
 		if d, ok := st.drivers[rep.Findings[i].Test]; ok && rep.Findings[i].Package == pkg {
 			rep.Findings[i].Driver, rep.Findings[i].DriverType, rep.Findings[i].DriverMeant = d.Calls, d.Type, d.Meant
@@ -827,8 +831,10 @@ func plural(w string, n int) string {
 // is not nil, it also collects which goroutines ran which sites. If pre
 // is not nil and records every one of tests (of others too, perhaps), the
 // recordings are taken from it; its owner stops it. afterFirst, if not
-// nil, runs once the tests' first runs are all predicted.
-func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string, tests []string, scratch string, opt Options, rep *Report, seen map[string]bool, acct *account, limit int64, cov *coverage, pre *recordAhead, afterFirst func()) error {
+// nil, runs once the tests' first runs are all predicted. If ho is not
+// nil, the queues whose predictions limit cut are kept in it, and the
+// tests' notes wait for its run (handOver).
+func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string, tests []string, scratch string, opt Options, rep *Report, seen map[string]bool, acct *account, limit int64, cov *coverage, pre *recordAhead, afterFirst func(), ho *handOver) error {
 	per := 4
 	if len(tests) > 0 && isDriver(st.drivers, tests[0]) {
 		per = 1 // generated drivers (driversToRun): each may wait out its bound
@@ -878,7 +884,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			<-early.done // its processes and traces are gone before scratch is
 		}
 	}()
-	checkQueued(ctx, b.Build, pkg, acct, limit, reserveUnits(opt.Budget), opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
+	ho.keep(checkQueued(ctx, b.Build, pkg, acct, limit, reserveUnits(opt.Budget), opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
 		q.unmeant = func(test string) bool {
 			d, ok := st.drivers[test]
 			return ok && d.Meant == ""
@@ -1066,7 +1072,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 		if afterFirst != nil {
 			afterFirst()
 		}
-	})
+	}))
 	// The tests whose first run left nothing proved are recorded again
 	// under perturbed schedules, a seed at a time, all in one process.
 	for seed := 1; seed <= opt.Perturb && ctx.Err() == nil; seed++ {
@@ -1110,7 +1116,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				maps.Copy(runs, more)
 			}
 		}
-		checkQueued(ctx, b.Build, pkg, acct, plimit, reserve, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
+		ho.keep(checkQueued(ctx, b.Build, pkg, acct, plimit, reserve, opt, seen, rep, func(q *replayQueue, predict func(*testCheck, record.Test, string)) {
 			q.mu.Lock()
 			q.held = limit - plimit
 			q.mu.Unlock()
@@ -1139,7 +1145,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 					unchecked = append(unchecked, tests[ti])
 				}
 			}
-		})
+		}))
 	}
 	if early != nil {
 		// Not used when the loop stopped before seed 1 (budget spent):
@@ -1147,6 +1153,10 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 		<-early.done
 	}
 	confirmUnordered(ctx, b.Build, pkg, acct, limit, opt, seen, rep, tcs)
+	if ho != nil {
+		ho.tcs = append(ho.tcs, tcs...)
+		return nil
+	}
 	for _, tc := range tcs {
 		if tc != nil {
 			tc.notes()

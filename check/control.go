@@ -1280,7 +1280,7 @@ func (q *replayQueue) controlItems(rep *Report) {
 	}
 	var todo, repeats []*qItem
 	for _, it := range q.items {
-		if it.state == pDone && it.inferred == 0 {
+		if it.state == pDone && it.inferred == 0 && it.round >= q.handRound {
 			switch f := q.findingOf(it); {
 			case f.wantsControl():
 				todo = append(todo, it)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -70,6 +71,9 @@ type replayQueue struct {
 	// replays (all but theirs, exact: the earlier rounds are final).
 	round int
 	base  int64
+	// handRound: the round the hand-over began (handOver), 0 for none:
+	// finish and the controls take only the items of it and after.
+	handRound int
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -280,15 +284,18 @@ const (
 	cutNet   // the safety net
 )
 
-// workCut says whether an item of g may start, with lo and hi bounding
-// the work charged before it in the sequential order (the earlier
-// traces' replays and g's earlier ones), and gLo, gHi its trace's
-// replays' before it (q.mu held). What is charged is a function of the
-// earlier replays' outcomes, not of their time: an item waits for them to
-// be final when that decides, so the items dropped are those a check
-// replaying one at a time would drop.
-func (q *replayQueue) workCut(g *qGroup, lo, hi, gLo, gHi int64) int {
-	return q.workCutOf(q.limit, g.before, g.share, lo, hi, gLo, gHi)
+// workCut says whether item it (of round 0) may start, with lo and hi
+// bounding the work charged before it in the sequential order (the
+// earlier traces' replays and its trace's earlier ones), and gLo, gHi its
+// trace's replays' before it (q.mu held): only if its own charge
+// (replayCost) ends under the limit too, as a later round's, so that a
+// phase's replays do not run past its limit (one started just under it
+// did: session 37's 459,993 of 459,000). What is charged is a function
+// of the earlier replays' outcomes, not of their time: an item waits for
+// them to be final when that decides, so the items dropped are those a
+// check replaying one at a time would drop.
+func (q *replayQueue) workCut(it *qItem, lo, hi, gLo, gHi int64) int {
+	return q.workCutOf(q.limit, it.g.before+it.cost, it.g.share, lo, hi, gLo, gHi)
 }
 
 // workCutOf is workCut under limit, with before charged ahead of lo and
@@ -525,9 +532,12 @@ type qItem struct {
 	confirms   int               // runs confirming its exploration (confirmExplored)
 	controls   int               // its control replays (controlItems)
 	// round: the replay round it is in (again); shareDrop: dropped for
-	// its trace's share in that round, which the next may give back.
-	round     int
-	shareDrop bool
+	// its trace's share in that round, which the next may give back;
+	// lateDrop: dropped for the queue's limit (or a later round's), which
+	// a hand-over of the budget the drivers left may give back
+	// (handOver).
+	round               int
+	shareDrop, lateDrop bool
 	// tail: the local goroutine's recorded steps after its unit
 	// (unitTail), kept when its trace has test sleeps (releaseOrder).
 	tail []trace.Step
@@ -756,7 +766,7 @@ func (q *replayQueue) pump() {
 						share = g.rshare
 						cut = q.workCutOf(q.roundLimit(), q.base+it.cost, share, rLo+gRLo, rHi+gRHi, gRLo, gRHi)
 					} else {
-						cut = q.workCut(g, cumLo+gLo, cumHi+gHi, gLo, gHi)
+						cut = q.workCut(it, cumLo+gLo, cumHi+gHi, gLo, gHi)
 					}
 					if maxed || cut != cutNo {
 						// Surely over the limit only when nothing before
@@ -765,6 +775,7 @@ func (q *replayQueue) pump() {
 						// ones share, that frees a place); otherwise wait.
 						if maxed && unsettled == 0 || cut >= cutLate {
 							it.state, changed = pDropped, true
+							it.lateDrop = cut == cutLate
 							if cut == cutShare {
 								// The next round may give it back (again).
 								it.shareDrop, g.cutAt = true, share
@@ -1370,6 +1381,74 @@ func (q *replayQueue) again() bool {
 	return true
 }
 
+// handable reports whether item it was dropped for the budget: the
+// queue's limit, a later round's, or its trace's share (q.mu held).
+func handable(it *qItem) bool { return it.state == pDropped && (it.shareDrop || it.lateDrop) }
+
+// handOver reopens, in a next round under limit, the predictions the
+// queue dropped for the budget (handable), after the work since charged
+// outside it (since: the later phases', the drivers' included), and
+// reports how many it reopened of each trace (by group), or false if
+// none would start. The queue is done (finish ran): its state carries
+// over (the traces' failures and dooms, the instances proved, the
+// explorations), so a reopened prediction is decided as it would have
+// been in a later round of the queue's own, after everything charged
+// before it; finish then gives only the outcome of the rounds from this
+// one on (q.handRound). Nothing comes after it in the package: it
+// reserves nothing. The round's share and its cut depend only on work
+// charged in order, as again's: 1, 2 or 4 workers give the sequential
+// outcome (TestHandOver).
+func (q *replayQueue) handOver(limit, since int64) ([]int, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.drainRunning()
+	if limit <= 0 || q.shareMin <= 0 || q.ctx.Err() != nil || q.netPast() {
+		return nil, false
+	}
+	q.spent += since
+	q.limit, q.reserve, q.held = limit, 0, 0
+	lo, _ := q.charges()
+	base := q.spent + lo
+	reopened := make([]int, len(q.groups))
+	var items []*qItem
+	cut := 0
+	fits := false
+	for gi, g := range q.groups {
+		for i := g.first; i < g.first+g.n; i++ {
+			if it := q.items[i]; handable(it) {
+				items = append(items, it)
+				reopened[gi]++
+				fits = fits || base+it.cost < limit
+			}
+		}
+		if reopened[gi] > 0 {
+			cut++
+		}
+	}
+	if !fits {
+		return nil, false
+	}
+	q.round++
+	q.handRound, q.base = q.round, base
+	q.replays, q.replayed = 0, 0 // the queue's earlier ones are in the report
+	share := max(q.shareMin, (limit-base)/int64(cut))
+	for gi, g := range q.groups {
+		if reopened[gi] > 0 {
+			g.rshare = share
+		}
+		// What the earlier rounds cut is settled; these say what the
+		// hand-over's rounds cut.
+		g.shareCut, g.lateCut, g.netCut, g.reserveCut = false, false, false, false
+	}
+	for _, it := range items {
+		it.state, it.shareDrop, it.lateDrop, it.round, it.final = pOpen, false, false, q.round, false
+	}
+	q.from = min(q.from, items[0].idx)
+	q.opt.progress("check: %s: replay round %d: %d work units left after the drivers, handed to %d predictions of %d traces the budget cut, %d units each", q.pkg, q.round, limit-base, len(items), cut, share)
+	q.pump()
+	return reopened, true
+}
+
 // roundLimit is the limit of the later rounds' replays (again): the
 // queue's, less the reserve.
 func (q *replayQueue) roundLimit() int64 { return q.limit - q.reserve }
@@ -1411,7 +1490,7 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 		r := &out[gi]
 		r.shareCut, r.lateCut, r.netCut, r.share = g.shareCut, g.lateCut, g.netCut, g.cutAt
 		r.reserveCut, r.reserve, r.limit = g.reserveCut, q.reserve+q.held, q.limit
-		if g.n > 0 {
+		if g.n > 0 && (q.handRound == 0 || slices.ContainsFunc(q.items[g.first:g.first+g.n], func(it *qItem) bool { return it.round >= q.handRound })) {
 			// Where the budget went, test by test (issue 30).
 			lo, _ := q.groupCharges(g)
 			q.opt.progress("check: %s %s: %d predictions' replays charged %d work units (share %d, later rounds' %d)", q.pkg, g.test, g.n, lo, g.share, g.rshare)
@@ -1419,6 +1498,9 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 		r.skippedKeys, r.triedKeys = map[string]bool{}, map[string]bool{}
 		for i := g.first; i < g.first+g.n; i++ {
 			it := q.items[i]
+			if it.round < q.handRound {
+				continue // settled by the queue's first finish
+			}
 			switch it.state {
 			case pDone:
 				if it.inferred == 0 {

@@ -83,6 +83,9 @@ type queued struct {
 	preds []prediction
 	flt   *filters
 	path  string // the trace
+	// handed: its outcome was settled once, and what settle takes now
+	// is a hand-over's (settleHanded).
+	handed bool
 }
 
 // predict predicts from the trace at path (the outcome of recording rt)
@@ -311,6 +314,22 @@ func oneGoroutine(rt record.Test) bool {
 // turn.
 const predictMaxWork = 15_000
 
+// settleHanded takes the outcome of the hand-over (handOver) of n of the
+// trace's predictions, which settle had counted as not replayed: they
+// count as the hand-over's outcome says. When they were all the test's
+// predictions left unreplayed, the note's reason is the hand-over's.
+func (qd *queued) settleHanded(r qResult, n int) {
+	c := qd.c
+	if c.skipped == n {
+		c.shareCut, c.reserveCut, c.lateCut, c.netCut = false, false, false, false
+		c.skippedKeys = nil
+	}
+	c.skipped -= n
+	c.undiverged -= n
+	qd.handed = true
+	qd.settle(r)
+}
+
 // settle takes the outcome of a trace's queued predictions.
 func (qd *queued) settle(r qResult) {
 	c := qd.c
@@ -320,7 +339,10 @@ func (qd *queued) settle(r qResult) {
 			replayed = append(replayed, f)
 		}
 	}
-	qd.flt.count(qd.preds, replayed, c.rep)
+	if !qd.handed {
+		// Counted once, with the trace's first outcome.
+		qd.flt.count(qd.preds, replayed, c.rep)
+	}
 	c.skipped += r.skipped
 	if c.skippedKeys == nil {
 		c.skippedKeys, c.triedKeys = map[string]bool{}, map[string]bool{}
@@ -386,7 +408,10 @@ func (qd *queued) settle(r qResult) {
 // and start under limit (work.go): each asks q.admit before a test and
 // charges its recording with q.charge; the predictions charge themselves.
 // The later replay rounds leave reserve under limit (replayQueue.reserve).
-func checkQueued(ctx context.Context, b *testbin.Build, pkg string, acct *account, limit, reserve int64, opt Options, seen map[string]bool, rep *Report, each func(q *replayQueue, predict func(c *testCheck, rt record.Test, path string))) {
+//
+// It returns the queue, done, when the budget cut some of its
+// predictions (handable), for a hand-over (handOver); else nil.
+func checkQueued(ctx context.Context, b *testbin.Build, pkg string, acct *account, limit, reserve int64, opt Options, seen map[string]bool, rep *Report, each func(q *replayQueue, predict func(c *testCheck, rt record.Test, path string))) *keptQueue {
 	q := newReplayQueue(ctx, b, pkg, acct.net, opt, seen)
 	q.limit, q.spent, q.reserve = limit, acct.spent, min(reserve, limit)
 	if acct.keys != nil {
@@ -408,6 +433,76 @@ func checkQueued(ctx context.Context, b *testbin.Build, pkg string, acct *accoun
 	acct.spent = q.total()
 	rep.Work += acct.spent - start
 	opt.progress("check: %s: %d of %d work units charged (this phase's limit %d)", pkg, acct.spent, acct.units, limit)
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if slices.ContainsFunc(q.items, handable) {
+		return &keptQueue{q: q, qs: qs}
+	}
+	return nil
+}
+
+// keptQueue is a done replay queue whose budget cut predictions, and its
+// traces (qs[i] is q.groups[i]'s).
+type keptQueue struct {
+	q  *replayQueue
+	qs []*queued
+}
+
+// handOver is what a package's tests' phase leaves for after its
+// generated drivers: the queues whose predictions the phase's limit cut
+// (the drivers keep Budget/driverShare of the budget for themselves), and
+// the tests, whose notes wait for the hand-over's outcome.
+type handOver struct {
+	queues []*keptQueue
+	tcs    []*testCheck
+}
+
+// keep adds a queue checkQueued kept, if any.
+func (h *handOver) keep(k *keptQueue) {
+	if h != nil && k != nil {
+		h.queues = append(h.queues, k)
+	}
+}
+
+// run hands what the drivers left of the package's budget to the
+// predictions the tests' phase cut, queue by queue in the phase's order
+// (the first runs', then each perturbation seed's), each reopened in a
+// next round of its queue under the whole budget (replayQueue.handOver),
+// and then writes the tests' notes. It runs after the drivers, so that
+// they keep their share: a driver added that charges nothing leaves the
+// outcome as it was, and what the tests left the drivers already had
+// (their phase runs under the whole budget).
+func (h *handOver) run(acct *account, opt Options, seen map[string]bool, rep *Report) {
+	if h == nil {
+		return
+	}
+	for _, k := range h.queues {
+		if acct.spent >= acct.units || acct.netPast() {
+			break
+		}
+		q := k.q
+		start := acct.spent
+		reopened, ok := q.handOver(acct.units, acct.spent-q.total())
+		if !ok {
+			continue
+		}
+		for q.again() {
+		}
+		q.wait()
+		for i, r := range q.finish(seen, rep) {
+			if reopened[i] > 0 {
+				k.qs[i].settleHanded(r, reopened[i])
+			}
+		}
+		acct.spent = q.total()
+		rep.Work += acct.spent - start
+		opt.progress("check: %s: %d of %d work units charged after the hand-over", q.pkg, acct.spent, acct.units)
+	}
+	for _, tc := range h.tcs {
+		if tc != nil {
+			tc.notes()
+		}
+	}
 }
 
 // wantsPerturbed reports whether the test is to be recorded again under

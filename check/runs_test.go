@@ -283,3 +283,39 @@ func TestCutReasonNote(t *testing.T) {
 		}
 	}
 }
+
+// TestSettleHanded: the predictions a hand-over (handOver) reopened no
+// longer count as not replayed from the phase's cut: replayed, the note
+// goes; cut again, the note names the hand-over's reason (the whole
+// budget), not the phase's; with others left from another cut, those
+// keep theirs.
+func TestSettleHanded(t *testing.T) {
+	newTC := func() *testCheck {
+		tc := &testCheck{pkg: "p", test: "TestX", opt: Options{MaxReplays: 100, Budget: 5 * time.Minute}, rep: &Report{}, seen: map[string]bool{}, acct: newAccount(5 * time.Minute)}
+		// The phase's cut: 3 of the trace's predictions, by the reserve.
+		(&queued{c: tc, flt: &filters{off: true}}).settle(qResult{skipped: 3, skippedKeys: map[string]bool{"a": true}, triedKeys: map[string]bool{}, reserveCut: true, reserve: 5100, limit: 459_000})
+		return tc
+	}
+	replayed := []Finding{{Verdict: replay.Verdict{Verdict: replay.Diverged}}, {Verdict: replay.Verdict{Verdict: replay.Diverged}}}
+	for _, c := range []struct {
+		name string
+		r    qResult
+		n    int
+		want string // "" for no note
+	}{
+		{"all replayed", qResult{findings: append(replayed, Finding{Verdict: replay.Verdict{Verdict: replay.Diverged}})}, 3, ""},
+		{"one cut by the budget", qResult{findings: replayed, skipped: 1, skippedKeys: map[string]bool{"a": true}, lateCut: true, limit: 510_000}, 3, "1 predictions not replayed (budget of 5m0s spent (510000 work units))"},
+		{"two of three handed", qResult{findings: replayed}, 2, "1 predictions not replayed (the later replay rounds stop where a replay would end past the budget less 5100"},
+	} {
+		tc := newTC()
+		qd := &queued{c: tc, flt: &filters{off: true}}
+		qd.settleHanded(c.r, c.n)
+		tc.notes()
+		switch {
+		case c.want == "" && len(tc.rep.Notes) != 0:
+			t.Errorf("%s: notes %q, want none", c.name, tc.rep.Notes)
+		case c.want != "" && (len(tc.rep.Notes) != 1 || !strings.Contains(tc.rep.Notes[0].String(), c.want)):
+			t.Errorf("%s: notes %q, want one with %q", c.name, tc.rep.Notes, c.want)
+		}
+	}
+}

@@ -39,6 +39,14 @@ func workRun(t *testing.T, tests []workTest, limit, share, least int64, workers 
 // workRunReserve is workRun with the later rounds leaving reserve under
 // the limit (replayQueue.reserve); it also returns the work charged.
 func workRunReserve(t *testing.T, tests []workTest, limit, share, least, reserve int64, workers int, slow time.Duration, rng *rand.Rand) (checked []int, replayed []string, cut []string, total int64) {
+	return workRunHandOver(t, tests, limit, share, least, reserve, -1, 0, workers, slow, rng)
+}
+
+// workRunHandOver is workRunReserve followed, when other is not negative,
+// by other units charged outside the queue and the hand-over of the
+// predictions the budget cut under whole (handOver, as handOver.run
+// does); cut is then the hand-over's.
+func workRunHandOver(t *testing.T, tests []workTest, limit, share, least, reserve, other, whole int64, workers int, slow time.Duration, rng *rand.Rand) (checked []int, replayed []string, cut []string, total int64) {
 	var mu sync.Mutex
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	now = func() time.Time {
@@ -79,12 +87,27 @@ func workRunReserve(t *testing.T, tests []workTest, limit, share, least, reserve
 	for least > 0 && q.again() {
 	}
 	q.wait()
-	for gi, r := range q.finish(map[string]bool{}, &Report{}) {
-		for _, f := range r.findings {
-			replayed = append(replayed, f.Verdict.Message)
+	take := func(rs []qResult) {
+		cut = nil
+		for gi, r := range rs {
+			for _, f := range r.findings {
+				replayed = append(replayed, f.Verdict.Message)
+			}
+			if r.shareCut || r.lateCut || r.netCut || r.reserveCut {
+				cut = append(cut, fmt.Sprintf("T%d share %v late %v net %v reserve %v", groups[gi], r.shareCut, r.lateCut, r.netCut, r.reserveCut))
+			}
 		}
-		if r.shareCut || r.lateCut || r.netCut || r.reserveCut {
-			cut = append(cut, fmt.Sprintf("T%d share %v late %v net %v reserve %v", groups[gi], r.shareCut, r.lateCut, r.netCut, r.reserveCut))
+	}
+	seen := map[string]bool{}
+	take(q.finish(seen, &Report{}))
+	if other >= 0 {
+		if _, ok := q.handOver(whole, other); ok {
+			for q.again() {
+			}
+			q.wait()
+			take(q.finish(seen, &Report{}))
+		} else {
+			cut = []string{"no hand-over"}
 		}
 	}
 	return checked, replayed, cut, q.total()
@@ -110,7 +133,7 @@ func TestWorkCut(t *testing.T) {
 		}
 		limit, share := int64(200+rng.Intn(800)), int64(60+rng.Intn(200))
 		// The sequential check: a test starts under the limit; a replay
-		// starts under the limit and its trace's share.
+		// starts if it ends under the limit, and under its trace's share.
 		var wantChecked []int
 		var wantReplayed []string
 		spent := int64(0)
@@ -122,7 +145,9 @@ func TestWorkCut(t *testing.T) {
 			spent += wt.rp
 			g := int64(0)
 			for k := 0; k < wt.preds; k++ {
-				if spent >= limit || g >= share {
+				// Its own charge must end under the limit (the quiet
+				// wait's is known only after it).
+				if spent+replayCost(wt.events, 1) >= limit || g >= share {
 					continue
 				}
 				c := replayCost(wt.events, 1)
@@ -205,14 +230,15 @@ func TestFairShareCut(t *testing.T) {
 	}
 	// Three costly tests first (ten replays of 140 units each), then ten
 	// cheap ones (one replay of 41): with the fixed share of 1,400 the
-	// costly ones spend the limit of 4,000 and none of the cheap ones is
-	// checked; with fair shares all are.
+	// costly ones spend the limit of 4,000 but for less than a replay of
+	// theirs (a replay starts only if it ends under the limit), and only
+	// three of the cheap ones are checked; with fair shares all are.
 	tests := []workTest{{events: 400_000, preds: 10}, {events: 400_000, preds: 10}, {events: 400_000, preds: 10}}
 	for i := 0; i < 10; i++ {
 		tests = append(tests, workTest{rp: 15, events: 100, preds: 1})
 	}
-	if checked, _ := sequential(tests, 4000, 1400, 0); len(checked) != 3 {
-		t.Fatalf("fixed share: %d tests checked, want 3", len(checked))
+	if checked, _ := sequential(tests, 4000, 1400, 0); len(checked) != 6 {
+		t.Fatalf("fixed share: %d tests checked, want 6", len(checked))
 	}
 	checked, replayed := sequential(tests, 4000, 1400, 100)
 	if len(checked) != len(tests) {
@@ -259,9 +285,21 @@ func sequentialRounds(tests []workTest, limit, share, least int64) (checked []in
 // charge (replayCost: a quiet deadlock's wait is known only after it)
 // ends under it. It also returns the work charged.
 func sequentialReserve(tests []workTest, limit, share, least, reserve int64) (checked []int, replayed []string, shares []int64, spent int64) {
+	checked, replayed, shares, spent = sequentialHandOver(tests, limit, share, least, reserve, -1, 0)
+	return checked, replayed, shares, spent
+}
+
+// sequentialHandOver is sequentialReserve followed, when other is not
+// negative, by other units charged outside the queue (the drivers) and
+// the hand-over (replayQueue.handOver): every prediction the budget cut,
+// in order, reopened in rounds under whole with no reserve. The
+// hand-over's replays follow the others in replayed, as its finish gives
+// them.
+func sequentialHandOver(tests []workTest, limit, share, least, reserve, other, whole int64) (checked []int, replayed []string, shares []int64, spent int64) {
 	type pred struct{ ti, k int }
 	var done []pred
 	var cut []pred      // by its trace's share, in order
+	var lost []pred     // by the limit (or a later round's)
 	charged := int64(0) // records and predictions only (spent: all work)
 	cost := func(p pred) int64 {
 		c := replayCost(tests[p.ti].events, 1)
@@ -283,7 +321,8 @@ func sequentialReserve(tests []workTest, limit, share, least, reserve int64) (ch
 		g := int64(0)
 		for k := 0; k < wt.preds; k++ {
 			switch {
-			case spent >= limit:
+			case spent+replayCost(wt.events, 1) >= limit:
+				lost = append(lost, pred{ti, k})
 			case g >= fair:
 				cut = append(cut, pred{ti, k})
 			default:
@@ -293,37 +332,54 @@ func sequentialReserve(tests []workTest, limit, share, least, reserve int64) (ch
 		}
 	}
 	shares = []int64{0}
-	fits := func() bool {
-		return slices.ContainsFunc(cut, func(p pred) bool { return spent+replayCost(tests[p.ti].events, 1) < limit-reserve })
-	}
-	for least > 0 && fits() {
-		traces := map[int]bool{}
-		for _, p := range cut {
-			traces[p.ti] = true
+	rounds := func(limit int64) {
+		fits := func() bool {
+			return slices.ContainsFunc(cut, func(p pred) bool { return spent+replayCost(tests[p.ti].events, 1) < limit })
 		}
-		rs := max(least, (limit-reserve-spent)/int64(len(traces)))
-		shares = append(shares, rs)
-		g := map[int]int64{}
-		var next []pred
-		for _, p := range cut {
-			switch {
-			case spent+replayCost(tests[p.ti].events, 1) >= limit-reserve:
-			case g[p.ti] >= rs:
-				next = append(next, p)
-			default:
-				spent, g[p.ti] = spent+cost(p), g[p.ti]+cost(p)
-				done = append(done, p)
+		for least > 0 && fits() {
+			traces := map[int]bool{}
+			for _, p := range cut {
+				traces[p.ti] = true
 			}
+			rs := max(least, (limit-spent)/int64(len(traces)))
+			shares = append(shares, rs)
+			g := map[int]int64{}
+			var next []pred
+			for _, p := range cut {
+				switch {
+				case spent+replayCost(tests[p.ti].events, 1) >= limit:
+					lost = append(lost, p)
+				case g[p.ti] >= rs:
+					next = append(next, p)
+				default:
+					spent, g[p.ti] = spent+cost(p), g[p.ti]+cost(p)
+					done = append(done, p)
+				}
+			}
+			cut = next
 		}
-		cut = next
 	}
-	slices.SortFunc(done, func(a, b pred) int { return cmp.Or(cmp.Compare(a.ti, b.ti), cmp.Compare(a.k, b.k)) })
-	for _, p := range done {
-		msg := fmt.Sprintf("T%d/T%d.%d", p.ti, p.ti, p.k)
-		if quietKey(fmt.Sprintf("T%d.%d", p.ti, p.k)) {
-			msg += " (" + quietWake + ")"
+	rounds(limit - reserve)
+	order := func(ps []pred) {
+		slices.SortFunc(ps, func(a, b pred) int { return cmp.Or(cmp.Compare(a.ti, b.ti), cmp.Compare(a.k, b.k)) })
+	}
+	add := func(ps []pred) {
+		order(ps)
+		for _, p := range ps {
+			msg := fmt.Sprintf("T%d/T%d.%d", p.ti, p.ti, p.k)
+			if quietKey(fmt.Sprintf("T%d.%d", p.ti, p.k)) {
+				msg += " (" + quietWake + ")"
+			}
+			replayed = append(replayed, msg)
 		}
-		replayed = append(replayed, msg)
+	}
+	add(done)
+	if other >= 0 && least > 0 {
+		spent += other
+		cut, lost, done = append(cut, lost...), nil, nil
+		order(cut)
+		rounds(whole)
+		add(done)
 	}
 	return checked, replayed, shares, spent
 }
@@ -505,6 +561,79 @@ func TestReplayRoundsReserve(t *testing.T) {
 		}
 		limit := int64(300 + rng.Intn(800))
 		same(fmt.Sprintf("random %d", round), tests, limit, int64(150+rng.Intn(200)), int64(40+rng.Intn(60)), rng.Int63n(limit/3))
+	}
+}
+
+// TestHandOver: what the later phases (the drivers) leave of the budget
+// goes to the predictions the tests' phase cut, after them
+// (replayQueue.handOver): every one cut by the phase's limit, a later
+// round's reserve or a share, in order, in rounds under the whole
+// budget; the outcome and the work charged are the sequential model's
+// with 1, 2 and 4 workers and a 100x clock.
+func TestHandOver(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func() { now, runReplay = time.Now, replayRetrying }()
+	rng := rand.New(rand.NewSource(17))
+	same := func(name string, tests []workTest, limit, share, least, reserve, other, whole int64) (replayed []string, total int64) {
+		t.Helper()
+		checked, replayed, _, spent := sequentialHandOver(tests, limit, share, least, reserve, other, whole)
+		for _, run := range []struct {
+			workers int
+			slow    time.Duration
+		}{{1, 1}, {2, 1}, {4, 100}} {
+			got, gotReplayed, _, gotTotal := workRunHandOver(t, tests, limit, share, least, reserve, other, whole, run.workers, run.slow, rng)
+			if !slices.Equal(got, checked) || !slices.Equal(gotReplayed, replayed) || gotTotal != spent {
+				t.Fatalf("%s, %d workers, clock %dx: checked %v, replayed %v, %d units; sequentially %v, %v, %d", name, run.workers, run.slow, got, gotReplayed, gotTotal, checked, replayed, spent)
+			}
+		}
+		return replayed, spent
+	}
+	// TestReplayRounds' floods (5,350 units in all, 40 predictions) in a
+	// tests' phase of 4,000 with a reserve of 500: the phase cuts some;
+	// the drivers take 300 of a budget of 6,000, and the hand-over
+	// replays the rest: all 40, as under one phase of 6,000.
+	floods := []workTest{{events: 400_000, preds: 10}, {events: 400_000, preds: 10}, {events: 400_000, preds: 10}}
+	for i := 0; i < 10; i++ {
+		floods = append(floods, workTest{rp: 15, events: 100, preds: 1})
+	}
+	_, phase, _, _ := sequentialReserve(floods, 4000, 1400, 100, 500)
+	if len(phase) == 40 {
+		t.Fatalf("the tests' phase cut nothing; the case does not test the hand-over")
+	}
+	replayed, total := same("floods", floods, 4000, 1400, 100, 500, 300, 6000)
+	t.Logf("floods: %d predictions replayed in the tests' phase, %d with the hand-over, %d units", len(phase), len(replayed), total)
+	if len(replayed) != 40 || total > 6000 {
+		t.Errorf("floods: %d of 40 predictions replayed, %d units of 6,000", len(replayed), total)
+	}
+	// A budget that does not cover them all: the hand-over stops where
+	// a replay would end past it, and says it was the budget.
+	replayed, total = same("short", floods, 4000, 1400, 100, 500, 300, 4800)
+	t.Logf("short: %d predictions replayed with the hand-over, %d units", len(replayed), total)
+	if len(replayed) == 40 || total >= 4800 || len(replayed) <= len(phase) {
+		t.Errorf("short: %d of 40 predictions replayed (%d in the tests' phase), %d units of 4,800", len(replayed), len(phase), total)
+	}
+	_, _, cut, _ := workRunHandOver(t, floods, 4000, 1400, 100, 500, 300, 4800, 2, 1, rng)
+	for _, c := range cut {
+		if strings.Contains(c, "share true") || strings.Contains(c, "net true") {
+			t.Errorf("short: cut %q; want the budget's", c)
+		}
+	}
+	if len(cut) == 0 {
+		t.Errorf("short: no trace cut")
+	}
+	// Past the budget already: no hand-over.
+	if _, _, cut, _ := workRunHandOver(t, floods, 4000, 1400, 100, 500, 3000, 6000, 2, 1, rng); !slices.Equal(cut, []string{"no hand-over"}) {
+		t.Errorf("drivers spending the rest: cut %v; want no hand-over", cut)
+	}
+	// Random cases: the same outcome as the sequential model.
+	for round := 0; round < 8; round++ {
+		var tests []workTest
+		for i := 0; i < 3+rng.Intn(8); i++ {
+			tests = append(tests, workTest{rp: int64(rng.Intn(100)), events: rng.Intn(40_000), preds: rng.Intn(6)})
+		}
+		limit := int64(300 + rng.Intn(800))
+		whole := limit + int64(rng.Intn(600))
+		same(fmt.Sprintf("random %d", round), tests, limit, int64(150+rng.Intn(200)), int64(40+rng.Intn(60)), rng.Int63n(limit/3), rng.Int63n(200), whole)
 	}
 }
 
