@@ -357,10 +357,11 @@ var (
 //     held, for a helper polling it (heldProbe), or a is the create
 //     branch of a get-or-create under a lock, a fresh zero entry of a
 //     synchronization-only type, b the delete of that key, and the
-//     reader's lookup, the same get-or-create's, found a's entry and was
-//     done with it, its adds netted to zero and its locks released,
-//     before b (madeEntry: moby/locker's Lock between another Lock's
-//     create and its Unlock's delete); nor when the writer appended to
+//     reader's lookup, the same get-or-create's (or its later lookup of
+//     the key after one), found a's entry and was done with it, its adds
+//     netted to zero and its locks released, before b (madeEntry:
+//     moby/locker's Lock and Unlock between another Lock's create and
+//     its Unlock's delete); nor when the writer appended to
 //     a queue and its second write is its claim of the queue's drain
 //     (a CAS from a constant) or its release of that claim with its
 //     drain taking again after, and the reader, a draining consumer,
