@@ -265,6 +265,7 @@ func judgeOne(x *depend.Index, f *Finding) (depend.Verdict, bool) {
 	handed(f, evs, x.AddDelta, rt)
 	witnesses(f, evs, x.AddDelta, rt)
 	givenBack(f, evs, x.AddDelta)
+	settled(f, evs, x.AddDelta, rt)
 	v := x.Judge(evs)
 	return v, v.Holds && !abandoned(f.Schedule, evs, v, f.Verdict, x.IsCAS)
 }

@@ -57,3 +57,86 @@ func givenBack(f *Finding, evs []depend.Event, delta func(site string) (int64, b
 		evs[i].GivenBack = back && sum == 0
 	}
 }
+
+// settled fills Event.Settled and Event.Since from the replayed schedule:
+// for a read, Since is the step of its goroutine's first read of the
+// same map element (the same object, and the same key in the replay's
+// trace) from the pattern's first step up to it, the read itself when
+// there is none before or the keys are not known; and Settled says the
+// goroutine wrote the read's object at no step from Since to the
+// pattern's last, every atomic read-modify-write it made there is an add
+// of a constant (delta), those of each object summing to zero, and every
+// lock it took there it released by the last step. The reader counted
+// itself on what it found and took its count back, done with it, before
+// the pattern ended: moby/locker's Lock that found the name's entry
+// another Lock made (locker.go:78), counted itself, locked, took its
+// count back, and in its Unlock looked the entry up again (:99) and
+// unlocked it, all before that other Lock's Unlock deleted the entry
+// (madeEntry). Other writes it made are left out: madeEntry's entry
+// type is written only by such adds and its locks.
+func settled(f *Finding, evs []depend.Event, delta func(site string) (int64, bool), rt *replayTrace) {
+	s := f.Schedule
+	if s == nil || len(s.Anomaly) != len(evs) {
+		return
+	}
+	first, last := slices.Min(s.Anomaly), slices.Max(s.Anomaly)
+	if last >= len(s.Steps) {
+		return
+	}
+	for i := range evs {
+		at := s.Anomaly[i]
+		if !evs[i].Read || evs[i].Write || at >= last {
+			continue
+		}
+		e := s.Steps[at]
+		since := at
+		for st := first + 1; st < at; st++ {
+			if c := s.Steps[st]; c.G == e.G && c.Obj == e.Obj && c.Op == trace.Read && sameKey(rt, s, st, at) {
+				since = st
+				break
+			}
+		}
+		evs[i].Since = since
+		ok := true
+		sums := map[string]int64{}
+		held := map[string]int{}
+		for st := since + 1; st <= last && ok; st++ {
+			c := s.Steps[st]
+			switch {
+			case c.G != e.G:
+			case c.Obj == e.Obj && writes(c.Op):
+				ok = false
+			case c.Op == trace.AtomicRMW:
+				d, known := delta(c.Site)
+				ok = known && d != 0
+				sums[c.Obj] += d
+			case c.Op == trace.Lock || c.Op == trace.RLock:
+				held[c.Obj]++
+			case c.Op == trace.Unlock || c.Op == trace.RUnlock:
+				held[c.Obj]--
+			}
+		}
+		for _, n := range sums {
+			ok = ok && n == 0
+		}
+		for _, n := range held {
+			ok = ok && n <= 0
+		}
+		evs[i].Settled = ok
+	}
+}
+
+// sameKey reports whether schedule steps a and b, map reads, read one
+// key in the replay's trace (rt): both carry a key, and it is one. The
+// trace is read only when some read has such an earlier read.
+func sameKey(rt *replayTrace, s *trace.Schedule, a, b int) bool {
+	if rt == nil {
+		return false
+	}
+	tr, pos := rt.get()
+	if tr == nil || a >= len(pos) || b >= len(pos) || pos[a] < 0 || pos[b] < 0 {
+		return false
+	}
+	ea, eb := tr.Events[pos[a]], tr.Events[pos[b]]
+	return ea.Op.HasKey() && eb.Op.HasKey() && ea.Arg != 0 && ea.Arg == eb.Arg
+}

@@ -2749,3 +2749,93 @@ func TestJudgeWitness(t *testing.T) {
 		t.Errorf("Judge of a plainly stored count = false, want true")
 	}
 }
+
+// TestJudgeMadeEntry: moby/locker's Lock finding the name's entry between
+// another Lock's create (locker.go:81) and its Unlock's delete (:106),
+// done with it before the delete, saw what its own get-or-create would
+// have made (madeEntry); each condition failing keeps the intermediate
+// state judged.
+func TestJudgeMadeEntry(t *testing.T) {
+	x, at := index(t)
+	frame := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (n *Made) "+name+"(", name)}
+	}
+	const key = 77
+	// evs: the unit's create in maker, the reader's lookup in reader,
+	// the unit's delete in unlock.
+	type opt struct {
+		settled bool
+		since   int // the reader's first lookup of the key (second)
+		prior   []Touch
+		writes  []Touch
+		rkey    int64
+	}
+	good := func() opt {
+		return opt{settled: true, since: 2, prior: []Touch{{Step: 1, Site: "create", G: "g1"}}, writes: []Touch{{Step: 1, G: "g1"}, {Step: 3, G: "g1"}}, rkey: key}
+	}
+	evs := func(maker, create, reader, lookup, unlock, del string, o opt) []Event {
+		return []Event{
+			{Thread: 1, Unit: 1, Write: true, Site: at(create, "["), Frames: []Frame{frame(1, maker)}, Step: 1, Key: key},
+			{Thread: 2, Unit: 2, Read: true, Site: at(lookup, "["), Frames: []Frame{frame(9, reader)}, Step: 2, Since: 2, Key: o.rkey, Prior: o.prior, Writes: o.writes, Settled: o.settled},
+			{Thread: 1, Unit: 1, Write: true, Site: at(del, "("), Frames: []Frame{frame(2, unlock)}, Step: 3, Key: key},
+		}
+	}
+	with := func(f func(*opt)) opt {
+		o := good()
+		f(&o)
+		return o
+	}
+	made := func(o opt) []Event {
+		return evs("Lock", "// made create", "Lock", "// made lookup", "Unlock", "// made delete", o)
+	}
+	// second: the reader's read is its Unlock's lookup, after its first
+	// lookup of the key at first (Since, step 2; 0: none, the read is
+	// the first).
+	second := func(o opt, first string) []Event {
+		e := evs("Lock", "// made create", "Unlock", "// made unlock lookup", "Unlock", "// made delete", o)
+		e[1].Step, e[2].Step = 3, 4
+		e[1].Since = 3
+		if o.since != 0 {
+			e[1].Since = o.since
+			e[1].Looks = []Touch{{Step: o.since, Site: at(first, "["), G: "g2"}}
+		}
+		e[2].Step = 4
+		for k := range e[1].Writes {
+			if e[1].Writes[k].Step == 3 {
+				e[1].Writes[k].Step = 4
+			}
+		}
+		return e
+	}
+	for _, c := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"found the made entry, done before the delete", made(good()), false},
+		{"the reader still counted or holding the entry's lock at the delete", made(with(func(o *opt) { o.settled = false })), true},
+		{"the map written between the create and the lookup", made(with(func(o *opt) { o.prior = append(o.prior, Touch{Step: 2, Site: "other", G: "g3"}) })), true},
+		{"the writes between not known", made(with(func(o *opt) { o.prior = nil })), true},
+		{"another goroutine's write between the lookup and the delete", made(with(func(o *opt) { o.writes = append(o.writes, Touch{Step: 2, G: "g3"}) })), true},
+		{"another key looked up", made(with(func(o *opt) { o.rkey = key + 1 })), true},
+		{"a create branch that locks the new entry", evs("LockHeld", "// made held create", "Lock", "// made lookup", "Unlock", "// made delete", good()), true},
+		{"a reader whose create branch locks the new entry", evs("Lock", "// made create", "LockHeld", "// made held lookup", "Unlock", "// made delete", good()), true},
+		{"a create branch that stores something else", evs("LockCounting", "// made counting create", "Lock", "// made lookup", "Unlock", "// made delete", good()), true},
+		{"a found value used apart from the made one", evs("Lock", "// made create", "LockApart", "// made apart lookup", "Unlock", "// made delete", good()), true},
+		{"a create outside the lookup's lock", evs("LockUnlocked", "// made unlocked create", "Lock", "// made lookup", "Unlock", "// made delete", good()), true},
+		{"an entry with a data field", evs("LockData", "// made data create", "LockData", "// made data lookup", "UnlockData", "// made data delete", good()), true},
+		{"an entry whose add's result is kept", evs("LockKept", "// made kept create", "LockKept", "// made kept lookup", "UnlockKept", "// made kept delete", good()), true},
+		{"the reader's Unlock looking up the entry its Lock got", second(good(), "// made lookup"), false},
+		{"the reader's Unlock, no lookup of the key before", second(with(func(o *opt) { o.since = 0 }), "// made lookup"), true},
+		{"the reader's Unlock, first looked up outside a get-or-create", second(good(), "// made unlock lookup"), true},
+		{"the reader's Unlock, first looked up before the create", second(with(func(o *opt) { o.since = 1 }), "// made lookup"), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := x.Judge(c.evs)
+			if v.Holds != c.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, c.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

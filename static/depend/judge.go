@@ -119,6 +119,16 @@ type Event struct {
 	// every lock it took there: it took its count back, done with what
 	// it counted on (addedAhead).
 	GivenBack bool
+	// Since, for a read of a map element, is the step of its
+	// goroutine's first read of that element (the same key) from the
+	// pattern's first step, this read's own step when none came before;
+	// Settled says the goroutine wrote the read's variable at no step
+	// from Since to the pattern's last, its atomic read-modify-writes
+	// there are all adds of a constant, netting to zero on each object,
+	// and it released by the last step every lock it took there: done
+	// with what it found (madeEntry).
+	Since   int
+	Settled bool
 	// Bound, for a read-back, is the site of the plain read of another
 	// object that its goroutine made next, after only region ends (the
 	// bound the value is compared with), and BoundAfter the sites of
@@ -344,7 +354,14 @@ var (
 //     is a failed try of it whose unit did nothing before and refuses
 //     with an error (tryRefused: pogreb's Compact returning errBusy), or
 //     a test's function literal that only returns whether the claim is
-//     held, for a helper polling it (heldProbe); nor when the writer appended to
+//     held, for a helper polling it (heldProbe), or a is the create
+//     branch of a get-or-create under a lock, a fresh zero entry of a
+//     synchronization-only type, b the delete of that key, and the
+//     reader's lookup, the same get-or-create's (or its later lookup of
+//     the key after one), found a's entry and was done with it, its adds
+//     netted to zero and its locks released, before b (madeEntry:
+//     moby/locker's Lock and Unlock between another Lock's create and
+//     its Unlock's delete); nor when the writer appended to
 //     a queue and its second write is its claim of the queue's drain
 //     (a CAS from a constant) or its release of that claim with its
 //     drain taking again after, and the reader, a draining consumer,
@@ -456,7 +473,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.retried(evs[reads[0]]) || x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) || x.tryRefused(a, b, evs[reads[0]]) || x.heldProbe(a, b, evs[reads[0]]) {
+				if x.retried(evs[reads[0]]) || x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) || x.tryRefused(a, b, evs[reads[0]]) || x.heldProbe(a, b, evs[reads[0]]) || x.madeEntry(a, b, evs[reads[0]]) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {

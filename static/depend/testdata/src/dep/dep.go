@@ -5489,3 +5489,163 @@ func (q *WGaugeQueue) schedule() {
 	}
 	q.ready <- struct{}{} // witness gauge send
 }
+
+// Made is moby/locker's Locker once more, for madeEntry: Lock's
+// get-or-create makes a fresh zero madeSlot, a type of a mutex and a
+// count touched only by atomic loads and blind adds; Unlock deletes the
+// entry when no one is counted. The variants each break one condition:
+// a create branch that locks the new slot, one that counts the entries
+// it made, a found value used apart from the made one, and entry types
+// with a data field and with an add whose result is kept.
+type Made struct {
+	mu    sync.Mutex
+	locks map[string]*madeSlot
+	made  int
+	data  map[string]*dataSlot
+	kept  map[string]*keptSlot
+}
+
+type madeSlot struct {
+	mu      sync.Mutex
+	waiters int32
+}
+
+func (n *Made) Lock(name string) {
+	n.mu.Lock()
+	c, ok := n.locks[name] // made lookup
+	if !ok {
+		c = &madeSlot{}
+		n.locks[name] = c // made create
+	}
+	atomic.AddInt32(&c.waiters, 1)
+	n.mu.Unlock()
+	c.mu.Lock()
+	atomic.AddInt32(&c.waiters, -1)
+}
+
+func (n *Made) LockHeld(name string) {
+	n.mu.Lock()
+	c, ok := n.locks[name] // made held lookup
+	if !ok {
+		c = &madeSlot{}
+		c.mu.Lock()
+		n.locks[name] = c // made held create
+		n.mu.Unlock()
+		return
+	}
+	atomic.AddInt32(&c.waiters, 1)
+	n.mu.Unlock()
+	c.mu.Lock()
+	atomic.AddInt32(&c.waiters, -1)
+}
+
+func (n *Made) LockCounting(name string) {
+	n.mu.Lock()
+	c, ok := n.locks[name] // made counting lookup
+	if !ok {
+		c = &madeSlot{}
+		n.locks[name] = c // made counting create
+		n.made++
+	}
+	atomic.AddInt32(&c.waiters, 1)
+	n.mu.Unlock()
+	c.mu.Lock()
+	atomic.AddInt32(&c.waiters, -1)
+}
+
+func (n *Made) LockApart(name string) {
+	n.mu.Lock()
+	c, ok := n.locks[name] // made apart lookup
+	if !ok {
+		c = &madeSlot{}
+		n.locks[name] = c // made apart create
+	} else {
+		atomic.AddInt32(&c.waiters, 1)
+	}
+	atomic.AddInt32(&c.waiters, 1)
+	n.mu.Unlock()
+	c.mu.Lock()
+	atomic.AddInt32(&c.waiters, -1)
+}
+
+func (n *Made) LockUnlocked(name string) {
+	n.mu.Lock()
+	c, ok := n.locks[name] // made unlocked lookup
+	n.mu.Unlock()
+	if !ok {
+		c = &madeSlot{}
+		n.locks[name] = c // made unlocked create
+	}
+	atomic.AddInt32(&c.waiters, 1)
+	c.mu.Lock()
+	atomic.AddInt32(&c.waiters, -1)
+}
+
+func (n *Made) Unlock(name string) {
+	n.mu.Lock()
+	c := n.locks[name] // made unlock lookup
+	if atomic.LoadInt32(&c.waiters) == 0 {
+		delete(n.locks, name) // made delete
+	}
+	c.mu.Unlock()
+	n.mu.Unlock()
+}
+
+type dataSlot struct {
+	mu      sync.Mutex
+	waiters int32
+	owner   string
+}
+
+func (n *Made) LockData(name string) {
+	n.mu.Lock()
+	c, ok := n.data[name] // made data lookup
+	if !ok {
+		c = &dataSlot{}
+		n.data[name] = c // made data create
+	}
+	atomic.AddInt32(&c.waiters, 1)
+	n.mu.Unlock()
+	c.mu.Lock()
+	atomic.AddInt32(&c.waiters, -1)
+	c.owner = name
+}
+
+func (n *Made) UnlockData(name string) {
+	n.mu.Lock()
+	c := n.data[name]
+	if atomic.LoadInt32(&c.waiters) == 0 {
+		delete(n.data, name) // made data delete
+	}
+	c.mu.Unlock()
+	n.mu.Unlock()
+}
+
+type keptSlot struct {
+	mu      sync.Mutex
+	waiters int32
+}
+
+func (n *Made) LockKept(name string) int32 {
+	n.mu.Lock()
+	c, ok := n.kept[name] // made kept lookup
+	if !ok {
+		c = &keptSlot{}
+		n.kept[name] = c // made kept create
+	}
+	k := atomic.AddInt32(&c.waiters, 1)
+	n.mu.Unlock()
+	c.mu.Lock()
+	atomic.AddInt32(&c.waiters, -1)
+	return k
+}
+
+func (n *Made) UnlockKept(name string) {
+	n.mu.Lock()
+	c := n.kept[name]
+	if atomic.LoadInt32(&c.waiters) == 0 {
+		delete(n.kept, name) // made kept delete
+	}
+	c.mu.Unlock()
+	n.mu.Unlock()
+}
