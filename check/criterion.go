@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -833,9 +834,12 @@ func rereads(f *Finding, evs []depend.Event) {
 
 // group gives the atomicity and atomic-set violations of a package that
 // stand for one bug one lead: the findings of one test whose replays
-// failed, panicked or hung at the same place (one effect), and the
-// violations whose dependence joins the same two sites. Findings that
-// share either are one bug, and so, transitively, are those that share
+// failed, panicked or hung at the same place (one effect), the
+// violations whose dependence joins the same two sites, and those of one
+// test at the same sites (sitesKey); a finding whose controls withdrew
+// its effect joins one whose effect is its replay's failure
+// (failedAlike). Findings that
+// share any of these are one bug, and so, transitively, are those that share
 // one with a finding of that bug: each bug has exactly one lead, the
 // only one of its findings reported by default (a finding that led its
 // effect's group but followed another's in its site pair's would leave
@@ -908,6 +912,30 @@ func group(fs []Finding) {
 			}
 		}
 	}
+	// A finding reported otherwise (its dependence) whose replay failed
+	// as one with the effect did, its controls having withdrawn its own
+	// effect, joins that effect's set: the same failure of the same test
+	// (see failedAlike). retryloop: the av/WWR at retry.go:41 failed
+	// TestShared as its siblings did ("two failures tripped the breaker
+	// 2 times"), but its alone repeat passed in 1 of 74 runs, and its
+	// stale read-back was then a second report beside the effect's at :32.
+	shown := map[string]int{} // an effect key and failure text → a finding with that effect
+	for i := range fs {
+		if grouped[i] && fs[i].Effect() {
+			if k, ok := failedAs(&fs[i]); ok {
+				if _, seen := shown[k]; !seen {
+					shown[k] = i
+				}
+			}
+		}
+	}
+	for i := range fs {
+		if k, ok := failedAlike(&fs[i]); ok && grouped[i] {
+			if j, ok := shown[k]; ok {
+				parent[find(i)] = find(j)
+			}
+		}
+	}
 	leads := func() map[int]int {
 		lead := map[int]int{} // a set's root → its lead
 		for i := range fs {
@@ -954,7 +982,7 @@ func group(fs []Finding) {
 		if j := lead[find(i)]; j != i {
 			fs[i].Lead = fs[j].Anomaly.Sites[0]
 			fs[j].Grouped++
-			if fs[j].Effect() && !slices.Contains(groupKeys(&fs[i]), groupKeys(&fs[j])[0]) {
+			if fs[j].Effect() && !slices.Contains(groupKeys(&fs[i]), groupKeys(&fs[j])[0]) && !joinedByFailure(&fs[i], &fs[j]) {
 				fs[j].GroupedByLines = true
 			}
 		}
@@ -984,7 +1012,70 @@ func groupKeys(f *Finding) []string {
 	if f.dependPair[0] != "" {
 		ks = append(ks, "pair "+f.Package+" "+lineOf(f.dependPair[0])+" "+lineOf(f.dependPair[1]))
 	}
+	if len(ks) > 0 {
+		ks = append(ks, sitesKey(f))
+	}
 	return ks
+}
+
+// sitesKey ties the findings of one test whose events are the same
+// accesses interleaved the same way: the same sites, columns and all, of
+// the same objects, in the same goroutines and units (the pattern's T,
+// AR and SV), whatever the pattern calls them. retryloop's av/RWR and
+// av/WWR at retry.go:41:4, 41:4, 45:7 are another sender's b.recent++
+// between this one's and its read-back, told by the read or the write of
+// the unit's own ++ (one site): the RWR's replay failed the test, and the
+// WWR's passed in 1 of 74 runs (the failure needs the other sender's
+// read-back before this one's Success, which the schedule leaves to the
+// free run), so its stale read-back was a second report beside the
+// effect's. Same input, same output: which replay shows the effect must
+// not decide whether they are one bug.
+func sitesKey(f *Finding) string {
+	p := f.Anomaly.Pattern
+	return fmt.Sprintf("sites %s %s %q %v %v %v %q", f.Package, f.Test, f.Anomaly.Sites, p.T, p.AR, p.SV, f.ObjectNames())
+}
+
+// failedAs is what tells a failing replay's failure from another's for
+// failedAlike: its effect key (package, test, where it failed) and its
+// text without numbers; false for a replay that did not fail, panic or
+// hang on its own (Effect, but for the controls).
+func failedAs(f *Finding) (string, bool) {
+	v := f.Verdict
+	p := f.Anomaly.Pattern
+	if p == nil || p.Order || f.Blocking() || v.Consequence == "" || v.Passed && !v.Panicked || v.AsBaseline || v.Unended || v.Detour != "" || v.Bubble {
+		return "", false
+	}
+	return "effect " + f.Package + " " + f.Test + " " + effectKey(v.Consequence) + " " + digits.ReplaceAllString(v.Consequence, "#"), true
+}
+
+// failedAlike is failedAs for a finding whose controls withdrew its
+// effect (Control): its replay failed all the same, and group ties it to
+// a finding whose effect is that failure. Its controls only say that its
+// own interleaving is not shown to be the failure's cause; the replay
+// still ran into the failure, which one with an effect shows is that
+// bug's. Whether a control withdraws the effect depends on the run (a
+// repeat's timing), its dependence does not, so without this the
+// finding's bug is one report or two as the controls fall. It only
+// joins: two such findings with no effect behind them stay apart (a
+// timing failure that every replay of a test shows, go-quartz's, ties
+// nothing). Residual, as for the effect's key itself: a distinct bug
+// whose replay ran into another bug's failure is counted with it.
+func failedAlike(f *Finding) (string, bool) {
+	if f.Control == "" || f.Control == unitWaits || f.Effect() {
+		return "", false
+	}
+	return failedAs(f)
+}
+
+// joinedByFailure reports whether member m of a set joined lead l by its
+// replay's failure (failedAlike), the one l shows as its effect.
+func joinedByFailure(m, l *Finding) bool {
+	k, ok := failedAlike(m)
+	if !ok {
+		return false
+	}
+	kl, ok := failedAs(l)
+	return ok && k == kl
 }
 
 // lineOf drops the column of a "path:line:col" site: the file and line a

@@ -438,3 +438,184 @@ func TestGroupSameLine(t *testing.T) {
 		t.Errorf("the findings at another line and of another test were grouped under %q, %q", fs[2].Lead, fs[3].Lead)
 	}
 }
+
+// TestGroupControlledFailure: a finding reported for its dependence
+// whose replay failed the test as the effect's findings did, its own
+// effect withdrawn by a control, is of their bug (failedAlike), whatever
+// order the findings come in. These are retryloop's findings of the run
+// that reported retry.go:41 beside :32: the av/WWR's alone repeat passed,
+// and its stale read-back was a second report. The av/RWR at the same
+// sites, whose effect ties it too (TestGroupSameSites), is left out: the
+// failure alone must. Its failure ties it only to a finding with that
+// effect: alone, or failing otherwise, it stays its own report.
+func TestGroupControlledFailure(t *testing.T) {
+	av, _ := pattern.Builtin("av")
+	pick := func(id string) *pattern.Pattern {
+		for _, p := range av {
+			if p.ID() == id {
+				return p
+			}
+		}
+		t.Fatalf("no pattern %s", id)
+		return nil
+	}
+	const (
+		fail  = "test fails: retry_test.go:38: two failures tripped the breaker 2 times, want at most 1"
+		alone = "its schedule, replayed again with no other process of the package running, passes: the failure came from another of pecanvet's processes running beside it (a fixed file or port the tests share), not the interleaving"
+		free  = "the same schedule passes when the goroutines it names no step of run free instead of waiting for its end: the failure follows their hold, not the interleaving"
+	)
+	mk := func(id, control string, sites ...string) Finding {
+		p := pick(id)
+		return Finding{
+			Package: "subjects/retryloop", Test: "TestShared",
+			Anomaly: predict.Anomaly{Pattern: p, Events: make([]int32, len(sites)), Sites: sites, Key: pattern.Key(p, sites)},
+			Verdict: replay.Verdict{Verdict: replay.Reproduced, Consequence: fail},
+			Control: control,
+		}
+	}
+	stale := func(f Finding) Finding {
+		f.Dependence = "stale read-back: the value read back at retry.go:45 is another goroutine's, not the unit's own write at retry.go:41, and it is used at retry.go:45"
+		f.dependPair = [2]string{"retryloop/retry.go:41:4", "retryloop/retry.go:45:7"}
+		return f
+	}
+	fs := []Finding{
+		mk("av/RWR", "", "retryloop/retry.go:32:7", "retryloop/retry.go:41:4", "retryloop/retry.go:41:4"),
+		mk("av/RWR", "", "retryloop/retry.go:32:7", "retryloop/retry.go:41:4", "retryloop/retry.go:45:7"),
+		mk("av/RWW", free, "retryloop/retry.go:32:7", "retryloop/retry.go:41:4", "retryloop/retry.go:41:4"),
+		stale(mk("av/WWR", alone, "retryloop/retry.go:41:4", "retryloop/retry.go:41:4", "retryloop/retry.go:45:7")),
+	}
+	if !fs[2].WithoutEffect() || fs[3].WithoutEffect() || fs[3].Effect() {
+		t.Fatalf("the av/RWW must be without effect, the av/WWR reported for its dependence alone")
+	}
+	want := []struct {
+		lead    string
+		grouped int
+	}{{"", 2}, {"retryloop/retry.go:32:7", 0}, {"", 0}, {"retryloop/retry.go:32:7", 0}}
+	perm := []int{0, 1, 2, 3}
+	for n := 0; n < 20; n++ {
+		in := make([]Finding, len(fs))
+		for k, i := range perm {
+			in[k] = fs[i]
+		}
+		group(in)
+		for k, i := range perm {
+			if in[k].Lead != want[i].lead || in[k].Grouped != want[i].grouped {
+				t.Errorf("order %v: finding %d (%s at %s): lead %q, grouped %d; want %q, %d",
+					perm, i, in[k].Anomaly.Pattern.ID(), in[k].Anomaly.Sites[0], in[k].Lead, in[k].Grouped, want[i].lead, want[i].grouped)
+			}
+			if in[k].Grouped > 0 && in[k].GroupedByLines {
+				t.Errorf("order %v: the lead says \"of this bug\": every member's replay failed as it did", perm)
+			}
+		}
+		perm = append(perm[1:], perm[0])
+		if n%2 == 0 {
+			perm[n%3], perm[n%3+1] = perm[n%3+1], perm[n%3]
+		}
+	}
+	// Alone, or failing otherwise than the effect's findings, it is its
+	// own report; and two such findings with no effect behind them are
+	// two.
+	other := stale(mk("av/WWR", alone, "retryloop/retry.go:41:4", "retryloop/retry.go:41:4", "retryloop/retry.go:45:7"))
+	other.Verdict.Consequence = "test fails: retry_test.go:38: the breaker never tripped"
+	for _, fs := range [][]Finding{
+		{fs[3]},
+		{fs[0], other},
+	} {
+		group(fs)
+		if f := fs[len(fs)-1]; f.Lead != "" {
+			t.Errorf("%s failing %q: lead %q, want none", f.Anomaly.Pattern.ID(), f.Verdict.Consequence, f.Lead)
+		}
+	}
+	timing := func(site string) Finding {
+		f := mk("av/WWR", alone, site, "retryloop/retry.go:41:4", "retryloop/retry.go:45:7")
+		f.Dependence = "check-then-act"
+		f.dependPair = [2]string{site, "retryloop/retry.go:60:1"}
+		return f
+	}
+	two := []Finding{timing("retryloop/retry.go:50:1"), timing("retryloop/retry.go:52:1")}
+	group(two)
+	if two[0].Lead != "" || two[1].Lead != "" {
+		t.Errorf("two controlled failures with no effect behind them grouped: leads %q, %q", two[0].Lead, two[1].Lead)
+	}
+}
+
+// TestGroupSameSites: findings of one test at the same sites, of the same
+// objects, in the same goroutines and units, are one bug whatever their
+// patterns (sitesKey), so a sibling's effect holds them together when
+// one's replay passed. These are retryloop's findings of the other run
+// that reported retry.go:41 beside :32: the av/WWR's replay passed, and
+// its stale read-back was a second report. Another test's, another
+// object's, or other sites' finding stays apart.
+func TestGroupSameSites(t *testing.T) {
+	av, _ := pattern.Builtin("av")
+	pick := func(id string) *pattern.Pattern {
+		for _, p := range av {
+			if p.ID() == id {
+				return p
+			}
+		}
+		t.Fatalf("no pattern %s", id)
+		return nil
+	}
+	const fail = "test fails: retry_test.go:38: two failures tripped the breaker 2 times, want at most 1"
+	mk := func(id, fails string, sites ...string) Finding {
+		p := pick(id)
+		return Finding{
+			Package: "subjects/retryloop", Test: "TestShared",
+			Anomaly: predict.Anomaly{Pattern: p, Events: make([]int32, len(sites)), Sites: sites, Key: pattern.Key(p, sites)},
+			Verdict: replay.Verdict{Verdict: replay.Reproduced, Passed: fails == "", Consequence: fails},
+			Objects: []string{"Breaker.recent#1", "Breaker.recent#1", "Breaker.recent#1"},
+		}
+	}
+	stale := func(f Finding) Finding {
+		f.Dependence = "stale read-back: the value read back at retry.go:45 is another goroutine's, not the unit's own write at retry.go:41, and it is used at retry.go:45"
+		f.dependPair = [2]string{"retryloop/retry.go:41:4", "retryloop/retry.go:45:7"}
+		return f
+	}
+	fs := []Finding{
+		mk("av/RWR", fail, "retryloop/retry.go:32:7", "retryloop/retry.go:41:4", "retryloop/retry.go:41:4"),
+		mk("av/RWR", fail, "retryloop/retry.go:32:7", "retryloop/retry.go:41:4", "retryloop/retry.go:45:7"),
+		mk("av/RWR", fail, "retryloop/retry.go:41:4", "retryloop/retry.go:41:4", "retryloop/retry.go:45:7"),
+		mk("av/RWW", fail, "retryloop/retry.go:32:7", "retryloop/retry.go:41:4", "retryloop/retry.go:41:4"),
+		stale(mk("av/WWR", "", "retryloop/retry.go:41:4", "retryloop/retry.go:41:4", "retryloop/retry.go:45:7")),
+	}
+	want := []struct {
+		lead    string
+		grouped int
+	}{{"", 4}, {"retryloop/retry.go:32:7", 0}, {"retryloop/retry.go:32:7", 0}, {"retryloop/retry.go:32:7", 0}, {"retryloop/retry.go:32:7", 0}}
+	perm := []int{0, 1, 2, 3, 4}
+	for n := 0; n < 20; n++ {
+		in := make([]Finding, len(fs))
+		for k, i := range perm {
+			in[k] = fs[i]
+		}
+		group(in)
+		for k, i := range perm {
+			if in[k].Lead != want[i].lead || in[k].Grouped != want[i].grouped {
+				t.Errorf("order %v: finding %d (%s at %s): lead %q, grouped %d; want %q, %d",
+					perm, i, in[k].Anomaly.Pattern.ID(), in[k].Anomaly.Sites[0], in[k].Lead, in[k].Grouped, want[i].lead, want[i].grouped)
+			}
+		}
+		perm = append(perm[1:], perm[0])
+		if n%2 == 0 {
+			perm[n%4], perm[n%4+1] = perm[n%4+1], perm[n%4]
+		}
+	}
+	// The WWR's replay passed: it joined by its sites, not the effect.
+	group(fs)
+	if !fs[0].GroupedByLines {
+		t.Errorf("the lead's GroupedByLines is false: its message would say all %d showed its effect", fs[0].Grouped)
+	}
+	otherTest := stale(mk("av/WWR", "", "retryloop/retry.go:41:4", "retryloop/retry.go:41:4", "retryloop/retry.go:45:7"))
+	otherTest.Test = "TestOther"
+	otherObj := stale(mk("av/WWR", "", "retryloop/retry.go:41:4", "retryloop/retry.go:41:4", "retryloop/retry.go:45:7"))
+	otherObj.Objects = []string{"Breaker.trips#1", "Breaker.trips#1", "Breaker.trips#1"}
+	otherSites := stale(mk("av/WWR", "", "retryloop/retry.go:41:4", "retryloop/retry.go:41:4", "retryloop/retry.go:45:9"))
+	for _, f := range []Finding{otherTest, otherObj, otherSites} {
+		in := []Finding{mk("av/RWR", fail, "retryloop/retry.go:41:4", "retryloop/retry.go:41:4", "retryloop/retry.go:45:7"), f}
+		group(in)
+		if in[1].Lead != "" || in[0].Lead != "" {
+			t.Errorf("%s of %s, %v at %v: grouped with the RWR (leads %q, %q)", f.Anomaly.Pattern.ID(), f.Test, f.Objects, f.Anomaly.Sites, in[0].Lead, in[1].Lead)
+		}
+	}
+}
