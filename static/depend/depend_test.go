@@ -2839,3 +2839,38 @@ func TestJudgeMadeEntry(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeCallResult: ants' Submit reads the running count for its
+// capacity check, and then run adds one to it and drops the sum; only
+// the goroutine run starts tests its own sum (another call of
+// addRunning). The sum the unit computed is not used, so a check that
+// decided the error Submit returns does not mix with it. Where the
+// unit's own call returns its sum (runCounted, into SubmitCounted's
+// result), the two mix. runLater's goroutine tests a sum of its own
+// while the unit's call, after the go statement, drops its.
+func TestJudgeCallResult(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (c *Squad) "+name+"(", name+"(")}
+	}
+	add := shift(at("return atomic.AddInt32(&c.running, d) // squad add", "AddInt32("), len("AddInt32"))
+	other := Event{Thread: 2, Unit: 2, Var: 1, Read: true, Write: true, Site: add, Frames: []Frame{fr(9, "addRunning")}}
+	for _, tc := range []struct {
+		unit, run string
+		want      bool
+	}{
+		{"Submit", "run", false},
+		{"SubmitLater", "runLater", false},
+		{"SubmitCounted", "runCounted", true},
+	} {
+		t.Run(tc.unit, func(t *testing.T) {
+			read := Event{Thread: 1, Unit: 1, Var: 1, Read: true, Site: shift(at("return atomic.LoadInt32(&c.running) // squad running", "LoadInt32("), len("LoadInt32")), Frames: []Frame{fr(1, tc.unit), fr(2, "Running")}}
+			sum := Event{Thread: 1, Unit: 1, Var: 1, Read: true, Site: add, Frames: []Frame{fr(1, tc.unit), fr(3, tc.run), fr(4, "addRunning")}}
+			v := x.Judge([]Event{read, other, sum})
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v, %q: %s; want %v", v.Holds, v.Kind, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

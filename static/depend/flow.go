@@ -14,6 +14,11 @@ import (
 type scope struct {
 	root *ssa.Function
 	fns  map[*ssa.Function]bool
+	// own are the functions of fns that run in the activation's own
+	// goroutine: not only reached through a go statement. A call of a
+	// method in a goroutine the activation starts is no activation the
+	// unit's frames hold, nor is its result the activation's.
+	own map[*ssa.Function]bool
 }
 
 func (x *Index) scope(root *ssa.Function) *scope {
@@ -40,8 +45,79 @@ func (x *Index) scope(root *ssa.Function) *scope {
 			}
 		}
 	}
+	sc.own = x.ownFuncs(root)
 	x.scopes[root] = sc
 	return sc
+}
+
+// ownFuncs is the scope of root without what only a go statement runs:
+// the anonymous functions whose every use starts a goroutine, and the
+// plain functions only go statements call.
+func (x *Index) ownFuncs(root *ssa.Function) map[*ssa.Function]bool {
+	own := map[*ssa.Function]bool{}
+	work := []*ssa.Function{root}
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		if fn == nil || fn.Blocks == nil || own[fn] {
+			continue
+		}
+		own[fn] = true
+		for _, a := range fn.AnonFuncs {
+			if !goOnly(a) {
+				work = append(work, a)
+			}
+		}
+		for _, b := range fn.Blocks {
+			for _, in := range b.Instrs {
+				if _, ok := in.(*ssa.Go); ok {
+					continue
+				}
+				if c, ok := in.(ssa.CallInstruction); ok {
+					if g := callee(c); g != nil && !x.frame[g] {
+						work = append(work, g)
+					}
+				}
+			}
+		}
+	}
+	return own
+}
+
+// goOnly reports whether every use of the anonymous function a (or of
+// its closure) is a go statement's function.
+func goOnly(a *ssa.Function) bool {
+	started := func(v ssa.Value, refs *[]ssa.Instruction) bool {
+		if refs == nil || len(*refs) == 0 {
+			return false
+		}
+		for _, r := range *refs {
+			g, ok := r.(*ssa.Go)
+			if !ok || g.Call.Value != v {
+				return false
+			}
+		}
+		return true
+	}
+	refs := a.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.MakeClosure:
+			if r.Fn != a || !started(r, r.Referrers()) {
+				return false
+			}
+		case *ssa.Go:
+			if r.Call.Value != a {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // calls returns the call sites of g within sc.
@@ -49,6 +125,23 @@ func (x *Index) callsIn(sc *scope, g *ssa.Function) []ssa.CallInstruction {
 	var out []ssa.CallInstruction
 	for _, cs := range x.calls[g] {
 		if sc.fns[cs.fn] {
+			out = append(out, cs.in)
+		}
+	}
+	return out
+}
+
+// ownCalls is callsIn restricted to the calls sc's activation makes in
+// its own goroutine (no go statement, none in a goroutine it starts): the
+// ones that can be the activation below it in an event's frames, whose
+// result is the one the activation gets back.
+func (x *Index) ownCalls(sc *scope, g *ssa.Function) []ssa.CallInstruction {
+	var out []ssa.CallInstruction
+	for _, cs := range x.calls[g] {
+		if _, started := cs.in.(*ssa.Go); started {
+			continue
+		}
+		if sc.own[cs.fn] {
 			out = append(out, cs.in)
 		}
 	}

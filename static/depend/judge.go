@@ -896,7 +896,7 @@ func (x *Index) meets(ta *taint, b Event, c int) bool {
 			break
 		}
 		up, d := down[len(down)-1], x.newTaint(x.scope(g))
-		for _, cs := range x.callsIn(up.sc, g) {
+		for _, cs := range x.ownCalls(up.sc, g) {
 			if up.ctrl[cs.Block()] {
 				return true // a decides the call that reads b
 			}
@@ -1119,7 +1119,7 @@ func (x *Index) lift(t *taint, fn, parent *ssa.Function) *taint {
 	up := x.newTaint(x.scope(parent))
 	up.dataOnly = t.dataOnly
 	if fn != nil {
-		for _, c := range x.callsIn(up.sc, fn) {
+		for _, c := range x.ownCalls(up.sc, fn) {
 			if v := c.Value(); v != nil {
 				up.add(v)
 			}
@@ -1149,7 +1149,7 @@ func (x *Index) decides(t *taint, b Event, chain []Frame) (how, bool) {
 		return how{}, false
 	}
 	down := x.newTaint(x.scope(g))
-	for _, c := range x.callsIn(t.sc, g) {
+	for _, c := range x.ownCalls(t.sc, g) {
 		if t.ctrl[c.Block()] {
 			return control(name(g)), true
 		}
@@ -1362,7 +1362,7 @@ func (x *Index) actsOf(a, b Event) (*scope, []ssa.Instruction) {
 			}
 		}
 	} else if g := x.function(b.Frames[c].Site); g != nil {
-		for _, cs := range x.callsIn(sc, g) {
+		for _, cs := range x.ownCalls(sc, g) {
 			acts = append(acts, cs)
 		}
 	}

@@ -190,7 +190,8 @@ func (x *Index) getterOf(g *ssa.Function, key any, c constant.Value) constant.Va
 	if len(seeds) == 0 {
 		return nil
 	}
-	sc := &scope{root: g, fns: map[*ssa.Function]bool{g: true}}
+	own := map[*ssa.Function]bool{g: true}
+	sc := &scope{root: g, fns: own, own: own}
 	u := x.followFlag(sc, seeds)
 	if !u.ok || u.exits || u.result == nil {
 		return nil

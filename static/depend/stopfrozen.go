@@ -403,7 +403,8 @@ func madeHere(v ssa.Value, depth int) bool {
 func (x *Index) flagGuards(in ssa.Instruction, key any, c constant.Value, locks map[*types.Var]bool) bool {
 	fn := in.Parent()
 	held := locksHeld(in)
-	sc := &scope{root: fn, fns: map[*ssa.Function]bool{fn: true}}
+	own := map[*ssa.Function]bool{fn: true}
+	sc := &scope{root: fn, fns: own, own: own}
 	vals := x.flagLoads(sc, key, c)
 	for v, k := range vals {
 		vi, ok := v.(ssa.Instruction)

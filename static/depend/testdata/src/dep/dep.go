@@ -5649,3 +5649,83 @@ func (n *Made) UnlockKept(name string) {
 	c.mu.Unlock()
 	n.mu.Unlock()
 }
+
+// Squad is ants' pool: Submit checks the running count against the
+// capacity and starts a worker (through its interface, as ants'
+// retrieveWorker does), whose run adds one to the count and drops the
+// sum; the goroutine run starts adds minus one on its way out and tests
+// that sum. runCounted returns its own sum instead.
+type Squad struct {
+	running int32
+	limit   int32
+	idle    chan struct{}
+	w       squadWorker
+}
+
+type squadWorker interface{ run() }
+
+var errSquadFull = errors.New("squad full")
+
+func (c *Squad) Running() int32 {
+	return atomic.LoadInt32(&c.running) // squad running
+}
+
+func (c *Squad) addRunning(d int32) int32 {
+	return atomic.AddInt32(&c.running, d) // squad add
+}
+
+func (c *Squad) run() {
+	c.addRunning(1)
+	go func() {
+		defer func() {
+			if c.addRunning(-1) == 0 { // squad exit
+				close(c.idle)
+			}
+		}()
+	}()
+}
+
+func (c *Squad) runCounted() int32 {
+	n := c.addRunning(1)
+	go func() {
+		if c.addRunning(-1) == 0 {
+			close(c.idle)
+		}
+	}()
+	return n
+}
+
+// runLater hands the sum to a goroutine it starts: that goroutine, not
+// run's caller, uses it.
+func (c *Squad) runLater() {
+	go func() {
+		if c.addRunning(1) > c.limit {
+			close(c.idle)
+		}
+	}()
+	c.addRunning(1)
+}
+
+func (c *Squad) Submit() error {
+	if c.limit > c.Running() {
+		c.w.run()
+		return nil
+	}
+	return errSquadFull
+}
+
+func (c *Squad) SubmitCounted() (int32, error) {
+	if c.limit > c.Running() {
+		return c.runCounted(), nil
+	}
+	return 0, errSquadFull
+}
+
+func (c *Squad) SubmitLater() error {
+	if c.limit > c.Running() {
+		var l interface{ runLater() } = c
+		l.runLater()
+		return nil
+	}
+	return errSquadFull
+}
