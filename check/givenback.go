@@ -17,12 +17,8 @@ import (
 // locked, took its count back (:46) and unlocked before another
 // Unlock deleted the entry; the event is either add.
 func givenBack(f *Finding, evs []depend.Event, delta func(site string) (int64, bool)) {
-	s := f.Schedule
-	if s == nil || len(s.Anomaly) != len(evs) {
-		return
-	}
-	first, last := slices.Min(s.Anomaly), slices.Max(s.Anomaly)
-	if last >= len(s.Steps) {
+	s, first, last, ok := patternSpan(f, evs)
+	if !ok {
 		return
 	}
 	for i := range evs {
@@ -41,20 +37,7 @@ func givenBack(f *Finding, evs []depend.Event, delta func(site string) (int64, b
 			back = ok && c.Op == trace.AtomicRMW
 			sum += k
 		}
-		held := map[string]int{}
-		for st := first; st <= last; st++ {
-			switch c := s.Steps[st]; {
-			case c.G != e.G:
-			case c.Op == trace.Lock || c.Op == trace.RLock:
-				held[c.Obj]++
-			case c.Op == trace.Unlock || c.Op == trace.RUnlock:
-				held[c.Obj]--
-			}
-		}
-		for _, n := range held {
-			back = back && n <= 0
-		}
-		evs[i].GivenBack = back && sum == 0
+		evs[i].GivenBack = back && sum == 0 && releasedAll(s.Steps, e.G, first, last)
 	}
 }
 
@@ -75,12 +58,8 @@ func givenBack(f *Finding, evs []depend.Event, delta func(site string) (int64, b
 // (madeEntry). Other writes it made are left out: madeEntry's entry
 // type is written only by such adds and its locks.
 func settled(f *Finding, evs []depend.Event, delta func(site string) (int64, bool), rt *replayTrace) {
-	s := f.Schedule
-	if s == nil || len(s.Anomaly) != len(evs) {
-		return
-	}
-	first, last := slices.Min(s.Anomaly), slices.Max(s.Anomaly)
-	if last >= len(s.Steps) {
+	s, first, last, ok := patternSpan(f, evs)
+	if !ok {
 		return
 	}
 	for i := range evs {
@@ -99,7 +78,6 @@ func settled(f *Finding, evs []depend.Event, delta func(site string) (int64, boo
 		evs[i].Since = since
 		ok := true
 		sums := map[string]int64{}
-		held := map[string]int{}
 		for st := since + 1; st <= last && ok; st++ {
 			c := s.Steps[st]
 			switch {
@@ -110,19 +88,12 @@ func settled(f *Finding, evs []depend.Event, delta func(site string) (int64, boo
 				d, known := delta(c.Site)
 				ok = known && d != 0
 				sums[c.Obj] += d
-			case c.Op == trace.Lock || c.Op == trace.RLock:
-				held[c.Obj]++
-			case c.Op == trace.Unlock || c.Op == trace.RUnlock:
-				held[c.Obj]--
 			}
 		}
 		for _, n := range sums {
 			ok = ok && n == 0
 		}
-		for _, n := range held {
-			ok = ok && n <= 0
-		}
-		evs[i].Settled = ok
+		evs[i].Settled = ok && releasedAll(s.Steps, e.G, since+1, last)
 	}
 }
 
@@ -139,4 +110,37 @@ func sameKey(rt *replayTrace, s *trace.Schedule, a, b int) bool {
 	}
 	ea, eb := tr.Events[pos[a]], tr.Events[pos[b]]
 	return ea.Op.HasKey() && eb.Op.HasKey() && ea.Arg != 0 && ea.Arg == eb.Arg
+}
+
+// patternSpan returns f's schedule and its pattern's first and last
+// steps, ok when the schedule holds one step per event and the pattern's
+// steps.
+func patternSpan(f *Finding, evs []depend.Event) (s *trace.Schedule, first, last int, ok bool) {
+	s = f.Schedule
+	if s == nil || len(s.Anomaly) != len(evs) {
+		return nil, 0, 0, false
+	}
+	first, last = slices.Min(s.Anomaly), slices.Max(s.Anomaly)
+	return s, first, last, last < len(s.Steps)
+}
+
+// releasedAll reports whether goroutine g released, by step to, every
+// lock it took from step from.
+func releasedAll(steps []trace.Step, g string, from, to int) bool {
+	held := map[string]int{}
+	for st := from; st <= to; st++ {
+		switch c := steps[st]; {
+		case c.G != g:
+		case c.Op == trace.Lock || c.Op == trace.RLock:
+			held[c.Obj]++
+		case c.Op == trace.Unlock || c.Op == trace.RUnlock:
+			held[c.Obj]--
+		}
+	}
+	for _, n := range held {
+		if n > 0 {
+			return false
+		}
+	}
+	return true
 }

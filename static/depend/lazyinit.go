@@ -245,12 +245,19 @@ func oneVar(p, q ssa.Value) bool {
 // another object, or one passed in, need not be the one every writer of
 // the variable takes.
 func lockedAt(load ssa.Instruction, st *ssa.Store) bool {
-	for _, blk := range load.Parent().Blocks {
-		if !blk.Dominates(load.Block()) {
+	return heldLockOf(load, root(st.Addr), st)
+}
+
+// heldLockOf reports whether a sync.Mutex or sync.RWMutex Lock call of
+// a global or of owner comes before at on every path, and no Unlock may
+// run from it to to (lockedAt, madeEntry's lockedTo).
+func heldLockOf(at ssa.Instruction, owner ssa.Value, to ssa.Instruction) bool {
+	for _, blk := range at.Parent().Blocks {
+		if !blk.Dominates(at.Block()) {
 			continue
 		}
 		for _, in := range blk.Instrs {
-			if blk == load.Block() && in == load {
+			if in == at {
 				break
 			}
 			call, ok := in.(*ssa.Call)
@@ -263,7 +270,7 @@ func lockedAt(load ssa.Instruction, st *ssa.Store) bool {
 				continue
 			}
 			mu := root(com.Args[0])
-			if _, global := mu.(*ssa.Global); (global || mu == root(st.Addr)) && !unlocksOn(call, st, true) {
+			if _, global := mu.(*ssa.Global); (global || mu == owner) && !unlocksOn(call, to, true) {
 				return true
 			}
 		}

@@ -288,34 +288,7 @@ func getOrMake(l *ssa.Lookup) (*ssa.MapUpdate, types.Type) {
 // to u.
 func lockedTo(l *ssa.Lookup, u *ssa.MapUpdate) bool {
 	ld, ok := l.X.(*ssa.UnOp)
-	if !ok {
-		return false
-	}
-	owner := root(ld.X)
-	for _, blk := range l.Parent().Blocks {
-		if !blk.Dominates(l.Block()) {
-			continue
-		}
-		for _, in := range blk.Instrs {
-			if in == ssa.Instruction(l) {
-				break
-			}
-			call, ok := in.(*ssa.Call)
-			if !ok {
-				continue
-			}
-			com := call.Common()
-			fn := com.StaticCallee()
-			if !isSyncMethod(fn, "Mutex", "Lock") && !isSyncMethod(fn, "RWMutex", "Lock") || len(com.Args) == 0 {
-				continue
-			}
-			mu := root(com.Args[0])
-			if _, global := mu.(*ssa.Global); (global || mu == owner) && !unlocksOn(call, u, true) {
-				return true
-			}
-		}
-	}
-	return false
+	return ok && heldLockOf(l, root(ld.X), u)
 }
 
 // syncOnly reports whether the struct type t holds nothing but
