@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-trial18 eval-trial19 eval-trial20 eval-trial21 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-trial18 eval-trial19 eval-trial20 eval-trial21 eval-trial22 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -253,6 +253,15 @@ eval-trial20:
 # modules-trial21 section. Not part of make eval.
 eval-trial21:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial21.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 39's twenty-second trial, internal/eval/modules-trial22.txt:
+# six modules from the module proxy (a milter server and client, a
+# non-blocking network engine, an HTTP client with retries, a
+# server-sent-events generator, an application lifecycle, a logger),
+# checked and triaged as eval-trial, written to EVAL.md's
+# modules-trial22 section. Not part of make eval.
+eval-trial22:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial22.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own

@@ -212,6 +212,8 @@ func TestLists(t *testing.T) {
 			want = 3 // session 35's trial: the proxy refused eleven candidates, and the served list's modules of these kinds were all tried, see its header
 		case "modules-trial21.txt":
 			want = 6 // session 36's trial: the proxy refused sixteen candidates of 25 asked, four served ones left out, see its header
+		case "modules-trial22.txt":
+			want = 6 // session 39's trial: ten served candidates left out (-race not ending at load, servers, network, missing test data, no tests), see its header
 		}
 		if len(mods) < want {
 			t.Errorf("%s has %d modules, want at least %d (issue 26)", file, len(mods), want)
