@@ -118,7 +118,10 @@ func extraHost(pkgs []*packages.Package, path string) int {
 // which may import packages the package does not (importLoaded): also
 // those its external tests import, from which the driver's setups are
 // copied (go-quartz's job tests import its internal/assert, which job
-// does not).
+// does not), and a whole package another loaded package imports (the
+// driver's os, which the test main imports): read from export data by
+// the same load, the package its other imports refer to, where
+// importLoaded's fallback cost a go list -export per check.
 func hostImporter(host *packages.Package, pkgs []*packages.Package) types.Importer {
 	var fallback types.Importer
 	return importerFunc(func(path string) (*types.Package, error) {
@@ -133,7 +136,22 @@ func hostImporter(host *packages.Package, pkgs []*packages.Package) types.Import
 					}
 				}
 			}
+			if tp := wholeImport(pkgs, path); tp != nil {
+				return tp, nil
+			}
 		}
 		return importLoaded(host, path, true, &fallback)
 	})
+}
+
+// wholeImport returns the types of path as a package of pkgs imports it
+// whole: not a test variant ("q [p.test]"), complete, without errors; nil
+// if none does.
+func wholeImport(pkgs []*packages.Package, path string) *types.Package {
+	for _, p := range pkgs {
+		if ip := p.Imports[path]; ip != nil && ip.ID == ip.PkgPath && ip.Types != nil && ip.Types.Complete() && len(ip.Errors) == 0 {
+			return ip.Types
+		}
+	}
+	return nil
 }

@@ -1301,9 +1301,10 @@ func TestNoInitializerByUseDrivers(t *testing.T) {
 
 // TestStdTypesFromLoad: the standard packages a driver imports are taken
 // from the loaded packages' imports where they are there, the same
-// types.Package as the package's own (no load of their own); one no
-// loaded package imports (time, for ledger) is still loaded, from export
-// data, complete.
+// types.Package as the package's own (no load of their own): os too, which
+// the test main imports (without it in stdImports, importer.Default ran
+// a go list for it); one no loaded package imports (time, for ledger) is
+// still loaded, from export data, complete.
 func TestStdTypesFromLoad(t *testing.T) {
 	dir, err := filepath.Abs("testdata/subjects/ledger")
 	if err != nil {
@@ -1313,12 +1314,12 @@ func TestStdTypesFromLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inLoad := fromImports(loaded.List, driverImports)
-	if inLoad["testing"] == nil || inLoad["reflect"] == nil {
-		t.Fatalf("the test main's testing and reflect are not found among the imports: %v", inLoad)
+	inLoad := fromImports(loaded.List, stdImports)
+	if inLoad["testing"] == nil || inLoad["reflect"] == nil || inLoad["os"] == nil {
+		t.Fatalf("the test main's testing, reflect and os are not found among the imports: %v", inLoad)
 	}
 	std := &stdTypes{ctx: context.Background(), dir: dir, loadedList: loaded.List}
-	for _, path := range driverImports {
+	for _, path := range stdImports {
 		got, err := std.Import(path)
 		if err != nil || got == nil || !got.Complete() || got.Path() != path {
 			t.Fatalf("Import(%s) = %v, %v", path, got, err)
