@@ -117,6 +117,37 @@ func TestGroupLeadDependence(t *testing.T) {
 	if leads[2] != "" || grouped[2] != 2 || leads[0] != "retryloop/retry.go:32:7" || leads[1] != "retryloop/retry.go:32:7" {
 		t.Errorf("without a dependence: leads %q, grouped %v; want the RWR at 32:7, 41:4, 41:4 to lead", leads, grouped)
 	}
+	// Two members whose dependence holds, at one site: the one whose
+	// replay showed the effect leads (jigsaw.go:36: the av/RWW whose
+	// replay panics in slices.Delete before its sibling's lost write),
+	// and only at one site: the first in the source still leads one
+	// with an effect at a later site.
+	jig := func(fails string, sites ...string) Finding {
+		p := avByID(t, "av/RWW")
+		f := Finding{
+			Package: "subjects/jigsaw", Test: "TestTwoDispatchers",
+			Anomaly: predict.Anomaly{Pattern: p, Events: make([]int32, 3), Sites: sites, Key: pattern.Key(p, sites)},
+			Verdict: replay.Verdict{Verdict: replay.Reproduced, Passed: fails == "", Consequence: fails},
+			Objects: []string{"Queue.items#1", "Queue.items#1", "Queue.items#1"},
+		}
+		f.dependPair = [2]string{"jigsaw/jigsaw.go:36:11", "jigsaw/jigsaw.go:43:4"}
+		if fails == "" {
+			f.Dependence = "lost write"
+		}
+		return f
+	}
+	const panics = "panic: runtime error: slice bounds out of range at slices.go:223"
+	lost := jig("", "jigsaw/jigsaw.go:36:11", "jigsaw/jigsaw.go:22:4", "jigsaw/jigsaw.go:43:4")
+	removed := jig(panics, "jigsaw/jigsaw.go:36:11", "jigsaw/jigsaw.go:43:4", "jigsaw/jigsaw.go:43:4")
+	leads, _ = groupAll(t, []Finding{lost, removed})
+	if leads[0] != "jigsaw/jigsaw.go:36:11" || leads[1] != "" {
+		t.Errorf("two at one site: leads %q, want the one that panics to lead", leads)
+	}
+	later := jig(panics, "jigsaw/jigsaw.go:37:2", "jigsaw/jigsaw.go:43:4", "jigsaw/jigsaw.go:43:4")
+	leads, _ = groupAll(t, []Finding{lost, later})
+	if leads[0] != "" || leads[1] != "jigsaw/jigsaw.go:36:11" {
+		t.Errorf("an effect at a later site: leads %q, want the first in the source to lead", leads)
+	}
 	// An atomic-set violation with a dependence does not lead an
 	// atomicity violation reported for its effect.
 	asv, _ := pattern.Builtin("asv")
@@ -168,7 +199,7 @@ func shopSchedule(lock string, steps ...string) *trace.Schedule {
 
 // TestGroupUnlocked: findings of one test whose interleavings exist only
 // because the same accesses hold no lock, the other side's accesses one
-// critical section, are one bug (unlockedKey), whatever the order. These
+// critical section, are one bug (unlockedKeys), whatever the order. These
 // are shop's: the av/RWW at shop.go:19:7 (Deliver's unlocked write inside
 // Buy's locked check and debit) fails the test; the av/RWW at 29:4
 // (Buy's debit inside Deliver's read and write) passed in 1 of 7 runs of
@@ -200,10 +231,8 @@ func TestGroupUnlocked(t *testing.T) {
 	buy.dependPair = [2]string{"shop/shop.go:19:7", "shop/shop.go:22:4"}
 	deliver := mk("", shopSchedule("Shop.mu#1", "g2 r 29:4 *", "g1 L 17:8", "g1 r 19:7", "g1 w 22:4 *", "g1 U 18:14", "g2 w 29:4 *"),
 		"shop/shop.go:29:4", "shop/shop.go:22:4", "shop/shop.go:29:4")
-	if k1, ok1 := unlockedKey(&buy); !ok1 {
-		t.Fatalf("Buy's RWW has no unlocked key")
-	} else if k2, ok2 := unlockedKey(&deliver); !ok2 || k1 != k2 {
-		t.Fatalf("keys %q and %q (%v); want one", k1, k2, ok2)
+	if k1, k2 := unlockedKeys(&buy), unlockedKeys(&deliver); len(k1) != 1 || len(k2) != 1 || k1[0] != k2[0] {
+		t.Fatalf("keys %q and %q; want one, the same", k1, k2)
 	}
 	leads, grouped := groupAll(t, []Finding{buy, deliver})
 	if leads[0] != "" || leads[1] != "shop/shop.go:19:7" || grouped[0] != 1 {
@@ -218,11 +247,24 @@ func TestGroupUnlocked(t *testing.T) {
 		"shop/shop.go:31:4", "shop/shop.go:22:4", "shop/shop.go:31:4")
 	bothFree := mk("", shopSchedule("Shop.mu#1", "g2 r 31:4 *", "g1 r 24:7", "g1 w 24:4 *", "g2 w 31:4 *"),
 		"shop/shop.go:31:4", "shop/shop.go:24:4", "shop/shop.go:31:4")
-	if _, ok := unlockedKey(&split); ok {
-		t.Errorf("a locked side in two critical sections has an unlocked key")
+	if k := unlockedKeys(&split); k != nil {
+		t.Errorf("a locked side in two critical sections has unlocked keys %q", k)
 	}
-	if _, ok := unlockedKey(&bothFree); ok {
-		t.Errorf("two unlocked sides have an unlocked key")
+	if k := unlockedKeys(&bothFree); k != nil {
+		t.Errorf("two unlocked sides have unlocked keys %q", k)
+	}
+	// An unlocked side at two sites (a read at :27 and Deliver's write
+	// at :29, another method's unlocked read-modify-write; bufwriter's
+	// fast path) is tied to one that shows only the write at :29, each
+	// side's other accesses elsewhere.
+	wide := mk("", shopSchedule("Shop.mu#1", "g2 r 27:4 *", "g1 L 17:8", "g1 w 22:4 *", "g1 U 18:14", "g2 w 29:4 *"),
+		"shop/shop.go:27:4", "shop/shop.go:22:4", "shop/shop.go:29:4")
+	if k := unlockedKeys(&wide); len(k) != 2 {
+		t.Errorf("an unlocked side at two sites: keys %q, want two", k)
+	}
+	leads, _ = groupAll(t, []Finding{deliver, wide})
+	if leads[0] != "shop/shop.go:27:4" || leads[1] != "" {
+		t.Errorf("an unlocked side at :27 and :29 beside one at :29: leads %q, want the first in the source to lead", leads)
 	}
 	for name, f := range map[string]Finding{"two critical sections": split, "another lock": otherLock, "another unlocked site": otherSite, "both unlocked": bothFree} {
 		// The same pair as Deliver's would tie them by its lines, and
