@@ -116,15 +116,10 @@ type Finding struct {
 	Lead string
 	// Grouped is, for a lead, how many findings name it as their Lead:
 	// the other interleavings of its bug, shown with -v.
-	Grouped int
-	// GroupedByLines is set on a lead with an effect when some of those
-	// joined its bug by their dependence's lines without its effect (a
-	// replay that passed): its message then says "of this bug", not
-	// "with this effect".
-	GroupedByLines bool
-	dependPair     [2]string
-	pred           string // predID of its prediction (filters.count)
-	unordered      bool   // prediction.unordered
+	Grouped    int
+	dependPair [2]string
+	pred       string // predID of its prediction (filters.count)
+	unordered  bool   // prediction.unordered
 }
 
 // ObjectNames returns the objects of the anomaly's events without their

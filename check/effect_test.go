@@ -365,10 +365,6 @@ func TestGroupEffectPair(t *testing.T) {
 	if fs[0].Lead != "" || fs[0].Grouped != 2 || fs[1].Lead != fs[0].Anomaly.Sites[0] || fs[2].Lead != fs[0].Anomaly.Sites[0] {
 		t.Errorf("leads %q %q %q, grouped %d; want the av to lead both asvs", fs[0].Lead, fs[1].Lead, fs[2].Lead, fs[0].Grouped)
 	}
-	// asv-13's replay passed: joined by its lines, not the effect.
-	if !fs[0].GroupedByLines {
-		t.Errorf("the lead's GroupedByLines is false: its message would say all %d showed its effect", fs[0].Grouped)
-	}
 	var shown int
 	for i := range fs[:3] {
 		if fs[i].Lead == "" && !fs[i].WithoutEffect() {
@@ -490,7 +486,7 @@ func TestGroupControlledFailure(t *testing.T) {
 	want := []struct {
 		lead    string
 		grouped int
-	}{{"", 2}, {"retryloop/retry.go:32:7", 0}, {"", 0}, {"retryloop/retry.go:32:7", 0}}
+	}{{"retryloop/retry.go:41:4", 0}, {"retryloop/retry.go:41:4", 0}, {"", 0}, {"", 2}}
 	perm := []int{0, 1, 2, 3}
 	for n := 0; n < 20; n++ {
 		in := make([]Finding, len(fs))
@@ -502,9 +498,6 @@ func TestGroupControlledFailure(t *testing.T) {
 			if in[k].Lead != want[i].lead || in[k].Grouped != want[i].grouped {
 				t.Errorf("order %v: finding %d (%s at %s): lead %q, grouped %d; want %q, %d",
 					perm, i, in[k].Anomaly.Pattern.ID(), in[k].Anomaly.Sites[0], in[k].Lead, in[k].Grouped, want[i].lead, want[i].grouped)
-			}
-			if in[k].Grouped > 0 && in[k].GroupedByLines {
-				t.Errorf("order %v: the lead says \"of this bug\": every member's replay failed as it did", perm)
 			}
 		}
 		perm = append(perm[1:], perm[0])
@@ -582,7 +575,7 @@ func TestGroupSameSites(t *testing.T) {
 	want := []struct {
 		lead    string
 		grouped int
-	}{{"", 4}, {"retryloop/retry.go:32:7", 0}, {"retryloop/retry.go:32:7", 0}, {"retryloop/retry.go:32:7", 0}, {"retryloop/retry.go:32:7", 0}}
+	}{{"retryloop/retry.go:41:4", 0}, {"retryloop/retry.go:41:4", 0}, {"retryloop/retry.go:41:4", 0}, {"retryloop/retry.go:41:4", 0}, {"", 4}}
 	perm := []int{0, 1, 2, 3, 4}
 	for n := 0; n < 20; n++ {
 		in := make([]Finding, len(fs))
@@ -600,11 +593,6 @@ func TestGroupSameSites(t *testing.T) {
 		if n%2 == 0 {
 			perm[n%4], perm[n%4+1] = perm[n%4+1], perm[n%4]
 		}
-	}
-	// The WWR's replay passed: it joined by its sites, not the effect.
-	group(fs)
-	if !fs[0].GroupedByLines {
-		t.Errorf("the lead's GroupedByLines is false: its message would say all %d showed its effect", fs[0].Grouped)
 	}
 	otherTest := stale(mk("av/WWR", "", "retryloop/retry.go:41:4", "retryloop/retry.go:41:4", "retryloop/retry.go:45:7"))
 	otherTest.Test = "TestOther"

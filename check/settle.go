@@ -215,9 +215,6 @@ func pickInstances(fs []Finding) map[int]int {
 			fs[i].Lead = lead.Anomaly.Sites[0]
 			dups[i] = best
 			lead.Grouped++
-			if lead.Effect() && !fs[i].Effect() {
-				lead.GroupedByLines = true
-			}
 		}
 	}
 	return dups

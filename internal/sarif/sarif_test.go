@@ -316,7 +316,7 @@ func TestGrouped(t *testing.T) {
 	if len(rs) != 1 {
 		t.Fatalf("%d results, want 1 (the lead)", len(rs))
 	}
-	if rs[0].Message.Text != report.Message(lead) || !strings.HasSuffix(rs[0].Message.Text, "(and 1 more interleaving with this effect, shown with -v)") {
+	if rs[0].Message.Text != report.Message(lead) || !strings.HasSuffix(rs[0].Message.Text, "(and other interleavings of this bug, shown with -v)") {
 		t.Errorf("message %q, want the lead's diagnostic, with its count", rs[0].Message.Text)
 	}
 	if g, ok := rs[0].Properties["grouped"]; !ok || g != 1 {

@@ -64,7 +64,7 @@ func TestDiagnoseLeadFirst(t *testing.T) {
 		if reported[0].Lead != "" {
 			t.Errorf("reported the finding led by %s, want its lead", reported[0].Lead)
 		}
-		for _, want := range []string{"(and 1 more interleaving with this dependence, shown with -v)", "(and 1 more atomicity violation here)"} {
+		for _, want := range []string{"(and other interleavings of this bug, shown with -v)", "(and 1 more atomicity violation here)"} {
 			if !strings.Contains(got[0].Message, want) {
 				t.Errorf("message %q lacks %q", got[0].Message, want)
 			}

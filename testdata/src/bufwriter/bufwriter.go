@@ -46,7 +46,7 @@ func (w *Writer) Flush() error {
 }
 
 func (w *Writer) flush() error {
-	if w.n == 0 { // want "atomicity violation on "
+	if w.n == 0 {
 		return nil
 	}
 	_, err := w.out.Write(w.buf[:w.n])

@@ -12,5 +12,11 @@
 // and write of n, the bytes already flushed are counted again: they are
 // written out twice (TestFlusher fails: "abcabcdef").
 //
+// One report at bufwriter.go:23 for the atomicity violations: Flush's check
+// at bufwriter.go:49 (one critical section), with Write's unlocked write at
+// bufwriter.go:26 between it and Flush's write, is the same missing lock on
+// the fast path, shown with -v (check's unlockedKeys, since session 39; it
+// was a second report at :49 before).
+//
 // go test -race flags it in a single run.
 package bufwriter

@@ -12,10 +12,10 @@ type Section struct {
 
 // Run runs body while goroutine id owns the section.
 func (s *Section) Run(id int, body func()) {
-	for s.owner != 0 { // want "data race on " "atomicity violation on "
+	for s.owner != 0 { // want "data race on "
 		runtime.Gosched()
 	}
-	s.owner = id // want "data race on "
+	s.owner = id // want "data race on " "atomicity violation on "
 	body()
 	if s.owner != id {
 		panic(fmt.Sprintf("critical: goroutine %d found owner %d", id, s.owner))

@@ -16,8 +16,11 @@
 // go test -race flags it in a single run.
 //
 // Expected: the data races above are reported, and the atomicity violation
-// once, at critical.go:15 (av/RWR, its panic), the WWR at critical.go:18 and
-// the others with the same panic among its interleavings, shown with -v. The
+// once, at critical.go:18 (av/WWR: the owner read back at critical.go:20 is
+// the other goroutine's, which is the panic; its dependence holds whether or
+// not a run's controls leave its panic an effect, so it leads: check's
+// dependsAlways, since session 39), the RWR at critical.go:15 and the others
+// with the same panic among its interleavings, shown with -v. The
 // av/WRW at critical.go:18 (the other goroutine's read of the owner at
 // critical.go:15 between the write at :18 and the reset at :23) is that
 // goroutine waiting for the section: the replay's trace shows it reading

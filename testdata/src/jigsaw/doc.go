@@ -15,8 +15,14 @@
 // Every access is made with the queue's mutex held, so go test -race does
 // not flag it.
 //
-// One bug, one report at jigsaw.go:29: the interleavings that start at
-// ElementAt (jigsaw.go:36, a panic, or a lost write of the same removal)
-// fail the same way or join the same lines (:36 with :43) and are shown
-// with -v.
+// Reported at jigsaw.go:29 (the check's av/RWR, ElementAt's "index out of
+// range" panic) and at jigsaw.go:36 (av/RWW: the other dispatcher's
+// RemoveElementAt between ElementAt's read and this one's remove at
+// jigsaw.go:43, which then removes an element it did not read, or panics
+// in slices.Delete, slices.go:223), each with the other interleavings of
+// its effect shown with -v. The second was led by an av/RWR at :29 too
+// until session 39, and go vet showed the two as one diagnostic there: a
+// member whose dependence holds now leads before one reported for its
+// effect alone (check's dependsAlways), so that the controls do not
+// decide the lead.
 package jigsaw

@@ -33,7 +33,7 @@ func (q *Queue) Size() int {
 func (q *Queue) ElementAt(i int) Event {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.items[i]
+	return q.items[i] // want "atomicity violation on "
 }
 
 // RemoveElementAt removes event i.
