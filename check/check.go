@@ -1068,6 +1068,10 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			afterFirst()
 		}
 	}))
+	// The race detector's runs for the pairs the first runs left start
+	// now, beside the perturbed recordings (raceAhead).
+	ahead := startRaceAhead(ctx, b.Build, pkg, acct, limit, opt, seen, tcs)
+	defer ahead.stop()
 	// The tests whose first run left nothing proved are recorded again
 	// under perturbed schedules, a seed at a time, all in one process.
 	for seed := 1; seed <= opt.Perturb && ctx.Err() == nil; seed++ {
@@ -1147,7 +1151,7 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 		// it writes into scratch, which goes when this returns.
 		<-early.done
 	}
-	confirmUnordered(ctx, b.Build, pkg, acct, limit, opt, seen, rep, tcs)
+	confirmUnordered(ctx, b.Build, pkg, acct, limit, opt, seen, rep, tcs, ahead)
 	if ho != nil {
 		ho.tcs = append(ho.tcs, tcs...)
 		return nil

@@ -38,7 +38,7 @@ type unorderedCand struct {
 // two sites (racerun). That needs a -race build of the package, made only
 // when such a pair is left. One finding per site combination, as for
 // replays; the finding's steps are the recorded run's.
-func confirmUnordered(ctx context.Context, b *testbin.Build, pkg string, acct *account, limit int64, opt Options, seen map[string]bool, rep *Report, tcs []*testCheck) {
+func confirmUnordered(ctx context.Context, b *testbin.Build, pkg string, acct *account, limit int64, opt Options, seen map[string]bool, rep *Report, tcs []*testCheck, ahead *raceAhead) {
 	type cand struct {
 		unorderedCand
 		tr   *trace.Trace
@@ -99,31 +99,53 @@ func confirmUnordered(ctx context.Context, b *testbin.Build, pkg string, acct *a
 	w := int64(len(tests)) * raceRuns * raceRunUnits
 	acct.spent += w
 	rep.Work += w
-	start := time.Now()
 	opt.progress("check: %s: %d unordered pairs no replay could show; asking the race detector (%s)", pkg, len(cands), strings.Join(tests, ", "))
-	bin, err := b.RaceBinary(ctx, pkg)
-	if err != nil {
-		rep.addNote(note.Race, pkg, "", "%d races that no schedule runs back to back were not checked: %v", len(cands), err)
-		return
-	}
-	// Every pair reported: the runs left cannot add to the answer.
-	all := func(races []racerun.Race) bool {
-		for _, c := range cands {
-			f1, l1 := fileLine(c.f.Anomaly.Sites[0])
-			f2, l2 := fileLine(c.f.Anomaly.Sites[1])
-			if !slices.ContainsFunc(races, func(r racerun.Race) bool { return r.Has(f1, l1, f2, l2) }) {
-				return false
-			}
+	// The tests the runs started ahead answer for take their races
+	// (raceAhead); the others run now.
+	rest, races, took := tests, []racerun.Race(nil), time.Duration(0)
+	if ahead != nil {
+		<-ahead.done
+		if ahead.err == nil {
+			races, took = ahead.races, ahead.wall
+			// Runs that never had all their pairs reported did not stop
+			// early: each of their tests ran every round, and answers
+			// for a pair of it they were not started for (a perturbed
+			// recording's: TestRaceChanSendLen's chan_test.go:216) as a
+			// run now would.
+			full := !allRaced(ahead.sites, ahead.races)
+			rest = slices.DeleteFunc(slices.Clone(tests), func(t string) bool {
+				return ahead.pairs[t] != nil && (full || !slices.ContainsFunc(cands, func(c cand) bool { return c.test == t && !ahead.pairs[t][c.f.Anomaly.Key] }))
+			})
+			opt.progress("check: %s: the race detector's runs started after the first runs answer for %d of the %d tests", pkg, len(tests)-len(rest), len(tests))
 		}
-		return true
 	}
-	races, err := racerun.RunRounds(ctx, bin, b.Dirs[pkg], tests, raceRuns, min(opt.Timeout, max(acct.net.Sub(now()), 10*time.Second)), raceRunsWall, all)
-	rep.Time.Replay += time.Since(start)
+	if len(rest) > 0 {
+		rstart := time.Now()
+		bin, err := raceBinary(b, ctx, pkg)
+		if err != nil {
+			rep.addNote(note.Race, pkg, "", "%d races that no schedule runs back to back were not checked: %v", len(cands), err)
+			return
+		}
+		// Every pair reported: the runs left cannot add to the answer.
+		sites := make([][2]string, len(cands))
+		for i, c := range cands {
+			sites[i] = [2]string{c.f.Anomaly.Sites[0], c.f.Anomaly.Sites[1]}
+		}
+		before := races
+		more, err := raceRounds(ctx, bin, b.Dirs[pkg], rest, raceRuns, min(opt.Timeout, max(acct.net.Sub(now()), 10*time.Second)), raceRunsWall, func(r []racerun.Race) bool {
+			return allRaced(sites, append(slices.Clone(before), r...))
+		})
+		took += time.Since(rstart)
+		if err != nil {
+			rep.Time.Replay += took
+			rep.Time.Replays++
+			rep.addNote(note.Race, pkg, "", "running %s with -race: %v", strings.Join(rest, ", "), err)
+			return
+		}
+		races = append(slices.Clone(races), more...)
+	}
+	rep.Time.Replay += took
 	rep.Time.Replays++
-	if err != nil {
-		rep.addNote(note.Race, pkg, "", "running %s with -race: %v", strings.Join(tests, ", "), err)
-		return
-	}
 	for _, c := range cands {
 		a := c.f.Anomaly
 		f1, l1 := fileLine(a.Sites[0])
@@ -155,6 +177,105 @@ func confirmUnordered(ctx context.Context, b *testbin.Build, pkg string, acct *a
 		rep.Findings = append(rep.Findings, f)
 		seen[a.Key] = true
 	}
+}
+
+// raceBinary and raceRounds are testbin.Build.RaceBinary and
+// racerun.RunRounds (variables for tests).
+var (
+	raceBinary = (*testbin.Build).RaceBinary
+	raceRounds = racerun.RunRounds
+)
+
+// allRaced reports whether races hold a race between each pair of sites.
+func allRaced(sites [][2]string, races []racerun.Race) bool {
+	for _, s := range sites {
+		f1, l1 := fileLine(s[0])
+		f2, l2 := fileLine(s[1])
+		if !slices.ContainsFunc(races, func(r racerun.Race) bool { return r.Has(f1, l1, f2, l2) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// raceAhead is the race detector's runs for the unordered pairs the
+// tests' first runs left, started as soon as those runs' replays are done
+// (startRaceAhead), beside the perturbed recordings and their replays:
+// after them, the runs were the check's last step, one process after
+// another (Go's race testdata: 3 s of 54 at load 35, after 4 s of
+// perturbed recordings that left one of the two cores idle while they
+// recorded). confirmUnordered still decides, after the perturbed
+// recordings, which pairs are asked about and charges for them as
+// before; it takes these runs' races for the tests whose pairs are all
+// among those the runs were started for, or all of whose rounds ran (no
+// early stop), and runs the others itself. A pair the perturbed
+// recordings' replays reproduced is not asked about, whatever these runs
+// said of it.
+type raceAhead struct {
+	pairs  map[string]map[string]bool // test → the keys of its pairs asked about
+	sites  [][2]string                // the pairs' sites
+	cancel context.CancelFunc
+	done   chan struct{}
+	races  []racerun.Race
+	err    error
+	wall   time.Duration
+}
+
+// startRaceAhead starts the race detector's runs for the pairs
+// confirmUnordered would ask about now (nil: none, or no budget left, as
+// it would decide).
+func startRaceAhead(ctx context.Context, b *testbin.Build, pkg string, acct *account, limit int64, opt Options, seen map[string]bool, tcs []*testCheck) *raceAhead {
+	if acct.spent >= limit || acct.netPast() || ctx.Err() != nil {
+		return nil
+	}
+	var tests []string
+	var sites [][2]string
+	pairs := map[string]map[string]bool{}
+	taken := map[string]bool{}
+	for _, tc := range tcs {
+		if tc == nil || b.Quick(pkg, tc.test) {
+			continue
+		}
+		for _, d := range tc.diverged {
+			key := d.f.Anomaly.Key
+			if seen[key] || taken[key] {
+				continue
+			}
+			taken[key] = true
+			if pairs[tc.test] == nil {
+				pairs[tc.test] = map[string]bool{}
+				tests = append(tests, tc.test)
+			}
+			pairs[tc.test][key] = true
+			sites = append(sites, [2]string{d.f.Anomaly.Sites[0], d.f.Anomaly.Sites[1]})
+		}
+	}
+	if len(tests) == 0 {
+		return nil
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	ra := &raceAhead{pairs: pairs, sites: sites, cancel: cancel, done: make(chan struct{})}
+	timeout := min(opt.Timeout, max(acct.net.Sub(now()), 10*time.Second))
+	opt.progress("check: %s: %d unordered pairs left by the first runs; asking the race detector (%s) while the perturbed recordings run", pkg, len(sites), strings.Join(tests, ", "))
+	go func() {
+		defer close(ra.done)
+		start := time.Now()
+		bin, err := raceBinary(b, rctx, pkg)
+		if err == nil {
+			ra.races, err = raceRounds(rctx, bin, b.Dirs[pkg], tests, raceRuns, timeout, raceRunsWall, func(r []racerun.Race) bool { return allRaced(sites, r) })
+		}
+		ra.err, ra.wall = err, time.Since(start)
+	}()
+	return ra
+}
+
+// stop ends the runs, if still running, and waits for them.
+func (ra *raceAhead) stop() {
+	if ra == nil {
+		return
+	}
+	ra.cancel()
+	<-ra.done
 }
 
 // raceCharge is what confirmUnordered would charge for the pairs tcs

@@ -21,6 +21,7 @@ package tmpdir
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -74,11 +75,57 @@ func Remove(dir string) error {
 	f := locks[dir]
 	delete(locks, dir)
 	mu.Unlock()
-	err := os.RemoveAll(dir)
+	err := removeAll(dir)
 	if f != nil {
 		f.Close()
 	}
 	return err
+}
+
+// removeAll is os.RemoveAll, with the subtrees one and two levels down
+// (a check's scratch: scratch/own/t<i>, one per test) removed by up to
+// GOMAXPROCS goroutines at once. A check's scratch holds thousands of
+// files (Go's race testdata: 2,629 files in 944 directories), and
+// removing them one unlink after another was the check's last step, 2.2
+// to 2.4 s of a 54 to 94 s check at load 35 to 40, with the other core
+// idle on an idle machine.
+func removeAll(dir string) error {
+	workers := runtime.GOMAXPROCS(0)
+	var subtrees []string
+	if ents, err := os.ReadDir(dir); err == nil && workers > 1 {
+		for _, e := range ents {
+			p := filepath.Join(dir, e.Name())
+			if !e.IsDir() {
+				continue // the lock file stays to the last
+			}
+			subs, err := os.ReadDir(p)
+			if err != nil {
+				continue
+			}
+			for _, s := range subs {
+				subtrees = append(subtrees, filepath.Join(p, s.Name()))
+			}
+		}
+	}
+	if len(subtrees) >= 2*workers {
+		var wg sync.WaitGroup
+		next := make(chan string)
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for p := range next {
+					os.RemoveAll(p) // what is left fails the last RemoveAll
+				}
+			}()
+		}
+		for _, p := range subtrees {
+			next <- p
+		}
+		close(next)
+		wg.Wait()
+	}
+	return os.RemoveAll(dir)
 }
 
 // Sweep removes the directories named pecanvet-* in the temp dir that

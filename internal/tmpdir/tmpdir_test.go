@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -92,5 +93,42 @@ func TestSweepSkipsUnlockedYoung(t *testing.T) {
 	}
 	if n := Sweep(youngest); n != 1 {
 		t.Errorf("Sweep removed %d directories, want the dead one", n)
+	}
+}
+
+// TestRemoveMany: Remove takes a directory of many subtrees (removed
+// several at once, removeAll) whole, lock file, files at each level and
+// all, and drops its lock; a small one too.
+func TestRemoveMany(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	for _, n := range []int{1, 40} {
+		dir, err := Make("pecanvet-removetest-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "top"), []byte("x"), 0o600)
+		for i := 0; i < n; i++ {
+			sub := filepath.Join(dir, "own", "t"+strconv.Itoa(i), "TestX")
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []string{filepath.Join(sub, "schedule"), filepath.Join(sub, "..", "trace"), filepath.Join(dir, "own", "f"+strconv.Itoa(i))} {
+				if err := os.WriteFile(f, []byte("x"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err := Remove(dir); err != nil {
+			t.Errorf("%d subtrees: Remove: %v", n, err)
+		}
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("%d subtrees: %s still there (%v)", n, dir, err)
+		}
+		mu.Lock()
+		_, locked := locks[dir]
+		mu.Unlock()
+		if locked {
+			t.Errorf("%d subtrees: lock kept", n)
+		}
 	}
 }
