@@ -98,7 +98,6 @@ func (c *testCheck) observed(tr *trace.Trace, rt record.Test, dir string, pats [
 			Schedule: schedule.Schedule{Prefix: n, Tail: []int32{n}}, Returned: esc, Waits: waits, Stuck: why}
 		if c.seen[a.Key] {
 			c.found++
-			c.seenShown(a)
 			c.predicted++
 			c.undiverged++
 			continue

@@ -101,7 +101,6 @@ func (c *testCheck) observedHung(tr *trace.Trace, rt record.Test, dir string, pa
 		Waits:    waits, Stuck: "every goroutine is blocked (deadlock, observed in " + run + ")"}
 	if c.seen[a.Key] {
 		c.found++
-		c.seenShown(a)
 		c.predicted++
 		c.undiverged++
 		return nil

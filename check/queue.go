@@ -508,7 +508,6 @@ type qItem struct {
 	state      int
 	v          replay.Verdict
 	provedSkip bool // skipped because an earlier instance settled its combination (keyVerdicts)
-	reported   bool // reproduced and reported: it settled its combination (keyVerdicts.settles)
 	doomsTried int  // of its group's dooms
 	isDoomed   bool
 	// alike: not replayed, alikeRuns earlier instances of its
@@ -1458,7 +1457,6 @@ func (q *replayQueue) roundLimit() int64 { return q.limit - q.reserve }
 type qResult struct {
 	findings []Finding // replayed, in order
 	found    int       // reproduced, or skipped because an earlier instance was
-	shown    int       // of found, reported ones, order violations aside (testCheck.wantsPerturbed)
 	skipped  int       // needed but not replayed (MaxReplays, budget)
 	// skippedKeys, triedKeys: the site combinations of those skipped,
 	// and of those replayed (not inferred), for the note (testCheck.notes).
@@ -1483,7 +1481,6 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 	q.controlItems(rep)
 	// Settled here, or closed by the bound: not replayed again in the
 	// package (keyVerdicts).
-	q.markShown()
 	for k := range q.proved {
 		seen[k] = true
 	}
@@ -1528,16 +1525,10 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 				r.findings = append(r.findings, f)
 				if f.Reproduced() {
 					r.found++
-					if it.reported && !it.p.a.Pattern.Order {
-						r.shown++
-					}
 				}
 			case pSkipped:
 				if it.provedSkip {
 					r.found++
-					if !q.keys.unshown[it.p.a.Key] && !it.p.a.Pattern.Order {
-						r.shown++
-					}
 				}
 			case pDropped, pNeeded, pOpen:
 				r.skipped++

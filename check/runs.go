@@ -50,7 +50,6 @@ type testCheck struct {
 	reserveCut       bool            // later rounds' replays stopped at the budget less the reserve (qResult)
 	reserve          int64           // that reserve
 	found            int             // predictions of this test proved (now or by an earlier test)
-	shown            int             // of them, reported ones (seenShown, qResult.shown): what wantsPerturbed asks
 	pruned           map[string]bool // keys whose replays failed in an earlier trace of this test
 	notedCut         bool            // the note that a recording stopped at MaxEvents is made
 	predicted        int             // predictions from its traces so far
@@ -174,7 +173,6 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 	collect := func(a predict.Anomaly) bool {
 		if c.seen[a.Key] {
 			c.found++
-			c.seenShown(a)
 			c.predicted++
 			c.undiverged++
 			return true
@@ -382,7 +380,6 @@ func (qd *queued) settle(r qResult) {
 		c.reserveCut, c.reserve = true, r.reserve
 	}
 	c.found += found
-	c.shown += r.shown
 	c.rep.Doomed += r.doomed
 	c.rep.Alike += r.alike
 	if c.pruned == nil {
@@ -541,16 +538,6 @@ func (h *handOver) run(acct *account, opt Options, seen map[string]bool, rep *Re
 // consumer's check), so the bug came and went with the recording.
 // Another recording fails the same way only as often again.
 //
-// So is a run whose reproductions were all unreported (without effect
-// or dependence, counted in shown): it showed that its goroutines
-// interleave, but nothing a user sees. ants' TestPoolTuneScaleUp
-// reproduced only ants.go:380's av without effect, and its first run
-// began the five submitters after Tune's broadcast (the parent runs on
-// past its go statements), so no submitter waited and no lost signal was
-// predicted; the run that showed ants.go:539's lost signal was one whose
-// load let a submitter begin first (1 of 3 pinned runs, session 38).
-// The children-first run (seed 1) has the Waits in 3 of 3 recordings.
-//
 // early asks before any replay has run: then only what the first run
 // and its prediction count decide (the all-diverged case needs the
 // replays, and before them every predicting run looks all-diverged).
@@ -573,23 +560,7 @@ func (c *testCheck) wantsPerturbed(rt record.Test, early bool) bool {
 		return false
 	}
 	allDiverged := !early && c.predicted > 0 && c.undiverged == 0
-	if early {
-		return rt.Unstarted > 0 || c.found == 0 && c.predicted == 0 && rt.Active >= 2
-	}
-	return rt.Unstarted > 0 || c.shown == 0 && (c.found > 0 || c.predicted == 0 || allDiverged) && rt.Active >= 2
-}
-
-// seenShown counts, for wantsPerturbed, a prediction of a combination
-// already settled in the package (seen) as shown unless no instance of
-// it was reported (keyVerdicts.unshown) or it is an order violation's
-// (whose swap does not stand for the run's other predictions: settle).
-func (c *testCheck) seenShown(a predict.Anomaly) {
-	if a.Pattern != nil && a.Pattern.Order {
-		return
-	}
-	if c.acct == nil || c.acct.keys == nil || !c.acct.keys.unshown[a.Key] {
-		c.shown++
-	}
+	return rt.Unstarted > 0 || c.found == 0 && (c.predicted == 0 || allDiverged) && rt.Active >= 2
 }
 
 // thinPerturb bounds the events of a run that wantsPerturbed calls thin.

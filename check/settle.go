@@ -40,13 +40,6 @@ type keyVerdicts struct {
 	// and the site).
 	cut   map[string][3]string
 	noted map[string]bool
-	// unshown: the combinations a queue's finish put in the package's
-	// seen with no reported instance: closed by the bound (cut), or
-	// settled by a reproduction whose effect the controls then withdrew
-	// (replayQueue.markShown). Written with seen, between queues, and
-	// read by the tests' predictions: a later prediction of one does not
-	// count as reported (testCheck.seenShown).
-	unshown map[string]bool
 }
 
 // moreInstances bounds the replays of a combination's instances after
@@ -62,7 +55,7 @@ func newKeyVerdicts(settles func(f *Finding) bool) *keyVerdicts {
 	if settles == nil {
 		settles = func(f *Finding) bool { return !f.WithoutEffect() }
 	}
-	return &keyVerdicts{settles: settles, open: map[string]int{}, cut: map[string][3]string{}, noted: map[string]bool{}, unshown: map[string]bool{}}
+	return &keyVerdicts{settles: settles, open: map[string]int{}, cut: map[string][3]string{}, noted: map[string]bool{}}
 }
 
 // packageSettles is the keyVerdicts.settles of a package's queues. A
@@ -94,7 +87,6 @@ func (q *replayQueue) settle(it *qItem) {
 	if it.v.Verdict == replay.Reproduced {
 		f := q.findingOf(it)
 		if kv.settles(&f) {
-			it.reported = true
 			q.proved[k] = true
 			delete(kv.open, k)
 			return
@@ -109,31 +101,6 @@ func (q *replayQueue) settle(it *qItem) {
 		q.proved[k] = true
 		kv.cut[k] = [3]string{it.g.test, it.p.a.Pattern.ID(), it.p.a.Sites[0]}
 		delete(kv.open, k)
-	}
-}
-
-// markShown, at finish after the controls, keeps an item's reported mark
-// only while its finding, with its control's outcome, still settles (a
-// control that judges the failure the schedule's timing withdraws the
-// effect), and marks unshown the combinations put in seen with no
-// reported instance left.
-func (q *replayQueue) markShown() {
-	kv := q.keys
-	shown := map[string]bool{}
-	for _, it := range q.items {
-		if !it.reported {
-			continue
-		}
-		f := q.findingOf(it)
-		f.Control = it.control
-		if it.reported = kv.settles(&f); it.reported {
-			shown[it.p.a.Key] = true
-		}
-	}
-	for k := range q.proved {
-		if !shown[k] && !q.seen[k] {
-			kv.unshown[k] = true
-		}
 	}
 }
 

@@ -39,14 +39,6 @@ func avPattern(t *testing.T) *pattern.Pattern {
 // check leaves them (pickInstances).
 func settleRun(t *testing.T, p *pattern.Pattern, tests []string) (replayed []string, rep *Report) {
 	t.Helper()
-	replayed, rep, _, _ = settleRunQueue(t, p, tests)
-	return replayed, rep
-}
-
-// settleRunQueue is settleRun, also giving each test's outcome (the
-// queue's finish) and the package's combinations' verdicts.
-func settleRunQueue(t *testing.T, p *pattern.Pattern, tests []string) (replayed []string, rep *Report, rs []qResult, kv *keyVerdicts) {
-	t.Helper()
 	kind := func(test string) string { return strings.SplitN(test, "_", 2)[0] }
 	runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, pr prediction, dir string, opt replay.Options) replay.Verdict {
 		switch kind(test) {
@@ -75,7 +67,7 @@ func settleRunQueue(t *testing.T, p *pattern.Pattern, tests []string) (replayed 
 		q.add(test, &trace.Trace{}, []prediction{pr}, t.TempDir(), 10, replay.Options{})
 	}
 	q.wait()
-	rs = q.finish(seen, rep)
+	q.finish(seen, rep)
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
 		replayed = append(replayed, f.Test)
@@ -84,47 +76,7 @@ func settleRunQueue(t *testing.T, p *pattern.Pattern, tests []string) (replayed 
 		}
 	}
 	pickInstances(rep.Findings)
-	return replayed, rep, rs, q.keys
-}
-
-// TestShownCounts: a test's outcome counts as shown (what decides its
-// perturbed recording, testCheck.wantsPerturbed) only its reproductions
-// that are reported, and the instances skipped for a combination a
-// reported one settled; not those without effect or dependence, nor the
-// instances skipped for a combination the bound closed (session 39: ants'
-// TestPoolTuneScaleUp, whose only reproductions were ants.go:380's av
-// without effect, was never recorded again).
-func TestShownCounts(t *testing.T) {
-	p := avPattern(t)
-	for _, tc := range []struct {
-		tests        []string
-		found, shown []int
-		closed       bool
-	}{
-		{[]string{"none_A", "fails_B", "none_C"}, []int{1, 1, 1}, []int{0, 1, 1}, false},
-		{[]string{"none_A", "dep_B"}, []int{1, 1}, []int{0, 1}, false},
-		{[]string{"div_A", "none_B"}, []int{0, 1}, []int{0, 0}, false},
-		// Closed by the bound (moreInstances) after the fourth: the
-		// fifth is skipped, not shown.
-		{[]string{"none_A", "none_B", "none_C", "none_D", "none_E"}, []int{1, 1, 1, 1, 1}, []int{0, 0, 0, 0, 0}, true},
-	} {
-		_, _, rs, kv := settleRunQueue(t, p, tc.tests)
-		var found, shown []int
-		for _, r := range rs {
-			found, shown = append(found, r.found), append(shown, r.shown)
-		}
-		if fmt.Sprint(found) != fmt.Sprint(tc.found) || fmt.Sprint(shown) != fmt.Sprint(tc.shown) {
-			t.Errorf("%v: found %v, shown %v; want %v, %v", tc.tests, found, shown, tc.found, tc.shown)
-		}
-		if kv.unshown["k"] != tc.closed {
-			t.Errorf("%v: unshown %v, want %v", tc.tests, kv.unshown["k"], tc.closed)
-		}
-		c := &testCheck{acct: &account{keys: kv}}
-		c.seenShown(predict.Anomaly{Pattern: p, Key: "k"})
-		if want := map[bool]int{false: 1, true: 0}[tc.closed]; c.shown != want {
-			t.Errorf("%v: a later trace's prediction of k counts %d shown, want %d", tc.tests, c.shown, want)
-		}
-	}
+	return replayed, rep
 }
 
 // reported is the tests of the findings reported by default.
