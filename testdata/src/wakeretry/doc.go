@@ -19,5 +19,9 @@
 // waiters do: a broadcast with nothing to wake is then a retry, and the
 // same interleaving is harmless (static/depend's wakeRetried).
 //
+// Reported at lock.go:54 with the replay's panic when a member of the
+// bug's group showed it (check's group: at one site, a lead with an effect
+// before one without, since session 39), else with the check-then-act.
+//
 // go test -race flags nothing: every access is atomic or under RW.lock.
 package wakeretry

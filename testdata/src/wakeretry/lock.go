@@ -51,7 +51,7 @@ func (m *RW) Unlock() {
 }
 
 func (m *RW) RUnlock() {
-	n := atomic.AddInt32(&m.state, -1) // want "atomic-set-serializability violation on RW\\.state, RW\\.ch: .*check-then-act: the value read at lock\\.go:54 decides the call of RW\\.broadcast"
+	n := atomic.AddInt32(&m.state, -1) // want "atomic-set-serializability violation on RW\\.state, RW\\.ch: .*(check-then-act: the value read at lock\\.go:54 decides the call of RW\\.broadcast|panic: wakeretry: RUnlock of an unlocked RW)"
 	if n < 0 {
 		panic("wakeretry: RUnlock of an unlocked RW")
 	}
