@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-trial18 eval-trial19 eval-trial20 eval-trial21 eval-trial22 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-trial18 eval-trial19 eval-trial20 eval-trial21 eval-trial22 eval-trial23 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -262,6 +262,17 @@ eval-trial21:
 # modules-trial22 section. Not part of make eval.
 eval-trial22:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial22.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 40's twenty-third trial, internal/eval/modules-trial23.txt:
+# modules from the module proxy (an OIDC verifier's key cache, a JWK set
+# store with a refresh goroutine, a TLS certificate cache with
+# maintenance and renewal goroutines, a GraphQL executor resolving
+# fields in parallel, an SQS/SNS emulator's queues and topics, a CoAP
+# client and server with an expiring cache), checked and triaged as
+# eval-trial, written to EVAL.md's modules-trial23 section. Not part of
+# make eval.
+eval-trial23:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial23.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own
