@@ -264,11 +264,11 @@ eval-trial22:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial22.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # Session 40's twenty-third trial, internal/eval/modules-trial23.txt:
-# modules from the module proxy (an OIDC verifier's key cache, a JWK set
-# store with a refresh goroutine, a TLS certificate cache with
-# maintenance and renewal goroutines, a GraphQL executor resolving
-# fields in parallel, an SQS/SNS emulator's queues and topics, a CoAP
-# client and server with an expiring cache), checked and triaged as
+# eight modules from the module proxy (an OIDC verifier's key cache, a
+# JWK set store with a refresh goroutine, a TLS certificate manager with
+# its job manager and renewal backoff, a GraphQL executor resolving
+# fields in parallel, an SQS/SNS emulator, a zero-downtime upgrader, an
+# HTTP mock transport and an SQL driver mock), checked and triaged as
 # eval-trial, written to EVAL.md's modules-trial23 section. Not part of
 # make eval.
 eval-trial23:
