@@ -214,6 +214,8 @@ func TestLists(t *testing.T) {
 			want = 6 // session 36's trial: the proxy refused sixteen candidates of 25 asked, four served ones left out, see its header
 		case "modules-trial22.txt":
 			want = 6 // session 39's trial: ten served candidates left out (-race not ending at load, servers, network, missing test data, no tests), see its header
+		case "modules-trial23.txt":
+			want = 8 // session 40's trial: nine served candidates left out (tests not building from the zip, -race not ending at load, no tests, not screened in time), see its header
 		}
 		if len(mods) < want {
 			t.Errorf("%s has %d modules, want at least %d (issue 26)", file, len(mods), want)
