@@ -297,6 +297,14 @@ func Generate(ctx context.Context, loaded *load.Packages) (*Result, error) {
 						skip(pairs[i].typ+"."+m, "no drivers calling %s.%s: a decoding method fills a value no other goroutine holds yet", pairs[i].typ, m)
 						continue
 					}
+					// A callback registration is configuration its
+					// users give before sharing the value: beside the
+					// other methods it is the driver's misuse
+					// (callbackRegistration says why that is sound).
+					if m, why := registrationOf(p, named, &pairs[i]); why != "" {
+						skip(pairs[i].typ+"."+m, "no drivers calling %s.%s: %s", pairs[i].typ, m, why)
+						continue
+					}
 					if why := serialPair(p, named, &pairs[i]); why != "" {
 						skip(pairs[i].typ+"."+pairs[i].m0+"."+pairs[i].m1, "no driver calling %s.%s and %s: their docs keep them to one goroutine at a time (documented: %s)", pairs[i].typ, pairs[i].m0, pairs[i].m1, why)
 						continue

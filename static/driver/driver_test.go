@@ -1335,3 +1335,48 @@ func TestStdTypesFromLoad(t *testing.T) {
 		t.Errorf("a test variant was taken: %v", got)
 	}
 }
+
+// TestNoCallbackRegistrationDrivers: a method that only stores its
+// callback in a field, with no lock, that nothing else writes, that the
+// package never calls, of a type whose constructors start no goroutine
+// (drvregister's Conn, nbio's ClientConn.OnClose) gets no driver, with a
+// note. Driven as before: the same setter of a type whose constructor
+// starts a goroutine (Reader), a setter of a value (SetTimeout), one that
+// locks (SetCallback, as ttlcache's), one whose field Close clears
+// (Cleared.OnDone), one the package calls (Rearmed.OnFire).
+func TestNoCallbackRegistrationDrivers(t *testing.T) {
+	res := generateIn(t, "drvregister")
+	ds := res.Drivers["subjects/drvregister"]
+	want := map[string]bool{"Reader.OnClose": false, "Deadline.SetTimeout": false, "Locked.SetCallback": false, "Cleared.OnDone": false, "Rearmed.OnFire": false}
+	connDo := false
+	for _, d := range ds {
+		if d.Type == "Conn" && strings.Contains(d.Calls, "OnClose") {
+			t.Errorf("a driver calling the registration Conn.OnClose: %+v", d)
+		}
+		connDo = connDo || d.Type == "Conn" && d.Calls == "Close and Do"
+		for k := range want {
+			typ, m, _ := strings.Cut(k, ".")
+			if d.Type == typ && strings.Contains(d.Calls, m) {
+				want[k] = true
+			}
+		}
+	}
+	if !connDo {
+		t.Errorf("no driver calling Conn's Close and Do: %+v (notes %q)", ds, res.Notes)
+	}
+	for k, ok := range want {
+		if !ok {
+			t.Errorf("no driver calling %s: %+v (notes %q)", k, ds, res.Notes)
+		}
+	}
+	found := false
+	for _, n := range res.Notes {
+		found = found || strings.Contains(n.Text, "no drivers calling Conn.OnClose: it only stores a callback in onClose")
+		if strings.Contains(n.Text, "a callback in") && !strings.Contains(n.Text, "Conn.OnClose") {
+			t.Errorf("a registration note on another setter: %q", n.Text)
+		}
+	}
+	if !found {
+		t.Errorf("no note on Conn.OnClose: %q", res.Notes)
+	}
+}
