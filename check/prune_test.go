@@ -696,3 +696,76 @@ func TestReplayQueueWrongObjectRuns(t *testing.T) {
 		t.Errorf("runs by instance %v, %d alike; want 1: %d, 2: 1, no others, 3 alike", runs, r.alike, wrongObjectRuns)
 	}
 }
+
+// TestReplayQueueWrongObjectAcrossTraces: an instance of a combination
+// whose earlier instance, in another trace of the queue, touched other
+// objects alike after all its runs runs once, not wrongObjectRuns times
+// (ants' flood tests: their first wrong objects at worker.go:85/:89 ran
+// four times in each test, 15 to 25 s a run); one whose wrong object is
+// another's runs them all, and one that reproduces is reproduced. The
+// earlier instance counts only once final (an earlier replay of its
+// trace, still running, could make it inferred): with a slow replay
+// before it in its trace the later trace waits for it, so the runs are
+// the same with 1, 2 or 4 workers.
+func TestReplayQueueWrongObjectAcrossTraces(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func(f func(context.Context, *testbin.Build, string, string, *trace.Schedule, string, replay.Options) replay.Verdict) {
+		replayRun = f
+	}(replayRun)
+	pats, _ := pattern.Builtin("race")
+	inst := func(key string, k int) prediction {
+		steps := make([]string, 0, k+2)
+		for n := 0; n < k; n++ {
+			steps = append(steps, "g1 write @a")
+		}
+		steps = append(steps, "g2 read @r"+key, "g3 write @w"+key)
+		p := predOf(t, schedOf([]int{k, k + 1}, steps...), false)
+		p.a = predict.Anomaly{Pattern: pats[0], Key: key, Sites: []string{key}}
+		return p
+	}
+	wrong := func(key string, k int) replay.Verdict {
+		return replay.Verdict{Verdict: replay.WrongObject, Step: k + 2, Steps: k + 2,
+			Message: fmt.Sprintf("steps %d (g2 read T#%d @r%s n=%d) and %d (g3 write T#%d @w%s n=%d) of the anomaly touch the same object in the prediction, but T#%d and T#%d in the replay", k+1, k, key, k, k+2, k, key, k, k-1, k)}
+	}
+	for _, workers := range []int{1, 2, 4} {
+		var mu sync.Mutex
+		runs := map[string]int{}
+		replayRun = func(_ context.Context, _ *testbin.Build, _, test string, s *trace.Schedule, _ string, _ replay.Options) replay.Verdict {
+			k := len(s.Steps) - 2
+			key := strings.TrimPrefix(s.Steps[k].Site, "r")
+			mu.Lock()
+			runs[fmt.Sprintf("%s/%s%d", test, key, k)]++
+			mu.Unlock()
+			switch {
+			case key == "X":
+				// Slow, and no failure within its steps: A's W after it
+				// is done before it is final.
+				time.Sleep(30 * time.Millisecond)
+				return replay.Verdict{Verdict: replay.Diverged, Step: k + 2, Steps: k + 2}
+			case test == "D":
+				return replay.Verdict{Verdict: replay.Reproduced, Step: k + 2, Steps: k + 2}
+			}
+			return wrong(key, k)
+		}
+		rep, seen := &Report{}, map[string]bool{}
+		q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), Options{}, seen)
+		q.workers = workers
+		q.add("A", &trace.Trace{}, []prediction{inst("X", 1), inst("W", 2)}, t.TempDir(), 100, replay.Options{})
+		q.add("B", &trace.Trace{}, []prediction{inst("W", 3)}, t.TempDir(), 100, replay.Options{})
+		q.add("C", &trace.Trace{}, []prediction{inst("V", 4)}, t.TempDir(), 100, replay.Options{})
+		q.add("D", &trace.Trace{}, []prediction{inst("W", 5)}, t.TempDir(), 100, replay.Options{})
+		q.wait()
+		q.finish(seen, rep)
+		want := map[string]int{"A/X1": 1, "A/W2": wrongObjectRuns, "B/W3": 1, "C/V4": wrongObjectRuns, "D/W5": 1}
+		if !maps.Equal(runs, want) {
+			t.Errorf("%d workers: runs %v, want %v", workers, runs, want)
+		}
+		verdicts := map[string]string{}
+		for _, f := range rep.Findings {
+			verdicts[f.Test+"/"+f.Anomaly.Key] = f.Verdict.Verdict
+		}
+		if verdicts["B/W"] != replay.WrongObject || verdicts["D/W"] != replay.Reproduced {
+			t.Errorf("%d workers: verdicts %v, want B/W wrong-object, D/W reproduced", workers, verdicts)
+		}
+	}
+}

@@ -718,7 +718,7 @@ func (q *replayQueue) pump() {
 					switch {
 					case q.seen[k] || q.proved[k]:
 						it.state, it.provedSkip, changed = pSkipped, true, true
-					case q.earlierOpen(i):
+					case q.earlierOpen(i), q.wrongPending(i):
 						// wait for the earlier instances of k
 					case q.hung[k] && blocking(it.p.a.Pattern):
 						it.state, changed = pSkipped, true
@@ -969,25 +969,64 @@ func (q *replayQueue) earlierOpen(i int) bool {
 }
 
 // earlierWrongShape is the shape of the wrong-object verdict of an
-// earlier instance of item i's combination in its trace, replayed to its
-// end (q.mu held), or "". The queue replays the instances of a
-// combination one after the other (earlierOpen), so the earlier ones are
-// decided by now.
+// instance of item i's combination that the sequential order replays
+// before it (wrongBefore), replayed to its end (q.mu held), or "": in
+// its own trace, or in another trace of the queue, final there. A
+// replay alike runs once, not wrongObjectRuns times (replayRetrying).
+//
+// Another trace's instance counts as its own trace's does: the runs
+// again are for chance (a map's range order), and the shape names the
+// two anomaly steps' operations and sites and the objects' types, so a
+// mismatch that stood all its runs at the same two sites is the
+// combination's object flow, whichever test drove it. Only the number
+// of runs changes: each instance is still replayed once, and judged by
+// its own verdict (a run that reproduces is reported as before); the
+// bound on instances (alikeOf) stays per trace. On ants the flood tests
+// (TestAntsPool*WaitToGetWorker*, a million events each) share their
+// combinations (the purge goroutine's read of goWorker.lastUsed at
+// worker.go:85 against a worker's write at :89): each one's first
+// wrong object ran four times, 15 to 25 s a run, where another flood
+// test's instance had stood all four already.
 func (q *replayQueue) earlierWrongShape(i int) string {
 	it := q.items[i]
 	for _, j := range q.byKey[it.p.a.Key] {
-		if j >= i {
-			break
-		}
 		e := q.items[j]
-		if e.g != it.g || e.state != pDone || e.inferred != 0 || e.v.Verdict != replay.WrongObject {
+		if !q.wrongBefore(i, j) || e.state != pDone || e.inferred != 0 || e.v.Verdict != replay.WrongObject {
 			continue
+		}
+		if e.g != it.g && (!e.final || q.doomed(j)) {
+			continue // (wrongPending made it wait for that)
 		}
 		if shape, ok := wrongObjectShape(e.v.Message); ok {
 			return shape
 		}
 	}
 	return ""
+}
+
+// wrongBefore reports whether item j, of item i's combination, comes
+// before i in the sequential order: an earlier round's, or i's round's
+// and earlier in the queue.
+func (q *replayQueue) wrongBefore(i, j int) bool {
+	a, b := q.items[i], q.items[j]
+	return j != i && (b.round < a.round || b.round == a.round && j < i)
+}
+
+// wrongPending reports whether item i is to wait before it starts
+// (q.mu held): an instance of its combination in another trace that
+// comes before it (wrongBefore) touched other objects but is not final
+// yet (an earlier replay of its trace may still make it inferred or
+// doomed), so whether i's replay is run again (earlierWrongShape) would
+// depend on which replay ended first.
+func (q *replayQueue) wrongPending(i int) bool {
+	it := q.items[i]
+	for _, j := range q.byKey[it.p.a.Key] {
+		e := q.items[j]
+		if e.g != it.g && q.wrongBefore(i, j) && e.state == pDone && e.inferred == 0 && !e.final && e.v.Verdict == replay.WrongObject {
+			return true
+		}
+	}
+	return false
 }
 
 // start runs item i's replay (q.mu held).
