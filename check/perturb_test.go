@@ -68,6 +68,65 @@ func TestWantsPerturbed(t *testing.T) {
 	}
 }
 
+// TestWantsPerturbedEarlyNotify: a run with a Cond notified before the
+// notifier's children began and never waited on (record.Test.EarlyNotify)
+// is recorded again whatever it proved and whatever its wall time, early
+// too; only its events bound it. ants v2.12.1's TestPoolTuneScaleUp:
+// its first run reproduced ants.go:380's av without effect, and beside
+// two flood tests at load 35 its own wall was 0.57 s (session 39), so
+// main's rule (found == 0, the 250 ms gate) never recorded it again and
+// ants.go:539's lost signal came and went with the recording.
+func TestWantsPerturbedEarlyNotify(t *testing.T) {
+	tune := record.Test{Name: "TestPoolTuneScaleUp", Active: 12, Events: 2718, EarlyNotify: 3,
+		Wall: 900 * time.Millisecond, Output: "--- PASS: TestPoolTuneScaleUp (0.57s)\n"}
+	for _, c := range []struct {
+		name                   string
+		found, predicted, undv int
+	}{
+		{"reproduced an unreported av", 4, 4, 4},
+		{"proved nothing", 0, 0, 0},
+		{"every prediction diverged", 0, 3, 0},
+	} {
+		tc := &testCheck{opt: Options{Perturb: 1}, found: c.found, predicted: c.predicted, undiverged: c.undv}
+		for _, early := range []bool{true, false} {
+			if !tc.wantsPerturbed(tune, early) {
+				t.Errorf("%s, early %v: an early notify's run not recorded again", c.name, early)
+			}
+		}
+	}
+	// The same run on an idle machine decides the same.
+	idle := tune
+	idle.Wall, idle.Output = 120*time.Millisecond, "--- PASS: TestPoolTuneScaleUp (0.10s)\n"
+	tc := &testCheck{opt: Options{Perturb: 1}, found: 4, predicted: 4, undiverged: 4}
+	if !tc.wantsPerturbed(idle, false) {
+		t.Errorf("idle: not recorded again")
+	}
+	// Without the early notify, main's rule: a run that reproduced
+	// something is not recorded again, nor a slow one.
+	plain := tune
+	plain.EarlyNotify = 0
+	if tc.wantsPerturbed(plain, false) {
+		t.Errorf("no early notify, reproduced: recorded again")
+	}
+	if (&testCheck{opt: Options{Perturb: 1}}).wantsPerturbed(plain, false) {
+		t.Errorf("no early notify, slow: recorded again")
+	}
+	// The gate is the trace's events, and a test that skipped itself or a
+	// check without perturbation is never recorded again.
+	long := tune
+	long.Events = thinPerturb
+	skipped := tune
+	skipped.Skipped = true
+	for name, rt := range map[string]record.Test{"long": long, "skipped": skipped} {
+		if tc.wantsPerturbed(rt, false) {
+			t.Errorf("%s run with an early notify: recorded again", name)
+		}
+	}
+	if (&testCheck{}).wantsPerturbed(tune, false) {
+		t.Errorf("Perturb 0: recorded again")
+	}
+}
+
 // TestPerturbable: the tests recorded again are those whose check wants
 // it, unchecked ones (nil) left out, and the late count is of those with
 // a goroutine that never ran. Early (before any replay) a test with a
@@ -127,6 +186,10 @@ func TestPerturbEnv(t *testing.T) {
 		// whatever the other go statements ran on after.
 		{"bulk copy", 1, record.Test{RunOnBefore: 256, RunOnAfter: 300, BulkBeforeChild: 1}, []string{"PECANVET_PERTURB=1"}},
 		{"seed 3, bulk copy", 3, record.Test{RunOnBefore: 256, RunOnAfter: 300, BulkBeforeChild: 1}, []string{"PECANVET_PERTURB=3", "PECANVET_PARENTS_FIRST=1"}},
+		// A notify before a child began: seed 1 runs the child first, so
+		// that it reaches its Wait before the notify.
+		{"early notify", 1, record.Test{RunOnBefore: 256, RunOnAfter: 300, EarlyNotify: 1}, []string{"PECANVET_PERTURB=1"}},
+		{"seed 3, early notify", 3, record.Test{RunOnBefore: 256, RunOnAfter: 300, EarlyNotify: 1}, []string{"PECANVET_PERTURB=3", "PECANVET_PARENTS_FIRST=1"}},
 	} {
 		if got := perturbEnv(c.seed, c.first); !slices.Equal(got, c.want) {
 			t.Errorf("%s: perturbEnv(%d) = %q, want %q", c.name, c.seed, got, c.want)

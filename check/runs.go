@@ -538,6 +538,22 @@ func (h *handOver) run(acct *account, opt Options, seen map[string]bool, rep *Re
 // consumer's check), so the bug came and went with the recording.
 // Another recording fails the same way only as often again.
 //
+// So is a run in which a goroutine signalled or broadcast a Cond while a
+// child it had just forked had not begun, and no Wait on that Cond is in
+// the trace (rt.EarlyNotify), whatever the run proved and however long it
+// took: the children that could have waited began after the notify, so
+// no lost signal can be predicted from it, and children first (seed 1,
+// perturbEnv) has them reach their Waits first. ants' TestPoolTuneScaleUp
+// forks five submitters and goes on at once to Tune's Broadcast; its
+// first runs reproduced ants.go:380's av without effect (found > 0),
+// placed no Wait at ants.go:539 in 3 of 3 recordings, and its own wall
+// under load passed slowPerturb, so the lost signal came and went with
+// the recording. The rule only adds a recording (every report is still a
+// replay's), narrowly: on ants' 64 tests it picked 8 thin ones (a
+// Release's or Tune's notify right after Submits forked workers), against
+// 19 for any goroutine not begun at the notify, and its gate is the
+// trace's events, not the load-dependent wall time.
+//
 // early asks before any replay has run: then only what the first run
 // and its prediction count decide (the all-diverged case needs the
 // replays, and before them every predicting run looks all-diverged).
@@ -555,8 +571,20 @@ func (c *testCheck) wantsPerturbed(rt record.Test, early bool) bool {
 	// parts the child touched. Go's TestRaceNestedArrayCopy copies 8 MB
 	// (0.55 s uninstrumented) and was missed whenever its child began
 	// after the copy (session 33: 4 runs of 4).
+	if c.opt.Perturb <= 0 || rt.Skipped || rt.Events >= thinPerturb {
+		return false
+	}
+	// A Cond notified before a forked goroutine began and never waited
+	// on (record.Test.EarlyNotify) is recorded again whatever the run
+	// proved, and whatever its wall time: the gate is the trace's events
+	// (thinPerturb), which the load does not change, where the wall time
+	// does (ants' TestPoolTuneScaleUp, ~2,600 events: 0.1 s alone and
+	// idle, 0.57 s beside two flood tests at load 35, session 39).
+	if rt.EarlyNotify > 0 {
+		return true
+	}
 	slow := rt.OwnWall() >= slowPerturb && !hung && rt.BulkBeforeChild == 0
-	if c.opt.Perturb <= 0 || rt.Skipped || rt.Events >= thinPerturb || slow {
+	if slow {
 		return false
 	}
 	allDiverged := !early && c.predicted > 0 && c.undiverged == 0
@@ -674,8 +702,10 @@ func paused(rt record.Test) bool { return strings.Contains(rt.Output, "=== PAUSE
 // farther, and so on), so that -perturb 3 tries both.
 func perturbEnv(seed int, first record.Test) []string {
 	env := []string{"PECANVET_PERTURB=" + strconv.Itoa(seed)}
-	// A bulk copy before a child began wants the child first (seed 1).
-	nearerChildren := first.RunOnAfter > first.RunOnBefore && first.BulkBeforeChild == 0
+	// A bulk copy before a child began wants the child first (seed 1),
+	// and so does a notify before a child began (EarlyNotify): the child
+	// is to reach its Wait before the notify.
+	nearerChildren := first.RunOnAfter > first.RunOnBefore && first.BulkBeforeChild == 0 && first.EarlyNotify == 0
 	if seed%2 == 1 && first.Unstarted == 0 && nearerChildren != (seed/2%2 == 1) {
 		env = append(env, "PECANVET_PARENTS_FIRST=1")
 	}

@@ -69,11 +69,21 @@ type Test struct {
 	// child touches later in the copied value shares nothing with the
 	// copy in the trace, though nothing ordered the two.
 	BulkBeforeChild int
-	Shared          int // locations accessed by two or more goroutines, at least one writing
-	Wall            time.Duration
-	PlainWall       time.Duration // 0 unless Options.Plain
-	Passed          bool
-	Skipped         bool // the test skipped itself (t.Skip): nothing to record again
+	// EarlyNotify counts the Conds that a goroutine signalled or
+	// broadcast while a child it had forked since its last pause (a
+	// sleep, a receive, a wait: runsOn) had not begun, and that no Wait in
+	// the trace returned from: the notify found no waiter, and goroutines
+	// that could have waited began after it, so the trace holds no Wait
+	// for a lost signal to be predicted from. ants v2.12.1's
+	// TestPoolTuneScaleUp forks five submitters and goes on at once to
+	// Tune's Broadcast; in a run where they begin after it they read the
+	// new capacity and never wait (ants.go:539).
+	EarlyNotify int
+	Shared      int // locations accessed by two or more goroutines, at least one writing
+	Wall        time.Duration
+	PlainWall   time.Duration // 0 unless Options.Plain
+	Passed      bool
+	Skipped     bool // the test skipped itself (t.Skip): nothing to record again
 	// Batched: recorded in a process of many tests (RecordBatch), so the
 	// trace ends with the test function, as a replay in a process of many
 	// replays does (replay.RunBatch); one recorded alone goes on to the
@@ -127,7 +137,7 @@ func (t *Test) setStats(path string) error {
 	t.Events, t.Goroutines, t.Active, t.Shared, t.Unstarted, t.Truncated = ti.events, ti.goroutines, ti.active, ti.shared, ti.unstarted, ti.truncated
 	t.Objects = ti.objects
 	t.RunOnBefore, t.RunOnAfter = ti.runOnBefore, ti.runOnAfter
-	t.BulkBeforeChild = ti.bulkBeforeChild
+	t.BulkBeforeChild, t.EarlyNotify = ti.bulkBeforeChild, ti.earlyNotify
 	t.Clock = readClock(path)
 	return nil
 }
@@ -138,7 +148,7 @@ func (t *Test) copyStats(s *Test) {
 	t.Events, t.Goroutines, t.Active, t.Shared, t.Unstarted, t.Truncated = s.Events, s.Goroutines, s.Active, s.Shared, s.Unstarted, s.Truncated
 	t.Objects = s.Objects
 	t.RunOnBefore, t.RunOnAfter = s.RunOnBefore, s.RunOnAfter
-	t.BulkBeforeChild = s.BulkBeforeChild
+	t.BulkBeforeChild, t.EarlyNotify = s.BulkBeforeChild, s.EarlyNotify
 	t.Clock = s.Clock
 }
 

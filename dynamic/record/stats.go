@@ -29,7 +29,11 @@ type traceInfo struct {
 	// a goroutine made at one site, one after another, while a child it
 	// forked had not begun (see Test.BulkBeforeChild).
 	bulkBeforeChild int
-	truncated       string
+	// earlyNotify counts the Conds signalled or broadcast by a goroutine
+	// while a child it forked since its last pause had not begun, and
+	// never waited on in the trace (see Test.EarlyNotify).
+	earlyNotify int
+	truncated   string
 	// objects counts the object names the trace defines (for
 	// predict.ReadPrefixSized), 0 if the decoder cannot say.
 	objects int
@@ -97,6 +101,11 @@ func traceStats(path string) (traceInfo, error) {
 	forks := map[int32]*forkCount{} // by parent
 	parentOf := map[int32]forkAt{}  // children not begun
 	runs := map[int32]*accessRun{}  // by goroutine
+	// notified: the Conds notified while a child of the notifier's had
+	// not begun; waited: the Conds some Wait returned from (CondWait is
+	// recorded when Wait returns, so a waiter blocked at the notify comes
+	// after it: only the whole trace says whether the Cond had one).
+	notified, waited := map[int32]bool{}, map[int32]bool{}
 	for {
 		e, err := d.Next()
 		if err == io.EOF {
@@ -156,6 +165,17 @@ func traceStats(path string) (traceInfo, error) {
 		if e.G >= 0 {
 			delete(forked, e.G)
 		}
+		switch e.Op {
+		case trace.CondSignal, trace.CondBroadcast:
+			// The notifier went on to it from go statements whose
+			// children had not begun (no pause between): what a
+			// children-first recording moves (rt.EnvPerturb).
+			if fc := forks[e.G]; fc != nil && fc.waiting > 0 && e.Obj >= 0 {
+				notified[e.Obj] = true
+			}
+		case trace.CondWait:
+			waited[e.Obj] = true
+		}
 		if e.Op != trace.Fork && e.Op != trace.Join && e.G >= 0 {
 			if int(e.G) >= len(act) {
 				act = append(act, make([]bool, int(e.G)+1-len(act))...)
@@ -167,6 +187,11 @@ func traceStats(path string) (traceInfo, error) {
 		}
 	}
 	ti.goroutines, ti.shared, ti.unstarted, ti.truncated = len(d.Tables().Goroutines), sh.count(), len(forked), d.Truncated()
+	for c := range notified {
+		if !waited[c] {
+			ti.earlyNotify++
+		}
+	}
 	if c, ok := d.(interface{ NumObjects() int }); ok {
 		ti.objects = c.NumObjects()
 	}

@@ -217,3 +217,42 @@ func TestStatsObjects(t *testing.T) {
 		t.Errorf("text trace: objects = %d, err %v, want 0", ti.objects, err)
 	}
 }
+
+// TestEarlyNotify: a Cond signalled or broadcast by a goroutine while a
+// child it forked since its last pause had not begun, and never waited on
+// in the trace, is counted once (ants' TestPoolTuneScaleUp: Tune's
+// broadcast before its five submitters began); a child begun, a Wait on
+// the Cond anywhere in the trace (one blocked at the notify returns after
+// it), a pause between the fork and the notify, or another goroutine's
+// notify are not.
+func TestEarlyNotify(t *testing.T) {
+	const fork = "g1 fork g1.1 @t.go:1\ng1 fork g1.2 @t.go:1\ng1 atomic-store cap @p.go:1\n"
+	for _, c := range []struct {
+		name, text string
+		want       int
+	}{
+		{"broadcast before the children", fork + "g1 cond-broadcast c @p.go:2\ng1.1 begin\ng1.1 atomic-load cap @p.go:3\ng1.2 begin\ng1.2 atomic-load cap @p.go:3\n", 1},
+		{"signal before the children", fork + "g1 cond-signal c @p.go:2\ng1.1 begin\ng1.2 begin\n", 1},
+		{"two notifies, one Cond", fork + "g1 cond-broadcast c @p.go:2\ng1 cond-signal c @p.go:2\ng1.1 begin\ng1.2 begin\n", 1},
+		{"two Conds", fork + "g1 cond-broadcast c @p.go:2\ng1 cond-broadcast d @p.go:2\ng1.1 begin\ng1.2 begin\n", 2},
+		{"children begun", fork + "g1.1 begin\ng1.2 begin\ng1 cond-broadcast c @p.go:2\n", 0},
+		{"one child begun", fork + "g1.1 begin\ng1 cond-broadcast c @p.go:2\ng1.2 begin\n", 1},
+		{"a Wait on it", fork + "g1.1 begin\ng1.1 lock mu @p.go:4\ng1 cond-broadcast c @p.go:2\ng1.1 cond-wait c @p.go:5\ng1.2 begin\n", 0},
+		{"a Wait on it later", fork + "g1 cond-broadcast c @p.go:2\ng1.1 begin\ng1.2 begin\ng1 cond-signal c @p.go:2\ng1.2 cond-wait c @p.go:5\n", 0},
+		{"a pause between", fork + "g1 sleep @t.go:2\ng1 cond-broadcast c @p.go:2\ng1.1 begin\ng1.2 begin\n", 0},
+		{"another goroutine's notify", "g1 fork g1.1 @t.go:1\ng1 fork g1.2 @t.go:1\ng1.1 begin\ng1.1 cond-broadcast c @p.go:2\ng1.2 begin\n", 0},
+		{"no fork", "g1 cond-broadcast c @p.go:2\n", 0},
+	} {
+		path := filepath.Join(t.TempDir(), "t.trace")
+		if err := os.WriteFile(path, []byte(trace.TextHeader+"\n"+c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ti, err := traceStats(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ti.earlyNotify != c.want {
+			t.Errorf("%s: earlyNotify = %d, want %d", c.name, ti.earlyNotify, c.want)
+		}
+	}
+}
