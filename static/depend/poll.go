@@ -37,7 +37,7 @@ func (x *Index) PollRead(site string) bool {
 	}
 	for _, v := range reads {
 		in, ok := v.(ssa.Instruction)
-		if !ok || in.Block() == nil || !pureAfter(in) || !polled(in.Parent()) {
+		if !ok || in.Block() == nil || !pureAfter(in) || !x.polledOnce(in.Parent()) {
 			return false
 		}
 	}
@@ -87,6 +87,41 @@ func pureAfter(in ssa.Instruction) bool {
 	for k, i := range blk.Instrs {
 		if i == in {
 			return visit(blk, k+1)
+		}
+	}
+	return false
+}
+
+// polledOnce is polled, for a condition whose Test function nothing in
+// the packages calls or takes as a value: the testing package alone
+// runs it, once in its goroutine. Cached.
+func (x *Index) polledOnce(fn *ssa.Function) bool {
+	if ok, done := x.polls[fn]; done {
+		return ok
+	}
+	ok := polled(fn) && !x.referred(fn.Parent())
+	if x.polls == nil {
+		x.polls = map[*ssa.Function]bool{}
+	}
+	x.polls[fn] = ok
+	return ok
+}
+
+// referred reports whether some function of the packages calls fn or
+// uses it as a value.
+func (x *Index) referred(fn *ssa.Function) bool {
+	if len(x.calls[fn]) > 0 {
+		return true
+	}
+	for _, f := range x.all {
+		for _, b := range f.Blocks {
+			for _, in := range b.Instrs {
+				for _, op := range in.Operands(nil) {
+					if *op == ssa.Value(fn) {
+						return true
+					}
+				}
+			}
 		}
 	}
 	return false
