@@ -40,6 +40,13 @@ func (x *Index) PollRead(site string) bool {
 		if !ok || in.Block() == nil || !pureAfter(in) || !x.polledOnce(in.Parent()) {
 			return false
 		}
+		// Read once per call: a later read at the site is the next
+		// call's, not this one's going round a loop of its own.
+		for _, s := range in.Block().Succs {
+			if blockReaches(s, in.Block()) {
+				return false
+			}
+		}
 	}
 	return true
 }

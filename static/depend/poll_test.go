@@ -18,7 +18,8 @@ import (
 // (PollRead). It still holds when the condition keeps a value it read
 // (left = j.active, which the test uses after the poll) and when the
 // poller's call sits in a loop (a poll that succeeded may be followed by
-// the next call's).
+// the next call's); PollRead is false for a read the condition repeats
+// in a loop of its own.
 func TestJudgePoll(t *testing.T) {
 	x, at := index(t)
 	root, err := filepath.Abs("testdata/src")
@@ -61,7 +62,7 @@ func TestJudgePoll(t *testing.T) {
 	for _, c := range []struct {
 		site string
 		want bool
-	}{{tracked.Site, true}, {act.Site, true}, {keptTracked.Site, false}, {keptAct.Site, false}, {againTracked.Site, false}, {againAct.Site, false}} {
+	}{{tracked.Site, true}, {act.Site, true}, {keptTracked.Site, false}, {keptAct.Site, false}, {againTracked.Site, false}, {againAct.Site, false}, {atTest("// polljobs loop active", "active"), false}} {
 		if got := x.PollRead(c.site); got != c.want {
 			t.Errorf("PollRead(%s) = %v, want %v", c.site, got, c.want)
 		}

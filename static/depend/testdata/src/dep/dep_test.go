@@ -67,6 +67,16 @@ func TestPollJobs(t *testing.T) {
 	if left != 0 {
 		t.Errorf("%d workers left", left)
 	}
+	waitUntil(time.Second, func() bool {
+		j.mu.Lock()
+		defer j.mu.Unlock()
+		for k := 0; k < 2; k++ {
+			if j.active > k { // polljobs loop active
+				return false
+			}
+		}
+		return true
+	})
 	for i := 0; i < 2; i++ {
 		waitUntil(time.Second, func() bool {
 			j.mu.Lock()
