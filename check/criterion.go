@@ -263,6 +263,7 @@ func judgeOne(x *depend.Index, f *Finding) (depend.Verdict, bool) {
 	claimSpans(f, evs, x.IsCAS)
 	rt := &replayTrace{f: f}
 	retries(f, evs, x.ExitTest, rt)
+	polls(f, evs, x.PollRead, rt)
 	handed(f, evs, x.AddDelta, rt)
 	witnesses(f, evs, x.AddDelta, rt)
 	givenBack(f, evs, x.AddDelta)
@@ -516,6 +517,45 @@ func retries(f *Finding, evs []depend.Event, wait func(site string) (exit string
 			again := n.Op == e.Op && n.Site == e.Site && eventObj(tr, n) == eventObj(tr, e)
 			evs[i].Retried = again || exit != "" && tabName(tr.Sites, n.Site) != exit
 			break
+		}
+	}
+}
+
+// polls fills Event.Retried from the replay's own trace for the reads
+// of a polled condition (depend's PollRead): the read's goroutine read
+// the same object at the same site again later, which, its Test calling
+// the poller once, is the poller's next poll, after the condition with
+// this read returned false. The trace is read (through rt) only when
+// some read is a poll's.
+func polls(f *Finding, evs []depend.Event, poll func(site string) bool, rt *replayTrace) {
+	s := f.Schedule
+	if s == nil || len(s.Anomaly) != len(evs) || f.Verdict.Trace == "" {
+		return
+	}
+	var todo []int
+	for i := range evs {
+		if evs[i].Read && !evs[i].Write && !evs[i].Retried && poll(evs[i].Site) {
+			todo = append(todo, i)
+		}
+	}
+	if len(todo) == 0 {
+		return
+	}
+	tr, pos := rt.get()
+	if tr == nil {
+		return
+	}
+	for _, i := range todo {
+		if s.Anomaly[i] >= len(pos) || pos[s.Anomaly[i]] < 0 {
+			continue
+		}
+		p := pos[s.Anomaly[i]]
+		e := tr.Events[p]
+		for k := p + 1; k < len(tr.Events); k++ {
+			if n := tr.Events[k]; n.G == e.G && n.Op == e.Op && n.Site == e.Site && eventObj(tr, n) == eventObj(tr, e) {
+				evs[i].Retried = true
+				break
+			}
 		}
 	}
 }

@@ -52,6 +52,9 @@ type Index struct {
 	// passed caches passes: whether a method's result depends on a
 	// parameter.
 	passed map[passKey]bool
+	// polls caches polled: whether a function is a condition a test
+	// polls.
+	polls map[*ssa.Function]bool
 }
 
 type callSite struct {

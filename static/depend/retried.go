@@ -18,13 +18,15 @@ import (
 // s.Load(); p != nil { s.Store(nil); … return *p, true }`, Gosched and
 // again): a nil read there before the producer's store, in an
 // inconsistent snapshot with the odd index that sent it there, is no
-// use of the slot, which a later read finds filled.
+// use of the slot, which a later read finds filled. A poll's read
+// (PollRead) decided only its condition's result, and a retried one
+// only that the poller polls again.
 func (x *Index) retried(e Event) bool {
 	if !e.Read || e.Write || !e.Retried {
 		return false
 	}
 	_, ok := x.ExitTest(e.Site)
-	return ok
+	return ok || x.PollRead(e.Site)
 }
 
 // ExitTest reports whether every value read at site is only tested

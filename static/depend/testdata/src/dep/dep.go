@@ -5729,3 +5729,21 @@ func (c *Squad) SubmitLater() error {
 	}
 	return errSquadFull
 }
+
+// PollJobs is caddyserver/certmagic's jobManager: its worker releases a
+// job's name and its worker count in two critical sections, which a
+// test polls (TestPollJobs, TestJudgePoll).
+type PollJobs struct {
+	mu     sync.Mutex
+	names  map[string]struct{}
+	active int
+}
+
+func (j *PollJobs) worker(name string) {
+	j.mu.Lock()
+	delete(j.names, name) // polljobs delete
+	j.mu.Unlock()
+	j.mu.Lock()
+	j.active-- // polljobs decrement
+	j.mu.Unlock()
+}
