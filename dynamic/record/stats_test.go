@@ -42,14 +42,7 @@ func TestUnstarted(t *testing.T) {
 		{"main fork g1 @m.go:1\ng1 begin\ng1 end @m.go:5\nmain join g1\n", 0},
 		{"main fork g1 @m.go:1\nmain fork g2 @m.go:2\nmain read x @m.go:4\n", 2},
 	} {
-		path := filepath.Join(t.TempDir(), "t.trace")
-		if err := os.WriteFile(path, []byte(trace.TextHeader+"\n"+c.text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ti, err := traceStats(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ti := textStats(t, c.text)
 		if ti.unstarted != c.want {
 			t.Errorf("unstarted = %d, want %d, in\n%s", ti.unstarted, c.want, c.text)
 		}
@@ -74,14 +67,7 @@ func TestForkOrder(t *testing.T) {
 		{"a loop of forks", "main fork g1 @m.go:1\nmain fork g2 @m.go:1\ng2 begin\nmain read x @m.go:3\ng1 begin\nmain sleep @m.go:4\n", 2, 1},
 		{"notifyhint, loop first", "g1 fork g1.1 @t.go:1\ng1.1 begin\ng1.1 fork g1.1.1 @t.go:2\ng1.1.1 begin\ng1.1.1 lock mu @e.go:1\ng1.1 read e @t.go:3\ng1.1 lock mu @e.go:2\ng1.1 sleep @t.go:4\ng1.1 end\ng1 join g1.1 @t.go:1\n", 0, 2},
 	} {
-		path := filepath.Join(t.TempDir(), "t.trace")
-		if err := os.WriteFile(path, []byte(trace.TextHeader+"\n"+c.text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ti, err := traceStats(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ti := textStats(t, c.text)
 		if ti.runOnBefore != c.before || ti.runOnAfter != c.after {
 			t.Errorf("%s: %d operations before the child began, %d after; want %d, %d", c.name, ti.runOnBefore, ti.runOnAfter, c.before, c.after)
 		}
@@ -107,14 +93,7 @@ func TestBulkBeforeChild(t *testing.T) {
 		{"two copies", "g1 fork g1.1 @t.go:1\n" + rep("g1 write p @t.go:2\n", 256) + "g1 read q @t.go:4\n" + rep("g1 read p @t.go:2\n", 256) + "g1.1 begin\n", 2},
 		{"after a pause", "g1 fork g1.1 @t.go:1\ng1 sleep @t.go:5\n" + rep("g1 write p @t.go:2\n", 300) + "g1.1 begin\n", 0},
 	} {
-		path := filepath.Join(t.TempDir(), "t.trace")
-		if err := os.WriteFile(path, []byte(trace.TextHeader+"\n"+c.text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ti, err := traceStats(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ti := textStats(t, c.text)
 		if ti.bulkBeforeChild != c.want {
 			t.Errorf("%s: bulkBeforeChild = %d, want %d", c.name, ti.bulkBeforeChild, c.want)
 		}
@@ -243,16 +222,23 @@ func TestEarlyNotify(t *testing.T) {
 		{"another goroutine's notify", "g1 fork g1.1 @t.go:1\ng1 fork g1.2 @t.go:1\ng1.1 begin\ng1.1 cond-broadcast c @p.go:2\ng1.2 begin\n", 0},
 		{"no fork", "g1 cond-broadcast c @p.go:2\n", 0},
 	} {
-		path := filepath.Join(t.TempDir(), "t.trace")
-		if err := os.WriteFile(path, []byte(trace.TextHeader+"\n"+c.text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ti, err := traceStats(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ti := textStats(t, c.text)
 		if ti.earlyNotify != c.want {
 			t.Errorf("%s: earlyNotify = %d, want %d", c.name, ti.earlyNotify, c.want)
 		}
 	}
+}
+
+// textStats is traceStats of a text trace with the body text.
+func textStats(t *testing.T, text string) traceInfo {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "t.trace")
+	if err := os.WriteFile(path, []byte(trace.TextHeader+"\n"+text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ti, err := traceStats(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ti
 }
