@@ -1433,11 +1433,14 @@ func handable(it *qItem) bool { return it.state == pDropped && (it.shareDrop || 
 // explorations), so a reopened prediction is decided as it would have
 // been in a later round of the queue's own, after everything charged
 // before it; finish then gives only the outcome of the rounds from this
-// one on (q.handRound). Nothing comes after it in the package: it
-// reserves nothing. The round's share and its cut depend only on work
-// charged in order, as again's: 1, 2 or 4 workers give the sequential
-// outcome (TestHandOver).
-func (q *replayQueue) handOver(limit, since int64) ([]int, bool) {
+// one on (q.handRound). Its later rounds leave reserve under limit, as
+// again's do (roundLimit): the drivers' hand-over, after which nothing
+// comes in the package, reserves nothing; the first runs' queue resumed
+// after the early perturbed recordings (checkQueued's between) leaves
+// the later phases theirs. The round's share and its cut depend only on
+// work charged in order, as again's: 1, 2 or 4 workers give the
+// sequential outcome (TestHandOver).
+func (q *replayQueue) handOver(limit, since, reserve int64) ([]int, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.drainRunning()
@@ -1445,7 +1448,7 @@ func (q *replayQueue) handOver(limit, since int64) ([]int, bool) {
 		return nil, false
 	}
 	q.spent += since
-	q.limit, q.reserve, q.held = limit, 0, 0
+	q.limit, q.reserve, q.held = limit, min(reserve, limit), 0
 	lo, _ := q.charges()
 	base := q.spent + lo
 	reopened := make([]int, len(q.groups))
@@ -1457,7 +1460,7 @@ func (q *replayQueue) handOver(limit, since int64) ([]int, bool) {
 			if it := q.items[i]; handable(it) {
 				items = append(items, it)
 				reopened[gi]++
-				fits = fits || base+it.cost < limit
+				fits = fits || base+it.cost < q.roundLimit()
 			}
 		}
 		if reopened[gi] > 0 {
@@ -1470,7 +1473,7 @@ func (q *replayQueue) handOver(limit, since int64) ([]int, bool) {
 	q.round++
 	q.handRound, q.base = q.round, base
 	q.replays, q.replayed = 0, 0 // the queue's earlier ones are in the report
-	share := max(q.shareMin, (limit-base)/int64(cut))
+	share := max(q.shareMin, (q.roundLimit()-base)/int64(cut))
 	for gi, g := range q.groups {
 		if reopened[gi] > 0 {
 			g.rshare = share
@@ -1483,7 +1486,7 @@ func (q *replayQueue) handOver(limit, since int64) ([]int, bool) {
 		it.state, it.shareDrop, it.lateDrop, it.round, it.final = pOpen, false, false, q.round, false
 	}
 	q.from = min(q.from, items[0].idx)
-	q.opt.progress("check: %s: replay round %d: %d work units left after the drivers, handed to %d predictions of %d traces the budget cut, %d units each", q.pkg, q.round, limit-base, len(items), cut, share)
+	q.opt.progress("check: %s: replay round %d: %d work units left (%d of them held in reserve) after %d charged outside the queue, handed to %d predictions of %d traces the budget cut, %d units each", q.pkg, q.round, limit-base, q.reserve, since, len(items), cut, share)
 	q.pump()
 	return reopened, true
 }

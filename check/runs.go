@@ -409,9 +409,19 @@ func (qd *queued) settle(r qResult) {
 // charges its recording with q.charge; the predictions charge themselves.
 // The later replay rounds leave reserve under limit (replayQueue.reserve).
 //
+// If between is not nil, it is asked once each is done; a function it
+// returns (then) is a phase that comes between the queue's first round
+// and its later rounds: round 0 is waited for and settled, then runs
+// (charging acct), and the predictions the shares cut are handed to the
+// later rounds after its work (handOver, leaving reserve). The first
+// runs' queue puts the early perturbed recordings there (checkTests):
+// after all rounds, the flood tests' later rounds had taken the budget
+// down to the reserve, and ants.go:539's children-first recording went
+// unchecked under go vet (session 40).
+//
 // It returns the queue, done, when the budget cut some of its
 // predictions (handable), for a hand-over (handOver); else nil.
-func checkQueued(ctx context.Context, b *testbin.Build, pkg string, acct *account, limit, reserve int64, opt Options, seen map[string]bool, rep *Report, each func(q *replayQueue, predict func(c *testCheck, rt record.Test, path string))) *keptQueue {
+func checkQueued(ctx context.Context, b *testbin.Build, pkg string, acct *account, limit, reserve int64, opt Options, seen map[string]bool, rep *Report, each func(q *replayQueue, predict func(c *testCheck, rt record.Test, path string)), between func() (then func())) *keptQueue {
 	q := newReplayQueue(ctx, b, pkg, acct.net, opt, seen)
 	q.limit, q.spent, q.reserve = limit, acct.spent, min(reserve, limit)
 	if acct.keys != nil {
@@ -420,17 +430,44 @@ func checkQueued(ctx context.Context, b *testbin.Build, pkg string, acct *accoun
 	start := acct.spent
 	var qs []*queued
 	each(q, func(c *testCheck, rt record.Test, path string) {
-		if qd := c.predict(q, rt, path); qd != nil {
+		if qd := predictOn(c, q, rt, path); qd != nil {
 			qs = append(qs, qd)
 		}
 	})
-	for q.again() {
+	var then func()
+	if between != nil {
+		then = between()
 	}
-	q.wait()
-	for i, r := range q.finish(seen, rep) {
-		qs[i].settle(r)
+	if then != nil {
+		q.wait()
+		for i, r := range q.finish(seen, rep) {
+			qs[i].settle(r)
+		}
+		acct.spent = q.total()
+		rep.Work += acct.spent - start
+		opt.progress("check: %s: %d of %d work units charged after the first replay round (this phase's limit %d)", pkg, acct.spent, acct.units, limit)
+		then()
+		start = acct.spent
+		if reopened, ok := q.handOver(limit, acct.spent-q.total(), reserve); ok {
+			for q.again() {
+			}
+			q.wait()
+			for i, r := range q.finish(seen, rep) {
+				if reopened[i] > 0 {
+					qs[i].settleHanded(r, reopened[i])
+				}
+			}
+			acct.spent = q.total() // then's work included (since)
+		}
+	} else {
+		for q.again() {
+		}
+		q.wait()
+		for i, r := range q.finish(seen, rep) {
+			qs[i].settle(r)
+		}
+		acct.spent = q.total()
 	}
-	acct.spent = q.total()
 	rep.Work += acct.spent - start
 	opt.progress("check: %s: %d of %d work units charged (this phase's limit %d)", pkg, acct.spent, acct.units, limit)
 	q.mu.Lock()
@@ -440,6 +477,10 @@ func checkQueued(ctx context.Context, b *testbin.Build, pkg string, acct *accoun
 	}
 	return nil
 }
+
+// predictOn is testCheck.predict (a variable for tests of the phases'
+// order: TestEarlyPerturbedBetweenRounds).
+var predictOn = (*testCheck).predict
 
 // keptQueue is a done replay queue whose budget cut predictions, and its
 // traces (qs[i] is q.groups[i]'s).
@@ -482,7 +523,7 @@ func (h *handOver) run(acct *account, opt Options, seen map[string]bool, rep *Re
 		}
 		q := k.q
 		start := acct.spent
-		reopened, ok := q.handOver(acct.units, acct.spent-q.total())
+		reopened, ok := q.handOver(acct.units, acct.spent-q.total(), 0)
 		if !ok {
 			continue
 		}

@@ -101,7 +101,7 @@ func workRunHandOver(t *testing.T, tests []workTest, limit, share, least, reserv
 	seen := map[string]bool{}
 	take(q.finish(seen, &Report{}))
 	if other >= 0 {
-		if _, ok := q.handOver(whole, other); ok {
+		if _, ok := q.handOver(whole, other, 0); ok {
 			for q.again() {
 			}
 			q.wait()
