@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -68,6 +69,11 @@ type prediction struct {
 	// by the queue when it starts the replay: a run alike needs no more
 	// runs (replayRetrying).
 	wrongShape string
+	// wrongShapes: the shapes of the wrong objects that earlier
+	// instances of other combinations sharing two of its anomaly's sites
+	// showed after all their runs (relatedWrongShapes), set with
+	// wrongShape: a run alike needs no more runs either.
+	wrongShapes []string
 	// wrongRuns: the runs of the schedule that already touched other
 	// objects (a batch's, before the queue replays it alone), counted
 	// among wrongObjectRuns.
@@ -77,11 +83,11 @@ type prediction struct {
 // wrongAlike reports whether v touched other objects as an earlier
 // instance of p's combination did (p.wrongShape).
 func (p prediction) wrongAlike(v replay.Verdict) bool {
-	if p.wrongShape == "" || v.Verdict != replay.WrongObject {
+	if p.wrongShape == "" && len(p.wrongShapes) == 0 || v.Verdict != replay.WrongObject {
 		return false
 	}
 	shape, ok := wrongObjectShape(v.Message)
-	return ok && shape == p.wrongShape
+	return ok && (shape == p.wrongShape || slices.Contains(p.wrongShapes, shape))
 }
 
 // schedFile is a prediction's schedule text, written to its file once

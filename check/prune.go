@@ -771,6 +771,138 @@ func isGoroutineName(f string) bool {
 	return true
 }
 
+// Wrong objects across combinations.
+//
+// A wrong-object verdict names two steps of the anomaly (wrongObjectShape:
+// their operations and sites, the objects' types, how they relate), not
+// the whole combination: TestPurgePool's asv-9 instances on ants (the
+// purge goroutine's read of goWorker.lastUsed at worker.go:85 against a
+// worker's write at :89, each with a third site of its own) each touched
+// the same other worker's field at the same steps, and each ran
+// wrongObjectRuns times, a combination of its own; so did the flood
+// tests' (TestAntsPool*WaitToGetWorker*, 100,000 to a million steps a
+// schedule, up to 25 s a run). An instance of another combination whose
+// anomaly shares the two steps' sites, replayed before it in the
+// sequential order, that touched other objects the same way after all
+// its runs, makes its replay alike run once (prediction.wrongShapes), as
+// one of its own combination does (earlierWrongShape). Sound for the
+// same reason: the runs again are for chance (a map's range order, which
+// a key mismatch, never a shape, names), and a mismatch that stood all
+// its runs at those two steps is their object flow, whatever the third
+// site. Each instance is still replayed and judged by its own run (one
+// that reproduces is reported as before, one that touched other objects
+// otherwise runs again as before); nothing is skipped, only the runs
+// again for chance.
+//
+// Deterministic: an item waits to start while an earlier instance (in
+// the sequential order) of another combination sharing two sites with
+// it is not final (relatedWrongPending), so the shapes it gets do not
+// depend on which replay ended first. Only combinations sharing two
+// anomaly sites wait for each other: a shape names two anomaly steps,
+// whose sites are then in both anomalies.
+
+// indexSites notes the anomaly sites of item it, to be q.items[i], in
+// q.bySite (q.mu held).
+func (q *replayQueue) indexSites(i int, it *qItem) {
+	if q.bySite == nil {
+		q.bySite = map[string][]int{}
+	}
+	sites := it.p.a.Sites
+	for k, s := range sites {
+		if s != "" && !slices.Contains(sites[:k], s) {
+			q.bySite[s] = append(q.bySite[s], i)
+		}
+	}
+}
+
+// twoSitesShared reports whether anomaly sites a and b have two in common,
+// counted with their multiplicity (two steps at one site are two), none
+// unknown: only then can two wrong-object verdicts of theirs name the
+// same two steps' sites.
+func twoSitesShared(a, b []string) bool {
+	if slices.Contains(a, "") || slices.Contains(b, "") {
+		return false
+	}
+	used := make([]bool, len(b))
+	n := 0
+	for _, s := range a {
+		for k, t := range b {
+			if !used[k] && s == t {
+				used[k] = true
+				n++
+				break
+			}
+		}
+	}
+	return n >= 2
+}
+
+// eachRelated calls f with each item j of another combination than item
+// i's whose anomaly shares two sites with i's (twoSitesShared) and that
+// the sequential order replays before i (wrongBefore), latest first,
+// until f returns false (q.mu held). An item may be passed more than
+// once (once per shared site).
+func (q *replayQueue) eachRelated(i int, f func(j int) bool) {
+	it := q.items[i]
+	sites := it.p.a.Sites
+	if slices.Contains(sites, "") {
+		return
+	}
+	for k, s := range sites {
+		if slices.Contains(sites[:k], s) {
+			continue
+		}
+		js := q.bySite[s]
+		for n := len(js) - 1; n >= 0; n-- {
+			j := js[n]
+			e := q.items[j]
+			if e.p.a.Key == it.p.a.Key || !q.wrongBefore(i, j) || !twoSitesShared(sites, e.p.a.Sites) {
+				continue
+			}
+			if !f(j) {
+				return
+			}
+		}
+	}
+}
+
+// relatedWrongPending reports whether item i is to wait before it starts
+// (q.mu held): an instance of another combination sharing two of its
+// anomaly's sites that the sequential order replays before it (an
+// earlier round's, or its round's and earlier in the queue) is still to
+// replay, replaying, or replayed but not final (an earlier replay of its
+// trace may yet make it inferred or doomed).
+func (q *replayQueue) relatedWrongPending(i int) bool {
+	pending := false
+	q.eachRelated(i, func(j int) bool {
+		e := q.items[j]
+		switch {
+		case e.state == pOpen, e.state == pNeeded, e.state == pRunning, e.state == pDone && !e.final:
+			pending = true
+		}
+		return !pending
+	})
+	return pending
+}
+
+// relatedWrongShapes is the shapes of the wrong objects that the items of
+// eachRelated showed after all their runs, replayed, final, and neither
+// inferred nor doomed (q.mu held), in the order of eachRelated.
+func (q *replayQueue) relatedWrongShapes(i int) []string {
+	var out []string
+	q.eachRelated(i, func(j int) bool {
+		e := q.items[j]
+		if e.state != pDone || !e.final || e.inferred != 0 || q.doomed(j) || e.v.Verdict != replay.WrongObject {
+			return true
+		}
+		if shape, ok := wrongObjectShape(e.v.Message); ok && !slices.Contains(out, shape) {
+			out = append(out, shape)
+		}
+		return true
+	})
+	return out
+}
+
 // alikeOf reports, for item i (q.mu held), whether alikeRuns earlier
 // instances of its combination in its trace deadlocked or touched other
 // objects alike (alikeShape), as the sequential order has their verdicts

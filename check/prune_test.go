@@ -769,3 +769,98 @@ func TestReplayQueueWrongObjectAcrossTraces(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayQueueWrongObjectAcrossCombinations: an instance whose wrong
+// object is the one that an earlier instance of another combination
+// sharing its anomaly's two sites showed after all its runs runs once
+// (ants' TestPurgePool: six asv-9 combinations at worker.go:85/:89, each
+// with a third site of its own, each run four times alike), in its trace
+// or another; one whose wrong object is another's, or whose combination
+// shares one site only, runs them all; one that reproduces is
+// reproduced. The earlier instance counts only once final: a slow replay
+// before it in its trace (of sites it does not share) makes the later
+// ones wait, so the runs are the same with 1, 2 or 4 workers.
+func TestReplayQueueWrongObjectAcrossCombinations(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	defer func(f func(context.Context, *testbin.Build, string, string, *trace.Schedule, string, replay.Options) replay.Verdict) {
+		replayRun = f
+	}(replayRun)
+	pats, _ := pattern.Builtin("race")
+	// inst's schedule carries its key in its first step's site and its
+	// length (k) for the mock; its anomaly's sites are r, w (or other
+	// for a key named "1…") and a third of its own.
+	inst := func(key string, k int, sites ...string) prediction {
+		steps := []string{"g1 write @k" + key}
+		for n := 1; n < k; n++ {
+			steps = append(steps, "g1 write @a")
+		}
+		steps = append(steps, "g2 read @r", "g3 write @w")
+		p := predOf(t, schedOf([]int{k, k + 1}, steps...), false)
+		p.a = predict.Anomaly{Pattern: pats[0], Key: key, Sites: append(sites, "x"+key)}
+		return p
+	}
+	wrong := func(k int, rel string) replay.Verdict {
+		return replay.Verdict{Verdict: replay.WrongObject, Step: k + 2, Steps: k + 2,
+			Message: fmt.Sprintf("steps %d (g2 read T#%d @r n=%d) and %d (g3 write T#%d @w n=%d) of the anomaly touch %s in the prediction, but T#%d and T#%d in the replay", k+1, k, k, k+2, k, k, rel, k-1, k)}
+	}
+	for _, workers := range []int{1, 2, 4} {
+		var mu sync.Mutex
+		runs := map[string]int{}
+		replayRun = func(_ context.Context, _ *testbin.Build, _, test string, s *trace.Schedule, _ string, _ replay.Options) replay.Verdict {
+			k := len(s.Steps) - 2
+			key := strings.TrimPrefix(s.Steps[0].Site, "k")
+			mu.Lock()
+			runs[test+"/"+key]++
+			mu.Unlock()
+			switch key {
+			case "X":
+				// Slow, and no failure within its steps: A's K1 after
+				// it is done before it is final.
+				time.Sleep(30 * time.Millisecond)
+				return replay.Verdict{Verdict: replay.Diverged, Step: k + 2, Steps: k + 2}
+			case "K4":
+				return wrong(k, "different objects")
+			case "K5":
+				return replay.Verdict{Verdict: replay.Reproduced, Step: k + 2, Steps: k + 2}
+			}
+			return wrong(k, "the same object")
+		}
+		rep, seen := &Report{}, map[string]bool{}
+		q := newReplayQueue(context.Background(), nil, "p", time.Now().Add(time.Hour), Options{}, seen)
+		q.workers = workers
+		q.add("A", &trace.Trace{}, []prediction{inst("X", 1, "s", "t"), inst("K1", 2, "r", "w"), inst("K6", 3, "w", "r")}, t.TempDir(), 100, replay.Options{})
+		q.add("B", &trace.Trace{}, []prediction{inst("K2", 4, "r", "w")}, t.TempDir(), 100, replay.Options{})
+		q.add("C", &trace.Trace{}, []prediction{inst("K4", 5, "r", "w"), inst("K7", 6, "r", "q")}, t.TempDir(), 100, replay.Options{})
+		q.add("D", &trace.Trace{}, []prediction{inst("K5", 7, "r", "w")}, t.TempDir(), 100, replay.Options{})
+		q.wait()
+		q.finish(seen, rep)
+		want := map[string]int{"A/X": 1, "A/K1": wrongObjectRuns, "A/K6": 1, "B/K2": 1, "C/K4": wrongObjectRuns, "C/K7": wrongObjectRuns, "D/K5": 1}
+		if !maps.Equal(runs, want) {
+			t.Errorf("%d workers: runs %v, want %v", workers, runs, want)
+		}
+		verdicts := map[string]string{}
+		for _, f := range rep.Findings {
+			verdicts[f.Test+"/"+f.Anomaly.Key] = f.Verdict.Verdict
+		}
+		if verdicts["B/K2"] != replay.WrongObject || verdicts["A/K6"] != replay.WrongObject || verdicts["D/K5"] != replay.Reproduced {
+			t.Errorf("%d workers: verdicts %v, want A/K6 and B/K2 wrong-object, D/K5 reproduced", workers, verdicts)
+		}
+	}
+}
+
+func TestTwoSitesShared(t *testing.T) {
+	for _, c := range []struct {
+		a, b []string
+		want bool
+	}{
+		{[]string{"r", "w", "x1"}, []string{"w", "x2", "r"}, true},
+		{[]string{"r", "w", "x1"}, []string{"r", "q", "x2"}, false},
+		{[]string{"w", "w"}, []string{"w", "x"}, false}, // one step at w in b
+		{[]string{"w", "w", "x"}, []string{"w", "y", "w"}, true},
+		{[]string{"r", "w", ""}, []string{"r", "w", "x"}, false}, // a site unknown
+	} {
+		if got := twoSitesShared(c.a, c.b); got != c.want {
+			t.Errorf("twoSitesShared(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}

@@ -75,10 +75,13 @@ type replayQueue struct {
 	// finish and the controls take only the items of it and after.
 	handRound int
 
-	mu      sync.Mutex
-	cond    *sync.Cond
-	items   []*qItem
-	byKey   map[string][]int // item indices of each site combination
+	mu    sync.Mutex
+	cond  *sync.Cond
+	items []*qItem
+	byKey map[string][]int // item indices of each site combination
+	// bySite: item indices by anomaly site, each item once per site
+	// (relatedWrongPending).
+	bySite  map[string][]int
 	groups  []*qGroup
 	running int
 	// crowded: more than one process of the package ran at a time (two
@@ -550,7 +553,7 @@ type qItem struct {
 
 func newReplayQueue(ctx context.Context, b *testbin.Build, pkg string, deadline time.Time, opt Options, seen map[string]bool) *replayQueue {
 	q := &replayQueue{ctx: ctx, b: b, pkg: pkg, deadline: deadline, opt: opt, seen: seen, workers: runtime.GOMAXPROCS(0),
-		byKey: map[string][]int{}, proved: map[string]bool{}, hung: map[string]bool{}, keys: newKeyVerdicts(nil)}
+		byKey: map[string][]int{}, bySite: map[string][]int{}, proved: map[string]bool{}, hung: map[string]bool{}, keys: newKeyVerdicts(nil)}
 	q.cond = sync.NewCond(&q.mu)
 	if opt.Budget > 0 {
 		q.share = shareUnits(opt.Budget)
@@ -661,6 +664,7 @@ func (q *replayQueue) addBatch(test string, tr *trace.Trace, preds []prediction,
 		it.idx = g.first + i
 		g.same[it.p.sum] = append(g.same[it.p.sum], g.first+i)
 		q.byKey[it.p.a.Key] = append(q.byKey[it.p.a.Key], g.first+i)
+		q.indexSites(g.first+i, it)
 	}
 	q.items = append(q.items, items...)
 	q.groups = append(q.groups, g)
@@ -718,7 +722,7 @@ func (q *replayQueue) pump() {
 					switch {
 					case q.seen[k] || q.proved[k]:
 						it.state, it.provedSkip, changed = pSkipped, true, true
-					case q.earlierOpen(i), q.wrongPending(i):
+					case q.earlierOpen(i), q.wrongPending(i), q.relatedWrongPending(i):
 						// wait for the earlier instances of k
 					case q.hung[k] && blocking(it.p.a.Pattern):
 						it.state, changed = pSkipped, true
@@ -1041,6 +1045,7 @@ func (q *replayQueue) start(i int) {
 	opt := q.bounded(g.ropt)
 	opt.Explore = q.explorePermit(it)
 	it.p.wrongShape = q.earlierWrongShape(i)
+	it.p.wrongShapes = q.relatedWrongShapes(i)
 	dir := q.replayDir(i) // q.items only under q.mu: addBatch appends to it
 	go func() {
 		start := time.Now()
@@ -1107,6 +1112,7 @@ func (q *replayQueue) startBatch(is []int) {
 			for k, i := range todo {
 				it := q.items[i]
 				it.p.wrongShape = q.earlierWrongShape(i)
+				it.p.wrongShapes = q.relatedWrongShapes(i)
 				ps[k], its[k] = it.p, it
 				entries[k] = replay.Entry{Test: it.g.test, Sched: it.p.file, Steps: it.p.steps, Dir: q.replayDir(i), Opt: q.bounded(it.g.ropt)}
 				entries[k].Opt.Explore = q.explorePermit(it)
