@@ -7,12 +7,10 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/pecanvet/pecanvet/dynamic/record"
-	"github.com/pecanvet/pecanvet/dynamic/testbin"
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/replay"
 )
@@ -36,21 +34,9 @@ type phaseTest struct {
 // perturbed tests checked, the replays of each phase's predictions, and
 // the work charged.
 func phaseRun(t *testing.T, firsts, perturbed []phaseTest, budget time.Duration, between bool, workers int, rng *rand.Rand) (checked []string, replayed []string, spent int64) {
-	var mu sync.Mutex
-	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	now = func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		return clock
-	}
-	runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
-		mu.Lock()
-		d := time.Duration(rng.Intn(3)) * time.Millisecond
-		clock = clock.Add(d + time.Millisecond)
-		mu.Unlock()
-		time.Sleep(d)
+	fakeReplays(rng, 1, func(test string, p prediction) replay.Verdict {
 		return replay.Verdict{Verdict: replay.Diverged, Message: test + "/" + p.a.Key}
-	}
+	})
 	search := map[string]int64{}
 	for _, pt := range append(slices.Clone(firsts), perturbed...) {
 		search[pt.name] = pt.search

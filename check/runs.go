@@ -438,12 +438,16 @@ func checkQueued(ctx context.Context, b *testbin.Build, pkg string, acct *accoun
 	if between != nil {
 		then = between()
 	}
-	if then != nil {
+	// settleAll waits for the queue and settles its traces' outcomes.
+	settleAll := func() {
 		q.wait()
 		for i, r := range q.finish(seen, rep) {
 			qs[i].settle(r)
 		}
 		acct.spent = q.total()
+	}
+	if then != nil {
+		settleAll()
 		rep.Work += acct.spent - start
 		opt.progress("check: %s: %d of %d work units charged after the first replay round (this phase's limit %d)", pkg, acct.spent, acct.units, limit)
 		then()
@@ -462,11 +466,7 @@ func checkQueued(ctx context.Context, b *testbin.Build, pkg string, acct *accoun
 	} else {
 		for q.again() {
 		}
-		q.wait()
-		for i, r := range q.finish(seen, rep) {
-			qs[i].settle(r)
-		}
-		acct.spent = q.total()
+		settleAll()
 	}
 	rep.Work += acct.spent - start
 	opt.progress("check: %s: %d of %d work units charged (this phase's limit %d)", pkg, acct.spent, acct.units, limit)

@@ -47,24 +47,12 @@ func workRunReserve(t *testing.T, tests []workTest, limit, share, least, reserve
 // predictions the budget cut under whole (handOver, as handOver.run
 // does); cut is then the hand-over's.
 func workRunHandOver(t *testing.T, tests []workTest, limit, share, least, reserve, other, whole int64, workers int, slow time.Duration, rng *rand.Rand) (checked []int, replayed []string, cut []string, total int64) {
-	var mu sync.Mutex
-	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	now = func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		return clock
-	}
-	runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
-		mu.Lock()
-		d := time.Duration(rng.Intn(3)) * time.Millisecond
-		clock = clock.Add(slow * (d + time.Millisecond))
-		mu.Unlock()
-		time.Sleep(d)
+	clock := fakeReplays(rng, slow, func(test string, p prediction) replay.Verdict {
 		if quietKey(p.a.Key) {
 			return replay.Verdict{Verdict: replay.Deadlock, Message: test + "/" + p.a.Key + " (" + quietWake + ")"}
 		}
 		return replay.Verdict{Verdict: replay.Diverged, Message: test + "/" + p.a.Key}
-	}
+	})
 	q := newReplayQueue(context.Background(), nil, "p", clock.Add(time.Hour), Options{}, map[string]bool{})
 	q.workers, q.limit, q.share, q.shareMin, q.reserve = workers, limit, share, least, reserve
 	var groups []int
@@ -658,4 +646,28 @@ func TestRaceCharge(t *testing.T) {
 	if got := raceCharge(nil, "p", tcs[1:4], seen); got != 0 {
 		t.Errorf("raceCharge of tests with no open pair = %d, want 0", got)
 	}
+}
+
+// fakeReplays makes the queue's clock (now) one that only replays move,
+// from a fixed start, which it returns: each replay (runReplay, giving
+// verdict's answer) sleeps 0–2 ms and moves the clock by slow times that
+// plus a millisecond.
+func fakeReplays(rng *rand.Rand, slow time.Duration, verdict func(test string, p prediction) replay.Verdict) time.Time {
+	var mu sync.Mutex
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := start
+	now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return clock
+	}
+	runReplay = func(ctx context.Context, b *testbin.Build, pkg, test string, p prediction, dir string, opt replay.Options) replay.Verdict {
+		mu.Lock()
+		d := time.Duration(rng.Intn(3)) * time.Millisecond
+		clock = clock.Add(slow * (d + time.Millisecond))
+		mu.Unlock()
+		time.Sleep(d)
+		return verdict(test, p)
+	}
+	return start
 }
