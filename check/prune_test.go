@@ -606,16 +606,7 @@ func TestReplayQueueAlikeWrongObject(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	defer func() { runReplay = replayRetrying }()
 	pats, _ := pattern.Builtin("race")
-	inst := func(key string, k int) prediction {
-		steps := make([]string, 0, k+2)
-		for n := 0; n < k; n++ {
-			steps = append(steps, "g1 write @a")
-		}
-		steps = append(steps, "g2 read @r"+key, "g3 write @w"+key)
-		p := predOf(t, schedOf([]int{k, k + 1}, steps...), k%2 == 0)
-		p.a = predict.Anomaly{Pattern: pats[0], Key: key, Sites: []string{key}}
-		return p
-	}
+	inst := func(key string, k int) prediction { return keyedInst(t, pats[0], key, k, k%2 == 0) }
 	var preds []prediction
 	for k := 1; k <= 5; k++ {
 		preds = append(preds, inst("W", k)) // alike: 2 replayed, 3 not
@@ -713,16 +704,7 @@ func TestReplayQueueWrongObjectAcrossTraces(t *testing.T) {
 		replayRun = f
 	}(replayRun)
 	pats, _ := pattern.Builtin("race")
-	inst := func(key string, k int) prediction {
-		steps := make([]string, 0, k+2)
-		for n := 0; n < k; n++ {
-			steps = append(steps, "g1 write @a")
-		}
-		steps = append(steps, "g2 read @r"+key, "g3 write @w"+key)
-		p := predOf(t, schedOf([]int{k, k + 1}, steps...), false)
-		p.a = predict.Anomaly{Pattern: pats[0], Key: key, Sites: []string{key}}
-		return p
-	}
+	inst := func(key string, k int) prediction { return keyedInst(t, pats[0], key, k, false) }
 	wrong := func(key string, k int) replay.Verdict {
 		return replay.Verdict{Verdict: replay.WrongObject, Step: k + 2, Steps: k + 2,
 			Message: fmt.Sprintf("steps %d (g2 read T#%d @r%s n=%d) and %d (g3 write T#%d @w%s n=%d) of the anomaly touch the same object in the prediction, but T#%d and T#%d in the replay", k+1, k, key, k, k+2, k, key, k, k-1, k)}
@@ -863,4 +845,18 @@ func TestTwoSitesShared(t *testing.T) {
 			t.Errorf("twoSitesShared(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
+}
+
+// keyedInst is an instance of combination key: k writes of g1, then the
+// anomaly, g2's read and g3's write at sites of the key's own (its
+// schedule in a file when file is set, predOf).
+func keyedInst(t *testing.T, pat *pattern.Pattern, key string, k int, file bool) prediction {
+	steps := make([]string, 0, k+2)
+	for n := 0; n < k; n++ {
+		steps = append(steps, "g1 write @a")
+	}
+	steps = append(steps, "g2 read @r"+key, "g3 write @w"+key)
+	p := predOf(t, schedOf([]int{k, k + 1}, steps...), file)
+	p.a = predict.Anomaly{Pattern: pat, Key: key, Sites: []string{key}}
+	return p
 }
