@@ -537,6 +537,19 @@ func failNote(p *plainRuns, test string, others []string) (why string, plain boo
 // (predict.MaxEvents); tests lower it.
 var recordCap = predict.MaxEvents
 
+// waitsPlain reports whether the check of a test recorded as rt waits,
+// before its prediction, for a normal run and its uninstrumented build: a
+// failed test (wantsPlain) that is not a generated driver, recorded in a
+// batch (per > 1). Its batch's first failure started that build
+// (recordAhead.whenFailed) before the result was handed over, so the
+// check does not record it again first (checkTests: that is for a
+// package's first failure when no build was started, which a test
+// recorded alone can be), and the answer waits for the build. Either way
+// the choice reads only the recording, never the clock.
+func waitsPlain(rt record.Test, driver bool, per int) bool {
+	return wantsPlain(rt) && !driver && rt.Batched && per > 1
+}
+
 // wantsPlain reports whether failNote will ask how a recorded test does
 // in a normal run: it failed, not at a bound or a hang of the recording
 // (checkTests' order of cases).
@@ -923,18 +936,33 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 			q.crowded = true
 			q.mu.Unlock()
 		}
-		for ti, test := range tests {
-			ok, spent := q.admit()
-			if !ok {
-				acct.spent = spent // as the note says
-				rep.addNote(note.Budget, pkg, "", "%s; %d of %d tests not checked%s", acct.spentWhy(limit), len(tests)-ti, len(tests), unreached(tests[ti:], st.reach))
-				break
+		// seq is the order the tests are checked in: tests' own, then
+		// the tests deferred (waitsPlain), in their order again; later
+		// holds a deferred test's recording.
+		seq := make([]int, len(tests))
+		for ti := range seq {
+			seq[ti] = ti
+		}
+		later := map[int]record.Test{}
+		for k := 0; k < len(seq); k++ {
+			ti := seq[k]
+			test := tests[ti]
+			rt, deferred := later[ti]
+			if !deferred {
+				ok, spent := q.admit()
+				if !ok {
+					acct.spent = spent // as the note says
+					rep.addNote(note.Budget, pkg, "", "%s; %d of %d tests not checked%s", acct.spentWhy(limit), len(tests)-ti, len(tests), unreached(tests[ti:], st.reach))
+					// The tests deferred before the cut were admitted
+					// in their turn: they are still checked.
+					k = len(tests) - 1
+					continue
+				}
+				opt.progress("check: %s %s: admitted, %d work units charged before it", pkg, test, spent)
 			}
-			q.setLeft(len(tests) - ti)
+			q.setLeft(len(seq) - k)
 			dir := filepath.Join(scratch, fmt.Sprintf("t%d", ti))
 			tracePath := recs.paths[at[ti]]
-			opt.progress("check: %s %s: admitted, %d work units charged before it", pkg, test, spent)
-			rt := recs.get(at[ti])
 			var excused string
 			if isDriver(st.drivers, test) {
 				// A failure the copied cleanup raised (a leak check's
@@ -942,10 +970,31 @@ func checkTests(ctx context.Context, b *record.Recorder, st statics, pkg string,
 				// SetReadTimeout pair).
 				excused = driver.CleanupFailLog
 			}
-			if !rt.Passed && !rt.TimedOut && (replay.Options{Excused: excused}).Excuses(rt.Output) {
-				// A passing run, as its replays are (no note, no plain
-				// run to tell the failure's kind).
-				rt.Passed = true
+			if !deferred {
+				rt = recs.get(at[ti])
+				if !rt.Passed && !rt.TimedOut && (replay.Options{Excused: excused}).Excuses(rt.Output) {
+					// A passing run, as its replays are (no note, no plain
+					// run to tell the failure's kind).
+					rt.Passed = true
+				}
+				if waitsPlain(rt, isDriver(st.drivers, test), per) && k < len(tests)-1 {
+					// Checked after the package's other tests: what
+					// comes next (a recording again, the normal run
+					// and its build) is waited for, and the loop would
+					// hold every later test's prediction and replays
+					// behind it (ttlcache's Test_Cache_Get, which
+					// counts allocations: its uninstrumented build
+					// held the package's loop 2-4 s of its 6-10 s).
+					// Its own check is the same later: what decides
+					// it is its recording and its normal run, not the
+					// other tests' (the order of the checks changes
+					// which test shows a site combination first, not
+					// whether it is reported).
+					later[ti] = rt
+					seq = append(seq, ti)
+					opt.progress("check: %s %s: failed while recorded; checked after the others", pkg, test)
+					continue
+				}
 			}
 			// The tests that failed after it in its recording's process,
 			// which failNote's normal run takes with it.
