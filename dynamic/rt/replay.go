@@ -1722,23 +1722,27 @@ func (r *replayer) watch() {
 }
 
 // stallMax bounds, in stall bounds, how long the stall verdicts wait
-// for goroutines that may still run (stallWait): a goroutine truly busy
+// for goroutines that may still run (stallWait), and stallMaxWall in
+// wall time, unless the bound itself is longer: a goroutine truly busy
 // outside recorded operations on a machine that gives the process no
-// CPU still ends its replay, well inside the replay's timeout (30 s for
-// the default 2 s bound).
-const stallMax = 10
+// CPU still ends its replay inside the replay's timeout (30 s), also
+// when check replays again with 4 times the bound (replayRetrying).
+const (
+	stallMax     = 10
+	stallMaxWall = 20 * time.Second
+)
 
 // stallWait reports whether the stall verdicts may wait past the stall
-// bound (mu held): less than stallMax bounds since the last move, and
-// the process had less CPU time since then (from moveCPU) than the
-// bound. A goroutine busy outside recorded operations on an idle machine
+// bound (mu held): less than stallMax bounds (stallMaxWall) since the
+// last move, and the process had less CPU time since then (from
+// moveCPU) than the bound. A goroutine busy outside recorded operations on an idle machine
 // has the bound's worth of CPU when the bound passes, and its verdict
 // comes then, as before; a starved process has had a fraction of it.
 // Waiting is sound: it only delays a verdict, and what decides in the
 // end is quiescent (nothing can move), as on a machine with a CPU to
 // spare, or the same time verdicts later.
 func (r *replayer) stallWait(now time.Time, moveCPU int64) bool {
-	return now.Sub(r.lastMove) < stallMax*r.stall && cpuNow()-moveCPU < int64(r.stall)
+	return now.Sub(r.lastMove) < min(stallMax*r.stall, max(r.stall, stallMaxWall)) && cpuNow()-moveCPU < int64(r.stall)
 }
 
 // mayRunNow reports whether a goroutine of the dump may run by itself
