@@ -435,7 +435,7 @@ var objRE = regexp.MustCompile(`\S+#\d+`)
 // goroutine by goroutine, with the expected events.
 func TestGolden(t *testing.T) {
 	setupCorpus(t)
-	for _, name := range []string{"gmutex", "ghandoff", "gwaitgroup", "gescape", "glang", "gloopold", "gsyncmap", "gnamedret", "gcopies", "gmapkey", "gpool"} {
+	for _, name := range []string{"gmutex", "ghandoff", "gwaitgroup", "gescape", "glang", "gloopold", "gsyncmap", "gnamedret", "gcopies", "gmapkey", "gpool", "ginit"} {
 		t.Run(name, func(t *testing.T) {
 			traceFile := filepath.Join(corpus.tmp, name+".golden.trace")
 			out, _, err := run(t, corpus.inst, name, []string{"PECANVET_TRACE=" + traceFile}, "-test.run=TestGolden")

@@ -319,6 +319,17 @@ func (w *fileRW) assign(s *ast.AssignStmt, list bool) pcs {
 			return p
 		}
 	}
+	if inst && !list && len(s.Lhs) == 1 && len(s.Rhs) == 1 && kinds[0] == lLoc && !w.isPure(s.Rhs[0]) && w.ins.api.has("XSet") {
+		// An init or post statement, which cannot become a block: the
+		// write is recorded after the right-hand side (XSet), not before
+		// it as the inline form would. The address is taken first, as
+		// Go evaluates the left-hand side's operands first.
+		l, h := s.Lhs[0], "Set"
+		if w.whole(l) {
+			h = "SetV"
+		}
+		return genAt(s.Pos(), w.h(h)+"(").cat(w.addrOf(l), gen(", "+w.storeSite(l)+")("), w.or(rhs[0], s.Rhs[0]), gen(")"))
+	}
 	var rs []repl
 	for i, l := range s.Lhs {
 		rs = append(rs, rn(l, w.lhsInline(l, kinds[i], "W")))

@@ -27,6 +27,23 @@ func XRV[T any](p *T, s int32) *T { RV(p, s); return p }
 // XWV records a write of the whole value *p (WV) and returns p.
 func XWV[T any](p *T, s int32) *T { WV(p, s); return p }
 
+// XSet returns the function that records a write of *p at site and
+// then stores its argument there. `rt.XSet(&x, site)(f())` records the
+// write after f returns, as the store happens; the inline form
+// `*XW(&x, site) = f()` records it before f runs (Go calls the left-hand
+// side's XW first), so a call that blocks or synchronizes (a server's
+// Serve until its shutdown) looked unordered with every access during it.
+// For assignments that cannot become a block: an if, switch or for
+// statement's init, a for statement's post (dynamic/instrument's assign).
+func XSet[T any](p *T, s int32) func(T) {
+	return func(v T) { W(unsafe.Pointer(p), s); *p = v }
+}
+
+// XSetV is XSet recording a write of the whole value *p (WV).
+func XSetV[T any](p *T, s int32) func(T) {
+	return func(v T) { WV(p, s); *p = v }
+}
+
 // XRW records a read then a write of *p and returns p.
 func XRW[T any](p *T, s int32) *T {
 	R(unsafe.Pointer(p), s)
