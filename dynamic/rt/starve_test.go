@@ -19,69 +19,24 @@ import (
 // broadcast). The test's goroutine waits for B, then for the consumer
 // for at most wait.
 func spinLostSignalProg(spin, wait time.Duration, stopDecided bool, stop *atomic.Bool, wake *func()) func() bool {
-	return func() bool {
-		m := heap[sync.Mutex]()
-		c := sync.NewCond(m)
-		count := 0
-		*wake = func() {
-			m.Lock()
-			count = 2
-			c.Broadcast()
-			m.Unlock()
-		}
-		consumed := make(chan struct{})
-		idC := Go(lsGoC)
-		go func() {
-			Begin(idC)
-			defer close(consumed)
-			defer End()
-			Lock(m, lsLockC)
-			for count < 2 {
-				CondWait(c, lsWait)
+	return lostSignalShell(wait, wake, func(m *sync.Mutex, _ *sync.Cond, _ *int) {
+		Lock(m, lsLockB)
+		Unlock(m, lsUnlockB)
+		for t0, look := time.Now(), time.Now(); !stop.Load() && time.Since(t0) < spin; {
+			for i := 0; i < 1000; i++ {
+				spinSink += i
 			}
-			Unlock(m, lsUnlockC)
-		}()
-		var wg sync.WaitGroup
-		wg.Add(2)
-		idA := Go(lsGoA)
-		go func() {
-			Begin(idA)
-			defer wg.Done()
-			defer End()
-			Lock(m, lsLockA)
-			count++
-			CondSignal(c, lsSignalA)
-			Unlock(m, lsUnlockA)
-		}()
-		idB := Go(lsGoB)
-		go func() {
-			Begin(idB)
-			defer wg.Done()
-			defer End()
-			Lock(m, lsLockB)
-			Unlock(m, lsUnlockB)
-			for t0, look := time.Now(), time.Now(); !stop.Load() && time.Since(t0) < spin; {
-				for i := 0; i < 1000; i++ {
-					spinSink += i
-				}
-				if time.Since(look) >= 5*time.Millisecond {
-					look = time.Now()
-					mu.Lock()
-					decided := rp != nil && rp.verdict != ""
-					mu.Unlock()
-					if decided && stopDecided {
-						stop.Store(true)
-					}
+			if time.Since(look) >= 5*time.Millisecond {
+				look = time.Now()
+				mu.Lock()
+				decided := rp != nil && rp.verdict != ""
+				mu.Unlock()
+				if decided && stopDecided {
+					stop.Store(true)
 				}
 			}
-		}()
-		WGWait(&wg, lsWG)
-		select {
-		case <-consumed:
-		case <-time.After(wait):
 		}
-		return false
-	}
+	})
 }
 
 var spinSink int
