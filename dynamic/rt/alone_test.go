@@ -29,7 +29,27 @@ var _ = Register(alGo, []Site{
 
 // aloneProg: g1.1 writes y then x; g1 reads y then x, and reports whether
 // it saw x written.
-func aloneProg() bool { return lateWriterProg(0)() }
+func aloneProg() bool {
+	v := heap[struct{ x, y int }]()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	id := Go(alGo)
+	go func() {
+		Begin(id)
+		defer wg.Done()
+		defer End()
+		W(unsafe.Pointer(&v.y), alWy)
+		v.y = 1
+		W(unsafe.Pointer(&v.x), alWx)
+		v.x = 1
+	}()
+	R(unsafe.Pointer(&v.y), alRy)
+	_ = v.y
+	R(unsafe.Pointer(&v.x), alRx)
+	saw := v.x == 1
+	wg.Wait()
+	return saw
+}
 
 // TestReplayAnomalyFirst: after the verdict, the anomaly's goroutines go
 // on first, in the order of their events, each alone until it may block

@@ -72,24 +72,6 @@ const (
 // test gives up on it after a timeout. wake, set by the program, lets the
 // caller release the consumer after the replay.
 func lostSignalProg(b int, wake *func()) func() bool {
-	return lostSignalShell(time.Second, wake, func(m *sync.Mutex, c *sync.Cond, count *int) {
-		time.Sleep(20 * time.Millisecond) // (recording only: replay orders)
-		Lock(m, lsLockB)
-		if b == bGives {
-			*count++
-		}
-		if b != bSilent {
-			CondSignal(c, lsSignalB)
-		}
-		Unlock(m, lsUnlockB)
-	})
-}
-
-// lostSignalShell is the program of lostSignalProg and its variants: the
-// consumer and producer A as lostSignalProg says, producer B running
-// partB (given the Cond's lock, the Cond and the count), and the test's
-// goroutine waiting for A and B, then for the consumer for at most wait.
-func lostSignalShell(wait time.Duration, wake *func(), partB func(m *sync.Mutex, c *sync.Cond, count *int)) func() bool {
 	return func() bool {
 		m := heap[sync.Mutex]()
 		c := sync.NewCond(m)
@@ -129,12 +111,20 @@ func lostSignalShell(wait time.Duration, wake *func(), partB func(m *sync.Mutex,
 			Begin(idB)
 			defer wg.Done()
 			defer End()
-			partB(m, c, &count)
+			time.Sleep(20 * time.Millisecond) // (recording only: replay orders)
+			Lock(m, lsLockB)
+			if b == bGives {
+				count++
+			}
+			if b != bSilent {
+				CondSignal(c, lsSignalB)
+			}
+			Unlock(m, lsUnlockB)
 		}()
 		WGWait(&wg, lsWG)
 		select {
 		case <-consumed:
-		case <-time.After(wait):
+		case <-time.After(time.Second):
 		}
 		return false
 	}

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -1539,14 +1538,6 @@ func (r *replayer) watch() {
 		idleSince time.Time
 		lastDump  time.Time
 		dumpCost  time.Duration
-		// moveSeen is r.lastMove when moveCPU, the process's CPU time
-		// (cpuNow), was taken: at the first tick after it (stallWait).
-		moveSeen time.Time
-		moveCPU  int64
-		// mayRun: the last dump showed a goroutine that may run by
-		// itself now (mayRunNow); waited: the stall verdicts waited for
-		// one since the last move.
-		mayRun, waited bool
 	)
 	// dump takes a goroutine dump with mu released (it stops the world)
 	// and takes mu again; false, mu released, when the replay is gone.
@@ -1568,9 +1559,6 @@ func (r *replayer) watch() {
 			return
 		}
 		now := realNow()
-		if !r.lastMove.Equal(moveSeen) {
-			moveSeen, moveCPU, waited = r.lastMove, cpuNow(), false
-		}
 		if !r.free && r.pending != nil && !r.pendingEmit && now.Sub(r.pendingSince) >= pendingGrace && now.Sub(r.pendingChecked) >= pendingGrace {
 			// Past the grace, the turn passes on only if the goroutine
 			// surely made its access: on a loaded machine, 10 ms after
@@ -1616,54 +1604,20 @@ func (r *replayer) watch() {
 			mu.Unlock()
 			continue
 		}
-		// The stall bound passed: the three verdicts below are taken
-		// from the wall clock. On a loaded machine the goroutines that
-		// would reach the deadlock, or the missing step, may only not
-		// have had a CPU for it: a lost signal's waiter on its way to
-		// its Wait, the freed goroutines of the program's rest (ants'
-		// TestPoolTuneScaleUp at load ~100: "no deadlock within 2s" in
-		// one of two go vet runs). While a dump taken since the bound
-		// passed shows a goroutine that may run by itself and the
-		// process had less CPU than the bound since the last move
-		// (stallWait), the verdict is not taken: the goroutines are
-		// looked at again (the dumps below), quiescent decides as soon
-		// as nothing can move, as it would have on an idle machine, and
-		// the time verdicts come at stallMax times the bound at most.
-		// Once such goroutines have run, the time verdicts wait a bound
-		// since the program's last move (idleSince): on an idle machine
-		// they would have run before the bound, and what they left (a
-		// soft wait, say, which quiescent gives the quiet bound) would
-		// have had the rest of it.
-		stalled := !r.free && now.Sub(r.lastMove) >= r.stall && (r.cursor < len(r.s.Steps) || r.deadlock || r.oc.await)
-		look := false
-		if stalled && r.stallWait(now, moveCPU) {
-			switch {
-			case lastDump.Before(r.lastMove.Add(r.stall)):
-				stalled, look = false, true // no look since the bound passed
-			case mayRun:
-				stalled, waited = false, true
-			case waited && now.Sub(idleSince) < r.stall:
-				stalled = false
-			}
-		}
-		if stalled && r.cursor >= len(r.s.Steps) && r.deadlock {
-			v := Verdict{Verdict: "diverged", Step: len(r.s.Steps), Waiting: r.waiters(),
-				Message: fmt.Sprintf("every step had its turn, but no deadlock within %v: something still runs outside recorded operations", r.stall)}
-			if len(r.lastQ.busy) > 0 {
-				v.Message += ": " + strings.Join(r.lastQ.busy, "; ")
-			}
-			r.decide(v)
+		if !r.free && now.Sub(r.lastMove) >= r.stall && r.cursor >= len(r.s.Steps) && r.deadlock {
+			r.decide(Verdict{Verdict: "diverged", Step: len(r.s.Steps), Waiting: r.waiters(),
+				Message: fmt.Sprintf("every step had its turn, but no deadlock within %v: something still runs outside recorded operations", r.stall)})
 			mu.Unlock()
 			continue
 		}
-		if stalled && r.cursor >= len(r.s.Steps) && r.oc.await {
+		if !r.free && now.Sub(r.lastMove) >= r.stall && r.cursor >= len(r.s.Steps) && r.oc.await {
 			r.oc.await = false
 			r.decide(Verdict{Verdict: "diverged", Step: len(r.s.Steps), Waiting: r.waiters(),
 				Message: fmt.Sprintf("every step had its turn, but the operations of steps %s did not complete within %v", r.unrecorded(), r.stall)})
 			mu.Unlock()
 			continue
 		}
-		if stalled && r.cursor < len(r.s.Steps) { // (past the end: holdReproduced)
+		if !r.free && now.Sub(r.lastMove) >= r.stall && r.cursor < len(r.s.Steps) { // (past the end: holdReproduced)
 			v := Verdict{Verdict: "deadlock", Step: r.cursor + 1,
 				Message: fmt.Sprintf("nothing moved for %v; step %d (%s) never came", r.stall, r.cursor+1, r.s.Steps[r.cursor])}
 			r.notCoenabled(&v, fmt.Sprintf("nothing moved for %v", r.stall))
@@ -1683,7 +1637,7 @@ func (r *replayer) watch() {
 		// after a pause still comes at a millisecond unless one was just
 		// taken: deadlocks are judged as fast as before (conc: 120 ms).
 		idle := now.Sub(idleSince)
-		if !look && (idle < time.Millisecond || now.Sub(lastDump) < max(idle/4, 4*dumpCost)) {
+		if idle < time.Millisecond || now.Sub(lastDump) < max(idle/4, 4*dumpCost) {
 			mu.Unlock()
 			continue
 		}
@@ -1693,7 +1647,6 @@ func (r *replayer) watch() {
 		gs, buf = dumpGoroutines(buf)
 		lastDump = realNow()
 		dumpCost = lastDump.Sub(t0)
-		mayRun = mayRunNow(gs)
 		mu.Lock()
 		if rp != r || rec == nil {
 			mu.Unlock()
@@ -1720,60 +1673,6 @@ func (r *replayer) watch() {
 		}
 	}
 }
-
-// stallMax bounds, in stall bounds, how long the stall verdicts wait
-// for goroutines that may still run (stallWait), and stallMaxWall in
-// wall time, unless the bound itself is longer: a goroutine truly busy
-// outside recorded operations on a machine that gives the process no
-// CPU still ends its replay inside the replay's timeout (30 s), also
-// when check replays again with 4 times the bound (replayRetrying).
-const (
-	stallMax     = 10
-	stallMaxWall = 20 * time.Second
-)
-
-// stallWait reports whether the stall verdicts may wait past the stall
-// bound (mu held): less than stallMax bounds (stallMaxWall) since the
-// last move, and the process had less CPU time since then (from
-// moveCPU) than the bound. A goroutine busy outside recorded operations on an idle machine
-// has the bound's worth of CPU when the bound passes, and its verdict
-// comes then, as before; a starved process has had a fraction of it.
-// Waiting is sound: it only delays a verdict, and what decides in the
-// end is quiescent (nothing can move), as on a machine with a CPU to
-// spare, or the same time verdicts later.
-func (r *replayer) stallWait(now time.Time, moveCPU int64) bool {
-	return now.Sub(r.lastMove) < min(stallMax*r.stall, max(r.stall, stallMaxWall)) && cpuNow()-moveCPU < int64(r.stall)
-}
-
-// mayRunNow reports whether a goroutine of the dump may run by itself
-// now: runnable or running (a dump stops the world, so one that was
-// running shows as runnable), or waiting for rt's lock to record its
-// next event. One asleep, in a system call or in a wait is not the CPU's
-// to free: the stall verdicts are taken for it as on an idle machine.
-func mayRunNow(gs []gstate) bool {
-	for _, g := range gs {
-		switch {
-		case g.state == "running" || g.state == "runnable" || g.state == "preempted":
-			return true
-		case g.class == gBusy && (g.state == "sync.Mutex.Lock" || g.state == "semacquire") && !g.watcher && !g.held:
-			// parseGoroutine's "waiting for rt's lock": by its state,
-			// not by its frame alone (rt's own tests' code is in rt).
-			return true
-		}
-	}
-	return false
-}
-
-// cpuNow is the process's CPU time (cpuTime), or cpuFake's when a test
-// set one: a process starved of CPU, whose time stands still.
-func cpuNow() int64 {
-	if f := cpuFake.Load(); f != nil {
-		return (*f)()
-	}
-	return cpuTime()
-}
-
-var cpuFake atomic.Pointer[func() int64]
 
 // pendingLong is how long a goroutine holding the turn for a plain access
 // may run before its access is taken for done (pendingDone).
