@@ -1,0 +1,135 @@
+// Package kubernetes30872fixed is kubernetes30872 with the upstream fix of
+// https://github.com/kubernetes/kubernetes/pull/30872: ClustersSynced
+// takes no lock (clusterInformer is set once, in the constructor), so at
+// most one lock is held at a time.
+package kubernetes30872fixed
+
+import (
+	"errors"
+	"sync"
+	"time"
+)
+
+var errFIFOClosed = errors.New("DeltaFIFO: manipulating with closed queue")
+
+// DeltaFIFO is the informer's queue of cluster names.
+type DeltaFIFO struct {
+	lock      sync.RWMutex
+	cond      sync.Cond
+	items     []string
+	populated bool
+	closed    bool
+}
+
+func newDeltaFIFO() *DeltaFIFO {
+	f := &DeltaFIFO{}
+	f.cond.L = &f.lock
+	return f
+}
+
+func (f *DeltaFIFO) Add(name string) {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	f.populated = true
+	f.items = append(f.items, name)
+	f.cond.Broadcast()
+}
+
+func (f *DeltaFIFO) HasSynced() bool {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	return f.populated && len(f.items) == 0
+}
+
+// Pop waits for an item and processes it under the queue's lock.
+func (f *DeltaFIFO) Pop(process func(string)) error {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	for len(f.items) == 0 {
+		if f.closed {
+			return errFIFOClosed
+		}
+		f.cond.Wait()
+	}
+	name := f.items[0]
+	f.items = f.items[1:]
+	process(name)
+	return nil
+}
+
+func (f *DeltaFIFO) Close() {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	f.closed = true
+	f.cond.Broadcast()
+}
+
+// Controller drains the queue into the handler.
+type Controller struct {
+	queue   *DeltaFIFO
+	process func(string)
+}
+
+func (c *Controller) Run(stopCh <-chan struct{}) {
+	go func() {
+		<-stopCh
+		c.queue.Close()
+	}()
+	for c.processLoop() == nil {
+	}
+}
+
+func (c *Controller) processLoop() error { return c.queue.Pop(c.process) }
+
+func (c *Controller) HasSynced() bool { return c.queue.HasSynced() }
+
+type informer struct {
+	controller *Controller
+	stopChan   chan struct{}
+}
+
+type federatedInformerImpl struct {
+	sync.Mutex
+	clusterInformer informer
+	clusters        map[string]bool
+}
+
+func newFederatedInformer(fifo *DeltaFIFO) *federatedInformerImpl {
+	f := &federatedInformerImpl{clusters: map[string]bool{}}
+	f.clusterInformer.controller = &Controller{queue: fifo, process: func(name string) {
+		time.Sleep(time.Millisecond) // the cluster's client is built
+		f.addCluster(name)
+	}}
+	return f
+}
+
+func (f *federatedInformerImpl) addCluster(name string) {
+	f.Lock()
+	defer f.Unlock()
+	f.clusters[name] = true
+}
+
+// ClustersSynced says whether the cluster informer has synced. It takes
+// no lock: clusterInformer is set once, in the constructor.
+func (f *federatedInformerImpl) ClustersSynced() bool {
+	return f.clusterInformer.controller.HasSynced()
+}
+
+func (f *federatedInformerImpl) Start() {
+	f.Lock()
+	defer f.Unlock()
+	f.clusterInformer.stopChan = make(chan struct{})
+	go f.clusterInformer.controller.Run(f.clusterInformer.stopChan)
+}
+
+func (f *federatedInformerImpl) Stop() {
+	f.Lock()
+	defer f.Unlock()
+	close(f.clusterInformer.stopChan)
+}
+
+func (f *federatedInformerImpl) clusterCount() int {
+	f.Lock()
+	defer f.Unlock()
+	return len(f.clusters)
+}
