@@ -16,7 +16,10 @@ import (
 // the go command fails to load anything ("reading ../x/go.mod"). A user
 // who requires the module never sees its replace directives either: the
 // copy is built as they build it, with the required versions from the
-// proxy. It returns what it removed, for the section's note.
+// proxy. A nested module of the repository (otel/sdk's ./metric) is
+// left out of the zip (a directory with a go.mod is another module), so
+// a replace to a directory inside the copy that holds no go.mod goes
+// too. It returns what it removed, for the section's note.
 func dropOutsideReplaces(dir string) (string, error) {
 	gomod := filepath.Join(dir, "go.mod")
 	data, err := os.ReadFile(gomod)
@@ -39,8 +42,10 @@ func dropOutsideReplaces(dir string) (string, error) {
 		if !filepath.IsAbs(target) {
 			target = filepath.Join(dir, target)
 		}
-		if rel, err := filepath.Rel(dir, target); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			continue // inside the copy: it is there
+		rel, err := filepath.Rel(dir, target)
+		inside := err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+		if _, err := os.Stat(filepath.Join(target, "go.mod")); inside && err == nil {
+			continue // a module inside the copy: it is there
 		}
 		dropped = append(dropped, r.Old.Path+" => "+r.New.Path)
 		if err := f.DropReplace(r.Old.Path, r.Old.Version); err != nil {
@@ -58,5 +63,5 @@ func dropOutsideReplaces(dir string) (string, error) {
 	if err := os.WriteFile(gomod, out, 0o644); err != nil {
 		return "", err
 	}
-	return "replace directives to directories outside the module removed from the copy: " + strings.Join(dropped, ", "), nil
+	return "replace directives to directories outside the module, or to nested modules its zip leaves out, removed from the copy: " + strings.Join(dropped, ", "), nil
 }

@@ -12,6 +12,9 @@ func TestDropOutsideReplaces(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "internal", "tools"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "internal", "tools", "go.mod"), []byte("module example.com/tools\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	gomod := `module example.com/proc
 
 go 1.24
@@ -29,6 +32,8 @@ replace example.com/tools => ./internal/tools
 replace example.com/fork => example.com/fork2 v1.0.1
 
 replace example.com/abs => /elsewhere/abs
+
+replace example.com/proc/metric => ./metric
 `
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
 		t.Fatal(err)
@@ -42,7 +47,7 @@ replace example.com/abs => /elsewhere/abs
 		t.Fatal(err)
 	}
 	s := string(got)
-	for _, gone := range []string{"../client", "/elsewhere/abs"} {
+	for _, gone := range []string{"../client", "/elsewhere/abs", "./metric"} {
 		if strings.Contains(s, gone) {
 			t.Errorf("go.mod still replaces with %s:\n%s", gone, s)
 		}
