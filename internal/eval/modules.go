@@ -306,11 +306,18 @@ func completeModule(ctx context.Context, c *config, dir string, m modSpec) (stri
 		os.Remove(filepath.Join(dir, "go.work.sum"))
 		work = "go.work of the module's repository removed from the copy"
 	}
-	note, err := completeGoMod(ctx, c, dir, m)
-	if work != "" && note != "" {
-		return work + "; " + note, err
+	repl, err := dropOutsideReplaces(dir)
+	if err != nil {
+		return "", err
 	}
-	return work + note, err
+	note, err := completeGoMod(ctx, c, dir, m)
+	var notes []string
+	for _, n := range []string{work, repl, note} {
+		if n != "" {
+			notes = append(notes, n)
+		}
+	}
+	return strings.Join(notes, "; "), err
 }
 
 // completeGoMod gives the copy a go.mod and a full go.sum (completeModule).

@@ -103,6 +103,50 @@ type cleanupItem struct {
 // receiver's life: the driver copies them so that a started pool stops.
 var cleanupNames = map[string]bool{"Stop": true, "Close": true, "Shutdown": true, "Release": true, "Cancel": true, "Wait": true, "Quit": true, "Drain": true, "Done": true}
 
+// endOtherNames are the methods whose argument-free call, after a test's
+// calls, ends the life of another value its setup made: a server the
+// client under test talks to. Not Wait, Done or Drain: on another value
+// they wait for work the driver's calls may never start.
+var endOtherNames = map[string]bool{"Stop": true, "Close": true, "Shutdown": true, "Release": true, "Cancel": true}
+
+// endOther is st's trailing `x.Stop()` (or Close…, endOtherNames, with
+// no arguments, or deferred) when x is a variable the copied setup
+// declared other than the receiver. The driver runs its setup again in
+// each recording and replay: a server it started and never stopped
+// holds its port, and the next setup's listen fails ("address already
+// in use", simonvetter/modbus's TCP server), so every driver of the
+// client failed before its calls.
+func (s *setup) endOther(st ast.Stmt, recv types.Object) *ast.CallExpr {
+	var call *ast.CallExpr
+	switch st := st.(type) {
+	case *ast.DeferStmt:
+		call = st.Call
+	case *ast.ExprStmt:
+		call, _ = ast.Unparen(st.X).(*ast.CallExpr)
+	}
+	if call == nil || len(call.Args) != 0 {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || !endOtherNames[sel.Sel.Name] {
+		return nil
+	}
+	id, ok := ast.Unparen(sel.X).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	obj := s.info.Uses[id]
+	if obj == nil || obj == recv {
+		return nil
+	}
+	for _, v := range s.vars {
+		if v == obj {
+			return call
+		}
+	}
+	return nil
+}
+
 // testFunc is one test or example of a test variant of the package.
 type testFunc struct {
 	p   *packages.Package
@@ -517,6 +561,10 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 		}
 		if call != nil && info.Uses[ast.Unparen(call.Fun).(*ast.SelectorExpr).X.(*ast.Ident)] == first.recv && usable(call) {
 			s.cleanup = append(s.cleanup, cleanupItem{node: call})
+			continue
+		}
+		if c := s.endOther(st, first.recv); c != nil && usable(c) {
+			s.cleanup = append(s.cleanup, cleanupItem{node: c})
 		}
 	}
 	// The arguments: the first call of each method on the receiver (of
