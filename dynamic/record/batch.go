@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -63,7 +64,7 @@ func (rec *Recorder) RecordBatch(ctx context.Context, pkg string, tests []string
 // least per tests (a process's start and the package's initialization
 // are worth sharing among a few).
 func (rec *Recorder) RecordBatches(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult, n, per int) {
-	tests = rec.InRunOrder(ctx, pkg, tests) // batchOnce counts the tests that started as a prefix
+	tests = rec.InRunOrder(ctx, pkg, tests) // each process's tests in the binary's order, so that a process's failure stops the fewest
 	n = max(1, min(n, len(tests)/max(1, per)))
 	var wg sync.WaitGroup
 	for i := range n {
@@ -81,10 +82,17 @@ func (rec *Recorder) recordBatch(ctx context.Context, pkg string, tests []string
 	todo := tests
 	for len(todo) > 0 && ctx.Err() == nil {
 		started := rec.batchOnce(ctx, pkg, todo, dir, timeout, env, out)
-		if started == 0 {
+		if len(started) == 0 {
 			break
 		}
-		todo = todo[started:]
+		// The tests that started have their results, wherever they are
+		// in todo: the binary runs them in its own order, which todo
+		// follows only when InRunOrder could list the binary's tests.
+		// Taken as a prefix, a test that did not start got no result,
+		// and the check waited for it for ever, while one that had its
+		// result ran again and was sent a second one (progressbar's go
+		// vet, "all goroutines are asleep" in check's recordAhead.get).
+		todo = slices.DeleteFunc(slices.Clone(todo), func(t string) bool { return slices.Contains(started, t) })
 	}
 	for _, t := range todo {
 		out[t] <- BatchResult{}
@@ -98,9 +106,8 @@ var (
 )
 
 // batchOnce runs tests in one process and sends the results of those that
-// started; it returns how many started (a prefix of tests: the testing
-// package runs them in order).
-func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult) int {
+// started; it returns their names (in the order the binary ran them).
+func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, dir string, timeout time.Duration, env []string, out map[string]chan BatchResult) []string {
 	quoted := make([]string, len(tests))
 	for i, t := range tests {
 		quoted[i] = regexp.QuoteMeta(t)
@@ -115,7 +122,7 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 	cmd.Stdout, cmd.Stderr = pw, pw
 	if err := cmd.Start(); err != nil {
 		pw.Close()
-		return 0
+		return nil
 	}
 
 	type state struct {
@@ -305,7 +312,11 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 		}
 		send(st, st.timedOut)
 	}
-	return len(order)
+	started := make([]string, len(order))
+	for i, st := range order {
+		started[i] = st.name
+	}
+	return started
 }
 
 // endedByRT reports whether the trace at path was finished by rt as it

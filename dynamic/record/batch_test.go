@@ -1027,3 +1027,54 @@ func TestB(t *testing.T) { works() }
 		}
 	}
 }
+
+// TestRecordBatchOutOfOrder: tests given in another order than the binary
+// runs them, as when the binary's list could not be read. The binary
+// runs TestPanic first, whose panic ends the process: TestB, first in
+// the list, did not start and is recorded in the next process, and
+// TestPanic is not run again. Taken as a prefix of the list, TestB got
+// no result and its reader waited for ever.
+func TestRecordBatchOutOfOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries")
+	}
+	dir := writeModule(t, map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.24\n",
+		"counter.go": counter,
+		"counter_test.go": `package counter
+
+import "testing"
+
+` + workSrc + `
+func TestPanic(t *testing.T) { work(&Counter{}); panic("boom") }
+func TestB(t *testing.T)     { work(&Counter{}); work(&Counter{}) }
+`,
+	})
+	ctx := context.Background()
+	b, err := record.NewBuild(ctx, record.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const pkg = "example.com/m"
+	out := map[string]chan record.BatchResult{"TestB": make(chan record.BatchResult, 2), "TestPanic": make(chan record.BatchResult, 2)}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		b.RecordBatchAsGiven(ctx, pkg, []string{"TestB", "TestPanic"}, t.TempDir(), 10*time.Second, out)
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the batch did not end")
+	}
+	if n := len(out["TestPanic"]); n != 1 {
+		t.Errorf("TestPanic: %d results, want 1", n)
+	}
+	if n := len(out["TestB"]); n != 1 {
+		t.Fatalf("TestB: %d results, want 1", n)
+	}
+	if r := <-out["TestB"]; !r.OK || !r.Test.Passed || r.Test.Events < 20 {
+		t.Errorf("TestB: ok %v, passed %v, %d events; want its recording", r.OK, r.Test.Passed, r.Test.Events)
+	}
+}

@@ -37,8 +37,17 @@ func (p *park) Wait() {
 	m.Lock()
 	p.held = append(p.held, m)
 	mu.Unlock()
-	m.Lock()
+	p.hold(m)
 	mu.Lock()
+}
+
+// hold waits for m's unlock (wakeHeld): a frame of its own, which tells
+// a dump's reader (parkRelock) the held goroutine from one that was woken
+// and waits for mu in Wait's next line.
+//
+//go:noinline
+func (p *park) hold(m *sync.Mutex) {
+	m.Lock()
 }
 
 // Signal wakes a waiter (all of those in a bubble: every Wait is in a

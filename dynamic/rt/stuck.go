@@ -204,6 +204,8 @@ func parseGoroutine(b string) (gstate, bool) {
 	first := ""    // "rt", "testing" or "user"
 	condWait := false
 	inDrain := false // time.Sleep called by drainReplay
+	var fns []string // the frames so far, innermost first
+	parkWoken := false
 	for i := 1; i+1 < len(lines); i += 2 {
 		fn := lines[i]
 		if strings.HasPrefix(fn, "created by ") {
@@ -211,6 +213,10 @@ func parseGoroutine(b string) (gstate, bool) {
 		}
 		if k := strings.LastIndexByte(fn, '('); k > 0 {
 			fn = fn[:k]
+		}
+		fns = append(fns, fn)
+		if fn == rtPrefix+"(*park).Wait" && parkRelock(fns) {
+			parkWoken = true
 		}
 		if fn == rtPrefix+"hangLook" || fn == rtPrefix+"(*hangWatch).look" || fn == rtPrefix+"(*driverQuiet).look" {
 			return gstate{}, false // rt's own (hang.go, driverquiet.go), as the caller is
@@ -267,6 +273,8 @@ func parseGoroutine(b string) (gstate, bool) {
 		g.class, g.signal, g.state = gSoft, true, "waiting for a signal"
 	case busyState(g.state):
 		g.class = gBusy
+	case parkWoken:
+		g.class = gBusy // waiting for rt's lock: woken in its park
 	case first == "rt":
 		switch {
 		case rtFrame == "(*replayer).turn" || rtFrame == "(*replayer).take" || rtFrame == "(*replayer).waitTurn": // take: turn's wait, also preSelect's
@@ -295,6 +303,27 @@ func parseGoroutine(b string) (gstate, bool) {
 		g.class = gHard
 	}
 	return g, true
+}
+
+// parkRelock reports whether a goroutine whose frames, innermost first,
+// end in (*park).Wait was woken there and waits for mu, rt's lock, to
+// return: in sync.Cond.Wait's relock, or in a bubble in park.Wait's own
+// mu.Lock (its hold is in (*park).hold). rt holds mu only for moments,
+// so it will run: it is busy, not a goroutine at its gate. Read as at
+// its gate, lottery's replay (replay's TestInterruptedPasses) was called
+// deadlocked under load: the goroutine whose step had the turn waited
+// for mu behind the virtual clock's alarm, woken by the watcher's unlock
+// for its dump and dropped from it as rt's own, so nothing looked busy
+// ("every goroutine waits; step 22 (g1.1 lock Lottery.mu) cannot come").
+func parkRelock(fns []string) bool {
+	n := len(fns) - 1 // (*park).Wait
+	switch {
+	case n >= 1 && fns[n-1] == "sync.(*Mutex).Lock":
+		return true // in a bubble, after its hold
+	case n >= 2 && fns[n-1] == "sync.(*Cond).Wait" && fns[n-2] == "sync.(*Mutex).Lock":
+		return true // notified: Cond.Wait's c.L.Lock
+	}
+	return false
 }
 
 // quiescence sums up a dump.
