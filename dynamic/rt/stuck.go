@@ -203,8 +203,8 @@ func parseGoroutine(b string) (gstate, bool) {
 	sigFrame := "" // the innermost frame outside the runtime and sync
 	first := ""    // "rt", "testing" or "user"
 	condWait := false
-	inDrain := false // time.Sleep called by drainReplay
-	var fns []string // the frames so far, innermost first
+	inDrain := false    // time.Sleep called by drainReplay
+	var inner [2]string // the two frames inside this one, innermost last
 	parkWoken := false
 	for i := 1; i+1 < len(lines); i += 2 {
 		fn := lines[i]
@@ -214,10 +214,10 @@ func parseGoroutine(b string) (gstate, bool) {
 		if k := strings.LastIndexByte(fn, '('); k > 0 {
 			fn = fn[:k]
 		}
-		fns = append(fns, fn)
-		if fn == rtPrefix+"(*park).Wait" && parkRelock(fns) {
+		if fn == rtPrefix+"(*park).Wait" && parkRelock(inner) {
 			parkWoken = true
 		}
+		inner = [2]string{inner[1], fn}
 		if fn == rtPrefix+"hangLook" || fn == rtPrefix+"(*hangWatch).look" || fn == rtPrefix+"(*driverQuiet).look" {
 			return gstate{}, false // rt's own (hang.go, driverquiet.go), as the caller is
 		}
@@ -305,9 +305,9 @@ func parseGoroutine(b string) (gstate, bool) {
 	return g, true
 }
 
-// parkRelock reports whether a goroutine whose frames, innermost first,
-// end in (*park).Wait was woken there and waits for mu, rt's lock, to
-// return: in sync.Cond.Wait's relock, or in a bubble in park.Wait's own
+// parkRelock reports whether a goroutine in (*park).Wait, whose two
+// frames inside it are inner (the innermost last), was woken there and
+// waits for mu, rt's lock, to return: in sync.Cond.Wait's relock, or in a bubble in park.Wait's own
 // mu.Lock (its hold is in (*park).hold). rt holds mu only for moments,
 // so it will run: it is busy, not a goroutine at its gate. Read as at
 // its gate, lottery's replay (replay's TestInterruptedPasses) was called
@@ -315,12 +315,11 @@ func parseGoroutine(b string) (gstate, bool) {
 // for mu behind the virtual clock's alarm, woken by the watcher's unlock
 // for its dump and dropped from it as rt's own, so nothing looked busy
 // ("every goroutine waits; step 22 (g1.1 lock Lottery.mu) cannot come").
-func parkRelock(fns []string) bool {
-	n := len(fns) - 1 // (*park).Wait
+func parkRelock(inner [2]string) bool {
 	switch {
-	case n >= 1 && fns[n-1] == "sync.(*Mutex).Lock":
+	case inner[1] == "sync.(*Mutex).Lock":
 		return true // in a bubble, after its hold
-	case n >= 2 && fns[n-1] == "sync.(*Cond).Wait" && fns[n-2] == "sync.(*Mutex).Lock":
+	case inner[1] == "sync.(*Cond).Wait" && inner[0] == "sync.(*Mutex).Lock":
 		return true // notified: Cond.Wait's c.L.Lock
 	}
 	return false

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -135,14 +136,8 @@ func (s *setup) endOther(st ast.Stmt, recv types.Object) *ast.CallExpr {
 	if !ok {
 		return nil
 	}
-	obj := s.info.Uses[id]
-	if obj == nil || obj == recv {
-		return nil
-	}
-	for _, v := range s.vars {
-		if v == obj {
-			return call
-		}
+	if v, ok := s.info.Uses[id].(*types.Var); ok && v != recv && slices.Contains(s.vars, v) {
+		return call
 	}
 	return nil
 }
