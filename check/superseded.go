@@ -1,0 +1,101 @@
+package check
+
+import (
+	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/static/depend"
+)
+
+// supersedes fills Event.Superseded from the replay's own trace, for the
+// read-backs whose writes between, in the schedule, are all atomic adds
+// (isAdd): a counter the unit added to and read back. static/depend's
+// superseded excuses such a read-back whose value is only stored, when
+// each goroutine that added between stores the same object at the same
+// site later (istio's Cache.Set, which sets a gauge to the count).
+func supersedes(f *Finding, evs []depend.Event, isAdd func(site string) bool, rt *replayTrace) {
+	s := f.Schedule
+	if s == nil || len(s.Anomaly) != len(evs) || f.Verdict.Trace == "" {
+		return
+	}
+	delta := func(site string) (int64, bool) { return 0, isAdd(site) }
+	pairs := addReadBacks(s, evs, delta)
+	if len(pairs) == 0 {
+		return
+	}
+	tr, pos := rt.get()
+	if tr == nil || tr.Truncated != "" {
+		return
+	}
+	for _, p := range pairs {
+		i, j := p[0], p[1]
+		if s.Anomaly[i] >= len(pos) || s.Anomaly[j] >= len(pos) {
+			continue
+		}
+		if pa, pb := pos[s.Anomaly[i]], pos[s.Anomaly[j]]; pa >= 0 && pb > pa && evs[j].Superseded == nil {
+			evs[j].Superseded = supersededAt(tr, pa, pb)
+		}
+	}
+}
+
+// supersededAt returns, for the read-back at event pb of the object its
+// goroutine u wrote at event pa, the sites of u's first write at each
+// site after pb, up to u's next access of the object, whose object each
+// other goroutine that wrote the object between pa and pb writes at that
+// site after u's write and after its own first access of the object
+// following its last write there, which must be a read at pb's site.
+func supersededAt(tr *trace.Trace, pa, pb int) []string {
+	evs := tr.Events
+	u, obj, site := evs[pb].G, evs[pb].Obj, evs[pb].Site
+	last := map[int32]int{}
+	for k := pa + 1; k < pb; k++ {
+		if e := evs[k]; e.Obj == obj && e.G != u && writes(e.Op) {
+			last[e.G] = k
+		}
+	}
+	if len(last) == 0 {
+		return nil
+	}
+	// Each adder's read of the count after its add: its next access of
+	// the object, at the read-back's site.
+	reread := map[int32]int{}
+	for g, w := range last {
+		for k := w + 1; k < len(evs); k++ {
+			if e := evs[k]; e.G == g && e.Obj == obj {
+				if e.Site == site && reads(e.Op) && !writes(e.Op) {
+					reread[g] = k
+				}
+				break
+			}
+		}
+		if _, ok := reread[g]; !ok {
+			return nil
+		}
+	}
+	var out []string
+	done := map[int32]bool{}
+	for k := pb + 1; k < len(evs); k++ {
+		e := evs[k]
+		if e.G != u {
+			continue
+		}
+		if e.Obj == obj {
+			break
+		}
+		if !writes(e.Op) || e.Obj < 0 || e.Site < 0 || done[e.Site] {
+			continue
+		}
+		done[e.Site] = true
+		all := true
+		for g, r := range reread {
+			found := false
+			for m := max(k, r) + 1; m < len(evs) && !found; m++ {
+				c := evs[m]
+				found = c.G == g && c.Obj == e.Obj && c.Site == e.Site && writes(c.Op)
+			}
+			all = all && found
+		}
+		if all {
+			out = append(out, tabName(tr.Sites, e.Site))
+		}
+	}
+	return out
+}
