@@ -37,11 +37,13 @@ func supersedes(f *Finding, evs []depend.Event, isAdd func(site string) bool, rt
 }
 
 // supersededAt returns, for the read-back at event pb of the object its
-// goroutine u wrote at event pa, the sites of u's first write at each
-// site after pb, up to u's next access of the object, whose object each
-// other goroutine that wrote the object between pa and pb writes at that
-// site after u's write and after its own first access of the object
-// following its last write there, which must be a read at pb's site.
+// goroutine u wrote at event pa, the sites where each of u's writes after
+// pb, up to u's next access of the object, is of an object that u reads
+// at no later event and that each other goroutine that wrote the object
+// between pa and pb writes at that site after u's write and after its
+// own first access of the object following its last write there, which
+// must be a read at pb's site. A value u stored and then read back itself
+// (an id kept in a field, then used) is its read-back's value still.
 func supersededAt(tr *trace.Trace, pa, pb int) []string {
 	evs := tr.Events
 	u, obj, site := evs[pb].G, evs[pb].Obj, evs[pb].Site
@@ -70,8 +72,9 @@ func supersededAt(tr *trace.Trace, pa, pb int) []string {
 			return nil
 		}
 	}
-	var out []string
-	done := map[int32]bool{}
+	// u's writes after pb, up to its next access of the object, by site.
+	var order []int32
+	at := map[int32][]int{}
 	for k := pb + 1; k < len(evs); k++ {
 		e := evs[k]
 		if e.G != u {
@@ -80,21 +83,44 @@ func supersededAt(tr *trace.Trace, pa, pb int) []string {
 		if e.Obj == obj {
 			break
 		}
-		if !writes(e.Op) || e.Obj < 0 || e.Site < 0 || done[e.Site] {
+		if !writes(e.Op) || e.Obj < 0 || e.Site < 0 {
 			continue
 		}
-		done[e.Site] = true
-		all := true
+		if _, ok := at[e.Site]; !ok {
+			order = append(order, e.Site)
+		}
+		at[e.Site] = append(at[e.Site], k)
+	}
+	// superseded: every adder writes k's object at k's site after k and
+	// after its read, and u never reads that object after k (what it
+	// stored is not read back by it, the adder's value either).
+	superseded := func(k int) bool {
+		e := evs[k]
+		for m := k + 1; m < len(evs); m++ {
+			if c := evs[m]; c.G == u && c.Obj == e.Obj && reads(c.Op) {
+				return false
+			}
+		}
 		for g, r := range reread {
 			found := false
 			for m := max(k, r) + 1; m < len(evs) && !found; m++ {
 				c := evs[m]
 				found = c.G == g && c.Obj == e.Obj && c.Site == e.Site && writes(c.Op)
 			}
-			all = all && found
+			if !found {
+				return false
+			}
+		}
+		return true
+	}
+	var out []string
+	for _, st := range order {
+		all := true
+		for _, k := range at[st] {
+			all = all && superseded(k)
 		}
 		if all {
-			out = append(out, tabName(tr.Sites, e.Site))
+			out = append(out, tabName(tr.Sites, st))
 		}
 	}
 	return out

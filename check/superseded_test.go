@@ -14,7 +14,9 @@ import (
 // not when g's store comes before u's, lands on another object (an id
 // kept per item), is at another site, or comes from no load at the
 // read-back's site after g's add (g adds again first); nor for u's store
-// after its next access of the count.
+// after its next access of the count, nor when u reads the gauge back
+// itself (an id kept in a field and then used) or stores at the site
+// again an object g does not.
 func TestSupersededAt(t *testing.T) {
 	const (
 		u, g  = 0, 1
@@ -53,6 +55,9 @@ func TestSupersededAt(t *testing.T) {
 		{"another site", []trace.Event{ev(u, trace.Write, gauge, "set"), ev(g, trace.AtomicLoad, w, "load"), ev(g, trace.Write, gauge, "set2")}, nil},
 		{"g adds again first", []trace.Event{ev(u, trace.Write, gauge, "set"), ev(g, trace.AtomicRMW, w, "add"), ev(g, trace.AtomicLoad, w, "load"), ev(g, trace.Write, gauge, "set")}, nil},
 		{"g loads elsewhere", []trace.Event{ev(u, trace.Write, gauge, "set"), ev(g, trace.AtomicLoad, w, "set2"), ev(g, trace.Write, gauge, "set")}, nil},
+		{"u reads its store back", []trace.Event{ev(u, trace.Write, gauge, "set"), ev(g, trace.AtomicLoad, w, "load"), ev(g, trace.Write, gauge, "set"), ev(u, trace.Read, gauge, "set2")}, nil},
+		{"u's second store there not superseded", []trace.Event{ev(u, trace.Write, gauge, "set"), ev(u, trace.Write, other, "set"), ev(g, trace.AtomicLoad, w, "load"), ev(g, trace.Write, gauge, "set")}, nil},
+		{"u's two stores there superseded", []trace.Event{ev(u, trace.Write, gauge, "set"), ev(u, trace.Write, other, "set"), ev(g, trace.AtomicLoad, w, "load"), ev(g, trace.Write, gauge, "set"), ev(g, trace.Write, other, "set")}, []string{"set"}},
 		{"u's store after its next access", []trace.Event{ev(u, trace.AtomicRMW, w, "add"), ev(u, trace.Write, gauge, "set"), ev(g, trace.AtomicLoad, w, "load"), ev(g, trace.Write, gauge, "set")}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

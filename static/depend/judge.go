@@ -141,12 +141,13 @@ type Event struct {
 	BoundAfter []string
 	Witnesses  []Witness
 	// Superseded, for a read-back whose writes between, in the
-	// schedule, are all atomic adds, are the sites of the unit's first
-	// write at each site after it (up to its next access of the
-	// variable) whose object every goroutine that added between wrote
-	// again at that site, later, after reading the variable at the
-	// read-back's site after its add: the replay's trace shows the
-	// unit's store overwritten by the same store of each (superseded).
+	// schedule, are all atomic adds, are the sites where each of the
+	// unit's writes after it (up to its next access of the variable)
+	// is of an object the unit never reads after, which every goroutine
+	// that added between wrote again at that site, later, after reading
+	// the variable at the read-back's site after its add: the replay's
+	// trace shows the unit's store overwritten by the same store of
+	// each (superseded).
 	Superseded []string
 }
 

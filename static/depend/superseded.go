@@ -17,7 +17,8 @@ import (
 // code without a body here, nor the unit's result), and for each such
 // store the replay's trace shows every goroutine that added between
 // read the counter at b's site after its add and then stored the same
-// object at the same site, after the unit's store. istio's Cache.Set
+// object at the same site, after the unit's store, and the unit never
+// reads that object after its store. istio's Cache.Set
 // adds to its write count, loads it and sets the writes gauge to it.
 //
 // Sound: the interleaving changes only the value b reads, the count with
@@ -32,7 +33,10 @@ import (
 // own business and b is not it). An id generator (`n.Add(1); id :=
 // n.Load()`) returns the id, compares it, keys a map with it or stores
 // it in an object of its own item, which no other goroutine stores at
-// the same site: it stays a stale read-back (testdata/src's counterid).
+// the same site, or keeps it in a shared field and reads it from there:
+// it stays a stale read-back (testdata/src's counterid). The value is
+// not followed through the heap, so the trace's condition that the unit
+// reads no stored object again stands in for that.
 func (x *Index) superseded(a, b Event) bool {
 	if len(b.Superseded) == 0 || !b.Read || b.Write || !a.Write || !x.IsAtomicAdd(a.Site) {
 		return false
