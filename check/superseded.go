@@ -1,6 +1,8 @@
 package check
 
 import (
+	"slices"
+
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/static/depend"
 )
@@ -25,13 +27,43 @@ func supersedes(f *Finding, evs []depend.Event, isAdd func(site string) bool, rt
 	if tr == nil || tr.Truncated != "" {
 		return
 	}
+	// Judge may pair b with any earlier write of the unit of b's
+	// variable: each must be a pair here (every write between it and b
+	// an add), and a site counts only if it does for every one.
+	of := map[int][]int{}
 	for _, p := range pairs {
-		i, j := p[0], p[1]
-		if s.Anomaly[i] >= len(pos) || s.Anomaly[j] >= len(pos) {
+		of[p[1]] = append(of[p[1]], p[0])
+	}
+	for j, is := range of {
+		n := 0
+		for i := 0; i < j; i++ {
+			if evs[i].Write && evs[i].Var == evs[j].Var && evs[i].Unit == evs[j].Unit && evs[i].Thread == evs[j].Thread {
+				n++
+			}
+		}
+		if n != len(is) {
 			continue
 		}
-		if pa, pb := pos[s.Anomaly[i]], pos[s.Anomaly[j]]; pa >= 0 && pb > pa && evs[j].Superseded == nil {
-			evs[j].Superseded = supersededAt(tr, pa, pb)
+		var sites []string
+		for k, i := range is {
+			if s.Anomaly[i] >= len(pos) || s.Anomaly[j] >= len(pos) {
+				sites = nil
+				break
+			}
+			pa, pb := pos[s.Anomaly[i]], pos[s.Anomaly[j]]
+			if pa < 0 || pb <= pa {
+				sites = nil
+				break
+			}
+			at := supersededAt(tr, pa, pb)
+			if k == 0 {
+				sites = at
+			} else {
+				sites = slices.DeleteFunc(sites, func(st string) bool { return !slices.Contains(at, st) })
+			}
+		}
+		if len(sites) > 0 {
+			evs[j].Superseded = sites
 		}
 	}
 }
