@@ -268,6 +268,7 @@ func judgeOne(x *depend.Index, f *Finding) (depend.Verdict, bool) {
 	witnesses(f, evs, x.AddDelta, rt)
 	givenBack(f, evs, x.AddDelta)
 	settled(f, evs, x.AddDelta, rt)
+	supersedes(f, evs, x.IsAtomicAdd, rt)
 	v := x.Judge(evs)
 	return v, v.Holds && !abandoned(f.Schedule, evs, v, f.Verdict, x.IsCAS)
 }

@@ -2874,3 +2874,48 @@ func TestJudgeCallResult(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeSuperseded: istio's Cache.Set adds to its write count, loads
+// it and sets the writes gauge to the total; another Set's add between
+// is read back, but the value is only stored, and the replay shows each
+// adder between storing the gauge again at the same site from its own
+// load (Event.Superseded): no stale read-back (superseded). Without that
+// trace, with a store it does not show overwritten, or with the value
+// also compared, used as a key or returned (an id generator), it stays.
+func TestJudgeSuperseded(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, recv, name string) Frame {
+		return Frame{ID: id, Site: at("func ("+recv+") "+name+"(", name+"(")}
+	}
+	call := func(mark, callee string) string { return shift(at("// superseded "+mark, callee+"("), len(callee)) }
+	store := at("// superseded store", "v = v")
+	kept := at("// superseded kept store", "last")
+	evs := func(name, add, load string, inner []Frame, sup []string) []Event {
+		a := Event{Thread: 1, Unit: 1, Read: true, Write: true, Site: add, Frames: []Frame{fr(1, "c *SCache", name)}}
+		o := Event{Thread: 2, Unit: 2, Read: true, Write: true, Site: add, Frames: []Frame{fr(5, "c *SCache", name)}}
+		b := Event{Thread: 1, Unit: 1, Read: true, Site: load, Frames: append([]Frame{fr(1, "c *SCache", name)}, inner...), Superseded: sup}
+		return []Event{a, o, b}
+	}
+	set := []Frame{fr(2, "c *SCache", "record"), fr(3, "c *SCache", "stats")}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"a gauge, superseded", evs("Set", call("add", "Add"), call("load", "Load"), set, []string{store}), false},
+		{"a gauge, no trace", evs("Set", call("add", "Add"), call("load", "Load"), set, nil), true},
+		{"a gauge, another store superseded", evs("Set", call("add", "Add"), call("load", "Load"), set, []string{kept}), true},
+		{"an id, keying and returned", evs("SetID", call("id add", "Add"), call("id load", "Load"), nil, []string{store}), true},
+		{"kept besides, one store superseded", evs("SetKept", call("kept add", "Add"), call("kept load", "Load"), nil, []string{store}), true},
+		{"kept besides, both superseded", evs("SetKept", call("kept add", "Add"), call("kept load", "Load"), nil, []string{store, kept}), false},
+		{"compared", evs("SetCmp", call("cmp add", "Add"), call("cmp load", "Load"), nil, []string{store}), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

@@ -140,6 +140,15 @@ type Event struct {
 	Bound      string
 	BoundAfter []string
 	Witnesses  []Witness
+	// Superseded, for a read-back whose writes between, in the
+	// schedule, are all atomic adds, are the sites where each of the
+	// unit's writes after it (up to its next access of the variable)
+	// is of an object the unit never reads after, which every goroutine
+	// that added between wrote again at that site, later, after reading
+	// the variable at the read-back's site after its add: the replay's
+	// trace shows the unit's store overwritten by the same store of
+	// each (superseded).
+	Superseded []string
 }
 
 // Witness is an earlier read of a read-back's variable at its site
@@ -319,7 +328,11 @@ var (
 //     ordering test against a plain field, when an earlier read at that
 //     site, against the same bound unwritten since, took the unit's
 //     branch on a value between the unit's own and the bound:
-//     witnessKept, golang-queue's schedule);
+//     witnessKept, golang-queue's schedule; nor a counter's read-back
+//     after the unit's atomic add, others' adds between, whose value is
+//     only stored, at sites where each of those others stores the same
+//     object again later from its own read after its add, the gauge of
+//     a total: superseded, istio's Cache.Set);
 //   - another unit reads the state between two of the unit's writes and
 //     uses it: one variable read and used, or two variables read, the
 //     first flowing into the second as above (an inconsistent pair);
@@ -448,7 +461,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.retried(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) && !x.constBack(a, b) && !x.takenBack(a, b) && !x.stopFlag(evs, i, j, between) && !handedOn(evs, i, j) && !x.witnessKept(evs, i, j) {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.retried(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) && !x.constBack(a, b) && !x.takenBack(a, b) && !x.stopFlag(evs, i, j, between) && !handedOn(evs, i, j) && !x.witnessKept(evs, i, j) && !x.superseded(a, b) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {

@@ -5747,3 +5747,68 @@ func (j *PollJobs) worker(name string) {
 	j.active-- // polljobs decrement
 	j.mu.Unlock()
 }
+
+// SCache is istio's Cache over its lruCache (TestJudgeSuperseded): Set
+// adds to the write count, then loads it and sets the writes gauge to
+// the total (superseded); SetID is an id generator's add then load, the
+// id keying the map and returned; SetKept keeps the total besides the
+// gauge, SetCmp compares it.
+type SCache struct {
+	writes atomic.Uint64
+	gauge  sGauge
+	mu     sync.Mutex
+	items  map[uint64]string
+	last   uint64
+}
+
+type sStats struct{ Writes, Hits uint64 }
+
+func (c *SCache) stats() sStats {
+	return sStats{Writes: c.writes.Load()} // superseded load
+}
+
+type sGauge struct {
+	mu sync.Mutex
+	v  float64
+}
+
+func (g *sGauge) Set(v float64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.v = v // superseded store
+}
+
+func (c *SCache) Set() {
+	c.writes.Add(1) // superseded add
+	c.record()
+}
+
+func (c *SCache) record() {
+	s := c.stats()
+	c.gauge.Set(float64(s.Writes))
+}
+
+func (c *SCache) SetID(name string) uint64 {
+	c.writes.Add(1)       // superseded id add
+	id := c.writes.Load() // superseded id load
+	c.mu.Lock()
+	c.items[id] = name
+	c.mu.Unlock()
+	return id
+}
+
+func (c *SCache) SetKept() {
+	c.writes.Add(1)      // superseded kept add
+	n := c.writes.Load() // superseded kept load
+	c.gauge.Set(float64(n))
+	c.mu.Lock()
+	c.last = n // superseded kept store
+	c.mu.Unlock()
+}
+
+func (c *SCache) SetCmp() {
+	c.writes.Add(1)                  // superseded cmp add
+	if n := c.writes.Load(); n > 1 { // superseded cmp load
+		c.gauge.Set(float64(n))
+	}
+}
