@@ -436,14 +436,36 @@ func (x *Index) Judge(evs []Event) Verdict {
 				// after the claim's end.
 				judged = slices.DeleteFunc(slices.Clone(between), func(k int) bool { return slices.Contains(a.Claim.Within, k) })
 			}
+			// high: the writes that made a stale all left the bits of
+			// its value that some of its uses see (highBits); those
+			// uses are current at b, the others stale.
+			var hv highView
+			high := false
 			for _, k := range judged {
 				if evs[k].Write {
-					stale = stale || evs[k].Var == a.Var && !overwritten(a, evs[k])
+					if evs[k].Var == a.Var && !overwritten(a, evs[k]) {
+						if !stale && !high && a.Read {
+							hv, high = x.highBits(a)
+						}
+						if high && x.keepsHigh(hv, evs[k]) {
+							continue
+						}
+						stale = true
+					}
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) {
-				if v := x.flows(a, b, stale); v.Holds {
+			high = high && !stale
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer || high) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) {
+				v := x.flows(a, b, stale)
+				if high {
+					// The rest of a's value is stale; the whole of it
+					// only newer than b's, if at all.
+					if v = x.flowsCut(a, b, true, hv.cut); !v.Holds && newer {
+						v = x.flows(a, b, false)
+					}
+				}
+				if v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
 				}
@@ -483,7 +505,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.retried(r1) || x.retried(r2) || x.claimAfter(evs, i, j, reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(evs, a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) || r2.Var == b.Var && a.Var != b.Var && x.createdSeen(a, r1, r2) || x.addedAhead(a, r1, r2, b) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.retried(r1) || x.retried(r2) || x.claimAfter(evs, i, j, reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(evs, a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || (x.blindAdd(r2) || x.casAdd(r2)) && (x.blindAdd(b) || x.casAdd(b)) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) || r2.Var == b.Var && a.Var != b.Var && x.createdSeen(a, r1, r2) || x.addedAhead(a, r1, r2, b) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {
@@ -775,12 +797,19 @@ func (x *Index) enclosing(e Event) *ssa.Function {
 // before b) does a's deciding b or being overwritten by b count; else
 // only the result mixing a's value with b's newer one.
 func (x *Index) flows(a, b Event, stale bool) Verdict {
+	return x.flowsCut(a, b, stale, nil)
+}
+
+// flowsCut is flows with a's value followed nowhere through the
+// instructions in cut (a high view whose bits are current: highBits).
+func (x *Index) flowsCut(a, b Event, stale bool, cut map[ssa.Instruction]bool) Verdict {
 	c := common(a.Frames, b.Frames)
 	inner := x.enclosing(a)
 	if inner == nil {
 		return Verdict{}
 	}
 	t := x.newTaint(x.scope(inner))
+	t.cut = cut
 	for _, v := range x.reads(a.Site, t.sc) {
 		t.seed(v)
 	}
@@ -823,6 +852,7 @@ func (x *Index) flows(a, b Event, stale bool) Verdict {
 					// it), which the check-then-act then stands for.
 					data := x.newTaint(t.sc)
 					data.dataOnly = true
+					data.cut = cut
 					for _, v := range x.reads(a.Site, data.sc) {
 						data.seed(v)
 					}
