@@ -5747,3 +5747,77 @@ func (j *PollJobs) worker(name string) {
 	j.active-- // polljobs decrement
 	j.mu.Unlock()
 }
+
+// HotCold is prometheus' histogram's hot/cold scheme: the low 63 bits
+// of countAndHot count observations, the top bit picks the hot shard.
+type HotCold struct {
+	countAndHot uint64
+	shards      [2]hcShard
+}
+
+type hcShard struct{ n uint64 }
+
+// Observe uses only the top bit of its add's result.
+func (h *HotCold) Observe() {
+	n := atomic.AddUint64(&h.countAndHot, 1) // hc observe
+	s := &h.shards[n>>63]
+	atomic.AddUint64(&s.n, 1) // hc shard
+}
+
+// Flip changes the hot shard, leaving the count.
+func (h *HotCold) Flip() {
+	atomic.AddUint64(&h.countAndHot, 1<<63) // hc flip
+}
+
+// HotColdLow picks its shard by the count's low bit.
+type HotColdLow struct {
+	countAndHot uint64
+	shards      [2]hcShard
+}
+
+func (h *HotColdLow) Observe() {
+	n := atomic.AddUint64(&h.countAndHot, 1) // hc low observe
+	s := &h.shards[n&1]
+	atomic.AddUint64(&s.n, 1) // hc low shard
+}
+
+// HotColdMid picks its shard by bit 40: 2^40 adds carry into it.
+type HotColdMid struct {
+	countAndHot uint64
+	shards      [2]hcShard
+}
+
+func (h *HotColdMid) Observe() {
+	n := atomic.AddUint64(&h.countAndHot, 1) // hc mid observe
+	s := &h.shards[(n>>40)&1]
+	atomic.AddUint64(&s.n, 1) // hc mid shard
+}
+
+// HotColdSet is HotCold with a Set that stores any count.
+type HotColdSet struct {
+	countAndHot uint64
+	shards      [2]hcShard
+}
+
+func (h *HotColdSet) Observe() {
+	n := atomic.AddUint64(&h.countAndHot, 1) // hc set observe
+	s := &h.shards[n>>63]
+	atomic.AddUint64(&s.n, 1) // hc set shard
+}
+
+func (h *HotColdSet) Set(v uint64) { atomic.StoreUint64(&h.countAndHot, v) }
+
+// HotColdReset is HotCold with a Reset that stores the hot bit and a
+// zero count, as prometheus' histogram's resetCounts does.
+type HotColdReset struct {
+	countAndHot uint64
+	shards      [2]hcShard
+}
+
+func (h *HotColdReset) Observe() {
+	n := atomic.AddUint64(&h.countAndHot, 1) // hc reset observe
+	s := &h.shards[n>>63]
+	atomic.AddUint64(&s.n, 1) // hc reset shard
+}
+
+func (h *HotColdReset) Reset(hot uint64) { atomic.StoreUint64(&h.countAndHot, hot<<63+1) }
