@@ -3,6 +3,7 @@ package dep
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -5821,3 +5822,45 @@ func (h *HotColdReset) Observe() {
 }
 
 func (h *HotColdReset) Reset(hot uint64) { atomic.StoreUint64(&h.countAndHot, hot<<63+1) }
+
+// HotColdSum is HotCold with float sums added by a CAS loop (prometheus'
+// atomicAddFloat); Merge flips and adds to the new hot sum.
+type HotColdSum struct {
+	countAndHot uint64
+	sums        [2]uint64
+}
+
+func (h *HotColdSum) Observe(v float64) {
+	n := atomic.AddUint64(&h.countAndHot, 1) // hcs observe
+	hcAddFloat(&h.sums[n>>63], v)
+}
+
+func (h *HotColdSum) Merge(v float64) {
+	n := atomic.AddUint64(&h.countAndHot, 1<<63) // hcs flip
+	hcAddFloat(&h.sums[n>>63], v)
+}
+
+func (h *HotColdSum) MergeStore(v float64) {
+	n := atomic.AddUint64(&h.countAndHot, 1<<63)            // hcs flip store
+	atomic.StoreUint64(&h.sums[n>>63], math.Float64bits(v)) // hcs store
+}
+
+func (h *HotColdSum) MergeOnce(v float64) {
+	n := atomic.AddUint64(&h.countAndHot, 1<<63) // hcs flip once
+	hcTryAdd(&h.sums[n>>63], v)
+}
+
+func hcAddFloat(bits *uint64, v float64) {
+	for {
+		old := atomic.LoadUint64(bits)                                                             // hcs load
+		if atomic.CompareAndSwapUint64(bits, old, math.Float64bits(math.Float64frombits(old)+v)) { // hcs cas
+			return
+		}
+	}
+}
+
+// hcTryAdd gives up when its CAS fails: an add that can be lost.
+func hcTryAdd(bits *uint64, v float64) bool {
+	old := atomic.LoadUint64(bits)
+	return atomic.CompareAndSwapUint64(bits, old, math.Float64bits(math.Float64frombits(old)+v)) // hcs try
+}
