@@ -283,7 +283,13 @@ var (
 //     fast path's read of a stop flag and b a read of a slice that the
 //     stopper, after setting the flag, emptied under a lock, and that
 //     every grow in the program re-checks the flag under that lock
-//     (stopFrozen: ants's Submit against Release's reset);
+//     (stopFrozen: ants's Submit against Release's reset); and a
+//     write of a's variable in between makes a stale only in what it
+//     changes: an atomic add of a small constant leaves the high bits
+//     of a 64-bit word that the unit's shifts and masks read, every
+//     write of the word in the package an add or a reset that keeps its
+//     count bits from carrying into them, so only the rest of a's value
+//     is judged stale (highBits: prometheus' histogram's hot index);
 //   - a unit reads back a variable it wrote, after another unit wrote it
 //     in between, and uses what it read (the next step of a range over a
 //     map reads no value back, nor does a lookup of the key a later step
@@ -379,6 +385,8 @@ var (
 //     (publishedThenUsed: go-limiter's bucket), or the reader's second
 //     access and the writer's are atomic adds whose results both drop
 //     (blindAdd: they commute, so the reader read one value only), or
+//     the load or CAS of a CAS loop that only adds (casAdd: prometheus'
+//     atomicAddFloat, its Write's merge and an Observe's add), or
 //     the reader returns a value and an error and the writer's second
 //     write stores an error nil on its path (tornErrorPair: the torn
 //     pair is a serial result under Go's error convention), or the
