@@ -2919,3 +2919,81 @@ func TestJudgeSuperseded(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeHighBits: prometheus' histogram's Observe adds 1 to a word
+// whose top bit picks the shard it then adds to; another Observe's +1
+// between changes only the count bits below (histogram.go:910 asv,
+// false). A flip of the top bit between, a shard picked by a low bit or
+// by bit 40, or a word some code stores any value in stays judged.
+func TestJudgeHighBits(t *testing.T) {
+	x, at := index(t)
+	site := func(mark string) string { return shift(at("// "+mark, "AddUint64("), len("AddUint64")) }
+	evs := func(recv, observe, shard, between string) []Event {
+		fr := []Frame{{ID: 1, Site: at("func (h *"+recv+") Observe(", "Observe(")}}
+		a := Event{Thread: 1, Unit: 1, Var: 0, Read: true, Write: true, Site: site(observe), Frames: fr, Step: 1}
+		w := Event{Thread: 2, Unit: 2, Var: 0, Read: true, Write: true, Site: site(between), Frames: []Frame{{ID: 9, Site: fr[0].Site}}, Step: 2}
+		b := Event{Thread: 1, Unit: 1, Var: 1, Read: true, Write: true, Site: site(shard), Frames: fr, Step: 3}
+		return []Event{a, w, b}
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"another Observe's +1 between: the top bit kept", evs("HotCold", "hc observe", "hc shard", "hc observe"), false},
+		{"a flip of the top bit between", evs("HotCold", "hc observe", "hc shard", "hc flip"), true},
+		{"the shard picked by the count's low bit", evs("HotColdLow", "hc low observe", "hc low shard", "hc low observe"), true},
+		{"the shard picked by bit 40", evs("HotColdMid", "hc mid observe", "hc mid shard", "hc mid observe"), true},
+		{"a word some code stores any value in", evs("HotColdSet", "hc set observe", "hc set shard", "hc set observe"), true},
+		{"a word reset to the hot bit and a count of 1", evs("HotColdReset", "hc reset observe", "hc reset shard", "hc reset observe"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}
+
+// TestJudgeCASAdd: prometheus' histogram's Write flips the hot index and
+// adds the cold sum into the new hot one by a CAS loop; an Observe
+// between reads the new index and adds to the same sum by the same loop
+// (histogram.go:794 asv, false): the two adds commute, so the Observe's
+// read of the sum gave it nothing. A store of the sum, or a CAS that
+// gives up when it fails, stays judged.
+func TestJudgeCASAdd(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) []Frame {
+		return []Frame{{ID: id, Site: at("func (h *HotColdSum) "+name+"(", name+"(")}}
+	}
+	add := func(mark string) string { return shift(at("// "+mark, "AddUint64("), len("AddUint64")) }
+	cas := func(mark string) string {
+		return shift(at("// "+mark, "CompareAndSwapUint64("), len("CompareAndSwapUint64"))
+	}
+	evs := func(merge, flip string, b Event) []Event {
+		a := Event{Thread: 1, Unit: 1, Var: 0, Read: true, Write: true, Site: add(flip), Frames: fr(1, merge), Step: 1}
+		r1 := Event{Thread: 2, Unit: 2, Var: 0, Read: true, Write: true, Site: add("hcs observe"), Frames: fr(9, "Observe"), Step: 2}
+		r2 := Event{Thread: 2, Unit: 2, Var: 1, Read: true, Write: true, Site: cas("hcs cas"), Frames: fr(9, "Observe"), Step: 3}
+		b.Thread, b.Unit, b.Var, b.Frames, b.Step = 1, 1, 1, fr(1, merge), 4
+		return []Event{a, r1, r2, b}
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"the merge's CAS-loop add", evs("Merge", "hcs flip", Event{Read: true, Write: true, Site: cas("hcs cas")}), false},
+		{"a store of the sum", evs("MergeStore", "hcs flip store", Event{Write: true, Site: shift(at("// hcs store", "StoreUint64("), len("StoreUint64"))}), true},
+		{"a CAS that gives up when it fails", evs("MergeOnce", "hcs flip once", Event{Read: true, Write: true, Site: cas("hcs try")}), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

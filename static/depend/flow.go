@@ -175,6 +175,8 @@ type taint struct {
 	// seeds are the reads the taint starts from: a value stored back
 	// into the variable it was read from (an increment) is not a use.
 	seeds []ssa.Value
+	// cut are instructions the taint does not enter (flowsCut).
+	cut map[ssa.Instruction]bool
 }
 
 func (x *Index) newTaint(sc *scope) *taint {
@@ -227,7 +229,7 @@ func (t *taint) run() {
 			continue
 		}
 		for _, r := range *refs {
-			if !t.sc.fns[r.Parent()] {
+			if !t.sc.fns[r.Parent()] || t.cut[r] {
 				continue
 			}
 			t.refer(v, r)

@@ -292,7 +292,13 @@ var (
 //     fast path's read of a stop flag and b a read of a slice that the
 //     stopper, after setting the flag, emptied under a lock, and that
 //     every grow in the program re-checks the flag under that lock
-//     (stopFrozen: ants's Submit against Release's reset);
+//     (stopFrozen: ants's Submit against Release's reset); and a
+//     write of a's variable in between makes a stale only in what it
+//     changes: an atomic add of a small constant leaves the high bits
+//     of a 64-bit word that the unit's shifts and masks read, every
+//     write of the word in the package an add or a reset that keeps its
+//     count bits from carrying into them, so only the rest of a's value
+//     is judged stale (highBits: prometheus' histogram's hot index);
 //   - a unit reads back a variable it wrote, after another unit wrote it
 //     in between, and uses what it read (the next step of a range over a
 //     map reads no value back, nor does a lookup of the key a later step
@@ -392,6 +398,8 @@ var (
 //     (publishedThenUsed: go-limiter's bucket), or the reader's second
 //     access and the writer's are atomic adds whose results both drop
 //     (blindAdd: they commute, so the reader read one value only), or
+//     the load or CAS of a CAS loop that only adds (casAdd: prometheus'
+//     atomicAddFloat, its Write's merge and an Observe's add), or
 //     the reader returns a value and an error and the writer's second
 //     write stores an error nil on its path (tornErrorPair: the torn
 //     pair is a serial result under Go's error convention), or the
@@ -449,14 +457,36 @@ func (x *Index) Judge(evs []Event) Verdict {
 				// after the claim's end.
 				judged = slices.DeleteFunc(slices.Clone(between), func(k int) bool { return slices.Contains(a.Claim.Within, k) })
 			}
+			// high: the writes that made a stale all left the bits of
+			// its value that some of its uses see (highBits); those
+			// uses are current at b, the others stale.
+			var hv highView
+			high := false
 			for _, k := range judged {
 				if evs[k].Write {
-					stale = stale || evs[k].Var == a.Var && !overwritten(a, evs[k])
+					if evs[k].Var == a.Var && !overwritten(a, evs[k]) {
+						if !stale && !high && a.Read {
+							hv, high = x.highBits(a)
+						}
+						if high && x.keepsHigh(hv, evs[k]) {
+							continue
+						}
+						stale = true
+					}
 					newer = newer || evs[k].Var == b.Var && b.Read
 				}
 			}
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) {
-				if v := x.flows(a, b, stale); v.Holds {
+			high = high && !stale
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer || high) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) {
+				v := x.flows(a, b, stale)
+				if high {
+					// The rest of a's value is stale; the whole of it
+					// only newer than b's, if at all.
+					if v = x.flowsCut(a, b, true, hv.cut); !v.Holds && newer {
+						v = x.flows(a, b, false)
+					}
+				}
+				if v.Holds {
 					v.Pair = [2]string{a.Site, b.Site}
 					return v
 				}
@@ -496,7 +526,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.retried(r1) || x.retried(r2) || x.claimAfter(evs, i, j, reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(evs, a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || x.blindAdd(r2) && x.blindAdd(b) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) || r2.Var == b.Var && a.Var != b.Var && x.createdSeen(a, r1, r2) || x.addedAhead(a, r1, r2, b) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.retried(r1) || x.retried(r2) || x.claimAfter(evs, i, j, reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(evs, a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || (x.blindAdd(r2) || x.casAdd(r2)) && (x.blindAdd(b) || x.casAdd(b)) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) || r2.Var == b.Var && a.Var != b.Var && x.createdSeen(a, r1, r2) || x.addedAhead(a, r1, r2, b) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {
@@ -788,12 +818,19 @@ func (x *Index) enclosing(e Event) *ssa.Function {
 // before b) does a's deciding b or being overwritten by b count; else
 // only the result mixing a's value with b's newer one.
 func (x *Index) flows(a, b Event, stale bool) Verdict {
+	return x.flowsCut(a, b, stale, nil)
+}
+
+// flowsCut is flows with a's value followed nowhere through the
+// instructions in cut (a high view whose bits are current: highBits).
+func (x *Index) flowsCut(a, b Event, stale bool, cut map[ssa.Instruction]bool) Verdict {
 	c := common(a.Frames, b.Frames)
 	inner := x.enclosing(a)
 	if inner == nil {
 		return Verdict{}
 	}
 	t := x.newTaint(x.scope(inner))
+	t.cut = cut
 	for _, v := range x.reads(a.Site, t.sc) {
 		t.seed(v)
 	}
@@ -836,6 +873,7 @@ func (x *Index) flows(a, b Event, stale bool) Verdict {
 					// it), which the check-then-act then stands for.
 					data := x.newTaint(t.sc)
 					data.dataOnly = true
+					data.cut = cut
 					for _, v := range x.reads(a.Site, data.sc) {
 						data.seed(v)
 					}

@@ -3,6 +3,7 @@ package dep
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -5811,4 +5812,120 @@ func (c *SCache) SetCmp() {
 	if n := c.writes.Load(); n > 1 { // superseded cmp load
 		c.gauge.Set(float64(n))
 	}
+}
+
+// HotCold is prometheus' histogram's hot/cold scheme: the low 63 bits
+// of countAndHot count observations, the top bit picks the hot shard.
+type HotCold struct {
+	countAndHot uint64
+	shards      [2]hcShard
+}
+
+type hcShard struct{ n uint64 }
+
+// Observe uses only the top bit of its add's result.
+func (h *HotCold) Observe() {
+	n := atomic.AddUint64(&h.countAndHot, 1) // hc observe
+	s := &h.shards[n>>63]
+	atomic.AddUint64(&s.n, 1) // hc shard
+}
+
+// Flip changes the hot shard, leaving the count.
+func (h *HotCold) Flip() {
+	atomic.AddUint64(&h.countAndHot, 1<<63) // hc flip
+}
+
+// HotColdLow picks its shard by the count's low bit.
+type HotColdLow struct {
+	countAndHot uint64
+	shards      [2]hcShard
+}
+
+func (h *HotColdLow) Observe() {
+	n := atomic.AddUint64(&h.countAndHot, 1) // hc low observe
+	s := &h.shards[n&1]
+	atomic.AddUint64(&s.n, 1) // hc low shard
+}
+
+// HotColdMid picks its shard by bit 40: 2^40 adds carry into it.
+type HotColdMid struct {
+	countAndHot uint64
+	shards      [2]hcShard
+}
+
+func (h *HotColdMid) Observe() {
+	n := atomic.AddUint64(&h.countAndHot, 1) // hc mid observe
+	s := &h.shards[(n>>40)&1]
+	atomic.AddUint64(&s.n, 1) // hc mid shard
+}
+
+// HotColdSet is HotCold with a Set that stores any count.
+type HotColdSet struct {
+	countAndHot uint64
+	shards      [2]hcShard
+}
+
+func (h *HotColdSet) Observe() {
+	n := atomic.AddUint64(&h.countAndHot, 1) // hc set observe
+	s := &h.shards[n>>63]
+	atomic.AddUint64(&s.n, 1) // hc set shard
+}
+
+func (h *HotColdSet) Set(v uint64) { atomic.StoreUint64(&h.countAndHot, v) }
+
+// HotColdReset is HotCold with a Reset that stores the hot bit and a
+// zero count, as prometheus' histogram's resetCounts does.
+type HotColdReset struct {
+	countAndHot uint64
+	shards      [2]hcShard
+}
+
+func (h *HotColdReset) Observe() {
+	n := atomic.AddUint64(&h.countAndHot, 1) // hc reset observe
+	s := &h.shards[n>>63]
+	atomic.AddUint64(&s.n, 1) // hc reset shard
+}
+
+func (h *HotColdReset) Reset(hot uint64) { atomic.StoreUint64(&h.countAndHot, hot<<63+1) }
+
+// HotColdSum is HotCold with float sums added by a CAS loop (prometheus'
+// atomicAddFloat); Merge flips and adds to the new hot sum.
+type HotColdSum struct {
+	countAndHot uint64
+	sums        [2]uint64
+}
+
+func (h *HotColdSum) Observe(v float64) {
+	n := atomic.AddUint64(&h.countAndHot, 1) // hcs observe
+	hcAddFloat(&h.sums[n>>63], v)
+}
+
+func (h *HotColdSum) Merge(v float64) {
+	n := atomic.AddUint64(&h.countAndHot, 1<<63) // hcs flip
+	hcAddFloat(&h.sums[n>>63], v)
+}
+
+func (h *HotColdSum) MergeStore(v float64) {
+	n := atomic.AddUint64(&h.countAndHot, 1<<63)            // hcs flip store
+	atomic.StoreUint64(&h.sums[n>>63], math.Float64bits(v)) // hcs store
+}
+
+func (h *HotColdSum) MergeOnce(v float64) {
+	n := atomic.AddUint64(&h.countAndHot, 1<<63) // hcs flip once
+	hcTryAdd(&h.sums[n>>63], v)
+}
+
+func hcAddFloat(bits *uint64, v float64) {
+	for {
+		old := atomic.LoadUint64(bits)                                                             // hcs load
+		if atomic.CompareAndSwapUint64(bits, old, math.Float64bits(math.Float64frombits(old)+v)) { // hcs cas
+			return
+		}
+	}
+}
+
+// hcTryAdd gives up when its CAS fails: an add that can be lost.
+func hcTryAdd(bits *uint64, v float64) bool {
+	old := atomic.LoadUint64(bits)
+	return atomic.CompareAndSwapUint64(bits, old, math.Float64bits(math.Float64frombits(old)+v)) // hcs try
 }
