@@ -27,8 +27,8 @@ import (
 // alike under replay: a goroutine's path up to a gate depends on what its
 // recorded operations observed, which only dependent steps decide. So a
 // divergence at step k is shared by a schedule whose first k steps are
-// equivalent to the failed one's (classSum), with the same next step per
-// goroutine and the same anomaly owners (failure.shares).
+// equivalent to the failed one's (foata.sum), with the same next step per
+// goroutine and the same anomaly steps (reorderSig).
 //
 // Dependent (stepsDependent): two steps of one goroutine; a fork or join
 // and the steps of the goroutine it names; two steps on one object unless
@@ -85,7 +85,7 @@ func (d depStep) barrier() bool {
 }
 
 // stepsDependent is the dependence relation (see above); the brute-force
-// test checks classSum against it.
+// test checks foata.sum against it.
 func stepsDependent(a, b depStep) bool {
 	switch {
 	case a.g == b.g, a.barrier(), b.barrier():
@@ -174,36 +174,12 @@ func (f *foata) sum(k int) [sha256.Size]byte {
 	return out
 }
 
-// classSums names, for each k of ks (from 1), the class of p's first k
-// steps, in one pass; a k beyond the schedule's steps is left out.
-func (p prediction) classSums(ks []int) map[int][sha256.Size]byte {
-	out := map[int][sha256.Size]byte{}
-	if len(ks) == 0 {
-		return out
-	}
-	last := slices.Max(ks)
-	f := newFoata()
-	p.eachStep(func([]int) {}, func(_, text []byte) bool {
-		if len(f.steps) >= last {
-			return false
-		}
-		f.add(text)
-		return true
-	})
-	for _, k := range ks {
-		if k >= 1 && k <= len(f.steps) {
-			out[k] = f.sum(k)
-		}
-	}
-	return out
-}
-
 // Another order of a failed replay's first steps.
 //
 // infer shares a failure at step k only with schedules that begin with
 // the same k steps and have no anomaly step among them (prefixSig.ok). A
 // reorderSig shares a divergence with schedules whose first k steps are
-// equivalent (classSum), anomaly steps among them or not. Replay treats a
+// equivalent (foata.sum), anomaly steps among them or not. Replay treats a
 // goroutine that takes another path by what the schedule says of that
 // goroutine, not by where its steps are: it is released when it owns no
 // anomaly step at or after its step (rt's doneWithAnomaly), interrupted

@@ -88,7 +88,7 @@ func seqSum(seq []string) [32]byte {
 	return f.sum(len(seq))
 }
 
-// TestClassSumBruteForce checks classSum against the classes that
+// TestClassSumBruteForce checks foata.sum against the classes that
 // swapping adjacent independent steps gives, over every ordering of small
 // random traces' steps, and that a prefix's sum is its own sequence's.
 func TestClassSumBruteForce(t *testing.T) {
