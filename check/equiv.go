@@ -344,13 +344,8 @@ func (q *replayQueue) reorderShares(it *qItem, f failure) bool {
 	if bag != f.re.bag {
 		return false
 	}
-	if it.views == nil {
-		it.views = map[int]*reorderSig{}
-	}
-	v, ok := it.views[f.k]
-	if !ok {
-		v = it.p.reorderView(f.k)
-		it.views[f.k] = v
-	}
+	// Read again for each failure it may share rather than kept: with a
+	// thousand goroutines (ants) each view holds a thousand next steps.
+	v := it.p.reorderView(f.k)
 	return v != nil && v.class == f.re.class && maps.Equal(v.next, f.re.next) && slices.Equal(v.anom, f.re.anom)
 }

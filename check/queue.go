@@ -525,11 +525,10 @@ type qItem struct {
 	// replayed meanwhile (it started before that replay was final), and
 	// shows that replay's verdict: the outcome is the sequential one.
 	inferred   int
-	failsTried int                 // of its group's fails
-	sigs       map[int]prefixSig   // by failure step, once read
-	sums       map[int]prefixSum   // by failure step, once read (prefixSums)
-	views      map[int]*reorderSig // by failure step, once read (reorderView)
-	bags       map[int]uint64      // by failure step, once read (bagSums)
+	failsTried int               // of its group's fails
+	sigs       map[int]prefixSig // by failure step, once read
+	sums       map[int]prefixSum // by failure step, once read (prefixSums)
+	bags       map[int]uint64    // by failure step, once read (bagSums)
 	// reordered: inferred through another order of the failed replay's
 	// first steps (reorderShares).
 	reordered bool
