@@ -322,6 +322,10 @@ type Report struct {
 	// of their site combination in their trace deadlocked alike, or
 	// touched other objects than predicted alike (see alikeRuns).
 	Alike int
+	// Reordered counts the inferred findings (Inferred) whose failure
+	// was shared through an equivalent prefix: the same steps, the
+	// independent ones in another order (equiv.go).
+	Reordered int
 	// Folded counts the goroutine assignments the searches folded onto one
 	// representative per combination of sites and start sites
 	// (search.Stats.Folded).

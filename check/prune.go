@@ -221,12 +221,16 @@ type failure struct {
 	// waits: for a deadlock, the step each goroutine waiting at a gate
 	// was at, without its object (Verdict.Waiting), by goroutine.
 	waits map[string]string
+	// re: what another order of its first k steps must share with it
+	// (equiv.go); nil if none may.
+	re *reorderSig
 }
 
 // newFailure reads the failure of item i, replayed with verdict v
 // (failedWithin).
 func newFailure(i int, p prediction, v replay.Verdict) failure {
 	f := failure{from: i, k: v.Step, sig: p.sig(v.Step), deadlock: v.Verdict == replay.Deadlock}
+	f.re = newReorderSig(p, v)
 	if f.deadlock {
 		f.waits = map[string]string{}
 		for _, w := range v.Waiting {
@@ -574,6 +578,10 @@ func (q *replayQueue) infer(i int) bool {
 			continue
 		}
 		if ps := it.sums[f.k]; !f.sig.ok || !ps.ok || ps.sum != f.sig.prefix {
+			if q.reorderShares(it, f) {
+				it.inferred, it.reordered = f.from+1, true
+				return true
+			}
 			continue // shares needs both signatures ok, with the same prefix
 		}
 		sg, ok := it.sigs[f.k]
@@ -597,7 +605,12 @@ func (q *replayQueue) infer(i int) bool {
 func (q *replayQueue) inferredVerdict(j *qItem, i *qItem) replay.Verdict {
 	v := j.v
 	v.Steps = i.p.len()
-	v.Message = fmt.Sprintf("same prefix as replay %d, which failed at step %d: %s", j.n(), v.Step, v.Message)
+	same := "same prefix"
+	if i.reordered {
+		// Its step numbers are the failed schedule's.
+		same = "prefix equivalent (the same steps, independent ones in another order)"
+	}
+	v.Message = fmt.Sprintf("%s as replay %d, which failed at step %d: %s", same, j.n(), v.Step, v.Message)
 	v.Wall, v.Output, v.Trace = 0, "", ""
 	return v
 }

@@ -528,12 +528,16 @@ type qItem struct {
 	failsTried int               // of its group's fails
 	sigs       map[int]prefixSig // by failure step, once read
 	sums       map[int]prefixSum // by failure step, once read (prefixSums)
-	final      bool              // it and every earlier item of its trace are decided
-	permit     bool              // holds an exploration permit (explorePermit)
-	control    string            // Finding.Control (controlItems)
-	cost       int64             // of one replay (replayCost)
-	confirms   int               // runs confirming its exploration (confirmExplored)
-	controls   int               // its control replays (controlItems)
+	bags       map[int]uint64    // by failure step, once read (bagSums)
+	// reordered: inferred through another order of the failed replay's
+	// first steps (reorderShares).
+	reordered bool
+	final     bool   // it and every earlier item of its trace are decided
+	permit    bool   // holds an exploration permit (explorePermit)
+	control   string // Finding.Control (controlItems)
+	cost      int64  // of one replay (replayCost)
+	confirms  int    // runs confirming its exploration (confirmExplored)
+	controls  int    // its control replays (controlItems)
 	// round: the replay round it is in (again); shareDrop: dropped for
 	// its trace's share in that round, which the next may give back;
 	// lateDrop: dropped for the queue's limit (or a later round's), which
@@ -1512,6 +1516,7 @@ type qResult struct {
 	doomed                 int   // not replayed: an earlier replay's doom covers them
 	alike                  int   // not replayed: earlier instances of their combination deadlocked or touched other objects alike (alikeOf)
 	inferred               int   // of findings: not replayed (or not counted), sharing an earlier replay's failure (Finding.Inferred)
+	reordered              int   // of those, through an equivalent prefix (qItem.reordered)
 	shareCut               bool  // some were not replayed for the trace's share of the budget
 	share                  int64 // that share (qGroup.share)
 	reserveCut             bool  // some were not replayed for the reserve (replayQueue.reserve)
@@ -1568,6 +1573,9 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 					}
 					f.Schedule, _ = it.p.schedule(false)
 					r.inferred++
+					if it.reordered {
+						r.reordered++
+					}
 				}
 				rep.Findings = append(rep.Findings, f)
 				r.findings = append(r.findings, f)
@@ -1593,6 +1601,9 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 				rep.Findings = append(rep.Findings, f)
 				r.findings = append(r.findings, f)
 				r.inferred++
+				if it.reordered {
+					r.reordered++
+				}
 			}
 		}
 	}

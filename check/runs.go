@@ -382,6 +382,7 @@ func (qd *queued) settle(r qResult) {
 	c.found += found
 	c.rep.Doomed += r.doomed
 	c.rep.Alike += r.alike
+	c.rep.Reordered += r.reordered
 	if c.pruned == nil {
 		c.pruned = map[string]bool{}
 	}

@@ -298,6 +298,9 @@ func printFiltered(w io.Writer, rep *check.Report) {
 	if rep.Alike > 0 {
 		fmt.Fprintf(w, "pecanvet check: %d predictions pruned without a replay: %d earlier instances of their site combination in the same trace deadlocked alike (the same stuck step, the same waits outside recorded operations) or touched other objects than predicted alike (the same two steps, by operation and site)\n", rep.Alike, check.AlikeRuns)
 	}
+	if rep.Reordered > 0 {
+		fmt.Fprintf(w, "pecanvet check: %d of the predictions pruned for an earlier replay's failure begin with the failed replay's steps in another order: the same steps, every two that touch one object (but two reads) or belong to one goroutine in the same order, so the replay runs alike to the failure\n", rep.Reordered)
+	}
 	if rep.Doomed > 0 {
 		fmt.Fprintf(w, "pecanvet check: %d predictions pruned without a replay: an earlier replay of the same trace deadlocked where they would (a goroutine waiting outside recorded operations, with at least the steps they would run before it run)\n", rep.Doomed)
 	}
