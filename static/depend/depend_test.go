@@ -2997,3 +2997,69 @@ func TestJudgeCASAdd(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeAnsweredAlike: another goroutine reads the state between the
+// unit's two writes and only compares it with constants. socket.io's
+// HttpContext (dep.go's Reply): Write stores committed (1), then
+// state|finalizing; Done's Load() != 0 is true on both, as after the
+// whole Write (answeredAlike). A test that the two values answer apart
+// (finalizing's bit, equality with committed, a reset to 0), a value
+// returned or compared with a variable, stays judged; a CAS from a
+// constant lets the value before it answer for the serial order too.
+func TestJudgeAnsweredAlike(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame { return Frame{ID: id, Site: at("func (c *Reply) "+name+"(", name)} }
+	call := func(line, callee string) string { return shift(at(line, callee+"("), len(callee)) }
+	reader := func(name, callee string) Event {
+		return Event{Thread: 2, Unit: 2, Read: true, Site: call("func (c *Reply) "+name+"(", callee), Frames: []Frame{fr(9, name)}}
+	}
+	pair := func(first, second string, r Event, frames ...Frame) []Event {
+		a := Event{Thread: 1, Unit: 1, Write: true, Site: call("// "+first, "Store"), Frames: frames[:1]}
+		b := Event{Thread: 1, Unit: 1, Write: true, Site: call("// "+second, "Store"), Frames: frames}
+		return []Event{a, r, b}
+	}
+	write, finish := fr(1, "Write"), fr(2, "finish")
+	over, claim := fr(1, "WriteOver"), fr(1, "Claim")
+	claimed := func(r Event) []Event {
+		return []Event{
+			{Thread: 1, Unit: 1, Read: true, Write: true, Site: call("// reply claim", "CompareAndSwap"), Frames: []Frame{claim}},
+			r,
+			{Thread: 1, Unit: 1, Write: true, Site: call("// reply release", "Store"), Frames: []Frame{claim}},
+		}
+	}
+	rename := func(r Event) []Event {
+		return []Event{
+			{Thread: 1, Unit: 1, Write: true, Site: at("// reply busy", "name"), Frames: []Frame{fr(1, "Rename")}},
+			r,
+			{Thread: 1, Unit: 1, Write: true, Site: at("// reply idle", "name"), Frames: []Frame{fr(1, "Rename")}},
+		}
+	}
+	named := func(name, col string) Event {
+		return Event{Thread: 2, Unit: 2, Read: true, Site: at("func (c *Reply) "+name+"(", col), Frames: []Frame{fr(9, name)}}
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"a zero test, committed then state|finalizing", pair("reply commit", "reply finish", reader("Done", "Load"), write, finish), false},
+		{"a test of the committed bit, which state|finalizing does not fix", pair("reply commit", "reply finish", reader("Committed", "Load"), write, finish), true},
+		{"a test of the finalizing bit", pair("reply commit", "reply finish", reader("Finalizing", "Load"), write, finish), true},
+		{"equality with committed", pair("reply commit", "reply finish", reader("OnlyCommitted", "Load"), write, finish), true},
+		{"the value returned", pair("reply commit", "reply finish", reader("State", "Load"), write, finish), true},
+		{"compared with a variable", pair("reply commit", "reply finish", reader("Against", "Load"), write, finish), true},
+		{"a zero test, committed then reset to 0", pair("reply commit over", "reply reset", reader("Done", "Load"), over, over), true},
+		{"a test of the finalizing bit on a claim from 0", claimed(reader("Finalizing", "Load")), false},
+		{"a zero test on a claim from 0", claimed(reader("Done", "Load")), true},
+		{"a string test both names pass", rename(named("Named", "name !=")), false},
+		{"a string test the names answer apart", rename(named("Idle", "name ==")), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}
