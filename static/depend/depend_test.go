@@ -565,9 +565,14 @@ func TestJudge(t *testing.T) {
 			w(1, call("// schedule", "Store"), request, frame(2, "d *Drain", "schedule")),
 		}, false},
 		{"an intermediate state claimed without a re-read", []Event{
-			rmw(1, call("// blind request", "CompareAndSwap"), requestBlind), r(2, busy, drainBusy),
+			rmw(1, call("// blind request", "CompareAndSwap"), requestBlind),
+			r(2, call("func (d *Drain) again()", "Load"), frame(9, "d *Drain", "again")),
 			w(1, call("func (d *Drain) claim()", "Store"), requestBlind, frame(2, "d *Drain", "claim")),
 		}, true},
+		{"an intermediate state claimed without a re-read, tested as idle is: as before the CAS from idle", []Event{
+			rmw(1, call("// blind request", "CompareAndSwap"), requestBlind), r(2, busy, drainBusy),
+			w(1, call("func (d *Drain) claim()", "Store"), requestBlind, frame(2, "d *Drain", "claim")),
+		}, false},
 		{"a read-back only compared with constants: a check for another's write", []Event{
 			rmw(1, casClose, drainRun), w(2, call("func (d *Drain) Require()", "Store"), frame(9, "d *Drain", "Require")),
 			r(1, call("func (d *Drain) again()", "Load"), drainRun, frame(2, "d *Drain", "again")),
