@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -42,29 +43,100 @@ func (x *Index) answeredAlike(a, b, r Event) bool {
 	if len(reads) == 0 {
 		return false
 	}
+	// The reader's other reads of the variable in the same function (the
+	// second test of `s.state != A && s.state != B`) see the value
+	// between too: all of them answer as one serial order does.
+	mid, after, before := joinAll(mids), joinAll(afters), joinAll(befores)
+	asAfter, asBefore := true, len(befores) > 0
 	for _, v := range reads {
-		cmps, ok := comparedOnly(v)
-		if !ok || len(cmps) == 0 {
+		sib, ok := siblingReads(v)
+		if !ok {
 			return false
 		}
-		mid, after := joinAll(mids), joinAll(afters)
-		for _, cmp := range cmps {
-			m, ok := outcome(cmp, v, mid)
-			if !ok {
+		for _, u := range sib {
+			cmps, ok := comparedOnly(u)
+			if !ok || len(cmps) == 0 {
 				return false
 			}
-			if n, ok := outcome(cmp, v, after); ok && n == m {
-				continue
-			}
-			if len(befores) > 0 {
-				if n, ok := outcome(cmp, v, joinAll(befores)); ok && n == m {
-					continue
+			for _, cmp := range cmps {
+				m, ok := outcome(cmp, u, mid)
+				if !ok {
+					return false
+				}
+				if n, ok := outcome(cmp, u, after); !ok || n != m {
+					asAfter = false
+				}
+				if n, ok := outcome(cmp, u, before); !ok || n != m {
+					asBefore = false
 				}
 			}
-			return false
 		}
 	}
-	return true
+	return asAfter || asBefore
+}
+
+// siblingReads returns v, a read of a field (plainly or by a sync/atomic
+// method or function) or of a package variable, and every other read of
+// that field or variable in v's function; false when v's address is of
+// another form (an element, a pointer's target: their other reads are
+// not told apart).
+func siblingReads(v ssa.Value) ([]ssa.Value, bool) {
+	addr := readAddr(v)
+	if addr == nil {
+		return nil, false
+	}
+	fn := v.Parent()
+	if fn == nil {
+		return nil, false
+	}
+	out := []ssa.Value{v}
+	for _, blk := range fn.Blocks {
+		for _, in := range blk.Instrs {
+			u, ok := in.(ssa.Value)
+			if !ok || u == v {
+				continue
+			}
+			if a := readAddr(u); a != nil && oneField(a, addr) {
+				out = append(out, u)
+			}
+		}
+	}
+	return out, true
+}
+
+// readAddr returns the address v loads from: a load's operand, or the
+// address an atomic load (function or method) is given; else nil.
+func readAddr(v ssa.Value) ssa.Value {
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return v.X
+		}
+	case *ssa.Call:
+		fn := v.Common().StaticCallee()
+		if fn == nil || len(v.Common().Args) == 0 {
+			return nil
+		}
+		if o := fn.Origin(); o != nil {
+			fn = o
+		}
+		if obj := fn.Object(); obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "sync/atomic" && strings.HasPrefix(obj.Name(), "Load") {
+			return v.Common().Args[0]
+		}
+	}
+	return nil
+}
+
+// oneField reports whether a and b may be the address of one variable:
+// one field of values of one type (whatever the base: a superset of the
+// variable's reads), or one package variable.
+func oneField(a, b ssa.Value) bool {
+	if a == b {
+		return true
+	}
+	fa, ok1 := a.(*ssa.FieldAddr)
+	fb, ok2 := b.(*ssa.FieldAddr)
+	return ok1 && ok2 && fa.Field == fb.Field && types.Identical(fa.X.Type(), fb.X.Type())
 }
 
 // comparedOnly returns the comparisons that v's value reaches, when

@@ -573,6 +573,11 @@ func TestJudge(t *testing.T) {
 			rmw(1, call("// blind request", "CompareAndSwap"), requestBlind), r(2, busy, drainBusy),
 			w(1, call("func (d *Drain) claim()", "Store"), requestBlind, frame(2, "d *Drain", "claim")),
 		}, false},
+		{"an intermediate state claimed without a re-read, tested once as after and once as before: neither order", []Event{
+			rmw(1, call("// blind request", "CompareAndSwap"), requestBlind),
+			r(2, call("v := d.status.Load()", "Load"), frame(9, "d *Drain", "Asking")),
+			w(1, call("func (d *Drain) claim()", "Store"), requestBlind, frame(2, "d *Drain", "claim")),
+		}, true},
 		{"a read-back only compared with constants: a check for another's write", []Event{
 			rmw(1, casClose, drainRun), w(2, call("func (d *Drain) Require()", "Store"), frame(9, "d *Drain", "Require")),
 			r(1, call("func (d *Drain) again()", "Load"), drainRun, frame(2, "d *Drain", "again")),
@@ -3056,6 +3061,7 @@ func TestJudgeAnsweredAlike(t *testing.T) {
 		{"a zero test, committed then reset to 0", pair("reply commit over", "reply reset", reader("Done", "Load"), over, over), true},
 		{"a test of the finalizing bit on a claim from 0", claimed(reader("Finalizing", "Load")), false},
 		{"a zero test on a claim from 0", claimed(reader("Done", "Load")), true},
+		{"a zero test, then another read's test that committed answers otherwise", pair("reply commit", "reply finish", reader("Claimed", "Load"), write, finish), true},
 		{"a string test both names pass", rename(named("Named", "name !=")), false},
 		{"a string test the names answer apart", rename(named("Idle", "name ==")), true},
 	} {

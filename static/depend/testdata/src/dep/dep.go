@@ -6009,3 +6009,14 @@ func (c *Reply) Named() bool { return c.name != "" }
 
 // Idle tells the names apart.
 func (c *Reply) Idle() bool { return c.name == "idle" }
+
+// Claimed reads the state twice: the first test answers as after the
+// Write, the second (== committed) does not.
+func (c *Reply) Claimed() bool { return c.state.Load() != 0 && c.state.Load() == replyCommitted }
+
+// Asking is true only on required: as neither idle (before a blind
+// request's CAS) nor processing (after its claim) is.
+func (d *Drain) Asking() bool {
+	v := d.status.Load()
+	return v != drainIdle && v < drainProcessing
+}
