@@ -20,7 +20,10 @@ import (
 // values are what SSA gives on all paths: constants, or an OR, AND or
 // XOR of anything with a constant, whose bits that constant fixes
 // (x|c has c's bits set whatever x: x|c != 0 for any c != 0). The
-// reader then acts as with the unit wholly before it (or after it).
+// reader's other reads of the field in the same function see the value
+// between too (`s.state != A && s.state != B`), so each of their
+// comparisons must answer so as well, all as after b or all as before
+// a: the reader then acts as with the unit wholly before it (or after).
 // socket.io's HttpContext.Write stores committed (1), then in
 // finishWrite state|finalizing (3 or more): another Write's IsDone,
 // Load() != 0, is true on both and returns ErrResponseAlreadyWritten as
