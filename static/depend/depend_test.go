@@ -565,7 +565,17 @@ func TestJudge(t *testing.T) {
 			w(1, call("// schedule", "Store"), request, frame(2, "d *Drain", "schedule")),
 		}, false},
 		{"an intermediate state claimed without a re-read", []Event{
+			rmw(1, call("// blind request", "CompareAndSwap"), requestBlind),
+			r(2, call("func (d *Drain) again()", "Load"), frame(9, "d *Drain", "again")),
+			w(1, call("func (d *Drain) claim()", "Store"), requestBlind, frame(2, "d *Drain", "claim")),
+		}, true},
+		{"an intermediate state claimed without a re-read, tested as idle is: as before the CAS from idle", []Event{
 			rmw(1, call("// blind request", "CompareAndSwap"), requestBlind), r(2, busy, drainBusy),
+			w(1, call("func (d *Drain) claim()", "Store"), requestBlind, frame(2, "d *Drain", "claim")),
+		}, false},
+		{"an intermediate state claimed without a re-read, tested once as after and once as before: neither order", []Event{
+			rmw(1, call("// blind request", "CompareAndSwap"), requestBlind),
+			r(2, call("v := d.status.Load()", "Load"), frame(9, "d *Drain", "Asking")),
 			w(1, call("func (d *Drain) claim()", "Store"), requestBlind, frame(2, "d *Drain", "claim")),
 		}, true},
 		{"a read-back only compared with constants: a check for another's write", []Event{
@@ -2987,6 +2997,73 @@ func TestJudgeCASAdd(t *testing.T) {
 		{"the merge's CAS-loop add", evs("Merge", "hcs flip", Event{Read: true, Write: true, Site: cas("hcs cas")}), false},
 		{"a store of the sum", evs("MergeStore", "hcs flip store", Event{Write: true, Site: shift(at("// hcs store", "StoreUint64("), len("StoreUint64"))}), true},
 		{"a CAS that gives up when it fails", evs("MergeOnce", "hcs flip once", Event{Read: true, Write: true, Site: cas("hcs try")}), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}
+
+// TestJudgeAnsweredAlike: another goroutine reads the state between the
+// unit's two writes and only compares it with constants. socket.io's
+// HttpContext (dep.go's Reply): Write stores committed (1), then
+// state|finalizing; Done's Load() != 0 is true on both, as after the
+// whole Write (answeredAlike). A test that the two values answer apart
+// (finalizing's bit, equality with committed, a reset to 0), a value
+// returned or compared with a variable, stays judged; a CAS from a
+// constant lets the value before it answer for the serial order too.
+func TestJudgeAnsweredAlike(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame { return Frame{ID: id, Site: at("func (c *Reply) "+name+"(", name)} }
+	call := func(line, callee string) string { return shift(at(line, callee+"("), len(callee)) }
+	reader := func(name, callee string) Event {
+		return Event{Thread: 2, Unit: 2, Read: true, Site: call("func (c *Reply) "+name+"(", callee), Frames: []Frame{fr(9, name)}}
+	}
+	pair := func(first, second string, r Event, frames ...Frame) []Event {
+		a := Event{Thread: 1, Unit: 1, Write: true, Site: call("// "+first, "Store"), Frames: frames[:1]}
+		b := Event{Thread: 1, Unit: 1, Write: true, Site: call("// "+second, "Store"), Frames: frames}
+		return []Event{a, r, b}
+	}
+	write, finish := fr(1, "Write"), fr(2, "finish")
+	over, claim := fr(1, "WriteOver"), fr(1, "Claim")
+	claimed := func(r Event) []Event {
+		return []Event{
+			{Thread: 1, Unit: 1, Read: true, Write: true, Site: call("// reply claim", "CompareAndSwap"), Frames: []Frame{claim}},
+			r,
+			{Thread: 1, Unit: 1, Write: true, Site: call("// reply release", "Store"), Frames: []Frame{claim}},
+		}
+	}
+	rename := func(r Event) []Event {
+		return []Event{
+			{Thread: 1, Unit: 1, Write: true, Site: at("// reply busy", "name"), Frames: []Frame{fr(1, "Rename")}},
+			r,
+			{Thread: 1, Unit: 1, Write: true, Site: at("// reply idle", "name"), Frames: []Frame{fr(1, "Rename")}},
+		}
+	}
+	named := func(name, col string) Event {
+		return Event{Thread: 2, Unit: 2, Read: true, Site: at("func (c *Reply) "+name+"(", col), Frames: []Frame{fr(9, name)}}
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"a zero test, committed then state|finalizing", pair("reply commit", "reply finish", reader("Done", "Load"), write, finish), false},
+		{"a test of the committed bit, which state|finalizing does not fix", pair("reply commit", "reply finish", reader("Committed", "Load"), write, finish), true},
+		{"a test of the finalizing bit", pair("reply commit", "reply finish", reader("Finalizing", "Load"), write, finish), true},
+		{"equality with committed", pair("reply commit", "reply finish", reader("OnlyCommitted", "Load"), write, finish), true},
+		{"the value returned", pair("reply commit", "reply finish", reader("State", "Load"), write, finish), true},
+		{"compared with a variable", pair("reply commit", "reply finish", reader("Against", "Load"), write, finish), true},
+		{"a zero test, committed then reset to 0", pair("reply commit over", "reply reset", reader("Done", "Load"), over, over), true},
+		{"a test of the finalizing bit on a claim from 0", claimed(reader("Finalizing", "Load")), false},
+		{"a zero test on a claim from 0", claimed(reader("Done", "Load")), true},
+		{"a zero test, then another read's test that committed answers otherwise", pair("reply commit", "reply finish", reader("Claimed", "Load"), write, finish), true},
+		{"a string test both names pass", rename(named("Named", "name !=")), false},
+		{"a string test the names answer apart", rename(named("Idle", "name ==")), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := x.Judge(tc.evs)

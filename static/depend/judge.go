@@ -380,7 +380,11 @@ var (
 //     the key after one), found a's entry and was done with it, its adds
 //     netted to zero and its locks released, before b (madeEntry:
 //     moby/locker's Lock and Unlock between another Lock's create and
-//     its Unlock's delete); nor when the writer appended to
+//     its Unlock's delete), or the reader only compares the value with
+//     constants, each comparison's outcome on every value a stores being
+//     its outcome on every value b stores, or before a CAS a from a
+//     constant (answeredAlike: socket.io's IsDone, state != 0, between
+//     Write's store of committed and its state|finalizing); nor when the writer appended to
 //     a queue and its second write is its claim of the queue's drain
 //     (a CAS from a constant) or its release of that claim with its
 //     drain taking again after, and the reader, a draining consumer,
@@ -516,7 +520,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.retried(evs[reads[0]]) || x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) || x.tryRefused(a, b, evs[reads[0]]) || x.heldProbe(a, b, evs[reads[0]]) || x.madeEntry(a, b, evs[reads[0]]) {
+				if x.retried(evs[reads[0]]) || x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) || x.tryRefused(a, b, evs[reads[0]]) || x.heldProbe(a, b, evs[reads[0]]) || x.madeEntry(a, b, evs[reads[0]]) || x.answeredAlike(a, b, evs[reads[0]]) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {

@@ -5929,3 +5929,94 @@ func hcTryAdd(bits *uint64, v float64) bool {
 	old := atomic.LoadUint64(bits)
 	return atomic.CompareAndSwapUint64(bits, old, math.Float64bits(math.Float64frombits(old)+v)) // hcs try
 }
+
+// Reply is socket.io's HttpContext: Write claims the reply (committed)
+// under mu, writes unlocked, and finishes with state|finalizing under mu
+// again. Readers test the state in different ways between the two.
+type Reply struct {
+	mu    sync.Mutex
+	state atomic.Int32
+	name  string
+}
+
+const (
+	replyCommitted = 1
+	replyFinal     = 2
+)
+
+var errReplied = errors.New("replied")
+
+func (c *Reply) Write() error {
+	c.mu.Lock()
+	if c.Done() {
+		c.mu.Unlock()
+		return errReplied
+	}
+	c.state.Store(replyCommitted) // reply commit
+	c.mu.Unlock()
+	c.finish()
+	return nil
+}
+
+func (c *Reply) finish() {
+	c.mu.Lock()
+	c.state.Store(c.state.Load() | replyFinal) // reply finish
+	c.mu.Unlock()
+}
+
+// WriteOver closes with a plain store of a constant that a zero test
+// tells from the intermediate one.
+func (c *Reply) WriteOver() {
+	c.state.Store(replyCommitted) // reply commit over
+	c.state.Store(0)              // reply reset
+}
+
+// Claim takes the reply by CAS from idle and gives it back: a reader
+// that sees the claim answers a test for finalizing as before it.
+func (c *Reply) Claim() {
+	if c.state.CompareAndSwap(0, replyCommitted) { // reply claim
+		c.state.Store(0) // reply release
+	}
+}
+
+// Rename stores two names.
+func (c *Reply) Rename() {
+	c.name = "busy" // reply busy
+	c.name = "idle" // reply idle
+}
+
+// Done is true on committed and on anything|finalizing alike.
+func (c *Reply) Done() bool { return c.state.Load() != 0 }
+
+// Finalizing tells the two apart: false on committed, true after.
+func (c *Reply) Finalizing() bool { return c.state.Load()&replyFinal != 0 }
+
+// OnlyCommitted tells them apart too: (x|2) == 1 never holds.
+func (c *Reply) OnlyCommitted() bool { return c.state.Load() == replyCommitted }
+
+// Committed masks the bit committed sets, which state|finalizing keeps
+// only if it was there: not a constant outcome.
+func (c *Reply) Committed() bool { return c.state.Load()&replyCommitted != 0 }
+
+// State returns the value itself.
+func (c *Reply) State() int32 { return c.state.Load() }
+
+// Against compares with a variable.
+func (c *Reply) Against(n int32) bool { return c.state.Load() != n }
+
+// Named tests the name against a constant.
+func (c *Reply) Named() bool { return c.name != "" }
+
+// Idle tells the names apart.
+func (c *Reply) Idle() bool { return c.name == "idle" }
+
+// Claimed reads the state twice: the first test answers as after the
+// Write, the second (== committed) does not.
+func (c *Reply) Claimed() bool { return c.state.Load() != 0 && c.state.Load() == replyCommitted }
+
+// Asking is true only on required: as neither idle (before a blind
+// request's CAS) nor processing (after its claim) is.
+func (d *Drain) Asking() bool {
+	v := d.status.Load()
+	return v != drainIdle && v < drainProcessing
+}
