@@ -292,6 +292,14 @@ func TestClassify(t *testing.T) {
 	if st, reason, _ := classify([]pecan.Stats{{Dynamic: true, Skipped: "dynamic check skipped: go: updates to go.mod needed"}}); st != "skipped" || !strings.Contains(reason, "go.mod") {
 		t.Errorf("failed check classified %q %q", st, reason)
 	}
+	// juju/clock's monotonic: the package's unit defers to its external
+	// test package's, which takes the fast path.
+	if st, _, _ := classify([]pecan.Stats{{Skipped: "its tests run in the unit of its external test package, p_test"}, {Package: "p_test", Skipped: "no concurrency in the package or its tests (fast path)"}}); st != "fast path" {
+		t.Errorf("a package whose external test unit took the fast path: %s, want fast path", st)
+	}
+	if st, reason, _ := classify([]pecan.Stats{{Skipped: "its tests run in the unit of its external test package, p_test"}}); st != "skipped" || !strings.Contains(reason, "did not reach") {
+		t.Errorf("a package deferring to an external test unit vet did not reach: %s (%s)", st, reason)
+	}
 	if st, _, _ := classify(nil); st != "skipped" {
 		t.Errorf("unreached package classified %q", st)
 	}
