@@ -224,6 +224,8 @@ func TestLists(t *testing.T) {
 			want = 6 // session 44's trial: modules never checked before, of the kinds the proxy's list still had; one served candidate left out (go vet stops at its copy of the standard library), see its header
 		case "modules-trial27.txt":
 			want = 4 // session 45's trial: the proxy refused fourteen candidates of the kinds issue 26 names, three served ones left out for time at load 25-75, see its header
+		case "modules-trial28.txt":
+			want = 5 // session 46's trial: the proxy refused twenty more candidates, four served ones left out (network services, a private IP, no tests, tried code), see its header
 		}
 		if len(mods) < want {
 			t.Errorf("%s has %d modules, want at least %d (issue 26)", file, len(mods), want)
@@ -289,6 +291,14 @@ func TestClassify(t *testing.T) {
 	}
 	if st, reason, _ := classify([]pecan.Stats{{Dynamic: true, Skipped: "dynamic check skipped: go: updates to go.mod needed"}}); st != "skipped" || !strings.Contains(reason, "go.mod") {
 		t.Errorf("failed check classified %q %q", st, reason)
+	}
+	// juju/clock's monotonic: the package's unit defers to its external
+	// test package's, which takes the fast path.
+	if st, _, _ := classify([]pecan.Stats{{Skipped: "its tests run in the unit of its external test package, p_test"}, {Package: "p_test", Skipped: "no concurrency in the package or its tests (fast path)"}}); st != "fast path" {
+		t.Errorf("a package whose external test unit took the fast path: %s, want fast path", st)
+	}
+	if st, reason, _ := classify([]pecan.Stats{{Skipped: "its tests run in the unit of its external test package, p_test"}}); st != "skipped" || !strings.Contains(reason, "did not reach") {
+		t.Errorf("a package deferring to an external test unit vet did not reach: %s (%s)", st, reason)
 	}
 	if st, _, _ := classify(nil); st != "skipped" {
 		t.Errorf("unreached package classified %q", st)
