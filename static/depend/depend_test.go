@@ -3074,3 +3074,65 @@ func TestJudgeAnsweredAlike(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeMergedHeader: smux's recvLoop waits at the top of each round
+// of a for {} while its token bucket is empty, then takes a frame's
+// length from it; a reader's return between the take and the next
+// round's wait is read by a check each round makes afresh. go/ssa threads
+// the for {}'s empty header onto the wait loop's, and forward followed
+// that back edge as the wait loop's own round (smux's session.go:531 av,
+// false, session 45's trial 27). The wait loop's own rounds, and a
+// read-back within one round, stay judged.
+func TestJudgeMergedHeader(t *testing.T) {
+	x, at := index(t)
+	call := func(line, callee string) string { return shift(at(line, callee+"("), len(callee)) }
+	method := func(name string) string { return shift(at("func (b *RecvBucket) "+name+"(", ") "+name), 2) }
+	recv, over, ret := Frame{ID: 1, Site: method("Recv")}, Frame{ID: 1, Site: method("Overdrawn")}, Frame{ID: 9, Site: method("Return")}
+	take, wait, spin := call("// recvbucket take", "AddInt32"), call("// recvbucket wait", "LoadInt32"), call("// recvbucket spin", "AddInt32")
+	// The shape: the take's block jumps straight to the wait loop's
+	// header, which the wait loop's body also jumps back to.
+	ins := x.instrs[take]
+	if len(ins) == 0 {
+		t.Fatalf("no instruction at %s", take)
+	}
+	hdr := x.instrs[wait][0].Block()
+	if hdr.Comment != "for.loop" || !slices.Contains(ins[0].Block().Succs, hdr) {
+		t.Fatalf("the take's block %s jumps to %v, want the wait loop's header %s (for.loop)", ins[0].Block(), ins[0].Block().Succs, hdr)
+	}
+	ev := func(u int, read, write bool, site string, fr Frame) Event {
+		return Event{Thread: u, Unit: u, Read: read, Write: write, Site: site, Frames: []Frame{fr}}
+	}
+	for _, c := range []struct {
+		name string
+		a, b Event
+		want bool
+	}{
+		{"the take, then the next round's wait", ev(1, true, true, take, recv), ev(1, true, false, wait, recv), true},
+		{"a spin of the wait loop, then its next test", ev(1, true, true, spin, recv), ev(1, true, false, wait, recv), false},
+		{"the take, then the read-back in the same round", ev(1, true, true, call("// overdrawn take", "AddInt32"), over), ev(1, true, false, call("// overdrawn check", "LoadInt32"), over), false},
+	} {
+		if got := x.nextIteration(c.a, c.b); got != c.want {
+			t.Errorf("%s: nextIteration = %v, want %v", c.name, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"the take, a return, then the next round's wait", []Event{
+			ev(1, true, true, take, recv),
+			ev(2, true, true, call("// recvbucket return", "AddInt32"), ret),
+			ev(1, true, false, wait, recv),
+		}, false},
+		{"the take, a return, then the read-back in the same round", []Event{
+			ev(1, true, true, call("// overdrawn take", "AddInt32"), over),
+			ev(2, true, true, call("// recvbucket return", "AddInt32"), ret),
+			ev(1, true, false, call("// overdrawn check", "LoadInt32"), over),
+		}, true},
+	} {
+		if v := x.Judge(c.evs); v.Holds != c.want {
+			t.Errorf("%s: Judge = %v, %q: %s; want %v", c.name, v.Holds, v.Kind, v.Why, c.want)
+		}
+	}
+}

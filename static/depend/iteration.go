@@ -3,6 +3,7 @@ package depend
 import (
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -192,7 +193,10 @@ func calls(call ssa.CallInstruction, g *ssa.Function) bool {
 // one operation over it (an expiry sweep's deletes, one per key), and
 // going round it keeps b in a's unit; a loop with no condition of its
 // own (for {}, a goto back to a label) or over a channel repeats until
-// it leaves by a return or a break, each round a unit of its own.
+// it leaves by a return or a break, each round a unit of its own. go/ssa
+// removes a block that only jumps, so the header of a for {} whose body
+// begins with a loop with a condition is that loop's header: the outer
+// loop's back edge lands there too, and ends a round (outerRound).
 func forward(a, b ssa.Instruction) bool {
 	ba, bb := a.Block(), b.Block()
 	if ba == bb {
@@ -211,7 +215,7 @@ func forward(a, b ssa.Instruction) bool {
 		u := work[len(work)-1]
 		work = work[:len(work)-1]
 		for _, s := range u.Succs {
-			if s.Dominates(u) && !sweeps[s.Comment] || seen[s] {
+			if s.Dominates(u) && (!sweeps[s.Comment] || outerRound(u, s)) || seen[s] {
 				continue
 			}
 			if s == bb {
@@ -222,6 +226,73 @@ func forward(a, b ssa.Instruction) bool {
 		}
 	}
 	return false
+}
+
+// outerRound reports whether the back edge u→s into the header s of a
+// loop in sweeps closes a round of an enclosing loop instead: u is
+// reached, without passing s, from where s's loop goes once its
+// condition fails (its done block). Such a path left s's loop and came
+// back to its header, so the edge is the enclosing loop's, whose own
+// header go/ssa's jump threading removed (smux's recvLoop: for { for
+// bucket <= 0 { wait }; ...; bucket -= n }). A back edge from within
+// s's loop (its body, a continue) is reached from its done block only
+// through s. When no done block is found (the condition is a value
+// computed with its own blocks, or the done block was threaded away
+// too), the edge stays s's own: followed, which keeps b judged.
+func outerRound(u, s *ssa.BasicBlock) bool {
+	exits := loopExits(s)
+	if len(exits) == 0 {
+		return false
+	}
+	seen := map[*ssa.BasicBlock]bool{s: true}
+	work := exits
+	for _, x := range exits {
+		seen[x] = true
+	}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if v == u {
+			return true
+		}
+		for _, w := range v.Succs {
+			if !seen[w] {
+				seen[w] = true
+				work = append(work, w)
+			}
+		}
+	}
+	return false
+}
+
+// loopExits returns the done blocks that the condition of the loop with
+// header s branches to when it fails: the header's successors, and those
+// of the blocks of a condition with && or || (go/ssa's cond.true and
+// cond.false), whose comment is the header's kind with ".done" for
+// ".loop". Such a block runs only once the loop has ended (or an
+// enclosing one, which a break out of an empty body threads to).
+func loopExits(s *ssa.BasicBlock) []*ssa.BasicBlock {
+	done := strings.TrimSuffix(s.Comment, ".loop") + ".done"
+	var exits []*ssa.BasicBlock
+	seen := map[*ssa.BasicBlock]bool{s: true}
+	work := []*ssa.BasicBlock{s}
+	for len(work) > 0 {
+		c := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, t := range c.Succs {
+			if seen[t] {
+				continue
+			}
+			seen[t] = true
+			switch {
+			case t.Comment == done:
+				exits = append(exits, t)
+			case (t.Comment == "cond.true" || t.Comment == "cond.false") && s.Dominates(t):
+				work = append(work, t)
+			}
+		}
+	}
+	return exits
 }
 
 // sweeps are the comments go/ssa gives the headers of loops that step

@@ -6020,3 +6020,53 @@ func (d *Drain) Asking() bool {
 	v := d.status.Load()
 	return v != drainIdle && v < drainProcessing
 }
+
+// RecvBucket is smux's token bucket (session.go's recvLoop): each round
+// of a for {} waits while no tokens are left, then takes a frame's
+// length from the bucket; a reader's Return adds tokens back. The wait
+// loop is the round's first statement, so go/ssa's jump threading
+// removes the for {}'s header, which held only the jump into the wait
+// loop, and the for {}'s back edge lands on the wait loop's header.
+type RecvBucket struct {
+	tokens int32
+	spins  int32
+	notify chan struct{}
+	frames chan int32
+}
+
+func (b *RecvBucket) Recv() {
+	for {
+		for atomic.LoadInt32(&b.tokens) <= 0 { // recvbucket wait
+			atomic.AddInt32(&b.spins, 1) // recvbucket spin
+			<-b.notify
+		}
+		n, ok := <-b.frames
+		if !ok {
+			return
+		}
+		atomic.AddInt32(&b.tokens, -n) // recvbucket take
+	}
+}
+
+// Overdrawn takes a frame's length, then reads the bucket back in the
+// same round to tell whether its own take overdrew it: a Return between
+// is read as if the take had left that much.
+func (b *RecvBucket) Overdrawn() bool {
+	for {
+		for atomic.LoadInt32(&b.tokens) <= 0 { // overdrawn wait
+			<-b.notify
+		}
+		n, ok := <-b.frames
+		if !ok {
+			return false
+		}
+		atomic.AddInt32(&b.tokens, -n)       // overdrawn take
+		if atomic.LoadInt32(&b.tokens) < 0 { // overdrawn check
+			return true
+		}
+	}
+}
+
+func (b *RecvBucket) Return(n int32) {
+	atomic.AddInt32(&b.tokens, n) // recvbucket return
+}
