@@ -1380,3 +1380,38 @@ func TestNoCallbackRegistrationDrivers(t *testing.T) {
 		t.Errorf("no note on Conn.OnClose: %q", res.Notes)
 	}
 }
+
+// TestSetupShadowsType: a test's variable named after the receiver's
+// type (`ledger := NewLedger()`, an interface over *ledger) is asserted
+// through the file's alias of *ledger, so the driver keeps the setup
+// (before, `ledger.(*ledger)` did not compile and it was built without).
+func TestSetupShadowsType(t *testing.T) {
+	res := generateIn(t, "drvshadow")
+	var src string
+	for _, b := range res.Files {
+		src = string(b)
+	}
+	n := 0
+	for _, d := range res.Drivers["subjects/drvshadow"] {
+		if d.Calls != "Withdraw and Withdraw" {
+			continue
+		}
+		n++
+		if !strings.HasPrefix(d.Setup, "TestWithdraw (") {
+			t.Errorf("%s: setup %q, want TestWithdraw's (notes %q)", d.Calls, d.Setup, res.Notes)
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no driver calling Withdraw and Withdraw (notes %q)", res.Notes)
+	}
+	for _, want := range []string{"type pecanvetT_ledger = *ledger", "ledger.(pecanvetT_ledger).Withdraw(7)"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("driver lacks %q:\n%s", want, src)
+		}
+	}
+	for _, n := range res.Notes {
+		if strings.Contains(n.Text, "compile") {
+			t.Errorf("note %q", n)
+		}
+	}
+}

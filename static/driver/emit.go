@@ -212,6 +212,7 @@ type gen struct {
 	// copied: the external tests' declarations already written to
 	// helpers, the file's copies of them (setup.helpers).
 	copied  map[types.Object]bool
+	aliased map[string]bool // the types whose alias (aliasPrefix) helpers declares
 	helpers strings.Builder
 }
 
@@ -1095,6 +1096,13 @@ func (g *gen) driverFunc(named *types.Named, pr *pair, vals *values) string {
 		}
 		if s.tname != "" {
 			fmt.Fprintf(&b, "%s := t\n_ = %s\n", s.tname, s.tname)
+		}
+		if s.alias != "" && !g.aliased[s.alias] {
+			if g.aliased == nil {
+				g.aliased = map[string]bool{}
+			}
+			g.aliased[s.alias] = true
+			fmt.Fprintf(&g.helpers, "\n// %s%s is *%s: a variable of the setup of %s shadows %s.\ntype %s%s = *%s\n", aliasPrefix, s.alias, s.alias, s.test, s.alias, aliasPrefix, s.alias, s.alias)
 		}
 		for _, h := range s.helpers {
 			if g.copied[h.obj] {

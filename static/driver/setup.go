@@ -42,6 +42,7 @@ type setup struct {
 	// or trailing call, or a t.Cleanup function (call set: to call).
 	cleanup []cleanupItem
 	recv    string        // an expression of type *T: "l" or "&l"
+	alias   string        // T, when recv asserts to an alias of *T: a variable of the setup is named T
 	vars    []*types.Var  // variables the statements declare
 	unused  []string      // those nothing copied uses, marked used
 	second  *ast.CallExpr // a method called twice (m0 == m1): its second call
@@ -90,6 +91,12 @@ type helperDecl struct {
 // into the driver file, which is in the package under test: its own
 // names could clash with the package's.
 const helperPrefix = "pecanvetx_"
+
+// aliasPrefix names the driver file's alias of *T for a type T that a
+// setup's variable shadows. Of *T, not T: go/types (1.26) panics on an
+// alias whose right-hand side is a bare name declared by the package when
+// the driver's file is checked against the package's scope (typeCheck).
+const aliasPrefix = "pecanvetT_"
 
 // helperName is the name obj, a declaration of the external test, has
 // in the driver file.
@@ -645,7 +652,20 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 	} else if first.iface != nil {
 		// Asserted: a test that builds another implementation panics
 		// in the sequential calls, and the driver skips saying so.
-		s.recv += ".(*" + pr.typ + ")"
+		t := pr.typ
+		for _, v := range s.vars {
+			if v.Name() == pr.typ {
+				// pond's `pool := NewPool(10)` of type Pool: *pool would
+				// name the variable. The file declares an alias of *T
+				// (emit's aliased).
+				t = aliasPrefix + pr.typ
+				s.alias = pr.typ
+			}
+		}
+		if s.alias == "" {
+			t = "*" + t
+		}
+		s.recv += ".(" + t + ")"
 	} else if _, ptr := types.Unalias(first.recv.Type()).(*types.Pointer); !ptr {
 		s.recv = "&" + s.recv
 	}
