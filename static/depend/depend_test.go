@@ -2997,3 +2997,49 @@ func TestJudgeCASAdd(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeAppendedPrefix: seaweedfs/raft's commitInfo (log.go:542 asv)
+// reads the commit index and the committed entry by index under one read
+// lock between the leader's append and its commit, each under the lock
+// on its own: what it loads is below the old length, as before the
+// append, in either order of its two reads. A reader that takes the
+// length or a slice of the entries sees the append, and a write that is
+// not an append of the variable it stores into changes old elements:
+// both stay judged.
+func TestJudgeAppendedPrefix(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (l *RaftLog) "+name+"(", name+"(")}
+	}
+	const entries, commit = 1, 2
+	write := func(fn, mark, col string) Event {
+		return Event{Thread: 1, Unit: 1, Var: entries, Write: true, Site: at("// raftlog "+mark, col), Frames: []Frame{fr(1, fn)}}
+	}
+	b := Event{Thread: 1, Unit: 1, Var: commit, Write: true, Site: at("l.commit = n // raftlog commit", "commit"), Frames: []Frame{fr(2, "SetCommit")}}
+	read := func(fn string, v int, mark, col string) Event {
+		return Event{Thread: 2, Unit: 2, Var: v, Read: true, Site: at("// raftlog "+mark, col), Frames: []Frame{fr(9, fn)}}
+	}
+	appendE := write("Append", "append", "entries")
+	for _, tc := range []struct {
+		name   string
+		a      Event
+		r1, r2 Event
+		want   bool
+	}{
+		{"commitInfo between append and commit: the commit index, then the committed entry", appendE, read("CommitInfo", commit, "commit zero", "commit"), read("CommitInfo", entries, "committed entry", "entries"), false},
+		{"the same, the entries read first", appendE, read("CommitInfo", entries, "committed entry", "entries"), read("CommitInfo", commit, "committed entry", "commit"), false},
+		{"the count of entries beside the commit index", appendE, read("Status", entries, "status", "entries"), read("Status", commit, "status commit", "commit"), true},
+		{"the entries past the commit index, sliced", appendE, read("Uncommitted", commit, "uncommitted zero", "commit"), read("Uncommitted", entries, "uncommitted slice", "entries"), true},
+		{"an append to another slice stored in", write("AppendSpare", "append spare", "entries"), read("CommitInfo", commit, "commit zero", "commit"), read("CommitInfo", entries, "committed entry", "entries"), true},
+		{"a prepend", write("Prepend", "prepend", "entries"), read("CommitInfo", commit, "commit zero", "commit"), read("CommitInfo", entries, "committed entry", "entries"), true},
+		{"an element written in place", write("Restamp", "restamp", "entries"), read("CommitInfo", commit, "commit zero", "commit"), read("CommitInfo", entries, "committed entry", "entries"), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge([]Event{tc.a, tc.r1, tc.r2, b})
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s: %s), want %v", v.Holds, v.Kind, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}
