@@ -14,8 +14,10 @@ import (
 // no element below the old length, in place or in the copy a growth
 // makes), and the reader's read ra of that slice is used only to load
 // elements by index: not its length, capacity or range, not sliced,
-// passed, returned, compared or stored. Its read of b's variable comes
-// before b, so it is as before a too. An element below the old length
+// passed, returned, compared or stored. Its read rb of b's variable
+// comes before b, and the replay shows no write of either variable
+// from a to the reader's read of it but a itself: it read b's
+// variable as before a too. An element below the old length
 // is the one the reader would load before a; an index at or past it
 // would fail Go's bounds check there, a panic of the order with the
 // reader first, which the interleaving hides rather than makes.
@@ -25,9 +27,19 @@ import (
 // entry it returns is the last committed one, as before the append. A
 // reader that takes the slice's length, as the entries' count beside
 // the commit index, sees the appended entry: it stays judged.
-func (x *Index) appendedPrefix(a, ra Event) bool {
-	if !a.Write || !ra.Read || ra.Var != a.Var {
+func (x *Index) appendedPrefix(a, ra, rb Event) bool {
+	if !a.Write || !ra.Read || !rb.Read || ra.Var != a.Var || rb.Var == a.Var || ra.Writes == nil || rb.Writes == nil {
 		return false
+	}
+	for _, w := range ra.Writes {
+		if w.Step < ra.Step && w.Step != a.Step {
+			return false
+		}
+	}
+	for _, w := range rb.Writes {
+		if w.Step < rb.Step {
+			return false
+		}
 	}
 	stores := 0
 	for _, in := range x.instrs[a.Site] {

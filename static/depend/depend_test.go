@@ -3020,6 +3020,42 @@ func TestJudgeAppendedPrefix(t *testing.T) {
 		return Event{Thread: 2, Unit: 2, Var: v, Read: true, Site: at("// raftlog "+mark, col), Frames: []Frame{fr(9, fn)}}
 	}
 	appendE := write("Append", "append", "entries")
+	// steps numbers the events 10 to 40 and gives each read the replay's
+	// writes of its variable: a's and b's, and extra ones (Var, Step).
+	steps := func(a, r1, r2 Event, extra ...Event) []Event {
+		evs := []Event{a, r1, r2, b}
+		for k := range evs {
+			evs[k].Step = (k + 1) * 10
+		}
+		for k := 1; k <= 2; k++ {
+			evs[k].Writes = []Touch{}
+			for _, w := range append([]Event{evs[0], evs[3]}, extra...) {
+				if w.Var == evs[k].Var {
+					evs[k].Writes = append(evs[k].Writes, Touch{Step: w.Step, Site: w.Site, G: "g1"})
+				}
+			}
+		}
+		return evs
+	}
+	info := func() (Event, Event) {
+		return read("CommitInfo", commit, "commit zero", "commit"), read("CommitInfo", entries, "committed entry", "entries")
+	}
+	r1, r2 := info()
+	noSchedule := steps(appendE, r1, r2)
+	noSchedule[1].Writes, noSchedule[2].Writes = nil, nil
+	if v := x.Judge(noSchedule); !v.Holds {
+		t.Errorf("no schedule: Judge = false, want true")
+	}
+	again := b
+	again.Step = 15
+	if v := x.Judge(steps(appendE, r1, r2, again)); !v.Holds {
+		t.Errorf("a commit written between the append and its read: Judge = false, want true")
+	}
+	more := appendE
+	more.Step = 15
+	if v := x.Judge(steps(appendE, r1, r2, more)); !v.Holds {
+		t.Errorf("another append before the entries' read: Judge = false, want true")
+	}
 	for _, tc := range []struct {
 		name   string
 		a      Event
@@ -3035,7 +3071,7 @@ func TestJudgeAppendedPrefix(t *testing.T) {
 		{"an element written in place", write("Restamp", "restamp", "entries"), read("CommitInfo", commit, "commit zero", "commit"), read("CommitInfo", entries, "committed entry", "entries"), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v := x.Judge([]Event{tc.a, tc.r1, tc.r2, b})
+			v := x.Judge(steps(tc.a, tc.r1, tc.r2))
 			if v.Holds != tc.want {
 				t.Errorf("Judge = %v (%s: %s), want %v", v.Holds, v.Kind, v.Why, tc.want)
 			}
