@@ -41,7 +41,7 @@ func (x *Index) appendedPrefix(a, ra, rb Event) bool {
 			return false
 		}
 	}
-	stores := 0
+	var addr ssa.Value
 	for _, in := range x.instrs[a.Site] {
 		st, ok := in.(*ssa.Store)
 		if !ok {
@@ -50,9 +50,9 @@ func (x *Index) appendedPrefix(a, ra, rb Event) bool {
 		if !selfAppend(st) {
 			return false
 		}
-		stores++
+		addr = st.Addr
 	}
-	if stores == 0 {
+	if addr == nil {
 		return false
 	}
 	vals := x.reads(ra.Site, nil)
@@ -60,7 +60,7 @@ func (x *Index) appendedPrefix(a, ra, rb Event) bool {
 		return false
 	}
 	for _, v := range vals {
-		if !indexedOnly(v) {
+		if !indexedOnly(v, addr) {
 			return false
 		}
 	}
@@ -82,8 +82,10 @@ func selfAppend(st *ssa.Store) bool {
 
 // indexedOnly reports whether v, a slice, is used only as the base of
 // element loads: v[i], read and nothing else done with the element's
-// address.
-func indexedOnly(v ssa.Value) bool {
+// address, each index computed from nothing that may hold the slice's
+// length after the append (independent: `s.x[len(s.x)-1]` loads the
+// appended element).
+func indexedOnly(v, slice ssa.Value) bool {
 	if _, ok := v.Type().Underlying().(*types.Slice); !ok {
 		return false
 	}
@@ -96,7 +98,7 @@ func indexedOnly(v ssa.Value) bool {
 		switch r := r.(type) {
 		case *ssa.DebugRef:
 		case *ssa.IndexAddr:
-			if r.X != v || r.Referrers() == nil {
+			if r.X != v || r.Referrers() == nil || !independent(r.Index, slice, map[ssa.Value]bool{}) {
 				return false
 			}
 			for _, u := range *r.Referrers() {
@@ -116,4 +118,58 @@ func indexedOnly(v ssa.Value) bool {
 		}
 	}
 	return used
+}
+
+// independent reports whether the index i is computed, within its
+// function, only from constants, parameters and loads of other variables
+// than slice (a field of another name, or another global): no load of
+// slice, no call (a len, or a method that reads it), nothing else.
+func independent(i, slice ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[i] {
+		return true
+	}
+	seen[i] = true
+	switch i := i.(type) {
+	case *ssa.Const, *ssa.Parameter:
+		return true
+	case *ssa.Convert:
+		return independent(i.X, slice, seen)
+	case *ssa.BinOp:
+		return independent(i.X, slice, seen) && independent(i.Y, slice, seen)
+	case *ssa.UnOp:
+		if i.Op != token.MUL {
+			return independent(i.X, slice, seen)
+		}
+		return otherVar(i.X, slice)
+	case *ssa.Phi:
+		for _, e := range i.Edges {
+			if !independent(e, slice, seen) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// otherVar reports whether the address p is of another variable than
+// slice's: a field of another name, or another global.
+func otherVar(p, slice ssa.Value) bool {
+	switch s := slice.(type) {
+	case *ssa.FieldAddr:
+		f, ok := p.(*ssa.FieldAddr)
+		if !ok {
+			_, ok = p.(*ssa.Global)
+			return ok
+		}
+		return f.Field != s.Field || !types.Identical(f.X.Type(), s.X.Type())
+	case *ssa.Global:
+		switch p := p.(type) {
+		case *ssa.FieldAddr:
+			return true
+		case *ssa.Global:
+			return p != s
+		}
+	}
+	return false
 }

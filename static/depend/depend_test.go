@@ -3003,7 +3003,8 @@ func TestJudgeCASAdd(t *testing.T) {
 // lock between the leader's append and its commit, each under the lock
 // on its own: what it loads is below the old length, as before the
 // append, in either order of its two reads. A reader that takes the
-// length or a slice of the entries sees the append, and a write that is
+// length or a slice of the entries, or indexes by the length, sees the
+// append, and a write that is
 // not an append of the variable it stores into changes old elements:
 // both stay judged.
 func TestJudgeAppendedPrefix(t *testing.T) {
@@ -3065,6 +3066,7 @@ func TestJudgeAppendedPrefix(t *testing.T) {
 		{"commitInfo between append and commit: the commit index, then the committed entry", appendE, read("CommitInfo", commit, "commit zero", "commit"), read("CommitInfo", entries, "committed entry", "entries"), false},
 		{"the same, the entries read first", appendE, read("CommitInfo", entries, "committed entry", "entries"), read("CommitInfo", commit, "committed entry", "commit"), false},
 		{"the count of entries beside the commit index", appendE, read("Status", entries, "status", "entries"), read("Status", commit, "status commit", "commit"), true},
+		{"the last entry, by the length taken first", appendE, read("LastEntry", commit, "last zero", "commit"), read("LastEntry", entries, "last entry", "entries"), true},
 		{"the entries past the commit index, sliced", appendE, read("Uncommitted", commit, "uncommitted zero", "commit"), read("Uncommitted", entries, "uncommitted slice", "entries"), true},
 		{"an append to another slice stored in", write("AppendSpare", "append spare", "entries"), read("CommitInfo", commit, "commit zero", "commit"), read("CommitInfo", entries, "committed entry", "entries"), true},
 		{"a prepend", write("Prepend", "prepend", "entries"), read("CommitInfo", commit, "commit zero", "commit"), read("CommitInfo", entries, "committed entry", "entries"), true},

@@ -6003,3 +6003,14 @@ func (l *RaftLog) Restamp(e *RaftEntry) {
 	defer l.mu.Unlock()
 	l.entries[l.commit-1] = e // raftlog restamp
 }
+
+// LastEntry loads the last entry by the length it takes first.
+func (l *RaftLog) LastEntry() *RaftEntry {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if l.commit == 0 { // raftlog last zero
+		return nil
+	}
+	n := len(l.entries)
+	return l.entries[n-1] // raftlog last entry
+}
