@@ -3136,3 +3136,87 @@ func TestJudgeMergedHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeAppendedPrefix: seaweedfs/raft's commitInfo (log.go:542 asv)
+// reads the commit index and the committed entry by index under one read
+// lock between the leader's append and its commit, each under the lock
+// on its own: what it loads is below the old length, as before the
+// append, in either order of its two reads. A reader that takes the
+// length or a slice of the entries, or indexes by the length, sees the
+// append, and a write that is
+// not an append of the variable it stores into changes old elements:
+// both stay judged.
+func TestJudgeAppendedPrefix(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (l *RaftLog) "+name+"(", name+"(")}
+	}
+	const entries, commit = 1, 2
+	write := func(fn, mark, col string) Event {
+		return Event{Thread: 1, Unit: 1, Var: entries, Write: true, Site: at("// raftlog "+mark, col), Frames: []Frame{fr(1, fn)}}
+	}
+	b := Event{Thread: 1, Unit: 1, Var: commit, Write: true, Site: at("l.commit = n // raftlog commit", "commit"), Frames: []Frame{fr(2, "SetCommit")}}
+	read := func(fn string, v int, mark, col string) Event {
+		return Event{Thread: 2, Unit: 2, Var: v, Read: true, Site: at("// raftlog "+mark, col), Frames: []Frame{fr(9, fn)}}
+	}
+	appendE := write("Append", "append", "entries")
+	// steps numbers the events 10 to 40 and gives each read the replay's
+	// writes of its variable: a's and b's, and extra ones (Var, Step).
+	steps := func(a, r1, r2 Event, extra ...Event) []Event {
+		evs := []Event{a, r1, r2, b}
+		for k := range evs {
+			evs[k].Step = (k + 1) * 10
+		}
+		for k := 1; k <= 2; k++ {
+			evs[k].Writes = []Touch{}
+			for _, w := range append([]Event{evs[0], evs[3]}, extra...) {
+				if w.Var == evs[k].Var {
+					evs[k].Writes = append(evs[k].Writes, Touch{Step: w.Step, Site: w.Site, G: "g1"})
+				}
+			}
+		}
+		return evs
+	}
+	info := func() (Event, Event) {
+		return read("CommitInfo", commit, "commit zero", "commit"), read("CommitInfo", entries, "committed entry", "entries")
+	}
+	r1, r2 := info()
+	noSchedule := steps(appendE, r1, r2)
+	noSchedule[1].Writes, noSchedule[2].Writes = nil, nil
+	if v := x.Judge(noSchedule); !v.Holds {
+		t.Errorf("no schedule: Judge = false, want true")
+	}
+	again := b
+	again.Step = 15
+	if v := x.Judge(steps(appendE, r1, r2, again)); !v.Holds {
+		t.Errorf("a commit written between the append and its read: Judge = false, want true")
+	}
+	more := appendE
+	more.Step = 15
+	if v := x.Judge(steps(appendE, r1, r2, more)); !v.Holds {
+		t.Errorf("another append before the entries' read: Judge = false, want true")
+	}
+	for _, tc := range []struct {
+		name   string
+		a      Event
+		r1, r2 Event
+		want   bool
+	}{
+		{"commitInfo between append and commit: the commit index, then the committed entry", appendE, read("CommitInfo", commit, "commit zero", "commit"), read("CommitInfo", entries, "committed entry", "entries"), false},
+		{"the same, the entries read first", appendE, read("CommitInfo", entries, "committed entry", "entries"), read("CommitInfo", commit, "committed entry", "commit"), false},
+		{"the count of entries beside the commit index", appendE, read("Status", entries, "status", "entries"), read("Status", commit, "status commit", "commit"), true},
+		{"the last entry, by the length taken first", appendE, read("LastEntry", commit, "last zero", "commit"), read("LastEntry", entries, "last entry", "entries"), true},
+		{"the entries past the commit index, sliced", appendE, read("Uncommitted", commit, "uncommitted zero", "commit"), read("Uncommitted", entries, "uncommitted slice", "entries"), true},
+		{"an append to another slice stored in", write("AppendSpare", "append spare", "entries"), read("CommitInfo", commit, "commit zero", "commit"), read("CommitInfo", entries, "committed entry", "entries"), true},
+		{"a prepend", write("Prepend", "prepend", "entries"), read("CommitInfo", commit, "commit zero", "commit"), read("CommitInfo", entries, "committed entry", "entries"), true},
+		{"an element written in place", write("Restamp", "restamp", "entries"), read("CommitInfo", commit, "commit zero", "commit"), read("CommitInfo", entries, "committed entry", "entries"), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(steps(tc.a, tc.r1, tc.r2))
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s: %s), want %v", v.Holds, v.Kind, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}

@@ -412,7 +412,11 @@ var (
 //     between the refresh's two stores, asynccache.go:107 asv), or one of
 //     the reader's reads only decides a bound test that the writes it
 //     saw, undone, or those it missed, applied, keep (snapshotKept:
-//     pond's subpool counts), or the reader's own get-or-create,
+//     pond's subpool counts), or the writer's first write only appends
+//     to a slice that the reader only loads elements of by index, each
+//     below the old length as before the append (appendedPrefix:
+//     seaweedfs/raft's commitInfo between appendEntry and
+//     setCommitIndex), or the reader's own get-or-create,
 //     after a, found a's fresh element, which it reads as made
 //     (createdSeen: go-metrics' Data between AddSample's getInterval
 //     and its add), or the reader's second access and the writer's
@@ -530,7 +534,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.retried(r1) || x.retried(r2) || x.claimAfter(evs, i, j, reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(evs, a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || (x.blindAdd(r2) || x.casAdd(r2)) && (x.blindAdd(b) || x.casAdd(b)) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && x.snapshotKept(evs, i, reads[n], reads[n+1], j) || r2.Var == b.Var && a.Var != b.Var && x.createdSeen(a, r1, r2) || x.addedAhead(a, r1, r2, b) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.retried(r1) || x.retried(r2) || x.claimAfter(evs, i, j, reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(evs, a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || (x.blindAdd(r2) || x.casAdd(r2)) && (x.blindAdd(b) || x.casAdd(b)) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && (x.snapshotKept(evs, i, reads[n], reads[n+1], j) || x.appendedPrefix(a, r1, r2) || x.appendedPrefix(a, r2, r1)) || r2.Var == b.Var && a.Var != b.Var && x.createdSeen(a, r1, r2) || x.addedAhead(a, r1, r2, b) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {

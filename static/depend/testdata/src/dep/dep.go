@@ -6070,3 +6070,88 @@ func (b *RecvBucket) Overdrawn() bool {
 func (b *RecvBucket) Return(n int32) {
 	atomic.AddInt32(&b.tokens, n) // recvbucket return
 }
+
+// RaftLog is seaweedfs/raft's Log: the leader appends an entry and then
+// commits it, each under the lock on its own (appendedPrefix).
+type RaftLog struct {
+	mu      sync.RWMutex
+	entries []*RaftEntry
+	spare   []*RaftEntry
+	commit  uint64
+	start   uint64
+}
+
+type RaftEntry struct{ Index, Term uint64 }
+
+func (l *RaftLog) Append(e *RaftEntry) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.entries = append(l.entries, e) // raftlog append
+}
+
+// AppendSpare appends to another slice than the one it stores into.
+func (l *RaftLog) AppendSpare(e *RaftEntry) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.entries = append(l.spare, e) // raftlog append spare
+}
+
+// Prepend puts the entry first: every element moves.
+func (l *RaftLog) Prepend(e *RaftEntry) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.entries = append([]*RaftEntry{e}, l.entries...) // raftlog prepend
+}
+
+func (l *RaftLog) SetCommit(n uint64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.commit = n // raftlog commit
+}
+
+// CommitInfo is raft's commitInfo: the last committed entry.
+func (l *RaftLog) CommitInfo() (uint64, uint64) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if l.commit == 0 { // raftlog commit zero
+		return 0, 0
+	}
+	e := l.entries[l.commit-1-l.start] // raftlog committed entry
+	return e.Index, e.Term
+}
+
+// Status returns the count of entries beside the commit index.
+func (l *RaftLog) Status() (int, uint64) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	n := len(l.entries) // raftlog status
+	return n, l.commit  // raftlog status commit
+}
+
+// Uncommitted returns the entries past the commit index.
+func (l *RaftLog) Uncommitted() []*RaftEntry {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if l.commit == 0 { // raftlog uncommitted zero
+		return nil
+	}
+	return l.entries[l.commit-l.start:] // raftlog uncommitted slice
+}
+
+// Restamp writes the committed entry's slot in place.
+func (l *RaftLog) Restamp(e *RaftEntry) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.entries[l.commit-1] = e // raftlog restamp
+}
+
+// LastEntry loads the last entry by the length it takes first.
+func (l *RaftLog) LastEntry() *RaftEntry {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if l.commit == 0 { // raftlog last zero
+		return nil
+	}
+	n := len(l.entries)
+	return l.entries[n-1] // raftlog last entry
+}
