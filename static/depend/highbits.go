@@ -37,7 +37,7 @@ type highView struct {
 // countAndHotIdx and uses only its top bit, the hot index, which Write
 // flips by adding 1<<63.
 func (x *Index) highBits(a Event) (highView, bool) {
-	var f any
+	var f *types.Var
 	hv := highView{cut: map[ssa.Instruction]bool{}, from: 64}
 	view := func(r ssa.Instruction) (uint, bool) {
 		bo, ok := r.(*ssa.BinOp)
@@ -103,50 +103,42 @@ func (x *Index) highBits(a Event) (highView, bool) {
 		return highView{}, false
 	}
 	// Every write of f in the program.
-	for _, fn := range x.all {
-		for _, blk := range fn.Blocks {
-			for _, in := range blk.Instrs {
-				fa, ok := in.(*ssa.FieldAddr)
-				if !ok || fieldOf(fa) != f {
+	for fa := range x.fieldAddrs(f) {
+		for _, ref := range *fa.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.DebugRef:
+				continue
+			case *ssa.UnOp:
+				if ref.Op == token.MUL {
 					continue
 				}
-				for _, ref := range *fa.Referrers() {
-					switch ref := ref.(type) {
-					case *ssa.DebugRef:
+			case *ssa.Store:
+				if ref.Addr == fa && smallLow(ref.Val, hv.from) {
+					continue
+				}
+			case *ssa.Call:
+				args := ref.Common().Args
+				if len(args) == 0 || args[0] != fa {
+					break
+				}
+				switch u64Op(ref.Common().StaticCallee()) {
+				case "Load":
+					continue
+				case "Add":
+					if c, ok := addConst(ref); ok && (c&(1<<hv.from-1) == 0 || smallAdd(c, hv.from)) {
 						continue
-					case *ssa.UnOp:
-						if ref.Op == token.MUL {
-							continue
-						}
-					case *ssa.Store:
-						if ref.Addr == fa && smallLow(ref.Val, hv.from) {
-							continue
-						}
-					case *ssa.Call:
-						args := ref.Common().Args
-						if len(args) == 0 || args[0] != fa {
-							break
-						}
-						switch u64Op(ref.Common().StaticCallee()) {
-						case "Load":
-							continue
-						case "Add":
-							if c, ok := addConst(ref); ok && (c&(1<<hv.from-1) == 0 || smallAdd(c, hv.from)) {
-								continue
-							}
-						case "Store", "Swap":
-							if len(args) == 2 && smallLow(args[1], hv.from) {
-								continue
-							}
-						case "CompareAndSwap":
-							if len(args) == 3 && smallLow(args[2], hv.from) {
-								continue
-							}
-						}
 					}
-					return highView{}, false
+				case "Store", "Swap":
+					if len(args) == 2 && smallLow(args[1], hv.from) {
+						continue
+					}
+				case "CompareAndSwap":
+					if len(args) == 3 && smallLow(args[2], hv.from) {
+						continue
+					}
 				}
 			}
+			return highView{}, false
 		}
 	}
 	return hv, true

@@ -3,6 +3,7 @@ package depend
 import (
 	"go/token"
 	"go/types"
+	"iter"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -294,47 +295,39 @@ func (x *Index) writesEven(f *types.Var, depth int) bool {
 		p, ok := x.parity(v, at, depth+1)
 		return ok && p == 0
 	}
-	for _, fn := range x.all {
-		for _, blk := range fn.Blocks {
-			for _, in := range blk.Instrs {
-				fa, ok := in.(*ssa.FieldAddr)
-				if !ok || fieldOf(fa) != f {
-					continue
+	for fa := range x.fieldAddrs(f) {
+		for _, ref := range *fa.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.DebugRef:
+			case *ssa.UnOp:
+				if ref.Op != token.MUL {
+					return false
 				}
-				for _, ref := range *fa.Referrers() {
-					switch ref := ref.(type) {
-					case *ssa.DebugRef:
-					case *ssa.UnOp:
-						if ref.Op != token.MUL {
-							return false
-						}
-					case *ssa.Store:
-						if ref.Addr != fa || !even(ref.Val, ref) {
-							return false
-						}
-					case *ssa.Call:
-						args := ref.Common().Args
-						name := atomicName(ref.Common().StaticCallee())
-						if len(args) == 0 || args[0] != fa {
-							return false
-						}
-						switch {
-						case len(name) >= 4 && name[:4] == "Load":
-						case len(name) >= 5 && (name[:5] == "Store" || name[:4] == "Swap") || len(name) >= 3 && name[:3] == "Add":
-							if len(args) != 2 || !even(args[1], ref) {
-								return false
-							}
-						case len(name) >= 14 && name[:14] == "CompareAndSwap":
-							if len(args) != 3 || !even(args[2], ref) {
-								return false
-							}
-						default:
-							return false
-						}
-					default:
+			case *ssa.Store:
+				if ref.Addr != fa || !even(ref.Val, ref) {
+					return false
+				}
+			case *ssa.Call:
+				args := ref.Common().Args
+				name := atomicName(ref.Common().StaticCallee())
+				if len(args) == 0 || args[0] != fa {
+					return false
+				}
+				switch {
+				case len(name) >= 4 && name[:4] == "Load":
+				case len(name) >= 5 && (name[:5] == "Store" || name[:4] == "Swap") || len(name) >= 3 && name[:3] == "Add":
+					if len(args) != 2 || !even(args[1], ref) {
 						return false
 					}
+				case len(name) >= 14 && name[:14] == "CompareAndSwap":
+					if len(args) != 3 || !even(args[2], ref) {
+						return false
+					}
+				default:
+					return false
 				}
+			default:
+				return false
 			}
 		}
 	}
@@ -363,6 +356,22 @@ func fieldOf(fa *ssa.FieldAddr) *types.Var {
 		return f.Origin()
 	}
 	return nil
+}
+
+// fieldAddrs yields every address of field f taken in the program, the
+// places its writes and reads go through.
+func (x *Index) fieldAddrs(f *types.Var) iter.Seq[*ssa.FieldAddr] {
+	return func(yield func(*ssa.FieldAddr) bool) {
+		for _, fn := range x.all {
+			for _, blk := range fn.Blocks {
+				for _, in := range blk.Instrs {
+					if fa, ok := in.(*ssa.FieldAddr); ok && fieldOf(fa) == f && !yield(fa) {
+						return
+					}
+				}
+			}
+		}
+	}
 }
 
 // loadedField returns the field a read of v loads (a plain load through

@@ -195,18 +195,13 @@ func (x *Index) addsOnly(f *types.Var) bool {
 	if f.Exported() {
 		return false
 	}
-	for _, fn := range x.all {
-		for _, blk := range fn.Blocks {
-			for _, in := range blk.Instrs {
-				fa, ok := in.(*ssa.FieldAddr)
-				if !ok || fieldOf(fa) != f || fa.Referrers() == nil {
-					continue
-				}
-				for _, r := range *fa.Referrers() {
-					if !loadOrAdd(r, fa) {
-						return false
-					}
-				}
+	for fa := range x.fieldAddrs(f) {
+		if fa.Referrers() == nil {
+			continue
+		}
+		for _, r := range *fa.Referrers() {
+			if !loadOrAdd(r, fa) {
+				return false
 			}
 		}
 	}
