@@ -14,16 +14,8 @@ import (
 // another Lock of the name waits for it). The trace is read (through rt)
 // only when some read-back is such.
 func handed(f *Finding, evs []depend.Event, delta func(site string) (int64, bool), rt *replayTrace) {
-	s := f.Schedule
-	if s == nil || len(s.Anomaly) != len(evs) || f.Verdict.Trace == "" {
-		return
-	}
-	pairs := addReadBacks(s, evs, delta)
-	if len(pairs) == 0 {
-		return
-	}
-	tr, pos := rt.get()
-	if tr == nil || tr.Truncated != "" {
+	s, pairs, tr, pos := replayedReadBacks(f, evs, delta, rt)
+	if tr == nil {
 		return
 	}
 	for _, p := range pairs {
@@ -323,6 +315,25 @@ func (r *replayTrace) get() (*trace.Trace, []int) {
 		}
 	}
 	return r.tr, r.pos
+}
+
+// replayedReadBacks returns f's schedule, its add read-back pairs
+// (addReadBacks) and its replay's whole trace with each step's position
+// in it; the trace is nil when f has no such pair or no whole trace.
+func replayedReadBacks(f *Finding, evs []depend.Event, delta func(site string) (int64, bool), rt *replayTrace) (*trace.Schedule, [][2]int, *trace.Trace, []int) {
+	s := f.Schedule
+	if s == nil || len(s.Anomaly) != len(evs) || f.Verdict.Trace == "" {
+		return nil, nil, nil, nil
+	}
+	pairs := addReadBacks(s, evs, delta)
+	if len(pairs) == 0 {
+		return nil, nil, nil, nil
+	}
+	tr, pos := rt.get()
+	if tr == nil || tr.Truncated != "" {
+		return nil, nil, nil, nil
+	}
+	return s, pairs, tr, pos
 }
 
 // addReadBacks returns the pairs (i, j) of evs, i the unit's write of a

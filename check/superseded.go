@@ -14,17 +14,9 @@ import (
 // each goroutine that added between stores the same object at the same
 // site later (istio's Cache.Set, which sets a gauge to the count).
 func supersedes(f *Finding, evs []depend.Event, isAdd func(site string) bool, rt *replayTrace) {
-	s := f.Schedule
-	if s == nil || len(s.Anomaly) != len(evs) || f.Verdict.Trace == "" {
-		return
-	}
 	delta := func(site string) (int64, bool) { return 0, isAdd(site) }
-	pairs := addReadBacks(s, evs, delta)
-	if len(pairs) == 0 {
-		return
-	}
-	tr, pos := rt.get()
-	if tr == nil || tr.Truncated != "" {
+	s, pairs, tr, pos := replayedReadBacks(f, evs, delta, rt)
+	if tr == nil {
 		return
 	}
 	// Judge may pair b with any earlier write of the unit of b's
