@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -23,13 +24,17 @@ import (
 type modSpec struct {
 	Path, Version string
 	Tags          string // build tags its tests need (-tags=a,b after module@version)
+	Short         bool   // run its tests with -short (-short after module@version)
 	Why           string // the comment after it
 }
 
-// readModules reads "module@version [-tags=a,b]  # why" lines; blank
-// lines and lines starting with # are skipped. -tags names build tags
-// without which the module's tests do not build (its Makefile passes
-// them), as a user would set them for both go vet and go test.
+// readModules reads "module@version [-tags=a,b] [-short]  # why" lines;
+// blank lines and lines starting with # are skipped. -tags names build
+// tags without which the module's tests do not build (its Makefile passes
+// them), as a user would set them for both go vet and go test. -short
+// runs the tests as go test -short does, for both (-pecan.short for go
+// vet): for suites whose long tests (gigabyte transfers) skip themselves
+// under testing.Short(), as their CI runs them.
 func readModules(path string) ([]modSpec, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -54,9 +59,13 @@ func readModules(path string) ([]modSpec, error) {
 		}
 		m := modSpec{Path: p, Version: v, Why: why}
 		for _, f := range fields[1:] {
+			if f == "-short" && !m.Short {
+				m.Short = true
+				continue
+			}
 			tags, ok := strings.CutPrefix(f, "-tags=")
 			if !ok || tags == "" || m.Tags != "" {
-				return nil, fmt.Errorf("%s:%d: want module@version [-tags=a,b], got %q", path, n, line)
+				return nil, fmt.Errorf("%s:%d: want module@version [-tags=a,b] [-short], got %q", path, n, line)
 			}
 			m.Tags = tags
 		}
@@ -75,6 +84,15 @@ func (m modSpec) env() []string {
 		return nil
 	}
 	return []string{"GOFLAGS=-tags=" + m.Tags}
+}
+
+// raceArgs is the module's go test -race command line.
+func (m modSpec) raceArgs() []string {
+	args := []string{"test", "-race", "-count=1"}
+	if m.Short {
+		args = append(args, "-short")
+	}
+	return append(args, "./...")
 }
 
 func (c *config) selected(m modSpec) bool {
@@ -163,10 +181,16 @@ type modReport struct {
 func evalModule(ctx context.Context, c *config, work string, m modSpec, triage map[string]triageEntry) *modResult {
 	mc := *c
 	mc.env = m.env()
+	if m.Short {
+		mc.vetFlags = append(slices.Clone(c.vetFlags), "-pecan.short")
+	}
 	c = &mc
 	res := &modResult{spec: m}
 	if m.Tags != "" {
 		res.notes = append(res.notes, "build tags "+m.Tags+" (GOFLAGS=-tags="+m.Tags+") for every go command")
+	}
+	if m.Short {
+		res.notes = append(res.notes, "-short: go test -race -short and go vet -pecan.short")
 	}
 	progress("modules: %s: go mod download", m)
 	dl := measure(ctx, c.stepTimeout, work, nil, "go", "mod", "download", "-json", m.String())
@@ -202,8 +226,8 @@ func evalModule(ctx context.Context, c *config, work string, m modSpec, triage m
 	}
 	res.notes = append(res.notes, warmDeps(ctx, c, dir)...)
 
-	progress("modules: %s: go test -race -count=1 ./... (bound %v)", m, c.raceTimeout)
-	res.race = measure(ctx, c.raceTimeout, dir, c.env, "go", "test", "-race", "-count=1", "./...")
+	progress("modules: %s: go %s (bound %v)", m, strings.Join(m.raceArgs(), " "), c.raceTimeout)
+	res.race = measure(ctx, c.raceTimeout, dir, c.env, "go", m.raceArgs()...)
 	progress("modules: %s: go test -race: %s in %s", m, res.race.describe(), secs(res.race.Wall))
 	if res.race.describe() != "ok" {
 		res.notes = append(res.notes, "go test -race: "+res.race.describe()+": "+failSummary(res.race.Stdout, res.race.Stderr))
@@ -271,8 +295,8 @@ func coldRuns(ctx context.Context, c *config, work, dir string, m modSpec) (race
 		return d, func() { os.RemoveAll(d) }
 	}
 	gocache, done := fresh("gocache-race")
-	progress("modules: %s: cold go test -race -count=1 ./... (GOCACHE=%s)", m, gocache)
-	race = measure(ctx, c.raceTimeout, dir, append([]string{"GOCACHE=" + gocache}, c.env...), "go", "test", "-race", "-count=1", "./...")
+	progress("modules: %s: cold go %s (GOCACHE=%s)", m, strings.Join(m.raceArgs(), " "), gocache)
+	race = measure(ctx, c.raceTimeout, dir, append([]string{"GOCACHE=" + gocache}, c.env...), "go", m.raceArgs()...)
 	done()
 	progress("modules: %s: cold go test -race: %s in %s", m, race.describe(), secs(race.Wall))
 	gocache, done = fresh("gocache-vet")

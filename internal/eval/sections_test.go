@@ -484,18 +484,25 @@ func TestTestPackage(t *testing.T) {
 }
 
 // TestReadModulesTags: a list line may name the build tags a module's
-// tests need; they reach every go command through GOFLAGS, and any other
-// field after module@version is an error.
+// tests need, which reach every go command through GOFLAGS, and -short,
+// which both timed runs take; any other field after module@version is an
+// error.
 func TestReadModulesTags(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.txt")
-	os.WriteFile(good, []byte("# c\nexample.com/a@v1.0.0 -tags=testing,x  # why a\nexample.com/b@v2.0.0  # why b\n"), 0o644)
+	os.WriteFile(good, []byte("# c\nexample.com/a@v1.0.0 -tags=testing,x  # why a\nexample.com/b@v2.0.0  # why b\nexample.com/c@v1.0.0 -short -tags=y\n"), 0o644)
 	mods, err := readModules(good)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(mods) != 2 || mods[0].Tags != "testing,x" || mods[0].Why != "why a" || mods[0].String() != "example.com/a@v1.0.0" || mods[1].Tags != "" {
+	if len(mods) != 3 || mods[0].Tags != "testing,x" || mods[0].Why != "why a" || mods[0].String() != "example.com/a@v1.0.0" || mods[1].Tags != "" || mods[0].Short || !mods[2].Short || mods[2].Tags != "y" {
 		t.Fatalf("readModules = %+v", mods)
+	}
+	if got := strings.Join(mods[2].raceArgs(), " "); got != "test -race -count=1 -short ./..." {
+		t.Errorf("raceArgs with -short = %q", got)
+	}
+	if got := strings.Join(mods[0].raceArgs(), " "); got != "test -race -count=1 ./..." {
+		t.Errorf("raceArgs = %q", got)
 	}
 	if env := mods[0].env(); len(env) != 1 || env[0] != "GOFLAGS=-tags=testing,x" {
 		t.Errorf("env = %q", env)
@@ -503,7 +510,7 @@ func TestReadModulesTags(t *testing.T) {
 	if env := mods[1].env(); env != nil {
 		t.Errorf("env without tags = %q", env)
 	}
-	for _, line := range []string{"example.com/a@v1 -race", "example.com/a@v1 -tags=", "example.com/a@v1 -tags=x -tags=y", "example.com/a -tags=x"} {
+	for _, line := range []string{"example.com/a@v1 -race", "example.com/a@v1 -tags=", "example.com/a@v1 -tags=x -tags=y", "example.com/a -tags=x", "example.com/a@v1 -short -short", "example.com/a@v1 -short=false"} {
 		bad := filepath.Join(dir, "bad.txt")
 		os.WriteFile(bad, []byte(line+"\n"), 0o644)
 		if _, err := readModules(bad); err == nil {
