@@ -239,6 +239,9 @@ func evalModule(ctx context.Context, c *config, work string, m modSpec, triage m
 	progress("modules: %s: go %s (bound %v)", m, strings.Join(args, " "), c.vetTimeout)
 	res.vet = measure(ctx, c.vetTimeout, dir, c.env, "go", args...)
 	progress("modules: %s: go vet: %s in %s", m, res.vet.describe(), secs(res.vet.Wall))
+	if err := c.keepVet(filepath.Base(dir), res.vet, stats); err != nil {
+		res.notes = append(res.notes, "-keep: "+err.Error())
+	}
 	diags, errs, err := parseVetJSON(res.vet.Stdout)
 	if err != nil {
 		res.notes = append(res.notes, err.Error())
@@ -277,6 +280,27 @@ func evalModule(ctx context.Context, c *config, work string, m modSpec, triage m
 		}
 	}
 	return res
+}
+
+// keepVet writes a go vet run's output and stats file into -keep's
+// directory, named after the module's copy (name), when -keep is set.
+func (c *config) keepVet(name string, vet *run, stats string) error {
+	if c.keep == "" {
+		return nil
+	}
+	if err := os.MkdirAll(c.keep, 0o755); err != nil {
+		return err
+	}
+	st, err := os.ReadFile(stats)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	for suffix, b := range map[string][]byte{".vet.json": vet.Stdout, ".vet.stderr": vet.Stderr, ".stats.jsonl": st} {
+		if err := os.WriteFile(filepath.Join(c.keep, name+suffix), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // coldRuns runs go test -race and go vet -vettool=pecanvet once more, each

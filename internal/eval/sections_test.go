@@ -518,3 +518,27 @@ func TestReadModulesTags(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepVet: -keep keeps a module's whole go vet output and stats file
+// (the section cuts notes at 40); without -keep nothing is written.
+func TestKeepVet(t *testing.T) {
+	dir := t.TempDir()
+	stats := filepath.Join(dir, "s.jsonl")
+	os.WriteFile(stats, []byte("{}\n"), 0o644)
+	vet := &run{Stdout: []byte(`{"p":{}}`), Stderr: []byte("pecanvet: a note\n")}
+	if err := (&config{}).keepVet("m_v1", vet, stats); err != nil {
+		t.Fatal(err)
+	}
+	keep := filepath.Join(dir, "keep")
+	if err := (&config{keep: keep}).keepVet("m_v1", vet, stats); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"m_v1.vet.json": `{"p":{}}`, "m_v1.vet.stderr": "pecanvet: a note\n", "m_v1.stats.jsonl": "{}\n"} {
+		if b, err := os.ReadFile(filepath.Join(keep, name)); err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v; want %q", name, b, err, want)
+		}
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 2 {
+		t.Errorf("%d entries in %s, want s.jsonl and keep (nothing written without -keep)", len(es), dir)
+	}
+}
