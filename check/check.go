@@ -80,6 +80,9 @@ type Options struct {
 	// (control.go), which tell a failure of the schedule's delays from
 	// one of its interleaving (issue 26). For measuring what they change.
 	NoControls bool
+	// Short runs the tests with -test.short, as go test -short: for
+	// suites whose long tests skip themselves under testing.Short().
+	Short bool
 }
 
 // Finding is one prediction and what replay made of it.
@@ -470,7 +473,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	tm.Instrument = time.Since(istart)
 	opt.progress("instrument: instrumented %d packages (and %d packages they import) in %v", len(inst.Packages), len(inst.Deps), tm.Instrument.Round(time.Millisecond))
 	cstart := time.Now()
-	b, err := testbin.New(ctx, inst, testbin.Options{Dir: opt.Dir, BuildFlags: opt.BuildFlags, Progress: opt.Progress, Extra: drivers.Files})
+	b, err := testbin.New(ctx, inst, testbin.Options{Dir: opt.Dir, BuildFlags: opt.BuildFlags, Progress: opt.Progress, Extra: drivers.Files, Short: opt.Short})
 	if err != nil {
 		return nil, err
 	}

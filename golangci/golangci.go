@@ -50,10 +50,11 @@ type Settings struct {
 	Budget     *string `json:"budget"`
 	Replay     *bool   `json:"replay"`
 	MaxReplays *int    `json:"maxreplays"`
+	Short      *bool   `json:"short"`
 }
 
 // known lists the settings' keys, for the unknown-key error.
-var known = []string{"budget", "maxreplays", "patterns", "replay"}
+var known = []string{"budget", "maxreplays", "patterns", "replay", "short"}
 
 // Plugin is the registered plugin: its analyzer, configured.
 type Plugin struct {
@@ -106,6 +107,11 @@ func New(conf any) (register.LinterPlugin, error) {
 		}
 		if err := flags.Set("maxreplays", strconv.Itoa(*s.MaxReplays)); err != nil {
 			return nil, fmt.Errorf("pecanvet: setting \"maxreplays\": %v", err)
+		}
+	}
+	if s.Short != nil {
+		if err := flags.Set("short", strconv.FormatBool(*s.Short)); err != nil {
+			return nil, fmt.Errorf("pecanvet: setting \"short\": %v", err)
 		}
 	}
 	replay := true

@@ -54,7 +54,7 @@ func sameAnalyzer(a, b *analysis.Analyzer) bool {
 // that configures the plugin.
 func restoreFlags(t *testing.T) {
 	saved := map[string]string{}
-	for _, n := range []string{"patterns", "budget", "replay", "maxreplays"} {
+	for _, n := range []string{"patterns", "budget", "replay", "maxreplays", "short"} {
 		saved[n] = pecan.Analyzer.Flags.Lookup(n).Value.String()
 	}
 	t.Cleanup(func() {
@@ -141,6 +141,17 @@ func TestDynamic(t *testing.T) {
 	}
 }
 
+// TestShortSetting: short: true is the vet tool's -pecan.short.
+func TestShortSetting(t *testing.T) {
+	restoreFlags(t)
+	if _, err := analyzers(t, map[string]any{"short": true, "replay": false}); err != nil {
+		t.Fatal(err)
+	}
+	if got := pecan.Analyzer.Flags.Lookup("short").Value.String(); got != "true" {
+		t.Errorf("short flag %s after short: true", got)
+	}
+}
+
 // TestBadSettings: each bad setting is an error naming its key.
 func TestBadSettings(t *testing.T) {
 	restoreFlags(t)
@@ -155,6 +166,7 @@ func TestBadSettings(t *testing.T) {
 		{map[string]any{"maxreplays": 0}, `"maxreplays"`},
 		{map[string]any{"patterns": "nosuchset"}, `"patterns"`},
 		{map[string]any{"replay": "no"}, `replay`},
+		{map[string]any{"short": "yes"}, `short`},
 		{[]any{"replay"}, `settings`},
 	} {
 		_, err := analyzers(t, tc.settings)

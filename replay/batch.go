@@ -106,8 +106,8 @@ func RunBatch(ctx context.Context, b *testbin.Build, pkg string, entries []Entry
 	for t := range byTest {
 		quoted = append(quoted, regexp.QuoteMeta(t))
 	}
-	cmd := exec.Command(b.Binaries[pkg], "-test.run", "^("+strings.Join(quoted, "|")+")$",
-		"-test.count="+strconv.Itoa(count), "-test.v", "-test.timeout=0")
+	cmd := exec.Command(b.Binaries[pkg], append([]string{"-test.run", "^(" + strings.Join(quoted, "|") + ")$",
+		"-test.count=" + strconv.Itoa(count), "-test.v", "-test.timeout=0"}, testbin.Flags(b.Dirs[pkg])...)...)
 	tests := slices.Sorted(maps.Keys(byTest))
 	wd, tmp, alone, rmTmp := testbin.PrivateFor(b.Dirs[pkg], tests)
 	defer rmTmp()

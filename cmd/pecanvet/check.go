@@ -68,6 +68,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	budget := fs.Duration("budget", 5*time.Minute, "budget per package, counted in work units: the work that takes this long on an idle 2-core machine, whatever the load (a wall-clock safety net stops at 10x it, at least 30m)")
 	alone := fs.Bool("alone", false, "record each test in a process of its own (by default a package's test functions are recorded in one process, each with a trace of its own; use this when tests depend on running alone)")
 	perturb := fs.Int("perturb", 1, "when a test's first run proves nothing and two of its goroutines did something, record it this many more times under perturbed schedules (fixed seeds) and predict from each run; 0: only the first run")
+	short := fs.Bool("short", false, "run the tests with -test.short, as go test -short: for suites whose long tests skip themselves under testing.Short()")
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
 	drivers := fs.Bool("drivers", true, "generate test drivers (two goroutines calling two methods of a type): for the static candidates no test reaches, and for packages without tests")
 	filters := fs.Bool("filters", true, "before replaying, drop predictions no lock-valid execution realizes (false: to measure what that saves)")
@@ -110,7 +111,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		Replay:     replay.Options{Timeout: *replayTimeout, Stall: *stall},
 		MaxReplays: *maxReplays, Budget: *budget, Drivers: *drivers, DriversDir: *driversDir, Alone: *alone, Perturb: perturbRuns(*perturb),
 		NoFilters: !*filters, RankReadsFrom: *rankReads, NoControls: !*controls,
-		KeepTraces: *keepTraces,
+		KeepTraces: *keepTraces, Short: *short,
 	}
 	if !*quiet {
 		opt.Progress = stderr

@@ -17,6 +17,7 @@ func cmdLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	patterns := fs.String("patterns", "", "anomaly patterns (as -pecan.patterns; default all)")
 	budget := fs.Duration("budget", 0, "work budget for the dynamic check of one package, as the vet tool's -pecan.budget (default: its default)")
 	maxReplays := fs.Int("maxreplays", 0, "replays per test at most (default: the vet tool's -pecan.maxreplays)")
+	short := fs.Bool("short", false, "run the tests with -test.short (as the vet tool's -pecan.short)")
 	replay := fs.Bool("replay", true, "after the static candidates, run the dynamic check (record, predict, replay); false: static candidates only")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: pecanvet lsp [flags]\n\nA language server on standard input and output, to run beside gopls: on open\nand save of a Go file, the static candidates of its package (unconfirmed,\nseverity information), then the reproduced findings (severity warning) with\nthe clip as related information.\n\n")
@@ -43,6 +44,9 @@ func cmdLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *maxReplays > 0 {
 		opt.VetFlags = append(opt.VetFlags, fmt.Sprintf("-pecan.maxreplays=%d", *maxReplays))
+	}
+	if *short {
+		opt.VetFlags = append(opt.VetFlags, "-pecan.short")
 	}
 	return lsp.Serve(stdin, stdout, opt)
 }

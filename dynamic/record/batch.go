@@ -112,7 +112,7 @@ func (rec *Recorder) batchOnce(ctx context.Context, pkg string, tests []string, 
 	for i, t := range tests {
 		quoted[i] = regexp.QuoteMeta(t)
 	}
-	cmd := exec.Command(rec.Binaries[pkg], "-test.run", "^("+strings.Join(quoted, "|")+")$", "-test.count=1", "-test.v", "-test.timeout=0")
+	cmd := exec.Command(rec.Binaries[pkg], append([]string{"-test.run", "^(" + strings.Join(quoted, "|") + ")$", "-test.count=1", "-test.v", "-test.timeout=0"}, testbin.Flags(rec.Dirs[pkg])...)...)
 	wd, tmp, alone, rmTmp := testbin.PrivateFor(rec.Dirs[pkg], tests)
 	defer rmTmp()
 	cmd.Dir = wd

@@ -59,8 +59,8 @@ const envVerdict = "PECANVET_VERDICT"
 func runTest(ctx context.Context, bin, dir, test string, env []string, timeout time.Duration) (Run, bool) {
 	// -test.timeout slightly above ours makes the test binary itself dump
 	// goroutines if our kill somehow does not land.
-	cmd := exec.Command(bin, append(testArgs(test), "-test.count=1", "-test.v",
-		"-test.timeout", (timeout+30*time.Second).String())...)
+	cmd := exec.Command(bin, append(append(testArgs(test), "-test.count=1", "-test.v",
+		"-test.timeout", (timeout+30*time.Second).String()), Flags(dir)...)...)
 	// The package's lock first: the time bound counts from the start.
 	wd, tmp, alone, rmTmp := PrivateFor(dir, []string{test})
 	defer rmTmp()
@@ -115,8 +115,8 @@ func RunTests(ctx context.Context, bin, dir string, tests []string, env []string
 	for i, t := range tests {
 		quoted[i] = regexp.QuoteMeta(t)
 	}
-	cmd := exec.Command(bin, "-test.run", "^("+strings.Join(quoted, "|")+")$", "-test.count=1", "-test.v",
-		"-test.timeout", (time.Duration(len(tests))*timeout + 30*time.Second).String())
+	cmd := exec.Command(bin, append([]string{"-test.run", "^(" + strings.Join(quoted, "|") + ")$", "-test.count=1", "-test.v",
+		"-test.timeout", (time.Duration(len(tests))*timeout + 30*time.Second).String()}, Flags(dir)...)...)
 	wd, tmp, alone, rmTmp := PrivateFor(dir, tests)
 	defer rmTmp()
 	cmd.Dir = wd

@@ -43,6 +43,8 @@ type Options struct {
 	// binaries, and a package whose only tests are drivers has no test
 	// binary at all (go test -c writes none: "no test files").
 	Extra map[string][]byte
+	// Short runs the tests with -test.short (Flags), as go test -short.
+	Short bool
 }
 
 func (o *Options) progress(format string, args ...any) {
@@ -97,6 +99,11 @@ func New(ctx context.Context, inst *instrument.Result, opt Options) (*Build, err
 			continue
 		}
 		b.Dirs[p.ImportPath] = p.Dir
+		var flags []string
+		if opt.Short {
+			flags = []string{"-test.short"}
+		}
+		setFlags(p.Dir, flags)
 		bin := filepath.Join(b.tmp, fmt.Sprintf("p%d.test", i))
 		args := append([]string{"-vet=off", "-overlay=" + inst.Overlay}, leanFlags(opt.BuildFlags)...)
 		start := time.Now()

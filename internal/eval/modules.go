@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -23,13 +24,17 @@ import (
 type modSpec struct {
 	Path, Version string
 	Tags          string // build tags its tests need (-tags=a,b after module@version)
+	Short         bool   // run its tests with -short (-short after module@version)
 	Why           string // the comment after it
 }
 
-// readModules reads "module@version [-tags=a,b]  # why" lines; blank
-// lines and lines starting with # are skipped. -tags names build tags
-// without which the module's tests do not build (its Makefile passes
-// them), as a user would set them for both go vet and go test.
+// readModules reads "module@version [-tags=a,b] [-short]  # why" lines;
+// blank lines and lines starting with # are skipped. -tags names build
+// tags without which the module's tests do not build (its Makefile passes
+// them), as a user would set them for both go vet and go test. -short
+// runs the tests as go test -short does, for both (-pecan.short for go
+// vet): for suites whose long tests (gigabyte transfers) skip themselves
+// under testing.Short(), as their CI runs them.
 func readModules(path string) ([]modSpec, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -54,9 +59,13 @@ func readModules(path string) ([]modSpec, error) {
 		}
 		m := modSpec{Path: p, Version: v, Why: why}
 		for _, f := range fields[1:] {
+			if f == "-short" && !m.Short {
+				m.Short = true
+				continue
+			}
 			tags, ok := strings.CutPrefix(f, "-tags=")
 			if !ok || tags == "" || m.Tags != "" {
-				return nil, fmt.Errorf("%s:%d: want module@version [-tags=a,b], got %q", path, n, line)
+				return nil, fmt.Errorf("%s:%d: want module@version [-tags=a,b] [-short], got %q", path, n, line)
 			}
 			m.Tags = tags
 		}
@@ -75,6 +84,15 @@ func (m modSpec) env() []string {
 		return nil
 	}
 	return []string{"GOFLAGS=-tags=" + m.Tags}
+}
+
+// raceArgs is the module's go test -race command line.
+func (m modSpec) raceArgs() []string {
+	args := []string{"test", "-race", "-count=1"}
+	if m.Short {
+		args = append(args, "-short")
+	}
+	return append(args, "./...")
 }
 
 func (c *config) selected(m modSpec) bool {
@@ -163,10 +181,16 @@ type modReport struct {
 func evalModule(ctx context.Context, c *config, work string, m modSpec, triage map[string]triageEntry) *modResult {
 	mc := *c
 	mc.env = m.env()
+	if m.Short {
+		mc.vetFlags = append(slices.Clone(c.vetFlags), "-pecan.short")
+	}
 	c = &mc
 	res := &modResult{spec: m}
 	if m.Tags != "" {
 		res.notes = append(res.notes, "build tags "+m.Tags+" (GOFLAGS=-tags="+m.Tags+") for every go command")
+	}
+	if m.Short {
+		res.notes = append(res.notes, "-short: go test -race -short and go vet -pecan.short")
 	}
 	progress("modules: %s: go mod download", m)
 	dl := measure(ctx, c.stepTimeout, work, nil, "go", "mod", "download", "-json", m.String())
@@ -202,8 +226,8 @@ func evalModule(ctx context.Context, c *config, work string, m modSpec, triage m
 	}
 	res.notes = append(res.notes, warmDeps(ctx, c, dir)...)
 
-	progress("modules: %s: go test -race -count=1 ./... (bound %v)", m, c.raceTimeout)
-	res.race = measure(ctx, c.raceTimeout, dir, c.env, "go", "test", "-race", "-count=1", "./...")
+	progress("modules: %s: go %s (bound %v)", m, strings.Join(m.raceArgs(), " "), c.raceTimeout)
+	res.race = measure(ctx, c.raceTimeout, dir, c.env, "go", m.raceArgs()...)
 	progress("modules: %s: go test -race: %s in %s", m, res.race.describe(), secs(res.race.Wall))
 	if res.race.describe() != "ok" {
 		res.notes = append(res.notes, "go test -race: "+res.race.describe()+": "+failSummary(res.race.Stdout, res.race.Stderr))
@@ -215,6 +239,9 @@ func evalModule(ctx context.Context, c *config, work string, m modSpec, triage m
 	progress("modules: %s: go %s (bound %v)", m, strings.Join(args, " "), c.vetTimeout)
 	res.vet = measure(ctx, c.vetTimeout, dir, c.env, "go", args...)
 	progress("modules: %s: go vet: %s in %s", m, res.vet.describe(), secs(res.vet.Wall))
+	if err := c.keepVet(filepath.Base(dir), res.vet, stats); err != nil {
+		res.notes = append(res.notes, "-keep: "+err.Error())
+	}
 	diags, errs, err := parseVetJSON(res.vet.Stdout)
 	if err != nil {
 		res.notes = append(res.notes, err.Error())
@@ -255,6 +282,27 @@ func evalModule(ctx context.Context, c *config, work string, m modSpec, triage m
 	return res
 }
 
+// keepVet writes a go vet run's output and stats file into -keep's
+// directory, named after the module's copy (name), when -keep is set.
+func (c *config) keepVet(name string, vet *run, stats string) error {
+	if c.keep == "" {
+		return nil
+	}
+	if err := os.MkdirAll(c.keep, 0o755); err != nil {
+		return err
+	}
+	st, err := os.ReadFile(stats)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	for suffix, b := range map[string][]byte{".vet.json": vet.Stdout, ".vet.stderr": vet.Stderr, ".stats.jsonl": st} {
+		if err := os.WriteFile(filepath.Join(c.keep, name+suffix), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // coldRuns runs go test -race and go vet -vettool=pecanvet once more, each
 // from a fresh, empty build cache (GOCACHE) and pecanvet from an empty
 // cache of its own (PECANVET_CACHE, where its runtime's source is kept):
@@ -271,8 +319,8 @@ func coldRuns(ctx context.Context, c *config, work, dir string, m modSpec) (race
 		return d, func() { os.RemoveAll(d) }
 	}
 	gocache, done := fresh("gocache-race")
-	progress("modules: %s: cold go test -race -count=1 ./... (GOCACHE=%s)", m, gocache)
-	race = measure(ctx, c.raceTimeout, dir, append([]string{"GOCACHE=" + gocache}, c.env...), "go", "test", "-race", "-count=1", "./...")
+	progress("modules: %s: cold go %s (GOCACHE=%s)", m, strings.Join(m.raceArgs(), " "), gocache)
+	race = measure(ctx, c.raceTimeout, dir, append([]string{"GOCACHE=" + gocache}, c.env...), "go", m.raceArgs()...)
 	done()
 	progress("modules: %s: cold go test -race: %s in %s", m, race.describe(), secs(race.Wall))
 	gocache, done = fresh("gocache-vet")

@@ -29,6 +29,7 @@ type config struct {
 	cold        map[string]bool // modules also run from a fresh build cache (-cold)
 	bugsDir     string          // the bugs section's module
 	env         []string        // added to every go command's environment for the module at hand (modSpec.env)
+	keep        string          // if set, each module's go vet output and stats file are kept here
 
 	sectionsFlag, vetFlagsFlag, onlyFlag, coldFlag string
 	tmpBin                                         string
@@ -45,6 +46,7 @@ func sectionFlags() *config {
 	flag.DurationVar(&c.stepTimeout, "step-timeout", 10*time.Minute, "time bound of every other step (download, warm-up build, go list)")
 	flag.StringVar(&c.modulesFile, "modules-file", "internal/eval/modules.txt", "the pinned modules (module@version per line)")
 	flag.StringVar(&c.triageFile, "triage", "internal/eval/triage.md", "the triage of the modules' reports")
+	flag.StringVar(&c.keep, "keep", "", "keep each module's go vet output (MODULE.vet.json, MODULE.vet.stderr: every diagnostic and note, which the section cuts at 40) and its -pecan.stats file (MODULE.stats.jsonl) in this directory, for triage")
 	flag.StringVar(&c.onlyFlag, "modules", "", "evaluate only these modules (comma-separated; a module path or its last element)")
 	flag.StringVar(&c.coldFlag, "cold", "golang.org/x/sync", "modules (as -modules) whose go vet and go test -race also run once from a fresh, empty build cache: the first run after install (the modules section's cold rows); \"\": none")
 	return c

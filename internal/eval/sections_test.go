@@ -484,18 +484,25 @@ func TestTestPackage(t *testing.T) {
 }
 
 // TestReadModulesTags: a list line may name the build tags a module's
-// tests need; they reach every go command through GOFLAGS, and any other
-// field after module@version is an error.
+// tests need, which reach every go command through GOFLAGS, and -short,
+// which both timed runs take; any other field after module@version is an
+// error.
 func TestReadModulesTags(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.txt")
-	os.WriteFile(good, []byte("# c\nexample.com/a@v1.0.0 -tags=testing,x  # why a\nexample.com/b@v2.0.0  # why b\n"), 0o644)
+	os.WriteFile(good, []byte("# c\nexample.com/a@v1.0.0 -tags=testing,x  # why a\nexample.com/b@v2.0.0  # why b\nexample.com/c@v1.0.0 -short -tags=y\n"), 0o644)
 	mods, err := readModules(good)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(mods) != 2 || mods[0].Tags != "testing,x" || mods[0].Why != "why a" || mods[0].String() != "example.com/a@v1.0.0" || mods[1].Tags != "" {
+	if len(mods) != 3 || mods[0].Tags != "testing,x" || mods[0].Why != "why a" || mods[0].String() != "example.com/a@v1.0.0" || mods[1].Tags != "" || mods[0].Short || !mods[2].Short || mods[2].Tags != "y" {
 		t.Fatalf("readModules = %+v", mods)
+	}
+	if got := strings.Join(mods[2].raceArgs(), " "); got != "test -race -count=1 -short ./..." {
+		t.Errorf("raceArgs with -short = %q", got)
+	}
+	if got := strings.Join(mods[0].raceArgs(), " "); got != "test -race -count=1 ./..." {
+		t.Errorf("raceArgs = %q", got)
 	}
 	if env := mods[0].env(); len(env) != 1 || env[0] != "GOFLAGS=-tags=testing,x" {
 		t.Errorf("env = %q", env)
@@ -503,11 +510,35 @@ func TestReadModulesTags(t *testing.T) {
 	if env := mods[1].env(); env != nil {
 		t.Errorf("env without tags = %q", env)
 	}
-	for _, line := range []string{"example.com/a@v1 -race", "example.com/a@v1 -tags=", "example.com/a@v1 -tags=x -tags=y", "example.com/a -tags=x"} {
+	for _, line := range []string{"example.com/a@v1 -race", "example.com/a@v1 -tags=", "example.com/a@v1 -tags=x -tags=y", "example.com/a -tags=x", "example.com/a@v1 -short -short", "example.com/a@v1 -short=false"} {
 		bad := filepath.Join(dir, "bad.txt")
 		os.WriteFile(bad, []byte(line+"\n"), 0o644)
 		if _, err := readModules(bad); err == nil {
 			t.Errorf("readModules(%q) gave no error", line)
 		}
+	}
+}
+
+// TestKeepVet: -keep keeps a module's whole go vet output and stats file
+// (the section cuts notes at 40); without -keep nothing is written.
+func TestKeepVet(t *testing.T) {
+	dir := t.TempDir()
+	stats := filepath.Join(dir, "s.jsonl")
+	os.WriteFile(stats, []byte("{}\n"), 0o644)
+	vet := &run{Stdout: []byte(`{"p":{}}`), Stderr: []byte("pecanvet: a note\n")}
+	if err := (&config{}).keepVet("m_v1", vet, stats); err != nil {
+		t.Fatal(err)
+	}
+	keep := filepath.Join(dir, "keep")
+	if err := (&config{keep: keep}).keepVet("m_v1", vet, stats); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"m_v1.vet.json": `{"p":{}}`, "m_v1.vet.stderr": "pecanvet: a note\n", "m_v1.stats.jsonl": "{}\n"} {
+		if b, err := os.ReadFile(filepath.Join(keep, name)); err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v; want %q", name, b, err, want)
+		}
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 2 {
+		t.Errorf("%d entries in %s, want s.jsonl and keep (nothing written without -keep)", len(es), dir)
 	}
 }

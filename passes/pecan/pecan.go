@@ -117,6 +117,7 @@ func newAnalyzer(run func(*analysis.Pass) (any, error), requires ...*analysis.An
 	a.Flags.BoolVar(&doReplay, "replay", doReplay, "confirm by recording and replaying; false reports the static candidates, marked unconfirmed")
 	a.Flags.IntVar(&maxReplays, "maxreplays", maxReplays, "replays per test at most")
 	a.Flags.StringVar(&statsFile, "stats", statsFile, "append one JSON line per package to this file: tests found and checked, notes, why it was skipped (for evaluations)")
+	a.Flags.BoolVar(&short, "short", short, "run the tests with -test.short, as go test -short: for suites whose long tests skip themselves under testing.Short()")
 	a.Flags.BoolVar(&verbose, "v", verbose, "also report interleavings without effect (reproduced, but no effect and no dependence) and the findings of a bug already reported")
 	return a
 }
@@ -137,6 +138,7 @@ var (
 	budget       = 5 * time.Minute
 	doReplay     = true
 	maxReplays   = 100
+	short        bool
 	verbose      = false
 )
 
@@ -240,7 +242,7 @@ func run(pass *analysis.Pass) (any, error) {
 	prog, closeProg := progressLog(pass.Pkg.Path())
 	rep, err := check.RunOnce(context.Background(), check.Options{
 		Dir: dir, Patterns: checkPatterns, Anomalies: pats, Budget: budget, MaxReplays: maxReplays, Drivers: true,
-		Progress: prog,
+		Progress: prog, Short: short,
 	})
 	closeProg()
 	res.Report = rep

@@ -84,8 +84,8 @@ func RunUntil(ctx context.Context, bin, dir string, tests []string, count int, t
 	for i, t := range tests {
 		qs[i] = regexp.QuoteMeta(t)
 	}
-	cmd := exec.Command(bin, "-test.run", "^("+strings.Join(qs, "|")+")$", "-test.count="+strconv.Itoa(max(count, 1)),
-		"-test.timeout", (timeout + 30*time.Second).String())
+	cmd := exec.Command(bin, append([]string{"-test.run", "^(" + strings.Join(qs, "|") + ")$", "-test.count=" + strconv.Itoa(max(count, 1)),
+		"-test.timeout", (timeout + 30*time.Second).String()}, testbin.Flags(dir)...)...)
 	wd, tmp, _, rmTmp := testbin.PrivateFor(dir, tests)
 	defer rmTmp()
 	cmd.Dir = wd
