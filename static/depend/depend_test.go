@@ -3220,3 +3220,36 @@ func TestJudgeAppendedPrefix(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeRereadAbove: two transitions of a state machine, the second
+// in a later activation whose own check of the state decides it
+// (seaweedfs/raft's followerLoop, then candidateLoop's `for s.State() ==
+// Candidate` around setState(Leader)): a reader of the state between
+// them sees a published state. A second transition with no re-check, a
+// re-check in an activation that made the first too, or a re-read only
+// copied stay held.
+func TestJudgeRereadAbove(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (m *Machine) "+name+"(", name+"(")}
+	}
+	set := at("m.state = s // machine set", "state")
+	r := Event{Thread: 2, Unit: 2, Read: true, Site: at("return m.state // machine state", "state"), Frames: []Frame{fr(9, "State")}}
+	w := func(fs ...Frame) Event {
+		return Event{Thread: 1, Unit: 1, Write: true, Site: set, Frames: fs}
+	}
+	for _, tc := range []struct {
+		name string
+		a, b Event
+		want bool
+	}{
+		{"the loop's follow, then campaign's checked promotion", w(fr(1, "Loop"), fr(2, "follow"), fr(3, "setState")), w(fr(1, "Loop"), fr(4, "campaign"), fr(5, "setState")), false},
+		{"Elect: follow, then promote with no re-check", w(fr(1, "Elect"), fr(2, "follow"), fr(3, "setState")), w(fr(1, "Elect"), fr(4, "promote"), fr(5, "setState")), true},
+		{"ElectChecked: the re-check in the activation that made a", w(fr(1, "ElectChecked"), fr(2, "setState")), w(fr(1, "ElectChecked"), fr(3, "setState")), true},
+		{"ElectCopy: the later activation copies the state", w(fr(1, "ElectCopy"), fr(2, "follow"), fr(3, "setState")), w(fr(1, "ElectCopy"), fr(4, "promoteCopy"), fr(5, "setState")), true},
+	} {
+		if v := x.Judge([]Event{tc.a, r, tc.b}); v.Holds != tc.want {
+			t.Errorf("%s: Judge = %v (%s), want %v", tc.name, v.Holds, v, tc.want)
+		}
+	}
+}

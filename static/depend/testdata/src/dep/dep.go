@@ -6155,3 +6155,80 @@ func (l *RaftLog) LastEntry() *RaftEntry {
 	n := len(l.entries)
 	return l.entries[n-1] // raftlog last entry
 }
+
+// Machine is seaweedfs/raft's server: each transition is a setState call
+// under the lock, and Loop runs the step of the state it finds. follow
+// moves to the candidate state; campaign, a later activation of the
+// loop's, checks the state afresh before it promotes (rereadAbove).
+type Machine struct {
+	mu    sync.RWMutex
+	state int
+	last  int
+}
+
+const (
+	mFollower = iota
+	mCandidate
+	mLeader
+	mStopped
+)
+
+func (m *Machine) State() int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.state // machine state
+}
+
+func (m *Machine) setState(s int) {
+	m.mu.Lock()
+	m.state = s // machine set
+	m.mu.Unlock()
+}
+
+func (m *Machine) Loop() {
+	for st := m.State(); st != mStopped; st = m.State() {
+		switch st {
+		case mFollower:
+			m.follow()
+		case mCandidate:
+			m.campaign()
+		}
+	}
+}
+
+func (m *Machine) follow() { m.setState(mCandidate) }
+
+func (m *Machine) campaign() {
+	for m.State() == mCandidate {
+		m.setState(mLeader)
+		return
+	}
+}
+
+// Elect promotes without a re-check: the candidate state is its middle.
+func (m *Machine) Elect() {
+	m.follow()
+	m.promote()
+}
+
+func (m *Machine) promote() { m.setState(mLeader) }
+
+// ElectChecked re-checks in the activation that made a too: the read
+// may be of the round before.
+func (m *Machine) ElectChecked() {
+	m.setState(mCandidate)
+	if m.State() == mCandidate {
+		m.setState(mLeader)
+	}
+}
+
+// ElectCopy's later activation reads the state only to copy it.
+func (m *Machine) ElectCopy() {
+	m.follow()
+	m.promoteCopy()
+}
+
+func (m *Machine) promoteCopy() {
+	m.last = m.State()
+	m.setState(mLeader)
+}
