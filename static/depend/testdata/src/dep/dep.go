@@ -6232,3 +6232,60 @@ func (m *Machine) promoteCopy() {
 	m.last = m.State()
 	m.setState(mLeader)
 }
+
+// Leader is hashicorp/raft's leader record: setLeader swaps the address
+// under the lock and notifies when it changed; setState clears it first.
+type Leader struct {
+	mu    sync.Mutex
+	addr  string
+	state int
+}
+
+func (l *Leader) setLeader(addr string) {
+	l.mu.Lock()
+	old := l.addr // leader old
+	l.addr = addr // leader set
+	l.mu.Unlock()
+	if old != addr {
+		l.observe(addr)
+	}
+}
+
+func (l *Leader) observe(string) {}
+
+func (l *Leader) setState(s int) {
+	l.setLeader("")
+	l.state = s
+}
+
+// Timeout clears the leader, then stands (raft's runFollower): both
+// writes store the empty leader.
+func (l *Leader) Timeout() {
+	l.setLeader("")
+	l.setState(1)
+}
+
+// Win leads, then records itself (raft's runCandidate): the second write
+// stores a variable.
+func (l *Leader) Win(self string) {
+	l.setState(2)
+	l.setLeader(self)
+}
+
+// Shutdown clears the leader too.
+func (l *Leader) Shutdown() { l.setState(3) }
+
+// Reset calls the setter with the empty leader and with a variable.
+func (l *Leader) Reset(addr string) {
+	l.setLeader("")
+	if addr != "" {
+		l.setLeader(addr)
+	}
+}
+
+// Via clears the leader, runs a function value, then stands.
+func (l *Leader) Via(f func()) {
+	l.setLeader("")
+	f()
+	l.setState(1)
+}
