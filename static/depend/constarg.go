@@ -15,7 +15,9 @@ import (
 // only way into an activation of the setter directly below it). No
 // claim (nil) when the calling activation can reach the setter in a way
 // the index does not see: through an interface method of the setter's
-// name, or a call of a function value that is no closure of its own.
+// name, or a call of a function value that is no closure of its own; or
+// when the setter is taken as a value anywhere (a method value handed
+// to code that may call it back with no frame between).
 // hashicorp/raft's runFollower calls setLeader("", "") and setState's
 // setLeader("", "") follows: both store the empty leader.
 func (x *Index) constOf(e Event) *ssa.Const {
@@ -61,7 +63,7 @@ func (x *Index) constArg(v ssa.Value, fn, caller *ssa.Function) *ssa.Const {
 		return nil
 	}
 	sc := x.scope(caller)
-	if x.unseenCalls(sc, fn) {
+	if x.usedAsValue(fn) || x.unseenCalls(sc, fn) {
 		return nil
 	}
 	calls := x.ownCalls(sc, fn)
@@ -162,4 +164,38 @@ func (x *Index) sameStored(evs []Event, i, r, j int) bool {
 		}
 	}
 	return sawA
+}
+
+// usedAsValue reports whether fn is taken as a value in the syntax
+// packages: an operand other than a call's callee, or a method value
+// (the bound wrapper of fn's method) or thunk made of it.
+func (x *Index) usedAsValue(fn *ssa.Function) bool {
+	if v, ok := x.valued[fn]; ok {
+		return v
+	}
+	if x.valued == nil {
+		x.valued = map[*ssa.Function]bool{}
+	}
+	used := false
+	for _, f := range x.all {
+		for _, blk := range f.Blocks {
+			for _, in := range blk.Instrs {
+				var callee ssa.Value
+				if c, ok := in.(ssa.CallInstruction); ok && !c.Common().IsInvoke() {
+					callee = c.Common().Value
+				}
+				for _, op := range in.Operands(nil) {
+					g, ok := (*op).(*ssa.Function)
+					if !ok || *op == callee && g == fn {
+						continue
+					}
+					if g == fn || g.Synthetic != "" && fn.Object() != nil && g.Object() == fn.Object() {
+						used = true
+					}
+				}
+			}
+		}
+	}
+	x.valued[fn] = used
+	return used
 }
