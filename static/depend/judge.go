@@ -317,7 +317,9 @@ var (
 //     result (alike through pure functions) and retrying from the add
 //     when they differ: bumpRechecked, ristretto's Allocate; nor a read
 //     of a variable the unit set to a constant that every write between
-//     set to that constant too: constBack, tally's cleared slices; nor a
+//     set to that constant too (a setter's parameter counting as the
+//     constant its calling activation passes): constBack, tally's
+//     cleared slices, hashicorp/raft's empty leader; nor a
 //     test of a take-and-clear block (under one lock, `if v != nil { use
 //     v; v = nil }`) that finds the clear of another goroutine's run of
 //     that very block, which took the unit's value first: takenBack,
