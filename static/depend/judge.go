@@ -353,7 +353,9 @@ var (
 //     end (claimAfter), or the reader waits on what it found for the
 //     writer to release it (handoff: singleflight's pending call), or the writer validates
 //     the state afresh before its second write (published: a CAS from
-//     the value it stored, or a re-read deciding the write), or the
+//     the value it stored, or a re-read deciding the write, in b's
+//     activation or in one enclosing it entered after a: rereadAbove,
+//     seaweedfs/raft's candidateLoop), or the
 //     reader only spins on the value the writer stored (spinsOn: a lock
 //     bit that sends it back to read again), or only compares it with a
 //     value it can never equal, the writer's values before and after
