@@ -8,7 +8,7 @@
 // Node.state. Run's elect stores "candidate" and then "leader"
 // (node.go:24, twice), each under the lock on its own, the first a
 // placeholder it overwrites without looking (`put(k, pending); …;
-// put(k, v)`): a State between them (node.go:17) returns "candidate",
+// put(k, v)`): a State between them (node.go:18) returns "candidate",
 // which no order of the whole Run shows, and the test logs it. The test
 // passes: dependence only (the reader returns what it read). Every
 // access holds the lock: go test -race reports nothing.
