@@ -15,14 +15,19 @@ import (
 // (tally's clearMetrics sets countersSlice = nil; a concurrent
 // clearMetrics of the same closed scope stores nil again before the
 // unit's next report ranges over the slice, scope.go:553 av). Whichever
-// goroutine's c it reads, it reads c, as in the serial order. A write
-// between of another value, an atomic add, a write whose value is not a
-// constant, or a schedule not known stays judged.
-func (x *Index) constBack(a, b Event) bool {
+// goroutine's c it reads, it reads c, as in the serial order. A setter's
+// parameter counts as the constant its callers pass, for a and for the
+// pattern's own writes between, whose frames say which activation
+// called it (constOf: hashicorp/raft's setLeader("", "") from
+// runFollower, then Shutdown's and setState's, all the empty leader). A
+// write between of another value, an atomic add, a write whose value is
+// not a constant, or a schedule not known stays judged.
+func (x *Index) constBack(evs []Event, i, j int) bool {
+	a, b := evs[i], evs[j]
 	if !a.Write || !b.Read || a.Var != b.Var || b.Prior == nil {
 		return false
 	}
-	c := x.constStored(a.Site)
+	c := x.constOf(a)
 	if c == nil {
 		return false
 	}
@@ -31,7 +36,7 @@ func (x *Index) constBack(a, b Event) bool {
 		switch {
 		case w.Step == a.Step:
 			sawA = true
-		case w.Step > a.Step && !sameConst(c, x.constStored(w.Site)):
+		case w.Step > a.Step && !sameConst(c, x.constTouch(evs, w, a.Var)):
 			return false
 		}
 	}

@@ -3220,3 +3220,106 @@ func TestJudgeAppendedPrefix(t *testing.T) {
 		})
 	}
 }
+
+// TestJudgeRereadAbove: two transitions of a state machine, the second
+// in a later activation whose own check of the state decides it
+// (seaweedfs/raft's followerLoop, then candidateLoop's `for s.State() ==
+// Candidate` around setState(Leader)): a reader of the state between
+// them sees a published state. A second transition with no re-check, a
+// re-check in an activation that made the first too, or a re-read only
+// copied stay held.
+func TestJudgeRereadAbove(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (m *Machine) "+name+"(", name+"(")}
+	}
+	set := at("m.state = s // machine set", "state")
+	r := Event{Thread: 2, Unit: 2, Read: true, Site: at("return m.state // machine state", "state"), Frames: []Frame{fr(9, "State")}}
+	w := func(fs ...Frame) Event {
+		return Event{Thread: 1, Unit: 1, Write: true, Site: set, Frames: fs}
+	}
+	for _, tc := range []struct {
+		name string
+		a, b Event
+		want bool
+	}{
+		{"the loop's follow, then campaign's checked promotion", w(fr(1, "Loop"), fr(2, "follow"), fr(3, "setState")), w(fr(1, "Loop"), fr(4, "campaign"), fr(5, "setState")), false},
+		{"Elect: follow, then promote with no re-check", w(fr(1, "Elect"), fr(2, "follow"), fr(3, "setState")), w(fr(1, "Elect"), fr(4, "promote"), fr(5, "setState")), true},
+		{"ElectChecked: the re-check in the activation that made a", w(fr(1, "ElectChecked"), fr(2, "setState")), w(fr(1, "ElectChecked"), fr(3, "setState")), true},
+		{"ElectCopy: the later activation copies the state", w(fr(1, "ElectCopy"), fr(2, "follow"), fr(3, "setState")), w(fr(1, "ElectCopy"), fr(4, "promoteCopy"), fr(5, "setState")), true},
+	} {
+		if v := x.Judge([]Event{tc.a, r, tc.b}); v.Holds != tc.want {
+			t.Errorf("%s: Judge = %v (%s), want %v", tc.name, v.Holds, v, tc.want)
+		}
+	}
+}
+
+// TestJudgeSameStored: a setter called twice with one constant (raft's
+// runFollower clearing the leader with setLeader("", ""), then
+// setState's setLeader("", "")): another goroutine's setLeader between
+// reads the value the unit leaves (sameStored), and the unit's read-back
+// after that goroutine's own empty leader reads its own value
+// (constBack). A second call with a variable, a caller that passes a
+// variable too, or calls a function value, a write between of an
+// unknown value, or no schedule stay held.
+func TestJudgeSameStored(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (l *Leader) "+name+"(", name+"(")}
+	}
+	set, old := at("l.addr = addr // leader set", "addr"), at("old := l.addr // leader old", "addr")
+	w := func(u int, step int, fs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Write: true, Site: set, Frames: fs, Step: step}
+	}
+	rd := func(u int, step int, fs ...Frame) Event {
+		return Event{Thread: u, Unit: u, Read: true, Site: old, Frames: fs, Step: step}
+	}
+	touch := func(es ...Event) []Touch {
+		var ts []Touch
+		for _, e := range es {
+			ts = append(ts, Touch{Step: e.Step, Site: e.Site, G: fmt.Sprint("g", e.Thread)})
+		}
+		return ts
+	}
+	shut := []Frame{fr(9, "Shutdown"), fr(10, "setState"), fr(11, "setLeader")}
+	// wrw is a, the reader's read (its Prior: a and more), b.
+	wrw := func(a, b Event, more ...Event) []Event {
+		r := rd(2, 20, shut...)
+		r.Prior = touch(append([]Event{a}, more...)...)
+		b.Step = 30
+		return []Event{a, r, b}
+	}
+	timeoutA, timeoutB := w(1, 10, fr(1, "Timeout"), fr(2, "setLeader")), w(1, 30, fr(1, "Timeout"), fr(3, "setState"), fr(4, "setLeader"))
+	win := w(7, 15, fr(20, "Win"), fr(21, "setLeader"))
+	noSchedule := wrw(timeoutA, timeoutB)
+	noSchedule[1].Prior = nil
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"Timeout's two empty leaders, Shutdown's setLeader between", wrw(timeoutA, timeoutB), false},
+		{"the same, with no schedule", noSchedule, true},
+		{"the same, with another write between of a variable", wrw(timeoutA, timeoutB, win), true},
+		{"Win: setState's empty leader, then itself", wrw(w(1, 10, fr(1, "Win"), fr(2, "setState"), fr(3, "setLeader")), w(1, 30, fr(1, "Win"), fr(4, "setLeader"))), true},
+		{"Reset: its caller passes a variable too", wrw(w(1, 10, fr(1, "Reset"), fr(2, "setLeader")), w(1, 30, fr(1, "Reset"), fr(3, "setLeader"))), true},
+		{"Via: its caller calls a function value", wrw(w(1, 10, fr(1, "Via"), fr(2, "setLeader")), w(1, 30, fr(1, "Via"), fr(3, "setState"), fr(4, "setLeader"))), true},
+	} {
+		if v := x.Judge(tc.evs); v.Holds != tc.want {
+			t.Errorf("%s: Judge = %v (%s), want %v", tc.name, v.Holds, v, tc.want)
+		}
+	}
+	// The unit's read-back (setState's setLeader reads the old leader)
+	// after Shutdown's empty leader, or Win's variable one.
+	back := func(mid Event) []Event {
+		b := rd(1, 30, fr(1, "Timeout"), fr(3, "setState"), fr(4, "setLeader"))
+		b.Prior = touch(timeoutA, mid)
+		return []Event{timeoutA, mid, b}
+	}
+	if v := x.Judge(back(w(2, 20, shut...))); v.Holds {
+		t.Errorf("read-back after Shutdown's empty leader: Judge = true (%s), want false", v)
+	}
+	if v := x.Judge(back(w(2, 20, fr(20, "Win"), fr(21, "setLeader")))); !v.Holds {
+		t.Errorf("read-back after Win's leader: Judge = false, want true")
+	}
+}

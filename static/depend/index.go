@@ -55,6 +55,9 @@ type Index struct {
 	// polls caches polled: whether a function is a condition a test
 	// polls.
 	polls map[*ssa.Function]bool
+	// valued caches usedAsValue: whether a function is taken as a value
+	// (a method value, a function value) anywhere in the syntax packages.
+	valued map[*ssa.Function]bool
 }
 
 type callSite struct {

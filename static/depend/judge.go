@@ -317,7 +317,9 @@ var (
 //     result (alike through pure functions) and retrying from the add
 //     when they differ: bumpRechecked, ristretto's Allocate; nor a read
 //     of a variable the unit set to a constant that every write between
-//     set to that constant too: constBack, tally's cleared slices; nor a
+//     set to that constant too (a setter's parameter counting as the
+//     constant its calling activation passes): constBack, tally's
+//     cleared slices, hashicorp/raft's empty leader; nor a
 //     test of a take-and-clear block (under one lock, `if v != nil { use
 //     v; v = nil }`) that finds the clear of another goroutine's run of
 //     that very block, which took the unit's value first: takenBack,
@@ -351,7 +353,9 @@ var (
 //     end (claimAfter), or the reader waits on what it found for the
 //     writer to release it (handoff: singleflight's pending call), or the writer validates
 //     the state afresh before its second write (published: a CAS from
-//     the value it stored, or a re-read deciding the write), or the
+//     the value it stored, or a re-read deciding the write, in b's
+//     activation or in one enclosing it entered after a: rereadAbove,
+//     seaweedfs/raft's candidateLoop), or the
 //     reader only spins on the value the writer stored (spinsOn: a lock
 //     bit that sends it back to read again), or only compares it with a
 //     value it can never equal, the writer's values before and after
@@ -384,7 +388,10 @@ var (
 //     constants, each comparison's outcome on every value a stores being
 //     its outcome on every value b stores, or before a CAS a from a
 //     constant (answeredAlike: socket.io's IsDone, state != 0, between
-//     Write's store of committed and its state|finalizing); nor when the writer appended to
+//     Write's store of committed and its state|finalizing), or a and b
+//     store one constant, a setter's parameter counting as what its
+//     callers pass, and so does every write the reader could read
+//     (sameStored: hashicorp/raft's setLeader("", "") twice); nor when the writer appended to
 //     a queue and its second write is its claim of the queue's drain
 //     (a CAS from a constant) or its release of that claim with its
 //     drain taking again after, and the reader, a draining consumer,
@@ -499,7 +506,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 					return v
 				}
 			}
-			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.retried(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) && !x.constBack(a, b) && !x.takenBack(a, b) && !x.stopFlag(evs, i, j, between) && !handedOn(evs, i, j) && !x.witnessKept(evs, i, j) && !x.superseded(a, b) {
+			if b.Read && a.Write && a.Var == b.Var && !x.mapIteration(b.Site) && !x.freshKey(a, b) && !x.checksForOthers(a, b) && !x.testsEmpty(a, b) && !x.drainTake(a, b) && !x.retryRead(b) && !x.retried(b) && !x.nextIteration(a, b) && !x.bumpRechecked(a, b) && !x.constBack(evs, i, j) && !x.takenBack(a, b) && !x.stopFlag(evs, i, j, between) && !handedOn(evs, i, j) && !x.witnessKept(evs, i, j) && !x.superseded(a, b) {
 				for _, k := range between {
 					if evs[k].Write && evs[k].Var == b.Var {
 						if at, ok := x.usesDecisively(b); ok {
@@ -524,7 +531,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.retried(evs[reads[0]]) || x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) || x.tryRefused(a, b, evs[reads[0]]) || x.heldProbe(a, b, evs[reads[0]]) || x.madeEntry(a, b, evs[reads[0]]) || x.answeredAlike(a, b, evs[reads[0]]) {
+				if x.retried(evs[reads[0]]) || x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) || x.tryRefused(a, b, evs[reads[0]]) || x.heldProbe(a, b, evs[reads[0]]) || x.madeEntry(a, b, evs[reads[0]]) || x.answeredAlike(a, b, evs[reads[0]]) || x.sameStored(evs, i, reads[0], j) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {

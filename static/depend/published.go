@@ -19,6 +19,10 @@ import (
 //     after a (otter's scheduleAfterWrite CASes idle to required, then
 //     scheduleDrainBuffers loads the status again and stores
 //     processingToIdle only if it is still below it), or
+//   - decided so in an activation enclosing b's, entered after a,
+//     directly or through a getter's result (rereadAbove: seaweedfs/raft's
+//     candidateLoop, `for s.State() == Candidate`, around its
+//     setState(Leader) after followerLoop's setState(Candidate)), or
 //   - as a CAS retry loop's CAS, in an activation entered after a,
 //     against the value its loop loaded (ctrie's RDCSS: a descriptor
 //     CASed in, which any goroutine that reads it completes; the
@@ -30,7 +34,7 @@ import (
 // publishes, the same as if it ran between two units. A blind second
 // write (a lock bit cleared by a plain store) stays judged.
 func (x *Index) published(a, b Event) bool {
-	return x.casFromStored(a, b) || x.rereadDecides(a, b) || x.retriedAfter(a, b)
+	return x.casFromStored(a, b) || x.rereadDecides(a, b) || x.rereadAbove(a, b) || x.retriedAfter(a, b)
 }
 
 // casFromStored reports whether b is a compare-and-swap whose expected

@@ -6155,3 +6155,137 @@ func (l *RaftLog) LastEntry() *RaftEntry {
 	n := len(l.entries)
 	return l.entries[n-1] // raftlog last entry
 }
+
+// Machine is seaweedfs/raft's server: each transition is a setState call
+// under the lock, and Loop runs the step of the state it finds. follow
+// moves to the candidate state; campaign, a later activation of the
+// loop's, checks the state afresh before it promotes (rereadAbove).
+type Machine struct {
+	mu    sync.RWMutex
+	state int
+	last  int
+}
+
+const (
+	mFollower = iota
+	mCandidate
+	mLeader
+	mStopped
+)
+
+func (m *Machine) State() int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.state // machine state
+}
+
+func (m *Machine) setState(s int) {
+	m.mu.Lock()
+	m.state = s // machine set
+	m.mu.Unlock()
+}
+
+func (m *Machine) Loop() {
+	for st := m.State(); st != mStopped; st = m.State() {
+		switch st {
+		case mFollower:
+			m.follow()
+		case mCandidate:
+			m.campaign()
+		}
+	}
+}
+
+func (m *Machine) follow() { m.setState(mCandidate) }
+
+func (m *Machine) campaign() {
+	for m.State() == mCandidate {
+		m.setState(mLeader)
+		return
+	}
+}
+
+// Elect promotes without a re-check: the candidate state is its middle.
+func (m *Machine) Elect() {
+	m.follow()
+	m.promote()
+}
+
+func (m *Machine) promote() { m.setState(mLeader) }
+
+// ElectChecked re-checks in the activation that made a too: the read
+// may be of the round before.
+func (m *Machine) ElectChecked() {
+	m.setState(mCandidate)
+	if m.State() == mCandidate {
+		m.setState(mLeader)
+	}
+}
+
+// ElectCopy's later activation reads the state only to copy it.
+func (m *Machine) ElectCopy() {
+	m.follow()
+	m.promoteCopy()
+}
+
+func (m *Machine) promoteCopy() {
+	m.last = m.State()
+	m.setState(mLeader)
+}
+
+// Leader is hashicorp/raft's leader record: setLeader swaps the address
+// under the lock and notifies when it changed; setState clears it first.
+type Leader struct {
+	mu    sync.Mutex
+	addr  string
+	state int
+}
+
+func (l *Leader) setLeader(addr string) {
+	l.mu.Lock()
+	old := l.addr // leader old
+	l.addr = addr // leader set
+	l.mu.Unlock()
+	if old != addr {
+		l.observe(addr)
+	}
+}
+
+func (l *Leader) observe(string) {}
+
+func (l *Leader) setState(s int) {
+	l.setLeader("")
+	l.state = s
+}
+
+// Timeout clears the leader, then stands (raft's runFollower): both
+// writes store the empty leader.
+func (l *Leader) Timeout() {
+	l.setLeader("")
+	l.setState(1)
+}
+
+// Win leads, then records itself (raft's runCandidate): the second write
+// stores a variable.
+func (l *Leader) Win(self string) {
+	l.setState(2)
+	l.setLeader(self)
+}
+
+// Shutdown clears the leader too.
+func (l *Leader) Shutdown() { l.setState(3) }
+
+// Reset calls the setter with the empty leader and with a variable.
+func (l *Leader) Reset(addr string) {
+	l.setLeader("")
+	if addr != "" {
+		l.setLeader(addr)
+	}
+}
+
+// Via clears the leader, runs a function value, then stands.
+func (l *Leader) Via(f func()) {
+	l.setLeader("")
+	f()
+	l.setState(1)
+}
