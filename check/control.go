@@ -648,6 +648,13 @@ func controlled(cs []*trace.Schedule, release *trace.Schedule, ahead int, s *tra
 	if len(s.Anomaly) == 0 || ahead >= slices.Min(s.Anomaly) {
 		ahead = -1
 	}
+	// firedAhead reports whether a control fired the timer there too: at
+	// step count ahead, or from fireSince on when ahead's step receives
+	// from a timer's channel.
+	since := fireSince(s, ahead)
+	firedAhead := func(fired []int) bool {
+		return slices.ContainsFunc(fired, func(f int) bool { return f >= since && f <= ahead })
+	}
 	timerSame := false
 	sleepSame := false
 	same, failed, blocked := 0, 0, 0
@@ -682,7 +689,7 @@ func controlled(cs []*trace.Schedule, release *trace.Schedule, ahead int, s *tra
 		if overruns && overrun(c) && (sameFailure(cv, c, v) && !straddlesOf(cv.Trace, c, s) || sameChecks(cv, c, v) && !straddles(c, s)) {
 			sleepSame = true
 		}
-		if ahead >= 0 && sameFailure(cv, c, v) && slices.Contains(cv.Fired, ahead) && !straddlesOf(cv.Trace, c, s) {
+		if ahead >= 0 && sameFailure(cv, c, v) && firedAhead(cv.Fired) && !straddlesOf(cv.Trace, c, s) {
 			timerSame = true
 		}
 		afterOther = k == 1 && overruns && overrun(c) && sameChecks(cv, c, v) && !sameFailure(cv, c, v)

@@ -1310,6 +1310,11 @@ func (q *replayQueue) done(i int, v replay.Verdict, d time.Duration) {
 		if (v.Verdict == replay.Diverged || v.Verdict == replay.Deadlock) && v.Message != "" {
 			why = ": " + clipLine(v.Message, 240)
 		}
+		if len(v.Fired) > 0 {
+			// Where the clock fired: timerPastSleep's evidence, which
+			// the load moves (the controls' lines say theirs).
+			why += fmt.Sprintf(", clock fired at steps %v", v.Fired)
+		}
 		q.opt.progress("check: %s %s: replay %d: %s in %v%s", q.pkg, g.test, n, verdict, d.Round(time.Millisecond), why)
 		it.state, it.v, it.s = pDone, v, s
 		q.exploreDone(it, &v)

@@ -496,6 +496,25 @@ func unitTail(tr *trace.Trace, a predict.Anomaly) []trace.Step {
 // only, as overrunsSleep's sleep that waits for work does; this is its
 // mirror, a deadline rather than a delay.
 //
+// The virtual clock also runs with the real one (dynamic/rt/vclock.go),
+// so on a loaded machine the timer may come due while X still sleeps:
+// the schedule's gated steps between the timer's arming and X's sleep
+// took longer, in real time, than the sleep's head start on the timer.
+// The fire then lets nothing run at once; the schedule's gates still
+// hold the goroutine that waits on the timer until its step. So a fire
+// while X sleeps (after X's sleep step, by X's wake) counts too, when
+// the event it let run is a receive from a timer's channel (timerRecv),
+// the first one at or after the fire, of a goroutine other than X, past
+// the recorded order and after X's wake: the schedule, not the clock,
+// ran it after the wake and ahead of X's later step. tickreadfixed
+// (TestGetBeforeRefresh) at load 12 to 30: its ticker fired during the
+// test's 50 ms sleep in some replays and controls and after it in
+// others, and the failure was credited or not as they fell. It then
+// returns the receive's index: the step count at which the fire would
+// have come on an idle machine, every goroutine waiting (the schedule's
+// gates and the timer). For the same reason a control's fire counts
+// anywhere from the test's sleep on, up to that receive (fireSince).
+//
 // A timer wait (sleepWindow.wait) is its own wake, so X may also be held
 // before it: the wait comes after the fire in s, the recording ran it
 // before the event the fire let run, and no later fire came before it
@@ -512,36 +531,111 @@ func timerPastSleep(s *trace.Schedule, sched schedule.Schedule, v replay.Verdict
 	for i, st := range s.Steps {
 		pos[keyOf(st)] = i
 	}
+	// heldPast reports whether X has a step after j that the recording
+	// ran before the event at j.
+	heldPast := func(x string, j int) bool {
+		for k := j + 1; k < len(s.Steps); k++ {
+			if s.Steps[k].G == x && sched.At(k) < sched.At(j) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, f := range v.Fired {
-		if f < int(sched.Prefix) || f >= len(s.Steps) {
+		if f < 0 || f >= len(s.Steps) {
 			continue
 		}
-		freed := sched.At(f) // the event the fire let run
 		for _, w := range ws {
 			x := w.next.g
 			a, ok := pos[w.next]
-			if !ok || !gs[x] || x == s.Steps[f].G {
+			if !ok || !gs[x] {
 				continue
 			}
-			if w.wait && a > f {
-				// The wake is the receive itself: held at its gate past
-				// the fire that let freed run, the recording having run
-				// it first, and its own timer fired by then (no later
-				// fire before it).
-				if sched.At(a) < freed && !slices.ContainsFunc(v.Fired, func(g int) bool { return g > f && g <= a }) {
+			if f >= int(sched.Prefix) && x != s.Steps[f].G {
+				freed := sched.At(f) // the event the fire let run
+				if w.wait && a > f {
+					// The wake is the receive itself: held at its gate
+					// past the fire that let freed run, the recording
+					// having run it first, and its own timer fired by
+					// then (no later fire before it).
+					if sched.At(a) < freed && !slices.ContainsFunc(v.Fired, func(g int) bool { return g > f && g <= a }) {
+						return f
+					}
+					continue
+				}
+				if a < f && heldPast(x, f) {
 					return f
 				}
-				continue
 			}
-			if a >= f {
-				continue
-			}
-			for j := f + 1; j < len(s.Steps); j++ {
-				if s.Steps[j].G == x && sched.At(j) < freed {
-					return f
+			// A fire while X slept: what it let run is the first timer
+			// receive after it, which the schedule ran past X's wake.
+			if sl := sleepStep(s, x, a); !w.wait && sl >= 0 && sl < f && f <= a {
+				if j := recvAfter(s, f, x); j > a && j >= int(sched.Prefix) && heldPast(x, j) {
+					return j
 				}
 			}
 		}
 	}
 	return -1
+}
+
+// fireSince returns the least step count at which a control's fire
+// counts as the fire at step count at of the replay whose failure it
+// controls (timerPastSleep): at itself, or, when step at receives from
+// a timer's channel (timerRecv), any count after the last test sleep
+// before it of another goroutine that woke (took its next step) before
+// it. The receive cannot run before its timer fired, and where the fire
+// fell from the sleep on is the load's: the virtual clock runs with the
+// real one. That sleep is the one timerPastSleep found, or a later one,
+// so this is no wider than it.
+func fireSince(s *trace.Schedule, at int) int {
+	if s == nil || at < 0 || at >= len(s.Steps) || !timerRecv(s, at) {
+		return at
+	}
+	woke := map[string]bool{} // goroutines with a step after the one at i, before at
+	for i := at - 1; i >= 0; i-- {
+		st := s.Steps[i]
+		if st.Op == trace.Sleep && st.G != s.Steps[at].G && testSite(st.Site) && woke[st.G] {
+			return i + 1
+		}
+		woke[st.G] = true
+	}
+	return at
+}
+
+// sleepStep returns the index in s of X's time.Sleep right before its
+// step at a (X's previous step), or -1 when that is not a sleep.
+func sleepStep(s *trace.Schedule, x string, a int) int {
+	for i := min(a, len(s.Steps)) - 1; i >= 0; i-- {
+		if s.Steps[i].G == x {
+			if s.Steps[i].Op == trace.Sleep {
+				return i
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+// recvAfter returns the index of the first step of s at or after f, of
+// a goroutine other than x, that receives from a timer's channel
+// (timerRecv), or -1.
+func recvAfter(s *trace.Schedule, f int, x string) int {
+	for j := max(f, 0); j < len(s.Steps); j++ {
+		if s.Steps[j].G != x && timerRecv(s, j) {
+			return j
+		}
+	}
+	return -1
+}
+
+// timerRecv reports whether step j of s receives, outside a test file,
+// from a timer's or ticker's channel: of type <-chan time.Time (which
+// the time package fills), with no send on it among s's steps.
+func timerRecv(s *trace.Schedule, j int) bool {
+	st := s.Steps[j]
+	if st.Op != trace.Recv || !strings.HasPrefix(st.Obj, "<-chan_time.Time") || testSite(st.Site) {
+		return false
+	}
+	return !slices.ContainsFunc(s.Steps, func(o trace.Step) bool { return o.Op == trace.Send && o.Obj == st.Obj })
 }

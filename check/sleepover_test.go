@@ -689,6 +689,89 @@ func TestControlledTimerPastSleep(t *testing.T) {
 	}
 }
 
+// TestTimerFiredInSleep: the virtual clock runs with the real one, so on
+// a loaded machine the ticker comes due while the test still sleeps
+// (tickreadfixed's TestGetBeforeRefresh at load 12–30: fired at step 16,
+// the test's wake, instead of 18, the tick's receive). The fire then
+// lets nothing run at once: the schedule still runs the tick's receive
+// after the test's wake and ahead of its Get, as on an idle machine, in
+// the replay and in a serial order. Not a fire before the test slept, a
+// channel that is not a timer's, or a schedule that runs the Get first.
+func TestTimerFiredInSleep(t *testing.T) {
+	both := map[string]bool{"g1": true, "g2": true}
+	timerTrace := func(tick string) *trace.Trace {
+		tr := tickTrace("x_test.go:42:12")
+		tr.Objects[4] = tick
+		return tr
+	}
+	const timerChan = "<-chan_time.Time"
+	for _, tc := range []struct {
+		name  string
+		tick  string
+		tail  []int32
+		fired []int
+		want  int
+	}{
+		{"at the tick's receive", timerChan, []int32{4, 5, 3, 6}, []int{3}, 3},
+		{"in the test's sleep", timerChan, []int32{4, 5, 3, 6}, []int{2}, 3},
+		{"before the test slept", timerChan, []int32{4, 5, 3, 6}, []int{1}, -1},
+		{"in the sleep, the Get first", timerChan, []int32{3, 4, 5, 6}, []int{2}, -1},
+		{"in the sleep, not a timer's channel", "tick", []int32{4, 5, 3, 6}, []int{2}, -1},
+	} {
+		tr := timerTrace(tc.tick)
+		sched := schedule.Schedule{Prefix: 3, Tail: tc.tail}
+		s, err := trace.NewSchedule(tr, "asv/asv-9", append([]int32{0, 1, 2}, tc.tail...), []int32{5, 3, 6})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := replay.Verdict{Verdict: replay.Reproduced, Fired: tc.fired}
+		if got := timerPastSleep(s, sched, v, testSleeps(tr), both); got != tc.want {
+			t.Errorf("%s: timerPastSleep = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+
+	// A serial order whose ticker fired in the test's sleep, ahead of the
+	// same receive, holds the test over the same tick.
+	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: `test fails: x_test.go:46: did not expect "change"`, Fired: []int{3}}
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true, Fired: []int{3}}
+	defer func() { straddlesOf = straddlesRun }()
+	straddlesOf = func(string, *trace.Schedule, *trace.Schedule) bool { return false }
+	for _, tc := range []struct {
+		name  string
+		tick  string
+		fired []int
+		want  bool
+	}{
+		{"at the receive", timerChan, []int{3}, true},
+		{"in the test's sleep", timerChan, []int{2}, true},
+		{"before the test slept", timerChan, []int{1}, false},
+		{"in the sleep, not a timer's channel", "tick", []int{2}, false},
+	} {
+		s, err := trace.NewSchedule(timerTrace(tc.tick), "asv/asv-9", []int32{0, 1, 2, 4, 5, 3, 6}, []int32{5, 3, 6})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+		if len(cs) != 2 {
+			t.Fatalf("serialControls = %v", cs)
+		}
+		after := v
+		after.Fired = tc.fired
+		got := controlled(cs, nil, 3, s, v, "", false, nil, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+			switch name {
+			case "before":
+				return pass, true
+			case "after":
+				return after, true
+			}
+			return v, true // repeat and unheld fail as the schedule did
+		})
+		if (got != "") != tc.want {
+			t.Errorf("%s: controlled = %q, want a reason %v", tc.name, got, tc.want)
+		}
+	}
+}
+
 // waitTrace is ttlcache's TestCache_TestTouch: the test g1 wakes from
 // `<-time.After` (at waitSite, on wait, which no goroutine sends on) and
 // touches the item (its expiry, x), and only then the expiration loop g2

@@ -19,7 +19,11 @@
 // 100 ms tick ahead of a Get the test makes after a 50 ms sleep, which it
 // does by holding the test at its gate while the virtual clock passes
 // the tick; the serial order with the whole refresh first fails the same
-// way, held over the same tick (check's timerPastSleep). The test's
-// timing, not the interleaving: an interleaving without effect.
+// way, held over the same tick (check's timerPastSleep). On a loaded
+// machine the tick may come due while the test still sleeps (the
+// virtual clock runs with the real one); the schedule still runs the
+// tick's receive after the test's wake and ahead of its Get, and that
+// counts the same (session 47). The test's timing, not the
+// interleaving: an interleaving without effect.
 // go test -race reports nothing (every access is atomic).
 package tickread

@@ -10,5 +10,9 @@
 // its gate while the virtual clock passes the tick; the serial order
 // with the whole refresh first fails the same way, held over the same
 // tick (check's timerPastSleep), and no value the Get goes on to use
-// depends on the count. Reported before session effect26's controls.
+// depends on the count. Reported before session effect26's controls,
+// and again under load (session 46, TestFixedTwins at load ~30) when
+// the ticker came due during the test's 50 ms sleep rather than at the
+// tick's receive, in the replay or in the serial order: a fire in the
+// sleep counts as the fire ahead of the Get since session 47.
 package tickreadfixed
