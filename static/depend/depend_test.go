@@ -1954,6 +1954,48 @@ func TestJudgeHolders(t *testing.T) {
 	}
 }
 
+// TestJudgeSpared: heldlockfixed's lost write that is none. The unit's
+// Check ranges over the held locks and uses what it found, another
+// goroutine's Acquired inserts a record at the key the unit's Released
+// then deletes. Without the replay's word it is a lost write; with
+// Event.Spares (the other's record deleted by its own Released, and the
+// unit's own insert after that, in the replay's trace: check's spares),
+// the delete overwrites nothing of the other's. A b that writes no one
+// map element stays judged.
+func TestJudgeSpared(t *testing.T) {
+	x, at := index(t)
+	frame := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (l *Locks) "+name+"(", name)}
+	}
+	keyed := func(e Event, k int64) Event { e.Key = k; return e }
+	spares := func(e Event) Event { e.Spares = true; return e }
+	check := Event{Thread: 1, Unit: 1, Read: true, Site: at("for o, h := range l.cur { // locks check", "for"), Frames: []Frame{frame(1, "Check")}}
+	other := keyed(Event{Thread: 2, Unit: 2, Write: true, Site: at("l.cur[m] = Held{gid, stack} // locks acquired", "["), Frames: []Frame{frame(9, "Acquired")}}, 7)
+	released := keyed(Event{Thread: 1, Unit: 1, Write: true, Site: at("delete(l.cur, m) // locks released", "("), Frames: []Frame{frame(3, "Released")}}, 7)
+	inserted := keyed(Event{Thread: 1, Unit: 1, Write: true, Site: at("l.cur[m] = Held{gid, stack} // locks acquired", "["), Frames: []Frame{frame(3, "Acquired")}}, 7)
+	// A store to a field at b's place: no one map element's write.
+	field := Event{Thread: 1, Unit: 1, Write: true, Site: at("cb.requests = 0", "requests"), Frames: []Frame{frame(3, "Released")}}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"a range, another's insert, the unit's delete of that key", []Event{check, other, released}, true},
+		{"the same, the other's record gone and the unit's own deleted (Spares)", []Event{check, other, spares(released)}, false},
+		{"a range, another's insert, the unit's insert of that key", []Event{check, other, inserted}, true},
+		{"the same, spared: a store at one element", []Event{check, other, spares(inserted)}, false},
+		{"spared, but the write is no map element's", []Event{check, other, spares(keyed(field, 7))}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := x.Judge(tc.evs)
+			if v.Holds != tc.want {
+				t.Errorf("Judge = %v (%s), want %v", v.Holds, v.Why, tc.want)
+			}
+			t.Logf("%v: %s", v.Holds, v)
+		})
+	}
+}
+
 // TestHeldByValue: a pointer to an array of plain values is held by value
 // as a slice of them is; a pointer to an array of pointers, or to a
 // struct, is not.

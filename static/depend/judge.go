@@ -140,6 +140,14 @@ type Event struct {
 	Bound      string
 	BoundAfter []string
 	Witnesses  []Witness
+	// Spares, for a write of one map element (a store at a key, or a
+	// delete of it), says the replay's trace shows it overwrote nothing
+	// another goroutine wrote: every write of its map by another
+	// goroutine from the pattern's first step up to it wrote one
+	// element (its key recorded), and at its own element either none
+	// did, or the last of them deleted it and the write's own goroutine
+	// wrote it again after that delete (spared).
+	Spares bool
 	// Superseded, for a read-back whose writes between, in the
 	// schedule, are all atomic adds, are the sites where each of the
 	// unit's writes after it (up to its next access of the variable)
@@ -1057,7 +1065,8 @@ func decidesUse(p, q *taint) bool {
 // as the value the add replaced (GetAndIncrement as a load, then an
 // add); a value that only decides a back-off is judged as a check. Nor
 // is anything lost when b stores what the unit read afresh at b's
-// location after the others' writes (rebuilt).
+// location after the others' writes (rebuilt), or when b writes one map
+// element that no other goroutine's write still held (spared).
 func (x *Index) lostWrite(a, b Event) Verdict {
 	if !b.Write || b.Var != a.Var {
 		return Verdict{}
@@ -1070,7 +1079,7 @@ func (x *Index) lostWrite(a, b Event) Verdict {
 		return Verdict{Holds: true, Kind: "stale result", Why: fmt.Sprintf("the value read at %s is used at %s as the one the unit's read-modify-write at %s replaced, but another goroutine's write fell between them", short(a.Site), at, short(b.Site))}
 	}
 	at, ok := x.dataUse(a)
-	if !ok || x.rebuilt(b) {
+	if !ok || x.rebuilt(b) || x.spared(b) {
 		return Verdict{}
 	}
 	return Verdict{Holds: true, Kind: "lost write", Why: fmt.Sprintf("the value read at %s is used at %s, and the unit then overwrites it at %s: another goroutine's write in between is lost", short(a.Site), at, short(b.Site))}
