@@ -154,16 +154,7 @@ func (x *Index) sameStored(evs []Event, i, r, j int) bool {
 	if c == nil || !sameConst(c, x.constOf(b)) {
 		return false
 	}
-	sawA := false
-	for _, w := range rd.Prior {
-		switch {
-		case w.Step == a.Step:
-			sawA = true
-		case w.Step > a.Step && !sameConst(c, x.constTouch(evs, w, a.Var)):
-			return false
-		}
-	}
-	return sawA
+	return x.storedSince(evs, a, c, rd.Prior)
 }
 
 // usedAsValue reports whether fn is taken as a value in the syntax

@@ -31,8 +31,14 @@ func (x *Index) constBack(evs []Event, i, j int) bool {
 	if c == nil {
 		return false
 	}
+	return x.storedSince(evs, a, c, b.Prior)
+}
+
+// storedSince reports whether a read whose schedule's prior writes are
+// prior reads c: a is among them, and every later one stores c too.
+func (x *Index) storedSince(evs []Event, a Event, c *ssa.Const, prior []Touch) bool {
 	sawA := false
-	for _, w := range b.Prior {
+	for _, w := range prior {
 		switch {
 		case w.Step == a.Step:
 			sawA = true

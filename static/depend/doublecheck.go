@@ -88,11 +88,7 @@ func (x *Index) doubleChecked(a, b Event) bool {
 			t.seed(v)
 		}
 		t.run()
-		all := true
-		for _, act := range acts {
-			all = all && t.ctrl[act.Block()]
-		}
-		if all {
+		if t.decidesAll(acts) {
 			for _, v := range vs {
 				cuts[v.(ssa.Instruction)] = true
 			}

@@ -76,11 +76,7 @@ func (x *Index) decidingReads(sc *scope, own map[ssa.Instruction]bool, match fun
 				t := x.newTaint(sc)
 				t.seed(v)
 				t.run()
-				all := true
-				for _, act := range acts {
-					all = all && t.ctrl[act.Block()]
-				}
-				if all && !found(in) {
+				if t.decidesAll(acts) && !found(in) {
 					return
 				}
 			}
@@ -188,4 +184,15 @@ func addrLocation(addr ssa.Value) any {
 		return addr
 	}
 	return nil
+}
+
+// decidesAll reports whether the taint decides the block of every one of
+// acts (control dependence).
+func (t *taint) decidesAll(acts []ssa.Instruction) bool {
+	for _, act := range acts {
+		if !t.ctrl[act.Block()] {
+			return false
+		}
+	}
+	return true
 }

@@ -102,11 +102,7 @@ func (x *Index) recheckedIn(sc *scope, key any, own map[ssa.Instruction]bool, ac
 				t := x.newTaint(sc)
 				t.seed(v)
 				t.run()
-				all := true
-				for _, act := range acts {
-					all = all && t.ctrl[act.Block()]
-				}
-				if all {
+				if t.decidesAll(acts) {
 					return true
 				}
 			}
