@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-trial18 eval-trial19 eval-trial20 eval-trial21 eval-trial22 eval-trial23 eval-trial24 eval-trial25 eval-trial26 eval-trial27 eval-trial28 eval-trial29 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-trial18 eval-trial19 eval-trial20 eval-trial21 eval-trial22 eval-trial23 eval-trial24 eval-trial25 eval-trial26 eval-trial27 eval-trial28 eval-trial29 eval-trial30 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -315,6 +315,15 @@ eval-trial28:
 # modules-trial29 section. Not part of make eval.
 eval-trial29:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial29.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 48's thirtieth trial, internal/eval/modules-trial30.txt:
+# modules from the module proxy never checked before (see the list's
+# header), checked and triaged as eval-trial, written to EVAL.md's
+# modules-trial30 section. Not part of make eval. GONOSUMDB: the
+# checksum database does not know berkaroad/detectlock-go v1.0.1, which
+# the module proxy serves (the list's header).
+eval-trial30:
+	GONOSUMDB=github.com/berkaroad $(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial30.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own
