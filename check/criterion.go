@@ -365,6 +365,7 @@ func dependEvents(f *Finding) []depend.Event {
 	overwrites(f, evs)
 	priors(f, evs)
 	freshReads(f, evs)
+	checkedCalls(f, evs)
 	return evs
 }
 

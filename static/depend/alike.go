@@ -304,13 +304,14 @@ func anyBits(v abstract, t types.Type) abstract {
 
 // evaluator evaluates SSA values abstractly, with hole standing for h.
 type evaluator struct {
-	hole ssa.Value
-	h    abstract
-	on   map[ssa.Value]bool // values being evaluated: a cycle knows nothing
+	hole  ssa.Value
+	holes map[ssa.Value]bool // more values standing for h
+	h     abstract
+	on    map[ssa.Value]bool // values being evaluated: a cycle knows nothing
 }
 
 func (e *evaluator) eval(v ssa.Value, depth int) abstract {
-	if v == e.hole && v != nil {
+	if v == e.hole && v != nil || e.holes[v] {
 		return e.h
 	}
 	if depth > 16 || e.on[v] {

@@ -2,6 +2,7 @@ package depend
 
 import (
 	"fmt"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"os"
@@ -3363,5 +3364,89 @@ func TestJudgeSameStored(t *testing.T) {
 	}
 	if v := x.Judge(back(w(2, 20, fr(20, "Win"), fr(21, "setLeader")))); !v.Holds {
 		t.Errorf("read-back after Win's leader: Judge = false, want true")
+	}
+}
+
+func TestJudgeCheckedAlike(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (s *Srv) "+name+"(", name+"(")}
+	}
+	running := at(`return s.state != "stopped" && s.state != "initialized" // srv running`, "state")
+	running2 := at(`return s.state != "stopped" && s.state != "initialized" // srv running`, `state != "initialized"`)
+	started := at(`return s.state != "stopped" // srv started`, "state")
+	stopped := at(`return s.state == "stopped" // srv stopped`, "state")
+	set := at(`s.state = st // srv set`, "state")
+	// wrw is Start's unit: a at site in frames outer, then a vote's read
+	// of reader's site, then setState's write.
+	wrw := func(outer, site, callee, rsite string) []Event {
+		voter := "vote"
+		if callee == "Stopped" {
+			voter = "voteStopped"
+		}
+		a := Event{Thread: 1, Unit: 1, Write: true, Site: at("// "+site, "state"), Frames: []Frame{fr(1, "Start"), fr(2, outer)}, Step: 10}
+		a.Checked = []Checked{{Call: fr(0, callee).Site, Reads: []string{rsite}}}
+		if rsite == running {
+			a.Checked[0].Reads = append(a.Checked[0].Reads, running2)
+		}
+		r := Event{Thread: 2, Unit: 2, Read: true, Site: rsite, Frames: []Frame{fr(5, voter), fr(6, callee)}, Step: 20, Steady: true}
+		r.Prior = []Touch{{Step: 10, Site: a.Site, G: "g1"}}
+		b := Event{Thread: 1, Unit: 1, Write: true, Site: set, Frames: []Frame{fr(1, "Start"), fr(3, "setState")}, Step: 30}
+		return []Event{a, r, b}
+	}
+	unchecked := wrw("Init", "srv init", "Running", running)
+	unchecked[0].Checked = nil
+	unsteady := wrw("Init", "srv init", "Running", running)
+	unsteady[1].Steady = false
+	openLast := wrw("Init", "srv init", "Running", running)
+	openLast[1].Open = running2
+	openFirst := wrw("Init", "srv init", "Running", running)
+	openFirst[1].Open = running
+	twice := wrw("Init", "srv init", "Running", running)
+	twice[0].Unchecked = []string{fr(0, "Running").Site}
+	other := wrw("Init", "srv init", "Running", running)
+	other[0].Checked[0].Call = fr(0, "Stopped").Site
+	between := wrw("Init", "srv init", "Running", running)
+	between[1].Prior = append(between[1].Prior, Touch{Step: 15, Site: set, G: "g3"})
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"Init checked Running, a vote's Running between: false, as before the Start", wrw("Init", "srv init", "Running", running), false},
+		{"the same, no check in the schedule", unchecked, true},
+		{"the same, Running called before a write too", twice, true},
+		{"the same, only another function's check in the schedule", other, true},
+		{"the same, the schedule ending after the vote's last read", openLast, false},
+		{"the same, the schedule ending before the vote's second read", openFirst, true},
+		{"the same, the vote's reads saw two writes", unsteady, true},
+		{"the same, another write between a and the vote", between, true},
+		{"InitStopped checked Stopped, which Initialized answers otherwise", wrw("InitStopped", "srv init stopped", "Stopped", stopped), true},
+		{"InitTwice asks Running twice", wrw("InitTwice", "srv init twice", "Running", running), true},
+	} {
+		if v := x.Judge(tc.evs); v.Holds != tc.want {
+			t.Errorf("%s: Judge = %v (%s), want %v", tc.name, v.Holds, v, tc.want)
+		}
+	}
+	// A predicate of the state alone, and one that reads the term too.
+	init := abstract{ok: true, set: []constant.Value{constant.MakeString("initialized")}}
+	for _, tc := range []struct {
+		name, site string
+		ok, want   bool
+	}{
+		{"Running", running, true, false},
+		{"Started: true, or false from the recover block", started, false, false},
+		{"Stopped", stopped, true, false},
+		{"Peeked", at(`s.state != "stopped" && s.term > 0 // srv peeked`, "state"), false, false},
+	} {
+		rs := x.reads(tc.site, nil)
+		if len(rs) != 1 {
+			t.Fatalf("%s: %d reads at %s", tc.name, len(rs), tc.site)
+		}
+		loads, _ := siblingReads(rs[0])
+		got, ok := predicateOn(rs[0].Parent(), loads, init)
+		if ok != tc.ok || ok && got != tc.want {
+			t.Errorf("predicateOn(%s, initialized) = %v, %v; want %v, %v", tc.name, got, ok, tc.want, tc.ok)
+		}
 	}
 }

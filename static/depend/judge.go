@@ -85,6 +85,18 @@ type Event struct {
 	// new element, and what it reads of it is as made).
 	Looks     []Touch
 	Untouched bool
+	// Checked, for a write, are the calls made directly from the write's
+	// own activation that read its variable after the last write of it
+	// by any goroutine before the write, and Unchecked the callees of
+	// those it made before that write (checkedAlike).
+	// Steady, for a read, says every read of its variable by its own
+	// activation (its innermost region, as far as the schedule shows it)
+	// read the same write as it did; Open is the site of the last of
+	// those reads when the schedule ends before the activation does.
+	Checked   []Checked
+	Unchecked []string
+	Steady    bool
+	Open      string
 	// Fresh, for a write, are the sites of the unit's reads of its
 	// variable after the other units' events before it, in its own
 	// activation, with no other goroutine's write of the variable
@@ -539,7 +551,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.retried(evs[reads[0]]) || x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) || x.tryRefused(a, b, evs[reads[0]]) || x.heldProbe(a, b, evs[reads[0]]) || x.madeEntry(a, b, evs[reads[0]]) || x.answeredAlike(a, b, evs[reads[0]]) || x.sameStored(evs, i, reads[0], j) {
+				if x.retried(evs[reads[0]]) || x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) || x.tryRefused(a, b, evs[reads[0]]) || x.heldProbe(a, b, evs[reads[0]]) || x.madeEntry(a, b, evs[reads[0]]) || x.answeredAlike(a, b, evs[reads[0]]) || x.sameStored(evs, i, reads[0], j) || x.checkedAlike(a, evs[reads[0]]) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {

@@ -6289,3 +6289,101 @@ func (l *Leader) Via(f func()) {
 	f()
 	l.setState(1)
 }
+
+// Srv is seaweedfs/raft's server: Start returns when Running, Init
+// returns when Running and stores Initialized, then Start goes on to
+// setState(Follower); a peer's vote asks Running in between.
+type Srv struct {
+	mu    sync.RWMutex
+	state string
+	term  int
+}
+
+func (s *Srv) Running() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.state != "stopped" && s.state != "initialized" // srv running
+}
+
+// Started answers otherwise on Initialized: true.
+func (s *Srv) Started() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.state != "stopped" // srv started
+}
+
+// Peeked reads the term too.
+func (s *Srv) Peeked() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.state != "stopped" && s.term > 0 // srv peeked
+}
+
+func (s *Srv) setState(st string) {
+	s.mu.Lock()
+	s.state = st // srv set
+	s.mu.Unlock()
+}
+
+func (s *Srv) Init() error {
+	if s.Running() {
+		return errors.New("running")
+	}
+	s.mu.Lock()
+	s.state = "initialized" // srv init
+	s.mu.Unlock()
+	return nil
+}
+
+// Stopped answers otherwise on Initialized than on Stopped.
+func (s *Srv) Stopped() bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.state == "stopped" // srv stopped
+}
+
+// InitStopped goes on when Stopped, which Initialized answers otherwise.
+func (s *Srv) InitStopped() error {
+	if !s.Stopped() {
+		return errors.New("running")
+	}
+	s.mu.Lock()
+	s.state = "initialized" // srv init stopped
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *Srv) voteStopped() bool {
+	if s.Stopped() {
+		return false
+	}
+	return true
+}
+
+// InitTwice asks Running twice: which answer went on to the store?
+func (s *Srv) InitTwice() error {
+	if s.Running() {
+		return errors.New("running")
+	}
+	ok := s.Running()
+	s.mu.Lock()
+	s.state = "initialized" // srv init twice
+	s.mu.Unlock()
+	_ = ok
+	return nil
+}
+
+func (s *Srv) Start() error {
+	if err := s.Init(); err != nil {
+		return err
+	}
+	s.setState("follower")
+	return nil
+}
+
+func (s *Srv) vote() bool {
+	if !s.Running() {
+		return false
+	}
+	return true
+}
