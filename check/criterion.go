@@ -270,6 +270,7 @@ func judgeOne(x *depend.Index, f *Finding) (depend.Verdict, bool) {
 	settled(f, evs, x.AddDelta, rt)
 	supersedes(f, evs, x.IsAtomicAdd, rt)
 	spares(f, evs, x.DeletesElement, rt)
+	storedAgain(f, evs, rt)
 	v := x.Judge(evs)
 	return v, v.Holds && !abandoned(f.Schedule, evs, v, f.Verdict, x.IsCAS)
 }

@@ -156,9 +156,9 @@ func (w *fileRW) goDesc(call *ast.CallExpr) string {
 func (w *fileRW) rangeStmt(s *ast.RangeStmt, lbl *ast.LabeledStmt) (p pcs, whole bool) {
 	var kp, vp pcs
 	if s.Tok == token.ASSIGN {
-		kp = w.lhsInline(s.Key, w.lhsKind(s.Key), "W")
+		kp = w.lhsInline(s.Key, w.lhsKind(s.Key), "W", "")
 		if s.Value != nil {
-			vp = w.lhsInline(s.Value, w.lhsKind(s.Value), "W")
+			vp = w.lhsInline(s.Value, w.lhsKind(s.Value), "W", "")
 		}
 	}
 	if s.Key != nil && s.Tok == token.ASSIGN && isBlank(s.Key) {
@@ -354,7 +354,7 @@ func (w *fileRW) selectStmt(s *ast.SelectStmt, lbl *ast.LabeledStmt) (p pcs, who
 					continue
 				}
 				kind := w.lhsKind(l)
-				target := w.lhsInline(l, kind, "W")
+				target := w.lhsInline(l, kind, "W", "")
 				if target == nil {
 					target = w.origN(l)
 				}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -533,5 +534,76 @@ func TestMapOrder(t *testing.T) {
 	got := strings.Fields(strings.SplitN(out[i+len("order: "):], "\n", 2)[0])
 	if len(got) != 26 || !slices.IsSorted(got) {
 		t.Errorf("recorded order %q, want the 26 keys sorted", got)
+	}
+}
+
+// TestMapValues: a store in a map element records the stored value's
+// identity (trace.FlagVal, Event.Val) for element types whose bits are
+// the value, and none for an interface or a string element; the same
+// pointer stored twice, or through a named pointer type, has one
+// identity, another pointer another (golden/gmapval).
+func TestMapValues(t *testing.T) {
+	setupCorpus(t)
+	traceFile := filepath.Join(t.TempDir(), "t.trace")
+	out, _, err := run(t, corpus.inst, "gmapval", []string{"PECANVET_TRACE=" + traceFile}, "-test.run=TestGolden")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	tr, err := trace.ReadFile(traceFile, trace.ReadOptions{Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type store struct {
+		val   uint64
+		ident bool
+	}
+	at := map[int][]store{} // line of gmapval.go → its map writes
+	for _, e := range tr.Events {
+		if e.Op != trace.Write || e.Site < 0 || !strings.Contains(tr.Sites[e.Site], "gmapval.go:") {
+			continue
+		}
+		var line int
+		fmt.Sscanf(strings.SplitN(tr.Sites[e.Site], "gmapval.go:", 2)[1], "%d", &line)
+		at[line] = append(at[line], store{e.Val, e.Flags&trace.FlagVal != 0})
+	}
+	one := func(line int) store {
+		t.Helper()
+		if len(at[line]) != 1 {
+			t.Fatalf("line %d: %d map writes, want 1 (%v)", line, len(at[line]), at)
+		}
+		return at[line][0]
+	}
+	x1, x2, y, z, w := one(29), one(30), one(31), one(33), one(34)
+	for _, s := range []store{x1, x2, y, z, w} {
+		if !s.ident {
+			t.Errorf("a pointer store without an identity: %v", at)
+		}
+	}
+	if x1 != x2 || x1 != z || x1 == y || x1.val == 0 || w.val != 0 {
+		t.Errorf("pointers: x %v %v, y %v, z %v, w %v: want x's and z's one identity, y's another, w's 0", x1, x2, y, z, w)
+	}
+	if s := one(35); s != (store{math.MaxUint64, true}) {
+		t.Errorf("ints[\"i\"] = -1: %v", s)
+	}
+	if s := at[36]; len(s) != 2 || s[0] != (store{7, true}) || s[1] != (store{8, true}) {
+		t.Errorf("ints[\"j\"], ints[\"k\"] = 7, 8: %v", s)
+	}
+	if s := one(37); s != (store{math.Float64bits(1), true}) {
+		t.Errorf("fl[1] = 1: %v, want 1.0's bits", s)
+	}
+	if s := one(38); s != (store{1, true}) {
+		t.Errorf("bs[2] = true: %v", s)
+	}
+	if s := one(39); s.ident {
+		t.Errorf("ifs[3] = a (an interface): %v, want no identity", s)
+	}
+	if s := one(40); s.ident {
+		t.Errorf("strs[4] = \"s\": %v, want no identity", s)
+	}
+	if s := one(41); !s.ident || s.val == 0 {
+		t.Errorf("chs[5] = done: %v, want the channel's address", s)
+	}
+	if s := one(42); s.ident {
+		t.Errorf("ints[\"i\"] += 2: %v, want no identity (a read-modify-write)", s)
 	}
 }

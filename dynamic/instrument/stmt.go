@@ -268,8 +268,10 @@ func accessPos(e ast.Expr) token.Pos {
 }
 
 // lhsInline is the assignable text for LHS e; helper is W (store) or RW
-// (read-modify-write).
-func (w *fileRW) lhsInline(e ast.Expr, kind int, helper string) pcs {
+// (read-modify-write). val, for a store of a map element, is the text of
+// the value stored when evaluating it again gives that value and does
+// nothing else (valAgain), else "".
+func (w *fileRW) lhsInline(e ast.Expr, kind int, helper, val string) pcs {
 	switch kind {
 	case lLoc:
 		site := w.storeSite(e)
@@ -285,6 +287,9 @@ func (w *fileRW) lhsInline(e ast.Expr, kind int, helper string) pcs {
 			helper, k = helper+"K", ", "+key
 		}
 		m := gen(w.h("M"+helper)+"(").cat(w.load(ix.X), gen(k+", "+site+")"))
+		if helper == "WK" && val != "" && w.valIdentified(ix.X) {
+			m = gen(w.h("MWKV")+"(").cat(w.load(ix.X), gen(k+", "+site+")("+val+")"))
+		}
 		return w.or(w.splice(e.Pos(), e.End(), rn(ix.X, m), rn(ix.Index, w.expr(ix.Index, cLoad))), e)
 	case lOther:
 		return w.expr(e, cAddr)
@@ -330,9 +335,22 @@ func (w *fileRW) assign(s *ast.AssignStmt, list bool) pcs {
 		}
 		return genAt(s.Pos(), w.h(h)+"(").cat(w.addrOf(l), gen(", "+w.storeSite(l)+")("), w.or(rhs[0], s.Rhs[0]), gen(")"))
 	}
+	// Values stored in map elements are evaluated again for their
+	// identity only when the statement calls nothing: no call between
+	// the two evaluations can change a local variable.
+	calls := false
+	for _, es := range [][]ast.Expr{s.Lhs, s.Rhs} {
+		for _, e := range es {
+			calls = calls || hasEffects(e)
+		}
+	}
 	var rs []repl
 	for i, l := range s.Lhs {
-		rs = append(rs, rn(l, w.lhsInline(l, kinds[i], "W")))
+		val := ""
+		if kinds[i] == lMap && len(s.Lhs) == len(s.Rhs) && rhs[i] == nil && !calls {
+			val = w.valAgain(s.Rhs[i])
+		}
+		rs = append(rs, rn(l, w.lhsInline(l, kinds[i], "W", val)))
 	}
 	for i, r := range s.Rhs {
 		rs = append(rs, rn(r, rhs[i]))
@@ -417,6 +435,9 @@ func (w *fileRW) assignBlock(s *ast.AssignStmt, kinds []int, rhs []pcs) pcs {
 	// Addresses.
 	var addrPre pcs
 	stores := make([]pcs, len(s.Lhs)) // text up to " = "
+	// valStore[i], when set, makes stores[i] from the text of the value
+	// stored: the store records the value's identity (valIdentified).
+	valStore := make([]func(val string) pcs, len(s.Lhs))
 	lhsCalls := false
 	for _, l := range s.Lhs {
 		if hasEffects(l) {
@@ -451,6 +472,10 @@ func (w *fileRW) assignBlock(s *ast.AssignStmt, kinds []int, rhs []pcs) pcs {
 			site := w.site(ix.Lbrack, w.typeStr(w.typeOf(ix.X)))
 			if keyed {
 				stores[i] = gen(w.h("MWK")+"("+m+", "+again+", "+site+")[").cat(key, gen("]"))
+				if w.valIdentified(ix.X) {
+					head := w.h("MWKV") + "(" + m + ", " + again + ", " + site + ")("
+					valStore[i] = func(val string) pcs { return gen(head+val+")[").cat(key, gen("]")) }
+				}
 			} else {
 				stores[i] = gen(w.h("MW")+"("+m+", "+site+")[").cat(key, gen("]"))
 			}
@@ -462,18 +487,23 @@ func (w *fileRW) assignBlock(s *ast.AssignStmt, kinds []int, rhs []pcs) pcs {
 	}
 	// Right-hand sides.
 	vals := make([]pcs, len(s.Lhs))
+	valText := make([]string, len(s.Lhs)) // the text of vals[i] when it is one line
 	var names []string
 	var rhsVals []pcs
 	if len(s.Lhs) == len(s.Rhs) {
 		for i, r := range s.Rhs {
 			if w.isPure(r) {
 				vals[i] = w.origN(r)
+				if text := string(w.src[w.off(r.Pos()):w.off(r.End())]); !strings.ContainsAny(text, "\n\r") {
+					valText[i] = text
+				}
 				continue
 			}
 			name := "_"
 			if kinds[i] != lBlank {
 				name = w.tmp()
 				vals[i] = gen(name)
+				valText[i] = name
 			}
 			names = append(names, name)
 			rhsVals = append(rhsVals, w.or(rhs[i], r))
@@ -484,6 +514,7 @@ func (w *fileRW) assignBlock(s *ast.AssignStmt, kinds []int, rhs []pcs) pcs {
 			if kinds[i] != lBlank {
 				name = w.tmp()
 				vals[i] = gen(name)
+				valText[i] = name
 			}
 			names = append(names, name)
 		}
@@ -512,6 +543,11 @@ func (w *fileRW) assignBlock(s *ast.AssignStmt, kinds []int, rhs []pcs) pcs {
 	for i := range s.Lhs {
 		if kinds[i] == lBlank {
 			continue
+		}
+		if valStore[i] != nil && valText[i] != "" {
+			// A temporary or a constant: evaluating it twice gives
+			// one value and does nothing else.
+			stores[i] = valStore[i](valText[i])
 		}
 		out = out.cat(stores[i], gen(" = "), vals[i], gen("; "))
 	}
@@ -633,7 +669,7 @@ func (w *fileRW) opAssign(s *ast.AssignStmt, list bool, rhs pcs) pcs {
 	l, r := s.Lhs[0], s.Rhs[0]
 	kind := w.lhsKind(l)
 	if kind != lLoc && kind != lMap {
-		return w.nodeSplice(s, rn(l, w.lhsInline(l, kind, "RW")), rn(r, rhs))
+		return w.nodeSplice(s, rn(l, w.lhsInline(l, kind, "RW", "")), rn(r, rhs))
 	}
 	if kind == lLoc && list && (w.isPure(r) || w.typeable(r)) {
 		return w.rmw(s, l, strings.TrimSuffix(s.Tok.String(), "="), w.or(rhs, r), !w.isPure(r))
@@ -647,10 +683,10 @@ func (w *fileRW) opAssign(s *ast.AssignStmt, list bool, rhs pcs) pcs {
 			return genAt(s.Pos(), "{ "+a+" := ").cat(w.addrOf(l), gen("; "+t+" := "), w.or(rhs, r),
 				gen("; "), target, gen(" "+s.Tok.String()+" "+t+" }"))
 		}
-		return genAt(s.Pos(), "{ "+t+" := ").cat(w.or(rhs, r), gen("; "), w.lhsInline(l, kind, "RW"),
+		return genAt(s.Pos(), "{ "+t+" := ").cat(w.or(rhs, r), gen("; "), w.lhsInline(l, kind, "RW", ""),
 			gen(" "+s.Tok.String()+" "+t+" }"))
 	}
-	return w.nodeSplice(s, rn(l, w.lhsInline(l, kind, "RW")), rn(r, rhs))
+	return w.nodeSplice(s, rn(l, w.lhsInline(l, kind, "RW", "")), rn(r, rhs))
 }
 
 func (w *fileRW) incdec(s *ast.IncDecStmt, list bool) pcs {
@@ -662,5 +698,5 @@ func (w *fileRW) incdec(s *ast.IncDecStmt, list bool) pcs {
 		}
 		return w.rmw(s, s.X, op, gen("1"), false)
 	}
-	return w.nodeSplice(s, rn(s.X, w.lhsInline(s.X, kind, "RW")))
+	return w.nodeSplice(s, rn(s.X, w.lhsInline(s.X, kind, "RW", "")))
 }

@@ -243,6 +243,50 @@ func (w *fileRW) keyAgain(e ast.Expr) (string, bool) {
 	return "", false
 }
 
+// valAgain returns the text of e, the value a map element's store
+// stores, when evaluating it a second time, for the record of its
+// identity (rt.XMWKV), gives the same value and does nothing else: a
+// constant or nil, or a local variable no other goroutine reaches
+// (keyAgain's). Else "".
+func (w *fileRW) valAgain(e ast.Expr) string {
+	if w.isPure(e) {
+		if text := string(w.src[w.off(e.Pos()):w.off(e.End())]); !strings.ContainsAny(text, "\n\r") {
+			return text
+		}
+		return ""
+	}
+	text, _ := w.keyAgain(e)
+	return text
+}
+
+// valIdentified reports whether a store in map x records the stored
+// value's identity (rt.XMWKV, rt.ValID): the runtime has the helper and
+// the map's element type is, underneath, a pointer, channel, map, func,
+// unsafe.Pointer, boolean, integer or float, whose bits are the value.
+// Not an interface (its data word may be a box's address, and its
+// dynamic type is a second word), a string, a complex number or a
+// composite value, nor a type parameter (its type argument may be any).
+func (w *fileRW) valIdentified(x ast.Expr) bool {
+	if !w.keyHelpers() || !w.ins.api.has("XMWKV") || !w.ins.api.has("WKV") {
+		return false
+	}
+	m, ok := w.coreOf(x).(*types.Map)
+	if !ok {
+		return false
+	}
+	if _, ok := types.Unalias(m.Elem()).(*types.TypeParam); ok {
+		return false
+	}
+	switch u := m.Elem().Underlying().(type) {
+	case *types.Pointer, *types.Chan, *types.Map, *types.Signature:
+		return true
+	case *types.Basic:
+		i := u.Info()
+		return i&(types.IsBoolean|types.IsInteger|types.IsFloat) != 0 && i&types.IsUntyped == 0 || u.Kind() == types.UnsafePointer
+	}
+	return false
+}
+
 // keyHelpers reports whether the runtime records map elements' keys (the
 // file's tail then has pecanvetMRK and its kin).
 func (w *fileRW) keyHelpers() bool {

@@ -30,6 +30,21 @@ func recordLocked(addr unsafe.Pointer, class uint8, site int32, op trace.Op, arg
 	w.emit(g, trace.Event{Op: op, Flags: flags, Obj: w.object(uintptr(addr), class, s.desc), Site: s.idx, Arg: arg})
 }
 
+// recordVal records a write of one element of the map at addr, whose
+// key hashes to key, that stores a value of identity val (ValID): the
+// event carries trace.FlagVal and val in Event.Val.
+func recordVal(addr unsafe.Pointer, site int32, key int64, val uint64) {
+	mu.Lock()
+	if w := rec; w != nil && !quietLocked(site, trace.Write) {
+		if id, stack := self(uintptr(addr)); !stack {
+			g := w.goroutine(id)
+			s := w.site(site)
+			w.emit(g, trace.Event{Op: trace.Write, Flags: trace.FlagVal, Obj: w.object(uintptr(addr), classMem, s.desc), Site: s.idx, Arg: key, Val: val})
+		}
+	}
+	mu.Unlock()
+}
+
 // recordPart is record of a memory access by a whole-value copy's part,
 // named name when the part is a field (see partSet), else by the site.
 func recordPart(addr unsafe.Pointer, site int32, op trace.Op, name string) {

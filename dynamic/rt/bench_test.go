@@ -317,3 +317,28 @@ func BenchmarkReplayTicker(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(s.Steps)), "ns/step")
 }
+
+// BenchmarkRecordMapStore: a store in one map element recorded with its
+// key (XMWK), as before values were recorded, and with its key and the
+// stored value's identity (XMWKV, FlagVal): ns/event each.
+func BenchmarkRecordMapStore(b *testing.B) {
+	p := new(int)
+	b.Run("key", func(b *testing.B) {
+		benchRecord(b)
+		m := heap[map[int]*int]()
+		*m = map[int]*int{}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			XMWK(*m, i&7, sWrite)[i&7] = p
+		}
+	})
+	b.Run("keyval", func(b *testing.B) {
+		benchRecord(b)
+		m := heap[map[int]*int]()
+		*m = map[int]*int{}
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			XMWKV(*m, i&7, sWrite)(p)[i&7] = p
+		}
+	})
+}

@@ -92,6 +92,23 @@ func XMWK[M any](m M, k any, s int32) M {
 	return m
 }
 
+// XMWKV returns the function that records a write of m's element of
+// key k that stores its argument v (WKV, with v's identity ValID) and
+// returns m: `rt.XMWKV(m, k, s)(v)[k] = v`. v is converted to m's
+// element type V as the store converts it (an untyped constant, a named
+// pointer type, nil), since V is inferred from m alone. Only for element
+// types ValID takes (dynamic/instrument's valIdentified).
+func XMWKV[M ~map[K]V, K comparable, V any](m M, k any, s int32) func(V) M {
+	return func(v V) M {
+		if active.Load() {
+			if p := mapPtr(m); p != nil {
+				WKV(p, KeyHash(k), ValID(v), s)
+			}
+		}
+		return m
+	}
+}
+
 // XMRWK records a read then a write of m's element of key k and returns m.
 func XMRWK[M any](m M, k any, s int32) M {
 	if p := mapPtr(m); p != nil {

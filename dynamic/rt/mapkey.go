@@ -36,6 +36,39 @@ func WK(addr unsafe.Pointer, key int64, site int32) {
 	}
 }
 
+// WKV is WK of a store m[k] = v whose value's identity is val (ValID),
+// recorded with the event (trace.FlagVal, Event.Val).
+func WKV(addr unsafe.Pointer, key int64, val uint64, site int32) {
+	if active.Load() {
+		gate(addr, site, trace.Write)
+		recordVal(addr, site, key, val)
+	}
+}
+
+// ValID is the identity WKV records for a value v stored in a map
+// element: v's bits, zero-extended. The instrumentation calls it (through
+// XMWKV) only for maps whose element type is, underneath, a pointer,
+// channel, map, func, unsafe.Pointer, boolean, integer or float: one
+// word or less, all of whose bits are the value (no padding), so that
+// two stores in one map with equal identities stored equal bits, the
+// same value (a pointer's bits are its address: the same object while
+// the element holds it). Interfaces (a type word and a data word, the
+// data word a box's address for most types), strings (a pointer and a
+// length) and other composite values have no identity.
+func ValID[V any](v V) uint64 {
+	switch unsafe.Sizeof(v) {
+	case 8:
+		return *(*uint64)(unsafe.Pointer(&v))
+	case 4:
+		return uint64(*(*uint32)(unsafe.Pointer(&v)))
+	case 2:
+		return uint64(*(*uint16)(unsafe.Pointer(&v)))
+	case 1:
+		return uint64(*(*uint8)(unsafe.Pointer(&v)))
+	}
+	panic("rt.ValID: no identity for a value of this size")
+}
+
 // KeyHash is the non-zero hash of a map key that RK and WK record. It
 // depends on the key's value only, not on its type where a conversion
 // could change the type and keep the key: the instrumented code passes the

@@ -1,8 +1,9 @@
 package trace
 
-// The binary format, version 2 (version 1 had no op 26, sleep).
+// The binary format, version 3 (version 2 had no FlagVal, version 1 no
+// op 26, sleep).
 //
-// A binary trace is the 6-byte magic "PCNTRC", a version byte (2), and a
+// A binary trace is the 6-byte magic "PCNTRC", a version byte (3), and a
 // sequence of records. Each record starts with a header byte h. When
 // h&0x1f is non-zero the record is an event and h&0x1f is its Op (the Op
 // values of event.go are part of the format):
@@ -19,6 +20,8 @@ package trace
 //	uvarint Site+1      0 for no site
 //	[varint Arg]        if h&0x40 (zig-zag, as encoding/binary); only ops
 //	                    with a capacity, delta or map key may have one
+//	[uvarint Val]       if Flags has FlagVal (a write's stored value's
+//	                    identity; version 3)
 //
 // The other records have h&0x1f == 0:
 //
@@ -67,7 +70,7 @@ const (
 	tagEnd      = 0xe0
 	opMask      = 0x1f
 	maxString   = 1 << 20
-	maxEventLen = 1 + 1 + 4*binary.MaxVarintLen64
+	maxEventLen = 1 + 1 + 5*binary.MaxVarintLen64
 	bufSize     = 64 << 10
 )
 
@@ -351,6 +354,9 @@ func (e *binaryEncoder) Encode(ev Event, t *Tables) error {
 	if h&bArg != 0 {
 		b = binary.AppendVarint(b, ev.Arg)
 	}
+	if ev.Flags&FlagVal != 0 {
+		b = appendUvarint(b, ev.Val)
+	}
 	e.buf = b
 	if len(b) > bufSize-2*maxEventLen {
 		e.flush()
@@ -383,6 +389,7 @@ type binaryDecoder struct {
 	off     int64 // file offset of buf[0]
 	eof     bool  // r is exhausted
 	g       int32 // the previous event's goroutine, -1 at first
+	version byte  // the format version the header gave
 	t       Tables
 	in      *Interner
 	trunc   string
@@ -430,9 +437,10 @@ func newBinaryDecoder(r io.Reader, name string, lenient bool) (*binaryDecoder, e
 		d.err = io.EOF
 		return d, nil
 	}
-	if v := d.buf[hdr-1]; v != BinaryVersion && v != 1 {
-		return nil, d.errorf(int64(hdr-1), "unsupported trace version %d; this pecanvet reads versions 1 and %d", v, BinaryVersion)
+	if v := d.buf[hdr-1]; v > BinaryVersion || v < 1 {
+		return nil, d.errorf(int64(hdr-1), "unsupported trace version %d; this pecanvet reads versions 1 to %d", v, BinaryVersion)
 	}
+	d.version = d.buf[hdr-1]
 	d.pos = hdr
 	return d, nil
 }
@@ -570,7 +578,7 @@ func (d *binaryDecoder) Next() (Event, error) {
 				return d.cut(start, true)
 			}
 			ev.Flags = b[p]
-			if !ValidFlags(op, ev.Flags) {
+			if !ValidFlags(op, ev.Flags) || ev.Flags&FlagVal != 0 && d.version < 3 {
 				return d.fail(d.errorf(d.off+int64(p), "%s: invalid flags %#x", op, ev.Flags))
 			}
 			p++
@@ -626,6 +634,14 @@ func (d *binaryDecoder) Next() (Event, error) {
 				return d.fail(d.errorf(d.off+int64(p), "%s: negative capacity %d", op, a))
 			}
 			ev.Arg = a
+			p = q
+		}
+		if ev.Flags&FlagVal != 0 {
+			u, q := uvarint(b, p)
+			if q < 0 {
+				return d.varintErr(q, start, p)
+			}
+			ev.Val = u
 			p = q
 		}
 		d.pos = p

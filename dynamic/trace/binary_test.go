@@ -52,6 +52,7 @@ func TestBinaryLayout(t *testing.T) {
 			{G: 0, Op: Recv, Obj: 0, Site: -1, Arg: 1, Flags: FlagClosed},
 			{G: 0, Op: WGAdd, Obj: 0, Site: -1, Arg: -1},
 			{G: 0, Op: Sleep, Obj: -1, Site: 0},
+			{G: 0, Op: Write, Obj: 0, Site: 0, Arg: 3, Flags: FlagVal, Val: 300},
 		},
 		Truncated: "boom",
 	}
@@ -64,6 +65,7 @@ func TestBinaryLayout(t *testing.T) {
 		int(Recv)|bNewG|bArg|bFlags, 0, FlagClosed, 0, 0, 2,
 		int(WGAdd)|bArg, 0, 0, 1, // delta zigzag(-1) = 1
 		int(Sleep), 1, // sleep: no obj, site 0+1
+		int(Write)|bArg|bFlags, FlagVal, 0, 1, 6, 0xac, 0x02, // key zigzag(3) = 6, val uvarint(300)
 		tagTrunc, 4, "boom",
 		tagEnd,
 	)
@@ -71,11 +73,20 @@ func TestBinaryLayout(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
-	// Version 1 (no sleep op) is read as well.
-	v1 := append([]byte(nil), want...)
-	v1[len(BinaryMagic)] = 1
-	if back, err := readBinary(v1, false); err != nil || len(back.Events) != len(tr.Events) {
-		t.Errorf("version 1: %v", err)
+	// Version 1 (no sleep op) and 2 (no FlagVal) are read as well; a
+	// value's identity needs version 3.
+	old := bytes.Replace(want, []byte{byte(Write) | bArg | bFlags, FlagVal, 0, 1, 6, 0xac, 0x02}, []byte{byte(Write) | bArg, 0, 1, 6}, 1)
+	for _, v := range []byte{1, 2} {
+		vb := append([]byte(nil), old...)
+		vb[len(BinaryMagic)] = v
+		if back, err := readBinary(vb, false); err != nil || len(back.Events) != len(tr.Events) || back.Events[len(back.Events)-1].Flags != 0 {
+			t.Errorf("version %d: %v", v, err)
+		}
+		vb = append([]byte(nil), want...)
+		vb[len(BinaryMagic)] = v
+		if _, err := readBinary(vb, false); err == nil || !strings.Contains(err.Error(), "write: invalid flags 0x40") {
+			t.Errorf("version %d with a value: %v, want invalid flags", v, err)
+		}
 	}
 	back, err := readBinary(got, false)
 	if err != nil || !exactEqual(back, canonical(tr)) {
@@ -96,8 +107,10 @@ func TestBinaryErrors(t *testing.T) {
 		{"no version", []byte("PCNTRC"), "t.bin: byte 6: unexpected end of data inside the header"},
 		{"bad magic", []byte("PCNTRX\x01"), "t.bin: byte 0: not a pecanvet binary trace (bad magic)"},
 		{"text", []byte("g read x\n"), "t.bin: byte 0: not a pecanvet binary trace"},
-		{"version 3", []byte("PCNTRC\x03\xe0"), "t.bin: byte 6: unsupported trace version 3; this pecanvet reads versions 1 and 2"},
-		{"version 0", []byte("PCNTRC\x00"), "t.bin: byte 6: unsupported trace version 0; this pecanvet reads versions 1 and 2"},
+		{"version 4", []byte("PCNTRC\x04\xe0"), "t.bin: byte 6: unsupported trace version 4; this pecanvet reads versions 1 to 3"},
+		{"version 0", []byte("PCNTRC\x00"), "t.bin: byte 6: unsupported trace version 0; this pecanvet reads versions 1 to 3"},
+		{"val on read", bin(g, o, int(Read)|bNewG|bFlags, 0, int(FlagVal), 0, 0, 5, tagEnd), "t.bin: byte 15: read: invalid flags 0x40"},
+		{"val cut", bin(g, o, int(Write)|bNewG|bFlags|bArg, 0, int(FlagVal), 0, 0, 2, 0x80), "t.bin: byte 20: unexpected end of data inside a record (started at byte 13)"},
 		{"no end marker", bin(), "t.bin: byte 7: no end marker"},
 		{"no end marker after events", bin(g, int(Begin)|bNewG, 0, 0), "t.bin: byte 13: no end marker"},
 		{"cut in event", bin(g, int(Begin)|bNewG, 0), "t.bin: byte 12: unexpected end of data inside a record (started at byte 10)"},

@@ -243,6 +243,10 @@ const (
 	// Readers keep them apart, in Trace.Blocked: they are no event of the
 	// run's order, and nothing happens after them.
 	FlagBlocked
+	// FlagVal marks a plain write of one map element (a store m[k] = v,
+	// its key in Arg) whose Event.Val is the stored value's identity:
+	// two such writes with equal Val stored equal values (StoredAlike).
+	FlagVal
 )
 
 // UpdateFlags are the flags that name the kind of a commutative update.
@@ -251,7 +255,7 @@ const UpdateFlags = FlagAdd | FlagAnd | FlagOr
 // ValidFlags reports whether flags may be set on an event with op o:
 // FlagClosed or FlagBlocked on a Recv or a Send; FlagBlocked on a Lock,
 // RLock, WGWait or CondWait; one of FlagAdd, FlagAnd, FlagOr on an
-// AtomicRMW, with or without FlagUnused.
+// AtomicRMW, with or without FlagUnused; FlagVal on a Write.
 func ValidFlags(o Op, flags uint8) bool {
 	switch {
 	case flags == 0:
@@ -263,6 +267,8 @@ func ValidFlags(o Op, flags uint8) bool {
 	case o == AtomicRMW:
 		u := flags &^ FlagUnused
 		return u == FlagAdd || u == FlagAnd || u == FlagOr
+	case o == Write:
+		return flags == FlagVal
 	}
 	return false
 }
@@ -304,7 +310,7 @@ func ParseUpdate(name string) (uint8, bool) {
 	return 0, false
 }
 
-// Event is one recorded operation. It is 24 bytes so that a trace of 10^7
+// Event is one recorded operation. It is 32 bytes so that a trace of 10^7
 // events fits comfortably in memory next to the prediction engine's indices.
 type Event struct {
 	G     int32 // goroutine: index into the goroutine table
@@ -312,7 +318,28 @@ type Event struct {
 	Flags uint8
 	Obj   int32 // index into the object table, or the goroutine table for Fork/Join; -1 if none
 	Site  int32 // index into the site table; -1 if unknown
-	Arg   int64 // channel capacity (Send, Recv, Close), delta (WGAdd); else 0
+	Arg   int64 // channel capacity (Send, Recv, Close), delta (WGAdd), map key's hash (Read, Write); else 0
+	// Val, with FlagVal on a Write, is the identity of the value the
+	// write stored in one map element (the runtime's ValID): the bits
+	// of a pointer, channel, map, func or unsafe.Pointer value (its
+	// address), or of a boolean, integer or float; never of an
+	// interface, string or composite value (no FlagVal then). One
+	// process's two stores of one map's elements with equal Val stored
+	// equal bits. 0 without FlagVal.
+	Val uint64
+}
+
+// StoredAlike reports whether a and b are plain writes of one element
+// of one map (equal keys) that stored the same value: both carry an
+// identity (FlagVal) and the identities are equal. Equal Val means
+// equal bits of the map's element type, which is neither an interface
+// nor a string (ValID's kinds), so equal values; a collision of the
+// keys' hashes only asks more of the claim (an element of another key
+// that stored the same bits). Both must come from one process (one
+// recording, or one replay): an address means nothing in another.
+func StoredAlike(a, b Event) bool {
+	return a.Op == Write && b.Op == Write && a.Flags&FlagVal != 0 && b.Flags&FlagVal != 0 &&
+		a.Obj == b.Obj && a.Arg != 0 && a.Arg == b.Arg && a.Val == b.Val
 }
 
 // NoIndex marks an absent object or site.
@@ -605,6 +632,9 @@ func (t *Tables) checkEventN(e Event, nObjects int) error {
 	}
 	if !ValidFlags(e.Op, e.Flags) {
 		return fmt.Errorf("%s: invalid flags %#x", e.Op, e.Flags)
+	}
+	if e.Flags&FlagVal == 0 && e.Val != 0 {
+		return fmt.Errorf("%s: a value identity without FlagVal", e.Op)
 	}
 	return nil
 }

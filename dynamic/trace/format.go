@@ -52,8 +52,9 @@ const (
 	// BinaryMagic starts every binary trace; the version byte follows.
 	BinaryMagic = "PCNTRC"
 	// BinaryVersion is the binary format version this package writes. It
-	// reads version 1 too: version 2 added op 26 (sleep), nothing else.
-	BinaryVersion = 2
+	// reads versions 1 and 2 too: version 2 added op 26 (sleep), version
+	// 3 FlagVal and Event.Val, nothing else.
+	BinaryVersion = 3
 )
 
 // IsBinary reports whether a trace starting with prefix is in the binary

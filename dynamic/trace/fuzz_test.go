@@ -81,6 +81,8 @@ func FuzzBinaryDecode(f *testing.F) {
 	f.Add([]byte(BinaryMagic + "\x02\xe0"))
 	f.Add(bin(def(tagDefG, "g"), def(tagDefObj, "o"), def(tagDefSite, "a.go:1:2"),
 		int(Recv)|bNewG|bArg|bFlags, 0, FlagClosed, 0, 1, 4, int(Begin), 0, tagTrunc, 1, "x", tagEnd))
+	f.Add(bin(def(tagDefG, "g"), def(tagDefObj, "m"), def(tagDefSite, "a.go:1:2"),
+		int(Write)|bNewG|bArg|bFlags, 0, FlagVal, 0, 1, 4, 0xff, 0x01, int(Write)|bFlags, FlagVal, 0, 1, 0, tagEnd))
 	rng := rand.New(rand.NewSource(9))
 	for i := range 6 {
 		var buf bytes.Buffer

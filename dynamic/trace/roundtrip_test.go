@@ -79,7 +79,7 @@ func sameEvents(a, b *Trace) string {
 	}
 	for i := range a.Events {
 		ea, eb := a.Events[i], b.Events[i]
-		if ea.Op != eb.Op || ea.Flags != eb.Flags || ea.Arg != eb.Arg ||
+		if ea.Op != eb.Op || ea.Flags != eb.Flags || ea.Arg != eb.Arg || ea.Val != eb.Val ||
 			a.Goroutines[ea.G] != b.Goroutines[eb.G] || a.ObjName(ea) != b.ObjName(eb) ||
 			(ea.Obj < 0) != (eb.Obj < 0) || a.Site(ea) != b.Site(eb) || (ea.Site < 0) != (eb.Site < 0) {
 			return fmt.Sprintf("event %d: %s vs %s", i+1, describe(a, ea), describe(b, eb))
@@ -89,7 +89,7 @@ func sameEvents(a, b *Trace) string {
 }
 
 func describe(tr *Trace, e Event) string {
-	return fmt.Sprintf("{%s %s %q @%q flags=%d arg=%d}", tr.Goroutines[e.G], e.Op, tr.ObjName(e), tr.Site(e), e.Flags, e.Arg)
+	return fmt.Sprintf("{%s %s %q @%q flags=%d arg=%d val=%d}", tr.Goroutines[e.G], e.Op, tr.ObjName(e), tr.Site(e), e.Flags, e.Arg, e.Val)
 }
 
 // canonical returns tr renumbered the way the decoders number it: tables
@@ -221,6 +221,14 @@ func randTrace(rng *rand.Rand, n int, dups bool) *Trace {
 		}
 		if (e.Op == Recv || e.Op == Send) && rng.Intn(3) == 0 {
 			e.Flags = FlagClosed
+		}
+		if e.Op == Write && rng.Intn(3) == 0 {
+			// A stored value's identity: any uint64, 0 included.
+			e.Flags = FlagVal
+			e.Val = uint64(interestingArgs[rng.Intn(len(interestingArgs))])
+			if rng.Intn(2) == 0 {
+				e.Val = -e.Val
+			}
 		}
 		tr.Events = append(tr.Events, e)
 	}
@@ -395,6 +403,8 @@ func TestWriterRejects(t *testing.T) {
 		{Event{G: 0, Op: Recv, Obj: 0, Site: -1, Flags: 2}, "invalid flags"},
 		{Event{G: 0, Op: AtomicLoad, Obj: 0, Site: -1, Flags: FlagAdd}, "invalid flags"},
 		{Event{G: 0, Op: AtomicRMW, Obj: 0, Site: -1, Flags: FlagAnd | FlagOr}, "invalid flags"},
+		{Event{G: 0, Op: Read, Obj: 0, Site: -1, Flags: FlagVal}, "invalid flags"},
+		{Event{G: 0, Op: Write, Obj: 0, Site: -1, Val: 1}, "without FlagVal"},
 	} {
 		cases = append(cases, tc{"event " + c.want, Trace{Tables: tabs, Events: []Event{c.e}}, c.want})
 	}

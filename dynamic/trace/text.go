@@ -31,6 +31,8 @@ package trace
 //	             in it when the test ended (FlagBlocked, Trace.Blocked)
 //	key=N        the read or write is of one map element, N ≠ 0 the hash of
 //	             its key (Op.HasKey; default 0: the whole map)
+//	val=N        the write stored a value of identity N, an unsigned integer
+//	             (FlagVal, Event.Val; default: no identity)
 //
 // The site and the keys may come in any order after the object. A comment
 // line "# truncated: <reason>" sets Trace.Truncated (the last one wins); a
@@ -232,7 +234,7 @@ func (d *textDecoder) parseLine(line []byte) (e Event, ok bool, err error) {
 	}
 
 	// Then the site and keys, in any order.
-	var seen [6]bool // cap, ok, delta, update, blocked, key
+	var seen [7]bool // cap, ok, delta, update, blocked, key, val
 	for ; s < len(line) && line[s] != '#'; s, i = nextField(line, i) {
 		f, col := line[s:i], s+1
 		switch {
@@ -301,7 +303,7 @@ func (d *textDecoder) intern(which int, name []byte, col int) (int32, error) {
 }
 
 // key parses a key=value field into e.
-func (d *textDecoder) key(e *Event, f []byte, col int, seen *[6]bool) error {
+func (d *textDecoder) key(e *Event, f []byte, col int, seen *[7]bool) error {
 	eq := bytes.IndexByte(f, '=')
 	k, v := string(f[:eq]), f[eq+1:]
 	vcol := col + eq + 1
@@ -320,8 +322,10 @@ func (d *textDecoder) key(e *Event, f []byte, col int, seen *[6]bool) error {
 		which, allowed = 4, ValidFlags(e.Op, FlagBlocked)
 	case "key":
 		which, allowed = 5, e.Op.HasKey()
+	case "val":
+		which, allowed = 6, ValidFlags(e.Op, FlagVal)
 	default:
-		return d.errorf(col, "unknown key %s (want cap, ok, delta, update, blocked or key)", quote(k))
+		return d.errorf(col, "unknown key %s (want cap, ok, delta, update, blocked, key or val)", quote(k))
 	}
 	if !allowed {
 		return d.errorf(col, "key %q not allowed on %s", k, e.Op)
@@ -363,6 +367,13 @@ func (d *textDecoder) key(e *Event, f []byte, col int, seen *[6]bool) error {
 			return d.errorf(vcol, "bad key value %s: want a non-zero integer", quote(string(v)))
 		}
 		e.Arg = n
+	case "val":
+		n, err := strconv.ParseUint(string(v), 10, 64)
+		if err != nil {
+			return d.errorf(vcol, "bad val value %s: want an unsigned integer", quote(string(v)))
+		}
+		e.Flags |= FlagVal
+		e.Val = n
 	case "blocked":
 		if string(v) != "true" {
 			return d.errorf(vcol, "bad blocked value %s: want true", quote(string(v)))
@@ -500,6 +511,10 @@ func (e *textEncoder) Encode(ev Event, t *Tables) error {
 	if ev.Op.HasKey() && ev.Arg != 0 {
 		b = append(b, " key="...)
 		b = strconv.AppendInt(b, ev.Arg, 10)
+	}
+	if ev.Flags&FlagVal != 0 {
+		b = append(b, " val="...)
+		b = strconv.AppendUint(b, ev.Val, 10)
 	}
 	b = append(b, '\n')
 	e.line = b

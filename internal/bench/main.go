@@ -27,6 +27,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/internal/gen"
@@ -152,9 +153,9 @@ func benchPTG(sizes string, goroutines, locations, locks int, chans float64, rep
 			if res == nil || sec < search {
 				res, search, wall = out, sec, w
 			}
-			// Memory per event: the trace itself (24 bytes per event, live
+			// Memory per event: the trace itself (32 bytes per event, live
 			// before the run) plus the engine's peak on top of it.
-			mem = max(mem, peakBytes-base+int64(len(tr.Events))*24)
+			mem = max(mem, peakBytes-base+int64(len(tr.Events))*int64(unsafe.Sizeof(trace.Event{})))
 		}
 		fmt.Printf("BENCH ptg-search events=%d seconds=%.3f build_seconds=%.3f events_per_sec=%.0f mem_bytes=%d bytes_per_event=%.1f goroutines=%d anomalies=%d candidates=%d wall_seconds=%.3f cpu_seconds=%.3f runs=%d\n",
 			n, search, res.Stats.Build.Seconds(), float64(n)/search, mem, float64(mem)/float64(n), goroutines, len(res.Anomalies), res.Stats.Candidates, wall, cpu, r)

@@ -3450,3 +3450,38 @@ func TestJudgeCheckedAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeStoredAgain: hashicorp/raft's FullyConnect stores one peer's
+// pointer twice in a transport's peers map, and another goroutine's
+// makeRPC looks the peer up between: an intermediate state, unless the
+// replay's trace shows the two stores storing one value with no write of
+// the element between (Event.Again, storedAgain).
+func TestJudgeStoredAgain(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (t *Transport) "+name+"(", name+"(")}
+	}
+	full := Frame{ID: 1, Site: at("func FullyConnect(", "FullyConnect(")}
+	connect, lookup := at("t.peers[addr] = p // transport connect", "["), at("p, ok := t.peers[addr] // transport lookup", "[")
+	a := Event{Thread: 1, Unit: 1, Write: true, Site: connect, Key: 7, Step: 10, Frames: []Frame{full, fr(2, "Connect")}}
+	b := Event{Thread: 1, Unit: 1, Write: true, Site: connect, Key: 7, Step: 30, Frames: []Frame{full, fr(5, "Connect")}}
+	r := Event{Thread: 2, Unit: 2, Read: true, Site: lookup, Key: 7, Step: 20, Frames: []Frame{fr(9, "MakeRPC")}}
+	again := func(pairs ...[2]int) []Event {
+		rr := r
+		rr.Again = pairs
+		return []Event{a, rr, b}
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"no identity recorded", again(), true},
+		{"one pointer stored twice, nothing between (Again)", again([2]int{0, 2}), false},
+		{"Again for another pair only", again([2]int{2, 0}), true},
+	} {
+		if v := x.Judge(tc.evs); v.Holds != tc.want {
+			t.Errorf("%s: Judge = %v (%s), want %v", tc.name, v.Holds, v, tc.want)
+		}
+	}
+}

@@ -160,6 +160,13 @@ type Event struct {
 	// did, or the last of them deleted it and the write's own goroutine
 	// wrote it again after that delete (spared).
 	Spares bool
+	// Again, for a plain read of one map element, are the pairs (i,
+	// j) of the pattern's plain writes of its variable, i before it
+	// and j after, whose replay's trace shows i and j storing one value
+	// at the read's element (one recorded identity, trace.StoredAlike:
+	// the stored bits) and no write of that element, nor of the whole
+	// map, from i to j but theirs (storedAgain).
+	Again [][2]int
 	// Superseded, for a read-back whose writes between, in the
 	// schedule, are all atomic adds, are the sites where each of the
 	// unit's writes after it (up to its next access of the variable)
@@ -551,7 +558,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.retried(evs[reads[0]]) || x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) || x.tryRefused(a, b, evs[reads[0]]) || x.heldProbe(a, b, evs[reads[0]]) || x.madeEntry(a, b, evs[reads[0]]) || x.answeredAlike(a, b, evs[reads[0]]) || x.sameStored(evs, i, reads[0], j) || x.checkedAlike(a, evs[reads[0]]) {
+				if x.retried(evs[reads[0]]) || x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) || x.tryRefused(a, b, evs[reads[0]]) || x.heldProbe(a, b, evs[reads[0]]) || x.madeEntry(a, b, evs[reads[0]]) || x.answeredAlike(a, b, evs[reads[0]]) || x.sameStored(evs, i, reads[0], j) || storedAgain(evs, i, reads[0], j) || x.checkedAlike(a, evs[reads[0]]) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {

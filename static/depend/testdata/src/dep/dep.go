@@ -6387,3 +6387,48 @@ func (s *Srv) vote() bool {
 	}
 	return true
 }
+
+// Transport is hashicorp/raft's InmemTransport: Connect stores a peer's
+// transport in the peers map under the lock; MakeRPC looks one up and
+// calls it. FullyConnect connects each ordered pair, both ways, so each
+// map gets each peer twice, the same pointer (storedAgain).
+type Transport struct {
+	mu    sync.RWMutex
+	peers map[string]*Transport
+	addr  string
+	n     int
+}
+
+func (t *Transport) Connect(addr string, p *Transport) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.peers[addr] = p // transport connect
+}
+
+func (t *Transport) MakeRPC(addr string) int {
+	t.mu.RLock()
+	p, ok := t.peers[addr] // transport lookup
+	t.mu.RUnlock()
+	if !ok {
+		return -1
+	}
+	return p.Serve()
+}
+
+func (t *Transport) Serve() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.n++
+	return t.n
+}
+
+func FullyConnect(ts []*Transport) {
+	for i, t1 := range ts {
+		for j, t2 := range ts {
+			if i != j {
+				t1.Connect(t2.addr, t2)
+				t2.Connect(t1.addr, t1)
+			}
+		}
+	}
+}
