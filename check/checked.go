@@ -90,60 +90,50 @@ func checkedBy(steps []trace.Step, w int) (fresh []depend.Checked, stale []strin
 // before the activation does (depend's checkedAlike then asks that no
 // read of the object can follow it in the function).
 func steadyRead(steps []trace.Step, r int) (ok bool, open string) {
+	// Back to the activation's start, which the schedule must show: a
+	// write, then an earlier read of the activation's, means two values.
+	if ok, ended, _ := oneWrite(steps, r, -1); !ok || !ended {
+		return false, ""
+	}
+	ok, ended, last := oneWrite(steps, r, +1)
+	if !ok || ended {
+		return ok, ""
+	}
+	return true, last
+}
+
+// oneWrite walks from the read at step r, by dir (-1 back, +1 on), over
+// its goroutine's innermost activation: ok is false when a read of r's
+// object there is in a region below, or has a write of the object (by
+// any goroutine) between it and r; ended says the walk reached the
+// activation's edge rather than the schedule's, and last is the site of
+// the farthest read of the object it passed (r's own when none).
+func oneWrite(steps []trace.Step, r, dir int) (ok, ended bool, last string) {
 	e := steps[r]
-	// Back to the activation's start: a write, then an earlier read of
-	// the activation's, means two values.
-	wrote, depth := false, 0
-	for st := r - 1; ; st-- {
-		if st < 0 {
-			return false, ""
-		}
-		c := steps[st]
-		if c.Obj == e.Obj && writes(c.Op) {
-			wrote = true
-			continue
-		}
-		if c.G != e.G {
-			continue
-		}
-		if c.Op == trace.RegionEnd {
-			depth++
-		} else if c.Op == trace.RegionBegin {
-			if depth == 0 {
-				break
-			}
-			depth--
-		} else if c.Obj == e.Obj && (c.Op == trace.Read || c.Op == trace.AtomicLoad) {
-			if depth > 0 || wrote {
-				return false, ""
-			}
-		}
+	enter, leave := trace.RegionBegin, trace.RegionEnd
+	if dir < 0 {
+		enter, leave = leave, enter
 	}
 	wrote, depth, last := false, 0, e.Site
-	for st := r + 1; ; st++ {
-		if st >= len(steps) {
-			return true, last
-		}
+	for st := r + dir; st >= 0 && st < len(steps); st += dir {
 		c := steps[st]
-		if c.Obj == e.Obj && writes(c.Op) {
+		switch {
+		case c.Obj == e.Obj && writes(c.Op):
 			wrote = true
-			continue
-		}
-		if c.G != e.G {
-			continue
-		}
-		if c.Op == trace.RegionBegin {
+		case c.G != e.G:
+		case c.Op == enter:
 			depth++
-		} else if c.Op == trace.RegionEnd {
+		case c.Op == leave:
 			if depth == 0 {
-				return true, ""
+				return true, true, last
 			}
 			depth--
-		} else if c.Obj == e.Obj && (c.Op == trace.Read || c.Op == trace.AtomicLoad) {
+		case c.Obj == e.Obj && (c.Op == trace.Read || c.Op == trace.AtomicLoad):
 			if depth > 0 || wrote {
-				return false, ""
+				return false, false, ""
 			}
 			last = c.Site
 		}
 	}
+	return true, false, last
 }

@@ -311,27 +311,13 @@ func loadFollows(in ssa.Instruction, loads []ssa.Value) bool {
 		return ok && slices.Contains(loads, v)
 	}
 	blk := in.Block()
-	k := slices.Index(blk.Instrs, in)
-	for _, i := range blk.Instrs[k+1:] {
-		if is(i) {
+	if slices.ContainsFunc(blk.Instrs[slices.Index(blk.Instrs, in)+1:], is) {
+		return true
+	}
+	for b := range afterBlock(blk) {
+		if slices.ContainsFunc(b.Instrs, is) {
 			return true
 		}
-	}
-	seen := map[*ssa.BasicBlock]bool{}
-	work := slices.Clone(blk.Succs)
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
-		for _, i := range b.Instrs {
-			if is(i) {
-				return true
-			}
-		}
-		work = append(work, b.Succs...)
 	}
 	return false
 }
