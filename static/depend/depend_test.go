@@ -3485,3 +3485,64 @@ func TestJudgeStoredAgain(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeUnused: goresilience's circuit breaker resets its window twice
+// in one Run, and the window slider's tick between reads the first
+// reset's window and index and only stores from them (dep.go's Slider):
+// the intermediate state is withdrawn when the replay's trace shows
+// those stores dead (Event.Unused) and the static side finds the value
+// reaching nothing but stores, or branches deciding only stores into
+// fields of the receiver (unusedRead); not when the value reaches a
+// call, a branch deciding a call, or a phi round a loop.
+func TestJudgeUnused(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (w *Slider) "+name+"(", name+"(")}
+	}
+	restart := Frame{ID: 1, Site: at("func (w *Slider) Restart(", "Restart(")}
+	reset, next := at("w.buckets = buckets // slider reset", "buckets ="), at("w.next = 1 // slider next", "next")
+	slide := at("w.buckets[w.next] = b // slider slide", "buckets")
+	wrap, wrapNext := at("if w.next >= len(w.buckets) { // slider wrap", "buckets)"), at("if w.next >= len(w.buckets) { // slider wrap", "next >=")
+	note := at("w.note(len(w.buckets)) // slider note", "buckets")
+	noted := at("if w.next >= len(w.buckets) { // slider wrap noted", "buckets)")
+	across := at("last = w.buckets // slider across", "buckets")
+	evs := func(write, read string, reader string, unused bool) []Event {
+		a := Event{Thread: 1, Unit: 1, Write: true, Site: write, Step: 10, Frames: []Frame{restart, fr(2, "Reset")}}
+		b := Event{Thread: 1, Unit: 1, Write: true, Site: write, Step: 30, Frames: []Frame{restart, fr(5, "Reset")}}
+		r := Event{Thread: 2, Unit: 2, Read: true, Site: read, Step: 20, Frames: []Frame{fr(9, reader)}, Unused: unused}
+		return []Event{a, r, b}
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"the tick's element store, not shown dead", evs(reset, slide, "Slide", false), true},
+		{"the tick's element store, dead (Unused)", evs(reset, slide, "Slide", true), false},
+		{"the length deciding the index's wrap, dead", evs(reset, wrap, "Slide", true), false},
+		{"the index deciding its own wrap, dead", evs(next, wrapNext, "Slide", true), false},
+		{"the length passed to a method", evs(reset, note, "SlideLogged", true), true},
+		{"the length deciding a call", evs(reset, noted, "SlideWrapNoted", true), true},
+		{"the window carried round a loop", evs(reset, across, "SlideAcross", true), true},
+	} {
+		if v := x.Judge(tc.evs); v.Holds != tc.want {
+			t.Errorf("%s: Judge = %v (%s), want %v", tc.name, v.Holds, v, tc.want)
+		}
+	}
+	// What check reads the trace for: the element store's sites, and the
+	// index the wrap may store into, named by its accesses before the
+	// branch.
+	sinks, decided, ok := x.UnusedSinks(slide)
+	if !ok || !slices.Contains(sinks, shift(slide, 7)) || len(decided) != 0 {
+		t.Errorf("UnusedSinks(slide) = %v, %v, %v; want the element store's '[' (%s), nothing decided", sinks, decided, ok, shift(slide, 7))
+	}
+	sinks, decided, ok = x.UnusedSinks(wrap)
+	if !ok || len(decided) != 1 || !slices.Contains(decided[0], wrapNext) || len(sinks) == 0 {
+		t.Errorf("UnusedSinks(wrap) = %v, %v, %v; want the wrap's store and the index's accesses, %s among them", sinks, decided, ok, wrapNext)
+	}
+	for _, s := range []string{note, noted, across} {
+		if _, _, ok := x.UnusedSinks(s); ok {
+			t.Errorf("UnusedSinks(%s) ok", s)
+		}
+	}
+}
