@@ -15,15 +15,17 @@ import (
 // sites of its accesses before the branch): every write of the reader's
 // goroutine at those sites, from the read until that goroutine reads at
 // the read's site again in the same activation (region depth), leaves
-// its activation, or ends, is dead (deadFrom); so is each decided
-// location, its object the one the reader's goroutine last accessed at
-// one of its sites in the read's activation up to the read, from the
-// read on (whichever way the branch went). The trace is the replay's own, one process's, in the order
+// its activation, or ends, is dead (deadFrom), and every store whose
+// address the value computes is among them (Sinks.Must: it ran, so its
+// address did not panic); so is each decided location, its object the
+// one the reader's goroutine last accessed at one of its sites in the
+// read's activation up to the read, from the read on (whichever way the
+// branch went). The trace is the replay's own, one process's, in the order
 // its events ran, the goroutines let run free after the schedule
 // included (goresilience's window slider: its tick between two resets
 // writes a bucket into the first reset's window and wraps the index,
 // and the second reset replaces both before anyone reads them).
-func unusedReads(f *Finding, evs []depend.Event, sinks func(site string) ([]string, [][]string, bool), rt *replayTrace) {
+func unusedReads(f *Finding, evs []depend.Event, sinks func(site string) (depend.Sinks, bool), rt *replayTrace) {
 	s, _, _, ok := patternSpan(f, evs)
 	if !ok {
 		return
@@ -47,7 +49,7 @@ func unusedReads(f *Finding, evs []depend.Event, sinks func(site string) ([]stri
 		if before < 0 || after < 0 {
 			continue
 		}
-		sites, decided, ok := sinks(evs[r].Site)
+		sk, ok := sinks(evs[r].Site)
 		if !ok {
 			continue
 		}
@@ -65,17 +67,18 @@ func unusedReads(f *Finding, evs []depend.Event, sinks func(site string) ([]stri
 		if pr < 0 || pb <= pr || pb >= len(tr.Events) || tr.Events[pr].Op != trace.Read {
 			continue
 		}
-		evs[r].Unused = unusedAt(tr, pr, pb, sites, decided)
+		evs[r].Unused = unusedAt(tr, pr, pb, sk)
 	}
 }
 
 // unusedAt reports whether the stores that tr's read at pr can reach
-// (its goroutine's writes at sites, up to its next read at the read's
-// site in the same activation, the activation's end or the goroutine's)
-// are all dead, and each decided location from pr; pb is the unit's
+// (its goroutine's writes at sk's sites, up to its next read at the
+// read's site in the same activation, the activation's end or the
+// goroutine's) are all dead, each of sk.Must among them, and each
+// decided location from pr; pb is the unit's
 // later write, whose goroutine must end in the trace for a store never
 // accessed again to count as dead.
-func unusedAt(tr *trace.Trace, pr, pb int, sites []string, decided [][]string) bool {
+func unusedAt(tr *trace.Trace, pr, pb int, sk depend.Sinks) bool {
 	e := tr.Events[pr]
 	ug := tr.Events[pb].G
 	tail := func() bool {
@@ -89,11 +92,20 @@ func unusedAt(tr *trace.Trace, pr, pb int, sites []string, decided [][]string) b
 		}
 		return false
 	}
-	for _, loc := range decided {
+	for _, loc := range sk.Decided {
 		k := lastAt(tr, pr, loc)
 		if k < 0 || !deadFrom(tr, pr, tr.Events[k], tail) {
 			return false
 		}
+	}
+	ran := make([]bool, len(sk.Must))
+	done := func() bool {
+		for _, r := range ran {
+			if !r {
+				return false
+			}
+		}
+		return true
 	}
 	depth := 0
 	for k := pr + 1; k < len(tr.Events); k++ {
@@ -103,24 +115,32 @@ func unusedAt(tr *trace.Trace, pr, pb int, sites []string, decided [][]string) b
 		}
 		switch c.Op {
 		case trace.End:
-			return true
+			return done()
 		case trace.RegionBegin:
 			depth++
 		case trace.RegionEnd:
 			if depth--; depth < 0 {
-				return true
+				return done()
 			}
 		case trace.Read:
 			if depth == 0 && c.Site == e.Site {
-				return true
+				return done()
 			}
 		case trace.Write, trace.AtomicStore, trace.AtomicRMW:
-			if depth == 0 && slices.Contains(sites, tr.Site(c)) && !deadFrom(tr, k, c, tail) {
+			if depth > 0 || !slices.Contains(sk.Sites, tr.Site(c)) {
+				continue
+			}
+			if !deadFrom(tr, k, c, tail) {
 				return false
+			}
+			for i, m := range sk.Must {
+				if slices.Contains(m, tr.Site(c)) {
+					ran[i] = true
+				}
 			}
 		}
 	}
-	return true
+	return done()
 }
 
 // lastAt returns the position of the last memory access of the goroutine

@@ -22,15 +22,17 @@ func TestUnusedReads(t *testing.T) {
 		b   = "g1 write W @reset.go:1\ng1 write I @reset.go:5\n"
 		end = "g1 end\n"
 	)
-	sinks := func(string) ([]string, [][]string, bool) { return []string{"tick.go:3", "tick.go:6"}, nil, true }
-	decides := func(string) ([]string, [][]string, bool) {
-		return []string{"tick.go:3", "tick.go:6"}, [][]string{{"tick.go:4"}}, true
+	sinks := func(string) (depend.Sinks, bool) {
+		return depend.Sinks{Sites: []string{"tick.go:3", "tick.go:6"}, Must: [][]string{{"tick.go:3", "tick.go:3:9"}}}, true
+	}
+	decides := func(string) (depend.Sinks, bool) {
+		return depend.Sinks{Sites: []string{"tick.go:3", "tick.go:6"}, Decided: [][]string{{"tick.go:4"}}}, true
 	}
 	for _, tc := range []struct {
 		name            string
 		pre, read, post string // pre: the reader's steps before its read; post: after it, in its activation
 		mid, tail       string // mid: between the reader's activation and b; tail: after b
-		sinks           func(string) ([]string, [][]string, bool)
+		sinks           func(string) (depend.Sinks, bool)
 		want            bool
 	}{
 		{"the element never accessed again", "", "g2 read W @tick.go:2\n", "g2 write E @tick.go:3\n", "", end, sinks, true},
@@ -42,12 +44,13 @@ func TestUnusedReads(t *testing.T) {
 		{"a run cut short", "", "g2 read W @tick.go:2\n", "g2 write E @tick.go:3\n", "", end + "# truncated: panic: boom\n", sinks, false},
 		{"a second store in the activation, read", "", "g2 read W @tick.go:2\n", "g2 write E @tick.go:3\ng2 write F @tick.go:6\n", "g1 read F @x.go:1\n", end, sinks, false},
 		{"the next round's store after a fresh read", "", "g2 read W @tick.go:2\n", "g2 write E @tick.go:3\ng2 read W @tick.go:2\ng2 write F @tick.go:3\n", "g1 read F @x.go:1\n", end, sinks, true},
-		{"a nested call's store at the site", "", "g2 read W @tick.go:2\n", "g2 region-begin other\ng2 write F @tick.go:3\ng2 region-end other\n", "g1 read F @x.go:1\n", end, sinks, true},
+		{"a nested call's store at the site", "", "g2 read W @tick.go:2\n", "g2 write E @tick.go:3\ng2 region-begin other\ng2 write F @tick.go:3\ng2 region-end other\n", "g1 read F @x.go:1\n", end, sinks, true},
 		{"the decided index, overwritten by the unit", "g2 read I @tick.go:4\n", "g2 read W @tick.go:6\n", "", "", end, decides, true},
 		{"the decided index, stored and overwritten", "g2 read I @tick.go:4\n", "g2 read W @tick.go:6\n", "g2 write I @tick.go:6\n", "", end, decides, true},
 		{"the decided index, read before b", "g2 read I @tick.go:4\n", "g2 read W @tick.go:6\n", "", "g1 read I @x.go:3\n", end, decides, false},
 		{"the decided index, no access before the branch", "", "g2 read W @tick.go:6\n", "", "", end, decides, false},
-		{"not static's", "", "g2 read W @tick.go:2\n", "", "", end, func(string) ([]string, [][]string, bool) { return nil, nil, false }, false},
+		{"not static's", "", "g2 read W @tick.go:2\n", "", "", end, func(string) (depend.Sinks, bool) { return depend.Sinks{}, false }, false},
+		{"the element store not made (a panic)", "", "g2 read W @tick.go:2\n", "", "", end, sinks, false},
 	} {
 		act := "g2 region-begin slide\n" + tc.pre + tc.read + tc.post + "g2 region-end slide\n"
 		text := "g3 write N @t.go:9\n" + a + act + tc.mid + b + tc.tail

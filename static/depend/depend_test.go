@@ -3506,6 +3506,7 @@ func TestJudgeUnused(t *testing.T) {
 	note := at("w.note(len(w.buckets)) // slider note", "buckets")
 	noted := at("if w.next >= len(w.buckets) { // slider wrap noted", "buckets)")
 	across := at("last = w.buckets // slider across", "buckets")
+	divided := at("w.next = w.size / len(w.buckets) // slider divided", "buckets)")
 	evs := func(write, read string, reader string, unused bool) []Event {
 		a := Event{Thread: 1, Unit: 1, Write: true, Site: write, Step: 10, Frames: []Frame{restart, fr(2, "Reset")}}
 		b := Event{Thread: 1, Unit: 1, Write: true, Site: write, Step: 30, Frames: []Frame{restart, fr(5, "Reset")}}
@@ -3524,6 +3525,7 @@ func TestJudgeUnused(t *testing.T) {
 		{"the length passed to a method", evs(reset, note, "SlideLogged", true), true},
 		{"the length deciding a call", evs(reset, noted, "SlideWrapNoted", true), true},
 		{"the window carried round a loop", evs(reset, across, "SlideAcross", true), true},
+		{"the length dividing", evs(reset, divided, "SlideDivided", true), true},
 	} {
 		if v := x.Judge(tc.evs); v.Holds != tc.want {
 			t.Errorf("%s: Judge = %v (%s), want %v", tc.name, v.Holds, v, tc.want)
@@ -3532,16 +3534,16 @@ func TestJudgeUnused(t *testing.T) {
 	// What check reads the trace for: the element store's sites, and the
 	// index the wrap may store into, named by its accesses before the
 	// branch.
-	sinks, decided, ok := x.UnusedSinks(slide)
-	if !ok || !slices.Contains(sinks, shift(slide, 7)) || len(decided) != 0 {
-		t.Errorf("UnusedSinks(slide) = %v, %v, %v; want the element store's '[' (%s), nothing decided", sinks, decided, ok, shift(slide, 7))
+	sk, ok := x.UnusedSinks(slide)
+	if !ok || !slices.Contains(sk.Sites, shift(slide, 7)) || len(sk.Must) != 1 || !slices.Contains(sk.Must[0], shift(slide, 7)) || len(sk.Decided) != 0 {
+		t.Errorf("UnusedSinks(slide) = %+v, %v; want the element store's '[' (%s), a must, nothing decided", sk, ok, shift(slide, 7))
 	}
-	sinks, decided, ok = x.UnusedSinks(wrap)
-	if !ok || len(decided) != 1 || !slices.Contains(decided[0], wrapNext) || len(sinks) == 0 {
-		t.Errorf("UnusedSinks(wrap) = %v, %v, %v; want the wrap's store and the index's accesses, %s among them", sinks, decided, ok, wrapNext)
+	sk, ok = x.UnusedSinks(wrap)
+	if !ok || len(sk.Decided) != 1 || !slices.Contains(sk.Decided[0], wrapNext) || len(sk.Sites) == 0 || len(sk.Must) != 0 {
+		t.Errorf("UnusedSinks(wrap) = %+v, %v; want the wrap's store and the index's accesses, %s among them", sk, ok, wrapNext)
 	}
-	for _, s := range []string{note, noted, across} {
-		if _, _, ok := x.UnusedSinks(s); ok {
+	for _, s := range []string{note, noted, across, divided} {
+		if _, ok := x.UnusedSinks(s); ok {
 			t.Errorf("UnusedSinks(%s) ok", s)
 		}
 	}

@@ -7,39 +7,50 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// UnusedSinks gives, for the plain read at site, the sites of the stores
-// its value can reach in the function that holds the read, when that is
-// all it reaches: its value (through arithmetic, comparisons,
-// conversions and len/cap) is only stored, or only addresses a store (a
-// field or element written through it, or an element chosen by it), or
-// only decides a branch whose arms do nothing but store into fields of a
-// parameter or into globals (decidesStores); decided gives, for each
-// location such an arm stores into, the sites of the accesses of it
-// that dominate the branch, where the replay's trace names its object
-// (goresilience's window slider, `if b.nextIndexToReplace >=
-// len(b.window) { b.nextIndexToReplace = 0 }`), whose stores are among
-// sinks too. ok is false when the
-// value reaches anything else: a call, a return, a send, a load through
-// it, a phi (a value carried round a loop or out of a branch), a
-// closure, an interface; or when the read is not in a method that
-// records its activation (a region), so the replay's trace could not
-// tell its activation's steps from a nested one's. A store's site is the
-// one the instrumenter gives its write: the address's ('[' of an
-// element, a field's name) and the store's own.
-func (x *Index) UnusedSinks(site string) (sinks []string, decided [][]string, ok bool) {
+// Sinks are the stores a read's value reaches (UnusedSinks): Sites, the
+// sites of all of them; Must, for each store whose address the value
+// computes (a field through it, an element of it or chosen by it: an
+// access that could panic on the value), its sites, one of which the
+// replay's trace must show written (the store ran, so the address did
+// not panic); Decided, for each location a branch on the value may store
+// into, the sites of its accesses that dominate the branch, where the
+// replay's trace names its object.
+type Sinks struct {
+	Sites   []string
+	Must    [][]string
+	Decided [][]string
+}
+
+// UnusedSinks gives, for the plain read at site, the stores its value can
+// reach in the function that holds the read, when that is all it
+// reaches: its value (through arithmetic other than a division or a
+// shift, which may panic, comparisons, conversions and len/cap) is only
+// stored, or only addresses a store (a field or element written through
+// it, or an element chosen by it), or only decides a branch whose arms do
+// nothing but store into fields of a parameter or into globals
+// (decidesStores; goresilience's window slider, `if b.nextIndexToReplace
+// >= len(b.window) { b.nextIndexToReplace = 0 }`), whose stores are among
+// Sites too. ok is false when the value reaches anything else: a call, a
+// return, a send, a load through it, a phi (a value carried round a loop
+// or out of a branch), a closure, an interface; or when the read is not
+// in a method that records its activation (a region), so the replay's
+// trace could not tell its activation's steps from a nested one's. A
+// store's sites are the ones the instrumenter may give its write: the
+// address's ('[' of an element, a field's name) and the store's own.
+func (x *Index) UnusedSinks(site string) (sk Sinks, ok bool) {
 	vals := x.reads(site, nil)
 	if len(vals) == 0 {
-		return nil, nil, false
+		return Sinks{}, false
 	}
 	add := func(s string) {
-		if !slices.Contains(sinks, s) {
-			sinks = append(sinks, s)
+		if !slices.Contains(sk.Sites, s) {
+			sk.Sites = append(sk.Sites, s)
 		}
 	}
 	for _, v := range vals {
 		ld, isLoad := v.(*ssa.UnOp)
 		if !isLoad || ld.Op != token.MUL || !x.frame[ld.Parent()] {
-			return nil, nil, false
+			return Sinks{}, false
 		}
 		seen := map[ssa.Value]bool{}
 		work := []ssa.Value{v}
@@ -57,10 +68,13 @@ func (x *Index) UnusedSinks(site string) (sinks []string, decided [][]string, ok
 				switch in := r.(type) {
 				case *ssa.DebugRef:
 				case *ssa.BinOp:
+					if mayPanic(in) {
+						return Sinks{}, false
+					}
 					work = append(work, in)
 				case *ssa.UnOp:
 					if in.Op == token.MUL || in.Op == token.ARROW {
-						return nil, nil, false
+						return Sinks{}, false
 					}
 					work = append(work, in)
 				case *ssa.Convert:
@@ -70,13 +84,13 @@ func (x *Index) UnusedSinks(site string) (sinks []string, decided [][]string, ok
 				case *ssa.Call:
 					bi, isBi := in.Common().Value.(*ssa.Builtin)
 					if !isBi || bi.Name() != "len" && bi.Name() != "cap" {
-						return nil, nil, false
+						return Sinks{}, false
 					}
 					work = append(work, in)
 				case *ssa.FieldAddr, *ssa.IndexAddr:
 					addr := in.(ssa.Value)
 					if addr.Referrers() == nil {
-						return nil, nil, false
+						return Sinks{}, false
 					}
 					for _, s := range *addr.Referrers() {
 						st, isStore := s.(*ssa.Store)
@@ -84,50 +98,65 @@ func (x *Index) UnusedSinks(site string) (sinks []string, decided [][]string, ok
 							continue
 						}
 						if !isStore || st.Addr != addr || st.Val == addr {
-							return nil, nil, false
+							return Sinks{}, false
 						}
-						add(x.site(addr.Pos()))
-						add(x.site(st.Pos()))
+						sites := []string{x.site(addr.Pos()), x.site(st.Pos())}
+						add(sites[0])
+						add(sites[1])
+						sk.Must = append(sk.Must, sites)
 					}
 				case *ssa.Store:
-					if in.Val == u && in.Addr == u {
-						return nil, nil, false
+					if in.Addr == u {
+						// A store through the value: its address.
+						return Sinks{}, false
 					}
 					add(x.site(in.Pos()))
-					if a, isAddr := in.Addr.(*ssa.FieldAddr); isAddr {
+					switch a := in.Addr.(type) {
+					case *ssa.FieldAddr:
 						add(x.site(a.Pos()))
-					}
-					if a, isAddr := in.Addr.(*ssa.IndexAddr); isAddr {
+					case *ssa.IndexAddr:
 						add(x.site(a.Pos()))
 					}
 				case *ssa.If:
 					locs, stores, decides := x.decidesStores(in)
 					if !decides {
-						return nil, nil, false
+						return Sinks{}, false
 					}
-					decided = append(decided, locs...)
+					sk.Decided = append(sk.Decided, locs...)
 					for _, st := range stores {
 						add(st)
 					}
 				default:
-					return nil, nil, false
+					return Sinks{}, false
 				}
 			}
 		}
 	}
-	return sinks, decided, true
+	return sk, true
+}
+
+// mayPanic reports whether the binary operation can panic: an integer
+// division or remainder (by zero), a shift (by a negative count).
+func mayPanic(b *ssa.BinOp) bool {
+	switch b.Op {
+	case token.QUO, token.REM, token.SHL, token.SHR:
+		return true
+	}
+	return false
 }
 
 // decidesStores reports whether the branch f decides nothing but plain
 // stores into fields of a parameter (or free variable: one value in the
 // whole activation) or into globals, each of them accessed also in a
 // block dominating f's (where the replay's trace names its object
-// before the branch, whichever way it goes): each arm that is not the
-// join is a block entered only from f that falls through to the join
-// (an if without else, or both arms meeting), holding only those stores,
-// their address computations, loads and side-effect-free arithmetic. It
-// gives, per location, the sites of those dominating accesses, and the
-// stores' own sites (a store the branch made is a sink like any other).
+// before the branch, whichever way it goes, and which shows the field's
+// address did not panic): each arm that is not the join is a block
+// entered only from f that falls through to the join (an if without
+// else, or both arms meeting), holding only those stores, their address
+// computations, loads of such fields or of globals, and arithmetic that
+// cannot panic. It gives, per location, the sites of those dominating
+// accesses, and the stores' own sites (a store the branch made is a sink
+// like any other).
 func (x *Index) decidesStores(f *ssa.If) (locs [][]string, stores []string, ok bool) {
 	t, e := f.Block().Succs[0], f.Block().Succs[1]
 	var arms []*ssa.BasicBlock
@@ -147,29 +176,27 @@ func (x *Index) decidesStores(f *ssa.If) (locs [][]string, stores []string, ok b
 		}
 		for _, in := range arm.Instrs {
 			switch v := in.(type) {
-			case *ssa.DebugRef, *ssa.Jump, *ssa.BinOp:
+			case *ssa.DebugRef, *ssa.Jump:
+			case *ssa.BinOp:
+				if mayPanic(v) {
+					return nil, nil, false
+				}
 			case *ssa.UnOp:
 				if v.Op == token.ARROW {
 					return nil, nil, false
 				}
-			case *ssa.FieldAddr:
-				// Only as the address of a store or a load.
-				if v.Referrers() != nil {
-					for _, r := range *v.Referrers() {
-						switch r := r.(type) {
-						case *ssa.DebugRef:
-						case *ssa.Store:
-							if r.Addr != v {
-								return nil, nil, false
-							}
-						case *ssa.UnOp:
-							if r.Op != token.MUL {
-								return nil, nil, false
-							}
-						default:
-							return nil, nil, false
-						}
+				if v.Op == token.MUL {
+					switch v.X.(type) {
+					case *ssa.FieldAddr, *ssa.Global: // checked as its own instruction, or no panic
+					default:
+						return nil, nil, false
 					}
+				}
+			case *ssa.FieldAddr:
+				// A field accessed before the branch too: no nil
+				// pointer here.
+				if x.witnesses(v, f.Block()) == nil {
+					return nil, nil, false
 				}
 			case *ssa.Store:
 				w := x.witnesses(v.Addr, f.Block())
@@ -254,10 +281,11 @@ func (x *Index) witnesses(addr ssa.Value, blk *ssa.BasicBlock) []string {
 //
 // The rule: r's value reaches, in r's own activation, only stores (their
 // values or addresses) and branches deciding only stores into fields of
-// a parameter or into globals (UnusedSinks); and the replay's trace
-// shows each of those stores its goroutine made from r's value (from r
-// to its next read at r's site in the same activation, or the
-// activation's end) dead: the next access of what it wrote, by anyone,
+// a parameter or into globals (UnusedSinks), through nothing that can
+// panic; and the replay's trace shows each store whose address the value
+// computes made (so that address did not panic), and each of those
+// stores its goroutine made from r's value (from r to its next read at
+// r's site in the same activation, or the activation's end) dead: the next access of what it wrote, by anyone,
 // is a plain write of it, or there is none to the end of a run that
 // ended normally and went on past the unit's goroutine's end; and each
 // location a deciding branch could store into (its object named by the
@@ -265,8 +293,9 @@ func (x *Index) witnesses(addr ssa.Value, blk *ssa.BasicBlock) []string {
 // way the branch went.
 //
 // Why sound: a value is used only by what reads it, and every path out
-// of r's value is a store (a panicking index is a failure, the effect
-// criterion's). A dead store's value is read by no one: the next access
+// of r's value is a store, reached with no panic it could decide (the
+// stores it addresses ran; no division or shift on it; a deciding
+// branch's arms touch only fields accessed before the branch). A dead store's value is read by no one: the next access
 // replaced it, or none came before the program ended. A branch deciding
 // only stores changes only their locations, which the trace shows dead
 // from r on whichever way it went. So nothing anyone read in the
@@ -287,6 +316,6 @@ func (x *Index) unusedRead(r Event) bool {
 	if !r.Unused || !r.Read || r.Write {
 		return false
 	}
-	_, _, ok := x.UnusedSinks(r.Site)
+	_, ok := x.UnusedSinks(r.Site)
 	return ok
 }

@@ -6508,3 +6508,10 @@ func (w *Slider) Restart() {
 	w.Reset()
 	w.Reset()
 }
+
+// SlideDivided divides by the window's length: a panic it may decide.
+func (w *Slider) SlideDivided() {
+	w.mu.Lock()
+	w.next = w.size / len(w.buckets) // slider divided
+	w.mu.Unlock()
+}
