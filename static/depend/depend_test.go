@@ -3507,6 +3507,7 @@ func TestJudgeUnused(t *testing.T) {
 	noted := at("if w.next >= len(w.buckets) { // slider wrap noted", "buckets)")
 	across := at("last = w.buckets // slider across", "buckets")
 	divided := at("w.next = w.size / len(w.buckets) // slider divided", "buckets)")
+	kept := at("kept.buckets = w.buckets // slider kept", "buckets //")
 	evs := func(write, read string, reader string, unused bool) []Event {
 		a := Event{Thread: 1, Unit: 1, Write: true, Site: write, Step: 10, Frames: []Frame{restart, fr(2, "Reset")}}
 		b := Event{Thread: 1, Unit: 1, Write: true, Site: write, Step: 30, Frames: []Frame{restart, fr(5, "Reset")}}
@@ -3526,6 +3527,7 @@ func TestJudgeUnused(t *testing.T) {
 		{"the length deciding a call", evs(reset, noted, "SlideWrapNoted", true), true},
 		{"the window carried round a loop", evs(reset, across, "SlideAcross", true), true},
 		{"the length dividing", evs(reset, divided, "SlideDivided", true), true},
+		{"the window kept in a local (checked by the trace: Must)", evs(reset, kept, "SlideKept", true), false},
 	} {
 		if v := x.Judge(tc.evs); v.Holds != tc.want {
 			t.Errorf("%s: Judge = %v (%s), want %v", tc.name, v.Holds, v, tc.want)
@@ -3541,6 +3543,10 @@ func TestJudgeUnused(t *testing.T) {
 	sk, ok = x.UnusedSinks(wrap)
 	if !ok || len(sk.Decided) != 1 || !slices.Contains(sk.Decided[0], wrapNext) || len(sk.Sites) == 0 || len(sk.Must) != 0 {
 		t.Errorf("UnusedSinks(wrap) = %+v, %v; want the wrap's store and the index's accesses, %s among them", sk, ok, wrapNext)
+	}
+	sk, ok = x.UnusedSinks(kept)
+	if !ok || len(sk.Must) != 1 {
+		t.Errorf("UnusedSinks(kept) = %+v, %v; want the store into the local as a must", sk, ok)
 	}
 	for _, s := range []string{note, noted, across, divided} {
 		if _, ok := x.UnusedSinks(s); ok {

@@ -10,9 +10,11 @@ import (
 // Sinks are the stores a read's value reaches (UnusedSinks): Sites, the
 // sites of all of them; Must, for each store whose address the value
 // computes (a field through it, an element of it or chosen by it: an
-// access that could panic on the value), its sites, one of which the
-// replay's trace must show written (the store ran, so the address did
-// not panic); Decided, for each location a branch on the value may store
+// access that could panic on the value) or that stores the value itself,
+// its sites, one of which the replay's trace must show written (the
+// store ran, so the address did not panic; and it is recorded, so its
+// location's next access shows: a local the instrumentation leaves
+// alone, loaded again later, would carry the value on unseen); Decided, for each location a branch on the value may store
 // into, the sites of its accesses that dominate the branch, where the
 // replay's trace names its object.
 type Sinks struct {
@@ -110,13 +112,20 @@ func (x *Index) UnusedSinks(site string) (sk Sinks, ok bool) {
 						// A store through the value: its address.
 						return Sinks{}, false
 					}
-					add(x.site(in.Pos()))
+					// The value stored: the store must show in the
+					// trace (a local the instrumentation does not
+					// record, loaded again later, would carry it on).
+					sites := []string{x.site(in.Pos())}
 					switch a := in.Addr.(type) {
 					case *ssa.FieldAddr:
-						add(x.site(a.Pos()))
+						sites = append(sites, x.site(a.Pos()))
 					case *ssa.IndexAddr:
-						add(x.site(a.Pos()))
+						sites = append(sites, x.site(a.Pos()))
 					}
+					for _, st := range sites {
+						add(st)
+					}
+					sk.Must = append(sk.Must, sites)
 				case *ssa.If:
 					locs, stores, decides := x.decidesStores(in)
 					if !decides {
