@@ -292,33 +292,34 @@ func (x *Index) witnesses(addr ssa.Value, blk *ssa.BasicBlock) []string {
 // values or addresses) and branches deciding only stores into fields of
 // a parameter or into globals (UnusedSinks), through nothing that can
 // panic; and the replay's trace shows each store whose address the value
-// computes made (so that address did not panic), and each of those
-// stores its goroutine made from r's value (from r to its next read at
-// r's site in the same activation, or the activation's end) dead: the next access of what it wrote, by anyone,
-// is a plain write of it, or there is none to the end of a run that
-// ended normally and went on past the unit's goroutine's end; and each
-// location a deciding branch could store into (its object named by the
-// reader's access of it before the branch) dead from r on, so whichever
-// way the branch went.
+// computes, or that stores the value itself, made and recorded (so that
+// address did not panic, and the location's next access shows), and
+// each store its goroutine made from r's value (from r to its next read
+// at r's site in the same activation, or the activation's end) dead: the
+// next access of what it wrote, by anyone, is a plain write of it, or
+// there is none to the end of a run that ended normally and went on past
+// the unit's goroutine's end; and each location a deciding branch could
+// store into (its object named by the reader's access of it before the
+// branch) dead from r on, whichever way the branch went.
 //
 // Why sound: a value is used only by what reads it, and every path out
 // of r's value is a store, reached with no panic it could decide (the
 // stores it addresses ran; no division or shift on it; a deciding
-// branch's arms touch only fields accessed before the branch). A dead store's value is read by no one: the next access
-// replaced it, or none came before the program ended. A branch deciding
-// only stores changes only their locations, which the trace shows dead
-// from r on whichever way it went. So nothing anyone read in the
-// replayed run depends on what r read: the intermediate state was seen
-// and thrown away; a run in which r's goroutine read anything else
-// reads the same everywhere.
+// branch's arms touch only fields accessed before the branch). A dead
+// store's value is read by no one: the next access replaced it, or none
+// came before the program ended. A branch deciding only stores changes
+// only their locations, which the trace shows dead from r on whichever
+// way it went. So nothing anyone read in the replayed run depends on
+// what r read: the intermediate state was seen and thrown away; a run in
+// which r's goroutine read anything else reads the same everywhere.
 //
 // What it does not claim: a value that reaches a call (a method of its
 // own may do anything), a load through it (the object's contents are
 // used), a phi (carried round the reader's loop), a return or send; a
-// branch deciding anything but such stores; a store whose
-// location someone reads next (the unit's own reads between included:
-// when the tick runs before the unit's inc and totalRequests, the unit
-// reads the tick's bucket, and the read stays judged); a trace cut short.
+// branch deciding anything but such stores; a store whose location
+// someone reads next (the unit's own reads between included: when the
+// tick runs before the unit's inc and totalRequests, the unit reads the
+// tick's bucket, and the read stays judged); a trace cut short.
 // Accesses the instrumentation does not record are unseen, as for every
 // judge of the replay's trace.
 func (x *Index) unusedRead(r Event) bool {
