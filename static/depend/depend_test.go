@@ -3485,3 +3485,72 @@ func TestJudgeStoredAgain(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeUnused: goresilience's circuit breaker resets its window twice
+// in one Run, and the window slider's tick between reads the first
+// reset's window and index and only stores from them (dep.go's Slider):
+// the intermediate state is withdrawn when the replay's trace shows
+// those stores dead (Event.Unused) and the static side finds the value
+// reaching nothing but stores, or branches deciding only stores into
+// fields of the receiver (unusedRead); not when the value reaches a
+// call, a branch deciding a call, or a phi round a loop.
+func TestJudgeUnused(t *testing.T) {
+	x, at := index(t)
+	fr := func(id int32, name string) Frame {
+		return Frame{ID: id, Site: at("func (w *Slider) "+name+"(", name+"(")}
+	}
+	restart := Frame{ID: 1, Site: at("func (w *Slider) Restart(", "Restart(")}
+	reset, next := at("w.buckets = buckets // slider reset", "buckets ="), at("w.next = 1 // slider next", "next")
+	slide := at("w.buckets[w.next] = b // slider slide", "buckets")
+	wrap, wrapNext := at("if w.next >= len(w.buckets) { // slider wrap", "buckets)"), at("if w.next >= len(w.buckets) { // slider wrap", "next >=")
+	note := at("w.note(len(w.buckets)) // slider note", "buckets")
+	noted := at("if w.next >= len(w.buckets) { // slider wrap noted", "buckets)")
+	across := at("last = w.buckets // slider across", "buckets")
+	divided := at("w.next = w.size / len(w.buckets) // slider divided", "buckets)")
+	kept := at("kept.buckets = w.buckets // slider kept", "buckets //")
+	evs := func(write, read string, reader string, unused bool) []Event {
+		a := Event{Thread: 1, Unit: 1, Write: true, Site: write, Step: 10, Frames: []Frame{restart, fr(2, "Reset")}}
+		b := Event{Thread: 1, Unit: 1, Write: true, Site: write, Step: 30, Frames: []Frame{restart, fr(5, "Reset")}}
+		r := Event{Thread: 2, Unit: 2, Read: true, Site: read, Step: 20, Frames: []Frame{fr(9, reader)}, Unused: unused}
+		return []Event{a, r, b}
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"the tick's element store, not shown dead", evs(reset, slide, "Slide", false), true},
+		{"the tick's element store, dead (Unused)", evs(reset, slide, "Slide", true), false},
+		{"the length deciding the index's wrap, dead", evs(reset, wrap, "Slide", true), false},
+		{"the index deciding its own wrap, dead", evs(next, wrapNext, "Slide", true), false},
+		{"the length passed to a method", evs(reset, note, "SlideLogged", true), true},
+		{"the length deciding a call", evs(reset, noted, "SlideWrapNoted", true), true},
+		{"the window carried round a loop", evs(reset, across, "SlideAcross", true), true},
+		{"the length dividing", evs(reset, divided, "SlideDivided", true), true},
+		{"the window kept in a local (checked by the trace: Must)", evs(reset, kept, "SlideKept", true), false},
+	} {
+		if v := x.Judge(tc.evs); v.Holds != tc.want {
+			t.Errorf("%s: Judge = %v (%s), want %v", tc.name, v.Holds, v, tc.want)
+		}
+	}
+	// What check reads the trace for: the element store's sites, and the
+	// index the wrap may store into, named by its accesses before the
+	// branch.
+	sk, ok := x.UnusedSinks(slide)
+	if !ok || !slices.Contains(sk.Sites, shift(slide, 7)) || len(sk.Must) != 1 || !slices.Contains(sk.Must[0], shift(slide, 7)) || len(sk.Decided) != 0 {
+		t.Errorf("UnusedSinks(slide) = %+v, %v; want the element store's '[' (%s), a must, nothing decided", sk, ok, shift(slide, 7))
+	}
+	sk, ok = x.UnusedSinks(wrap)
+	if !ok || len(sk.Decided) != 1 || !slices.Contains(sk.Decided[0], wrapNext) || len(sk.Sites) == 0 || len(sk.Must) != 0 {
+		t.Errorf("UnusedSinks(wrap) = %+v, %v; want the wrap's store and the index's accesses, %s among them", sk, ok, wrapNext)
+	}
+	sk, ok = x.UnusedSinks(kept)
+	if !ok || len(sk.Must) != 1 {
+		t.Errorf("UnusedSinks(kept) = %+v, %v; want the store into the local as a must", sk, ok)
+	}
+	for _, s := range []string{note, noted, across, divided} {
+		if _, ok := x.UnusedSinks(s); ok {
+			t.Errorf("UnusedSinks(%s) ok", s)
+		}
+	}
+}

@@ -167,6 +167,15 @@ type Event struct {
 	// the stored bits) and no write of that element, nor of the whole
 	// map, from i to j but theirs (storedAgain).
 	Again [][2]int
+	// Unused, for a plain read, says the replay's trace shows dead every
+	// store its value reaches (depend's UnusedSinks): each write its
+	// goroutine made at one of those sites, from the read to its next
+	// read at the read's site in the same activation (or the
+	// activation's end), is next accessed by a plain write, or by nothing
+	// to the end of a run that ended normally; with a branch deciding
+	// stores, so is each location they store into from the read on
+	// (unusedRead).
+	Unused bool
 	// Superseded, for a read-back whose writes between, in the
 	// schedule, are all atomic adds, are the sites where each of the
 	// unit's writes after it (up to its next access of the variable)
@@ -418,7 +427,10 @@ var (
 //     Write's store of committed and its state|finalizing), or a and b
 //     store one constant, a setter's parameter counting as what its
 //     callers pass, and so does every write the reader could read
-//     (sameStored: hashicorp/raft's setLeader("", "") twice); nor when the writer appended to
+//     (sameStored: hashicorp/raft's setLeader("", "") twice), or the
+//     reader's value reaches only stores that the replay's trace shows
+//     dead, overwritten or never read again (unusedRead: goresilience's
+//     window slider between two resets of its breaker); nor when the writer appended to
 //     a queue and its second write is its claim of the queue's drain
 //     (a CAS from a constant) or its release of that claim with its
 //     drain taking again after, and the reader, a draining consumer,
@@ -558,7 +570,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.retried(evs[reads[0]]) || x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) || x.tryRefused(a, b, evs[reads[0]]) || x.heldProbe(a, b, evs[reads[0]]) || x.madeEntry(a, b, evs[reads[0]]) || x.answeredAlike(a, b, evs[reads[0]]) || x.sameStored(evs, i, reads[0], j) || storedAgain(evs, i, reads[0], j) || x.checkedAlike(a, evs[reads[0]]) {
+				if x.retried(evs[reads[0]]) || x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) || x.tryRefused(a, b, evs[reads[0]]) || x.heldProbe(a, b, evs[reads[0]]) || x.madeEntry(a, b, evs[reads[0]]) || x.answeredAlike(a, b, evs[reads[0]]) || x.sameStored(evs, i, reads[0], j) || storedAgain(evs, i, reads[0], j) || x.checkedAlike(a, evs[reads[0]]) || x.unusedRead(evs[reads[0]]) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {

@@ -6432,3 +6432,100 @@ func FullyConnect(ts []*Transport) {
 		}
 	}
 }
+
+// slideBucket and Slider are goresilience's bucketWindow (circuitbreaker
+// metrics.go): Restart resets the window twice, as a Run's two moveState
+// calls do, and Slide, the window slider's tick, may fall between
+// (TestJudgeUnused).
+type slideBucket struct{ total int }
+
+type Slider struct {
+	mu      sync.Mutex
+	size    int
+	buckets []*slideBucket
+	current *slideBucket
+	next    int
+	log     []int
+}
+
+func (w *Slider) Reset() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	buckets := make([]*slideBucket, w.size)
+	for i := range buckets {
+		buckets[i] = &slideBucket{}
+	}
+	w.buckets = buckets // slider reset
+	w.current = buckets[0]
+	w.next = 1 // slider next
+}
+
+func (w *Slider) Slide() {
+	w.mu.Lock()
+	b := &slideBucket{}
+	w.buckets[w.next] = b // slider slide
+	w.current = b
+	w.next++
+	if w.next >= len(w.buckets) { // slider wrap
+		w.next = 0
+	}
+	w.mu.Unlock()
+}
+
+// SlideLogged hands the window's length to a method.
+func (w *Slider) SlideLogged() {
+	w.mu.Lock()
+	w.note(len(w.buckets)) // slider note
+	w.mu.Unlock()
+}
+
+func (w *Slider) note(n int) { w.log = append(w.log, n) }
+
+// SlideWrapNoted wraps the index and notes it: the branch decides a call.
+func (w *Slider) SlideWrapNoted() {
+	w.mu.Lock()
+	if w.next >= len(w.buckets) { // slider wrap noted
+		w.next = 0
+		w.note(0)
+	}
+	w.mu.Unlock()
+}
+
+// SlideAcross carries the window round its loop.
+func (w *Slider) SlideAcross(n int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var last []*slideBucket
+	for i := 0; i < n; i++ {
+		if last != nil {
+			last[0] = &slideBucket{}
+		}
+		last = w.buckets // slider across
+	}
+}
+
+func (w *Slider) Restart() {
+	w.Reset()
+	w.Reset()
+}
+
+// SlideDivided divides by the window's length: a panic it may decide.
+func (w *Slider) SlideDivided() {
+	w.mu.Lock()
+	w.next = w.size / len(w.buckets) // slider divided
+	w.mu.Unlock()
+}
+
+// SlideKept keeps the window in a local whose address a method takes
+// (not recorded by the instrumentation) and hands it on from there.
+func (w *Slider) SlideKept() {
+	w.mu.Lock()
+	var kept slideKeep
+	kept.buckets = w.buckets // slider kept
+	kept.show(w)
+	w.mu.Unlock()
+}
+
+type slideKeep struct{ buckets []*slideBucket }
+
+func (k *slideKeep) show(w *Slider) { w.note(len(k.buckets)) }
