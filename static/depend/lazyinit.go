@@ -568,7 +568,7 @@ func setsFlag(st ssa.Instruction, x ssa.Value, flag *types.Var, c *ssa.Const) bo
 			return false
 		}
 		f := call.Common().StaticCallee()
-		return f == nil || f.Name() == "Unlock" || f.Name() == "RUnlock"
+		return f == nil && !isBuiltin(call) || f != nil && (f.Name() == "Unlock" || f.Name() == "RUnlock")
 	}
 	seen := map[*ssa.BasicBlock]bool{}
 	var from func(blk *ssa.BasicBlock, start int) bool

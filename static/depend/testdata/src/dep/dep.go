@@ -6447,6 +6447,7 @@ type Lazy struct {
 
 type lazyNode struct {
 	mask    uintptr
+	size    int64
 	buckets []lazyBucket
 }
 
@@ -6537,6 +6538,7 @@ func (n *lazyNode) initBucket(i uintptr) {
 		return
 	}
 	b.m = make(map[string]int) // bucket made
+	atomic.AddInt64(&n.size, int64(len(b.m)))
 	atomic.StoreInt64(&b.init, 1)
 	b.mu.Unlock()
 }
