@@ -36,8 +36,10 @@ import (
 // (r.Prior) says that the last write of V before r was a.
 //
 // Why it is sound: before a, V held nil (the unit's re-check under the
-// lock said so, and a writer of V that holds no lock cannot have made
-// it non-nil between: the schedule shows a as the write r read). Had
+// lock said so; a write of V between that re-check and a, by a writer
+// that holds no lock, would make the unit's check-then-act an instance
+// of its own, judged there), and the schedule shows a as the write r
+// read (r.Prior), so r saw a's object and nothing later. Had
 // the reader run first, its load at r's site would have read that nil;
 // it would have taken the lock, found nil again, made an object of
 // the same constants (F reads nothing else: no parameter, no field but
