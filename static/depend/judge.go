@@ -441,9 +441,14 @@ var (
 //     calls does nothing (drainedEntry: tally's two final reports of a
 //     gauge); nor when the read of the first write's
 //     variable cannot tell it happened: a lazy initialization under a
-//     nil check and a lock or by a sync.Once, read only as a map,
+//     nil check and a lock, or a flag checked under a lock, or by a
+//     sync.Once, read only as a map,
 //     directly or returned by a getter to the lookup the reader does
-//     next (initUnseen: gcache's Group.m, afero's MemMapFs.data); nor when the writer published a new object and then
+//     next (initUnseen: gcache's Group.m, afero's MemMapFs.data); nor
+//     when that read is a load in the double-checked initializer whose
+//     store a is, which makes its object of constants and returns V's
+//     value, and read a's object: run first, the reader would have made
+//     and returned an equal one (initRedone: lrita/cmap's getInode); nor when the writer published a new object and then
 //     used it through the method the reader's second read ran in
 //     (publishedThenUsed: go-limiter's bucket), or the reader's second
 //     access and the writer's are atomic adds whose results both drop
@@ -580,7 +585,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.retried(r1) || x.retried(r2) || x.claimAfter(evs, i, j, reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(evs, a, r1, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || (x.blindAdd(r2) || x.casAdd(r2)) && (x.blindAdd(b) || x.casAdd(b)) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && (x.snapshotKept(evs, i, reads[n], reads[n+1], j) || x.appendedPrefix(a, r1, r2) || x.appendedPrefix(a, r2, r1)) || r2.Var == b.Var && a.Var != b.Var && x.createdSeen(a, r1, r2) || x.addedAhead(a, r1, r2, b) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.retried(r1) || x.retried(r2) || x.claimAfter(evs, i, j, reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(evs, a, r1, r2) || x.initRedone(a, r1) || x.initRedone(a, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || (x.blindAdd(r2) || x.casAdd(r2)) && (x.blindAdd(b) || x.casAdd(b)) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && (x.snapshotKept(evs, i, reads[n], reads[n+1], j) || x.appendedPrefix(a, r1, r2) || x.appendedPrefix(a, r2, r1)) || r2.Var == b.Var && a.Var != b.Var && x.createdSeen(a, r1, r2) || x.addedAhead(a, r1, r2, b) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {

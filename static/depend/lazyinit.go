@@ -1,6 +1,7 @@
 package depend
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -44,7 +45,10 @@ func (x *Index) initUnseen(evs []Event, a, r1, r2 Event) bool {
 // initialization: every store there puts a freshly made empty map (make,
 // or a literal with no elements) into a field or global, reached only
 // when a nil check of that same variable of the same base, under a
-// mutex's Lock held from before the check to the store, found it nil.
+// mutex's Lock held from before the check to the store, found it nil;
+// or run by a sync.Once (onceInit); or, under the lock, when a flag of
+// the same base, set after the store before the release, was unset
+// (flagChecked: lrita/cmap's bucket map, cmap.go:172).
 func (x *Index) lazyInit(a Event) *ssa.Store {
 	if !a.Write || a.Read {
 		return nil
@@ -55,7 +59,7 @@ func (x *Index) lazyInit(a Event) *ssa.Store {
 		if !ok {
 			continue
 		}
-		if !freshEmptyMap(st) || !nilChecked(st) && !x.onceInit(st) {
+		if !freshEmptyMap(st) || !nilChecked(st) && !x.onceInit(st) && !x.flagChecked(st) {
 			return nil
 		}
 		out = st
@@ -425,4 +429,234 @@ func root(v ssa.Value) ssa.Value {
 		}
 		v = fa.X
 	}
+}
+
+// flagChecked reports whether st, a store into field f of a struct at
+// X, is reached only through the unset branch of a test, under a lock
+// of a global or of X held from before the test to st, that X's flag
+// field g (a load of it, plain or atomic, or a method of X that returns
+// only that load compared with a constant) equals a non-zero constant
+// c, and the function sets g to c after st, on every path before an
+// Unlock or a return; and, in the whole package, g is stored only c
+// (plain or atomic Store, no Swap or CAS) and f only by st, and no
+// value of X's struct is stored whole but its zero or a literal's
+// (zeroOrLocal). lrita/cmap's initBucket (cmap.go:164-210) takes the
+// bucket's lock, returns when b.inited() (b.init == 1), makes b.m
+// (cmap.go:172), and sets b.init to 1 before the Unlock.
+//
+// Before st the variable held nil, as under a nil check: X's struct
+// starts zero, f is stored only by st, and every st that ran left g at
+// c before it released the lock (and nothing stores g another value),
+// so the lock-held test that found g unset found that no st on X had
+// run. initUnseen's argument then holds as for a nil-checked store.
+func (x *Index) flagChecked(st *ssa.Store) bool {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	fv := field(fa)
+	if fv == nil || fv.Exported() {
+		return false
+	}
+	fn := st.Parent()
+	for _, blk := range fn.Blocks {
+		if len(blk.Instrs) == 0 {
+			continue
+		}
+		iff, ok := blk.Instrs[len(blk.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		test, flag, c, set := flagTest(iff.Cond, fa.X)
+		if test == nil {
+			continue
+		}
+		unset := blk.Succs[1]
+		if !set {
+			unset = blk.Succs[0]
+		}
+		if len(unset.Preds) != 1 || !unset.Dominates(st.Block()) || unlocksOn(test, st, true) || !heldLockOf(test, root(st.Addr), st) {
+			continue
+		}
+		if !setsFlag(st, fa.X, flag, c) || !x.onlyStores(fv, flag, c, fa.X.Type(), st) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// flagTest decides cond as a test of a flag field of x against a
+// non-zero constant: the instruction that reads the flag (a load, or
+// the call of the method of x that does), the flag field, the constant,
+// and whether cond's true branch is the flag set (==) or unset (!=).
+func flagTest(cond ssa.Value, x ssa.Value) (ssa.Instruction, *types.Var, *ssa.Const, bool) {
+	cmpOf := func(v ssa.Value, base ssa.Value) (ssa.Value, *types.Var, *ssa.Const, bool, bool) {
+		cmp, ok := v.(*ssa.BinOp)
+		if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+			return nil, nil, nil, false, false
+		}
+		for _, p := range [][2]ssa.Value{{cmp.X, cmp.Y}, {cmp.Y, cmp.X}} {
+			c, ok := p[1].(*ssa.Const)
+			if !ok || zeroConst(c) {
+				continue
+			}
+			ad, ok := loadAddr(p[0]).(*ssa.FieldAddr)
+			if !ok || ad.X != base {
+				continue
+			}
+			if f := field(ad); f != nil {
+				return p[0], f, c, cmp.Op == token.EQL, true
+			}
+		}
+		return nil, nil, nil, false, false
+	}
+	if ld, f, c, eq, ok := cmpOf(cond, x); ok {
+		return ld.(ssa.Instruction), f, c, eq
+	}
+	call, ok := cond.(*ssa.Call)
+	if !ok || len(call.Call.Args) != 1 || call.Call.Args[0] != x {
+		return nil, nil, nil, false
+	}
+	g := call.Call.StaticCallee()
+	if g == nil || len(g.Blocks) != 1 || len(g.Params) != 1 {
+		return nil, nil, nil, false
+	}
+	ret, ok := g.Blocks[0].Instrs[len(g.Blocks[0].Instrs)-1].(*ssa.Return)
+	if !ok || len(ret.Results) != 1 {
+		return nil, nil, nil, false
+	}
+	for _, in := range g.Blocks[0].Instrs {
+		switch in := in.(type) {
+		case *ssa.FieldAddr, *ssa.BinOp, *ssa.Return, *ssa.DebugRef:
+		case *ssa.UnOp:
+			if in.Op != token.MUL {
+				return nil, nil, nil, false
+			}
+		case *ssa.Call:
+			if !strings.HasPrefix(atomicName(in.Common().StaticCallee()), "Load") {
+				return nil, nil, nil, false
+			}
+		default:
+			return nil, nil, nil, false
+		}
+	}
+	if _, f, c, eq, ok := cmpOf(ret.Results[0], g.Params[0]); ok {
+		return call, f, c, eq
+	}
+	return nil, nil, nil, false
+}
+
+// setsFlag reports whether every path from st reaches a store of c into
+// x's field flag (plain, or an atomic Store) before a call of an Unlock
+// or a return.
+func setsFlag(st ssa.Instruction, x ssa.Value, flag *types.Var, c *ssa.Const) bool {
+	isSet := func(in ssa.Instruction) bool {
+		addr, val := storeOf(in)
+		fa, ok := addr.(*ssa.FieldAddr)
+		return ok && fa.X == x && field(fa) == flag && sameValue(val, c)
+	}
+	stops := func(in ssa.Instruction) bool {
+		if _, ok := in.(*ssa.Return); ok {
+			return true
+		}
+		if _, ok := in.(*ssa.Panic); ok {
+			return false
+		}
+		call, ok := in.(ssa.CallInstruction)
+		if !ok {
+			return false
+		}
+		f := call.Common().StaticCallee()
+		return f == nil && !isBuiltin(call) || f != nil && (f.Name() == "Unlock" || f.Name() == "RUnlock")
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	var from func(blk *ssa.BasicBlock, start int) bool
+	from = func(blk *ssa.BasicBlock, start int) bool {
+		for _, in := range blk.Instrs[start:] {
+			if isSet(in) {
+				return true
+			}
+			if stops(in) {
+				return false
+			}
+			if _, ok := in.(*ssa.Panic); ok {
+				return true // no release on this path
+			}
+		}
+		for _, s := range blk.Succs {
+			if seen[s] {
+				continue
+			}
+			seen[s] = true
+			if !from(s, 0) {
+				return false
+			}
+		}
+		return len(blk.Succs) > 0
+	}
+	return from(st.Block(), slices.Index(st.Block().Instrs, st)+1)
+}
+
+// onlyStores reports whether, in the package, field f is stored only by
+// st, field flag only c (plain or atomic Store; no Swap, CAS or add),
+// and no value of the struct x points to is stored whole but a zero or
+// a literal's (zeroOrLocal).
+func (x *Index) onlyStores(f, flag *types.Var, c *ssa.Const, xt types.Type, st *ssa.Store) bool {
+	p, ok := xt.Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	holder := p.Elem()
+	for _, g := range x.all {
+		for _, b := range g.Blocks {
+			for _, in := range b.Instrs {
+				if s, ok := in.(*ssa.Store); ok && !zeroOrLocal(s.Val) && types.Identical(s.Val.Type(), holder) {
+					return false
+				}
+				if call, ok := in.(ssa.CallInstruction); ok {
+					if n := atomicName(call.Common().StaticCallee()); n != "" && !strings.HasPrefix(n, "Load") && !strings.HasPrefix(n, "Store") {
+						for _, arg := range call.Common().Args {
+							if fa, ok := arg.(*ssa.FieldAddr); ok && field(fa) == flag {
+								return false
+							}
+						}
+					}
+				}
+				addr, val := storeOf(in)
+				fa, ok := addr.(*ssa.FieldAddr)
+				if !ok {
+					continue
+				}
+				switch field(fa) {
+				case f:
+					if in != ssa.Instruction(st) {
+						return false
+					}
+				case flag:
+					if !sameValue(val, c) {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// zeroConst reports whether c is its type's zero value (what a flag
+// field holds before any store).
+func zeroConst(c *ssa.Const) bool {
+	if c.Value == nil {
+		return true
+	}
+	switch c.Value.Kind() {
+	case constant.Bool:
+		return !constant.BoolVal(c.Value)
+	case constant.Int, constant.Float:
+		return constant.Sign(c.Value) == 0
+	case constant.String:
+		return constant.StringVal(c.Value) == ""
+	}
+	return true
 }

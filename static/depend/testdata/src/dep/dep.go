@@ -6529,3 +6529,183 @@ func (w *Slider) SlideKept() {
 type slideKeep struct{ buckets []*slideBucket }
 
 func (k *slideKeep) show(w *Slider) { w.note(len(k.buckets)) }
+
+// Lazy is lrita/cmap's Cmap (cmap.go:128-144, :164-210): getNode makes
+// the map's node on first use by double-checked initialization (an
+// atomic load, then under the lock a load again, then a node made of
+// constants, published by an atomic store), and a bucket's map is made
+// under the bucket's lock once its flag, tested under the lock again,
+// says it is not yet made, and the flag set after it.
+type Lazy struct {
+	mu    sync.Mutex
+	node  unsafe.Pointer // *lazyNode
+	count int64
+}
+
+type lazyNode struct {
+	mask    uintptr
+	size    int64
+	buckets []lazyBucket
+}
+
+type lazyBucket struct {
+	mu   sync.RWMutex
+	init int64
+	m    map[string]int
+}
+
+func (l *Lazy) getNode() *lazyNode {
+	n := (*lazyNode)(atomic.LoadPointer(&l.node)) // lazy fast
+	if n == nil {
+		l.mu.Lock()
+		n = (*lazyNode)(atomic.LoadPointer(&l.node)) // lazy recheck
+		if n == nil {
+			n = &lazyNode{mask: 3, buckets: make([]lazyBucket, 4)}
+			atomic.StorePointer(&l.node, unsafe.Pointer(n)) // lazy publish
+		}
+		l.mu.Unlock()
+	}
+	return n
+}
+
+// getNodeBare drops the check under the lock: two callers that both
+// find nil both make a node, and the second replaces the first's.
+func (l *Lazy) getNodeBare() *lazyNode {
+	n := (*lazyNode)(atomic.LoadPointer(&l.node)) // bare fast
+	if n == nil {
+		l.mu.Lock()
+		n = &lazyNode{mask: 3, buckets: make([]lazyBucket, 4)}
+		atomic.StorePointer(&l.node, unsafe.Pointer(n)) // bare publish
+		l.mu.Unlock()
+	}
+	return n
+}
+
+// getNodeHalf publishes the node before it fills its buckets: a caller
+// that finds it on the fast path may see no buckets.
+func (l *Lazy) getNodeHalf() *lazyNode {
+	n := (*lazyNode)(atomic.LoadPointer(&l.node)) // half fast
+	if n == nil {
+		l.mu.Lock()
+		n = (*lazyNode)(atomic.LoadPointer(&l.node)) // half recheck
+		if n == nil {
+			n = &lazyNode{mask: 3}
+			atomic.StorePointer(&l.node, unsafe.Pointer(n)) // half publish
+			n.buckets = make([]lazyBucket, 4)
+		}
+		l.mu.Unlock()
+	}
+	return n
+}
+
+// getNodeSized makes the node from its caller's argument: another
+// caller would have made another node.
+func (l *Lazy) getNodeSized(size int) *lazyNode {
+	n := (*lazyNode)(atomic.LoadPointer(&l.node)) // sized fast
+	if n == nil {
+		l.mu.Lock()
+		n = (*lazyNode)(atomic.LoadPointer(&l.node)) // sized recheck
+		if n == nil {
+			n = &lazyNode{mask: uintptr(size - 1), buckets: make([]lazyBucket, size)}
+			atomic.StorePointer(&l.node, unsafe.Pointer(n)) // sized publish
+		}
+		l.mu.Unlock()
+	}
+	return n
+}
+
+// Len tells nil from the node without making one: it would not make
+// the node had it found nil.
+func (l *Lazy) Len(k string) int {
+	n := (*lazyNode)(atomic.LoadPointer(&l.node)) // lazy peek
+	if n == nil {
+		return 0
+	}
+	b := &n.buckets[uintptr(len(k))&n.mask]
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return len(b.m) // peek len
+}
+
+func (n *lazyNode) initBucket(i uintptr) {
+	b := &n.buckets[i]
+	b.mu.Lock()
+	if b.inited() {
+		b.mu.Unlock()
+		return
+	}
+	b.m = make(map[string]int) // bucket made
+	atomic.AddInt64(&n.size, int64(len(b.m)))
+	atomic.StoreInt64(&b.init, 1)
+	b.mu.Unlock()
+}
+
+func (b *lazyBucket) inited() bool {
+	return atomic.LoadInt64(&b.init) == 1
+}
+
+// bucket is getNode's bucket for k, made if need be.
+func (l *Lazy) bucket(n *lazyNode, k string) *lazyBucket {
+	i := uintptr(len(k)) & n.mask
+	b := &n.buckets[i]
+	if !b.inited() { // lazy inited
+		n.initBucket(i)
+	}
+	return b
+}
+
+// Store inserts k and counts it when it is new.
+func (l *Lazy) Store(k string, v int) {
+	l.put(l.getNode(), k, v)
+}
+
+func (l *Lazy) put(n *lazyNode, k string, v int) {
+	b := l.bucket(n, k)
+	b.mu.Lock()
+	l0 := len(b.m) // lazy len
+	b.m[k] = v     // lazy insert
+	length := len(b.m)
+	b.mu.Unlock()
+	if l0 != length {
+		atomic.AddInt64(&l.count, 1)
+	}
+}
+
+// StoreBare, StoreHalf and StoreSized are Store through getNodeBare,
+// getNodeHalf and getNodeSized.
+func (l *Lazy) StoreBare(k string, v int)  { l.put(l.getNodeBare(), k, v) }
+func (l *Lazy) StoreHalf(k string, v int)  { l.put(l.getNodeHalf(), k, v) }
+func (l *Lazy) StoreSized(k string, v int) { l.put(l.getNodeSized(len(k)+1), k, v) }
+
+// LateBucket is lazyBucket whose initLate sets the flag, releases the
+// lock and makes the map after it: another caller that finds the flag
+// set may find no map yet.
+type LateBucket struct {
+	mu   sync.Mutex
+	init int64
+	m    map[string]int
+}
+
+func (b *LateBucket) initLate() {
+	b.mu.Lock()
+	if atomic.LoadInt64(&b.init) == 1 {
+		b.mu.Unlock()
+		return
+	}
+	atomic.StoreInt64(&b.init, 1)
+	b.mu.Unlock()
+	b.mu.Lock()
+	b.m = make(map[string]int) // bucket late
+	b.mu.Unlock()
+}
+
+func (b *LateBucket) Put(k string, v int) int {
+	if atomic.LoadInt64(&b.init) != 1 {
+		b.initLate()
+	}
+	b.mu.Lock()
+	l0 := len(b.m) // late len
+	b.m[k] = v     // late insert
+	b.mu.Unlock()
+	return l0
+}
