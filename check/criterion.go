@@ -271,6 +271,7 @@ func judgeOne(x *depend.Index, f *Finding) (depend.Verdict, bool) {
 	supersedes(f, evs, x.IsAtomicAdd, rt)
 	spares(f, evs, x.DeletesElement, rt)
 	storedAgain(f, evs, rt)
+	sliceLens(f, evs, x.LenTested, rt)
 	v := x.Judge(evs)
 	return v, v.Holds && !abandoned(f.Schedule, evs, v, f.Verdict, x.IsCAS)
 }
