@@ -10,9 +10,10 @@ import (
 // predicate only through its length (lenTested: static/depend's
 // LenTested): for each, the length the last write of the variable before
 // it stored (trace.FlagLen; -1 when that write recorded none, or there
-// is none), whether that write was another goroutine's, and the
-// positions of the event and of its own goroutine's last write of the
-// variable before it. The trace is the replay's own, its events in the
+// is none), whether that write was another goroutine's, whether the
+// event's goroutine read the variable after that write and before the
+// event, and the positions of the event and of its own goroutine's last
+// write of the variable before it. The trace is the replay's own, its events in the
 // order they ran, each write recorded just before its store, so the last
 // write before a read is the one it read. The trace is read only when
 // the pattern has such a read (lenAlike).
@@ -54,6 +55,9 @@ func lenBefore(tr *trace.Trace, p int) *depend.SliceLen {
 	last := true
 	for q := p - 1; q >= 0; q-- {
 		c := tr.Events[q]
+		if c.Obj == e.Obj && last && c.G == e.G && c.Op == trace.Read {
+			out.Fresh = true
+		}
 		if c.Obj != e.Obj || !writes(c.Op) {
 			continue
 		}

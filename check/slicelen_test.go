@@ -43,12 +43,21 @@ func TestSliceLens(t *testing.T) {
 		{Len: 2, Other: true, At: 2, OwnAt: 0},
 		{Len: 2, Other: false, At: 4, OwnAt: 1},
 		{Len: 3, Other: true, At: 5, OwnAt: 0},
-		{Len: 3, Other: true, At: 6, OwnAt: 0},
+		{Len: 3, Other: true, Fresh: true, At: 6, OwnAt: 0},
 	}
 	for k := range evs {
 		if evs[k].Len == nil || *evs[k].Len != want[k] {
 			t.Errorf("event %d: Len = %+v, want %+v", k, evs[k].Len, want[k])
 		}
+	}
+	// The take's read before the other's append: the write b is not
+	// fresh.
+	tr3, err := trace.ReadTrace(strings.NewReader("g1 write Q.jobs @q.go:9 len=1\ng1 read Q.jobs @q.go:144\ng1 read Q.jobs @q.go:131\ng2 write Q.jobs @q.go:93 len=2\ng1 write Q.jobs @q.go:131 len=0\n"), "t.txt", trace.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if evs := run(true, &replayTrace{f: f, read: true, tr: tr3, pos: []int{1, 3, 2, 4}}, f); evs[3].Len == nil || evs[3].Len.Fresh || evs[3].Len.Len != 2 || !evs[3].Len.Other {
+		t.Errorf("a take that read before the append: %+v, want not fresh", evs[3].Len)
 	}
 	// A write without a length before: unknown.
 	tr2, err := trace.ReadTrace(strings.NewReader(strings.Replace(text, "@q.go:93 len=3", "@q.go:93", 1)), "t.txt", trace.ReadOptions{})

@@ -3507,7 +3507,7 @@ func TestJudgeLenAlike(t *testing.T) {
 		}
 		if la >= -1 {
 			a.Len = &SliceLen{Len: la, Other: true, At: 100, OwnAt: -1}
-			b.Len = &SliceLen{Len: lb, Other: other, At: 200, OwnAt: own}
+			b.Len = &SliceLen{Len: lb, Other: other, Fresh: write && la != 7, At: 200, OwnAt: own}
 		}
 		return []Event{a, w, b}
 	}
@@ -3524,6 +3524,7 @@ func TestJudgeLenAlike(t *testing.T) {
 		{"a length unknown", mk(-1, 2, true, -1, false), true},
 		{"the act reads the unit's own write", mk(1, 2, false, -1, false), true},
 		{"the unit wrote between", mk(1, 2, true, 150, false), true},
+		{"the act a write whose read came before the other's write", mk(7, 8, true, -1, true), true},
 	} {
 		if v := x.Judge(tc.evs); v.Holds != tc.want {
 			t.Errorf("%s: Judge = %v (%s), want %v", tc.name, v.Holds, v, tc.want)

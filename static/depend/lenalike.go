@@ -11,11 +11,14 @@ import (
 // slice the last write of the variable before the event stored
 // (trace.FlagLen), -1 when that write recorded none or the trace shows
 // no write before it; whether that write was another goroutine's; and
-// the trace positions of the event and of its own goroutine's last
-// write of the variable before it (-1: none).
+// whether the event's goroutine read the variable after that write and
+// before the event (Fresh: a write's own read-modify-write read what it
+// replaces); and the trace positions of the event and of its own
+// goroutine's last write of the variable before it (-1: none).
 type SliceLen struct {
 	Len   int64
 	Other bool
+	Fresh bool
 	At    int
 	OwnAt int
 }
@@ -32,8 +35,11 @@ type SliceLen struct {
 //   - The replay's trace (Event.Len) gives the length the write a read
 //     stored, and for b the length of the last write of the variable
 //     before it: the value b reads, or, for a write, the one b
-//     replaces; that last write is another goroutine's, and the unit's
-//     goroutine wrote the variable nowhere from a to b.
+//     replaces, which the unit read after it and before b (the act's
+//     own read: a take that read before the other's append and wrote
+//     after it loses the append, whatever the check said); that last
+//     write is another goroutine's, and the unit's goroutine wrote the
+//     variable nowhere from a to b.
 //   - F's result, evaluated with len giving each of the two lengths
 //     (predicateOn, the evaluator of checkedAlike), is one boolean, the
 //     same for both.
@@ -64,7 +70,7 @@ func (x *Index) lenAlike(a, b Event) bool {
 	if !a.Read || a.Write || a.Len == nil || b.Len == nil || b.Var != a.Var {
 		return false
 	}
-	if a.Len.Len < 0 || b.Len.Len < 0 || !b.Len.Other || b.Len.OwnAt > a.Len.At {
+	if a.Len.Len < 0 || b.Len.Len < 0 || !b.Len.Other || b.Len.OwnAt > a.Len.At || b.Write && !b.Len.Fresh {
 		return false
 	}
 	fn, lens, ok := x.lenOnly(a.Site)
