@@ -2,16 +2,26 @@ package jobqueue
 
 import "sync"
 
-// Queue is a FIFO of jobs under a lock.
+// Queue is a FIFO of jobs under a lock; Drain moves them to done in
+// batches.
 type Queue struct {
-	mu   sync.Mutex
-	jobs []int
+	mu      sync.Mutex
+	jobs    []int
+	done    []int
+	batches int
 }
 
 // Push appends a job.
 func (q *Queue) Push(j int) {
 	q.mu.Lock()
 	q.jobs = append(q.jobs, j)
+	q.mu.Unlock()
+}
+
+// Clear drops every queued job.
+func (q *Queue) Clear() {
+	q.mu.Lock()
+	q.jobs = nil
 	q.mu.Unlock()
 }
 
@@ -22,15 +32,15 @@ func (q *Queue) empty() bool {
 	return len(q.jobs) < 1 // want "atomicity violation on .*Queue"
 }
 
-// TryTake takes the head job when the queue is not empty: the test and
-// the take are two critical sections.
-func (q *Queue) TryTake() (int, bool) {
+// Drain moves the queued jobs to done as one batch when the queue is not
+// empty: the test and the move are two critical sections.
+func (q *Queue) Drain() {
 	if q.empty() {
-		return 0, false
+		return
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	j := q.jobs[0]
-	q.jobs = q.jobs[1:]
-	return j, true
+	q.batches++
+	q.done = append(q.done, q.jobs...)
+	q.jobs = nil
 }

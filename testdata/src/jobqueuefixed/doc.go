@@ -4,8 +4,8 @@
 // queueIsEmpty at :144, the enqueuer appends at :93, the dequeuer takes
 // at :131). Silent by design: the predicted schedule moves the
 // producer's Push (queue.go:14) between TryTake's test (queue.go:22) and
-// its take (queue.go:32, :33) and the replay reproduces that atomicity
-// violation (RWR, RWW; the value read at :32 used), but the test's
+// its take (queue.go:33, :34) and the replay reproduces that atomicity
+// violation (RWR, RWW; the value read at :33 used), but the test's
 // answer, not empty, is its answer on the queue the take finds: the
 // replay's trace records each store of Queue.jobs with the stored
 // slice's length (trace.FlagLen), 1 before the test and 2 before the
