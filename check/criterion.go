@@ -272,6 +272,7 @@ func judgeOne(x *depend.Index, f *Finding) (depend.Verdict, bool) {
 	spares(f, evs, x.DeletesElement, rt)
 	storedAgain(f, evs, rt)
 	unusedReads(f, evs, x.UnusedSinks, rt)
+	sliceLens(f, evs, x.LenTested, rt)
 	v := x.Judge(evs)
 	return v, v.Holds && !abandoned(f.Schedule, evs, v, f.Verdict, x.IsCAS)
 }

@@ -607,3 +607,43 @@ func TestMapValues(t *testing.T) {
 		t.Errorf("ints[\"i\"] += 2: %v, want no identity (a read-modify-write)", s)
 	}
 }
+
+// TestSliceLens: a plain store of a slice-typed variable records the
+// stored slice's length (trace.FlagLen, Event.Val), in the block form
+// (a call or a recorded read on the right, a tuple) and the inline one
+// (nil, a local variable); a store of an element or of an int records
+// none (golden/gslicelen).
+func TestSliceLens(t *testing.T) {
+	setupCorpus(t)
+	traceFile := filepath.Join(t.TempDir(), "t.trace")
+	out, _, err := run(t, corpus.inst, "gslicelen", []string{"PECANVET_TRACE=" + traceFile}, "-test.run=TestGolden")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	tr, err := trace.ReadFile(traceFile, trace.ReadOptions{Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := map[int][]int64{} // line of gslicelen.go → its writes' lengths, -1 for none
+	for _, e := range tr.Events {
+		if e.Op != trace.Write || e.Site < 0 || !strings.Contains(tr.Sites[e.Site], "gslicelen.go:") {
+			continue
+		}
+		var line int
+		fmt.Sscanf(strings.SplitN(tr.Sites[e.Site], "gslicelen.go:", 2)[1], "%d", &line)
+		n, ok := trace.StoredLen(e)
+		if !ok {
+			n = -1
+		}
+		at[line] = append(at[line], n)
+	}
+	want := map[int][]int64{25: {1}, 26: {3}, 27: {2}, 28: {0}, 30: {4}, 31: {-1, 3}, 32: {1}, 33: {5}, 35: {-1}}
+	for line, w := range want {
+		if !slices.Equal(at[line], w) {
+			t.Errorf("line %d: lengths %v, want %v (all: %v)", line, at[line], w, at)
+		}
+	}
+	if len(at[34]) == 0 || slices.ContainsFunc(at[34], func(n int64) bool { return n >= 0 }) {
+		t.Errorf("line 34 (an element): %v, want writes without a length", at[34])
+	}
+}

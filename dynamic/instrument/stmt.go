@@ -268,15 +268,18 @@ func accessPos(e ast.Expr) token.Pos {
 }
 
 // lhsInline is the assignable text for LHS e; helper is W (store) or RW
-// (read-modify-write). val, for a store of a map element, is the text of
-// the value stored when evaluating it again gives that value and does
-// nothing else (valAgain), else "".
+// (read-modify-write). val, for a store of a map element or of a
+// slice-typed variable, is the text of the value stored when evaluating
+// it again gives that value and does nothing else (valAgain), else "".
 func (w *fileRW) lhsInline(e ast.Expr, kind int, helper, val string) pcs {
 	switch kind {
 	case lLoc:
 		site := w.storeSite(e)
 		if helper == "W" && w.whole(e) {
 			helper = "WV"
+		}
+		if helper == "W" && val != "" && w.lenRecorded(e) {
+			return gen("*"+w.h("WL")+"(").cat(w.addrOf(e), gen(", "+site+")("+val+")"))
 		}
 		return gen("*"+w.h(helper)+"(").cat(w.addrOf(e), gen(", "+site+")"))
 	case lMap:
@@ -347,7 +350,7 @@ func (w *fileRW) assign(s *ast.AssignStmt, list bool) pcs {
 	var rs []repl
 	for i, l := range s.Lhs {
 		val := ""
-		if kinds[i] == lMap && len(s.Lhs) == len(s.Rhs) && rhs[i] == nil && !calls {
+		if (kinds[i] == lMap || kinds[i] == lLoc && w.lenRecorded(l)) && len(s.Lhs) == len(s.Rhs) && rhs[i] == nil && !calls {
 			val = w.valAgain(s.Rhs[i])
 		}
 		rs = append(rs, rn(l, w.lhsInline(l, kinds[i], "W", val)))
@@ -436,7 +439,8 @@ func (w *fileRW) assignBlock(s *ast.AssignStmt, kinds []int, rhs []pcs) pcs {
 	var addrPre pcs
 	stores := make([]pcs, len(s.Lhs)) // text up to " = "
 	// valStore[i], when set, makes stores[i] from the text of the value
-	// stored: the store records the value's identity (valIdentified).
+	// stored: the store records the value's identity (valIdentified), or
+	// the stored slice's length (lenRecorded).
 	valStore := make([]func(val string) pcs, len(s.Lhs))
 	lhsCalls := false
 	for _, l := range s.Lhs {
@@ -456,7 +460,12 @@ func (w *fileRW) assignBlock(s *ast.AssignStmt, kinds []int, rhs []pcs) pcs {
 			if w.whole(l) {
 				h = "WV"
 			}
-			stores[i] = gen("*" + w.h(h) + "(" + a + ", " + w.storeSite(l) + ")")
+			site := w.storeSite(l)
+			stores[i] = gen("*" + w.h(h) + "(" + a + ", " + site + ")")
+			if w.lenRecorded(l) {
+				head := "*" + w.h("WL") + "(" + a + ", " + site + ")("
+				valStore[i] = func(val string) pcs { return gen(head + val + ")") }
+			}
 		case lMap:
 			ix := unparen(l).(*ast.IndexExpr)
 			m := w.tmp()

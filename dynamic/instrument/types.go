@@ -287,6 +287,27 @@ func (w *fileRW) valIdentified(x ast.Expr) bool {
 	return false
 }
 
+// lenRecorded reports whether a store in the variable e records the
+// stored slice's length (rt.XWL, trace.FlagLen): the runtime has the
+// helper and e's type is, underneath, a slice, not a type parameter
+// (whose core type a store converts to). A predicate on the length a
+// check read (`len(q.items) < 1`) is then known on the values the
+// replay's trace shows stored (static/depend's lenAlike).
+func (w *fileRW) lenRecorded(e ast.Expr) bool {
+	if !w.ins.api.has("XWL") || !w.ins.api.has("WL") {
+		return false
+	}
+	t := w.typeOf(e)
+	if t == nil {
+		return false
+	}
+	if _, ok := types.Unalias(t).(*types.TypeParam); ok {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Slice)
+	return ok
+}
+
 // keyHelpers reports whether the runtime records map elements' keys (the
 // file's tail then has pecanvetMRK and its kin).
 func (w *fileRW) keyHelpers() bool {

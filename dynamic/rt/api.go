@@ -45,6 +45,21 @@ func recordVal(addr unsafe.Pointer, site int32, key int64, val uint64) {
 	mu.Unlock()
 }
 
+// recordLen records a write of the slice-typed variable at addr that
+// stores a slice of length n: the event carries trace.FlagLen and n in
+// Event.Val.
+func recordLen(addr unsafe.Pointer, site int32, n int) {
+	mu.Lock()
+	if w := rec; w != nil && !quietLocked(site, trace.Write) {
+		if id, stack := self(uintptr(addr)); !stack {
+			g := w.goroutine(id)
+			s := w.site(site)
+			w.emit(g, trace.Event{Op: trace.Write, Flags: trace.FlagLen, Obj: w.object(uintptr(addr), classMem, s.desc), Site: s.idx, Val: uint64(n)})
+		}
+	}
+	mu.Unlock()
+}
+
 // recordPart is record of a memory access by a whole-value copy's part,
 // named name when the part is a field (see partSet), else by the site.
 func recordPart(addr unsafe.Pointer, site int32, op trace.Op, name string) {
@@ -137,6 +152,15 @@ func W(addr unsafe.Pointer, site int32) {
 	if active.Load() && !skipFree() {
 		gate(addr, site, trace.Write)
 		record(addr, classMem, site, trace.Write, 0, 0)
+	}
+}
+
+// WL is W of a store of a slice of length n in the slice-typed variable
+// at addr, recorded with the event (trace.FlagLen, Event.Val).
+func WL(addr unsafe.Pointer, n int, site int32) {
+	if active.Load() && !skipFree() {
+		gate(addr, site, trace.Write)
+		recordLen(addr, site, n)
 	}
 }
 

@@ -342,3 +342,26 @@ func BenchmarkRecordMapStore(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkRecordSliceStore: a store of a slice-typed variable recorded
+// as a plain write (XW), as before lengths were recorded, and with the
+// stored slice's length (XWL, FlagLen): ns/event each.
+func BenchmarkRecordSliceStore(b *testing.B) {
+	v := make([]int, 3)
+	b.Run("plain", func(b *testing.B) {
+		benchRecord(b)
+		s := heap[[]int]()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			*XW(s, sWrite) = v
+		}
+	})
+	b.Run("len", func(b *testing.B) {
+		benchRecord(b)
+		s := heap[[]int]()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			*XWL(s, sWrite)(v) = v
+		}
+	})
+}

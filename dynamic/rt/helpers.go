@@ -92,6 +92,19 @@ func XMWK[M any](m M, k any, s int32) M {
 	return m
 }
 
+// XWL returns the function that records a write of the slice-typed
+// variable *p that stores its argument v, with v's length (WL), and
+// returns p: `*rt.XWL(p, s)(v) = v`, v a temporary or a constant, so
+// that evaluating it twice gives one value. v is converted to p's
+// element type as the store converts it (nil), since S is inferred from
+// p alone. The write is recorded before the store, as W's is.
+func XWL[S ~[]E, E any](p *S, s int32) func(S) *S {
+	return func(v S) *S {
+		WL(unsafe.Pointer(p), len(v), s)
+		return p
+	}
+}
+
 // XMWKV returns the function that records a write of m's element of
 // key k that stores its argument v (WKV, with v's identity ValID) and
 // returns m: `rt.XMWKV(m, k, s)(v)[k] = v`. v is converted to m's

@@ -1,9 +1,9 @@
 package trace
 
-// The binary format, version 3 (version 2 had no FlagVal, version 1 no
-// op 26, sleep).
+// The binary format, version 4 (version 3 had no FlagLen, version 2 no
+// FlagVal, version 1 no op 26, sleep).
 //
-// A binary trace is the 6-byte magic "PCNTRC", a version byte (3), and a
+// A binary trace is the 6-byte magic "PCNTRC", a version byte (4), and a
 // sequence of records. Each record starts with a header byte h. When
 // h&0x1f is non-zero the record is an event and h&0x1f is its Op (the Op
 // values of event.go are part of the format):
@@ -21,7 +21,8 @@ package trace
 //	[varint Arg]        if h&0x40 (zig-zag, as encoding/binary); only ops
 //	                    with a capacity, delta or map key may have one
 //	[uvarint Val]       if Flags has FlagVal (a write's stored value's
-//	                    identity; version 3)
+//	                    identity; version 3) or FlagLen (the stored
+//	                    slice's length; version 4)
 //
 // The other records have h&0x1f == 0:
 //
@@ -354,7 +355,7 @@ func (e *binaryEncoder) Encode(ev Event, t *Tables) error {
 	if h&bArg != 0 {
 		b = binary.AppendVarint(b, ev.Arg)
 	}
-	if ev.Flags&FlagVal != 0 {
+	if ev.Flags&(FlagVal|FlagLen) != 0 {
 		b = appendUvarint(b, ev.Val)
 	}
 	e.buf = b
@@ -578,7 +579,7 @@ func (d *binaryDecoder) Next() (Event, error) {
 				return d.cut(start, true)
 			}
 			ev.Flags = b[p]
-			if !ValidFlags(op, ev.Flags) || ev.Flags&FlagVal != 0 && d.version < 3 {
+			if !ValidFlags(op, ev.Flags) || ev.Flags&FlagVal != 0 && d.version < 3 || ev.Flags&FlagLen != 0 && d.version < 4 {
 				return d.fail(d.errorf(d.off+int64(p), "%s: invalid flags %#x", op, ev.Flags))
 			}
 			p++
@@ -636,7 +637,7 @@ func (d *binaryDecoder) Next() (Event, error) {
 			ev.Arg = a
 			p = q
 		}
-		if ev.Flags&FlagVal != 0 {
+		if ev.Flags&(FlagVal|FlagLen) != 0 {
 			u, q := uvarint(b, p)
 			if q < 0 {
 				return d.varintErr(q, start, p)

@@ -53,6 +53,7 @@ func TestBinaryLayout(t *testing.T) {
 			{G: 0, Op: WGAdd, Obj: 0, Site: -1, Arg: -1},
 			{G: 0, Op: Sleep, Obj: -1, Site: 0},
 			{G: 0, Op: Write, Obj: 0, Site: 0, Arg: 3, Flags: FlagVal, Val: 300},
+			{G: 0, Op: Write, Obj: 0, Site: 0, Flags: FlagLen, Val: 5},
 		},
 		Truncated: "boom",
 	}
@@ -66,6 +67,7 @@ func TestBinaryLayout(t *testing.T) {
 		int(WGAdd)|bArg, 0, 0, 1, // delta zigzag(-1) = 1
 		int(Sleep), 1, // sleep: no obj, site 0+1
 		int(Write)|bArg|bFlags, FlagVal, 0, 1, 6, 0xac, 0x02, // key zigzag(3) = 6, val uvarint(300)
+		int(Write)|bFlags, FlagLen, 0, 1, 5, // no key, len uvarint(5)
 		tagTrunc, 4, "boom",
 		tagEnd,
 	)
@@ -73,19 +75,24 @@ func TestBinaryLayout(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
-	// Version 1 (no sleep op) and 2 (no FlagVal) are read as well; a
-	// value's identity needs version 3.
-	old := bytes.Replace(want, []byte{byte(Write) | bArg | bFlags, FlagVal, 0, 1, 6, 0xac, 0x02}, []byte{byte(Write) | bArg, 0, 1, 6}, 1)
-	for _, v := range []byte{1, 2} {
-		vb := append([]byte(nil), old...)
+	// Version 1 (no sleep op), 2 (no FlagVal) and 3 (no FlagLen) are
+	// read as well; a value's identity needs version 3, a slice's length
+	// version 4.
+	noLen := bytes.Replace(want, []byte{byte(Write) | bFlags, FlagLen, 0, 1, 5}, []byte{byte(Write), 0, 1}, 1)
+	old := bytes.Replace(noLen, []byte{byte(Write) | bArg | bFlags, FlagVal, 0, 1, 6, 0xac, 0x02}, []byte{byte(Write) | bArg, 0, 1, 6}, 1)
+	for _, v := range []byte{1, 2, 3} {
+		vb, flag := append([]byte(nil), old...), "0x40"
+		if v == 3 {
+			vb, flag = append([]byte(nil), noLen...), "0x80"
+		}
 		vb[len(BinaryMagic)] = v
 		if back, err := readBinary(vb, false); err != nil || len(back.Events) != len(tr.Events) || back.Events[len(back.Events)-1].Flags != 0 {
 			t.Errorf("version %d: %v", v, err)
 		}
 		vb = append([]byte(nil), want...)
 		vb[len(BinaryMagic)] = v
-		if _, err := readBinary(vb, false); err == nil || !strings.Contains(err.Error(), "write: invalid flags 0x40") {
-			t.Errorf("version %d with a value: %v, want invalid flags", v, err)
+		if _, err := readBinary(vb, false); err == nil || !strings.Contains(err.Error(), "write: invalid flags "+flag) {
+			t.Errorf("version %d with a value: %v, want invalid flags %s", v, err, flag)
 		}
 	}
 	back, err := readBinary(got, false)
@@ -107,8 +114,10 @@ func TestBinaryErrors(t *testing.T) {
 		{"no version", []byte("PCNTRC"), "t.bin: byte 6: unexpected end of data inside the header"},
 		{"bad magic", []byte("PCNTRX\x01"), "t.bin: byte 0: not a pecanvet binary trace (bad magic)"},
 		{"text", []byte("g read x\n"), "t.bin: byte 0: not a pecanvet binary trace"},
-		{"version 4", []byte("PCNTRC\x04\xe0"), "t.bin: byte 6: unsupported trace version 4; this pecanvet reads versions 1 to 3"},
-		{"version 0", []byte("PCNTRC\x00"), "t.bin: byte 6: unsupported trace version 0; this pecanvet reads versions 1 to 3"},
+		{"version 5", []byte("PCNTRC\x05\xe0"), "t.bin: byte 6: unsupported trace version 5; this pecanvet reads versions 1 to 4"},
+		{"version 0", []byte("PCNTRC\x00"), "t.bin: byte 6: unsupported trace version 0; this pecanvet reads versions 1 to 4"},
+		{"len on read", bin(g, o, int(Read)|bNewG|bFlags, 0, int(FlagLen), 0, 0, 5, tagEnd), "t.bin: byte 15: read: invalid flags 0x80"},
+		{"len and val", bin(g, o, int(Write)|bNewG|bFlags, 0, int(FlagLen|FlagVal), 0, 0, 5, tagEnd), "t.bin: byte 15: write: invalid flags 0xc0"},
 		{"val on read", bin(g, o, int(Read)|bNewG|bFlags, 0, int(FlagVal), 0, 0, 5, tagEnd), "t.bin: byte 15: read: invalid flags 0x40"},
 		{"val cut", bin(g, o, int(Write)|bNewG|bFlags|bArg, 0, int(FlagVal), 0, 0, 2, 0x80), "t.bin: byte 20: unexpected end of data inside a record (started at byte 13)"},
 		{"no end marker", bin(), "t.bin: byte 7: no end marker"},

@@ -247,6 +247,10 @@ const (
 	// its key in Arg) whose Event.Val is the stored value's identity:
 	// two such writes with equal Val stored equal values (StoredAlike).
 	FlagVal
+	// FlagLen marks a plain write of a slice-typed variable (a store
+	// v = s of the whole slice header, no key) whose Event.Val is the
+	// length of the slice it stored (StoredLen).
+	FlagLen
 )
 
 // UpdateFlags are the flags that name the kind of a commutative update.
@@ -255,7 +259,7 @@ const UpdateFlags = FlagAdd | FlagAnd | FlagOr
 // ValidFlags reports whether flags may be set on an event with op o:
 // FlagClosed or FlagBlocked on a Recv or a Send; FlagBlocked on a Lock,
 // RLock, WGWait or CondWait; one of FlagAdd, FlagAnd, FlagOr on an
-// AtomicRMW, with or without FlagUnused; FlagVal on a Write.
+// AtomicRMW, with or without FlagUnused; FlagVal or FlagLen on a Write.
 func ValidFlags(o Op, flags uint8) bool {
 	switch {
 	case flags == 0:
@@ -268,7 +272,7 @@ func ValidFlags(o Op, flags uint8) bool {
 		u := flags &^ FlagUnused
 		return u == FlagAdd || u == FlagAnd || u == FlagOr
 	case o == Write:
-		return flags == FlagVal
+		return flags == FlagVal || flags == FlagLen
 	}
 	return false
 }
@@ -325,8 +329,20 @@ type Event struct {
 	// address), or of a boolean, integer or float; never of an
 	// interface, string or composite value (no FlagVal then). One
 	// process's two stores of one map's elements with equal Val stored
-	// equal bits. 0 without FlagVal.
+	// equal bits. With FlagLen on a Write, it is the length of the
+	// slice the write stored in its variable (StoredLen). 0 without
+	// either.
 	Val uint64
+}
+
+// StoredLen returns the length of the slice the write e stored in its
+// variable, when the trace recorded it (FlagLen, on a write of the whole
+// variable: no key, a length a slice can have).
+func StoredLen(e Event) (int64, bool) {
+	if e.Op != Write || e.Flags&FlagLen == 0 || e.Arg != 0 || e.Val > 1<<62 {
+		return 0, false
+	}
+	return int64(e.Val), true
 }
 
 // StoredAlike reports whether a and b are plain writes of one element
@@ -633,7 +649,7 @@ func (t *Tables) checkEventN(e Event, nObjects int) error {
 	if !ValidFlags(e.Op, e.Flags) {
 		return fmt.Errorf("%s: invalid flags %#x", e.Op, e.Flags)
 	}
-	if e.Flags&FlagVal == 0 && e.Val != 0 {
+	if e.Flags&(FlagVal|FlagLen) == 0 && e.Val != 0 {
 		return fmt.Errorf("%s: a value identity without FlagVal", e.Op)
 	}
 	return nil

@@ -52,9 +52,9 @@ const (
 	// BinaryMagic starts every binary trace; the version byte follows.
 	BinaryMagic = "PCNTRC"
 	// BinaryVersion is the binary format version this package writes. It
-	// reads versions 1 and 2 too: version 2 added op 26 (sleep), version
-	// 3 FlagVal and Event.Val, nothing else.
-	BinaryVersion = 3
+	// reads versions 1 to 3 too: version 2 added op 26 (sleep), version
+	// 3 FlagVal and Event.Val, version 4 FlagLen, nothing else.
+	BinaryVersion = 4
 )
 
 // IsBinary reports whether a trace starting with prefix is in the binary

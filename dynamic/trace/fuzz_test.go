@@ -83,6 +83,8 @@ func FuzzBinaryDecode(f *testing.F) {
 		int(Recv)|bNewG|bArg|bFlags, 0, FlagClosed, 0, 1, 4, int(Begin), 0, tagTrunc, 1, "x", tagEnd))
 	f.Add(bin(def(tagDefG, "g"), def(tagDefObj, "m"), def(tagDefSite, "a.go:1:2"),
 		int(Write)|bNewG|bArg|bFlags, 0, FlagVal, 0, 1, 4, 0xff, 0x01, int(Write)|bFlags, FlagVal, 0, 1, 0, tagEnd))
+	f.Add(bin(def(tagDefG, "g"), def(tagDefObj, "q"), def(tagDefSite, "a.go:1:2"),
+		int(Write)|bNewG|bFlags, 0, FlagLen, 0, 1, 3, int(Read), 0, 1, int(Write)|bFlags, FlagLen, 0, 1, 0x80, 0x01, tagEnd))
 	rng := rand.New(rand.NewSource(9))
 	for i := range 6 {
 		var buf bytes.Buffer

@@ -229,6 +229,13 @@ func randTrace(rng *rand.Rand, n int, dups bool) *Trace {
 			if rng.Intn(2) == 0 {
 				e.Val = -e.Val
 			}
+		} else if e.Op == Write && rng.Intn(3) == 0 {
+			// A stored slice's length (any uint64 decodes).
+			e.Flags = FlagLen
+			e.Val = uint64(rng.Intn(5))
+			if rng.Intn(4) == 0 {
+				e.Val = uint64(interestingArgs[rng.Intn(len(interestingArgs))])
+			}
 		}
 		tr.Events = append(tr.Events, e)
 	}
@@ -404,6 +411,8 @@ func TestWriterRejects(t *testing.T) {
 		{Event{G: 0, Op: AtomicLoad, Obj: 0, Site: -1, Flags: FlagAdd}, "invalid flags"},
 		{Event{G: 0, Op: AtomicRMW, Obj: 0, Site: -1, Flags: FlagAnd | FlagOr}, "invalid flags"},
 		{Event{G: 0, Op: Read, Obj: 0, Site: -1, Flags: FlagVal}, "invalid flags"},
+		{Event{G: 0, Op: Read, Obj: 0, Site: -1, Flags: FlagLen}, "invalid flags"},
+		{Event{G: 0, Op: Write, Obj: 0, Site: -1, Flags: FlagLen | FlagVal}, "invalid flags"},
 		{Event{G: 0, Op: Write, Obj: 0, Site: -1, Val: 1}, "without FlagVal"},
 	} {
 		cases = append(cases, tc{"event " + c.want, Trace{Tables: tabs, Events: []Event{c.e}}, c.want})

@@ -33,6 +33,8 @@ package trace
 //	             its key (Op.HasKey; default 0: the whole map)
 //	val=N        the write stored a value of identity N, an unsigned integer
 //	             (FlagVal, Event.Val; default: no identity)
+//	len=N        the write stored a slice of length N, an unsigned integer
+//	             (FlagLen, Event.Val; default: not recorded); not with val
 //
 // The site and the keys may come in any order after the object. A comment
 // line "# truncated: <reason>" sets Trace.Truncated (the last one wins); a
@@ -234,7 +236,7 @@ func (d *textDecoder) parseLine(line []byte) (e Event, ok bool, err error) {
 	}
 
 	// Then the site and keys, in any order.
-	var seen [7]bool // cap, ok, delta, update, blocked, key, val
+	var seen [8]bool // cap, ok, delta, update, blocked, key, val, len
 	for ; s < len(line) && line[s] != '#'; s, i = nextField(line, i) {
 		f, col := line[s:i], s+1
 		switch {
@@ -303,7 +305,7 @@ func (d *textDecoder) intern(which int, name []byte, col int) (int32, error) {
 }
 
 // key parses a key=value field into e.
-func (d *textDecoder) key(e *Event, f []byte, col int, seen *[7]bool) error {
+func (d *textDecoder) key(e *Event, f []byte, col int, seen *[8]bool) error {
 	eq := bytes.IndexByte(f, '=')
 	k, v := string(f[:eq]), f[eq+1:]
 	vcol := col + eq + 1
@@ -323,9 +325,11 @@ func (d *textDecoder) key(e *Event, f []byte, col int, seen *[7]bool) error {
 	case "key":
 		which, allowed = 5, e.Op.HasKey()
 	case "val":
-		which, allowed = 6, ValidFlags(e.Op, FlagVal)
+		which, allowed = 6, ValidFlags(e.Op, FlagVal) && !seen[7]
+	case "len":
+		which, allowed = 7, ValidFlags(e.Op, FlagLen) && !seen[6]
 	default:
-		return d.errorf(col, "unknown key %s (want cap, ok, delta, update, blocked, key or val)", quote(k))
+		return d.errorf(col, "unknown key %s (want cap, ok, delta, update, blocked, key, val or len)", quote(k))
 	}
 	if !allowed {
 		return d.errorf(col, "key %q not allowed on %s", k, e.Op)
@@ -373,6 +377,13 @@ func (d *textDecoder) key(e *Event, f []byte, col int, seen *[7]bool) error {
 			return d.errorf(vcol, "bad val value %s: want an unsigned integer", quote(string(v)))
 		}
 		e.Flags |= FlagVal
+		e.Val = n
+	case "len":
+		n, err := strconv.ParseUint(string(v), 10, 64)
+		if err != nil {
+			return d.errorf(vcol, "bad len value %s: want an unsigned integer", quote(string(v)))
+		}
+		e.Flags |= FlagLen
 		e.Val = n
 	case "blocked":
 		if string(v) != "true" {
@@ -514,6 +525,10 @@ func (e *textEncoder) Encode(ev Event, t *Tables) error {
 	}
 	if ev.Flags&FlagVal != 0 {
 		b = append(b, " val="...)
+		b = strconv.AppendUint(b, ev.Val, 10)
+	}
+	if ev.Flags&FlagLen != 0 {
+		b = append(b, " len="...)
 		b = strconv.AppendUint(b, ev.Val, 10)
 	}
 	b = append(b, '\n')

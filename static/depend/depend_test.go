@@ -3554,3 +3554,49 @@ func TestJudgeUnused(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeLenAlike: goresilience's dequeuer tests isEmpty (len(jobs) <
+// 1) and then dequeues under the lock again, the enqueuer appending
+// between: check-then-act, unless the replay's trace shows the lengths
+// the check read and the act finds, another goroutine's write, giving
+// isEmpty one answer (Event.Len, lenAlike).
+func TestJudgeLenAlike(t *testing.T) {
+	x, at := index(t)
+	deq := Frame{ID: 1, Site: at("func (q *JobQueue) dequeuer(", "dequeuer(")}
+	empty := Frame{ID: 2, Site: at("func (q *JobQueue) isEmpty(", "isEmpty(")}
+	enq := Frame{ID: 3, Site: at("func (q *JobQueue) enqueue(", "enqueue(")}
+	check, head := at("return len(q.jobs) < 1 // jobqueue check", "jobs"), at("job := q.jobs[0]    // jobqueue head", "jobs")
+	take, appendW := at("q.jobs = q.jobs[1:] // jobqueue take", "jobs"), at("q.jobs = append(q.jobs, j) // jobqueue append", "jobs")
+	mk := func(la, lb int64, other bool, own int, write bool) []Event {
+		a := Event{Thread: 1, Unit: 1, Read: true, Site: check, Step: 10, Frames: []Frame{deq, empty}}
+		w := Event{Thread: 2, Unit: 2, Write: true, Site: appendW, Step: 20, Frames: []Frame{enq}}
+		b := Event{Thread: 1, Unit: 1, Read: true, Site: head, Step: 30, Frames: []Frame{deq}}
+		if write {
+			b = Event{Thread: 1, Unit: 1, Write: true, Site: take, Step: 31, Frames: []Frame{deq}}
+		}
+		if la >= -1 {
+			a.Len = &SliceLen{Len: la, Other: true, At: 100, OwnAt: -1}
+			b.Len = &SliceLen{Len: lb, Other: other, Fresh: write && la != 7, At: 200, OwnAt: own}
+		}
+		return []Event{a, w, b}
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"no lengths (main)", mk(-2, 0, false, -1, false), true},
+		{"not empty, then longer", mk(1, 2, true, -1, false), false},
+		{"not empty, then longer; the act a write", mk(1, 2, true, -1, true), false},
+		{"empty, then not: the answer differs", mk(0, 1, true, -1, false), true},
+		{"not empty, then emptied by another consumer", mk(1, 0, true, -1, false), true},
+		{"a length unknown", mk(-1, 2, true, -1, false), true},
+		{"the act reads the unit's own write", mk(1, 2, false, -1, false), true},
+		{"the unit wrote between", mk(1, 2, true, 150, false), true},
+		{"the act a write whose read came before the other's write", mk(7, 8, true, -1, true), true},
+	} {
+		if v := x.Judge(tc.evs); v.Holds != tc.want {
+			t.Errorf("%s: Judge = %v (%s), want %v", tc.name, v.Holds, v, tc.want)
+		}
+	}
+}

@@ -176,6 +176,10 @@ type Event struct {
 	// stores, so is each location they store into from the read on
 	// (unusedRead).
 	Unused bool
+	// Len, for a read or write of a slice-typed variable, is what the
+	// replay's trace shows of the stored lengths before it (trace.FlagLen,
+	// lenAlike); nil when the trace was not read for it.
+	Len *SliceLen
 	// Superseded, for a read-back whose writes between, in the
 	// schedule, are all atomic adds, are the sites where each of the
 	// unit's writes after it (up to its next access of the variable)
@@ -328,7 +332,12 @@ var (
 //     fast path's read of a stop flag and b a read of a slice that the
 //     stopper, after setting the flag, emptied under a lock, and that
 //     every grow in the program re-checks the flag under that lock
-//     (stopFrozen: ants's Submit against Release's reset); and a
+//     (stopFrozen: ants's Submit against Release's reset), or a is a
+//     predicate's load of a slice used only through its length, on
+//     which the predicate answers alike for the length a read and the
+//     one b reads (or, for a write b, the last one before b), the
+//     replay's trace showing both, b's another goroutine's
+//     (lenAlike: goresilience's queueIsEmpty and its dequeue); and a
 //     write of a's variable in between makes a stale only in what it
 //     changes: an atomic add of a small constant leaves the high bits
 //     of a 64-bit word that the unit's shifts and masks read, every
@@ -536,7 +545,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 				}
 			}
 			high = high && !stale
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer || high) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer || high) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) && !x.lenAlike(a, b) {
 				v := x.flows(a, b, stale)
 				if high {
 					// The rest of a's value is stale; the whole of it

@@ -6709,3 +6709,43 @@ func (b *LateBucket) Put(k string, v int) int {
 	b.mu.Unlock()
 	return l0
 }
+
+// JobQueue is goresilience's dynamicQueue: the one dequeuer tests
+// isEmpty, len(jobs) < 1 under the lock, and on false takes the lock
+// again to dequeue; the enqueuer only appends (lenAlike).
+type JobQueue struct {
+	mu   sync.Mutex
+	jobs []func()
+	out  chan func()
+	stop chan struct{}
+}
+
+func (q *JobQueue) isEmpty() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.jobs) < 1 // jobqueue check
+}
+
+func (q *JobQueue) enqueue(j func()) {
+	q.mu.Lock()
+	q.jobs = append(q.jobs, j) // jobqueue append
+	q.mu.Unlock()
+}
+
+func (q *JobQueue) dequeuer() {
+	for {
+		select {
+		case <-q.stop:
+			return
+		default:
+		}
+		if q.isEmpty() {
+			continue
+		}
+		q.mu.Lock()
+		job := q.jobs[0]    // jobqueue head
+		q.jobs = q.jobs[1:] // jobqueue take
+		q.mu.Unlock()
+		q.out <- job
+	}
+}
