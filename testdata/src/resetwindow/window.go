@@ -30,7 +30,7 @@ func (w *Window) reset() {
 	for i := range buckets {
 		buckets[i] = &bucket{}
 	}
-	w.buckets = buckets
+	w.buckets = buckets // want "atomicity violation on Window\\.buckets.*total 0 after two slides, want 1"
 	w.current = buckets[0]
 	w.next = 1
 }
