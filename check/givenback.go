@@ -124,6 +124,16 @@ func patternSpan(f *Finding, evs []depend.Event) (s *trace.Schedule, first, last
 	return s, first, last, last < len(s.Steps)
 }
 
+// tracePos is the index in the replay's trace of the pattern's event k
+// (pos maps schedule steps to trace events, replayTrace.get), or -1 when
+// the trace does not reach it.
+func tracePos(s *trace.Schedule, pos []int, k int) int {
+	if st := s.Anomaly[k]; st < len(pos) {
+		return pos[st]
+	}
+	return -1
+}
+
 // releasedAll reports whether goroutine g released, by step to, every
 // lock it took from step from.
 func releasedAll(steps []trace.Step, g string, from, to int) bool {

@@ -39,11 +39,11 @@ func sliceLens(f *Finding, evs []depend.Event, lenTested func(site string) bool,
 		if !vars[evs[k].Var] {
 			continue
 		}
-		st := s.Anomaly[k]
-		if st >= len(pos) || pos[st] < 0 || pos[st] >= len(tr.Events) {
+		p := tracePos(s, pos, k)
+		if p < 0 || p >= len(tr.Events) {
 			continue
 		}
-		evs[k].Len = lenBefore(tr, pos[st])
+		evs[k].Len = lenBefore(tr, p)
 	}
 }
 

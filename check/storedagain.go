@@ -44,24 +44,18 @@ func storedAgain(f *Finding, evs []depend.Event, rt *replayTrace) {
 	if tr == nil {
 		return
 	}
-	at := func(k int) int {
-		if st := s.Anomaly[k]; st < len(pos) {
-			return pos[st]
-		}
-		return -1
-	}
 	for _, r := range todo {
-		pr := at(r)
+		pr := tracePos(s, pos, r)
 		if pr < 0 || tr.Events[pr].Op != trace.Read {
 			continue
 		}
 		for i := range evs {
-			pi := at(i)
+			pi := tracePos(s, pos, i)
 			if !plainWrite(i) || evs[i].Var != evs[r].Var || pi < 0 || pi >= pr {
 				continue
 			}
 			for j := range evs {
-				pj := at(j)
+				pj := tracePos(s, pos, j)
 				if !plainWrite(j) || evs[j].Var != evs[r].Var || pj <= pr {
 					continue
 				}

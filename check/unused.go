@@ -57,13 +57,7 @@ func unusedReads(f *Finding, evs []depend.Event, sinks func(site string) (depend
 		if tr == nil {
 			return
 		}
-		at := func(k int) int {
-			if st := s.Anomaly[k]; st < len(pos) {
-				return pos[st]
-			}
-			return -1
-		}
-		pr, pb := at(r), at(after)
+		pr, pb := tracePos(s, pos, r), tracePos(s, pos, after)
 		if pr < 0 || pb <= pr || pb >= len(tr.Events) || tr.Events[pr].Op != trace.Read {
 			continue
 		}
