@@ -1415,3 +1415,34 @@ func TestSetupShadowsType(t *testing.T) {
 		}
 	}
 }
+
+// TestSetupAssignedOnly: a variable of the copied setup that it only
+// assigns (in a subscriber's function literal), read by the test after the
+// cut, is marked used; the setup compiles and is kept (simonfxr/pubsub's
+// TestSubscribe: "declared and not used: fired", all drivers built
+// without the setup).
+func TestSetupAssignedOnly(t *testing.T) {
+	res := generateIn(t, "drvassigned")
+	var found *Driver
+	for _, d := range res.Drivers["subjects/drvassigned"] {
+		if d.Calls == "Publish and Publish" {
+			found = &d
+		}
+	}
+	if found == nil {
+		t.Fatalf("no driver calling Publish and Publish (notes %q)", res.Notes)
+	}
+	if found.Setup != "TestPublish (bus_test.go:13)" {
+		t.Errorf("setup %q, want TestPublish (bus_test.go:13); notes %q", found.Setup, res.Notes)
+	}
+	var src string
+	for _, b := range res.Files {
+		src = string(b)
+	}
+	body := src[strings.Index(src, "func "+found.Test+"("):]
+	for _, want := range []string{"fired = v", "_ = fired\n", "_ = count\n"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("driver lacks %q:\n%s", want, body)
+		}
+	}
+}

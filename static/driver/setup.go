@@ -587,12 +587,30 @@ func (tf *testFunc) setupFor(path string, pr *pair, anyMethod bool) (*setup, boo
 			s.second = c.call
 		}
 	}
-	// The variables nothing copied uses are marked used.
+	// The variables nothing copied reads are marked used. Being assigned
+	// is no use to the compiler: simonfxr/pubsub's TestSubscribe sets
+	// `fired` in its subscriber and reads it after the cut, and every
+	// driver copying it was "declared and not used: fired" and built
+	// without the setup.
 	used := map[types.Object]bool{}
 	mark := func(n ast.Node) {
+		assigned := map[*ast.Ident]bool{}
 		ast.Inspect(n, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				used[info.Uses[id]] = true
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for _, l := range n.Lhs {
+					if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+						assigned[id] = true
+					}
+				}
+			case *ast.IncDecStmt:
+				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+					assigned[id] = true
+				}
+			case *ast.Ident:
+				if !assigned[n] {
+					used[info.Uses[n]] = true
+				}
 			}
 			return true
 		})

@@ -1,0 +1,6 @@
+// Package drvassignfixed is drvassign with the delivery count taken under
+// the bus's mutex (bus.go:34-36): two concurrent Publish calls leave
+// Delivered() = 2, as either order does. The generated driver copies
+// TestPublish's setup with its subscriber, as for drvassign; nothing
+// should be reported.
+package drvassignfixed
