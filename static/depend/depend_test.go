@@ -673,6 +673,22 @@ func TestJudge(t *testing.T) {
 			onVar(1, rmw(2, at("// PoolFlight peeklast leave", "("), frame(9, "g *PoolFlight[K, V]", "PeekLast"))),
 			onVar(1, rmw(1, at("// PoolFlight release", "("), poolDo)),
 		}, true},
+		// bool64/cache v0.4.8 failover.go:165 av (issue 26, session 50),
+		// a false report that no sound rule drops: the reader found the
+		// build lock and, its read of the store hitting, only skipped the
+		// store into the lock it found (it waits, in the callee wait,
+		// only when the store misses). Run after the delete, its lookup
+		// misses and it publishes a lock of its own in the map until its
+		// deferred delete, which other callers of the key then find; run
+		// before the insert, its whole call (its log records' sequence
+		// numbers included) would have to move ahead of the unit's. And
+		// handoff must not take the callee's wait for one: this reader
+		// waited on nothing.
+		{"a per-key build lock found by a reader that only skips the store into it, waiting only in a callee on another path", []Event{
+			keyed(w(1, at("k.locks[key] = l // keylocks insert", "["), frame(1, "k *KeyLocks", "Get")), 6),
+			keyed(r(2, at("l, found := k.locks[key] // keylocks lookup", "["), frame(9, "k *KeyLocks", "Get")), 6),
+			keyed(w(1, at("delete(k.locks, key) // keylocks delete", "("), frame(1, "k *KeyLocks", "Get")), 6),
+		}, true},
 		{"a duplicate caller waits on a call that the writer never releases", []Event{
 			w(1, at("g.m[key] = new(flightCall)", "["), frame(1, "g *Flight", "Hold")),
 			r(2, at("if c, ok := g.m[key]; ok {", "["), frame(9, "g *Flight", "Do")),

@@ -6749,3 +6749,54 @@ func (q *JobQueue) dequeuer() {
 		q.out <- job
 	}
 }
+
+// KeyLocks is bool64/cache v0.4.8's Failover.Get with SyncRead, cut
+// down: Get publishes a per-key build lock under mu and deletes it (in a
+// deferred function) when its build is done; a caller that finds the
+// lock and whose read of the store hits returns that value, skipping
+// only the store into the lock it found, and one that misses waits for
+// the lock in a callee (wait).
+type KeyLocks struct {
+	mu    sync.Mutex
+	locks map[string]*keyLock
+	read  func() (int, bool)
+}
+
+type keyLock struct {
+	done chan struct{}
+	val  int
+}
+
+func (k *KeyLocks) Get(key string, build func() int) int {
+	k.mu.Lock()
+	l, found := k.locks[key] // keylocks lookup
+	if !found {
+		l = &keyLock{done: make(chan struct{})}
+		k.locks[key] = l // keylocks insert
+	}
+	k.mu.Unlock()
+	defer func() {
+		if !found {
+			k.mu.Lock()
+			delete(k.locks, key) // keylocks delete
+			close(l.done)
+			k.mu.Unlock()
+		}
+	}()
+	if v, ok := k.read(); ok {
+		if !found {
+			l.val = v // keylocks val
+		}
+		return v
+	}
+	if found {
+		return k.wait(l)
+	}
+	l.val = build()
+	return l.val
+}
+
+func (k *KeyLocks) wait(l *keyLock) int {
+	<-l.done
+	return l.val
+}
