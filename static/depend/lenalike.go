@@ -147,18 +147,22 @@ type Ahead struct {
 // program; only a's value differs, and the unit cannot tell (F's answer
 // is a function of the length alone: the evaluator knows only constants
 // and the lengths, and no branch uses the length inside F). It does not
-// apply when the unit writes V (or anything) before another goroutine's
-// conflicting access in the stretch (the dequeuer's own take before the
-// append, a second consumer emptying the queue after the unit's own
-// write), when another goroutine reads what the unit wrote in the
-// stretch before its steps, when the unit sends, receives or waits
-// there, when a length is unknown or F reads anything but lengths, or
-// when the answer on the length left differs (a second consumer that
-// empties the queue between the check and the take: not empty, then
-// empty). The trace records neither a select's default nor a failed
-// TryLock, nor accesses by code it does not instrument: like the
-// prediction itself, the rule takes the trace's events for all that the
-// goroutines exchange.
+// apply when the unit writes V between a and another goroutine's write
+// of V, or reads V again before it (the dequeuer's own take before the
+// append: its re-read is not of what the others left), or writes
+// anything another goroutine then reads or writes in the stretch (the
+// other's steps would see the unit's write), or reads anything before
+// another goroutine writes it there; when the unit sends, receives,
+// waits or forks there; when a lock the unit holds at the stretch's
+// start is taken by another there, or another keeps a lock the unit
+// takes there; when a length is unknown (a write of V with none
+// recorded) or F reads anything but lengths; or when F's answer on the
+// length left differs (a second consumer that empties the queue between
+// the check and the take: not empty, then empty). The trace records
+// neither a select's default nor a failed TryLock, nor a channel's len,
+// nor accesses by code it does not instrument: like the prediction
+// itself, the rule takes the trace's events for all that the goroutines
+// exchange.
 func (x *Index) lenAhead(a Event, j int) bool {
 	if !a.Read || a.Write || a.Len == nil || a.Len.Len < 0 {
 		return false
