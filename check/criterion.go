@@ -273,6 +273,7 @@ func judgeOne(x *depend.Index, f *Finding) (depend.Verdict, bool) {
 	storedAgain(f, evs, rt)
 	unusedReads(f, evs, x.UnusedSinks, rt)
 	sliceLens(f, evs, x.LenTested, rt)
+	lenAheads(f, evs, rt)
 	v := x.Judge(evs)
 	return v, v.Holds && !abandoned(f.Schedule, evs, v, f.Verdict, x.IsCAS)
 }

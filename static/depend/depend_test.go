@@ -3616,3 +3616,53 @@ func TestJudgeLenAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeLenAhead: goresilience's dequeuer tests isEmpty (len(jobs) <
+// 1), the enqueuer counts its job and appends it, then the dequeuer
+// takes a job and uncounts it, its dec reading the count (an asv on
+// jobs and the count, b of another variable than the check's):
+// check-then-act, unless the replay's trace shows the enqueuer's steps
+// free to run before the check's critical section (Event.Ahead) and
+// isEmpty answering on the length they leave as on the one it read
+// (lenAhead).
+func TestJudgeLenAhead(t *testing.T) {
+	x, at := index(t)
+	deq := Frame{ID: 1, Site: at("func (q *CountQueue) dequeuer(", "dequeuer(")}
+	empty := Frame{ID: 2, Site: at("func (q *CountQueue) isEmpty(", "isEmpty(")}
+	enq := Frame{ID: 3, Site: at("func (q *CountQueue) enqueue(", "enqueue(")}
+	inc := Frame{ID: 4, Site: at("func (s *CountStats) inc(", "inc(")}
+	dec := Frame{ID: 5, Site: at("func (s *CountStats) dec(", "dec(")}
+	check, appendW := at("return len(q.jobs) < 1 // countqueue check", "jobs"), at("q.jobs = append(q.jobs, j) // countqueue append", "jobs")
+	incW, decR := at("s.size++ // countqueue inc", "size"), at("if s.size <= 0 { // countqueue dec", "size")
+	mk := func(la int64, ahead ...Ahead) []Event {
+		a := Event{Thread: 1, Unit: 1, Var: 1, Read: true, Site: check, Step: 10, Frames: []Frame{deq, empty}}
+		if la >= -1 {
+			a.Len = &SliceLen{Len: la, Other: true, At: 100, OwnAt: -1}
+		}
+		a.Ahead = ahead
+		return []Event{
+			a,
+			{Thread: 2, Unit: 2, Var: 2, Write: true, Site: incW, Step: 20, Frames: []Frame{enq, inc}},
+			{Thread: 2, Unit: 2, Var: 1, Write: true, Site: appendW, Step: 25, Frames: []Frame{enq}},
+			{Thread: 1, Unit: 1, Var: 2, Read: true, Site: decR, Step: 40, Frames: []Frame{deq, dec}},
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		want bool
+	}{
+		{"no trace (main)", mk(-2), true},
+		{"not empty, then longer, the enqueuer's steps free to run first", mk(1, Ahead{To: 3, Len: 2}), false},
+		{"the steps not free to run first (the take before the append)", mk(1), true},
+		{"free to run first up to another event only", mk(1, Ahead{To: 2, Len: 2}), true},
+		{"not empty, then emptied by another consumer", mk(1, Ahead{To: 3, Len: 0}), true},
+		{"empty, then not", mk(0, Ahead{To: 3, Len: 1}), true},
+		{"the check's length unknown", mk(-1, Ahead{To: 3, Len: 2}), true},
+		{"the length left unknown", mk(1, Ahead{To: 3, Len: -1}), true},
+	} {
+		if v := x.Judge(tc.evs); v.Holds != tc.want {
+			t.Errorf("%s: Judge = %v (%s), want %v", tc.name, v.Holds, v, tc.want)
+		}
+	}
+}

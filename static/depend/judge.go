@@ -180,6 +180,12 @@ type Event struct {
 	// replay's trace shows of the stored lengths before it (trace.FlagLen,
 	// lenAlike); nil when the trace was not read for it.
 	Len *SliceLen
+	// Ahead, for such a read a (a predicate's length-only load, with
+	// Len), lists the later events b of its unit for which the replay's
+	// trace shows every other goroutine's step from the start of a's
+	// critical section to b free to run before it, and the length a
+	// reads then (Ahead.Len; lenAhead).
+	Ahead []Ahead
 	// Superseded, for a read-back whose writes between, in the
 	// schedule, are all atomic adds, are the sites where each of the
 	// unit's writes after it (up to its next access of the variable)
@@ -337,7 +343,12 @@ var (
 //     which the predicate answers alike for the length a read and the
 //     one b reads (or, for a write b, the last one before b), the
 //     replay's trace showing both, b's another goroutine's
-//     (lenAlike: goresilience's queueIsEmpty and its dequeue); and a
+//     (lenAlike: goresilience's queueIsEmpty and its dequeue), or
+//     a is such a load and the replay's trace shows the other
+//     goroutines' steps up to b free to run before a's critical section,
+//     the predicate answering on the length they leave as on a's, b of
+//     any variable (lenAhead: goresilience's queueIsEmpty and the
+//     dequeuer's decr of the queue's count); and a
 //     write of a's variable in between makes a stale only in what it
 //     changes: an atomic add of a small constant leaves the high bits
 //     of a 64-bit word that the unit's shifts and masks read, every
@@ -545,7 +556,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 				}
 			}
 			high = high && !stale
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer || high) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) && !x.lenAlike(a, b) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer || high) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) && !x.lenAlike(a, b) && !x.lenAhead(a, j) {
 				v := x.flows(a, b, stale)
 				if high {
 					// The rest of a's value is stale; the whole of it

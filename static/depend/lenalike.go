@@ -77,14 +77,104 @@ func (x *Index) lenAlike(a, b Event) bool {
 	if !ok {
 		return false
 	}
+	return answersAlike(fn, lens, a.Len.Len, b.Len.Len)
+}
+
+// answersAlike reports whether F (fn, its len calls lens: lenOnly)
+// gives one boolean on each of the lengths n1 and n2, the same for both
+// (predicateOn).
+func answersAlike(fn *ssa.Function, lens []ssa.Value, n1, n2 int64) bool {
 	at := func(n int64) abstract {
 		h := abstract{ok: true, integer: true, width: 64, signed: true}
 		h.known, h.ones = h.mask(), uint64(n)
 		return h
 	}
-	r1, ok1 := predicateOn(fn, lens, at(a.Len.Len))
-	r2, ok2 := predicateOn(fn, lens, at(b.Len.Len))
+	r1, ok1 := predicateOn(fn, lens, at(n1))
+	r2, ok2 := predicateOn(fn, lens, at(n2))
 	return ok1 && ok2 && r1 == r2
+}
+
+// Ahead is one later event of a check's unit (To, its index in the
+// violation's events) for which the replay's trace shows every other
+// goroutine's step, from the start of the check's critical section to
+// that event, free to run before that start, and the length of the
+// check's variable those steps leave (Len, -1 unknown): the length the
+// check reads in that order (check's aheadLen).
+type Ahead struct {
+	To  int
+	Len int64
+}
+
+// lenAhead reports whether a unit's check a, a predicate's length-only
+// load of a slice-typed variable V (lenOnly, as lenAlike), decides its
+// later event j, of any variable, on what a serial order gives too: the
+// other goroutines' steps between, run before a's critical section,
+// leave the unit's path and every value it reads to j as they were.
+//   - The replay's trace gives the length a read (Event.Len) and, for j
+//     (Event.Ahead, check's aheadLen), says that moving every other
+//     goroutine's step from the start of a's critical section to j
+//     before that start changes what no event but a reads: the unit
+//     makes no synchronizing operation there but locks, none of its
+//     accesses there comes before a conflicting access of another
+//     goroutine (one object, one of them a write) but a against their
+//     writes of V, no other goroutine takes there a lock the unit holds
+//     at the start, and the others release there every lock they take
+//     there that the unit takes too; the length the last of those
+//     writes of V stored is recorded (another goroutine's write with no
+//     length gives up).
+//   - F's result, evaluated on a's length and on that one (predicateOn),
+//     is one boolean, the same for both.
+//
+// Then the run is, for the unit, the one in which the other goroutines'
+// steps up to j all came before a's critical section: every event of
+// the unit reads the same write as in the replay, but a, which reads the
+// length those steps left and on it gives F's same answer; a's value
+// reaches the unit only as that answer (lenOnly), so the unit takes the
+// same path and reads the same values up to j, and the interleaving
+// changes nothing it uses. goresilience v0.2.0's dynamicQueue
+// (concurrencylimit/execute/queue.go:144, asv-12 on jobs and
+// queueStats.size): the dequeuer checks `len(d.jobs) < 1` (not empty),
+// the enqueuer counts the job (inc, :193) and appends it (:93), then the
+// dequeuer takes a job (:131, reading the append) and uncounts (decr,
+// :200, reading the count): the enqueuer reads nothing the dequeuer
+// wrote since its check and the dequeuer's reads all come after the
+// enqueuer's writes, so with the enqueuer's step first the check finds
+// a longer queue, still not empty, and everything after is as it was.
+//
+// Why sound: the reordering keeps each goroutine's program order, each
+// read's write (conflicting accesses keep their order) and the locks'
+// validity (the conditions above), so it is an execution of the
+// program; only a's value differs, and the unit cannot tell (F's answer
+// is a function of the length alone: the evaluator knows only constants
+// and the lengths, and no branch uses the length inside F). It does not
+// apply when the unit writes V between a and another goroutine's write
+// of V, or reads V again before it (the dequeuer's own take before the
+// append: its re-read is not of what the others left), or writes
+// anything another goroutine then reads or writes in the stretch (the
+// other's steps would see the unit's write), or reads anything before
+// another goroutine writes it there; when the unit sends, receives,
+// waits or forks there; when a lock the unit holds at the stretch's
+// start is taken by another there, or another keeps a lock the unit
+// takes there; when a length is unknown (a write of V with none
+// recorded) or F reads anything but lengths; or when F's answer on the
+// length left differs (a second consumer that empties the queue between
+// the check and the take: not empty, then empty). The trace records
+// neither a select's default nor a failed TryLock, nor a channel's len,
+// nor accesses by code it does not instrument: like the prediction
+// itself, the rule takes the trace's events for all that the goroutines
+// exchange.
+func (x *Index) lenAhead(a Event, j int) bool {
+	if !a.Read || a.Write || a.Len == nil || a.Len.Len < 0 {
+		return false
+	}
+	for _, h := range a.Ahead {
+		if h.To != j || h.Len < 0 {
+			continue
+		}
+		fn, lens, ok := x.lenOnly(a.Site)
+		return ok && answersAlike(fn, lens, a.Len.Len, h.Len)
+	}
+	return false
 }
 
 // LenTested reports whether the read at site is a predicate's only load

@@ -6800,3 +6800,69 @@ func (k *KeyLocks) wait(l *keyLock) int {
 	<-l.done
 	return l.val
 }
+
+// CountQueue is goresilience's dynamicQueue with its queueStats: the one
+// dequeuer tests isEmpty, takes the head under the lock again and
+// uncounts it (dec reads the count); the enqueuer counts its job and
+// appends it (lenAhead).
+type CountQueue struct {
+	mu    sync.Mutex
+	jobs  []func()
+	stats CountStats
+	out   chan func()
+	stop  chan struct{}
+}
+
+// CountStats is the queue's count and the time it was last empty.
+type CountStats struct {
+	mu      sync.Mutex
+	size    int
+	empties int
+}
+
+func (s *CountStats) inc() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.size++ // countqueue inc
+}
+
+func (s *CountStats) dec() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.size--
+	if s.size <= 0 { // countqueue dec
+		s.empties++
+	}
+}
+
+func (q *CountQueue) isEmpty() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.jobs) < 1 // countqueue check
+}
+
+func (q *CountQueue) enqueue(j func()) {
+	q.stats.inc()
+	q.mu.Lock()
+	q.jobs = append(q.jobs, j) // countqueue append
+	q.mu.Unlock()
+}
+
+func (q *CountQueue) dequeuer() {
+	for {
+		select {
+		case <-q.stop:
+			return
+		default:
+		}
+		if q.isEmpty() {
+			continue
+		}
+		q.mu.Lock()
+		job := q.jobs[0]
+		q.jobs = q.jobs[1:]
+		q.mu.Unlock()
+		q.stats.dec()
+		q.out <- job
+	}
+}
