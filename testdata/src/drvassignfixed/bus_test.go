@@ -3,6 +3,7 @@ package drvassignfixed
 import (
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestPublish(t *testing.T) {
@@ -14,12 +15,21 @@ func TestPublish(t *testing.T) {
 		last = v
 		mu.Unlock()
 	})
+	var ready bool
+	done := make(chan struct{})
+	time.AfterFunc(time.Millisecond, func() {
+		mu.Lock()
+		ready = true
+		mu.Unlock()
+		close(done)
+	})
 	b.Publish(1)
 	b.Publish(2)
+	<-done
 	mu.Lock()
-	got := last
+	got, ok := last, ready
 	mu.Unlock()
-	if got != 2 || b.Delivered() != 2 {
-		t.Fatalf("last %d, %d delivered; want 2, 2", got, b.Delivered())
+	if got != 2 || !ok || b.Delivered() != 2 {
+		t.Fatalf("last %d, ready %v, %d delivered; want 2, true, 2", got, ok, b.Delivered())
 	}
 }
