@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
-	"go/importer"
 	"go/parser"
 	"go/printer"
 	"go/scanner"
@@ -137,7 +136,7 @@ func (ins *instrumenter) importerFor(u *unit) types.Importer {
 			}
 			return stub, nil
 		}
-		return importLoaded(u.pkg, path, false, &fallback)
+		return importLoaded(u.pkg, path, false, &fallback, ins.exports)
 	}
 	return importerFunc(find)
 }
@@ -145,8 +144,10 @@ func (ins *instrumenter) importerFor(u *unit) types.Importer {
 // importLoaded imports path for a check of p's files: p's own import as
 // loaded, else a package p's imports refer to (only a complete one if
 // complete: one known through export data holds only what its importers
-// use of it), else from the build's export data (*fallback, made once).
-func importLoaded(p *packages.Package, path string, complete bool, fallback *types.Importer) (*types.Package, error) {
+// use of it), else from the build's export data (*fallback, made once,
+// reading it through exports: one go list for the check's standard
+// packages, not one per package).
+func importLoaded(p *packages.Package, path string, complete bool, fallback *types.Importer, exports *stdExports) (*types.Package, error) {
 	if ip := p.Imports[path]; ip != nil && ip.Types != nil {
 		return ip.Types, nil
 	}
@@ -154,7 +155,7 @@ func importLoaded(p *packages.Package, path string, complete bool, fallback *typ
 		return tp, nil
 	}
 	if *fallback == nil {
-		*fallback = importer.ForCompiler(p.Fset, "gc", nil)
+		*fallback = exports.importer(p.Fset)
 	}
 	return (*fallback).Import(path)
 }

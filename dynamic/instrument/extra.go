@@ -28,7 +28,7 @@ import (
 // An extra file that does not parse or type-check with its package is
 // left out, with a note: driver.Generate type-checked it already, so that
 // is not expected.
-func joinExtra(pkgs []*packages.Package, extra map[string][]byte) []note.Note {
+func joinExtra(pkgs []*packages.Package, extra map[string][]byte, exports *stdExports) []note.Note {
 	var notes []note.Note
 	copied := map[*packages.Package]bool{}
 	for _, path := range sortedKeys(extra) {
@@ -50,7 +50,7 @@ func joinExtra(pkgs []*packages.Package, extra map[string][]byte) []note.Note {
 		info := load.NewInfo()
 		var errs []string
 		conf := &types.Config{
-			Importer: hostImporter(host, pkgs),
+			Importer: hostImporter(host, pkgs, exports),
 			Sizes:    types.SizesFor("gc", runtime.GOARCH),
 			Error:    func(err error) { errs = append(errs, err.Error()) },
 		}
@@ -122,7 +122,7 @@ func extraHost(pkgs []*packages.Package, path string) int {
 // driver's os, which the test main imports): read from export data by
 // the same load, the package its other imports refer to, where
 // importLoaded's fallback cost a go list -export per check.
-func hostImporter(host *packages.Package, pkgs []*packages.Package) types.Importer {
+func hostImporter(host *packages.Package, pkgs []*packages.Package, exports *stdExports) types.Importer {
 	var fallback types.Importer
 	return importerFunc(func(path string) (*types.Package, error) {
 		if path == "unsafe" {
@@ -140,7 +140,7 @@ func hostImporter(host *packages.Package, pkgs []*packages.Package) types.Import
 				return tp, nil
 			}
 		}
-		return importLoaded(host, path, true, &fallback)
+		return importLoaded(host, path, true, &fallback, exports)
 	})
 }
 

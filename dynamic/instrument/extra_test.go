@@ -45,7 +45,7 @@ func TestHostImporterTakesLoaded(t *testing.T) {
 	if host.Imports["os"] != nil {
 		t.Fatal("the package imports os: the case is not tested")
 	}
-	got, err := hostImporter(host, loaded.List).Import("os")
+	got, err := hostImporter(host, loaded.List, nil).Import("os")
 	if err != nil || got != main.Imports["os"].Types || !got.Complete() {
 		t.Errorf("Import(os) = %v, %v; want the test main's os, complete", got, err)
 	}

@@ -130,7 +130,8 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 	if err := loadErrors(pkgs); err != nil {
 		return nil, err
 	}
-	extraNotes := joinExtra(pkgs, opt.Extra)
+	exports := newStdExports(ctx, pkgs, opt.Extra)
+	extraNotes := joinExtra(pkgs, opt.Extra, exports)
 
 	rtFiles, err := dynamic.RuntimeFiles()
 	if err != nil {
@@ -160,6 +161,7 @@ func Instrument(ctx context.Context, opt Options) (*Result, error) {
 		rtImport: rtImport,
 		extra:    opt.Extra,
 		langTag:  needsLangTag(mod.GoVersion),
+		exports:  exports,
 	}
 	type output struct {
 		orig string
@@ -730,6 +732,7 @@ type instrumenter struct {
 	extra    map[string][]byte  // generated files (Options.Extra)
 	langTag  bool               // rewritten files need a go1.21 build tag (modules.go)
 	depMods  []*packages.Module // the other modules of units being rewritten (moduleDeps)
+	exports  *stdExports        // the fallback importers' standard packages (importLoaded)
 }
 
 // depMod returns the module of depMods whose directory holds the file
