@@ -188,8 +188,9 @@ func (f *Finding) PackagePanic() bool {
 // (Driver), whose concurrent calls are pecanvet's guess, not the
 // package's usage: there it is one only when the driven type is meant
 // for concurrent use (DriverMeant), and either its replay shows an
-// effect or one of its accesses holds a lock (lockedAccess: the lock
-// says the variable is shared, and the other access forgot it). Two
+// effect or one of its accesses holds a lock or is atomic (lockedAccess:
+// the lock or the atomic says the variable is shared, and the other
+// access forgot it). Two
 // unlocked accesses without an effect may be the work of a method meant
 // for one caller at a time (a Publish called once), even in a type that
 // holds a mutex for its other methods. Another finding of a driver
@@ -270,7 +271,11 @@ func runtimePanic(consequence string) bool {
 
 // lockedAccess reports whether one of the anomaly's events ran while its
 // goroutine held a lock (a Lock or RLock of the schedule not yet
-// undone).
+// undone), or is itself atomic: an atomic access says the word is shared
+// as a lock does, and a plain access beside it forgot that (simonfxr/
+// pubsub's Subscription.flags, stored by atomic.StoreUintptr at
+// core.go:202 and read plainly by fl() at core.go:198; Go's race
+// detector reports such a pair as a race).
 func (f *Finding) lockedAccess() bool {
 	if f.Schedule == nil {
 		return false
@@ -281,6 +286,9 @@ func (f *Finding) lockedAccess() bool {
 		at[i] = true
 	}
 	for i, st := range f.Schedule.Steps {
+		if at[i] && st.Op.IsAtomic() {
+			return true
+		}
 		if at[i] {
 			for k, n := range held {
 				if n > 0 && strings.HasPrefix(k, st.G+" ") {

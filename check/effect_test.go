@@ -57,6 +57,14 @@ func TestWithoutEffect(t *testing.T) {
 		}, Anomaly: []int{2, 4}}
 		return f
 	}
+	atomicWrite := func(f Finding) Finding {
+		// g2's write is atomic; g1's read is plain (simonfxr/pubsub's
+		// Subscription.flags).
+		f.Schedule = &trace.Schedule{Steps: []trace.Step{
+			{G: "g1", Op: trace.Read, Obj: "x"}, {G: "g2", Op: trace.AtomicStore, Obj: "x"},
+		}, Anomaly: []int{0, 1}}
+		return f
+	}
 	asBaseline := func(f Finding) Finding {
 		f.Verdict.AsBaseline = true
 		return f
@@ -98,6 +106,9 @@ func TestWithoutEffect(t *testing.T) {
 		{meant(drv(mk(race, replay.Reproduced, true, false))), false, true},
 		{locked(meant(drv(mk(race, replay.Reproduced, true, false)))), true, false},
 		{locked(drv(mk(race, replay.Reproduced, true, false))), false, true},
+		// An atomic access says the word is shared as a lock does.
+		{atomicWrite(meant(drv(mk(race, replay.Reproduced, true, false)))), true, false},
+		{atomicWrite(drv(mk(race, replay.Reproduced, true, false))), false, true},
 		{meant(drv(mk(race, replay.Reproduced, false, false))), true, false},
 		{locked(meant(drv(mk(race, "diverged", true, false)))), false, false},
 		{meant(drv(mk(av, replay.Reproduced, true, false))), false, true},

@@ -645,7 +645,7 @@ func noEffect(f check.Finding) string {
 	}
 	switch {
 	case f.Driver != "" && f.Anomaly.Pattern.Adjacent && f.DriverMeant != "":
-		return "neither access holds a lock and " + drvPasses + ": " + f.DriverType + " may mean these calls for one caller at a time"
+		return "neither access holds a lock or is atomic, and " + drvPasses + ": " + f.DriverType + " may mean these calls for one caller at a time"
 	case f.Driver != "" && f.DriverMeant == "":
 		return f.DriverType + " is not meant for concurrent use (it holds no sync or sync/atomic value or channel of its own, and its doc does not say it is safe for concurrent use): the package may never make these calls concurrent"
 	case f.Driver != "" && f.Control != "":

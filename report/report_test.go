@@ -56,7 +56,7 @@ func race(t *testing.T) check.Finding {
 	s := &trace.Schedule{Pattern: "race/WR", Anomaly: []int{1, 2}, Steps: []trace.Step{
 		step(t, "g1", "fork", "g1.1", "srv/srv_test.go:8:2"),
 		step(t, "g1.1", "write", "Server.stopped#1", "srv/srv.go:30:3"),
-		step(t, "g1", "atomic-load", "Server.stopped#1", "srv/srv.go:12:9"),
+		step(t, "g1", "read", "Server.stopped#1", "srv/srv.go:12:9"),
 	}}
 	return check.Finding{
 		Package: "srv", Test: "TestStop",
@@ -155,7 +155,13 @@ func TestMessage(t *testing.T) {
 		}, "data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced; found by a generated driver calling Stop and Stopped concurrently (Server is meant for concurrent use: it holds a sync.Mutex)"},
 		{"driver race, type meant for concurrent use, no lock, no effect", race, func(f *check.Finding) {
 			f.Driver, f.DriverType, f.DriverMeant = "Stop and Stopped", "Server", "it holds a sync.Mutex"
-		}, "interleaving without effect: data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced; found by a generated driver calling Stop and Stopped concurrently (neither access holds a lock and the generated driver's test passes: Server may mean these calls for one caller at a time)"},
+		}, "interleaving without effect: data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced; found by a generated driver calling Stop and Stopped concurrently (neither access holds a lock or is atomic, and the generated driver's test passes: Server may mean these calls for one caller at a time)"},
+		{"driver race, type meant for concurrent use, an atomic access", race, func(f *check.Finding) {
+			f.Driver, f.DriverType, f.DriverMeant = "Stop and Stopped", "Server", "it holds a sync.Mutex"
+			st := f.Schedule.Steps
+			f.Schedule = &trace.Schedule{Pattern: f.Schedule.Pattern, Anomaly: []int{1, 2},
+				Steps: []trace.Step{st[0], st[1], step(t, "g1", "atomic-load", "Server.stopped#1", "srv/srv.go:12:9")}}
+		}, "data race on Server.stopped: this read and another goroutine's write (srv.go:30) can run back to back; reproduced; found by a generated driver calling Stop and Stopped concurrently (Server is meant for concurrent use: it holds a sync.Mutex)"},
 		{"driver without effect", lostUpdate, func(f *check.Finding) {
 			f.Verdict.Consequence, f.Verdict.Passed = "", true
 			f.Driver, f.DriverType, f.DriverMeant = "Transfer and Deposit", "Account", "it holds a sync.Mutex"

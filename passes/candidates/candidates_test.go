@@ -19,8 +19,8 @@ import (
 
 // buggy have // want lines; fixed must produce no candidate at all.
 var (
-	buggy = []string{"counter", "checkact", "invariant", "wgorder", "server", "uselib", "generic", "loops", "spawnhelper", "closejoinearly"}
-	fixed = []string{"counterfixed", "checkactfixed", "invariantfixed", "safemethods", "chanorder", "serverfixed", "nosync", "closejoin"}
+	buggy = []string{"counter", "checkact", "invariant", "wgorder", "server", "uselib", "generic", "loops", "spawnhelper", "closejoinearly", "mixedflag"}
+	fixed = []string{"counterfixed", "checkactfixed", "invariantfixed", "safemethods", "chanorder", "serverfixed", "nosync", "closejoin", "mixedflagfixed"}
 )
 
 func TestCandidates(t *testing.T) {

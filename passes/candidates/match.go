@@ -78,9 +78,14 @@ func (m *matcher) pair(a, b *seq) {
 	}
 }
 
-// access reports whether e matches access type at of pattern p.
+// access reports whether e matches access type at of pattern p. A race
+// may pair an atomic access with a plain one (matchLocs drops the pairs
+// that are atomic on both sides): the atomic says the word is shared, and
+// the plain access beside it is a data race by Go's memory model, which
+// Go's race detector reports (simonfxr/pubsub's Subscription.flags, read
+// plainly by fl() and stored by atomic.StoreUintptr).
 func access(e *symbolic.Event, at pattern.Access, p *pattern.Pattern) bool {
-	if e.Op.IsAtomic() && !p.Atomic {
+	if e.Op.IsAtomic() && !p.Atomic && !p.Adjacent {
 		return false
 	}
 	if at == pattern.R {
@@ -198,7 +203,7 @@ func (m *matcher) matchLocs(p *pattern.Pattern, x, y *seq, groups [2][]int, locs
 			for k, i := range groups[1] {
 				evs[i] = b[k]
 			}
-			if m.excluded(p, groups, evs) {
+			if m.excluded(p, groups, evs) || p.Adjacent && !p.Atomic && allAtomic(evs) {
 				continue
 			}
 			m.emit(p, x, y, evs)
@@ -228,7 +233,7 @@ func (m *matcher) tuples(p *pattern.Pattern, s *seq, group []int, locs []string)
 		n += len(locs[i]) + 8
 	}
 	shape.Grow(n)
-	shape.WriteString(strconv.FormatBool(p.Atomic))
+	shape.WriteString(strconv.FormatBool(p.Atomic || p.Adjacent)) // as access lets atomics match
 	for k, i := range group {
 		ar := k
 		for kk := range k {
@@ -490,4 +495,14 @@ func (m *matcher) why(p *pattern.Pattern, x, y *seq, evs []*symbolic.Event) stri
 		b.WriteString("; no lock held across the region excludes the interleaving")
 	}
 	return b.String()
+}
+
+// allAtomic reports whether every event of evs is a sync/atomic access.
+func allAtomic(evs []*symbolic.Event) bool {
+	for _, e := range evs {
+		if !e.Op.IsAtomic() {
+			return false
+		}
+	}
+	return true
 }
