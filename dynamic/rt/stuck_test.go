@@ -193,7 +193,6 @@ func TestReplaySleepVirtual(t *testing.T) {
 	// Outside replay, Sleep sleeps.
 	mu.Lock()
 	rp = nil
-	runClock()
 	mu.Unlock()
 	start = time.Now()
 	Sleep(20 * time.Millisecond)
