@@ -1582,6 +1582,7 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 						r.reordered++
 					}
 				}
+				f.Verdict = failureWithdrawn(f.Verdict, f.Control)
 				rep.Findings = append(rep.Findings, f)
 				r.findings = append(r.findings, f)
 				if f.Reproduced() {
@@ -1613,6 +1614,44 @@ func (q *replayQueue) finish(seen map[string]bool, rep *Report) []qResult {
 		}
 	}
 	return out
+}
+
+// failureWithdrawn returns v, the verdict of a finding whose controls
+// said why its failure is not the interleaving's (control, Finding.Control),
+// turned into Diverged when v rests on that failure alone: an interrupted
+// replay (its local goroutine took another path after the other
+// goroutines' part of the anomaly ran, before its own last step) or an
+// explored one (it left the schedule after a changed read) is Reproduced
+// only because the program then failed (replay.judge's failProves). Its
+// anomaly's events never all ran, so without the failure nothing was
+// reproduced, and the dependence criterion, which judges how the unit
+// goes on to use what it read, has no unit to judge: the access the
+// unit would use the read for did not happen.
+//
+// hashicorp/raft v1.8.0 (issue 26, session 50): TestRaft_ProtocolVersion_
+// Upgrade_1_2's asv-14 (raft.go:1261 W, state.go:99 R, state.go:107 W,
+// inmem_store.go:59 R) and asv-12 (state.go:100, raft.go:1259, state.go:108,
+// inmem_store.go:59). The new leader starts its replicators, then
+// dispatches its no-op entry: dispatchLogs writes the entry (raft.go:1259,
+// :1261), stores it, then publishes lastLogIndex (setLastLog, state.go:107).
+// The schedule had the replicator read lastLogIndex (state.go:99) before
+// that publication and copy the entry (inmem_store.go:59) after its
+// writes; reading the old index, the replicator's setNewLogs asked for no
+// entry (replication.go:623 not reached: "after the interleaving, goroutine
+// g1.1.4.4 took another path"), a serial order's outcome. The program
+// then failed ("node is not the leader", "at least one peer has the wrong
+// notion of leader"), the unheld control passed at the same step (the
+// failure followed the hold), and the finding was reported by dependence,
+// "check-then-act", for a read the replay never made. Sound: what is
+// dropped is a finding whose only proof was withdrawn; the design reports
+// only anomalies whose events all occurred in the pattern's order.
+func failureWithdrawn(v replay.Verdict, control string) replay.Verdict {
+	if control == "" || v.Verdict != replay.Reproduced || !v.Interrupted && !v.Explored {
+		return v
+	}
+	v.Verdict = replay.Diverged
+	v.Message += fmt.Sprintf("; reproduced only by the failure that followed (%s), which is not the interleaving's: %s", v.Consequence, control)
+	return v
 }
 
 // findingOf is the finding of replayed item it, as its replay showed it.
