@@ -3,9 +3,11 @@
 package rt
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -152,5 +154,131 @@ func TestReplayHeldClockPoll(t *testing.T) {
 	}
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("the replay took %v: the poller waited for the stall bound", took)
+	}
+}
+
+// pollSchedule: g1's write comes before g1.1's, so the schedule holds
+// g1.1 at its gate while g1 runs up to its write.
+const pollSchedule = "anomaly race/WW 3 4\n" +
+	"g1 fork @k.go:1:1 n=1\n" +
+	"g1.1 begin n=1\n" +
+	"g1 write x @k.go:7:1 n=1\n" +
+	"g1.1 write x @k.go:6:1 n=1\n"
+
+// TestReplayHeldClockSleepPoll is testdata's restwait in small: g1 polls
+// for g1.1's word with 1 ms sleeps against a deadline one second ahead on
+// the program's clock (Now), while the schedule holds g1.1 at its gate
+// until g1's write, after the poll. Every other goroutine waits at a gate
+// or in a wait only another goroutine ends, so each sleep may end at once
+// (the stuck rule's move): the poll must run its second out in virtual
+// time, a thousand quick moves, not in real time. Under the held clock
+// before session 51 each sleep waited for the watcher's look, a dump and
+// a thaw, and the poll outlasted the 2 s stall bound: restwait's lost
+// signal became "deadlock: nothing moved for 2s" or "no deadlock within
+// 2s" (CI's TestSubjects, session 50). Main's running clock takes the
+// second in real time.
+func TestReplayHeldClockSleepPoll(t *testing.T) {
+	p := writeSchedule(t, pollSchedule)
+	t.Setenv(EnvStall, "2000") // check's bound for a replay
+	const deadline = time.Second
+	var polls int
+	var waited time.Duration
+	start := time.Now()
+	v, _, _ := replayOnce(t, p, func() bool {
+		x := heap[int]()
+		var word atomic.Int32
+		var wg sync.WaitGroup
+		wg.Add(1)
+		id := Go(kGo)
+		go func() {
+			Begin(id)
+			defer wg.Done()
+			defer End()
+			W(unsafe.Pointer(x), kW1)
+			*x = 1
+			word.Store(1)
+		}()
+		t0 := Now()
+		for dl := Now().Add(deadline); word.Load() == 0 && Now().Before(dl); {
+			Sleep(time.Millisecond)
+			polls++
+		}
+		waited = Since(t0)
+		W(unsafe.Pointer(x), kW2)
+		*x = 2
+		wg.Wait()
+		return false
+	})
+	took := time.Since(start)
+	if v.Verdict != "reproduced" {
+		t.Fatalf("verdict %+v, want reproduced (after %v of real time, %d polls)", v, took, polls)
+	}
+	if waited < deadline || polls < int(deadline/time.Millisecond) {
+		t.Errorf("the poll ended after %v of the program's clock and %d sleeps: a sleep ended early", waited, polls)
+	}
+	if took >= deadline {
+		t.Errorf("the replay took %v of real time: the poll's %d sleeps of the held clock waited in real time", took, polls)
+	}
+}
+
+// TestReplayHeldClockSleepPollBusy guards TestReplayHeldClockSleepPoll's
+// quick moves: they are the stuck rule's, taken only when nothing but the
+// sleeper could move. g1 holds a plain mutex g1.1 waits for and sleeps
+// three times (each sleep ends at once: g1.1 waits for g1), then unlocks
+// it, outside anything rt sees, and polls for g1.1's word as above. g1.1
+// then computes for 400 ms of real time before it gives its word: the
+// clock must not move on while it runs, so the poll sees the word long
+// before its deadline, as a run in which g1.1's computation took no time
+// does. A quick move judged only by what rt saw move would have run the
+// poll's second out meanwhile.
+func TestReplayHeldClockSleepPollBusy(t *testing.T) {
+	p := writeSchedule(t, pollSchedule)
+	t.Setenv(EnvStall, "3000")
+	const deadline = time.Second
+	saw := false
+	var waited time.Duration
+	v, _, _ := replayOnce(t, p, func() bool {
+		x := heap[int]()
+		var word atomic.Int32
+		var m sync.Mutex
+		var wg sync.WaitGroup
+		m.Lock()
+		wg.Add(1)
+		id := Go(kGo)
+		go func() {
+			Begin(id)
+			defer wg.Done()
+			defer End()
+			// Through reflect: a wait whose innermost frame outside
+			// the runtime and sync is rt's (this test's) reads as rt's
+			// own lock, busy; the program's code waits in its own.
+			reflect.ValueOf(m.Lock).Call(nil)
+			for t0 := time.Now(); time.Since(t0) < 400*time.Millisecond; {
+			}
+			word.Store(1)
+			m.Unlock()
+			W(unsafe.Pointer(x), kW1)
+			*x = 1
+		}()
+		for range 3 {
+			Sleep(time.Millisecond)
+		}
+		m.Unlock()
+		t0 := Now()
+		for dl := Now().Add(deadline); word.Load() == 0 && Now().Before(dl); {
+			Sleep(time.Millisecond)
+		}
+		waited = Since(t0)
+		saw = word.Load() == 1
+		W(unsafe.Pointer(x), kW2)
+		*x = 2
+		wg.Wait()
+		return false
+	})
+	if v.Verdict != "reproduced" {
+		t.Fatalf("verdict %+v, want reproduced", v)
+	}
+	if !saw || waited >= deadline {
+		t.Errorf("the poll's deadline ran out (%v of the program's clock; word seen after: %v) while g1.1 computed: the clock moved while a goroutine ran", waited, saw)
 	}
 }

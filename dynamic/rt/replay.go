@@ -375,6 +375,9 @@ type replayer struct {
 	// clockFires counts the events of the virtual clock fired while the
 	// cursor stood at clockCursor.
 	clockCursor, clockFires int
+	// poller: the goroutine whose sleep the stuck rule's last move ended
+	// with the clock held; its next sleep may end at once (sleepAtOnce).
+	poller string
 	// freeFires counts the events the watcher fired after the verdict
 	// (clockMayMove).
 	freeFires int
@@ -1868,6 +1871,9 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 				advanceTo(e.due)
 				if wakes() != w {
 					r.moves++
+					if e.sleep && clockHeld() {
+						r.poller = e.name // its next sleep may end at once (sleepAtOnce)
+					}
 					return ""
 				}
 				if e = earliest(); e == nil || !r.clockMayMove(&q) {

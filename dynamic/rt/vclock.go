@@ -4,6 +4,7 @@ import (
 	minheap "container/heap"
 	"os"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -85,7 +86,8 @@ import (
 // clock pollReads times since it last moved (a loop that polls the clock
 // and passes gates, so that moves come), the clock runs in real time
 // until the next move, which holds it again: a run in which the poller
-// got slow exactly there.
+// got slow exactly there. A goroutine that polls with sleeps while
+// nothing else can move has each sleep end at once (sleepAtOnce, below).
 
 // clockState is the program's clock under replay (nil: the real clock).
 type clockState struct {
@@ -771,4 +773,85 @@ func writeClock(tracePath string) {
 		return
 	}
 	os.WriteFile(tracePath+ClockSuffix, strconv.AppendInt(nil, vnow().UnixNano(), 10), 0o644)
+}
+
+// Polls on the held clock. A test that polls the clock with short sleeps
+// against a deadline (testdata's restwait: 1 ms sleeps until a Now one
+// second ahead, waiting for a goroutine the schedule holds at its gate)
+// moved the held clock only by the stuck rule, one sleep per watcher
+// look: a tick, a dump, and past the rule's per-step bound a thaw and
+// real time. The poll's second took more than two of real time, longer
+// than the replay's stall bound, and restwait's lost signal became
+// "no deadlock within 2s" (CI's TestSubjects, session 50).
+//
+// So once the stuck rule's move has ended a goroutine's sleep (poller),
+// that goroutine's next sleep looks at once whether the rule holds again
+// and, if so, ends at once with the clock moved to its due time: every
+// other goroutine waits at a gate, in a recorded operation, or in a wait
+// only another goroutine ends (a dump, as the watcher's; no soft wait
+// that a timer or I/O outside the clock may end), no turn waits for a
+// plain access, and no event of the clock is due before the sleep's end.
+// That is the stuck rule's move, taken without waiting for the watcher's
+// look: nothing else can move, so Go allows a run in which the sleep
+// ended just then, and a goroutine that runs (even outside anything rt
+// sees: a plain mutex unlocked, a computation) keeps the clock where it
+// is, so a poller still sees what a goroutine it waits for computes
+// (TestReplayHeldClockSleepPollBusy). A forever-poller is bounded as
+// before, by the stall bound before the verdict and by maxFreeFires
+// after it. The poll of a goroutine the rule never had to wake costs
+// nothing: only the rule's move names a poller, and a look that fails
+// drops it.
+
+// sleepAtOnce ends the calling goroutine's sleep of d at once if the
+// stuck rule holds (above); mu held, released for the dump and taken
+// again. It reports whether it did (the clock then stands at the sleep's
+// end).
+func (r *replayer) sleepAtOnce(d time.Duration) bool {
+	may := func() bool {
+		if rp != r || !clockHeld() || r.alone != nil || r.detour != nil || r.pending != nil && !r.pendingEmit {
+			return false
+		}
+		if r.free && r.freeFires >= maxFreeFires {
+			return false
+		}
+		e := earliest()
+		return e == nil || vnow().Add(d).Before(e.due)
+	}
+	if !may() {
+		return false
+	}
+	moves, fires := r.moves+freeMoves.Load(), wakes()
+	mu.Unlock()
+	pollDump.Lock()
+	var gs []gstate
+	gs, pollDump.buf = dumpGoroutines(pollDump.buf)
+	pollDump.Unlock()
+	mu.Lock()
+	if !may() || r.moves+freeMoves.Load() != moves || wakes() != fires {
+		return false // something moved meanwhile: the watcher looks
+	}
+	markHardSelects(gs)
+	for _, x := range gs {
+		switch {
+		case x.watcher:
+		case x.class == gGate, x.class == gRecorded, x.class == gHard, x.class == gSleep:
+		case x.class == gSoft && (x.hardSel || x.signal):
+		default:
+			r.poller = "" // something may run: the watcher looks
+			return false
+		}
+	}
+	advanceTo(vnow().Add(d))
+	clock.fires++ // the sleep's, as advanceTo counts a fired one
+	if r.free {
+		r.freeFires++
+	}
+	r.moves++
+	return true
+}
+
+// pollDump is sleepAtOnce's dump buffer.
+var pollDump struct {
+	sync.Mutex
+	buf []byte
 }
