@@ -834,7 +834,10 @@ func (r *replayer) sleepAtOnce(d time.Duration) bool {
 	for _, x := range gs {
 		switch {
 		case x.watcher:
-		case x.class == gGate, x.class == gRecorded, x.class == gHard, x.class == gSleep:
+		case x.class == gGate, x.class == gRecorded, x.class == gHard:
+		case x.class == gSleep && x.state == "chan receive":
+			// Asleep, its event later than this one; in Sleep but
+			// waiting for mu, it is about to arm, or was woken.
 		case x.class == gSoft && (x.hardSel || x.signal):
 		default:
 			r.poller = "" // something may run: the watcher looks
