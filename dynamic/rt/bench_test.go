@@ -309,6 +309,7 @@ func BenchmarkReplayTicker(b *testing.B) {
 		mu.Lock()
 		v := rp.final
 		rp = nil
+		runClock()
 		mu.Unlock()
 		read() // (not timed: its grace for the ticks' receives)
 		if v.Verdict != "reproduced" {

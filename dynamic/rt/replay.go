@@ -364,14 +364,20 @@ type replayer struct {
 	moves      uint64
 	quiet      time.Duration // bound for waits a timer or I/O may end
 	quietSince time.Time     // when the process was first seen quiescent with such waits
-	lastQ      quiescence    // of the last dump
-	final      Verdict       // the verdict written
-	endCh      chan struct{} // closed by decide while the process ends
-	endReason  string
+	// thawed: the schedule's hold on the clock is let go until the next
+	// move, nothing having moved for holdQuiet (vclock.go).
+	thawed    bool
+	lastQ     quiescence    // of the last dump
+	final     Verdict       // the verdict written
+	endCh     chan struct{} // closed by decide while the process ends
+	endReason string
 
 	// clockFires counts the events of the virtual clock fired while the
 	// cursor stood at clockCursor.
 	clockCursor, clockFires int
+	// poller: the goroutine whose sleep the stuck rule's last move ended
+	// with the clock held; its next sleep may end at once (sleepAtOnce).
+	poller string
 	// freeFires counts the events the watcher fired after the verdict
 	// (clockMayMove).
 	freeFires int
@@ -482,6 +488,7 @@ func startReplayFrom(path, verdictPath string, explore bool, clock int64) error 
 	if clock != 0 {
 		alignClock(time.Unix(0, clock), clockPeriod)
 	}
+	holdClock() // the schedule takes hold (vclock.go)
 	rp = r
 	r.syncFree()
 	mu.Unlock()
@@ -502,6 +509,7 @@ func stopWatch() {
 		return
 	}
 	r.unwatched = true
+	runClock() // no watcher moves it any more (vclock.go)
 	mu.Unlock()
 	select {
 	case <-r.watchDone:
@@ -1530,6 +1538,14 @@ const verdictInPlace = 4096
 // is replaced or the trace finished.
 func (r *replayer) watch() {
 	defer close(r.watchDone)
+	defer func() {
+		// No watcher moves the clock any more (vclock.go).
+		mu.Lock()
+		if rp == nil || rp == r {
+			runClock()
+		}
+		mu.Unlock()
+	}()
 	t := time.NewTicker(time.Millisecond)
 	defer t.Stop()
 	var (
@@ -1601,8 +1617,20 @@ func (r *replayer) watch() {
 		if moves != lastMoves {
 			lastMoves, idleSince = moves, now
 			r.quietSince = time.Time{}
+			if r.thawed {
+				r.thawed = false
+				holdClock()
+			}
 			mu.Unlock()
 			continue
+		}
+		if !r.thawed && clockHeld() && (now.Sub(idleSince) >= holdQuiet || heldReads.Load() >= pollReads) {
+			// Nothing moved for a while with the clock held, or the
+			// program read it pollReads times since it last moved: a
+			// goroutine may poll it, or wait for a timer or I/O outside
+			// it. It runs until the next move (vclock.go).
+			r.thawed = true
+			runClock()
 		}
 		if !r.free && now.Sub(r.lastMove) >= r.stall && r.cursor >= len(r.s.Steps) && r.deadlock {
 			r.decide(Verdict{Verdict: "diverged", Step: len(r.s.Steps), Waiting: r.waiters(),
@@ -1843,6 +1871,9 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 				advanceTo(e.due)
 				if wakes() != w {
 					r.moves++
+					if e.sleep && clockHeld() {
+						r.poller = e.name // its next sleep may end at once (sleepAtOnce)
+					}
 					return ""
 				}
 				if e = earliest(); e == nil || !r.clockMayMove(&q) {
@@ -1854,7 +1885,13 @@ func (r *replayer) quiescent(gs []gstate, now time.Time) string {
 			// A sleeper, or after the verdict any timer: it fires in
 			// real time, and what it wakes may end the wait. A hang
 			// is the program's only when nothing is left to fire but
-			// tickers into full channels.
+			// tickers into full channels. Real time: a clock the
+			// replay holds runs until the next move (vclock.go), as
+			// it would after holdQuiet, without waiting that out.
+			if !r.thawed && clockHeld() {
+				r.thawed = true
+				runClock()
+			}
 			return ""
 		}
 	}

@@ -182,6 +182,7 @@ func replayOnce(t *testing.T, path string, prog func() bool) (Verdict, bool, *tr
 	tr := done()
 	mu.Lock()
 	rp = nil
+	runClock() // a schedule that never let go (teststart.go does the same)
 	mu.Unlock()
 	var v Verdict
 	b, err := os.ReadFile(verdict)

@@ -59,6 +59,10 @@ func Sleep(d time.Duration) {
 			r.pending = nil
 			r.advance()
 		}
+		if r.poller == g.name && r.sleepAtOnce(d) {
+			mu.Unlock()
+			return
+		}
 	}
 	wake := make(chan struct{})
 	e := armAt(vnow().Add(d), name, func() { close(wake) })

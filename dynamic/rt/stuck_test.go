@@ -193,6 +193,7 @@ func TestReplaySleepVirtual(t *testing.T) {
 	// Outside replay, Sleep sleeps.
 	mu.Lock()
 	rp = nil
+	runClock()
 	mu.Unlock()
 	start = time.Now()
 	Sleep(20 * time.Millisecond)

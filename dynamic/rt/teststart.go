@@ -280,6 +280,7 @@ func listStart(t interface{ Name() string }, name string) (end func()) {
 		finish("")
 		mu.Lock()
 		rp = nil
+		runClock() // a schedule that never let go
 		freeAll.Store(false)
 		mu.Unlock()
 		testMu.Lock()

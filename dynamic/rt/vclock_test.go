@@ -32,6 +32,14 @@ func withVirtualClock(t *testing.T, f func()) {
 	f()
 }
 
+// clockOff is the running clock's offset to real time.
+func clockOff() int64 {
+	if s := vclock.Load(); s != nil {
+		return int64(s.off)
+	}
+	return 0
+}
+
 // fireNext moves the clock to its earliest event.
 func fireNext(t *testing.T) {
 	t.Helper()
@@ -501,14 +509,14 @@ func TestAwaitTimer(t *testing.T) {
 		defer TickerStop(far)()
 		ch := func(tk *time.Ticker) unsafe.Pointer { return chanAddr(unsafe.Pointer(&tk.C)) }
 		mu.Lock()
-		before := skew.Load()
+		before := clockOff()
 		r.awaitTimer(&Goroutine{name: "g2"}, ch(near)) // not the turn's receive
 		n0 := len(near.C)
 		r.awaitTimer(g, ch(far))
 		nFar := len(far.C)
 		r.awaitTimer(g, ch(near))
 		n1 := len(near.C)
-		moved := skew.Load() - before
+		moved := clockOff() - before
 		r.awaitTimer(g, ch(near)) // holds a value already
 		n2 := len(near.C)
 		mu.Unlock()
