@@ -1122,7 +1122,14 @@ func region(site int32, op trace.Op) {
 	if w := rec; w != nil {
 		g := w.cur()
 		s := w.site(site)
-		w.emit(g, trace.Event{Op: op, Obj: w.unit(s.desc), Site: s.idx})
+		obj := s.unit1 - 1
+		if s.unit1 == 0 {
+			obj = w.unit(s.desc)
+			if s != &unknownSite { // shared by every recording
+				s.unit1 = obj + 1
+			}
+		}
+		w.emit(g, trace.Event{Op: op, Obj: obj, Site: s.idx})
 	}
 	mu.Unlock()
 }

@@ -46,8 +46,9 @@ type recorder struct {
 	// ocache entries from before the latest are checked again.
 	renew      map[uintptr]uint32
 	renewEpoch uint32
-	units      map[string]int32     // unit name → object
-	chans      map[int32]*chanState // channel objects' state
+	units      map[string]int32      // unit name → object
+	chans      map[int32]*chanState  // channel objects' state
+	ccache     [ccacheSize]ccacheEnt // chanOf's cache in front of chans
 
 	// Object names. Each allocation is an object named desc#k, so a test
 	// that allocates in a loop names millions: rather than a string each
@@ -86,6 +87,7 @@ type recorder struct {
 }
 
 const (
+	ccacheSize     = 64
 	gcacheSize     = 256
 	ocacheSize     = 4096
 	blockCacheSize = 256
@@ -129,6 +131,11 @@ func (t *objNameTab) at(i int32) objName {
 type blockEnt struct {
 	base uintptr
 	ref  objRef
+}
+
+type ccacheEnt struct {
+	obj1 int32 // object index + 1; 0: empty
+	cs   *chanState
 }
 
 type gcacheEnt struct {
@@ -175,6 +182,10 @@ type siteInfo struct {
 	ok   bool
 	idx  int32  // index into the site table, or NoIndex
 	desc string // sanitized object description
+	// unit1: 1 + the unit object desc names (unit), once a region at the
+	// site asked: a region event spares the lookup by string (go-actor's
+	// tests record as many region events as accesses).
+	unit1 int32
 }
 
 var unknownSite = siteInfo{ok: true, idx: trace.NoIndex, desc: "obj"}
@@ -323,7 +334,7 @@ func (w *recorder) write(ev trace.Event) {
 		// test wrote 3519 events past its cap of 2000.)
 		return
 	}
-	if maxGoroutines > 0 && rp == nil && ev.Flags&trace.FlagBlocked == 0 && !w.mention(ev) {
+	if maxGoroutines > 0 && rp == nil && ev.Flags&trace.FlagBlocked == 0 && !w.mention(&ev) {
 		// The checker would predict from the events before this one
 		// only (it bounds the goroutines of a trace, for memory): the
 		// rest costs time and disk for nothing, as past maxEvents.
@@ -368,26 +379,26 @@ func (w *recorder) cap(why string) {
 // mention notes the goroutines ev names (its own, and the one a fork or
 // join names), as predict.ReadPrefix counts them, and reports whether
 // they are within maxGoroutines; if not, it notes none.
-func (w *recorder) mention(ev trace.Event) bool {
-	fresh := func(g int32) bool { return g >= 0 && (int(g) >= len(w.named) || !w.named[g]) }
+func (w *recorder) mention(ev *trace.Event) bool {
 	other := int32(-1)
 	if ev.Op.Object() == trace.ObjGoroutine && ev.Obj >= 0 && ev.Obj != ev.G {
 		other = ev.Obj
 	}
 	n := 0
-	for _, g := range [2]int32{ev.G, other} {
-		if fresh(g) {
-			n++
-		}
+	if w.fresh(ev.G) {
+		n++
+	}
+	if w.fresh(other) {
+		n++
 	}
 	if n == 0 {
-		return true
+		return true // every event but a goroutine's first
 	}
 	if w.nNamed+n > maxGoroutines {
 		return false
 	}
 	for _, g := range [2]int32{ev.G, other} {
-		if fresh(g) {
+		if w.fresh(g) {
 			for int(g) >= len(w.named) {
 				w.named = append(w.named, false)
 			}
@@ -396,6 +407,12 @@ func (w *recorder) mention(ev trace.Event) bool {
 		}
 	}
 	return true
+}
+
+// fresh reports whether goroutine g (an index, or -1 for none) is one no
+// written event named yet (mention).
+func (w *recorder) fresh(g int32) bool {
+	return g >= 0 && (int(g) >= len(w.named) || !w.named[g])
 }
 
 func withoutSite(ev trace.Event) trace.Event {
@@ -742,13 +759,21 @@ func (w *recorder) syncObject(addr unsafe.Pointer, class uint8, desc string, cap
 	return obj
 }
 
-// chanOf returns the state of channel object obj.
+// chanOf returns the state of channel object obj. A channel operation
+// asks for it two or three times (syncObject, submit), and a map lookup
+// each was a twelfth of a recorded channel event's cost: a direct-mapped
+// cache comes first (chans only grows, so an entry never goes stale).
 func (w *recorder) chanOf(obj int32, capacity int64) *chanState {
+	c := &w.ccache[uint32(obj)%ccacheSize]
+	if c.obj1 == obj+1 && c.cs != nil {
+		return c.cs
+	}
 	cs := w.chans[obj]
 	if cs == nil {
 		cs = &chanState{cap: capacity}
 		w.chans[obj] = cs
 	}
+	c.obj1, c.cs = obj+1, cs
 	return cs
 }
 

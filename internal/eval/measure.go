@@ -228,3 +228,13 @@ func (r *run) describe() string {
 	}
 	return "ok"
 }
+
+// vetCut is bound if the go vet run r was stopped at its time bound, else
+// 0 (packageRows: the packages without a result are then not ones go vet
+// never reached).
+func vetCut(r *run, bound time.Duration) time.Duration {
+	if r != nil && r.TimedOut {
+		return bound
+	}
+	return 0
+}

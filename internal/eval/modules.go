@@ -266,7 +266,7 @@ func evalModule(ctx context.Context, c *config, work string, m modSpec, triage m
 		res.notes = append(res.notes, err.Error())
 	}
 	res.stats = st
-	res.packages = packageRows(ctx, dir, st, c)
+	res.packages = packageRows(ctx, dir, st, c, vetCut(res.vet, c.vetTimeout))
 	res.notes = append(res.notes, pecanNotes(res.vet.Stderr)...)
 	if res.vet.describe() != "ok" {
 		res.notes = append(res.notes, "go vet: "+res.vet.describe()+": "+lastLines(res.vet.Stderr, 5))

@@ -212,7 +212,7 @@ func evalRaceTD(ctx context.Context, cfg *config) (*raceTDResult, error) {
 		res.notes = append(res.notes, err.Error())
 	}
 	res.stats = st
-	res.packages = packageRows(ctx, dir, st, nil)
+	res.packages = packageRows(ctx, dir, st, nil, vetCut(res.vet, cfg.vetTimeout))
 	for _, p := range res.packages {
 		res.checked += p.checked
 	}

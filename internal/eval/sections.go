@@ -283,8 +283,9 @@ type pkgRow struct {
 }
 
 // packageRows lists the go command's packages in dir (go list ./...) and
-// joins them with the -pecan.stats lines by directory.
-func packageRows(ctx context.Context, dir string, stats []pecan.Stats, c *config) []pkgRow {
+// joins them with the -pecan.stats lines by directory. cut, if positive,
+// is the time bound at which go vet was stopped (classify).
+func packageRows(ctx context.Context, dir string, stats []pecan.Stats, c *config, cut time.Duration) []pkgRow {
 	timeout := 5 * time.Minute
 	var env []string
 	if c != nil {
@@ -307,7 +308,7 @@ func packageRows(ctx context.Context, dir string, stats []pecan.Stats, c *config
 		if funcs, err := testFuncsIn(row.dir, strings.Split(f[2], ",")); err == nil {
 			row.tests = len(funcs)
 		}
-		row.status, row.reason, row.checked = classify(byDir[row.dir])
+		row.status, row.reason, row.checked = classify(byDir[row.dir], cut)
 		// What the go command runs also counts examples with output and
 		// fuzz targets, which pecanvet checks too: its own listing
 		// (-test.list) is the total when it has one.
@@ -324,9 +325,17 @@ func packageRows(ctx context.Context, dir string, stats []pecan.Stats, c *config
 }
 
 // classify sums up a package's stats lines (its vet units: the package
-// with its tests, and its external test package).
-func classify(lines []pecan.Stats) (status, reason string, checked int) {
+// with its tests, and its external test package). cut, if positive, is
+// the time bound at which go vet was stopped: a package without a line
+// may then have been the one pecanvet was checking (a unit writes its
+// line when it ends), or one go vet had not begun, and the reason says
+// so rather than that pecanvet never ran on it (trial 32's go-timewheel,
+// checked for the whole 25 min bound).
+func classify(lines []pecan.Stats, cut time.Duration) (status, reason string, checked int) {
 	if len(lines) == 0 {
+		if cut > 0 {
+			return "skipped", "no result: go vet was stopped at its time bound (" + cut.String() + ") before pecanvet finished the package (it may have been checking it, or not have begun)", 0
+		}
 		return "skipped", "pecanvet never ran on it (go vet did not reach the package: build or type error, or no files vet analyzes)", 0
 	}
 	var reasons []string
@@ -358,6 +367,8 @@ func classify(lines []pecan.Stats) (status, reason string, checked int) {
 	reason = strings.Join(uniq(reasons), "; ")
 	switch {
 	case status == "checked":
+	case len(reasons) == 0 && deferred != "" && cut > 0:
+		status, reason = "skipped", deferred+", which had no result when go vet was stopped at its time bound ("+cut.String()+")"
 	case len(reasons) == 0 && deferred != "":
 		status, reason = "skipped", deferred+", which go vet did not reach"
 	case len(reasons) == 0:

@@ -284,32 +284,58 @@ func TestLists(t *testing.T) {
 // TestClassify: a package is checked only if its dynamic loop ran; tests
 // the budget left are counted; the external test unit alone is a skip.
 func TestClassify(t *testing.T) {
-	st, reason, n := classify([]pecan.Stats{{Dynamic: true, TestsListed: 5, TestsChecked: 3}, {Skipped: "external test package: its tests run with p"}})
+	st, reason, n := classify([]pecan.Stats{{Dynamic: true, TestsListed: 5, TestsChecked: 3}, {Skipped: "external test package: its tests run with p"}}, 0)
 	if st != "checked" || n != 3 || !strings.Contains(reason, "2 of 5 tests not checked") {
 		t.Errorf("classify = %q %q %d", st, reason, n)
 	}
-	if _, _, n := classify([]pecan.Stats{{Dynamic: true, TestsListed: 4, TestsChecked: 4}, {Package: "p_test", Dynamic: true, TestsListed: 4, TestsChecked: 4}}); n != 4 {
+	if _, _, n := classify([]pecan.Stats{{Dynamic: true, TestsListed: 4, TestsChecked: 4}, {Package: "p_test", Dynamic: true, TestsListed: 4, TestsChecked: 4}}, 0); n != 4 {
 		t.Errorf("two units checking the same directory: %d tests checked, want 4", n)
 	}
-	if st, _, _ := classify([]pecan.Stats{{Skipped: "no concurrency in the package or its tests (fast path)"}}); st != "fast path" {
+	if st, _, _ := classify([]pecan.Stats{{Skipped: "no concurrency in the package or its tests (fast path)"}}, 0); st != "fast path" {
 		t.Errorf("fast path classified %q", st)
 	}
-	if st, _, _ := classify([]pecan.Stats{{Skipped: "external test package: its tests run with p"}}); st != "skipped" {
+	if st, _, _ := classify([]pecan.Stats{{Skipped: "external test package: its tests run with p"}}, 0); st != "skipped" {
 		t.Errorf("external-tests-only package classified %q", st)
 	}
-	if st, reason, _ := classify([]pecan.Stats{{Dynamic: true, Skipped: "dynamic check skipped: go: updates to go.mod needed"}}); st != "skipped" || !strings.Contains(reason, "go.mod") {
+	if st, reason, _ := classify([]pecan.Stats{{Dynamic: true, Skipped: "dynamic check skipped: go: updates to go.mod needed"}}, 0); st != "skipped" || !strings.Contains(reason, "go.mod") {
 		t.Errorf("failed check classified %q %q", st, reason)
 	}
 	// juju/clock's monotonic: the package's unit defers to its external
 	// test package's, which takes the fast path.
-	if st, _, _ := classify([]pecan.Stats{{Skipped: "its tests run in the unit of its external test package, p_test"}, {Package: "p_test", Skipped: "no concurrency in the package or its tests (fast path)"}}); st != "fast path" {
+	if st, _, _ := classify([]pecan.Stats{{Skipped: "its tests run in the unit of its external test package, p_test"}, {Package: "p_test", Skipped: "no concurrency in the package or its tests (fast path)"}}, 0); st != "fast path" {
 		t.Errorf("a package whose external test unit took the fast path: %s, want fast path", st)
 	}
-	if st, reason, _ := classify([]pecan.Stats{{Skipped: "its tests run in the unit of its external test package, p_test"}}); st != "skipped" || !strings.Contains(reason, "did not reach") {
+	if st, reason, _ := classify([]pecan.Stats{{Skipped: "its tests run in the unit of its external test package, p_test"}}, 0); st != "skipped" || !strings.Contains(reason, "did not reach") {
 		t.Errorf("a package deferring to an external test unit vet did not reach: %s (%s)", st, reason)
 	}
-	if st, _, _ := classify(nil); st != "skipped" {
-		t.Errorf("unreached package classified %q", st)
+	if st, reason, _ := classify(nil, 0); st != "skipped" || !strings.Contains(reason, "never ran") {
+		t.Errorf("unreached package classified %q (%s)", st, reason)
+	}
+}
+
+// TestClassifyCut: when go vet was stopped at its time bound, a package
+// without a stats line is not one pecanvet never ran on (trial 32's
+// go-timewheel was checked for the whole 25 min bound): its reason names
+// the bound, and so does a package whose tests went to an external test
+// unit without a line.
+func TestClassifyCut(t *testing.T) {
+	st, reason, _ := classify(nil, 25*time.Minute)
+	if st != "skipped" || strings.Contains(reason, "never ran") || !strings.Contains(reason, "stopped at its time bound (25m0s)") {
+		t.Errorf("a package without a result in a go vet run cut at its bound: %s (%s)", st, reason)
+	}
+	st, reason, _ = classify([]pecan.Stats{{Skipped: "its tests run in the unit of its external test package, p_test"}}, 25*time.Minute)
+	if st != "skipped" || strings.Contains(reason, "did not reach") || !strings.Contains(reason, "time bound (25m0s)") {
+		t.Errorf("a package deferring to an external test unit without a result, go vet cut: %s (%s)", st, reason)
+	}
+	if st, _, n := classify([]pecan.Stats{{Dynamic: true, TestsListed: 4, TestsChecked: 4}}, 25*time.Minute); st != "checked" || n != 4 {
+		t.Errorf("a package checked before the bound: %s, %d tests", st, n)
+	}
+	// The run's own record: a vet run that timed out is cut at its bound.
+	if got := vetCut(&run{TimedOut: true}, 25*time.Minute); got != 25*time.Minute {
+		t.Errorf("vetCut of a timed-out run = %v", got)
+	}
+	if got := vetCut(&run{Exit: 1}, 25*time.Minute); got != 0 {
+		t.Errorf("vetCut of a run that ended = %v", got)
 	}
 }
 
@@ -396,7 +422,7 @@ func TestPackageRows(t *testing.T) {
 	write("sub/b.go", "package sub\n")
 	write("sub/b_test.go", "package sub\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {}\n")
 	stats := []pecan.Stats{{Package: "example.com/m", Dir: dir, Dynamic: true, TestsListed: 2, TestsChecked: 2}}
-	rows := packageRows(context.Background(), dir, stats, nil)
+	rows := packageRows(context.Background(), dir, stats, nil, 0)
 	if len(rows) != 2 {
 		t.Fatalf("rows = %+v", rows)
 	}
