@@ -9,10 +9,10 @@ import (
 
 // restarted reports whether e is a compare-and-swap that failed (a
 // failed one is recorded as a load) whose outcome only starts its loop
-// over: every CAS at e's site restarts it (casRestarts). The program learns
-// nothing from a failed CAS but its false, and that false sends the
-// goroutine back to a loop head whose state the failed round left as it
-// found it: the same locals (no phi there takes a value from the round)
+// over: every CAS at e's site restarts it (casRestarts). The program
+// learns nothing from a failed CAS but its false, and that false sends
+// the goroutine back to a loop head whose state the failed round left
+// as it found it: the same locals (no phi there takes a value from the round)
 // and no write another goroutine, or the goroutine itself, can see
 // (only fields of an object the function made, read by nothing, that
 // every round stores again before the CAS can publish the object). The
@@ -140,8 +140,9 @@ func roundBlocks(h, at, f *ssa.BasicBlock) []*ssa.BasicBlock {
 		}
 	}
 	if f != h {
+		back := reach(f, succs)
 		for _, b := range h.Parent().Blocks {
-			if reach(f, succs)[b] && !slices.Contains(out, b) {
+			if back[b] && !slices.Contains(out, b) {
 				out = append(out, b)
 			}
 		}
