@@ -20,8 +20,13 @@ import (
 // inconsistent snapshot with the odd index that sent it there, is no
 // use of the slot, which a later read finds filled. A poll's read
 // (PollRead) decided only its condition's result, and a retried one
-// only that the poller polls again.
+// only that the poller polls again. A compare-and-swap that failed and
+// only starts its loop over (restarted) needs no replay to say so: its
+// failure is the edge back.
 func (x *Index) retried(e Event) bool {
+	if x.restarted(e) {
+		return true
+	}
 	if !e.Read || e.Write || !e.Retried {
 		return false
 	}

@@ -6866,3 +6866,167 @@ func (q *CountQueue) dequeuer() {
 		q.out <- job
 	}
 }
+
+// LFStack is lockfree's LLStack (static/depend's restarted): Push's CAS
+// retry loop goes back, when the CAS fails, through a loop condition
+// that reads the size afresh and may give up. The other Push* methods
+// are near misses, whose failed round leaves something behind.
+type LFStack struct {
+	head     atomic.Pointer[lfElem]
+	size     atomic.Int32
+	last     atomic.Pointer[lfElem]
+	capacity int32
+}
+
+type lfElem struct {
+	value atomic.Pointer[any]
+	next  atomic.Pointer[lfElem]
+	tries int
+}
+
+func (s *LFStack) Full() bool { return s.size.Load() == s.capacity }
+
+func (s *LFStack) Push(v any) bool {
+	e := &lfElem{}
+	e.value.Store(&v)
+	for !s.Full() {
+		h := s.head.Load()
+		e.next.Store(h)
+		if s.head.CompareAndSwap(h, e) { // lfstack push cas
+			s.size.Add(1) // lfstack push size
+			return true
+		}
+	}
+	return false
+}
+
+// PushYield backs off after a failed CAS: a yield leaves nothing.
+func (s *LFStack) PushYield(v any) bool {
+	e := &lfElem{}
+	e.value.Store(&v)
+	for !s.Full() {
+		h := s.head.Load()
+		e.next.Store(h)
+		if !s.head.CompareAndSwap(h, e) { // lfstack yield cas
+			time.Sleep(time.Microsecond)
+			continue
+		}
+		s.size.Add(1)
+		return true
+	}
+	return false
+}
+
+// PushTries gives up after two failed CASes: the round counts, and the
+// count reaches the next round's condition through the loop head's phi.
+func (s *LFStack) PushTries(v any) bool {
+	e := &lfElem{}
+	e.value.Store(&v)
+	for tries := 0; !s.Full() && tries < 2; tries++ {
+		h := s.head.Load()
+		e.next.Store(h)
+		if s.head.CompareAndSwap(h, e) { // lfstack tries cas
+			s.size.Add(1)
+			return true
+		}
+	}
+	return false
+}
+
+// PushNoted notes in shared state the head each round tried.
+func (s *LFStack) PushNoted(v any) bool {
+	e := &lfElem{}
+	e.value.Store(&v)
+	for !s.Full() {
+		h := s.head.Load()
+		s.last.Store(h)
+		e.next.Store(h)
+		if s.head.CompareAndSwap(h, e) { // lfstack noted cas
+			s.size.Add(1)
+			return true
+		}
+	}
+	return false
+}
+
+// PushLinked links the node only to a non-nil head: a failed round's
+// link survives into a round that finds the stack empty.
+func (s *LFStack) PushLinked(v any) bool {
+	e := &lfElem{}
+	e.value.Store(&v)
+	for !s.Full() {
+		h := s.head.Load()
+		if h != nil {
+			e.next.Store(h)
+		}
+		if s.head.CompareAndSwap(h, e) { // lfstack linked cas
+			s.size.Add(1)
+			return true
+		}
+	}
+	return false
+}
+
+// PushCounted counts its failed rounds in the node it publishes.
+func (s *LFStack) PushCounted(v any) bool {
+	e := &lfElem{}
+	e.value.Store(&v)
+	for !s.Full() {
+		h := s.head.Load()
+		e.next.Store(h)
+		if s.head.CompareAndSwap(h, e) { // lfstack counted cas
+			s.size.Add(1)
+			return true
+		}
+		e.tries++
+	}
+	return false
+}
+
+// GStack is LFStack's Push on a generic type, as lockfree's LLStack[Value].
+type GStack[V any] struct {
+	head     atomic.Pointer[gElem[V]]
+	size     atomic.Int32
+	capacity int32
+}
+
+type gElem[V any] struct {
+	value atomic.Pointer[V]
+	next  atomic.Pointer[gElem[V]]
+}
+
+func (s *GStack[V]) Full() bool { return s.size.Load() == s.capacity }
+
+func (s *GStack[V]) Push(v V) bool {
+	e := &gElem[V]{}
+	e.value.Store(&v)
+	for !s.Full() {
+		h := s.head.Load()
+		e.next.Store(h)
+		if s.head.CompareAndSwap(h, e) { // gstack push cas
+			s.size.Add(1)
+			return true
+		}
+	}
+	return false
+}
+
+// UseGStack instantiates GStack.
+func UseGStack() bool { return (&GStack[int]{capacity: 4}).Push(1) }
+
+// PushTwice pushes one node twice: after the first swap the node is
+// the head, and a failed round of the second push relinks it in place.
+func (s *LFStack) PushTwice(v any) bool {
+	e := &lfElem{}
+	e.value.Store(&v)
+	for range 2 {
+		for !s.Full() {
+			h := s.head.Load()
+			e.next.Store(h)
+			if s.head.CompareAndSwap(h, e) { // lfstack twice cas
+				break
+			}
+		}
+	}
+	return true
+}

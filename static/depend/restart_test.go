@@ -1,0 +1,47 @@
+package depend
+
+import "testing"
+
+// TestJudgeRestarted: lockfree's LLStack.Push (testdata's LFStack). A
+// failed CAS (recorded as a load), another Push's swap, then the unit's
+// next round's CAS: the failure sent the unit back through the loop's
+// condition, which reads the size afresh, and the round before left
+// nothing (restarted), so the check-then-act on the failed CAS does not
+// hold; main's build judged it to hold (stack.go:46 av). It still holds
+// when the round counts its tries (the loop head's phi), writes shared
+// state, links the node only on some rounds, counts in the node, or
+// relinks a node it has already published.
+func TestJudgeRestarted(t *testing.T) {
+	x, at := index(t)
+	call := func(line, callee string) string { return shift(at(line, callee+"("), len(callee)) }
+	for _, c := range []struct {
+		method, recv, line string
+		want               bool // Judge holds
+	}{
+		{"Push", "s *LFStack", "// lfstack push cas", false},
+		{"PushYield", "s *LFStack", "// lfstack yield cas", false},
+		{"Push", "s *GStack[V]", "// gstack push cas", false},
+		{"PushTries", "s *LFStack", "// lfstack tries cas", true},
+		{"PushNoted", "s *LFStack", "// lfstack noted cas", true},
+		{"PushLinked", "s *LFStack", "// lfstack linked cas", true},
+		{"PushCounted", "s *LFStack", "// lfstack counted cas", true},
+		{"PushTwice", "s *LFStack", "// lfstack twice cas", true},
+	} {
+		site := call(c.line, "CompareAndSwap")
+		fr := func(id int32) []Frame {
+			return []Frame{{ID: id, Site: at("func ("+c.recv+") "+c.method+"(", c.method)}}
+		}
+		failed := Event{Thread: 1, Unit: 1, Read: true, Site: site, Frames: fr(1)}
+		other := Event{Thread: 2, Unit: 2, Read: true, Write: true, Site: site, Frames: fr(2)}
+		swap := Event{Thread: 1, Unit: 1, Read: true, Write: true, Site: site, Frames: fr(1)}
+		if got := x.restarted(failed); got == c.want {
+			t.Errorf("%s %s: restarted = %v, want %v", c.recv, c.method, got, !c.want)
+		}
+		if x.restarted(swap) {
+			t.Errorf("%s %s: restarted(a CAS that swapped) = true", c.recv, c.method)
+		}
+		if v := x.Judge([]Event{failed, other, swap}); v.Holds != c.want {
+			t.Errorf("%s %s: Judge(failed CAS, other's swap, swap) = %v, %q: %s; want %v", c.recv, c.method, v.Holds, v.Kind, v.Why, c.want)
+		}
+	}
+}
