@@ -264,6 +264,11 @@ func (d *dependIndex) judgeFindings(fs []Finding, rep *Report) {
 		}
 	}
 	todo, pairs := toJudge(d.pkg, fs)
+	if len(todo) == 0 && len(acting) == 0 {
+		// As when no finding needed x: its pairs are not judged either
+		// (the group a finding with an effect leads stays as it was).
+		return
+	}
 	judgeAll(fs, todo, pairs, func(f *Finding) (depend.Verdict, bool) { return judgeOne(x, f) })
 }
 
