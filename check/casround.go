@@ -53,43 +53,93 @@ func casRetried(f *Finding, evs []depend.Event, round func(load, cas string) boo
 	if p == nil || p.Kind != "av" || s == nil || len(evs) != 3 || len(s.Anomaly) != 3 || len(p.T) != 3 || len(p.AR) != 3 || f.Verdict.Trace == "" {
 		return false
 	}
-	k := 0 // the anomaly event that is a void round's load
-	if p.Acting {
-		k = 1
-		if evs[1].Site != evs[0].Site {
+	for _, st := range s.Anomaly {
+		if st >= len(s.Steps) {
 			return false
 		}
 	}
-	if !evs[k].Read || evs[k].Write || s.Anomaly[k] >= len(s.Steps) {
+	if p.Acting && (evs[1].Site != evs[0].Site || !evs[1].Read || evs[1].Write) {
 		return false
 	}
 	tr, pos := rt.get()
-	if tr == nil || s.Anomaly[k] >= len(pos) || pos[s.Anomaly[k]] < 0 {
+	if tr == nil || len(pos) != len(s.Steps) {
 		return false
 	}
-	end, cas, ok := voidRound(tr, pos[s.Anomaly[k]], round)
-	if !ok || p.Acting {
+	if p.Acting {
+		// The other goroutine's check is the void round's load.
+		at := pos[s.Anomaly[1]]
+		if at < 0 {
+			return false
+		}
+		_, _, ok := voidRound(tr, at, round)
 		return ok
 	}
-	for j := range evs {
-		if p.T[j] != p.T[0] || p.AR[j] != p.AR[0] {
-			continue
-		}
-		st := s.Anomaly[j]
-		if st >= len(pos) || st >= len(s.Steps) {
-			return false
-		}
-		if at := pos[st]; at < 0 {
+	first := pos[s.Anomaly[0]]
+	if first < 0 {
+		return false
+	}
+	start, end, cas, ok := roundAround(tr, first, round)
+	if !ok {
+		return false
+	}
+	local := s.Steps[s.Anomaly[0]].G
+	for j, st := range s.Anomaly {
+		isLocal := p.T[j] == p.T[0] && p.AR[j] == p.AR[0]
+		switch at := pos[st]; {
+		case at < 0 && isLocal:
 			// Not run as scheduled: only the round's CAS, expected to
 			// swap, which failed (the replay left the schedule there).
-			if s.Steps[st].Site != cas || s.Steps[st].G != s.Steps[s.Anomaly[0]].G {
+			if s.Steps[st].Site != cas || s.Steps[st].G != local {
 				return false
 			}
-		} else if at > end {
+		case at < 0:
 			return false
+		case isLocal:
+			if at < start {
+				return false
+			}
+		case at >= end:
+			return false // another's event inside the round that counts
 		}
 	}
 	return true
+}
+
+// roundAround finds the void round (voidRound) of the goroutine of
+// tr's event q that holds q: the round's load, at q or before it with
+// only that goroutine's quiet events between, whose round ends after q.
+// It gives the load's event, the round's end and its CAS's site.
+func roundAround(tr *trace.Trace, q int, round func(load, cas string) bool) (start, end int, cas string, ok bool) {
+	g := tr.Events[q].G
+	seen := 0
+	for c := q; c >= 0 && seen < 256; c-- {
+		e := tr.Events[c]
+		if e.G != g {
+			continue
+		}
+		seen++
+		if c < q && !roundQuiet(e.Op) {
+			break
+		}
+		if e.Op != trace.Read && e.Op != trace.AtomicLoad {
+			continue
+		}
+		if end, cas, ok := voidRound(tr, c, round); ok && end > q {
+			return c, end, cas, true
+		}
+	}
+	return 0, 0, "", false
+}
+
+// roundQuiet reports whether op, by a void round's goroutine, reads or writes
+// nothing another goroutine reads (voidRound checks that locks balance
+// and that region markers stay in the round's activation).
+func roundQuiet(op trace.Op) bool {
+	switch op {
+	case trace.Read, trace.AtomicLoad, trace.Sleep, trace.RegionBegin, trace.RegionEnd, trace.Lock, trace.RLock, trace.Unlock, trace.RUnlock:
+		return true
+	}
+	return false
 }
 
 // voidRound reads the rounds of tr's goroutine from its load at event

@@ -61,29 +61,40 @@ func TestCASRetried(t *testing.T) {
 	rww := pattern.MustParse("av/RWW atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-w-w")[0]
 	failed := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: cas_test.go:218: Not equal: expected: 6, actual: 5"}
 	type step struct {
-		g  string
-		op trace.Op
-		at string
+		g   string
+		op  trace.Op
+		at  string
+		obj string          // "": state#1
+		fr  []predict.Frame // the pattern's events' activations
 	}
-	finding := func(p *pattern.Pattern, steps []step, v replay.Verdict, replayed string) Finding {
-		s := &trace.Schedule{Anomaly: []int{0, 1, 2}}
+	// findingAt is the finding whose schedule is steps, its anomaly the
+	// steps at anomaly.
+	findingAt := func(p *pattern.Pattern, steps []step, anomaly []int, v replay.Verdict, replayed string) Finding {
+		s := &trace.Schedule{Anomaly: anomaly}
 		n := map[string]int{}
 		for _, st := range steps {
 			n[st.g+st.op.String()+st.at]++
-			s.Steps = append(s.Steps, trace.Step{G: st.g, Op: st.op, Obj: "state#1", Site: st.at, N: n[st.g+st.op.String()+st.at]})
+			obj := st.obj
+			if obj == "" {
+				obj = "state#1"
+			}
+			s.Steps = append(s.Steps, trace.Step{G: st.g, Op: st.op, Obj: obj, Site: st.at, N: n[st.g+st.op.String()+st.at]})
 		}
 		path := filepath.Join(t.TempDir(), "replay.trace")
 		if err := os.WriteFile(path, []byte("# pecanvet trace v1\n"+replayed), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		v.Trace = path
-		return Finding{
-			Package:  "dep/casround",
-			Test:     "TestCAS",
-			Anomaly:  predict.Anomaly{Pattern: p, Events: []int32{0, 1, 2}, Sites: []string{steps[0].at, steps[1].at, steps[2].at}},
-			Schedule: s,
-			Verdict:  v,
+		a := predict.Anomaly{Pattern: p}
+		for k, i := range anomaly {
+			a.Events = append(a.Events, int32(k))
+			a.Sites = append(a.Sites, steps[i].at)
+			a.Frames = append(a.Frames, steps[i].fr)
 		}
+		return Finding{Package: "dep/casround", Test: "TestCAS", Anomaly: a, Schedule: s, Verdict: v}
+	}
+	finding := func(p *pattern.Pattern, steps []step, v replay.Verdict, replayed string) Finding {
+		return findingAt(p, steps, []int{0, 1, 2}, v, replayed)
 	}
 	// replayed writes a replay's trace: "g op site [object]" per event,
 	// on state#1 unless it names another object.
@@ -100,7 +111,7 @@ func TestCASRetried(t *testing.T) {
 		return b.String()
 	}
 	acting := func(load, cas string) []step {
-		return []step{{"g1", trace.AtomicLoad, load}, {"g2", trace.AtomicLoad, load}, {"g1", trace.AtomicRMW, cas}}
+		return []step{{g: "g1", op: trace.AtomicLoad, at: load}, {g: "g2", op: trace.AtomicLoad, at: load}, {g: "g1", op: trace.AtomicRMW, at: cas}}
 	}
 	interrupted := failed
 	interrupted.Interrupted = true
@@ -130,12 +141,12 @@ func TestCASRetried(t *testing.T) {
 			"g1 atomic-load "+cnt, "g2 atomic-load "+cnt, "g1 atomic-rmw "+cntCAS,
 			"g2 atomic-load "+cntCAS, "g2 atomic-load "+cnt, "g2 atomic-rmw "+cntCAS)), false},
 		{"Enqueue: its CAS failed after another's, it called itself again", finding(rww,
-			[]step{{"g1", trace.AtomicLoad, enq}, {"g2", trace.AtomicRMW, enqCAS}, {"g1", trace.AtomicRMW, enqCAS}}, interrupted, replayed(
-				"g1 atomic-load "+enq, "g2 atomic-load "+enq, "g2 atomic-rmw "+enqCAS, "g1 read x.go:7 elements#1",
+			[]step{{g: "g1", op: trace.AtomicLoad, at: enq}, {g: "g2", op: trace.AtomicRMW, at: enqCAS}, {g: "g1", op: trace.AtomicRMW, at: enqCAS}}, interrupted, replayed(
+				"g1 atomic-load "+enq, "g2 atomic-rmw "+enqCAS, "g1 read x.go:7 elements#1",
 				"g1 atomic-load "+enqCAS, "g1 region-begin x.go:9 Ring.Enqueue", "g1 atomic-load "+enq, "g1 atomic-rmw "+enqCAS)), true},
 		{"Enqueue: its CAS swapped after another's write (ABA)", finding(rww,
-			[]step{{"g1", trace.AtomicLoad, enq}, {"g2", trace.AtomicRMW, enqCAS}, {"g1", trace.AtomicRMW, enqCAS}}, failed, replayed(
-				"g1 atomic-load "+enq, "g2 atomic-load "+enq, "g2 atomic-rmw "+enqCAS, "g1 atomic-rmw "+enqCAS)), false},
+			[]step{{g: "g1", op: trace.AtomicLoad, at: enq}, {g: "g2", op: trace.AtomicRMW, at: enqCAS}, {g: "g1", op: trace.AtomicRMW, at: enqCAS}}, failed, replayed(
+				"g1 atomic-load "+enq, "g2 atomic-rmw "+enqCAS, "g1 atomic-rmw "+enqCAS)), false},
 	} {
 		fs := []Finding{tc.f}
 		if !fs[0].Effect() {
@@ -144,6 +155,122 @@ func TestCASRetried(t *testing.T) {
 		judgeDependence(loaded, "dep/casround", fs, &Report{})
 		if got := fs[0].Control == casRound; got != tc.void || fs[0].Effect() == tc.void {
 			t.Errorf("%s: control %q, effect %v: want void %v", tc.name, fs[0].Control, fs[0].Effect(), tc.void)
+		}
+	}
+}
+
+// TestCASRetriedDependence: a violation without effect whose unit's
+// first event lies in a void round of its goroutine's CAS loop, the
+// other goroutine's event before the round's end and the unit's other
+// event in the next round, has no dependence (lockfree's Dequeue, seen
+// once its generic body was indexed: the failed CAS at rb.go:92 "decides"
+// the re-call that makes the next CAS, and the slot read at rb.go:91 of
+// the failed round is read again in the next one); with a write in that
+// round it is judged as before.
+func TestCASRetriedDependence(t *testing.T) {
+	dir, err := filepath.Abs("../static/depend/testdata/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := load.Load(context.Background(), dir, []string{"./casround"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "casround/casround.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	// site is the call of name in method fn (its parenthesis); decl: fn's
+	// own name in its declaration.
+	site := func(fn, name string, decl bool) string {
+		in := false
+		for i, l := range lines {
+			if strings.HasPrefix(l, "func ") && strings.Contains(l, ") "+fn+"(") {
+				if decl {
+					return fmt.Sprintf("casround/casround.go:%d:%d", i+1, strings.Index(l, ") "+fn+"(")+3)
+				}
+				in = true
+				continue
+			}
+			if in && strings.Contains(l, name+"(") {
+				return fmt.Sprintf("casround/casround.go:%d:%d", i+1, strings.Index(l, name+"(")+len(name)+1)
+			}
+		}
+		t.Fatalf("no %s in %s", name, fn)
+		return ""
+	}
+	ld, slot, cas := site("Dequeue", "r.state.Load", false), site("Dequeue", "r.slot.Load", false), site("Dequeue", "CompareAndSwap", false)
+	enqCAS, store := site("Enqueue", "CompareAndSwap", false), site("Enqueue", "r.slot.Store", false)
+	deq, enq := site("Dequeue", "", true), site("Enqueue", "", true)
+	outer := []predict.Frame{{Begin: 1, Site: deq}}
+	inner := []predict.Frame{{Begin: 1, Site: deq}, {Begin: 2, Site: deq}}
+	other := []predict.Frame{{Begin: 11, Site: enq}}
+	rwr := pattern.MustParse("av/RWR atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-w-r")[0]
+	type ev struct {
+		g   string
+		op  trace.Op
+		at  string
+		obj string
+		fr  []predict.Frame
+	}
+	// One Dequeue whose CAS fails after g3's enqueue, then swaps in its
+	// re-call; g2 enqueues in between: its CAS (state) or its slot store.
+	run := []ev{
+		{"g1", trace.AtomicLoad, ld, "state#1", outer},
+		{"g1", trace.AtomicLoad, slot, "slot#1", outer},
+		{"g3", trace.AtomicRMW, enqCAS, "state#1", []predict.Frame{{Begin: 21, Site: enq}}},
+		{"g1", trace.AtomicLoad, cas, "state#1", outer},
+		{"g2", trace.AtomicRMW, enqCAS, "state#1", other},
+		{"g2", trace.AtomicStore, store, "slot#1", other},
+		{"g1", trace.RegionBegin, deq, "Ring.Dequeue", nil},
+		{"g1", trace.AtomicLoad, ld, "state#1", inner},
+		{"g1", trace.AtomicLoad, slot, "slot#1", inner},
+		{"g1", trace.AtomicRMW, cas, "state#1", inner},
+	}
+	finding := func(anomaly []int, extra string) Finding {
+		s := &trace.Schedule{Anomaly: anomaly}
+		var b strings.Builder
+		b.WriteString("# pecanvet trace v1\n")
+		n := map[string]int{}
+		for i, e := range run {
+			n[e.g+e.op.String()+e.at]++
+			s.Steps = append(s.Steps, trace.Step{G: e.g, Op: e.op, Obj: e.obj, Site: e.at, N: n[e.g+e.op.String()+e.at]})
+			if i == 6 {
+				b.WriteString(extra)
+			}
+			fmt.Fprintf(&b, "%s %s %s @%s\n", e.g, e.op, e.obj, e.at)
+		}
+		path := filepath.Join(t.TempDir(), "replay.trace")
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		a := predict.Anomaly{Pattern: rwr}
+		for k, i := range anomaly {
+			a.Events = append(a.Events, int32(k))
+			a.Sites = append(a.Sites, run[i].at)
+			a.Frames = append(a.Frames, run[i].fr)
+		}
+		return Finding{Package: "dep/casround", Test: "TestRing", Anomaly: a, Schedule: s,
+			Verdict: replay.Verdict{Verdict: replay.Reproduced, Passed: true, Trace: path}}
+	}
+	for _, tc := range []struct {
+		name    string
+		anomaly []int
+		extra   string
+		want    bool
+	}{
+		{"the failed CAS, another's CAS, the re-call's CAS", []int{3, 4, 9}, "", false},
+		{"the failed round's slot read, another's store, the re-call's read", []int{1, 5, 8}, "", false},
+		{"the same, the failed round writing", []int{1, 5, 8}, "g1 write seen#1 @x.go:3\n", true},
+	} {
+		fs := []Finding{finding(tc.anomaly, tc.extra)}
+		if !fs[0].needsJudging() {
+			t.Fatalf("%s: not judged by dependence", tc.name)
+		}
+		judgeDependence(loaded, "dep/casround", fs, &Report{})
+		if got := fs[0].Dependence != ""; got != tc.want {
+			t.Errorf("%s: dependence %q, want %v", tc.name, fs[0].Dependence, tc.want)
 		}
 	}
 }

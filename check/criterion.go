@@ -276,8 +276,13 @@ func (d *dependIndex) judgeFindings(fs []Finding, rep *Report) {
 // whether it counts.
 func judgeOne(x *depend.Index, f *Finding) (depend.Verdict, bool) {
 	evs := dependEvents(f)
-	claimSpans(f, evs, x.IsCAS)
 	rt := &replayTrace{f: f}
+	if casRetried(f, evs, x.CASRound, rt) {
+		// The unit's event that another's falls after is in a void
+		// round: the run is one where the unit came after it whole.
+		return depend.Verdict{}, false
+	}
+	claimSpans(f, evs, x.IsCAS)
 	retries(f, evs, x.ExitTest, rt)
 	polls(f, evs, x.PollRead, rt)
 	handed(f, evs, x.AddDelta, rt)

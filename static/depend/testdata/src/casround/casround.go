@@ -41,7 +41,10 @@ func (m *Mutex) tryInc() bool {
 	return atomic.CompareAndSwapInt32(&m.state, n, n+1)
 }
 
-type Queue[V any] interface{ Enqueue(v V) bool }
+type Queue[V any] interface {
+	Enqueue(v V) bool
+	Dequeue() (V, bool)
+}
 
 // New returns a Ring as a Queue: Enqueue is called only through the
 // interface, as lockfree's tests call RingBuffer[Value]'s.
@@ -61,4 +64,19 @@ func (r *Ring[V]) Enqueue(v V) bool {
 		return true
 	}
 	return r.Enqueue(v)
+}
+
+// Dequeue is lockfree's RingBuffer.Dequeue: it reads the slot between its
+// load and its CAS, and calls itself again when the CAS fails.
+func (r *Ring[V]) Dequeue() (V, bool) {
+	s := r.state.Load()
+	var v V
+	val := r.slot.Load()
+	if r.state.CompareAndSwap(s, s+1) {
+		if val != nil {
+			v = *val
+		}
+		return v, true
+	}
+	return r.Dequeue()
 }
