@@ -228,7 +228,25 @@ func TestCASRetriedDependence(t *testing.T) {
 		{"g1", trace.AtomicLoad, slot, "slot#1", inner},
 		{"g1", trace.AtomicRMW, cas, "state#1", inner},
 	}
-	finding := func(anomaly []int, extra string) Finding {
+	// Two failed rounds, then the round that swaps, g2's slot store
+	// falling inside it before its slot read.
+	run2 := []ev{
+		{"g1", trace.AtomicLoad, ld, "state#1", outer},
+		{"g1", trace.AtomicLoad, slot, "slot#1", outer},
+		{"g3", trace.AtomicRMW, enqCAS, "state#1", []predict.Frame{{Begin: 21, Site: enq}}},
+		{"g1", trace.AtomicLoad, cas, "state#1", outer},
+		{"g1", trace.RegionBegin, deq, "Ring.Dequeue", nil},
+		{"g1", trace.AtomicLoad, ld, "state#1", inner},
+		{"g1", trace.AtomicLoad, slot, "slot#1", inner},
+		{"g2", trace.AtomicRMW, enqCAS, "state#1", other},
+		{"g1", trace.AtomicLoad, cas, "state#1", inner},
+		{"g1", trace.RegionBegin, deq, "Ring.Dequeue", nil},
+		{"g1", trace.AtomicLoad, ld, "state#1", []predict.Frame{{Begin: 1, Site: deq}, {Begin: 2, Site: deq}, {Begin: 3, Site: deq}}},
+		{"g2", trace.AtomicStore, store, "slot#1", other},
+		{"g1", trace.AtomicLoad, slot, "slot#1", []predict.Frame{{Begin: 1, Site: deq}, {Begin: 2, Site: deq}, {Begin: 3, Site: deq}}},
+		{"g1", trace.AtomicRMW, cas, "state#1", []predict.Frame{{Begin: 1, Site: deq}, {Begin: 2, Site: deq}, {Begin: 3, Site: deq}}},
+	}
+	finding := func(run []ev, anomaly []int, extra string) Finding {
 		s := &trace.Schedule{Anomaly: anomaly}
 		var b strings.Builder
 		b.WriteString("# pecanvet trace v1\n")
@@ -256,15 +274,17 @@ func TestCASRetriedDependence(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name    string
+		run     []ev
 		anomaly []int
 		extra   string
 		want    bool
 	}{
-		{"the failed CAS, another's CAS, the re-call's CAS", []int{3, 4, 9}, "", false},
-		{"the failed round's slot read, another's store, the re-call's read", []int{1, 5, 8}, "", false},
-		{"the same, the failed round writing", []int{1, 5, 8}, "g1 write seen#1 @x.go:3\n", true},
+		{"the failed CAS, another's CAS, the re-call's CAS", run, []int{3, 4, 9}, "", false},
+		{"the failed round's slot read, another's store, the re-call's read", run, []int{1, 5, 8}, "", false},
+		{"the same, the failed round writing", run, []int{1, 5, 8}, "g1 write seen#1 @x.go:3\n", true},
+		{"two failed rounds, the store inside the third before its read", run2, []int{1, 11, 12}, "", false},
 	} {
-		fs := []Finding{finding(tc.anomaly, tc.extra)}
+		fs := []Finding{finding(tc.run, tc.anomaly, tc.extra)}
 		if !fs[0].needsJudging() {
 			t.Fatalf("%s: not judged by dependence", tc.name)
 		}
@@ -272,5 +292,19 @@ func TestCASRetriedDependence(t *testing.T) {
 		if got := fs[0].Dependence != ""; got != tc.want {
 			t.Errorf("%s: dependence %q, want %v", tc.name, fs[0].Dependence, tc.want)
 		}
+	}
+	// The swapping round's load, g2's store, the round's slot read: the
+	// store falls inside the round that counts.
+	f := finding(run2, []int{10, 11, 12}, "")
+	x, err := newDependIndex(loaded, "dep/casround").index()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if casRetried(&f, dependEvents(&f), x.CASRound, &replayTrace{f: &f}) {
+		t.Errorf("g2's store inside the swapping round: casRetried, want not")
+	}
+	f = finding(run2, []int{1, 11, 12}, "")
+	if !casRetried(&f, dependEvents(&f), x.CASRound, &replayTrace{f: &f}) {
+		t.Errorf("g2's store before the swapping round's read, the unit's first read in a failed round: not casRetried")
 	}
 }
