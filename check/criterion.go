@@ -227,14 +227,17 @@ func (d *dependIndex) index() (*depend.Index, error) {
 
 // judgeFindings is judgeDependence's work, with d's index.
 func (d *dependIndex) judgeFindings(fs []Finding, rep *Report) {
-	todo, pairs := toJudge(d.pkg, fs)
-	var acting []int
+	todo, _ := toJudge(d.pkg, fs)
+	var acting, cas []int
 	for i := range fs {
 		if fs[i].Package == d.pkg && fs[i].actingEffect() {
 			acting = append(acting, i)
 		}
+		if fs[i].Package == d.pkg && fs[i].casEffect() {
+			cas = append(cas, i)
+		}
 	}
-	if len(todo) == 0 && len(acting) == 0 {
+	if len(todo) == 0 && len(acting) == 0 && len(cas) == 0 {
 		// No report rests on a dependence: nothing for an effect's
 		// finding to be grouped with by its pair, and no SSA to build.
 		return
@@ -248,10 +251,23 @@ func (d *dependIndex) judgeFindings(fs []Finding, rep *Report) {
 		}
 		return
 	}
+	for _, i := range cas {
+		if casRetried(&fs[i], dependEvents(&fs[i]), x.CASRound, &replayTrace{f: &fs[i]}) {
+			// Its effect withdrawn, the finding is judged by the
+			// dependence criterion like any other without one.
+			fs[i].Control = casRound
+		}
+	}
 	for _, i := range acting {
-		if x.ActAlike(dependEvents(&fs[i])) {
+		if fs[i].Control == "" && x.ActAlike(dependEvents(&fs[i])) {
 			fs[i].Control = actAlike
 		}
+	}
+	todo, pairs := toJudge(d.pkg, fs)
+	if len(todo) == 0 && len(acting) == 0 {
+		// As when no finding needed x: its pairs are not judged either
+		// (the group a finding with an effect leads stays as it was).
+		return
 	}
 	judgeAll(fs, todo, pairs, func(f *Finding) (depend.Verdict, bool) { return judgeOne(x, f) })
 }
@@ -260,8 +276,13 @@ func (d *dependIndex) judgeFindings(fs []Finding, rep *Report) {
 // whether it counts.
 func judgeOne(x *depend.Index, f *Finding) (depend.Verdict, bool) {
 	evs := dependEvents(f)
-	claimSpans(f, evs, x.IsCAS)
 	rt := &replayTrace{f: f}
+	if casRetried(f, evs, x.CASRound, rt) {
+		// The unit's event that another's falls after is in a void
+		// round: the run is one where the unit came after it whole.
+		return depend.Verdict{}, false
+	}
+	claimSpans(f, evs, x.IsCAS)
 	retries(f, evs, x.ExitTest, rt)
 	polls(f, evs, x.PollRead, rt)
 	handed(f, evs, x.AddDelta, rt)
@@ -290,6 +311,27 @@ func (d *dependIndex) dependence(f *Finding) bool {
 	}
 	_, ok := judgeOne(x, f)
 	return ok
+}
+
+// casEffect reports whether a finding is a reproduced atomicity
+// violation on one variable that counts by its replay's effect, for
+// casRetried to judge.
+func (f *Finding) casEffect() bool {
+	return f.Reproduced() && f.Anomaly.Pattern.Kind == "av" && f.Driver == "" && f.Effect()
+}
+
+// casVoid reports whether finding f, counting by its effect, has a void
+// compare-and-swap round for its interleaved part (casRetried), judged
+// as judgeFindings will; false when the package's code cannot be
+// analyzed.
+func (d *dependIndex) casVoid(f *Finding) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	x, err := d.index()
+	if err != nil {
+		return false
+	}
+	return casRetried(f, dependEvents(f), x.CASRound, &replayTrace{f: f})
 }
 
 // toJudge gives the findings of package pkg that needsJudging (todo) and

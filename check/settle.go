@@ -71,6 +71,11 @@ func packageSettles(st statics, d *dependIndex) func(f *Finding) bool {
 				return true
 			}
 		}
+		if f.casEffect() && d.casVoid(f) {
+			// Its effect void: the combination stays open to its
+			// other instances unless a dependence settles it.
+			f.Control = casRound
+		}
 		if f.needsJudging() && d.dependence(f) {
 			f.Dependence = "(judged in the queue)"
 		}

@@ -386,7 +386,7 @@ func reCall(b *ssa.BasicBlock, fn *ssa.Function) bool {
 		return false
 	}
 	for i, a := range call.Call.Args {
-		if a != ssa.Value(fn.Params[i]) {
+		if a != ssa.Value(fn.Params[i]) && !paramCell(a, fn.Params[i]) {
 			return false // even a conversion there may change the value
 		}
 	}
@@ -399,6 +399,63 @@ func reCall(b *ssa.BasicBlock, fn *ssa.Function) bool {
 		}
 	}
 	return true
+}
+
+// paramCell reports whether a loads the cell that holds parameter p
+// because p's address is taken (lockfree's Enqueue(v) stores &v into
+// its slot, and retries with `return rb.Enqueue(v)`), and the cell still
+// holds p there: its only store is p's, and no other use of the cell
+// (its address passed on, which lets others write it) comes before a on
+// any path.
+func paramCell(a ssa.Value, p *ssa.Parameter) bool {
+	ld, ok := a.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	cell, ok := ld.X.(*ssa.Alloc)
+	if !ok || cell.Referrers() == nil {
+		return false
+	}
+	stored := false
+	for _, r := range *cell.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != ssa.Value(cell) || r.Val != ssa.Value(p) || stored {
+				return false
+			}
+			stored = true
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+		default:
+			if r.Block() == ld.Block() || reachable(r.Block(), ld.Block()) {
+				return false
+			}
+		}
+	}
+	return stored
+}
+
+// reachable reports whether some path leads from block from to block to.
+func reachable(from, to *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	var walk func(b *ssa.BasicBlock) bool
+	walk = func(b *ssa.BasicBlock) bool {
+		for _, s := range b.Succs {
+			if s == to {
+				return true
+			}
+			if !seen[s] {
+				seen[s] = true
+				if walk(s) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(from)
 }
 
 // reachesOnlyAt reports whether every path from start reaches a block

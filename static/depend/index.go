@@ -132,11 +132,42 @@ func Build(pkgs []*packages.Package, root string) (x *Index, err error) {
 		invokes: map[string][]callSite{},
 		passed:  map[passKey]bool{},
 	}
+	added := map[*ssa.Function]bool{}
 	for fn := range ssautil.AllFunctions(prog) {
 		if fn.Pkg == nil || !user[fn.Pkg] || fn.Blocks == nil {
 			continue
 		}
+		added[fn] = true
 		x.add(fn)
+	}
+	// A generic type's methods that the package calls only through an
+	// interface are in no method set AllFunctions walks (lockfree's
+	// RingBuffer[Value].Enqueue, called through core.Queue[Value]): their
+	// bodies, the origins every instance runs, are indexed too, or no
+	// rule could read the code of the accesses they record.
+	var more func(fn *ssa.Function)
+	more = func(fn *ssa.Function) {
+		if fn == nil || fn.Pkg == nil || !user[fn.Pkg] || fn.Blocks == nil || added[fn] {
+			return
+		}
+		added[fn] = true
+		x.add(fn)
+		for _, anon := range fn.AnonFuncs {
+			more(anon)
+		}
+	}
+	for _, sp := range spkgs {
+		for _, m := range sp.Members {
+			t, ok := m.(*ssa.Type)
+			if !ok {
+				continue
+			}
+			if named, ok := t.Type().(*types.Named); ok && named.TypeParams().Len() > 0 {
+				for i := range named.NumMethods() {
+					more(prog.FuncValue(named.Method(i)))
+				}
+			}
+		}
 	}
 	return x, nil
 }

@@ -1,0 +1,82 @@
+// Package casround holds compare-and-swap loops for depend.CASRound and
+// check's casRetried: go-lock's rTryLock (a loop whose failure goes back
+// to the load unless it only tries), lockfree's RingBuffer.Enqueue (a
+// retry by re-calling itself), and two that carry something of the
+// failed round or never come back.
+package casround
+
+import "sync/atomic"
+
+type Mutex struct{ state int32 }
+
+// rTryLock is go-lock's CASMutex.rTryLock, without its broadcast channel.
+func (m *Mutex) rTryLock(try bool) bool {
+	for {
+		n := atomic.LoadInt32(&m.state)
+		if n >= 0 {
+			if atomic.CompareAndSwapInt32(&m.state, n, n+1) {
+				return true
+			}
+		}
+		if try {
+			return false
+		}
+	}
+}
+
+// counted returns how many rounds failed: a value of the failed round
+// lives on into the next.
+func (m *Mutex) counted() int {
+	for i := 0; ; i++ {
+		n := atomic.LoadInt32(&m.state)
+		if atomic.CompareAndSwapInt32(&m.state, n, n+1) {
+			return i
+		}
+	}
+}
+
+// tryInc tries once and returns the CAS's outcome to its caller.
+func (m *Mutex) tryInc() bool {
+	n := atomic.LoadInt32(&m.state)
+	return atomic.CompareAndSwapInt32(&m.state, n, n+1)
+}
+
+type Queue[V any] interface {
+	Enqueue(v V) bool
+	Dequeue() (V, bool)
+}
+
+// New returns a Ring as a Queue: Enqueue is called only through the
+// interface, as lockfree's tests call RingBuffer[Value]'s.
+func New[V any]() Queue[V] { return &Ring[V]{} }
+
+type Ring[V any] struct {
+	state atomic.Uint64
+	slot  atomic.Pointer[V]
+}
+
+// Enqueue is lockfree's RingBuffer.Enqueue's retry: it calls itself again,
+// with v, whose address it stores only once its CAS swapped.
+func (r *Ring[V]) Enqueue(v V) bool {
+	s := r.state.Load()
+	if r.state.CompareAndSwap(s, s+1) {
+		r.slot.Store(&v)
+		return true
+	}
+	return r.Enqueue(v)
+}
+
+// Dequeue is lockfree's RingBuffer.Dequeue: it reads the slot between its
+// load and its CAS, and calls itself again when the CAS fails.
+func (r *Ring[V]) Dequeue() (V, bool) {
+	s := r.state.Load()
+	var v V
+	val := r.slot.Load()
+	if r.state.CompareAndSwap(s, s+1) {
+		if val != nil {
+			v = *val
+		}
+		return v, true
+	}
+	return r.Dequeue()
+}
