@@ -410,6 +410,7 @@ func dependEvents(f *Finding) []depend.Event {
 	afters(f, evs)
 	overwrites(f, evs)
 	priors(f, evs)
+	beforeUnits(f, evs)
 	freshReads(f, evs)
 	checkedCalls(f, evs)
 	return evs

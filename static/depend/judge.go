@@ -195,6 +195,15 @@ type Event struct {
 	// trace shows the unit's store overwritten by the same store of
 	// each (superseded).
 	Superseded []string
+	// Late says the event, of one unit of a violation of two, comes
+	// after the other unit's first event; then Before is the site of the
+	// last write of its variable in the replayed schedule before the step
+	// that began that other unit ("" when the schedule shows none), and
+	// Kept says no goroutine wrote the variable from that step up to
+	// this event (failedAsBefore).
+	Late   bool
+	Before string
+	Kept   bool
 }
 
 // Witness is an earlier read of a read-back's variable at its site
@@ -278,8 +287,13 @@ var (
 	passed      = how{"read-then-act", func(op string) string { return "is passed to the " + op }}
 )
 
-// Judge decides the dependence criterion for a violation's events: it
-// holds when
+// Judge decides the dependence criterion for a violation's events. None
+// holds when the violation, of two units, runs one of them wholly before
+// the other as far as its events show: that unit's events after the
+// other's first write nothing, each reads what it read before the other
+// began or is a compare-and-swap that failed on a constant no value
+// before the other unit can equal (failedAsBefore: hollywood's Send
+// against Start's starting). Otherwise it holds when
 //   - a unit's read, before another unit's event, flows into that unit's
 //     later event (its value, its address, or the branch deciding it;
 //     a later read only if its own value is used in turn), or into the
@@ -508,6 +522,9 @@ var (
 // no use), a channel send, an index or a pointer through which memory is
 // accessed, a call of another method, or the unit's result.
 func (x *Index) Judge(evs []Event) Verdict {
+	if x.failedAsBefore(evs) {
+		return Verdict{}
+	}
 	other := func(i, k int) bool { return evs[k].Unit != evs[i].Unit || evs[k].Thread != evs[i].Thread }
 	for i := range evs {
 		for j := i + 1; j < len(evs); j++ {
