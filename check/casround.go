@@ -38,12 +38,6 @@ const casRound = "the interleaved part is a round of a compare-and-swap loop tha
 //     loaded again and took the read lock. The test's failure
 //     ("expected: 6, actual: 5", TestCASNoStarve) was the 100 ms D slept
 //     while the replay held A.
-//   - Another goroutine's event of the anomaly lies in a void round of
-//     its own (a read, as every event there): the value it read died
-//     with the round, and the run without the round has no such
-//     instance. semaphore's :176 asv-10: Release's CAS, a waiter's read
-//     of the old channel and its re-load, the waiter's acquire, then
-//     Release's swap.
 //   - Any other (RWR, RWW, an atomic-set pattern): the unit's first event lies in a void round
 //     of its goroutine (roundAround), and every other goroutine's event
 //     of the anomaly comes before the unit's events that are left after
@@ -96,20 +90,6 @@ func casRetried(f *Finding, evs []depend.Event, round func(load, cas string) boo
 		}
 		_, _, _, ok := voidRound(tr, at, round)
 		return ok
-	}
-	// Another goroutine's event of the anomaly in a void round of its
-	// own: a read (a void round writes nothing) whose value the round
-	// dropped when it went back, so the run without the round has no
-	// such instance (remoteVoid).
-	for j, st := range s.Anomaly {
-		if p.T[j] == p.T[0] && p.AR[j] == p.AR[0] {
-			continue
-		}
-		if at := pos[st]; at >= 0 {
-			if _, _, _, ok := roundAround(tr, at, round); ok {
-				return true
-			}
-		}
 	}
 	first := pos[s.Anomaly[0]]
 	if first < 0 {
