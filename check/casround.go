@@ -6,18 +6,24 @@ import (
 )
 
 // casRound is Finding.Control when casRetried holds.
-const casRound = "the interleaved part is a round of a compare-and-swap loop that failed against the value its own load read, read and wrote nothing else, and went back to the load: the replay is a run in which that round never happened, the goroutine only came later, so no unit was interleaved and the failure follows the replay's timing"
+const casRound = "the interleaved part is a round of a compare-and-swap loop that failed against the value its own load read (or loaded the variable again and found it changed), read and wrote nothing else, and went back to the load: the replay is a run in which that round never happened, the goroutine only came later, so no unit was interleaved and the failure follows the replay's timing"
 
 // casRetried reports whether the interleaving of f, a reproduced
-// atomicity violation on one variable, is void because a goroutine of
-// the anomaly ran, in the replay's own trace, void rounds of a
-// compare-and-swap loop there. A round is void when, from its load, its
-// goroutine only reads (plain, atomic, or a failed CAS, which sync/atomic
-// leaves unwritten), takes locks it lets go, sleeps, and opens and closes
-// regions without closing the load's activation, its CAS, expecting the
-// loaded value, fails, and it loads again at the same site (round,
-// static/depend's CASRound: the way back carries no value of the round);
-// a later round's CAS must swap. A void round changes nothing another
+// atomicity violation on one variable or atomic-set violation, is void
+// because a goroutine of the anomaly ran, in the replay's own trace,
+// void rounds of a compare-and-swap loop there. A round is void when,
+// from its load, its goroutine only reads (plain, atomic, or a failed
+// CAS, which sync/atomic leaves unwritten), takes locks it lets go,
+// sleeps, and opens and closes regions without closing the load's
+// activation, the round ends (its CAS, expecting the loaded value,
+// fails, or it loads the variable again to compare with the loaded
+// value), and it loads again at the same site (round, static/depend's
+// RoundEnd: the way back carries no value of the round); a later
+// round's CAS must swap. marusama/semaphore's Acquire (issue 26, trial
+// 33) ends a round either way: its CAS (semaphore.go:101) fails, or,
+// full, it fetches the broadcast channel under the read lock and its
+// re-load (:116) differs; both come back through a select on
+// ctx.Done() that took its default. A void round changes nothing another
 // goroutine reads and leaves its goroutine where it was: taken out, the
 // other events see the same values in the same order, and the goroutine
 // starts over at the load, later. So the run is one in which the void
@@ -32,7 +38,7 @@ const casRound = "the interleaved part is a round of a compare-and-swap loop tha
 //     loaded again and took the read lock. The test's failure
 //     ("expected: 6, actual: 5", TestCASNoStarve) was the 100 ms D slept
 //     while the replay held A.
-//   - Any other (RWR, RWW): the unit's first event lies in a void round
+//   - Any other (RWR, RWW, an atomic-set pattern): the unit's first event lies in a void round
 //     of its goroutine (roundAround), and every other goroutine's event
 //     of the anomaly comes before the unit's events that are left after
 //     the void rounds (a CAS of the round that the replay expected to
@@ -43,6 +49,10 @@ const casRound = "the interleaved part is a round of a compare-and-swap loop tha
 //     the test's 2 s deadline, which the replay's 25,656 held steps ran
 //     out. Its Dequeue, with no effect: a failed round's CAS or slot
 //     read "decides" the re-call's (the dependence criterion, judgeOne).
+//     semaphore's :93 av and asv-11: Acquire's load, SetLimit's CAS (and
+//     swap), Acquire's channel read and re-load; the test's check of
+//     the count right after SetLimit failed on the woken waiter's
+//     acquire, the test's own timing.
 //
 // A CAS that swapped in the round (ABA, or the remote goroutine's events
 // wrote nothing) leaves it standing, as does a write, a channel
@@ -53,7 +63,11 @@ const casRound = "the interleaved part is a round of a compare-and-swap loop tha
 // held (the recorder keeps no failed TryLock).
 func casRetried(f *Finding, evs []depend.Event, round func(load, cas string) bool, rt *replayTrace) bool {
 	p, s := f.Anomaly.Pattern, f.Schedule
-	if p == nil || p.Kind != "av" || s == nil || len(evs) != 3 || len(s.Anomaly) != 3 || len(p.T) != 3 || len(p.AR) != 3 || f.Verdict.Trace == "" {
+	if p == nil || s == nil || f.Verdict.Trace == "" {
+		return false
+	}
+	n := len(evs)
+	if !(p.Kind == "av" && n == 3 || p.Kind == "asv" && n == 4 && !p.Acting) || len(s.Anomaly) != n || len(p.T) != n || len(p.AR) != n {
 		return false
 	}
 	for _, st := range s.Anomaly {
@@ -165,6 +179,15 @@ func voidRound(tr *trace.Trace, p int, round func(load, cas string) bool) (end, 
 	}
 	end = -1
 	inRound, depth := true, 0
+	known := map[string]bool{}
+	ends := func(site string) bool {
+		v, ok := known[site]
+		if !ok {
+			v = round(load, site)
+			known[site] = v
+		}
+		return v
+	}
 	held := map[string]int{}
 	for q := p + 1; q < len(tr.Events); q++ {
 		n := tr.Events[q]
@@ -173,11 +196,11 @@ func voidRound(tr *trace.Trace, p int, round func(load, cas string) bool) (end, 
 		}
 		o, site := eventObj(tr, n), tabName(tr.Sites, n.Site)
 		switch {
-		case o == obj && inRound && (n.Op == trace.AtomicLoad || n.Op == trace.AtomicRMW) && site != load && (site == cas || cas == "" && round(load, site)):
+		case o == obj && inRound && (n.Op == trace.AtomicLoad || n.Op == trace.AtomicRMW) && site != load && ends(site):
 			if n.Op == trace.AtomicRMW {
-				return end, live, cas, end >= 0
+				return end, live, site, end >= 0
 			}
-			cas, inRound = site, false // failed: the way back
+			inRound = false // a failed CAS or a re-load: the way back
 		case o == obj && !inRound && (n.Op == trace.Read || n.Op == trace.AtomicLoad) && site == load:
 			for _, c := range held {
 				if c != 0 {

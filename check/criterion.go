@@ -252,7 +252,7 @@ func (d *dependIndex) judgeFindings(fs []Finding, rep *Report) {
 		return
 	}
 	for _, i := range cas {
-		if casRetried(&fs[i], dependEvents(&fs[i]), x.CASRound, &replayTrace{f: &fs[i]}) {
+		if casRetried(&fs[i], dependEvents(&fs[i]), x.RoundEnd, &replayTrace{f: &fs[i]}) {
 			// Its effect withdrawn, the finding is judged by the
 			// dependence criterion like any other without one.
 			fs[i].Control = casRound
@@ -277,7 +277,7 @@ func (d *dependIndex) judgeFindings(fs []Finding, rep *Report) {
 func judgeOne(x *depend.Index, f *Finding) (depend.Verdict, bool) {
 	evs := dependEvents(f)
 	rt := &replayTrace{f: f}
-	if casRetried(f, evs, x.CASRound, rt) {
+	if casRetried(f, evs, x.RoundEnd, rt) {
 		// The unit's event that another's falls after is in a void
 		// round: the run is one where the unit came after it whole.
 		return depend.Verdict{}, false
@@ -313,11 +313,12 @@ func (d *dependIndex) dependence(f *Finding) bool {
 	return ok
 }
 
-// casEffect reports whether a finding is a reproduced atomicity
-// violation on one variable that counts by its replay's effect, for
+// casEffect reports whether a finding is a reproduced atomicity or
+// atomic-set violation that counts by its replay's effect, for
 // casRetried to judge.
 func (f *Finding) casEffect() bool {
-	return f.Reproduced() && f.Anomaly.Pattern.Kind == "av" && f.Driver == "" && f.Effect()
+	k := f.Anomaly.Pattern.Kind
+	return f.Reproduced() && (k == "av" || k == "asv") && f.Driver == "" && f.Effect()
 }
 
 // casVoid reports whether finding f, counting by its effect, has a void
@@ -331,7 +332,7 @@ func (d *dependIndex) casVoid(f *Finding) bool {
 	if err != nil {
 		return false
 	}
-	return casRetried(f, dependEvents(f), x.CASRound, &replayTrace{f: f})
+	return casRetried(f, dependEvents(f), x.RoundEnd, &replayTrace{f: f})
 }
 
 // toJudge gives the findings of package pkg that needsJudging (todo) and

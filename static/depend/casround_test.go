@@ -63,3 +63,63 @@ func TestCASRound(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundEnd: a re-load of the variable compared with the round's own
+// load, both edges coming back carrying nothing, ends a round as a
+// failed CAS does (marusama/semaphore's Acquire, issue 26); one whose
+// loop counts its rounds, or that compares with a constant, does not,
+// nor does Release's load, which no CAS of the load's round ends (its
+// CAS is its own).
+func TestRoundEnd(t *testing.T) {
+	root, err := filepath.Abs("testdata/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax, Dir: root, Tests: true}, "./casround")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := Build(pkgs, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(root, "casround/casround.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	// call is the site of the n-th call of name in method fn.
+	call := func(fn, name string, n int) string {
+		in := false
+		for i, l := range lines {
+			if strings.HasPrefix(l, "func ") {
+				in = strings.Contains(l, ") "+fn+"(")
+				continue
+			}
+			if in && strings.Contains(l, name+"(") {
+				if n--; n == 0 {
+					return fmt.Sprintf("casround/casround.go:%d:%d", i+1, strings.Index(l, name+"(")+len(name)+1)
+				}
+			}
+		}
+		t.Fatalf("no %s in %s", name, fn)
+		return ""
+	}
+	load := call("Acquire", "LoadUint64", 1)
+	for _, tc := range []struct {
+		name      string
+		load, end string
+		want      bool
+	}{
+		{"Acquire's CAS", load, call("Acquire", "CompareAndSwapUint64", 1), true},
+		{"Acquire's re-load", load, call("Acquire", "LoadUint64", 2), true},
+		{"tally's re-load, its loop counting rounds", call("tally", "LoadUint64", 1), call("tally", "LoadUint64", 2), false},
+		{"above's re-load, compared with a constant", call("above", "LoadUint64", 1), call("above", "LoadUint64", 2), false},
+		{"Acquire's load, Release's CAS", load, call("Release", "CompareAndSwapUint64", 1), false},
+		{"rTryLock's CAS, as CASRound", call("rTryLock", "LoadInt32", 1), call("rTryLock", "CompareAndSwapInt32", 1), true},
+	} {
+		if got := x.RoundEnd(tc.load, tc.end); got != tc.want {
+			t.Errorf("%s: RoundEnd(%s, %s) = %v, want %v", tc.name, tc.load, tc.end, got, tc.want)
+		}
+	}
+}

@@ -5,7 +5,11 @@
 // failed round or never come back.
 package casround
 
-import "sync/atomic"
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
 
 type Mutex struct{ state int32 }
 
@@ -79,4 +83,89 @@ func (r *Ring[V]) Dequeue() (V, bool) {
 		return v, true
 	}
 	return r.Dequeue()
+}
+
+// Sem is marusama/semaphore's (issue 26, trial 33): Acquire loads the
+// state and CASes an acquire against it; when full it fetches the
+// broadcast channel under the read lock and loads the state again,
+// trying again when it changed, before it waits on the channel that the
+// next Release closes.
+type Sem struct {
+	state uint64
+	lock  sync.RWMutex
+	ch    chan struct{}
+}
+
+func (s *Sem) Acquire(ctx context.Context, n uint64) error {
+	var done <-chan struct{}
+	if ctx != nil {
+		done = ctx.Done()
+	}
+	for {
+		select {
+		case <-done:
+			return ctx.Err()
+		default:
+		}
+		state := atomic.LoadUint64(&s.state)
+		if count := state&0xFFFFFFFF + n; count <= state>>32 {
+			if atomic.CompareAndSwapUint64(&s.state, state, state>>32<<32+count) {
+				return nil
+			}
+			continue
+		}
+		s.lock.RLock()
+		ch := s.ch
+		s.lock.RUnlock()
+		if atomic.LoadUint64(&s.state) != state {
+			continue
+		}
+		select {
+		case <-done:
+			return ctx.Err()
+		case <-ch:
+		}
+	}
+}
+
+func (s *Sem) Release(n uint64) {
+	for {
+		state := atomic.LoadUint64(&s.state)
+		if atomic.CompareAndSwapUint64(&s.state, state, state-n) {
+			ch := make(chan struct{})
+			s.lock.Lock()
+			old := s.ch
+			s.ch = ch
+			s.lock.Unlock()
+			close(old)
+			return
+		}
+	}
+}
+
+// tally re-loads as Acquire does but counts its rounds: a value of the
+// round lives on into the next.
+func (s *Sem) tally() int {
+	for tries := 0; ; tries++ {
+		state := atomic.LoadUint64(&s.state)
+		if atomic.LoadUint64(&s.state) != state {
+			continue
+		}
+		if atomic.CompareAndSwapUint64(&s.state, state, state+1) {
+			return tries
+		}
+	}
+}
+
+// above re-loads and compares with a constant, not with the first load.
+func (s *Sem) above() {
+	for {
+		state := atomic.LoadUint64(&s.state)
+		if atomic.LoadUint64(&s.state) > 10 {
+			continue
+		}
+		if atomic.CompareAndSwapUint64(&s.state, state, state+1) {
+			return
+		}
+	}
 }
