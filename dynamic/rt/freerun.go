@@ -61,8 +61,14 @@ var (
 )
 
 // freeKeep is how many plain accesses after freeAll are still recorded
-// (a variable for tests).
+// (a variable for tests), and how many atomic operations, unit markers
+// and lock operations.
 var freeKeep int64 = 1 << 16
+
+// freeWhole: EnvFreeWhole is set; the atomic operations, unit markers
+// and locks of the free run are all recorded (the plain accesses are
+// bounded as before).
+var freeWhole bool
 
 // syncFree sets freeAll from r's state (mu held): r is the running
 // replay, decided, and no goroutine runs alone any more.
@@ -96,7 +102,7 @@ func skipFreeLock() bool { return skipFreeOf(true) }
 
 func skipFreeOf(lock bool) bool {
 	// freeLocks is read only with freeAll: a new recording resets freeAll.
-	if !freeAll.Load() || lock && !freeLocks.Load() || freeSyncSeen.Add(1) <= freeKeep {
+	if !freeAll.Load() || freeWhole || lock && !freeLocks.Load() || freeSyncSeen.Add(1) <= freeKeep {
 		return false
 	}
 	freeMoves.Add(1)

@@ -357,6 +357,14 @@ func TestReplayFreeRunAtomicsNotRecorded(t *testing.T) {
 			t.Fatalf("freeKeep %d: truncated %q, want the free run's cut", keep, replayed.Truncated)
 		}
 	}
+	// EnvFreeWhole (the recorded order's control): all of them.
+	os.Setenv(EnvFreeWhole, "1")
+	v, ok, replayed := replayOnce(t, schedPath, fig1AtomicTail(tail))
+	os.Unsetenv(EnvFreeWhole)
+	freeWhole = false
+	if adds, regions := count(replayed); v.Verdict != "reproduced" || !ok || adds != tail || regions != 4*tail || replayed.Truncated != "" {
+		t.Fatalf("freeKeep %d, whole: verdict %s, %v, %d adds, %d unit markers and locks, truncated %q; want reproduced, true, %d, %d, none", freeKeep, v.Verdict, ok, adds, regions, replayed.Truncated, tail, 4*tail)
+	}
 	// The next recording records everything again, and is whole.
 	done = recordTo(t)
 	fig1AtomicTail(tail)()
