@@ -1242,6 +1242,31 @@ func uncutCount(cs []*trace.Schedule, v replay.Verdict, ran map[string]replay.Ve
 	return "the recording stopped at its event cap before the test's checks; the test fails at the same check (" + p + ") in both serial orders and in the recorded run's own order, run free to its end, each with other values: what it counts there follows the timing, not the interleaving"
 }
 
+// controlRun gives the options of control replay name of schedule s,
+// from the item's (controlOptions).
+func controlRun(name string, o replay.Options, s *trace.Schedule) replay.Options {
+	switch name {
+	case "before", "after":
+		// A serial order changes what the unit reads, and the path it
+		// then takes is the order's doing (ranUnit): it runs free from
+		// there, whether or not the schedule's own replay did. Stopped
+		// at the divergence, its process ends and shows nothing
+		// (lossyconn's after order: the send's heap push compares with
+		// the packet the remote steps had not yet taken off).
+		o.Explore = true
+	case recordedName:
+		// WholeRun: recordedFails' interleavingIn looks for the
+		// anomaly's sites through all of its free run, which the
+		// runtime then records whole.
+		o.Explore, o.MarkEnd, o.WholeRun = false, true, true
+	case unheldName, unheldName + "-again", unheldName + "-again2":
+		// From the anomaly's first step: the prefix runs as the
+		// schedule's did, with them held.
+		o.FreeFrom = slices.Min(s.Anomaly) + 1
+	}
+	return o
+}
+
 // releaseName names controlled's control replay of releaseOrder.
 const releaseName = "after-release"
 
@@ -1318,24 +1343,7 @@ func (q *replayQueue) controlItems(rep *Report) {
 			q.opt.progress("check: %s %s: replay %d: control %s, %s", q.pkg, it.g.test, it.n(), name, what)
 			dir := filepath.Join(it.g.dir, fmt.Sprintf("r%d-control-%s", it.n(), name))
 			start := time.Now()
-			o := q.controlOptions(it)
-			switch name {
-			case "before", "after":
-				// A serial order changes what the unit reads, and the
-				// path it then takes is the order's doing (ranUnit):
-				// it runs free from there, whether or not the
-				// schedule's own replay did. Stopped at the divergence,
-				// its process ends and shows nothing (lossyconn's after
-				// order: the send's heap push compares with the packet
-				// the remote steps had not yet taken off).
-				o.Explore = true
-			case recordedName:
-				o.Explore, o.MarkEnd = false, true
-			case unheldName, unheldName + "-again", unheldName + "-again2":
-				// From the anomaly's first step: the prefix runs as
-				// the schedule's did, with them held.
-				o.FreeFrom = slices.Min(s.Anomaly) + 1
-			}
+			o := controlRun(name, q.controlOptions(it), s)
 			mu.Lock()
 			active++
 			if active > 1 {

@@ -434,10 +434,11 @@ func TestControlExplored(t *testing.T) {
 		type ran struct {
 			dir     string
 			explore bool
+			whole   bool
 		}
 		var opts []ran
 		runControl = func(ctx context.Context, b *testbin.Build, pkg, test string, pr prediction, dir string, o replay.Options) replay.Verdict {
-			opts = append(opts, ran{dir, o.Explore})
+			opts = append(opts, ran{dir, o.Explore, o.WholeRun})
 			if tc.passes != "" && strings.HasSuffix(dir, "-"+tc.passes) {
 				if !o.Explore {
 					return replay.Verdict{Verdict: replay.Diverged, Goroutine: "g1", Step: 2, Consequence: "test fails"}
@@ -470,6 +471,11 @@ func TestControlExplored(t *testing.T) {
 			want := tc.explored || strings.HasSuffix(r.dir, "-before") || strings.HasSuffix(r.dir, "-after")
 			if r.explore != want {
 				t.Errorf("%s: control %s ran with Explore %v, want %v", tc.name, filepath.Base(r.dir), r.explore, want)
+			}
+			// Only the recorded order's free run is looked through
+			// whole (interleavingIn): it is recorded whole.
+			if whole := strings.HasSuffix(r.dir, "-"+recordedName); r.whole != whole {
+				t.Errorf("%s: control %s ran with WholeRun %v, want %v", tc.name, filepath.Base(r.dir), r.whole, whole)
 			}
 		}
 	}
@@ -1083,4 +1089,24 @@ func TestAloneRepeatControl(t *testing.T) {
 		}
 	}
 	runControl = replayRetrying
+}
+
+// TestControlRunWhole: the recorded order's control, whose free run
+// recordedFails' interleavingIn looks through for the anomaly's sites,
+// is recorded whole (replay.Options.WholeRun: dynamic/rt's free run
+// otherwise leaves its atomics, unit markers and locks past a bound
+// unrecorded); no other replay asks for it.
+func TestControlRunWhole(t *testing.T) {
+	s := &trace.Schedule{Pattern: "av/RWR", Steps: []trace.Step{
+		{G: "g1", Op: trace.Read, Obj: "x", Site: "a", N: 1}, {G: "g2", Op: trace.Write, Obj: "x", Site: "b", N: 1}, {G: "g1", Op: trace.Read, Obj: "x", Site: "c", N: 1},
+	}, Anomaly: []int{0, 1, 2}}
+	for _, name := range []string{"before", "after", releaseName, recordedName, unheldName, unheldName + "-again", repeatName, aloneName} {
+		o := controlRun(name, replay.Options{}, s)
+		if want := name == recordedName; o.WholeRun != want {
+			t.Errorf("control %s: WholeRun %v, want %v", name, o.WholeRun, want)
+		}
+		if name == recordedName && !o.MarkEnd {
+			t.Errorf("control %s: MarkEnd false", name)
+		}
+	}
 }

@@ -91,6 +91,11 @@ type Options struct {
 	// MarkEnd: tell what the test printed while the schedule ran from
 	// what it printed once it ran free (Verdict.Scheduled).
 	MarkEnd bool
+	// WholeRun records the free run after the verdict whole: its atomic
+	// operations, unit markers and locks past the runtime's bound too
+	// (dynamic/rt's EnvFreeWhole), for a judge that looks through all
+	// of it (check's interleavingIn). RunFile only.
+	WholeRun bool
 	// FreeFrom, when positive, lets the goroutines of which the schedule
 	// names no step run free from its step FreeFrom (from 1) on, instead
 	// of waiting for its end (a control replay: check/control.go).
@@ -287,6 +292,9 @@ func RunFile(ctx context.Context, b *testbin.Build, pkg, test, schedPath string,
 	}
 	if opt.MarkEnd {
 		env = append(env, "PECANVET_MARK_END=1")
+	}
+	if opt.WholeRun {
+		env = append(env, "PECANVET_FREE_WHOLE=1")
 	}
 	if opt.FreeFrom > 0 {
 		env = append(env, "PECANVET_FREE_UNSCHEDULED="+strconv.Itoa(opt.FreeFrom))

@@ -195,7 +195,7 @@ func lockerAddr(l sync.Locker) (unsafe.Pointer, bool) {
 // Lock performs l.Lock() (Mutex.Lock, RWMutex.Lock) and records the
 // acquisition.
 func Lock(l sync.Locker, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeLock() {
 		l.Lock()
 		return
 	}
@@ -249,7 +249,7 @@ func tryLocker(l sync.Locker, addr unsafe.Pointer, read bool) bool {
 
 // Unlock records the release and performs l.Unlock().
 func Unlock(l sync.Locker, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeLock() {
 		l.Unlock()
 		return
 	}
@@ -298,7 +298,7 @@ func RUnlockWord(rw *sync.RWMutex, site int32) {
 }
 
 func mutexWord(l sync.Locker, site int32) {
-	if active.Load() {
+	if active.Load() && !skipFreeLock() {
 		addr, _ := lockerAddr(l)
 		gate(addr, site, trace.AtomicRMW)
 		record(addr, classMem, site, trace.AtomicRMW, 0, trace.FlagAdd)
@@ -307,7 +307,7 @@ func mutexWord(l sync.Locker, site int32) {
 
 // RLock performs rw.RLock() and records it.
 func RLock(rw *sync.RWMutex, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeLock() {
 		rw.RLock()
 		return
 	}
@@ -325,7 +325,7 @@ func RLock(rw *sync.RWMutex, site int32) {
 
 // RUnlock records the release and performs rw.RUnlock().
 func RUnlock(rw *sync.RWMutex, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeLock() {
 		rw.RUnlock()
 		return
 	}
@@ -1114,7 +1114,7 @@ func RegionBegin(site int32) { region(site, trace.RegionBegin) }
 func RegionEnd(site int32) { region(site, trace.RegionEnd) }
 
 func region(site int32, op trace.Op) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return
 	}
 	gate(nil, site, op)

@@ -13,7 +13,7 @@ import (
 
 // AndInt32 performs atomic.AndInt32, recorded as an atomic read-modify-write.
 func AndInt32(addr *int32, mask int32, site int32) (r int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.AndInt32(addr, mask)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -26,7 +26,7 @@ func AndInt32(addr *int32, mask int32, site int32) (r int32) {
 
 // Int32And performs v.And(mask) on an atomic.Int32, recorded as an atomic read-modify-write.
 func Int32And(v *atomic.Int32, mask int32, site int32) (r int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.And(mask)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -39,7 +39,7 @@ func Int32And(v *atomic.Int32, mask int32, site int32) (r int32) {
 
 // AndInt32Unused performs atomic.AndInt32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func AndInt32Unused(addr *int32, mask int32, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.AndInt32(addr, mask)
 		return
 	}
@@ -52,7 +52,7 @@ func AndInt32Unused(addr *int32, mask int32, site int32) {
 
 // Int32AndUnused performs v.And(mask) on an atomic.Int32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func Int32AndUnused(v *atomic.Int32, mask int32, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.And(mask)
 		return
 	}
@@ -65,7 +65,7 @@ func Int32AndUnused(v *atomic.Int32, mask int32, site int32) {
 
 // OrInt32 performs atomic.OrInt32, recorded as an atomic read-modify-write.
 func OrInt32(addr *int32, mask int32, site int32) (r int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.OrInt32(addr, mask)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -78,7 +78,7 @@ func OrInt32(addr *int32, mask int32, site int32) (r int32) {
 
 // Int32Or performs v.Or(mask) on an atomic.Int32, recorded as an atomic read-modify-write.
 func Int32Or(v *atomic.Int32, mask int32, site int32) (r int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Or(mask)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -91,7 +91,7 @@ func Int32Or(v *atomic.Int32, mask int32, site int32) (r int32) {
 
 // OrInt32Unused performs atomic.OrInt32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func OrInt32Unused(addr *int32, mask int32, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.OrInt32(addr, mask)
 		return
 	}
@@ -104,7 +104,7 @@ func OrInt32Unused(addr *int32, mask int32, site int32) {
 
 // Int32OrUnused performs v.Or(mask) on an atomic.Int32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func Int32OrUnused(v *atomic.Int32, mask int32, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Or(mask)
 		return
 	}
@@ -117,7 +117,7 @@ func Int32OrUnused(v *atomic.Int32, mask int32, site int32) {
 
 // AndInt64 performs atomic.AndInt64, recorded as an atomic read-modify-write.
 func AndInt64(addr *int64, mask int64, site int32) (r int64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.AndInt64(addr, mask)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -130,7 +130,7 @@ func AndInt64(addr *int64, mask int64, site int32) (r int64) {
 
 // Int64And performs v.And(mask) on an atomic.Int64, recorded as an atomic read-modify-write.
 func Int64And(v *atomic.Int64, mask int64, site int32) (r int64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.And(mask)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -143,7 +143,7 @@ func Int64And(v *atomic.Int64, mask int64, site int32) (r int64) {
 
 // AndInt64Unused performs atomic.AndInt64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func AndInt64Unused(addr *int64, mask int64, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.AndInt64(addr, mask)
 		return
 	}
@@ -156,7 +156,7 @@ func AndInt64Unused(addr *int64, mask int64, site int32) {
 
 // Int64AndUnused performs v.And(mask) on an atomic.Int64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func Int64AndUnused(v *atomic.Int64, mask int64, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.And(mask)
 		return
 	}
@@ -169,7 +169,7 @@ func Int64AndUnused(v *atomic.Int64, mask int64, site int32) {
 
 // OrInt64 performs atomic.OrInt64, recorded as an atomic read-modify-write.
 func OrInt64(addr *int64, mask int64, site int32) (r int64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.OrInt64(addr, mask)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -182,7 +182,7 @@ func OrInt64(addr *int64, mask int64, site int32) (r int64) {
 
 // Int64Or performs v.Or(mask) on an atomic.Int64, recorded as an atomic read-modify-write.
 func Int64Or(v *atomic.Int64, mask int64, site int32) (r int64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Or(mask)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -195,7 +195,7 @@ func Int64Or(v *atomic.Int64, mask int64, site int32) (r int64) {
 
 // OrInt64Unused performs atomic.OrInt64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func OrInt64Unused(addr *int64, mask int64, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.OrInt64(addr, mask)
 		return
 	}
@@ -208,7 +208,7 @@ func OrInt64Unused(addr *int64, mask int64, site int32) {
 
 // Int64OrUnused performs v.Or(mask) on an atomic.Int64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func Int64OrUnused(v *atomic.Int64, mask int64, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Or(mask)
 		return
 	}
@@ -221,7 +221,7 @@ func Int64OrUnused(v *atomic.Int64, mask int64, site int32) {
 
 // AndUint32 performs atomic.AndUint32, recorded as an atomic read-modify-write.
 func AndUint32(addr *uint32, mask uint32, site int32) (r uint32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.AndUint32(addr, mask)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -234,7 +234,7 @@ func AndUint32(addr *uint32, mask uint32, site int32) (r uint32) {
 
 // Uint32And performs v.And(mask) on an atomic.Uint32, recorded as an atomic read-modify-write.
 func Uint32And(v *atomic.Uint32, mask uint32, site int32) (r uint32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.And(mask)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -247,7 +247,7 @@ func Uint32And(v *atomic.Uint32, mask uint32, site int32) (r uint32) {
 
 // AndUint32Unused performs atomic.AndUint32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func AndUint32Unused(addr *uint32, mask uint32, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.AndUint32(addr, mask)
 		return
 	}
@@ -260,7 +260,7 @@ func AndUint32Unused(addr *uint32, mask uint32, site int32) {
 
 // Uint32AndUnused performs v.And(mask) on an atomic.Uint32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func Uint32AndUnused(v *atomic.Uint32, mask uint32, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.And(mask)
 		return
 	}
@@ -273,7 +273,7 @@ func Uint32AndUnused(v *atomic.Uint32, mask uint32, site int32) {
 
 // OrUint32 performs atomic.OrUint32, recorded as an atomic read-modify-write.
 func OrUint32(addr *uint32, mask uint32, site int32) (r uint32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.OrUint32(addr, mask)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -286,7 +286,7 @@ func OrUint32(addr *uint32, mask uint32, site int32) (r uint32) {
 
 // Uint32Or performs v.Or(mask) on an atomic.Uint32, recorded as an atomic read-modify-write.
 func Uint32Or(v *atomic.Uint32, mask uint32, site int32) (r uint32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Or(mask)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -299,7 +299,7 @@ func Uint32Or(v *atomic.Uint32, mask uint32, site int32) (r uint32) {
 
 // OrUint32Unused performs atomic.OrUint32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func OrUint32Unused(addr *uint32, mask uint32, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.OrUint32(addr, mask)
 		return
 	}
@@ -312,7 +312,7 @@ func OrUint32Unused(addr *uint32, mask uint32, site int32) {
 
 // Uint32OrUnused performs v.Or(mask) on an atomic.Uint32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func Uint32OrUnused(v *atomic.Uint32, mask uint32, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Or(mask)
 		return
 	}
@@ -325,7 +325,7 @@ func Uint32OrUnused(v *atomic.Uint32, mask uint32, site int32) {
 
 // AndUint64 performs atomic.AndUint64, recorded as an atomic read-modify-write.
 func AndUint64(addr *uint64, mask uint64, site int32) (r uint64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.AndUint64(addr, mask)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -338,7 +338,7 @@ func AndUint64(addr *uint64, mask uint64, site int32) (r uint64) {
 
 // Uint64And performs v.And(mask) on an atomic.Uint64, recorded as an atomic read-modify-write.
 func Uint64And(v *atomic.Uint64, mask uint64, site int32) (r uint64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.And(mask)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -351,7 +351,7 @@ func Uint64And(v *atomic.Uint64, mask uint64, site int32) (r uint64) {
 
 // AndUint64Unused performs atomic.AndUint64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func AndUint64Unused(addr *uint64, mask uint64, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.AndUint64(addr, mask)
 		return
 	}
@@ -364,7 +364,7 @@ func AndUint64Unused(addr *uint64, mask uint64, site int32) {
 
 // Uint64AndUnused performs v.And(mask) on an atomic.Uint64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func Uint64AndUnused(v *atomic.Uint64, mask uint64, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.And(mask)
 		return
 	}
@@ -377,7 +377,7 @@ func Uint64AndUnused(v *atomic.Uint64, mask uint64, site int32) {
 
 // OrUint64 performs atomic.OrUint64, recorded as an atomic read-modify-write.
 func OrUint64(addr *uint64, mask uint64, site int32) (r uint64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.OrUint64(addr, mask)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -390,7 +390,7 @@ func OrUint64(addr *uint64, mask uint64, site int32) (r uint64) {
 
 // Uint64Or performs v.Or(mask) on an atomic.Uint64, recorded as an atomic read-modify-write.
 func Uint64Or(v *atomic.Uint64, mask uint64, site int32) (r uint64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Or(mask)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -403,7 +403,7 @@ func Uint64Or(v *atomic.Uint64, mask uint64, site int32) (r uint64) {
 
 // OrUint64Unused performs atomic.OrUint64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func OrUint64Unused(addr *uint64, mask uint64, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.OrUint64(addr, mask)
 		return
 	}
@@ -416,7 +416,7 @@ func OrUint64Unused(addr *uint64, mask uint64, site int32) {
 
 // Uint64OrUnused performs v.Or(mask) on an atomic.Uint64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func Uint64OrUnused(v *atomic.Uint64, mask uint64, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Or(mask)
 		return
 	}
@@ -429,7 +429,7 @@ func Uint64OrUnused(v *atomic.Uint64, mask uint64, site int32) {
 
 // AndUintptr performs atomic.AndUintptr, recorded as an atomic read-modify-write.
 func AndUintptr(addr *uintptr, mask uintptr, site int32) (r uintptr) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.AndUintptr(addr, mask)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -442,7 +442,7 @@ func AndUintptr(addr *uintptr, mask uintptr, site int32) (r uintptr) {
 
 // UintptrAnd performs v.And(mask) on an atomic.Uintptr, recorded as an atomic read-modify-write.
 func UintptrAnd(v *atomic.Uintptr, mask uintptr, site int32) (r uintptr) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.And(mask)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -455,7 +455,7 @@ func UintptrAnd(v *atomic.Uintptr, mask uintptr, site int32) (r uintptr) {
 
 // AndUintptrUnused performs atomic.AndUintptr for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func AndUintptrUnused(addr *uintptr, mask uintptr, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.AndUintptr(addr, mask)
 		return
 	}
@@ -468,7 +468,7 @@ func AndUintptrUnused(addr *uintptr, mask uintptr, site int32) {
 
 // UintptrAndUnused performs v.And(mask) on an atomic.Uintptr for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func UintptrAndUnused(v *atomic.Uintptr, mask uintptr, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.And(mask)
 		return
 	}
@@ -481,7 +481,7 @@ func UintptrAndUnused(v *atomic.Uintptr, mask uintptr, site int32) {
 
 // OrUintptr performs atomic.OrUintptr, recorded as an atomic read-modify-write.
 func OrUintptr(addr *uintptr, mask uintptr, site int32) (r uintptr) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.OrUintptr(addr, mask)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -494,7 +494,7 @@ func OrUintptr(addr *uintptr, mask uintptr, site int32) (r uintptr) {
 
 // UintptrOr performs v.Or(mask) on an atomic.Uintptr, recorded as an atomic read-modify-write.
 func UintptrOr(v *atomic.Uintptr, mask uintptr, site int32) (r uintptr) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Or(mask)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -507,7 +507,7 @@ func UintptrOr(v *atomic.Uintptr, mask uintptr, site int32) (r uintptr) {
 
 // OrUintptrUnused performs atomic.OrUintptr for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func OrUintptrUnused(addr *uintptr, mask uintptr, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.OrUintptr(addr, mask)
 		return
 	}
@@ -520,7 +520,7 @@ func OrUintptrUnused(addr *uintptr, mask uintptr, site int32) {
 
 // UintptrOrUnused performs v.Or(mask) on an atomic.Uintptr for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func UintptrOrUnused(v *atomic.Uintptr, mask uintptr, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Or(mask)
 		return
 	}

@@ -11,7 +11,7 @@ import (
 
 // AddInt32 performs atomic.AddInt32, recorded as an atomic read-modify-write.
 func AddInt32(addr *int32, delta int32, site int32) (r int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.AddInt32(addr, delta)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -24,7 +24,7 @@ func AddInt32(addr *int32, delta int32, site int32) (r int32) {
 
 // Int32Add performs v.Add(delta) on an atomic.Int32, recorded as an atomic read-modify-write.
 func Int32Add(v *atomic.Int32, delta int32, site int32) (r int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Add(delta)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -37,7 +37,7 @@ func Int32Add(v *atomic.Int32, delta int32, site int32) (r int32) {
 
 // AddInt32Unused performs atomic.AddInt32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func AddInt32Unused(addr *int32, delta int32, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.AddInt32(addr, delta)
 		return
 	}
@@ -50,7 +50,7 @@ func AddInt32Unused(addr *int32, delta int32, site int32) {
 
 // Int32AddUnused performs v.Add(delta) on an atomic.Int32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func Int32AddUnused(v *atomic.Int32, delta int32, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Add(delta)
 		return
 	}
@@ -63,7 +63,7 @@ func Int32AddUnused(v *atomic.Int32, delta int32, site int32) {
 
 // CompareAndSwapInt32 performs atomic.CompareAndSwapInt32, recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func CompareAndSwapInt32(addr *int32, old, new int32, site int32) (r bool) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.CompareAndSwapInt32(addr, old, new)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -76,7 +76,7 @@ func CompareAndSwapInt32(addr *int32, old, new int32, site int32) (r bool) {
 
 // Int32CompareAndSwap performs v.CompareAndSwap(old, new) on an atomic.Int32, recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func Int32CompareAndSwap(v *atomic.Int32, old, new int32, site int32) (r bool) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.CompareAndSwap(old, new)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -89,7 +89,7 @@ func Int32CompareAndSwap(v *atomic.Int32, old, new int32, site int32) (r bool) {
 
 // LoadInt32 performs atomic.LoadInt32, recorded as an atomic load.
 func LoadInt32(addr *int32, site int32) (r int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.LoadInt32(addr)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicLoad)
@@ -102,7 +102,7 @@ func LoadInt32(addr *int32, site int32) (r int32) {
 
 // Int32Load performs v.Load() on an atomic.Int32, recorded as an atomic load.
 func Int32Load(v *atomic.Int32, site int32) (r int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Load()
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicLoad)
@@ -115,7 +115,7 @@ func Int32Load(v *atomic.Int32, site int32) (r int32) {
 
 // StoreInt32 performs atomic.StoreInt32, recorded as an atomic store.
 func StoreInt32(addr *int32, val int32, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.StoreInt32(addr, val)
 		return
 	}
@@ -131,7 +131,7 @@ func StoreInt32(addr *int32, val int32, site int32) {
 
 // Int32Store performs v.Store(val) on an atomic.Int32, recorded as an atomic store.
 func Int32Store(v *atomic.Int32, val int32, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Store(val)
 		return
 	}
@@ -147,7 +147,7 @@ func Int32Store(v *atomic.Int32, val int32, site int32) {
 
 // SwapInt32 performs atomic.SwapInt32, recorded as an atomic read-modify-write.
 func SwapInt32(addr *int32, new int32, site int32) (r int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.SwapInt32(addr, new)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -160,7 +160,7 @@ func SwapInt32(addr *int32, new int32, site int32) (r int32) {
 
 // Int32Swap performs v.Swap(new) on an atomic.Int32, recorded as an atomic read-modify-write.
 func Int32Swap(v *atomic.Int32, new int32, site int32) (r int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Swap(new)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -173,7 +173,7 @@ func Int32Swap(v *atomic.Int32, new int32, site int32) (r int32) {
 
 // AddInt64 performs atomic.AddInt64, recorded as an atomic read-modify-write.
 func AddInt64(addr *int64, delta int64, site int32) (r int64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.AddInt64(addr, delta)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -186,7 +186,7 @@ func AddInt64(addr *int64, delta int64, site int32) (r int64) {
 
 // Int64Add performs v.Add(delta) on an atomic.Int64, recorded as an atomic read-modify-write.
 func Int64Add(v *atomic.Int64, delta int64, site int32) (r int64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Add(delta)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -199,7 +199,7 @@ func Int64Add(v *atomic.Int64, delta int64, site int32) (r int64) {
 
 // AddInt64Unused performs atomic.AddInt64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func AddInt64Unused(addr *int64, delta int64, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.AddInt64(addr, delta)
 		return
 	}
@@ -212,7 +212,7 @@ func AddInt64Unused(addr *int64, delta int64, site int32) {
 
 // Int64AddUnused performs v.Add(delta) on an atomic.Int64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func Int64AddUnused(v *atomic.Int64, delta int64, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Add(delta)
 		return
 	}
@@ -225,7 +225,7 @@ func Int64AddUnused(v *atomic.Int64, delta int64, site int32) {
 
 // CompareAndSwapInt64 performs atomic.CompareAndSwapInt64, recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func CompareAndSwapInt64(addr *int64, old, new int64, site int32) (r bool) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.CompareAndSwapInt64(addr, old, new)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -238,7 +238,7 @@ func CompareAndSwapInt64(addr *int64, old, new int64, site int32) (r bool) {
 
 // Int64CompareAndSwap performs v.CompareAndSwap(old, new) on an atomic.Int64, recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func Int64CompareAndSwap(v *atomic.Int64, old, new int64, site int32) (r bool) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.CompareAndSwap(old, new)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -251,7 +251,7 @@ func Int64CompareAndSwap(v *atomic.Int64, old, new int64, site int32) (r bool) {
 
 // LoadInt64 performs atomic.LoadInt64, recorded as an atomic load.
 func LoadInt64(addr *int64, site int32) (r int64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.LoadInt64(addr)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicLoad)
@@ -264,7 +264,7 @@ func LoadInt64(addr *int64, site int32) (r int64) {
 
 // Int64Load performs v.Load() on an atomic.Int64, recorded as an atomic load.
 func Int64Load(v *atomic.Int64, site int32) (r int64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Load()
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicLoad)
@@ -277,7 +277,7 @@ func Int64Load(v *atomic.Int64, site int32) (r int64) {
 
 // StoreInt64 performs atomic.StoreInt64, recorded as an atomic store.
 func StoreInt64(addr *int64, val int64, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.StoreInt64(addr, val)
 		return
 	}
@@ -293,7 +293,7 @@ func StoreInt64(addr *int64, val int64, site int32) {
 
 // Int64Store performs v.Store(val) on an atomic.Int64, recorded as an atomic store.
 func Int64Store(v *atomic.Int64, val int64, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Store(val)
 		return
 	}
@@ -309,7 +309,7 @@ func Int64Store(v *atomic.Int64, val int64, site int32) {
 
 // SwapInt64 performs atomic.SwapInt64, recorded as an atomic read-modify-write.
 func SwapInt64(addr *int64, new int64, site int32) (r int64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.SwapInt64(addr, new)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -322,7 +322,7 @@ func SwapInt64(addr *int64, new int64, site int32) (r int64) {
 
 // Int64Swap performs v.Swap(new) on an atomic.Int64, recorded as an atomic read-modify-write.
 func Int64Swap(v *atomic.Int64, new int64, site int32) (r int64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Swap(new)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -335,7 +335,7 @@ func Int64Swap(v *atomic.Int64, new int64, site int32) (r int64) {
 
 // AddUint32 performs atomic.AddUint32, recorded as an atomic read-modify-write.
 func AddUint32(addr *uint32, delta uint32, site int32) (r uint32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.AddUint32(addr, delta)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -348,7 +348,7 @@ func AddUint32(addr *uint32, delta uint32, site int32) (r uint32) {
 
 // Uint32Add performs v.Add(delta) on an atomic.Uint32, recorded as an atomic read-modify-write.
 func Uint32Add(v *atomic.Uint32, delta uint32, site int32) (r uint32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Add(delta)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -361,7 +361,7 @@ func Uint32Add(v *atomic.Uint32, delta uint32, site int32) (r uint32) {
 
 // AddUint32Unused performs atomic.AddUint32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func AddUint32Unused(addr *uint32, delta uint32, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.AddUint32(addr, delta)
 		return
 	}
@@ -374,7 +374,7 @@ func AddUint32Unused(addr *uint32, delta uint32, site int32) {
 
 // Uint32AddUnused performs v.Add(delta) on an atomic.Uint32 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func Uint32AddUnused(v *atomic.Uint32, delta uint32, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Add(delta)
 		return
 	}
@@ -387,7 +387,7 @@ func Uint32AddUnused(v *atomic.Uint32, delta uint32, site int32) {
 
 // CompareAndSwapUint32 performs atomic.CompareAndSwapUint32, recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func CompareAndSwapUint32(addr *uint32, old, new uint32, site int32) (r bool) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.CompareAndSwapUint32(addr, old, new)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -400,7 +400,7 @@ func CompareAndSwapUint32(addr *uint32, old, new uint32, site int32) (r bool) {
 
 // Uint32CompareAndSwap performs v.CompareAndSwap(old, new) on an atomic.Uint32, recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func Uint32CompareAndSwap(v *atomic.Uint32, old, new uint32, site int32) (r bool) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.CompareAndSwap(old, new)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -413,7 +413,7 @@ func Uint32CompareAndSwap(v *atomic.Uint32, old, new uint32, site int32) (r bool
 
 // LoadUint32 performs atomic.LoadUint32, recorded as an atomic load.
 func LoadUint32(addr *uint32, site int32) (r uint32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.LoadUint32(addr)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicLoad)
@@ -426,7 +426,7 @@ func LoadUint32(addr *uint32, site int32) (r uint32) {
 
 // Uint32Load performs v.Load() on an atomic.Uint32, recorded as an atomic load.
 func Uint32Load(v *atomic.Uint32, site int32) (r uint32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Load()
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicLoad)
@@ -439,7 +439,7 @@ func Uint32Load(v *atomic.Uint32, site int32) (r uint32) {
 
 // StoreUint32 performs atomic.StoreUint32, recorded as an atomic store.
 func StoreUint32(addr *uint32, val uint32, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.StoreUint32(addr, val)
 		return
 	}
@@ -455,7 +455,7 @@ func StoreUint32(addr *uint32, val uint32, site int32) {
 
 // Uint32Store performs v.Store(val) on an atomic.Uint32, recorded as an atomic store.
 func Uint32Store(v *atomic.Uint32, val uint32, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Store(val)
 		return
 	}
@@ -471,7 +471,7 @@ func Uint32Store(v *atomic.Uint32, val uint32, site int32) {
 
 // SwapUint32 performs atomic.SwapUint32, recorded as an atomic read-modify-write.
 func SwapUint32(addr *uint32, new uint32, site int32) (r uint32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.SwapUint32(addr, new)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -484,7 +484,7 @@ func SwapUint32(addr *uint32, new uint32, site int32) (r uint32) {
 
 // Uint32Swap performs v.Swap(new) on an atomic.Uint32, recorded as an atomic read-modify-write.
 func Uint32Swap(v *atomic.Uint32, new uint32, site int32) (r uint32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Swap(new)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -497,7 +497,7 @@ func Uint32Swap(v *atomic.Uint32, new uint32, site int32) (r uint32) {
 
 // AddUint64 performs atomic.AddUint64, recorded as an atomic read-modify-write.
 func AddUint64(addr *uint64, delta uint64, site int32) (r uint64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.AddUint64(addr, delta)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -510,7 +510,7 @@ func AddUint64(addr *uint64, delta uint64, site int32) (r uint64) {
 
 // Uint64Add performs v.Add(delta) on an atomic.Uint64, recorded as an atomic read-modify-write.
 func Uint64Add(v *atomic.Uint64, delta uint64, site int32) (r uint64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Add(delta)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -523,7 +523,7 @@ func Uint64Add(v *atomic.Uint64, delta uint64, site int32) (r uint64) {
 
 // AddUint64Unused performs atomic.AddUint64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func AddUint64Unused(addr *uint64, delta uint64, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.AddUint64(addr, delta)
 		return
 	}
@@ -536,7 +536,7 @@ func AddUint64Unused(addr *uint64, delta uint64, site int32) {
 
 // Uint64AddUnused performs v.Add(delta) on an atomic.Uint64 for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func Uint64AddUnused(v *atomic.Uint64, delta uint64, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Add(delta)
 		return
 	}
@@ -549,7 +549,7 @@ func Uint64AddUnused(v *atomic.Uint64, delta uint64, site int32) {
 
 // CompareAndSwapUint64 performs atomic.CompareAndSwapUint64, recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func CompareAndSwapUint64(addr *uint64, old, new uint64, site int32) (r bool) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.CompareAndSwapUint64(addr, old, new)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -562,7 +562,7 @@ func CompareAndSwapUint64(addr *uint64, old, new uint64, site int32) (r bool) {
 
 // Uint64CompareAndSwap performs v.CompareAndSwap(old, new) on an atomic.Uint64, recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func Uint64CompareAndSwap(v *atomic.Uint64, old, new uint64, site int32) (r bool) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.CompareAndSwap(old, new)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -575,7 +575,7 @@ func Uint64CompareAndSwap(v *atomic.Uint64, old, new uint64, site int32) (r bool
 
 // LoadUint64 performs atomic.LoadUint64, recorded as an atomic load.
 func LoadUint64(addr *uint64, site int32) (r uint64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.LoadUint64(addr)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicLoad)
@@ -588,7 +588,7 @@ func LoadUint64(addr *uint64, site int32) (r uint64) {
 
 // Uint64Load performs v.Load() on an atomic.Uint64, recorded as an atomic load.
 func Uint64Load(v *atomic.Uint64, site int32) (r uint64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Load()
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicLoad)
@@ -601,7 +601,7 @@ func Uint64Load(v *atomic.Uint64, site int32) (r uint64) {
 
 // StoreUint64 performs atomic.StoreUint64, recorded as an atomic store.
 func StoreUint64(addr *uint64, val uint64, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.StoreUint64(addr, val)
 		return
 	}
@@ -617,7 +617,7 @@ func StoreUint64(addr *uint64, val uint64, site int32) {
 
 // Uint64Store performs v.Store(val) on an atomic.Uint64, recorded as an atomic store.
 func Uint64Store(v *atomic.Uint64, val uint64, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Store(val)
 		return
 	}
@@ -633,7 +633,7 @@ func Uint64Store(v *atomic.Uint64, val uint64, site int32) {
 
 // SwapUint64 performs atomic.SwapUint64, recorded as an atomic read-modify-write.
 func SwapUint64(addr *uint64, new uint64, site int32) (r uint64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.SwapUint64(addr, new)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -646,7 +646,7 @@ func SwapUint64(addr *uint64, new uint64, site int32) (r uint64) {
 
 // Uint64Swap performs v.Swap(new) on an atomic.Uint64, recorded as an atomic read-modify-write.
 func Uint64Swap(v *atomic.Uint64, new uint64, site int32) (r uint64) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Swap(new)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -659,7 +659,7 @@ func Uint64Swap(v *atomic.Uint64, new uint64, site int32) (r uint64) {
 
 // AddUintptr performs atomic.AddUintptr, recorded as an atomic read-modify-write.
 func AddUintptr(addr *uintptr, delta uintptr, site int32) (r uintptr) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.AddUintptr(addr, delta)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -672,7 +672,7 @@ func AddUintptr(addr *uintptr, delta uintptr, site int32) (r uintptr) {
 
 // UintptrAdd performs v.Add(delta) on an atomic.Uintptr, recorded as an atomic read-modify-write.
 func UintptrAdd(v *atomic.Uintptr, delta uintptr, site int32) (r uintptr) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Add(delta)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -685,7 +685,7 @@ func UintptrAdd(v *atomic.Uintptr, delta uintptr, site int32) (r uintptr) {
 
 // AddUintptrUnused performs atomic.AddUintptr for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func AddUintptrUnused(addr *uintptr, delta uintptr, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.AddUintptr(addr, delta)
 		return
 	}
@@ -698,7 +698,7 @@ func AddUintptrUnused(addr *uintptr, delta uintptr, site int32) {
 
 // UintptrAddUnused performs v.Add(delta) on an atomic.Uintptr for a call that discards its result, recorded as an atomic read-modify-write flagged unused.
 func UintptrAddUnused(v *atomic.Uintptr, delta uintptr, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Add(delta)
 		return
 	}
@@ -711,7 +711,7 @@ func UintptrAddUnused(v *atomic.Uintptr, delta uintptr, site int32) {
 
 // CompareAndSwapUintptr performs atomic.CompareAndSwapUintptr, recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func CompareAndSwapUintptr(addr *uintptr, old, new uintptr, site int32) (r bool) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.CompareAndSwapUintptr(addr, old, new)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -724,7 +724,7 @@ func CompareAndSwapUintptr(addr *uintptr, old, new uintptr, site int32) (r bool)
 
 // UintptrCompareAndSwap performs v.CompareAndSwap(old, new) on an atomic.Uintptr, recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func UintptrCompareAndSwap(v *atomic.Uintptr, old, new uintptr, site int32) (r bool) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.CompareAndSwap(old, new)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -737,7 +737,7 @@ func UintptrCompareAndSwap(v *atomic.Uintptr, old, new uintptr, site int32) (r b
 
 // LoadUintptr performs atomic.LoadUintptr, recorded as an atomic load.
 func LoadUintptr(addr *uintptr, site int32) (r uintptr) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.LoadUintptr(addr)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicLoad)
@@ -750,7 +750,7 @@ func LoadUintptr(addr *uintptr, site int32) (r uintptr) {
 
 // UintptrLoad performs v.Load() on an atomic.Uintptr, recorded as an atomic load.
 func UintptrLoad(v *atomic.Uintptr, site int32) (r uintptr) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Load()
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicLoad)
@@ -763,7 +763,7 @@ func UintptrLoad(v *atomic.Uintptr, site int32) (r uintptr) {
 
 // StoreUintptr performs atomic.StoreUintptr, recorded as an atomic store.
 func StoreUintptr(addr *uintptr, val uintptr, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.StoreUintptr(addr, val)
 		return
 	}
@@ -779,7 +779,7 @@ func StoreUintptr(addr *uintptr, val uintptr, site int32) {
 
 // UintptrStore performs v.Store(val) on an atomic.Uintptr, recorded as an atomic store.
 func UintptrStore(v *atomic.Uintptr, val uintptr, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Store(val)
 		return
 	}
@@ -795,7 +795,7 @@ func UintptrStore(v *atomic.Uintptr, val uintptr, site int32) {
 
 // SwapUintptr performs atomic.SwapUintptr, recorded as an atomic read-modify-write.
 func SwapUintptr(addr *uintptr, new uintptr, site int32) (r uintptr) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.SwapUintptr(addr, new)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -808,7 +808,7 @@ func SwapUintptr(addr *uintptr, new uintptr, site int32) (r uintptr) {
 
 // UintptrSwap performs v.Swap(new) on an atomic.Uintptr, recorded as an atomic read-modify-write.
 func UintptrSwap(v *atomic.Uintptr, new uintptr, site int32) (r uintptr) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Swap(new)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -821,7 +821,7 @@ func UintptrSwap(v *atomic.Uintptr, new uintptr, site int32) (r uintptr) {
 
 // CompareAndSwapPointer performs atomic.CompareAndSwapPointer, recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func CompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer, site int32) (r bool) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.CompareAndSwapPointer(addr, old, new)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -834,7 +834,7 @@ func CompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer, site i
 
 // LoadPointer performs atomic.LoadPointer, recorded as an atomic load.
 func LoadPointer(addr *unsafe.Pointer, site int32) (r unsafe.Pointer) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.LoadPointer(addr)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicLoad)
@@ -847,7 +847,7 @@ func LoadPointer(addr *unsafe.Pointer, site int32) (r unsafe.Pointer) {
 
 // StorePointer performs atomic.StorePointer, recorded as an atomic store.
 func StorePointer(addr *unsafe.Pointer, val unsafe.Pointer, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		atomic.StorePointer(addr, val)
 		return
 	}
@@ -863,7 +863,7 @@ func StorePointer(addr *unsafe.Pointer, val unsafe.Pointer, site int32) {
 
 // SwapPointer performs atomic.SwapPointer, recorded as an atomic read-modify-write.
 func SwapPointer(addr *unsafe.Pointer, new unsafe.Pointer, site int32) (r unsafe.Pointer) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return atomic.SwapPointer(addr, new)
 	}
 	gate(unsafe.Pointer(addr), site, trace.AtomicRMW)
@@ -876,7 +876,7 @@ func SwapPointer(addr *unsafe.Pointer, new unsafe.Pointer, site int32) (r unsafe
 
 // BoolCompareAndSwap performs v.CompareAndSwap(old, new) on an atomic.Bool, recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func BoolCompareAndSwap(v *atomic.Bool, old, new bool, site int32) (r bool) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.CompareAndSwap(old, new)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -889,7 +889,7 @@ func BoolCompareAndSwap(v *atomic.Bool, old, new bool, site int32) (r bool) {
 
 // BoolLoad performs v.Load() on an atomic.Bool, recorded as an atomic load.
 func BoolLoad(v *atomic.Bool, site int32) (r bool) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Load()
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicLoad)
@@ -902,7 +902,7 @@ func BoolLoad(v *atomic.Bool, site int32) (r bool) {
 
 // BoolStore performs v.Store(val) on an atomic.Bool, recorded as an atomic store.
 func BoolStore(v *atomic.Bool, val bool, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Store(val)
 		return
 	}
@@ -918,7 +918,7 @@ func BoolStore(v *atomic.Bool, val bool, site int32) {
 
 // BoolSwap performs v.Swap(new) on an atomic.Bool, recorded as an atomic read-modify-write.
 func BoolSwap(v *atomic.Bool, new bool, site int32) (r bool) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Swap(new)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -931,7 +931,7 @@ func BoolSwap(v *atomic.Bool, new bool, site int32) (r bool) {
 
 // PointerCompareAndSwap performs v.CompareAndSwap(old, new) on an atomic.Pointer[T], recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func PointerCompareAndSwap[T any](v *atomic.Pointer[T], old, new *T, site int32) (r bool) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.CompareAndSwap(old, new)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -944,7 +944,7 @@ func PointerCompareAndSwap[T any](v *atomic.Pointer[T], old, new *T, site int32)
 
 // PointerLoad performs v.Load() on an atomic.Pointer[T], recorded as an atomic load.
 func PointerLoad[T any](v *atomic.Pointer[T], site int32) (r *T) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Load()
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicLoad)
@@ -957,7 +957,7 @@ func PointerLoad[T any](v *atomic.Pointer[T], site int32) (r *T) {
 
 // PointerStore performs v.Store(val) on an atomic.Pointer[T], recorded as an atomic store.
 func PointerStore[T any](v *atomic.Pointer[T], val *T, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Store(val)
 		return
 	}
@@ -973,7 +973,7 @@ func PointerStore[T any](v *atomic.Pointer[T], val *T, site int32) {
 
 // PointerSwap performs v.Swap(new) on an atomic.Pointer[T], recorded as an atomic read-modify-write.
 func PointerSwap[T any](v *atomic.Pointer[T], new *T, site int32) (r *T) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Swap(new)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -986,7 +986,7 @@ func PointerSwap[T any](v *atomic.Pointer[T], new *T, site int32) (r *T) {
 
 // ValueCompareAndSwap performs v.CompareAndSwap(old, new) on an atomic.Value, recorded as an atomic read-modify-write if it swapped, else an atomic load.
 func ValueCompareAndSwap(v *atomic.Value, old, new any, site int32) (r bool) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.CompareAndSwap(old, new)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)
@@ -999,7 +999,7 @@ func ValueCompareAndSwap(v *atomic.Value, old, new any, site int32) (r bool) {
 
 // ValueLoad performs v.Load() on an atomic.Value, recorded as an atomic load.
 func ValueLoad(v *atomic.Value, site int32) (r any) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Load()
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicLoad)
@@ -1012,7 +1012,7 @@ func ValueLoad(v *atomic.Value, site int32) (r any) {
 
 // ValueStore performs v.Store(val) on an atomic.Value, recorded as an atomic store.
 func ValueStore(v *atomic.Value, val any, site int32) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		v.Store(val)
 		return
 	}
@@ -1025,7 +1025,7 @@ func ValueStore(v *atomic.Value, val any, site int32) {
 
 // ValueSwap performs v.Swap(new) on an atomic.Value, recorded as an atomic read-modify-write.
 func ValueSwap(v *atomic.Value, new any, site int32) (r any) {
-	if !active.Load() {
+	if !active.Load() || skipFreeAtomic() {
 		return v.Swap(new)
 	}
 	gate(unsafe.Pointer(v), site, trace.AtomicRMW)

@@ -1,6 +1,9 @@
 package rt
 
-import "sync/atomic"
+import (
+	"strconv"
+	"sync/atomic"
+)
 
 // After a replay's verdict, once the anomaly's goroutines have had their
 // turns alone (replayer.first), every goroutine runs free to the test's
@@ -16,7 +19,26 @@ import "sync/atomic"
 // recorded there: nothing decides on them but abandoned, which reads a
 // goroutine's next steps after a swap (a cut trace can only keep a
 // finding there: a given-up swap is recognized by a read that follows
-// it). Synchronization, atomics, forks and ends are recorded as before.
+// it). Synchronization, forks and ends are recorded as before.
+//
+// Atomic operations, unit markers (RegionBegin, RegionEnd) and the
+// Lock, Unlock, RLock and RUnlock of locks past freeKeep of their own are
+// not recorded either, nor gated (the gate of a free run grants nothing):
+// marusama/semaphore's tests run a million CAS rounds and read-locks
+// each, cut at the recording's event cap, and every reproduced replay ran
+// the whole test free, each operation taking rt's lock twice against a
+// hundred goroutines (10-30 s a replay, against 0.9 s for the recording
+// and 3 s for a plain run), and wrote 40-70 MB of trace that check then
+// read whole, twice, to judge the finding. Channel operations, WaitGroup,
+// Once, Cond, forks and ends stay recorded: the verdicts after the
+// schedule (a hang, a leak, a lost signal's waiter) follow them, and so
+// do a double lock's and a lock-order inversion's replays' locks
+// (freeLocks). Unlike the plain accesses, their cut marks the trace
+// truncated (freeCut): check's judges that need the whole run
+// (control.go's interleavingIn, a store dead to the goroutine's end) then
+// keep their finding, as for any cut trace; those that look at a
+// goroutine's next events near the anomaly find them in the first
+// freeKeep.
 var (
 	// freeAll: the replay running decided, and every goroutine runs free
 	// (set under mu: syncFree).
@@ -26,11 +48,27 @@ var (
 	// busy with plain accesses is not idle).
 	freeSeen  atomic.Int64
 	freeMoves atomic.Uint64
+	// freeSyncSeen counts the atomic operations, unit markers and lock
+	// operations since freeAll was set; freeCut: one of them was not
+	// recorded, so the trace is not the whole run (recorder.close marks
+	// it).
+	freeSyncSeen atomic.Int64
+	freeCut      atomic.Bool
+	// freeLocks: freeAll, and the replay is neither a double lock's nor
+	// a lock-order inversion's, whose verdicts follow the locks held
+	// (replayer.hold, gateObj): locks too may go unrecorded.
+	freeLocks atomic.Bool
 )
 
 // freeKeep is how many plain accesses after freeAll are still recorded
-// (a variable for tests).
+// (a variable for tests), and how many atomic operations, unit markers
+// and lock operations.
 var freeKeep int64 = 1 << 16
+
+// freeWhole: EnvFreeWhole is set; the atomic operations, unit markers
+// and locks of the free run are all recorded (the plain accesses are
+// bounded as before).
+var freeWhole bool
 
 // syncFree sets freeAll from r's state (mu held): r is the running
 // replay, decided, and no goroutine runs alone any more.
@@ -38,7 +76,9 @@ func (r *replayer) syncFree() {
 	all := rp == r && r.free && r.alone == nil && len(r.first) == 0
 	if all && !freeAll.Load() {
 		freeSeen.Store(0)
+		freeSyncSeen.Store(0)
 	}
+	freeLocks.Store(all && !r.relock && !r.deadlock) // before freeAll, which skipFreeOf reads first
 	freeAll.Store(all)
 }
 
@@ -50,4 +90,29 @@ func skipFree() bool {
 	}
 	freeMoves.Add(1)
 	return true
+}
+
+// skipFreeAtomic reports whether an atomic operation or a unit marker is
+// neither gated nor recorded: performed as without pecanvet (and counted
+// as a move if so).
+func skipFreeAtomic() bool { return skipFreeOf(false) }
+
+// skipFreeLock is skipFreeAtomic for a lock's operation (freeLocks).
+func skipFreeLock() bool { return skipFreeOf(true) }
+
+func skipFreeOf(lock bool) bool {
+	// freeLocks is read only with freeAll: a new recording resets freeAll.
+	if !freeAll.Load() || freeWhole || lock && !freeLocks.Load() || freeSyncSeen.Add(1) <= freeKeep {
+		return false
+	}
+	freeMoves.Add(1)
+	freeCut.Store(true)
+	return true
+}
+
+// freeCutWhy is the truncation reason of a trace whose free run left
+// atomic operations, unit markers or lock operations unrecorded
+// (recorder.close).
+func freeCutWhy() string {
+	return "free run after the replay's verdict: atomic operations, unit markers and lock operations past the first " + strconv.FormatInt(freeKeep, 10) + " not recorded"
 }

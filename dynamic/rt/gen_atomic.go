@@ -155,7 +155,7 @@ func gen(b *bytes.Buffer, t typ, o op, method, unused bool) {
 	}
 	fmt.Fprintf(b, "// %s performs %s, recorded as %s.\n", strings.TrimSuffix(name, t.tparams), orig, what)
 	fmt.Fprintf(b, "func %s(%s)%s {\n", name, sig, res)
-	fmt.Fprintf(b, "\tif !active.Load() {\n")
+	fmt.Fprintf(b, "\tif !active.Load() || skipFreeAtomic() {\n")
 	if result != "" {
 		fmt.Fprintf(b, "\t\treturn %s\n", call)
 	} else {

@@ -314,6 +314,11 @@ func (w *recorder) close(reason string) error {
 	if reason == "" && w.capped {
 		reason = w.capWhy
 	}
+	if reason == "" && freeCut.Load() {
+		// The free run's atomics past freeKeep went unrecorded
+		// (freerun.go): the trace is not the whole run.
+		reason = freeCutWhy()
+	}
 	if reason != "" {
 		w.enc.SetTruncated(reason)
 	}

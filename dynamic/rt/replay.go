@@ -65,6 +65,10 @@ const (
 	// the schedule's last step has run: what the test printed before it,
 	// it printed under the schedule (replay's Verdict.Scheduled).
 	EnvMarkEnd = "PECANVET_MARK_END"
+	// EnvFreeWhole ("1") records the free run after the verdict whole
+	// (freerun.go's freeKeep does not apply): check's interleavingIn
+	// looks through all of a control's free run for the anomaly's sites.
+	EnvFreeWhole = "PECANVET_FREE_WHOLE"
 	// EnvFreeUnscheduled (a step number k, from 1) lets the goroutines of
 	// which the schedule names no step run free once step k comes,
 	// instead of waiting for its end (replayer.freeFrom).
@@ -411,6 +415,7 @@ func startReplay() error {
 		return nil
 	}
 	markEnd = getenv(EnvMarkEnd) == "1"
+	freeWhole = getenv(EnvFreeWhole) == "1"
 	freeFrom = -1
 	if k, err := strconv.Atoi(getenv(EnvFreeUnscheduled)); err == nil && k > 0 {
 		freeFrom = k - 1

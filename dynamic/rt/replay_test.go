@@ -272,6 +272,108 @@ func TestReplayFreeRunNotRecorded(t *testing.T) {
 	}
 }
 
+// fig1AtomicTail is fig1 followed by tail atomic adds, each inside a
+// unit (RegionBegin, RegionEnd) and a critical section of a mutex, of the
+// test's goroutine: the part of the run after the schedule, which the
+// replay runs free.
+func fig1AtomicTail(tail int) func() bool {
+	return func() bool {
+		hit := fig1()
+		n := heap[int64]()
+		m := heap[sync.Mutex]()
+		for i := 0; i < tail; i++ {
+			RegionBegin(sRegion)
+			Lock(m, sLock)
+			AddInt64(n, 1, sAtomic)
+			Unlock(m, sUnlock)
+			RegionEnd(sRegion)
+		}
+		return hit && *n == int64(tail) && m.TryLock()
+	}
+}
+
+// TestReplayFreeRunAtomicsNotRecorded: once a replay runs free, atomic
+// operations, unit markers and lock operations past freeKeep of their own
+// are performed but not recorded (freerun.go), and the replay's trace says it is cut
+// (Truncated), so that check's judges that need the whole run do not
+// take it for one; within freeKeep the trace is whole, as on a recording.
+func TestReplayFreeRunAtomicsNotRecorded(t *testing.T) {
+	const tail = 200
+	done := recordTo(t)
+	fig1AtomicTail(tail)()
+	tr := done()
+	count := func(tr *trace.Trace) (adds, regions int) {
+		for _, e := range tr.Events {
+			switch e.Op {
+			case trace.AtomicRMW:
+				adds++
+			case trace.RegionBegin, trace.RegionEnd, trace.Lock, trace.Unlock:
+				regions++
+			}
+		}
+		return
+	}
+	if adds, regions := count(tr); adds != tail || regions != 4*tail || tr.Truncated != "" {
+		t.Fatalf("the recording has %d adds, %d unit markers and locks, truncated %q; want %d, %d, none", adds, regions, tr.Truncated, tail, 4*tail)
+	}
+	pats, _ := pattern.Builtin("race")
+	res, err := predict.Run(tr, pats, predict.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sched *trace.Schedule
+	for _, a := range res.Anomalies {
+		if strings.Join(a.Sites, " ") == "fig1.go:7:1 fig1.go:3:1" {
+			if sched, err = trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if sched == nil {
+		t.Fatalf("race (3,7) not predicted; got %d anomalies", len(res.Anomalies))
+	}
+	schedPath := filepath.Join(t.TempDir(), "s.sched")
+	f, _ := os.Create(schedPath)
+	sched.WriteTo(f)
+	f.Close()
+	defer func(k int64) { freeKeep = k }(freeKeep)
+	for _, keep := range []int64{1 << 16, 10} {
+		freeKeep = keep
+		v, ok, replayed := replayOnce(t, schedPath, fig1AtomicTail(tail))
+		if v.Verdict != "reproduced" || !ok {
+			t.Fatalf("freeKeep %d: verdict %+v, error branch and every add done %v; want reproduced, true", keep, v, ok)
+		}
+		adds, regions := count(replayed)
+		if keep >= 5*tail {
+			if adds != tail || regions != 4*tail || replayed.Truncated != "" {
+				t.Fatalf("freeKeep %d: the replay recorded %d adds, %d unit markers and locks, truncated %q; want %d, %d, none", keep, adds, regions, replayed.Truncated, tail, 4*tail)
+			}
+			continue
+		}
+		if adds+regions > int(keep) || adds < 1 {
+			t.Fatalf("freeKeep %d: the replay recorded %d adds and %d unit markers and locks of the free run, want at most %d, some", keep, adds, regions, keep)
+		}
+		if !strings.Contains(replayed.Truncated, "free run") {
+			t.Fatalf("freeKeep %d: truncated %q, want the free run's cut", keep, replayed.Truncated)
+		}
+	}
+	// EnvFreeWhole (the recorded order's control): all of them.
+	os.Setenv(EnvFreeWhole, "1")
+	v, ok, replayed := replayOnce(t, schedPath, fig1AtomicTail(tail))
+	os.Unsetenv(EnvFreeWhole)
+	freeWhole = false
+	if adds, regions := count(replayed); v.Verdict != "reproduced" || !ok || adds != tail || regions != 4*tail || replayed.Truncated != "" {
+		t.Fatalf("freeKeep %d, whole: verdict %s, %v, %d adds, %d unit markers and locks, truncated %q; want reproduced, true, %d, %d, none", freeKeep, v.Verdict, ok, adds, regions, replayed.Truncated, tail, 4*tail)
+	}
+	// The next recording records everything again, and is whole.
+	done = recordTo(t)
+	fig1AtomicTail(tail)()
+	again := done()
+	if adds, regions := count(again); adds != tail || regions != 4*tail || again.Truncated != "" {
+		t.Fatalf("a recording after the replays has %d adds, %d unit markers and locks, truncated %q; want %d, %d, none", adds, regions, again.Truncated, tail, 4*tail)
+	}
+}
+
 // unscheduledProg forks A and B; the schedules below name steps of A
 // only. A writes x, then waits up to 300 ms (real time, outside any
 // gate) for B to have run, then reads y; it reports whether B had run.

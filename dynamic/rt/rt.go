@@ -103,6 +103,7 @@ func start(path string) error {
 	rec = w
 	clear(wgs)           // counts seen by an earlier recording (tests record many)
 	freeAll.Store(false) // a new trace records everything until a replay of it goes free
+	freeCut.Store(false)
 	mu.Unlock()
 	active.Store(true)
 	watchHangs()
