@@ -525,6 +525,7 @@ type unit struct {
 	mod *packages.Module
 
 	mutexVals map[*types.Var]bool // see fileRW.mutexValues
+	atomics   map[string]bool     // see fileRW.atomicVars
 }
 
 type unitFile struct {
