@@ -11,10 +11,12 @@ import (
 // module per shape the go command builds (testdata/modules): a module
 // declaring go 1.16 with a dependency, a go.work workspace, a vendored
 // module, a directory of external tests only, a package with its own
-// TestMain reading testdata/, and a package whose only tests are
-// benchmarks. Each has a lost update on Tally.n, which must be reported,
-// and a fixed twin, which must report nothing; neither may skip the check
-// or fail a test.
+// TestMain reading testdata/, a package whose only tests are benchmarks,
+// and a helper package of the module whose race only another package's
+// tests run (reported under that package). Each has a lost update on
+// Tally.n (helperpkg: a plain read racing with atomic adds), which must be
+// reported, and a fixed twin, which must report nothing; neither may skip
+// the check or fail a test.
 func TestGoVetModuleShapes(t *testing.T) {
 	bin := buildTool(t)
 	for _, c := range []struct {
@@ -28,6 +30,7 @@ func TestGoVetModuleShapes(t *testing.T) {
 		{"xtestonly", ".", "integration/tally_test.go"},
 		{"testmain", ".", "tally.go"},
 		{"benchonly", ".", "tally.go"},
+		{"helperpkg", ".", "tally/tally.go"},
 	} {
 		for _, fixed := range []bool{false, true} {
 			name := c.shape

@@ -173,7 +173,14 @@ func (w *fileRW) tail() string {
 	if w.u.dep {
 		register = "RegisterNextQuiet" // its plain accesses are not recorded
 	}
-	if table, ok := siteTable(w.sites); ok && w.ins.api.has("Sites") {
+	var loud func(Site) bool
+	if w.u.dep {
+		// A dep's plain access of a variable the dep itself accesses
+		// through sync/atomic is recorded all the same (atomicVars).
+		atomics := w.atomicVars()
+		loud = func(s Site) bool { return atomics[s.Obj] }
+	}
+	if table, ok := siteTable(w.sites, loud); ok && w.ins.api.has("Sites") {
 		// One string, decoded by rt.Sites, rather than a composite
 		// literal that the compiler checks and lays out site by site.
 		fmt.Fprintf(&b, "var pecanvetS__%s = %s.Sites(%t, %s)\n\n", n, r, w.u.dep, strconv.Quote(table))
@@ -362,10 +369,13 @@ func callsRun(d *ast.FuncDecl) bool {
 
 // siteTable encodes sites as rt.Sites decodes them: the path P of the
 // first site's Pos, then a line per site, its Pos (":line:col" for
-// P+":line:col"), a tab and its Obj. It reports false when a site holds
-// what the encoding cannot carry (a newline, a tab in a Pos, a Pos
-// starting with ':'); the sites are then a composite literal.
-func siteTable(sites []Site) (string, bool) {
+// P+":line:col"), a tab and its Obj; a line of a site that loud (if not
+// nil) picks starts with a tab, which no Pos does: in a quiet file, its
+// plain accesses are recorded all the same. It reports false when a site
+// holds what the encoding cannot carry (a newline, a tab in a Pos, a Pos
+// empty or starting with ':'); the sites are then a composite literal
+// (of a quiet file, without its loud sites).
+func siteTable(sites []Site, loud func(Site) bool) (string, bool) {
 	path := ""
 	if len(sites) > 0 {
 		p := sites[0].Pos
@@ -382,9 +392,13 @@ func siteTable(sites []Site) (string, bool) {
 	b.WriteString(path)
 	b.WriteByte('\n')
 	for _, s := range sites {
-		switch {
-		case strings.ContainsAny(s.Pos, "\n\t") || strings.Contains(s.Obj, "\n"):
+		if s.Pos == "" || strings.ContainsAny(s.Pos, "\n\t") || strings.Contains(s.Obj, "\n") {
 			return "", false
+		}
+		if loud != nil && loud(s) {
+			b.WriteByte('\t')
+		}
+		switch {
 		case path != "" && strings.HasPrefix(s.Pos, path+":"):
 			b.WriteString(s.Pos[len(path):])
 		case strings.HasPrefix(s.Pos, ":"):

@@ -518,13 +518,15 @@ type unit struct {
 	files []unitFile
 	tests bool // the unit has _test.go files
 	// dep: a package of the module that the checked ones import
-	// (moduleDeps), whose plain memory accesses are not recorded.
+	// (moduleDeps), whose plain memory accesses are not recorded, but
+	// those of the words it accesses atomically (fileRW.atomicVars).
 	dep bool
 	// mod: for a dep of another module (moduleDeps), that module: its files'
 	// language version and the name of its files in the site table.
 	mod *packages.Module
 
 	mutexVals map[*types.Var]bool // see fileRW.mutexValues
+	atomics   map[string]bool     // see fileRW.atomicVars
 }
 
 type unitFile struct {

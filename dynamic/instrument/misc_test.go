@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -359,6 +360,55 @@ func TestModuleDeps(t *testing.T) {
 	}
 }
 
+// TestDepAtomicLoud: a dep's plain accesses are quiet, but those of a
+// field or package variable that the dep itself passes to sync/atomic
+// are loud (rt.Sites: a line starting with a tab), so that a plain read
+// racing with the dep's atomic updates is recorded whichever package's
+// tests run it (go-timer's scheduler counters). A field only accessed
+// plainly, one only through atomic types, and a local stay quiet.
+func TestDepAtomicLoud(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":          "module example.com/m\n\ngo 1.22\n",
+		"stats/stats.go":  "package stats\n\nimport \"sync/atomic\"\n\nvar hits int64\n\n// C counts.\ntype C struct {\n\tn, m int64\n\tk atomic.Int64\n}\n\n// Inc counts one.\nfunc (c *C) Inc() { atomic.AddInt64(&c.n, 1); atomic.AddInt64(&hits, 1); c.k.Add(1) }\n\n// Get reads plainly.\nfunc (c *C) Get() int64 { l := int64(0); atomic.AddInt64(&l, 1); c.m++; return c.n + hits + c.m + l }\n",
+		"app/app.go":      "package app\n\nimport \"example.com/m/stats\"\n\n// Run counts.\nfunc Run(c *stats.C) int64 { go c.Inc(); return c.Get() }\n",
+		"app/app_test.go": "package app\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/stats\"\n)\n\nfunc TestRun(t *testing.T) { Run(&stats.C{}) }\n",
+	} {
+		if err := writeFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./app"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Cleanup()
+	b, err := os.ReadFile(overlayOf(t, res).Replace[filepath.Join(dir, "stats", "stats.go")])
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(regexp.QuoteMeta(rtName+".Sites(true, ") + `("(?:[^"\\]|\\.)*")\)`).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("no quiet site table in stats.go:\n%s", b)
+	}
+	table, err := strconv.Unquote(string(m[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loud := map[string]bool{}
+	for _, line := range strings.Split(table, "\n")[1:] {
+		if obj, ok := strings.CutPrefix(line, "\t"); ok {
+			_, obj, _ = strings.Cut(obj, "\t")
+			loud[obj] = true
+		}
+	}
+	for obj, want := range map[string]bool{"C.n": true, "stats.hits": true, "C.m": false, "C.k": false, "C.Get.l": false} {
+		if loud[obj] != want {
+			t.Errorf("%s loud: %v, want %v (table %q)", obj, loud[obj], want, table)
+		}
+	}
+}
+
 // TestExtraFiles: a generated driver file joins its package's internal
 // test variant (or the package, when it has no tests), importing packages
 // the variant does not; the external tests, which import the variant, are
@@ -561,12 +611,22 @@ func TestSiteTable(t *testing.T) {
 		{Pos: "other/b.go:1:2", Obj: "tab\there"},
 		{Pos: "dir/a.go.go:5:5", Obj: ""},
 	}
-	got, ok := siteTable(sites)
+	got, ok := siteTable(sites, nil)
 	want := "dir/a.go\n:3:7\tT.f\n:12:1\tchan struct{a int \"x\\ty\"}\nother/b.go:1:2\ttab\there\ndir/a.go.go:5:5\t\n"
 	if !ok || got != want {
 		t.Errorf("siteTable = %q, %v; want %q", got, ok, want)
 	}
-	if got, ok := siteTable(nil); !ok || got != "\n" {
+	// A loud site's line starts with a tab (rt.Sites: recorded in a quiet
+	// file); an empty Pos would read as one.
+	got, ok = siteTable(sites, func(s Site) bool { return s.Obj == "T.f" || s.Obj == "" })
+	want = "dir/a.go\n\t:3:7\tT.f\n:12:1\tchan struct{a int \"x\\ty\"}\nother/b.go:1:2\ttab\there\n\tdir/a.go.go:5:5\t\n"
+	if !ok || got != want {
+		t.Errorf("siteTable with loud sites = %q, %v; want %q", got, ok, want)
+	}
+	if got, ok := siteTable([]Site{{Pos: "", Obj: "x"}}, nil); ok {
+		t.Errorf("siteTable of an empty Pos = %q, true; want false", got)
+	}
+	if got, ok := siteTable(nil, nil); !ok || got != "\n" {
 		t.Errorf("siteTable(nil) = %q, %v; want \"\\n\"", got, ok)
 	}
 	for _, bad := range [][]Site{
@@ -574,7 +634,7 @@ func TestSiteTable(t *testing.T) {
 		{{Pos: "a.go:1:1", Obj: "x"}, {Pos: "b\t.go:1:1", Obj: "y"}},
 		{{Pos: "a.go:1:1", Obj: "x"}, {Pos: ":b.go:1:1", Obj: "y"}},
 	} {
-		if got, ok := siteTable(bad); ok {
+		if got, ok := siteTable(bad, nil); ok {
 			t.Errorf("siteTable(%q) = %q, true; want false", bad, got)
 		}
 	}

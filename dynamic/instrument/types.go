@@ -551,6 +551,60 @@ func (w *fileRW) mutexVar(e ast.Expr) *types.Var {
 	return nil
 }
 
+// atomicVars returns the descriptions (Site.Obj: "T.f", "pkg.v") of the
+// struct fields and package variables whose address the unit's code
+// passes to a function of sync/atomic. A dep's plain accesses are not
+// recorded (rt.RegisterQuiet), but a plain access of a word the package
+// itself updates atomically races with those updates whichever package's
+// tests run them (go-timer's scheduler read its counters plainly while
+// its workers added to them), and the race detector flags it: such
+// accesses are recorded. Computed once per unit, from the unit alone, so
+// that a dep's rewritten files do not depend on what imports it.
+func (w *fileRW) atomicVars() map[string]bool {
+	if w.u.atomics != nil {
+		return w.u.atomics
+	}
+	set := map[string]bool{}
+	for _, f := range w.u.files {
+		if f.syntax == nil {
+			continue
+		}
+		ast.Inspect(f.syntax, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			fn := w.calleeFunc(call.Fun)
+			if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" || fn.Type().(*types.Signature).Recv() != nil {
+				return true
+			}
+			addr, ok := unparen(call.Args[0]).(*ast.UnaryExpr)
+			if !ok || addr.Op != token.AND {
+				return true
+			}
+			switch x := unparen(addr.X).(type) {
+			case *ast.SelectorExpr:
+				if sel := w.info.Selections[x]; sel != nil {
+					if sel.Kind() == types.FieldVal {
+						if owner, f := fieldOwner(sel); f != nil {
+							set[owner+"."+f.Name()] = true
+						}
+					}
+				} else if v, ok := w.info.Uses[x.Sel].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+					set[w.describeVar(v)] = true
+				}
+			case *ast.Ident:
+				if v, ok := w.info.Uses[x].(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+					set[w.describeVar(v)] = true
+				}
+			}
+			return true
+		})
+	}
+	w.u.atomics = set
+	return set
+}
+
 // mutexValues returns the mutex variables and fields (sync.Mutex,
 // sync.RWMutex) that the unit's code reads or writes as a whole value
 // (mu = sync.Mutex{}, m := mu, f(mu)), not only through their methods or

@@ -241,28 +241,43 @@ func XIOWR[B ~[]byte](f func(B) (int, error), p B, s int32) (int, error) {
 }
 
 // Sites registers a file's sites from table under the next free ids
-// (RegisterNext, or RegisterNextQuiet when quiet) and returns the first.
+// (RegisterNext, or RegisterNextQuiet when quietFile) and returns the first.
 // The instrumenter emits it as the initializer of the file's site base,
 // `var pecanvetS__N = rt.Sites(quiet, "…")`: one string literal instead
 // of a composite literal of a Site per site, which the compiler
 // type-checked and laid out site by site (issue 30). table is the path P
 // of the file's first site, then one line per site: its Pos, or
 // ":line:col" for P + ":line:col", a tab, its Obj (the instrumenter's
-// siteTable writes it).
-func Sites(quiet bool, table string) int32 {
+// siteTable writes it). A line that starts with a tab is a loud site: in
+// a quiet file, its plain accesses are recorded all the same (a dep's
+// plain access of a word it updates atomically).
+func Sites(quietFile bool, table string) int32 {
 	path, rest, _ := strings.Cut(table, "\n")
 	sites := make([]Site, 0, strings.Count(rest, "\n"))
+	var loud []int
 	for rest != "" {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
+		if strings.HasPrefix(line, "\t") {
+			loud = append(loud, len(sites))
+			line = line[1:]
+		}
 		pos, obj, _ := strings.Cut(line, "\t")
 		if strings.HasPrefix(pos, ":") {
 			pos = path + pos
 		}
 		sites = append(sites, Site{Pos: pos, Obj: obj})
 	}
-	if quiet {
-		return RegisterNextQuiet(sites)
+	if !quietFile {
+		return RegisterNext(sites)
 	}
-	return RegisterNext(sites)
+	mu.Lock()
+	first := int32(len(regs))
+	registerLocked(first, sites)
+	markQuietLocked(first, len(sites))
+	for _, i := range loud {
+		quiet[int(first)+i] = false
+	}
+	mu.Unlock()
+	return first
 }

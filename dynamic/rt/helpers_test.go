@@ -37,6 +37,21 @@ func TestSites(t *testing.T) {
 			t.Errorf("quiet %v: the sites' reads are quiet: %v", quiet, q)
 		}
 	}
+	// A line starting with a tab is a loud site: in a quiet file, its
+	// plain accesses are recorded all the same.
+	for _, quiet := range []bool{false, true} {
+		first := Sites(quiet, "dir/a.go\n:3:7\tT.f\n\t:4:1\tT.n\n")
+		mu.Lock()
+		got := append([]Site(nil), regs[first:first+2]...)
+		q0, q1 := quietLocked(first, trace.Read), quietLocked(first+1, trace.Write)
+		mu.Unlock()
+		if want := []Site{{Pos: "dir/a.go:3:7", Obj: "T.f"}, {Pos: "dir/a.go:4:1", Obj: "T.n"}}; !reflect.DeepEqual(got, want) {
+			t.Errorf("quiet %v, a loud site: registered %q, want %q", quiet, got, want)
+		}
+		if q0 != quiet || q1 {
+			t.Errorf("quiet %v, a loud site: quiet %v and %v, want %v and false", quiet, q0, q1, quiet)
+		}
+	}
 	mu.Lock()
 	next := int32(len(regs))
 	mu.Unlock()

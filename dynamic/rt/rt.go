@@ -164,7 +164,8 @@ const finishGrace = int64(100e6) // ns
 // RegisterQuiet is Register for a file of a package instrumented only
 // because a checked package imports it (instrument's moduleDeps): its
 // plain memory accesses are neither recorded nor scheduled (quietLocked),
-// its goroutines and synchronization are. Races inside such a package
+// its goroutines and synchronization are (and the plain accesses of its
+// loud sites: see Sites). Races inside such a package
 // are its own checks' business, and recording its accesses made the
 // traces of golang-lru's root package (whose caches run simplelru's code
 // under their lock) several times longer, and their search time out.

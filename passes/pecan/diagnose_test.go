@@ -132,3 +132,81 @@ func TestDiagnoseOtherFiles(t *testing.T) {
 		t.Errorf("related steps at %v, want cache_x_test.go:6 and cache.go:6 twice", related)
 	}
 }
+
+// TestDiagnoseModuleRace: under go vet, a data race that this package's
+// tests ran in another package of its module (a helper package whose own
+// tests never run that code concurrently: go-timer's scheduler) is
+// reported at its own file:line:col, with its steps in either package;
+// an atomicity violation there, a race in another module's file, and
+// any of them under other drivers, are not.
+func TestDiagnoseModuleRace(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "m")
+	for name, src := range map[string]string{
+		"go.mod":          "module m\n",
+		"app/app.go":      "package app\n\nimport \"m/sched\"\n\nfunc Run() { sched.Start() }\n",
+		"sched/sched.go":  "package sched\n\nvar n int64\n\nfunc Start() {\n\tgo func() { atomicAdd(&n) }()\n\t_ = n\n}\n",
+		"app/app_test.go": "package app\n\nimport \"testing\"\n\nfunc TestRun(t *testing.T) { Run() }\n",
+	} {
+		name = filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range []string{"app/app.go", "app/app_test.go"} {
+		f, err := parser.ParseFile(fset, filepath.Join(root, "app", filepath.Base(name)), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	race := pattern.MustParse("race/RW adjacent T=t1-t2 SV=s1-s1 AR=u1-u2 AT=r-w")[0]
+	rwr := pattern.MustParse("av/RWR atomic T=t1-t2-t1 SV=s1-s1-s1 AR=u1-u2-u1 AT=r-w-r")[0]
+	finding := func(p *pattern.Pattern, sites ...string) check.Finding {
+		steps := []trace.Step{{G: "g1", Op: trace.Fork, Obj: "g2", Site: "app/app.go:5:25"}}
+		var events []int
+		for k, s := range sites {
+			events = append(events, len(steps))
+			steps = append(steps, trace.Step{G: "g" + strconv.Itoa(1+k%2), Op: trace.Read, Obj: "sched.n#1", Site: s})
+		}
+		return check.Finding{
+			Package: "m/app", Test: "TestRun",
+			Anomaly:    predict.Anomaly{Pattern: p, Events: make([]int32, len(sites)), Sites: sites, Key: pattern.Key(p, sites)},
+			Schedule:   &trace.Schedule{Anomaly: events, Steps: steps},
+			Verdict:    replay.Verdict{Verdict: replay.Reproduced, Passed: false, Consequence: "test fails: app_test.go:5: boom"},
+			Goroutines: []string{"g1", "g2", "g1"}[:len(sites)],
+			Objects:    []string{"sched.n#1", "sched.n#1", "sched.n#1"}[:len(sites)],
+		}
+	}
+	found := []check.Finding{
+		finding(race, "sched/sched.go:7:6", "sched/sched.go:6:24"),
+		finding(rwr, "sched/sched.go:7:6", "sched/sched.go:6:24", "sched/sched.go:7:6"),
+		finding(race, "other.org/x@v1.0.0/x.go:3:1", "other.org/x@v1.0.0/x.go:4:1"),
+	}
+	var got []analysis.Diagnostic
+	pass := &analysis.Pass{Fset: fset, Files: files, Report: func(d analysis.Diagnostic) { got = append(got, d) }}
+	if reported := diagnose(pass, found); len(got) != 0 || len(reported) != 0 {
+		t.Fatalf("without VetUnits: %d diagnostics outside the pass's files, want 0", len(got))
+	}
+	VetUnits = true
+	defer func() { VetUnits = false }()
+	reported := diagnose(pass, found)
+	if len(got) != 1 || len(reported) != 1 {
+		t.Fatalf("%d diagnostics (%d reported), want 1", len(got), len(reported))
+	}
+	if p := fset.Position(got[0].Pos); p.Filename != filepath.Join(root, "sched", "sched.go") || p.Line != 6 || p.Column != 24 || got[0].Category != "race" {
+		t.Errorf("reported at %v (%s), want sched/sched.go:6:24, race", p, got[0].Category)
+	}
+	var related []string
+	for _, r := range got[0].Related {
+		p := fset.Position(r.Pos)
+		related = append(related, filepath.Base(filepath.Dir(p.Filename))+"/"+filepath.Base(p.Filename)+":"+strconv.Itoa(p.Line))
+	}
+	if strings.Join(related, " ") != "app/app.go:5 sched/sched.go:7 sched/sched.go:6" {
+		t.Errorf("related steps at %v, want app/app.go:5, sched/sched.go:7 and :6", related)
+	}
+}

@@ -466,7 +466,8 @@ func printNote(pass *analysis.Pass, n note.Note) {
 // position and kind (the strongest evidence first), the others mentioned.
 // It returns the finding of each diagnostic, in order. A finding at a
 // site in none of the unit's files nor of its directory's (files.pos) is
-// not reported.
+// not reported, but a data race in another package of the module under
+// go vet (files.modulePos).
 func diagnose(pass *analysis.Pass, found []check.Finding) []check.Finding {
 	files := fileIndex(pass)
 	type key struct {
@@ -475,8 +476,18 @@ func diagnose(pass *analysis.Pass, found []check.Finding) []check.Finding {
 	}
 	groups := map[key][]check.Finding{}
 	var order []key
+	wide := map[key]bool{} // reported in another package of the module
 	for _, f := range found {
 		k := key{pos: files.pos(report.Site(f)), kind: f.Anomaly.Pattern.Kind}
+		if !k.pos.IsValid() && k.kind == "race" {
+			// A race in a package of the module that this one imports,
+			// which this package's tests ran: go test -race reports it
+			// under this package's tests, and the imported package's own
+			// tests may never run that code concurrently.
+			if k.pos = files.modulePos(report.Site(f)); k.pos.IsValid() {
+				wide[k] = true
+			}
+		}
 		if !k.pos.IsValid() {
 			continue
 		}
@@ -506,7 +517,11 @@ func diagnose(pass *analysis.Pass, found []check.Finding) []check.Finding {
 			d.Message += report.More(f.Anomaly.Pattern.Kind, len(fs)-1)
 		}
 		for _, st := range report.Steps(f) {
-			if p := files.pos(st.Site); p.IsValid() {
+			p := files.pos(st.Site)
+			if !p.IsValid() && wide[k] {
+				p = files.modulePos(st.Site)
+			}
+			if p.IsValid() {
 				d.Related = append(d.Related, analysis.RelatedInformation{Pos: p, Message: st.String()})
 			}
 		}
@@ -560,6 +575,7 @@ type files struct {
 	byPath []*ast.File
 	names  []string
 	dir    string                 // the package's directory, for the files added
+	root   *string                // the module's root directory, once looked up (modulePos); "" none
 	added  map[string]*token.File // by absolute path; nil: not readable
 }
 
@@ -613,6 +629,52 @@ func (fs *files) dirFile(path string) *token.File {
 		fs.added[name] = tf
 	}
 	return tf
+}
+
+// modulePos returns, under go vet (VetUnits), the position of site in a
+// Go file of another directory of the package's module (site's path is
+// module-relative: not another module's "mod@version/…"), the file added
+// to the file set as dirFile adds one; NoPos otherwise. Other drivers may
+// not print positions outside the pass's files.
+func (fs *files) modulePos(site trace.Site) token.Pos {
+	if fs.dir == "" || !site.IsValid() || !strings.HasSuffix(site.Path, ".go") || strings.Contains(site.Path, "@") {
+		return token.NoPos
+	}
+	if fs.root == nil {
+		root := ""
+		for d := fs.dir; ; {
+			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+				root = d
+				break
+			}
+			up := filepath.Dir(d)
+			if up == d {
+				break
+			}
+			d = up
+		}
+		fs.root = &root
+	}
+	if *fs.root == "" {
+		return token.NoPos
+	}
+	rel := filepath.FromSlash(site.Path)
+	if filepath.IsAbs(rel) || !filepath.IsLocal(rel) {
+		return token.NoPos
+	}
+	name := filepath.Join(*fs.root, rel)
+	tf, ok := fs.added[name]
+	if !ok {
+		if src, err := os.ReadFile(name); err == nil {
+			tf = fs.fset.AddFile(name, -1, len(src))
+			tf.SetLinesForContent(src)
+		}
+		fs.added[name] = tf
+	}
+	if tf == nil {
+		return token.NoPos
+	}
+	return lineCol(tf, site)
 }
 
 // lineCol returns the position of site's line and column in tf, NoPos

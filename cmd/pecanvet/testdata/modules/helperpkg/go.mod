@@ -1,0 +1,3 @@
+module example.com/helperpkg
+
+go 1.22

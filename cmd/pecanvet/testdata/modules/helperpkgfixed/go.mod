@@ -1,0 +1,3 @@
+module example.com/helperpkgfixed
+
+go 1.22
