@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/pecanvet/pecanvet/check"
@@ -117,10 +115,16 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		opt.Progress = stderr
 	}
 	// An interrupt stops the work (and the test processes) and still
-	// removes the temporary files.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// removes the temporary files (onInterrupt).
+	ctx, stop := onInterrupt("pecanvet check", stderr, interruptGrace)
 	defer stop()
 	rep, err := check.Run(ctx, opt)
+	if ctx.Err() != nil {
+		// What was replayed before the interrupt is a part of the
+		// answer that depends on when it came: report none of it.
+		fmt.Fprintf(stderr, "pecanvet check: %v: the check did not finish, so nothing is reported\n", context.Cause(ctx))
+		return 2
+	}
 	if rep != nil {
 		for _, n := range rep.Notes {
 			fmt.Fprintf(stderr, "pecanvet check: note: %s\n", n)

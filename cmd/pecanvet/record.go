@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/pecanvet/pecanvet/dynamic/record"
 )
@@ -51,14 +49,18 @@ func cmdRecord(args []string, stdout, stderr io.Writer) int {
 		pats = []string{"."}
 	}
 	// An interrupt stops the work (and the test processes) and still
-	// removes the temporary files.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// removes the temporary files (onInterrupt).
+	ctx, stop := onInterrupt("pecanvet record", stderr, interruptGrace)
 	defer stop()
 	tests, notes, err := record.Record(ctx, record.Options{
 		Dir: dir, Patterns: pats, Run: *run, OutDir: *out, Timeout: *timeout, Plain: *plain, Progress: stderr,
 	})
 	for _, n := range notes {
 		fmt.Fprintf(stderr, "pecanvet record: note: %s\n", n)
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "pecanvet record: %v: the recording did not finish\n", context.Cause(ctx))
+		return 2
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "pecanvet record: %v\n", err)

@@ -86,6 +86,8 @@ func vetMain(args []string) {
 				// One unit of a package and its external tests
 				// runs their tests (pecan.VetUnits).
 				pecan.VetUnits = true
+				// unitchecker.Main exits: nothing calls stop.
+				pecan.Context, _ = onInterrupt("pecanvet: "+cfg.ImportPath, os.Stderr, interruptGrace)
 				// The dependencies' units wrote no types: give
 				// unitchecker the imports' types from the compiler's
 				// export data instead.

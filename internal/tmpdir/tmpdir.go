@@ -171,3 +171,18 @@ func abandoned(dir string, minAge time.Duration) bool {
 	// owner is gone and will not come back to it.
 	return os.RemoveAll(dir) == nil
 }
+
+// RemoveHeld removes every directory this process made with Make and has
+// not removed, for a process about to exit without running its deferred
+// removals (pecanvet's second interrupt).
+func RemoveHeld() {
+	mu.Lock()
+	dirs := make([]string, 0, len(locks))
+	for d := range locks {
+		dirs = append(dirs, d)
+	}
+	mu.Unlock()
+	for _, d := range dirs {
+		Remove(d)
+	}
+}

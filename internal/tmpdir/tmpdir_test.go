@@ -132,3 +132,28 @@ func TestRemoveMany(t *testing.T) {
 		}
 	}
 }
+
+func TestRemoveHeld(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	a, err := Make("pecanvet-a-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Make("pecanvet-b-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	Remove(b)
+	RemoveHeld()
+	for _, d := range []string{a, b} {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("%s still there (%v)", d, err)
+		}
+	}
+	mu.Lock()
+	n := len(locks)
+	mu.Unlock()
+	if n != 0 {
+		t.Errorf("%d locks still held", n)
+	}
+}

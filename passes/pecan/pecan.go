@@ -240,11 +240,20 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	res.Dynamic = true
 	prog, closeProg := progressLog(pass.Pkg.Path())
-	rep, err := check.RunOnce(context.Background(), check.Options{
+	ctx := Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	rep, err := check.RunOnce(ctx, check.Options{
 		Dir: dir, Patterns: checkPatterns, Anomalies: pats, Budget: budget, MaxReplays: maxReplays, Drivers: true,
 		Progress: prog, Short: short,
 	})
 	closeProg()
+	if ctx.Err() != nil {
+		// A part of the answer that depends on when the interrupt came:
+		// report none of it.
+		return nil, fmt.Errorf("%v: the check did not finish, so nothing is reported", context.Cause(ctx))
+	}
 	res.Report = rep
 	if rep != nil {
 		res.Notes = append(res.Notes, note.Strings(rep.Notes)...)
@@ -294,6 +303,11 @@ func Forget(dir string) {
 // package that does not import p (a command's tests, which run the built
 // command) leaves them to p's unit: its key would miss p's own files.
 var VetUnits bool
+
+// Context is the dynamic check's context: pecanvet's go vet mode sets one
+// that an interrupt cancels (its test processes are then killed, its
+// temporary directories removed); nil means context.Background.
+var Context context.Context
 
 // importsBase reports whether an external test package imports the
 // package it tests.
