@@ -71,12 +71,25 @@ func serialReplay(f *Finding, round func(load, cas string) bool, rt *replayTrace
 	if !ok || end-open >= serialWindow {
 		return false
 	}
+	inside := false
 	for k, st := range s.Anomaly {
 		// The unit's other events the replay ran as scheduled are in
 		// the component (an explored replay may have left the rest).
-		if at := pos[st]; p.T[k] == p.T[0] && p.AR[k] == p.AR[0] && at >= 0 && (at < open || at > end) {
+		at := pos[st]
+		local := p.T[k] == p.T[0] && p.AR[k] == p.AR[0]
+		if local && at >= 0 && (at < open || at > end) {
 			return false
 		}
+		inside = inside || !local && at > open && at < end
+	}
+	if !inside {
+		// The interleaving did not happen inside the unit (an explored
+		// replay whose changed read sent the other goroutine elsewhere):
+		// the failure is judged as before, as a related anomaly's.
+		// handoff's duplicate Do (handoff.go:24 av) ran whole while the
+		// first caller's fn ran, and returned the pending call's zero
+		// value: the first caller's unit is the one interleaved.
+		return false
 	}
 	g := tr.Events[q].G
 	// The window is walked backwards, so that each other goroutine's

@@ -28,7 +28,9 @@ import (
 // lock, close). Near misses keep their effect: the waiter's CAS between
 // Release's load and CAS (a lost update), a waiter that waited on the
 // old channel (a receive: not a void round), a waiter whose round wrote,
-// a unit the trace never closes.
+// a unit the trace never closes, and a replay in which none of the
+// other goroutines' events of the anomaly fell inside the unit
+// (handoff's explored :24 av, whose failure is another unit's).
 func TestSerialReplay(t *testing.T) {
 	dir, err := filepath.Abs("../static/depend/testdata/src")
 	if err != nil {
@@ -151,6 +153,10 @@ func TestSerialReplay(t *testing.T) {
 	wrote := asv14([]ev{{"g1", "write", "x.go:7", "seen#1"}}, true)
 	unclosed := asv14(nil, true)
 	unclosed = append(unclosed[:idx(unclosed, end, 1)], unclosed[idx(unclosed, end, 1)+1:]...)
+	// handoff's duplicate Do (handoff.go:24 av): an explored replay
+	// whose other goroutine ran after the unit; the interleaving the
+	// failure followed is another unit's.
+	outside := append(release(), load, cas)
 	for _, tc := range []struct {
 		name    string
 		p       string
@@ -165,6 +171,7 @@ func TestSerialReplay(t *testing.T) {
 		{"near miss: the waiter waited on the old channel", p14, waited, an14(waited), false},
 		{"near miss: the waiter's round wrote", p14, wrote, an14(wrote), false},
 		{"near miss: the unit never ends in the trace", p14, unclosed, an14(unclosed), false},
+		{"near miss: no other goroutine's event of the anomaly inside the unit", p9, outside, []int{idx(outside, relCASEv, 1), idx(outside, load, 1), idx(outside, cas, 1), idx(outside, relWriteEv, 1)}, false},
 	} {
 		fs := []Finding{finding(tc.p, tc.run, tc.anomaly)}
 		if !fs[0].Effect() {
