@@ -18,7 +18,8 @@ const serialRun = "the replay's own trace is a serial run: without the other gor
 // reads and locks it lets go, then back to the load with nothing
 // carried; the trace without those rounds is a run, each other event
 // seeing the same values), or commutes with every event of the unit
-// after it (commutes: another object, reads of one, read locks of one).
+// after it (commutesAfter: another object, loads of one, read locks of
+// one), and at least one of them is an event of the anomaly.
 // Those events then move, in their order, to just after the unit's end:
 // every read sees the same write, every lock and channel operation the
 // same partner, so the test ends as it did, and the unit ran whole. A
