@@ -252,11 +252,9 @@ func (d *dependIndex) judgeFindings(fs []Finding, rep *Report) {
 		return
 	}
 	for _, i := range cas {
-		if casRetried(&fs[i], dependEvents(&fs[i]), x.RoundEnd, &replayTrace{f: &fs[i]}) {
-			// Its effect withdrawn, the finding is judged by the
-			// dependence criterion like any other without one.
-			fs[i].Control = casRound
-		}
+		// Its effect withdrawn, the finding is judged by the dependence
+		// criterion like any other without one.
+		fs[i].Control = voidEffect(x, &fs[i])
 	}
 	for _, i := range acting {
 		if fs[i].Control == "" && x.ActAlike(dependEvents(&fs[i])) {
@@ -321,18 +319,33 @@ func (f *Finding) casEffect() bool {
 	return f.Reproduced() && (k == "av" || k == "asv") && f.Driver == "" && f.Effect()
 }
 
-// casVoid reports whether finding f, counting by its effect, has a void
-// compare-and-swap round for its interleaved part (casRetried), judged
-// as judgeFindings will; false when the package's code cannot be
-// analyzed.
-func (d *dependIndex) casVoid(f *Finding) bool {
+// casVoid returns, for finding f counting by its effect, the Control
+// that withdraws the effect, judged as judgeFindings will (voidEffect);
+// "" when none does or the package's code cannot be analyzed.
+func (d *dependIndex) casVoid(f *Finding) string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	x, err := d.index()
 	if err != nil {
-		return false
+		return ""
 	}
-	return casRetried(f, dependEvents(f), x.RoundEnd, &replayTrace{f: f})
+	return voidEffect(x, f)
+}
+
+// voidEffect returns the Control that withdraws the effect of f, a
+// finding counting by its effect (casEffect): casRound when its
+// interleaved part is a void compare-and-swap round (casRetried),
+// serialRun when its replay's trace is a run with the unit whole
+// (serialReplay); "" otherwise.
+func voidEffect(x *depend.Index, f *Finding) string {
+	rt := &replayTrace{f: f}
+	if casRetried(f, dependEvents(f), x.RoundEnd, rt) {
+		return casRound
+	}
+	if serialReplay(f, x.RoundEnd, rt) {
+		return serialRun
+	}
+	return ""
 }
 
 // toJudge gives the findings of package pkg that needsJudging (todo) and

@@ -71,10 +71,10 @@ func packageSettles(st statics, d *dependIndex) func(f *Finding) bool {
 				return true
 			}
 		}
-		if f.casEffect() && d.casVoid(f) {
+		if f.casEffect() {
 			// Its effect void: the combination stays open to its
 			// other instances unless a dependence settles it.
-			f.Control = casRound
+			f.Control = d.casVoid(f)
 		}
 		if f.needsJudging() && d.dependence(f) {
 			f.Dependence = "(judged in the queue)"

@@ -83,7 +83,7 @@ func swapsFresh(st *ssa.Store) *ssa.UnOp {
 	if !ok || len(*mc.Referrers()) != 1 {
 		return nil
 	}
-	lock := lockOf(st, fa.X, nil)
+	lock := writeLockOf(st, fa.X, nil)
 	if lock == nil {
 		return nil
 	}
@@ -91,7 +91,7 @@ func swapsFresh(st *ssa.Store) *ssa.UnOp {
 	for _, blk := range st.Parent().Blocks {
 		for _, in := range blk.Instrs {
 			old, ok := in.(*ssa.UnOp)
-			if !ok || old.Op != token.MUL || !oneVar(old.X, st.Addr) || !before(old, st) || lockOf(old, fa.X, mu) != lock {
+			if !ok || old.Op != token.MUL || !oneVar(old.X, st.Addr) || !before(old, st) || writeLockOf(old, fa.X, mu) != lock {
 				continue
 			}
 			if onlyClosed(old) && closesAfter(st, old) {
@@ -371,7 +371,10 @@ func caseRestarts(sel *ssa.Select, i int) bool {
 				continue
 			}
 			for _, u := range *cmp.Referrers() {
-				if iff, ok := u.(*ssa.If); ok && iff.Block() == sel.Block() {
+				// Case 0's test is in the select's block; go/ssa tests
+				// each later case in a block of its own that the
+				// previous test's false branch leads to.
+				if iff, ok := u.(*ssa.If); ok && sel.Block().Dominates(iff.Block()) {
 					return restarts(iff.Block().Succs[0], sel.Block())
 				}
 			}
@@ -406,13 +409,15 @@ func restartsAfter(rcv *ssa.UnOp) bool {
 
 // restarts reports whether blk, entered after a wake-up in block from,
 // reaches through blocks holding only a jump a loop head that dominates
-// from and has no phi: the loop starts over with what it had on entry.
-// No store in the loop into a local cell may carry a value either.
+// from and has no phi but one that keeps its own value along every edge
+// from inside the loop (keepsOwn): the loop starts over with what it had
+// on entry. No store in the loop into a local cell may carry a value
+// either.
 func restarts(blk, from *ssa.BasicBlock) bool {
 	for n := 0; n < 8; n++ {
 		if blk.Dominates(from) {
 			for _, in := range blk.Instrs {
-				if _, ok := in.(*ssa.Phi); ok {
+				if phi, ok := in.(*ssa.Phi); ok && !keepsOwn(phi) {
 					return false
 				}
 			}
@@ -427,6 +432,21 @@ func restarts(blk, from *ssa.BasicBlock) bool {
 		blk = blk.Succs[0]
 	}
 	return false
+}
+
+// keepsOwn reports whether the loop head's φ takes itself along every
+// edge from a block the head dominates (the loop's back edges): a value
+// set before the loop and kept through it, as marusama/semaphore's
+// Acquire keeps ctx.Done(), which go/ssa's jump threading makes a φ of
+// the loop's head.
+func keepsOwn(phi *ssa.Phi) bool {
+	head := phi.Block()
+	for i, pred := range head.Preds {
+		if head.Dominates(pred) && phi.Edges[i] != ssa.Value(phi) {
+			return false
+		}
+	}
+	return true
 }
 
 // localStores reports whether a block dominated by head stores into a
@@ -472,4 +492,59 @@ func structField(f *ssa.Field) *types.Var {
 		return nil
 	}
 	return st.Field(f.Field).Origin()
+}
+
+// wokenFetch reports whether a is the fetch of a wake channel whose value
+// decides nothing but when its goroutine starts its loop over: a load of
+// an unexported channel field for which onlyWoken holds (every store of
+// it a swap that closes the channel it replaces, under the receiver's
+// write lock, or a constructor's), whose channel is only received from,
+// the value dropped, in a loop that restarts after the receive carrying
+// nothing (received). marusama/semaphore's Acquire fetches broadcastCh
+// under the read lock, re-loads the state, and waits on the channel
+// (issue 26, :197 asv-14): a SetLimit's or Release's swap between the
+// fetch and the re-load makes the fetched channel stale ("the value read
+// at semaphore.go:111 decides the read at semaphore.go:116"). But the
+// swap that replaced a stale channel closes it: the receive returns at
+// once, or at that close, and the loop starts over with what it had on
+// entry, as a caller entering the loop then would; a current channel is
+// closed by the next swap, as a serial order's would be. So the fetch's
+// value, stale or not, changes no value any later access reads or
+// writes; only the time of a retry. A fetch whose channel is kept,
+// returned to a caller that does more, or received from in a loop that
+// leaves or counts on the wake-up, and a field stored otherwise, stay
+// judged (onlyWoken, received).
+func (x *Index) wokenFetch(a Event) bool {
+	if !a.Read || a.Write {
+		return false
+	}
+	var wait *types.Var
+	loads := 0
+	for _, in := range x.instrs[a.Site] {
+		var fa *ssa.FieldAddr
+		switch in := in.(type) {
+		case *ssa.DebugRef:
+			continue
+		case *ssa.FieldAddr:
+			fa = in
+		case *ssa.UnOp:
+			f, ok := in.X.(*ssa.FieldAddr)
+			if in.Op != token.MUL || !ok || !x.received(in, 0) {
+				return false
+			}
+			fa = f
+			loads++
+		default:
+			return false
+		}
+		f := fieldOf(fa)
+		if f == nil || wait != nil && f != wait {
+			return false
+		}
+		wait = f
+	}
+	if loads == 0 || wait == nil || wait.Exported() || !isChan(wait.Type()) {
+		return false
+	}
+	return x.onlyWoken(wait)
 }

@@ -123,3 +123,76 @@ func TestRoundEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeWokenFetch: marusama/semaphore's :197 asv-14 (issue 26):
+// Acquire fetches the broadcast channel under the read lock (a), a
+// Release's swap of the channel falls after it and its CAS before the
+// re-load (b): "the value read at a decides the read at b". The swap
+// closes the channel it replaces and the waiter only receives from its
+// channel and starts over: a stale fetch is a retry (wokenFetch).
+// SemKeep's Post swaps without closing: a stale fetch waits for ever,
+// and wokenFetch does not excuse it.
+func TestJudgeWokenFetch(t *testing.T) {
+	root, err := filepath.Abs("testdata/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax, Dir: root, Tests: true}, "./casround")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := Build(pkgs, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(root, "casround/casround.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	// site is the n-th occurrence of text in method fn of type typ, at
+	// its column plus off; text "": the method's name in its declaration.
+	site := func(typ, fn, text string, n, off int) string {
+		in := false
+		decl := "*" + typ + ") " + fn + "("
+		for i, l := range lines {
+			if strings.HasPrefix(l, "func ") {
+				in = strings.Contains(l, decl)
+				if in && text == "" {
+					return fmt.Sprintf("casround/casround.go:%d:%d", i+1, strings.Index(l, decl)+len(typ)+4)
+				}
+				continue
+			}
+			if in && strings.Contains(l, text) {
+				if n--; n == 0 {
+					return fmt.Sprintf("casround/casround.go:%d:%d", i+1, strings.Index(l, text)+1+off)
+				}
+			}
+		}
+		t.Fatalf("no %q in %s.%s", text, typ, fn)
+		return ""
+	}
+	for _, tc := range []struct {
+		typ, acquire, release string
+		swap                  int  // the swap's store: the n-th s.ch in release
+		want                  bool // Judge's dependence holds (wokenFetch does not)
+	}{
+		{"Sem", "Acquire", "Release", 2, false},
+		{"SemKeep", "Wait", "Post", 1, true},
+	} {
+		acq := Frame{ID: 1, Site: site(tc.typ, tc.acquire, "", 0, 0)}
+		rel := Frame{ID: 2, Site: site(tc.typ, tc.release, "", 0, 0)}
+		evs := []Event{
+			{Thread: 2, Unit: 2, Var: 0, Read: true, Write: true, Site: site(tc.typ, tc.release, "CompareAndSwapUint64(", 1, 20), Frames: []Frame{rel}},
+			{Thread: 1, Unit: 1, Var: 1, Read: true, Site: site(tc.typ, tc.acquire, "s.ch", 1, 2), Frames: []Frame{acq}},
+			{Thread: 2, Unit: 2, Var: 1, Write: true, Site: site(tc.typ, tc.release, "s.ch", tc.swap, 2), Frames: []Frame{rel}},
+			{Thread: 1, Unit: 1, Var: 0, Read: true, Site: site(tc.typ, tc.acquire, "LoadUint64(", 2, 10), Frames: []Frame{acq}},
+		}
+		if v := x.Judge(evs); tc.typ == "Sem" && v.Holds {
+			t.Errorf("%s: Judge = %v (%s), want false", tc.typ, v.Holds, v)
+		}
+		if got := x.wokenFetch(evs[1]); got == tc.want {
+			t.Errorf("%s: wokenFetch = %v, want %v", tc.typ, got, !tc.want)
+		}
+	}
+}

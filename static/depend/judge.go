@@ -573,7 +573,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 				}
 			}
 			high = high && !stale
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer || high) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) && !x.lenAlike(a, b) && !x.lenAhead(a, j) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer || high) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.wokenFetch(a) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) && !x.lenAlike(a, b) && !x.lenAhead(a, j) {
 				v := x.flows(a, b, stale)
 				if high {
 					// The rest of a's value is stale; the whole of it

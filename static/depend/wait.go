@@ -279,6 +279,18 @@ func (x *Index) finalizes(flag, wait, mu *types.Var) bool {
 // lockOf returns the Lock call of base's mutex field mu (nil: any) that
 // is held at in (before it on every path, no Unlock between), or nil.
 func lockOf(in ssa.Instruction, base ssa.Value, mu *types.Var) *ssa.Call {
+	return lockOfKind(in, base, mu, false)
+}
+
+// writeLockOf is lockOf, taking an RWMutex's write lock as well: it
+// excludes every other holder, readers too, as a Mutex's Lock does
+// (marusama/semaphore's swaps of broadcastCh hold the RWMutex its
+// Acquire read-locks: swapsFresh).
+func writeLockOf(in ssa.Instruction, base ssa.Value, mu *types.Var) *ssa.Call {
+	return lockOfKind(in, base, mu, true)
+}
+
+func lockOfKind(in ssa.Instruction, base ssa.Value, mu *types.Var, rw bool) *ssa.Call {
 	for _, blk := range in.Parent().Blocks {
 		if !blk.Dominates(in.Block()) {
 			continue
@@ -288,7 +300,10 @@ func lockOf(in ssa.Instruction, base ssa.Value, mu *types.Var) *ssa.Call {
 				break
 			}
 			call, ok := l.(*ssa.Call)
-			if !ok || !isSyncMethod(call.Call.StaticCallee(), "Mutex", "Lock") || len(call.Call.Args) != 1 {
+			if !ok || len(call.Call.Args) != 1 {
+				continue
+			}
+			if fn := call.Call.StaticCallee(); !isSyncMethod(fn, "Mutex", "Lock") && !(rw && isSyncMethod(fn, "RWMutex", "Lock")) {
 				continue
 			}
 			fa, ok := call.Call.Args[0].(*ssa.FieldAddr)

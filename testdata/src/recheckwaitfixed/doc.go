@@ -13,4 +13,15 @@
 // round, as a failed compare-and-swap's (static/depend's RoundEnd,
 // check's casRetried; marusama/semaphore's semaphore.go:93 av, :93 and
 // :111 asv, and :176 asv of session 51's trial 33).
+//
+// TestSetLimit is marusama's TestSemaphore_SetLimit_increase_broadcast:
+// SetLimit(2) wakes the waiter and the test checks the count at once,
+// which the woken waiter's acquire races (sem_test.go:45). A replay that
+// lets the waiter load the state after SetLimit's CAS (sem.go:66) and
+// acquire (asv-9), or fetch the old channel and re-load inside SetLimit
+// (asv-14), fails there, but its trace is a run in which SetLimit ran
+// whole: the waiter's events are a void round or touch only the state,
+// which SetLimit does not touch after its CAS (check's serialReplay), so
+// the failure is the test's timing; and the waiter's fetch of the old
+// channel decides nothing but a retry (static/depend's wokenFetch).
 package recheckwaitfixed

@@ -57,3 +57,25 @@ func (s *Sem) Release() {
 		}
 	}
 }
+
+// SetLimit is marusama/semaphore's: it CASes the new limit in and wakes
+// the waiters as Release does.
+func (s *Sem) SetLimit(limit int) {
+	for {
+		state := atomic.LoadUint64(&s.state)
+		if atomic.CompareAndSwapUint64(&s.state, state, uint64(limit)<<32+state&0xFFFFFFFF) {
+			ch := make(chan struct{})
+			s.lock.Lock()
+			old := s.ch
+			s.ch = ch
+			s.lock.Unlock()
+			close(old)
+			return
+		}
+	}
+}
+
+// Count is the number of units held.
+func (s *Sem) Count() int {
+	return int(atomic.LoadUint64(&s.state) & 0xFFFFFFFF)
+}

@@ -24,3 +24,25 @@ func TestWait(t *testing.T) {
 		t.Fatal("Acquire did not return after Release")
 	}
 }
+
+// TestSetLimit is marusama/semaphore's
+// TestSemaphore_SetLimit_increase_broadcast: a goroutine waits to
+// acquire; the test raises the limit, which wakes it, and checks the
+// count at once, which the woken goroutine's acquire races. A run that
+// lets the waiter acquire right after SetLimit fails here whatever the
+// interleaving: the test's own timing.
+func TestSetLimit(t *testing.T) {
+	s := New(1)
+	s.Acquire()
+	done := make(chan struct{})
+	go func() {
+		s.Acquire()
+		close(done)
+	}()
+	time.Sleep(20 * time.Millisecond)
+	s.SetLimit(2)
+	if n := s.Count(); n != 1 {
+		t.Errorf("count = %d right after SetLimit, want 1", n)
+	}
+	<-done
+}

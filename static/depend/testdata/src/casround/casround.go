@@ -143,6 +143,47 @@ func (s *Sem) Release(n uint64) {
 	}
 }
 
+// SemKeep is Sem (Wait its Acquire, Post its Release) whose Post swaps
+// the channel without closing the one it replaces: a waiter that fetched
+// it before the swap waits for ever (the wake-up is lost), so its
+// fetch's value matters.
+type SemKeep struct {
+	state uint64
+	lock  sync.RWMutex
+	ch    chan struct{}
+}
+
+func (s *SemKeep) Wait() {
+	for {
+		state := atomic.LoadUint64(&s.state)
+		if count := state&0xFFFFFFFF + 1; count <= state>>32 {
+			if atomic.CompareAndSwapUint64(&s.state, state, state>>32<<32+count) {
+				return
+			}
+			continue
+		}
+		s.lock.RLock()
+		ch := s.ch
+		s.lock.RUnlock()
+		if atomic.LoadUint64(&s.state) != state {
+			continue
+		}
+		<-ch
+	}
+}
+
+func (s *SemKeep) Post(n uint64) {
+	for {
+		state := atomic.LoadUint64(&s.state)
+		if atomic.CompareAndSwapUint64(&s.state, state, state-n) {
+			s.lock.Lock()
+			s.ch = make(chan struct{})
+			s.lock.Unlock()
+			return
+		}
+	}
+}
+
 // tally re-loads as Acquire does but counts its rounds: a value of the
 // round lives on into the next.
 func (s *Sem) tally() int {
