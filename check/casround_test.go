@@ -156,7 +156,37 @@ func TestCASRetried(t *testing.T) {
 		if got := fs[0].Control == casRound; got != tc.void || fs[0].Effect() == tc.void {
 			t.Errorf("%s: control %q, effect %v: want void %v", tc.name, fs[0].Control, fs[0].Effect(), tc.void)
 		}
+		judgedOnce(t, loaded, tc.name, tc.f, func(f *Finding) {
+			if got := f.Control == casRound; got != tc.void {
+				t.Errorf("%s, judged in the queue then after it: control %q, want void %v", tc.name, f.Control, tc.void)
+			}
+		})
 	}
+}
+
+// judgedOnce judges f as the replay queue does (packageSettles) and then
+// as judgeDependence does after the queues, on one dependIndex, and hands
+// the latter's finding to check. Its replay trace is read at most once,
+// and the second judgement reads nothing: the file is removed between
+// them (semaphore's traces were read whole two to three times each,
+// session 52).
+func judgedOnce(t *testing.T, loaded *load.Packages, name string, f Finding, check func(*Finding)) {
+	t.Helper()
+	reads := map[string]int{}
+	traceRead = func(path string) { reads[path]++ }
+	defer func() { traceRead = nil }()
+	d := newDependIndex(loaded, f.Package)
+	q := f
+	packageSettles(statics{}, d)(&q)
+	if err := os.Remove(f.Verdict.Trace); err != nil {
+		t.Fatal(err)
+	}
+	fs := []Finding{f}
+	d.judgeFindings(fs, &Report{})
+	if n := reads[f.Verdict.Trace]; n > 1 {
+		t.Errorf("%s: replay trace read %d times, want at most once", name, n)
+	}
+	check(&fs[0])
 }
 
 // TestCASRetriedDependence: a violation without effect whose unit's
@@ -292,6 +322,11 @@ func TestCASRetriedDependence(t *testing.T) {
 		if got := fs[0].Dependence != ""; got != tc.want {
 			t.Errorf("%s: dependence %q, want %v", tc.name, fs[0].Dependence, tc.want)
 		}
+		judgedOnce(t, loaded, tc.name, finding(tc.run, tc.anomaly, tc.extra), func(f *Finding) {
+			if got := f.Dependence != ""; got != tc.want {
+				t.Errorf("%s, judged in the queue then after it: dependence %q, want %v", tc.name, f.Dependence, tc.want)
+			}
+		})
 	}
 	// The swapping round's load, g2's store, the round's slot read: the
 	// store falls inside the round that counts.

@@ -197,6 +197,101 @@ type dependIndex struct {
 	built bool
 	x     *depend.Index
 	err   error
+	// judged keeps, for each reproduction judged (mu held), what the
+	// judges took from its replay trace, so that the trace is read once:
+	// the queue judges a reproduction as it comes (casVoid, dependence)
+	// and judgeFindings judges it again after the queues. Reading it back
+	// whole each time was most of pecanvet's own CPU on
+	// marusama/semaphore (session 52: 1.6 M events, 3 s a read); keeping
+	// the decoded traces instead would hold one per reproduction of the
+	// package (90 MiB each there).
+	judged map[judgedKey]*judgedTrace
+}
+
+// judgedKey names one replay's finding: its trace file and schedule (one
+// per replayed item, never changed once replayed) and its pattern. What
+// the judges take from the trace depends on nothing else of the finding
+// (its anomaly, schedule and trace: dependEvents and the judges of
+// judgeOne read no other field), nor on when they run.
+type judgedKey struct {
+	trace string
+	s     *trace.Schedule
+	p     *pattern.Pattern
+}
+
+// judgedTrace is what the judges took from one replay's trace.
+type judgedTrace struct {
+	casDone bool           // cas is voidEffect's answer, once asked
+	cas     string         // (serialReplay too reads only the key's fields)
+	evs     []depend.Event // judgeOne's events as its judges left them; nil: not yet
+}
+
+// judgedOf is f's entry in d.judged (mu held), nil for a finding without
+// a replay trace.
+func (d *dependIndex) judgedOf(f *Finding) *judgedTrace {
+	if f.Verdict.Trace == "" || f.Schedule == nil || f.Anomaly.Pattern == nil {
+		return nil
+	}
+	k := judgedKey{f.Verdict.Trace, f.Schedule, f.Anomaly.Pattern}
+	j := d.judged[k]
+	if j == nil {
+		if d.judged == nil {
+			d.judged = map[judgedKey]*judgedTrace{}
+		}
+		j = &judgedTrace{}
+		d.judged[k] = j
+	}
+	return j
+}
+
+// casVoidOf is voidEffect with x's rounds, asked once per replay (mu
+// held).
+func (d *dependIndex) casVoidOf(x *depend.Index, f *Finding, rt *replayTrace) string {
+	j := d.judgedOf(f)
+	if j == nil {
+		return voidEffect(x, f, rt)
+	}
+	if !j.casDone {
+		j.cas, j.casDone = voidEffect(x, f, rt), true
+	}
+	return j.cas
+}
+
+// judgedEvents is f's events for x.Judge as judgeOne's judges leave them,
+// judged once per replay (mu held). x.Judge and abandoned only read them.
+func (d *dependIndex) judgedEvents(x *depend.Index, f *Finding, rt *replayTrace) []depend.Event {
+	j := d.judgedOf(f)
+	if j != nil && j.evs != nil {
+		return j.evs
+	}
+	evs := dependEvents(f)
+	claimSpans(f, evs, x.IsCAS)
+	retries(f, evs, x.ExitTest, rt)
+	polls(f, evs, x.PollRead, rt)
+	handed(f, evs, x.AddDelta, rt)
+	witnesses(f, evs, x.AddDelta, rt)
+	givenBack(f, evs, x.AddDelta)
+	settled(f, evs, x.AddDelta, rt)
+	supersedes(f, evs, x.IsAtomicAdd, rt)
+	spares(f, evs, x.DeletesElement, rt)
+	storedAgain(f, evs, rt)
+	unusedReads(f, evs, x.UnusedSinks, rt)
+	sliceLens(f, evs, x.LenTested, rt)
+	lenAheads(f, evs, rt)
+	if j != nil {
+		j.evs = evs
+	}
+	return evs
+}
+
+// judgedAll, once rt has read f's trace, has every judge take from it
+// what it needs (mu held): the decoded trace can then go, and no later
+// judge of f reads the file again.
+func (d *dependIndex) judgedAll(x *depend.Index, f *Finding, rt *replayTrace) {
+	if rt.read && rt.tr != nil && f.Reproduced() && d.judgedOf(f) != nil {
+		d.casVoidOf(x, f, rt)
+		d.judgedEvents(x, f, rt)
+	}
 }
 
 func newDependIndex(loaded *load.Packages, pkg string) *dependIndex {
@@ -254,7 +349,9 @@ func (d *dependIndex) judgeFindings(fs []Finding, rep *Report) {
 	for _, i := range cas {
 		// Its effect withdrawn, the finding is judged by the dependence
 		// criterion like any other without one.
-		fs[i].Control = voidEffect(x, &fs[i])
+		rt := &replayTrace{f: &fs[i]}
+		fs[i].Control = d.casVoidOf(x, &fs[i], rt)
+		d.judgedAll(x, &fs[i], rt)
 	}
 	for _, i := range acting {
 		if fs[i].Control == "" && x.ActAlike(dependEvents(&fs[i])) {
@@ -267,47 +364,36 @@ func (d *dependIndex) judgeFindings(fs []Finding, rep *Report) {
 		// (the group a finding with an effect leads stays as it was).
 		return
 	}
-	judgeAll(fs, todo, pairs, func(f *Finding) (depend.Verdict, bool) { return judgeOne(x, f) })
+	judgeAll(fs, todo, pairs, func(f *Finding) (depend.Verdict, bool) { return d.judgeOne(x, f, &replayTrace{f: f}) })
 }
 
-// judgeOne judges finding f's dependence with index x: the verdict, and
+// judgeOne judges finding f's dependence with index x (mu held), rt
+// reading its replay trace if its judges did not yet: the verdict, and
 // whether it counts.
-func judgeOne(x *depend.Index, f *Finding) (depend.Verdict, bool) {
-	evs := dependEvents(f)
-	rt := &replayTrace{f: f}
-	if casRetried(f, evs, x.RoundEnd, rt) {
+func (d *dependIndex) judgeOne(x *depend.Index, f *Finding, rt *replayTrace) (depend.Verdict, bool) {
+	if d.casVoidOf(x, f, rt) == casRound {
 		// The unit's event that another's falls after is in a void
 		// round: the run is one where the unit came after it whole.
 		return depend.Verdict{}, false
 	}
-	claimSpans(f, evs, x.IsCAS)
-	retries(f, evs, x.ExitTest, rt)
-	polls(f, evs, x.PollRead, rt)
-	handed(f, evs, x.AddDelta, rt)
-	witnesses(f, evs, x.AddDelta, rt)
-	givenBack(f, evs, x.AddDelta)
-	settled(f, evs, x.AddDelta, rt)
-	supersedes(f, evs, x.IsAtomicAdd, rt)
-	spares(f, evs, x.DeletesElement, rt)
-	storedAgain(f, evs, rt)
-	unusedReads(f, evs, x.UnusedSinks, rt)
-	sliceLens(f, evs, x.LenTested, rt)
-	lenAheads(f, evs, rt)
+	evs := d.judgedEvents(x, f, rt)
 	v := x.Judge(evs)
 	return v, v.Holds && !abandoned(f.Schedule, evs, v, f.Verdict, x.IsCAS)
 }
 
 // dependence reports whether finding f, needing the dependence criterion
 // (needsJudging), has a dependence that counts, judged as judgeFindings
-// will; false when the package's code cannot be analyzed.
-func (d *dependIndex) dependence(f *Finding) bool {
+// will, rt reading its replay trace; false when the package's code
+// cannot be analyzed.
+func (d *dependIndex) dependence(f *Finding, rt *replayTrace) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	x, err := d.index()
 	if err != nil {
 		return false
 	}
-	_, ok := judgeOne(x, f)
+	_, ok := d.judgeOne(x, f, rt)
+	d.judgedAll(x, f, rt)
 	return ok
 }
 
@@ -321,15 +407,19 @@ func (f *Finding) casEffect() bool {
 
 // casVoid returns, for finding f counting by its effect, the Control
 // that withdraws the effect, judged as judgeFindings will (voidEffect);
-// "" when none does or the package's code cannot be analyzed.
-func (d *dependIndex) casVoid(f *Finding) string {
+// "" when none does or the package's code cannot be analyzed. rt reads
+// f's replay trace; once read, every judge takes from it what it needs
+// (judgedAll).
+func (d *dependIndex) casVoid(f *Finding, rt *replayTrace) string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	x, err := d.index()
 	if err != nil {
 		return ""
 	}
-	return voidEffect(x, f)
+	void := d.casVoidOf(x, f, rt)
+	d.judgedAll(x, f, rt)
+	return void
 }
 
 // voidEffect returns the Control that withdraws the effect of f, a
@@ -337,8 +427,7 @@ func (d *dependIndex) casVoid(f *Finding) string {
 // interleaved part is a void compare-and-swap round (casRetried),
 // serialRun when its replay's trace is a run with the unit whole
 // (serialReplay); "" otherwise.
-func voidEffect(x *depend.Index, f *Finding) string {
-	rt := &replayTrace{f: f}
+func voidEffect(x *depend.Index, f *Finding, rt *replayTrace) string {
 	if casRetried(f, dependEvents(f), x.RoundEnd, rt) {
 		return casRound
 	}

@@ -297,7 +297,9 @@ func framesAt(evs []trace.Event, g int32, k int) []int32 {
 
 // replayTrace reads a finding's replay trace and maps its schedule's steps
 // onto the trace's events once, at the first judge that needs them
-// (retries, handed), so a finding both apply to reads the file once.
+// (retries, handed), so a finding both apply to reads the file once; what
+// the judges take from it is kept (dependIndex.judged), so the file is
+// not read again when the finding is judged after the queue.
 type replayTrace struct {
 	f    *Finding
 	read bool
@@ -305,11 +307,18 @@ type replayTrace struct {
 	pos  []int
 }
 
+// traceRead, when set (by tests), is called with the path of each replay
+// trace a replayTrace reads.
+var traceRead func(path string)
+
 // get gives the trace and schedulePositions' positions, or nil when the
 // trace cannot be read.
 func (r *replayTrace) get() (*trace.Trace, []int) {
 	if !r.read {
 		r.read = true
+		if traceRead != nil {
+			traceRead(r.f.Verdict.Trace)
+		}
 		if tr, err := trace.ReadFile(r.f.Verdict.Trace, trace.ReadOptions{Lenient: true}); err == nil {
 			r.tr, r.pos = tr, schedulePositions(tr, r.f.Schedule)
 		}

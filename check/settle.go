@@ -71,12 +71,14 @@ func packageSettles(st statics, d *dependIndex) func(f *Finding) bool {
 				return true
 			}
 		}
+		// One read of f's replay trace for both judges (and judgeFindings).
+		rt := &replayTrace{f: f}
 		if f.casEffect() {
 			// Its effect void: the combination stays open to its
 			// other instances unless a dependence settles it.
-			f.Control = d.casVoid(f)
+			f.Control = d.casVoid(f, rt)
 		}
-		if f.needsJudging() && d.dependence(f) {
+		if f.needsJudging() && d.dependence(f, rt) {
 			f.Dependence = "(judged in the queue)"
 		}
 		return !f.WithoutEffect()
