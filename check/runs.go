@@ -256,7 +256,7 @@ func (c *testCheck) predict(q *replayQueue, rt record.Test, path string) *queued
 		c.rep.addNote(note.Budget, c.pkg, c.test, "%s while predicting; %s", why, res.Cut)
 	}
 	markUnordered(tr, preds)
-	preds = candidatesFirst(flt.order(preds), c.candIdx)
+	preds = distinctFirst(candidatesFirst(flt.order(preds), c.candIdx), max(0, c.opt.MaxReplays-c.replays))
 	// Both write into dir, and give nothing without tr.Blocked.
 	if len(tr.Blocked) > 0 && mkdir() {
 		// The leaks the recorded run itself shows: nothing to predict.
@@ -930,6 +930,37 @@ func candidatesFirst(preds []prediction, cands *candIndex) []prediction {
 		} else {
 			rest = append(rest, p)
 		}
+	}
+	return append(first, rest...)
+}
+
+// distinctFirst moves the first instance of each site combination before
+// the later instances of any, keeping the order within each part, when
+// the trace has more predictions than n, the replays it may make: a
+// combination whose instances diverge one after the other then cannot
+// spend the trace's replays before a combination further down the list
+// is tried at all. On amirylm/lockfree v0.0.4's TestStack_Concurrency_Bytes
+// (341 predictions over about 60 combinations) the default 100 replays
+// went to a few av combinations' diverging instances, 38 combinations
+// were never replayed, and stack.go:46's asv, a true capacity race, was
+// reported only with -maxreplays 400 (issue 30). The instances of one
+// combination keep their order, so which instance comes first is the
+// same; with n or fewer predictions nothing moves, so no trace the
+// replays do not cut changes.
+func distinctFirst(preds []prediction, n int) []prediction {
+	if len(preds) <= n {
+		return preds
+	}
+	seen := map[string]bool{}
+	first := make([]prediction, 0, len(preds))
+	var rest []prediction
+	for _, p := range preds {
+		if seen[p.a.Key] {
+			rest = append(rest, p)
+			continue
+		}
+		seen[p.a.Key] = true
+		first = append(first, p)
 	}
 	return append(first, rest...)
 }

@@ -79,6 +79,32 @@ func TestCandidatesFirst(t *testing.T) {
 	}
 }
 
+// TestDistinctFirst: when a trace has more predictions than it may
+// replay, the first instance of every site combination comes before the
+// later instances of any, each combination's instances in their order
+// (lockfree's TestStack_Concurrency_Bytes spent its 100 replays on a few
+// combinations' diverging instances and never tried stack.go:46's asv);
+// with no more predictions than replays, nothing moves.
+func TestDistinctFirst(t *testing.T) {
+	p := func(key string, i int) prediction {
+		return prediction{a: predict.Anomaly{Key: key, Sites: []string{fmt.Sprint(i)}}}
+	}
+	preds := []prediction{p("a", 1), p("a", 2), p("a", 3), p("b", 4), p("a", 5), p("c", 6), p("b", 7)}
+	str := func(ps []prediction) string {
+		var out []string
+		for _, q := range ps {
+			out = append(out, q.a.Key+q.a.Sites[0])
+		}
+		return strings.Join(out, " ")
+	}
+	if got, want := str(distinctFirst(preds, 3)), "a1 b4 c6 a2 a3 a5 b7"; got != want {
+		t.Errorf("distinctFirst(7 predictions, 3 replays) = %s, want %s", got, want)
+	}
+	if got, want := str(distinctFirst(preds, 7)), str(preds); got != want {
+		t.Errorf("distinctFirst(7 predictions, 7 replays) = %s, want %s (unchanged)", got, want)
+	}
+}
+
 // TestWrongObjectAgain: a wrong-object replay is run again (the n-th
 // access in a range over a map touches a random entry), up to
 // wrongObjectRuns in all; other failures are not.

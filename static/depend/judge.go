@@ -427,7 +427,10 @@ var (
 //     activation or in one enclosing it entered after a: rereadAbove,
 //     seaweedfs/raft's candidateLoop), or the
 //     reader only spins on the value the writer stored (spinsOn: a lock
-//     bit that sends it back to read again), or only compares it with a
+//     bit that sends it back to read again; spinWaits: a flag a sets
+//     and b clears, on which the reader's loop only sleeps and reads
+//     again, leaving on b's value: reugn/async's smap() waiting out
+//     Clear), or only compares it with a
 //     value it can never equal, the writer's values before and after
 //     differing (comparedApart: an odd resize bit against an even index),
 //     or the second write gives back what the first added (undone: a
@@ -612,7 +615,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			}
 			switch {
 			case len(reads) == 1 && a.Var == b.Var && evs[reads[0]].Var == a.Var:
-				if x.retried(evs[reads[0]]) || x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) || x.tryRefused(a, b, evs[reads[0]]) || x.heldProbe(a, b, evs[reads[0]]) || x.madeEntry(a, b, evs[reads[0]]) || x.answeredAlike(a, b, evs[reads[0]]) || x.sameStored(evs, i, reads[0], j) || storedAgain(evs, i, reads[0], j) || x.checkedAlike(a, evs[reads[0]]) || x.unusedRead(evs[reads[0]]) {
+				if x.retried(evs[reads[0]]) || x.handoff(a, evs[reads[0]]) || x.otherEntries(a, b, evs[reads[0]]) || x.published(a, b) || x.spinsOn(a, evs[reads[0]]) || x.spinWaits(a, b, evs[reads[0]]) || x.comparedApart(a, b, evs[reads[0]]) || x.undone(a, b) || x.heldEntry(a, b) || x.clearedSlot(a, b) || x.freshEntry(a, b, evs[reads[0]]) || x.middleKept(evs, i, reads[0], j) || x.releaseRetaken(a, b, evs[reads[0]]) || x.tryRefused(a, b, evs[reads[0]]) || x.heldProbe(a, b, evs[reads[0]]) || x.madeEntry(a, b, evs[reads[0]]) || x.answeredAlike(a, b, evs[reads[0]]) || x.sameStored(evs, i, reads[0], j) || storedAgain(evs, i, reads[0], j) || x.checkedAlike(a, evs[reads[0]]) || x.unusedRead(evs[reads[0]]) {
 					continue
 				}
 				if at, ok := x.uses(evs[reads[0]]); ok {

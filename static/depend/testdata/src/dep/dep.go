@@ -4,6 +4,7 @@ package dep
 import (
 	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -7029,4 +7030,102 @@ func (s *LFStack) PushTwice(v any) bool {
 		}
 	}
 	return true
+}
+
+// Clearer marks a swap of its map with a flag (reugn/async's
+// ConcurrentMap.Clear); its readers spin while the flag is set.
+type Clearer struct {
+	clearing atomic.Bool
+	phase    atomic.Int32
+	m        atomic.Pointer[map[int]int]
+	waits    int
+}
+
+// Clear sets the flag, swaps the map, and clears the flag in a defer.
+func (c *Clearer) Clear() {
+	c.clearing.Store(true)        // clearer set
+	defer c.clearing.Store(false) // clearer unset
+	c.m.Store(&map[int]int{})
+}
+
+// ClearKept sets the flag twice: its end keeps readers waiting.
+func (c *Clearer) ClearKept() {
+	c.clearing.Store(true) // clearer kept set
+	c.m.Store(&map[int]int{})
+	c.clearing.Store(true) // clearer kept again
+}
+
+// Shift moves the phase through 1 to 2; readers wait while it is 1.
+func (c *Clearer) Shift() {
+	c.phase.Store(1) // clearer phase busy
+	c.m.Store(&map[int]int{})
+	c.phase.Store(2) // clearer phase done
+}
+
+// Map sleeps while the flag is set and loads the map once it is not.
+func (c *Clearer) Map() map[int]int {
+	for {
+		if !c.clearing.Load() { // clearer spin load
+			break
+		}
+		time.Sleep(time.Nanosecond)
+	}
+	return *c.m.Load()
+}
+
+// MapYield yields while the flag is set.
+func (c *Clearer) MapYield() map[int]int {
+	for c.clearing.Load() { // clearer yield load
+		runtime.Gosched()
+	}
+	return *c.m.Load()
+}
+
+// MapPhase yields while the phase is 1.
+func (c *Clearer) MapPhase() map[int]int {
+	for c.phase.Load() == 1 { // clearer phase load
+		runtime.Gosched()
+	}
+	return *c.m.Load()
+}
+
+// MapNow gives up on a set flag: it acts on the intermediate value.
+func (c *Clearer) MapNow() map[int]int {
+	if c.clearing.Load() { // clearer now load
+		return nil
+	}
+	return *c.m.Load()
+}
+
+// MapCounted counts its waits: a round another goroutine can see.
+func (c *Clearer) MapCounted() map[int]int {
+	for c.clearing.Load() { // clearer counted load
+		c.waits++
+		runtime.Gosched()
+	}
+	return *c.m.Load()
+}
+
+// MapTries gives up after some rounds: its count decides too.
+func (c *Clearer) MapTries() map[int]int {
+	for i := 0; c.clearing.Load(); i++ { // clearer tries load
+		if i > 10 {
+			return nil
+		}
+		runtime.Gosched()
+	}
+	return *c.m.Load()
+}
+
+// MapSeen keeps what it read: the value is used past the test.
+func (c *Clearer) MapSeen() (map[int]int, bool) {
+	var seen bool
+	for {
+		seen = c.clearing.Load() // clearer seen load
+		if !seen {
+			break
+		}
+		time.Sleep(time.Nanosecond)
+	}
+	return *c.m.Load(), seen
 }
