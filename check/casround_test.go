@@ -1,7 +1,6 @@
 package check
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,34 +24,9 @@ import (
 // failed CAS left the function, when the loop counts its rounds, and
 // when the unit's CAS swapped after another's write (ABA).
 func TestCASRetried(t *testing.T) {
-	dir, err := filepath.Abs("../static/depend/testdata/src")
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := load.Load(context.Background(), dir, []string{"./casround"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join(dir, "casround/casround.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(src), "\n")
+	loaded, at := casroundSource(t)
 	// site is the call of name in function fn (its parenthesis).
-	site := func(fn, name string) string {
-		in := false
-		for i, l := range lines {
-			if strings.HasPrefix(l, "func ") && strings.Contains(l, ") "+fn+"(") {
-				in = true
-				continue
-			}
-			if in && strings.Contains(l, name+"(") {
-				return fmt.Sprintf("casround/casround.go:%d:%d", i+1, strings.Index(l, name+"(")+len(name)+1)
-			}
-		}
-		t.Fatalf("no %s in %s", name, fn)
-		return ""
-	}
+	site := func(fn, name string) string { return at(fn, name+"(", 1, len(name)) }
 	lock, lockCAS := site("rTryLock", "LoadInt32"), site("rTryLock", "CompareAndSwapInt32")
 	cnt, cntCAS := site("counted", "LoadInt32"), site("counted", "CompareAndSwapInt32")
 	try, tryCAS := site("tryInc", "LoadInt32"), site("tryInc", "CompareAndSwapInt32")
@@ -198,37 +172,14 @@ func judgedOnce(t *testing.T, loaded *load.Packages, name string, f Finding, che
 // the failed round is read again in the next one); with a write in that
 // round it is judged as before.
 func TestCASRetriedDependence(t *testing.T) {
-	dir, err := filepath.Abs("../static/depend/testdata/src")
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := load.Load(context.Background(), dir, []string{"./casround"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join(dir, "casround/casround.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(src), "\n")
+	loaded, at := casroundSource(t)
 	// site is the call of name in method fn (its parenthesis); decl: fn's
 	// own name in its declaration.
 	site := func(fn, name string, decl bool) string {
-		in := false
-		for i, l := range lines {
-			if strings.HasPrefix(l, "func ") && strings.Contains(l, ") "+fn+"(") {
-				if decl {
-					return fmt.Sprintf("casround/casround.go:%d:%d", i+1, strings.Index(l, ") "+fn+"(")+3)
-				}
-				in = true
-				continue
-			}
-			if in && strings.Contains(l, name+"(") {
-				return fmt.Sprintf("casround/casround.go:%d:%d", i+1, strings.Index(l, name+"(")+len(name)+1)
-			}
+		if decl {
+			return at(fn, "", 0, 0)
 		}
-		t.Fatalf("no %s in %s", name, fn)
-		return ""
+		return at(fn, name+"(", 1, len(name))
 	}
 	ld, slot, cas := site("Dequeue", "r.state.Load", false), site("Dequeue", "r.slot.Load", false), site("Dequeue", "CompareAndSwap", false)
 	enqCAS, store := site("Enqueue", "CompareAndSwap", false), site("Enqueue", "r.slot.Store", false)

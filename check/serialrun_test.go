@@ -1,7 +1,6 @@
 package check
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,7 +11,6 @@ import (
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
-	"github.com/pecanvet/pecanvet/static/load"
 )
 
 // TestSerialReplay: marusama/semaphore's
@@ -32,38 +30,7 @@ import (
 // other goroutines' events of the anomaly fell inside the unit
 // (handoff's explored :24 av, whose failure is another unit's).
 func TestSerialReplay(t *testing.T) {
-	dir, err := filepath.Abs("../static/depend/testdata/src")
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := load.Load(context.Background(), dir, []string{"./casround"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join(dir, "casround/casround.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(src), "\n")
-	site := func(fn, text string, n, off int) string {
-		in := false
-		for i, l := range lines {
-			if strings.HasPrefix(l, "func ") {
-				in = strings.Contains(l, ") "+fn+"(")
-				if in && text == "" {
-					return fmt.Sprintf("casround/casround.go:%d:%d", i+1, strings.Index(l, ") "+fn+"(")+3)
-				}
-				continue
-			}
-			if in && strings.Contains(l, text) {
-				if n--; n == 0 {
-					return fmt.Sprintf("casround/casround.go:%d:%d", i+1, strings.Index(l, text)+1+off)
-				}
-			}
-		}
-		t.Fatalf("no %s in %s", text, fn)
-		return ""
-	}
+	loaded, site := casroundSource(t)
 	ld, recheck := site("Acquire", "LoadUint64(", 1, 10), site("Acquire", "LoadUint64(", 2, 10)
 	acqCAS := site("Acquire", "CompareAndSwapUint64(", 1, 20)
 	chRead := site("Acquire", "s.ch", 1, 2)

@@ -1,0 +1,54 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pecanvet/pecanvet/static/load"
+)
+
+// casroundSource loads static/depend's casround testdata, the code the
+// CAS-round tests' findings name, and returns it with its site finder:
+// site(fn, text, n, off) is the n-th occurrence of text in method fn, at
+// its column plus off; with text "", fn's own name in its declaration.
+func casroundSource(t *testing.T) (*load.Packages, func(fn, text string, n, off int) string) {
+	t.Helper()
+	dir, err := filepath.Abs("../static/depend/testdata/src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := load.Load(context.Background(), dir, []string{"./casround"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "casround/casround.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	site := func(fn, text string, n, off int) string {
+		t.Helper()
+		in := false
+		for i, l := range lines {
+			if strings.HasPrefix(l, "func ") {
+				in = strings.Contains(l, ") "+fn+"(")
+				if in && text == "" {
+					return fmt.Sprintf("casround/casround.go:%d:%d", i+1, strings.Index(l, ") "+fn+"(")+3)
+				}
+				continue
+			}
+			if in && strings.Contains(l, text) {
+				if n--; n == 0 {
+					return fmt.Sprintf("casround/casround.go:%d:%d", i+1, strings.Index(l, text)+1+off)
+				}
+			}
+		}
+		t.Fatalf("no %s in %s", text, fn)
+		return ""
+	}
+	return loaded, site
+}
