@@ -22,4 +22,11 @@
 // decides its branch): hollywood's inbox.go:101 av of trial 33. In
 // TestSendThenRestart the Send that swapped in the recorded run fails on
 // "starting" when moved into Start's window, and that replay diverges.
+//
+// Unlike hollywood, a process goroutine holds the mutex run throughout
+// (session 54): Stop does not wait for a running process goroutine, so a
+// Stop and Start while one is still finishing started a second one beside
+// it, a real overlap that TestSendThenRestart's check saw when a replay
+// held the first one (session 53's CI: "two process goroutines ran at
+// once", reported at inbox.go:75). startinbox keeps that shape.
 package startinboxfixed

@@ -17,7 +17,7 @@ const (
 // Inbox queues messages and hands them to its handler on one process
 // goroutine at a time, started when a message finds the inbox idle.
 type Inbox struct {
-	mu      sync.Mutex
+	mu, run sync.Mutex // run: held by the process goroutine throughout
 	queue   []int
 	handler atomic.Pointer[func(int)]
 	status  int32
@@ -41,11 +41,11 @@ func (in *Inbox) schedule() {
 	}
 }
 
-// process hands the queued messages to the handler until it finds the
-// queue empty, and goes idle (unless stopped meanwhile) under the lock
-// that Send appends under: a message appended after that finds the
-// inbox idle.
+// process hands the queue to the handler until it finds it empty, and goes
+// idle under mu, which Send appends under; see the package doc on run.
 func (in *Inbox) process() {
+	in.run.Lock()
+	defer in.run.Unlock()
 	if in.busy.Add(1) > 1 {
 		in.overlap.Store(true)
 	}
