@@ -191,9 +191,13 @@ type qGroup struct {
 	// capped: the recording stopped at its event cap and ended the test
 	// there (record.EndedAtCap): no recorded outcome of its checks.
 	capped bool
-	first  int // index of its first item
-	n      int
-	same   map[[sha256.Size]byte][]int // schedule text's sum → its items, in order
+	// freeBound: its schedule replays' replay.Options.FreeBound (not its
+	// controls' and probes', which compare how the test ends with the
+	// schedule's replay and take it whole, as before).
+	freeBound int64
+	first     int // index of its first item
+	n         int
+	same      map[[sha256.Size]byte][]int // schedule text's sum → its items, in order
 	// before is the work charged before its replays in the sequential
 	// order, but for the earlier traces' replays (replayQueue.spent when
 	// it was added).
@@ -635,7 +639,12 @@ func (q *replayQueue) add(test string, tr *trace.Trace, preds []prediction, dir 
 // a process (qGroup.batch), and capped whether the recording ended the
 // test at its event cap (qGroup.capped).
 func (q *replayQueue) addBatch(test string, tr *trace.Trace, preds []prediction, dir string, max int, ropt replay.Options, batch, capped bool) *qGroup {
-	g := &qGroup{test: test, dir: dir, max: max, ropt: ropt, n: len(preds), same: map[[sha256.Size]byte][]int{}, batch: batch && oneRoot(tr), capped: capped}
+	g := &qGroup{test: test, dir: dir, max: max, ropt: ropt, n: len(preds), same: map[[sha256.Size]byte][]int{}, batch: batch && oneRoot(tr) && !capped, capped: capped}
+	if capped {
+		// (Not batched: each of its replays ends its process at the
+		// bound, or at the time bound, and a batch would lose the rest.)
+		g.freeBound = freeBoundOf(len(tr.Events))
+	}
 	if !q.opt.NoControls {
 		g.sleeps = testSleeps(tr)
 	}
@@ -1048,6 +1057,7 @@ func (q *replayQueue) start(i int) {
 	q.opt.progress("check: %s %s: replay %d (%s %s)", q.pkg, g.test, n, it.p.a.Pattern.ID(), it.p.a.Sites[0])
 	opt := q.bounded(g.ropt)
 	opt.Explore = q.explorePermit(it)
+	opt.FreeBound = g.freeBound
 	it.p.wrongShape = q.earlierWrongShape(i)
 	it.p.wrongShapes = q.relatedWrongShapes(i)
 	dir := q.replayDir(i) // q.items only under q.mu: addBatch appends to it
@@ -1682,3 +1692,22 @@ func clipLine(s string, n int) string {
 	}
 	return s
 }
+
+// freeBoundOf is the bound on the free run of the replays of a test whose
+// recording, of n events, its cap ended (replay.Options.FreeBound):
+// freeBoundMul times the recorded run, and at least freeBoundMin. Past
+// the cap the recording did not see how the test goes on; the bound gives
+// a test that ends a little past it room to reach its checks (ulule/
+// limiter's TestCacheIncrementConcurrent fails its sum after a million
+// events' cap), while one that runs on for a hundred times its recording
+// (marusama/semaphore's TestSemaphore_weighted_acquire_gt_release,
+// 100,000 rounds, recorded up to 1024 goroutines) no longer runs every
+// replay to the 30 s time bound, where a test killed has no effect anyway.
+func freeBoundOf(n int) int64 {
+	return max(freeBoundMul*int64(n), freeBoundMin)
+}
+
+const (
+	freeBoundMul = 4
+	freeBoundMin = 1 << 16
+)

@@ -46,6 +46,37 @@ func TestJudgeUnended(t *testing.T) {
 	}
 }
 
+// TestJudgeFreeStop: a replay whose runtime ended it at the free run's
+// bound (Verdict.FreeStop) is judged as one killed at the time bound, the
+// bound's reason in place of the time: reproduced and unended with no
+// failure of its own, the failure printed before the stop kept;
+// explored (proved only by a failure) diverged.
+func TestJudgeFreeStop(t *testing.T) {
+	dir := t.TempDir()
+	vp := filepath.Join(dir, "verdict.json")
+	const why = "free run stopped after 90000 operations, past the bound of 85840 from the recording's length (PECANVET_FREE_BOUND)"
+	write := func(verdict string) {
+		if err := os.WriteFile(vp, []byte(`{"verdict":"`+verdict+`","free_stop":"`+why+`"}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opt := Options{Timeout: 30 * time.Second, FreeBound: 85840}
+	write("reproduced")
+	v := judge(vp, "", testbin.Run{Output: "=== RUN   TestX\n"}, 10, opt)
+	if v.Verdict != Reproduced || !v.Unended || v.Passed || v.Consequence != "the test did not end ("+why+")" {
+		t.Errorf("stopped without output: %+v", v)
+	}
+	v = judge(vp, "", testbin.Run{Output: "=== RUN   TestX\n    x_test.go:9: got 1, want 2\n"}, 10, opt)
+	if v.Verdict != Reproduced || v.Unended || v.Consequence != "test fails: x_test.go:9: got 1, want 2" {
+		t.Errorf("stopped after a failure: %+v", v)
+	}
+	write("explored")
+	v = judge(vp, "", testbin.Run{Output: "=== RUN   TestX\n"}, 10, opt)
+	if v.Verdict != Diverged || !v.Explored || !strings.Contains(v.Message, "the free run did not end ("+why+")") {
+		t.Errorf("explored, stopped: %+v", v)
+	}
+}
+
 // TestJudgeFailsPlain: when the test fails in a normal run too, a replay's
 // failure with another message is the test's own (yamux's
 // TestSendData_VeryLarge: a write timeout recorded, "session shutdown"

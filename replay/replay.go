@@ -96,6 +96,11 @@ type Options struct {
 	// (dynamic/rt's EnvFreeWhole), for a judge that looks through all
 	// of it (check's interleavingIn). RunFile only.
 	WholeRun bool
+	// FreeBound, when positive, ends the process once the free run after
+	// a non-blocking anomaly's verdict has done that many operations
+	// (dynamic/rt's EnvFreeBound): the test did not end, as at Timeout,
+	// and Verdict.FreeStop says so. RunFile only.
+	FreeBound int64
 	// FreeFrom, when positive, lets the goroutines of which the schedule
 	// names no step run free from its step FreeFrom (from 1) on, instead
 	// of waiting for its end (a control replay: check/control.go).
@@ -125,6 +130,10 @@ type Verdict struct {
 	// Hang: after the verdict every goroutine blocked for good, so the
 	// replay ended the process (who blocks where).
 	Hang string `json:"hang,omitempty"`
+	// FreeStop: the runtime ended the process when the free run after
+	// the verdict passed Options.FreeBound (why). Judged as a process
+	// killed at the time bound: the test gave no verdict of its own.
+	FreeStop string `json:"free_stop,omitempty"`
 	// RaceDetector: a data race that no schedule runs back to back (the
 	// later access is reached only after observing the earlier one through
 	// something that does not synchronize), which the recorded run showed
@@ -296,6 +305,9 @@ func RunFile(ctx context.Context, b *testbin.Build, pkg, test, schedPath string,
 	if opt.WholeRun {
 		env = append(env, "PECANVET_FREE_WHOLE=1")
 	}
+	if opt.FreeBound > 0 {
+		env = append(env, "PECANVET_FREE_BOUND="+strconv.FormatInt(opt.FreeBound, 10))
+	}
 	if opt.FreeFrom > 0 {
 		env = append(env, "PECANVET_FREE_UNSCHEDULED="+strconv.Itoa(opt.FreeFrom))
 	}
@@ -330,6 +342,13 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 		}
 	}
 	v.Steps = steps
+	// Where the run was cut short without a verdict of the test's own:
+	// the time bound, or the runtime's bound on the free run.
+	notEnded := fmt.Sprintf("within %v", opt.Timeout)
+	if v.FreeStop != "" && !r.Passed && !r.TimedOut {
+		r.TimedOut = true
+		notEnded = "(" + v.FreeStop + ")"
+	}
 	switch {
 	case v.Verdict != "":
 	case r.TimedOut:
@@ -344,7 +363,7 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 		if r.TimedOut {
 			// The free run did not end in time: no outcome.
 			v.Verdict = Diverged
-			v.Message += fmt.Sprintf("; the free run did not end within %v", opt.Timeout)
+			v.Message += "; the free run did not end " + notEnded
 		}
 	}
 	if r.TimedOut && v.Verdict != Reproduced && !v.Explored {
@@ -362,7 +381,7 @@ func judge(verdictPath, tracePath string, r testbin.Run, steps int, opt Options)
 		// TestPoolTuneScaleUp was reported failing so, its output ending
 		// at "=== RUN" after the 30s bound.)
 		v.Unended = true
-		v.Consequence = fmt.Sprintf("the test did not end within %v", opt.Timeout)
+		v.Consequence = "the test did not end " + notEnded
 	}
 	if v.Verdict == Deadlock && len(v.Deadlocked) > 0 && !v.Outside {
 		// (rt sets Deadlocked only with the proof: two goroutines of an

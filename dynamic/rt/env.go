@@ -16,7 +16,7 @@ var env = takeEnv()
 
 // rtEnv lists rt's variables.
 var rtEnv = []string{EnvTrace, EnvFromTest, EnvTraceDir, EnvSchedule, EnvVerdict, EnvStall, EnvQuiet,
-	EnvDrain, EnvHang, EnvPerturb, EnvParentsFirst, EnvMaxEvents, EnvMaxGoroutines, EnvReplayList, EnvExplore, EnvMarkEnd, EnvFreeWhole, EnvFreeUnscheduled, EnvClock}
+	EnvDrain, EnvHang, EnvPerturb, EnvParentsFirst, EnvMaxEvents, EnvMaxGoroutines, EnvReplayList, EnvExplore, EnvMarkEnd, EnvFreeWhole, EnvFreeUnscheduled, EnvFreeBound, EnvClock}
 
 func takeEnv() map[string]string {
 	m := map[string]string{}

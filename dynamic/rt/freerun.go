@@ -1,6 +1,8 @@
 package rt
 
 import (
+	"fmt"
+	"os"
 	"strconv"
 	"sync/atomic"
 )
@@ -58,6 +60,11 @@ var (
 	// a lock-order inversion's, whose verdicts follow the locks held
 	// (replayer.hold, gateObj): locks too may go unrecorded.
 	freeLocks atomic.Bool
+	// freeBase and freeMovesBase: the recorder's written events and
+	// freeMoves when freeAll was last set (freeOver counts from there;
+	// under mu).
+	freeBase      int64
+	freeMovesBase uint64
 )
 
 // freeKeep is how many plain accesses after freeAll are still recorded
@@ -77,6 +84,10 @@ func (r *replayer) syncFree() {
 	if all && !freeAll.Load() {
 		freeSeen.Store(0)
 		freeSyncSeen.Store(0)
+		freeMovesBase = freeMoves.Load()
+		if rec != nil {
+			freeBase = rec.events
+		}
 	}
 	freeLocks.Store(all && !r.relock && !r.deadlock) // before freeAll, which skipFreeOf reads first
 	freeAll.Store(all)
@@ -115,4 +126,64 @@ func skipFreeOf(lock bool) bool {
 // (recorder.close).
 func freeCutWhy() string {
 	return "free run after the replay's verdict: atomic operations, unit markers and lock operations past the first " + strconv.FormatInt(freeKeep, 10) + " not recorded"
+}
+
+// EnvFreeBound (a count of operations, set by check only for a test whose
+// recording its cap ended) bounds the free run after a replay's verdict:
+// past it, the process ends (freeOver). TestSemaphore_weighted_acquire_gt_
+// release of marusama/semaphore runs 100,000 rounds of 100 goroutines; its
+// recording stopped at 1024 goroutines (21,439 events, 12 ms), and every
+// one of its replays then ran the rest of the test free under the
+// recorder, each to the 30 s bound, without a verdict of the test's own
+// (a test killed at the bound has no effect: replay's Unended). A test
+// that ends a little past its recording's cap (its checks after the last
+// goroutines) still gets there: the bound is a multiple of the recorded
+// run (check's freeBoundOf). The operations counted are the recorded
+// events and those the free run leaves unrecorded (freeMoves): a program
+// waiting on a timer or I/O makes none, so a failure that comes after a
+// wait (a test's own 10 s timeout) is not cut off.
+const EnvFreeBound = "PECANVET_FREE_BOUND"
+
+// freeBound is EnvFreeBound; 0: none.
+var freeBound int64
+
+// ExitFreeStop is the exit status of a replay process that freeOver
+// ended.
+const ExitFreeStop = 6
+
+// freeStopReason is the truncation reason of the trace of a replay that
+// freeOver ended.
+const freeStopReason = "free run stopped at " + EnvFreeBound
+
+// endFreeRun ends the process of a replay whose free run freeOver stopped
+// for why, its verdict written, with the trace finished (a variable for
+// tests).
+var endFreeRun = func(why string) {
+	fmt.Fprintf(os.Stderr, "pecanvet: replay: %s\n", why)
+	finish(freeStopReason)
+	os.Exit(ExitFreeStop)
+}
+
+// freeOver says why the free run of r must stop (mu held), or "": the
+// replay is an anomaly's (not a blocking bug's, whose proof is how the
+// test ends or blocks), it decided reproduced, explored or interrupted,
+// the anomaly's goroutines had their turns alone and every goroutine
+// runs free (freeAll: a unit never spans a blocking point, so their
+// units have ended), and the free run did more than freeBound
+// operations. What the verdict still needed from the run, a failure or
+// a panic, did not come within them; the judges that read the replay's
+// trace take it as cut (the trace says why).
+func (r *replayer) freeOver() string {
+	if freeBound <= 0 || rp != r || rec == nil || !freeAll.Load() ||
+		r.leak || r.deadlock || r.relock || r.lostSignal || r.observed || r.hung {
+		return ""
+	}
+	if r.verdict != "reproduced" && r.verdict != "explored" && r.verdict != "interrupted" {
+		return ""
+	}
+	n := rec.events - freeBase + int64(freeMoves.Load()-freeMovesBase)
+	if n <= freeBound {
+		return ""
+	}
+	return fmt.Sprintf("free run stopped after %d operations, past the bound of %d from the recording's length (%s)", n, freeBound, EnvFreeBound)
 }

@@ -109,6 +109,9 @@ type Verdict struct {
 	// Hang: after the verdict the program stopped moving for good (every
 	// goroutine blocked); the process was ended. Who blocks where.
 	Hang string `json:"hang,omitempty"`
+	// FreeStop: the free run after the verdict passed EnvFreeBound and
+	// the process was ended (freeOver): why.
+	FreeStop string `json:"free_stop,omitempty"`
 	// Outside: a deadlock whose stuck step's goroutine waits outside
 	// recorded operations: started by uninstrumented code (a server's
 	// handler, say) and not started yet, or blocked in uninstrumented code
@@ -416,6 +419,7 @@ func startReplay() error {
 	}
 	markEnd = getenv(EnvMarkEnd) == "1"
 	freeWhole = getenv(EnvFreeWhole) == "1"
+	freeBound, _ = strconv.ParseInt(getenv(EnvFreeBound), 10, 64)
 	freeFrom = -1
 	if k, err := strconv.Atoi(getenv(EnvFreeUnscheduled)); err == nil && k > 0 {
 		freeFrom = k - 1
@@ -1617,6 +1621,15 @@ func (r *replayer) watch() {
 			if r.alone == g && r.aloneSince == since && pendingDone(gs, g.goid, realNow().Sub(since)) {
 				r.endHold()
 			}
+		}
+		if why := r.freeOver(); why != "" {
+			// Ended as a hang is, with the trace finished, and as at
+			// the driver's time bound: the test gave no verdict.
+			r.final.FreeStop = why
+			r.write(r.final)
+			mu.Unlock()
+			endFreeRun(why)
+			return
 		}
 		moves, fires := r.moves+freeMoves.Load(), wakes()
 		if moves != lastMoves {

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -434,4 +436,97 @@ func TestReplayFreeUnscheduled(t *testing.T) {
 			t.Errorf("free from %q: verdict %+v, B ran before A's last step %v, want %v", tc.from, v, ran, tc.want)
 		}
 	}
+}
+
+// TestReplayFreeRunBound: with EnvFreeBound, a replay whose free run
+// after a reproduced verdict goes past the bound is ended (endFreeRun),
+// its verdict saying why (FreeStop) and its trace cut for that reason;
+// within the bound, or with none, the free run goes on to the program's
+// end as before. (marusama/semaphore's 100,000-round test ran every
+// replay to the 30 s bound.)
+func TestReplayFreeRunBound(t *testing.T) {
+	// busy runs fig1, then atomic adds until endFreeRun is called or
+	// limit adds are done.
+	var stopped atomic.Bool
+	busy := func(limit int) func() bool {
+		return func() bool {
+			hit := fig1()
+			n := heap[int64]()
+			for i := 0; i < limit && !stopped.Load(); i++ {
+				AddInt64(n, 1, sAtomic)
+				if i%64 == 0 {
+					time.Sleep(10 * time.Microsecond) // let the watcher look
+				}
+			}
+			return hit
+		}
+	}
+	done := recordTo(t)
+	busy(10)()
+	tr := done()
+	pats, _ := pattern.Builtin("race")
+	res, err := predict.Run(tr, pats, predict.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sched *trace.Schedule
+	for _, a := range res.Anomalies {
+		if strings.Join(a.Sites, " ") == "fig1.go:7:1 fig1.go:3:1" {
+			if sched, err = trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if sched == nil {
+		t.Fatalf("race (3,7) not predicted; got %d anomalies", len(res.Anomalies))
+	}
+	schedPath := filepath.Join(t.TempDir(), "s.sched")
+	f, _ := os.Create(schedPath)
+	sched.WriteTo(f)
+	f.Close()
+	var why string
+	defer func(e func(string)) { endFreeRun = e }(endFreeRun)
+	endFreeRun = func(w string) {
+		why = w
+		stopped.Store(true)
+		finish(freeStopReason)
+	}
+	for _, c := range []struct {
+		bound, limit int
+		stop         bool
+	}{
+		{0, 5000, false},      // no bound: to the end
+		{1000, 200, false},    // within the bound
+		{1000, 1 << 30, true}, // past it: ended
+	} {
+		t.Setenv(EnvFreeBound, strconv.Itoa(c.bound))
+		why = ""
+		stopped.Store(false)
+		v, ok, replayed := replayOnce(t, schedPath, busy(c.limit))
+		if v.Verdict != "reproduced" || !ok {
+			t.Fatalf("bound %d: verdict %+v, race hit %v; want reproduced, true", c.bound, v, ok)
+		}
+		if !c.stop {
+			if v.FreeStop != "" || why != "" || replayed.Truncated != "" {
+				t.Errorf("bound %d, %d adds: stopped %q (%q), trace cut %q; want none", c.bound, c.limit, v.FreeStop, why, replayed.Truncated)
+			}
+			continue
+		}
+		if v.FreeStop == "" || v.FreeStop != why || !strings.Contains(v.FreeStop, "free run stopped after") {
+			t.Errorf("bound %d: verdict's FreeStop %q, endFreeRun's %q; want the same, saying the free run stopped", c.bound, v.FreeStop, why)
+		}
+		if replayed.Truncated != freeStopReason {
+			t.Errorf("bound %d: trace cut %q, want %q", c.bound, replayed.Truncated, freeStopReason)
+		}
+		adds := 0
+		for _, e := range replayed.Events {
+			if e.Op == trace.AtomicRMW {
+				adds++
+			}
+		}
+		if adds < c.bound/2 {
+			t.Errorf("bound %d: the replay recorded %d adds of the free run, want the bound's before it stopped", c.bound, adds)
+		}
+	}
+	freeBound = 0
 }
