@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pecanvet/pecanvet/dynamic/trace"
+	"github.com/pecanvet/pecanvet/replay"
 )
 
 // TestStraddlesLoopUnits: antlabs/timer's minHeap.Run (trial 34,
@@ -75,6 +76,67 @@ func TestStraddlesLoopUnits(t *testing.T) {
 		}
 		if got := straddlesRun(path, c, s); got != tc.want {
 			t.Errorf("%s: straddlesRun = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestControlledGaugeSleep: gauge's long call (g3) adds 1, sleeps in its
+// f and adds -1 after the schedule's end; the short call's unit (g2, no
+// blocking point) has the Reset's store (g1) between its adds, and the
+// test fails with running = -2. Both serial orders of the short unit
+// overrun the Reset's sleep with the Reset inside the long call and fail
+// the same check with -1. Cut at its sleep, the long call splits no unit
+// (straddles), but it is still open across the unit, split
+// (straddlesCall): -1 against -2 is no serial outcome of the schedule's
+// failure, and the effect stands, whether the after order's free run
+// fails with -1 or passes. Session 53's timer53 took the -1 orders for
+// the sleep's, and the report came and went with that free run.
+func TestControlledGaugeSleep(t *testing.T) {
+	rb := func(g string) trace.Step {
+		return trace.Step{G: g, Op: trace.RegionBegin, Obj: "Gauge.Run", Site: "gauge.go:12"}
+	}
+	add := func(g, site string) trace.Step {
+		return trace.Step{G: g, Op: trace.AtomicRMW, Obj: "Gauge.running#1", Site: site}
+	}
+	s := &trace.Schedule{Pattern: "av/WWW", Steps: []trace.Step{
+		rb("g3"), add("g3", "gauge.go:13"), {G: "g3", Op: trace.Sleep, Site: "gauge_test.go:15"},
+		rb("g2"), add("g2", "gauge.go:13"),
+		{G: "g1", Op: trace.RegionBegin, Obj: "Gauge.Reset", Site: "gauge.go:20"},
+		{G: "g1", Op: trace.AtomicStore, Obj: "Gauge.running#1", Site: "gauge.go:21"},
+		{G: "g1", Op: trace.RegionEnd, Obj: "Gauge.Reset", Site: "gauge.go:20"},
+		add("g2", "gauge.go:15"),
+	}, Anomaly: []int{4, 6, 8}}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	if len(cs) != 2 {
+		t.Fatalf("controls %v", cs)
+	}
+	for k, c := range cs {
+		if straddles(c, s) {
+			t.Errorf("control %d: straddles = true, want false (the long call's unit ends at its sleep)", k)
+		}
+		if !straddlesCall(c, s) {
+			t.Errorf("control %d: straddlesCall = false, want true (the long call is open across the unit)", k)
+		}
+	}
+	fail := func(n string) replay.Verdict {
+		return replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: gauge_test.go:29: running = " + n + " after every call returned, want 0"}
+	}
+	v := fail("-2")
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	for _, after := range []replay.Verdict{fail("-1"), pass} {
+		got := controlled(cs, nil, -1, s, v, "", false, func(*trace.Schedule) bool { return true }, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+			switch name {
+			case "before":
+				return fail("-1"), true
+			case "after":
+				return after, true
+			case "recorded":
+				return pass, true
+			}
+			return v, true // repeat, unheld, alone: the schedule's failure
+		})
+		if got != "" {
+			t.Errorf("after order %q: controlled = %q, want the effect to stand", after.Consequence, got)
 		}
 	}
 }
