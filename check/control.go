@@ -685,8 +685,11 @@ func controlled(cs []*trace.Schedule, release *trace.Schedule, ahead int, s *tra
 		// SetFactory first; linkedlist's lost node "[1 2 4]", "[1 2 4 3]"
 		// with the late append last): those lost their effect when the
 		// run judged the split, and keep the schedules' judgment, which
-		// counts a call open at the schedule's end as split.
-		if overruns && overrun(c) && (sameFailure(cv, c, v) && !straddlesOf(cv.Trace, c, s) || sameChecks(cv, c, v) && !straddles(c, s)) {
+		// counts a call open at the schedule's end as split, whole
+		// across its blocking points (straddlesCall: gauge's -1 in both
+		// orders, the long call's Add(1) and Add(-1) around the Reset,
+		// against the schedule's -2).
+		if overruns && overrun(c) && (sameFailure(cv, c, v) && !straddlesOf(cv.Trace, c, s) || sameChecks(cv, c, v) && !straddlesCall(c, s)) {
 			sleepSame = true
 		}
 		if ahead >= 0 && sameFailure(cv, c, v) && firedAhead(cv.Fired) && !straddlesOf(cv.Trace, c, s) {
