@@ -201,10 +201,13 @@ func (x *Index) add(fn *ssa.Function) {
 }
 
 // callee is the function a call runs, when it is known statically (a
-// generic instance is its origin, whose body the index holds).
+// generic instance is its origin, whose body the index holds). An
+// instance with a body of its own is, in a generic body, a synthetic
+// wrapper that calls the origin (lockfree's `s.Full()` in
+// LLStack[Value].Push), which the index does not hold either.
 func callee(c ssa.CallInstruction) *ssa.Function {
 	g := c.Common().StaticCallee()
-	if g != nil && g.Blocks == nil && g.Origin() != nil {
+	if g != nil && (g.Blocks == nil || g.Synthetic != "") && g.Origin() != nil {
 		g = g.Origin()
 	}
 	return g

@@ -326,7 +326,14 @@ var (
 //     replaced, whose every waiter starts its loop over when woken
 //     (wakeRetried: go-trylock's RUnlock), or a is a
 //     CAS that swapped and b a retry loop's CAS entered after it
-//     (casThenRetried: RDCSS tried again); unless a is
+//     (casThenRetried: RDCSS tried again), or a is a CAS that swapped
+//     and b an atomic add whose result the unit drops, every write of
+//     b's variable between such an add too (claimAdd: lockfree's Pop
+//     counting down after its swap), or a is a CAS loop's load whose
+//     value goes only into its round's CAS (and the round's stores),
+//     and b is reached only when that CAS failed and the round started
+//     over (restartedLoad: lockfree's Push reading the size afresh);
+//     unless a is
 //     a map lookup that missed, b is reached only on the miss, and the
 //     other units only deleted from the map (missKept), or b is the
 //     unit's delete of the key its lookup a found, all a decides, and
@@ -576,7 +583,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 				}
 			}
 			high = high && !stale
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer || high) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.wokenFetch(a) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) && !x.lenAlike(a, b) && !x.lenAhead(a, j) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer || high) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.claimAdd(a, b) && !x.restartedLoad(a, b) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.wokenFetch(a) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) && !x.lenAlike(a, b) && !x.lenAhead(a, j) {
 				v := x.flows(a, b, stale)
 				if high {
 					// The rest of a's value is stale; the whole of it

@@ -3,6 +3,7 @@ package depend
 import (
 	"go/token"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -353,4 +354,130 @@ func headKept(h, at, f *ssa.BasicBlock, round []*ssa.BasicBlock) bool {
 		}
 	}
 	return true
+}
+
+// restartedLoad reports whether a, a load of a compare-and-swap loop's
+// round, decides b only by the round's CAS failing: a's value goes only
+// into that CAS as its expected value and into stores of the round
+// (casRestarts: the round is quiet and a failure starts it over with
+// nothing carried), and b, in a's activation or a call it makes, is
+// reached by no path from the CAS's success. b happening after a then
+// means the CAS failed, and a failed round is a no-op: from the loop
+// head on, b reads afresh, as a serial order with the other unit first
+// would, whatever a read. lockfree's Push: its head.Load (stack.go:44),
+// another Push's CAS, its own CAS failing, then the next round's Full()
+// reading the size (:98). A load tested by a branch, or a b that the
+// success path reaches, stays judged.
+func (x *Index) restartedLoad(a, b Event) bool {
+	if !a.Read || a.Write || len(b.Frames) < len(a.Frames) || len(a.Frames) == 0 {
+		return false
+	}
+	for i, f := range a.Frames {
+		if b.Frames[i].ID != f.ID {
+			return false // b is not in a's activation
+		}
+	}
+	loads := x.instrs[a.Site]
+	var v ssa.Value
+	for _, in := range loads {
+		if c, ok := in.(*ssa.Call); ok && strings.HasPrefix(atomicName(c.Common().StaticCallee()), "Load") {
+			if v != nil {
+				return false
+			}
+			v = c
+		}
+	}
+	if v == nil || v.Referrers() == nil {
+		return false
+	}
+	var cas *ssa.Call
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			if r.Val != v {
+				return false
+			}
+		case *ssa.Call:
+			if isAtomicCAS(r.Common().StaticCallee()) && len(r.Common().Args) == 3 && unconvert(r.Common().Args[1]) == v && unconvert(r.Common().Args[0]) != v && unconvert(r.Common().Args[2]) != v {
+				if cas != nil {
+					return false
+				}
+				cas = r
+				continue
+			}
+			if n := atomicName(r.Common().StaticCallee()); !strings.HasPrefix(n, "Store") || len(r.Common().Args) != 2 || unconvert(r.Common().Args[1]) != v {
+				return false
+			}
+		case *ssa.ChangeType, *ssa.Convert, *ssa.MakeInterface:
+			return false // followed nowhere: judged
+		default:
+			return false
+		}
+	}
+	if cas == nil || cas.Parent() != v.(ssa.Instruction).Parent() || !casRestarts(cas) {
+		return false
+	}
+	// The block of b, or of the call that leads to it, in a's function.
+	fn := cas.Parent()
+	var at []*ssa.BasicBlock
+	if len(b.Frames) == len(a.Frames) {
+		for _, in := range x.instrs[b.Site] {
+			if in.Parent() == fn {
+				at = append(at, in.Block())
+			}
+		}
+	} else if g := x.function(b.Frames[len(a.Frames)].Site); g != nil {
+		for _, c := range x.calls[g] {
+			if c.fn == fn {
+				at = append(at, c.in.Block())
+			}
+		}
+	}
+	if len(at) == 0 {
+		return false
+	}
+	wins := casWins(cas)
+	if len(wins) == 0 {
+		return false
+	}
+	for _, w := range wins {
+		for _, blk := range at {
+			if w == blk || blockReaches(w, blk) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// casWins returns the blocks that the CAS call's success enters, through
+// the branches (and negations) that test its result; nil when its result
+// is used otherwise.
+func casWins(cas *ssa.Call) []*ssa.BasicBlock {
+	var wins []*ssa.BasicBlock
+	var walk func(v ssa.Value, failure int) bool
+	walk = func(v ssa.Value, failure int) bool {
+		if v.Referrers() == nil {
+			return false
+		}
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.If:
+				wins = append(wins, r.Block().Succs[1-failure])
+			case *ssa.UnOp:
+				if r.Op != token.NOT || !walk(r, 1-failure) {
+					return false
+				}
+			case *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(cas, 1) || len(wins) == 0 {
+		return nil
+	}
+	return wins
 }

@@ -6891,7 +6891,7 @@ func (s *LFStack) Push(v any) bool {
 	e := &lfElem{}
 	e.value.Store(&v)
 	for !s.Full() {
-		h := s.head.Load()
+		h := s.head.Load() // lfstack push load
 		e.next.Store(h)
 		if s.head.CompareAndSwap(h, e) { // lfstack push cas
 			s.size.Add(1) // lfstack push size
@@ -6924,7 +6924,7 @@ func (s *LFStack) PushTries(v any) bool {
 	e := &lfElem{}
 	e.value.Store(&v)
 	for tries := 0; !s.Full() && tries < 2; tries++ {
-		h := s.head.Load()
+		h := s.head.Load() // lfstack tries load
 		e.next.Store(h)
 		if s.head.CompareAndSwap(h, e) { // lfstack tries cas
 			s.size.Add(1)
@@ -6984,6 +6984,44 @@ func (s *LFStack) PushCounted(v any) bool {
 	return false
 }
 
+// Pop is lockfree's LLStack.Pop (claimAdd): after its swap it counts
+// down with an add whose result it drops, as Push counts up.
+func (s *LFStack) Pop() (any, bool) {
+	h := s.head.Load()
+	if h == nil {
+		return nil, false
+	}
+	next, value := h.next.Load(), h.value.Load()
+	if changed := s.head.CompareAndSwap(h, next); changed { // lfstack pop cas
+		_ = s.size.Add(-1) // lfstack pop size
+		return *value, true
+	}
+	return nil, false
+}
+
+// PopEmptied uses its add's result: it clears last when the stack
+// runs empty, on the count that the adds between decide.
+func (s *LFStack) PopEmptied() (any, bool) {
+	h := s.head.Load()
+	if h == nil {
+		return nil, false
+	}
+	next, value := h.next.Load(), h.value.Load()
+	if s.head.CompareAndSwap(h, next) { // lfstack emptied cas
+		if s.size.Add(-1) == 0 { // lfstack emptied size
+			s.last.Store(nil)
+		}
+		return *value, true
+	}
+	return nil, false
+}
+
+// Reset empties the stack by stores: no add to commute with Pop's.
+func (s *LFStack) Reset() {
+	s.head.Store(nil) // lfstack reset head
+	s.size.Store(0)   // lfstack reset size
+}
+
 // GStack is LFStack's Push on a generic type, as lockfree's LLStack[Value].
 type GStack[V any] struct {
 	head     atomic.Pointer[gElem[V]]
@@ -7005,7 +7043,7 @@ func (s *GStack[V]) Push(v V) bool {
 		h := s.head.Load()
 		e.next.Store(h)
 		if s.head.CompareAndSwap(h, e) { // gstack push cas
-			s.size.Add(1)
+			s.size.Add(1) // gstack push size
 			return true
 		}
 	}
