@@ -82,6 +82,41 @@ func fig1() (errorHit bool) {
 	return errorHit
 }
 
+// fig1Schedule predicts the races of tr, a recording of Figure 1, and
+// writes the schedule of its (3,7) race to a file: it returns the file's
+// path and the schedule.
+func fig1Schedule(t *testing.T, tr *trace.Trace) (string, *trace.Schedule) {
+	t.Helper()
+	pats, _ := pattern.Builtin("race")
+	res, err := predict.Run(tr, pats, predict.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sched *trace.Schedule
+	for _, a := range res.Anomalies {
+		if strings.Join(a.Sites, " ") == "fig1.go:7:1 fig1.go:3:1" {
+			if sched, err = trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if sched == nil {
+		t.Fatalf("race (3,7) not predicted; got %d anomalies", len(res.Anomalies))
+	}
+	schedPath := filepath.Join(t.TempDir(), "s.sched")
+	f, err := os.Create(schedPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sched.WriteTo(f); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return schedPath, sched
+}
+
 // TestReplayFigure1 records Figure 1, predicts its races, and replays the
 // schedule of the (3,7) race: it must be reproduced, reach the ERROR, and do
 // so identically every time.
@@ -92,28 +127,7 @@ func TestReplayFigure1(t *testing.T) {
 	}
 	tr := done()
 	consistent(t, tr)
-	pats, _ := pattern.Builtin("race")
-	res, err := predict.Run(tr, pats, predict.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sched *trace.Schedule
-	for _, a := range res.Anomalies {
-		if strings.Join(a.Sites, " ") == "fig1.go:7:1 fig1.go:3:1" {
-			sched, err = trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events)
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if sched == nil {
-		t.Fatalf("race (3,7) not predicted; got %d anomalies", len(res.Anomalies))
-	}
-	dir := t.TempDir()
-	schedPath := filepath.Join(dir, "s.sched")
-	f, _ := os.Create(schedPath)
-	sched.WriteTo(f)
-	f.Close()
+	schedPath, sched := fig1Schedule(t, tr)
 
 	runs := 20
 	if testing.Short() {
@@ -219,26 +233,7 @@ func TestReplayFreeRunNotRecorded(t *testing.T) {
 	done := recordTo(t)
 	fig1Tail(tail)()
 	tr := done()
-	pats, _ := pattern.Builtin("race")
-	res, err := predict.Run(tr, pats, predict.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sched *trace.Schedule
-	for _, a := range res.Anomalies {
-		if strings.Join(a.Sites, " ") == "fig1.go:7:1 fig1.go:3:1" {
-			if sched, err = trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if sched == nil {
-		t.Fatalf("race (3,7) not predicted; got %d anomalies", len(res.Anomalies))
-	}
-	schedPath := filepath.Join(t.TempDir(), "s.sched")
-	f, _ := os.Create(schedPath)
-	sched.WriteTo(f)
-	f.Close()
+	schedPath, _ := fig1Schedule(t, tr)
 	tailWrites := func(tr *trace.Trace) int {
 		n := 0
 		for _, e := range tr.Events {
@@ -318,26 +313,7 @@ func TestReplayFreeRunAtomicsNotRecorded(t *testing.T) {
 	if adds, regions := count(tr); adds != tail || regions != 4*tail || tr.Truncated != "" {
 		t.Fatalf("the recording has %d adds, %d unit markers and locks, truncated %q; want %d, %d, none", adds, regions, tr.Truncated, tail, 4*tail)
 	}
-	pats, _ := pattern.Builtin("race")
-	res, err := predict.Run(tr, pats, predict.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sched *trace.Schedule
-	for _, a := range res.Anomalies {
-		if strings.Join(a.Sites, " ") == "fig1.go:7:1 fig1.go:3:1" {
-			if sched, err = trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if sched == nil {
-		t.Fatalf("race (3,7) not predicted; got %d anomalies", len(res.Anomalies))
-	}
-	schedPath := filepath.Join(t.TempDir(), "s.sched")
-	f, _ := os.Create(schedPath)
-	sched.WriteTo(f)
-	f.Close()
+	schedPath, _ := fig1Schedule(t, tr)
 	defer func(k int64) { freeKeep = k }(freeKeep)
 	for _, keep := range []int64{1 << 16, 10} {
 		freeKeep = keep
@@ -464,26 +440,7 @@ func TestReplayFreeRunBound(t *testing.T) {
 	done := recordTo(t)
 	busy(10)()
 	tr := done()
-	pats, _ := pattern.Builtin("race")
-	res, err := predict.Run(tr, pats, predict.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sched *trace.Schedule
-	for _, a := range res.Anomalies {
-		if strings.Join(a.Sites, " ") == "fig1.go:7:1 fig1.go:3:1" {
-			if sched, err = trace.NewSchedule(tr, a.Pattern.ID(), a.Schedule.Events(), a.Events); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if sched == nil {
-		t.Fatalf("race (3,7) not predicted; got %d anomalies", len(res.Anomalies))
-	}
-	schedPath := filepath.Join(t.TempDir(), "s.sched")
-	f, _ := os.Create(schedPath)
-	sched.WriteTo(f)
-	f.Close()
+	schedPath, _ := fig1Schedule(t, tr)
 	var why string
 	defer func(e func(string)) { endFreeRun = e }(endFreeRun)
 	endFreeRun = func(w string) {
