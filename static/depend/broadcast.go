@@ -36,10 +36,22 @@ import (
 // the condition), counts its rounds, or receives a value; a broadcast
 // that does more, stores a channel others hold, or does not close the
 // one it replaces; another close or store of the field: stays judged.
+//
+// b may also run in a's own activation (or one enclosing it), when a's
+// value reaches b only through whether b runs: b stores, through a
+// parameter of its function, a channel made there with a constant
+// capacity (onlyRuns). marusama/semaphore's Release CASes the state and
+// then swaps in its own activation (issue 26, semaphore.go:176 asv); a
+// waiter's acquire or another Release's CAS and swap between make the
+// CAS's value stale at the swap. The swap, whatever state decided it,
+// closes the channel current at it and stores one nobody holds, so the
+// argument above holds; what else a decides in that activation is
+// judged as a pair of its own.
 func (x *Index) wakeRetried(a, b Event) bool {
-	if !b.Write || len(b.Frames) == 0 || common(a.Frames, b.Frames) >= len(b.Frames) {
+	if !b.Write || len(b.Frames) == 0 {
 		return false
 	}
+	inline := common(a.Frames, b.Frames) >= len(b.Frames)
 	g := x.function(b.Frames[len(b.Frames)-1].Site)
 	if g == nil {
 		return false
@@ -54,7 +66,7 @@ func (x *Index) wakeRetried(a, b Event) bool {
 			continue
 		}
 		fa, ok := st.Addr.(*ssa.FieldAddr)
-		if !ok || st.Parent() != g || swapsFresh(st) == nil {
+		if !ok || st.Parent() != g || swapsFresh(st) == nil || inline && !onlyRuns(st) {
 			return false
 		}
 		f := fieldOf(fa)
@@ -63,10 +75,30 @@ func (x *Index) wakeRetried(a, b Event) bool {
 		}
 		wait = f
 	}
-	if wait == nil || wait.Exported() || !isChan(wait.Type()) || !pureBroadcast(g, wait) {
+	if wait == nil || wait.Exported() || !isChan(wait.Type()) || !inline && !pureBroadcast(g, wait) {
 		return false
 	}
 	return x.onlyWoken(wait)
+}
+
+// onlyRuns reports whether nothing of the swap st but whether it runs can
+// carry a value read before it: it stores through a parameter of its
+// function (the receiver) a channel made with no capacity or a constant
+// one.
+func onlyRuns(st *ssa.Store) bool {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	if _, ok := fa.X.(*ssa.Parameter); !ok {
+		return false
+	}
+	mc, ok := st.Val.(*ssa.MakeChan)
+	if !ok {
+		return false
+	}
+	_, ok = mc.Size.(*ssa.Const)
+	return ok
 }
 
 // swapsFresh returns the load of st's field, in the critical section of

@@ -24,4 +24,14 @@
 // which SetLimit does not touch after its CAS (check's serialReplay), so
 // the failure is the test's timing; and the waiter's fetch of the old
 // channel decides nothing but a retry (static/depend's wokenFetch).
+//
+// TestReleases is marusama's TestSemaphore_weighted_acquire_gt_release,
+// small: three goroutines release at once while the test acquires. A
+// Release's CAS (sem.go:49) decides its swap of the channel (sem.go:53);
+// another Release's CAS and its load or swap of the channel between
+// (asv-9, asv-6) make the CAS's value stale at the swap. The swap stores
+// a fresh channel and closes the one it replaces, whatever state decided
+// it, and every waiter woken starts its loop over: an extra wake-up is a
+// retry (static/depend's wakeRetried, with the swap in the CAS's own
+// activation; marusama/semaphore's semaphore.go:176 asv).
 package recheckwaitfixed

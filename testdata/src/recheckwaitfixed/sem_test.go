@@ -46,3 +46,23 @@ func TestSetLimit(t *testing.T) {
 	}
 	<-done
 }
+
+// TestReleases is marusama/semaphore's
+// TestSemaphore_weighted_acquire_gt_release, small: the test holds all
+// three units, three goroutines release one each at once, and the test,
+// full, acquires while they release; three rounds.
+func TestReleases(t *testing.T) {
+	for round := 0; round < 3; round++ {
+		s := New(3)
+		start := make(chan struct{})
+		for i := 0; i < 3; i++ {
+			s.Acquire()
+			go func() {
+				<-start
+				s.Release()
+			}()
+		}
+		go close(start)
+		s.Acquire()
+	}
+}
