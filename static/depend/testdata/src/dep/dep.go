@@ -7167,3 +7167,82 @@ func (c *Clearer) MapSeen() (map[int]int, bool) {
 	}
 	return *c.m.Load(), seen
 }
+
+// MSQueue is lockfree's queue.Queue (a Michael-Scott queue): Dequeue
+// loads the tail, the head and the head's next before testing any of
+// them (aheadOfUse). DequeueLate loads next from the tail it tested.
+type MSQueue struct {
+	head, tail atomic.Pointer[msElem]
+	size       atomic.Int32
+}
+
+type msElem struct {
+	value int
+	next  atomic.Pointer[msElem]
+}
+
+func (q *MSQueue) Dequeue() (int, bool) {
+	for {
+		t := q.tail.Load()    // msqueue dequeue tail
+		h := q.head.Load()    // msqueue dequeue head
+		next := h.next.Load() // msqueue dequeue next
+		if h != t {
+			if next == nil {
+				return 0, false
+			}
+			v := next.value // msqueue dequeue value
+			if q.head.CompareAndSwap(h, next) {
+				q.size.Add(-1)
+				return v, true
+			}
+		} else {
+			if next == nil {
+				return 0, false
+			}
+			q.tail.CompareAndSwap(t, next)
+		}
+	}
+}
+
+func (q *MSQueue) DequeueLate() (int, bool) {
+	for {
+		t := q.tail.Load() // msqueue late tail
+		h := q.head.Load()
+		if h == t {
+			return 0, false
+		}
+		next := h.next.Load() // msqueue late next
+		if next == nil {
+			return 0, false
+		}
+		v := next.value // msqueue late value
+		if q.head.CompareAndSwap(h, next) {
+			return v, true
+		}
+	}
+}
+
+func (q *MSQueue) DequeueFrom() (int, bool) {
+	t := q.tail.Load()    // msqueue from tail
+	next := t.next.Load() // msqueue from next
+	if next == nil {
+		return 0, false
+	}
+	return next.value, true // msqueue from value
+}
+
+func (q *MSQueue) Enqueue(v int) {
+	e := &msElem{value: v}
+	for {
+		t := q.tail.Load()
+		tn := t.next.Load()
+		if tn == nil {
+			if t.next.CompareAndSwap(tn, e) { // msqueue enqueue link
+				q.tail.CompareAndSwap(t, e) // msqueue enqueue swing
+				return
+			}
+		} else {
+			q.tail.CompareAndSwap(t, tn)
+		}
+	}
+}
