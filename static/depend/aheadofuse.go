@@ -72,8 +72,8 @@ func (x *Index) aheadOfUse(evs []Event, i, j int) bool {
 				return false
 			}
 			for _, r := range *v.Referrers() {
-				if r.Block() == blk && slices.Index(blk.Instrs, r) < bt {
-					return false // used before b: b may be computed from it
+				if r.Block() == blk && slices.Index(blk.Instrs, r) <= bt {
+					return false // used by b or before it
 				}
 			}
 			found = true
