@@ -11,7 +11,7 @@ import (
 // aheadOfUse reports whether b (evs[j]) ran before anything its unit
 // did with the value a (evs[i]) read: a is a load, b's instructions are
 // in a's basic block after it in a's activation, no instruction of that
-// block before b uses a's value, and the replay shows b in the same pass
+// block up to b, b included, uses a's value, and the replay shows b in the same pass
 // through the block as a (the unit's steps from a to b, Event.After,
 // with no other event of the unit between, do not pass a's site again).
 // Then b's running and its operands owe nothing to a's value: a can
