@@ -40,24 +40,8 @@ func (x *Index) CASRound(loadSite, casSite string) bool {
 		return false
 	}
 	fn, target := cas.Parent(), load.Block()
-	var starts []*ssa.BasicBlock
-	var tested func(cond ssa.Value, failure int) bool
-	tested = func(cond ssa.Value, failure int) bool {
-		for _, r := range *cond.Referrers() {
-			switch r := r.(type) {
-			case *ssa.If:
-				starts = append(starts, r.Block().Succs[failure])
-			case *ssa.UnOp:
-				if r.Op != token.NOT || r.Referrers() == nil || !tested(r, 1-failure) {
-					return false
-				}
-			default:
-				return false // the outcome used otherwise (returned, stored)
-			}
-		}
-		return true
-	}
-	if !tested(cas, 1) || len(starts) == 0 {
+	starts := casBranches(cas, false)
+	if starts == nil {
 		return false
 	}
 	return backCarriesNothing(fn, target, starts)

@@ -437,7 +437,7 @@ func (x *Index) restartedLoad(a, b Event) bool {
 	if len(at) == 0 {
 		return false
 	}
-	wins := casWins(cas)
+	wins := casBranches(cas, true)
 	if len(wins) == 0 {
 		return false
 	}
@@ -451,33 +451,37 @@ func (x *Index) restartedLoad(a, b Event) bool {
 	return true
 }
 
-// casWins returns the blocks that the CAS call's success enters, through
-// the branches (and negations) that test its result; nil when its result
-// is used otherwise.
-func casWins(cas *ssa.Call) []*ssa.BasicBlock {
-	var wins []*ssa.BasicBlock
-	var walk func(v ssa.Value, failure int) bool
-	walk = func(v ssa.Value, failure int) bool {
+// casBranches returns the blocks that the branches testing the CAS call's
+// result (through negations) enter on its success, or on its failure;
+// nil when its result is used otherwise, or tested by no branch.
+func casBranches(cas *ssa.Call, success bool) []*ssa.BasicBlock {
+	var blocks []*ssa.BasicBlock
+	var walk func(v ssa.Value, succ int) bool
+	walk = func(v ssa.Value, succ int) bool {
 		if v.Referrers() == nil {
 			return false
 		}
 		for _, r := range *v.Referrers() {
 			switch r := r.(type) {
 			case *ssa.If:
-				wins = append(wins, r.Block().Succs[1-failure])
+				blocks = append(blocks, r.Block().Succs[succ])
 			case *ssa.UnOp:
-				if r.Op != token.NOT || !walk(r, 1-failure) {
+				if r.Op != token.NOT || !walk(r, 1-succ) {
 					return false
 				}
 			case *ssa.DebugRef:
 			default:
-				return false
+				return false // the outcome used otherwise (returned, stored)
 			}
 		}
 		return true
 	}
-	if !walk(cas, 1) || len(wins) == 0 {
+	succ := 1 // If's Succs: [true, false]
+	if success {
+		succ = 0
+	}
+	if !walk(cas, succ) || len(blocks) == 0 {
 		return nil
 	}
-	return wins
+	return blocks
 }
