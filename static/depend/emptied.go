@@ -472,28 +472,36 @@ func isConst(v ssa.Value) bool {
 	return ok
 }
 
-// storesOnly reports whether the writes at e's site store only exp; an
-// atomic store deferred there (stateless's defer f.firing.Swap(false),
-// whose event is at the call, the defer statement's instruction at its
-// keyword) counts as its write.
-func (x *Index) storesOnly(e Event, exp ssa.Value) bool {
-	vals := x.stored(e.Site)
+// storedAt returns the values the writes at e's site store; an atomic
+// store deferred there (stateless's defer f.firing.Swap(false), whose
+// event is at the call, the defer statement's instruction at its
+// keyword) counts as its write. ok is false when a call deferred there
+// is not such a store.
+func (x *Index) storedAt(e Event) (vals []ssa.Value, ok bool) {
+	vals = x.stored(e.Site)
 	if fn := x.enclosing(e); fn != nil {
 		for _, blk := range fn.Blocks {
 			for _, in := range blk.Instrs {
-				d, ok := in.(*ssa.Defer)
-				if !ok || !d.Call.Pos().IsValid() || x.site(d.Call.Pos()) != e.Site {
+				d, isDefer := in.(*ssa.Defer)
+				if !isDefer || !d.Call.Pos().IsValid() || x.site(d.Call.Pos()) != e.Site {
 					continue
 				}
 				f, args := d.Call.StaticCallee(), d.Call.Args
 				if f == nil || !isAtomicWrite(f) || isAtomicCAS(f) || len(args) != 2 {
-					return false
+					return nil, false
 				}
 				vals = append(vals, args[1])
 			}
 		}
 	}
-	if len(vals) == 0 {
+	return vals, true
+}
+
+// storesOnly reports whether the writes at e's site (storedAt) store
+// only exp.
+func (x *Index) storesOnly(e Event, exp ssa.Value) bool {
+	vals, ok := x.storedAt(e)
+	if !ok || len(vals) == 0 {
 		return false
 	}
 	for _, v := range vals {

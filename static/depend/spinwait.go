@@ -76,26 +76,13 @@ func (x *Index) spinWaits(a, b, r Event) bool {
 	return true
 }
 
-// storedConsts returns the constants the write e stores (a store, an
-// atomic Store or Swap, or such a Store deferred at e's site, whose event
-// is at the call and whose instruction is at the defer keyword), or nil
-// when it stores anything else.
+// storedConsts returns the constants the write e stores (storedAt: a
+// store, an atomic Store or Swap, or such a Store deferred at e's site),
+// or nil when it stores anything else.
 func (x *Index) storedConsts(e Event) []constant.Value {
-	vals := x.stored(e.Site)
-	if fn := x.enclosing(e); fn != nil {
-		for _, blk := range fn.Blocks {
-			for _, in := range blk.Instrs {
-				d, ok := in.(*ssa.Defer)
-				if !ok || !d.Call.Pos().IsValid() || x.site(d.Call.Pos()) != e.Site {
-					continue
-				}
-				f, args := d.Call.StaticCallee(), d.Call.Args
-				if f == nil || !isAtomicWrite(f) || isAtomicCAS(f) || len(args) != 2 {
-					return nil
-				}
-				vals = append(vals, args[1])
-			}
-		}
+	vals, ok := x.storedAt(e)
+	if !ok {
+		return nil
 	}
 	var out []constant.Value
 	for _, v := range vals {
