@@ -324,8 +324,10 @@ var (
 //     (completionWait: Selectable's GetResult), or b is a broadcast
 //     that only swaps in a fresh wake channel and closes the one it
 //     replaced, whose every waiter starts its loop over when woken
-//     (wakeRetried: go-trylock's RUnlock), or a is a
-//     CAS that swapped and b a retry loop's CAS entered after it
+//     (wakeRetried: go-trylock's RUnlock), or b is a fetch of such a
+//     wake channel used only after a re-load, after b, found a's
+//     variable equal to a's value (fetchRechecked: marusama's Acquire),
+//     or a is a CAS that swapped and b a retry loop's CAS entered after it
 //     (casThenRetried: RDCSS tried again), or a is a CAS that swapped
 //     and b an atomic add whose result the unit drops, every write of
 //     b's variable between such an add too (claimAdd: lockfree's Pop
@@ -583,7 +585,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 				}
 			}
 			high = high && !stale
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer || high) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.claimAdd(a, b) && !x.restartedLoad(a, b) && !x.aheadOfUse(evs, i, j) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.wokenFetch(a) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) && !x.lenAlike(a, b) && !x.lenAhead(a, j) {
+			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer || high) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.claimAdd(a, b) && !x.restartedLoad(a, b) && !x.aheadOfUse(evs, i, j) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.wokenFetch(a) && !x.fetchRechecked(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) && !x.lenAlike(a, b) && !x.lenAhead(a, j) {
 				v := x.flows(a, b, stale)
 				if high {
 					// The rest of a's value is stale; the whole of it
