@@ -34,4 +34,15 @@
 // it, and every waiter woken starts its loop over: an extra wake-up is a
 // retry (static/depend's wakeRetried, with the swap in the CAS's own
 // activation; marusama/semaphore's semaphore.go:176 asv).
+//
+// TestWeighted (session 55) is that test with marusama's whole Acquire
+// (AcquireCtx: n units, a select on the context beside the channel): the
+// test, full, loads the state (sem.go:98), a whole Release runs (its CAS
+// at sem.go:50 and swap at sem.go:54), and the test fetches the new
+// channel (sem.go:107), asv-11. The load decided the fetch, but the
+// channel is used only after the re-load (sem.go:109) found the state
+// equal to the load's: then the state and channel are those a load and a
+// fetch at the re-load would read, or a swap after the fetch closed the
+// channel and the waiter starts over (static/depend's fetchRechecked;
+// marusama/semaphore's semaphore.go:93 asv-11).
 package recheckwaitfixed

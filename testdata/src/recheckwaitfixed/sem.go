@@ -1,6 +1,7 @@
 package recheckwaitfixed
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 )
@@ -78,4 +79,40 @@ func (s *Sem) SetLimit(limit int) {
 // Count is the number of units held.
 func (s *Sem) Count() int {
 	return int(atomic.LoadUint64(&s.state) & 0xFFFFFFFF)
+}
+
+// AcquireCtx is marusama/semaphore v2.5.0's Acquire whole: n units, and
+// a context whose Done channel the wait selects on beside the
+// broadcast channel.
+func (s *Sem) AcquireCtx(ctx context.Context, n int) error {
+	var done <-chan struct{}
+	if ctx != nil {
+		done = ctx.Done()
+	}
+	for {
+		select {
+		case <-done:
+			return ctx.Err()
+		default:
+		}
+		state := atomic.LoadUint64(&s.state)
+		count, limit := state&0xFFFFFFFF, state>>32
+		if count+uint64(n) <= limit {
+			if atomic.CompareAndSwapUint64(&s.state, state, limit<<32+count+uint64(n)) {
+				return nil
+			}
+			continue
+		}
+		s.lock.RLock()
+		ch := s.ch
+		s.lock.RUnlock()
+		if atomic.LoadUint64(&s.state) != state {
+			continue
+		}
+		select {
+		case <-done:
+			return ctx.Err()
+		case <-ch:
+		}
+	}
 }

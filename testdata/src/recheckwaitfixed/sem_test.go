@@ -1,6 +1,7 @@
 package recheckwaitfixed
 
 import (
+	"context"
 	"testing"
 	"time"
 )
@@ -64,5 +65,27 @@ func TestReleases(t *testing.T) {
 		}
 		go close(start)
 		s.Acquire()
+	}
+}
+
+// TestWeighted is marusama/semaphore's
+// TestSemaphore_weighted_acquire_gt_release, small: the test holds all
+// four units, four goroutines release one each at once, and the test
+// acquires two with AcquireCtx while they release; three rounds.
+func TestWeighted(t *testing.T) {
+	for round := 0; round < 3; round++ {
+		s := New(4)
+		start := make(chan struct{})
+		for i := 0; i < 4; i++ {
+			s.Acquire()
+			go func() {
+				<-start
+				s.Release()
+			}()
+		}
+		go close(start)
+		if err := s.AcquireCtx(context.TODO(), 2); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
