@@ -280,6 +280,7 @@ func (d *dependIndex) judgedEvents(x *depend.Index, f *Finding, rt *replayTrace)
 	unusedReads(f, evs, x.UnusedSinks, rt)
 	sliceLens(f, evs, x.LenTested, rt)
 	lenAheads(f, evs, rt)
+	voidRounds(f, evs, x.VoidLoad, x.InVoidLoop, rt)
 	if j != nil {
 		j.evs = evs
 	}
