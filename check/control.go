@@ -70,11 +70,6 @@ import (
 // first changed read and prove nothing, which left every explored
 // effect standing.
 
-// releaseBoth is controlled's reason when the before order and the
-// release order (releaseOrder), standing for an after order that did not
-// run to its end, both fail with the schedule's very message.
-const releaseBoth = "both serial orders fail the same way: the other goroutines' steps before the unit, and right after it (the order that leaves them to the schedule's end did not run to it)"
-
 // againSuffix names a serial order's second run (againIfPassed).
 const againSuffix = "-again"
 
@@ -740,24 +735,6 @@ func controlled(cs []*trace.Schedule, release *trace.Schedule, ahead int, s *tra
 			timerSame = true
 		}
 		afterOther = k == 1 && overruns && overrun(c) && sameChecks(cv, c, v) && !sameFailure(cv, c, v)
-		if k == 1 && beforeSame && release != nil && !ranUnit(cv, c) {
-			// The after order did not run to its end (it holds the
-			// remote goroutines until the schedule's end, and the
-			// schedule's rest may wait on them: antlabs/timer's
-			// Test_Reset, whose wheel deadlocked on its clock), after
-			// the before order failed with the schedule's very
-			// message. The release order is the other serial order
-			// too, the remote steps right after the unit, the holds
-			// otherwise the same: failing with that message, the unit
-			// whole, both serial orders fail the same way.
-			rs, ok := releaseSame()
-			if !ok {
-				return ""
-			}
-			if rs {
-				return releaseBoth
-			}
-		}
 		switch {
 		case sameFailure(cv, c, v):
 			same++
