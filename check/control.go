@@ -51,8 +51,12 @@ import (
 // the pending call), no execution has that order, and the after order,
 // the only serial one, decides alone.
 //
-// A serial order that passes leaves one more question: does the
-// interleaving fail the test, or did that replay? The schedule fixes the
+// A serial order that passes is run once more, and counts as failing
+// the same way if that run does (againIfPassed): what happens after the
+// schedule's end, where every held goroutine is let go at once, may be
+// a race that the same failure wins in some runs only. A serial order
+// that still passes leaves one more question: does the interleaving
+// fail the test, or did that replay? The schedule fixes the
 // interleaving, so it is replayed once more (the repeat): if it runs
 // through the unit again and the test passes, the failure did not come
 // from what the schedule fixes (controlled).
@@ -85,9 +89,10 @@ const againSuffix = "-again"
 // Start; whether Start's process goroutine then began beside it was the
 // free run's race, and each serial order failed with the schedule's
 // very message ("two process goroutines ran at once") in some runs and
-// passed in others (1 of 8 control runs passed at load 20-30): two
-// passing orders and a failing repeat kept the effect of a failure that
-// the hold alone makes. A serial order that fails with the schedule's
+// passed in others (4 of 20 control runs passed, at load 12-31). A
+// passing order, then a repeat and an unheld control that fail again,
+// keep the effect of a failure that the hold alone makes (the likely
+// path of that CI report; no run here kept it). A serial order that fails with the schedule's
 // very message in any run gives that failure without the interleaving,
 // which no serial order of a real atomicity violation's effect does,
 // however often it runs: a second run adds evidence of the same kind,
