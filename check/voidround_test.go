@@ -1,7 +1,6 @@
 package check
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,7 +11,6 @@ import (
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
-	"github.com/pecanvet/pecanvet/static/load"
 )
 
 // TestVoidRounds: lockfree's Michael-Scott Enqueue (issue 26, queue.go:43
@@ -26,19 +24,7 @@ import (
 // helping swing swapped, the round wrote, the trace ends before the
 // tail is loaded again, the round left its activation.
 func TestVoidRounds(t *testing.T) {
-	dir, err := filepath.Abs("../static/depend/testdata/src")
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := load.Load(context.Background(), dir, []string{"./voidround"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join(dir, "voidround/voidround.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(src), "\n")
+	loaded, lines := loadDependSrc(t, "voidround")
 	// at is the site of the call of name on the line holding text.
 	at := func(text, name string) string {
 		for i, l := range lines {
