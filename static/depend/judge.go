@@ -316,7 +316,10 @@ var (
 //     (overwritten: a claim released), or the later event reads the checked variable
 //     again and tests it (a re-check: rechecks), or every path from a
 //     to b reads a's variable again and that value decides b (a
-//     double-checked re-validation: revalidated);
+//     double-checked re-validation: revalidated), or every effect b
+//     leads to runs past such a re-read made under a write lock held
+//     through it (double-checked locking: lockedRecheck, bigcache's
+//     shard.del, shimingyah/pool's decrRef);
 //     unless the later event is a compare-and-swap of the variable
 //     against the very value read (casAgainst: a CAS loop; casRetried:
 //     the load and the CAS calls below the loop, the CAS's failure
@@ -979,6 +982,11 @@ func (x *Index) flowsCut(a, b Event, stale bool, cut map[ssa.Instruction]bool) V
 			if x.rechecks(a, b, h) {
 				// Whichever value the unit returns, it decided on
 				// a fresh one: a's on one branch, b's on the other.
+				return Verdict{}
+			}
+			if h.kind == "check-then-act" && x.lockedRecheck(a, b, c) {
+				// Double-checked locking: b's effects run past a
+				// re-read under the lock (lockedrecheck.go).
 				return Verdict{}
 			}
 			if h.kind == "check-then-act" {
