@@ -2,7 +2,7 @@
 GO ?= go
 BIN ?= bin
 
-.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-trial18 eval-trial19 eval-trial20 eval-trial21 eval-trial22 eval-trial23 eval-trial24 eval-trial25 eval-trial26 eval-trial27 eval-trial28 eval-trial29 eval-trial30 eval-trial31 eval-trial32 eval-trial33 eval-trial34 eval-trial35 eval-trial36 eval-golangci eval-bugs golangci-lint fuzz clean
+.PHONY: all build test vet demo bench eval eval-racetd eval-modules eval-trial eval-trial2 eval-trial3 eval-trial4 eval-trial5 eval-trial6 eval-trial7 eval-trial8 eval-trial9 eval-trial10 eval-trial11 eval-trial12 eval-trial13 eval-trial14 eval-trial15 eval-trial16 eval-trial17 eval-trial18 eval-trial19 eval-trial20 eval-trial21 eval-trial22 eval-trial23 eval-trial24 eval-trial25 eval-trial26 eval-trial27 eval-trial28 eval-trial29 eval-trial30 eval-trial31 eval-trial32 eval-trial33 eval-trial34 eval-trial35 eval-trial36 eval-trial37 eval-golangci eval-bugs golangci-lint fuzz clean
 
 all: build
 
@@ -366,6 +366,13 @@ eval-trial35:
 # modules-trial36 section. Not part of make eval.
 eval-trial36:
 	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial36.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
+
+# Session 55's thirty-seventh trial, internal/eval/modules-trial37.txt:
+# modules from the module proxy never checked before (see the list's
+# header), checked and triaged as eval-trial, written to EVAL.md's
+# modules-trial37 section. Not part of make eval.
+eval-trial37:
+	$(GO) run ./internal/eval -sections modules -modules-file internal/eval/modules-trial37.txt -modules="$(EVAL_MODULES)" -vetflags="$(EVAL_VETFLAGS)" -o EVAL.md
 
 # golangci-lint v2 with the pecanvet module plugin (golangci/), built from
 # a module proxy alone: tools/golangci-lint is a module of its own

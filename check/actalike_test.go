@@ -1,10 +1,7 @@
 package check
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,7 +9,6 @@ import (
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
-	"github.com/pecanvet/pecanvet/static/load"
 )
 
 // TestJudgeActing: judgeDependence takes the effect of an acting
@@ -22,19 +18,7 @@ import (
 // keeps it when the loaded path increments the goroutine's own new
 // counter (static/depend/testdata/src/actalike).
 func TestJudgeActing(t *testing.T) {
-	dir, err := filepath.Abs("../static/depend/testdata/src")
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := load.Load(context.Background(), dir, []string{"./actalike"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join(dir, "actalike/actalike.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(src), "\n")
+	loaded, lines := loadDependSrc(t, "actalike")
 	// at is the site of the call after name in function fn (on the
 	// first line holding it after fn's declaration), decl fn's own.
 	site := func(fn, name string, decl bool) string {

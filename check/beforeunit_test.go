@@ -1,10 +1,7 @@
 package check
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,7 +9,6 @@ import (
 	"github.com/pecanvet/pecanvet/pattern"
 	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/replay"
-	"github.com/pecanvet/pecanvet/static/load"
 )
 
 // TestFailedAsBefore: hollywood's Inbox (issue 26, trial 33's inbox.go:101
@@ -24,19 +20,7 @@ import (
 // schedule shows no write before the unit, when that write adds, and
 // when the CAS swapped in the replay.
 func TestFailedAsBefore(t *testing.T) {
-	dir, err := filepath.Abs("../static/depend/testdata/src")
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := load.Load(context.Background(), dir, []string{"./casbefore"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join(dir, "casbefore/casbefore.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(src), "\n")
+	loaded, lines := loadDependSrc(t, "casbefore")
 	// site is the call of name in function fn (its parenthesis).
 	site := func(fn, name string) string {
 		in := false

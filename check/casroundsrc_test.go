@@ -1,10 +1,7 @@
 package check
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,19 +14,7 @@ import (
 // its column plus off; with text "", fn's own name in its declaration.
 func casroundSource(t *testing.T) (*load.Packages, func(fn, text string, n, off int) string) {
 	t.Helper()
-	dir, err := filepath.Abs("../static/depend/testdata/src")
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := load.Load(context.Background(), dir, []string{"./casround"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join(dir, "casround/casround.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(src), "\n")
+	loaded, lines := loadDependSrc(t, "casround")
 	site := func(fn, text string, n, off int) string {
 		t.Helper()
 		in := false

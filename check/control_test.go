@@ -439,7 +439,7 @@ func TestControlExplored(t *testing.T) {
 		var opts []ran
 		runControl = func(ctx context.Context, b *testbin.Build, pkg, test string, pr prediction, dir string, o replay.Options) replay.Verdict {
 			opts = append(opts, ran{dir, o.Explore, o.WholeRun})
-			if tc.passes != "" && strings.HasSuffix(dir, "-"+tc.passes) {
+			if tc.passes != "" && (strings.HasSuffix(dir, "-"+tc.passes) || strings.HasSuffix(dir, "-"+tc.passes+againSuffix)) {
 				if !o.Explore {
 					return replay.Verdict{Verdict: replay.Diverged, Goroutine: "g1", Step: 2, Consequence: "test fails"}
 				}
@@ -468,7 +468,8 @@ func TestControlExplored(t *testing.T) {
 		// The serial orders explore always, the others as the
 		// schedule's replay did.
 		for _, r := range opts {
-			want := tc.explored || strings.HasSuffix(r.dir, "-before") || strings.HasSuffix(r.dir, "-after")
+			order := strings.TrimSuffix(r.dir, againSuffix) // a serial order's second run (againIfPassed)
+			want := tc.explored || strings.HasSuffix(order, "-before") || strings.HasSuffix(order, "-after")
 			if r.explore != want {
 				t.Errorf("%s: control %s ran with Explore %v, want %v", tc.name, filepath.Base(r.dir), r.explore, want)
 			}
@@ -1107,6 +1108,58 @@ func TestControlRunWhole(t *testing.T) {
 		}
 		if name == recordedName && !o.MarkEnd {
 			t.Errorf("control %s: MarkEnd false", name)
+		}
+	}
+}
+
+// TestControlledAgain: the old startinboxfixed's TestSendThenRestart
+// (session 54's CI): the schedule held the first process goroutine
+// across the test's Stop and Start, and whether Start's goroutine began
+// beside it ("two process goroutines ran at once") was the race of the
+// free run after the schedule's end, which each serial order won in some
+// runs and lost in others. A serial order that passed is run once more
+// (againIfPassed): failing with the schedule's very message, it counts as
+// failing so; passing again or failing otherwise, it passed. pecanfig1:
+// an order that always passes keeps the effect.
+func TestControlledAgain(t *testing.T) {
+	defer func(f func(string, *trace.Schedule, int) bool) { unheldApartOf = f }(unheldApartOf)
+	unheldApartOf = func(string, *trace.Schedule, int) bool { return false } // unheld proves nothing here
+	s := &trace.Schedule{Pattern: "av/WRW", Steps: []trace.Step{
+		{G: "g1", Op: trace.AtomicRMW, Site: "a"}, {G: "g2", Op: trace.AtomicLoad, Site: "b"}, {G: "g1", Op: trace.AtomicRMW, Site: "a"},
+	}, Anomaly: []int{0, 1, 2}}
+	cs := serialControls(s, []int{1, 2, 1}, []int{1, 2, 1})
+	v := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: inbox_test.go:55: two process goroutines ran at once"}
+	pass := replay.Verdict{Verdict: replay.Reproduced, Passed: true}
+	other := replay.Verdict{Verdict: replay.Reproduced, Consequence: "test fails: inbox_test.go:51: handled 1, want 2"}
+	stopped := replay.Verdict{Verdict: replay.Diverged, Step: 1, Goroutine: "g2", Passed: true}
+	both := "both serial orders, the other goroutines' steps before the unit and after it, fail the same way"
+	for _, tc := range []struct {
+		name    string
+		results map[string]replay.Verdict // by control; the schedule's failure when absent
+		want    string
+		runs    string
+	}{
+		{"before passes, then fails the same", map[string]replay.Verdict{"before": pass}, both, "before before-again after"},
+		{"after passes, then fails the same", map[string]replay.Verdict{"after": pass}, both, "before after after-again"},
+		{"both pass, then fail the same", map[string]replay.Verdict{"before": pass, "after": pass}, both, "before before-again after after-again"},
+		// pecanfig1, registry: an order that passes again.
+		{"before passes again", map[string]replay.Verdict{"before": pass, "before-again": pass}, "", "before before-again repeat unheld"},
+		{"after passes again", map[string]replay.Verdict{"after": pass, "after-again": pass}, "", "before after after-again repeat unheld"},
+		{"after passes, then fails otherwise", map[string]replay.Verdict{"after": pass, "after-again": other}, "", "before after after-again repeat unheld"},
+		// An order that did not run its unit is not run again.
+		{"before stops short", map[string]replay.Verdict{"before": stopped}, "", "before repeat unheld"},
+		{"both fail the same", nil, both, "before after"},
+	} {
+		var runs []string
+		got := controlled(cs, nil, -1, s, v, "", false, nil, againIfPassed(v, func(name, _ string, _ *trace.Schedule) (replay.Verdict, bool) {
+			runs = append(runs, name)
+			if r, ok := tc.results[name]; ok {
+				return r, true
+			}
+			return v, true
+		}))
+		if got != tc.want || strings.Join(runs, " ") != tc.runs {
+			t.Errorf("%s: controlled = %q after %v, want %q after %s", tc.name, got, runs, tc.want, tc.runs)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/packages"
@@ -12,6 +13,7 @@ import (
 	"github.com/pecanvet/pecanvet/dynamic/trace"
 	"github.com/pecanvet/pecanvet/internal/note"
 	"github.com/pecanvet/pecanvet/pattern"
+	"github.com/pecanvet/pecanvet/predict"
 	"github.com/pecanvet/pecanvet/static/depend"
 	"github.com/pecanvet/pecanvet/static/load"
 )
@@ -278,6 +280,7 @@ func (d *dependIndex) judgedEvents(x *depend.Index, f *Finding, rt *replayTrace)
 	unusedReads(f, evs, x.UnusedSinks, rt)
 	sliceLens(f, evs, x.LenTested, rt)
 	lenAheads(f, evs, rt)
+	voidRounds(f, evs, x.VoidLoad, x.InVoidLoop, rt)
 	if j != nil {
 		j.evs = evs
 	}
@@ -1028,8 +1031,10 @@ func rereads(f *Finding, evs []depend.Event) {
 // group gives the atomicity and atomic-set violations of a package that
 // stand for one bug one lead: the findings of one test whose replays
 // failed, panicked or hung at the same place (one effect), the
-// violations whose dependence joins the same two sites, and those of one
-// test at the same sites (sitesKey); a finding whose controls withdrew
+// violations whose dependence joins the same two sites, those whose
+// check two calls of one method outran by the same write (outrunKey: a
+// method's check-then-act seen from the checking call and from the
+// writing one), and those of one test at the same sites (sitesKey); a finding whose controls withdrew
 // its effect joins one whose effect is its replay's failure
 // (failedAlike). Findings that
 // share any of these are one bug, and so, transitively, are those that share
@@ -1205,8 +1210,8 @@ func (f *Finding) dependsAlways() bool {
 }
 
 // groupKeys are what ties a finding to the others of its bug (see group):
-// its effect (package, test and where it failed) and its dependence's two
-// lines; none for a finding that is not an atomicity or atomic-set
+// its effect (package, test and where it failed), its dependence's two
+// lines and the write that outran its check (outrunKey); none for a finding that is not an atomicity or atomic-set
 // violation reported by default. A reproduced order violation has its
 // panic's effect key, and never leads a set with another kind in it
 // (group's better): the interleaving that panics at the same place says
@@ -1226,12 +1231,102 @@ func groupKeys(f *Finding) []string {
 	}
 	if f.dependPair[0] != "" {
 		ks = append(ks, "pair "+f.Package+" "+lineOf(f.dependPair[0])+" "+lineOf(f.dependPair[1]))
+		if k, ok := outrunKey(f); ok {
+			ks = append(ks, k)
+		}
 	}
 	if len(ks) > 0 {
 		ks = append(ks, sitesKey(f))
 		ks = append(ks, unlockedKeys(f)...)
 	}
 	return ks
+}
+
+// outrunKey ties the views of one method's check-then-act that two
+// calls of it race through: the check, a read of variable V at site R
+// whose value decides the call's later access (the dependence's first
+// site), falls before another call's write of V at site W in the same
+// method M, so the check did not count that call's write. Seen from the
+// checking call, the write falls inside its unit (lockfree's stack.go:98
+// av: Push's `Full()` read at :98 decides its `size.Add(1)` at :47, and
+// another Push's add at :47 falls between); seen from the writing call,
+// the check falls inside its unit, between its CAS and its add
+// (stack.go:46 asv-10: Push's CAS at :46, another Push's `Full()` at :98
+// and its head read at :44, then the add at :47), a dependence whose pair
+// (:98, :44) is not the av's (:98, :47). Both are R before W of one
+// variable, R deciding a call of M and W made by a call of M: one
+// non-atomic check-then-act in M, which one fix (making M's check and its
+// write one step) removes. The key is the package, M (the declaration
+// site of the innermost method activation that runs both of the
+// dependence's sites), R's and W's lines and V's name. Not tied: a write
+// at W by another method (a Pop's add at :64 inside the window: another
+// method's unit, maybe another bug), another read deciding (a separate
+// check), or another method deciding with the same helper's read (each
+// caller's check-then-act is its own). No key when the events have no
+// method activations (code outside methods) or the dependence starts at a
+// write (a stale read-back or an intermediate state).
+func outrunKey(f *Finding) (string, bool) {
+	a := f.Anomaly
+	p := a.Pattern
+	n := len(a.Sites)
+	if len(a.Frames) != n || len(f.Objects) != n || len(p.T) != n || len(p.AT) != n {
+		return "", false
+	}
+	r := -1
+	for k, s := range a.Sites {
+		if s == f.dependPair[0] && p.AT[k] == pattern.R {
+			r = k
+			break
+		}
+	}
+	if r < 0 {
+		return "", false
+	}
+	// The decided access: the same goroutine's, at the pair's other site,
+	// after the read if there is one there.
+	d := -1
+	for k, s := range a.Sites {
+		if k != r && s == f.dependPair[1] && p.T[k] == p.T[r] && (d < 0 || d < r && k > r) {
+			d = k
+		}
+	}
+	if d < 0 {
+		return "", false
+	}
+	m := ""
+	for i := len(a.Frames[r]) - 1; i >= 0 && m == ""; i-- {
+		for _, fr := range a.Frames[d] {
+			if fr.Begin == a.Frames[r][i].Begin {
+				m = fr.Site
+				break
+			}
+		}
+	}
+	if m == "" {
+		return "", false
+	}
+	name := f.Objects[r]
+	if k := strings.LastIndexByte(name, '#'); k > 0 {
+		name = name[:k]
+	}
+	writes := func(k int) bool {
+		if p.AT[k] == pattern.W {
+			return true
+		}
+		// A read-modify-write that a pattern takes as its read (a
+		// failed compare-and-swap is recorded as a load).
+		s := f.Schedule
+		return s != nil && len(s.Anomaly) == n && s.Anomaly[k] >= 0 && s.Anomaly[k] < len(s.Steps) && s.Steps[s.Anomaly[k]].Op == trace.AtomicRMW
+	}
+	for w := r + 1; w < n; w++ {
+		if p.T[w] == p.T[r] || !writes(w) || f.Objects[w] != f.Objects[r] {
+			continue
+		}
+		if slices.ContainsFunc(a.Frames[w], func(fr predict.Frame) bool { return fr.Site == m }) {
+			return fmt.Sprintf("outrun %s %s %s %s %q", f.Package, m, lineOf(a.Sites[r]), lineOf(a.Sites[w]), name), true
+		}
+	}
+	return "", false
 }
 
 // unlockedKeys tie the findings of one test whose interleaving exists

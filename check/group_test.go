@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -275,5 +276,130 @@ func TestGroupUnlocked(t *testing.T) {
 		if leads[0] != "" || leads[1] != "" {
 			t.Errorf("%s: grouped with Deliver's RWW (leads %q)", name, leads)
 		}
+	}
+}
+
+// TestGroupOutrun: the two views of one method's non-atomic
+// check-then-act, two calls of it racing, are one bug (outrunKey),
+// whatever the order. These are lockfree's (v0.0.4) stack.go:98 av (a
+// Push's `Full()` read of size at :98 decides its add at :47, another
+// Push's add at :47 between) and stack.go:46 asv-10 (a Push's CAS at :46,
+// another Push's `Full()` at :98 and head read at :44, then the first
+// Push's add at :47), each reported by default on main: their pairs,
+// (:98, :47) and (:98, :44), differ. The av leads (fewer events). Not
+// tied: the same read outrun by another method's write (a Pop's add at
+// :64 between its CAS and the Push's check), a helper's read deciding the
+// check-then-acts of two methods (each its own bug, however alike),
+// another read of the same variable deciding, and events with no method
+// activations.
+func TestGroupOutrun(t *testing.T) {
+	asvs, _ := pattern.Builtin("asv")
+	asv10 := func() *pattern.Pattern {
+		for _, p := range asvs {
+			if p.ID() == "asv/asv-10" {
+				return p
+			}
+		}
+		t.Fatal("no asv-10")
+		return nil
+	}()
+	const (
+		push = "stack/stack.go:39:26" // LLStack.Push's region
+		full = "stack/stack.go:97:26" // LLStack.Full's
+		pop  = "stack/stack.go:55:26" // LLStack.Pop's
+	)
+	// in: the activations of an event of goroutine g (1, 2, …) that
+	// ran in methods ms, outermost first: one call of each method per
+	// goroutine, each with a begin event of its own.
+	calls := map[string]int32{}
+	in := func(g int, ms ...string) []predict.Frame {
+		var out []predict.Frame
+		for _, m := range ms {
+			k := fmt.Sprint(g, m)
+			if _, ok := calls[k]; !ok {
+				calls[k] = int32(len(calls))
+			}
+			out = append(out, predict.Frame{Begin: calls[k], Site: m})
+		}
+		return out
+	}
+	mk := func(p *pattern.Pattern, pair [2]string, sites []string, objs []string, frames ...[]predict.Frame) Finding {
+		f := Finding{
+			Package: "github.com/amirylm/lockfree/stack", Test: "TestStack_Concurrency_Bytes",
+			Anomaly:    predict.Anomaly{Pattern: p, Events: make([]int32, len(sites)), Sites: sites, Key: pattern.Key(p, sites), Frames: frames},
+			Verdict:    replay.Verdict{Verdict: replay.Reproduced, Passed: true},
+			Objects:    objs,
+			Dependence: "check-then-act",
+		}
+		f.dependPair = pair
+		return f
+	}
+	const size, head = "LLStack.size#1", "LLStack.head#1"
+	av := mk(avByID(t, "av/RWR"), [2]string{"stack/stack.go:98:20", "stack/stack.go:47:18"},
+		[]string{"stack/stack.go:98:20", "stack/stack.go:47:18", "stack/stack.go:47:18"},
+		[]string{size, size, size},
+		in(2, push, full), in(1, push), in(2, push))
+	snapshot := mk(asv10, [2]string{"stack/stack.go:98:20", "stack/stack.go:44:19"},
+		[]string{"stack/stack.go:46:27", "stack/stack.go:98:20", "stack/stack.go:44:19", "stack/stack.go:47:18"},
+		[]string{head, size, head, size},
+		in(1, push), in(2, push, full), in(2, push), in(1, push))
+	if k1, ok1 := outrunKey(&av); !ok1 {
+		t.Fatal("the av has no outrun key")
+	} else if k2, ok2 := outrunKey(&snapshot); !ok2 || k1 != k2 {
+		t.Fatalf("keys %q and %q (%v); want the same", k1, k2, ok2)
+	}
+	leads, grouped := groupAll(t, []Finding{snapshot, av})
+	if leads[1] != "" || leads[0] != "stack/stack.go:98:20" || grouped[1] != 1 {
+		t.Errorf("leads %q, grouped %v; want the av at stack.go:98 to lead the asv at :46", leads, grouped)
+	}
+	// Pop's window: Pop's CAS at :63, a Push's check at :98 and CAS
+	// at :46, Pop's add at :64. The check was outrun by Pop's write,
+	// not by another Push's.
+	popWindow := mk(asv10, [2]string{"stack/stack.go:98:20", "stack/stack.go:46:27"},
+		[]string{"stack/stack.go:63:37", "stack/stack.go:98:20", "stack/stack.go:46:27", "stack/stack.go:64:17"},
+		[]string{head, size, head, size},
+		in(1, pop), in(2, push, full), in(2, push), in(1, pop))
+	// Another read of size deciding: Push checks `Empty()` at :103
+	// (a second check of one variable) and is outrun by another
+	// Push's add at :47.
+	const empty = "stack/stack.go:102:26"
+	otherRead := mk(avByID(t, "av/RWR"), [2]string{"stack/stack.go:103:20", "stack/stack.go:47:18"},
+		[]string{"stack/stack.go:103:20", "stack/stack.go:47:18", "stack/stack.go:47:18"},
+		[]string{size, size, size},
+		in(2, push, empty), in(1, push), in(2, push))
+	// No activations (code outside methods): no key.
+	bare := snapshot
+	bare.Anomaly.Frames = nil
+	for name, f := range map[string]Finding{"another method's write": popWindow, "another read": otherRead, "no activations": bare} {
+		if k, ok := outrunKey(&f); ok && name != "another read" {
+			t.Errorf("%s: outrun key %q, want none", name, k)
+		}
+		leads, _ := groupAll(t, []Finding{av, f})
+		if leads[0] != "" || leads[1] != "" {
+			t.Errorf("%s: grouped with the av at :98 (leads %q)", name, leads)
+		}
+	}
+	// Two distinct bugs on one variable through the same helpers:
+	// Withdraw and Fee each check `a.low()` (a read of bal at :40)
+	// and then call `a.sub(n)` (the write at :44). Two Withdraws racing
+	// and two Fees racing are two check-then-acts, one in each method:
+	// fixing one leaves the other.
+	const withdraw, fee, low, sub = "bank/bank.go:10:20", "bank/bank.go:20:20", "bank/bank.go:39:20", "bank/bank.go:43:20"
+	bank := func(m string) Finding {
+		f := mk(avByID(t, "av/RWR"), [2]string{"bank/bank.go:40:9", "bank/bank.go:44:2"},
+			[]string{"bank/bank.go:40:9", "bank/bank.go:44:2", "bank/bank.go:44:2"},
+			[]string{"Account.bal#1", "Account.bal#1", "Account.bal#1"},
+			in(2, m, low), in(1, m, sub), in(2, m, sub))
+		f.Package, f.Test = "subjects/bank", "TestBank"
+		return f
+	}
+	// Their sites and pair are the same, which ties them by sitesKey and
+	// the pair's key as before (a helper's lines name no method); the
+	// outrun keys do not add a tie of their own.
+	w, fe := bank(withdraw), bank(fee)
+	kw, okw := outrunKey(&w)
+	kf, okf := outrunKey(&fe)
+	if !okw || !okf || kw == kf {
+		t.Errorf("Withdraw's and Fee's outrun keys %q (%v) and %q (%v); want two, apart", kw, okw, kf, okf)
 	}
 }

@@ -18,11 +18,13 @@ import (
 
 // moduleDeps returns the import paths of the packages that pkgs import,
 // directly or through each other, other than pkgs themselves, that are
-// instrumented too (without their tests), for their goroutines and
-// synchronization only (rt.RegisterQuiet): mine, the main module's, and
-// others, those of other modules that start goroutines (see below). A
-// goroutine that a helper package of the module starts, or a lock it
-// takes, is otherwise invisible to the trace, and so to happens-before.
+// instrumented too (without their tests): mine, the main module's,
+// recorded whole, and others, those of other modules that start
+// goroutines (see below), for their goroutines and synchronization only
+// (rt.RegisterQuiet, unit.quiet). A goroutine that a helper package of
+// the module starts, or a lock it takes, is otherwise invisible to the
+// trace, and so to happens-before; an access it makes for the checked
+// package's goroutines is a race of theirs that go test -race reports.
 // conc's pool starts its workers through the module's root package
 // (conc.WaitGroup), and every schedule that put a worker's first step
 // before the call starting it deadlocked in replay, for the quiet bound

@@ -110,7 +110,9 @@ func (w *fileRW) funcDecl(d *ast.FuncDecl) pcs {
 	w.fn.results = w.heapResults(d.Type)
 	insert := w.resultReads(w.fn.results)
 	// A dep's methods are no units: their accesses are not recorded
-	// (RegisterQuiet), and a defer on each of its calls would cost.
+	// (another module's: RegisterQuiet) or, the main module's, are part
+	// of the checked package's unit that called them; and a defer on
+	// each of its calls would cost.
 	if recv != "" && !w.u.dep && w.ins.api.has("RegionBegin") && w.ins.api.has("RegionEnd") {
 		site := w.site(d.Name.Pos(), name)
 		insert = insert.cat(gen(" " + rtName + ".RegionBegin(" + site + "); defer " + rtName + ".RegionEnd(" + site + ");"))
@@ -170,12 +172,13 @@ func (w *fileRW) tail() string {
 	// before it in this build, and the go command's cache compiles it once
 	// for all the checks of a vet run that import it.
 	register := "RegisterNext"
-	if w.u.dep {
+	quiet := w.u.quiet()
+	if quiet {
 		register = "RegisterNextQuiet" // its plain accesses are not recorded
 	}
 	var loud func(Site) bool
-	if w.u.dep {
-		// A dep's plain access of a variable the dep itself accesses
+	if quiet {
+		// A quiet dep's plain access of a variable the dep itself accesses
 		// through sync/atomic is recorded all the same (atomicVars).
 		atomics := w.atomicVars()
 		loud = func(s Site) bool { return atomics[s.Obj] }
@@ -183,7 +186,7 @@ func (w *fileRW) tail() string {
 	if table, ok := siteTable(w.sites, loud); ok && w.ins.api.has("Sites") {
 		// One string, decoded by rt.Sites, rather than a composite
 		// literal that the compiler checks and lays out site by site.
-		fmt.Fprintf(&b, "var pecanvetS__%s = %s.Sites(%t, %s)\n\n", n, r, w.u.dep, strconv.Quote(table))
+		fmt.Fprintf(&b, "var pecanvetS__%s = %s.Sites(%t, %s)\n\n", n, r, quiet, strconv.Quote(table))
 	} else {
 		fmt.Fprintf(&b, "var pecanvetS__%s = %s.%s([]%s.Site{\n", n, r, register, r)
 		for _, s := range w.sites {

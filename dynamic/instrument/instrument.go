@@ -517,9 +517,10 @@ type unit struct {
 	dir   string
 	files []unitFile
 	tests bool // the unit has _test.go files
-	// dep: a package of the module that the checked ones import
-	// (moduleDeps), whose plain memory accesses are not recorded, but
-	// those of the words it accesses atomically (fileRW.atomicVars).
+	// dep: a package that the checked ones import (moduleDeps). A dep of
+	// the main module is recorded whole; the plain memory accesses of one
+	// of another module (mod) are not, but those of the words it
+	// accesses atomically (quiet, fileRW.atomicVars).
 	dep bool
 	// mod: for a dep of another module (moduleDeps), that module: its files'
 	// language version and the name of its files in the site table.
@@ -527,6 +528,20 @@ type unit struct {
 
 	mutexVals map[*types.Var]bool // see fileRW.mutexValues
 	atomics   map[string]bool     // see fileRW.atomicVars
+}
+
+// quiet reports whether the unit's plain memory accesses are left out of
+// the trace (rt.RegisterQuiet): a dep of another module's. A dep of the
+// main module is recorded like the checked packages: the checked
+// package's goroutines that call into a helper package of the module
+// race there as go test -race sees them (transport-go's bus: handler
+// goroutines calling its log package, which writes fatih/color's
+// NoColor), while the helper's own tests may never run it concurrently.
+// Another module's races are its own maintainers' business, and its
+// code (reached only when it runs the caller's functions, moduleDeps)
+// would lengthen every trace.
+func (u *unit) quiet() bool {
+	return u.dep && u.mod != nil
 }
 
 type unitFile struct {

@@ -340,10 +340,11 @@ func TestModuleDeps(t *testing.T) {
 	if _, ok := ov.Replace[filepath.Join(dir, "spawn", "s_test.go")]; ok {
 		t.Errorf("a dep's test file is instrumented")
 	}
-	// A dep records its goroutines and synchronization, not its plain
-	// accesses (rt.Sites(true, ...): rt.RegisterNextQuiet) nor units of
-	// work.
-	for f, quiet := range map[string]string{"internal/guard/guard.go": "true", "job/job.go": "false"} {
+	// A dep of the module records its plain accesses too (rt.Sites(false,
+	// ...), not rt.RegisterNextQuiet): the checked package's goroutines
+	// that call into it race there (transport-go's bus and log). Its
+	// methods are no units of work.
+	for f, quiet := range map[string]string{"internal/guard/guard.go": "false", "spawn/spawn.go": "false", "job/job.go": "false"} {
 		b, err := os.ReadFile(ov.Replace[filepath.Join(dir, filepath.FromSlash(f))])
 		if want := regexp.MustCompile(regexp.QuoteMeta(rtName+".Sites(") + quiet + `, "`); err != nil || !want.Match(b) {
 			t.Errorf("%s does not call %s (%v)", f, want, err)
@@ -360,30 +361,54 @@ func TestModuleDeps(t *testing.T) {
 	}
 }
 
-// TestDepAtomicLoud: a dep's plain accesses are quiet, but those of a
-// field or package variable that the dep itself passes to sync/atomic
-// are loud (rt.Sites: a line starting with a tab), so that a plain read
-// racing with the dep's atomic updates is recorded whichever package's
-// tests run it (go-timer's scheduler counters). A field only accessed
-// plainly, one only through atomic types, and a local stay quiet.
+// TestDepAtomicLoud: the plain accesses of a dep of another module
+// (instrumented because its go statement runs the caller's function) are
+// quiet, but those of a field or package variable that the dep itself
+// passes to sync/atomic are loud (rt.Sites: a line starting with a tab),
+// so that a plain read racing with the dep's atomic updates is recorded
+// whichever package's tests run it (go-timer's scheduler counters, when
+// its helper package was quiet). A field only accessed plainly, one only
+// through atomic types, and a local stay quiet.
 func TestDepAtomicLoud(t *testing.T) {
+	t.Setenv("PECANVET_CACHE", t.TempDir())
+	proxyModule(t, "example.com/stats", "v1.0.0", map[string]string{
+		"go.mod":         "module example.com/stats\n\ngo 1.22\n",
+		"stats/stats.go": "package stats\n\nimport \"sync/atomic\"\n\nvar hits int64\n\n// C counts.\ntype C struct {\n\tn, m int64\n\tk atomic.Int64\n}\n\n// Inc counts one.\nfunc (c *C) Inc() { atomic.AddInt64(&c.n, 1); atomic.AddInt64(&hits, 1); c.k.Add(1) }\n\n// Get reads plainly.\nfunc (c *C) Get() int64 { l := int64(0); atomic.AddInt64(&l, 1); c.m++; return c.n + hits + c.m + l }\n\n// Go runs f in a goroutine.\nfunc Go(f func()) { go f() }\n",
+	})
 	dir := t.TempDir()
 	for name, src := range map[string]string{
-		"go.mod":          "module example.com/m\n\ngo 1.22\n",
-		"stats/stats.go":  "package stats\n\nimport \"sync/atomic\"\n\nvar hits int64\n\n// C counts.\ntype C struct {\n\tn, m int64\n\tk atomic.Int64\n}\n\n// Inc counts one.\nfunc (c *C) Inc() { atomic.AddInt64(&c.n, 1); atomic.AddInt64(&hits, 1); c.k.Add(1) }\n\n// Get reads plainly.\nfunc (c *C) Get() int64 { l := int64(0); atomic.AddInt64(&l, 1); c.m++; return c.n + hits + c.m + l }\n",
-		"app/app.go":      "package app\n\nimport \"example.com/m/stats\"\n\n// Run counts.\nfunc Run(c *stats.C) int64 { go c.Inc(); return c.Get() }\n",
-		"app/app_test.go": "package app\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/stats\"\n)\n\nfunc TestRun(t *testing.T) { Run(&stats.C{}) }\n",
+		"go.mod":          "module example.com/m\n\ngo 1.22\n\nrequire example.com/stats v1.0.0\n",
+		"app/app.go":      "package app\n\nimport \"example.com/stats/stats\"\n\n// Run counts.\nfunc Run(c *stats.C) int64 { stats.Go(c.Inc); return c.Get() }\n",
+		"app/app_test.go": "package app\n\nimport (\n\t\"testing\"\n\n\t\"example.com/stats/stats\"\n)\n\nfunc TestRun(t *testing.T) { Run(&stats.C{}) }\n",
 	} {
 		if err := writeFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(src)); err != nil {
 			t.Fatal(err)
 		}
+	}
+	dl := exec.Command("go", "mod", "download", "example.com/stats")
+	dl.Dir = dir
+	if out, err := dl.CombinedOutput(); err != nil {
+		t.Fatalf("go mod download: %v\n%s", err, out)
 	}
 	res, err := Instrument(context.Background(), Options{Dir: dir, Patterns: []string{"./app"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer res.Cleanup()
-	b, err := os.ReadFile(overlayOf(t, res).Replace[filepath.Join(dir, "stats", "stats.go")])
+	if got, want := strings.Join(res.Deps, " "), "example.com/stats/stats"; got != want {
+		t.Fatalf("deps %q, want %q", got, want)
+	}
+	gomod, err := os.ReadFile(overlayOf(t, res).Replace[filepath.Join(dir, "go.mod")])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var copyDir string
+	for _, l := range strings.Split(string(gomod), "\n") {
+		if rest, ok := strings.CutPrefix(l, "replace example.com/stats => "); ok {
+			copyDir = strings.Trim(rest, `"`)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(copyDir, "stats", "stats.go"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -553,8 +553,8 @@ func (w *fileRW) mutexVar(e ast.Expr) *types.Var {
 
 // atomicVars returns the descriptions (Site.Obj: "T.f", "pkg.v") of the
 // struct fields and package variables whose address the unit's code
-// passes to a function of sync/atomic. A dep's plain accesses are not
-// recorded (rt.RegisterQuiet), but a plain access of a word the package
+// passes to a function of sync/atomic. A quiet dep's plain accesses
+// (another module's: unit.quiet) are not recorded (rt.RegisterQuiet), but a plain access of a word the package
 // itself updates atomically races with those updates whichever package's
 // tests run them (go-timer's scheduler read its counters plainly while
 // its workers added to them), and the race detector flags it: such

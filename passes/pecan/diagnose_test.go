@@ -137,8 +137,10 @@ func TestDiagnoseOtherFiles(t *testing.T) {
 // tests ran in another package of its module (a helper package whose own
 // tests never run that code concurrently: go-timer's scheduler) is
 // reported at its own file:line:col, with its steps in either package;
-// an atomicity violation there, a race in another module's file, and
-// any of them under other drivers, are not.
+// under other drivers, which take positions only in the pass's files, at
+// the go statement of this package that started the racing goroutine,
+// naming the site (files.anchor). An atomicity violation there and a
+// race in another module's file are not reported.
 func TestDiagnoseModuleRace(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "m")
 	for name, src := range map[string]string{
@@ -189,9 +191,18 @@ func TestDiagnoseModuleRace(t *testing.T) {
 	}
 	var got []analysis.Diagnostic
 	pass := &analysis.Pass{Fset: fset, Files: files, Report: func(d analysis.Diagnostic) { got = append(got, d) }}
-	if reported := diagnose(pass, found); len(got) != 0 || len(reported) != 0 {
-		t.Fatalf("without VetUnits: %d diagnostics outside the pass's files, want 0", len(got))
+	if reported := diagnose(pass, found); len(got) != 1 || len(reported) != 1 {
+		t.Fatalf("without VetUnits: %d diagnostics (%d reported), want 1", len(got), len(reported))
 	}
+	if p := fset.Position(got[0].Pos); p.Filename != filepath.Join(root, "app", "app.go") || p.Line != 5 || p.Column != 25 || got[0].Category != "race" || !strings.HasSuffix(got[0].Message, "(at sched/sched.go:6:24, in another package of the module, run by a goroutine started here)") {
+		t.Errorf("without VetUnits: reported at %v (%s): %q, want app/app.go:5:25, race, naming sched/sched.go:6:24", p, got[0].Category, got[0].Message)
+	}
+	for _, r := range got[0].Related {
+		if p := fset.Position(r.Pos); filepath.Base(filepath.Dir(p.Filename)) != "app" {
+			t.Errorf("without VetUnits: a related step at %v, outside the pass's files", p)
+		}
+	}
+	got = nil
 	VetUnits = true
 	defer func() { VetUnits = false }()
 	reported := diagnose(pass, found)

@@ -56,6 +56,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -480,8 +481,12 @@ func printNote(pass *analysis.Pass, n note.Note) {
 // position and kind (the strongest evidence first), the others mentioned.
 // It returns the finding of each diagnostic, in order. A finding at a
 // site in none of the unit's files nor of its directory's (files.pos) is
-// not reported, but a data race in another package of the module under
-// go vet (files.modulePos).
+// not reported, but a data race in another package of the module: under
+// go vet at its site (files.modulePos), which go vet prints as it prints
+// the package's own, and the user's editor opens; under other drivers
+// (gopls, golangci-lint, analysistest), which take positions only in the
+// pass's files, at the go statement of this package that started the
+// racing goroutine (files.anchor), the message naming the site.
 func diagnose(pass *analysis.Pass, found []check.Finding) []check.Finding {
 	files := fileIndex(pass)
 	type key struct {
@@ -490,7 +495,8 @@ func diagnose(pass *analysis.Pass, found []check.Finding) []check.Finding {
 	}
 	groups := map[key][]check.Finding{}
 	var order []key
-	wide := map[key]bool{} // reported in another package of the module
+	wide := map[key]bool{}        // reported in another package of the module
+	anchored := map[string]bool{} // by key: reported at files.anchor
 	for _, f := range found {
 		k := key{pos: files.pos(report.Site(f)), kind: f.Anomaly.Pattern.Kind}
 		if !k.pos.IsValid() && k.kind == "race" {
@@ -500,6 +506,10 @@ func diagnose(pass *analysis.Pass, found []check.Finding) []check.Finding {
 			// tests may never run that code concurrently.
 			if k.pos = files.modulePos(report.Site(f)); k.pos.IsValid() {
 				wide[k] = true
+			} else if !VetUnits {
+				if k.pos = files.anchor(f); k.pos.IsValid() {
+					anchored[f.Anomaly.Key] = true
+				}
 			}
 		}
 		if !k.pos.IsValid() {
@@ -527,6 +537,9 @@ func diagnose(pass *analysis.Pass, found []check.Finding) []check.Finding {
 		})
 		f := fs[0]
 		d := analysis.Diagnostic{Pos: k.pos, Category: k.kind, Message: report.Message(f)}
+		if anchored[f.Anomaly.Key] {
+			d.Message += fmt.Sprintf(" (at %s, in another package of the module, run by a goroutine started here)", report.Site(f))
+		}
 		if len(fs) > 1 {
 			d.Message += report.More(f.Anomaly.Pattern.Kind, len(fs)-1)
 		}
@@ -689,6 +702,50 @@ func (fs *files) modulePos(site trace.Site) token.Pos {
 		return token.NoPos
 	}
 	return lineCol(tf, site)
+}
+
+// anchor returns, for a finding whose site is in another package of the
+// module (a module-relative path: not another module's "mod@version/…"),
+// the position in the pass's files of the go statement that started the
+// goroutine of the event reported (report.Site), or of the nearest
+// ancestor of it started from them; NoPos if none is. Trace events carry
+// no call stack: the go statement is the frame of this package that the
+// racing goroutine surely ran through (the test's own goroutine's is the
+// test function).
+func (fs *files) anchor(f check.Finding) token.Pos {
+	site := report.Site(f)
+	if !site.IsValid() || strings.Contains(site.Path, "@") || f.Schedule == nil {
+		return token.NoPos
+	}
+	for _, name := range fs.names {
+		if dir := path.Dir(site.Path); strings.HasSuffix(path.Dir(name), "/"+dir) || path.Dir(name) == dir {
+			// This package's directory (a file the driver did not give
+			// this unit: the external test package's): its own unit
+			// reports it.
+			return token.NoPos
+		}
+	}
+	steps := f.Schedule.Steps
+	for k, i := range f.Schedule.Anomaly {
+		if s, err := trace.ParseSite(f.Anomaly.Sites[min(k, len(f.Anomaly.Sites)-1)]); err != nil || s != site || int(i) >= len(steps) {
+			continue
+		}
+		g := steps[i].G
+		for j := int(i) - 1; j >= 0; j-- {
+			st := steps[j]
+			if st.Op != trace.Fork || st.Obj != g {
+				continue
+			}
+			if s, err := trace.ParseSite(st.Site); err == nil {
+				if p := fs.pos(s); p.IsValid() {
+					return p
+				}
+			}
+			g = st.G // started elsewhere: look for its parent's start
+		}
+		break
+	}
+	return token.NoPos
 }
 
 // lineCol returns the position of site's line and column in tf, NoPos

@@ -204,6 +204,13 @@ type Event struct {
 	Late   bool
 	Before string
 	Kept   bool
+	// Void, for a read, says the replay's trace shows it in a void round
+	// of its goroutine: from a load that VoidLoad accepts, at or before
+	// it, up to the goroutine's next load at that site in the same
+	// activation, after it, the goroutine only read. Those steps can be
+	// taken out of the run; what the read saw decides nothing that
+	// stays (voidRounds).
+	Void bool
 }
 
 // Witness is an earlier read of a read-back's variable at its site
@@ -309,7 +316,10 @@ var (
 //     (overwritten: a claim released), or the later event reads the checked variable
 //     again and tests it (a re-check: rechecks), or every path from a
 //     to b reads a's variable again and that value decides b (a
-//     double-checked re-validation: revalidated);
+//     double-checked re-validation: revalidated), or every effect b
+//     leads to runs past such a re-read made under a write lock held
+//     through it (double-checked locking: lockedRecheck, bigcache's
+//     shard.del, shimingyah/pool's decrRef);
 //     unless the later event is a compare-and-swap of the variable
 //     against the very value read (casAgainst: a CAS loop; casRetried:
 //     the load and the CAS calls below the loop, the CAS's failure
@@ -334,7 +344,11 @@ var (
 //     counting down after its swap), or a is a CAS loop's load whose
 //     value goes only into its round's CAS (and the round's stores),
 //     and b is reached only when that CAS failed and the round started
-//     over (restartedLoad: lockfree's Push reading the size afresh);
+//     over (restartedLoad: lockfree's Push reading the size afresh),
+//     or a or b is a read that the replay shows in a void round of its
+//     goroutine, which only read up to its loop's load again (Event.Void:
+//     lockfree's Enqueue with a stale tail, its link CAS or helping
+//     swing failing);
 //     unless a is
 //     a map lookup that missed, b is reached only on the miss, and the
 //     other units only deleted from the map (missKept), or b is the
@@ -523,7 +537,11 @@ var (
 //     before the writer's second write (addedAhead: the reader's view
 //     is the state before both writes, and the second breaks nothing
 //     it still counts on; moby/locker's Lock finding the name's entry
-//     between another Lock's add and its Unlock's delete);
+//     between another Lock's add and its Unlock's delete),
+//     or either of the reader's reads is in a void round of its
+//     goroutine (Event.Void: lockfree's Enqueue, its link CAS failing
+//     inside another's link and swing, then its next round's tail
+//     load);
 //   - and in a check-then-act, a later read in a method that only tests
 //     a flag afresh under a lock it re-takes, sets it and wakes a
 //     receiver that re-reads the checked state is no use of a's value
@@ -585,7 +603,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 				}
 			}
 			high = high && !stale
-			if a.Read && !a.Claimed && !reread(evs, i, j) && (stale || newer || high) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.claimAdd(a, b) && !x.restartedLoad(a, b) && !x.aheadOfUse(evs, i, j) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.wokenFetch(a) && !x.fetchRechecked(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) && !x.lenAlike(a, b) && !x.lenAhead(a, j) {
+			if a.Read && !a.Claimed && !a.Void && !b.Void && !reread(evs, i, j) && (stale || newer || high) && !x.retried(a) && !x.retried(b) && !x.casAgainst(a, b) && !x.claimAdd(a, b) && !x.restartedLoad(a, b) && !x.aheadOfUse(evs, i, j) && !x.casRetried(a, b) && !x.validatedThenRetried(a, b) && !x.casThenRetried(a, b) && !x.completionWait(a, b) && !x.wakeRetried(a, b) && !x.wokenFetch(a) && !x.fetchRechecked(a, b) && !x.missKept(evs, i, j, between) && !x.idleDelete(evs, i, j, between) && !x.claimed(evs, i, j, between) && !x.tornErrorRead(evs, i, j, between) && !x.tornErrorGuard(evs, i, j) && !x.boundKept(evs, i, j, between) && !x.rangesNil(b) && !x.clearedAgain(b) && !x.stopFlag(evs, i, j, between) && !x.stopFrozen(evs, i, j, between) && !x.lenAlike(a, b) && !x.lenAhead(a, j) {
 				v := x.flows(a, b, stale)
 				if high {
 					// The rest of a's value is stale; the whole of it
@@ -634,7 +652,7 @@ func (x *Index) Judge(evs []Event) Verdict {
 			case len(reads) >= 2:
 				for n := 0; n+1 < len(reads); n++ {
 					r1, r2 := evs[reads[n]], evs[reads[n+1]]
-					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || x.retried(r1) || x.retried(r2) || x.claimAfter(evs, i, j, reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(evs, a, r1, r2) || x.initRedone(a, r1) || x.initRedone(a, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || (x.blindAdd(r2) || x.casAdd(r2)) && (x.blindAdd(b) || x.casAdd(b)) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && (x.snapshotKept(evs, i, reads[n], reads[n+1], j) || x.appendedPrefix(a, r1, r2) || x.appendedPrefix(a, r2, r1)) || r2.Var == b.Var && a.Var != b.Var && x.createdSeen(a, r1, r2) || x.addedAhead(a, r1, r2, b) || x.aheadOfUse(evs, reads[n], reads[n+1]) {
+					if r1.Var == r2.Var || other(reads[n], reads[n+1]) || r1.Void || r2.Void || x.retried(r1) || x.retried(r2) || x.claimAfter(evs, i, j, reads[n], reads[n+1]) || x.handoff(a, r1) || x.handoff(a, r2) || r1.Var == a.Var && x.waitedFor(a, r1) || x.drainClaim(a, b, r1, r2) || x.drainedEntry(a, b, r1, r2) || x.initUnseen(evs, a, r1, r2) || x.initRedone(a, r1) || x.initRedone(a, r2) || r2.Var == b.Var && (x.publishedThenUsed(a, b, r2) || (x.blindAdd(r2) || x.casAdd(r2)) && (x.blindAdd(b) || x.casAdd(b)) || r1.Var == a.Var && x.tornErrorPair(b, r2)) || r1.Var == b.Var && r2.Var == a.Var && x.tornErrorGuard(evs, reads[n], reads[n+1]) || (r1.Var == a.Var && r2.Var == b.Var || r1.Var == b.Var && r2.Var == a.Var) && a.Var != b.Var && (x.snapshotKept(evs, i, reads[n], reads[n+1], j) || x.appendedPrefix(a, r1, r2) || x.appendedPrefix(a, r2, r1)) || r2.Var == b.Var && a.Var != b.Var && x.createdSeen(a, r1, r2) || x.addedAhead(a, r1, r2, b) || x.aheadOfUse(evs, reads[n], reads[n+1]) {
 						continue
 					}
 					if v := x.flows(r1, r2, true); v.Holds {
@@ -966,6 +984,11 @@ func (x *Index) flowsCut(a, b Event, stale bool, cut map[ssa.Instruction]bool) V
 			if x.rechecks(a, b, h) {
 				// Whichever value the unit returns, it decided on
 				// a fresh one: a's on one branch, b's on the other.
+				return Verdict{}
+			}
+			if h.kind == "check-then-act" && x.lockedRecheck(a, b, c) {
+				// Double-checked locking: b's effects run past a
+				// re-read under the lock (lockedrecheck.go).
 				return Verdict{}
 			}
 			if h.kind == "check-then-act" {

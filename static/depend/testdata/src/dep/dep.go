@@ -7234,11 +7234,72 @@ func (q *MSQueue) DequeueFrom() (int, bool) {
 func (q *MSQueue) Enqueue(v int) {
 	e := &msElem{value: v}
 	for {
-		t := q.tail.Load()
-		tn := t.next.Load()
+		t := q.tail.Load()  // msqueue enqueue tail
+		tn := t.next.Load() // msqueue enqueue tn
 		if tn == nil {
 			if t.next.CompareAndSwap(tn, e) { // msqueue enqueue link
 				q.tail.CompareAndSwap(t, e) // msqueue enqueue swing
+				return
+			}
+		} else {
+			q.tail.CompareAndSwap(t, tn) // msqueue enqueue help
+		}
+	}
+}
+
+// EnqueueCounted gives up after three rounds: its count is a value one
+// round carries into the next, so no round of it is void (VoidLoad).
+func (q *MSQueue) EnqueueCounted(v int) bool {
+	e := &msElem{value: v}
+	for tries := 0; tries < 3; tries++ {
+		t := q.tail.Load()  // msqueue counted tail
+		tn := t.next.Load() // msqueue counted tn
+		if tn == nil {
+			if t.next.CompareAndSwap(tn, e) {
+				q.tail.CompareAndSwap(t, e)
+				return true
+			}
+		} else {
+			q.tail.CompareAndSwap(t, tn)
+		}
+	}
+	return false
+}
+
+// msNoted counts its Enqueue's rounds in a plain field, a write the
+// trace need not show: no void round (VoidLoad).
+type msNoted struct {
+	q      MSQueue
+	rounds int
+}
+
+func (n *msNoted) Enqueue(v int) {
+	e := &msElem{value: v}
+	for {
+		t := n.q.tail.Load() // msqueue noted tail
+		n.rounds++
+		tn := t.next.Load()
+		if tn == nil {
+			if t.next.CompareAndSwap(tn, e) {
+				n.q.tail.CompareAndSwap(t, e)
+				return
+			}
+		} else {
+			n.q.tail.CompareAndSwap(t, tn)
+		}
+	}
+}
+
+// msEnqueue is Enqueue as a function: no region marks its activation,
+// so the trace cannot tell its next call's load from its next round's.
+func msEnqueue(q *MSQueue, v int) {
+	e := &msElem{value: v}
+	for {
+		t := q.tail.Load() // msqueue func tail
+		tn := t.next.Load()
+		if tn == nil {
+			if t.next.CompareAndSwap(tn, e) {
+				q.tail.CompareAndSwap(t, e)
 				return
 			}
 		} else {
