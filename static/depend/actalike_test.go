@@ -2,12 +2,8 @@ package depend
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/go/packages"
 )
 
 // TestActAlike: limiter's Increment (a miss, then LoadOrStore whose loaded
@@ -18,23 +14,7 @@ import (
 // Store instead of LoadOrStore, another goroutine at another load or in
 // another function, or two keys, are not.
 func TestActAlike(t *testing.T) {
-	root, err := filepath.Abs("testdata/src")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax, Dir: root, Tests: true}, "./actalike")
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := Build(pkgs, root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join(root, "actalike/actalike.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(src), "\n")
+	x, lines := buildShapes(t, "actalike")
 	// at is the site of the call's parenthesis after name, on the first
 	// line holding it after the declaration of function fn.
 	at := func(fn, name string) string {

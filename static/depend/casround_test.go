@@ -2,12 +2,8 @@ package depend
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/go/packages"
 )
 
 // TestCASRound: a CAS from its own load whose failure comes back to the
@@ -17,23 +13,7 @@ import (
 // Ring[V].Enqueue is called only through an interface: its generic body
 // must be indexed at all.
 func TestCASRound(t *testing.T) {
-	root, err := filepath.Abs("testdata/src")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax, Dir: root, Tests: true}, "./casround")
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := Build(pkgs, root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join(root, "casround/casround.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(src), "\n")
+	x, lines := buildShapes(t, "casround")
 	// call is the site of the call of name in function fn (its parenthesis).
 	call := func(fn, name string) string {
 		in := false
@@ -71,23 +51,7 @@ func TestCASRound(t *testing.T) {
 // nor does Release's load, which no CAS of the load's round ends (its
 // CAS is its own).
 func TestRoundEnd(t *testing.T) {
-	root, err := filepath.Abs("testdata/src")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax, Dir: root, Tests: true}, "./casround")
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := Build(pkgs, root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join(root, "casround/casround.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(src), "\n")
+	x, lines := buildShapes(t, "casround")
 	// call is the site of the n-th call of name in method fn.
 	call := func(fn, name string, n int) string {
 		in := false
@@ -130,23 +94,7 @@ func TestRoundEnd(t *testing.T) {
 // declaration.
 func casroundIndex(t *testing.T) (*Index, func(typ, fn, text string, n, off int) string) {
 	t.Helper()
-	root, err := filepath.Abs("testdata/src")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax, Dir: root, Tests: true}, "./casround")
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := Build(pkgs, root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join(root, "casround/casround.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(src), "\n")
+	x, lines := buildShapes(t, "casround")
 	site := func(typ, fn, text string, n, off int) string {
 		in := false
 		decl := "*" + typ + ") " + fn + "("

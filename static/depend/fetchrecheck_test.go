@@ -2,12 +2,8 @@ package depend
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/go/packages"
 )
 
 // TestJudgeFetchRechecked: marusama/semaphore's :93 asv-11 (issue 26):
@@ -20,23 +16,7 @@ import (
 // before the fetch), Masked (only the count compared) and Both (the
 // channel waited on when the state differs too) stay judged.
 func TestJudgeFetchRechecked(t *testing.T) {
-	root, err := filepath.Abs("testdata/src")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax, Dir: root, Tests: true}, "./refetch")
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := Build(pkgs, root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join(root, "refetch/refetch.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(src), "\n")
+	x, lines := buildShapes(t, "refetch")
 	// site: the n-th text in method fn of typ, at its column plus off;
 	// text "": the method's name in its declaration.
 	site := func(typ, fn, text string, n, off int) string {

@@ -2,12 +2,8 @@ package depend
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/go/packages"
 )
 
 // TestJudgeLockedRecheck: double-checked locking. bigcache's shard.del
@@ -19,23 +15,7 @@ import (
 // lock released before the act, a re-read of another field, and a
 // locked miss answered otherwise than the pre-check's.
 func TestJudgeLockedRecheck(t *testing.T) {
-	root, err := filepath.Abs("testdata/src")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.LoadSyntax, Dir: root, Tests: true}, "./dcl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := Build(pkgs, root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join(root, "dcl/dcl.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(src), "\n")
+	x, lines := buildShapes(t, "dcl")
 	at := func(line, col string, off int) string {
 		for i, l := range lines {
 			if strings.Contains(l, line) {
